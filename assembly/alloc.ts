@@ -1,0 +1,79 @@
+// Block allocator over the module's linear memory.
+//
+// Everything the core keeps lives in blocks whose size is a power of two times a
+// unit, so a freed block goes to the free list of its size class and is handed out
+// again to the next request of that class. New blocks come from a bump pointer; when
+// it reaches the end of memory, memory grows by at least its current size (doubling),
+// never past the limit set by `setMemoryLimit`. Every `memory.grow` is checked: a
+// failure returns 0 and the caller reports it to JS, which throws a CtxloomError.
+
+const PAGE_BITS: i32 = 16;
+const CLASSES: i32 = 32;
+
+/** Free-list heads: [0, CLASSES) for raw power-of-two byte blocks, [CLASSES, 2*CLASSES) for node blocks. */
+const freeHeads = memory.data(2 * CLASSES * 4);
+
+let top: usize = (__heap_base + 15) & ~15;
+let limitPages: i32 = 65536; // 4 GiB: the wasm32 ceiling
+
+/** Caps the memory the core may grow to, in 64 KiB pages (0 means no cap). O(1). */
+export function setMemoryLimit(pages: i32): void {
+  limitPages = pages <= 0 || pages > 65536 ? 65536 : pages;
+}
+
+/** Pages of linear memory in use (for the figures of memory per message). O(1). */
+export function memoryPages(): i32 {
+  return memory.size();
+}
+
+function grow(end: usize): bool {
+  const have = memory.size();
+  const need = <i32>((end + 0xffff) >>> PAGE_BITS);
+  if (need <= have) return true;
+  let want = max(need, have << 1);
+  if (want > limitPages) want = need;
+  if (want > limitPages) return false;
+  return memory.grow(want - have) >= 0;
+}
+
+function take(bytes: usize): usize {
+  const ptr = top;
+  const end = ptr + ((bytes + 15) & ~15);
+  if (!grow(end)) return 0;
+  top = end;
+  return ptr;
+}
+
+@inline function pop(list: i32, bytes: usize): usize {
+  const head = freeHeads + (<usize>list << 2);
+  const ptr = <usize>load<u32>(head);
+  if (ptr != 0) {
+    store<u32>(head, load<u32>(ptr));
+    return ptr;
+  }
+  return take(bytes);
+}
+
+@inline function push(list: i32, ptr: usize): void {
+  const head = freeHeads + (<usize>list << 2);
+  store<u32>(ptr, load<u32>(head));
+  store<u32>(head, <u32>ptr);
+}
+
+/** A block of (1 << k) bytes, or 0 when memory cannot grow. */
+export function allocRaw(k: i32): usize {
+  return pop(k, <usize>1 << k);
+}
+
+export function freeRaw(ptr: usize, k: i32): void {
+  push(k, ptr);
+}
+
+/** A block of `unit << k` bytes for the one caller with a non-power-of-two unit (the node arena), or 0. */
+export function allocUnits(unit: usize, k: i32): usize {
+  return pop(CLASSES + k, unit << k);
+}
+
+export function freeUnits(ptr: usize, k: i32): void {
+  push(CLASSES + k, ptr);
+}

@@ -1,0 +1,7 @@
+// The core's exports. Everything here takes and returns numbers: strings never cross.
+
+export { setMemoryLimit, memoryPages } from "./alloc";
+export {
+  createTree, dropTree, append, popNewest, treeTable, reserveOut, resetVisited, visited,
+} from "./arena";
+export { walkInto, leavesInto } from "./walk";

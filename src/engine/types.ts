@@ -1,0 +1,57 @@
+/** Which implementation of the engine runs: the WebAssembly core or its TypeScript twin. */
+export type EngineKind = "wasm" | "js";
+
+/**
+ * The engine keeps the shape of every conversation tree (parent, children, depth) and the
+ * per-node numbers (tokens, role, priority, flags). It knows nothing of texts. Both
+ * implementations behave identically; the differential tests hold them to it.
+ *
+ * Ids are the node's index in its tree, counting up from 0 in creation order; -1 means
+ * "no node" (the parent of a root). Callers check ids before passing them.
+ */
+export interface Engine {
+  readonly kind: EngineKind;
+
+  /** A new empty tree. Throws OUT_OF_MEMORY when memory cannot grow. */
+  createTree(): number;
+  /** Frees a tree; its handle may be reused. */
+  dropTree(tree: number): void;
+  /** Appends a node under `parent` (-1: a new root) and returns its id. Amortized O(1). */
+  append(tree: number, parent: number, tokens: number, role: number, priority: number, flags: number): number;
+  /** Removes the newest node (undo of the last append). O(1). */
+  popNewest(tree: number): void;
+
+  size(tree: number): number;
+  parent(tree: number, id: number): number;
+  depth(tree: number, id: number): number;
+  tokens(tree: number, id: number): number;
+  role(tree: number, id: number): number;
+  priority(tree: number, id: number): number;
+  flags(tree: number, id: number): number;
+
+  /** Children of `id` (-1: the roots), in creation order. O(children). */
+  children(tree: number, id: number): number[];
+  /** All nodes without children, in creation order. O(size). */
+  leaves(tree: number): number[];
+  /**
+   * The last `max` nodes of the path root -> `head`, oldest first, as a view that stays
+   * valid until the next engine call. O(W): touches only the nodes it returns.
+   */
+  walk(tree: number, head: number, max: number): Int32Array;
+
+  /** Nodes touched by walks since `resetVisited()` (what the O(W) tests count). */
+  readonly visited: number;
+  resetVisited(): void;
+  /** Bytes the engine holds for node metadata (WASM: linear memory; JS: an estimate is not given, -1). */
+  memoryBytes(): number;
+}
+
+export const ROLES = ["system", "user", "assistant", "tool"] as const;
+export type Role = (typeof ROLES)[number];
+export const PRIORITIES = ["low", "normal", "high", "critical"] as const;
+export type Priority = (typeof PRIORITIES)[number];
+
+/** Node flags (one byte in the arena). */
+export const FLAG_TOOL_CALLS = 1; // an assistant message that carries tool calls
+export const FLAG_SUMMARY = 2; // a summary node (kind "summary")
+export const FLAG_PINNED = 4; // kept in every window, like CRITICAL

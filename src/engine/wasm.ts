@@ -1,0 +1,192 @@
+import { CtxloomError } from "../errors.js";
+import type { Engine } from "./types.js";
+import {
+  COL_CHILD, COL_DEPTH, COL_FLAGS, COL_PARENT, COL_PRIORITY, COL_ROLE, COL_SIBLING, COL_TOKENS,
+  H_BLOCK, H_CAP_LOG2, H_NEWEST_ROOT, H_SIZE,
+} from "./layout.js";
+
+/** The exports of assembly/index.ts (raw bindings: numbers only). */
+interface CoreExports {
+  memory: WebAssembly.Memory;
+  visited: WebAssembly.Global;
+  setMemoryLimit(pages: number): void;
+  memoryPages(): number;
+  createTree(): number;
+  dropTree(tree: number): void;
+  append(tree: number, parent: number, tokens: number, role: number, priority: number, flags: number): number;
+  popNewest(tree: number): void;
+  treeTable(): number;
+  reserveOut(n: number): number;
+  resetVisited(): void;
+  walkInto(tree: number, head: number, max: number, out: number): number;
+  leavesInto(tree: number, out: number): number;
+}
+
+/** What `Loom.open({ wasm })` accepts: a compiled module (Workers, bundlers) or the `.wasm` bytes. */
+export type WasmSource = WebAssembly.Module | ArrayBuffer | ArrayBufferView;
+
+const PAGE = 65536;
+
+function outOfMemory(what: string): CtxloomError {
+  return new CtxloomError(
+    "OUT_OF_MEMORY",
+    `The WASM engine could not grow its memory to ${what}. Raise Loom.open({ maxMemoryMB }), ` +
+      `delete or close chats you no longer need, or run with { engine: "js" }.`,
+  );
+}
+
+/** The WebAssembly engine: one instance of the core; trees live in its linear memory. */
+export class WasmEngine implements Engine {
+  readonly kind = "wasm" as const;
+  readonly #x: CoreExports;
+  // Views over linear memory. memory.grow detaches the old ArrayBuffer (every view over
+  // it reads as length 0), so after any call that may grow memory the views are rebuilt.
+  #i32: Int32Array;
+  #u8: Uint8Array;
+  #table = 0; // i32 index of the tree table; it moves only in createTree
+
+  private constructor(exports: CoreExports) {
+    this.#x = exports;
+    this.#i32 = new Int32Array(exports.memory.buffer);
+    this.#u8 = new Uint8Array(exports.memory.buffer);
+  }
+
+  /** Instantiates the core from a compiled module or its bytes. */
+  static async create(source: WasmSource, options: { maxMemoryMB?: number } = {}): Promise<WasmEngine> {
+    let instance: WebAssembly.Instance;
+    try {
+      instance =
+        source instanceof WebAssembly.Module
+          ? await WebAssembly.instantiate(source, {})
+          : (await WebAssembly.instantiate(source as BufferSource, {})).instance;
+    } catch (cause) {
+      throw new CtxloomError(
+        "WASM_UNAVAILABLE",
+        `The WebAssembly core could not be instantiated (${String(cause)}). On runtimes that forbid ` +
+          `compiling bytes (Cloudflare Workers), pass the precompiled module: Loom.open({ wasm }), ` +
+          `or use Loom.open({ engine: "js" }).`,
+        { cause },
+      );
+    }
+    const engine = new WasmEngine(instance.exports as unknown as CoreExports);
+    if (options.maxMemoryMB !== undefined) {
+      engine.#x.setMemoryLimit(Math.floor((options.maxMemoryMB * 1024 * 1024) / PAGE));
+    }
+    return engine;
+  }
+
+  #sync(): void {
+    if (this.#i32.length === 0 || this.#i32.buffer !== this.#x.memory.buffer) {
+      this.#i32 = new Int32Array(this.#x.memory.buffer);
+      this.#u8 = new Uint8Array(this.#x.memory.buffer);
+    }
+  }
+
+  /** i32 index of a tree's header. */
+  #h(tree: number): number {
+    return this.#table + (tree << 2);
+  }
+
+  /** Byte address of column `col` of a tree. */
+  #col(tree: number, col: number): number {
+    const h = this.#h(tree);
+    return (this.#i32[h + H_BLOCK]! >>> 0) + (col << this.#i32[h + H_CAP_LOG2]!);
+  }
+
+  createTree(): number {
+    const tree = this.#x.createTree();
+    if (tree < 0) throw outOfMemory("hold a new chat");
+    this.#sync();
+    this.#table = this.#x.treeTable() >>> 2;
+    return tree;
+  }
+
+  dropTree(tree: number): void {
+    this.#x.dropTree(tree);
+  }
+
+  append(tree: number, parent: number, tokens: number, role: number, priority: number, flags: number): number {
+    const id = this.#x.append(tree, parent, tokens, role, priority, flags);
+    if (id < 0) throw outOfMemory(`hold message ${this.size(tree)}`);
+    if (this.#i32.length === 0) this.#sync();
+    return id;
+  }
+
+  popNewest(tree: number): void {
+    this.#x.popNewest(tree);
+  }
+
+  size(tree: number): number {
+    return this.#i32[this.#h(tree) + H_SIZE]!;
+  }
+
+  parent(tree: number, id: number): number {
+    const p = this.#col(tree, COL_PARENT);
+    const a = this.#i32[(p >>> 2) + id]! >>> 0;
+    return a === 0 ? -1 : (a - p) >>> 2;
+  }
+
+  depth(tree: number, id: number): number {
+    return this.#i32[(this.#col(tree, COL_DEPTH) >>> 2) + id]!;
+  }
+
+  tokens(tree: number, id: number): number {
+    return this.#i32[(this.#col(tree, COL_TOKENS) >>> 2) + id]!;
+  }
+
+  role(tree: number, id: number): number {
+    return this.#u8[this.#col(tree, COL_ROLE) + id]!;
+  }
+
+  priority(tree: number, id: number): number {
+    return this.#u8[this.#col(tree, COL_PRIORITY) + id]!;
+  }
+
+  flags(tree: number, id: number): number {
+    return this.#u8[this.#col(tree, COL_FLAGS) + id]!;
+  }
+
+  children(tree: number, id: number): number[] {
+    const child = this.#col(tree, COL_CHILD) >>> 2;
+    const sibling = this.#col(tree, COL_SIBLING) >>> 2;
+    const out: number[] = [];
+    // The core keeps the newest child first; callers want creation order.
+    for (let c = id < 0 ? this.#i32[this.#h(tree) + H_NEWEST_ROOT]! : this.#i32[child + id]!; c >= 0; c = this.#i32[sibling + c]!) {
+      out.push(c);
+    }
+    return out.reverse();
+  }
+
+  leaves(tree: number): number[] {
+    const out = this.#reserve(this.size(tree));
+    const n = this.#x.leavesInto(tree, out);
+    return Array.from(this.#i32.subarray(out >>> 2, (out >>> 2) + n));
+  }
+
+  walk(tree: number, head: number, max: number): Int32Array {
+    const n = Math.min(max, this.depth(tree, head) + 1);
+    const out = this.#reserve(n);
+    const count = this.#x.walkInto(tree, head, n, out);
+    const end = (out >>> 2) + n;
+    return this.#i32.subarray(end - count, end);
+  }
+
+  #reserve(n: number): number {
+    const out = this.#x.reserveOut(n);
+    if (out === 0) throw outOfMemory(`list ${n} messages`);
+    this.#sync();
+    return out;
+  }
+
+  get visited(): number {
+    return this.#x.visited.value as number;
+  }
+
+  resetVisited(): void {
+    this.#x.resetVisited();
+  }
+
+  memoryBytes(): number {
+    return this.#x.memoryPages() * PAGE;
+  }
+}

@@ -1,0 +1,411 @@
+import { CtxloomError, checkInteger, checkOptions, describe } from "../errors.js";
+import type { Engine } from "../engine/types.js";
+import { FLAG_SUMMARY, FLAG_TOOL_CALLS, PRIORITIES, ROLES } from "../engine/types.js";
+import type { ChatRecord, LoadedChat, Store } from "../store/types.js";
+import { messageTokens, type TokenCounter } from "../tokens/index.js";
+import {
+  checkContent, checkMessageInput, priorityCode, roleCode,
+  type Message, type MessageExtras, type MessageInput,
+} from "./message.js";
+
+/** What a chat shares with its Loom. */
+export interface LoomContext {
+  readonly engine: Engine;
+  readonly store: Store;
+  readonly counterFor: (model: string) => TokenCounter;
+  /** Throws LOOM_CLOSED once the Loom is closed. */
+  checkOpen(): void;
+}
+
+/**
+ * One conversation: a tree of messages with a head (seed 000). Appending moves the head;
+ * regenerate and edit add sibling branches; nothing is ever overwritten.
+ *
+ * The shape of the tree and the per-message numbers live in the engine (WASM arena or
+ * its TS twin); texts and optional fields live here, indexed by message id. Changes are
+ * applied one at a time in call order and written through to the store; a change the
+ * store rejects is undone before the error is rethrown.
+ */
+export class Chat {
+  readonly id: string;
+  readonly userId: string;
+  readonly createdAt: number;
+  #title: string;
+  #model: string;
+  #system: string | null;
+  #updatedAt: number;
+
+  readonly #ctx: LoomContext;
+  readonly #tree: number;
+  readonly #counter: TokenCounter;
+  #head = -1;
+  readonly #contents: string[] = [];
+  readonly #createdAtOf: number[] = [];
+  readonly #extras = new Map<number, Readonly<MessageExtras>>();
+  #deleted = false;
+  #queue: Promise<unknown> = Promise.resolve();
+
+  /** @internal Chats come from `loom.user(id).create()` or `.open()`. */
+  constructor(ctx: LoomContext, loaded: LoadedChat) {
+    const { chat, messages } = loaded;
+    this.#ctx = ctx;
+    this.id = chat.id;
+    this.userId = chat.userId;
+    this.createdAt = chat.createdAt;
+    this.#title = chat.title;
+    this.#model = chat.model;
+    this.#system = chat.system;
+    this.#updatedAt = chat.updatedAt;
+    this.#counter = ctx.counterFor(chat.model);
+    this.#tree = ctx.engine.createTree();
+    try {
+      for (const m of messages) this.#restore(m);
+      if (chat.head !== null && !(Number.isInteger(chat.head) && chat.head >= 0 && chat.head < messages.length)) {
+        throw corrupt(chat.id, `its head ${describe(chat.head)} is not one of its ${messages.length} messages`);
+      }
+    } catch (error) {
+      ctx.engine.dropTree(this.#tree);
+      throw error;
+    }
+    this.#head = chat.head ?? -1;
+  }
+
+  #restore(m: Message): void {
+    const id = this.#contents.length;
+    const parent = m.parentId ?? -1;
+    if (m.id !== id || !Number.isInteger(parent) || parent < -1 || parent >= id || !ROLES.includes(m.role) ||
+        !PRIORITIES.includes(m.priority) || typeof m.content !== "string" || !Number.isInteger(m.tokens) || m.tokens < 0) {
+      throw corrupt(this.id, `message ${id} is malformed or out of order`);
+    }
+    this.#link(parent, m, m.tokens, m.createdAt);
+  }
+
+  /** Adds a node to the engine and its text to the side table. Throws OUT_OF_MEMORY before changing anything. */
+  #link(parent: number, m: MessageInput & MessageExtras & { kind?: Message["kind"] }, tokens: number, createdAt: number): number {
+    let flags = 0;
+    if (m.toolCalls) flags |= FLAG_TOOL_CALLS;
+    if (m.kind === "summary") flags |= FLAG_SUMMARY;
+    const id = this.#ctx.engine.append(this.#tree, parent, tokens, roleCode(m.role), priorityCode(m.priority ?? "normal"), flags);
+    this.#contents.push(m.content);
+    this.#createdAtOf.push(createdAt);
+    if (m.name !== undefined || m.toolCalls || m.toolCallId !== undefined) {
+      const extras: MessageExtras = {};
+      if (m.name !== undefined) extras.name = m.name;
+      if (m.toolCalls) extras.toolCalls = m.toolCalls.map((c) => Object.freeze({ ...c, function: Object.freeze({ ...c.function }) }));
+      if (m.toolCallId !== undefined) extras.toolCallId = m.toolCallId;
+      this.#extras.set(id, Object.freeze(extras));
+    }
+    return id;
+  }
+
+  /** Undoes the newest #link. */
+  #unlink(): void {
+    const id = this.#contents.length - 1;
+    this.#ctx.engine.popNewest(this.#tree);
+    this.#contents.pop();
+    this.#createdAtOf.pop();
+    this.#extras.delete(id);
+  }
+
+  get title(): string {
+    return this.#title;
+  }
+
+  get model(): string {
+    return this.#model;
+  }
+
+  /** The chat's system prompt (from `create({ system })`), or null. */
+  get system(): string | null {
+    return this.#system;
+  }
+
+  get updatedAt(): number {
+    return this.#updatedAt;
+  }
+
+  /** Number of messages in the whole tree (every branch). */
+  get messageCount(): number {
+    return this.#contents.length;
+  }
+
+  /** Id of the head (the active branch's newest message, or any checked-out node); null for an empty chat. */
+  get head(): number | null {
+    this.#checkLive();
+    return this.#head < 0 ? null : this.#head;
+  }
+
+  /**
+   * Appends a message after the head and moves the head to it. O(1) plus counting its tokens.
+   * @throws INVALID_ROLE, INVALID_CONTENT, INVALID_PRIORITY, INVALID_TOOL_CALL, INVALID_ARGUMENT
+   */
+  append(input: MessageInput): Promise<Message> {
+    return this.#run(() => {
+      const m = checkMessageInput(input);
+      if (m.role === "tool") this.#checkToolResult(m.toolCallId!);
+      return this.#add(this.#head, m);
+    });
+  }
+
+  /**
+   * Prepares a new answer to the turn that `assistantId` answered: the head moves to its
+   * parent, so the next append becomes a sibling of `assistantId`, which stays in the tree.
+   * Returns the new head message (null when the assistant message was a root).
+   * @throws UNKNOWN_MESSAGE, WRONG_ROLE (not an assistant message)
+   */
+  regenerate(assistantId: number): Promise<Message | null> {
+    return this.#run(async () => {
+      this.#checkId(assistantId);
+      if (this.#ctx.engine.role(this.#tree, assistantId) !== roleCode("assistant")) {
+        throw new CtxloomError(
+          "WRONG_ROLE",
+          `regenerate takes an assistant message; message ${assistantId} is a ${this.#roleOf(assistantId)} message. ` +
+            `To rewrite a user turn use edit().`,
+        );
+      }
+      const parent = this.#ctx.engine.parent(this.#tree, assistantId);
+      await this.#moveHead(parent);
+      return parent < 0 ? null : this.#message(parent);
+    });
+  }
+
+  /**
+   * Rewrites a past user message as a new sibling with `content` (same parent, priority
+   * and name); the original and everything after it stay. The head moves to the new
+   * message, which is returned.
+   * @throws UNKNOWN_MESSAGE, WRONG_ROLE (not a user message), INVALID_CONTENT
+   */
+  edit(userMessageId: number, content: string): Promise<Message> {
+    return this.#run(() => {
+      this.#checkId(userMessageId);
+      const text = checkContent(content);
+      if (this.#ctx.engine.role(this.#tree, userMessageId) !== roleCode("user")) {
+        throw new CtxloomError(
+          "WRONG_ROLE",
+          `edit takes a user message; message ${userMessageId} is a ${this.#roleOf(userMessageId)} message. ` +
+            `To get a new assistant answer use regenerate().`,
+        );
+      }
+      if (text.length === 0) throw new CtxloomError("INVALID_CONTENT", "An edited message must not be empty.");
+      const original = this.#message(userMessageId);
+      const input: MessageInput = { role: "user", content: text, priority: original.priority };
+      if (original.name !== undefined) input.name = original.name;
+      return this.#add(original.parentId ?? -1, input);
+    });
+  }
+
+  /**
+   * Moves the head to any message (switch branch). O(1). Returns that message.
+   * @throws UNKNOWN_MESSAGE
+   */
+  checkout(id: number): Promise<Message> {
+    return this.#run(async () => {
+      this.#checkId(id);
+      await this.#moveHead(id);
+      return this.#message(id);
+    });
+  }
+
+  /** The message with this id. @throws UNKNOWN_MESSAGE */
+  get(id: number): Message {
+    this.#checkLive();
+    this.#checkId(id);
+    return this.#message(id);
+  }
+
+  /** Ids of the replies to `id` (every branch), in creation order. @throws UNKNOWN_MESSAGE */
+  children(id: number): number[] {
+    this.#checkLive();
+    this.#checkId(id);
+    return this.#ctx.engine.children(this.#tree, id);
+  }
+
+  /** Ids of the messages with no parent (the first message of each root branch), in creation order. */
+  roots(): number[] {
+    this.#checkLive();
+    return this.#ctx.engine.children(this.#tree, -1);
+  }
+
+  /** Ids of the other children of `id`'s parent (its alternative versions), `id` excluded. @throws UNKNOWN_MESSAGE */
+  siblings(id: number): number[] {
+    this.#checkLive();
+    this.#checkId(id);
+    return this.#ctx.engine.children(this.#tree, this.#ctx.engine.parent(this.#tree, id)).filter((s) => s !== id);
+  }
+
+  /** Ids of the messages nothing replies to (the tip of every branch), in creation order. O(messages). */
+  leaves(): number[] {
+    this.#checkLive();
+    return this.#ctx.engine.leaves(this.#tree);
+  }
+
+  /**
+   * The conversation from its root to `id` (default: the head), oldest first: what a user
+   * returning to the chat sees. O(depth). @throws UNKNOWN_MESSAGE
+   */
+  path(id?: number): Message[] {
+    this.#checkLive();
+    const head = id === undefined ? this.#head : (this.#checkId(id), id);
+    if (head < 0) return [];
+    return this.#messages(this.#ctx.engine.walk(this.#tree, head, Number.MAX_SAFE_INTEGER));
+  }
+
+  /**
+   * The last `maxMessages` messages of the active branch, oldest first. O(W): it touches
+   * only the messages it returns, whatever the history's size.
+   * @throws INVALID_ARGUMENT when maxMessages is not a positive integer
+   */
+  window(options?: { maxMessages?: number }): Message[] {
+    this.#checkLive();
+    const { maxMessages = 40 } = checkOptions<{ maxMessages: number }>(options, "window(options)");
+    checkInteger(maxMessages, "maxMessages", 1);
+    if (this.#head < 0) return [];
+    return this.#messages(this.#ctx.engine.walk(this.#tree, this.#head, maxMessages));
+  }
+
+  /**
+   * @internal Ends the chat after the changes already called: runs `beforeDrop` (the store's
+   * delete), then frees its memory. If `beforeDrop` throws, the chat stays as it was.
+   */
+  retire(beforeDrop?: () => unknown): Promise<void> {
+    return this.#run(async () => {
+      await beforeDrop?.();
+      this.#deleted = true;
+      this.#ctx.engine.dropTree(this.#tree);
+    });
+  }
+
+  #messages(ids: Int32Array): Message[] {
+    const out = new Array<Message>(ids.length);
+    for (let i = 0; i < ids.length; i++) out[i] = this.#message(ids[i]!);
+    return out;
+  }
+
+  #message(id: number): Message {
+    const e = this.#ctx.engine;
+    const t = this.#tree;
+    const parent = e.parent(t, id);
+    const m: Message = {
+      id,
+      parentId: parent < 0 ? null : parent,
+      role: ROLES[e.role(t, id)]!,
+      content: this.#contents[id]!,
+      priority: PRIORITIES[e.priority(t, id)]!,
+      tokens: e.tokens(t, id),
+      createdAt: this.#createdAtOf[id]!,
+      kind: e.flags(t, id) & FLAG_SUMMARY ? "summary" : "message",
+    };
+    const x = this.#extras.get(id);
+    if (x) {
+      if (x.name !== undefined) m.name = x.name;
+      if (x.toolCalls) m.toolCalls = x.toolCalls.slice();
+      if (x.toolCallId !== undefined) m.toolCallId = x.toolCallId;
+    }
+    return m;
+  }
+
+  async #add(parent: number, m: MessageInput & MessageExtras): Promise<Message> {
+    const tokens = messageTokens(this.#counter, m);
+    const now = Date.now();
+    const id = this.#link(parent, m, tokens, now);
+    const message = this.#message(id);
+    try {
+      await this.#ctx.store.appendMessage(this.userId, this.id, message, id, now);
+    } catch (cause) {
+      this.#unlink();
+      throw storeFailed(cause);
+    }
+    this.#head = id;
+    this.#updatedAt = now;
+    return message;
+  }
+
+  async #moveHead(head: number): Promise<void> {
+    const now = Date.now();
+    try {
+      await this.#ctx.store.setHead(this.userId, this.id, head < 0 ? null : head, now);
+    } catch (cause) {
+      throw storeFailed(cause);
+    }
+    this.#head = head;
+    this.#updatedAt = now;
+  }
+
+  /** A tool result must follow the assistant message that made the call, or another result of it. */
+  #checkToolResult(toolCallId: string): void {
+    const e = this.#ctx.engine;
+    const answered = new Set<string>();
+    let id = this.#head;
+    while (id >= 0 && e.role(this.#tree, id) === roleCode("tool")) {
+      answered.add(this.#extras.get(id)!.toolCallId!);
+      id = e.parent(this.#tree, id);
+    }
+    const calls = id >= 0 && e.flags(this.#tree, id) & FLAG_TOOL_CALLS ? this.#extras.get(id)!.toolCalls! : [];
+    if (!calls.some((c) => c.id === toolCallId)) {
+      throw new CtxloomError(
+        "INVALID_TOOL_CALL",
+        `No tool call ${describe(toolCallId)} awaits an answer here: a tool message must follow the assistant ` +
+          `message whose toolCalls include its toolCallId (or another tool result of that message).`,
+      );
+    }
+    if (answered.has(toolCallId)) {
+      throw new CtxloomError("INVALID_TOOL_CALL", `Tool call ${describe(toolCallId)} is already answered on this branch.`);
+    }
+  }
+
+  #roleOf(id: number): string {
+    return ROLES[this.#ctx.engine.role(this.#tree, id)]!;
+  }
+
+  #checkId(id: unknown): void {
+    if (typeof id !== "number" || !Number.isInteger(id) || id < 0 || id >= this.#contents.length) {
+      throw new CtxloomError(
+        "UNKNOWN_MESSAGE",
+        `Chat ${this.id} has no message ${describe(id)}; its ids run from 0 to ${this.#contents.length - 1}. ` +
+          `Use an id returned by append(), children() or path().`,
+      );
+    }
+  }
+
+  #checkLive(): void {
+    this.#ctx.checkOpen();
+    if (this.#deleted) {
+      throw new CtxloomError("CHAT_DELETED", `Chat ${this.id} was deleted; create a new chat or open another one.`);
+    }
+  }
+
+  /** Runs changes one at a time, in call order; checks run when the change's turn comes. */
+  #run<T>(change: () => T | Promise<T>): Promise<T> {
+    const next = this.#queue.then(() => {
+      this.#checkLive();
+      return change();
+    });
+    this.#queue = next.catch(() => undefined);
+    return next;
+  }
+
+  /** @internal The chat's record, for stores and listings. */
+  record(): ChatRecord {
+    return {
+      id: this.id, userId: this.userId, title: this.#title, model: this.#model, system: this.#system,
+      createdAt: this.createdAt, updatedAt: this.#updatedAt, messageCount: this.#contents.length,
+      head: this.#head < 0 ? null : this.#head,
+    };
+  }
+}
+
+function corrupt(chatId: string, what: string): CtxloomError {
+  return new CtxloomError(
+    "STORE_CORRUPT",
+    `Chat ${chatId} cannot be loaded: ${what}. The store was changed outside ctxloom; restore it from a backup.`,
+  );
+}
+
+function storeFailed(cause: unknown): unknown {
+  if (cause instanceof CtxloomError) return cause;
+  return new CtxloomError(
+    "STORE_FAILED",
+    `The store rejected the change (${String(cause)}); nothing was changed. Check the store and retry.`,
+    { cause },
+  );
+}

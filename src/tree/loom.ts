@@ -1,0 +1,95 @@
+import { CtxloomError, checkOptions, describe } from "../errors.js";
+import { createEngine, type EngineKind, type EngineOptions } from "../engine/index.js";
+import type { Engine } from "../engine/types.js";
+import { memoryStore } from "../store/memory.js";
+import type { Store } from "../store/types.js";
+import { counterFor } from "../tokens/index.js";
+import type { Chat, LoomContext } from "./chat.js";
+import { UserChats } from "./user-chats.js";
+
+/** Options of `Loom.open()`. */
+export interface LoomOptions extends EngineOptions {
+  /** Where chats persist; default: in memory (lost when the process ends). */
+  store?: Store;
+}
+
+/**
+ * The entry point: an engine (the WASM core, or its TypeScript twin) and a store.
+ * One Loom serves any number of users and chats.
+ */
+export class Loom {
+  readonly #engine: Engine;
+  readonly #store: Store;
+  readonly #open = new Map<string, Promise<Chat>>();
+  readonly #ctx: LoomContext;
+  #closed = false;
+
+  /** @internal Use `Loom.open()`. */
+  constructor(engine: Engine, store: Store) {
+    this.#engine = engine;
+    this.#store = store;
+    this.#ctx = {
+      engine,
+      store,
+      counterFor,
+      checkOpen: () => {
+        if (this.#closed) throw new CtxloomError("LOOM_CLOSED", "This Loom was closed; open a new one with Loom.open().");
+      },
+    };
+  }
+
+  /**
+   * Opens a Loom. With no options: the WASM engine (falling back to the JS engine where
+   * WebAssembly cannot load) and an in-memory store.
+   * @throws INVALID_ARGUMENT for unknown option values; WASM_UNAVAILABLE when `engine: "wasm"` cannot load
+   */
+  static async open(options?: LoomOptions): Promise<Loom> {
+    const o = checkOptions<LoomOptions>(options, "Loom.open(options)");
+    if (o.engine !== undefined && o.engine !== "wasm" && o.engine !== "js") {
+      throw new CtxloomError("INVALID_ARGUMENT", `engine must be "wasm" or "js"; got ${describe(o.engine)}.`);
+    }
+    if (o.maxMemoryMB !== undefined && !(typeof o.maxMemoryMB === "number" && o.maxMemoryMB >= 1 && o.maxMemoryMB <= 4096)) {
+      throw new CtxloomError("INVALID_ARGUMENT", `maxMemoryMB must be a number from 1 to 4096; got ${describe(o.maxMemoryMB)}.`);
+    }
+    if (o.wasm !== undefined && !(o.wasm instanceof WebAssembly.Module || o.wasm instanceof ArrayBuffer || ArrayBuffer.isView(o.wasm))) {
+      throw new CtxloomError("INVALID_ARGUMENT", `wasm must be a WebAssembly.Module or the bytes of ctxloom.wasm; got ${describe(o.wasm)}.`);
+    }
+    const store = o.store ?? memoryStore();
+    if (typeof store !== "object" || store === null || typeof store.appendMessage !== "function") {
+      throw new CtxloomError("INVALID_ARGUMENT", `store must implement the Store interface (e.g. sqliteStore(path)); got ${describe(store)}.`);
+    }
+    return new Loom(await createEngine(o), store);
+  }
+
+  /** Which engine runs: "wasm" or "js". */
+  get engine(): EngineKind {
+    return this.#engine.kind;
+  }
+
+  /** @internal The engine itself, for tests and benchmarks. */
+  get engineImpl(): Engine {
+    return this.#engine;
+  }
+
+  /**
+   * A user's chats. Cheap: call it per request.
+   * @throws INVALID_ARGUMENT when userId is not a non-empty string
+   */
+  user(userId: string): UserChats {
+    this.#ctx.checkOpen();
+    if (typeof userId !== "string" || userId.length === 0) {
+      throw new CtxloomError("INVALID_ARGUMENT", `userId must be a non-empty string; got ${describe(userId)}.`);
+    }
+    return new UserChats(this.#ctx, this.#open, userId);
+  }
+
+  /** Waits for pending changes, closes the store and frees the engine's chats. Later calls throw LOOM_CLOSED. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    const chats = await Promise.allSettled(this.#open.values());
+    await Promise.all(chats.map((c) => (c.status === "fulfilled" ? c.value.retire().catch(() => undefined) : undefined)));
+    this.#closed = true;
+    this.#open.clear();
+    await this.#store.close();
+  }
+}

@@ -1,0 +1,136 @@
+import { CtxloomError, checkOptions, describe } from "../errors.js";
+import type { ChatRecord, ChatSummary } from "../store/types.js";
+import { Chat, type LoomContext } from "./chat.js";
+
+/** Options of `chats.create()`. */
+export interface CreateChatOptions {
+  title?: string;
+  /** Model the chat talks to; default "gpt-4o". */
+  model?: string;
+  /** System prompt sent at the top of every context built for this chat. */
+  system?: string;
+}
+
+/** The Loom's side of a user's chats: the open chats it holds in memory. */
+export interface ChatCache {
+  get(chatId: string): Promise<Chat> | undefined;
+  set(chatId: string, chat: Promise<Chat>): void;
+  delete(chatId: string): void;
+}
+
+/** One user's list of chats (seed 000's UsuarioChat). Get it from `loom.user(id)`. */
+export class UserChats {
+  readonly userId: string;
+  readonly #ctx: LoomContext;
+  readonly #open: ChatCache;
+
+  /** @internal */
+  constructor(ctx: LoomContext, open: ChatCache, userId: string) {
+    this.#ctx = ctx;
+    this.#open = open;
+    this.userId = userId;
+  }
+
+  /**
+   * Creates an empty chat and returns it, open.
+   * @throws INVALID_ARGUMENT for a non-string title, model or system prompt
+   */
+  async create(options?: CreateChatOptions): Promise<Chat> {
+    this.#ctx.checkOpen();
+    const o = checkOptions<CreateChatOptions>(options, "create(options)");
+    const text = (value: unknown, what: string, fallback: string | null): string | null => {
+      if (value === undefined) return fallback;
+      if (typeof value !== "string") throw new CtxloomError("INVALID_ARGUMENT", `${what} must be a string; got ${describe(value)}.`);
+      return value;
+    };
+    const model = text(o.model, "model", "gpt-4o")!;
+    if (model.length === 0) throw new CtxloomError("INVALID_ARGUMENT", `model must name a model, e.g. "gpt-4o".`);
+    const now = Date.now();
+    const record: ChatRecord = {
+      id: crypto.randomUUID(),
+      userId: this.userId,
+      title: text(o.title, "title", "")!,
+      model,
+      system: text(o.system, "system", null),
+      createdAt: now,
+      updatedAt: now,
+      messageCount: 0,
+      head: null,
+    };
+    const chat = new Chat(this.#ctx, { chat: record, messages: [] });
+    try {
+      await this.#ctx.store.createChat(record);
+    } catch (cause) {
+      void chat.retire();
+      throw new CtxloomError("STORE_FAILED", `The store could not create the chat (${String(cause)}); retry.`, { cause });
+    }
+    this.#open.set(record.id, Promise.resolve(chat));
+    return chat;
+  }
+
+  /** The user's chats, most recently updated first. */
+  async list(): Promise<ChatSummary[]> {
+    this.#ctx.checkOpen();
+    const records = await this.#ctx.store.listChats(this.userId);
+    return records.map(({ id, title, model, createdAt, updatedAt, messageCount }) => ({ id, title, model, createdAt, updatedAt, messageCount }));
+  }
+
+  /**
+   * The chat with this id, loaded from the store on first use and kept in memory after.
+   * @throws UNKNOWN_CHAT when this user has no such chat; STORE_CORRUPT when it cannot be read back
+   */
+  async open(chatId: string): Promise<Chat> {
+    this.#ctx.checkOpen();
+    checkChatId(chatId);
+    const cached = this.#open.get(chatId);
+    if (cached) {
+      const chat = this.#owned(await cached);
+      if (!chat) throw unknownChat(this.userId, chatId);
+      return chat;
+    }
+    const loading = (async () => {
+      const loaded = await this.#ctx.store.loadChat(this.userId, chatId);
+      if (!loaded) throw unknownChat(this.userId, chatId);
+      return new Chat(this.#ctx, loaded);
+    })();
+    this.#open.set(chatId, loading);
+    loading.catch(() => this.#open.delete(chatId));
+    return loading;
+  }
+
+  /**
+   * Deletes a chat and all its messages, in memory and in the store. Further calls on
+   * the deleted chat throw CHAT_DELETED.
+   * @throws UNKNOWN_CHAT when this user has no such chat
+   */
+  async delete(chatId: string): Promise<void> {
+    this.#ctx.checkOpen();
+    checkChatId(chatId);
+    const cached = this.#open.get(chatId);
+    const chat = cached && this.#owned(await cached.catch(() => undefined));
+    const deleteStored = async () => {
+      if (!(await this.#ctx.store.deleteChat(this.userId, chatId))) throw unknownChat(this.userId, chatId);
+    };
+    if (!chat) return deleteStored();
+    // In the chat's queue: changes called before the delete land first, later ones see CHAT_DELETED.
+    await chat.retire(deleteStored);
+    this.#open.delete(chatId);
+  }
+
+  #owned(chat: Chat | undefined): Chat | undefined {
+    return chat && chat.userId === this.userId ? chat : undefined;
+  }
+}
+
+function checkChatId(chatId: unknown): void {
+  if (typeof chatId !== "string" || chatId.length === 0) {
+    throw new CtxloomError("INVALID_ARGUMENT", `A chat id must be a non-empty string (chat.id); got ${describe(chatId)}.`);
+  }
+}
+
+function unknownChat(userId: string, chatId: unknown): CtxloomError {
+  return new CtxloomError(
+    "UNKNOWN_CHAT",
+    `User ${describe(userId)} has no chat ${describe(chatId)}. Use an id from chats.list() or chats.create().`,
+  );
+}

@@ -1,0 +1,11 @@
+/** A tokenizer encoding ctxloom can count exactly. */
+export type Encoding = "o200k_base" | "cl100k_base";
+export interface CatalogEntry {
+  name: string;
+  contextWindow: number;
+  /** Known BPE encoding (OpenAI models only); others are counted with tokensPerChar. */
+  encoding?: Encoding;
+  /** Tokens per character for the heuristic counter (about 0.25 for English with most BPE vocabularies). */
+  tokensPerChar: number;
+  source: string;
+}

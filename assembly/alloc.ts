@@ -30,7 +30,7 @@ function grow(end: usize): bool {
   const have = memory.size();
   const need = <i32>((end + 0xffff) >>> PAGE_BITS);
   if (need <= have) return true;
-  let want = max(need, have << 1);
+  let want = max(need, have + (have >> 3));
   if (want > limitPages) want = need;
   if (want > limitPages) return false;
   return memory.grow(want - have) >= 0;
@@ -60,6 +60,15 @@ function take(bytes: usize): usize {
   store<u32>(head, <u32>ptr);
 }
 
+/** Grows the block at `ptr` from `bytes` to `newBytes` in place if it is the newest block; false otherwise or when memory cannot grow. */
+export function extendTop(ptr: usize, bytes: usize, newBytes: usize): bool {
+  if (ptr + ((bytes + 15) & ~15) != top) return false;
+  const end = ptr + ((newBytes + 15) & ~15);
+  if (!grow(end)) return false;
+  top = end;
+  return true;
+}
+
 /** A block of (1 << k) bytes, or 0 when memory cannot grow. */
 export function allocRaw(k: i32): usize {
   return pop(k, <usize>1 << k);
@@ -69,7 +78,7 @@ export function freeRaw(ptr: usize, k: i32): void {
   push(k, ptr);
 }
 
-/** A block of `unit << k` bytes for the one caller with a non-power-of-two unit (the node arena), or 0. */
+/** A block of `unit << k` bytes for node blocks (one unit size, so a class is one block size), or 0. */
 export function allocUnits(unit: usize, k: i32): usize {
   return pop(CLASSES + k, unit << k);
 }

@@ -5,34 +5,46 @@
 //   | block    | capLog2  | size     | newestRoot |
 //   +----------+----------+----------+------------+
 //
-//   node block of capacity C = 1 << capLog2 (column offsets are multiples of C)
-//   +----------+----------+----------+----------+----------+------+----------+-------+
-//   | parent   | child    | sibling  | depth    | tokens   | role | priority | flags |
-//   | u32 * C  | i32 * C  | i32 * C  | i32 * C  | i32 * C  | u8*C | u8 * C   | u8 * C|
-//   +----------+----------+----------+----------+----------+------+----------+-------+
+//   node block of capacity C = 1 << capLog2: eight 4-byte columns, 32 bytes a node
+//   +--------+--------+---------+--------+--------+--------+--------+------------------------------+
+//   | parent | child  | sibling | up1    | up2    | up3    | tokens | meta: depth:24 role:2 prio:2 |
+//   | u32*C  | i32*C  | i32*C   | i32*C  | i32*C  | i32*C  | i32*C  |       flags:4  (u32*C)       |
+//   +--------+--------+---------+--------+--------+--------+--------+------------------------------+
 //
 // parent   byte address of the parent's own `parent` slot, 0 for a root: the walk
 //          chases addresses (`a = load(a)`) with no index arithmetic, about 20% faster.
 //          Addresses are rebased when a block moves.
 // child    id of the newest child, -1 for a leaf; sibling: the next older sibling, -1 at
 //          the end. Prepending keeps append O(1) and makes the newest append undoable.
-// depth    0 for a root: a walk knows how many nodes it can return without walking.
+// upK      id of the nearest strict ancestor whose priority is >= K (1 normal, 2 high,
+//          3 critical), -1 if none: the selection visits each priority's messages
+//          without touching the less important ones in between (evict.ts).
+// meta     depth (0 for a root) in the low 24 bits, then role, priority and flags.
 //
 // The TypeScript wrapper reads single fields through its own views over these columns
 // (a call per field would cost more than the read), so the offsets below are mirrored
 // in src/engine/layout.ts.
 
-import { allocRaw, freeRaw, allocUnits, freeUnits } from "./alloc";
+import { allocRaw, freeRaw, allocUnits, freeUnits, extendTop } from "./alloc";
 
-export const NODE_BYTES: usize = 23;
+export const NODE_BYTES: usize = 32;
 export const COL_PARENT: usize = 0;
 export const COL_CHILD: usize = 4;
 export const COL_SIBLING: usize = 8;
-export const COL_DEPTH: usize = 12;
-export const COL_TOKENS: usize = 16;
-export const COL_ROLE: usize = 20;
-export const COL_PRIORITY: usize = 21;
-export const COL_FLAGS: usize = 22;
+export const COL_UP1: usize = 12;
+export const COL_UP2: usize = 16;
+export const COL_UP3: usize = 20;
+export const COL_TOKENS: usize = 24;
+export const COL_META: usize = 28;
+
+export const DEPTH_MASK: u32 = 0xffffff;
+export const ROLE_SHIFT: u32 = 24;
+export const PRIORITY_SHIFT: u32 = 26;
+export const FLAGS_SHIFT: u32 = 28;
+export const ROLE_USER: u32 = 1;
+export const ROLE_TOOL: u32 = 3;
+export const FLAG_TOOL_CALLS: u32 = 1;
+export const FLAG_UNIT_END: u32 = 4;
 
 const HEADER_BYTES: usize = 16;
 export const H_BLOCK: usize = 0;
@@ -41,7 +53,7 @@ export const H_SIZE: usize = 8;
 export const H_NEWEST_ROOT: usize = 12;
 
 const MIN_CAP_LOG2: i32 = 4;
-const MAX_CAP_LOG2: i32 = 26; // 64M nodes: 23 << 26 bytes stays under the 4 GiB ceiling
+const MAX_CAP_LOG2: i32 = 24; // 16M nodes: the depth field's range; 32 << 24 bytes = 512 MiB
 
 let table: usize = 0;
 let tableLog2: i32 = 0; // table bytes = 1 << tableLog2
@@ -110,26 +122,33 @@ export function dropTree(tree: i32): void {
   freeTree = tree;
 }
 
-/** Moves a full tree into a block twice as large; false when memory cannot grow. O(size), amortized O(1) per append. */
+/**
+ * Doubles a full tree's capacity; false when memory cannot grow. O(size), amortized O(1)
+ * per append. The newest block grows in place (columns move up, from the last one
+ * down, and parent addresses stay valid); any other moves to a new block.
+ */
 function growTree(h: usize, size: i32): bool {
   const k = load<i32>(h + H_CAP_LOG2);
   if (k >= MAX_CAP_LOG2) return false;
   const from = <usize>load<u32>(h + H_BLOCK);
+  const n = <usize>size << 2;
+  if (extendTop(from, NODE_BYTES << k, NODE_BYTES << (k + 1))) {
+    for (let col = COL_META; col >= COL_CHILD; col -= 4) {
+      memory.copy(column(from, k + 1, col), column(from, k, col), n);
+    }
+    store<i32>(h + H_CAP_LOG2, k + 1);
+    return true;
+  }
   const to = allocUnits(NODE_BYTES, k + 1);
   if (to == 0) return false;
-  const n = <usize>size;
-  memory.copy(column(to, k + 1, COL_CHILD), column(from, k, COL_CHILD), n << 2);
-  memory.copy(column(to, k + 1, COL_SIBLING), column(from, k, COL_SIBLING), n << 2);
-  memory.copy(column(to, k + 1, COL_DEPTH), column(from, k, COL_DEPTH), n << 2);
-  memory.copy(column(to, k + 1, COL_TOKENS), column(from, k, COL_TOKENS), n << 2);
-  memory.copy(column(to, k + 1, COL_ROLE), column(from, k, COL_ROLE), n);
-  memory.copy(column(to, k + 1, COL_PRIORITY), column(from, k, COL_PRIORITY), n);
-  memory.copy(column(to, k + 1, COL_FLAGS), column(from, k, COL_FLAGS), n);
+  for (let col = COL_CHILD; col <= COL_META; col += 4) {
+    memory.copy(column(to, k + 1, col), column(from, k, col), n);
+  }
   // Parent addresses point into the old parent column: rebase them onto the new one.
   const delta = <u32>(to - from);
-  for (let i: usize = 0; i < n; i++) {
-    const a = load<u32>(from + (i << 2));
-    store<u32>(to + (i << 2), a == 0 ? 0 : a + delta);
+  for (let i: usize = 0; i < n; i += 4) {
+    const a = load<u32>(from + i);
+    store<u32>(to + i, a == 0 ? 0 : a + delta);
   }
   freeUnits(from, k);
   store<u32>(h + H_BLOCK, <u32>to);
@@ -151,28 +170,34 @@ export function append(tree: i32, parent: i32, tokens: i32, role: i32, priority:
     k++;
   }
   const b = <usize>load<u32>(h + H_BLOCK);
-  const i = <usize>id;
+  const i = <usize>id << 2;
   const p = column(b, k, COL_PARENT);
   const child = column(b, k, COL_CHILD);
   const sibling = column(b, k, COL_SIBLING);
-  const depth = column(b, k, COL_DEPTH);
+  const meta = column(b, k, COL_META);
+  let depth: u32 = 0;
   if (parent < 0) {
-    store<u32>(p + (i << 2), 0);
-    store<i32>(depth + (i << 2), 0);
-    store<i32>(sibling + (i << 2), load<i32>(h + H_NEWEST_ROOT));
+    store<u32>(p + i, 0);
+    for (let col = COL_UP1; col <= COL_UP3; col += 4) store<i32>(column(b, k, col) + i, -1);
+    store<i32>(sibling + i, load<i32>(h + H_NEWEST_ROOT));
     store<i32>(h + H_NEWEST_ROOT, id);
   } else {
-    const q = <usize>parent;
-    store<u32>(p + (i << 2), <u32>(p + (q << 2)));
-    store<i32>(depth + (i << 2), load<i32>(depth + (q << 2)) + 1);
-    store<i32>(sibling + (i << 2), load<i32>(child + (q << 2)));
-    store<i32>(child + (q << 2), id);
+    const q = <usize>parent << 2;
+    const parentMeta = load<u32>(meta + q);
+    const parentPriority = <i32>((parentMeta >> PRIORITY_SHIFT) & 3);
+    depth = (parentMeta & DEPTH_MASK) + 1;
+    store<u32>(p + i, <u32>(p + q));
+    // The nearest ancestor of priority >= K is the parent itself, or the parent's own.
+    for (let level = 1; level <= 3; level++) {
+      const up = column(b, k, COL_UP1 + ((<usize>level - 1) << 2));
+      store<i32>(up + i, parentPriority >= level ? parent : load<i32>(up + q));
+    }
+    store<i32>(sibling + i, load<i32>(child + q));
+    store<i32>(child + q, id);
   }
-  store<i32>(child + (i << 2), -1);
-  store<i32>(column(b, k, COL_TOKENS) + (i << 2), tokens);
-  store<u8>(column(b, k, COL_ROLE) + i, <u8>role);
-  store<u8>(column(b, k, COL_PRIORITY) + i, <u8>priority);
-  store<u8>(column(b, k, COL_FLAGS) + i, <u8>flags);
+  store<i32>(child + i, -1);
+  store<i32>(column(b, k, COL_TOKENS) + i, tokens);
+  store<u32>(meta + i, depth | (<u32>role << ROLE_SHIFT) | (<u32>priority << PRIORITY_SHIFT) | (<u32>flags << FLAGS_SHIFT));
   store<i32>(h + H_SIZE, id + 1);
   return id;
 }

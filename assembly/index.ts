@@ -5,3 +5,4 @@ export {
   createTree, dropTree, append, popNewest, treeTable, reserveOut, resetVisited, visited,
 } from "./arena";
 export { walkInto, leavesInto } from "./walk";
+export { selectInto, selectResult } from "./evict";

@@ -1,4 +1,4 @@
-import type { Engine } from "./types.js";
+import { CRITICAL, FLAG_TOOL_CALLS, FLAG_UNIT_END, ROLE_TOOL, ROLE_USER, type Engine, type Selection } from "./types.js";
 
 /** A message node as a TypeScript developer would write it: an object linked to its parent. */
 interface JsNode {
@@ -6,6 +6,8 @@ interface JsNode {
   readonly parent: JsNode | null;
   child: JsNode | null; // newest child
   sibling: JsNode | null; // next older sibling
+  /** Nearest ancestors of priority >= normal, >= high, critical: each priority level's chain. */
+  readonly up: readonly [JsNode | null, JsNode | null, JsNode | null];
   readonly depth: number;
   readonly tokens: number;
   readonly role: number;
@@ -58,6 +60,9 @@ export class JsEngine implements Engine {
       parent: up,
       child: null,
       sibling: up ? up.child : t.newestRoot,
+      up: up
+        ? [up.priority >= 1 ? up : up.up[0], up.priority >= 2 ? up : up.up[1], up.priority >= 3 ? up : up.up[2]]
+        : [null, null, null],
       depth: up ? up.depth + 1 : 0,
       tokens,
       role,
@@ -131,6 +136,10 @@ export class JsEngine implements Engine {
     return this.#out.subarray(slot, n);
   }
 
+  select(tree: number, head: number, budget: number, maxMessages: number): Selection {
+    return selectFrom(this.#node(tree, head), budget, maxMessages, (n) => (this.#visited += n));
+  }
+
   get visited(): number {
     return this.#visited;
   }
@@ -142,4 +151,100 @@ export class JsEngine implements Engine {
   memoryBytes(): number {
     return -1;
   }
+}
+
+// The selection, rule for rule as assembly/evict.ts (its header comment states the rules).
+
+/** The next node of a priority level's chain (level 0: the parent). */
+const next = (x: JsNode, level: number): JsNode | null => (level === 0 ? x.parent : x.up[level - 1]!);
+const entry = (x: JsNode, level: number): JsNode | null => (x.priority >= level ? x : next(x, level));
+
+type UnitState = "outside" | "complete" | "incomplete";
+
+function enterUnit(state: UnitState, x: JsNode): UnitState {
+  if (state !== "outside") return state;
+  if (x.role === ROLE_TOOL) return x.flags & FLAG_UNIT_END ? "complete" : "incomplete";
+  if (x.flags & FLAG_TOOL_CALLS) return "incomplete";
+  return "outside";
+}
+
+const leaveUnit = (state: UnitState, x: JsNode): UnitState => (x.role === ROLE_TOOL ? state : "outside");
+
+/** The members of the unit whose newest member is x, newest first, down to its assistant message. */
+function unitOf(x: JsNode, level: number): JsNode[] {
+  const members = [x];
+  while (x.role === ROLE_TOOL) {
+    x = next(x, level)!;
+    members.push(x);
+  }
+  return members;
+}
+
+function selectFrom(head: JsNode, budget: number, maxMessages: number, countVisited: (n: number) => void): Selection {
+  const candidates = maxMessages > 0 && maxMessages <= head.depth ? maxMessages : head.depth + 1;
+  const minDepth = head.depth + 1 - candidates;
+  const kept: number[] = [];
+  let visited = 0;
+
+  let forced = 0;
+  let forcedOutside = 0;
+  let state: UnitState = "outside";
+  for (let x = entry(head, CRITICAL); x; x = next(x, CRITICAL)) {
+    visited++;
+    state = enterUnit(state, x);
+    if (state !== "incomplete") {
+      forced += x.tokens;
+      kept.push(x.id);
+      if (x.depth < minDepth) forcedOutside++;
+    }
+    state = leaveUnit(state, x);
+  }
+  let user: JsNode | null = head;
+  while (user && user.depth >= minDepth && user.role !== ROLE_USER) {
+    visited++;
+    user = user.parent;
+  }
+  if (user && user.depth < minDepth) user = null;
+  if (user) {
+    visited++;
+    if (user.priority < CRITICAL) {
+      forced += user.tokens;
+      kept.push(user.id);
+    }
+  }
+  if (forced > budget) {
+    countVisited(visited);
+    return { fits: false, ids: new Int32Array(0), keptTokens: 0, forcedTokens: forced, evicted: 0 };
+  }
+
+  let left = budget - forced;
+  const stops = [-1, -1, -1]; // per level: newest id of the unit that stopped it
+  for (let level = 2; level >= 0; level--) {
+    state = "outside";
+    let x = entry(head, level);
+    while (x && x.depth >= minDepth) {
+      visited++;
+      state = enterUnit(state, x);
+      if (state === "incomplete" || x.priority > level || x === user) {
+        if (state !== "incomplete" && x.priority > level && x.priority < CRITICAL && x !== user && x.id <= stops[x.priority]!) break;
+        state = leaveUnit(state, x);
+        x = next(x, level);
+        continue;
+      }
+      const members = state === "complete" ? unitOf(x, level) : [x];
+      if (state === "complete") visited += members.length;
+      const cost = members.reduce((sum, m) => sum + m.tokens, 0);
+      if (cost > left) {
+        stops[level] = x.id;
+        break;
+      }
+      left -= cost;
+      for (const m of members) kept.push(m.id);
+      x = next(members[members.length - 1]!, level);
+      state = "outside";
+    }
+  }
+  countVisited(visited);
+  const ids = Int32Array.from(kept).sort();
+  return { fits: true, ids, keptTokens: budget - left, forcedTokens: forced, evicted: candidates - (ids.length - forcedOutside) };
 }

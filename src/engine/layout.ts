@@ -6,14 +6,22 @@
 export const COL_PARENT = 0;
 export const COL_CHILD = 4;
 export const COL_SIBLING = 8;
-export const COL_DEPTH = 12;
-export const COL_TOKENS = 16;
-export const COL_ROLE = 20;
-export const COL_PRIORITY = 21;
-export const COL_FLAGS = 22;
+export const COL_TOKENS = 24;
+export const COL_META = 28;
+
+/** The meta column packs depth:24, role:2, priority:2, flags:4. */
+export const DEPTH_MASK = 0xffffff;
+export const ROLE_SHIFT = 24;
+export const PRIORITY_SHIFT = 26;
+export const FLAGS_SHIFT = 28;
 
 /** Tree header fields (16 bytes a tree), as i32 indexes relative to the header. */
 export const H_BLOCK = 0;
 export const H_CAP_LOG2 = 1;
 export const H_SIZE = 2;
 export const H_NEWEST_ROOT = 3;
+
+/** The selection's result block: kept count, kept tokens, forced tokens, evicted (i32 indexes). */
+export const R_KEPT_TOKENS = 1;
+export const R_FORCED_TOKENS = 2;
+export const R_EVICTED = 3;

@@ -39,11 +39,33 @@ export interface Engine {
    */
   walk(tree: number, head: number, max: number): Int32Array;
 
-  /** Nodes touched by walks since `resetVisited()` (what the O(W) tests count). */
+  /**
+   * Selects the messages of the branch ending at `head` that fit `budget` tokens, by
+   * importance (see assembly/evict.ts for the rules both engines follow). `maxMessages`
+   * (0: no bound) limits the newest messages considered; CRITICAL ones count from anywhere.
+   * O(W). The ids view stays valid until the next engine call.
+   */
+  select(tree: number, head: number, budget: number, maxMessages: number): Selection;
+
+  /** Nodes touched by walks and selections since `resetVisited()` (what the O(W) tests count). */
   readonly visited: number;
   resetVisited(): void;
   /** Bytes the engine holds for node metadata (WASM: linear memory; JS: an estimate is not given, -1). */
   memoryBytes(): number;
+}
+
+/** What `select` returns. */
+export interface Selection {
+  /** False when the forced messages (CRITICAL ones and the newest user turn) alone exceed the budget. */
+  fits: boolean;
+  /** Kept ids, oldest first (empty when !fits). */
+  ids: Int32Array;
+  /** Tokens of the kept messages. */
+  keptTokens: number;
+  /** Tokens of the forced messages. */
+  forcedTokens: number;
+  /** Messages considered (the newest `maxMessages` of the branch, or all of it) and not kept. */
+  evicted: number;
 }
 
 export const ROLES = ["system", "user", "assistant", "tool"] as const;
@@ -51,7 +73,11 @@ export type Role = (typeof ROLES)[number];
 export const PRIORITIES = ["low", "normal", "high", "critical"] as const;
 export type Priority = (typeof PRIORITIES)[number];
 
-/** Node flags (one byte in the arena). */
+/** Node flags (four bits in the arena). */
 export const FLAG_TOOL_CALLS = 1; // an assistant message that carries tool calls
 export const FLAG_SUMMARY = 2; // a summary node (kind "summary")
-export const FLAG_PINNED = 4; // kept in every window, like CRITICAL
+export const FLAG_UNIT_END = 4; // a tool result that answers the last open call of its assistant message
+
+export const ROLE_USER = 1;
+export const ROLE_TOOL = 3;
+export const CRITICAL = 3;

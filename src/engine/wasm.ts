@@ -1,8 +1,8 @@
 import { CtxloomError } from "../errors.js";
-import type { Engine } from "./types.js";
+import type { Engine, Selection } from "./types.js";
 import {
-  COL_CHILD, COL_DEPTH, COL_FLAGS, COL_PARENT, COL_PRIORITY, COL_ROLE, COL_SIBLING, COL_TOKENS,
-  H_BLOCK, H_CAP_LOG2, H_NEWEST_ROOT, H_SIZE,
+  COL_CHILD, COL_META, COL_PARENT, COL_SIBLING, COL_TOKENS, DEPTH_MASK, FLAGS_SHIFT, PRIORITY_SHIFT, ROLE_SHIFT,
+  H_BLOCK, H_CAP_LOG2, H_NEWEST_ROOT, H_SIZE, R_EVICTED, R_FORCED_TOKENS, R_KEPT_TOKENS,
 } from "./layout.js";
 
 /** The exports of assembly/index.ts (raw bindings: numbers only). */
@@ -20,6 +20,8 @@ interface CoreExports {
   resetVisited(): void;
   walkInto(tree: number, head: number, max: number, out: number): number;
   leavesInto(tree: number, out: number): number;
+  selectInto(tree: number, head: number, budget: number, maxMessages: number, out: number): number;
+  selectResult(): number;
 }
 
 /** What `Loom.open({ wasm })` accepts: a compiled module (Workers, bundlers) or the `.wasm` bytes. */
@@ -42,14 +44,15 @@ export class WasmEngine implements Engine {
   // Views over linear memory. memory.grow detaches the old ArrayBuffer (every view over
   // it reads as length 0), so after any call that may grow memory the views are rebuilt.
   #i32: Int32Array;
-  #u8: Uint8Array;
   #table = 0; // i32 index of the tree table; it moves only in createTree
 
   private constructor(exports: CoreExports) {
     this.#x = exports;
     this.#i32 = new Int32Array(exports.memory.buffer);
-    this.#u8 = new Uint8Array(exports.memory.buffer);
+    this.#result = exports.selectResult() >>> 2;
   }
+
+  readonly #result: number; // i32 index of the selection's result block (static data)
 
   /** Instantiates the core from a compiled module or its bytes. */
   static async create(source: WasmSource, options: { maxMemoryMB?: number } = {}): Promise<WasmEngine> {
@@ -78,7 +81,6 @@ export class WasmEngine implements Engine {
   #sync(): void {
     if (this.#i32.length === 0 || this.#i32.buffer !== this.#x.memory.buffer) {
       this.#i32 = new Int32Array(this.#x.memory.buffer);
-      this.#u8 = new Uint8Array(this.#x.memory.buffer);
     }
   }
 
@@ -126,8 +128,12 @@ export class WasmEngine implements Engine {
     return a === 0 ? -1 : (a - p) >>> 2;
   }
 
+  #meta(tree: number, id: number): number {
+    return this.#i32[(this.#col(tree, COL_META) >>> 2) + id]! >>> 0;
+  }
+
   depth(tree: number, id: number): number {
-    return this.#i32[(this.#col(tree, COL_DEPTH) >>> 2) + id]!;
+    return this.#meta(tree, id) & DEPTH_MASK;
   }
 
   tokens(tree: number, id: number): number {
@@ -135,15 +141,15 @@ export class WasmEngine implements Engine {
   }
 
   role(tree: number, id: number): number {
-    return this.#u8[this.#col(tree, COL_ROLE) + id]!;
+    return (this.#meta(tree, id) >>> ROLE_SHIFT) & 3;
   }
 
   priority(tree: number, id: number): number {
-    return this.#u8[this.#col(tree, COL_PRIORITY) + id]!;
+    return (this.#meta(tree, id) >>> PRIORITY_SHIFT) & 3;
   }
 
   flags(tree: number, id: number): number {
-    return this.#u8[this.#col(tree, COL_FLAGS) + id]!;
+    return this.#meta(tree, id) >>> FLAGS_SHIFT;
   }
 
   children(tree: number, id: number): number[] {
@@ -169,6 +175,21 @@ export class WasmEngine implements Engine {
     const count = this.#x.walkInto(tree, head, n, out);
     const end = (out >>> 2) + n;
     return this.#i32.subarray(end - count, end);
+  }
+
+  select(tree: number, head: number, budget: number, maxMessages: number): Selection {
+    const out = this.#reserve(this.depth(tree, head) + 1);
+    const count = this.#x.selectInto(tree, head, budget, maxMessages, out);
+    const r = this.#result;
+    const forcedTokens = this.#i32[r + R_FORCED_TOKENS]!;
+    if (count < 0) return { fits: false, ids: new Int32Array(0), keptTokens: 0, forcedTokens, evicted: 0 };
+    return {
+      fits: true,
+      ids: this.#i32.subarray(out >>> 2, (out >>> 2) + count),
+      keptTokens: this.#i32[r + R_KEPT_TOKENS]!,
+      forcedTokens,
+      evicted: this.#i32[r + R_EVICTED]!,
+    };
   }
 
   #reserve(n: number): number {

@@ -1,0 +1,248 @@
+// Budgeted selection: which messages of a branch a request keeps.
+//
+// Messages are kept in order of importance: every CRITICAL message of the branch and the
+// newest user turn first (forced), then HIGH, NORMAL and LOW, each level newest first
+// while its messages fit the budget. A level stops at its first message that does not
+// fit, and at the first more important message that was not kept: nothing reaches past
+// a dropped message that matters more. An assistant message with tool calls and the tool
+// results answering it form one unit (kept or dropped whole; units still missing an
+// answer are never sent). `maxMessages` bounds the branch's newest messages considered;
+// CRITICAL messages are kept from anywhere on the branch.
+//
+// Each level walks its own chain (upK: nearest ancestor of priority >= K), so a call
+// touches the messages it keeps, the more important ones it crosses, and one stopping
+// unit per level: O(W), never the whole history.
+
+import {
+  header, treeColumn, countVisited,
+  COL_PARENT, COL_UP1, COL_UP2, COL_UP3, COL_TOKENS, COL_META,
+  DEPTH_MASK, ROLE_SHIFT, PRIORITY_SHIFT, FLAGS_SHIFT, ROLE_USER, ROLE_TOOL, FLAG_TOOL_CALLS, FLAG_UNIT_END,
+} from "./arena";
+
+/** The last selection's figures, read by JS: kept count, kept tokens, forced tokens, evicted. */
+const result = memory.data(16);
+const R_KEPT_TOKENS: usize = 4;
+const R_FORCED_TOKENS: usize = 8;
+const R_EVICTED: usize = 12;
+
+/** Address of the result block (fixed for the module's life). */
+export function selectResult(): usize {
+  return result;
+}
+
+// Column addresses of the tree being selected from, set at the start of each call.
+let cParent: usize = 0;
+let cUp1: usize = 0;
+let cUp2: usize = 0;
+let cUp3: usize = 0;
+let cTokens: usize = 0;
+let cMeta: usize = 0;
+
+@inline function meta(x: i32): u32 {
+  return load<u32>(cMeta + (<usize>x << 2));
+}
+@inline function tokensOf(x: i32): i32 {
+  return load<i32>(cTokens + (<usize>x << 2));
+}
+@inline function depthOf(m: u32): i32 {
+  return <i32>(m & DEPTH_MASK);
+}
+@inline function priorityOf(m: u32): i32 {
+  return <i32>((m >> PRIORITY_SHIFT) & 3);
+}
+@inline function roleOf(m: u32): u32 {
+  return (m >> ROLE_SHIFT) & 3;
+}
+@inline function flagsOf(m: u32): u32 {
+  return m >> FLAGS_SHIFT;
+}
+
+/** The next node of level `level`'s chain after x (level 0: the parent). */
+@inline function next(x: i32, level: i32): i32 {
+  if (level == 0) {
+    const a = <usize>load<u32>(cParent + (<usize>x << 2));
+    return a == 0 ? -1 : <i32>((a - cParent) >> 2);
+  }
+  return load<i32>((level == 1 ? cUp1 : level == 2 ? cUp2 : cUp3) + (<usize>x << 2));
+}
+
+/** The first node of level `level`'s chain at or above x. */
+@inline function entry(x: i32, level: i32): i32 {
+  return priorityOf(meta(x)) >= level ? x : next(x, level);
+}
+
+// Unit tracking while a chain is walked newest first: a run of tool results ends at the
+// assistant message that made the calls. The first member met tells whether the unit is
+// complete (its newest result carries FLAG_UNIT_END).
+const OUTSIDE: i32 = 0;
+const COMPLETE: i32 = 1;
+const INCOMPLETE: i32 = 2;
+
+@inline function enterUnit(state: i32, m: u32): i32 {
+  if (state != OUTSIDE) return state;
+  if (roleOf(m) == ROLE_TOOL) return flagsOf(m) & FLAG_UNIT_END ? COMPLETE : INCOMPLETE;
+  if (flagsOf(m) & FLAG_TOOL_CALLS) return INCOMPLETE; // calls with no answer on this branch
+  return OUTSIDE;
+}
+
+/** Outside a unit after x: x was a single message or the unit's assistant message. */
+@inline function leaveUnit(state: i32, m: u32): i32 {
+  return roleOf(m) == ROLE_TOOL ? state : OUTSIDE;
+}
+
+let out: usize = 0;
+let count: i32 = 0;
+
+@inline function keep(x: i32): void {
+  store<i32>(out + (<usize>count << 2), x);
+  count++;
+}
+
+/** Tokens of the unit whose newest member is x, walking its members down to the assistant message. */
+function unitTokens(x: i32, level: i32): i32 {
+  let sum = 0;
+  let seen = 0;
+  while (true) {
+    const m = meta(x);
+    sum += tokensOf(x);
+    seen++;
+    if (roleOf(m) != ROLE_TOOL) break;
+    x = next(x, level);
+  }
+  countVisited(seen);
+  return sum;
+}
+
+/** Keeps the unit whose newest member is x; returns the node after its assistant message. */
+function keepUnit(x: i32, level: i32): i32 {
+  while (true) {
+    keep(x);
+    const m = meta(x);
+    x = next(x, level);
+    if (roleOf(m) != ROLE_TOOL) return x;
+  }
+}
+
+/**
+ * Selects the messages of the branch ending at `head` that fit `budget` tokens (see the
+ * rules above), writing their ids to `out` in branch order (oldest first); `out` has room
+ * for the branch. Returns how many, or -1 when the forced messages alone exceed the
+ * budget (their tokens are in the result block). O(W).
+ */
+export function selectInto(tree: i32, head: i32, budget: i32, maxMessages: i32, outPtr: usize): i32 {
+  const h = header(tree);
+  cParent = treeColumn(h, COL_PARENT);
+  cUp1 = treeColumn(h, COL_UP1);
+  cUp2 = treeColumn(h, COL_UP2);
+  cUp3 = treeColumn(h, COL_UP3);
+  cTokens = treeColumn(h, COL_TOKENS);
+  cMeta = treeColumn(h, COL_META);
+  out = outPtr;
+  count = 0;
+
+  const headDepth = depthOf(meta(head));
+  const candidates = maxMessages > 0 && maxMessages <= headDepth ? maxMessages : headDepth + 1;
+  const minDepth = headDepth + 1 - candidates;
+  let visited = 0;
+
+  // Forced: every complete CRITICAL unit or message of the branch, then the newest user turn.
+  let forced = 0;
+  let forcedOutside = 0;
+  let state = OUTSIDE;
+  for (let x = entry(head, 3); x >= 0; x = next(x, 3)) {
+    const m = meta(x);
+    visited++;
+    state = enterUnit(state, m);
+    if (state != INCOMPLETE) {
+      forced += tokensOf(x);
+      keep(x);
+      if (depthOf(m) < minDepth) forcedOutside++;
+    }
+    state = leaveUnit(state, m);
+  }
+  let user = head;
+  while (user >= 0 && depthOf(meta(user)) >= minDepth && roleOf(meta(user)) != ROLE_USER) {
+    visited++;
+    user = next(user, 0);
+  }
+  if (user >= 0 && depthOf(meta(user)) < minDepth) user = -1;
+  if (user >= 0) {
+    visited++;
+    if (priorityOf(meta(user)) < 3) {
+      forced += tokensOf(user);
+      keep(user);
+    }
+  }
+  store<i32>(result + R_FORCED_TOKENS, forced);
+  if (forced > budget) {
+    countVisited(visited);
+    return -1;
+  }
+
+  // HIGH, NORMAL, LOW: newest first while they fit.
+  let left = budget - forced;
+  let stopHigh = -1; // newest id of the unit that stopped a level; older ones of that level were dropped
+  let stopNormal = -1;
+  for (let level = 2; level >= 0; level--) {
+    let stop = -1;
+    state = OUTSIDE;
+    let x = entry(head, level);
+    while (x >= 0) {
+      const m = meta(x);
+      if (depthOf(m) < minDepth) break;
+      visited++;
+      state = enterUnit(state, m);
+      const q = priorityOf(m);
+      if (state == INCOMPLETE || q > level || x == user) {
+        // Not this level's to decide: a more important message (kept, or the end of this
+        // level), the forced user turn, or a unit that can never be sent.
+        if (state != INCOMPLETE && q > level && q < 3 && x != user && x <= (q == 2 ? stopHigh : stopNormal)) break;
+        state = leaveUnit(state, m);
+        x = next(x, level);
+        continue;
+      }
+      const cost = state == COMPLETE ? unitTokens(x, level) : tokensOf(x);
+      if (cost > left) {
+        stop = x;
+        break;
+      }
+      left -= cost;
+      x = state == COMPLETE ? keepUnit(x, level) : (keep(x), next(x, level));
+      state = OUTSIDE;
+    }
+    if (level == 2) stopHigh = stop;
+    else if (level == 1) stopNormal = stop;
+  }
+  countVisited(visited);
+
+  sortIds(out, count);
+  store<i32>(result + R_KEPT_TOKENS, budget - left);
+  store<i32>(result + R_EVICTED, candidates - (count - forcedOutside));
+  store<i32>(result, count);
+  return count;
+}
+
+/** Heapsort of n i32 ids at p, ascending: in place, no allocation. */
+function sortIds(p: usize, n: i32): void {
+  for (let i = (n >> 1) - 1; i >= 0; i--) siftDown(p, i, n);
+  for (let end = n - 1; end > 0; end--) {
+    const top = load<i32>(p);
+    store<i32>(p, load<i32>(p + (<usize>end << 2)));
+    store<i32>(p + (<usize>end << 2), top);
+    siftDown(p, 0, end);
+  }
+}
+
+@inline function siftDown(p: usize, i: i32, n: i32): void {
+  const v = load<i32>(p + (<usize>i << 2));
+  while (true) {
+    let c = 2 * i + 1;
+    if (c >= n) break;
+    if (c + 1 < n && load<i32>(p + (<usize>(c + 1) << 2)) > load<i32>(p + (<usize>c << 2))) c++;
+    const cv = load<i32>(p + (<usize>c << 2));
+    if (cv <= v) break;
+    store<i32>(p + (<usize>i << 2), cv);
+    i = c;
+  }
+  store<i32>(p + (<usize>i << 2), v);
+}

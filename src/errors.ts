@@ -6,6 +6,7 @@
  * - WRONG_ROLE: the operation does not apply to a message of that role (edit a non-user message...).
  * - CHAT_DELETED / LOOM_CLOSED: the object was deleted or closed; open a fresh one.
  * - MESSAGE_TOO_LARGE: a message cannot fit the model's window even alone.
+ * - TOKENIZER_NOT_LOADED: a synchronous count needs an exact tokenizer that is not loaded yet.
  * - OUT_OF_MEMORY: the engine's memory could not grow (or hit `maxMemoryMB`).
  * - WASM_UNAVAILABLE: the WebAssembly core could not be loaded.
  * - STORE_CORRUPT: the store holds data the library cannot read back.
@@ -24,6 +25,7 @@ export type ErrorCode =
   | "CHAT_DELETED"
   | "LOOM_CLOSED"
   | "MESSAGE_TOO_LARGE"
+  | "TOKENIZER_NOT_LOADED"
   | "OUT_OF_MEMORY"
   | "WASM_UNAVAILABLE"
   | "STORE_CORRUPT"

@@ -19,17 +19,17 @@ export function memoryStore(): Store {
   return {
     name: "memory",
     createChat(chat) {
-      entries.set(chat.id, { chat: { ...chat }, messages: [] });
+      entries.set(chat.id, { chat: copyChat(chat), messages: [] });
     },
     listChats(userId) {
       return [...entries.values()]
         .filter((e) => e.chat.userId === userId)
-        .map((e) => ({ ...e.chat }))
+        .map((e) => copyChat(e.chat))
         .sort((a, b) => b.updatedAt - a.updatedAt || b.createdAt - a.createdAt);
     },
     loadChat(userId, chatId): LoadedChat | undefined {
       const entry = find(userId, chatId);
-      return entry && { chat: { ...entry.chat }, messages: entry.messages.map(copyMessage) };
+      return entry && { chat: copyChat(entry.chat), messages: entry.messages.map(copyMessage) };
     },
     appendMessage(userId, chatId, message, head, updatedAt) {
       const entry = find(userId, chatId);
@@ -47,6 +47,10 @@ export function memoryStore(): Store {
     },
     close() {},
   };
+}
+
+function copyChat(chat: ChatRecord): ChatRecord {
+  return { ...chat, options: structuredClone(chat.options) };
 }
 
 function copyMessage(m: Message): Message {

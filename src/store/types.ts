@@ -1,4 +1,14 @@
+import type { BudgetSplit } from "../models/budget.js";
+import type { HistoryLimits } from "../models/profiles.js";
 import type { Message } from "../tree/message.js";
+
+/** Per-chat settings of the context builder, kept with the chat. */
+export interface ChatOptions {
+  /** Budget fractions for this chat's contexts. */
+  budget?: Partial<BudgetSplit>;
+  /** Seed 001's history limits: true for the model's size class, or your own. */
+  historyLimits?: boolean | HistoryLimits;
+}
 
 /** A chat's record in a store. */
 export interface ChatRecord {
@@ -13,6 +23,7 @@ export interface ChatRecord {
   messageCount: number;
   /** The head message's id, or null for an empty chat. */
   head: number | null;
+  options: ChatOptions;
 }
 
 /** What `chats.list()` returns for each chat. */

@@ -1,13 +1,75 @@
+import { CtxloomError, describe } from "../errors.js";
+import { getModelProfile, type ModelProfile } from "../models/profiles.js";
+import { REPLY_PRIMING, messageTokens, type CountableMessage } from "./chat.js";
+import { loadEncoding, loadedEncoding } from "./exact.js";
 import { heuristicCounter } from "./heuristic.js";
 import type { TokenCounter } from "./types.js";
 
 export type { TokenCounter } from "./types.js";
 export { heuristicCounter } from "./heuristic.js";
-export { messageTokens, type CountableMessage } from "./chat.js";
+export { messageTokens, REPLY_PRIMING, TOKENS_PER_MESSAGE, TOKENS_PER_NAME, type CountableMessage } from "./chat.js";
+export { loadEncoding, tiktokenCounter } from "./exact.js";
 
-const defaultCounter = heuristicCounter();
+/** How a Loom counts: "exact" where the model's encoding is known (default), or always the heuristic. */
+export type CountingMode = "exact" | "heuristic";
 
-/** The counter used for a chat's messages. */
-export function counterFor(_model: string): TokenCounter {
-  return defaultCounter;
+/** The counter for a model, loading its exact encoding first if needed. */
+export async function counterFor(model: string | ModelProfile, mode: CountingMode = "exact"): Promise<TokenCounter> {
+  const profile = getModelProfile(model);
+  if (profile.counter) return profile.counter;
+  if (mode === "exact" && profile.encoding) return loadEncoding(profile.encoding);
+  return heuristicCounter(profile.tokensPerChar);
+}
+
+/** Loads the exact tokenizer of a model (if it has one), so that `countTokens` can count it synchronously. */
+export async function loadTokenizer(model: string | ModelProfile): Promise<TokenCounter> {
+  return counterFor(model);
+}
+
+/**
+ * Tokens a list of chat messages costs in a request, by the OpenAI cookbook's rules (3 a
+ * message, 1 more for a name, 3 for the reply primer), with the model's own encoding
+ * where it is known and the profile's tokens-per-character estimate otherwise.
+ * @throws UNKNOWN_MODEL; INVALID_ARGUMENT for malformed messages; TOKENIZER_NOT_LOADED when the
+ *   model's exact encoding is not loaded yet (`await loadTokenizer(model)` once first)
+ */
+export function countTokens(messages: readonly CountableMessage[], options: { model: string | ModelProfile }): number {
+  if (!Array.isArray(messages)) {
+    throw new CtxloomError("INVALID_ARGUMENT", `countTokens takes an array of messages { role, content, name? }; got ${describe(messages)}.`);
+  }
+  if (options === null || typeof options !== "object" || options.model === undefined) {
+    throw new CtxloomError("INVALID_ARGUMENT", `countTokens needs { model }, e.g. countTokens(messages, { model: "gpt-4o" }).`);
+  }
+  const profile = getModelProfile(options.model);
+  let counter = profile.counter;
+  if (!counter && profile.encoding) {
+    counter = loadedEncoding(profile.encoding);
+    if (!counter) {
+      throw new CtxloomError(
+        "TOKENIZER_NOT_LOADED",
+        `The ${profile.encoding} tokenizer of ${profile.name} loads lazily (about 0.3 s, 20 MB); ` +
+          `call \`await loadTokenizer(${JSON.stringify(profile.name)})\` once before counting.`,
+      );
+    }
+  }
+  counter ??= heuristicCounter(profile.tokensPerChar);
+  let total = REPLY_PRIMING;
+  messages.forEach((m, i) => {
+    if (m === null || typeof m !== "object" || typeof m.role !== "string" || typeof (m.content ?? "") !== "string") {
+      throw new CtxloomError("INVALID_ARGUMENT", `messages[${i}] must be { role, content, name? } with string values; got ${describe(m)}.`);
+    }
+    total += messageTokens(counter, toCountable(m));
+  });
+  return total;
+}
+
+/** Accepts both ctxloom's camelCase and OpenAI's snake_case fields. */
+function toCountable(m: CountableMessage & { tool_calls?: CountableMessage["toolCalls"]; tool_call_id?: string }): CountableMessage {
+  const out: CountableMessage = { role: m.role, content: m.content ?? "" };
+  if (m.name !== undefined) out.name = m.name;
+  const calls = m.toolCalls ?? m.tool_calls;
+  if (calls) out.toolCalls = calls;
+  const callId = m.toolCallId ?? m.tool_call_id;
+  if (callId !== undefined) out.toolCallId = callId;
+  return out;
 }

@@ -1,8 +1,12 @@
+import { buildContext, formatPrompt, type BuildOptions, type ContextWindow, type ContextSource, type Usage } from "../context/build.js";
+import type { AnthropicMessage, OpenAIMessage } from "../context/format.js";
 import { CtxloomError, checkInteger, checkOptions, describe } from "../errors.js";
 import type { Engine } from "../engine/types.js";
-import { FLAG_SUMMARY, FLAG_TOOL_CALLS, PRIORITIES, ROLES } from "../engine/types.js";
-import type { ChatRecord, LoadedChat, Store } from "../store/types.js";
-import { messageTokens, type TokenCounter } from "../tokens/index.js";
+import { FLAG_SUMMARY, FLAG_TOOL_CALLS, FLAG_UNIT_END, PRIORITIES, ROLES } from "../engine/types.js";
+import { budgetFor } from "../models/budget.js";
+import type { ModelProfile } from "../models/profiles.js";
+import type { ChatOptions, ChatRecord, LoadedChat, Store } from "../store/types.js";
+import { REPLY_PRIMING, messageTokens, type TokenCounter } from "../tokens/index.js";
 import {
   checkContent, checkMessageInput, priorityCode, roleCode,
   type Message, type MessageExtras, type MessageInput,
@@ -12,7 +16,8 @@ import {
 export interface LoomContext {
   readonly engine: Engine;
   readonly store: Store;
-  readonly counterFor: (model: string) => TokenCounter;
+  /** The profile of a chat's model and the counter of its messages (loading an exact encoding once). */
+  prepare(model: string | ModelProfile): Promise<{ profile: Readonly<ModelProfile>; counter: TokenCounter }>;
   /** Throws LOOM_CLOSED once the Loom is closed. */
   checkOpen(): void;
 }
@@ -37,7 +42,13 @@ export class Chat {
 
   readonly #ctx: LoomContext;
   readonly #tree: number;
+  readonly #profile: Readonly<ModelProfile>;
   readonly #counter: TokenCounter;
+  readonly #options: ChatOptions;
+  /** Tokens a request to the chat's model may use: a message costing more can never be sent. */
+  readonly #appendLimit: number;
+  #lastUsage: Usage | null = null;
+  #lastEvicted = 0;
   #head = -1;
   readonly #contents: string[] = [];
   readonly #createdAtOf: number[] = [];
@@ -46,7 +57,7 @@ export class Chat {
   #queue: Promise<unknown> = Promise.resolve();
 
   /** @internal Chats come from `loom.user(id).create()` or `.open()`. */
-  constructor(ctx: LoomContext, loaded: LoadedChat) {
+  constructor(ctx: LoomContext, loaded: LoadedChat, profile: Readonly<ModelProfile>, counter: TokenCounter) {
     const { chat, messages } = loaded;
     this.#ctx = ctx;
     this.id = chat.id;
@@ -56,7 +67,11 @@ export class Chat {
     this.#model = chat.model;
     this.#system = chat.system;
     this.#updatedAt = chat.updatedAt;
-    this.#counter = ctx.counterFor(chat.model);
+    this.#profile = profile;
+    this.#counter = counter;
+    this.#options = chat.options ?? {};
+    const budget = budgetFor(profile, { split: this.#options.budget });
+    this.#appendLimit = budget.effective - budget.reserve;
     this.#tree = ctx.engine.createTree();
     try {
       for (const m of messages) this.#restore(m);
@@ -77,14 +92,20 @@ export class Chat {
         !PRIORITIES.includes(m.priority) || typeof m.content !== "string" || !Number.isInteger(m.tokens) || m.tokens < 0) {
       throw corrupt(this.id, `message ${id} is malformed or out of order`);
     }
-    this.#link(parent, m, m.tokens, m.createdAt);
+    this.#link(parent, { ...m, unitEnd: m.role === "tool" && this.#toolResultCompletes(parent, m.toolCallId!) }, m.tokens, m.createdAt);
   }
 
   /** Adds a node to the engine and its text to the side table. Throws OUT_OF_MEMORY before changing anything. */
-  #link(parent: number, m: MessageInput & MessageExtras & { kind?: Message["kind"] }, tokens: number, createdAt: number): number {
+  #link(
+    parent: number,
+    m: MessageInput & MessageExtras & { kind?: Message["kind"]; unitEnd?: boolean },
+    tokens: number,
+    createdAt: number,
+  ): number {
     let flags = 0;
     if (m.toolCalls) flags |= FLAG_TOOL_CALLS;
     if (m.kind === "summary") flags |= FLAG_SUMMARY;
+    if (m.unitEnd) flags |= FLAG_UNIT_END;
     const id = this.#ctx.engine.append(this.#tree, parent, tokens, roleCode(m.role), priorityCode(m.priority ?? "normal"), flags);
     this.#contents.push(m.content);
     this.#createdAtOf.push(createdAt);
@@ -141,8 +162,20 @@ export class Chat {
    */
   append(input: MessageInput): Promise<Message> {
     return this.#run(() => {
-      const m = checkMessageInput(input);
-      if (m.role === "tool") this.#checkToolResult(m.toolCallId!);
+      const m: ReturnType<typeof checkMessageInput> & { unitEnd?: boolean } = checkMessageInput(input);
+      if (m.role === "tool") {
+        const call = this.#checkToolResult(m.toolCallId!);
+        // A tool result shares its call's priority: the unit is kept or dropped whole.
+        if ((input as MessageInput).priority !== undefined && m.priority !== call.priority) {
+          throw new CtxloomError(
+            "INVALID_PRIORITY",
+            `A tool result takes the priority of the assistant message that made the call (${call.priority}); ` +
+              `leave priority out or pass "${call.priority}".`,
+          );
+        }
+        m.priority = call.priority;
+        m.unitEnd = call.completes;
+      }
       return this.#add(this.#head, m);
     });
   }
@@ -264,6 +297,69 @@ export class Chat {
   }
 
   /**
+   * The context of the next request: system prompt and memory truncated to their slices,
+   * the conversation selected within the rest of the budget (priority, then recency; the
+   * newest user turn and CRITICAL messages kept; tool calls with their results), formatted
+   * for the API. Never exceeds the budget: `usage.total <= usage.limit`.
+   * @throws MESSAGE_TOO_LARGE when the newest user turn (with CRITICAL messages and input)
+   *   cannot fit; INVALID_ARGUMENT, UNKNOWN_MODEL for bad options
+   */
+  async buildContext(options?: BuildOptions & { format?: "openai" }): Promise<ContextWindow<OpenAIMessage>>;
+  async buildContext(options: BuildOptions & { format: "anthropic" }): Promise<ContextWindow<AnthropicMessage>>;
+  async buildContext(options?: BuildOptions): Promise<ContextWindow> {
+    return this.#run(() => this.#build(options));
+  }
+
+  /** The same context as `buildContext`, as one formatted string ("Role: text" blocks). */
+  async buildPrompt(options?: Omit<BuildOptions, "format">): Promise<string> {
+    return this.#run(() => formatPrompt(this.#build({ ...checkOptions<BuildOptions>(options, "buildPrompt(options)"), format: "openai" })));
+  }
+
+  #build(options: BuildOptions | undefined): ContextWindow {
+    const context = buildContext(this.#source(), options);
+    this.#lastUsage = context.usage;
+    this.#lastEvicted = context.evicted;
+    return context;
+  }
+
+  #source(): ContextSource {
+    return {
+      engine: this.#ctx.engine,
+      tree: this.#tree,
+      head: this.#head,
+      counter: this.#counter,
+      profile: this.#profile,
+      system: this.#system,
+      budget: this.#options.budget,
+      historyLimits: this.#options.historyLimits,
+      message: (id) => this.#message(id),
+    };
+  }
+
+  /**
+   * Seed 001's usage stats: the chat's size, the last context's usage and what
+   * compression saved. O(1).
+   */
+  stats(): ChatStats {
+    this.#checkLive();
+    const usage = this.#lastUsage;
+    return {
+      messages: this.#contents.length,
+      branchMessages: this.#head < 0 ? 0 : this.#ctx.engine.depth(this.#tree, this.#head) + 1,
+      model: this.#profile.name,
+      contextWindow: this.#profile.contextWindow,
+      tokenizer: this.#counter.name,
+      lastUsage: usage ? { ...usage } : null,
+      tokens: usage?.total ?? 0,
+      usagePercent: usage ? Math.round((1000 * usage.total) / usage.limit) / 10 : 0,
+      evicted: this.#lastEvicted,
+      compressions: 0,
+      tokensSaved: 0,
+      compressionRatio: 1,
+    };
+  }
+
+  /**
    * @internal Ends the chat after the changes already called: runs `beforeDrop` (the store's
    * delete), then frees its memory. If `beforeDrop` throws, the chat stays as it was.
    */
@@ -304,8 +400,16 @@ export class Chat {
     return m;
   }
 
-  async #add(parent: number, m: MessageInput & MessageExtras): Promise<Message> {
+  async #add(parent: number, m: MessageInput & MessageExtras & { unitEnd?: boolean }): Promise<Message> {
     const tokens = messageTokens(this.#counter, m);
+    if (tokens + REPLY_PRIMING > this.#appendLimit) {
+      throw new CtxloomError(
+        "MESSAGE_TOO_LARGE",
+        `This message costs ${tokens} tokens and cannot fit ${this.#profile.name}'s window even alone ` +
+          `(a request may use ${this.#appendLimit} tokens: 90% of ${this.#profile.contextWindow} less the reserve). ` +
+          `Split it into several messages, summarize it, or use a model with a larger window.`,
+      );
+    }
     const now = Date.now();
     const id = this.#link(parent, m, tokens, now);
     const message = this.#message(id);
@@ -331,16 +435,13 @@ export class Chat {
     this.#updatedAt = now;
   }
 
-  /** A tool result must follow the assistant message that made the call, or another result of it. */
-  #checkToolResult(toolCallId: string): void {
-    const e = this.#ctx.engine;
-    const answered = new Set<string>();
-    let id = this.#head;
-    while (id >= 0 && e.role(this.#tree, id) === roleCode("tool")) {
-      answered.add(this.#extras.get(id)!.toolCallId!);
-      id = e.parent(this.#tree, id);
-    }
-    const calls = id >= 0 && e.flags(this.#tree, id) & FLAG_TOOL_CALLS ? this.#extras.get(id)!.toolCalls! : [];
+  /**
+   * A tool result must follow the assistant message that made the call, or another result
+   * of it. Returns the call's priority and whether this result answers its last open call.
+   */
+  #checkToolResult(toolCallId: string): { priority: Message["priority"]; completes: boolean } {
+    const { assistant, answered } = this.#openCalls(this.#head);
+    const calls = assistant >= 0 ? this.#extras.get(assistant)!.toolCalls! : [];
     if (!calls.some((c) => c.id === toolCallId)) {
       throw new CtxloomError(
         "INVALID_TOOL_CALL",
@@ -351,6 +452,25 @@ export class Chat {
     if (answered.has(toolCallId)) {
       throw new CtxloomError("INVALID_TOOL_CALL", `Tool call ${describe(toolCallId)} is already answered on this branch.`);
     }
+    return { priority: PRIORITIES[this.#ctx.engine.priority(this.#tree, assistant)]!, completes: answered.size + 1 === calls.length };
+  }
+
+  /** Whether a result for `toolCallId` appended under `parent` answers the last open call (used when restoring). */
+  #toolResultCompletes(parent: number, toolCallId: string): boolean {
+    const { assistant, answered } = this.#openCalls(parent);
+    const calls = assistant >= 0 ? this.#extras.get(assistant)!.toolCalls! : [];
+    return !answered.has(toolCallId) && calls.some((c) => c.id === toolCallId) && answered.size + 1 === calls.length;
+  }
+
+  /** The assistant message with tool calls that `id` belongs to (-1 if none) and the calls answered up to `id`. */
+  #openCalls(id: number): { assistant: number; answered: Set<string> } {
+    const e = this.#ctx.engine;
+    const answered = new Set<string>();
+    while (id >= 0 && e.role(this.#tree, id) === roleCode("tool")) {
+      answered.add(this.#extras.get(id)!.toolCallId!);
+      id = e.parent(this.#tree, id);
+    }
+    return { assistant: id >= 0 && e.flags(this.#tree, id) & FLAG_TOOL_CALLS ? id : -1, answered };
   }
 
   #roleOf(id: number): string {
@@ -389,9 +509,33 @@ export class Chat {
     return {
       id: this.id, userId: this.userId, title: this.#title, model: this.#model, system: this.#system,
       createdAt: this.createdAt, updatedAt: this.#updatedAt, messageCount: this.#contents.length,
-      head: this.#head < 0 ? null : this.#head,
+      head: this.#head < 0 ? null : this.#head, options: this.#options,
     };
   }
+}
+
+/** What `chat.stats()` returns. */
+export interface ChatStats {
+  /** Messages in the whole tree (every branch). */
+  messages: number;
+  /** Messages on the active branch (root to head). */
+  branchMessages: number;
+  model: string;
+  contextWindow: number;
+  /** The counter of the chat's messages ("o200k_base", "heuristic:0.28", ...). */
+  tokenizer: string;
+  /** The last built context's usage, or null before the first build. */
+  lastUsage: Usage | null;
+  /** Tokens of the last built context. */
+  tokens: number;
+  /** The last context's total as a percentage of its limit. */
+  usagePercent: number;
+  /** Messages of the branch the last context left out. */
+  evicted: number;
+  /** Summaries made so far, tokens they saved, and their average compression ratio (1: none). */
+  compressions: number;
+  tokensSaved: number;
+  compressionRatio: number;
 }
 
 function corrupt(chatId: string, what: string): CtxloomError {

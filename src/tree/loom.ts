@@ -3,7 +3,8 @@ import { createEngine, type EngineKind, type EngineOptions } from "../engine/ind
 import type { Engine } from "../engine/types.js";
 import { memoryStore } from "../store/memory.js";
 import type { Store } from "../store/types.js";
-import { counterFor } from "../tokens/index.js";
+import { getModelProfile } from "../models/profiles.js";
+import { counterFor, type CountingMode } from "../tokens/index.js";
 import type { Chat, LoomContext } from "./chat.js";
 import { UserChats } from "./user-chats.js";
 
@@ -11,6 +12,11 @@ import { UserChats } from "./user-chats.js";
 export interface LoomOptions extends EngineOptions {
   /** Where chats persist; default: in memory (lost when the process ends). */
   store?: Store;
+  /**
+   * "exact" (default): count with the model's own encoding where it is known (loaded on
+   * first use); "heuristic": always the profile's tokens-per-character estimate.
+   */
+  counting?: CountingMode;
 }
 
 /**
@@ -25,13 +31,16 @@ export class Loom {
   #closed = false;
 
   /** @internal Use `Loom.open()`. */
-  constructor(engine: Engine, store: Store) {
+  constructor(engine: Engine, store: Store, counting: CountingMode = "exact") {
     this.#engine = engine;
     this.#store = store;
     this.#ctx = {
       engine,
       store,
-      counterFor,
+      prepare: async (model) => {
+        const profile = getModelProfile(model);
+        return { profile, counter: await counterFor(profile, counting) };
+      },
       checkOpen: () => {
         if (this.#closed) throw new CtxloomError("LOOM_CLOSED", "This Loom was closed; open a new one with Loom.open().");
       },
@@ -54,11 +63,14 @@ export class Loom {
     if (o.wasm !== undefined && !(o.wasm instanceof WebAssembly.Module || o.wasm instanceof ArrayBuffer || ArrayBuffer.isView(o.wasm))) {
       throw new CtxloomError("INVALID_ARGUMENT", `wasm must be a WebAssembly.Module or the bytes of ctxloom.wasm; got ${describe(o.wasm)}.`);
     }
+    if (o.counting !== undefined && o.counting !== "exact" && o.counting !== "heuristic") {
+      throw new CtxloomError("INVALID_ARGUMENT", `counting must be "exact" or "heuristic"; got ${describe(o.counting)}.`);
+    }
     const store = o.store ?? memoryStore();
     if (typeof store !== "object" || store === null || typeof store.appendMessage !== "function") {
       throw new CtxloomError("INVALID_ARGUMENT", `store must implement the Store interface (e.g. sqliteStore(path)); got ${describe(store)}.`);
     }
-    return new Loom(await createEngine(o), store);
+    return new Loom(await createEngine(o), store, o.counting);
   }
 
   /** Which engine runs: "wasm" or "js". */

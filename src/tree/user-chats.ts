@@ -1,14 +1,20 @@
 import { CtxloomError, checkOptions, describe } from "../errors.js";
-import type { ChatRecord, ChatSummary } from "../store/types.js";
+import { checkSplit, type BudgetSplit } from "../models/budget.js";
+import type { HistoryLimits, ModelProfile } from "../models/profiles.js";
+import type { ChatOptions, ChatRecord, ChatSummary } from "../store/types.js";
 import { Chat, type LoomContext } from "./chat.js";
 
 /** Options of `chats.create()`. */
 export interface CreateChatOptions {
   title?: string;
-  /** Model the chat talks to; default "gpt-4o". */
-  model?: string;
+  /** Model the chat talks to: a known name (see getModelProfile) or a profile; default "gpt-4o". */
+  model?: string | ModelProfile;
   /** System prompt sent at the top of every context built for this chat. */
   system?: string;
+  /** Budget fractions for this chat's contexts (default seed 001's 25/20/40/10/5). */
+  budget?: Partial<BudgetSplit>;
+  /** Apply seed 001's history limits to this chat's contexts: true for the model's size class, or your own. Default off. */
+  historyLimits?: boolean | HistoryLimits;
 }
 
 /** The Loom's side of a user's chats: the open chats it holds in memory. */
@@ -43,21 +49,31 @@ export class UserChats {
       if (typeof value !== "string") throw new CtxloomError("INVALID_ARGUMENT", `${what} must be a string; got ${describe(value)}.`);
       return value;
     };
-    const model = text(o.model, "model", "gpt-4o")!;
-    if (model.length === 0) throw new CtxloomError("INVALID_ARGUMENT", `model must name a model, e.g. "gpt-4o".`);
+    const { profile, counter } = await this.#ctx.prepare(o.model ?? "gpt-4o");
+    const settings: ChatOptions = {};
+    if (o.budget !== undefined) settings.budget = { ...checkSplit(o.budget) };
+    if (o.historyLimits !== undefined) {
+      if (typeof o.historyLimits !== "boolean" && (o.historyLimits === null || typeof o.historyLimits !== "object")) {
+        throw new CtxloomError("INVALID_ARGUMENT", `historyLimits must be true, false or { maxTurns, maxCharsPerTurn, memoryMaxChars }; got ${describe(o.historyLimits)}.`);
+      }
+      settings.historyLimits = typeof o.historyLimits === "boolean" ? o.historyLimits : { ...o.historyLimits };
+    }
+    const title = text(o.title, "title", "")!;
+    const system = text(o.system, "system", null);
     const now = Date.now();
     const record: ChatRecord = {
       id: crypto.randomUUID(),
       userId: this.userId,
-      title: text(o.title, "title", "")!,
-      model,
-      system: text(o.system, "system", null),
+      title,
+      model: profile.name,
+      system,
       createdAt: now,
       updatedAt: now,
       messageCount: 0,
       head: null,
+      options: settings,
     };
-    const chat = new Chat(this.#ctx, { chat: record, messages: [] });
+    const chat = new Chat(this.#ctx, { chat: record, messages: [] }, profile, counter);
     try {
       await this.#ctx.store.createChat(record);
     } catch (cause) {
@@ -91,7 +107,8 @@ export class UserChats {
     const loading = (async () => {
       const loaded = await this.#ctx.store.loadChat(this.userId, chatId);
       if (!loaded) throw unknownChat(this.userId, chatId);
-      return new Chat(this.#ctx, loaded);
+      const { profile, counter } = await this.#ctx.prepare(loaded.chat.model);
+      return new Chat(this.#ctx, loaded, profile, counter);
     })();
     this.#open.set(chatId, loading);
     loading.catch(() => this.#open.delete(chatId));

@@ -1,0 +1,222 @@
+import { CtxloomError, checkInteger, checkOptions, describe } from "../errors.js";
+import type { Engine } from "../engine/types.js";
+import { budgetFor, type Budget, type BudgetSplit } from "../models/budget.js";
+import { getModelProfile, historyLimitsOf, type HistoryLimits, type ModelProfile } from "../models/profiles.js";
+import { REPLY_PRIMING, messageTokens } from "../tokens/chat.js";
+import type { TokenCounter } from "../tokens/types.js";
+import type { Message } from "../tree/message.js";
+import { toAnthropic, toOpenAI, toTranscript, type AnthropicMessage, type OpenAIMessage } from "./format.js";
+import { truncateToChars, truncateToTokens } from "./truncate.js";
+
+/** Options of `chat.buildContext()` and `chat.buildPrompt()`. */
+export interface BuildOptions {
+  /** System prompt; default: the chat's own (`create({ system })`). Truncated to its slice. */
+  system?: string;
+  /** Memory text (facts, retrieved notes), sent as a second system message. Truncated to its slice. */
+  memory?: string;
+  /** The user's new message, when it is not appended to the chat: sent last, never truncated. */
+  input?: string;
+  /** Model whose window sets the budget; default: the chat's. Token counts stay the chat model's. */
+  model?: string | ModelProfile;
+  /** At most this many of the branch's newest messages are considered (CRITICAL ones come from anywhere). */
+  maxMessages?: number;
+  /** Budget fractions for this call (default: the chat's, else seed 001's 25/20/40/10/5). */
+  budget?: Partial<BudgetSplit>;
+  /** Apply seed 001's history limits (turns, characters per turn, memory characters): true for the model's size class, or your own. Default: the chat's setting, else off. */
+  historyLimits?: boolean | HistoryLimits;
+  /** "openai" (default) or "anthropic" (system apart, roles alternating, the user first). */
+  format?: "openai" | "anthropic";
+}
+
+/** Tokens per part of a built context. `total` is the cookbook count of `messages` and never exceeds `limit`. */
+export interface Usage {
+  system: number;
+  memory: number;
+  conversation: number;
+  input: number;
+  total: number;
+  /** The effective window less the reserve: what a request may use. */
+  limit: number;
+}
+
+/** What `chat.buildContext()` returns. */
+export interface ContextWindow<M = OpenAIMessage | AnthropicMessage> {
+  /** Ready for the API: OpenAI chat messages, or Anthropic messages when format is "anthropic". */
+  messages: M[];
+  /** The system text sent (truncated to its slice; for Anthropic it also holds memory and system messages of the chat). */
+  system: string;
+  /** The memory text sent (truncated to its slice). */
+  memory: string;
+  /** The input sent, if any. */
+  input: string | null;
+  usage: Usage;
+  /** The chat messages kept, oldest first. */
+  conversation: Message[];
+  /** Messages recalled from older exchanges (empty: recall is not enabled). */
+  recalled: Message[];
+  /** Messages of the branch considered and not sent. */
+  evicted: number;
+  /** Whether a summary replaced older messages (false: summaries are not enabled). */
+  compressed: boolean;
+  /** The model and budget the context was built for. */
+  model: string;
+  budget: Budget;
+}
+
+/** What the builder needs of a chat. */
+export interface ContextSource {
+  engine: Engine;
+  tree: number;
+  /** -1 for an empty chat. */
+  head: number;
+  counter: TokenCounter;
+  profile: Readonly<ModelProfile>;
+  system: string | null;
+  budget: Partial<BudgetSplit> | undefined;
+  historyLimits: boolean | HistoryLimits | undefined;
+  message(id: number): Message;
+}
+
+const KNOWN = new Set(["system", "memory", "input", "model", "maxMessages", "budget", "historyLimits", "format"]);
+
+/**
+ * Builds the context of one request (seed 001's build_context): truncates system and
+ * memory to their slices, lets unused slices flow to the conversation, selects the
+ * conversation in the engine (one call: walk, priorities, tool units), and formats.
+ * Nothing is tokenized but the system, memory and input texts of this call.
+ */
+export function buildContext(source: ContextSource, options: BuildOptions | undefined): ContextWindow {
+  const o = checkOptions<BuildOptions>(options, "buildContext(options)");
+  for (const key of Object.keys(o)) {
+    if (!KNOWN.has(key)) {
+      throw new CtxloomError(
+        "INVALID_ARGUMENT",
+        key === "recall"
+          ? "recall is not available yet in this version of ctxloom; leave it out."
+          : `Unknown buildContext option ${describe(key)}; the options are ${[...KNOWN].join(", ")}.`,
+      );
+    }
+  }
+  const text = (value: unknown, what: string): string | undefined => {
+    if (value === undefined) return undefined;
+    if (typeof value !== "string") throw new CtxloomError("INVALID_ARGUMENT", `${what} must be a string; got ${describe(value)}.`);
+    return value;
+  };
+  const systemText = text(o.system, "system") ?? source.system ?? "";
+  let memoryText = text(o.memory, "memory") ?? "";
+  const input = text(o.input, "input");
+  if (input !== undefined && input.length === 0) throw new CtxloomError("INVALID_CONTENT", "input must not be empty; leave it out instead.");
+  const maxMessages = o.maxMessages === undefined ? 0 : checkInteger(o.maxMessages, "maxMessages", 1);
+  const format = o.format ?? "openai";
+  if (format !== "openai" && format !== "anthropic") {
+    throw new CtxloomError("INVALID_ARGUMENT", `format must be "openai" or "anthropic"; got ${describe(format)}.`);
+  }
+  const profile = o.model === undefined ? source.profile : getModelProfile(o.model);
+  const budget = budgetFor(profile, { split: o.budget ?? source.budget });
+  const limits = resolveLimits(o.historyLimits ?? source.historyLimits, profile);
+  const counter = source.counter;
+  const limit = budget.effective - budget.reserve;
+
+  // System and memory: truncated to their slices, each sent as its own message.
+  const cost = (role: Message["role"], content: string) => messageTokens(counter, { role, content });
+  const overhead = (role: Message["role"]) => cost(role, "");
+  const fitted = (role: Message["role"], content: string, slice: number) =>
+    content.length === 0 ? "" : truncateToTokens(content, slice - overhead(role), counter);
+  const system = fitted("system", systemText, budget.system);
+  if (limits) memoryText = truncateToChars(memoryText, limits.memoryMaxChars);
+  const memory = fitted("system", memoryText, budget.memory);
+  const systemTokens = system ? cost("system", system) : 0;
+  const memoryTokens = memory ? cost("system", memory) : 0;
+  const inputTokens = input === undefined ? 0 : cost("user", input);
+
+  // What the other parts leave (their unused slices included) goes to the conversation.
+  const available = limit - REPLY_PRIMING - systemTokens - memoryTokens - inputTokens;
+  if (available < 0) {
+    throw new CtxloomError(
+      "MESSAGE_TOO_LARGE",
+      `The input (${inputTokens} tokens) does not fit ${profile.name}'s window with the system prompt and memory ` +
+        `(limit ${limit} tokens). Split or summarize the input, shorten the system prompt or memory, or use a model with a larger window.`,
+    );
+  }
+  let conversation: Message[] = [];
+  let conversationTokens = 0;
+  let evicted = 0;
+  if (source.head >= 0) {
+    const windowCap = limits ? Math.min(maxMessages || Infinity, 2 * limits.maxTurns) : maxMessages;
+    const selection = source.engine.select(source.tree, source.head, available, windowCap === Infinity ? 0 : windowCap);
+    if (!selection.fits) {
+      throw new CtxloomError(
+        "MESSAGE_TOO_LARGE",
+        `The newest user turn and the chat's critical messages need ${selection.forcedTokens} tokens, but only ` +
+          `${available} are left for the conversation in ${profile.name}'s window after the system prompt, memory and input. ` +
+          `Split or summarize the message, lower the priority of old critical messages, or use a model with a larger window.`,
+      );
+    }
+    conversation = Array.from(selection.ids, (id) => source.message(id));
+    conversationTokens = selection.keptTokens;
+    evicted = selection.evicted;
+    if (limits) {
+      // Cutting texts only lowers their counts: the selection's budget still holds.
+      conversation = conversation.map((m) => {
+        if (m.role === "tool" || m.content.length <= limits.maxCharsPerTurn) return m;
+        const cut = { ...m, content: truncateToChars(m.content, limits.maxCharsPerTurn) };
+        cut.tokens = messageTokens(counter, cut);
+        conversationTokens -= m.tokens - cut.tokens;
+        return cut;
+      });
+    }
+  }
+
+  const inputMessage = input === undefined ? [] : [{ role: "user" as const, content: input }];
+  const usage: Usage = {
+    system: systemTokens,
+    memory: memoryTokens,
+    conversation: conversationTokens,
+    input: inputTokens,
+    total: REPLY_PRIMING + systemTokens + memoryTokens + conversationTokens + inputTokens,
+    limit,
+  };
+  const base = { memory, input: input ?? null, usage, conversation, recalled: [], evicted, compressed: false, model: profile.name, budget };
+
+  if (format === "anthropic") {
+    const chatSystem = conversation.filter((m) => m.role === "system");
+    const rest = conversation.filter((m) => m.role !== "system");
+    const { messages, dropped } = toAnthropic([...rest, ...inputMessage]);
+    const droppedTokens = rest.slice(0, dropped).reduce((sum, m) => sum + m.tokens, 0);
+    usage.conversation -= droppedTokens;
+    usage.total -= droppedTokens;
+    return {
+      ...base,
+      messages,
+      system: [system, memory, ...chatSystem.map((m) => m.content)].filter((s) => s.length > 0).join("\n\n"),
+      conversation: [...chatSystem, ...rest.slice(dropped)].sort((a, b) => a.id - b.id),
+      evicted: evicted + dropped,
+    };
+  }
+  const messages: OpenAIMessage[] = [];
+  if (system) messages.push({ role: "system", content: system });
+  if (memory) messages.push({ role: "system", content: memory });
+  for (const m of conversation) messages.push(toOpenAI(m));
+  for (const m of inputMessage) messages.push(m);
+  return { ...base, messages, system };
+}
+
+/** A context built in the OpenAI format as one formatted string (seed 001's build_prompt, seed 004's formatted context). */
+export function formatPrompt(context: ContextWindow): string {
+  const parts: Pick<Message, "role" | "content" | "name" | "toolCalls" | "toolCallId">[] = [];
+  if (context.system) parts.push({ role: "system", content: context.system });
+  if (context.memory) parts.push({ role: "system", content: context.memory });
+  parts.push(...context.conversation);
+  if (context.input !== null) parts.push({ role: "user", content: context.input });
+  return toTranscript(parts);
+}
+
+function resolveLimits(setting: boolean | HistoryLimits | undefined, profile: ModelProfile): Readonly<HistoryLimits> | undefined {
+  if (setting === undefined || setting === false) return undefined;
+  if (setting === true) return historyLimitsOf(profile);
+  const h = checkOptions<HistoryLimits>(setting, "historyLimits");
+  const base = historyLimitsOf(profile);
+  const out = { ...base, ...h };
+  for (const key of ["maxTurns", "maxCharsPerTurn", "memoryMaxChars"] as const) checkInteger(out[key], `historyLimits.${key}`, 1);
+  return out;
+}

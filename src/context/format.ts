@@ -1,0 +1,90 @@
+import type { Message } from "../tree/message.js";
+
+/** A message as OpenAI's Chat Completions API takes it. */
+export interface OpenAIMessage {
+  role: "system" | "user" | "assistant" | "tool";
+  content: string;
+  name?: string;
+  tool_calls?: { id: string; type: "function"; function: { name: string; arguments: string } }[];
+  tool_call_id?: string;
+}
+
+/** A content block of Anthropic's Messages API. */
+export type AnthropicBlock =
+  | { type: "text"; text: string }
+  | { type: "tool_use"; id: string; name: string; input: unknown }
+  | { type: "tool_result"; tool_use_id: string; content: string };
+
+/** A message as Anthropic's Messages API takes it: roles alternate, the first is the user's. */
+export interface AnthropicMessage {
+  role: "user" | "assistant";
+  content: string | AnthropicBlock[];
+}
+
+/** The text of a chat message in OpenAI's shape. */
+export function toOpenAI(m: Pick<Message, "role" | "content" | "name" | "toolCalls" | "toolCallId">): OpenAIMessage {
+  const out: OpenAIMessage = { role: m.role, content: m.content };
+  if (m.name !== undefined) out.name = m.name;
+  if (m.toolCalls) out.tool_calls = m.toolCalls.map((c) => ({ id: c.id, type: "function", function: { ...c.function } }));
+  if (m.toolCallId !== undefined) out.tool_call_id = m.toolCallId;
+  return out;
+}
+
+/**
+ * Converts a conversation (no system messages) to Anthropic's shape: tool calls become
+ * tool_use blocks, tool results user tool_result blocks, consecutive messages of one role
+ * merge. Returns the messages and how many leading messages were dropped because the
+ * first message must come from the user.
+ */
+export function toAnthropic(conversation: readonly Pick<Message, "role" | "content" | "toolCalls" | "toolCallId">[]): {
+  messages: AnthropicMessage[];
+  dropped: number;
+} {
+  let start = 0;
+  while (start < conversation.length && conversation[start]!.role === "assistant") start++;
+  const merged: { role: "user" | "assistant"; blocks: AnthropicBlock[] }[] = [];
+  for (const m of conversation.slice(start)) {
+    const role = m.role === "assistant" ? "assistant" : "user";
+    const blocks: AnthropicBlock[] = [];
+    if (m.role === "tool") {
+      blocks.push({ type: "tool_result", tool_use_id: m.toolCallId!, content: m.content });
+    } else {
+      if (m.content.length > 0) blocks.push({ type: "text", text: m.content });
+      for (const call of m.toolCalls ?? []) {
+        blocks.push({ type: "tool_use", id: call.id, name: call.function.name, input: parseArguments(call.function.arguments) });
+      }
+    }
+    const last = merged[merged.length - 1];
+    if (last && last.role === role) last.blocks.push(...blocks);
+    else merged.push({ role, blocks });
+  }
+  const messages = merged.map(({ role, blocks }) => ({
+    role,
+    content: blocks.length === 1 && blocks[0]!.type === "text" ? blocks[0]!.text : blocks,
+  }));
+  return { messages, dropped: start };
+}
+
+function parseArguments(text: string): unknown {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === "object" && !Array.isArray(value) ? value : { value };
+  } catch {
+    return { arguments: text };
+  }
+}
+
+const LABELS: Record<Message["role"], string> = { system: "System", user: "User", assistant: "Assistant", tool: "Tool" };
+
+/** One formatted string: a "Role: text" block per message, blank lines between (seed 004's formatted context). */
+export function toTranscript(messages: readonly Pick<Message, "role" | "content" | "name" | "toolCalls" | "toolCallId">[]): string {
+  return messages
+    .map((m) => {
+      let label = LABELS[m.role];
+      if (m.name !== undefined) label += ` (${m.name})`;
+      if (m.toolCallId !== undefined) label += ` [${m.toolCallId}]`;
+      const calls = (m.toolCalls ?? []).map((c) => `-> ${c.function.name}(${c.function.arguments}) [${c.id}]`);
+      return `${label}: ${[m.content, ...calls].filter((s) => s.length > 0).join("\n")}`;
+    })
+    .join("\n\n");
+}

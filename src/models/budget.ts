@@ -1,0 +1,86 @@
+import { CtxloomError, describe } from "../errors.js";
+import { getModelProfile, type ModelProfile } from "./profiles.js";
+
+/** How a model's effective window is split. Fractions of the effective window; they sum to 1. */
+export interface BudgetSplit {
+  system: number;
+  memory: number;
+  conversation: number;
+  input: number;
+  reserve: number;
+}
+
+/** Seed 001's split: system 25%, memory 20%, conversation 40%, input 10%, reserve 5%. */
+export const DEFAULT_SPLIT: Readonly<BudgetSplit> = Object.freeze({ system: 0.25, memory: 0.2, conversation: 0.4, input: 0.1, reserve: 0.05 });
+
+/** Seed 001 uses 90% of the window: the rest is a safety margin for counting differences and the reply. */
+export const EFFECTIVE_FRACTION = 0.9;
+
+/** Token budgets of each part of a request. */
+export interface Budget extends BudgetSplit {
+  /** The model's context window. */
+  window: number;
+  /** 90% of the window (or `effectiveFraction`): what the slices share. */
+  effective: number;
+}
+
+const PARTS = ["system", "memory", "conversation", "input", "reserve"] as const;
+
+/**
+ * Token budgets for a model: the effective window (90%) split by fractions, rounded so that
+ * the slices add up to the effective window exactly (largest remainders get the spare tokens).
+ * `budgetFor("llama3.2")` is seed 001's example: effective 7372, system 1843, memory 1474,
+ * conversation 2949, input 737, reserve 369.
+ * @throws UNKNOWN_MODEL; INVALID_ARGUMENT when the fractions do not sum to 1
+ */
+export function budgetFor(
+  model: string | ModelProfile,
+  options: { split?: Partial<BudgetSplit>; effectiveFraction?: number } = {},
+): Budget {
+  const profile = getModelProfile(model);
+  const split = checkSplit(options.split);
+  const fraction = options.effectiveFraction ?? EFFECTIVE_FRACTION;
+  if (typeof fraction !== "number" || !(fraction > 0 && fraction <= 1)) {
+    throw new CtxloomError("INVALID_ARGUMENT", `effectiveFraction must be a number in (0, 1]; got ${describe(fraction)}.`);
+  }
+  const effective = Math.floor(profile.contextWindow * fraction);
+  const exact = PARTS.map((part) => effective * split[part]);
+  const slices = exact.map(Math.floor);
+  let spare = effective - slices.reduce((a, b) => a + b, 0);
+  const byRemainder = PARTS.map((_, i) => i).sort((a, b) => exact[b]! - slices[b]! - (exact[a]! - slices[a]!) || a - b);
+  for (const i of byRemainder) {
+    if (spare-- <= 0) break;
+    slices[i]!++;
+  }
+  const budget = { window: profile.contextWindow, effective } as Budget;
+  PARTS.forEach((part, i) => (budget[part] = slices[i]!));
+  return budget;
+}
+
+/** A complete split from a partial one (missing parts keep seed 001's fractions). @throws INVALID_ARGUMENT */
+export function checkSplit(split: Partial<BudgetSplit> | undefined): BudgetSplit {
+  if (split === undefined) return DEFAULT_SPLIT;
+  if (split === null || typeof split !== "object") {
+    throw new CtxloomError("INVALID_ARGUMENT", `budget must be an object of fractions { system, memory, conversation, input, reserve }; got ${describe(split)}.`);
+  }
+  const full = { ...DEFAULT_SPLIT, ...split };
+  for (const key of Object.keys(split)) {
+    if (!(PARTS as readonly string[]).includes(key)) {
+      throw new CtxloomError("INVALID_ARGUMENT", `Unknown budget part ${describe(key)}; the parts are ${PARTS.join(", ")}.`);
+    }
+  }
+  for (const part of PARTS) {
+    const v = full[part];
+    if (typeof v !== "number" || !(v >= 0 && v <= 1)) {
+      throw new CtxloomError("INVALID_ARGUMENT", `budget.${part} must be a fraction from 0 to 1; got ${describe(v)}.`);
+    }
+  }
+  const sum = PARTS.reduce((s, part) => s + full[part], 0);
+  if (Math.abs(sum - 1) > 1e-9) {
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `The budget fractions must sum to 1; these sum to ${+sum.toFixed(6)} (${PARTS.map((p) => `${p} ${full[p]}`).join(", ")}).`,
+    );
+  }
+  return full;
+}

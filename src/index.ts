@@ -4,6 +4,7 @@ export { UserChats, type CreateChatOptions } from "./tree/user-chats.js";
 export { Chat, type ChatStats } from "./tree/chat.js";
 export type { Message, MessageInput, ToolCall, Role, Priority } from "./tree/message.js";
 export type { BuildOptions, ContextWindow, Usage } from "./context/build.js";
+export { SlidingWindow, type WindowOptions, type WindowMessage, type WindowStats } from "./context/sliding-window.js";
 export type { OpenAIMessage, AnthropicMessage, AnthropicBlock } from "./context/format.js";
 export { CtxloomError, type ErrorCode } from "./errors.js";
 export type { EngineKind, WasmSource } from "./engine/index.js";

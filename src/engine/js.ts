@@ -1,4 +1,7 @@
-import { CRITICAL, FLAG_TOOL_CALLS, FLAG_UNIT_END, ROLE_TOOL, ROLE_USER, type Engine, type Selection } from "./types.js";
+import {
+  CRITICAL, FLAG_TOOL_CALLS, FLAG_UNIT_END, REJECTED_ORPHANED, REJECTED_TOO_LARGE, ROLE_TOOL, ROLE_USER,
+  type Engine, type Selection,
+} from "./types.js";
 
 /** A message node as a TypeScript developer would write it: an object linked to its parent. */
 interface JsNode {
@@ -13,6 +16,33 @@ interface JsNode {
   readonly role: number;
   readonly priority: number;
   readonly flags: number;
+}
+
+/** A message of a sliding window: in the arrival list and in its priority's list. */
+interface WindowNode {
+  readonly slot: number;
+  prev: WindowNode | null;
+  next: WindowNode | null;
+  pprev: WindowNode | null;
+  pnext: WindowNode | null;
+  readonly tokens: number;
+  readonly priority: number;
+  /** The assistant message whose calls this tool result answers. */
+  readonly unit: WindowNode | null;
+}
+
+interface JsWindow {
+  maxTokens: number;
+  total: number;
+  count: number;
+  first: WindowNode | null;
+  last: WindowNode | null;
+  /** Oldest and newest message of each priority. */
+  pfirst: (WindowNode | null)[];
+  plast: (WindowNode | null)[];
+  /** Live messages by slot; freed slots are reused lowest-freed-last, as the core does. */
+  slots: (WindowNode | null)[];
+  freeSlots: number[];
 }
 
 interface JsTree {
@@ -140,6 +170,71 @@ export class JsEngine implements Engine {
     return selectFrom(this.#node(tree, head), budget, maxMessages, (n) => (this.#visited += n));
   }
 
+  readonly #windows: (JsWindow | null)[] = [];
+  readonly #freeWindows: number[] = [];
+
+  createWindow(maxTokens: number): number {
+    const w: JsWindow = { maxTokens, total: 0, count: 0, first: null, last: null, pfirst: [null, null, null, null], plast: [null, null, null, null], slots: [], freeSlots: [] };
+    const handle = this.#freeWindows.pop();
+    if (handle !== undefined) {
+      this.#windows[handle] = w;
+      return handle;
+    }
+    return this.#windows.push(w) - 1;
+  }
+
+  dropWindow(window: number): void {
+    this.#windows[window] = null;
+    this.#freeWindows.push(window);
+  }
+
+  windowAdd(window: number, tokens: number, priority: number, unit: number): { slot: number; evicted: Int32Array } {
+    const w = this.#windows[window]!;
+    const evicted: number[] = [];
+    if (tokens > w.maxTokens) return { slot: REJECTED_TOO_LARGE, evicted: new Int32Array(0) };
+    const owner = unit >= 0 ? w.slots[unit]! : null;
+    let orphaned = false;
+    while (w.total + tokens > w.maxTokens) {
+      const victim = w.pfirst.find((n) => n !== null)!;
+      const head = victim.unit ?? victim;
+      let x: WindowNode | null = head;
+      do {
+        const next: WindowNode | null = x.next;
+        if (x === owner) orphaned = true;
+        removeFromWindow(w, x);
+        evicted.push(x.slot);
+        x = next;
+      } while (x && x.unit === head);
+    }
+    if (orphaned) return { slot: REJECTED_ORPHANED, evicted: Int32Array.from(evicted) };
+    const slot = w.freeSlots.pop() ?? w.slots.length;
+    const node: WindowNode = { slot, prev: w.last, next: null, pprev: w.plast[priority]!, pnext: null, tokens, priority, unit: owner };
+    if (w.last) w.last.next = node;
+    else w.first = node;
+    w.last = node;
+    if (w.plast[priority]) w.plast[priority]!.pnext = node;
+    else w.pfirst[priority] = node;
+    w.plast[priority] = node;
+    w.slots[slot] = node;
+    w.total += tokens;
+    w.count++;
+    return { slot, evicted: Int32Array.from(evicted) };
+  }
+
+  windowSlots(window: number): Int32Array {
+    const out: number[] = [];
+    for (let x = this.#windows[window]!.first; x; x = x.next) out.push(x.slot);
+    return Int32Array.from(out);
+  }
+
+  windowTokens(window: number): number {
+    return this.#windows[window]!.total;
+  }
+
+  windowCount(window: number): number {
+    return this.#windows[window]!.count;
+  }
+
   get visited(): number {
     return this.#visited;
   }
@@ -151,6 +246,21 @@ export class JsEngine implements Engine {
   memoryBytes(): number {
     return -1;
   }
+}
+
+function removeFromWindow(w: JsWindow, x: WindowNode): void {
+  if (x.prev) x.prev.next = x.next;
+  else w.first = x.next;
+  if (x.next) x.next.prev = x.prev;
+  else w.last = x.prev;
+  if (x.pprev) x.pprev.pnext = x.pnext;
+  else w.pfirst[x.priority] = x.pnext;
+  if (x.pnext) x.pnext.pprev = x.pprev;
+  else w.plast[x.priority] = x.pprev;
+  w.slots[x.slot] = null;
+  w.freeSlots.push(x.slot);
+  w.total -= x.tokens;
+  w.count--;
 }
 
 // The selection, rule for rule as assembly/evict.ts (its header comment states the rules).

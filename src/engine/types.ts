@@ -47,6 +47,21 @@ export interface Engine {
    */
   select(tree: number, head: number, budget: number, maxMessages: number): Selection;
 
+  /** A sliding window of `maxTokens` (seed 004). Throws OUT_OF_MEMORY when memory cannot grow. */
+  createWindow(maxTokens: number): number;
+  dropWindow(window: number): void;
+  /**
+   * Adds a message to a window, evicting lowest priority first, oldest first (whole tool
+   * units: `unit` is the slot of the assistant message a tool result answers, or -1).
+   * `slot` is the new message's slot, or REJECTED_TOO_LARGE / REJECTED_ORPHANED. The
+   * evicted slots view stays valid until the next engine call.
+   */
+  windowAdd(window: number, tokens: number, priority: number, unit: number): { slot: number; evicted: Int32Array };
+  /** The window's slots, oldest first (a view valid until the next engine call). */
+  windowSlots(window: number): Int32Array;
+  windowTokens(window: number): number;
+  windowCount(window: number): number;
+
   /** Nodes touched by walks and selections since `resetVisited()` (what the O(W) tests count). */
   readonly visited: number;
   resetVisited(): void;
@@ -67,6 +82,11 @@ export interface Selection {
   /** Messages considered (the newest `maxMessages` of the branch, or all of it) and not kept. */
   evicted: number;
 }
+
+/** windowAdd: the message is larger than the whole window (nothing was evicted). */
+export const REJECTED_TOO_LARGE = -1;
+/** windowAdd: the assistant message this tool result answers was evicted to make room. */
+export const REJECTED_ORPHANED = -2;
 
 export const ROLES = ["system", "user", "assistant", "tool"] as const;
 export type Role = (typeof ROLES)[number];

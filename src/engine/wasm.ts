@@ -22,6 +22,13 @@ interface CoreExports {
   leavesInto(tree: number, out: number): number;
   selectInto(tree: number, head: number, budget: number, maxMessages: number, out: number): number;
   selectResult(): number;
+  evictedCount: WebAssembly.Global;
+  createWindow(maxTokens: number): number;
+  dropWindow(window: number): void;
+  windowAdd(window: number, tokens: number, priority: number, unit: number): number;
+  windowSlotsInto(window: number, out: number): number;
+  windowTokens(window: number): number;
+  windowCount(window: number): number;
 }
 
 /** What `Loom.open({ wasm })` accepts: a compiled module (Workers, bundlers) or the `.wasm` bytes. */
@@ -190,6 +197,40 @@ export class WasmEngine implements Engine {
       forcedTokens,
       evicted: this.#i32[r + R_EVICTED]!,
     };
+  }
+
+  createWindow(maxTokens: number): number {
+    const w = this.#x.createWindow(maxTokens);
+    if (w < 0) throw outOfMemory("hold a new window");
+    this.#sync();
+    return w;
+  }
+
+  dropWindow(window: number): void {
+    this.#x.dropWindow(window);
+  }
+
+  windowAdd(window: number, tokens: number, priority: number, unit: number): { slot: number; evicted: Int32Array } {
+    const slot = this.#x.windowAdd(window, tokens, priority, unit);
+    if (slot === -3) throw outOfMemory("add a message to the window");
+    this.#sync();
+    const n = this.#x.evictedCount.value as number;
+    const out = n > 0 ? this.#x.reserveOut(0) >>> 2 : 0;
+    return { slot, evicted: this.#i32.subarray(out, out + n) };
+  }
+
+  windowSlots(window: number): Int32Array {
+    const out = this.#reserve(this.#x.windowCount(window));
+    const n = this.#x.windowSlotsInto(window, out);
+    return this.#i32.subarray(out >>> 2, (out >>> 2) + n);
+  }
+
+  windowTokens(window: number): number {
+    return this.#x.windowTokens(window);
+  }
+
+  windowCount(window: number): number {
+    return this.#x.windowCount(window);
   }
 
   #reserve(n: number): number {

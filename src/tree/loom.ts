@@ -5,6 +5,7 @@ import { memoryStore } from "../store/memory.js";
 import type { Store } from "../store/types.js";
 import { getModelProfile } from "../models/profiles.js";
 import { counterFor, type CountingMode } from "../tokens/index.js";
+import { SlidingWindow, type WindowOptions } from "../context/sliding-window.js";
 import type { Chat, LoomContext } from "./chat.js";
 import { UserChats } from "./user-chats.js";
 
@@ -28,6 +29,7 @@ export class Loom {
   readonly #store: Store;
   readonly #open = new Map<string, Promise<Chat>>();
   readonly #ctx: LoomContext;
+  readonly #windows = new Set<SlidingWindow>();
   #closed = false;
 
   /** @internal Use `Loom.open()`. */
@@ -95,11 +97,24 @@ export class Loom {
     return new UserChats(this.#ctx, this.#open, userId);
   }
 
+  /**
+   * A standalone sliding window of `maxTokens` (seed 004), on the engine's eviction core.
+   * Call `dispose()` when done with it (closing the Loom disposes it too).
+   * @throws INVALID_ARGUMENT for a bad maxTokens or counter
+   */
+  window(options: WindowOptions): SlidingWindow {
+    this.#ctx.checkOpen();
+    const win: SlidingWindow = new SlidingWindow(this.#engine, options, () => this.#windows.delete(win));
+    this.#windows.add(win);
+    return win;
+  }
+
   /** Waits for pending changes, closes the store and frees the engine's chats. Later calls throw LOOM_CLOSED. */
   async close(): Promise<void> {
     if (this.#closed) return;
     const chats = await Promise.allSettled(this.#open.values());
     await Promise.all(chats.map((c) => (c.status === "fulfilled" ? c.value.retire().catch(() => undefined) : undefined)));
+    for (const win of [...this.#windows]) win.dispose();
     this.#closed = true;
     this.#open.clear();
     await this.#store.close();

@@ -1,0 +1,174 @@
+import { CtxloomError, checkInteger, checkOptions, describe } from "../errors.js";
+import { PRIORITIES, type Engine, type Priority } from "../engine/types.js";
+import { messageTokens } from "../tokens/chat.js";
+import { heuristicCounter } from "../tokens/heuristic.js";
+import type { TokenCounter } from "../tokens/types.js";
+import { checkMessageInput, priorityCode, type MessageExtras, type MessageInput, type ToolCall } from "../tree/message.js";
+import { toTranscript } from "./format.js";
+
+/** A message held by a sliding window. */
+export interface WindowMessage extends MessageExtras {
+  role: MessageInput["role"];
+  content: string;
+  priority: Priority;
+  /** Tokens it costs in a request (cookbook rules, with the window's counter). */
+  tokens: number;
+}
+
+/** Options of `loom.window()`. */
+export interface WindowOptions {
+  /** The window's size in tokens. */
+  maxTokens: number;
+  /** Counts tokens; default seed 004's estimate, about 4 characters a token. */
+  counter?: TokenCounter;
+}
+
+/** What `win.stats()` returns (seed 004's print_stats). */
+export interface WindowStats {
+  messages: number;
+  tokens: number;
+  maxTokens: number;
+  usagePercent: number;
+  /** Messages held, by priority. */
+  byPriority: Record<Priority, number>;
+  added: number;
+  evicted: number;
+  /** Messages refused: larger than the window, or tool results whose call was evicted. */
+  rejected: number;
+}
+
+/**
+ * Seed 004's sliding window, standalone: messages go in at the tail; when the window is
+ * full, whole messages leave lowest priority first, oldest first (an assistant message
+ * with tool calls leaves with its results). A message larger than the whole window is
+ * refused. The newest message always gets in if it fits alone, even if that evicts more
+ * important ones: the window follows the conversation. Runs on the engine's core.
+ */
+export class SlidingWindow {
+  readonly maxTokens: number;
+  readonly #engine: Engine;
+  readonly #window: number;
+  readonly #counter: TokenCounter;
+  readonly #bySlot: (WindowMessage | undefined)[] = [];
+  /** The newest assistant message with tool calls still in the window, and the calls it has answers for. */
+  #open: { slot: number; calls: readonly ToolCall[]; answered: Set<string>; evicted: boolean } | null = null;
+  #added = 0;
+  #evicted = 0;
+  #rejected = 0;
+  #disposed = false;
+  readonly #onDispose: () => void;
+
+  /** @internal Use `loom.window({ maxTokens })`. */
+  constructor(engine: Engine, options: WindowOptions, onDispose: () => void) {
+    const o = checkOptions<WindowOptions>(options, "window(options)");
+    this.maxTokens = checkInteger(o.maxTokens, "maxTokens", 1, 0x7fffffff);
+    if (o.counter !== undefined && (o.counter === null || typeof o.counter.count !== "function")) {
+      throw new CtxloomError("INVALID_ARGUMENT", `counter must be a TokenCounter { name, exact, count(text) }; got ${describe(o.counter)}.`);
+    }
+    this.#counter = o.counter ?? heuristicCounter();
+    this.#engine = engine;
+    this.#window = engine.createWindow(this.maxTokens);
+    this.#onDispose = onDispose;
+  }
+
+  /**
+   * Adds a message, evicting what it must. Returns false when the message cannot be in
+   * the window: larger than the window alone, or a tool result whose call was evicted.
+   * @throws INVALID_ROLE, INVALID_CONTENT, INVALID_PRIORITY, INVALID_TOOL_CALL
+   */
+  add(input: MessageInput): boolean {
+    this.#checkLive();
+    const m = checkMessageInput(input);
+    let unit = -1;
+    if (m.role === "tool") {
+      const open = this.#open;
+      if (!open || !open.calls.some((c) => c.id === m.toolCallId) || open.answered.has(m.toolCallId!)) {
+        throw new CtxloomError(
+          "INVALID_TOOL_CALL",
+          `No tool call ${describe(m.toolCallId)} awaits an answer: add the assistant message with that call first, ` +
+            `and answer each call once.`,
+        );
+      }
+      if (open.evicted) {
+        this.#rejected++;
+        return false; // its call was evicted: a lone result must not be sent
+      }
+      const priority = this.#bySlot[open.slot]!.priority;
+      if ((input as MessageInput).priority !== undefined && m.priority !== priority) {
+        throw new CtxloomError("INVALID_PRIORITY", `A tool result takes its call's priority (${priority}); leave priority out or pass "${priority}".`);
+      }
+      m.priority = priority;
+      unit = open.slot;
+    }
+    const tokens = messageTokens(this.#counter, m);
+    const { slot, evicted } = this.#engine.windowAdd(this.#window, tokens, priorityCode(m.priority), unit);
+    for (const s of evicted) {
+      this.#bySlot[s] = undefined;
+      if (s === this.#open?.slot) this.#open.evicted = true;
+    }
+    this.#evicted += evicted.length;
+    if (slot < 0) {
+      this.#rejected++;
+      return false;
+    }
+    const message: WindowMessage = { ...m, tokens };
+    this.#bySlot[slot] = Object.freeze(message);
+    this.#added++;
+    if (m.toolCalls) this.#open = { slot, calls: m.toolCalls, answered: new Set(), evicted: false };
+    else if (m.role === "tool") this.#open!.answered.add(m.toolCallId!);
+    else this.#open = null;
+    return true;
+  }
+
+  /** The messages held, oldest first. */
+  get messages(): WindowMessage[] {
+    this.#checkLive();
+    return Array.from(this.#engine.windowSlots(this.#window), (s) => ({ ...this.#bySlot[s]! }));
+  }
+
+  /** Tokens held. O(1). */
+  get tokenCount(): number {
+    this.#checkLive();
+    return this.#engine.windowTokens(this.#window);
+  }
+
+  /** Messages held. O(1). */
+  get messageCount(): number {
+    this.#checkLive();
+    return this.#engine.windowCount(this.#window);
+  }
+
+  /** The window as one formatted string: a "Role: text" block per message. */
+  format(): string {
+    return toTranscript(this.messages);
+  }
+
+  stats(): WindowStats {
+    const messages = this.messages;
+    const byPriority = Object.fromEntries(PRIORITIES.map((p) => [p, 0])) as Record<Priority, number>;
+    for (const m of messages) byPriority[m.priority]++;
+    const tokens = this.tokenCount;
+    return {
+      messages: messages.length,
+      tokens,
+      maxTokens: this.maxTokens,
+      usagePercent: Math.round((1000 * tokens) / this.maxTokens) / 10,
+      byPriority,
+      added: this.#added,
+      evicted: this.#evicted,
+      rejected: this.#rejected,
+    };
+  }
+
+  /** Frees the window's memory in the engine. Later calls throw INVALID_ARGUMENT. */
+  dispose(): void {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    this.#engine.dropWindow(this.#window);
+    this.#onDispose();
+  }
+
+  #checkLive(): void {
+    if (this.#disposed) throw new CtxloomError("INVALID_ARGUMENT", "This window was disposed; create a new one with loom.window({ maxTokens }).");
+  }
+}

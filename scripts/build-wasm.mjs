@@ -1,8 +1,9 @@
 // Compiles assembly/ to build/ctxloom.wasm (asc, -O3, SIMD) and writes the TypeScript
 // module that embeds its bytes (src/engine/core-wasm.ts), for runtimes that may compile
-// bytes at run time (Node, Deno, browsers). Workers import the .wasm file instead.
+// bytes at run time (Node, Deno, browsers). Workers import the .wasm file instead: a copy
+// goes to dist/ctxloom.wasm.
 import { execFileSync } from "node:child_process";
-import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
+import { copyFileSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -21,3 +22,13 @@ writeFileSync(
     `export const coreWasmBase64 =\n  ${JSON.stringify(bytes.toString("base64"))};\n`,
 );
 console.log(`build/ctxloom.wasm: ${bytes.length} bytes -> src/engine/core-wasm.ts`);
+
+// The package ships the file too, beside the entry that imports it (dist/index.workerd.js
+// imports "./ctxloom.wasm") and as the "ctxloom/wasm" subpath.
+mkdirSync(join(root, "dist"), { recursive: true });
+copyFileSync(join(root, "build/ctxloom.wasm"), join(root, "dist/ctxloom.wasm"));
+writeFileSync(
+  join(root, "dist/ctxloom.wasm.d.ts"),
+  `/** The ctxloom core, precompiled by the importer (Workers, bundlers with a CompiledWasm rule). */\n` +
+    `declare const core: WebAssembly.Module;\nexport default core;\n`,
+);

@@ -1,0 +1,29 @@
+// The public API on Cloudflare Workers (the "workerd" export condition; wrangler resolves it).
+// Workers refuse to compile WebAssembly bytes at run time, so this entry imports the core as
+// a module (wrangler and miniflare hand it over precompiled) and makes it Loom.open's default.
+// Everything else is the same as the main entry.
+import coreModule from "./ctxloom.wasm";
+import { Loom as BaseLoom, type LoomOptions } from "./index.js";
+
+export * from "./index.js";
+
+/** `Loom` with the precompiled core as the default `wasm` source. */
+export class Loom extends BaseLoom {
+  /**
+   * Opens a Loom on the core imported as a module; `options.wasm`, when given, wins.
+   * @throws as `Loom.open` in the main entry
+   */
+  static override open(options?: LoomOptions): Promise<Loom> {
+    // Anything but an options object goes through unchanged, so it fails exactly as it does elsewhere.
+    const withCore =
+      typeof options === "object" && options !== null && !Array.isArray(options) && options.wasm === undefined
+        ? { ...options, wasm: coreModule }
+        : (options ?? { wasm: coreModule });
+    return BaseLoom.open(withCore);
+  }
+
+  // BaseLoom.open builds a BaseLoom: an instance of either entry's Loom is one Loom.
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return value instanceof BaseLoom;
+  }
+}

@@ -1,0 +1,108 @@
+// The packed tarball, installed into a fresh project outside the repository: its contents,
+// its export map, a Node ESM program and a TypeScript type check that use it by name.
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, test } from "vitest";
+import { installedPackage, repoRoot, sh, type InstalledPackage } from "./fixture.js";
+
+let pkg: InstalledPackage;
+beforeAll(async () => {
+  pkg = await installedPackage();
+}, 240_000);
+
+/** Every file an export map points at, with the conditions that lead there. */
+function exportTargets(exports: unknown, conditions: string[] = []): { target: string; conditions: string[] }[] {
+  if (typeof exports === "string") return [{ target: exports, conditions }];
+  if (exports === null || typeof exports !== "object") return [];
+  return Object.entries(exports).flatMap(([key, value]) => exportTargets(value, [...conditions, key]));
+}
+
+describe("npm pack", () => {
+  test("ships the build, the .wasm file and the types, and nothing of the sources or tests", () => {
+    for (const file of ["package.json", "dist/index.js", "dist/index.d.ts", "dist/index.workerd.js", "dist/ctxloom.wasm", "dist/ctxloom.wasm.d.ts", "dist/cli/main.js"]) {
+      expect(pkg.files).toContain(file);
+    }
+    const stray = pkg.files.filter(
+      (f) => !/^(package\.json|README\.md|LICENSE|dist\/.+)$/.test(f) || (f.endsWith(".ts") && !f.endsWith(".d.ts")) || f.includes(".test."),
+    );
+    expect(stray).toEqual([]);
+  });
+
+  test("every export target exists in the installed package, and types come first", () => {
+    const manifest = JSON.parse(readFileSync(join(pkg.packageDir, "package.json"), "utf8"));
+    const targets = exportTargets(manifest.exports);
+    expect(targets.length).toBeGreaterThan(0);
+    for (const { target, conditions } of targets) {
+      expect(existsSync(join(pkg.packageDir, target)), `${conditions.join(" > ")} -> ${target}`).toBe(true);
+    }
+    expect(Object.keys(manifest.exports["."])).toEqual(["types", "workerd", "deno", "browser", "import", "default"]);
+    expect(Object.keys(manifest.exports["./wasm"])[0]).toBe("types");
+    // The .wasm file sits beside the workerd entry that imports it.
+    expect(readFileSync(join(pkg.packageDir, "dist/index.workerd.js"), "utf8")).toContain(`from "./ctxloom.wasm"`);
+    expect(existsSync(join(pkg.packageDir, manifest.bin.ctxloom))).toBe(true);
+  });
+});
+
+describe("a fresh project that installed the tarball", () => {
+  test("Node runs the scenario on the WASM engine, resolving ctxloom to the package's dist", async () => {
+    const out = JSON.parse(await sh(process.execPath, ["node-main.js"], { cwd: pkg.project }));
+    expect(out.runtime.name).toBe("node");
+    expect(out.runtime.resolved).toBe(`file://${join(pkg.packageDir, "dist/index.js")}`);
+    expect(out.report.engine).toBe("wasm");
+    expect(out.report.path.map((m: { role: string }) => m.role).at(-1)).toBe("assistant");
+  });
+
+  test("Node loads the core from the ctxloom/wasm subpath, and the bin runs", async () => {
+    const script = join(pkg.project, "subpath-check.mjs");
+    writeFileSync(
+      script,
+      `import { readFile } from "node:fs/promises";\n` +
+        `import { fileURLToPath } from "node:url";\n` +
+        `import { Loom, CtxloomError } from "ctxloom";\n` +
+        `const bytes = await readFile(fileURLToPath(import.meta.resolve("ctxloom/wasm")));\n` +
+        `const loom = await Loom.open({ wasm: await WebAssembly.compile(bytes) });\n` +
+        `let code; try { await Loom.open({ engine: "quantum" }); } catch (e) { code = e instanceof CtxloomError && e.code; }\n` +
+        `console.log(JSON.stringify({ engine: loom.engine, code, bytes: bytes.length }));\n`,
+    );
+    const out = JSON.parse(await sh(process.execPath, [script], { cwd: pkg.project }));
+    expect(out).toEqual({ engine: "wasm", code: "INVALID_ARGUMENT", bytes: pkg.wasmBytes });
+    const demo = await sh(process.execPath, [join(pkg.packageDir, "dist/cli/main.js"), "demo"], { cwd: pkg.project });
+    expect(demo).toContain("engine wasm");
+  });
+
+  test("TypeScript type-checks a program against the installed types (NodeNext and bundler resolution)", async () => {
+    writeFileSync(
+      join(pkg.project, "check.ts"),
+      [
+        `import { Loom, CtxloomError, memoryStore, type Message, type LoomOptions, type Store, type ErrorCode } from "ctxloom";`,
+        `import core from "ctxloom/wasm";`,
+        ``,
+        `const module: WebAssembly.Module = core;`,
+        `const options: LoomOptions = { engine: "wasm", wasm: module, store: memoryStore() };`,
+        `export async function main(): Promise<Message[]> {`,
+        `  const loom: Loom = await Loom.open(options);`,
+        `  const engine: "wasm" | "js" = loom.engine;`,
+        `  const chat = await loom.user("alice").create({ title: "t", model: "gpt-4o" });`,
+        `  const m: Message = await chat.append({ role: "user", content: "hi", priority: "high" });`,
+        `  const store: Store = memoryStore();`,
+        `  const code: ErrorCode | undefined = new CtxloomError("INVALID_ARGUMENT", "x").code;`,
+        `  void engine; void store; void code; void m.id;`,
+        `  // @ts-expect-error: not a role`,
+        `  await chat.append({ role: "robot", content: "hi" });`,
+        `  return chat.path();`,
+        `}`,
+        ``,
+      ].join("\n"),
+    );
+    const base = { strict: true, noEmit: true, skipLibCheck: false, target: "ES2022", lib: ["ES2022", "DOM"], types: [] };
+    const configs = {
+      "tsconfig.nodenext.json": { ...base, module: "NodeNext", moduleResolution: "NodeNext" },
+      "tsconfig.bundler.json": { ...base, module: "ESNext", moduleResolution: "Bundler", customConditions: ["workerd"] },
+    };
+    const tsc = join(repoRoot, "node_modules/.bin/tsc");
+    for (const [name, compilerOptions] of Object.entries(configs)) {
+      writeFileSync(join(pkg.project, name), JSON.stringify({ compilerOptions, files: ["check.ts"] }, null, 2));
+      await sh(tsc, ["-p", name], { cwd: pkg.project });
+    }
+  });
+});

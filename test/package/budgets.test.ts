@@ -38,7 +38,7 @@ beforeAll(async () => {
       row("package (.tgz)", pkg.tarballBytes, BUDGETS.tarball),
       row("package (unpacked)", pkg.unpackedBytes, BUDGETS.unpacked),
       row("Worker bundle (gzip)", workerGzip, BUDGETS.worker),
-      `  (fixture: ${pkg.seconds > 0 ? `built, packed and installed in ${pkg.seconds} s` : "reused"})`,
+      `  (package: ${pkg.seconds > 0 ? `built, packed and installed in ${pkg.seconds} s` : "ready (built by a parallel test file or an earlier run)"})`,
     ].join("\n"),
   );
 }, 240_000);

@@ -49,7 +49,16 @@ describe("a fresh project that installed the tarball", () => {
     expect(out.runtime.name).toBe("node");
     expect(out.runtime.resolved).toBe(`file://${join(pkg.packageDir, "dist/index.js")}`);
     expect(out.report.engine).toBe("wasm");
-    expect(out.report.path.map((m: { role: string }) => m.role).at(-1)).toBe("assistant");
+    const { path, context } = out.report as {
+      path: { role: string; content: string }[];
+      context: { messages: { role: string; content: string }[]; usage: { total: number; limit: number } };
+    };
+    expect(path.at(-1)).toMatchObject({ role: "assistant", content: "Bacalhau à Brás and a bifana." });
+    // The context: the system prompt, the active branch (not the other ones), then the new input.
+    expect(context.messages.map((m) => m.role)).toEqual(["system", "user", "assistant", "user", "assistant", "user"]);
+    expect(context.messages.at(-1)!.content).toBe("And a cheap day trip?");
+    expect(context.messages.slice(1, -1).map((m) => m.content)).toEqual(path.map((m) => m.content));
+    expect(context.usage.total).toBeLessThanOrEqual(context.usage.limit);
   });
 
   test("Node loads the core from the ctxloom/wasm subpath, and the bin runs", async () => {

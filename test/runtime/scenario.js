@@ -1,9 +1,9 @@
 // One conversation, the same in every runtime: open a Loom on the in-memory store, chat,
-// regenerate an answer and edit a question (two sibling branches), switch back, and report
-// what the model would see. Plain JavaScript, so Node, Deno, workerd and a browser run it as is.
+// regenerate an answer and edit a question (two sibling branches), switch back, and build
+// the context the model would see. Plain JavaScript, so Node, Deno, workerd and a browser run it as is.
 import { Loom } from "ctxloom";
 
-/** Runs the conversation and returns plain JSON: the engine, the tree's shape, the path and the window. */
+/** Runs the conversation and returns plain JSON: the engine, the tree's shape, the path, the window and the context. */
 export async function scenario() {
   const loom = await Loom.open();
   const chat = await loom.user("alice").create({
@@ -23,6 +23,8 @@ export async function scenario() {
   await chat.append({ role: "assistant", content: "A prato do dia at a tasca, about 12 euros." });
   await chat.checkout(second.id); // back to the regenerated answer, O(1)
 
+  const context = await chat.buildContext({ input: "And a cheap day trip?" });
+
   const brief = (m) => ({ id: m.id, parentId: m.parentId, role: m.role, tokens: m.tokens, content: m.content });
   const report = {
     engine: loom.engine,
@@ -31,9 +33,8 @@ export async function scenario() {
     siblings: chat.siblings(answer.id),
     path: chat.path().map(brief),
     window: chat.window({ maxMessages: 3 }).map(brief),
+    context: { messages: context.messages, usage: context.usage, evicted: context.evicted },
   };
-  // When chat.buildContext lands, one more line:
-  // report.context = await chat.buildContext({ input: "And a day trip?" }).then(({ messages, usage }) => ({ messages, usage }));
   await loom.close();
   return report;
 }

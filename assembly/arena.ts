@@ -15,7 +15,7 @@
 //          chases addresses (`a = load(a)`) with no index arithmetic, about 20% faster.
 //          Addresses are rebased when a block moves.
 // child    id of the newest child, -1 for a leaf; sibling: the next older sibling, -1 at
-//          the end. Prepending keeps append O(1) and makes the newest append undoable.
+//          the end. Prepending keeps append O(1).
 // upK      id of the nearest strict ancestor whose priority is >= K (1 normal, 2 high,
 //          3 critical), -1 if none: the selection visits each priority's messages
 //          without touching the less important ones in between (evict.ts).
@@ -156,6 +156,15 @@ function growTree(h: usize, size: i32): bool {
   return true;
 }
 
+/** Grows a tree's block until it holds `n` nodes; false when memory cannot grow. Amortized O(1) per node. */
+export function reserveTree(tree: i32, n: i32): bool {
+  const h = header(tree);
+  while (n > 1 << load<i32>(h + H_CAP_LOG2)) {
+    if (!growTree(h, load<i32>(h + H_SIZE))) return false;
+  }
+  return true;
+}
+
 /**
  * Appends a node under `parent` (-1 for a new root) and returns its id (ids count up
  * from 0), or -1 when memory cannot grow. The wrapper has checked `parent < size`.
@@ -200,28 +209,6 @@ export function append(tree: i32, parent: i32, tokens: i32, role: i32, priority:
   store<u32>(meta + i, depth | (<u32>role << ROLE_SHIFT) | (<u32>priority << PRIORITY_SHIFT) | (<u32>flags << FLAGS_SHIFT));
   store<i32>(h + H_SIZE, id + 1);
   return id;
-}
-
-/**
- * Removes the newest node (the undo of the last append, used when a store write
- * fails). It is the newest child of its parent, so unlinking is O(1).
- */
-export function popNewest(tree: i32): void {
-  const h = header(tree);
-  const id = load<i32>(h + H_SIZE) - 1;
-  if (id < 0) return;
-  const k = load<i32>(h + H_CAP_LOG2);
-  const b = <usize>load<u32>(h + H_BLOCK);
-  const p = column(b, k, COL_PARENT);
-  const i = <usize>id;
-  const parentAddr = <usize>load<u32>(p + (i << 2));
-  const older = load<i32>(column(b, k, COL_SIBLING) + (i << 2));
-  if (parentAddr == 0) {
-    store<i32>(h + H_NEWEST_ROOT, older);
-  } else {
-    store<i32>(column(b, k, COL_CHILD) + (parentAddr - p), older);
-  }
-  store<i32>(h + H_SIZE, id);
 }
 
 // The output buffer: walks and listings write ids here; JS reads them through its

@@ -10,7 +10,7 @@
  * - OUT_OF_MEMORY: the engine's memory could not grow (or hit `maxMemoryMB`).
  * - WASM_UNAVAILABLE: the WebAssembly core could not be loaded.
  * - STORE_CORRUPT: the store holds data the library cannot read back.
- * - STORE_FAILED: the store could not write a change; the change was undone, retry it.
+ * - STORE_FAILED: the store could not write a change; nothing was changed, retry it.
  */
 export type ErrorCode =
   | "INVALID_ARGUMENT"
@@ -67,4 +67,14 @@ export function describe(value: unknown): string {
   if (Array.isArray(value)) return "an array";
   if (typeof value === "object") return "an object";
   return String(value);
+}
+
+/** A store's failure as a CtxloomError (STORE_FAILED); CtxloomErrors pass through unchanged. */
+export function storeFailed(cause: unknown, what = "the change"): CtxloomError {
+  if (cause instanceof CtxloomError) return cause;
+  return new CtxloomError(
+    "STORE_FAILED",
+    `The store failed on ${what} (${String(cause)}); nothing was changed. Check the store and retry.`,
+    { cause },
+  );
 }

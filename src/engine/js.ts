@@ -105,12 +105,8 @@ export class JsEngine implements Engine {
     return node.id;
   }
 
-  popNewest(tree: number): void {
-    const t = this.#tree(tree);
-    const node = t.nodes.pop();
-    if (!node) return;
-    if (node.parent) node.parent.child = node.sibling;
-    else t.newestRoot = node.sibling;
+  reserve(): void {
+    // Objects are allocated one by one: there is nothing to reserve.
   }
 
   size(tree: number): number {

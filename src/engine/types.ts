@@ -18,8 +18,8 @@ export interface Engine {
   dropTree(tree: number): void;
   /** Appends a node under `parent` (-1: a new root) and returns its id. Amortized O(1). */
   append(tree: number, parent: number, tokens: number, role: number, priority: number, flags: number): number;
-  /** Removes the newest node (undo of the last append). O(1). */
-  popNewest(tree: number): void;
+  /** Makes room for `n` nodes, so that appends up to that size cannot fail. Throws OUT_OF_MEMORY. */
+  reserve(tree: number, n: number): void;
 
   size(tree: number): number;
   parent(tree: number, id: number): number;

@@ -14,7 +14,7 @@ interface CoreExports {
   createTree(): number;
   dropTree(tree: number): void;
   append(tree: number, parent: number, tokens: number, role: number, priority: number, flags: number): number;
-  popNewest(tree: number): void;
+  reserveTree(tree: number, n: number): number;
   treeTable(): number;
   reserveOut(n: number): number;
   resetVisited(): void;
@@ -121,8 +121,9 @@ export class WasmEngine implements Engine {
     return id;
   }
 
-  popNewest(tree: number): void {
-    this.#x.popNewest(tree);
+  reserve(tree: number, n: number): void {
+    if (!this.#x.reserveTree(tree, n)) throw outOfMemory(`hold ${n} messages in one chat`);
+    this.#sync();
   }
 
   size(tree: number): number {

@@ -35,7 +35,7 @@ export type ChatSummary = Pick<ChatRecord, "id" | "title" | "model" | "createdAt
  * arrive in id order, parents before children, so a store can be a log.
  *
  * Every method may return a promise. A method that throws or rejects must leave the
- * store as it was; the Loom then undoes its own change and rethrows.
+ * store as it was; the Loom then applies nothing and rethrows.
  */
 export interface Store {
   /** A name for messages and stats, e.g. "memory" or "sqlite:./ctxloom.db". */
@@ -45,7 +45,7 @@ export interface Store {
   listChats(userId: string): Promise<ChatRecord[]> | ChatRecord[];
   /** The chat and all its messages in id order, or undefined when the user has no such chat. */
   loadChat(userId: string, chatId: string): Promise<LoadedChat | undefined> | LoadedChat | undefined;
-  /** Adds a message and moves the head to `head` (the message itself, except when undone). */
+  /** Adds a message and moves the head to `head` (the message itself). */
   appendMessage(userId: string, chatId: string, message: Message, head: number, updatedAt: number): Promise<void> | void;
   /** Moves the head without adding a message (regenerate, checkout). */
   setHead(userId: string, chatId: string, head: number | null, updatedAt: number): Promise<void> | void;

@@ -1,6 +1,6 @@
 import { buildContext, formatPrompt, type BuildOptions, type ContextWindow, type ContextSource, type Usage } from "../context/build.js";
 import type { AnthropicMessage, OpenAIMessage } from "../context/format.js";
-import { CtxloomError, checkInteger, checkOptions, describe } from "../errors.js";
+import { CtxloomError, checkInteger, checkOptions, describe, storeFailed } from "../errors.js";
 import type { Engine } from "../engine/types.js";
 import { FLAG_SUMMARY, FLAG_TOOL_CALLS, FLAG_UNIT_END, PRIORITIES, ROLES } from "../engine/types.js";
 import { budgetFor } from "../models/budget.js";
@@ -29,7 +29,7 @@ export interface LoomContext {
  * The shape of the tree and the per-message numbers live in the engine (WASM arena or
  * its TS twin); texts and optional fields live here, indexed by message id. Changes are
  * applied one at a time in call order and written through to the store; a change the
- * store rejects is undone before the error is rethrown.
+ * store rejects never becomes visible.
  */
 export class Chat {
   readonly id: string;
@@ -119,16 +119,8 @@ export class Chat {
     return id;
   }
 
-  /** Undoes the newest #link. */
-  #unlink(): void {
-    const id = this.#contents.length - 1;
-    this.#ctx.engine.popNewest(this.#tree);
-    this.#contents.pop();
-    this.#createdAtOf.pop();
-    this.#extras.delete(id);
-  }
-
   get title(): string {
+    this.#checkLive();
     return this.#title;
   }
 
@@ -142,11 +134,13 @@ export class Chat {
   }
 
   get updatedAt(): number {
+    this.#checkLive();
     return this.#updatedAt;
   }
 
   /** Number of messages in the whole tree (every branch). */
   get messageCount(): number {
+    this.#checkLive();
     return this.#contents.length;
   }
 
@@ -364,9 +358,15 @@ export class Chat {
    * delete), then frees its memory. If `beforeDrop` throws, the chat stays as it was.
    */
   retire(beforeDrop?: () => unknown): Promise<void> {
-    return this.#run(async () => {
-      await beforeDrop?.();
-      this.#deleted = true;
+    if (this.#deleted) return Promise.resolve();
+    this.#deleted = true; // calls from now on throw CHAT_DELETED; those already queued land first
+    return this.#enqueue(async () => {
+      try {
+        await beforeDrop?.();
+      } catch (error) {
+        this.#deleted = false;
+        throw error;
+      }
       this.#ctx.engine.dropTree(this.#tree);
     });
   }
@@ -411,14 +411,23 @@ export class Chat {
       );
     }
     const now = Date.now();
-    const id = this.#link(parent, m, tokens, now);
-    const message = this.#message(id);
+    const id = this.#contents.length;
+    // Room first, so that linking cannot fail once the store has the message; the message
+    // stays invisible to readers until the store has accepted it.
+    this.#ctx.engine.reserve(this.#tree, id + 1);
+    const message: Message = {
+      id, parentId: parent < 0 ? null : parent, role: m.role, content: m.content, priority: m.priority ?? "normal",
+      tokens, createdAt: now, kind: "message",
+    };
+    if (m.name !== undefined) message.name = m.name;
+    if (m.toolCalls) message.toolCalls = m.toolCalls.map((c) => ({ ...c, function: { ...c.function } }));
+    if (m.toolCallId !== undefined) message.toolCallId = m.toolCallId;
     try {
       await this.#ctx.store.appendMessage(this.userId, this.id, message, id, now);
     } catch (cause) {
-      this.#unlink();
       throw storeFailed(cause);
     }
+    this.#link(parent, m, tokens, now);
     this.#head = id;
     this.#updatedAt = now;
     return message;
@@ -429,7 +438,7 @@ export class Chat {
     try {
       await this.#ctx.store.setHead(this.userId, this.id, head < 0 ? null : head, now);
     } catch (cause) {
-      throw storeFailed(cause);
+      throw storeFailed(cause, "moving the head");
     }
     this.#head = head;
     this.#updatedAt = now;
@@ -494,12 +503,21 @@ export class Chat {
     }
   }
 
-  /** Runs changes one at a time, in call order; checks run when the change's turn comes. */
+  /**
+   * Runs changes one at a time, in call order. Whether the chat and its Loom are still
+   * open is checked at the call; everything else when the change's turn comes.
+   */
   #run<T>(change: () => T | Promise<T>): Promise<T> {
-    const next = this.#queue.then(() => {
+    try {
       this.#checkLive();
-      return change();
-    });
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.#enqueue(change);
+  }
+
+  #enqueue<T>(change: () => T | Promise<T>): Promise<T> {
+    const next = this.#queue.then(change);
     this.#queue = next.catch(() => undefined);
     return next;
   }
@@ -545,11 +563,3 @@ function corrupt(chatId: string, what: string): CtxloomError {
   );
 }
 
-function storeFailed(cause: unknown): unknown {
-  if (cause instanceof CtxloomError) return cause;
-  return new CtxloomError(
-    "STORE_FAILED",
-    `The store rejected the change (${String(cause)}); nothing was changed. Check the store and retry.`,
-    { cause },
-  );
-}

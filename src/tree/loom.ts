@@ -6,8 +6,8 @@ import type { Store } from "../store/types.js";
 import { getModelProfile } from "../models/profiles.js";
 import { counterFor, type CountingMode } from "../tokens/index.js";
 import { SlidingWindow, type WindowOptions } from "../context/sliding-window.js";
-import type { Chat, LoomContext } from "./chat.js";
-import { UserChats } from "./user-chats.js";
+import type { LoomContext } from "./chat.js";
+import { UserChats, type ChatCache } from "./user-chats.js";
 
 /** Options of `Loom.open()`. */
 export interface LoomOptions extends EngineOptions {
@@ -27,7 +27,7 @@ export interface LoomOptions extends EngineOptions {
 export class Loom {
   readonly #engine: Engine;
   readonly #store: Store;
-  readonly #open = new Map<string, Promise<Chat>>();
+  readonly #open: ChatCache = new Map();
   readonly #ctx: LoomContext;
   readonly #windows = new Set<SlidingWindow>();
   #closed = false;
@@ -68,7 +68,7 @@ export class Loom {
     if (o.counting !== undefined && o.counting !== "exact" && o.counting !== "heuristic") {
       throw new CtxloomError("INVALID_ARGUMENT", `counting must be "exact" or "heuristic"; got ${describe(o.counting)}.`);
     }
-    const store = o.store ?? memoryStore();
+    const store = o.store === undefined ? memoryStore() : o.store;
     if (typeof store !== "object" || store === null || typeof store.appendMessage !== "function") {
       throw new CtxloomError("INVALID_ARGUMENT", `store must implement the Store interface (e.g. sqliteStore(path)); got ${describe(store)}.`);
     }
@@ -109,14 +109,22 @@ export class Loom {
     return win;
   }
 
-  /** Waits for pending changes, closes the store and frees the engine's chats. Later calls throw LOOM_CLOSED. */
+  /**
+   * Closes the Loom: changes already called land, then the chats and windows are freed and
+   * the store is closed. Calls made after `close()` throw LOOM_CLOSED.
+   */
   async close(): Promise<void> {
     if (this.#closed) return;
-    const chats = await Promise.allSettled(this.#open.values());
-    await Promise.all(chats.map((c) => (c.status === "fulfilled" ? c.value.retire().catch(() => undefined) : undefined)));
-    for (const win of [...this.#windows]) win.dispose();
     this.#closed = true;
+    const entries = [...this.#open.values()];
     this.#open.clear();
+    for (const win of [...this.#windows]) win.dispose();
+    await Promise.all(
+      entries.map(async (entry) => {
+        const chat = entry.chat ?? (await entry.loading.catch(() => undefined));
+        await chat?.retire();
+      }),
+    );
     await this.#store.close();
   }
 }

@@ -1,4 +1,4 @@
-import { CtxloomError, checkOptions, describe } from "../errors.js";
+import { CtxloomError, checkOptions, describe, storeFailed } from "../errors.js";
 import { checkSplit, type BudgetSplit } from "../models/budget.js";
 import type { HistoryLimits, ModelProfile } from "../models/profiles.js";
 import type { ChatOptions, ChatRecord, ChatSummary } from "../store/types.js";
@@ -17,12 +17,16 @@ export interface CreateChatOptions {
   historyLimits?: boolean | HistoryLimits;
 }
 
-/** The Loom's side of a user's chats: the open chats it holds in memory. */
-export interface ChatCache {
-  get(chatId: string): Promise<Chat> | undefined;
-  set(chatId: string, chat: Promise<Chat>): void;
-  delete(chatId: string): void;
+/** A chat the Loom holds in memory: loading, or loaded. */
+export interface OpenChat {
+  loading: Promise<Chat>;
+  chat?: Chat;
 }
+
+/** The Loom's open chats, keyed by `openKey(userId, chatId)`. */
+export type ChatCache = Map<string, OpenChat>;
+
+export const openKey = (userId: string, chatId: string): string => `${userId}\u0000${chatId}`;
 
 /** One user's list of chats (seed 000's UsuarioChat). Get it from `loom.user(id)`. */
 export class UserChats {
@@ -78,16 +82,18 @@ export class UserChats {
       await this.#ctx.store.createChat(record);
     } catch (cause) {
       void chat.retire();
-      throw new CtxloomError("STORE_FAILED", `The store could not create the chat (${String(cause)}); retry.`, { cause });
+      throw storeFailed(cause, "creating the chat");
     }
-    this.#open.set(record.id, Promise.resolve(chat));
+    this.#open.set(openKey(this.userId, record.id), { loading: Promise.resolve(chat), chat });
     return chat;
   }
 
   /** The user's chats, most recently updated first. */
   async list(): Promise<ChatSummary[]> {
     this.#ctx.checkOpen();
-    const records = await this.#ctx.store.listChats(this.userId);
+    const records = await Promise.resolve()
+      .then(() => this.#ctx.store.listChats(this.userId))
+      .catch((cause: unknown) => Promise.reject(storeFailed(cause, "listing chats")));
     return records.map(({ id, title, model, createdAt, updatedAt, messageCount }) => ({ id, title, model, createdAt, updatedAt, messageCount }));
   }
 
@@ -98,45 +104,52 @@ export class UserChats {
   async open(chatId: string): Promise<Chat> {
     this.#ctx.checkOpen();
     checkChatId(chatId);
-    const cached = this.#open.get(chatId);
-    if (cached) {
-      const chat = this.#owned(await cached);
-      if (!chat) throw unknownChat(this.userId, chatId);
-      return chat;
-    }
-    const loading = (async () => {
-      const loaded = await this.#ctx.store.loadChat(this.userId, chatId);
+    const key = openKey(this.userId, chatId);
+    const cached = this.#open.get(key);
+    if (cached) return cached.loading;
+    const entry = {} as OpenChat;
+    entry.loading = (async () => {
+      let loaded;
+      try {
+        loaded = await this.#ctx.store.loadChat(this.userId, chatId);
+      } catch (cause) {
+        throw storeFailed(cause, "loading the chat");
+      }
       if (!loaded) throw unknownChat(this.userId, chatId);
       const { profile, counter } = await this.#ctx.prepare(loaded.chat.model);
-      return new Chat(this.#ctx, loaded, profile, counter);
+      return (entry.chat = new Chat(this.#ctx, loaded, profile, counter));
     })();
-    this.#open.set(chatId, loading);
-    loading.catch(() => this.#open.delete(chatId));
-    return loading;
+    this.#open.set(key, entry);
+    entry.loading.catch(() => this.#open.delete(key));
+    return entry.loading;
   }
 
   /**
-   * Deletes a chat and all its messages, in memory and in the store. Further calls on
-   * the deleted chat throw CHAT_DELETED.
+   * Deletes a chat and all its messages, in memory and in the store. Changes called on the
+   * chat before the delete land first; later ones throw CHAT_DELETED.
    * @throws UNKNOWN_CHAT when this user has no such chat
    */
   async delete(chatId: string): Promise<void> {
     this.#ctx.checkOpen();
     checkChatId(chatId);
-    const cached = this.#open.get(chatId);
-    const chat = cached && this.#owned(await cached.catch(() => undefined));
+    const key = openKey(this.userId, chatId);
     const deleteStored = async () => {
-      if (!(await this.#ctx.store.deleteChat(this.userId, chatId))) throw unknownChat(this.userId, chatId);
+      let deleted;
+      try {
+        deleted = await this.#ctx.store.deleteChat(this.userId, chatId);
+      } catch (cause) {
+        throw storeFailed(cause, "deleting the chat");
+      }
+      if (!deleted) throw unknownChat(this.userId, chatId);
     };
+    const entry = this.#open.get(key);
+    // A loaded chat joins the delete to its queue now, before anything else is called on it.
+    const chat = entry?.chat ?? (entry ? await entry.loading.catch(() => undefined) : undefined);
     if (!chat) return deleteStored();
-    // In the chat's queue: changes called before the delete land first, later ones see CHAT_DELETED.
     await chat.retire(deleteStored);
-    this.#open.delete(chatId);
+    if (this.#open.get(key) === entry) this.#open.delete(key);
   }
 
-  #owned(chat: Chat | undefined): Chat | undefined {
-    return chat && chat.userId === this.userId ? chat : undefined;
-  }
 }
 
 function checkChatId(chatId: unknown): void {

@@ -101,28 +101,19 @@ forEachEngine((kind) => {
     expect(e.visited).toBe(0);
   });
 
-  it("popNewest undoes the newest append exactly (children, roots, leaves, size)", () => {
+  it("reserve makes room without changing the tree; appends after it keep every link", () => {
     const t = e.createTree();
     e.append(t, -1, 1, 1, 1, 0); // 0
     e.append(t, 0, 1, 2, 1, 0); // 1
-    e.append(t, 0, 1, 2, 1, 0); // 2
     const before = dumpTree(e, t);
-    e.append(t, 0, 9, 2, 2, 1); // 3, newest child of 0
-    e.popNewest(t);
+    e.reserve(t, 5000);
     expect(dumpTree(e, t)).toEqual(before);
-    e.append(t, -1, 9, 1, 1, 0); // 3, a new root
-    e.popNewest(t);
-    expect(dumpTree(e, t)).toEqual(before);
-    expect(e.append(t, 1, 4, 3, 0, 0)).toBe(3); // the id is reused
-    expect(e.children(t, 1)).toEqual([3]);
-    e.popNewest(t);
-    e.popNewest(t);
-    e.popNewest(t);
-    e.popNewest(t);
-    expect(dumpTree(e, t)).toEqual({ size: 0, roots: [], leaves: [], nodes: [] });
-    e.popNewest(t); // on an empty tree: nothing
-    expect(e.size(t)).toBe(0);
-    expect(e.append(t, -1, 1, 1, 1, 0)).toBe(0);
+    for (let i = 2; i < 5000; i++) expect(e.append(t, i - 1, i, i % 4, i % 4, 0)).toBe(i);
+    expect(e.parent(t, 4999)).toBe(4998);
+    expect(e.depth(t, 4999)).toBe(4999);
+    expect(e.children(t, 0)).toEqual([1]);
+    e.reserve(t, 10); // smaller than the size: nothing to do
+    expect(e.size(t)).toBe(5000);
   });
 
   it("growth by doubling keeps every field and link (16 -> 32 -> ... -> 4096 nodes)", () => {

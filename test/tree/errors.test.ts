@@ -144,9 +144,7 @@ forEachEngine((engine) => {
       await a.close();
       await b.close();
     });
-    // BUG (src/tree/user-chats.ts, open): the loading promise goes into the Loom-wide cache keyed by chat id
-    // alone, so a concurrent open by the owner awaits the other user's failed load and gets UNKNOWN_CHAT.
-    it.fails("another user's failed open does not fail the owner's concurrent open", async () => {
+    it("another user's failed open does not fail the owner's concurrent open", async () => {
       const store = memoryStore();
       const a = await Loom.open({ engine, store });
       const bc = await a.user("bob").create();
@@ -343,9 +341,7 @@ forEachEngine((engine) => {
         expect((await chats.list()).some((c) => c.id === doomed.id)).toBe(false);
       });
     }
-    // BUG (src/tree/user-chats.ts, delete): `await cached` runs before `chat.retire()` is queued, so a
-    // change called synchronously right after delete() enters the chat's queue first and lands.
-    it.fails("changes called after delete() but before it finished are rejected too", async () => {
+    it("changes called after delete() but before it finished are rejected too", async () => {
       const c = await chats.create();
       await c.append({ role: "user", content: "q" });
       const d = chats.delete(c.id);
@@ -452,11 +448,7 @@ forEachEngine((engine) => {
 // ---- a slow store that then fails: the rejected append must not be visible meanwhile ----
 
 forEachEngine((engine) => {
-  // BUG (src/tree/chat.ts, #add): the message is linked into the engine and the side tables
-  // before the store write is awaited, and unlinked only when the write fails. While the write
-  // is in flight, messageCount, get(id), children() and leaves() show a message that may never
-  // exist: readers see the state of a call that is then rejected.
-  it.fails("while a store write is pending, readers see the chat as it was (no dirty reads)", async () => {
+  it("while a store write is pending, readers see the chat as it was (no dirty reads)", async () => {
     const inner = memoryStore();
     let fail = false;
     const store: Store = {
@@ -484,7 +476,7 @@ forEachEngine((engine) => {
       const during = await snapshot(chat, chats).catch((e: unknown) => e);
       await expect(pending).rejects.toMatchObject({ code: "STORE_FAILED" });
       expect(await snapshot(chat, chats)).toEqual(before); // after: unchanged (passes today)
-      expect(during).toEqual(before); // during: the rejected message is visible (fails today)
+      expect(during).toEqual(before);
     } finally {
       await loom.close();
     }
@@ -595,17 +587,16 @@ forEachEngine((engine) => {
         await unchanged();
         await chat.append({ role: "tool", content: "r2", toolCallId: "c2" });
       });
-      // BUG (src/tree/user-chats.ts, delete): the store's error escapes raw instead of STORE_FAILED.
-      it.fails("delete -> STORE_FAILED", async () => {
+      it("delete -> STORE_FAILED", async () => {
         state.failing.add("deleteChat");
         await expectRejectCode(() => chats.delete(chat.id), "STORE_FAILED");
       });
       // Same cause on the read side (list, open): DESIGN says every error thrown is a CtxloomError.
-      it.fails("list with a failing store -> a CtxloomError", async () => {
+      it("list with a failing store -> a CtxloomError", async () => {
         state.failing.add("listChats");
         await expectRejectCode(() => chats.list(), "STORE_FAILED");
       });
-      it.fails("open with a failing store -> a CtxloomError", async () => {
+      it("open with a failing store -> a CtxloomError", async () => {
         const other = await Loom.open({ engine, store: store });
         state.failing.add("loadChat");
         try {

@@ -5,11 +5,11 @@
 //   | block    | capLog2  | size     | newestRoot |
 //   +----------+----------+----------+------------+
 //
-//   node block of capacity C = 1 << capLog2: eight 4-byte columns, 32 bytes a node
-//   +--------+--------+---------+--------+--------+--------+--------+------------------------------+
-//   | parent | child  | sibling | up1    | up2    | up3    | tokens | meta: depth:24 role:2 prio:2 |
-//   | u32*C  | i32*C  | i32*C   | i32*C  | i32*C  | i32*C  | i32*C  |       flags:4  (u32*C)       |
-//   +--------+--------+---------+--------+--------+--------+--------+------------------------------+
+//   node block of capacity C = 1 << capLog2: nine 4-byte columns, 36 bytes a node
+//   +--------+-------+---------+-------+-------+-------+-------+--------+------------------------------+
+//   | parent | child | sibling | up1   | up2   | up3   | user  | tokens | meta: depth:24 role:2 prio:2 |
+//   | u32*C  | i32*C | i32*C   | i32*C | i32*C | i32*C | i32*C | i32*C  |       flags:4  (u32*C)       |
+//   +--------+-------+---------+-------+-------+-------+-------+--------+------------------------------+
 //
 // parent   byte address of the parent's own `parent` slot, 0 for a root: the walk
 //          chases addresses (`a = load(a)`) with no index arithmetic, about 20% faster.
@@ -19,6 +19,8 @@
 // upK      id of the nearest strict ancestor whose priority is >= K (1 normal, 2 high,
 //          3 critical), -1 if none: the selection visits each priority's messages
 //          without touching the less important ones in between (evict.ts).
+// user     id of the nearest user message at or above the node, -1 if none: the newest
+//          user turn of a branch in O(1), however long the agent steps after it.
 // meta     depth (0 for a root) in the low 24 bits, then role, priority and flags.
 //
 // The TypeScript wrapper reads single fields through its own views over these columns
@@ -27,15 +29,16 @@
 
 import { allocRaw, freeRaw, allocUnits, freeUnits, extendTop } from "./alloc";
 
-export const NODE_BYTES: usize = 32;
+export const NODE_BYTES: usize = 36;
 export const COL_PARENT: usize = 0;
 export const COL_CHILD: usize = 4;
 export const COL_SIBLING: usize = 8;
 export const COL_UP1: usize = 12;
 export const COL_UP2: usize = 16;
 export const COL_UP3: usize = 20;
-export const COL_TOKENS: usize = 24;
-export const COL_META: usize = 28;
+export const COL_USER: usize = 24;
+export const COL_TOKENS: usize = 28;
+export const COL_META: usize = 32;
 
 export const DEPTH_MASK: u32 = 0xffffff;
 export const ROLE_SHIFT: u32 = 24;
@@ -204,6 +207,8 @@ export function append(tree: i32, parent: i32, tokens: i32, role: i32, priority:
     store<i32>(sibling + i, load<i32>(child + q));
     store<i32>(child + q, id);
   }
+  const user = column(b, k, COL_USER);
+  store<i32>(user + i, <u32>role == ROLE_USER ? id : parent < 0 ? -1 : load<i32>(user + (<usize>parent << 2)));
   store<i32>(child + i, -1);
   store<i32>(column(b, k, COL_TOKENS) + i, tokens);
   store<u32>(meta + i, depth | (<u32>role << ROLE_SHIFT) | (<u32>priority << PRIORITY_SHIFT) | (<u32>flags << FLAGS_SHIFT));

@@ -6,8 +6,8 @@
 // fit, and at the first more important message that was not kept: nothing reaches past
 // a dropped message that matters more. An assistant message with tool calls and the tool
 // results answering it form one unit (kept or dropped whole; units still missing an
-// answer are never sent). `maxMessages` bounds the branch's newest messages considered;
-// CRITICAL messages are kept from anywhere on the branch.
+// answer are never sent). `maxMessages` bounds the branch's newest messages considered (a
+// unit it cuts is left out); CRITICAL messages are kept from anywhere on the branch.
 //
 // Each level walks its own chain (upK: nearest ancestor of priority >= K), so a call
 // touches the messages it keeps, the more important ones it crosses, and one stopping
@@ -15,8 +15,8 @@
 
 import {
   header, treeColumn, countVisited,
-  COL_PARENT, COL_UP1, COL_UP2, COL_UP3, COL_TOKENS, COL_META,
-  DEPTH_MASK, ROLE_SHIFT, PRIORITY_SHIFT, FLAGS_SHIFT, ROLE_USER, ROLE_TOOL, FLAG_TOOL_CALLS, FLAG_UNIT_END,
+  COL_PARENT, COL_UP1, COL_UP2, COL_UP3, COL_USER, COL_TOKENS, COL_META,
+  DEPTH_MASK, ROLE_SHIFT, PRIORITY_SHIFT, FLAGS_SHIFT, ROLE_TOOL, FLAG_TOOL_CALLS, FLAG_UNIT_END,
 } from "./arena";
 
 /** The last selection's figures, read by JS: kept count, kept tokens, forced tokens, evicted. */
@@ -98,19 +98,23 @@ let count: i32 = 0;
   count++;
 }
 
-/** Tokens of the unit whose newest member is x, walking its members down to the assistant message. */
-function unitTokens(x: i32, level: i32): i32 {
+/**
+ * Tokens of the unit whose newest member is x, walking its members down to the assistant
+ * message; -1 when that message lies beyond `minDepth` (a unit is sent whole or not at all).
+ */
+function unitTokens(x: i32, level: i32, minDepth: i32): i32 {
   let sum = 0;
   let seen = 0;
   while (true) {
     const m = meta(x);
     sum += tokensOf(x);
     seen++;
-    if (roleOf(m) != ROLE_TOOL) break;
+    if (roleOf(m) != ROLE_TOOL) {
+      countVisited(seen);
+      return depthOf(m) < minDepth ? -1 : sum;
+    }
     x = next(x, level);
   }
-  countVisited(seen);
-  return sum;
 }
 
 /** Keeps the unit whose newest member is x; returns the node after its assistant message. */
@@ -160,11 +164,7 @@ export function selectInto(tree: i32, head: i32, budget: i32, maxMessages: i32, 
     }
     state = leaveUnit(state, m);
   }
-  let user = head;
-  while (user >= 0 && depthOf(meta(user)) >= minDepth && roleOf(meta(user)) != ROLE_USER) {
-    visited++;
-    user = next(user, 0);
-  }
+  let user = load<i32>(treeColumn(h, COL_USER) + (<usize>head << 2));
   if (user >= 0 && depthOf(meta(user)) < minDepth) user = -1;
   if (user >= 0) {
     visited++;
@@ -201,7 +201,8 @@ export function selectInto(tree: i32, head: i32, budget: i32, maxMessages: i32, 
         x = next(x, level);
         continue;
       }
-      const cost = state == COMPLETE ? unitTokens(x, level) : tokensOf(x);
+      const cost = state == COMPLETE ? unitTokens(x, level, minDepth) : tokensOf(x);
+      if (cost < 0) break; // a unit cut by the horizon: it and everything older are outside
       if (cost > left) {
         stop = x;
         break;

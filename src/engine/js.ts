@@ -11,6 +11,8 @@ interface JsNode {
   sibling: JsNode | null; // next older sibling
   /** Nearest ancestors of priority >= normal, >= high, critical: each priority level's chain. */
   readonly up: readonly [JsNode | null, JsNode | null, JsNode | null];
+  /** The nearest user message at or above this node (itself, for a user message). */
+  user: JsNode | null;
   readonly depth: number;
   readonly tokens: number;
   readonly role: number;
@@ -85,24 +87,27 @@ export class JsEngine implements Engine {
   append(tree: number, parent: number, tokens: number, role: number, priority: number, flags: number): number {
     const t = this.#tree(tree);
     const up = parent < 0 ? null : t.nodes[parent]!;
+    const id = t.nodes.length;
     const node: JsNode = {
-      id: t.nodes.length,
+      id,
       parent: up,
       child: null,
       sibling: up ? up.child : t.newestRoot,
       up: up
         ? [up.priority >= 1 ? up : up.up[0], up.priority >= 2 ? up : up.up[1], up.priority >= 3 ? up : up.up[2]]
         : [null, null, null],
+      user: up ? up.user : null,
       depth: up ? up.depth + 1 : 0,
       tokens,
       role,
       priority,
       flags,
     };
+    if (role === ROLE_USER) node.user = node;
     if (up) up.child = node;
     else t.newestRoot = node;
     t.nodes.push(node);
-    return node.id;
+    return id;
   }
 
   reserve(): void {
@@ -305,11 +310,7 @@ function selectFrom(head: JsNode, budget: number, maxMessages: number, countVisi
     }
     state = leaveUnit(state, x);
   }
-  let user: JsNode | null = head;
-  while (user && user.depth >= minDepth && user.role !== ROLE_USER) {
-    visited++;
-    user = user.parent;
-  }
+  let user = head.user;
   if (user && user.depth < minDepth) user = null;
   if (user) {
     visited++;
@@ -339,6 +340,7 @@ function selectFrom(head: JsNode, budget: number, maxMessages: number, countVisi
       }
       const members = state === "complete" ? unitOf(x, level) : [x];
       if (state === "complete") visited += members.length;
+      if (members[members.length - 1]!.depth < minDepth) break; // a unit cut by the horizon: it and everything older are outside
       const cost = members.reduce((sum, m) => sum + m.tokens, 0);
       if (cost > left) {
         stops[level] = x.id;

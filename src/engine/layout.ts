@@ -6,8 +6,8 @@
 export const COL_PARENT = 0;
 export const COL_CHILD = 4;
 export const COL_SIBLING = 8;
-export const COL_TOKENS = 24;
-export const COL_META = 28;
+export const COL_TOKENS = 28;
+export const COL_META = 32;
 
 /** The meta column packs depth:24, role:2, priority:2, flags:4. */
 export const DEPTH_MASK = 0xffffff;

@@ -13,17 +13,12 @@ export class Loom extends BaseLoom {
    * Opens a Loom on the core imported as a module; `options.wasm`, when given, wins.
    * @throws as `Loom.open` in the main entry
    */
-  static override open(options?: LoomOptions): Promise<Loom> {
+  static override open<T extends BaseLoom>(this: new (...args: ConstructorParameters<typeof BaseLoom>) => T, options?: LoomOptions): Promise<T> {
     // Anything but an options object goes through unchanged, so it fails exactly as it does elsewhere.
     const withCore =
       typeof options === "object" && options !== null && !Array.isArray(options) && options.wasm === undefined
         ? { ...options, wasm: coreModule }
         : (options ?? { wasm: coreModule });
-    return BaseLoom.open(withCore);
-  }
-
-  // BaseLoom.open builds a BaseLoom: an instance of either entry's Loom is one Loom.
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return value instanceof BaseLoom;
+    return BaseLoom.open.call(this, withCore) as Promise<T>;
   }
 }

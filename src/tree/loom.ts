@@ -54,7 +54,7 @@ export class Loom {
    * WebAssembly cannot load) and an in-memory store.
    * @throws INVALID_ARGUMENT for unknown option values; WASM_UNAVAILABLE when `engine: "wasm"` cannot load
    */
-  static async open(options?: LoomOptions): Promise<Loom> {
+  static async open<T extends Loom>(this: new (engine: Engine, store: Store, counting?: CountingMode) => T, options?: LoomOptions): Promise<T> {
     const o = checkOptions<LoomOptions>(options, "Loom.open(options)");
     if (o.engine !== undefined && o.engine !== "wasm" && o.engine !== "js") {
       throw new CtxloomError("INVALID_ARGUMENT", `engine must be "wasm" or "js"; got ${describe(o.engine)}.`);
@@ -72,7 +72,8 @@ export class Loom {
     if (typeof store !== "object" || store === null || typeof store.appendMessage !== "function") {
       throw new CtxloomError("INVALID_ARGUMENT", `store must implement the Store interface (e.g. sqliteStore(path)); got ${describe(store)}.`);
     }
-    return new Loom(await createEngine(o), store, o.counting);
+    // `new this`: an entry's subclass (the Workers entry) gets instances of itself.
+    return new this(await createEngine(o), store, o.counting);
   }
 
   /** Which engine runs: "wasm" or "js". */

@@ -96,14 +96,27 @@ export class WasmEngine implements Engine {
     return this.#table + (tree << 2);
   }
 
+  // Reads come in runs on one tree (the fields of a message, the messages of a context), so
+  // the last tree's block is remembered. Calls that can move a block (append, reserve,
+  // createTree, dropTree) forget it.
+  #lastTree = -1;
+  #lastBlock = 0;
+  #lastCapLog2 = 0;
+
   /** Byte address of column `col` of a tree. */
   #col(tree: number, col: number): number {
-    const h = this.#h(tree);
-    return (this.#i32[h + H_BLOCK]! >>> 0) + (col << this.#i32[h + H_CAP_LOG2]!);
+    if (tree !== this.#lastTree) {
+      const h = this.#h(tree);
+      this.#lastBlock = this.#i32[h + H_BLOCK]! >>> 0;
+      this.#lastCapLog2 = this.#i32[h + H_CAP_LOG2]!;
+      this.#lastTree = tree;
+    }
+    return this.#lastBlock + (col << this.#lastCapLog2);
   }
 
   createTree(): number {
     const tree = this.#x.createTree();
+    this.#lastTree = -1;
     if (tree < 0) throw outOfMemory("hold a new chat");
     this.#sync();
     this.#table = this.#x.treeTable() >>> 2;
@@ -112,17 +125,21 @@ export class WasmEngine implements Engine {
 
   dropTree(tree: number): void {
     this.#x.dropTree(tree);
+    this.#lastTree = -1;
   }
 
   append(tree: number, parent: number, tokens: number, role: number, priority: number, flags: number): number {
     const id = this.#x.append(tree, parent, tokens, role, priority, flags);
+    this.#lastTree = -1;
     if (id < 0) throw outOfMemory(`hold message ${this.size(tree)}`);
     if (this.#i32.length === 0) this.#sync();
     return id;
   }
 
   reserve(tree: number, n: number): void {
-    if (!this.#x.reserveTree(tree, n)) throw outOfMemory(`hold ${n} messages in one chat`);
+    const ok = this.#x.reserveTree(tree, n);
+    this.#lastTree = -1;
+    if (!ok) throw outOfMemory(`hold ${n} messages in one chat`);
     this.#sync();
   }
 

@@ -37,6 +37,30 @@ async function demo(engine: "wasm" | "js" | undefined): Promise<void> {
   console.log(`\npath() restores the active branch: ${chat.path().map((m) => `#${m.id}`).join(" -> ")}`);
   console.log(`first answer #${first.id} is still there: "${chat.get(first.id).content}"`);
   console.log(`\n${(await chats.list()).length} chat(s) for alice, ${chat.messageCount} messages in "${chat.title}".`);
+
+  // A budgeted context for a deliberately tiny model, so that the budget bites.
+  await chat.checkout(answer.id);
+  await chat.append({ role: "user", content: "Remember: I am vegetarian.", priority: "critical" });
+  await chat.append({ role: "assistant", content: "Noted: vegetarian options only from now on.", priority: "low" });
+  const tiny = { name: "tiny-demo", contextWindow: 150, sizeClass: "tiny" as const, tokensPerChar: 0.25 };
+  const ctx = await chat.buildContext({
+    model: tiny,
+    memory: "Alice travels in May. She prefers walking to taxis.",
+    input: "So what should I eat tonight?",
+  });
+  console.log(`\nbuildContext({ model: a 150-token window, memory, input }) from head #${chat.head}:`);
+  for (const m of ctx.messages) console.log(`  ${m.role.padEnd(9)} ${m.content}`);
+  const u = ctx.usage;
+  console.log(`  usage: system ${u.system} + memory ${u.memory} + conversation ${u.conversation} + input ${u.input} + 3 = ${u.total} of ${u.limit} tokens; ${ctx.evicted} evicted`);
+  console.log(`  stats: ${JSON.stringify(chat.stats())}`);
+
+  // Seed 004's standalone sliding window: lowest priority leaves first.
+  const win = loom.window({ maxTokens: 40 });
+  win.add({ role: "system", content: "Be brief." });
+  win.add({ role: "user", content: "Small talk about the weather.", priority: "low" });
+  win.add({ role: "user", content: "My flight lands at 9pm.", priority: "high" });
+  win.add({ role: "user", content: "Which tram goes to the castle?" });
+  console.log(`\nloom.window({ maxTokens: 40 }) after four adds (${win.tokenCount} tokens):\n${win.format().replace(/^/gm, "  ")}`);
   await loom.close();
 }
 

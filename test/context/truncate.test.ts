@@ -1,0 +1,85 @@
+// Truncation of system and memory texts (seed 001): to a token budget at a sentence boundary
+// where one fits, else a word boundary, else anywhere; to a character budget with an ellipsis.
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { truncateToChars, truncateToTokens } from "../../src/context/truncate.js";
+import { heuristicCounter, loadEncoding } from "../../src/index.js";
+
+const h = heuristicCounter();
+
+describe("truncateToTokens", () => {
+  it("returns a text that fits unchanged, and nothing for a budget of 0", () => {
+    expect(truncateToTokens("Short.", 10, h)).toBe("Short.");
+    expect(truncateToTokens("Short.", 0, h)).toBe("");
+    expect(truncateToTokens("Short.", -5, h)).toBe("");
+  });
+
+  it("cuts after the last whole sentence that fits (. ! ? … and CJK stops, line breaks)", () => {
+    const text = "First one. Second one! Third one? Fourth one… Fifth。Sixth\nSeventh line";
+    for (let max = 1; max <= h.count(text); max++) {
+      const out = truncateToTokens(text, max, h);
+      expect(h.count(out)).toBeLessThanOrEqual(max);
+      expect(text.startsWith(out)).toBe(true);
+    }
+    expect(truncateToTokens(text, h.count("First one. Second one!"), h)).toBe("First one. Second one!");
+    expect(truncateToTokens(text, h.count("First one. Second one! Third one? Fourth one… Fifth。Sixth") , h)).toBe(
+      "First one. Second one! Third one? Fourth one… Fifth。Sixth",
+    );
+  });
+
+  it("falls back to a word boundary, then to characters", () => {
+    const words = "alpha beta gamma delta epsilon zeta eta theta";
+    const out = truncateToTokens(words, 5, h);
+    expect(words.startsWith(out)).toBe(true);
+    expect(words[out.length]).toBe(" ");
+    expect(h.count(out)).toBeLessThanOrEqual(5);
+    expect(truncateToTokens("x".repeat(100), 7, h)).toBe("x".repeat(28));
+  });
+
+  it("property: the result is a prefix within the budget; with a sentence cut, one more sentence would not fit", () => {
+    const sentence = fc.stringMatching(/^[A-Za-z][a-z ,]{0,40}[.!?]$/);
+    fc.assert(
+      fc.property(fc.array(sentence, { minLength: 1, maxLength: 30 }), fc.nat({ max: 200 }), (sentences, max) => {
+        const text = sentences.join(" ");
+        const out = truncateToTokens(text, max, h);
+        expect(text.startsWith(out)).toBe(true);
+        expect(h.count(out)).toBeLessThanOrEqual(Math.max(0, max));
+        if (out === text || out.length === 0 || !/[.!?]$/.test(out)) return;
+        const next = text.slice(out.length).search(/[.!?]/) + out.length + 1;
+        expect(h.count(text.slice(0, next))).toBeGreaterThan(max);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("with an exact encoding too", async () => {
+    const o200k = await loadEncoding("o200k_base");
+    const text = Array.from({ length: 50 }, (_, i) => `Sentence ${i} mentions café, 日本語 and 😀.`).join(" ");
+    const out = truncateToTokens(text, 100, o200k);
+    expect(o200k.count(out)).toBeLessThanOrEqual(100);
+    expect(out.endsWith(".")).toBe(true);
+    expect(text.startsWith(out)).toBe(true);
+  });
+});
+
+describe("truncateToChars", () => {
+  it("keeps a short text, cuts a long one to at most maxChars with an ellipsis, at a word when one is near", () => {
+    expect(truncateToChars("short", 10)).toBe("short");
+    const long = "word ".repeat(100);
+    const out = truncateToChars(long, 42);
+    expect(out.length).toBeLessThanOrEqual(42);
+    expect(out.endsWith("…")).toBe(true);
+    expect(out.endsWith(" …")).toBe(false);
+    expect(truncateToChars("x".repeat(100), 10)).toBe("x".repeat(9) + "…");
+  });
+
+  it("property: never longer than maxChars", () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 400 }), fc.integer({ min: 1, max: 300 }), (text, max) => {
+        const out = truncateToChars(text, max);
+        expect(out.length).toBeLessThanOrEqual(max);
+        if (text.length <= max) expect(out).toBe(text);
+      }),
+    );
+  });
+});

@@ -150,21 +150,43 @@ function growWindow(h: usize): bool {
 }
 
 /**
+ * Whether making room for `tokens` would evict the unit headed by slot `unit`: the same
+ * walk as the eviction (lowest priority first, oldest first, whole units), without
+ * changing anything. A unit's head is the oldest of its priority among its members, so
+ * each list is walked from its head unit by unit. O(evicted).
+ */
+function evictsUnit(h: usize, tokens: i32, unit: i32): bool {
+  let need = load<i32>(h + W_TOTAL) + tokens - load<i32>(h + W_MAX);
+  for (let p: usize = 0; p < 4 && need > 0; p++) {
+    let x = load<i32>(h + W_PFIRST + (p << 2));
+    while (x >= 0 && need > 0) {
+      const head = get(h, C_UNIT, x) >= 0 ? get(h, C_UNIT, x) : x;
+      if (head == unit) return true;
+      do {
+        need -= get(h, C_TOKENS, x);
+        x = get(h, C_PNEXT, x);
+      } while (x >= 0 && get(h, C_UNIT, x) == head);
+    }
+  }
+  return false;
+}
+
+/**
  * Adds a message of `tokens` at `priority` (0..3) to window `w`, evicting whole messages
  * (and whole tool units) lowest priority first, oldest first, until it fits. `unit` is the
  * slot of the assistant message a tool result answers, or -1. Returns the new slot; -1
- * when the message is larger than the window (nothing evicted); -2 when its unit was
- * evicted to make room (the evictions stand); -3 when memory cannot grow. The evicted
- * slots are at the output buffer, `evictedCount` of them. Amortized O(1 + evicted).
+ * when the message is larger than the window, -2 when making room would evict its own
+ * unit (in both cases nothing is evicted); -3 when memory cannot grow. The evicted slots
+ * are at the output buffer, `evictedCount` of them. Amortized O(1 + evicted).
  */
 export function windowAdd(w: i32, tokens: i32, priority: i32, unit: i32): i32 {
   const h = headerOf(w);
   evictedCount = 0;
   const maxTokens = load<i32>(h + W_MAX);
   if (tokens > maxTokens) return -1;
+  if (unit >= 0 && evictsUnit(h, tokens, unit)) return -2;
   const out = reserveOut(load<i32>(h + W_COUNT));
   if (out == 0) return -3;
-  let orphaned = false;
   while (load<i32>(h + W_TOTAL) + tokens > maxTokens) {
     let victim = -1;
     for (let p = 0; p < 4 && victim < 0; p++) victim = load<i32>(h + W_PFIRST + (<usize>p << 2));
@@ -172,14 +194,12 @@ export function windowAdd(w: i32, tokens: i32, priority: i32, unit: i32): i32 {
     let x = head;
     do {
       const next = get(h, C_NEXT, x);
-      if (x == unit) orphaned = true;
       removeSlot(h, x);
       store<i32>(out + (<usize>evictedCount << 2), x);
       evictedCount++;
       x = next;
     } while (x >= 0 && get(h, C_UNIT, x) == head);
   }
-  if (orphaned) return -2;
 
   let x = load<i32>(h + W_FREE);
   if (x >= 0) {

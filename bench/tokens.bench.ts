@@ -57,7 +57,11 @@ export async function runTokensSuite() {
   });
   bench.add("js-tiktoken", () => corpus.forEach((t) => tik.count(t)));
   await bench.run();
-  const p50 = (name: string) => bench.tasks.find((t) => t.name === name)!.result.latency.p50 as number;
+  const p50 = (name: string): number => {
+    const r = bench.tasks.find((t) => t.name === name)!.result;
+    if (r.state !== "completed") throw new Error(`task ${name}: ${r.state}`);
+    return r.latency.p50;
+  };
   const rows = (["gpt-tokenizer", "js-tiktoken"] as const).map((b) => ({
     backend: b,
     "load ms": loads[b].ms.toFixed(0),

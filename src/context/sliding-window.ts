@@ -72,8 +72,9 @@ export class SlidingWindow {
   }
 
   /**
-   * Adds a message, evicting what it must. Returns false when the message cannot be in
-   * the window: larger than the window alone, or a tool result whose call was evicted.
+   * Adds a message, evicting what it must. Returns false, evicting nothing, when the
+   * message cannot be in the window: larger than the window alone, or a tool result whose
+   * call was evicted or would be to make room.
    * @throws INVALID_ROLE, INVALID_CONTENT, INVALID_PRIORITY, INVALID_TOOL_CALL
    */
   add(input: MessageInput): boolean {

@@ -194,20 +194,18 @@ export class JsEngine implements Engine {
     const evicted: number[] = [];
     if (tokens > w.maxTokens) return { slot: REJECTED_TOO_LARGE, evicted: new Int32Array(0) };
     const owner = unit >= 0 ? w.slots[unit]! : null;
-    let orphaned = false;
+    if (owner && evictsUnit(w, tokens, owner)) return { slot: REJECTED_ORPHANED, evicted: new Int32Array(0) };
     while (w.total + tokens > w.maxTokens) {
       const victim = w.pfirst.find((n) => n !== null)!;
       const head = victim.unit ?? victim;
       let x: WindowNode | null = head;
       do {
         const next: WindowNode | null = x.next;
-        if (x === owner) orphaned = true;
         removeFromWindow(w, x);
         evicted.push(x.slot);
         x = next;
       } while (x && x.unit === head);
     }
-    if (orphaned) return { slot: REJECTED_ORPHANED, evicted: Int32Array.from(evicted) };
     const slot = w.freeSlots.pop() ?? w.slots.length;
     const node: WindowNode = { slot, prev: w.last, next: null, pprev: w.plast[priority]!, pnext: null, tokens, priority, unit: owner };
     if (w.last) w.last.next = node;
@@ -247,6 +245,22 @@ export class JsEngine implements Engine {
   memoryBytes(): number {
     return -1;
   }
+}
+
+/** Whether making room for `tokens` would evict `unit`'s messages (the eviction's walk, changing nothing). */
+function evictsUnit(w: JsWindow, tokens: number, unit: WindowNode): boolean {
+  let need = w.total + tokens - w.maxTokens;
+  for (let p = 0; p < 4 && need > 0; p++) {
+    for (let x = w.pfirst[p]!; x && need > 0; ) {
+      const head: WindowNode = x.unit ?? x;
+      if (head === unit) return true;
+      do {
+        need -= x.tokens;
+        x = x.pnext!;
+      } while (x && x.unit === head);
+    }
+  }
+  return false;
 }
 
 function removeFromWindow(w: JsWindow, x: WindowNode): void {

@@ -85,7 +85,7 @@ export interface Selection {
 
 /** windowAdd: the message is larger than the whole window (nothing was evicted). */
 export const REJECTED_TOO_LARGE = -1;
-/** windowAdd: the assistant message this tool result answers was evicted to make room. */
+/** windowAdd: making room would evict the assistant message this tool result answers (nothing was evicted). */
 export const REJECTED_ORPHANED = -2;
 
 export const ROLES = ["system", "user", "assistant", "tool"] as const;

@@ -109,6 +109,11 @@ export function registerModel(profile: ModelProfile): Readonly<ModelProfile> {
   return checked;
 }
 
+/** The profile registered under exactly this name, if any (no prefix matching). */
+export function registeredProfile(name: string): Readonly<ModelProfile> | undefined {
+  return profiles.get(name);
+}
+
 /** Names of every known model. */
 export function listModels(): string[] {
   return [...profiles.keys()];

@@ -1,5 +1,5 @@
 import type { BudgetSplit } from "../models/budget.js";
-import type { HistoryLimits } from "../models/profiles.js";
+import type { HistoryLimits, ModelProfile } from "../models/profiles.js";
 import type { Message } from "../tree/message.js";
 
 /** Per-chat settings of the context builder, kept with the chat. */
@@ -8,6 +8,11 @@ export interface ChatOptions {
   budget?: Partial<BudgetSplit>;
   /** Seed 001's history limits: true for the model's size class, or your own. */
   historyLimits?: boolean | HistoryLimits;
+  /**
+   * The model's profile when the chat was created with a profile object rather than a
+   * known name (without its `counter`: a function cannot be stored).
+   */
+  profile?: Omit<ModelProfile, "counter">;
 }
 
 /** A chat's record in a store. */

@@ -1,6 +1,6 @@
 import { CtxloomError, checkOptions, describe, storeFailed } from "../errors.js";
 import { checkSplit, type BudgetSplit } from "../models/budget.js";
-import type { HistoryLimits, ModelProfile } from "../models/profiles.js";
+import { registeredProfile, type HistoryLimits, type ModelProfile } from "../models/profiles.js";
 import type { ChatOptions, ChatRecord, ChatSummary } from "../store/types.js";
 import { Chat, type LoomContext } from "./chat.js";
 
@@ -55,6 +55,10 @@ export class UserChats {
     };
     const { profile, counter } = await this.#ctx.prepare(o.model ?? "gpt-4o");
     const settings: ChatOptions = {};
+    if (typeof o.model === "object") {
+      const { counter: _counter, ...stored } = profile;
+      settings.profile = stored;
+    }
     if (o.budget !== undefined) settings.budget = { ...checkSplit(o.budget) };
     if (o.historyLimits !== undefined) {
       if (typeof o.historyLimits !== "boolean" && (o.historyLimits === null || typeof o.historyLimits !== "object")) {
@@ -116,7 +120,7 @@ export class UserChats {
         throw storeFailed(cause, "loading the chat");
       }
       if (!loaded) throw unknownChat(this.userId, chatId);
-      const { profile, counter } = await this.#ctx.prepare(loaded.chat.model);
+      const { profile, counter } = await this.#ctx.prepare(modelOf(loaded.chat));
       return (entry.chat = new Chat(this.#ctx, loaded, profile, counter));
     })();
     this.#open.set(key, entry);
@@ -150,6 +154,18 @@ export class UserChats {
     if (this.#open.get(key) === entry) this.#open.delete(key);
   }
 
+}
+
+/**
+ * The model to reopen a chat with: the profile stored at creation (when it was created with
+ * a profile object), unless a profile registered under that name carries a counter, which
+ * no store can keep; else the model's name.
+ */
+function modelOf(chat: ChatRecord): string | ModelProfile {
+  const stored = chat.options?.profile;
+  if (!stored) return chat.model;
+  const registered = registeredProfile(chat.model);
+  return registered?.counter ? registered : stored;
 }
 
 function checkChatId(chatId: unknown): void {

@@ -28,13 +28,6 @@ interface RefEntry {
   unit: number; // id of the assistant message of its tool unit (itself for that message), or -1
 }
 
-/**
- * Whether a refused tool result stops evicting once its own unit is gone. Today the engines go
- * on evicting until the refused message would fit (see the it.fails below); flip this when the
- * fix lands, here and in test/engine/window.test.ts.
- */
-const STOP_AT_ORPHAN = false;
-
 /** Seed 004's window, brute force. */
 class RefWindow {
   entries: RefEntry[] = [];
@@ -59,22 +52,24 @@ class RefWindow {
       return false;
     }
     const unit = m.role === "tool" ? this.open!.id : -1;
-    let orphaned = false;
-    while (this.total + tokens > this.max) {
-      const low = Math.min(...this.entries.map((e) => RANK[e.m.priority]));
-      const victim = this.entries.find((e) => RANK[e.m.priority] === low)!;
+    // Evict on a copy: a tool result whose own unit would have to go is refused, and nothing is evicted.
+    let entries = this.entries;
+    const gone: RefEntry[] = [];
+    while (entries.reduce((s, e) => s + e.tokens, 0) + tokens > this.max) {
+      const low = Math.min(...entries.map((e) => RANK[e.m.priority]));
+      const victim = entries.find((e) => RANK[e.m.priority] === low)!;
       const head = victim.unit >= 0 ? victim.unit : victim.id;
-      const gone = this.entries.filter((e) => e.id === head || e.unit === head);
-      this.entries = this.entries.filter((e) => !gone.includes(e));
-      this.evicted += gone.length;
-      if (this.open && gone.some((e) => e.id === this.open!.id)) this.open.gone = true;
-      if (head === unit) orphaned = true;
-      if (orphaned && STOP_AT_ORPHAN) break;
+      const unitGone = entries.filter((e) => e.id === head || e.unit === head);
+      entries = entries.filter((e) => !unitGone.includes(e));
+      gone.push(...unitGone);
     }
-    if (orphaned) {
+    if (unit >= 0 && gone.some((e) => e.id === unit)) {
       this.rejected++;
       return false;
     }
+    this.entries = entries;
+    this.evicted += gone.length;
+    if (this.open && gone.some((e) => e.id === this.open!.id)) this.open.gone = true;
     this.entries.push({ id, m, tokens, unit: m.toolCalls ? id : unit });
     this.added++;
     if (m.toolCalls) this.open = { id, calls: m.toolCalls.map((c) => c.id), answered: new Set(), gone: false };
@@ -179,10 +174,10 @@ forEachEngine((engine) => {
       win.add({ role: "assistant", content: "", toolCalls: [call("a"), call("b")], priority: "low" }); // 16
       win.add({ role: "tool", content: "ra", toolCallId: "a" }); // 3+1+1+1 = 6
       expect(win.tokenCount).toBe(22);
-      // a result large enough that making room evicts its own unit: refused, the evictions stand
+      // a result large enough that making room would evict its own unit: refused, nothing evicted
       expect(win.add({ role: "tool", content: "r".repeat(40), toolCallId: "b" })).toBe(false);
-      expect(win.messageCount).toBe(0);
-      expect(win.stats()).toMatchObject({ evicted: 2, rejected: 1 });
+      expect(win.messageCount).toBe(2);
+      expect(win.stats()).toMatchObject({ evicted: 0, rejected: 1 });
 
       const w2 = loom.window({ maxTokens: 30 });
       w2.add({ role: "assistant", content: "", toolCalls: [call("a"), call("b")], priority: "low" }); // 16
@@ -202,15 +197,17 @@ forEachEngine((engine) => {
     // BUG: once making room has evicted the result's own unit, the add is bound to be refused,
     // yet the eviction loop goes on until the refused message would fit, evicting more
     // important messages (HIGH here, CRITICAL ones too) for nothing.
-    it.fails("a refused tool result evicts nothing beyond its own unit", async () => {
+    it("a refused tool result evicts nothing", async () => {
       const loom = await Loom.open({ engine });
       const win = loom.window({ maxTokens: 40 });
       win.add({ role: "user", content: "hello", priority: "high" }); // 6
       win.add({ role: "system", content: "rules" }); // 3 + 2 + 2 = 7, critical
       win.add({ role: "assistant", content: "", toolCalls: [call("a"), call("b")], priority: "low" }); // 16
       win.add({ role: "tool", content: "ra", toolCallId: "a" }); // 6: 35 in all
-      expect(win.add({ role: "tool", content: "r".repeat(100), toolCallId: "b" })).toBe(false); // 30 tokens: its unit must go, so it is refused
-      expect(win.messages.map((m) => m.content)).toEqual(["hello", "rules"]);
+      const before = win.stats();
+      expect(win.add({ role: "tool", content: "r".repeat(100), toolCallId: "b" })).toBe(false); // 30 tokens: its unit would have to go, so it is refused
+      expect(win.messages.map((m) => m.content)).toEqual(["hello", "rules", "", "ra"]); // and nothing was evicted
+      expect(win.stats()).toEqual({ ...before, rejected: before.rejected + 1 });
     });
 
     it("bad input: codes, and no change", async () => {

@@ -18,13 +18,6 @@ interface RefMessage {
   unit: number;
 }
 
-/**
- * Whether a refused tool result stops evicting once its own unit is gone. Today the engines go
- * on evicting until the refused message would fit (test/context/sliding-window.test.ts has the
- * it.fails); flip this when the fix lands.
- */
-const STOP_AT_ORPHAN = false;
-
 class RefWindow {
   messages: RefMessage[] = [];
   constructor(readonly max: number) {}
@@ -37,6 +30,7 @@ class RefWindow {
   add(m: RefMessage): { status: "added" | "too-large" | "orphaned"; evicted: number[] } {
     if (m.tokens > this.max) return { status: "too-large", evicted: [] };
     const evicted: number[] = [];
+    const before = this.messages;
     let orphaned = false;
     while (this.total + m.tokens > this.max) {
       const lowest = Math.min(...this.messages.map((x) => x.priority));
@@ -48,9 +42,12 @@ class RefWindow {
         if (g.id === m.unit) orphaned = true;
       }
       this.messages = this.messages.filter((x) => !gone.includes(x));
-      if (orphaned && STOP_AT_ORPHAN) break;
     }
-    if (orphaned) return { status: "orphaned", evicted };
+    // A tool result whose own unit would have to go is refused, and nothing is evicted.
+    if (orphaned) {
+      this.messages = before;
+      return { status: "orphaned", evicted: [] };
+    }
     this.messages.push(m);
     return { status: "added", evicted };
   }
@@ -182,13 +179,13 @@ forEachEngine((kind) => {
       const big = e.windowAdd(w, 5, 2, -1); // 9 + 5 > 12: the NORMAL unit leaves whole
       expect(Array.from(big.evicted)).toEqual([a, r1, r2]);
       expect(slotsOf(w)).toEqual([u, big.slot]);
-      // a result joining a unit that making room evicts: refused, the evictions stand
+      // a result joining a unit that making room would evict: refused, nothing evicted
       const w2 = e.createWindow(6);
       const a2 = e.windowAdd(w2, 3, 0, -1).slot;
       const res = e.windowAdd(w2, 4, 0, a2);
       expect(res.slot).toBe(REJECTED_ORPHANED);
-      expect(Array.from(res.evicted)).toEqual([a2]);
-      expect(e.windowCount(w2)).toBe(0);
+      expect(Array.from(res.evicted)).toEqual([]);
+      expect(e.windowCount(w2)).toBe(1);
       e.dropWindow(w);
       e.dropWindow(w2);
     });

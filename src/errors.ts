@@ -4,7 +4,7 @@
  * - INVALID_ROLE / INVALID_PRIORITY / INVALID_CONTENT / INVALID_TOOL_CALL: a message is malformed.
  * - UNKNOWN_MESSAGE / UNKNOWN_CHAT / UNKNOWN_MODEL: a name or id that does not exist.
  * - WRONG_ROLE: the operation does not apply to a message of that role (edit a non-user message...).
- * - CHAT_DELETED / LOOM_CLOSED: the object was deleted or closed; open a fresh one.
+ * - CHAT_DELETED / LOOM_CLOSED / WINDOW_DISPOSED: the object was deleted or closed; open a fresh one.
  * - MESSAGE_TOO_LARGE: a message cannot fit the model's window even alone.
  * - TOKENIZER_NOT_LOADED: a synchronous count needs an exact tokenizer that is not loaded yet.
  * - OUT_OF_MEMORY: the engine's memory could not grow (or hit `maxMemoryMB`).
@@ -24,6 +24,7 @@ export type ErrorCode =
   | "WRONG_ROLE"
   | "CHAT_DELETED"
   | "LOOM_CLOSED"
+  | "WINDOW_DISPOSED"
   | "MESSAGE_TOO_LARGE"
   | "TOKENIZER_NOT_LOADED"
   | "OUT_OF_MEMORY"

@@ -161,7 +161,7 @@ export class SlidingWindow {
     };
   }
 
-  /** Frees the window's memory in the engine. Later calls throw INVALID_ARGUMENT. */
+  /** Frees the window's memory in the engine. Later calls throw WINDOW_DISPOSED. */
   dispose(): void {
     if (this.#disposed) return;
     this.#disposed = true;
@@ -170,6 +170,6 @@ export class SlidingWindow {
   }
 
   #checkLive(): void {
-    if (this.#disposed) throw new CtxloomError("INVALID_ARGUMENT", "This window was disposed; create a new one with loom.window({ maxTokens }).");
+    if (this.#disposed) throw new CtxloomError("WINDOW_DISPOSED", "This window was disposed (or its Loom closed); create a new one with loom.window({ maxTokens }).");
   }
 }

@@ -244,18 +244,18 @@ forEachEngine((engine) => {
       await loom.close();
     });
 
-    it("dispose frees the window; later calls throw INVALID_ARGUMENT; closing the Loom disposes the rest", async () => {
+    it("dispose frees the window; later calls throw WINDOW_DISPOSED; closing the Loom disposes the rest", async () => {
       const loom = await Loom.open({ engine });
       const win = loom.window({ maxTokens: 50 });
       win.add({ role: "user", content: "hi" });
       win.dispose();
       win.dispose(); // twice is fine
-      expectThrowCode(() => win.add({ role: "user", content: "x" }), "INVALID_ARGUMENT");
-      expectThrowCode(() => win.messages, "INVALID_ARGUMENT");
-      expectThrowCode(() => win.tokenCount, "INVALID_ARGUMENT");
-      expectThrowCode(() => win.messageCount, "INVALID_ARGUMENT");
-      expectThrowCode(() => win.format(), "INVALID_ARGUMENT");
-      expectThrowCode(() => win.stats(), "INVALID_ARGUMENT");
+      expectThrowCode(() => win.add({ role: "user", content: "x" }), "WINDOW_DISPOSED");
+      expectThrowCode(() => win.messages, "WINDOW_DISPOSED");
+      expectThrowCode(() => win.tokenCount, "WINDOW_DISPOSED");
+      expectThrowCode(() => win.messageCount, "WINDOW_DISPOSED");
+      expectThrowCode(() => win.format(), "WINDOW_DISPOSED");
+      expectThrowCode(() => win.stats(), "WINDOW_DISPOSED");
       const fresh = loom.window({ maxTokens: 50 }); // may reuse the handle: starts empty
       expect(fresh.messageCount).toBe(0);
       fresh.add({ role: "user", content: "hello" });

@@ -398,6 +398,8 @@ forEachEngine((engine) => {
       ['wasm "bytes"', { wasm: "bytes" }],
       ["store {}", { store: {} }],
       ["store 42", { store: 42 }],
+      ["store null", { store: null }],
+      ['counting "exactly"', { counting: "exactly" }],
     ];
     for (const [label, options] of badOptions) {
       it(`Loom.open(${label})`, async () => {

@@ -260,7 +260,7 @@ forEachEngine((engine) => {
       expect(fresh.messageCount).toBe(0);
       fresh.add({ role: "user", content: "hello" });
       await loom.close();
-      expectThrowCode(() => fresh.messages, "INVALID_ARGUMENT");
+      expectThrowCode(() => fresh.messages, "WINDOW_DISPOSED");
       expectThrowCode(() => loom.window({ maxTokens: 10 }), "LOOM_CLOSED");
     });
   });

@@ -86,3 +86,49 @@ export function allocUnits(unit: usize, k: i32): usize {
 export function freeUnits(ptr: usize, k: i32): void {
   push(CLASSES + k, ptr);
 }
+
+// Handle tables: the tree table and the window table hand out small integer handles to
+// fixed-size entries. A table is described by four words of static data, created as
+// `memory.data<i32>([0, 0, 0, -1])`: address, log2 of its bytes, entries handed out, first
+// free handle. It doubles when full; a dropped handle is chained through its entry's first
+// word until it is reused.
+const T_ADDRESS: usize = 0;
+const T_LOG2: usize = 4;
+const T_USED: usize = 8;
+const T_FREE: usize = 12;
+
+/** Address of entry `handle` of a table. */
+@inline export function entryOf(desc: usize, entryBytes: usize, handle: i32): usize {
+  return <usize>load<u32>(desc + T_ADDRESS) + <usize>handle * entryBytes;
+}
+
+/** A free handle of the table (a dropped one first), growing it when full; -1 when memory cannot grow. */
+export function takeHandle(desc: usize, entryBytes: usize): i32 {
+  const free = load<i32>(desc + T_FREE);
+  if (free >= 0) {
+    store<i32>(desc + T_FREE, load<i32>(entryOf(desc, entryBytes, free)));
+    return free;
+  }
+  const table = <usize>load<u32>(desc + T_ADDRESS);
+  const log2 = load<i32>(desc + T_LOG2);
+  const used = load<i32>(desc + T_USED);
+  if (table == 0 || <usize>(used + 1) * entryBytes > (<usize>1 << log2)) {
+    const k = table == 0 ? 10 : log2 + 1;
+    const next = allocRaw(k);
+    if (next == 0) return -1;
+    if (table != 0) {
+      memory.copy(next, table, <usize>used * entryBytes);
+      freeRaw(table, log2);
+    }
+    store<u32>(desc + T_ADDRESS, <u32>next);
+    store<i32>(desc + T_LOG2, k);
+  }
+  store<i32>(desc + T_USED, used + 1);
+  return used;
+}
+
+/** Gives a handle back for reuse. O(1). */
+export function dropHandle(desc: usize, entryBytes: usize, handle: i32): void {
+  store<i32>(entryOf(desc, entryBytes, handle), load<i32>(desc + T_FREE));
+  store<i32>(desc + T_FREE, handle);
+}

@@ -27,7 +27,7 @@
 // (a call per field would cost more than the read), so the offsets below are mirrored
 // in src/engine/layout.ts.
 
-import { allocRaw, freeRaw, allocUnits, freeUnits, extendTop } from "./alloc";
+import { allocRaw, freeRaw, allocUnits, freeUnits, extendTop, takeHandle, dropHandle, entryOf } from "./alloc";
 
 export const NODE_BYTES: usize = 36;
 export const COL_PARENT: usize = 0;
@@ -58,16 +58,13 @@ export const H_NEWEST_ROOT: usize = 12;
 const MIN_CAP_LOG2: i32 = 4;
 const MAX_CAP_LOG2: i32 = 24; // 16M nodes: the depth field's range; 32 << 24 bytes = 512 MiB
 
-let table: usize = 0;
-let tableLog2: i32 = 0; // table bytes = 1 << tableLog2
-let tableUsed: i32 = 0; // handles handed out so far
-let freeTree: i32 = -1; // dropped handles, chained through their size field
+const trees = memory.data<i32>([0, 0, 0, -1]); // the tree table (see alloc.ts's handle tables)
 
 /** Nodes visited by walks since the last reset: the O(W) tests count with it. */
 export let visited: i32 = 0;
 
 @inline export function header(tree: i32): usize {
-  return table + (<usize>tree << 4);
+  return entryOf(trees, HEADER_BYTES, tree);
 }
 
 @inline export function column(block: usize, capLog2: i32, col: usize): usize {
@@ -81,32 +78,17 @@ export let visited: i32 = 0;
 
 /** Address of the tree table (it moves when it grows; the wrapper re-reads it after createTree). */
 export function treeTable(): usize {
-  return table;
+  return entryOf(trees, HEADER_BYTES, 0);
 }
 
 /** A new empty tree; returns its handle, or -1 when memory cannot grow. Amortized O(1). */
 export function createTree(): i32 {
   const block = allocUnits(NODE_BYTES, MIN_CAP_LOG2);
   if (block == 0) return -1;
-  let tree = freeTree;
-  if (tree >= 0) {
-    freeTree = load<i32>(header(tree) + H_SIZE);
-  } else {
-    if (<usize>(tableUsed + 1) * HEADER_BYTES > (<usize>1 << tableLog2) || table == 0) {
-      const k = table == 0 ? 8 : tableLog2 + 1;
-      const next = allocRaw(k);
-      if (next == 0) {
-        freeUnits(block, MIN_CAP_LOG2);
-        return -1;
-      }
-      if (table != 0) {
-        memory.copy(next, table, <usize>tableUsed * HEADER_BYTES);
-        freeRaw(table, tableLog2);
-      }
-      table = next;
-      tableLog2 = k;
-    }
-    tree = tableUsed++;
+  const tree = takeHandle(trees, HEADER_BYTES);
+  if (tree < 0) {
+    freeUnits(block, MIN_CAP_LOG2);
+    return -1;
   }
   const h = header(tree);
   store<u32>(h + H_BLOCK, <u32>block);
@@ -120,9 +102,7 @@ export function createTree(): i32 {
 export function dropTree(tree: i32): void {
   const h = header(tree);
   freeUnits(<usize>load<u32>(h + H_BLOCK), load<i32>(h + H_CAP_LOG2));
-  store<u32>(h + H_BLOCK, 0);
-  store<i32>(h + H_SIZE, freeTree);
-  freeTree = tree;
+  dropHandle(trees, HEADER_BYTES, tree);
 }
 
 /**

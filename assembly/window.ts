@@ -15,7 +15,7 @@
 // answers (-1 otherwise): evicting any member evicts the whole unit, which lies
 // contiguous in arrival order. Slots of evicted messages are reused.
 
-import { allocRaw, freeRaw } from "./alloc";
+import { allocRaw, freeRaw, takeHandle, dropHandle, entryOf } from "./alloc";
 import { reserveOut } from "./arena";
 
 const HEADER_BYTES: usize = 68;
@@ -43,16 +43,13 @@ const MIN_CAP_LOG2: i32 = 4;
 const MAX_CAP_LOG2: i32 = 24;
 
 // Window handles index a table of headers (blocks move when they grow; headers stay).
-let table: usize = 0;
-let tableLog2: i32 = 0;
-let tableUsed: i32 = 0;
-let freeWindow: i32 = -1;
+const windows = memory.data<i32>([0, 0, 0, -1]); // see alloc.ts's handle tables
 
 /** What the last windowAdd evicted: count, then the slots at the output buffer. */
 export let evictedCount: i32 = 0;
 
 @inline function headerOf(w: i32): usize {
-  return table + <usize>w * HEADER_BYTES;
+  return entryOf(windows, HEADER_BYTES, w);
 }
 
 @inline function col(h: usize, c: usize, x: i32): usize {
@@ -71,25 +68,10 @@ export let evictedCount: i32 = 0;
 export function createWindow(maxTokens: i32): i32 {
   const block = allocRaw(MIN_CAP_LOG2 + COLUMNS_LOG2);
   if (block == 0) return -1;
-  let w = freeWindow;
-  if (w >= 0) {
-    freeWindow = load<i32>(headerOf(w) + W_BLOCK);
-  } else {
-    if (table == 0 || <usize>(tableUsed + 1) * HEADER_BYTES > (<usize>1 << tableLog2)) {
-      const k = table == 0 ? 10 : tableLog2 + 1;
-      const next = allocRaw(k);
-      if (next == 0) {
-        freeRaw(block, MIN_CAP_LOG2 + COLUMNS_LOG2);
-        return -1;
-      }
-      if (table != 0) {
-        memory.copy(next, table, <usize>tableUsed * HEADER_BYTES);
-        freeRaw(table, tableLog2);
-      }
-      table = next;
-      tableLog2 = k;
-    }
-    w = tableUsed++;
+  const w = takeHandle(windows, HEADER_BYTES);
+  if (w < 0) {
+    freeRaw(block, MIN_CAP_LOG2 + COLUMNS_LOG2);
+    return -1;
   }
   const h = headerOf(w);
   memory.fill(h, 0xff, HEADER_BYTES); // -1 everywhere, then the counters
@@ -106,8 +88,7 @@ export function createWindow(maxTokens: i32): i32 {
 export function dropWindow(w: i32): void {
   const h = headerOf(w);
   freeRaw(<usize>load<u32>(h + W_BLOCK), load<i32>(h + W_CAP_LOG2) + COLUMNS_LOG2);
-  store<i32>(h + W_BLOCK, freeWindow);
-  freeWindow = w;
+  dropHandle(windows, HEADER_BYTES, w);
 }
 
 /** Unlinks slot x from both lists and frees it. O(1). */

@@ -1,0 +1,595 @@
+// The arena suite (issue 2, "First figures"): the WASM engine, the JS engine (object graph) and
+// a flat typed-array arena in plain TS (bench/flat-arena.ts), side by side in one run, on
+//   (a) engine-level append while building a 1M-message history,
+//   (b) the window walk of 40 at histories of 1k, 100k and 1M,
+//   (c) bytes of metadata per message at 1M,
+//   (d) tail latency of a request-like loop with 5M messages resident (one child process per engine).
+// Each timed function is written once per engine on purpose: a call site shared by three
+// engine classes would be polymorphic and tax all of them. Nothing here asserts on timings.
+
+import { execFileSync } from "node:child_process";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Bench, type FnOptions, type Task } from "tinybench";
+import { JsEngine, WasmEngine, embeddedModule } from "../src/engine/index.js";
+import { FlatEngine } from "./flat-arena.js";
+import type { TailResult } from "./tail-latency.js";
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const ROOT = join(HERE, "..");
+
+const APPEND_HISTORY = 1_000_000; // a tree is refilled from empty up to this size
+const APPEND_BATCH = 100_000; // appends per timed iteration: large enough that most samples include the GC work appends cause
+const APPEND_ITERATIONS = 30; // batches per round: 3M appends, three 1M chats built one after the other
+const APPEND_WARMUP = 10;
+const WALK_SIZES = [1_000, 100_000, 1_000_000] as const;
+const WINDOW = 40;
+const WALKS = 1_000; // walks per timed iteration
+const MEMORY_N = 1_000_000;
+const TAIL = { chats: 50, perChat: 100_000, iterations: 100_000, runs: 3 };
+/** Every tinybench section runs this many rounds (engines interleaved); each task keeps its best round. */
+const ROUNDS = 5;
+
+/** The raw exports of the core, to time WASM without the TypeScript wrapper (diagnostics). */
+interface RawCore {
+  createTree(): number;
+  dropTree(tree: number): void;
+  append(tree: number, parent: number, tokens: number, role: number, priority: number, flags: number): number;
+  reserveOut(n: number): number;
+  walkInto(tree: number, head: number, max: number, out: number): number;
+}
+
+interface Builder {
+  createTree(): number;
+  append(tree: number, parent: number, tokens: number, role: number, priority: number, flags: number): number;
+}
+
+/** A linear chain with a regenerate (a sibling of the previous head) every 64 messages; returns the head. */
+function buildHistory(e: Builder, tree: number, n: number): number {
+  let head = -1;
+  let prev = -1;
+  for (let i = 0; i < n; i++) {
+    const parent = (i & 63) === 63 ? prev : head;
+    prev = parent;
+    head = e.append(tree, parent, 16 + (i & 63), 1 + (i & 1), 1, 0);
+  }
+  return head;
+}
+
+// ---------------------------------------------------------------- (a) append
+
+interface ChainState {
+  tree: number;
+  count: number;
+  head: number;
+  prev: number;
+}
+
+function refill(state: ChainState, create: () => number, drop: (tree: number) => void): void {
+  if (state.count + APPEND_BATCH <= APPEND_HISTORY) return;
+  drop(state.tree);
+  state.tree = create();
+  state.count = 0;
+  state.head = -1;
+  state.prev = -1;
+}
+
+function appendBatchWasm(e: WasmEngine, s: ChainState): void {
+  refill(s, () => e.createTree(), (t) => e.dropTree(t));
+  let head = s.head;
+  let prev = s.prev;
+  const tree = s.tree;
+  for (let i = s.count, end = s.count + APPEND_BATCH; i < end; i++) {
+    const parent = (i & 63) === 63 ? prev : head;
+    prev = parent;
+    head = e.append(tree, parent, 16 + (i & 63), 1 + (i & 1), 1, 0);
+  }
+  s.count += APPEND_BATCH;
+  s.head = head;
+  s.prev = prev;
+}
+
+function appendBatchRaw(x: RawCore, s: ChainState): void {
+  refill(s, () => x.createTree(), (t) => x.dropTree(t));
+  const append = x.append; // one load per batch: every instance's exports object has its own shape
+  let head = s.head;
+  let prev = s.prev;
+  const tree = s.tree;
+  for (let i = s.count, end = s.count + APPEND_BATCH; i < end; i++) {
+    const parent = (i & 63) === 63 ? prev : head;
+    prev = parent;
+    head = append(tree, parent, 16 + (i & 63), 1 + (i & 1), 1, 0);
+  }
+  s.count += APPEND_BATCH;
+  s.head = head;
+  s.prev = prev;
+}
+
+function appendBatchFlat(e: FlatEngine, s: ChainState): void {
+  refill(s, () => e.createTree(), (t) => e.dropTree(t));
+  let head = s.head;
+  let prev = s.prev;
+  const tree = s.tree;
+  for (let i = s.count, end = s.count + APPEND_BATCH; i < end; i++) {
+    const parent = (i & 63) === 63 ? prev : head;
+    prev = parent;
+    head = e.append(tree, parent, 16 + (i & 63), 1 + (i & 1), 1, 0);
+  }
+  s.count += APPEND_BATCH;
+  s.head = head;
+  s.prev = prev;
+}
+
+function appendBatchJs(e: JsEngine, s: ChainState): void {
+  refill(s, () => e.createTree(), (t) => e.dropTree(t));
+  let head = s.head;
+  let prev = s.prev;
+  const tree = s.tree;
+  for (let i = s.count, end = s.count + APPEND_BATCH; i < end; i++) {
+    const parent = (i & 63) === 63 ? prev : head;
+    prev = parent;
+    head = e.append(tree, parent, 16 + (i & 63), 1 + (i & 1), 1, 0);
+  }
+  s.count += APPEND_BATCH;
+  s.head = head;
+  s.prev = prev;
+}
+
+// ---------------------------------------------------------------- (b) walk
+
+/** WALKS walks of WINDOW, from heads[k & mask]; returns a checksum so nothing is optimized away. */
+function walkLoopWasm(e: WasmEngine, tree: number, heads: Int32Array): number {
+  const mask = heads.length - 1;
+  let sum = 0;
+  for (let k = 0; k < WALKS; k++) {
+    const ids = e.walk(tree, heads[k & mask]!, WINDOW);
+    sum += ids[0]! + ids.length;
+  }
+  return sum;
+}
+
+function walkLoopRaw(x: RawCore, tree: number, heads: Int32Array, out: number): number {
+  const mask = heads.length - 1;
+  const walkInto = x.walkInto;
+  let sum = 0;
+  for (let k = 0; k < WALKS; k++) sum += walkInto(tree, heads[k & mask]!, WINDOW, out);
+  return sum;
+}
+
+function walkLoopFlat(e: FlatEngine, tree: number, heads: Int32Array): number {
+  const mask = heads.length - 1;
+  let sum = 0;
+  for (let k = 0; k < WALKS; k++) {
+    const ids = e.walk(tree, heads[k & mask]!, WINDOW);
+    sum += ids[0]! + ids.length;
+  }
+  return sum;
+}
+
+function walkLoopJs(e: JsEngine, tree: number, heads: Int32Array): number {
+  const mask = heads.length - 1;
+  let sum = 0;
+  for (let k = 0; k < WALKS; k++) {
+    const ids = e.walk(tree, heads[k & mask]!, WINDOW);
+    sum += ids[0]! + ids.length;
+  }
+  return sum;
+}
+
+/** 1024 heads spread pseudo-randomly over the history (ids >= WINDOW), as many chats' windows would be. */
+function spreadHeads(n: number): Int32Array {
+  const heads = new Int32Array(1024);
+  let x = 0x2545f491;
+  for (let i = 0; i < heads.length; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    heads[i] = WINDOW + ((x >>> 0) % (n - WINDOW));
+  }
+  return heads;
+}
+
+// ---------------------------------------------------------------- results
+
+export type EngineName = "wasm" | "flat" | "js";
+/** "none": the tail loop without any engine call, the machine's own noise floor. */
+export type TailKind = EngineName | "none";
+
+export interface ArenaResults {
+  machine: { cpu: string; cores: number; node: string; date: string; commit: string };
+  append: Record<EngineName | "wasmRaw", { medianNs: number; meanNs: number }>;
+  walk: Record<
+    number,
+    Record<EngineName | "wasmRaw", { headNs: number; spreadNs: number }>
+  >;
+  memory: {
+    wasmGrowth: number; // memoryBytes() growth / n
+    wasmAfterChurn: number; // the same after that tree is dropped and another of n built
+    flat: number;
+    js: number;
+  };
+  tail: Record<TailKind, TailResult>;
+}
+
+export interface Goal {
+  goal: string;
+  target: string;
+  measured: string;
+  pass: boolean;
+}
+
+export interface SuiteReport {
+  name: string;
+  tables: { title: string; rows: Record<string, string | number>[] }[];
+  goals: Goal[];
+  markdown: string;
+  results: ArenaResults;
+}
+
+function stats(task: Task): { p50: number; mean: number } {
+  const r = task.result;
+  if (r.state !== "completed" && r.state !== "aborted-with-statistics") {
+    throw new Error(`benchmark task ${task.name} did not complete (${r.state})`);
+  }
+  return { p50: r.latency.p50, mean: r.latency.mean };
+}
+
+/**
+ * Runs `tasks` in ROUNDS fresh tinybench runs (all tasks in each, so engines interleave over
+ * time) and keeps, per task, the lowest median and the lowest mean of any round, in ms per
+ * iteration: on a shared 2-core machine a round can be disturbed by other processes, and the
+ * least disturbed round is the best estimate of each engine's own cost.
+ */
+async function runRounds(
+  tasks: [string, () => void, FnOptions?][],
+  options: { time: number; warmupTime: number; iterations?: number; warmupIterations?: number },
+): Promise<Map<string, { p50: number; mean: number }>> {
+  const best = new Map<string, { p50: number; mean: number }>();
+  for (let round = 0; round < ROUNDS; round++) {
+    const bench = new Bench({ iterations: 10, ...options, warmup: true });
+    for (const [name, fn, fnOptions] of tasks) bench.add(name, fn, fnOptions);
+    await bench.run();
+    for (const task of bench.tasks) {
+      const s = stats(task);
+      const b = best.get(task.name);
+      best.set(task.name, b ? { p50: Math.min(b.p50, s.p50), mean: Math.min(b.mean, s.mean) } : s);
+    }
+  }
+  return best;
+}
+
+function gc(): void {
+  const collect = (globalThis as { gc?: () => void }).gc;
+  if (!collect) throw new Error("run with node --expose-gc (npm run bench does)");
+  collect();
+  collect();
+}
+
+/** The commit the figures were taken at, or "" outside a git checkout. */
+function gitCommit(): string {
+  try {
+    const sha = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+    const dirty = execFileSync("git", ["status", "--porcelain", "--", "src", "assembly"], { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+    return dirty ? `${sha} (src/ or assembly/ modified)` : sha;
+  } catch {
+    return "";
+  }
+}
+
+function log(line: string): void {
+  process.stderr.write(`  ${line}\n`);
+}
+
+// ---------------------------------------------------------------- the suite
+
+export async function runArenaSuite(): Promise<SuiteReport> {
+  const module = await embeddedModule();
+  const wasm = (): Promise<WasmEngine> => WasmEngine.create(module);
+  const raw = async (): Promise<RawCore> =>
+    (await WebAssembly.instantiate(module, {})).exports as unknown as RawCore;
+
+  // (d) tail latency first, one child process per engine, while this process holds almost
+  // nothing (its own GC threads would otherwise compete with the child for the 2 cores).
+  // Each engine runs TAIL.runs times, alternating, and keeps its run with the lower p99.
+  const tail = {} as Record<TailKind, TailResult>;
+  for (let run = 0; run < TAIL.runs; run++) {
+    for (const kind of ["wasm", "flat", "js", "none"] as const) {
+      log(`(d) tail latency, ${kind}, run ${run + 1}/${TAIL.runs}: ${(TAIL.chats * TAIL.perChat).toLocaleString("en")} resident, ${TAIL.iterations.toLocaleString("en")} iterations`);
+      const stdout = execFileSync(
+        process.execPath,
+        [
+          "--expose-gc", "--import", "tsx", "--max-old-space-size=8192",
+          join(HERE, "tail-latency.ts"), kind, String(TAIL.chats), String(TAIL.perChat), String(TAIL.iterations),
+        ],
+        { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], maxBuffer: 1 << 20 },
+      );
+      const result = JSON.parse(stdout.trim().split("\n").pop()!) as TailResult;
+      if (!tail[kind] || result.p99Us < tail[kind].p99Us) tail[kind] = result;
+    }
+  }
+
+  // (c) memory next, on a quiet heap; the 1M trees built here serve the 1M walks.
+  log(`(c) bytes per message at ${MEMORY_N.toLocaleString("en")} messages`);
+  gc();
+  const js1m = new JsEngine();
+  const heap0 = process.memoryUsage().heapUsed;
+  const jsTree1m = js1m.createTree();
+  const jsHead1m = buildHistory(js1m, jsTree1m, MEMORY_N);
+  gc();
+  const jsBytes = (process.memoryUsage().heapUsed - heap0) / MEMORY_N;
+
+  const wasm1m = await wasm();
+  const wasmMem0 = wasm1m.memoryBytes();
+  const wasmFirst = wasm1m.createTree();
+  buildHistory(wasm1m, wasmFirst, MEMORY_N);
+  const wasmGrowth = (wasm1m.memoryBytes() - wasmMem0) / MEMORY_N;
+  // Churn: that chat is deleted and another of the same size built. An allocator that
+  // reuses freed blocks ends where it was; the figure is per message still held.
+  wasm1m.dropTree(wasmFirst);
+  const wasmTree1m = wasm1m.createTree();
+  const wasmHead1m = buildHistory(wasm1m, wasmTree1m, MEMORY_N);
+  const wasmAfterChurn = (wasm1m.memoryBytes() - wasmMem0) / MEMORY_N;
+
+  const flat1m = new FlatEngine();
+  const flatTree1m = flat1m.createTree();
+  const flatHead1m = buildHistory(flat1m, flatTree1m, MEMORY_N);
+  const flatBytes = flat1m.memoryBytes() / MEMORY_N;
+
+  // (a) appends
+  log(`(a) append, batches of ${APPEND_BATCH.toLocaleString("en")} into trees refilled up to ${APPEND_HISTORY.toLocaleString("en")}`);
+  let appendTimes: Map<string, { p50: number; mean: number }>;
+  {
+    // Every phase (warmup, run) of every round starts on a fresh engine, so each engine
+    // does the same work: APPEND_ITERATIONS batches, i.e. a few 1M chats built, deleted
+    // and built again, as a server does when chats come and go.
+    const fresh = (tree: number): ChainState => ({ tree, count: 0, head: -1, prev: -1 });
+    const w = { e: undefined as unknown as WasmEngine, s: fresh(-1) };
+    const x = { e: undefined as unknown as RawCore, s: fresh(-1) };
+    const f = { e: new FlatEngine(), s: fresh(-1) };
+    const j = { e: new JsEngine(), s: fresh(-1) };
+    appendTimes = await runRounds(
+      [
+        ["append wasm", () => appendBatchWasm(w.e, w.s), {
+          beforeAll: async () => {
+            w.e = await wasm();
+            w.s = fresh(w.e.createTree());
+          },
+        }],
+        ["append wasm raw", () => appendBatchRaw(x.e, x.s), {
+          beforeAll: async () => {
+            x.e = await raw();
+            x.s = fresh(x.e.createTree());
+          },
+        }],
+        ["append flat", () => appendBatchFlat(f.e, f.s), {
+          beforeAll: () => {
+            f.e = new FlatEngine();
+            f.s = fresh(f.e.createTree());
+          },
+        }],
+        ["append js", () => appendBatchJs(j.e, j.s), {
+          beforeAll: () => {
+            j.e = new JsEngine();
+            j.s = fresh(j.e.createTree());
+          },
+        }],
+      ],
+      { time: 0, iterations: APPEND_ITERATIONS, warmupTime: 0, warmupIterations: APPEND_WARMUP },
+    );
+  }
+  const perAppend = (name: string): { medianNs: number; meanNs: number } => {
+    const m = appendTimes.get(name)!;
+    return { medianNs: (m.p50 * 1e6) / APPEND_BATCH, meanNs: (m.mean * 1e6) / APPEND_BATCH };
+  };
+  const append = {
+    wasm: perAppend("append wasm"),
+    wasmRaw: perAppend("append wasm raw"),
+    flat: perAppend("append flat"),
+    js: perAppend("append js"),
+  };
+  gc();
+
+  // (b) walks
+  log(`(b) walk of ${WINDOW} at ${WALK_SIZES.map((n) => n.toLocaleString("en")).join(", ")} (${WALKS} walks per sample)`);
+  const walk: ArenaResults["walk"] = {};
+  // One engine of each kind holds the three histories, as one engine per process holds
+  // every chat (and the wrapper's property loads stay monomorphic).
+  const ew = wasm1m;
+  const ef = flat1m;
+  const ej = js1m;
+  const xr = await raw();
+  const out = xr.reserveOut(WINDOW);
+  for (const n of WALK_SIZES) {
+    const big = n === MEMORY_N;
+    const tw = big ? wasmTree1m : ew.createTree();
+    const hw = big ? wasmHead1m : buildHistory(ew, tw, n);
+    const tf = big ? flatTree1m : ef.createTree();
+    const hf = big ? flatHead1m : buildHistory(ef, tf, n);
+    const tj = big ? jsTree1m : ej.createTree();
+    const hj = big ? jsHead1m : buildHistory(ej, tj, n);
+    const tr = xr.createTree();
+    const hr = buildHistory(xr, tr, n);
+    if (hw !== hf || hf !== hj || hj !== hr) throw new Error("the engines built different histories");
+
+    const head = new Int32Array(1).fill(hw);
+    const spread = spreadHeads(n);
+    // The three engines must return the same windows, or the comparison means nothing.
+    for (const h of [hw, spread[0]!, spread[1]!, spread[2]!]) {
+      const a = Array.from(ew.walk(tw, h, WINDOW)).join();
+      if (a !== Array.from(ef.walk(tf, h, WINDOW)).join() || a !== Array.from(ej.walk(tj, h, WINDOW)).join()) {
+        throw new Error(`the engines disagree on the window of ${WINDOW} from ${h} at ${n} messages`);
+      }
+    }
+    let sink = 0;
+    const tasks: [string, () => void][] = [];
+    for (const [mode, heads] of [["head", head], ["spread", spread]] as const) {
+      tasks.push(
+        [`wasm ${mode}`, () => void (sink += walkLoopWasm(ew, tw, heads))],
+        [`wasmRaw ${mode}`, () => void (sink += walkLoopRaw(xr, tr, heads, out))],
+        [`flat ${mode}`, () => void (sink += walkLoopFlat(ef, tf, heads))],
+        [`js ${mode}`, () => void (sink += walkLoopJs(ej, tj, heads))],
+      );
+    }
+    const times = await runRounds(tasks, { time: 250, warmupTime: 100 });
+    if (sink === 0.5) log("unreachable"); // keeps `sink` observable
+    const per = (name: string): number => (times.get(name)!.p50 * 1e6) / WALKS;
+    const row = (e: string): { headNs: number; spreadNs: number } => ({
+      headNs: per(`${e} head`),
+      spreadNs: per(`${e} spread`),
+    });
+    walk[n] = { wasm: row("wasm"), wasmRaw: row("wasmRaw"), flat: row("flat"), js: row("js") };
+  }
+
+  const os = await import("node:os");
+  const results: ArenaResults = {
+    machine: {
+      cpu: os.cpus()[0]?.model.trim() ?? "unknown",
+      cores: os.cpus().length,
+      node: process.version,
+      date: new Date().toISOString().slice(0, 10),
+      commit: gitCommit(),
+    },
+    append,
+    walk,
+    memory: { wasmGrowth, wasmAfterChurn, flat: flatBytes, js: jsBytes },
+    tail,
+  };
+  return report(results);
+}
+
+// ---------------------------------------------------------------- report
+
+const f1 = (x: number): string => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
+const fx = (x: number): string => `${x >= 10 ? x.toFixed(1) : x.toFixed(2)}x`;
+
+export function report(r: ArenaResults): SuiteReport {
+  const [small, mid, large] = WALK_SIZES;
+  const w = r.walk;
+  const goals: Goal[] = [];
+  const goal = (g: string, target: string, measured: string, pass: boolean): void => {
+    goals.push({ goal: g, target, measured, pass });
+  };
+
+  const memRatio = r.memory.js / r.memory.wasmGrowth;
+  goal("WASM arena bytes/message at 1M", "<= 32 B", `${f1(r.memory.wasmGrowth)} B (memoryBytes growth)`, r.memory.wasmGrowth <= 32);
+  goal("WASM arena vs JS engine, bytes/message", ">= 8x smaller", fx(memRatio), memRatio >= 8);
+  const appendRatio = r.append.js.medianNs / r.append.wasm.medianNs;
+  const appendMeanRatio = r.append.js.meanNs / r.append.wasm.meanNs;
+  goal(
+    `engine appends, WASM vs JS (median of ${APPEND_BATCH.toLocaleString("en")}-append batches)`,
+    ">= 10x faster",
+    `${fx(appendRatio)} (mean, incl. GC and growth: ${fx(appendMeanRatio)})`,
+    appendRatio >= 10,
+  );
+  const p99Ratio = r.tail.js.p99Us / r.tail.wasm.p99Us;
+  goal("p99 under 5M resident, WASM vs JS", ">= 3x better", fx(p99Ratio), p99Ratio >= 3);
+  for (const n of WALK_SIZES) {
+    const ratio = w[n]!.flat.headNs / w[n]!.wasm.headNs;
+    goal(`walk of ${WINDOW} at ${n.toLocaleString("en")}, WASM vs flat TS`, ">= 1.1x faster", fx(ratio), ratio >= 1.1);
+  }
+  const flatness = w[large]!.wasm.headNs / w[small]!.wasm.headNs;
+  goal(`WASM walk flat in history size (1M / 1k)`, "<= 1.5", fx(flatness), flatness <= 1.5);
+
+  const vs = (other: number, wasm: number): string => fx(other / wasm);
+  const rowsMd: [string, number, number, number, string?][] = [
+    [`append while building 1M, ns/message (median)`, r.append.wasm.medianNs, r.append.flat.medianNs, r.append.js.medianNs],
+    [`append while building 1M, ns/message (mean, incl. growth and GC)`, r.append.wasm.meanNs, r.append.flat.meanNs, r.append.js.meanNs],
+    ...WALK_SIZES.map((n): [string, number, number, number] => [
+      `window of ${WINDOW} at ${n.toLocaleString("en")} messages, ns/walk`, w[n]!.wasm.headNs, w[n]!.flat.headNs, w[n]!.js.headNs,
+    ]),
+    [`window walk 1M / 1k (flatness)`, w[large]!.wasm.headNs / w[small]!.wasm.headNs, w[large]!.flat.headNs / w[small]!.flat.headNs, w[large]!.js.headNs / w[small]!.js.headNs, "ratio"],
+    [`window of ${WINDOW} from 1,024 heads spread over 1M, ns/walk`, w[large]!.wasm.spreadNs, w[large]!.flat.spreadNs, w[large]!.js.spreadNs],
+    [`metadata bytes/message at 1M`, r.memory.wasmGrowth, r.memory.flat, r.memory.js],
+    [`5M resident, loop iteration p50, µs`, r.tail.wasm.p50Us, r.tail.flat.p50Us, r.tail.js.p50Us],
+    [`5M resident, loop iteration p99, µs`, r.tail.wasm.p99Us, r.tail.flat.p99Us, r.tail.js.p99Us],
+    [`5M resident, loop iteration p99.9, µs`, r.tail.wasm.p999Us, r.tail.flat.p999Us, r.tail.js.p999Us],
+    [`5M resident, slowest iteration, µs`, r.tail.wasm.maxUs, r.tail.flat.maxUs, r.tail.js.maxUs],
+  ];
+
+  const m = r.machine;
+  const md: string[] = [];
+  md.push(`### Arena figures`);
+  md.push("");
+  md.push(`${m.cpu} (${m.cores} cores), Node ${m.node}, ${m.date}${m.commit ? `, commit ${m.commit}` : ""}, \`npm run bench\`.`);
+  md.push(`WASM = the AssemblyScript arena through \`WasmEngine\`; flat TS = the same struct-of-arrays layout in plain`);
+  md.push(`TypeScript typed arrays (bench/flat-arena.ts); JS = \`JsEngine\`, one object per message linked to its parent.`);
+  md.push("");
+  md.push(`| | WASM | flat TS | JS objects | flat / WASM | JS / WASM |`);
+  md.push(`|---|---:|---:|---:|---:|---:|`);
+  for (const [label, a, b, c, kind] of rowsMd) {
+    if (kind === "ratio") md.push(`| ${label} | ${fx(a)} | ${fx(b)} | ${fx(c)} | | |`);
+    else md.push(`| ${label} | ${f1(a)} | ${f1(b)} | ${f1(c)} | ${vs(b, a)} | ${vs(c, a)} |`);
+  }
+  md.push("");
+  md.push(`| goal | target | measured | |`);
+  md.push(`|---|---|---|---|`);
+  for (const g of goals) md.push(`| ${g.goal} | ${g.target} | ${g.measured} | ${g.pass ? "PASS" : "MISS"} |`);
+  md.push("");
+  md.push(`Notes. Appends: batches of ${APPEND_BATCH.toLocaleString("en")} into a chat built from empty to 1M, deleted and built`);
+  md.push(`again on the same engine (growth copies, fresh pages and the GC work appends cause are included).`);
+  md.push(`Walks: loops of ${WALKS.toLocaleString("en")}, from the chat's head (hot) or from 1,024 heads spread over the history (cold);`);
+  md.push(`the core's \`walkInto\` called without the TypeScript wrapper takes ${f1(w[large]!.wasmRaw.headNs)} ns at 1M. Timings are the best of`);
+  md.push(`${ROUNDS} interleaved tinybench rounds. WASM bytes = growth of \`memoryBytes()\` (linear memory, with the allocator's`);
+  md.push(`slack); after that chat is deleted and another 1M built on the same engine, the memory holds`);
+  md.push(`${f1(r.memory.wasmAfterChurn)} B per live message. Flat = its typed arrays (capacity 2^20). JS = \`heapUsed\` growth after \`gc()\`.`);
+  md.push(`Tail: ${(TAIL.chats * TAIL.perChat).toLocaleString("en")} messages in ${TAIL.chats} chats, each engine in its own process (best p99 of ${TAIL.runs} runs),`);
+  md.push(`${TAIL.iterations.toLocaleString("en")} iterations of a few small objects, one append and one window of ${WINDOW}. GC events in the loop:`);
+  md.push(`WASM ${r.tail.wasm.gcCount} (longest ${f1(r.tail.wasm.gcMaxMs)} ms), flat ${r.tail.flat.gcCount} (longest ${f1(r.tail.flat.gcMaxMs)} ms), JS ${r.tail.js.gcCount} (longest ${f1(r.tail.js.gcMaxMs)} ms).`);
+  md.push(`The same loop with no engine at all: p50 ${f1(r.tail.none.p50Us)} µs, p99 ${f1(r.tail.none.p99Us)} µs, slowest ${f1(r.tail.none.maxUs)} µs (the machine's noise floor).`);
+  md.push("");
+
+  const tables: SuiteReport["tables"] = [
+    {
+      title: `(a) append while building a 1M-message history, ns/append`,
+      rows: (["wasm", "wasmRaw", "flat", "js"] as const).map((e) => ({
+        engine: e === "wasmRaw" ? "wasm (raw export, no wrapper)" : e,
+        "median ns": f1(r.append[e].medianNs),
+        "mean ns": f1(r.append[e].meanNs),
+        "JS / this": fx(r.append.js.medianNs / r.append[e].medianNs),
+      })),
+    },
+    {
+      title: `(b) walk of ${WINDOW}, ns/walk (median); head = the chat's head, spread = 1,024 heads over the history`,
+      rows: (["wasm", "wasmRaw", "flat", "js"] as const).map((e) => ({
+        engine: e === "wasmRaw" ? "wasm (raw walkInto)" : e,
+        [`head ${small}`]: f1(w[small]![e].headNs),
+        [`head ${mid}`]: f1(w[mid]![e].headNs),
+        [`head ${large}`]: f1(w[large]![e].headNs),
+        "1M/1k": fx(w[large]![e].headNs / w[small]![e].headNs),
+        [`spread ${small}`]: f1(w[small]![e].spreadNs),
+        [`spread ${mid}`]: f1(w[mid]![e].spreadNs),
+        [`spread ${large}`]: f1(w[large]![e].spreadNs),
+        "flat/this @1M": fx(w[large]!.flat.headNs / w[large]![e].headNs),
+        "JS/this @1M": fx(w[large]!.js.headNs / w[large]![e].headNs),
+      })),
+    },
+    {
+      title: `(c) metadata bytes/message at ${MEMORY_N.toLocaleString("en")}`,
+      rows: [
+        { engine: "wasm (memoryBytes growth)", "B/message": f1(r.memory.wasmGrowth), "JS / this": fx(r.memory.js / r.memory.wasmGrowth) },
+        { engine: "wasm, after deleting that chat and building another 1M", "B/message": f1(r.memory.wasmAfterChurn), "JS / this": fx(r.memory.js / r.memory.wasmAfterChurn) },
+        { engine: "flat (typed arrays)", "B/message": f1(r.memory.flat), "JS / this": fx(r.memory.js / r.memory.flat) },
+        { engine: "js (heapUsed after gc)", "B/message": f1(r.memory.js), "JS / this": fx(1) },
+      ],
+    },
+    {
+      title: `(d) tail latency, ${(TAIL.chats * TAIL.perChat).toLocaleString("en")} resident, per iteration (µs)`,
+      rows: (["wasm", "flat", "js", "none"] as const).map((e) => ({
+        engine: e === "none" ? "none (the loop alone)" : e,
+        p50: f1(r.tail[e].p50Us),
+        p99: f1(r.tail[e].p99Us),
+        "p99.9": f1(r.tail[e].p999Us),
+        max: f1(r.tail[e].maxUs),
+        "JS p99 / this": fx(r.tail.js.p99Us / r.tail[e].p99Us),
+        "GC events": r.tail[e].gcCount,
+        "longest GC ms": f1(r.tail[e].gcMaxMs),
+        "build 5M ms": f1(r.tail[e].buildMs),
+        "heap MB": f1(r.tail[e].heapUsedMB),
+        "external MB": f1(r.tail[e].externalMB),
+        "rss MB": f1(r.tail[e].rssMB),
+      })),
+    },
+  ];
+
+  return { name: "arena", tables, goals, markdown: md.join("\n"), results: r };
+}

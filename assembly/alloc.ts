@@ -54,10 +54,20 @@ function take(bytes: usize): usize {
   return take(bytes);
 }
 
-@inline function push(list: i32, ptr: usize): void {
+/** Frees a block: the topmost one gives its memory back to the bump pointer, any other joins its free list. */
+@inline function push(list: i32, ptr: usize, bytes: usize): void {
+  if (ptr + ((bytes + 15) & ~15) == top) {
+    top = ptr; // the next block (or the one below, growing in place) reuses these warm pages
+    return;
+  }
   const head = freeHeads + (<usize>list << 2);
   store<u32>(ptr, load<u32>(head));
   store<u32>(head, <u32>ptr);
+}
+
+/** Whether a freed block of this class is waiting to be reused. */
+@inline function hasFree(list: i32): bool {
+  return load<u32>(freeHeads + (<usize>list << 2)) != 0;
 }
 
 /** Grows the block at `ptr` from `bytes` to `newBytes` in place if it is the newest block; false otherwise or when memory cannot grow. */
@@ -75,7 +85,7 @@ export function allocRaw(k: i32): usize {
 }
 
 export function freeRaw(ptr: usize, k: i32): void {
-  push(k, ptr);
+  push(k, ptr, <usize>1 << k);
 }
 
 /** A block of `unit << k` bytes for node blocks (one unit size, so a class is one block size), or 0. */
@@ -83,8 +93,26 @@ export function allocUnits(unit: usize, k: i32): usize {
   return pop(CLASSES + k, unit << k);
 }
 
-export function freeUnits(ptr: usize, k: i32): void {
-  push(CLASSES + k, ptr);
+export function freeUnits(ptr: usize, unit: usize, k: i32): void {
+  push(CLASSES + k, ptr, unit << k);
+}
+
+/** The class of the block the last `reuseUnits` returned. */
+export let reusedClass: i32 = 0;
+
+/**
+ * The smallest freed node block of class k or more (its class in `reusedClass`), or 0 when
+ * none is free: a growing tree takes it whole, so the memory of deleted chats serves again
+ * before fresh memory is touched. O(classes).
+ */
+export function reuseUnits(k: i32): usize {
+  for (let c = k; c < CLASSES; c++) {
+    if (hasFree(CLASSES + c)) {
+      reusedClass = c;
+      return pop(CLASSES + c, 0);
+    }
+  }
+  return 0;
 }
 
 // Handle tables: the tree table and the window table hand out small integer handles to

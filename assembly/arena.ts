@@ -27,7 +27,7 @@
 // (a call per field would cost more than the read), so the offsets below are mirrored
 // in src/engine/layout.ts.
 
-import { allocRaw, freeRaw, allocUnits, freeUnits, extendTop, takeHandle, dropHandle, entryOf } from "./alloc";
+import { allocRaw, freeRaw, allocUnits, freeUnits, reuseUnits, reusedClass, extendTop, takeHandle, dropHandle, entryOf } from "./alloc";
 
 export const NODE_BYTES: usize = 36;
 export const COL_PARENT: usize = 0;
@@ -56,7 +56,7 @@ export const H_SIZE: usize = 8;
 export const H_NEWEST_ROOT: usize = 12;
 
 const MIN_CAP_LOG2: i32 = 4;
-const MAX_CAP_LOG2: i32 = 24; // 16M nodes: the depth field's range; 32 << 24 bytes = 512 MiB
+const MAX_CAP_LOG2: i32 = 24; // 16M nodes: the depth field's range; 36 << 24 bytes = 576 MiB
 
 const trees = memory.data<i32>([0, 0, 0, -1]); // the tree table (see alloc.ts's handle tables)
 
@@ -87,7 +87,7 @@ export function createTree(): i32 {
   if (block == 0) return -1;
   const tree = takeHandle(trees, HEADER_BYTES);
   if (tree < 0) {
-    freeUnits(block, MIN_CAP_LOG2);
+    freeUnits(block, NODE_BYTES, MIN_CAP_LOG2);
     return -1;
   }
   const h = header(tree);
@@ -101,31 +101,37 @@ export function createTree(): i32 {
 /** Releases a tree's block for reuse; the handle may be returned by a later createTree. O(1). */
 export function dropTree(tree: i32): void {
   const h = header(tree);
-  freeUnits(<usize>load<u32>(h + H_BLOCK), load<i32>(h + H_CAP_LOG2));
+  freeUnits(<usize>load<u32>(h + H_BLOCK), NODE_BYTES, load<i32>(h + H_CAP_LOG2));
   dropHandle(trees, HEADER_BYTES, tree);
 }
 
 /**
- * Doubles a full tree's capacity; false when memory cannot grow. O(size), amortized O(1)
- * per append. The newest block grows in place (columns move up, from the last one
- * down, and parent addresses stay valid); any other moves to a new block.
+ * Grows a full tree's capacity; false when memory cannot grow. O(size), amortized O(1) per
+ * append. The smallest freed block that is larger is reused first (the tree takes its whole
+ * capacity); else the topmost block doubles in place (columns move up, from the last one
+ * down, and parent addresses stay valid); else the tree moves to a new block twice as large.
  */
 function growTree(h: usize, size: i32): bool {
   const k = load<i32>(h + H_CAP_LOG2);
   if (k >= MAX_CAP_LOG2) return false;
   const from = <usize>load<u32>(h + H_BLOCK);
   const n = <usize>size << 2;
-  if (extendTop(from, NODE_BYTES << k, NODE_BYTES << (k + 1))) {
-    for (let col = COL_META; col >= COL_CHILD; col -= 4) {
-      memory.copy(column(from, k + 1, col), column(from, k, col), n);
+  let to = reuseUnits(k + 1);
+  let k2 = reusedClass;
+  if (to == 0) {
+    if (extendTop(from, NODE_BYTES << k, NODE_BYTES << (k + 1))) {
+      for (let col = COL_META; col >= COL_CHILD; col -= 4) {
+        memory.copy(column(from, k + 1, col), column(from, k, col), n);
+      }
+      store<i32>(h + H_CAP_LOG2, k + 1);
+      return true;
     }
-    store<i32>(h + H_CAP_LOG2, k + 1);
-    return true;
+    to = allocUnits(NODE_BYTES, k + 1);
+    k2 = k + 1;
+    if (to == 0) return false;
   }
-  const to = allocUnits(NODE_BYTES, k + 1);
-  if (to == 0) return false;
   for (let col = COL_CHILD; col <= COL_META; col += 4) {
-    memory.copy(column(to, k + 1, col), column(from, k, col), n);
+    memory.copy(column(to, k2, col), column(from, k, col), n);
   }
   // Parent addresses point into the old parent column: rebase them onto the new one.
   const delta = <u32>(to - from);
@@ -133,9 +139,9 @@ function growTree(h: usize, size: i32): bool {
     const a = load<u32>(from + i);
     store<u32>(to + i, a == 0 ? 0 : a + delta);
   }
-  freeUnits(from, k);
+  freeUnits(from, NODE_BYTES, k);
   store<u32>(h + H_BLOCK, <u32>to);
-  store<i32>(h + H_CAP_LOG2, k + 1);
+  store<i32>(h + H_CAP_LOG2, k2);
   return true;
 }
 
@@ -159,7 +165,7 @@ export function append(tree: i32, parent: i32, tokens: i32, role: i32, priority:
   let k = load<i32>(h + H_CAP_LOG2);
   if (id == 1 << k) {
     if (!growTree(h, id)) return -1;
-    k++;
+    k = load<i32>(h + H_CAP_LOG2); // doubled, or more when a larger freed block was reused
   }
   const b = <usize>load<u32>(h + H_BLOCK);
   const i = <usize>id << 2;

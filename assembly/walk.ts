@@ -3,26 +3,21 @@
 import { header, treeColumn, countVisited, COL_PARENT, COL_CHILD, H_SIZE } from "./arena";
 
 /**
- * Writes the ids of the last `max` nodes of the path root -> `head`, oldest first, into
- * the `max` slots ending at `out + (max << 2)`; returns how many it wrote (they occupy
- * the last `count` slots). Touches exactly the nodes it returns: O(W).
- *
- * Writing from the end backwards lets the walk stop wherever the path does without
- * knowing its length first.
+ * Writes the ids of the last `n` nodes of the path root -> `head`, oldest first, to
+ * `out[0..n)`; the caller has clamped `n` to the path's length (depth + 1). Returns `n`.
+ * Touches exactly the nodes it returns: O(W).
  */
-export function walkInto(tree: i32, head: i32, max: i32, out: usize): i32 {
+export function walkInto(tree: i32, head: i32, n: i32, out: usize): i32 {
   const p = treeColumn(header(tree), COL_PARENT);
   let a = p + (<usize>head << 2);
-  let slot = out + (<usize>max << 2);
-  const end = out;
-  while (a != 0 && slot != end) {
+  // Newest first from the end: a chain of dependent loads, one per node.
+  for (let slot = out + (<usize>n << 2); slot != out; ) {
     slot -= 4;
     store<i32>(slot, <i32>((a - p) >> 2));
     a = <usize>load<u32>(a);
   }
-  const count = <i32>((out + (<usize>max << 2) - slot) >> 2);
-  countVisited(count);
-  return count;
+  countVisited(n);
+  return n;
 }
 
 /** Writes the ids of all leaves (nodes with no child), in creation order, to `out`; returns how many. O(size). */

@@ -135,20 +135,24 @@ export class FlatEngine {
   }
 
   /**
-   * The last `max` nodes of the path root -> `head`, oldest first, as a view valid until
-   * the next call: the walk of assembly/walk.ts (fill the output from its end, follow
-   * parents), bounded by the head's depth as WasmEngine.walk bounds it. O(W).
+   * Writes the last `max` nodes of the path root -> `head`, oldest first, to `ids[0..n)` and
+   * returns n: the walk of assembly/walk.ts (fill from the end, follow parents), bounded by
+   * the head's depth as WasmEngine.walk bounds it, with the same contract. O(W).
    */
-  walk(tree: number, head: number, max: number): Int32Array {
+  walk(tree: number, head: number, max: number): number {
     const t = this.#trees[tree]!;
     const n = Math.min(max, t.depth[head]! + 1);
     if (this.#out.length < n) this.#out = new Int32Array(Math.max(n, this.#out.length * 2));
     const out = this.#out;
     const parent = t.parent;
-    let slot = n;
-    for (let node = head; node >= 0 && slot > 0; node = parent[node]!) out[--slot] = node;
-    this.#visited += n - slot;
-    return out.subarray(slot, n);
+    let node = head;
+    for (let slot = n - 1; slot >= 0; slot--, node = parent[node]!) out[slot] = node;
+    this.#visited += n;
+    return n;
+  }
+
+  get ids(): Int32Array {
+    return this.#out;
   }
 
   get visited(): number {

@@ -35,7 +35,8 @@ export interface TailResult {
 interface LoadEngine {
   createTree(): number;
   append(tree: number, parent: number, tokens: number, role: number, priority: number, flags: number): number;
-  walk(tree: number, head: number, max: number): Int32Array;
+  walk(tree: number, head: number, max: number): number;
+  readonly ids: Int32Array;
 }
 
 const WINDOW = 40;
@@ -50,8 +51,11 @@ class NoEngine implements LoadEngine {
   append(): number {
     return this.#next++;
   }
-  walk(_tree: number, _head: number, max: number): Int32Array {
-    return this.#ids.subarray(0, max);
+  walk(_tree: number, _head: number, max: number): number {
+    return Math.min(max, WINDOW);
+  }
+  get ids(): Int32Array {
+    return this.#ids;
   }
 }
 const USERS = Array.from({ length: 100 }, (_, i) => `user-${i}`);
@@ -111,8 +115,8 @@ async function main(): Promise<void> {
     };
     const id = engine.append(trees[c]!, heads[c]!, 8 + req.body.content.length, 1, 1, 0);
     heads[c] = id;
-    const ids = engine.walk(trees[c]!, id, WINDOW);
-    const res = { chat: req.chat, ids: Array.from(ids), tokens: ids.length * 16 };
+    const n = engine.walk(trees[c]!, id, WINDOW);
+    const res = { chat: req.chat, ids: Array.from(engine.ids.subarray(0, n)), tokens: n * 16 };
     inflight[i & 63] = res;
     checksum = (checksum + res.ids[0]! + res.ids.length + req.headers.length) | 0;
   };

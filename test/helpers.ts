@@ -130,6 +130,12 @@ export async function makeEngine(kind: EngineKind, options: { maxMemoryMB?: numb
 }
 
 /** Everything the engine says about a tree. */
+/** A walk's ids as an array: `walk` writes them to the engine's long-lived `ids` view. */
+export function walkIds(e: Engine, t: number, head: number, max: number): number[] {
+  const n = e.walk(t, head, max);
+  return Array.from(e.ids.subarray(0, n));
+}
+
 export function dumpTree(e: Engine, t: number) {
   const n = e.size(t);
   const nodes = Array.from({ length: n }, (_, id) => ({

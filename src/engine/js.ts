@@ -156,15 +156,17 @@ export class JsEngine implements Engine {
     return this.#tree(tree).nodes.filter((n) => n.child === null).map((n) => n.id);
   }
 
-  walk(tree: number, head: number, max: number): Int32Array {
+  walk(tree: number, head: number, max: number): number {
     const n = Math.min(max, this.depth(tree, head) + 1);
     if (this.#out.length < n) this.#out = new Int32Array(Math.max(n, this.#out.length * 2));
-    let slot = n;
-    for (let node: JsNode | null = this.#node(tree, head); node && slot > 0; node = node.parent) {
-      this.#out[--slot] = node.id;
-    }
-    this.#visited += n - slot;
-    return this.#out.subarray(slot, n);
+    let node: JsNode | null = this.#node(tree, head);
+    for (let slot = n - 1; slot >= 0; slot--, node = node!.parent) this.#out[slot] = node!.id;
+    this.#visited += n;
+    return n;
+  }
+
+  get ids(): Int32Array {
+    return this.#out;
   }
 
   select(tree: number, head: number, budget: number, maxMessages: number): Selection {

@@ -34,10 +34,15 @@ export interface Engine {
   /** All nodes without children, in creation order. O(size). */
   leaves(tree: number): number[];
   /**
-   * The last `max` nodes of the path root -> `head`, oldest first, as a view that stays
-   * valid until the next engine call. O(W): touches only the nodes it returns.
+   * Writes the last `max` nodes of the path root -> `head`, oldest first, to `ids[0..n)`
+   * and returns n. O(W): touches only the nodes it returns.
    */
-  walk(tree: number, head: number, max: number): Int32Array;
+  walk(tree: number, head: number, max: number): number;
+  /**
+   * Where walks leave their ids: a long-lived view, valid until the next engine call
+   * (read it again after each walk: it is rebuilt when the engine's memory grows).
+   */
+  readonly ids: Int32Array;
 
   /**
    * Selects the messages of the branch ending at `head` that fit `budget` tokens, by

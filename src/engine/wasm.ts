@@ -85,9 +85,11 @@ export class WasmEngine implements Engine {
     return engine;
   }
 
+  /** Rebuilds the views after memory grew: a grow detaches the old buffer, and every view over it reads as length 0. */
   #sync(): void {
-    if (this.#i32.length === 0 || this.#i32.buffer !== this.#x.memory.buffer) {
+    if (this.#i32.length === 0) {
       this.#i32 = new Int32Array(this.#x.memory.buffer);
+      this.#ids = new Int32Array(this.#x.memory.buffer, this.#out, this.#outCap);
     }
   }
 
@@ -194,12 +196,14 @@ export class WasmEngine implements Engine {
     return Array.from(this.#i32.subarray(out >>> 2, (out >>> 2) + n));
   }
 
-  walk(tree: number, head: number, max: number): Int32Array {
+  walk(tree: number, head: number, max: number): number {
     const n = Math.min(max, this.depth(tree, head) + 1);
-    const out = this.#reserve(n);
-    const count = this.#x.walkInto(tree, head, n, out);
-    const end = (out >>> 2) + n;
-    return this.#i32.subarray(end - count, end);
+    return this.#x.walkInto(tree, head, n, this.#reserve(n));
+  }
+
+  get ids(): Int32Array {
+    this.#sync();
+    return this.#ids;
   }
 
   select(tree: number, head: number, budget: number, maxMessages: number): Selection {
@@ -229,11 +233,11 @@ export class WasmEngine implements Engine {
   }
 
   windowAdd(window: number, tokens: number, priority: number, unit: number): { slot: number; evicted: Int32Array } {
+    const out = this.#reserve(this.#x.windowCount(window)) >>> 2; // room for every slot it may evict
     const slot = this.#x.windowAdd(window, tokens, priority, unit);
     if (slot === -3) throw outOfMemory("add a message to the window");
     this.#sync();
     const n = this.#x.evictedCount.value as number;
-    const out = n > 0 ? this.#x.reserveOut(0) >>> 2 : 0;
     return { slot, evicted: this.#i32.subarray(out, out + n) };
   }
 
@@ -251,11 +255,24 @@ export class WasmEngine implements Engine {
     return this.#x.windowCount(window);
   }
 
+  // The output buffer: its address and capacity are kept here, so that a walk makes one
+  // call into WASM, not two.
+  #out = 0;
+  #outCap = 0;
+  #ids = new Int32Array(0);
+
+  /** The output buffer's address, with room for n ids. */
   #reserve(n: number): number {
-    const out = this.#x.reserveOut(n);
-    if (out === 0) throw outOfMemory(`list ${n} messages`);
-    this.#sync();
-    return out;
+    if (n > this.#outCap) {
+      const capacity = Math.max(256, 2 ** Math.ceil(Math.log2(n))); // what the core allocates: a power of two
+      const out = this.#x.reserveOut(capacity);
+      if (out === 0) throw outOfMemory(`list ${n} messages`);
+      this.#out = out;
+      this.#outCap = capacity;
+      this.#i32 = new Int32Array(0); // forces #sync to rebuild both views
+      this.#sync();
+    }
+    return this.#out;
   }
 
   get visited(): number {

@@ -274,7 +274,7 @@ export class Chat {
     this.#checkLive();
     const head = id === undefined ? this.#head : (this.#checkId(id), id);
     if (head < 0) return [];
-    return this.#messages(this.#ctx.engine.walk(this.#tree, head, Number.MAX_SAFE_INTEGER));
+    return this.#walk(head, Number.MAX_SAFE_INTEGER);
   }
 
   /**
@@ -287,7 +287,7 @@ export class Chat {
     const { maxMessages = 40 } = checkOptions<{ maxMessages: number }>(options, "window(options)");
     checkInteger(maxMessages, "maxMessages", 1);
     if (this.#head < 0) return [];
-    return this.#messages(this.#ctx.engine.walk(this.#tree, this.#head, maxMessages));
+    return this.#walk(this.#head, maxMessages);
   }
 
   /**
@@ -371,9 +371,12 @@ export class Chat {
     });
   }
 
-  #messages(ids: Int32Array): Message[] {
-    const out = new Array<Message>(ids.length);
-    for (let i = 0; i < ids.length; i++) out[i] = this.#message(ids[i]!);
+  /** The last `max` messages of the branch ending at `head`, oldest first. O(W). */
+  #walk(head: number, max: number): Message[] {
+    const n = this.#ctx.engine.walk(this.#tree, head, max);
+    const ids = this.#ctx.engine.ids;
+    const out = new Array<Message>(n);
+    for (let i = 0; i < n; i++) out[i] = this.#message(ids[i]!);
     return out;
   }
 

@@ -4,33 +4,14 @@
 // the real OASST conversations in ../shared/data when present (synthetic otherwise).
 // Nothing here asserts on timings: goals are printed as PASS / MISS.
 
-import { existsSync, readFileSync } from "node:fs";
 import os from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { AIMessage, HumanMessage, trimMessages, type BaseMessage } from "@langchain/core/messages";
 import { Bench } from "tinybench";
+import { corpus } from "./corpus.js";
 import { Loom, budgetFor, heuristicCounter, loadEncoding, messageTokens, registerModel, type Chat, type TokenCounter } from "../src/index.js";
 
-const HERE = dirname(fileURLToPath(import.meta.url));
-const DATA = join(HERE, "../../shared/data/oasst/en_100_tree.jsonl");
 const SIZES = [1_000, 100_000, 1_000_000] as const;
 const VERSUS = 10_000;
-
-/** Texts to cycle through: every message of the OASST trees, or synthetic sentences. */
-function corpus(): string[] {
-  if (!existsSync(DATA)) {
-    console.warn(`(${DATA} is absent: synthetic texts)`);
-    return Array.from({ length: 500 }, (_, i) => `Message ${i}: ${"a fairly ordinary sentence about travel plans. ".repeat(1 + (i % 9))}`);
-  }
-  const texts: string[] = [];
-  const visit = (node: { text: string; replies?: unknown[] }) => {
-    texts.push(node.text);
-    for (const r of node.replies ?? []) visit(r as typeof node);
-  };
-  for (const line of readFileSync(DATA, "utf8").split("\n")) if (line.trim()) visit(JSON.parse(line).prompt);
-  return texts;
-}
 
 /** A counter that remembers each text's count: the corpus repeats, so building 1M-message chats stays quick. */
 function memoized(counter: TokenCounter): TokenCounter {

@@ -4,14 +4,29 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { runArenaSuite, type SuiteReport } from "./arena.bench.js";
+import { runArenaSuite } from "./arena.bench.js";
+import { runContextSuite } from "./context.bench.js";
+import { runTokensSuite } from "./tokens.bench.js";
+
+/** What a suite reports: tables to print, goals (reported, never asserted) and its markdown. */
+interface SuiteReport {
+  name: string;
+  tables: { title: string; rows: Record<string, string | number>[] }[];
+  goals: { goal: string; target: string; measured: string; pass: boolean }[];
+  markdown: string;
+}
 
 const RESULTS = join(dirname(fileURLToPath(import.meta.url)), "results");
 
-const suites: { name: string; run: () => Promise<SuiteReport> }[] = [{ name: "arena", run: runArenaSuite }];
+const suites: { name: string; run: () => Promise<SuiteReport> }[] = [
+  { name: "arena", run: runArenaSuite },
+  { name: "context", run: runContextSuite },
+  { name: "tokens", run: runTokensSuite },
+];
+const only = process.argv.slice(2);
 
 const started = performance.now();
-for (const suite of suites) {
+for (const suite of suites.filter((s) => only.length === 0 || only.includes(s.name))) {
   process.stderr.write(`suite ${suite.name}\n`);
   const report = await suite.run();
   for (const table of report.tables) {

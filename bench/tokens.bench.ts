@@ -3,14 +3,11 @@
 // loaded encoding stays loaded), counting speed on real texts, and that the counts agree.
 
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Bench } from "tinybench";
 import { loadEncoding, tiktokenCounter } from "../src/tokens/index.js";
+import { corpus } from "./corpus.js";
 
-const HERE = dirname(fileURLToPath(import.meta.url));
-const DATA = join(HERE, "../../shared/data/oasst/en_100_tree.jsonl");
 
 /** Load cost of one backend, measured in this process (run as a child: `tokens.bench.ts load <backend>`). */
 async function measureLoad(backend: string): Promise<void> {
@@ -25,17 +22,6 @@ async function measureLoad(backend: string): Promise<void> {
   console.log(JSON.stringify({ ms, heapMB: (process.memoryUsage().heapUsed - heap0) / 2 ** 20 }));
 }
 
-function texts(): string[] {
-  if (!existsSync(DATA)) return Array.from({ length: 300 }, (_, i) => `Sample ${i}: the quick brown fox — jumps over 13 lazy dogs. 🦊 ${"lorem ".repeat(i % 50)}`);
-  const out: string[] = [];
-  const visit = (n: { text: string; replies?: unknown[] }) => {
-    out.push(n.text);
-    for (const r of n.replies ?? []) visit(r as typeof n);
-  };
-  for (const line of readFileSync(DATA, "utf8").split("\n")) if (line.trim()) visit(JSON.parse(line).prompt);
-  return out;
-}
-
 export async function runTokensSuite() {
   const load = (backend: string) =>
     JSON.parse(
@@ -43,19 +29,19 @@ export async function runTokensSuite() {
     ) as { ms: number; heapMB: number };
   const loads = { "gpt-tokenizer": load("gpt-tokenizer"), "js-tiktoken": load("js-tiktoken") };
 
-  const corpus = texts();
-  const chars = corpus.reduce((n, t) => n + t.length, 0);
+  const texts = corpus();
+  const chars = texts.reduce((n, t) => n + t.length, 0);
   const gpt = await loadEncoding("o200k_base");
   const tik = await tiktokenCounter("o200k_base");
-  const mismatches = corpus.filter((t) => gpt.count(t) !== tik.count(t)).length;
+  const mismatches = texts.filter((t) => gpt.count(t) !== tik.count(t)).length;
   const bench = new Bench({ time: 3000, warmupTime: 300 });
   // gpt-tokenizer caches merges per word: cleared every round, as ctxloom counts each message once.
   const { clearMergeCache } = await import("gpt-tokenizer/encoding/o200k_base");
   bench.add("gpt-tokenizer", () => {
     clearMergeCache();
-    corpus.forEach((t) => gpt.count(t));
+    texts.forEach((t) => gpt.count(t));
   });
-  bench.add("js-tiktoken", () => corpus.forEach((t) => tik.count(t)));
+  bench.add("js-tiktoken", () => texts.forEach((t) => tik.count(t)));
   await bench.run();
   const p50 = (name: string): number => {
     const r = bench.tasks.find((t) => t.name === name)!.result;
@@ -66,18 +52,18 @@ export async function runTokensSuite() {
     backend: b,
     "load ms": loads[b].ms.toFixed(0),
     "heap MB": loads[b].heapMB.toFixed(1),
-    [`count ${corpus.length} texts, ms`]: p50(b).toFixed(1),
+    [`count ${texts.length} texts, ms`]: p50(b).toFixed(1),
     "MB of text / s": (chars / 2 ** 20 / (p50(b) / 1000)).toFixed(1),
   }));
   const speed = p50("js-tiktoken") / p50("gpt-tokenizer");
   const markdown = [
-    `#### Exact counters, o200k_base (${corpus.length} OASST texts, ${(chars / 1024).toFixed(0)} KiB)`,
+    `#### Exact counters, o200k_base (${texts.length} OASST texts, ${(chars / 1024).toFixed(0)} KiB)`,
     "",
     "| backend | load ms | heap MB | count ms (p50) | MB of text / s |",
     "|---|---|---|---|---|",
     ...rows.map((r) => `| ${Object.values(r).join(" | ")} |`),
     "",
-    `Counts differ on ${mismatches} of ${corpus.length} texts; gpt-tokenizer counts ${speed.toFixed(1)}x faster.`,
+    `Counts differ on ${mismatches} of ${texts.length} texts; gpt-tokenizer counts ${speed.toFixed(1)}x faster.`,
   ].join("\n");
   return {
     name: "tokens",

@@ -415,8 +415,10 @@ export async function runArenaSuite(): Promise<SuiteReport> {
     const spread = spreadHeads(n);
     // The three engines must return the same windows, or the comparison means nothing.
     for (const h of [hw, spread[0]!, spread[1]!, spread[2]!]) {
-      const window = (e: { walk(t: number, h: number, m: number): number; readonly ids: Int32Array }, t: number) =>
-        Array.from(e.ids.subarray(0, e.walk(t, h, WINDOW))).join();
+      const window = (e: { walk(t: number, h: number, m: number): number; readonly ids: Int32Array }, t: number) => {
+        const count = e.walk(t, h, WINDOW); // first: the view is read after the walk
+        return Array.from(e.ids.subarray(0, count)).join();
+      };
       const a = window(ew, tw);
       if (a !== window(ef, tf) || a !== window(ej, tj)) {
         throw new Error(`the engines disagree on the window of ${WINDOW} from ${h} at ${n} messages`);

@@ -28,7 +28,7 @@ export interface ModelProfile {
   encoding?: Encoding;
   /** A counter of your own (another tokenizer); it wins over `encoding` and the heuristic. */
   counter?: TokenCounter;
-  /** History limits; default: the size class's row of seed 001's table. */
+  /** History limits (applied only when a chat or call opts in); default: the size class's row of seed 001's table. */
   historyLimits?: HistoryLimits;
 }
 
@@ -55,7 +55,7 @@ function sizeOfWindow(tokens: number): SizeClass {
 const profiles = new Map<string, Readonly<ModelProfile>>();
 
 function add(profile: ModelProfile): void {
-  profiles.set(profile.name, Object.freeze({ ...profile }));
+  profiles.set(profile.name, Object.freeze({ ...profile, historyLimits: HISTORY_LIMITS[profile.sizeClass] }));
 }
 
 for (const { name, contextWindow, encoding, tokensPerChar } of CATALOG) {
@@ -135,7 +135,7 @@ function checkProfile(p: ModelProfile): Readonly<ModelProfile> {
       if (!Number.isInteger(h?.[key]) || h[key] < 1) bad(`historyLimits (with positive integer ${key})`);
     }
   }
-  return Object.isFrozen(p) ? p : Object.freeze({ ...p });
+  return Object.isFrozen(p) && p.historyLimits ? p : Object.freeze({ historyLimits: HISTORY_LIMITS[p.sizeClass], ...p });
 }
 
 /** The history limits that apply to a profile. */

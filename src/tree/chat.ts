@@ -89,7 +89,8 @@ export class Chat {
     const id = this.#contents.length;
     const parent = m.parentId ?? -1;
     if (m.id !== id || !Number.isInteger(parent) || parent < -1 || parent >= id || !ROLES.includes(m.role) ||
-        !PRIORITIES.includes(m.priority) || typeof m.content !== "string" || !Number.isInteger(m.tokens) || m.tokens < 0) {
+        !PRIORITIES.includes(m.priority) || typeof m.content !== "string" || !Number.isInteger(m.tokens) || m.tokens < 0 ||
+        (m.role === "tool") !== (typeof m.toolCallId === "string")) {
       throw corrupt(this.id, `message ${id} is malformed or out of order`);
     }
     this.#link(parent, { ...m, unitEnd: m.role === "tool" && this.#toolResultCompletes(parent, m.toolCallId!) }, m.tokens, m.createdAt);

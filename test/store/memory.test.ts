@@ -1,0 +1,93 @@
+// The in-memory store, and what a Loom does with what a store hands back.
+import { describe, expect, it } from "vitest";
+import { Loom, memoryStore, type ChatRecord, type Message, type Store } from "../../src/index.js";
+import { expectRejectCode, forEachEngine } from "../helpers.js";
+
+const record = (over: Partial<ChatRecord> = {}): ChatRecord => ({
+  id: "c1", userId: "u", title: "t", model: "gpt-4o", system: null,
+  createdAt: 1, updatedAt: 1, messageCount: 0, head: null, options: {}, ...over,
+});
+
+const message = (over: Partial<Message> = {}): Message => ({
+  id: 0, parentId: null, role: "user", content: "hi", priority: "normal", tokens: 5, createdAt: 1, kind: "message", ...over,
+});
+
+describe("memoryStore", () => {
+  it("copies records in and out: callers cannot change what it holds", async () => {
+    const store = memoryStore();
+    const chat = record({ options: { budget: { system: 0.2, memory: 0.2, conversation: 0.45, input: 0.1, reserve: 0.05 } } });
+    await store.createChat(chat);
+    chat.title = "changed";
+    chat.options.budget!.system = 0.9;
+    const m = message({ toolCalls: undefined });
+    await store.appendMessage("u", "c1", m, 0, 2);
+    m.content = "changed";
+    const loaded = (await store.loadChat("u", "c1"))!;
+    expect(loaded.chat.title).toBe("t");
+    expect(loaded.chat.options.budget!.system).toBe(0.2);
+    expect(loaded.messages[0]!.content).toBe("hi");
+    expect(loaded.chat).toMatchObject({ head: 0, updatedAt: 2, messageCount: 1 });
+    loaded.messages[0]!.content = "again";
+    expect((await store.loadChat("u", "c1"))!.messages[0]!.content).toBe("hi");
+  });
+
+  it("scopes chats to their user and lists the most recently updated first", async () => {
+    const store = memoryStore();
+    await store.createChat(record({ id: "a", updatedAt: 5 }));
+    await store.createChat(record({ id: "b", updatedAt: 9 }));
+    await store.createChat(record({ id: "c", userId: "other", updatedAt: 7 }));
+    expect((await store.listChats("u")).map((c) => c.id)).toEqual(["b", "a"]);
+    expect(await store.loadChat("other", "a")).toBeUndefined();
+    expect(await store.deleteChat("other", "a")).toBe(false);
+    expect(await store.deleteChat("u", "a")).toBe(true);
+    expect(await store.deleteChat("u", "a")).toBe(false);
+    expect((await store.listChats("u")).map((c) => c.id)).toEqual(["b"]);
+  });
+});
+
+/** A store that hands back whatever it is given for chat "c1". */
+function storeWith(chat: ChatRecord, messages: Message[]): Store {
+  const store = memoryStore();
+  return { ...store, loadChat: (userId, chatId) => (userId === "u" && chatId === "c1" ? { chat, messages } : undefined) };
+}
+
+forEachEngine((engine) => {
+  describe("a store that hands back data ctxloom cannot read: STORE_CORRUPT, nothing loaded", () => {
+    const cases: [string, ChatRecord, Message[]][] = [
+      ["a message out of order", record({ head: 0 }), [message({ id: 1 })]],
+      ["a parent after its child", record({ head: 1 }), [message(), message({ id: 1, parentId: 2 })]],
+      ["an unknown role", record({ head: 0 }), [message({ role: "robot" as never })]],
+      ["an unknown priority", record({ head: 0 }), [message({ priority: "urgent" as never })]],
+      ["negative tokens", record({ head: 0 }), [message({ tokens: -1 })]],
+      ["content that is not text", record({ head: 0 }), [message({ content: 42 as never })]],
+      ["a tool result without its call id", record({ head: 1 }), [message(), message({ id: 1, parentId: 0, role: "tool" })]],
+      ["a head past the last message", record({ head: 3 }), [message()]],
+      ["a head that is not an integer", record({ head: 0.5 }), [message()]],
+    ];
+    for (const [label, chat, messages] of cases) {
+      it(label, async () => {
+        const loom = await Loom.open({ engine, store: storeWith(chat, messages) });
+        const chats = loom.user("u");
+        await expectRejectCode(() => chats.open("c1"), "STORE_CORRUPT");
+        await expectRejectCode(() => chats.open("c1"), "STORE_CORRUPT"); // a failed open is not cached
+        await loom.close();
+      });
+    }
+
+    it("a well-formed chat from the same store opens, with its head and tool units", async () => {
+      const calls = [{ id: "k", type: "function" as const, function: { name: "f", arguments: "{}" } }];
+      const messages = [
+        message(),
+        message({ id: 1, parentId: 0, role: "assistant", content: "", toolCalls: calls }),
+        message({ id: 2, parentId: 1, role: "tool", content: "ok", toolCallId: "k" }),
+      ];
+      const loom = await Loom.open({ engine, store: storeWith(record({ head: 2, messageCount: 3 }), messages) });
+      const chat = await loom.user("u").open("c1");
+      expect(chat.head).toBe(2);
+      expect(chat.path().map((m) => m.role)).toEqual(["user", "assistant", "tool"]);
+      const ctx = await chat.buildContext();
+      expect(ctx.conversation.map((m) => m.id)).toEqual([0, 1, 2]); // the restored unit is complete
+      await loom.close();
+    });
+  });
+});

@@ -8,6 +8,8 @@
 // It implements the subset of the Engine interface the benchmarks use; it is not part of
 // the package and nothing in src/ may import it.
 
+import { Handles } from "../src/engine/js.js";
+
 const MIN_CAP = 16;
 
 /** One tree: eight columns indexed by node id. Parents are ids (-1 for a root). */
@@ -93,45 +95,36 @@ export class FlatTree {
 /** The flat arena behind the same calls as the engines: trees by handle, one shared output buffer. */
 export class FlatEngine {
   readonly kind = "flat" as const;
-  readonly #trees: (FlatTree | null)[] = [];
-  readonly #free: number[] = [];
+  readonly #trees = new Handles<FlatTree>();
   #out = new Int32Array(1024);
   #visited = 0;
 
   createTree(): number {
-    const tree = new FlatTree();
-    const handle = this.#free.pop();
-    if (handle !== undefined) {
-      this.#trees[handle] = tree;
-      return handle;
-    }
-    this.#trees.push(tree);
-    return this.#trees.length - 1;
+    return this.#trees.add(new FlatTree());
   }
 
   dropTree(tree: number): void {
-    this.#trees[tree] = null;
-    this.#free.push(tree);
+    this.#trees.drop(tree);
   }
 
   tree(tree: number): FlatTree {
-    return this.#trees[tree]!;
+    return this.#trees.get(tree);
   }
 
   append(tree: number, parent: number, tokens: number, role: number, priority: number, flags: number): number {
-    return this.#trees[tree]!.append(parent, tokens, role, priority, flags);
+    return this.#trees.get(tree).append(parent, tokens, role, priority, flags);
   }
 
   size(tree: number): number {
-    return this.#trees[tree]!.size;
+    return this.#trees.get(tree).size;
   }
 
   parent(tree: number, id: number): number {
-    return this.#trees[tree]!.parent[id]!;
+    return this.#trees.get(tree).parent[id]!;
   }
 
   depth(tree: number, id: number): number {
-    return this.#trees[tree]!.depth[id]!;
+    return this.#trees.get(tree).depth[id]!;
   }
 
   /**
@@ -140,7 +133,7 @@ export class FlatEngine {
    * the head's depth as WasmEngine.walk bounds it, with the same contract. O(W).
    */
   walk(tree: number, head: number, max: number): number {
-    const t = this.#trees[tree]!;
+    const t = this.#trees.get(tree);
     const n = Math.min(max, t.depth[head]! + 1);
     if (this.#out.length < n) this.#out = new Int32Array(Math.max(n, this.#out.length * 2));
     const out = this.#out;
@@ -162,7 +155,7 @@ export class FlatEngine {
   /** Bytes of all live trees' columns. */
   memoryBytes(): number {
     let bytes = 0;
-    for (const t of this.#trees) if (t) bytes += t.byteLength;
+    for (const t of this.#trees.values()) bytes += t.byteLength;
     return bytes;
   }
 }

@@ -57,31 +57,49 @@ interface JsTree {
  * differential tests, the fallback where WASM cannot load, and the "pure TS" of the
  * benchmarks. Same behaviour as WasmEngine, operation for operation.
  */
+/** Values by small integer handle; a dropped handle is handed out again (newest dropped first, as the core does). */
+export class Handles<T> {
+  readonly #values: (T | null)[] = [];
+  readonly #free: number[] = [];
+
+  add(value: T): number {
+    const handle = this.#free.pop();
+    if (handle === undefined) return this.#values.push(value) - 1;
+    this.#values[handle] = value;
+    return handle;
+  }
+
+  get(handle: number): T {
+    return this.#values[handle]!;
+  }
+
+  drop(handle: number): void {
+    this.#values[handle] = null;
+    this.#free.push(handle);
+  }
+
+  /** The live values. */
+  values(): T[] {
+    return this.#values.filter((v): v is T => v !== null);
+  }
+}
+
 export class JsEngine implements Engine {
   readonly kind = "js" as const;
-  readonly #trees: (JsTree | null)[] = [];
-  readonly #free: number[] = [];
+  readonly #trees = new Handles<JsTree>();
   #out = new Int32Array(1024);
   #visited = 0;
 
   createTree(): number {
-    const tree: JsTree = { nodes: [], newestRoot: null };
-    const handle = this.#free.pop();
-    if (handle !== undefined) {
-      this.#trees[handle] = tree;
-      return handle;
-    }
-    this.#trees.push(tree);
-    return this.#trees.length - 1;
+    return this.#trees.add({ nodes: [], newestRoot: null });
   }
 
   dropTree(tree: number): void {
-    this.#trees[tree] = null;
-    this.#free.push(tree);
+    this.#trees.drop(tree);
   }
 
   #tree(tree: number): JsTree {
-    return this.#trees[tree]!;
+    return this.#trees.get(tree);
   }
 
   append(tree: number, parent: number, tokens: number, role: number, priority: number, flags: number): number {
@@ -173,26 +191,21 @@ export class JsEngine implements Engine {
     return selectFrom(this.#node(tree, head), budget, maxMessages, (n) => (this.#visited += n));
   }
 
-  readonly #windows: (JsWindow | null)[] = [];
-  readonly #freeWindows: number[] = [];
+  readonly #windows = new Handles<JsWindow>();
 
   createWindow(maxTokens: number): number {
-    const w: JsWindow = { maxTokens, total: 0, count: 0, first: null, last: null, pfirst: [null, null, null, null], plast: [null, null, null, null], slots: [], freeSlots: [] };
-    const handle = this.#freeWindows.pop();
-    if (handle !== undefined) {
-      this.#windows[handle] = w;
-      return handle;
-    }
-    return this.#windows.push(w) - 1;
+    return this.#windows.add({
+      maxTokens, total: 0, count: 0, first: null, last: null,
+      pfirst: [null, null, null, null], plast: [null, null, null, null], slots: [], freeSlots: [],
+    });
   }
 
   dropWindow(window: number): void {
-    this.#windows[window] = null;
-    this.#freeWindows.push(window);
+    this.#windows.drop(window);
   }
 
   windowAdd(window: number, tokens: number, priority: number, unit: number): { slot: number; evicted: Int32Array } {
-    const w = this.#windows[window]!;
+    const w = this.#windows.get(window);
     const evicted: number[] = [];
     if (tokens > w.maxTokens) return { slot: REJECTED_TOO_LARGE, evicted: new Int32Array(0) };
     const owner = unit >= 0 ? w.slots[unit]! : null;
@@ -224,16 +237,16 @@ export class JsEngine implements Engine {
 
   windowSlots(window: number): Int32Array {
     const out: number[] = [];
-    for (let x = this.#windows[window]!.first; x; x = x.next) out.push(x.slot);
+    for (let x = this.#windows.get(window).first; x; x = x.next) out.push(x.slot);
     return Int32Array.from(out);
   }
 
   windowTokens(window: number): number {
-    return this.#windows[window]!.total;
+    return this.#windows.get(window).total;
   }
 
   windowCount(window: number): number {
-    return this.#windows[window]!.count;
+    return this.#windows.get(window).count;
   }
 
   get visited(): number {

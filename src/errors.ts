@@ -70,12 +70,16 @@ export function describe(value: unknown): string {
   return String(value);
 }
 
-/** A store's failure as a CtxloomError (STORE_FAILED); CtxloomErrors pass through unchanged. */
-export function storeFailed(cause: unknown, what = "the change"): CtxloomError {
-  if (cause instanceof CtxloomError) return cause;
-  return new CtxloomError(
-    "STORE_FAILED",
-    `The store failed on ${what} (${String(cause)}); nothing was changed. Check the store and retry.`,
-    { cause },
-  );
+/** Runs a store call; its failure becomes STORE_FAILED naming `what` (CtxloomErrors pass through unchanged). */
+export async function fromStore<T>(what: string, call: () => T | Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (cause) {
+    if (cause instanceof CtxloomError) throw cause;
+    throw new CtxloomError(
+      "STORE_FAILED",
+      `The store failed on ${what} (${String(cause)}); nothing was changed. Check the store and retry.`,
+      { cause },
+    );
+  }
 }

@@ -1,6 +1,6 @@
 import { buildContext, formatPrompt, type BuildOptions, type ContextWindow, type ContextSource, type Usage } from "../context/build.js";
 import type { AnthropicMessage, OpenAIMessage } from "../context/format.js";
-import { CtxloomError, checkInteger, checkOptions, describe, storeFailed } from "../errors.js";
+import { CtxloomError, checkInteger, checkOptions, describe, fromStore } from "../errors.js";
 import type { Engine } from "../engine/types.js";
 import { FLAG_SUMMARY, FLAG_TOOL_CALLS, FLAG_UNIT_END, PRIORITIES, ROLES } from "../engine/types.js";
 import { budgetFor } from "../models/budget.js";
@@ -426,11 +426,7 @@ export class Chat {
     if (m.name !== undefined) message.name = m.name;
     if (m.toolCalls) message.toolCalls = m.toolCalls.map((c) => ({ ...c, function: { ...c.function } }));
     if (m.toolCallId !== undefined) message.toolCallId = m.toolCallId;
-    try {
-      await this.#ctx.store.appendMessage(this.userId, this.id, message, id, now);
-    } catch (cause) {
-      throw storeFailed(cause);
-    }
+    await fromStore("appending the message", () => this.#ctx.store.appendMessage(this.userId, this.id, message, id, now));
     this.#link(parent, m, tokens, now);
     this.#head = id;
     this.#updatedAt = now;
@@ -439,11 +435,7 @@ export class Chat {
 
   async #moveHead(head: number): Promise<void> {
     const now = Date.now();
-    try {
-      await this.#ctx.store.setHead(this.userId, this.id, head < 0 ? null : head, now);
-    } catch (cause) {
-      throw storeFailed(cause, "moving the head");
-    }
+    await fromStore("moving the head", () => this.#ctx.store.setHead(this.userId, this.id, head < 0 ? null : head, now));
     this.#head = head;
     this.#updatedAt = now;
   }

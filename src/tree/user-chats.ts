@@ -1,4 +1,4 @@
-import { CtxloomError, checkOptions, describe, storeFailed } from "../errors.js";
+import { CtxloomError, checkOptions, describe, fromStore } from "../errors.js";
 import { checkSplit, type BudgetSplit } from "../models/budget.js";
 import { registeredProfile, type HistoryLimits, type ModelProfile } from "../models/profiles.js";
 import type { ChatOptions, ChatRecord, ChatSummary } from "../store/types.js";
@@ -83,10 +83,10 @@ export class UserChats {
     };
     const chat = new Chat(this.#ctx, { chat: record, messages: [] }, profile, counter);
     try {
-      await this.#ctx.store.createChat(record);
-    } catch (cause) {
+      await fromStore("creating the chat", () => this.#ctx.store.createChat(record));
+    } catch (error) {
       void chat.retire();
-      throw storeFailed(cause, "creating the chat");
+      throw error;
     }
     this.#open.set(openKey(this.userId, record.id), { loading: Promise.resolve(chat), chat });
     return chat;
@@ -95,9 +95,7 @@ export class UserChats {
   /** The user's chats, most recently updated first. */
   async list(): Promise<ChatSummary[]> {
     this.#ctx.checkOpen();
-    const records = await Promise.resolve()
-      .then(() => this.#ctx.store.listChats(this.userId))
-      .catch((cause: unknown) => Promise.reject(storeFailed(cause, "listing chats")));
+    const records = await fromStore("listing chats", () => this.#ctx.store.listChats(this.userId));
     return records.map(({ id, title, model, createdAt, updatedAt, messageCount }) => ({ id, title, model, createdAt, updatedAt, messageCount }));
   }
 
@@ -113,12 +111,7 @@ export class UserChats {
     if (cached) return cached.loading;
     const entry = {} as OpenChat;
     entry.loading = (async () => {
-      let loaded;
-      try {
-        loaded = await this.#ctx.store.loadChat(this.userId, chatId);
-      } catch (cause) {
-        throw storeFailed(cause, "loading the chat");
-      }
+      const loaded = await fromStore("loading the chat", () => this.#ctx.store.loadChat(this.userId, chatId));
       if (!loaded) throw unknownChat(this.userId, chatId);
       const { profile, counter } = await this.#ctx.prepare(modelOf(loaded.chat));
       return (entry.chat = new Chat(this.#ctx, loaded, profile, counter));
@@ -138,12 +131,7 @@ export class UserChats {
     checkChatId(chatId);
     const key = openKey(this.userId, chatId);
     const deleteStored = async () => {
-      let deleted;
-      try {
-        deleted = await this.#ctx.store.deleteChat(this.userId, chatId);
-      } catch (cause) {
-        throw storeFailed(cause, "deleting the chat");
-      }
+      const deleted = await fromStore("deleting the chat", () => this.#ctx.store.deleteChat(this.userId, chatId));
       if (!deleted) throw unknownChat(this.userId, chatId);
     };
     const entry = this.#open.get(key);

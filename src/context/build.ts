@@ -1,7 +1,7 @@
 import { CtxloomError, checkInteger, checkOptions, describe } from "../errors.js";
 import type { Engine } from "../engine/types.js";
 import { budgetFor, type Budget, type BudgetSplit } from "../models/budget.js";
-import { getModelProfile, historyLimitsOf, type HistoryLimits, type ModelProfile } from "../models/profiles.js";
+import { checkHistoryLimits, getModelProfile, historyLimitsOf, type HistoryLimits, type ModelProfile } from "../models/profiles.js";
 import { REPLY_PRIMING, messageTokens } from "../tokens/chat.js";
 import type { TokenCounter } from "../tokens/types.js";
 import type { Message } from "../tree/message.js";
@@ -23,7 +23,7 @@ export interface BuildOptions {
   /** Budget fractions for this call (default: the chat's, else seed 001's 25/20/40/10/5). */
   budget?: Partial<BudgetSplit>;
   /** Apply seed 001's history limits (turns, characters per turn, memory characters): true for the model's size class, or your own. Default: the chat's setting, else off. */
-  historyLimits?: boolean | HistoryLimits;
+  historyLimits?: boolean | Partial<HistoryLimits>;
   /** "openai" (default) or "anthropic" (system apart, roles alternating, the user first). */
   format?: "openai" | "anthropic";
 }
@@ -73,7 +73,7 @@ export interface ContextSource {
   profile: Readonly<ModelProfile>;
   system: string | null;
   budget: Partial<BudgetSplit> | undefined;
-  historyLimits: boolean | HistoryLimits | undefined;
+  historyLimits: boolean | Partial<HistoryLimits> | undefined;
   message(id: number): Message;
 }
 
@@ -106,14 +106,14 @@ export function buildContext(source: ContextSource, options: BuildOptions | unde
   let memoryText = text(o.memory, "memory") ?? "";
   const input = text(o.input, "input");
   if (input !== undefined && input.length === 0) throw new CtxloomError("INVALID_CONTENT", "input must not be empty; leave it out instead.");
-  const maxMessages = o.maxMessages === undefined ? 0 : checkInteger(o.maxMessages, "maxMessages", 1);
+  const maxMessages = o.maxMessages === undefined ? 0 : checkInteger(o.maxMessages, "maxMessages", 1, 0x7fffffff);
   const format = o.format ?? "openai";
   if (format !== "openai" && format !== "anthropic") {
     throw new CtxloomError("INVALID_ARGUMENT", `format must be "openai" or "anthropic"; got ${describe(format)}.`);
   }
   const profile = o.model === undefined ? source.profile : getModelProfile(o.model);
-  const budget = budgetFor(profile, { split: o.budget ?? source.budget });
-  const limits = resolveLimits(o.historyLimits ?? source.historyLimits, profile);
+  const budget = budgetFor(profile, { split: o.budget !== undefined ? o.budget : source.budget });
+  const limits = resolveLimits(o.historyLimits !== undefined ? o.historyLimits : source.historyLimits, profile);
   const counter = source.counter;
   const limit = budget.effective - budget.reserve;
 
@@ -211,12 +211,9 @@ export function formatPrompt(context: ContextWindow): string {
   return toTranscript(parts);
 }
 
-function resolveLimits(setting: boolean | HistoryLimits | undefined, profile: ModelProfile): Readonly<HistoryLimits> | undefined {
-  if (setting === undefined || setting === false) return undefined;
-  if (setting === true) return historyLimitsOf(profile);
-  const h = checkOptions<HistoryLimits>(setting, "historyLimits");
-  const base = historyLimitsOf(profile);
-  const out = { ...base, ...h };
-  for (const key of ["maxTurns", "maxCharsPerTurn", "memoryMaxChars"] as const) checkInteger(out[key], `historyLimits.${key}`, 1);
-  return out;
+function resolveLimits(setting: boolean | Partial<HistoryLimits> | undefined, profile: ModelProfile): Readonly<HistoryLimits> | undefined {
+  if (setting === undefined) return undefined;
+  const checked = checkHistoryLimits(setting);
+  if (checked === false) return undefined;
+  return checked === true ? historyLimitsOf(profile) : { ...historyLimitsOf(profile), ...checked };
 }

@@ -1,6 +1,6 @@
 import { CtxloomError, checkInteger, checkOptions, describe } from "../errors.js";
 import { PRIORITIES, type Engine, type Priority } from "../engine/types.js";
-import { messageTokens } from "../tokens/chat.js";
+import { MAX_TOKENS, messageTokens } from "../tokens/chat.js";
 import { heuristicCounter } from "../tokens/heuristic.js";
 import type { TokenCounter } from "../tokens/types.js";
 import { checkMessageInput, priorityCode, type MessageExtras, type MessageInput, type ToolCall } from "../tree/message.js";
@@ -61,7 +61,7 @@ export class SlidingWindow {
   /** @internal Use `loom.window({ maxTokens })`. */
   constructor(engine: Engine, options: WindowOptions, onDispose: () => void) {
     const o = checkOptions<WindowOptions>(options, "window(options)");
-    this.maxTokens = checkInteger(o.maxTokens, "maxTokens", 1, 0x7fffffff);
+    this.maxTokens = checkInteger(o.maxTokens, "maxTokens", 1, MAX_TOKENS);
     if (o.counter !== undefined && (o.counter === null || typeof o.counter.count !== "function")) {
       throw new CtxloomError("INVALID_ARGUMENT", `counter must be a TokenCounter { name, exact, count(text) }; got ${describe(o.counter)}.`);
     }

@@ -1,4 +1,5 @@
 import { CtxloomError, describe } from "../errors.js";
+import { MAX_TOKENS } from "../tokens/chat.js";
 import type { TokenCounter } from "../tokens/types.js";
 import { CATALOG } from "./catalog.js";
 import type { Encoding } from "./types.js";
@@ -124,18 +125,39 @@ function checkProfile(p: ModelProfile): Readonly<ModelProfile> {
     throw new CtxloomError("INVALID_ARGUMENT", `A model profile needs ${what}; got ${describe((p as unknown as Record<string, unknown>)[what.split(" ")[0]!])}.`);
   };
   if (typeof p.name !== "string" || p.name.length === 0) bad("name (a non-empty string)");
-  if (!Number.isInteger(p.contextWindow) || p.contextWindow < 16) bad("contextWindow (an integer number of tokens, >= 16)");
+  if (!Number.isInteger(p.contextWindow) || p.contextWindow < 16 || p.contextWindow > MAX_TOKENS) {
+    bad(`contextWindow (an integer number of tokens from 16 to ${MAX_TOKENS})`);
+  }
   if (!SIZE_CLASSES.includes(p.sizeClass)) bad(`sizeClass (one of ${SIZE_CLASSES.join(", ")})`);
   if (typeof p.tokensPerChar !== "number" || !(p.tokensPerChar > 0 && p.tokensPerChar <= 4)) bad("tokensPerChar (a number in (0, 4])");
   if (p.encoding !== undefined && p.encoding !== "o200k_base" && p.encoding !== "cl100k_base") bad(`encoding ("o200k_base" or "cl100k_base")`);
   if (p.counter !== undefined && (typeof p.counter !== "object" || typeof p.counter.count !== "function")) bad("counter (a TokenCounter: { name, exact, count(text) })");
   if (p.historyLimits !== undefined) {
-    const h = p.historyLimits;
-    for (const key of ["maxTurns", "maxCharsPerTurn", "memoryMaxChars"] as const) {
-      if (!Number.isInteger(h?.[key]) || h[key] < 1) bad(`historyLimits (with positive integer ${key})`);
-    }
+    const limits = checkHistoryLimits(p.historyLimits, "the profile's historyLimits");
+    if (typeof limits !== "object" || Object.keys(limits).length !== 3) bad("historyLimits (all of maxTurns, maxCharsPerTurn, memoryMaxChars)");
   }
   return Object.isFrozen(p) && p.historyLimits ? p : Object.freeze({ historyLimits: HISTORY_LIMITS[p.sizeClass], ...p });
+}
+
+/**
+ * A chat's or call's history-limits setting: true (the model's size class), false, or
+ * limits of your own (missing fields keep the size class's). @throws INVALID_ARGUMENT
+ */
+export function checkHistoryLimits(value: unknown, what = "historyLimits"): boolean | Partial<HistoryLimits> {
+  if (typeof value === "boolean") return value;
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw new CtxloomError("INVALID_ARGUMENT", `${what} must be true, false or { maxTurns, maxCharsPerTurn, memoryMaxChars }; got ${describe(value)}.`);
+  }
+  const limits = value as Partial<HistoryLimits>;
+  for (const [key, v] of Object.entries(limits)) {
+    if (!(key === "maxTurns" || key === "maxCharsPerTurn" || key === "memoryMaxChars")) {
+      throw new CtxloomError("INVALID_ARGUMENT", `Unknown ${what} field ${describe(key)}; the fields are maxTurns, maxCharsPerTurn, memoryMaxChars.`);
+    }
+    if (!(Number.isInteger(v) && (v as number) >= 1 && (v as number) <= MAX_TOKENS)) {
+      throw new CtxloomError("INVALID_ARGUMENT", `${what}.${key} must be a positive integer; got ${describe(v)}.`);
+    }
+  }
+  return { ...limits };
 }
 
 /** The history limits that apply to a profile. */

@@ -7,7 +7,7 @@ export interface ChatOptions {
   /** Budget fractions for this chat's contexts. */
   budget?: Partial<BudgetSplit>;
   /** Seed 001's history limits: true for the model's size class, or your own. */
-  historyLimits?: boolean | HistoryLimits;
+  historyLimits?: boolean | Partial<HistoryLimits>;
   /**
    * The model's profile when the chat was created with a profile object rather than a
    * known name (without its `counter`: a function cannot be stored).

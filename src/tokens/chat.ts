@@ -9,6 +9,11 @@ export interface CountableMessage {
   toolCallId?: string;
 }
 
+import { CtxloomError, describe } from "../errors.js";
+
+/** The most tokens anything may count (a message, a window, a model's context): 2^30, so sums stay in 32 bits. */
+export const MAX_TOKENS = 2 ** 30;
+
 /** OpenAI cookbook rules: every message costs 3 tokens, a `name` 1 more, the reply primer 3. */
 export const TOKENS_PER_MESSAGE = 3;
 export const TOKENS_PER_NAME = 1;
@@ -19,13 +24,28 @@ export const REPLY_PRIMING = 3;
  * field's value encoded (role, content, name, and the tool call fields).
  */
 export function messageTokens(counter: TokenCounter, m: CountableMessage): number {
-  let n = TOKENS_PER_MESSAGE + counter.count(m.role) + counter.count(m.content);
-  if (m.name !== undefined) n += TOKENS_PER_NAME + counter.count(m.name);
-  if (m.toolCallId !== undefined) n += counter.count(m.toolCallId);
+  const count = (text: string): number => {
+    const n = counter.count(text);
+    // Counters may be the user's own; the engines store whole 32-bit counts, so nothing else may pass.
+    if (!(Number.isInteger(n) && n >= 0 && n <= MAX_TOKENS)) {
+      throw new CtxloomError(
+        "INVALID_ARGUMENT",
+        `The token counter ${describe(counter.name)} gave ${describe(n)}; a TokenCounter must return whole, ` +
+          `non-negative counts (round with Math.ceil), at most ${MAX_TOKENS}.`,
+      );
+    }
+    return n;
+  };
+  let n = TOKENS_PER_MESSAGE + count(m.role) + count(m.content);
+  if (m.name !== undefined) n += TOKENS_PER_NAME + count(m.name);
+  if (m.toolCallId !== undefined) n += count(m.toolCallId);
   if (m.toolCalls) {
     for (const call of m.toolCalls) {
-      n += counter.count(call.id) + counter.count(call.type) + counter.count(call.function.name) + counter.count(call.function.arguments);
+      n += count(call.id) + count(call.type) + count(call.function.name) + count(call.function.arguments);
     }
+  }
+  if (n > MAX_TOKENS) {
+    throw new CtxloomError("MESSAGE_TOO_LARGE", `A message of ${n} tokens is past what any model takes (${MAX_TOKENS}); split it.`);
   }
   return n;
 }

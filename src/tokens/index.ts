@@ -54,22 +54,37 @@ export function countTokens(messages: readonly CountableMessage[], options: { mo
   }
   counter ??= heuristicCounter(profile.tokensPerChar);
   let total = REPLY_PRIMING;
-  messages.forEach((m, i) => {
-    if (m === null || typeof m !== "object" || typeof m.role !== "string" || typeof (m.content ?? "") !== "string") {
-      throw new CtxloomError("INVALID_ARGUMENT", `messages[${i}] must be { role, content, name? } with string values; got ${describe(m)}.`);
-    }
-    total += messageTokens(counter, toCountable(m));
-  });
+  messages.forEach((m, i) => (total += messageTokens(counter, toCountable(m, i))));
   return total;
 }
 
-/** Accepts both ctxloom's camelCase and OpenAI's snake_case fields. */
-function toCountable(m: CountableMessage & { tool_calls?: CountableMessage["toolCalls"]; tool_call_id?: string }): CountableMessage {
-  const out: CountableMessage = { role: m.role, content: m.content ?? "" };
-  if (m.name !== undefined) out.name = m.name;
-  const calls = m.toolCalls ?? m.tool_calls;
-  if (calls) out.toolCalls = calls;
+/** A checked copy of messages[i], in ctxloom's camelCase or OpenAI's snake_case. @throws INVALID_ARGUMENT */
+function toCountable(m: CountableMessage & { tool_calls?: unknown; tool_call_id?: unknown }, i: number): CountableMessage {
+  const bad = (what: string, value: unknown): never => {
+    throw new CtxloomError("INVALID_ARGUMENT", `messages[${i}]${what} must be a string; got ${describe(value)}.`);
+  };
+  if (m === null || typeof m !== "object") {
+    throw new CtxloomError("INVALID_ARGUMENT", `messages[${i}] must be { role, content, name?, tool_calls?, tool_call_id? }; got ${describe(m)}.`);
+  }
+  if (typeof m.role !== "string") bad(".role", m.role);
+  const content = m.content ?? "";
+  if (typeof content !== "string") bad(".content", m.content);
+  const out: CountableMessage = { role: m.role, content };
+  if (m.name !== undefined) out.name = typeof m.name === "string" ? m.name : bad(".name", m.name);
   const callId = m.toolCallId ?? m.tool_call_id;
-  if (callId !== undefined) out.toolCallId = callId;
+  if (callId !== undefined) out.toolCallId = typeof callId === "string" ? callId : bad(".tool_call_id", callId);
+  const calls = m.toolCalls ?? m.tool_calls;
+  if (calls !== undefined) {
+    if (!Array.isArray(calls)) bad(".tool_calls (an array)", calls);
+    out.toolCalls = (calls as unknown[]).map((call, j) => {
+      const c = (call ?? {}) as { id?: unknown; type?: unknown; function?: { name?: unknown; arguments?: unknown } };
+      const field = (path: string, value: unknown): string => (typeof value === "string" ? value : bad(`.tool_calls[${j}]${path}`, value));
+      return {
+        id: field(".id", c.id),
+        type: field(".type", c.type),
+        function: { name: field(".function.name", c.function?.name), arguments: field(".function.arguments", c.function?.arguments) },
+      };
+    });
+  }
   return out;
 }

@@ -4,5 +4,6 @@ export interface TokenCounter {
   readonly name: string;
   /** True when counts are the model's own tokenizer's, not an estimate. */
   readonly exact: boolean;
+  /** A whole, non-negative number of tokens. */
   count(text: string): number;
 }

@@ -1,6 +1,6 @@
 import { CtxloomError, checkOptions, describe, fromStore } from "../errors.js";
 import { checkSplit, type BudgetSplit } from "../models/budget.js";
-import { registeredProfile, type HistoryLimits, type ModelProfile } from "../models/profiles.js";
+import { checkHistoryLimits, registeredProfile, type HistoryLimits, type ModelProfile } from "../models/profiles.js";
 import type { ChatOptions, ChatRecord, ChatSummary } from "../store/types.js";
 import { Chat, type LoomContext } from "./chat.js";
 
@@ -14,7 +14,7 @@ export interface CreateChatOptions {
   /** Budget fractions for this chat's contexts (default seed 001's 25/20/40/10/5). */
   budget?: Partial<BudgetSplit>;
   /** Apply seed 001's history limits to this chat's contexts: true for the model's size class, or your own. Default off. */
-  historyLimits?: boolean | HistoryLimits;
+  historyLimits?: boolean | Partial<HistoryLimits>;
 }
 
 /** A chat the Loom holds in memory: loading, or loaded. */
@@ -60,12 +60,7 @@ export class UserChats {
       settings.profile = stored;
     }
     if (o.budget !== undefined) settings.budget = { ...checkSplit(o.budget) };
-    if (o.historyLimits !== undefined) {
-      if (typeof o.historyLimits !== "boolean" && (o.historyLimits === null || typeof o.historyLimits !== "object")) {
-        throw new CtxloomError("INVALID_ARGUMENT", `historyLimits must be true, false or { maxTurns, maxCharsPerTurn, memoryMaxChars }; got ${describe(o.historyLimits)}.`);
-      }
-      settings.historyLimits = typeof o.historyLimits === "boolean" ? o.historyLimits : { ...o.historyLimits };
-    }
+    if (o.historyLimits !== undefined) settings.historyLimits = checkHistoryLimits(o.historyLimits);
     const title = text(o.title, "title", "")!;
     const system = text(o.system, "system", null);
     const now = Date.now();

@@ -114,6 +114,10 @@ function unitTokens(x: i32, level: i32, minDepth: i32): i32 {
       return depthOf(m) < minDepth ? -1 : sum;
     }
     x = next(x, level);
+    if (x < 0) {
+      countVisited(seen); // no assistant message above: a broken unit is never sent
+      return -1;
+    }
   }
 }
 

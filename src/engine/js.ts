@@ -311,13 +311,14 @@ function enterUnit(state: UnitState, x: JsNode): UnitState {
 const leaveUnit = (state: UnitState, x: JsNode): UnitState => (x.role === ROLE_TOOL ? state : "outside");
 
 /** The members of the unit whose newest member is x, newest first, down to its assistant message. */
-function unitOf(x: JsNode, level: number): JsNode[] {
+function unitOf(x: JsNode, level: number): { members: JsNode[]; whole: boolean } {
   const members = [x];
   while (x.role === ROLE_TOOL) {
-    x = next(x, level)!;
-    members.push(x);
+    const up = next(x, level);
+    if (!up) return { members, whole: false }; // no assistant message above: a broken unit is never sent
+    members.push((x = up));
   }
-  return members;
+  return { members, whole: true };
 }
 
 function selectFrom(head: JsNode, budget: number, maxMessages: number, countVisited: (n: number) => void): Selection {
@@ -367,9 +368,10 @@ function selectFrom(head: JsNode, budget: number, maxMessages: number, countVisi
         x = next(x, level);
         continue;
       }
-      const members = state === "complete" ? unitOf(x, level) : [x];
+      const { members, whole } = state === "complete" ? unitOf(x, level) : { members: [x], whole: true };
       if (state === "complete") visited += members.length;
-      if (members[members.length - 1]!.depth < minDepth) break; // a unit cut by the horizon: it and everything older are outside
+      // A unit cut by the horizon (or broken): it and everything older are outside.
+      if (!whole || members[members.length - 1]!.depth < minDepth) break;
       const cost = members.reduce((sum, m) => sum + m.tokens, 0);
       if (cost > left) {
         stops[level] = x.id;

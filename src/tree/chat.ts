@@ -93,7 +93,18 @@ export class Chat {
         (m.role === "tool") !== (typeof m.toolCallId === "string")) {
       throw corrupt(this.id, `message ${id} is malformed or out of order`);
     }
-    this.#link(parent, { ...m, unitEnd: m.role === "tool" && this.#toolResultCompletes(parent, m.toolCallId!) }, m.tokens, m.createdAt);
+    let unitEnd = false;
+    if (m.role === "tool") {
+      // As at append: a result answers an open call of the assistant message above it, with its priority.
+      const { assistant, answered } = this.#openCalls(parent);
+      const calls = assistant >= 0 ? this.#extras.get(assistant)!.toolCalls! : [];
+      if (!calls.some((c) => c.id === m.toolCallId) || answered.has(m.toolCallId!) ||
+          PRIORITIES[this.#ctx.engine.priority(this.#tree, assistant)] !== m.priority) {
+        throw corrupt(this.id, `tool result ${id} answers no open call of the message above it, or not with its priority`);
+      }
+      unitEnd = answered.size + 1 === calls.length;
+    }
+    this.#link(parent, { ...m, unitEnd }, m.tokens, m.createdAt);
   }
 
   /** Adds a node to the engine and its text to the side table. Throws OUT_OF_MEMORY before changing anything. */
@@ -458,13 +469,6 @@ export class Chat {
       throw new CtxloomError("INVALID_TOOL_CALL", `Tool call ${describe(toolCallId)} is already answered on this branch.`);
     }
     return { priority: PRIORITIES[this.#ctx.engine.priority(this.#tree, assistant)]!, completes: answered.size + 1 === calls.length };
-  }
-
-  /** Whether a result for `toolCallId` appended under `parent` answers the last open call (used when restoring). */
-  #toolResultCompletes(parent: number, toolCallId: string): boolean {
-    const { assistant, answered } = this.#openCalls(parent);
-    const calls = assistant >= 0 ? this.#extras.get(assistant)!.toolCalls! : [];
-    return !answered.has(toolCallId) && calls.some((c) => c.id === toolCallId) && answered.size + 1 === calls.length;
   }
 
   /** The assistant message with tool calls that `id` belongs to (-1 if none) and the calls answered up to `id`. */

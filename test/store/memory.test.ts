@@ -61,6 +61,24 @@ forEachEngine((engine) => {
       ["negative tokens", record({ head: 0 }), [message({ tokens: -1 })]],
       ["content that is not text", record({ head: 0 }), [message({ content: 42 as never })]],
       ["a tool result without its call id", record({ head: 1 }), [message(), message({ id: 1, parentId: 0, role: "tool" })]],
+      ["a tool result answering no call", record({ head: 1 }), [message(), message({ id: 1, parentId: 0, role: "tool", toolCallId: "k" })]],
+      [
+        "a tool result with another priority than its call",
+        record({ head: 1 }),
+        [
+          message({ role: "assistant", content: "", priority: "low", toolCalls: [{ id: "k", type: "function", function: { name: "f", arguments: "{}" } }] }),
+          message({ id: 1, parentId: 0, role: "tool", content: "r", toolCallId: "k" }),
+        ],
+      ],
+      [
+        "a call answered twice",
+        record({ head: 2 }),
+        [
+          message({ role: "assistant", content: "", toolCalls: [{ id: "k", type: "function", function: { name: "f", arguments: "{}" } }] }),
+          message({ id: 1, parentId: 0, role: "tool", content: "r", toolCallId: "k" }),
+          message({ id: 2, parentId: 1, role: "tool", content: "r", toolCallId: "k" }),
+        ],
+      ],
       ["a head past the last message", record({ head: 3 }), [message()]],
       ["a head that is not an integer", record({ head: 0.5 }), [message()]],
     ];

@@ -54,6 +54,7 @@ export class Chat {
   readonly #createdAtOf: number[] = [];
   readonly #extras = new Map<number, Readonly<MessageExtras>>();
   #deleted = false;
+  #retiring: Promise<void> | null = null;
   #queue: Promise<unknown> = Promise.resolve();
 
   /** @internal Chats come from `loom.user(id).create()` or `.open()`. */
@@ -370,17 +371,21 @@ export class Chat {
    * delete), then frees its memory. If `beforeDrop` throws, the chat stays as it was.
    */
   retire(beforeDrop?: () => unknown): Promise<void> {
-    if (this.#deleted) return Promise.resolve();
+    // A second call waits for the first (it may still fail and leave the chat as it was).
+    if (this.#retiring) return this.#retiring;
     this.#deleted = true; // calls from now on throw CHAT_DELETED; those already queued land first
-    return this.#enqueue(async () => {
+    const retiring = this.#enqueue(async () => {
       try {
         await beforeDrop?.();
       } catch (error) {
         this.#deleted = false;
+        this.#retiring = null;
         throw error;
       }
       this.#ctx.engine.dropTree(this.#tree);
     });
+    this.#retiring = retiring;
+    return retiring;
   }
 
   /** The last `max` messages of the branch ending at `head`, oldest first. O(W). */

@@ -122,8 +122,9 @@ export class Loom {
     for (const win of [...this.#windows]) win.dispose();
     await Promise.all(
       entries.map(async (entry) => {
-        const chat = entry.chat ?? (await entry.loading.catch(() => undefined));
-        await chat?.retire();
+        // Waits for a load or a create under way (its store write lands before the store closes).
+        const chat = await entry.loading.catch(() => undefined);
+        await chat?.retire().catch(() => undefined);
       }),
     );
     await this.#store.close();

@@ -76,15 +76,23 @@ export class UserChats {
       head: null,
       options: settings,
     };
+    this.#ctx.checkOpen(); // the Loom may have closed while the tokenizer loaded
     const chat = new Chat(this.#ctx, { chat: record, messages: [] }, profile, counter);
-    try {
-      await fromStore("creating the chat", () => this.#ctx.store.createChat(record));
-    } catch (error) {
-      void chat.retire();
-      throw error;
-    }
-    this.#open.set(openKey(this.userId, record.id), { loading: Promise.resolve(chat), chat });
-    return chat;
+    // Registered before the store write, so that close() waits for it.
+    const key = openKey(this.userId, record.id);
+    const entry: OpenChat = {
+      loading: fromStore("creating the chat", () => this.#ctx.store.createChat(record)).then(
+        () => chat,
+        (error: unknown) => {
+          if (this.#open.get(key) === entry) this.#open.delete(key);
+          void chat.retire();
+          throw error;
+        },
+      ),
+      chat,
+    };
+    this.#open.set(key, entry);
+    return entry.loading;
   }
 
   /** The user's chats, most recently updated first. */

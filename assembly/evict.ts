@@ -1,13 +1,13 @@
 // Budgeted selection: which messages of a branch a request keeps.
 //
-// Messages are kept in order of importance: every CRITICAL message of the branch and the
-// newest user turn first (forced), then HIGH, NORMAL and LOW, each level newest first
+// Messages are kept in order of importance: every CRITICAL message of the branch and its
+// newest user turn first (forced, from anywhere on the branch), then HIGH, NORMAL and LOW, each level newest first
 // while its messages fit the budget. A level stops at its first message that does not
 // fit, and at the first more important message that was not kept: nothing reaches past
 // a dropped message that matters more. An assistant message with tool calls and the tool
 // results answering it form one unit (kept or dropped whole; units still missing an
 // answer are never sent). `maxMessages` bounds the branch's newest messages considered (a
-// unit it cuts is left out); CRITICAL messages are kept from anywhere on the branch.
+// unit it cuts is left out); the forced messages are kept from anywhere on the branch.
 //
 // Each level walks its own chain (upK: nearest ancestor of priority >= K), so a call
 // touches the messages it keeps, the more important ones it crosses, and one stopping
@@ -168,13 +168,13 @@ export function selectInto(tree: i32, head: i32, budget: i32, maxMessages: i32, 
     }
     state = leaveUnit(state, m);
   }
-  let user = load<i32>(treeColumn(h, COL_USER) + (<usize>head << 2));
-  if (user >= 0 && depthOf(meta(user)) < minDepth) user = -1;
+  const user = load<i32>(treeColumn(h, COL_USER) + (<usize>head << 2));
   if (user >= 0) {
     visited++;
     if (priorityOf(meta(user)) < 3) {
       forced += tokensOf(user);
       keep(user);
+      if (depthOf(meta(user)) < minDepth) forcedOutside++;
     }
   }
   store<i32>(result + R_FORCED_TOKENS, forced);

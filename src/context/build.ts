@@ -18,7 +18,7 @@ export interface BuildOptions {
   input?: string;
   /** Model whose window sets the budget; default: the chat's. Token counts stay the chat model's. */
   model?: string | ModelProfile;
-  /** At most this many of the branch's newest messages are considered (CRITICAL ones come from anywhere). */
+  /** At most this many of the branch's newest messages are considered (the newest user turn and CRITICAL ones come from anywhere). */
   maxMessages?: number;
   /** Budget fractions for this call (default: the chat's, else seed 001's 25/20/40/10/5). */
   budget?: Partial<BudgetSplit>;

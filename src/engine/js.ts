@@ -340,13 +340,13 @@ function selectFrom(head: JsNode, budget: number, maxMessages: number, countVisi
     }
     state = leaveUnit(state, x);
   }
-  let user = head.user;
-  if (user && user.depth < minDepth) user = null;
+  const user = head.user;
   if (user) {
     visited++;
     if (user.priority < CRITICAL) {
       forced += user.tokens;
       kept.push(user.id);
+      if (user.depth < minDepth) forcedOutside++;
     }
   }
   if (forced > budget) {

@@ -43,6 +43,21 @@ forEachEngine((engine) => {
       expect((await limited.buildContext()).conversation.map((m) => m.content)).toEqual(["two", "three"]);
       await loom.close();
     });
+
+    it("the newest user turn is kept even when history limits cut it off (an agent's long tool run)", async () => {
+      const loom = await Loom.open({ engine });
+      const chat = await loom.user("u").create({ model: profile(), historyLimits: { maxTurns: 1 } });
+      await chat.append({ role: "user", content: "do the task" });
+      for (let i = 0; i < 4; i++) {
+        const call = { id: `c${i}`, type: "function" as const, function: { name: "step", arguments: "{}" } };
+        await chat.append({ role: "assistant", content: "", toolCalls: [call] });
+        await chat.append({ role: "tool", content: `done ${i}`, toolCallId: call.id });
+      }
+      const ctx = await chat.buildContext();
+      expect(ctx.conversation[0]!.content).toBe("do the task");
+      expect(ctx.conversation.map((m) => m.role)).toEqual(["user", "assistant", "tool"]); // the turn, then the newest unit
+      await loom.close();
+    });
   });
 });
 

@@ -3,7 +3,7 @@
 // here over plain arrays and the whole root -> head path (no chains, no linked lists):
 //
 //   forced:  every CRITICAL message of the branch (not in an incomplete tool unit), and the
-//            newest user message among the newest `maxMessages`; fits = forced <= budget.
+//            newest user message of the branch, both from anywhere on it; fits = forced <= budget.
 //   levels:  HIGH, then NORMAL, then LOW; each walks the horizon newest first and keeps its own
 //            messages (whole tool units) while they fit. It stops at its first message that does
 //            not fit, and at the first more important message that an earlier level dropped.
@@ -76,7 +76,7 @@ function reference(nodes: Node[], head: number, budget: number, maxMessages: num
     }
   });
   let user = -1;
-  for (let i = n - 1; i >= lo; i--) {
+  for (let i = n - 1; i >= 0; i--) {
     if (path[i]!.role === USER) {
       user = i;
       break;
@@ -166,9 +166,9 @@ function checkInvariants(nodes: Node[], head: number, budget: number, maxMessage
   path.forEach((m, i) => {
     if (m.priority === CRITICAL && (units[i] === null || units[i]!.complete)) expect(keptIdx.has(i), `CRITICAL ${ids[i]} dropped`).toBe(true);
   });
-  // the newest user message of the horizon
+  // the newest user message of the branch
   let user = -1;
-  for (let i = n - 1; i >= lo; i--) if (path[i]!.role === USER) { user = i; break; }
+  for (let i = n - 1; i >= 0; i--) if (path[i]!.role === USER) { user = i; break; }
   if (user >= 0) expect(keptIdx.has(user), `newest user turn ${ids[user]} dropped`).toBe(true);
   // tool units whole; incomplete ones never
   for (const i of keptIdx) {
@@ -367,10 +367,10 @@ forEachEngine((kind) => {
       expect(sel(e, t, 3, 10).ids).toEqual([2]);
     });
 
-    it("maxMessages: the newest user turn is looked for among the newest maxMessages only", () => {
+    it("maxMessages: the newest user turn is kept even when it lies past the newest maxMessages", () => {
       const t = chain(e, [[50, USER, NORMAL], [1, ASSISTANT, NORMAL], [1, ASSISTANT, NORMAL]]);
-      expect(sel(e, t, 2, 10, 2)).toEqual({ fits: true, ids: [1, 2], keptTokens: 2, forcedTokens: 0, evicted: 0 });
-      expect(sel(e, t, 2, 10, 3).fits).toBe(false); // the user turn (50 tokens) is in the horizon now
+      expect(sel(e, t, 2, 60, 2)).toEqual({ fits: true, ids: [0, 1, 2], keptTokens: 52, forcedTokens: 50, evicted: 0 });
+      expect(sel(e, t, 2, 10, 2).fits).toBe(false); // the user turn (50 tokens) does not fit: MESSAGE_TOO_LARGE above
     });
 
     it("a tool unit is kept or dropped whole; a window never starts with a tool result", () => {

@@ -7,7 +7,7 @@ import { expectThrowCode, forEachEngine } from "../helpers.js";
 /** A memory store whose writes take a few milliseconds, logging the order they finish in. */
 function slowStore(log: string[]): Store {
   const inner = memoryStore();
-  const slow = <T>(name: string, call: () => T) =>
+  const slow = <T>(name: string, call: () => T | Promise<T>): Promise<T> =>
     new Promise<T>((resolve) => setTimeout(() => {
       log.push(name);
       resolve(call());

@@ -179,18 +179,31 @@ export function buildContext(source: ContextSource, options: BuildOptions | unde
   const base = { memory, input: input ?? null, usage, conversation, recalled: [], evicted, compressed: false, model: profile.name, budget };
 
   if (format === "anthropic") {
+    // Anthropic's first message is the user's. What comes before the first user message is
+    // dropped, except CRITICAL messages, which move into the system text as a transcript.
     const chatSystem = conversation.filter((m) => m.role === "system");
-    const rest = conversation.filter((m) => m.role !== "system");
-    const { messages, dropped } = toAnthropic([...rest, ...inputMessage]);
-    const droppedTokens = rest.slice(0, dropped).reduce((sum, m) => sum + m.tokens, 0);
+    let rest = conversation.filter((m) => m.role !== "system");
+    const first = rest.findIndex((m) => m.role === "user");
+    const lead = first < 0 && inputMessage.length === 0 ? rest : rest.slice(0, first < 0 ? rest.length : first);
+    const keptLead = lead.filter((m) => m.priority === "critical");
+    const droppedTokens = lead.reduce((sum, m) => sum + (m.priority === "critical" ? 0 : m.tokens), 0);
+    rest = rest.slice(lead.length);
+    const { messages } = toAnthropic([...rest, ...inputMessage]);
+    if (messages.length === 0) {
+      throw new CtxloomError(
+        "INVALID_ARGUMENT",
+        "An Anthropic request needs a user message, and this context has none: append one or pass { input }.",
+      );
+    }
     usage.conversation -= droppedTokens;
     usage.total -= droppedTokens;
+    const systemText = [system, memory, ...chatSystem.map((m) => m.content), keptLead.length ? toTranscript(keptLead) : ""];
     return {
       ...base,
       messages,
-      system: [system, memory, ...chatSystem.map((m) => m.content)].filter((s) => s.length > 0).join("\n\n"),
-      conversation: [...chatSystem, ...rest.slice(dropped)].sort((a, b) => a.id - b.id),
-      evicted: evicted + dropped,
+      system: systemText.filter((t) => t.length > 0).join("\n\n"),
+      conversation: [...chatSystem, ...keptLead, ...rest].sort((a, b) => a.id - b.id),
+      evicted: evicted + lead.length - keptLead.length,
     };
   }
   const messages: OpenAIMessage[] = [];

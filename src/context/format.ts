@@ -31,20 +31,15 @@ export function toOpenAI(m: Pick<Message, "role" | "content" | "name" | "toolCal
 }
 
 /**
- * Converts a conversation (no system messages) to Anthropic's shape: tool calls become
- * tool_use blocks, tool results user tool_result blocks, consecutive messages of one role
- * merge. Returns the messages and how many leading messages were dropped because the
- * first message must come from the user (an assistant message, and the results of its
- * tool calls with it: a tool_result is never sent without its tool_use).
+ * Converts a conversation that starts with a user message (no system messages) to
+ * Anthropic's shape: tool calls become tool_use blocks, tool results user tool_result
+ * blocks, consecutive messages of one role merge.
  */
 export function toAnthropic(conversation: readonly Pick<Message, "role" | "content" | "toolCalls" | "toolCallId">[]): {
   messages: AnthropicMessage[];
-  dropped: number;
 } {
-  let start = 0;
-  while (start < conversation.length && conversation[start]!.role !== "user") start++;
   const merged: { role: "user" | "assistant"; blocks: AnthropicBlock[] }[] = [];
-  for (const m of conversation.slice(start)) {
+  for (const m of conversation) {
     const role = m.role === "assistant" ? "assistant" : "user";
     const blocks: AnthropicBlock[] = [];
     if (m.role === "tool") {
@@ -63,7 +58,7 @@ export function toAnthropic(conversation: readonly Pick<Message, "role" | "conte
     role,
     content: blocks.length === 1 && blocks[0]!.type === "text" ? blocks[0]!.text : blocks,
   }));
-  return { messages, dropped: start };
+  return { messages };
 }
 
 function parseArguments(text: string): unknown {

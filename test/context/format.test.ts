@@ -2,7 +2,7 @@
 // user first, tool_use / tool_result blocks) and buildPrompt's single formatted string.
 import { describe, expect, it } from "vitest";
 import { Loom, type AnthropicBlock, type AnthropicMessage, type ModelProfile } from "../../src/index.js";
-import { forEachEngine } from "../helpers.js";
+import { expectRejectCode, forEachEngine } from "../helpers.js";
 
 const SMALL: ModelProfile = { name: "fmt-small", contextWindow: 1_000, sizeClass: "tiny", tokensPerChar: 0.25 };
 const call = (id: string, args = '{"city":"Paris"}') => ({ id, type: "function" as const, function: { name: "weather", arguments: args } });
@@ -146,6 +146,33 @@ forEachEngine((engine) => {
       expect(prompt.split("\n\n").length).toBe(1 + ctx.conversation.length);
       for (const m of ctx.conversation) expect(prompt).toContain(m.content);
       expect(prompt).not.toContain("message 0 ");
+      await loom.close();
+    });
+  });
+});
+
+forEachEngine((engine) => {
+  describe("Anthropic format: what comes before the first user message", () => {
+    it("a CRITICAL message there moves into the system text; others are dropped and counted as evicted", async () => {
+      const loom = await Loom.open({ engine });
+      const chat = await loom.user("u").create({ model: "claude-sonnet-4", system: "Be brief." });
+      await chat.append({ role: "assistant", content: "Welcome! Prices are in euros.", priority: "critical" });
+      await chat.append({ role: "assistant", content: "Ask me anything." });
+      await chat.append({ role: "user", content: "hi" });
+      const ctx = await chat.buildContext({ format: "anthropic" });
+      expect(ctx.system).toBe("Be brief.\n\nAssistant: Welcome! Prices are in euros.");
+      expect(ctx.messages).toEqual([{ role: "user", content: "hi" }]);
+      expect(ctx.conversation.map((m) => m.content)).toEqual(["Welcome! Prices are in euros.", "hi"]);
+      expect(ctx.evicted).toBe(1);
+      await loom.close();
+    });
+
+    it("a context with no user message at all is refused (the API would reject it)", async () => {
+      const loom = await Loom.open({ engine });
+      const chat = await loom.user("u").create({ model: "claude-sonnet-4" });
+      await chat.append({ role: "assistant", content: "Hello!" });
+      await expectRejectCode(() => chat.buildContext({ format: "anthropic" }), "INVALID_ARGUMENT");
+      expect((await chat.buildContext({ format: "anthropic", input: "hi" })).messages).toEqual([{ role: "user", content: "hi" }]);
       await loom.close();
     });
   });

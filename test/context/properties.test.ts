@@ -111,6 +111,9 @@ async function apply(chat: Chat, s: Step, serial: number, model: ModelProfile): 
         try {
           ctx = await chat.buildContext(options as BuildOptions & { format: "openai" }); // either format, typed loosely
         } catch (error) {
+          // An Anthropic request needs a user message: a branch without one, and no input, is refused.
+          const noUser = options.format === "anthropic" && !options.input && !chat.path().some((m) => m.role === "user");
+          if (noUser && (error as { code?: string }).code === "INVALID_ARGUMENT") return { error: "INVALID_ARGUMENT" };
           return refusal(error);
         }
         checkContext(chat, ctx, options, model);

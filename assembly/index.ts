@@ -6,4 +6,4 @@ export {
 } from "./arena";
 export { walkInto, leavesInto } from "./walk";
 export { selectInto, selectResult } from "./evict";
-export { createWindow, dropWindow, windowAdd, windowSlotsInto, windowTokens, windowCount, evictedCount } from "./window";
+export { createWindow, dropWindow, windowAdd, windowEvictUnit, windowSlotsInto, windowTokens, windowCount, evictedCount } from "./window";

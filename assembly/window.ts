@@ -130,6 +130,28 @@ function growWindow(h: usize): bool {
   return true;
 }
 
+/** Evicts the message at slot `head` and the tool results of its unit after it, writing their slots to `out`. */
+function evictUnit(h: usize, head: i32, out: usize): void {
+  let x = head;
+  do {
+    const next = get(h, C_NEXT, x);
+    removeSlot(h, x);
+    store<i32>(out + (<usize>evictedCount << 2), x);
+    evictedCount++;
+    x = next;
+  } while (x >= 0 && get(h, C_UNIT, x) == head);
+}
+
+/**
+ * Evicts the tool unit headed by slot `unit` (an assistant message and the results after it):
+ * a unit that can no longer be completed is never kept. The slots are at the output
+ * buffer, `evictedCount` of them; the caller reserved room for the window's messages. O(unit).
+ */
+export function windowEvictUnit(w: i32, unit: i32): void {
+  evictedCount = 0;
+  evictUnit(headerOf(w), unit, reserveOut(0));
+}
+
 /**
  * Whether making room for `tokens` would evict the unit headed by slot `unit`: the same
  * walk as the eviction (lowest priority first, oldest first, whole units), without
@@ -171,15 +193,7 @@ export function windowAdd(w: i32, tokens: i32, priority: i32, unit: i32): i32 {
   while (load<i32>(h + W_TOTAL) + tokens > maxTokens) {
     let victim = -1;
     for (let p = 0; p < 4 && victim < 0; p++) victim = load<i32>(h + W_PFIRST + (<usize>p << 2));
-    const head = get(h, C_UNIT, victim) >= 0 ? get(h, C_UNIT, victim) : victim;
-    let x = head;
-    do {
-      const next = get(h, C_NEXT, x);
-      removeSlot(h, x);
-      store<i32>(out + (<usize>evictedCount << 2), x);
-      evictedCount++;
-      x = next;
-    } while (x >= 0 && get(h, C_UNIT, x) == head);
+    evictUnit(h, get(h, C_UNIT, victim) >= 0 ? get(h, C_UNIT, victim) : victim, out);
   }
 
   let x = load<i32>(h + W_FREE);

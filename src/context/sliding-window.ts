@@ -72,9 +72,10 @@ export class SlidingWindow {
   }
 
   /**
-   * Adds a message, evicting what it must. Returns false, evicting nothing, when the
-   * message cannot be in the window: larger than the window alone, or a tool result whose
-   * call was evicted or would be to make room.
+   * Adds a message, evicting what it must. Returns false when the message cannot be in the
+   * window: larger than the window alone (nothing is evicted), or a tool result whose call
+   * was evicted or would be to make room. A refused tool result takes its call's unit out
+   * with it: a call without all its results is never kept.
    * @throws INVALID_ROLE, INVALID_CONTENT, INVALID_PRIORITY, INVALID_TOOL_CALL
    */
   add(input: MessageInput): boolean {
@@ -103,13 +104,12 @@ export class SlidingWindow {
     }
     const tokens = messageTokens(this.#counter, m);
     const { slot, evicted } = this.#engine.windowAdd(this.#window, tokens, priorityCode(m.priority), unit);
-    for (const s of evicted) {
-      this.#bySlot[s] = undefined;
-      if (s === this.#open?.slot) this.#open.evicted = true;
-    }
-    this.#evicted += evicted.length;
+    this.#forget(evicted);
     if (slot < 0) {
       this.#rejected++;
+      // A refused result leaves its call unanswered for good: the unit goes too, so that
+      // the window never holds a call without all its results.
+      if (unit >= 0 && !this.#open!.evicted) this.#forget(this.#engine.windowEvictUnit(this.#window, unit));
       return false;
     }
     const message: WindowMessage = { ...m, tokens };
@@ -119,6 +119,15 @@ export class SlidingWindow {
     else if (m.role === "tool") this.#open!.answered.add(m.toolCallId!);
     else this.#open = null;
     return true;
+  }
+
+  /** Drops the texts of evicted slots. */
+  #forget(evicted: Int32Array): void {
+    for (const s of evicted) {
+      this.#bySlot[s] = undefined;
+      if (s === this.#open?.slot) this.#open.evicted = true;
+    }
+    this.#evicted += evicted.length;
   }
 
   /** The messages held, oldest first. */

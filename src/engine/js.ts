@@ -212,14 +212,7 @@ export class JsEngine implements Engine {
     if (owner && evictsUnit(w, tokens, owner)) return { slot: REJECTED_ORPHANED, evicted: new Int32Array(0) };
     while (w.total + tokens > w.maxTokens) {
       const victim = w.pfirst.find((n) => n !== null)!;
-      const head = victim.unit ?? victim;
-      let x: WindowNode | null = head;
-      do {
-        const next: WindowNode | null = x.next;
-        removeFromWindow(w, x);
-        evicted.push(x.slot);
-        x = next;
-      } while (x && x.unit === head);
+      evictUnit(w, victim.unit ?? victim, evicted);
     }
     const slot = w.freeSlots.pop() ?? w.slots.length;
     const node: WindowNode = { slot, prev: w.last, next: null, pprev: w.plast[priority]!, pnext: null, tokens, priority, unit: owner };
@@ -233,6 +226,13 @@ export class JsEngine implements Engine {
     w.total += tokens;
     w.count++;
     return { slot, evicted: Int32Array.from(evicted) };
+  }
+
+  windowEvictUnit(window: number, unit: number): Int32Array {
+    const w = this.#windows.get(window);
+    const evicted: number[] = [];
+    evictUnit(w, w.slots[unit]!, evicted);
+    return Int32Array.from(evicted);
   }
 
   windowSlots(window: number): Int32Array {
@@ -276,6 +276,17 @@ function evictsUnit(w: JsWindow, tokens: number, unit: WindowNode): boolean {
     }
   }
   return false;
+}
+
+/** Evicts `head` and the tool results of its unit after it, pushing their slots to `evicted`. */
+function evictUnit(w: JsWindow, head: WindowNode, evicted: number[]): void {
+  let x: WindowNode | null = head;
+  do {
+    const next: WindowNode | null = x.next;
+    removeFromWindow(w, x);
+    evicted.push(x.slot);
+    x = next;
+  } while (x && x.unit === head);
 }
 
 function removeFromWindow(w: JsWindow, x: WindowNode): void {

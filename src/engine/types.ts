@@ -62,6 +62,8 @@ export interface Engine {
    * evicted slots view stays valid until the next engine call.
    */
   windowAdd(window: number, tokens: number, priority: number, unit: number): { slot: number; evicted: Int32Array };
+  /** Evicts a whole tool unit (the assistant message at slot `unit` and its results); returns their slots (a view valid until the next engine call). */
+  windowEvictUnit(window: number, unit: number): Int32Array;
   /** The window's slots, oldest first (a view valid until the next engine call). */
   windowSlots(window: number): Int32Array;
   windowTokens(window: number): number;

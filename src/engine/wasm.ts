@@ -26,6 +26,7 @@ interface CoreExports {
   createWindow(maxTokens: number): number;
   dropWindow(window: number): void;
   windowAdd(window: number, tokens: number, priority: number, unit: number): number;
+  windowEvictUnit(window: number, unit: number): void;
   windowSlotsInto(window: number, out: number): number;
   windowTokens(window: number): number;
   windowCount(window: number): number;
@@ -239,6 +240,12 @@ export class WasmEngine implements Engine {
     this.#sync();
     const n = this.#x.evictedCount.value as number;
     return { slot, evicted: this.#i32.subarray(out, out + n) };
+  }
+
+  windowEvictUnit(window: number, unit: number): Int32Array {
+    const out = this.#reserve(this.#x.windowCount(window)) >>> 2;
+    this.#x.windowEvictUnit(window, unit);
+    return this.#i32.subarray(out, out + (this.#x.evictedCount.value as number));
   }
 
   windowSlots(window: number): Int32Array {

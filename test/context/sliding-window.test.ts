@@ -47,12 +47,20 @@ class RefWindow {
       return false;
     }
     const tokens = tokensOf(m);
-    if (tokens > this.max) {
-      this.rejected++;
-      return false;
-    }
     const unit = m.role === "tool" ? this.open!.id : -1;
-    // Evict on a copy: a tool result whose own unit would have to go is refused, and nothing is evicted.
+    /** A refused tool result takes its unfinished unit out with it. */
+    const refuse = (): false => {
+      this.rejected++;
+      if (unit >= 0) {
+        const unitGone = this.entries.filter((e) => e.id === unit || e.unit === unit);
+        this.entries = this.entries.filter((e) => !unitGone.includes(e));
+        this.evicted += unitGone.length;
+        this.open!.gone = true;
+      }
+      return false;
+    };
+    if (tokens > this.max) return refuse();
+    // Evict on a copy: a tool result whose own unit would have to go is refused, and nothing else is evicted.
     let entries = this.entries;
     const gone: RefEntry[] = [];
     while (entries.reduce((s, e) => s + e.tokens, 0) + tokens > this.max) {
@@ -63,10 +71,7 @@ class RefWindow {
       entries = entries.filter((e) => !unitGone.includes(e));
       gone.push(...unitGone);
     }
-    if (unit >= 0 && gone.some((e) => e.id === unit)) {
-      this.rejected++;
-      return false;
-    }
+    if (unit >= 0 && gone.some((e) => e.id === unit)) return refuse();
     this.entries = entries;
     this.evicted += gone.length;
     if (this.open && gone.some((e) => e.id === this.open!.id)) this.open.gone = true;
@@ -174,10 +179,11 @@ forEachEngine((engine) => {
       win.add({ role: "assistant", content: "", toolCalls: [call("a"), call("b")], priority: "low" }); // 16
       win.add({ role: "tool", content: "ra", toolCallId: "a" }); // 3+1+1+1 = 6
       expect(win.tokenCount).toBe(22);
-      // a result large enough that making room would evict its own unit: refused, nothing evicted
+      // a result large enough that making room would evict its own unit: refused, and the
+      // unfinished unit goes with it (a call without all its results is never kept)
       expect(win.add({ role: "tool", content: "r".repeat(40), toolCallId: "b" })).toBe(false);
-      expect(win.messageCount).toBe(2);
-      expect(win.stats()).toMatchObject({ evicted: 0, rejected: 1 });
+      expect(win.messageCount).toBe(0);
+      expect(win.stats()).toMatchObject({ evicted: 2, rejected: 1 });
 
       const w2 = loom.window({ maxTokens: 30 });
       w2.add({ role: "assistant", content: "", toolCalls: [call("a"), call("b")], priority: "low" }); // 16
@@ -197,7 +203,7 @@ forEachEngine((engine) => {
     // BUG: once making room has evicted the result's own unit, the add is bound to be refused,
     // yet the eviction loop goes on until the refused message would fit, evicting more
     // important messages (HIGH here, CRITICAL ones too) for nothing.
-    it("a refused tool result evicts nothing", async () => {
+    it("a refused tool result takes its unfinished unit out, and nothing else", async () => {
       const loom = await Loom.open({ engine });
       const win = loom.window({ maxTokens: 40 });
       win.add({ role: "user", content: "hello", priority: "high" }); // 6
@@ -206,8 +212,9 @@ forEachEngine((engine) => {
       win.add({ role: "tool", content: "ra", toolCallId: "a" }); // 6: 35 in all
       const before = win.stats();
       expect(win.add({ role: "tool", content: "r".repeat(100), toolCallId: "b" })).toBe(false); // 30 tokens: its unit would have to go, so it is refused
-      expect(win.messages.map((m) => m.content)).toEqual(["hello", "rules", "", "ra"]); // and nothing was evicted
-      expect(win.stats()).toEqual({ ...before, rejected: before.rejected + 1 });
+      expect(win.messages.map((m) => m.content)).toEqual(["hello", "rules"]); // the HIGH and CRITICAL messages stay
+      expect(win.stats()).toMatchObject({ rejected: before.rejected + 1, evicted: before.evicted + 2 });
+      expect(win.add({ role: "tool", content: "rb", toolCallId: "b" })).toBe(false); // its call is gone
     });
 
     it("bad input: codes, and no change", async () => {

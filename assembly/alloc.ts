@@ -28,7 +28,7 @@ export function memoryPages(): i32 {
 
 function grow(end: usize): bool {
   const have = memory.size();
-  const need = <i32>((end + 0xffff) >>> PAGE_BITS);
+  const need = <i32>((<u64>end + 0xffff) >> PAGE_BITS); // in 64 bits: an end near 4 GiB must not wrap
   if (need <= have) return true;
   let want = max(need, have + (have >> 3));
   if (want > limitPages) want = need;
@@ -36,10 +36,16 @@ function grow(end: usize): bool {
   return memory.grow(want - have) >= 0;
 }
 
+/** The end of `bytes` (rounded to 16) from `ptr`, or 0 when it would pass the 4 GiB address space. */
+@inline function endOf(ptr: usize, bytes: usize): usize {
+  const end = <u64>ptr + ((<u64>bytes + 15) & ~15);
+  return end > 0xffff0000 ? 0 : <usize>end;
+}
+
 function take(bytes: usize): usize {
   const ptr = top;
-  const end = ptr + ((bytes + 15) & ~15);
-  if (!grow(end)) return 0;
+  const end = endOf(ptr, bytes);
+  if (end == 0 || !grow(end)) return 0;
   top = end;
   return ptr;
 }
@@ -56,7 +62,7 @@ function take(bytes: usize): usize {
 
 /** Frees a block: the topmost one gives its memory back to the bump pointer, any other joins its free list. */
 @inline function push(list: i32, ptr: usize, bytes: usize): void {
-  if (ptr + ((bytes + 15) & ~15) == top) {
+  if (endOf(ptr, bytes) == top) {
     top = ptr; // the next block (or the one below, growing in place) reuses these warm pages
     return;
   }
@@ -72,9 +78,9 @@ function take(bytes: usize): usize {
 
 /** Grows the block at `ptr` from `bytes` to `newBytes` in place if it is the newest block; false otherwise or when memory cannot grow. */
 export function extendTop(ptr: usize, bytes: usize, newBytes: usize): bool {
-  if (ptr + ((bytes + 15) & ~15) != top) return false;
-  const end = ptr + ((newBytes + 15) & ~15);
-  if (!grow(end)) return false;
+  if (endOf(ptr, bytes) != top) return false;
+  const end = endOf(ptr, newBytes);
+  if (end == 0 || !grow(end)) return false;
   top = end;
   return true;
 }

@@ -24,28 +24,27 @@ export const REPLY_PRIMING = 3;
  * field's value encoded (role, content, name, and the tool call fields).
  */
 export function messageTokens(counter: TokenCounter, m: CountableMessage): number {
-  const count = (text: string): number => {
-    const n = counter.count(text);
-    // Counters may be the user's own; the engines store whole 32-bit counts, so nothing else may pass.
-    if (!(Number.isInteger(n) && n >= 0 && n <= MAX_TOKENS)) {
-      throw new CtxloomError(
-        "INVALID_ARGUMENT",
-        `The token counter ${describe(counter.name)} gave ${describe(n)}; a TokenCounter must return whole, ` +
-          `non-negative counts (round with Math.ceil), at most ${MAX_TOKENS}.`,
-      );
-    }
-    return n;
-  };
-  let n = TOKENS_PER_MESSAGE + count(m.role) + count(m.content);
-  if (m.name !== undefined) n += TOKENS_PER_NAME + count(m.name);
-  if (m.toolCallId !== undefined) n += count(m.toolCallId);
+  let n = TOKENS_PER_MESSAGE + count(counter, m.role) + count(counter, m.content);
+  if (m.name !== undefined) n += TOKENS_PER_NAME + count(counter, m.name);
+  if (m.toolCallId !== undefined) n += count(counter, m.toolCallId);
   if (m.toolCalls) {
     for (const call of m.toolCalls) {
-      n += count(call.id) + count(call.type) + count(call.function.name) + count(call.function.arguments);
+      n += count(counter, call.id) + count(counter, call.type) + count(counter, call.function.name) + count(counter, call.function.arguments);
     }
   }
   if (n > MAX_TOKENS) {
     throw new CtxloomError("MESSAGE_TOO_LARGE", `A message of ${n} tokens is past what any model takes (${MAX_TOKENS}); split it.`);
   }
   return n;
+}
+
+/** A counter's count of one text, checked: counters may be the user's own, and the engines store whole 32-bit counts. */
+function count(counter: TokenCounter, text: string): number {
+  const n = counter.count(text);
+  if (Number.isInteger(n) && n >= 0 && n <= MAX_TOKENS) return n;
+  throw new CtxloomError(
+    "INVALID_ARGUMENT",
+    `The token counter ${describe(counter.name)} gave ${describe(n)}; a TokenCounter must return whole, ` +
+      `non-negative counts (round with Math.ceil), at most ${MAX_TOKENS}.`,
+  );
 }

@@ -19,4 +19,6 @@ export {
   type TokenCounter, type CountingMode, type CountableMessage,
 } from "./tokens/index.js";
 export { memoryStore } from "./store/memory.js";
-export type { Store, ChatRecord, ChatSummary, ChatOptions, LoadedChat } from "./store/types.js";
+export type {
+  Store, ChatRecord, ChatSummary, ChatOptions, LoadedChat, AppendResult, EmbedderInfo, EmbeddingRow, Awaitable,
+} from "./store/types.js";

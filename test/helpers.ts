@@ -119,6 +119,10 @@ export function flakyStore(options: { async?: boolean } = {}): { store: Store; s
     deleteChat: wrap("deleteChat", inner.deleteChat.bind(inner)),
     listChats: wrap("listChats", inner.listChats.bind(inner)),
     loadChat: wrap("loadChat", inner.loadChat.bind(inner)),
+    putEmbeddings: wrap("putEmbeddings", inner.putEmbeddings.bind(inner)),
+    loadEmbeddings: wrap("loadEmbeddings", inner.loadEmbeddings.bind(inner)),
+    clearEmbeddings: wrap("clearEmbeddings", inner.clearEmbeddings.bind(inner)),
+    flush: wrap("flush", inner.flush.bind(inner)),
     close: () => inner.close(),
   };
   return { store, state };

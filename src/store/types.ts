@@ -2,11 +2,14 @@ import type { BudgetSplit } from "../models/budget.js";
 import type { HistoryLimits, ModelProfile } from "../models/profiles.js";
 import type { Message } from "../tree/message.js";
 
+/** A value or a promise of it: every Store method may be synchronous or not. */
+export type Awaitable<T> = T | Promise<T>;
+
 /** Per-chat settings of the context builder, kept with the chat. */
 export interface ChatOptions {
   /** Budget fractions for this chat's contexts. */
   budget?: Partial<BudgetSplit>;
-  /** Seed 001's history limits: true for the model's size class, or your own. */
+  /** History limits: true for the model's size class, or your own. */
   historyLimits?: boolean | Partial<HistoryLimits>;
   /**
    * The model's profile when the chat was created with a profile object rather than a
@@ -35,30 +38,79 @@ export interface ChatRecord {
 export type ChatSummary = Pick<ChatRecord, "id" | "title" | "model" | "createdAt" | "updatedAt" | "messageCount">;
 
 /**
- * Where chats persist. A Loom writes through it on every change and reads a chat back
- * whole when it is opened. Messages are append-only (nothing is ever overwritten) and
- * arrive in id order, parents before children, so a store can be a log.
+ * What a conditional append answers. `ok: false` means another writer got there first: the
+ * chat already holds `size` messages (so `message.id` was not the next id) and nothing was
+ * written. The Loom then loads the messages it has not seen and retries with the next id.
+ */
+export type AppendResult = { ok: true } | { ok: false; size: number };
+
+/** Which embedder produced a set of vectors: vectors of different embedders never mix. */
+export interface EmbedderInfo {
+  name: string;
+  dimension: number;
+}
+
+/** One message's embedding. */
+export interface EmbeddingRow {
+  messageId: number;
+  vector: Float32Array;
+}
+
+/**
+ * Where chats persist. The store is the source of truth: it decides message ids (an append
+ * is conditional on the id being the next one), so several Looms (processes, servers) can
+ * share it and concurrent appends become sibling branches, never lost updates.
  *
- * Every method may return a promise. A method that throws or rejects must leave the
- * store as it was; the Loom then applies nothing and rethrows.
+ * Messages are append-only (nothing is ever overwritten) and arrive in id order, parents
+ * before children, so a store can be a log. A summary is a message of kind "summary" whose
+ * `covers` names the run of ancestors it stands for; it is stored like any other message.
+ *
+ * Every method may return a promise. A method that throws or rejects must leave the store
+ * as it was; the Loom then applies nothing and rethrows (as STORE_FAILED).
  */
 export interface Store {
   /** A name for messages and stats, e.g. "memory" or "sqlite:./ctxloom.db". */
   readonly name: string;
-  createChat(chat: ChatRecord): Promise<void> | void;
-  /** The user's chats, most recently updated first. */
-  listChats(userId: string): Promise<ChatRecord[]> | ChatRecord[];
-  /** The chat and all its messages in id order, or undefined when the user has no such chat. */
-  loadChat(userId: string, chatId: string): Promise<LoadedChat | undefined> | LoadedChat | undefined;
-  /** Adds a message and moves the head to `head` (the message itself). */
-  appendMessage(userId: string, chatId: string, message: Message, head: number, updatedAt: number): Promise<void> | void;
-  /** Moves the head without adding a message (regenerate, checkout). */
-  setHead(userId: string, chatId: string, head: number | null, updatedAt: number): Promise<void> | void;
-  /** Deletes the chat and its messages; false when there was none. */
-  deleteChat(userId: string, chatId: string): Promise<boolean> | boolean;
+  createChat(chat: ChatRecord): Awaitable<void>;
+  /** The user's chats, most recently updated first. Reads records only, never messages. */
+  listChats(userId: string): Awaitable<ChatRecord[]>;
+  /**
+   * The chat and its messages with `id >= since` (default 0: all of them) in id order, or
+   * undefined when the user has no such chat. `since` serves catching up after a conflict
+   * and `chat.refresh()`.
+   */
+  loadChat(userId: string, chatId: string, since?: number): Awaitable<LoadedChat | undefined>;
+  /**
+   * Adds `message` if and only if the chat holds exactly `message.id` messages, and then
+   * moves the head to `head` and sets `updatedAt`, in one transaction. Otherwise writes
+   * nothing and answers `{ ok: false, size }`.
+   */
+  appendMessage(userId: string, chatId: string, message: Message, head: number, updatedAt: number): Awaitable<AppendResult>;
+  /**
+   * Moves the head without adding a message (regenerate, checkout, edit's target). With
+   * `expected` given, a compare-and-set: only when the stored head equals `expected`.
+   * Answers whether the head was written.
+   */
+  setHead(userId: string, chatId: string, head: number | null, updatedAt: number, expected?: number | null): Awaitable<boolean>;
+  /** Deletes the chat, its messages and its embeddings; false when there was none. */
+  deleteChat(userId: string, chatId: string): Awaitable<boolean>;
+  /** Stores embeddings of a chat's messages (replacing a message's vector of the same embedder). */
+  putEmbeddings(userId: string, chatId: string, embedder: EmbedderInfo, rows: EmbeddingRow[]): Awaitable<void>;
+  /** The chat's embeddings made by this embedder (same name and dimension), in message id order. */
+  loadEmbeddings(userId: string, chatId: string, embedder: EmbedderInfo): Awaitable<EmbeddingRow[]>;
+  /** Drops the embeddings of one chat, or of all the user's chats; messages stay. */
+  clearEmbeddings(userId: string, chatId?: string): Awaitable<void>;
+  /** Makes every acknowledged write durable (a batching store commits); others resolve at once. */
+  flush(): Awaitable<void>;
   /** Flushes and releases resources. */
-  close(): Promise<void> | void;
+  close(): Awaitable<void>;
 }
+
+/** The Store methods `Loom.open` checks for. */
+export const STORE_METHODS = [
+  "createChat", "listChats", "loadChat", "appendMessage", "setHead", "deleteChat",
+  "putEmbeddings", "loadEmbeddings", "clearEmbeddings", "flush", "close",
+] as const satisfies readonly (keyof Store)[];
 
 export interface LoadedChat {
   chat: ChatRecord;

@@ -26,6 +26,8 @@ export interface Message {
   name?: string;
   toolCalls?: ToolCall[];
   toolCallId?: string;
+  /** For a summary (kind "summary"): the oldest and newest ids of the run of ancestors it stands for. */
+  covers?: { first: number; last: number };
 }
 
 /** What `chat.append` takes. */

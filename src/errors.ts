@@ -52,13 +52,54 @@ export function checkInteger(value: unknown, what: string, min: number, max = Nu
   return value;
 }
 
-/** Throws INVALID_ARGUMENT unless `value` is a plain object (or undefined when optional). */
-export function checkOptions<T extends object>(value: unknown, what: string): Partial<T> {
+/**
+ * Throws INVALID_ARGUMENT unless `value` is a plain object (or undefined when optional).
+ * With `known`, also refuses any key not in it, naming the closest known key: an option
+ * misspelled is never silently ignored.
+ */
+export function checkOptions<T extends object>(value: unknown, what: string, known?: readonly string[]): Partial<T> {
   if (value === undefined) return {};
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     throw new CtxloomError("INVALID_ARGUMENT", `${what} must be an object of options; got ${describe(value)}.`);
   }
+  if (known) checkKeys(value, known, what);
   return value as Partial<T>;
+}
+
+/** Throws INVALID_ARGUMENT naming the first key of `value` that is not in `known`, and the closest known one. */
+export function checkKeys(value: object, known: readonly string[], what: string): void {
+  for (const key of Object.keys(value)) {
+    if (known.includes(key)) continue;
+    const hint = closest(key, known);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `${what} has no option ${JSON.stringify(key)}` +
+        (hint ? `; did you mean ${JSON.stringify(hint)}?` : `; the options are ${known.map((k) => JSON.stringify(k)).join(", ")}.`),
+    );
+  }
+}
+
+/** The known name nearest to `key` by edit distance (case-insensitive), or undefined when none is near. */
+export function closest(key: string, known: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const name of known) {
+    const d = editDistance(key.toLowerCase(), name.toLowerCase());
+    if (d < bestDistance) [best, bestDistance] = [name, d];
+  }
+  return best !== undefined && bestDistance <= Math.max(2, Math.floor(best.length / 3)) ? best : undefined;
+}
+
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = row;
+  }
+  return prev[b.length]!;
 }
 
 /** A short, safe rendering of a bad value for error messages. */

@@ -1,0 +1,258 @@
+import type { Pool, PoolClient, PoolConfig, QueryResult } from "pg";
+import { CtxloomError, checkOptions, describe } from "../errors.js";
+import type { Message } from "../tree/message.js";
+import type { AppendResult, ChatRecord, EmbedderInfo, EmbeddingRow, LoadedChat, Store } from "./types.js";
+import { SCHEMA_VERSION, migrations } from "./postgres-schema.js";
+import { chatFromRow, messageFromRow, vectorFromBytes, vectorToBytes } from "./postgres-rows.js";
+import { postgresStatements, type Statements } from "./postgres-sql.js";
+
+/** Options of `postgresStore()`. */
+export interface PostgresStoreOptions {
+  /**
+   * "full" (default): an append resolves after PostgreSQL has flushed its commit.
+   * "batched": commits are acknowledged before the flush (`synchronous_commit = off`):
+   * a crash of the database server may lose the last few hundred milliseconds of
+   * acknowledged appends, never reorder or renumber them. Only for a connection string:
+   * a pool you pass keeps its own setting.
+   */
+  durability?: "full" | "batched";
+  /** Prefix of the table names; default "ctxloom_". Letters, digits and underscores. */
+  tablePrefix?: string;
+  /** For a connection string: the pool's size (default 10) and each query's time limit in ms (default 30,000). */
+  max?: number;
+  queryTimeoutMs?: number;
+}
+
+/** A change another instance made to a chat: it now holds `size` messages. */
+export interface StoreChange {
+  userId: string;
+  chatId: string;
+  size: number;
+}
+
+/** The PostgreSQL store: a Store, plus `watch()` to learn of other instances' appends. */
+export interface PostgresStore extends Store {
+  /**
+   * Calls `listener` after every append committed by any instance on this database
+   * (LISTEN/NOTIFY; this instance's own appends included). Returns a function that stops
+   * listening. Open chats call `chat.refresh()` to apply what they missed.
+   */
+  watch(listener: (change: StoreChange) => void): Promise<() => Promise<void>>;
+}
+
+const KEYS = ["durability", "tablePrefix", "max", "queryTimeoutMs"] as const;
+
+/**
+ * A store on PostgreSQL for fleets of servers sharing users and chats: `pg` (an optional
+ * peer dependency: `npm install pg`) over a connection string or your own `Pool`. The
+ * schema is created and migrated on first use. Appends are conditional (the id must be the
+ * chat's next: a writer that loses the race gets a conflict and retries as a sibling) and
+ * atomic; head moves can be compare-and-set.
+ * @throws INVALID_ARGUMENT for bad options; STORE_FAILED when `pg` is not installed
+ */
+export function postgresStore(target: string | Pool, options?: PostgresStoreOptions): PostgresStore {
+  const o = checkOptions<PostgresStoreOptions>(options, "postgresStore(options)", KEYS);
+  if (typeof target !== "string" && !isPool(target)) {
+    throw new CtxloomError("INVALID_ARGUMENT", `postgresStore takes a connection string ("postgres://user@host/db") or a pg Pool; got ${describe(target)}.`);
+  }
+  if (o.durability !== undefined && o.durability !== "full" && o.durability !== "batched") {
+    throw new CtxloomError("INVALID_ARGUMENT", `durability must be "full" or "batched"; got ${describe(o.durability)}.`);
+  }
+  if (o.durability === "batched" && typeof target !== "string") {
+    throw new CtxloomError("INVALID_ARGUMENT", `durability "batched" needs a connection string; for your own Pool, set synchronous_commit on its connections.`);
+  }
+  const prefix = o.tablePrefix ?? "ctxloom_";
+  if (!/^[a-z_][a-z0-9_]{0,40}$/i.test(prefix)) {
+    throw new CtxloomError("INVALID_ARGUMENT", `tablePrefix must be letters, digits and underscores (at most 41); got ${describe(prefix)}.`);
+  }
+  for (const key of ["max", "queryTimeoutMs"] as const) {
+    const v = o[key];
+    if (v !== undefined && !(Number.isInteger(v) && v >= 1)) throw new CtxloomError("INVALID_ARGUMENT", `${key} must be a positive integer; got ${describe(v)}.`);
+  }
+  const sql: Statements = postgresStatements(prefix);
+  const owned = typeof target === "string";
+  let pool: Pool | undefined = owned ? undefined : target;
+  let ready: Promise<Pool> | undefined;
+  let closed = false;
+  const listeners = new Set<(change: StoreChange) => void>();
+  let listenClient: PoolClient | undefined;
+  const name = owned ? `postgres:${redact(target)}` : "postgres";
+
+  const open = (): Promise<Pool> => {
+    if (closed) return Promise.reject(new CtxloomError("STORE_FAILED", `The PostgreSQL store ${name} is closed; open a new one.`));
+    ready ??= (async () => {
+      if (!pool) {
+        const pg = await loadPg();
+        const config: PoolConfig = {
+          connectionString: target as string,
+          max: o.max ?? 10,
+          query_timeout: o.queryTimeoutMs ?? 30_000,
+          connectionTimeoutMillis: o.queryTimeoutMs ?? 30_000,
+        };
+        if (o.durability === "batched") config.options = "-c synchronous_commit=off";
+        pool = new pg.Pool(config);
+        // An idle connection that breaks must not crash the process: the next query reconnects.
+        pool.on("error", () => undefined);
+      }
+      await migrate(pool, prefix);
+      return pool;
+    })().catch((error: unknown) => {
+      ready = undefined; // a later call tries again (the server may be back)
+      throw error;
+    });
+    return ready;
+  };
+  const query = async (statement: { name: string; text: string }, values: unknown[]): Promise<QueryResult> =>
+    (await open()).query({ ...statement, values });
+
+  const store: PostgresStore = {
+    name,
+    async createChat(chat) {
+      await query(sql.createChat, [chat.id, chat.userId, chat.title, chat.model, chat.system, JSON.stringify(chat.options ?? {}), chat.head, chat.messageCount, chat.createdAt, chat.updatedAt]);
+    },
+    async listChats(userId) {
+      return (await query(sql.listChats, [userId])).rows.map(chatFromRow);
+    },
+    async loadChat(userId, chatId, since = 0): Promise<LoadedChat | undefined> {
+      // One snapshot: the record's head and count agree with the messages read.
+      const client = await (await open()).connect();
+      try {
+        await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+        const chat = (await client.query({ ...sql.loadChat, values: [chatId, userId] })).rows[0];
+        const rows = chat ? (await client.query({ ...sql.loadMessages, values: [chatId, since] })).rows : [];
+        await client.query("COMMIT");
+        return chat ? { chat: chatFromRow(chat), messages: rows.map(messageFromRow) } : undefined;
+      } catch (error) {
+        await client.query("ROLLBACK").catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    async appendMessage(userId, chatId, m: Message, head, updatedAt): Promise<AppendResult> {
+      const r = await query(sql.append, [
+        chatId, userId, head, updatedAt, m.id, m.parentId, m.role, m.content, m.priority, m.tokens, m.name ?? null,
+        m.toolCalls ? JSON.stringify(m.toolCalls) : null, m.toolCallId ?? null, m.kind, m.covers?.first ?? null,
+        m.covers?.last ?? null, m.createdAt,
+      ]);
+      if (r.rowCount === 1) return { ok: true };
+      const size = (await query(sql.size, [chatId, userId])).rows[0]?.message_count;
+      if (size === undefined) throw new Error(`no chat ${chatId} of user ${userId}`);
+      return { ok: false, size: Number(size) };
+    },
+    async setHead(userId, chatId, head, updatedAt, expected) {
+      const r = await query(sql.setHead, [chatId, userId, head, updatedAt, expected !== undefined, expected ?? null]);
+      if (r.rowCount === 1) return true;
+      if ((await query(sql.size, [chatId, userId])).rowCount === 0) throw new Error(`no chat ${chatId} of user ${userId}`);
+      return false;
+    },
+    async deleteChat(userId, chatId) {
+      return (await query(sql.deleteChat, [chatId, userId])).rowCount === 1;
+    },
+    async putEmbeddings(userId, chatId, embedder: EmbedderInfo, rows: EmbeddingRow[]) {
+      if (rows.length === 0) return;
+      const r = await query(sql.putEmbeddings, [
+        chatId, userId, embedder.name, embedder.dimension, rows.map((row) => row.messageId), rows.map((row) => vectorToBytes(row.vector)),
+      ]);
+      if (r.rowCount === 0) throw new Error(`no chat ${chatId} of user ${userId}`);
+    },
+    async loadEmbeddings(userId, chatId, embedder) {
+      const r = await query(sql.loadEmbeddings, [chatId, userId, embedder.name, embedder.dimension]);
+      return r.rows.map((row: { message_id: number; vector: Buffer }) => ({ messageId: row.message_id, vector: vectorFromBytes(row.vector) }));
+    },
+    async clearEmbeddings(userId, chatId) {
+      await query(sql.clearEmbeddings, [userId, chatId ?? null]);
+    },
+    flush() {},
+    async watch(listener) {
+      const p = await open();
+      if (!listenClient) {
+        listenClient = await p.connect();
+        listenClient.on("notification", (n) => {
+          if (n.channel !== sql.channel || !n.payload) return;
+          const change = parseChange(n.payload);
+          if (change) for (const l of listeners) l(change);
+        });
+        await listenClient.query(`LISTEN ${sql.channel}`);
+      }
+      listeners.add(listener);
+      return async () => {
+        listeners.delete(listener);
+        if (listeners.size === 0 && listenClient) {
+          const client = listenClient;
+          listenClient = undefined;
+          await client.query(`UNLISTEN ${sql.channel}`).catch(() => undefined);
+          client.release();
+        }
+      };
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      listeners.clear();
+      listenClient?.release();
+      listenClient = undefined;
+      if (owned && pool) await pool.end();
+    },
+  };
+  return store;
+}
+
+async function migrate(pool: Pool, prefix: string): Promise<void> {
+  const client = await pool.connect();
+  try {
+    // Instances starting together migrate one at a time.
+    await client.query("SELECT pg_advisory_lock(hashtext($1))", [`${prefix}migrate`]);
+    await client.query(`CREATE TABLE IF NOT EXISTS ${prefix}schema (version integer NOT NULL)`);
+    const row = (await client.query(`SELECT version FROM ${prefix}schema`)).rows[0] as { version: number } | undefined;
+    const version = row?.version ?? 0;
+    if (version > SCHEMA_VERSION) {
+      throw new CtxloomError(
+        "STORE_CORRUPT",
+        `The database's ctxloom tables (${prefix}*) are at schema version ${version}, newer than this release's ${SCHEMA_VERSION}; upgrade ctxloom.`,
+      );
+    }
+    const steps = migrations(prefix);
+    for (let v = version; v < SCHEMA_VERSION; v++) {
+      await client.query("BEGIN");
+      for (const statement of steps[v]!) await client.query(statement);
+      await client.query(row || v > version ? `UPDATE ${prefix}schema SET version = $1` : `INSERT INTO ${prefix}schema (version) VALUES ($1)`, [v + 1]);
+      await client.query("COMMIT");
+    }
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw error;
+  } finally {
+    await client.query("SELECT pg_advisory_unlock(hashtext($1))", [`${prefix}migrate`]).catch(() => undefined);
+    client.release();
+  }
+}
+
+async function loadPg(): Promise<typeof import("pg")> {
+  try {
+    const mod = (await import("pg")) as typeof import("pg") & { default?: typeof import("pg") };
+    return mod.default ?? mod;
+  } catch (cause) {
+    throw new CtxloomError("STORE_FAILED", "ctxloom/postgres needs the pg package: run `npm install pg`.", { cause });
+  }
+}
+
+function isPool(value: unknown): value is Pool {
+  return typeof value === "object" && value !== null && typeof (value as Pool).query === "function" && typeof (value as Pool).connect === "function";
+}
+
+function parseChange(payload: string): StoreChange | undefined {
+  try {
+    const { u, c, n } = JSON.parse(payload) as { u: unknown; c: unknown; n: unknown };
+    return typeof u === "string" && typeof c === "string" && typeof n === "number" ? { userId: u, chatId: c, size: n } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The connection string without its password, for names and messages. */
+function redact(url: string): string {
+  return url.replace(/\/\/([^:/@]+):[^@]*@/, "//$1:***@");
+}
+
+export type { ChatRecord };

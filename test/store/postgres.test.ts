@@ -1,0 +1,217 @@
+// The PostgreSQL store against a real server: a throwaway cluster started for this file.
+import { spawn } from "node:child_process";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CtxloomError, Loom, type Message } from "../../src/index.js";
+import { postgresStore } from "../../src/postgres.js";
+import type { ChatRecord } from "../../src/store/types.js";
+import { ENGINES } from "../helpers.js";
+import { noPostgresNotice, startCluster, type Cluster } from "./pg-cluster.js";
+
+const skip = noPostgresNotice();
+const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
+let cluster: Cluster;
+let prefixes = 0;
+/** A fresh set of tables for each test: the same database, another prefix. */
+const fresh = (options: Parameters<typeof postgresStore>[1] = {}) => postgresStore(cluster.url, { tablePrefix: `t${++prefixes}_`, ...options });
+
+const record = (id: string, userId = "u", at = 1): ChatRecord => ({
+  id, userId, title: `chat ${id}`, model: "gpt-4o", system: null, createdAt: at, updatedAt: at, messageCount: 0, head: null, options: {},
+});
+const message = (id: number, parentId: number | null, content = `m${id}`): Message => ({
+  id, parentId, role: id % 2 ? "assistant" : "user", content, priority: "normal", tokens: 5, createdAt: 100 + id, kind: "message",
+});
+const code = async (p: unknown): Promise<string> => {
+  try {
+    await p;
+  } catch (e) {
+    return e instanceof CtxloomError ? e.code : `not a CtxloomError: ${String(e)}`;
+  }
+  return "resolved";
+};
+
+describe("postgresStore options", () => {
+  it("refuses bad targets and options with INVALID_ARGUMENT", () => {
+    const bad = (f: () => unknown) => expect(f).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENT" }));
+    bad(() => postgresStore(42 as never));
+    bad(() => postgresStore("postgres://x", { durabilty: "full" } as never));
+    expect(() => postgresStore("postgres://x", { durabilty: "full" } as never)).toThrow(/did you mean "durability"/);
+    bad(() => postgresStore("postgres://x", { durability: "fast" as never }));
+    bad(() => postgresStore("postgres://x", { tablePrefix: "x; drop table" }));
+    bad(() => postgresStore("postgres://x", { max: 0 }));
+    bad(() => postgresStore(new pg.Pool(), { durability: "batched" }));
+  });
+});
+
+describe.skipIf(skip)("postgresStore on a real server", () => {
+  beforeAll(async () => {
+    cluster = await startCluster();
+  });
+  afterAll(() => cluster?.stop());
+
+  it("keeps chats and messages; appends are conditional on the next id; heads can be compare-and-set", async () => {
+    const s = fresh();
+    await s.createChat(record("a", "u", 1));
+    await s.createChat(record("b", "u", 2));
+    await s.createChat(record("c", "v", 3));
+    expect((await s.listChats("u")).map((c) => c.id)).toEqual(["b", "a"]);
+    expect(await s.appendMessage("u", "a", message(0, null), 0, 10)).toEqual({ ok: true });
+    expect(await s.appendMessage("u", "a", message(1, 0), 1, 11)).toEqual({ ok: true });
+    // Another writer that thought the chat had one message loses, and nothing is written.
+    expect(await s.appendMessage("u", "a", message(1, 0, "late"), 1, 12)).toEqual({ ok: false, size: 2 });
+    expect(await s.appendMessage("u", "a", message(5, 0), 5, 12)).toEqual({ ok: false, size: 2 });
+    const withCalls: Message = {
+      ...message(2, 1), role: "assistant", content: "", toolCalls: [{ id: "c1", type: "function", function: { name: "f", arguments: "{}" } }],
+    };
+    expect(await s.appendMessage("u", "a", withCalls, 2, 13)).toEqual({ ok: true });
+    expect(await s.appendMessage("u", "a", { ...message(3, 2), role: "tool", toolCallId: "c1", name: "f", covers: { first: 0, last: 1 }, kind: "summary" }, 3, 14)).toEqual({ ok: true });
+    const loaded = (await s.loadChat("u", "a"))!;
+    expect(loaded.chat).toMatchObject({ id: "a", head: 3, messageCount: 4, updatedAt: 14 });
+    expect(loaded.messages.map((m) => m.content)).toEqual(["m0", "m1", "", "m3"]);
+    expect(loaded.messages[2]!.toolCalls).toEqual(withCalls.toolCalls);
+    expect(loaded.messages[3]).toMatchObject({ toolCallId: "c1", name: "f", covers: { first: 0, last: 1 }, kind: "summary" });
+    expect((await s.loadChat("u", "a", 2))!.messages.map((m) => m.id)).toEqual([2, 3]);
+    expect(await s.loadChat("v", "a")).toBeUndefined(); // another user's chat is not visible
+    expect(await s.setHead("u", "a", 1, 20, 0)).toBe(false);
+    expect(await s.setHead("u", "a", 1, 20, 3)).toBe(true);
+    expect(await s.setHead("u", "a", null, 21)).toBe(true);
+    expect((await s.loadChat("u", "a"))!.chat.head).toBeNull();
+    expect(await code(s.appendMessage("u", "nope", message(0, null), 0, 1))).toMatch(/not a CtxloomError/); // a plain error: the Loom makes it STORE_FAILED
+    expect(await s.deleteChat("u", "a")).toBe(true);
+    expect(await s.deleteChat("u", "a")).toBe(false);
+    expect(await s.loadChat("u", "a")).toBeUndefined();
+    await s.close();
+  });
+
+  it("keeps embeddings per embedder, exactly, and clears them without touching messages", async () => {
+    const s = fresh();
+    await s.createChat(record("a"));
+    await s.createChat(record("b"));
+    await s.appendMessage("u", "a", message(0, null), 0, 1);
+    const v = new Float32Array([0.1, -2.5, 3.4028234663852886e38, 1e-45]);
+    await s.putEmbeddings("u", "a", { name: "hash", dimension: 4 }, [{ messageId: 0, vector: v }]);
+    await s.putEmbeddings("u", "b", { name: "hash", dimension: 4 }, [{ messageId: 0, vector: v }]);
+    await s.putEmbeddings("u", "a", { name: "other", dimension: 4 }, [{ messageId: 0, vector: new Float32Array(4) }]);
+    expect(await s.loadEmbeddings("u", "a", { name: "hash", dimension: 4 })).toEqual([{ messageId: 0, vector: v }]);
+    expect(await s.loadEmbeddings("u", "a", { name: "hash", dimension: 8 })).toEqual([]);
+    await s.putEmbeddings("u", "a", { name: "hash", dimension: 4 }, [{ messageId: 0, vector: new Float32Array([1, 1, 1, 1]) }]);
+    expect((await s.loadEmbeddings("u", "a", { name: "hash", dimension: 4 }))[0]!.vector).toEqual(new Float32Array([1, 1, 1, 1]));
+    await s.clearEmbeddings("u", "a");
+    expect(await s.loadEmbeddings("u", "a", { name: "hash", dimension: 4 })).toEqual([]);
+    expect(await s.loadEmbeddings("u", "b", { name: "hash", dimension: 4 })).toHaveLength(1);
+    await s.clearEmbeddings("u");
+    expect(await s.loadEmbeddings("u", "b", { name: "hash", dimension: 4 })).toEqual([]);
+    expect((await s.loadChat("u", "a"))!.messages).toHaveLength(1);
+    await s.close();
+  });
+
+  it("creates its schema once, concurrently, and refuses a newer schema with STORE_CORRUPT", async () => {
+    const prefix = `t${++prefixes}_`;
+    const stores = Array.from({ length: 4 }, () => postgresStore(cluster.url, { tablePrefix: prefix }));
+    await Promise.all(stores.map((s, i) => s.createChat(record(`c${i}`))));
+    expect(await stores[0]!.listChats("u")).toHaveLength(4);
+    await Promise.all(stores.map((s) => s.close()));
+    const client = new pg.Client(cluster.url);
+    await client.connect();
+    await client.query(`UPDATE ${prefix}schema SET version = 99`);
+    await client.end();
+    const newer = postgresStore(cluster.url, { tablePrefix: prefix });
+    await expect(newer.listChats("u")).rejects.toThrow(/schema version 99, newer than this release's/);
+    await newer.close();
+  });
+
+  it("tells every instance of a new message (LISTEN/NOTIFY)", async () => {
+    const prefix = `t${++prefixes}_`;
+    const a = postgresStore(cluster.url, { tablePrefix: prefix });
+    const b = postgresStore(cluster.url, { tablePrefix: prefix });
+    await a.createChat(record("shared"));
+    const seen: unknown[] = [];
+    const stop = await b.watch((change) => seen.push(change));
+    await a.appendMessage("u", "shared", message(0, null), 0, 1);
+    await a.appendMessage("u", "shared", message(1, 0), 1, 2);
+    for (let i = 0; i < 100 && seen.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(seen).toEqual([{ userId: "u", chatId: "shared", size: 1 }, { userId: "u", chatId: "shared", size: 2 }]);
+    await stop();
+    await a.close();
+    await b.close();
+  });
+
+  for (const engine of ENGINES) {
+    it(`${engine}: a chat comes back exactly in a new Loom (messages, branches, head, paths, windows, contexts)`, async () => {
+      const prefix = `t${++prefixes}_`;
+      const loom = await Loom.open({ engine, store: postgresStore(cluster.url, { tablePrefix: prefix }) });
+      const chat = await loom.user("alice").create({ title: "Trip", model: "gpt-4o", system: "Be brief." });
+      const u = await chat.append({ role: "user", content: "Where should I go in May?" });
+      const a = await chat.append({ role: "assistant", content: "Lisbon.", priority: "low" });
+      await chat.regenerate(a.id);
+      await chat.append({ role: "assistant", content: "Porto, or Lisbon." });
+      await chat.edit(u.id, "Where should I go in June?");
+      await chat.append({ role: "assistant", content: "Crete.", toolCalls: [{ id: "w", type: "function", function: { name: "weather", arguments: '{"in":"Crete"}' } }] });
+      await chat.append({ role: "tool", content: "28°C, sunny", toolCallId: "w" });
+      await chat.checkout(3);
+      const before = { path: chat.path(), leaves: chat.leaves(), head: chat.head, ctx: await chat.buildContext(), window: chat.window({ maxMessages: 3 }) };
+      const paths = Array.from({ length: chat.messageCount }, (_, id) => chat.path(id));
+      const list = await loom.user("alice").list();
+      await loom.close();
+
+      const again = await Loom.open({ engine, store: postgresStore(cluster.url, { tablePrefix: prefix }) });
+      expect(await again.user("alice").list()).toEqual(list);
+      const back = await again.user("alice").open(chat.id);
+      expect({ path: back.path(), leaves: back.leaves(), head: back.head, ctx: await back.buildContext(), window: back.window({ maxMessages: 3 }) }).toEqual(before);
+      expect(Array.from({ length: back.messageCount }, (_, id) => back.path(id))).toEqual(paths);
+      await again.close();
+    });
+  }
+
+  it("a database that cannot be reached gives STORE_FAILED and changes nothing", async () => {
+    const loom = await Loom.open({ store: postgresStore("postgres://ctxloom@127.0.0.1:1/ctxloom", { queryTimeoutMs: 2000 }) });
+    expect(await code(loom.user("alice").create())).toBe("STORE_FAILED");
+    expect(await code(loom.user("alice").list())).toBe("STORE_FAILED");
+    await loom.close();
+  });
+
+  it("a restarted (crashed) server loses no acknowledged append", async () => {
+    const prefix = `t${++prefixes}_`;
+    const s = postgresStore(cluster.url, { tablePrefix: prefix });
+    await s.createChat(record("a"));
+    for (let i = 0; i < 200; i++) expect(await s.appendMessage("u", "a", message(i, i ? i - 1 : null), i, i)).toEqual({ ok: true });
+    await s.close();
+    cluster.restart("immediate");
+    const after = postgresStore(cluster.url, { tablePrefix: prefix });
+    const loaded = (await after.loadChat("u", "a"))!;
+    expect(loaded.messages.map((m) => m.id)).toEqual(Array.from({ length: 200 }, (_, i) => i));
+    expect(loaded.chat).toMatchObject({ head: 199, messageCount: 200 });
+    await after.close();
+  });
+
+  it("8 processes x 1,000 appends to 10 shared chats: every acknowledged message exactly once, every tree consistent", async () => {
+    const prefix = `fleet${++prefixes}_`;
+    const s = postgresStore(cluster.url, { tablePrefix: prefix });
+    const chats = Array.from({ length: 10 }, (_, i) => `chat${i}`);
+    for (const id of chats) await s.createChat(record(id, "fleet"));
+    const run = (writer: number) =>
+      new Promise<{ chat: string; id: number; parent: number | null; content: string }[]>((resolve, reject) => {
+        const child = spawn(process.execPath, ["--import", "tsx", join(root, "test/store/pg-writer.ts"), cluster.url, String(writer), chats.join(","), "1000", prefix], { cwd: root });
+        let out = "";
+        let err = "";
+        child.stdout.on("data", (d) => (out += d));
+        child.stderr.on("data", (d) => (err += d));
+        child.on("exit", (status) => (status === 0 ? resolve(JSON.parse(out)) : reject(new Error(`writer ${writer} exited ${status}: ${err}`))));
+      });
+    const acked = (await Promise.all(Array.from({ length: 8 }, (_, w) => run(w)))).flat();
+    expect(acked).toHaveLength(8000);
+    for (const id of chats) {
+      const { chat, messages } = (await s.loadChat("fleet", id))!;
+      expect(messages.map((m) => m.id)).toEqual(messages.map((_, i) => i)); // dense ids, none lost or renumbered
+      expect(chat.messageCount).toBe(messages.length);
+      for (const m of messages) expect(m.parentId === null || (m.parentId >= 0 && m.parentId < m.id)).toBe(true);
+      const mine = acked.filter((a) => a.chat === id);
+      expect(messages).toHaveLength(mine.length);
+      const byId = new Map(messages.map((m) => [m.id, m]));
+      for (const a of mine) expect(byId.get(a.id)).toMatchObject({ content: a.content, parentId: a.parent });
+    }
+    await s.close();
+  }, 180_000);
+});

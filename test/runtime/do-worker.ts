@@ -1,0 +1,52 @@
+// A Worker with one Durable Object per user holding that user's chats (the documented
+// setup of ctxloom/cloudflare). Requests: POST JSON { op, ... } to /?user=<id>.
+// @ts-expect-error: the module exists only inside workerd
+import { DurableObject } from "cloudflare:workers";
+import { Loom } from "../../src/index.workerd.js";
+import { durableObjectStore, type DurableObjectStorageLike } from "../../src/cloudflare.js";
+
+interface Env {
+  CHATS: { idFromName(name: string): unknown; get(id: unknown): { fetch(request: Request): Promise<Response> } };
+}
+
+export class UserChatsObject extends (DurableObject as new (ctx: unknown, env: Env) => object) {
+  readonly #loom: Promise<Loom>;
+  constructor(ctx: { storage: DurableObjectStorageLike }, env: Env) {
+    super(ctx, env);
+    this.#loom = Loom.open({ store: durableObjectStore(ctx.storage) });
+  }
+
+  async fetch(request: Request): Promise<Response> {
+    const user = new URL(request.url).searchParams.get("user")!;
+    const body = (await request.json()) as { op: string; chat?: string; content?: string; role?: "user" | "assistant" };
+    const loom = await this.#loom;
+    const chats = loom.user(user);
+    try {
+      switch (body.op) {
+        case "create":
+          return Response.json({ id: (await chats.create({ title: "from a Worker", model: "gpt-4o" })).id, engine: loom.engine });
+        case "append": {
+          const chat = await chats.open(body.chat!);
+          const m = await chat.append({ role: body.role ?? "user", content: body.content! });
+          return Response.json({ id: m.id, parentId: m.parentId });
+        }
+        case "dump": {
+          const chat = await chats.open(body.chat!);
+          const ctx = await chat.buildContext();
+          return Response.json({ count: chat.messageCount, path: chat.path().map((m) => m.content), head: chat.head, total: ctx.usage.total, list: await chats.list() });
+        }
+        default:
+          return new Response("unknown op", { status: 400 });
+      }
+    } catch (error) {
+      return Response.json({ error: (error as { code?: string }).code ?? String(error) }, { status: 500 });
+    }
+  }
+}
+
+export default {
+  async fetch(request: Request, env: Env): Promise<Response> {
+    const user = new URL(request.url).searchParams.get("user") ?? "anonymous";
+    return env.CHATS.get(env.CHATS.idFromName(user)).fetch(request);
+  },
+};

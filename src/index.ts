@@ -1,8 +1,9 @@
 // The public API of ctxloom. Exports only.
-export { Loom, type LoomOptions } from "./tree/loom.js";
+export { Loom, DEFAULT_MAX_OPEN_CHATS, type LoomOptions } from "./tree/loom.js";
 export { UserChats, type CreateChatOptions } from "./tree/user-chats.js";
 export { Chat, type ChatStats } from "./tree/chat.js";
-export type { Message, MessageInput, ToolCall, Role, Priority } from "./tree/message.js";
+export { MAX_TOKENS, MAX_MESSAGES, type Message, type MessageInput, type ToolCall, type Role, type Priority } from "./message.js";
+export { CANCELLED_RESULT } from "./context/tool-units.js";
 export type { BuildOptions, ContextWindow, Usage } from "./context/build.js";
 export { SlidingWindow, type WindowOptions, type WindowMessage, type WindowStats } from "./context/sliding-window.js";
 export type { OpenAIMessage, AnthropicMessage, AnthropicBlock } from "./context/format.js";
@@ -19,6 +20,9 @@ export {
   type TokenCounter, type CountingMode, type CountableMessage,
 } from "./tokens/index.js";
 export { memoryStore } from "./store/memory.js";
+export { MessageColumns } from "./store/columns.js";
+export { STORE_METHODS } from "./store/types.js";
+export { EXPORT_VERSION, type ChatExport, type ExportedMessage } from "./store/portable.js";
 export type {
   Store, ChatRecord, ChatSummary, ChatOptions, LoadedChat, AppendResult, EmbedderInfo, EmbeddingRow, Awaitable,
 } from "./store/types.js";

@@ -114,6 +114,7 @@ export function flakyStore(options: { async?: boolean } = {}): { store: Store; s
   const store: Store = {
     name: "flaky",
     createChat: wrap("createChat", inner.createChat.bind(inner)),
+    importChat: wrap("importChat", inner.importChat.bind(inner)),
     appendMessage: wrap("appendMessage", inner.appendMessage.bind(inner)),
     setHead: wrap("setHead", inner.setHead.bind(inner)),
     deleteChat: wrap("deleteChat", inner.deleteChat.bind(inner)),

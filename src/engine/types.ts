@@ -95,11 +95,7 @@ export const REJECTED_TOO_LARGE = -1;
 /** windowAdd: making room would evict the assistant message this tool result answers (nothing was evicted). */
 export const REJECTED_ORPHANED = -2;
 
-export const ROLES = ["system", "user", "assistant", "tool"] as const;
-export type Role = (typeof ROLES)[number];
-export const PRIORITIES = ["low", "normal", "high", "critical"] as const;
-export type Priority = (typeof PRIORITIES)[number];
-
+// Roles and priorities are numeric codes here: their names are in src/message.ts (ROLES, PRIORITIES).
 /** Node flags (four bits in the arena). */
 export const FLAG_TOOL_CALLS = 1; // an assistant message that carries tool calls
 export const FLAG_SUMMARY = 2; // a summary node (kind "summary")

@@ -115,6 +115,7 @@ export class ChatSync {
   /** Frees the engine memory; the chat reloads on its next use. */
   sleep(): void {
     if (!this.#nodes) return;
+    this.record.head = this.head < 0 ? null : this.head; // a wake from resident columns takes it back
     this.#nodes.drop();
     this.#nodes = null;
   }

@@ -13,8 +13,8 @@ import { MessageColumns } from "../store/columns.js";
 export class ChatNodes {
   readonly engine: Engine;
   readonly tree: number;
-  readonly #texts: MessageColumns;
-  readonly #shared: boolean;
+  #texts: MessageColumns;
+  #shared: boolean;
   /** Assistant messages by the ids of their tool calls (a call id is rarely used twice). */
   readonly #callOwners = new Map<string, number | number[]>();
 
@@ -24,6 +24,13 @@ export class ChatNodes {
     this.tree = engine.createTree();
     this.#texts = resident ?? new MessageColumns();
     this.#shared = resident !== undefined;
+  }
+
+  /** Reads texts from the store's columns from now on, when they hold exactly what this chat holds (after an import). */
+  adopt(resident: MessageColumns | undefined): void {
+    if (!resident || this.#shared || resident.size !== this.#texts.size) return;
+    this.#texts = resident;
+    this.#shared = true;
   }
 
   get size(): number {

@@ -115,6 +115,7 @@ export class UserChats {
         nodes.drop();
         throw error;
       }
+      nodes.adopt(residentColumns(this.#ctx.store, this.userId, record.id)); // the text is then held once
       return nodes;
     }, profile, counter);
   }

@@ -30,7 +30,7 @@ forEachEngine((engine) => {
       for (const role of ["user", "assistant", "system"] as const) {
         await expectRejectCode(() => chat.append({ role, content: "next" }), "OPEN_TOOL_CALLS");
       }
-      const error = await chat.append({ role: "user", content: "next" }).catch((e: CtxloomError) => e);
+      const error = (await chat.append({ role: "user", content: "next" }).catch((e: unknown) => e)) as CtxloomError;
       expect(error.message).toContain("c2 (fetch)");
       expect(error.message).not.toContain("c1 (");
       expect(error.message).toContain("cancelToolCalls");

@@ -11,9 +11,9 @@ import { ENGINES, expectRejectCode, expectThrowCode, forEachEngine, observe } fr
 function jitteryStore(options: { resident?: boolean } = {}): { store: Store; calls: Record<string, number> } {
   const inner = memoryStore();
   const calls: Record<string, number> = {};
-  const later = <T>(name: string, f: () => T): Promise<T> => {
+  const later = <T>(name: string, f: () => T | Promise<T>): Promise<T> => {
     calls[name] = (calls[name] ?? 0) + 1;
-    return new Promise((resolve, reject) => setTimeout(() => {
+    return new Promise<T>((resolve, reject) => setTimeout(() => {
       try {
         resolve(f());
       } catch (e) {

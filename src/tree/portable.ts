@@ -1,4 +1,4 @@
-import { CtxloomError, describe } from "../errors.js";
+import { CtxloomError, checkKeys, describe } from "../errors.js";
 import type { Message } from "../message.js";
 import { checkSplit } from "../models/budget.js";
 import { checkHistoryLimits } from "../models/profiles.js";
@@ -44,6 +44,7 @@ export function checkExport(value: unknown): CheckedExport {
   }
   if (data === null || typeof data !== "object" || Array.isArray(data)) throw fail(`it is ${describe(data)}, not a ChatExport object`);
   const x = data as Partial<ChatExport>;
+  checkKeys(x, ["format", "version", "chat", "head", "messages"], "A ChatExport");
   if (x.format !== "ctxloom.chat") throw fail(`its format is ${describe(x.format)}, not "ctxloom.chat"`);
   if (!Number.isInteger(x.version) || (x.version as number) < 1) throw fail(`its version ${describe(x.version)} is not a version number`);
   if ((x.version as number) > EXPORT_VERSION) {
@@ -51,6 +52,7 @@ export function checkExport(value: unknown): CheckedExport {
   }
   const c = x.chat as Partial<ChatExport["chat"]> | undefined;
   if (c === null || typeof c !== "object") throw fail(`its chat is ${describe(c)}, not an object`);
+  checkKeys(c, ["id", "title", "model", "system", "createdAt", "updatedAt", "options"], "A ChatExport's chat");
   if (c.id !== undefined && (typeof c.id !== "string" || c.id.length === 0)) throw fail(`its chat.id ${describe(c.id)} is not a non-empty string`);
   for (const key of ["title", "model"] as const) if (typeof c[key] !== "string") throw fail(`its chat.${key} ${describe(c[key])} is not a string`);
   if (c.model === "") throw fail("its chat.model is empty");

@@ -194,6 +194,7 @@ forEachEngine((engine) => {
         ["lone result", { ...good, messages: [good.messages[0], { ...good.messages[2], id: 1, parentId: 0 }] }, "message 1"],
         ["bad head", { ...good, head: 99 }, "head"],
         ["unknown field", { ...good, messages: good.messages.map((m, i) => (i === 3 ? { ...m, extra: 1 } : m)) }, "extra"],
+        ["unknown top-level key", { ...good, mesages: [] }, "messages"],
         ["tokens past the cap", { ...good, messages: good.messages.map((m, i) => (i === 3 ? { ...m, tokens: 2 ** 32 + 10 } : m)) }, "tokens"],
       ];
       for (const [label, data, says] of bad) {

@@ -1,15 +1,14 @@
 import { buildContext, formatPrompt, type BuildOptions, type ContextWindow, type ContextSource, type Usage } from "../context/build.js";
 import type { AnthropicMessage, OpenAIMessage } from "../context/format.js";
 import { CANCELLED_RESULT, checkFreshCallIds, checkNoOpenCalls, checkToolResult, openCalls } from "../context/tool-units.js";
-import { CtxloomError, checkInteger, checkOptions, describe } from "../errors.js";
-import { MAX_MESSAGES, checkContent, checkMessageInput, type CheckedInput, type Message, type MessageInput } from "../message.js";
+import { CtxloomError, checkOptions } from "../errors.js";
+import { checkContent, checkMessageInput, type CheckedInput, type Message, type MessageInput } from "../message.js";
 import { budgetFor } from "../models/budget.js";
 import type { ModelProfile } from "../models/profiles.js";
-import type { ChatExport } from "../store/portable.js";
 import type { ChatOptions, ChatRecord } from "../store/types.js";
 import type { TokenCounter } from "../tokens/index.js";
+import { ChatView } from "./chat-view.js";
 import type { ChatNodes } from "./nodes.js";
-import { exportChat } from "./portable.js";
 import { SerialQueue } from "./queue.js";
 import { chatStats, type ChatStats } from "./stats.js";
 import { ChatSync, type LoomContext } from "./sync.js";
@@ -26,61 +25,23 @@ export type { LoomContext } from "./sync.js";
  * order and written through to the store, which decides ids: a change the store rejects
  * never becomes visible, and appends that race with another Loom become sibling branches.
  */
-export class Chat {
-  readonly id: string;
-  readonly userId: string;
-  readonly createdAt: number;
-  readonly #sync: ChatSync;
+export class Chat extends ChatView {
   readonly #profile: Readonly<ModelProfile>;
   readonly #counter: TokenCounter;
   readonly #options: ChatOptions;
   readonly #queue = new SerialQueue();
   #lastUsage: Usage | null = null;
   #lastEvicted = 0;
-  #deleted = false;
   #retiring: Promise<void> | null = null;
 
   /** @internal Chats come from `loom.user(id).create()`, `.open()` or `.import()`. */
   constructor(ctx: LoomContext, record: ChatRecord, nodes: ChatNodes, profile: Readonly<ModelProfile>, counter: TokenCounter) {
-    this.id = record.id;
-    this.userId = record.userId;
-    this.createdAt = record.createdAt;
-    this.#options = record.options ?? {};
+    const options = record.options ?? {};
+    const budget = budgetFor(profile, { split: options.budget });
+    super(record, (view) => new ChatSync(view as Chat, ctx, record, nodes, counter, budget.effective - budget.reserve, profile));
+    this.#options = options;
     this.#profile = profile;
     this.#counter = counter;
-    const budget = budgetFor(profile, { split: this.#options.budget });
-    this.#sync = new ChatSync(this, ctx, record, nodes, counter, budget.effective - budget.reserve, profile);
-  }
-
-  get title(): string {
-    return this.#live().record.title;
-  }
-
-  get model(): string {
-    return this.#live().record.model;
-  }
-
-  /** The chat's system prompt (from `create({ system })`), or null. */
-  get system(): string | null {
-    return this.#live().record.system;
-  }
-
-  get updatedAt(): number {
-    return this.#live().record.updatedAt;
-  }
-
-  /** Number of messages in the whole tree (every branch). */
-  get messageCount(): number {
-    this.#live();
-    return this.#nodes().size;
-  }
-
-  /** Id of the head (the active branch's newest message, or any checked-out node); null for an empty chat. */
-  get head(): number | null {
-    this.#live();
-    this.#nodes(); // an evicted chat wakes first
-    const head = this.#sync.head;
-    return head < 0 ? null : head;
   }
 
   /**
@@ -97,8 +58,8 @@ export class Chat {
   }
 
   #appendChecked(m: CheckedInput, given: MessageInput["priority"]): Promise<Message> {
-    const nodes = this.#nodes();
-    const head = this.#sync.head;
+    const nodes = this.nodes();
+    const head = this.sync.head;
     const unit = head < 0 ? null : nodes.unitAt(head);
     let unitEnd = false;
     if (m.role === "tool") {
@@ -110,7 +71,7 @@ export class Chat {
       checkNoOpenCalls(unit, m.role);
       if (m.toolCalls) checkFreshCallIds(m.toolCalls, (callId) => nodes.callIdUsed(head, callId));
     }
-    return this.#sync.add(head, m, unitEnd);
+    return this.sync.add(head, m, unitEnd);
   }
 
   /**
@@ -120,8 +81,8 @@ export class Chat {
    */
   cancelToolCalls(): Promise<Message[]> {
     return this.#run(async () => {
-      const head = this.#sync.head;
-      const open = openCalls(head < 0 ? null : this.#nodes().unitAt(head));
+      const head = this.sync.head;
+      const open = openCalls(head < 0 ? null : this.nodes().unitAt(head));
       const out: Message[] = [];
       for (const call of open) {
         out.push(await this.#appendChecked({ role: "tool", content: CANCELLED_RESULT, priority: "normal", toolCallId: call.id }, undefined));
@@ -138,7 +99,7 @@ export class Chat {
    */
   regenerate(assistantId: number): Promise<Message | null> {
     return this.#run(async () => {
-      const nodes = this.#checkId(assistantId);
+      const nodes = this.checkId(assistantId);
       if (nodes.roleOf(assistantId) !== "assistant") {
         throw new CtxloomError(
           "WRONG_ROLE",
@@ -147,8 +108,8 @@ export class Chat {
         );
       }
       const parent = nodes.parent(assistantId);
-      await this.#sync.moveHead(parent);
-      return parent < 0 ? null : this.#nodes().message(parent);
+      await this.sync.moveHead(parent);
+      return parent < 0 ? null : this.nodes().message(parent);
     });
   }
 
@@ -160,7 +121,7 @@ export class Chat {
    */
   edit(userMessageId: number, content: string): Promise<Message> {
     return this.#run(() => {
-      const nodes = this.#checkId(userMessageId);
+      const nodes = this.checkId(userMessageId);
       const text = checkContent(content);
       if (nodes.roleOf(userMessageId) !== "user") {
         throw new CtxloomError(
@@ -175,7 +136,7 @@ export class Chat {
       checkNoOpenCalls(parent < 0 ? null : nodes.unitAt(parent), "user");
       const input: CheckedInput = { role: "user", content: text, priority: original.priority };
       if (original.name !== undefined) input.name = original.name;
-      return this.#sync.add(parent, input, false);
+      return this.sync.add(parent, input, false);
     });
   }
 
@@ -185,9 +146,9 @@ export class Chat {
    */
   checkout(id: number): Promise<Message> {
     return this.#run(async () => {
-      this.#checkId(id);
-      await this.#sync.moveHead(id);
-      return this.#nodes().message(id);
+      this.checkId(id);
+      await this.sync.moveHead(id);
+      return this.nodes().message(id);
     });
   }
 
@@ -196,67 +157,9 @@ export class Chat {
    * appended, and the stored head and title. Returns the number of messages it added.
    */
   refresh(): Promise<number> {
-    return this.#run(() => this.#sync.refresh());
+    return this.#run(() => this.sync.refresh());
   }
 
-  /** The message with this id. @throws UNKNOWN_MESSAGE */
-  get(id: number): Message {
-    this.#live();
-    return this.#checkId(id).message(id);
-  }
-
-  /** Ids of the replies to `id` (every branch), in creation order. @throws UNKNOWN_MESSAGE */
-  children(id: number): number[] {
-    this.#live();
-    const nodes = this.#checkId(id);
-    return nodes.engine.children(nodes.tree, id);
-  }
-
-  /** Ids of the messages with no parent (the first message of each root branch), in creation order. */
-  roots(): number[] {
-    this.#live();
-    const nodes = this.#nodes();
-    return nodes.engine.children(nodes.tree, -1);
-  }
-
-  /** Ids of the other children of `id`'s parent (its alternative versions), `id` excluded. @throws UNKNOWN_MESSAGE */
-  siblings(id: number): number[] {
-    this.#live();
-    const nodes = this.#checkId(id);
-    return nodes.engine.children(nodes.tree, nodes.parent(id)).filter((s) => s !== id);
-  }
-
-  /** Ids of the messages nothing replies to (the tip of every branch), in creation order. O(messages). */
-  leaves(): number[] {
-    this.#live();
-    const nodes = this.#nodes();
-    return nodes.engine.leaves(nodes.tree);
-  }
-
-  /**
-   * The conversation from its root to `id` (default: the head), oldest first: what a user
-   * returning to the chat sees. O(depth). @throws UNKNOWN_MESSAGE
-   */
-  path(id?: number): Message[] {
-    this.#live();
-    const nodes = id === undefined ? this.#nodes() : this.#checkId(id);
-    const head = id ?? this.#sync.head;
-    return head < 0 ? [] : nodes.walk(head, MAX_MESSAGES);
-  }
-
-  /**
-   * The last `maxMessages` messages of the active branch, oldest first. O(W): it touches
-   * only the messages it returns, whatever the history's size.
-   * @throws INVALID_ARGUMENT when maxMessages is not an integer from 1 to 2^31 - 1, or for an unknown option
-   */
-  window(options?: { maxMessages?: number }): Message[] {
-    this.#live();
-    const nodes = this.#nodes();
-    const { maxMessages = 40 } = checkOptions<{ maxMessages: number }>(options, "window(options)", ["maxMessages"]);
-    checkInteger(maxMessages, "maxMessages", 1, MAX_MESSAGES);
-    const head = this.#sync.head;
-    return head < 0 ? [] : nodes.walk(head, maxMessages);
-  }
 
   /**
    * The context of the next request: system prompt and memory truncated to their slices,
@@ -282,14 +185,14 @@ export class Chat {
   }
 
   #build(options: BuildOptions | undefined): ContextWindow {
-    const nodes = this.#nodes();
+    const nodes = this.nodes();
     const source: ContextSource = {
       engine: nodes.engine,
       tree: nodes.tree,
-      head: this.#sync.head,
+      head: this.sync.head,
       counter: this.#counter,
       profile: this.#profile,
-      system: this.#sync.record.system,
+      system: this.sync.record.system,
       budget: this.#options.budget,
       historyLimits: this.#options.historyLimits,
       message: (id) => nodes.message(id),
@@ -302,9 +205,9 @@ export class Chat {
 
   /** Seed 001's usage stats: the chat's size, the last context's usage and what compression saved. O(1). */
   stats(): ChatStats {
-    this.#live();
-    const nodes = this.#nodes();
-    const head = this.#sync.head;
+    this.live();
+    const nodes = this.nodes();
+    const head = this.sync.head;
     return chatStats(
       {
         messages: nodes.size,
@@ -317,14 +220,6 @@ export class Chat {
     );
   }
 
-  /**
-   * The chat as portable, versioned JSON (messages, head, options) that `chats.import()`
-   * reads back, on any Loom and any store. O(messages).
-   */
-  export(): ChatExport {
-    this.#live();
-    return exportChat(this.#sync.record, this.#nodes(), this.#sync.head);
-  }
 
   /**
    * @internal Ends the chat after the changes already called: runs `beforeDrop` (the store's
@@ -333,16 +228,16 @@ export class Chat {
   retire(beforeDrop?: () => unknown): Promise<void> {
     // A second call waits for the first (it may still fail and leave the chat as it was).
     if (this.#retiring) return this.#retiring;
-    this.#deleted = true; // calls from now on throw CHAT_DELETED; those already queued land first
+    this.deleted = true; // calls from now on throw CHAT_DELETED; those already queued land first
     const retiring = this.#queue.enqueue(async () => {
       try {
         await beforeDrop?.();
       } catch (error) {
-        this.#deleted = false;
+        this.deleted = false;
         this.#retiring = null;
         throw error;
       }
-      this.#sync.drop();
+      this.sync.drop();
     });
     this.#retiring = retiring;
     return retiring;
@@ -350,38 +245,9 @@ export class Chat {
 
   /** @internal Frees the chat's engine memory once the changes called so far have landed; it reloads on its next use. */
   evict(): Promise<void> {
-    return this.#queue.enqueue(() => this.#sync.sleep());
+    return this.#queue.enqueue(() => this.sync.sleep());
   }
 
-  /** @internal The chat's record, for stores and listings. */
-  record(): ChatRecord {
-    return { ...this.#live().record, messageCount: this.#sync.size, head: this.head };
-  }
-
-  #checkId(id: unknown): ChatNodes {
-    const nodes = this.#nodes();
-    if (typeof id !== "number" || !Number.isInteger(id) || id < 0 || id >= nodes.size) {
-      throw new CtxloomError(
-        "UNKNOWN_MESSAGE",
-        `Chat ${this.id} has no message ${describe(id)}; its ids run from 0 to ${nodes.size - 1}. ` +
-          `Use an id returned by append(), children() or path().`,
-      );
-    }
-    return nodes;
-  }
-
-  #live(): ChatSync {
-    this.#sync.checkOpen();
-    if (this.#deleted) {
-      throw new CtxloomError("CHAT_DELETED", `Chat ${this.id} was deleted; create a new chat or open another one.`);
-    }
-    return this.#sync;
-  }
-
-  /** The nodes, without the live check: queued changes run after it, and land even if the Loom closed meanwhile. */
-  #nodes(): ChatNodes {
-    return this.#sync.nodes();
-  }
 
   /**
    * Runs changes one at a time, in call order. Whether the chat and its Loom are still
@@ -389,12 +255,12 @@ export class Chat {
    */
   #run<T>(change: () => T | Promise<T>): Promise<T> {
     try {
-      this.#live();
+      this.live();
     } catch (error) {
       return Promise.reject(error);
     }
     return this.#queue.enqueue(async () => {
-      await this.#sync.wake();
+      await this.sync.wake();
       return change();
     });
   }

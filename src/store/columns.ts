@@ -8,6 +8,10 @@ export interface ColumnExtras extends MessageExtras {
 }
 
 const SUMMARY = 16;
+/** Messages per block of creation times: each block keeps its first time whole, the others as offsets from it. */
+const BLOCK_SHIFT = 12;
+/** An offset that does not fit (not a whole number of ms from 0 to 2^32 - 2): the time is in a map. */
+const ESCAPE = 0xffffffff;
 
 /**
  * A chat's messages in columns: no object per message but its text. Numbers live in typed
@@ -15,13 +19,19 @@ const SUMMARY = 16;
  * (name, tool calls, tool call id, covers) in a map. Append-only: a message, once in, never
  * changes, so readers may hold the columns while writers add to them.
  *
- *   per message: content (a string reference) | createdAt f64 | parent i32 | tokens i32 |
+ *   per message: content (a string reference) | time u32 | parent i32 | tokens i32 |
  *                code u8 = role (bits 0-1) | priority (bits 2-3) | summary (bit 4)
+ *   per block of 4096 messages: base f64 (the block's first createdAt)
+ *
+ * createdAt = base[id >> 12] + time[id]: appends come in time order, so an offset in ms fits
+ * 32 bits; a time that does not (a clock set back, an imported fraction) is kept whole in a map.
  */
 export class MessageColumns {
   #size = 0;
   readonly content: string[] = [];
-  #createdAt = new Float64Array(8);
+  #bases = new Float64Array(1);
+  #times = new Uint32Array(8);
+  readonly #exactTimes = new Map<number, number>();
   #parent = new Int32Array(8);
   #tokens = new Int32Array(8);
   #codes = new Uint8Array(8);
@@ -32,7 +42,25 @@ export class MessageColumns {
   }
 
   createdAt(id: number): number {
-    return this.#createdAt[id]!;
+    const t = this.#times[id]!;
+    return t === ESCAPE ? this.#exactTimes.get(id)! : this.#bases[id >> BLOCK_SHIFT]! + t;
+  }
+
+  #setCreatedAt(id: number, createdAt: number): void {
+    const block = id >> BLOCK_SHIFT;
+    if (block >= this.#bases.length) {
+      const bases = new Float64Array(this.#bases.length * 2);
+      bases.set(this.#bases);
+      this.#bases = bases;
+    }
+    if ((id & ((1 << BLOCK_SHIFT) - 1)) === 0) this.#bases[block] = createdAt;
+    const offset = createdAt - this.#bases[block]!;
+    if (Number.isInteger(offset) && offset >= 0 && offset < ESCAPE && Object.is(this.#bases[block]! + offset, createdAt)) {
+      this.#times[id] = offset;
+    } else {
+      this.#times[id] = ESCAPE;
+      this.#exactTimes.set(id, createdAt);
+    }
   }
 
   /** Adds a message (its id must be `size`); copies everything, so the caller's object is not kept. */
@@ -40,7 +68,7 @@ export class MessageColumns {
     const id = this.#size;
     if (id === this.#parent.length) this.#grow(id * 2);
     this.content.push(m.content);
-    this.#createdAt[id] = m.createdAt;
+    this.#setCreatedAt(id, m.createdAt);
     this.#parent[id] = m.parentId ?? -1;
     this.#tokens[id] = m.tokens;
     this.#codes[id] = roleCode(m.role) | (priorityCode(m.priority) << 2) | (m.kind === "summary" ? SUMMARY : 0);
@@ -61,12 +89,12 @@ export class MessageColumns {
   }
 
   #grow(capacity: number): void {
-    const grow = <T extends Float64Array | Int32Array | Uint8Array>(a: T, make: (n: number) => T): T => {
+    const grow = <T extends Uint32Array | Int32Array | Uint8Array>(a: T, make: (n: number) => T): T => {
       const b = make(capacity);
       b.set(a);
       return b;
     };
-    this.#createdAt = grow(this.#createdAt, (n) => new Float64Array(n));
+    this.#times = grow(this.#times, (n) => new Uint32Array(n));
     this.#parent = grow(this.#parent, (n) => new Int32Array(n));
     this.#tokens = grow(this.#tokens, (n) => new Int32Array(n));
     this.#codes = grow(this.#codes, (n) => new Uint8Array(n));
@@ -83,7 +111,7 @@ export class MessageColumns {
       content: this.content[id]!,
       priority: PRIORITIES[(code >> 2) & 3]!,
       tokens: this.#tokens[id]!,
-      createdAt: this.#createdAt[id]!,
+      createdAt: this.createdAt(id),
       kind: code & SUMMARY ? "summary" : "message",
     };
     const x = this.extras.get(id);
@@ -105,6 +133,6 @@ export class MessageColumns {
 
   /** Bytes of the typed columns (off the JS heap). */
   get columnBytes(): number {
-    return this.#createdAt.byteLength + this.#parent.byteLength + this.#tokens.byteLength + this.#codes.byteLength;
+    return this.#bases.byteLength + this.#times.byteLength + this.#parent.byteLength + this.#tokens.byteLength + this.#codes.byteLength;
   }
 }

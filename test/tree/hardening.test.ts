@@ -88,10 +88,11 @@ forEachEngine((engine) => {
 
     it("window({ maxMessages }) has buildContext's bound", async () => {
       await chat.append({ role: "user", content: "hi" });
-      expect(ids(chat.window({ maxMessages: MAX_MESSAGES }))).toEqual([0]);
-      expectThrowCode(() => chat.window({ maxMessages: MAX_MESSAGES + 1 }), "INVALID_ARGUMENT");
-      await expectRejectCode(() => chat.buildContext({ maxMessages: MAX_MESSAGES + 1 }), "INVALID_ARGUMENT");
-      expect((await chat.buildContext({ maxMessages: MAX_MESSAGES })).conversation).toHaveLength(1);
+      expect(MAX_MESSAGES).toBe(2 ** 31 - 1);
+      expect(ids(chat.window({ maxMessages: 2 ** 31 - 1 }))).toEqual([0]);
+      expectThrowCode(() => chat.window({ maxMessages: 2 ** 31 }), "INVALID_ARGUMENT");
+      await expectRejectCode(() => chat.buildContext({ maxMessages: 2 ** 31 }), "INVALID_ARGUMENT");
+      expect((await chat.buildContext({ maxMessages: 2 ** 31 - 1 })).conversation).toHaveLength(1);
     });
 
     const unknown: [string, () => unknown, string][] = [

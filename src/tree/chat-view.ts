@@ -6,6 +6,8 @@ import type { ChatNodes } from "./nodes.js";
 import { exportChat } from "./portable.js";
 import type { ChatSync } from "./sync.js";
 
+let useClock = 0;
+
 /**
  * The reads of a chat: its record, its messages, branches, paths and windows. Synchronous;
  * `Chat` adds the changes, which run one at a time through its queue.
@@ -18,6 +20,8 @@ export class ChatView {
   protected readonly sync: ChatSync;
   /** @internal Set when a delete was called: reads and new changes throw CHAT_DELETED. */
   protected deleted = false;
+  /** @internal When the chat was last called (a count of calls on all chats): the Loom evicts the least recently used. */
+  lastUse = ++useClock;
 
   /** @internal */
   protected constructor(record: ChatRecord, sync: (view: ChatView) => ChatSync) {
@@ -147,6 +151,7 @@ export class ChatView {
   /** @internal */
   protected live(): ChatSync {
     this.sync.checkOpen();
+    this.lastUse = ++useClock;
     if (this.deleted) {
       throw new CtxloomError("CHAT_DELETED", `Chat ${this.id} was deleted; create a new chat or open another one.`);
     }

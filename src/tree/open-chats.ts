@@ -2,9 +2,10 @@ import type { Chat } from "./chat.js";
 import { openKey, type ChatCache } from "./user-chats.js";
 
 /**
- * The chats a Loom holds in memory, least recently used first. Past `max`, the least
- * recently used chat that has finished loading frees its engine memory (`chat.evict()`):
- * its store still holds it, and it reloads on its next use.
+ * The chats a Loom holds in memory. Past `max`, the least recently used chat that has
+ * finished loading frees its engine memory (`chat.evict()`). Every call on a chat counts as
+ * a use, so a chat kept and used through a reference is not evicted for not being reopened.
+ * Its store still holds an evicted chat, and it reloads on its next use.
  */
 export class OpenChats implements ChatCache {
   readonly #max: number;
@@ -66,13 +67,16 @@ export class OpenChats implements ChatCache {
   }
 
   #evictOver(): void {
-    if (this.#entries.size <= this.#max) return;
-    for (const [key, loading] of this.#entries) {
-      if (this.#entries.size <= this.#max) return;
-      const chat = this.#loaded.get(loading);
-      if (!chat) continue; // still loading: it cannot be evicted yet
-      this.#entries.delete(key);
-      void chat.evict().catch(() => undefined);
+    while (this.#entries.size > this.#max) {
+      // The least recently used chat that has finished loading: O(max) a time, only past max.
+      let victim: [string, Chat] | undefined;
+      for (const [key, loading] of this.#entries) {
+        const chat = this.#loaded.get(loading);
+        if (chat && (!victim || chat.lastUse < victim[1].lastUse)) victim = [key, chat];
+      }
+      if (!victim) return; // every chat is still loading
+      this.#entries.delete(victim[0]);
+      void victim[1].evict().catch(() => undefined);
     }
   }
 }

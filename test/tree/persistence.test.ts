@@ -128,6 +128,25 @@ forEachEngine((engine) => {
       }
     });
 
+    it("a chat used through a kept reference is not evicted for not being reopened (second chance)", async () => {
+      const { store } = jitteryStore({ resident: false });
+      const loom = await Loom.open({ engine, store, maxOpenChats: 2 });
+      const chats = loom.user("u");
+      const kept = await chats.create();
+      await kept.append({ role: "user", content: "kept" });
+      const others: Chat[] = [];
+      for (let i = 0; i < 6; i++) {
+        expect(kept.path().map((m) => m.content)).toEqual(["kept"]); // in use: never CHAT_EVICTED
+        const c = await chats.create();
+        await c.append({ role: "user", content: `other ${i}` });
+        others.push(c);
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      expect(kept.path().map((m) => m.content)).toEqual(["kept"]);
+      expectThrowCode(() => others[0]!.path(), "CHAT_EVICTED"); // unused since: evicted
+      await loom.close();
+    });
+
     it("maxOpenChats must be a positive integer", async () => {
       await expectRejectCode(() => Loom.open({ engine, maxOpenChats: 0 }), "INVALID_ARGUMENT");
       await expectRejectCode(() => Loom.open({ engine, maxOpenChats: 1.5 }), "INVALID_ARGUMENT");

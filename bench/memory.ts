@@ -50,7 +50,6 @@ async function measure(engine: "wasm" | "js"): Promise<Record<string, string | n
   let texts = 0;
   for (let i = 0; i < N; i++) texts += stringBytes(content(i).length);
   const heap = m1.heapUsed - m0.heapUsed;
-  const offHeap = m1.arrayBuffers - m0.arrayBuffers;
   const arena = loom.engineImpl.memoryBytes();
   const columns = store.resident!("u", chat.id)!.columnBytes;
   const row = {
@@ -58,7 +57,6 @@ async function measure(engine: "wasm" | "js"): Promise<Record<string, string | n
     messages: N,
     "JS heap B/msg": +(heap / N).toFixed(1),
     "JS heap beyond text B/msg": +((heap - texts) / N).toFixed(1),
-    "arrayBuffers delta B/msg": +(offHeap / N).toFixed(1),
     "store columns B/msg (typed arrays)": +(columns / N).toFixed(1),
     "arena B/msg": arena < 0 ? "-" : +(arena / N).toFixed(1),
     "all metadata B/msg (heap beyond text + columns + arena)": +((heap - texts + columns + Math.max(arena, 0)) / N).toFixed(1),

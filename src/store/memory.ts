@@ -15,31 +15,30 @@ interface Entry {
  * never change what the store holds.
  */
 export function memoryStore(): Store {
+  // Chat ids are scoped to their user: keyed by both.
   const entries = new Map<string, Entry>();
-  const find = (userId: string, chatId: string): Entry | undefined => {
-    const entry = entries.get(chatId);
-    return entry && entry.chat.userId === userId ? entry : undefined;
-  };
+  const keyOf = (userId: string, chatId: string): string => `${userId}\u0000${chatId}`;
+  const find = (userId: string, chatId: string): Entry | undefined => entries.get(keyOf(userId, chatId));
   const get = (userId: string, chatId: string): Entry => {
     const entry = find(userId, chatId);
     if (!entry) throw new Error(`memory store: no chat ${chatId}`);
     return entry;
   };
   const create = (chat: ChatRecord): Entry => {
-    if (entries.has(chat.id)) throw new Error(`memory store: chat ${chat.id} exists already`);
+    if (find(chat.userId, chat.id)) throw new Error(`memory store: chat ${chat.id} exists already`);
     return { chat: copyChat(chat), messages: new MessageColumns(), embeddings: new Map() };
   };
   return {
     name: "memory",
     createChat(chat) {
-      entries.set(chat.id, create(chat));
+      entries.set(keyOf(chat.userId, chat.id), create(chat));
     },
     importChat(chat, messages) {
       const entry = create(chat);
       entry.messages.reserve(messages.length);
       for (const m of messages) entry.messages.push(m);
       entry.chat.messageCount = messages.length;
-      entries.set(chat.id, entry);
+      entries.set(keyOf(chat.userId, chat.id), entry);
     },
     listChats(userId) {
       return [...entries.values()]
@@ -66,7 +65,7 @@ export function memoryStore(): Store {
       return true;
     },
     deleteChat(userId, chatId) {
-      return find(userId, chatId) !== undefined && entries.delete(chatId);
+      return entries.delete(keyOf(userId, chatId));
     },
     putEmbeddings(userId, chatId, embedder, rows) {
       const entry = get(userId, chatId);

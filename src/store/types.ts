@@ -75,6 +75,8 @@ export interface EmbeddingRow {
  * as it was; the Loom then applies nothing and rethrows (as STORE_FAILED).
  */
 export interface Store {
+  // Chat ids are scoped to their user: two users may each have a chat of the same id (an
+  // import keeps the exported id when the target user has none), so key chats by both.
   /** A name for messages and stats, e.g. "memory" or "sqlite:./ctxloom.db". */
   readonly name: string;
   createChat(chat: ChatRecord): Awaitable<void>;

@@ -185,6 +185,22 @@ forEachEngine((engine) => {
       await l1.close();
     });
 
+    it("an export keeps its chat id when imported for another user of the same store; a second import gets a new id", async () => {
+      const loom = await Loom.open({ engine });
+      const chat = await sample(loom);
+      const data = chat.export();
+      const copy = await loom.user("bob").import(data);
+      expect(copy.id).toBe(chat.id);
+      await copy.append({ role: "assistant", content: "bob's" });
+      expect(chat.messageCount).toBe(copy.messageCount - 1);
+      const second = await loom.user("bob").import(data);
+      expect(second.id).not.toBe(chat.id);
+      await loom.user("bob").delete(copy.id);
+      expect(chat.path().length).toBeGreaterThan(0);
+      expect((await loom.user("u").open(chat.id)).messageCount).toBe(chat.messageCount);
+      await loom.close();
+    });
+
     it("tokens left out are counted with the chat's model; one store call for the whole chat", async () => {
       const l1 = await Loom.open({ engine });
       const chat = await sample(l1);

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import {
-  EXPORT_VERSION, Loom, memoryStore, type Chat, type ChatExport, type Store,
+  EXPORT_VERSION, Loom, memoryStore, type Chat, type ChatExport, type Message, type Store,
 } from "../../src/index.js";
 import { ENGINES, expectRejectCode, expectThrowCode, forEachEngine, observe } from "../helpers.js";
 
@@ -72,6 +72,38 @@ forEachEngine((engine) => {
         await Promise.all([l1.close(), l2.close()]);
       });
     }
+
+    it("random interleavings of three writers: every acknowledged message stays where it was acknowledged; all agree after refresh", async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.array(fc.tuple(fc.nat(2), fc.nat(99), fc.nat(1000)), { minLength: 1, maxLength: 40 }), async (steps) => {
+          const { store } = jitteryStore({ resident: steps.length % 2 === 0 });
+          const looms = await Promise.all([engine, engine === "wasm" ? "js" : "wasm", engine].map((e) => Loom.open({ engine: e as "wasm" | "js", store })));
+          const first = await looms[0]!.user("u").create();
+          const chats = [first, ...(await Promise.all(looms.slice(1).map((l) => l.user("u").open(first.id))))];
+          const acked: Message[] = [];
+          await Promise.all(chats.map(async (chat, w) => {
+            for (const [who, kind, pick] of steps) {
+              if (who !== w) continue;
+              const n = chat.messageCount;
+              if (kind < 60 || n === 0) acked.push(await chat.append({ role: kind % 2 ? "user" : "assistant", content: `w${w} ${pick}` }));
+              else if (kind < 80) await chat.checkout(pick % n);
+              else if (kind < 90) await chat.refresh();
+              else if (chat.get(pick % n).role === "user") acked.push(await chat.edit(pick % n, `w${w} edit ${pick}`));
+            }
+          }));
+          await Promise.all(chats.map((c) => c.refresh()));
+          const all = sharedOf(chats[0]!);
+          for (const m of acked) expect(all[m.id]).toEqual(m);
+          expect(all).toHaveLength(acked.length);
+          const expected = await observe(chats[0]!);
+          for (const c of chats.slice(1)) expect(await observe(c)).toEqual(expected);
+          const fresh = await (await Loom.open({ engine, store })).user("u").open(first.id);
+          expect(await observe(fresh)).toEqual(expected);
+          await Promise.all(looms.map((l) => l.close()));
+        }),
+        { numRuns: 15 },
+      );
+    }, 60_000);
 
     it("refresh brings an open chat up to date with what another Loom wrote", async () => {
       const store = memoryStore();

@@ -130,11 +130,6 @@ export class ChatView {
     return exportChat(this.sync.record, this.nodes(), this.sync.head);
   }
 
-  /** @internal The chat's record, for stores and listings. */
-  record(): ChatRecord {
-    return { ...this.live().record, messageCount: this.sync.size, head: this.head };
-  }
-
   /** @internal */
   protected checkId(id: unknown): ChatNodes {
     const nodes = this.nodes();

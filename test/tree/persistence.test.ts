@@ -105,6 +105,32 @@ forEachEngine((engine) => {
       );
     }, 60_000);
 
+    it("what a store hands back while catching up is checked like a restore; a store that answers nonsense fails cleanly", async () => {
+      const inner = memoryStore();
+      let mode: "ok" | "corrupt" | "nonsense" = "ok";
+      const store: Store = {
+        ...inner,
+        resident: undefined,
+        appendMessage: (...a) => (mode === "ok" ? inner.appendMessage(...a) : mode === "nonsense" ? (undefined as never) : { ok: false, size: a[2].id + 1 }),
+        loadChat: (u, c, since) => {
+          const loaded = inner.loadChat(u, c, since) as ReturnType<typeof inner.loadChat> & object;
+          if (mode !== "corrupt" || !since) return loaded;
+          return { ...loaded, messages: [{ id: since, parentId: null, role: "user", content: "", priority: "normal", tokens: 3, createdAt: 1, kind: "message" }] };
+        },
+      };
+      const loom = await Loom.open({ engine, store });
+      const chat = await loom.user("u").create();
+      await chat.append({ role: "user", content: "hi" });
+      mode = "corrupt";
+      await expectRejectCode(() => chat.append({ role: "assistant", content: "x" }), "STORE_CORRUPT");
+      mode = "nonsense";
+      await expectRejectCode(() => chat.append({ role: "assistant", content: "x" }), "STORE_FAILED");
+      mode = "ok";
+      expect(chat.messageCount).toBe(1);
+      expect((await chat.append({ role: "assistant", content: "x" })).id).toBe(1);
+      await loom.close();
+    });
+
     it("refresh brings an open chat up to date with what another Loom wrote", async () => {
       const store = memoryStore();
       const [l1, l2] = await Promise.all([Loom.open({ engine, store }), Loom.open({ engine, store })]);

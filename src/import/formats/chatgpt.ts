@@ -26,15 +26,16 @@ function readConversation(record: unknown, where: string): RawConversation {
   const placeholders: Record<string, number> = {};
   const nodes: RawNode[] = [];
   for (const [key, value] of Object.entries(mapping)) {
+    const at = `${where}, node ${JSON.stringify(key)}`;
     const node = asRecord(value);
-    if (!node) throw importError(where, `node ${JSON.stringify(key)} is not an object`);
+    if (!node) throw importError(at, "it is not an object");
     const id = str(node.id) ?? key;
-    if (id !== key) throw importError(where, `node ${JSON.stringify(key)} carries another id, ${JSON.stringify(id)}`);
+    if (id !== key) throw importError(at, `it carries another id, ${JSON.stringify(id)}`);
     for (const child of Array.isArray(node.children) ? node.children : []) {
-      if (typeof child !== "string" || !(child in mapping)) throw importError(where, `node ${JSON.stringify(key)}: its child ${JSON.stringify(child)} is missing`);
+      if (typeof child !== "string" || !(child in mapping)) throw importError(at, `its child ${JSON.stringify(child)} is missing`);
     }
     const parent = node.parent === null || node.parent === undefined ? null : String(node.parent);
-    nodes.push(readNode(key, parent, node.message, placeholders, `${where}, node ${JSON.stringify(key)}`));
+    nodes.push(readNode(key, parent, node.message, placeholders, at));
   }
   const head = str(conv.current_node) ?? null;
   return {

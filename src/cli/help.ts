@@ -13,7 +13,8 @@ export const HELP: Record<string, string> = {
 Usage: ctxloom <command> [arguments] [options]
 
 Commands:
-  import <file...>    import chats from ChatGPT, Open WebUI, LibreChat, OpenAssistant, ShareGPT or OpenAI JSONL exports
+  import <file...>    import chats exported from ChatGPT, Open WebUI, LibreChat, OpenAssistant, ShareGPT,
+                      OpenAI JSONL, or by ctxloom export
   chats               list the chats
   tree <chat>         draw a chat's branches, the head marked
   show <chat>         the messages from the root to the head (or --at <id>)

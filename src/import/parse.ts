@@ -2,6 +2,7 @@ import { CtxloomError, checkInteger, checkOptions, describe } from "../errors.js
 import { getModelProfile } from "../models/profiles.js";
 import { buildChat } from "./build.js";
 import { chatgptReader, isChatGPT } from "./formats/chatgpt.js";
+import { ctxloomReader, isCtxloom } from "./formats/ctxloom.js";
 import { librechatReader, isLibreChat } from "./formats/librechat.js";
 import { isOasstFlat, isOasstTree, oasstReader } from "./formats/oasst.js";
 import { isOpenAIChat, isOpenAIMessage, openaiReader } from "./formats/openai.js";
@@ -10,7 +11,7 @@ import { isShareGPT, sharegptReader } from "./formats/sharegpt.js";
 import { JsonSplitter, type Piece } from "./splitter.js";
 import {
   IMPORT_FORMATS, asRecord, importError,
-  type FormatReader, type ImportFormat, type ImportOptions, type ImportProgress, type ParsedImport, type RawConversation,
+  type BuiltChat, type FormatReader, type ImportFormat, type ImportOptions, type ImportProgress, type ParsedImport, type RawConversation,
 } from "./types.js";
 
 /** Options of a streamed parse: the file's size for progress, and a progress callback. */
@@ -24,11 +25,11 @@ export interface StreamOptions extends ImportOptions {
 const OPTION_KEYS = ["format", "model", "now", "totalBytes", "onProgress"];
 const READERS: Record<ImportFormat, () => FormatReader> = {
   chatgpt: chatgptReader, openwebui: openwebuiReader, librechat: librechatReader,
-  oasst: oasstReader, sharegpt: sharegptReader, openai: openaiReader,
+  oasst: oasstReader, sharegpt: sharegptReader, openai: openaiReader, ctxloom: ctxloomReader,
 };
 /** Detection, in order: the first shape a record has names its format. */
 const SHAPES: [ImportFormat, (r: Record<string, unknown>) => boolean][] = [
-  ["chatgpt", isChatGPT], ["openwebui", isOpenWebUI], ["librechat", isLibreChat], ["oasst", isOasstTree],
+  ["ctxloom", isCtxloom], ["chatgpt", isChatGPT], ["openwebui", isOpenWebUI], ["librechat", isLibreChat], ["oasst", isOasstTree],
   ["oasst", isOasstFlat], ["sharegpt", isShareGPT], ["openai", isOpenAIChat], ["openai", isOpenAIMessage],
 ];
 
@@ -111,8 +112,10 @@ export class ImportParser {
     for (const conv of this.#reader!.add(record, piece.where)) this.#build(conv);
   }
 
-  #build(conv: RawConversation): void {
-    const { chat, report } = buildChat(conv, { model: this.#model(conv.sourceModel), now: this.#options.now });
+  #build(conv: RawConversation | BuiltChat): void {
+    const { chat, report } = "built" in conv
+      ? { chat: this.#options.model === undefined ? conv.chat : { ...conv.chat, chat: { ...conv.chat.chat, model: this.#options.model } }, report: conv.report }
+      : buildChat(conv, { model: this.#model(conv.sourceModel), now: this.#options.now });
     this.#out.chats.push(chat);
     this.#out.reports.push(report);
   }

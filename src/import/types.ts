@@ -3,7 +3,7 @@ import type { ChatExport } from "../store/portable.js";
 import type { Role, ToolCall } from "../tree/message.js";
 
 /** The formats the importers read; "auto" detects one from the file's shape. */
-export const IMPORT_FORMATS = ["chatgpt", "openwebui", "librechat", "oasst", "sharegpt", "openai"] as const;
+export const IMPORT_FORMATS = ["chatgpt", "openwebui", "librechat", "oasst", "sharegpt", "openai", "ctxloom"] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 
 /** Options of `parseExport`, `parseExportStream` and `importConversations`. */
@@ -85,9 +85,16 @@ export interface RawConversation {
   placeholders: Record<string, number>;
 }
 
+/** A conversation already in the portable format, checked, with its report. */
+export interface BuiltChat {
+  built: true;
+  chat: ChatExport;
+  report: ConversationReport;
+}
+
 /** Reads one record (an array element, a line, or the whole document) into conversations. */
 export interface FormatReader {
-  add(record: unknown, where: string): RawConversation[];
+  add(record: unknown, where: string): (RawConversation | BuiltChat)[];
   /** Conversations that need every record first (flat message lists). */
   finish(): RawConversation[];
 }

@@ -112,13 +112,20 @@ describe("a chat through every command", () => {
     expect(JSON.parse(lines[0]!).messages.map((m: { role: string }) => m.role)).toEqual(["user", "assistant", "tool", "assistant", "user"]);
     const back = await cli(["import", file("back.jsonl", lines.join("\n")), "--json", "--user", "copy"], store);
     expect(JSON.parse(back.out).files[0]).toMatchObject({ format: "openai", chats: [{ messages: 5 }, { messages: 2 }] });
+    // The json export imports back as it was: same ids, parents, tool links and head.
+    const again = await cli(["import", file("again.json", JSON.stringify(exp)), "--json", "--user", "copy2"], store);
+    const copy = JSON.parse(again.out).files[0];
+    expect(copy).toMatchObject({ format: "ctxloom", chats: [{ messages: 7, leaves: 2 }] });
+    const reexported = JSON.parse((await cli(["export", copy.chats[0].id, "--user", "copy2"], store)).out);
+    const strip = (e: typeof exp) => ({ head: e.head, messages: e.messages.map(({ createdAt: _c, ...m }: { createdAt: number }) => m) });
+    expect(strip(reexported)).toEqual(strip(exp));
   });
 
   it("bad input exits 1 with the error's message, and imports nothing", async () => {
     const good = file("good.json", JSON.stringify([chatgptSample()]));
     const bad = file("bad.json", JSON.stringify([chatgptSample()]).slice(0, -30));
     const r = await cli(["import", good, bad, "--user", "carol"], store);
-    expect(r).toMatchObject({ code: 1, err: `ctxloom: ${bad}: conversation 1: the file ends inside it (truncated JSON?). Nothing was imported; fix the file or pick its format with --format (chatgpt, openwebui, librechat, oasst, sharegpt, openai).` });
+    expect(r).toMatchObject({ code: 1, err: `ctxloom: ${bad}: conversation 1: the file ends inside it (truncated JSON?). Nothing was imported; fix the file or pick its format with --format (chatgpt, openwebui, librechat, oasst, sharegpt, openai, ctxloom).` });
     expect(JSON.parse((await cli(["chats", "--user", "carol", "--json"], store)).out)).toEqual([]);
     expect(await cli(["import", join(dir, "none.json")], store)).toMatchObject({ code: 1, err: `ctxloom: cannot read ${join(dir, "none.json")}: no such file.` });
     expect(await cli(["tree", "nope"], store)).toMatchObject({ code: 1, err: 'ctxloom: no chat "nope" for user "local"; run ctxloom chats for the list.' });

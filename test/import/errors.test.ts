@@ -17,7 +17,7 @@ function error(run: () => unknown): CtxloomError {
 const failed = (data: string, options?: object) => {
   const e = error(() => parseExport(data, options));
   expect(e.code).toBe("IMPORT_FAILED");
-  expect(e.message).toMatch(/Nothing was imported; fix the file or pick its format with --format \(chatgpt, openwebui, librechat, oasst, sharegpt, openai\)\.$/);
+  expect(e.message).toMatch(/Nothing was imported; fix the file or pick its format with --format \(chatgpt, openwebui, librechat, oasst, sharegpt, openai, ctxloom\)\.$/);
   return e.message;
 };
 const mapping = (m: Record<string, unknown>) => JSON.stringify([{ ...chatgptSample(), mapping: m, current_node: "a" }]);
@@ -33,7 +33,7 @@ describe("broken files", () => {
     expect(failed('[{"mapping": {}}, {"mapping": {"a": tru}}]')).toMatch(/^conversation 2: it is not valid JSON \(/);
   });
   it("a shape in no known format names the formats and the keys", () => {
-    expect(failed('[{"foo": 1, "bar": 2}]')).toMatch(/^conversation 1: its shape is none of the known formats \(chatgpt, openwebui, librechat, oasst, sharegpt, openai\); its keys are "foo", "bar"/);
+    expect(failed('[{"foo": 1, "bar": 2}]')).toMatch(/^conversation 1: its shape is none of the known formats \(chatgpt, openwebui, librechat, oasst, sharegpt, openai, ctxloom\); its keys are "foo", "bar"/);
     expect(failed("[1, 2]")).toMatch(/^conversation 1: its shape is none.*its keys are none \(it is 1\)/);
     expect(failed('{"a": 1}\n{"b": 2}')).toMatch(/^line 1: its shape is none/);
     expect(failed("[]")).toMatch(/^the file: it holds no conversation/);
@@ -63,6 +63,18 @@ describe("broken files", () => {
     const flat = JSON.stringify([{ message_id: "p", parent_id: null, role: "prompter", text: "q" }, { message_id: "p", parent_id: null, role: "prompter", text: "q" }]);
     expect(failed(flat)).toMatch(/^item 2: message "p" appears twice/);
   });
+  it("a ctxloom export out of order or of a newer version", () => {
+    const exp = { format: "ctxloom.chat", version: 1, chat: { title: "t", model: "gpt-4o", system: null, createdAt: 1, updatedAt: 1 }, head: 1, messages: [
+      { id: 0, parentId: null, role: "user", content: "a", priority: "normal", createdAt: 1, kind: "message" },
+      { id: 1, parentId: 0, role: "assistant", content: "b", priority: "normal", createdAt: 1, kind: "message" },
+    ] };
+    expect(parseExport(JSON.stringify(exp), { model: "llama3.2" }).chats[0]).toEqual({ ...exp, chat: { ...exp.chat, model: "llama3.2" } });
+    expect(failed(JSON.stringify({ ...exp, version: 2 }))).toMatch(/^line 1: its version 2 is not one this release reads \(1 to 1\)/);
+    expect(failed(JSON.stringify({ ...exp, messages: [exp.messages[1], exp.messages[0]] }))).toMatch(/^line 1, message 0: its id must be 0/);
+    expect(failed(JSON.stringify({ ...exp, messages: [exp.messages[0], { ...exp.messages[1], parentId: 1 }] }))).toMatch(/^line 1, message 1: its parentId 1 must be null or the id of an earlier message/);
+    expect(failed(JSON.stringify({ ...exp, head: 5 }))).toMatch(/^line 1: its head 5 must be null or a message id/);
+    expect(failed(JSON.stringify({ ...exp, messages: [{ ...exp.messages[0], priority: "urgent" }] }))).toMatch(/its priority "urgent" is none of low, normal, high, critical/);
+  });
   it("a current node that is not there", () => {
     expect(failed(JSON.stringify([{ ...chatgptSample(), current_node: "nope" }]))).toMatch(/^conversation 1: the current message "nope" is missing/);
   });
@@ -80,7 +92,7 @@ describe("bad calls", () => {
   it("options are checked", () => {
     const e = error(() => parseExport("[]", { fromat: "chatgpt" } as never));
     expect([e.code, e.message]).toEqual(["INVALID_ARGUMENT", 'Import options has no option "fromat"; did you mean "format"?']);
-    expect(error(() => parseExport("[]", { format: "csv" as never })).message).toBe('format must be "auto" or one of chatgpt, openwebui, librechat, oasst, sharegpt, openai; got "csv".');
+    expect(error(() => parseExport("[]", { format: "csv" as never })).message).toBe('format must be "auto" or one of chatgpt, openwebui, librechat, oasst, sharegpt, openai, ctxloom; got "csv".');
     expect(error(() => parseExport("[]", { model: "no-such-model" })).code).toBe("UNKNOWN_MODEL");
     expect(error(() => parseExport("[]", { now: -1 })).code).toBe("INVALID_ARGUMENT");
   });

@@ -77,15 +77,24 @@ async function importCommand(ctx: CommandContext, loom: Loom): Promise<void> {
   const count = parsed.reduce((s, p) => s + p.result.chats.length, 0);
   let done = 0;
   const out = [];
-  for (const { file, result } of parsed) {
-    const made = [];
-    for (const [i, exp] of result.chats.entries()) {
-      const { id } = await importChat(chats, exp);
-      const r = result.reports[i]!;
-      made.push({ id, title: r.title, messages: r.messages, leaves: r.leaves, sourceId: r.sourceId, skipped: r.skipped, placeholders: r.placeholders, toolResultsAsUser: r.toolResultsAsUser, ids: r.ids });
-      draw(progressLine(++done, count, `${done} of ${count} chats stored`));
+  const made: string[] = [];
+  try {
+    for (const { file, result } of parsed) {
+      const list = [];
+      for (const [i, exp] of result.chats.entries()) {
+        const { id } = await importChat(chats, exp);
+        made.push(id);
+        const r = result.reports[i]!;
+        list.push({ id, title: r.title, messages: r.messages, leaves: r.leaves, sourceId: r.sourceId, skipped: r.skipped, placeholders: r.placeholders, toolResultsAsUser: r.toolResultsAsUser, ids: r.ids });
+        draw(progressLine(++done, count, `${done} of ${count} chats stored`));
+      }
+      out.push({ file, format: result.format, chats: list });
     }
-    out.push({ file, format: result.format, chats: made });
+  } catch (e) {
+    // Nothing half-imported: the chats made before the failure go again.
+    draw("\n");
+    for (const id of made) await chats.delete(id).catch(() => {});
+    throw e;
   }
   draw("\r\x1b[K");
   if (ctx.values.json) return json(ctx, { files: out });

@@ -13,9 +13,9 @@ export {
   type ImportFormat, type ImportOptions, type ImportProgress, type ConversationReport, type ParsedImport,
 } from "./types.js";
 
-/** What importConversations needs of a Loom: `loom.user(id).import(exp)`. */
+/** What importConversations needs of a Loom: `loom.user(id).import(exp)`, and `delete(chatId)` to take back a partial import. */
 export interface ImportTarget {
-  user(userId: string): { import(exp: ChatExport): Promise<{ id: string }> };
+  user(userId: string): { import(exp: ChatExport): Promise<{ id: string }>; delete?(chatId: string): Promise<void> };
 }
 
 /** What importConversations returns: the format read, and each chat made with its report. */
@@ -26,7 +26,8 @@ export interface ImportResult {
 
 /**
  * Imports every conversation of an export as a chat of `userId`. The whole file is parsed
- * and checked first: a broken file throws IMPORT_FAILED and no chat is made.
+ * and checked first: a broken file throws IMPORT_FAILED and no chat is made; should the
+ * store fail on a later chat, the chats made before it are deleted again.
  * `data` is the file's text or bytes, or a stream of chunks (then only one conversation's
  * text is held whole at a time; `onProgress` reports bytes read).
  */
@@ -49,9 +50,15 @@ export async function importConversations(
       : await parseExportStream(data, options);
   const chats = loom.user(userId);
   const out: ImportResult = { format: parsed.format, chats: [] };
-  for (const [i, exp] of parsed.chats.entries()) {
-    const { id } = await chats.import(exp);
-    out.chats.push({ id, report: parsed.reports[i]! });
+  try {
+    for (const [i, exp] of parsed.chats.entries()) {
+      const { id } = await chats.import(exp);
+      out.chats.push({ id, report: parsed.reports[i]! });
+    }
+  } catch (e) {
+    // A store that fails midway: the chats made so far are taken back, when the target can.
+    if (chats.delete) for (const { id } of out.chats) await chats.delete(id).catch(() => {});
+    throw e;
   }
   return out;
 }

@@ -133,6 +133,20 @@ describe("a chat through every command", () => {
     expect(await cli(["checkout", id, "x"], store)).toMatchObject({ code: 1, err: expect.stringContaining("the message id must be an integer") });
   });
 
+  it("a chat the Loom refuses while storing takes back the ones stored before it", async () => {
+    const chat = (toolCallId: string) => ({
+      format: "ctxloom.chat", version: 1, chat: { title: "t", model: "gpt-4o", system: null, createdAt: 1, updatedAt: 1 }, head: 2, messages: [
+        { id: 0, parentId: null, role: "user", content: "a", priority: "normal", createdAt: 1, kind: "message" },
+        { id: 1, parentId: 0, role: "assistant", content: "", toolCalls: [{ id: "c1", type: "function", function: { name: "f", arguments: "{}" } }], priority: "normal", createdAt: 1, kind: "message" },
+        { id: 2, parentId: 1, role: "tool", content: "r", toolCallId, priority: "normal", createdAt: 1, kind: "message" },
+      ],
+    });
+    const r = await cli(["import", file("two.jsonl", `${JSON.stringify(chat("c1"))}\n${JSON.stringify(chat("c9"))}\n`), "--user", "erin"], store);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/^ctxloom: .*c9/);
+    expect(JSON.parse((await cli(["chats", "--user", "erin", "--json"], store)).out)).toEqual([]);
+  });
+
   it("draws progress on stderr when it is a terminal", async () => {
     const r = await cli(["import", file("p.json", JSON.stringify([chatgptSample(), chatgptSample()])), "--user", "dave"], store, true);
     expect(r.code).toBe(0);

@@ -115,4 +115,21 @@ describe("bad calls", () => {
     expect(result.format).toBe("chatgpt");
     expect(result.chats.map((c) => [c.id, c.report.messages])).toEqual([["1", 7]]);
   });
+  it("importConversations takes back the chats made when the store fails on a later one", async () => {
+    const kept = new Map<string, unknown>();
+    let n = 0;
+    const target = {
+      user: () => ({
+        import: async (exp: unknown) => {
+          if (++n === 3) throw new CtxloomError("STORE_FAILED", "The store failed.");
+          kept.set(String(n), exp);
+          return { id: String(n) };
+        },
+        delete: async (id: string) => void kept.delete(id),
+      }),
+    };
+    const three = JSON.stringify([chatgptSample(), chatgptSample(), chatgptSample()]);
+    await expect(importConversations(target, "u", three)).rejects.toMatchObject({ code: "STORE_FAILED" });
+    expect(kept.size).toBe(0);
+  });
 });

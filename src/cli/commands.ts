@@ -54,7 +54,15 @@ async function importCommand(ctx: CommandContext, loom: Loom): Promise<void> {
     }
   });
   const total = files.reduce((s, f) => s + f.size, 0);
-  const draw = (text: string) => ctx.io.progress && ctx.io.err(text);
+  // Redrawn at most every 100 ms (and at the end of each phase).
+  let drawnAt = 0;
+  const draw = (text: string, force = false) => {
+    if (!ctx.io.progress) return;
+    const now = Date.now();
+    if (!force && now - drawnAt < 100) return;
+    drawnAt = now;
+    ctx.io.err(text);
+  };
   let before = 0;
   // Every file is read and checked before any chat is made.
   const parsed: { file: string; result: ParsedImport }[] = [];
@@ -63,11 +71,11 @@ async function importCommand(ctx: CommandContext, loom: Loom): Promise<void> {
     try {
       const result = await parseExportStream(createReadStream(file), {
         ...options,
-        onProgress: (p) => draw(progressLine(before + p.bytesRead, total, `${megabytes(before + p.bytesRead)} read, ${p.conversations} conversations`)),
+        onProgress: (p) => draw(progressLine(before + p.bytesRead, total, `${megabytes(before + p.bytesRead)} read, ${p.conversations} conversations`), p.bytesRead === size),
       });
       parsed.push({ file, result });
     } catch (e) {
-      draw("\n");
+      draw("\n", true);
       const err = inputError(file, e);
       throw err.code === "IMPORT_FAILED" ? new CtxloomError(err.code, `${file}: ${err.message}`, { cause: err }) : err;
     }
@@ -86,17 +94,17 @@ async function importCommand(ctx: CommandContext, loom: Loom): Promise<void> {
         made.push(id);
         const r = result.reports[i]!;
         list.push({ id, title: r.title, messages: r.messages, leaves: r.leaves, sourceId: r.sourceId, skipped: r.skipped, placeholders: r.placeholders, toolResultsAsUser: r.toolResultsAsUser, ids: r.ids });
-        draw(progressLine(++done, count, `${done} of ${count} chats stored`));
+        draw(progressLine(++done, count, `${done} of ${count} chats stored`), done === count);
       }
       out.push({ file, format: result.format, chats: list });
     }
   } catch (e) {
     // Nothing half-imported: the chats made before the failure go again.
-    draw("\n");
+    draw("\n", true);
     for (const id of made) await chats.delete(id).catch(() => {});
     throw e;
   }
-  draw("\r\x1b[K");
+  draw("\r\x1b[K", true);
   if (ctx.values.json) return json(ctx, { files: out });
   for (const f of out) {
     const messages = f.chats.reduce((s, c) => s + c.messages, 0);

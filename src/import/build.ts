@@ -6,7 +6,7 @@ import { importError, type ConversationReport, type RawConversation, type RawNod
  * no id twice, every parent present, no cycle, the current node present. Then:
  * - Nodes marked `skip`, and messages with nothing to say (empty content and no tool calls),
  *   are left out; their children hang from their nearest kept ancestor, and a head on one
- *   moves up the same way.
+ *   moves up the same way (with no kept message above it, the head is the last message).
  * - Ids are renumbered 0..n-1 in creation order, a parent always before its children: the
  *   next id goes to the earliest-created message whose parent already has one (ties keep
  *   the file's order; a message without a time takes its parent's).

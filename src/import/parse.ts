@@ -143,6 +143,9 @@ function keysOf(record: unknown): string {
 
 /** Parses a whole export held in memory (still one conversation at a time). */
 export function parseExport(data: string | Uint8Array, options?: ImportOptions): ParsedImport {
+  if (typeof data !== "string" && !(data instanceof Uint8Array)) {
+    throw new CtxloomError("INVALID_ARGUMENT", `parseExport takes the file's text or bytes; got ${describe(data)}. For a stream use parseExportStream.`);
+  }
   const parser = new ImportParser(options);
   parser.feed(typeof data === "string" ? data : new TextDecoder().decode(data));
   return parser.finish();
@@ -157,6 +160,10 @@ export async function parseExportStream(
   source: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>,
   options?: StreamOptions,
 ): Promise<ParsedImport> {
+  const iterable = source !== null && typeof source === "object" && (Symbol.asyncIterator in source || Symbol.iterator in source);
+  if (!iterable) {
+    throw new CtxloomError("INVALID_ARGUMENT", `parseExportStream takes an iterable of string or Uint8Array chunks (a file or fetch stream); got ${describe(source)}. For text in memory use parseExport.`);
+  }
   const parser = new ImportParser(options);
   const decoder = new TextDecoder();
   let bytesRead = 0;

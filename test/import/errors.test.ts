@@ -96,8 +96,12 @@ describe("bad calls", () => {
     expect(error(() => parseExport("[]", { model: "no-such-model" })).code).toBe("UNKNOWN_MODEL");
     expect(error(() => parseExport("[]", { now: -1 })).code).toBe("INVALID_ARGUMENT");
   });
-  it("a stream of something else", async () => {
+  it("data of the wrong kind", async () => {
     await expect(parseExportStream([42 as never])).rejects.toMatchObject({ code: "INVALID_ARGUMENT" });
+    await expect(parseExportStream("[]" as never)).rejects.toMatchObject({ code: "INVALID_ARGUMENT", message: expect.stringContaining("For text in memory use parseExport") });
+    await expect(parseExportStream(null as never)).rejects.toMatchObject({ code: "INVALID_ARGUMENT" });
+    expect(error(() => parseExport({} as never)).message).toBe("parseExport takes the file's text or bytes; got an object. For a stream use parseExportStream.");
+    await expect(importConversations({ user: () => ({ import: async () => ({ id: "x" }) }) }, "u", 5 as never)).rejects.toMatchObject({ code: "INVALID_ARGUMENT" });
   });
   it("importConversations checks its arguments and imports nothing from a broken file", async () => {
     const made: unknown[] = [];

@@ -15,6 +15,7 @@
  * - WASM_UNAVAILABLE: the WebAssembly core could not be loaded.
  * - STORE_CORRUPT: the store holds data the library cannot read back.
  * - STORE_FAILED: the store could not write a change; nothing was changed, retry it.
+ * - IMPORT_FAILED: a file to import is in no known format or is broken; nothing was imported.
  */
 export type ErrorCode =
   | "INVALID_ARGUMENT"
@@ -36,7 +37,8 @@ export type ErrorCode =
   | "OUT_OF_MEMORY"
   | "WASM_UNAVAILABLE"
   | "STORE_CORRUPT"
-  | "STORE_FAILED";
+  | "STORE_FAILED"
+  | "IMPORT_FAILED";
 
 /** The only error type ctxloom throws. `code` is stable; `message` says what to do. */
 export class CtxloomError extends Error {

@@ -26,3 +26,8 @@ export { EXPORT_VERSION, type ChatExport, type ExportedMessage } from "./store/p
 export type {
   Store, ChatRecord, ChatSummary, ChatOptions, LoadedChat, AppendResult, EmbedderInfo, EmbeddingRow, Awaitable,
 } from "./store/types.js";
+export {
+  importConversations, parseExport, parseExportStream, detectFormat, ImportParser, IMPORT_FORMATS,
+  type ImportTarget, type ImportResult, type ImportFormat, type ImportOptions, type StreamOptions, type ImportProgress,
+  type ConversationReport, type ParsedImport,
+} from "./import/index.js";

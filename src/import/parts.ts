@@ -1,4 +1,4 @@
-import type { ToolCall } from "../tree/message.js";
+import type { ToolCall } from "../message.js";
 import { asRecord, importError, str } from "./types.js";
 
 /** Counts a placeholder of `kind` and returns its text. */

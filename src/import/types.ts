@@ -1,6 +1,6 @@
 import { CtxloomError } from "../errors.js";
 import type { ChatExport } from "../store/portable.js";
-import type { Role, ToolCall } from "../tree/message.js";
+import type { Role, ToolCall } from "../message.js";
 
 /** The formats the importers read; "auto" detects one from the file's shape. */
 export const IMPORT_FORMATS = ["chatgpt", "openwebui", "librechat", "oasst", "sharegpt", "openai", "ctxloom"] as const;

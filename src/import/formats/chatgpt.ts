@@ -1,6 +1,6 @@
 // ChatGPT's conversations.json: an array of conversations, each a `mapping` of nodes
 // { id, message | null, parent, children } and the `current_node` the user last saw.
-import type { Role } from "../../tree/message.js";
+import type { Role } from "../../message.js";
 import { placeholder } from "../parts.js";
 import { asRecord, importError, str, toMillis, type FormatReader, type RawConversation, type RawNode } from "../types.js";
 

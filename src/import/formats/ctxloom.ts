@@ -1,6 +1,6 @@
 // ctxloom's own portable format (what `ctxloom export` and `chat.export()` write): already a
 // ChatExport, so it is checked for shape and taken as it is, ids and all.
-import { PRIORITIES, ROLES } from "../../engine/types.js";
+import { PRIORITIES, ROLES } from "../../message.js";
 import { EXPORT_VERSION, type ChatExport } from "../../store/portable.js";
 import { asRecord, importError, str, type BuiltChat, type FormatReader } from "../types.js";
 

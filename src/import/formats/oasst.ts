@@ -1,7 +1,7 @@
 // OpenAssistant: message trees ({ message_tree_id, prompt: { message_id, text, role, rank,
 // replies: [...] } }, one a line in .jsonl) or flat messages with parent links
 // ({ message_id | user_message_id, parent_id | parent_message_id, text, role }).
-import type { Role } from "../../tree/message.js";
+import type { Role } from "../../message.js";
 import { asRecord, importError, str, titleFrom, toMillis, type FormatReader, type RawConversation, type RawNode } from "../types.js";
 
 const ROLES: Record<string, Role> = { prompter: "user", assistant: "assistant" };

@@ -1,6 +1,6 @@
 // OpenAI-format message lists: JSON Lines of { messages: [...] } (one chat a line, as in
 // fine-tuning files), or one message { role, content } a line (one chat for the file).
-import type { Role } from "../../tree/message.js";
+import type { Role } from "../../message.js";
 import { partsText, toolCallsOf } from "../parts.js";
 import { asRecord, importError, str, titleFrom, type FormatReader, type RawConversation, type RawNode } from "../types.js";
 

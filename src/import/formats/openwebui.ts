@@ -1,6 +1,6 @@
 // Open WebUI's chat export: an array of { id, title, chat: { history: { messages, currentId } } }
 // where messages is a map of { id, parentId, childrenIds, role, content, timestamp }.
-import type { Role } from "../../tree/message.js";
+import type { Role } from "../../message.js";
 import { partsText, placeholder } from "../parts.js";
 import { asRecord, importError, str, toMillis, type FormatReader, type RawConversation, type RawNode } from "../types.js";
 

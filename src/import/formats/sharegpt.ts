@@ -1,6 +1,6 @@
 // ShareGPT: one linear conversation per record, { conversations: [{ from, value }] }
 // (also `conversation` or `items`), from one of human, gpt, system, tool, function_call...
-import type { Role } from "../../tree/message.js";
+import type { Role } from "../../message.js";
 import { asRecord, importError, str, titleFrom, type FormatReader, type RawConversation, type RawNode } from "../types.js";
 
 const ROLES: Record<string, Role> = {

@@ -2,7 +2,7 @@ import { CtxloomError, checkInteger, checkOptions, describe } from "../errors.js
 import type { Engine } from "../engine/types.js";
 import { budgetFor, type Budget, type BudgetSplit } from "../models/budget.js";
 import { checkHistoryLimits, getModelProfile, historyLimitsOf, type HistoryLimits, type ModelProfile } from "../models/profiles.js";
-import { REPLY_PRIMING, messageTokens } from "../tokens/chat.js";
+import { REPLY_PRIMING, TOKENS_PER_MESSAGE, messageTokens } from "../tokens/chat.js";
 import type { TokenCounter } from "../tokens/types.js";
 import type { Message } from "../tree/message.js";
 import { toAnthropic, toOpenAI, toTranscript, type AnthropicMessage, type OpenAIMessage } from "./format.js";
@@ -127,6 +127,17 @@ export function buildContext(source: ContextSource, options: BuildOptions | unde
   const memory = fitted("system", memoryText, budget.memory);
   const systemTokens = system ? cost("system", system) : 0;
   const memoryTokens = memory ? cost("system", memory) : 0;
+  if (input !== undefined && counter.atLeast) {
+    // A linear bound first: an input that cannot fit is refused before it is counted.
+    const least = TOKENS_PER_MESSAGE + counter.atLeast(input);
+    if (least > limit - REPLY_PRIMING) {
+      throw new CtxloomError(
+        "MESSAGE_TOO_LARGE",
+        `The input (at least ${least} tokens) does not fit ${profile.name}'s window (limit ${limit} tokens). ` +
+          `Split or summarize the input, or use a model with a larger window.`,
+      );
+    }
+  }
   const inputTokens = input === undefined ? 0 : cost("user", input);
 
   // What the other parts leave (their unused slices included) goes to the conversation.
@@ -143,27 +154,35 @@ export function buildContext(source: ContextSource, options: BuildOptions | unde
   let evicted = 0;
   if (source.head >= 0) {
     const windowCap = limits ? Math.min(maxMessages || Infinity, 2 * limits.maxTurns) : maxMessages;
-    const selection = source.engine.select(source.tree, source.head, available, windowCap === Infinity ? 0 : windowCap);
-    if (!selection.fits) {
-      throw new CtxloomError(
-        "MESSAGE_TOO_LARGE",
-        `The newest user turn and the chat's critical messages need ${selection.forcedTokens} tokens, but only ` +
-          `${available} are left for the conversation in ${profile.name}'s window after the system prompt, memory and input. ` +
-          `Split or summarize the message, lower the priority of old critical messages, or use a model with a larger window.`,
-      );
-    }
-    conversation = Array.from(selection.ids, (id) => source.message(id));
-    conversationTokens = selection.keptTokens;
-    evicted = selection.evicted;
-    if (limits) {
-      // Cutting texts only lowers their counts: the selection's budget still holds.
+    // History limits cut texts after the selection, and a cut text (with its "…") can cost
+    // more than the whole one did: the selection is then redone with that much less, until
+    // the cut conversation fits. Each round asks for at least one token less, and rounds
+    // are rare (a cut adds a token or two), so this ends quickly.
+    let ask = available;
+    for (;;) {
+      const selection = source.engine.select(source.tree, source.head, ask, windowCap === Infinity ? 0 : windowCap);
+      if (!selection.fits) {
+        throw new CtxloomError(
+          "MESSAGE_TOO_LARGE",
+          `The newest user turn and the chat's critical messages need ${selection.forcedTokens} tokens` +
+            (ask < available ? ` (more once cut to the history limits)` : ``) + `, but only ` +
+            `${available} are left for the conversation in ${profile.name}'s window after the system prompt, memory and input. ` +
+            `Split or summarize the message, lower the priority of old critical messages, or use a model with a larger window.`,
+        );
+      }
+      conversation = Array.from(selection.ids, (id) => source.message(id));
+      conversationTokens = selection.keptTokens;
+      evicted = selection.evicted;
+      if (!limits) break;
       conversation = conversation.map((m) => {
         if (m.role === "tool" || m.content.length <= limits.maxCharsPerTurn) return m;
         const cut = { ...m, content: truncateToChars(m.content, limits.maxCharsPerTurn) };
         cut.tokens = messageTokens(counter, cut);
-        conversationTokens -= m.tokens - cut.tokens;
+        conversationTokens += cut.tokens - m.tokens;
         return cut;
       });
+      if (conversationTokens <= available) break;
+      ask -= conversationTokens - available;
     }
   }
 

@@ -1,7 +1,7 @@
-import { CtxloomError, checkInteger, checkOptions, describe } from "../errors.js";
+import { CtxloomError, checkInteger, checkKeys, checkOptions, describe } from "../errors.js";
 import type { Engine } from "../engine/types.js";
 import { budgetFor, type Budget, type BudgetSplit } from "../models/budget.js";
-import { checkHistoryLimits, getModelProfile, historyLimitsOf, type HistoryLimits, type ModelProfile } from "../models/profiles.js";
+import { checkHistoryLimits, getModelProfile, historyLimitsOf, type HistoryLimits, type ModelInput, type ModelProfile } from "../models/profiles.js";
 import { REPLY_PRIMING, TOKENS_PER_MESSAGE, messageTokens } from "../tokens/chat.js";
 import type { TokenCounter } from "../tokens/types.js";
 import type { Message } from "../tree/message.js";
@@ -17,7 +17,7 @@ export interface BuildOptions {
   /** The user's new message, when it is not appended to the chat: sent last, never truncated. */
   input?: string;
   /** Model whose window sets the budget; default: the chat's. Token counts stay the chat model's. */
-  model?: string | ModelProfile;
+  model?: string | ModelInput;
   /** At most this many of the branch's newest messages are considered (the newest user turn and CRITICAL ones come from anywhere). */
   maxMessages?: number;
   /** Budget fractions for this call (default: the chat's, else seed 001's 25/20/40/10/5). */
@@ -77,7 +77,8 @@ export interface ContextSource {
   message(id: number): Message;
 }
 
-const KNOWN = new Set(["system", "memory", "input", "model", "maxMessages", "budget", "historyLimits", "format"]);
+/** The options buildContext knows; any other key is refused, naming the closest. */
+export const BUILD_KEYS = ["system", "memory", "input", "model", "maxMessages", "budget", "historyLimits", "format"] as const;
 
 /**
  * Builds the context of one request (seed 001's build_context): truncates system and
@@ -87,16 +88,8 @@ const KNOWN = new Set(["system", "memory", "input", "model", "maxMessages", "bud
  */
 export function buildContext(source: ContextSource, options: BuildOptions | undefined): ContextWindow {
   const o = checkOptions<BuildOptions>(options, "buildContext(options)");
-  for (const key of Object.keys(o)) {
-    if (!KNOWN.has(key)) {
-      throw new CtxloomError(
-        "INVALID_ARGUMENT",
-        key === "recall"
-          ? "recall is not available yet in this version of ctxloom; leave it out."
-          : `Unknown buildContext option ${describe(key)}; the options are ${[...KNOWN].join(", ")}.`,
-      );
-    }
-  }
+  if ("recall" in o) throw new CtxloomError("INVALID_ARGUMENT", "recall is not available yet in this version of ctxloom; leave it out.");
+  checkKeys(o, BUILD_KEYS, "buildContext(options)");
   const text = (value: unknown, what: string): string | undefined => {
     if (value === undefined) return undefined;
     if (typeof value !== "string") throw new CtxloomError("INVALID_ARGUMENT", `${what} must be a string; got ${describe(value)}.`);

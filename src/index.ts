@@ -3,9 +3,14 @@ export { Loom, type LoomOptions } from "./tree/loom.js";
 export { UserChats, type CreateChatOptions } from "./tree/user-chats.js";
 export { Chat, type ChatStats } from "./tree/chat.js";
 export type { Message, MessageInput, ToolCall, Role, Priority } from "./tree/message.js";
-export type { BuildOptions, ContextWindow, Usage } from "./context/build.js";
+export type {
+  BuildOptions, ContextWindow, Usage, ContextFormat, ContextWindowOf, ContextWindowFor, FormatOf, FormatMessages,
+} from "./context/build.js";
 export { SlidingWindow, type WindowOptions, type WindowMessage, type WindowStats } from "./context/sliding-window.js";
-export type { OpenAIMessage, AnthropicMessage, AnthropicBlock } from "./context/format.js";
+export type {
+  OpenAIMessage, OpenAISystemMessage, OpenAIUserMessage, OpenAIAssistantMessage, OpenAIToolMessage, OpenAIToolCall,
+  AnthropicMessage, AnthropicBlock,
+} from "./context/format.js";
 export { CtxloomError, type ErrorCode } from "./errors.js";
 export type { EngineKind, WasmSource } from "./engine/index.js";
 export {

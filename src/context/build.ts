@@ -25,8 +25,36 @@ export interface BuildOptions {
   /** Apply seed 001's history limits (turns, characters per turn, memory characters): true for the model's size class, or your own. Default: the chat's setting, else off. */
   historyLimits?: boolean | Partial<HistoryLimits>;
   /** "openai" (default) or "anthropic" (system apart, roles alternating, the user first). */
-  format?: "openai" | "anthropic";
+  format?: ContextFormat;
 }
+
+/** The API shapes a context can be built in. */
+export type ContextFormat = "openai" | "anthropic";
+
+/** The message type of each format. */
+export interface FormatMessages {
+  openai: OpenAIMessage;
+  anthropic: AnthropicMessage;
+}
+
+/** The format a list of messages is in (both: either). */
+export type FormatOfMessages<M> = [M] extends [OpenAIMessage] ? "openai" : [M] extends [AnthropicMessage] ? "anthropic" : ContextFormat;
+
+/**
+ * The context built in format F; for a union ("openai" | "anthropic" chosen at run time),
+ * a union of contexts told apart by their `format` field.
+ */
+export type ContextWindowOf<F extends ContextFormat> = F extends ContextFormat ? ContextWindow<FormatMessages[F]> : never;
+
+/** The format options ask for: their `format`, "openai" when it is left out (or may be). */
+export type FormatOf<O> = O extends undefined
+  ? "openai"
+  : "format" extends keyof O
+    ? (undefined extends O["format" & keyof O] ? "openai" : never) | Extract<O["format" & keyof O], ContextFormat>
+    : "openai";
+
+/** What `buildContext(options)` returns for options of type O. */
+export type ContextWindowFor<O extends BuildOptions | undefined> = ContextWindowOf<FormatOf<O>>;
 
 /** Tokens per part of a built context. `total` is the cookbook count of `messages` and never exceeds `limit`. */
 export interface Usage {
@@ -41,7 +69,9 @@ export interface Usage {
 
 /** What `chat.buildContext()` returns. */
 export interface ContextWindow<M = OpenAIMessage | AnthropicMessage> {
-  /** Ready for the API: OpenAI chat messages, or Anthropic messages when format is "anthropic". */
+  /** The format of `messages`: narrow on it when the format was chosen at run time. */
+  format: FormatOfMessages<M>;
+  /** Ready for the API: OpenAI chat messages (the `openai` package's ChatCompletionMessageParam[]), or Anthropic messages (MessageParam[], with `system` apart). */
   messages: M[];
   /** The system text sent (truncated to its slice; for Anthropic it also holds memory and system messages of the chat). */
   system: string;
@@ -86,7 +116,11 @@ export const BUILD_KEYS = ["system", "memory", "input", "model", "maxMessages", 
  * conversation in the engine (one call: walk, priorities, tool units), and formats.
  * Nothing is tokenized but the system, memory and input texts of this call.
  */
-export function buildContext(source: ContextSource, options: BuildOptions | undefined): ContextWindow {
+export function buildContext<O extends BuildOptions | undefined = undefined>(source: ContextSource, options?: O): ContextWindowFor<O> {
+  return build(source, options) as ContextWindowFor<O>;
+}
+
+function build(source: ContextSource, options: BuildOptions | undefined): ContextWindow {
   const o = checkOptions<BuildOptions>(options, "buildContext(options)");
   if ("recall" in o) throw new CtxloomError("INVALID_ARGUMENT", "recall is not available yet in this version of ctxloom; leave it out.");
   checkKeys(o, BUILD_KEYS, "buildContext(options)");
@@ -212,6 +246,7 @@ export function buildContext(source: ContextSource, options: BuildOptions | unde
     const systemText = [system, memory, ...chatSystem.map((m) => m.content), keptLead.length ? toTranscript(keptLead) : ""];
     return {
       ...base,
+      format: "anthropic",
       messages,
       system: systemText.filter((t) => t.length > 0).join("\n\n"),
       conversation: [...chatSystem, ...keptLead, ...rest].sort((a, b) => a.id - b.id),
@@ -223,7 +258,7 @@ export function buildContext(source: ContextSource, options: BuildOptions | unde
   if (memory) messages.push({ role: "system", content: memory });
   for (const m of conversation) messages.push(toOpenAI(m));
   for (const m of inputMessage) messages.push(m);
-  return { ...base, messages, system };
+  return { ...base, format: "openai", messages, system };
 }
 
 /** A context built in the OpenAI format as one formatted string (seed 001's build_prompt, seed 004's formatted context). */

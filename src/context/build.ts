@@ -1,114 +1,14 @@
-import { CtxloomError, checkInteger, checkKeys, checkOptions, describe } from "../errors.js";
-import type { Engine } from "../engine/types.js";
-import { budgetFor, type Budget, type BudgetSplit } from "../models/budget.js";
-import { checkHistoryLimits, getModelProfile, historyLimitsOf, type HistoryLimits, type ModelInput, type ModelProfile } from "../models/profiles.js";
+import { CtxloomError } from "../errors.js";
 import { REPLY_PRIMING, TOKENS_PER_MESSAGE, messageTokens } from "../tokens/chat.js";
-import type { TokenCounter } from "../tokens/types.js";
 import type { Message } from "../tree/message.js";
-import { toAnthropic, toOpenAI, toTranscript, type AnthropicMessage, type OpenAIMessage } from "./format.js";
+import { toAnthropic, toOpenAI, toTranscript, type OpenAIMessage } from "./format.js";
+import { checkCriticalUnits } from "./critical.js";
+import { planBuild } from "./plan.js";
 import { truncateToChars, truncateToTokens } from "./truncate.js";
+import type { BuildOptions, ContextSource, ContextWindow, ContextWindowFor, Usage } from "./types.js";
 
-/** Options of `chat.buildContext()` and `chat.buildPrompt()`. */
-export interface BuildOptions {
-  /** System prompt; default: the chat's own (`create({ system })`). Truncated to its slice. */
-  system?: string;
-  /** Memory text (facts, retrieved notes), sent as a second system message. Truncated to its slice. */
-  memory?: string;
-  /** The user's new message, when it is not appended to the chat: sent last, never truncated. */
-  input?: string;
-  /** Model whose window sets the budget; default: the chat's. Token counts stay the chat model's. */
-  model?: string | ModelInput;
-  /** At most this many of the branch's newest messages are considered (the newest user turn and CRITICAL ones come from anywhere). */
-  maxMessages?: number;
-  /** Budget fractions for this call (default: the chat's, else seed 001's 25/20/40/10/5). */
-  budget?: Partial<BudgetSplit>;
-  /** Apply seed 001's history limits (turns, characters per turn, memory characters): true for the model's size class, or your own. Default: the chat's setting, else off. */
-  historyLimits?: boolean | Partial<HistoryLimits>;
-  /** "openai" (default) or "anthropic" (system apart, roles alternating, the user first). */
-  format?: ContextFormat;
-}
-
-/** The API shapes a context can be built in. */
-export type ContextFormat = "openai" | "anthropic";
-
-/** The message type of each format. */
-export interface FormatMessages {
-  openai: OpenAIMessage;
-  anthropic: AnthropicMessage;
-}
-
-/** The format a list of messages is in (both: either). */
-export type FormatOfMessages<M> = [M] extends [OpenAIMessage] ? "openai" : [M] extends [AnthropicMessage] ? "anthropic" : ContextFormat;
-
-/**
- * The context built in format F; for a union ("openai" | "anthropic" chosen at run time),
- * a union of contexts told apart by their `format` field.
- */
-export type ContextWindowOf<F extends ContextFormat> = F extends ContextFormat ? ContextWindow<FormatMessages[F]> : never;
-
-/** The format options ask for: their `format`, "openai" when it is left out (or may be). */
-export type FormatOf<O> = O extends undefined
-  ? "openai"
-  : "format" extends keyof O
-    ? (undefined extends O["format" & keyof O] ? "openai" : never) | Extract<O["format" & keyof O], ContextFormat>
-    : "openai";
-
-/** What `buildContext(options)` returns for options of type O. */
-export type ContextWindowFor<O extends BuildOptions | undefined> = ContextWindowOf<FormatOf<O>>;
-
-/** Tokens per part of a built context. `total` is the cookbook count of `messages` and never exceeds `limit`. */
-export interface Usage {
-  system: number;
-  memory: number;
-  conversation: number;
-  input: number;
-  total: number;
-  /** The effective window less the reserve: what a request may use. */
-  limit: number;
-}
-
-/** What `chat.buildContext()` returns. */
-export interface ContextWindow<M = OpenAIMessage | AnthropicMessage> {
-  /** The format of `messages`: narrow on it when the format was chosen at run time. */
-  format: FormatOfMessages<M>;
-  /** Ready for the API: OpenAI chat messages (the `openai` package's ChatCompletionMessageParam[]), or Anthropic messages (MessageParam[], with `system` apart). */
-  messages: M[];
-  /** The system text sent (truncated to its slice; for Anthropic it also holds memory and system messages of the chat). */
-  system: string;
-  /** The memory text sent (truncated to its slice). */
-  memory: string;
-  /** The input sent, if any. */
-  input: string | null;
-  usage: Usage;
-  /** The chat messages kept, oldest first. */
-  conversation: Message[];
-  /** Messages recalled from older exchanges (empty: recall is not enabled). */
-  recalled: Message[];
-  /** Messages of the branch considered and not sent. */
-  evicted: number;
-  /** Whether a summary replaced older messages (false: summaries are not enabled). */
-  compressed: boolean;
-  /** The model and budget the context was built for. */
-  model: string;
-  budget: Budget;
-}
-
-/** What the builder needs of a chat. */
-export interface ContextSource {
-  engine: Engine;
-  tree: number;
-  /** -1 for an empty chat. */
-  head: number;
-  counter: TokenCounter;
-  profile: Readonly<ModelProfile>;
-  system: string | null;
-  budget: Partial<BudgetSplit> | undefined;
-  historyLimits: boolean | Partial<HistoryLimits> | undefined;
-  message(id: number): Message;
-}
-
-/** The options buildContext knows; any other key is refused, naming the closest. */
-export const BUILD_KEYS = ["system", "memory", "input", "model", "maxMessages", "budget", "historyLimits", "format"] as const;
+export type * from "./types.js";
+export { BUILD_KEYS } from "./types.js";
 
 /**
  * Builds the context of one request (seed 001's build_context): truncates system and
@@ -121,37 +21,16 @@ export function buildContext<O extends BuildOptions | undefined = undefined>(sou
 }
 
 function build(source: ContextSource, options: BuildOptions | undefined): ContextWindow {
-  const o = checkOptions<BuildOptions>(options, "buildContext(options)");
-  if ("recall" in o) throw new CtxloomError("INVALID_ARGUMENT", "recall is not available yet in this version of ctxloom; leave it out.");
-  checkKeys(o, BUILD_KEYS, "buildContext(options)");
-  const text = (value: unknown, what: string): string | undefined => {
-    if (value === undefined) return undefined;
-    if (typeof value !== "string") throw new CtxloomError("INVALID_ARGUMENT", `${what} must be a string; got ${describe(value)}.`);
-    return value;
-  };
-  const systemText = text(o.system, "system") ?? source.system ?? "";
-  let memoryText = text(o.memory, "memory") ?? "";
-  const input = text(o.input, "input");
-  if (input !== undefined && input.length === 0) throw new CtxloomError("INVALID_CONTENT", "input must not be empty; leave it out instead.");
-  const maxMessages = o.maxMessages === undefined ? 0 : checkInteger(o.maxMessages, "maxMessages", 1, 0x7fffffff);
-  const format = o.format ?? "openai";
-  if (format !== "openai" && format !== "anthropic") {
-    throw new CtxloomError("INVALID_ARGUMENT", `format must be "openai" or "anthropic"; got ${describe(format)}.`);
-  }
-  const profile = o.model === undefined ? source.profile : getModelProfile(o.model);
-  const budget = budgetFor(profile, { split: o.budget !== undefined ? o.budget : source.budget });
-  const limits = resolveLimits(o.historyLimits !== undefined ? o.historyLimits : source.historyLimits, profile);
-  const counter = source.counter;
-  const limit = budget.effective - budget.reserve;
+  const plan = planBuild(source, options);
+  const { profile, budget, limits, counter, limit, input, format } = plan;
 
   // System and memory: truncated to their slices, each sent as its own message.
   const cost = (role: Message["role"], content: string) => messageTokens(counter, { role, content });
   const overhead = (role: Message["role"]) => cost(role, "");
   const fitted = (role: Message["role"], content: string, slice: number) =>
     content.length === 0 ? "" : truncateToTokens(content, slice - overhead(role), counter);
-  const system = fitted("system", systemText, budget.system);
-  if (limits) memoryText = truncateToChars(memoryText, limits.memoryMaxChars);
-  const memory = fitted("system", memoryText, budget.memory);
+  const system = fitted("system", plan.system, budget.system);
+  const memory = fitted("system", limits ? truncateToChars(plan.memory, limits.memoryMaxChars) : plan.memory, budget.memory);
   const systemTokens = system ? cost("system", system) : 0;
   const memoryTokens = memory ? cost("system", memory) : 0;
   if (input !== undefined && counter.atLeast) {
@@ -180,14 +59,13 @@ function build(source: ContextSource, options: BuildOptions | undefined): Contex
   let conversationTokens = 0;
   let evicted = 0;
   if (source.head >= 0) {
-    const windowCap = limits ? Math.min(maxMessages || Infinity, 2 * limits.maxTurns) : maxMessages;
     // History limits cut texts after the selection, and a cut text (with its "…") can cost
     // more than the whole one did: the selection is then redone with that much less, until
     // the cut conversation fits. Each round asks for at least one token less, and rounds
     // are rare (a cut adds a token or two), so this ends quickly.
     let ask = available;
     for (;;) {
-      const selection = source.engine.select(source.tree, source.head, ask, windowCap === Infinity ? 0 : windowCap);
+      const selection = source.engine.select(source.tree, source.head, ask, plan.window);
       if (!selection.fits) {
         throw new CtxloomError(
           "MESSAGE_TOO_LARGE",
@@ -197,7 +75,9 @@ function build(source: ContextSource, options: BuildOptions | undefined): Contex
             `Split or summarize the message, lower the priority of old critical messages, or use a model with a larger window.`,
         );
       }
-      conversation = Array.from(selection.ids, (id) => source.message(id));
+      const ids = selection.ids.slice(); // the engine's view is only valid until its next call
+      if (ask === available) checkCriticalUnits(source, ids);
+      conversation = Array.from(ids, (id) => source.message(id));
       conversationTokens = selection.keptTokens;
       evicted = selection.evicted;
       if (!limits) break;
@@ -269,11 +149,4 @@ export function formatPrompt(context: ContextWindow): string {
   parts.push(...context.conversation);
   if (context.input !== null) parts.push({ role: "user", content: context.input });
   return toTranscript(parts);
-}
-
-function resolveLimits(setting: boolean | Partial<HistoryLimits> | undefined, profile: ModelProfile): Readonly<HistoryLimits> | undefined {
-  if (setting === undefined) return undefined;
-  const checked = checkHistoryLimits(setting);
-  if (checked === false) return undefined;
-  return checked === true ? historyLimitsOf(profile) : { ...historyLimitsOf(profile), ...checked };
 }

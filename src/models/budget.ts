@@ -44,12 +44,19 @@ export interface BudgetOptions {
 export function budgetFor(model: string | ModelInput, options?: BudgetOptions): Budget {
   const o = checkOptions<BudgetOptions>(options, "budgetFor(model, options)", ["split", "effectiveFraction"]);
   const profile = getModelProfile(model);
-  const split = checkSplit(o.split);
   const fraction = o.effectiveFraction ?? EFFECTIVE_FRACTION;
   if (typeof fraction !== "number" || !(fraction > 0 && fraction <= 1)) {
     throw new CtxloomError("INVALID_ARGUMENT", `effectiveFraction must be a number in (0, 1]; got ${describe(fraction)}.`);
   }
-  const effective = Math.floor(profile.contextWindow * fraction);
+  return splitWindow(profile.contextWindow, checkSplit(o.split), fraction);
+}
+
+/**
+ * The budget of a window already resolved and a split already checked (what a build plan
+ * uses, so that nothing passes through the model lookup twice).
+ */
+export function splitWindow(window: number, split: BudgetSplit, fraction = EFFECTIVE_FRACTION): Budget {
+  const effective = Math.floor(window * fraction);
   const exact = PARTS.map((part) => effective * split[part]);
   const slices = exact.map(Math.floor);
   let spare = effective - slices.reduce((a, b) => a + b, 0);
@@ -58,7 +65,7 @@ export function budgetFor(model: string | ModelInput, options?: BudgetOptions): 
     if (spare-- <= 0) break;
     slices[i]!++;
   }
-  const budget = { window: profile.contextWindow, effective } as Budget;
+  const budget = { window, effective } as Budget;
   PARTS.forEach((part, i) => (budget[part] = slices[i]!));
   return budget;
 }

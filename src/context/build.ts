@@ -1,5 +1,5 @@
 import { CtxloomError } from "../errors.js";
-import { REPLY_PRIMING, TOKENS_PER_MESSAGE, messageTokens } from "../tokens/chat.js";
+import { REPLY_PRIMING, TOKENS_PER_MESSAGE, callCounter, messageTokens } from "../tokens/chat.js";
 import type { Message } from "../tree/message.js";
 import { toAnthropic, toOpenAI, toTranscript, type OpenAIMessage } from "./format.js";
 import { checkCriticalUnits } from "./critical.js";
@@ -35,7 +35,7 @@ function build(source: ContextSource, options: BuildOptions | undefined): Contex
   const memoryTokens = memory ? cost("system", memory) : 0;
   if (input !== undefined && counter.atLeast) {
     // A linear bound first: an input that cannot fit is refused before it is counted.
-    const least = TOKENS_PER_MESSAGE + counter.atLeast(input);
+    const least = TOKENS_PER_MESSAGE + callCounter(counter, () => counter.atLeast!(input));
     if (least > limit - REPLY_PRIMING) {
       throw new CtxloomError(
         "MESSAGE_TOO_LARGE",

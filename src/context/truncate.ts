@@ -1,3 +1,4 @@
+import { callCounter, countText } from "../tokens/chat.js";
 import type { TokenCounter } from "../tokens/types.js";
 
 /** Where a text can be cut between sentences: after . ! ? or a line break, before the next word. */
@@ -17,7 +18,7 @@ export function truncateToTokens(text: string, maxTokens: number, counter: Token
   if (maxTokens <= 0 || text.length === 0) return "";
   const limit = fitEnd(text, maxTokens, counter);
   if (limit >= text.length) return text;
-  const fits = (candidate: string) => candidate.length > 0 && counter.count(candidate) <= maxTokens;
+  const fits = (candidate: string) => candidate.length > 0 && countText(counter, candidate) <= maxTokens;
   const bySentence = lastFitting(text, limit, SENTENCE_END, (end) => text.slice(0, end).trimEnd(), fits);
   if (bySentence) return bySentence;
   const byWord = lastFitting(text, limit, /\s+/g, (end) => text.slice(0, end), fits);
@@ -30,15 +31,18 @@ export function truncateToTokens(text: string, maxTokens: number, counter: Token
 
 /** The end of the longest prefix of at most `maxTokens` (any cut), by the counter's own `fit` or a binary search over code points. */
 function fitEnd(text: string, maxTokens: number, counter: TokenCounter): number {
-  if (counter.fit) return Math.min(text.length, Math.max(0, counter.fit(text, maxTokens)));
-  if (counter.count(text) <= maxTokens) return text.length;
+  if (counter.fit) {
+    const end = callCounter(counter, () => counter.fit!(text, maxTokens));
+    if (Number.isInteger(end)) return Math.min(text.length, Math.max(0, end));
+  }
+  if (countText(counter, text) <= maxTokens) return text.length;
   let lo = 0; // fits
   let hi = text.length; // does not
   while (hi - lo > 1) {
     let mid = (lo + hi) >>> 1;
     if (isLowSurrogateAt(text, mid)) mid--;
     if (mid <= lo) break;
-    if (counter.count(text.slice(0, mid)) <= maxTokens) lo = mid;
+    if (countText(counter, text.slice(0, mid)) <= maxTokens) lo = mid;
     else hi = mid;
   }
   return lo;

@@ -122,98 +122,87 @@ export class HeapBpe {
     return rank;
   }
 
-  /** The heap merge of one piece's bytes. */
+  /** The heap merge of one piece's bytes (push and pop written out: this loop is the whole cost). */
   #merge(bytes: Uint8Array, ends: number[] | null): number {
     const n = bytes.length;
     const next = new Int32Array(n + 1);
     const prev = new Int32Array(n + 1);
     const token = new Int32Array(n); // rank of the part starting at i
-    const pair = new Float64Array(n); // rank of the pair starting at i, or -1
-    const dead = new Uint8Array(n);
-    const heap = new Float64Array(3 * n + 1);
-    let size = 0;
-    const push = (key: number): void => {
-      this.steps++;
-      let i = size++;
-      while (i > 0) {
-        const parent = (i - 1) >> 1;
-        if (heap[parent]! <= key) break;
-        heap[i] = heap[parent]!;
-        i = parent;
-      }
-      heap[i] = key;
-    };
-    const pop = (): number => {
-      this.steps++;
-      const top = heap[0]!;
-      const last = heap[--size]!;
-      let i = 0;
-      for (;;) {
-        let child = 2 * i + 1;
-        if (child >= size) break;
-        if (child + 1 < size && heap[child + 1]! < heap[child]!) child++;
-        if (heap[child]! >= last) break;
-        heap[i] = heap[child]!;
-        i = child;
-      }
-      heap[i] = last;
-      return top;
-    };
-    const rankOf = (a: number): number => {
-      const b = next[a]!;
-      if (b >= n) return -1;
-      return this.#pairRank(token[a]!, token[b]!, bytes, a, next[b]!);
-    };
+    const pair = new Int32Array(n); // rank of the pair starting at i, or -1
+    const heap = new Float64Array(3 * n + 1); // keys rank * 2^32 + start: lowest rank, then leftmost
+    const byteRank = this.#byteRank;
     for (let i = 0; i < n; i++) {
       next[i] = i + 1;
       prev[i] = i - 1;
-      token[i] = this.#byteRank[bytes[i]!]!;
+      token[i] = byteRank[bytes[i]!]!;
     }
     next[n] = n;
-    // The first pairs: filled in, then heapified bottom-up in O(n).
-    for (let i = 0; i < n; i++) {
-      const r = rankOf(i);
+    let size = 0;
+    for (let i = 0; i + 1 < n; i++) {
+      const r = this.#pairRank(token[i]!, token[i + 1]!, bytes, i, i + 2);
       pair[i] = r;
       if (r >= 0) heap[size++] = r * KEY_SHIFT + i;
     }
-    for (let i = (size >> 1) - 1; i >= 0; i--) {
-      const key = heap[i]!;
-      let at = i;
-      for (;;) {
-        let child = 2 * at + 1;
-        if (child >= size) break;
-        if (child + 1 < size && heap[child + 1]! < heap[child]!) child++;
-        if (heap[child]! >= key) break;
-        heap[at] = heap[child]!;
-        at = child;
-      }
-      heap[at] = key;
-    }
-    this.steps += size;
+    pair[n - 1] = -1;
+    for (let i = (size >> 1) - 1; i >= 0; i--) siftDown(heap, size, i, heap[i]!);
+    let steps = size;
     let parts = n;
     while (size > 0) {
-      const key = pop();
+      const key = heap[0]!;
+      size--;
+      if (size > 0) siftDown(heap, size, 0, heap[size]!);
+      steps++;
       const rank = Math.floor(key / KEY_SHIFT);
       const i = key - rank * KEY_SHIFT;
-      if (dead[i] || pair[i] !== rank) continue; // stale: the pair changed since it was pushed
+      if (pair[i] !== rank) continue; // stale: the pair changed since it was pushed (a merged part's pair is -1)
       const j = next[i]!;
       const k = next[j]!;
-      dead[j] = 1;
+      pair[j] = -1;
       next[i] = k;
       if (k < n) prev[k] = i;
       token[i] = rank;
       parts--;
-      const r = rankOf(i);
+      // The pair the merged part starts, and the one that ends at it.
+      const r = k < n ? this.#pairRank(rank, token[k]!, bytes, i, next[k]!) : -1;
       pair[i] = r;
-      if (r >= 0) push(r * KEY_SHIFT + i);
-      const p = prev[i]!;
-      if (p >= 0) {
-        const q = rankOf(p);
-        pair[p] = q;
-        if (q >= 0) push(q * KEY_SHIFT + p);
+      if (r >= 0) {
+        siftUp(heap, size++, r * KEY_SHIFT + i);
+        steps++;
+      }
+      const h = prev[i]!;
+      if (h >= 0) {
+        const q = this.#pairRank(token[h]!, rank, bytes, h, k);
+        pair[h] = q;
+        if (q >= 0) {
+          siftUp(heap, size++, q * KEY_SHIFT + h);
+          steps++;
+        }
       }
     }
+    this.steps += steps;
     if (ends) for (let i = 0; i < n; i = next[i]!) ends.push(next[i]!);
     return parts;
   }
+}
+
+function siftDown(heap: Float64Array, size: number, at: number, key: number): void {
+  for (;;) {
+    let child = 2 * at + 1;
+    if (child >= size) break;
+    if (child + 1 < size && heap[child + 1]! < heap[child]!) child++;
+    if (heap[child]! >= key) break;
+    heap[at] = heap[child]!;
+    at = child;
+  }
+  heap[at] = key;
+}
+
+function siftUp(heap: Float64Array, at: number, key: number): void {
+  while (at > 0) {
+    const parent = (at - 1) >> 1;
+    if (heap[parent]! <= key) break;
+    heap[at] = heap[parent]!;
+    at = parent;
+  }
+  heap[at] = key;
 }

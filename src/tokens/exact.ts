@@ -80,14 +80,15 @@ function exactCounter(encoding: Encoding, api: unknown, plain: (text: string) =>
 /**
  * The end of the longest prefix that counts at most `maxTokens`, at a token end. Only a
  * prefix of at most maxTokens x (longest token) units can fit, and the prefix encoded
- * doubles from a small guess: the work is O(c log c) for the c units kept, whatever the
- * text's length. The cut is then checked by counting the prefix itself (BPE of a prefix
+ * grows from a guess (at most doubling): the work is O(c log c) for the c units kept,
+ * whatever the text's length. The cut is then checked by counting the prefix itself (BPE of a prefix
  * may differ at its end) and moved back until it fits (almost always at once).
  */
 function fitByEnds(bpe: HeapBpe, text: string, maxTokens: number): number {
   if (maxTokens <= 0) return 0;
   const bound = Math.min(text.length, maxTokens * bpe.maxTokenBytes);
-  let size = Math.min(bound, Math.max(256, maxTokens * 8));
+  // A first guess of 4 units a token; then grown by what the tokens seen so far suggest.
+  let size = Math.min(bound, maxTokens * 4 + 256);
   let cut: number;
   for (;;) {
     const ends = bpe.ends(size === text.length ? text : text.slice(0, size), maxTokens);
@@ -101,7 +102,8 @@ function fitByEnds(bpe: HeapBpe, text: string, maxTokens: number): number {
       cut = high >= 0xd800 && high < 0xdc00 ? size - 1 : size; // never inside a surrogate pair
       break;
     }
-    size = Math.min(bound, size * 2);
+    const guess = Math.ceil(((size * (maxTokens + 1)) / Math.max(1, ends.length)) * 1.1) + 64;
+    size = Math.min(bound, Math.max(size + 256, Math.min(2 * size, guess)));
   }
   for (;;) {
     const ends = bpe.ends(text.slice(0, cut), maxTokens);

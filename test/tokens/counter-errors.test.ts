@@ -33,13 +33,13 @@ forEachEngine((engine) => {
   describe("a counter that throws, in a chat", () => {
     it("append and buildContext reject with INVALID_ARGUMENT and change nothing", async () => {
       const loom = await Loom.open({ engine });
-      const bad = await loom.user("u").create({ model: { name: "own-count", contextWindow: 1_000, counter: broken("count") } });
+      const bad = await loom.user("u").create({ model: { name: "own-count", contextWindow: 1_000, sizeClass: "tiny", tokensPerChar: 0.25, counter: broken("count") } });
       await expectRejectCode(() => bad.append({ role: "user", content: "hi" }), "INVALID_ARGUMENT");
       expect(bad.messageCount).toBe(0);
-      const fit = await loom.user("u").create({ model: { name: "own-fit", contextWindow: 1_000, counter: broken("fit") } });
+      const fit = await loom.user("u").create({ model: { name: "own-fit", contextWindow: 1_000, sizeClass: "tiny", tokensPerChar: 0.25, counter: broken("fit") } });
       await fit.append({ role: "user", content: "hi" });
       await expectRejectCode(() => fit.buildContext({ system: "x".repeat(5_000) }), "INVALID_ARGUMENT");
-      const least = await loom.user("u").create({ model: { name: "own-least", contextWindow: 1_000, counter: broken("atLeast") } });
+      const least = await loom.user("u").create({ model: { name: "own-least", contextWindow: 1_000, sizeClass: "tiny", tokensPerChar: 0.25, counter: broken("atLeast") } });
       await least.append({ role: "user", content: "hi" });
       await expectRejectCode(() => least.buildContext({ input: "more" }), "INVALID_ARGUMENT");
       await loom.close();

@@ -44,6 +44,28 @@ describe.each(ENCODINGS)("%s", (encoding, reference) => {
     );
   });
 
+  it("property: fit finds a prefix within the budget at a character boundary, all of a text that fits", async () => {
+    const counter = await loadEncoding(encoding);
+    const piece = fc.oneof(
+      fc.string({ unit: "grapheme", maxLength: 40 }),
+      fc.tuple(fc.constantFrom(...RUNS), fc.integer({ min: 1, max: 400 })).map(([r, n]) => r.repeat(n)),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 6 }), fc.integer({ min: 1, max: 300 }), (parts, max) => {
+        const text = parts.join("");
+        const cut = counter.fit!(text, max);
+        expect(cut).toBeGreaterThanOrEqual(0);
+        expect(cut).toBeLessThanOrEqual(text.length);
+        expect(counter.count(text.slice(0, cut))).toBeLessThanOrEqual(max);
+        const c = text.charCodeAt(cut - 1);
+        expect(cut > 0 && c >= 0xd800 && c < 0xdc00).toBe(false); // never inside a surrogate pair
+        if (text.length <= max * 4 + 256) expect(cut === text.length).toBe(reference(text) <= max);
+        if (cut < text.length) expect(counter.count(text.slice(0, Math.min(text.length, cut + 2 * 128)))).toBeGreaterThan(max - 2);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it("merges in O(n log n): ten times the text takes about ten times the heap operations", async () => {
     const counter = await loadEncoding(encoding);
     const bpe = heapBpeOf(encoding)!;

@@ -1,5 +1,4 @@
-import { buildContext, formatPrompt, type BuildOptions, type ContextWindow, type ContextSource, type Usage } from "../context/build.js";
-import type { AnthropicMessage, OpenAIMessage } from "../context/format.js";
+import { buildContext, formatPrompt, type BuildOptions, type ContextWindow, type ContextWindowFor, type ContextSource, type Usage } from "../context/build.js";
 import { CANCELLED_RESULT, checkFreshCallIds, checkNoOpenCalls, checkToolResult, openCalls } from "../context/tool-units.js";
 import { CtxloomError, checkOptions } from "../errors.js";
 import { checkContent, checkMessageInput, type CheckedInput, type Message, type MessageInput } from "../message.js";
@@ -169,10 +168,8 @@ export class Chat extends ChatView {
    * @throws MESSAGE_TOO_LARGE when the newest user turn (with CRITICAL messages and input)
    *   cannot fit; INVALID_ARGUMENT, UNKNOWN_MODEL for bad options
    */
-  async buildContext(options?: BuildOptions & { format?: "openai" }): Promise<ContextWindow<OpenAIMessage>>;
-  async buildContext(options: BuildOptions & { format: "anthropic" }): Promise<ContextWindow<AnthropicMessage>>;
-  async buildContext(options?: BuildOptions): Promise<ContextWindow> {
-    return this.#run(() => this.#build(options));
+  async buildContext<O extends BuildOptions | undefined = undefined>(options?: O): Promise<ContextWindowFor<O>> {
+    return this.#run(() => this.#build(options) as ContextWindowFor<O>);
   }
 
   /** The same context as `buildContext`, as one formatted string ("Role: text" blocks). */

@@ -35,8 +35,11 @@ export interface SqliteStoreOptions {
 
 const KNOWN = ["durability", "batchSize", "batchDelayMs", "busyTimeoutMs"] as const;
 
-/** A Store on a SQLite file. */
-export interface SqliteStore extends Store {
+/** A Store's methods, each answering with a promise. */
+type Promised<S> = { [K in keyof S]: S[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : S[K] };
+
+/** A Store on a SQLite file. Every method answers with a promise (a failure rejects with a CtxloomError). */
+export interface SqliteStore extends Promised<Store> {
   /** The database file, as given. */
   readonly path: string;
   readonly durability: Durability;

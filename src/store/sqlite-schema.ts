@@ -83,35 +83,41 @@ const COLUMNS: Record<string, string[]> = {
 };
 
 /**
+ * The schema version of the database (0 for a new or unrelated one), read without writing.
+ * STORE_CORRUPT for a foreign database (ctxloom's table names without ctxloom_schema) or a
+ * newer one.
+ */
+export function schemaVersion(db: SqliteDatabase, path: string): number {
+  const names = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").pluck().all() as string[];
+  if (!names.includes("ctxloom_schema")) {
+    const taken = OWN_TABLES.filter((t) => names.includes(t));
+    if (taken.length > 0) {
+      throw corrupt(path, `it holds tables named ${taken.join(", ")} that ctxloom did not create (it has no ctxloom_schema table)`);
+    }
+    return 0;
+  }
+  const version = db.prepare("SELECT max(version) FROM ctxloom_schema").pluck().get();
+  if (typeof version !== "number" || !Number.isInteger(version) || version < 1) {
+    throw corrupt(path, `its ctxloom_schema table names no valid version (${String(version)})`);
+  }
+  if (version > SCHEMA_VERSION) {
+    throw corrupt(path, `a newer ctxloom wrote it (schema version ${version}; this release reads up to ${SCHEMA_VERSION}). Upgrade ctxloom`);
+  }
+  return version;
+}
+
+/**
  * Brings the database to SCHEMA_VERSION: creates the schema in an empty (or unrelated)
- * database, migrates an older one, and refuses a foreign or newer one (STORE_CORRUPT).
+ * database and migrates an older one, in one transaction; then checks the columns.
  * Returns the version the file had before (0 for a new database).
  */
 export function migrate(db: SqliteDatabase, path: string): number {
-  const tables = () => db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").pluck().all() as string[];
-  const versionOf = (names: string[]): number => {
-    if (!names.includes("ctxloom_schema")) {
-      const taken = OWN_TABLES.filter((t) => names.includes(t));
-      if (taken.length > 0) {
-        throw corrupt(path, `it holds tables named ${taken.join(", ")} that ctxloom did not create (it has no ctxloom_schema table)`);
-      }
-      return 0;
-    }
-    const version = db.prepare("SELECT max(version) FROM ctxloom_schema").pluck().get();
-    if (typeof version !== "number" || !Number.isInteger(version) || version < 1) {
-      throw corrupt(path, `its ctxloom_schema table names no valid version (${String(version)})`);
-    }
-    return version;
-  };
-  let from = versionOf(tables());
-  if (from > SCHEMA_VERSION) {
-    throw corrupt(path, `a newer ctxloom wrote it (schema version ${from}; this release reads up to ${SCHEMA_VERSION}). Upgrade ctxloom`);
-  }
+  let from = schemaVersion(db, path);
   if (from < SCHEMA_VERSION) {
     // Under the write lock, read again: another process may have migrated meanwhile.
     db.exec("BEGIN IMMEDIATE");
     try {
-      from = versionOf(tables());
+      from = schemaVersion(db, path);
       if (from === 0) db.exec("CREATE TABLE ctxloom_schema (version INTEGER PRIMARY KEY, applied INTEGER NOT NULL)");
       const record = db.prepare("INSERT INTO ctxloom_schema (version, applied) VALUES (?, ?)");
       for (const m of MIGRATIONS) {

@@ -7,7 +7,7 @@ import { CtxloomError, checkInteger, checkOptions, describe } from "../errors.js
 import type { Store } from "./types.js";
 import { Database, type SqliteDatabase } from "./sqlite-driver.js";
 import { storeError } from "./sqlite-errors.js";
-import { migrate } from "./sqlite-schema.js";
+import { migrate, schemaVersion } from "./sqlite-schema.js";
 import { prepareStatements } from "./sqlite-statements.js";
 import { SqliteStoreImpl } from "./sqlite-store.js";
 
@@ -45,7 +45,8 @@ export interface SqliteStore extends Promised<Store> {
   readonly durability: Durability;
   /**
    * The better-sqlite3 connection, for backups, pragmas and your own tables. Do not write to
-   * ctxloom's tables (users, chats, messages, embeddings, ctxloom_schema) through it.
+   * ctxloom's tables (users, chats, messages, embeddings, ctxloom_schema) through it. With "batched"
+   * durability, call `flush()` first: the open batch holds the write lock.
    */
   readonly database: SqliteDatabase;
 }
@@ -81,6 +82,7 @@ export function sqliteStore(path = "./ctxloom.db", options?: SqliteStoreOptions)
     throw storeError(path, "opening the database", error);
   }
   try {
+    schemaVersion(db, path); // refuses a foreign or newer file before anything is written to it
     db.pragma("journal_mode = WAL");
     db.pragma("synchronous = FULL");
     migrate(db, path);

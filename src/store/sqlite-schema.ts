@@ -8,6 +8,10 @@ import { corrupt } from "./sqlite-errors.js";
  * Every schema version, oldest first. A migration is never edited once released: a new
  * version appends one. Codes: role 0 system, 1 user, 2 assistant, 3 tool; priority 0 low,
  * 1 normal, 2 high, 3 critical; kind 0 message, 1 summary. JSON columns hold text.
+ *
+ * Messages are clustered by (chat, id) (WITHOUT ROWID): a chat's messages sit together and
+ * load in one range scan. The small columns come first and `content` last, so that reading
+ * them never follows a long text's overflow pages.
  */
 export const MIGRATIONS: readonly { version: number; sql: string }[] = [
   {
@@ -37,14 +41,14 @@ export const MIGRATIONS: readonly { version: number; sql: string }[] = [
         id INTEGER NOT NULL,
         parent INTEGER,
         role INTEGER NOT NULL,
-        content TEXT NOT NULL,
         priority INTEGER NOT NULL,
         tokens INTEGER NOT NULL,
-        name TEXT,
-        tool_calls TEXT,
-        tool_call_id TEXT,
         kind INTEGER NOT NULL,
         created INTEGER NOT NULL,
+        name TEXT,
+        tool_call_id TEXT,
+        tool_calls TEXT,
+        content TEXT NOT NULL,
         PRIMARY KEY (chat, id)
       ) WITHOUT ROWID;`,
   },
@@ -76,7 +80,7 @@ const COLUMNS: Record<string, string[]> = {
   users: ["id", "created"],
   chats: ["key", "user", "id", "title", "model", "system", "options", "head", "created", "updated", "message_count"],
   messages: [
-    "chat", "id", "parent", "role", "content", "priority", "tokens", "name", "tool_calls", "tool_call_id", "kind", "created",
+    "chat", "id", "parent", "role", "priority", "tokens", "kind", "created", "name", "tool_call_id", "tool_calls", "content",
     "covers_first", "covers_last", "parts",
   ],
   embeddings: ["chat", "message", "embedder", "dimension", "vector"],

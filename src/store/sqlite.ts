@@ -33,6 +33,7 @@ export interface SqliteStoreOptions {
   busyTimeoutMs?: number;
 }
 
+const PAGE_SIZE = 8192;
 const KNOWN = ["durability", "batchSize", "batchDelayMs", "busyTimeoutMs"] as const;
 
 /** A Store's methods, each answering with a promise. */
@@ -82,7 +83,11 @@ export function sqliteStore(path = "./ctxloom.db", options?: SqliteStoreOptions)
     throw storeError(path, "opening the database", error);
   }
   try {
-    schemaVersion(db, path); // refuses a foreign or newer file before anything is written to it
+    // Refuses a foreign or newer file before anything is written to it.
+    if (schemaVersion(db, path) === 0 && db.pragma("page_count", { simple: true }) === 0) {
+      // A new file: 8 KiB pages keep most messages' text in the row, off overflow pages.
+      db.pragma(`page_size = ${PAGE_SIZE}`);
+    }
     db.pragma("journal_mode = WAL");
     db.pragma("synchronous = FULL");
     migrate(db, path);

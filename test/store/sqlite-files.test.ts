@@ -25,9 +25,9 @@ const V1 = `
     system TEXT, options TEXT NOT NULL, head INTEGER, created INTEGER NOT NULL, updated INTEGER NOT NULL,
     message_count INTEGER NOT NULL, UNIQUE (user, id));
   CREATE INDEX chats_by_update ON chats (user, updated DESC, created DESC);
-  CREATE TABLE messages (chat INTEGER NOT NULL, id INTEGER NOT NULL, parent INTEGER, role INTEGER NOT NULL, content TEXT NOT NULL,
-    priority INTEGER NOT NULL, tokens INTEGER NOT NULL, name TEXT, tool_calls TEXT, tool_call_id TEXT, kind INTEGER NOT NULL,
-    created INTEGER NOT NULL, PRIMARY KEY (chat, id)) WITHOUT ROWID;`;
+  CREATE TABLE messages (chat INTEGER NOT NULL, id INTEGER NOT NULL, parent INTEGER, role INTEGER NOT NULL,
+    priority INTEGER NOT NULL, tokens INTEGER NOT NULL, kind INTEGER NOT NULL, created INTEGER NOT NULL, name TEXT,
+    tool_call_id TEXT, tool_calls TEXT, content TEXT NOT NULL, PRIMARY KEY (chat, id)) WITHOUT ROWID;`;
 
 function expectCorrupt(call: () => unknown, path: string): void {
   let error: unknown;
@@ -49,8 +49,8 @@ describe("schema versions", () => {
     raw.exec(V1);
     raw.exec(`INSERT INTO users VALUES ('u', 1);
       INSERT INTO chats VALUES (1, 'u', 'c1', 'old', 'gpt-4o', 'sys', '{"historyLimits":true}', 1, 1, 2, 2);
-      INSERT INTO messages VALUES (1, 0, NULL, 1, 'hi', 1, 4, NULL, NULL, NULL, 0, 10);
-      INSERT INTO messages VALUES (1, 1, 0, 2, '', 0, 9, 'bot', '[{"id":"k","type":"function","function":{"name":"f","arguments":"{}"}}]', NULL, 0, 11);`);
+      INSERT INTO messages VALUES (1, 0, NULL, 1, 1, 4, 0, 10, NULL, NULL, NULL, 'hi');
+      INSERT INTO messages VALUES (1, 1, 0, 2, 0, 9, 0, 11, 'bot', NULL, '[{"id":"k","type":"function","function":{"name":"f","arguments":"{}"}}]', '');`);
     raw.close();
     const store = sqliteStore(path);
     const loaded = (await store.loadChat("u", "c1"))!;
@@ -142,12 +142,19 @@ describe("files ctxloom cannot read: STORE_CORRUPT naming the path, the file unt
     await damaged.close();
   });
 
-  it("a message with a code ctxloom does not know", async () => {
+  it.each([
+    ["an unknown role code", "UPDATE messages SET role = 9 WHERE id = 1"],
+    ["a priority stored as text", "UPDATE messages SET priority = 'high' WHERE id = 1"],
+    ["an unknown kind code", "UPDATE messages SET kind = 2 WHERE id = 1"],
+    ["tool calls that are not JSON", "UPDATE messages SET tool_calls = '[{broken' WHERE id = 1"],
+    ["options that are not JSON", "UPDATE chats SET options = 'nope'"],
+    ["a gap in the ids", "DELETE FROM messages WHERE id = 0"],
+  ])("a row ctxloom cannot read back: %s", async (_, sql) => {
     const path = file("codes.db");
     const store = sqliteStore(path);
     await store.createChat(record());
     await chain(store, 2);
-    store.database.exec("UPDATE messages SET role = 9 WHERE id = 1");
+    store.database.exec(sql);
     const error = await store.loadChat("u", "c1").catch((e: CtxloomError) => e);
     expect(error).toBeInstanceOf(CtxloomError);
     expect((error as CtxloomError).code).toBe("STORE_CORRUPT");

@@ -2,9 +2,9 @@
 // edit, checkout, tool calls), closes; a new Loom on the same file, on either engine, shows
 // identical messages, ids, branches, head, paths, windows and contexts. On random trees and
 // on every OpenAssistant tree of ../shared/data/oasst/en_100_tree.jsonl.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { Loom, type Chat } from "../../src/index.js";
 import { sqliteStore, type Durability } from "../../src/sqlite.js";
@@ -123,5 +123,25 @@ describe.each(ENGINES)("restore from SQLite, written on the %s engine", (engine)
     const again = await Loom.open({ engine, store: sqliteStore(path) });
     for (const [id, before] of written) expect(await dump(await again.user("oasst").open(id))).toEqual(before);
     await again.close();
+  });
+});
+
+describe("the README's Persistence example", () => {
+  it("runs as written (on a temporary file) and restores the chat", async () => {
+    const readme = readFileSync(join(repoRoot, "README.md"), "utf8");
+    const section = readme.slice(readme.indexOf("## Persistence"));
+    const code = section.slice(section.indexOf("```ts\n") + 6, section.indexOf("```\n", section.indexOf("```ts\n")));
+    const db = file("readme.db");
+    const example = file("example.ts");
+    writeFileSync(
+      example,
+      code
+        .replace(`from "ctxloom"`, `from ${JSON.stringify(pathToFileURL(join(repoRoot, "src/index.ts")).href)}`)
+        .replace(`from "ctxloom/sqlite"`, `from ${JSON.stringify(pathToFileURL(join(repoRoot, "src/sqlite.ts")).href)}`)
+        .replaceAll(`"./ctxloom.db"`, JSON.stringify(db))
+        .replace(/\(await again\.user\("alice"\)\.open\(chat\.id\)\)\.path\(\);.*/, "export const restored = (await again.user(\"alice\").open(chat.id)).path(); await again.close();"),
+    );
+    const { restored } = (await import(pathToFileURL(example).href)) as { restored: { role: string; content: string }[] };
+    expect(restored.map((m) => [m.role, m.content])).toEqual([["user", "Three days in Lisbon?"]]);
   });
 });

@@ -162,6 +162,14 @@ describe("sqliteStore options", () => {
     expectThrowCode(() => sqliteStore(42 as never), "INVALID_ARGUMENT");
   });
 
+  it('":memory:" is a private, temporary database', async () => {
+    const store = sqliteStore(":memory:");
+    await store.createChat(record());
+    await chain(store, 2);
+    expect((await store.loadChat("u", "c1"))!.messages).toHaveLength(2);
+    await store.close();
+  });
+
   it("names itself after its path and reports its durability", async () => {
     const path = file("name.db");
     const store = sqliteStore(path, { durability: "batched" });

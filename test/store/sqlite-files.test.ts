@@ -218,15 +218,23 @@ describe("places and limits", () => {
     await store.flush();
     const pages = store.database.pragma("page_count", { simple: true }) as number;
     store.database.pragma(`max_page_count = ${pages + 2}`);
-    const big = "x".repeat(20_000);
+    const big = "x".repeat(40_000);
     const error = await store.appendMessage("u", "c1", message({ id: 2, parentId: 1, content: big }), 2, 999).catch((e: CtxloomError) => e);
     expect(error).toBeInstanceOf(CtxloomError);
     expect((error as CtxloomError).code).toBe("STORE_FAILED");
     expect((error as CtxloomError).message).toMatch(/full/);
-    if (durability === "full") {
-      // Nothing visible changed, and the store goes on.
-      expect((await store.loadChat("u", "c1"))!.chat).toMatchObject({ messageCount: 2, head: 1, updatedAt: 101 });
-      await chain(store, 1, 2);
+    // Nothing visible changed, and the store goes on.
+    expect((await store.loadChat("u", "c1"))!.chat).toMatchObject({ messageCount: 2, head: 1, updatedAt: 101 });
+    await chain(store, 1, 2);
+    if (durability === "batched") {
+      // m2 is acknowledged but not committed; a failure now loses the batch, and the store
+      // says so on every call until it is opened again.
+      await store.appendMessage("u", "c1", message({ id: 3, parentId: 2, content: big }), 3, 999).catch(() => undefined);
+      for (const call of [() => store.loadChat("u", "c1"), () => store.flush(), () => store.setHead("u", "c1", 0, 1)]) {
+        const e = await call().catch((x: CtxloomError) => x);
+        expect((e as CtxloomError).code).toBe("STORE_FAILED");
+        expect((e as CtxloomError).message).toMatch(/1 acknowledged write.*lost.*open it again/);
+      }
     }
     await store.close().catch(() => undefined);
     const again = sqliteStore(path);

@@ -1,8 +1,8 @@
 // Argument checks of the SQLite store's methods: a bad call throws INVALID_ARGUMENT (or
 // UNKNOWN_MESSAGE) before anything is written.
 import { CtxloomError, checkInteger, describe } from "../errors.js";
-import { PRIORITIES, ROLES } from "../engine/types.js";
-import type { Message } from "../tree/message.js";
+import { PRIORITIES, ROLES } from "../message.js";
+import type { Message } from "../message.js";
 import type { ChatRecord, EmbedderInfo, EmbeddingRow } from "./types.js";
 
 export function checkText(value: unknown, what: string): string {
@@ -29,7 +29,7 @@ export function checkHead(head: unknown, size: number, chatId: string): number |
   return head as number;
 }
 
-export function checkChatRecord(chat: unknown): ChatRecord {
+export function checkChatRecord(chat: unknown, imported = false): ChatRecord {
   if (chat === null || typeof chat !== "object") {
     throw new CtxloomError("INVALID_ARGUMENT", `createChat takes a chat record; got ${describe(chat)}.`);
   }
@@ -41,7 +41,9 @@ export function checkChatRecord(chat: unknown): ChatRecord {
   }
   checkTime(c.createdAt, "chat.createdAt");
   checkTime(c.updatedAt, "chat.updatedAt");
-  if (c.messageCount !== 0 || c.head !== null) {
+  if (imported) {
+    checkInteger(c.messageCount, "chat.messageCount", 0);
+  } else if (c.messageCount !== 0 || c.head !== null) {
     throw new CtxloomError("INVALID_ARGUMENT", "createChat makes an empty chat: messageCount must be 0 and head null; append the messages after.");
   }
   return c;

@@ -1,8 +1,8 @@
 // Every statement of the SQLite store, prepared once per connection and parameterized, and
 // the conversions between rows and records. Reads of messages use raw rows (arrays, no
 // object per row from the driver) and parse JSON only where a column is not null.
-import { PRIORITIES, ROLES } from "../engine/types.js";
-import type { Message, ToolCall } from "../tree/message.js";
+import { PRIORITIES, ROLES } from "../message.js";
+import type { Message, ToolCall } from "../message.js";
 import type { SqliteDatabase, SqliteStatement } from "./sqlite-driver.js";
 import { corrupt } from "./sqlite-errors.js";
 import type { ChatOptions, ChatRecord } from "./types.js";

@@ -4,7 +4,7 @@
 // "batched" keeps the transaction open for a batch (group commit), during which this
 // connection's view of each chat it touched is authoritative: nobody else can write.
 import { CtxloomError, checkInteger, describe } from "../errors.js";
-import type { Message } from "../tree/message.js";
+import type { Message } from "../message.js";
 import type { AppendResult, ChatRecord, EmbedderInfo, EmbeddingRow, LoadedChat } from "./types.js";
 import type { SqliteDatabase } from "./sqlite-driver.js";
 import { corrupt, storeError } from "./sqlite-errors.js";
@@ -72,6 +72,32 @@ export class SqliteStoreImpl implements SqliteStore {
       this.#atomic(() => {
         this.#st.addUser.run(c.userId, c.createdAt);
         this.#st.addChat.run(...chatValues(c));
+      });
+    });
+  }
+
+  async importChat(chat: ChatRecord, messages: Message[]): Promise<void> {
+    const c = checkChatRecord(chat, true);
+    const rows = messages.map((m, i) => {
+      const checked = checkMessage(m);
+      if (checked.id !== i) throw new CtxloomError("INVALID_ARGUMENT", `importChat: message ${i} has id ${checked.id}; ids must run 0, 1, 2, ... in order.`);
+      return checked;
+    });
+    if (c.messageCount !== rows.length) {
+      throw new CtxloomError("INVALID_ARGUMENT", `importChat: the record says ${c.messageCount} messages but ${rows.length} were given.`);
+    }
+    if (c.head !== null) checkHead(c.head, rows.length, c.id);
+    this.#write("importing a chat", () => {
+      const key = `${c.userId}\u0000${c.id}`;
+      if (this.#chats!.has(key) || this.#st.chatState.get(c.userId, c.id) !== undefined) {
+        throw new CtxloomError("INVALID_ARGUMENT", `User ${c.userId} already has a chat ${c.id} in ${this.path}; give the new chat another id.`);
+      }
+      // One savepoint: the chat and all its messages, or nothing.
+      this.#atomic(() => {
+        this.#st.addUser.run(c.userId, c.createdAt);
+        this.#st.addChat.run(...chatValues(c));
+        const [chatKey] = this.#st.chatState.get(c.userId, c.id) as [number];
+        for (const m of rows) this.#st.addMessage.run(chatKey, ...messageValues(m));
       });
     });
   }

@@ -19,11 +19,17 @@ import {
   DEPTH_MASK, ROLE_SHIFT, PRIORITY_SHIFT, FLAGS_SHIFT, ROLE_TOOL, FLAG_TOOL_CALLS, FLAG_UNIT_END,
 } from "./arena";
 
-/** The last selection's figures, read by JS: kept count, kept tokens, forced tokens, evicted. */
-const result = memory.data(16);
-const R_KEPT_TOKENS: usize = 4;
-const R_FORCED_TOKENS: usize = 8;
-const R_EVICTED: usize = 12;
+// The last selection's figures, read by JS (24 bytes, 8-aligned):
+//   +-------+------------+---------+-----+-------------------+
+//   | count | keptTokens | evicted | pad | forcedTokens: f64 |
+//   +-------+------------+---------+-----+-------------------+
+// Token counts are capped at 2^30, but their sums are not: every sum is taken in 64 bits.
+// The forced sum is reported, so it is an f64 added in the same order as the JS engine
+// adds its numbers: exact below 2^53, and the same bits as JS beyond.
+const result = memory.data(24, 8);
+export const R_KEPT_TOKENS: usize = 4;
+export const R_EVICTED: usize = 8;
+export const R_FORCED_TOKENS: usize = 16;
 
 /** Address of the result block (fixed for the module's life). */
 export function selectResult(): usize {
@@ -102,12 +108,12 @@ let count: i32 = 0;
  * Tokens of the unit whose newest member is x, walking its members down to the assistant
  * message; -1 when that message lies beyond `minDepth` (a unit is sent whole or not at all).
  */
-function unitTokens(x: i32, level: i32, minDepth: i32): i32 {
-  let sum = 0;
+function unitTokens(x: i32, level: i32, minDepth: i32): i64 {
+  let sum: i64 = 0;
   let seen = 0;
   while (true) {
     const m = meta(x);
-    sum += tokensOf(x);
+    sum += <i64>tokensOf(x);
     seen++;
     if (roleOf(m) != ROLE_TOOL) {
       countVisited(seen);
@@ -154,7 +160,7 @@ export function selectInto(tree: i32, head: i32, budget: i32, maxMessages: i32, 
   let visited = 0;
 
   // Forced: every complete CRITICAL unit or message of the branch, then the newest user turn.
-  let forced = 0;
+  let forced: f64 = 0;
   let forcedOutside = 0;
   let state = OUTSIDE;
   for (let x = entry(head, 3); x >= 0; x = next(x, 3)) {
@@ -162,7 +168,7 @@ export function selectInto(tree: i32, head: i32, budget: i32, maxMessages: i32, 
     visited++;
     state = enterUnit(state, m);
     if (state != INCOMPLETE) {
-      forced += tokensOf(x);
+      forced += <f64>tokensOf(x);
       keep(x);
       if (depthOf(m) < minDepth) forcedOutside++;
     }
@@ -172,19 +178,19 @@ export function selectInto(tree: i32, head: i32, budget: i32, maxMessages: i32, 
   if (user >= 0) {
     visited++;
     if (priorityOf(meta(user)) < 3) {
-      forced += tokensOf(user);
+      forced += <f64>tokensOf(user);
       keep(user);
       if (depthOf(meta(user)) < minDepth) forcedOutside++;
     }
   }
-  store<i32>(result + R_FORCED_TOKENS, forced);
-  if (forced > budget) {
+  store<f64>(result + R_FORCED_TOKENS, forced);
+  if (forced > <f64>budget) {
     countVisited(visited);
     return -1;
   }
 
   // HIGH, NORMAL, LOW: newest first while they fit.
-  let left = budget - forced;
+  let left: i64 = <i64>budget - <i64>forced; // forced <= budget < 2^31: exact
   let stopHigh = -1; // newest id of the unit that stopped a level; older ones of that level were dropped
   let stopNormal = -1;
   for (let level = 2; level >= 0; level--) {
@@ -205,7 +211,7 @@ export function selectInto(tree: i32, head: i32, budget: i32, maxMessages: i32, 
         x = next(x, level);
         continue;
       }
-      const cost = state == COMPLETE ? unitTokens(x, level, minDepth) : tokensOf(x);
+      const cost: i64 = state == COMPLETE ? unitTokens(x, level, minDepth) : <i64>tokensOf(x);
       if (cost < 0) break; // a unit cut by the horizon: it and everything older are outside
       if (cost > left) {
         stop = x;
@@ -221,7 +227,7 @@ export function selectInto(tree: i32, head: i32, budget: i32, maxMessages: i32, 
   countVisited(visited);
 
   sortIds(out, count);
-  store<i32>(result + R_KEPT_TOKENS, budget - left);
+  store<i32>(result + R_KEPT_TOKENS, budget - <i32>left);
   store<i32>(result + R_EVICTED, candidates - (count - forcedOutside));
   store<i32>(result, count);
   return count;

@@ -159,14 +159,14 @@ export function windowEvictUnit(w: i32, unit: i32): void {
  * each list is walked from its head unit by unit. O(evicted).
  */
 function evictsUnit(h: usize, tokens: i32, unit: i32): bool {
-  let need = load<i32>(h + W_TOTAL) + tokens - load<i32>(h + W_MAX);
+  let need: i64 = <i64>load<i32>(h + W_TOTAL) + <i64>tokens - <i64>load<i32>(h + W_MAX);
   for (let p: usize = 0; p < 4 && need > 0; p++) {
     let x = load<i32>(h + W_PFIRST + (p << 2));
     while (x >= 0 && need > 0) {
       const head = get(h, C_UNIT, x) >= 0 ? get(h, C_UNIT, x) : x;
       if (head == unit) return true;
       do {
-        need -= get(h, C_TOKENS, x);
+        need -= <i64>get(h, C_TOKENS, x);
         x = get(h, C_PNEXT, x);
       } while (x >= 0 && get(h, C_UNIT, x) == head);
     }
@@ -190,7 +190,8 @@ export function windowAdd(w: i32, tokens: i32, priority: i32, unit: i32): i32 {
   if (unit >= 0 && evictsUnit(h, tokens, unit)) return -2;
   const out = reserveOut(load<i32>(h + W_COUNT));
   if (out == 0) return -3;
-  while (load<i32>(h + W_TOTAL) + tokens > maxTokens) {
+  // In 64 bits: the total and the new message may each be near the 2^30 cap.
+  while (<i64>load<i32>(h + W_TOTAL) + <i64>tokens > <i64>maxTokens) {
     let victim = -1;
     for (let p = 0; p < 4 && victim < 0; p++) victim = load<i32>(h + W_PFIRST + (<usize>p << 2));
     evictUnit(h, get(h, C_UNIT, victim) >= 0 ? get(h, C_UNIT, victim) : victim, out);

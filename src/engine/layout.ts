@@ -21,7 +21,7 @@ export const H_CAP_LOG2 = 1;
 export const H_SIZE = 2;
 export const H_NEWEST_ROOT = 3;
 
-/** The selection's result block: kept count, kept tokens, forced tokens, evicted (i32 indexes). */
-export const R_KEPT_TOKENS = 1;
-export const R_FORCED_TOKENS = 2;
-export const R_EVICTED = 3;
+/** The selection's result block, in bytes: count, kept tokens, evicted (i32), forced tokens (f64). */
+export const R_KEPT_TOKENS = 4;
+export const R_EVICTED = 8;
+export const R_FORCED_TOKENS = 16;

@@ -52,15 +52,17 @@ export class WasmEngine implements Engine {
   // Views over linear memory. memory.grow detaches the old ArrayBuffer (every view over
   // it reads as length 0), so after any call that may grow memory the views are rebuilt.
   #i32: Int32Array;
+  #f64: Float64Array;
   #table = 0; // i32 index of the tree table; it moves only in createTree
 
   private constructor(exports: CoreExports) {
     this.#x = exports;
     this.#i32 = new Int32Array(exports.memory.buffer);
-    this.#result = exports.selectResult() >>> 2;
+    this.#f64 = new Float64Array(exports.memory.buffer);
+    this.#result = exports.selectResult();
   }
 
-  readonly #result: number; // i32 index of the selection's result block (static data)
+  readonly #result: number; // byte address of the selection's result block (static data, 8-aligned)
 
   /** Instantiates the core from a compiled module or its bytes. */
   static async create(source: WasmSource, options: { maxMemoryMB?: number } = {}): Promise<WasmEngine> {
@@ -90,6 +92,7 @@ export class WasmEngine implements Engine {
   #sync(): void {
     if (this.#i32.length === 0) {
       this.#i32 = new Int32Array(this.#x.memory.buffer);
+      this.#f64 = new Float64Array(this.#x.memory.buffer);
       this.#ids = new Int32Array(this.#x.memory.buffer, this.#out, this.#outCap);
     }
   }
@@ -211,14 +214,14 @@ export class WasmEngine implements Engine {
     const out = this.#reserve(this.depth(tree, head) + 1);
     const count = this.#x.selectInto(tree, head, budget, maxMessages, out);
     const r = this.#result;
-    const forcedTokens = this.#i32[r + R_FORCED_TOKENS]!;
+    const forcedTokens = this.#f64[(r + R_FORCED_TOKENS) >>> 3]!;
     if (count < 0) return { fits: false, ids: new Int32Array(0), keptTokens: 0, forcedTokens, evicted: 0 };
     return {
       fits: true,
       ids: this.#i32.subarray(out >>> 2, (out >>> 2) + count),
-      keptTokens: this.#i32[r + R_KEPT_TOKENS]!,
+      keptTokens: this.#i32[(r + R_KEPT_TOKENS) >>> 2]!,
       forcedTokens,
-      evicted: this.#i32[r + R_EVICTED]!,
+      evicted: this.#i32[(r + R_EVICTED) >>> 2]!,
     };
   }
 

@@ -310,6 +310,48 @@ describe("select: both engines against the reference on random chat-shaped trees
   });
 });
 
+describe("select: token counts near the 2^30 cap (sums past 2^31)", () => {
+  const engines: Record<EngineKind, Engine> = {} as Record<EngineKind, Engine>;
+  beforeAll(async () => {
+    for (const kind of ENGINES) engines[kind] = await makeEngine(kind);
+  });
+
+  const big = step.chain((s) =>
+    fc.oneof(fc.constantFrom(2 ** 30, 2 ** 30 - 1, 2 ** 29, 2 ** 29 + 1, 0), fc.integer({ min: 2 ** 27, max: 2 ** 30 }), fc.nat({ max: 40 })).map((tokens) => ({ ...s, tokens })),
+  );
+  it("both engines equal the exact reference, field for field", () => {
+    let fitted = 0;
+    let refused = 0;
+    fc.assert(
+      fc.property(
+        fc.array(big, { minLength: 1, maxLength: 40 }),
+        fc.array(fc.record({ head: fc.nat(), budget: fc.oneof(fc.constant(2 ** 31 - 1), fc.constant(2 ** 30), fc.integer({ min: 0, max: 2 ** 31 - 1 })), max: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 30 })) }), {
+          minLength: 1,
+          maxLength: 4,
+        }),
+        (steps, calls) => {
+          const nodes = buildTree(steps);
+          const trees = Object.fromEntries(ENGINES.map((k) => [k, load(engines[k], nodes)])) as Record<EngineKind, number>;
+          try {
+            for (const c of calls) {
+              const head = c.head % 3 === 0 ? nodes.length - 1 : c.head % nodes.length;
+              const ref = reference(nodes, head, c.budget, c.max);
+              for (const k of ENGINES) expect(plain(engines[k].select(trees[k], head, c.budget, c.max))).toEqual(ref);
+              if (ref.fits) fitted++;
+              else refused++;
+            }
+          } finally {
+            for (const k of ENGINES) engines[k].dropTree(trees[k]);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+    expect(fitted).toBeGreaterThan(20);
+    expect(refused).toBeGreaterThan(20);
+  });
+});
+
 // ---- fixed cases, on each engine ----
 
 /** A linear chain; returns the tree. Messages: [tokens, role, priority, flags]. */
@@ -408,6 +450,21 @@ forEachEngine((kind) => {
       e.append(t, 2, 1, USER, NORMAL, 0); // 3
       expect(sel(e, t, 3, 100).ids).toEqual([0, 2, 3]);
       expect(sel(e, t, 1, 100).ids).toEqual([0, 1]);
+    });
+
+    it("four CRITICAL messages of 2^29 tokens do not fit a 2^30 budget; forcedTokens is exact (2^31)", () => {
+      const t = chain(e, [[2 ** 29, SYSTEM, CRITICAL], [2 ** 29, SYSTEM, CRITICAL], [2 ** 29, SYSTEM, CRITICAL], [2 ** 29, SYSTEM, CRITICAL]]);
+      expect(sel(e, t, 3, 2 ** 30)).toEqual({ fits: false, ids: [], keptTokens: 0, forcedTokens: 2 ** 31, evicted: 0 });
+      expect(sel(e, t, 3, 2 ** 31 - 1).fits).toBe(false);
+      expect(sel(e, t, 1, 2 ** 30)).toEqual({ fits: true, ids: [0, 1], keptTokens: 2 ** 30, forcedTokens: 2 ** 30, evicted: 0 });
+    });
+
+    it("a tool unit of 5 * 2^30 tokens is dropped whole, not kept through a sum wrapped to 2^30", () => {
+      const t = chain(e, [
+        [1, USER, NORMAL], [2 ** 30, ASSISTANT, NORMAL, FLAG_TOOL_CALLS],
+        [2 ** 30, TOOL, NORMAL], [2 ** 30, TOOL, NORMAL], [2 ** 30, TOOL, NORMAL], [2 ** 30, TOOL, NORMAL, FLAG_UNIT_END], [1, USER, NORMAL],
+      ]);
+      expect(sel(e, t, 6, 2 ** 31 - 1)).toEqual({ fits: true, ids: [6], keptTokens: 1, forcedTokens: 1, evicted: 6 });
     });
 
     it("a budget of 0 with no user turn and no CRITICAL message keeps nothing and fits", () => {

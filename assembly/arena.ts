@@ -24,8 +24,8 @@
 // meta     depth (0 for a root) in the low 24 bits, then role, priority and flags.
 //
 // The TypeScript wrapper reads single fields through its own views over these columns
-// (a call per field would cost more than the read), so the offsets below are mirrored
-// in src/engine/layout.ts.
+// (a call per field would cost more than the read): scripts/build-wasm.mjs generates
+// src/engine/layout.ts from the constants below (see assembly/layout.ts).
 
 import { allocRaw, freeRaw, allocUnits, freeUnits, reuseUnits, reusedClass, extendTop, takeHandle, dropHandle, entryOf } from "./alloc";
 
@@ -46,10 +46,13 @@ export const PRIORITY_SHIFT: u32 = 26;
 export const FLAGS_SHIFT: u32 = 28;
 export const ROLE_USER: u32 = 1;
 export const ROLE_TOOL: u32 = 3;
-export const FLAG_TOOL_CALLS: u32 = 1;
-export const FLAG_UNIT_END: u32 = 4;
+export const FLAG_TOOL_CALLS: u32 = 1; // an assistant message that carries tool calls
+export const FLAG_SUMMARY: u32 = 2; // a summary node
+export const FLAG_UNIT_END: u32 = 4; // a tool result that answers the last open call of its assistant message
+export const CRITICAL: i32 = 3; // the highest priority (0 low, 1 normal, 2 high)
 
-const HEADER_BYTES: usize = 16;
+export const TREE_HEADER_BYTES: usize = 16;
+const HEADER_BYTES = TREE_HEADER_BYTES;
 export const H_BLOCK: usize = 0;
 export const H_CAP_LOG2: usize = 4;
 export const H_SIZE: usize = 8;

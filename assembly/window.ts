@@ -45,6 +45,11 @@ const MAX_CAP_LOG2: i32 = 24;
 // Window handles index a table of headers (blocks move when they grow; headers stay).
 const windows = memory.data<i32>([0, 0, 0, -1]); // see alloc.ts's handle tables
 
+/** windowAdd's refusals: the message is larger than the window; it would evict its own unit; memory cannot grow. */
+export const REJECTED_TOO_LARGE: i32 = -1;
+export const REJECTED_ORPHANED: i32 = -2;
+export const WINDOW_OUT_OF_MEMORY: i32 = -3;
+
 /** What the last windowAdd evicted: count, then the slots at the output buffer. */
 export let evictedCount: i32 = 0;
 
@@ -186,10 +191,10 @@ export function windowAdd(w: i32, tokens: i32, priority: i32, unit: i32): i32 {
   const h = headerOf(w);
   evictedCount = 0;
   const maxTokens = load<i32>(h + W_MAX);
-  if (tokens > maxTokens) return -1;
-  if (unit >= 0 && evictsUnit(h, tokens, unit)) return -2;
+  if (tokens > maxTokens) return REJECTED_TOO_LARGE;
+  if (unit >= 0 && evictsUnit(h, tokens, unit)) return REJECTED_ORPHANED;
   const out = reserveOut(load<i32>(h + W_COUNT));
-  if (out == 0) return -3;
+  if (out == 0) return WINDOW_OUT_OF_MEMORY;
   // In 64 bits: the total and the new message may each be near the 2^30 cap.
   while (<i64>load<i32>(h + W_TOTAL) + <i64>tokens > <i64>maxTokens) {
     let victim = -1;
@@ -202,7 +207,7 @@ export function windowAdd(w: i32, tokens: i32, priority: i32, unit: i32): i32 {
     store<i32>(h + W_FREE, get(h, C_NEXT, x));
   } else {
     x = load<i32>(h + W_USED);
-    if (x == 1 << load<i32>(h + W_CAP_LOG2) && !growWindow(h)) return -3;
+    if (x == 1 << load<i32>(h + W_CAP_LOG2) && !growWindow(h)) return WINDOW_OUT_OF_MEMORY;
     store<i32>(h + W_USED, x + 1);
   }
   const last = load<i32>(h + W_LAST);

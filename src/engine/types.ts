@@ -90,21 +90,19 @@ export interface Selection {
   evicted: number;
 }
 
-/** windowAdd: the message is larger than the whole window (nothing was evicted). */
-export const REJECTED_TOO_LARGE = -1;
-/** windowAdd: making room would evict the assistant message this tool result answers (nothing was evicted). */
-export const REJECTED_ORPHANED = -2;
+/**
+ * windowAdd's refusals (REJECTED_TOO_LARGE: the message is larger than the whole window;
+ * REJECTED_ORPHANED: making room would evict the assistant message this tool result answers;
+ * nothing was evicted in either case), and the node flags, roles and priority the core reads:
+ * FLAG_TOOL_CALLS (an assistant message that carries tool calls), FLAG_SUMMARY (a summary
+ * node), FLAG_UNIT_END (a tool result that answers the last open call of its assistant
+ * message). Generated from the core's constants (src/engine/layout.ts).
+ */
+export {
+  REJECTED_TOO_LARGE, REJECTED_ORPHANED, FLAG_TOOL_CALLS, FLAG_SUMMARY, FLAG_UNIT_END, ROLE_USER, ROLE_TOOL, CRITICAL,
+} from "./layout.js";
 
 export const ROLES = ["system", "user", "assistant", "tool"] as const;
 export type Role = (typeof ROLES)[number];
 export const PRIORITIES = ["low", "normal", "high", "critical"] as const;
 export type Priority = (typeof PRIORITIES)[number];
-
-/** Node flags (four bits in the arena). */
-export const FLAG_TOOL_CALLS = 1; // an assistant message that carries tool calls
-export const FLAG_SUMMARY = 2; // a summary node (kind "summary")
-export const FLAG_UNIT_END = 4; // a tool result that answers the last open call of its assistant message
-
-export const ROLE_USER = 1;
-export const ROLE_TOOL = 3;
-export const CRITICAL = 3;

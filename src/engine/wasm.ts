@@ -2,7 +2,8 @@ import { CtxloomError } from "../errors.js";
 import type { Engine, Selection } from "./types.js";
 import {
   COL_CHILD, COL_META, COL_PARENT, COL_SIBLING, COL_TOKENS, DEPTH_MASK, FLAGS_SHIFT, PRIORITY_SHIFT, ROLE_SHIFT,
-  H_BLOCK, H_CAP_LOG2, H_NEWEST_ROOT, H_SIZE, R_EVICTED, R_FORCED_TOKENS, R_KEPT_TOKENS,
+  H_BLOCK, H_CAP_LOG2, H_NEWEST_ROOT, H_SIZE, R_EVICTED, R_FORCED_TOKENS, R_KEPT_TOKENS, TREE_HEADER_BYTES,
+  WINDOW_OUT_OF_MEMORY,
 } from "./layout.js";
 
 /** The exports of assembly/index.ts (raw bindings: numbers only). */
@@ -53,7 +54,7 @@ export class WasmEngine implements Engine {
   // it reads as length 0), so after any call that may grow memory the views are rebuilt.
   #i32: Int32Array;
   #f64: Float64Array;
-  #table = 0; // i32 index of the tree table; it moves only in createTree
+  #table = 0; // byte address of the tree table; it moves only in createTree
 
   private constructor(exports: CoreExports) {
     this.#x = exports;
@@ -97,9 +98,9 @@ export class WasmEngine implements Engine {
     }
   }
 
-  /** i32 index of a tree's header. */
-  #h(tree: number): number {
-    return this.#table + (tree << 2);
+  /** i32 index of field `field` (a byte offset) of a tree's header. */
+  #h(tree: number, field: number): number {
+    return (this.#table + tree * TREE_HEADER_BYTES + field) >>> 2;
   }
 
   // Reads come in runs on one tree (the fields of a message, the messages of a context), so
@@ -112,9 +113,8 @@ export class WasmEngine implements Engine {
   /** Byte address of column `col` of a tree. */
   #col(tree: number, col: number): number {
     if (tree !== this.#lastTree) {
-      const h = this.#h(tree);
-      this.#lastBlock = this.#i32[h + H_BLOCK]! >>> 0;
-      this.#lastCapLog2 = this.#i32[h + H_CAP_LOG2]!;
+      this.#lastBlock = this.#i32[this.#h(tree, H_BLOCK)]! >>> 0;
+      this.#lastCapLog2 = this.#i32[this.#h(tree, H_CAP_LOG2)]!;
       this.#lastTree = tree;
     }
     return this.#lastBlock + (col << this.#lastCapLog2);
@@ -125,7 +125,7 @@ export class WasmEngine implements Engine {
     this.#lastTree = -1;
     if (tree < 0) throw outOfMemory("hold a new chat");
     this.#sync();
-    this.#table = this.#x.treeTable() >>> 2;
+    this.#table = this.#x.treeTable();
     return tree;
   }
 
@@ -150,7 +150,7 @@ export class WasmEngine implements Engine {
   }
 
   size(tree: number): number {
-    return this.#i32[this.#h(tree) + H_SIZE]!;
+    return this.#i32[this.#h(tree, H_SIZE)]!;
   }
 
   parent(tree: number, id: number): number {
@@ -188,7 +188,7 @@ export class WasmEngine implements Engine {
     const sibling = this.#col(tree, COL_SIBLING) >>> 2;
     const out: number[] = [];
     // The core keeps the newest child first; callers want creation order.
-    for (let c = id < 0 ? this.#i32[this.#h(tree) + H_NEWEST_ROOT]! : this.#i32[child + id]!; c >= 0; c = this.#i32[sibling + c]!) {
+    for (let c = id < 0 ? this.#i32[this.#h(tree, H_NEWEST_ROOT)]! : this.#i32[child + id]!; c >= 0; c = this.#i32[sibling + c]!) {
       out.push(c);
     }
     return out.reverse();
@@ -239,7 +239,7 @@ export class WasmEngine implements Engine {
   windowAdd(window: number, tokens: number, priority: number, unit: number): { slot: number; evicted: Int32Array } {
     const out = this.#reserve(this.#x.windowCount(window)) >>> 2; // room for every slot it may evict
     const slot = this.#x.windowAdd(window, tokens, priority, unit);
-    if (slot === -3) throw outOfMemory("add a message to the window");
+    if (slot === WINDOW_OUT_OF_MEMORY) throw outOfMemory("add a message to the window");
     this.#sync();
     const n = this.#x.evictedCount.value as number;
     return { slot, evicted: this.#i32.subarray(out, out + n) };

@@ -63,7 +63,16 @@ const MAX_CAP_LOG2: i32 = 24; // 16M nodes: the depth field's range; 36 << 24 by
 
 const trees = memory.data<i32>([0, 0, 0, -1]); // the tree table (see alloc.ts's handle tables)
 
-/** Nodes visited by walks since the last reset: the O(W) tests count with it. */
+// Visit counting, for the O(W) tests only: the counting core is a second build with
+// `--use COUNT_VISITS=1` (asconfig.json's "counting" target). In the release core COUNTING
+// is false at compile time, so every count below folds away and walks pay nothing.
+// @ts-ignore: decorator
+@lazy const COUNTING: bool = isDefined(COUNT_VISITS);
+
+/** Whether this build counts visits (1) or not (0). */
+export const COUNTS_VISITS: i32 = COUNTING ? 1 : 0;
+
+/** Nodes visited by walks and selections since the last reset (counting build only; 0 otherwise). */
 export let visited: i32 = 0;
 
 @inline export function header(tree: i32): usize {
@@ -229,6 +238,7 @@ export function resetVisited(): void {
   visited = 0;
 }
 
+/** Adds n to the visit count; nothing in the release build. */
 @inline export function countVisited(n: i32): void {
-  visited += n;
+  if (COUNTING) visited += n;
 }

@@ -2,7 +2,7 @@
 
 export { setMemoryLimit, memoryPages } from "./alloc";
 export {
-  createTree, dropTree, reserveTree, append, treeTable, reserveOut, resetVisited, visited,
+  createTree, dropTree, reserveTree, append, treeTable, reserveOut, resetVisited, visited, COUNTS_VISITS,
 } from "./arena";
 export { walkInto, leavesInto } from "./walk";
 export { selectInto, selectResult } from "./evict";

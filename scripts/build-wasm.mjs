@@ -14,6 +14,8 @@ const asc = createRequire(import.meta.url).resolve("assemblyscript/bin/asc.js");
 const run = (...args) => execFileSync(process.execPath, [asc, ...args], { cwd: root, stdio: "inherit" });
 mkdirSync(join(root, "build"), { recursive: true });
 run("--target", "release");
+// The counting core (COUNT_VISITS): the same code with visit counters, for the O(W) tests.
+run("--target", "counting");
 
 // ---- src/engine/layout.ts: the shared constants, as the compiler evaluated them ----
 run("assembly/layout.ts", "--runtime", "stub", "--use", "abort=", "--outFile", "build/layout.wasm");

@@ -6,6 +6,7 @@ import { selectFrom } from "./js/evict.js";
 import { Handles } from "./js/handles.js";
 import { childrenOf, leavesOf, walkInto } from "./js/walk.js";
 import { newWindow, windowAdd, windowEvictUnit, windowSlots, type JsWindow } from "./js/window.js";
+import { checkOptions } from "../errors.js";
 import type { Engine, Selection } from "./types.js";
 
 export { Handles } from "./js/handles.js";
@@ -21,6 +22,18 @@ export class JsEngine implements Engine {
   readonly #windows = new Handles<JsWindow>();
   #out = new Int32Array(1024);
   #visited = 0;
+  readonly #counting: boolean;
+  readonly #count: ((n: number) => void) | null;
+
+  /**
+   * `countVisits`: count the nodes walks and selections touch (`visited`), for the O(W)
+   * tests; off by default, so the engine pays nothing for it.
+   */
+  constructor(options?: { countVisits?: boolean }) {
+    const o = checkOptions<{ countVisits?: boolean }>(options, "new JsEngine(options)", ["countVisits"]);
+    this.#counting = o.countVisits === true;
+    this.#count = this.#counting ? (n) => (this.#visited += n) : null;
+  }
 
   createTree(): number {
     return this.#trees.add(newTree());
@@ -86,7 +99,7 @@ export class JsEngine implements Engine {
     const node = this.#node(tree, head);
     const n = Math.min(max, node.depth + 1);
     if (this.#out.length < n) this.#out = new Int32Array(Math.max(n, this.#out.length * 2));
-    this.#visited += n;
+    if (this.#counting) this.#visited += n;
     return walkInto(node, n, this.#out);
   }
 
@@ -95,7 +108,7 @@ export class JsEngine implements Engine {
   }
 
   select(tree: number, head: number, budget: number, maxMessages: number): Selection {
-    return selectFrom(this.#node(tree, head), budget, maxMessages, (n) => (this.#visited += n));
+    return selectFrom(this.#node(tree, head), budget, maxMessages, this.#count);
   }
 
   createWindow(maxTokens: number): number {
@@ -127,7 +140,7 @@ export class JsEngine implements Engine {
   }
 
   get visited(): number {
-    return this.#visited;
+    return this.#counting ? this.#visited : -1;
   }
 
   resetVisited(): void {

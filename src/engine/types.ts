@@ -69,7 +69,12 @@ export interface Engine {
   windowTokens(window: number): number;
   windowCount(window: number): number;
 
-  /** Nodes touched by walks and selections since `resetVisited()` (what the O(W) tests count). */
+  /**
+   * Nodes touched by walks and selections since `resetVisited()` (what the O(W) tests count),
+   * or -1 when this engine does not count: only the counting core (build/ctxloom.counting.wasm,
+   * built with COUNT_VISITS) and `new JsEngine({ countVisits: true })` count; the release
+   * core and a default JsEngine pay nothing for it.
+   */
   readonly visited: number;
   resetVisited(): void;
   /** Bytes the engine holds for node metadata (WASM: linear memory; JS: an estimate is not given, -1). */

@@ -10,6 +10,7 @@ import {
 interface CoreExports {
   memory: WebAssembly.Memory;
   visited: WebAssembly.Global;
+  COUNTS_VISITS: WebAssembly.Global;
   setMemoryLimit(pages: number): void;
   memoryPages(): number;
   createTree(): number;
@@ -286,7 +287,7 @@ export class WasmEngine implements Engine {
   }
 
   get visited(): number {
-    return this.#x.visited.value as number;
+    return this.#x.COUNTS_VISITS.value === 1 ? (this.#x.visited.value as number) : -1;
   }
 
   resetVisited(): void {

@@ -2,7 +2,9 @@
 import { beforeEach, expect, it } from "vitest";
 import { CtxloomError, Loom } from "../../src/index.js";
 import type { Engine } from "../../src/engine/index.js";
-import { dumpTree, forEachEngine, makeEngine, walkIds } from "../helpers.js";
+import { dumpTree, expectThrowCode, forEachEngine, makeEngine, walkIds } from "../helpers.js";
+import { countingEngine } from "./counting.js";
+import { JsEngine } from "../../src/engine/index.js";
 
 const path = (e: Engine, t: number, head: number, max = Number.MAX_SAFE_INTEGER) => walkIds(e, t, head, max);
 
@@ -88,7 +90,24 @@ forEachEngine((kind) => {
     expect(Array.from(e.ids.subarray(0, 2))).toEqual([8, 9]);
   });
 
-  it("visited counts the nodes walks touch", () => {
+  it("the release engine does not count visits: visited is -1, walks or not", () => {
+    const t = e.createTree();
+    for (let i = 0; i < 5; i++) e.append(t, i - 1, 1, 1, 1, 0);
+    e.resetVisited();
+    e.walk(t, 4, 3);
+    e.select(t, 4, 100, 0);
+    expect(e.visited).toBe(-1);
+  });
+
+  it("new JsEngine refuses options it does not know, naming the closest one", () => {
+    expectThrowCode(() => new JsEngine({ countVisit: true } as never), "INVALID_ARGUMENT");
+    expectThrowCode(() => new JsEngine(7 as never), "INVALID_ARGUMENT");
+    expect(new JsEngine({ countVisits: false }).visited).toBe(-1);
+    expect(new JsEngine({ countVisits: true }).visited).toBe(0);
+  });
+
+  it("the counting engine counts the nodes walks touch", async () => {
+    const e = await countingEngine(kind);
     const t = e.createTree();
     for (let i = 0; i < 50; i++) e.append(t, i - 1, 1, 1, 1, 0);
     e.resetVisited();

@@ -5,6 +5,7 @@ import { expect, it } from "vitest";
 import fc from "fast-check";
 import type { Engine } from "../../src/engine/index.js";
 import { dumpTree, makeEngine, walkIds } from "../helpers.js";
+import { countingEngine } from "./counting.js";
 
 type Op =
   | { t: "create" }
@@ -114,8 +115,8 @@ it("WasmEngine and JsEngine agree on random operations over many trees (and with
       }),
       fc.array(op, { minLength: 1, maxLength: 40 }),
       async (initialTrees, growths, ops) => {
-        const ew = await makeEngine("wasm");
-        const ej = await makeEngine("js");
+        const ew = await countingEngine("wasm");
+        const ej = await countingEngine("js");
         const trees: Triple[] = [];
         const create = () => {
           trees.push({ w: ew.createTree(), j: ej.createTree(), model: [] });

@@ -15,6 +15,7 @@ import fc from "fast-check";
 import type { Engine, EngineKind } from "../../src/engine/index.js";
 import { FLAG_TOOL_CALLS, FLAG_UNIT_END, type Selection } from "../../src/engine/types.js";
 import { ENGINES, forEachEngine, makeEngine } from "../helpers.js";
+import { countingEngine } from "./counting.js";
 
 const SYSTEM = 0;
 const USER = 1;
@@ -491,7 +492,7 @@ forEachEngine((kind) => {
   describe("select cost on a 100,000-message branch", () => {
     let e: Engine;
     beforeAll(async () => {
-      e = await makeEngine(kind);
+      e = await countingEngine(kind);
     });
 
     /** Builds an N-message chain from a generator of [tokens, role, priority, flags]. */

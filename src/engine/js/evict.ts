@@ -29,7 +29,7 @@ function unitOf(x: JsNode, level: number): { members: JsNode[]; whole: boolean }
   return { members, whole: true };
 }
 
-export function selectFrom(head: JsNode, budget: number, maxMessages: number, countVisited: (n: number) => void): Selection {
+export function selectFrom(head: JsNode, budget: number, maxMessages: number, countVisited: ((n: number) => void) | null): Selection {
   const candidates = maxMessages > 0 && maxMessages <= head.depth ? maxMessages : head.depth + 1;
   const minDepth = head.depth + 1 - candidates;
   const kept: number[] = [];
@@ -58,7 +58,7 @@ export function selectFrom(head: JsNode, budget: number, maxMessages: number, co
     }
   }
   if (forced > budget) {
-    countVisited(visited);
+    countVisited?.(visited);
     return { fits: false, ids: new Int32Array(0), keptTokens: 0, forcedTokens: forced, evicted: 0 };
   }
 
@@ -91,7 +91,7 @@ export function selectFrom(head: JsNode, budget: number, maxMessages: number, co
       state = "outside";
     }
   }
-  countVisited(visited);
+  countVisited?.(visited);
   const ids = Int32Array.from(kept).sort();
   return { fits: true, ids, keptTokens: budget - left, forcedTokens: forced, evicted: candidates - (ids.length - forcedOutside) };
 }

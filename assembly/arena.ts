@@ -5,23 +5,37 @@
 //   | block    | capLog2  | size     | newestRoot |
 //   +----------+----------+----------+------------+
 //
-//   node block of capacity C = 1 << capLog2: nine 4-byte columns, 36 bytes a node
-//   +--------+-------+---------+-------+-------+-------+-------+--------+------------------------------+
-//   | parent | child | sibling | up1   | up2   | up3   | user  | tokens | meta: depth:24 role:2 prio:2 |
-//   | u32*C  | i32*C | i32*C   | i32*C | i32*C | i32*C | i32*C | i32*C  |       flags:4  (u32*C)       |
-//   +--------+-------+---------+-------+-------+-------+-------+--------+------------------------------+
+//   node block of capacity C = 1 << capLog2: twelve 4-byte columns, 48 bytes a node
+//   +--------+-------+---------+-----+-----+-----+------+--------+----------------------+------+-------+--------+
+//   | parent | child | sibling | up1 | up2 | up3 | user | tokens | meta: depth:24 role:2 | skip | cover | vdepth |
+//   | u32*C  | i32*C | i32*C   |    i32*C each   | i32*C| i32*C  | prio:2 flags:4 (u32) | i32*C| i32*C | i32*C  |
+//   +--------+-------+---------+-----+-----+-----+------+--------+----------------------+------+-------+--------+
 //
 // parent   byte address of the parent's own `parent` slot, 0 for a root: the walk
 //          chases addresses (`a = load(a)`) with no index arithmetic, about 20% faster.
 //          Addresses are rebased when a block moves.
 // child    id of the newest child, -1 for a leaf; sibling: the next older sibling, -1 at
 //          the end. Prepending keeps append O(1).
-// upK      id of the nearest strict ancestor whose priority is >= K (1 normal, 2 high,
-//          3 critical), -1 if none: the selection visits each priority's messages
-//          without touching the less important ones in between (evict.ts).
-// user     id of the nearest user message at or above the node, -1 if none: the newest
-//          user turn of a branch in O(1), however long the agent steps after it.
 // meta     depth (0 for a root) in the low 24 bits, then role, priority and flags.
+//
+// Summaries (summary.ts) are overlays: a summary node stands for a run [first..last] of a
+// branch and hangs on `last`. The columns below are taken on the summarized path, the
+// path a walk follows when it jumps over every run whose `last` it reaches ("entries":
+// originals not hidden, and summaries):
+// upK      the nearest entry above whose priority is >= K (1 normal, 2 high, 3 critical),
+//          -1 if none: the selection visits each priority's messages without touching the
+//          less important ones in between (evict.ts).
+// user     the nearest user message at or above, -1 if none: the newest user turn of a
+//          branch in O(1), however long the agent steps after it.
+// vdepth   depth on the summarized path (0 for its first entry).
+// skip     the newest summary hanging on this node (its `last`), -1 if none.
+// cover    a summary whose run holds this node, -1 if none (the outermost one is found
+//          through the summaries' own `cover`, see below).
+//
+// A summary node uses the columns its own way: parent is the parent of `first` (the walk
+// goes on from there), child -1, sibling = first, skip = last, cover = the summary that
+// later covered this one whole (-1 if none), depth = first's depth, role 0, FLAG_SUMMARY.
+// It is in no child list: the tree view never shows it.
 //
 // The TypeScript wrapper reads single fields through its own views over these columns
 // (a call per field would cost more than the read): scripts/build-wasm.mjs generates
@@ -29,7 +43,7 @@
 
 import { allocRaw, freeRaw, allocUnits, freeUnits, reuseUnits, reusedClass, extendTop, takeHandle, dropHandle, entryOf } from "./alloc";
 
-export const NODE_BYTES: usize = 36;
+export const NODE_BYTES: usize = 48;
 export const COL_PARENT: usize = 0;
 export const COL_CHILD: usize = 4;
 export const COL_SIBLING: usize = 8;
@@ -39,12 +53,17 @@ export const COL_UP3: usize = 20;
 export const COL_USER: usize = 24;
 export const COL_TOKENS: usize = 28;
 export const COL_META: usize = 32;
+export const COL_SKIP: usize = 36;
+export const COL_COVER: usize = 40;
+export const COL_VDEPTH: usize = 44;
+const COL_LAST: usize = COL_VDEPTH;
 
 export const DEPTH_MASK: u32 = 0xffffff;
 export const ROLE_SHIFT: u32 = 24;
 export const PRIORITY_SHIFT: u32 = 26;
 export const FLAGS_SHIFT: u32 = 28;
 export const ROLE_USER: u32 = 1;
+export const ROLE_ASSISTANT: u32 = 2;
 export const ROLE_TOOL: u32 = 3;
 export const FLAG_TOOL_CALLS: u32 = 1; // an assistant message that carries tool calls
 export const FLAG_SUMMARY: u32 = 2; // a summary node
@@ -59,7 +78,7 @@ export const H_SIZE: usize = 8;
 export const H_NEWEST_ROOT: usize = 12;
 
 const MIN_CAP_LOG2: i32 = 4;
-const MAX_CAP_LOG2: i32 = 24; // 16M nodes: the depth field's range; 36 << 24 bytes = 576 MiB
+const MAX_CAP_LOG2: i32 = 24; // 16M nodes: the depth field's range; 48 << 24 bytes = 768 MiB
 
 const trees = memory.data<i32>([0, 0, 0, -1]); // the tree table (see alloc.ts's handle tables)
 
@@ -132,7 +151,7 @@ function growTree(h: usize, size: i32): bool {
   let k2 = reusedClass;
   if (to == 0) {
     if (extendTop(from, NODE_BYTES << k, NODE_BYTES << (k + 1))) {
-      for (let col = COL_META; col >= COL_CHILD; col -= 4) {
+      for (let col = COL_LAST; col >= COL_CHILD; col -= 4) {
         memory.copy(column(from, k + 1, col), column(from, k, col), n);
       }
       store<i32>(h + H_CAP_LOG2, k + 1);
@@ -142,7 +161,7 @@ function growTree(h: usize, size: i32): bool {
     k2 = k + 1;
     if (to == 0) return false;
   }
-  for (let col = COL_CHILD; col <= COL_META; col += 4) {
+  for (let col = COL_CHILD; col <= COL_LAST; col += 4) {
     memory.copy(column(to, k2, col), column(from, k, col), n);
   }
   // Parent addresses point into the old parent column: rebase them onto the new one.
@@ -168,8 +187,8 @@ export function reserveTree(tree: i32, n: i32): bool {
 
 /**
  * Appends a node under `parent` (-1 for a new root) and returns its id (ids count up
- * from 0), or -1 when memory cannot grow. The wrapper has checked `parent < size`.
- * Amortized O(1).
+ * from 0), or -1 when memory cannot grow. The wrapper has checked `parent < size` and that
+ * it is not a summary node. Amortized O(1).
  */
 export function append(tree: i32, parent: i32, tokens: i32, role: i32, priority: i32, flags: i32): i32 {
   const h = header(tree);
@@ -188,30 +207,55 @@ export function append(tree: i32, parent: i32, tokens: i32, role: i32, priority:
   let depth: u32 = 0;
   if (parent < 0) {
     store<u32>(p + i, 0);
-    for (let col = COL_UP1; col <= COL_UP3; col += 4) store<i32>(column(b, k, col) + i, -1);
     store<i32>(sibling + i, load<i32>(h + H_NEWEST_ROOT));
     store<i32>(h + H_NEWEST_ROOT, id);
   } else {
     const q = <usize>parent << 2;
-    const parentMeta = load<u32>(meta + q);
-    const parentPriority = <i32>((parentMeta >> PRIORITY_SHIFT) & 3);
-    depth = (parentMeta & DEPTH_MASK) + 1;
+    depth = (load<u32>(meta + q) & DEPTH_MASK) + 1;
     store<u32>(p + i, <u32>(p + q));
-    // The nearest ancestor of priority >= K is the parent itself, or the parent's own.
-    for (let level = 1; level <= 3; level++) {
-      const up = column(b, k, COL_UP1 + ((<usize>level - 1) << 2));
-      store<i32>(up + i, parentPriority >= level ? parent : load<i32>(up + q));
-    }
     store<i32>(sibling + i, load<i32>(child + q));
     store<i32>(child + q, id);
   }
-  const user = column(b, k, COL_USER);
-  store<i32>(user + i, <u32>role == ROLE_USER ? id : parent < 0 ? -1 : load<i32>(user + (<usize>parent << 2)));
+  linkEntry(b, k, id, parent, <u32>role == ROLE_USER);
   store<i32>(child + i, -1);
   store<i32>(column(b, k, COL_TOKENS) + i, tokens);
   store<u32>(meta + i, depth | (<u32>role << ROLE_SHIFT) | (<u32>priority << PRIORITY_SHIFT) | (<u32>flags << FLAGS_SHIFT));
+  store<i32>(column(b, k, COL_SKIP) + i, -1);
+  store<i32>(column(b, k, COL_COVER) + i, -1);
   store<i32>(h + H_SIZE, id + 1);
   return id;
+}
+
+/** The entry a walk meets at original `x`: the summary hanging on it, or x itself. */
+@inline export function entryAt(b: usize, k: i32, x: i32): i32 {
+  const s = load<i32>(column(b, k, COL_SKIP) + (<usize>x << 2));
+  return s >= 0 ? s : x;
+}
+
+/**
+ * Sets the summarized-path columns of node `id` whose walk goes on at original `parent`
+ * (-1: none): upK, user and vdepth from the entry there. O(1).
+ */
+export function linkEntry(b: usize, k: i32, id: i32, parent: i32, isUser: bool): void {
+  const i = <usize>id << 2;
+  const user = column(b, k, COL_USER);
+  const vdepth = column(b, k, COL_VDEPTH);
+  if (parent < 0) {
+    for (let col = COL_UP1; col <= COL_UP3; col += 4) store<i32>(column(b, k, col) + i, -1);
+    store<i32>(user + i, isUser ? id : -1);
+    store<i32>(vdepth + i, 0);
+    return;
+  }
+  const e = entryAt(b, k, parent);
+  const q = <usize>e << 2;
+  const priority = <i32>((load<u32>(column(b, k, COL_META) + q) >> PRIORITY_SHIFT) & 3);
+  // The nearest entry of priority >= K is the entry above itself, or that entry's own.
+  for (let level = 1; level <= 3; level++) {
+    const up = column(b, k, COL_UP1 + ((<usize>level - 1) << 2));
+    store<i32>(up + i, priority >= level ? e : load<i32>(up + q));
+  }
+  store<i32>(user + i, isUser ? id : load<i32>(user + q));
+  store<i32>(vdepth + i, load<i32>(vdepth + q) + 1);
 }
 
 // The output buffer: walks and listings write ids here; JS reads them through its

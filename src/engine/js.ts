@@ -1,10 +1,12 @@
 // The engine in plain TypeScript. Its files mirror assembly/: js/arena.ts (trees of node
 // objects), js/walk.ts (walks and listings), js/evict.ts (the budgeted selection),
-// js/window.ts (the sliding window), js/handles.ts (handle tables).
+// js/window.ts (the sliding window), js/summary.ts (summary nodes), js/handles.ts (handle tables).
 import { appendNode, newTree, type JsNode, type JsTree } from "./js/arena.js";
 import { selectFrom } from "./js/evict.js";
 import { Handles } from "./js/handles.js";
-import { childrenOf, leavesOf, walkInto } from "./js/walk.js";
+import { attachSummary } from "./js/summary.js";
+import { childrenOf, leavesOf, summarizedLength, walkInto, walkSummarizedInto } from "./js/walk.js";
+import { summaryRefused } from "./refusals.js";
 import { newWindow, windowAdd, windowEvictUnit, windowSlots, type JsWindow } from "./js/window.js";
 import { checkOptions } from "../errors.js";
 import type { Engine, Selection } from "./types.js";
@@ -101,6 +103,29 @@ export class JsEngine implements Engine {
     if (this.#out.length < n) this.#out = new Int32Array(Math.max(n, this.#out.length * 2));
     if (this.#counting) this.#visited += n;
     return walkInto(node, n, this.#out);
+  }
+
+  walkSummarized(tree: number, head: number, max: number): number {
+    const node = this.#node(tree, head);
+    const n = summarizedLength(node, max);
+    if (this.#out.length < n) this.#out = new Int32Array(Math.max(n, this.#out.length * 2));
+    if (this.#counting) this.#visited += n;
+    return walkSummarizedInto(node, n, this.#out);
+  }
+
+  attachSummary(tree: number, first: number, last: number, tokens: number, priority: number): number {
+    const t = this.#tree(tree);
+    const id = attachSummary(t, t.nodes[first]!, t.nodes[last]!, tokens, priority);
+    if (id < 0) throw summaryRefused(id, first, last);
+    return id;
+  }
+
+  summaryFirst(tree: number, id: number): number {
+    return this.#node(tree, id).run?.first.id ?? -1;
+  }
+
+  summaryLast(tree: number, id: number): number {
+    return this.#node(tree, id).run?.last.id ?? -1;
   }
 
   get ids(): Int32Array {

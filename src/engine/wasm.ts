@@ -1,7 +1,8 @@
 import { CtxloomError } from "../errors.js";
+import { summaryRefused } from "./refusals.js";
 import type { Engine, Selection } from "./types.js";
 import {
-  COL_CHILD, COL_META, COL_PARENT, COL_SIBLING, COL_TOKENS, DEPTH_MASK, FLAGS_SHIFT, PRIORITY_SHIFT, ROLE_SHIFT,
+  COL_CHILD, COL_META, COL_PARENT, COL_SIBLING, COL_SKIP, COL_TOKENS, FLAG_SUMMARY, SUMMARY_OUT_OF_MEMORY, DEPTH_MASK, FLAGS_SHIFT, PRIORITY_SHIFT, ROLE_SHIFT,
   H_BLOCK, H_CAP_LOG2, H_NEWEST_ROOT, H_SIZE, R_EVICTED, R_FORCED_TOKENS, R_KEPT_TOKENS, TREE_HEADER_BYTES,
   WINDOW_OUT_OF_MEMORY,
 } from "./layout.js";
@@ -21,6 +22,8 @@ interface CoreExports {
   reserveOut(n: number): number;
   resetVisited(): void;
   walkInto(tree: number, head: number, max: number, out: number): number;
+  walkSummarizedInto(tree: number, head: number, max: number, out: number): number;
+  attachSummary(tree: number, first: number, last: number, tokens: number, priority: number, stack: number): number;
   leavesInto(tree: number, out: number): number;
   selectInto(tree: number, head: number, budget: number, maxMessages: number, out: number): number;
   selectResult(): number;
@@ -204,6 +207,29 @@ export class WasmEngine implements Engine {
   walk(tree: number, head: number, max: number): number {
     const n = Math.min(max, this.depth(tree, head) + 1);
     return this.#x.walkInto(tree, head, n, this.#reserve(n));
+  }
+
+  walkSummarized(tree: number, head: number, max: number): number {
+    const out = this.#reserve(Math.min(max, this.depth(tree, head) + 1)); // the summarized path is never longer
+    return this.#x.walkSummarizedInto(tree, head, max, out);
+  }
+
+  attachSummary(tree: number, first: number, last: number, tokens: number, priority: number): number {
+    const stack = this.#reserve(this.size(tree)); // the nodes below last, at most
+    const id = this.#x.attachSummary(tree, first, last, tokens, priority, stack);
+    this.#lastTree = -1;
+    if (id === SUMMARY_OUT_OF_MEMORY) throw outOfMemory(`hold a summary in a chat of ${this.size(tree)} messages`);
+    if (id < 0) throw summaryRefused(id, first, last);
+    this.#sync();
+    return id;
+  }
+
+  summaryFirst(tree: number, id: number): number {
+    return this.flags(tree, id) & FLAG_SUMMARY ? this.#i32[(this.#col(tree, COL_SIBLING) >>> 2) + id]! : -1;
+  }
+
+  summaryLast(tree: number, id: number): number {
+    return this.flags(tree, id) & FLAG_SUMMARY ? this.#i32[(this.#col(tree, COL_SKIP) >>> 2) + id]! : -1;
   }
 
   get ids(): Int32Array {

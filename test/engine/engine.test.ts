@@ -42,8 +42,8 @@ forEachEngine((kind) => {
     expect(e.append(t, -1, 5, 0, 3, 0)).toBe(0);
     expect(e.append(t, 0, 7, 1, 1, 0)).toBe(1);
     expect(e.append(t, 1, 2147483647, 2, 0, 1)).toBe(2);
-    expect(e.append(t, 2, 0, 3, 2, 2)).toBe(3);
-    expect(e.append(t, 0, 123456, 2, 1, 3)).toBe(4);
+    expect(e.append(t, 2, 0, 3, 2, 4)).toBe(3);
+    expect(e.append(t, 0, 123456, 2, 1, 5)).toBe(4);
     expect(dumpTree(e, t)).toEqual({
       size: 5,
       roots: [0],
@@ -52,8 +52,8 @@ forEachEngine((kind) => {
         { parent: -1, depth: 0, tokens: 5, role: 0, priority: 3, flags: 0, children: [1, 4] },
         { parent: 0, depth: 1, tokens: 7, role: 1, priority: 1, flags: 0, children: [2] },
         { parent: 1, depth: 2, tokens: 2147483647, role: 2, priority: 0, flags: 1, children: [3] },
-        { parent: 2, depth: 3, tokens: 0, role: 3, priority: 2, flags: 2, children: [] },
-        { parent: 0, depth: 1, tokens: 123456, role: 2, priority: 1, flags: 3, children: [] },
+        { parent: 2, depth: 3, tokens: 0, role: 3, priority: 2, flags: 4, children: [] },
+        { parent: 0, depth: 1, tokens: 123456, role: 2, priority: 1, flags: 5, children: [] },
       ],
     });
   });
@@ -141,14 +141,14 @@ forEachEngine((kind) => {
     for (let i = 0; i < 3000; i++) {
       const parent = i === 0 ? -1 : i % 7 === 0 ? (i * 31) % i : i - 1;
       parents.push(parent);
-      expect(e.append(t, parent, i * 3, i % 4, (i >> 2) % 4, i % 3)).toBe(i);
+      expect(e.append(t, parent, i * 3, i % 4, (i >> 2) % 4, [0, 1, 4][i % 3]!)).toBe(i);
     }
     for (let i = 0; i < 3000; i++) {
       expect(e.parent(t, i)).toBe(parents[i]);
       expect(e.tokens(t, i)).toBe(i * 3);
       expect(e.role(t, i)).toBe(i % 4);
       expect(e.priority(t, i)).toBe((i >> 2) % 4);
-      expect(e.flags(t, i)).toBe(i % 3);
+      expect(e.flags(t, i)).toBe([0, 1, 4][i % 3]);
       expect(e.depth(t, i)).toBe(parents[i]! < 0 ? 0 : e.depth(t, parents[i]!) + 1);
     }
     const expected: number[] = [];

@@ -1,22 +1,33 @@
 // The JS engine's trees, as assembly/arena.ts's: nodes are objects linked to their parent,
-// with the same derived links the core keeps in columns (priority chains, newest user turn).
+// with the same derived links the core keeps in columns (priority chains, newest user turn,
+// depth), taken on the summarized path (see js/summary.ts and docs/summaries.md).
 import { ROLE_USER } from "../types.js";
 
-/** A message node as a TypeScript developer would write it: an object linked to its parent. */
+/** A node as a TypeScript developer would write it: an object linked to its parent. */
 export interface JsNode {
   readonly id: number;
+  /** The parent; for a summary, the parent of its run's first node (where a walk goes on). */
   readonly parent: JsNode | null;
-  child: JsNode | null; // newest child
-  sibling: JsNode | null; // next older sibling
-  /** Nearest ancestors of priority >= normal, >= high, critical: each priority level's chain. */
-  readonly up: readonly [JsNode | null, JsNode | null, JsNode | null];
-  /** The nearest user message at or above this node (itself, for a user message). */
+  child: JsNode | null; // newest child (never for a summary)
+  sibling: JsNode | null; // next older sibling (a summary is in no list)
+  /** Nearest entries above of priority >= normal, >= high, critical: each priority level's chain. */
+  up: [JsNode | null, JsNode | null, JsNode | null];
+  /** The nearest user message at or above this entry (itself, for a user message). */
   user: JsNode | null;
+  /** Depth in the tree (a summary: its first node's). */
   readonly depth: number;
+  /** Depth on the summarized path. */
+  vdepth: number;
   readonly tokens: number;
   readonly role: number;
   readonly priority: number;
   readonly flags: number;
+  /** The newest summary hanging on this node (its `last`). */
+  skip: JsNode | null;
+  /** A summary whose run holds this node; for a summary, the summary that later covered it whole. */
+  cover: JsNode | null;
+  /** The run a summary node stands for; null for a message. */
+  readonly run: { readonly first: JsNode; readonly last: JsNode } | null;
 }
 
 export interface JsTree {
@@ -26,28 +37,41 @@ export interface JsTree {
 
 export const newTree = (): JsTree => ({ nodes: [], newestRoot: null });
 
+/** The entry a walk meets at original x: the summary hanging on it, or x itself. */
+export const entryAt = (x: JsNode): JsNode => x.skip ?? x;
+
+/** The summarized-path links of a node whose walk goes on at original `parent`: upK, user, vdepth. */
+export function linksFrom(parent: JsNode | null): Pick<JsNode, "up" | "user" | "vdepth"> {
+  if (!parent) return { up: [null, null, null], user: null, vdepth: 0 };
+  const e = entryAt(parent);
+  return {
+    up: [e.priority >= 1 ? e : e.up[0], e.priority >= 2 ? e : e.up[1], e.priority >= 3 ? e : e.up[2]],
+    user: e.user,
+    vdepth: e.vdepth + 1,
+  };
+}
+
 /** Appends a node under `parent` (-1: a new root); returns its id. O(1). */
 export function appendNode(t: JsTree, parent: number, tokens: number, role: number, priority: number, flags: number): number {
   const up = parent < 0 ? null : t.nodes[parent]!;
-  const id = t.nodes.length;
   const node: JsNode = {
-    id,
+    id: t.nodes.length,
     parent: up,
     child: null,
     sibling: up ? up.child : t.newestRoot,
-    up: up
-      ? [up.priority >= 1 ? up : up.up[0], up.priority >= 2 ? up : up.up[1], up.priority >= 3 ? up : up.up[2]]
-      : [null, null, null],
-    user: up ? up.user : null,
+    ...linksFrom(up),
     depth: up ? up.depth + 1 : 0,
     tokens,
     role,
     priority,
     flags,
+    skip: null,
+    cover: null,
+    run: null,
   };
   if (role === ROLE_USER) node.user = node;
   if (up) up.child = node;
   else t.newestRoot = node;
   t.nodes.push(node);
-  return id;
+  return node.id;
 }

@@ -2,9 +2,10 @@
 // comment states the rules).
 import { CRITICAL, FLAG_TOOL_CALLS, FLAG_UNIT_END, ROLE_TOOL, type Selection } from "../types.js";
 import type { JsNode } from "./arena.js";
+import { entryAbove, headEntry } from "./walk.js";
 
-/** The next node of a priority level's chain (level 0: the parent). */
-const next = (x: JsNode, level: number): JsNode | null => (level === 0 ? x.parent : x.up[level - 1]!);
+/** The next entry of a priority level's chain on the summarized path (level 0: the entry above). */
+const next = (x: JsNode, level: number): JsNode | null => (level === 0 ? entryAbove(x) : x.up[level - 1]!);
 const entry = (x: JsNode, level: number): JsNode | null => (x.priority >= level ? x : next(x, level));
 
 type UnitState = "outside" | "complete" | "incomplete";
@@ -29,10 +30,11 @@ function unitOf(x: JsNode, level: number): { members: JsNode[]; whole: boolean }
   return { members, whole: true };
 }
 
-export function selectFrom(head: JsNode, budget: number, maxMessages: number, countVisited: ((n: number) => void) | null): Selection {
-  const candidates = maxMessages > 0 && maxMessages <= head.depth ? maxMessages : head.depth + 1;
-  const minDepth = head.depth + 1 - candidates;
-  const kept: number[] = [];
+export function selectFrom(from: JsNode, budget: number, maxMessages: number, countVisited: ((n: number) => void) | null): Selection {
+  const head = headEntry(from); // the selection runs on the summarized path
+  const candidates = maxMessages > 0 && maxMessages <= head.vdepth ? maxMessages : head.vdepth + 1;
+  const minDepth = head.vdepth + 1 - candidates;
+  const kept: JsNode[] = [];
   let visited = 0;
 
   let forced = 0;
@@ -43,8 +45,8 @@ export function selectFrom(head: JsNode, budget: number, maxMessages: number, co
     state = enterUnit(state, x);
     if (state !== "incomplete") {
       forced += x.tokens;
-      kept.push(x.id);
-      if (x.depth < minDepth) forcedOutside++;
+      kept.push(x);
+      if (x.vdepth < minDepth) forcedOutside++;
     }
     state = leaveUnit(state, x);
   }
@@ -53,8 +55,8 @@ export function selectFrom(head: JsNode, budget: number, maxMessages: number, co
     visited++;
     if (user.priority < CRITICAL) {
       forced += user.tokens;
-      kept.push(user.id);
-      if (user.depth < minDepth) forcedOutside++;
+      kept.push(user);
+      if (user.vdepth < minDepth) forcedOutside++;
     }
   }
   if (forced > budget) {
@@ -63,15 +65,15 @@ export function selectFrom(head: JsNode, budget: number, maxMessages: number, co
   }
 
   let left = budget - forced;
-  const stops = [-1, -1, -1]; // per level: newest id of the unit that stopped it
+  const stops = [-1, -1, -1]; // per level: summarized depth of the newest member of the unit that stopped it
   for (let level = 2; level >= 0; level--) {
     state = "outside";
     let x = entry(head, level);
-    while (x && x.depth >= minDepth) {
+    while (x && x.vdepth >= minDepth) {
       visited++;
       state = enterUnit(state, x);
       if (state === "incomplete" || x.priority > level || x === user) {
-        if (state !== "incomplete" && x.priority > level && x.priority < CRITICAL && x !== user && x.id <= stops[x.priority]!) break;
+        if (state !== "incomplete" && x.priority > level && x.priority < CRITICAL && x !== user && x.vdepth <= stops[x.priority]!) break;
         state = leaveUnit(state, x);
         x = next(x, level);
         continue;
@@ -79,19 +81,20 @@ export function selectFrom(head: JsNode, budget: number, maxMessages: number, co
       const { members, whole } = state === "complete" ? unitOf(x, level) : { members: [x], whole: true };
       if (state === "complete") visited += members.length;
       // A unit cut by the horizon (or broken): it and everything older are outside.
-      if (!whole || members[members.length - 1]!.depth < minDepth) break;
+      if (!whole || members[members.length - 1]!.vdepth < minDepth) break;
       const cost = members.reduce((sum, m) => sum + m.tokens, 0);
       if (cost > left) {
-        stops[level] = x.id;
+        stops[level] = x.vdepth;
         break;
       }
       left -= cost;
-      for (const m of members) kept.push(m.id);
+      for (const m of members) kept.push(m);
       x = next(members[members.length - 1]!, level);
       state = "outside";
     }
   }
   countVisited?.(visited);
-  const ids = Int32Array.from(kept).sort();
+  // Path order: by summarized depth (a summary sits where its run was, though its id is newer).
+  const ids = Int32Array.from(kept.sort((a, b) => a.vdepth - b.vdepth), (n) => n.id);
   return { fits: true, ids, keptTokens: budget - left, forcedTokens: forced, evicted: candidates - (ids.length - forcedOutside) };
 }

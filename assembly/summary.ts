@@ -151,13 +151,18 @@ export function attachSummary(tree: i32, first: i32, last: i32, tokens: i32, pri
   return s;
 }
 
-/** Points y's links that lead into the run (depths df..dl) at summary s instead; its summarized depth drops by `shift`. */
+/**
+ * Re-links node y below the run (depths df..dl) through summary s: a priority chain that
+ * reached the run or past it now meets s first (s, when important enough, or where s's own
+ * chain goes); a newest user turn inside the run is hidden (s's own); the summarized depth
+ * drops by `shift`.
+ */
 function relink(y: i32, s: i32, df: i32, dl: i32, shift: i32, cVdepth: usize): void {
   const sPriority = <i32>((load<u32>(cMeta + (<usize>s << 2)) >> PRIORITY_SHIFT) & 3);
   for (let level = 1; level <= 3; level++) {
     const up = column(b, k, COL_UP1 + ((<usize>level - 1) << 2));
     const t = get(up, y);
-    if (t >= 0 && depthOf(t) >= df && depthOf(t) <= dl) put(up, y, sPriority >= level ? s : get(up, s));
+    if (t < 0 || depthOf(t) <= dl) put(up, y, sPriority >= level ? s : get(up, s));
   }
   const user = column(b, k, COL_USER);
   const u = get(user, y);

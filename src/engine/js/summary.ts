@@ -67,9 +67,12 @@ export function attachSummary(t: JsTree, first: JsNode, last: JsNode, tokens: nu
   const shift = entryAt(last).vdepth - s.vdepth;
   last.skip = s;
   const inRun = (n: JsNode | null) => n !== null && n.depth >= first.depth && n.depth <= last.depth;
+  // A priority chain that reached the run or past it now meets s first; a newest user turn
+  // inside the run is hidden; the summarized depth drops by `shift`.
   const relink = (y: JsNode) => {
     for (let level = 1; level <= 3; level++) {
-      if (inRun(y.up[level - 1]!)) y.up[level - 1] = s.priority >= level ? s : s.up[level - 1]!;
+      const to = y.up[level - 1]!;
+      if (to === null || to.depth <= last.depth) y.up[level - 1] = s.priority >= level ? s : s.up[level - 1]!;
     }
     if (inRun(y.user)) y.user = s.user;
     y.vdepth -= shift;

@@ -5,11 +5,11 @@
 //   | block    | capLog2  | size     | newestRoot |
 //   +----------+----------+----------+------------+
 //
-//   node block of capacity C = 1 << capLog2: twelve 4-byte columns, 48 bytes a node
-//   +--------+-------+---------+-----+-----+-----+------+--------+----------------------+------+-------+--------+
-//   | parent | child | sibling | up1 | up2 | up3 | user | tokens | meta: depth:24 role:2 | skip | cover | vdepth |
-//   | u32*C  | i32*C | i32*C   |    i32*C each   | i32*C| i32*C  | prio:2 flags:4 (u32) | i32*C| i32*C | i32*C  |
-//   +--------+-------+---------+-----+-----+-----+------+--------+----------------------+------+-------+--------+
+//   node block of capacity C = 1 << capLog2: eleven 4-byte columns, 44 bytes a node
+//   +--------+-------+---------+-----+-----+-----+------+--------+-----------------------+------+--------+
+//   | parent | child | sibling | up1 | up2 | up3 | user | tokens | meta: depth:24 role:2 | skip | vdepth |
+//   | u32*C  | i32*C | i32*C   |    i32*C each   | i32*C| i32*C  | prio:2 flags:4 (u32)  | i32*C| i32*C  |
+//   +--------+-------+---------+-----+-----+-----+------+--------+-----------------------+------+--------+
 //
 // parent   byte address of the parent's own `parent` slot, 0 for a root: the walk
 //          chases addresses (`a = load(a)`) with no index arithmetic, about 20% faster.
@@ -29,13 +29,14 @@
 //          branch in O(1), however long the agent steps after it.
 // vdepth   depth on the summarized path (0 for its first entry).
 // skip     the newest summary hanging on this node (its `last`), -1 if none.
-// cover    a summary whose run holds this node, -1 if none (the outermost one is found
-//          through the summaries' own `cover`, see below).
+// FLAG_JOINED (a flag bit the wrapper does not show): a summary's run holds this node
+//          together with its parent. attachSummary finds overlapping runs with it.
 //
 // A summary node uses the columns its own way: parent is the parent of `first` (the walk
-// goes on from there), child -1, sibling = first, skip = last, cover = the summary that
-// later covered this one whole (-1 if none), depth = first's depth, role 0, FLAG_SUMMARY.
-// It is in no child list: the tree view never shows it.
+// goes on from there), child = the older summary it replaced on `last` (-1 if none: the
+// summaries hanging on a node form a list, newest first), sibling = first, skip = last,
+// depth = first's depth, role 0, FLAG_SUMMARY. It is in no child list and has no children:
+// the tree view never shows it.
 //
 // The TypeScript wrapper reads single fields through its own views over these columns
 // (a call per field would cost more than the read): scripts/build-wasm.mjs generates
@@ -43,7 +44,7 @@
 
 import { allocRaw, freeRaw, allocUnits, freeUnits, reuseUnits, reusedClass, extendTop, takeHandle, dropHandle, entryOf } from "./alloc";
 
-export const NODE_BYTES: usize = 48;
+export const NODE_BYTES: usize = 44;
 export const COL_PARENT: usize = 0;
 export const COL_CHILD: usize = 4;
 export const COL_SIBLING: usize = 8;
@@ -54,8 +55,7 @@ export const COL_USER: usize = 24;
 export const COL_TOKENS: usize = 28;
 export const COL_META: usize = 32;
 export const COL_SKIP: usize = 36;
-export const COL_COVER: usize = 40;
-export const COL_VDEPTH: usize = 44;
+export const COL_VDEPTH: usize = 40;
 const COL_LAST: usize = COL_VDEPTH;
 
 export const DEPTH_MASK: u32 = 0xffffff;
@@ -68,6 +68,7 @@ export const ROLE_TOOL: u32 = 3;
 export const FLAG_TOOL_CALLS: u32 = 1; // an assistant message that carries tool calls
 export const FLAG_SUMMARY: u32 = 2; // a summary node
 export const FLAG_UNIT_END: u32 = 4; // a tool result that answers the last open call of its assistant message
+export const FLAG_JOINED: u32 = 8; // internal: a summary's run holds this node together with its parent
 export const CRITICAL: i32 = 3; // the highest priority (0 low, 1 normal, 2 high)
 
 export const TREE_HEADER_BYTES: usize = 16;
@@ -78,7 +79,7 @@ export const H_SIZE: usize = 8;
 export const H_NEWEST_ROOT: usize = 12;
 
 const MIN_CAP_LOG2: i32 = 4;
-const MAX_CAP_LOG2: i32 = 24; // 16M nodes: the depth field's range; 48 << 24 bytes = 768 MiB
+const MAX_CAP_LOG2: i32 = 24; // 16M nodes: the depth field's range; 44 << 24 bytes = 704 MiB
 
 const trees = memory.data<i32>([0, 0, 0, -1]); // the tree table (see alloc.ts's handle tables)
 
@@ -221,7 +222,6 @@ export function append(tree: i32, parent: i32, tokens: i32, role: i32, priority:
   store<i32>(column(b, k, COL_TOKENS) + i, tokens);
   store<u32>(meta + i, depth | (<u32>role << ROLE_SHIFT) | (<u32>priority << PRIORITY_SHIFT) | (<u32>flags << FLAGS_SHIFT));
   store<i32>(column(b, k, COL_SKIP) + i, -1);
-  store<i32>(column(b, k, COL_COVER) + i, -1);
   store<i32>(h + H_SIZE, id + 1);
   return id;
 }

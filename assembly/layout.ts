@@ -10,7 +10,7 @@ export { NODE_BYTES, COL_PARENT, COL_CHILD, COL_SIBLING, COL_TOKENS, COL_META, C
 export { DEPTH_MASK, ROLE_SHIFT, PRIORITY_SHIFT, FLAGS_SHIFT } from "./arena";
 
 /** Roles, priorities and node flags as the core reads them. */
-export { ROLE_USER, ROLE_ASSISTANT, ROLE_TOOL, CRITICAL, FLAG_TOOL_CALLS, FLAG_SUMMARY, FLAG_UNIT_END } from "./arena";
+export { ROLE_USER, ROLE_ASSISTANT, ROLE_TOOL, CRITICAL, FLAG_TOOL_CALLS, FLAG_SUMMARY, FLAG_UNIT_END, FLAG_JOINED } from "./arena";
 
 /** The tree table: one header a tree; byte offsets of its fields. */
 export { TREE_HEADER_BYTES, H_BLOCK, H_CAP_LOG2, H_SIZE, H_NEWEST_ROOT } from "./arena";

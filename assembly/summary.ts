@@ -7,9 +7,10 @@
 // now goes through the summary.
 
 import {
-  header, treeColumn, reserveTree, linkEntry, entryAt, column,
-  COL_PARENT, COL_CHILD, COL_SIBLING, COL_UP1, COL_USER, COL_TOKENS, COL_META, COL_SKIP, COL_COVER, COL_VDEPTH,
-  DEPTH_MASK, ROLE_SHIFT, PRIORITY_SHIFT, FLAGS_SHIFT, ROLE_ASSISTANT, ROLE_TOOL, FLAG_TOOL_CALLS, FLAG_SUMMARY, FLAG_UNIT_END,
+  header, reserveTree, linkEntry, entryAt, column,
+  COL_PARENT, COL_CHILD, COL_SIBLING, COL_UP1, COL_USER, COL_TOKENS, COL_META, COL_SKIP, COL_VDEPTH,
+  DEPTH_MASK, ROLE_SHIFT, PRIORITY_SHIFT, FLAGS_SHIFT, ROLE_ASSISTANT, ROLE_TOOL,
+  FLAG_TOOL_CALLS, FLAG_SUMMARY, FLAG_UNIT_END, FLAG_JOINED,
   H_BLOCK, H_CAP_LOG2, H_SIZE,
 } from "./arena";
 
@@ -25,17 +26,19 @@ export const SUMMARY_OUT_OF_MEMORY: i32 = -5;
 let b: usize = 0;
 let k: i32 = 0;
 let cParent: usize = 0;
+let cChild: usize = 0;
+let cSibling: usize = 0;
 let cMeta: usize = 0;
 let cSkip: usize = 0;
-let cCover: usize = 0;
 
 function setColumns(h: usize): void {
   b = <usize>load<u32>(h + H_BLOCK);
   k = load<i32>(h + H_CAP_LOG2);
   cParent = column(b, k, COL_PARENT);
+  cChild = column(b, k, COL_CHILD);
+  cSibling = column(b, k, COL_SIBLING);
   cMeta = column(b, k, COL_META);
   cSkip = column(b, k, COL_SKIP);
-  cCover = column(b, k, COL_COVER);
 }
 
 @inline function get(col: usize, x: i32): i32 {
@@ -51,22 +54,14 @@ function setColumns(h: usize): void {
   const a = <usize>load<u32>(cParent + (<usize>x << 2));
   return a == 0 ? -1 : <i32>((a - cParent) >> 2);
 }
-
-/** The outermost summary holding summary c's run (c itself if none), halving the path as it goes. */
-function outermost(c: i32): i32 {
-  while (true) {
-    const up = get(cCover, c);
-    if (up < 0) return c;
-    const grand = get(cCover, up);
-    if (grand >= 0) put(cCover, c, grand);
-    c = up;
-  }
+@inline function joined(x: i32): bool {
+  return ((load<u32>(cMeta + (<usize>x << 2)) >> FLAGS_SHIFT) & FLAG_JOINED) != 0;
 }
 
 /**
  * Attaches a summary of `tokens` at `priority` over the run [first..last]; returns its id,
  * or a refusal (SUMMARY_*; nothing changed). `stack` has room for the tree's size in ids.
- * O(uncovered nodes of the run + summaries inside it + nodes below last).
+ * O(nodes of the run outside earlier runs, their children, and the nodes below last).
  */
 export function attachSummary(tree: i32, first: i32, last: i32, tokens: i32, priority: i32, stack: usize): i32 {
   const h = header(tree);
@@ -78,22 +73,29 @@ export function attachSummary(tree: i32, first: i32, last: i32, tokens: i32, pri
   const dl = <i32>(ml & DEPTH_MASK);
   if (df > dl) return SUMMARY_NOT_ANCESTOR;
 
-  // Check: from last up to first's depth, crossing covered runs whole. A covered node must
-  // belong to a run that lies inside this one, met at its own `last`.
+  // Check the segment of last's path from last up to first's depth. An earlier run that
+  // shares nodes with it without lying inside it either leaves it sideways or below (a
+  // child off the segment is joined to its parent), or goes on above it (the top node is
+  // joined to its parent), or hangs on it and reaches above. Earlier runs inside it are
+  // crossed in one step: they were checked against everything older when attached.
   let x = last;
-  let top = -1; // the run's node at first's depth, once reached
+  let from = -1; // the segment's node below x
+  let top = -1; // the segment's node at first's depth, once reached
   while (x >= 0 && depthOf(x) >= df) {
-    const c = get(cCover, x);
-    if (c < 0) {
-      top = x;
-      x = parentOf(x);
-      continue;
+    for (let c = get(cChild, x); c >= 0; c = get(cSibling, c)) {
+      if (c != from && joined(c)) return SUMMARY_OVERLAP;
     }
-    const o = outermost(c);
-    if (get(cSkip, o) != x || depthOf(o) < df) return SUMMARY_OVERLAP;
-    top = get(column(b, k, COL_SIBLING), o); // that run's first
-    x = parentOf(o);
+    const s = get(cSkip, x);
+    if (s >= 0) {
+      if (depthOf(s) < df) return SUMMARY_OVERLAP;
+      top = from = get(cSibling, s); // that run's first
+      x = parentOf(s);
+    } else {
+      top = from = x;
+      x = parentOf(x);
+    }
   }
+  if (joined(top)) return SUMMARY_OVERLAP;
   if (top != first) return SUMMARY_NOT_ANCESTOR;
   const roleFirst = (mf >> ROLE_SHIFT) & 3;
   const roleLast = (ml >> ROLE_SHIFT) & 3;
@@ -110,54 +112,46 @@ export function attachSummary(tree: i32, first: i32, last: i32, tokens: i32, pri
   // The node: in no child list; parent = first's parent, so the walk goes on from there.
   const i = <usize>s << 2;
   store<u32>(cParent + i, load<u32>(cParent + (<usize>first << 2)));
-  store<i32>(column(b, k, COL_CHILD) + i, -1);
-  store<i32>(column(b, k, COL_SIBLING) + i, first);
+  put(cChild, s, get(cSkip, last)); // the summary it replaces on last (inside its run), -1 if none
+  put(cSibling, s, first);
   store<i32>(column(b, k, COL_TOKENS) + i, tokens);
   store<u32>(cMeta + i, <u32>df | (<u32>priority << PRIORITY_SHIFT) | (FLAG_SUMMARY << FLAGS_SHIFT));
   put(cSkip, s, last);
-  put(cCover, s, -1);
   linkEntry(b, k, s, parentOf(first), false);
   store<i32>(h + H_SIZE, s + 1);
 
-  // Mark the run: uncovered nodes get this summary; each summary inside gets it as its outer one.
+  // Join the run: every node but first to its parent (inside earlier runs, only their first needs it).
   x = last;
   while (x >= 0 && depthOf(x) >= df) {
-    const c = get(cCover, x);
-    if (c < 0) {
-      put(cCover, x, s);
-      x = parentOf(x);
-    } else {
-      const o = outermost(c);
-      put(cCover, o, s);
-      x = parentOf(o);
-    }
+    const inner = get(cSkip, x);
+    const join = inner >= 0 ? get(cSibling, inner) : x;
+    x = parentOf(inner >= 0 ? inner : x);
+    if (join != first) store<u32>(cMeta + (<usize>join << 2), load<u32>(cMeta + (<usize>join << 2)) | (FLAG_JOINED << FLAGS_SHIFT));
   }
 
   // Hang it on last, then re-link what lies below: links into the run now lead to the summary.
   const cVdepth = column(b, k, COL_VDEPTH);
   const shift = get(cVdepth, entryAt(b, k, last)) - get(cVdepth, s);
   put(cSkip, last, s);
-  const cChild = column(b, k, COL_CHILD);
-  const cSibling = column(b, k, COL_SIBLING);
   let n = 0;
   for (let c = get(cChild, last); c >= 0; c = get(cSibling, c)) put(stack, n++, c);
   while (n > 0) {
     const y = get(stack, --n);
-    relink(y, s, df, dl, shift, cVdepth);
-    const hung = get(cSkip, y);
-    if (hung >= 0) relink(hung, s, df, dl, shift, cVdepth);
+    relink(y, s, dl, shift, cVdepth);
+    // every summary hanging on y, the replaced ones too: a walk may start at any of them
+    for (let hung = get(cSkip, y); hung >= 0; hung = get(cChild, hung)) relink(hung, s, dl, shift, cVdepth);
     for (let c = get(cChild, y); c >= 0; c = get(cSibling, c)) put(stack, n++, c);
   }
   return s;
 }
 
 /**
- * Re-links node y below the run (depths df..dl) through summary s: a priority chain that
- * reached the run or past it now meets s first (s, when important enough, or where s's own
- * chain goes); a newest user turn inside the run is hidden (s's own); the summarized depth
- * drops by `shift`.
+ * Re-links node y below the run (which ends at depth dl) through summary s: a priority chain
+ * that reached the run or past it now meets s first (s, when important enough, or where s's
+ * own chain goes); a newest user turn inside the run is hidden (s's own); the summarized
+ * depth drops by `shift`.
  */
-function relink(y: i32, s: i32, df: i32, dl: i32, shift: i32, cVdepth: usize): void {
+function relink(y: i32, s: i32, dl: i32, shift: i32, cVdepth: usize): void {
   const sPriority = <i32>((load<u32>(cMeta + (<usize>s << 2)) >> PRIORITY_SHIFT) & 3);
   for (let level = 1; level <= 3; level++) {
     const up = column(b, k, COL_UP1 + ((<usize>level - 1) << 2));
@@ -166,11 +160,6 @@ function relink(y: i32, s: i32, df: i32, dl: i32, shift: i32, cVdepth: usize): v
   }
   const user = column(b, k, COL_USER);
   const u = get(user, y);
-  if (u >= 0 && depthOf(u) >= df && depthOf(u) <= dl) put(user, y, get(user, s));
+  if (u >= 0 && depthOf(u) <= dl) put(user, y, get(user, s)); // s's own is the same one when u lies above the run
   put(cVdepth, y, get(cVdepth, y) - shift);
-}
-
-/** Whether node x of a tree is a summary node. */
-@inline export function isSummary(tree: i32, x: i32): bool {
-  return ((load<u32>(treeColumn(header(tree), COL_META) + (<usize>x << 2)) >> FLAGS_SHIFT) & FLAG_SUMMARY) != 0;
 }

@@ -2,7 +2,7 @@ import { CtxloomError } from "../errors.js";
 import { summaryRefused } from "./refusals.js";
 import type { Engine, Selection } from "./types.js";
 import {
-  COL_CHILD, COL_META, COL_PARENT, COL_SIBLING, COL_SKIP, COL_TOKENS, FLAG_SUMMARY, SUMMARY_OUT_OF_MEMORY, DEPTH_MASK, FLAGS_SHIFT, PRIORITY_SHIFT, ROLE_SHIFT,
+  COL_CHILD, COL_META, COL_PARENT, COL_SIBLING, COL_SKIP, COL_TOKENS, FLAG_JOINED, FLAG_SUMMARY, SUMMARY_OUT_OF_MEMORY, DEPTH_MASK, FLAGS_SHIFT, PRIORITY_SHIFT, ROLE_SHIFT,
   H_BLOCK, H_CAP_LOG2, H_NEWEST_ROOT, H_SIZE, R_EVICTED, R_FORCED_TOKENS, R_KEPT_TOKENS, TREE_HEADER_BYTES,
   WINDOW_OUT_OF_MEMORY,
 } from "./layout.js";
@@ -184,10 +184,11 @@ export class WasmEngine implements Engine {
   }
 
   flags(tree: number, id: number): number {
-    return this.#meta(tree, id) >>> FLAGS_SHIFT;
+    return (this.#meta(tree, id) >>> FLAGS_SHIFT) & ~FLAG_JOINED; // the core's own bit stays inside
   }
 
   children(tree: number, id: number): number[] {
+    if (id >= 0 && this.flags(tree, id) & FLAG_SUMMARY) return []; // its child column holds the summary it replaced
     const child = this.#col(tree, COL_CHILD) >>> 2;
     const sibling = this.#col(tree, COL_SIBLING) >>> 2;
     const out: number[] = [];

@@ -9,6 +9,7 @@ import { ENGINES, dumpTree, expectThrowCode, forEachEngine, makeEngine, walkIds 
 import { countingEngine } from "./counting.js";
 import { ASSISTANT, CRITICAL, HIGH, LOW, NORMAL, SYSTEM, TOOL, USER, plain, priorityOf, step, type Step } from "./reference.js";
 import { SummaryModel } from "./summary-model.js";
+import { SUMMARY_OVERLAP } from "../../src/engine/layout.js";
 
 const summarized = (e: Engine, t: number, head: number, max = 1e9): number[] => {
   const n = e.walkSummarized(t, head, max);
@@ -180,13 +181,13 @@ const op: fc.Arbitrary<Op> = fc.oneof(
 );
 
 /** Runs ops on the model and on every engine, checking each result; returns what happened, for the counts. */
-function runOps(engines: Engine[], ops: Op[]): { attached: number; refused: number; summarizedWalks: number } {
+function runOps(engines: Engine[], ops: Op[]): { attached: number; refused: number; overlaps: number; summarizedWalks: number } {
   const m = new SummaryModel();
   const trees = engines.map((e) => e.createTree());
   const originals: number[] = [];
   const open: number[] = []; // per id: calls of its unit still unanswered after it
   let lastOriginal = -1;
-  const stats = { attached: 0, refused: 0, summarizedWalks: 0 };
+  const stats = { attached: 0, refused: 0, overlaps: 0, summarizedWalks: 0 };
   try {
     for (const o of ops) {
       if (o.t === "append") {
@@ -244,6 +245,7 @@ function runOps(engines: Engine[], ops: Op[]): { attached: number; refused: numb
         if (expected >= 0) stats.attached++;
         else {
           stats.refused++;
+          if (expected === SUMMARY_OVERLAP) stats.overlaps++;
           for (const message of messages) expect(message).toBe(messages[0]);
           expect(messages[0]).not.toBeNull();
         }
@@ -285,12 +287,13 @@ describe("summaries: both engines against the brute-force model on random operat
   });
 
   it("same ids, refusals, plain and summarized walks, selections and tree view", () => {
-    const total = { attached: 0, refused: 0, summarizedWalks: 0 };
+    const total = { attached: 0, refused: 0, overlaps: 0, summarizedWalks: 0 };
     fc.assert(
       fc.property(fc.array(op, { minLength: 20, maxLength: 120 }), (ops) => {
         const s = runOps(engines, ops);
         total.attached += s.attached;
         total.refused += s.refused;
+        total.overlaps += s.overlaps;
         total.summarizedWalks += s.summarizedWalks;
       }),
       { numRuns: 300 },
@@ -298,6 +301,7 @@ describe("summaries: both engines against the brute-force model on random operat
     // the runs did attach, refuse and walk through summaries, many times each
     expect(total.attached).toBeGreaterThan(600);
     expect(total.refused).toBeGreaterThan(400);
+    expect(total.overlaps).toBeGreaterThan(150);
     expect(total.summarizedWalks).toBeGreaterThan(600);
   });
 });

@@ -24,10 +24,10 @@ export interface JsNode {
   readonly flags: number;
   /** The newest summary hanging on this node (its `last`). */
   skip: JsNode | null;
-  /** A summary whose run holds this node; for a summary, the summary that later covered it whole. */
-  cover: JsNode | null;
-  /** The run a summary node stands for; null for a message. */
-  readonly run: { readonly first: JsNode; readonly last: JsNode } | null;
+  /** Whether a summary's run holds this node together with its parent. */
+  joined: boolean;
+  /** The run a summary node stands for, and the older summary it replaced on `last`; null for a message. */
+  readonly run: { readonly first: JsNode; readonly last: JsNode; readonly replaced: JsNode | null } | null;
 }
 
 export interface JsTree {
@@ -66,7 +66,7 @@ export function appendNode(t: JsTree, parent: number, tokens: number, role: numb
     priority,
     flags,
     skip: null,
-    cover: null,
+    joined: false,
     run: null,
   };
   if (role === ROLE_USER) node.user = node;

@@ -6,30 +6,28 @@ import {
 } from "../layout.js";
 import { entryAt, linksFrom, type JsNode, type JsTree } from "./arena.js";
 
-/** The outermost summary holding summary c's run (c itself if none). */
-function outermost(c: JsNode): JsNode {
-  while (c.cover) c = c.cover;
-  return c;
-}
-
 /** Attaches a summary over [first..last]; returns its id or a refusal (SUMMARY_*; nothing changed). */
 export function attachSummary(t: JsTree, first: JsNode, last: JsNode, tokens: number, priority: number): number {
   if (first.run || last.run) return SUMMARY_OF_SUMMARY_NODE;
   if (first.depth > last.depth) return SUMMARY_NOT_ANCESTOR;
-  // From last up to first's depth, crossing covered runs whole: a covered node must belong
-  // to a run inside this one, met at its own last.
-  let top: JsNode | null = null;
+  // The segment of last's path from last up to first's depth: an earlier run that shares
+  // nodes with it without lying inside it leaves it sideways or below (a child off the
+  // segment joined to its parent), goes on above it (the top joined to its parent), or hangs
+  // on it and reaches above. Earlier runs inside it are crossed in one step.
+  let from: JsNode | null = null; // the segment's node below x
   for (let x: JsNode | null = last; x && x.depth >= first.depth; ) {
-    if (!x.cover) {
-      top = x;
+    for (let c = x.child; c; c = c.sibling) if (c !== from && c.joined) return SUMMARY_OVERLAP;
+    if (x.skip) {
+      if (x.skip.depth < first.depth) return SUMMARY_OVERLAP;
+      from = x.skip.run!.first;
+      x = x.skip.parent;
+    } else {
+      from = x;
       x = x.parent;
-      continue;
     }
-    const o = outermost(x.cover);
-    if (o.run!.last !== x || o.depth < first.depth) return SUMMARY_OVERLAP;
-    top = o.run!.first;
-    x = o.parent;
   }
+  const top = from!;
+  if (top.joined) return SUMMARY_OVERLAP;
   if (top !== first) return SUMMARY_NOT_ANCESTOR;
   if (first.role === ROLE_TOOL) return SUMMARY_SPLITS_UNIT;
   if ((last.role === ROLE_ASSISTANT && last.flags & FLAG_TOOL_CALLS) || (last.role === ROLE_TOOL && !(last.flags & FLAG_UNIT_END))) {
@@ -48,25 +46,20 @@ export function attachSummary(t: JsTree, first: JsNode, last: JsNode, tokens: nu
     priority,
     flags: FLAG_SUMMARY,
     skip: null,
-    cover: null,
-    run: { first, last },
+    joined: false,
+    run: { first, last, replaced: last.skip },
   };
   t.nodes.push(s);
 
+  // Join the run: every node but first to its parent (inside earlier runs, only their first needs it).
   for (let x: JsNode | null = last; x && x.depth >= first.depth; ) {
-    if (!x.cover) {
-      x.cover = s;
-      x = x.parent;
-    } else {
-      const o = outermost(x.cover);
-      o.cover = s;
-      x = o.parent;
-    }
+    const join: JsNode = x.skip ? x.skip.run!.first : x;
+    x = join.parent;
+    if (join !== first) join.joined = true;
   }
 
   const shift = entryAt(last).vdepth - s.vdepth;
   last.skip = s;
-  const inRun = (n: JsNode | null) => n !== null && n.depth >= first.depth && n.depth <= last.depth;
   // A priority chain that reached the run or past it now meets s first; a newest user turn
   // inside the run is hidden; the summarized depth drops by `shift`.
   const relink = (y: JsNode) => {
@@ -74,7 +67,7 @@ export function attachSummary(t: JsTree, first: JsNode, last: JsNode, tokens: nu
       const to = y.up[level - 1]!;
       if (to === null || to.depth <= last.depth) y.up[level - 1] = s.priority >= level ? s : s.up[level - 1]!;
     }
-    if (inRun(y.user)) y.user = s.user;
+    if (y.user && y.user.depth <= last.depth) y.user = s.user; // s's own is the same one when it lies above the run
     y.vdepth -= shift;
   };
   const stack: JsNode[] = [];
@@ -82,7 +75,8 @@ export function attachSummary(t: JsTree, first: JsNode, last: JsNode, tokens: nu
   while (stack.length > 0) {
     const y = stack.pop()!;
     relink(y);
-    if (y.skip) relink(y.skip);
+    // every summary hanging on y, the replaced ones too: a walk may start at any of them
+    for (let hung = y.skip; hung; hung = hung.run!.replaced) relink(hung);
     for (let c = y.child; c; c = c.sibling) stack.push(c);
   }
   return s.id;

@@ -35,19 +35,26 @@ export function walkSummarizedInto(tree: i32, head: i32, max: i32, out: usize): 
   const b = <usize>load<u32>(h + H_BLOCK);
   const k = load<i32>(h + H_CAP_LOG2);
   const p = column(b, k, COL_PARENT);
-  const skip = column(b, k, COL_SKIP);
+  const toSkip = (COL_SKIP - COL_PARENT) << <usize>k; // from a node's parent slot to its skip slot
   const isSummary = ((load<u32>(column(b, k, COL_META) + (<usize>head << 2)) >> FLAGS_SHIFT) & FLAG_SUMMARY) != 0;
-  let e = isSummary ? head : load<i32>(skip + (<usize>head << 2));
+  let e = isSummary ? head : load<i32>(p + toSkip + (<usize>head << 2));
   if (e < 0) e = head;
   const n = min(max, load<i32>(column(b, k, COL_VDEPTH) + (<usize>e << 2)) + 1);
+  // The parent chain stays the one chain of dependent loads: the skip slot of each original
+  // is read beside it, and a jump (rare) is a branch, not a data dependency.
+  let a = p + (<usize>e << 2);
   for (let slot = out + (<usize>n << 2); slot != out; ) {
     slot -= 4;
     store<i32>(slot, e);
-    const a = <usize>load<u32>(p + (<usize>e << 2));
+    a = <usize>load<u32>(a);
     if (a == 0) break; // only after the last slot: n is the summarized depth + 1
-    const x = <i32>((a - p) >> 2);
-    const s = load<i32>(skip + (<usize>x << 2));
-    e = s >= 0 ? s : x;
+    const s = load<i32>(a + toSkip);
+    if (s >= 0) {
+      e = s;
+      a = p + (<usize>s << 2);
+    } else {
+      e = <i32>((a - p) >> 2);
+    }
   }
   countVisited(n);
   return n;

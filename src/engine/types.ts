@@ -39,15 +39,17 @@ export interface Engine {
   leaves(tree: number): number[];
   /**
    * Writes the last `max` nodes of the path root -> `head`, oldest first, to `ids[0..n)`
-   * and returns n. O(W): touches only the nodes it returns.
+   * and returns n: every original, never a summary (what `path()` restores). O(W): touches
+   * only the nodes it returns.
    */
   walk(tree: number, head: number, max: number): number;
   /**
    * Like `walk`, along the summarized path (for contexts): a summary stands in for its run
    * when the walk reaches the run's `last` (the head itself or an ancestor of it), and the
    * walk goes on at the parent of the run's `first`. With the head inside a run, that run is
-   * shown as originals. Writes the last `max` entries, oldest first, to `ids[0..n)`; returns
-   * n. O(W): one visit per entry, a jump over a run counting as one.
+   * shown as originals. From a summary node: the summary, then the summarized path above
+   * its run. Writes the last `max` entries, oldest first, to `ids[0..n)`; returns n. O(W):
+   * one visit per entry, a jump over a run counting as one.
    */
   walkSummarized(tree: number, head: number, max: number): number;
 

@@ -40,26 +40,28 @@ export const newTree = (): JsTree => ({ nodes: [], newestRoot: null });
 /** The entry a walk meets at original x: the summary hanging on it, or x itself. */
 export const entryAt = (x: JsNode): JsNode => x.skip ?? x;
 
+/** Nearest entries of priority >= 1, 2, 3 at or above entry e (null: none). */
+const chainsFrom = (e: JsNode | null): JsNode["up"] =>
+  e ? [e.priority >= 1 ? e : e.up[0], e.priority >= 2 ? e : e.up[1], e.priority >= 3 ? e : e.up[2]] : [null, null, null];
+
 /** The summarized-path links of a node whose walk goes on at original `parent`: upK, user, vdepth. */
 export function linksFrom(parent: JsNode | null): Pick<JsNode, "up" | "user" | "vdepth"> {
-  if (!parent) return { up: [null, null, null], user: null, vdepth: 0 };
-  const e = entryAt(parent);
-  return {
-    up: [e.priority >= 1 ? e : e.up[0], e.priority >= 2 ? e : e.up[1], e.priority >= 3 ? e : e.up[2]],
-    user: e.user,
-    vdepth: e.vdepth + 1,
-  };
+  const e = parent ? entryAt(parent) : null;
+  return { up: chainsFrom(e), user: e ? e.user : null, vdepth: e ? e.vdepth + 1 : 0 };
 }
 
 /** Appends a node under `parent` (-1: a new root); returns its id. O(1). */
 export function appendNode(t: JsTree, parent: number, tokens: number, role: number, priority: number, flags: number): number {
   const up = parent < 0 ? null : t.nodes[parent]!;
+  const e = up ? entryAt(up) : null; // the entry above on the summarized path
   const node: JsNode = {
     id: t.nodes.length,
     parent: up,
     child: null,
     sibling: up ? up.child : t.newestRoot,
-    ...linksFrom(up),
+    up: chainsFrom(e),
+    user: e ? e.user : null,
+    vdepth: e ? e.vdepth + 1 : 0,
     depth: up ? up.depth + 1 : 0,
     tokens,
     role,

@@ -206,18 +206,24 @@ export function append(tree: i32, parent: i32, tokens: i32, role: i32, priority:
   const sibling = column(b, k, COL_SIBLING);
   const meta = column(b, k, COL_META);
   let depth: u32 = 0;
+  let e = -1; // the entry above on the summarized path: a summary hanging on the parent, or the parent
+  let eMeta: u32 = 0;
   if (parent < 0) {
     store<u32>(p + i, 0);
     store<i32>(sibling + i, load<i32>(h + H_NEWEST_ROOT));
     store<i32>(h + H_NEWEST_ROOT, id);
   } else {
     const q = <usize>parent << 2;
-    depth = (load<u32>(meta + q) & DEPTH_MASK) + 1;
+    eMeta = load<u32>(meta + q);
+    depth = (eMeta & DEPTH_MASK) + 1;
+    e = load<i32>(column(b, k, COL_SKIP) + q);
+    if (e >= 0) eMeta = load<u32>(meta + (<usize>e << 2));
+    else e = parent;
     store<u32>(p + i, <u32>(p + q));
     store<i32>(sibling + i, load<i32>(child + q));
     store<i32>(child + q, id);
   }
-  linkEntry(b, k, id, parent, <u32>role == ROLE_USER);
+  linkEntry(b, k, id, e, eMeta, <u32>role == ROLE_USER);
   store<i32>(child + i, -1);
   store<i32>(column(b, k, COL_TOKENS) + i, tokens);
   store<u32>(meta + i, depth | (<u32>role << ROLE_SHIFT) | (<u32>priority << PRIORITY_SHIFT) | (<u32>flags << FLAGS_SHIFT));
@@ -233,22 +239,21 @@ export function append(tree: i32, parent: i32, tokens: i32, role: i32, priority:
 }
 
 /**
- * Sets the summarized-path columns of node `id` whose walk goes on at original `parent`
- * (-1: none): upK, user and vdepth from the entry there. O(1).
+ * Sets the summarized-path columns of node `id` whose walk goes on at entry `e` (-1: none),
+ * whose meta is `eMeta`: upK, user and vdepth from it. O(1).
  */
-export function linkEntry(b: usize, k: i32, id: i32, parent: i32, isUser: bool): void {
+@inline export function linkEntry(b: usize, k: i32, id: i32, e: i32, eMeta: u32, isUser: bool): void {
   const i = <usize>id << 2;
   const user = column(b, k, COL_USER);
   const vdepth = column(b, k, COL_VDEPTH);
-  if (parent < 0) {
+  if (e < 0) {
     for (let col = COL_UP1; col <= COL_UP3; col += 4) store<i32>(column(b, k, col) + i, -1);
     store<i32>(user + i, isUser ? id : -1);
     store<i32>(vdepth + i, 0);
     return;
   }
-  const e = entryAt(b, k, parent);
   const q = <usize>e << 2;
-  const priority = <i32>((load<u32>(column(b, k, COL_META) + q) >> PRIORITY_SHIFT) & 3);
+  const priority = <i32>((eMeta >> PRIORITY_SHIFT) & 3);
   // The nearest entry of priority >= K is the entry above itself, or that entry's own.
   for (let level = 1; level <= 3; level++) {
     const up = column(b, k, COL_UP1 + ((<usize>level - 1) << 2));

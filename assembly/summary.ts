@@ -117,7 +117,8 @@ export function attachSummary(tree: i32, first: i32, last: i32, tokens: i32, pri
   store<i32>(column(b, k, COL_TOKENS) + i, tokens);
   store<u32>(cMeta + i, <u32>df | (<u32>priority << PRIORITY_SHIFT) | (FLAG_SUMMARY << FLAGS_SHIFT));
   put(cSkip, s, last);
-  linkEntry(b, k, s, parentOf(first), false);
+  const above = parentOf(first) < 0 ? -1 : entryAt(b, k, parentOf(first));
+  linkEntry(b, k, s, above, above < 0 ? 0 : load<u32>(cMeta + (<usize>above << 2)), false);
   store<i32>(h + H_SIZE, s + 1);
 
   // Join the run: every node but first to its parent (inside earlier runs, only their first needs it).

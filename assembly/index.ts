@@ -2,8 +2,9 @@
 
 export { setMemoryLimit, memoryPages } from "./alloc";
 export {
-  createTree, dropTree, reserveTree, append, treeTable, reserveOut, resetVisited, visited,
+  createTree, dropTree, reserveTree, append, treeTable, reserveOut, resetVisited, visited, COUNTS_VISITS,
 } from "./arena";
-export { walkInto, leavesInto } from "./walk";
+export { walkInto, walkSummarizedInto, leavesInto } from "./walk";
+export { attachSummary } from "./summary";
 export { selectInto, selectResult } from "./evict";
 export { createWindow, dropWindow, windowAdd, windowEvictUnit, windowSlotsInto, windowTokens, windowCount, evictedCount } from "./window";

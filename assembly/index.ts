@@ -7,3 +7,5 @@ export {
 export { walkInto, leavesInto } from "./walk";
 export { selectInto, selectResult } from "./evict";
 export { createWindow, dropWindow, windowAdd, windowEvictUnit, windowSlotsInto, windowTokens, windowCount, evictedCount } from "./window";
+export { createIndex, dropIndex, clearIndex, indexRows, indexTable, indexBlock, reserveRows, addRows, removeRow, readRow } from "./similarity";
+export { topK, resultsAddress, reserveInput, readPass } from "./similarity-search";

@@ -135,7 +135,7 @@ export function topK(x: i32, q: usize, k: i32, c: i32, minScore: f32): i32 {
   const resultBytes = <usize>k * 12;
   const candidateBytes = <usize>c * 12;
   const queryAt = (resultBytes + candidateBytes + 15) & ~15;
-  const bytes = queryAt + (<usize>stride << 2) + <usize>stride8;
+  const bytes = queryAt + (<usize>stride << 2) + <usize>stride8 * 3; // the query's codes, then widened to i16
   const next = regrow(work, workLog2, bytes);
   if (next == 0) return -1;
   if (next != work) {
@@ -169,6 +169,8 @@ export function topK(x: i32, q: usize, k: i32, c: i32, minScore: f32): i32 {
   } else {
     const q8 = qf + rowBytes;
     quantizeInto(q8, qf, dim, stride8);
+    const q16 = q8 + <usize>stride8;
+    for (let j = 0; j < stride8; j++) store<i16>(q16 + (<usize>j << 1), <i16>load<i8>(q8 + <usize>j));
     const cScores = work + resultBytes;
     const cKeys = cScores + (<usize>c << 2);
     const cRows = cScores + (<usize>c << 3);
@@ -176,7 +178,7 @@ export function topK(x: i32, q: usize, k: i32, c: i32, minScore: f32): i32 {
     let code = codesOf(block, cap);
     let m = 0;
     for (let r = 0; r < rows; r++) {
-      const s = <f32>dot8(code, q8, stride8) * load<f32>(scaleCol + (<usize>r << 2));
+      const s = <f32>dot8(code, q16, stride8) * load<f32>(scaleCol + (<usize>r << 2));
       code += <usize>stride8;
       const key = load<i32>(keyCol + (<usize>r << 2));
       if (m == c && worse(s, key, load<f32>(cScores), load<i32>(cKeys))) continue;

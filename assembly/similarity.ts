@@ -169,21 +169,23 @@ export function reserveRows(x: i32, n: i32): bool {
   return (f32x4.extract_lane(s, 0) + f32x4.extract_lane(s, 1)) + (f32x4.extract_lane(s, 2) + f32x4.extract_lane(s, 3));
 }
 
-/** The int8 dot product over `stride8` bytes (a multiple of 32): exact in i32, so its order is free. */
-@inline export function dot8(a: usize, b: usize, stride8: i32): i32 {
+/**
+ * The int8 dot product of a row (`stride8` bytes, a multiple of 32) with a query whose codes
+ * were widened to i16 (`q16`, 2 * stride8 bytes): each load widens 8 row bytes to i16 lanes
+ * (one instruction), and pairs are multiplied and added into i32 lanes. Exact in i32, so its
+ * order is free.
+ */
+@inline export function dot8(a: usize, q16: usize, stride8: i32): i32 {
   let acc0 = i32x4.splat(0);
   let acc1 = i32x4.splat(0);
   const end = a + <usize>stride8;
   while (a < end) {
-    const x0 = v128.load(a);
-    const y0 = v128.load(b);
-    const x1 = v128.load(a, 16);
-    const y1 = v128.load(b, 16);
-    // |code| <= 127: a product is at most 16129, the sum of two fits i16.
-    acc0 = i32x4.add(acc0, i32x4.extadd_pairwise_i16x8_s(i16x8.add(i16x8.extmul_low_i8x16_s(x0, y0), i16x8.extmul_high_i8x16_s(x0, y0))));
-    acc1 = i32x4.add(acc1, i32x4.extadd_pairwise_i16x8_s(i16x8.add(i16x8.extmul_low_i8x16_s(x1, y1), i16x8.extmul_high_i8x16_s(x1, y1))));
+    acc0 = i32x4.add(acc0, i32x4.dot_i16x8_s(v128.load8x8_s(a), v128.load(q16)));
+    acc1 = i32x4.add(acc1, i32x4.dot_i16x8_s(v128.load8x8_s(a, 8), v128.load(q16, 16)));
+    acc0 = i32x4.add(acc0, i32x4.dot_i16x8_s(v128.load8x8_s(a, 16), v128.load(q16, 32)));
+    acc1 = i32x4.add(acc1, i32x4.dot_i16x8_s(v128.load8x8_s(a, 24), v128.load(q16, 48)));
     a += 32;
-    b += 32;
+    q16 += 64;
   }
   const s = i32x4.add(acc0, acc1);
   return i32x4.extract_lane(s, 0) + i32x4.extract_lane(s, 1) + i32x4.extract_lane(s, 2) + i32x4.extract_lane(s, 3);

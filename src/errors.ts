@@ -11,6 +11,7 @@
  * - WASM_UNAVAILABLE: the WebAssembly core could not be loaded.
  * - STORE_CORRUPT: the store holds data the library cannot read back.
  * - STORE_FAILED: the store could not write a change; nothing was changed, retry it.
+ * - EMBEDDER_FAILED: an embedder threw, or returned the wrong count, dimension or non-finite numbers; nothing was changed.
  */
 export type ErrorCode =
   | "INVALID_ARGUMENT"
@@ -30,7 +31,8 @@ export type ErrorCode =
   | "OUT_OF_MEMORY"
   | "WASM_UNAVAILABLE"
   | "STORE_CORRUPT"
-  | "STORE_FAILED";
+  | "STORE_FAILED"
+  | "EMBEDDER_FAILED";
 
 /** The only error type ctxloom throws. `code` is stable; `message` says what to do. */
 export class CtxloomError extends Error {

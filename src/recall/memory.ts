@@ -1,0 +1,127 @@
+import { CtxloomError, checkOptions, describe } from "../errors.js";
+import type { Engine } from "../engine/types.js";
+import { checkEmbedder, embedTexts, type Embedder } from "./embedder.js";
+import { EmbeddingIndex } from "./embedding-index.js";
+import { hashingEmbedder } from "./hashing.js";
+import { checkRecallOptions, recallExchanges, type RecallMessage, type RecallOptions, type RecallResult } from "./policy.js";
+
+export interface RecallMemoryOptions {
+  /** What turns texts into vectors (default: hashingEmbedder(), 384 dimensions). */
+  embedder?: Embedder;
+  /** Keep int8 copies: searches scan a quarter of the bytes and re-rank exactly (default false). */
+  quantized?: boolean;
+}
+
+/** A message to remember: its key in the scope, role and text. */
+export interface MemoryItem {
+  key: number;
+  role: RecallMessage["role"];
+  content: string;
+}
+
+const KNOWN = ["embedder", "quantized"] as const;
+
+/**
+ * The embeddings of one recall scope (a chat, or a user's chats through a KeyMap): user
+ * prompts and assistant answers in two indexes on the engine, filled through an embedder,
+ * and queried with the recall policy. The Chat calls `add` as messages arrive and `recall`
+ * when it builds a context.
+ */
+export class RecallMemory {
+  readonly embedder: Embedder;
+  readonly prompts: EmbeddingIndex;
+  readonly answers: EmbeddingIndex;
+
+  private constructor(embedder: Embedder, prompts: EmbeddingIndex, answers: EmbeddingIndex) {
+    this.embedder = embedder;
+    this.prompts = prompts;
+    this.answers = answers;
+  }
+
+  /** An empty memory on `engine`. Throws INVALID_ARGUMENT, OUT_OF_MEMORY. */
+  static create(engine: Engine, options?: RecallMemoryOptions): RecallMemory {
+    const o = checkOptions<RecallMemoryOptions>(options, "RecallMemory options", KNOWN);
+    const embedder = o.embedder === undefined ? hashingEmbedder() : checkEmbedder(o.embedder);
+    const prompts = EmbeddingIndex.create(engine, { dimension: embedder.dimension, quantized: o.quantized ?? false });
+    try {
+      return new RecallMemory(embedder, prompts, EmbeddingIndex.create(engine, { dimension: embedder.dimension, quantized: o.quantized ?? false }));
+    } catch (error) {
+      prompts.drop();
+      throw error;
+    }
+  }
+
+  /**
+   * Embeds and stores user and assistant messages (one embed call for all); system and tool
+   * messages and empty texts are skipped. Throws INVALID_ARGUMENT (a bad item, a key already
+   * stored), EMBEDDER_FAILED, OUT_OF_MEMORY; on any of them nothing is stored.
+   */
+  async add(items: readonly MemoryItem[], signal?: AbortSignal): Promise<void> {
+    if (!Array.isArray(items)) throw new CtxloomError("INVALID_ARGUMENT", `RecallMemory.add takes an array of { key, role, content }; got ${describe(items)}.`);
+    const kept = items.filter((item, i) => {
+      if (item === null || typeof item !== "object" || typeof item.content !== "string") {
+        throw new CtxloomError("INVALID_ARGUMENT", `RecallMemory.add item ${i} must be { key, role, content: string }; got ${describe(item)}.`);
+      }
+      if (item.role !== "user" && item.role !== "assistant") return false;
+      if (this.prompts.has(item.key) || this.answers.has(item.key)) {
+        throw new CtxloomError("INVALID_ARGUMENT", `Message key ${item.key} is already remembered; forget it first to replace it.`);
+      }
+      return item.content.trim() !== "";
+    });
+    const vectors = await embedTexts(this.embedder, kept.map((item) => item.content), signal);
+    const dim = this.embedder.dimension;
+    const pick = (role: string) => {
+      const at = kept.flatMap((item, i) => (item.role === role ? [i] : []));
+      const packed = new Float32Array(at.length * dim);
+      at.forEach((i, j) => packed.set(vectors.subarray(i * dim, (i + 1) * dim), j * dim));
+      return { keys: at.map((i) => kept[i]!.key), packed };
+    };
+    const user = pick("user");
+    const assistant = pick("assistant");
+    this.prompts.add(user.keys, user.packed);
+    try {
+      this.answers.add(assistant.keys, assistant.packed);
+    } catch (error) {
+      this.prompts.remove(user.keys);
+      throw error;
+    }
+  }
+
+  /** Whether a message key is remembered. */
+  has(key: number): boolean {
+    return this.prompts.has(key) || this.answers.has(key);
+  }
+
+  /** Forgets these keys (those not remembered are ignored). */
+  forget(keys: readonly number[]): void {
+    this.prompts.remove(keys.filter((k) => this.prompts.has(k)));
+    this.answers.remove(keys.filter((k) => this.answers.has(k)));
+  }
+
+  /** Forgets everything (seed 002's clear memory). */
+  clear(): void {
+    this.prompts.clear();
+    this.answers.clear();
+  }
+
+  /** Frees both indexes; later calls throw INVALID_ARGUMENT. */
+  drop(): void {
+    this.prompts.drop();
+    this.answers.drop();
+  }
+
+  /**
+   * The exchanges of `messages` to recall for the text `query` (see recallExchanges). A
+   * query whose embedding is all zeros (only stop words) recalls the recent exchanges alone.
+   * Throws INVALID_ARGUMENT (an empty query, bad options or messages), EMBEDDER_FAILED.
+   */
+  async recall(query: string, messages: readonly RecallMessage[], options?: RecallOptions, signal?: AbortSignal): Promise<RecallResult> {
+    if (typeof query !== "string" || query.trim() === "") {
+      throw new CtxloomError("INVALID_ARGUMENT", `A recall query must be a non-empty text; got ${describe(query)}.`);
+    }
+    checkRecallOptions(options); // before the embedder is paid for
+    const vector = await embedTexts(this.embedder, [query], signal);
+    const empty = vector.every((x) => x === 0);
+    return recallExchanges({ messages, prompts: this.prompts, answers: this.answers, query: empty ? null : vector }, options);
+  }
+}

@@ -16,7 +16,7 @@ export interface HashingEmbedderOptions {
 
 const KNOWN = ["dimension", "stopWords"] as const;
 const WORD_WEIGHT = 1;
-const GRAM_WEIGHT = 0.35;
+const GRAM_WEIGHT = 0.5;
 const WORD_SEED = 0x811c9dc5;
 const GRAM_SEED = 0x2b5a8e1f;
 
@@ -26,7 +26,9 @@ const STOP_WORDS = new Set(
     "am do does did doing have has had having i me my mine myself we us our ours you your yours he him his she her hers " +
     "it its they them their theirs this that these those there here what which who whom whose when where why how " +
     "all any both each few more most other some such no nor not only own same so than too very can could will would " +
-    "shall should may might must s t d ll m re ve just also again ever please tell know remember said say told let"
+    "shall should may might must s t d ll m re ve just also again ever please tell know remember said say told let " +
+    "get got make made take took use used want need like good much many well really thanks thank yes ok okay " +
+    "one something anything thing things way go going come give see look think sure still even because up out off"
   ).split(" "),
 );
 

@@ -33,3 +33,12 @@ forEachEngine((kind) => {
     });
   });
 });
+
+describe("the evaluation set (bench/recall-quality.ts has the full table)", () => {
+  it("the built-in embedder finds at least half the planted facts in its top 5 among 1000 synthetic exchanges", async () => {
+    const { recallQuality } = await import("../../bench/recall-quality.js");
+    const [row] = await recallQuality(true);
+    expect(row!["recall@5"]).toBeGreaterThanOrEqual(0.5);
+    expect(row!["recall@1"]).toBeLessThanOrEqual(row!["recall@5"] as number);
+  });
+});

@@ -80,7 +80,10 @@ interface Matrix {
 /** Orders hits: a before b when a scores higher, or equal and a's key is lower. */
 const better = (s: number, key: number, t: number, tkey: number): boolean => s > t || (s === t && key < tkey);
 
-/** A bounded list of the best hits, kept sorted best first (k is small; candidate lists use it too). */
+/**
+ * The best hits seen, at most `cap`: a heap whose root is the worst kept hit (as in the core),
+ * so a hit enters in O(log cap) and the common case (a full heap it does not beat) is one compare.
+ */
 class Best {
   scores: Float64Array;
   keys: Int32Array;
@@ -93,19 +96,51 @@ class Best {
   }
   /** Whether a hit would enter. */
   admits(s: number, key: number): boolean {
-    return this.n < this.cap || better(s, key, this.scores[this.n - 1]!, this.keys[this.n - 1]!);
+    return this.n < this.cap || better(s, key, this.scores[0]!, this.keys[0]!);
   }
-  offer(s: number, key: number, row: number): void {
-    let i = this.n < this.cap ? this.n++ : this.n - 1;
-    while (i > 0 && better(s, key, this.scores[i - 1]!, this.keys[i - 1]!)) {
-      this.scores[i] = this.scores[i - 1]!;
-      this.keys[i] = this.keys[i - 1]!;
-      this.rows[i] = this.rows[i - 1]!;
-      i--;
+  #swap(i: number, j: number): void {
+    const { scores, keys, rows } = this;
+    [scores[i], scores[j]] = [scores[j]!, scores[i]!];
+    [keys[i], keys[j]] = [keys[j]!, keys[i]!];
+    [rows[i], rows[j]] = [rows[j]!, rows[i]!];
+  }
+  #down(i: number, n: number): void {
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= n) return;
+      let m = l;
+      if (l + 1 < n && better(this.scores[m]!, this.keys[m]!, this.scores[l + 1]!, this.keys[l + 1]!)) m = l + 1;
+      if (!better(this.scores[i]!, this.keys[i]!, this.scores[m]!, this.keys[m]!)) return;
+      this.#swap(i, m);
+      i = m;
     }
-    this.scores[i] = s;
-    this.keys[i] = key;
-    this.rows[i] = row;
+  }
+  /** Adds a hit that `admits` accepted. */
+  offer(s: number, key: number, row: number): void {
+    if (this.n < this.cap) {
+      let i = this.n++;
+      this.scores[i] = s;
+      this.keys[i] = key;
+      this.rows[i] = row;
+      while (i > 0) {
+        const p = (i - 1) >> 1;
+        if (!better(this.scores[p]!, this.keys[p]!, s, key)) break;
+        this.#swap(i, p);
+        i = p;
+      }
+      return;
+    }
+    this.scores[0] = s;
+    this.keys[0] = key;
+    this.rows[0] = row;
+    this.#down(0, this.n);
+  }
+  /** Sorts the kept hits best first. */
+  sort(): void {
+    for (let m = this.n - 1; m > 0; m--) {
+      this.#swap(0, m);
+      this.#down(0, m);
+    }
   }
 }
 
@@ -223,7 +258,7 @@ export class JsSimilarity implements SimilarityIndex {
         const s = f(f(d) * scales[r]!);
         if (pool.admits(s, keys[r]!)) pool.offer(s, keys[r]!, r);
       }
-      for (let i = 0; i < pool.n; i++) {
+      for (let i = 0; i < pool.n; i++) { // any order: the result's order is total
         const r = pool.rows[i]!;
         const s = dotF32(matrix, r * stride, q, 0, stride);
         if (s >= min && best.admits(s, keys[r]!)) best.offer(s, keys[r]!, r);
@@ -234,6 +269,7 @@ export class JsSimilarity implements SimilarityIndex {
         if (s >= min && best.admits(s, keys[r]!)) best.offer(s, keys[r]!, r);
       }
     }
+    best.sort();
     return { count: best.n, scores: Float32Array.from(best.scores.subarray(0, best.n)), keys: best.keys.subarray(0, best.n) };
   }
 }

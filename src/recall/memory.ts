@@ -1,4 +1,4 @@
-import { CtxloomError, checkOptions, describe } from "../errors.js";
+import { CtxloomError, checkInteger, checkOptions, describe } from "../errors.js";
 import type { Engine } from "../engine/types.js";
 import { checkEmbedder, embedTexts, type Embedder } from "./embedder.js";
 import { EmbeddingIndex } from "./embedding-index.js";
@@ -58,15 +58,18 @@ export class RecallMemory {
    */
   async add(items: readonly MemoryItem[], signal?: AbortSignal): Promise<void> {
     if (!Array.isArray(items)) throw new CtxloomError("INVALID_ARGUMENT", `RecallMemory.add takes an array of { key, role, content }; got ${describe(items)}.`);
+    // Everything is checked before the embedder is paid for.
+    const seen = new Set<number>();
     const kept = items.filter((item, i) => {
       if (item === null || typeof item !== "object" || typeof item.content !== "string") {
         throw new CtxloomError("INVALID_ARGUMENT", `RecallMemory.add item ${i} must be { key, role, content: string }; got ${describe(item)}.`);
       }
-      if (item.role !== "user" && item.role !== "assistant") return false;
-      if (this.prompts.has(item.key) || this.answers.has(item.key)) {
-        throw new CtxloomError("INVALID_ARGUMENT", `Message key ${item.key} is already remembered; forget it first to replace it.`);
+      checkInteger(item.key, `RecallMemory.add item ${i} key`, 0, 2 ** 31 - 1);
+      if (this.has(item.key) || seen.has(item.key)) {
+        throw new CtxloomError("INVALID_ARGUMENT", `Message key ${item.key} is already remembered (or twice in this call); forget it first to replace it.`);
       }
-      return item.content.trim() !== "";
+      seen.add(item.key);
+      return (item.role === "user" || item.role === "assistant") && item.content.trim() !== "";
     });
     const vectors = await embedTexts(this.embedder, kept.map((item) => item.content), signal);
     const dim = this.embedder.dimension;

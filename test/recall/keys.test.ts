@@ -27,3 +27,27 @@ it("refuses a bad chat or id", () => {
   expectThrowCode(() => keys.key("a", 0.5), "INVALID_ARGUMENT");
   expect(keys.find("a", 0)).toBeUndefined();
 });
+
+it("a user's scope: two chats' messages recalled through one memory and a KeyMap", async () => {
+  const { RecallMemory } = await import("../../src/recall/memory.js");
+  const { JsEngine } = await import("../../src/engine/index.js");
+  const keys = new KeyMap();
+  const memory = RecallMemory.create(new JsEngine());
+  const chats: Record<string, string[]> = {
+    trip: ["We land in Lisbon on the 4th.", "Great, enjoy Lisbon!"],
+    work: ["The quarterly report needs charts.", "I can draft the charts.", "Use the blue palette.", "Will do."],
+  };
+  const messages: { key: number; parent: number; role: "user" | "assistant" }[] = [];
+  const items: { key: number; role: "user" | "assistant"; content: string }[] = [];
+  for (const [chat, texts] of Object.entries(chats)) {
+    texts.forEach((content, id) => {
+      const key = keys.key(chat, id);
+      const role = id % 2 ? "assistant" : "user";
+      messages.push({ key, parent: id === 0 ? -1 : keys.find(chat, id - 1)!, role });
+      items.push({ key, role, content });
+    });
+  }
+  await memory.add(items);
+  const r = await memory.recall("when do we arrive in Lisbon?", messages, { prompts: 1, answersPerPrompt: 0, recent: 0 });
+  expect(r.exchanges.map((e) => e.keys.map((k) => keys.pair(k)))).toEqual([[{ chat: "trip", id: 0 }, { chat: "trip", id: 1 }]]);
+});

@@ -19,6 +19,13 @@ export interface MemoryItem {
   content: string;
 }
 
+/** A message's vector as its embedder made it: what `add` returns and `restore` takes. */
+export interface StoredVector {
+  key: number;
+  role: RecallMessage["role"];
+  vector: Float32Array;
+}
+
 const KNOWN = ["embedder", "quantized"] as const;
 
 /**
@@ -53,39 +60,57 @@ export class RecallMemory {
 
   /**
    * Embeds and stores user and assistant messages (one embed call for all); system and tool
-   * messages and empty texts are skipped. Throws INVALID_ARGUMENT (a bad item, a key already
-   * stored), EMBEDDER_FAILED, OUT_OF_MEMORY; on any of them nothing is stored.
+   * messages and empty texts are skipped. Returns the vectors as the embedder gave them (to
+   * persist with the store's putEmbeddings; `restore` takes them back without embedding).
+   * Throws INVALID_ARGUMENT (a bad item, a key already stored), EMBEDDER_FAILED,
+   * OUT_OF_MEMORY; on any of them nothing is stored.
    */
-  async add(items: readonly MemoryItem[], signal?: AbortSignal): Promise<void> {
-    if (!Array.isArray(items)) throw new CtxloomError("INVALID_ARGUMENT", `RecallMemory.add takes an array of { key, role, content }; got ${describe(items)}.`);
-    // Everything is checked before the embedder is paid for.
+  async add(items: readonly MemoryItem[], signal?: AbortSignal): Promise<StoredVector[]> {
+    const kept = this.#check(items, "RecallMemory.add", (item) => typeof item.content === "string", "content: string")
+      .filter((item) => item.content.trim() !== "");
+    const vectors = await embedTexts(this.embedder, kept.map((item) => item.content), signal);
+    const dim = this.embedder.dimension;
+    const out = kept.map((item, i) => ({ key: item.key, role: item.role, vector: vectors.slice(i * dim, (i + 1) * dim) }));
+    this.#insert(out);
+    return out;
+  }
+
+  /**
+   * Stores vectors computed earlier by this memory's embedder (from the store's
+   * loadEmbeddings), without calling it. Throws INVALID_ARGUMENT (a bad item or vector, a key
+   * already stored), OUT_OF_MEMORY; on any of them nothing is stored.
+   */
+  restore(items: readonly StoredVector[]): void {
+    const dim = this.embedder.dimension;
+    this.#insert(this.#check(items, "RecallMemory.restore", (item) => item.vector instanceof Float32Array && item.vector.length === dim, `vector: Float32Array(${dim})`));
+  }
+
+  /** Checks items (keys new and distinct, the field `ok` tests) and keeps the user and assistant ones. */
+  #check<T extends { key: number; role: string }>(items: readonly T[], what: string, ok: (item: T) => boolean, field: string): T[] {
+    if (!Array.isArray(items)) throw new CtxloomError("INVALID_ARGUMENT", `${what} takes an array of { key, role, ${field} }; got ${describe(items)}.`);
     const seen = new Set<number>();
-    const kept = items.filter((item, i) => {
-      if (item === null || typeof item !== "object" || typeof item.content !== "string") {
-        throw new CtxloomError("INVALID_ARGUMENT", `RecallMemory.add item ${i} must be { key, role, content: string }; got ${describe(item)}.`);
+    return items.filter((item, i) => {
+      if (item === null || typeof item !== "object" || !ok(item)) {
+        throw new CtxloomError("INVALID_ARGUMENT", `${what} item ${i} must be { key, role, ${field} }; got ${describe(item)}.`);
       }
-      checkInteger(item.key, `RecallMemory.add item ${i} key`, 0, 2 ** 31 - 1);
+      checkInteger(item.key, `${what} item ${i} key`, 0, 2 ** 31 - 1);
       if (this.has(item.key) || seen.has(item.key)) {
         throw new CtxloomError("INVALID_ARGUMENT", `Message key ${item.key} is already remembered (or twice in this call); forget it first to replace it.`);
       }
       seen.add(item.key);
-      return (item.role === "user" || item.role === "assistant") && item.content.trim() !== "";
+      return item.role === "user" || item.role === "assistant";
     });
-    const vectors = await embedTexts(this.embedder, kept.map((item) => item.content), signal);
-    const dim = this.embedder.dimension;
-    const pick = (role: string) => {
-      const at = kept.flatMap((item, i) => (item.role === role ? [i] : []));
-      const packed = new Float32Array(at.length * dim);
-      at.forEach((i, j) => packed.set(vectors.subarray(i * dim, (i + 1) * dim), j * dim));
-      return { keys: at.map((i) => kept[i]!.key), packed };
-    };
-    const user = pick("user");
-    const assistant = pick("assistant");
-    this.prompts.add(user.keys, user.packed);
+  }
+
+  /** Adds checked vectors to the two indexes, both or neither. */
+  #insert(items: readonly StoredVector[]): void {
+    const user = items.filter((item) => item.role === "user");
+    const assistant = items.filter((item) => item.role === "assistant");
+    this.prompts.add(user.map((item) => item.key), user.map((item) => item.vector));
     try {
-      this.answers.add(assistant.keys, assistant.packed);
+      this.answers.add(assistant.map((item) => item.key), assistant.map((item) => item.vector));
     } catch (error) {
-      this.prompts.remove(user.keys);
+      this.prompts.remove(user.map((item) => item.key));
       throw error;
     }
   }

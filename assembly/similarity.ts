@@ -130,8 +130,8 @@ export function reserveRows(x: i32, n: i32): bool {
   const stride = hget(h, X_STRIDE);
   const stride8 = hget(h, X_STRIDE8);
   let k = max(hget(h, X_LOG2) + 1, MIN_LOG2);
-  while (capacityOf(k, stride, stride8) < n) k++;
-  if (k > 31) return false;
+  while (k <= 31 && capacityOf(k, stride, stride8) < n) k++;
+  if (k > 31) return false; // more than 2 GiB: past what one block of wasm32 memory can be
   const to = allocRaw(k);
   if (to == 0) return false;
   const from = <usize>load<u32>(h + X_BLOCK);

@@ -199,6 +199,22 @@ describe("memory", () => {
     expect(answer(s, x, q, 10, 100)).toEqual(answer(js, y, q, 10, 100));
   });
 
+  it.each(ENGINES)("%s: an index past what memory can hold is OUT_OF_MEMORY, and the index still works", async (kind) => {
+    const s = similarityFor(await makeEngine(kind));
+    const x = s.createIndex(65_536, false);
+    for (const rows of [1 << 20, 1 << 26, 2 ** 31 - 1]) {
+      let error: unknown;
+      try {
+        s.reserveRows(x, rows);
+      } catch (e) {
+        error = e;
+      }
+      expect((error as CtxloomError).code).toBe("OUT_OF_MEMORY");
+    }
+    s.addRows(x, randomRows(4, 2, 65_536), Int32Array.of(1, 2));
+    expect(s.rowCount(x)).toBe(2);
+  });
+
   it("a grow that fails is OUT_OF_MEMORY and adds nothing", async () => {
     const engine = await WasmEngine.create(await embeddedModule(), { maxMemoryMB: 8 });
     const s = similarityFor(engine);

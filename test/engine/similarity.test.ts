@@ -197,6 +197,13 @@ describe("memory", () => {
     const q = randomRows(9, 1, 96);
     expect(answer(s, x, q, 10)).toEqual(answer(js, y, q, 10));
     expect(answer(s, x, q, 10, 100)).toEqual(answer(js, y, q, 10, 100));
+    // The other way round: the engine grows memory under the index's views.
+    const pages = engine.memoryBytes();
+    const big = engine.createTree();
+    engine.reserve(big, 1 << 20);
+    expect(engine.memoryBytes()).toBeGreaterThan(pages);
+    expect(s.rowKey(x, 19_999)).toBe(19_999);
+    expect(answer(s, x, q, 10)).toEqual(answer(js, y, q, 10));
   });
 
   it.each(ENGINES)("%s: an index past what memory can hold is OUT_OF_MEMORY, and the index still works", async (kind) => {

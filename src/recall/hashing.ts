@@ -50,35 +50,81 @@ const LT = 60; // "<"
 const GT = 62; // ">"
 const WORD = /[\p{L}\p{N}]+/gu;
 
-/** The features of one text with their counts (features keyed by hash; a word's weight rides in the low bit of the key). */
-function features(text: string, stopWords: boolean): Map<number, number> {
-  const counts = new Map<number, number>();
-  const add = (h: number) => counts.set(h, (counts.get(h) ?? 0) + 1);
+/**
+ * Feature counts of the text being embedded: an open-addressing table over typed arrays,
+ * reused from text to text (a Map per text cost most of the time), and the list of features
+ * in first-seen order, so sums run in a fixed order.
+ */
+const table = {
+  keys: new Int32Array(1 << 12),
+  counts: new Int32Array(1 << 12),
+  order: new Int32Array(1 << 11), // slots in first-seen order
+  size: 0,
+};
+
+function grow(): void {
+  const { keys, counts, order, size } = table;
+  const cap = keys.length * 2;
+  table.keys = new Int32Array(cap);
+  table.counts = new Int32Array(cap);
+  table.order = new Int32Array(cap >> 1);
+  table.size = 0;
+  for (let i = 0; i < size; i++) {
+    const slot = order[i]!;
+    put(keys[slot]!, counts[slot]!);
+  }
+}
+
+/** Adds `n` to the count of feature `h` (never 0: 0 marks an empty slot). */
+function put(h: number, n: number): void {
+  const mask = table.keys.length - 1;
+  let slot = Math.imul(h, 0x9e3779b1) >>> 20 & mask;
+  for (;;) {
+    const k = table.keys[slot]!;
+    if (k === h) {
+      table.counts[slot]! += n;
+      return;
+    }
+    if (k === 0) break;
+    slot = (slot + 1) & mask;
+  }
+  table.keys[slot] = h;
+  table.counts[slot] = n;
+  table.order[table.size++] = slot;
+  if (table.size * 2 >= table.keys.length) grow();
+}
+
+/** Fills the table with the features of one text (keys: a word's hash is odd, a gram's even). */
+function features(text: string, stopWords: boolean): void {
+  for (let i = 0; i < table.size; i++) table.keys[table.order[i]!] = 0;
+  table.size = 0;
   for (const match of text.toLowerCase().matchAll(WORD)) {
     const w = match[0];
     if (stopWords && STOP_WORDS.has(w)) continue;
-    add(hash(WORD_SEED, w, 0, w.length, -1, -1) | 1); // odd: a word
+    put(hash(WORD_SEED, w, 0, w.length, -1, -1) | 1, 1);
     // Grams of "<w>": position -1 stands for "<", position w.length for ">".
     const len = w.length + 2;
     for (let n = 3; n <= 5; n++) {
       for (let i = 0; i + n <= len; i++) {
         const from = Math.max(i - 1, 0);
         const to = Math.min(i + n - 1, w.length);
-        add(hash(GRAM_SEED ^ n, w, from, to, i === 0 ? LT : -1, i + n === len ? GT : -1) & ~1); // even: a gram
+        put(hash(GRAM_SEED ^ n, w, from, to, i === 0 ? LT : -1, i + n === len ? GT : -1) & ~1 || 2, 1);
       }
     }
   }
-  return counts;
 }
 
-/** Embeds one text into `out` (zeroed, `dim` floats), L2-normalized; an empty text gives the zero vector. */
+/** Embeds one text into `out` (`dim` floats), L2-normalized; an empty text gives the zero vector. */
 export function hashInto(text: string, out: Float32Array, stopWords = true): void {
   const dim = out.length;
   const acc = new Float64Array(dim);
-  for (const [h, count] of features(text, stopWords)) {
-    const weight = (1 + Math.log(count)) * (h & 1 ? WORD_WEIGHT : GRAM_WEIGHT);
-    const slot = (h >>> 1) % dim;
-    acc[slot] = acc[slot]! + (h & 0x80000000 ? -weight : weight);
+  features(text, stopWords);
+  for (let i = 0; i < table.size; i++) {
+    const slot = table.order[i]!;
+    const h = table.keys[slot]! >>> 0;
+    const weight = (1 + Math.log(table.counts[slot]!)) * (h & 1 ? WORD_WEIGHT : GRAM_WEIGHT);
+    const at = (h >>> 1) % dim;
+    acc[at] = acc[at]! + (h & 0x80000000 ? -weight : weight);
   }
   let norm = 0;
   for (let j = 0; j < dim; j++) norm += acc[j]! * acc[j]!;

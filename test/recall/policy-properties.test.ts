@@ -12,7 +12,7 @@ const ROLES = ["user", "assistant", "assistant", "tool", "system"] as const;
 /** A random conversation tree: parents earlier, tool messages in the unit of an assistant before them when one exists. */
 const conversation = fc.array(
   fc.record({ parent: fc.nat(), role: fc.constantFrom(...ROLES), summary: fc.boolean(), vector: fc.array(fc.integer({ min: -3, max: 3 }), { minLength: DIM, maxLength: DIM }) }),
-  { minLength: 1, maxLength: 60 },
+  { minLength: 20, maxLength: 80 },
 );
 
 it("random trees: whole exchanges, nothing from the window, no summaries, same on both engines", async () => {
@@ -21,8 +21,8 @@ it("random trees: whole exchanges, nothing from the window, no summaries, same o
     fc.asyncProperty(
       conversation,
       fc.array(fc.integer({ min: -3, max: 3 }), { minLength: DIM, maxLength: DIM }).filter((q) => q.some((x) => x !== 0)),
-      fc.record({ prompts: fc.nat(4), answersPerPrompt: fc.nat(4), recent: fc.nat(6), minScore: fc.constantFrom(undefined, -1, 0, 0.5) }),
-      fc.array(fc.nat(80), { maxLength: 10 }),
+      fc.record({ prompts: fc.nat(2), answersPerPrompt: fc.nat(4), recent: fc.nat(6), minScore: fc.constantFrom(undefined, -1, 0, 0.5) }),
+      fc.array(fc.nat(100), { maxLength: 10 }),
       async (raw, query, options, exclude) => {
         const messages: RecallMessage[] = [];
         let lastAssistant = -1;

@@ -140,6 +140,12 @@ export class EmbeddingIndex {
     return packed;
   }
 
+  /** Makes room for `rows` rows in all, so that a bulk load grows memory once. Throws INVALID_ARGUMENT, OUT_OF_MEMORY (nothing changed). */
+  reserve(rows: number): void {
+    const handle = this.#live();
+    this.#sim.reserveRows(handle, checkInteger(rows, "EmbeddingIndex.reserve rows", 0, MAX_KEY));
+  }
+
   /** Removes the rows of `keys` (every key must be in the index). Throws INVALID_ARGUMENT (nothing removed). O(keys * dimension). */
   remove(keys: readonly number[]): void {
     const handle = this.#live();

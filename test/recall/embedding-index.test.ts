@@ -39,6 +39,10 @@ forEachEngine((kind) => {
 
   it("remove moves the last row into the hole; keys stay right", () => {
     const index = EmbeddingIndex.create(engine, { dimension: 8 });
+    index.reserve(1000);
+    expectThrowCode(() => index.reserve(-1), "INVALID_ARGUMENT");
+    expectThrowCode(() => index.reserve(2 ** 31 - 1), "OUT_OF_MEMORY");
+    expect(index.size).toBe(0);
     index.add([0, 1, 2, 3, 4], [0, 1, 2, 3, 4].map((i) => unit(8, i)));
     index.remove([1, 4]);
     expect(index.size).toBe(3);

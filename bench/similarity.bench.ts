@@ -36,20 +36,28 @@ function gaussianRows(seed: number, rows: number): Float32Array {
   return out;
 }
 
-function stats(task: Task): number {
+function stats(task: Task): { p50: number; min: number } {
   const r = task.result;
   if (r.state !== "completed" && r.state !== "aborted-with-statistics") throw new Error(`task ${task.name}: ${r.state}`);
-  return r.latency.p50;
+  return { p50: r.latency.p50, min: r.latency.min };
 }
+
+/** Fastest single runs (ms), by task: on a machine shared with other work, the least disturbed estimate of a scan bound by memory. */
+const fastest = new Map<string, number>();
 
 /** Runs the tasks in ROUNDS fresh tinybench runs and keeps each task's lowest median (ms): the least disturbed round on a shared machine. */
 async function measure(tasks: [string, () => void][], time: number): Promise<Map<string, number>> {
   const best = new Map<string, number>();
+  fastest.clear();
   for (let round = 0; round < ROUNDS; round++) {
     const bench = new Bench({ time, warmup: true, warmupTime: Math.min(200, time), iterations: 5 });
     for (const [name, fn] of tasks) bench.add(name, fn);
     await bench.run();
-    for (const task of bench.tasks) best.set(task.name, Math.min(best.get(task.name) ?? Infinity, stats(task)));
+    for (const task of bench.tasks) {
+      const { p50, min } = stats(task);
+      best.set(task.name, Math.min(best.get(task.name) ?? Infinity, p50));
+      fastest.set(task.name, Math.min(fastest.get(task.name) ?? Infinity, min));
+    }
   }
   return best;
 }
@@ -81,6 +89,7 @@ export async function runSimilaritySuite(): Promise<SimilarityReport> {
   const speed: Record<string, string | number>[] = [];
   const quality: Record<string, string | number>[] = [];
   let at100k: Map<string, number> | undefined;
+  let fastest100k = new Map<string, number>();
   let recall100 = 0;
 
   for (const n of SIZES) {
@@ -118,6 +127,7 @@ export async function runSimilaritySuite(): Promise<SimilarityReport> {
     quality.push(row);
     if (n === 100_000) {
       at100k = t;
+      fastest100k = new Map(fastest);
       recall100 = row["recall@10, 100 candidates"] as number;
     }
     wasm.dropIndex(xw);
@@ -143,11 +153,12 @@ export async function runSimilaritySuite(): Promise<SimilarityReport> {
   const goals: Goal[] = [];
   if (at100k) {
     const f32 = at100k.get("wasm f32 SIMD")!;
+    const fast = (a: string, b: string) => (fastest100k.get(a)! / fastest100k.get(b)!).toFixed(2);
     const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
     goals.push(
-      { goal: "top-10 over 100k x 384: WASM SIMD vs plain TS", target: ">= 8x", measured: ratio(at100k.get("ts f32")!, f32), pass: at100k.get("ts f32")! / f32 >= 8 },
-      { goal: "WASM SIMD scan vs a SIMD pass that only reads the bytes", target: "<= 1.3x", measured: ratio(f32, at100k.get("wasm read pass")!), pass: f32 / at100k.get("wasm read pass")! <= 1.3 },
-      { goal: "int8 + re-rank (100 candidates) vs f32 SIMD", target: ">= 3x", measured: ratio(f32, at100k.get("wasm int8 + re-rank (100)")!), pass: f32 / at100k.get("wasm int8 + re-rank (100)")! >= 3 },
+      { goal: "top-10 over 100k x 384: WASM SIMD vs plain TS", target: ">= 8x", measured: `${ratio(at100k.get("ts f32")!, f32)} (fastest runs: ${fast("ts f32", "wasm f32 SIMD")}x)`, pass: at100k.get("ts f32")! / f32 >= 8 },
+      { goal: "WASM SIMD scan vs a SIMD pass that only reads the bytes", target: "<= 1.3x", measured: `${ratio(f32, at100k.get("wasm read pass")!)} (fastest runs: ${fast("wasm f32 SIMD", "wasm read pass")}x)`, pass: f32 / at100k.get("wasm read pass")! <= 1.3 },
+      { goal: "int8 + re-rank (100 candidates) vs f32 SIMD", target: ">= 3x", measured: `${ratio(f32, at100k.get("wasm int8 + re-rank (100)")!)} (fastest runs: ${fast("wasm f32 SIMD", "wasm int8 + re-rank (100)")}x)`, pass: f32 / at100k.get("wasm int8 + re-rank (100)")! >= 3 },
       { goal: "int8 + re-rank recall@10 vs exact (gaussian, 100 candidates)", target: ">= 0.99", measured: recall100.toFixed(4), pass: recall100 >= 0.99 },
     );
   }

@@ -8,3 +8,5 @@ export { walkInto, walkSummarizedInto, leavesInto } from "./walk";
 export { attachSummary } from "./summary";
 export { selectInto, selectResult } from "./evict";
 export { createWindow, dropWindow, windowAdd, windowEvictUnit, windowSlotsInto, windowTokens, windowCount, evictedCount } from "./window";
+export { createIndex, dropIndex, clearIndex, indexRows, indexTable, indexBlock, reserveRows, addRows, removeRow, readRow } from "./similarity";
+export { topK, resultsAddress, reserveInput, readPass } from "./similarity-search";

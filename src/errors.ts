@@ -16,6 +16,7 @@
  * - STORE_CORRUPT: the store holds data the library cannot read back.
  * - STORE_FAILED: the store could not write a change; nothing was changed, retry it.
  * - IMPORT_FAILED: a file to import is in no known format or is broken; nothing was imported.
+ * - EMBEDDER_FAILED: an embedder threw, or returned the wrong count, dimension or non-finite numbers; nothing was changed.
  */
 export type ErrorCode =
   | "INVALID_ARGUMENT"
@@ -38,7 +39,8 @@ export type ErrorCode =
   | "WASM_UNAVAILABLE"
   | "STORE_CORRUPT"
   | "STORE_FAILED"
-  | "IMPORT_FAILED";
+  | "IMPORT_FAILED"
+  | "EMBEDDER_FAILED";
 
 /** The only error type ctxloom throws. `code` is stable; `message` says what to do. */
 export class CtxloomError extends Error {

@@ -295,4 +295,17 @@ export class WasmEngine implements Engine {
   memoryBytes(): number {
     return this.#x.memoryPages() * PAGE;
   }
+
+  /**
+   * The instance's raw exports, for a module that shares this core's memory (the similarity
+   * index). After any of its calls that may grow memory, it calls `memoryMoved()`.
+   */
+  rawExports(): WebAssembly.Exports {
+    return this.#x as unknown as WebAssembly.Exports;
+  }
+
+  /** Rebuilds this engine's views after another user of the shared memory grew it (the old buffer is detached). */
+  memoryMoved(): void {
+    this.#sync();
+  }
 }

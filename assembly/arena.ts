@@ -5,31 +5,46 @@
 //   | block    | capLog2  | size     | newestRoot |
 //   +----------+----------+----------+------------+
 //
-//   node block of capacity C = 1 << capLog2: nine 4-byte columns, 36 bytes a node
-//   +--------+-------+---------+-------+-------+-------+-------+--------+------------------------------+
-//   | parent | child | sibling | up1   | up2   | up3   | user  | tokens | meta: depth:24 role:2 prio:2 |
-//   | u32*C  | i32*C | i32*C   | i32*C | i32*C | i32*C | i32*C | i32*C  |       flags:4  (u32*C)       |
-//   +--------+-------+---------+-------+-------+-------+-------+--------+------------------------------+
+//   node block of capacity C = 1 << capLog2: eleven 4-byte columns, 44 bytes a node
+//   +--------+-------+---------+-----+-----+-----+------+--------+-----------------------+------+--------+
+//   | parent | child | sibling | up1 | up2 | up3 | user | tokens | meta: depth:24 role:2 | skip | vdepth |
+//   | u32*C  | i32*C | i32*C   |    i32*C each   | i32*C| i32*C  | prio:2 flags:4 (u32)  | i32*C| i32*C  |
+//   +--------+-------+---------+-----+-----+-----+------+--------+-----------------------+------+--------+
 //
 // parent   byte address of the parent's own `parent` slot, 0 for a root: the walk
 //          chases addresses (`a = load(a)`) with no index arithmetic, about 20% faster.
 //          Addresses are rebased when a block moves.
 // child    id of the newest child, -1 for a leaf; sibling: the next older sibling, -1 at
 //          the end. Prepending keeps append O(1).
-// upK      id of the nearest strict ancestor whose priority is >= K (1 normal, 2 high,
-//          3 critical), -1 if none: the selection visits each priority's messages
-//          without touching the less important ones in between (evict.ts).
-// user     id of the nearest user message at or above the node, -1 if none: the newest
-//          user turn of a branch in O(1), however long the agent steps after it.
 // meta     depth (0 for a root) in the low 24 bits, then role, priority and flags.
 //
+// Summaries (summary.ts) are overlays: a summary node stands for a run [first..last] of a
+// branch and hangs on `last`. The columns below are taken on the summarized path, the
+// path a walk follows when it jumps over every run whose `last` it reaches ("entries":
+// originals not hidden, and summaries):
+// upK      the nearest entry above whose priority is >= K (1 normal, 2 high, 3 critical),
+//          -1 if none: the selection visits each priority's messages without touching the
+//          less important ones in between (evict.ts).
+// user     the nearest user message at or above, -1 if none: the newest user turn of a
+//          branch in O(1), however long the agent steps after it.
+// vdepth   depth on the summarized path (0 for its first entry).
+// skip     the newest summary hanging on this node (its `last`), -1 if none.
+// FLAG_JOINED (a flag bit the wrapper does not show): a summary's run holds this node
+//          together with its parent. attachSummary finds overlapping runs with it.
+//
+// A summary node uses the columns its own way: parent is the parent of `first` (the walk
+// goes on from there), child = the older summary it replaced on `last` (-1 if none: the
+// summaries hanging on a node form a list, newest first), sibling = first, skip = last,
+// depth = first's depth, role 0, FLAG_SUMMARY. It is in no child list and has no children:
+// the tree view never shows it.
+//
 // The TypeScript wrapper reads single fields through its own views over these columns
-// (a call per field would cost more than the read), so the offsets below are mirrored
-// in src/engine/layout.ts.
+// (a call per field would cost more than the read): scripts/build-wasm.mjs generates
+// src/engine/layout.ts from the constants below (see assembly/layout.ts).
 
 import { allocRaw, freeRaw, allocUnits, freeUnits, reuseUnits, reusedClass, extendTop, takeHandle, dropHandle, entryOf } from "./alloc";
 
-export const NODE_BYTES: usize = 36;
+export const NODE_BYTES: usize = 44;
 export const COL_PARENT: usize = 0;
 export const COL_CHILD: usize = 4;
 export const COL_SIBLING: usize = 8;
@@ -39,28 +54,45 @@ export const COL_UP3: usize = 20;
 export const COL_USER: usize = 24;
 export const COL_TOKENS: usize = 28;
 export const COL_META: usize = 32;
+export const COL_SKIP: usize = 36;
+export const COL_VDEPTH: usize = 40;
+const COL_LAST: usize = COL_VDEPTH;
 
 export const DEPTH_MASK: u32 = 0xffffff;
 export const ROLE_SHIFT: u32 = 24;
 export const PRIORITY_SHIFT: u32 = 26;
 export const FLAGS_SHIFT: u32 = 28;
 export const ROLE_USER: u32 = 1;
+export const ROLE_ASSISTANT: u32 = 2;
 export const ROLE_TOOL: u32 = 3;
-export const FLAG_TOOL_CALLS: u32 = 1;
-export const FLAG_UNIT_END: u32 = 4;
+export const FLAG_TOOL_CALLS: u32 = 1; // an assistant message that carries tool calls
+export const FLAG_SUMMARY: u32 = 2; // a summary node
+export const FLAG_UNIT_END: u32 = 4; // a tool result that answers the last open call of its assistant message
+export const FLAG_JOINED: u32 = 8; // internal: a summary's run holds this node together with its parent
+export const CRITICAL: i32 = 3; // the highest priority (0 low, 1 normal, 2 high)
 
-const HEADER_BYTES: usize = 16;
+export const TREE_HEADER_BYTES: usize = 16;
+const HEADER_BYTES = TREE_HEADER_BYTES;
 export const H_BLOCK: usize = 0;
 export const H_CAP_LOG2: usize = 4;
 export const H_SIZE: usize = 8;
 export const H_NEWEST_ROOT: usize = 12;
 
 const MIN_CAP_LOG2: i32 = 4;
-const MAX_CAP_LOG2: i32 = 24; // 16M nodes: the depth field's range; 36 << 24 bytes = 576 MiB
+const MAX_CAP_LOG2: i32 = 24; // 16M nodes: the depth field's range; 44 << 24 bytes = 704 MiB
 
 const trees = memory.data<i32>([0, 0, 0, -1]); // the tree table (see alloc.ts's handle tables)
 
-/** Nodes visited by walks since the last reset: the O(W) tests count with it. */
+// Visit counting, for the O(W) tests only: the counting core is a second build with
+// `--use COUNT_VISITS=1` (asconfig.json's "counting" target). In the release core COUNTING
+// is false at compile time, so every count below folds away and walks pay nothing.
+// @ts-ignore: decorator
+@lazy const COUNTING: bool = isDefined(COUNT_VISITS);
+
+/** Whether this build counts visits (1) or not (0). */
+export const COUNTS_VISITS: i32 = COUNTING ? 1 : 0;
+
+/** Nodes visited by walks and selections since the last reset (counting build only; 0 otherwise). */
 export let visited: i32 = 0;
 
 @inline export function header(tree: i32): usize {
@@ -120,7 +152,7 @@ function growTree(h: usize, size: i32): bool {
   let k2 = reusedClass;
   if (to == 0) {
     if (extendTop(from, NODE_BYTES << k, NODE_BYTES << (k + 1))) {
-      for (let col = COL_META; col >= COL_CHILD; col -= 4) {
+      for (let col = COL_LAST; col >= COL_CHILD; col -= 4) {
         memory.copy(column(from, k + 1, col), column(from, k, col), n);
       }
       store<i32>(h + H_CAP_LOG2, k + 1);
@@ -130,7 +162,7 @@ function growTree(h: usize, size: i32): bool {
     k2 = k + 1;
     if (to == 0) return false;
   }
-  for (let col = COL_CHILD; col <= COL_META; col += 4) {
+  for (let col = COL_CHILD; col <= COL_LAST; col += 4) {
     memory.copy(column(to, k2, col), column(from, k, col), n);
   }
   // Parent addresses point into the old parent column: rebase them onto the new one.
@@ -156,8 +188,8 @@ export function reserveTree(tree: i32, n: i32): bool {
 
 /**
  * Appends a node under `parent` (-1 for a new root) and returns its id (ids count up
- * from 0), or -1 when memory cannot grow. The wrapper has checked `parent < size`.
- * Amortized O(1).
+ * from 0), or -1 when memory cannot grow. The wrapper has checked `parent < size` and that
+ * it is not a summary node. Amortized O(1).
  */
 export function append(tree: i32, parent: i32, tokens: i32, role: i32, priority: i32, flags: i32): i32 {
   const h = header(tree);
@@ -174,32 +206,61 @@ export function append(tree: i32, parent: i32, tokens: i32, role: i32, priority:
   const sibling = column(b, k, COL_SIBLING);
   const meta = column(b, k, COL_META);
   let depth: u32 = 0;
+  let e = -1; // the entry above on the summarized path: a summary hanging on the parent, or the parent
+  let eMeta: u32 = 0;
   if (parent < 0) {
     store<u32>(p + i, 0);
-    for (let col = COL_UP1; col <= COL_UP3; col += 4) store<i32>(column(b, k, col) + i, -1);
     store<i32>(sibling + i, load<i32>(h + H_NEWEST_ROOT));
     store<i32>(h + H_NEWEST_ROOT, id);
   } else {
     const q = <usize>parent << 2;
-    const parentMeta = load<u32>(meta + q);
-    const parentPriority = <i32>((parentMeta >> PRIORITY_SHIFT) & 3);
-    depth = (parentMeta & DEPTH_MASK) + 1;
+    eMeta = load<u32>(meta + q);
+    depth = (eMeta & DEPTH_MASK) + 1;
+    e = load<i32>(column(b, k, COL_SKIP) + q);
+    if (e >= 0) eMeta = load<u32>(meta + (<usize>e << 2));
+    else e = parent;
     store<u32>(p + i, <u32>(p + q));
-    // The nearest ancestor of priority >= K is the parent itself, or the parent's own.
-    for (let level = 1; level <= 3; level++) {
-      const up = column(b, k, COL_UP1 + ((<usize>level - 1) << 2));
-      store<i32>(up + i, parentPriority >= level ? parent : load<i32>(up + q));
-    }
     store<i32>(sibling + i, load<i32>(child + q));
     store<i32>(child + q, id);
   }
-  const user = column(b, k, COL_USER);
-  store<i32>(user + i, <u32>role == ROLE_USER ? id : parent < 0 ? -1 : load<i32>(user + (<usize>parent << 2)));
+  linkEntry(b, k, id, e, eMeta, <u32>role == ROLE_USER);
   store<i32>(child + i, -1);
   store<i32>(column(b, k, COL_TOKENS) + i, tokens);
   store<u32>(meta + i, depth | (<u32>role << ROLE_SHIFT) | (<u32>priority << PRIORITY_SHIFT) | (<u32>flags << FLAGS_SHIFT));
+  store<i32>(column(b, k, COL_SKIP) + i, -1);
   store<i32>(h + H_SIZE, id + 1);
   return id;
+}
+
+/** The entry a walk meets at original `x`: the summary hanging on it, or x itself. */
+@inline export function entryAt(b: usize, k: i32, x: i32): i32 {
+  const s = load<i32>(column(b, k, COL_SKIP) + (<usize>x << 2));
+  return s >= 0 ? s : x;
+}
+
+/**
+ * Sets the summarized-path columns of node `id` whose walk goes on at entry `e` (-1: none),
+ * whose meta is `eMeta`: upK, user and vdepth from it. O(1).
+ */
+@inline export function linkEntry(b: usize, k: i32, id: i32, e: i32, eMeta: u32, isUser: bool): void {
+  const i = <usize>id << 2;
+  const user = column(b, k, COL_USER);
+  const vdepth = column(b, k, COL_VDEPTH);
+  if (e < 0) {
+    for (let col = COL_UP1; col <= COL_UP3; col += 4) store<i32>(column(b, k, col) + i, -1);
+    store<i32>(user + i, isUser ? id : -1);
+    store<i32>(vdepth + i, 0);
+    return;
+  }
+  const q = <usize>e << 2;
+  const priority = <i32>((eMeta >> PRIORITY_SHIFT) & 3);
+  // The nearest entry of priority >= K is the entry above itself, or that entry's own.
+  for (let level = 1; level <= 3; level++) {
+    const up = column(b, k, COL_UP1 + ((<usize>level - 1) << 2));
+    store<i32>(up + i, priority >= level ? e : load<i32>(up + q));
+  }
+  store<i32>(user + i, isUser ? id : load<i32>(user + q));
+  store<i32>(vdepth + i, load<i32>(vdepth + q) + 1);
 }
 
 // The output buffer: walks and listings write ids here; JS reads them through its
@@ -226,6 +287,7 @@ export function resetVisited(): void {
   visited = 0;
 }
 
+/** Adds n to the visit count; nothing in the release build. */
 @inline export function countVisited(n: i32): void {
-  visited += n;
+  if (COUNTING) visited += n;
 }

@@ -15,15 +15,21 @@
 
 import {
   header, treeColumn, countVisited,
-  COL_PARENT, COL_UP1, COL_UP2, COL_UP3, COL_USER, COL_TOKENS, COL_META,
-  DEPTH_MASK, ROLE_SHIFT, PRIORITY_SHIFT, FLAGS_SHIFT, ROLE_TOOL, FLAG_TOOL_CALLS, FLAG_UNIT_END,
+  COL_PARENT, COL_UP1, COL_UP2, COL_UP3, COL_USER, COL_TOKENS, COL_META, COL_SKIP, COL_VDEPTH,
+  ROLE_SHIFT, PRIORITY_SHIFT, FLAGS_SHIFT, ROLE_TOOL, FLAG_TOOL_CALLS, FLAG_UNIT_END, FLAG_SUMMARY,
 } from "./arena";
 
-/** The last selection's figures, read by JS: kept count, kept tokens, forced tokens, evicted. */
-const result = memory.data(16);
-const R_KEPT_TOKENS: usize = 4;
-const R_FORCED_TOKENS: usize = 8;
-const R_EVICTED: usize = 12;
+// The last selection's figures, read by JS (24 bytes, 8-aligned):
+//   +-------+------------+---------+-----+-------------------+
+//   | count | keptTokens | evicted | pad | forcedTokens: f64 |
+//   +-------+------------+---------+-----+-------------------+
+// Token counts are capped at 2^30, but their sums are not: every sum is taken in 64 bits.
+// The forced sum is reported, so it is an f64 added in the same order as the JS engine
+// adds its numbers: exact below 2^53, and the same bits as JS beyond.
+const result = memory.data(24, 8);
+export const R_KEPT_TOKENS: usize = 4;
+export const R_EVICTED: usize = 8;
+export const R_FORCED_TOKENS: usize = 16;
 
 /** Address of the result block (fixed for the module's life). */
 export function selectResult(): usize {
@@ -37,6 +43,8 @@ let cUp2: usize = 0;
 let cUp3: usize = 0;
 let cTokens: usize = 0;
 let cMeta: usize = 0;
+let cSkip: usize = 0;
+let cVdepth: usize = 0;
 
 @inline function meta(x: i32): u32 {
   return load<u32>(cMeta + (<usize>x << 2));
@@ -44,8 +52,9 @@ let cMeta: usize = 0;
 @inline function tokensOf(x: i32): i32 {
   return load<i32>(cTokens + (<usize>x << 2));
 }
-@inline function depthOf(m: u32): i32 {
-  return <i32>(m & DEPTH_MASK);
+/** Depth on the summarized path: the horizon and the order of the kept ids. */
+@inline function depthOf(x: i32): i32 {
+  return load<i32>(cVdepth + (<usize>x << 2));
 }
 @inline function priorityOf(m: u32): i32 {
   return <i32>((m >> PRIORITY_SHIFT) & 3);
@@ -57,11 +66,14 @@ let cMeta: usize = 0;
   return m >> FLAGS_SHIFT;
 }
 
-/** The next node of level `level`'s chain after x (level 0: the parent). */
+/** The next entry of level `level`'s chain after x (level 0: the entry above, a summary hanging on the parent or the parent). */
 @inline function next(x: i32, level: i32): i32 {
   if (level == 0) {
     const a = <usize>load<u32>(cParent + (<usize>x << 2));
-    return a == 0 ? -1 : <i32>((a - cParent) >> 2);
+    if (a == 0) return -1;
+    const p = <i32>((a - cParent) >> 2);
+    const s = load<i32>(cSkip + (<usize>p << 2));
+    return s >= 0 ? s : p;
   }
   return load<i32>((level == 1 ? cUp1 : level == 2 ? cUp2 : cUp3) + (<usize>x << 2));
 }
@@ -102,16 +114,16 @@ let count: i32 = 0;
  * Tokens of the unit whose newest member is x, walking its members down to the assistant
  * message; -1 when that message lies beyond `minDepth` (a unit is sent whole or not at all).
  */
-function unitTokens(x: i32, level: i32, minDepth: i32): i32 {
-  let sum = 0;
+function unitTokens(x: i32, level: i32, minDepth: i32): i64 {
+  let sum: i64 = 0;
   let seen = 0;
   while (true) {
     const m = meta(x);
-    sum += tokensOf(x);
+    sum += <i64>tokensOf(x);
     seen++;
     if (roleOf(m) != ROLE_TOOL) {
       countVisited(seen);
-      return depthOf(m) < minDepth ? -1 : sum;
+      return depthOf(x) < minDepth ? -1 : sum;
     }
     x = next(x, level);
     if (x < 0) {
@@ -145,16 +157,23 @@ export function selectInto(tree: i32, head: i32, budget: i32, maxMessages: i32, 
   cUp3 = treeColumn(h, COL_UP3);
   cTokens = treeColumn(h, COL_TOKENS);
   cMeta = treeColumn(h, COL_META);
+  cSkip = treeColumn(h, COL_SKIP);
+  cVdepth = treeColumn(h, COL_VDEPTH);
   out = outPtr;
   count = 0;
 
-  const headDepth = depthOf(meta(head));
+  // The selection runs on the summarized path: from the summary hanging on the head, if any.
+  if (!(flagsOf(meta(head)) & FLAG_SUMMARY)) {
+    const s = load<i32>(cSkip + (<usize>head << 2));
+    if (s >= 0) head = s;
+  }
+  const headDepth = depthOf(head);
   const candidates = maxMessages > 0 && maxMessages <= headDepth ? maxMessages : headDepth + 1;
   const minDepth = headDepth + 1 - candidates;
   let visited = 0;
 
   // Forced: every complete CRITICAL unit or message of the branch, then the newest user turn.
-  let forced = 0;
+  let forced: f64 = 0;
   let forcedOutside = 0;
   let state = OUTSIDE;
   for (let x = entry(head, 3); x >= 0; x = next(x, 3)) {
@@ -162,9 +181,9 @@ export function selectInto(tree: i32, head: i32, budget: i32, maxMessages: i32, 
     visited++;
     state = enterUnit(state, m);
     if (state != INCOMPLETE) {
-      forced += tokensOf(x);
+      forced += <f64>tokensOf(x);
       keep(x);
-      if (depthOf(m) < minDepth) forcedOutside++;
+      if (depthOf(x) < minDepth) forcedOutside++;
     }
     state = leaveUnit(state, m);
   }
@@ -172,20 +191,22 @@ export function selectInto(tree: i32, head: i32, budget: i32, maxMessages: i32, 
   if (user >= 0) {
     visited++;
     if (priorityOf(meta(user)) < 3) {
-      forced += tokensOf(user);
+      forced += <f64>tokensOf(user);
       keep(user);
-      if (depthOf(meta(user)) < minDepth) forcedOutside++;
+      if (depthOf(user) < minDepth) forcedOutside++;
     }
   }
-  store<i32>(result + R_FORCED_TOKENS, forced);
-  if (forced > budget) {
+  store<f64>(result + R_FORCED_TOKENS, forced);
+  if (forced > <f64>budget) {
     countVisited(visited);
     return -1;
   }
 
   // HIGH, NORMAL, LOW: newest first while they fit.
-  let left = budget - forced;
-  let stopHigh = -1; // newest id of the unit that stopped a level; older ones of that level were dropped
+  let left: i64 = <i64>budget - <i64>forced; // forced <= budget < 2^31: exact
+  // Per level, the summarized depth of the unit that stopped it (its newest member): older
+  // ones of that level were dropped. -1: the level did not stop.
+  let stopHigh = -1;
   let stopNormal = -1;
   for (let level = 2; level >= 0; level--) {
     let stop = -1;
@@ -193,19 +214,19 @@ export function selectInto(tree: i32, head: i32, budget: i32, maxMessages: i32, 
     let x = entry(head, level);
     while (x >= 0) {
       const m = meta(x);
-      if (depthOf(m) < minDepth) break;
+      if (depthOf(x) < minDepth) break;
       visited++;
       state = enterUnit(state, m);
       const q = priorityOf(m);
       if (state == INCOMPLETE || q > level || x == user) {
         // Not this level's to decide: a more important message (kept, or the end of this
         // level), the forced user turn, or a unit that can never be sent.
-        if (state != INCOMPLETE && q > level && q < 3 && x != user && x <= (q == 2 ? stopHigh : stopNormal)) break;
+        if (state != INCOMPLETE && q > level && q < 3 && x != user && depthOf(x) <= (q == 2 ? stopHigh : stopNormal)) break;
         state = leaveUnit(state, m);
         x = next(x, level);
         continue;
       }
-      const cost = state == COMPLETE ? unitTokens(x, level, minDepth) : tokensOf(x);
+      const cost: i64 = state == COMPLETE ? unitTokens(x, level, minDepth) : <i64>tokensOf(x);
       if (cost < 0) break; // a unit cut by the horizon: it and everything older are outside
       if (cost > left) {
         stop = x;
@@ -215,19 +236,19 @@ export function selectInto(tree: i32, head: i32, budget: i32, maxMessages: i32, 
       x = state == COMPLETE ? keepUnit(x, level) : (keep(x), next(x, level));
       state = OUTSIDE;
     }
-    if (level == 2) stopHigh = stop;
-    else if (level == 1) stopNormal = stop;
+    if (level == 2) stopHigh = stop < 0 ? -1 : depthOf(stop);
+    else if (level == 1) stopNormal = stop < 0 ? -1 : depthOf(stop);
   }
   countVisited(visited);
 
-  sortIds(out, count);
-  store<i32>(result + R_KEPT_TOKENS, budget - left);
+  sortIds(out, count); // by summarized depth: path order, a summary where its run was
+  store<i32>(result + R_KEPT_TOKENS, budget - <i32>left);
   store<i32>(result + R_EVICTED, candidates - (count - forcedOutside));
   store<i32>(result, count);
   return count;
 }
 
-/** Heapsort of n i32 ids at p, ascending: in place, no allocation. */
+/** Heapsort of n i32 ids at p by summarized depth, ascending (entries of one path: distinct depths): in place, no allocation. */
 function sortIds(p: usize, n: i32): void {
   for (let i = (n >> 1) - 1; i >= 0; i--) siftDown(p, i, n);
   for (let end = n - 1; end > 0; end--) {
@@ -240,12 +261,13 @@ function sortIds(p: usize, n: i32): void {
 
 @inline function siftDown(p: usize, i: i32, n: i32): void {
   const v = load<i32>(p + (<usize>i << 2));
+  const dv = depthOf(v);
   while (true) {
     let c = 2 * i + 1;
     if (c >= n) break;
-    if (c + 1 < n && load<i32>(p + (<usize>(c + 1) << 2)) > load<i32>(p + (<usize>c << 2))) c++;
+    if (c + 1 < n && depthOf(load<i32>(p + (<usize>(c + 1) << 2))) > depthOf(load<i32>(p + (<usize>c << 2)))) c++;
     const cv = load<i32>(p + (<usize>c << 2));
-    if (cv <= v) break;
+    if (depthOf(cv) <= dv) break;
     store<i32>(p + (<usize>i << 2), cv);
     i = c;
   }

@@ -2,8 +2,11 @@
 
 export { setMemoryLimit, memoryPages } from "./alloc";
 export {
-  createTree, dropTree, reserveTree, append, treeTable, reserveOut, resetVisited, visited,
+  createTree, dropTree, reserveTree, append, treeTable, reserveOut, resetVisited, visited, COUNTS_VISITS,
 } from "./arena";
-export { walkInto, leavesInto } from "./walk";
+export { walkInto, walkSummarizedInto, leavesInto } from "./walk";
+export { attachSummary } from "./summary";
 export { selectInto, selectResult } from "./evict";
 export { createWindow, dropWindow, windowAdd, windowEvictUnit, windowSlotsInto, windowTokens, windowCount, evictedCount } from "./window";
+export { createIndex, dropIndex, clearIndex, indexRows, indexTable, indexBlock, reserveRows, addRows, removeRow, readRow } from "./similarity";
+export { topK, resultsAddress, reserveInput, readPass } from "./similarity-search";

@@ -45,6 +45,11 @@ const MAX_CAP_LOG2: i32 = 24;
 // Window handles index a table of headers (blocks move when they grow; headers stay).
 const windows = memory.data<i32>([0, 0, 0, -1]); // see alloc.ts's handle tables
 
+/** windowAdd's refusals: the message is larger than the window; it would evict its own unit; memory cannot grow. */
+export const REJECTED_TOO_LARGE: i32 = -1;
+export const REJECTED_ORPHANED: i32 = -2;
+export const WINDOW_OUT_OF_MEMORY: i32 = -3;
+
 /** What the last windowAdd evicted: count, then the slots at the output buffer. */
 export let evictedCount: i32 = 0;
 
@@ -159,14 +164,14 @@ export function windowEvictUnit(w: i32, unit: i32): void {
  * each list is walked from its head unit by unit. O(evicted).
  */
 function evictsUnit(h: usize, tokens: i32, unit: i32): bool {
-  let need = load<i32>(h + W_TOTAL) + tokens - load<i32>(h + W_MAX);
+  let need: i64 = <i64>load<i32>(h + W_TOTAL) + <i64>tokens - <i64>load<i32>(h + W_MAX);
   for (let p: usize = 0; p < 4 && need > 0; p++) {
     let x = load<i32>(h + W_PFIRST + (p << 2));
     while (x >= 0 && need > 0) {
       const head = get(h, C_UNIT, x) >= 0 ? get(h, C_UNIT, x) : x;
       if (head == unit) return true;
       do {
-        need -= get(h, C_TOKENS, x);
+        need -= <i64>get(h, C_TOKENS, x);
         x = get(h, C_PNEXT, x);
       } while (x >= 0 && get(h, C_UNIT, x) == head);
     }
@@ -186,11 +191,12 @@ export function windowAdd(w: i32, tokens: i32, priority: i32, unit: i32): i32 {
   const h = headerOf(w);
   evictedCount = 0;
   const maxTokens = load<i32>(h + W_MAX);
-  if (tokens > maxTokens) return -1;
-  if (unit >= 0 && evictsUnit(h, tokens, unit)) return -2;
+  if (tokens > maxTokens) return REJECTED_TOO_LARGE;
+  if (unit >= 0 && evictsUnit(h, tokens, unit)) return REJECTED_ORPHANED;
   const out = reserveOut(load<i32>(h + W_COUNT));
-  if (out == 0) return -3;
-  while (load<i32>(h + W_TOTAL) + tokens > maxTokens) {
+  if (out == 0) return WINDOW_OUT_OF_MEMORY;
+  // In 64 bits: the total and the new message may each be near the 2^30 cap.
+  while (<i64>load<i32>(h + W_TOTAL) + <i64>tokens > <i64>maxTokens) {
     let victim = -1;
     for (let p = 0; p < 4 && victim < 0; p++) victim = load<i32>(h + W_PFIRST + (<usize>p << 2));
     evictUnit(h, get(h, C_UNIT, victim) >= 0 ? get(h, C_UNIT, victim) : victim, out);
@@ -201,7 +207,7 @@ export function windowAdd(w: i32, tokens: i32, priority: i32, unit: i32): i32 {
     store<i32>(h + W_FREE, get(h, C_NEXT, x));
   } else {
     x = load<i32>(h + W_USED);
-    if (x == 1 << load<i32>(h + W_CAP_LOG2) && !growWindow(h)) return -3;
+    if (x == 1 << load<i32>(h + W_CAP_LOG2) && !growWindow(h)) return WINDOW_OUT_OF_MEMORY;
     store<i32>(h + W_USED, x + 1);
   }
   const last = load<i32>(h + W_LAST);

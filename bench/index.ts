@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import { runArenaSuite } from "./arena.bench.js";
 import { runContextSuite } from "./context.bench.js";
 import { runTokensSuite } from "./tokens.bench.js";
+import { runLongTokensSuite } from "./tokens-long.bench.js";
 
 /** What a suite reports: tables to print, goals (reported, never asserted) and its markdown. */
 interface SuiteReport {
@@ -22,6 +23,7 @@ const suites: { name: string; run: () => Promise<SuiteReport> }[] = [
   { name: "arena", run: runArenaSuite },
   { name: "context", run: runContextSuite },
   { name: "tokens", run: runTokensSuite },
+  { name: "tokens-long", run: runLongTokensSuite },
 ];
 const only = process.argv.slice(2);
 

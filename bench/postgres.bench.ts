@@ -43,7 +43,9 @@ export async function runPostgresSuite(smoke = false): Promise<SuiteReport> {
     for (const durability of ["full", "batched"]) {
       for (const processes of smoke ? [1, 2] : [1, 4, 8]) {
         const prefix = `b${++n}_`;
-        await postgresStore(cluster.url, { tablePrefix: prefix }).listChats("warm-up").then(() => undefined); // create the schema once
+        const warm = postgresStore(cluster.url, { tablePrefix: prefix });
+        await warm.listChats("warm-up"); // create the schema once
+        await warm.close();
         const started = performance.now();
         const results = await Promise.all(Array.from({ length: processes }, () => writer(cluster.url, prefix, appends, durability)));
         const wall = (performance.now() - started) / 1000;

@@ -5,12 +5,18 @@
  * - UNKNOWN_MESSAGE / UNKNOWN_CHAT / UNKNOWN_MODEL: a name or id that does not exist.
  * - WRONG_ROLE: the operation does not apply to a message of that role (edit a non-user message...).
  * - CHAT_DELETED / LOOM_CLOSED / WINDOW_DISPOSED: the object was deleted or closed; open a fresh one.
+ * - CHAT_EVICTED: a synchronous read of a chat that left memory (past `maxOpenChats`) whose store
+ *   is not in this process; `await chats.open(id)` or `await chat.refresh()` reloads it.
  * - MESSAGE_TOO_LARGE: a message cannot fit the model's window even alone.
+ * - OPEN_TOOL_CALLS: a user, assistant or system message was appended while tool calls above it
+ *   still have no result; append a tool result for each, or call `chat.cancelToolCalls()`.
  * - TOKENIZER_NOT_LOADED: a synchronous count needs an exact tokenizer that is not loaded yet.
  * - OUT_OF_MEMORY: the engine's memory could not grow (or hit `maxMemoryMB`).
  * - WASM_UNAVAILABLE: the WebAssembly core could not be loaded.
  * - STORE_CORRUPT: the store holds data the library cannot read back.
  * - STORE_FAILED: the store could not write a change; nothing was changed, retry it.
+ * - IMPORT_FAILED: a file to import is in no known format or is broken; nothing was imported.
+ * - EMBEDDER_FAILED: an embedder threw, or returned the wrong count, dimension or non-finite numbers; nothing was changed.
  */
 export type ErrorCode =
   | "INVALID_ARGUMENT"
@@ -23,14 +29,18 @@ export type ErrorCode =
   | "UNKNOWN_MODEL"
   | "WRONG_ROLE"
   | "CHAT_DELETED"
+  | "CHAT_EVICTED"
   | "LOOM_CLOSED"
   | "WINDOW_DISPOSED"
   | "MESSAGE_TOO_LARGE"
+  | "OPEN_TOOL_CALLS"
   | "TOKENIZER_NOT_LOADED"
   | "OUT_OF_MEMORY"
   | "WASM_UNAVAILABLE"
   | "STORE_CORRUPT"
-  | "STORE_FAILED";
+  | "STORE_FAILED"
+  | "IMPORT_FAILED"
+  | "EMBEDDER_FAILED";
 
 /** The only error type ctxloom throws. `code` is stable; `message` says what to do. */
 export class CtxloomError extends Error {

@@ -114,6 +114,7 @@ export function flakyStore(options: { async?: boolean } = {}): { store: Store; s
   const store: Store = {
     name: "flaky",
     createChat: wrap("createChat", inner.createChat.bind(inner)),
+    importChat: wrap("importChat", inner.importChat.bind(inner)),
     appendMessage: wrap("appendMessage", inner.appendMessage.bind(inner)),
     setHead: wrap("setHead", inner.setHead.bind(inner)),
     deleteChat: wrap("deleteChat", inner.deleteChat.bind(inner)),
@@ -152,4 +153,25 @@ export function dumpTree(e: Engine, t: number) {
     children: e.children(t, id),
   }));
   return { size: n, roots: e.children(t, -1), leaves: e.leaves(t), nodes };
+}
+
+/**
+ * Everything a chat answers, compared across Looms and engines after a restore: messages,
+ * ids, branches, head, every leaf's path, windows and contexts (building a context moves
+ * nothing, so this reads only).
+ */
+export async function observe(chat: Chat): Promise<unknown> {
+  const n = chat.messageCount;
+  const leaves = chat.leaves();
+  return {
+    head: chat.head,
+    messages: Array.from({ length: n }, (_, i) => chat.get(i)),
+    children: Array.from({ length: n }, (_, i) => chat.children(i)),
+    roots: chat.roots(),
+    leaves,
+    paths: leaves.map((leaf) => chat.path(leaf).map((m) => m.id)),
+    path: chat.path(),
+    windows: [1, 3, 40].map((w) => chat.window({ maxMessages: w }).map((m) => m.id)),
+    context: n === 0 ? null : await chat.buildContext({ maxMessages: 50 }).then((c) => ({ usage: c.usage, ids: c.conversation.map((m) => m.id), messages: c.messages })),
+  };
 }

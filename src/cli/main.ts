@@ -1,74 +1,17 @@
 #!/usr/bin/env node
-// The `ctxloom` command. `ctxloom demo` walks through seed 000's operations on a real chat.
-import { Loom } from "../index.js";
-import { drawTree } from "./tree-view.js";
+// The `ctxloom` command (run `ctxloom --help`).
+import { readFileSync } from "node:fs";
+import { demo } from "./demo.js";
+import { run } from "./run.js";
+import { openStore } from "./store.js";
 
-async function demo(engine: "wasm" | "js" | undefined): Promise<void> {
-  const loom = await Loom.open(engine ? { engine } : {});
-  const chats = loom.user("alice");
-  const chat = await chats.create({ title: "Trip to Lisbon", model: "gpt-4o", system: "You are a concise travel guide." });
-  console.log(`ctxloom demo: engine ${loom.engine}, chat "${chat.title}" (${chat.id})\n`);
+const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
 
-  await chat.append({ role: "user", content: "I have three days in Lisbon. Where should I stay?" });
-  const first = await chat.append({ role: "assistant", content: "Stay in Baixa or Chiado: central, flat, and close to the river." });
-  const ask = await chat.append({ role: "user", content: "What should I eat there?" });
-  const answer = await chat.append({ role: "assistant", content: "Try pastéis de nata at Manteigaria and grilled sardines in Alfama." });
-
-  console.log("1. regenerate the last answer: a new sibling, the old answer kept");
-  await chat.regenerate(answer.id);
-  const second = await chat.append({ role: "assistant", content: "Bacalhau à Brás, bifanas, and a ginjinha near Rossio." });
-
-  console.log("2. edit the second question: a new branch from the same point");
-  await chat.edit(ask.id, "What should I eat there on a budget?");
-  await chat.append({ role: "assistant", content: "Tascas serve a prato do dia with soup and wine for about 12 euros." });
-  await chat.append({ role: "user", content: "And a cheap day trip?" });
-  await chat.append({ role: "assistant", content: "Sintra by train from Rossio: about 5 euros return." });
-
-  console.log("3. switch back to the regenerated answer's branch (O(1))\n");
-  await chat.checkout(second.id);
-
-  console.log(drawTree(chat));
-  console.log(`\nsiblings of #${answer.id}: [${chat.siblings(answer.id).join(", ")}]   leaves: [${chat.leaves().join(", ")}]`);
-
-  const window = chat.window({ maxMessages: 3 });
-  console.log(`\nwindow({ maxMessages: 3 }) from head #${chat.head}:`);
-  for (const m of window) console.log(`  #${m.id} ${m.role.padEnd(9)} ${m.tokens.toString().padStart(3)} tok  ${m.content}`);
-
-  console.log(`\npath() restores the active branch: ${chat.path().map((m) => `#${m.id}`).join(" -> ")}`);
-  console.log(`first answer #${first.id} is still there: "${chat.get(first.id).content}"`);
-  console.log(`\n${(await chats.list()).length} chat(s) for alice, ${chat.messageCount} messages in "${chat.title}".`);
-
-  // A budgeted context for a deliberately tiny model, so that the budget bites.
-  await chat.checkout(answer.id);
-  await chat.append({ role: "user", content: "Remember: I am vegetarian.", priority: "critical" });
-  await chat.append({ role: "assistant", content: "Noted: vegetarian options only from now on.", priority: "low" });
-  const tiny = { name: "tiny-demo", contextWindow: 150, sizeClass: "tiny" as const, tokensPerChar: 0.25 };
-  const ctx = await chat.buildContext({
-    model: tiny,
-    memory: "Alice travels in May. She prefers walking to taxis.",
-    input: "So what should I eat tonight?",
-  });
-  console.log(`\nbuildContext({ model: a 150-token window, memory, input }) from head #${chat.head}:`);
-  for (const m of ctx.messages) console.log(`  ${m.role.padEnd(9)} ${m.content}`);
-  const u = ctx.usage;
-  console.log(`  usage: system ${u.system} + memory ${u.memory} + conversation ${u.conversation} + input ${u.input} + 3 = ${u.total} of ${u.limit} tokens; ${ctx.evicted} evicted`);
-  console.log(`  stats: ${JSON.stringify(chat.stats())}`);
-
-  // Seed 004's standalone sliding window: lowest priority leaves first.
-  const win = loom.window({ maxTokens: 40 });
-  win.add({ role: "system", content: "Be brief." });
-  win.add({ role: "user", content: "Small talk about the weather.", priority: "low" });
-  win.add({ role: "user", content: "My flight lands at 9pm.", priority: "high" });
-  win.add({ role: "user", content: "Which tram goes to the castle?" });
-  console.log(`\nloom.window({ maxTokens: 40 }) after four adds (${win.tokenCount} tokens):\n${win.format().replace(/^/gm, "  ")}`);
-  await loom.close();
-}
-
-const [command = "demo", ...rest] = process.argv.slice(2);
-const engineArg = rest.find((a) => a.startsWith("--engine="))?.slice("--engine=".length);
-if (command === "demo" && (engineArg === undefined || engineArg === "wasm" || engineArg === "js")) {
-  await demo(engineArg);
-} else {
-  console.error("usage: ctxloom demo [--engine=wasm|js]");
-  process.exitCode = 2;
-}
+process.exitCode = await run(process.argv.slice(2), {
+  out: (text) => void process.stdout.write(text + "\n"),
+  err: (text) => void process.stderr.write(text.startsWith("\r") ? text : text + "\n"),
+  progress: process.stderr.isTTY === true,
+  openStore: (db) => openStore(db, (text) => process.stderr.write(text + "\n")),
+  version: pkg.version,
+  demo,
+});

@@ -1,19 +1,25 @@
 import type { Chat } from "../tree/chat.js";
 
-/** Draws a chat's whole tree, one message a line, marking the head and the active branch. */
+/**
+ * Draws a chat's whole tree, one message a line: `*` marks the active branch and `<- head`
+ * the head. A run of single replies stays in one column; only a branch point indents its
+ * replies, so a long linear chat stays narrow. Iterative: any depth draws.
+ */
 export function drawTree(chat: Chat, width = 60): string {
   const active = new Set(chat.path().map((m) => m.id));
   const lines: string[] = [];
-  const visit = (id: number, prefix: string, last: boolean): void => {
+  const glyphs = (ids: number[]) => ids.map((id, i): [number, string] => [id, ids.length === 1 ? "" : i === ids.length - 1 ? "└─" : "├─"]);
+  // Each entry: a message, the indent of its line, and its branch glyph ("" inside a run).
+  const stack: [number, string, string][] = glyphs(chat.roots()).reverse().map(([id, g]) => [id, "", g]);
+  while (stack.length > 0) {
+    const [id, indent, glyph] = stack.pop()!;
     const m = chat.get(id);
-    const text = m.content.replace(/\s+/g, " ");
+    const text = m.content.replace(/\s+/g, " ") || (m.toolCalls ?? []).map((c) => `[call ${c.function.name}]`).join(" ");
     const clipped = text.length > width ? text.slice(0, width - 1) + "…" : text;
     const mark = id === chat.head ? "  <- head" : "";
-    lines.push(`${prefix}${last ? "└─" : "├─"}${active.has(id) ? "*" : " "}#${id} ${m.role}: ${clipped}${mark}`);
-    const kids = chat.children(id);
-    kids.forEach((k, i) => visit(k, prefix + (last ? "  " : "│ "), i === kids.length - 1));
-  };
-  const roots = chat.roots();
-  roots.forEach((r, i) => visit(r, "", i === roots.length - 1));
+    lines.push(`${indent}${glyph}${active.has(id) ? "*" : " "}#${id} ${m.role}: ${clipped}${mark}`);
+    const inner = indent + (glyph === "├─" ? "│ " : glyph === "└─" ? "  " : "");
+    for (const [k, g] of glyphs(chat.children(id)).reverse()) stack.push([k, inner, g]);
+  }
   return lines.join("\n");
 }

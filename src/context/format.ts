@@ -1,13 +1,47 @@
-import type { Message } from "../tree/message.js";
+import type { Message } from "../message.js";
 
-/** A message as OpenAI's Chat Completions API takes it. */
-export interface OpenAIMessage {
-  role: "system" | "user" | "assistant" | "tool";
+/** A tool call as OpenAI's Chat Completions API takes it. */
+export interface OpenAIToolCall {
+  id: string;
+  type: "function";
+  function: { name: string; arguments: string };
+}
+
+/** A system message of OpenAI's Chat Completions API. */
+export interface OpenAISystemMessage {
+  role: "system";
   content: string;
   name?: string;
-  tool_calls?: { id: string; type: "function"; function: { name: string; arguments: string } }[];
-  tool_call_id?: string;
 }
+
+/** A user message of OpenAI's Chat Completions API. */
+export interface OpenAIUserMessage {
+  role: "user";
+  content: string;
+  name?: string;
+}
+
+/** An assistant message of OpenAI's Chat Completions API, with its tool calls if it made any. */
+export interface OpenAIAssistantMessage {
+  role: "assistant";
+  content: string;
+  name?: string;
+  tool_calls?: OpenAIToolCall[];
+}
+
+/** A tool result of OpenAI's Chat Completions API. */
+export interface OpenAIToolMessage {
+  role: "tool";
+  content: string;
+  tool_call_id: string;
+  name?: string;
+}
+
+/**
+ * A message as OpenAI's Chat Completions API takes it: a union by role, so that a list of
+ * them is the `openai` package's ChatCompletionMessageParam[] without a cast.
+ */
+export type OpenAIMessage = OpenAISystemMessage | OpenAIUserMessage | OpenAIAssistantMessage | OpenAIToolMessage;
 
 /** A content block of Anthropic's Messages API. */
 export type AnthropicBlock =
@@ -23,7 +57,8 @@ export interface AnthropicMessage {
 
 /** The text of a chat message in OpenAI's shape. */
 export function toOpenAI(m: Pick<Message, "role" | "content" | "name" | "toolCalls" | "toolCallId">): OpenAIMessage {
-  const out: OpenAIMessage = { role: m.role, content: m.content };
+  // Fields in the order they always had: role, content, name, tool_calls, tool_call_id.
+  const out = { role: m.role, content: m.content } as OpenAIMessage & { name?: string; tool_calls?: OpenAIToolCall[]; tool_call_id?: string };
   if (m.name !== undefined) out.name = m.name;
   if (m.toolCalls) out.tool_calls = m.toolCalls.map((c) => ({ id: c.id, type: "function", function: { ...c.function } }));
   if (m.toolCallId !== undefined) out.tool_call_id = m.toolCallId;

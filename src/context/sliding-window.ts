@@ -1,10 +1,11 @@
 import { CtxloomError, checkInteger, checkOptions, describe } from "../errors.js";
-import { PRIORITIES, type Engine, type Priority } from "../engine/types.js";
-import { MAX_TOKENS, messageTokens } from "../tokens/chat.js";
+import type { Engine } from "../engine/types.js";
+import { MAX_TOKENS, PRIORITIES, checkMessageInput, priorityCode, type MessageExtras, type MessageInput, type Priority, type ToolCall } from "../message.js";
+import { messageTokens } from "../tokens/chat.js";
 import { heuristicCounter } from "../tokens/heuristic.js";
 import type { TokenCounter } from "../tokens/types.js";
-import { checkMessageInput, priorityCode, type MessageExtras, type MessageInput, type ToolCall } from "../tree/message.js";
 import { toTranscript } from "./format.js";
+import { checkToolResult, unfinished } from "./tool-units.js";
 
 /** A message held by a sliding window. */
 export interface WindowMessage extends MessageExtras {
@@ -43,6 +44,10 @@ export interface WindowStats {
  * with tool calls leaves with its results). A message larger than the whole window is
  * refused. The newest message always gets in if it fits alone, even if that evicts more
  * important ones: the window follows the conversation. Runs on the engine's core.
+ *
+ * The window never holds a tool call without its result: when a message other than a
+ * tool result follows an assistant message whose calls are not all answered, that
+ * unfinished unit (the assistant message and the results it has) is evicted first.
  */
 export class SlidingWindow {
   readonly maxTokens: number;
@@ -51,7 +56,7 @@ export class SlidingWindow {
   readonly #counter: TokenCounter;
   readonly #bySlot: (WindowMessage | undefined)[] = [];
   /** The newest assistant message with tool calls still in the window, and the calls it has answers for. */
-  #open: { slot: number; calls: readonly ToolCall[]; answered: Set<string>; evicted: boolean } | null = null;
+  #open: { slot: number; calls: readonly ToolCall[]; answered: Set<string>; priority: Priority; evicted: boolean } | null = null;
   #added = 0;
   #evicted = 0;
   #rejected = 0;
@@ -60,7 +65,7 @@ export class SlidingWindow {
 
   /** @internal Use `loom.window({ maxTokens })`. */
   constructor(engine: Engine, options: WindowOptions, onDispose: () => void) {
-    const o = checkOptions<WindowOptions>(options, "window(options)");
+    const o = checkOptions<WindowOptions>(options, "window(options)", ["maxTokens", "counter"]);
     this.maxTokens = checkInteger(o.maxTokens, "maxTokens", 1, MAX_TOKENS);
     if (o.counter !== undefined && (o.counter === null || typeof o.counter.count !== "function")) {
       throw new CtxloomError("INVALID_ARGUMENT", `counter must be a TokenCounter { name, exact, count(text) }; got ${describe(o.counter)}.`);
@@ -81,26 +86,19 @@ export class SlidingWindow {
   add(input: MessageInput): boolean {
     this.#checkLive();
     const m = checkMessageInput(input);
+    const open = this.#open;
     let unit = -1;
     if (m.role === "tool") {
-      const open = this.#open;
-      if (!open || !open.calls.some((c) => c.id === m.toolCallId) || open.answered.has(m.toolCallId!)) {
-        throw new CtxloomError(
-          "INVALID_TOOL_CALL",
-          `No tool call ${describe(m.toolCallId)} awaits an answer: add the assistant message with that call first, ` +
-            `and answer each call once.`,
-        );
-      }
-      if (open.evicted) {
+      m.priority = checkToolResult(open, m.toolCallId!, (input as MessageInput).priority).priority;
+      if (open!.evicted) {
         this.#rejected++;
         return false; // its call was evicted: a lone result must not be sent
       }
-      const priority = this.#bySlot[open.slot]!.priority;
-      if ((input as MessageInput).priority !== undefined && m.priority !== priority) {
-        throw new CtxloomError("INVALID_PRIORITY", `A tool result takes its call's priority (${priority}); leave priority out or pass "${priority}".`);
-      }
-      m.priority = priority;
-      unit = open.slot;
+      unit = open!.slot;
+    } else if (open && unfinished(open)) {
+      // Those calls will never get their results: the unfinished unit leaves the window.
+      if (!open.evicted) this.#forget(this.#engine.windowEvictUnit(this.#window, open.slot));
+      this.#open = null;
     }
     const tokens = messageTokens(this.#counter, m);
     const { slot, evicted } = this.#engine.windowAdd(this.#window, tokens, priorityCode(m.priority), unit);
@@ -115,7 +113,7 @@ export class SlidingWindow {
     const message: WindowMessage = { ...m, tokens };
     this.#bySlot[slot] = Object.freeze(message);
     this.#added++;
-    if (m.toolCalls) this.#open = { slot, calls: m.toolCalls, answered: new Set(), evicted: false };
+    if (m.toolCalls) this.#open = { slot, calls: m.toolCalls, answered: new Set(), priority: m.priority, evicted: false };
     else if (m.role === "tool") this.#open!.answered.add(m.toolCallId!);
     else this.#open = null;
     return true;

@@ -1,50 +1,114 @@
+import { callCounter, countText } from "../tokens/chat.js";
 import type { TokenCounter } from "../tokens/types.js";
 
 /** Where a text can be cut between sentences: after . ! ? or a line break, before the next word. */
 const SENTENCE_END = /(?<=[.!?…。！？])\s+|\n+/g;
+/** A sentence or word cut is tried only this many times below the token cut before the next fallback. */
+const TRIES = 4;
 
 /**
  * The longest prefix of `text` whose count is at most `maxTokens`, cut at a sentence
- * boundary when at least one whole sentence fits, else at a word boundary, else
- * anywhere. O(sentences log) counts; only called on texts that are too long.
+ * boundary when at least one whole sentence fits, else at a word boundary, else between
+ * two characters (grapheme clusters where Intl.Segmenter exists, code points otherwise):
+ * an emoji or a surrogate pair is never split. With a counter that can `fit` (the exact
+ * ones, the heuristic) the cut is found in one pass over the tokens of the prefix kept,
+ * so a 10 MiB text costs what its kept part costs; other counters are binary-searched.
  */
 export function truncateToTokens(text: string, maxTokens: number, counter: TokenCounter): string {
-  if (maxTokens <= 0) return "";
-  if (counter.count(text) <= maxTokens) return text;
-  const ends: number[] = [];
-  for (const m of text.matchAll(SENTENCE_END)) ends.push(m.index!);
-  const bySentence = longestFitting(ends, (end) => text.slice(0, end).trimEnd(), maxTokens, counter);
+  if (maxTokens <= 0 || text.length === 0) return "";
+  const limit = fitEnd(text, maxTokens, counter);
+  if (limit >= text.length) return text;
+  const fits = (candidate: string) => candidate.length > 0 && countText(counter, candidate) <= maxTokens;
+  const bySentence = lastFitting(text, limit, SENTENCE_END, (end) => text.slice(0, end).trimEnd(), fits);
   if (bySentence) return bySentence;
-  const spaces: number[] = [];
-  for (const m of text.matchAll(/\s+/g)) spaces.push(m.index!);
-  const byWord = longestFitting(spaces, (end) => text.slice(0, end), maxTokens, counter);
+  const byWord = lastFitting(text, limit, /\s+/g, (end) => text.slice(0, end), fits);
   if (byWord) return byWord;
-  const chars = Array.from({ length: text.length }, (_, i) => i);
-  return longestFitting(chars, (end) => text.slice(0, end), maxTokens, counter) ?? "";
+  let cut = graphemeStart(text, limit);
+  // A shorter prefix counts no more in practice; checked all the same, moving back a cluster at a time.
+  while (cut > 0 && !fits(text.slice(0, cut))) cut = graphemeStart(text, cut - 1);
+  return text.slice(0, cut);
 }
 
-/** Binary search for the last cut whose prefix fits (counts grow with the prefix). */
-function longestFitting(cuts: number[], prefix: (cut: number) => string, maxTokens: number, counter: TokenCounter): string | undefined {
-  let lo = 0;
-  let hi = cuts.length - 1;
-  let best: string | undefined;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const candidate = prefix(cuts[mid]!);
-    if (candidate.length > 0 && counter.count(candidate) <= maxTokens) {
-      best = candidate;
-      lo = mid + 1;
-    } else {
-      hi = mid - 1;
-    }
+/** The end of the longest prefix of at most `maxTokens` (any cut), by the counter's own `fit` or a binary search over code points. */
+function fitEnd(text: string, maxTokens: number, counter: TokenCounter): number {
+  if (counter.fit) {
+    const end = callCounter(counter, () => counter.fit!(text, maxTokens));
+    if (Number.isInteger(end)) return Math.min(text.length, Math.max(0, end));
   }
-  return best;
+  if (countText(counter, text) <= maxTokens) return text.length;
+  let lo = 0; // fits
+  let hi = text.length; // does not
+  while (hi - lo > 1) {
+    let mid = (lo + hi) >>> 1;
+    if (isLowSurrogateAt(text, mid)) mid--;
+    if (mid <= lo) break;
+    if (countText(counter, text.slice(0, mid)) <= maxTokens) lo = mid;
+    else hi = mid;
+  }
+  return lo;
 }
 
-/** The first `maxChars` characters, cut at a word boundary where one is near, with an ellipsis. */
+/** The last boundary of `pattern` at or before `limit` whose prefix fits (the few nearest are tried). */
+function lastFitting(text: string, limit: number, pattern: RegExp, prefix: (end: number) => string, fits: (s: string) => boolean): string | undefined {
+  const ends: number[] = [];
+  const scan = new RegExp(pattern.source, "g");
+  const head = text.slice(0, limit + 1); // a boundary right at the limit still counts
+  for (const m of head.matchAll(scan)) if (m.index! <= limit) ends.push(m.index!);
+  for (let i = ends.length - 1, tries = 0; i >= 0 && tries < TRIES; i--, tries++) {
+    const candidate = prefix(ends[i]!);
+    if (fits(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+function isLowSurrogateAt(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  return i > 0 && c >= 0xdc00 && c < 0xe000 && isHigh(text.charCodeAt(i - 1));
+}
+
+const isHigh = (c: number) => c >= 0xd800 && c < 0xdc00;
+
+type Segmenter = { segment(text: string): { containing(index: number): { index: number } | undefined } };
+const segmenter: Segmenter | undefined = (() => {
+  const Ctor = (globalThis as { Intl?: { Segmenter?: new (locale?: string, options?: { granularity: string }) => Segmenter } }).Intl?.Segmenter;
+  return Ctor ? new Ctor(undefined, { granularity: "grapheme" }) : undefined;
+})();
+
+/** Joiners and marks that belong to the character before them: never cut before one (the fallback's rule). */
+const JOINS_PREVIOUS = /[\p{M}\u200d\ufe00-\ufe0f\u{1f3fb}-\u{1f3ff}\u{e0020}-\u{e007f}]/u;
+
+/**
+ * The start of the grapheme cluster holding `index` (so that cutting there splits none):
+ * `index` itself when it is a boundary. Intl.Segmenter where it exists; else code points,
+ * kept together with combining marks, variation selectors, skin tones and zero-width joiners.
+ */
+export function graphemeStart(text: string, index: number, useSegmenter = true): number {
+  if (index <= 0) return 0;
+  if (index >= text.length) return text.length;
+  if (useSegmenter && segmenter) {
+    // A window around the index: clusters are short, and a window keeps this O(1) on long texts.
+    const from = Math.max(0, index - 256);
+    const seg = segmenter.segment(text.slice(from, Math.min(text.length, index + 256))).containing(index - from);
+    if (seg && (seg.index > 0 || from === 0)) return from + seg.index;
+  }
+  let i = index;
+  for (;;) {
+    if (isLowSurrogateAt(text, i)) i--;
+    if (i <= 0) return 0;
+    const at = String.fromCodePoint(text.codePointAt(i)!);
+    const before = text.charCodeAt(i - 1) === 0x200d;
+    if (!JOINS_PREVIOUS.test(at) && !before) return i;
+    i--;
+  }
+}
+
+/**
+ * The first characters of `text` with an ellipsis, at most `maxChars` UTF-16 units in all,
+ * cut at a word boundary where one is near and never inside a character or grapheme cluster.
+ */
 export function truncateToChars(text: string, maxChars: number): string {
   if (text.length <= maxChars) return text;
-  const cut = text.slice(0, Math.max(0, maxChars - 1));
+  const cut = text.slice(0, graphemeStart(text, Math.max(0, maxChars - 1)));
   const space = cut.lastIndexOf(" ");
   return (space > maxChars * 0.6 ? cut.slice(0, space) : cut) + "…";
 }

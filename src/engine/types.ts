@@ -16,7 +16,11 @@ export interface Engine {
   createTree(): number;
   /** Frees a tree; its handle may be reused. */
   dropTree(tree: number): void;
-  /** Appends a node under `parent` (-1: a new root) and returns its id. Amortized O(1). */
+  /**
+   * Appends a node under `parent` (-1: a new root) and returns its id. `parent` is not a
+   * summary node, and `flags` never holds FLAG_SUMMARY (only attachSummary makes summary
+   * nodes). Amortized O(1).
+   */
   append(tree: number, parent: number, tokens: number, role: number, priority: number, flags: number): number;
   /** Makes room for `n` nodes, so that appends up to that size cannot fail. Throws OUT_OF_MEMORY. */
   reserve(tree: number, n: number): void;
@@ -31,13 +35,45 @@ export interface Engine {
 
   /** Children of `id` (-1: the roots), in creation order. O(children). */
   children(tree: number, id: number): number[];
-  /** All nodes without children, in creation order. O(size). */
+  /** All nodes without children, in creation order (summary nodes are not listed). O(size). */
   leaves(tree: number): number[];
   /**
    * Writes the last `max` nodes of the path root -> `head`, oldest first, to `ids[0..n)`
-   * and returns n. O(W): touches only the nodes it returns.
+   * and returns n: every original, never a summary (what `path()` restores). O(W): touches
+   * only the nodes it returns.
    */
   walk(tree: number, head: number, max: number): number;
+  /**
+   * Like `walk`, along the summarized path (for contexts): a summary stands in for its run
+   * when the walk reaches the run's `last` (the head itself or an ancestor of it), and the
+   * walk goes on at the parent of the run's `first`. With the head inside a run, that run is
+   * shown as originals. From a summary node: the summary, then the summarized path above
+   * its run. Writes the last `max` entries, oldest first, to `ids[0..n)`; returns n. O(W):
+   * one visit per entry, a jump over a run counting as one.
+   */
+  walkSummarized(tree: number, head: number, max: number): number;
+
+  /**
+   * Attaches a summary node of `tokens` at `priority` over the run [first..last] of one
+   * branch (`first` an ancestor-or-self of `last`, both messages) and returns its id, the
+   * next of the tree's id sequence. The originals stay: `walk` (and so `path()`) still returns
+   * them; `walkSummarized` and `select` see the summary in their place wherever `last` is on
+   * the path, on every branch below `last`. The summary is in no child list: `children`,
+   * `leaves` (and so siblings) never show it; `parent` of it is the parent of `first`, `depth`
+   * is first's, `role` 0, `flags` FLAG_SUMMARY. Throws INVALID_ARGUMENT (nothing changed)
+   * when `first` is not an ancestor-or-self of `last`, when either is a summary node, when
+   * the run shares nodes with an earlier summary's run without holding that run whole (a
+   * summary of summaries covers each inner run whole, and stands in for all of them), or
+   * when it would cut a tool unit (`first` a tool result; `last` an assistant message with
+   * tool calls, or a tool result leaving calls open); OUT_OF_MEMORY when memory cannot grow.
+   * Never append under a summary node. O(run + nodes below last). See docs/summaries.md.
+   */
+  attachSummary(tree: number, first: number, last: number, tokens: number, priority: number): number;
+  /** The first (oldest) node of a summary's run; -1 for a message. O(1). */
+  summaryFirst(tree: number, id: number): number;
+  /** The last (newest) node of a summary's run, the node it hangs on; -1 for a message. Originals it stands for: depth(last) - depth(first) + 1. O(1). */
+  summaryLast(tree: number, id: number): number;
+
   /**
    * Where walks leave their ids: a long-lived view, valid until the next engine call
    * (read it again after each walk: it is rebuilt when the engine's memory grows).
@@ -46,7 +82,9 @@ export interface Engine {
 
   /**
    * Selects the messages of the branch ending at `head` that fit `budget` tokens, by
-   * importance (see assembly/evict.ts for the rules both engines follow). `maxMessages`
+   * importance (see assembly/evict.ts for the rules both engines follow). It runs on the
+   * summarized path (see walkSummarized): a summary is one candidate in place of its run.
+   * Kept ids come in path order. `maxMessages`
    * (0: no bound) limits the newest messages considered; CRITICAL ones count from anywhere.
    * O(W). The ids view stays valid until the next engine call.
    */
@@ -69,7 +107,12 @@ export interface Engine {
   windowTokens(window: number): number;
   windowCount(window: number): number;
 
-  /** Nodes touched by walks and selections since `resetVisited()` (what the O(W) tests count). */
+  /**
+   * Nodes touched by walks and selections since `resetVisited()` (what the O(W) tests count),
+   * or -1 when this engine does not count: only the counting core (build/ctxloom.counting.wasm,
+   * built with COUNT_VISITS) and `new JsEngine({ countVisits: true })` count; the release
+   * core and a default JsEngine pay nothing for it.
+   */
   readonly visited: number;
   resetVisited(): void;
   /** Bytes the engine holds for node metadata (WASM: linear memory; JS: an estimate is not given, -1). */
@@ -86,25 +129,20 @@ export interface Selection {
   keptTokens: number;
   /** Tokens of the forced messages. */
   forcedTokens: number;
-  /** Messages considered (the newest `maxMessages` of the branch, or all of it) and not kept. */
+  /** Entries considered (the newest `maxMessages` of the summarized path, or all of it) and not kept; originals a summary stands for are not counted. */
   evicted: number;
 }
 
-/** windowAdd: the message is larger than the whole window (nothing was evicted). */
-export const REJECTED_TOO_LARGE = -1;
-/** windowAdd: making room would evict the assistant message this tool result answers (nothing was evicted). */
-export const REJECTED_ORPHANED = -2;
+/**
+ * windowAdd's refusals (REJECTED_TOO_LARGE: the message is larger than the whole window;
+ * REJECTED_ORPHANED: making room would evict the assistant message this tool result answers;
+ * nothing was evicted in either case), and the node flags, roles and priority the core reads:
+ * FLAG_TOOL_CALLS (an assistant message that carries tool calls), FLAG_SUMMARY (a summary
+ * node), FLAG_UNIT_END (a tool result that answers the last open call of its assistant
+ * message). Generated from the core's constants (src/engine/layout.ts).
+ */
+export {
+  REJECTED_TOO_LARGE, REJECTED_ORPHANED, FLAG_TOOL_CALLS, FLAG_SUMMARY, FLAG_UNIT_END, ROLE_USER, ROLE_TOOL, CRITICAL,
+} from "./layout.js";
 
-export const ROLES = ["system", "user", "assistant", "tool"] as const;
-export type Role = (typeof ROLES)[number];
-export const PRIORITIES = ["low", "normal", "high", "critical"] as const;
-export type Priority = (typeof PRIORITIES)[number];
-
-/** Node flags (four bits in the arena). */
-export const FLAG_TOOL_CALLS = 1; // an assistant message that carries tool calls
-export const FLAG_SUMMARY = 2; // a summary node (kind "summary")
-export const FLAG_UNIT_END = 4; // a tool result that answers the last open call of its assistant message
-
-export const ROLE_USER = 1;
-export const ROLE_TOOL = 3;
-export const CRITICAL = 3;
+// Roles and priorities are numeric codes here: their names are in src/message.ts (ROLES, PRIORITIES).

@@ -1,36 +1,12 @@
 import { CtxloomError } from "../errors.js";
+import type { CoreExports } from "./core-exports.js";
+import { summaryRefused } from "./refusals.js";
 import type { Engine, Selection } from "./types.js";
 import {
-  COL_CHILD, COL_META, COL_PARENT, COL_SIBLING, COL_TOKENS, DEPTH_MASK, FLAGS_SHIFT, PRIORITY_SHIFT, ROLE_SHIFT,
-  H_BLOCK, H_CAP_LOG2, H_NEWEST_ROOT, H_SIZE, R_EVICTED, R_FORCED_TOKENS, R_KEPT_TOKENS,
+  COL_CHILD, COL_META, COL_PARENT, COL_SIBLING, COL_SKIP, COL_TOKENS, FLAG_JOINED, FLAG_SUMMARY, SUMMARY_OUT_OF_MEMORY, DEPTH_MASK, FLAGS_SHIFT, PRIORITY_SHIFT, ROLE_SHIFT,
+  H_BLOCK, H_CAP_LOG2, H_NEWEST_ROOT, H_SIZE, R_EVICTED, R_FORCED_TOKENS, R_KEPT_TOKENS, TREE_HEADER_BYTES,
+  WINDOW_OUT_OF_MEMORY,
 } from "./layout.js";
-
-/** The exports of assembly/index.ts (raw bindings: numbers only). */
-interface CoreExports {
-  memory: WebAssembly.Memory;
-  visited: WebAssembly.Global;
-  setMemoryLimit(pages: number): void;
-  memoryPages(): number;
-  createTree(): number;
-  dropTree(tree: number): void;
-  append(tree: number, parent: number, tokens: number, role: number, priority: number, flags: number): number;
-  reserveTree(tree: number, n: number): number;
-  treeTable(): number;
-  reserveOut(n: number): number;
-  resetVisited(): void;
-  walkInto(tree: number, head: number, max: number, out: number): number;
-  leavesInto(tree: number, out: number): number;
-  selectInto(tree: number, head: number, budget: number, maxMessages: number, out: number): number;
-  selectResult(): number;
-  evictedCount: WebAssembly.Global;
-  createWindow(maxTokens: number): number;
-  dropWindow(window: number): void;
-  windowAdd(window: number, tokens: number, priority: number, unit: number): number;
-  windowEvictUnit(window: number, unit: number): void;
-  windowSlotsInto(window: number, out: number): number;
-  windowTokens(window: number): number;
-  windowCount(window: number): number;
-}
 
 /** What `Loom.open({ wasm })` accepts: a compiled module (Workers, bundlers) or the `.wasm` bytes. */
 export type WasmSource = WebAssembly.Module | ArrayBuffer | ArrayBufferView;
@@ -52,15 +28,17 @@ export class WasmEngine implements Engine {
   // Views over linear memory. memory.grow detaches the old ArrayBuffer (every view over
   // it reads as length 0), so after any call that may grow memory the views are rebuilt.
   #i32: Int32Array;
-  #table = 0; // i32 index of the tree table; it moves only in createTree
+  #f64: Float64Array;
+  #table = 0; // byte address of the tree table; it moves only in createTree
 
   private constructor(exports: CoreExports) {
     this.#x = exports;
     this.#i32 = new Int32Array(exports.memory.buffer);
-    this.#result = exports.selectResult() >>> 2;
+    this.#f64 = new Float64Array(exports.memory.buffer);
+    this.#result = exports.selectResult();
   }
 
-  readonly #result: number; // i32 index of the selection's result block (static data)
+  readonly #result: number; // byte address of the selection's result block (static data, 8-aligned)
 
   /** Instantiates the core from a compiled module or its bytes. */
   static async create(source: WasmSource, options: { maxMemoryMB?: number } = {}): Promise<WasmEngine> {
@@ -90,13 +68,14 @@ export class WasmEngine implements Engine {
   #sync(): void {
     if (this.#i32.length === 0) {
       this.#i32 = new Int32Array(this.#x.memory.buffer);
+      this.#f64 = new Float64Array(this.#x.memory.buffer);
       this.#ids = new Int32Array(this.#x.memory.buffer, this.#out, this.#outCap);
     }
   }
 
-  /** i32 index of a tree's header. */
-  #h(tree: number): number {
-    return this.#table + (tree << 2);
+  /** i32 index of field `field` (a byte offset) of a tree's header. */
+  #h(tree: number, field: number): number {
+    return (this.#table + tree * TREE_HEADER_BYTES + field) >>> 2;
   }
 
   // Reads come in runs on one tree (the fields of a message, the messages of a context), so
@@ -109,9 +88,8 @@ export class WasmEngine implements Engine {
   /** Byte address of column `col` of a tree. */
   #col(tree: number, col: number): number {
     if (tree !== this.#lastTree) {
-      const h = this.#h(tree);
-      this.#lastBlock = this.#i32[h + H_BLOCK]! >>> 0;
-      this.#lastCapLog2 = this.#i32[h + H_CAP_LOG2]!;
+      this.#lastBlock = this.#i32[this.#h(tree, H_BLOCK)]! >>> 0;
+      this.#lastCapLog2 = this.#i32[this.#h(tree, H_CAP_LOG2)]!;
       this.#lastTree = tree;
     }
     return this.#lastBlock + (col << this.#lastCapLog2);
@@ -122,7 +100,7 @@ export class WasmEngine implements Engine {
     this.#lastTree = -1;
     if (tree < 0) throw outOfMemory("hold a new chat");
     this.#sync();
-    this.#table = this.#x.treeTable() >>> 2;
+    this.#table = this.#x.treeTable();
     return tree;
   }
 
@@ -147,7 +125,7 @@ export class WasmEngine implements Engine {
   }
 
   size(tree: number): number {
-    return this.#i32[this.#h(tree) + H_SIZE]!;
+    return this.#i32[this.#h(tree, H_SIZE)]!;
   }
 
   parent(tree: number, id: number): number {
@@ -177,15 +155,16 @@ export class WasmEngine implements Engine {
   }
 
   flags(tree: number, id: number): number {
-    return this.#meta(tree, id) >>> FLAGS_SHIFT;
+    return (this.#meta(tree, id) >>> FLAGS_SHIFT) & ~FLAG_JOINED; // the core's own bit stays inside
   }
 
   children(tree: number, id: number): number[] {
+    if (id >= 0 && this.flags(tree, id) & FLAG_SUMMARY) return []; // its child column holds the summary it replaced
     const child = this.#col(tree, COL_CHILD) >>> 2;
     const sibling = this.#col(tree, COL_SIBLING) >>> 2;
     const out: number[] = [];
     // The core keeps the newest child first; callers want creation order.
-    for (let c = id < 0 ? this.#i32[this.#h(tree) + H_NEWEST_ROOT]! : this.#i32[child + id]!; c >= 0; c = this.#i32[sibling + c]!) {
+    for (let c = id < 0 ? this.#i32[this.#h(tree, H_NEWEST_ROOT)]! : this.#i32[child + id]!; c >= 0; c = this.#i32[sibling + c]!) {
       out.push(c);
     }
     return out.reverse();
@@ -202,6 +181,29 @@ export class WasmEngine implements Engine {
     return this.#x.walkInto(tree, head, n, this.#reserve(n));
   }
 
+  walkSummarized(tree: number, head: number, max: number): number {
+    const out = this.#reserve(Math.min(max, this.depth(tree, head) + 1)); // the summarized path is never longer
+    return this.#x.walkSummarizedInto(tree, head, max, out);
+  }
+
+  attachSummary(tree: number, first: number, last: number, tokens: number, priority: number): number {
+    const stack = this.#reserve(this.size(tree)); // the nodes below last, at most
+    const id = this.#x.attachSummary(tree, first, last, tokens, priority, stack);
+    this.#lastTree = -1;
+    if (id === SUMMARY_OUT_OF_MEMORY) throw outOfMemory(`hold a summary in a chat of ${this.size(tree)} messages`);
+    if (id < 0) throw summaryRefused(id, first, last);
+    this.#sync();
+    return id;
+  }
+
+  summaryFirst(tree: number, id: number): number {
+    return this.flags(tree, id) & FLAG_SUMMARY ? this.#i32[(this.#col(tree, COL_SIBLING) >>> 2) + id]! : -1;
+  }
+
+  summaryLast(tree: number, id: number): number {
+    return this.flags(tree, id) & FLAG_SUMMARY ? this.#i32[(this.#col(tree, COL_SKIP) >>> 2) + id]! : -1;
+  }
+
   get ids(): Int32Array {
     this.#sync();
     return this.#ids;
@@ -211,14 +213,14 @@ export class WasmEngine implements Engine {
     const out = this.#reserve(this.depth(tree, head) + 1);
     const count = this.#x.selectInto(tree, head, budget, maxMessages, out);
     const r = this.#result;
-    const forcedTokens = this.#i32[r + R_FORCED_TOKENS]!;
+    const forcedTokens = this.#f64[(r + R_FORCED_TOKENS) >>> 3]!;
     if (count < 0) return { fits: false, ids: new Int32Array(0), keptTokens: 0, forcedTokens, evicted: 0 };
     return {
       fits: true,
       ids: this.#i32.subarray(out >>> 2, (out >>> 2) + count),
-      keptTokens: this.#i32[r + R_KEPT_TOKENS]!,
+      keptTokens: this.#i32[(r + R_KEPT_TOKENS) >>> 2]!,
       forcedTokens,
-      evicted: this.#i32[r + R_EVICTED]!,
+      evicted: this.#i32[(r + R_EVICTED) >>> 2]!,
     };
   }
 
@@ -236,7 +238,7 @@ export class WasmEngine implements Engine {
   windowAdd(window: number, tokens: number, priority: number, unit: number): { slot: number; evicted: Int32Array } {
     const out = this.#reserve(this.#x.windowCount(window)) >>> 2; // room for every slot it may evict
     const slot = this.#x.windowAdd(window, tokens, priority, unit);
-    if (slot === -3) throw outOfMemory("add a message to the window");
+    if (slot === WINDOW_OUT_OF_MEMORY) throw outOfMemory("add a message to the window");
     this.#sync();
     const n = this.#x.evictedCount.value as number;
     return { slot, evicted: this.#i32.subarray(out, out + n) };
@@ -283,7 +285,7 @@ export class WasmEngine implements Engine {
   }
 
   get visited(): number {
-    return this.#x.visited.value as number;
+    return this.#x.COUNTS_VISITS.value === 1 ? (this.#x.visited.value as number) : -1;
   }
 
   resetVisited(): void {
@@ -292,5 +294,18 @@ export class WasmEngine implements Engine {
 
   memoryBytes(): number {
     return this.#x.memoryPages() * PAGE;
+  }
+
+  /**
+   * The instance's raw exports, for a module that shares this core's memory (the similarity
+   * index). After any of its calls that may grow memory, it calls `memoryMoved()`.
+   */
+  rawExports(): WebAssembly.Exports {
+    return this.#x as unknown as WebAssembly.Exports;
+  }
+
+  /** Rebuilds this engine's views after another user of the shared memory grew it (the old buffer is detached). */
+  memoryMoved(): void {
+    this.#sync();
   }
 }

@@ -1,5 +1,5 @@
-import { CtxloomError, describe } from "../errors.js";
-import { getModelProfile, type ModelProfile } from "./profiles.js";
+import { CtxloomError, checkKeys, checkOptions, describe } from "../errors.js";
+import { getModelProfile, type ModelInput } from "./profiles.js";
 
 /** How a model's effective window is split. Fractions of the effective window; they sum to 1. */
 export interface BudgetSplit {
@@ -26,6 +26,14 @@ export interface Budget extends BudgetSplit {
 
 const PARTS = ["system", "memory", "conversation", "input", "reserve"] as const;
 
+/** Options of `budgetFor`. */
+export interface BudgetOptions {
+  /** Fractions of the effective window (missing parts keep seed 001's). */
+  split?: Partial<BudgetSplit>;
+  /** The share of the window the slices use; default 0.9. */
+  effectiveFraction?: number;
+}
+
 /**
  * Token budgets for a model: the effective window (90%) split by fractions, rounded so that
  * the slices add up to the effective window exactly (largest remainders get the spare tokens).
@@ -33,17 +41,22 @@ const PARTS = ["system", "memory", "conversation", "input", "reserve"] as const;
  * conversation 2949, input 737, reserve 369.
  * @throws UNKNOWN_MODEL; INVALID_ARGUMENT when the fractions do not sum to 1
  */
-export function budgetFor(
-  model: string | ModelProfile,
-  options: { split?: Partial<BudgetSplit>; effectiveFraction?: number } = {},
-): Budget {
+export function budgetFor(model: string | ModelInput, options?: BudgetOptions): Budget {
+  const o = checkOptions<BudgetOptions>(options, "budgetFor(model, options)", ["split", "effectiveFraction"]);
   const profile = getModelProfile(model);
-  const split = checkSplit(options.split);
-  const fraction = options.effectiveFraction ?? EFFECTIVE_FRACTION;
+  const fraction = o.effectiveFraction ?? EFFECTIVE_FRACTION;
   if (typeof fraction !== "number" || !(fraction > 0 && fraction <= 1)) {
     throw new CtxloomError("INVALID_ARGUMENT", `effectiveFraction must be a number in (0, 1]; got ${describe(fraction)}.`);
   }
-  const effective = Math.floor(profile.contextWindow * fraction);
+  return splitWindow(profile.contextWindow, checkSplit(o.split), fraction);
+}
+
+/**
+ * The budget of a window already resolved and a split already checked (what a build plan
+ * uses, so that nothing passes through the model lookup twice).
+ */
+export function splitWindow(window: number, split: BudgetSplit, fraction = EFFECTIVE_FRACTION): Budget {
+  const effective = Math.floor(window * fraction);
   const exact = PARTS.map((part) => effective * split[part]);
   const slices = exact.map(Math.floor);
   let spare = effective - slices.reduce((a, b) => a + b, 0);
@@ -52,7 +65,7 @@ export function budgetFor(
     if (spare-- <= 0) break;
     slices[i]!++;
   }
-  const budget = { window: profile.contextWindow, effective } as Budget;
+  const budget = { window, effective } as Budget;
   PARTS.forEach((part, i) => (budget[part] = slices[i]!));
   return budget;
 }
@@ -60,15 +73,11 @@ export function budgetFor(
 /** A complete split from a partial one (missing parts keep seed 001's fractions). @throws INVALID_ARGUMENT */
 export function checkSplit(split: Partial<BudgetSplit> | undefined): BudgetSplit {
   if (split === undefined) return DEFAULT_SPLIT;
-  if (split === null || typeof split !== "object") {
+  if (split === null || typeof split !== "object" || Array.isArray(split)) {
     throw new CtxloomError("INVALID_ARGUMENT", `budget must be an object of fractions { system, memory, conversation, input, reserve }; got ${describe(split)}.`);
   }
+  checkKeys(split, PARTS, "budget");
   const full = { ...DEFAULT_SPLIT, ...split };
-  for (const key of Object.keys(split)) {
-    if (!(PARTS as readonly string[]).includes(key)) {
-      throw new CtxloomError("INVALID_ARGUMENT", `Unknown budget part ${describe(key)}; the parts are ${PARTS.join(", ")}.`);
-    }
-  }
   for (const part of PARTS) {
     const v = full[part];
     if (typeof v !== "number" || !(v >= 0 && v <= 1)) {

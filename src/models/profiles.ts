@@ -1,11 +1,20 @@
-import { CtxloomError, describe } from "../errors.js";
+import { CtxloomError, checkKeys, checkOptions, describe } from "../errors.js";
 import { MAX_TOKENS } from "../tokens/chat.js";
 import type { TokenCounter } from "../tokens/types.js";
-import { CATALOG } from "./catalog.js";
+import { ALIASES, CATALOG } from "./catalog.js";
 import type { Encoding } from "./types.js";
 
 /** Seed 001's size classes: they set the history limits a chat may opt into. */
 export type SizeClass = "tiny" | "small" | "medium" | "large" | "xlarge";
+
+/**
+ * A model described by hand: a name and a window are enough; the size class follows from
+ * the window and tokensPerChar defaults to 0.25 (about 4 characters a token).
+ */
+export type ModelInput = Pick<ModelProfile, "name" | "contextWindow"> & Partial<ModelProfile>;
+
+/** The fields a profile may have: anything else is refused (a misspelling is never ignored). */
+export const PROFILE_KEYS = ["name", "contextWindow", "sizeClass", "tokensPerChar", "encoding", "counter", "historyLimits"] as const;
 
 /** Seed 001's history limits for a size class. */
 export interface HistoryLimits {
@@ -71,32 +80,62 @@ add({ name: "gemma2:9b", contextWindow: 8_192, sizeClass: "medium", tokensPerCha
 add({ name: "gemini-2.0-flash", contextWindow: 1_048_576, sizeClass: "xlarge", tokensPerChar: 0.25 });
 add({ name: "gpt-4o", contextWindow: 128_000, sizeClass: "xlarge", tokensPerChar: 0.25, encoding: "o200k_base" });
 
-/** Characters that may follow a known name in a longer id ("gpt-4o-2024-08-06", "llama3.2:3b"). */
-const SEPARATORS = new Set(["-", ":", "@", ".", "/", "_"]);
+/**
+ * What may follow a known name in a longer id of the same model: a date (-2024-08-06,
+ * -20250929, Vertex's @20250929), a -NNNN snapshot, -latest, Bedrock's -v2:0, an Ollama
+ * :tag. Anything else ("-preview", ".5", "-mini") names another model.
+ */
+const VERSION = /^(?:[-@](?:\d{8}|\d{4}-\d{2}-\d{2}|\d{4}|latest)(?:-v\d+(?::\d+)?)?|-v\d+(?::\d+)?|:[\w.-]+)$/;
+/** Bedrock's provider prefix, with its optional cross-region one: "us.anthropic.claude-...". */
+const BEDROCK = /^(?:(?:us|eu|apac|global|us-gov)\.)?(?:anthropic|meta|mistral|deepseek|qwen|openai|amazon|cohere|ai21|writer|xai)\./;
+
+/** The ids to try for a model id: as given, lowercased, and without a provider prefix (openai/, google/, anthropic.). */
+function spellings(id: string): string[] {
+  const bare = id.slice(id.lastIndexOf("/") + 1).replace(BEDROCK, "");
+  return [...new Set([id, id.toLowerCase(), bare, bare.toLowerCase()])].filter((s) => s.length > 0);
+}
+
+const known = (name: string): Readonly<ModelProfile> | undefined => profiles.get(name) ?? (ALIASES[name] ? profiles.get(ALIASES[name]!) : undefined);
+
+/** The profile of an id: a known name or alias, else a known name followed only by a version. */
+function resolve(id: string): Readonly<ModelProfile> | undefined {
+  const names = spellings(id);
+  for (const name of names) {
+    const exact = known(name);
+    if (exact) return exact;
+  }
+  for (const name of names) {
+    for (let k = name.length - 1; k > 0; k--) {
+      const c = name[k];
+      if (c !== "-" && c !== "@" && c !== ":") continue;
+      if (!VERSION.test(name.slice(k))) continue;
+      const base = known(name.slice(0, k));
+      if (base) return base;
+    }
+  }
+  return undefined;
+}
 
 /**
- * The profile of a model: an exact name, else the longest known name it starts with
- * (`gpt-4o-2024-08-06` is gpt-4o). A profile object is checked and returned as is.
- * @throws UNKNOWN_MODEL naming close matches; INVALID_ARGUMENT for a malformed profile
+ * The profile of a model: a known name or alias (`listModels()`), with or without a
+ * provider prefix (openai/gpt-4o, anthropic/claude-sonnet-4-5, Bedrock's
+ * anthropic.claude-...-v1:0, google/gemini-2.5-pro), optionally followed by a version
+ * (gpt-4o-2024-08-06 is gpt-4o, claude-sonnet-4-5@20250929 is claude-sonnet-4-5). A
+ * profile object is checked and returned, its missing fields filled in.
+ * @throws UNKNOWN_MODEL naming close matches and how to describe the model; INVALID_ARGUMENT for a malformed profile
  */
-export function getModelProfile(model: string | ModelProfile): Readonly<ModelProfile> {
-  if (typeof model === "object" && model !== null) return checkProfile(model);
+export function getModelProfile(model: string | ModelInput): Readonly<ModelProfile> {
+  if (typeof model === "object" && model !== null && !Array.isArray(model)) return checkProfile(model);
   if (typeof model !== "string" || model.length === 0) {
-    throw new CtxloomError("INVALID_ARGUMENT", `A model is a name like "gpt-4o" or a profile object; got ${describe(model)}.`);
+    throw new CtxloomError("INVALID_ARGUMENT", `A model is a name like "gpt-4o" or a profile { name, contextWindow }; got ${describe(model)}.`);
   }
-  const exact = profiles.get(model);
-  if (exact) return exact;
-  let best: Readonly<ModelProfile> | undefined;
-  for (const profile of profiles.values()) {
-    const n = profile.name;
-    if (model.startsWith(n) && SEPARATORS.has(model[n.length]!) && (!best || n.length > best.name.length)) best = profile;
-  }
-  if (best) return best;
+  const found = resolve(model);
+  if (found) return found;
   throw new CtxloomError(
     "UNKNOWN_MODEL",
     `Unknown model ${describe(model)}. Close matches: ${closeMatches(model).join(", ")}. ` +
-      `Pass a known name, register yours with registerModel({ name, contextWindow, sizeClass, tokensPerChar }), ` +
-      `or pass such a profile object instead of the name.`,
+      `Pass the model as { name: ${JSON.stringify(model)}, contextWindow: <its window in tokens> } instead of its name ` +
+      `(optional: encoding, tokensPerChar, sizeClass), or register it once with registerModel({ name, contextWindow }).`,
   );
 }
 
@@ -104,7 +143,7 @@ export function getModelProfile(model: string | ModelProfile): Readonly<ModelPro
  * Adds or replaces a model profile, so that its name can be used anywhere.
  * @throws INVALID_ARGUMENT for a malformed profile
  */
-export function registerModel(profile: ModelProfile): Readonly<ModelProfile> {
+export function registerModel(profile: ModelInput): Readonly<ModelProfile> {
   const checked = checkProfile(profile);
   profiles.set(checked.name, checked);
   return checked;
@@ -120,7 +159,8 @@ export function listModels(): string[] {
   return [...profiles.keys()];
 }
 
-function checkProfile(p: ModelProfile): Readonly<ModelProfile> {
+function checkProfile(input: ModelInput): Readonly<ModelProfile> {
+  const p = checkOptions<ModelInput>(input, "A model profile", PROFILE_KEYS) as ModelInput;
   const bad = (what: string): never => {
     throw new CtxloomError("INVALID_ARGUMENT", `A model profile needs ${what}; got ${describe((p as unknown as Record<string, unknown>)[what.split(" ")[0]!])}.`);
   };
@@ -128,15 +168,21 @@ function checkProfile(p: ModelProfile): Readonly<ModelProfile> {
   if (!Number.isInteger(p.contextWindow) || p.contextWindow < 16 || p.contextWindow > MAX_TOKENS) {
     bad(`contextWindow (an integer number of tokens from 16 to ${MAX_TOKENS})`);
   }
-  if (!SIZE_CLASSES.includes(p.sizeClass)) bad(`sizeClass (one of ${SIZE_CLASSES.join(", ")})`);
-  if (typeof p.tokensPerChar !== "number" || !(p.tokensPerChar > 0 && p.tokensPerChar <= 4)) bad("tokensPerChar (a number in (0, 4])");
+  if (p.sizeClass !== undefined && !SIZE_CLASSES.includes(p.sizeClass)) bad(`sizeClass (one of ${SIZE_CLASSES.join(", ")})`);
+  if (p.tokensPerChar !== undefined && (typeof p.tokensPerChar !== "number" || !(p.tokensPerChar > 0 && p.tokensPerChar <= 4))) {
+    bad("tokensPerChar (a number in (0, 4])");
+  }
   if (p.encoding !== undefined && p.encoding !== "o200k_base" && p.encoding !== "cl100k_base") bad(`encoding ("o200k_base" or "cl100k_base")`);
-  if (p.counter !== undefined && (typeof p.counter !== "object" || typeof p.counter.count !== "function")) bad("counter (a TokenCounter: { name, exact, count(text) })");
+  if (p.counter !== undefined && (p.counter === null || typeof p.counter !== "object" || typeof p.counter.count !== "function")) {
+    bad("counter (a TokenCounter: { name, exact, count(text) })");
+  }
   if (p.historyLimits !== undefined) {
     const limits = checkHistoryLimits(p.historyLimits, "the profile's historyLimits");
     if (typeof limits !== "object" || Object.keys(limits).length !== 3) bad("historyLimits (all of maxTurns, maxCharsPerTurn, memoryMaxChars)");
   }
-  return Object.isFrozen(p) && p.historyLimits ? p : Object.freeze({ historyLimits: HISTORY_LIMITS[p.sizeClass], ...p });
+  if (Object.isFrozen(p) && p.historyLimits && p.sizeClass && p.tokensPerChar !== undefined) return p as Readonly<ModelProfile>;
+  const sizeClass = p.sizeClass ?? sizeOfWindow(p.contextWindow);
+  return Object.freeze({ historyLimits: HISTORY_LIMITS[sizeClass], ...p, sizeClass, tokensPerChar: p.tokensPerChar ?? 0.25 });
 }
 
 /**
@@ -149,10 +195,8 @@ export function checkHistoryLimits(value: unknown, what = "historyLimits"): bool
     throw new CtxloomError("INVALID_ARGUMENT", `${what} must be true, false or { maxTurns, maxCharsPerTurn, memoryMaxChars }; got ${describe(value)}.`);
   }
   const limits = value as Partial<HistoryLimits>;
+  checkKeys(limits, ["maxTurns", "maxCharsPerTurn", "memoryMaxChars"], what);
   for (const [key, v] of Object.entries(limits)) {
-    if (!(key === "maxTurns" || key === "maxCharsPerTurn" || key === "memoryMaxChars")) {
-      throw new CtxloomError("INVALID_ARGUMENT", `Unknown ${what} field ${describe(key)}; the fields are maxTurns, maxCharsPerTurn, memoryMaxChars.`);
-    }
     if (!(Number.isInteger(v) && (v as number) >= 1 && (v as number) <= MAX_TOKENS)) {
       throw new CtxloomError("INVALID_ARGUMENT", `${what}.${key} must be a positive integer; got ${describe(v)}.`);
     }

@@ -1,5 +1,5 @@
 import { CtxloomError, checkOptions, describe } from "../errors.js";
-import type { Message } from "../tree/message.js";
+import type { Message } from "../message.js";
 import type { AppendResult, ChatRecord, EmbeddingRow, LoadedChat, Store } from "./types.js";
 
 /** The part of a Durable Object's `ctx.storage` this store uses (SQLite-backed objects). */
@@ -40,6 +40,18 @@ export function durableObjectStore(storage: DurableObjectStorageLike, options?: 
   }
   const sql = storage.sql;
   const exec = (query: string, ...bindings: unknown[]) => sql.exec(query, ...bindings);
+  const INSERT_MESSAGE = `INSERT INTO ${p}messages (user_id, chat_id, id, parent, role, content, priority, tokens, name, tool_calls, tool_call_id,
+    kind, covers_first, covers_last, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+  const insertMessage = (userId: string, chatId: string, m: Message): void => {
+    exec(INSERT_MESSAGE, userId, chatId, m.id, m.parentId, m.role, m.content, m.priority, m.tokens, m.name ?? null,
+      m.toolCalls ? JSON.stringify(m.toolCalls) : null, m.toolCallId ?? null, m.kind, m.covers?.first ?? null, m.covers?.last ?? null, m.createdAt);
+  };
+  const insertChat = (c: ChatRecord): void => {
+    exec(
+      `INSERT INTO ${p}chats (id, user_id, title, model, system, options, head, message_count, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      c.id, c.userId, c.title, c.model, c.system, JSON.stringify(c.options ?? {}), c.head, c.messageCount, c.createdAt, c.updatedAt,
+    );
+  };
   let migrated = false;
   const ready = (): void => {
     if (migrated) return;
@@ -50,21 +62,23 @@ export function durableObjectStore(storage: DurableObjectStorageLike, options?: 
         throw new CtxloomError("STORE_CORRUPT", `This Durable Object's ctxloom tables are at schema version ${version}, newer than this release's ${SCHEMA_VERSION}; upgrade ctxloom.`);
       }
       if (version === 0) {
-        exec(`CREATE TABLE ${p}chats (id TEXT PRIMARY KEY, user_id TEXT NOT NULL, title TEXT NOT NULL, model TEXT NOT NULL, system TEXT,
-          options TEXT NOT NULL, head INTEGER, message_count INTEGER NOT NULL, created_at REAL NOT NULL, updated_at REAL NOT NULL)`);
+        // Chat ids are scoped to their user (an import keeps the exported id).
+        exec(`CREATE TABLE ${p}chats (user_id TEXT NOT NULL, id TEXT NOT NULL, title TEXT NOT NULL, model TEXT NOT NULL, system TEXT,
+          options TEXT NOT NULL, head INTEGER, message_count INTEGER NOT NULL, created_at REAL NOT NULL, updated_at REAL NOT NULL,
+          PRIMARY KEY (user_id, id)) WITHOUT ROWID`);
         exec(`CREATE INDEX ${p}chats_user ON ${p}chats (user_id, updated_at DESC)`);
-        exec(`CREATE TABLE ${p}messages (chat_id TEXT NOT NULL, id INTEGER NOT NULL, parent INTEGER, role TEXT NOT NULL, content TEXT NOT NULL,
+        exec(`CREATE TABLE ${p}messages (user_id TEXT NOT NULL, chat_id TEXT NOT NULL, id INTEGER NOT NULL, parent INTEGER, role TEXT NOT NULL, content TEXT NOT NULL,
           priority TEXT NOT NULL, tokens INTEGER NOT NULL, name TEXT, tool_calls TEXT, tool_call_id TEXT, kind TEXT NOT NULL,
-          covers_first INTEGER, covers_last INTEGER, parts TEXT, created_at REAL NOT NULL, PRIMARY KEY (chat_id, id)) WITHOUT ROWID`);
-        exec(`CREATE TABLE ${p}embeddings (chat_id TEXT NOT NULL, message_id INTEGER NOT NULL, embedder TEXT NOT NULL, dimension INTEGER NOT NULL,
-          vector BLOB NOT NULL, PRIMARY KEY (chat_id, embedder, dimension, message_id)) WITHOUT ROWID`);
+          covers_first INTEGER, covers_last INTEGER, parts TEXT, created_at REAL NOT NULL, PRIMARY KEY (user_id, chat_id, id)) WITHOUT ROWID`);
+        exec(`CREATE TABLE ${p}embeddings (user_id TEXT NOT NULL, chat_id TEXT NOT NULL, message_id INTEGER NOT NULL, embedder TEXT NOT NULL,
+          dimension INTEGER NOT NULL, vector BLOB NOT NULL, PRIMARY KEY (user_id, chat_id, embedder, dimension, message_id)) WITHOUT ROWID`);
         exec(`INSERT INTO ${p}schema (version) VALUES (?)`, SCHEMA_VERSION);
       }
     });
     migrated = true;
   };
   const owns = (userId: string, chatId: string): boolean =>
-    exec(`SELECT 1 FROM ${p}chats WHERE id = ? AND user_id = ?`, chatId, userId).toArray().length > 0;
+    exec(`SELECT 1 FROM ${p}chats WHERE user_id = ? AND id = ?`, userId, chatId).toArray().length > 0;
   const must = (userId: string, chatId: string): void => {
     if (!owns(userId, chatId)) throw new Error(`no chat ${chatId} of user ${userId}`);
   };
@@ -73,10 +87,14 @@ export function durableObjectStore(storage: DurableObjectStorageLike, options?: 
     name: `durable-object:${p}`,
     createChat(c) {
       ready();
-      exec(
-        `INSERT INTO ${p}chats (id, user_id, title, model, system, options, head, message_count, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        c.id, c.userId, c.title, c.model, c.system, JSON.stringify(c.options ?? {}), c.head, c.messageCount, c.createdAt, c.updatedAt,
-      );
+      insertChat(c);
+    },
+    importChat(c, messages) {
+      ready();
+      storage.transactionSync(() => {
+        insertChat(c);
+        for (const m of messages) insertMessage(c.userId, c.id, m);
+      });
     },
     listChats(userId) {
       ready();
@@ -86,7 +104,7 @@ export function durableObjectStore(storage: DurableObjectStorageLike, options?: 
       ready();
       const row = exec(`SELECT * FROM ${p}chats WHERE id = ? AND user_id = ?`, chatId, userId).toArray()[0];
       if (!row) return undefined;
-      const messages = exec(`SELECT * FROM ${p}messages WHERE chat_id = ? AND id >= ? ORDER BY id`, chatId, since).toArray().map(messageOf);
+      const messages = exec(`SELECT * FROM ${p}messages WHERE user_id = ? AND chat_id = ? AND id >= ? ORDER BY id`, userId, chatId, since).toArray().map(messageOf);
       return { chat: chatOf(row), messages };
     },
     appendMessage(userId, chatId, m: Message, head, updatedAt): AppendResult {
@@ -96,13 +114,8 @@ export function durableObjectStore(storage: DurableObjectStorageLike, options?: 
         if (!row) throw new Error(`no chat ${chatId} of user ${userId}`);
         const size = row.message_count as number;
         if (m.id !== size) return { ok: false, size };
-        exec(
-          `INSERT INTO ${p}messages (chat_id, id, parent, role, content, priority, tokens, name, tool_calls, tool_call_id, kind, covers_first, covers_last, created_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          chatId, m.id, m.parentId, m.role, m.content, m.priority, m.tokens, m.name ?? null, m.toolCalls ? JSON.stringify(m.toolCalls) : null,
-          m.toolCallId ?? null, m.kind, m.covers?.first ?? null, m.covers?.last ?? null, m.createdAt,
-        );
-        exec(`UPDATE ${p}chats SET message_count = ?, head = ?, updated_at = ? WHERE id = ?`, size + 1, head, updatedAt, chatId);
+        insertMessage(userId, chatId, m);
+        exec(`UPDATE ${p}chats SET message_count = ?, head = ?, updated_at = ? WHERE user_id = ? AND id = ?`, size + 1, head, updatedAt, userId, chatId);
         return { ok: true };
       });
     },
@@ -112,7 +125,7 @@ export function durableObjectStore(storage: DurableObjectStorageLike, options?: 
         const row = exec(`SELECT head FROM ${p}chats WHERE id = ? AND user_id = ?`, chatId, userId).toArray()[0];
         if (!row) throw new Error(`no chat ${chatId} of user ${userId}`);
         if (expected !== undefined && row.head !== expected) return false;
-        exec(`UPDATE ${p}chats SET head = ?, updated_at = ? WHERE id = ?`, head, updatedAt, chatId);
+        exec(`UPDATE ${p}chats SET head = ?, updated_at = ? WHERE user_id = ? AND id = ?`, head, updatedAt, userId, chatId);
         return true;
       });
     },
@@ -120,9 +133,9 @@ export function durableObjectStore(storage: DurableObjectStorageLike, options?: 
       ready();
       return storage.transactionSync(() => {
         if (!owns(userId, chatId)) return false;
-        exec(`DELETE FROM ${p}messages WHERE chat_id = ?`, chatId);
-        exec(`DELETE FROM ${p}embeddings WHERE chat_id = ?`, chatId);
-        exec(`DELETE FROM ${p}chats WHERE id = ?`, chatId);
+        exec(`DELETE FROM ${p}messages WHERE user_id = ? AND chat_id = ?`, userId, chatId);
+        exec(`DELETE FROM ${p}embeddings WHERE user_id = ? AND chat_id = ?`, userId, chatId);
+        exec(`DELETE FROM ${p}chats WHERE user_id = ? AND id = ?`, userId, chatId);
         return true;
       });
     },
@@ -132,8 +145,8 @@ export function durableObjectStore(storage: DurableObjectStorageLike, options?: 
         must(userId, chatId);
         for (const row of rows) {
           exec(
-            `INSERT OR REPLACE INTO ${p}embeddings (chat_id, message_id, embedder, dimension, vector) VALUES (?, ?, ?, ?, ?)`,
-            chatId, row.messageId, embedder.name, embedder.dimension, row.vector.slice().buffer,
+            `INSERT OR REPLACE INTO ${p}embeddings (user_id, chat_id, message_id, embedder, dimension, vector) VALUES (?, ?, ?, ?, ?, ?)`,
+            userId, chatId, row.messageId, embedder.name, embedder.dimension, row.vector.slice().buffer,
           );
         }
       });
@@ -142,14 +155,14 @@ export function durableObjectStore(storage: DurableObjectStorageLike, options?: 
       ready();
       if (!owns(userId, chatId)) return [];
       return exec(
-        `SELECT message_id, vector FROM ${p}embeddings WHERE chat_id = ? AND embedder = ? AND dimension = ? ORDER BY message_id`,
-        chatId, embedder.name, embedder.dimension,
+        `SELECT message_id, vector FROM ${p}embeddings WHERE user_id = ? AND chat_id = ? AND embedder = ? AND dimension = ? ORDER BY message_id`,
+        userId, chatId, embedder.name, embedder.dimension,
       ).toArray().map((r) => ({ messageId: r.message_id as number, vector: new Float32Array((r.vector as ArrayBuffer).slice(0)) }));
     },
     clearEmbeddings(userId, chatId) {
       ready();
       exec(
-        `DELETE FROM ${p}embeddings WHERE chat_id IN (SELECT id FROM ${p}chats WHERE user_id = ? AND (? IS NULL OR id = ?))`,
+        `DELETE FROM ${p}embeddings WHERE user_id = ? AND (? IS NULL OR chat_id = ?)`,
         userId, chatId ?? null, chatId ?? null,
       );
     },

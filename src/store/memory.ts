@@ -1,32 +1,44 @@
-import type { Message } from "../tree/message.js";
+import { MessageColumns } from "./columns.js";
 import type { ChatRecord, EmbeddingRow, LoadedChat, Store } from "./types.js";
 
 interface Entry {
   chat: ChatRecord;
-  messages: Message[];
+  messages: MessageColumns;
   /** Embeddings by embedder key ("name/dimension"), then message id. */
   embeddings: Map<string, Map<number, Float32Array>>;
 }
 
 /**
- * The default store: chats live only as long as the process. Records are copied in
- * and out, so callers can never mutate what the store holds.
+ * The default store: chats live only as long as the process. Messages are kept in columns
+ * (no object per message but its text), and the Loom reads texts from them rather than
+ * keeping a copy (`resident`). Records and messages are copied in and out, so callers can
+ * never change what the store holds.
  */
 export function memoryStore(): Store {
+  // Chat ids are scoped to their user: keyed by both.
   const entries = new Map<string, Entry>();
-  const find = (userId: string, chatId: string): Entry | undefined => {
-    const entry = entries.get(chatId);
-    return entry && entry.chat.userId === userId ? entry : undefined;
-  };
+  const keyOf = (userId: string, chatId: string): string => `${userId}\u0000${chatId}`;
+  const find = (userId: string, chatId: string): Entry | undefined => entries.get(keyOf(userId, chatId));
   const get = (userId: string, chatId: string): Entry => {
     const entry = find(userId, chatId);
     if (!entry) throw new Error(`memory store: no chat ${chatId}`);
     return entry;
   };
+  const create = (chat: ChatRecord): Entry => {
+    if (find(chat.userId, chat.id)) throw new Error(`memory store: chat ${chat.id} exists already`);
+    return { chat: copyChat(chat), messages: new MessageColumns(), embeddings: new Map() };
+  };
   return {
     name: "memory",
     createChat(chat) {
-      entries.set(chat.id, { chat: copyChat(chat), messages: [], embeddings: new Map() });
+      entries.set(keyOf(chat.userId, chat.id), create(chat));
+    },
+    importChat(chat, messages) {
+      const entry = create(chat);
+      entry.messages.reserve(messages.length);
+      for (const m of messages) entry.messages.push(m);
+      entry.chat.messageCount = messages.length;
+      entries.set(keyOf(chat.userId, chat.id), entry);
     },
     listChats(userId) {
       return [...entries.values()]
@@ -36,13 +48,14 @@ export function memoryStore(): Store {
     },
     loadChat(userId, chatId, since = 0): LoadedChat | undefined {
       const entry = find(userId, chatId);
-      return entry && { chat: copyChat(entry.chat), messages: entry.messages.slice(since).map(copyMessage) };
+      return entry && { chat: copyChat(entry.chat), messages: entry.messages.slice(since) };
     },
     appendMessage(userId, chatId, message, head, updatedAt) {
       const entry = get(userId, chatId);
-      if (message.id !== entry.messages.length) return { ok: false, size: entry.messages.length };
-      entry.messages.push(copyMessage(message));
-      Object.assign(entry.chat, { head, updatedAt, messageCount: entry.messages.length });
+      const size = entry.messages.size;
+      if (message.id !== size) return { ok: false, size };
+      entry.messages.push(message);
+      Object.assign(entry.chat, { head, updatedAt, messageCount: size + 1 });
       return { ok: true };
     },
     setHead(userId, chatId, head, updatedAt, expected) {
@@ -52,7 +65,7 @@ export function memoryStore(): Store {
       return true;
     },
     deleteChat(userId, chatId) {
-      return find(userId, chatId) !== undefined && entries.delete(chatId);
+      return entries.delete(keyOf(userId, chatId));
     },
     putEmbeddings(userId, chatId, embedder, rows) {
       const entry = get(userId, chatId);
@@ -73,16 +86,12 @@ export function memoryStore(): Store {
     },
     flush() {},
     close() {},
+    resident(userId, chatId) {
+      return find(userId, chatId)?.messages;
+    },
   };
 }
 
 function copyChat(chat: ChatRecord): ChatRecord {
   return { ...chat, options: structuredClone(chat.options) };
-}
-
-function copyMessage(m: Message): Message {
-  const copy = { ...m };
-  if (m.toolCalls) copy.toolCalls = m.toolCalls.map((c) => ({ ...c, function: { ...c.function } }));
-  if (m.covers) copy.covers = { ...m.covers };
-  return copy;
 }

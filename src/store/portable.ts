@@ -1,4 +1,4 @@
-import type { Message } from "../tree/message.js";
+import type { Message } from "../message.js";
 import type { ChatOptions } from "./types.js";
 
 /** The version of the portable chat format that this release writes. */

@@ -1,4 +1,4 @@
-import type { Message } from "../tree/message.js";
+import type { Message } from "../message.js";
 import type { ChatRecord } from "./types.js";
 
 /** A chats row as pg returns it. */

@@ -8,6 +8,7 @@ export interface Statements {
   /** The NOTIFY channel appends announce themselves on. */
   channel: string;
   createChat: Statement;
+  importMessages: Statement;
   listChats: Statement;
   loadChat: Statement;
   loadMessages: Statement;
@@ -31,9 +32,16 @@ export function postgresStatements(p: string): Statements {
   return {
     channel,
     createChat: s("create_chat", `INSERT INTO ${p}chats (${CHAT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`),
+    // A whole chat's messages in one statement, from arrays (chats.import).
+    importMessages: s(
+      "import_messages",
+      `INSERT INTO ${p}messages (user_id, chat_id, ${MESSAGE_COLUMNS.replace(", parts", "")})
+       SELECT $1, $2, * FROM unnest($3::integer[], $4::integer[], $5::text[], $6::text[], $7::text[], $8::integer[], $9::text[],
+         $10::jsonb[], $11::text[], $12::text[], $13::integer[], $14::integer[], $15::double precision[])`,
+    ),
     listChats: s("list_chats", `SELECT ${CHAT_COLUMNS} FROM ${p}chats WHERE user_id = $1 ORDER BY updated_at DESC, created_at DESC`),
     loadChat: s("load_chat", `SELECT ${CHAT_COLUMNS} FROM ${p}chats WHERE id = $1 AND user_id = $2`),
-    loadMessages: s("load_messages", `SELECT ${MESSAGE_COLUMNS} FROM ${p}messages WHERE chat_id = $1 AND id >= $2 ORDER BY id`),
+    loadMessages: s("load_messages", `SELECT ${MESSAGE_COLUMNS} FROM ${p}messages WHERE user_id = $3 AND chat_id = $1 AND id >= $2 ORDER BY id`),
     // The conditional append in one statement: the chat's count moves from the message's id
     // to the next (the row lock serializes writers; a loser matches no row), the message is
     // inserted, and the change is announced on commit.
@@ -43,8 +51,8 @@ export function postgresStatements(p: string): Statements {
          UPDATE ${p}chats SET message_count = message_count + 1, head = $3, updated_at = $4
          WHERE id = $1 AND user_id = $2 AND message_count = $5
          RETURNING id, user_id, message_count)
-       INSERT INTO ${p}messages (chat_id, ${MESSAGE_COLUMNS.replace(", parts", "")})
-       SELECT bump.id, $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13, $14, $15, $16, $17 FROM bump
+       INSERT INTO ${p}messages (user_id, chat_id, ${MESSAGE_COLUMNS.replace(", parts", "")})
+       SELECT bump.user_id, bump.id, $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13, $14, $15, $16, $17 FROM bump
        RETURNING (SELECT pg_notify('${channel}', json_build_object('u', user_id, 'c', id, 'n', message_count)::text) FROM bump)`,
     ),
     size: s("size", `SELECT message_count FROM ${p}chats WHERE id = $1 AND user_id = $2`),
@@ -56,21 +64,20 @@ export function postgresStatements(p: string): Statements {
     deleteChat: s("delete_chat", `DELETE FROM ${p}chats WHERE id = $1 AND user_id = $2`),
     putEmbeddings: s(
       "put_embeddings",
-      `INSERT INTO ${p}embeddings (chat_id, message_id, embedder, dimension, vector)
-       SELECT c.id, r.message_id, $3, $4, r.vector
+      `INSERT INTO ${p}embeddings (user_id, chat_id, message_id, embedder, dimension, vector)
+       SELECT c.user_id, c.id, r.message_id, $3, $4, r.vector
        FROM ${p}chats c, unnest($5::integer[], $6::bytea[]) AS r (message_id, vector)
        WHERE c.id = $1 AND c.user_id = $2
-       ON CONFLICT (chat_id, embedder, dimension, message_id) DO UPDATE SET vector = EXCLUDED.vector`,
+       ON CONFLICT (user_id, chat_id, embedder, dimension, message_id) DO UPDATE SET vector = EXCLUDED.vector`,
     ),
     loadEmbeddings: s(
       "load_embeddings",
-      `SELECT e.message_id, e.vector FROM ${p}embeddings e JOIN ${p}chats c ON c.id = e.chat_id
-       WHERE e.chat_id = $1 AND c.user_id = $2 AND e.embedder = $3 AND e.dimension = $4 ORDER BY e.message_id`,
+      `SELECT message_id, vector FROM ${p}embeddings
+       WHERE chat_id = $1 AND user_id = $2 AND embedder = $3 AND dimension = $4 ORDER BY message_id`,
     ),
     clearEmbeddings: s(
       "clear_embeddings",
-      `DELETE FROM ${p}embeddings e USING ${p}chats c
-       WHERE c.id = e.chat_id AND c.user_id = $1 AND ($2::text IS NULL OR c.id = $2)`,
+      `DELETE FROM ${p}embeddings WHERE user_id = $1 AND ($2::text IS NULL OR chat_id = $2)`,
     ),
   };
 }

@@ -1,6 +1,6 @@
 import type { Pool, PoolClient, PoolConfig, QueryResult } from "pg";
 import { CtxloomError, checkOptions, describe } from "../errors.js";
-import type { Message } from "../tree/message.js";
+import type { Message } from "../message.js";
 import type { AppendResult, ChatRecord, EmbedderInfo, EmbeddingRow, LoadedChat, Store } from "./types.js";
 import { SCHEMA_VERSION, migrations } from "./postgres-schema.js";
 import { chatFromRow, messageFromRow, vectorFromBytes, vectorToBytes } from "./postgres-rows.js";
@@ -108,7 +108,33 @@ export function postgresStore(target: string | Pool, options?: PostgresStoreOpti
   const store: PostgresStore = {
     name,
     async createChat(chat) {
-      await query(sql.createChat, [chat.id, chat.userId, chat.title, chat.model, chat.system, JSON.stringify(chat.options ?? {}), chat.head, chat.messageCount, chat.createdAt, chat.updatedAt]);
+      await query(sql.createChat, chatValues(chat));
+    },
+    async importChat(chat, messages) {
+      // One transaction: the chat and all its messages, or nothing.
+      const client = await (await open()).connect();
+      try {
+        await client.query("BEGIN");
+        await client.query({ ...sql.createChat, values: chatValues(chat) });
+        if (messages.length > 0) {
+          const col = <T>(f: (m: Message) => T) => messages.map(f);
+          await client.query({
+            ...sql.importMessages,
+            values: [
+              chat.userId, chat.id, col((m) => m.id), col((m) => m.parentId), col((m) => m.role), col((m) => m.content), col((m) => m.priority),
+              col((m) => m.tokens), col((m) => m.name ?? null), col((m) => (m.toolCalls ? JSON.stringify(m.toolCalls) : null)),
+              col((m) => m.toolCallId ?? null), col((m) => m.kind), col((m) => m.covers?.first ?? null), col((m) => m.covers?.last ?? null),
+              col((m) => m.createdAt),
+            ],
+          });
+        }
+        await client.query("COMMIT");
+      } catch (error) {
+        await client.query("ROLLBACK").catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
     },
     async listChats(userId) {
       return (await query(sql.listChats, [userId])).rows.map(chatFromRow);
@@ -119,7 +145,7 @@ export function postgresStore(target: string | Pool, options?: PostgresStoreOpti
       try {
         await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
         const chat = (await client.query({ ...sql.loadChat, values: [chatId, userId] })).rows[0];
-        const rows = chat ? (await client.query({ ...sql.loadMessages, values: [chatId, since] })).rows : [];
+        const rows = chat ? (await client.query({ ...sql.loadMessages, values: [chatId, since, userId] })).rows : [];
         await client.query("COMMIT");
         return chat ? { chat: chatFromRow(chat), messages: rows.map(messageFromRow) } : undefined;
       } catch (error) {
@@ -196,6 +222,10 @@ export function postgresStore(target: string | Pool, options?: PostgresStoreOpti
     },
   };
   return store;
+}
+
+function chatValues(chat: ChatRecord): unknown[] {
+  return [chat.id, chat.userId, chat.title, chat.model, chat.system, JSON.stringify(chat.options ?? {}), chat.head, chat.messageCount, chat.createdAt, chat.updatedAt];
 }
 
 async function migrate(pool: Pool, prefix: string): Promise<void> {

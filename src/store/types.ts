@@ -1,6 +1,7 @@
 import type { BudgetSplit } from "../models/budget.js";
 import type { HistoryLimits, ModelProfile } from "../models/profiles.js";
-import type { Message } from "../tree/message.js";
+import type { Message } from "../message.js";
+import type { MessageColumns } from "./columns.js";
 
 /** A value or a promise of it: every Store method may be synchronous or not. */
 export type Awaitable<T> = T | Promise<T>;
@@ -16,6 +17,11 @@ export interface ChatOptions {
    * known name (without its `counter`: a function cannot be stored).
    */
   profile?: Omit<ModelProfile, "counter">;
+  /**
+   * The name of the profile's own token counter, when it had one: no store can keep a
+   * function, so reopening the chat needs the model registered with that counter.
+   */
+  counter?: string;
 }
 
 /** A chat's record in a store. */
@@ -69,9 +75,17 @@ export interface EmbeddingRow {
  * as it was; the Loom then applies nothing and rethrows (as STORE_FAILED).
  */
 export interface Store {
+  // Chat ids are scoped to their user: two users may each have a chat of the same id (an
+  // import keeps the exported id when the target user has none), so key chats by both.
   /** A name for messages and stats, e.g. "memory" or "sqlite:./ctxloom.db". */
   readonly name: string;
   createChat(chat: ChatRecord): Awaitable<void>;
+  /**
+   * Creates a chat with all its messages at once, in one transaction (`chats.import`): the
+   * record (its `messageCount` and `head` already set) and the messages in id order. All or
+   * nothing: when it throws, the store holds no part of the chat.
+   */
+  importChat(chat: ChatRecord, messages: Message[]): Awaitable<void>;
   /** The user's chats, most recently updated first. Reads records only, never messages. */
   listChats(userId: string): Awaitable<ChatRecord[]>;
   /**
@@ -104,11 +118,17 @@ export interface Store {
   flush(): Awaitable<void>;
   /** Flushes and releases resources. */
   close(): Awaitable<void>;
+  /**
+   * Optional, for stores that keep messages in this process (the memory store): the chat's
+   * messages as the store holds them, read-only. The Loom then reads texts from them and
+   * keeps no copy of its own. Must reflect every acknowledged append at once.
+   */
+  resident?(userId: string, chatId: string): MessageColumns | undefined;
 }
 
 /** The Store methods `Loom.open` checks for. */
 export const STORE_METHODS = [
-  "createChat", "listChats", "loadChat", "appendMessage", "setHead", "deleteChat",
+  "createChat", "importChat", "listChats", "loadChat", "appendMessage", "setHead", "deleteChat",
   "putEmbeddings", "loadEmbeddings", "clearEmbeddings", "flush", "close",
 ] as const satisfies readonly (keyof Store)[];
 

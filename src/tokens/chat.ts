@@ -11,8 +11,9 @@ export interface CountableMessage {
 
 import { CtxloomError, describe } from "../errors.js";
 
-/** The most tokens anything may count (a message, a window, a model's context): 2^30, so sums stay in 32 bits. */
-export const MAX_TOKENS = 2 ** 30;
+import { MAX_TOKENS } from "../message.js";
+
+export { MAX_TOKENS };
 
 /** OpenAI cookbook rules: every message costs 3 tokens, a `name` 1 more, the reply primer 3. */
 export const TOKENS_PER_MESSAGE = 3;
@@ -39,12 +40,30 @@ export function messageTokens(counter: TokenCounter, m: CountableMessage): numbe
 }
 
 /** A counter's count of one text, checked: counters may be the user's own, and the engines store whole 32-bit counts. */
+export function countText(counter: TokenCounter, text: string): number {
+  return count(counter, text);
+}
+
 function count(counter: TokenCounter, text: string): number {
-  const n = counter.count(text);
-  if (Number.isInteger(n) && n >= 0 && n <= MAX_TOKENS) return n;
+  const n = callCounter(counter, () => counter.count(text));
+  if (typeof n === "number" && Number.isInteger(n) && n >= 0 && n <= MAX_TOKENS) return n;
   throw new CtxloomError(
     "INVALID_ARGUMENT",
     `The token counter ${describe(counter.name)} gave ${describe(n)}; a TokenCounter must return whole, ` +
       `non-negative counts (round with Math.ceil), at most ${MAX_TOKENS}.`,
   );
+}
+
+/** Runs one of a counter's methods: what it throws (counters may be the user's own) becomes INVALID_ARGUMENT. */
+export function callCounter<T>(counter: TokenCounter, call: () => T): T {
+  try {
+    return call();
+  } catch (cause) {
+    if (cause instanceof CtxloomError) throw cause;
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `The token counter ${describe(counter.name)} threw (${String(cause)}); a TokenCounter must handle any string.`,
+      { cause },
+    );
+  }
 }

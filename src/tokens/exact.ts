@@ -1,5 +1,6 @@
 import { CtxloomError, describe } from "../errors.js";
 import type { Encoding } from "../models/types.js";
+import { HeapBpe, type BpeCore } from "./bpe.js";
 import type { TokenCounter } from "./types.js";
 
 /**
@@ -17,6 +18,12 @@ import type { TokenCounter } from "./types.js";
 const PLAIN = { disallowedSpecial: new Set<string>() };
 
 const loaded = new Map<Encoding, TokenCounter>();
+const merges = new Map<Encoding, HeapBpe>();
+
+/** @internal The heap merger behind a loaded encoding (tests count its steps). */
+export function heapBpeOf(encoding: Encoding): HeapBpe | undefined {
+  return merges.get(encoding);
+}
 const loading = new Map<Encoding, Promise<TokenCounter>>();
 
 function checkEncoding(encoding: unknown): Encoding {
@@ -34,8 +41,8 @@ export function loadEncoding(encoding: Encoding): Promise<TokenCounter> {
   let pending = loading.get(encoding);
   if (!pending) {
     pending = (encoding === "o200k_base" ? import("gpt-tokenizer/encoding/o200k_base") : import("gpt-tokenizer/encoding/cl100k_base"))
-      .then(({ countTokens }) => {
-        const counter: TokenCounter = { name: encoding, exact: true, count: (text) => countTokens(text, PLAIN) };
+      .then((api) => {
+        const counter = exactCounter(encoding, api.default, (text) => api.countTokens(text, PLAIN));
         loaded.set(encoding, counter);
         return counter;
       })
@@ -43,6 +50,66 @@ export function loadEncoding(encoding: Encoding): Promise<TokenCounter> {
     loading.set(encoding, pending);
   }
   return pending;
+}
+
+/**
+ * The counter over gpt-tokenizer's tables: its own merge for short pieces, the heap merge
+ * (bpe.ts) for long ones, a linear lower bound, and cuts found in one pass over token ends.
+ * Falls back to gpt-tokenizer's plain count if its internals ever change shape.
+ */
+function exactCounter(encoding: Encoding, api: unknown, plain: (text: string) => number): TokenCounter {
+  const core = (api as { bytePairEncodingCoreProcessor?: Partial<BpeCore> }).bytePairEncodingCoreProcessor;
+  if (
+    !core || !(core.tokenSplitRegex instanceof RegExp) || !Array.isArray(core.bytePairRankDecoder) ||
+    typeof core.getBpeRankFromBytes !== "function" || typeof core.getBpeRankFromString !== "function" ||
+    typeof core.bytePairEncode !== "function"
+  ) {
+    return { name: encoding, exact: true, count: plain };
+  }
+  const bpe = new HeapBpe(core as BpeCore);
+  merges.set(encoding, bpe);
+  return {
+    name: encoding,
+    exact: true,
+    count: (text) => bpe.count(text),
+    atLeast: (text) => Math.ceil(text.length / bpe.maxTokenBytes),
+    fit: (text, maxTokens) => fitByEnds(bpe, text, maxTokens),
+  };
+}
+
+/**
+ * The end of the longest prefix that counts at most `maxTokens`, at a token end. Only a
+ * prefix of at most maxTokens x (longest token) units can fit, and the prefix encoded
+ * grows from a guess (at most doubling): the work is O(c log c) for the c units kept,
+ * whatever the text's length. The cut is then checked by counting the prefix itself (BPE of a prefix
+ * may differ at its end) and moved back until it fits (almost always at once).
+ */
+function fitByEnds(bpe: HeapBpe, text: string, maxTokens: number): number {
+  if (maxTokens <= 0) return 0;
+  const bound = Math.min(text.length, maxTokens * bpe.maxTokenBytes);
+  // A first guess of 4 units a token; then grown by what the tokens seen so far suggest.
+  let size = Math.min(bound, maxTokens * 4 + 256);
+  let cut: number;
+  for (;;) {
+    const ends = bpe.ends(size === text.length ? text : text.slice(0, size), maxTokens);
+    if (ends.length > maxTokens) {
+      cut = ends[maxTokens - 1]!;
+      break;
+    }
+    if (size === text.length) return text.length;
+    if (size === bound) {
+      const high = text.charCodeAt(size - 1);
+      cut = high >= 0xd800 && high < 0xdc00 ? size - 1 : size; // never inside a surrogate pair
+      break;
+    }
+    const guess = Math.ceil(((size * (maxTokens + 1)) / Math.max(1, ends.length)) * 1.1) + 64;
+    size = Math.min(bound, Math.max(size + 256, Math.min(2 * size, guess)));
+  }
+  for (;;) {
+    const ends = bpe.ends(text.slice(0, cut), maxTokens);
+    if (ends.length <= maxTokens) return cut;
+    cut = ends[maxTokens - 1]!;
+  }
 }
 
 /** The encoding's counter if it is loaded, else undefined. */

@@ -7,7 +7,21 @@ import type { TokenCounter } from "./types.js";
  */
 export function heuristicCounter(tokensPerChar = 0.25): TokenCounter {
   if (tokensPerChar === 0.25) {
-    return { name: "heuristic:0.25", exact: false, count: (text) => (text.length + 3) >>> 2 };
+    const count = (text: string) => (text.length + 3) >>> 2;
+    return { name: "heuristic:0.25", exact: false, count, atLeast: count, fit: (text, max) => Math.min(text.length, Math.max(0, 4 * max)) };
   }
-  return { name: `heuristic:${tokensPerChar}`, exact: false, count: (text) => Math.ceil(text.length * tokensPerChar) };
+  const count = (text: string) => Math.ceil(text.length * tokensPerChar);
+  return {
+    name: `heuristic:${tokensPerChar}`,
+    exact: false,
+    count,
+    atLeast: count,
+    fit: (text, max) => {
+      // The longest length whose estimate is at most max (the float guess corrected both ways).
+      let n = Math.min(text.length, Math.max(0, Math.floor(max / tokensPerChar)));
+      while (n > 0 && Math.ceil(n * tokensPerChar) > max) n--;
+      while (n < text.length && Math.ceil((n + 1) * tokensPerChar) <= max) n++;
+      return n;
+    },
+  };
 }

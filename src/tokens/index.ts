@@ -1,5 +1,5 @@
-import { CtxloomError, describe } from "../errors.js";
-import { getModelProfile, type ModelProfile } from "../models/profiles.js";
+import { CtxloomError, checkOptions, describe } from "../errors.js";
+import { getModelProfile, type ModelInput } from "../models/profiles.js";
 import { REPLY_PRIMING, messageTokens, type CountableMessage } from "./chat.js";
 import { loadEncoding, loadedEncoding } from "./exact.js";
 import { heuristicCounter } from "./heuristic.js";
@@ -14,7 +14,7 @@ export { loadEncoding, tiktokenCounter } from "./exact.js";
 export type CountingMode = "exact" | "heuristic";
 
 /** The counter for a model, loading its exact encoding first if needed. */
-export async function counterFor(model: string | ModelProfile, mode: CountingMode = "exact"): Promise<TokenCounter> {
+export async function counterFor(model: string | ModelInput, mode: CountingMode = "exact"): Promise<TokenCounter> {
   const profile = getModelProfile(model);
   if (profile.counter) return profile.counter;
   if (mode === "exact" && profile.encoding) return loadEncoding(profile.encoding);
@@ -22,7 +22,8 @@ export async function counterFor(model: string | ModelProfile, mode: CountingMod
 }
 
 /** Loads the exact tokenizer of a model (if it has one), so that `countTokens` can count it synchronously. */
-export async function loadTokenizer(model: string | ModelProfile): Promise<TokenCounter> {
+export async function loadTokenizer(model: string | ModelInput): Promise<TokenCounter> {
+  getModelProfile(model); // a bad model is refused here, before anything loads
   return counterFor(model);
 }
 
@@ -33,14 +34,15 @@ export async function loadTokenizer(model: string | ModelProfile): Promise<Token
  * @throws UNKNOWN_MODEL; INVALID_ARGUMENT for malformed messages; TOKENIZER_NOT_LOADED when the
  *   model's exact encoding is not loaded yet (`await loadTokenizer(model)` once first)
  */
-export function countTokens(messages: readonly CountableMessage[], options: { model: string | ModelProfile }): number {
+export function countTokens(messages: readonly CountableMessage[], options: { model: string | ModelInput }): number {
   if (!Array.isArray(messages)) {
     throw new CtxloomError("INVALID_ARGUMENT", `countTokens takes an array of messages { role, content, name? }; got ${describe(messages)}.`);
   }
-  if (options === null || typeof options !== "object" || options.model === undefined) {
+  const o = checkOptions<{ model: string | ModelInput }>(options, "countTokens(messages, options)", ["model"]);
+  if (o.model === undefined) {
     throw new CtxloomError("INVALID_ARGUMENT", `countTokens needs { model }, e.g. countTokens(messages, { model: "gpt-4o" }).`);
   }
-  const profile = getModelProfile(options.model);
+  const profile = getModelProfile(o.model);
   let counter = profile.counter;
   if (!counter && profile.encoding) {
     counter = loadedEncoding(profile.encoding);

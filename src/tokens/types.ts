@@ -6,4 +6,15 @@ export interface TokenCounter {
   readonly exact: boolean;
   /** A whole, non-negative number of tokens. */
   count(text: string): number;
+  /**
+   * Optional: a number no greater than `count(text)`, found without counting (a linear
+   * bound), so that a text that cannot fit is refused before it is counted.
+   */
+  atLeast?(text: string): number;
+  /**
+   * Optional: the end (a UTF-16 index) of the longest prefix of `text` that counts at most
+   * `maxTokens`, cut where a token ends; `text.length` when all of it fits. Lets truncation
+   * find its cut in one pass instead of counting prefixes.
+   */
+  fit?(text: string, maxTokens: number): number;
 }

@@ -1,13 +1,15 @@
-import { CtxloomError, checkOptions, describe } from "../errors.js";
+import { CtxloomError, checkInteger, checkOptions, describe, fromStore } from "../errors.js";
 import { createEngine, type EngineKind, type EngineOptions } from "../engine/index.js";
 import type { Engine } from "../engine/types.js";
 import { memoryStore } from "../store/memory.js";
-import type { Store } from "../store/types.js";
+import { STORE_METHODS, type Store } from "../store/types.js";
 import { getModelProfile } from "../models/profiles.js";
 import { counterFor, type CountingMode } from "../tokens/index.js";
 import { SlidingWindow, type WindowOptions } from "../context/sliding-window.js";
-import type { LoomContext } from "./chat.js";
-import { UserChats, type ChatCache } from "./user-chats.js";
+import type { Chat } from "./chat.js";
+import { OpenChats } from "./open-chats.js";
+import type { LoomContext } from "./sync.js";
+import { UserChats } from "./user-chats.js";
 
 /** Options of `Loom.open()`. */
 export interface LoomOptions extends EngineOptions {
@@ -18,7 +20,17 @@ export interface LoomOptions extends EngineOptions {
    * first use); "heuristic": always the profile's tokens-per-character estimate.
    */
   counting?: CountingMode;
+  /**
+   * How many chats stay loaded in memory (default 1000). Past it the least recently used
+   * chat frees its engine memory; the store keeps it, and it reloads on its next use.
+   */
+  maxOpenChats?: number;
 }
+
+/** The default of `Loom.open({ maxOpenChats })`. */
+export const DEFAULT_MAX_OPEN_CHATS = 1000;
+
+const LOOM_KEYS = ["engine", "wasm", "maxMemoryMB", "store", "counting", "maxOpenChats"] as const;
 
 /**
  * The entry point: an engine (the WASM core, or its TypeScript twin) and a store.
@@ -27,15 +39,16 @@ export interface LoomOptions extends EngineOptions {
 export class Loom {
   readonly #engine: Engine;
   readonly #store: Store;
-  readonly #open: ChatCache = new Map();
+  readonly #open: OpenChats;
   readonly #ctx: LoomContext;
   readonly #windows = new Set<SlidingWindow>();
   #closed = false;
 
   /** @internal Use `Loom.open()`. */
-  constructor(engine: Engine, store: Store, counting: CountingMode = "exact") {
+  constructor(engine: Engine, store: Store, counting: CountingMode = "exact", maxOpenChats = DEFAULT_MAX_OPEN_CHATS) {
     this.#engine = engine;
     this.#store = store;
+    this.#open = new OpenChats(maxOpenChats);
     this.#ctx = {
       engine,
       store,
@@ -46,6 +59,7 @@ export class Loom {
       checkOpen: () => {
         if (this.#closed) throw new CtxloomError("LOOM_CLOSED", "This Loom was closed; open a new one with Loom.open().");
       },
+      woke: (chat: Chat) => this.#open.woke(chat),
     };
   }
 
@@ -54,8 +68,11 @@ export class Loom {
    * WebAssembly cannot load) and an in-memory store.
    * @throws INVALID_ARGUMENT for unknown option values; WASM_UNAVAILABLE when `engine: "wasm"` cannot load
    */
-  static async open<T extends Loom>(this: new (engine: Engine, store: Store, counting?: CountingMode) => T, options?: LoomOptions): Promise<T> {
-    const o = checkOptions<LoomOptions>(options, "Loom.open(options)");
+  static async open<T extends Loom>(
+    this: new (engine: Engine, store: Store, counting?: CountingMode, maxOpenChats?: number) => T,
+    options?: LoomOptions,
+  ): Promise<T> {
+    const o = checkOptions<LoomOptions>(options, "Loom.open(options)", LOOM_KEYS);
     if (o.engine !== undefined && o.engine !== "wasm" && o.engine !== "js") {
       throw new CtxloomError("INVALID_ARGUMENT", `engine must be "wasm" or "js"; got ${describe(o.engine)}.`);
     }
@@ -68,12 +85,21 @@ export class Loom {
     if (o.counting !== undefined && o.counting !== "exact" && o.counting !== "heuristic") {
       throw new CtxloomError("INVALID_ARGUMENT", `counting must be "exact" or "heuristic"; got ${describe(o.counting)}.`);
     }
+    const maxOpenChats = o.maxOpenChats === undefined ? DEFAULT_MAX_OPEN_CHATS : checkInteger(o.maxOpenChats, "maxOpenChats", 1);
     const store = o.store === undefined ? memoryStore() : o.store;
-    if (typeof store !== "object" || store === null || typeof store.appendMessage !== "function") {
+    if (typeof store !== "object" || store === null) {
       throw new CtxloomError("INVALID_ARGUMENT", `store must implement the Store interface (e.g. sqliteStore(path)); got ${describe(store)}.`);
     }
+    const missing = STORE_METHODS.filter((name) => typeof (store as unknown as Record<string, unknown>)[name] !== "function");
+    if (missing.length > 0) {
+      throw new CtxloomError(
+        "INVALID_ARGUMENT",
+        `store does not implement the Store interface: it has no method ${missing.join(", ")}. ` +
+          `A Store has ${STORE_METHODS.join(", ")} (see memoryStore() or sqliteStore(path)).`,
+      );
+    }
     // `new this`: an entry's subclass (the Workers entry) gets instances of itself.
-    return new this(await createEngine(o), store, o.counting);
+    return new this(await createEngine(o), store, o.counting, maxOpenChats);
   }
 
   /** Which engine runs: "wasm" or "js". */
@@ -111,22 +137,35 @@ export class Loom {
   }
 
   /**
+   * Makes every change acknowledged so far durable (the store's flush: a batching store
+   * commits). @throws STORE_FAILED
+   */
+  async flush(): Promise<void> {
+    this.#ctx.checkOpen();
+    await fromStore("flushing", () => this.#store.flush());
+  }
+
+  /**
    * Closes the Loom: changes already called land, then the chats and windows are freed and
-   * the store is closed. Calls made after `close()` throw LOOM_CLOSED.
+   * the store is flushed and closed. Calls made after `close()` throw LOOM_CLOSED.
+   * @throws STORE_FAILED when the store cannot flush or close (the Loom is closed all the same)
    */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    const entries = [...this.#open.values()];
-    this.#open.clear();
+    const entries = this.#open.clear();
     for (const win of [...this.#windows]) win.dispose();
     await Promise.all(
-      entries.map(async (entry) => {
+      entries.map(async (loading) => {
         // Waits for a load or a create under way (its store write lands before the store closes).
-        const chat = await entry.loading.catch(() => undefined);
+        const chat = await loading.catch(() => undefined);
         await chat?.retire().catch(() => undefined);
       }),
     );
-    await this.#store.close();
+    try {
+      await fromStore("flushing", () => this.#store.flush());
+    } finally {
+      await fromStore("closing", () => this.#store.close());
+    }
   }
 }

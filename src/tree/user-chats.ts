@@ -1,8 +1,14 @@
 import { CtxloomError, checkOptions, describe, fromStore } from "../errors.js";
+import { checkContent } from "../message.js";
 import { checkSplit, type BudgetSplit } from "../models/budget.js";
 import { checkHistoryLimits, registeredProfile, type HistoryLimits, type ModelProfile } from "../models/profiles.js";
+import type { ChatExport } from "../store/portable.js";
 import type { ChatOptions, ChatRecord, ChatSummary } from "../store/types.js";
-import { Chat, type LoomContext } from "./chat.js";
+import type { TokenCounter } from "../tokens/index.js";
+import { Chat } from "./chat.js";
+import { ChatNodes } from "./nodes.js";
+import { buildImport, checkExport } from "./portable.js";
+import { residentColumns, restoreNodes, type LoomContext } from "./sync.js";
 
 /** Options of `chats.create()`. */
 export interface CreateChatOptions {
@@ -17,14 +23,17 @@ export interface CreateChatOptions {
   historyLimits?: boolean | Partial<HistoryLimits>;
 }
 
-/** A chat the Loom holds in memory: loading, or loaded. */
-export interface OpenChat {
-  loading: Promise<Chat>;
-  chat?: Chat;
-}
+const CREATE_KEYS = ["title", "model", "system", "budget", "historyLimits"] as const;
 
-/** The Loom's open chats, keyed by `openKey(userId, chatId)`. */
-export type ChatCache = Map<string, OpenChat>;
+/** The Loom's open chats: a chat loading or loaded, by `openKey(userId, chatId)`, least recently used first. */
+export interface ChatCache {
+  get(key: string): Promise<Chat> | undefined;
+  /** The chat under `key` when it has finished loading. */
+  loaded(key: string): Chat | undefined;
+  /** Registers a chat (loading or loaded) as the most recently used. */
+  set(key: string, loading: Promise<Chat>): void;
+  delete(key: string, loading?: Promise<Chat>): void;
+}
 
 export const openKey = (userId: string, chatId: string): string => `${userId}\u0000${chatId}`;
 
@@ -43,85 +52,125 @@ export class UserChats {
 
   /**
    * Creates an empty chat and returns it, open.
-   * @throws INVALID_ARGUMENT for a non-string title, model or system prompt
+   * @throws INVALID_ARGUMENT for a non-string title, model or system prompt, or an unknown option
    */
   async create(options?: CreateChatOptions): Promise<Chat> {
     this.#ctx.checkOpen();
-    const o = checkOptions<CreateChatOptions>(options, "create(options)");
+    const o = checkOptions<CreateChatOptions>(options, "create(options)", CREATE_KEYS);
     const text = (value: unknown, what: string, fallback: string | null): string | null => {
       if (value === undefined) return fallback;
       if (typeof value !== "string") throw new CtxloomError("INVALID_ARGUMENT", `${what} must be a string; got ${describe(value)}.`);
-      return value;
+      return checkContent(value, what);
     };
-    const { profile, counter } = await this.#ctx.prepare(o.model ?? "gpt-4o");
-    const settings: ChatOptions = {};
-    if (typeof o.model === "object") {
-      const { counter: _counter, ...stored } = profile;
-      settings.profile = stored;
-    }
-    if (o.budget !== undefined) settings.budget = { ...checkSplit(o.budget) };
-    if (o.historyLimits !== undefined) settings.historyLimits = checkHistoryLimits(o.historyLimits);
     const title = text(o.title, "title", "")!;
     const system = text(o.system, "system", null);
+    const settings: ChatOptions = {};
+    if (o.budget !== undefined) settings.budget = { ...checkSplit(o.budget) };
+    if (o.historyLimits !== undefined) settings.historyLimits = checkHistoryLimits(o.historyLimits);
+    const { profile, counter } = await this.#ctx.prepare(o.model ?? "gpt-4o");
+    if (typeof o.model === "object") {
+      const { counter: own, ...stored } = profile;
+      settings.profile = stored;
+      if (own) settings.counter = own.name;
+    }
     const now = Date.now();
     const record: ChatRecord = {
-      id: crypto.randomUUID(),
-      userId: this.userId,
-      title,
-      model: profile.name,
-      system,
-      createdAt: now,
-      updatedAt: now,
-      messageCount: 0,
-      head: null,
-      options: settings,
+      id: crypto.randomUUID(), userId: this.userId, title, model: profile.name, system,
+      createdAt: now, updatedAt: now, messageCount: 0, head: null, options: settings,
     };
     this.#ctx.checkOpen(); // the Loom may have closed while the tokenizer loaded
-    const chat = new Chat(this.#ctx, { chat: record, messages: [] }, profile, counter);
-    // Registered before the store write, so that close() waits for it.
-    const key = openKey(this.userId, record.id);
-    const entry: OpenChat = {
-      loading: fromStore("creating the chat", () => this.#ctx.store.createChat(record)).then(
-        () => chat,
-        (error: unknown) => {
-          if (this.#open.get(key) === entry) this.#open.delete(key);
-          void chat.retire();
-          throw error;
-        },
-      ),
-      chat,
-    };
-    this.#open.set(key, entry);
-    return entry.loading;
+    return this.#register(record, async () => {
+      await fromStore("creating the chat", () => this.#ctx.store.createChat(record));
+      return new ChatNodes(this.#ctx.engine, residentColumns(this.#ctx.store, this.userId, record.id));
+    }, profile, counter);
   }
 
-  /** The user's chats, most recently updated first. */
+  /**
+   * Imports a chat exported by `chat.export()` (or made by an importer) as a new chat of
+   * this user, in one store transaction: checked whole first (a bad file, or one of a newer
+   * version, imports nothing and says what is wrong), tokens counted with the chat's model
+   * where left out, the tree built once. Keeps the export's chat id unless this user has it.
+   * @throws INVALID_ARGUMENT naming what is wrong; UNKNOWN_MODEL; STORE_FAILED
+   */
+  async import(data: ChatExport | string): Promise<Chat> {
+    this.#ctx.checkOpen();
+    const checked = checkExport(data);
+    const { profile, counter } = await this.#ctx.prepare(modelOf({ id: checked.chat.id ?? "(import)", model: checked.chat.model, options: checked.options }));
+    let id = checked.chat.id;
+    if (id === undefined || this.#open.get(openKey(this.userId, id)) ||
+        (await fromStore("looking the chat up", () => this.#ctx.store.loadChat(this.userId, id!, Number.MAX_SAFE_INTEGER)))) {
+      id = crypto.randomUUID();
+    }
+    this.#ctx.checkOpen();
+    const { nodes, head, messages } = buildImport(this.#ctx.engine, checked, counter);
+    const c = checked.chat;
+    const record: ChatRecord = {
+      id, userId: this.userId, title: c.title, model: profile.name, system: c.system, createdAt: c.createdAt,
+      updatedAt: c.updatedAt, messageCount: messages.length, head: head < 0 ? null : head, options: checked.options,
+    };
+    return this.#register(record, async () => {
+      try {
+        await fromStore("importing the chat", () => this.#ctx.store.importChat(record, messages));
+      } catch (error) {
+        nodes.drop();
+        throw error;
+      }
+      nodes.adopt(residentColumns(this.#ctx.store, this.userId, record.id)); // the text is then held once
+      return nodes;
+    }, profile, counter);
+  }
+
+  /** Registers a new chat in the cache before its store write, so that close() waits for it. */
+  #register(record: ChatRecord, write: () => Promise<ChatNodes>, profile: Readonly<ModelProfile>, counter: TokenCounter): Promise<Chat> {
+    const key = openKey(this.userId, record.id);
+    const loading = write().then(
+      (nodes) => new Chat(this.#ctx, record, nodes, profile, counter),
+      (error: unknown) => {
+        this.#open.delete(key, loading);
+        throw error;
+      },
+    );
+    this.#open.set(key, loading);
+    return loading;
+  }
+
+  /** The user's chats, most recently updated first. Reads records only: no chat is loaded. */
   async list(): Promise<ChatSummary[]> {
     this.#ctx.checkOpen();
     const records = await fromStore("listing chats", () => this.#ctx.store.listChats(this.userId));
+    if (!Array.isArray(records)) throw new CtxloomError("STORE_CORRUPT", `The store listed ${describe(records)} for user ${describe(this.userId)}, not an array of chat records.`);
     return records.map(({ id, title, model, createdAt, updatedAt, messageCount }) => ({ id, title, model, createdAt, updatedAt, messageCount }));
   }
 
   /**
-   * The chat with this id, loaded from the store on first use and kept in memory after.
-   * @throws UNKNOWN_CHAT when this user has no such chat; STORE_CORRUPT when it cannot be read back
+   * The chat with this id, loaded from the store on first use and kept in memory after
+   * (up to the Loom's maxOpenChats, least recently used first out).
+   * @throws UNKNOWN_CHAT when this user has no such chat; STORE_CORRUPT when it cannot be read back;
+   *   UNKNOWN_MODEL when it counts with a profile's own counter that is not registered
    */
   async open(chatId: string): Promise<Chat> {
     this.#ctx.checkOpen();
     checkChatId(chatId);
     const key = openKey(this.userId, chatId);
     const cached = this.#open.get(key);
-    if (cached) return cached.loading;
-    const entry = {} as OpenChat;
-    entry.loading = (async () => {
+    if (cached) {
+      this.#open.set(key, cached); // most recently used
+      return cached;
+    }
+    const loading = (async () => {
       const loaded = await fromStore("loading the chat", () => this.#ctx.store.loadChat(this.userId, chatId));
       if (!loaded) throw unknownChat(this.userId, chatId);
+      if (loaded.chat === null || typeof loaded.chat !== "object" || loaded.chat.id !== chatId || loaded.chat.userId !== this.userId) {
+        throw new CtxloomError("STORE_CORRUPT", `The store handed back ${describe(loaded.chat)} as the record of chat ${describe(chatId)}.`);
+      }
       const { profile, counter } = await this.#ctx.prepare(modelOf(loaded.chat));
-      return (entry.chat = new Chat(this.#ctx, loaded, profile, counter));
+      this.#ctx.checkOpen();
+      const { nodes } = restoreNodes(this.#ctx, loaded.chat, loaded.messages);
+      return new Chat(this.#ctx, loaded.chat, nodes, profile, counter);
     })();
-    this.#open.set(key, entry);
-    entry.loading.catch(() => this.#open.delete(key));
-    return entry.loading;
+    this.#open.set(key, loading);
+    loading.catch(() => this.#open.delete(key, loading));
+    return loading;
   }
 
   /**
@@ -137,26 +186,34 @@ export class UserChats {
       const deleted = await fromStore("deleting the chat", () => this.#ctx.store.deleteChat(this.userId, chatId));
       if (!deleted) throw unknownChat(this.userId, chatId);
     };
-    const entry = this.#open.get(key);
+    const loading = this.#open.get(key);
     // A loaded chat joins the delete to its queue now, before anything else is called on it.
-    const chat = entry?.chat ?? (entry ? await entry.loading.catch(() => undefined) : undefined);
+    const chat = this.#open.loaded(key) ?? (loading ? await loading.catch(() => undefined) : undefined);
     if (!chat) return deleteStored();
     await chat.retire(deleteStored);
-    if (this.#open.get(key) === entry) this.#open.delete(key);
+    this.#open.delete(key, loading);
   }
-
 }
 
 /**
  * The model to reopen a chat with: the profile stored at creation (when it was created with
  * a profile object), unless a profile registered under that name carries a counter, which
- * no store can keep; else the model's name.
+ * no store can keep; else the model's name. A chat whose profile had its own counter needs
+ * that model registered with a counter: it never falls back to the heuristic silently.
  */
-function modelOf(chat: ChatRecord): string | ModelProfile {
-  const stored = chat.options?.profile;
-  if (!stored) return chat.model;
+function modelOf(chat: Pick<ChatRecord, "id" | "model" | "options">): string | ModelProfile {
+  const o = chat.options ?? {};
   const registered = registeredProfile(chat.model);
-  return registered?.counter ? registered : stored;
+  if (o.counter !== undefined) {
+    if (registered?.counter) return registered;
+    throw new CtxloomError(
+      "UNKNOWN_MODEL",
+      `Chat ${describe(chat.id)} counts tokens with its profile's own counter ${describe(o.counter)}, which no store can keep. ` +
+        `Register the model first: registerModel({ ...profile, name: ${JSON.stringify(chat.model)}, counter }), then open the chat.`,
+    );
+  }
+  if (!o.profile) return chat.model;
+  return registered?.counter ? registered : o.profile;
 }
 
 function checkChatId(chatId: unknown): void {

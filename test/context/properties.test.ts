@@ -114,6 +114,10 @@ async function apply(chat: Chat, s: Step, serial: number, model: ModelProfile): 
           // An Anthropic request needs a user message: a branch without one, and no input, is refused.
           const noUser = options.format === "anthropic" && !options.input && !chat.path().some((m) => m.role === "user");
           if (noUser && (error as { code?: string }).code === "INVALID_ARGUMENT") return { error: "INVALID_ARGUMENT" };
+          // A critical unit whose calls are not all answered cannot be sent: the build says so.
+          const path = chat.path();
+          const brokenCritical = path.some((m, i) => m.priority === "critical" && !completeAt(path, i));
+          if (brokenCritical && (error as { code?: string }).code === "INVALID_TOOL_CALL") return { error: "INVALID_TOOL_CALL" };
           return refusal(error);
         }
         checkContext(chat, ctx, options, model);
@@ -129,7 +133,8 @@ async function apply(chat: Chat, s: Step, serial: number, model: ModelProfile): 
 /** The only error a valid call may meet here. */
 function refusal(error: unknown): { error: string } {
   const code = (error as { code?: string }).code;
-  expect(["MESSAGE_TOO_LARGE"], `unexpected error ${String(error)}`).toContain(code);
+  // OPEN_TOOL_CALLS: a non-tool message appended while calls above the head have no result.
+  expect(["MESSAGE_TOO_LARGE", "OPEN_TOOL_CALLS"], `unexpected error ${String(error)}`).toContain(code);
   return { error: code! };
 }
 

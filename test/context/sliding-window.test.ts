@@ -42,6 +42,14 @@ class RefWindow {
   add(id: number, input: MessageInput): boolean {
     const priority: Priority = input.role === "tool" ? this.entries.find((e) => e.id === this.open?.id)?.m.priority ?? "normal" : input.priority ?? (input.role === "system" ? "critical" : "normal");
     const m = { ...input, priority };
+    if (m.role !== "tool" && this.open && this.open.answered.size < this.open.calls.length) {
+      // An unfinished unit can never be completed once another message follows: it leaves first.
+      const unitId = this.open.id;
+      const unitGone = this.entries.filter((e) => e.id === unitId || e.unit === unitId);
+      this.entries = this.entries.filter((e) => !unitGone.includes(e));
+      this.evicted += unitGone.length;
+      this.open = null;
+    }
     if (m.role === "tool" && this.open!.gone) {
       this.rejected++;
       return false;
@@ -163,13 +171,32 @@ forEachEngine((engine) => {
       win.add({ role: "user", content: "go", priority: "high" }); // 3 + 1 + 1 = 5
       win.add({ role: "assistant", content: "", toolCalls: [call("a"), call("b")], priority: "low" }); // 3+3+0+(1+2+1+1)*2 = 16
       win.add({ role: "tool", content: "result a", toolCallId: "a" }); // 3+1+2+1 = 7, low like its call
-      win.add({ role: "user", content: "meanwhile", priority: "normal" }); // 3+1+3 = 7 (closes the unit)
-      expect(win.messages.map((m) => m.priority)).toEqual(["high", "low", "low", "normal"]);
-      expect(win.tokenCount).toBe(35);
-      expect(win.add({ role: "user", content: "z".repeat(80) })).toBe(true); // 24 tokens: 59 in all, fits
-      expect(win.add({ role: "user", content: "q" })).toBe(true); // 5 more: the low unit leaves whole
-      expect(win.messages.map((m) => m.content)).toEqual(["go", "meanwhile", "z".repeat(80), "q"]);
-      expect(win.stats().evicted).toBe(2);
+      win.add({ role: "tool", content: "result b", toolCallId: "b" }); // 7, low: the unit is complete
+      win.add({ role: "user", content: "meanwhile", priority: "normal" }); // 3+1+3 = 7
+      expect(win.messages.map((m) => m.priority)).toEqual(["high", "low", "low", "low", "normal"]);
+      expect(win.tokenCount).toBe(42);
+      expect(win.add({ role: "user", content: "z".repeat(60) })).toBe(true); // 19 tokens: 61 > 60, the low unit leaves whole
+      expect(win.messages.map((m) => m.content)).toEqual(["go", "meanwhile", "z".repeat(60)]);
+      expect(win.stats().evicted).toBe(3);
+      await loom.close();
+    });
+
+    it("a message after unanswered calls takes the unfinished unit out: never [assistant+calls, user]", async () => {
+      const loom = await Loom.open({ engine });
+      const win = loom.window({ maxTokens: 1000 });
+      win.add({ role: "user", content: "go" });
+      win.add({ role: "assistant", content: "", toolCalls: [call("a"), call("b")], priority: "critical" });
+      win.add({ role: "tool", content: "ra", toolCallId: "a" });
+      expect(win.add({ role: "user", content: "never mind" })).toBe(true);
+      expect(win.messages.map((m) => [m.role, m.content])).toEqual([["user", "go"], ["user", "never mind"]]);
+      expect(win.stats()).toMatchObject({ evicted: 2, added: 4, messages: 2 });
+      // the calls are gone: a late result for them answers nothing
+      expectThrowCode(() => win.add({ role: "tool", content: "rb", toolCallId: "b" }), "INVALID_TOOL_CALL");
+      // an assistant message with calls, then an assistant message without: the same
+      win.add({ role: "assistant", content: "", toolCalls: [call("c")] });
+      win.add({ role: "assistant", content: "done" });
+      expect(win.messages.map((m) => m.content)).toEqual(["go", "never mind", "done"]);
+      expect(win.messages.some((m) => m.toolCalls)).toBe(false);
       await loom.close();
     });
 

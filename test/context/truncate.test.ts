@@ -2,7 +2,7 @@
 // where one fits, else a word boundary, else anywhere; to a character budget with an ellipsis.
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { truncateToChars, truncateToTokens } from "../../src/context/truncate.js";
+import { graphemeStart, truncateToChars, truncateToTokens } from "../../src/context/truncate.js";
 import { heuristicCounter, loadEncoding } from "../../src/index.js";
 
 const h = heuristicCounter();
@@ -79,6 +79,41 @@ describe("truncateToChars", () => {
         const out = truncateToChars(text, max);
         expect(out.length).toBeLessThanOrEqual(max);
         if (text.length <= max) expect(out).toBe(text);
+      }),
+    );
+  });
+});
+
+const wellFormed = (s: string) => !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(s);
+
+describe("cuts between characters", () => {
+  const samples = ["😀😀😀", "𝔸𝔸𝔸", "👍🏽👍🏽", "e\u0301e\u0301", "👨‍👩‍👧x", "❤️❤️", "🇫🇷🇫🇷"];
+  it("graphemeStart never lands inside a cluster, with Intl.Segmenter and with the fallback", () => {
+    for (const useSegmenter of [true, false]) {
+      for (const text of samples) {
+        const clusters = [...new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(text)].map((s) => s.index);
+        for (let i = 0; i <= text.length; i++) {
+          const at = graphemeStart(text, i, useSegmenter);
+          expect(at).toBeLessThanOrEqual(i);
+          expect(wellFormed(text.slice(0, at))).toBe(true);
+          // the fallback keeps code points, marks, joiners and modifiers together (flags are two clusters of one letter each there)
+          if (useSegmenter || !text.startsWith("🇫")) expect([...clusters, text.length]).toContain(at);
+        }
+      }
+    }
+  });
+
+  it("truncateToChars and the character fallback of truncateToTokens cut whole characters", () => {
+    expect(truncateToChars("😀".repeat(20), 10)).toBe("😀".repeat(4) + "…");
+    expect(truncateToChars("𝔸".repeat(9), 6)).toBe("𝔸𝔸…");
+    const out = truncateToTokens("𝔸".repeat(100), 7, h);
+    expect(out).toBe("𝔸".repeat(14));
+    fc.assert(
+      fc.property(fc.string({ unit: "grapheme", maxLength: 60 }), fc.nat({ max: 20 }), (text, max) => {
+        const a = truncateToTokens(text, max, h);
+        const b = truncateToChars(text, max + 1);
+        expect(wellFormed(a) && wellFormed(b)).toBe(true);
+        expect(text.startsWith(a)).toBe(true);
       }),
     );
   });

@@ -2,7 +2,9 @@
 import { beforeEach, expect, it } from "vitest";
 import { CtxloomError, Loom } from "../../src/index.js";
 import type { Engine } from "../../src/engine/index.js";
-import { dumpTree, forEachEngine, makeEngine, walkIds } from "../helpers.js";
+import { dumpTree, expectThrowCode, forEachEngine, makeEngine, walkIds } from "../helpers.js";
+import { countingEngine } from "./counting.js";
+import { JsEngine } from "../../src/engine/index.js";
 
 const path = (e: Engine, t: number, head: number, max = Number.MAX_SAFE_INTEGER) => walkIds(e, t, head, max);
 
@@ -40,8 +42,8 @@ forEachEngine((kind) => {
     expect(e.append(t, -1, 5, 0, 3, 0)).toBe(0);
     expect(e.append(t, 0, 7, 1, 1, 0)).toBe(1);
     expect(e.append(t, 1, 2147483647, 2, 0, 1)).toBe(2);
-    expect(e.append(t, 2, 0, 3, 2, 2)).toBe(3);
-    expect(e.append(t, 0, 123456, 2, 1, 3)).toBe(4);
+    expect(e.append(t, 2, 0, 3, 2, 4)).toBe(3);
+    expect(e.append(t, 0, 123456, 2, 1, 5)).toBe(4);
     expect(dumpTree(e, t)).toEqual({
       size: 5,
       roots: [0],
@@ -50,8 +52,8 @@ forEachEngine((kind) => {
         { parent: -1, depth: 0, tokens: 5, role: 0, priority: 3, flags: 0, children: [1, 4] },
         { parent: 0, depth: 1, tokens: 7, role: 1, priority: 1, flags: 0, children: [2] },
         { parent: 1, depth: 2, tokens: 2147483647, role: 2, priority: 0, flags: 1, children: [3] },
-        { parent: 2, depth: 3, tokens: 0, role: 3, priority: 2, flags: 2, children: [] },
-        { parent: 0, depth: 1, tokens: 123456, role: 2, priority: 1, flags: 3, children: [] },
+        { parent: 2, depth: 3, tokens: 0, role: 3, priority: 2, flags: 4, children: [] },
+        { parent: 0, depth: 1, tokens: 123456, role: 2, priority: 1, flags: 5, children: [] },
       ],
     });
   });
@@ -88,7 +90,24 @@ forEachEngine((kind) => {
     expect(Array.from(e.ids.subarray(0, 2))).toEqual([8, 9]);
   });
 
-  it("visited counts the nodes walks touch", () => {
+  it("the release engine does not count visits: visited is -1, walks or not", () => {
+    const t = e.createTree();
+    for (let i = 0; i < 5; i++) e.append(t, i - 1, 1, 1, 1, 0);
+    e.resetVisited();
+    e.walk(t, 4, 3);
+    e.select(t, 4, 100, 0);
+    expect(e.visited).toBe(-1);
+  });
+
+  it("new JsEngine refuses options it does not know, naming the closest one", () => {
+    expectThrowCode(() => new JsEngine({ countVisit: true } as never), "INVALID_ARGUMENT");
+    expectThrowCode(() => new JsEngine(7 as never), "INVALID_ARGUMENT");
+    expect(new JsEngine({ countVisits: false }).visited).toBe(-1);
+    expect(new JsEngine({ countVisits: true }).visited).toBe(0);
+  });
+
+  it("the counting engine counts the nodes walks touch", async () => {
+    const e = await countingEngine(kind);
     const t = e.createTree();
     for (let i = 0; i < 50; i++) e.append(t, i - 1, 1, 1, 1, 0);
     e.resetVisited();
@@ -122,14 +141,14 @@ forEachEngine((kind) => {
     for (let i = 0; i < 3000; i++) {
       const parent = i === 0 ? -1 : i % 7 === 0 ? (i * 31) % i : i - 1;
       parents.push(parent);
-      expect(e.append(t, parent, i * 3, i % 4, (i >> 2) % 4, i % 3)).toBe(i);
+      expect(e.append(t, parent, i * 3, i % 4, (i >> 2) % 4, [0, 1, 4][i % 3]!)).toBe(i);
     }
     for (let i = 0; i < 3000; i++) {
       expect(e.parent(t, i)).toBe(parents[i]);
       expect(e.tokens(t, i)).toBe(i * 3);
       expect(e.role(t, i)).toBe(i % 4);
       expect(e.priority(t, i)).toBe((i >> 2) % 4);
-      expect(e.flags(t, i)).toBe(i % 3);
+      expect(e.flags(t, i)).toBe([0, 1, 4][i % 3]);
       expect(e.depth(t, i)).toBe(parents[i]! < 0 ? 0 : e.depth(t, parents[i]!) + 1);
     }
     const expected: number[] = [];

@@ -15,128 +15,10 @@ import fc from "fast-check";
 import type { Engine, EngineKind } from "../../src/engine/index.js";
 import { FLAG_TOOL_CALLS, FLAG_UNIT_END, type Selection } from "../../src/engine/types.js";
 import { ENGINES, forEachEngine, makeEngine } from "../helpers.js";
-
-const SYSTEM = 0;
-const USER = 1;
-const ASSISTANT = 2;
-const TOOL = 3;
-const [LOW, NORMAL, HIGH, CRITICAL] = [0, 1, 2, 3];
-
-interface Node {
-  parent: number;
-  tokens: number;
-  role: number;
-  priority: number;
-  flags: number;
-}
-
-interface Ref {
-  fits: boolean;
-  ids: number[];
-  keptTokens: number;
-  forcedTokens: number;
-  evicted: number;
-}
-
-/** Path indices of the tool unit each path position belongs to: [start, end] and whether it is complete. */
-function unitsOf(path: Node[]): ({ start: number; end: number; complete: boolean } | null)[] {
-  const out: ({ start: number; end: number; complete: boolean } | null)[] = path.map(() => null);
-  for (let i = 0; i < path.length; i++) {
-    if (path[i]!.role !== ASSISTANT || !(path[i]!.flags & FLAG_TOOL_CALLS)) continue;
-    let j = i + 1;
-    while (j < path.length && path[j]!.role === TOOL) j++;
-    const end = j - 1;
-    const unit = { start: i, end, complete: end > i && (path[end]!.flags & FLAG_UNIT_END) !== 0 };
-    for (let k = i; k <= end; k++) out[k] = unit;
-    i = end;
-  }
-  return out;
-}
-
-function pathIds(nodes: Node[], head: number): number[] {
-  const ids: number[] = [];
-  for (let x = head; x >= 0; x = nodes[x]!.parent) ids.push(x);
-  return ids.reverse();
-}
-
-/** The rules of assembly/evict.ts, brute force over the whole path. */
-function reference(nodes: Node[], head: number, budget: number, maxMessages: number): Ref {
-  const ids = pathIds(nodes, head);
-  const path = ids.map((id) => nodes[id]!);
-  const n = path.length;
-  const candidates = maxMessages > 0 && maxMessages <= n - 1 ? maxMessages : n;
-  const lo = n - candidates; // first path index inside the horizon
-  const units = unitsOf(path);
-  const kept = new Set<number>(); // path indices
-  let forced = 0;
-  path.forEach((m, i) => {
-    if (m.priority === CRITICAL && (units[i] === null || units[i]!.complete)) {
-      kept.add(i);
-      forced += m.tokens;
-    }
-  });
-  let user = -1;
-  for (let i = n - 1; i >= 0; i--) {
-    if (path[i]!.role === USER) {
-      user = i;
-      break;
-    }
-  }
-  if (user >= 0 && !kept.has(user)) {
-    kept.add(user);
-    forced += path[user]!.tokens;
-  }
-  if (forced > budget) return { fits: false, ids: [], keptTokens: 0, forcedTokens: forced, evicted: 0 };
-
-  let left = budget - forced;
-  const stop: (number | undefined)[] = [undefined, undefined, undefined]; // per level: path index of the newest member of the unit that stopped it
-  for (let level = HIGH; level >= LOW; level--) {
-    let i = n - 1;
-    while (i >= lo) {
-      const m = path[i]!;
-      const unit = units[i];
-      if (unit && !unit.complete) {
-        i--;
-        continue;
-      }
-      if (m.priority !== level || i === user) {
-        const s = m.priority < CRITICAL ? stop[m.priority] : undefined;
-        if (m.priority > level && i !== user && s !== undefined && i <= s) break; // a more important message was dropped here
-        i--;
-        continue;
-      }
-      const from = unit ? unit.start : i;
-      if (from < lo) break; // a unit cut by the horizon: it and everything older are outside
-      let cost = 0;
-      for (let k = from; k <= i; k++) cost += path[k]!.tokens;
-      if (cost > left) {
-        stop[level] = i;
-        break;
-      }
-      left -= cost;
-      for (let k = from; k <= i; k++) kept.add(k);
-      i = from - 1;
-    }
-  }
-  const keptIdx = [...kept].sort((a, b) => a - b);
-  let inHorizon = 0;
-  for (const k of keptIdx) if (k >= lo) inHorizon++;
-  return {
-    fits: true,
-    ids: keptIdx.map((k) => ids[k]!),
-    keptTokens: budget - left,
-    forcedTokens: forced,
-    evicted: candidates - inHorizon,
-  };
-}
-
-const plain = (s: Selection) => ({
-  fits: s.fits,
-  ids: Array.from(s.ids),
-  keptTokens: s.keptTokens,
-  forcedTokens: s.forcedTokens,
-  evicted: s.evicted,
-});
+import { countingEngine } from "./counting.js";
+import {
+  ASSISTANT, CRITICAL, HIGH, LOW, NORMAL, SYSTEM, TOOL, USER, buildTree, pathIds, plain, reference, step, unitsOf, type Node,
+} from "./reference.js";
 
 /**
  * The stated guarantees, checked directly on a selection (independently of the reference):
@@ -192,54 +74,6 @@ function checkInvariants(nodes: Node[], head: number, budget: number, maxMessage
 }
 
 // ---- random trees shaped like chats: tool results follow their call and share its priority ----
-
-interface Step {
-  back: number;
-  kind: number;
-  prio: number;
-  tokens: number;
-  calls: number;
-}
-
-const step: fc.Arbitrary<Step> = fc.record({
-  back: fc.nat({ max: 99 }),
-  kind: fc.nat({ max: 99 }),
-  prio: fc.nat({ max: 99 }),
-  tokens: fc.nat({ max: 40 }),
-  calls: fc.integer({ min: 1, max: 3 }),
-});
-
-const priorityOf = (p: number) => (p < 25 ? LOW : p < 60 ? NORMAL : p < 88 ? HIGH : CRITICAL);
-
-/** Builds a chat-shaped tree from steps. `open[x]`: calls of x's unit still unanswered after x. */
-function buildTree(steps: Step[]): Node[] {
-  const nodes: Node[] = [];
-  const open: number[] = [];
-  let last = -1;
-  for (const s of steps) {
-    const parent = nodes.length === 0 || s.back >= 97 ? -1 : s.back < 80 ? last : s.back % nodes.length;
-    const pending = parent >= 0 ? open[parent]! : 0;
-    let node: Node;
-    let left = 0;
-    if (pending > 0 && s.kind < 75) {
-      left = pending - 1;
-      node = { parent, tokens: s.tokens, role: TOOL, priority: nodes[parent]!.priority, flags: left === 0 ? FLAG_UNIT_END : 0 };
-    } else if (s.kind < 40) {
-      node = { parent, tokens: s.tokens, role: USER, priority: priorityOf(s.prio), flags: 0 };
-    } else if (s.kind < 70) {
-      node = { parent, tokens: s.tokens, role: ASSISTANT, priority: priorityOf(s.prio), flags: 0 };
-    } else if (s.kind < 90) {
-      left = s.calls;
-      node = { parent, tokens: s.tokens, role: ASSISTANT, priority: priorityOf(s.prio), flags: FLAG_TOOL_CALLS };
-    } else {
-      node = { parent, tokens: s.tokens, role: SYSTEM, priority: s.prio < 70 ? CRITICAL : priorityOf(s.prio), flags: 0 };
-    }
-    nodes.push(node);
-    open.push(left);
-    last = nodes.length - 1;
-  }
-  return nodes;
-}
 
 function load(e: Engine, nodes: Node[]): number {
   const t = e.createTree();
@@ -307,6 +141,48 @@ describe("select: both engines against the reference on random chat-shaped trees
       ),
       { numRuns: 60 },
     );
+  });
+});
+
+describe("select: token counts near the 2^30 cap (sums past 2^31)", () => {
+  const engines: Record<EngineKind, Engine> = {} as Record<EngineKind, Engine>;
+  beforeAll(async () => {
+    for (const kind of ENGINES) engines[kind] = await makeEngine(kind);
+  });
+
+  const big = step.chain((s) =>
+    fc.oneof(fc.constantFrom(2 ** 30, 2 ** 30 - 1, 2 ** 29, 2 ** 29 + 1, 0), fc.integer({ min: 2 ** 27, max: 2 ** 30 }), fc.nat({ max: 40 })).map((tokens) => ({ ...s, tokens })),
+  );
+  it("both engines equal the exact reference, field for field", () => {
+    let fitted = 0;
+    let refused = 0;
+    fc.assert(
+      fc.property(
+        fc.array(big, { minLength: 1, maxLength: 40 }),
+        fc.array(fc.record({ head: fc.nat(), budget: fc.oneof(fc.constant(2 ** 31 - 1), fc.constant(2 ** 30), fc.integer({ min: 0, max: 2 ** 31 - 1 })), max: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 30 })) }), {
+          minLength: 1,
+          maxLength: 4,
+        }),
+        (steps, calls) => {
+          const nodes = buildTree(steps);
+          const trees = Object.fromEntries(ENGINES.map((k) => [k, load(engines[k], nodes)])) as Record<EngineKind, number>;
+          try {
+            for (const c of calls) {
+              const head = c.head % 3 === 0 ? nodes.length - 1 : c.head % nodes.length;
+              const ref = reference(nodes, head, c.budget, c.max);
+              for (const k of ENGINES) expect(plain(engines[k].select(trees[k], head, c.budget, c.max))).toEqual(ref);
+              if (ref.fits) fitted++;
+              else refused++;
+            }
+          } finally {
+            for (const k of ENGINES) engines[k].dropTree(trees[k]);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+    expect(fitted).toBeGreaterThan(20);
+    expect(refused).toBeGreaterThan(20);
   });
 });
 
@@ -410,6 +286,21 @@ forEachEngine((kind) => {
       expect(sel(e, t, 1, 100).ids).toEqual([0, 1]);
     });
 
+    it("four CRITICAL messages of 2^29 tokens do not fit a 2^30 budget; forcedTokens is exact (2^31)", () => {
+      const t = chain(e, [[2 ** 29, SYSTEM, CRITICAL], [2 ** 29, SYSTEM, CRITICAL], [2 ** 29, SYSTEM, CRITICAL], [2 ** 29, SYSTEM, CRITICAL]]);
+      expect(sel(e, t, 3, 2 ** 30)).toEqual({ fits: false, ids: [], keptTokens: 0, forcedTokens: 2 ** 31, evicted: 0 });
+      expect(sel(e, t, 3, 2 ** 31 - 1).fits).toBe(false);
+      expect(sel(e, t, 1, 2 ** 30)).toEqual({ fits: true, ids: [0, 1], keptTokens: 2 ** 30, forcedTokens: 2 ** 30, evicted: 0 });
+    });
+
+    it("a tool unit of 5 * 2^30 tokens is dropped whole, not kept through a sum wrapped to 2^30", () => {
+      const t = chain(e, [
+        [1, USER, NORMAL], [2 ** 30, ASSISTANT, NORMAL, FLAG_TOOL_CALLS],
+        [2 ** 30, TOOL, NORMAL], [2 ** 30, TOOL, NORMAL], [2 ** 30, TOOL, NORMAL], [2 ** 30, TOOL, NORMAL, FLAG_UNIT_END], [1, USER, NORMAL],
+      ]);
+      expect(sel(e, t, 6, 2 ** 31 - 1)).toEqual({ fits: true, ids: [6], keptTokens: 1, forcedTokens: 1, evicted: 6 });
+    });
+
     it("a budget of 0 with no user turn and no CRITICAL message keeps nothing and fits", () => {
       const t = chain(e, [[1, ASSISTANT, NORMAL], [1, ASSISTANT, NORMAL]]);
       expect(sel(e, t, 1, 0)).toEqual({ fits: true, ids: [], keptTokens: 0, forcedTokens: 0, evicted: 2 });
@@ -434,7 +325,7 @@ forEachEngine((kind) => {
   describe("select cost on a 100,000-message branch", () => {
     let e: Engine;
     beforeAll(async () => {
-      e = await makeEngine(kind);
+      e = await countingEngine(kind);
     });
 
     /** Builds an N-message chain from a generator of [tokens, role, priority, flags]. */

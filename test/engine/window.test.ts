@@ -131,6 +131,23 @@ describe("windowAdd: both engines against the reference", () => {
       { numRuns: 25 },
     );
   });
+
+  // Counts reach the 2^30 cap: the window's total plus a new message passes 2^31, which a
+  // 32-bit sum would wrap. The reference adds plain numbers (exact far beyond that).
+  const huge: fc.Arbitrary<Add> = fc.record({
+    tokens: fc.oneof(fc.constantFrom(2 ** 30, 2 ** 30 - 1, 2 ** 29, 2 ** 29 + 1, 0), fc.integer({ min: 2 ** 28, max: 2 ** 30 }), fc.nat({ max: 60 })),
+    prio: fc.nat({ max: 3 }),
+    kind: fc.nat({ max: 99 }),
+  });
+  it("token counts near the 2^30 cap: both engines agree with the exact reference", () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.constant(2 ** 30), fc.integer({ min: 2 ** 29, max: 2 ** 30 })), fc.array(huge, { minLength: 1, maxLength: 60 }), (max, adds) => {
+        const [a, b] = ENGINES.map((k) => run(engines[k], max, adds));
+        expect(a).toEqual(b);
+      }),
+      { numRuns: 200 },
+    );
+  });
 });
 
 forEachEngine((kind) => {
@@ -141,6 +158,22 @@ forEachEngine((kind) => {
     });
 
     const slotsOf = (w: number) => Array.from(e.windowSlots(w));
+
+    it("a window of 2^30 given two 2^30-token messages holds the second, exactly 2^30 tokens", () => {
+      const w = e.createWindow(2 ** 30);
+      const first = e.windowAdd(w, 2 ** 30, 1, -1).slot;
+      const { slot, evicted } = e.windowAdd(w, 2 ** 30, 1, -1);
+      expect(Array.from(evicted)).toEqual([first]);
+      expect(Array.from(e.windowSlots(w))).toEqual([slot]);
+      expect(e.windowTokens(w)).toBe(2 ** 30);
+      expect(e.windowCount(w)).toBe(1);
+      // making room for a tool result near the cap would take its own unit: refused, nothing evicted
+      const call = e.windowAdd(w, 2 ** 29, 1, -1);
+      expect(Array.from(call.evicted)).toEqual([slot]);
+      expect(e.windowAdd(w, 2 ** 30, 1, call.slot).slot).toBe(REJECTED_ORPHANED);
+      expect(e.windowTokens(w)).toBe(2 ** 29);
+      e.dropWindow(w);
+    });
 
     it("a message larger than the window is refused and nothing is evicted", () => {
       const w = e.createWindow(10);

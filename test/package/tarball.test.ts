@@ -3,7 +3,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
-import { installedPackage, repoRoot, sh, type InstalledPackage } from "./fixture.js";
+import { cleanEnv, installedPackage, repoRoot, sh, type InstalledPackage } from "./fixture.js";
 
 let pkg: InstalledPackage;
 beforeAll(async () => {
@@ -19,7 +19,7 @@ function exportTargets(exports: unknown, conditions: string[] = []): { target: s
 
 describe("npm pack", () => {
   test("ships the build, the .wasm file and the types, and nothing of the sources or tests", () => {
-    for (const file of ["package.json", "dist/index.js", "dist/index.d.ts", "dist/index.workerd.js", "dist/ctxloom.wasm", "dist/ctxloom.wasm.d.ts", "dist/cli/main.js"]) {
+    for (const file of ["package.json", "dist/index.js", "dist/index.d.ts", "dist/index.workerd.js", "dist/ctxloom.wasm", "dist/ctxloom.wasm.d.ts", "dist/cli/main.js", "dist/sqlite.js", "dist/sqlite.d.ts"]) {
       expect(pkg.files).toContain(file);
     }
     const stray = pkg.files.filter(
@@ -37,6 +37,7 @@ describe("npm pack", () => {
     }
     expect(Object.keys(manifest.exports["."])).toEqual(["types", "workerd", "deno", "browser", "import", "default"]);
     expect(Object.keys(manifest.exports["./wasm"])[0]).toBe("types");
+    expect(Object.keys(manifest.exports["./sqlite"])[0]).toBe("types");
     // The .wasm file sits beside the workerd entry that imports it.
     expect(readFileSync(join(pkg.packageDir, "dist/index.workerd.js"), "utf8")).toContain(`from "./ctxloom.wasm"`);
     expect(existsSync(join(pkg.packageDir, manifest.bin.ctxloom))).toBe(true);
@@ -79,12 +80,47 @@ describe("a fresh project that installed the tarball", () => {
     expect(demo).toContain("engine wasm");
   });
 
+  test("ctxloom/sqlite: without better-sqlite3 its import throws a CtxloomError saying how to install it; with it, chats persist", async () => {
+    const script = join(pkg.project, "sqlite-check.mjs");
+    writeFileSync(
+      script,
+      `import { mkdtempSync } from "node:fs";\n` +
+        `import { tmpdir } from "node:os";\n` +
+        `import { join } from "node:path";\n` +
+        `import { Loom, CtxloomError } from "ctxloom";\n` +
+        `let mod;\n` +
+        `try { mod = await import("ctxloom/sqlite"); } catch (e) {\n` +
+        `  console.log(JSON.stringify({ imported: false, ours: e instanceof CtxloomError, code: e.code, message: e.message }));\n` +
+        `  process.exit(0);\n` +
+        `}\n` +
+        `const file = join(mkdtempSync(join(tmpdir(), "ctxloom-tarball-")), "chats.db");\n` +
+        `const loom = await Loom.open({ store: mod.sqliteStore(file) });\n` +
+        `const chat = await loom.user("alice").create({ title: "t" });\n` +
+        `await chat.append({ role: "user", content: "kept" });\n` +
+        `await loom.close();\n` +
+        `const again = await Loom.open({ store: mod.sqliteStore(file, { durability: "batched" }) });\n` +
+        `const path = (await again.user("alice").open(chat.id)).path().map((m) => m.content);\n` +
+        `await again.close();\n` +
+        `console.log(JSON.stringify({ imported: true, path }));\n`,
+    );
+    // The consumer project has no better-sqlite3 (an optional peer dependency is not installed).
+    expect(existsSync(join(pkg.project, "node_modules/better-sqlite3"))).toBe(false);
+    const { NODE_PATH: _, ...env } = cleanEnv();
+    const without = JSON.parse(await sh(process.execPath, [script], { cwd: pkg.project, env }));
+    expect(without).toMatchObject({ imported: false, ours: true, code: "STORE_FAILED" });
+    expect(without.message).toContain("npm install better-sqlite3");
+    // With the repository's better-sqlite3 on NODE_PATH (which the store's createRequire honours).
+    const withIt = JSON.parse(await sh(process.execPath, [script], { cwd: pkg.project, env: { ...env, NODE_PATH: join(repoRoot, "node_modules") } }));
+    expect(withIt).toEqual({ imported: true, path: ["kept"] });
+  });
+
   test("TypeScript type-checks a program against the installed types (NodeNext and bundler resolution)", async () => {
     writeFileSync(
       join(pkg.project, "check.ts"),
       [
         `import { Loom, CtxloomError, memoryStore, type Message, type LoomOptions, type Store, type ErrorCode } from "ctxloom";`,
         `import core from "ctxloom/wasm";`,
+        `import { sqliteStore, type SqliteStore } from "ctxloom/sqlite";`,
         ``,
         `const module: WebAssembly.Module = core;`,
         `const options: LoomOptions = { engine: "wasm", wasm: module, store: memoryStore() };`,
@@ -95,7 +131,11 @@ describe("a fresh project that installed the tarball", () => {
         `  const m: Message = await chat.append({ role: "user", content: "hi", priority: "high" });`,
         `  const store: Store = memoryStore();`,
         `  const code: ErrorCode | undefined = new CtxloomError("INVALID_ARGUMENT", "x").code;`,
-        `  void engine; void store; void code; void m.id;`,
+        `  const persistent: SqliteStore = sqliteStore("chats.db", { durability: "batched", batchSize: 100 });`,
+        `  const asStore: Store = persistent;`,
+        `  // @ts-expect-error: not a durability`,
+        `  sqliteStore("chats.db", { durability: "eventual" });`,
+        `  void engine; void store; void code; void m.id; void asStore;`,
         `  // @ts-expect-error: not a role`,
         `  await chat.append({ role: "robot", content: "hi" });`,
         `  return chat.path();`,

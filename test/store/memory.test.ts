@@ -79,6 +79,22 @@ forEachEngine((engine) => {
           message({ id: 2, parentId: 1, role: "tool", content: "r", toolCallId: "k" }),
         ],
       ],
+      ["toolCalls that is not an array", record({ head: 0 }), [message({ role: "assistant", toolCalls: "k" as never })]],
+      ["toolCalls holding null", record({ head: 0 }), [message({ role: "assistant", toolCalls: [null] as never })]],
+      ["a null message", record({ head: 0 }), [null as never]],
+      ["a user message with empty content", record({ head: 0 }), [message({ content: "" })]],
+      ["a name that is not a string", record({ head: 0 }), [message({ name: 5 as never })]],
+      ["tokens past the 2^30 cap (2^32 + 10)", record({ head: 0 }), [message({ tokens: 2 ** 32 + 10 })]],
+      ["content with a lone surrogate", record({ head: 0 }), [message({ content: "a\ud800" })]],
+      [
+        "a user message under unanswered calls",
+        record({ head: 1 }),
+        [
+          message({ role: "assistant", content: "", toolCalls: [{ id: "k", type: "function", function: { name: "f", arguments: "{}" } }] }),
+          message({ id: 1, parentId: 0 }),
+        ],
+      ],
+      ["messages that are not an array", record({ head: null }), "x" as never],
       ["a head past the last message", record({ head: 3 }), [message()]],
       ["a head that is not an integer", record({ head: 0.5 }), [message()]],
     ];

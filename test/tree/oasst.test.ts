@@ -4,8 +4,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Loom, type Chat } from "../../src/index.js";
-import { ENGINES } from "../helpers.js";
+import { Loom, memoryStore, type Chat } from "../../src/index.js";
+import { ENGINES, observe } from "../helpers.js";
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "../..");
 const file = join(repoRoot, "../shared/data/oasst/en_100_tree.jsonl");
@@ -170,6 +170,22 @@ async function load(chat: Chat, roots: OasstMessage[]): Promise<Map<string, numb
       }
     } finally {
       await Promise.all(looms.map((l) => l.close()));
+    }
+  });
+
+  it("every tree reopens from the store on a new Loom, on both engines, exactly as it was", async () => {
+    const store = memoryStore();
+    const writer = await Loom.open({ engine: "wasm", store });
+    const readers = await Promise.all(ENGINES.map((engine) => Loom.open({ engine, store })));
+    try {
+      for (const tree of trees) {
+        const chat = await writer.user("x").create({ title: tree.message_tree_id });
+        await load(chat, [tree.prompt]);
+        const expected = await observe(chat);
+        for (const reader of readers) expect(await observe(await reader.user("x").open(chat.id))).toEqual(expected);
+      }
+    } finally {
+      await Promise.all([writer, ...readers].map((l) => l.close()));
     }
   });
 });

@@ -1,0 +1,220 @@
+// Top-k search over an index of similarity.ts: one call scans the whole matrix.
+//
+//   work buffer (grown by doubling, reused by every search)
+//   +--------------------------+------------------------------+------------+-------------+
+//   | result: scores f32 * k,  | candidates: scores f32 * c,  | query f32  | query codes |
+//   |  keys i32 * k, rows i32*k|  keys i32 * c, rows i32 * c  |  * stride  | i8 * stride8|
+//   +--------------------------+------------------------------+------------+-------------+
+//
+// A heap keeps the best rows seen: its root is the worst of them (lower score, or equal
+// score and higher key), so a row enters only when it beats the root. The result is then
+// heap-sorted best first: score descending, key ascending. That order is total (keys are
+// unique), so the answer does not depend on the order rows were scanned in.
+
+import { allocRaw, freeRaw } from "./alloc";
+import {
+  headerOf, hget, keysOf, scalesOf, codesOf, matrixOf, dot, dot8, normalizeInto, quantizeInto,
+  X_BLOCK, X_CAP, X_ROWS, X_DIM, X_STRIDE, X_STRIDE8,
+} from "./similarity";
+
+let work: usize = 0;
+let workLog2: i32 = 0;
+let input: usize = 0;
+let inputLog2: i32 = 0;
+
+/** A buffer of at least `bytes` (a power of two, at least 4 KiB), replacing `ptr` of class `log2`; 0 when memory cannot grow. */
+function regrow(ptr: usize, log2: i32, bytes: usize): usize {
+  if (ptr != 0 && bytes <= (<usize>1 << log2)) return ptr;
+  let k = max(log2, 12);
+  while ((<usize>1 << k) < bytes) k++;
+  if (k > 31) return 0;
+  const next = allocRaw(k);
+  if (next == 0) return 0;
+  if (ptr != 0) freeRaw(ptr, log2);
+  lastLog2 = k;
+  return next;
+}
+
+let lastLog2: i32 = 0;
+
+/** Makes room for `bytes` in the input buffer (rows to add, a query); returns its address, or 0 when memory cannot grow. */
+export function reserveInput(bytes: usize): usize {
+  const next = regrow(input, inputLog2, bytes);
+  if (next != 0 && next != input) {
+    input = next;
+    inputLog2 = lastLog2;
+  }
+  return next;
+}
+
+/** Address of the last search's result: scores (f32 * k), then keys (i32 * k). */
+export function resultsAddress(): usize {
+  return work;
+}
+
+@inline function worse(s: f32, key: i32, t: f32, tkey: i32): bool {
+  return s < t || (s == t && key > tkey);
+}
+
+@inline function swap(scores: usize, keys: usize, rows: usize, i: usize, j: usize): void {
+  const s = load<f32>(scores + i);
+  store<f32>(scores + i, load<f32>(scores + j));
+  store<f32>(scores + j, s);
+  const k = load<i32>(keys + i);
+  store<i32>(keys + i, load<i32>(keys + j));
+  store<i32>(keys + j, k);
+  const r = load<i32>(rows + i);
+  store<i32>(rows + i, load<i32>(rows + j));
+  store<i32>(rows + j, r);
+}
+
+/** Restores the heap below slot `i` (byte offsets, 4 a slot) of a heap of `n` slots. O(log n). */
+function siftDown(scores: usize, keys: usize, rows: usize, i: usize, n: usize): void {
+  const end = n << 2;
+  while (true) {
+    const l = (i << 1) + 4;
+    if (l >= end) return;
+    let m = l;
+    const r = l + 4;
+    if (r < end && worse(load<f32>(scores + r), load<i32>(keys + r), load<f32>(scores + l), load<i32>(keys + l))) m = r;
+    if (!worse(load<f32>(scores + m), load<i32>(keys + m), load<f32>(scores + i), load<i32>(keys + i))) return;
+    swap(scores, keys, rows, i, m);
+    i = m;
+  }
+}
+
+function siftUp(scores: usize, keys: usize, rows: usize, i: usize): void {
+  while (i > 0) {
+    const p = (((i >> 2) - 1) >> 1) << 2;
+    if (!worse(load<f32>(scores + i), load<i32>(keys + i), load<f32>(scores + p), load<i32>(keys + p))) return;
+    swap(scores, keys, rows, i, p);
+    i = p;
+  }
+}
+
+/** Offers a row to a heap holding `n` of `cap` slots; returns the new count. O(log cap) when it enters. */
+@inline function offer(scores: usize, keys: usize, rows: usize, n: i32, cap: i32, s: f32, key: i32, row: i32): i32 {
+  if (n < cap) {
+    const i = <usize>n << 2;
+    store<f32>(scores + i, s);
+    store<i32>(keys + i, key);
+    store<i32>(rows + i, row);
+    siftUp(scores, keys, rows, i);
+    return n + 1;
+  }
+  if (worse(s, key, load<f32>(scores), load<i32>(keys))) return n;
+  store<f32>(scores, s);
+  store<i32>(keys, key);
+  store<i32>(rows, row);
+  siftDown(scores, keys, rows, 0, <usize>n);
+  return n;
+}
+
+/** Sorts a heap best first (score descending, key ascending). O(n log n). */
+function sortHeap(scores: usize, keys: usize, rows: usize, n: i32): void {
+  for (let m = n - 1; m > 0; m--) {
+    swap(scores, keys, rows, 0, <usize>m << 2);
+    siftDown(scores, keys, rows, 0, <usize>m);
+  }
+}
+
+/**
+ * The `k` rows most similar to the query at `q` (dim floats, normalized here), best first,
+ * skipping scores below `minScore`; returns how many (results at `resultsAddress()`), or -1
+ * when memory cannot grow. With `c > 0` on a quantized index the int8 codes pick the `c`
+ * best candidates, which the exact f32 dot product re-ranks. O(rows * stride) in one call.
+ */
+export function topK(x: i32, q: usize, k: i32, c: i32, minScore: f32): i32 {
+  const h = headerOf(x);
+  const rows = hget(h, X_ROWS);
+  const dim = hget(h, X_DIM);
+  const stride = hget(h, X_STRIDE);
+  const stride8 = hget(h, X_STRIDE8);
+  const approximate = stride8 != 0 && c > 0 && c < rows;
+  if (!approximate) c = 0;
+  const resultBytes = <usize>k * 12;
+  const candidateBytes = <usize>c * 12;
+  const queryAt = (resultBytes + candidateBytes + 15) & ~15;
+  const bytes = queryAt + (<usize>stride << 2) + <usize>stride8 * 3; // the query's codes, then widened to i16
+  const next = regrow(work, workLog2, bytes);
+  if (next == 0) return -1;
+  if (next != work) {
+    work = next;
+    workLog2 = lastLog2;
+  }
+  const qf = work + queryAt;
+  normalizeInto(qf, q, dim, stride);
+  if (k == 0 || rows == 0) return 0;
+
+  const block = <usize>load<u32>(h + X_BLOCK);
+  const cap = hget(h, X_CAP);
+  const matrix = matrixOf(block, cap, stride8);
+  const keyCol = keysOf(block);
+  const rowBytes = <usize>stride << 2;
+  const scores = work;
+  const keys = work + (<usize>k << 2);
+  const rowsOut = work + (<usize>k << 3);
+  let n = 0;
+  if (!approximate) {
+    let row = matrix;
+    for (let r = 0; r < rows; r++) {
+      const s = dot(row, qf, stride);
+      row += rowBytes;
+      if (s < minScore) continue;
+      const key = load<i32>(keyCol + (<usize>r << 2));
+      // The common case (a full heap the row does not beat) stays inside the loop.
+      if (n == k && worse(s, key, load<f32>(scores), load<i32>(keys))) continue;
+      n = offer(scores, keys, rowsOut, n, k, s, key, r);
+    }
+  } else {
+    const q8 = qf + rowBytes;
+    quantizeInto(q8, qf, dim, stride8);
+    const q16 = q8 + <usize>stride8;
+    for (let j = 0; j < stride8; j++) store<i16>(q16 + (<usize>j << 1), <i16>load<i8>(q8 + <usize>j));
+    const cScores = work + resultBytes;
+    const cKeys = cScores + (<usize>c << 2);
+    const cRows = cScores + (<usize>c << 3);
+    const scaleCol = scalesOf(block, cap);
+    let code = codesOf(block, cap);
+    let m = 0;
+    for (let r = 0; r < rows; r++) {
+      const s = <f32>dot8(code, q16, stride8) * load<f32>(scaleCol + (<usize>r << 2));
+      code += <usize>stride8;
+      const key = load<i32>(keyCol + (<usize>r << 2));
+      if (m == c && worse(s, key, load<f32>(cScores), load<i32>(cKeys))) continue;
+      m = offer(cScores, cKeys, cRows, m, c, s, key, r);
+    }
+    for (let i = 0; i < m; i++) {
+      const r = load<i32>(cRows + (<usize>i << 2));
+      const s = dot(matrix + <usize>r * rowBytes, qf, stride);
+      if (s < minScore) continue;
+      n = offer(scores, keys, rowsOut, n, k, s, load<i32>(cKeys + (<usize>i << 2)), r);
+    }
+  }
+  sortHeap(scores, keys, rowsOut, n);
+  return n;
+}
+
+/**
+ * Reads every byte of an index's f32 matrix with v128 loads and does nothing else: the
+ * floor that a scan bound by memory cannot beat (the benchmark compares topK with it). O(rows * stride).
+ */
+export function readPass(x: i32): i32 {
+  const h = headerOf(x);
+  const block = <usize>load<u32>(h + X_BLOCK);
+  let p = matrixOf(block, hget(h, X_CAP), hget(h, X_STRIDE8));
+  const end = p + ((<usize>hget(h, X_ROWS) * <usize>hget(h, X_STRIDE)) << 2);
+  let a0 = i32x4.splat(0);
+  let a1 = i32x4.splat(0);
+  let a2 = i32x4.splat(0);
+  let a3 = i32x4.splat(0);
+  while (p < end) {
+    a0 = i32x4.add(a0, v128.load(p));
+    a1 = i32x4.add(a1, v128.load(p, 16));
+    a2 = i32x4.add(a2, v128.load(p, 32));
+    a3 = i32x4.add(a3, v128.load(p, 48));
+    p += 64;
+  }
+  const s = i32x4.add(i32x4.add(a0, a1), i32x4.add(a2, a3));
+  return i32x4.extract_lane(s, 0) ^ i32x4.extract_lane(s, 1) ^ i32x4.extract_lane(s, 2) ^ i32x4.extract_lane(s, 3);
+}

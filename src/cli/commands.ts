@@ -1,0 +1,219 @@
+// The commands of `ctxloom`, each given its parsed arguments and an open Loom.
+import { createReadStream, statSync } from "node:fs";
+import { CtxloomError, checkInteger } from "../errors.js";
+import { toOpenAI } from "../context/format.js";
+import { IMPORT_FORMATS, parseExportStream, type ImportFormat, type ParsedImport } from "../import/index.js";
+import { budgetFor } from "../models/budget.js";
+import { getModelProfile, listModels } from "../models/profiles.js";
+import type { Chat } from "../tree/chat.js";
+import type { Loom } from "../tree/loom.js";
+import { exportChat, importChat } from "./chat-io.js";
+import { budgetLines, clip, megabytes, progressLine } from "./render.js";
+import type { CliIO } from "./run.js";
+import { inputError } from "./run.js";
+import { drawTree } from "./tree-view.js";
+
+export interface CommandContext {
+  io: CliIO;
+  values: Record<string, string | boolean | undefined>;
+  positionals: string[];
+  usage(text: string): Error;
+}
+type Command = (ctx: CommandContext, loom: Loom | undefined) => Promise<void>;
+
+const json = (ctx: CommandContext, value: unknown) => ctx.io.out(JSON.stringify(value, null, 2));
+
+/** A chat by id, unique id prefix, or exact title. @throws UNKNOWN_CHAT naming the near ones */
+async function findChat(ctx: CommandContext, loom: Loom, ref: string): Promise<Chat> {
+  const chats = loom.user(ctx.values.user as string);
+  const list = await chats.list();
+  const exact = list.find((c) => c.id === ref);
+  const byPrefix = list.filter((c) => c.id.startsWith(ref));
+  const byTitle = list.filter((c) => c.title === ref);
+  const match = exact ?? (byPrefix.length === 1 ? byPrefix[0] : byTitle.length === 1 ? byTitle[0] : undefined);
+  if (match) return chats.open(match.id);
+  const many = byPrefix.length > 1 ? byPrefix : byTitle;
+  throw new CtxloomError(
+    "UNKNOWN_CHAT",
+    many.length > 1
+      ? `${JSON.stringify(ref)} names ${many.length} chats (${many.slice(0, 5).map((c) => c.id).join(", ")}); give more of the id.`
+      : `no chat ${JSON.stringify(ref)} for user ${JSON.stringify(ctx.values.user)}; run ctxloom chats for the list.`,
+  );
+}
+
+async function importCommand(ctx: CommandContext, loom: Loom): Promise<void> {
+  const format = ctx.values.format as string;
+  if (format !== "auto" && !IMPORT_FORMATS.includes(format as ImportFormat)) {
+    throw ctx.usage(`--format is auto or one of ${IMPORT_FORMATS.join(", ")}; got ${JSON.stringify(format)}.`);
+  }
+  const files = ctx.positionals.map((file) => {
+    try {
+      return { file, size: statSync(file).size };
+    } catch (e) {
+      throw inputError(file, e);
+    }
+  });
+  const total = files.reduce((s, f) => s + f.size, 0);
+  // Redrawn at most every 100 ms (and at the end of each phase).
+  let drawnAt = 0;
+  const draw = (text: string, force = false) => {
+    if (!ctx.io.progress) return;
+    const now = Date.now();
+    if (!force && now - drawnAt < 100) return;
+    drawnAt = now;
+    ctx.io.err(text);
+  };
+  let before = 0;
+  // Every file is read and checked before any chat is made.
+  const parsed: { file: string; result: ParsedImport }[] = [];
+  for (const { file, size } of files) {
+    const options = { format: format as ImportFormat | "auto", totalBytes: size, ...(ctx.values.model ? { model: ctx.values.model as string } : {}) };
+    try {
+      const result = await parseExportStream(createReadStream(file), {
+        ...options,
+        onProgress: (p) => draw(progressLine(before + p.bytesRead, total, `${megabytes(before + p.bytesRead)} read, ${p.conversations} conversations`), p.bytesRead === size),
+      });
+      parsed.push({ file, result });
+    } catch (e) {
+      draw("\n", true);
+      const err = inputError(file, e);
+      throw err.code === "IMPORT_FAILED" ? new CtxloomError(err.code, `${file}: ${err.message}`, { cause: err }) : err;
+    }
+    before += size;
+  }
+  const chats = loom.user(ctx.values.user as string);
+  const count = parsed.reduce((s, p) => s + p.result.chats.length, 0);
+  let done = 0;
+  const out = [];
+  const made: string[] = [];
+  try {
+    for (const { file, result } of parsed) {
+      const list = [];
+      for (const [i, exp] of result.chats.entries()) {
+        const { id } = await importChat(chats, exp);
+        made.push(id);
+        const r = result.reports[i]!;
+        list.push({ id, title: r.title, messages: r.messages, leaves: r.leaves, sourceId: r.sourceId, skipped: r.skipped, placeholders: r.placeholders, toolResultsAsUser: r.toolResultsAsUser, ids: r.ids });
+        draw(progressLine(++done, count, `${done} of ${count} chats stored`), done === count);
+      }
+      out.push({ file, format: result.format, chats: list });
+    }
+  } catch (e) {
+    // Nothing half-imported: the chats made before the failure go again.
+    draw("\n", true);
+    for (const id of made) await chats.delete(id).catch(() => {});
+    throw e;
+  }
+  draw("\r\x1b[K", true);
+  if (ctx.values.json) return json(ctx, { files: out });
+  for (const f of out) {
+    const messages = f.chats.reduce((s, c) => s + c.messages, 0);
+    ctx.io.out(`${f.file}: ${f.format}, ${f.chats.length} chat(s), ${messages} messages`);
+    const notes = new Map<string, number>();
+    for (const c of f.chats) {
+      for (const [k, v] of Object.entries(c.placeholders)) notes.set(`${k} placeholders`, (notes.get(`${k} placeholders`) ?? 0) + v);
+      for (const [k, v] of Object.entries(c.skipped)) notes.set(`left out (${k})`, (notes.get(`left out (${k})`) ?? 0) + v.length);
+      if (c.toolResultsAsUser) notes.set("tool outputs kept as user messages", (notes.get("tool outputs kept as user messages") ?? 0) + c.toolResultsAsUser);
+    }
+    if (notes.size) ctx.io.out(`  ${[...notes].map(([k, v]) => `${v} ${k}`).join(", ")}`);
+    for (const c of f.chats) ctx.io.out(`  ${c.id}  ${clip(c.title, 50)}  (${c.messages} messages, ${c.leaves} branch${c.leaves === 1 ? "" : "es"})`);
+  }
+}
+
+async function chatsCommand(ctx: CommandContext, loom: Loom): Promise<void> {
+  const list = await loom.user(ctx.values.user as string).list();
+  if (ctx.values.json) return json(ctx, list);
+  if (list.length === 0) return ctx.io.out(`no chats for user ${JSON.stringify(ctx.values.user)}; add some with ctxloom import <file>.`);
+  for (const c of list) ctx.io.out(`${c.id}  ${new Date(c.updatedAt).toISOString().slice(0, 16).replace("T", " ")}  ${String(c.messageCount).padStart(5)} msgs  ${c.model.padEnd(14)} ${clip(c.title, 50)}`);
+}
+
+async function treeCommand(ctx: CommandContext, loom: Loom): Promise<void> {
+  const chat = await findChat(ctx, loom, ctx.positionals[0]!);
+  if (ctx.values.json) {
+    const messages = Array.from({ length: chat.messageCount }, (_, id) => chat.get(id)).map(({ id, parentId, role, content }) => ({ id, parentId, role, content }));
+    return json(ctx, { id: chat.id, title: chat.title, head: chat.head, leaves: chat.leaves(), messages });
+  }
+  ctx.io.out(`${chat.title} (${chat.id}), ${chat.messageCount} messages, ${chat.leaves().length} branches, head #${chat.head}`);
+  if (chat.messageCount > 0) ctx.io.out(drawTree(chat));
+}
+
+async function showCommand(ctx: CommandContext, loom: Loom): Promise<void> {
+  const chat = await findChat(ctx, loom, ctx.positionals[0]!);
+  const at = ctx.values.at === undefined ? undefined : checkInteger(Number(ctx.values.at), "--at", 0);
+  const path = chat.messageCount === 0 ? [] : chat.path(at);
+  if (ctx.values.json) return json(ctx, path);
+  if (chat.system) ctx.io.out(`[system prompt] ${chat.system}\n`);
+  for (const m of path) ctx.io.out(`#${m.id} ${m.role}${m.name ? ` (${m.name})` : ""}${m.id === chat.head ? "  <- head" : ""}\n${m.content || (m.toolCalls ?? []).map((c) => `[call ${c.function.name}] ${c.function.arguments}`).join("\n")}\n`);
+}
+
+async function checkoutCommand(ctx: CommandContext, loom: Loom): Promise<void> {
+  const chat = await findChat(ctx, loom, ctx.positionals[0]!);
+  const id = checkInteger(Number(ctx.positionals[1]), "the message id", 0);
+  const m = await chat.checkout(id);
+  if (ctx.values.json) return json(ctx, { chat: chat.id, head: chat.head });
+  ctx.io.out(`head of ${chat.id} is now #${m.id} (${m.role}: ${clip(m.content, 60)})`);
+}
+
+async function contextCommand(ctx: CommandContext, loom: Loom): Promise<void> {
+  const model = ctx.values.model as string | undefined;
+  if (!model) throw ctx.usage("context needs --model <m> (see ctxloom models).");
+  const format = ctx.values.format as string;
+  if (format !== "openai" && format !== "anthropic") throw ctx.usage(`--format is openai or anthropic; got ${JSON.stringify(format)}.`);
+  const budget = budgetFor(model);
+  const chat = await findChat(ctx, loom, ctx.positionals[0]!);
+  const options = { model, format, system: ctx.values.system, memory: ctx.values.memory, input: ctx.values.input };
+  for (const k of ["system", "memory", "input"] as const) if (options[k] === undefined) delete options[k];
+  const built = await chat.buildContext(options as Parameters<Chat["buildContext"]>[0] & { format: "openai" });
+  const u = built.usage;
+  if (ctx.values.json) return json(ctx, { ...built, budget });
+  for (const m of built.messages) ctx.io.out(`${m.role.padEnd(9)} ${clip(typeof m.content === "string" ? m.content : JSON.stringify(m.content), 100)}`);
+  ctx.io.out(`\n${getModelProfile(model).name}: ${built.messages.length} messages, ${built.evicted} left out`);
+  const lines = budgetLines([
+    ["system", u.system, budget.system], ["memory", u.memory, budget.memory], ["conversation", u.conversation, budget.conversation],
+    ["input", u.input, budget.input], ["total", u.total, u.limit],
+  ]);
+  for (const line of lines) ctx.io.out(line);
+}
+
+async function statsCommand(ctx: CommandContext, loom: Loom): Promise<void> {
+  const chat = await findChat(ctx, loom, ctx.positionals[0]!);
+  const stats = { leaves: chat.leaves().length, head: chat.head, ...chat.stats() };
+  if (ctx.values.json) return json(ctx, stats);
+  for (const [k, v] of Object.entries(stats)) ctx.io.out(`${k.padEnd(16)} ${v !== null && typeof v === "object" ? JSON.stringify(v) : String(v)}`);
+}
+
+async function exportCommand(ctx: CommandContext, loom: Loom): Promise<void> {
+  const format = ctx.values.format as string;
+  if (format !== "json" && format !== "openai-jsonl") throw ctx.usage(`--format is json or openai-jsonl; got ${JSON.stringify(format)}.`);
+  const chat = await findChat(ctx, loom, ctx.positionals[0]!);
+  if (format === "json") return json(ctx, await exportChat(chat));
+  // One line per branch, root to leaf, the chat's system prompt first.
+  const system = chat.system ? [{ role: "system" as const, content: chat.system }] : [];
+  for (const leaf of chat.leaves()) ctx.io.out(JSON.stringify({ messages: [...system, ...chat.path(leaf).map(toOpenAI)] }));
+}
+
+async function modelsCommand(ctx: CommandContext): Promise<void> {
+  const filter = (ctx.positionals[0] ?? "").toLowerCase();
+  const models = listModels()
+    .filter((name) => name.toLowerCase().includes(filter))
+    .sort()
+    .map((name) => {
+      const p = getModelProfile(name);
+      return { name, contextWindow: p.contextWindow, sizeClass: p.sizeClass, encoding: p.encoding ?? null, tokensPerChar: p.tokensPerChar };
+    });
+  if (ctx.values.json) return json(ctx, models);
+  if (models.length === 0) return ctx.io.out(`no model's name contains ${JSON.stringify(filter)}.`);
+  for (const m of models) ctx.io.out(`${m.name.padEnd(36)} ${String(m.contextWindow).padStart(9)} tokens  ${m.sizeClass.padEnd(7)} ${m.encoding ?? `~${m.tokensPerChar} tokens/char`}`);
+}
+
+export const COMMANDS: Record<string, Command> = {
+  import: (c, l) => importCommand(c, l!),
+  chats: (c, l) => chatsCommand(c, l!),
+  tree: (c, l) => treeCommand(c, l!),
+  show: (c, l) => showCommand(c, l!),
+  checkout: (c, l) => checkoutCommand(c, l!),
+  context: (c, l) => contextCommand(c, l!),
+  stats: (c, l) => statsCommand(c, l!),
+  export: (c, l) => exportCommand(c, l!),
+  models: (c) => modelsCommand(c),
+};

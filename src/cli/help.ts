@@ -1,0 +1,57 @@
+// Help texts of the `ctxloom` command.
+import { IMPORT_FORMATS } from "../import/index.js";
+
+export const GLOBAL_OPTIONS = `Options of every command:
+  --db <path>     the chat database (default ./ctxloom.db)
+  --user <id>     whose chats (default local)
+  --json          print JSON instead of text
+  -h, --help      this help`;
+
+export const HELP: Record<string, string> = {
+  "": `ctxloom: conversations kept as trees, and the context window a model should see.
+
+Usage: ctxloom <command> [arguments] [options]
+
+Commands:
+  import <file...>    import chats exported from ChatGPT, Open WebUI, LibreChat, OpenAssistant, ShareGPT,
+                      OpenAI JSONL, or by ctxloom export
+  chats               list the chats
+  tree <chat>         draw a chat's branches, the head marked
+  show <chat>         the messages from the root to the head (or --at <id>)
+  checkout <chat> <id>  move a chat's head to a message
+  context <chat>      the context window built for a model, with the budget used
+  stats <chat>        a chat's figures
+  export <chat>       a chat as JSON (--format json) or OpenAI JSONL (--format openai-jsonl)
+  models [filter]     the models ctxloom knows
+  demo                a walk through the operations on an example chat (in memory)
+
+A <chat> is a chat's id, a unique start of one, or its exact title.
+Run ctxloom <command> --help for a command's options.
+  -v, --version   the version
+
+${GLOBAL_OPTIONS}
+
+Exit codes: 0 done, 1 bad input (a file, a chat, a model), 2 bad usage.`,
+  import: `Usage: ctxloom import <file...> [--format <format>]
+
+Imports every conversation of the files, every branch kept, the head on the export's
+current message. All files are read and checked first: a broken file imports nothing.
+  --format <f>    ${["auto", ...IMPORT_FORMATS].join(", ")} (default auto: detected)
+  --model <m>     the chats' model (default: the export's when known, else gpt-4o)`,
+  chats: "Usage: ctxloom chats\n\nLists the chats, the most recently updated first.",
+  tree: "Usage: ctxloom tree <chat>\n\nDraws every branch; * marks the active branch, <- head the head.",
+  show: "Usage: ctxloom show <chat> [--at <id>]\n\nPrints the messages from the root to the head, or to message <id>.\n  --at <id>       the message to end at",
+  checkout: "Usage: ctxloom checkout <chat> <id>\n\nMoves the chat's head to message <id> (switches branch).",
+  context: `Usage: ctxloom context <chat> --model <m> [--system <text>] [--input <text>] [--format openai|anthropic]
+
+Builds the context window from the head for the model, and shows each budget slice used.
+  --model <m>     the model whose window sets the budget (required)
+  --system <text> a system prompt instead of the chat's
+  --memory <text> memory text, sent as a second system message
+  --input <text>  the user's new message
+  --format <f>    openai (default) or anthropic`,
+  stats: "Usage: ctxloom stats <chat>\n\nPrints the chat's figures (messages, branch, tokens of the last context).",
+  export: "Usage: ctxloom export <chat> [--format json|openai-jsonl]\n\njson (default): the portable chat format, every branch.\nopenai-jsonl: one line { messages } per branch, root to leaf.",
+  models: "Usage: ctxloom models [filter]\n\nLists the known models whose name contains <filter>.",
+  demo: "Usage: ctxloom demo [--engine wasm|js]\n\nWalks through the operations on an example chat, in memory.",
+};

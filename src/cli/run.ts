@@ -1,0 +1,118 @@
+// The `ctxloom` command: arguments, dispatch, errors and exit codes. Everything it does to the
+// outside goes through a CliIO, so tests run it in process with a store of their choosing.
+import { parseArgs, type ParseArgsConfig } from "node:util";
+import { CtxloomError, closest } from "../errors.js";
+import type { Store } from "../store/types.js";
+import { Loom } from "../tree/loom.js";
+import { COMMANDS, type CommandContext } from "./commands.js";
+import { HELP } from "./help.js";
+
+/** What the command reads and writes besides its arguments. */
+export interface CliIO {
+  out(text: string): void;
+  err(text: string): void;
+  /** stderr is a terminal: progress bars are drawn. */
+  progress: boolean;
+  openStore(dbPath: string): Promise<Store>;
+  version: string;
+  /** `ctxloom demo`, which prints on its own. */
+  demo?: (engine: "wasm" | "js" | undefined) => Promise<void>;
+}
+
+type Options = NonNullable<ParseArgsConfig["options"]>;
+const COMMON: Options = {
+  db: { type: "string", default: "./ctxloom.db" },
+  user: { type: "string", default: "local" },
+  json: { type: "boolean", default: false },
+  help: { type: "boolean", short: "h", default: false },
+};
+/** Each command's own options and its positional arguments: [required, most]. */
+const SPECS: Record<string, { options: Options; positionals: [number, number] }> = {
+  import: { options: { format: { type: "string", default: "auto" }, model: { type: "string" } }, positionals: [1, Infinity] },
+  chats: { options: {}, positionals: [0, 0] },
+  tree: { options: {}, positionals: [1, 1] },
+  show: { options: { at: { type: "string" } }, positionals: [1, 1] },
+  checkout: { options: {}, positionals: [2, 2] },
+  context: {
+    options: { model: { type: "string" }, system: { type: "string" }, memory: { type: "string" }, input: { type: "string" }, format: { type: "string", default: "openai" } },
+    positionals: [1, 1],
+  },
+  stats: { options: {}, positionals: [1, 1] },
+  export: { options: { format: { type: "string", default: "json" } }, positionals: [1, 1] },
+  models: { options: {}, positionals: [0, 1] },
+  demo: { options: { engine: { type: "string" } }, positionals: [0, 0] },
+};
+
+/** A usage mistake (exit 2), as opposed to bad input (exit 1). */
+class UsageError extends Error {}
+
+/** Runs the command line `argv` (without node and the script); returns the exit code. */
+export async function run(argv: string[], io: CliIO): Promise<number> {
+  const [first, ...rest] = argv;
+  if (first === undefined) {
+    io.err(HELP[""]!);
+    return 2;
+  }
+  if (first === "--version" || first === "-v") return io.out(io.version), 0;
+  if (first === "--help" || first === "-h" || first === "help") return io.out(HELP[rest[0] ?? ""] ?? HELP[""]!), 0;
+  try {
+    const spec = SPECS[first];
+    if (!spec) {
+      const hint = closest(first, Object.keys(SPECS));
+      throw new UsageError(`unknown command ${JSON.stringify(first)}${hint ? `; did you mean ${hint}?` : ""}. Run ctxloom --help for the commands.`);
+    }
+    const options = { ...COMMON, ...spec.options };
+    const { values, positionals } = parse(rest, options);
+    if (values.help) return io.out(HELP[first]!), 0;
+    const [least, most] = spec.positionals;
+    if (positionals.length < least || positionals.length > most) {
+      throw new UsageError(`${first} takes ${least === most ? least : most === Infinity ? `${least} or more` : `${least} to ${most}`} argument(s); got ${positionals.length}.\n${HELP[first]!.split("\n")[0]}`);
+    }
+    if (first === "demo") {
+      const engine = values.engine as string | undefined;
+      if (engine !== undefined && engine !== "wasm" && engine !== "js") throw new UsageError(`--engine is wasm or js; got ${JSON.stringify(engine)}.`);
+      await (io.demo ?? (async () => {}))(engine as "wasm" | "js" | undefined);
+      return 0;
+    }
+    const ctx: CommandContext = { io, values, positionals, usage: (text) => new UsageError(text) };
+    if (first === "models") return await COMMANDS.models!(ctx, undefined), 0;
+    const loom = await Loom.open({ store: await io.openStore(values.db as string) });
+    try {
+      await COMMANDS[first]!(ctx, loom);
+    } finally {
+      await loom.close();
+    }
+    return 0;
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.err(`ctxloom: ${e.message}`);
+      return 2;
+    }
+    io.err(`ctxloom: ${e instanceof Error ? e.message : String(e)}`);
+    return 1;
+  }
+}
+
+function parse(args: string[], options: Options): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
+  try {
+    const { values, positionals } = parseArgs({ args, options, allowPositionals: true, strict: true });
+    return { values: values as Record<string, string | boolean | undefined>, positionals };
+  } catch (e) {
+    const code = (e as { code?: string }).code ?? "";
+    if (!code.startsWith("ERR_PARSE_ARGS")) throw e;
+    const bad = /'(-{1,2}[^' =]+)/.exec((e as Error).message)?.[1];
+    if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && bad) {
+      const hint = closest(bad.replace(/^-+/, ""), Object.keys(options));
+      throw new UsageError(`unknown option ${bad}${hint ? `; did you mean --${hint}?` : ""}. Run with --help for the options.`);
+    }
+    throw new UsageError((e as Error).message.split("\n")[0]!);
+  }
+}
+
+/** Turns an error that is no CtxloomError (a file that cannot be read...) into one naming what failed. */
+export function inputError(what: string, e: unknown): CtxloomError {
+  if (e instanceof CtxloomError) return e;
+  const code = (e as { code?: string }).code;
+  const reason = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a folder" : code === "EACCES" ? "permission denied" : (e as Error).message;
+  return new CtxloomError("INVALID_ARGUMENT", `cannot read ${what}: ${reason}.`, { cause: e });
+}

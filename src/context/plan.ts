@@ -1,0 +1,64 @@
+import { CtxloomError, checkInteger, checkKeys, checkOptions, describe } from "../errors.js";
+import { checkSplit, splitWindow, type Budget } from "../models/budget.js";
+import { checkHistoryLimits, getModelProfile, historyLimitsOf, type HistoryLimits, type ModelProfile } from "../models/profiles.js";
+import type { TokenCounter } from "../tokens/types.js";
+import { BUILD_KEYS, type BuildOptions, type ContextFormat, type ContextSource } from "./types.js";
+
+/**
+ * Everything a build needs, resolved once from the call's options and the chat's
+ * settings before anything is selected or formatted: the model is looked up once, the
+ * budget split once, the history limits merged once.
+ */
+export interface BuildPlan {
+  readonly profile: Readonly<ModelProfile>;
+  readonly budget: Budget;
+  /** What a request may use: the effective window less the reserve. */
+  readonly limit: number;
+  /** History limits in force, or undefined when off. */
+  readonly limits: Readonly<HistoryLimits> | undefined;
+  /** The chat's counter: counts stay the chat model's whatever model sets the budget. */
+  readonly counter: TokenCounter;
+  readonly format: ContextFormat;
+  readonly system: string;
+  readonly memory: string;
+  readonly input: string | undefined;
+  /** Newest messages the selection considers (0: no bound): maxMessages and the history limits' turns. */
+  readonly window: number;
+}
+
+/** Checks a build's options and resolves them with the chat's settings. @throws INVALID_ARGUMENT, INVALID_CONTENT, UNKNOWN_MODEL */
+export function planBuild(source: ContextSource, options: BuildOptions | undefined): BuildPlan {
+  const o = checkOptions<BuildOptions>(options, "buildContext(options)");
+  if ("recall" in o) throw new CtxloomError("INVALID_ARGUMENT", "recall is not available yet in this version of ctxloom; leave it out.");
+  checkKeys(o, BUILD_KEYS, "buildContext(options)");
+  const system = text(o.system, "system") ?? source.system ?? "";
+  const memory = text(o.memory, "memory") ?? "";
+  const input = text(o.input, "input");
+  if (input !== undefined && input.length === 0) throw new CtxloomError("INVALID_CONTENT", "input must not be empty; leave it out instead.");
+  const maxMessages = o.maxMessages === undefined ? 0 : checkInteger(o.maxMessages, "maxMessages", 1, 0x7fffffff);
+  const format = o.format ?? "openai";
+  if (format !== "openai" && format !== "anthropic") {
+    throw new CtxloomError("INVALID_ARGUMENT", `format must be "openai" or "anthropic"; got ${describe(format)}.`);
+  }
+  const profile = o.model === undefined ? source.profile : getModelProfile(o.model);
+  const budget = splitWindow(profile.contextWindow, checkSplit(o.budget !== undefined ? o.budget : source.budget));
+  const limits = resolveLimits(o.historyLimits !== undefined ? o.historyLimits : source.historyLimits, profile);
+  const turns = limits ? 2 * limits.maxTurns : 0;
+  const window = maxMessages && turns ? Math.min(maxMessages, turns) : maxMessages || turns;
+  return {
+    profile, budget, limit: budget.effective - budget.reserve, limits, counter: source.counter, format, system, memory, input, window,
+  };
+}
+
+function text(value: unknown, what: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== "string") throw new CtxloomError("INVALID_ARGUMENT", `${what} must be a string; got ${describe(value)}.`);
+  return value;
+}
+
+function resolveLimits(setting: boolean | Partial<HistoryLimits> | undefined, profile: ModelProfile): Readonly<HistoryLimits> | undefined {
+  if (setting === undefined) return undefined;
+  const checked = checkHistoryLimits(setting);
+  if (checked === false) return undefined;
+  return checked === true ? historyLimitsOf(profile) : { ...historyLimitsOf(profile), ...checked };
+}

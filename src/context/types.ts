@@ -1,0 +1,108 @@
+import type { Engine } from "../engine/types.js";
+import type { Budget, BudgetSplit } from "../models/budget.js";
+import type { HistoryLimits, ModelInput, ModelProfile } from "../models/profiles.js";
+import type { TokenCounter } from "../tokens/types.js";
+import type { Message } from "../message.js";
+import type { AnthropicMessage, OpenAIMessage } from "./format.js";
+
+/** Options of `chat.buildContext()` and `chat.buildPrompt()`. */
+export interface BuildOptions {
+  /** System prompt; default: the chat's own (`create({ system })`). Truncated to its slice. */
+  system?: string;
+  /** Memory text (facts, retrieved notes), sent as a second system message. Truncated to its slice. */
+  memory?: string;
+  /** The user's new message, when it is not appended to the chat: sent last, never truncated. */
+  input?: string;
+  /** Model whose window sets the budget; default: the chat's. Token counts stay the chat model's. */
+  model?: string | ModelInput;
+  /** At most this many of the branch's newest messages are considered (the newest user turn and CRITICAL ones come from anywhere). */
+  maxMessages?: number;
+  /** Budget fractions for this call (default: the chat's, else seed 001's 25/20/40/10/5). */
+  budget?: Partial<BudgetSplit>;
+  /** Apply seed 001's history limits (turns, characters per turn, memory characters): true for the model's size class, or your own. Default: the chat's setting, else off. */
+  historyLimits?: boolean | Partial<HistoryLimits>;
+  /** "openai" (default) or "anthropic" (system apart, roles alternating, the user first). */
+  format?: ContextFormat;
+}
+
+/** The API shapes a context can be built in. */
+export type ContextFormat = "openai" | "anthropic";
+
+/** The message type of each format. */
+export interface FormatMessages {
+  openai: OpenAIMessage;
+  anthropic: AnthropicMessage;
+}
+
+/** The format a list of messages is in (both: either). */
+export type FormatOfMessages<M> = [M] extends [OpenAIMessage] ? "openai" : [M] extends [AnthropicMessage] ? "anthropic" : ContextFormat;
+
+/**
+ * The context built in format F; for a union ("openai" | "anthropic" chosen at run time),
+ * a union of contexts told apart by their `format` field.
+ */
+export type ContextWindowOf<F extends ContextFormat> = F extends ContextFormat ? ContextWindow<FormatMessages[F]> : never;
+
+/** The format options ask for: their `format`, "openai" when it is left out (or may be). */
+export type FormatOf<O> = O extends undefined
+  ? "openai"
+  : "format" extends keyof O
+    ? (undefined extends O["format" & keyof O] ? "openai" : never) | Extract<O["format" & keyof O], ContextFormat>
+    : "openai";
+
+/** What `buildContext(options)` returns for options of type O. */
+export type ContextWindowFor<O extends BuildOptions | undefined> = ContextWindowOf<FormatOf<O>>;
+
+/** Tokens per part of a built context. `total` is the cookbook count of `messages` and never exceeds `limit`. */
+export interface Usage {
+  system: number;
+  memory: number;
+  conversation: number;
+  input: number;
+  total: number;
+  /** The effective window less the reserve: what a request may use. */
+  limit: number;
+}
+
+/** What `chat.buildContext()` returns. */
+export interface ContextWindow<M = OpenAIMessage | AnthropicMessage> {
+  /** The format of `messages`: narrow on it when the format was chosen at run time. */
+  format: FormatOfMessages<M>;
+  /** Ready for the API: OpenAI chat messages (the `openai` package's ChatCompletionMessageParam[]), or Anthropic messages (MessageParam[], with `system` apart). */
+  messages: M[];
+  /** The system text sent (truncated to its slice; for Anthropic it also holds memory and system messages of the chat). */
+  system: string;
+  /** The memory text sent (truncated to its slice). */
+  memory: string;
+  /** The input sent, if any. */
+  input: string | null;
+  usage: Usage;
+  /** The chat messages kept, oldest first. */
+  conversation: Message[];
+  /** Messages recalled from older exchanges (empty: recall is not enabled). */
+  recalled: Message[];
+  /** Messages of the branch considered and not sent. */
+  evicted: number;
+  /** Whether a summary replaced older messages (false: summaries are not enabled). */
+  compressed: boolean;
+  /** The model and budget the context was built for. */
+  model: string;
+  budget: Budget;
+}
+
+/** What the builder needs of a chat. */
+export interface ContextSource {
+  engine: Engine;
+  tree: number;
+  /** -1 for an empty chat. */
+  head: number;
+  counter: TokenCounter;
+  profile: Readonly<ModelProfile>;
+  system: string | null;
+  budget: Partial<BudgetSplit> | undefined;
+  historyLimits: boolean | Partial<HistoryLimits> | undefined;
+  message(id: number): Message;
+}
+
+/** The options buildContext knows; any other key is refused, naming the closest. */
+export const BUILD_KEYS = ["system", "memory", "input", "model", "maxMessages", "budget", "historyLimits", "format"] as const;

@@ -1,0 +1,69 @@
+// Importers: chats exported from ChatGPT, Open WebUI, LibreChat, OpenAssistant, ShareGPT and
+// OpenAI-format JSONL become ChatExports (every branch kept, the head where the export's
+// current message is), then chats of a Loom user.
+import { CtxloomError, checkOptions, describe } from "../errors.js";
+import type { ChatExport } from "../store/portable.js";
+import { parseExport, parseExportStream, type StreamOptions } from "./parse.js";
+import type { ConversationReport, ImportFormat, ParsedImport } from "./types.js";
+
+export { ImportParser, detectFormat, parseExport, parseExportStream, type StreamOptions } from "./parse.js";
+export { JsonSplitter, type Piece } from "./splitter.js";
+export {
+  IMPORT_FORMATS,
+  type ImportFormat, type ImportOptions, type ImportProgress, type ConversationReport, type ParsedImport,
+} from "./types.js";
+
+/** What importConversations needs of a Loom: `loom.user(id).import(exp)`, and `delete(chatId)` to take back a partial import. */
+export interface ImportTarget {
+  user(userId: string): { import(exp: ChatExport): Promise<{ id: string }>; delete?(chatId: string): Promise<void> };
+}
+
+/** What importConversations returns: the format read, and each chat made with its report. */
+export interface ImportResult {
+  format: ImportFormat;
+  chats: { id: string; report: ConversationReport }[];
+}
+
+/**
+ * Imports every conversation of an export as a chat of `userId`. The whole file is parsed
+ * and checked first: a broken file throws IMPORT_FAILED and no chat is made; should the
+ * store fail on a later chat, the chats made before it are deleted again.
+ * `data` is the file's text or bytes, or a stream of chunks (then only one conversation's
+ * text is held whole at a time; `onProgress` reports bytes read).
+ */
+export async function importConversations(
+  loom: ImportTarget,
+  userId: string,
+  data: string | Uint8Array | AsyncIterable<string | Uint8Array>,
+  options?: StreamOptions,
+): Promise<ImportResult> {
+  if (loom === null || typeof loom !== "object" || typeof loom.user !== "function") {
+    throw new CtxloomError("INVALID_ARGUMENT", `importConversations needs a Loom first; got ${describe(loom)}.`);
+  }
+  if (typeof userId !== "string" || userId.length === 0) {
+    throw new CtxloomError("INVALID_ARGUMENT", `userId must be a non-empty string; got ${describe(userId)}.`);
+  }
+  checkOptions(options, "Import options");
+  const parsed: ParsedImport =
+    typeof data === "string" || data instanceof Uint8Array
+      ? parseExport(data, options && withoutStreamKeys(options))
+      : await parseExportStream(data, options);
+  const chats = loom.user(userId);
+  const out: ImportResult = { format: parsed.format, chats: [] };
+  try {
+    for (const [i, exp] of parsed.chats.entries()) {
+      const { id } = await chats.import(exp);
+      out.chats.push({ id, report: parsed.reports[i]! });
+    }
+  } catch (e) {
+    // A store that fails midway: the chats made so far are taken back, when the target can.
+    if (chats.delete) for (const { id } of out.chats) await chats.delete(id).catch(() => {});
+    throw e;
+  }
+  return out;
+}
+
+function withoutStreamKeys(options: StreamOptions): StreamOptions {
+  const { totalBytes: _t, onProgress: _p, ...rest } = options;
+  return rest;
+}

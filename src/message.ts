@@ -1,0 +1,245 @@
+// The base of the library: what a message is, its limits and its validation.
+// It imports only errors: every other room may import it, the engine takes its numeric codes.
+import { CtxloomError, checkKeys, describe } from "./errors.js";
+
+export const ROLES = ["system", "user", "assistant", "tool"] as const;
+export type Role = (typeof ROLES)[number];
+export const PRIORITIES = ["low", "normal", "high", "critical"] as const;
+export type Priority = (typeof PRIORITIES)[number];
+
+/** The most tokens anything may count (a message, a window, a model's context): 2^30, so sums stay in 32 bits. */
+export const MAX_TOKENS = 2 ** 30;
+/** The most messages a walk, a window or a context may be asked for (the engines' 32-bit counts). */
+export const MAX_MESSAGES = 0x7fffffff;
+
+/** An OpenAI-style tool call carried by an assistant message. */
+export interface ToolCall {
+  id: string;
+  type: "function";
+  function: { name: string; arguments: string };
+}
+
+/** A message of a chat, as stored. Ids count up from 0 in creation order within the chat. */
+export interface Message {
+  id: number;
+  /** The previous message on its branch; null for a root. */
+  parentId: number | null;
+  role: Role;
+  content: string;
+  priority: Priority;
+  /** Tokens this message costs in a request (cookbook rules), counted once at append. */
+  tokens: number;
+  /** Milliseconds since the epoch. */
+  createdAt: number;
+  kind: "message" | "summary";
+  name?: string;
+  toolCalls?: ToolCall[];
+  toolCallId?: string;
+  /** For a summary (kind "summary"): the oldest and newest ids of the run of ancestors it stands for. */
+  covers?: { first: number; last: number };
+}
+
+/** What `chat.append` takes. */
+export interface MessageInput {
+  role: Role;
+  content: string;
+  /** Default "normal"; "critical" for a system message. */
+  priority?: Priority;
+  name?: string;
+  toolCalls?: ToolCall[];
+  toolCallId?: string;
+}
+
+/** The keys a MessageInput may have: any other is refused (a misspelled `tool_calls` is never dropped silently). */
+export const MESSAGE_INPUT_KEYS = ["role", "content", "priority", "name", "toolCalls", "toolCallId"] as const;
+/** The keys a stored Message may have. */
+export const MESSAGE_KEYS = [
+  "id", "parentId", "role", "content", "priority", "tokens", "createdAt", "kind", "name", "toolCalls", "toolCallId", "covers",
+] as const;
+
+/** The optional fields of a message, kept off the hot path. */
+export interface MessageExtras {
+  name?: string;
+  toolCalls?: ToolCall[];
+  toolCallId?: string;
+}
+
+/** A validated message input: role, content and priority always set. */
+export type CheckedInput = Required<Pick<MessageInput, "role" | "content" | "priority">> & MessageExtras;
+
+export const roleCode = (role: Role): number => ROLES.indexOf(role);
+export const priorityCode = (priority: Priority): number => PRIORITIES.indexOf(priority);
+
+export function checkRole(role: unknown): Role {
+  if (!ROLES.includes(role as Role)) {
+    throw new CtxloomError("INVALID_ROLE", `role must be one of ${ROLES.join(", ")}; got ${describe(role)}.`);
+  }
+  return role as Role;
+}
+
+export function checkPriority(priority: unknown): Priority {
+  if (!PRIORITIES.includes(priority as Priority)) {
+    throw new CtxloomError(
+      "INVALID_PRIORITY",
+      `priority must be one of ${PRIORITIES.join(", ")} (or left out for the default); got ${describe(priority)}.`,
+    );
+  }
+  return priority as Priority;
+}
+
+/** Index of the first lone surrogate of `text` (half of a UTF-16 pair), or -1. */
+export function loneSurrogate(text: string): number {
+  // isWellFormed is ES2024; a scan where it is missing.
+  const native = (text as { isWellFormed?: () => boolean }).isWellFormed;
+  if (native && native.call(text)) return -1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = i + 1 < text.length ? text.charCodeAt(i + 1) : 0;
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        i++;
+        continue;
+      }
+      return i;
+    }
+    if (c >= 0xdc00 && c <= 0xdfff) return i;
+  }
+  return -1;
+}
+
+/** A text a provider accepts: a string with no lone surrogate. @throws INVALID_CONTENT */
+export function checkContent(content: unknown, what = "content"): string {
+  if (typeof content !== "string") {
+    throw new CtxloomError("INVALID_CONTENT", `${what} must be a string; got ${describe(content)}. Serialize other values first.`);
+  }
+  const at = loneSurrogate(content);
+  if (at >= 0) {
+    throw new CtxloomError(
+      "INVALID_CONTENT",
+      `${what} holds a lone surrogate (half of a UTF-16 pair) at index ${at}, which providers reject; ` +
+        `repair the text (e.g. text.toWellFormed()) before passing it.`,
+    );
+  }
+  return content;
+}
+
+function checkText(value: unknown, what: string): string {
+  if (typeof value !== "string" || value.length === 0) {
+    throw new CtxloomError("INVALID_TOOL_CALL", `${what} must be a non-empty string; got ${describe(value)}.`);
+  }
+  return value;
+}
+
+/** A validated copy of tool calls: a non-empty array of calls with distinct ids. @throws INVALID_TOOL_CALL */
+export function checkToolCalls(calls: unknown): ToolCall[] {
+  if (!Array.isArray(calls) || calls.length === 0) {
+    throw new CtxloomError(
+      "INVALID_TOOL_CALL",
+      `toolCalls must be a non-empty array of { id, type: "function", function: { name, arguments } }; got ${describe(calls)}.`,
+    );
+  }
+  const ids = new Set<string>();
+  return calls.map((call: unknown, i) => {
+    if (call === null || typeof call !== "object") {
+      throw new CtxloomError("INVALID_TOOL_CALL", `toolCalls[${i}] must be an object { id, type, function }; got ${describe(call)}.`);
+    }
+    const c = call as Partial<ToolCall>;
+    const id = checkText(c.id, `toolCalls[${i}].id`);
+    if (ids.has(id)) throw new CtxloomError("INVALID_TOOL_CALL", `toolCalls[${i}].id ${describe(id)} repeats an earlier call's id; give every call its own id.`);
+    ids.add(id);
+    if (c.type !== "function") throw new CtxloomError("INVALID_TOOL_CALL", `toolCalls[${i}].type must be "function"; got ${describe(c.type)}.`);
+    const fn = (c.function ?? {}) as Partial<ToolCall["function"]>;
+    const name = checkText(fn.name, `toolCalls[${i}].function.name`);
+    if (typeof fn.arguments !== "string") {
+      throw new CtxloomError("INVALID_TOOL_CALL", `toolCalls[${i}].function.arguments must be a string (JSON text); got ${describe(fn.arguments)}.`);
+    }
+    return { id, type: "function", function: { name, arguments: fn.arguments } };
+  });
+}
+
+/** A validated, normalized copy of a message input; throws a CtxloomError naming the bad field. */
+export function checkMessageInput(input: unknown): CheckedInput {
+  if (input === null || typeof input !== "object" || Array.isArray(input)) {
+    throw new CtxloomError("INVALID_ARGUMENT", `A message must be an object { role, content, ... }; got ${describe(input)}.`);
+  }
+  checkKeys(input, MESSAGE_INPUT_KEYS, "A message");
+  const m = input as Partial<MessageInput>;
+  const role = checkRole(m.role);
+  const content = checkContent(m.content);
+  const priority = m.priority === undefined ? (role === "system" ? "critical" : "normal") : checkPriority(m.priority);
+  const out: CheckedInput = { role, content, priority };
+  if (m.name !== undefined) {
+    if (typeof m.name !== "string" || m.name.length === 0) {
+      throw new CtxloomError("INVALID_ARGUMENT", `name must be a non-empty string when given; got ${describe(m.name)}.`);
+    }
+    out.name = m.name;
+  }
+  if (m.toolCalls !== undefined) {
+    if (role !== "assistant") {
+      throw new CtxloomError("INVALID_TOOL_CALL", `Only assistant messages carry toolCalls; this one has role ${describe(role)}.`);
+    }
+    out.toolCalls = checkToolCalls(m.toolCalls);
+  }
+  if (role === "tool") {
+    out.toolCallId = checkText(m.toolCallId, "A tool message's toolCallId (the id of the call it answers)");
+  } else if (m.toolCallId !== undefined) {
+    throw new CtxloomError("INVALID_TOOL_CALL", `Only tool messages carry toolCallId; this one has role ${describe(role)}.`);
+  }
+  if (content.length === 0 && !out.toolCalls) {
+    throw new CtxloomError(
+      "INVALID_CONTENT",
+      "content must not be empty (only an assistant message that carries toolCalls may have empty content).",
+    );
+  }
+  return out;
+}
+
+/**
+ * Checks a message read back from a store (or an import), whole: every field's type and
+ * range, the same content rules as an input, tokens within MAX_TOKENS (unless `tokens` may
+ * be absent). Returns a description of the first problem, or null. Tree rules (ids,
+ * parents, tool units) are the tree's.
+ */
+export function storedMessageProblem(m: unknown, options: { tokensOptional?: boolean } = {}): string | null {
+  if (m === null || typeof m !== "object" || Array.isArray(m)) return `it is ${describe(m)}, not a message object`;
+  const r = m as Record<string, unknown>;
+  for (const key of Object.keys(r)) if (!(MESSAGE_KEYS as readonly string[]).includes(key)) return `it has an unknown field ${describe(key)}`;
+  if (!Number.isInteger(r.id)) return `its id ${describe(r.id)} is not an integer`;
+  if (r.parentId !== null && !Number.isInteger(r.parentId)) return `its parentId ${describe(r.parentId)} is not an integer or null`;
+  if (!(r.tokens === undefined && options.tokensOptional) && !(Number.isInteger(r.tokens) && (r.tokens as number) >= 0 && (r.tokens as number) <= MAX_TOKENS)) {
+    return `its tokens ${describe(r.tokens)} is not an integer from 0 to ${MAX_TOKENS}`;
+  }
+  if (typeof r.createdAt !== "number" || !Number.isFinite(r.createdAt)) return `its createdAt ${describe(r.createdAt)} is not a finite number`;
+  if (r.kind !== "message" && r.kind !== "summary") return `its kind ${describe(r.kind)} is not "message" or "summary"`;
+  if (r.kind === "summary") return "it is a summary, which this version cannot read back";
+  if (r.covers !== undefined) return "it has covers, which only summaries carry";
+  if (r.toolCalls !== undefined && !Array.isArray(r.toolCalls)) return `its toolCalls ${describe(r.toolCalls)} is not an array`;
+  const input: Record<string, unknown> = { role: r.role, content: r.content, priority: r.priority };
+  for (const key of ["name", "toolCalls", "toolCallId"] as const) if (r[key] !== undefined) input[key] = r[key];
+  if (r.role === "tool" && typeof r.toolCallId !== "string") return "it is a tool result without a toolCallId";
+  try {
+    if (r.priority === undefined) return "it has no priority";
+    checkMessageInput(input);
+  } catch (error) {
+    return (error as Error).message;
+  }
+  return null;
+}
+
+/** A Message's optional fields, copied (frozen tool calls), or undefined when it has none. */
+export function extrasOf(m: MessageExtras): Readonly<MessageExtras> | undefined {
+  if (m.name === undefined && !m.toolCalls && m.toolCallId === undefined) return undefined;
+  const extras: MessageExtras = {};
+  if (m.name !== undefined) extras.name = m.name;
+  if (m.toolCalls) extras.toolCalls = m.toolCalls.map((c) => Object.freeze({ ...c, function: Object.freeze({ ...c.function }) }));
+  if (m.toolCallId !== undefined) extras.toolCallId = m.toolCallId;
+  return Object.freeze(extras);
+}
+
+/** A deep copy of a message: nothing of it is shared with the original. */
+export function copyMessage(m: Message): Message {
+  const copy = { ...m };
+  if (m.toolCalls) copy.toolCalls = m.toolCalls.map((c) => ({ ...c, function: { ...c.function } }));
+  if (m.covers) copy.covers = { ...m.covers };
+  return copy;
+}

@@ -1,0 +1,89 @@
+import { CtxloomError, checkInteger, describe } from "../errors.js";
+
+/**
+ * Turns texts into vectors for recall. ctxloom ships `hashingEmbedder()`, which needs nothing
+ * and runs everywhere; any other model plugs in with the same shape, for example OpenAI's:
+ *
+ * ```ts
+ * const openaiEmbedder: Embedder = {
+ *   name: "text-embedding-3-small",
+ *   dimension: 1536,
+ *   embed: async (texts, signal) =>
+ *     (await client.embeddings.create({ model: "text-embedding-3-small", input: texts }, { signal })).data.map((d) => d.embedding),
+ * };
+ * ```
+ *
+ * `embed` returns one vector per text, in order, each of `dimension` finite numbers. Vectors
+ * need not be normalized: the index normalizes them.
+ */
+export interface Embedder {
+  readonly name: string;
+  readonly dimension: number;
+  embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[] | number[][]>;
+}
+
+/** The largest dimension an index takes (OpenAI's largest model has 3072). */
+export const MAX_DIMENSION = 65536;
+
+/** Throws INVALID_ARGUMENT unless `embedder` has a name, a dimension and an embed function. */
+export function checkEmbedder(embedder: unknown): Embedder {
+  const e = embedder as Partial<Embedder> | null;
+  if (e === null || typeof e !== "object" || typeof e.embed !== "function" || typeof e.name !== "string") {
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `An embedder must be { name, dimension, embed(texts, signal) } (for example hashingEmbedder()); got ${describe(embedder)}.`,
+    );
+  }
+  checkInteger(e.dimension, `The dimension of embedder "${e.name}"`, 1, MAX_DIMENSION);
+  return e as Embedder;
+}
+
+function failed(embedder: Embedder, what: string, cause?: unknown): CtxloomError {
+  return new CtxloomError(
+    "EMBEDDER_FAILED",
+    `Embedder "${embedder.name}" ${what}; nothing was changed. Check the embedder (or its service) and retry.`,
+    cause === undefined ? undefined : { cause },
+  );
+}
+
+/**
+ * Embeds `texts` and checks what comes back: one vector per text, each of the embedder's
+ * dimension, every number finite. Returns them packed row after row (texts.length *
+ * dimension floats). Throws EMBEDDER_FAILED when the embedder throws (an abort included)
+ * or returns anything else, INVALID_ARGUMENT when `texts` is not an array of strings.
+ */
+export async function embedTexts(embedder: Embedder, texts: readonly string[], signal?: AbortSignal): Promise<Float32Array> {
+  checkEmbedder(embedder);
+  if (!Array.isArray(texts) || texts.some((t) => typeof t !== "string")) {
+    throw new CtxloomError("INVALID_ARGUMENT", `Texts to embed must be an array of strings; got ${describe(texts)}.`);
+  }
+  const dim = embedder.dimension;
+  const out = new Float32Array(texts.length * dim);
+  if (texts.length === 0) return out;
+  let vectors: unknown;
+  try {
+    vectors = await embedder.embed([...texts], signal);
+  } catch (cause) {
+    throw failed(embedder, `threw (${String(cause)})`, cause);
+  }
+  if (!Array.isArray(vectors)) throw failed(embedder, `returned ${describe(vectors)} instead of an array of vectors`);
+  if (vectors.length !== texts.length) {
+    throw failed(embedder, `returned ${vectors.length} vectors for ${texts.length} texts`);
+  }
+  for (let i = 0; i < vectors.length; i++) {
+    const v = vectors[i] as unknown;
+    if (!(v instanceof Float32Array || v instanceof Float64Array || Array.isArray(v))) {
+      throw failed(embedder, `returned ${describe(v)} as vector ${i}, not an array of numbers`);
+    }
+    const row = v as ArrayLike<unknown>;
+    if (row.length !== dim) throw failed(embedder, `returned a vector of ${row.length} numbers for text ${i}; its dimension is ${dim}`);
+    for (let j = 0; j < dim; j++) {
+      const x = row[j];
+      // A finite double can still overflow f32 (1e39 becomes Infinity): check what is stored.
+      const stored = typeof x === "number" ? Math.fround(x) : NaN;
+      if (!Number.isFinite(stored)) throw failed(embedder, `returned ${String(x)} at position ${j} of vector ${i} (numbers must be finite f32)`);
+      out[i * dim + j] = stored;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,238 @@
+import { CtxloomError, checkInteger, checkOptions, describe } from "../errors.js";
+import type { Engine } from "../engine/types.js";
+import { similarityFor, type SimilarityIndex } from "../engine/similarity.js";
+import { MAX_DIMENSION } from "./embedder.js";
+
+export interface EmbeddingIndexOptions {
+  /** Floats a vector has (the embedder's dimension). */
+  dimension: number;
+  /** Keep an int8 copy of every row: searches scan a quarter of the bytes, then re-rank exactly (default false). */
+  quantized?: boolean;
+}
+
+export interface SearchOptions {
+  /** How many hits at most (default 10). */
+  k?: number;
+  /** Leave out hits scoring below this cosine similarity, from -1 to 1 (default: none). */
+  minScore?: number;
+  /** Keys never returned (messages already in the window, say). */
+  exclude?: Iterable<number>;
+  /**
+   * Quantized index: how many int8 candidates are re-ranked exactly (default max(100, 10 k));
+   * 0 scans the f32 rows exactly. Not allowed on an index that is not quantized.
+   */
+  candidates?: number;
+}
+
+/** A search hit: a row's key and its cosine similarity with the query. */
+export interface Hit {
+  key: number;
+  score: number;
+}
+
+const CREATE_KEYS = ["dimension", "quantized"] as const;
+const SEARCH_KEYS = ["k", "minScore", "exclude", "candidates"] as const;
+const MAX_KEY = 2 ** 31 - 1;
+
+/**
+ * One embedding matrix (a recall scope) on an engine: rows keyed by integers (message ids, or
+ * the keys a KeyMap hands out), normalized at insert, searched by cosine similarity. On the
+ * WASM engine it lives in the core's memory and is scanned with SIMD; on the JS engine in
+ * Float32Arrays, with the same answers bit for bit. Every call validates its arguments and a
+ * rejected call changes nothing.
+ */
+export class EmbeddingIndex {
+  readonly dimension: number;
+  readonly quantized: boolean;
+  readonly #sim: SimilarityIndex;
+  #handle: number;
+  readonly #rows = new Map<number, number>(); // key -> row
+
+  private constructor(sim: SimilarityIndex, handle: number, dimension: number, quantized: boolean) {
+    this.#sim = sim;
+    this.#handle = handle;
+    this.dimension = dimension;
+    this.quantized = quantized;
+  }
+
+  /** A new empty index on `engine`. Throws INVALID_ARGUMENT, OUT_OF_MEMORY. */
+  static create(engine: Engine, options: EmbeddingIndexOptions): EmbeddingIndex {
+    const o = checkOptions<EmbeddingIndexOptions>(options, "EmbeddingIndex options", CREATE_KEYS);
+    const dimension = checkInteger(o.dimension, "EmbeddingIndex dimension", 1, MAX_DIMENSION);
+    if (o.quantized !== undefined && typeof o.quantized !== "boolean") {
+      throw new CtxloomError("INVALID_ARGUMENT", `EmbeddingIndex quantized must be true or false; got ${describe(o.quantized)}.`);
+    }
+    const sim = similarityFor(engine);
+    const quantized = o.quantized ?? false;
+    return new EmbeddingIndex(sim, sim.createIndex(dimension, quantized), dimension, quantized);
+  }
+
+  #live(): number {
+    if (this.#handle < 0) {
+      throw new CtxloomError("INVALID_ARGUMENT", "This EmbeddingIndex was dropped; create a new one.");
+    }
+    return this.#handle;
+  }
+
+  /** Rows in the index. */
+  get size(): number {
+    return this.#rows.size;
+  }
+
+  has(key: number): boolean {
+    return this.#rows.has(key);
+  }
+
+  /** Keys of every row (no order promised). */
+  keys(): number[] {
+    return [...this.#rows.keys()];
+  }
+
+  /**
+   * Adds rows: `keys[i]` gets `vectors[i]` (an array of `dimension` finite numbers), or row i
+   * of a packed Float32Array of keys.length * dimension floats. Keys are integers from 0 to
+   * 2^31 - 1, new to the index and distinct. Throws INVALID_ARGUMENT (nothing added),
+   * OUT_OF_MEMORY (nothing added). O(rows * dimension).
+   */
+  add(keys: readonly number[], vectors: Float32Array | readonly ArrayLike<number>[]): void {
+    const handle = this.#live();
+    if (!Array.isArray(keys)) throw new CtxloomError("INVALID_ARGUMENT", `EmbeddingIndex.add keys must be an array of integers; got ${describe(keys)}.`);
+    const fresh = new Set<number>();
+    for (const key of keys) {
+      checkInteger(key, "An embedding key", 0, MAX_KEY);
+      if (this.#rows.has(key) || fresh.has(key)) {
+        throw new CtxloomError("INVALID_ARGUMENT", `Embedding key ${key} is already in the index (or twice in this call); remove it first to replace its vector.`);
+      }
+      fresh.add(key);
+    }
+    const packed = this.#pack(vectors, keys.length, "EmbeddingIndex.add");
+    this.#sim.addRows(handle, packed, Int32Array.from(keys));
+    const base = this.#rows.size;
+    keys.forEach((key, i) => this.#rows.set(key, base + i));
+  }
+
+  /** Checks and packs vectors as floats row after row. */
+  #pack(vectors: Float32Array | readonly ArrayLike<number>[], count: number, what: string): Float32Array {
+    const dim = this.dimension;
+    let packed: Float32Array;
+    if (vectors instanceof Float32Array) {
+      if (vectors.length !== count * dim) {
+        throw new CtxloomError("INVALID_ARGUMENT", `${what}: a packed Float32Array must hold ${count} x ${dim} floats; got ${vectors.length}.`);
+      }
+      packed = vectors;
+    } else {
+      if (!Array.isArray(vectors) || vectors.length !== count) {
+        throw new CtxloomError("INVALID_ARGUMENT", `${what} needs ${count} vectors (one per key); got ${Array.isArray(vectors) ? vectors.length : describe(vectors)}.`);
+      }
+      packed = new Float32Array(count * dim);
+      vectors.forEach((v, i) => {
+        if (v === null || typeof v !== "object" || v.length !== dim) {
+          throw new CtxloomError("INVALID_ARGUMENT", `${what}: vector ${i} must have ${dim} numbers (the index's dimension); got ${v?.length ?? describe(v)}.`);
+        }
+        for (let j = 0; j < dim; j++) packed[i * dim + j] = typeof v[j] === "number" ? v[j]! : NaN;
+      });
+    }
+    for (let i = 0; i < packed.length; i++) {
+      if (!Number.isFinite(packed[i]!)) {
+        throw new CtxloomError("INVALID_ARGUMENT", `${what}: vector ${Math.floor(i / dim)} has ${packed[i]} at position ${i % dim}; every number must be finite (in f32 range).`);
+      }
+    }
+    return packed;
+  }
+
+  /** Makes room for `rows` rows in all, so that a bulk load grows memory once. Throws INVALID_ARGUMENT, OUT_OF_MEMORY (nothing changed). */
+  reserve(rows: number): void {
+    const handle = this.#live();
+    this.#sim.reserveRows(handle, checkInteger(rows, "EmbeddingIndex.reserve rows", 0, MAX_KEY));
+  }
+
+  /** Removes the rows of `keys` (every key must be in the index). Throws INVALID_ARGUMENT (nothing removed). O(keys * dimension). */
+  remove(keys: readonly number[]): void {
+    const handle = this.#live();
+    if (!Array.isArray(keys)) throw new CtxloomError("INVALID_ARGUMENT", `EmbeddingIndex.remove keys must be an array; got ${describe(keys)}.`);
+    for (const key of keys) {
+      if (!this.#rows.has(key)) throw new CtxloomError("INVALID_ARGUMENT", `Embedding key ${describe(key)} is not in the index; nothing was removed.`);
+    }
+    for (const key of new Set(keys)) {
+      const row = this.#rows.get(key)!;
+      this.#rows.delete(key);
+      const moved = this.#sim.removeRow(handle, row);
+      if (moved >= 0) this.#rows.set(moved, row);
+    }
+  }
+
+  /** Removes every row; the memory stays for reuse. */
+  clear(): void {
+    this.#sim.clearIndex(this.#live());
+    this.#rows.clear();
+  }
+
+  /** Frees the index; any later call throws INVALID_ARGUMENT. */
+  drop(): void {
+    if (this.#handle < 0) return;
+    this.#sim.dropIndex(this.#handle);
+    this.#handle = -1;
+    this.#rows.clear();
+  }
+
+  /** The stored (normalized) vector of `key`. Throws INVALID_ARGUMENT for a key not in the index. */
+  vector(key: number): Float32Array {
+    const handle = this.#live();
+    const row = this.#rows.get(key);
+    if (row === undefined) throw new CtxloomError("INVALID_ARGUMENT", `Embedding key ${describe(key)} is not in the index.`);
+    const out = new Float32Array(this.dimension);
+    this.#sim.readRow(handle, row, out);
+    return out;
+  }
+
+  /**
+   * The rows most similar to `query` (cosine similarity), best first; equal scores in key
+   * order. One pass over the matrix. Throws INVALID_ARGUMENT for a query of the wrong
+   * dimension, with non-finite numbers or all zeros, or bad options.
+   */
+  search(query: Float32Array | ArrayLike<number>, options?: SearchOptions): Hit[] {
+    const handle = this.#live();
+    const o = checkOptions<SearchOptions>(options, "EmbeddingIndex.search options", SEARCH_KEYS);
+    const k = o.k === undefined ? 10 : checkInteger(o.k, "search k", 0, MAX_KEY);
+    let minScore = -Infinity;
+    if (o.minScore !== undefined) {
+      if (typeof o.minScore !== "number" || Number.isNaN(o.minScore) || o.minScore < -1 || o.minScore > 1) {
+        throw new CtxloomError("INVALID_ARGUMENT", `search minScore must be a number from -1 to 1; got ${describe(o.minScore)}.`);
+      }
+      minScore = o.minScore;
+    }
+    let candidates = this.quantized ? Math.max(100, 10 * k) : 0;
+    if (o.candidates !== undefined) {
+      candidates = checkInteger(o.candidates, "search candidates", 0, MAX_KEY);
+      if (candidates > 0 && !this.quantized) {
+        throw new CtxloomError("INVALID_ARGUMENT", "search candidates needs an index created with { quantized: true }; leave it out for an exact search.");
+      }
+    }
+    const exclude = o.exclude === undefined ? undefined : checkExclude(o.exclude);
+    if (query === null || typeof query !== "object" || query.length !== this.dimension) {
+      throw new CtxloomError("INVALID_ARGUMENT", `A search query must have ${this.dimension} numbers (the index's dimension); got ${(query as { length?: number } | null)?.length ?? describe(query)}.`);
+    }
+    const q = this.#pack(query instanceof Float32Array ? query : [query], 1, "EmbeddingIndex.search");
+    if (q.every((x) => x === 0)) {
+      throw new CtxloomError("INVALID_ARGUMENT", "A search query of all zeros has no direction (an empty text?); give a query with content.");
+    }
+    // Excluded rows still score: ask for as many more as could be dropped.
+    let extra = 0;
+    if (exclude) for (const key of exclude) if (this.#rows.has(key)) extra++;
+    const want = Math.min(k + extra, this.#rows.size);
+    const hits = this.#sim.search(handle, q, want, want > 0 ? candidates && Math.max(candidates, want) : 0, minScore);
+    const out: Hit[] = [];
+    for (let i = 0; i < hits.count && out.length < k; i++) {
+      const key = hits.keys[i]!;
+      if (!exclude?.has(key)) out.push({ key, score: hits.scores[i]! });
+    }
+    return out;
+  }
+}
+
+function checkExclude(value: unknown): Set<number> {
+  if (value === null || typeof value !== "object" || typeof (value as Iterable<number>)[Symbol.iterator] !== "function") {
+    throw new CtxloomError("INVALID_ARGUMENT", `search exclude must be an iterable of keys (an array or a Set); got ${describe(value)}.`);
+  }
+  return value instanceof Set ? (value as Set<number>) : new Set(value as Iterable<number>);
+}

@@ -1,0 +1,117 @@
+// The SQLite store (Node only, on better-sqlite3): chats, their messages and embeddings in
+// one file (WAL mode), shared safely by several processes. Opening and its options here; the
+// operations in sqlite-store.ts.
+import { statSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { CtxloomError, checkInteger, checkOptions, describe } from "../errors.js";
+import type { Store } from "./types.js";
+import { Database, type SqliteDatabase } from "./sqlite-driver.js";
+import { storeError } from "./sqlite-errors.js";
+import { migrate, schemaVersion } from "./sqlite-schema.js";
+import { prepareStatements } from "./sqlite-statements.js";
+import { SqliteStoreImpl } from "./sqlite-store.js";
+
+/**
+ * "full": a write's promise resolves after its transaction committed and was synced to disk
+ * (synchronous=FULL): a crash loses nothing acknowledged.
+ * "batched": writes run at once inside a transaction that commits every `batchDelayMs`, at
+ * `batchSize` writes, on `flush()` and on `close()` (group commit: one sync for many writes).
+ * A crash may lose the writes acknowledged since the last commit, never reorder or renumber
+ * them: what survives is a prefix of what was acknowledged.
+ */
+export type Durability = "full" | "batched";
+
+/** Options of `sqliteStore()`. */
+export interface SqliteStoreOptions {
+  /** Default "full". */
+  durability?: Durability;
+  /** "batched": commit at this many writes (default 1000). */
+  batchSize?: number;
+  /** "batched": commit this long after the batch's first write, in ms (default 5). */
+  batchDelayMs?: number;
+  /** How long a write waits for another connection's write lock before failing with STORE_FAILED (default 5000 ms). */
+  busyTimeoutMs?: number;
+}
+
+const PAGE_SIZE = 8192;
+const KNOWN = ["durability", "batchSize", "batchDelayMs", "busyTimeoutMs"] as const;
+
+/** A Store's methods, each answering with a promise. */
+type Promised<S> = { [K in keyof S]: S[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : S[K] };
+
+/** A Store on a SQLite file. Every method answers with a promise (a failure rejects with a CtxloomError). */
+export interface SqliteStore extends Promised<Store> {
+  /** The database file, as given. */
+  readonly path: string;
+  readonly durability: Durability;
+  /**
+   * The better-sqlite3 connection, for backups, pragmas and your own tables. Do not write to
+   * ctxloom's tables (users, chats, messages, embeddings, ctxloom_schema) through it. With "batched"
+   * durability, call `flush()` first: the open batch holds the write lock.
+   */
+  readonly database: SqliteDatabase;
+}
+
+/**
+ * A store on the SQLite file at `path` (created when absent; default "./ctxloom.db"). Node
+ * only. The file is migrated to the current schema when it was written by an older release.
+ * @throws INVALID_ARGUMENT for a bad path, a missing folder or bad options; STORE_CORRUPT for a
+ *   file that is not a ctxloom database (or was written by a newer release); STORE_FAILED when
+ *   SQLite cannot open or migrate it
+ */
+export function sqliteStore(path = "./ctxloom.db", options?: SqliteStoreOptions): SqliteStore {
+  if (typeof path !== "string" || path.length === 0) {
+    throw new CtxloomError("INVALID_ARGUMENT", `sqliteStore(path) takes the database file's path, e.g. "./ctxloom.db"; got ${describe(path)}.`);
+  }
+  const o = checkOptions<SqliteStoreOptions>(options, "sqliteStore(path, options)", KNOWN);
+  const durability = o.durability ?? "full";
+  if (durability !== "full" && durability !== "batched") {
+    throw new CtxloomError("INVALID_ARGUMENT", `durability must be "full" or "batched"; got ${describe(durability)}.`);
+  }
+  const settings = {
+    durability,
+    batchSize: o.batchSize === undefined ? 1000 : checkInteger(o.batchSize, "batchSize", 1, 1_000_000),
+    batchDelayMs: o.batchDelayMs === undefined ? 5 : checkInteger(o.batchDelayMs, "batchDelayMs", 0, 60_000),
+    busyTimeoutMs: o.busyTimeoutMs === undefined ? 5000 : checkInteger(o.busyTimeoutMs, "busyTimeoutMs", 0, 600_000),
+  };
+  const file = path === ":memory:" ? undefined : resolve(path);
+  if (file !== undefined) checkPlace(path, file);
+  let db: SqliteDatabase;
+  try {
+    db = new Database(path, { timeout: settings.busyTimeoutMs });
+  } catch (error) {
+    throw storeError(path, "opening the database", error);
+  }
+  try {
+    // Refuses a foreign or newer file before anything is written to it.
+    if (schemaVersion(db, path) === 0 && db.pragma("page_count", { simple: true }) === 0) {
+      // A new file: 8 KiB pages keep most messages' text in the row, off overflow pages.
+      db.pragma(`page_size = ${PAGE_SIZE}`);
+    }
+    db.pragma("journal_mode = WAL");
+    db.pragma("synchronous = FULL");
+    migrate(db, path);
+    return new SqliteStoreImpl(db, path, file, settings, prepareStatements(db));
+  } catch (error) {
+    db.close();
+    throw storeError(path, "opening the database", error);
+  }
+}
+
+/** INVALID_ARGUMENT when the path's folder is missing or the path is a folder: SQLite's own errors say less. */
+function checkPlace(path: string, file: string): void {
+  const kind = (p: string) => {
+    try {
+      return statSync(p).isDirectory() ? "folder" : "file";
+    } catch {
+      return "none";
+    }
+  };
+  if (kind(dirname(file)) !== "folder") {
+    throw new CtxloomError("INVALID_ARGUMENT", `The folder of the SQLite store ${path} (${dirname(file)}) does not exist; create it first, or give another path.`);
+  }
+  if (kind(file) === "folder") {
+    throw new CtxloomError("INVALID_ARGUMENT", `The SQLite store's path ${path} is a folder; give the path of a file in it, e.g. ${path}/ctxloom.db.`);
+  }
+}
+

@@ -1,0 +1,87 @@
+import type { TokenCounter } from "../tokens/types.js";
+import { extractiveSummary, type SummarizedMessage } from "./extractive.js";
+import { DEFAULT_SUMMARY_PROMPT } from "./prompt.js";
+
+/** What a summarizer callback receives. */
+export interface SummarizeRequest {
+  /** The messages to summarize, oldest first (an earlier summary they extend comes as `previousSummary`). */
+  messages: SummarizedMessage[];
+  /** The text of the summary these messages continue, if any. */
+  previousSummary: string | null;
+  /** The most tokens the summary may take (counted with the chat's counter); a longer one is refused. */
+  maxTokens: number;
+  /** The instructions to give the model (the default asks for context extraction), with `maxTokens` filled in. */
+  prompt: string;
+  /** Aborted when the summarizer runs past its time. */
+  signal: AbortSignal;
+}
+
+/** An LLM summarizer: returns the summary text. */
+export type Summarizer = (request: SummarizeRequest) => Promise<string> | string;
+
+/** Why a summarizer's answer was not used. */
+export type SummaryFallback = "threw" | "timeout" | "empty" | "not-a-string" | "too-long" | "invalid-text";
+
+export interface SummaryText {
+  text: string;
+  /** "llm" when the callback's answer was used, else "extractive". */
+  source: "llm" | "extractive";
+  /** Set when a callback was given and its answer was not used. */
+  fallback?: SummaryFallback;
+}
+
+const TIMED_OUT: unique symbol = Symbol("timed out");
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * Summarizes with the callback when one is given, else extractively. A callback that
+ * throws, runs past `timeoutMs` (it is aborted through its signal), or returns something
+ * that is not a non-empty string within `maxTokens` is replaced by the extractive summary,
+ * and the reason is returned. Never rejects.
+ */
+export async function summarizeRun(
+  messages: SummarizedMessage[],
+  previousSummary: string | null,
+  maxTokens: number,
+  counter: TokenCounter,
+  options: { summarizer?: Summarizer; prompt?: string; timeoutMs: number },
+): Promise<SummaryText> {
+  const extractive = (fallback?: SummaryFallback): SummaryText => {
+    const text = extractiveSummary(messages, maxTokens, counter, previousSummary ?? undefined);
+    return fallback ? { text, source: "extractive", fallback } : { text, source: "extractive" };
+  };
+  if (!options.summarizer) return extractive();
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
+    timer = setTimeout(() => {
+      controller.abort(new Error(`summarizer timed out after ${options.timeoutMs} ms`));
+      resolve(TIMED_OUT);
+    }, options.timeoutMs);
+  });
+  let answer: unknown;
+  try {
+    const prompt = (options.prompt ?? DEFAULT_SUMMARY_PROMPT).replaceAll("{maxTokens}", String(maxTokens));
+    const request: SummarizeRequest = {
+      messages: messages.map((m) => ({ ...m })), previousSummary, maxTokens, prompt, signal: controller.signal,
+    };
+    answer = await Promise.race([Promise.resolve().then(() => options.summarizer!(request)), timeout]);
+  } catch {
+    return extractive("threw");
+  } finally {
+    clearTimeout(timer);
+  }
+  if (answer === TIMED_OUT) return extractive("timeout");
+  if (typeof answer !== "string") return extractive("not-a-string");
+  const text = answer.trim();
+  if (text.length === 0) return extractive("empty");
+  if (LONE_SURROGATE.test(text)) return extractive("invalid-text");
+  let tokens: number;
+  try {
+    tokens = counter.count(text);
+  } catch {
+    return extractive("invalid-text");
+  }
+  if (tokens > maxTokens) return extractive("too-long");
+  return { text, source: "llm" };
+}

@@ -1,0 +1,143 @@
+import { CtxloomError } from "../errors.js";
+import type { Engine } from "../engine/types.js";
+import { FLAG_SUMMARY, FLAG_TOOL_CALLS, FLAG_UNIT_END, ROLE_TOOL } from "../engine/types.js";
+import { PRIORITIES, ROLES, priorityCode, roleCode, type Message } from "../message.js";
+import type { ToolUnit } from "../context/tool-units.js";
+import { MessageColumns } from "../store/columns.js";
+
+/**
+ * A chat's messages in memory: the shape and numbers in the engine (one tree), the texts and
+ * optional fields in columns by id. The columns are the store's own when it keeps them in
+ * this process (the memory store), so a message is held once; else the chat's.
+ */
+export class ChatNodes {
+  readonly engine: Engine;
+  readonly tree: number;
+  #texts: MessageColumns;
+  #shared: boolean;
+  /** Assistant messages by the ids of their tool calls (a call id is rarely used twice). */
+  readonly #callOwners = new Map<string, number | number[]>();
+
+  /** Throws OUT_OF_MEMORY when the engine cannot make a tree. */
+  constructor(engine: Engine, resident?: MessageColumns) {
+    this.engine = engine;
+    this.tree = engine.createTree();
+    this.#texts = resident ?? new MessageColumns();
+    this.#shared = resident !== undefined;
+  }
+
+  /** Reads texts from the store's columns from now on, when they hold exactly what this chat holds (after an import). */
+  adopt(resident: MessageColumns | undefined): void {
+    if (!resident || this.#shared || resident.size !== this.#texts.size) return;
+    this.#texts = resident;
+    this.#shared = true;
+  }
+
+  get size(): number {
+    return this.engine.size(this.tree);
+  }
+
+  /** Room for one more node, so that linking cannot fail after a store write. Throws OUT_OF_MEMORY. */
+  reserveNext(): void {
+    this.engine.reserve(this.tree, this.size + 1);
+    if (!this.#shared) this.#texts.reserve(this.size + 1);
+  }
+
+  /** Adds message `m` (its id is the next one). */
+  link(m: Message, unitEnd: boolean): void {
+    if (this.#shared) {
+      if (this.#texts.size <= m.id) throw new CtxloomError("STORE_CORRUPT", `The store does not hold message ${m.id} it acknowledged; reopen the chat.`);
+    } else {
+      this.#texts.push(m);
+    }
+    let flags = 0;
+    if (m.toolCalls) flags |= FLAG_TOOL_CALLS;
+    if (m.kind === "summary") flags |= FLAG_SUMMARY;
+    if (unitEnd) flags |= FLAG_UNIT_END;
+    this.engine.append(this.tree, m.parentId ?? -1, m.tokens, roleCode(m.role), priorityCode(m.priority), flags);
+    if (m.toolCalls) for (const c of m.toolCalls) this.#addOwner(c.id, m.id);
+  }
+
+  #addOwner(callId: string, id: number): void {
+    const owners = this.#callOwners.get(callId);
+    if (owners === undefined) this.#callOwners.set(callId, id);
+    else if (typeof owners === "number") this.#callOwners.set(callId, [owners, id]);
+    else owners.push(id);
+  }
+
+  /** True when an assistant message at or above `head` made a call with this id. O(depth), and only for an id seen before. */
+  callIdUsed(head: number, callId: string): boolean {
+    const owners = this.#callOwners.get(callId);
+    if (owners === undefined || head < 0) return false;
+    for (const owner of typeof owners === "number" ? [owners] : owners) {
+      if (this.isAncestor(owner, head)) return true;
+    }
+    return false;
+  }
+
+  /** True when `a` is `id` or one of its ancestors. */
+  isAncestor(a: number, id: number): boolean {
+    const e = this.engine;
+    const depth = e.depth(this.tree, a);
+    while (id >= 0 && e.depth(this.tree, id) > depth) id = e.parent(this.tree, id);
+    return id === a;
+  }
+
+  parent(id: number): number {
+    return this.engine.parent(this.tree, id);
+  }
+
+  roleOf(id: number): Message["role"] {
+    return ROLES[this.engine.role(this.tree, id)]!;
+  }
+
+  /** The tool unit `id` belongs to: the assistant message with calls above a run of results ending at `id`, or null. */
+  unitAt(id: number): ToolUnit | null {
+    const e = this.engine;
+    const answered = new Set<string>();
+    while (id >= 0 && e.role(this.tree, id) === ROLE_TOOL) {
+      answered.add(this.#texts.extras.get(id)!.toolCallId!);
+      id = e.parent(this.tree, id);
+    }
+    if (id < 0 || !(e.flags(this.tree, id) & FLAG_TOOL_CALLS)) return null;
+    return { calls: this.#texts.extras.get(id)!.toolCalls!, answered, priority: PRIORITIES[e.priority(this.tree, id)]! };
+  }
+
+  /** Message `id` as a new object: changing it changes nothing held. */
+  message(id: number): Message {
+    const e = this.engine;
+    const t = this.tree;
+    const parent = e.parent(t, id);
+    const m: Message = {
+      id,
+      parentId: parent < 0 ? null : parent,
+      role: ROLES[e.role(t, id)]!,
+      content: this.#texts.content[id]!,
+      priority: PRIORITIES[e.priority(t, id)]!,
+      tokens: e.tokens(t, id),
+      createdAt: this.#texts.createdAt(id),
+      kind: e.flags(t, id) & FLAG_SUMMARY ? "summary" : "message",
+    };
+    const x = this.#texts.extras.get(id);
+    if (x) {
+      if (x.name !== undefined) m.name = x.name;
+      if (x.toolCalls) m.toolCalls = x.toolCalls.map((c) => ({ ...c, function: { ...c.function } }));
+      if (x.toolCallId !== undefined) m.toolCallId = x.toolCallId;
+    }
+    return m;
+  }
+
+  /** The last `max` messages of the branch ending at `head`, oldest first. O(W). */
+  walk(head: number, max: number): Message[] {
+    const n = this.engine.walk(this.tree, head, max);
+    const ids = this.engine.ids.slice(0, n); // read before message() calls the engine again
+    const out = new Array<Message>(n);
+    for (let i = 0; i < n; i++) out[i] = this.message(ids[i]!);
+    return out;
+  }
+
+  /** Frees the engine's tree. */
+  drop(): void {
+    this.engine.dropTree(this.tree);
+  }
+}

@@ -1,0 +1,82 @@
+import type { Chat } from "./chat.js";
+import { openKey, type ChatCache } from "./user-chats.js";
+
+/**
+ * The chats a Loom holds in memory. Past `max`, the least recently used chat that has
+ * finished loading frees its engine memory (`chat.evict()`). Every call on a chat counts as
+ * a use, so a chat kept and used through a reference is not evicted for not being reopened.
+ * Its store still holds an evicted chat, and it reloads on its next use.
+ */
+export class OpenChats implements ChatCache {
+  readonly #max: number;
+  /** In use order: a Map iterates in insertion order, so a use deletes and sets again. */
+  readonly #entries = new Map<string, Promise<Chat>>();
+  readonly #loaded = new WeakMap<Promise<Chat>, Chat>();
+
+  constructor(max: number) {
+    this.#max = max;
+  }
+
+  get(key: string): Promise<Chat> | undefined {
+    return this.#entries.get(key);
+  }
+
+  loaded(key: string): Chat | undefined {
+    const loading = this.#entries.get(key);
+    return loading && this.#loaded.get(loading);
+  }
+
+  set(key: string, loading: Promise<Chat>): void {
+    this.#entries.delete(key);
+    this.#entries.set(key, loading);
+    if (!this.#loaded.has(loading)) {
+      loading.then(
+        (chat) => {
+          this.#loaded.set(loading, chat);
+          this.#evictOver();
+        },
+        () => undefined,
+      );
+    }
+    this.#evictOver();
+  }
+
+  delete(key: string, loading?: Promise<Chat>): void {
+    if (loading === undefined || this.#entries.get(key) === loading) this.#entries.delete(key);
+  }
+
+  /** A chat evicted earlier woke through a reference its user kept: it counts as open again. */
+  woke(chat: Chat): void {
+    const key = openKey(chat.userId, chat.id);
+    const entry = this.#entries.get(key);
+    if (entry && this.#loaded.get(entry) !== chat) return; // another instance holds the place
+    const loading = entry ?? Promise.resolve(chat);
+    this.#loaded.set(loading, chat);
+    this.set(key, loading);
+  }
+
+  /** Empties the cache; returns what it held. */
+  clear(): Promise<Chat>[] {
+    const all = [...this.#entries.values()];
+    this.#entries.clear();
+    return all;
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  #evictOver(): void {
+    while (this.#entries.size > this.#max) {
+      // The least recently used chat that has finished loading: O(max) a time, only past max.
+      let victim: [string, Chat] | undefined;
+      for (const [key, loading] of this.#entries) {
+        const chat = this.#loaded.get(loading);
+        if (chat && (!victim || chat.lastUse < victim[1].lastUse)) victim = [key, chat];
+      }
+      if (!victim) return; // every chat is still loading
+      this.#entries.delete(victim[0]);
+      void victim[1].evict().catch(() => undefined);
+    }
+  }
+}

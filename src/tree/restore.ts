@@ -1,0 +1,56 @@
+import { CtxloomError, describe } from "../errors.js";
+import { storedMessageProblem, type Message } from "../message.js";
+import { checkFreshCallIds, checkNoOpenCalls, checkToolResult } from "../context/tool-units.js";
+import type { ChatNodes } from "./nodes.js";
+
+/** Makes the error of a bad record: STORE_CORRUPT for a store, INVALID_ARGUMENT for an import. */
+export type Fail = (what: string) => CtxloomError;
+
+export const storeCorrupt = (chatId: string): Fail => (what) =>
+  new CtxloomError(
+    "STORE_CORRUPT",
+    `Chat ${chatId} cannot be loaded: ${what}. The store was changed outside ctxloom; restore it from a backup.`,
+  );
+
+/**
+ * Checks one message read back (from a store, or an import) against the tree as it is and
+ * the rules an append follows: every field, the next id, a parent before it, tool results
+ * answering an open call with its priority, no other message under open calls, no call id
+ * used twice on a branch. Returns whether it ends its tool unit. Changes nothing.
+ */
+export function checkRestored(nodes: ChatNodes, m: unknown, fail: Fail, options: { tokensOptional?: boolean } = {}): boolean {
+  const id = nodes.size;
+  const problem = storedMessageProblem(m, options);
+  if (problem) throw fail(`message ${id} is malformed: ${problem}`);
+  const r = m as Message;
+  const parent = r.parentId ?? -1;
+  if (r.id !== id) throw fail(`message ${describe(r.id)} is out of order (expected id ${id})`);
+  if (parent < -1 || parent >= id) throw fail(`message ${id} has parent ${describe(r.parentId)}, which is not an earlier message`);
+  const unit = parent < 0 ? null : nodes.unitAt(parent);
+  try {
+    if (r.role === "tool") return checkToolResult(unit, r.toolCallId!, r.priority).completes;
+    checkNoOpenCalls(unit, r.role);
+    if (r.toolCalls) checkFreshCallIds(r.toolCalls, (callId) => nodes.callIdUsed(parent, callId));
+  } catch (error) {
+    throw fail(`message ${id} breaks a tool unit: ${(error as Error).message}`);
+  }
+  return false;
+}
+
+/** Applies messages read back, checking each as above. Throws at the first bad one (those before it stay). */
+export function applyRestored(nodes: ChatNodes, messages: readonly unknown[], fail: Fail, options: { tokensOptional?: boolean } = {}): void {
+  if (!Array.isArray(messages)) throw fail(`its messages are ${describe(messages)}, not an array`);
+  for (const m of messages) {
+    const unitEnd = checkRestored(nodes, m, fail, options);
+    nodes.link(m as Message, unitEnd);
+  }
+}
+
+/** Throws unless `head` is null or one of the `size` messages. */
+export function checkHead(head: unknown, size: number, fail: Fail): number {
+  if (head === null) return -1;
+  if (!(Number.isInteger(head) && (head as number) >= 0 && (head as number) < size)) {
+    throw fail(`its head ${describe(head)} is not one of its ${size} messages`);
+  }
+  return head as number;
+}

@@ -1,0 +1,206 @@
+import { CtxloomError, describe, fromStore } from "../errors.js";
+import type { Engine } from "../engine/types.js";
+import type { CheckedInput, Message } from "../message.js";
+import type { ModelProfile } from "../models/profiles.js";
+import { MessageColumns } from "../store/columns.js";
+import type { ChatRecord, Store } from "../store/types.js";
+import { REPLY_PRIMING, messageTokens, type TokenCounter } from "../tokens/index.js";
+import type { Chat } from "./chat.js";
+import { ChatNodes } from "./nodes.js";
+import { applyRestored, checkHead, storeCorrupt } from "./restore.js";
+
+/** What a chat shares with its Loom. */
+export interface LoomContext {
+  readonly engine: Engine;
+  readonly store: Store;
+  /** The profile of a chat's model and the counter of its messages (loading an exact encoding once). */
+  prepare(model: string | ModelProfile): Promise<{ profile: Readonly<ModelProfile>; counter: TokenCounter }>;
+  /** Throws LOOM_CLOSED once the Loom is closed. */
+  checkOpen(): void;
+  /** Tells the Loom's cache of open chats that an evicted chat woke up (it may evict others). */
+  woke(chat: Chat): void;
+}
+
+/** The columns a store keeps for a chat in this process, when it does (the memory store). */
+export function residentColumns(store: Store, userId: string, chatId: string): MessageColumns | undefined {
+  const columns = typeof store.resident === "function" ? store.resident(userId, chatId) : undefined;
+  return columns instanceof MessageColumns ? columns : undefined;
+}
+
+/** A chat's nodes built from what a store handed back, checked whole (STORE_CORRUPT), or nothing built. */
+export function restoreNodes(ctx: LoomContext, record: ChatRecord, messages: readonly Message[]): { nodes: ChatNodes; head: number } {
+  const nodes = new ChatNodes(ctx.engine, residentColumns(ctx.store, record.userId, record.id));
+  try {
+    const fail = storeCorrupt(record.id);
+    applyRestored(nodes, messages, fail);
+    return { nodes, head: checkHead(record.head, nodes.size, fail) };
+  } catch (error) {
+    nodes.drop();
+    throw error;
+  }
+}
+
+/**
+ * A chat's state against its store: its nodes, head and record, and the protocol that
+ * keeps them in step with other writers. The store decides ids: an append is conditional
+ * on its id being the next one; when another Loom got there first, this one loads what it
+ * has not seen (checked like a restore) and retries under the parent it meant, so
+ * concurrent appends become sibling branches and no acknowledged message is lost or
+ * renumbered. Head moves are last-writer-wins: a head is a cursor, and moving it never
+ * loses a message.
+ */
+export class ChatSync {
+  readonly #ctx: LoomContext;
+  record: ChatRecord;
+  #nodes: ChatNodes | null;
+  head: number;
+  readonly #counter: TokenCounter;
+  readonly #appendLimit: number;
+  readonly #profile: Readonly<ModelProfile>;
+  readonly #owner: Chat;
+
+  constructor(
+    owner: Chat, ctx: LoomContext, record: ChatRecord, nodes: ChatNodes, counter: TokenCounter, appendLimit: number,
+    profile: Readonly<ModelProfile>,
+  ) {
+    this.#owner = owner;
+    this.#ctx = ctx;
+    this.record = { ...record };
+    this.#nodes = nodes;
+    this.head = record.head ?? -1;
+    this.#counter = counter;
+    this.#appendLimit = appendLimit;
+    this.#profile = profile;
+  }
+
+  checkOpen(): void {
+    this.#ctx.checkOpen();
+  }
+
+  get size(): number {
+    return this.nodes().size;
+  }
+
+  /** The nodes; an evicted chat wakes here when its store keeps it in this process, else throws CHAT_EVICTED. */
+  nodes(): ChatNodes {
+    if (this.#nodes) return this.#nodes;
+    const columns = residentColumns(this.#ctx.store, this.record.userId, this.record.id);
+    if (!columns) {
+      throw new CtxloomError(
+        "CHAT_EVICTED",
+        `Chat ${this.record.id} was evicted from memory (more than maxOpenChats chats were open); ` +
+          `await chats.open(id) again, or await chat.refresh(), before reading it.`,
+      );
+    }
+    this.#reload(columns.slice(0), this.record);
+    return this.#nodes!;
+  }
+
+  /** Reloads an evicted chat from the store. */
+  async wake(): Promise<void> {
+    if (this.#nodes) return;
+    const loaded = await fromStore("loading the chat", () => this.#ctx.store.loadChat(this.record.userId, this.record.id));
+    if (!loaded) throw new CtxloomError("UNKNOWN_CHAT", `Chat ${this.record.id} is no longer in the store; it was deleted elsewhere.`);
+    if (this.#nodes) return;
+    this.#reload(loaded.messages, loaded.chat);
+  }
+
+  #reload(messages: readonly Message[], record: ChatRecord): void {
+    const { nodes, head } = restoreNodes(this.#ctx, { ...this.record, head: record.head }, messages);
+    this.#nodes = nodes;
+    this.head = head;
+    this.#ctx.woke(this.#owner);
+  }
+
+  /** Frees the engine memory; the chat reloads on its next use. */
+  sleep(): void {
+    if (!this.#nodes) return;
+    this.record.head = this.head < 0 ? null : this.head; // a wake from resident columns takes it back
+    this.#nodes.drop();
+    this.#nodes = null;
+  }
+
+  drop(): void {
+    this.sleep();
+  }
+
+  /** Counts, writes (conditionally, catching up on conflicts) and links a checked message under `parent`. */
+  async add(parent: number, m: CheckedInput, unitEnd: boolean): Promise<Message> {
+    const tokens = messageTokens(this.#counter, m);
+    if (tokens + REPLY_PRIMING > this.#appendLimit) {
+      const p = this.#profile;
+      throw new CtxloomError(
+        "MESSAGE_TOO_LARGE",
+        `This message costs ${tokens} tokens and cannot fit ${p.name}'s window even alone ` +
+          `(a request may use ${this.#appendLimit} tokens: 90% of ${p.contextWindow} less the reserve). ` +
+          `Split it into several messages, summarize it, or use a model with a larger window.`,
+      );
+    }
+    const { userId, id: chatId } = this.record;
+    for (let attempt = 0; ; attempt++) {
+      const nodes = this.nodes();
+      const id = nodes.size;
+      const now = Date.now();
+      // Room first, so that linking cannot fail once the store has the message.
+      nodes.reserveNext();
+      const message: Message = {
+        id, parentId: parent < 0 ? null : parent, role: m.role, content: m.content, priority: m.priority,
+        tokens, createdAt: now, kind: "message",
+      };
+      if (m.name !== undefined) message.name = m.name;
+      if (m.toolCalls) message.toolCalls = m.toolCalls.map((c) => ({ ...c, function: { ...c.function } }));
+      if (m.toolCallId !== undefined) message.toolCallId = m.toolCallId;
+      const result = await fromStore("appending the message", () => this.#ctx.store.appendMessage(userId, chatId, message, id, now));
+      if (result !== null && typeof result === "object" && result.ok === true) {
+        nodes.link(message, unitEnd);
+        this.head = id;
+        this.record.updatedAt = now;
+        return nodes.message(id);
+      }
+      if (!(result !== null && typeof result === "object" && result.ok === false && Number.isInteger(result.size) && result.size > id)) {
+        throw new CtxloomError(
+          "STORE_FAILED",
+          `The store answered ${describe(result)} to appending message ${id}; a Store's appendMessage returns ` +
+            `{ ok: true }, or { ok: false, size } with the size it holds when another writer got there first.`,
+        );
+      }
+      if (attempt >= 100) throw new CtxloomError("STORE_FAILED", `Appending to chat ${chatId} lost the race to other writers 100 times; retry later.`);
+      await this.catchUp(); // another writer got there first: learn its messages, retry with the next id
+    }
+  }
+
+  /** Applies the messages the store holds that this chat has not seen. Returns the record read. */
+  async catchUp(): Promise<ChatRecord> {
+    const { userId, id: chatId } = this.record;
+    const nodes = this.nodes();
+    const loaded = await fromStore("loading new messages", () => this.#ctx.store.loadChat(userId, chatId, nodes.size));
+    if (!loaded) throw new CtxloomError("UNKNOWN_CHAT", `Chat ${chatId} is no longer in the store; it was deleted elsewhere.`);
+    const fail = storeCorrupt(chatId);
+    if (!Array.isArray(loaded.messages)) throw fail("its messages are not an array");
+    // A store may hand back the messages from the first, or from `since` on: skip those already linked.
+    const fresh = loaded.messages.filter((m) => !(m !== null && typeof m === "object" && Number.isInteger(m.id) && m.id < nodes.size));
+    applyRestored(nodes, fresh, fail);
+    return loaded.chat;
+  }
+
+  /** `chat.refresh()`: catches up and takes the stored head, title and time. */
+  async refresh(): Promise<number> {
+    const before = this.nodes().size;
+    const record = await this.catchUp();
+    const nodes = this.nodes();
+    this.head = checkHead(record.head, nodes.size, storeCorrupt(this.record.id));
+    if (typeof record.title === "string") this.record.title = record.title;
+    if (typeof record.updatedAt === "number") this.record.updatedAt = record.updatedAt;
+    return nodes.size - before;
+  }
+
+  /** Moves the head (last writer wins) once the store has it. */
+  async moveHead(head: number): Promise<void> {
+    const now = Date.now();
+    const { userId, id: chatId } = this.record;
+    const written = await fromStore("moving the head", () => this.#ctx.store.setHead(userId, chatId, head < 0 ? null : head, now));
+    if (written === false) throw new CtxloomError("UNKNOWN_CHAT", `Chat ${chatId} is no longer in the store; it was deleted elsewhere.`);
+    this.head = head;
+    this.record.updatedAt = now;
+  }
+}

@@ -1,0 +1,66 @@
+// The command as a user runs it: a child process in a temporary folder, through tsx.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { describe, expect, it } from "vitest";
+import { chatgptSample } from "../import/samples.js";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
+const tsx = pathToFileURL(join(root, "node_modules/tsx/dist/loader.mjs")).href;
+const main = join(root, "src/cli/main.ts");
+const dir = mkdtempSync(join(tmpdir(), "ctxloom-e2e-"));
+const version = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string }).version;
+
+const persistent = existsSync(join(root, "src/store/sqlite.ts"));
+if (!persistent) console.warn("cli/e2e.test.ts: the persistence test is skipped, this build has no SQLite store (src/store/sqlite.ts).");
+
+function ctxloom(...args: string[]) {
+  const r = spawnSync(process.execPath, ["--import", tsx, main, ...args], { cwd: dir, encoding: "utf8", timeout: 60_000 });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+describe("ctxloom in a child process", () => {
+  it("--version and --help exit 0", () => {
+    expect(ctxloom("--version")).toMatchObject({ code: 0, out: `${version}\n` });
+    expect(ctxloom("context", "--help")).toMatchObject({ code: 0, out: expect.stringContaining("--model <m>") });
+  });
+
+  it("imports a file, with a JSON report", () => {
+    writeFileSync(join(dir, "conversations.json"), JSON.stringify([chatgptSample()]));
+    const r = ctxloom("import", "conversations.json", "--json");
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out).files[0].chats[0]).toMatchObject({ title: "Plot it", messages: 7, leaves: 2 });
+  });
+
+  it("bad input exits 1 and usage mistakes exit 2, with a message and never a stack", () => {
+    writeFileSync(join(dir, "broken.json"), '[{"mapping": {"a": {"id": "a", "parent": "b", "children": [], "message": null}}}]');
+    const bad = ctxloom("import", "broken.json");
+    expect(bad.code).toBe(1);
+    expect(bad.err).toContain('ctxloom: broken.json: conversation 1: message "a": its parent "b" is missing.');
+    expect(bad.err).not.toMatch(/\n\s+at /);
+    const usage = ctxloom("tree");
+    expect(usage.code).toBe(2);
+    expect(usage.err).toContain("tree takes 1 argument(s); got 0.");
+    expect(ctxloom("nope").code).toBe(2);
+  });
+
+  it("models --json is JSON", () => {
+    const r = ctxloom("models", "claude", "--json");
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out).length).toBeGreaterThan(0);
+  });
+});
+
+describe.skipIf(!persistent)("ctxloom on a database file", () => {
+  it("keeps chats and heads between commands", () => {
+    writeFileSync(join(dir, "keep.json"), JSON.stringify([chatgptSample()]));
+    const db = ["--db", join(dir, "keep.db")];
+    const id = JSON.parse(ctxloom("import", "keep.json", "--json", ...db).out).files[0].chats[0].id as string;
+    expect(JSON.parse(ctxloom("chats", "--json", ...db).out).map((c: { id: string }) => c.id)).toEqual([id]);
+    expect(ctxloom("checkout", id, "3", ...db).code).toBe(0);
+    expect(ctxloom("tree", id, ...db).out).toContain("#3 assistant: It is 42.  <- head");
+    expect(JSON.parse(ctxloom("chats", "--json", "--user", "other", ...db).out)).toEqual([]);
+  });
+});

@@ -1,0 +1,94 @@
+// The built-in hashing embedder and the checks every embedder's output goes through.
+import { describe, expect, it } from "vitest";
+import { embedTexts, checkEmbedder, type Embedder } from "../../src/recall/embedder.js";
+import { hashingEmbedder, hashInto } from "../../src/recall/hashing.js";
+import { expectRejectCode, expectThrowCode } from "../helpers.js";
+
+const cosine = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i]!, 0);
+
+describe("hashingEmbedder", () => {
+  it("is deterministic, normalized and of the asked dimension", async () => {
+    const e = hashingEmbedder({ dimension: 512 });
+    expect(e.dimension).toBe(512);
+    expect(e.name).toBe("hashing-512");
+    const [a, b] = (await e.embed(["Hello, world! Hello again.", "Hello, world! Hello again."])) as Float32Array[];
+    expect(a).toHaveLength(512);
+    expect(Array.from(a!)).toEqual(Array.from(b!));
+    expect(cosine(a!, a!)).toBeCloseTo(1, 5);
+    expect(hashingEmbedder().dimension).toBe(384);
+  });
+
+  it("pins its numbers (a change of hashing is a change of every stored index)", () => {
+    const v = new Float32Array(16);
+    hashInto("Recall planted facts", v);
+    expect(Array.from(v, (x) => Math.round(x * 1e4))).toEqual([0, 0, -1140, 1140, -2279, -3419, -1140, 0, 4558, 2279, 0, -4558, -4558, -2279, 1140, -2279]);
+  });
+
+  it("case, punctuation and word stems bring texts together; unrelated texts stay apart", async () => {
+    const e = hashingEmbedder();
+    const [fact, question, other] = (await e.embed([
+      "My daughter's name is Clementine and she loves painting.",
+      "what is the name of my DAUGHTER?",
+      "The quarterly revenue report is due on Friday.",
+    ])) as Float32Array[];
+    expect(cosine(fact!, question!)).toBeGreaterThan(0.25);
+    expect(cosine(fact!, question!)).toBeGreaterThan(cosine(other!, question!) + 0.2);
+    const [walks, walked] = (await e.embed(["walking", "walked"])) as Float32Array[];
+    expect(cosine(walks!, walked!)).toBeGreaterThan(0.2); // shared character n-grams
+  });
+
+  it("an empty or stop-word-only text is the zero vector; non-Latin scripts work", async () => {
+    const e = hashingEmbedder({ dimension: 64 });
+    const [empty, stop, cyr, cyr2] = (await e.embed(["", "what is the", "Москва столица России", "столица России"])) as Float32Array[];
+    expect(empty!.every((x) => x === 0)).toBe(true);
+    expect(stop!.every((x) => x === 0)).toBe(true);
+    expect(cosine(cyr!, cyr2!)).toBeGreaterThan(0.6);
+    const [kept] = (await hashingEmbedder({ dimension: 64, stopWords: false }).embed(["what is the"])) as Float32Array[];
+    expect(kept!.some((x) => x !== 0)).toBe(true);
+  });
+
+  it("refuses bad options and honours an aborted signal", async () => {
+    expectThrowCode(() => hashingEmbedder({ dimension: 0 }), "INVALID_ARGUMENT");
+    expectThrowCode(() => hashingEmbedder({ dimension: 1.5 }), "INVALID_ARGUMENT");
+    expectThrowCode(() => hashingEmbedder({ dimensions: 384 } as never), "INVALID_ARGUMENT");
+    expectThrowCode(() => hashingEmbedder({ stopWords: "no" } as never), "INVALID_ARGUMENT");
+    const controller = new AbortController();
+    controller.abort();
+    await expectRejectCode(() => embedTexts(hashingEmbedder(), ["x"], controller.signal), "EMBEDDER_FAILED");
+  });
+});
+
+describe("embedTexts checks what an embedder returns", () => {
+  const fake = (out: unknown, dimension = 3): Embedder => ({ name: "fake", dimension, embed: async () => out as number[][] });
+
+  it("packs good vectors (number arrays or Float32Arrays) row after row", async () => {
+    expect(Array.from(await embedTexts(fake([[1, 2, 3], Float32Array.from([4, 5, 6])]), ["a", "b"]))).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(await embedTexts(fake([]), [])).toHaveLength(0);
+  });
+
+  it.each([
+    ["wrong count", [[1, 2, 3]]],
+    ["too many", [[1, 2, 3], [1, 2, 3], [1, 2, 3]]],
+    ["wrong dimension", [[1, 2, 3], [1, 2]]],
+    ["NaN", [[1, 2, 3], [1, NaN, 3]]],
+    ["Infinity", [[1, 2, 3], [-Infinity, 2, 3]]],
+    ["beyond f32", [[1, 2, 3], [1e39, 2, 3]]],
+    ["a string inside", [[1, 2, 3], [1, "2", 3]]],
+    ["not an array", { data: [] }],
+    ["a row that is not an array", [[1, 2, 3], "1,2,3"]],
+  ])("%s -> EMBEDDER_FAILED", async (_what, out) => {
+    await expectRejectCode(() => embedTexts(fake(out), ["a", "b"]), "EMBEDDER_FAILED");
+  });
+
+  it("an embedder that throws -> EMBEDDER_FAILED with the cause", async () => {
+    const boom: Embedder = { name: "boom", dimension: 3, embed: async () => { throw new TypeError("network down"); } };
+    await expectRejectCode(() => embedTexts(boom, ["a"]), "EMBEDDER_FAILED");
+    await embedTexts(boom, ["a"]).catch((e) => expect(String(e.cause)).toContain("network down"));
+  });
+
+  it("a malformed embedder or texts -> INVALID_ARGUMENT", async () => {
+    expectThrowCode(() => checkEmbedder({ name: "x", dimension: 0, embed: async () => [] }), "INVALID_ARGUMENT");
+    expectThrowCode(() => checkEmbedder({ dimension: 3 }), "INVALID_ARGUMENT");
+    await expectRejectCode(() => embedTexts(fake([]), [1 as unknown as string]), "INVALID_ARGUMENT");
+  });
+});

@@ -1,0 +1,257 @@
+// The SQLite store and its file: a migration from a real version-1 database; foreign, damaged
+// and newer files (STORE_CORRUPT naming the path, the file untouched); a missing folder, a
+// read-only file and a full disk (coded errors, nothing visible changed).
+import { execFile } from "node:child_process";
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import Database from "better-sqlite3";
+import { describe, expect, it } from "vitest";
+import { CtxloomError, Loom } from "../../src/index.js";
+import { sqliteStore, type Durability } from "../../src/sqlite.js";
+import { expectRejectCode, snapshot } from "../helpers.js";
+import { chain, message, record, tempFolder } from "./sqlite-helpers.js";
+
+const file = tempFolder("sqlite-files");
+const child = join(dirname(fileURLToPath(import.meta.url)), "fixtures/sqlite-child.ts");
+
+/** The schema of version 1 as released, frozen here: the migration must read such a file. */
+const V1 = `
+  CREATE TABLE ctxloom_schema (version INTEGER PRIMARY KEY, applied INTEGER NOT NULL);
+  INSERT INTO ctxloom_schema VALUES (1, 1700000000000);
+  CREATE TABLE users (id TEXT PRIMARY KEY, created INTEGER NOT NULL) WITHOUT ROWID;
+  CREATE TABLE chats (key INTEGER PRIMARY KEY, user TEXT NOT NULL, id TEXT NOT NULL, title TEXT NOT NULL, model TEXT NOT NULL,
+    system TEXT, options TEXT NOT NULL, head INTEGER, created INTEGER NOT NULL, updated INTEGER NOT NULL,
+    message_count INTEGER NOT NULL, UNIQUE (user, id));
+  CREATE INDEX chats_by_update ON chats (user, updated DESC, created DESC);
+  CREATE TABLE messages (chat INTEGER NOT NULL, id INTEGER NOT NULL, parent INTEGER, role INTEGER NOT NULL,
+    priority INTEGER NOT NULL, tokens INTEGER NOT NULL, kind INTEGER NOT NULL, created INTEGER NOT NULL, name TEXT,
+    tool_call_id TEXT, tool_calls TEXT, content TEXT NOT NULL, PRIMARY KEY (chat, id)) WITHOUT ROWID;`;
+
+function expectCorrupt(call: () => unknown, path: string): void {
+  let error: unknown;
+  try {
+    call();
+  } catch (e) {
+    error = e;
+  }
+  expect(error).toBeInstanceOf(CtxloomError);
+  expect((error as CtxloomError).code, (error as Error).message).toBe("STORE_CORRUPT");
+  expect((error as CtxloomError).message).toContain(path);
+}
+
+describe("schema versions", () => {
+  it("migrates a version-1 database: its chats and messages read back, and the new columns and tables work", async () => {
+    const path = file("v1.db");
+    const raw = new Database(path);
+    raw.pragma("journal_mode = WAL");
+    raw.exec(V1);
+    raw.exec(`INSERT INTO users VALUES ('u', 1);
+      INSERT INTO chats VALUES (1, 'u', 'c1', 'old', 'gpt-4o', 'sys', '{"historyLimits":true}', 1, 1, 2, 2);
+      INSERT INTO messages VALUES (1, 0, NULL, 1, 1, 4, 0, 10, NULL, NULL, NULL, 'hi');
+      INSERT INTO messages VALUES (1, 1, 0, 2, 0, 9, 0, 11, 'bot', NULL, '[{"id":"k","type":"function","function":{"name":"f","arguments":"{}"}}]', '');`);
+    raw.close();
+    const store = sqliteStore(path);
+    const loaded = (await store.loadChat("u", "c1"))!;
+    expect(loaded.chat).toEqual({
+      id: "c1", userId: "u", title: "old", model: "gpt-4o", system: "sys", createdAt: 1, updatedAt: 2, messageCount: 2, head: 1,
+      options: { historyLimits: true },
+    });
+    expect(loaded.messages).toEqual([
+      message({ content: "hi", tokens: 4, createdAt: 10 }),
+      message({ id: 1, parentId: 0, role: "assistant", content: "", priority: "low", tokens: 9, name: "bot", createdAt: 11,
+        toolCalls: [{ id: "k", type: "function", function: { name: "f", arguments: "{}" } }] }),
+    ]);
+    await store.appendMessage("u", "c1", message({ id: 2, parentId: 1, role: "system", kind: "summary", covers: { first: 0, last: 1 } }), 2, 3);
+    await store.putEmbeddings("u", "c1", { name: "e", dimension: 1 }, [{ messageId: 2, vector: new Float32Array([7]) }]);
+    expect(store.database.prepare("SELECT version FROM ctxloom_schema ORDER BY version").pluck().all()).toEqual([1, 2]);
+    await store.close();
+    const again = sqliteStore(path);
+    expect((await again.loadChat("u", "c1"))!.messages[2]!.covers).toEqual({ first: 0, last: 1 });
+    expect(await again.loadEmbeddings("u", "c1", { name: "e", dimension: 1 })).toEqual([{ messageId: 2, vector: new Float32Array([7]) }]);
+    await again.close();
+  });
+
+  it("refuses a database a newer release wrote, and leaves it as it was", async () => {
+    const path = file("v3.db");
+    (await sqliteStore(path)).close();
+    const raw = new Database(path);
+    raw.exec("INSERT INTO ctxloom_schema VALUES (3, 1)");
+    raw.close();
+    const before = readFileSync(path);
+    expectCorrupt(() => sqliteStore(path), path);
+    expect(readFileSync(path).equals(before)).toBe(true);
+  });
+});
+
+describe("files ctxloom cannot read: STORE_CORRUPT naming the path, the file untouched", () => {
+  it("a file that is not SQLite", () => {
+    const path = file("notes.txt");
+    writeFileSync(path, "these are my notes, not a database\n".repeat(200));
+    const before = readFileSync(path);
+    expectCorrupt(() => sqliteStore(path), path);
+    expect(readFileSync(path).equals(before)).toBe(true);
+  });
+
+  it("another program's SQLite database with a table of the same name", () => {
+    const path = file("other-app.db");
+    const raw = new Database(path);
+    raw.exec("CREATE TABLE messages (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO messages (body) VALUES ('theirs')");
+    raw.close();
+    const before = readFileSync(path);
+    expectCorrupt(() => sqliteStore(path), path);
+    expect(readFileSync(path).equals(before)).toBe(true);
+  });
+
+  it("a database that shares the file with unrelated tables is fine: ctxloom adds its own beside them", async () => {
+    const path = file("shared.db");
+    const raw = new Database(path);
+    raw.exec("CREATE TABLE invoices (id INTEGER PRIMARY KEY)");
+    raw.close();
+    const store = sqliteStore(path);
+    await store.createChat(record());
+    expect(await store.listChats("u")).toHaveLength(1);
+    await store.close();
+  });
+
+  it("a damaged database: loading fails with STORE_CORRUPT, never a crash or an empty chat", async () => {
+    const path = file("damaged.db");
+    const store = sqliteStore(path, { durability: "batched" });
+    await store.createChat(record());
+    await chain(store, 300);
+    await store.flush();
+    store.database.pragma("wal_checkpoint(TRUNCATE)");
+    await store.close();
+    const bytes = readFileSync(path);
+    const pageSize = bytes.readUInt16BE(16);
+    bytes.fill(0xa5, pageSize * 2); // every page after the schema's and the first table's
+    writeFileSync(path, bytes);
+    let damaged;
+    try {
+      damaged = sqliteStore(path);
+    } catch (e) {
+      expect((e as CtxloomError).code).toBe("STORE_CORRUPT");
+      expect((e as CtxloomError).message).toContain(path);
+      return;
+    }
+    for (const call of [() => damaged.loadChat("u", "c1"), () => damaged.listChats("u")]) {
+      const outcome = await call().then(() => "read", (e: CtxloomError) => e.code + (e.message.includes(path) ? " naming the path" : ""));
+      expect(outcome).toBe("STORE_CORRUPT naming the path");
+    }
+    await damaged.close();
+  });
+
+  it.each([
+    ["an unknown role code", "UPDATE messages SET role = 9 WHERE id = 1"],
+    ["a priority stored as text", "UPDATE messages SET priority = 'high' WHERE id = 1"],
+    ["an unknown kind code", "UPDATE messages SET kind = 2 WHERE id = 1"],
+    ["tool calls that are not JSON", "UPDATE messages SET tool_calls = '[{broken' WHERE id = 1"],
+    ["options that are not JSON", "UPDATE chats SET options = 'nope'"],
+    ["a gap in the ids", "DELETE FROM messages WHERE id = 0"],
+  ])("a row ctxloom cannot read back: %s", async (_, sql) => {
+    const path = file("codes.db");
+    const store = sqliteStore(path);
+    await store.createChat(record());
+    await chain(store, 2);
+    store.database.exec(sql);
+    const error = await store.loadChat("u", "c1").catch((e: CtxloomError) => e);
+    expect(error).toBeInstanceOf(CtxloomError);
+    expect((error as CtxloomError).code).toBe("STORE_CORRUPT");
+    expect((error as CtxloomError).message).toContain(path);
+    await store.close();
+  });
+});
+
+describe("places and limits", () => {
+  it("a missing folder, or a folder for a file: INVALID_ARGUMENT saying what to do, nothing created", () => {
+    const dir = file("absent");
+    for (const path of [join(dir, "ctxloom.db"), dirname(dir)]) {
+      let error: unknown;
+      try {
+        sqliteStore(path);
+      } catch (e) {
+        error = e;
+      }
+      expect((error as CtxloomError).code).toBe("INVALID_ARGUMENT");
+      expect((error as CtxloomError).message).toMatch(/create it first|path of a file/);
+    }
+  });
+
+  it("a read-only file: it opens and reads; writes fail with STORE_FAILED and change nothing", async () => {
+    const dir = file("ro");
+    mkdirSync(dir);
+    const path = join(dir, "ro.db");
+    const store = sqliteStore(path);
+    await store.createChat(record());
+    await chain(store, 3);
+    await store.close();
+    chmodSync(path, 0o444);
+    chmodSync(dir, 0o555);
+    chmodSync(dirname(dir), 0o755);
+    // root writes anything: the child runs as nobody then.
+    const asNobody = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+    const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", child, "readonly", path], {
+      ...asNobody, env: { ...process.env, NODE_OPTIONS: "" }, cwd: dirname(child),
+    });
+    const out = JSON.parse(stdout.trim());
+    chmodSync(dir, 0o755);
+    if (out.open !== "ok") {
+      expect(out.open).toBe("STORE_FAILED");
+    } else {
+      expect(out.messages).toBe(3);
+      expect(out.append.code).toBe("STORE_FAILED");
+      expect(out.append.message).toMatch(/read-only/);
+      expect(out.head).toBe("STORE_FAILED");
+    }
+    const check = new Database(path, { readonly: true });
+    expect(check.prepare("SELECT count(*) FROM messages").pluck().get()).toBe(3);
+    expect(check.prepare("SELECT head FROM chats").pluck().get()).toBe(2);
+    check.close();
+  });
+
+  it.each(["full", "batched"] as Durability[])("a full disk (%s): STORE_FAILED saying so; what was committed stays", async (durability) => {
+    const path = file(`full-${durability}.db`);
+    const store = sqliteStore(path, { durability });
+    await store.createChat(record());
+    await chain(store, 2);
+    await store.flush();
+    const pages = store.database.pragma("page_count", { simple: true }) as number;
+    store.database.pragma(`max_page_count = ${pages + 2}`);
+    const big = "x".repeat(40_000);
+    const error = await store.appendMessage("u", "c1", message({ id: 2, parentId: 1, content: big }), 2, 999).catch((e: CtxloomError) => e);
+    expect(error).toBeInstanceOf(CtxloomError);
+    expect((error as CtxloomError).code).toBe("STORE_FAILED");
+    expect((error as CtxloomError).message).toMatch(/full/);
+    // Nothing visible changed, and the store goes on.
+    expect((await store.loadChat("u", "c1"))!.chat).toMatchObject({ messageCount: 2, head: 1, updatedAt: 101 });
+    await chain(store, 1, 2);
+    if (durability === "batched") {
+      // m2 is acknowledged but not committed; a failure now loses the batch, and the store
+      // says so on every call until it is opened again.
+      await store.appendMessage("u", "c1", message({ id: 3, parentId: 2, content: big }), 3, 999).catch(() => undefined);
+      for (const call of [() => store.loadChat("u", "c1"), () => store.flush(), () => store.setHead("u", "c1", 0, 1)]) {
+        const e = await call().catch((x: CtxloomError) => x);
+        expect((e as CtxloomError).code).toBe("STORE_FAILED");
+        expect((e as CtxloomError).message).toMatch(/1 acknowledged write.*lost.*open it again/);
+      }
+    }
+    await store.close().catch(() => undefined);
+    const again = sqliteStore(path);
+    expect((await again.loadChat("u", "c1"))!.messages.map((m) => m.content)).toEqual(durability === "full" ? ["m0", "m1", "m2"] : ["m0", "m1"]);
+    await again.close();
+  });
+
+  it("a full disk under a Loom: append rejects with STORE_FAILED and the chat is as it was", async () => {
+    const store = sqliteStore(file("loom-full.db"));
+    const loom = await Loom.open({ store, engine: "js", counting: "heuristic" });
+    const chats = loom.user("u");
+    const chat = await chats.create({ title: "t" });
+    await chat.append({ role: "user", content: "hello" });
+    const before = await snapshot(chat, chats);
+    store.database.pragma(`max_page_count = ${store.database.pragma("page_count", { simple: true }) as number}`);
+    await expectRejectCode(() => chat.append({ role: "assistant", content: "y".repeat(50_000) }), "STORE_FAILED");
+    expect(await snapshot(chat, chats)).toEqual(before);
+    await loom.close();
+  });
+});

@@ -1,0 +1,195 @@
+// Hardening of the tree, the message base and the store contract: each case was a repro.
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+  CANCELLED_RESULT, CtxloomError, Loom, MAX_MESSAGES, memoryStore, registerModel,
+  type Chat, type Message, type Store, type ToolCall, type UserChats,
+} from "../../src/index.js";
+import { expectRejectCode, expectThrowCode, forEachEngine, ids, snapshot } from "../helpers.js";
+
+const call = (id: string, name = "search"): ToolCall => ({ id, type: "function", function: { name, arguments: "{}" } });
+
+forEachEngine((engine) => {
+  let loom: Loom;
+  let chats: UserChats;
+  let chat: Chat;
+  beforeEach(async () => {
+    loom = await Loom.open({ engine });
+    chats = loom.user("u");
+    chat = await chats.create();
+  });
+  afterEach(async () => {
+    await loom.close();
+  });
+
+  describe("open tool calls", () => {
+    it("a non-tool message under open calls is refused with OPEN_TOOL_CALLS naming them; nothing changes", async () => {
+      await chat.append({ role: "user", content: "hi" });
+      await chat.append({ role: "assistant", content: "", priority: "critical", toolCalls: [call("c1"), call("c2", "fetch")] });
+      await chat.append({ role: "tool", content: "r1", toolCallId: "c1" });
+      const before = await snapshot(chat, chats);
+      for (const role of ["user", "assistant", "system"] as const) {
+        await expectRejectCode(() => chat.append({ role, content: "next" }), "OPEN_TOOL_CALLS");
+      }
+      const error = (await chat.append({ role: "user", content: "next" }).catch((e: unknown) => e)) as CtxloomError;
+      expect(error.message).toContain("c2 (fetch)");
+      expect(error.message).not.toContain("c1 (");
+      expect(error.message).toContain("cancelToolCalls");
+      expect(await snapshot(chat, chats)).toEqual(before);
+    });
+
+    it("cancelToolCalls answers every open call with a documented result, then the chat goes on", async () => {
+      await chat.append({ role: "user", content: "hi" });
+      await chat.append({ role: "assistant", content: "", priority: "critical", toolCalls: [call("c1"), call("c2")] });
+      const results = await chat.cancelToolCalls();
+      expect(results.map((m) => [m.role, m.toolCallId, m.content, m.priority])).toEqual([
+        ["tool", "c1", CANCELLED_RESULT, "critical"], ["tool", "c2", CANCELLED_RESULT, "critical"],
+      ]);
+      await chat.append({ role: "user", content: "next" });
+      expect(ids((await chat.buildContext()).conversation)).toEqual([0, 1, 2, 3, 4]);
+      expect(await chat.cancelToolCalls()).toEqual([]); // none open
+    });
+
+    it("a call id already used on the branch is refused; on another branch it is free", async () => {
+      await chat.append({ role: "user", content: "hi" });
+      const a = await chat.append({ role: "assistant", content: "", toolCalls: [call("k")] });
+      await chat.append({ role: "tool", content: "r", toolCallId: "k" });
+      const before = await snapshot(chat);
+      await expectRejectCode(() => chat.append({ role: "assistant", content: "", toolCalls: [call("k")] }), "INVALID_TOOL_CALL");
+      expect(await snapshot(chat)).toEqual(before);
+      await chat.regenerate(a.id);
+      const again = await chat.append({ role: "assistant", content: "", toolCalls: [call("k")] });
+      expect(again.parentId).toBe(0);
+    });
+
+    it("a chat reopened from the store keeps the rules", async () => {
+      const store = memoryStore();
+      const l1 = await Loom.open({ engine, store });
+      const c = await l1.user("u").create();
+      await c.append({ role: "user", content: "hi" });
+      await c.append({ role: "assistant", content: "", toolCalls: [call("k")] });
+      const l2 = await Loom.open({ engine, store });
+      const reopened = await l2.user("u").open(c.id);
+      await expectRejectCode(() => reopened.append({ role: "user", content: "x" }), "OPEN_TOOL_CALLS");
+      await reopened.append({ role: "tool", content: "r", toolCallId: "k" });
+      await l2.close();
+    });
+  });
+
+  describe("content and options", () => {
+    it("lone surrogates are refused in content, edits and the system prompt", async () => {
+      await expectRejectCode(() => chat.append({ role: "user", content: "bad \ud800 text" }), "INVALID_CONTENT");
+      await expectRejectCode(() => chat.append({ role: "user", content: "\udc00" }), "INVALID_CONTENT");
+      await expectRejectCode(() => chats.create({ system: "sys \ud83d" }), "INVALID_CONTENT");
+      const u = await chat.append({ role: "user", content: "ok 😀" }); // a whole pair is fine
+      await expectRejectCode(() => chat.edit(u.id, "x\ud800"), "INVALID_CONTENT");
+      const win = loom.window({ maxTokens: 100 });
+      expectThrowCode(() => win.add({ role: "user", content: "\ud800" }), "INVALID_CONTENT");
+    });
+
+    it("window({ maxMessages }) has buildContext's bound", async () => {
+      await chat.append({ role: "user", content: "hi" });
+      expect(MAX_MESSAGES).toBe(2 ** 31 - 1);
+      expect(ids(chat.window({ maxMessages: 2 ** 31 - 1 }))).toEqual([0]);
+      expectThrowCode(() => chat.window({ maxMessages: 2 ** 31 }), "INVALID_ARGUMENT");
+      await expectRejectCode(() => chat.buildContext({ maxMessages: 2 ** 31 }), "INVALID_ARGUMENT");
+      expect((await chat.buildContext({ maxMessages: 2 ** 31 - 1 })).conversation).toHaveLength(1);
+    });
+
+    const unknown: [string, () => unknown, string][] = [
+      ["Loom.open({ engin })", () => Loom.open({ engin: "js" } as never), "engine"],
+      ["append({ tool_calls })", () => chat.append({ role: "assistant", content: "x", tool_calls: [call("k")] } as never), "toolCalls"],
+      ["append({ priorty })", () => chat.append({ role: "user", content: "x", priorty: "high" } as never), "priority"],
+      ["create({ titel })", () => chats.create({ titel: "x" } as never), "title"],
+      ["window({ maxMesages })", () => chat.window({ maxMesages: 3 } as never), "maxMessages"],
+      ["loom.window({ maxToken })", () => loom.window({ maxToken: 3 } as never), "maxTokens"],
+      ["win.add({ contnet })", () => loom.window({ maxTokens: 50 }).add({ role: "user", contnet: "x" } as never), "content"],
+      ["buildPrompt({ format })", () => chat.buildPrompt({ format: "openai" } as never), "format"],
+    ];
+    for (const [label, call, hint] of unknown) {
+      it(`unknown option keys are refused, naming the closest: ${label}`, async () => {
+        let error: unknown;
+        try {
+          await call();
+        } catch (e) {
+          error = e;
+        }
+        expect(error).toBeInstanceOf(CtxloomError);
+        expect((error as CtxloomError).code).toBe("INVALID_ARGUMENT");
+        expect((error as CtxloomError).message).toContain(`"${hint}"`);
+      });
+    }
+  });
+
+  describe("the store contract", () => {
+    it("Loom.open checks every Store method, naming those missing", async () => {
+      const { close: _close, flush: _flush, ...partial } = memoryStore();
+      const error = await Loom.open({ engine, store: partial as Store }).catch((e: CtxloomError) => e);
+      expect(error).toBeInstanceOf(CtxloomError);
+      expect((error as CtxloomError).code).toBe("INVALID_ARGUMENT");
+      expect((error as CtxloomError).message).toContain("flush, close");
+    });
+
+    it("a store whose close() throws gives STORE_FAILED (and flush is called first)", async () => {
+      const inner = memoryStore();
+      const log: string[] = [];
+      const store: Store = {
+        ...inner,
+        flush: () => void log.push("flush"),
+        close: () => {
+          log.push("close");
+          throw new Error("disk gone");
+        },
+      };
+      const l = await Loom.open({ engine, store });
+      await l.flush();
+      await expectRejectCode(() => l.close(), "STORE_FAILED");
+      expect(log).toEqual(["flush", "flush", "close"]);
+      await expectRejectCode(() => l.flush(), "LOOM_CLOSED");
+    });
+
+    it("the store gets a copy; messages handed out cannot change what was persisted", async () => {
+      const inner = memoryStore();
+      const got: Message[] = [];
+      const store: Store = { ...inner, resident: undefined, appendMessage: (u, c, m, h, t) => (got.push(m), inner.appendMessage(u, c, m, h, t)) };
+      const l = await Loom.open({ engine, store });
+      const c = await l.user("u").create();
+      const input = { role: "assistant" as const, content: "", toolCalls: [call("k")] };
+      const m = await c.append(input);
+      expect(m).not.toBe(got[0]);
+      m.content = "changed";
+      m.toolCalls![0]!.function.name = "changed";
+      input.toolCalls[0]!.id = "changed";
+      expect(got[0]!.content).toBe("");
+      expect(got[0]!.toolCalls![0]).toEqual(call("k"));
+      expect(c.get(0).toolCalls![0]).toEqual(call("k"));
+      const reopened = await (await Loom.open({ engine, store })).user("u").open(c.id);
+      expect(reopened.get(0).toolCalls![0]).toEqual(call("k"));
+      await l.close();
+    });
+
+    it("a chat whose profile had its own counter reopens only with the model registered, and counts with it", async () => {
+      const store = memoryStore();
+      const name = `own-counter-${engine}`;
+      const counter = { name: "by-char", exact: true, count: (t: string) => t.length };
+      const l1 = await Loom.open({ engine, store });
+      const c = await l1.user("u").create({ model: { name, contextWindow: 8000, sizeClass: "small", tokensPerChar: 0.25, counter } });
+      const first = await c.append({ role: "user", content: "hello world" });
+      const l2 = await Loom.open({ engine, store });
+      const error = await l2.user("u").open(c.id).catch((e: CtxloomError) => e);
+      expect((error as CtxloomError).code).toBe("UNKNOWN_MODEL");
+      expect((error as CtxloomError).message).toContain("registerModel");
+      registerModel({ name, contextWindow: 8000, sizeClass: "small", tokensPerChar: 0.25, counter });
+      const reopened = await l2.user("u").open(c.id);
+      const second = await reopened.append({ role: "assistant", content: "hello world" });
+      expect(second.tokens - first.tokens).toBe("assistant".length - "user".length); // counted by characters again
+      expect(reopened.stats().tokenizer).toBe("by-char");
+      await l1.close();
+      await l2.close();
+    });
+
+    it("model and system throw CHAT_DELETED after a delete, like title and head", async () => {
+      await chats.delete(chat.id);
+      for (const read of [() => chat.model, () => chat.system, () => chat.title, () => chat.head]) expectThrowCode(read, "CHAT_DELETED");
+    });
+  });
+});

@@ -1,0 +1,161 @@
+import { CtxloomError, describe } from "../errors.js";
+import type { Encoding } from "../models/types.js";
+import { loadEncoding } from "./exact.js";
+import type { TokenCounter } from "./types.js";
+
+/**
+ * ctxloom's exact BPE counter: o200k_base and cl100k_base in a WebAssembly module of its own
+ * (assembly/bpe/), with the same counts as gpt-tokenizer and tiktoken. The text crosses once,
+ * as UTF-8 written into the module's input buffer; the split pattern, rank lookups and merges
+ * run in WebAssembly. Its tables (ranks and Unicode classes) are built into the .wasm file at
+ * build time; both encodings take about 6.5 MB of linear memory once loaded.
+ *
+ * It is the default exact counter wherever WebAssembly runs. Where the module cannot load
+ * (no WebAssembly, or a runtime that refuses to compile bytes and was not handed the module),
+ * the default falls back to gpt-tokenizer (`loadEncoding`), which counts the same.
+ */
+
+interface BpeExports {
+  memory: WebAssembly.Memory;
+  init(encoding: number): number;
+  input(capacity: number): number;
+  count(encoding: number, bytes: number): number;
+  tableBytes(): number;
+}
+
+const ENCODING_IDS: Record<Encoding, number> = { o200k_base: 0, cl100k_base: 1 };
+
+// The base64 bytes are reached through a specifier bundlers leave alone, so that a Worker
+// bundle (which imports the .wasm file as a module instead) does not carry them twice.
+const EMBEDDED_BYTES = "./wasm-bpe-bytes.js";
+
+let provided: WebAssembly.Module | undefined;
+let instance: Promise<Bpe> | undefined;
+const loaded = new Map<Encoding, TokenCounter>();
+const loading = new Map<Encoding, Promise<TokenCounter>>();
+
+/**
+ * Hands over the counter's module precompiled, for runtimes that refuse to compile bytes
+ * (Cloudflare Workers: the workerd entry imports ctxloom-bpe.wasm and calls this).
+ */
+export function provideBpeModule(module: WebAssembly.Module): void {
+  if (!(module instanceof WebAssembly.Module)) {
+    throw new CtxloomError("INVALID_ARGUMENT", `provideBpeModule takes a WebAssembly.Module (import "ctxloom-bpe.wasm"); got ${describe(module)}.`);
+  }
+  provided ??= module;
+}
+
+/** One instance holds both encodings: its input buffer and the views on it. */
+class Bpe {
+  private readonly encoder = new TextEncoder();
+  private view = new Uint8Array(0);
+
+  constructor(readonly exports: BpeExports) {}
+
+  /** Builds an encoding's rank table (once). @throws OUT_OF_MEMORY */
+  init(id: number): void {
+    const status = this.exports.init(id);
+    if (status !== 1) throw new CtxloomError("OUT_OF_MEMORY", `The BPE counter could not build its rank table (status ${status}).`);
+    this.view = new Uint8Array(0); // init may move the input buffer
+  }
+
+  count(id: number, text: string): number {
+    const capacity = text.length * 3; // UTF-8 takes at most 3 bytes per UTF-16 unit
+    if (capacity > this.view.length || this.view.buffer !== this.exports.memory.buffer) this.reserve(capacity);
+    const { written } = this.encoder.encodeInto(text, this.view);
+    const tokens = this.exports.count(id, written);
+    if (tokens < 0) {
+      throw new CtxloomError("OUT_OF_MEMORY", `The BPE counter ran out of memory on a text of ${text.length} characters (status ${tokens}).`);
+    }
+    return tokens;
+  }
+
+  private reserve(capacity: number): void {
+    const wanted = Math.max(capacity, this.view.length, 4096);
+    const at = this.exports.input(wanted);
+    if (at === 0) throw new CtxloomError("OUT_OF_MEMORY", `The BPE counter could not reserve ${wanted} bytes for a text.`);
+    this.view = new Uint8Array(this.exports.memory.buffer, at, wanted);
+  }
+}
+
+function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+function bpeInstance(): Promise<Bpe> {
+  instance ??= (async () => {
+    const module =
+      provided ??
+      (await WebAssembly.compile(decodeBase64(((await import(/* @vite-ignore */ EMBEDDED_BYTES)) as { bpeWasmBase64: string }).bpeWasmBase64)));
+    const created = await WebAssembly.instantiate(module, {});
+    return new Bpe(created.exports as unknown as BpeExports);
+  })();
+  // A failed load is not cached: the next call may run where it can load.
+  instance.catch(() => (instance = undefined));
+  return instance;
+}
+
+/** Lone surrogates have no UTF-8: refused, as everywhere in ctxloom. */
+function checkText(text: string): void {
+  if (typeof text !== "string") throw new CtxloomError("INVALID_ARGUMENT", `count takes a string; got ${describe(text)}.`);
+  const wellFormed = (text as { isWellFormed?: () => boolean }).isWellFormed;
+  if (wellFormed ? !wellFormed.call(text) : /\p{Cs}/u.test(text)) {
+    throw new CtxloomError("INVALID_CONTENT", "The text holds a lone surrogate (half of a UTF-16 pair), which has no UTF-8 form; fix its encoding first.");
+  }
+}
+
+/**
+ * The WebAssembly counter of an encoding, loading the module on first use.
+ * @throws WASM_UNAVAILABLE when the module cannot load here; INVALID_ARGUMENT for an unknown encoding
+ */
+export function wasmBpeCounter(encoding: Encoding): Promise<TokenCounter> {
+  const id = ENCODING_IDS[encoding];
+  if (typeof encoding !== "string" || id === undefined) {
+    return Promise.reject(new CtxloomError("INVALID_ARGUMENT", `encoding must be "o200k_base" or "cl100k_base"; got ${describe(encoding)}.`));
+  }
+  const ready = loaded.get(encoding);
+  if (ready) return Promise.resolve(ready);
+  let pending = loading.get(encoding);
+  if (!pending) {
+    pending = bpeInstance()
+      .catch((cause: unknown) => {
+        throw new CtxloomError("WASM_UNAVAILABLE", `The BPE counter's WebAssembly module could not load here (${String(cause)}).`, { cause });
+      })
+      .then((bpe) => {
+        bpe.init(id);
+        const counter: TokenCounter = {
+          name: encoding,
+          exact: true,
+          count: (text: string) => {
+            checkText(text);
+            return bpe.count(id, text);
+          },
+        };
+        loaded.set(encoding, counter);
+        return counter;
+      })
+      .finally(() => loading.delete(encoding));
+    loading.set(encoding, pending);
+  }
+  return pending;
+}
+
+/** The default exact counter: the WebAssembly one, or gpt-tokenizer where it cannot load. */
+export function loadExactCounter(encoding: Encoding): Promise<TokenCounter> {
+  return wasmBpeCounter(encoding).catch((error: unknown) =>
+    error instanceof CtxloomError && error.code === "WASM_UNAVAILABLE" ? loadEncoding(encoding) : Promise.reject(error),
+  );
+}
+
+/** The WebAssembly counter of an encoding if it is loaded, else undefined. */
+export function loadedWasmCounter(encoding: Encoding): TokenCounter | undefined {
+  return loaded.get(encoding);
+}
+
+/** Bytes of linear memory the tables take (data segment and rank tables built so far); 0 before loading. */
+export async function wasmBpeTableBytes(): Promise<number> {
+  return instance ? (await instance).exports.tableBytes() : 0;
+}

@@ -5,7 +5,7 @@
 // then the work area of the merges. init() may move the input buffer: call input() after it.
 
 import { DATA_BASE, MAGIC, header, reach, setUnicode } from "./layout";
-import { failed, setWork } from "./merge";
+import { failed, resetSteps, setWork, steps } from "./merge";
 import { buildRanks, selectRanks } from "./ranks";
 import { countCl100k, countO200k } from "./split";
 
@@ -49,6 +49,7 @@ export function input(cap: u32): usize {
 /** Tokens of the n bytes in the input buffer in encoding e; -1 when memory ran out, -2 if e is not ready. */
 export function count(e: u32, n: u32): i32 {
   if (e > 1 || inputPtr == 0 || n > inputCap || !selectRanks(e)) return -2;
+  resetSteps();
   const tokens = e == 0 ? countO200k(inputPtr, n) : countCl100k(inputPtr, n);
   return failed ? -1 : <i32>tokens;
 }
@@ -56,4 +57,9 @@ export function count(e: u32, n: u32): i32 {
 /** Bytes the tables take in memory: the data segment plus the rank tables built so far. */
 export function tableBytes(): u32 {
   return tablesTop == 0 ? header(1) : <u32>(tablesTop - DATA_BASE);
+}
+
+/** Merge steps the last count() took (pair scans and heap sift steps): the complexity tests read it. */
+export function mergeSteps(): u32 {
+  return steps;
 }

@@ -13,6 +13,11 @@ import { NONE, rankOf } from "./ranks";
 export const SHORT: u32 = 64;
 let work: usize = 0;
 let workEnd: usize = 0;
+/** Merge work done since the last reset: pair scans of the short loop, heap sift steps. */
+export let steps: u32 = 0;
+export function resetSteps(): void {
+  steps = 0;
+}
 /** Set when a merge could not get memory; the count is then invalid. */
 export let failed: bool = false;
 
@@ -50,6 +55,7 @@ function shortMerge(p: usize, n: u32): u32 {
   while (m > 1) {
     let min = NONE;
     let at: i32 = -1;
+    steps += m;
     for (let i: u32 = 0; i + 1 < m; i++) {
       const v = load<u32>(r + (<usize>i << 2));
       if (v < min) {
@@ -80,6 +86,7 @@ let heapLen: u32 = 0;
 @inline function push(key: u64): void {
   let i = heapLen++;
   while (i > 0) {
+    steps++;
     const up = (i - 1) >> 1;
     const k = load<u64>(heap + (<usize>up << 3));
     if (k <= key) break;
@@ -95,6 +102,7 @@ let heapLen: u32 = 0;
   const n = heapLen;
   let i: u32 = 0;
   for (;;) {
+    steps++;
     let c: u32 = 2 * i + 1;
     if (c >= n) break;
     let k = load<u64>(heap + (<usize>c << 3));

@@ -21,6 +21,7 @@ interface BpeExports {
   input(capacity: number): number;
   count(encoding: number, bytes: number): number;
   tableBytes(): number;
+  mergeSteps(): number;
 }
 
 const ENCODING_IDS: Record<Encoding, number> = { o200k_base: 0, cl100k_base: 1 };
@@ -31,6 +32,7 @@ const EMBEDDED_BYTES = "./wasm-bpe-bytes.js";
 
 let provided: WebAssembly.Module | undefined;
 let instance: Promise<Bpe> | undefined;
+let current: Bpe | undefined;
 const loaded = new Map<Encoding, TokenCounter>();
 const loading = new Map<Encoding, Promise<TokenCounter>>();
 
@@ -91,7 +93,8 @@ function bpeInstance(): Promise<Bpe> {
       provided ??
       (await WebAssembly.compile(decodeBase64(((await import(/* @vite-ignore */ EMBEDDED_BYTES)) as { bpeWasmBase64: string }).bpeWasmBase64)));
     const created = await WebAssembly.instantiate(module, {});
-    return new Bpe(created.exports as unknown as BpeExports);
+    current = new Bpe(created.exports as unknown as BpeExports);
+    return current;
   })();
   // A failed load is not cached: the next call may run where it can load.
   instance.catch(() => (instance = undefined));
@@ -112,10 +115,10 @@ function checkText(text: string): void {
  * @throws WASM_UNAVAILABLE when the module cannot load here; INVALID_ARGUMENT for an unknown encoding
  */
 export function wasmBpeCounter(encoding: Encoding): Promise<TokenCounter> {
-  const id = ENCODING_IDS[encoding];
-  if (typeof encoding !== "string" || id === undefined) {
+  if (typeof encoding !== "string" || !Object.hasOwn(ENCODING_IDS, encoding)) {
     return Promise.reject(new CtxloomError("INVALID_ARGUMENT", `encoding must be "o200k_base" or "cl100k_base"; got ${describe(encoding)}.`));
   }
+  const id = ENCODING_IDS[encoding];
   const ready = loaded.get(encoding);
   if (ready) return Promise.resolve(ready);
   let pending = loading.get(encoding);
@@ -156,6 +159,11 @@ export function loadedWasmCounter(encoding: Encoding): TokenCounter | undefined 
 }
 
 /** Bytes of linear memory the tables take (data segment and rank tables built so far); 0 before loading. */
-export async function wasmBpeTableBytes(): Promise<number> {
-  return instance ? (await instance).exports.tableBytes() : 0;
+export function wasmBpeTableBytes(): number {
+  return current ? current.exports.tableBytes() : 0;
+}
+
+/** Merge steps (pair scans, heap sift steps) of the last count: the complexity tests read it. */
+export function lastMergeSteps(): number {
+  return current ? current.exports.mergeSteps() : 0;
 }

@@ -80,7 +80,7 @@ async function ranks(encoding) {
     poolBytes += bytes.length;
     maxLength = Math.max(maxLength, bytes.length);
   }
-  if (decoder.length >= 1 << 18) throw new Error(`${encoding}: ${decoder.length} ranks, the hash slots hold 18 bits`);
+  if (decoder.length >= (1 << 18) - 1) throw new Error(`${encoding}: ${decoder.length} ranks; a hash slot holds rank + 1 in 18 bits`);
   const pool = new Uint8Array(poolBytes);
   let at = 0;
   for (const bytes of parts) {

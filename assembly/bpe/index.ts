@@ -5,7 +5,7 @@
 // then the work area of the merges. init() may move the input buffer: call input() after it.
 
 import { DATA_BASE, MAGIC, header, reach, setUnicode } from "./layout";
-import { failed, resetSteps, setWork, steps } from "./merge";
+import { failed, resetSteps, setWork, steps, workEnd } from "./merge";
 import { buildRanks, selectRanks } from "./ranks";
 import { countCl100k, countO200k } from "./split";
 
@@ -14,23 +14,30 @@ const MIN_WORK: usize = 4096;
 let tablesTop: usize = 0;
 let inputPtr: usize = 0;
 let inputCap: u32 = 0;
+/** End of the memory input buffers and merges have used (above it, memory is still zero). */
+let dirtyEnd: usize = 0;
 
-/** Prepares encoding e (0 or 1) once: 1 when ready, 0 when memory cannot grow, -1 for a bad e or blob. */
+/**
+ * Lays out encoding e's rank table (0 or 1; once): its number of ranks, to hash in slices with
+ * insertRanks(e, from, to); 0 when memory cannot grow, -1 for a bad e or blob.
+ */
 export function init(e: u32): i32 {
   if (e > 1 || header(0) != MAGIC) return -1;
   if (tablesTop == 0) {
     setUnicode();
     tablesTop = (DATA_BASE + <usize>header(1) + 15) & ~15;
   }
-  const top = buildRanks(e, tablesTop);
+  const top = buildRanks(e, tablesTop, dirtyEnd);
   if (top == 0) return 0;
   if (top != tablesTop) {
     tablesTop = top;
     inputPtr = 0;
     inputCap = 0;
   }
-  return 1;
+  return <i32>header(2 + 4 * e);
 }
+
+export { insertRanks } from "./ranks";
 
 /** The input buffer, holding at least `cap` bytes; 0 when memory cannot grow. */
 export function input(cap: u32): usize {
@@ -43,6 +50,7 @@ export function input(cap: u32): usize {
   inputPtr = at;
   inputCap = cap;
   setWork(work, work + MIN_WORK);
+  dirtyEnd = max(dirtyEnd, work + MIN_WORK);
   return at;
 }
 
@@ -51,6 +59,7 @@ export function count(e: u32, n: u32): i32 {
   if (e > 1 || inputPtr == 0 || n > inputCap || !selectRanks(e)) return -2;
   resetSteps();
   const tokens = e == 0 ? countO200k(inputPtr, n) : countCl100k(inputPtr, n);
+  dirtyEnd = max(dirtyEnd, workEnd());
   return failed ? -1 : <i32>tokens;
 }
 

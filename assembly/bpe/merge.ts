@@ -12,7 +12,7 @@ import { NONE, rankOf } from "./ranks";
 
 export const SHORT: u32 = 64;
 let work: usize = 0;
-let workEnd: usize = 0;
+let workLimit: usize = 0;
 /** Merge work done since the last reset: pair scans of the short loop, heap sift steps. */
 export let steps: u32 = 0;
 export function resetSteps(): void {
@@ -23,12 +23,13 @@ export let failed: bool = false;
 
 export function setWork(at: usize, end: usize): void {
   work = at;
-  workEnd = end;
+  workLimit = end;
   failed = false;
 }
 
-export function clearFailed(): void {
-  failed = false;
+/** End of the work area the merges have reached. */
+export function workEnd(): usize {
+  return workLimit;
 }
 
 /** Bytes of work area a piece of n bytes needs. */
@@ -122,12 +123,12 @@ let heapLen: u32 = 0;
 }
 
 function heapMerge(p: usize, n: u32): u32 {
-  if (work + workBytes(n) > workEnd) {
+  if (work + workBytes(n) > workLimit) {
     if (!reach(work + workBytes(n))) {
       failed = true;
       return 0;
     }
-    workEnd = work + workBytes(n);
+    workLimit = work + workBytes(n);
   }
   const next = work;
   const prev = next + (<usize>n << 2);

@@ -18,12 +18,14 @@ import type { TokenCounter } from "./types.js";
 interface BpeExports {
   memory: WebAssembly.Memory;
   init(encoding: number): number;
+  insertRanks(encoding: number, from: number, to: number): void;
   input(capacity: number): number;
   count(encoding: number, bytes: number): number;
   tableBytes(): number;
   mergeSteps(): number;
 }
 
+const RANK_SLICE = 8192;
 const ENCODING_IDS: Record<Encoding, number> = { o200k_base: 0, cl100k_base: 1 };
 
 // The base64 bytes are reached through a specifier bundlers leave alone, so that a Worker
@@ -56,8 +58,10 @@ class Bpe {
 
   /** Builds an encoding's rank table (once). @throws OUT_OF_MEMORY */
   init(id: number): void {
-    const status = this.exports.init(id);
-    if (status !== 1) throw new CtxloomError("OUT_OF_MEMORY", `The BPE counter could not build its rank table (status ${status}).`);
+    const ranks = this.exports.init(id);
+    if (ranks <= 0) throw new CtxloomError("OUT_OF_MEMORY", `The BPE counter could not build its rank table (status ${ranks}).`);
+    // In slices: the engine starts on baseline code and swaps in optimized code between calls.
+    for (let from = 0; from < ranks; from += RANK_SLICE) this.exports.insertRanks(id, from, from + RANK_SLICE);
     this.view = new Uint8Array(0); // init may move the input buffer
   }
 
@@ -87,11 +91,29 @@ function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
   return bytes;
 }
 
+/**
+ * On Node, the .wasm file beside this module (dist/ctxloom-bpe.wasm), read as is: no 3 MB of
+ * base64 to parse and decode. Through process.getBuiltinModule (Node 20.16+), so that nothing
+ * imports a Node module; elsewhere (Deno, browsers, older Node) undefined.
+ */
+function fileBeside(): Uint8Array<ArrayBuffer> | undefined {
+  const host = globalThis as { process?: { getBuiltinModule?: (id: string) => unknown }; Deno?: unknown };
+  if (host.Deno !== undefined || typeof host.process?.getBuiltinModule !== "function") return undefined;
+  try {
+    const fs = host.process.getBuiltinModule("fs") as { readFileSync(path: URL): Uint8Array<ArrayBuffer> };
+    return fs.readFileSync(new URL("../ctxloom-bpe.wasm", import.meta.url));
+  } catch {
+    return undefined; // not beside it (sources run directly, a bundle): the embedded bytes
+  }
+}
+
 function bpeInstance(): Promise<Bpe> {
   instance ??= (async () => {
     const module =
       provided ??
-      (await WebAssembly.compile(decodeBase64(((await import(/* @vite-ignore */ EMBEDDED_BYTES)) as { bpeWasmBase64: string }).bpeWasmBase64)));
+      (await WebAssembly.compile(
+        fileBeside() ?? decodeBase64(((await import(/* @vite-ignore */ EMBEDDED_BYTES)) as { bpeWasmBase64: string }).bpeWasmBase64),
+      ));
     const created = await WebAssembly.instantiate(module, {});
     current = new Bpe(created.exports as unknown as BpeExports);
     return current;

@@ -11,8 +11,9 @@ import type { TokenCounter } from "./types.js";
  * build time; both encodings take about 6.5 MB of linear memory once loaded.
  *
  * It is the default exact counter wherever WebAssembly runs. Where the module cannot load
- * (no WebAssembly, or a runtime that refuses to compile bytes and was not handed the module),
- * the default falls back to gpt-tokenizer (`loadEncoding`), which counts the same.
+ * (no WebAssembly; a runtime that refuses to compile bytes and was not handed the module; the
+ * file out of reach), the default falls back to gpt-tokenizer (`loadEncoding`), which counts
+ * the same.
  */
 
 interface BpeExports {
@@ -28,9 +29,8 @@ interface BpeExports {
 const RANK_SLICE = 8192;
 const ENCODING_IDS: Record<Encoding, number> = { o200k_base: 0, cl100k_base: 1 };
 
-// The base64 bytes are reached through a specifier bundlers leave alone, so that a Worker
-// bundle (which imports the .wasm file as a module instead) does not carry them twice.
-const EMBEDDED_BYTES = "./wasm-bpe-bytes.js";
+/** The module's file, beside the JS: dist/ctxloom-bpe.wasm for dist/tokens/wasm-bpe.js (src/ for the sources). */
+const WASM_FILE = "../ctxloom-bpe.wasm";
 
 let provided: WebAssembly.Module | undefined;
 let instance: Promise<Bpe> | undefined;
@@ -84,36 +84,26 @@ class Bpe {
   }
 }
 
-function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
-  const binary = atob(text);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
-}
-
 /**
- * On Node, the .wasm file beside this module (dist/ctxloom-bpe.wasm), read as is: no 3 MB of
- * base64 to parse and decode. Through process.getBuiltinModule (Node 20.16+), so that nothing
- * imports a Node module; elsewhere (Deno, browsers, older Node) undefined.
+ * The module's bytes from the file beside this one: on Node read as is, through
+ * process.getBuiltinModule (Node 20.16+; nothing imports a Node module); elsewhere (Deno with
+ * read access, browsers, bundlers that follow new URL(..., import.meta.url)) fetched.
  */
-function fileBeside(): Uint8Array<ArrayBuffer> | undefined {
+async function fileBytes(): Promise<ArrayBuffer | Uint8Array<ArrayBuffer>> {
+  const url = new URL(WASM_FILE, import.meta.url);
   const host = globalThis as { process?: { getBuiltinModule?: (id: string) => unknown }; Deno?: unknown };
-  if (host.Deno !== undefined || typeof host.process?.getBuiltinModule !== "function") return undefined;
-  try {
-    const fs = host.process.getBuiltinModule("fs") as { readFileSync(path: URL): Uint8Array<ArrayBuffer> };
-    return fs.readFileSync(new URL("../ctxloom-bpe.wasm", import.meta.url));
-  } catch {
-    return undefined; // not beside it (sources run directly, a bundle): the embedded bytes
+  if (host.Deno === undefined && typeof host.process?.getBuiltinModule === "function") {
+    const fs = host.process.getBuiltinModule("fs") as { readFileSync(path: URL): Uint8Array<ArrayBuffer> } | undefined;
+    if (fs) return fs.readFileSync(url);
   }
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url.href}: HTTP ${response.status}`);
+  return response.arrayBuffer();
 }
 
 function bpeInstance(): Promise<Bpe> {
   instance ??= (async () => {
-    const module =
-      provided ??
-      (await WebAssembly.compile(
-        fileBeside() ?? decodeBase64(((await import(/* @vite-ignore */ EMBEDDED_BYTES)) as { bpeWasmBase64: string }).bpeWasmBase64),
-      ));
+    const module = provided ?? (await WebAssembly.compile(await fileBytes()));
     const created = await WebAssembly.instantiate(module, {});
     current = new Bpe(created.exports as unknown as BpeExports);
     return current;

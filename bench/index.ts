@@ -5,6 +5,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { runArenaSuite } from "./arena.bench.js";
+import { runBpeSuite } from "./bpe.bench.js";
 import { runContextSuite } from "./context.bench.js";
 import { runTokensSuite } from "./tokens.bench.js";
 
@@ -22,6 +23,7 @@ const suites: { name: string; run: () => Promise<SuiteReport> }[] = [
   { name: "arena", run: runArenaSuite },
   { name: "context", run: runContextSuite },
   { name: "tokens", run: runTokensSuite },
+  { name: "bpe", run: runBpeSuite },
 ];
 const only = process.argv.slice(2);
 

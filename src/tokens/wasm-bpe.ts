@@ -85,29 +85,31 @@ class Bpe {
 }
 
 /**
- * The module's bytes from the file beside this one: on Node read as is, through
- * process.getBuiltinModule (Node 20.16+; nothing imports a Node module); elsewhere (Deno with
- * read access, browsers, bundlers that follow new URL(..., import.meta.url)) fetched.
+ * The module's exports, from (in order) the module handed over (Workers), or the file beside
+ * this one: on Deno imported as a WebAssembly module (no read permission needed); on Node read
+ * through process.getBuiltinModule (Node 20.16+, so that nothing imports a Node module);
+ * elsewhere (browsers, bundlers that follow new URL(..., import.meta.url)) fetched.
  */
-async function fileBytes(): Promise<ArrayBuffer | Uint8Array<ArrayBuffer>> {
+async function bpeExports(): Promise<BpeExports> {
+  const instantiate = async (module: WebAssembly.Module) => (await WebAssembly.instantiate(module, {})).exports as unknown as BpeExports;
+  if (provided) return instantiate(provided);
   const url = new URL(WASM_FILE, import.meta.url);
   const host = globalThis as { process?: { getBuiltinModule?: (id: string) => unknown }; Deno?: unknown };
-  if (host.Deno === undefined && typeof host.process?.getBuiltinModule === "function") {
-    const fs = host.process.getBuiltinModule("fs") as { readFileSync(path: URL): Uint8Array<ArrayBuffer> } | undefined;
-    if (fs) return fs.readFileSync(url);
+  if (host.Deno !== undefined) return (await import(/* @vite-ignore */ url.href)) as BpeExports;
+  let bytes: ArrayBuffer | Uint8Array<ArrayBuffer>;
+  const fs = typeof host.process?.getBuiltinModule === "function" ? host.process.getBuiltinModule("fs") : undefined;
+  if (fs) {
+    bytes = (fs as { readFileSync(path: URL): Uint8Array<ArrayBuffer> }).readFileSync(url);
+  } else {
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`${url.href}: HTTP ${response.status}`);
+    bytes = await response.arrayBuffer();
   }
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`${url.href}: HTTP ${response.status}`);
-  return response.arrayBuffer();
+  return instantiate(await WebAssembly.compile(bytes));
 }
 
 function bpeInstance(): Promise<Bpe> {
-  instance ??= (async () => {
-    const module = provided ?? (await WebAssembly.compile(await fileBytes()));
-    const created = await WebAssembly.instantiate(module, {});
-    current = new Bpe(created.exports as unknown as BpeExports);
-    return current;
-  })();
+  instance ??= bpeExports().then((exports) => (current = new Bpe(exports)));
   // A failed load is not cached: the next call may run where it can load.
   instance.catch(() => (instance = undefined));
   return instance;

@@ -1,6 +1,6 @@
 import { CtxloomError, describe } from "../errors.js";
 import type { Encoding } from "../models/types.js";
-import { loadEncoding } from "./exact.js";
+import { loadFallback } from "#ctxloom/fallback";
 import type { TokenCounter } from "./types.js";
 
 /**
@@ -160,10 +160,10 @@ export function wasmBpeCounter(encoding: Encoding): Promise<TokenCounter> {
   return pending;
 }
 
-/** The default exact counter: the WebAssembly one, or gpt-tokenizer where it cannot load. */
+/** The default exact counter: the WebAssembly one, or gpt-tokenizer where it cannot load (not on Workers). */
 export function loadExactCounter(encoding: Encoding): Promise<TokenCounter> {
   return wasmBpeCounter(encoding).catch((error: unknown) =>
-    error instanceof CtxloomError && error.code === "WASM_UNAVAILABLE" ? loadEncoding(encoding) : Promise.reject(error),
+    loadFallback && error instanceof CtxloomError && error.code === "WASM_UNAVAILABLE" ? loadFallback(encoding) : Promise.reject(error),
   );
 }
 

@@ -21,8 +21,8 @@ const BUDGETS = {
   unpacked: 4 * MiB,
   /**
    * The documented Worker, bundled as wrangler does, gzip: Cloudflare's limit on the free plan
-   * (3 MB compressed; 10 MB paid). The exact tokenizers' ranks go into the bundle when the
-   * default counter reaches them (o200k about 1.1 MiB gzip, cl100k about 0.5 MiB).
+   * (3 MB compressed; 10 MB paid). The exact counter's tables go in as ctxloom-bpe.wasm
+   * (about 1.35 MiB gzip); gpt-tokenizer's ranks (its fallback elsewhere) stay out.
    */
   worker: 3_000_000,
 };

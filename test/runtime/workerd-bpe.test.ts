@@ -1,5 +1,6 @@
 // The exact token counter on Cloudflare Workers (workerd via miniflare): the workerd entry
-// imports ctxloom-bpe.wasm as a module (no bytes compiled at run time) and the counts are
+// imports ctxloom-bpe.wasm as a module (no bytes compiled at run time), the bundle carries no
+// gpt-tokenizer (the "#ctxloom/fallback" import maps to nothing under workerd), and the counts are
 // gpt-tokenizer's (tiktoken's where a text holds U+FEFF, which gpt-tokenizer drops).
 import { Miniflare } from "miniflare";
 import { countTokens as gptO200k } from "gpt-tokenizer/encoding/o200k_base";
@@ -46,9 +47,11 @@ afterAll(async () => {
 });
 
 describe("the exact counter on Workers", () => {
-  test("the bundle imports ctxloom-bpe.wasm as a module", () => {
+  test("the bundle imports ctxloom-bpe.wasm as a module, and leaves gpt-tokenizer (the fallback elsewhere) out", () => {
     expect(worker.inputs).toContain("node_modules/ctxloom/dist/index.workerd.js");
     expect([...worker.wasm.keys()].sort()).toEqual(["ctxloom-bpe.wasm", "ctxloom.wasm"]);
+    expect(worker.inputs).toContain("node_modules/ctxloom/dist/tokens/fallback-none.js");
+    expect(worker.inputs.filter((p) => p.includes("gpt-tokenizer"))).toEqual([]);
   });
 
   test("counts exactly in both encodings, and countTokens gives the cookbook's 129 and 124", async () => {

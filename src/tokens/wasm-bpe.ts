@@ -13,7 +13,7 @@ import type { TokenCounter } from "./types.js";
  * It is the default exact counter wherever WebAssembly runs. Where the module cannot load
  * (no WebAssembly; a runtime that refuses to compile bytes and was not handed the module; the
  * file out of reach), the default falls back to gpt-tokenizer (`loadEncoding`), which counts
- * the same.
+ * the same; except on Workers, where the module always loads (see fallback.ts).
  */
 
 interface BpeExports {
@@ -59,7 +59,8 @@ class Bpe {
   /** Builds an encoding's rank table (once). @throws OUT_OF_MEMORY */
   init(id: number): void {
     const ranks = this.exports.init(id);
-    if (ranks <= 0) throw new CtxloomError("OUT_OF_MEMORY", `The BPE counter could not build its rank table (status ${ranks}).`);
+    if (ranks < 0) throw new CtxloomError("WASM_UNAVAILABLE", "The BPE counter's module holds no tables it can read (a damaged ctxloom-bpe.wasm?).");
+    if (ranks === 0) throw new CtxloomError("OUT_OF_MEMORY", "The BPE counter's memory could not grow to hold its rank table.");
     // In slices: the engine starts on baseline code and swaps in optimized code between calls.
     for (let from = 0; from < ranks; from += RANK_SLICE) this.exports.insertRanks(id, from, from + RANK_SLICE);
     this.view = new Uint8Array(0); // init may move the input buffer

@@ -5,6 +5,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { runArenaSuite } from "./arena.bench.js";
+import { runBpeSuite } from "./bpe.bench.js";
 import { runContextSuite } from "./context.bench.js";
 import { runTokensSuite } from "./tokens.bench.js";
 import { runLongTokensSuite } from "./tokens-long.bench.js";
@@ -24,6 +25,7 @@ const suites: { name: string; run: () => Promise<SuiteReport> }[] = [
   { name: "context", run: runContextSuite },
   { name: "tokens", run: runTokensSuite },
   { name: "tokens-long", run: runLongTokensSuite },
+  { name: "bpe", run: runBpeSuite },
 ];
 const only = process.argv.slice(2);
 

@@ -21,7 +21,7 @@ export {
 export type { Encoding } from "./models/types.js";
 export { budgetFor, DEFAULT_SPLIT, EFFECTIVE_FRACTION, type Budget, type BudgetSplit, type BudgetOptions } from "./models/budget.js";
 export {
-  countTokens, loadTokenizer, loadEncoding, tiktokenCounter, heuristicCounter, messageTokens,
+  countTokens, loadTokenizer, loadEncoding, tiktokenCounter, wasmBpeCounter, heuristicCounter, messageTokens,
   type TokenCounter, type CountingMode, type CountableMessage,
 } from "./tokens/index.js";
 export { memoryStore } from "./store/memory.js";

@@ -1,9 +1,13 @@
 // The public API on Cloudflare Workers (the "workerd" export condition; wrangler resolves it).
 // Workers refuse to compile WebAssembly bytes at run time, so this entry imports the core as
-// a module (wrangler and miniflare hand it over precompiled) and makes it Loom.open's default.
-// Everything else is the same as the main entry.
+// a module (wrangler and miniflare hand it over precompiled) and makes it Loom.open's default;
+// likewise the exact token counter's module. Everything else is the same as the main entry.
+import bpeModule from "./ctxloom-bpe.wasm";
 import coreModule from "./ctxloom.wasm";
 import { Loom as BaseLoom, type LoomOptions } from "./index.js";
+import { provideBpeModule } from "./tokens/wasm-bpe.js";
+
+provideBpeModule(bpeModule);
 
 export * from "./index.js";
 

@@ -35,9 +35,20 @@ function fitEnd(text: string, maxTokens: number, counter: TokenCounter): number 
     const end = callCounter(counter, () => counter.fit!(text, maxTokens));
     if (Number.isInteger(end)) return Math.min(text.length, Math.max(0, end));
   }
-  if (countText(counter, text) <= maxTokens) return text.length;
+  // Gallop from the start, then bisect: only prefixes up to about twice what is kept are
+  // counted, never the whole text (a 10 MiB memory cut to its slice costs what the slice does).
   let lo = 0; // fits
-  let hi = text.length; // does not
+  let hi = text.length; // does not (unless the whole text fits)
+  for (let len = Math.max(16, maxTokens); ; len *= 2) {
+    let end = Math.min(len, text.length);
+    if (end < text.length && isLowSurrogateAt(text, end)) end--;
+    if (countText(counter, text.slice(0, end)) > maxTokens) {
+      hi = end;
+      break;
+    }
+    lo = end;
+    if (end === text.length) return end;
+  }
   while (hi - lo > 1) {
     let mid = (lo + hi) >>> 1;
     if (isLowSurrogateAt(text, mid)) mid--;

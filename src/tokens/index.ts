@@ -1,23 +1,25 @@
 import { CtxloomError, checkOptions, describe } from "../errors.js";
 import { getModelProfile, type ModelInput } from "../models/profiles.js";
 import { REPLY_PRIMING, messageTokens, type CountableMessage } from "./chat.js";
-import { loadEncoding, loadedEncoding } from "./exact.js";
+import { loadedEncoding } from "./exact.js";
 import { heuristicCounter } from "./heuristic.js";
 import type { TokenCounter } from "./types.js";
+import { loadExactCounter, loadedWasmCounter } from "./wasm-bpe.js";
 
 export type { TokenCounter } from "./types.js";
 export { heuristicCounter } from "./heuristic.js";
 export { messageTokens, REPLY_PRIMING, TOKENS_PER_MESSAGE, TOKENS_PER_NAME, type CountableMessage } from "./chat.js";
 export { loadEncoding, tiktokenCounter } from "./exact.js";
+export { provideBpeModule, wasmBpeCounter } from "./wasm-bpe.js";
 
 /** How a Loom counts: "exact" where the model's encoding is known (default), or always the heuristic. */
 export type CountingMode = "exact" | "heuristic";
 
-/** The counter for a model, loading its exact encoding first if needed. */
+/** The counter for a model, loading its exact encoding first if needed (the WebAssembly counter, else gpt-tokenizer). */
 export async function counterFor(model: string | ModelInput, mode: CountingMode = "exact"): Promise<TokenCounter> {
   const profile = getModelProfile(model);
   if (profile.counter) return profile.counter;
-  if (mode === "exact" && profile.encoding) return loadEncoding(profile.encoding);
+  if (mode === "exact" && profile.encoding) return loadExactCounter(profile.encoding);
   return heuristicCounter(profile.tokensPerChar);
 }
 
@@ -45,11 +47,11 @@ export function countTokens(messages: readonly CountableMessage[], options: { mo
   const profile = getModelProfile(o.model);
   let counter = profile.counter;
   if (!counter && profile.encoding) {
-    counter = loadedEncoding(profile.encoding);
+    counter = loadedWasmCounter(profile.encoding) ?? loadedEncoding(profile.encoding);
     if (!counter) {
       throw new CtxloomError(
         "TOKENIZER_NOT_LOADED",
-        `The ${profile.encoding} tokenizer of ${profile.name} loads lazily (about 0.3 s, 20 MB); ` +
+        `The ${profile.encoding} tokenizer of ${profile.name} loads lazily (about 20 ms; 0.3 s where it falls back to gpt-tokenizer); ` +
           `call \`await loadTokenizer(${JSON.stringify(profile.name)})\` once before counting.`,
       );
     }

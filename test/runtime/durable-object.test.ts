@@ -23,8 +23,8 @@ beforeAll(async () => {
     plugins: [{
       name: "core-module",
       setup(b) {
-        // The workerd entry imports the core as a module, as wrangler hands it over.
-        b.onResolve({ filter: /ctxloom\.wasm$/ }, () => ({ path: "./ctxloom.wasm", external: true }));
+        // The workerd entry imports the core and the token counter as modules, as wrangler hands them over.
+        b.onResolve({ filter: /\.wasm$/ }, (args) => ({ path: `./${args.path.split("/").pop()}`, external: true }));
       },
     }],
   });
@@ -40,6 +40,7 @@ function runtime(): Miniflare {
     modules: [
       { type: "ESModule", path: join(root, "worker.js"), contents: code },
       { type: "CompiledWasm", path: join(root, "ctxloom.wasm"), contents: readFileSync(join(root, "build/ctxloom.wasm")) },
+      { type: "CompiledWasm", path: join(root, "ctxloom-bpe.wasm"), contents: readFileSync(join(root, "build/ctxloom-bpe.wasm")) },
     ],
     durableObjects: { CHATS: { className: "UserChatsObject", useSQLite: true } },
     durableObjectsPersist: persist,

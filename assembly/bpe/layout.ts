@@ -1,0 +1,90 @@
+// Linear memory of the BPE counter, and the tables the build put in it.
+//
+//   0            DATA_BASE (64 KiB)                                     tablesTop     inputPtr     workPtr
+//   | statics    | header | o200k lengths, pool | cl100k lengths, pool | unicode | rank tables* | input text | merge arrays |
+//                 `---------------- one data segment (scripts/build-bpe.mjs) ---'  `-- built by init(), on demand --'
+//
+// Header (u32 words at DATA_BASE):
+//   [0] magic "BPE1"   [1] blob bytes
+//   [2 + 4e] ranks of encoding e   [3 + 4e] offset of its lengths (u8 per rank; 0 = unused rank)
+//   [4 + 4e] offset of its pool (the ranks' bytes, back to back)   [5 + 4e] longest token, bytes
+//   [10] offset of the Unicode block index (u16 per 128 code points)   [11] offset of the blocks (u8 class per code point)
+// Every offset is from DATA_BASE; every array is followed by 8 spare bytes (word loads may read past an end).
+
+export const DATA_BASE: usize = 65536;
+export const MAGIC: u32 = 0x31455042;
+@inline export function header(word: u32): u32 {
+  return load<u32>(DATA_BASE + (<usize>word << 2));
+}
+
+// Unicode classes, as scripts/build-bpe.mjs writes them.
+export const C_OTHER: u32 = 0; // punctuation, symbols, controls, unassigned: [^\s\p{L}\p{M}\p{N}]
+export const C_UPPER: u32 = 1; // Lu, Lt
+export const C_LOWER: u32 = 2; // Ll
+export const C_LETTER: u32 = 3; // Lm, Lo
+export const C_MARK: u32 = 4; // M
+export const C_NUMBER: u32 = 5; // N
+export const C_SPACE: u32 = 6; // \s as JS defines it
+
+let uIndex: usize = 0;
+let uBlocks: usize = 0;
+
+export function setUnicode(): void {
+  uIndex = DATA_BASE + header(10);
+  uBlocks = DATA_BASE + header(11);
+}
+
+/** Byte length of the code point the last `classAt` read. */
+export let cpLen: u32 = 1;
+/** First byte of that code point. */
+export let cpByte: u32 = 0;
+
+/** The class of the code point at p (valid UTF-8); sets cpLen and cpByte. */
+@inline export function classAt(p: usize): u32 {
+  const b0 = <u32>load<u8>(p);
+  cpByte = b0;
+  let cp: u32;
+  if (b0 < 0x80) {
+    cpLen = 1;
+    cp = b0;
+  } else if (b0 < 0xe0) {
+    cpLen = 2;
+    cp = ((b0 & 0x1f) << 6) | (<u32>load<u8>(p, 1) & 0x3f);
+  } else if (b0 < 0xf0) {
+    cpLen = 3;
+    cp = ((b0 & 0x0f) << 12) | ((<u32>load<u8>(p, 1) & 0x3f) << 6) | (<u32>load<u8>(p, 2) & 0x3f);
+  } else {
+    cpLen = 4;
+    cp = ((b0 & 0x07) << 18) | ((<u32>load<u8>(p, 1) & 0x3f) << 12) | ((<u32>load<u8>(p, 2) & 0x3f) << 6) | (<u32>load<u8>(p, 3) & 0x3f);
+  }
+  const block = <usize>load<u16>(uIndex + (<usize>(cp >> 7) << 1));
+  return <u32>load<u8>(uBlocks + (block << 7) + <usize>(cp & 127));
+}
+
+@inline export function isLetter(c: u32): bool {
+  return c - 1 < 3; // C_UPPER, C_LOWER, C_LETTER
+}
+/** [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}] */
+@inline export function isUpperish(c: u32): bool {
+  return c == C_UPPER || c == C_LETTER || c == C_MARK;
+}
+/** [\p{Ll}\p{Lm}\p{Lo}\p{M}] */
+@inline export function isLowerish(c: u32): bool {
+  return c - 2 < 3; // C_LOWER, C_LETTER, C_MARK
+}
+/** [^\s\p{L}\p{N}] */
+@inline export function isPunct(c: u32): bool {
+  return c == C_OTHER || c == C_MARK;
+}
+/** [^\r\n\p{L}\p{N}] for the code point classAt just read. */
+@inline export function isPrefix(c: u32): bool {
+  return (c == C_OTHER || c == C_MARK || c == C_SPACE) && cpByte != 10 && cpByte != 13;
+}
+
+/** Makes linear memory reach `end`; false when it cannot grow. */
+export function reach(end: usize): bool {
+  const have = <usize>memory.size() << 16;
+  if (end <= have) return true;
+  const pages = <i32>((end - have + 0xffff) >> 16);
+  return memory.grow(pages) >= 0;
+}

@@ -1,0 +1,173 @@
+// Pre-tokenization: each encoding's split pattern as a scanner over UTF-8, with the regex's
+// own backtracking order worked out by hand (not a regex engine). Every piece goes straight
+// to pieceTokens; the scanners return the total.
+//
+// o200k_base (alternatives tried in this order at each position):
+//   A1 [^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(contraction)?
+//   A2 [^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(contraction)?
+//   A3 \p{N}{1,3}     A4  ?[^\s\p{L}\p{N}]+[\r\n/]*     A5 \s*[\r\n]+     A6 \s+(?!\S)     A7 \s+
+// cl100k_base (gpt-tokenizer's form, the same splits as tiktoken's):
+//   B1 '(?:[sS]|[dD]|[mM]|[tT]|[lL][lL]|[vV][eE]|[rR][eE])     B2 [^\r\n\p{L}\p{N}]?\p{L}+
+//   B3 \p{N}{1,3}     B4  ?[^\s\p{L}\p{N}]+[\r\n]*     B5 \s+$     B6 \s*[\r\n]     B7 \s+(?!\S)     B8 \s
+
+import {
+  C_LOWER, C_NUMBER, C_SPACE, classAt, cpByte, cpLen, isLetter, isLowerish, isPrefix, isPunct, isUpperish,
+} from "./layout";
+import { failed, pieceTokens } from "./merge";
+
+let buf: usize = 0;
+let end: u32 = 0;
+
+/** A1 from p (after the optional prefix): the match's end, or -1. */
+function upperThenLower(p: u32): i32 {
+  let q = p;
+  let lastLower: i32 = -1;
+  let c: u32 = 0;
+  while (q < end) {
+    c = classAt(buf + q);
+    if (!isUpperish(c)) break;
+    q += cpLen;
+    if (isLowerish(c)) lastLower = <i32>q;
+  }
+  // U* took the whole run: W+ needs the next code point (then only Ll can follow a maximal U run).
+  if (q < end && c == C_LOWER) {
+    q += cpLen;
+    while (q < end) {
+      c = classAt(buf + q);
+      if (!isLowerish(c)) break;
+      q += cpLen;
+    }
+    return <i32>q;
+  }
+  // Else U* gives back up to the last code point that is also in W; W+ takes that one.
+  return lastLower;
+}
+
+/** A2 from p: the match's end, or -1. */
+function upperRun(p: u32): i32 {
+  let q = p;
+  while (q < end && isUpperish(classAt(buf + q))) q += cpLen;
+  if (q == p) return -1;
+  while (q < end && isLowerish(classAt(buf + q))) q += cpLen;
+  return <i32>q;
+}
+
+/** An optional '(s|d|m|t|ll|ve|re), any case, at e. */
+function contraction(e: u32): u32 {
+  if (e + 1 >= end || load<u8>(buf + e) != 0x27) return e;
+  const a = <u32>load<u8>(buf + e + 1) | 0x20;
+  if (a == 0x73 || a == 0x64 || a == 0x6d || a == 0x74) return e + 2; // s d m t
+  if (e + 2 >= end) return e;
+  const b = <u32>load<u8>(buf + e + 2) | 0x20;
+  if ((a == 0x6c && b == 0x6c) || (a == 0x76 && b == 0x65) || (a == 0x72 && b == 0x65)) return e + 3; // ll ve re
+  return e;
+}
+
+/** Up to 3 numbers from i (the first is one). */
+@inline function numbers(i: u32, len0: u32): u32 {
+  let q = i + len0;
+  for (let k = 0; k < 2 && q < end; k++) {
+    if (classAt(buf + q) != C_NUMBER) break;
+    q += cpLen;
+  }
+  return q;
+}
+
+/** ' ?[^\s\p{L}\p{N}]+' then the trailing set, from i; -1 if no match. */
+function punctuation(i: u32, slash: bool): i32 {
+  let q = i;
+  if (load<u8>(buf + i) == 0x20) q++;
+  const from = q;
+  while (q < end && isPunct(classAt(buf + q))) q += cpLen;
+  if (q == from) return -1; // without the space: a space is \s, never [^\s...]
+  while (q < end) {
+    const b = load<u8>(buf + q);
+    if (b == 10 || b == 13 || (slash && b == 0x2f)) q++;
+    else break;
+  }
+  return <i32>q;
+}
+
+/** Whitespace at i: the end of the run, with the start of its last code point and the end of its last \r or \n. */
+let runLast: u32 = 0;
+let runNewline: i32 = -1;
+function spaceRun(i: u32): u32 {
+  let q = i;
+  runNewline = -1;
+  while (q < end) {
+    const c = classAt(buf + q);
+    if (c != C_SPACE) break;
+    runLast = q;
+    q += cpLen;
+    if (cpByte == 10 || cpByte == 13) runNewline = <i32>q;
+  }
+  return q;
+}
+
+export function countO200k(at: usize, n: u32): u32 {
+  buf = at;
+  end = n;
+  let tokens: u32 = 0;
+  let i: u32 = 0;
+  while (i < n) {
+    const c = classAt(buf + i);
+    const len0 = cpLen;
+    let e: i32 = -1;
+    const prefix = isPrefix(c);
+    if (prefix) e = upperThenLower(i + len0);
+    if (e < 0 && (isUpperish(c) || isLowerish(c))) e = upperThenLower(i);
+    if (e < 0 && prefix) e = upperRun(i + len0);
+    if (e < 0 && isUpperish(c)) e = upperRun(i);
+    if (e >= 0) e = <i32>contraction(<u32>e);
+    else if (c == C_NUMBER) e = <i32>numbers(i, len0);
+    else if (c != C_SPACE || load<u8>(buf + i) == 0x20) e = punctuation(i, true);
+    if (e < 0) {
+      const q = spaceRun(i);
+      if (runNewline >= 0) e = runNewline; // A5
+      else if (q == n || runLast == i) e = <i32>q; // A6 to the end, or A7 (one code point)
+      else e = <i32>runLast; // A6: all but the last
+    }
+    tokens += pieceTokens(buf + i, <u32>e - i);
+    if (failed) return 0;
+    i = <u32>e;
+  }
+  return tokens;
+}
+
+export function countCl100k(at: usize, n: u32): u32 {
+  buf = at;
+  end = n;
+  let tokens: u32 = 0;
+  let i: u32 = 0;
+  while (i < n) {
+    let e: i32 = <i32>contraction(i);
+    if (<u32>e == i) e = -1;
+    const c = classAt(buf + i);
+    const len0 = cpLen;
+    if (e < 0) {
+      let q = i + len0;
+      if (isPrefix(c) || isLetter(c)) {
+        // B2: with the prefix when it is one, else the letter run from i.
+        const from = isPrefix(c) ? q : i;
+        q = from;
+        while (q < n && isLetter(classAt(buf + q))) q += cpLen;
+        if (q > from) e = <i32>q;
+      }
+    }
+    if (e < 0) {
+      if (c == C_NUMBER) e = <i32>numbers(i, len0);
+      else if (c != C_SPACE || load<u8>(buf + i) == 0x20) e = punctuation(i, false);
+    }
+    if (e < 0) {
+      const q = spaceRun(i);
+      if (q == n) e = <i32>q; // B5
+      else if (runNewline >= 0) e = runNewline; // B6
+      else if (runLast != i) e = <i32>runLast; // B7
+      else e = <i32>q; // B8
+    }
+    tokens += pieceTokens(buf + i, <u32>e - i);
+    if (failed) return 0;
+    i = <u32>e;
+  }
+  return tokens;
+}

@@ -1,0 +1,189 @@
+import { CtxloomError, describe } from "../errors.js";
+import type { Encoding } from "../models/types.js";
+import { loadFallback } from "#ctxloom/fallback";
+import type { TokenCounter } from "./types.js";
+
+/**
+ * ctxloom's exact BPE counter: o200k_base and cl100k_base in a WebAssembly module of its own
+ * (assembly/bpe/), with the same counts as gpt-tokenizer and tiktoken. The text crosses once,
+ * as UTF-8 written into the module's input buffer; the split pattern, rank lookups and merges
+ * run in WebAssembly. Its tables (ranks and Unicode classes) are built into the .wasm file at
+ * build time; both encodings take about 6.5 MB of linear memory once loaded.
+ *
+ * It is the default exact counter wherever WebAssembly runs. Where the module cannot load
+ * (no WebAssembly; a runtime that refuses to compile bytes and was not handed the module; the
+ * file out of reach), the default falls back to gpt-tokenizer (`loadEncoding`), which counts
+ * the same; except on Workers, where the module always loads (see fallback.ts).
+ */
+
+interface BpeExports {
+  memory: WebAssembly.Memory;
+  init(encoding: number): number;
+  insertRanks(encoding: number, from: number, to: number): void;
+  input(capacity: number): number;
+  count(encoding: number, bytes: number): number;
+  tableBytes(): number;
+  mergeSteps(): number;
+  longest(encoding: number): number;
+}
+
+const RANK_SLICE = 8192;
+const ENCODING_IDS: Record<Encoding, number> = { o200k_base: 0, cl100k_base: 1 };
+
+/** The module's file, beside the JS: dist/ctxloom-bpe.wasm for dist/tokens/wasm-bpe.js (src/ for the sources). */
+const WASM_FILE = "../ctxloom-bpe.wasm";
+
+let provided: WebAssembly.Module | undefined;
+let instance: Promise<Bpe> | undefined;
+let current: Bpe | undefined;
+const loaded = new Map<Encoding, TokenCounter>();
+const loading = new Map<Encoding, Promise<TokenCounter>>();
+
+/**
+ * Hands over the counter's module precompiled, for runtimes that refuse to compile bytes
+ * (Cloudflare Workers: the workerd entry imports ctxloom-bpe.wasm and calls this).
+ */
+export function provideBpeModule(module: WebAssembly.Module): void {
+  if (!(module instanceof WebAssembly.Module)) {
+    throw new CtxloomError("INVALID_ARGUMENT", `provideBpeModule takes a WebAssembly.Module (import "ctxloom-bpe.wasm"); got ${describe(module)}.`);
+  }
+  provided ??= module;
+}
+
+/** One instance holds both encodings: its input buffer and the views on it. */
+class Bpe {
+  private readonly encoder = new TextEncoder();
+  private view = new Uint8Array(0);
+
+  constructor(readonly exports: BpeExports) {}
+
+  /** Builds an encoding's rank table (once). @throws OUT_OF_MEMORY */
+  init(id: number): void {
+    const ranks = this.exports.init(id);
+    if (ranks < 0) throw new CtxloomError("WASM_UNAVAILABLE", "The BPE counter's module holds no tables it can read (a damaged ctxloom-bpe.wasm?).");
+    if (ranks === 0) throw new CtxloomError("OUT_OF_MEMORY", "The BPE counter's memory could not grow to hold its rank table.");
+    // In slices: the engine starts on baseline code and swaps in optimized code between calls.
+    for (let from = 0; from < ranks; from += RANK_SLICE) this.exports.insertRanks(id, from, from + RANK_SLICE);
+    this.view = new Uint8Array(0); // init may move the input buffer
+  }
+
+  count(id: number, text: string): number {
+    const capacity = text.length * 3; // UTF-8 takes at most 3 bytes per UTF-16 unit
+    if (capacity > this.view.length || this.view.buffer !== this.exports.memory.buffer) this.reserve(capacity);
+    const { written } = this.encoder.encodeInto(text, this.view);
+    const tokens = this.exports.count(id, written);
+    if (tokens < 0) {
+      throw new CtxloomError("OUT_OF_MEMORY", `The BPE counter ran out of memory on a text of ${text.length} characters (status ${tokens}).`);
+    }
+    return tokens;
+  }
+
+  private reserve(capacity: number): void {
+    const wanted = Math.max(capacity, this.view.length, 4096);
+    const at = this.exports.input(wanted);
+    if (at === 0) throw new CtxloomError("OUT_OF_MEMORY", `The BPE counter could not reserve ${wanted} bytes for a text.`);
+    this.view = new Uint8Array(this.exports.memory.buffer, at, wanted);
+  }
+}
+
+/**
+ * The module's exports, from (in order) the module handed over (Workers), or the file beside
+ * this one: on Deno imported as a WebAssembly module (no read permission needed); on Node read
+ * through process.getBuiltinModule (Node 20.16+, so that nothing imports a Node module);
+ * elsewhere (browsers, bundlers that follow new URL(..., import.meta.url)) fetched.
+ */
+async function bpeExports(): Promise<BpeExports> {
+  const instantiate = async (module: WebAssembly.Module) => (await WebAssembly.instantiate(module, {})).exports as unknown as BpeExports;
+  if (provided) return instantiate(provided);
+  const url = new URL(WASM_FILE, import.meta.url);
+  const host = globalThis as { process?: { getBuiltinModule?: (id: string) => unknown }; Deno?: unknown };
+  if (host.Deno !== undefined) return (await import(/* @vite-ignore */ url.href)) as BpeExports;
+  let bytes: ArrayBuffer | Uint8Array<ArrayBuffer>;
+  const fs = typeof host.process?.getBuiltinModule === "function" ? host.process.getBuiltinModule("fs") : undefined;
+  if (fs) {
+    bytes = (fs as { readFileSync(path: URL): Uint8Array<ArrayBuffer> }).readFileSync(url);
+  } else {
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`${url.href}: HTTP ${response.status}`);
+    bytes = await response.arrayBuffer();
+  }
+  return instantiate(await WebAssembly.compile(bytes));
+}
+
+function bpeInstance(): Promise<Bpe> {
+  instance ??= bpeExports().then((exports) => (current = new Bpe(exports)));
+  // A failed load is not cached: the next call may run where it can load.
+  instance.catch(() => (instance = undefined));
+  return instance;
+}
+
+/** Lone surrogates have no UTF-8: refused, as everywhere in ctxloom. */
+function checkText(text: string): void {
+  if (typeof text !== "string") throw new CtxloomError("INVALID_ARGUMENT", `count takes a string; got ${describe(text)}.`);
+  const wellFormed = (text as { isWellFormed?: () => boolean }).isWellFormed;
+  if (wellFormed ? !wellFormed.call(text) : /\p{Cs}/u.test(text)) {
+    throw new CtxloomError("INVALID_CONTENT", "The text holds a lone surrogate (half of a UTF-16 pair), which has no UTF-8 form; fix its encoding first.");
+  }
+}
+
+/**
+ * The WebAssembly counter of an encoding, loading the module on first use.
+ * @throws WASM_UNAVAILABLE when the module cannot load here; INVALID_ARGUMENT for an unknown encoding
+ */
+export function wasmBpeCounter(encoding: Encoding): Promise<TokenCounter> {
+  if (typeof encoding !== "string" || !Object.hasOwn(ENCODING_IDS, encoding)) {
+    return Promise.reject(new CtxloomError("INVALID_ARGUMENT", `encoding must be "o200k_base" or "cl100k_base"; got ${describe(encoding)}.`));
+  }
+  const id = ENCODING_IDS[encoding];
+  const ready = loaded.get(encoding);
+  if (ready) return Promise.resolve(ready);
+  let pending = loading.get(encoding);
+  if (!pending) {
+    pending = bpeInstance()
+      .catch((cause: unknown) => {
+        throw new CtxloomError("WASM_UNAVAILABLE", `The BPE counter's WebAssembly module could not load here (${String(cause)}).`, { cause });
+      })
+      .then((bpe) => {
+        bpe.init(id);
+        // A token holds at most `longest` bytes, and a text has at least one UTF-8 byte per
+        // UTF-16 unit: a linear lower bound that refuses what cannot fit before counting it.
+        const longest = bpe.exports.longest(id);
+        const counter: TokenCounter = {
+          name: encoding,
+          exact: true,
+          count: (text: string) => {
+            checkText(text);
+            return bpe.count(id, text);
+          },
+        };
+        if (longest > 0) counter.atLeast = (text: string) => Math.ceil(text.length / longest);
+        loaded.set(encoding, counter);
+        return counter;
+      })
+      .finally(() => loading.delete(encoding));
+    loading.set(encoding, pending);
+  }
+  return pending;
+}
+
+/** The default exact counter: the WebAssembly one, or gpt-tokenizer where it cannot load (not on Workers). */
+export function loadExactCounter(encoding: Encoding): Promise<TokenCounter> {
+  return wasmBpeCounter(encoding).catch((error: unknown) =>
+    loadFallback && error instanceof CtxloomError && error.code === "WASM_UNAVAILABLE" ? loadFallback(encoding) : Promise.reject(error),
+  );
+}
+
+/** The WebAssembly counter of an encoding if it is loaded, else undefined. */
+export function loadedWasmCounter(encoding: Encoding): TokenCounter | undefined {
+  return loaded.get(encoding);
+}
+
+/** Bytes of linear memory the tables take (data segment and rank tables built so far); 0 before loading. */
+export function wasmBpeTableBytes(): number {
+  return current ? current.exports.tableBytes() : 0;
+}
+
+/** Merge steps (pair scans, heap sift steps) of the last count: the complexity tests read it. */
+export function lastMergeSteps(): number {
+  return current ? current.exports.mergeSteps() : 0;
+}

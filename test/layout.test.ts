@@ -117,7 +117,7 @@ function importsOf(source: string, file = "source.ts"): { imports: Import[]; glo
   for (const i of ts) {
     const s = specifier(i);
     if (typeof s !== "string") continue;
-    if (i.typeOnly || ("probablyTypeOnly" in i && i.probablyTypeOnly)) {
+    if (("typeOnly" in i && i.typeOnly) || ("probablyTypeOnly" in i && i.probablyTypeOnly)) {
       if (!values.has(s)) imports.push({ specifier: s, typeOnly: true });
     } else tsValues.add(s);
   }

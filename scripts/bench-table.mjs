@@ -1,0 +1,62 @@
+#!/usr/bin/env node
+// Regenerates the README's performance section from bench/results.json (written by
+// `npm run bench`): every suite's README tables, the machine (CPU model, nproc), Node version,
+// commit and date, and the scale chart (bench/scale.svg). The section is the text between
+//   <!-- bench:start -->  and  <!-- bench:end -->
+// and nothing else in the README changes.
+//
+//   node scripts/bench-table.mjs [results.json] [README.md]
+
+import { readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const resultsFile = process.argv[2] ?? join(root, "bench/results.json");
+const readmeFile = process.argv[3] ?? join(root, "README.md");
+const START = "<!-- bench:start -->";
+const END = "<!-- bench:end -->";
+/** Suites in the order the README shows them; any other suite follows, by name. */
+const ORDER = ["server", "context", "heap", "arena", "tokens"];
+
+const results = JSON.parse(readFileSync(resultsFile, "utf8"));
+const readme = readFileSync(readmeFile, "utf8");
+const start = readme.indexOf(START);
+const end = readme.indexOf(END);
+if (start < 0 || end < start) throw new Error(`${readmeFile} has no ${START} ... ${END} section`);
+
+const cell = (s) => String(s).replace(/\|/g, "\\|");
+const table = (t) => {
+  const right = t.rows.length > 0 ? t.columns.map((_, i) => i > 0 && t.rows.every((r) => /^[\d.,<>~ -]+(x|%| ?[µm]?s| ?[KMG]?i?B)?$/.test(r[i] ?? ""))) : [];
+  return [
+    `| ${t.columns.map(cell).join(" | ")} |`,
+    `|${t.columns.map((_, i) => (right[i] ? "---:" : "---")).join("|")}|`,
+    ...t.rows.map((r) => `| ${r.map(cell).join(" | ")} |`),
+  ].join("\n");
+};
+
+const names = Object.keys(results.suites).sort((a, b) => {
+  const ia = ORDER.indexOf(a) < 0 ? ORDER.length : ORDER.indexOf(a);
+  const ib = ORDER.indexOf(b) < 0 ? ORDER.length : ORDER.indexOf(b);
+  return ia - ib || a.localeCompare(b);
+});
+const machines = new Set(names.map((n) => {
+  const m = results.suites[n].machine;
+  return `${m.cpu}, nproc ${m.nproc}, Node ${m.node}, commit ${m.commit || "unknown"}, ${m.date}`;
+}));
+const out = [START, ""];
+out.push(`Measured by \`npm run bench\` on ${[...machines].join("; ")}`);
+out.push(`(a machine shared with other work: ratios are steadier than absolute figures). Regenerate this section with`);
+out.push("`node scripts/bench-table.mjs` after a run; every suite's full tables and goals are in [bench/results/](bench/results/).");
+out.push("");
+out.push(`![Build time and memory per message against history size, WASM and JS engines](bench/scale.svg)`);
+out.push("");
+for (const name of names) {
+  for (const t of results.suites[name].readme ?? []) {
+    out.push(`**${t.title}**`, "", table(t), "");
+    if (t.note) out.push(t.note, "");
+  }
+}
+out.push(END);
+writeFileSync(readmeFile, readme.slice(0, start) + out.join("\n") + readme.slice(end + END.length));
+console.log(`${readmeFile}: performance section regenerated from ${resultsFile}`);

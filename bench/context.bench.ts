@@ -45,8 +45,8 @@ async function buildChat(loom: Loom, model: string, texts: string[], n: number):
 
 type Timing = ReturnType<typeof latency>;
 
-async function time(tasks: [string, () => unknown][], seconds: number, iterations = 5): Promise<Map<string, Timing>> {
-  const bench = new Bench({ time: seconds * 1000, warmupTime: Math.min(200, seconds * 100), iterations });
+async function time(tasks: [string, () => unknown][], seconds: number, iterations = 5, warmupIterations = 16): Promise<Map<string, Timing>> {
+  const bench = new Bench({ time: seconds * 1000, warmupTime: Math.min(200, seconds * 100), iterations, warmupIterations });
   for (const [name, fn] of tasks) bench.add(name, fn);
   await bench.run();
   return new Map(bench.tasks.map((t) => [t.name, latency(t)]));
@@ -131,7 +131,7 @@ export async function runContextSuite(options: SuiteOptions = { smoke: false }):
       ["plain", () => plainTrim(plain, maxTokens)],
     ], C.seconds);
     // trimMessages re-counts the history on every call: a few calls are enough at 100k.
-    const slow = await time([["trim", trim]], C.trimSeconds, 3);
+    const slow = await time([["trim", trim]], C.trimSeconds, 3, 1);
     versus[n] = {
       wasm: { ...fast.get("wasm")!, kept: kept.wasm },
       js: { ...fast.get("js")!, kept: kept.js },
@@ -203,6 +203,7 @@ function report(
     "",
     ...goals.map((g) => `- ${g.pass ? "PASS" : "MISS"} ${g.goal}: ${g.measured} (target ${g.target})`),
   ].join("\n");
+  const sameKept = C.versus.every((n) => (["js", "plain", "trim"] as const).every((k) => versus[n]![k].kept === versus[n]!.wasm.kept));
   const scalePoints: ScalePoint[] = (["wasm", "js"] as const).flatMap((config) =>
     C.sizes.map((messages) => ({ series: "build" as const, config, messages, value: scale[config][messages]!.build.p50 })),
   );
@@ -232,7 +233,7 @@ function report(
           `${ms(versus[n]!.trim.p50)} ms`,
           ratio(versus[n]!.trim.p50 / versus[n]!.wasm.p50),
         ]),
-        note: "All keep the same messages. The plain loop (what a careful user writes: an array per chat, counts cached at push, a walk back from the end) returns references; buildContext also formats them and keeps tool units, priorities and the other parts' budgets. trimMessages re-counts the history on every call.",
+        note: `${sameKept ? "All four keep the same number of messages." : `Messages kept differ: ${C.versus.map((n) => (["wasm", "js", "plain", "trim"] as const).map((k) => versus[n]![k].kept).join(" / ")).join("; ")}.`} The plain loop (what a careful user writes: an array per chat, counts cached at push, a walk back from the end) returns references; buildContext also formats them and keeps tool units, priorities and the other parts' budgets. trimMessages re-counts the history on every call.`,
       },
     ],
     results: { scale, versus, maxTokens },

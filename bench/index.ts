@@ -44,6 +44,7 @@ const started = performance.now();
 for (const name of run) {
   process.stderr.write(`suite ${name}${smoke ? " (smoke)" : ""}\n`);
   const t0 = performance.now();
+  const before = machine(); // the load average as the suite starts
   const out = join(outDir, "results", `${name}.json.tmp`);
   execFileSync(
     process.execPath,
@@ -59,7 +60,7 @@ for (const name of run) {
   console.log(`\ngoals (${report.name})`);
   for (const g of report.goals) console.log(`  ${g.pass ? "PASS" : "MISS"}  ${g.goal}: ${g.measured} (target ${g.target})`);
   writeFileSync(join(outDir, "results", `${name}.md`), report.markdown + "\n");
-  results.suites[name] = { ...report, seconds, machine: machine() };
+  results.suites[name] = { ...report, seconds, machine: before };
   results.machine = machine();
   writeFileSync(resultsFile, JSON.stringify(results, null, 1) + "\n");
   rmSync(out, { force: true });

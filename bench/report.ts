@@ -56,6 +56,8 @@ export interface Machine {
   node: string;
   commit: string;
   date: string;
+  /** The 1-minute load average when the figures were taken (other processes share the machine). */
+  load: number;
 }
 
 export function machine(): Machine {
@@ -65,6 +67,7 @@ export function machine(): Machine {
     node: process.version,
     commit: gitCommit(),
     date: new Date().toISOString().slice(0, 10),
+    load: Math.round(os.loadavg()[0]! * 10) / 10,
   };
 }
 

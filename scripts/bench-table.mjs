@@ -46,7 +46,9 @@ const machines = new Set(names.map((n) => {
 }));
 const out = [START, ""];
 out.push(`Measured by \`npm run bench\` on ${[...machines].join("; ")}`);
-out.push(`(a machine shared with other work: ratios are steadier than absolute figures). Regenerate this section with`);
+const loads = names.filter((n) => results.suites[n].machine.load !== undefined).map((n) => `${n} ${results.suites[n].machine.load}`);
+out.push(`(a machine shared with other work${loads.length ? `; its load average as each suite started: ${loads.join(", ")}` : ""}:`);
+out.push(`ratios are steadier than absolute figures). Regenerate this section with`);
 out.push("`node scripts/bench-table.mjs` after a run; every suite's full tables and goals are in [bench/results/](bench/results/).");
 out.push("");
 out.push(`![Build time and memory per message against history size, WASM and JS engines](bench/scale.svg)`);

@@ -70,12 +70,12 @@ export async function runServerSuite(options: SuiteOptions = { smoke: false }): 
     markdown,
     readme: [{
       title: `The server loop: ${count(C.requests)} turns (append the question, buildContext, append the answer), ${C.inFlight} in flight`,
-      columns: ["resident messages", "configuration", "requests/s", "p50", "p99", "p99.9", "slowest", "RSS"],
+      columns: ["resident messages", "configuration", "requests/s", "p50", "p99", "p99.9", "slowest", "RSS", "messages sent a request"],
       rows: runs.map((r) => [
         count(r.chats * r.perChat), LABEL[r.config as keyof typeof LABEL], fmt(r.reqPerS),
-        `${fmt(r.p50Us)} µs`, `${fmt(r.p99Us)} µs`, `${fmt(r.p999Us)} µs`, `${fmt(r.maxUs / 1000)} ms`, `${fmt(r.rssMB)} MB`,
+        `${fmt(r.p50Us)} µs`, `${fmt(r.p99Us)} µs`, `${fmt(r.p999Us)} µs`, `${fmt(r.maxUs / 1000)} ms`, `${fmt(r.rssMB)} MB`, fmt(r.sentPerRequest),
       ]),
-      note: `Chats of ${C.loads[0]!.perChat} messages (${C.loads.map((l) => count(l.chats)).join(" and ")} of them); each configuration in its own process; counts by the 4-characters estimate in all three. The plain arrays are what a careful user writes without a library (an array per chat, counts cached at push, a walk back from the end): no tree, no branches, no priorities or tool units. WASM vs JS engine at ${count(C.loads[0]!.chats * C.loads[0]!.perChat)}: ${ratio(runs[0]!.reqPerS / runs[1]!.reqPerS)} the requests/s.`,
+      note: `Chats of ${C.loads[0]!.perChat} messages (${C.loads.map((l) => count(l.chats)).join(" and ")} of them); each configuration in its own process; counts by the 4-characters estimate in all three. The plain arrays are what a careful user writes without a library (an array per chat, counts cached at push, a walk back from the end): no tree, no branches, no priorities or tool units. Every turn adds two messages to its chat, so with fewer chats each one grows longer and its context (every message fits gpt-4o's window) costs more to build: compare configurations within a row group, not across. WASM vs JS engine at ${count(C.loads[0]!.chats * C.loads[0]!.perChat)}: ${ratio(runs[0]!.reqPerS / runs[1]!.reqPerS)} the requests/s.`,
     }],
     results: runs,
   };

@@ -9,10 +9,12 @@
 // Texts are the real OASST conversations in ../shared/data when present (synthetic otherwise).
 // Nothing here asserts on timings: goals are printed as PASS / MISS.
 
+import { execFileSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { AIMessage, HumanMessage, trimMessages, type BaseMessage } from "@langchain/core/messages";
 import { Bench } from "tinybench";
 import { corpus } from "./corpus.js";
-import { count, fmt, latency, log, mdTable, ratio, type Goal, type ScalePoint, type SuiteOptions, type SuiteReport } from "./report.js";
+import { count, fmt, latency, log, mdTable, ratio, ROOT, type Goal, type ScalePoint, type SuiteOptions, type SuiteReport } from "./report.js";
 import { Loom, budgetFor, heuristicCounter, loadEncoding, messageTokens, registerModel, type Chat, type TokenCounter } from "../src/index.js";
 
 const FULL = { sizes: [1_000, 10_000, 100_000, 1_000_000], versus: [1_000, 10_000, 100_000], seconds: 2, trimSeconds: 3 };
@@ -75,28 +77,50 @@ function plainTrim(history: PlainMessage[], budget: number): PlainMessage[] {
 
 // ---------------------------------------------------------------- the suite
 
-export async function runContextSuite(options: SuiteOptions = { smoke: false }): Promise<SuiteReport> {
-  const C = options.smoke ? SMOKE : FULL;
-  const texts = corpus();
+type ScaleRow = { window: Timing; build: Timing; kept: number; total: number };
+
+/** Registers the bench's models: gpt-4o's window with the exact counter, and with the 4-characters estimate. */
+async function registerModels(): Promise<{ heuristic: TokenCounter }> {
   const exact = memoized(await loadEncoding("o200k_base"));
   registerModel({ name: "bench-gpt-4o", contextWindow: 128_000, sizeClass: "xlarge", tokensPerChar: 0.25, counter: exact });
   const heuristic = heuristicCounter();
   registerModel({ name: "bench-heuristic", contextWindow: 128_000, sizeClass: "xlarge", tokensPerChar: 0.25, counter: heuristic });
+  return { heuristic };
+}
 
-  // (a) window and buildContext by history size, both engines.
-  type Row = { window: Timing; build: Timing; kept: number; total: number };
-  const scale: Record<"wasm" | "js", Record<number, Row>> = { wasm: {}, js: {} };
+/** (a) for one engine, in this process: window and buildContext at every size. */
+async function scaleOf(engine: "wasm" | "js", C: typeof FULL): Promise<Record<number, ScaleRow>> {
+  await registerModels();
+  const texts = corpus();
+  const out: Record<number, ScaleRow> = {};
+  const loom = await Loom.open({ engine });
+  for (const n of C.sizes) {
+    log(`(a) ${engine}, ${count(n)} messages: building the chat`);
+    const chat = await buildChat(loom, "bench-gpt-4o", texts, n);
+    const probe = await chat.buildContext();
+    const t = await time([["window", () => chat.window({ maxMessages: 40 })], ["build", () => chat.buildContext()]], C.seconds);
+    out[n] = { window: t.get("window")!, build: t.get("build")!, kept: probe.conversation.length, total: probe.usage.total };
+    await loom.user("bench").delete(chat.id);
+  }
+  await loom.close();
+  return out;
+}
+
+export async function runContextSuite(options: SuiteOptions = { smoke: false }): Promise<SuiteReport> {
+  const C = options.smoke ? SMOKE : FULL;
+  const texts = corpus();
+  const { heuristic } = await registerModels();
+
+  // (a) window and buildContext by history size, each engine in a process of its own (run one
+  // after the other in one process, the second would find the shared code paths already hot).
+  const scale = {} as Record<"wasm" | "js", Record<number, ScaleRow>>;
   for (const engine of ["wasm", "js"] as const) {
-    const loom = await Loom.open({ engine });
-    for (const n of C.sizes) {
-      log(`(a) ${engine}, ${count(n)} messages: building the chat`);
-      const chat = await buildChat(loom, "bench-gpt-4o", texts, n);
-      const probe = await chat.buildContext();
-      const t = await time([["window", () => chat.window({ maxMessages: 40 })], ["build", () => chat.buildContext()]], C.seconds);
-      scale[engine][n] = { window: t.get("window")!, build: t.get("build")!, kept: probe.conversation.length, total: probe.usage.total };
-      await loom.user("bench").delete(chat.id);
-    }
-    await loom.close();
+    const stdout = execFileSync(
+      process.execPath,
+      ["--expose-gc", "--import", "tsx", "--max-old-space-size=8192", fileURLToPath(import.meta.url), "child", engine, options.smoke ? "smoke" : "full"],
+      { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], maxBuffer: 1 << 20 },
+    );
+    scale[engine] = JSON.parse(stdout.trim().split("\n").pop()!) as Record<number, ScaleRow>;
   }
 
   // (b) the same conversation three ways, same counter, same conversation budget.
@@ -154,7 +178,7 @@ export async function runContextSuite(options: SuiteOptions = { smoke: false }):
 
 function report(
   C: typeof FULL,
-  scale: Record<"wasm" | "js", Record<number, { window: Timing; build: Timing; kept: number; total: number }>>,
+  scale: Record<"wasm" | "js", Record<number, ScaleRow>>,
   versus: Record<number, Record<"wasm" | "js" | "trim" | "plain", Timing & { kept: number }>>,
   maxTokens: number,
 ): SuiteReport {
@@ -243,4 +267,9 @@ function report(
     ],
     results: { scale, versus, maxTokens },
   };
+}
+
+if (process.argv[2] === "child") {
+  const engine = process.argv[3] as "wasm" | "js";
+  process.stdout.write(JSON.stringify(await scaleOf(engine, process.argv[4] === "smoke" ? SMOKE : FULL)) + "\n");
 }

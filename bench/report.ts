@@ -121,5 +121,5 @@ export function fmt(x: number): string {
   return x.toPrecision(3);
 }
 
-export const ratio = (x: number): string => `${x >= 10 ? x.toFixed(0) : x.toFixed(1)}x`;
+export const ratio = (x: number): string => `${x >= 10 ? Math.round(x).toLocaleString("en") : x.toFixed(1)}x`;
 export const count = (n: number): string => n.toLocaleString("en");

@@ -40,12 +40,17 @@ const names = Object.keys(results.suites).sort((a, b) => {
   const ib = ORDER.indexOf(b) < 0 ? ORDER.length : ORDER.indexOf(b);
   return ia - ib || a.localeCompare(b);
 });
-const machines = new Set(names.map((n) => {
+// One line for the machine; the commit and date per suite when runs differ.
+const first = results.suites[names[0]]?.machine ?? results.machine;
+const runsOf = new Map();
+for (const n of names) {
   const m = results.suites[n].machine;
-  return `${m.cpu}, nproc ${m.nproc}, Node ${m.node}, commit ${m.commit || "unknown"}, ${m.date}`;
-}));
+  const key = `commit ${m.commit || "unknown"}, ${m.date}`;
+  runsOf.set(key, [...(runsOf.get(key) ?? []), n]);
+}
+const when = runsOf.size === 1 ? [...runsOf.keys()][0] : [...runsOf].map(([k, ns]) => `${k} (${ns.join(", ")})`).join("; ");
 const out = [START, ""];
-out.push(`Measured by \`npm run bench\` on ${[...machines].join("; ")}`);
+out.push(`Measured by \`npm run bench\` on ${first.cpu}, nproc ${first.nproc}, Node ${first.node}; ${when}`);
 const loads = names.filter((n) => results.suites[n].machine.load !== undefined).map((n) => `${n} ${results.suites[n].machine.load}`);
 out.push(`(a machine shared with other work${loads.length ? `; its load average as each suite started: ${loads.join(", ")}` : ""}:`);
 out.push(`ratios are steadier than absolute figures). Regenerate this section with`);

@@ -200,8 +200,8 @@ function report(
 
   const rows = C.sizes.map((n) => ({
     history: count(n),
-    "window WASM ms": ms(scale.wasm[n]!.window.p50),
-    "window JS ms": ms(scale.js[n]!.window.p50),
+    "window WASM µs": fmt(scale.wasm[n]!.window.p50 * 1000),
+    "window JS µs": fmt(scale.js[n]!.window.p50 * 1000),
     "build WASM ms": ms(scale.wasm[n]!.build.p50),
     "build JS ms": ms(scale.js[n]!.build.p50),
     "JS / WASM": ratio(scale.js[n]!.build.p50 / scale.wasm[n]!.build.p50),
@@ -249,7 +249,7 @@ function report(
       {
         title: "A request's context as the history grows (gpt-4o's 128k window, exact counts, p50)",
         columns: ["history", "window of 40, WASM", "window of 40, JS", "buildContext, WASM", "buildContext, JS", "messages kept"],
-        rows: C.sizes.map((n) => [count(n), `${ms(scale.wasm[n]!.window.p50)} ms`, `${ms(scale.js[n]!.window.p50)} ms`, `${ms(scale.wasm[n]!.build.p50)} ms`, `${ms(scale.js[n]!.build.p50)} ms`, count(scale.wasm[n]!.kept)]),
+        rows: C.sizes.map((n) => [count(n), `${fmt(scale.wasm[n]!.window.p50 * 1000)} µs`, `${fmt(scale.js[n]!.window.p50 * 1000)} µs`, `${ms(scale.wasm[n]!.build.p50)} ms`, `${ms(scale.js[n]!.build.p50)} ms`, count(scale.wasm[n]!.kept)]),
       },
       {
         title: `The same conversation, counter and ${count(maxTokens)}-token budget, three ways (p50)`,

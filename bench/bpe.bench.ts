@@ -61,8 +61,9 @@ export async function runBpeSuite() {
     ) as { ms: number; cpuMs: number; heapMB: number; buffersMB: number };
   const loads = Object.fromEntries(BACKENDS.map((b) => [b, load(b, "o200k_base")])) as Record<Backend, ReturnType<typeof load>>;
 
-  const texts = corpus();
-  const docs = documents(texts);
+  const smoke = process.env.CTXLOOM_BENCH_SMOKE === "1"; // npm run bench:smoke: a few texts, to prove the suite runs
+  const texts = smoke ? corpus().slice(0, 50) : corpus();
+  const docs = documents(smoke ? corpus() : texts).slice(0, smoke ? 1 : 20);
   const sets = { [`${texts.length} OASST texts`]: texts, [`${docs.length} documents of 100 KB`]: docs };
   const rows: Record<string, string | number>[] = [];
   const speed = new Map<string, number>(); // `${encoding} ${set} ${backend}` -> MB/s

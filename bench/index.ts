@@ -1,50 +1,74 @@
-// `npm run bench`: runs every suite, prints its tables and goals, and writes its markdown
-// (the table for the README) to bench/results/<suite>.md. Goals are reported, never asserted.
+// `npm run bench [suite...]`: runs every suite (bench/*.bench.ts), each in a process of its
+// own, prints its tables, goals and ratios, and writes
+//   bench/results.json        every suite's report with the machine, Node, commit and date
+//   bench/results/<suite>.md  the suite's full markdown
+//   bench/scale.svg           build time and memory against history size (bench/chart.ts)
+// then regenerates the README's performance section (scripts/bench-table.mjs).
+// Naming suites runs only those; their entries in results.json are replaced, the others kept.
+//
+// `npm run bench:smoke` (--smoke) runs every suite at a tiny size, to prove they work; it writes
+// to a temporary folder (or --out <dir>) and never touches the committed results. Goals are
+// reported as PASS / MISS, never asserted: timings are no test.
 
-import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { runArenaSuite } from "./arena.bench.js";
-import { runBpeSuite } from "./bpe.bench.js";
-import { runContextSuite } from "./context.bench.js";
-import { runTokensSuite } from "./tokens.bench.js";
-import { runLongTokensSuite } from "./tokens-long.bench.js";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { scaleChart } from "./chart.js";
+import { machine, ROOT, type Machine, type SuiteReport } from "./report.js";
 
-/** What a suite reports: tables to print, goals (reported, never asserted) and its markdown. */
-interface SuiteReport {
-  name: string;
-  tables: { title: string; rows: Record<string, string | number>[] }[];
-  goals: { goal: string; target: string; measured: string; pass: boolean }[];
-  markdown: string;
+export interface Results {
+  machine: Machine;
+  suites: Record<string, SuiteReport & { seconds: number; machine: Machine }>;
 }
 
-const RESULTS = join(dirname(fileURLToPath(import.meta.url)), "results");
+const BENCH = join(ROOT, "bench");
+const args = process.argv.slice(2);
+const smoke = args.includes("--smoke");
+const outAt = args.indexOf("--out");
+const outDir = outAt >= 0 ? args[outAt + 1]! : smoke ? mkdtempSync(join(tmpdir(), "ctxloom-bench-")) : BENCH;
+const named = args.filter((a, i) => !a.startsWith("--") && args[i - 1] !== "--out");
 
-const suites: { name: string; run: () => Promise<SuiteReport> }[] = [
-  { name: "arena", run: runArenaSuite },
-  { name: "context", run: runContextSuite },
-  { name: "tokens", run: runTokensSuite },
-  { name: "tokens-long", run: runLongTokensSuite },
-  { name: "bpe", run: runBpeSuite },
-];
-const only = process.argv.slice(2);
+const all = readdirSync(BENCH).filter((f) => f.endsWith(".bench.ts")).map((f) => f.replace(/\.bench\.ts$/, "")).sort();
+const unknown = named.filter((n) => !all.includes(n));
+if (unknown.length > 0) throw new Error(`no suite ${unknown.join(", ")}; suites: ${all.join(", ")}`);
+const run = named.length > 0 ? named : all;
+
+const resultsFile = join(outDir, "results.json");
+const results: Results = existsSync(resultsFile) && !smoke
+  ? (JSON.parse(readFileSync(resultsFile, "utf8")) as Results)
+  : { machine: machine(), suites: {} };
+mkdirSync(join(outDir, "results"), { recursive: true });
 
 const started = performance.now();
-for (const suite of suites.filter((s) => only.length === 0 || only.includes(s.name))) {
-  process.stderr.write(`suite ${suite.name}\n`);
-  const report = await suite.run();
+for (const name of run) {
+  process.stderr.write(`suite ${name}${smoke ? " (smoke)" : ""}\n`);
+  const t0 = performance.now();
+  const before = machine(); // the load average as the suite starts
+  const out = join(outDir, "results", `${name}.json.tmp`);
+  execFileSync(
+    process.execPath,
+    ["--expose-gc", "--import", "tsx", "--max-old-space-size=8192", join(BENCH, "suite.ts"), join(BENCH, `${name}.bench.ts`), out, ...(smoke ? ["--smoke"] : [])],
+    { cwd: ROOT, stdio: ["ignore", "inherit", "inherit"] },
+  );
+  const report = JSON.parse(readFileSync(out, "utf8")) as SuiteReport;
+  const seconds = (performance.now() - t0) / 1000;
   for (const table of report.tables) {
     console.log(`\n${table.title}`);
     console.table(table.rows);
   }
   console.log(`\ngoals (${report.name})`);
-  for (const g of report.goals) {
-    console.log(`  ${g.pass ? "PASS" : "MISS"}  ${g.goal}: ${g.measured} (target ${g.target})`);
-  }
-  console.log(`\n${report.markdown}`);
-  mkdirSync(RESULTS, { recursive: true });
-  const file = join(RESULTS, `${report.name}.md`);
-  writeFileSync(file, report.markdown + "\n");
-  console.log(`written to ${file}`);
+  for (const g of report.goals) console.log(`  ${g.pass ? "PASS" : "MISS"}  ${g.goal}: ${g.measured} (target ${g.target})`);
+  writeFileSync(join(outDir, "results", `${name}.md`), report.markdown + "\n");
+  results.suites[name] = { ...report, seconds, machine: before };
+  results.machine = machine();
+  writeFileSync(resultsFile, JSON.stringify(results, null, 1) + "\n");
+  rmSync(out, { force: true });
+  console.log(`(${name}: ${seconds.toFixed(0)} s)`);
 }
-console.log(`\nbench done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+
+writeFileSync(join(outDir, "scale.svg"), scaleChart(Object.values(results.suites).flatMap((s) => s.scale ?? [])));
+if (!smoke && outDir === BENCH) {
+  execFileSync(process.execPath, [join(ROOT, "scripts/bench-table.mjs")], { cwd: ROOT, stdio: "inherit" });
+}
+console.log(`\nbench done in ${((performance.now() - started) / 1000).toFixed(0)} s; results in ${outDir}`);

@@ -30,7 +30,8 @@ function writer(url: string, prefix: string, appends: number, durability: string
 
 const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
 
-export async function runPostgresSuite(smoke = false): Promise<SuiteReport> {
+export async function runPostgresSuite(options: { smoke?: boolean } = {}): Promise<SuiteReport> {
+  const smoke = options.smoke === true;
   if (!postgresBin()) {
     console.warn("[skip] postgres bench: no PostgreSQL binaries; run `apt-get install postgresql`.");
     return { name: "postgres", tables: [], goals: [], markdown: "PostgreSQL bench skipped: no server binaries." };
@@ -78,7 +79,26 @@ export async function runPostgresSuite(smoke = false): Promise<SuiteReport> {
     return {
       name: "postgres",
       tables: [{ title: "PostgreSQL appends (Loom, 8 chats per process)", rows }, { title: "another instance sees a new message (ms, append to NOTIFY)", rows: [{ p50: seen.p50.toFixed(2), p99: seen.p99.toFixed(2) }] }],
-      goals: [],
+      goals: [
+        {
+          goal: "another instance hears of a new message (append to NOTIFY), p99",
+          target: "< 50 ms",
+          measured: `${seen.p99.toFixed(2)} ms`,
+          pass: seen.p99 < 50,
+        },
+        ...["full", "batched"].map((durability) => {
+          const mine = rows.filter((r) => r.durability === durability);
+          const one = mine[0]!["appends/s"] as number;
+          const most = mine[mine.length - 1]!;
+          const x = (most["appends/s"] as number) / one;
+          return {
+            goal: `${durability}: appends/s with ${most.processes} writer processes against 1`,
+            target: "> 1x (writers to different chats do not serialize)",
+            measured: `${x.toFixed(2)}x`,
+            pass: x > 1,
+          };
+        }),
+      ],
       markdown: [
         "| durability | writer processes | appends/s |",
         "|---|---:|---:|",
@@ -93,7 +113,7 @@ export async function runPostgresSuite(smoke = false): Promise<SuiteReport> {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const report = await runPostgresSuite(process.argv.includes("--smoke"));
+  const report = await runPostgresSuite({ smoke: process.argv.includes("--smoke") });
   for (const t of report.tables) {
     console.log(`\n${t.title}`);
     console.table(t.rows);

@@ -15,7 +15,7 @@ import { embedTexts } from "../src/recall/embedder.js";
 import { hashingEmbedder } from "../src/recall/hashing.js";
 import { oasstExchanges, rng, syntheticExchanges } from "../test/recall/eval-set.js";
 
-const SMOKE = process.argv.includes("--smoke");
+const SMOKE = process.argv.includes("--smoke") || process.env.CTXLOOM_BENCH_SMOKE === "1";
 const DIM = 384;
 const K = 10;
 const SIZES = SMOKE ? [1_000] : [1_000, 10_000, 100_000];
@@ -139,7 +139,8 @@ export async function runSimilaritySuite(): Promise<SimilarityReport> {
     const row: Record<string, string | number> = { data: "gaussian", rows: n.toLocaleString("en") };
     for (const c of CANDIDATES) row[`recall@10, ${c} candidates`] = +recallAt10(wasm, xw, queries, c).toFixed(4);
     quality.push(row);
-    if (n === 100_000) {
+    // The goals are judged at 100k; a smoke run judges its largest size (named in the goals).
+    if (n === SIZES[SIZES.length - 1]) {
       at100k = t;
       fastest100k = new Map(fastest);
       recall100 = row["recall@10, 100 candidates"] as number;
@@ -165,12 +166,13 @@ export async function runSimilaritySuite(): Promise<SimilarityReport> {
   quality.push(row);
 
   const goals: Goal[] = [];
+  const over = `${(SIZES[SIZES.length - 1]! / 1000).toFixed(0)}k`;
   if (at100k) {
     const f32 = at100k.get("wasm f32 SIMD")!;
     const fast = (a: string, b: string) => (fastest100k.get(a)! / fastest100k.get(b)!).toFixed(2);
     const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
     goals.push(
-      { goal: "top-10 over 100k x 384: WASM SIMD vs plain TS", target: ">= 8x", measured: `${ratio(at100k.get("ts f32")!, f32)} (fastest runs: ${fast("ts f32", "wasm f32 SIMD")}x)`, pass: at100k.get("ts f32")! / f32 >= 8 },
+      { goal: `top-10 over ${over} x 384: WASM SIMD vs plain TS`, target: ">= 8x", measured: `${ratio(at100k.get("ts f32")!, f32)} (fastest runs: ${fast("ts f32", "wasm f32 SIMD")}x)`, pass: at100k.get("ts f32")! / f32 >= 8 },
       { goal: "WASM SIMD scan vs a SIMD pass that only reads the bytes", target: "<= 1.3x", measured: `${ratio(f32, at100k.get("wasm read pass")!)} (fastest runs: ${fast("wasm f32 SIMD", "wasm read pass")}x)`, pass: f32 / at100k.get("wasm read pass")! <= 1.3 },
       { goal: "int8 + re-rank (100 candidates) vs f32 SIMD", target: ">= 3x", measured: `${ratio(f32, at100k.get("wasm int8 + re-rank (100)")!)} (fastest runs: ${fast("wasm f32 SIMD", "wasm int8 + re-rank (100)")}x)`, pass: f32 / at100k.get("wasm int8 + re-rank (100)")! >= 3 },
       { goal: "int8 + re-rank recall@10 vs exact (gaussian, 100 candidates)", target: ">= 0.99", measured: recall100.toFixed(4), pass: recall100 >= 0.99 },

@@ -49,7 +49,8 @@ function folder(): { path: (name: string) => string; remove: () => void } {
   return { path: (name) => join(dir, name), remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-export async function runSqliteSuite(sizes: Sizes = process.argv.includes("--smoke") ? SMOKE_SIZES : FULL_SIZES) {
+export async function runSqliteSuite(options: { smoke?: boolean } = {}) {
+  const sizes: Sizes = options.smoke || process.argv.includes("--smoke") ? SMOKE_SIZES : FULL_SIZES;
   const texts = corpus();
   const counter = heuristicCounter();
   const dir = folder();

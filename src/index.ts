@@ -20,9 +20,9 @@ export {
 } from "./models/profiles.js";
 export type { Encoding } from "./models/types.js";
 export { budgetFor, DEFAULT_SPLIT, EFFECTIVE_FRACTION, type Budget, type BudgetSplit, type BudgetOptions } from "./models/budget.js";
+export { countTokens, loadTokenizer, type CountingMode } from "./models/counting.js";
 export {
-  countTokens, loadTokenizer, loadEncoding, tiktokenCounter, wasmBpeCounter, heuristicCounter, messageTokens,
-  type TokenCounter, type CountingMode, type CountableMessage,
+  loadEncoding, tiktokenCounter, wasmBpeCounter, heuristicCounter, messageTokens, type TokenCounter, type CountableMessage,
 } from "./tokens/index.js";
 export { memoryStore } from "./store/memory.js";
 export { MessageColumns } from "./store/columns.js";

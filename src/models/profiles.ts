@@ -1,5 +1,5 @@
 import { CtxloomError, checkKeys, checkOptions, describe } from "../errors.js";
-import { MAX_TOKENS } from "../tokens/chat.js";
+import { MAX_TOKENS } from "../message.js";
 import type { TokenCounter } from "../tokens/types.js";
 import { ALIASES, CATALOG } from "./catalog.js";
 import type { Encoding } from "./types.js";

@@ -1,5 +1,6 @@
-/** A tokenizer encoding ctxloom can count exactly. */
-export type Encoding = "o200k_base" | "cl100k_base";
+import type { Encoding } from "../tokens/types.js";
+
+export type { Encoding };
 export interface CatalogEntry {
   name: string;
   contextWindow: number;

@@ -1,5 +1,5 @@
 import { CtxloomError, describe } from "../errors.js";
-import type { Encoding } from "../models/types.js";
+import type { Encoding } from "./types.js";
 import { HeapBpe, type BpeCore } from "./bpe.js";
 import type { TokenCounter } from "./types.js";
 

@@ -1,5 +1,5 @@
 // "#ctxloom/fallback" under the workerd condition: no fallback (see fallback.ts).
-import type { Encoding } from "../models/types.js";
+import type { Encoding } from "./types.js";
 import type { TokenCounter } from "./types.js";
 
 export const loadFallback: ((encoding: Encoding) => Promise<TokenCounter>) | undefined = undefined;

@@ -1,94 +1,9 @@
-import { CtxloomError, checkOptions, describe } from "../errors.js";
-import { getModelProfile, type ModelInput } from "../models/profiles.js";
-import { REPLY_PRIMING, messageTokens, type CountableMessage } from "./chat.js";
-import { loadedEncoding } from "./exact.js";
-import { heuristicCounter } from "./heuristic.js";
-import type { TokenCounter } from "./types.js";
-import { loadExactCounter, loadedWasmCounter } from "./wasm-bpe.js";
-
-export type { TokenCounter } from "./types.js";
+// The tokens room: counters (exact BPE, heuristic) and the chat-format count of a message.
+// Counting for a named model (counterFor, countTokens, loadTokenizer) is in models/counting.ts.
+export type { TokenCounter, Encoding } from "./types.js";
 export { heuristicCounter } from "./heuristic.js";
 export { messageTokens, REPLY_PRIMING, TOKENS_PER_MESSAGE, TOKENS_PER_NAME, type CountableMessage } from "./chat.js";
 export { loadEncoding, tiktokenCounter } from "./exact.js";
-export { provideBpeModule, wasmBpeCounter } from "./wasm-bpe.js";
+export { provideBpeModule, wasmBpeCounter, loadExactCounter, loadedWasmCounter } from "./wasm-bpe.js";
+export { loadedEncoding } from "./exact.js";
 
-/** How a Loom counts: "exact" where the model's encoding is known (default), or always the heuristic. */
-export type CountingMode = "exact" | "heuristic";
-
-/** The counter for a model, loading its exact encoding first if needed (the WebAssembly counter, else gpt-tokenizer). */
-export async function counterFor(model: string | ModelInput, mode: CountingMode = "exact"): Promise<TokenCounter> {
-  const profile = getModelProfile(model);
-  if (profile.counter) return profile.counter;
-  if (mode === "exact" && profile.encoding) return loadExactCounter(profile.encoding);
-  return heuristicCounter(profile.tokensPerChar);
-}
-
-/** Loads the exact tokenizer of a model (if it has one), so that `countTokens` can count it synchronously. */
-export async function loadTokenizer(model: string | ModelInput): Promise<TokenCounter> {
-  getModelProfile(model); // a bad model is refused here, before anything loads
-  return counterFor(model);
-}
-
-/**
- * Tokens a list of chat messages costs in a request, by the OpenAI cookbook's rules (3 a
- * message, 1 more for a name, 3 for the reply primer), with the model's own encoding
- * where it is known and the profile's tokens-per-character estimate otherwise.
- * @throws UNKNOWN_MODEL; INVALID_ARGUMENT for malformed messages; TOKENIZER_NOT_LOADED when the
- *   model's exact encoding is not loaded yet (`await loadTokenizer(model)` once first)
- */
-export function countTokens(messages: readonly CountableMessage[], options: { model: string | ModelInput }): number {
-  if (!Array.isArray(messages)) {
-    throw new CtxloomError("INVALID_ARGUMENT", `countTokens takes an array of messages { role, content, name? }; got ${describe(messages)}.`);
-  }
-  const o = checkOptions<{ model: string | ModelInput }>(options, "countTokens(messages, options)", ["model"]);
-  if (o.model === undefined) {
-    throw new CtxloomError("INVALID_ARGUMENT", `countTokens needs { model }, e.g. countTokens(messages, { model: "gpt-4o" }).`);
-  }
-  const profile = getModelProfile(o.model);
-  let counter = profile.counter;
-  if (!counter && profile.encoding) {
-    counter = loadedWasmCounter(profile.encoding) ?? loadedEncoding(profile.encoding);
-    if (!counter) {
-      throw new CtxloomError(
-        "TOKENIZER_NOT_LOADED",
-        `The ${profile.encoding} tokenizer of ${profile.name} loads lazily (about 20 ms; 0.3 s where it falls back to gpt-tokenizer); ` +
-          `call \`await loadTokenizer(${JSON.stringify(profile.name)})\` once before counting.`,
-      );
-    }
-  }
-  counter ??= heuristicCounter(profile.tokensPerChar);
-  let total = REPLY_PRIMING;
-  messages.forEach((m, i) => (total += messageTokens(counter, toCountable(m, i))));
-  return total;
-}
-
-/** A checked copy of messages[i], in ctxloom's camelCase or OpenAI's snake_case. @throws INVALID_ARGUMENT */
-function toCountable(m: CountableMessage & { tool_calls?: unknown; tool_call_id?: unknown }, i: number): CountableMessage {
-  const bad = (what: string, value: unknown): never => {
-    throw new CtxloomError("INVALID_ARGUMENT", `messages[${i}]${what} must be a string; got ${describe(value)}.`);
-  };
-  if (m === null || typeof m !== "object") {
-    throw new CtxloomError("INVALID_ARGUMENT", `messages[${i}] must be { role, content, name?, tool_calls?, tool_call_id? }; got ${describe(m)}.`);
-  }
-  if (typeof m.role !== "string") bad(".role", m.role);
-  const content = m.content ?? "";
-  if (typeof content !== "string") bad(".content", m.content);
-  const out: CountableMessage = { role: m.role, content };
-  if (m.name !== undefined) out.name = typeof m.name === "string" ? m.name : bad(".name", m.name);
-  const callId = m.toolCallId ?? m.tool_call_id;
-  if (callId !== undefined) out.toolCallId = typeof callId === "string" ? callId : bad(".tool_call_id", callId);
-  const calls = m.toolCalls ?? m.tool_calls;
-  if (calls !== undefined) {
-    if (!Array.isArray(calls)) bad(".tool_calls (an array)", calls);
-    out.toolCalls = (calls as unknown[]).map((call, j) => {
-      const c = (call ?? {}) as { id?: unknown; type?: unknown; function?: { name?: unknown; arguments?: unknown } };
-      const field = (path: string, value: unknown): string => (typeof value === "string" ? value : bad(`.tool_calls[${j}]${path}`, value));
-      return {
-        id: field(".id", c.id),
-        type: field(".type", c.type),
-        function: { name: field(".function.name", c.function?.name), arguments: field(".function.arguments", c.function?.arguments) },
-      };
-    });
-  }
-  return out;
-}

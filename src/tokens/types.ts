@@ -1,3 +1,6 @@
+/** A tokenizer encoding ctxloom can count exactly. */
+export type Encoding = "o200k_base" | "cl100k_base";
+
 /** Counts the tokens of a text. Implementations must be pure and synchronous. */
 export interface TokenCounter {
   /** A stable name, e.g. "o200k_base" or "heuristic:0.25". */

@@ -4,7 +4,7 @@ import type { Engine } from "../engine/types.js";
 import { memoryStore } from "../store/memory.js";
 import { STORE_METHODS, type Store } from "../store/types.js";
 import { getModelProfile } from "../models/profiles.js";
-import { counterFor, type CountingMode } from "../tokens/index.js";
+import { counterFor, type CountingMode } from "../models/counting.js";
 import { SlidingWindow, type WindowOptions } from "../context/sliding-window.js";
 import type { Chat } from "./chat.js";
 import { OpenChats } from "./open-chats.js";

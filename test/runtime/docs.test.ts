@@ -1,5 +1,5 @@
 // docs/runtimes.md and the README show the files the runtime tests run, verbatim.
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, test } from "vitest";
@@ -16,4 +16,21 @@ test("the README's Worker example is test/runtime/worker.js verbatim", () => {
   const readme = readFileSync(join(root, "README.md"), "utf8");
   const code = readFileSync(join(root, "test/runtime/worker.js"), "utf8");
   expect(readme).toContain("```js\n" + code + "```\n");
+});
+
+// Words for users: the README and docs/ speak of features (never of the design documents'
+// "seeds", which users do not have), and every `ctxloom/<entry>` they name is an entry the
+// package exports: what is not there yet is written as "not yet", without an import path.
+const pages = ["README.md", ...readdirSync(join(root, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+
+test.each(pages)("%s never speaks of seeds", (page) => {
+  const text = readFileSync(join(root, page), "utf8");
+  expect(text.split("\n").filter((line) => /\bseeds?\b/i.test(line))).toEqual([]);
+});
+
+test.each(pages)("%s names only entries the package exports", (page) => {
+  const text = readFileSync(join(root, page), "utf8");
+  const exported = Object.keys(JSON.parse(readFileSync(join(root, "package.json"), "utf8")).exports as object);
+  const named = [...text.matchAll(/(?<!#)\bctxloom(\/[\w./-]+)/g)].map((m) => `.${m[1]!.replace(/[.]$/, "")}`);
+  expect(named.filter((entry) => !exported.includes(entry))).toEqual([]);
 });

@@ -20,7 +20,7 @@ const COOKBOOK = [
 describe("countTokens before the tokenizer is loaded", () => {
   it("throws TOKENIZER_NOT_LOADED in a fresh module, and counts once loadTokenizer resolved", async () => {
     vi.resetModules();
-    const fresh = await import("../../src/tokens/index.js");
+    const fresh = await import("../../src/models/counting.js");
     let error: unknown;
     try {
       fresh.countTokens(COOKBOOK, { model: "gpt-4o" });

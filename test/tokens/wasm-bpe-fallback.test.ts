@@ -13,7 +13,7 @@ const code = async (promise: Promise<unknown>) => promise.then(() => "resolved",
 async function freshModules() {
   vi.resetModules();
   return {
-    tokens: await import("../../src/tokens/index.js"),
+    tokens: await import("../../src/models/counting.js"),
     bpe: await import("../../src/tokens/wasm-bpe.js"),
     exact: await import("../../src/tokens/exact.js"),
   };

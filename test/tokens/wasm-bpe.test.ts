@@ -10,7 +10,7 @@ import { countTokens as gptO200k } from "gpt-tokenizer/encoding/o200k_base";
 import { countTokens as gptCl100k } from "gpt-tokenizer/encoding/cl100k_base";
 import { describe, expect, it } from "vitest";
 import { countTokens, loadTokenizer, tiktokenCounter } from "../../src/index.js";
-import { counterFor } from "../../src/tokens/index.js";
+import { counterFor } from "../../src/models/counting.js";
 import { lastMergeSteps, loadedWasmCounter, wasmBpeCounter, wasmBpeTableBytes } from "../../src/tokens/wasm-bpe.js";
 import { expectRejectCode, expectThrowCode } from "../helpers.js";
 import { sharedStrings } from "./shared-strings.js";

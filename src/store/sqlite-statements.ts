@@ -15,11 +15,16 @@ const MESSAGE_COLUMNS =
  * per value). The three codes share one integer (-1 when one is out of range); the optional fields, null on most rows,
  * come as one JSON array only where one of them is set.
  */
-const MESSAGE_READ =
-  "id, parent, CASE WHEN role BETWEEN 0 AND 3 AND priority BETWEEN 0 AND 3 AND kind BETWEEN 0 AND 1 " +
-  "THEN role + (priority << 2) + (kind << 4) ELSE -1 END, tokens, created, content, " +
+const CODES_READ =
+  "CASE WHEN role BETWEEN 0 AND 3 AND priority BETWEEN 0 AND 3 AND kind BETWEEN 0 AND 1 THEN role + (priority << 2) + (kind << 4) ELSE -1 END";
+const EXTRAS_READ =
   "CASE WHEN name IS NULL AND tool_calls IS NULL AND tool_call_id IS NULL AND covers_first IS NULL AND parts IS NULL THEN NULL " +
   "ELSE json_array(name, tool_calls, tool_call_id, covers_first, covers_last, parts) END";
+const MESSAGE_READ = `id, parent, ${CODES_READ}, tokens, created, content, ${EXTRAS_READ}`;
+/** The same values but the text, for a range of ids, as one row of JSON arrays (see sqlite-load.ts). */
+const MESSAGE_CHUNK =
+  `json_group_array(id), json_group_array(parent), json_group_array(${CODES_READ}), json_group_array(tokens), ` +
+  `json_group_array(created), json_group_array(${EXTRAS_READ})`;
 
 export type Statements = ReturnType<typeof prepareStatements>;
 
@@ -40,6 +45,9 @@ export function prepareStatements(db: SqliteDatabase) {
       `INSERT INTO messages (chat, ${MESSAGE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     messages: s(`SELECT ${MESSAGE_READ} FROM messages WHERE chat = ? AND id >= ? ORDER BY id`).raw(),
+    messageChunk: s(`SELECT ${MESSAGE_CHUNK} FROM messages WHERE chat = ? AND id >= ? AND id < ?`).raw(),
+    contents: s("SELECT content FROM messages WHERE chat = ? AND id >= ? AND id < ? ORDER BY id").pluck(),
+    messageFrom: s("SELECT 1 FROM messages WHERE chat = ? AND id >= ? LIMIT 1").pluck(),
     deleteMessages: s("DELETE FROM messages WHERE chat = ?"),
     putEmbedding: s("INSERT OR REPLACE INTO embeddings (chat, message, embedder, dimension, vector) VALUES (?, ?, ?, ?, ?)"),
     embeddings: s("SELECT message, vector FROM embeddings WHERE chat = ? AND embedder = ? AND dimension = ? ORDER BY message").raw(),
@@ -72,7 +80,7 @@ export function messageValues(m: Message): unknown[] {
 }
 
 type MessageRow = [id: number, parent: number | null, codes: number, tokens: number, created: number, content: string, extras: string | null];
-type Extras = [name: string | null, toolCalls: string | null, toolCallId: string | null, first: number | null, last: number | null, parts: string | null];
+export type Extras = [name: string | null, toolCalls: string | null, toolCallId: string | null, first: number | null, last: number | null, parts: string | null];
 
 /** Messages from raw rows of the `messages` statement; STORE_CORRUPT for a code or JSON ctxloom cannot read. */
 export function messagesOf(rows: unknown[], path: string, chatId: string): Message[] {
@@ -92,7 +100,7 @@ export function messagesOf(rows: unknown[], path: string, chatId: string): Messa
   return out;
 }
 
-function addExtras(m: Message, [name, toolCalls, toolCallId, first, last, parts]: Extras, path: string, chatId: string): void {
+export function addExtras(m: Message, [name, toolCalls, toolCallId, first, last, parts]: Extras, path: string, chatId: string): void {
   if (name !== null) m.name = name;
   if (toolCalls !== null) m.toolCalls = parse<ToolCall[]>(toolCalls, path, `chat ${chatId}'s message ${m.id} tool calls`);
   if (toolCallId !== null) m.toolCallId = toolCallId;
@@ -100,7 +108,7 @@ function addExtras(m: Message, [name, toolCalls, toolCallId, first, last, parts]
   if (parts !== null) m.content = parse<string>(parts, path, `chat ${chatId}'s message ${m.id} content parts`);
 }
 
-const unknownCode = (path: string, chatId: string, id: number) =>
+export const unknownCode = (path: string, chatId: string, id: number) =>
   corrupt(path, `chat ${chatId}'s message ${id} has an unknown role, priority or kind code`);
 
 function parse<T>(json: string, path: string, what: string): T {

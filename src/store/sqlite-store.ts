@@ -8,6 +8,7 @@ import type { Message } from "../message.js";
 import type { AppendResult, ChatRecord, EmbedderInfo, EmbeddingRow, LoadedChat } from "./types.js";
 import type { SqliteDatabase } from "./sqlite-driver.js";
 import { corrupt, storeError } from "./sqlite-errors.js";
+import { loadChunked } from "./sqlite-load.js";
 import { chatRecord, chatValues, messagesOf, messageValues, type ChatRow, type Statements } from "./sqlite-statements.js";
 import { checkChatRecord, checkEmbedder, checkEmbeddingRows, checkHead, checkMessage, checkText, checkTime } from "./sqlite-checks.js";
 import type { Durability, SqliteStore } from "./sqlite.js";
@@ -116,7 +117,9 @@ export class SqliteStoreImpl implements SqliteStore {
         const row = this.#st.chat.get(userId, chatId) as ChatRow | undefined;
         if (row === undefined) return undefined;
         const chat = chatRecord(row, this.path);
-        const messages = messagesOf(this.#st.messages.all(row[0], since), this.path, chatId);
+        const messages =
+          loadChunked(this.#st, row[0], since, chat.messageCount, this.path, chatId) ??
+          messagesOf(this.#st.messages.all(row[0], since), this.path, chatId);
         const expected = Math.max(0, chat.messageCount - since);
         if (messages.length !== expected || (messages.length > 0 && messages[0]!.id !== since)) {
           throw corrupt(this.path, `chat ${chatId} records ${chat.messageCount} messages but its ids from ${since} are not dense`);

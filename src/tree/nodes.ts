@@ -91,6 +91,11 @@ export class ChatNodes {
     return ROLES[this.engine.role(this.tree, id)]!;
   }
 
+  /** False when no tool unit can be open at `id` (neither a tool result nor a message with tool calls): no unit to check. */
+  mayOpenUnit(id: number): boolean {
+    return this.engine.role(this.tree, id) === ROLE_TOOL || (this.engine.flags(this.tree, id) & FLAG_TOOL_CALLS) !== 0;
+  }
+
   /** The tool unit `id` belongs to: the assistant message with calls above a run of results ending at `id`, or null. */
   unitAt(id: number): ToolUnit | null {
     const e = this.engine;

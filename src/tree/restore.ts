@@ -1,5 +1,5 @@
 import { CtxloomError, describe } from "../errors.js";
-import { storedMessageProblem, type Message } from "../message.js";
+import { MAX_TOKENS, loneSurrogate, storedMessageProblem, type Message } from "../message.js";
 import { checkFreshCallIds, checkNoOpenCalls, checkToolResult } from "../context/tool-units.js";
 import type { ChatNodes } from "./nodes.js";
 
@@ -20,6 +20,12 @@ export const storeCorrupt = (chatId: string): Fail => (what) =>
  */
 export function checkRestored(nodes: ChatNodes, m: unknown, fail: Fail, options: { tokensOptional?: boolean } = {}): boolean {
   const id = nodes.size;
+  if (plainStored(m) && m.id === id) {
+    // The common case, checked without allocating: what the full check below accepts.
+    const parent = m.parentId ?? -1;
+    if (parent < -1 || parent >= id) throw fail(`message ${id} has parent ${describe(m.parentId)}, which is not an earlier message`);
+    if (parent < 0 || !nodes.mayOpenUnit(parent)) return false;
+  }
   const problem = storedMessageProblem(m, options);
   if (problem) throw fail(`message ${id} is malformed: ${problem}`);
   const r = m as Message;
@@ -35,6 +41,35 @@ export function checkRestored(nodes: ChatNodes, m: unknown, fail: Fail, options:
     throw fail(`message ${id} breaks a tool unit: ${(error as Error).message}`);
   }
   return false;
+}
+
+/**
+ * True when `m` is a message the full check accepts field by field with no optional field
+ * (no name, tool calls, tool call id or covers): own keys among the eight plain ones, an
+ * integer id and parent, tokens in range, a finite time, kind "message", a system, user or
+ * assistant role, a known priority, non-empty well-formed content. False says nothing: the
+ * full check decides.
+ */
+function plainStored(m: unknown): m is Message {
+  if (m === null || typeof m !== "object" || Array.isArray(m)) return false;
+  const r = m as Record<string, unknown>;
+  for (const key in r) {
+    if (!Object.hasOwn(r, key)) return false;
+    switch (key) {
+      case "id": case "parentId": case "role": case "content": case "priority": case "tokens": case "createdAt": case "kind":
+        continue;
+      default:
+        return false;
+    }
+  }
+  const { id, parentId, role, content, priority, tokens, createdAt } = r;
+  return r.kind === "message" && r.name === undefined && r.toolCalls === undefined && r.toolCallId === undefined && r.covers === undefined &&
+    Number.isInteger(id) && (parentId === null || Number.isInteger(parentId)) &&
+    Number.isInteger(tokens) && (tokens as number) >= 0 && (tokens as number) <= MAX_TOKENS &&
+    typeof createdAt === "number" && Number.isFinite(createdAt) &&
+    (role === "user" || role === "assistant" || role === "system") &&
+    (priority === "normal" || priority === "low" || priority === "high" || priority === "critical") &&
+    typeof content === "string" && content.length > 0 && loneSurrogate(content) < 0;
 }
 
 /** Applies messages read back, checking each as above. Throws at the first bad one (those before it stay). */

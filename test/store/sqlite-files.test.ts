@@ -142,18 +142,25 @@ describe("files ctxloom cannot read: STORE_CORRUPT naming the path, the file unt
     await damaged.close();
   });
 
-  it.each([
-    ["an unknown role code", "UPDATE messages SET role = 9 WHERE id = 1"],
-    ["a priority stored as text", "UPDATE messages SET priority = 'high' WHERE id = 1"],
-    ["an unknown kind code", "UPDATE messages SET kind = 2 WHERE id = 1"],
-    ["tool calls that are not JSON", "UPDATE messages SET tool_calls = '[{broken' WHERE id = 1"],
-    ["options that are not JSON", "UPDATE chats SET options = 'nope'"],
-    ["a gap in the ids", "DELETE FROM messages WHERE id = 0"],
-  ])("a row ctxloom cannot read back: %s", async (_, sql) => {
+  // A chat of 2 messages loads row by row; one of 2,500 in chunks of ids (the bad row in the second chunk).
+  it.each([2, 2500].flatMap((length) => {
+    const at = length === 2 ? 1 : 1500;
+    return [
+      ["an unknown role code", `UPDATE messages SET role = 9 WHERE id = ${at}`],
+      ["a priority stored as text", `UPDATE messages SET priority = 'high' WHERE id = ${at}`],
+      ["an unknown kind code", `UPDATE messages SET kind = 2 WHERE id = ${at}`],
+      ["tool calls that are not JSON", `UPDATE messages SET tool_calls = '[{broken' WHERE id = ${at}`],
+      ["options that are not JSON", "UPDATE chats SET options = 'nope'"],
+      ["a gap in the ids", `DELETE FROM messages WHERE id = ${at - 1}`],
+      ["a row beyond the count", `INSERT INTO messages (chat, id, parent, role, priority, tokens, kind, created, content) SELECT chat, ${length}, parent, role, priority, tokens, kind, created, content FROM messages WHERE id = 0`],
+      ["a count beyond the rows", "UPDATE chats SET message_count = message_count + 1"],
+    ].map(([what, sql]) => [`${what} (${length} messages)`, sql!, length] as const);
+  }))("a row ctxloom cannot read back: %s", async (_, sql, length) => {
     const path = file("codes.db");
-    const store = sqliteStore(path);
+    const store = sqliteStore(path, { durability: "batched" });
     await store.createChat(record());
-    await chain(store, 2);
+    await chain(store, length);
+    await store.listChats("u"); // writes the batch's chat row
     store.database.exec(sql);
     const error = await store.loadChat("u", "c1").catch((e: CtxloomError) => e);
     expect(error).toBeInstanceOf(CtxloomError);

@@ -115,3 +115,49 @@ describe("two processes appending to one chat", () => {
     expect(byA.some((id, i) => i > 0 && id !== byA[i - 1]! + 1)).toBe(true);
   });
 });
+
+describe.each(["wasm", "js"] as const)("two processes, each with its own Loom (%s engine), appending to one chat", (engine) => {
+  it("every acknowledged append is present once, ids are dense, each keeps its writer's parent, and both Looms agree after refresh()", { timeout: 120_000 }, async () => {
+    const path = file(`loom-writers-${engine}.db`);
+    const setup = sqliteStore(path);
+    await setup.createChat(record({ id: "c1" }));
+    await setup.close();
+    const n = 150;
+    // Both start together on "go"; both refresh once both printed "done".
+    const ready: NodeJS.WritableStream[] = [];
+    const done: NodeJS.WritableStream[] = [];
+    const onLine = (_: number, text: string, stdin: NodeJS.WritableStream) => {
+      const wait = text === '"ready"' ? ready : text === '"done"' ? done : null;
+      if (!wait) return;
+      wait.push(stdin);
+      if (wait.length === 2) for (const s of wait) s.write("go\n");
+    };
+    const args = (tag: string) => ["loom-writer", path, tag, String(n), engine];
+    const [a, b] = await Promise.all([runChild(args("a"), onLine), runChild(args("b"), onLine)]);
+    const acked = (lines: string[]) => lines.filter((l) => l.startsWith("[")).map((l) => JSON.parse(l) as Row);
+    const views = [a, b].map((c) => JSON.parse(c.lines.at(-1)!) as { size: number; head: number | null; rows: Row[]; leaves: number[] });
+    const rows = [...acked(a.lines), ...acked(b.lines)];
+    expect(rows).toHaveLength(2 * n);
+    const { messages, head } = await readBack(path, "c1");
+    expect(messages).toHaveLength(2 * n);
+    expect(new Set(rows.map(([id]) => id)).size).toBe(2 * n); // no id acknowledged twice
+    for (const [id, parent, content] of rows) expect([messages[id]!.parentId, messages[id]!.content]).toEqual([parent, content]);
+    // Each writer's appends form one chain under its own head: the parent it meant is its previous message.
+    for (const [tag, lines] of [["a", a.lines], ["b", b.lines]] as const) {
+      const mine = acked(lines);
+      expect(mine.map(([, , c]) => c)).toEqual(Array.from({ length: n }, (_, i) => `${tag}${i}`));
+      mine.forEach(([, parent], i) => expect(parent).toBe(i === 0 ? null : mine[i - 1]![0])); // the chat was empty when both opened it
+    }
+    // After refresh() both Looms hold exactly what the file holds, with the stored head.
+    const stored = messages.map((m) => [m.id, m.parentId, m.content]);
+    for (const view of views) {
+      expect(view.size).toBe(2 * n);
+      expect(view.rows).toEqual(stored);
+      expect(view.head).toBe(head);
+    }
+    expect(views[0]!.leaves).toEqual(views[1]!.leaves);
+    // The writers interleaved: each had to catch up on the other's appends at least once.
+    const byA = acked(a.lines).map(([id]) => id);
+    expect(byA.some((id, i) => i > 0 && id !== byA[i - 1]! + 1)).toBe(true);
+  });
+});

@@ -225,3 +225,28 @@ describe("batched durability", () => {
     await check.close();
   });
 });
+
+describe("a long chat loads in chunks of ids", () => {
+  it("gives back every message as written (optional fields, summaries, odd texts), whole and from any `since`", { timeout: 60_000 }, async () => {
+    const path = file("long.db");
+    const store = sqliteStore(path, { durability: "batched" });
+    await store.createChat(record());
+    const written: Message[] = [];
+    for (let id = 0; id < 2600; id++) {
+      const m = message({ id, parentId: id === 0 ? null : id % 97 === 0 ? id - 3 : id - 1, content: `m${id} é 😀 ${"x".repeat(id % 300)}`, tokens: id * 7, createdAt: 1_700_000_000_000 + id * 1.5 });
+      if (id % 10 === 5) Object.assign(m, { role: "assistant", content: "", toolCalls: [{ id: `call${id}`, type: "function", function: { name: "f", arguments: `{"n":${id}}` } }] });
+      if (id % 10 === 6) Object.assign(m, { role: "tool", toolCallId: `call${id - 1}`, priority: "high" });
+      if (id % 10 === 7) m.name = `name${id}`;
+      if (id % 500 === 499) Object.assign(m, { kind: "summary", role: "system", covers: { first: id - 10, last: id - 1 } });
+      if (id % 333 === 0) m.content = `with a NUL \u0000 inside ${id}`;
+      const r = await store.appendMessage("u", "c1", m, id, 1);
+      expect(r).toEqual({ ok: true });
+      written.push(m);
+    }
+    for (const since of [0, 1, 1023, 1024, 1500, 2599, 2600]) {
+      const loaded = (await store.loadChat("u", "c1", since))!;
+      expect(loaded.messages).toEqual(written.slice(since));
+    }
+    await store.close();
+  });
+});

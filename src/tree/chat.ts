@@ -11,6 +11,9 @@ import type { ChatNodes } from "./nodes.js";
 import { SerialQueue } from "./queue.js";
 import { chatStats, type ChatStats } from "./stats.js";
 import { ChatSync, type LoomContext } from "./sync.js";
+import { conversationBudget, planSummary, policyFor, summaryMessage, summaryStats, writeSummaryText, type LoomSummaries } from "./summaries.js";
+import { checkSummaryOptions, type SummaryOptions } from "../summary/policy.js";
+import type { SummaryPresentation } from "../context/format.js";
 
 export type { ChatStats } from "./stats.js";
 export type { LoomContext } from "./sync.js";
@@ -32,6 +35,11 @@ export class Chat extends ChatView {
   #lastUsage: Usage | null = null;
   #lastEvicted = 0;
   #retiring: Promise<void> | null = null;
+  readonly #loomSummaries: LoomSummaries;
+  /** A summary is being written for this chat (outside the queue). */
+  #summarizing = false;
+  /** Summarizer answers replaced by the extractive summary. */
+  #fallbacks = 0;
 
   /** @internal Chats come from `loom.user(id).create()`, `.open()` or `.import()`. */
   constructor(ctx: LoomContext, record: ChatRecord, nodes: ChatNodes, profile: Readonly<ModelProfile>, counter: TokenCounter) {
@@ -41,6 +49,7 @@ export class Chat extends ChatView {
     this.#options = options;
     this.#profile = profile;
     this.#counter = counter;
+    this.#loomSummaries = ctx.summaries ?? {};
   }
 
   /**
@@ -145,7 +154,9 @@ export class Chat extends ChatView {
    */
   checkout(id: number): Promise<Message> {
     return this.#run(async () => {
-      this.checkId(id);
+      if (this.checkId(id).isSummary(id)) {
+        throw new CtxloomError("WRONG_ROLE", `Message ${id} is a summary; nothing is appended under a summary. Check out the last message it covers (get(${id}).covers.last) instead.`);
+      }
       await this.sync.moveHead(id);
       return this.nodes().message(id);
     });
@@ -169,16 +180,59 @@ export class Chat extends ChatView {
    *   cannot fit; INVALID_ARGUMENT, UNKNOWN_MODEL for bad options
    */
   async buildContext<O extends BuildOptions | undefined = undefined>(options?: O): Promise<ContextWindowFor<O>> {
-    return this.#run(() => this.#build(options) as ContextWindowFor<O>);
+    return this.#summarizedBuild(options, "buildContext(options)") as Promise<ContextWindowFor<O>>;
   }
 
   /** The same context as `buildContext`, as one formatted string ("Role: text" blocks). */
   async buildPrompt(options?: Omit<BuildOptions, "format">): Promise<string> {
-    return this.#run(() => {
-      const o = checkOptions<BuildOptions>(options, "buildPrompt(options)");
+    let o: BuildOptions;
+    try {
+      o = checkOptions<BuildOptions>(options, "buildPrompt(options)");
       if ("format" in o) throw new CtxloomError("INVALID_ARGUMENT", `buildPrompt(options) has no option "format"; use buildContext({ format }) for a formatted list.`);
-      return formatPrompt(this.#build({ ...o, format: "openai" }));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return formatPrompt(await this.#summarizedBuild({ ...o, format: "openai" }, "buildPrompt(options)"));
+  }
+
+  /**
+   * Builds; when the summary policy in force fires, plans a run in the queue, writes its
+   * summary outside it (a summarizer may take seconds; appends go on meanwhile), then, back
+   * in the queue, stores and attaches it if the run still applies, and builds again.
+   */
+  async #summarizedBuild(options: BuildOptions | undefined, what: string): Promise<ContextWindow> {
+    let call: SummaryOptions | undefined;
+    try {
+      const given = options === undefined || options === null || typeof options !== "object" ? undefined : (options as BuildOptions).summarize;
+      call = checkSummaryOptions(given, `${what}.summarize`);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const first = await this.#run(() => {
+      const context = this.#build(options);
+      if (this.#summarizing) return { context, job: null };
+      const policy = policyFor(call, this.#options.summarize, this.#loomSummaries);
+      const job = policy ? planSummary(this.nodes(), this.sync.head, policy, conversationBudget(context)) : null;
+      if (job) this.#summarizing = true; // one summary at a time per chat: a concurrent build does not plan the same run
+      return { context, job };
     });
+    const job = first.job;
+    if (!job) return first.context;
+    try {
+      const text = await writeSummaryText(job, this.#counter, this.#loomSummaries);
+      if (text.fallback) this.#fallbacks++;
+      return await this.#run(async () => {
+        const presentation = this.#presentation;
+        await this.sync.addSummary((nodes, id) => summaryMessage(nodes, this.sync.head, job, text.text, id, this.#counter, presentation));
+        return this.#build(options);
+      });
+    } finally {
+      this.#summarizing = false;
+    }
+  }
+
+  get #presentation(): SummaryPresentation {
+    return this.#options.summaryPresentation ?? this.#loomSummaries.summaryPresentation ?? "system";
   }
 
   #build(options: BuildOptions | undefined): ContextWindow {
@@ -193,6 +247,7 @@ export class Chat extends ChatView {
       budget: this.#options.budget,
       historyLimits: this.#options.historyLimits,
       message: (id) => nodes.message(id),
+      summaryPresentation: this.#presentation,
     };
     const context = buildContext(source, options);
     this.#lastUsage = context.usage;
@@ -214,6 +269,7 @@ export class Chat extends ChatView {
         tokenizer: this.#counter.name,
       },
       { usage: this.#lastUsage, evicted: this.#lastEvicted },
+      summaryStats(nodes, this.#fallbacks),
     );
   }
 

@@ -92,8 +92,13 @@ export function planSummaryRun(visible: readonly PlanMessage[], policy: SummaryP
   return { start, end, tokens };
 }
 
-/** Tokens a summary may take: the policy's cap, else a quarter of the conversation budget, at most half of what it covers. */
+/**
+ * Tokens a summary may take: the policy's cap, else an eighth of the conversation budget,
+ * at most half of what it covers. An eighth leaves room below the trigger: with the default
+ * policy a summarized conversation holds at most 0.7 x 0.8 + 0.125 = 0.685 of the budget,
+ * so the next summary waits until the conversation grows again (not at every build).
+ */
 export function summaryBudget(policy: SummaryPolicy, conversationBudget: number, coveredTokens: number): number {
   if (policy.maxTokens !== undefined) return Math.min(policy.maxTokens, Math.max(16, coveredTokens - 1));
-  return Math.max(16, Math.min(Math.floor(conversationBudget / 4), Math.floor(coveredTokens / 2)));
+  return Math.max(16, Math.min(Math.floor(conversationBudget / 8), Math.floor(coveredTokens / 2)));
 }

@@ -11,7 +11,7 @@ import { CtxloomError, checkOptions, describe } from "../errors.js";
 export interface SummaryPolicy {
   trigger: { fraction: number } | { tokens: number };
   select: { oldest: number } | { keepLast: number };
-  /** Most tokens a summary may take; default: a quarter of the conversation budget, at most half of what it covers. */
+  /** Most tokens a summary may take; default: an eighth of the conversation budget, at most half of what it covers. */
   maxTokens?: number;
   /** Milliseconds a summarizer callback may take before it is aborted and the extractive summary is used. Default 30,000. */
   timeoutMs?: number;

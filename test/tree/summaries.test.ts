@@ -6,28 +6,16 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { Loom, countTokens, memoryStore, type Chat, type LoomOptions, type ModelProfile, type Store } from "../../src/index.js";
+import { Loom, countTokens, memoryStore, type LoomOptions, type Store } from "../../src/index.js";
 import { sqliteStore } from "../../src/sqlite.js";
 import { expectRejectCode, forEachEngine } from "../helpers.js";
-
-/** Heuristic counting in a window of 2,000: a request may use 1,710 tokens. */
-export const SMALL: ModelProfile = { name: "sum-small", contextWindow: 2_000, sizeClass: "tiny", tokensPerChar: 0.25 };
-
-export async function talk(chat: Chat, turns: number, from = 0): Promise<void> {
-  for (let i = from; i < from + turns; i++) {
-    await chat.append({ role: "user", content: `Question ${i} asks about topic ${i}. It adds a few more words.` });
-    await chat.append({ role: "assistant", content: `Answer ${i} settles topic ${i}. Then it explains a little.` });
-  }
-}
+import { SMALL, summaryIds, talk } from "./summaries-helpers.js";
 
 async function open(engine: "wasm" | "js", options: LoomOptions = {}, create: Parameters<ReturnType<Loom["user"]>["create"]>[0] = {}) {
   const loom = await Loom.open({ engine, ...options });
   const chat = await loom.user("u").create({ model: SMALL, ...create });
   return { loom, chat };
 }
-
-const summaryIds = (chat: Chat): number[] =>
-  Array.from({ length: chat.messageCount }, (_, i) => chat.get(i)).filter((m) => m.kind === "summary").map((m) => m.id);
 
 const dirs: string[] = [];
 afterAll(() => {

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { Loom, countTokens, memoryStore, type LoomOptions, type Store } from "../../src/index.js";
+import { Loom, countTokens, loadTokenizer, memoryStore, type LoomOptions, type Store } from "../../src/index.js";
 import { sqliteStore } from "../../src/sqlite.js";
 import { expectRejectCode, forEachEngine } from "../helpers.js";
 import { SMALL, summaryIds, talk } from "./summaries-helpers.js";
@@ -61,6 +61,64 @@ forEachEngine((engine) => {
       const error = await chat.buildContext({ summarise: true } as never).catch((e: Error) => e);
       expect(error.message).toContain("summarize");
       expect(summaryIds(chat)).toEqual([]);
+    });
+  });
+
+  describe("stored summaries are checked", () => {
+    it("a chat's own setting is kept with it: a Loom without summaries still summarizes it after reopening", async () => {
+      const store = memoryStore();
+      const first = await Loom.open({ engine, store });
+      const chat = await first.user("u").create({ model: SMALL, summarize: { select: { keepLast: 6 } }, summaryPresentation: "tool" });
+      await talk(chat, 60);
+      const again = await (await Loom.open({ engine, store })).user("u").open(chat.id);
+      const ctx = await again.buildContext();
+      expect(ctx.compressed).toBe(true);
+      expect(ctx.messages).toHaveLength(2 + 6);
+      expect(ctx.messages[1]).toMatchObject({ role: "tool", tool_call_id: `summary_${summaryIds(again)[0]}` });
+    });
+
+    it("an import refuses a summary that is malformed, overlaps another in part, or has the wrong parent", async () => {
+      const { loom, chat } = await open(engine, { summarize: { select: { keepLast: 6 } } });
+      await talk(chat, 60);
+      await chat.buildContext();
+      const data = chat.export();
+      const sid = summaryIds(chat)[0]!;
+      const bad = (change: (m: Record<string, unknown>) => void) => {
+        const copy = structuredClone(data);
+        change(copy.messages[sid] as unknown as Record<string, unknown>);
+        return copy;
+      };
+      const cases = [
+        bad((m) => (m.role = "user")),
+        bad((m) => (m.covers = { first: 5, last: 2 })),
+        bad((m) => (m.covers = { first: 0 })),
+        bad((m) => (m.parentId = 3)),
+        bad((m) => (m.content = "")),
+        bad((m) => (m.toolCallId = "x")),
+      ];
+      // A second summary over part of the first one's run.
+      const overlap = structuredClone(data);
+      overlap.messages.push({ ...overlap.messages[sid]!, id: overlap.messages.length, covers: { first: 2, last: sid + 1 }, parentId: 1 });
+      cases.push(overlap);
+      for (const c of cases) await expectRejectCode(() => loom.user("v").import(c), "INVALID_ARGUMENT");
+      expect(await loom.user("v").list()).toEqual([]);
+      const fine = await loom.user("v").import(data);
+      expect(summaryIds(fine)).toEqual([sid]);
+    });
+
+    it("a store holding a summary the engine refuses opens as STORE_CORRUPT", async () => {
+      const store = memoryStore();
+      const first = await Loom.open({ engine, store, summarize: { select: { keepLast: 6 } } });
+      const chat = await first.user("u").create({ model: SMALL });
+      await talk(chat, 60);
+      await chat.buildContext();
+      const sid = summaryIds(chat)[0]!;
+      const m = chat.get(sid);
+      // Another Loom's write: a second summary over part of the first one's run.
+      const record = (await store.loadChat("u", chat.id))!.chat;
+      const wrong = { ...m, id: chat.messageCount, covers: { first: 2, last: m.covers!.last + 1 }, parentId: 1 };
+      expect(await store.appendMessage("u", chat.id, wrong, record.head!, Date.now())).toEqual({ ok: true });
+      await expectRejectCode(() => Loom.open({ engine, store }).then((l) => l.user("u").open(chat.id)), "STORE_CORRUPT");
     });
   });
 
@@ -155,6 +213,18 @@ forEachEngine((engine) => {
       });
       expect(ctx.messages[1]).toEqual({ role: "tool", content: ctx.summary, tool_call_id: `summary_${sid}` });
       expect(ctx.usage.total).toBe(countTokens(ctx.messages, { model: SMALL }));
+    });
+
+    it("exact counting (o200k): usage.total is the count of what is sent, in both presentations", async () => {
+      const exact = { ...SMALL, name: "sum-exact", encoding: "o200k_base" as const };
+      await loadTokenizer(exact);
+      for (const summaryPresentation of ["system", "tool"] as const) {
+        const { chat } = await open(engine, { summarize: true, summaryPresentation }, { model: exact });
+        await talk(chat, 60);
+        const ctx = await chat.buildContext();
+        expect(ctx.compressed).toBe(true);
+        expect(ctx.usage.total).toBe(countTokens(ctx.messages, { model: exact }));
+      }
     });
 
     it("Anthropic: the summary goes to the system text, the messages start with the user's", async () => {

@@ -11,9 +11,7 @@ import type { ChatNodes } from "./nodes.js";
 import { SerialQueue } from "./queue.js";
 import { chatStats, type ChatStats } from "./stats.js";
 import { ChatSync, type LoomContext } from "./sync.js";
-import { conversationBudget, planSummary, policyFor, summaryMessage, summaryStats, writeSummaryText, type LoomSummaries } from "./summaries.js";
-import { checkSummaryOptions, type SummaryOptions } from "../summary/policy.js";
-import type { SummaryPresentation } from "../context/format.js";
+import { ChatSummaries, summaryStats } from "./summaries.js";
 
 export type { ChatStats } from "./stats.js";
 export type { LoomContext } from "./sync.js";
@@ -35,11 +33,7 @@ export class Chat extends ChatView {
   #lastUsage: Usage | null = null;
   #lastEvicted = 0;
   #retiring: Promise<void> | null = null;
-  readonly #loomSummaries: LoomSummaries;
-  /** A summary is being written for this chat (outside the queue). */
-  #summarizing = false;
-  /** Summarizer answers replaced by the extractive summary. */
-  #fallbacks = 0;
+  readonly #summaries: ChatSummaries;
 
   /** @internal Chats come from `loom.user(id).create()`, `.open()` or `.import()`. */
   constructor(ctx: LoomContext, record: ChatRecord, nodes: ChatNodes, profile: Readonly<ModelProfile>, counter: TokenCounter) {
@@ -49,7 +43,7 @@ export class Chat extends ChatView {
     this.#options = options;
     this.#profile = profile;
     this.#counter = counter;
-    this.#loomSummaries = ctx.summaries ?? {};
+    this.#summaries = new ChatSummaries(ctx.summaries ?? {}, options, counter);
   }
 
   /**
@@ -195,44 +189,15 @@ export class Chat extends ChatView {
     return formatPrompt(await this.#summarizedBuild({ ...o, format: "openai" }, "buildPrompt(options)"));
   }
 
-  /**
-   * Builds; when the summary policy in force fires, plans a run in the queue, writes its
-   * summary outside it (a summarizer may take seconds; appends go on meanwhile), then, back
-   * in the queue, stores and attaches it if the run still applies, and builds again.
-   */
-  async #summarizedBuild(options: BuildOptions | undefined, what: string): Promise<ContextWindow> {
-    let call: SummaryOptions | undefined;
-    try {
-      const given = options === undefined || options === null || typeof options !== "object" ? undefined : (options as BuildOptions).summarize;
-      call = checkSummaryOptions(given, `${what}.summarize`);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    const first = await this.#run(() => {
-      const context = this.#build(options);
-      if (this.#summarizing) return { context, job: null };
-      const policy = policyFor(call, this.#options.summarize, this.#loomSummaries);
-      const job = policy ? planSummary(this.nodes(), this.sync.head, policy, conversationBudget(context)) : null;
-      if (job) this.#summarizing = true; // one summary at a time per chat: a concurrent build does not plan the same run
-      return { context, job };
+  /** Builds, summarizing first when the summary policy in force says so (see ChatSummaries). */
+  #summarizedBuild(options: BuildOptions | undefined, what: string): Promise<ContextWindow> {
+    return this.#summaries.build(options, what, {
+      run: (step) => this.#run(step),
+      build: () => this.#build(options),
+      nodes: () => this.nodes(),
+      head: () => this.sync.head,
+      add: (make) => this.sync.addSummary(make),
     });
-    const job = first.job;
-    if (!job) return first.context;
-    try {
-      const text = await writeSummaryText(job, this.#counter, this.#loomSummaries);
-      if (text.fallback) this.#fallbacks++;
-      return await this.#run(async () => {
-        const presentation = this.#presentation;
-        await this.sync.addSummary((nodes, id) => summaryMessage(nodes, this.sync.head, job, text.text, id, this.#counter, presentation));
-        return this.#build(options);
-      });
-    } finally {
-      this.#summarizing = false;
-    }
-  }
-
-  get #presentation(): SummaryPresentation {
-    return this.#options.summaryPresentation ?? this.#loomSummaries.summaryPresentation ?? "system";
   }
 
   #build(options: BuildOptions | undefined): ContextWindow {
@@ -247,7 +212,7 @@ export class Chat extends ChatView {
       budget: this.#options.budget,
       historyLimits: this.#options.historyLimits,
       message: (id) => nodes.message(id),
-      summaryPresentation: this.#presentation,
+      summaryPresentation: this.#summaries.presentation,
     };
     const context = buildContext(source, options);
     this.#lastUsage = context.usage;
@@ -269,7 +234,7 @@ export class Chat extends ChatView {
         tokenizer: this.#counter.name,
       },
       { usage: this.#lastUsage, evicted: this.#lastEvicted },
-      summaryStats(nodes, this.#fallbacks),
+      summaryStats(nodes, this.#summaries.fallbacks),
     );
   }
 

@@ -17,6 +17,8 @@ export class ChatNodes {
   #shared: boolean;
   /** The summaries of this tree, oldest first: the tokens of what each replaced on the summarized path, and its own. */
   readonly summaries: { id: number; replaced: number; tokens: number }[] = [];
+  /** Summaries inside a later summary's run (what an overlap check may skip: the outer one stands for them). */
+  readonly #nested = new Set<number>();
   /** Assistant messages by the ids of their tool calls (a call id is rarely used twice). */
   readonly #callOwners = new Map<string, number | number[]>();
 
@@ -55,8 +57,10 @@ export class ChatNodes {
     if (m.kind === "summary") {
       // A summary is no child: the engine hangs it on the last node of its run (FLAG_SUMMARY is attachSummary's alone).
       const { first, last } = m.covers!;
-      const replaced = this.visibleRunTokens(first, last);
+      const inner: number[] = [];
+      const replaced = this.visibleRunTokens(first, last, inner);
       this.engine.attachSummary(this.tree, first, last, m.tokens, priorityCode(m.priority));
+      for (const id of inner) this.#nested.add(id);
       this.summaries.push({ id: m.id, replaced, tokens: m.tokens });
       return;
     }
@@ -150,19 +154,27 @@ export class ChatNodes {
    * Tokens of the run [first..last] as the summarized path shows it today (an earlier
    * summary inside it counts as itself). O(run): one summarized walk from `last`.
    */
-  visibleRunTokens(first: number, last: number): number {
+  visibleRunTokens(first: number, last: number, summaries?: number[]): number {
     const e = this.engine;
     const top = e.depth(this.tree, first);
     const n = e.walkSummarized(this.tree, last, e.depth(this.tree, last) - top + 1);
     const ids = e.ids.slice(0, n);
     let sum = 0;
-    for (let i = n - 1; i >= 0 && e.depth(this.tree, ids[i]!) >= top; i--) sum += e.tokens(this.tree, ids[i]!);
+    for (let i = n - 1; i >= 0 && e.depth(this.tree, ids[i]!) >= top; i--) {
+      sum += e.tokens(this.tree, ids[i]!);
+      if (summaries && this.isSummary(ids[i]!)) summaries.push(ids[i]!);
+    }
     return sum;
   }
 
-  /** The summaries whose run shares a node with [first..last] without lying whole inside it (what the engine refuses). O(summaries x depth). */
+  /**
+   * True when a summary's run shares a node with [first..last] without lying whole inside it
+   * (what the engine refuses), on any branch. Only outermost summaries are checked (one whose
+   * run holds another stands for it): O(outermost summaries x distance walked).
+   */
   overlaps(first: number, last: number): boolean {
     for (const s of this.summaries) {
+      if (this.#nested.has(s.id)) continue; // inside an outer summary: checking the outer one suffices
       const f = this.engine.summaryFirst(this.tree, s.id);
       const l = this.engine.summaryLast(this.tree, s.id);
       const inside = this.isAncestor(first, f) && this.isAncestor(l, last);

@@ -1,6 +1,7 @@
 import { CtxloomError, describe } from "../errors.js";
 import { presentSummary, type SummaryPresentation } from "../context/format.js";
-import type { ContextWindow } from "../context/types.js";
+import type { BuildOptions, ContextWindow } from "../context/types.js";
+import type { ChatOptions } from "../store/types.js";
 import { PRIORITIES, ROLES, type Message } from "../message.js";
 import { REPLY_PRIMING, messageTokens, type TokenCounter } from "../tokens/index.js";
 import type { SummarizedMessage } from "../summary/extractive.js";
@@ -172,4 +173,73 @@ export function summaryStats(nodes: ChatNodes, fallbacks: number): { compression
   }
   const count = nodes.summaries.length;
   return { compressions: count, tokensSaved: saved, compressionRatio: count === 0 ? 1 : ratios / count, fallbacks };
+}
+
+/** What ChatSummaries needs of its chat. */
+export interface SummarizingChat {
+  /** Runs a step in the chat's queue. */
+  run<T>(step: () => T | Promise<T>): Promise<T>;
+  /** Builds the context as things are (in the queue). */
+  build(): ContextWindow;
+  nodes(): ChatNodes;
+  head(): number;
+  /** Stores and links the summary `make` returns (null: none). */
+  add(make: (nodes: ChatNodes, id: number) => Message | null): Promise<Message | null>;
+}
+
+/** A chat's summary state: the settings in force, one summary at a time, the fallbacks counted. */
+export class ChatSummaries {
+  readonly #loom: LoomSummaries;
+  readonly #chat: ChatOptions;
+  readonly #counter: TokenCounter;
+  /** A summary is being written for this chat (outside its queue). */
+  #summarizing = false;
+  /** Summarizer answers replaced by the extractive summary. */
+  fallbacks = 0;
+
+  constructor(loom: LoomSummaries, chat: ChatOptions, counter: TokenCounter) {
+    this.#loom = loom;
+    this.#chat = chat;
+    this.#counter = counter;
+  }
+
+  get presentation(): SummaryPresentation {
+    return this.#chat.summaryPresentation ?? this.#loom.summaryPresentation ?? "system";
+  }
+
+  /**
+   * Builds; when the policy in force fires, plans a run in the queue, writes its summary
+   * outside it (a summarizer may take seconds; appends go on meanwhile), then, back in the
+   * queue, stores and attaches it if the run still applies, and builds again.
+   */
+  async build(options: BuildOptions | undefined, what: string, chat: SummarizingChat): Promise<ContextWindow> {
+    let call: SummaryOptions | undefined;
+    try {
+      const given = options === null || typeof options !== "object" ? undefined : options.summarize;
+      call = checkSummaryOptions(given, `${what}.summarize`);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const first = await chat.run(() => {
+      const context = chat.build();
+      if (this.#summarizing) return { context, job: null };
+      const policy = policyFor(call, this.#chat.summarize, this.#loom);
+      const job = policy ? planSummary(chat.nodes(), chat.head(), policy, conversationBudget(context)) : null;
+      if (job) this.#summarizing = true; // one at a time: a concurrent build does not plan the same run
+      return { context, job };
+    });
+    const job = first.job;
+    if (!job) return first.context;
+    try {
+      const text = await writeSummaryText(job, this.#counter, this.#loom);
+      if (text.fallback) this.fallbacks++;
+      return await chat.run(async () => {
+        const presentation = this.presentation;
+        await chat.add((nodes, id) => summaryMessage(nodes, chat.head(), job, text.text, id, this.#counter, presentation));
+        return chat.build();
+      });
+    } finally {
+      this.#summarizing = false;
+    }
+  }
 }

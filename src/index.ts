@@ -36,3 +36,8 @@ export {
   type ImportTarget, type ImportResult, type ImportFormat, type ImportOptions, type StreamOptions, type ImportProgress,
   type ConversationReport, type ParsedImport,
 } from "./import/index.js";
+export { DEFAULT_SUMMARY_POLICY, type SummaryOptions, type SummaryPolicy } from "./summary/policy.js";
+export { DEFAULT_SUMMARY_PROMPT } from "./summary/prompt.js";
+export type { Summarizer, SummarizeRequest, SummaryFallback } from "./summary/run.js";
+export type { SummarizedMessage } from "./summary/extractive.js";
+export { SUMMARY_PREFIX, SUMMARY_TOOL, type SummaryPresentation } from "./context/format.js";

@@ -211,7 +211,7 @@ export function storedMessageProblem(m: unknown, options: { tokensOptional?: boo
   }
   if (typeof r.createdAt !== "number" || !Number.isFinite(r.createdAt)) return `its createdAt ${describe(r.createdAt)} is not a finite number`;
   if (r.kind !== "message" && r.kind !== "summary") return `its kind ${describe(r.kind)} is not "message" or "summary"`;
-  if (r.kind === "summary") return "it is a summary, which this version cannot read back";
+  if (r.kind === "summary") return summaryProblem(r);
   if (r.covers !== undefined) return "it has covers, which only summaries carry";
   if (r.toolCalls !== undefined && !Array.isArray(r.toolCalls)) return `its toolCalls ${describe(r.toolCalls)} is not an array`;
   const input: Record<string, unknown> = { role: r.role, content: r.content, priority: r.priority };
@@ -223,6 +223,22 @@ export function storedMessageProblem(m: unknown, options: { tokensOptional?: boo
   } catch (error) {
     return (error as Error).message;
   }
+  return null;
+}
+
+/** What is wrong with a stored summary (kind "summary"), or null: a system text with `covers` of earlier ids, nothing else. */
+function summaryProblem(r: Record<string, unknown>): string | null {
+  const c = r.covers as Record<string, unknown> | undefined;
+  if (c === null || typeof c !== "object" || Array.isArray(c) || Object.keys(c).some((k) => k !== "first" && k !== "last")) {
+    return `it is a summary whose covers ${describe(c)} is not { first, last }`;
+  }
+  if (!Number.isInteger(c.first) || !Number.isInteger(c.last) || (c.first as number) < 0 || (c.last as number) < (c.first as number) || (c.last as number) >= (r.id as number)) {
+    return `it is a summary whose covers ${describe(c)} does not name a run of earlier messages (0 <= first <= last < id)`;
+  }
+  if (r.role !== "system") return `it is a summary with role ${describe(r.role)} (summaries are "system")`;
+  if (typeof r.content !== "string" || r.content.length === 0) return "it is a summary without text";
+  if (!PRIORITIES.includes(r.priority as Priority)) return `its priority ${describe(r.priority)} is not one of ${PRIORITIES.join(", ")}`;
+  if (r.name !== undefined || r.toolCalls !== undefined || r.toolCallId !== undefined) return "it is a summary with a name or tool fields";
   return null;
 }
 

@@ -182,6 +182,23 @@ async function statsCommand(ctx: CommandContext, loom: Loom): Promise<void> {
   for (const [k, v] of Object.entries(stats)) ctx.io.out(`${k.padEnd(16)} ${v !== null && typeof v === "object" ? JSON.stringify(v) : String(v)}`);
 }
 
+async function summarizeCommand(ctx: CommandContext, loom: Loom): Promise<void> {
+  const chat = await findChat(ctx, loom, ctx.positionals[0]!);
+  const keepLast = ctx.values["keep-last"] === undefined ? 20 : checkInteger(Number(ctx.values["keep-last"]), "--keep-last", 0);
+  const model = ctx.values.model as string | undefined;
+  const before = chat.messageCount;
+  // A trigger of one token: summarize now, whatever the conversation's size.
+  const built = await chat.buildContext({ summarize: { trigger: { tokens: 1 }, select: { keepLast } }, ...(model ? { model } : {}) });
+  const made = chat.messageCount > before ? chat.get(chat.messageCount - 1) : null;
+  const stats = chat.stats();
+  if (ctx.values.json) return json(ctx, { chat: chat.id, summary: made, compressions: stats.compressions, tokensSaved: stats.tokensSaved, usage: built.usage });
+  if (!made) return ctx.io.out(`nothing to summarize in ${chat.id}: its active branch has too few messages before the newest ${keepLast} (or only critical ones).`);
+  const { first, last } = made.covers!;
+  ctx.io.out(`summary #${made.id} of ${chat.id} covers #${first}..#${last}; the next context sends ${built.usage.total} tokens (${built.messages.length} messages).`);
+  ctx.io.out(`${stats.compressions} summar${stats.compressions === 1 ? "y" : "ies"} in the chat, ${stats.tokensSaved} tokens saved.\n`);
+  ctx.io.out(made.content);
+}
+
 async function exportCommand(ctx: CommandContext, loom: Loom): Promise<void> {
   const format = ctx.values.format as string;
   if (format !== "json" && format !== "openai-jsonl") throw ctx.usage(`--format is json or openai-jsonl; got ${JSON.stringify(format)}.`);
@@ -214,6 +231,7 @@ export const COMMANDS: Record<string, Command> = {
   checkout: (c, l) => checkoutCommand(c, l!),
   context: (c, l) => contextCommand(c, l!),
   stats: (c, l) => statsCommand(c, l!),
+  summarize: (c, l) => summarizeCommand(c, l!),
   export: (c, l) => exportCommand(c, l!),
   models: (c) => modelsCommand(c),
 };

@@ -60,5 +60,24 @@ export async function demo(engine: "wasm" | "js" | undefined): Promise<void> {
   win.add({ role: "user", content: "My flight lands at 9pm.", priority: "high" });
   win.add({ role: "user", content: "Which tram goes to the castle?" });
   console.log(`\nloom.window({ maxTokens: 40 }) after four adds (${win.tokenCount} tokens):\n${win.format().replace(/^/gm, "  ")}`);
+  await summaries(chats);
   await loom.close();
+}
+
+/** Progressive summaries: a long chat in a small window keeps its history and sends a summary of it. */
+async function summaries(chats: ReturnType<Loom["user"]>): Promise<void> {
+  const small = { name: "small-demo", contextWindow: 1_000, sizeClass: "tiny" as const, tokensPerChar: 0.25 };
+  const chat = await chats.create({ title: "Long planning chat", model: small, summarize: { select: { keepLast: 6 } } });
+  const sights = ["Belém Tower", "Jerónimos Monastery", "the Alfama", "São Jorge Castle", "the LX Factory", "the Oceanário"];
+  for (let i = 0; i < 24; i++) {
+    const sight = sights[i % sights.length]!;
+    await chat.append({ role: "user", content: `Day plan ${i + 1}: is ${sight} worth a morning? I like quiet places.` });
+    await chat.append({ role: "assistant", content: `Yes: ${sight} is best before ten, when it is quiet. Book ahead in May.` });
+  }
+  const ctx = await chat.buildContext();
+  const s = chat.stats();
+  console.log(`\nsummaries: "${chat.title}" has ${chat.messageCount - s.compressions} messages in a 1,000-token window; create({ summarize: { select: { keepLast: 6 } } })`);
+  for (const m of ctx.messages) console.log(`  ${m.role.padEnd(9)} ${m.content.replace(/\n/g, "\n            ")}`);
+  console.log(`  usage ${ctx.usage.total} of ${ctx.usage.limit} tokens; compressed ${ctx.compressed}; ${s.compressions} summary saving ${s.tokensSaved} tokens (ratio ${s.compressionRatio.toFixed(1)})`);
+  console.log(`  path() still returns all ${chat.path().length} original messages`);
 }

@@ -21,6 +21,7 @@ Commands:
   checkout <chat> <id>  move a chat's head to a message
   context <chat>      the context window built for a model, with the budget used
   stats <chat>        a chat's figures
+  summarize <chat>    summarize all but the newest messages of the active branch (the originals stay)
   export <chat>       a chat as JSON (--format json) or OpenAI JSONL (--format openai-jsonl)
   models [filter]     the models ctxloom knows
   demo                a walk through the operations on an example chat (in memory)
@@ -51,6 +52,13 @@ Builds the context window from the head for the model, and shows each budget sli
   --input <text>  the user's new message
   --format <f>    openai (default) or anthropic`,
   stats: "Usage: ctxloom stats <chat>\n\nPrints the chat's figures (messages, branch, tokens of the last context).",
+  summarize: `Usage: ctxloom summarize <chat> [--keep-last <n>] [--model <m>]
+
+Adds a summary of the active branch but its newest messages (extractive: no model is
+called). Contexts then send the summary in place of what it covers; show, tree and export
+still have every original message.
+  --keep-last <n> messages left as they are (default 20)
+  --model <m>     the model whose window sets the summary's budget (default: the chat's)`,
   export: "Usage: ctxloom export <chat> [--format json|openai-jsonl]\n\njson (default): the portable chat format, every branch.\nopenai-jsonl: one line { messages } per branch, root to leaf.",
   models: "Usage: ctxloom models [filter]\n\nLists the known models whose name contains <filter>.",
   demo: "Usage: ctxloom demo [--engine wasm|js]\n\nWalks through the operations on an example chat, in memory.",

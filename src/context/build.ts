@@ -1,7 +1,7 @@
 import { CtxloomError } from "../errors.js";
 import { REPLY_PRIMING, TOKENS_PER_MESSAGE, callCounter, messageTokens } from "../tokens/chat.js";
 import type { Message } from "../message.js";
-import { toAnthropic, toOpenAI, toTranscript, type OpenAIMessage } from "./format.js";
+import { SUMMARY_PREFIX, presentSummary, toAnthropic, toOpenAI, toTranscript, type OpenAIMessage } from "./format.js";
 import { checkCriticalUnits } from "./critical.js";
 import { planBuild } from "./plan.js";
 import { truncateToChars, truncateToTokens } from "./truncate.js";
@@ -82,7 +82,7 @@ function build(source: ContextSource, options: BuildOptions | undefined): Contex
       evicted = selection.evicted;
       if (!limits) break;
       conversation = conversation.map((m) => {
-        if (m.role === "tool" || m.content.length <= limits.maxCharsPerTurn) return m;
+        if (m.role === "tool" || m.kind === "summary" || m.content.length <= limits.maxCharsPerTurn) return m;
         const cut = { ...m, content: truncateToChars(m.content, limits.maxCharsPerTurn) };
         cut.tokens = messageTokens(counter, cut);
         conversationTokens += cut.tokens - m.tokens;
@@ -102,7 +102,11 @@ function build(source: ContextSource, options: BuildOptions | undefined): Contex
     total: REPLY_PRIMING + systemTokens + memoryTokens + conversationTokens + inputTokens,
     limit,
   };
-  const base = { memory, input: input ?? null, usage, conversation, recalled: [], evicted, compressed: false, model: profile.name, budget };
+  let summary: string | null = null;
+  for (const m of conversation) if (m.kind === "summary") summary = m.content;
+  const base = {
+    memory, input: input ?? null, usage, conversation, recalled: [], evicted, compressed: summary !== null, summary, model: profile.name, budget,
+  };
 
   if (format === "anthropic") {
     // Anthropic's first message is the user's. What comes before the first user message is
@@ -123,7 +127,9 @@ function build(source: ContextSource, options: BuildOptions | undefined): Contex
     }
     usage.conversation -= droppedTokens;
     usage.total -= droppedTokens;
-    const systemText = [system, memory, ...chatSystem.map((m) => m.content), keptLead.length ? toTranscript(keptLead) : ""];
+    const systemText = [
+      system, memory, ...chatSystem.map((m) => (m.kind === "summary" ? SUMMARY_PREFIX : "") + m.content), keptLead.length ? toTranscript(keptLead) : "",
+    ];
     return {
       ...base,
       format: "anthropic",
@@ -136,7 +142,10 @@ function build(source: ContextSource, options: BuildOptions | undefined): Contex
   const messages: OpenAIMessage[] = [];
   if (system) messages.push({ role: "system", content: system });
   if (memory) messages.push({ role: "system", content: memory });
-  for (const m of conversation) messages.push(toOpenAI(m));
+  for (const m of conversation) {
+    if (m.kind === "summary") for (const p of presentSummary(m.id, m.content, source.summaryPresentation)) messages.push(toOpenAI(p));
+    else messages.push(toOpenAI(m));
+  }
   for (const m of inputMessage) messages.push(m);
   return { ...base, format: "openai", messages, system };
 }
@@ -146,7 +155,7 @@ export function formatPrompt(context: ContextWindow): string {
   const parts: Pick<Message, "role" | "content" | "name" | "toolCalls" | "toolCallId">[] = [];
   if (context.system) parts.push({ role: "system", content: context.system });
   if (context.memory) parts.push({ role: "system", content: context.memory });
-  parts.push(...context.conversation);
+  for (const m of context.conversation) parts.push(m.kind === "summary" ? { role: "system", content: SUMMARY_PREFIX + m.content } : m);
   if (context.input !== null) parts.push({ role: "user", content: context.input });
   return toTranscript(parts);
 }

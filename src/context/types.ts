@@ -3,7 +3,8 @@ import type { Budget, BudgetSplit } from "../models/budget.js";
 import type { HistoryLimits, ModelInput, ModelProfile } from "../models/profiles.js";
 import type { TokenCounter } from "../tokens/types.js";
 import type { Message } from "../message.js";
-import type { AnthropicMessage, OpenAIMessage } from "./format.js";
+import type { AnthropicMessage, OpenAIMessage, SummaryPresentation } from "./format.js";
+import type { SummaryOptions } from "../summary/policy.js";
 
 /** Options of `chat.buildContext()` and `chat.buildPrompt()`. */
 export interface BuildOptions {
@@ -23,6 +24,12 @@ export interface BuildOptions {
   historyLimits?: boolean | Partial<HistoryLimits>;
   /** "openai" (default) or "anthropic" (system apart, roles alternating, the user first). */
   format?: ContextFormat;
+  /**
+   * Summaries for this call: true or a policy (over the chat's and the Loom's) to summarize
+   * older messages when the conversation passes the trigger; false: no new summary in this
+   * call. Default: the chat's setting, else the Loom's, else off.
+   */
+  summarize?: SummaryOptions;
 }
 
 /** The API shapes a context can be built in. */
@@ -83,8 +90,10 @@ export interface ContextWindow<M = OpenAIMessage | AnthropicMessage> {
   recalled: Message[];
   /** Messages of the branch considered and not sent. */
   evicted: number;
-  /** Whether a summary replaced older messages (false: summaries are not enabled). */
+  /** Whether a summary stands for older messages in this context. */
   compressed: boolean;
+  /** The text of the newest summary sent in this context, or null when none is. */
+  summary: string | null;
   /** The model and budget the context was built for. */
   model: string;
   budget: Budget;
@@ -102,7 +111,9 @@ export interface ContextSource {
   budget: Partial<BudgetSplit> | undefined;
   historyLimits: boolean | Partial<HistoryLimits> | undefined;
   message(id: number): Message;
+  /** How summaries are sent (default "system"); their tokens were counted for it. */
+  summaryPresentation?: SummaryPresentation;
 }
 
 /** The options buildContext knows; any other key is refused, naming the closest. */
-export const BUILD_KEYS = ["system", "memory", "input", "model", "maxMessages", "budget", "historyLimits", "format"] as const;
+export const BUILD_KEYS = ["system", "memory", "input", "model", "maxMessages", "budget", "historyLimits", "format", "summarize"] as const;

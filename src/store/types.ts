@@ -2,6 +2,7 @@ import type { BudgetSplit } from "../models/budget.js";
 import type { HistoryLimits, ModelProfile } from "../models/profiles.js";
 import type { Message } from "../message.js";
 import type { MessageColumns } from "./columns.js";
+import type { SummaryOptions } from "../summary/policy.js";
 
 /** A value or a promise of it: every Store method may be synchronous or not. */
 export type Awaitable<T> = T | Promise<T>;
@@ -22,6 +23,10 @@ export interface ChatOptions {
    * function, so reopening the chat needs the model registered with that counter.
    */
   counter?: string;
+  /** Summaries for this chat's contexts (`create({ summarize })`): true, a policy, or false. */
+  summarize?: SummaryOptions;
+  /** How this chat's summaries are sent: "system" or "tool" (`create({ summaryPresentation })`). */
+  summaryPresentation?: "system" | "tool";
 }
 
 /** A chat's record in a store. */

@@ -36,7 +36,8 @@ export function summaryThreshold(policy: SummaryPolicy, conversationBudget: numb
  * - `{ oldest: f }`: everything older than the newest `threshold` tokens, plus the oldest
  *   fraction f of those (so one summary brings even a huge imported history back under
  *   the threshold); an earlier summary at the start is covered whole (summaries of summaries).
- * - `{ keepLast: n }`: everything since the last summary except the newest n messages.
+ * - `{ keepLast: n }`: everything but the newest n entries; earlier summaries in it are
+ *   covered whole (one rolling summary, not a growing list of them).
  *
  * The run never covers the newest user message or anything after it, never a CRITICAL
  * message (it stops before the first one), never splits a tool call from its results, and
@@ -58,14 +59,7 @@ export function planSummaryRun(visible: readonly PlanMessage[], policy: SummaryP
     start = 0;
     end = windowStart + Math.ceil(policy.select.oldest * (n - windowStart)) - 1;
   } else {
-    let lastSummary = -1;
-    for (let i = n - 1; i >= 0; i--) {
-      if (visible[i]!.kind === "summary") {
-        lastSummary = i;
-        break;
-      }
-    }
-    start = lastSummary + 1;
+    start = 0;
     end = n - 1 - policy.select.keepLast;
   }
 
@@ -92,8 +86,13 @@ export function planSummaryRun(visible: readonly PlanMessage[], policy: SummaryP
   return { start, end, tokens };
 }
 
-/** Tokens a summary may take: the policy's cap, else a quarter of the conversation budget, at most half of what it covers. */
+/**
+ * Tokens a summary may take: the policy's cap, else an eighth of the conversation budget,
+ * at most half of what it covers. An eighth leaves room below the trigger: with the default
+ * policy a summarized conversation holds at most 0.7 x 0.8 + 0.125 = 0.685 of the budget,
+ * so the next summary waits until the conversation grows again (not at every build).
+ */
 export function summaryBudget(policy: SummaryPolicy, conversationBudget: number, coveredTokens: number): number {
   if (policy.maxTokens !== undefined) return Math.min(policy.maxTokens, Math.max(16, coveredTokens - 1));
-  return Math.max(16, Math.min(Math.floor(conversationBudget / 4), Math.floor(coveredTokens / 2)));
+  return Math.max(16, Math.min(Math.floor(conversationBudget / 8), Math.floor(coveredTokens / 2)));
 }

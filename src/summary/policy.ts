@@ -6,12 +6,12 @@ import { CtxloomError, checkOptions, describe } from "../errors.js";
  * Trigger: `{ fraction }` of the conversation's share of the budget (default 0.8), or
  * `{ tokens }`, an absolute threshold (capped by the model's window).
  * Selection: `{ oldest }`, that fraction of the visible messages, oldest first (default
- * 0.3), or `{ keepLast }`: everything since the last summary except the newest N messages.
+ * 0.3), or `{ keepLast }`: everything but the newest N messages (earlier summaries covered whole).
  */
 export interface SummaryPolicy {
   trigger: { fraction: number } | { tokens: number };
   select: { oldest: number } | { keepLast: number };
-  /** Most tokens a summary may take; default: a quarter of the conversation budget, at most half of what it covers. */
+  /** Most tokens a summary may take; default: an eighth of the conversation budget, at most half of what it covers. */
   maxTokens?: number;
   /** Milliseconds a summarizer callback may take before it is aborted and the extractive summary is used. Default 30,000. */
   timeoutMs?: number;

@@ -11,6 +11,7 @@ import type { ChatNodes } from "./nodes.js";
 import { SerialQueue } from "./queue.js";
 import { chatStats, type ChatStats } from "./stats.js";
 import { ChatSync, type LoomContext } from "./sync.js";
+import { ChatSummaries, summaryStats } from "./summaries.js";
 
 export type { ChatStats } from "./stats.js";
 export type { LoomContext } from "./sync.js";
@@ -32,6 +33,7 @@ export class Chat extends ChatView {
   #lastUsage: Usage | null = null;
   #lastEvicted = 0;
   #retiring: Promise<void> | null = null;
+  readonly #summaries: ChatSummaries;
 
   /** @internal Chats come from `loom.user(id).create()`, `.open()` or `.import()`. */
   constructor(ctx: LoomContext, record: ChatRecord, nodes: ChatNodes, profile: Readonly<ModelProfile>, counter: TokenCounter) {
@@ -41,6 +43,7 @@ export class Chat extends ChatView {
     this.#options = options;
     this.#profile = profile;
     this.#counter = counter;
+    this.#summaries = new ChatSummaries(ctx.summaries ?? {}, options, counter);
   }
 
   /**
@@ -145,7 +148,9 @@ export class Chat extends ChatView {
    */
   checkout(id: number): Promise<Message> {
     return this.#run(async () => {
-      this.checkId(id);
+      if (this.checkId(id).isSummary(id)) {
+        throw new CtxloomError("WRONG_ROLE", `Message ${id} is a summary; nothing is appended under a summary. Check out the last message it covers (get(${id}).covers.last) instead.`);
+      }
       await this.sync.moveHead(id);
       return this.nodes().message(id);
     });
@@ -169,15 +174,29 @@ export class Chat extends ChatView {
    *   cannot fit; INVALID_ARGUMENT, UNKNOWN_MODEL for bad options
    */
   async buildContext<O extends BuildOptions | undefined = undefined>(options?: O): Promise<ContextWindowFor<O>> {
-    return this.#run(() => this.#build(options) as ContextWindowFor<O>);
+    return this.#summarizedBuild(options, "buildContext(options)") as Promise<ContextWindowFor<O>>;
   }
 
   /** The same context as `buildContext`, as one formatted string ("Role: text" blocks). */
   async buildPrompt(options?: Omit<BuildOptions, "format">): Promise<string> {
-    return this.#run(() => {
-      const o = checkOptions<BuildOptions>(options, "buildPrompt(options)");
+    let o: BuildOptions;
+    try {
+      o = checkOptions<BuildOptions>(options, "buildPrompt(options)");
       if ("format" in o) throw new CtxloomError("INVALID_ARGUMENT", `buildPrompt(options) has no option "format"; use buildContext({ format }) for a formatted list.`);
-      return formatPrompt(this.#build({ ...o, format: "openai" }));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return formatPrompt(await this.#summarizedBuild({ ...o, format: "openai" }, "buildPrompt(options)"));
+  }
+
+  /** Builds, summarizing first when the summary policy in force says so (see ChatSummaries). */
+  #summarizedBuild(options: BuildOptions | undefined, what: string): Promise<ContextWindow> {
+    return this.#summaries.build(options, what, {
+      run: (step) => this.#run(step),
+      build: () => this.#build(options),
+      nodes: () => this.nodes(),
+      head: () => this.sync.head,
+      add: (make) => this.sync.addSummary(make),
     });
   }
 
@@ -193,6 +212,7 @@ export class Chat extends ChatView {
       budget: this.#options.budget,
       historyLimits: this.#options.historyLimits,
       message: (id) => nodes.message(id),
+      summaryPresentation: this.#summaries.presentation,
     };
     const context = buildContext(source, options);
     this.#lastUsage = context.usage;
@@ -214,6 +234,7 @@ export class Chat extends ChatView {
         tokenizer: this.#counter.name,
       },
       { usage: this.#lastUsage, evicted: this.#lastEvicted },
+      summaryStats(nodes, this.#summaries.fallbacks),
     );
   }
 

@@ -10,6 +10,10 @@ import type { Chat } from "./chat.js";
 import { OpenChats } from "./open-chats.js";
 import type { LoomContext } from "./sync.js";
 import { UserChats } from "./user-chats.js";
+import { checkLoomSummaries, type LoomSummaries } from "./summaries.js";
+import type { SummaryOptions } from "../summary/policy.js";
+import type { Summarizer } from "../summary/run.js";
+import type { SummaryPresentation } from "../context/format.js";
 
 /** Options of `Loom.open()`. */
 export interface LoomOptions extends EngineOptions {
@@ -25,12 +29,26 @@ export interface LoomOptions extends EngineOptions {
    * chat frees its engine memory; the store keeps it, and it reloads on its next use.
    */
   maxOpenChats?: number;
+  /**
+   * Summaries for every chat of this Loom (a chat's or a call's setting wins): true for the
+   * default policy (trigger at 0.8 of the conversation budget, summarize the oldest 30%),
+   * a policy, or false. Default off.
+   */
+  summarize?: SummaryOptions;
+  /** Writes summaries with a model; default: the extractive summary (no model). A failing one falls back to it. */
+  summarizer?: Summarizer;
+  /** The instructions given to `summarizer` (default DEFAULT_SUMMARY_PROMPT; `{maxTokens}` is filled in). */
+  summaryPrompt?: string;
+  /** How summaries are sent: "system" (default) or "tool" (a summarize_history call and its result). A chat's setting wins. */
+  summaryPresentation?: SummaryPresentation;
 }
 
 /** The default of `Loom.open({ maxOpenChats })`. */
 export const DEFAULT_MAX_OPEN_CHATS = 1000;
 
-const LOOM_KEYS = ["engine", "wasm", "maxMemoryMB", "store", "counting", "maxOpenChats"] as const;
+const LOOM_KEYS = [
+  "engine", "wasm", "maxMemoryMB", "store", "counting", "maxOpenChats", "summarize", "summarizer", "summaryPrompt", "summaryPresentation",
+] as const;
 
 /**
  * The entry point: an engine (the WASM core, or its TypeScript twin) and a store.
@@ -45,7 +63,7 @@ export class Loom {
   #closed = false;
 
   /** @internal Use `Loom.open()`. */
-  constructor(engine: Engine, store: Store, counting: CountingMode = "exact", maxOpenChats = DEFAULT_MAX_OPEN_CHATS) {
+  constructor(engine: Engine, store: Store, counting: CountingMode = "exact", maxOpenChats = DEFAULT_MAX_OPEN_CHATS, summaries: LoomSummaries = {}) {
     this.#engine = engine;
     this.#store = store;
     this.#open = new OpenChats(maxOpenChats);
@@ -60,6 +78,7 @@ export class Loom {
         if (this.#closed) throw new CtxloomError("LOOM_CLOSED", "This Loom was closed; open a new one with Loom.open().");
       },
       woke: (chat: Chat) => this.#open.woke(chat),
+      summaries,
     };
   }
 
@@ -69,7 +88,7 @@ export class Loom {
    * @throws INVALID_ARGUMENT for unknown option values; WASM_UNAVAILABLE when `engine: "wasm"` cannot load
    */
   static async open<T extends Loom>(
-    this: new (engine: Engine, store: Store, counting?: CountingMode, maxOpenChats?: number) => T,
+    this: new (engine: Engine, store: Store, counting?: CountingMode, maxOpenChats?: number, summaries?: LoomSummaries) => T,
     options?: LoomOptions,
   ): Promise<T> {
     const o = checkOptions<LoomOptions>(options, "Loom.open(options)", LOOM_KEYS);
@@ -85,6 +104,7 @@ export class Loom {
     if (o.counting !== undefined && o.counting !== "exact" && o.counting !== "heuristic") {
       throw new CtxloomError("INVALID_ARGUMENT", `counting must be "exact" or "heuristic"; got ${describe(o.counting)}.`);
     }
+    const summaries = checkLoomSummaries(o as Record<string, unknown>);
     const maxOpenChats = o.maxOpenChats === undefined ? DEFAULT_MAX_OPEN_CHATS : checkInteger(o.maxOpenChats, "maxOpenChats", 1);
     const store = o.store === undefined ? memoryStore() : o.store;
     if (typeof store !== "object" || store === null) {
@@ -99,7 +119,7 @@ export class Loom {
       );
     }
     // `new this`: an entry's subclass (the Workers entry) gets instances of itself.
-    return new this(await createEngine(o), store, o.counting, maxOpenChats);
+    return new this(await createEngine(o), store, o.counting, maxOpenChats, summaries);
   }
 
   /** Which engine runs: "wasm" or "js". */

@@ -15,6 +15,10 @@ export class ChatNodes {
   readonly tree: number;
   #texts: MessageColumns;
   #shared: boolean;
+  /** The summaries of this tree, oldest first: the tokens of what each replaced on the summarized path, and its own. */
+  readonly summaries: { id: number; replaced: number; tokens: number }[] = [];
+  /** Summaries inside a later summary's run (what an overlap check may skip: the outer one stands for them). */
+  readonly #nested = new Set<number>();
   /** Assistant messages by the ids of their tool calls (a call id is rarely used twice). */
   readonly #callOwners = new Map<string, number | number[]>();
 
@@ -50,9 +54,18 @@ export class ChatNodes {
     } else {
       this.#texts.push(m);
     }
+    if (m.kind === "summary") {
+      // A summary is no child: the engine hangs it on the last node of its run (FLAG_SUMMARY is attachSummary's alone).
+      const { first, last } = m.covers!;
+      const inner: number[] = [];
+      const replaced = this.visibleRunTokens(first, last, inner);
+      this.engine.attachSummary(this.tree, first, last, m.tokens, priorityCode(m.priority));
+      for (const id of inner) this.#nested.add(id);
+      this.summaries.push({ id: m.id, replaced, tokens: m.tokens });
+      return;
+    }
     let flags = 0;
     if (m.toolCalls) flags |= FLAG_TOOL_CALLS;
-    if (m.kind === "summary") flags |= FLAG_SUMMARY;
     if (unitEnd) flags |= FLAG_UNIT_END;
     this.engine.append(this.tree, m.parentId ?? -1, m.tokens, roleCode(m.role), priorityCode(m.priority), flags);
     if (m.toolCalls) for (const c of m.toolCalls) this.#addOwner(c.id, m.id);
@@ -129,6 +142,7 @@ export class ChatNodes {
       if (x.toolCalls) m.toolCalls = x.toolCalls.map((c) => ({ ...c, function: { ...c.function } }));
       if (x.toolCallId !== undefined) m.toolCallId = x.toolCallId;
     }
+    if (m.kind === "summary") m.covers = { first: e.summaryFirst(t, id), last: e.summaryLast(t, id) };
     return m;
   }
 
@@ -139,6 +153,48 @@ export class ChatNodes {
     const out = new Array<Message>(n);
     for (let i = 0; i < n; i++) out[i] = this.message(ids[i]!);
     return out;
+  }
+
+  /**
+   * Tokens of the run [first..last] as the summarized path shows it today (an earlier
+   * summary inside it counts as itself). O(run): one summarized walk from `last`.
+   */
+  visibleRunTokens(first: number, last: number, summaries?: number[]): number {
+    const e = this.engine;
+    const top = e.depth(this.tree, first);
+    const n = e.walkSummarized(this.tree, last, e.depth(this.tree, last) - top + 1);
+    const ids = e.ids.slice(0, n);
+    let sum = 0;
+    for (let i = n - 1; i >= 0 && e.depth(this.tree, ids[i]!) >= top; i--) {
+      sum += e.tokens(this.tree, ids[i]!);
+      if (summaries && this.isSummary(ids[i]!)) summaries.push(ids[i]!);
+    }
+    return sum;
+  }
+
+  /**
+   * True when a summary's run shares a node with [first..last] without lying whole inside it
+   * (what the engine refuses), on any branch. Only outermost summaries are checked (one whose
+   * run holds another stands for it): O(outermost summaries x distance walked).
+   */
+  overlaps(first: number, last: number): boolean {
+    for (const s of this.summaries) {
+      if (this.#nested.has(s.id)) continue; // inside an outer summary: checking the outer one suffices
+      const f = this.engine.summaryFirst(this.tree, s.id);
+      const l = this.engine.summaryLast(this.tree, s.id);
+      const inside = this.isAncestor(first, f) && this.isAncestor(l, last);
+      if (inside) continue;
+      // Two chains share a node when the deeper start lies on both.
+      const deeper = this.engine.depth(this.tree, f) >= this.engine.depth(this.tree, first) ? f : first;
+      const shallower = deeper === f ? first : f;
+      if (this.isAncestor(shallower, deeper) && this.isAncestor(deeper, l) && this.isAncestor(deeper, last)) return true;
+    }
+    return false;
+  }
+
+  /** True when `id` is a summary node. */
+  isSummary(id: number): boolean {
+    return (this.engine.flags(this.tree, id) & FLAG_SUMMARY) !== 0;
   }
 
   /** Frees the engine's tree. */

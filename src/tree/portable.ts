@@ -1,3 +1,5 @@
+import { checkPresentation } from "./summaries.js";
+import { checkSummaryOptions } from "../summary/policy.js";
 import { CtxloomError, checkKeys, describe } from "../errors.js";
 import type { Message } from "../message.js";
 import { checkSplit } from "../models/budget.js";
@@ -68,6 +70,9 @@ export function checkExport(value: unknown): CheckedExport {
     if (o.historyLimits !== undefined) options.historyLimits = checkHistoryLimits(o.historyLimits);
     if (o.profile !== undefined) options.profile = o.profile;
     if (o.counter !== undefined) options.counter = o.counter;
+    const summarize = checkSummaryOptions(o.summarize, "chat.options.summarize");
+    if (summarize !== undefined) options.summarize = summarize;
+    if (o.summaryPresentation !== undefined) options.summaryPresentation = checkPresentation(o.summaryPresentation, "chat.options.summaryPresentation");
   } catch (error) {
     throw fail(`its chat.options are malformed: ${(error as Error).message}`);
   }
@@ -96,10 +101,11 @@ export function buildImport(engine: Engine, checked: CheckedExport, counter: Tok
         }
       }
       if (m.toolCalls) m.toolCalls = m.toolCalls.map((c) => ({ ...c, function: { ...c.function } }));
+      if (m.covers) m.covers = { ...m.covers };
       nodes.link(m, unitEnd);
       messages[i] = m;
     }
-    return { nodes, head: checkHead(checked.head ?? null, nodes.size, fail), messages };
+    return { nodes, head: checkHead(checked.head ?? null, nodes.size, fail, nodes), messages };
   } catch (error) {
     nodes.drop();
     throw error;

@@ -32,6 +32,14 @@ export function checkRestored(nodes: ChatNodes, m: unknown, fail: Fail, options:
   const parent = r.parentId ?? -1;
   if (r.id !== id) throw fail(`message ${describe(r.id)} is out of order (expected id ${id})`);
   if (parent < -1 || parent >= id) throw fail(`message ${id} has parent ${describe(r.parentId)}, which is not an earlier message`);
+  if (r.kind === "summary") {
+    const { first, last } = r.covers!;
+    if (nodes.isSummary(first) || nodes.isSummary(last) || !nodes.isAncestor(first, last)) {
+      throw fail(`summary ${id} covers ${first}..${last}, which is not a run of messages of one branch`);
+    }
+    if (parent !== nodes.parent(first)) throw fail(`summary ${id} has parent ${describe(r.parentId)}, not the parent of the first message it covers`);
+    return false;
+  }
   const unit = parent < 0 ? null : nodes.unitAt(parent);
   try {
     if (r.role === "tool") return checkToolResult(unit, r.toolCallId!, r.priority).completes;
@@ -77,15 +85,24 @@ export function applyRestored(nodes: ChatNodes, messages: readonly unknown[], fa
   if (!Array.isArray(messages)) throw fail(`its messages are ${describe(messages)}, not an array`);
   for (const m of messages) {
     const unitEnd = checkRestored(nodes, m, fail, options);
-    nodes.link(m as Message, unitEnd);
+    try {
+      nodes.link(m as Message, unitEnd);
+    } catch (error) {
+      // The engine refuses a summary whose run overlaps another in part or cuts a tool unit.
+      if ((m as Message).kind === "summary" && error instanceof CtxloomError && error.code === "INVALID_ARGUMENT") {
+        throw fail(`summary ${(m as Message).id} is refused: ${error.message}`);
+      }
+      throw error;
+    }
   }
 }
 
 /** Throws unless `head` is null or one of the `size` messages. */
-export function checkHead(head: unknown, size: number, fail: Fail): number {
+export function checkHead(head: unknown, size: number, fail: Fail, nodes?: ChatNodes): number {
   if (head === null) return -1;
   if (!(Number.isInteger(head) && (head as number) >= 0 && (head as number) < size)) {
     throw fail(`its head ${describe(head)} is not one of its ${size} messages`);
   }
+  if (nodes?.isSummary(head as number)) throw fail(`its head ${head} is a summary, not a message`);
   return head as number;
 }

@@ -18,16 +18,19 @@ export interface ChatStats {
   usagePercent: number;
   /** Messages of the branch the last context left out. */
   evicted: number;
-  /** Summaries made so far, tokens they saved, and their average compression ratio (1: none). */
+  /** Summaries in the chat's tree, tokens they save where they stand (what they replaced less their own), and their average compression ratio (replaced / own; 1: none). */
   compressions: number;
   tokensSaved: number;
   compressionRatio: number;
+  /** Summarizer answers that were not used (it threw, timed out or returned something unusable): the extractive summary stood in. */
+  fallbacks: number;
 }
 
 /** The stats of a chat from its sizes and its last context. */
 export function chatStats(
   sizes: { messages: number; branchMessages: number; model: string; contextWindow: number; tokenizer: string },
   last: { usage: Usage | null; evicted: number },
+  summaries: { compressions: number; tokensSaved: number; compressionRatio: number; fallbacks: number } = { compressions: 0, tokensSaved: 0, compressionRatio: 1, fallbacks: 0 },
 ): ChatStats {
   const usage = last.usage;
   return {
@@ -36,8 +39,6 @@ export function chatStats(
     tokens: usage?.total ?? 0,
     usagePercent: usage ? Math.round((1000 * usage.total) / usage.limit) / 10 : 0,
     evicted: last.evicted,
-    compressions: 0,
-    tokensSaved: 0,
-    compressionRatio: 1,
+    ...summaries,
   };
 }

@@ -8,6 +8,7 @@ import { REPLY_PRIMING, messageTokens, type TokenCounter } from "../tokens/index
 import type { Chat } from "./chat.js";
 import { ChatNodes } from "./nodes.js";
 import { applyRestored, checkHead, storeCorrupt } from "./restore.js";
+import type { LoomSummaries } from "./summaries.js";
 
 /** What a chat shares with its Loom. */
 export interface LoomContext {
@@ -19,6 +20,8 @@ export interface LoomContext {
   checkOpen(): void;
   /** Tells the Loom's cache of open chats that an evicted chat woke up (it may evict others). */
   woke(chat: Chat): void;
+  /** The Loom's summary settings. */
+  readonly summaries: LoomSummaries;
 }
 
 /** The columns a store keeps for a chat in this process, when it does (the memory store). */
@@ -33,7 +36,7 @@ export function restoreNodes(ctx: LoomContext, record: ChatRecord, messages: rea
   try {
     const fail = storeCorrupt(record.id);
     applyRestored(nodes, messages, fail);
-    return { nodes, head: checkHead(record.head, nodes.size, fail) };
+    return { nodes, head: checkHead(record.head, nodes.size, fail, nodes) };
   } catch (error) {
     nodes.drop();
     throw error;
@@ -169,6 +172,34 @@ export class ChatSync {
     }
   }
 
+  /**
+   * Writes a summary made by `make(id)` (null: it no longer applies, nothing is written)
+   * and links it; the head stays. On a conflict it catches up and asks `make` again with
+   * the next id. Returns the summary linked, or null.
+   */
+  async addSummary(make: (nodes: ChatNodes, id: number) => Message | null): Promise<Message | null> {
+    const { userId, id: chatId } = this.record;
+    for (let attempt = 0; ; attempt++) {
+      const nodes = this.nodes();
+      const id = nodes.size;
+      const message = make(nodes, id);
+      if (!message) return null;
+      nodes.reserveNext();
+      const head = this.head;
+      const result = await fromStore("storing the summary", () => this.#ctx.store.appendMessage(userId, chatId, message, head, message.createdAt));
+      if (result !== null && typeof result === "object" && result.ok === true) {
+        nodes.link(message, false);
+        this.record.updatedAt = message.createdAt;
+        return nodes.message(id);
+      }
+      if (!(result !== null && typeof result === "object" && result.ok === false && Number.isInteger(result.size) && result.size > id)) {
+        throw new CtxloomError("STORE_FAILED", `The store answered ${describe(result)} to storing summary ${id}; a Store's appendMessage returns { ok: true }, or { ok: false, size }.`);
+      }
+      if (attempt >= 100) return null;
+      await this.catchUp();
+    }
+  }
+
   /** Applies the messages the store holds that this chat has not seen. Returns the record read. */
   async catchUp(): Promise<ChatRecord> {
     const { userId, id: chatId } = this.record;
@@ -188,7 +219,7 @@ export class ChatSync {
     const before = this.nodes().size;
     const record = await this.catchUp();
     const nodes = this.nodes();
-    this.head = checkHead(record.head, nodes.size, storeCorrupt(this.record.id));
+    this.head = checkHead(record.head, nodes.size, storeCorrupt(this.record.id), nodes);
     if (typeof record.title === "string") this.record.title = record.title;
     if (typeof record.updatedAt === "number") this.record.updatedAt = record.updatedAt;
     return nodes.size - before;

@@ -9,6 +9,9 @@ import { Chat } from "./chat.js";
 import { ChatNodes } from "./nodes.js";
 import { buildImport, checkExport } from "./portable.js";
 import { residentColumns, restoreNodes, type LoomContext } from "./sync.js";
+import { checkPresentation } from "./summaries.js";
+import { checkSummaryOptions, type SummaryOptions } from "../summary/policy.js";
+import type { SummaryPresentation } from "../context/format.js";
 
 /** Options of `chats.create()`. */
 export interface CreateChatOptions {
@@ -21,9 +24,13 @@ export interface CreateChatOptions {
   budget?: Partial<BudgetSplit>;
   /** Apply seed 001's history limits to this chat's contexts: true for the model's size class, or your own. Default off. */
   historyLimits?: boolean | Partial<HistoryLimits>;
+  /** Summaries for this chat's contexts (over the Loom's setting): true, a policy, or false. Kept with the chat. */
+  summarize?: SummaryOptions;
+  /** How this chat's summaries are sent: "system" (default) or "tool". Kept with the chat. */
+  summaryPresentation?: SummaryPresentation;
 }
 
-const CREATE_KEYS = ["title", "model", "system", "budget", "historyLimits"] as const;
+const CREATE_KEYS = ["title", "model", "system", "budget", "historyLimits", "summarize", "summaryPresentation"] as const;
 
 /** The Loom's open chats: a chat loading or loaded, by `openKey(userId, chatId)`, least recently used first. */
 export interface ChatCache {
@@ -67,6 +74,9 @@ export class UserChats {
     const settings: ChatOptions = {};
     if (o.budget !== undefined) settings.budget = { ...checkSplit(o.budget) };
     if (o.historyLimits !== undefined) settings.historyLimits = checkHistoryLimits(o.historyLimits);
+    const summarize = checkSummaryOptions(o.summarize, "create(options).summarize");
+    if (summarize !== undefined) settings.summarize = summarize;
+    if (o.summaryPresentation !== undefined) settings.summaryPresentation = checkPresentation(o.summaryPresentation, "create(options).summaryPresentation");
     const { profile, counter } = await this.#ctx.prepare(o.model ?? "gpt-4o");
     if (typeof o.model === "object") {
       const { counter: own, ...stored } = profile;

@@ -77,11 +77,12 @@ describe("which run is summarized", () => {
     expect(planSummaryRun(chatOf(1000), oldest(0.3), 100)).toEqual({ start: 0, end: 992, tokens: 9930 });
   });
 
-  it("everything since the last summary except the newest N", () => {
+  it("everything but the newest N, an earlier summary covered whole (one rolling summary)", () => {
     const v = chatOf(30);
     v[5] = msg(5, "assistant", 10, { kind: "summary" });
-    expect(planSummaryRun(v, keepLast(20), 10)).toEqual({ start: 6, end: 9, tokens: 40 });
-    expect(planSummaryRun(v, keepLast(25), 10)).toBeNull();
+    expect(planSummaryRun(v, keepLast(20), 10)).toEqual({ start: 0, end: 9, tokens: 100 });
+    expect(planSummaryRun(v, keepLast(25), 10)).toEqual({ start: 0, end: 4, tokens: 50 });
+    expect(planSummaryRun(v, keepLast(29), 10)).toBeNull(); // one message is not worth a summary
   });
 
   it("never the newest user turn, never a CRITICAL message, never half a tool unit", () => {
@@ -126,7 +127,7 @@ describe("which run is summarized", () => {
   });
 
   it("gives a summary a quarter of the conversation budget, at most half of what it covers", () => {
-    expect(summaryBudget(DEFAULT_SUMMARY_POLICY, 4000, 10_000)).toBe(1000);
+    expect(summaryBudget(DEFAULT_SUMMARY_POLICY, 4000, 10_000)).toBe(500);
     expect(summaryBudget(DEFAULT_SUMMARY_POLICY, 4000, 600)).toBe(300);
     expect(summaryBudget({ ...DEFAULT_SUMMARY_POLICY, maxTokens: 500 }, 4000, 10_000)).toBe(500);
   });

@@ -11,6 +11,8 @@ import type { ChatNodes } from "./nodes.js";
 import { SerialQueue } from "./queue.js";
 import { chatStats, type ChatStats } from "./stats.js";
 import { ChatSync, type LoomContext } from "./sync.js";
+import { buildRecall, chatRecall } from "./recall-chat.js";
+import type { ChatRecallOptions, RecalledMessage } from "./recall-scope.js";
 
 export type { ChatStats } from "./stats.js";
 export type { LoomContext } from "./sync.js";
@@ -29,6 +31,7 @@ export class Chat extends ChatView {
   readonly #counter: TokenCounter;
   readonly #options: ChatOptions;
   readonly #queue = new SerialQueue();
+  readonly #ctx: LoomContext;
   #lastUsage: Usage | null = null;
   #lastEvicted = 0;
   #retiring: Promise<void> | null = null;
@@ -38,6 +41,7 @@ export class Chat extends ChatView {
     const options = record.options ?? {};
     const budget = budgetFor(profile, { split: options.budget });
     super(record, (view) => new ChatSync(view as Chat, ctx, record, nodes, counter, budget.effective - budget.reserve, profile));
+    this.#ctx = ctx;
     this.#options = options;
     this.#profile = profile;
     this.#counter = counter;
@@ -169,19 +173,34 @@ export class Chat extends ChatView {
    *   cannot fit; INVALID_ARGUMENT, UNKNOWN_MODEL for bad options
    */
   async buildContext<O extends BuildOptions | undefined = undefined>(options?: O): Promise<ContextWindowFor<O>> {
-    return this.#run(() => this.#build(options) as ContextWindowFor<O>);
+    return this.#run(async () => (await this.#build(options)) as ContextWindowFor<O>);
   }
 
   /** The same context as `buildContext`, as one formatted string ("Role: text" blocks). */
   async buildPrompt(options?: Omit<BuildOptions, "format">): Promise<string> {
-    return this.#run(() => {
+    return this.#run(async () => {
       const o = checkOptions<BuildOptions>(options, "buildPrompt(options)");
       if ("format" in o) throw new CtxloomError("INVALID_ARGUMENT", `buildPrompt(options) has no option "format"; use buildContext({ format }) for a formatted list.`);
-      return formatPrompt(this.#build({ ...o, format: "openai" }));
+      return formatPrompt(await this.#build({ ...o, format: "openai" }));
     });
   }
 
-  #build(options: BuildOptions | undefined): ContextWindow {
+  /**
+   * The messages most like `query` (see ChatRecallOptions): whole exchanges, oldest first,
+   * each message with its exchange's score and reason. Waits for queued embeddings of the scope.
+   * @throws INVALID_ARGUMENT (an empty query, bad options, a Loom opened with embed: false), EMBEDDER_FAILED
+   */
+  recall(query: string, options?: ChatRecallOptions): Promise<RecalledMessage[]> {
+    return this.#run(() => chatRecall(this.#ctx, this.#current(), query, options));
+  }
+
+  #current() {
+    return { userId: this.sync.record.userId, chatId: this.sync.record.id, source: this.nodes(), head: this.sync.head };
+  }
+
+  async #build(options: BuildOptions | undefined): Promise<ContextWindow> {
+    const { rest, hook } = await buildRecall(this.#ctx, this.#current(), options);
+    options = rest;
     const nodes = this.nodes();
     const source: ContextSource = {
       engine: nodes.engine,
@@ -194,6 +213,7 @@ export class Chat extends ChatView {
       historyLimits: this.#options.historyLimits,
       message: (id) => nodes.message(id),
     };
+    if (hook) source.recall = hook;
     const context = buildContext(source, options);
     this.#lastUsage = context.usage;
     this.#lastEvicted = context.evicted;

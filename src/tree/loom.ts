@@ -10,6 +10,8 @@ import type { Chat } from "./chat.js";
 import { OpenChats } from "./open-chats.js";
 import type { LoomContext } from "./sync.js";
 import { UserChats } from "./user-chats.js";
+import type { Embedder } from "../recall/embedder.js";
+import { RecallHub, type RecallStats } from "./recall.js";
 
 /** Options of `Loom.open()`. */
 export interface LoomOptions extends EngineOptions {
@@ -25,12 +27,25 @@ export interface LoomOptions extends EngineOptions {
    * chat frees its engine memory; the store keeps it, and it reloads on its next use.
    */
   maxOpenChats?: number;
+  /**
+   * What embeds messages for recall: an Embedder (see `hashingEmbedder()`), true or left out
+   * for the built-in hashing embedder, false to turn recall off. Appended messages are
+   * embedded in the background, in batches; vectors persist in the store under the
+   * embedder's name and dimension.
+   */
+  embed?: Embedder | boolean;
+}
+
+/** What `loom.stats()` returns. */
+export interface LoomStats {
+  /** Recall's embedding counters, or null when the Loom was opened with `embed: false`. */
+  recall: RecallStats | null;
 }
 
 /** The default of `Loom.open({ maxOpenChats })`. */
 export const DEFAULT_MAX_OPEN_CHATS = 1000;
 
-const LOOM_KEYS = ["engine", "wasm", "maxMemoryMB", "store", "counting", "maxOpenChats"] as const;
+const LOOM_KEYS = ["engine", "wasm", "maxMemoryMB", "store", "counting", "maxOpenChats", "embed"] as const;
 
 /**
  * The entry point: an engine (the WASM core, or its TypeScript twin) and a store.
@@ -42,11 +57,13 @@ export class Loom {
   readonly #open: OpenChats;
   readonly #ctx: LoomContext;
   readonly #windows = new Set<SlidingWindow>();
+  readonly #recall: RecallHub | null;
   #closed = false;
 
   /** @internal Use `Loom.open()`. */
-  constructor(engine: Engine, store: Store, counting: CountingMode = "exact", maxOpenChats = DEFAULT_MAX_OPEN_CHATS) {
+  constructor(engine: Engine, store: Store, counting: CountingMode = "exact", maxOpenChats = DEFAULT_MAX_OPEN_CHATS, embedder: Embedder | null = null) {
     this.#engine = engine;
+    this.#recall = embedder ? new RecallHub(engine, store, embedder) : null;
     this.#store = store;
     this.#open = new OpenChats(maxOpenChats);
     this.#ctx = {
@@ -60,6 +77,7 @@ export class Loom {
         if (this.#closed) throw new CtxloomError("LOOM_CLOSED", "This Loom was closed; open a new one with Loom.open().");
       },
       woke: (chat: Chat) => this.#open.woke(chat),
+      recall: this.#recall,
     };
   }
 
@@ -69,7 +87,7 @@ export class Loom {
    * @throws INVALID_ARGUMENT for unknown option values; WASM_UNAVAILABLE when `engine: "wasm"` cannot load
    */
   static async open<T extends Loom>(
-    this: new (engine: Engine, store: Store, counting?: CountingMode, maxOpenChats?: number) => T,
+    this: new (engine: Engine, store: Store, counting?: CountingMode, maxOpenChats?: number, embedder?: Embedder | null) => T,
     options?: LoomOptions,
   ): Promise<T> {
     const o = checkOptions<LoomOptions>(options, "Loom.open(options)", LOOM_KEYS);
@@ -86,6 +104,7 @@ export class Loom {
       throw new CtxloomError("INVALID_ARGUMENT", `counting must be "exact" or "heuristic"; got ${describe(o.counting)}.`);
     }
     const maxOpenChats = o.maxOpenChats === undefined ? DEFAULT_MAX_OPEN_CHATS : checkInteger(o.maxOpenChats, "maxOpenChats", 1);
+    const embedder = RecallHub.embedderOf(o.embed);
     const store = o.store === undefined ? memoryStore() : o.store;
     if (typeof store !== "object" || store === null) {
       throw new CtxloomError("INVALID_ARGUMENT", `store must implement the Store interface (e.g. sqliteStore(path)); got ${describe(store)}.`);
@@ -99,7 +118,7 @@ export class Loom {
       );
     }
     // `new this`: an entry's subclass (the Workers entry) gets instances of itself.
-    return new this(await createEngine(o), store, o.counting, maxOpenChats);
+    return new this(await createEngine(o), store, o.counting, maxOpenChats, embedder);
   }
 
   /** Which engine runs: "wasm" or "js". */
@@ -136,12 +155,20 @@ export class Loom {
     return win;
   }
 
+  /** Counters of the Loom: recall's embedded, pending, failed and retried embeddings. */
+  stats(): LoomStats {
+    this.#ctx.checkOpen();
+    return { recall: this.#recall ? this.#recall.stats() : null };
+  }
+
   /**
    * Makes every change acknowledged so far durable (the store's flush: a batching store
-   * commits). @throws STORE_FAILED
+   * commits), after embedding the messages waiting for it (one try: a failing embedder's
+   * messages stay queued, see `stats()`). @throws STORE_FAILED
    */
   async flush(): Promise<void> {
     this.#ctx.checkOpen();
+    await this.#recall?.queue.flush();
     await fromStore("flushing", () => this.#store.flush());
   }
 
@@ -162,6 +189,8 @@ export class Loom {
         await chat?.retire().catch(() => undefined);
       }),
     );
+    // Messages not embedded yet are embedded when recall next reads their chat (in any Loom).
+    this.#recall?.close();
     try {
       await fromStore("flushing", () => this.#store.flush());
     } finally {

@@ -118,6 +118,11 @@ export async function openScope(hub: RecallHub, store: Store, chat: CurrentChat,
 /** A recalled exchange, with its messages. */
 export interface ExchangeHit {
   score: number | null;
+  /**
+   * Its relevance to the query, to choose what fits: a prompt's score; for an answer found
+   * like a recalled one, that one's prompt score times their similarity; 0 for a recent one.
+   */
+  rank: number;
   reason: RecallReason;
   messages: RecalledMessage[];
 }
@@ -129,8 +134,11 @@ export function recallIn(
   const memory = hub.user(userId).memory;
   const { scope: _scope, ...counts } = options;
   const result = recallExchanges({ messages: scope.messages, prompts: memory.prompts, answers: memory.answers, query }, { ...counts, exclude });
+  const anchor = new Map<number, number>(); // answer key -> its prompt exchange's score
+  for (const e of result.exchanges) if (e.reason === "prompt") for (const key of e.keys) anchor.set(key, e.score ?? 0);
   return result.exchanges.map((e) => ({
     score: e.score,
+    rank: e.reason === "prompt" ? e.score ?? 0 : e.reason === "similar" ? (anchor.get(e.via!) ?? 0) * (e.score ?? 0) : 0,
     reason: e.reason,
     messages: e.keys.map((key) => {
       const found = scope.lookup(key)!;
@@ -148,12 +156,12 @@ export function recallText(exchanges: readonly ExchangeHit[]): string {
 }
 
 /**
- * The exchanges that fit the memory slice: best scored first (a recent exchange counts as
- * score 0), each kept whole if `fits` accepts the text with it, else left out; returned oldest
- * first.
+ * The exchanges that fit the memory slice: most relevant first (see ExchangeHit.rank; the
+ * newer first among equals), each kept whole if `fits` accepts the text with it, else left
+ * out; returned oldest first.
  */
 export function fitExchanges(exchanges: readonly ExchangeHit[], fits: (text: string) => boolean): ExchangeHit[] {
-  const order = exchanges.map((e, i) => i).sort((a, b) => (exchanges[b]!.score ?? 0) - (exchanges[a]!.score ?? 0) || b - a);
+  const order = exchanges.map((e, i) => i).sort((a, b) => exchanges[b]!.rank - exchanges[a]!.rank || b - a);
   const kept = new Set<number>();
   for (const i of order) {
     kept.add(i);

@@ -11,7 +11,8 @@ import type { ChatNodes } from "./nodes.js";
 import { SerialQueue } from "./queue.js";
 import { chatStats, type ChatStats } from "./stats.js";
 import { ChatSync, type LoomContext } from "./sync.js";
-import { buildRecall, chatRecall } from "./recall-chat.js";
+import { chatRecall, recallHook, splitRecall } from "./recall-chat.js";
+import { planBuild } from "../context/plan.js";
 import type { ChatRecallOptions, RecalledMessage } from "./recall-scope.js";
 
 export type { ChatStats } from "./stats.js";
@@ -199,8 +200,7 @@ export class Chat extends ChatView {
   }
 
   async #build(options: BuildOptions | undefined): Promise<ContextWindow> {
-    const { rest, hook } = await buildRecall(this.#ctx, this.#current(), options);
-    options = rest;
+    const { rest, recall } = splitRecall(this.#ctx, options);
     const nodes = this.nodes();
     const source: ContextSource = {
       engine: nodes.engine,
@@ -213,8 +213,12 @@ export class Chat extends ChatView {
       historyLimits: this.#options.historyLimits,
       message: (id) => nodes.message(id),
     };
-    if (hook) source.recall = hook;
-    const context = buildContext(source, options);
+    if (recall) {
+      planBuild(source, rest); // every option checked before recall embeds anything
+      const hook = await recallHook(this.#ctx, this.#current(), recall, rest ?? {});
+      if (hook) source.recall = hook;
+    }
+    const context = buildContext(source, rest);
     this.#lastUsage = context.usage;
     this.#lastEvicted = context.evicted;
     return context;

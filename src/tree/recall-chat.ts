@@ -1,5 +1,5 @@
 import { CtxloomError, checkOptions, describe } from "../errors.js";
-import type { BuildOptions, RecallFill } from "../context/types.js";
+import type { BuildOptions, BuildRecallOptions, RecallFill } from "../context/types.js";
 import type { ChatNodes } from "./nodes.js";
 import type { RecallHub } from "./recall.js";
 import {
@@ -43,22 +43,27 @@ function newestUserText(chat: ChatAt): string | null {
   return null;
 }
 
-/**
- * Splits buildContext's `recall` option from the others and, when it is on, prepares the
- * builder's hook: the scope loaded, queued embeddings flushed, the query embedded. The hook
- * then picks exchanges outside the window and keeps those that fit the memory slice.
- */
-export async function buildRecall(
-  ctx: LoomContext, chat: ChatAt, options: BuildOptions | undefined,
-): Promise<{ rest: BuildOptions | undefined; hook: ((window: readonly number[], fits: (memory: string) => boolean) => RecallFill) | null }> {
-  if (options === undefined || options === null || typeof options !== "object" || !("recall" in options)) return { rest: options, hook: null };
+/** Splits buildContext's `recall` option (checked; null when off) from the others. @throws INVALID_ARGUMENT */
+export function splitRecall(ctx: LoomContext, options: BuildOptions | undefined): { rest: BuildOptions | undefined; recall: BuildRecallOptions | null } {
+  if (options === undefined || options === null || typeof options !== "object" || !("recall" in options)) return { rest: options, recall: null };
   const { recall, ...rest } = checkOptions<BuildOptions>(options, "buildContext(options)");
   const o = checkBuildRecall(recall);
-  if (!o) return { rest, hook: null };
+  if (o) hubOf(ctx);
+  return { rest, recall: o };
+}
+
+/**
+ * Prepares the builder's recall hook: the scope loaded, queued embeddings flushed, the query
+ * embedded. The hook then picks exchanges outside the window and keeps those that fit the
+ * memory slice. Null when there is nothing to recall for (no query).
+ */
+export async function recallHook(
+  ctx: LoomContext, chat: ChatAt, o: BuildRecallOptions, rest: BuildOptions,
+): Promise<((window: readonly number[], fits: (memory: string) => boolean) => RecallFill) | null> {
   const hub = hubOf(ctx);
   const input = typeof rest.input === "string" && rest.input.trim() !== "" ? rest.input : null;
   const query = o.query ?? input ?? newestUserText(chat);
-  if (query === null) return { rest, hook: null };
+  if (query === null) return null;
   const { query: _query, ...counts } = o;
   const scope = await openScope(hub, ctx.store, chat, o.scope ?? "chat");
   const vector = await hub.embedQuery(query);
@@ -68,5 +73,5 @@ export async function buildRecall(
     const kept = fitExchanges(found, fits);
     return { text: recallText(kept), messages: kept.flatMap((e) => e.messages.map((r) => r.message)) };
   };
-  return { rest, hook };
+  return hook;
 }

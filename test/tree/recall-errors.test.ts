@@ -42,6 +42,7 @@ forEachEngine((engine) => {
       ["build: empty query", () => chat.buildContext({ recall: { query: "" } })],
       ["build: unknown key", () => chat.buildContext({ recall: { scope: "chat", answers: 3 } as never })],
       ["build: recall not an object", () => chat.buildContext({ recall: "yes" as never })],
+      ["build: another bad option", () => chat.buildContext({ recall: true, maxMessages: 0 })],
     ];
     for (const [what, call] of bad) {
       await expectRejectCode(call, "INVALID_ARGUMENT").catch((error: Error) => {
@@ -86,8 +87,10 @@ forEachEngine((engine) => {
     expect(chat.messageCount).toBe(20);
     await vi.waitFor(() => expect(stuck.calls).toBe(1)); // one batch under way, forever
     expect(loom.stats().recall).toMatchObject({ pending: 20, embedded: 0, failures: 0 });
-    // Building without recall does not wait either; closing does not wait for the embedder.
+    // Building without recall does not wait either, nor a bad call that recalls; closing does not wait for the embedder.
     expect((await chat.buildContext()).conversation).toHaveLength(20);
+    await expectRejectCode(() => chat.buildContext({ recall: { scope: "chat" }, format: "xml" as never }), "INVALID_ARGUMENT");
+    expect(stuck.calls).toBe(1);
   });
 
   it("a failing embedder is retried with backoff, counted, and catches up", async () => {

@@ -28,6 +28,8 @@ export interface EmbedQueueStats {
   lastError: string | null;
 }
 
+const idOf = (userId: string, chatId: string, id: number) => `${userId}\u0000${chatId}\u0000${id}`;
+
 /** Texts per embedder call. */
 export const EMBED_BATCH = 64;
 const BACKOFF_MS = 50;
@@ -43,6 +45,8 @@ export class EmbedQueue {
   readonly #embedder: Embedder;
   readonly #deliver: (items: EmbedItem[], vectors: Float32Array) => Promise<void>;
   #pending: EmbedItem[] = [];
+  /** The pending items' "user, chat, id", for O(1) `has`. */
+  readonly #queued = new Set<string>();
   #running: Promise<boolean> | null = null;
   #timer: ReturnType<typeof setTimeout> | null = null;
   #failedInRow = 0;
@@ -57,18 +61,25 @@ export class EmbedQueue {
   /** Queues messages; returns at once. */
   push(items: readonly EmbedItem[]): void {
     if (this.#closed || items.length === 0) return;
-    this.#pending.push(...items);
+    for (const item of items) {
+      this.#pending.push(item);
+      this.#queued.add(idOf(item.userId, item.chatId, item.id));
+    }
     this.#schedule(this.#failedInRow === 0 ? 0 : this.#backoff());
   }
 
   /** Whether a message is queued (or being embedded). */
   has(userId: string, chatId: string, id: number): boolean {
-    return this.#pending.some((item) => item.id === id && item.chatId === chatId && item.userId === userId);
+    return this.#queued.has(idOf(userId, chatId, id));
   }
 
   /** Drops the queued messages `drop` selects (a deleted chat, a cleared memory). */
   discard(drop: (item: EmbedItem) => boolean): void {
-    this.#pending = this.#pending.filter((item) => !drop(item));
+    this.#pending = this.#pending.filter((item) => {
+      if (!drop(item)) return true;
+      this.#queued.delete(idOf(item.userId, item.chatId, item.id));
+      return false;
+    });
   }
 
   /** Pending messages of a user (and chat). */
@@ -101,6 +112,7 @@ export class EmbedQueue {
   close(): void {
     this.#closed = true;
     this.#pending = [];
+    this.#queued.clear();
     if (this.#timer !== null) clearTimeout(this.#timer);
     this.#timer = null;
   }
@@ -150,6 +162,7 @@ export class EmbedQueue {
     const kept = batch.filter((item) => still.has(item));
     const taken = new Set(batch);
     this.#pending = this.#pending.filter((item) => !taken.has(item));
+    for (const item of kept) this.#queued.delete(idOf(item.userId, item.chatId, item.id));
     if (this.#closed || kept.length === 0) return true;
     const dim = this.#embedder.dimension;
     const rows = new Float32Array(kept.length * dim);

@@ -34,8 +34,8 @@ const CLEARED: EmbedderInfo = { name: "ctxloom:recall-cleared", dimension: 1 };
 interface UserRecall {
   memory: RecallMemory;
   keys: KeyMap;
-  /** Chats whose stored vectors were loaded (and missing ones queued). */
-  loaded: Set<string>;
+  /** Chats whose stored vectors were loaded (and missing ones queued), with the size they had then. */
+  loaded: Map<string, number>;
   /** Per chat: ids up to this one were cleared from memory and are not embedded again. */
   cleared: Map<string, number>;
   /** Bumped by clear and reembed: queued work of an older epoch is dropped. */
@@ -83,7 +83,7 @@ export class RecallHub {
   user(userId: string): UserRecall {
     let u = this.#users.get(userId);
     if (!u) {
-      u = { memory: RecallMemory.create(this.#engine, { embedder: this.embedder }), keys: new KeyMap(), loaded: new Set(), cleared: new Map(), epoch: 0 };
+      u = { memory: RecallMemory.create(this.#engine, { embedder: this.embedder }), keys: new KeyMap(), loaded: new Map(), cleared: new Map(), epoch: 0 };
       this.#users.set(userId, u);
     }
     return u;
@@ -102,7 +102,12 @@ export class RecallHub {
    */
   async ensureChat(userId: string, chatId: string, source: MessageSource): Promise<void> {
     const u = this.user(userId);
-    if (u.loaded.has(chatId)) return;
+    const seen = u.loaded.get(chatId);
+    if (seen !== undefined) {
+      // Messages that came from other writers (refresh, catch-up) since: queue those not embedded here.
+      if (source.size > seen) this.#queueMissing(u, userId, chatId, source, seen);
+      return;
+    }
     const epoch = u.epoch;
     const [rows, marks] = await Promise.all([
       fromStore("loading embeddings", () => this.#store.loadEmbeddings(userId, chatId, this.#info)),
@@ -121,15 +126,20 @@ export class RecallHub {
       if (embeddable(m) && !u.memory.has(key)) restored.push({ key, role: m.role, vector: row.vector });
     }
     u.memory.restore(restored);
+    this.#queueMissing(u, userId, chatId, source, mark + 1);
+  }
+
+  /** Queues the messages from `from` on that have no vector and are not queued; notes the size seen. */
+  #queueMissing(u: UserRecall, userId: string, chatId: string, source: MessageSource, from: number): void {
     const missing: EmbedItem[] = [];
-    for (let id = mark + 1; id < source.size; id++) {
+    for (let id = from; id < source.size; id++) {
       const m = source.message(id);
       if (!embeddable(m)) continue;
       const key = u.keys.key(chatId, id);
-      if (!u.memory.has(key) && !this.queue.has(userId, chatId, id)) missing.push({ userId, chatId, id, key, role: m.role, content: m.content, epoch });
+      if (!u.memory.has(key) && !this.queue.has(userId, chatId, id)) missing.push({ userId, chatId, id, key, role: m.role, content: m.content, epoch: u.epoch });
     }
     this.queue.push(missing);
-    u.loaded.add(chatId);
+    u.loaded.set(chatId, source.size);
   }
 
   /** The scope messages of one chat under the user's keys (all branches), parents first. */

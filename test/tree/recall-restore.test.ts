@@ -76,6 +76,23 @@ describe.each(STORES)("%s", (_name, makeStore) => {
     });
   }
 
+  it("messages another Loom appended are embedded when recall next reads the chat", async () => {
+    const store = makeStore();
+    const a = await Loom.open({ engine: "wasm", store: store() });
+    const b = await Loom.open({ engine: "js", store: store() });
+    const chatA = await a.user("alice").create();
+    await chatA.append({ role: "user", content: "hello" });
+    expect(await chatA.recall("hello", { recent: 0 })).toHaveLength(1);
+    const chatB = await b.user("alice").open(chatA.id);
+    await chatB.append({ role: "assistant", content: "hi" });
+    await chatB.append({ role: "user", content: "The boat is called Seabird." });
+    await chatA.refresh();
+    const found = await chatA.recall("what is the boat called?", { recent: 0, prompts: 1, answersPerPrompt: 0 });
+    expect(found.map((r) => r.message.content)).toEqual(["The boat is called Seabird."]);
+    await a.close();
+    await b.close();
+  });
+
   it("clearMemory forgets the user's embeddings, keeps the conversations, and lasts; reembed brings them back", async () => {
     const store = makeStore();
     const engine = ENGINES[0];

@@ -81,6 +81,20 @@ forEachEngine((engine) => {
     for (const m of narrow.recalled) if (m.role === "user") expect(ids.has(m.id + 1)).toBe(true);
   });
 
+  it("in the Anthropic format the recall goes into the system text, counted in usage.memory", async () => {
+    ({ loom, chats, chat } = await setup(engine));
+    await chat.append({ role: "user", content: FACT });
+    await chat.append({ role: "assistant", content: FACT_ANSWER });
+    await chatter(chat, 0, 300);
+    await chat.append({ role: "user", content: QUESTION });
+    const ctx = await chat.buildContext({ model: SMALL, format: "anthropic", system: "Be brief.", memory: "The user lives in Lyon.", recall: { recent: 0 } });
+    expect(ctx.recalled.map((m) => m.id).slice(0, 2)).toEqual([0, 1]);
+    expect(ctx.memory.startsWith("The user lives in Lyon.\n\n" + RECALL_HEADER)).toBe(true);
+    expect(ctx.system).toBe(`Be brief.\n\n${ctx.memory}`);
+    expect(ctx.usage.memory).toBeLessThanOrEqual(ctx.budget.memory);
+    expect(ctx.usage.total).toBeLessThanOrEqual(ctx.usage.limit);
+  });
+
   it("the query defaults to the input, and recall: false or a Loom without an embedder recalls nothing", async () => {
     ({ loom, chats, chat } = await setup(engine));
     await chat.append({ role: "user", content: FACT });

@@ -86,8 +86,10 @@ function pathIds(source: MessageSource, head: number): number[] {
 export async function openScope(hub: RecallHub, store: Store, chat: CurrentChat, scope: RecallScope): Promise<Scope> {
   const sources = new Map<string, MessageSource>([[chat.chatId, chat.source]]);
   if (scope === "user") {
-    const records = await fromStore("listing chats", () => store.listChats(chat.userId));
-    for (const record of Array.isArray(records) ? records : []) {
+    const listed = await fromStore("listing chats", () => store.listChats(chat.userId));
+    // Oldest updated first, so that the scope's newest exchanges are those of recent chats.
+    const records = (Array.isArray(listed) ? [...listed] : []).sort((a, b) => a.updatedAt - b.updatedAt || a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    for (const record of records) {
       if (record.id === chat.chatId) continue;
       const loaded = await fromStore("loading a chat for recall", () => store.loadChat(chat.userId, record.id));
       if (!loaded || !Array.isArray(loaded.messages)) continue;

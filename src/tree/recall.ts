@@ -42,6 +42,9 @@ interface UserRecall {
   epoch: number;
 }
 
+/** An all-zero vector (a text of stop words only) has no direction: it is stored, never indexed. */
+const blank = (v: Float32Array) => v.every((x) => x === 0);
+
 const embeddable = (m: Message): m is Message & { role: "user" | "assistant" } =>
   (m.role === "user" || m.role === "assistant") && m.kind !== "summary" && m.content.trim() !== "";
 
@@ -117,24 +120,26 @@ export class RecallHub {
     const mark = Math.max(u.cleared.get(chatId) ?? -1, ...(Array.isArray(marks) ? marks.map((r) => r.messageId) : []));
     if (mark >= 0) u.cleared.set(chatId, mark);
     const restored: StoredVector[] = [];
+    const stored = new Set<number>();
     for (const row of Array.isArray(rows) ? rows : []) {
       const id = row?.messageId;
       if (!Number.isInteger(id) || id < 0 || id >= source.size || !(row.vector instanceof Float32Array) || row.vector.length !== this.embedder.dimension) continue;
       if (!row.vector.every(Number.isFinite)) continue; // a damaged vector is embedded again
       const m = source.message(id);
       const key = u.keys.key(chatId, id);
-      if (embeddable(m) && !u.memory.has(key)) restored.push({ key, role: m.role, vector: row.vector });
+      stored.add(id);
+      if (embeddable(m) && !u.memory.has(key) && !blank(row.vector)) restored.push({ key, role: m.role, vector: row.vector });
     }
     u.memory.restore(restored);
-    this.#queueMissing(u, userId, chatId, source, mark + 1);
+    this.#queueMissing(u, userId, chatId, source, mark + 1, stored);
   }
 
   /** Queues the messages from `from` on that have no vector and are not queued; notes the size seen. */
-  #queueMissing(u: UserRecall, userId: string, chatId: string, source: MessageSource, from: number): void {
+  #queueMissing(u: UserRecall, userId: string, chatId: string, source: MessageSource, from: number, stored?: Set<number>): void {
     const missing: EmbedItem[] = [];
     for (let id = from; id < source.size; id++) {
       const m = source.message(id);
-      if (!embeddable(m)) continue;
+      if (!embeddable(m) || stored?.has(id)) continue;
       const key = u.keys.key(chatId, id);
       if (!u.memory.has(key) && !this.queue.has(userId, chatId, id)) missing.push({ userId, chatId, id, key, role: m.role, content: m.content, epoch: u.epoch });
     }
@@ -172,7 +177,7 @@ export class RecallHub {
       const u = this.#users.get(item.userId);
       if (!u || u.epoch !== item.epoch || u.keys.pair(item.key) === undefined || u.memory.has(item.key)) return;
       const vector = vectors.slice(i * dim, (i + 1) * dim);
-      u.memory.restore([{ key: item.key, role: item.role, vector }]);
+      if (!blank(vector)) u.memory.restore([{ key: item.key, role: item.role, vector }]);
       const at = `${item.userId}\u0000${item.chatId}`;
       let entry = byChat.get(at);
       if (!entry) byChat.set(at, (entry = { userId: item.userId, chatId: item.chatId, rows: [] }));

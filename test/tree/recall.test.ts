@@ -158,6 +158,17 @@ forEachEngine((engine) => {
     expect(ctx.memory).not.toContain("Monday");
   });
 
+  it("messages of stop words only (vectors of zeros) are stored but never matched", async () => {
+    ({ loom, chats, chat } = await setup(engine));
+    await chat.append({ role: "user", content: "boat" });
+    await chat.append({ role: "assistant", content: "the" });
+    await chat.append({ role: "user", content: "the boat" });
+    const found = await chat.recall("boat", { recent: 0, answersPerPrompt: 3 });
+    expect(found.map((r) => r.message.id)).toEqual([0, 1, 2]);
+    expect(loom.stats().recall).toMatchObject({ embedded: 3, indexed: 2 });
+    expect(await chat.recall("the", { recent: 1 })).toMatchObject([{ reason: "recent", score: null }]); // a query of stop words: recent only
+  });
+
   it("a deleted chat is forgotten by recall", async () => {
     ({ loom, chats, chat } = await setup(engine));
     await chat.append({ role: "user", content: FACT });

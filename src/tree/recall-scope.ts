@@ -91,10 +91,17 @@ export async function openScope(hub: RecallHub, store: Store, chat: CurrentChat,
     const records = (Array.isArray(listed) ? [...listed] : []).sort((a, b) => a.updatedAt - b.updatedAt || a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     for (const record of records) {
       if (record.id === chat.chatId) continue;
-      const loaded = await fromStore("loading a chat for recall", () => store.loadChat(chat.userId, record.id));
-      if (!loaded || !Array.isArray(loaded.messages)) continue;
-      const messages = loaded.messages;
-      sources.set(record.id, { size: messages.length, message: (id) => messages[id]! });
+      // Another chat's messages are read from the store once, and again only when it changed.
+      const cache = hub.user(chat.userId).others;
+      let messages = cache.get(record.id);
+      if (!messages || messages.updatedAt !== record.updatedAt || messages.list.length !== record.messageCount) {
+        const loaded = await fromStore("loading a chat for recall", () => store.loadChat(chat.userId, record.id));
+        if (!loaded || !Array.isArray(loaded.messages)) continue;
+        messages = { updatedAt: record.updatedAt, list: loaded.messages };
+        cache.set(record.id, messages);
+      }
+      const list = messages.list;
+      sources.set(record.id, { size: list.length, message: (id) => list[id]! });
     }
   }
   for (const [chatId, source] of sources) await hub.ensureChat(chat.userId, chatId, source);

@@ -40,6 +40,8 @@ interface UserRecall {
   cleared: Map<string, number>;
   /** Bumped by clear and reembed: queued work of an older epoch is dropped. */
   epoch: number;
+  /** Other chats' messages read from the store for scope "user", with the update time they had. */
+  others: Map<string, { updatedAt: number; list: Message[] }>;
 }
 
 /** An all-zero vector (a text of stop words only) has no direction: it is stored, never indexed. */
@@ -86,7 +88,7 @@ export class RecallHub {
   user(userId: string): UserRecall {
     let u = this.#users.get(userId);
     if (!u) {
-      u = { memory: RecallMemory.create(this.#engine, { embedder: this.embedder }), keys: new KeyMap(), loaded: new Map(), cleared: new Map(), epoch: 0 };
+      u = { memory: RecallMemory.create(this.#engine, { embedder: this.embedder }), keys: new KeyMap(), loaded: new Map(), cleared: new Map(), epoch: 0, others: new Map() };
       this.#users.set(userId, u);
     }
     return u;
@@ -194,6 +196,7 @@ export class RecallHub {
     this.queue.discard((item) => item.userId === userId && item.chatId === chatId);
     if (!u) return;
     u.memory.forget(u.keys.forgetChat(chatId));
+    u.others.delete(chatId);
     u.loaded.delete(chatId);
     u.cleared.delete(chatId);
   }

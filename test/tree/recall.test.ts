@@ -156,6 +156,10 @@ forEachEngine((engine) => {
     const ctx = await other.buildContext({ recall: { scope: "user" } });
     expect(ctx.memory).toContain("Thursday");
     expect(ctx.memory).not.toContain("Monday");
+    // The other chat goes on: recall reads its new messages.
+    await chat.append({ role: "user", content: "My vet is Doctor Mole." });
+    const vet = await other.recall("who is my vet?", { scope: "user", recent: 0, prompts: 1, answersPerPrompt: 0 });
+    expect(vet.map((r) => [r.chatId, r.message.content])).toEqual([[chat.id, "My vet is Doctor Mole."]]);
   });
 
   it("messages of stop words only (vectors of zeros) are stored but never matched", async () => {

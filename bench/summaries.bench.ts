@@ -47,7 +47,8 @@ interface Row {
   limit: number;
 }
 
-export async function runSummariesSuite(smoke = false) {
+export async function runSummariesSuite(options: { smoke?: boolean } | boolean = {}) {
+  const smoke = typeof options === "boolean" ? options : options.smoke === true;
   const log = (s: string) => process.stderr.write(`  ${s}\n`);
   const sizes = smoke ? [1_000, 10_000] : [1_000, 100_000, 1_000_000];
   const seconds = smoke ? 0.3 : 2;

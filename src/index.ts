@@ -1,11 +1,15 @@
 // The public API of ctxloom. Exports only.
-export { Loom, DEFAULT_MAX_OPEN_CHATS, type LoomOptions } from "./tree/loom.js";
+export { Loom, DEFAULT_MAX_OPEN_CHATS, type LoomOptions, type LoomStats } from "./tree/loom.js";
+export type { RecallStats } from "./tree/recall.js";
+export { RECALL_HEADER, type ChatRecallOptions, type RecalledMessage } from "./tree/recall-scope.js";
+export { EMBED_BATCH } from "./tree/embed-queue.js";
+export { hashingEmbedder, type Embedder, type HashingEmbedderOptions, type RecallReason } from "./recall/index.js";
 export { UserChats, type CreateChatOptions } from "./tree/user-chats.js";
 export { Chat, type ChatStats } from "./tree/chat.js";
 export { MAX_TOKENS, MAX_MESSAGES, type Message, type MessageInput, type ToolCall, type Role, type Priority } from "./message.js";
 export { CANCELLED_RESULT } from "./context/tool-units.js";
 export type {
-  BuildOptions, ContextWindow, Usage, ContextFormat, ContextWindowOf, ContextWindowFor, FormatOf, FormatMessages,
+  BuildOptions, BuildRecallOptions, RecallScope, ContextWindow, Usage, ContextFormat, ContextWindowOf, ContextWindowFor, FormatOf, FormatMessages,
 } from "./context/build.js";
 export { SlidingWindow, type WindowOptions, type WindowMessage, type WindowStats } from "./context/sliding-window.js";
 export type {

@@ -48,10 +48,12 @@ const MAY_IMPORT: Record<Room, readonly Room[]> = {
   engine: ["errors"], // numeric codes only: not even message
   tokens: BASE,
   models: [...BASE, "tokens"], // counting for a model (models/counting.ts) joins the two; tokens never imports models
-  context: CORE,
+  // The summary room (policy, planning, summarizers) sits just under context and store: they
+  // take its policy types (a build's and a chat's `summarize` option); it imports neither.
+  context: [...CORE, "summary"],
   summary: CORE,
   recall: CORE,
-  store: CORE,
+  store: [...CORE, "summary"],
   tree: SERVICES,
   adapters: UNDER_TREE,
   import: UNDER_TREE,
@@ -185,10 +187,10 @@ describe("layout: rooms and imports", () => {
       `import { get } from "gpt-tokenizer";`, // a package: fine
     ].join("\n");
     expect(violations("src/store/memory.ts", bad, []).sort()).toEqual([
-      `src/store/memory.ts (store): import of src/adapters/openai.ts (adapters); store may import models, tokens, engine, message, errors`,
-      `src/store/memory.ts (store): import of src/context/build.ts (context); store may import models, tokens, engine, message, errors`,
-      `src/store/memory.ts (store): import of src/tree/loom.ts (tree); store may import models, tokens, engine, message, errors`,
-      `src/store/memory.ts (store): type import of src/tree/chat.ts (tree); store may import models, tokens, engine, message, errors`,
+      `src/store/memory.ts (store): import of src/adapters/openai.ts (adapters); store may import models, tokens, engine, message, errors, summary`,
+      `src/store/memory.ts (store): import of src/context/build.ts (context); store may import models, tokens, engine, message, errors, summary`,
+      `src/store/memory.ts (store): import of src/tree/loom.ts (tree); store may import models, tokens, engine, message, errors, summary`,
+      `src/store/memory.ts (store): type import of src/tree/chat.ts (tree); store may import models, tokens, engine, message, errors, summary`,
     ]);
     expect(violations("src/engine/js.ts", `import { ROLES } from "../message.js";`, [])).toEqual([
       `src/engine/js.ts (engine): import of src/message.ts (message); engine may import errors`,

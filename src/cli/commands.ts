@@ -199,6 +199,28 @@ async function summarizeCommand(ctx: CommandContext, loom: Loom): Promise<void> 
   ctx.io.out(made.content);
 }
 
+async function recallCommand(ctx: CommandContext, loom: Loom): Promise<void> {
+  const scope = ctx.values.scope as string;
+  if (scope !== "branch" && scope !== "chat" && scope !== "user") throw ctx.usage(`--scope is branch, chat or user; got ${JSON.stringify(scope)}.`);
+  const count = (name: "prompts" | "recent", fallback: number) => {
+    const v = ctx.values[name];
+    if (v === undefined) return fallback;
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 0) throw ctx.usage(`--${name} is a whole number >= 0; got ${JSON.stringify(v)}.`);
+    return n;
+  };
+  const options = { scope, prompts: count("prompts", 2), recent: count("recent", 0) } as const;
+  const chat = await findChat(ctx, loom, ctx.positionals[0]!);
+  const found = await chat.recall(ctx.positionals.slice(1).join(" "), options);
+  if (ctx.values.json) return json(ctx, found);
+  if (found.length === 0) return ctx.io.out("nothing recalled.");
+  for (const r of found) {
+    const score = r.score === null ? "   -  " : r.score.toFixed(3).padStart(6);
+    const where = r.chatId === chat.id ? "" : ` (chat ${r.chatId})`;
+    ctx.io.out(`${score} ${r.reason.padEnd(7)} #${String(r.message.id).padEnd(5)} ${r.message.role.padEnd(9)} ${clip(r.message.content, 80)}${where}`);
+  }
+}
+
 async function exportCommand(ctx: CommandContext, loom: Loom): Promise<void> {
   const format = ctx.values.format as string;
   if (format !== "json" && format !== "openai-jsonl") throw ctx.usage(`--format is json or openai-jsonl; got ${JSON.stringify(format)}.`);
@@ -232,6 +254,7 @@ export const COMMANDS: Record<string, Command> = {
   context: (c, l) => contextCommand(c, l!),
   stats: (c, l) => statsCommand(c, l!),
   summarize: (c, l) => summarizeCommand(c, l!),
+  recall: (c, l) => recallCommand(c, l!),
   export: (c, l) => exportCommand(c, l!),
   models: (c) => modelsCommand(c),
 };

@@ -22,6 +22,7 @@ Commands:
   context <chat>      the context window built for a model, with the budget used
   stats <chat>        a chat's figures
   summarize <chat>    summarize all but the newest messages of the active branch (the originals stay)
+  recall <chat> <query>  the earlier messages most like a query (semantic recall)
   export <chat>       a chat as JSON (--format json) or OpenAI JSONL (--format openai-jsonl)
   models [filter]     the models ctxloom knows
   demo                a walk through the operations on an example chat (in memory)
@@ -51,6 +52,13 @@ Builds the context window from the head for the model, and shows each budget sli
   --memory <text> memory text, sent as a second system message
   --input <text>  the user's new message
   --format <f>    openai (default) or anthropic`,
+  recall: `Usage: ctxloom recall <chat> <query...> [--scope branch|chat|user] [--prompts <n>] [--recent <n>]
+
+Prints the exchanges semantic recall brings back for the query, with their scores. Messages
+are embedded with the built-in hashing embedder on first use and kept in the database.
+  --scope <s>     branch (the path to the head), chat (default: every branch) or user (all chats)
+  --prompts <n>   user prompts most like the query (default 2)
+  --recent <n>    newest exchanges added (default 0 here)`,
   stats: "Usage: ctxloom stats <chat>\n\nPrints the chat's figures (messages, branch, tokens of the last context).",
   summarize: `Usage: ctxloom summarize <chat> [--keep-last <n>] [--model <m>]
 

@@ -39,6 +39,7 @@ const SPECS: Record<string, { options: Options; positionals: [number, number] }>
   },
   stats: { options: {}, positionals: [1, 1] },
   summarize: { options: { "keep-last": { type: "string" }, model: { type: "string" } }, positionals: [1, 1] },
+  recall: { options: { scope: { type: "string", default: "chat" }, prompts: { type: "string" }, recent: { type: "string" } }, positionals: [2, Infinity] },
   export: { options: { format: { type: "string", default: "json" } }, positionals: [1, 1] },
   models: { options: {}, positionals: [0, 1] },
   demo: { options: { engine: { type: "string" } }, positionals: [0, 0] },

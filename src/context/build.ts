@@ -30,9 +30,9 @@ function build(source: ContextSource, options: BuildOptions | undefined): Contex
   const fitted = (role: Message["role"], content: string, slice: number) =>
     content.length === 0 ? "" : truncateToTokens(content, slice - overhead(role), counter);
   const system = fitted("system", plan.system, budget.system);
-  const memory = fitted("system", limits ? truncateToChars(plan.memory, limits.memoryMaxChars) : plan.memory, budget.memory);
+  let memory = fitted("system", limits ? truncateToChars(plan.memory, limits.memoryMaxChars) : plan.memory, budget.memory);
   const systemTokens = system ? cost("system", system) : 0;
-  const memoryTokens = memory ? cost("system", memory) : 0;
+  let memoryTokens = memory ? cost("system", memory) : 0;
   if (input !== undefined && counter.atLeast) {
     // A linear bound first: an input that cannot fit is refused before it is counted.
     const least = TOKENS_PER_MESSAGE + callCounter(counter, () => counter.atLeast!(input));
@@ -45,6 +45,25 @@ function build(source: ContextSource, options: BuildOptions | undefined): Contex
     }
   }
   const inputTokens = input === undefined ? 0 : cost("user", input);
+
+  let recalled: Message[] = [];
+  if (source.recall && source.head >= 0) {
+    // Recall fills the memory slice with exchanges not in the window the rest would hold
+    // (the memory it adds only shrinks that window, so nothing is sent twice).
+    const room = limit - REPLY_PRIMING - systemTokens - memoryTokens - inputTokens;
+    const before = room < 0 ? null : source.engine.select(source.tree, source.head, room, plan.window);
+    const window = before?.fits ? before.ids.slice() : [];
+    const join = (text: string) => (memory && text ? `${memory}\n\n${text}` : memory || text);
+    const fill = source.recall(Array.from(window), (text) => {
+      const all = join(text);
+      return cost("system", all) <= budget.memory && (!limits || all.length <= limits.memoryMaxChars);
+    });
+    if (fill.text) {
+      memory = join(fill.text);
+      memoryTokens = cost("system", memory);
+      recalled = fill.messages;
+    }
+  }
 
   // What the other parts leave (their unused slices included) goes to the conversation.
   const available = limit - REPLY_PRIMING - systemTokens - memoryTokens - inputTokens;
@@ -105,7 +124,7 @@ function build(source: ContextSource, options: BuildOptions | undefined): Contex
   let summary: string | null = null;
   for (const m of conversation) if (m.kind === "summary") summary = m.content;
   const base = {
-    memory, input: input ?? null, usage, conversation, recalled: [], evicted, compressed: summary !== null, summary, model: profile.name, budget,
+    memory, input: input ?? null, usage, conversation, recalled, evicted, compressed: summary !== null, summary, model: profile.name, budget,
   };
 
   if (format === "anthropic") {

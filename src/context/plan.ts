@@ -29,7 +29,7 @@ export interface BuildPlan {
 /** Checks a build's options and resolves them with the chat's settings. @throws INVALID_ARGUMENT, INVALID_CONTENT, UNKNOWN_MODEL */
 export function planBuild(source: ContextSource, options: BuildOptions | undefined): BuildPlan {
   const o = checkOptions<BuildOptions>(options, "buildContext(options)");
-  if ("recall" in o) throw new CtxloomError("INVALID_ARGUMENT", "recall is not available yet in this version of ctxloom; leave it out.");
+  if ("recall" in o) throw new CtxloomError("INVALID_ARGUMENT", "recall needs a chat and its Loom's embeddings: use chat.buildContext({ recall }).");
   checkKeys(o, BUILD_KEYS, "buildContext(options)");
   const system = text(o.system, "system") ?? source.system ?? "";
   const memory = text(o.memory, "memory") ?? "";

@@ -30,6 +30,36 @@ export interface BuildOptions {
    * call. Default: the chat's setting, else the Loom's, else off.
    */
   summarize?: SummaryOptions;
+  /**
+   * Semantic recall (chats of a Loom with an embedder): true for the defaults, or its
+   * options. Recalled exchanges go into the memory message, within the memory slice.
+   */
+  recall?: boolean | BuildRecallOptions;
+}
+
+/** Where recall looks: the path to the head, every branch of the chat, or all the user's chats. */
+export type RecallScope = "branch" | "chat" | "user";
+
+/** The options of `buildContext({ recall })`. */
+export interface BuildRecallOptions {
+  /** The text to recall for; default: the build's input, else the newest user message of the branch. */
+  query?: string;
+  /** User prompts most similar to the query (default 2). */
+  prompts?: number;
+  /** For each such prompt's answer, the most similar answers of other exchanges (default 3). */
+  answersPerPrompt?: number;
+  /** The newest exchanges of the scope not in the window (default 5). */
+  recent?: number;
+  /** Similarity hits below this cosine similarity are left out (default: none). */
+  minScore?: number;
+  /** "branch", "chat" (default) or "user". */
+  scope?: RecallScope;
+}
+
+/** What a recall hook gives the builder: the text to add to the memory message and the messages it holds. */
+export interface RecallFill {
+  text: string;
+  messages: Message[];
 }
 
 /** The API shapes a context can be built in. */
@@ -86,7 +116,7 @@ export interface ContextWindow<M = OpenAIMessage | AnthropicMessage> {
   usage: Usage;
   /** The chat messages kept, oldest first. */
   conversation: Message[];
-  /** Messages recalled from older exchanges (empty: recall is not enabled). */
+  /** Messages recalled from older exchanges, oldest first, sent in the memory message (empty: recall is off or found nothing). */
   recalled: Message[];
   /** Messages of the branch considered and not sent. */
   evicted: number;
@@ -113,6 +143,11 @@ export interface ContextSource {
   message(id: number): Message;
   /** How summaries are sent (default "system"); their tokens were counted for it. */
   summaryPresentation?: SummaryPresentation;
+  /**
+   * Recall, when on: given the ids the window would hold without it and a test of whether a
+   * memory text fits the memory slice, the recalled text (appended to the memory) and messages.
+   */
+  recall?: (window: readonly number[], fits: (memory: string) => boolean) => RecallFill;
 }
 
 /** The options buildContext knows; any other key is refused, naming the closest. */

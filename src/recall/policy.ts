@@ -172,7 +172,9 @@ export function recallExchanges(input: RecallInput, options?: RecallOptions): Re
   for (const start of anchors) {
     const answer = scope.members.get(start)!.findLast((key) => messages[scope.at.get(key)!]!.role === "assistant" && answers.has(key));
     if (answer === undefined || k2 === 0) continue;
-    for (const hit of bestAllowed(answers, answers.vector(answer), k2, o.minScore, (key) => open(key, "assistant"))) {
+    const like = answers.vector(answer);
+    if (like.every((x) => x === 0)) continue; // an answer of only stop words resembles nothing
+    for (const hit of bestAllowed(answers, like, k2, o.minScore, (key) => open(key, "assistant"))) {
       choose(exchangeOf(hit.key), "similar", hit.score, answer);
     }
   }

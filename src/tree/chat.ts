@@ -12,6 +12,9 @@ import { SerialQueue } from "./queue.js";
 import { chatStats, type ChatStats } from "./stats.js";
 import { ChatSync, type LoomContext } from "./sync.js";
 import { ChatSummaries, summaryStats } from "./summaries.js";
+import { chatRecall, recallHook, splitRecall } from "./recall-chat.js";
+import { planBuild } from "../context/plan.js";
+import type { ChatRecallOptions, RecalledMessage } from "./recall-scope.js";
 
 export type { ChatStats } from "./stats.js";
 export type { LoomContext } from "./sync.js";
@@ -30,6 +33,7 @@ export class Chat extends ChatView {
   readonly #counter: TokenCounter;
   readonly #options: ChatOptions;
   readonly #queue = new SerialQueue();
+  readonly #ctx: LoomContext;
   #lastUsage: Usage | null = null;
   #lastEvicted = 0;
   #retiring: Promise<void> | null = null;
@@ -40,6 +44,7 @@ export class Chat extends ChatView {
     const options = record.options ?? {};
     const budget = budgetFor(profile, { split: options.budget });
     super(record, (view) => new ChatSync(view as Chat, ctx, record, nodes, counter, budget.effective - budget.reserve, profile));
+    this.#ctx = ctx;
     this.#options = options;
     this.#profile = profile;
     this.#counter = counter;
@@ -200,7 +205,21 @@ export class Chat extends ChatView {
     });
   }
 
-  #build(options: BuildOptions | undefined): ContextWindow {
+  /**
+   * The messages most like `query` (see ChatRecallOptions): whole exchanges, oldest first,
+   * each message with its exchange's score and reason. Waits for queued embeddings of the scope.
+   * @throws INVALID_ARGUMENT (an empty query, bad options, a Loom opened with embed: false), EMBEDDER_FAILED
+   */
+  recall(query: string, options?: ChatRecallOptions): Promise<RecalledMessage[]> {
+    return this.#run(() => chatRecall(this.#ctx, this.#current(), query, options));
+  }
+
+  #current() {
+    return { userId: this.sync.record.userId, chatId: this.sync.record.id, source: this.nodes(), head: this.sync.head };
+  }
+
+  async #build(options: BuildOptions | undefined): Promise<ContextWindow> {
+    const { rest, recall } = splitRecall(this.#ctx, options);
     const nodes = this.nodes();
     const source: ContextSource = {
       engine: nodes.engine,
@@ -214,7 +233,12 @@ export class Chat extends ChatView {
       message: (id) => nodes.message(id),
       summaryPresentation: this.#summaries.presentation,
     };
-    const context = buildContext(source, options);
+    if (recall) {
+      planBuild(source, rest); // every option checked before recall embeds anything
+      const hook = await recallHook(this.#ctx, this.#current(), recall, rest ?? {});
+      if (hook) source.recall = hook;
+    }
+    const context = buildContext(source, rest);
     this.#lastUsage = context.usage;
     this.#lastEvicted = context.evicted;
     return context;

@@ -14,6 +14,8 @@ import { checkLoomSummaries, type LoomSummaries } from "./summaries.js";
 import type { SummaryOptions } from "../summary/policy.js";
 import type { Summarizer } from "../summary/run.js";
 import type { SummaryPresentation } from "../context/format.js";
+import type { Embedder } from "../recall/embedder.js";
+import { RecallHub, type RecallStats } from "./recall.js";
 
 /** Options of `Loom.open()`. */
 export interface LoomOptions extends EngineOptions {
@@ -41,13 +43,26 @@ export interface LoomOptions extends EngineOptions {
   summaryPrompt?: string;
   /** How summaries are sent: "system" (default) or "tool" (a summarize_history call and its result). A chat's setting wins. */
   summaryPresentation?: SummaryPresentation;
+  /**
+   * What embeds messages for recall: an Embedder (see `hashingEmbedder()`), true or left out
+   * for the built-in hashing embedder, false to turn recall off. Appended messages are
+   * embedded in the background, in batches; vectors persist in the store under the
+   * embedder's name and dimension.
+   */
+  embed?: Embedder | boolean;
+}
+
+/** What `loom.stats()` returns. */
+export interface LoomStats {
+  /** Recall's embedding counters, or null when the Loom was opened with `embed: false`. */
+  recall: RecallStats | null;
 }
 
 /** The default of `Loom.open({ maxOpenChats })`. */
 export const DEFAULT_MAX_OPEN_CHATS = 1000;
 
 const LOOM_KEYS = [
-  "engine", "wasm", "maxMemoryMB", "store", "counting", "maxOpenChats", "summarize", "summarizer", "summaryPrompt", "summaryPresentation",
+  "engine", "wasm", "maxMemoryMB", "store", "counting", "maxOpenChats", "summarize", "summarizer", "summaryPrompt", "summaryPresentation", "embed",
 ] as const;
 
 /**
@@ -60,11 +75,16 @@ export class Loom {
   readonly #open: OpenChats;
   readonly #ctx: LoomContext;
   readonly #windows = new Set<SlidingWindow>();
+  readonly #recall: RecallHub | null;
   #closed = false;
 
   /** @internal Use `Loom.open()`. */
-  constructor(engine: Engine, store: Store, counting: CountingMode = "exact", maxOpenChats = DEFAULT_MAX_OPEN_CHATS, summaries: LoomSummaries = {}) {
+  constructor(
+    engine: Engine, store: Store, counting: CountingMode = "exact", maxOpenChats = DEFAULT_MAX_OPEN_CHATS,
+    summaries: LoomSummaries = {}, embedder: Embedder | null = null,
+  ) {
     this.#engine = engine;
+    this.#recall = embedder ? new RecallHub(engine, store, embedder) : null;
     this.#store = store;
     this.#open = new OpenChats(maxOpenChats);
     this.#ctx = {
@@ -79,6 +99,7 @@ export class Loom {
       },
       woke: (chat: Chat) => this.#open.woke(chat),
       summaries,
+      recall: this.#recall,
     };
   }
 
@@ -88,7 +109,7 @@ export class Loom {
    * @throws INVALID_ARGUMENT for unknown option values; WASM_UNAVAILABLE when `engine: "wasm"` cannot load
    */
   static async open<T extends Loom>(
-    this: new (engine: Engine, store: Store, counting?: CountingMode, maxOpenChats?: number, summaries?: LoomSummaries) => T,
+    this: new (engine: Engine, store: Store, counting?: CountingMode, maxOpenChats?: number, summaries?: LoomSummaries, embedder?: Embedder | null) => T,
     options?: LoomOptions,
   ): Promise<T> {
     const o = checkOptions<LoomOptions>(options, "Loom.open(options)", LOOM_KEYS);
@@ -106,6 +127,7 @@ export class Loom {
     }
     const summaries = checkLoomSummaries(o as Record<string, unknown>);
     const maxOpenChats = o.maxOpenChats === undefined ? DEFAULT_MAX_OPEN_CHATS : checkInteger(o.maxOpenChats, "maxOpenChats", 1);
+    const embedder = RecallHub.embedderOf(o.embed);
     const store = o.store === undefined ? memoryStore() : o.store;
     if (typeof store !== "object" || store === null) {
       throw new CtxloomError("INVALID_ARGUMENT", `store must implement the Store interface (e.g. sqliteStore(path)); got ${describe(store)}.`);
@@ -119,7 +141,7 @@ export class Loom {
       );
     }
     // `new this`: an entry's subclass (the Workers entry) gets instances of itself.
-    return new this(await createEngine(o), store, o.counting, maxOpenChats, summaries);
+    return new this(await createEngine(o), store, o.counting, maxOpenChats, summaries, embedder);
   }
 
   /** Which engine runs: "wasm" or "js". */
@@ -156,12 +178,20 @@ export class Loom {
     return win;
   }
 
+  /** Counters of the Loom: recall's embedded, pending, failed and retried embeddings. */
+  stats(): LoomStats {
+    this.#ctx.checkOpen();
+    return { recall: this.#recall ? this.#recall.stats() : null };
+  }
+
   /**
    * Makes every change acknowledged so far durable (the store's flush: a batching store
-   * commits). @throws STORE_FAILED
+   * commits), after embedding the messages waiting for it (one try: a failing embedder's
+   * messages stay queued, see `stats()`). @throws STORE_FAILED
    */
   async flush(): Promise<void> {
     this.#ctx.checkOpen();
+    await this.#recall?.queue.flush();
     await fromStore("flushing", () => this.#store.flush());
   }
 
@@ -182,6 +212,8 @@ export class Loom {
         await chat?.retire().catch(() => undefined);
       }),
     );
+    // Messages not embedded yet are embedded when recall next reads their chat (in any Loom).
+    this.#recall?.close();
     try {
       await fromStore("flushing", () => this.#store.flush());
     } finally {

@@ -180,7 +180,7 @@ export interface SummarizingChat {
   /** Runs a step in the chat's queue. */
   run<T>(step: () => T | Promise<T>): Promise<T>;
   /** Builds the context as things are (in the queue). */
-  build(): ContextWindow;
+  build(): ContextWindow | Promise<ContextWindow>;
   nodes(): ChatNodes;
   head(): number;
   /** Stores and links the summary `make` returns (null: none). */
@@ -220,8 +220,8 @@ export class ChatSummaries {
     } catch (error) {
       return Promise.reject(error);
     }
-    const first = await chat.run(() => {
-      const context = chat.build();
+    const first = await chat.run(async () => {
+      const context = await chat.build();
       if (this.#summarizing) return { context, job: null };
       const policy = policyFor(call, this.#chat.summarize, this.#loom);
       const job = policy ? planSummary(chat.nodes(), chat.head(), policy, conversationBudget(context)) : null;

@@ -7,6 +7,7 @@ import type { ChatRecord, Store } from "../store/types.js";
 import { REPLY_PRIMING, messageTokens, type TokenCounter } from "../tokens/index.js";
 import type { Chat } from "./chat.js";
 import { ChatNodes } from "./nodes.js";
+import type { RecallHub } from "./recall.js";
 import { applyRestored, checkHead, storeCorrupt } from "./restore.js";
 import type { LoomSummaries } from "./summaries.js";
 
@@ -22,6 +23,8 @@ export interface LoomContext {
   woke(chat: Chat): void;
   /** The Loom's summary settings. */
   readonly summaries: LoomSummaries;
+  /** The Loom's recall (embedder, embedding queue, indexes); null when opened with `embed: false`. */
+  readonly recall: RecallHub | null;
 }
 
 /** The columns a store keeps for a chat in this process, when it does (the memory store). */
@@ -158,6 +161,7 @@ export class ChatSync {
         nodes.link(message, unitEnd);
         this.head = id;
         this.record.updatedAt = now;
+        this.#ctx.recall?.appended(userId, chatId, message); // queued: the append never waits for embeddings
         return nodes.message(id);
       }
       if (!(result !== null && typeof result === "object" && result.ok === false && Number.isInteger(result.size) && result.size > id)) {

@@ -199,10 +199,41 @@ export class UserChats {
     const loading = this.#open.get(key);
     // A loaded chat joins the delete to its queue now, before anything else is called on it.
     const chat = this.#open.loaded(key) ?? (loading ? await loading.catch(() => undefined) : undefined);
-    if (!chat) return deleteStored();
-    await chat.retire(deleteStored);
-    this.#open.delete(key, loading);
+    if (!chat) await deleteStored();
+    else {
+      await chat.retire(deleteStored);
+      this.#open.delete(key, loading);
+    }
+    this.#ctx.recall?.forgetChat(this.userId, chatId);
   }
+
+  /**
+   * Forgets what recall knows of this user (seed 002's clear memory): the embeddings in the
+   * store and in memory, and the messages waiting for one. Conversations stay. Recall then
+   * covers only messages appended after the clear, until `reembed()`.
+   * @throws INVALID_ARGUMENT when the Loom was opened with embed: false; STORE_FAILED
+   */
+  async clearMemory(): Promise<void> {
+    this.#ctx.checkOpen();
+    const hub = recallOf(this.#ctx);
+    const records = await fromStore("listing chats", () => this.#ctx.store.listChats(this.userId));
+    await hub.clear(this.userId, Array.isArray(records) ? records : []);
+  }
+
+  /**
+   * Drops this user's embeddings (and a clear's marks) so that every message of every chat is
+   * embedded again, in the background, as recall next reads each chat (after a clear, or to
+   * move to another embedder at once). @throws INVALID_ARGUMENT (embed: false), STORE_FAILED
+   */
+  async reembed(): Promise<void> {
+    this.#ctx.checkOpen();
+    await recallOf(this.#ctx).reembed(this.userId);
+  }
+}
+
+function recallOf(ctx: LoomContext) {
+  if (!ctx.recall) throw new CtxloomError("INVALID_ARGUMENT", "Recall is off: this Loom was opened with embed: false.");
+  return ctx.recall;
 }
 
 /**

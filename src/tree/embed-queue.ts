@@ -1,0 +1,182 @@
+import type { CtxloomError } from "../errors.js";
+import { embedTexts, type Embedder } from "../recall/embedder.js";
+
+/** A message waiting for its embedding. */
+export interface EmbedItem {
+  userId: string;
+  chatId: string;
+  id: number;
+  /** Its key in the user's recall scope (a KeyMap key). */
+  key: number;
+  role: "user" | "assistant";
+  content: string;
+  /** The user's recall epoch when it was queued: a clear in between discards it. */
+  epoch: number;
+}
+
+/** Counters of a Loom's embedding queue. */
+export interface EmbedQueueStats {
+  /** Messages embedded by this Loom (restored vectors not counted). */
+  embedded: number;
+  /** Messages waiting for their embedding. */
+  pending: number;
+  /** Embedder calls that failed (threw, or returned something unusable). */
+  failures: number;
+  /** Calls that were retries of a failed batch. */
+  retries: number;
+  /** The code and message of the last failure, or null. */
+  lastError: string | null;
+}
+
+const idOf = (userId: string, chatId: string, id: number) => `${userId}\u0000${chatId}\u0000${id}`;
+
+/** Texts per embedder call. */
+export const EMBED_BATCH = 64;
+const BACKOFF_MS = 50;
+const BACKOFF_MAX_MS = 30_000;
+
+/**
+ * A Loom's background embedding queue: appends push messages here and never wait; batches
+ * of up to EMBED_BATCH texts go to the embedder one call at a time. A failed batch stays
+ * queued and is retried with exponential backoff (50 ms doubling to 30 s); `flush()` (a
+ * build that recalls) tries at once. `deliver` receives each embedded batch.
+ */
+export class EmbedQueue {
+  readonly #embedder: Embedder;
+  readonly #deliver: (items: EmbedItem[], vectors: Float32Array) => Promise<void>;
+  #pending: EmbedItem[] = [];
+  /** The pending items' "user, chat, id", for O(1) `has`. */
+  readonly #queued = new Set<string>();
+  #running: Promise<boolean> | null = null;
+  #timer: ReturnType<typeof setTimeout> | null = null;
+  #failedInRow = 0;
+  #closed = false;
+  readonly #stats = { embedded: 0, failures: 0, retries: 0, lastError: null as string | null };
+
+  constructor(embedder: Embedder, deliver: (items: EmbedItem[], vectors: Float32Array) => Promise<void>) {
+    this.#embedder = embedder;
+    this.#deliver = deliver;
+  }
+
+  /** Queues messages; returns at once. */
+  push(items: readonly EmbedItem[]): void {
+    if (this.#closed || items.length === 0) return;
+    for (const item of items) {
+      this.#pending.push(item);
+      this.#queued.add(idOf(item.userId, item.chatId, item.id));
+    }
+    this.#schedule(this.#failedInRow === 0 ? 0 : this.#backoff());
+  }
+
+  /** Whether a message is queued (or being embedded). */
+  has(userId: string, chatId: string, id: number): boolean {
+    return this.#queued.has(idOf(userId, chatId, id));
+  }
+
+  /** Drops the queued messages `drop` selects (a deleted chat, a cleared memory). */
+  discard(drop: (item: EmbedItem) => boolean): void {
+    this.#pending = this.#pending.filter((item) => {
+      if (!drop(item)) return true;
+      this.#queued.delete(idOf(item.userId, item.chatId, item.id));
+      return false;
+    });
+  }
+
+  /** Pending messages of a user (and chat). */
+  pendingOf(userId: string, chatId?: string): number {
+    return this.#pending.filter((item) => item.userId === userId && (chatId === undefined || item.chatId === chatId)).length;
+  }
+
+  stats(): EmbedQueueStats {
+    return { ...this.#stats, pending: this.#pending.length };
+  }
+
+  /**
+   * Embeds what is queued now, batch after batch, without waiting for a backoff. Stops at
+   * the first failure (counted; the messages stay queued for the next retry): recall then
+   * covers what is embedded. Waits for a batch already under way.
+   */
+  async flush(): Promise<void> {
+    if (this.#timer !== null) {
+      clearTimeout(this.#timer);
+      this.#timer = null;
+    }
+    while (!this.#closed) {
+      if (this.#running) await this.#running;
+      if (this.#pending.length === 0) return;
+      if (!(await this.#run())) return;
+    }
+  }
+
+  /** Stops: timers are cleared and nothing more is embedded (a call under way is not awaited). */
+  close(): void {
+    this.#closed = true;
+    this.#pending = [];
+    this.#queued.clear();
+    if (this.#timer !== null) clearTimeout(this.#timer);
+    this.#timer = null;
+  }
+
+  #backoff(): number {
+    return Math.min(BACKOFF_MAX_MS, BACKOFF_MS * 2 ** Math.min(this.#failedInRow - 1, 20));
+  }
+
+  #schedule(delay: number): void {
+    if (this.#closed || this.#running || this.#timer !== null || this.#pending.length === 0) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = null;
+      void this.#run();
+    }, delay);
+    // A retrying queue must not keep a Node process alive.
+    (this.#timer as { unref?: () => void }).unref?.();
+  }
+
+  /** One batch (single flight). Resolves true when it was embedded. */
+  #run(): Promise<boolean> {
+    if (this.#running) return this.#running;
+    const running = this.#batch().finally(() => {
+      this.#running = null;
+      this.#schedule(this.#failedInRow === 0 ? 0 : this.#backoff());
+    });
+    this.#running = running;
+    return running;
+  }
+
+  async #batch(): Promise<boolean> {
+    const batch = this.#pending.slice(0, EMBED_BATCH);
+    if (batch.length === 0) return true;
+    if (this.#failedInRow > 0) this.#stats.retries++;
+    let vectors: Float32Array;
+    try {
+      vectors = await embedTexts(this.#embedder, batch.map((item) => item.content));
+    } catch (error) {
+      this.#failedInRow++;
+      this.#stats.failures++;
+      const e = error as CtxloomError;
+      this.#stats.lastError = `${e.code ?? "ERROR"}: ${e.message}`;
+      return false;
+    }
+    this.#failedInRow = 0;
+    // Items discarded meanwhile (a delete, a clear) are not in the queue any more.
+    const still = new Set(this.#pending);
+    const kept = batch.filter((item) => still.has(item));
+    const taken = new Set(batch);
+    this.#pending = this.#pending.filter((item) => !taken.has(item));
+    for (const item of kept) this.#queued.delete(idOf(item.userId, item.chatId, item.id));
+    if (this.#closed || kept.length === 0) return true;
+    const dim = this.#embedder.dimension;
+    const rows = new Float32Array(kept.length * dim);
+    batch.forEach((item, i) => {
+      const at = kept.indexOf(item);
+      if (at >= 0) rows.set(vectors.subarray(i * dim, (i + 1) * dim), at * dim);
+    });
+    this.#stats.embedded += kept.length;
+    try {
+      await this.#deliver(kept, rows);
+    } catch (error) {
+      const e = error as CtxloomError;
+      this.#stats.lastError = `${e.code ?? "ERROR"}: ${e.message}`;
+    }
+    return true;
+  }
+}

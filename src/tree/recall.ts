@@ -1,0 +1,249 @@
+import { CtxloomError, describe, fromStore } from "../errors.js";
+import type { Engine } from "../engine/types.js";
+import type { Message } from "../message.js";
+import { checkEmbedder, embedTexts, type Embedder } from "../recall/embedder.js";
+import { hashingEmbedder } from "../recall/hashing.js";
+import { KeyMap } from "../recall/keys.js";
+import { RecallMemory, type StoredVector } from "../recall/memory.js";
+import type { RecallMessage } from "../recall/policy.js";
+import type { EmbedderInfo, Store } from "../store/types.js";
+import { EmbedQueue, type EmbedItem, type EmbedQueueStats } from "./embed-queue.js";
+
+/** Recall's counters, from `loom.stats().recall`. */
+export interface RecallStats extends EmbedQueueStats {
+  /** The embedder's name and dimension. */
+  embedder: string;
+  dimension: number;
+  /** Messages whose vectors are loaded in this Loom's indexes (embedded here or restored from the store). */
+  indexed: number;
+}
+
+/** A chat's messages as recall reads them: open chats through their nodes, others from the store. */
+export interface MessageSource {
+  readonly size: number;
+  message(id: number): Message;
+}
+
+/**
+ * The marker a memory clear leaves in the store (an embedding row of this pseudo-embedder):
+ * messages up to its id are not embedded again unless asked (`chats.reembed()`).
+ */
+const CLEARED: EmbedderInfo = { name: "ctxloom:recall-cleared", dimension: 1 };
+
+/** One user's recall scope in a Loom: the vectors of all the chats of theirs it has seen, under KeyMap keys. */
+interface UserRecall {
+  memory: RecallMemory;
+  keys: KeyMap;
+  /** Chats whose stored vectors were loaded (and missing ones queued), with the size they had then. */
+  loaded: Map<string, number>;
+  /** Per chat: ids up to this one were cleared from memory and are not embedded again. */
+  cleared: Map<string, number>;
+  /** Bumped by clear and reembed: queued work of an older epoch is dropped. */
+  epoch: number;
+  /** Other chats' messages read from the store for scope "user", with the update time they had. */
+  others: Map<string, { updatedAt: number; list: Message[] }>;
+}
+
+/** An all-zero vector (a text of stop words only) has no direction: it is stored, never indexed. */
+const blank = (v: Float32Array) => v.every((x) => x === 0);
+
+const embeddable = (m: Message): m is Message & { role: "user" | "assistant" } =>
+  (m.role === "user" || m.role === "assistant") && m.kind !== "summary" && m.content.trim() !== "";
+
+/**
+ * A Loom's recall: the embedder, the background queue that embeds appended messages, and
+ * per user the indexes of their chats (loaded from the store lazily, re-embedded when the
+ * store holds no vectors of this embedder).
+ */
+export class RecallHub {
+  readonly embedder: Embedder;
+  readonly #engine: Engine;
+  readonly #store: Store;
+  readonly #users = new Map<string, UserRecall>();
+  readonly queue: EmbedQueue;
+  #closed = false;
+
+  constructor(engine: Engine, store: Store, embedder: Embedder) {
+    this.#engine = engine;
+    this.#store = store;
+    this.embedder = embedder;
+    this.queue = new EmbedQueue(embedder, (items, vectors) => this.#deliver(items, vectors));
+  }
+
+  /** The Loom's `embed` option: an Embedder, true/undefined for the built-in one, false for none. @throws INVALID_ARGUMENT */
+  static embedderOf(embed: unknown): Embedder | null {
+    if (embed === false) return null;
+    if (embed === undefined || embed === true) return hashingEmbedder();
+    if (embed === null || typeof embed !== "object") {
+      throw new CtxloomError("INVALID_ARGUMENT", `embed must be an Embedder ({ name, dimension, embed }), true, or false to turn recall off; got ${describe(embed)}.`);
+    }
+    return checkEmbedder(embed);
+  }
+
+  get #info(): EmbedderInfo {
+    return { name: this.embedder.name, dimension: this.embedder.dimension };
+  }
+
+  /** The user's scope, created on first use. */
+  user(userId: string): UserRecall {
+    let u = this.#users.get(userId);
+    if (!u) {
+      u = { memory: RecallMemory.create(this.#engine, { embedder: this.embedder }), keys: new KeyMap(), loaded: new Map(), cleared: new Map(), epoch: 0, others: new Map() };
+      this.#users.set(userId, u);
+    }
+    return u;
+  }
+
+  /** A message was appended: queue it (never waits). */
+  appended(userId: string, chatId: string, m: Message): void {
+    if (this.#closed || !embeddable(m)) return;
+    const u = this.user(userId);
+    this.queue.push([{ userId, chatId, id: m.id, key: u.keys.key(chatId, m.id), role: m.role, content: m.content, epoch: u.epoch }]);
+  }
+
+  /**
+   * Loads a chat's stored vectors of this embedder into the user's indexes, once, and queues
+   * the messages that have none (another embedder made them, or they were never embedded).
+   */
+  async ensureChat(userId: string, chatId: string, source: MessageSource): Promise<void> {
+    const u = this.user(userId);
+    const seen = u.loaded.get(chatId);
+    if (seen !== undefined) {
+      // Messages that came from other writers (refresh, catch-up) since: queue those not embedded here.
+      if (source.size > seen) this.#queueMissing(u, userId, chatId, source, seen);
+      return;
+    }
+    const epoch = u.epoch;
+    const [rows, marks] = await Promise.all([
+      fromStore("loading embeddings", () => this.#store.loadEmbeddings(userId, chatId, this.#info)),
+      fromStore("loading embeddings", () => this.#store.loadEmbeddings(userId, chatId, CLEARED)),
+    ]);
+    if (u !== this.#users.get(userId) || epoch !== u.epoch || u.loaded.has(chatId)) return;
+    const mark = Math.max(u.cleared.get(chatId) ?? -1, ...(Array.isArray(marks) ? marks.map((r) => r.messageId) : []));
+    if (mark >= 0) u.cleared.set(chatId, mark);
+    const restored: StoredVector[] = [];
+    const stored = new Set<number>();
+    for (const row of Array.isArray(rows) ? rows : []) {
+      const id = row?.messageId;
+      if (!Number.isInteger(id) || id < 0 || id >= source.size || !(row.vector instanceof Float32Array) || row.vector.length !== this.embedder.dimension) continue;
+      if (!row.vector.every(Number.isFinite)) continue; // a damaged vector is embedded again
+      const m = source.message(id);
+      const key = u.keys.key(chatId, id);
+      stored.add(id);
+      if (embeddable(m) && !u.memory.has(key) && !blank(row.vector)) restored.push({ key, role: m.role, vector: row.vector });
+    }
+    u.memory.restore(restored);
+    this.#queueMissing(u, userId, chatId, source, mark + 1, stored);
+  }
+
+  /** Queues the messages from `from` on that have no vector and are not queued; notes the size seen. */
+  #queueMissing(u: UserRecall, userId: string, chatId: string, source: MessageSource, from: number, stored?: Set<number>): void {
+    const missing: EmbedItem[] = [];
+    for (let id = from; id < source.size; id++) {
+      const m = source.message(id);
+      if (!embeddable(m) || stored?.has(id)) continue;
+      const key = u.keys.key(chatId, id);
+      if (!u.memory.has(key) && !this.queue.has(userId, chatId, id)) missing.push({ userId, chatId, id, key, role: m.role, content: m.content, epoch: u.epoch });
+    }
+    this.queue.push(missing);
+    u.loaded.set(chatId, source.size);
+  }
+
+  /** The scope messages of one chat under the user's keys (all branches), parents first. */
+  scopeOf(userId: string, chatId: string, source: MessageSource, ids?: readonly number[]): RecallMessage[] {
+    const keys = this.user(userId).keys;
+    const out: RecallMessage[] = [];
+    const each = (id: number) => {
+      const m = source.message(id);
+      out.push({ key: keys.key(chatId, id), parent: m.parentId === null ? -1 : keys.key(chatId, m.parentId), role: m.role, kind: m.kind });
+    };
+    if (ids) ids.forEach(each);
+    else for (let id = 0; id < source.size; id++) each(id);
+    return out;
+  }
+
+  /** Embeds a query. @throws INVALID_ARGUMENT (an empty query), EMBEDDER_FAILED */
+  async embedQuery(query: string): Promise<Float32Array | null> {
+    if (typeof query !== "string" || query.trim() === "") {
+      throw new CtxloomError("INVALID_ARGUMENT", `A recall query must be a non-empty text; got ${describe(query)}.`);
+    }
+    const vector = await embedTexts(this.embedder, [query]);
+    return vector.every((x) => x === 0) ? null : vector;
+  }
+
+  /** Vectors of a batch: into the users' indexes (unless cleared or deleted meanwhile), then the store. */
+  async #deliver(items: EmbedItem[], vectors: Float32Array): Promise<void> {
+    const dim = this.embedder.dimension;
+    const byChat = new Map<string, { userId: string; chatId: string; rows: { messageId: number; vector: Float32Array }[] }>();
+    items.forEach((item, i) => {
+      const u = this.#users.get(item.userId);
+      if (!u || u.epoch !== item.epoch || u.keys.pair(item.key) === undefined || u.memory.has(item.key)) return;
+      const vector = vectors.slice(i * dim, (i + 1) * dim);
+      if (!blank(vector)) u.memory.restore([{ key: item.key, role: item.role, vector }]);
+      const at = `${item.userId}\u0000${item.chatId}`;
+      let entry = byChat.get(at);
+      if (!entry) byChat.set(at, (entry = { userId: item.userId, chatId: item.chatId, rows: [] }));
+      entry.rows.push({ messageId: item.id, vector });
+    });
+    for (const { userId, chatId, rows } of byChat.values()) {
+      await fromStore("storing embeddings", () => this.#store.putEmbeddings(userId, chatId, this.#info, rows));
+    }
+  }
+
+  /** A chat was deleted: its vectors and queued messages go. */
+  forgetChat(userId: string, chatId: string): void {
+    const u = this.#users.get(userId);
+    this.queue.discard((item) => item.userId === userId && item.chatId === chatId);
+    if (!u) return;
+    u.memory.forget(u.keys.forgetChat(chatId));
+    u.others.delete(chatId);
+    u.loaded.delete(chatId);
+    u.cleared.delete(chatId);
+  }
+
+  /**
+   * `chats.clearMemory()`: drops the user's vectors (indexes and store) and queued work; the
+   * messages up to now are marked in the store as not to embed again.
+   */
+  async clear(userId: string, chats: readonly { id: string; messageCount: number }[]): Promise<void> {
+    await fromStore("clearing embeddings", () => this.#store.clearEmbeddings(userId));
+    const u = this.user(userId);
+    u.epoch++;
+    this.queue.discard((item) => item.userId === userId);
+    u.memory.clear();
+    u.loaded.clear();
+    u.cleared.clear();
+    for (const chat of chats) {
+      if (chat.messageCount <= 0) continue;
+      u.cleared.set(chat.id, chat.messageCount - 1);
+      await fromStore("marking cleared embeddings", () =>
+        this.#store.putEmbeddings(userId, chat.id, CLEARED, [{ messageId: chat.messageCount - 1, vector: new Float32Array(1) }]),
+      );
+    }
+  }
+
+  /** `chats.reembed()`: forgets the user's vectors and marks; every chat is embedded again as recall next reads it. */
+  async reembed(userId: string): Promise<void> {
+    await fromStore("clearing embeddings", () => this.#store.clearEmbeddings(userId));
+    const u = this.user(userId);
+    u.epoch++;
+    this.queue.discard((item) => item.userId === userId);
+    u.memory.clear();
+    u.loaded.clear();
+    u.cleared.clear();
+  }
+
+  stats(): RecallStats {
+    let indexed = 0;
+    for (const u of this.#users.values()) indexed += u.memory.prompts.size + u.memory.answers.size;
+    return { embedder: this.embedder.name, dimension: this.embedder.dimension, indexed, ...this.queue.stats() };
+  }
+
+  /** Stops the queue and frees the indexes. */
+  close(): void {
+    this.#closed = true;
+    this.queue.close();
+    for (const u of this.#users.values()) u.memory.drop();
+    this.#users.clear();
+  }
+}

@@ -11,6 +11,7 @@ export { SlidingWindow, type WindowOptions, type WindowMessage, type WindowStats
 export type {
   OpenAIMessage, OpenAISystemMessage, OpenAIUserMessage, OpenAIAssistantMessage, OpenAIToolMessage, OpenAIToolCall,
   AnthropicMessage, AnthropicBlock,
+  ResponsesItem, ResponsesMessageItem, ResponsesFunctionCallItem, ResponsesFunctionCallOutputItem,
 } from "./context/format.js";
 export { CtxloomError, type ErrorCode } from "./errors.js";
 export type { EngineKind, WasmSource } from "./engine/index.js";

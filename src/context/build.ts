@@ -1,7 +1,7 @@
 import { CtxloomError } from "../errors.js";
 import { REPLY_PRIMING, TOKENS_PER_MESSAGE, callCounter, messageTokens } from "../tokens/chat.js";
 import type { Message } from "../message.js";
-import { toAnthropic, toOpenAI, toTranscript, type OpenAIMessage } from "./format.js";
+import { toAnthropic, toOpenAI, toResponses, toTranscript, type OpenAIMessage } from "./format.js";
 import { checkCriticalUnits } from "./critical.js";
 import { planBuild } from "./plan.js";
 import { truncateToChars, truncateToTokens } from "./truncate.js";
@@ -138,6 +138,10 @@ function build(source: ContextSource, options: BuildOptions | undefined): Contex
   if (memory) messages.push({ role: "system", content: memory });
   for (const m of conversation) messages.push(toOpenAI(m));
   for (const m of inputMessage) messages.push(m);
+  if (format === "responses") {
+    const lead = [system, memory].filter((t) => t.length > 0).map((content) => ({ role: "system" as const, content }));
+    return { ...base, format: "responses", messages: toResponses([...lead, ...conversation, ...inputMessage]), system };
+  }
   return { ...base, format: "openai", messages, system };
 }
 

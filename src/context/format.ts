@@ -105,6 +105,52 @@ function parseArguments(text: string): unknown {
   }
 }
 
+/** A message item of OpenAI's Responses API input (its EasyInputMessage). */
+export interface ResponsesMessageItem {
+  type: "message";
+  role: "system" | "user" | "assistant";
+  content: string;
+}
+
+/** A function call item of the Responses API input (the assistant called a tool). */
+export interface ResponsesFunctionCallItem {
+  type: "function_call";
+  call_id: string;
+  name: string;
+  arguments: string;
+}
+
+/** A function call output item of the Responses API input (a tool's result). */
+export interface ResponsesFunctionCallOutputItem {
+  type: "function_call_output";
+  call_id: string;
+  output: string;
+}
+
+/**
+ * An input item of OpenAI's Responses API: a list of them is the `openai` package's
+ * ResponseInputItem[] (`responses.create({ input })`) without a cast.
+ */
+export type ResponsesItem = ResponsesMessageItem | ResponsesFunctionCallItem | ResponsesFunctionCallOutputItem;
+
+/**
+ * Converts messages to Responses API input items: a message item per text, a function_call
+ * item per tool call (after its message's text, if any), a function_call_output per tool
+ * result. A tool message's name is not part of the Responses shape.
+ */
+export function toResponses(messages: readonly Pick<Message, "role" | "content" | "toolCalls" | "toolCallId">[]): ResponsesItem[] {
+  const items: ResponsesItem[] = [];
+  for (const m of messages) {
+    if (m.role === "tool") {
+      items.push({ type: "function_call_output", call_id: m.toolCallId!, output: m.content });
+      continue;
+    }
+    if (m.content.length > 0 || !m.toolCalls) items.push({ type: "message", role: m.role, content: m.content });
+    for (const c of m.toolCalls ?? []) items.push({ type: "function_call", call_id: c.id, name: c.function.name, arguments: c.function.arguments });
+  }
+  return items;
+}
+
 const LABELS: Record<Message["role"], string> = { system: "System", user: "User", assistant: "Assistant", tool: "Tool" };
 
 /** One formatted string: a "Role: text" block per message, blank lines between (seed 004's formatted context). */

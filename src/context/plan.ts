@@ -37,8 +37,8 @@ export function planBuild(source: ContextSource, options: BuildOptions | undefin
   if (input !== undefined && input.length === 0) throw new CtxloomError("INVALID_CONTENT", "input must not be empty; leave it out instead.");
   const maxMessages = o.maxMessages === undefined ? 0 : checkInteger(o.maxMessages, "maxMessages", 1, 0x7fffffff);
   const format = o.format ?? "openai";
-  if (format !== "openai" && format !== "anthropic") {
-    throw new CtxloomError("INVALID_ARGUMENT", `format must be "openai" or "anthropic"; got ${describe(format)}.`);
+  if (format !== "openai" && format !== "anthropic" && format !== "responses") {
+    throw new CtxloomError("INVALID_ARGUMENT", `format must be "openai", "anthropic" or "responses"; got ${describe(format)}.`);
   }
   const profile = o.model === undefined ? source.profile : getModelProfile(o.model);
   const budget = splitWindow(profile.contextWindow, checkSplit(o.budget !== undefined ? o.budget : source.budget));

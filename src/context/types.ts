@@ -3,7 +3,7 @@ import type { Budget, BudgetSplit } from "../models/budget.js";
 import type { HistoryLimits, ModelInput, ModelProfile } from "../models/profiles.js";
 import type { TokenCounter } from "../tokens/types.js";
 import type { Message } from "../message.js";
-import type { AnthropicMessage, OpenAIMessage } from "./format.js";
+import type { AnthropicMessage, OpenAIMessage, ResponsesItem } from "./format.js";
 
 /** Options of `chat.buildContext()` and `chat.buildPrompt()`. */
 export interface BuildOptions {
@@ -21,21 +21,28 @@ export interface BuildOptions {
   budget?: Partial<BudgetSplit>;
   /** Apply seed 001's history limits (turns, characters per turn, memory characters): true for the model's size class, or your own. Default: the chat's setting, else off. */
   historyLimits?: boolean | Partial<HistoryLimits>;
-  /** "openai" (default) or "anthropic" (system apart, roles alternating, the user first). */
+  /** "openai" (default), "anthropic" (system apart, roles alternating, the user first) or "responses" (OpenAI Responses API input items). */
   format?: ContextFormat;
 }
 
 /** The API shapes a context can be built in. */
-export type ContextFormat = "openai" | "anthropic";
+export type ContextFormat = "openai" | "anthropic" | "responses";
 
 /** The message type of each format. */
 export interface FormatMessages {
   openai: OpenAIMessage;
   anthropic: AnthropicMessage;
+  responses: ResponsesItem;
 }
 
 /** The format a list of messages is in (both: either). */
-export type FormatOfMessages<M> = [M] extends [OpenAIMessage] ? "openai" : [M] extends [AnthropicMessage] ? "anthropic" : ContextFormat;
+export type FormatOfMessages<M> = [M] extends [OpenAIMessage]
+  ? "openai"
+  : [M] extends [AnthropicMessage]
+    ? "anthropic"
+    : [M] extends [ResponsesItem]
+      ? "responses"
+      : ContextFormat;
 
 /**
  * The context built in format F; for a union ("openai" | "anthropic" chosen at run time),
@@ -65,10 +72,10 @@ export interface Usage {
 }
 
 /** What `chat.buildContext()` returns. */
-export interface ContextWindow<M = OpenAIMessage | AnthropicMessage> {
+export interface ContextWindow<M = OpenAIMessage | AnthropicMessage | ResponsesItem> {
   /** The format of `messages`: narrow on it when the format was chosen at run time. */
   format: FormatOfMessages<M>;
-  /** Ready for the API: OpenAI chat messages (the `openai` package's ChatCompletionMessageParam[]), or Anthropic messages (MessageParam[], with `system` apart). */
+  /** Ready for the API: OpenAI chat messages (the `openai` package's ChatCompletionMessageParam[]), Anthropic messages (MessageParam[], with `system` apart), or Responses API input items (ResponseInputItem[]). */
   messages: M[];
   /** The system text sent (truncated to its slice; for Anthropic it also holds memory and system messages of the chat). */
   system: string;

@@ -29,7 +29,7 @@ export interface ChatLoop {
  * @throws INVALID_ARGUMENT (bad options; a result whose messages do not continue the loop)
  */
 export function chatLoop(chat: Chat, options?: ChatLoopOptions): ChatLoop {
-  const o = checkOptions<ChatLoopOptions>(options, "chatLoop(chat, options)", ["system", "memory", "maxMessages", "budget", "historyLimits", "model", "reasoning"]);
+  const o = checkOptions<ChatLoopOptions>(options, "chatLoop(chat, options)", ["system", "memory", "maxMessages", "budget", "historyLimits", "model", "tools", "maxOutputTokens", "reasoning"]);
   const { reasoning, ...build } = o;
   const from: FromModelOptions = reasoning === undefined ? {} : { reasoning };
   fromModelMessages([], from); // checks `reasoning` now rather than at the first step

@@ -47,7 +47,15 @@ function build(source: ContextSource, options: BuildOptions | undefined): Contex
   const inputTokens = input === undefined ? 0 : cost("user", input);
 
   // What the other parts leave (their unused slices included) goes to the conversation.
-  const available = limit - REPLY_PRIMING - systemTokens - memoryTokens - inputTokens;
+  const tools = plan.tools ?? 0;
+  const available = limit - REPLY_PRIMING - tools - systemTokens - memoryTokens - inputTokens;
+  if (available < 0 && tools > 0 && available + tools >= 0) {
+    throw new CtxloomError(
+      "MESSAGE_TOO_LARGE",
+      `The tool definitions (${tools} tokens) leave no room in ${profile.name}'s window (limit ${limit} tokens) ` +
+        `for the system prompt, memory and input. Send fewer tools, shorten their descriptions, or use a model with a larger window.`,
+    );
+  }
   if (available < 0) {
     throw new CtxloomError(
       "MESSAGE_TOO_LARGE",
@@ -99,7 +107,8 @@ function build(source: ContextSource, options: BuildOptions | undefined): Contex
     memory: memoryTokens,
     conversation: conversationTokens,
     input: inputTokens,
-    total: REPLY_PRIMING + systemTokens + memoryTokens + conversationTokens + inputTokens,
+    ...(plan.tools === undefined ? {} : { tools }),
+    total: REPLY_PRIMING + tools + systemTokens + memoryTokens + conversationTokens + inputTokens,
     limit,
   };
   const base = { memory, input: input ?? null, usage, conversation, recalled: [], evicted, compressed: false, model: profile.name, budget };

@@ -2,6 +2,7 @@ import { CtxloomError, checkInteger, checkKeys, checkOptions, describe } from ".
 import { checkSplit, splitWindow, type Budget } from "../models/budget.js";
 import { checkHistoryLimits, getModelProfile, historyLimitsOf, type HistoryLimits, type ModelProfile } from "../models/profiles.js";
 import type { TokenCounter } from "../tokens/types.js";
+import { checkTools, toolTokens } from "../tokens/tools.js";
 import { BUILD_KEYS, type BuildOptions, type ContextFormat, type ContextSource } from "./types.js";
 
 /**
@@ -22,6 +23,8 @@ export interface BuildPlan {
   readonly system: string;
   readonly memory: string;
   readonly input: string | undefined;
+  /** Tokens of the tool definitions (0 without tools); `undefined` when none were given. */
+  readonly tools: number | undefined;
   /** Newest messages the selection considers (0: no bound): maxMessages and the history limits' turns. */
   readonly window: number;
 }
@@ -45,9 +48,10 @@ export function planBuild(source: ContextSource, options: BuildOptions | undefin
   const limits = resolveLimits(o.historyLimits !== undefined ? o.historyLimits : source.historyLimits, profile);
   const turns = limits ? 2 * limits.maxTurns : 0;
   const window = maxMessages && turns ? Math.min(maxMessages, turns) : maxMessages || turns;
-  return {
-    profile, budget, limit: budget.effective - budget.reserve, limits, counter: source.counter, format, system, memory, input, window,
-  };
+  const maxOutput = o.maxOutputTokens === undefined ? undefined : checkInteger(o.maxOutputTokens, "maxOutputTokens", 1, budget.effective);
+  const tools = o.tools === undefined ? undefined : toolTokens(source.counter, checkTools(o.tools));
+  const limit = budget.effective - (maxOutput ?? budget.reserve);
+  return { profile, budget, limit, limits, counter: source.counter, format, system, memory, input, window, tools };
 }
 
 function text(value: unknown, what: string): string | undefined {

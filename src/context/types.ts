@@ -2,6 +2,7 @@ import type { Engine } from "../engine/types.js";
 import type { Budget, BudgetSplit } from "../models/budget.js";
 import type { HistoryLimits, ModelInput, ModelProfile } from "../models/profiles.js";
 import type { TokenCounter } from "../tokens/types.js";
+import type { ToolDefinition } from "../tokens/tools.js";
 import type { Message } from "../message.js";
 import type { AnthropicMessage, OpenAIMessage, ResponsesItem } from "./format.js";
 
@@ -21,6 +22,14 @@ export interface BuildOptions {
   budget?: Partial<BudgetSplit>;
   /** Apply seed 001's history limits (turns, characters per turn, memory characters): true for the model's size class, or your own. Default: the chat's setting, else off. */
   historyLimits?: boolean | Partial<HistoryLimits>;
+  /**
+   * Tool definitions sent with the request (OpenAI, Responses or Anthropic shape): counted
+   * (OpenAI's published rule; an estimate for other providers) and taken from the window
+   * before the conversation. `usage.tools` says how many tokens they cost.
+   */
+  tools?: readonly ToolDefinition[];
+  /** The most tokens the reply may have (the request's max_tokens): kept free in place of the budget's reserve. */
+  maxOutputTokens?: number;
   /** "openai" (default), "anthropic" (system apart, roles alternating, the user first) or "responses" (OpenAI Responses API input items). */
   format?: ContextFormat;
 }
@@ -66,8 +75,10 @@ export interface Usage {
   memory: number;
   conversation: number;
   input: number;
+  /** Tool definitions (present when `tools` were given). */
+  tools?: number;
   total: number;
-  /** The effective window less the reserve: what a request may use. */
+  /** The effective window less the reserve (or less `maxOutputTokens` when given): what a request may use. */
   limit: number;
 }
 
@@ -112,4 +123,6 @@ export interface ContextSource {
 }
 
 /** The options buildContext knows; any other key is refused, naming the closest. */
-export const BUILD_KEYS = ["system", "memory", "input", "model", "maxMessages", "budget", "historyLimits", "format"] as const;
+export const BUILD_KEYS = [
+  "system", "memory", "input", "model", "maxMessages", "budget", "historyLimits", "format", "tools", "maxOutputTokens",
+] as const;

@@ -9,7 +9,7 @@
 //
 //   node --import tsx bench/prefix-cache.ts [--smoke]
 
-import { Loom, type ModelInput } from "../src/index.js";
+import { Loom, type ModelProfile } from "../src/index.js";
 
 const smoke = process.argv.includes("--smoke");
 const TURNS = smoke ? 60 : 400;
@@ -19,7 +19,7 @@ const words = ["route", "museum", "tram", "budget", "vegetarian", "sunset", "tra
 const text = (i: number, n: number) => Array.from({ length: n }, (_, k) => words[(i * 7 + k * 3) % words.length]).join(" ");
 
 async function measure(window: number, format: "openai" | "anthropic"): Promise<Record<string, string | number>> {
-  const model: ModelInput = { name: `prefix-${window}`, contextWindow: window, sizeClass: window >= 32_000 ? "large" : "medium", tokensPerChar: 0.25 };
+  const model: ModelProfile = { name: `prefix-${window}`, contextWindow: window, sizeClass: window >= 32_000 ? "large" : "medium", tokensPerChar: 0.25 };
   const loom = await Loom.open();
   const chat = await loom.user("u").create({ model, system: "You are a concise travel guide." });
   let previous: string[] | null = null;

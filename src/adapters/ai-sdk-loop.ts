@@ -7,7 +7,7 @@ import type { Chat } from "../tree/chat.js";
 import { fromModelMessages, toModelContext, type FromModelOptions, type ModelContext } from "./ai-sdk.js";
 
 /** Options of `chatLoop`: the build's (its format excepted) and how reasoning parts are taken. */
-export interface ChatLoopOptions extends Omit<BuildOptions, "format">, FromModelOptions {}
+export interface ChatLoopOptions extends Omit<BuildOptions, "format" | "cacheControl" | "input">, FromModelOptions {}
 
 /** What `chatLoop` returns: spread `prepareStep` into generateText / streamText, then `await finish(result)`. */
 export interface ChatLoop {

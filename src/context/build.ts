@@ -1,7 +1,7 @@
 import { CtxloomError } from "../errors.js";
 import { REPLY_PRIMING, TOKENS_PER_MESSAGE, callCounter, messageTokens } from "../tokens/chat.js";
 import type { Message } from "../message.js";
-import { toAnthropic, toOpenAI, toResponses, toTranscript, type OpenAIMessage } from "./format.js";
+import { markCacheBreakpoint, toAnthropic, toOpenAI, toResponses, toTranscript, type OpenAIMessage } from "./format.js";
 import { checkCriticalUnits } from "./critical.js";
 import { planBuild } from "./plan.js";
 import { truncateToChars, truncateToTokens } from "./truncate.js";
@@ -136,7 +136,7 @@ function build(source: ContextSource, options: BuildOptions | undefined): Contex
     return {
       ...base,
       format: "anthropic",
-      messages,
+      messages: plan.cacheControl ? markCacheBreakpoint(messages) : messages,
       system: systemText.filter((t) => t.length > 0).join("\n\n"),
       conversation: [...chatSystem, ...keptLead, ...rest].sort((a, b) => a.id - b.id),
       evicted: evicted + lead.length - keptLead.length,

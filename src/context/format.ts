@@ -43,11 +43,16 @@ export interface OpenAIToolMessage {
  */
 export type OpenAIMessage = OpenAISystemMessage | OpenAIUserMessage | OpenAIAssistantMessage | OpenAIToolMessage;
 
+/** A prompt-caching breakpoint of Anthropic's Messages API: the request up to this block is cached. */
+export interface AnthropicCacheControl {
+  type: "ephemeral";
+}
+
 /** A content block of Anthropic's Messages API. */
 export type AnthropicBlock =
-  | { type: "text"; text: string }
-  | { type: "tool_use"; id: string; name: string; input: unknown }
-  | { type: "tool_result"; tool_use_id: string; content: string };
+  | { type: "text"; text: string; cache_control?: AnthropicCacheControl }
+  | { type: "tool_use"; id: string; name: string; input: unknown; cache_control?: AnthropicCacheControl }
+  | { type: "tool_result"; tool_use_id: string; content: string; cache_control?: AnthropicCacheControl };
 
 /** A message as Anthropic's Messages API takes it: roles alternate, the first is the user's. */
 export interface AnthropicMessage {
@@ -94,6 +99,20 @@ export function toAnthropic(conversation: readonly Pick<Message, "role" | "conte
     content: blocks.length === 1 && blocks[0]!.type === "text" ? blocks[0]!.text : blocks,
   }));
   return { messages };
+}
+
+/**
+ * Marks the last block of the last message as a prompt-caching breakpoint (Anthropic caches
+ * the request up to it, and the next request, which repeats it, reads it back). The message
+ * is copied; a string content becomes one text block.
+ */
+export function markCacheBreakpoint(messages: AnthropicMessage[]): AnthropicMessage[] {
+  const last = messages[messages.length - 1];
+  if (!last) return messages;
+  const blocks = typeof last.content === "string" ? [{ type: "text" as const, text: last.content }] : last.content.map((b) => ({ ...b }));
+  const end = blocks[blocks.length - 1];
+  if (end) blocks[blocks.length - 1] = { ...end, cache_control: { type: "ephemeral" } };
+  return [...messages.slice(0, -1), { role: last.role, content: blocks }];
 }
 
 function parseArguments(text: string): unknown {

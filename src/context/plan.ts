@@ -25,6 +25,8 @@ export interface BuildPlan {
   readonly input: string | undefined;
   /** Tokens of the tool definitions (0 without tools); `undefined` when none were given. */
   readonly tools: number | undefined;
+  /** Mark an Anthropic prompt-caching breakpoint. */
+  readonly cacheControl: boolean;
   /** Newest messages the selection considers (0: no bound): maxMessages and the history limits' turns. */
   readonly window: number;
 }
@@ -51,7 +53,14 @@ export function planBuild(source: ContextSource, options: BuildOptions | undefin
   const maxOutput = o.maxOutputTokens === undefined ? undefined : checkInteger(o.maxOutputTokens, "maxOutputTokens", 1, budget.effective);
   const tools = o.tools === undefined ? undefined : toolTokens(source.counter, checkTools(o.tools));
   const limit = budget.effective - (maxOutput ?? budget.reserve);
-  return { profile, budget, limit, limits, counter: source.counter, format, system, memory, input, window, tools };
+  if (o.cacheControl !== undefined && typeof o.cacheControl !== "boolean") {
+    throw new CtxloomError("INVALID_ARGUMENT", `cacheControl must be true or false; got ${describe(o.cacheControl)}.`);
+  }
+  const cacheControl = o.cacheControl === true;
+  if (cacheControl && format !== "anthropic") {
+    throw new CtxloomError("INVALID_ARGUMENT", `cacheControl marks Anthropic cache breakpoints: use it with format "anthropic" (OpenAI caches prefixes without marks).`);
+  }
+  return { profile, budget, limit, limits, counter: source.counter, format, system, memory, input, window, tools, cacheControl };
 }
 
 function text(value: unknown, what: string): string | undefined {

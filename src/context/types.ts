@@ -30,6 +30,8 @@ export interface BuildOptions {
   tools?: readonly ToolDefinition[];
   /** The most tokens the reply may have (the request's max_tokens): kept free in place of the budget's reserve. */
   maxOutputTokens?: number;
+  /** Anthropic format only: mark the last block as a prompt-caching breakpoint (`cache_control`). Default false. */
+  cacheControl?: boolean;
   /** "openai" (default), "anthropic" (system apart, roles alternating, the user first) or "responses" (OpenAI Responses API input items). */
   format?: ContextFormat;
 }
@@ -124,5 +126,5 @@ export interface ContextSource {
 
 /** The options buildContext knows; any other key is refused, naming the closest. */
 export const BUILD_KEYS = [
-  "system", "memory", "input", "model", "maxMessages", "budget", "historyLimits", "format", "tools", "maxOutputTokens",
+  "system", "memory", "input", "model", "maxMessages", "budget", "historyLimits", "format", "tools", "maxOutputTokens", "cacheControl",
 ] as const;

@@ -6,7 +6,7 @@ import Anthropic from "@anthropic-ai/sdk";
 import { describe, expect, it } from "vitest";
 import { Loom } from "../../src/index.js";
 import { fromAnthropic } from "../../src/anthropic.js";
-import { expectThrowCode, forEachEngine } from "../helpers.js";
+import { expectRejectCode, expectThrowCode, forEachEngine } from "../helpers.js";
 
 function fakeFetch(replies: unknown[]): { fetch: typeof fetch; bodies: unknown[] } {
   const bodies: unknown[] = [];
@@ -90,5 +90,22 @@ describe("fromAnthropic", () => {
     ["an empty list", [], "INVALID_ARGUMENT"],
   ])("refuses %s with a code", (_what, input, code) => {
     expectThrowCode(() => fromAnthropic(input as never), code);
+  });
+});
+
+describe("cacheControl", () => {
+  it("marks the last block as a cache breakpoint, and the next request repeats the marked prefix unchanged", async () => {
+    const chat = await (await Loom.open()).user("u").create({ model: "claude-opus-4-5", system: "Be brief." });
+    await chat.append({ role: "user", content: "Hi" });
+    const first = await chat.buildContext({ format: "anthropic", cacheControl: true });
+    expect(first.messages).toEqual([{ role: "user", content: [{ type: "text", text: "Hi", cache_control: { type: "ephemeral" } }] }]);
+    await chat.append({ role: "assistant", content: "Hello." });
+    await chat.append({ role: "user", content: "Tell me more." });
+    const next = await chat.buildContext({ format: "anthropic", cacheControl: true });
+    expect(next.messages[0]).toEqual({ role: "user", content: "Hi" });
+    expect(next.messages.at(-1)).toEqual({ role: "user", content: [{ type: "text", text: "Tell me more.", cache_control: { type: "ephemeral" } }] });
+    expect((await chat.buildContext({ format: "anthropic" })).messages.at(-1)).toEqual({ role: "user", content: "Tell me more." });
+    await expectRejectCode(() => chat.buildContext({ cacheControl: true }), "INVALID_ARGUMENT");
+    await expectRejectCode(() => chat.buildContext({ format: "anthropic", cacheControl: "yes" as never }), "INVALID_ARGUMENT");
   });
 });

@@ -17,6 +17,8 @@
  * - STORE_FAILED: the store could not write a change; nothing was changed, retry it.
  * - IMPORT_FAILED: a file to import is in no known format or is broken; nothing was imported.
  * - EMBEDDER_FAILED: an embedder threw, or returned the wrong count, dimension or non-finite numbers; nothing was changed.
+ * - UNSUPPORTED_CONTENT: an SDK object (a message, block, part or item) holds something a chat message cannot
+ *   carry (an image, audio, a thinking block...); it is refused, never dropped silently.
  */
 export type ErrorCode =
   | "INVALID_ARGUMENT"
@@ -40,7 +42,8 @@ export type ErrorCode =
   | "STORE_CORRUPT"
   | "STORE_FAILED"
   | "IMPORT_FAILED"
-  | "EMBEDDER_FAILED";
+  | "EMBEDDER_FAILED"
+  | "UNSUPPORTED_CONTENT";
 
 /** The only error type ctxloom throws. `code` is stable; `message` says what to do. */
 export class CtxloomError extends Error {

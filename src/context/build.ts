@@ -1,7 +1,7 @@
 import { CtxloomError } from "../errors.js";
 import { REPLY_PRIMING, TOKENS_PER_MESSAGE, callCounter, messageTokens } from "../tokens/chat.js";
 import type { Message } from "../message.js";
-import { SUMMARY_PREFIX, presentSummary, toAnthropic, toOpenAI, toTranscript, type OpenAIMessage } from "./format.js";
+import { SUMMARY_PREFIX, markCacheBreakpoint, presentSummary, toAnthropic, toOpenAI, toResponses, toTranscript, type OpenAIMessage } from "./format.js";
 import { checkCriticalUnits } from "./critical.js";
 import { planBuild } from "./plan.js";
 import { truncateToChars, truncateToTokens } from "./truncate.js";
@@ -66,7 +66,15 @@ function build(source: ContextSource, options: BuildOptions | undefined): Contex
   }
 
   // What the other parts leave (their unused slices included) goes to the conversation.
-  const available = limit - REPLY_PRIMING - systemTokens - memoryTokens - inputTokens;
+  const tools = plan.tools ?? 0;
+  const available = limit - REPLY_PRIMING - tools - systemTokens - memoryTokens - inputTokens;
+  if (available < 0 && tools > 0 && available + tools >= 0) {
+    throw new CtxloomError(
+      "MESSAGE_TOO_LARGE",
+      `The tool definitions (${tools} tokens) leave no room in ${profile.name}'s window (limit ${limit} tokens) ` +
+        `for the system prompt, memory and input. Send fewer tools, shorten their descriptions, or use a model with a larger window.`,
+    );
+  }
   if (available < 0) {
     throw new CtxloomError(
       "MESSAGE_TOO_LARGE",
@@ -118,7 +126,8 @@ function build(source: ContextSource, options: BuildOptions | undefined): Contex
     memory: memoryTokens,
     conversation: conversationTokens,
     input: inputTokens,
-    total: REPLY_PRIMING + systemTokens + memoryTokens + conversationTokens + inputTokens,
+    ...(plan.tools === undefined ? {} : { tools }),
+    total: REPLY_PRIMING + tools + systemTokens + memoryTokens + conversationTokens + inputTokens,
     limit,
   };
   let summary: string | null = null;
@@ -152,7 +161,7 @@ function build(source: ContextSource, options: BuildOptions | undefined): Contex
     return {
       ...base,
       format: "anthropic",
-      messages,
+      messages: plan.cacheControl ? markCacheBreakpoint(messages) : messages,
       system: systemText.filter((t) => t.length > 0).join("\n\n"),
       conversation: [...chatSystem, ...keptLead, ...rest].sort((a, b) => a.id - b.id),
       evicted: evicted + lead.length - keptLead.length,
@@ -166,6 +175,10 @@ function build(source: ContextSource, options: BuildOptions | undefined): Contex
     else messages.push(toOpenAI(m));
   }
   for (const m of inputMessage) messages.push(m);
+  if (format === "responses") {
+    const lead = [system, memory].filter((t) => t.length > 0).map((content) => ({ role: "system" as const, content }));
+    return { ...base, format: "responses", messages: toResponses([...lead, ...conversation, ...inputMessage]), system };
+  }
   return { ...base, format: "openai", messages, system };
 }
 

@@ -43,11 +43,16 @@ export interface OpenAIToolMessage {
  */
 export type OpenAIMessage = OpenAISystemMessage | OpenAIUserMessage | OpenAIAssistantMessage | OpenAIToolMessage;
 
+/** A prompt-caching breakpoint of Anthropic's Messages API: the request up to this block is cached. */
+export interface AnthropicCacheControl {
+  type: "ephemeral";
+}
+
 /** A content block of Anthropic's Messages API. */
 export type AnthropicBlock =
-  | { type: "text"; text: string }
-  | { type: "tool_use"; id: string; name: string; input: unknown }
-  | { type: "tool_result"; tool_use_id: string; content: string };
+  | { type: "text"; text: string; cache_control?: AnthropicCacheControl }
+  | { type: "tool_use"; id: string; name: string; input: unknown; cache_control?: AnthropicCacheControl }
+  | { type: "tool_result"; tool_use_id: string; content: string; cache_control?: AnthropicCacheControl };
 
 /** A message as Anthropic's Messages API takes it: roles alternate, the first is the user's. */
 export interface AnthropicMessage {
@@ -96,6 +101,20 @@ export function toAnthropic(conversation: readonly Pick<Message, "role" | "conte
   return { messages };
 }
 
+/**
+ * Marks the last block of the last message as a prompt-caching breakpoint (Anthropic caches
+ * the request up to it, and the next request, which repeats it, reads it back). The message
+ * is copied; a string content becomes one text block.
+ */
+export function markCacheBreakpoint(messages: AnthropicMessage[]): AnthropicMessage[] {
+  const last = messages[messages.length - 1];
+  if (!last) return messages;
+  const blocks = typeof last.content === "string" ? [{ type: "text" as const, text: last.content }] : last.content.map((b) => ({ ...b }));
+  const end = blocks[blocks.length - 1];
+  if (end) blocks[blocks.length - 1] = { ...end, cache_control: { type: "ephemeral" } };
+  return [...messages.slice(0, -1), { role: last.role, content: blocks }];
+}
+
 function parseArguments(text: string): unknown {
   try {
     const value: unknown = JSON.parse(text);
@@ -103,6 +122,52 @@ function parseArguments(text: string): unknown {
   } catch {
     return { arguments: text };
   }
+}
+
+/** A message item of OpenAI's Responses API input (its EasyInputMessage). */
+export interface ResponsesMessageItem {
+  type: "message";
+  role: "system" | "user" | "assistant";
+  content: string;
+}
+
+/** A function call item of the Responses API input (the assistant called a tool). */
+export interface ResponsesFunctionCallItem {
+  type: "function_call";
+  call_id: string;
+  name: string;
+  arguments: string;
+}
+
+/** A function call output item of the Responses API input (a tool's result). */
+export interface ResponsesFunctionCallOutputItem {
+  type: "function_call_output";
+  call_id: string;
+  output: string;
+}
+
+/**
+ * An input item of OpenAI's Responses API: a list of them is the `openai` package's
+ * ResponseInputItem[] (`responses.create({ input })`) without a cast.
+ */
+export type ResponsesItem = ResponsesMessageItem | ResponsesFunctionCallItem | ResponsesFunctionCallOutputItem;
+
+/**
+ * Converts messages to Responses API input items: a message item per text, a function_call
+ * item per tool call (after its message's text, if any), a function_call_output per tool
+ * result. A tool message's name is not part of the Responses shape.
+ */
+export function toResponses(messages: readonly Pick<Message, "role" | "content" | "toolCalls" | "toolCallId">[]): ResponsesItem[] {
+  const items: ResponsesItem[] = [];
+  for (const m of messages) {
+    if (m.role === "tool") {
+      items.push({ type: "function_call_output", call_id: m.toolCallId!, output: m.content });
+      continue;
+    }
+    if (m.content.length > 0 || !m.toolCalls) items.push({ type: "message", role: m.role, content: m.content });
+    for (const c of m.toolCalls ?? []) items.push({ type: "function_call", call_id: c.id, name: c.function.name, arguments: c.function.arguments });
+  }
+  return items;
 }
 
 const LABELS: Record<Message["role"], string> = { system: "System", user: "User", assistant: "Assistant", tool: "Tool" };

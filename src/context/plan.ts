@@ -2,6 +2,7 @@ import { CtxloomError, checkInteger, checkKeys, checkOptions, describe } from ".
 import { checkSplit, splitWindow, type Budget } from "../models/budget.js";
 import { checkHistoryLimits, getModelProfile, historyLimitsOf, type HistoryLimits, type ModelProfile } from "../models/profiles.js";
 import type { TokenCounter } from "../tokens/types.js";
+import { checkTools, toolTokens } from "../tokens/tools.js";
 import { BUILD_KEYS, type BuildOptions, type ContextFormat, type ContextSource } from "./types.js";
 
 /**
@@ -22,6 +23,10 @@ export interface BuildPlan {
   readonly system: string;
   readonly memory: string;
   readonly input: string | undefined;
+  /** Tokens of the tool definitions (0 without tools); `undefined` when none were given. */
+  readonly tools: number | undefined;
+  /** Mark an Anthropic prompt-caching breakpoint. */
+  readonly cacheControl: boolean;
   /** Newest messages the selection considers (0: no bound): maxMessages and the history limits' turns. */
   readonly window: number;
 }
@@ -37,17 +42,25 @@ export function planBuild(source: ContextSource, options: BuildOptions | undefin
   if (input !== undefined && input.length === 0) throw new CtxloomError("INVALID_CONTENT", "input must not be empty; leave it out instead.");
   const maxMessages = o.maxMessages === undefined ? 0 : checkInteger(o.maxMessages, "maxMessages", 1, 0x7fffffff);
   const format = o.format ?? "openai";
-  if (format !== "openai" && format !== "anthropic") {
-    throw new CtxloomError("INVALID_ARGUMENT", `format must be "openai" or "anthropic"; got ${describe(format)}.`);
+  if (format !== "openai" && format !== "anthropic" && format !== "responses") {
+    throw new CtxloomError("INVALID_ARGUMENT", `format must be "openai", "anthropic" or "responses"; got ${describe(format)}.`);
   }
   const profile = o.model === undefined ? source.profile : getModelProfile(o.model);
   const budget = splitWindow(profile.contextWindow, checkSplit(o.budget !== undefined ? o.budget : source.budget));
   const limits = resolveLimits(o.historyLimits !== undefined ? o.historyLimits : source.historyLimits, profile);
   const turns = limits ? 2 * limits.maxTurns : 0;
   const window = maxMessages && turns ? Math.min(maxMessages, turns) : maxMessages || turns;
-  return {
-    profile, budget, limit: budget.effective - budget.reserve, limits, counter: source.counter, format, system, memory, input, window,
-  };
+  const maxOutput = o.maxOutputTokens === undefined ? undefined : checkInteger(o.maxOutputTokens, "maxOutputTokens", 1, budget.effective);
+  const tools = o.tools === undefined ? undefined : toolTokens(source.counter, checkTools(o.tools));
+  const limit = budget.effective - (maxOutput ?? budget.reserve);
+  if (o.cacheControl !== undefined && typeof o.cacheControl !== "boolean") {
+    throw new CtxloomError("INVALID_ARGUMENT", `cacheControl must be true or false; got ${describe(o.cacheControl)}.`);
+  }
+  const cacheControl = o.cacheControl === true;
+  if (cacheControl && format !== "anthropic") {
+    throw new CtxloomError("INVALID_ARGUMENT", `cacheControl marks Anthropic cache breakpoints: use it with format "anthropic" (OpenAI caches prefixes without marks).`);
+  }
+  return { profile, budget, limit, limits, counter: source.counter, format, system, memory, input, window, tools, cacheControl };
 }
 
 function text(value: unknown, what: string): string | undefined {

@@ -2,8 +2,9 @@ import type { Engine } from "../engine/types.js";
 import type { Budget, BudgetSplit } from "../models/budget.js";
 import type { HistoryLimits, ModelInput, ModelProfile } from "../models/profiles.js";
 import type { TokenCounter } from "../tokens/types.js";
+import type { ToolDefinition } from "../tokens/tools.js";
 import type { Message } from "../message.js";
-import type { AnthropicMessage, OpenAIMessage, SummaryPresentation } from "./format.js";
+import type { AnthropicMessage, OpenAIMessage, ResponsesItem, SummaryPresentation } from "./format.js";
 import type { SummaryOptions } from "../summary/policy.js";
 
 /** Options of `chat.buildContext()` and `chat.buildPrompt()`. */
@@ -22,7 +23,17 @@ export interface BuildOptions {
   budget?: Partial<BudgetSplit>;
   /** Apply seed 001's history limits (turns, characters per turn, memory characters): true for the model's size class, or your own. Default: the chat's setting, else off. */
   historyLimits?: boolean | Partial<HistoryLimits>;
-  /** "openai" (default) or "anthropic" (system apart, roles alternating, the user first). */
+  /**
+   * Tool definitions sent with the request (OpenAI, Responses or Anthropic shape): counted
+   * (OpenAI's published rule; an estimate for other providers) and taken from the window
+   * before the conversation. `usage.tools` says how many tokens they cost.
+   */
+  tools?: readonly ToolDefinition[];
+  /** The most tokens the reply may have (the request's max_tokens): kept free in place of the budget's reserve. */
+  maxOutputTokens?: number;
+  /** Anthropic format only: mark the last block as a prompt-caching breakpoint (`cache_control`). Default false. */
+  cacheControl?: boolean;
+  /** "openai" (default), "anthropic" (system apart, roles alternating, the user first) or "responses" (OpenAI Responses API input items). */
   format?: ContextFormat;
   /**
    * Summaries for this call: true or a policy (over the chat's and the Loom's) to summarize
@@ -63,16 +74,23 @@ export interface RecallFill {
 }
 
 /** The API shapes a context can be built in. */
-export type ContextFormat = "openai" | "anthropic";
+export type ContextFormat = "openai" | "anthropic" | "responses";
 
 /** The message type of each format. */
 export interface FormatMessages {
   openai: OpenAIMessage;
   anthropic: AnthropicMessage;
+  responses: ResponsesItem;
 }
 
 /** The format a list of messages is in (both: either). */
-export type FormatOfMessages<M> = [M] extends [OpenAIMessage] ? "openai" : [M] extends [AnthropicMessage] ? "anthropic" : ContextFormat;
+export type FormatOfMessages<M> = [M] extends [OpenAIMessage]
+  ? "openai"
+  : [M] extends [AnthropicMessage]
+    ? "anthropic"
+    : [M] extends [ResponsesItem]
+      ? "responses"
+      : ContextFormat;
 
 /**
  * The context built in format F; for a union ("openai" | "anthropic" chosen at run time),
@@ -96,16 +114,18 @@ export interface Usage {
   memory: number;
   conversation: number;
   input: number;
+  /** Tool definitions (present when `tools` were given). */
+  tools?: number;
   total: number;
-  /** The effective window less the reserve: what a request may use. */
+  /** The effective window less the reserve (or less `maxOutputTokens` when given): what a request may use. */
   limit: number;
 }
 
 /** What `chat.buildContext()` returns. */
-export interface ContextWindow<M = OpenAIMessage | AnthropicMessage> {
+export interface ContextWindow<M = OpenAIMessage | AnthropicMessage | ResponsesItem> {
   /** The format of `messages`: narrow on it when the format was chosen at run time. */
   format: FormatOfMessages<M>;
-  /** Ready for the API: OpenAI chat messages (the `openai` package's ChatCompletionMessageParam[]), or Anthropic messages (MessageParam[], with `system` apart). */
+  /** Ready for the API: OpenAI chat messages (the `openai` package's ChatCompletionMessageParam[]), Anthropic messages (MessageParam[], with `system` apart), or Responses API input items (ResponseInputItem[]). */
   messages: M[];
   /** The system text sent (truncated to its slice; for Anthropic it also holds memory and system messages of the chat). */
   system: string;
@@ -151,4 +171,7 @@ export interface ContextSource {
 }
 
 /** The options buildContext knows; any other key is refused, naming the closest. */
-export const BUILD_KEYS = ["system", "memory", "input", "model", "maxMessages", "budget", "historyLimits", "format", "summarize"] as const;
+export const BUILD_KEYS = [
+  "system", "memory", "input", "model", "maxMessages", "budget", "historyLimits", "format", "summarize", "tools", "maxOutputTokens",
+  "cacheControl",
+] as const;

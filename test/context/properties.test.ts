@@ -144,9 +144,9 @@ function checkContext(chat: Chat, ctx: ContextWindow, options: BuildOptions, mod
   if (options.format === "openai") {
     expect(usage.total).toBe(countTokens(ctx.messages as OpenAIMessage[], { model }));
     expect(usage.total).toBe(3 + usage.system + usage.memory + usage.conversation + usage.input);
-  } else {
+  } else if (ctx.format === "anthropic") {
     for (let i = 0; i < ctx.messages.length; i++) {
-      expect(ctx.messages[i]!.role).toBe(i % 2 === 0 ? "user" : "assistant"); // the user first, then alternating
+      expect((ctx.messages[i] as { role: string }).role).toBe(i % 2 === 0 ? "user" : "assistant"); // the user first, then alternating
     }
   }
   if (options.input !== undefined) expect(ctx.input).toBe(options.input);

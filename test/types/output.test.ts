@@ -6,9 +6,11 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
+import type { ResponseInputItem } from "openai/resources/responses/responses";
 import { buildContext, type ContextSource } from "../../src/context/build.js";
 import {
   Loom, type AnthropicMessage, type ContextFormat, type ContextWindow, type ContextWindowFor, type OpenAIMessage,
+  type ResponsesItem,
 } from "../../src/index.js";
 
 /** Never called: what tsc checks is the types of these calls. */
@@ -24,15 +26,23 @@ function typeChecks(source: ContextSource, format: ContextFormat): void {
 
   // Chosen at run time: a union, narrowed by `format`.
   const either = buildContext(source, { format });
-  expectTypeOf(either).toEqualTypeOf<ContextWindow<OpenAIMessage> | ContextWindow<AnthropicMessage>>();
+  expectTypeOf(either).toEqualTypeOf<ContextWindow<OpenAIMessage> | ContextWindow<AnthropicMessage> | ContextWindow<ResponsesItem>>();
   if (either.format === "anthropic") {
     const p: MessageParam[] = either.messages;
+    void p;
+  } else if (either.format === "responses") {
+    const p: ResponseInputItem[] = either.messages;
     void p;
   } else {
     const p: ChatCompletionMessageParam[] = either.messages;
     void p;
   }
-  expectTypeOf<ContextWindowFor<{ format?: ContextFormat }>>().toEqualTypeOf<ContextWindow<OpenAIMessage> | ContextWindow<AnthropicMessage>>();
+  expectTypeOf<ContextWindowFor<{ format?: ContextFormat }>>().toEqualTypeOf<ContextWindow<OpenAIMessage> | ContextWindow<AnthropicMessage> | ContextWindow<ResponsesItem>>();
+  const responses: ResponseInputItem[] = buildContext(source, { format: "responses" }).messages;
+  expectTypeOf(buildContext(source, { format: "responses" }).format).toEqualTypeOf<"responses">();
+  // @ts-expect-error Responses items are not chat messages
+  const wrong3: ChatCompletionMessageParam[] = buildContext(source, { format: "responses" }).messages;
+  void [responses, wrong3];
   expectTypeOf<ContextWindowFor<undefined>>().toEqualTypeOf<ContextWindow<OpenAIMessage>>();
   // @ts-expect-error an Anthropic context is not OpenAI messages
   const wrong: ChatCompletionMessageParam[] = anthropic.messages;
@@ -50,6 +60,9 @@ async function chatTypeChecks(chat: Awaited<ReturnType<ReturnType<Loom["user"]>[
   const either = await chat.buildContext({ format });
   if (either.format === "anthropic") {
     const p: MessageParam[] = either.messages;
+    void p;
+  } else if (either.format === "responses") {
+    const p: ResponseInputItem[] = either.messages;
     void p;
   } else {
     const p: ChatCompletionMessageParam[] = either.messages;

@@ -1,0 +1,56 @@
+// Prompt caching: providers bill a request's prefix cheaper when it is byte-identical to the
+// previous request's (OpenAI automatically from 1,024 tokens, Anthropic at cache_control
+// breakpoints). This measures, on a long conversation that grows one exchange at a time,
+// the share of consecutive builds whose whole previous request (system, memory, every
+// message sent) is an unchanged prefix of the next one, and the mean share of the previous
+// request's serialized bytes the next one repeats at its start. A window that holds the
+// whole chat keeps its prefix; once the window is full, eviction of the oldest messages
+// changes the start of every request.
+//
+//   node --import tsx bench/prefix-cache.ts [--smoke]
+
+import { Loom, type ModelProfile } from "../src/index.js";
+
+const smoke = process.argv.includes("--smoke");
+const TURNS = smoke ? 60 : 400;
+const WINDOWS = [1_000_000, 32_000, 8_000];
+
+const words = ["route", "museum", "tram", "budget", "vegetarian", "sunset", "train", "market", "hostel", "ferry"];
+const text = (i: number, n: number) => Array.from({ length: n }, (_, k) => words[(i * 7 + k * 3) % words.length]).join(" ");
+
+async function measure(window: number, format: "openai" | "anthropic"): Promise<Record<string, string | number>> {
+  const model: ModelProfile = { name: `prefix-${window}`, contextWindow: window, sizeClass: window >= 32_000 ? "large" : "medium", tokensPerChar: 0.25 };
+  const loom = await Loom.open();
+  const chat = await loom.user("u").create({ model, system: "You are a concise travel guide." });
+  let previous: string[] | null = null;
+  let unchanged = 0;
+  let builds = 0;
+  let repeatedBytes = 0;
+  let previousBytes = 0;
+  for (let i = 0; i < TURNS; i++) {
+    await chat.append({ role: "user", content: `question ${i}: ${text(i, 40)}` });
+    const ctx = await chat.buildContext({ format, memory: "Alice prefers walking." });
+    const sent = [ctx.system, ...ctx.messages.map((m) => JSON.stringify(m))];
+    if (previous) {
+      builds++;
+      let same = 0;
+      while (same < previous.length && same < sent.length && previous[same] === sent[same]) same++;
+      if (same === previous.length) unchanged++;
+      const bytes = (items: string[]) => items.reduce((n, s) => n + s.length, 0);
+      repeatedBytes += bytes(previous.slice(0, same));
+      previousBytes += bytes(previous);
+    }
+    await chat.append({ role: "assistant", content: `answer ${i}: ${text(i + 1, 60)}` });
+    previous = sent;
+  }
+  await loom.close();
+  return {
+    window, format, builds,
+    "prefix unchanged": `${((100 * unchanged) / builds).toFixed(1)}%`,
+    "bytes repeated": `${((100 * repeatedBytes) / previousBytes).toFixed(1)}%`,
+  };
+}
+
+const rows = [];
+for (const window of WINDOWS) for (const format of ["openai", "anthropic"] as const) rows.push(await measure(window, format));
+console.table(rows);

@@ -1,0 +1,64 @@
+// A tool loop of the AI SDK kept in a chat: every step's messages go into the chat as they
+// come, and every step is sent the context the chat builds within the budget.
+import type { ModelMessage } from "ai";
+import type { BuildOptions } from "../context/types.js";
+import { CtxloomError, checkOptions, describe } from "../errors.js";
+import type { Chat } from "../tree/chat.js";
+import { fromModelMessages, toModelContext, type FromModelOptions, type ModelContext } from "./ai-sdk.js";
+
+/** Options of `chatLoop`: the build's (its format excepted) and how reasoning parts are taken. */
+export interface ChatLoopOptions extends Omit<BuildOptions, "format" | "cacheControl" | "input">, FromModelOptions {}
+
+/** What `chatLoop` returns: spread `prepareStep` into generateText / streamText, then `await finish(result)`. */
+export interface ChatLoop {
+  /** The context of the chat now, to start the call with. */
+  context(): Promise<ModelContext>;
+  /** Appends the previous steps' new messages to the chat, then returns the chat's context for this step. */
+  prepareStep(step: { responseMessages: readonly ModelMessage[] }): Promise<ModelContext>;
+  /**
+   * Appends what the last step added (the final answer): pass the generateText result, or the
+   * streamText result (its `responseMessages` is awaited). Returns how many messages were appended.
+   */
+  finish(result: { responseMessages: readonly ModelMessage[] | PromiseLike<readonly ModelMessage[]> }): Promise<number>;
+}
+
+/**
+ * A tool loop kept in `chat`: `prepareStep` appends each finished step's response messages
+ * (tool calls with their results) and rebuilds the step's `{ instructions, messages }`
+ * from the chat within the model's budget; `finish` appends the rest. One loop per call.
+ * @throws INVALID_ARGUMENT (bad options; a result whose messages do not continue the loop)
+ */
+export function chatLoop(chat: Chat, options?: ChatLoopOptions): ChatLoop {
+  const o = checkOptions<ChatLoopOptions>(options, "chatLoop(chat, options)", ["system", "memory", "maxMessages", "budget", "historyLimits", "model", "tools", "maxOutputTokens", "reasoning"]);
+  const { reasoning, ...build } = o;
+  const from: FromModelOptions = reasoning === undefined ? {} : { reasoning };
+  fromModelMessages([], from); // checks `reasoning` now rather than at the first step
+  let appended = 0;
+  const catchUp = async (messages: readonly ModelMessage[]): Promise<number> => {
+    if (!Array.isArray(messages) || messages.length < appended) {
+      throw new CtxloomError("INVALID_ARGUMENT", `The loop has appended ${appended} response messages, and got ${describe(messages)} with fewer: pass the same call's messages.`);
+    }
+    const inputs = fromModelMessages(messages.slice(appended), from);
+    for (const input of inputs) await chat.append(input);
+    const added = messages.length - appended;
+    appended = messages.length;
+    return added;
+  };
+  const context = async (): Promise<ModelContext> => toModelContext(await chat.buildContext(build));
+  return {
+    context,
+    async prepareStep(step) {
+      await catchUp(step.responseMessages);
+      return context();
+    },
+    async finish(result) {
+      const r = result as { responseMessages?: unknown } | null;
+      if (r === null || typeof r !== "object" || !("responseMessages" in r)) {
+        throw new CtxloomError("INVALID_ARGUMENT", `finish(result) takes the generateText or streamText result (with its responseMessages); got ${describe(result)}.`);
+      }
+      const added = await catchUp(await (r.responseMessages as readonly ModelMessage[] | PromiseLike<readonly ModelMessage[]>));
+      appended = 0;
+      return added;
+    },
+  };
+}

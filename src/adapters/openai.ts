@@ -1,0 +1,87 @@
+// OpenAI's Chat Completions objects to chat messages: what `chat.append` takes.
+import { CtxloomError, describe } from "../errors.js";
+import type { MessageInput, ToolCall } from "../message.js";
+import { checked, listOf, objectAt, stringAt, unsupported } from "./common.js";
+
+/**
+ * A message of OpenAI's Chat Completions API, as the `openai` package types it: a response's
+ * `ChatCompletionMessage` (content null when it only calls tools) or a request's
+ * `ChatCompletionMessageParam`. Structural, so nothing of the SDK is imported.
+ */
+export interface OpenAIMessageLike {
+  role: string;
+  content?: string | null | readonly { type: string; text?: string }[];
+  name?: string;
+  refusal?: string | null;
+  tool_calls?: readonly { id: string; type: string; function?: { name: string; arguments: string } }[] | null;
+  tool_call_id?: string;
+  audio?: unknown;
+  function_call?: unknown;
+}
+
+/** A Chat Completions response (`ChatCompletion`): its first choice's message is taken. */
+export interface OpenAICompletionLike {
+  choices: readonly { message: OpenAIMessageLike }[];
+}
+
+/**
+ * Converts OpenAI Chat Completions messages (one, a list, or a whole `ChatCompletion`) to
+ * inputs for `chat.append`: content null with tool_calls becomes an assistant message with
+ * empty content and `toolCalls`; a refusal becomes the content; "developer" becomes
+ * "system"; text parts are joined. Annotations (URL citations) are not sent back in a
+ * request and are not kept. Images, audio, files, custom tool calls and the old
+ * `function_call` are refused with UNSUPPORTED_CONTENT.
+ * @throws INVALID_ARGUMENT, UNSUPPORTED_CONTENT, and append's own codes for a malformed message
+ */
+export function fromOpenAI(message: OpenAIMessageLike | readonly OpenAIMessageLike[] | OpenAICompletionLike): MessageInput[] {
+  if (message !== null && typeof message === "object" && "choices" in message) {
+    const first = Array.isArray(message.choices) ? message.choices[0] : undefined;
+    if (!first) throw new CtxloomError("INVALID_ARGUMENT", "fromOpenAI(completion): the completion has no choices; pass a message instead.");
+    return checked([convert(first.message, "fromOpenAI(completion).choices[0].message")]);
+  }
+  const list = listOf(message, "fromOpenAI(messages)");
+  return checked(list.map((m, i) => convert(m, Array.isArray(message) ? `fromOpenAI(messages)[${i}]` : "fromOpenAI(message)")));
+}
+
+function convert(value: unknown, where: string): MessageInput {
+  const m = objectAt(value, where);
+  if (m.audio != null) unsupported(`${where}.audio`, "an audio reply", "ask for text output, or keep audio replies outside the chat.");
+  if (m.function_call != null) unsupported(`${where}.function_call`, "a legacy function call", "use tools (tool_calls) instead of functions.");
+  const role = m.role === "developer" ? "system" : m.role;
+  if (role === "function") unsupported(where, "a legacy function result (role \"function\")", "use tool messages (role \"tool\").");
+  if (role !== "system" && role !== "user" && role !== "assistant" && role !== "tool") {
+    throw new CtxloomError("INVALID_ROLE", `${where}.role must be system, developer, user, assistant or tool; got ${describe(m.role)}.`);
+  }
+  let content = textOf(m.content, `${where}.content`);
+  if (content === null) content = typeof m.refusal === "string" ? m.refusal : "";
+  const out: MessageInput = { role, content };
+  if (typeof m.name === "string" && m.name.length > 0) out.name = m.name;
+  if (m.tool_calls != null) {
+    if (!Array.isArray(m.tool_calls)) throw new CtxloomError("INVALID_TOOL_CALL", `${where}.tool_calls must be an array; got ${describe(m.tool_calls)}.`);
+    if (m.tool_calls.length > 0) out.toolCalls = m.tool_calls.map((c, i) => toolCall(c, `${where}.tool_calls[${i}]`));
+  }
+  if (m.tool_call_id !== undefined) out.toolCallId = stringAt(m.tool_call_id, `${where}.tool_call_id`);
+  return out;
+}
+
+function toolCall(value: unknown, where: string): ToolCall {
+  const c = objectAt(value, where);
+  if (c.type === "custom") unsupported(where, "a custom tool call", "declare the tool as a function tool.");
+  const fn = objectAt(c.function, `${where}.function`);
+  return { id: stringAt(c.id, `${where}.id`), type: "function", function: { name: stringAt(fn.name, `${where}.function.name`), arguments: stringAt(fn.arguments, `${where}.function.arguments`) } };
+}
+
+/** The text of a content: a string, text parts joined, or null when there is none. */
+export function textOf(content: unknown, where: string): string | null {
+  if (content === null || content === undefined) return null;
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) throw new CtxloomError("INVALID_CONTENT", `${where} must be a string, a list of parts or null; got ${describe(content)}.`);
+  return content
+    .map((part: unknown, i) => {
+      const p = objectAt(part, `${where}[${i}]`);
+      if (p.type === "text") return stringAt(p.text, `${where}[${i}].text`);
+      if (p.type === "refusal") return stringAt(p.refusal, `${where}[${i}].refusal`);
+      return unsupported(`${where}[${i}]`, `a part of type ${describe(p.type)}`, "send it in the request yourself, or describe it in text.");
+    })
+    .join("");
+}

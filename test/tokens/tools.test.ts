@@ -1,0 +1,103 @@
+// What tools and the reply cost (issue 12, point 5): tool definitions counted by OpenAI's
+// published rule and taken from the window before the conversation; maxOutputTokens kept
+// free in place of the reserve; bad tools and bad limits refused with a code.
+import { describe, expect, it } from "vitest";
+import { Loom, countTokens, type Chat } from "../../src/index.js";
+import { checkTools, toolTokens } from "../../src/tokens/tools.js";
+import { heuristicCounter } from "../../src/tokens/index.js";
+import { expectRejectCode, expectThrowCode, forEachEngine, snapshot } from "../helpers.js";
+
+// The OpenAI cookbook's example ("How to count tokens with tiktoken"): the API counted 101
+// prompt tokens for these messages with this tool on gpt-4o.
+const WEATHER = {
+  type: "function" as const,
+  function: {
+    name: "get_current_weather", description: "Get the current weather in a given location",
+    parameters: {
+      type: "object",
+      properties: {
+        location: { type: "string", description: "The city and state, e.g. San Francisco, CA" },
+        unit: { type: "string", description: "The unit of temperature to return", enum: ["celsius", "fahrenheit"] },
+      },
+      required: ["location"],
+    },
+  },
+};
+
+async function cookbookChat(engine: "wasm" | "js", model: string | { name: string; contextWindow: number; sizeClass: "tiny"; tokensPerChar: number } = "gpt-4o"): Promise<Chat> {
+  const chat = await (await Loom.open({ engine })).user("u").create({ model, system: "You are a helpful assistant that can answer to questions about the weather." });
+  await chat.append({ role: "user", content: "What's the weather like in San Francisco?" });
+  return chat;
+}
+
+forEachEngine((engine) => {
+  it("tools: the cookbook's example counts 101 prompt tokens, as the API did", async () => {
+    const chat = await cookbookChat(engine);
+    const ctx = await chat.buildContext({ tools: [WEATHER] });
+    expect(ctx.usage.total).toBe(101);
+    expect(ctx.usage.tools).toBe(101 - countTokens(ctx.messages, { model: "gpt-4o" }));
+    expect((await chat.buildContext()).usage.tools).toBeUndefined();
+  });
+
+  it("the three tool shapes (Chat Completions, Responses, Anthropic) count the same", async () => {
+    const chat = await cookbookChat(engine);
+    const { name, description, parameters } = WEATHER.function;
+    const counts = await Promise.all([
+      chat.buildContext({ tools: [WEATHER] }),
+      chat.buildContext({ tools: [{ type: "function", name, description, parameters }] }),
+      chat.buildContext({ tools: [{ name, description, input_schema: parameters }] }),
+    ]);
+    expect(new Set(counts.map((c) => c.usage.tools)).size).toBe(1);
+  });
+
+  it("tools and maxOutputTokens come out of the conversation's room: older messages are evicted", async () => {
+    const small = { name: "tools-small", contextWindow: 600, sizeClass: "tiny" as const, tokensPerChar: 0.25 };
+    const chat = await cookbookChat(engine, small);
+    for (let i = 0; i < 20; i++) {
+      await chat.append({ role: "assistant", content: `answer ${i} ${"x".repeat(40)}` });
+      await chat.append({ role: "user", content: `question ${i} ${"y".repeat(40)}` });
+    }
+    const plain = await chat.buildContext();
+    const withTools = await chat.buildContext({ tools: [WEATHER] });
+    expect(withTools.usage.total).toBeLessThanOrEqual(withTools.usage.limit);
+    expect(withTools.evicted).toBeGreaterThan(plain.evicted);
+    expect(plain.usage.limit).toBe(plain.budget.effective - plain.budget.reserve);
+    const capped = await chat.buildContext({ maxOutputTokens: 300 });
+    expect(capped.usage.limit).toBe(capped.budget.effective - 300);
+    expect(capped.usage.total).toBeLessThanOrEqual(capped.usage.limit);
+    expect(capped.evicted).toBeGreaterThan(plain.evicted);
+  });
+
+  it("refuses bad tools, bad maxOutputTokens, and tools that leave no room; nothing changes", async () => {
+    const tiny = { name: "tools-tiny", contextWindow: 120, sizeClass: "tiny" as const, tokensPerChar: 0.25 };
+    const chat = await cookbookChat(engine, tiny);
+    const before = await snapshot(chat);
+    await expectRejectCode(() => chat.buildContext({ tools: WEATHER as never }), "INVALID_ARGUMENT");
+    await expectRejectCode(() => chat.buildContext({ tools: [{ type: "function", function: { description: "no name" } }] as never }), "INVALID_ARGUMENT");
+    await expectRejectCode(() => chat.buildContext({ tools: [{ name: "f", input_schema: "string" }] as never }), "INVALID_ARGUMENT");
+    await expectRejectCode(() => chat.buildContext({ tools: [{ name: "f", description: 3, input_schema: {} }] as never }), "INVALID_ARGUMENT");
+    await expectRejectCode(() => chat.buildContext({ maxOutputTokens: 0 }), "INVALID_ARGUMENT");
+    await expectRejectCode(() => chat.buildContext({ maxOutputTokens: 1.5 }), "INVALID_ARGUMENT");
+    await expectRejectCode(() => chat.buildContext({ maxOutputTokens: 10_000 }), "INVALID_ARGUMENT");
+    await expectRejectCode(() => chat.buildContext({ maxOutputToken: 10 } as never), "INVALID_ARGUMENT");
+    const many = Array.from({ length: 20 }, (_, i) => ({ ...WEATHER, function: { ...WEATHER.function, name: `tool_${i}` } }));
+    await expectRejectCode(() => chat.buildContext({ tools: many }), "MESSAGE_TOO_LARGE");
+    expect(await snapshot(chat)).toEqual(before);
+  });
+});
+
+describe("toolTokens", () => {
+  it("no tools cost nothing; a nested schema costs more than a flat one", () => {
+    const counter = heuristicCounter(0.25);
+    expect(toolTokens(counter, [])).toBe(0);
+    const flat = checkTools([{ name: "f", input_schema: { type: "object", properties: { a: { type: "object" } } } }]);
+    const nested = checkTools([{ name: "f", input_schema: { type: "object", properties: { a: { type: "object", properties: { b: { type: "string" }, c: { type: "number" } } } } } }]);
+    expect(toolTokens(counter, nested)).toBeGreaterThan(toolTokens(counter, flat));
+  });
+
+  it("checkTools refuses what is no tool", () => {
+    expectThrowCode(() => checkTools(null), "INVALID_ARGUMENT");
+    expectThrowCode(() => checkTools([42]), "INVALID_ARGUMENT");
+    expectThrowCode(() => checkTools([{ type: "function", function: null }]), "INVALID_ARGUMENT");
+  });
+});

@@ -1,9 +1,29 @@
-// `ctxloom demo`: a walk through the chat operations on an example chat, in memory.
-import { Loom } from "../index.js";
+// `ctxloom demo`: every capability on a conversation written here (no network, no key), on a
+// fresh SQLite file (in memory where better-sqlite3 is not installed).
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Loom, memoryStore, type LoomOptions } from "../index.js";
+import type { Store } from "../store/types.js";
+import { budgetBars, recallDemo, restoreDemo } from "./demo-more.js";
 import { drawTree } from "./tree-view.js";
 
+/** A fresh SQLite database for the demo, or the memory store (said so) without better-sqlite3. */
+async function demoStore(): Promise<{ store: Store; reopen: (() => Store) | null }> {
+  try {
+    const { sqliteStore } = await import("../store/sqlite.js");
+    const file = join(mkdtempSync(join(tmpdir(), "ctxloom-demo-")), "demo.db");
+    return { store: sqliteStore(file), reopen: () => sqliteStore(file) };
+  } catch {
+    console.log("(better-sqlite3 is not installed: the demo keeps its chats in memory; `npm install better-sqlite3` for the SQLite store)\n");
+    return { store: memoryStore(), reopen: null };
+  }
+}
+
 export async function demo(engine: "wasm" | "js" | undefined): Promise<void> {
-  const loom = await Loom.open(engine ? { engine } : {});
+  const { store, reopen } = await demoStore();
+  const options: LoomOptions = engine ? { engine, store } : { store };
+  const loom = await Loom.open(options);
   const chats = loom.user("alice");
   const chat = await chats.create({ title: "Trip to Lisbon", model: "gpt-4o", system: "You are a concise travel guide." });
   console.log(`ctxloom demo: engine ${loom.engine}, chat "${chat.title}" (${chat.id})\n`);
@@ -53,15 +73,19 @@ export async function demo(engine: "wasm" | "js" | undefined): Promise<void> {
   console.log(`  usage: system ${u.system} + memory ${u.memory} + conversation ${u.conversation} + input ${u.input} + 3 = ${u.total} of ${u.limit} tokens; ${ctx.evicted} evicted`);
   console.log(`  stats: ${JSON.stringify(chat.stats())}`);
 
-  // Seed 004's standalone sliding window: lowest priority leaves first.
+  // The standalone sliding window: lowest priority leaves first.
   const win = loom.window({ maxTokens: 40 });
   win.add({ role: "system", content: "Be brief." });
   win.add({ role: "user", content: "Small talk about the weather.", priority: "low" });
   win.add({ role: "user", content: "My flight lands at 9pm.", priority: "high" });
   win.add({ role: "user", content: "Which tram goes to the castle?" });
   console.log(`\nloom.window({ maxTokens: 40 }) after four adds (${win.tokenCount} tokens):\n${win.format().replace(/^/gm, "  ")}`);
+  win.dispose();
+  await budgetBars(chat);
   await summaries(chats);
-  await loom.close();
+  await recallDemo(chats);
+  if (reopen) await restoreDemo(loom, chat, () => Loom.open({ ...options, store: reopen() }), store);
+  else await loom.close();
 }
 
 /** Progressive summaries: a long chat in a small window keeps its history and sends a summary of it. */

@@ -11,7 +11,7 @@ export type * from "./types.js";
 export { BUILD_KEYS } from "./types.js";
 
 /**
- * Builds the context of one request (seed 001's build_context): truncates system and
+ * Builds the context of one request: truncates system and
  * memory to their slices, lets unused slices flow to the conversation, selects the
  * conversation in the engine (one call: walk, priorities, tool units), and formats.
  * Nothing is tokenized but the system, memory and input texts of this call.
@@ -182,7 +182,7 @@ function build(source: ContextSource, options: BuildOptions | undefined): Contex
   return { ...base, format: "openai", messages, system };
 }
 
-/** A context built in the OpenAI format as one formatted string (seed 001's build_prompt, seed 004's formatted context). */
+/** A context built in the OpenAI format as one formatted string. */
 export function formatPrompt(context: ContextWindow): string {
   const parts: Pick<Message, "role" | "content" | "name" | "toolCalls" | "toolCallId">[] = [];
   if (context.system) parts.push({ role: "system", content: context.system });

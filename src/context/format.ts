@@ -172,7 +172,7 @@ export function toResponses(messages: readonly Pick<Message, "role" | "content" 
 
 const LABELS: Record<Message["role"], string> = { system: "System", user: "User", assistant: "Assistant", tool: "Tool" };
 
-/** One formatted string: a "Role: text" block per message, blank lines between (seed 004's formatted context). */
+/** One formatted string: a "Role: text" block per message, blank lines between. */
 export function toTranscript(messages: readonly Pick<Message, "role" | "content" | "name" | "toolCalls" | "toolCallId">[]): string {
   return messages
     .map((m) => {

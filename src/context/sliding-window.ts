@@ -20,11 +20,11 @@ export interface WindowMessage extends MessageExtras {
 export interface WindowOptions {
   /** The window's size in tokens. */
   maxTokens: number;
-  /** Counts tokens; default seed 004's estimate, about 4 characters a token. */
+  /** Counts tokens; default the fast estimate, about 4 characters a token. */
   counter?: TokenCounter;
 }
 
-/** What `win.stats()` returns (seed 004's print_stats). */
+/** What `win.stats()` returns. */
 export interface WindowStats {
   messages: number;
   tokens: number;
@@ -39,7 +39,7 @@ export interface WindowStats {
 }
 
 /**
- * Seed 004's sliding window, standalone: messages go in at the tail; when the window is
+ * The sliding window, standalone: messages go in at the tail; when the window is
  * full, whole messages leave lowest priority first, oldest first (an assistant message
  * with tool calls leaves with its results). A message larger than the whole window is
  * refused. The newest message always gets in if it fits alone, even if that evicts more

@@ -19,9 +19,9 @@ export interface BuildOptions {
   model?: string | ModelInput;
   /** At most this many of the branch's newest messages are considered (the newest user turn and CRITICAL ones come from anywhere). */
   maxMessages?: number;
-  /** Budget fractions for this call (default: the chat's, else seed 001's 25/20/40/10/5). */
+  /** Budget fractions for this call (default: the chat's, else the default 25/20/40/10/5). */
   budget?: Partial<BudgetSplit>;
-  /** Apply seed 001's history limits (turns, characters per turn, memory characters): true for the model's size class, or your own. Default: the chat's setting, else off. */
+  /** Apply the history limits (turns, characters per turn, memory characters): true for the model's size class, or your own. Default: the chat's setting, else off. */
   historyLimits?: boolean | Partial<HistoryLimits>;
   /**
    * Tool definitions sent with the request (OpenAI, Responses or Anthropic shape): counted

@@ -90,7 +90,7 @@ export interface Engine {
    */
   select(tree: number, head: number, budget: number, maxMessages: number): Selection;
 
-  /** A sliding window of `maxTokens` (seed 004). Throws OUT_OF_MEMORY when memory cannot grow. */
+  /** A sliding window of `maxTokens`. Throws OUT_OF_MEMORY when memory cannot grow. */
   createWindow(maxTokens: number): number;
   dropWindow(window: number): void;
   /**

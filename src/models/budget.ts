@@ -10,10 +10,10 @@ export interface BudgetSplit {
   reserve: number;
 }
 
-/** Seed 001's split: system 25%, memory 20%, conversation 40%, input 10%, reserve 5%. */
+/** The default split: system 25%, memory 20%, conversation 40%, input 10%, reserve 5%. */
 export const DEFAULT_SPLIT: Readonly<BudgetSplit> = Object.freeze({ system: 0.25, memory: 0.2, conversation: 0.4, input: 0.1, reserve: 0.05 });
 
-/** Seed 001 uses 90% of the window: the rest is a safety margin for counting differences and the reply. */
+/** Requests use 90% of the window: the rest is a safety margin for counting differences and the reply. */
 export const EFFECTIVE_FRACTION = 0.9;
 
 /** Token budgets of each part of a request. */
@@ -28,7 +28,7 @@ const PARTS = ["system", "memory", "conversation", "input", "reserve"] as const;
 
 /** Options of `budgetFor`. */
 export interface BudgetOptions {
-  /** Fractions of the effective window (missing parts keep seed 001's). */
+  /** Fractions of the effective window (missing parts keep the defaults). */
   split?: Partial<BudgetSplit>;
   /** The share of the window the slices use; default 0.9. */
   effectiveFraction?: number;
@@ -37,7 +37,7 @@ export interface BudgetOptions {
 /**
  * Token budgets for a model: the effective window (90%) split by fractions, rounded so that
  * the slices add up to the effective window exactly (largest remainders get the spare tokens).
- * `budgetFor("llama3.2")` is seed 001's example: effective 7372, system 1843, memory 1474,
+ * `budgetFor("llama3.2")` is the classic example: effective 7372, system 1843, memory 1474,
  * conversation 2949, input 737, reserve 369.
  * @throws UNKNOWN_MODEL; INVALID_ARGUMENT when the fractions do not sum to 1
  */
@@ -70,7 +70,7 @@ export function splitWindow(window: number, split: BudgetSplit, fraction = EFFEC
   return budget;
 }
 
-/** A complete split from a partial one (missing parts keep seed 001's fractions). @throws INVALID_ARGUMENT */
+/** A complete split from a partial one (missing parts keep the default fractions). @throws INVALID_ARGUMENT */
 export function checkSplit(split: Partial<BudgetSplit> | undefined): BudgetSplit {
   if (split === undefined) return DEFAULT_SPLIT;
   if (split === null || typeof split !== "object" || Array.isArray(split)) {

@@ -4,7 +4,7 @@ import type { TokenCounter } from "../tokens/types.js";
 import { ALIASES, CATALOG } from "./catalog.js";
 import type { Encoding } from "./types.js";
 
-/** Seed 001's size classes: they set the history limits a chat may opt into. */
+/** Size classes: they set the history limits a chat may opt into. */
 export type SizeClass = "tiny" | "small" | "medium" | "large" | "xlarge";
 
 /**
@@ -16,7 +16,7 @@ export type ModelInput = Pick<ModelProfile, "name" | "contextWindow"> & Partial<
 /** The fields a profile may have: anything else is refused (a misspelling is never ignored). */
 export const PROFILE_KEYS = ["name", "contextWindow", "sizeClass", "tokensPerChar", "encoding", "counter", "historyLimits"] as const;
 
-/** Seed 001's history limits for a size class. */
+/** The history limits of a size class. */
 export interface HistoryLimits {
   /** Turns (a user message and its answer) kept at most. */
   maxTurns: number;
@@ -38,11 +38,11 @@ export interface ModelProfile {
   encoding?: Encoding;
   /** A counter of your own (another tokenizer); it wins over `encoding` and the heuristic. */
   counter?: TokenCounter;
-  /** History limits (applied only when a chat or call opts in); default: the size class's row of seed 001's table. */
+  /** History limits (applied only when a chat or call opts in); default: the size class's row of the table below. */
   historyLimits?: HistoryLimits;
 }
 
-/** Seed 001's table: history limits by size class. */
+/** History limits by size class. */
 export const HISTORY_LIMITS: Readonly<Record<SizeClass, Readonly<HistoryLimits>>> = {
   tiny: { maxTurns: 3, maxCharsPerTurn: 100, memoryMaxChars: 300 },
   small: { maxTurns: 5, maxCharsPerTurn: 150, memoryMaxChars: 400 },
@@ -53,7 +53,7 @@ export const HISTORY_LIMITS: Readonly<Record<SizeClass, Readonly<HistoryLimits>>
 
 const SIZE_CLASSES = Object.keys(HISTORY_LIMITS) as SizeClass[];
 
-/** Size class of a catalog model, from its window (seed 001 sizes its own six by hand). */
+/** Size class of a catalog model, from its window (the six first-class models are sized by hand). */
 function sizeOfWindow(tokens: number): SizeClass {
   if (tokens >= 100_000) return "xlarge";
   if (tokens >= 32_000) return "large";
@@ -71,7 +71,7 @@ function add(profile: ModelProfile): void {
 for (const { name, contextWindow, encoding, tokensPerChar } of CATALOG) {
   add({ name, contextWindow, sizeClass: sizeOfWindow(contextWindow), tokensPerChar, ...(encoding ? { encoding } : {}) });
 }
-// Seed 001's six models, as its table gives them (Ollama tags for the local ones). They
+// The six first-class models, as its table gives them (Ollama tags for the local ones). They
 // come last so that they win where a name is in both (gpt-4o, gemini-2.0-flash).
 add({ name: "llama3.2", contextWindow: 8_192, sizeClass: "small", tokensPerChar: 0.28 });
 add({ name: "llama3.2:1b", contextWindow: 8_192, sizeClass: "tiny", tokensPerChar: 0.28 });

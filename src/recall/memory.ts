@@ -126,7 +126,7 @@ export class RecallMemory {
     this.answers.remove(keys.filter((k) => this.answers.has(k)));
   }
 
-  /** Forgets everything (seed 002's clear memory). */
+  /** Forgets everything (clear memory). */
   clear(): void {
     this.prompts.clear();
     this.answers.clear();

@@ -1,7 +1,7 @@
 import type { TokenCounter } from "./types.js";
 
 /**
- * Seed 004's fast estimate: about 4 characters a token, rounded up: (length + 3) / 4.
+ * The fast estimate: about 4 characters a token, rounded up: (length + 3) / 4.
  * With `tokensPerChar` (a model profile's figure), ceil(length * tokensPerChar) instead.
  * O(1): it never looks at the characters.
  */

@@ -20,7 +20,7 @@ export type { ChatStats } from "./stats.js";
 export type { LoomContext } from "./sync.js";
 
 /**
- * One conversation: a tree of messages with a head (seed 000). Appending moves the head;
+ * One conversation: a tree of messages with a head. Appending moves the head;
  * regenerate and edit add sibling branches; nothing is ever overwritten.
  *
  * The shape of the tree and the per-message numbers live in the engine (WASM arena or
@@ -244,7 +244,7 @@ export class Chat extends ChatView {
     return context;
   }
 
-  /** Seed 001's usage stats: the chat's size, the last context's usage and what compression saved. O(1). */
+  /** Usage stats: the chat's size, the last context's usage and what compression saved. O(1). */
   stats(): ChatStats {
     this.live();
     const nodes = this.nodes();

@@ -167,7 +167,7 @@ export class Loom {
   }
 
   /**
-   * A standalone sliding window of `maxTokens` (seed 004), on the engine's eviction core.
+   * A standalone sliding window of `maxTokens`, on the engine's eviction core.
    * Call `dispose()` when done with it (closing the Loom disposes it too).
    * @throws INVALID_ARGUMENT for a bad maxTokens or counter
    */

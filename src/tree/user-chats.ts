@@ -20,9 +20,9 @@ export interface CreateChatOptions {
   model?: string | ModelProfile;
   /** System prompt sent at the top of every context built for this chat. */
   system?: string;
-  /** Budget fractions for this chat's contexts (default seed 001's 25/20/40/10/5). */
+  /** Budget fractions for this chat's contexts (default the default 25/20/40/10/5). */
   budget?: Partial<BudgetSplit>;
-  /** Apply seed 001's history limits to this chat's contexts: true for the model's size class, or your own. Default off. */
+  /** Apply the history limits to this chat's contexts: true for the model's size class, or your own. Default off. */
   historyLimits?: boolean | Partial<HistoryLimits>;
   /** Summaries for this chat's contexts (over the Loom's setting): true, a policy, or false. Kept with the chat. */
   summarize?: SummaryOptions;
@@ -44,7 +44,7 @@ export interface ChatCache {
 
 export const openKey = (userId: string, chatId: string): string => `${userId}\u0000${chatId}`;
 
-/** One user's list of chats (seed 000's UsuarioChat). Get it from `loom.user(id)`. */
+/** One user's list of chats. Get it from `loom.user(id)`. */
 export class UserChats {
   readonly userId: string;
   readonly #ctx: LoomContext;
@@ -208,7 +208,7 @@ export class UserChats {
   }
 
   /**
-   * Forgets what recall knows of this user (seed 002's clear memory): the embeddings in the
+   * Forgets what recall knows of this user (clear memory): the embeddings in the
    * store and in memory, and the messages waiting for one. Conversations stay. Recall then
    * covers only messages appended after the clear, until `reembed()`.
    * @throws INVALID_ARGUMENT when the Loom was opened with embed: false; STORE_FAILED

@@ -103,7 +103,8 @@ export function closest(key: string, known: readonly string[]): string | undefin
   return best !== undefined && bestDistance <= Math.max(2, Math.floor(best.length / 3)) ? best : undefined;
 }
 
-function editDistance(a: string, b: string): number {
+/** Levenshtein distance between two strings. */
+export function editDistance(a: string, b: string): number {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const row = [i];

@@ -1,4 +1,4 @@
-import { CtxloomError, checkKeys, checkOptions, describe } from "../errors.js";
+import { CtxloomError, checkKeys, checkOptions, describe, editDistance } from "../errors.js";
 import { MAX_TOKENS } from "../message.js";
 import type { TokenCounter } from "../tokens/types.js";
 import { ALIASES, CATALOG } from "./catalog.js";
@@ -211,19 +211,7 @@ export function historyLimitsOf(profile: ModelProfile): Readonly<HistoryLimits> 
 
 /** Up to three known names nearest to `name` (edit distance). */
 function closeMatches(name: string): string[] {
-  const scored = [...profiles.keys()].map((n) => [n, distance(name.toLowerCase(), n)] as const);
+  const scored = [...profiles.keys()].map((n) => [n, editDistance(name.toLowerCase(), n)] as const);
   scored.sort((a, b) => a[1] - b[1] || a[0].localeCompare(b[0]));
   return scored.slice(0, 3).map(([n]) => n);
-}
-
-function distance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    prev = row;
-  }
-  return prev[b.length]!;
 }

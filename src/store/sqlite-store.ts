@@ -65,16 +65,17 @@ export class SqliteStoreImpl implements SqliteStore {
 
   async createChat(chat: ChatRecord): Promise<void> {
     const c = checkChatRecord(chat);
-    this.#write("creating a chat", () => {
-      const key = `${c.userId}\u0000${c.id}`;
-      if (this.#chats!.has(key) || this.#st.chatState.get(c.userId, c.id) !== undefined) {
-        throw new CtxloomError("INVALID_ARGUMENT", `User ${c.userId} already has a chat ${c.id} in ${this.path}; give the new chat another id.`);
-      }
-      this.#atomic(() => {
-        this.#st.addUser.run(c.userId, c.createdAt);
-        this.#st.addChat.run(...chatValues(c));
-      });
-    });
+    this.#write("creating a chat", () => this.#atomic(() => this.#addChat(c)));
+  }
+
+  /** Adds the chat's row (and its user's); its key. INVALID_ARGUMENT when the user has a chat of that id. */
+  #addChat(c: ChatRecord): number {
+    if (this.#chats!.has(`${c.userId}\u0000${c.id}`) || this.#st.chatState.get(c.userId, c.id) !== undefined) {
+      throw new CtxloomError("INVALID_ARGUMENT", `User ${c.userId} already has a chat ${c.id} in ${this.path}; give the new chat another id.`);
+    }
+    this.#st.addUser.run(c.userId, c.createdAt);
+    this.#st.addChat.run(...chatValues(c));
+    return (this.#st.chatState.get(c.userId, c.id) as [number])[0];
   }
 
   async importChat(chat: ChatRecord, messages: Message[]): Promise<void> {
@@ -89,15 +90,9 @@ export class SqliteStoreImpl implements SqliteStore {
     }
     if (c.head !== null) checkHead(c.head, rows.length, c.id);
     this.#write("importing a chat", () => {
-      const key = `${c.userId}\u0000${c.id}`;
-      if (this.#chats!.has(key) || this.#st.chatState.get(c.userId, c.id) !== undefined) {
-        throw new CtxloomError("INVALID_ARGUMENT", `User ${c.userId} already has a chat ${c.id} in ${this.path}; give the new chat another id.`);
-      }
       // One savepoint: the chat and all its messages, or nothing.
       this.#atomic(() => {
-        this.#st.addUser.run(c.userId, c.createdAt);
-        this.#st.addChat.run(...chatValues(c));
-        const [chatKey] = this.#st.chatState.get(c.userId, c.id) as [number];
+        const chatKey = this.#addChat(c);
         for (const m of rows) this.#st.addMessage.run(chatKey, ...messageValues(m));
       });
     });

@@ -206,13 +206,8 @@ export class RecallHub {
    * messages up to now are marked in the store as not to embed again.
    */
   async clear(userId: string, chats: readonly { id: string; messageCount: number }[]): Promise<void> {
-    await fromStore("clearing embeddings", () => this.#store.clearEmbeddings(userId));
+    await this.reembed(userId);
     const u = this.user(userId);
-    u.epoch++;
-    this.queue.discard((item) => item.userId === userId);
-    u.memory.clear();
-    u.loaded.clear();
-    u.cleared.clear();
     for (const chat of chats) {
       if (chat.messageCount <= 0) continue;
       u.cleared.set(chat.id, chat.messageCount - 1);

@@ -58,7 +58,8 @@ describe("JsonSplitter", () => {
       fc.property(fc.array(fc.dictionary(tricky, jsonValue, { maxKeys: 3 }), { minLength: 1, maxLength: 5 }), fc.array(fc.nat(), { maxLength: 6 }), (objects, rawCuts) => {
         const text = objects.map((o) => JSON.stringify(o)).join("\n") + "\n";
         const { values, wheres } = split(text, rawCuts.map((c) => c % (text.length + 1)));
-        expect(values).toEqual(objects);
+        // JSON cannot carry -0: compare with what each line says, not with the generated objects.
+        expect(values).toEqual(objects.map((o) => JSON.parse(JSON.stringify(o))));
         expect(wheres).toEqual(objects.map((_, i) => `line ${i + 1}`));
       }),
       { numRuns: 300 },

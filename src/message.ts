@@ -1,6 +1,9 @@
 // The base of the library: what a message is, its limits and its validation.
 // It imports only errors: every other room may import it, the engine takes its numeric codes.
 import { CtxloomError, checkKeys, describe } from "./errors.js";
+import { checkParts, copyParts, hasRichPart, partsText, type ContentPart } from "./parts.js";
+
+export type { ContentPart, FilePart, ImagePart, ReasoningPart, RedactedReasoningPart, TextPart } from "./parts.js";
 
 export const ROLES = ["system", "user", "assistant", "tool"] as const;
 export type Role = (typeof ROLES)[number];
@@ -25,6 +28,7 @@ export interface Message {
   /** The previous message on its branch; null for a root. */
   parentId: number | null;
   role: Role;
+  /** The text: a string input, or the text parts of a content list joined with "\n" ("" when they hold none). */
   content: string;
   priority: Priority;
   /** Tokens this message costs in a request (cookbook rules), counted once at append. */
@@ -35,6 +39,8 @@ export interface Message {
   name?: string;
   toolCalls?: ToolCall[];
   toolCallId?: string;
+  /** The content list, when the input had a part other than text (image, file, reasoning): every part, text ones included, in order. */
+  parts?: ContentPart[];
   /** For a summary (kind "summary"): the oldest and newest ids of the run of ancestors it stands for. */
   covers?: { first: number; last: number };
 }
@@ -42,7 +48,8 @@ export interface Message {
 /** What `chat.append` takes. */
 export interface MessageInput {
   role: Role;
-  content: string;
+  /** A text, or a list of parts: text, image and file (user), reasoning, redacted-reasoning and file (assistant). */
+  content: string | ContentPart[];
   /** Default "normal"; "critical" for a system message. */
   priority?: Priority;
   name?: string;
@@ -54,7 +61,7 @@ export interface MessageInput {
 export const MESSAGE_INPUT_KEYS = ["role", "content", "priority", "name", "toolCalls", "toolCallId"] as const;
 /** The keys a stored Message may have. */
 export const MESSAGE_KEYS = [
-  "id", "parentId", "role", "content", "priority", "tokens", "createdAt", "kind", "name", "toolCalls", "toolCallId", "covers",
+  "id", "parentId", "role", "content", "priority", "tokens", "createdAt", "kind", "name", "toolCalls", "toolCallId", "covers", "parts",
 ] as const;
 
 /** The optional fields of a message, kept off the hot path. */
@@ -62,10 +69,11 @@ export interface MessageExtras {
   name?: string;
   toolCalls?: ToolCall[];
   toolCallId?: string;
+  parts?: ContentPart[];
 }
 
-/** A validated message input: role, content and priority always set. */
-export type CheckedInput = Required<Pick<MessageInput, "role" | "content" | "priority">> & MessageExtras;
+/** A validated message input: role, content (its text) and priority always set; `parts` when it has a part other than text. */
+export type CheckedInput = { role: Role; content: string; priority: Priority } & MessageExtras;
 
 export const roleCode = (role: Role): number => ROLES.indexOf(role);
 export const priorityCode = (priority: Priority): number => PRIORITIES.indexOf(priority);
@@ -165,9 +173,17 @@ export function checkMessageInput(input: unknown): CheckedInput {
   checkKeys(input, MESSAGE_INPUT_KEYS, "A message");
   const m = input as Partial<MessageInput>;
   const role = checkRole(m.role);
-  const content = checkContent(m.content);
+  let parts: ContentPart[] | undefined;
+  let content: string;
+  if (Array.isArray(m.content)) {
+    parts = checkParts(m.content, role, checkContent);
+    content = partsText(parts);
+  } else {
+    content = checkContent(m.content);
+  }
   const priority = m.priority === undefined ? (role === "system" ? "critical" : "normal") : checkPriority(m.priority);
   const out: CheckedInput = { role, content, priority };
+  if (parts && hasRichPart(parts)) out.parts = parts;
   if (m.name !== undefined) {
     if (typeof m.name !== "string" || m.name.length === 0) {
       throw new CtxloomError("INVALID_ARGUMENT", `name must be a non-empty string when given; got ${describe(m.name)}.`);
@@ -185,10 +201,10 @@ export function checkMessageInput(input: unknown): CheckedInput {
   } else if (m.toolCallId !== undefined) {
     throw new CtxloomError("INVALID_TOOL_CALL", `Only tool messages carry toolCallId; this one has role ${describe(role)}.`);
   }
-  if (content.length === 0 && !out.toolCalls) {
+  if (content.length === 0 && !out.toolCalls && !out.parts) {
     throw new CtxloomError(
       "INVALID_CONTENT",
-      "content must not be empty (only an assistant message that carries toolCalls may have empty content).",
+      "content must not be empty (only an assistant message that carries toolCalls, or a message with an image, file or reasoning part, may have no text).",
     );
   }
   return out;
@@ -214,12 +230,17 @@ export function storedMessageProblem(m: unknown, options: { tokensOptional?: boo
   if (r.kind === "summary") return summaryProblem(r);
   if (r.covers !== undefined) return "it has covers, which only summaries carry";
   if (r.toolCalls !== undefined && !Array.isArray(r.toolCalls)) return `its toolCalls ${describe(r.toolCalls)} is not an array`;
-  const input: Record<string, unknown> = { role: r.role, content: r.content, priority: r.priority };
+  if (r.parts !== undefined && !Array.isArray(r.parts)) return `its parts ${describe(r.parts)} is not an array`;
+  const input: Record<string, unknown> = { role: r.role, content: r.parts ?? r.content, priority: r.priority };
   for (const key of ["name", "toolCalls", "toolCallId"] as const) if (r[key] !== undefined) input[key] = r[key];
   if (r.role === "tool" && typeof r.toolCallId !== "string") return "it is a tool result without a toolCallId";
   try {
     if (r.priority === undefined) return "it has no priority";
-    checkMessageInput(input);
+    const checked = checkMessageInput(input);
+    if (r.parts !== undefined) {
+      if (!checked.parts) return "its parts hold text only (a message keeps parts only when one is an image, file or reasoning)";
+      if (checked.content !== r.content) return "its content is not the text of its parts joined with \"\\n\"";
+    }
   } catch (error) {
     return (error as Error).message;
   }
@@ -238,17 +259,18 @@ function summaryProblem(r: Record<string, unknown>): string | null {
   if (r.role !== "system") return `it is a summary with role ${describe(r.role)} (summaries are "system")`;
   if (typeof r.content !== "string" || r.content.length === 0) return "it is a summary without text";
   if (!PRIORITIES.includes(r.priority as Priority)) return `its priority ${describe(r.priority)} is not one of ${PRIORITIES.join(", ")}`;
-  if (r.name !== undefined || r.toolCalls !== undefined || r.toolCallId !== undefined) return "it is a summary with a name or tool fields";
+  if (r.name !== undefined || r.toolCalls !== undefined || r.toolCallId !== undefined || r.parts !== undefined) return "it is a summary with a name, parts or tool fields";
   return null;
 }
 
 /** A Message's optional fields, copied (frozen tool calls), or undefined when it has none. */
 export function extrasOf(m: MessageExtras): Readonly<MessageExtras> | undefined {
-  if (m.name === undefined && !m.toolCalls && m.toolCallId === undefined) return undefined;
+  if (m.name === undefined && !m.toolCalls && m.toolCallId === undefined && !m.parts) return undefined;
   const extras: MessageExtras = {};
   if (m.name !== undefined) extras.name = m.name;
   if (m.toolCalls) extras.toolCalls = m.toolCalls.map((c) => Object.freeze({ ...c, function: Object.freeze({ ...c.function }) }));
   if (m.toolCallId !== undefined) extras.toolCallId = m.toolCallId;
+  if (m.parts) extras.parts = copyParts(m.parts, true);
   return Object.freeze(extras);
 }
 
@@ -257,5 +279,6 @@ export function copyMessage(m: Message): Message {
   const copy = { ...m };
   if (m.toolCalls) copy.toolCalls = m.toolCalls.map((c) => ({ ...c, function: { ...c.function } }));
   if (m.covers) copy.covers = { ...m.covers };
+  if (m.parts) copy.parts = copyParts(m.parts);
   return copy;
 }

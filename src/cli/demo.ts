@@ -101,7 +101,7 @@ async function summaries(chats: ReturnType<Loom["user"]>): Promise<void> {
   const ctx = await chat.buildContext();
   const s = chat.stats();
   console.log(`\nsummaries: "${chat.title}" has ${chat.messageCount - s.compressions} messages in a 1,000-token window; create({ summarize: { select: { keepLast: 6 } } })`);
-  for (const m of ctx.messages) console.log(`  ${m.role.padEnd(9)} ${m.content.replace(/\n/g, "\n            ")}`);
+  for (const m of ctx.messages) console.log(`  ${m.role.padEnd(9)} ${(typeof m.content === "string" ? m.content : JSON.stringify(m.content)).replace(/\n/g, "\n            ")}`);
   console.log(`  usage ${ctx.usage.total} of ${ctx.usage.limit} tokens; compressed ${ctx.compressed}; ${s.compressions} summary saving ${s.tokensSaved} tokens (ratio ${s.compressionRatio.toFixed(1)})`);
   console.log(`  path() still returns all ${chat.path().length} original messages`);
 }

@@ -1,4 +1,10 @@
 import type { Message } from "../message.js";
+import {
+  anthropicParts, openAIParts, partNotes, partsToSend, responsesParts,
+  type AnthropicPartBlock, type OpenAIContentPart, type ResponsesContentPart,
+} from "./parts-format.js";
+
+export type { AnthropicPartBlock, OpenAIContentPart, ResponsesContentPart } from "./parts-format.js";
 
 /** A tool call as OpenAI's Chat Completions API takes it. */
 export interface OpenAIToolCall {
@@ -14,10 +20,10 @@ export interface OpenAISystemMessage {
   name?: string;
 }
 
-/** A user message of OpenAI's Chat Completions API. */
+/** A user message of OpenAI's Chat Completions API: text, or parts when it carries images or files. */
 export interface OpenAIUserMessage {
   role: "user";
-  content: string;
+  content: string | OpenAIContentPart[];
   name?: string;
 }
 
@@ -52,7 +58,9 @@ export interface AnthropicCacheControl {
 export type AnthropicBlock =
   | { type: "text"; text: string; cache_control?: AnthropicCacheControl }
   | { type: "tool_use"; id: string; name: string; input: unknown; cache_control?: AnthropicCacheControl }
-  | { type: "tool_result"; tool_use_id: string; content: string; cache_control?: AnthropicCacheControl };
+  | { type: "tool_result"; tool_use_id: string; content: string; cache_control?: AnthropicCacheControl }
+  | (Extract<AnthropicPartBlock, { type: "image" | "document" }> & { cache_control?: AnthropicCacheControl })
+  | Extract<AnthropicPartBlock, { type: "thinking" | "redacted_thinking" }>;
 
 /** A message as Anthropic's Messages API takes it: roles alternate, the first is the user's. */
 export interface AnthropicMessage {
@@ -60,10 +68,15 @@ export interface AnthropicMessage {
   content: string | AnthropicBlock[];
 }
 
-/** The text of a chat message in OpenAI's shape. */
-export function toOpenAI(m: Pick<Message, "role" | "content" | "name" | "toolCalls" | "toolCallId">): OpenAIMessage {
+/**
+ * A chat message in OpenAI's shape. A user message with images or files sends its parts
+ * (see openAIParts); reasoning and an assistant's files are not sent (Chat Completions
+ * takes neither back).
+ */
+export function toOpenAI(m: Pick<Message, "role" | "content" | "name" | "toolCalls" | "toolCallId" | "parts">): OpenAIMessage {
   // Fields in the order they always had: role, content, name, tool_calls, tool_call_id.
-  const out = { role: m.role, content: m.content } as OpenAIMessage & { name?: string; tool_calls?: OpenAIToolCall[]; tool_call_id?: string };
+  const parts = m.role === "user" ? partsToSend(m) : undefined;
+  const out = { role: m.role, content: parts ? openAIParts(parts) : m.content } as OpenAIMessage & { name?: string; tool_calls?: OpenAIToolCall[]; tool_call_id?: string };
   if (m.name !== undefined) out.name = m.name;
   if (m.toolCalls) out.tool_calls = m.toolCalls.map((c) => ({ id: c.id, type: "function", function: { ...c.function } }));
   if (m.toolCallId !== undefined) out.tool_call_id = m.toolCallId;
@@ -75,7 +88,7 @@ export function toOpenAI(m: Pick<Message, "role" | "content" | "name" | "toolCal
  * Anthropic's shape: tool calls become tool_use blocks, tool results user tool_result
  * blocks, consecutive messages of one role merge.
  */
-export function toAnthropic(conversation: readonly Pick<Message, "role" | "content" | "toolCalls" | "toolCallId">[]): {
+export function toAnthropic(conversation: readonly Pick<Message, "role" | "content" | "toolCalls" | "toolCallId" | "parts">[]): {
   messages: AnthropicMessage[];
 } {
   const merged: { role: "user" | "assistant"; blocks: AnthropicBlock[] }[] = [];
@@ -85,7 +98,9 @@ export function toAnthropic(conversation: readonly Pick<Message, "role" | "conte
     if (m.role === "tool") {
       blocks.push({ type: "tool_result", tool_use_id: m.toolCallId!, content: m.content });
     } else {
-      if (m.content.length > 0) blocks.push({ type: "text", text: m.content });
+      const parts = partsToSend(m);
+      if (parts) blocks.push(...anthropicParts(parts, role));
+      else if (m.content.length > 0) blocks.push({ type: "text", text: m.content });
       for (const call of m.toolCalls ?? []) {
         blocks.push({ type: "tool_use", id: call.id, name: call.function.name, input: parseArguments(call.function.arguments) });
       }
@@ -111,7 +126,8 @@ export function markCacheBreakpoint(messages: AnthropicMessage[]): AnthropicMess
   if (!last) return messages;
   const blocks = typeof last.content === "string" ? [{ type: "text" as const, text: last.content }] : last.content.map((b) => ({ ...b }));
   const end = blocks[blocks.length - 1];
-  if (end) blocks[blocks.length - 1] = { ...end, cache_control: { type: "ephemeral" } };
+  // Thinking blocks take no breakpoint (they are cached with the turn around them).
+  if (end && end.type !== "thinking" && end.type !== "redacted_thinking") blocks[blocks.length - 1] = { ...end, cache_control: { type: "ephemeral" } };
   return [...messages.slice(0, -1), { role: last.role, content: blocks }];
 }
 
@@ -124,11 +140,11 @@ function parseArguments(text: string): unknown {
   }
 }
 
-/** A message item of OpenAI's Responses API input (its EasyInputMessage). */
+/** A message item of OpenAI's Responses API input (its EasyInputMessage): text, or parts for a user message with images or files. */
 export interface ResponsesMessageItem {
   type: "message";
   role: "system" | "user" | "assistant";
-  content: string;
+  content: string | ResponsesContentPart[];
 }
 
 /** A function call item of the Responses API input (the assistant called a tool). */
@@ -157,14 +173,16 @@ export type ResponsesItem = ResponsesMessageItem | ResponsesFunctionCallItem | R
  * item per tool call (after its message's text, if any), a function_call_output per tool
  * result. A tool message's name is not part of the Responses shape.
  */
-export function toResponses(messages: readonly Pick<Message, "role" | "content" | "toolCalls" | "toolCallId">[]): ResponsesItem[] {
+export function toResponses(messages: readonly Pick<Message, "role" | "content" | "toolCalls" | "toolCallId" | "parts">[]): ResponsesItem[] {
   const items: ResponsesItem[] = [];
   for (const m of messages) {
     if (m.role === "tool") {
       items.push({ type: "function_call_output", call_id: m.toolCallId!, output: m.content });
       continue;
     }
-    if (m.content.length > 0 || !m.toolCalls) items.push({ type: "message", role: m.role, content: m.content });
+    const parts = m.role === "user" ? partsToSend(m) : undefined;
+    if (parts) items.push({ type: "message", role: m.role, content: responsesParts(parts) });
+    else if (m.content.length > 0 || !m.toolCalls) items.push({ type: "message", role: m.role, content: m.content });
     for (const c of m.toolCalls ?? []) items.push({ type: "function_call", call_id: c.id, name: c.function.name, arguments: c.function.arguments });
   }
   return items;
@@ -173,14 +191,14 @@ export function toResponses(messages: readonly Pick<Message, "role" | "content" 
 const LABELS: Record<Message["role"], string> = { system: "System", user: "User", assistant: "Assistant", tool: "Tool" };
 
 /** One formatted string: a "Role: text" block per message, blank lines between. */
-export function toTranscript(messages: readonly Pick<Message, "role" | "content" | "name" | "toolCalls" | "toolCallId">[]): string {
+export function toTranscript(messages: readonly Pick<Message, "role" | "content" | "name" | "toolCalls" | "toolCallId" | "parts">[]): string {
   return messages
     .map((m) => {
       let label = LABELS[m.role];
       if (m.name !== undefined) label += ` (${m.name})`;
       if (m.toolCallId !== undefined) label += ` [${m.toolCallId}]`;
       const calls = (m.toolCalls ?? []).map((c) => `-> ${c.function.name}(${c.function.arguments}) [${c.id}]`);
-      return `${label}: ${[m.content, ...calls].filter((s) => s.length > 0).join("\n")}`;
+      return `${label}: ${[m.content, ...partNotes(m.parts), ...calls].filter((s) => s.length > 0).join("\n")}`;
     })
     .join("\n\n");
 }

@@ -2,9 +2,16 @@
 // tokens-per-character estimate). Models sit above tokens: this file joins the two.
 import { CtxloomError, checkOptions, describe } from "../errors.js";
 import {
-  REPLY_PRIMING, heuristicCounter, loadExactCounter, loadedEncoding, loadedWasmCounter, messageTokens,
+  REPLY_PRIMING, heuristicCounter, imageRuleFor, loadExactCounter, loadedEncoding, loadedWasmCounter, messageTokens,
   type CountableMessage, type TokenCounter,
 } from "../tokens/index.js";
+import type { ContentPart } from "../parts.js";
+
+/**
+ * A message countTokens takes: ctxloom's (content a string, or a list of ctxloom parts) or
+ * OpenAI's (snake_case fields; content null, a string or Chat Completions parts).
+ */
+export type CountableInput = Omit<CountableMessage, "content"> & { content?: string | null | readonly object[] };
 import { getModelProfile, type ModelInput } from "./profiles.js";
 
 /** How a Loom counts: "exact" where the model's encoding is known (default), or always the heuristic. */
@@ -31,7 +38,7 @@ export async function loadTokenizer(model: string | ModelInput): Promise<TokenCo
  * @throws UNKNOWN_MODEL; INVALID_ARGUMENT for malformed messages; TOKENIZER_NOT_LOADED when the
  *   model's exact encoding is not loaded yet (`await loadTokenizer(model)` once first)
  */
-export function countTokens(messages: readonly CountableMessage[], options: { model: string | ModelInput }): number {
+export function countTokens(messages: readonly CountableInput[], options: { model: string | ModelInput }): number {
   if (!Array.isArray(messages)) {
     throw new CtxloomError("INVALID_ARGUMENT", `countTokens takes an array of messages { role, content, name? }; got ${describe(messages)}.`);
   }
@@ -53,12 +60,13 @@ export function countTokens(messages: readonly CountableMessage[], options: { mo
   }
   counter ??= heuristicCounter(profile.tokensPerChar);
   let total = REPLY_PRIMING;
-  messages.forEach((m, i) => (total += messageTokens(counter, toCountable(m, i))));
+  const images = imageRuleFor(profile.name);
+  messages.forEach((m, i) => (total += messageTokens(counter, toCountable(m, i), images)));
   return total;
 }
 
 /** A checked copy of messages[i], in ctxloom's camelCase or OpenAI's snake_case. @throws INVALID_ARGUMENT */
-function toCountable(m: CountableMessage & { tool_calls?: unknown; tool_call_id?: unknown }, i: number): CountableMessage {
+function toCountable(m: CountableInput & { tool_calls?: unknown; tool_call_id?: unknown }, i: number): CountableMessage {
   const bad = (what: string, value: unknown): never => {
     throw new CtxloomError("INVALID_ARGUMENT", `messages[${i}]${what} must be a string; got ${describe(value)}.`);
   };
@@ -66,9 +74,15 @@ function toCountable(m: CountableMessage & { tool_calls?: unknown; tool_call_id?
     throw new CtxloomError("INVALID_ARGUMENT", `messages[${i}] must be { role, content, name?, tool_calls?, tool_call_id? }; got ${describe(m)}.`);
   }
   if (typeof m.role !== "string") bad(".role", m.role);
-  const content = m.content ?? "";
-  if (typeof content !== "string") bad(".content", m.content);
-  const out: CountableMessage = { role: m.role, content };
+  let content = m.content ?? "";
+  let parts: ContentPart[] | undefined;
+  if (Array.isArray(content)) {
+    parts = content.map((p: unknown, j) => countablePart(p, `messages[${i}].content[${j}]`));
+    content = parts.filter((p) => p.type === "text").map((p) => (p as { text: string }).text).join("\n");
+  }
+  if (typeof content !== "string") bad(".content (or a list of parts)", m.content);
+  const out: CountableMessage = { role: m.role, content: content as string };
+  if (parts) out.parts = parts;
   if (m.name !== undefined) out.name = typeof m.name === "string" ? m.name : bad(".name", m.name);
   const callId = m.toolCallId ?? m.tool_call_id;
   if (callId !== undefined) out.toolCallId = typeof callId === "string" ? callId : bad(".tool_call_id", callId);
@@ -86,4 +100,39 @@ function toCountable(m: CountableMessage & { tool_calls?: unknown; tool_call_id?
     });
   }
   return out;
+}
+
+/** A part to count: ctxloom's, or a Chat Completions text, image_url or file part (only what the estimate reads). */
+function countablePart(value: unknown, where: string): ContentPart {
+  const p = (value ?? {}) as Record<string, unknown>;
+  const str = (v: unknown, what: string): string => {
+    if (typeof v !== "string") throw new CtxloomError("INVALID_ARGUMENT", `${where}${what} must be a string; got ${describe(v)}.`);
+    return v;
+  };
+  const size = (v: unknown): number | undefined => (Number.isInteger(v) && (v as number) > 0 ? (v as number) : undefined);
+  switch (p.type) {
+    case "text":
+      return { type: "text", text: str(p.text, ".text") };
+    case "image_url": {
+      const img = (p.image_url ?? {}) as { url?: unknown; detail?: unknown };
+      const detail = img.detail === "low" || img.detail === "high" ? img.detail : "auto";
+      return { type: "image", image: str(img.url, ".image_url.url"), detail };
+    }
+    case "image": {
+      const detail = p.detail === "low" || p.detail === "high" ? p.detail : "auto";
+      const w = size(p.width);
+      const h = size(p.height);
+      return w && h ? { type: "image", image: "", detail, width: w, height: h } : { type: "image", image: "", detail };
+    }
+    case "file": {
+      const data = p.file !== null && typeof p.file === "object" ? (p.file as { file_data?: unknown }).file_data : p.data;
+      return { type: "file", data: str(data, p.file ? ".file.file_data" : ".data"), mediaType: "application/octet-stream" };
+    }
+    case "reasoning":
+      return { type: "reasoning", text: str(p.text, ".text") };
+    case "redacted-reasoning":
+      return { type: "redacted-reasoning", data: str(p.data, ".data") };
+    default:
+      throw new CtxloomError("INVALID_ARGUMENT", `${where} is a part of type ${describe(p.type)}; countTokens counts text, image, image_url, file and reasoning parts.`);
+  }
 }

@@ -41,10 +41,11 @@ export function durableObjectStore(storage: DurableObjectStorageLike, options?: 
   const sql = storage.sql;
   const exec = (query: string, ...bindings: unknown[]) => sql.exec(query, ...bindings);
   const INSERT_MESSAGE = `INSERT INTO ${p}messages (user_id, chat_id, id, parent, role, content, priority, tokens, name, tool_calls, tool_call_id,
-    kind, covers_first, covers_last, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+    kind, covers_first, covers_last, parts, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
   const insertMessage = (userId: string, chatId: string, m: Message): void => {
     exec(INSERT_MESSAGE, userId, chatId, m.id, m.parentId, m.role, m.content, m.priority, m.tokens, m.name ?? null,
-      m.toolCalls ? JSON.stringify(m.toolCalls) : null, m.toolCallId ?? null, m.kind, m.covers?.first ?? null, m.covers?.last ?? null, m.createdAt);
+      m.toolCalls ? JSON.stringify(m.toolCalls) : null, m.toolCallId ?? null, m.kind, m.covers?.first ?? null, m.covers?.last ?? null,
+      m.parts ? JSON.stringify(m.parts) : null, m.createdAt);
   };
   const insertChat = (c: ChatRecord): void => {
     exec(
@@ -188,6 +189,7 @@ function messageOf(r: Record<string, unknown>): Message {
   if (r.tool_calls !== null) m.toolCalls = parseJson(r.tool_calls, `message ${String(r.id)}'s tool calls`) as Message["toolCalls"];
   if (r.tool_call_id !== null) m.toolCallId = r.tool_call_id as string;
   if (r.covers_first !== null && r.covers_last !== null) m.covers = { first: r.covers_first as number, last: r.covers_last as number };
+  if (r.parts !== null && r.parts !== undefined) m.parts = parseJson(r.parts, `message ${String(r.id)}'s content parts`) as Message["parts"];
   return m;
 }
 

@@ -1,6 +1,7 @@
 import {
   PRIORITIES, ROLES, priorityCode, roleCode, type Message, type MessageExtras,
 } from "../message.js";
+import { copyParts } from "../parts.js";
 
 /** The rare fields of a message, frozen. */
 export interface ColumnExtras extends MessageExtras {
@@ -16,7 +17,7 @@ const ESCAPE = 0xffffffff;
 /**
  * A chat's messages in columns: no object per message but its text. Numbers live in typed
  * arrays grown by doubling (off the JS heap), texts in one array, the rare optional fields
- * (name, tool calls, tool call id, covers) in a map. Append-only: a message, once in, never
+ * (name, tool calls, tool call id, content parts, covers) in a map. Append-only: a message, once in, never
  * changes, so readers may hold the columns while writers add to them.
  *
  *   per message: content (a string reference) | time u32 | parent i32 | tokens i32 |
@@ -72,12 +73,13 @@ export class MessageColumns {
     this.#parent[id] = m.parentId ?? -1;
     this.#tokens[id] = m.tokens;
     this.#codes[id] = roleCode(m.role) | (priorityCode(m.priority) << 2) | (m.kind === "summary" ? SUMMARY : 0);
-    if (m.name !== undefined || m.toolCalls || m.toolCallId !== undefined || m.covers) {
+    if (m.name !== undefined || m.toolCalls || m.toolCallId !== undefined || m.covers || m.parts) {
       const x: ColumnExtras = {};
       if (m.name !== undefined) x.name = m.name;
       if (m.toolCalls) x.toolCalls = m.toolCalls.map((c) => Object.freeze({ ...c, function: Object.freeze({ ...c.function }) }));
       if (m.toolCallId !== undefined) x.toolCallId = m.toolCallId;
       if (m.covers) x.covers = Object.freeze({ ...m.covers });
+      if (m.parts) x.parts = copyParts(m.parts, true);
       this.extras.set(id, Object.freeze(x));
     }
     this.#size = id + 1;
@@ -120,6 +122,7 @@ export class MessageColumns {
       if (x.toolCalls) m.toolCalls = x.toolCalls.map((c) => ({ ...c, function: { ...c.function } }));
       if (x.toolCallId !== undefined) m.toolCallId = x.toolCallId;
       if (x.covers) m.covers = { ...x.covers };
+      if (x.parts) m.parts = copyParts(x.parts);
     }
     return m;
   }

@@ -1,8 +1,11 @@
 import type { Message } from "../message.js";
 import type { ChatOptions } from "./types.js";
 
-/** The version of the portable chat format that this release writes. */
-export const EXPORT_VERSION = 1;
+/**
+ * The version of the portable chat format that this release writes (and the newest it
+ * reads): 2 added a message's `parts` (images, files, reasoning); a version-1 file has none.
+ */
+export const EXPORT_VERSION = 2;
 
 /**
  * A chat as portable, versioned JSON: what `chat.export()` returns and `chats.import()`

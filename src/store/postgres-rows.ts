@@ -29,6 +29,7 @@ interface MessageRow {
   kind: Message["kind"];
   covers_first: number | null;
   covers_last: number | null;
+  parts: Message["parts"] | null;
   created_at: number;
 }
 
@@ -49,6 +50,7 @@ export function messageFromRow(row: MessageRow): Message {
   if (row.tool_calls !== null) m.toolCalls = row.tool_calls;
   if (row.tool_call_id !== null) m.toolCallId = row.tool_call_id;
   if (row.covers_first !== null && row.covers_last !== null) m.covers = { first: row.covers_first, last: row.covers_last };
+  if (row.parts !== null && row.parts !== undefined) m.parts = row.parts;
   return m;
 }
 

@@ -124,7 +124,7 @@ export function postgresStore(target: string | Pool, options?: PostgresStoreOpti
               chat.userId, chat.id, col((m) => m.id), col((m) => m.parentId), col((m) => m.role), col((m) => m.content), col((m) => m.priority),
               col((m) => m.tokens), col((m) => m.name ?? null), col((m) => (m.toolCalls ? JSON.stringify(m.toolCalls) : null)),
               col((m) => m.toolCallId ?? null), col((m) => m.kind), col((m) => m.covers?.first ?? null), col((m) => m.covers?.last ?? null),
-              col((m) => m.createdAt),
+              col((m) => (m.parts ? JSON.stringify(m.parts) : null)), col((m) => m.createdAt),
             ],
           });
         }
@@ -159,7 +159,7 @@ export function postgresStore(target: string | Pool, options?: PostgresStoreOpti
       const r = await query(sql.append, [
         chatId, userId, head, updatedAt, m.id, m.parentId, m.role, m.content, m.priority, m.tokens, m.name ?? null,
         m.toolCalls ? JSON.stringify(m.toolCalls) : null, m.toolCallId ?? null, m.kind, m.covers?.first ?? null,
-        m.covers?.last ?? null, m.createdAt,
+        m.covers?.last ?? null, m.parts ? JSON.stringify(m.parts) : null, m.createdAt,
       ]);
       if (r.rowCount === 1) return { ok: true };
       const size = (await query(sql.size, [chatId, userId])).rows[0]?.message_count;

@@ -2,7 +2,7 @@
 // the conversions between rows and records. Reads of messages use raw rows (arrays, no
 // object per row from the driver) and parse JSON only where a column is not null.
 import { PRIORITIES, ROLES } from "../message.js";
-import type { Message, ToolCall } from "../message.js";
+import type { ContentPart, Message, ToolCall } from "../message.js";
 import type { SqliteDatabase, SqliteStatement } from "./sqlite-driver.js";
 import { corrupt } from "./sqlite-errors.js";
 import type { ChatOptions, ChatRecord } from "./types.js";
@@ -71,11 +71,10 @@ export function chatValues(chat: ChatRecord): unknown[] {
 
 /** The messages row values of a message (after the chat key), in addMessage's order. */
 export function messageValues(m: Message): unknown[] {
-  const rich = typeof m.content !== "string"; // room for content parts: kept as JSON in `parts`
   return [
-    m.id, m.parentId, ROLES.indexOf(m.role), rich ? "" : m.content, PRIORITIES.indexOf(m.priority), m.tokens,
+    m.id, m.parentId, ROLES.indexOf(m.role), m.content, PRIORITIES.indexOf(m.priority), m.tokens,
     m.name ?? null, m.toolCalls ? JSON.stringify(m.toolCalls) : null, m.toolCallId ?? null, m.kind === "summary" ? 1 : 0,
-    m.covers ? m.covers.first : null, m.covers ? m.covers.last : null, m.createdAt, rich ? JSON.stringify(m.content) : null,
+    m.covers ? m.covers.first : null, m.covers ? m.covers.last : null, m.createdAt, m.parts ? JSON.stringify(m.parts) : null,
   ];
 }
 
@@ -105,7 +104,7 @@ export function addExtras(m: Message, [name, toolCalls, toolCallId, first, last,
   if (toolCalls !== null) m.toolCalls = parse<ToolCall[]>(toolCalls, path, `chat ${chatId}'s message ${m.id} tool calls`);
   if (toolCallId !== null) m.toolCallId = toolCallId;
   if (first !== null && last !== null) m.covers = { first, last };
-  if (parts !== null) m.content = parse<string>(parts, path, `chat ${chatId}'s message ${m.id} content parts`);
+  if (parts !== null) m.parts = parse<ContentPart[]>(parts, path, `chat ${chatId}'s message ${m.id} content parts`);
 }
 
 export const unknownCode = (path: string, chatId: string, id: number) =>

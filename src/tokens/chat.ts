@@ -1,4 +1,6 @@
 import type { TokenCounter } from "./types.js";
+import type { ContentPart } from "../parts.js";
+import { partTokens, type ImageRule } from "./parts.js";
 
 /** The fields of a chat message that count towards the prompt. */
 export interface CountableMessage {
@@ -7,6 +9,7 @@ export interface CountableMessage {
   name?: string;
   toolCalls?: readonly { id: string; type: string; function: { name: string; arguments: string } }[];
   toolCallId?: string;
+  parts?: readonly ContentPart[];
 }
 
 import { CtxloomError, describe } from "../errors.js";
@@ -22,9 +25,10 @@ export const REPLY_PRIMING = 3;
 
 /**
  * Tokens one message costs in a chat request: the per-message overhead plus every
- * field's value encoded (role, content, name, and the tool call fields).
+ * field's value encoded (role, content, name, and the tool call fields), plus the estimate
+ * of each part that is not text (images by `images`' rule: see tokens/parts.ts).
  */
-export function messageTokens(counter: TokenCounter, m: CountableMessage): number {
+export function messageTokens(counter: TokenCounter, m: CountableMessage, images: ImageRule = "openai"): number {
   let n = TOKENS_PER_MESSAGE + count(counter, m.role) + count(counter, m.content);
   if (m.name !== undefined) n += TOKENS_PER_NAME + count(counter, m.name);
   if (m.toolCallId !== undefined) n += count(counter, m.toolCallId);
@@ -33,6 +37,7 @@ export function messageTokens(counter: TokenCounter, m: CountableMessage): numbe
       n += count(counter, call.id) + count(counter, call.type) + count(counter, call.function.name) + count(counter, call.function.arguments);
     }
   }
+  if (m.parts) for (const part of m.parts) n += partTokens(part, images, (text) => count(counter, text));
   if (n > MAX_TOKENS) {
     throw new CtxloomError("MESSAGE_TOO_LARGE", `A message of ${n} tokens is past what any model takes (${MAX_TOKENS}); split it.`);
   }

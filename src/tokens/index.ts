@@ -6,4 +6,5 @@ export { messageTokens, REPLY_PRIMING, TOKENS_PER_MESSAGE, TOKENS_PER_NAME, type
 export { loadEncoding, tiktokenCounter } from "./exact.js";
 export { provideBpeModule, wasmBpeCounter, loadExactCounter, loadedWasmCounter } from "./wasm-bpe.js";
 export { loadedEncoding } from "./exact.js";
+export { anthropicImageTokens, imageRuleFor, openAIImageTokens, partTokens, type ImageRule } from "./parts.js";
 

@@ -4,6 +4,7 @@ import { FLAG_SUMMARY, FLAG_TOOL_CALLS, FLAG_UNIT_END, ROLE_TOOL } from "../engi
 import { PRIORITIES, ROLES, priorityCode, roleCode, type Message } from "../message.js";
 import type { ToolUnit } from "../context/tool-units.js";
 import { MessageColumns } from "../store/columns.js";
+import { copyParts } from "../parts.js";
 
 /**
  * A chat's messages in memory: the shape and numbers in the engine (one tree), the texts and
@@ -141,6 +142,7 @@ export class ChatNodes {
       if (x.name !== undefined) m.name = x.name;
       if (x.toolCalls) m.toolCalls = x.toolCalls.map((c) => ({ ...c, function: { ...c.function } }));
       if (x.toolCallId !== undefined) m.toolCallId = x.toolCallId;
+      if (x.parts) m.parts = copyParts(x.parts);
     }
     if (m.kind === "summary") m.covers = { first: e.summaryFirst(t, id), last: e.summaryLast(t, id) };
     return m;

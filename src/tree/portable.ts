@@ -9,6 +9,7 @@ import type { ChatOptions, ChatRecord } from "../store/types.js";
 import { messageTokens, type TokenCounter } from "../tokens/index.js";
 import type { Engine } from "../engine/types.js";
 import { ChatNodes } from "./nodes.js";
+import { copyParts } from "../parts.js";
 import { checkHead, checkRestored, type Fail } from "./restore.js";
 
 /** A chat as a ChatExport: its record, head and every message in id order. O(messages). */
@@ -77,6 +78,10 @@ export function checkExport(value: unknown): CheckedExport {
     throw fail(`its chat.options are malformed: ${(error as Error).message}`);
   }
   if (!Array.isArray(x.messages)) throw fail(`its messages ${describe(x.messages)} are not an array`);
+  if ((x.version as number) < 2) {
+    const at = x.messages.findIndex((m: unknown) => m !== null && typeof m === "object" && Object.hasOwn(m, "parts"));
+    if (at >= 0) throw fail(`its message ${at} has parts, which version ${x.version} of the format does not have (set version 2)`);
+  }
   return { chat: c as ChatExport["chat"], options, head: x.head, messages: x.messages };
 }
 
@@ -102,6 +107,7 @@ export function buildImport(engine: Engine, checked: CheckedExport, counter: Tok
       }
       if (m.toolCalls) m.toolCalls = m.toolCalls.map((c) => ({ ...c, function: { ...c.function } }));
       if (m.covers) m.covers = { ...m.covers };
+      if (m.parts) m.parts = copyParts(m.parts);
       nodes.link(m, unitEnd);
       messages[i] = m;
     }

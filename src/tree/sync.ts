@@ -4,7 +4,8 @@ import type { CheckedInput, Message } from "../message.js";
 import type { ModelProfile } from "../models/profiles.js";
 import { MessageColumns } from "../store/columns.js";
 import type { ChatRecord, Store } from "../store/types.js";
-import { REPLY_PRIMING, messageTokens, type TokenCounter } from "../tokens/index.js";
+import { REPLY_PRIMING, imageRuleFor, messageTokens, type TokenCounter } from "../tokens/index.js";
+import { copyParts } from "../parts.js";
 import type { Chat } from "./chat.js";
 import { ChatNodes } from "./nodes.js";
 import type { RecallHub } from "./recall.js";
@@ -132,7 +133,7 @@ export class ChatSync {
 
   /** Counts, writes (conditionally, catching up on conflicts) and links a checked message under `parent`. */
   async add(parent: number, m: CheckedInput, unitEnd: boolean): Promise<Message> {
-    const tokens = messageTokens(this.#counter, m);
+    const tokens = messageTokens(this.#counter, m, imageRuleFor(this.#profile.name));
     if (tokens + REPLY_PRIMING > this.#appendLimit) {
       const p = this.#profile;
       throw new CtxloomError(
@@ -156,6 +157,7 @@ export class ChatSync {
       if (m.name !== undefined) message.name = m.name;
       if (m.toolCalls) message.toolCalls = m.toolCalls.map((c) => ({ ...c, function: { ...c.function } }));
       if (m.toolCallId !== undefined) message.toolCallId = m.toolCallId;
+      if (m.parts) message.parts = copyParts(m.parts);
       const result = await fromStore("appending the message", () => this.#ctx.store.appendMessage(userId, chatId, message, id, now));
       if (result !== null && typeof result === "object" && result.ok === true) {
         nodes.link(message, unitEnd);

@@ -11,7 +11,7 @@ import { ENGINES, expectThrowCode, forEachEngine } from "../helpers.js";
 /** Seed 004's estimate with the cookbook's per-message overhead, as the window counts by default. */
 const est = (s: string) => (s.length + 3) >> 2;
 function tokensOf(m: MessageInput): number {
-  let n = 3 + est(m.role) + est(m.content);
+  let n = 3 + est(m.role) + est(m.content as string);
   if (m.name !== undefined) n += 1 + est(m.name);
   if (m.toolCallId !== undefined) n += est(m.toolCallId);
   for (const c of m.toolCalls ?? []) n += est(c.id) + est(c.type) + est(c.function.name) + est(c.function.arguments);

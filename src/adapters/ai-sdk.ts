@@ -1,11 +1,12 @@
 // The AI SDK (`ai` 7): chat messages to ModelMessages and back, and a prepareStep that
 // rebuilds each step's context from the chat. Type imports only: nothing of `ai` is loaded.
-import type { AssistantModelMessage, ModelMessage, ToolResultPart } from "ai";
+import type { AssistantModelMessage, FilePart, ImagePart, ModelMessage, ToolResultPart, UserModelMessage } from "ai";
 import type { ContextWindow } from "../context/types.js";
 import type { OpenAIMessage } from "../context/format.js";
+import { base64Of, isUrl, mediaTypeOf, partsToSend, textOf, type WithContent } from "../context/parts-format.js";
 import { CtxloomError, checkOptions, describe } from "../errors.js";
-import type { Message, MessageInput, ToolCall } from "../message.js";
-import { argumentsText, checked, objectAt, parseArguments, stringAt, unsupported } from "./common.js";
+import type { ContentPart, Message, MessageInput, ToolCall } from "../message.js";
+import { argumentsText, bytesToBase64, checked, contentOf, dataUrlType, objectAt, parseArguments, stringAt, textToBase64, unsupported } from "./common.js";
 import { TOOL_ERROR_PREFIX } from "./anthropic.js";
 
 /** What `generateText` / `streamText` take: the instructions (system prompt, memory, the chat's system messages) and the messages. */
@@ -14,7 +15,8 @@ export interface ModelContext {
   messages: ModelMessage[];
 }
 
-type Convertible = Pick<Message, "role" | "content" | "name" | "toolCalls" | "toolCallId">;
+/** A chat message, or an input for `chat.append` (content a string or a list of parts). */
+type Convertible = Pick<Message, "role" | "name" | "toolCalls" | "toolCallId"> & WithContent;
 
 /**
  * A context built by `chat.buildContext()` (the default OpenAI format) as the AI SDK takes
@@ -32,40 +34,94 @@ export function toModelContext(context: ContextWindow<OpenAIMessage>): ModelCont
   }
   const conversation: Convertible[] = [...c.conversation];
   if (c.input !== null) conversation.push({ role: "user", content: c.input });
-  const system = [c.system, c.memory, ...conversation.filter((m) => m.role === "system").map((m) => m.content)];
+  const system = [c.system, c.memory, ...conversation.filter((m) => m.role === "system").map(textOf)];
   return { instructions: system.filter((t) => t.length > 0).join("\n\n"), messages: toModelMessages(conversation.filter((m) => m.role !== "system")) };
 }
 
-/** Chat messages (system ones included, as system messages) to ModelMessages; consecutive tool results share one tool message. */
+/**
+ * Chat messages (system ones included, as system messages) to ModelMessages; consecutive
+ * tool results share one tool message. Images and files become image and file parts (an
+ * image's detail as `providerOptions.openai.imageDetail`); reasoning becomes reasoning parts
+ * with its signature, and redacted reasoning an empty one with its data, both under
+ * `providerOptions.anthropic` (`signature`, `redactedData`), where the Anthropic provider reads them.
+ */
 export function toModelMessages(messages: readonly Convertible[]): ModelMessage[] {
   const names = new Map<string, string>();
   const out: ModelMessage[] = [];
   for (const m of messages) {
     if (m.role === "tool") {
       const part: ToolResultPart = {
-        type: "tool-result", toolCallId: m.toolCallId!, toolName: m.name ?? names.get(m.toolCallId!) ?? "unknown", output: { type: "text", value: m.content },
+        type: "tool-result", toolCallId: m.toolCallId!, toolName: m.name ?? names.get(m.toolCallId!) ?? "unknown", output: { type: "text", value: textOf(m) },
       };
       const last = out[out.length - 1];
       if (last && last.role === "tool") last.content.push(part);
       else out.push({ role: "tool", content: [part] });
-    } else if (m.role === "assistant" && m.toolCalls) {
-      const content: Exclude<AssistantModelMessage["content"], string> = m.content.length > 0 ? [{ type: "text", text: m.content }] : [];
-      for (const call of m.toolCalls) {
+    } else if (m.role === "assistant" && (m.toolCalls || partsToSend(m))) {
+      const parts = partsToSend(m);
+      const text = textOf(m);
+      const content: Exclude<AssistantModelMessage["content"], string> = parts ? parts.map(assistantPart) : text.length > 0 ? [{ type: "text", text }] : [];
+      for (const call of m.toolCalls ?? []) {
         names.set(call.id, call.function.name);
         content.push({ type: "tool-call", toolCallId: call.id, toolName: call.function.name, input: parseArguments(call.function.arguments) });
       }
       out.push({ role: "assistant", content });
+    } else if (m.role === "user" && partsToSend(m)) {
+      out.push({ role: "user", content: partsToSend(m)!.map(userPart) });
     } else {
-      out.push({ role: m.role, content: m.content });
+      out.push({ role: m.role, content: textOf(m) });
     }
   }
   return out;
 }
 
+type UserPart = Exclude<UserModelMessage["content"], string>[number];
+type AssistantPart = Exclude<AssistantModelMessage["content"], string>[number];
+
+/** The source of an image or file: a URL object for http(s), else its base64 bytes. */
+const sourceOf = (p: Extract<ContentPart, { type: "image" | "file" }>): URL | string => (isUrl(p) ? new URL(p.type === "image" ? p.image : p.data) : base64Of(p)!);
+
+function filePart(p: Extract<ContentPart, { type: "file" }>): FilePart {
+  const out: FilePart = { type: "file", data: sourceOf(p), mediaType: p.mediaType };
+  if (p.filename !== undefined) out.filename = p.filename;
+  return out;
+}
+
+function userPart(p: ContentPart): UserPart {
+  switch (p.type) {
+    case "image": {
+      const out: ImagePart = { type: "image", image: sourceOf(p), mediaType: mediaTypeOf(p) };
+      if (isUrl(p) && p.mediaType === undefined) delete out.mediaType;
+      if (p.detail !== undefined) out.providerOptions = { openai: { imageDetail: p.detail } };
+      return out;
+    }
+    case "file":
+      return filePart(p);
+    default:
+      return { type: "text", text: p.type === "text" ? p.text : "" }; // a user message holds text, images and files only
+  }
+}
+
+function assistantPart(p: ContentPart): AssistantPart {
+  switch (p.type) {
+    case "reasoning":
+      return p.signature === undefined ? { type: "reasoning", text: p.text } : { type: "reasoning", text: p.text, providerOptions: { anthropic: { signature: p.signature } } };
+    case "redacted-reasoning":
+      return { type: "reasoning", text: "", providerOptions: { anthropic: { redactedData: p.data } } };
+    case "file":
+      return filePart(p);
+    default:
+      return { type: "text", text: p.type === "text" ? p.text : "" }; // an assistant message holds no images
+  }
+}
+
 /** Options of `fromModelMessages`. */
 export interface FromModelOptions {
-  /** Reasoning parts: "refuse" (default, UNSUPPORTED_CONTENT) or "drop" (left out: fine for providers that do not need them back). */
-  reasoning?: "refuse" | "drop";
+  /**
+   * Reasoning parts: "keep" (default: reasoning parts, with the Anthropic signature or
+   * redacted data of `providerOptions.anthropic`), "drop" (left out: fine for providers that
+   * do not need them back) or "refuse" (UNSUPPORTED_CONTENT).
+   */
+  reasoning?: "keep" | "drop" | "refuse";
 }
 
 /**
@@ -73,22 +129,23 @@ export interface FromModelOptions {
  * request's messages) to inputs for `chat.append`: text parts join, tool-call parts become
  * `toolCalls` (input as JSON text), each tool-result its own tool message named by its
  * tool (a json output as JSON text, an error output starting with "Error: ", a denied
- * execution as "Execution denied: <reason>"). Files, images, provider-executed tools and
- * approvals are refused with UNSUPPORTED_CONTENT; reasoning too unless `{ reasoning: "drop" }`.
+ * execution as "Execution denied: <reason>"). Image and file parts (user) and file and
+ * reasoning parts (assistant) are kept as parts. Provider-executed tools, approvals, files
+ * by provider reference and media in tool outputs are refused with UNSUPPORTED_CONTENT.
  * @throws INVALID_ARGUMENT, INVALID_ROLE, UNSUPPORTED_CONTENT, and append's own codes
  */
 export function fromModelMessages(messages: readonly ModelMessage[], options?: FromModelOptions): MessageInput[] {
   const o = checkOptions<FromModelOptions>(options, "fromModelMessages(messages, options)", ["reasoning"]);
-  if (o.reasoning !== undefined && o.reasoning !== "refuse" && o.reasoning !== "drop") {
-    throw new CtxloomError("INVALID_ARGUMENT", `reasoning must be "refuse" or "drop"; got ${describe(o.reasoning)}.`);
+  if (o.reasoning !== undefined && o.reasoning !== "keep" && o.reasoning !== "refuse" && o.reasoning !== "drop") {
+    throw new CtxloomError("INVALID_ARGUMENT", `reasoning must be "keep", "drop" or "refuse"; got ${describe(o.reasoning)}.`);
   }
   if (!Array.isArray(messages)) throw new CtxloomError("INVALID_ARGUMENT", `fromModelMessages(messages) takes a list of ModelMessages; got ${describe(messages)}.`);
   const out: MessageInput[] = [];
-  messages.forEach((value: unknown, i) => out.push(...convert(value, `fromModelMessages(messages)[${i}]`, o.reasoning === "drop")));
+  messages.forEach((value: unknown, i) => out.push(...convert(value, `fromModelMessages(messages)[${i}]`, o.reasoning ?? "keep")));
   return checked(out);
 }
 
-function convert(value: unknown, where: string, dropReasoning: boolean): MessageInput[] {
+function convert(value: unknown, where: string, reasoning: "keep" | "drop" | "refuse"): MessageInput[] {
   const m = objectAt(value, where);
   const role = m.role;
   if (role !== "system" && role !== "user" && role !== "assistant" && role !== "tool") {
@@ -99,14 +156,17 @@ function convert(value: unknown, where: string, dropReasoning: boolean): Message
     return [{ role, content: m.content }];
   }
   if (!Array.isArray(m.content)) throw new CtxloomError("INVALID_CONTENT", `${where}.content must be a string or a list of parts; got ${describe(m.content)}.`);
-  const texts: string[] = [];
+  const parts: ContentPart[] = [];
   const calls: ToolCall[] = [];
   const results: MessageInput[] = [];
   m.content.forEach((value: unknown, j) => {
     const at = `${where}.content[${j}]`;
     const p = objectAt(value, at);
-    if (p.type === "text" && role !== "tool") texts.push(stringAt(p.text, `${at}.text`));
-    else if (p.type === "reasoning" && dropReasoning) return;
+    if (p.type === "text" && role !== "tool") parts.push({ type: "text", text: stringAt(p.text, `${at}.text`) });
+    else if (p.type === "reasoning" && role === "assistant" && reasoning === "drop") return;
+    else if (p.type === "reasoning" && role === "assistant" && reasoning === "keep") parts.push(reasoningPart(p, at));
+    else if (p.type === "image" && role === "user") parts.push(imagePart(p, at));
+    else if (p.type === "file" && (role === "user" || role === "assistant")) parts.push(fileInput(p, at));
     else if (p.type === "tool-call" && role === "assistant") {
       if (p.providerExecuted === true) unsupported(at, "a provider-executed tool call", "keep provider-executed tools out of chats kept by ctxloom.");
       const name = stringAt(p.toolName, `${at}.toolName`);
@@ -114,14 +174,71 @@ function convert(value: unknown, where: string, dropReasoning: boolean): Message
     } else if (p.type === "tool-result" && role === "tool") {
       results.push({ role: "tool", toolCallId: stringAt(p.toolCallId, `${at}.toolCallId`), name: stringAt(p.toolName, `${at}.toolName`), content: outputText(p.output, `${at}.output`) });
     } else {
-      const todo = p.type === "reasoning" ? 'pass { reasoning: "drop" } to leave reasoning out.' : "send it in the request yourself, or describe it in text.";
+      const todo = p.type === "reasoning" ? 'pass { reasoning: "keep" } or { reasoning: "drop" }.' : "send it in the request yourself, or describe it in text.";
       unsupported(at, `a part of type ${describe(p.type)} in a ${role} message`, todo);
     }
   });
   if (role === "tool") return results;
-  const content = texts.join("");
+  const content = contentOf(parts, "");
   if (calls.length > 0) return [{ role, content, toolCalls: calls }];
   return [{ role, content }];
+}
+
+/** The Anthropic metadata of a part's providerOptions, or {}. */
+function anthropicOptions(p: Record<string, unknown>): Record<string, unknown> {
+  const o = p.providerOptions as Record<string, unknown> | undefined;
+  const a = o !== null && typeof o === "object" ? o.anthropic : undefined;
+  return a !== null && typeof a === "object" ? (a as Record<string, unknown>) : {};
+}
+
+function reasoningPart(p: Record<string, unknown>, at: string): ContentPart {
+  const meta = anthropicOptions(p);
+  if (typeof meta.redactedData === "string" && meta.redactedData.length > 0) return { type: "redacted-reasoning", data: meta.redactedData };
+  const out: ContentPart = { type: "reasoning", text: stringAt(p.text, `${at}.text`) };
+  if (typeof meta.signature === "string" && meta.signature.length > 0) out.signature = meta.signature;
+  return out;
+}
+
+/** base64 of image bytes by their first bytes: PNG, JPEG, GIF, WebP. */
+const IMAGE_SIGNATURES: [string, string][] = [["iVBORw0KGgo", "image/png"], ["/9j/", "image/jpeg"], ["R0lGOD", "image/gif"], ["UklGR", "image/webp"]];
+
+/** Bytes, a URL object, or a string (a URL, a data: URL or base64) as ctxloom's string source. */
+function sourceText(value: unknown, at: string): string {
+  if (value instanceof URL) return value.href;
+  if (value instanceof Uint8Array) return bytesToBase64(value);
+  if (value instanceof ArrayBuffer) return bytesToBase64(new Uint8Array(value));
+  if (typeof value === "string") return value;
+  return unsupported(at, `a source ${describe(value)}`, "pass bytes, base64 or a URL (a provider reference cannot be kept).");
+}
+
+function imagePart(p: Record<string, unknown>, at: string): ContentPart {
+  const image = sourceText(p.image, `${at}.image`);
+  const out: ContentPart = { type: "image", image };
+  let mediaType = typeof p.mediaType === "string" && p.mediaType.includes("/") ? p.mediaType : undefined;
+  if (mediaType === undefined && !/^(https?|data):/i.test(image)) mediaType = IMAGE_SIGNATURES.find(([s]) => image.startsWith(s))?.[1];
+  if (mediaType !== undefined && !(image.startsWith("data:") && dataUrlType(image) !== mediaType)) out.mediaType = mediaType;
+  const openai = (p.providerOptions as { openai?: { imageDetail?: unknown } } | undefined)?.openai;
+  const detail = openai?.imageDetail;
+  if (detail === "low" || detail === "high" || detail === "auto") out.detail = detail;
+  return out;
+}
+
+function fileInput(p: Record<string, unknown>, at: string): ContentPart {
+  let data: string;
+  const d = p.data as Record<string, unknown> | undefined;
+  if (d !== null && typeof d === "object" && !(d instanceof URL) && !(d instanceof Uint8Array) && !(d instanceof ArrayBuffer) && typeof d.type === "string") {
+    if (d.type === "data") data = sourceText(d.data, `${at}.data.data`);
+    else if (d.type === "url") data = sourceText(d.url, `${at}.data.url`);
+    else if (d.type === "text") data = textToBase64(stringAt(d.text, `${at}.data.text`));
+    else return unsupported(`${at}.data`, `a file by ${describe(d.type)}`, "pass the file's bytes or URL to keep it in the chat.");
+  } else {
+    data = sourceText(p.data, `${at}.data`);
+  }
+  const mediaType = stringAt(p.mediaType, `${at}.mediaType`);
+  if (!mediaType.includes("/")) unsupported(`${at}.mediaType`, `a media type without a subtype (${describe(mediaType)})`, 'give the full type, e.g. "application/pdf".');
+  const out: ContentPart = { type: "file", data, mediaType };
+  if (typeof p.filename === "string" && p.filename.length > 0) out.filename = p.filename;
+  return out;
 }
 
 function outputText(output: unknown, where: string): string {

@@ -1,7 +1,7 @@
 // Anthropic's Messages objects to chat messages: what `chat.append` takes.
 import { CtxloomError, describe } from "../errors.js";
-import type { MessageInput, ToolCall } from "../message.js";
-import { argumentsText, checked, listOf, objectAt, stringAt, unsupported } from "./common.js";
+import type { ContentPart, MessageInput, ToolCall } from "../message.js";
+import { argumentsText, checked, contentOf, listOf, objectAt, stringAt, textToBase64, unsupported } from "./common.js";
 
 /** A content block of Anthropic's Messages API (response `ContentBlock` or request `ContentBlockParam`), structurally. */
 export interface AnthropicBlockLike {
@@ -13,6 +13,11 @@ export interface AnthropicBlockLike {
   tool_use_id?: string;
   content?: unknown;
   is_error?: boolean | null;
+  thinking?: string;
+  signature?: string;
+  data?: string;
+  source?: unknown;
+  title?: string | null;
 }
 
 /**
@@ -32,8 +37,11 @@ export const TOOL_ERROR_PREFIX = "Error: ";
  * a list) to inputs for `chat.append`, in order: text blocks join into the content,
  * tool_use blocks become `toolCalls` (input as JSON text), each tool_result block its own
  * tool message (before the user's text of the same message, as Anthropic orders them;
- * a failed one, is_error, starts with "Error: "). Thinking and redacted_thinking blocks,
- * images, documents and server tools are refused with UNSUPPORTED_CONTENT, never dropped.
+ * a failed one, is_error, starts with "Error: "). Thinking blocks become reasoning parts
+ * with their signature, redacted_thinking blocks redacted-reasoning parts, image blocks image
+ * parts, documents (PDF or plain text, bytes or URL) file parts: the message's content is
+ * then the list of parts. Server tools, citations' sources and images inside tool results
+ * are refused with UNSUPPORTED_CONTENT, never dropped.
  * @throws INVALID_ARGUMENT, UNSUPPORTED_CONTENT, and append's own codes for a malformed message
  */
 export function fromAnthropic(message: AnthropicMessageLike | readonly AnthropicMessageLike[]): MessageInput[] {
@@ -51,7 +59,7 @@ function convert(value: unknown, where: string): MessageInput[] {
   const role = m.role;
   if (typeof m.content === "string") return [{ role, content: m.content }];
   if (!Array.isArray(m.content)) throw new CtxloomError("INVALID_CONTENT", `${where}.content must be a string or a list of blocks; got ${describe(m.content)}.`);
-  const texts: string[] = [];
+  const parts: ContentPart[] = [];
   const calls: ToolCall[] = [];
   const results: MessageInput[] = [];
   m.content.forEach((value: unknown, i) => {
@@ -59,7 +67,7 @@ function convert(value: unknown, where: string): MessageInput[] {
     const b = objectAt(value, at);
     switch (b.type) {
       case "text":
-        texts.push(stringAt(b.text, `${at}.text`));
+        parts.push({ type: "text", text: stringAt(b.text, `${at}.text`) });
         return;
       case "tool_use":
         if (role !== "assistant") throw new CtxloomError("INVALID_TOOL_CALL", `${at} is a tool_use block in a user message; only the assistant calls tools.`);
@@ -71,18 +79,43 @@ function convert(value: unknown, where: string): MessageInput[] {
         results.push({ role: "tool", toolCallId: stringAt(b.tool_use_id, `${at}.tool_use_id`), content: b.is_error === true ? TOOL_ERROR_PREFIX + text : text });
         return;
       }
-      case "thinking":
+      case "thinking": {
+        const part: ContentPart = { type: "reasoning", text: stringAt(b.thinking, `${at}.thinking`) };
+        if (typeof b.signature === "string" && b.signature.length > 0) part.signature = b.signature;
+        parts.push(part);
+        return;
+      }
       case "redacted_thinking":
-        return unsupported(at, `a ${b.type} block`, "turn extended thinking off for chats kept by ctxloom, or keep the turn's blocks yourself until its tool loop ends.");
+        parts.push({ type: "redacted-reasoning", data: stringAt(b.data, `${at}.data`) });
+        return;
+      case "image":
+      case "document":
+        parts.push(mediaPart(b, at));
+        return;
       default:
         return unsupported(at, `a block of type ${describe(b.type)}`, "send it in the request yourself, or describe it in text.");
     }
   });
   const out: MessageInput[] = [...results];
-  const content = texts.join("\n\n");
+  const content = contentOf(parts, "\n\n");
   if (calls.length > 0) out.push({ role, content, toolCalls: calls });
   else if (content.length > 0 || results.length === 0) out.push({ role, content });
   return out;
+}
+
+/** An image or document block as an image or file part. */
+function mediaPart(b: Record<string, unknown>, at: string): ContentPart {
+  const s = objectAt(b.source, `${at}.source`);
+  const title = typeof b.title === "string" && b.title.length > 0 ? { filename: b.title } : {};
+  if (b.type === "image") {
+    if (s.type === "base64") return { type: "image", image: stringAt(s.data, `${at}.source.data`), mediaType: stringAt(s.media_type, `${at}.source.media_type`) };
+    if (s.type === "url") return { type: "image", image: stringAt(s.url, `${at}.source.url`) };
+  } else {
+    if (s.type === "base64") return { type: "file", data: stringAt(s.data, `${at}.source.data`), mediaType: stringAt(s.media_type, `${at}.source.media_type`), ...title };
+    if (s.type === "url") return { type: "file", data: stringAt(s.url, `${at}.source.url`), mediaType: "application/pdf", ...title };
+    if (s.type === "text") return { type: "file", data: textToBase64(stringAt(s.data, `${at}.source.data`)), mediaType: "text/plain", ...title };
+  }
+  return unsupported(`${at}.source`, `a source of type ${describe(s.type)}`, "send the bytes (base64) or a URL instead of a file id or content blocks.");
 }
 
 function resultText(content: unknown, where: string): string {

@@ -1,6 +1,6 @@
 // What the SDK converters share: refusals with a code, checked lists, JSON arguments.
 import { CtxloomError, describe } from "../errors.js";
-import { checkMessageInput, type MessageInput } from "../message.js";
+import { checkMessageInput, type ContentPart, type MessageInput } from "../message.js";
 
 /** Throws UNSUPPORTED_CONTENT: `what` (at `where`) cannot be carried by a chat message. */
 export function unsupported(where: string, what: string, todo: string): never {
@@ -55,4 +55,23 @@ export function parseArguments(text: string): unknown {
 export function checked(inputs: MessageInput[]): MessageInput[] {
   for (const input of inputs) checkMessageInput(input);
   return inputs;
+}
+
+/** Bytes as base64 (chunked: no argument list grows with the input). */
+export function bytesToBase64(bytes: Uint8Array): string {
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}
+
+/** UTF-8 text as base64. */
+export const textToBase64 = (text: string): string => bytesToBase64(new TextEncoder().encode(text));
+
+/** The media type of a data: URL, or undefined. */
+export const dataUrlType = (url: string): string | undefined => /^data:([^;,]+)/.exec(url)?.[1]?.toLowerCase();
+
+/** The content of an input: the text alone when every part is text (joined with `join`), else the parts. */
+export function contentOf(parts: ContentPart[], join: string): string | ContentPart[] {
+  if (parts.every((p) => p.type === "text")) return parts.map((p) => (p as { text: string }).text).join(join);
+  return parts.filter((p) => p.type !== "text" || p.text.length > 0);
 }

@@ -1,18 +1,23 @@
 // LangChain (`@langchain/core` 1): chat messages to BaseMessages and back.
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import type { OpenAIMessage } from "../context/format.js";
+import { base64Of, isUrl, mediaTypeOf, partsToSend, textOf as textOfMessage, type WithContent } from "../context/parts-format.js";
 import type { ContextWindow } from "../context/types.js";
 import { CtxloomError, checkOptions, describe } from "../errors.js";
-import type { Message, MessageInput, ToolCall } from "../message.js";
+import type { ContentPart, Message, MessageInput, ToolCall } from "../message.js";
 import { TOOL_ERROR_PREFIX } from "./anthropic.js";
-import { argumentsText, checked, listOf, objectAt, parseArguments, stringAt, unsupported } from "./common.js";
+import { argumentsText, bytesToBase64, checked, contentOf, listOf, objectAt, parseArguments, stringAt, unsupported } from "./common.js";
 
-type Convertible = Pick<Message, "role" | "content" | "name" | "toolCalls" | "toolCallId">;
+type Convertible = Pick<Message, "role" | "name" | "toolCalls" | "toolCallId"> & WithContent;
 
 /**
  * A built context (the default "openai" format: system prompt and memory as system
  * messages, then the conversation and the input), or chat messages, as LangChain messages:
  * SystemMessage, HumanMessage, AIMessage (tool calls with their args parsed), ToolMessage.
+ * Images and files become LangChain's standard image and file blocks (URL, or base64 data
+ * with its mimeType); reasoning with a signature an Anthropic `thinking` block, redacted
+ * reasoning a `redacted_thinking` block (what ChatAnthropic sends back), other reasoning a
+ * standard `reasoning` block.
  * @throws INVALID_ARGUMENT for a context in another format
  */
 export function toLangChain(source: ContextWindow<OpenAIMessage> | readonly Convertible[]): BaseMessage[] {
@@ -28,19 +33,38 @@ export function toLangChain(source: ContextWindow<OpenAIMessage> | readonly Conv
   }
   return messages.map((m): BaseMessage => {
     const name = m.name === undefined ? {} : { name: m.name };
+    const parts = partsToSend(m);
+    const content = parts ? parts.map(langChainBlock) : textOfMessage(m);
     switch (m.role) {
       case "system":
-        return new SystemMessage({ content: m.content, ...name });
+        return new SystemMessage({ content: textOfMessage(m), ...name });
       case "user":
-        return new HumanMessage({ content: m.content, ...name });
+        return new HumanMessage({ content, ...name });
       case "tool":
-        return new ToolMessage({ content: m.content, tool_call_id: m.toolCallId!, ...name });
+        return new ToolMessage({ content: textOfMessage(m), tool_call_id: m.toolCallId!, ...name });
       case "assistant": {
         const calls = (m.toolCalls ?? []).map((c) => ({ id: c.id, name: c.function.name, args: argsObject(parseArguments(c.function.arguments)), type: "tool_call" as const }));
-        return new AIMessage({ content: m.content, ...name, ...(calls.length > 0 ? { tool_calls: calls } : {}) });
+        return new AIMessage({ content, ...name, ...(calls.length > 0 ? { tool_calls: calls } : {}) });
       }
     }
   });
+}
+
+function langChainBlock(p: ContentPart): Record<string, unknown> & { type: string } {
+  switch (p.type) {
+    case "text":
+      return { type: "text", text: p.text };
+    case "reasoning":
+      return p.signature === undefined ? { type: "reasoning", reasoning: p.text } : { type: "thinking", thinking: p.text, signature: p.signature };
+    case "redacted-reasoning":
+      return { type: "redacted_thinking", data: p.data };
+    case "image":
+    case "file": {
+      const source = isUrl(p) ? { url: p.type === "image" ? p.image : p.data } : { data: base64Of(p)!, mimeType: mediaTypeOf(p) };
+      const meta = p.type === "file" && p.filename !== undefined ? { metadata: { filename: p.filename } } : {};
+      return { type: p.type, ...source, ...(isUrl(p) ? { mimeType: mediaTypeOf(p) } : {}), ...meta };
+    }
+  }
 }
 
 function argsObject(value: unknown): Record<string, unknown> {
@@ -49,8 +73,8 @@ function argsObject(value: unknown): Record<string, unknown> {
 
 /** Options of `fromLangChain`. */
 export interface FromLangChainOptions {
-  /** Reasoning blocks: "refuse" (default, UNSUPPORTED_CONTENT) or "drop" (left out). */
-  reasoning?: "refuse" | "drop";
+  /** Reasoning blocks (thinking, redacted_thinking, reasoning): "keep" (default, as reasoning parts), "drop" (left out) or "refuse" (UNSUPPORTED_CONTENT). */
+  reasoning?: "keep" | "drop" | "refuse";
 }
 
 const ROLE_OF: Record<string, Message["role"]> = { human: "user", ai: "assistant", system: "system", tool: "tool" };
@@ -59,25 +83,27 @@ const ROLE_OF: Record<string, Message["role"]> = { human: "user", ai: "assistant
  * LangChain messages (one or a list: a model's AIMessage with tool_calls, ToolMessages,
  * HumanMessage, SystemMessage) to inputs for `chat.append`: text blocks join, tool_calls
  * become `toolCalls` (args as JSON text), a ToolMessage a tool message (status "error":
- * its content starts with "Error: "). Images, files, invalid tool calls and other message
- * types are refused with UNSUPPORTED_CONTENT; reasoning too unless `{ reasoning: "drop" }`.
+ * its content starts with "Error: "). Image blocks (standard, or OpenAI-style image_url)
+ * and file blocks become image and file parts, thinking / redacted_thinking / reasoning
+ * blocks reasoning parts. Files by id, audio, video, invalid tool calls and other message
+ * types are refused with UNSUPPORTED_CONTENT.
  * @throws INVALID_ARGUMENT, UNSUPPORTED_CONTENT, and append's own codes
  */
 export function fromLangChain(messages: BaseMessage | readonly BaseMessage[], options?: FromLangChainOptions): MessageInput[] {
   const o = checkOptions<FromLangChainOptions>(options, "fromLangChain(messages, options)", ["reasoning"]);
-  if (o.reasoning !== undefined && o.reasoning !== "refuse" && o.reasoning !== "drop") {
-    throw new CtxloomError("INVALID_ARGUMENT", `reasoning must be "refuse" or "drop"; got ${describe(o.reasoning)}.`);
+  if (o.reasoning !== undefined && o.reasoning !== "keep" && o.reasoning !== "refuse" && o.reasoning !== "drop") {
+    throw new CtxloomError("INVALID_ARGUMENT", `reasoning must be "keep", "drop" or "refuse"; got ${describe(o.reasoning)}.`);
   }
   const list = listOf(messages, "fromLangChain(messages)");
-  return checked(list.map((value, i) => convert(value, Array.isArray(messages) ? `fromLangChain(messages)[${i}]` : "fromLangChain(message)", o.reasoning === "drop")));
+  return checked(list.map((value, i) => convert(value, Array.isArray(messages) ? `fromLangChain(messages)[${i}]` : "fromLangChain(message)", o.reasoning ?? "keep")));
 }
 
-function convert(value: unknown, where: string, dropReasoning: boolean): MessageInput {
+function convert(value: unknown, where: string, reasoning: "keep" | "drop" | "refuse"): MessageInput {
   const m = objectAt(value, where);
   const type = typeof m.type === "string" ? m.type : undefined;
   const role = type === undefined ? undefined : ROLE_OF[type];
   if (!role) unsupported(where, `a message of type ${describe(m.type)}`, "convert it to a human, ai, system or tool message.");
-  const out: MessageInput = { role, content: textOf(m.content, `${where}.content`, dropReasoning) };
+  const out: MessageInput = { role, content: textOf(m.content, `${where}.content`, reasoning) };
   if (typeof m.name === "string" && m.name.length > 0) out.name = m.name;
   if (role === "assistant") {
     if (Array.isArray(m.invalid_tool_calls) && m.invalid_tool_calls.length > 0) {
@@ -94,24 +120,55 @@ function convert(value: unknown, where: string, dropReasoning: boolean): Message
   }
   if (role === "tool") {
     out.toolCallId = stringAt(m.tool_call_id, `${where}.tool_call_id`);
+    if (typeof out.content !== "string") unsupported(`${where}.content`, "a tool result with images or files", "return the tool's result as text.");
     if (m.status === "error") out.content = TOOL_ERROR_PREFIX + out.content;
   }
   return out;
 }
 
-function textOf(content: unknown, where: string, dropReasoning: boolean): string {
+const REASONING = ["reasoning", "thinking", "redacted_thinking"];
+
+function textOf(content: unknown, where: string, reasoning: "keep" | "drop" | "refuse"): string | ContentPart[] {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) throw new CtxloomError("INVALID_CONTENT", `${where} must be a string or a list of blocks; got ${describe(content)}.`);
-  const texts: string[] = [];
+  const parts: ContentPart[] = [];
   content.forEach((value: unknown, i) => {
-    const b = objectAt(value, `${where}[${i}]`);
-    if (b.type === "text") texts.push(stringAt(b.text, `${where}[${i}].text`));
-    else if ((b.type === "reasoning" || b.type === "thinking") && dropReasoning) return;
+    const at = `${where}[${i}]`;
+    const b = objectAt(value, at);
+    if (b.type === "text") parts.push({ type: "text", text: stringAt(b.text, `${at}.text`) });
+    else if (REASONING.includes(b.type as string) && reasoning === "drop") return;
+    else if (b.type === "reasoning" && reasoning === "keep") parts.push({ type: "reasoning", text: stringAt(b.reasoning, `${at}.reasoning`) });
+    else if (b.type === "thinking" && reasoning === "keep") {
+      const part: ContentPart = { type: "reasoning", text: stringAt(b.thinking, `${at}.thinking`) };
+      if (typeof b.signature === "string" && b.signature.length > 0) part.signature = b.signature;
+      parts.push(part);
+    } else if (b.type === "redacted_thinking" && reasoning === "keep") parts.push({ type: "redacted-reasoning", data: stringAt(b.data, `${at}.data`) });
+    else if (b.type === "image_url") {
+      const img = typeof b.image_url === "string" ? { url: b.image_url } : objectAt(b.image_url, `${at}.image_url`);
+      const part: ContentPart = { type: "image", image: stringAt(img.url, `${at}.image_url.url`) };
+      if (img.detail === "low" || img.detail === "high" || img.detail === "auto") part.detail = img.detail;
+      parts.push(part);
+    } else if (b.type === "image" || b.type === "file") parts.push(dataBlock(b, at));
     else if (b.type === "tool_use" || b.type === "tool_call" || b.type === "function_call") return; // the same calls as tool_calls, which carry them
     else {
-      const todo = b.type === "reasoning" || b.type === "thinking" ? 'pass { reasoning: "drop" } to leave reasoning out.' : "send it in the request yourself, or describe it in text.";
-      unsupported(`${where}[${i}]`, `a block of type ${describe(b.type)}`, todo);
+      const todo = REASONING.includes(b.type as string) ? 'pass { reasoning: "keep" } or { reasoning: "drop" }.' : "send it in the request yourself, or describe it in text.";
+      unsupported(at, `a block of type ${describe(b.type)}`, todo);
     }
   });
-  return texts.join("");
+  return contentOf(parts, "");
+}
+
+/** A standard image or file block (url, or base64 data with its mimeType; the older source_type / mime_type spelling too). */
+function dataBlock(b: Record<string, unknown>, at: string): ContentPart {
+  const mimeType = typeof b.mimeType === "string" ? b.mimeType : typeof b.mime_type === "string" ? b.mime_type : undefined;
+  let source: string;
+  if (typeof b.url === "string") source = b.url;
+  else if (typeof b.data === "string") source = b.data;
+  else if (b.data instanceof Uint8Array) source = bytesToBase64(b.data);
+  else return unsupported(at, `a ${b.type as string} block without url or data (a file id?)`, "pass its bytes or URL to keep it in the chat.");
+  if (b.type === "image") return mimeType === undefined ? { type: "image", image: source } : { type: "image", image: source, mediaType: mimeType };
+  const meta = b.metadata as Record<string, unknown> | undefined;
+  const filename = meta && typeof meta.filename === "string" && meta.filename.length > 0 ? { filename: meta.filename } : {};
+  if (mimeType === undefined) return unsupported(at, "a file block without a mimeType", 'give its mimeType, e.g. "application/pdf".');
+  return { type: "file", data: source, mediaType: mimeType, ...filename };
 }

@@ -1,7 +1,7 @@
 // OpenAI's Chat Completions objects to chat messages: what `chat.append` takes.
 import { CtxloomError, describe } from "../errors.js";
-import type { MessageInput, ToolCall } from "../message.js";
-import { checked, listOf, objectAt, stringAt, unsupported } from "./common.js";
+import type { ContentPart, MessageInput, ToolCall } from "../message.js";
+import { checked, contentOf, dataUrlType, listOf, objectAt, stringAt, unsupported } from "./common.js";
 
 /**
  * A message of OpenAI's Chat Completions API, as the `openai` package types it: a response's
@@ -10,7 +10,7 @@ import { checked, listOf, objectAt, stringAt, unsupported } from "./common.js";
  */
 export interface OpenAIMessageLike {
   role: string;
-  content?: string | null | readonly { type: string; text?: string }[];
+  content?: string | null | readonly { type: string; text?: string; image_url?: unknown; file?: unknown }[];
   name?: string;
   refusal?: string | null;
   tool_calls?: readonly { id: string; type: string; function?: { name: string; arguments: string } }[] | null;
@@ -28,9 +28,11 @@ export interface OpenAICompletionLike {
  * Converts OpenAI Chat Completions messages (one, a list, or a whole `ChatCompletion`) to
  * inputs for `chat.append`: content null with tool_calls becomes an assistant message with
  * empty content and `toolCalls`; a refusal becomes the content; "developer" becomes
- * "system"; text parts are joined. Annotations (URL citations) are not sent back in a
- * request and are not kept. Images, audio, files, custom tool calls and the old
- * `function_call` are refused with UNSUPPORTED_CONTENT.
+ * "system"; text parts are joined. A user message's image_url parts become image parts and
+ * file parts (bytes as file_data) file parts: its content is then the list of parts.
+ * Annotations (URL citations) are not sent back in a request and are not kept. Audio,
+ * uploaded file ids, custom tool calls and the old `function_call` are refused with
+ * UNSUPPORTED_CONTENT.
  * @throws INVALID_ARGUMENT, UNSUPPORTED_CONTENT, and append's own codes for a malformed message
  */
 export function fromOpenAI(message: OpenAIMessageLike | readonly OpenAIMessageLike[] | OpenAICompletionLike): MessageInput[] {
@@ -71,17 +73,31 @@ function toolCall(value: unknown, where: string): ToolCall {
   return { id: stringAt(c.id, `${where}.id`), type: "function", function: { name: stringAt(fn.name, `${where}.function.name`), arguments: stringAt(fn.arguments, `${where}.function.arguments`) } };
 }
 
-/** The text of a content: a string, text parts joined, or null when there is none. */
-export function textOf(content: unknown, where: string): string | null {
+/** The content: a string, text parts joined, the parts when one is an image or file, or null when there is none. */
+export function textOf(content: unknown, where: string): string | ContentPart[] | null {
   if (content === null || content === undefined) return null;
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) throw new CtxloomError("INVALID_CONTENT", `${where} must be a string, a list of parts or null; got ${describe(content)}.`);
-  return content
-    .map((part: unknown, i) => {
-      const p = objectAt(part, `${where}[${i}]`);
-      if (p.type === "text") return stringAt(p.text, `${where}[${i}].text`);
-      if (p.type === "refusal") return stringAt(p.refusal, `${where}[${i}].refusal`);
-      return unsupported(`${where}[${i}]`, `a part of type ${describe(p.type)}`, "send it in the request yourself, or describe it in text.");
-    })
-    .join("");
+  const parts = content.map((part: unknown, i): ContentPart => {
+    const at = `${where}[${i}]`;
+    const p = objectAt(part, at);
+    if (p.type === "text") return { type: "text", text: stringAt(p.text, `${at}.text`) };
+    if (p.type === "refusal") return { type: "text", text: stringAt(p.refusal, `${at}.refusal`) };
+    if (p.type === "image_url") {
+      const img = objectAt(p.image_url, `${at}.image_url`);
+      const out: ContentPart = { type: "image", image: stringAt(img.url, `${at}.image_url.url`) };
+      if (img.detail === "low" || img.detail === "high" || img.detail === "auto") out.detail = img.detail;
+      return out;
+    }
+    if (p.type === "file") {
+      const f = objectAt(p.file, `${at}.file`);
+      if (typeof f.file_data !== "string") return unsupported(`${at}.file`, "a file by upload id", "pass the file's bytes (file_data) to keep it in the chat.");
+      // Chat Completions takes PDFs: bytes without a data: URL's type are a PDF.
+      const out: ContentPart = { type: "file", data: f.file_data, mediaType: dataUrlType(f.file_data) ?? "application/pdf" };
+      if (typeof f.filename === "string" && f.filename.length > 0) out.filename = f.filename;
+      return out;
+    }
+    return unsupported(at, `a part of type ${describe(p.type)}`, "send it in the request yourself, or describe it in text.");
+  });
+  return contentOf(parts, "");
 }

@@ -1,7 +1,7 @@
 // OpenAI's Responses API items to chat messages: a response's `output`, or input items.
 import { CtxloomError, describe } from "../errors.js";
-import type { MessageInput } from "../message.js";
-import { checked, listOf, objectAt, stringAt, unsupported } from "./common.js";
+import type { ContentPart, MessageInput } from "../message.js";
+import { checked, contentOf, dataUrlType, listOf, objectAt, stringAt, unsupported } from "./common.js";
 
 /** An item of the Responses API (a response's `output` item or a `ResponseInputItem`), structurally. */
 export interface ResponsesItemLike {
@@ -17,10 +17,11 @@ export interface ResponsesItemLike {
 /**
  * Converts Responses API items (a response's `output`, or input items; one or a list) to
  * inputs for `chat.append`: a message item becomes a message (its output_text, input_text
- * and refusal parts joined; "developer" becomes "system"), function_call items join the
+ * and refusal parts joined; input_image and input_file parts kept as image and file parts;
+ * "developer" becomes "system"), function_call items join the
  * assistant message just before them as `toolCalls` (or start one with empty content),
- * a function_call_output becomes a tool message. Reasoning items, images, files and
- * built-in tools are refused with UNSUPPORTED_CONTENT.
+ * a function_call_output becomes a tool message. Reasoning items (OpenAI's own, sent back
+ * by id), uploaded file ids and built-in tools are refused with UNSUPPORTED_CONTENT.
  * @throws INVALID_ARGUMENT, UNSUPPORTED_CONTENT, and append's own codes for a malformed message
  */
 export function fromResponses(items: ResponsesItemLike | readonly ResponsesItemLike[]): MessageInput[] {
@@ -46,7 +47,9 @@ export function fromResponses(items: ResponsesItemLike | readonly ResponsesItemL
       if (last && last.role === "assistant") (last.toolCalls ??= []).push(call);
       else out.push({ role: "assistant", content: "", toolCalls: [call] });
     } else if (type === "function_call_output") {
-      out.push({ role: "tool", toolCallId: stringAt(item.call_id, `${where}.call_id`), content: textOf(item.output, `${where}.output`) });
+      const output = textOf(item.output, `${where}.output`);
+      if (typeof output !== "string") unsupported(`${where}.output`, "a tool output with images or files", "return the tool's result as text.");
+      out.push({ role: "tool", toolCallId: stringAt(item.call_id, `${where}.call_id`), content: output });
     } else if (type === "reasoning") {
       unsupported(where, "a reasoning item", "leave reasoning items out of the chat (or use `store: true` and previous_response_id for them).");
     } else {
@@ -56,15 +59,28 @@ export function fromResponses(items: ResponsesItemLike | readonly ResponsesItemL
   return checked(out);
 }
 
-function textOf(content: unknown, where: string): string {
+function textOf(content: unknown, where: string): string | ContentPart[] {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) throw new CtxloomError("INVALID_CONTENT", `${where} must be a string or a list of parts; got ${describe(content)}.`);
-  return content
-    .map((value: unknown, i) => {
-      const p = objectAt(value, `${where}[${i}]`);
-      if (p.type === "output_text" || p.type === "input_text") return stringAt(p.text, `${where}[${i}].text`);
-      if (p.type === "refusal") return stringAt(p.refusal, `${where}[${i}].refusal`);
-      return unsupported(`${where}[${i}]`, `a part of type ${describe(p.type)}`, "send it in the request yourself, or describe it in text.");
-    })
-    .join("");
+  const parts = content.map((value: unknown, i): ContentPart => {
+    const at = `${where}[${i}]`;
+    const p = objectAt(value, at);
+    if (p.type === "output_text" || p.type === "input_text") return { type: "text", text: stringAt(p.text, `${at}.text`) };
+    if (p.type === "refusal") return { type: "text", text: stringAt(p.refusal, `${at}.refusal`) };
+    if (p.type === "input_image" && typeof p.image_url === "string") {
+      const out: ContentPart = { type: "image", image: p.image_url };
+      if (p.detail === "low" || p.detail === "high" || p.detail === "auto") out.detail = p.detail;
+      return out;
+    }
+    if (p.type === "input_file" && (typeof p.file_data === "string" || typeof p.file_url === "string")) {
+      const data = typeof p.file_data === "string" ? p.file_data : (p.file_url as string);
+      // The Responses API reads PDFs: bytes or a URL without a stated type are a PDF.
+      const out: ContentPart = { type: "file", data, mediaType: dataUrlType(data) ?? "application/pdf" };
+      if (typeof p.filename === "string" && p.filename.length > 0) out.filename = p.filename;
+      return out;
+    }
+    if (p.type === "input_image" || p.type === "input_file") return unsupported(at, `an ${p.type} by upload id`, "pass its bytes or URL to keep it in the chat.");
+    return unsupported(at, `a part of type ${describe(p.type)}`, "send it in the request yourself, or describe it in text.");
+  });
+  return contentOf(parts, "");
 }

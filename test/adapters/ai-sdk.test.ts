@@ -100,14 +100,17 @@ describe("ModelMessages both ways", () => {
     expect(back[1]).toMatchObject({ content: [{ toolName: "lookup" }] });
   });
 
-  it("reasoning parts are refused, or left out when asked", () => {
+  it("reasoning parts are kept (default), left out or refused when asked", () => {
     const withReasoning: ModelMessage[] = [{ role: "assistant", content: [{ type: "reasoning", text: "hmm" }, { type: "text", text: "Hi." }] }];
-    expectThrowCode(() => fromModelMessages(withReasoning), "UNSUPPORTED_CONTENT");
+    expect(fromModelMessages(withReasoning)).toEqual([{ role: "assistant", content: [{ type: "reasoning", text: "hmm" }, { type: "text", text: "Hi." }] }]);
+    expectThrowCode(() => fromModelMessages(withReasoning, { reasoning: "refuse" }), "UNSUPPORTED_CONTENT");
     expect(fromModelMessages(withReasoning, { reasoning: "drop" })).toEqual([{ role: "assistant", content: "Hi." }]);
   });
 
   it.each([
-    ["a file part", [{ role: "user", content: [{ type: "file", data: "aGk=", mediaType: "text/plain" }] }], "UNSUPPORTED_CONTENT"],
+    ["a file by provider reference", [{ role: "user", content: [{ type: "file", data: { type: "reference", reference: { openai: "file-1" } }, mediaType: "text/plain" }] }], "UNSUPPORTED_CONTENT"],
+    ["a file without a media subtype", [{ role: "user", content: [{ type: "file", data: "aGk=", mediaType: "text" }] }], "UNSUPPORTED_CONTENT"],
+    ["an image part in an assistant message", [{ role: "assistant", content: [{ type: "image", image: "aGk=" }] }], "UNSUPPORTED_CONTENT"],
     ["a provider-executed call", [{ role: "assistant", content: [{ type: "tool-call", toolCallId: "a", toolName: "s", input: {}, providerExecuted: true }] }], "UNSUPPORTED_CONTENT"],
     ["an approval response", [{ role: "tool", content: [{ type: "tool-approval-response", approvalId: "a", approved: true }] }], "UNSUPPORTED_CONTENT"],
     ["a tool output of images", [{ role: "tool", content: [{ type: "tool-result", toolCallId: "a", toolName: "f", output: { type: "content", value: [{ type: "file", data: "x", mediaType: "image/png" }] } }] }], "UNSUPPORTED_CONTENT"],
@@ -120,7 +123,7 @@ describe("ModelMessages both ways", () => {
 
   it("refuses bad options, naming the closest key", () => {
     expectThrowCode(() => fromModelMessages([], { reasonning: "drop" } as never), "INVALID_ARGUMENT");
-    expectThrowCode(() => fromModelMessages([], { reasoning: "keep" } as never), "INVALID_ARGUMENT");
+    expectThrowCode(() => fromModelMessages([], { reasoning: "maybe" } as never), "INVALID_ARGUMENT");
   });
 });
 

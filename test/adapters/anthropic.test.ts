@@ -75,9 +75,9 @@ describe("fromAnthropic", () => {
   });
 
   it.each([
-    ["a thinking block", { role: "assistant", content: [{ type: "thinking", thinking: "hmm", signature: "sig" }] }, "UNSUPPORTED_CONTENT"],
-    ["a redacted_thinking block", { role: "assistant", content: [{ type: "redacted_thinking", data: "xx" }] }, "UNSUPPORTED_CONTENT"],
-    ["an image block", { role: "user", content: [{ type: "image", source: { type: "url", url: "https://x" } }] }, "UNSUPPORTED_CONTENT"],
+    ["a document by file id", { role: "user", content: [{ type: "document", source: { type: "file", file_id: "f" } }] }, "UNSUPPORTED_CONTENT"],
+    ["a thinking block from the user", { role: "user", content: [{ type: "thinking", thinking: "hmm", signature: "sig" }] }, "INVALID_CONTENT"],
+    ["an image block from the assistant", { role: "assistant", content: [{ type: "image", source: { type: "url", url: "https://x" } }] }, "INVALID_CONTENT"],
     ["a server tool use", { role: "assistant", content: [{ type: "server_tool_use", id: "s", name: "web_search", input: {} }] }, "UNSUPPORTED_CONTENT"],
     ["an image in a tool result", { role: "user", content: [{ type: "tool_result", tool_use_id: "a", content: [{ type: "image", source: {} }] }] }, "UNSUPPORTED_CONTENT"],
     ["a tool_use from the user", { role: "user", content: [{ type: "tool_use", id: "a", name: "f", input: {} }] }, "INVALID_TOOL_CALL"],

@@ -59,8 +59,8 @@ describe("fromLangChain / toLangChain", () => {
   });
 
   it.each([
-    ["an image block", new HumanMessage({ content: [{ type: "image_url", image_url: { url: "https://x" } }] }), "UNSUPPORTED_CONTENT"],
-    ["a reasoning block", new AIMessage({ content: [{ type: "reasoning", reasoning: "hmm" }, { type: "text", text: "ok" }] }), "UNSUPPORTED_CONTENT"],
+    ["an audio block", new HumanMessage({ content: [{ type: "audio", data: "aGk=", mimeType: "audio/wav" }] }), "UNSUPPORTED_CONTENT"],
+    ["a file block by id", new HumanMessage({ content: [{ type: "file", fileId: "f", mimeType: "application/pdf" }] }), "UNSUPPORTED_CONTENT"],
     ["an invalid tool call", new AIMessage({ content: "", invalid_tool_calls: [{ id: "a", name: "f", args: "{oops", error: "bad", type: "invalid_tool_call" }] }), "UNSUPPORTED_CONTENT"],
     ["a tool call without id", new AIMessage({ content: "", tool_calls: [{ name: "f", args: {} }] }), "INVALID_TOOL_CALL"],
     ["a message of another type", { type: "generic", content: "x", role: "critic" }, "UNSUPPORTED_CONTENT"],
@@ -70,11 +70,13 @@ describe("fromLangChain / toLangChain", () => {
     expectThrowCode(() => fromLangChain(input as never), code);
   });
 
-  it("reasoning left out on request; bad options and contexts refused", async () => {
+  it("reasoning kept, left out or refused on request; bad options and contexts refused", async () => {
     const reasoned = new AIMessage({ content: [{ type: "reasoning", reasoning: "hmm" }, { type: "text", text: "ok" }] });
+    expect(fromLangChain(reasoned)).toEqual([{ role: "assistant", content: [{ type: "reasoning", text: "hmm" }, { type: "text", text: "ok" }] }]);
     expect(fromLangChain(reasoned, { reasoning: "drop" })).toEqual([{ role: "assistant", content: "ok" }]);
+    expectThrowCode(() => fromLangChain(reasoned, { reasoning: "refuse" }), "UNSUPPORTED_CONTENT");
     expectThrowCode(() => fromLangChain(reasoned, { reasonig: "drop" } as never), "INVALID_ARGUMENT");
-    expectThrowCode(() => fromLangChain(reasoned, { reasoning: "keep" } as never), "INVALID_ARGUMENT");
+    expectThrowCode(() => fromLangChain(reasoned, { reasoning: "maybe" } as never), "INVALID_ARGUMENT");
     const chat = await (await Loom.open()).user("u").create({ model: "gpt-4o" });
     await chat.append({ role: "user", content: "hi" });
     const anthropic = await chat.buildContext({ format: "anthropic" });

@@ -97,7 +97,9 @@ describe("fromOpenAI", () => {
   });
 
   it.each([
-    ["an image part", { role: "user", content: [{ type: "image_url", image_url: { url: "https://x/y.png" } }] }, "UNSUPPORTED_CONTENT"],
+    ["an audio input part", { role: "user", content: [{ type: "input_audio", input_audio: { data: "aGk=", format: "wav" } }] }, "UNSUPPORTED_CONTENT"],
+    ["a file by upload id", { role: "user", content: [{ type: "file", file: { file_id: "file-1" } }] }, "UNSUPPORTED_CONTENT"],
+    ["an image that is not a URL or bytes", { role: "user", content: [{ type: "image_url", image_url: { url: "ftp://x/y.png" } }] }, "INVALID_CONTENT"],
     ["an audio reply", { role: "assistant", content: null, audio: { id: "a", data: "", expires_at: 0, transcript: "" } }, "UNSUPPORTED_CONTENT"],
     ["a custom tool call", { role: "assistant", content: null, tool_calls: [{ id: "c", type: "custom", custom: { name: "x", input: "" } }] }, "UNSUPPORTED_CONTENT"],
     ["a legacy function call", { role: "assistant", content: null, function_call: { name: "f", arguments: "{}" } }, "UNSUPPORTED_CONTENT"],
@@ -135,7 +137,7 @@ describe("fromResponses", () => {
   it.each([
     ["a reasoning item", { type: "reasoning", id: "r", summary: [] }, "UNSUPPORTED_CONTENT"],
     ["a web search call", { type: "web_search_call", id: "w", status: "completed" }, "UNSUPPORTED_CONTENT"],
-    ["an image input part", { role: "user", content: [{ type: "input_image", image_url: "https://x" }] }, "UNSUPPORTED_CONTENT"],
+    ["an image input part by file id", { role: "user", content: [{ type: "input_image", file_id: "f", detail: "auto" }] }, "UNSUPPORTED_CONTENT"],
     ["a function call without a name", { type: "function_call", call_id: "a", arguments: "{}" }, "INVALID_ARGUMENT"],
     ["a tool role", { type: "message", role: "tool", content: "x" }, "INVALID_ROLE"],
     ["not an object", "hi", "INVALID_ARGUMENT"],

@@ -7,6 +7,7 @@ export { hashingEmbedder, type Embedder, type HashingEmbedderOptions, type Recal
 export { UserChats, type CreateChatOptions } from "./tree/user-chats.js";
 export { Chat, type ChatStats } from "./tree/chat.js";
 export { MAX_TOKENS, MAX_MESSAGES, type Message, type MessageInput, type ToolCall, type Role, type Priority } from "./message.js";
+export type { ContentPart, TextPart, ImagePart, FilePart, ReasoningPart, RedactedReasoningPart } from "./parts.js";
 export { CANCELLED_RESULT } from "./context/tool-units.js";
 export type {
   BuildOptions, BuildRecallOptions, RecallScope, ContextWindow, Usage, ContextFormat, ContextWindowOf, ContextWindowFor, FormatOf, FormatMessages,
@@ -16,7 +17,9 @@ export type {
   OpenAIMessage, OpenAISystemMessage, OpenAIUserMessage, OpenAIAssistantMessage, OpenAIToolMessage, OpenAIToolCall,
   AnthropicMessage, AnthropicBlock, AnthropicCacheControl,
   ResponsesItem, ResponsesMessageItem, ResponsesFunctionCallItem, ResponsesFunctionCallOutputItem,
+  OpenAIContentPart, ResponsesContentPart, AnthropicPartBlock,
 } from "./context/format.js";
+export { anthropicImageTokens, openAIImageTokens, imageRuleFor, type ImageRule } from "./tokens/parts.js";
 export { CtxloomError, type ErrorCode } from "./errors.js";
 export type { EngineKind, WasmSource } from "./engine/index.js";
 export {

@@ -2,7 +2,7 @@
 // setup of ctxloom/cloudflare). Requests: POST JSON { op, ... } to /?user=<id>.
 // @ts-expect-error: the module exists only inside workerd
 import { DurableObject } from "cloudflare:workers";
-import { Loom } from "../../src/index.workerd.js";
+import { Loom, type MessageInput } from "../../src/index.workerd.js";
 import { durableObjectStore, type DurableObjectStorageLike } from "../../src/cloudflare.js";
 
 interface Env {
@@ -18,13 +18,13 @@ export class UserChatsObject extends (DurableObject as new (ctx: unknown, env: E
 
   async fetch(request: Request): Promise<Response> {
     const user = new URL(request.url).searchParams.get("user")!;
-    const body = (await request.json()) as { op: string; chat?: string; content?: string; role?: "user" | "assistant" };
+    const body = (await request.json()) as { op: string; chat?: string; content?: MessageInput["content"]; role?: "user" | "assistant"; model?: string };
     const loom = await this.#loom;
     const chats = loom.user(user);
     try {
       switch (body.op) {
         case "create":
-          return Response.json({ id: (await chats.create({ title: "from a Worker", model: "gpt-4o" })).id, engine: loom.engine });
+          return Response.json({ id: (await chats.create({ title: "from a Worker", model: body.model ?? "gpt-4o" })).id, engine: loom.engine });
         case "append": {
           const chat = await chats.open(body.chat!);
           const m = await chat.append({ role: body.role ?? "user", content: body.content! });
@@ -33,7 +33,8 @@ export class UserChatsObject extends (DurableObject as new (ctx: unknown, env: E
         case "dump": {
           const chat = await chats.open(body.chat!);
           const ctx = await chat.buildContext();
-          return Response.json({ count: chat.messageCount, path: chat.path().map((m) => m.content), head: chat.head, total: ctx.usage.total, list: await chats.list() });
+          const parts = chat.path().filter((m) => m.parts).map((m) => ({ id: m.id, tokens: m.tokens, parts: m.parts }));
+          return Response.json({ count: chat.messageCount, path: chat.path().map((m) => m.content), head: chat.head, total: ctx.usage.total, list: await chats.list(), ...(parts.length ? { parts } : {}) });
         }
         default:
           return new Response("unknown op", { status: 400 });

@@ -88,4 +88,19 @@ describe("Durable Object store (workerd via miniflare)", () => {
     expect((await call(mf, "bob", { op: "dump", chat: bob.id })).count).toBe(0);
     await mf.dispose();
   }, 120_000);
+
+  it("keeps content parts (an image, a PDF, reasoning) across a restart", async () => {
+    let mf = runtime();
+    const chat = (await call(mf, "carol", { op: "create", model: "claude-sonnet-4-5" })).id as string;
+    const image = [{ type: "text", text: "What is this?" }, { type: "image", image: "https://example.com/a.png", width: 1000, height: 1000 }, { type: "file", data: "JVBERi0xLjQK", mediaType: "application/pdf" }];
+    const thought = [{ type: "reasoning", text: "A cat, surely.", signature: "sig" }, { type: "text", text: "A cat." }];
+    await call(mf, "carol", { op: "append", chat, content: image });
+    await call(mf, "carol", { op: "append", chat, content: thought, role: "assistant" });
+    const before = await call(mf, "carol", { op: "dump", chat });
+    expect(before.parts).toMatchObject([{ id: 0, parts: image }, { id: 1, parts: thought }]);
+    await mf.dispose();
+    mf = runtime();
+    expect(await call(mf, "carol", { op: "dump", chat })).toEqual(before);
+    await mf.dispose();
+  }, 120_000);
 });

@@ -214,6 +214,24 @@ describe.skipIf(skip)("postgresStore on a real server", () => {
     await again.close();
   });
 
+  it("content parts (images, files, reasoning) survive an append, an import and a reload, on both engines", async () => {
+    for (const engine of ENGINES) {
+      const prefix = `t${++prefixes}_`;
+      const loom = await Loom.open({ engine, store: postgresStore(cluster.url, { tablePrefix: prefix }) });
+      const chat = await loom.user("alice").create({ model: "claude-sonnet-4-5" });
+      await chat.append({ role: "user", content: [{ type: "text", text: "Read this." }, { type: "image", image: "https://example.com/a.png", width: 800, height: 600 }, { type: "file", data: "JVBERi0xLjQK", mediaType: "application/pdf", filename: "a.pdf" }] });
+      await chat.append({ role: "assistant", content: [{ type: "reasoning", text: "Reading.", signature: "sig" }, { type: "redacted-reasoning", data: "R" }, { type: "text", text: "Done." }] });
+      const copy = await loom.user("bob").import(chat.export());
+      const path = chat.path();
+      expect(path[1]!.parts).toHaveLength(3);
+      await loom.close();
+      const again = await Loom.open({ engine, store: postgresStore(cluster.url, { tablePrefix: prefix }) });
+      expect((await again.user("alice").open(chat.id)).path()).toEqual(path);
+      expect((await again.user("bob").open(copy.id)).path()).toEqual(path);
+      await again.close();
+    }
+  });
+
   it("a restarted (crashed) server loses no acknowledged append", async () => {
     const prefix = `t${++prefixes}_`;
     const s = postgresStore(cluster.url, { tablePrefix: prefix });

@@ -250,7 +250,7 @@ describe("README", () => {
     const { vi } = await import("vitest");
     const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
     const readme = readFileSync(join(root, "README.md"), "utf8");
-    const section = readme.slice(readme.indexOf("### Images, files and reasoning"));
+    const section = readme.slice(readme.indexOf("## Images, files and reasoning"));
     const block = (lang: string, from = 0) => {
       const start = section.indexOf("```" + lang + "\n", from) + lang.length + 4;
       return { text: section.slice(start, section.indexOf("```\n", start)), end: start };

@@ -65,7 +65,8 @@ export function selectStable(source: ContextSource, budget: number, window: numb
   for (const id of plain.ids) {
     if (!kept.has(id) && e.priority(t, id) === HIGH) return plain;
   }
-  return stable;
+  // Evicted counts what the plain horizon considers (the branch, or maxMessages of it), as without a step.
+  return { ...stable, evicted: plain.evicted + plain.ids.length - stable.ids.length };
 }
 
 /**

@@ -4,8 +4,10 @@
 // the share of consecutive builds whose whole previous request (system, memory, every
 // message sent) is an unchanged prefix of the next one, and the mean share of the previous
 // request's serialized bytes the next one repeats at its start. A window that holds the
-// whole chat keeps its prefix; once the window is full, eviction of the oldest messages
-// changes the start of every request.
+// whole chat keeps its prefix; once the window is full, the plain selection
+// (`stablePrefix: false`) changes the start of nearly every request, and the stable prefix
+// (the default, at several steps) keeps it for most, at the cost shown by the messages and
+// tokens sent per request (means over all turns) and their share of the request's limit.
 //
 //   node --import tsx bench/prefix-cache.ts [--smoke]
 

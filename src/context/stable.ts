@@ -57,7 +57,7 @@ export function selectStable(source: ContextSource, budget: number, window: numb
   const { engine: e, tree: t, head } = source;
   const plain = copy(e.select(t, head, budget, window));
   if (!plain.fits || plain.evicted === 0 || step <= 0) return plain;
-  const cut = stableHorizon(source, budget - plain.forcedTokens, window, Math.floor(step * room));
+  const cut = stableHorizon(source, budget - plain.forcedTokens, window, Math.floor(step * room), plain.ids.length);
   if (cut === 0) return plain;
   const stable = copy(e.select(t, head, budget, cut));
   if (!stable.fits) return plain;
@@ -71,11 +71,13 @@ export function selectStable(source: ContextSource, budget: number, window: numb
 
 /**
  * How many of the newest entries of the summarized path the stable selection considers
- * (0: no stable horizon). `left` is the budget less the forced messages, `slack` the step.
+ * (0: no stable horizon). `left` is the budget less the forced messages, `slack` the step,
+ * `kept` how many entries the plain selection kept.
  */
-function stableHorizon(source: ContextSource, left: number, window: number, slack: number): number {
+function stableHorizon(source: ContextSource, left: number, window: number, slack: number, kept: number): number {
   const { engine: e, tree: t, head } = source;
-  for (let max = 64; ; max *= 2) {
+  // The plain selection kept `kept` entries: the fitting suffix is about as long, so one walk a little longer usually does.
+  for (let max = kept + (kept >> 3) + 64; ; max *= 2) {
     const m = window > 0 ? Math.min(max, window) : max;
     const n = e.walkSummarized(t, head, m);
     const ids = e.ids.slice(0, n);

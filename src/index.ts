@@ -13,6 +13,8 @@ export type {
   BuildOptions, BuildRecallOptions, RecallScope, ContextWindow, Usage, ContextFormat, ContextWindowOf, ContextWindowFor, FormatOf, FormatMessages,
 } from "./context/build.js";
 export { SlidingWindow, type WindowOptions, type WindowMessage, type WindowStats } from "./context/sliding-window.js";
+export { truncateToolResult, type ToolResultOptions, type ToolResultTruncation, type ToolResultKeep } from "./context/tool-result.js";
+export type { StablePrefixOptions } from "./context/stable.js";
 export type {
   OpenAIMessage, OpenAISystemMessage, OpenAIUserMessage, OpenAIAssistantMessage, OpenAIToolMessage, OpenAIToolCall,
   AnthropicMessage, AnthropicBlock, AnthropicCacheControl,

@@ -4,6 +4,7 @@ import type { Message } from "../message.js";
 import { SUMMARY_PREFIX, markCacheBreakpoint, presentSummary, toAnthropic, toOpenAI, toResponses, toTranscript, type OpenAIMessage } from "./format.js";
 import { checkCriticalUnits } from "./critical.js";
 import { planBuild } from "./plan.js";
+import { selectStable } from "./stable.js";
 import { truncateToChars, truncateToTokens } from "./truncate.js";
 import type { BuildOptions, ContextSource, ContextWindow, ContextWindowFor, Usage } from "./types.js";
 
@@ -51,7 +52,7 @@ function build(source: ContextSource, options: BuildOptions | undefined): Contex
     // Recall fills the memory slice with exchanges not in the window the rest would hold
     // (the memory it adds only shrinks that window, so nothing is sent twice).
     const room = limit - REPLY_PRIMING - systemTokens - memoryTokens - inputTokens;
-    const before = room < 0 ? null : source.engine.select(source.tree, source.head, room, plan.window);
+    const before = room < 0 ? null : selectStable(source, room, plan.window, room, plan.prefixStep);
     const window = before?.fits ? before.ids.slice() : [];
     const join = (text: string) => (memory && text ? `${memory}\n\n${text}` : memory || text);
     const fill = source.recall(Array.from(window), (text) => {
@@ -92,7 +93,7 @@ function build(source: ContextSource, options: BuildOptions | undefined): Contex
     // are rare (a cut adds a token or two), so this ends quickly.
     let ask = available;
     for (;;) {
-      const selection = source.engine.select(source.tree, source.head, ask, plan.window);
+      const selection = selectStable(source, ask, plan.window, available, plan.prefixStep);
       if (!selection.fits) {
         throw new CtxloomError(
           "MESSAGE_TOO_LARGE",
@@ -102,7 +103,7 @@ function build(source: ContextSource, options: BuildOptions | undefined): Contex
             `Split or summarize the message, lower the priority of old critical messages, or use a model with a larger window.`,
         );
       }
-      const ids = selection.ids.slice(); // the engine's view is only valid until its next call
+      const ids = selection.ids;
       if (ask === available) checkCriticalUnits(source, ids);
       conversation = Array.from(ids, (id) => source.message(id));
       conversationTokens = selection.keptTokens;

@@ -3,6 +3,7 @@ import { checkSplit, splitWindow, type Budget } from "../models/budget.js";
 import { checkHistoryLimits, getModelProfile, historyLimitsOf, type HistoryLimits, type ModelProfile } from "../models/profiles.js";
 import type { TokenCounter } from "../tokens/types.js";
 import { checkTools, toolTokens } from "../tokens/tools.js";
+import { checkStablePrefix } from "./stable.js";
 import { BUILD_KEYS, type BuildOptions, type ContextFormat, type ContextSource } from "./types.js";
 
 /**
@@ -27,6 +28,8 @@ export interface BuildPlan {
   readonly tools: number | undefined;
   /** Mark an Anthropic prompt-caching breakpoint. */
   readonly cacheControl: boolean;
+  /** The stable prefix's step, a fraction of the conversation's room (0: the plain selection). */
+  readonly prefixStep: number;
   /** Newest messages the selection considers (0: no bound): maxMessages and the history limits' turns. */
   readonly window: number;
 }
@@ -60,7 +63,8 @@ export function planBuild(source: ContextSource, options: BuildOptions | undefin
   if (cacheControl && format !== "anthropic") {
     throw new CtxloomError("INVALID_ARGUMENT", `cacheControl marks Anthropic cache breakpoints: use it with format "anthropic" (OpenAI caches prefixes without marks).`);
   }
-  return { profile, budget, limit, limits, counter: source.counter, format, system, memory, input, window, tools, cacheControl };
+  const prefixStep = checkStablePrefix(o.stablePrefix);
+  return { profile, budget, limit, limits, counter: source.counter, format, system, memory, input, window, tools, cacheControl, prefixStep };
 }
 
 function text(value: unknown, what: string): string | undefined {

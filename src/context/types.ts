@@ -6,6 +6,7 @@ import type { ToolDefinition } from "../tokens/tools.js";
 import type { Message } from "../message.js";
 import type { AnthropicMessage, OpenAIMessage, ResponsesItem, SummaryPresentation } from "./format.js";
 import type { SummaryOptions } from "../summary/policy.js";
+import type { StablePrefixOptions } from "./stable.js";
 
 /** Options of `chat.buildContext()` and `chat.buildPrompt()`. */
 export interface BuildOptions {
@@ -31,6 +32,12 @@ export interface BuildOptions {
   tools?: readonly ToolDefinition[];
   /** The most tokens the reply may have (the request's max_tokens): kept free in place of the budget's reserve. */
   maxOutputTokens?: number;
+  /**
+   * Keep the start of the request unchanged across builds once the window is full, so that
+   * prompt caches hit: the oldest messages leave in steps, leaving up to `step` (default 0.1)
+   * of the conversation's room unused. Default on; false for the plain selection.
+   */
+  stablePrefix?: boolean | StablePrefixOptions;
   /** Anthropic format only: mark the last block as a prompt-caching breakpoint (`cache_control`). Default false. */
   cacheControl?: boolean;
   /** "openai" (default), "anthropic" (system apart, roles alternating, the user first) or "responses" (OpenAI Responses API input items). */
@@ -173,5 +180,5 @@ export interface ContextSource {
 /** The options buildContext knows; any other key is refused, naming the closest. */
 export const BUILD_KEYS = [
   "system", "memory", "input", "model", "maxMessages", "budget", "historyLimits", "format", "summarize", "tools", "maxOutputTokens",
-  "cacheControl",
+  "cacheControl", "stablePrefix",
 ] as const;

@@ -14,6 +14,8 @@ import { ChatSync, type LoomContext } from "./sync.js";
 import { ChatSummaries, summaryStats } from "./summaries.js";
 import { chatRecall, recallHook, splitRecall } from "./recall-chat.js";
 import { planBuild } from "../context/plan.js";
+import { cutToolResult, type ToolResultPolicy } from "../context/tool-result.js";
+import { REPLY_PRIMING, messageTokens } from "../tokens/chat.js";
 import type { ChatRecallOptions, RecalledMessage } from "./recall-scope.js";
 
 export type { ChatStats } from "./stats.js";
@@ -34,6 +36,8 @@ export class Chat extends ChatView {
   readonly #options: ChatOptions;
   readonly #queue = new SerialQueue();
   readonly #ctx: LoomContext;
+  /** What one request may hold: a message costing more (with the reply priming) is refused, or a tool result cut. */
+  readonly #appendLimit: number;
   #lastUsage: Usage | null = null;
   #lastEvicted = 0;
   #retiring: Promise<void> | null = null;
@@ -43,7 +47,9 @@ export class Chat extends ChatView {
   constructor(ctx: LoomContext, record: ChatRecord, nodes: ChatNodes, profile: Readonly<ModelProfile>, counter: TokenCounter) {
     const options = record.options ?? {};
     const budget = budgetFor(profile, { split: options.budget });
-    super(record, (view) => new ChatSync(view as Chat, ctx, record, nodes, counter, budget.effective - budget.reserve, profile));
+    const appendLimit = budget.effective - budget.reserve;
+    super(record, (view) => new ChatSync(view as Chat, ctx, record, nodes, counter, appendLimit, profile));
+    this.#appendLimit = appendLimit;
     this.#ctx = ctx;
     this.#options = options;
     this.#profile = profile;
@@ -54,6 +60,9 @@ export class Chat extends ChatView {
   /**
    * Appends a message after the head and moves the head to it. O(1) plus counting its tokens.
    * While tool calls above the head have no result, only tool results may be appended.
+   * With `Loom.open({ toolResults: { truncate } })`, a tool result too large for the chat's
+   * window (or past the policy's `maxTokens`) is cut to its head and tail around a marker
+   * giving the tokens left out and the original count; the message returned holds the cut text.
    * @throws INVALID_ROLE, INVALID_CONTENT, INVALID_PRIORITY, INVALID_TOOL_CALL, INVALID_ARGUMENT,
    *   OPEN_TOOL_CALLS, MESSAGE_TOO_LARGE
    */
@@ -74,11 +83,19 @@ export class Chat extends ChatView {
       const result = checkToolResult(unit, m.toolCallId!, given);
       m.priority = result.priority;
       unitEnd = result.completes;
+      if (this.#ctx.toolResults) m.content = this.#fitToolResult(m, this.#ctx.toolResults);
     } else {
       checkNoOpenCalls(unit, m.role);
       if (m.toolCalls) checkFreshCallIds(m.toolCalls, (callId) => nodes.callIdUsed(head, callId));
     }
     return this.sync.add(head, m, unitEnd);
+  }
+
+  /** A tool result's content cut to the Loom's policy and to what a request may hold (the text itself when it fits). */
+  #fitToolResult(m: CheckedInput, policy: ToolResultPolicy): string {
+    const limit = Math.min(policy.maxTokens, this.#appendLimit - REPLY_PRIMING);
+    const fields = messageTokens(this.#counter, { ...m, content: "" });
+    return cutToolResult(m.content, limit - fields, this.#counter, policy.keep);
   }
 
   /**

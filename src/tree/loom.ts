@@ -16,6 +16,7 @@ import type { Summarizer } from "../summary/run.js";
 import type { SummaryPresentation } from "../context/format.js";
 import type { Embedder } from "../recall/embedder.js";
 import { RecallHub, type RecallStats } from "./recall.js";
+import { checkToolResultOptions, type ToolResultOptions, type ToolResultPolicy } from "../context/tool-result.js";
 
 /** Options of `Loom.open()`. */
 export interface LoomOptions extends EngineOptions {
@@ -50,6 +51,12 @@ export interface LoomOptions extends EngineOptions {
    * embedder's name and dimension.
    */
   embed?: Embedder | boolean;
+  /**
+   * Tool results: `{ truncate: true }` (or `{ truncate: { maxTokens, keep } }`) cuts a tool
+   * result too large for the chat's window (or past `maxTokens`) to its head and tail around
+   * a marker, instead of refusing it with MESSAGE_TOO_LARGE. Default off.
+   */
+  toolResults?: ToolResultOptions;
 }
 
 /** What `loom.stats()` returns. */
@@ -63,6 +70,7 @@ export const DEFAULT_MAX_OPEN_CHATS = 1000;
 
 const LOOM_KEYS = [
   "engine", "wasm", "maxMemoryMB", "store", "counting", "maxOpenChats", "summarize", "summarizer", "summaryPrompt", "summaryPresentation", "embed",
+  "toolResults",
 ] as const;
 
 /**
@@ -81,7 +89,7 @@ export class Loom {
   /** @internal Use `Loom.open()`. */
   constructor(
     engine: Engine, store: Store, counting: CountingMode = "exact", maxOpenChats = DEFAULT_MAX_OPEN_CHATS,
-    summaries: LoomSummaries = {}, embedder: Embedder | null = null,
+    summaries: LoomSummaries = {}, embedder: Embedder | null = null, toolResults: ToolResultPolicy | null = null,
   ) {
     this.#engine = engine;
     this.#recall = embedder ? new RecallHub(engine, store, embedder) : null;
@@ -100,6 +108,7 @@ export class Loom {
       woke: (chat: Chat) => this.#open.woke(chat),
       summaries,
       recall: this.#recall,
+      toolResults,
     };
   }
 
@@ -109,7 +118,10 @@ export class Loom {
    * @throws INVALID_ARGUMENT for unknown option values; WASM_UNAVAILABLE when `engine: "wasm"` cannot load
    */
   static async open<T extends Loom>(
-    this: new (engine: Engine, store: Store, counting?: CountingMode, maxOpenChats?: number, summaries?: LoomSummaries, embedder?: Embedder | null) => T,
+    this: new (
+      engine: Engine, store: Store, counting?: CountingMode, maxOpenChats?: number, summaries?: LoomSummaries, embedder?: Embedder | null,
+      toolResults?: ToolResultPolicy | null,
+    ) => T,
     options?: LoomOptions,
   ): Promise<T> {
     const o = checkOptions<LoomOptions>(options, "Loom.open(options)", LOOM_KEYS);
@@ -128,6 +140,7 @@ export class Loom {
     const summaries = checkLoomSummaries(o as Record<string, unknown>);
     const maxOpenChats = o.maxOpenChats === undefined ? DEFAULT_MAX_OPEN_CHATS : checkInteger(o.maxOpenChats, "maxOpenChats", 1);
     const embedder = RecallHub.embedderOf(o.embed);
+    const toolResults = checkToolResultOptions(o.toolResults);
     const store = o.store === undefined ? memoryStore() : o.store;
     if (typeof store !== "object" || store === null) {
       throw new CtxloomError("INVALID_ARGUMENT", `store must implement the Store interface (e.g. sqliteStore(path)); got ${describe(store)}.`);
@@ -141,7 +154,7 @@ export class Loom {
       );
     }
     // `new this`: an entry's subclass (the Workers entry) gets instances of itself.
-    return new this(await createEngine(o), store, o.counting, maxOpenChats, summaries, embedder);
+    return new this(await createEngine(o), store, o.counting, maxOpenChats, summaries, embedder, toolResults);
   }
 
   /** Which engine runs: "wasm" or "js". */

@@ -1,3 +1,4 @@
+import type { ToolResultPolicy } from "../context/tool-result.js";
 import { CtxloomError, describe, fromStore } from "../errors.js";
 import type { Engine } from "../engine/types.js";
 import type { CheckedInput, Message } from "../message.js";
@@ -26,6 +27,8 @@ export interface LoomContext {
   readonly summaries: LoomSummaries;
   /** The Loom's recall (embedder, embedding queue, indexes); null when opened with `embed: false`. */
   readonly recall: RecallHub | null;
+  /** How tool results too large are cut (`Loom.open({ toolResults })`); null or absent: refused. */
+  readonly toolResults?: ToolResultPolicy | null;
 }
 
 /** The columns a store keeps for a chat in this process, when it does (the memory store). */

@@ -71,15 +71,21 @@ forEachEngine((engine) => {
     it("a long history is cut to the budget, newest kept, evicted counted", async () => {
       const { loom, chat } = await open(engine, SMALL);
       await history(chat, 100);
-      const ctx = await chat.buildContext();
-      expect(ctx.usage.total).toBe(countTokens(ctx.messages, { model: SMALL }));
-      expect(ctx.usage.total).toBeLessThanOrEqual(ctx.usage.limit);
-      const ids = ctx.conversation.map((m) => m.id);
-      expect(ids[ids.length - 1]).toBe(199);
-      expect(ids).toEqual(Array.from({ length: ids.length }, (_, i) => 200 - ids.length + i)); // a suffix of the branch
-      expect(ctx.evicted).toBe(200 - ids.length);
-      // the next message would not have fit
-      expect(ctx.usage.total + chat.get(ids[0]! - 1).tokens).toBeGreaterThan(ctx.usage.limit);
+      for (const stablePrefix of [false, true]) {
+        const ctx = await chat.buildContext({ stablePrefix });
+        expect(ctx.usage.total).toBe(countTokens(ctx.messages, { model: SMALL }));
+        expect(ctx.usage.total).toBeLessThanOrEqual(ctx.usage.limit);
+        const ids = ctx.conversation.map((m) => m.id);
+        expect(ids[ids.length - 1]).toBe(199);
+        expect(ids).toEqual(Array.from({ length: ids.length }, (_, i) => 200 - ids.length + i)); // a suffix of the branch
+        expect(ctx.evicted).toBe(200 - ids.length);
+        // The plain selection: the next message would not have fit. The stable one leaves at most its step unused.
+        const next = ctx.usage.total + chat.get(ids[0]! - 1).tokens;
+        if (!stablePrefix) expect(next).toBeGreaterThan(ctx.usage.limit);
+        const room = ctx.usage.limit - (ctx.usage.total - ctx.usage.conversation);
+        const unused = ctx.usage.limit - ctx.usage.total;
+        if (stablePrefix) expect(unused).toBeLessThanOrEqual(Math.floor(0.1 * room) + chat.get(ids[0]! - 1).tokens);
+      }
       await loom.close();
     });
 

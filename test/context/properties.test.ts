@@ -26,7 +26,7 @@ type Step =
   | { t: "regenerate"; pick: number }
   | { t: "checkout"; pick: number }
   | { t: "edit"; pick: number; words: number[] }
-  | { t: "build"; system: number; memory: number; input: number; maxMessages: number; format: boolean; limits: boolean; split: number };
+  | { t: "build"; system: number; memory: number; input: number; maxMessages: number; format: boolean; limits: boolean; split: number; prefix?: number };
 
 const words = fc.array(fc.nat({ max: WORDS.length - 1 }), { minLength: 0, maxLength: 40 });
 const step: fc.Arbitrary<Step> = fc.oneof(
@@ -45,11 +45,13 @@ const step: fc.Arbitrary<Step> = fc.oneof(
       format: fc.boolean(),
       limits: fc.boolean(),
       split: fc.nat({ max: 3 }),
+      prefix: fc.nat({ max: 3 }),
     }),
   },
 );
 
 const SPLITS = [undefined, { system: 0.1, memory: 0.1, conversation: 0.6, input: 0.15, reserve: 0.05 }, { system: 0.4, memory: 0.3, conversation: 0.2 , input: 0.05, reserve: 0.05 }, undefined];
+const PREFIXES: BuildOptions["stablePrefix"][] = [undefined, false, { step: 0.3 }, { step: 0.5 }];
 const PRIOS: (Priority | undefined)[] = ["low", "normal", "high", "critical", undefined, undefined];
 const text = (w: number[], fallback: string) => w.map((i) => WORDS[i]).join(" ") || fallback;
 const sentences = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `${tag} ${i} is one more plain sentence.`).join(" ");
@@ -107,6 +109,7 @@ async function apply(chat: Chat, s: Step, serial: number, model: ModelProfile): 
         if (s.maxMessages) options.maxMessages = s.maxMessages;
         if (s.limits) options.historyLimits = true;
         if (SPLITS[s.split]) options.budget = SPLITS[s.split]!;
+        if (PREFIXES[s.prefix ?? 0] !== undefined) options.stablePrefix = PREFIXES[s.prefix ?? 0]!;
         let ctx: ContextWindow;
         try {
           ctx = await chat.buildContext(options as BuildOptions & { format: "openai" }); // either format, typed loosely
@@ -121,6 +124,12 @@ async function apply(chat: Chat, s: Step, serial: number, model: ModelProfile): 
           return refusal(error);
         }
         checkContext(chat, ctx, options, model);
+        if (options.stablePrefix !== false) {
+          // The stable prefix never drops a HIGH message that the plain selection keeps.
+          const plain = await chat.buildContext({ ...(options as BuildOptions & { format: "openai" }), stablePrefix: false });
+          const kept = new Set(ctx.conversation.map((m) => m.id));
+          for (const m of plain.conversation) if (m.priority === "high") expect(kept.has(m.id), `HIGH ${m.id} dropped by the stable prefix`).toBe(true);
+        }
         const { conversation, ...rest } = ctx;
         return { ...rest, conversation: conversation.map((m) => [m.id, m.tokens, m.content]) };
       }

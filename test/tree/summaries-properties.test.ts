@@ -123,7 +123,7 @@ describe("summaries: both engines agree on random operations", () => {
       { numRuns: 60 },
     );
     // The operations made summaries, and summaries of summaries: the property was not vacuous.
-    expect(summaries).toBeGreaterThan(20);
+    expect(summaries).toBeGreaterThan(10); // 18 to 38 over random seeds: 20 failed about one run in four
     expect(summaryOfSummaries).toBeGreaterThan(0);
   }, 120_000);
 });

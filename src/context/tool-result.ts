@@ -1,0 +1,139 @@
+// Tool results too large for a request: a caller cannot split what a tool returned, so an
+// opt-in policy keeps its head and its tail around a marker that says how much was left out.
+import { CtxloomError, checkInteger, checkOptions, describe } from "../errors.js";
+import { MAX_TOKENS } from "../message.js";
+import { countText } from "../tokens/chat.js";
+import type { TokenCounter } from "../tokens/types.js";
+import { graphemeStart, truncateToTokens } from "./truncate.js";
+
+/** Which ends of a tool result are kept when it is cut: both (default), only the start, or only the end. */
+export type ToolResultKeep = "head-tail" | "head" | "tail";
+
+/** The truncation policy of `Loom.open({ toolResults: { truncate } })`. */
+export interface ToolResultTruncation {
+  /**
+   * The most tokens a tool result message may cost (the chat's count, as `message.tokens`);
+   * default, and never more than: what a request of the chat's model may hold. At least 16.
+   */
+  maxTokens?: number;
+  /** "head-tail" (default: half each), "head" or "tail". */
+  keep?: ToolResultKeep;
+}
+
+/** The options of `Loom.open({ toolResults })`. */
+export interface ToolResultOptions {
+  /** Cut a tool result that is too large instead of refusing it: true for the defaults, or a policy. Default off. */
+  truncate?: boolean | ToolResultTruncation;
+}
+
+/** The policy in force once checked. */
+export type ToolResultPolicy = Readonly<Required<ToolResultTruncation>>;
+
+/** The smallest `maxTokens` accepted: room for the message's fields and a marker. */
+export const MIN_TOOL_RESULT_TOKENS = 16;
+
+const KEEPS: readonly ToolResultKeep[] = ["head-tail", "head", "tail"];
+
+/** Checks `toolResults` and returns the policy in force, or null when truncation is off. @throws INVALID_ARGUMENT */
+export function checkToolResultOptions(value: unknown): ToolResultPolicy | null {
+  const o = checkOptions<ToolResultOptions>(value, "toolResults", ["truncate"]);
+  const t = o.truncate;
+  if (t === undefined || t === false) return null;
+  if (t === true) return { maxTokens: MAX_TOKENS, keep: "head-tail" };
+  const p = checkOptions<ToolResultTruncation>(t, "toolResults.truncate", ["maxTokens", "keep"]);
+  const maxTokens = p.maxTokens === undefined ? MAX_TOKENS : checkInteger(p.maxTokens, "toolResults.truncate.maxTokens", MIN_TOOL_RESULT_TOKENS, MAX_TOKENS);
+  return { maxTokens, keep: checkKeep(p.keep ?? "head-tail", "toolResults.truncate.keep") };
+}
+
+function checkKeep(keep: unknown, what = "keep"): ToolResultKeep {
+  if (!KEEPS.includes(keep as ToolResultKeep)) {
+    throw new CtxloomError("INVALID_ARGUMENT", `${what} must be "head-tail", "head" or "tail"; got ${describe(keep)}.`);
+  }
+  return keep as ToolResultKeep;
+}
+
+/** The marker put where a tool result was cut. */
+export function omissionMarker(omitted: number, total: number): string {
+  return `\n[... ${grouped(omitted)} of ${grouped(total)} tokens of this tool result omitted ...]\n`;
+}
+
+const grouped = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+
+/**
+ * `text` cut to at most `maxTokens` by `counter`: its head and its tail (or one of them),
+ * cut at line, sentence or word boundaries where they can be and never inside a character,
+ * around a marker saying how many of its `total` tokens were left out. `text` itself when
+ * it fits. When not even the marker fits, as much of the marker as fits.
+ */
+export function truncateToolResult(text: string, maxTokens: number, counter: TokenCounter, keep: ToolResultKeep = "head-tail"): string {
+  if (typeof text !== "string") throw new CtxloomError("INVALID_CONTENT", `text must be a string; got ${describe(text)}.`);
+  checkInteger(maxTokens, "maxTokens", 1, MAX_TOKENS);
+  if (counter === null || typeof counter !== "object" || typeof counter.count !== "function") {
+    throw new CtxloomError("INVALID_ARGUMENT", `counter must be a TokenCounter { name, exact, count(text) }; got ${describe(counter)}.`);
+  }
+  checkKeep(keep);
+  return cutToolResult(text, maxTokens, counter, keep);
+}
+
+/** truncateToolResult without the checks (the append path checked its policy once). */
+export function cutToolResult(text: string, maxTokens: number, counter: TokenCounter, keep: ToolResultKeep): string {
+  const total = countText(counter, text);
+  if (total <= maxTokens) return text;
+  let room = maxTokens - countText(counter, omissionMarker(total, total));
+  for (let round = 0; room > 0 && round < 64; round++) {
+    const headRoom = keep === "head" ? room : keep === "tail" ? 0 : Math.ceil(room / 2);
+    const head = headRoom > 0 ? truncateToTokens(text, headRoom, counter) : "";
+    const tail = room - headRoom > 0 ? suffixToTokens(text.slice(head.length), room - headRoom, counter) : "";
+    const omitted = countText(counter, text.slice(head.length, text.length - tail.length));
+    const cut = head + omissionMarker(omitted, total) + tail;
+    const over = countText(counter, cut) - maxTokens;
+    if (over <= 0) return cut;
+    room -= over; // tokens do not quite add up across the joins: ask for that much less
+  }
+  // Not even the marker fits beside a piece of the text: the shortest marker that fits.
+  const short = `[${grouped(total)} tokens omitted]`;
+  return countText(counter, short) <= maxTokens ? short : truncateToTokens("[omitted]", maxTokens, counter);
+}
+
+/** Where a text can start after a cut: after a line break, else after a sentence's end, else after a space. */
+const STARTS = [/\n+/g, /(?<=[.!?…。！？])\s+/g, /\s+/g];
+const TRIES = 4;
+
+/**
+ * The longest suffix of `text` counting at most `maxTokens`, starting at a line, sentence
+ * or word boundary when one of the few nearest does, else at a grapheme cluster's start.
+ * Counts only suffixes up to about twice what is kept (gallop, then bisect).
+ */
+export function suffixToTokens(text: string, maxTokens: number, counter: TokenCounter): string {
+  if (maxTokens <= 0 || text.length === 0) return "";
+  const fits = (start: number) => countText(counter, text.slice(start)) <= maxTokens;
+  let lo = text.length; // a start that fits
+  let hi = 0; // a start that does not (unless the whole text fits)
+  for (let len = Math.max(16, maxTokens); ; len *= 2) {
+    const start = graphemeStart(text, Math.max(0, text.length - len));
+    if (!fits(start)) {
+      hi = start;
+      break;
+    }
+    lo = start;
+    if (start === 0) return text;
+  }
+  while (lo - hi > 1) {
+    const mid = graphemeStart(text, (lo + hi) >>> 1);
+    if (mid <= hi || mid >= lo) break;
+    if (fits(mid)) lo = mid;
+    else hi = mid;
+  }
+  // lo is the longest fitting start on a cluster boundary; move forward to a nicer one nearby.
+  // Never for more than half of it: a far boundary would throw most of the tail away.
+  const until = lo + ((text.length - lo) >>> 1);
+  for (const pattern of STARTS) {
+    let tries = 0;
+    for (const m of text.slice(lo, until + 1).matchAll(pattern)) {
+      const start = lo + m.index! + m[0].length;
+      if (start > until || ++tries > TRIES) break;
+      if (fits(start)) return text.slice(start);
+    }
+  }
+  return text.slice(lo);
+}

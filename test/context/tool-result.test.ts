@@ -1,0 +1,125 @@
+// Tool results cut to a token limit: head and tail kept around a marker that gives what was
+// left out, at line or sentence boundaries where possible, never inside a character, and
+// within the limit exactly by the counter given (the estimate and o200k).
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { checkToolResultOptions, cutToolResult, omissionMarker, suffixToTokens } from "../../src/context/tool-result.js";
+import { heuristicCounter, loadEncoding, truncateToolResult, type TokenCounter } from "../../src/index.js";
+import { expectThrowCode } from "../helpers.js";
+
+const h = heuristicCounter();
+const log = Array.from({ length: 400 }, (_, i) => `line ${i}: status ok, elapsed ${i * 7} ms.`).join("\n");
+const markerOf = (out: string) => /\n\[\.\.\. ([\d,]+) of ([\d,]+) tokens of this tool result omitted \.\.\.\]\n/.exec(out);
+
+describe("truncateToolResult", () => {
+  it("returns a text that fits unchanged", () => {
+    expect(truncateToolResult("small result", 100, h)).toBe("small result");
+  });
+
+  it("keeps the head and the tail, cut at lines, around a marker with the omitted and total counts", async () => {
+    for (const counter of [h, await loadEncoding("o200k_base")] as TokenCounter[]) {
+      const total = counter.count(log);
+      const out = truncateToolResult(log, 300, counter);
+      expect(counter.count(out)).toBeLessThanOrEqual(300);
+      expect(counter.count(out)).toBeGreaterThan(250); // the room is used, not thrown away
+      const m = markerOf(out)!;
+      expect(m).not.toBeNull();
+      expect(m[2]).toBe(total.toLocaleString("en-US"));
+      const [head, tail] = [out.slice(0, m.index), out.slice(m.index + m[0].length)];
+      expect(log.startsWith(head)).toBe(true);
+      expect(log.endsWith(tail)).toBe(true);
+      expect(head.startsWith("line 0:")).toBe(true);
+      expect(tail.startsWith("line ")).toBe(true); // the tail starts at a line
+      expect(head.endsWith(".")).toBe(true); // the head ends at a sentence
+      expect(tail.endsWith("line 399: status ok, elapsed 2793 ms.")).toBe(true);
+      const middle = log.slice(head.length, log.length - tail.length);
+      expect(m[1]).toBe(counter.count(middle).toLocaleString("en-US"));
+    }
+  });
+
+  it("keeps only the head or only the tail when asked", () => {
+    const head = truncateToolResult(log, 120, h, "head");
+    expect(head.startsWith("line 0:")).toBe(true);
+    expect(head.endsWith(" ...]\n")).toBe(true);
+    const tail = truncateToolResult(log, 120, h, "tail");
+    expect(tail.startsWith("\n[... ")).toBe(true);
+    expect(tail.endsWith("2793 ms.")).toBe(true);
+    for (const out of [head, tail]) expect(h.count(out)).toBeLessThanOrEqual(120);
+  });
+
+  it("never splits a character or an emoji, and fits exactly by o200k whatever the limit (property)", async () => {
+    const o200k = await loadEncoding("o200k_base");
+    const piece = fc.constantFrom("ok ", "日本語", "😀", "👩‍👩‍👧", "é", "\n", ". ", "café ", "x".repeat(30), "🇫🇷");
+    fc.assert(
+      fc.property(fc.array(piece, { minLength: 1, maxLength: 200 }), fc.integer({ min: 1, max: 120 }), fc.constantFrom("head-tail", "head", "tail"), (parts, max, keep) => {
+        const text = parts.join("");
+        const out = cutToolResult(text, max, o200k, keep as "head-tail");
+        expect(o200k.count(out)).toBeLessThanOrEqual(max);
+        expect(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(out)).toBe(false); // no lone surrogate
+        if (o200k.count(text) <= max) expect(out).toBe(text);
+        const m = markerOf(out);
+        if (m) {
+          expect(text.startsWith(out.slice(0, m.index))).toBe(true);
+          expect(text.endsWith(out.slice(m.index + m[0].length))).toBe(true);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("at tiny limits: a short marker, then as much of one as fits", () => {
+    const text = "word ".repeat(10_000);
+    for (let max = 1; max <= 40; max++) {
+      const out = truncateToolResult(text, max, h);
+      expect(h.count(out)).toBeLessThanOrEqual(max);
+      expect(out.length).toBeGreaterThan(0);
+    }
+    const short = "[12,500 tokens omitted]";
+    expect(truncateToolResult(text, h.count(short), h)).toBe(short);
+    expect(truncateToolResult(text, h.count(short) - 1, h)).toBe("[omitted]");
+    expect(truncateToolResult(text, 1, h)).toBe("[omi");
+  });
+
+  it("refuses bad arguments with coded errors", () => {
+    expectThrowCode(() => truncateToolResult(5 as unknown as string, 10, h), "INVALID_CONTENT");
+    expectThrowCode(() => truncateToolResult("x", 0, h), "INVALID_ARGUMENT");
+    expectThrowCode(() => truncateToolResult("x", 1.5, h), "INVALID_ARGUMENT");
+    expectThrowCode(() => truncateToolResult("x", 10, {} as TokenCounter), "INVALID_ARGUMENT");
+    expectThrowCode(() => truncateToolResult("x", 10, h, "middle" as "head"), "INVALID_ARGUMENT");
+  });
+});
+
+describe("suffixToTokens", () => {
+  it("is the longest fitting suffix, moved to a line start when one is near", () => {
+    const out = suffixToTokens(log, 50, h);
+    expect(log.endsWith(out)).toBe(true);
+    expect(h.count(out)).toBeLessThanOrEqual(50);
+    expect(out.startsWith("line ")).toBe(true);
+    expect(suffixToTokens("short", 50, h)).toBe("short");
+    expect(suffixToTokens("short", 0, h)).toBe("");
+  });
+});
+
+describe("checkToolResultOptions", () => {
+  it("resolves the defaults and refuses unknown keys and bad values, naming them", () => {
+    expect(checkToolResultOptions(undefined)).toBeNull();
+    expect(checkToolResultOptions({ truncate: false })).toBeNull();
+    expect(checkToolResultOptions({ truncate: true })).toEqual({ maxTokens: 2 ** 30, keep: "head-tail" });
+    expect(checkToolResultOptions({ truncate: { maxTokens: 500, keep: "tail" } })).toEqual({ maxTokens: 500, keep: "tail" });
+    for (const bad of [
+      { truncat: true }, { truncate: { maxToken: 5 } }, { truncate: { maxTokens: 15 } }, { truncate: { maxTokens: "9" } },
+      { truncate: { keep: "middle" } }, { truncate: "yes" }, "on", null,
+    ]) {
+      expectThrowCode(() => checkToolResultOptions(bad), "INVALID_ARGUMENT");
+    }
+    try {
+      checkToolResultOptions({ truncate: { maxToken: 5 } });
+    } catch (e) {
+      expect(String((e as Error).message)).toContain('"maxTokens"');
+    }
+  });
+
+  it("the marker groups digits the same on every runtime", () => {
+    expect(omissionMarker(12345, 1234567)).toBe("\n[... 12,345 of 1,234,567 tokens of this tool result omitted ...]\n");
+  });
+});

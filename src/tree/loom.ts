@@ -44,10 +44,12 @@ export interface LoomOptions extends EngineOptions {
   /** How summaries are sent: "system" (default) or "tool" (a summarize_history call and its result). A chat's setting wins. */
   summaryPresentation?: SummaryPresentation;
   /**
-   * What embeds messages for recall: an Embedder (see `hashingEmbedder()`), true or left out
-   * for the built-in hashing embedder, false to turn recall off. Appended messages are
-   * embedded in the background, in batches; vectors persist in the store under the
-   * embedder's name and dimension.
+   * What embeds messages for recall: an Embedder (see `hashingEmbedder()`), true for the
+   * built-in hashing embedder, false to turn recall off. Given (an Embedder or true),
+   * appended messages are embedded in the background, in batches. Left out, recall uses the
+   * built-in embedder lazily: nothing is embedded until recall first reads a chat, which then
+   * embeds what that chat lacks, and its later appends in the background (a server that never
+   * recalls pays nothing). Vectors persist in the store under the embedder's name and dimension.
    */
   embed?: Embedder | boolean;
 }
@@ -81,10 +83,10 @@ export class Loom {
   /** @internal Use `Loom.open()`. */
   constructor(
     engine: Engine, store: Store, counting: CountingMode = "exact", maxOpenChats = DEFAULT_MAX_OPEN_CHATS,
-    summaries: LoomSummaries = {}, embedder: Embedder | null = null,
+    summaries: LoomSummaries = {}, embedder: Embedder | null = null, embedEagerly = true,
   ) {
     this.#engine = engine;
-    this.#recall = embedder ? new RecallHub(engine, store, embedder) : null;
+    this.#recall = embedder ? new RecallHub(engine, store, embedder, embedEagerly) : null;
     this.#store = store;
     this.#open = new OpenChats(maxOpenChats);
     this.#ctx = {
@@ -109,7 +111,7 @@ export class Loom {
    * @throws INVALID_ARGUMENT for unknown option values; WASM_UNAVAILABLE when `engine: "wasm"` cannot load
    */
   static async open<T extends Loom>(
-    this: new (engine: Engine, store: Store, counting?: CountingMode, maxOpenChats?: number, summaries?: LoomSummaries, embedder?: Embedder | null) => T,
+    this: new (engine: Engine, store: Store, counting?: CountingMode, maxOpenChats?: number, summaries?: LoomSummaries, embedder?: Embedder | null, embedEagerly?: boolean) => T,
     options?: LoomOptions,
   ): Promise<T> {
     const o = checkOptions<LoomOptions>(options, "Loom.open(options)", LOOM_KEYS);
@@ -141,7 +143,8 @@ export class Loom {
       );
     }
     // `new this`: an entry's subclass (the Workers entry) gets instances of itself.
-    return new this(await createEngine(o), store, o.counting, maxOpenChats, summaries, embedder);
+    // Left out, the built-in embedder works lazily (a chat is embedded once recall reads it); asked for, on every append.
+    return new this(await createEngine(o), store, o.counting, maxOpenChats, summaries, embedder, o.embed !== undefined);
   }
 
   /** Which engine runs: "wasm" or "js". */

@@ -27,8 +27,10 @@ export interface LoomOptions extends EngineOptions {
    */
   counting?: CountingMode;
   /**
-   * How many chats stay loaded in memory (default 1000). Past it the least recently used
-   * chat frees its engine memory; the store keeps it, and it reloads on its next use.
+   * How many chats stay loaded in memory (default 1000 on a store outside the process; no
+   * limit on the in-memory store, which keeps every message in memory anyway). Past it the
+   * least recently used chats free their engine memory (down to the limit less a sixteenth);
+   * the store keeps them, and each reloads on its next use.
    */
   maxOpenChats?: number;
   /**
@@ -128,7 +130,7 @@ export class Loom {
       throw new CtxloomError("INVALID_ARGUMENT", `counting must be "exact" or "heuristic"; got ${describe(o.counting)}.`);
     }
     const summaries = checkLoomSummaries(o as Record<string, unknown>);
-    const maxOpenChats = o.maxOpenChats === undefined ? DEFAULT_MAX_OPEN_CHATS : checkInteger(o.maxOpenChats, "maxOpenChats", 1);
+    const given = o.maxOpenChats === undefined ? undefined : checkInteger(o.maxOpenChats, "maxOpenChats", 1);
     const embedder = RecallHub.embedderOf(o.embed);
     const store = o.store === undefined ? memoryStore() : o.store;
     if (typeof store !== "object" || store === null) {
@@ -142,6 +144,9 @@ export class Loom {
           `A Store has ${STORE_METHODS.join(", ")} (see memoryStore() or sqliteStore(path)).`,
       );
     }
+    // A store that keeps chats in this process (the memory store) keeps their messages either way:
+    // evicting would only trade the engine's memory for a rebuild on the next use.
+    const maxOpenChats = given ?? (typeof store.resident === "function" ? Infinity : DEFAULT_MAX_OPEN_CHATS);
     // `new this`: an entry's subclass (the Workers entry) gets instances of itself.
     // Left out, the built-in embedder works lazily (a chat is embedded once recall reads it); asked for, on every append.
     return new this(await createEngine(o), store, o.counting, maxOpenChats, summaries, embedder, o.embed !== undefined);

@@ -2,6 +2,7 @@ import {
   PRIORITIES, ROLES, priorityCode, roleCode, type Message, type MessageExtras,
 } from "../message.js";
 import { copyParts } from "../parts.js";
+import { StringTexts, Utf8Texts, type TextColumn } from "./texts.js";
 
 /** The rare fields of a message, frozen. */
 export interface ColumnExtras extends MessageExtras {
@@ -14,13 +15,27 @@ const BLOCK_SHIFT = 12;
 /** An offset that does not fit (not a whole number of ms from 0 to 2^32 - 2): the time is in a map. */
 const ESCAPE = 0xffffffff;
 
+/** The fields of a run of stored messages, one array each, as a store reads them (see `pushRun`). */
+export interface ColumnRun {
+  parents: ArrayLike<number>;
+  codes: ArrayLike<number>;
+  tokens: ArrayLike<number>;
+  created: ArrayLike<number>;
+  extras: ArrayLike<ColumnExtras | null>;
+}
+
+/** Role, priority and kind in one code: role (bits 0-1) | priority (bits 2-3) | summary (bit 4). */
+export const columnCode = (m: Pick<Message, "role" | "priority" | "kind">): number =>
+  roleCode(m.role) | (priorityCode(m.priority) << 2) | (m.kind === "summary" ? SUMMARY : 0);
+
 /**
- * A chat's messages in columns: no object per message but its text. Numbers live in typed
- * arrays grown by doubling (off the JS heap), texts in one array, the rare optional fields
- * (name, tool calls, tool call id, content parts, covers) in a map. Append-only: a message, once in, never
+ * A chat's messages in columns: no object per message but its text, or none at all with
+ * `{ utf8: true }` (texts as UTF-8 off the JS heap, decoded when read: see texts.ts). Numbers
+ * live in typed arrays grown by doubling (off the JS heap), the rare optional fields (name,
+ * tool calls, tool call id, content parts, covers) in a map. Append-only: a message, once in, never
  * changes, so readers may hold the columns while writers add to them.
  *
- *   per message: content (a string reference) | time u32 | parent i32 | tokens i32 |
+ *   per message: content (a string, or bytes) | time u32 | parent i32 | tokens i32 |
  *                code u8 = role (bits 0-1) | priority (bits 2-3) | summary (bit 4)
  *   per block of 4096 messages: base f64 (the block's first createdAt)
  *
@@ -29,7 +44,7 @@ const ESCAPE = 0xffffffff;
  */
 export class MessageColumns {
   #size = 0;
-  readonly content: string[] = [];
+  readonly #texts: TextColumn;
   #bases = new Float64Array(1);
   #times = new Uint32Array(8);
   readonly #exactTimes = new Map<number, number>();
@@ -37,6 +52,25 @@ export class MessageColumns {
   #tokens = new Int32Array(8);
   #codes = new Uint8Array(8);
   readonly extras = new Map<number, Readonly<ColumnExtras>>();
+
+  constructor(options: { utf8?: boolean } = {}) {
+    this.#texts = options.utf8 ? new Utf8Texts() : new StringTexts();
+  }
+
+  /** True when texts are kept as UTF-8 (see the constructor). */
+  get utf8(): boolean {
+    return this.#texts instanceof Utf8Texts;
+  }
+
+  /** The text of message `id`. */
+  text(id: number): string {
+    return this.#texts.get(id);
+  }
+
+  /** True when message `id`'s text is empty (no decoding). */
+  isEmpty(id: number): boolean {
+    return this.#texts.isEmpty(id);
+  }
 
   get size(): number {
     return this.#size;
@@ -66,20 +100,48 @@ export class MessageColumns {
 
   /** Adds a message (its id must be `size`); copies everything, so the caller's object is not kept. */
   push(m: Message): void {
+    this.#texts.push(m.content);
+    let x: ColumnExtras | null = null;
+    if (m.name !== undefined || m.toolCalls || m.toolCallId !== undefined || m.covers || m.parts) {
+      x = {};
+      if (m.name !== undefined) x.name = m.name;
+      if (m.toolCalls) x.toolCalls = m.toolCalls.map((c) => ({ ...c, function: { ...c.function } }));
+      if (m.toolCallId !== undefined) x.toolCallId = m.toolCallId;
+      if (m.covers) x.covers = { ...m.covers };
+      if (m.parts) x.parts = copyParts(m.parts, true);
+    }
+    this.#pushFields(m.parentId ?? -1, columnCode(m), m.tokens, m.createdAt, x);
+  }
+
+  /**
+   * Adds a run of stored messages whose texts come as UTF-8, one after the other in `bytes`
+   * (`lengths[i]` bytes each): how a store hands over a chunk of rows, with no object per
+   * message. The caller has checked every value (integers in range, known codes) and that
+   * the lengths add up to `bytes.length`. The extras objects are kept (frozen), not copied;
+   * with `adopt` the bytes may be too (the caller never writes to them again).
+   */
+  pushRun(bytes: Uint8Array, lengths: ArrayLike<number>, run: ColumnRun, adopt = false): void {
+    if (this.#texts instanceof Utf8Texts) this.#texts.pushRun(bytes, lengths, adopt);
+    else {
+      const decoder = new TextDecoder();
+      for (let i = 0, at = 0; i < lengths.length; at += lengths[i++]!) this.#texts.push(decoder.decode(bytes.subarray(at, at + lengths[i]!)));
+    }
+    this.reserve(this.#size + lengths.length);
+    for (let i = 0; i < lengths.length; i++) this.#pushFields(run.parents[i]!, run.codes[i]!, run.tokens[i]!, run.created[i]!, run.extras[i] ?? null);
+  }
+
+  #pushFields(parent: number, code: number, tokens: number, createdAt: number, x: ColumnExtras | null): void {
     const id = this.#size;
     if (id === this.#parent.length) this.#grow(id * 2);
-    this.content.push(m.content);
-    this.#setCreatedAt(id, m.createdAt);
-    this.#parent[id] = m.parentId ?? -1;
-    this.#tokens[id] = m.tokens;
-    this.#codes[id] = roleCode(m.role) | (priorityCode(m.priority) << 2) | (m.kind === "summary" ? SUMMARY : 0);
-    if (m.name !== undefined || m.toolCalls || m.toolCallId !== undefined || m.covers || m.parts) {
-      const x: ColumnExtras = {};
-      if (m.name !== undefined) x.name = m.name;
-      if (m.toolCalls) x.toolCalls = m.toolCalls.map((c) => Object.freeze({ ...c, function: Object.freeze({ ...c.function }) }));
-      if (m.toolCallId !== undefined) x.toolCallId = m.toolCallId;
-      if (m.covers) x.covers = Object.freeze({ ...m.covers });
-      if (m.parts) x.parts = copyParts(m.parts, true);
+    this.#setCreatedAt(id, createdAt);
+    this.#parent[id] = parent;
+    this.#tokens[id] = tokens;
+    this.#codes[id] = code;
+    if (x) {
+      if (x.toolCalls) for (const c of x.toolCalls) Object.freeze(Object.freeze(c).function);
+      if (x.toolCalls) Object.freeze(x.toolCalls);
+      if (x.covers) Object.freeze(x.covers);
+      if (x.parts) for (const part of Object.freeze(x.parts)) Object.freeze(part);
       this.extras.set(id, Object.freeze(x));
     }
     this.#size = id + 1;
@@ -102,6 +164,26 @@ export class MessageColumns {
     this.#codes = grow(this.#codes, (n) => new Uint8Array(n));
   }
 
+  parentOf(id: number): number {
+    return this.#parent[id]!;
+  }
+
+  tokensOf(id: number): number {
+    return this.#tokens[id]!;
+  }
+
+  roleCodeOf(id: number): number {
+    return this.#codes[id]! & 3;
+  }
+
+  priorityCodeOf(id: number): number {
+    return (this.#codes[id]! >> 2) & 3;
+  }
+
+  kindOf(id: number): Message["kind"] {
+    return this.#codes[id]! & SUMMARY ? "summary" : "message";
+  }
+
   /** Message `id` as a new object (nothing shared with the columns but immutable strings). */
   message(id: number): Message {
     const code = this.#codes[id]!;
@@ -110,7 +192,7 @@ export class MessageColumns {
       id,
       parentId: parent < 0 ? null : parent,
       role: ROLES[code & 3]!,
-      content: this.content[id]!,
+      content: this.#texts.get(id),
       priority: PRIORITIES[(code >> 2) & 3]!,
       tokens: this.#tokens[id]!,
       createdAt: this.createdAt(id),
@@ -134,8 +216,8 @@ export class MessageColumns {
     return out;
   }
 
-  /** Bytes of the typed columns (off the JS heap). */
+  /** Bytes of the typed columns and of UTF-8 texts (off the JS heap). */
   get columnBytes(): number {
-    return this.#bases.byteLength + this.#times.byteLength + this.#parent.byteLength + this.#tokens.byteLength + this.#codes.byteLength;
+    return this.#texts.bytes + this.#bases.byteLength + this.#times.byteLength + this.#parent.byteLength + this.#tokens.byteLength + this.#codes.byteLength;
   }
 }

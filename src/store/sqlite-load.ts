@@ -2,7 +2,8 @@
 // rare fields of each chunk of ids come as one row of JSON arrays (parsed at once), and the
 // texts as single values (no array per row). The driver's cost is per row and per value:
 // this halves what a load of 100,000 messages spends outside SQLite and the text itself.
-import { PRIORITIES, ROLES, type Message } from "../message.js";
+import { MAX_TOKENS, PRIORITIES, ROLES, type Message } from "../message.js";
+import { MessageColumns, type ColumnExtras } from "./columns.js";
 import { addExtras, unknownCode, type Extras, type Statements } from "./sqlite-statements.js";
 
 /** Ids per chunk of numbers. */
@@ -49,3 +50,83 @@ export function loadChunked(st: Statements, key: number, since: number, count: n
   }
   return out;
 }
+
+/**
+ * Messages 0 to `count - 1` of chat `key` as columns with their texts kept in UTF-8 (call it
+ * inside a read transaction): per chunk, one BLOB of texts copied once, never decoded here,
+ * and the numbers as JSON arrays. Undefined when a value is not what an append writes (a
+ * content that is not TEXT, a number out of range, content parts) or the rows are not exactly
+ * those ids: the row-per-message read then decides and reports. Throws STORE_CORRUPT for an
+ * unknown role, priority or kind code.
+ */
+export function loadColumns(st: Statements, key: number, count: number, path: string, chatId: string): MessageColumns | undefined {
+  if (st.messageFrom.get(key, count) !== undefined) return undefined; // rows beyond the count
+  const cols = new MessageColumns({ utf8: true });
+  cols.reserve(count);
+  for (let lo = 0; lo < count; lo += CHUNK) {
+    const hi = Math.min(count, lo + CHUNK);
+    const row = st.textChunk.get(key, lo, hi) as [...string[], Uint8Array | null, number | null];
+    const [bytes, notText] = [row[7], row[8]];
+    if (!(bytes instanceof Uint8Array) || notText !== 0) return undefined; // NULL, a BLOB, a number...
+    let parsed: unknown[][];
+    try {
+      parsed = (row.slice(0, 7) as string[]).map((json) => JSON.parse(json ?? "[]") as unknown[]);
+    } catch {
+      return undefined;
+    }
+    const [ids, parents, codes, tokens, created, extras, lengths] = parsed as [number[], (number | null)[], number[], number[], number[], [number, ...Extras][], number[]];
+    const n = hi - lo;
+    if (ids.length !== n || lengths.length !== n) return undefined;
+    const runParents = new Array<number>(n);
+    let total = 0;
+    for (let i = 0; i < n; i++) {
+      const id = lo + i;
+      const parent = parents[i] ?? -1;
+      const t = tokens[i]!;
+      if (ids[i] !== id || !Number.isInteger(parent) || parent < -1 || parent >= id || !Number.isInteger(t) || t < 0 || t > MAX_TOKENS) return undefined;
+      if (typeof created[i] !== "number" || !Number.isFinite(created[i])) return undefined;
+      if (codes[i]! < 0) throw unknownCode(path, chatId, id);
+      runParents[i] = parent;
+      total += lengths[i]!;
+    }
+    const runExtras = new Array<ColumnExtras | null>(n).fill(null);
+    for (const [id, ...x] of extras) {
+      if (!Number.isInteger(id) || id < lo || id >= hi || runExtras[id - lo] !== null) return undefined;
+      const e = columnExtras(id, x as Extras, path, chatId);
+      if (!e) return undefined;
+      runExtras[id - lo] = e;
+    }
+    if (total !== bytes.length) return undefined;
+    // The driver made this Buffer for this value alone: the columns may keep it.
+    const own = bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.length;
+    cols.pushRun(bytes, lengths, { parents: runParents, codes, tokens, created, extras: runExtras }, own);
+  }
+  return cols;
+}
+
+/**
+ * The optional fields of message `id` for the columns, or undefined when their shape is not
+ * what an append writes (the row-per-message read then reports it). Their values are checked
+ * by the restore, which reads every message with optional fields in full.
+ */
+function columnExtras(id: number, x: Extras, path: string, chatId: string): ColumnExtras | undefined {
+  const m = { id } as Message;
+  addExtras(m, x, path, chatId);
+  const e: ColumnExtras = {};
+  if (m.name !== undefined) e.name = m.name;
+  if (m.toolCalls !== undefined) {
+    const calls: unknown = m.toolCalls;
+    if (!Array.isArray(calls) || !calls.every((c) => isObject(c) && isObject(c.function))) return undefined;
+    e.toolCalls = m.toolCalls;
+  }
+  if (m.toolCallId !== undefined) e.toolCallId = m.toolCallId;
+  if (m.covers !== undefined) e.covers = m.covers;
+  if (m.parts !== undefined) {
+    const parts: unknown = m.parts;
+    if (!Array.isArray(parts) || !parts.every(isObject)) return undefined;
+    e.parts = m.parts;
+  }
+  return e;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);

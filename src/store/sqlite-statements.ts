@@ -17,9 +17,9 @@ const MESSAGE_COLUMNS =
  */
 const CODES_READ =
   "CASE WHEN role BETWEEN 0 AND 3 AND priority BETWEEN 0 AND 3 AND kind BETWEEN 0 AND 1 THEN role + (priority << 2) + (kind << 4) ELSE -1 END";
-const EXTRAS_READ =
-  "CASE WHEN name IS NULL AND tool_calls IS NULL AND tool_call_id IS NULL AND covers_first IS NULL AND parts IS NULL THEN NULL " +
-  "ELSE json_array(name, tool_calls, tool_call_id, covers_first, covers_last, parts) END";
+const NO_EXTRAS = "name IS NULL AND tool_calls IS NULL AND tool_call_id IS NULL AND covers_first IS NULL AND parts IS NULL";
+const EXTRAS_COLUMNS = "name, tool_calls, tool_call_id, covers_first, covers_last, parts";
+const EXTRAS_READ = `CASE WHEN ${NO_EXTRAS} THEN NULL ELSE json_array(${EXTRAS_COLUMNS}) END`;
 const MESSAGE_READ = `id, parent, ${CODES_READ}, tokens, created, content, ${EXTRAS_READ}`;
 /** The same values but the text, for a range of ids, as one row of JSON arrays (see sqlite-load.ts). */
 const MESSAGE_CHUNK =
@@ -47,6 +47,15 @@ export function prepareStatements(db: SqliteDatabase) {
     messages: s(`SELECT ${MESSAGE_READ} FROM messages WHERE chat = ? AND id >= ? ORDER BY id`).raw(),
     messageChunk: s(`SELECT ${MESSAGE_CHUNK} FROM messages WHERE chat = ? AND id >= ? AND id < ?`).raw(),
     contents: s("SELECT content FROM messages WHERE chat = ? AND id >= ? AND id < ? ORDER BY id").pluck(),
+    // The same chunk with its texts as one BLOB of UTF-8 (no string made), their byte lengths,
+    // and how many contents are not TEXT (then the row-per-message read decides).
+    // The optional fields come only for the rows that have one, with their id first.
+    textChunk: s(
+      `SELECT json_group_array(id), json_group_array(parent), json_group_array(${CODES_READ}), json_group_array(tokens), ` +
+        `json_group_array(created), '[' || group_concat(CASE WHEN ${NO_EXTRAS} THEN NULL ELSE json_array(id, ${EXTRAS_COLUMNS}) END) || ']', ` +
+        `json_group_array(octet_length(content)), CAST(group_concat(content, '') AS BLOB), sum(typeof(content) <> 'text') ` +
+        `FROM messages WHERE chat = ? AND id >= ? AND id < ?`,
+    ).raw(),
     messageFrom: s("SELECT 1 FROM messages WHERE chat = ? AND id >= ? LIMIT 1").pluck(),
     deleteMessages: s("DELETE FROM messages WHERE chat = ?"),
     putEmbedding: s("INSERT OR REPLACE INTO embeddings (chat, message, embedder, dimension, vector) VALUES (?, ?, ?, ?, ?)"),

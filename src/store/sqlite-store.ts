@@ -5,10 +5,10 @@
 // connection's view of each chat it touched is authoritative: nobody else can write.
 import { CtxloomError, checkInteger, describe } from "../errors.js";
 import type { Message } from "../message.js";
-import type { AppendResult, ChatRecord, EmbedderInfo, EmbeddingRow, LoadedChat } from "./types.js";
+import { loadedColumns, type AppendResult, type ChatRecord, type EmbedderInfo, type EmbeddingRow, type LoadedChat } from "./types.js";
 import type { SqliteDatabase } from "./sqlite-driver.js";
 import { corrupt, storeError } from "./sqlite-errors.js";
-import { loadChunked } from "./sqlite-load.js";
+import { loadChunked, loadColumns } from "./sqlite-load.js";
 import { chatRecord, chatValues, messagesOf, messageValues, type ChatRow, type Statements } from "./sqlite-statements.js";
 import { checkChatRecord, checkEmbedder, checkEmbeddingRows, checkHead, checkMessage, checkText, checkTime } from "./sqlite-checks.js";
 import type { Durability, SqliteStore } from "./sqlite.js";
@@ -112,6 +112,8 @@ export class SqliteStoreImpl implements SqliteStore {
         const row = this.#st.chat.get(userId, chatId) as ChatRow | undefined;
         if (row === undefined) return undefined;
         const chat = chatRecord(row, this.path);
+        const columns = since === 0 ? loadColumns(this.#st, row[0], chat.messageCount, this.path, chatId) : undefined;
+        if (columns) return loadedColumns(chat, columns);
         const messages =
           loadChunked(this.#st, row[0], since, chat.messageCount, this.path, chatId) ??
           messagesOf(this.#st.messages.all(row[0], since), this.path, chatId);

@@ -140,4 +140,22 @@ export const STORE_METHODS = [
 export interface LoadedChat {
   chat: ChatRecord;
   messages: Message[];
+  /**
+   * Optional: the same messages in columns (a store that reads them so: no object per message,
+   * texts kept as UTF-8). A Loom opening the chat reads these; `messages` is then made from
+   * them on first read.
+   */
+  columns?: MessageColumns;
+}
+
+/** A LoadedChat over columns: `messages` is made from them once, when first read. */
+export function loadedColumns(chat: ChatRecord, columns: MessageColumns): LoadedChat {
+  let messages: Message[] | undefined;
+  return {
+    chat,
+    columns,
+    get messages() {
+      return (messages ??= columns.slice(0));
+    },
+  };
 }

@@ -28,8 +28,10 @@ export interface LoomOptions extends EngineOptions {
    */
   counting?: CountingMode;
   /**
-   * How many chats stay loaded in memory (default 1000). Past it the least recently used
-   * chat frees its engine memory; the store keeps it, and it reloads on its next use.
+   * How many chats stay loaded in memory (default 1000 on a store outside the process; no
+   * limit on the in-memory store, which keeps every message in memory anyway). Past it the
+   * least recently used chats free their engine memory (down to the limit less a sixteenth);
+   * the store keeps them, and each reloads on its next use.
    */
   maxOpenChats?: number;
   /**
@@ -45,10 +47,12 @@ export interface LoomOptions extends EngineOptions {
   /** How summaries are sent: "system" (default) or "tool" (a summarize_history call and its result). A chat's setting wins. */
   summaryPresentation?: SummaryPresentation;
   /**
-   * What embeds messages for recall: an Embedder (see `hashingEmbedder()`), true or left out
-   * for the built-in hashing embedder, false to turn recall off. Appended messages are
-   * embedded in the background, in batches; vectors persist in the store under the
-   * embedder's name and dimension.
+   * What embeds messages for recall: an Embedder (see `hashingEmbedder()`), true for the
+   * built-in hashing embedder, false to turn recall off. Given (an Embedder or true),
+   * appended messages are embedded in the background, in batches. Left out, recall uses the
+   * built-in embedder lazily: nothing is embedded until recall first reads a chat, which then
+   * embeds what that chat lacks, and its later appends in the background (a server that never
+   * recalls pays nothing). Vectors persist in the store under the embedder's name and dimension.
    */
   embed?: Embedder | boolean;
   /**
@@ -89,10 +93,10 @@ export class Loom {
   /** @internal Use `Loom.open()`. */
   constructor(
     engine: Engine, store: Store, counting: CountingMode = "exact", maxOpenChats = DEFAULT_MAX_OPEN_CHATS,
-    summaries: LoomSummaries = {}, embedder: Embedder | null = null, toolResults: ToolResultPolicy | null = null,
+    summaries: LoomSummaries = {}, embedder: Embedder | null = null, toolResults: ToolResultPolicy | null = null, embedEagerly = true,
   ) {
     this.#engine = engine;
-    this.#recall = embedder ? new RecallHub(engine, store, embedder) : null;
+    this.#recall = embedder ? new RecallHub(engine, store, embedder, embedEagerly) : null;
     this.#store = store;
     this.#open = new OpenChats(maxOpenChats);
     this.#ctx = {
@@ -120,7 +124,7 @@ export class Loom {
   static async open<T extends Loom>(
     this: new (
       engine: Engine, store: Store, counting?: CountingMode, maxOpenChats?: number, summaries?: LoomSummaries, embedder?: Embedder | null,
-      toolResults?: ToolResultPolicy | null,
+      toolResults?: ToolResultPolicy | null, embedEagerly?: boolean,
     ) => T,
     options?: LoomOptions,
   ): Promise<T> {
@@ -138,7 +142,7 @@ export class Loom {
       throw new CtxloomError("INVALID_ARGUMENT", `counting must be "exact" or "heuristic"; got ${describe(o.counting)}.`);
     }
     const summaries = checkLoomSummaries(o as Record<string, unknown>);
-    const maxOpenChats = o.maxOpenChats === undefined ? DEFAULT_MAX_OPEN_CHATS : checkInteger(o.maxOpenChats, "maxOpenChats", 1);
+    const given = o.maxOpenChats === undefined ? undefined : checkInteger(o.maxOpenChats, "maxOpenChats", 1);
     const embedder = RecallHub.embedderOf(o.embed);
     const toolResults = checkToolResultOptions(o.toolResults);
     const store = o.store === undefined ? memoryStore() : o.store;
@@ -153,8 +157,12 @@ export class Loom {
           `A Store has ${STORE_METHODS.join(", ")} (see memoryStore() or sqliteStore(path)).`,
       );
     }
+    // A store that keeps chats in this process (the memory store) keeps their messages either way:
+    // evicting would only trade the engine's memory for a rebuild on the next use.
+    const maxOpenChats = given ?? (typeof store.resident === "function" ? Infinity : DEFAULT_MAX_OPEN_CHATS);
     // `new this`: an entry's subclass (the Workers entry) gets instances of itself.
-    return new this(await createEngine(o), store, o.counting, maxOpenChats, summaries, embedder, toolResults);
+    // Left out, the built-in embedder works lazily (a chat is embedded once recall reads it); asked for, on every append.
+    return new this(await createEngine(o), store, o.counting, maxOpenChats, summaries, embedder, toolResults, o.embed !== undefined);
   }
 
   /** Which engine runs: "wasm" or "js". */

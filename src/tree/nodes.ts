@@ -1,7 +1,7 @@
 import { CtxloomError } from "../errors.js";
 import type { Engine } from "../engine/types.js";
 import { FLAG_SUMMARY, FLAG_TOOL_CALLS, FLAG_UNIT_END, ROLE_TOOL } from "../engine/types.js";
-import { PRIORITIES, ROLES, priorityCode, roleCode, type Message } from "../message.js";
+import { PRIORITIES, ROLES, type Message } from "../message.js";
 import type { ToolUnit } from "../context/tool-units.js";
 import { MessageColumns } from "../store/columns.js";
 import { copyParts } from "../parts.js";
@@ -23,11 +23,15 @@ export class ChatNodes {
   /** Assistant messages by the ids of their tool calls (a call id is rarely used twice). */
   readonly #callOwners = new Map<string, number | number[]>();
 
-  /** Throws OUT_OF_MEMORY when the engine cannot make a tree. */
-  constructor(engine: Engine, resident?: MessageColumns) {
+  /**
+   * `resident`: the store's own columns (shared); `loaded`: columns a store filled for this
+   * chat (its own from now on; restore links what they hold). Throws OUT_OF_MEMORY when the
+   * engine cannot make a tree.
+   */
+  constructor(engine: Engine, resident?: MessageColumns, loaded?: MessageColumns) {
     this.engine = engine;
     this.tree = engine.createTree();
-    this.#texts = resident ?? new MessageColumns();
+    this.#texts = resident ?? loaded ?? new MessageColumns();
     this.#shared = resident !== undefined;
   }
 
@@ -50,26 +54,37 @@ export class ChatNodes {
 
   /** Adds message `m` (its id is the next one). */
   link(m: Message, unitEnd: boolean): void {
-    if (this.#shared) {
-      if (this.#texts.size <= m.id) throw new CtxloomError("STORE_CORRUPT", `The store does not hold message ${m.id} it acknowledged; reopen the chat.`);
-    } else {
+    if (this.#texts.size <= m.id) {
+      if (this.#shared) throw new CtxloomError("STORE_CORRUPT", `The store does not hold message ${m.id} it acknowledged; reopen the chat.`);
       this.#texts.push(m);
     }
-    if (m.kind === "summary") {
+    this.linkHeld(m.id, unitEnd);
+  }
+
+  /** The columns this chat reads its messages from. */
+  get columns(): MessageColumns {
+    return this.#texts;
+  }
+
+  /** Adds message `id` (the next one), which the columns hold already, reading its fields there. */
+  linkHeld(id: number, unitEnd: boolean): void {
+    const cols = this.#texts;
+    const x = cols.extras.get(id);
+    if (cols.kindOf(id) === "summary") {
       // A summary is no child: the engine hangs it on the last node of its run (FLAG_SUMMARY is attachSummary's alone).
-      const { first, last } = m.covers!;
+      const { first, last } = x!.covers!;
       const inner: number[] = [];
       const replaced = this.visibleRunTokens(first, last, inner);
-      this.engine.attachSummary(this.tree, first, last, m.tokens, priorityCode(m.priority));
-      for (const id of inner) this.#nested.add(id);
-      this.summaries.push({ id: m.id, replaced, tokens: m.tokens });
+      this.engine.attachSummary(this.tree, first, last, cols.tokensOf(id), cols.priorityCodeOf(id));
+      for (const n of inner) this.#nested.add(n);
+      this.summaries.push({ id, replaced, tokens: cols.tokensOf(id) });
       return;
     }
     let flags = 0;
-    if (m.toolCalls) flags |= FLAG_TOOL_CALLS;
+    if (x?.toolCalls) flags |= FLAG_TOOL_CALLS;
     if (unitEnd) flags |= FLAG_UNIT_END;
-    this.engine.append(this.tree, m.parentId ?? -1, m.tokens, roleCode(m.role), priorityCode(m.priority), flags);
-    if (m.toolCalls) for (const c of m.toolCalls) this.#addOwner(c.id, m.id);
+    this.engine.append(this.tree, cols.parentOf(id), cols.tokensOf(id), cols.roleCodeOf(id), cols.priorityCodeOf(id), flags);
+    if (x?.toolCalls) for (const c of x.toolCalls) this.#addOwner(c.id, id);
   }
 
   #addOwner(callId: string, id: number): void {
@@ -131,7 +146,7 @@ export class ChatNodes {
       id,
       parentId: parent < 0 ? null : parent,
       role: ROLES[e.role(t, id)]!,
-      content: this.#texts.content[id]!,
+      content: this.#texts.text(id),
       priority: PRIORITIES[e.priority(t, id)]!,
       tokens: e.tokens(t, id),
       createdAt: this.#texts.createdAt(id),

@@ -2,8 +2,9 @@ import type { Chat } from "./chat.js";
 import { openKey, type ChatCache } from "./user-chats.js";
 
 /**
- * The chats a Loom holds in memory. Past `max`, the least recently used chat that has
- * finished loading frees its engine memory (`chat.evict()`). Every call on a chat counts as
+ * The chats a Loom holds in memory. Past `max`, the least recently used chats that have
+ * finished loading free their engine memory (`chat.evict()`), down to `max` less a
+ * sixteenth of it. Every call on a chat counts as
  * a use, so a chat kept and used through a reference is not evicted for not being reopened.
  * Its store still holds an evicted chat, and it reloads on its next use.
  */
@@ -67,16 +68,21 @@ export class OpenChats implements ChatCache {
   }
 
   #evictOver(): void {
-    while (this.#entries.size > this.#max) {
-      // The least recently used chat that has finished loading: O(max) a time, only past max.
-      let victim: [string, Chat] | undefined;
-      for (const [key, loading] of this.#entries) {
-        const chat = this.#loaded.get(loading);
-        if (chat && (!victim || chat.lastUse < victim[1].lastUse)) victim = [key, chat];
-      }
-      if (!victim) return; // every chat is still loading
-      this.#entries.delete(victim[0]);
-      void victim[1].evict().catch(() => undefined);
+    if (this.#entries.size <= this.#max) return;
+    // The least recently used chats that have finished loading, down to max less a sixteenth:
+    // one O(max log max) pass pays for max / 16 evictions, so a server cycling through more
+    // chats than max does not scan the cache on every open.
+    const target = this.#max - (this.#max >> 4);
+    const loaded: [string, Chat][] = [];
+    for (const [key, loading] of this.#entries) {
+      const chat = this.#loaded.get(loading);
+      if (chat) loaded.push([key, chat]);
+    }
+    loaded.sort((a, b) => a[1].lastUse - b[1].lastUse);
+    for (const [key, chat] of loaded) {
+      if (this.#entries.size <= target) return;
+      this.#entries.delete(key);
+      void chat.evict().catch(() => undefined);
     }
   }
 }

@@ -62,8 +62,11 @@ export class RecallHub {
   readonly #users = new Map<string, UserRecall>();
   readonly queue: EmbedQueue;
   #closed = false;
+  /** Whether appends are queued before recall has read their chat (see `appended`). */
+  readonly #eager: boolean;
 
-  constructor(engine: Engine, store: Store, embedder: Embedder) {
+  constructor(engine: Engine, store: Store, embedder: Embedder, eager = true) {
+    this.#eager = eager;
     this.#engine = engine;
     this.#store = store;
     this.embedder = embedder;
@@ -94,9 +97,14 @@ export class RecallHub {
     return u;
   }
 
-  /** A message was appended: queue it (never waits). */
+  /**
+   * A message was appended: queue it (never waits). A lazy hub queues it only once recall has
+   * read its chat in this Loom: before that, the chat's first recall embeds what it lacks
+   * (`ensureChat`), so a server that never recalls pays nothing for it.
+   */
   appended(userId: string, chatId: string, m: Message): void {
     if (this.#closed || !embeddable(m)) return;
+    if (!this.#eager && !this.#users.get(userId)?.loaded.has(chatId)) return;
     const u = this.user(userId);
     this.queue.push([{ userId, chatId, id: m.id, key: u.keys.key(chatId, m.id), role: m.role, content: m.content, epoch: u.epoch }]);
   }

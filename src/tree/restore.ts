@@ -1,6 +1,8 @@
 import { CtxloomError, describe } from "../errors.js";
 import { MAX_TOKENS, loneSurrogate, storedMessageProblem, type Message } from "../message.js";
 import { checkFreshCallIds, checkNoOpenCalls, checkToolResult } from "../context/tool-units.js";
+import { ROLE_TOOL } from "../engine/types.js";
+import type { MessageColumns } from "../store/columns.js";
 import type { ChatNodes } from "./nodes.js";
 
 /** Makes the error of a bad record: STORE_CORRUPT for a store, INVALID_ARGUMENT for an import. */
@@ -85,15 +87,46 @@ export function applyRestored(nodes: ChatNodes, messages: readonly unknown[], fa
   if (!Array.isArray(messages)) throw fail(`its messages are ${describe(messages)}, not an array`);
   for (const m of messages) {
     const unitEnd = checkRestored(nodes, m, fail, options);
-    try {
-      nodes.link(m as Message, unitEnd);
-    } catch (error) {
-      // The engine refuses a summary whose run overlaps another in part or cuts a tool unit.
-      if ((m as Message).kind === "summary" && error instanceof CtxloomError && error.code === "INVALID_ARGUMENT") {
-        throw fail(`summary ${(m as Message).id} is refused: ${error.message}`);
-      }
-      throw error;
+    linkChecked(nodes, m as Message, unitEnd, fail);
+  }
+}
+
+/**
+ * Links the messages the chat's columns hold beyond those linked (a store's columnar load, or
+ * a resident chat waking), checked as `applyRestored` checks them: a plain message from its
+ * columns with no object made, any other through `checkRestored`. Throws at the first bad one.
+ */
+export function applyHeld(nodes: ChatNodes, fail: Fail): void {
+  const cols = nodes.columns;
+  for (let id = nodes.size; id < cols.size; id++) {
+    if (plainHeld(nodes, cols, id)) {
+      nodes.linkHeld(id, false);
+      continue;
     }
+    const m = cols.message(id);
+    linkChecked(nodes, m, checkRestored(nodes, m, fail), fail);
+  }
+}
+
+/** What `plainStored` accepts, read from columns: no optional field, a plain role, a non-empty well-formed text, no open unit above. */
+function plainHeld(nodes: ChatNodes, cols: MessageColumns, id: number): boolean {
+  const parent = cols.parentOf(id);
+  const tokens = cols.tokensOf(id);
+  return !cols.extras.has(id) && cols.kindOf(id) === "message" && cols.roleCodeOf(id) !== ROLE_TOOL &&
+    parent >= -1 && parent < id && (parent < 0 || !nodes.mayOpenUnit(parent)) &&
+    tokens >= 0 && tokens <= MAX_TOKENS && Number.isFinite(cols.createdAt(id)) &&
+    !cols.isEmpty(id) && (cols.utf8 || loneSurrogate(cols.text(id)) < 0); // UTF-8 cannot hold a lone surrogate
+}
+
+function linkChecked(nodes: ChatNodes, m: Message, unitEnd: boolean, fail: Fail): void {
+  try {
+    nodes.link(m, unitEnd);
+  } catch (error) {
+    // The engine refuses a summary whose run overlaps another in part or cuts a tool unit.
+    if (m.kind === "summary" && error instanceof CtxloomError && error.code === "INVALID_ARGUMENT") {
+      throw fail(`summary ${m.id} is refused: ${error.message}`);
+    }
+    throw error;
   }
 }
 

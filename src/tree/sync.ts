@@ -4,13 +4,13 @@ import type { Engine } from "../engine/types.js";
 import type { CheckedInput, Message } from "../message.js";
 import type { ModelProfile } from "../models/profiles.js";
 import { MessageColumns } from "../store/columns.js";
-import type { ChatRecord, Store } from "../store/types.js";
+import type { ChatRecord, LoadedChat, Store } from "../store/types.js";
 import { REPLY_PRIMING, imageRuleFor, messageTokens, type TokenCounter } from "../tokens/index.js";
 import { copyParts } from "../parts.js";
 import type { Chat } from "./chat.js";
 import { ChatNodes } from "./nodes.js";
 import type { RecallHub } from "./recall.js";
-import { applyRestored, checkHead, storeCorrupt } from "./restore.js";
+import { applyHeld, applyRestored, checkHead, storeCorrupt } from "./restore.js";
 import type { LoomSummaries } from "./summaries.js";
 
 /** What a chat shares with its Loom. */
@@ -37,18 +37,28 @@ export function residentColumns(store: Store, userId: string, chatId: string): M
   return columns instanceof MessageColumns ? columns : undefined;
 }
 
-/** A chat's nodes built from what a store handed back, checked whole (STORE_CORRUPT), or nothing built. */
-export function restoreNodes(ctx: LoomContext, record: ChatRecord, messages: readonly Message[]): { nodes: ChatNodes; head: number } {
-  const nodes = new ChatNodes(ctx.engine, residentColumns(ctx.store, record.userId, record.id));
+/**
+ * A chat's nodes built from what a store handed back (its messages, or the same in columns,
+ * which become the chat's own), checked whole (STORE_CORRUPT), or nothing built.
+ */
+export function restoreNodes(ctx: LoomContext, record: ChatRecord, held: readonly Message[] | MessageColumns): { nodes: ChatNodes; head: number } {
+  const resident = residentColumns(ctx.store, record.userId, record.id);
+  const columns = held instanceof MessageColumns ? held : undefined;
+  const nodes = new ChatNodes(ctx.engine, resident, columns === resident ? undefined : columns);
   try {
     const fail = storeCorrupt(record.id);
-    applyRestored(nodes, messages, fail);
+    if (columns) applyHeld(nodes, fail);
+    else applyRestored(nodes, held as readonly Message[], fail);
     return { nodes, head: checkHead(record.head, nodes.size, fail, nodes) };
   } catch (error) {
     nodes.drop();
     throw error;
   }
 }
+
+/** What a store loaded, in the form a restore reads fastest: its columns when it gave them. */
+export const heldOf = (loaded: LoadedChat): readonly Message[] | MessageColumns =>
+  loaded.columns instanceof MessageColumns ? loaded.columns : loaded.messages;
 
 /**
  * A chat's state against its store: its nodes, head and record, and the protocol that
@@ -102,7 +112,7 @@ export class ChatSync {
           `await chats.open(id) again, or await chat.refresh(), before reading it.`,
       );
     }
-    this.#reload(columns.slice(0), this.record);
+    this.#reload(columns, this.record);
     return this.#nodes!;
   }
 
@@ -112,11 +122,11 @@ export class ChatSync {
     const loaded = await fromStore("loading the chat", () => this.#ctx.store.loadChat(this.record.userId, this.record.id));
     if (!loaded) throw new CtxloomError("UNKNOWN_CHAT", `Chat ${this.record.id} is no longer in the store; it was deleted elsewhere.`);
     if (this.#nodes) return;
-    this.#reload(loaded.messages, loaded.chat);
+    this.#reload(heldOf(loaded), loaded.chat);
   }
 
-  #reload(messages: readonly Message[], record: ChatRecord): void {
-    const { nodes, head } = restoreNodes(this.#ctx, { ...this.record, head: record.head }, messages);
+  #reload(held: readonly Message[] | MessageColumns, record: ChatRecord): void {
+    const { nodes, head } = restoreNodes(this.#ctx, { ...this.record, head: record.head }, held);
     this.#nodes = nodes;
     this.head = head;
     this.#ctx.woke(this.#owner);

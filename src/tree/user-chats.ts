@@ -8,7 +8,7 @@ import type { TokenCounter } from "../tokens/index.js";
 import { Chat } from "./chat.js";
 import { ChatNodes } from "./nodes.js";
 import { buildImport, checkExport } from "./portable.js";
-import { residentColumns, restoreNodes, type LoomContext } from "./sync.js";
+import { heldOf, residentColumns, restoreNodes, type LoomContext } from "./sync.js";
 import { checkPresentation } from "./summaries.js";
 import { checkSummaryOptions, type SummaryOptions } from "../summary/policy.js";
 import type { SummaryPresentation } from "../context/format.js";
@@ -175,7 +175,7 @@ export class UserChats {
       }
       const { profile, counter } = await this.#ctx.prepare(modelOf(loaded.chat));
       this.#ctx.checkOpen();
-      const { nodes } = restoreNodes(this.#ctx, loaded.chat, loaded.messages);
+      const { nodes } = restoreNodes(this.#ctx, loaded.chat, heldOf(loaded));
       return new Chat(this.#ctx, loaded.chat, nodes, profile, counter);
     })();
     this.#open.set(key, loading);

@@ -205,6 +205,31 @@ forEachEngine((engine) => {
       await loom.close();
     });
 
+    it("past a large maxOpenChats a sixteenth goes at once, least recently used first; the memory store evicts nothing by default", async () => {
+      const { store } = jitteryStore({ resident: false });
+      const loom = await Loom.open({ engine, store, maxOpenChats: 32 });
+      const chats = loom.user("u");
+      const made: Chat[] = [];
+      for (let i = 0; i < 33; i++) made.push(await chats.create({ title: `c${i}` }));
+      await new Promise((r) => setTimeout(r, 20));
+      // 33 > 32: down to 32 - 2 = 30, the three oldest evicted.
+      for (const [i, c] of made.entries()) {
+        if (i < 3) expectThrowCode(() => c.path(), "CHAT_EVICTED");
+        else expect(c.path()).toEqual([]);
+      }
+      await loom.close();
+
+      const memory = await Loom.open({ engine });
+      const impl = memory.engineImpl;
+      let drops = 0;
+      const drop = impl.dropTree.bind(impl);
+      impl.dropTree = (t: number) => (drops++, drop(t));
+      for (let i = 0; i < 1100; i++) await (await memory.user("u").create()).append({ role: "user", content: `hi ${i}` });
+      await new Promise((r) => setTimeout(r, 20));
+      expect(drops).toBe(0);
+      await memory.close();
+    });
+
     it("maxOpenChats must be a positive integer", async () => {
       await expectRejectCode(() => Loom.open({ engine, maxOpenChats: 0 }), "INVALID_ARGUMENT");
       await expectRejectCode(() => Loom.open({ engine, maxOpenChats: 1.5 }), "INVALID_ARGUMENT");

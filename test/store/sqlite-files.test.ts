@@ -170,6 +170,56 @@ describe("files ctxloom cannot read: STORE_CORRUPT naming the path, the file unt
   });
 });
 
+// What the store hands back as is but a restore refuses: a Loom opening the chat (its texts
+// read as UTF-8 in chunks, or row by row when a value is not what an append writes) says
+// STORE_CORRUPT, on both engines, for short chats and long ones (the bad row in a later chunk).
+describe("a Loom opening a damaged chat", () => {
+  it.each([2, 2500].flatMap((length) => {
+    const at = length === 2 ? 1 : 1500;
+    return [
+      ["a content stored as a BLOB", `UPDATE messages SET content = X'4142' WHERE id = ${at}`],
+      ["an empty user message", `UPDATE messages SET content = '' WHERE id = ${at}`],
+      ["negative tokens", `UPDATE messages SET tokens = -5 WHERE id = ${at}`],
+      ["tokens past 2^30", `UPDATE messages SET tokens = ${2 ** 31} WHERE id = ${at}`],
+      ["a fractional parent", `UPDATE messages SET parent = 0.5 WHERE id = ${at}`],
+      ["a parent after the message", `UPDATE messages SET parent = ${at} WHERE id = ${at}`],
+      ["a creation time as text", `UPDATE messages SET created = 'noon' WHERE id = ${at}`],
+      ["tool calls that are not a list", `UPDATE messages SET tool_calls = '5' WHERE id = ${at}`],
+      ["content parts that are not a list", `UPDATE messages SET parts = '{"a":1}' WHERE id = ${at}`],
+      ["content parts that disagree with the text", `UPDATE messages SET parts = '[{"type":"text","text":"other"}]' WHERE id = ${at}`],
+    ].map(([what, sql]) => [`${what} (${length} messages)`, sql!, length] as const);
+  }))("%s", async (_, sql, length) => {
+    const path = file("damaged.db");
+    const store = sqliteStore(path, { durability: "batched" });
+    await store.createChat(record());
+    await chain(store, length);
+    await store.close();
+    const db = new Database(path);
+    db.exec(sql);
+    db.close();
+    for (const engine of ["wasm", "js"] as const) {
+      const loom = await Loom.open({ engine, store: sqliteStore(path) });
+      await expectRejectCode(() => loom.user("u").open("c1"), "STORE_CORRUPT");
+      await loom.close();
+    }
+  });
+
+  it("an intact long chat opens with the same messages as a row-by-row read", async () => {
+    const path = file("intact.db");
+    const store = sqliteStore(path, { durability: "batched" });
+    await store.createChat(record());
+    await chain(store, 2500);
+    await store.close();
+    const rows = await sqliteStore(path).loadChat("u", "c1", 1); // from id 1: never the columnar read
+    for (const engine of ["wasm", "js"] as const) {
+      const loom = await Loom.open({ engine, store: sqliteStore(path) });
+      const chat = await loom.user("u").open("c1");
+      expect(Array.from({ length: 2499 }, (_, i) => chat.get(i + 1))).toEqual(rows!.messages);
+      await loom.close();
+    }
+  });
+});
+
 describe("places and limits", () => {
   it("a missing folder, or a folder for a file: INVALID_ARGUMENT saying what to do, nothing created", () => {
     const dir = file("absent");

@@ -13,9 +13,10 @@
 
 import { allocRaw, freeRaw } from "./alloc";
 import {
-  headerOf, hget, keysOf, scalesOf, codesOf, matrixOf, dot, dot8, normalizeInto, quantizeInto,
-  X_BLOCK, X_CAP, X_ROWS, X_DIM, X_STRIDE, X_STRIDE8,
+  headerOf, hget, keysOf, scalesOf, codesOf, matrixOf, dot, normalizeInto, quantizeInto,
+  X_BLOCK, X_CAP, X_ROWS, X_DIM, X_STRIDE, X_STRIDE8, PITCH_ROW,
 } from "./similarity";
+import { dot8x4 } from "./similarity-kernels";
 
 let work: usize = 0;
 let workLog2: i32 = 0;
@@ -110,6 +111,17 @@ function siftUp(scores: usize, keys: usize, rows: usize, i: usize): void {
   return n;
 }
 
+/**
+ * Offers row `r` scoring `s` unless it is below `minScore` or the full heap's root beats it;
+ * returns the new count. O(1) when it does not enter, O(log cap) when it does.
+ */
+@inline function consider(scores: usize, keys: usize, rows: usize, n: i32, cap: i32, s: f32, minScore: f32, keyCol: usize, r: i32): i32 {
+  if (s < minScore) return n;
+  const key = load<i32>(keyCol + (<usize>r << 2));
+  if (n == cap && worse(s, key, load<f32>(scores), load<i32>(keys))) return n;
+  return offer(scores, keys, rows, n, cap, s, key, r);
+}
+
 /** Sorts a heap best first (score descending, key ascending). O(n log n). */
 function sortHeap(scores: usize, keys: usize, rows: usize, n: i32): void {
   for (let m = n - 1; m > 0; m--) {
@@ -156,33 +168,39 @@ export function topK(x: i32, q: usize, k: i32, c: i32, minScore: f32): i32 {
   const rowsOut = work + (<usize>k << 3);
   let n = 0;
   if (!approximate) {
+    // `floor` is the score a row must reach to be looked at: minScore, then the full heap's root.
+    let floor = minScore;
     let row = matrix;
     for (let r = 0; r < rows; r++) {
       const s = dot(row, qf, stride);
       row += rowBytes;
-      if (s < minScore) continue;
-      const key = load<i32>(keyCol + (<usize>r << 2));
-      // The common case (a full heap the row does not beat) stays inside the loop.
-      if (n == k && worse(s, key, load<f32>(scores), load<i32>(keys))) continue;
-      n = offer(scores, keys, rowsOut, n, k, s, key, r);
+      if (s < floor) continue;
+      n = consider(scores, keys, rowsOut, n, k, s, minScore, keyCol, r);
+      if (n == k) floor = load<f32>(scores);
     }
   } else {
     const q8 = qf + rowBytes;
-    quantizeInto(q8, qf, dim, stride8);
+    quantizeInto(q8, PITCH_ROW, qf, dim, stride8);
     const q16 = q8 + <usize>stride8;
     for (let j = 0; j < stride8; j++) store<i16>(q16 + (<usize>j << 1), <i16>load<i8>(q8 + <usize>j));
     const cScores = work + resultBytes;
     const cKeys = cScores + (<usize>c << 2);
     const cRows = cScores + (<usize>c << 3);
     const scaleCol = scalesOf(block, cap);
+    const step = <usize>stride8 << 2;
     let code = codesOf(block, cap);
+    let floor: f32 = -Infinity;
     let m = 0;
-    for (let r = 0; r < rows; r++) {
-      const s = <f32>dot8(code, q16, stride8) * load<f32>(scaleCol + (<usize>r << 2));
-      code += <usize>stride8;
-      const key = load<i32>(keyCol + (<usize>r << 2));
-      if (m == c && worse(s, key, load<f32>(cScores), load<i32>(cKeys))) continue;
-      m = offer(cScores, cKeys, cRows, m, c, s, key, r);
+    // A block of four rows a step; in the last block, lanes past `rows` are stale and skipped.
+    for (let r = 0; r < rows; r += 4) {
+      const s4 = f32x4.mul(f32x4.convert_i32x4_s(dot8x4(code, q16, stride8)), v128.load(scaleCol + (<usize>r << 2)));
+      code += step;
+      if (i32x4.all_true(f32x4.lt(s4, f32x4.splat(floor)))) continue;
+      m = consider(cScores, cKeys, cRows, m, c, f32x4.extract_lane(s4, 0), -Infinity, keyCol, r);
+      if (r + 1 < rows) m = consider(cScores, cKeys, cRows, m, c, f32x4.extract_lane(s4, 1), -Infinity, keyCol, r + 1);
+      if (r + 2 < rows) m = consider(cScores, cKeys, cRows, m, c, f32x4.extract_lane(s4, 2), -Infinity, keyCol, r + 2);
+      if (r + 3 < rows) m = consider(cScores, cKeys, cRows, m, c, f32x4.extract_lane(s4, 3), -Infinity, keyCol, r + 3);
+      if (m == c) floor = load<f32>(cScores);
     }
     for (let i = 0; i < m; i++) {
       const r = load<i32>(cRows + (<usize>i << 2));

@@ -1,5 +1,6 @@
 // The int8 scan kernel of similarity-search.ts: the four rows of a block of codes (see the
-// block layout in similarity.ts) scored in one pass over its 4 * stride8 bytes.
+// block layout in similarity.ts) scored in one pass over its 4 * stride8 bytes. And the read
+// pass, the benchmark's floor for the exact scan.
 //
 //   a step (64 bytes of the block: 16 codes of each of the four rows)
 //   +--------+--------+--------+--------+--------+--------+--------+--------+
@@ -10,6 +11,8 @@
 //
 // The sums are exact in i32 (at most 127 * 127 * stride8), so their order is free; the
 // result is bitwise the TypeScript twin's integer dot product of each row.
+
+import { headerOf, hget, matrixOf, X_BLOCK, X_CAP, X_ROWS, X_STRIDE, X_STRIDE8 } from "./similarity";
 
 /** Pairwise lane sums of two vectors: [x0 + x1, x2 + x3, y0 + y1, y2 + y3]. */
 @inline function pairSums(x: v128, y: v128): v128 {
@@ -38,4 +41,49 @@
     q16 += 32;
   }
   return pairSums(pairSums(x0, x1), pairSums(x2, x3));
+}
+
+/**
+ * Reads every byte of an index's f32 matrix with v128 loads, in the order of topK's exact
+ * scan (four quarters, a row of each in turn), and does nothing else: the floor that a scan
+ * bound by memory cannot beat (the benchmark compares topK with it). O(rows * stride).
+ */
+export function readPass(x: i32): i32 {
+  const h = headerOf(x);
+  const block = <usize>load<u32>(h + X_BLOCK);
+  const matrix = matrixOf(block, hget(h, X_CAP), hget(h, X_STRIDE8));
+  const rows = hget(h, X_ROWS);
+  const rowBytes = <usize>hget(h, X_STRIDE) << 2;
+  const span = <usize>(rows >> 2) * rowBytes;
+  let a0 = i32x4.splat(0);
+  let a1 = i32x4.splat(0);
+  let a2 = i32x4.splat(0);
+  let a3 = i32x4.splat(0);
+  let row = matrix;
+  const end = matrix + span;
+  while (row < end) {
+    for (let i = 0; i < 4; i++) {
+      let p = row + <usize>i * span;
+      const stop = p + rowBytes;
+      while (p < stop) {
+        a0 = i32x4.add(a0, v128.load(p));
+        a1 = i32x4.add(a1, v128.load(p, 16));
+        a2 = i32x4.add(a2, v128.load(p, 32));
+        a3 = i32x4.add(a3, v128.load(p, 48));
+        p += 64;
+      }
+    }
+    row += rowBytes;
+  }
+  let p = matrix + 4 * span;
+  const last = matrix + <usize>rows * rowBytes;
+  while (p < last) {
+    a0 = i32x4.add(a0, v128.load(p));
+    a1 = i32x4.add(a1, v128.load(p, 16));
+    a2 = i32x4.add(a2, v128.load(p, 32));
+    a3 = i32x4.add(a3, v128.load(p, 48));
+    p += 64;
+  }
+  const s = i32x4.add(i32x4.add(a0, a1), i32x4.add(a2, a3));
+  return i32x4.extract_lane(s, 0) ^ i32x4.extract_lane(s, 1) ^ i32x4.extract_lane(s, 2) ^ i32x4.extract_lane(s, 3);
 }

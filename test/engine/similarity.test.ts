@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CtxloomError } from "../../src/errors.js";
 import { JsEngine, WasmEngine, embeddedModule } from "../../src/engine/index.js";
-import { similarityFor, type SimilarityIndex } from "../../src/engine/similarity.js";
+import { similarityFor, type SimilarityIndex, type WasmSimilarity } from "../../src/engine/similarity.js";
 import { dotF32, normalizeInto, quantizeInto, stride8Of, strideOf } from "../../src/engine/similarity-js.js";
 import { ENGINES, makeEngine } from "../helpers.js";
 
@@ -221,6 +221,23 @@ describe("operations in any order: both engines stay identical", () => {
       }),
       { numRuns: 60 },
     );
+  });
+});
+
+describe("the read pass (the benchmark's floor)", () => {
+  it.each([0, 1, 5, 203])("reads every word of the matrix once: %i rows", async (n) => {
+    const s = similarityFor(await makeEngine("wasm")) as WasmSimilarity;
+    const dim = 20; // padded to 32 floats: the padding reads as zeros
+    const x = s.createIndex(dim, true);
+    s.addRows(x, randomRows(n + 3, n, dim), Int32Array.from({ length: n }, (_, i) => i));
+    const lanes = [0, 0, 0, 0];
+    const row = new Float32Array(32);
+    const words = new Int32Array(row.buffer);
+    for (let r = 0; r < n; r++) {
+      s.readRow(x, r, row.subarray(0, dim));
+      words.forEach((w, j) => (lanes[j & 3] = (lanes[j & 3]! + w) | 0));
+    }
+    expect(s.readPass(x)).toBe(lanes[0]! ^ lanes[1]! ^ lanes[2]! ^ lanes[3]!);
   });
 });
 

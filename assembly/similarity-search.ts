@@ -13,9 +13,12 @@
 
 import { allocRaw, freeRaw } from "./alloc";
 import {
-  headerOf, hget, keysOf, scalesOf, codesOf, matrixOf, dot, dot8, normalizeInto, quantizeInto,
-  X_BLOCK, X_CAP, X_ROWS, X_DIM, X_STRIDE, X_STRIDE8,
+  headerOf, hget, keysOf, scalesOf, codesOf, matrixOf, dot, normalizeInto, quantizeInto,
+  X_BLOCK, X_CAP, X_ROWS, X_DIM, X_STRIDE, X_STRIDE8, PITCH_ROW,
 } from "./similarity";
+import { dot8x4 } from "./similarity-kernels";
+
+export { readPass } from "./similarity-kernels"; // the benchmark's floor, exported with the search
 
 let work: usize = 0;
 let workLog2: i32 = 0;
@@ -110,6 +113,26 @@ function siftUp(scores: usize, keys: usize, rows: usize, i: usize): void {
   return n;
 }
 
+/**
+ * Offers row `r` scoring `s` unless it is below `minScore` or the full heap's root beats it;
+ * returns the new count. O(1) when it does not enter, O(log cap) when it does.
+ */
+@inline function consider(scores: usize, keys: usize, rows: usize, n: i32, cap: i32, s: f32, minScore: f32, keyCol: usize, r: i32): i32 {
+  if (s < minScore) return n;
+  const key = load<i32>(keyCol + (<usize>r << 2));
+  if (n == cap && worse(s, key, load<f32>(scores), load<i32>(keys))) return n;
+  return offer(scores, keys, rows, n, cap, s, key, r);
+}
+
+/** `consider` for the four rows from `r` on (scores in `s4`), those below `rows` only. */
+@inline function considerBlock(scores: usize, keys: usize, rowsOut: usize, n: i32, cap: i32, s4: v128, keyCol: usize, r: i32, rows: i32): i32 {
+  n = consider(scores, keys, rowsOut, n, cap, f32x4.extract_lane(s4, 0), -Infinity, keyCol, r);
+  if (r + 1 < rows) n = consider(scores, keys, rowsOut, n, cap, f32x4.extract_lane(s4, 1), -Infinity, keyCol, r + 1);
+  if (r + 2 < rows) n = consider(scores, keys, rowsOut, n, cap, f32x4.extract_lane(s4, 2), -Infinity, keyCol, r + 2);
+  if (r + 3 < rows) n = consider(scores, keys, rowsOut, n, cap, f32x4.extract_lane(s4, 3), -Infinity, keyCol, r + 3);
+  return n;
+}
+
 /** Sorts a heap best first (score descending, key ascending). O(n log n). */
 function sortHeap(scores: usize, keys: usize, rows: usize, n: i32): void {
   for (let m = n - 1; m > 0; m--) {
@@ -156,33 +179,64 @@ export function topK(x: i32, q: usize, k: i32, c: i32, minScore: f32): i32 {
   const rowsOut = work + (<usize>k << 3);
   let n = 0;
   if (!approximate) {
+    // The matrix is read as four sequential streams (its quarters), a row of each in turn:
+    // more misses in flight than one stream. `floor` is the score a row must reach to be
+    // looked at: minScore, then the full heap's root.
+    const quarter = rows >> 2;
+    const span = <usize>quarter * rowBytes;
+    let floor = minScore;
     let row = matrix;
-    for (let r = 0; r < rows; r++) {
-      const s = dot(row, qf, stride);
+    for (let r = 0; r < quarter; r++) {
+      const s0 = dot(row, qf, stride);
+      const s1 = dot(row + span, qf, stride);
+      const s2 = dot(row + 2 * span, qf, stride);
+      const s3 = dot(row + 3 * span, qf, stride);
       row += rowBytes;
-      if (s < minScore) continue;
-      const key = load<i32>(keyCol + (<usize>r << 2));
-      // The common case (a full heap the row does not beat) stays inside the loop.
-      if (n == k && worse(s, key, load<f32>(scores), load<i32>(keys))) continue;
-      n = offer(scores, keys, rowsOut, n, k, s, key, r);
+      if (max(max(s0, s1), max(s2, s3)) < floor) continue;
+      n = consider(scores, keys, rowsOut, n, k, s0, minScore, keyCol, r);
+      n = consider(scores, keys, rowsOut, n, k, s1, minScore, keyCol, r + quarter);
+      n = consider(scores, keys, rowsOut, n, k, s2, minScore, keyCol, r + 2 * quarter);
+      n = consider(scores, keys, rowsOut, n, k, s3, minScore, keyCol, r + 3 * quarter);
+      if (n == k) floor = load<f32>(scores);
+    }
+    row = matrix + 4 * span;
+    for (let r = quarter << 2; r < rows; r++) {
+      n = consider(scores, keys, rowsOut, n, k, dot(row, qf, stride), minScore, keyCol, r);
+      row += rowBytes;
     }
   } else {
     const q8 = qf + rowBytes;
-    quantizeInto(q8, qf, dim, stride8);
+    quantizeInto(q8, PITCH_ROW, qf, dim, stride8);
     const q16 = q8 + <usize>stride8;
     for (let j = 0; j < stride8; j++) store<i16>(q16 + (<usize>j << 1), <i16>load<i8>(q8 + <usize>j));
     const cScores = work + resultBytes;
     const cKeys = cScores + (<usize>c << 2);
     const cRows = cScores + (<usize>c << 3);
     const scaleCol = scalesOf(block, cap);
+    const step = <usize>stride8 << 2;
+    // Blocks of four rows, read as two sequential streams (the halves), a block of each in
+    // turn; in the last block, lanes past `rows` are stale and skipped.
+    const blocks = (rows + 3) >> 2;
+    const half = blocks >> 1;
+    const span = <usize>half * step;
     let code = codesOf(block, cap);
+    let floor: f32 = -Infinity;
     let m = 0;
-    for (let r = 0; r < rows; r++) {
-      const s = <f32>dot8(code, q16, stride8) * load<f32>(scaleCol + (<usize>r << 2));
-      code += <usize>stride8;
-      const key = load<i32>(keyCol + (<usize>r << 2));
-      if (m == c && worse(s, key, load<f32>(cScores), load<i32>(cKeys))) continue;
-      m = offer(cScores, cKeys, cRows, m, c, s, key, r);
+    for (let b = 0; b < half; b++) {
+      const r = b << 2;
+      const s4 = f32x4.mul(f32x4.convert_i32x4_s(dot8x4(code, q16, stride8)), v128.load(scaleCol + (<usize>r << 2)));
+      const t4 = f32x4.mul(f32x4.convert_i32x4_s(dot8x4(code + span, q16, stride8)), v128.load(scaleCol + (<usize>r << 2) + (<usize>half << 4)));
+      code += step;
+      const f4 = f32x4.splat(floor);
+      if (i32x4.all_true(v128.and(f32x4.lt(s4, f4), f32x4.lt(t4, f4)))) continue;
+      m = considerBlock(cScores, cKeys, cRows, m, c, s4, keyCol, r, rows);
+      m = considerBlock(cScores, cKeys, cRows, m, c, t4, keyCol, r + (half << 2), rows);
+      if (m == c) floor = load<f32>(cScores);
+    }
+    if (blocks & 1) {
+      const r = (blocks - 1) << 2;
+      const s4 = f32x4.mul(f32x4.convert_i32x4_s(dot8x4(code + span, q16, stride8)), v128.load(scaleCol + (<usize>r << 2)));
+      m = considerBlock(cScores, cKeys, cRows, m, c, s4, keyCol, r, rows);
     }
     for (let i = 0; i < m; i++) {
       const r = load<i32>(cRows + (<usize>i << 2));
@@ -193,28 +247,4 @@ export function topK(x: i32, q: usize, k: i32, c: i32, minScore: f32): i32 {
   }
   sortHeap(scores, keys, rowsOut, n);
   return n;
-}
-
-/**
- * Reads every byte of an index's f32 matrix with v128 loads and does nothing else: the
- * floor that a scan bound by memory cannot beat (the benchmark compares topK with it). O(rows * stride).
- */
-export function readPass(x: i32): i32 {
-  const h = headerOf(x);
-  const block = <usize>load<u32>(h + X_BLOCK);
-  let p = matrixOf(block, hget(h, X_CAP), hget(h, X_STRIDE8));
-  const end = p + ((<usize>hget(h, X_ROWS) * <usize>hget(h, X_STRIDE)) << 2);
-  let a0 = i32x4.splat(0);
-  let a1 = i32x4.splat(0);
-  let a2 = i32x4.splat(0);
-  let a3 = i32x4.splat(0);
-  while (p < end) {
-    a0 = i32x4.add(a0, v128.load(p));
-    a1 = i32x4.add(a1, v128.load(p, 16));
-    a2 = i32x4.add(a2, v128.load(p, 32));
-    a3 = i32x4.add(a3, v128.load(p, 48));
-    p += 64;
-  }
-  const s = i32x4.add(i32x4.add(a0, a1), i32x4.add(a2, a3));
-  return i32x4.extract_lane(s, 0) ^ i32x4.extract_lane(s, 1) ^ i32x4.extract_lane(s, 2) ^ i32x4.extract_lane(s, 3);
 }

@@ -16,6 +16,18 @@
 // codes    an int8 copy of each row (per-row scale = max |x| / 127), `stride8` bytes a row
 //          (dim rounded up to 32, zero padded; 0 when the index is not quantized): a scan of
 //          a quarter of the bytes picks candidates that the exact f32 dot product re-ranks.
+//          Rows are stored in blocks of four, interleaved by 8 bytes, so that the scan reads
+//          four rows as one sequential stream and each query load serves all four:
+//
+//            block b (rows 4b .. 4b+3, 4 * stride8 bytes)
+//            +---------+---------+---------+---------+---------+-----
+//            | row 4b  | row 4b+1| row 4b+2| row 4b+3| row 4b  | ...
+//            | bytes   | bytes   | bytes   | bytes   | bytes   |
+//            | 0..7    | 0..7    | 0..7    | 0..7    | 8..15   |
+//            +---------+---------+---------+---------+---------+-----
+//
+//          so byte j of row r is at codes + (r >> 2) * 4 * stride8 + (j >> 3) * 32 + (r & 3) * 8
+//          + (j & 7). The capacity is a multiple of 4: every block is whole.
 // keys     the caller's integer key of each row: ties of score go to the lower key, so the
 //          result never depends on row order (removal moves the last row into the hole).
 //
@@ -53,9 +65,9 @@ const indexes = memory.data<i32>([0, 0, 0, -1]); // see alloc.ts's handle tables
   return 8 + <usize>stride8 + (<usize>stride << 2);
 }
 
-/** Rows a block of 1 << log2 bytes holds (16 bytes kept for the matrix's alignment). */
+/** Rows a block of 1 << log2 bytes holds (16 bytes kept for the matrix's alignment), a multiple of 4. */
 @inline function capacityOf(log2: i32, stride: i32, stride8: i32): i32 {
-  return <i32>min<usize>(((<usize>1 << log2) - 16) / rowBytes(stride, stride8), MAX_ROWS);
+  return <i32>min<usize>(((<usize>1 << log2) - 16) / rowBytes(stride, stride8), MAX_ROWS) & ~3;
 }
 
 @inline export function keysOf(block: usize): usize {
@@ -69,6 +81,15 @@ const indexes = memory.data<i32>([0, 0, 0, -1]); // see alloc.ts's handle tables
 @inline export function codesOf(block: usize, cap: i32): usize {
   return block + (<usize>cap << 3);
 }
+
+/** Where row `r`'s first 8 codes are (its next 8 are 32 bytes further, and so on). */
+@inline export function codeRowOf(codes: usize, r: i32, stride8: i32): usize {
+  return codes + <usize>(r >> 2) * (<usize>stride8 << 2) + (<usize>(r & 3) << 3);
+}
+
+/** Bytes between a row's consecutive 8-byte chunks of codes: 8 when contiguous (a query), 32 in a block. */
+export const PITCH_ROW: usize = 8;
+export const PITCH_BLOCK: usize = 32;
 
 @inline export function matrixOf(block: usize, cap: i32, stride8: i32): usize {
   return (codesOf(block, cap) + <usize>cap * <usize>stride8 + 15) & ~15;
@@ -140,7 +161,7 @@ export function reserveRows(x: i32, n: i32): bool {
     const rows = <usize>hget(h, X_ROWS);
     memory.copy(keysOf(to), keysOf(from), rows << 2);
     memory.copy(scalesOf(to, cap2), scalesOf(from, cap), rows << 2);
-    memory.copy(codesOf(to, cap2), codesOf(from, cap), rows * <usize>stride8);
+    memory.copy(codesOf(to, cap2), codesOf(from, cap), ((rows + 3) & ~3) * <usize>stride8); // whole blocks
     memory.copy(matrixOf(to, cap2, stride8), matrixOf(from, cap, stride8), (rows * <usize>stride) << 2);
     freeRaw(from, hget(h, X_LOG2));
   }
@@ -170,28 +191,6 @@ export function reserveRows(x: i32, n: i32): bool {
 }
 
 /**
- * The int8 dot product of a row (`stride8` bytes, a multiple of 32) with a query whose codes
- * were widened to i16 (`q16`, 2 * stride8 bytes): each load widens 8 row bytes to i16 lanes
- * (one instruction), and pairs are multiplied and added into i32 lanes. Exact in i32, so its
- * order is free.
- */
-@inline export function dot8(a: usize, q16: usize, stride8: i32): i32 {
-  let acc0 = i32x4.splat(0);
-  let acc1 = i32x4.splat(0);
-  const end = a + <usize>stride8;
-  while (a < end) {
-    acc0 = i32x4.add(acc0, i32x4.dot_i16x8_s(v128.load8x8_s(a), v128.load(q16)));
-    acc1 = i32x4.add(acc1, i32x4.dot_i16x8_s(v128.load8x8_s(a, 8), v128.load(q16, 16)));
-    acc0 = i32x4.add(acc0, i32x4.dot_i16x8_s(v128.load8x8_s(a, 16), v128.load(q16, 32)));
-    acc1 = i32x4.add(acc1, i32x4.dot_i16x8_s(v128.load8x8_s(a, 24), v128.load(q16, 48)));
-    a += 32;
-    q16 += 64;
-  }
-  const s = i32x4.add(acc0, acc1);
-  return i32x4.extract_lane(s, 0) + i32x4.extract_lane(s, 1) + i32x4.extract_lane(s, 2) + i32x4.extract_lane(s, 3);
-}
-
-/**
  * Writes `src` (dim floats) to `row` (stride floats) L2-normalized: divided by its largest
  * magnitude first, so that neither huge nor tiny values overflow the sum of squares; a zero
  * vector stays zero. The padding is zeroed. O(stride).
@@ -212,18 +211,26 @@ export function normalizeInto(row: usize, src: usize, dim: i32, stride: i32): vo
   }
 }
 
-/** Writes the int8 codes of a normalized row and returns its scale (max |x| / 127). O(stride8). */
-export function quantizeInto(codes: usize, row: usize, dim: i32, stride8: i32): f32 {
+/** Address of code `j` of a row whose first 8 codes are at `codes`, chunks `pitch` bytes apart. */
+@inline function codeAt(codes: usize, pitch: usize, j: i32): usize {
+  return codes + (<usize>(j >> 3) * pitch) + <usize>(j & 7);
+}
+
+/**
+ * Writes the int8 codes of a normalized row (8-byte chunks `pitch` bytes apart, see the block
+ * layout above) and returns its scale (max |x| / 127). O(stride8).
+ */
+export function quantizeInto(codes: usize, pitch: usize, row: usize, dim: i32, stride8: i32): f32 {
   let m: f32 = 0;
   for (let j = 0; j < dim; j++) m = max(m, abs(load<f32>(row + (<usize>j << 2))));
-  memory.fill(codes, 0, <usize>stride8);
+  for (let j = 0; j < stride8; j += 8) store<u64>(codeAt(codes, pitch, j), 0);
   if (m == 0) return 0;
   const inv: f32 = <f32>127 / m;
   for (let j = 0; j < dim; j++) {
     // Rounded half away from zero in f64, where t + 0.5 is exact: the twin does the same.
     const t = <f64>(load<f32>(row + (<usize>j << 2)) * inv);
     const q = t < 0 ? -Math.floor(-t + 0.5) : Math.floor(t + 0.5);
-    store<i8>(codes + <usize>j, <i8>min(max(<i32>q, -127), 127));
+    store<i8>(codeAt(codes, pitch, j), <i8>min(max(<i32>q, -127), 127));
   }
   return m / <f32>127;
 }
@@ -250,7 +257,8 @@ export function addRows(x: i32, n: i32, src: usize): i32 {
     normalizeInto(row, src + ((<usize>i * <usize>dim) << 2), dim, stride);
     store<i32>(keysOf(block) + (r << 2), load<i32>(keySrc + (<usize>i << 2)));
     if (stride8 != 0) {
-      store<f32>(scalesOf(block, cap) + (r << 2), quantizeInto(codesOf(block, cap) + r * <usize>stride8, row, dim, stride8));
+      const codes = codeRowOf(codesOf(block, cap), <i32>r, stride8);
+      store<f32>(scalesOf(block, cap) + (r << 2), quantizeInto(codes, PITCH_BLOCK, row, dim, stride8));
     }
   }
   store<i32>(h + X_ROWS, rows + n);
@@ -271,7 +279,9 @@ export function removeRow(x: i32, r: i32): i32 {
   const key = load<i32>(keysOf(block) + (<usize>last << 2));
   store<i32>(keysOf(block) + (<usize>r << 2), key);
   store<f32>(scalesOf(block, cap) + (<usize>r << 2), load<f32>(scalesOf(block, cap) + (<usize>last << 2)));
-  memory.copy(codesOf(block, cap) + <usize>r * stride8, codesOf(block, cap) + <usize>last * stride8, stride8);
+  const to = codeRowOf(codesOf(block, cap), r, <i32>stride8);
+  const from = codeRowOf(codesOf(block, cap), last, <i32>stride8);
+  for (let j: usize = 0; j < stride8; j += 8) store<u64>(to + (j << 2), load<u64>(from + (j << 2)));
   memory.copy(matrix + ((<usize>r * stride) << 2), matrix + ((<usize>last * stride) << 2), stride << 2);
   return key;
 }

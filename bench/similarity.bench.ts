@@ -1,6 +1,7 @@
 // The similarity suite (issue 10): top-10 search over n x 384 embeddings (n = 1k, 10k, 100k)
 // on the WASM core (f32x4 SIMD, the whole scan in one call) against its plain TypeScript twin,
-// against a SIMD pass that only reads the same bytes (the memory floor), and the int8 scan +
+// against a SIMD pass that only reads the same bytes in the same order (the memory floor), and
+// the int8 scan (blocks of four rows, i16 dot products) +
 // exact re-rank against the f32 scan, with its recall@10 against exact search on random
 // vectors and on hashing-embedder vectors of conversation texts. Goals are printed as
 // PASS / MISS, never asserted.
@@ -173,7 +174,7 @@ export async function runSimilaritySuite(): Promise<SimilarityReport> {
     const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
     goals.push(
       { goal: `top-10 over ${over} x 384: WASM SIMD vs plain TS`, target: ">= 8x", measured: `${ratio(at100k.get("ts f32")!, f32)} (fastest runs: ${fast("ts f32", "wasm f32 SIMD")}x)`, pass: at100k.get("ts f32")! / f32 >= 8 },
-      { goal: "WASM SIMD scan vs a SIMD pass that only reads the bytes", target: "<= 1.3x", measured: `${ratio(f32, at100k.get("wasm read pass")!)} (fastest runs: ${fast("wasm f32 SIMD", "wasm read pass")}x)`, pass: f32 / at100k.get("wasm read pass")! <= 1.3 },
+      { goal: "WASM SIMD scan vs a SIMD pass that only reads the bytes (in the scan's order)", target: "<= 1.3x", measured: `${ratio(f32, at100k.get("wasm read pass")!)} (fastest runs: ${fast("wasm f32 SIMD", "wasm read pass")}x)`, pass: f32 / at100k.get("wasm read pass")! <= 1.3 },
       { goal: "int8 + re-rank (100 candidates) vs f32 SIMD", target: ">= 3x", measured: `${ratio(f32, at100k.get("wasm int8 + re-rank (100)")!)} (fastest runs: ${fast("wasm f32 SIMD", "wasm int8 + re-rank (100)")}x)`, pass: f32 / at100k.get("wasm int8 + re-rank (100)")! >= 3 },
       { goal: "int8 + re-rank recall@10 vs exact (gaussian, 100 candidates)", target: ">= 0.99", measured: recall100.toFixed(4), pass: recall100 >= 0.99 },
     );

@@ -21,8 +21,8 @@
 import { countTokens as gptCount } from "gpt-tokenizer/encoding/o200k_base";
 import { writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
-import { GCProfiler } from "node:v8";
 import { corpus } from "./corpus.js";
+import { watchGc } from "./gc.js";
 import { Loom, budgetFor, getModelProfile, heuristicCounter, loadEncoding, messageTokens, type Chat, type TokenCounter } from "../src/index.js";
 
 export type Config = "wasm" | "ts" | "plain";
@@ -170,10 +170,7 @@ async function main(): Promise<void> {
   // A warm-up (the request path compiled and optimized), then the measured run.
   const warmup = Math.min(2_000, Math.ceil(requests / 10));
   for (let k = 0; k < warmup; k++) await handler.turn(pick(), `warm-up ${k}`, texts[k % texts.length]!);
-  // v8's own record of each collection (kept in C++ until stop(): nothing allocated on the
-  // heap meanwhile); a PerformanceObserver misses entries when the loop never yields to it.
-  const collector = new GCProfiler();
-  collector.start();
+  const collector = watchGc();
   const profile = process.env.CTXLOOM_BENCH_PROFILE ? new Session() : undefined;
   if (profile) {
     profile.connect();
@@ -184,8 +181,7 @@ async function main(): Promise<void> {
   await Promise.all(Array.from({ length: inFlight }, worker));
   const wallS = (performance.now() - wall0) / 1000;
   if (profile) writeFileSync(process.env.CTXLOOM_BENCH_PROFILE!, JSON.stringify((await profile.post("Profiler.stop")).profile));
-  const collections = collector.stop()?.statistics ?? [];
-  const major = collections.filter((c) => c.gcType !== "Scavenge" && c.gcType !== "MinorMarkSweep");
+  const gc = collector.stop();
 
   const sorted = latencies.slice().sort();
   const q = (p: number): number => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
@@ -207,10 +203,10 @@ async function main(): Promise<void> {
     rssMB: mem.rss / 2 ** 20,
     heapMB: mem.heapUsed / 2 ** 20,
     externalMB: mem.external / 2 ** 20,
-    gcCount: collections.length,
-    gcMajor: major.length,
-    gcMaxMs: Math.max(0, ...collections.map((c) => c.cost / 1000)),
-    gcTotalMs: collections.reduce((t, c) => t + c.cost / 1000, 0),
+    gcCount: gc.durations.length,
+    gcMajor: gc.major,
+    gcMaxMs: Math.max(0, ...gc.durations),
+    gcTotalMs: gc.durations.reduce((t, d) => t + d, 0),
     wallS,
     sentPerRequest: sent / requests,
   };

@@ -248,8 +248,27 @@ export function selectInto(tree: i32, head: i32, budget: i32, maxMessages: i32, 
   return count;
 }
 
-/** Heapsort of n i32 ids at p by summarized depth, ascending (entries of one path: distinct depths): in place, no allocation. */
+/**
+ * Sorts n i32 ids at p by summarized depth, ascending (entries of one path: distinct depths):
+ * in place, no allocation. The selection usually collects them newest first (one priority
+ * level, the user turn at the head), so a descending run is reversed in O(n); anything else
+ * goes to a heapsort.
+ */
 function sortIds(p: usize, n: i32): void {
+  let i = 1;
+  while (i < n && depthOf(load<i32>(p + (<usize>i << 2))) < depthOf(load<i32>(p + (<usize>(i - 1) << 2)))) i++;
+  if (i >= n) {
+    for (let a = 0, b = n - 1; a < b; a++, b--) {
+      const t = load<i32>(p + (<usize>a << 2));
+      store<i32>(p + (<usize>a << 2), load<i32>(p + (<usize>b << 2)));
+      store<i32>(p + (<usize>b << 2), t);
+    }
+    return;
+  }
+  heapSortIds(p, n);
+}
+
+function heapSortIds(p: usize, n: i32): void {
   for (let i = (n >> 1) - 1; i >= 0; i--) siftDown(p, i, n);
   for (let end = n - 1; end > 0; end--) {
     const top = load<i32>(p);

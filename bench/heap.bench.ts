@@ -6,15 +6,15 @@
 //       not counted: the figure is ctxloom's own bookkeeping per message;
 //   (b) JS heap objects per message at the same sizes (v8.queryObjects(Object) before and
 //       after: one heap walk, no snapshot);
-//   (c) the collector's pauses (PerformanceObserver 'gc' entries) while the 1M chat is built
+//   (c) the collector's pauses (v8's GCProfiler, bench/gc.ts) while the 1M chat is built
 //       and while requests (append, buildContext, append) run against it.
 // Each engine runs in a child process of its own: `heap.bench.ts child <engine> <sizes...>`.
 
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { PerformanceObserver } from "node:perf_hooks";
 import { getHeapStatistics, queryObjects } from "node:v8";
 import { corpus } from "./corpus.js";
+import { watchGc } from "./gc.js";
 import { count, fmt, gc, log, mdTable, ratio, ROOT, type Goal, type ScalePoint, type SuiteOptions, type SuiteReport } from "./report.js";
 import { Loom } from "../src/index.js";
 
@@ -53,19 +53,9 @@ function pauses(durations: number[]): Pauses {
   };
 }
 
-function observeGc(): { stop(): Promise<number[]> } {
-  const durations: number[] = [];
-  const observer = new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) durations.push(e.duration);
-  });
-  observer.observe({ entryTypes: ["gc"] });
-  return {
-    async stop() {
-      await new Promise((resolve) => setTimeout(resolve, 50)); // entries arrive asynchronously
-      observer.disconnect();
-      return durations;
-    },
-  };
+function observeGc(): { stop(): number[] } {
+  const watch = watchGc();
+  return { stop: () => watch.stop().durations };
 }
 
 async function child(engine: "wasm" | "js", sizes: number[], requests: number): Promise<ChildResult> {
@@ -88,7 +78,7 @@ async function child(engine: "wasm" | "js", sizes: number[], requests: number): 
       const pending = chat.append({ role: i % 2 === 0 ? "user" : "assistant", content: texts[i % texts.length]! });
       if (i % 10_000 === 9_999 || i === n - 1) await pending;
     }
-    if (watch) buildPauses = pauses(await watch.stop());
+    if (watch) buildPauses = pauses(watch.stop());
     gc();
     const heap = getHeapStatistics().used_heap_size - heap0;
     const objects = (queryObjects(Object, { format: "count" }) as number) - objects0;
@@ -101,7 +91,7 @@ async function child(engine: "wasm" | "js", sizes: number[], requests: number): 
         await chat.buildContext();
         await chat.append({ role: "assistant", content: texts[(k * 31) % texts.length]! });
       }
-      requestPauses = pauses(await requestWatch.stop());
+      requestPauses = pauses(requestWatch.stop());
     }
     await loom.close();
   }

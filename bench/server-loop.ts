@@ -1,23 +1,38 @@
 // THE SERVER LOOP, for ONE configuration per process (heaps and collectors apart):
 //
-//   node --expose-gc --import tsx bench/server-loop.ts <wasm|js|plain> <chats> <perChat> <requests> <inFlight>
+//   node --expose-gc --import tsx bench/server-loop.ts <wasm|ts|plain> <exact|heuristic> <chats> <perChat> <requests> <inFlight>
 //
 // `chats` resident conversations of `perChat` messages (10,000 x 100 = 1M), then `requests`
 // requests with `inFlight` of them under way at once, each doing what a chat server does per
 // turn: append the user's message, build the context to send, append the model's answer.
-//   wasm / js: a Loom on that engine (in-memory store, counts by the 4-characters estimate so
-//              the figure is ctxloom's own cost, not a tokenizer's);
-//   plain:     what a careful user writes without a library: an array per chat, each message's
-//              count cached at push, the context trimmed by walking back from the end, the same
-//              counter, the same budget, the same OpenAI-shaped messages out.
+//   wasm:  a Loom as users run it by default: the WASM engine, exact counts by ctxloom's
+//          WebAssembly BPE counter (counting "exact");
+//   ts:    the pure-TypeScript configuration: the JS engine, exact counts by gpt-tokenizer
+//          (`loadEncoding`, handed to the chat through its model profile's `counter`);
+//   plain: what a careful user writes without a library: an array per chat, each message's
+//          count cached at push (gpt-tokenizer's own countTokens), the context trimmed by
+//          walking back from the end, the same budget, OpenAI-shaped messages out.
+// With `heuristic`, all three count by the 4-characters estimate instead: the library's own
+// cost, without a tokenizer. Both Looms keep every chat open (maxOpenChats = chats): the
+// messages stay resident, as on a server sized for them; the rest is the defaults.
 // Prints one JSON line (ServerResult) on stdout; bench/server.bench.ts spawns it.
+// CTXLOOM_BENCH_PROFILE=<file.cpuprofile> writes a CPU profile of the measured requests only.
 
-import { PerformanceObserver } from "node:perf_hooks";
+import { countTokens as gptCount } from "gpt-tokenizer/encoding/o200k_base";
+import { writeFileSync } from "node:fs";
+import { Session } from "node:inspector/promises";
 import { corpus } from "./corpus.js";
-import { Loom, budgetFor, heuristicCounter, messageTokens, type Chat } from "../src/index.js";
+import { watchGc } from "./gc.js";
+import { Loom, budgetFor, getModelProfile, heuristicCounter, loadEncoding, messageTokens, type Chat, type TokenCounter } from "../src/index.js";
+
+export type Config = "wasm" | "ts" | "plain";
+export type Counting = "exact" | "heuristic";
 
 export interface ServerResult {
-  config: string;
+  config: Config;
+  counting: Counting;
+  /** The counter's name, as the chat reports it ("o200k_base", "heuristic:0.25"...). */
+  counter: string;
   chats: number;
   perChat: number;
   requests: number;
@@ -31,24 +46,36 @@ export interface ServerResult {
   rssMB: number;
   heapMB: number;
   externalMB: number;
+  /** Collections during the measured requests: how many, the longest, and their total time. */
   gcCount: number;
+  /** Of those, the full (mark-compact) ones. */
+  gcMajor: number;
   gcMaxMs: number;
+  gcTotalMs: number;
+  wallS: number;
   /** Messages sent per request, on average (the contexts must match across configurations). */
   sentPerRequest: number;
 }
 
 const SYSTEM = "You are a helpful assistant.";
 const MODEL = "gpt-4o";
+// Text that looks like a special token counts as text, as a chat API receives it.
+const PLAIN = { disallowedSpecial: new Set<string>() };
 
 interface Handler {
+  /** The counter's name. */
+  counter: string;
   /** One turn of chat `c`; resolves to how many messages the context sent. */
   turn(c: number, question: string, answer: string): Promise<number>;
 }
 
-async function loomHandler(engine: "wasm" | "js", chats: number, perChat: number, texts: string[]): Promise<Handler> {
-  const loom = await Loom.open({ engine, counting: "heuristic" });
+async function loomHandler(config: "wasm" | "ts", counting: Counting, chats: number, perChat: number, texts: string[]): Promise<Handler> {
+  const loom = await Loom.open({ engine: config === "wasm" ? "wasm" : "js", counting, maxOpenChats: chats });
+  // Engine "js" alone still counts with the WebAssembly BPE counter (the default wherever it
+  // loads): the pure-TS configuration hands gpt-tokenizer to its chats through the profile.
+  const model = config === "ts" && counting === "exact" ? { ...getModelProfile(MODEL), counter: await loadEncoding("o200k_base") } : MODEL;
   const open: Chat[] = [];
-  for (let c = 0; c < chats; c++) open.push(await loom.user(`user-${c % 1000}`).create({ model: MODEL, system: SYSTEM }));
+  for (let c = 0; c < chats; c++) open.push(await loom.user(`user-${c % 1000}`).create({ model, system: SYSTEM }));
   // Appended round-robin, as a server receives them; every chat's appends are awaited once a round.
   for (let i = 0; i < perChat; i++) {
     const pending: Promise<unknown>[] = [];
@@ -56,6 +83,7 @@ async function loomHandler(engine: "wasm" | "js", chats: number, perChat: number
     await Promise.all(pending);
   }
   return {
+    counter: `${open[0]!.stats().tokenizer}${counting === "heuristic" ? "" : config === "wasm" ? " (ctxloom's WASM BPE)" : " (gpt-tokenizer)"}`,
     async turn(c, question, answer) {
       const chat = open[c]!;
       await chat.append({ role: "user", content: question });
@@ -72,8 +100,8 @@ interface PlainMessage {
   tokens: number;
 }
 
-async function plainHandler(chats: number, perChat: number, texts: string[]): Promise<Handler> {
-  const counter = heuristicCounter();
+async function plainHandler(counting: Counting, chats: number, perChat: number, texts: string[]): Promise<Handler> {
+  const counter: TokenCounter = counting === "heuristic" ? heuristicCounter() : { name: "o200k_base", exact: true, count: (text) => gptCount(text, PLAIN) };
   const budget = budgetFor(MODEL);
   const systemTokens = messageTokens(counter, { role: "system", content: SYSTEM });
   const limit = budget.effective - budget.reserve - 3 - systemTokens;
@@ -86,6 +114,7 @@ async function plainHandler(chats: number, perChat: number, texts: string[]): Pr
     await Promise.resolve();
   }
   return {
+    counter: counting === "heuristic" ? counter.name : "o200k_base (gpt-tokenizer)",
     async turn(c, question, answer) {
       const history = store[c]!;
       await push(history, "user", question);
@@ -103,7 +132,9 @@ async function plainHandler(chats: number, perChat: number, texts: string[]): Pr
 }
 
 async function main(): Promise<void> {
-  const [config = "wasm", chatsArg = "10000", perChatArg = "100", requestsArg = "100000", inFlightArg = "64"] = process.argv.slice(2);
+  const [config = "wasm", counting = "exact", chatsArg = "10000", perChatArg = "100", requestsArg = "20000", inFlightArg = "64"] = process.argv.slice(2);
+  if (config !== "wasm" && config !== "ts" && config !== "plain") throw new Error(`unknown configuration ${config}: wasm | ts | plain`);
+  if (counting !== "exact" && counting !== "heuristic") throw new Error(`unknown counting ${counting}: exact | heuristic`);
   const chats = Number(chatsArg);
   const perChat = Number(perChatArg);
   const requests = Number(requestsArg);
@@ -111,13 +142,9 @@ async function main(): Promise<void> {
   const texts = corpus();
 
   const t0 = performance.now();
-  const handler =
-    config === "plain" ? await plainHandler(chats, perChat, texts)
-    : config === "wasm" || config === "js" ? await loomHandler(config, chats, perChat, texts)
-    : (() => { throw new Error(`unknown configuration ${config}: wasm | js | plain`); })();
+  const handler = config === "plain" ? await plainHandler(counting, chats, perChat, texts) : await loomHandler(config, counting, chats, perChat, texts);
   const buildS = (performance.now() - t0) / 1000;
   globalThis.gc?.();
-
   let seed = 0x2545f491;
   const pick = (): number => {
     seed ^= seed << 13;
@@ -143,26 +170,26 @@ async function main(): Promise<void> {
   // A warm-up (the request path compiled and optimized), then the measured run.
   const warmup = Math.min(2_000, Math.ceil(requests / 10));
   for (let k = 0; k < warmup; k++) await handler.turn(pick(), `warm-up ${k}`, texts[k % texts.length]!);
-  let gcCount = 0;
-  let gcMaxMs = 0;
-  const observer = new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) {
-      gcCount++;
-      gcMaxMs = Math.max(gcMaxMs, entry.duration);
-    }
-  });
-  observer.observe({ entryTypes: ["gc"] });
+  const collector = watchGc();
+  const profile = process.env.CTXLOOM_BENCH_PROFILE ? new Session() : undefined;
+  if (profile) {
+    profile.connect();
+    await profile.post("Profiler.enable");
+    await profile.post("Profiler.start");
+  }
   const wall0 = performance.now();
   await Promise.all(Array.from({ length: inFlight }, worker));
   const wallS = (performance.now() - wall0) / 1000;
-  await new Promise((resolve) => setTimeout(resolve, 50)); // GC entries arrive asynchronously
-  observer.disconnect();
+  if (profile) writeFileSync(process.env.CTXLOOM_BENCH_PROFILE!, JSON.stringify((await profile.post("Profiler.stop")).profile));
+  const gc = collector.stop();
 
   const sorted = latencies.slice().sort();
   const q = (p: number): number => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
   const mem = process.memoryUsage();
   const result: ServerResult = {
     config,
+    counting,
+    counter: handler.counter,
     chats,
     perChat,
     requests,
@@ -176,8 +203,11 @@ async function main(): Promise<void> {
     rssMB: mem.rss / 2 ** 20,
     heapMB: mem.heapUsed / 2 ** 20,
     externalMB: mem.external / 2 ** 20,
-    gcCount,
-    gcMaxMs,
+    gcCount: gc.durations.length,
+    gcMajor: gc.major,
+    gcMaxMs: Math.max(0, ...gc.durations),
+    gcTotalMs: gc.durations.reduce((t, d) => t + d, 0),
+    wallS,
     sentPerRequest: sent / requests,
   };
   process.stdout.write(JSON.stringify(result) + "\n");

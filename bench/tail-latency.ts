@@ -9,9 +9,9 @@
 // "none" runs the same loop with a stub in place of the engine: the machine's noise floor.
 // Prints one JSON line (TailResult) on stdout; bench/arena.bench.ts spawns it.
 
-import { PerformanceObserver } from "node:perf_hooks";
 import { JsEngine, WasmEngine, embeddedModule } from "../src/engine/index.js";
 import { FlatEngine } from "./flat-arena.js";
+import { watchGc } from "./gc.js";
 
 export interface TailResult {
   kind: string;
@@ -123,15 +123,7 @@ async function main(): Promise<void> {
 
   for (let i = 0; i < warmup; i++) handle(i);
 
-  let gcCount = 0;
-  let gcMaxMs = 0;
-  const observer = new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) {
-      gcCount++;
-      gcMaxMs = Math.max(gcMaxMs, entry.duration);
-    }
-  });
-  observer.observe({ entryTypes: ["gc"] });
+  const collector = watchGc();
 
   let last = process.hrtime.bigint();
   for (let i = 0; i < iterations; i++) {
@@ -140,9 +132,9 @@ async function main(): Promise<void> {
     samples[i] = Number(now - last);
     last = now;
   }
-  // GC entries are delivered asynchronously: let them arrive before reading the counts.
-  await new Promise((resolve) => setTimeout(resolve, 50));
-  observer.disconnect();
+  const { durations } = collector.stop();
+  const gcCount = durations.length;
+  const gcMaxMs = Math.max(0, ...durations);
 
   const sorted = samples.slice().sort();
   const q = (p: number): number => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]! / 1000;

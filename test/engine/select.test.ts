@@ -209,6 +209,21 @@ forEachEngine((kind) => {
       expect(sel(e, t, 3, 100)).toEqual({ fits: true, ids: [0, 1, 2, 3], keptTokens: 18, forcedTokens: 8, evicted: 0 });
     });
 
+    it("ids come out oldest first whether collected in one newest-first run or from several levels", () => {
+      // One level (all NORMAL, the head a user turn): collected newest first, reversed.
+      const plainChain = chain(e, Array.from({ length: 301 }, (_, i): [number, number, number] => [1 + (i % 7), i % 2 === 0 ? USER : ASSISTANT, NORMAL]));
+      expect(sel(e, plainChain, 300, 10_000).ids).toEqual(Array.from({ length: 301 }, (_, i) => i));
+      // Every level and CRITICAL messages on one branch: collected out of order, sorted.
+      const levels = [LOW, NORMAL, HIGH, CRITICAL];
+      const mixed = chain(e, Array.from({ length: 301 }, (_, i): [number, number, number] => [1 + (i % 5), i % 2 === 0 ? USER : ASSISTANT, i === 300 ? NORMAL : levels[(i * 7) % 4]!]));
+      const all = sel(e, mixed, 300, 10_000).ids;
+      expect(all).toEqual(Array.from({ length: 301 }, (_, i) => i));
+      const some = sel(e, mixed, 300, 400).ids;
+      expect(some.length).toBeGreaterThan(50);
+      expect(some.length).toBeLessThan(301);
+      expect(some).toEqual([...some].sort((a, b) => a - b));
+    });
+
     it("lowest priority goes first, then oldest first within a priority", () => {
       //              0 low        1 normal      2 low         3 normal      4 user (head)
       const t = chain(e, [[10, USER, LOW], [10, ASSISTANT, NORMAL], [10, USER, LOW], [10, ASSISTANT, NORMAL], [10, USER, NORMAL]]);

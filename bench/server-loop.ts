@@ -13,8 +13,8 @@
 //          count cached at push (gpt-tokenizer's own countTokens), the context trimmed by
 //          walking back from the end, the same budget, OpenAI-shaped messages out.
 // With `heuristic`, all three count by the 4-characters estimate instead: the library's own
-// cost, without a tokenizer. Both Looms keep every chat open (maxOpenChats = chats): the
-// messages stay resident, as on a server sized for them; the rest is the defaults.
+// cost, without a tokenizer. Both Looms run on their defaults: the in-memory store keeps every
+// chat open, and recall embeds nothing until a chat is recalled.
 // Prints one JSON line (ServerResult) on stdout; bench/server.bench.ts spawns it.
 // CTXLOOM_BENCH_PROFILE=<file.cpuprofile> writes a CPU profile of the measured requests only.
 
@@ -70,7 +70,7 @@ interface Handler {
 }
 
 async function loomHandler(config: "wasm" | "ts", counting: Counting, chats: number, perChat: number, texts: string[]): Promise<Handler> {
-  const loom = await Loom.open({ engine: config === "wasm" ? "wasm" : "js", counting, maxOpenChats: chats });
+  const loom = await Loom.open({ engine: config === "wasm" ? "wasm" : "js", counting });
   // Engine "js" alone still counts with the WebAssembly BPE counter (the default wherever it
   // loads): the pure-TS configuration hands gpt-tokenizer to its chats through the profile.
   const model = config === "ts" && counting === "exact" ? { ...getModelProfile(MODEL), counter: await loadEncoding("o200k_base") } : MODEL;

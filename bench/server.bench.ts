@@ -101,8 +101,8 @@ export async function runServerSuite(options: SuiteOptions = { smoke: false }): 
     "",
     `WASM vs pure TS with the estimate: ${versus("heuristic")}.`,
     "",
-    "Each configuration runs in a process of its own; both Looms keep every chat open (maxOpenChats = the chats), the",
-    "rest is the defaults (in-memory store, recall at its default). Latency is a request's time from its first append to its last,",
+    "Each configuration runs in a process of its own, on the defaults (in-memory store, which keeps every chat open;",
+    "recall embeds nothing until a chat is recalled). Latency is a request's time from its first append to its last,",
     "with the other requests in flight interleaving at every await. GC: v8's GCProfiler over the measured requests.",
   ].join("\n");
   const readmeRows = (list: ServerResult[]) => list.map((r) => [

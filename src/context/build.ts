@@ -84,6 +84,8 @@ function build(source: ContextSource, options: BuildOptions | undefined): Contex
     );
   }
   let conversation: Message[] = [];
+  /** The selection's messages before any history limit cut one (a cut message is a new object). */
+  let uncut: Message[] = [];
   let conversationTokens = 0;
   let evicted = 0;
   if (source.head >= 0) {
@@ -105,7 +107,7 @@ function build(source: ContextSource, options: BuildOptions | undefined): Contex
       }
       const ids = selection.ids;
       if (ask === available) checkCriticalUnits(source, ids);
-      conversation = Array.from(ids, (id) => source.message(id));
+      conversation = uncut = Array.from(ids, (id) => source.message(id));
       conversationTokens = selection.keptTokens;
       evicted = selection.evicted;
       if (!limits) break;
@@ -168,6 +170,10 @@ function build(source: ContextSource, options: BuildOptions | undefined): Contex
       evicted: evicted + lead.length - keptLead.length,
     };
   }
+  if (format === "responses") {
+    const lead = [system, memory].filter((t) => t.length > 0).map((content) => ({ role: "system" as const, content }));
+    return { ...base, format: "responses", messages: toResponses([...lead, ...conversation, ...inputMessage]), system };
+  }
   const messages: OpenAIMessage[] = [];
   if (system) messages.push({ role: "system", content: system });
   if (memory) messages.push({ role: "system", content: memory });
@@ -176,11 +182,21 @@ function build(source: ContextSource, options: BuildOptions | undefined): Contex
     else messages.push(toOpenAI(m));
   }
   for (const m of inputMessage) messages.push(m);
-  if (format === "responses") {
-    const lead = [system, memory].filter((t) => t.length > 0).map((content) => ({ role: "system" as const, content }));
-    return { ...base, format: "responses", messages: toResponses([...lead, ...conversation, ...inputMessage]), system };
+  const context: ContextWindow = { ...base, format: "openai", messages, system };
+  if (source.held && conversation.every((m, i) => m === uncut[i])) {
+    // The messages sent are what the caller keeps across its request (often seconds): the
+    // conversation's objects, made again when first read, die young instead of with them.
+    const ids = Int32Array.from(conversation, (m) => m.id);
+    const held = source.held;
+    let made: Message[] | undefined;
+    Object.defineProperty(context, "conversation", {
+      enumerable: true,
+      configurable: true,
+      get: () => (made ??= Array.from(ids, (id) => held(id))),
+      set: (value: Message[]) => void (made = value),
+    });
   }
-  return { ...base, format: "openai", messages, system };
+  return context;
 }
 
 /** A context built in the OpenAI format as one formatted string. */

@@ -168,6 +168,12 @@ export interface ContextSource {
   budget: Partial<BudgetSplit> | undefined;
   historyLimits: boolean | Partial<HistoryLimits> | undefined;
   message(id: number): Message;
+  /**
+   * Optional: message `id` read from what the chat holds, valid as long as the context is (even
+   * once the chat is evicted). Given, a context in the OpenAI format makes its `conversation`
+   * when first read instead of keeping an object per message it sent.
+   */
+  held?(id: number): Message;
   /** How summaries are sent (default "system"); their tokens were counted for it. */
   summaryPresentation?: SummaryPresentation;
   /**

@@ -15,10 +15,14 @@ interface Entry {
  * never change what the store holds.
  */
 export function memoryStore(): Store {
-  // Chat ids are scoped to their user: keyed by both.
-  const entries = new Map<string, Entry>();
-  const keyOf = (userId: string, chatId: string): string => `${userId}\u0000${chatId}`;
-  const find = (userId: string, chatId: string): Entry | undefined => entries.get(keyOf(userId, chatId));
+  // Chat ids are scoped to their user: a map of chats per user (no key string made per call).
+  const users = new Map<string, Map<string, Entry>>();
+  const find = (userId: string, chatId: string): Entry | undefined => users.get(userId)?.get(chatId);
+  const put = (entry: Entry): void => {
+    let chats = users.get(entry.chat.userId);
+    if (!chats) users.set(entry.chat.userId, (chats = new Map()));
+    chats.set(entry.chat.id, entry);
+  };
   const get = (userId: string, chatId: string): Entry => {
     const entry = find(userId, chatId);
     if (!entry) throw new Error(`memory store: no chat ${chatId}`);
@@ -31,18 +35,17 @@ export function memoryStore(): Store {
   return {
     name: "memory",
     createChat(chat) {
-      entries.set(keyOf(chat.userId, chat.id), create(chat));
+      put(create(chat));
     },
     importChat(chat, messages) {
       const entry = create(chat);
       entry.messages.reserve(messages.length);
       for (const m of messages) entry.messages.push(m);
       entry.chat.messageCount = messages.length;
-      entries.set(keyOf(chat.userId, chat.id), entry);
+      put(entry);
     },
     listChats(userId) {
-      return [...entries.values()]
-        .filter((e) => e.chat.userId === userId)
+      return [...(users.get(userId)?.values() ?? [])]
         .map((e) => copyChat(e.chat))
         .sort((a, b) => b.updatedAt - a.updatedAt || b.createdAt - a.createdAt);
     },
@@ -55,17 +58,21 @@ export function memoryStore(): Store {
       const size = entry.messages.size;
       if (message.id !== size) return { ok: false, size };
       entry.messages.push(message);
-      Object.assign(entry.chat, { head, updatedAt, messageCount: size + 1 });
-      return { ok: true };
+      const chat = entry.chat;
+      chat.head = head;
+      chat.updatedAt = updatedAt;
+      chat.messageCount = size + 1;
+      return APPENDED;
     },
     setHead(userId, chatId, head, updatedAt, expected) {
       const entry = get(userId, chatId);
       if (expected !== undefined && entry.chat.head !== expected) return false;
-      Object.assign(entry.chat, { head, updatedAt });
+      entry.chat.head = head;
+      entry.chat.updatedAt = updatedAt;
       return true;
     },
     deleteChat(userId, chatId) {
-      return entries.delete(keyOf(userId, chatId));
+      return users.get(userId)?.delete(chatId) ?? false;
     },
     putEmbeddings(userId, chatId, embedder, rows) {
       const entry = get(userId, chatId);
@@ -80,8 +87,8 @@ export function memoryStore(): Store {
       return [...byId].sort((a, b) => a[0] - b[0]).map(([messageId, vector]) => ({ messageId, vector: vector.slice() }));
     },
     clearEmbeddings(userId, chatId) {
-      for (const entry of entries.values()) {
-        if (entry.chat.userId === userId && (chatId === undefined || entry.chat.id === chatId)) entry.embeddings.clear();
+      for (const entry of users.get(userId)?.values() ?? []) {
+        if (chatId === undefined || entry.chat.id === chatId) entry.embeddings.clear();
       }
     },
     flush() {},
@@ -91,6 +98,8 @@ export function memoryStore(): Store {
     },
   };
 }
+
+const APPENDED = Object.freeze({ ok: true as const });
 
 function copyChat(chat: ChatRecord): ChatRecord {
   return { ...chat, options: structuredClone(chat.options) };

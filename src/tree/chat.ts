@@ -238,6 +238,7 @@ export class Chat extends ChatView {
   async #build(options: BuildOptions | undefined): Promise<ContextWindow> {
     const { rest, recall } = splitRecall(this.#ctx, options);
     const nodes = this.nodes();
+    const columns = nodes.columns;
     const source: ContextSource = {
       engine: nodes.engine,
       tree: nodes.tree,
@@ -248,6 +249,7 @@ export class Chat extends ChatView {
       budget: this.#options.budget,
       historyLimits: this.#options.historyLimits,
       message: (id) => nodes.message(id),
+      held: (id) => columns.message(id),
       summaryPresentation: this.#summaries.presentation,
     };
     if (recall) {

@@ -1,6 +1,7 @@
 import { CtxloomError } from "../errors.js";
 import { REPLY_PRIMING, TOKENS_PER_MESSAGE, callCounter, messageTokens } from "../tokens/chat.js";
 import type { Message } from "../message.js";
+import type { TokenCounter } from "../tokens/types.js";
 import { SUMMARY_PREFIX, markCacheBreakpoint, presentSummary, toAnthropic, toOpenAI, toResponses, toTranscript, type OpenAIMessage } from "./format.js";
 import { checkCriticalUnits } from "./critical.js";
 import { planBuild } from "./plan.js";
@@ -25,11 +26,13 @@ function build(source: ContextSource, options: BuildOptions | undefined): Contex
   const plan = planBuild(source, options);
   const { profile, budget, limits, counter, limit, input, format } = plan;
 
-  // System and memory: truncated to their slices, each sent as its own message.
-  const cost = (role: Message["role"], content: string) => messageTokens(counter, { role, content });
+  // System and memory: truncated to their slices, each sent as its own message. A system
+  // prompt is the same text build after build: its count is kept (per counter, a few texts).
+  const cost = (role: Message["role"], content: string) =>
+    role === "system" ? systemCost(counter, content) : messageTokens(counter, { role, content });
   const overhead = (role: Message["role"]) => cost(role, "");
   const fitted = (role: Message["role"], content: string, slice: number) =>
-    content.length === 0 ? "" : truncateToTokens(content, slice - overhead(role), counter);
+    content.length === 0 ? "" : cost(role, content) <= slice ? content : truncateToTokens(content, slice - overhead(role), counter);
   const system = fitted("system", plan.system, budget.system);
   let memory = fitted("system", limits ? truncateToChars(plan.memory, limits.memoryMaxChars) : plan.memory, budget.memory);
   const systemTokens = system ? cost("system", system) : 0;
@@ -197,6 +200,25 @@ function build(source: ContextSource, options: BuildOptions | undefined): Contex
     });
   }
   return context;
+}
+
+/** Counts of system texts by counter: a chat's system prompt is counted once, not at every build. */
+const systemCounts = new WeakMap<TokenCounter, Map<string, number>>();
+const SYSTEM_COUNTS_KEPT = 64;
+/** Longer texts are counted each time: the map never holds a large memory text. */
+const SYSTEM_COUNT_MAX_CHARS = 1 << 16;
+
+function systemCost(counter: TokenCounter, content: string): number {
+  if (content.length > SYSTEM_COUNT_MAX_CHARS) return messageTokens(counter, { role: "system", content });
+  let counts = systemCounts.get(counter);
+  if (!counts) systemCounts.set(counter, (counts = new Map()));
+  let tokens = counts.get(content);
+  if (tokens === undefined) {
+    tokens = messageTokens(counter, { role: "system", content });
+    if (counts.size >= SYSTEM_COUNTS_KEPT) counts.clear(); // memories change: keep the map small
+    counts.set(content, tokens);
+  }
+  return tokens;
 }
 
 /** A context built in the OpenAI format as one formatted string. */

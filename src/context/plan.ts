@@ -44,7 +44,7 @@ export function planBuild(source: ContextSource, options: BuildOptions | undefin
   const input = text(o.input, "input");
   if (input !== undefined && input.length === 0) throw new CtxloomError("INVALID_CONTENT", "input must not be empty; leave it out instead.");
   const maxMessages = o.maxMessages === undefined ? 0 : checkInteger(o.maxMessages, "maxMessages", 1, 0x7fffffff);
-  const format = o.format ?? "openai";
+  const format = o.format === undefined ? "openai" : o.format;
   if (format !== "openai" && format !== "anthropic" && format !== "responses") {
     throw new CtxloomError("INVALID_ARGUMENT", `format must be "openai", "anthropic" or "responses"; got ${describe(format)}.`);
   }

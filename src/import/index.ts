@@ -1,7 +1,7 @@
 // Importers: chats exported from ChatGPT, Open WebUI, LibreChat, OpenAssistant, ShareGPT and
 // OpenAI-format JSONL become ChatExports (every branch kept, the head where the export's
 // current message is), then chats of a Loom user.
-import { CtxloomError, checkOptions, describe } from "../errors.js";
+import { CtxloomError, checkInteger, checkOptions, describe } from "../errors.js";
 import type { ChatExport } from "../store/portable.js";
 import { parseExport, parseExportStream, type StreamOptions } from "./parse.js";
 import type { ConversationReport, ImportFormat, ParsedImport } from "./types.js";
@@ -63,7 +63,12 @@ export async function importConversations(
   return out;
 }
 
+/** The options a text or bytes import passes on: progress is a stream's; a bad one is still refused. */
 function withoutStreamKeys(options: StreamOptions): StreamOptions {
-  const { totalBytes: _t, onProgress: _p, ...rest } = options;
+  const { totalBytes, onProgress, ...rest } = options;
+  if (onProgress !== undefined && typeof onProgress !== "function") {
+    throw new CtxloomError("INVALID_ARGUMENT", `onProgress must be a function; got ${describe(onProgress)}.`);
+  }
+  if (totalBytes !== undefined) checkInteger(totalBytes, "totalBytes", 0);
   return rest;
 }

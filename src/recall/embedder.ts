@@ -34,6 +34,9 @@ export function checkEmbedder(embedder: unknown): Embedder {
       `An embedder must be { name, dimension, embed(texts, signal) } (for example hashingEmbedder()); got ${describe(embedder)}.`,
     );
   }
+  if (e.name.trim() === "") {
+    throw new CtxloomError("INVALID_ARGUMENT", `An embedder needs a non-empty name: vectors are stored under it, and a chat reopened with another embedder is embedded again.`);
+  }
   checkInteger(e.dimension, `The dimension of embedder "${e.name}"`, 1, MAX_DIMENSION);
   return e as Embedder;
 }

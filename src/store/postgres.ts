@@ -55,6 +55,12 @@ export function postgresStore(target: string | Pool, options?: PostgresStoreOpti
   if (typeof target !== "string" && !isPool(target)) {
     throw new CtxloomError("INVALID_ARGUMENT", `postgresStore takes a connection string ("postgres://user@host/db") or a pg Pool; got ${describe(target)}.`);
   }
+  if (typeof target === "string" && !/^\s*(postgres(ql)?:\/\/|socket:)|=/.test(target)) {
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `postgresStore takes a connection string such as "postgres://user:password@host:5432/db" (or "host=... dbname=..."), or a pg Pool; got ${describe(target)}.`,
+    );
+  }
   if (o.durability !== undefined && o.durability !== "full" && o.durability !== "batched") {
     throw new CtxloomError("INVALID_ARGUMENT", `durability must be "full" or "batched"; got ${describe(o.durability)}.`);
   }

@@ -10,7 +10,7 @@ import { messageTokens, type TokenCounter } from "../tokens/index.js";
 import type { Engine } from "../engine/types.js";
 import { ChatNodes } from "./nodes.js";
 import { copyParts } from "../parts.js";
-import { checkHead, checkRestored, type Fail } from "./restore.js";
+import { checkHead, checkRestored, clause, type Fail } from "./restore.js";
 
 /** A chat as a ChatExport: its record, head and every message in id order. O(messages). */
 export function exportChat(record: ChatRecord, nodes: ChatNodes, head: number): ChatExport {
@@ -25,7 +25,7 @@ export function exportChat(record: ChatRecord, nodes: ChatNodes, head: number): 
 }
 
 const fail: Fail = (what) =>
-  new CtxloomError("INVALID_ARGUMENT", `This chat export cannot be imported: ${what}. Nothing was imported; fix the file and retry.`);
+  new CtxloomError("INVALID_ARGUMENT", `This chat export cannot be imported: ${clause(what)}. Nothing was imported; fix the file and retry.`);
 
 /** The parts of an export checked before anything is counted or built. */
 export interface CheckedExport {

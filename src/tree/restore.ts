@@ -8,10 +8,13 @@ import type { ChatNodes } from "./nodes.js";
 /** Makes the error of a bad record: STORE_CORRUPT for a store, INVALID_ARGUMENT for an import. */
 export type Fail = (what: string) => CtxloomError;
 
+/** `what` ready to end a sentence the caller closes: without its own final period. */
+export const clause = (what: string): string => what.replace(/\.+$/, "");
+
 export const storeCorrupt = (chatId: string): Fail => (what) =>
   new CtxloomError(
     "STORE_CORRUPT",
-    `Chat ${chatId} cannot be loaded: ${what}. The store was changed outside ctxloom; restore it from a backup.`,
+    `Chat ${chatId} cannot be loaded: ${clause(what)}. The store was changed outside ctxloom; restore it from a backup.`,
   );
 
 /**

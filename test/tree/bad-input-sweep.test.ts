@@ -42,6 +42,8 @@ forEachEngine((engine) => {
       ["dimension", { embed: { name: "x", dimension: Number.NaN, embed: async () => [] } }],
       ["dimension", { embed: { name: "x", dimension: 1e9, embed: async () => [] } }],
       ["embedder", { embed: { name: "x", dimension: 4 } }],
+      ["non-empty name", { embed: { name: "", dimension: 4, embed: async () => [] } }],
+      ["non-empty name", { embed: { name: "  ", dimension: 4, embed: async () => [] } }],
       ["toolResults", { toolResults: 5 }],
       ["toolResults", { toolResults: null }],
       ['"foo"', { toolResults: { foo: 1 } }],
@@ -100,6 +102,7 @@ forEachEngine((engine) => {
       ["cacheControl", { cacheControl: 1, format: "anthropic" }],
       ["cacheControl", { cacheControl: { ttl: "1h" }, format: "anthropic" }],
       ["format", { format: "xml" }],
+      ["format", { format: null }],
       ['"maxMessages"', { maxMessage: 3 }],
     ];
     for (const [named, options] of cases) {
@@ -155,8 +158,35 @@ it("sqliteStore refuses bad paths and options with INVALID_ARGUMENT and creates 
 it("postgresStore refuses bad targets and options with INVALID_ARGUMENT before connecting", () => {
   const url = "postgres://nobody@127.0.0.1:1/none";
   const cases: [unknown, unknown][] = [
-    [5, undefined], [{}, undefined], [url, 5], [url, { foo: 1 }], [url, { durability: "x" }],
+    [5, undefined], [{}, undefined], ["", undefined], ["hello", undefined], [url, 5], [url, { foo: 1 }], [url, { durability: "x" }],
     [url, { tablePrefix: "x; drop table y" }], [url, { queryTimeoutMs: -1 }], [url, { max: 1.5 }],
   ];
   for (const [target, options] of cases) expectThrowCode(() => postgresStore(bad(target), bad(options)), "INVALID_ARGUMENT");
+});
+
+it("an import of text or bytes refuses a bad onProgress or totalBytes, as a stream import does", async () => {
+  const { importConversations } = await import("../../src/index.js");
+  const loom = await Loom.open();
+  const text = JSON.stringify([{ messages: [{ role: "user", content: "hi" }] }]);
+  for (const [named, options] of [["onProgress", { onProgress: 5 }], ["totalBytes", { totalBytes: -1 }], ["totalBytes", { totalBytes: Number.NaN }]] as const) {
+    for (const data of [text, new TextEncoder().encode(text)]) {
+      const e = await errorOf(() => importConversations(loom, "u", data, bad(options)));
+      expect(e.code, JSON.stringify(options)).toBe("INVALID_ARGUMENT");
+      expect(e.message).toContain(named);
+    }
+  }
+  expect(await loom.user("u").list()).toEqual([]);
+  await loom.close();
+});
+
+it("a restore's or an import's message never ends in two periods", async () => {
+  const loom = await Loom.open();
+  const chats = loom.user("u");
+  const chat = await chats.create();
+  await chat.append({ role: "user", content: "hi" });
+  const exported = await chat.export();
+  exported.messages[0]!.role = bad("robot");
+  const e = await errorOf(() => chats.import(exported));
+  expect(e.message).not.toMatch(/\.\./);
+  await loom.close();
 });

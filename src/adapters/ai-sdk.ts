@@ -83,7 +83,8 @@ type ToolContentPart = Extract<ToolResultPart["output"], { type: "content" }>["v
  * A tool result's parts (text and images) as the items of a tool-result `content` output:
  * text, and each image a file part with its media type ("image" when a URL gives none) and
  * its bytes (`{ type: "data", data: base64 }`) or URL (`{ type: "url", url }`, a URL object,
- * or its string with `urls` "string": what a UIMessage, kept as JSON, holds).
+ * or its string with `urls` "string": what a UIMessage, kept as JSON, holds, with the
+ * image's width and height under `providerOptions.ctxloom`).
  */
 export function toolContent(parts: readonly ContentPart[], urls: "object" | "string"): unknown[] {
   const out: unknown[] = [];
@@ -92,7 +93,10 @@ export function toolContent(parts: readonly ContentPart[], urls: "object" | "str
     else if (p.type === "image") {
       const data = isUrl(p) ? { type: "url", url: urls === "object" ? new URL(p.image) : p.image } : { type: "data", data: base64Of(p)! };
       const item: Record<string, unknown> = { type: "file", data, mediaType: isUrl(p) ? (p.mediaType ?? "image") : mediaTypeOf(p) };
-      if (p.detail !== undefined) item.providerOptions = { openai: { imageDetail: p.detail } };
+      const options: Record<string, Record<string, unknown>> = {};
+      if (p.detail !== undefined) options.openai = { imageDetail: p.detail };
+      if (urls === "string" && p.width !== undefined) options.ctxloom = { width: p.width, height: p.height };
+      if (Object.keys(options).length > 0) item.providerOptions = options;
       out.push(item);
     }
   }
@@ -243,6 +247,8 @@ function imagePart(p: Record<string, unknown>, at: string): ContentPart {
   const openai = (p.providerOptions as { openai?: { imageDetail?: unknown } } | undefined)?.openai;
   const detail = openai?.imageDetail;
   if (detail === "low" || detail === "high" || detail === "auto") out.detail = detail;
+  const size = (p.providerOptions as { ctxloom?: { width?: unknown; height?: unknown } } | undefined)?.ctxloom;
+  if (size?.width !== undefined) Object.assign(out, { width: size.width, height: size.height }); // checked by append
   return out;
 }
 

@@ -54,8 +54,16 @@ describe("fromUIMessages", () => {
   });
 
   it.each([
-    ["a reasoning part", [{ id: "1", role: "assistant", parts: [{ type: "reasoning", text: "hmm" }] }], "UNSUPPORTED_CONTENT"],
-    ["a file part", [{ id: "1", role: "user", parts: [{ type: "file", mediaType: "image/png", url: "https://x" }] }], "UNSUPPORTED_CONTENT"],
+    ["a reasoning part in a user message", [{ id: "1", role: "user", parts: [{ type: "reasoning", text: "hmm" }] }], "UNSUPPORTED_CONTENT"],
+    ["reasoning with only another provider's metadata", [{ id: "1", role: "assistant", parts: [{ type: "reasoning", text: "", providerMetadata: { openai: { itemId: "rs_1" } } }] }], "UNSUPPORTED_CONTENT"],
+    ["a file part in a system message", [{ id: "1", role: "system", parts: [{ type: "file", mediaType: "application/pdf", url: "https://x.test/a.pdf" }] }], "UNSUPPORTED_CONTENT"],
+    ["a file by provider reference", [{ id: "1", role: "user", parts: [{ type: "file", mediaType: "application/pdf", url: "https://x.test/a.pdf", providerReference: { openai: "file-1" } }] }], "UNSUPPORTED_CONTENT"],
+    ["a file with a top-level media type only", [{ id: "1", role: "user", parts: [{ type: "file", mediaType: "application", url: "https://x.test/a" }] }], "UNSUPPORTED_CONTENT"],
+    ["a file URL that is no URL", [{ id: "1", role: "user", parts: [{ type: "file", mediaType: "application/pdf", url: "ftp:x" }] }], "INVALID_CONTENT"],
+    ["a source part", [{ id: "1", role: "assistant", parts: [{ type: "source-url", sourceId: "s", url: "https://x.test" }] }], "UNSUPPORTED_CONTENT"],
+    ["a data part", [{ id: "1", role: "assistant", parts: [{ type: "data-weather", data: {} }] }], "UNSUPPORTED_CONTENT"],
+    ["a reasoning file", [{ id: "1", role: "assistant", parts: [{ type: "reasoning-file", mediaType: "image/png", url: "https://x.test/a.png" }] }], "UNSUPPORTED_CONTENT"],
+    ["a tool output with a PDF", [{ id: "1", role: "assistant", parts: [{ type: "dynamic-tool", toolName: "f", toolCallId: "a", state: "output-available", input: {}, output: { type: "content", value: [{ type: "file", mediaType: "application/pdf", data: { type: "data", data: "JVBERi0=" } }] } }] }], "UNSUPPORTED_CONTENT"],
     ["a call awaiting approval", [{ id: "1", role: "assistant", parts: [{ type: "dynamic-tool", toolName: "f", toolCallId: "a", state: "approval-requested", input: {}, approval: { id: "p" } }] }], "UNSUPPORTED_CONTENT"],
     ["a tool part in a user message", [{ id: "1", role: "user", parts: [{ type: "dynamic-tool", toolName: "f", toolCallId: "a", state: "input-available", input: {} }] }], "UNSUPPORTED_CONTENT"],
     ["no parts", [{ id: "1", role: "user", parts: [] }], "INVALID_CONTENT"],

@@ -66,7 +66,9 @@ const turn = fc.record({
 });
 const chatSpec = fc.array(turn, { minLength: 1, maxLength: 4 });
 
-async function build(chat: Chat, spec: fc.infer<typeof chatSpec>): Promise<void> {
+type Spec = typeof chatSpec extends fc.Arbitrary<infer T> ? T : never;
+
+async function build(chat: Chat, spec: Spec): Promise<void> {
   let call = 0;
   for (const t of spec) {
     if (t.system !== undefined) await chat.append({ role: "system", content: t.system });

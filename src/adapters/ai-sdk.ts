@@ -156,9 +156,10 @@ export interface FromModelOptions {
  * request's messages) to inputs for `chat.append`: text parts join, tool-call parts become
  * `toolCalls` (input as JSON text), each tool-result its own tool message named by its
  * tool (a json output as JSON text, an error output starting with "Error: ", a denied
- * execution as "Execution denied: <reason>"). Image and file parts (user) and file and
- * reasoning parts (assistant) are kept as parts. Provider-executed tools, approvals, files
- * by provider reference and media in tool outputs are refused with UNSUPPORTED_CONTENT.
+ * execution as "Execution denied: <reason>", a content output its text and images as
+ * parts). Image and file parts (user) and file and reasoning parts (assistant) are kept as
+ * parts. Provider-executed tools, approvals, files by provider reference and files other
+ * than images in tool outputs are refused with UNSUPPORTED_CONTENT.
  * @throws INVALID_ARGUMENT, INVALID_ROLE, UNSUPPORTED_CONTENT, and append's own codes
  */
 export function fromModelMessages(messages: readonly ModelMessage[], options?: FromModelOptions): MessageInput[] {

@@ -48,7 +48,7 @@ export interface Message {
 /** What `chat.append` takes. */
 export interface MessageInput {
   role: Role;
-  /** A text, or a list of parts: text, image and file (user), reasoning, redacted-reasoning and file (assistant). */
+  /** A text, or a list of parts: text, image and file (user), reasoning, redacted-reasoning and file (assistant), text and image (tool). */
   content: string | ContentPart[];
   /** Default "normal"; "critical" for a system message. */
   priority?: Priority;

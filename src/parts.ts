@@ -45,12 +45,12 @@ export interface RedactedReasoningPart {
 /** A part of a message's content (names as the AI SDK's where it has one). */
 export type ContentPart = TextPart | ImagePart | FilePart | ReasoningPart | RedactedReasoningPart;
 
-/** The parts each role may carry: system and tool messages are text only; reasoning is the assistant's. */
+/** The parts each role may carry: system messages are text only, a tool result text and images (a screenshot...); reasoning is the assistant's. */
 export const PART_TYPES_BY_ROLE: Readonly<Record<string, readonly ContentPart["type"][]>> = {
   system: ["text"],
   user: ["text", "image", "file"],
   assistant: ["text", "file", "reasoning", "redacted-reasoning"],
-  tool: ["text"],
+  tool: ["text", "image"],
 };
 
 const KEYS: Record<ContentPart["type"], readonly string[]> = {
@@ -197,6 +197,25 @@ export function partsText(parts: readonly ContentPart[]): string {
   let out: string | undefined;
   for (const p of parts) if (p.type === "text") out = out === undefined ? p.text : `${out}\n${p.text}`;
   return out ?? "";
+}
+
+/**
+ * Parts whose text is `text`: the parts that are not text in their order, and one text part
+ * holding `text` where the first text part was (none when `text` is empty). What a message
+ * keeps when its text is cut (a tool result truncated at append).
+ */
+export function withText(parts: readonly ContentPart[], text: string): ContentPart[] {
+  const out: ContentPart[] = [];
+  let placed = text.length === 0;
+  for (const p of parts) {
+    if (p.type !== "text") out.push(p);
+    else if (!placed) {
+      out.push({ type: "text", text });
+      placed = true;
+    }
+  }
+  if (!placed) out.unshift({ type: "text", text });
+  return out;
 }
 
 /** True when a content list holds a part other than text (then a message keeps its parts). */

@@ -50,8 +50,10 @@ export function toModelMessages(messages: readonly Convertible[]): ModelMessage[
   const out: ModelMessage[] = [];
   for (const m of messages) {
     if (m.role === "tool") {
+      const parts = partsToSend(m);
       const part: ToolResultPart = {
-        type: "tool-result", toolCallId: m.toolCallId!, toolName: m.name ?? names.get(m.toolCallId!) ?? "unknown", output: { type: "text", value: textOf(m) },
+        type: "tool-result", toolCallId: m.toolCallId!, toolName: m.name ?? names.get(m.toolCallId!) ?? "unknown",
+        output: parts ? { type: "content", value: toolContent(parts, "object") as ToolContentPart[] } : { type: "text", value: textOf(m) },
       };
       const last = out[out.length - 1];
       if (last && last.role === "tool") last.content.push(part);
@@ -75,6 +77,31 @@ export function toModelMessages(messages: readonly Convertible[]): ModelMessage[
 }
 
 type UserPart = Exclude<UserModelMessage["content"], string>[number];
+type ToolContentPart = Extract<ToolResultPart["output"], { type: "content" }>["value"][number];
+
+/**
+ * A tool result's parts (text and images) as the items of a tool-result `content` output:
+ * text, and each image a file part with its media type ("image" when a URL gives none) and
+ * its bytes (`{ type: "data", data: base64 }`) or URL (`{ type: "url", url }`, a URL object,
+ * or its string with `urls` "string": what a UIMessage, kept as JSON, holds, with the
+ * image's width and height under `providerOptions.ctxloom`).
+ */
+export function toolContent(parts: readonly ContentPart[], urls: "object" | "string"): unknown[] {
+  const out: unknown[] = [];
+  for (const p of parts) {
+    if (p.type === "text") out.push({ type: "text", text: p.text });
+    else if (p.type === "image") {
+      const data = isUrl(p) ? { type: "url", url: urls === "object" ? new URL(p.image) : p.image } : { type: "data", data: base64Of(p)! };
+      const item: Record<string, unknown> = { type: "file", data, mediaType: isUrl(p) ? (p.mediaType ?? "image") : mediaTypeOf(p) };
+      const options: Record<string, Record<string, unknown>> = {};
+      if (p.detail !== undefined) options.openai = { imageDetail: p.detail };
+      if (urls === "string" && p.width !== undefined) options.ctxloom = { width: p.width, height: p.height };
+      if (Object.keys(options).length > 0) item.providerOptions = options;
+      out.push(item);
+    }
+  }
+  return out;
+}
 type AssistantPart = Exclude<AssistantModelMessage["content"], string>[number];
 
 /** The source of an image or file: a URL object for http(s), else its base64 bytes. */
@@ -129,9 +156,10 @@ export interface FromModelOptions {
  * request's messages) to inputs for `chat.append`: text parts join, tool-call parts become
  * `toolCalls` (input as JSON text), each tool-result its own tool message named by its
  * tool (a json output as JSON text, an error output starting with "Error: ", a denied
- * execution as "Execution denied: <reason>"). Image and file parts (user) and file and
- * reasoning parts (assistant) are kept as parts. Provider-executed tools, approvals, files
- * by provider reference and media in tool outputs are refused with UNSUPPORTED_CONTENT.
+ * execution as "Execution denied: <reason>", a content output its text and images as
+ * parts). Image and file parts (user) and file and reasoning parts (assistant) are kept as
+ * parts. Provider-executed tools, approvals, files by provider reference and files other
+ * than images in tool outputs are refused with UNSUPPORTED_CONTENT.
  * @throws INVALID_ARGUMENT, INVALID_ROLE, UNSUPPORTED_CONTENT, and append's own codes
  */
 export function fromModelMessages(messages: readonly ModelMessage[], options?: FromModelOptions): MessageInput[] {
@@ -172,7 +200,7 @@ function convert(value: unknown, where: string, reasoning: "keep" | "drop" | "re
       const name = stringAt(p.toolName, `${at}.toolName`);
       calls.push({ id: stringAt(p.toolCallId, `${at}.toolCallId`), type: "function", function: { name, arguments: argumentsText(p.input, `${at}.input`) } });
     } else if (p.type === "tool-result" && role === "tool") {
-      results.push({ role: "tool", toolCallId: stringAt(p.toolCallId, `${at}.toolCallId`), name: stringAt(p.toolName, `${at}.toolName`), content: outputText(p.output, `${at}.output`) });
+      results.push({ role: "tool", toolCallId: stringAt(p.toolCallId, `${at}.toolCallId`), name: stringAt(p.toolName, `${at}.toolName`), content: outputContent(p.output, `${at}.output`) });
     } else {
       const todo = p.type === "reasoning" ? 'pass { reasoning: "keep" } or { reasoning: "drop" }.' : "send it in the request yourself, or describe it in text.";
       unsupported(at, `a part of type ${describe(p.type)} in a ${role} message`, todo);
@@ -220,6 +248,8 @@ function imagePart(p: Record<string, unknown>, at: string): ContentPart {
   const openai = (p.providerOptions as { openai?: { imageDetail?: unknown } } | undefined)?.openai;
   const detail = openai?.imageDetail;
   if (detail === "low" || detail === "high" || detail === "auto") out.detail = detail;
+  const size = (p.providerOptions as { ctxloom?: { width?: unknown; height?: unknown } } | undefined)?.ctxloom;
+  if (size?.width !== undefined) Object.assign(out, { width: size.width, height: size.height }); // checked by append
   return out;
 }
 
@@ -241,7 +271,7 @@ function fileInput(p: Record<string, unknown>, at: string): ContentPart {
   return out;
 }
 
-function outputText(output: unknown, where: string): string {
+function outputContent(output: unknown, where: string): string | ContentPart[] {
   const o = objectAt(output, where);
   switch (o.type) {
     case "text":
@@ -254,17 +284,38 @@ function outputText(output: unknown, where: string): string {
       return TOOL_ERROR_PREFIX + argumentsText(o.value, `${where}.value`);
     case "execution-denied":
       return typeof o.reason === "string" && o.reason.length > 0 ? `Execution denied: ${o.reason}` : "Execution denied.";
-    case "content": {
-      if (!Array.isArray(o.value)) throw new CtxloomError("INVALID_CONTENT", `${where}.value must be a list of parts; got ${describe(o.value)}.`);
-      return o.value
-        .map((value: unknown, i) => {
-          const p = objectAt(value, `${where}.value[${i}]`);
-          if (p.type === "text") return stringAt(p.text, `${where}.value[${i}].text`);
-          return unsupported(`${where}.value[${i}]`, `a tool output part of type ${describe(p.type)}`, "return the tool's result as text.");
-        })
-        .join("");
-    }
+    case "content":
+      return toolContentParts(o.value, `${where}.value`);
     default:
       return unsupported(where, `a tool output of type ${describe(o.type)}`, "return the tool's result as text or JSON.");
   }
+}
+
+const isImageType = (t: unknown): boolean => t === "image" || (typeof t === "string" && /^image\/[^*]/i.test(t));
+
+/**
+ * The items of a tool-result `content` output as a tool message's content: text items, and
+ * images (file items of an image media type, by bytes or URL; the older image-data,
+ * image-url, file-data and file-url items of images) as image parts. Other files, provider
+ * references and custom items are refused with UNSUPPORTED_CONTENT.
+ */
+export function toolContentParts(value: unknown, where: string): string | ContentPart[] {
+  if (!Array.isArray(value)) throw new CtxloomError("INVALID_CONTENT", `${where} must be a list of parts; got ${describe(value)}.`);
+  const parts: ContentPart[] = value.map((item: unknown, i): ContentPart => {
+    const at = `${where}[${i}]`;
+    const p = objectAt(item, at);
+    if (p.type === "text") return { type: "text", text: stringAt(p.text, `${at}.text`) };
+    const image = p.type === "image-data" || p.type === "image-url" || ((p.type === "file" || p.type === "file-data" || p.type === "file-url") && isImageType(p.mediaType));
+    if (!image) return unsupported(at, `a tool output part of type ${describe(p.type)}${typeof p.mediaType === "string" ? ` (${p.mediaType})` : ""}`, "a tool result carries text and images only; return other files as text.");
+    let source: unknown;
+    const d = p.data as Record<string, unknown> | undefined;
+    if (p.type === "file" && d !== null && typeof d === "object" && typeof d.type === "string") {
+      if (d.type === "data") source = d.data;
+      else if (d.type === "url") source = d.url;
+      else return unsupported(`${at}.data`, `an image by ${describe(d.type)}`, "pass the image's bytes or URL to keep it in the chat.");
+    } else if (p.type === "file") source = p.data; // bytes, base64 or a URL as they are
+    else source = p.type === "image-url" || p.type === "file-url" ? p.url : p.data;
+    return imagePart({ image: source, mediaType: p.mediaType === "image" ? undefined : p.mediaType, providerOptions: p.providerOptions }, at);
+  });
+  return contentOf(parts, "");
 }

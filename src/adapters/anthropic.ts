@@ -40,8 +40,9 @@ export const TOOL_ERROR_PREFIX = "Error: ";
  * a failed one, is_error, starts with "Error: "). Thinking blocks become reasoning parts
  * with their signature, redacted_thinking blocks redacted-reasoning parts, image blocks image
  * parts, documents (PDF or plain text, bytes or URL) file parts: the message's content is
- * then the list of parts. Server tools, citations' sources and images inside tool results
- * are refused with UNSUPPORTED_CONTENT, never dropped.
+ * then the list of parts; a tool_result with image blocks keeps them as image parts of its
+ * tool message. Server tools, citations' sources and documents inside tool results are
+ * refused with UNSUPPORTED_CONTENT, never dropped.
  * @throws INVALID_ARGUMENT, UNSUPPORTED_CONTENT, and append's own codes for a malformed message
  */
 export function fromAnthropic(message: AnthropicMessageLike | readonly AnthropicMessageLike[]): MessageInput[] {
@@ -75,8 +76,8 @@ function convert(value: unknown, where: string): MessageInput[] {
         return;
       case "tool_result": {
         if (role !== "user") throw new CtxloomError("INVALID_TOOL_CALL", `${at} is a tool_result block in an assistant message; tool results come in user messages.`);
-        const text = resultText(b.content, `${at}.content`);
-        results.push({ role: "tool", toolCallId: stringAt(b.tool_use_id, `${at}.tool_use_id`), content: b.is_error === true ? TOOL_ERROR_PREFIX + text : text });
+        const content = resultContent(b.content, `${at}.content`);
+        results.push({ role: "tool", toolCallId: stringAt(b.tool_use_id, `${at}.tool_use_id`), content: b.is_error === true ? markError(content) : content });
         return;
       }
       case "thinking": {
@@ -118,15 +119,24 @@ function mediaPart(b: Record<string, unknown>, at: string): ContentPart {
   return unsupported(`${at}.source`, `a source of type ${describe(s.type)}`, "send the bytes (base64) or a URL instead of a file id or content blocks.");
 }
 
-function resultText(content: unknown, where: string): string {
+/** A tool_result's content: its text blocks joined, or (with images) text and image parts. */
+function resultContent(content: unknown, where: string): string | ContentPart[] {
   if (content === undefined || content === null) return "";
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) throw new CtxloomError("INVALID_CONTENT", `${where} must be a string or a list of blocks; got ${describe(content)}.`);
-  return content
-    .map((value: unknown, i) => {
-      const b = objectAt(value, `${where}[${i}]`);
-      if (b.type === "text") return stringAt(b.text, `${where}[${i}].text`);
-      return unsupported(`${where}[${i}]`, `a tool result block of type ${describe(b.type)}`, "return the tool's result as text.");
-    })
-    .join("\n\n");
+  const parts = content.map((value: unknown, i): ContentPart => {
+    const b = objectAt(value, `${where}[${i}]`);
+    if (b.type === "text") return { type: "text", text: stringAt(b.text, `${where}[${i}].text`) };
+    if (b.type === "image") return mediaPart(b, `${where}[${i}]`);
+    return unsupported(`${where}[${i}]`, `a tool result block of type ${describe(b.type)}`, "a tool result carries text and images only; return the rest as text.");
+  });
+  return contentOf(parts, "\n\n");
+}
+
+/** A failed tool result's content, its text starting with "Error: ". */
+function markError(content: string | ContentPart[]): string | ContentPart[] {
+  if (typeof content === "string") return TOOL_ERROR_PREFIX + content;
+  const first = content[0];
+  if (first && first.type === "text") return [{ type: "text", text: TOOL_ERROR_PREFIX + first.text }, ...content.slice(1)];
+  return [{ type: "text", text: TOOL_ERROR_PREFIX.trimEnd() }, ...content];
 }

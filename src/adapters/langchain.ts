@@ -41,7 +41,7 @@ export function toLangChain(source: ContextWindow<OpenAIMessage> | readonly Conv
       case "user":
         return new HumanMessage({ content, ...name });
       case "tool":
-        return new ToolMessage({ content: textOfMessage(m), tool_call_id: m.toolCallId!, ...name });
+        return new ToolMessage({ content, tool_call_id: m.toolCallId!, ...name }); // text, or text and image blocks
       case "assistant": {
         const calls = (m.toolCalls ?? []).map((c) => ({ id: c.id, name: c.function.name, args: argsObject(parseArguments(c.function.arguments)), type: "tool_call" as const }));
         return new AIMessage({ content, ...name, ...(calls.length > 0 ? { tool_calls: calls } : {}) });
@@ -120,8 +120,14 @@ function convert(value: unknown, where: string, reasoning: "keep" | "drop" | "re
   }
   if (role === "tool") {
     out.toolCallId = stringAt(m.tool_call_id, `${where}.tool_call_id`);
-    if (typeof out.content !== "string") unsupported(`${where}.content`, "a tool result with images or files", "return the tool's result as text.");
-    if (m.status === "error") out.content = TOOL_ERROR_PREFIX + out.content;
+    const content = out.content;
+    if (typeof content !== "string" && content.some((p) => p.type !== "text" && p.type !== "image")) {
+      unsupported(`${where}.content`, "a tool result with files or reasoning", "a tool result carries text and images only; return the rest as text.");
+    }
+    if (m.status === "error") {
+      if (typeof content === "string") out.content = TOOL_ERROR_PREFIX + content;
+      else out.content = content[0]?.type === "text" ? [{ type: "text", text: TOOL_ERROR_PREFIX + content[0].text }, ...content.slice(1)] : [{ type: "text", text: TOOL_ERROR_PREFIX.trimEnd() }, ...content];
+    }
   }
   return out;
 }

@@ -20,7 +20,7 @@ export interface ResponsesItemLike {
  * and refusal parts joined; input_image and input_file parts kept as image and file parts;
  * "developer" becomes "system"), function_call items join the
  * assistant message just before them as `toolCalls` (or start one with empty content),
- * a function_call_output becomes a tool message. Reasoning items (OpenAI's own, sent back
+ * a function_call_output becomes a tool message (with its images as image parts). Reasoning items (OpenAI's own, sent back
  * by id), uploaded file ids and built-in tools are refused with UNSUPPORTED_CONTENT.
  * @throws INVALID_ARGUMENT, UNSUPPORTED_CONTENT, and append's own codes for a malformed message
  */
@@ -48,7 +48,7 @@ export function fromResponses(items: ResponsesItemLike | readonly ResponsesItemL
       else out.push({ role: "assistant", content: "", toolCalls: [call] });
     } else if (type === "function_call_output") {
       const output = textOf(item.output, `${where}.output`);
-      if (typeof output !== "string") unsupported(`${where}.output`, "a tool output with images or files", "return the tool's result as text.");
+      if (typeof output !== "string" && output.some((p) => p.type === "file")) unsupported(`${where}.output`, "a tool output with files", "a tool result carries text and images only; return the files' content as text.");
       out.push({ role: "tool", toolCallId: stringAt(item.call_id, `${where}.call_id`), content: output });
     } else if (type === "reasoning") {
       unsupported(where, "a reasoning item", "leave reasoning items out of the chat (or use `store: true` and previous_response_id for them).");

@@ -1,10 +1,12 @@
 // The AI SDK's UIMessages (what useChat shows) from a chat's branch, and back to chat messages.
-import type { UIMessage } from "ai";
+import type { ProviderMetadata, UIMessage } from "ai";
+import { isUrl, urlOf } from "../context/parts-format.js";
 import { CtxloomError, checkOptions, describe } from "../errors.js";
-import type { MessageInput, ToolCall } from "../message.js";
+import type { ContentPart, Message, MessageInput, ToolCall } from "../message.js";
 import type { ChatView } from "../tree/chat-view.js";
+import { toolContent, toolContentParts } from "./ai-sdk.js";
 import { TOOL_ERROR_PREFIX } from "./anthropic.js";
-import { argumentsText, checked, objectAt, parseArguments, stringAt, unsupported } from "./common.js";
+import { argumentsText, checked, contentOf, dataUrlType, objectAt, parseArguments, stringAt, unsupported } from "./common.js";
 
 /** Where a UIMessage sits in the chat's tree: a UI can show "2 / 3" and switch branches with `chat.checkout`. */
 export interface ChatUIMetadata {
@@ -17,23 +19,36 @@ export interface ChatUIMetadata {
 
 /** A UIMessage of a chat, with its place in the tree as metadata. */
 export type ChatUIMessage = UIMessage<ChatUIMetadata>;
+type UIPart = ChatUIMessage["parts"][number];
+type ToolPart = Extract<UIPart, { type: "dynamic-tool" }>;
 
 /**
  * The branch ending at the head (or at `options.leaf`) as UIMessages: stable string ids (the
  * message ids), system messages kept, an assistant's tool calls as dynamic-tool parts
  * carrying their results (the tool messages fold into them), and `metadata.branch` telling
- * the UI where each message sits among its siblings.
+ * the UI where each message sits among its siblings. Content parts come as the AI SDK's UI
+ * parts: text; images and files as `file` parts (`url` an http(s) URL or a data: URL,
+ * `mediaType`, `filename`; an image by URL without a stated type has mediaType "image");
+ * reasoning as `reasoning` parts, the Anthropic signature (or a redacted block's data, with
+ * empty text) under `providerMetadata.anthropic` as the AI SDK's Anthropic provider gives
+ * and reads them. An image's detail is `providerMetadata.openai.imageDetail`; its width and
+ * height, and the mark of a file of an image type in a user message, are under
+ * `providerMetadata.ctxloom`, so that `fromUIMessages` gives the same parts back. A tool
+ * result with images has as output `{ type: "content", value }`, the AI SDK's content output
+ * (text items, images as file items with `data` `{ type: "data", data: base64 }` or
+ * `{ type: "url", url }`).
  * @throws INVALID_ARGUMENT, UNKNOWN_MESSAGE
  */
 export function toUIMessages(chat: ChatView, options?: { leaf?: number }): ChatUIMessage[] {
   const o = checkOptions<{ leaf?: number }>(options, "toUIMessages(chat, options)", ["leaf"]);
   const path = o.leaf === undefined ? chat.path() : chat.path(o.leaf);
   const out: ChatUIMessage[] = [];
-  const parts = new Map<string, Extract<ChatUIMessage["parts"][number], { type: "dynamic-tool" }>>();
+  const calls = new Map<string, ToolPart>();
   for (const m of path) {
     if (m.role === "tool") {
-      const part = parts.get(m.toolCallId!);
-      if (part) Object.assign(part, { state: "output-available", output: m.content });
+      const part = calls.get(m.toolCallId!);
+      const output = m.parts ? { type: "content", value: toolContent(m.parts, "string") } : m.content;
+      if (part) Object.assign(part, { state: "output-available", output });
       continue;
     }
     const siblings = m.parentId === null ? chat.roots() : chat.children(m.parentId);
@@ -41,11 +56,11 @@ export function toUIMessages(chat: ChatView, options?: { leaf?: number }): ChatU
       id: String(m.id),
       role: m.role,
       metadata: { messageId: m.id, parentId: m.parentId, branch: { index: siblings.indexOf(m.id), count: siblings.length, ids: siblings } },
-      parts: m.content.length > 0 ? [{ type: "text", text: m.content }] : [],
+      parts: m.parts ? m.parts.map((p) => uiPart(p, m.role)) : m.content.length > 0 ? [{ type: "text", text: m.content }] : [],
     };
     for (const call of m.toolCalls ?? []) {
-      const part = { type: "dynamic-tool" as const, toolName: call.function.name, toolCallId: call.id, state: "input-available" as const, input: parseArguments(call.function.arguments) };
-      parts.set(call.id, part);
+      const part: ToolPart = { type: "dynamic-tool", toolName: call.function.name, toolCallId: call.id, state: "input-available", input: parseArguments(call.function.arguments) };
+      calls.set(call.id, part);
       ui.parts.push(part);
     }
     out.push(ui);
@@ -53,16 +68,62 @@ export function toUIMessages(chat: ChatView, options?: { leaf?: number }): ChatU
   return out;
 }
 
+function uiPart(p: ContentPart, role: Message["role"]): UIPart {
+  switch (p.type) {
+    case "text":
+      return { type: "text", text: p.text };
+    case "reasoning":
+      return p.signature === undefined ? { type: "reasoning", text: p.text } : { type: "reasoning", text: p.text, providerMetadata: { anthropic: { signature: p.signature } } };
+    case "redacted-reasoning":
+      return { type: "reasoning", text: "", providerMetadata: { anthropic: { redactedData: p.data } } };
+    case "image": {
+      const meta: ProviderMetadata = {};
+      if (p.detail !== undefined) meta.openai = { imageDetail: p.detail };
+      if (p.width !== undefined) meta.ctxloom = { width: p.width, height: p.height! };
+      const mediaType = p.mediaType ?? (isUrl(p) ? "image" : dataUrlType(p.image)!);
+      return { type: "file", mediaType, url: urlOf(p), ...(Object.keys(meta).length > 0 ? { providerMetadata: meta } : {}) };
+    }
+    case "file": {
+      const out: UIPart = { type: "file", mediaType: p.mediaType, url: urlOf(p) };
+      if (p.filename !== undefined) out.filename = p.filename;
+      if (role === "user" && isImageType(p.mediaType)) out.providerMetadata = { ctxloom: { part: "file" } };
+      return out;
+    }
+  }
+}
+
+const isImageType = (t: string): boolean => t === "image" || /^image\/[^*]/i.test(t);
+
+/** Options of `fromUIMessages`. */
+export interface FromUIOptions {
+  /**
+   * Reasoning parts: "keep" (default: reasoning parts, with the Anthropic signature or
+   * redacted data of `providerMetadata.anthropic`), "drop" (left out) or "refuse"
+   * (UNSUPPORTED_CONTENT).
+   */
+  reasoning?: "keep" | "drop" | "refuse";
+}
+
 /**
  * UIMessages (from useChat, or stored by a UI) to inputs for `chat.append`, in order: text
  * parts join; tool parts (typed `tool-<name>` or dynamic) become tool calls, and their
  * outputs tool messages (an error output starting with "Error: ", a denied one "Execution
- * denied."); an assistant message that goes on after its tool results becomes several
- * messages; step-start markers carry nothing. Reasoning, files, sources, data parts and
- * tool calls still streaming or awaiting approval are refused with UNSUPPORTED_CONTENT.
+ * denied."; a `{ type: "content", value }` output its text and images); an assistant
+ * message that goes on after its tool results becomes several messages; step-start markers
+ * carry nothing. File parts become image parts (a user's file of an image type) or file
+ * parts, reasoning parts reasoning or redacted-reasoning parts: `toUIMessages`' parts come
+ * back as they were (an image or file given as base64 comes back as a data: URL of the same
+ * bytes). Sources, data parts, reasoning files, custom parts, files by provider reference,
+ * reasoning that holds only another provider's metadata and tool calls still streaming or
+ * awaiting approval are refused with UNSUPPORTED_CONTENT.
  * @throws INVALID_ARGUMENT, INVALID_ROLE, UNSUPPORTED_CONTENT, and append's own codes
  */
-export function fromUIMessages(messages: readonly UIMessage[]): MessageInput[] {
+export function fromUIMessages(messages: readonly UIMessage[], options?: FromUIOptions): MessageInput[] {
+  const o = checkOptions<FromUIOptions>(options, "fromUIMessages(messages, options)", ["reasoning"]);
+  if (o.reasoning !== undefined && o.reasoning !== "keep" && o.reasoning !== "refuse" && o.reasoning !== "drop") {
+    throw new CtxloomError("INVALID_ARGUMENT", `reasoning must be "keep", "drop" or "refuse"; got ${describe(o.reasoning)}.`);
+  }
+  const reasoning = o.reasoning ?? "keep";
   if (!Array.isArray(messages)) throw new CtxloomError("INVALID_ARGUMENT", `fromUIMessages(messages) takes a list of UIMessages; got ${describe(messages)}.`);
   const out: MessageInput[] = [];
   messages.forEach((value: unknown, i) => {
@@ -73,41 +134,91 @@ export function fromUIMessages(messages: readonly UIMessage[]): MessageInput[] {
     }
     const role = m.role;
     if (!Array.isArray(m.parts)) throw new CtxloomError("INVALID_CONTENT", `${where}.parts must be a list; got ${describe(m.parts)}.`);
-    let texts: string[] = [];
+    let parts: ContentPart[] = [];
     let calls: ToolCall[] = [];
     let results: MessageInput[] = [];
+    let started = false;
     const flush = () => {
-      if (texts.length === 0 && calls.length === 0) return;
-      out.push(calls.length > 0 ? { role, content: texts.join(""), toolCalls: calls } : { role, content: texts.join("") }, ...results);
-      [texts, calls, results] = [[], [], []];
+      if (!started) return;
+      const content = contentOf(parts, "");
+      out.push(calls.length > 0 ? { role, content, toolCalls: calls } : { role, content }, ...results);
+      [parts, calls, results, started] = [[], [], [], false];
     };
     m.parts.forEach((value: unknown, j) => {
       const at = `${where}.parts[${j}]`;
       const p = objectAt(value, at);
       const type = typeof p.type === "string" ? p.type : "";
       if (type === "step-start") return;
-      if (type === "text") {
-        if (calls.length > 0) flush();
-        texts.push(stringAt(p.text, `${at}.text`));
+      if (type === "reasoning" && role === "assistant" && reasoning === "drop") return;
+      if (type === "text" || (type === "file" && role !== "system") || (type === "reasoning" && role === "assistant" && reasoning === "keep")) {
+        if (calls.length > 0) flush(); // content after tool calls: the next step's message
+        parts.push(type === "text" ? { type: "text", text: stringAt(p.text, `${at}.text`) } : type === "file" ? filePart(p, role, at) : reasoningPart(p, at));
+        started = true;
       } else if (role === "assistant" && (type === "dynamic-tool" || type.startsWith("tool-"))) {
-        const name = type === "dynamic-tool" ? stringAt(p.toolName, `${at}.toolName`) : type.slice(5);
-        const id = stringAt(p.toolCallId, `${at}.toolCallId`);
-        if (p.state !== "input-available" && p.state !== "output-available" && p.state !== "output-error" && p.state !== "output-denied") {
-          unsupported(at, `a tool call in state ${describe(p.state)}`, "append the message once the call's input is complete and approved.");
-        }
-        if (p.providerExecuted === true) unsupported(at, "a provider-executed tool call", "keep provider-executed tools out of chats kept by ctxloom.");
-        calls.push({ id, type: "function", function: { name, arguments: argumentsText(p.input, `${at}.input`) } });
-        if (p.state === "input-available") return;
-        const content = p.state === "output-error" ? TOOL_ERROR_PREFIX + stringAt(p.errorText, `${at}.errorText`)
-          : p.state === "output-denied" ? "Execution denied."
-          : typeof p.output === "string" ? p.output : argumentsText(p.output, `${at}.output`);
-        results.push({ role: "tool", toolCallId: id, name, content });
+        const { call, result } = toolPart(p, type, at);
+        calls.push(call);
+        if (result) results.push(result);
+        started = true;
       } else {
-        unsupported(at, `a part of type ${describe(p.type)} in a ${role} message`, "send it in the request yourself, or describe it in text.");
+        const todo = type === "reasoning" ? 'pass { reasoning: "keep" } or { reasoning: "drop" }.' : "send it in the request yourself, or describe it in text.";
+        unsupported(at, `a part of type ${describe(p.type)} in a ${role} message`, todo);
       }
     });
-    if (texts.length === 0 && calls.length === 0) texts.push(""); // an empty message is append's to refuse
+    if (!started) parts.push({ type: "text", text: "" }); // an empty message is append's to refuse
+    started = true;
     flush();
   });
   return checked(out);
+}
+
+/** A UI file part as an image part (a user's file of an image type, unless marked a file) or a file part. */
+function filePart(p: Record<string, unknown>, role: string, at: string): ContentPart {
+  if (p.providerReference !== undefined) unsupported(at, "a file by provider reference", "pass the file's bytes (a data: URL) or URL to keep it in the chat.");
+  const url = stringAt(p.url, `${at}.url`);
+  const mediaType = stringAt(p.mediaType, `${at}.mediaType`).toLowerCase();
+  const meta = (p.providerMetadata ?? {}) as { openai?: { imageDetail?: unknown }; ctxloom?: { width?: unknown; height?: unknown; part?: unknown } };
+  if (role === "user" && isImageType(mediaType) && meta.ctxloom?.part !== "file") {
+    const out: ContentPart = { type: "image", image: url };
+    if (mediaType !== "image" && !url.startsWith("data:")) out.mediaType = mediaType;
+    const detail = meta.openai?.imageDetail;
+    if (detail === "low" || detail === "high" || detail === "auto") out.detail = detail;
+    if (meta.ctxloom?.width !== undefined) Object.assign(out, { width: meta.ctxloom.width, height: meta.ctxloom.height });
+    return out;
+  }
+  if (!mediaType.includes("/")) unsupported(`${at}.mediaType`, `a media type without a subtype (${describe(p.mediaType)})`, 'give the full type, e.g. "application/pdf".');
+  const out: ContentPart = { type: "file", data: url, mediaType };
+  if (typeof p.filename === "string" && p.filename.length > 0) out.filename = p.filename;
+  return out;
+}
+
+function reasoningPart(p: Record<string, unknown>, at: string): ContentPart {
+  const meta = p.providerMetadata as { anthropic?: { signature?: unknown; redactedData?: unknown } } | undefined;
+  const redacted = meta?.anthropic?.redactedData;
+  if (typeof redacted === "string" && redacted.length > 0) return { type: "redacted-reasoning", data: redacted };
+  const out: ContentPart = { type: "reasoning", text: stringAt(p.text, `${at}.text`) };
+  const signature = meta?.anthropic?.signature;
+  if (typeof signature === "string" && signature.length > 0) out.signature = signature;
+  if (out.text.length === 0 && out.signature === undefined) {
+    unsupported(at, "reasoning with no text and no Anthropic signature (another provider's encrypted reasoning)", 'pass { reasoning: "drop" } to leave it out.');
+  }
+  return out;
+}
+
+/** A UI tool part as a tool call and, once it has an outcome, its tool message. */
+function toolPart(p: Record<string, unknown>, type: string, at: string): { call: ToolCall; result?: MessageInput } {
+  const name = type === "dynamic-tool" ? stringAt(p.toolName, `${at}.toolName`) : type.slice(5);
+  const id = stringAt(p.toolCallId, `${at}.toolCallId`);
+  if (p.state !== "input-available" && p.state !== "output-available" && p.state !== "output-error" && p.state !== "output-denied") {
+    unsupported(at, `a tool call in state ${describe(p.state)}`, "append the message once the call's input is complete and approved.");
+  }
+  if (p.providerExecuted === true) unsupported(at, "a provider-executed tool call", "keep provider-executed tools out of chats kept by ctxloom.");
+  const call: ToolCall = { id, type: "function", function: { name, arguments: argumentsText(p.input, `${at}.input`) } };
+  if (p.state === "input-available") return { call };
+  const o = p.output as Record<string, unknown> | undefined;
+  const content = p.state === "output-error" ? TOOL_ERROR_PREFIX + stringAt(p.errorText, `${at}.errorText`)
+    : p.state === "output-denied" ? "Execution denied."
+    : typeof p.output === "string" ? p.output
+    : o !== null && typeof o === "object" && o.type === "content" && Array.isArray(o.value) && Object.keys(o).length === 2 ? toolContentParts(o.value, `${at}.output.value`)
+    : argumentsText(p.output, `${at}.output`);
+  return { call, result: { role: "tool", toolCallId: id, name, content } };
 }

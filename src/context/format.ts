@@ -1,6 +1,6 @@
 import type { Message } from "../message.js";
 import {
-  anthropicParts, openAIParts, partNotes, partsToSend, responsesParts,
+  anthropicParts, openAIParts, openAIToolText, partNotes, partsToSend, responsesParts,
   type AnthropicPartBlock, type OpenAIContentPart, type ResponsesContentPart,
 } from "./parts-format.js";
 
@@ -58,9 +58,12 @@ export interface AnthropicCacheControl {
 export type AnthropicBlock =
   | { type: "text"; text: string; cache_control?: AnthropicCacheControl }
   | { type: "tool_use"; id: string; name: string; input: unknown; cache_control?: AnthropicCacheControl }
-  | { type: "tool_result"; tool_use_id: string; content: string; cache_control?: AnthropicCacheControl }
+  | { type: "tool_result"; tool_use_id: string; content: string | AnthropicToolResultBlock[]; cache_control?: AnthropicCacheControl }
   | (Extract<AnthropicPartBlock, { type: "image" | "document" }> & { cache_control?: AnthropicCacheControl })
   | Extract<AnthropicPartBlock, { type: "thinking" | "redacted_thinking" }>;
+
+/** A block of an Anthropic tool_result's content: text or an image. */
+export type AnthropicToolResultBlock = Extract<AnthropicPartBlock, { type: "text" | "image" }>;
 
 /** A message as Anthropic's Messages API takes it: roles alternate, the first is the user's. */
 export interface AnthropicMessage {
@@ -71,12 +74,14 @@ export interface AnthropicMessage {
 /**
  * A chat message in OpenAI's shape. A user message with images or files sends its parts
  * (see openAIParts); reasoning and an assistant's files are not sent (Chat Completions
- * takes neither back).
+ * takes neither back). A tool result with images sends its text and a line naming each
+ * image (Chat Completions tool results carry text only; see openAIToolText).
  */
 export function toOpenAI(m: Pick<Message, "role" | "content" | "name" | "toolCalls" | "toolCallId" | "parts">): OpenAIMessage {
   // Fields in the order they always had: role, content, name, tool_calls, tool_call_id.
   const parts = m.role === "user" ? partsToSend(m) : undefined;
-  const out = { role: m.role, content: parts ? openAIParts(parts) : m.content } as OpenAIMessage & { name?: string; tool_calls?: OpenAIToolCall[]; tool_call_id?: string };
+  const content = parts ? openAIParts(parts) : m.role === "tool" && m.parts ? openAIToolText(m) : m.content;
+  const out = { role: m.role, content } as OpenAIMessage & { name?: string; tool_calls?: OpenAIToolCall[]; tool_call_id?: string };
   if (m.name !== undefined) out.name = m.name;
   if (m.toolCalls) out.tool_calls = m.toolCalls.map((c) => ({ id: c.id, type: "function", function: { ...c.function } }));
   if (m.toolCallId !== undefined) out.tool_call_id = m.toolCallId;
@@ -96,7 +101,9 @@ export function toAnthropic(conversation: readonly Pick<Message, "role" | "conte
     const role = m.role === "assistant" ? "assistant" : "user";
     const blocks: AnthropicBlock[] = [];
     if (m.role === "tool") {
-      blocks.push({ type: "tool_result", tool_use_id: m.toolCallId!, content: m.content });
+      const parts = partsToSend(m); // a tool result with images: text and image blocks
+      const content = parts ? anthropicParts(parts, "user").filter((b): b is AnthropicToolResultBlock => b.type === "text" || b.type === "image") : m.content;
+      blocks.push({ type: "tool_result", tool_use_id: m.toolCallId!, content });
     } else {
       const parts = partsToSend(m);
       if (parts) blocks.push(...anthropicParts(parts, role));
@@ -155,11 +162,11 @@ export interface ResponsesFunctionCallItem {
   arguments: string;
 }
 
-/** A function call output item of the Responses API input (a tool's result). */
+/** A function call output item of the Responses API input (a tool's result: text, or parts when it carries images). */
 export interface ResponsesFunctionCallOutputItem {
   type: "function_call_output";
   call_id: string;
-  output: string;
+  output: string | ResponsesContentPart[];
 }
 
 /**
@@ -177,7 +184,8 @@ export function toResponses(messages: readonly Pick<Message, "role" | "content" 
   const items: ResponsesItem[] = [];
   for (const m of messages) {
     if (m.role === "tool") {
-      items.push({ type: "function_call_output", call_id: m.toolCallId!, output: m.content });
+      const parts = partsToSend(m);
+      items.push({ type: "function_call_output", call_id: m.toolCallId!, output: parts ? responsesParts(parts) : m.content });
       continue;
     }
     const parts = m.role === "user" ? partsToSend(m) : undefined;

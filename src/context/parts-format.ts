@@ -1,7 +1,7 @@
 // Content parts (images, files, reasoning) in each API's shape. What an API has no place for
 // is left out, as documented on each function: reasoning goes only where it is sent back
 // (Anthropic, the AI SDK), files in assistant messages only to the AI SDK.
-import { partsText, type ContentPart, type FilePart, type ImagePart } from "../parts.js";
+import { partsText, withText, type ContentPart, type FilePart, type ImagePart } from "../parts.js";
 
 /** A message or an input: its content as text (with `parts` when rich) or as a list of parts. */
 export interface WithContent {
@@ -22,17 +22,7 @@ export function partsToSend(m: WithContent): readonly ContentPart[] | undefined 
   const parts = typeof m.content === "string" ? m.parts : m.content;
   if (!parts || !parts.some((p) => p.type !== "text")) return undefined;
   if (typeof m.content !== "string" || partsText(parts) === m.content) return parts;
-  const out: ContentPart[] = [];
-  let placed = m.content.length === 0;
-  for (const p of parts) {
-    if (p.type !== "text") out.push(p);
-    else if (!placed) {
-      out.push({ type: "text", text: m.content as string });
-      placed = true;
-    }
-  }
-  if (!placed) out.unshift({ type: "text", text: m.content });
-  return out;
+  return withText(parts, m.content);
 }
 
 /** The media type of an image or file part (an image's may come from its data: URL). */
@@ -95,6 +85,20 @@ export function openAIParts(parts: readonly ContentPart[]): OpenAIContentPart[] 
     }
   });
   return out;
+}
+
+/**
+ * A tool result with images as Chat Completions takes it (text only): its text, then a line
+ * per image saying it was not sent (with its URL when it has one), so the model knows the
+ * tool returned one. Send the image yourself in a user message if the model must see it.
+ */
+export function openAIToolText(m: WithContent): string {
+  const lines: string[] = [];
+  for (const p of partsToSend(m) ?? []) {
+    if (p.type === "text") lines.push(p.text);
+    else if (p.type === "image") lines.push(`[image ${isUrl(p) ? `at ${p.image}` : `(${mediaTypeOf(p)})`}: not sent, a Chat Completions tool result carries text only]`);
+  }
+  return lines.length > 0 ? lines.join("\n") : textOf(m);
 }
 
 // ------------------------------------------------------------------ OpenAI Responses

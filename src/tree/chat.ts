@@ -2,6 +2,7 @@ import { buildContext, formatPrompt, type BuildOptions, type ContextWindow, type
 import { CANCELLED_RESULT, checkFreshCallIds, checkNoOpenCalls, checkToolResult, openCalls } from "../context/tool-units.js";
 import { CtxloomError, checkOptions } from "../errors.js";
 import { checkContent, checkMessageInput, type CheckedInput, type Message, type MessageInput } from "../message.js";
+import { withText } from "../parts.js";
 import { budgetFor } from "../models/budget.js";
 import type { ModelProfile } from "../models/profiles.js";
 import type { ChatOptions, ChatRecord } from "../store/types.js";
@@ -83,7 +84,11 @@ export class Chat extends ChatView {
       const result = checkToolResult(unit, m.toolCallId!, given);
       m.priority = result.priority;
       unitEnd = result.completes;
-      if (this.#ctx.toolResults) m.content = this.#fitToolResult(m, this.#ctx.toolResults);
+      if (this.#ctx.toolResults) {
+        const cut = this.#fitToolResult(m, this.#ctx.toolResults);
+        if (m.parts && cut !== m.content) m.parts = withText(m.parts, cut); // images kept, the text cut
+        m.content = cut;
+      }
     } else {
       checkNoOpenCalls(unit, m.role);
       if (m.toolCalls) checkFreshCallIds(m.toolCalls, (callId) => nodes.callIdUsed(head, callId));

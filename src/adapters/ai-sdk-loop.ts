@@ -29,6 +29,9 @@ export interface ChatLoop {
  * @throws INVALID_ARGUMENT (bad options; a result whose messages do not continue the loop)
  */
 export function chatLoop(chat: Chat, options?: ChatLoopOptions): ChatLoop {
+  if (chat === null || typeof chat !== "object" || typeof (chat as Partial<Chat>).append !== "function" || typeof (chat as Partial<Chat>).buildContext !== "function") {
+    throw new CtxloomError("INVALID_ARGUMENT", `chatLoop takes a chat (from chats.create() or chats.open()); got ${describe(chat)}.`);
+  }
   const o = checkOptions<ChatLoopOptions>(options, "chatLoop(chat, options)", ["system", "memory", "maxMessages", "budget", "historyLimits", "model", "tools", "maxOutputTokens", "reasoning"]);
   const { reasoning, ...build } = o;
   const from: FromModelOptions = reasoning === undefined ? {} : { reasoning };

@@ -46,6 +46,9 @@ export function toModelContext(context: ContextWindow<OpenAIMessage>): ModelCont
  * `providerOptions.anthropic` (`signature`, `redactedData`), where the Anthropic provider reads them.
  */
 export function toModelMessages(messages: readonly Convertible[]): ModelMessage[] {
+  if (!Array.isArray(messages)) {
+    throw new CtxloomError("INVALID_ARGUMENT", `toModelMessages takes a list of messages (chat.path(), or a context's conversation); got ${describe(messages)}.`);
+  }
   const names = new Map<string, string>();
   const out: ModelMessage[] = [];
   for (const m of messages) {

@@ -40,6 +40,9 @@ type ToolPart = Extract<UIPart, { type: "dynamic-tool" }>;
  * @throws INVALID_ARGUMENT, UNKNOWN_MESSAGE
  */
 export function toUIMessages(chat: ChatView, options?: { leaf?: number }): ChatUIMessage[] {
+  if (chat === null || typeof chat !== "object" || typeof (chat as Partial<ChatView>).path !== "function") {
+    throw new CtxloomError("INVALID_ARGUMENT", `toUIMessages takes a chat (from chats.create() or chats.open()); got ${describe(chat)}.`);
+  }
   const o = checkOptions<{ leaf?: number }>(options, "toUIMessages(chat, options)", ["leaf"]);
   const path = o.leaf === undefined ? chat.path() : chat.path(o.leaf);
   const out: ChatUIMessage[] = [];

@@ -190,3 +190,12 @@ it("a restore's or an import's message never ends in two periods", async () => {
   expect(e.message).not.toMatch(/\.\./);
   await loom.close();
 });
+
+it("the AI SDK adapter refuses what is not a chat or a list of messages with INVALID_ARGUMENT", async () => {
+  const { chatLoop, toModelMessages, toUIMessages } = await import("../../src/ai-sdk.js");
+  for (const value of [null, undefined, 5, "chat", {}]) {
+    expectThrowCode(() => toUIMessages(bad(value)), "INVALID_ARGUMENT");
+    expectThrowCode(() => chatLoop(bad(value)), "INVALID_ARGUMENT");
+    if (!Array.isArray(value)) expectThrowCode(() => toModelMessages(bad(value)), "INVALID_ARGUMENT");
+  }
+});

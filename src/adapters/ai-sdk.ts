@@ -144,6 +144,18 @@ function assistantPart(p: ContentPart): AssistantPart {
   }
 }
 
+/** What a conversion does with reasoning parts. */
+export type ReasoningMode = "keep" | "drop" | "refuse";
+
+/** The `reasoning` option of a conversion, checked; default "keep". @throws INVALID_ARGUMENT */
+export function reasoningMode(value: unknown): ReasoningMode {
+  if (value === undefined) return "keep";
+  if (value !== "keep" && value !== "refuse" && value !== "drop") {
+    throw new CtxloomError("INVALID_ARGUMENT", `reasoning must be "keep", "drop" or "refuse"; got ${describe(value)}.`);
+  }
+  return value;
+}
+
 /** Options of `fromModelMessages`. */
 export interface FromModelOptions {
   /**
@@ -151,7 +163,7 @@ export interface FromModelOptions {
    * redacted data of `providerOptions.anthropic`), "drop" (left out: fine for providers that
    * do not need them back) or "refuse" (UNSUPPORTED_CONTENT).
    */
-  reasoning?: "keep" | "drop" | "refuse";
+  reasoning?: ReasoningMode;
 }
 
 /**
@@ -167,12 +179,10 @@ export interface FromModelOptions {
  */
 export function fromModelMessages(messages: readonly ModelMessage[], options?: FromModelOptions): MessageInput[] {
   const o = checkOptions<FromModelOptions>(options, "fromModelMessages(messages, options)", ["reasoning"]);
-  if (o.reasoning !== undefined && o.reasoning !== "keep" && o.reasoning !== "refuse" && o.reasoning !== "drop") {
-    throw new CtxloomError("INVALID_ARGUMENT", `reasoning must be "keep", "drop" or "refuse"; got ${describe(o.reasoning)}.`);
-  }
+  const reasoning = reasoningMode(o.reasoning);
   if (!Array.isArray(messages)) throw new CtxloomError("INVALID_ARGUMENT", `fromModelMessages(messages) takes a list of ModelMessages; got ${describe(messages)}.`);
   const out: MessageInput[] = [];
-  messages.forEach((value: unknown, i) => out.push(...convert(value, `fromModelMessages(messages)[${i}]`, o.reasoning ?? "keep")));
+  messages.forEach((value: unknown, i) => out.push(...convert(value, `fromModelMessages(messages)[${i}]`, reasoning)));
   return checked(out);
 }
 

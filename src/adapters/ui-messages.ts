@@ -4,7 +4,7 @@ import { isUrl, urlOf } from "../context/parts-format.js";
 import { CtxloomError, checkOptions, describe } from "../errors.js";
 import type { ContentPart, Message, MessageInput, ToolCall } from "../message.js";
 import type { ChatView } from "../tree/chat-view.js";
-import { toolContent, toolContentParts } from "./ai-sdk.js";
+import { reasoningMode, toolContent, toolContentParts, type ReasoningMode } from "./ai-sdk.js";
 import { TOOL_ERROR_PREFIX } from "./anthropic.js";
 import { argumentsText, checked, contentOf, dataUrlType, objectAt, parseArguments, stringAt, unsupported } from "./common.js";
 
@@ -104,7 +104,7 @@ export interface FromUIOptions {
    * redacted data of `providerMetadata.anthropic`), "drop" (left out) or "refuse"
    * (UNSUPPORTED_CONTENT).
    */
-  reasoning?: "keep" | "drop" | "refuse";
+  reasoning?: ReasoningMode;
 }
 
 /**
@@ -123,10 +123,7 @@ export interface FromUIOptions {
  */
 export function fromUIMessages(messages: readonly UIMessage[], options?: FromUIOptions): MessageInput[] {
   const o = checkOptions<FromUIOptions>(options, "fromUIMessages(messages, options)", ["reasoning"]);
-  if (o.reasoning !== undefined && o.reasoning !== "keep" && o.reasoning !== "refuse" && o.reasoning !== "drop") {
-    throw new CtxloomError("INVALID_ARGUMENT", `reasoning must be "keep", "drop" or "refuse"; got ${describe(o.reasoning)}.`);
-  }
-  const reasoning = o.reasoning ?? "keep";
+  const reasoning = reasoningMode(o.reasoning);
   if (!Array.isArray(messages)) throw new CtxloomError("INVALID_ARGUMENT", `fromUIMessages(messages) takes a list of UIMessages; got ${describe(messages)}.`);
   const out: MessageInput[] = [];
   messages.forEach((value: unknown, i) => {

@@ -31,8 +31,11 @@ function build(source: ContextSource, options: BuildOptions | undefined): Contex
   const cost = (role: Message["role"], content: string) =>
     role === "system" ? systemCost(counter, content) : messageTokens(counter, { role, content });
   const overhead = (role: Message["role"]) => cost(role, "");
+  // A long text is never counted whole: truncation counts only the prefix it keeps.
   const fitted = (role: Message["role"], content: string, slice: number) =>
-    content.length === 0 ? "" : cost(role, content) <= slice ? content : truncateToTokens(content, slice - overhead(role), counter);
+    content.length === 0 ? "" :
+    content.length <= SYSTEM_COUNT_MAX_CHARS && cost(role, content) <= slice ? content :
+    truncateToTokens(content, slice - overhead(role), counter);
   const system = fitted("system", plan.system, budget.system);
   let memory = fitted("system", limits ? truncateToChars(plan.memory, limits.memoryMaxChars) : plan.memory, budget.memory);
   const systemTokens = system ? cost("system", system) : 0;

@@ -21,6 +21,14 @@ function ctxloom(...args: string[]) {
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
+/** `ctxloom <args> | <reader>` in bash with pipefail: the exit code is ctxloom's unless the reader fails. */
+function piped(args: string[], reader: string) {
+  const quote = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
+  const line = `set -o pipefail; ${[process.execPath, "--import", tsx, main, ...args].map(quote).join(" ")} | ${reader}`;
+  const r = spawnSync("bash", ["-c", line], { cwd: dir, encoding: "utf8", timeout: 60_000 });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
 describe("ctxloom in a child process", () => {
   it("--version and --help exit 0", () => {
     expect(ctxloom("--version")).toMatchObject({ code: 0, out: `${version}\n` });
@@ -62,5 +70,17 @@ describe.skipIf(!persistent)("ctxloom on a database file", () => {
     expect(ctxloom("checkout", id, "3", ...db).code).toBe(0);
     expect(ctxloom("tree", id, ...db).out).toContain("#3 assistant: It is 42.  <- head");
     expect(JSON.parse(ctxloom("chats", "--json", "--user", "other", ...db).out)).toEqual([]);
+  });
+
+  it("a reader that stops early (| head) ends the output quietly, exit 0", () => {
+    // 2,000 messages: the export is far larger than a pipe's buffer, so most of it is written after head has gone.
+    const messages = Array.from({ length: 2000 }, (_, i) => ({ role: i % 2 ? "assistant" : "user", content: `message ${i} ${"x".repeat(200)}` }));
+    writeFileSync(join(dir, "big.jsonl"), JSON.stringify({ messages }) + "\n");
+    const db = ["--db", join(dir, "pipe.db")];
+    const id = JSON.parse(ctxloom("import", "big.jsonl", "--json", ...db).out).files[0].chats[0].id as string;
+    expect(ctxloom("export", id, ...db).out.length).toBeGreaterThan(400_000);
+    expect(piped(["export", id, "--format", "json", ...db], "head -1")).toEqual({ code: 0, out: "{\n", err: "" });
+    expect(piped(["chats", ...db], "head -0")).toEqual({ code: 0, out: "", err: "" });
+    expect(piped(["tree", id, ...db], "head -c 10")).toMatchObject({ code: 0, err: "" });
   });
 });

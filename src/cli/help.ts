@@ -7,6 +7,33 @@ export const GLOBAL_OPTIONS = `Options of every command:
   --json          print JSON instead of text
   -h, --help      this help`;
 
+/** What each option's value is, for the usage messages (--format's differs by command: FORMATS). */
+export const VALUES: Record<string, string> = {
+  db: "a database file's path",
+  user: "a user id",
+  model: "a model name (see ctxloom models)",
+  at: "a message id (a whole number from 0)",
+  "keep-last": "a number of messages (a whole number from 0)",
+  prompts: "a number of prompts (a whole number from 0)",
+  recent: "a number of exchanges (a whole number from 0)",
+  system: "a text",
+  memory: "a text",
+  input: "a text",
+  scope: "branch, chat or user",
+  engine: "wasm or js",
+};
+export const FORMATS: Record<string, string> = {
+  import: `auto or one of ${IMPORT_FORMATS.join(", ")}`,
+  context: "openai or anthropic",
+  export: "json or openai-jsonl",
+};
+
+/** What `--name` of `command` takes, for the usage messages. */
+export const valueOf = (command: string, name: string): string => (name === "format" ? FORMATS[command] ?? "a format" : VALUES[name] ?? "a value");
+
+/** Text a user typed, as a message shows it: bare when it is one plain word, else quoted. */
+export const typed = (text: string): string => (/^[^\s"']+$/.test(text) ? text : JSON.stringify(text));
+
 export const HELP: Record<string, string> = {
   "": `ctxloom: conversations kept as trees, and the context window a model should see.
 

@@ -52,6 +52,8 @@ describe("ctxloom in a child process", () => {
     expect(usage.code).toBe(2);
     expect(usage.err).toContain("tree takes 1 argument(s); got 0.");
     expect(ctxloom("nope").code).toBe(2);
+    expect(ctxloom("show", "a", "--at", "-1")).toMatchObject({ code: 2, out: "", err: "ctxloom: --at takes a message id (a whole number from 0); got -1.\n" });
+    expect(ctxloom("chats", "--user")).toMatchObject({ code: 2, out: "", err: "ctxloom: --user takes a user id; got nothing.\n" });
   });
 
   it("models --json is JSON", () => {

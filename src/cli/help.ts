@@ -52,7 +52,7 @@ Commands:
   recall <chat> <query>  the earlier messages most like a query (semantic recall)
   export <chat>       a chat as JSON (--format json) or OpenAI JSONL (--format openai-jsonl)
   models [filter]     the models ctxloom knows
-  demo                a walk through the operations on an example chat (in memory)
+  demo                a walk through the operations on an example chat, in a temporary SQLite file
 
 A <chat> is a chat's id, a unique start of one, or its exact title.
 Run ctxloom <command> --help for a command's options.
@@ -96,5 +96,10 @@ still have every original message.
   --model <m>     the model whose window sets the summary's budget (default: the chat's)`,
   export: "Usage: ctxloom export <chat> [--format json|openai-jsonl]\n\njson (default): the portable chat format, every branch.\nopenai-jsonl: one line { messages } per branch, root to leaf.",
   models: "Usage: ctxloom models [filter]\n\nLists the known models whose name contains <filter>.",
-  demo: "Usage: ctxloom demo [--engine wasm|js]\n\nWalks through the operations on an example chat, in memory.",
+  demo: `Usage: ctxloom demo [--engine wasm|js] [--json]
+
+Walks through the operations on an example chat written here (no network, no key), on a
+fresh SQLite file in a temporary folder (in memory when better-sqlite3 is not installed).
+  --engine <e>    wasm (default) or js
+  --json          print one JSON object of the figures the demo shows instead of the walk`,
 };

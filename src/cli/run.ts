@@ -15,8 +15,8 @@ export interface CliIO {
   progress: boolean;
   openStore(dbPath: string): Promise<Store>;
   version: string;
-  /** `ctxloom demo`, which prints on its own. */
-  demo?: (engine: "wasm" | "js" | undefined) => Promise<void>;
+  /** `ctxloom demo`, which prints on its own (with `json`, one JSON object of its figures). */
+  demo?: (engine: "wasm" | "js" | undefined, json: boolean) => Promise<void>;
 }
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
@@ -73,7 +73,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     if (first === "demo") {
       const engine = values.engine as string | undefined;
       if (engine !== undefined && engine !== "wasm" && engine !== "js") throw new UsageError(`--engine takes wasm or js; got ${typed(engine)}.`);
-      await (io.demo ?? (async () => {}))(engine as "wasm" | "js" | undefined);
+      await (io.demo ?? (async () => {}))(engine as "wasm" | "js" | undefined, values.json === true);
       return 0;
     }
     const ctx: CommandContext = { io, values, positionals, usage: (text) => new UsageError(text) };

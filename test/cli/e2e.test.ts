@@ -56,6 +56,30 @@ describe("ctxloom in a child process", () => {
     expect(ctxloom("chats", "--user")).toMatchObject({ code: 2, out: "", err: "ctxloom: --user takes a user id; got nothing.\n" });
   });
 
+  it("demo narrates every step and shows priorities at work; demo --json gives the same figures as one object", () => {
+    const text = ctxloom("demo");
+    expect(text).toMatchObject({ code: 0, err: "" });
+    // How #9 and #10 are made is said before the context built from them.
+    expect(text.out).toContain('4. back to answer #3; append #9 "Remember: I am vegetarian." (priority critical) and #10 "Noted: vegetarian options only from now on." (priority low)');
+    expect(text.out.indexOf("4. back to answer #3")).toBeLessThan(text.out.indexOf("from head #10"));
+    expect(text.out).toMatch(/= \d+ of 128 tokens; 1 evicted: #10\n/);
+    expect(text.out).toContain("the default stable prefix would leave out the oldest, #0,");
+    const r = ctxloom("demo", "--json", "--engine", "js");
+    expect(r).toMatchObject({ code: 0, err: "" });
+    const j = JSON.parse(r.out);
+    expect(j).toMatchObject({ engine: "js", tree: { messages: 9, head: 4, leaves: [3, 4, 8] }, slidingWindow: { maxTokens: 40 } });
+    // The plain selection leaves out the low-priority answer and keeps the critical message and the oldest one.
+    expect(j.context).toMatchObject({ window: 150, head: 10, critical: 9, low: 10, kept: [0, 1, 2, 3, 9], leftOut: [10], evicted: 1 });
+    expect(j.context.usage.total).toBeLessThanOrEqual(j.context.usage.limit);
+    expect(j.context.withStablePrefix.leftOut).toEqual([0]);
+    expect(j.budgets.map((b: { model: string }) => b.model)).toEqual(["small-demo (300 tokens)", "gpt-4o"]);
+    expect(j.summary).toMatchObject({ messages: 48, compressed: true, compressions: 1, path: 48 });
+    expect(j.summary.content).toMatch(/^Summary of the earlier conversation:/);
+    expect(j.recall.recalled).toEqual([0, 1]);
+    if (persistent) expect(j).toMatchObject({ store: "sqlite", restore: { identical: true, leaves: [4, 8, 10] } });
+    expect(ctxloom("demo", "--help").out).toContain("fresh SQLite file in a temporary folder");
+  });
+
   it("models --json is JSON", () => {
     const r = ctxloom("models", "claude", "--json");
     expect(r.code).toBe(0);

@@ -64,6 +64,12 @@ describe("ctxloom in a child process", () => {
     expect(text.out.indexOf("4. back to answer #3")).toBeLessThan(text.out.indexOf("from head #10"));
     expect(text.out).toMatch(/= \d+ of 128 tokens; 1 evicted: #10\n/);
     expect(text.out).toContain("the default stable prefix would leave out the oldest, #0,");
+    // The README's copy of the output (trimmed where it says "...") is what the demo prints.
+    const readme = readFileSync(join(root, "README.md"), "utf8");
+    const copy = readme.slice(readme.indexOf("```\n", readme.indexOf("`npm start` runs")) + 4);
+    const lines = copy.slice(0, copy.indexOf("```")).split("\n").filter((l) => l !== "" && l !== "...");
+    expect(lines.length).toBeGreaterThan(20);
+    for (const line of lines) expect(text.out.split("\n"), line).toContain(line);
     const r = ctxloom("demo", "--json", "--engine", "js");
     expect(r).toMatchObject({ code: 0, err: "" });
     const j = JSON.parse(r.out);

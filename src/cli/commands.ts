@@ -1,6 +1,6 @@
 // The commands of `ctxloom`, each given its parsed arguments and an open Loom.
 import { createReadStream, statSync } from "node:fs";
-import { CtxloomError, checkInteger } from "../errors.js";
+import { CtxloomError } from "../errors.js";
 import { toOpenAI } from "../context/format.js";
 import { IMPORT_FORMATS, parseExportStream, type ImportFormat, type ParsedImport } from "../import/index.js";
 import { budgetFor } from "../models/budget.js";
@@ -8,6 +8,7 @@ import { getModelProfile, listModels } from "../models/profiles.js";
 import type { Chat } from "../tree/chat.js";
 import type { Loom } from "../tree/loom.js";
 import { exportChat, importChat } from "./chat-io.js";
+import { typed, valueOf, VALUES } from "./help.js";
 import { budgetLines, clip, megabytes, progressLine } from "./render.js";
 import type { CliIO } from "./run.js";
 import { inputError } from "./run.js";
@@ -22,6 +23,18 @@ export interface CommandContext {
 type Command = (ctx: CommandContext, loom: Loom | undefined) => Promise<void>;
 
 const json = (ctx: CommandContext, value: unknown) => ctx.io.out(JSON.stringify(value, null, 2));
+
+/** A whole number from 0 as typed (`what` names it in the message). @throws a usage error saying what was typed */
+function whole(ctx: CommandContext, text: string, what: string, takes: string): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(n)) throw ctx.usage(`${what} takes ${takes}; got ${typed(text)}.`);
+  return n;
+}
+/** The whole-number option `--name`, or `fallback` when it is not given. */
+const option = (ctx: CommandContext, name: string, fallback: number): number => {
+  const v = ctx.values[name] as string | undefined;
+  return v === undefined ? fallback : whole(ctx, v, `--${name}`, valueOf("", name));
+};
 
 /** A chat by id, unique id prefix, or exact title. @throws UNKNOWN_CHAT naming the near ones */
 async function findChat(ctx: CommandContext, loom: Loom, ref: string): Promise<Chat> {
@@ -44,7 +57,7 @@ async function findChat(ctx: CommandContext, loom: Loom, ref: string): Promise<C
 async function importCommand(ctx: CommandContext, loom: Loom): Promise<void> {
   const format = ctx.values.format as string;
   if (format !== "auto" && !IMPORT_FORMATS.includes(format as ImportFormat)) {
-    throw ctx.usage(`--format is auto or one of ${IMPORT_FORMATS.join(", ")}; got ${JSON.stringify(format)}.`);
+    throw ctx.usage(`--format takes ${valueOf("import", "format")}; got ${typed(format)}.`);
   }
   const files = ctx.positionals.map((file) => {
     try {
@@ -138,8 +151,8 @@ async function treeCommand(ctx: CommandContext, loom: Loom): Promise<void> {
 }
 
 async function showCommand(ctx: CommandContext, loom: Loom): Promise<void> {
+  const at = ctx.values.at === undefined ? undefined : option(ctx, "at", 0);
   const chat = await findChat(ctx, loom, ctx.positionals[0]!);
-  const at = ctx.values.at === undefined ? undefined : checkInteger(Number(ctx.values.at), "--at", 0);
   const path = chat.messageCount === 0 ? [] : chat.path(at);
   if (ctx.values.json) return json(ctx, path);
   if (chat.system) ctx.io.out(`[system prompt] ${chat.system}\n`);
@@ -147,8 +160,8 @@ async function showCommand(ctx: CommandContext, loom: Loom): Promise<void> {
 }
 
 async function checkoutCommand(ctx: CommandContext, loom: Loom): Promise<void> {
+  const id = whole(ctx, ctx.positionals[1]!, "checkout", `${VALUES.at} after the chat`);
   const chat = await findChat(ctx, loom, ctx.positionals[0]!);
-  const id = checkInteger(Number(ctx.positionals[1]), "the message id", 0);
   const m = await chat.checkout(id);
   if (ctx.values.json) return json(ctx, { chat: chat.id, head: chat.head });
   ctx.io.out(`head of ${chat.id} is now #${m.id} (${m.role}: ${clip(m.content, 60)})`);
@@ -158,7 +171,7 @@ async function contextCommand(ctx: CommandContext, loom: Loom): Promise<void> {
   const model = ctx.values.model as string | undefined;
   if (!model) throw ctx.usage("context needs --model <m> (see ctxloom models).");
   const format = ctx.values.format as string;
-  if (format !== "openai" && format !== "anthropic") throw ctx.usage(`--format is openai or anthropic; got ${JSON.stringify(format)}.`);
+  if (format !== "openai" && format !== "anthropic") throw ctx.usage(`--format takes ${valueOf("context", "format")}; got ${typed(format)}.`);
   const budget = budgetFor(model);
   const chat = await findChat(ctx, loom, ctx.positionals[0]!);
   const options = { model, format, system: ctx.values.system, memory: ctx.values.memory, input: ctx.values.input };
@@ -183,8 +196,8 @@ async function statsCommand(ctx: CommandContext, loom: Loom): Promise<void> {
 }
 
 async function summarizeCommand(ctx: CommandContext, loom: Loom): Promise<void> {
+  const keepLast = option(ctx, "keep-last", 20);
   const chat = await findChat(ctx, loom, ctx.positionals[0]!);
-  const keepLast = ctx.values["keep-last"] === undefined ? 20 : checkInteger(Number(ctx.values["keep-last"]), "--keep-last", 0);
   const model = ctx.values.model as string | undefined;
   const before = chat.messageCount;
   // A trigger of one token: summarize now, whatever the conversation's size.
@@ -201,15 +214,8 @@ async function summarizeCommand(ctx: CommandContext, loom: Loom): Promise<void> 
 
 async function recallCommand(ctx: CommandContext, loom: Loom): Promise<void> {
   const scope = ctx.values.scope as string;
-  if (scope !== "branch" && scope !== "chat" && scope !== "user") throw ctx.usage(`--scope is branch, chat or user; got ${JSON.stringify(scope)}.`);
-  const count = (name: "prompts" | "recent", fallback: number) => {
-    const v = ctx.values[name];
-    if (v === undefined) return fallback;
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < 0) throw ctx.usage(`--${name} is a whole number >= 0; got ${JSON.stringify(v)}.`);
-    return n;
-  };
-  const options = { scope, prompts: count("prompts", 2), recent: count("recent", 0) } as const;
+  if (scope !== "branch" && scope !== "chat" && scope !== "user") throw ctx.usage(`--scope takes ${valueOf("recall", "scope")}; got ${typed(scope)}.`);
+  const options = { scope, prompts: option(ctx, "prompts", 2), recent: option(ctx, "recent", 0) } as const;
   const chat = await findChat(ctx, loom, ctx.positionals[0]!);
   const found = await chat.recall(ctx.positionals.slice(1).join(" "), options);
   if (ctx.values.json) return json(ctx, found);
@@ -223,7 +229,7 @@ async function recallCommand(ctx: CommandContext, loom: Loom): Promise<void> {
 
 async function exportCommand(ctx: CommandContext, loom: Loom): Promise<void> {
   const format = ctx.values.format as string;
-  if (format !== "json" && format !== "openai-jsonl") throw ctx.usage(`--format is json or openai-jsonl; got ${JSON.stringify(format)}.`);
+  if (format !== "json" && format !== "openai-jsonl") throw ctx.usage(`--format takes ${valueOf("export", "format")}; got ${typed(format)}.`);
   const chat = await findChat(ctx, loom, ctx.positionals[0]!);
   if (format === "json") return json(ctx, await exportChat(chat));
   // One line per branch, root to leaf, the chat's system prompt first.

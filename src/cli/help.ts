@@ -7,6 +7,33 @@ export const GLOBAL_OPTIONS = `Options of every command:
   --json          print JSON instead of text
   -h, --help      this help`;
 
+/** What each option's value is, for the usage messages (--format's differs by command: FORMATS). */
+export const VALUES: Record<string, string> = {
+  db: "a database file's path",
+  user: "a user id",
+  model: "a model name (see ctxloom models)",
+  at: "a message id (a whole number from 0)",
+  "keep-last": "a number of messages (a whole number from 0)",
+  prompts: "a number of prompts (a whole number from 0)",
+  recent: "a number of exchanges (a whole number from 0)",
+  system: "a text",
+  memory: "a text",
+  input: "a text",
+  scope: "branch, chat or user",
+  engine: "wasm or js",
+};
+export const FORMATS: Record<string, string> = {
+  import: `auto or one of ${IMPORT_FORMATS.join(", ")}`,
+  context: "openai or anthropic",
+  export: "json or openai-jsonl",
+};
+
+/** What `--name` of `command` takes, for the usage messages. */
+export const valueOf = (command: string, name: string): string => (name === "format" ? FORMATS[command] ?? "a format" : VALUES[name] ?? "a value");
+
+/** Text a user typed, as a message shows it: bare when it is one plain word, else quoted. */
+export const typed = (text: string): string => (/^[^\s"']+$/.test(text) ? text : JSON.stringify(text));
+
 export const HELP: Record<string, string> = {
   "": `ctxloom: conversations kept as trees, and the context window a model should see.
 
@@ -25,7 +52,7 @@ Commands:
   recall <chat> <query>  the earlier messages most like a query (semantic recall)
   export <chat>       a chat as JSON (--format json) or OpenAI JSONL (--format openai-jsonl)
   models [filter]     the models ctxloom knows
-  demo                a walk through the operations on an example chat (in memory)
+  demo                a walk through the operations on an example chat, in a temporary SQLite file
 
 A <chat> is a chat's id, a unique start of one, or its exact title.
 Run ctxloom <command> --help for a command's options.
@@ -69,5 +96,10 @@ still have every original message.
   --model <m>     the model whose window sets the summary's budget (default: the chat's)`,
   export: "Usage: ctxloom export <chat> [--format json|openai-jsonl]\n\njson (default): the portable chat format, every branch.\nopenai-jsonl: one line { messages } per branch, root to leaf.",
   models: "Usage: ctxloom models [filter]\n\nLists the known models whose name contains <filter>.",
-  demo: "Usage: ctxloom demo [--engine wasm|js]\n\nWalks through the operations on an example chat, in memory.",
+  demo: `Usage: ctxloom demo [--engine wasm|js] [--json]
+
+Walks through the operations on an example chat written here (no network, no key), on a
+fresh SQLite file in a temporary folder (in memory when better-sqlite3 is not installed).
+  --engine <e>    wasm (default) or js
+  --json          print one JSON object of the figures the demo shows instead of the walk`,
 };

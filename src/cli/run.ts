@@ -5,7 +5,7 @@ import { CtxloomError, closest } from "../errors.js";
 import type { Store } from "../store/types.js";
 import { Loom } from "../tree/loom.js";
 import { COMMANDS, type CommandContext } from "./commands.js";
-import { HELP } from "./help.js";
+import { HELP, typed, valueOf } from "./help.js";
 
 /** What the command reads and writes besides its arguments. */
 export interface CliIO {
@@ -15,8 +15,8 @@ export interface CliIO {
   progress: boolean;
   openStore(dbPath: string): Promise<Store>;
   version: string;
-  /** `ctxloom demo`, which prints on its own. */
-  demo?: (engine: "wasm" | "js" | undefined) => Promise<void>;
+  /** `ctxloom demo`, which prints on its own (with `json`, one JSON object of its figures). */
+  demo?: (engine: "wasm" | "js" | undefined, json: boolean) => Promise<void>;
 }
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
@@ -61,10 +61,10 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     const spec = SPECS[first];
     if (!spec) {
       const hint = closest(first, Object.keys(SPECS));
-      throw new UsageError(`unknown command ${JSON.stringify(first)}${hint ? `; did you mean ${hint}?` : ""}. Run ctxloom --help for the commands.`);
+      throw new UsageError(`unknown command ${JSON.stringify(first)}${hint ? `; did you mean ${hint}?` : "."} Run ctxloom --help for the commands.`);
     }
     const options = { ...COMMON, ...spec.options };
-    const { values, positionals } = parse(rest, options);
+    const { values, positionals } = parse(first, rest, options);
     if (values.help) return io.out(HELP[first]!), 0;
     const [least, most] = spec.positionals;
     if (positionals.length < least || positionals.length > most) {
@@ -72,8 +72,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     }
     if (first === "demo") {
       const engine = values.engine as string | undefined;
-      if (engine !== undefined && engine !== "wasm" && engine !== "js") throw new UsageError(`--engine is wasm or js; got ${JSON.stringify(engine)}.`);
-      await (io.demo ?? (async () => {}))(engine as "wasm" | "js" | undefined);
+      if (engine !== undefined && engine !== "wasm" && engine !== "js") throw new UsageError(`--engine takes wasm or js; got ${typed(engine)}.`);
+      await (io.demo ?? (async () => {}))(engine as "wasm" | "js" | undefined, values.json === true);
       return 0;
     }
     const ctx: CommandContext = { io, values, positionals, usage: (text) => new UsageError(text) };
@@ -95,9 +95,39 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   }
 }
 
-function parse(args: string[], options: Options): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
+/**
+ * The arguments as parseArgs reads them: the word after an option that takes a value is its
+ * value, even when it starts with "-" (`--at -1`, `--input "-5 degrees"`), so that the value
+ * is checked and refused by name; other words that are negative numbers are positionals. An
+ * option without its value (last, or followed by another option of the command) is refused.
+ */
+function attachValues(command: string, args: string[], options: Options): string[] {
+  const flags: string[] = [];
+  const words: string[] = [];
+  const isOption = (word: string) => word === "-h" || (word.startsWith("--") && word.slice(2).split("=")[0]! in options);
+  for (let i = 0; i < args.length; i++) {
+    const word = args[i]!;
+    if (word === "--") {
+      words.push(...args.slice(i + 1));
+      break;
+    }
+    const name = word.startsWith("--") && !word.includes("=") ? word.slice(2) : "";
+    if (options[name]?.type === "string") {
+      const next = args[i + 1];
+      if (next === undefined || isOption(next)) {
+        throw new UsageError(`${word} takes ${valueOf(command, name)}; got nothing${next === undefined ? "" : ` (${next} is an option)`}.`);
+      }
+      flags.push(`${word}=${next}`);
+      i++;
+    } else if (word.startsWith("-") && word !== "-" && !/^-\d/.test(word)) flags.push(word);
+    else words.push(word);
+  }
+  return [...flags, "--", ...words];
+}
+
+function parse(command: string, args: string[], options: Options): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
   try {
-    const { values, positionals } = parseArgs({ args, options, allowPositionals: true, strict: true });
+    const { values, positionals } = parseArgs({ args: attachValues(command, args, options), options, allowPositionals: true, strict: true });
     return { values: values as Record<string, string | boolean | undefined>, positionals };
   } catch (e) {
     const code = (e as { code?: string }).code ?? "";
@@ -105,9 +135,12 @@ function parse(args: string[], options: Options): { values: Record<string, strin
     const bad = /'(-{1,2}[^' =]+)/.exec((e as Error).message)?.[1];
     if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && bad) {
       const hint = closest(bad.replace(/^-+/, ""), Object.keys(options));
-      throw new UsageError(`unknown option ${bad}${hint ? `; did you mean --${hint}?` : ""}. Run with --help for the options.`);
+      throw new UsageError(`unknown option ${bad}${hint ? `; did you mean --${hint}?` : "."} Run with --help for the options.`);
     }
-    throw new UsageError((e as Error).message.split("\n")[0]!);
+    if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE" && bad && options[bad.slice(2)]?.type === "boolean") {
+      throw new UsageError(`${bad} takes no value; got ${typed(args.find((a) => a.startsWith(`${bad}=`)) ?? bad)}.`);
+    }
+    throw new UsageError(`${(e as Error).message.split("\n")[0]!.replace(/[.!?]*$/, "")}.`);
   }
 }
 
@@ -115,6 +148,6 @@ function parse(args: string[], options: Options): { values: Record<string, strin
 export function inputError(what: string, e: unknown): CtxloomError {
   if (e instanceof CtxloomError) return e;
   const code = (e as { code?: string }).code;
-  const reason = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a folder" : code === "EACCES" ? "permission denied" : (e as Error).message;
+  const reason = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a folder" : code === "EACCES" ? "permission denied" : (e as Error).message.replace(/[.!?]+$/, "");
   return new CtxloomError("INVALID_ARGUMENT", `cannot read ${what}: ${reason}.`, { cause: e });
 }

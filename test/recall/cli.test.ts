@@ -32,7 +32,7 @@ it("recall prints the scored exchanges of an imported chat; bad options exit 2",
   expect((await store.loadEmbeddings("local", id, { name: "hashing-384", dimension: 384 })).length).toBeGreaterThan(0);
 
   expect(await cli(["recall", id], store)).toMatchObject({ code: 2 });
-  expect(await cli(["recall", id, "x", "--scope", "world"], store)).toMatchObject({ code: 2, err: expect.stringContaining("--scope is branch, chat or user") });
+  expect(await cli(["recall", id, "x", "--scope", "world"], store)).toMatchObject({ code: 2, err: expect.stringContaining("--scope takes branch, chat or user; got world.") });
   expect(await cli(["recall", id, "x", "--prompts", "-1"], store)).toMatchObject({ code: 2 });
   expect(await cli(["recall", "--help"], store)).toMatchObject({ code: 0, out: expect.stringMatching(/^Usage: ctxloom recall/) });
 });

@@ -38,7 +38,7 @@ describe("ctxloom summarize", () => {
     expect(built.messages).toHaveLength(3);
     const show = JSON.parse((await cli(["show", id, "--json"], store)).out);
     expect(show).toHaveLength(60);
-    expect(await cli(["summarize", id, "--keep-last", "x"], store)).toMatchObject({ code: 1, err: expect.stringContaining("--keep-last") });
+    expect(await cli(["summarize", id, "--keep-last", "x"], store)).toMatchObject({ code: 2, err: expect.stringContaining("--keep-last takes a number of messages (a whole number from 0); got x.") });
     await loom.close();
   });
 

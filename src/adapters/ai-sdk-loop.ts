@@ -4,7 +4,8 @@ import type { ModelMessage } from "ai";
 import type { BuildOptions } from "../context/types.js";
 import { CtxloomError, checkOptions, describe } from "../errors.js";
 import type { Chat } from "../tree/chat.js";
-import { fromModelMessages, toModelContext, type FromModelOptions, type ModelContext } from "./ai-sdk.js";
+import { toModelContext, type ModelContext } from "./ai-sdk.js";
+import { fromModelMessages, type FromModelOptions } from "./ai-sdk-from.js";
 
 /** Options of `chatLoop`: the build's (its format excepted) and how reasoning parts are taken. */
 export interface ChatLoopOptions extends Omit<BuildOptions, "format" | "cacheControl" | "input">, FromModelOptions {}

@@ -4,7 +4,8 @@ import { isUrl, urlOf } from "../context/parts-format.js";
 import { CtxloomError, checkOptions, describe } from "../errors.js";
 import type { ContentPart, Message, MessageInput, ToolCall } from "../message.js";
 import type { ChatView } from "../tree/chat-view.js";
-import { reasoningMode, toolContent, toolContentParts, type ReasoningMode } from "./ai-sdk.js";
+import { toolContent } from "./ai-sdk.js";
+import { reasoningMode, toolContentParts, type ReasoningMode } from "./ai-sdk-from.js";
 import { TOOL_ERROR_PREFIX } from "./anthropic.js";
 import { argumentsText, checked, contentOf, dataUrlType, objectAt, parseArguments, stringAt, unsupported } from "./common.js";
 

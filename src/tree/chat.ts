@@ -1,4 +1,4 @@
-import { buildContext, formatPrompt, type BuildOptions, type ContextWindow, type ContextWindowFor, type ContextSource, type Usage } from "../context/build.js";
+import { formatPrompt, type BuildOptions, type ContextWindow, type ContextWindowFor, type Usage } from "../context/build.js";
 import { CANCELLED_RESULT, checkFreshCallIds, checkNoOpenCalls, checkToolResult, openCalls } from "../context/tool-units.js";
 import { CtxloomError, checkOptions } from "../errors.js";
 import { checkContent, checkMessageInput, type CheckedInput, type Message, type MessageInput } from "../message.js";
@@ -13,8 +13,8 @@ import { SerialQueue } from "./queue.js";
 import { chatStats, type ChatStats } from "./stats.js";
 import { ChatSync, type LoomContext } from "./sync.js";
 import { ChatSummaries, summaryStats } from "./summaries.js";
-import { chatRecall, recallHook, splitRecall } from "./recall-chat.js";
-import { planBuild } from "../context/plan.js";
+import { chatRecall } from "./recall-chat.js";
+import { buildChatContext } from "./chat-context.js";
 import { cutToolResult, type ToolResultPolicy } from "../context/tool-result.js";
 import { REPLY_PRIMING, messageTokens } from "../tokens/chat.js";
 import type { ChatRecallOptions, RecalledMessage } from "./recall-scope.js";
@@ -241,28 +241,10 @@ export class Chat extends ChatView {
   }
 
   async #build(options: BuildOptions | undefined): Promise<ContextWindow> {
-    const { rest, recall } = splitRecall(this.#ctx, options);
-    const nodes = this.nodes();
-    const columns = nodes.columns;
-    const source: ContextSource = {
-      engine: nodes.engine,
-      tree: nodes.tree,
-      head: this.sync.head,
-      counter: this.#counter,
-      profile: this.#profile,
-      system: this.sync.record.system,
-      budget: this.#options.budget,
-      historyLimits: this.#options.historyLimits,
-      message: (id) => nodes.message(id),
-      held: (id) => columns.message(id),
-      summaryPresentation: this.#summaries.presentation,
-    };
-    if (recall) {
-      planBuild(source, rest); // every option checked before recall embeds anything
-      const hook = await recallHook(this.#ctx, this.#current(), recall, rest ?? {});
-      if (hook) source.recall = hook;
-    }
-    const context = buildContext(source, rest);
+    const context = await buildChatContext(this.#ctx, {
+      nodes: this.nodes(), head: this.sync.head, counter: this.#counter, profile: this.#profile, system: this.sync.record.system,
+      options: this.#options, summaryPresentation: this.#summaries.presentation, current: () => this.#current(),
+    }, options);
     this.#lastUsage = context.usage;
     this.#lastEvicted = context.evicted;
     return context;

@@ -1,0 +1,52 @@
+import { buildContext, type BuildOptions, type ContextSource, type ContextWindow } from "../context/build.js";
+import { planBuild } from "../context/plan.js";
+import type { SummaryPresentation } from "../context/format.js";
+import type { ModelProfile } from "../models/profiles.js";
+import type { ChatOptions } from "../store/types.js";
+import type { TokenCounter } from "../tokens/index.js";
+import type { ChatNodes } from "./nodes.js";
+import { recallHook, splitRecall, type ChatAt } from "./recall-chat.js";
+import type { LoomContext } from "./sync.js";
+
+/** What a chat hands over to build its context. */
+export interface ChatContextState {
+  nodes: ChatNodes;
+  head: number;
+  counter: TokenCounter;
+  profile: Readonly<ModelProfile>;
+  system: string | null;
+  options: ChatOptions;
+  summaryPresentation: SummaryPresentation;
+  /** The chat as recall reads it (asked only when the build recalls). */
+  current: () => ChatAt;
+}
+
+/**
+ * A chat's context: the source the context room builds from (the engine's tree, messages
+ * read from the nodes, or from the columns once the context outlives the build), with
+ * recall's hook when the build recalls (every option checked before anything is embedded).
+ */
+export async function buildChatContext(ctx: LoomContext, chat: ChatContextState, options: BuildOptions | undefined): Promise<ContextWindow> {
+  const { rest, recall } = splitRecall(ctx, options);
+  const { nodes } = chat;
+  const columns = nodes.columns;
+  const source: ContextSource = {
+    engine: nodes.engine,
+    tree: nodes.tree,
+    head: chat.head,
+    counter: chat.counter,
+    profile: chat.profile,
+    system: chat.system,
+    budget: chat.options.budget,
+    historyLimits: chat.options.historyLimits,
+    message: (id) => nodes.message(id),
+    held: (id) => columns.message(id),
+    summaryPresentation: chat.summaryPresentation,
+  };
+  if (recall) {
+    planBuild(source, rest);
+    const hook = await recallHook(ctx, chat.current(), recall, rest ?? {});
+    if (hook) source.recall = hook;
+  }
+  return buildContext(source, rest);
+}

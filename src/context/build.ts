@@ -1,4 +1,5 @@
 import { CtxloomError } from "../errors.js";
+import { FLAG_SUMMARY } from "../engine/types.js";
 import { REPLY_PRIMING, TOKENS_PER_MESSAGE, callCounter, messageTokens } from "../tokens/chat.js";
 import type { Message } from "../message.js";
 import type { TokenCounter } from "../tokens/types.js";
@@ -92,6 +93,9 @@ function build(source: ContextSource, options: BuildOptions | undefined): Contex
   let conversation: Message[] = [];
   /** The selection's messages before any history limit cut one (a cut message is a new object). */
   let uncut: Message[] = [];
+  /** The ids selected, when the OpenAI format sends them with no Message made (see ContextSource.sendable). */
+  let sent: Int32Array | null = null;
+  const isSummary = (id: number) => (source.engine.flags(source.tree, id) & FLAG_SUMMARY) !== 0;
   let conversationTokens = 0;
   let evicted = 0;
   if (source.head >= 0) {
@@ -113,9 +117,13 @@ function build(source: ContextSource, options: BuildOptions | undefined): Contex
       }
       const ids = selection.ids;
       if (ask === available) checkCriticalUnits(source, ids);
-      conversation = uncut = Array.from(ids, (id) => source.message(id));
       conversationTokens = selection.keptTokens;
       evicted = selection.evicted;
+      if (!limits && format === "openai" && source.sendable && source.held) {
+        sent = Int32Array.from(ids); // formatted straight from the chat below; the conversation is made when read
+        break;
+      }
+      conversation = uncut = Array.from(ids, (id) => source.message(id));
       if (!limits) break;
       conversation = conversation.map((m) => {
         if (m.role === "tool" || m.kind === "summary" || m.content.length <= limits.maxCharsPerTurn) return m;
@@ -140,7 +148,8 @@ function build(source: ContextSource, options: BuildOptions | undefined): Contex
     limit,
   };
   let summary: string | null = null;
-  for (const m of conversation) if (m.kind === "summary") summary = m.content;
+  if (sent) for (const id of sent) summary = isSummary(id) ? source.message(id).content : summary;
+  else for (const m of conversation) if (m.kind === "summary") summary = m.content;
   const base = {
     memory, input: input ?? null, usage, conversation, recalled, evicted, compressed: summary !== null, summary, model: profile.name, budget,
   };
@@ -183,16 +192,17 @@ function build(source: ContextSource, options: BuildOptions | undefined): Contex
   const messages: OpenAIMessage[] = [];
   if (system) messages.push({ role: "system", content: system });
   if (memory) messages.push({ role: "system", content: memory });
-  for (const m of conversation) {
-    if (m.kind === "summary") for (const p of presentSummary(m.id, m.content, source.summaryPresentation)) messages.push(toOpenAI(p));
-    else messages.push(toOpenAI(m));
-  }
+  const summarized = (m: Message) => {
+    for (const p of presentSummary(m.id, m.content, source.summaryPresentation)) messages.push(toOpenAI(p));
+  };
+  if (sent) for (const id of sent) isSummary(id) ? summarized(source.message(id)) : messages.push(source.sendable!(id));
+  else for (const m of conversation) m.kind === "summary" ? summarized(m) : messages.push(toOpenAI(m));
   for (const m of inputMessage) messages.push(m);
   const context: ContextWindow = { ...base, format: "openai", messages, system };
-  if (source.held && conversation.every((m, i) => m === uncut[i])) {
+  if (source.held && (sent || conversation.every((m, i) => m === uncut[i]))) {
     // The messages sent are what the caller keeps across its request (often seconds): the
-    // conversation's objects, made again when first read, die young instead of with them.
-    const ids = Int32Array.from(conversation, (m) => m.id);
+    // conversation, made when first read, costs nothing until then.
+    const ids = sent ?? Int32Array.from(conversation, (m) => m.id);
     const held = source.held;
     let made: Message[] | undefined;
     Object.defineProperty(context, "conversation", {

@@ -174,6 +174,11 @@ export interface ContextSource {
    * when first read instead of keeping an object per message it sent.
    */
   held?(id: number): Message;
+  /**
+   * Optional, with `held`: message `id` as the OpenAI format sends it, made with no Message
+   * on the way (a build in that format then makes one object per message it sends).
+   */
+  sendable?(id: number): OpenAIMessage;
   /** How summaries are sent (default "system"); their tokens were counted for it. */
   summaryPresentation?: SummaryPresentation;
   /**

@@ -41,6 +41,7 @@ export async function buildChatContext(ctx: LoomContext, chat: ChatContextState,
     historyLimits: chat.options.historyLimits,
     message: (id) => nodes.message(id),
     held: (id) => columns.message(id),
+    sendable: (id) => nodes.sendable(id),
     summaryPresentation: chat.summaryPresentation,
   };
   if (recall) {

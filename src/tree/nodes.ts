@@ -3,6 +3,7 @@ import type { Engine } from "../engine/types.js";
 import { FLAG_SUMMARY, FLAG_TOOL_CALLS, FLAG_UNIT_END, ROLE_TOOL } from "../engine/types.js";
 import { PRIORITIES, ROLES, type Message } from "../message.js";
 import type { ToolUnit } from "../context/tool-units.js";
+import { toOpenAI, type OpenAIMessage } from "../context/format.js";
 import { MessageColumns } from "../store/columns.js";
 import { copyParts } from "../parts.js";
 
@@ -161,6 +162,15 @@ export class ChatNodes {
     }
     if (m.kind === "summary") m.covers = { first: e.summaryFirst(t, id), last: e.summaryLast(t, id) };
     return m;
+  }
+
+  /** Message `id` as the OpenAI format sends it (never a summary), with no Message made on the way. */
+  sendable(id: number): OpenAIMessage {
+    const role = ROLES[this.engine.role(this.tree, id)]!;
+    const content = this.#texts.text(id);
+    const x = this.#texts.extras.get(id);
+    if (!x) return { role, content } as OpenAIMessage;
+    return toOpenAI({ role, content, name: x.name, toolCalls: x.toolCalls, toolCallId: x.toolCallId, parts: x.parts });
   }
 
   /** The last `max` messages of the branch ending at `head`, oldest first. O(W). */

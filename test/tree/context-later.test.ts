@@ -33,3 +33,21 @@ forEachEngine((engine) => {
     await loom.close();
   });
 });
+
+forEachEngine((engine) => {
+  it("the OpenAI messages sent straight from the chat are what formatting its conversation gives", async () => {
+    const { toOpenAI } = await import("../../src/context/format.js");
+    const loom = await Loom.open({ engine });
+    const chat = await loom.user("u").create({ system: "Be brief." });
+    await chat.append({ role: "user", name: "ana", content: [{ type: "text", text: "What is in this picture?" }, { type: "image", image: "https://example.com/cat.png", detail: "low" }] });
+    await chat.append({ role: "assistant", content: "", toolCalls: [{ id: "c1", type: "function", function: { name: "look", arguments: "{\"x\":1}" } }] });
+    await chat.append({ role: "tool", toolCallId: "c1", content: "a cat on a mat" });
+    await chat.append({ role: "assistant", content: "A cat, on a mat.", priority: "low" });
+    await chat.append({ role: "system", content: "Answer in French from now on." });
+    await chat.append({ role: "user", content: "Merci 😀" });
+    const ctx = await chat.buildContext();
+    expect(ctx.messages).toEqual([{ role: "system", content: "Be brief." }, ...ctx.conversation.map((m) => toOpenAI(m))]);
+    expect(ctx.conversation).toEqual(chat.path());
+    await loom.close();
+  });
+});

@@ -7,18 +7,7 @@ import { JsEngine, WasmEngine, embeddedModule } from "../../src/engine/index.js"
 import { similarityFor, type SimilarityIndex, type WasmSimilarity } from "../../src/engine/similarity.js";
 import { dotF32, normalizeInto, quantizeInto, stride8Of, strideOf } from "../../src/engine/similarity-js.js";
 import { ENGINES, makeEngine } from "../helpers.js";
-
-/** A deterministic generator (mulberry32), so a failure names its seed. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from "../recall/eval-set.js";
 
 function randomRows(seed: number, rows: number, dim: number, pick?: () => number): Float32Array {
   const r = rng(seed);

@@ -10,6 +10,7 @@ import { Loom, type Chat } from "../../src/index.js";
 import { sqliteStore, type Durability } from "../../src/sqlite.js";
 import { ENGINES } from "../helpers.js";
 import { tempFolder } from "./sqlite-helpers.js";
+import { rng } from "../recall/eval-set.js";
 
 const file = tempFolder("sqlite-restore");
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -34,19 +35,10 @@ async function dump(chat: Chat): Promise<unknown> {
   };
 }
 
-/** A small deterministic PRNG (mulberry32). */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Random operations on a chat: appends (with tool calls), regenerations, edits and checkouts. */
 async function grow(chat: Chat, seed: number, steps: number): Promise<void> {
-  const r = random(seed);
+  const r = rng(seed);
   const pick = <T>(xs: T[]): T => xs[Math.floor(r() * xs.length)]!;
   for (let step = 0; step < steps; step++) {
     const head = chat.head === null ? undefined : chat.get(chat.head);

@@ -13,6 +13,7 @@ import { countTokens, loadTokenizer, tiktokenCounter } from "../../src/index.js"
 import { counterFor } from "../../src/models/counting.js";
 import { lastMergeSteps, loadedWasmCounter, wasmBpeCounter, wasmBpeTableBytes } from "../../src/tokens/wasm-bpe.js";
 import { expectRejectCode, expectThrowCode } from "../helpers.js";
+import { COOKBOOK } from "./cookbook.js";
 import { sharedStrings } from "./shared-strings.js";
 
 const PLAIN = { disallowedSpecial: new Set<string>() };
@@ -124,16 +125,8 @@ describe("the default exact counter", () => {
     await loadTokenizer("gpt-4");
     expect(await counterFor("gpt-4o")).toBe(loadedWasmCounter("o200k_base"));
     expect(await counterFor("gpt-4")).toBe(loadedWasmCounter("cl100k_base"));
-    const cookbook = [
-      { role: "system", content: "You are a helpful, pattern-following assistant that translates corporate jargon into plain English." },
-      { role: "system", name: "example_user", content: "New synergies will help drive top-line growth." },
-      { role: "system", name: "example_assistant", content: "Things working well together will increase revenue." },
-      { role: "system", name: "example_user", content: "Let's circle back when we have more bandwidth to touch base on opportunities for increased leverage." },
-      { role: "system", name: "example_assistant", content: "Let's talk later when we're less busy about how to do better." },
-      { role: "user", content: "This late pivot means we don't have time to boil the ocean for the client deliverable." },
-    ];
-    expect(countTokens(cookbook, { model: "gpt-4" })).toBe(129);
-    expect(countTokens(cookbook, { model: "gpt-4o" })).toBe(124);
+    expect(countTokens(COOKBOOK, { model: "gpt-4" })).toBe(129);
+    expect(countTokens(COOKBOOK, { model: "gpt-4o" })).toBe(124);
   });
 
   it("both encodings' tables take at most 8 MB of linear memory", async () => {

@@ -1,5 +1,4 @@
 import { CtxloomError } from "../errors.js";
-import { FLAG_SUMMARY } from "../engine/types.js";
 import { REPLY_PRIMING, TOKENS_PER_MESSAGE, callCounter, messageTokens } from "../tokens/chat.js";
 import type { Message } from "../message.js";
 import type { TokenCounter } from "../tokens/types.js";
@@ -95,7 +94,6 @@ function build(source: ContextSource, options: BuildOptions | undefined): Contex
   let uncut: Message[] = [];
   /** The ids selected, when the OpenAI format sends them with no Message made (see ContextSource.sendable). */
   let sent: Int32Array | null = null;
-  const isSummary = (id: number) => (source.engine.flags(source.tree, id) & FLAG_SUMMARY) !== 0;
   let conversationTokens = 0;
   let evicted = 0;
   if (source.head >= 0) {
@@ -148,8 +146,7 @@ function build(source: ContextSource, options: BuildOptions | undefined): Contex
     limit,
   };
   let summary: string | null = null;
-  if (sent) for (const id of sent) summary = isSummary(id) ? source.message(id).content : summary;
-  else for (const m of conversation) if (m.kind === "summary") summary = m.content;
+  for (const m of conversation) if (m.kind === "summary") summary = m.content; // (none read yet when sent)
   const base = {
     memory, input: input ?? null, usage, conversation, recalled, evicted, compressed: summary !== null, summary, model: profile.name, budget,
   };
@@ -195,10 +192,24 @@ function build(source: ContextSource, options: BuildOptions | undefined): Contex
   const summarized = (m: Message) => {
     for (const p of presentSummary(m.id, m.content, source.summaryPresentation)) messages.push(toOpenAI(p));
   };
-  if (sent) for (const id of sent) isSummary(id) ? summarized(source.message(id)) : messages.push(source.sendable!(id));
-  else for (const m of conversation) m.kind === "summary" ? summarized(m) : messages.push(toOpenAI(m));
+  if (sent) {
+    for (const id of sent) {
+      const out = source.sendable!(id);
+      if (out) messages.push(out);
+      else {
+        const m = source.message(id); // a summary: the newest one sent is the context's
+        summary = m.content;
+        summarized(m);
+      }
+    }
+  } else for (const m of conversation) m.kind === "summary" ? summarized(m) : messages.push(toOpenAI(m));
   for (const m of inputMessage) messages.push(m);
   const context: ContextWindow = { ...base, format: "openai", messages, system };
+  if (sent) {
+    // Known only now: the conversation was not made.
+    context.summary = summary;
+    context.compressed = summary !== null;
+  }
   if (source.held && (sent || conversation.every((m, i) => m === uncut[i]))) {
     // The messages sent are what the caller keeps across its request (often seconds): the
     // conversation, made when first read, costs nothing until then.

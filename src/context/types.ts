@@ -176,9 +176,10 @@ export interface ContextSource {
   held?(id: number): Message;
   /**
    * Optional, with `held`: message `id` as the OpenAI format sends it, made with no Message
-   * on the way (a build in that format then makes one object per message it sends).
+   * on the way (a build in that format then makes one object per message it sends); null
+   * for a summary, which the build presents itself.
    */
-  sendable?(id: number): OpenAIMessage;
+  sendable?(id: number): OpenAIMessage | null;
   /** How summaries are sent (default "system"); their tokens were counted for it. */
   summaryPresentation?: SummaryPresentation;
   /**

@@ -164,11 +164,13 @@ export class ChatNodes {
     return m;
   }
 
-  /** Message `id` as the OpenAI format sends it (never a summary), with no Message made on the way. */
-  sendable(id: number): OpenAIMessage {
-    const role = ROLES[this.engine.role(this.tree, id)]!;
-    const content = this.#texts.text(id);
-    const x = this.#texts.extras.get(id);
+  /** Message `id` as the OpenAI format sends it, read from the columns alone (no engine call, no Message made); null for a summary. */
+  sendable(id: number): OpenAIMessage | null {
+    const cols = this.#texts;
+    if (cols.kindOf(id) === "summary") return null;
+    const role = ROLES[cols.roleCodeOf(id)]!;
+    const content = cols.text(id);
+    const x = cols.extras.get(id);
     if (!x) return { role, content } as OpenAIMessage;
     return toOpenAI({ role, content, name: x.name, toolCalls: x.toolCalls, toolCallId: x.toolCallId, parts: x.parts });
   }

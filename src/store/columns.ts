@@ -1,6 +1,7 @@
 import {
   PRIORITIES, ROLES, priorityCode, roleCode, type Message, type MessageExtras,
 } from "../message.js";
+import { CtxloomError, checkOptions, describe } from "../errors.js";
 import { copyParts } from "../parts.js";
 import { StringTexts, Utf8Texts, type TextColumn } from "./texts.js";
 
@@ -53,8 +54,13 @@ export class MessageColumns {
   #codes = new Uint8Array(8);
   readonly extras = new Map<number, Readonly<ColumnExtras>>();
 
-  constructor(options: { utf8?: boolean } = {}) {
-    this.#texts = options.utf8 ? new Utf8Texts() : new StringTexts();
+  /** `utf8`: keep texts as UTF-8 off the JS heap, decoded when read (default: strings). @throws INVALID_ARGUMENT */
+  constructor(options?: { utf8?: boolean }) {
+    const o = checkOptions<{ utf8?: boolean }>(options, "new MessageColumns(options)", ["utf8"]);
+    if (o.utf8 !== undefined && typeof o.utf8 !== "boolean") {
+      throw new CtxloomError("INVALID_ARGUMENT", `utf8 must be true or false; got ${describe(o.utf8)}.`);
+    }
+    this.#texts = o.utf8 ? new Utf8Texts() : new StringTexts();
   }
 
   /** True when texts are kept as UTF-8 (see the constructor). */
@@ -119,6 +125,7 @@ export class MessageColumns {
    * message. The caller has checked every value (integers in range, known codes) and that
    * the lengths add up to `bytes.length`. The extras objects are kept (frozen), not copied;
    * with `adopt` the bytes may be too (the caller never writes to them again).
+   * @internal For a store's loader, which checks what it hands over.
    */
   pushRun(bytes: Uint8Array, lengths: ArrayLike<number>, run: ColumnRun, adopt = false): void {
     if (this.#texts instanceof Utf8Texts) this.#texts.pushRun(bytes, lengths, adopt);

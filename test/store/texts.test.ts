@@ -3,6 +3,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { MessageColumns, type Message } from "../../src/index.js";
+import { expectThrowCode } from "../helpers.js";
 import { StringTexts, Utf8Texts } from "../../src/store/texts.js";
 
 const encoder = new TextEncoder();
@@ -78,4 +79,10 @@ describe("MessageColumns with UTF-8 texts", () => {
     expect(Object.isFrozen(run.extras.get(1)!.toolCalls![0]!.function)).toBe(true);
     expect(run.columnBytes).toBeGreaterThan(strings.columnBytes);
   });
+});
+
+it("new MessageColumns refuses unknown options and a utf8 that is not a boolean", () => {
+  for (const options of [{ utf: true }, { utf8: "yes" }, 5, null]) expectThrowCode(() => new MessageColumns(options as never), "INVALID_ARGUMENT");
+  expect(new MessageColumns({ utf8: true }).utf8).toBe(true);
+  expect(new MessageColumns().utf8).toBe(false);
 });

@@ -4,6 +4,7 @@ import type { Message } from "../message.js";
 import type { TokenCounter } from "../tokens/types.js";
 import { SUMMARY_PREFIX, markCacheBreakpoint, presentSummary, toAnthropic, toOpenAI, toResponses, toTranscript, type OpenAIMessage } from "./format.js";
 import { checkCriticalUnits } from "./critical.js";
+import { withHeldConversation } from "./held.js";
 import { planBuild } from "./plan.js";
 import { selectStable } from "./stable.js";
 import { truncateToChars, truncateToTokens } from "./truncate.js";
@@ -213,15 +214,7 @@ function build(source: ContextSource, options: BuildOptions | undefined): Contex
   if (source.held && (sent || conversation.every((m, i) => m === uncut[i]))) {
     // The messages sent are what the caller keeps across its request (often seconds): the
     // conversation, made when first read, costs nothing until then.
-    const ids = sent ?? Int32Array.from(conversation, (m) => m.id);
-    const held = source.held;
-    let made: Message[] | undefined;
-    Object.defineProperty(context, "conversation", {
-      enumerable: true,
-      configurable: true,
-      get: () => (made ??= Array.from(ids, (id) => held(id))),
-      set: (value: Message[]) => void (made = value),
-    });
+    return withHeldConversation(context, sent ?? Int32Array.from(conversation, (m) => m.id), source.held);
   }
   return context;
 }

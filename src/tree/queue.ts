@@ -8,7 +8,9 @@ export class SerialQueue {
   /** Queues `change`; its promise settles as the change does. */
   enqueue<T>(change: () => T | Promise<T>): Promise<T> {
     const next = this.#tail.then(change);
-    this.#tail = next.catch(() => undefined);
+    // The tail settles as the change does but holds no value: a chat's last result (a whole
+    // context) would otherwise live until its next change, long enough to reach the old space.
+    this.#tail = next.then(settled, settled);
     return next;
   }
 
@@ -17,3 +19,5 @@ export class SerialQueue {
     return this.#tail.then(() => undefined);
   }
 }
+
+const settled = (): void => {};

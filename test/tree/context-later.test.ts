@@ -28,6 +28,12 @@ forEachEngine((engine) => {
     expect(ctx.messages.slice(0, 3).map((m) => m.content)).toEqual(expected.map((m) => m.content));
     const copy = structuredClone(ctx);
     expect(copy.conversation).toEqual(expected);
+    // A plain object to every copy: the conversation is an own field, in its place.
+    expect({ ...ctx }.conversation).toEqual(expected);
+    expect(JSON.parse(JSON.stringify(ctx)).conversation).toEqual(JSON.parse(JSON.stringify(expected)));
+    expect(Object.keys(ctx)).toEqual([
+      "memory", "input", "usage", "conversation", "recalled", "evicted", "compressed", "summary", "model", "budget", "format", "messages", "system",
+    ]);
     ctx.conversation = [];
     expect(ctx.conversation).toEqual([]);
     await loom.close();

@@ -137,18 +137,15 @@ function build(source: ContextSource, options: BuildOptions | undefined): Contex
   }
 
   const inputMessage = input === undefined ? [] : [{ role: "user" as const, content: input }];
-  const usage: Usage = {
-    system: systemTokens,
-    memory: memoryTokens,
-    conversation: conversationTokens,
-    input: inputTokens,
-    ...(plan.tools === undefined ? {} : { tools }),
-    total: REPLY_PRIMING + tools + systemTokens + memoryTokens + conversationTokens + inputTokens,
-    limit,
-  };
+  const total = REPLY_PRIMING + tools + systemTokens + memoryTokens + conversationTokens + inputTokens;
+  // Literals whole, never a spread and more keys: in V8 that makes a hidden class per object,
+  // old-space garbage at every build.
+  const usage: Usage = plan.tools === undefined
+    ? { system: systemTokens, memory: memoryTokens, conversation: conversationTokens, input: inputTokens, total, limit }
+    : { system: systemTokens, memory: memoryTokens, conversation: conversationTokens, input: inputTokens, tools, total, limit };
   let summary: string | null = null;
   for (const m of conversation) if (m.kind === "summary") summary = m.content; // (none read yet when sent)
-  const base = {
+  const base: Base = {
     memory, input: input ?? null, usage, conversation, recalled, evicted, compressed: summary !== null, summary, model: profile.name, budget,
   };
 
@@ -174,49 +171,58 @@ function build(source: ContextSource, options: BuildOptions | undefined): Contex
     const systemText = [
       system, memory, ...chatSystem.map((m) => (m.kind === "summary" ? SUMMARY_PREFIX : "") + m.content), keptLead.length ? toTranscript(keptLead) : "",
     ];
-    return {
-      ...base,
-      format: "anthropic",
-      messages: plan.cacheControl ? markCacheBreakpoint(messages) : messages,
-      system: systemText.filter((t) => t.length > 0).join("\n\n"),
-      conversation: [...chatSystem, ...keptLead, ...rest].sort((a, b) => a.id - b.id),
-      evicted: evicted + lead.length - keptLead.length,
-    };
+    base.conversation = [...chatSystem, ...keptLead, ...rest].sort((a, b) => a.id - b.id);
+    base.evicted = evicted + lead.length - keptLead.length;
+    return windowOf(base, "anthropic", plan.cacheControl ? markCacheBreakpoint(messages) : messages, systemText.filter((t) => t.length > 0).join("\n\n"));
   }
   if (format === "responses") {
     const lead = [system, memory].filter((t) => t.length > 0).map((content) => ({ role: "system" as const, content }));
-    return { ...base, format: "responses", messages: toResponses([...lead, ...conversation, ...inputMessage]), system };
+    return windowOf(base, "responses", toResponses([...lead, ...conversation, ...inputMessage]), system);
   }
-  const messages: OpenAIMessage[] = [];
-  if (system) messages.push({ role: "system", content: system });
-  if (memory) messages.push({ role: "system", content: memory });
+  // Sized once (a summary may add a message): a long context is not copied as it grows.
+  const messages = new Array<OpenAIMessage>(3 + (sent ? sent.length : conversation.length));
+  let n = 0;
+  if (system) messages[n++] = { role: "system", content: system };
+  if (memory) messages[n++] = { role: "system", content: memory };
   const summarized = (m: Message) => {
-    for (const p of presentSummary(m.id, m.content, source.summaryPresentation)) messages.push(toOpenAI(p));
+    for (const p of presentSummary(m.id, m.content, source.summaryPresentation)) messages[n++] = toOpenAI(p);
   };
   if (sent) {
     for (const id of sent) {
       const out = source.sendable!(id);
-      if (out) messages.push(out);
+      if (out) messages[n++] = out;
       else {
         const m = source.message(id); // a summary: the newest one sent is the context's
         summary = m.content;
         summarized(m);
       }
     }
-  } else for (const m of conversation) m.kind === "summary" ? summarized(m) : messages.push(toOpenAI(m));
-  for (const m of inputMessage) messages.push(m);
-  const context: ContextWindow = { ...base, format: "openai", messages, system };
+  } else for (const m of conversation) m.kind === "summary" ? summarized(m) : (messages[n++] = toOpenAI(m));
+  if (input !== undefined) messages[n++] = { role: "user", content: input };
+  messages.length = n;
   if (sent) {
     // Known only now: the conversation was not made.
-    context.summary = summary;
-    context.compressed = summary !== null;
+    base.summary = summary;
+    base.compressed = summary !== null;
   }
+  const context = windowOf(base, "openai", messages, system);
   if (source.held && (sent || conversation.every((m, i) => m === uncut[i]))) {
     // The messages sent are what the caller keeps across its request (often seconds): the
     // conversation, made when first read, costs nothing until then.
     return withHeldConversation(context, sent ?? Int32Array.from(conversation, (m) => m.id), source.held);
   }
   return context;
+}
+
+/** What every format's context holds besides its messages and system text. */
+type Base = Omit<ContextWindow, "format" | "messages" | "system">;
+
+/** A context in one literal (see `usage` in build). */
+function windowOf(b: Base, format: ContextWindow["format"], messages: ContextWindow["messages"], system: string): ContextWindow {
+  return {
+    memory: b.memory, input: b.input, usage: b.usage, conversation: b.conversation, recalled: b.recalled, evicted: b.evicted,
+    compressed: b.compressed, summary: b.summary, model: b.model, budget: b.budget, format, messages, system,
+  };
 }
 
 /** Counts of system texts by counter: a chat's system prompt is counted once, not at every build. */

@@ -30,13 +30,12 @@ export function checkCriticalUnits(source: ContextSource, kept: Int32Array): voi
 function check(source: ContextSource, id: number): void {
   const e = source.engine;
   const t = source.tree;
-  const answered = new Set<string>();
   let x = id;
-  while (x >= 0 && e.role(t, x) === ROLE_TOOL) {
-    answered.add(source.message(x).toolCallId!);
-    x = e.parent(t, x);
-  }
+  while (x >= 0 && e.role(t, x) === ROLE_TOOL) x = e.parent(t, x);
   if (x < 0 || !(e.flags(t, x) & FLAG_TOOL_CALLS) || e.priority(t, x) !== CRITICAL) return;
+  // Only now, for a critical unit (rare), are the results read: a build checks every kept user message.
+  const answered = new Set<string>();
+  for (let r = id; r !== x; r = e.parent(t, r)) answered.add(source.message(r).toolCallId!);
   const calls = source.message(x).toolCalls ?? [];
   const open = calls.filter((c) => !answered.has(c.id)).map((c) => c.id);
   if (open.length === 0) return;

@@ -37,9 +37,9 @@ class HeldContext {
     this.#ids = ids;
     this.#held = held;
     // The fields in the order of a context made in one piece.
-    for (const key of Object.keys(context) as (keyof ContextWindow)[]) {
+    for (const key in context) {
       if (key === "conversation") Object.defineProperty(this, key, HeldContext.conversation);
-      else (this as unknown as Record<string, unknown>)[key] = context[key];
+      else (this as unknown as Record<string, unknown>)[key] = context[key as keyof ContextWindow];
     }
   }
 }

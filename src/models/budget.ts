@@ -56,6 +56,24 @@ export function budgetFor(model: string | ModelInput, options?: BudgetOptions): 
  * uses, so that nothing passes through the model lookup twice).
  */
 export function splitWindow(window: number, split: BudgetSplit, fraction = EFFECTIVE_FRACTION): Budget {
+  // Every build splits its window: the split of a frozen split (the default's) is kept per
+  // window, and copied out.
+  if (fraction !== EFFECTIVE_FRACTION || !Object.isFrozen(split)) return computeSplit(window, split, fraction);
+  let byWindow = splits.get(split);
+  if (!byWindow) splits.set(split, (byWindow = new Map()));
+  let budget = byWindow.get(window);
+  if (!budget) {
+    if (byWindow.size >= SPLITS_KEPT) byWindow.clear();
+    byWindow.set(window, (budget = computeSplit(window, split, fraction)));
+  }
+  return { ...budget };
+}
+
+/** Splits kept per frozen split, by window (one per model the chats build for, usually). */
+const splits = new WeakMap<BudgetSplit, Map<number, Budget>>();
+const SPLITS_KEPT = 16;
+
+function computeSplit(window: number, split: BudgetSplit, fraction: number): Budget {
   const effective = Math.floor(window * fraction);
   const exact = PARTS.map((part) => effective * split[part]);
   const slices = exact.map(Math.floor);

@@ -307,9 +307,6 @@ export class Chat extends ChatView {
     } catch (error) {
       return Promise.reject(error);
     }
-    return this.#queue.enqueue(async () => {
-      await this.sync.wake();
-      return change();
-    });
+    return this.#queue.enqueue(() => (this.sync.awake ? change() : this.sync.wake().then(change)));
   }
 }

@@ -117,6 +117,11 @@ export class ChatSync {
   }
 
   /** Reloads an evicted chat from the store. */
+  /** True when the nodes are in memory (no wake needed). */
+  get awake(): boolean {
+    return this.#nodes !== null;
+  }
+
   async wake(): Promise<void> {
     if (this.#nodes) return;
     const loaded = await fromStore("loading the chat", () => this.#ctx.store.loadChat(this.record.userId, this.record.id));

@@ -9,6 +9,15 @@ import { expectRejectCode, expectThrowCode, forEachEngine, snapshot } from "../h
 const PARTS = ["system", "memory", "conversation", "input", "reserve"] as const;
 
 describe("budgetFor", () => {
+  it("hands out a budget of its own each time (the default split is computed once per window)", () => {
+    const a = budgetFor("gpt-4o");
+    a.conversation = 1;
+    const b = budgetFor("gpt-4o");
+    expect(b).not.toBe(a);
+    expect(b.conversation).toBeGreaterThan(1);
+    expect(budgetFor("gpt-4o")).toEqual(b);
+  });
+
   it("reproduces seed 001's worked example for llama3.2 exactly", () => {
     expect(budgetFor("llama3.2")).toEqual({
       window: 8_192, effective: 7_372, system: 1_843, memory: 1_474, conversation: 2_949, input: 737, reserve: 369,

@@ -245,9 +245,25 @@ export class Chat extends ChatView {
       nodes: this.nodes(), head: this.sync.head, counter: this.#counter, profile: this.#profile, system: this.sync.record.system,
       options: this.#options, summaryPresentation: this.#summaries.presentation, current: () => this.#current(),
     }, options);
-    this.#lastUsage = context.usage;
+    this.#keepUsage(context.usage);
     this.#lastEvicted = context.evicted;
     return context;
+  }
+
+  /** Keeps the last usage in place: the chat, long-lived, holds no new object per build. */
+  #keepUsage(u: Usage): void {
+    const last = this.#lastUsage;
+    if (last === null || (u.tools === undefined) !== (last.tools === undefined)) {
+      this.#lastUsage = { ...u };
+      return;
+    }
+    last.system = u.system;
+    last.memory = u.memory;
+    last.conversation = u.conversation;
+    last.input = u.input;
+    if (u.tools !== undefined) last.tools = u.tools;
+    last.total = u.total;
+    last.limit = u.limit;
   }
 
   /** Usage stats: the chat's size, the last context's usage and what compression saved. O(1). */

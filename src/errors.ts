@@ -127,14 +127,33 @@ export function describe(value: unknown): string {
 
 /** Runs a store call; its failure becomes STORE_FAILED naming `what` (CtxloomErrors pass through unchanged). */
 export async function fromStore<T>(what: string, call: () => T | Promise<T>): Promise<T> {
+  return fromStoreNow(what, call);
+}
+
+/**
+ * `fromStore` without a promise of its own: a store that answers at once (the in-memory one,
+ * SQLite) is answered at once, a promise is returned as one (its rejection mapped the same way).
+ */
+export function fromStoreNow<T>(what: string, call: () => T | Promise<T>): T | Promise<T> {
+  let result: T | Promise<T>;
   try {
-    return await call();
+    result = call();
   } catch (cause) {
-    if (cause instanceof CtxloomError) throw cause;
-    throw new CtxloomError(
-      "STORE_FAILED",
-      `The store failed on ${what} (${String(cause)}); nothing was changed. Check the store and retry.`,
-      { cause },
-    );
+    throw storeFailure(what, cause);
   }
+  if (result !== null && typeof (result as { then?: unknown } | undefined)?.then === "function") {
+    return Promise.resolve(result).catch((cause: unknown) => {
+      throw storeFailure(what, cause);
+    });
+  }
+  return result;
+}
+
+function storeFailure(what: string, cause: unknown): Error {
+  if (cause instanceof CtxloomError) return cause;
+  return new CtxloomError(
+    "STORE_FAILED",
+    `The store failed on ${what} (${String(cause)}); nothing was changed. Check the store and retry.`,
+    { cause },
+  );
 }

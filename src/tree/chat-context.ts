@@ -25,8 +25,9 @@ export interface ChatContextState {
  * A chat's context: the source the context room builds from (the engine's tree, messages
  * read from the nodes, or from the columns once the context outlives the build), with
  * recall's hook when the build recalls (every option checked before anything is embedded).
+ * Synchronous unless it recalls.
  */
-export async function buildChatContext(ctx: LoomContext, chat: ChatContextState, options: BuildOptions | undefined): Promise<ContextWindow> {
+export function buildChatContext(ctx: LoomContext, chat: ChatContextState, options: BuildOptions | undefined): ContextWindow | Promise<ContextWindow> {
   const { rest, recall } = splitRecall(ctx, options);
   const { nodes } = chat;
   const columns = nodes.columns;
@@ -44,10 +45,10 @@ export async function buildChatContext(ctx: LoomContext, chat: ChatContextState,
     sendable: (id) => nodes.sendable(id),
     summaryPresentation: chat.summaryPresentation,
   };
-  if (recall) {
-    planBuild(source, rest);
-    const hook = await recallHook(ctx, chat.current(), recall, rest ?? {});
+  if (!recall) return buildContext(source, rest); // synchronous: no await on a server's hot path
+  planBuild(source, rest); // every option checked before anything is embedded
+  return recallHook(ctx, chat.current(), recall, rest ?? {}).then((hook) => {
     if (hook) source.recall = hook;
-  }
-  return buildContext(source, rest);
+    return buildContext(source, rest);
+  });
 }

@@ -74,7 +74,7 @@ export class Chat extends ChatView {
     });
   }
 
-  #appendChecked(m: CheckedInput, given: MessageInput["priority"]): Promise<Message> {
+  #appendChecked(m: CheckedInput, given: MessageInput["priority"]): Message | Promise<Message> {
     const nodes = this.nodes();
     const head = this.sync.head;
     const unit = head < 0 ? null : nodes.unitAt(head);
@@ -240,11 +240,15 @@ export class Chat extends ChatView {
     return { userId: this.sync.record.userId, chatId: this.sync.record.id, source: this.nodes(), head: this.sync.head };
   }
 
-  async #build(options: BuildOptions | undefined): Promise<ContextWindow> {
-    const context = await buildChatContext(this.#ctx, {
+  #build(options: BuildOptions | undefined): ContextWindow | Promise<ContextWindow> {
+    const context = buildChatContext(this.#ctx, {
       nodes: this.nodes(), head: this.sync.head, counter: this.#counter, profile: this.#profile, system: this.sync.record.system,
       options: this.#options, summaryPresentation: this.#summaries.presentation, current: () => this.#current(),
     }, options);
+    return context instanceof Promise ? context.then((c) => this.#built(c)) : this.#built(context);
+  }
+
+  #built(context: ContextWindow): ContextWindow {
     this.#keepUsage(context.usage);
     this.#lastEvicted = context.evicted;
     return context;

@@ -175,11 +175,17 @@ export function summaryStats(nodes: ChatNodes, fallbacks: number): { compression
   return { compressions: count, tokensSaved: saved, compressionRatio: count === 0 ? 1 : ratios / count, fallbacks };
 }
 
+/** A build, and the summary it calls for (null: none). */
+interface Planned {
+  context: ContextWindow;
+  job: SummaryJob | null;
+}
+
 /** What ChatSummaries needs of its chat. */
 export interface SummarizingChat {
   /** Runs a step in the chat's queue. */
   run<T>(step: () => T | Promise<T>): Promise<T>;
-  /** Builds the context as things are (in the queue). */
+  /** Builds the context as things are (in the queue); a promise only when it must wait (recall). */
   build(): ContextWindow | Promise<ContextWindow>;
   nodes(): ChatNodes;
   head(): number;
@@ -212,7 +218,7 @@ export class ChatSummaries {
    * outside it (a summarizer may take seconds; appends go on meanwhile), then, back in the
    * queue, stores and attaches it if the run still applies, and builds again.
    */
-  async build(options: BuildOptions | undefined, what: string, chat: SummarizingChat): Promise<ContextWindow> {
+  build(options: BuildOptions | undefined, what: string, chat: SummarizingChat): Promise<ContextWindow> {
     let call: SummaryOptions | undefined;
     try {
       const given = options === null || typeof options !== "object" ? undefined : options.summarize;
@@ -220,16 +226,24 @@ export class ChatSummaries {
     } catch (error) {
       return Promise.reject(error);
     }
-    const first = await chat.run(async () => {
-      const context = await chat.build();
+    // No await on the way when the build is synchronous and nothing is to be summarized (most builds).
+    const planned = (context: ContextWindow): Planned => {
       if (this.#summarizing) return { context, job: null };
       const policy = policyFor(call, this.#chat.summarize, this.#loom);
       const job = policy ? planSummary(chat.nodes(), chat.head(), policy, conversationBudget(context)) : null;
       if (job) this.#summarizing = true; // one at a time: a concurrent build does not plan the same run
       return { context, job };
-    });
-    const job = first.job;
-    if (!job) return first.context;
+    };
+    return chat
+      .run(() => {
+        const built = chat.build();
+        return built instanceof Promise ? built.then(planned) : planned(built);
+      })
+      .then((first) => (first.job ? this.#summarize(first.job, chat) : first.context));
+  }
+
+  /** Writes the planned summary outside the queue, then stores it and builds again in it. */
+  async #summarize(job: SummaryJob, chat: SummarizingChat): Promise<ContextWindow> {
     try {
       const text = await writeSummaryText(job, this.#counter, this.#loom);
       if (text.fallback) this.fallbacks++;

@@ -1,10 +1,10 @@
 import type { ToolResultPolicy } from "../context/tool-result.js";
-import { CtxloomError, describe, fromStore } from "../errors.js";
+import { CtxloomError, describe, fromStore, fromStoreNow } from "../errors.js";
 import type { Engine } from "../engine/types.js";
 import type { CheckedInput, Message } from "../message.js";
 import type { ModelProfile } from "../models/profiles.js";
 import { MessageColumns } from "../store/columns.js";
-import type { ChatRecord, LoadedChat, Store } from "../store/types.js";
+import type { AppendResult, ChatRecord, LoadedChat, Store } from "../store/types.js";
 import { REPLY_PRIMING, imageRuleFor, messageTokens, type TokenCounter } from "../tokens/index.js";
 import { copyParts } from "../parts.js";
 import type { Chat } from "./chat.js";
@@ -149,8 +149,12 @@ export class ChatSync {
     this.sleep();
   }
 
-  /** Counts, writes (conditionally, catching up on conflicts) and links a checked message under `parent`. */
-  async add(parent: number, m: CheckedInput, unitEnd: boolean): Promise<Message> {
+  /**
+   * Counts, writes (conditionally, catching up on conflicts) and links a checked message under
+   * `parent`. With a store that answers at once, all of it happens now and the message is
+   * returned, not a promise: an append on the in-memory store costs no await.
+   */
+  add(parent: number, m: CheckedInput, unitEnd: boolean): Message | Promise<Message> {
     const tokens = messageTokens(this.#counter, m, imageRuleFor(this.#profile.name));
     if (tokens + REPLY_PRIMING > this.#appendLimit) {
       const p = this.#profile;
@@ -161,22 +165,26 @@ export class ChatSync {
           `Split it into several messages, summarize it, or use a model with a larger window.`,
       );
     }
+    return this.#write(parent, m, unitEnd, tokens, 0);
+  }
+
+  /** One attempt at writing the message with the next id; a conflict catches up and tries again. */
+  #write(parent: number, m: CheckedInput, unitEnd: boolean, tokens: number, attempt: number): Message | Promise<Message> {
     const { userId, id: chatId } = this.record;
-    for (let attempt = 0; ; attempt++) {
-      const nodes = this.nodes();
-      const id = nodes.size;
-      const now = Date.now();
-      // Room first, so that linking cannot fail once the store has the message.
-      nodes.reserveNext();
-      const message: Message = {
-        id, parentId: parent < 0 ? null : parent, role: m.role, content: m.content, priority: m.priority,
-        tokens, createdAt: now, kind: "message",
-      };
-      if (m.name !== undefined) message.name = m.name;
-      if (m.toolCalls) message.toolCalls = m.toolCalls.map((c) => ({ ...c, function: { ...c.function } }));
-      if (m.toolCallId !== undefined) message.toolCallId = m.toolCallId;
-      if (m.parts) message.parts = copyParts(m.parts);
-      const result = await fromStore("appending the message", () => this.#ctx.store.appendMessage(userId, chatId, message, id, now));
+    const nodes = this.nodes();
+    const id = nodes.size;
+    const now = Date.now();
+    // Room first, so that linking cannot fail once the store has the message.
+    nodes.reserveNext();
+    const message: Message = {
+      id, parentId: parent < 0 ? null : parent, role: m.role, content: m.content, priority: m.priority,
+      tokens, createdAt: now, kind: "message",
+    };
+    if (m.name !== undefined) message.name = m.name;
+    if (m.toolCalls) message.toolCalls = m.toolCalls.map((c) => ({ ...c, function: { ...c.function } }));
+    if (m.toolCallId !== undefined) message.toolCallId = m.toolCallId;
+    if (m.parts) message.parts = copyParts(m.parts);
+    const landed = (result: AppendResult): Message | Promise<Message> => {
       if (result !== null && typeof result === "object" && result.ok === true) {
         nodes.link(message, unitEnd);
         this.head = id;
@@ -192,8 +200,11 @@ export class ChatSync {
         );
       }
       if (attempt >= 100) throw new CtxloomError("STORE_FAILED", `Appending to chat ${chatId} lost the race to other writers 100 times; retry later.`);
-      await this.catchUp(); // another writer got there first: learn its messages, retry with the next id
-    }
+      // Another writer got there first: learn its messages, retry with the next id.
+      return this.catchUp().then(() => this.#write(parent, m, unitEnd, tokens, attempt + 1));
+    };
+    const result = fromStoreNow("appending the message", () => this.#ctx.store.appendMessage(userId, chatId, message, id, now));
+    return result instanceof Promise ? result.then(landed) : landed(result);
   }
 
   /**

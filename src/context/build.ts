@@ -119,7 +119,7 @@ function build(source: ContextSource, options: BuildOptions | undefined): Contex
       conversationTokens = selection.keptTokens;
       evicted = selection.evicted;
       if (!limits && format === "openai" && source.sendable && source.held) {
-        sent = Int32Array.from(ids); // formatted straight from the chat below; the conversation is made when read
+        sent = ids; // (a copy: selectStable copies out of the engine) formatted straight from the chat below; the conversation is made when read
         break;
       }
       conversation = uncut = Array.from(ids, (id) => source.message(id));

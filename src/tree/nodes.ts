@@ -129,13 +129,12 @@ export class ChatNodes {
   /** The tool unit `id` belongs to: the assistant message with calls above a run of results ending at `id`, or null. */
   unitAt(id: number): ToolUnit | null {
     const e = this.engine;
+    let x = id;
+    while (x >= 0 && e.role(this.tree, x) === ROLE_TOOL) x = e.parent(this.tree, x);
+    if (x < 0 || !(e.flags(this.tree, x) & FLAG_TOOL_CALLS)) return null; // (every append asks: no Set made for the usual answer)
     const answered = new Set<string>();
-    while (id >= 0 && e.role(this.tree, id) === ROLE_TOOL) {
-      answered.add(this.#texts.extras.get(id)!.toolCallId!);
-      id = e.parent(this.tree, id);
-    }
-    if (id < 0 || !(e.flags(this.tree, id) & FLAG_TOOL_CALLS)) return null;
-    return { calls: this.#texts.extras.get(id)!.toolCalls!, answered, priority: PRIORITIES[e.priority(this.tree, id)]! };
+    for (let r = id; r !== x; r = e.parent(this.tree, r)) answered.add(this.#texts.extras.get(r)!.toolCallId!);
+    return { calls: this.#texts.extras.get(x)!.toolCalls!, answered, priority: PRIORITIES[e.priority(this.tree, x)]! };
   }
 
   /** Message `id` as a new object: changing it changes nothing held. */

@@ -10,7 +10,7 @@ import type { TokenCounter } from "../tokens/index.js";
 import { ChatView } from "./chat-view.js";
 import type { ChatNodes } from "./nodes.js";
 import { SerialQueue } from "./queue.js";
-import { chatStats, type ChatStats } from "./stats.js";
+import { chatStats, keepUsage, type ChatStats } from "./stats.js";
 import { ChatSync, type LoomContext } from "./sync.js";
 import { ChatSummaries, summaryStats } from "./summaries.js";
 import { chatRecall } from "./recall-chat.js";
@@ -249,25 +249,9 @@ export class Chat extends ChatView {
   }
 
   #built(context: ContextWindow): ContextWindow {
-    this.#keepUsage(context.usage);
+    this.#lastUsage = keepUsage(this.#lastUsage, context.usage);
     this.#lastEvicted = context.evicted;
     return context;
-  }
-
-  /** Keeps the last usage in place: the chat, long-lived, holds no new object per build. */
-  #keepUsage(u: Usage): void {
-    const last = this.#lastUsage;
-    if (last === null || (u.tools === undefined) !== (last.tools === undefined)) {
-      this.#lastUsage = { ...u };
-      return;
-    }
-    last.system = u.system;
-    last.memory = u.memory;
-    last.conversation = u.conversation;
-    last.input = u.input;
-    if (u.tools !== undefined) last.tools = u.tools;
-    last.total = u.total;
-    last.limit = u.limit;
   }
 
   /** Usage stats: the chat's size, the last context's usage and what compression saved. O(1). */

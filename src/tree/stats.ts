@@ -42,3 +42,20 @@ export function chatStats(
     ...summaries,
   };
 }
+
+/**
+ * The usage to keep as a chat's last: `last` updated in place when it has the same fields (a
+ * chat lives long; it holds no new object per build, which the collector would promote), else
+ * a copy of `u`.
+ */
+export function keepUsage(last: Usage | null, u: Usage): Usage {
+  if (last === null || (u.tools === undefined) !== (last.tools === undefined)) return { ...u };
+  last.system = u.system;
+  last.memory = u.memory;
+  last.conversation = u.conversation;
+  last.input = u.input;
+  if (u.tools !== undefined) last.tools = u.tools;
+  last.total = u.total;
+  last.limit = u.limit;
+  return last;
+}

@@ -116,12 +116,12 @@ export class ChatSync {
     return this.#nodes!;
   }
 
-  /** Reloads an evicted chat from the store. */
   /** True when the nodes are in memory (no wake needed). */
   get awake(): boolean {
     return this.#nodes !== null;
   }
 
+  /** Reloads an evicted chat from the store. */
   async wake(): Promise<void> {
     if (this.#nodes) return;
     const loaded = await fromStore("loading the chat", () => this.#ctx.store.loadChat(this.record.userId, this.record.id));

@@ -57,3 +57,26 @@ forEachEngine((engine) => {
     await loom.close();
   });
 });
+
+forEachEngine((engine) => {
+  it("stats() gives the last build's usage, tools or not, and a copy the next build leaves alone", async () => {
+    const loom = await Loom.open({ engine });
+    const chat = await loom.user("u").create({ system: "Be brief." });
+    await chat.append({ role: "user", content: "What is the ferry to Cacilhas?" });
+    const tools = [{ type: "function" as const, function: { name: "timetable", description: "Ferry times", parameters: { type: "object", properties: {} } } }];
+    const plain = await chat.buildContext();
+    const first = chat.stats().lastUsage;
+    expect(first).toEqual(plain.usage);
+    const withTools = await chat.buildContext({ tools });
+    expect(withTools.usage.tools).toBeGreaterThan(0);
+    expect(chat.stats().lastUsage).toEqual(withTools.usage);
+    await chat.append({ role: "assistant", content: "Every 20 minutes from Cais do Sodré." });
+    await chat.append({ role: "user", content: "And the last one?" });
+    const again = await chat.buildContext();
+    expect(chat.stats().lastUsage).toEqual(again.usage);
+    expect(chat.stats().lastUsage).not.toHaveProperty("tools");
+    expect(first).toEqual(plain.usage); // the copy handed out earlier did not change
+    expect(again.usage.total).toBeGreaterThan(plain.usage.total);
+    await loom.close();
+  });
+});

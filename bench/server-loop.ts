@@ -145,13 +145,22 @@ async function main(): Promise<void> {
   const handler = config === "plain" ? await plainHandler(counting, chats, perChat, texts) : await loomHandler(config, counting, chats, perChat, texts);
   const buildS = (performance.now() - t0) / 1000;
   globalThis.gc?.();
+  // Request k goes to chat order[k % chats]: a fixed shuffle, so every configuration serves the
+  // same turns in the same order, and no two requests in flight share a chat (a user waits for
+  // the answer). Two at once on one chat would interleave differently in each configuration.
   let seed = 0x2545f491;
-  const pick = (): number => {
+  const random = (): number => {
     seed ^= seed << 13;
     seed ^= seed >>> 17;
     seed ^= seed << 5;
-    return (seed >>> 0) % chats;
+    return seed >>> 0;
   };
+  const order = Int32Array.from({ length: chats }, (_, i) => i);
+  for (let i = chats - 1; i > 0; i--) {
+    const j = random() % (i + 1);
+    [order[i], order[j]] = [order[j]!, order[i]!];
+  }
+  const chatOf = (k: number): number => order[k % chats]!;
   const latencies = new Float64Array(requests);
   let next = 0;
   let sent = 0;
@@ -161,7 +170,7 @@ async function main(): Promise<void> {
       const question = `${texts[k % texts.length]!.slice(0, 200)} (request ${k})`;
       const answer = texts[(k * 31) % texts.length]!;
       const start = process.hrtime.bigint();
-      const n = await handler.turn(pick(), question, answer); // (not `sent += await`: it would read `sent` before the await)
+      const n = await handler.turn(chatOf(k), question, answer); // (not `sent += await`: it would read `sent` before the await)
       latencies[k] = Number(process.hrtime.bigint() - start) / 1000;
       sent += n;
     }
@@ -169,7 +178,7 @@ async function main(): Promise<void> {
 
   // A warm-up (the request path compiled and optimized), then the measured run.
   const warmup = Math.min(2_000, Math.ceil(requests / 10));
-  for (let k = 0; k < warmup; k++) await handler.turn(pick(), `warm-up ${k}`, texts[k % texts.length]!);
+  for (let k = 0; k < warmup; k++) await handler.turn(chatOf(k), `warm-up ${k}`, texts[k % texts.length]!);
   const collector = watchGc();
   const profile = process.env.CTXLOOM_BENCH_PROFILE ? new Session() : undefined;
   if (profile) {

@@ -130,6 +130,11 @@ export async function runServerSuite(options: SuiteOptions = { smoke: false }): 
   ]);
   const columns = ["resident messages", "requests", "configuration", "requests/s", "p50", "p99", "p99.9", "slowest", "RSS", "messages sent a request"];
   const first = C.loads[0]!;
+  const longLoad = C.loads.find((l) => l.long);
+  const [lw, lt] = longLoad ? [at("wasm", "exact", longLoad), at("ts", "exact", longLoad)] : [undefined, undefined];
+  const longNote = lw && lt
+    ? ` The ${count(lw.requests)}-request rows run long enough for full collections to land: ${lw.gcMajor} in the WASM process, ${lt.gcMajor} in the pure-TS one, whose heap, several times larger, defers them; each slows every request in flight by tens of ms.`
+    : "";
   return {
     name: "server",
     tables: [
@@ -143,7 +148,7 @@ export async function runServerSuite(options: SuiteOptions = { smoke: false }): 
         title: `The server loop: ${heading} (append the question, buildContext, append the answer), exact counts`,
         columns,
         rows: readmeRows(exact),
-        note: `Chats of ${first.perChat} messages of real conversations (${C.loads.filter((l) => !l.long).map((l) => count(l.chats)).join(" and ")} of them), each configuration in its own process, every chat kept open. The WASM configuration is what users get by default (WASM engine, ctxloom's WebAssembly BPE counter); pure TS is the JS engine with gpt-tokenizer. The plain arrays are what a careful user writes without a library (an array per chat, counts cached at push, a walk back from the end): no tree, no branches, no priorities or tool units. Every turn adds two messages to its chat, so with fewer chats each grows longer and its context costs more to build: compare configurations within a row group, not across. WASM vs pure TS: ${versus("exact")}.`,
+        note: `Chats of ${first.perChat} messages of real conversations (${C.loads.filter((l) => !l.long).map((l) => count(l.chats)).join(" and ")} of them), each configuration in its own process, every chat kept open. The WASM configuration is what users get by default (WASM engine, ctxloom's WebAssembly BPE counter); pure TS is the JS engine with gpt-tokenizer. The plain arrays are what a careful user writes without a library (an array per chat, counts cached at push, a walk back from the end): no tree, no branches, no priorities or tool units. Every turn adds two messages to its chat, so with fewer chats each grows longer and its context costs more to build: compare configurations within a row group, not across.${longNote} WASM vs pure TS: ${versus("exact")}.`,
       },
       ...(estimated.length > 0 ? [{
         title: `The same loop with counts by the 4-characters estimate (the library's own cost, no tokenizer)`,

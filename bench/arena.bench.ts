@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 import { Bench, type FnOptions, type Task } from "tinybench";
 import { JsEngine, WasmEngine, embeddedModule } from "../src/engine/index.js";
 import { FlatEngine } from "./flat-arena.js";
-import { count, fmt, gc, machine, type Goal, type SuiteOptions, type SuiteReport as Report } from "./report.js";
+import { TS_LOADER, count, fmt, gc, machine, type Goal, type SuiteOptions, type SuiteReport as Report } from "./report.js";
 import type { TailResult } from "./tail-latency.js";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -306,7 +306,7 @@ export async function runArenaSuite(options: SuiteOptions = { smoke: false }): P
       const stdout = execFileSync(
         process.execPath,
         [
-          "--expose-gc", "--import", "tsx", "--max-old-space-size=8192",
+          "--expose-gc", "--import", TS_LOADER, "--max-old-space-size=8192",
           join(HERE, "tail-latency.ts"), kind, String(C.TAIL.chats), String(C.TAIL.perChat), String(C.TAIL.iterations),
         ],
         { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], maxBuffer: 1 << 20 },

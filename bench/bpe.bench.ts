@@ -2,7 +2,7 @@
 // js-tiktoken, in one run: load time and memory (each in a fresh child process, since a loaded
 // encoding stays loaded), MB of text per second on the OASST texts and on 100 KB documents for
 // both encodings, the tables' bytes, the .wasm's gzip size, and that the counts agree.
-// Standalone: node --expose-gc --import tsx bench/bpe.bench.ts
+// Standalone: node --expose-gc --import ./bench/ts-loader.mjs bench/bpe.bench.ts
 
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -14,6 +14,7 @@ import type { Encoding } from "../src/models/types.js";
 import { loadEncoding, tiktokenCounter, type TokenCounter } from "../src/tokens/index.js";
 import { wasmBpeCounter, wasmBpeTableBytes } from "../src/tokens/wasm-bpe.js";
 import { corpus } from "./corpus.js";
+import { TS_LOADER } from "./report.js";
 
 const BACKENDS = ["wasm", "gpt-tokenizer", "js-tiktoken"] as const;
 type Backend = (typeof BACKENDS)[number];
@@ -57,7 +58,7 @@ export async function runBpeSuite() {
   const self = fileURLToPath(import.meta.url);
   const load = (backend: Backend, encoding: Encoding) =>
     JSON.parse(
-      execFileSync(process.execPath, ["--expose-gc", "--import", "tsx", self, "load", backend, encoding], { encoding: "utf8" }).trim(),
+      execFileSync(process.execPath, ["--expose-gc", "--import", TS_LOADER, self, "load", backend, encoding], { encoding: "utf8" }).trim(),
     ) as { ms: number; cpuMs: number; heapMB: number; buffersMB: number };
   const loads = Object.fromEntries(BACKENDS.map((b) => [b, load(b, "o200k_base")])) as Record<Backend, ReturnType<typeof load>>;
 

@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 import { AIMessage, HumanMessage, trimMessages, type BaseMessage } from "@langchain/core/messages";
 import { Bench } from "tinybench";
 import { corpus } from "./corpus.js";
-import { count, fmt, latency, log, mdTable, ratio, ROOT, type Goal, type ScalePoint, type SuiteOptions, type SuiteReport } from "./report.js";
+import { TS_LOADER, count, fmt, latency, log, mdTable, ratio, ROOT, type Goal, type ScalePoint, type SuiteOptions, type SuiteReport } from "./report.js";
 import { Loom, budgetFor, heuristicCounter, loadEncoding, messageTokens, registerModel, type Chat, type TokenCounter } from "../src/index.js";
 
 const FULL = { sizes: [1_000, 10_000, 100_000, 1_000_000], versus: [1_000, 10_000, 100_000], seconds: 2, trimSeconds: 3 };
@@ -117,7 +117,7 @@ export async function runContextSuite(options: SuiteOptions = { smoke: false }):
   for (const engine of ["wasm", "js"] as const) {
     const stdout = execFileSync(
       process.execPath,
-      ["--expose-gc", "--import", "tsx", "--max-old-space-size=8192", fileURLToPath(import.meta.url), "child", engine, options.smoke ? "smoke" : "full"],
+      ["--expose-gc", "--import", TS_LOADER, "--max-old-space-size=8192", fileURLToPath(import.meta.url), "child", engine, options.smoke ? "smoke" : "full"],
       { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], maxBuffer: 1 << 20 },
     );
     scale[engine] = JSON.parse(stdout.trim().split("\n").pop()!) as Record<number, ScaleRow>;

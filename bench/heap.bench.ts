@@ -15,7 +15,7 @@ import { fileURLToPath } from "node:url";
 import { getHeapStatistics, queryObjects } from "node:v8";
 import { corpus } from "./corpus.js";
 import { watchGc } from "./gc.js";
-import { count, fmt, gc, log, mdTable, ratio, ROOT, type Goal, type ScalePoint, type SuiteOptions, type SuiteReport } from "./report.js";
+import { TS_LOADER, count, fmt, gc, log, mdTable, ratio, ROOT, type Goal, type ScalePoint, type SuiteOptions, type SuiteReport } from "./report.js";
 import { Loom } from "../src/index.js";
 
 const FULL = { sizes: [1_000, 10_000, 100_000, 1_000_000], requests: 20_000 };
@@ -105,7 +105,7 @@ export async function runHeapSuite(options: SuiteOptions = { smoke: false }): Pr
     log(`${engine}: ${C.sizes.map(count).join(", ")} messages, then ${count(C.requests)} requests at ${count(C.sizes.at(-1)!)}`);
     const stdout = execFileSync(
       process.execPath,
-      ["--expose-gc", "--no-warnings", "--import", "tsx", "--max-old-space-size=8192", fileURLToPath(import.meta.url), "child", engine, String(C.requests), ...C.sizes.map(String)],
+      ["--expose-gc", "--no-warnings", "--import", TS_LOADER, "--max-old-space-size=8192", fileURLToPath(import.meta.url), "child", engine, String(C.requests), ...C.sizes.map(String)],
       { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], maxBuffer: 1 << 20 },
     );
     results[engine] = JSON.parse(stdout.trim().split("\n").pop()!) as ChildResult;

@@ -15,7 +15,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { scaleChart } from "./chart.js";
-import { machine, ROOT, type Machine, type SuiteReport } from "./report.js";
+import { TS_LOADER, machine, ROOT, type Machine, type SuiteReport } from "./report.js";
 
 export interface Results {
   machine: Machine;
@@ -48,7 +48,7 @@ for (const name of run) {
   const out = join(outDir, "results", `${name}.json.tmp`);
   execFileSync(
     process.execPath,
-    ["--expose-gc", "--import", "tsx", "--max-old-space-size=8192", join(BENCH, "suite.ts"), join(BENCH, `${name}.bench.ts`), out, ...(smoke ? ["--smoke"] : [])],
+    ["--expose-gc", "--import", TS_LOADER, "--max-old-space-size=8192", join(BENCH, "suite.ts"), join(BENCH, `${name}.bench.ts`), out, ...(smoke ? ["--smoke"] : [])],
     { cwd: ROOT, stdio: ["ignore", "inherit", "inherit"] },
   );
   const report = JSON.parse(readFileSync(out, "utf8")) as SuiteReport;

@@ -1,5 +1,5 @@
 // Memory per message of a long chat with the default (in-memory) store, on both engines.
-// Not a timed test: run `node --expose-gc --import tsx bench/memory.ts [messages]` (default 1,000,000).
+// Not a timed test: run `node --expose-gc --import ./bench/ts-loader.mjs bench/memory.ts [messages]` (default 1,000,000).
 // Prints, per message: JS heap (V8's heapUsed), the same beyond the texts themselves, memory
 // off the JS heap (typed arrays and the WASM arena), and heap objects (from a heap snapshot).
 import { execFileSync } from "node:child_process";

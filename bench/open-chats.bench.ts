@@ -2,7 +2,7 @@
 // SQLite file with the LRU of open chats at its default (1,000), and report the engine's
 // memory and the JS heap while they cycle and after the Loom closes. The LRU frees the
 // arena memory of the chats it drops, so memory stays bounded by maxOpenChats, not by N.
-// Alone: node --expose-gc --import tsx bench/open-chats.bench.ts [--smoke]
+// Alone: node --expose-gc --import ./bench/ts-loader.mjs bench/open-chats.bench.ts [--smoke]
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -1,12 +1,13 @@
 // PostgreSQL store: appends per second with 1, 4 and 8 writer processes (full and batched
 // durability), and how long another instance takes to hear of a new message. Needs
 // Debian's PostgreSQL binaries: a throwaway cluster is started for the run.
-// Alone: node --import tsx bench/postgres.bench.ts [--smoke]
+// Alone: node --import ./bench/ts-loader.mjs bench/postgres.bench.ts [--smoke]
 import { spawn } from "node:child_process";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { postgresStore } from "../src/postgres.js";
 import { postgresBin, startCluster } from "../test/store/pg-cluster.js";
+import { TS_LOADER } from "./report.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -19,7 +20,7 @@ interface SuiteReport {
 
 function writer(url: string, prefix: string, appends: number, durability: string): Promise<{ appends: number; ms: number }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", join(root, "bench/pg-writer.ts"), url, prefix, "8", String(appends), durability], { cwd: root });
+    const child = spawn(process.execPath, ["--import", TS_LOADER, join(root, "bench/pg-writer.ts"), url, prefix, "8", String(appends), durability], { cwd: root });
     let out = "";
     let err = "";
     child.stdout.on("data", (d) => (out += d));

@@ -9,7 +9,7 @@
 // (the default, at several steps) keeps it for most, at the cost shown by the messages and
 // tokens sent per request (means over all turns) and their share of the request's limit.
 //
-//   node --import tsx bench/prefix-cache.ts [--smoke]
+//   node --import ./bench/ts-loader.mjs bench/prefix-cache.ts [--smoke]
 
 import { Loom, type ModelProfile } from "../src/index.js";
 

@@ -3,7 +3,7 @@
 // chat of 4,000 messages against one without; how fast the queue embeds a backlog. Printed,
 // never asserted.
 //
-//   node --import tsx bench/recall-loom.bench.ts [--smoke]
+//   node --import ./bench/ts-loader.mjs bench/recall-loom.bench.ts [--smoke]
 
 import { Bench } from "tinybench";
 import { Loom, hashingEmbedder, type Embedder } from "../src/index.js";

@@ -5,7 +5,7 @@
 // synthetic exchanges, and the real OpenAssistant exchanges of ../shared/data when present.
 // No public long-conversation QA set is available offline here, hence the hand-written set.
 //
-//   node --import tsx bench/recall-quality.ts [--smoke]
+//   node --import ./bench/ts-loader.mjs bench/recall-quality.ts [--smoke]
 
 import { JsEngine } from "../src/engine/index.js";
 import { EmbeddingIndex } from "../src/recall/embedding-index.js";

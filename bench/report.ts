@@ -7,10 +7,12 @@
 import { execFileSync } from "node:child_process";
 import os from "node:os";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Task } from "tinybench";
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+/** For `node --import <TS_LOADER> file.ts`: how every bench process runs TypeScript (see ts-hooks.mjs). */
+export const TS_LOADER = pathToFileURL(join(ROOT, "bench/ts-loader.mjs")).href;
 
 export interface SuiteOptions {
   /** A tiny size that proves the suite works (CI): figures mean nothing. */

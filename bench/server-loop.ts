@@ -1,6 +1,6 @@
 // THE SERVER LOOP, for ONE configuration per process (heaps and collectors apart):
 //
-//   node --expose-gc --import tsx bench/server-loop.ts <wasm|ts|plain> <exact|heuristic> <chats> <perChat> <requests> <inFlight>
+//   node --expose-gc --import ./bench/ts-loader.mjs bench/server-loop.ts <wasm|ts|plain> <exact|heuristic> <chats> <perChat> <requests> <inFlight>
 //
 // `chats` resident conversations of `perChat` messages (10,000 x 100 = 1M), then `requests`
 // requests with `inFlight` of them under way at once, each doing what a chat server does per

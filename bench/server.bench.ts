@@ -10,7 +10,7 @@
 
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
-import { count, fmt, log, mdTable, ratio, ROOT, type Goal, type SuiteOptions, type SuiteReport } from "./report.js";
+import { TS_LOADER, count, fmt, log, mdTable, ratio, ROOT, type Goal, type SuiteOptions, type SuiteReport } from "./report.js";
 import type { Config, Counting, ServerResult } from "./server-loop.js";
 
 interface Load {
@@ -86,7 +86,7 @@ export async function runServerSuite(options: SuiteOptions = { smoke: false }): 
         log(`${config}, ${counting}: ${count(chats)} chats x ${perChat} messages, ${count(requests)} requests, ${C.inFlight} in flight`);
         const stdout = execFileSync(
           process.execPath,
-          ["--expose-gc", "--import", "tsx", "--max-old-space-size=8192", join(ROOT, "bench/server-loop.ts"), config, counting, String(chats), String(perChat), String(requests), String(C.inFlight)],
+          ["--expose-gc", "--import", TS_LOADER, "--max-old-space-size=8192", join(ROOT, "bench/server-loop.ts"), config, counting, String(chats), String(perChat), String(requests), String(C.inFlight)],
           { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], maxBuffer: 1 << 20 },
         );
         runs.push(JSON.parse(stdout.trim().split("\n").pop()!) as ServerResult);

@@ -6,7 +6,7 @@
 // vectors and on hashing-embedder vectors of conversation texts. Goals are printed as
 // PASS / MISS, never asserted.
 //
-//   node --import tsx bench/similarity.bench.ts [--smoke]
+//   node --import ./bench/ts-loader.mjs bench/similarity.bench.ts [--smoke]
 
 import os from "node:os";
 import { Bench, type Task } from "tinybench";

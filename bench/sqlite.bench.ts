@@ -4,7 +4,7 @@
 // engine), in wall time and in CPU time (mean of 5; on a shared machine the wall time mostly
 // says how long the process waited for a core). Goals are reported, never asserted.
 //
-// Alone: `node --import tsx bench/sqlite.bench.ts` (add `--smoke` for a tiny, quick run).
+// Alone: `node --import ./bench/ts-loader.mjs bench/sqlite.bench.ts` (add `--smoke` for a tiny, quick run).
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";

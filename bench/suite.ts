@@ -1,6 +1,6 @@
 // Runs ONE suite in this process and writes its report as JSON to a file:
 //
-//   node --expose-gc --import tsx bench/suite.ts <bench/name.bench.ts> <out.json> [--smoke]
+//   node --expose-gc --import ./bench/ts-loader.mjs bench/suite.ts <bench/name.bench.ts> <out.json> [--smoke]
 //
 // bench/index.ts spawns one of these per suite, so no suite's heap, JIT state or GC threads
 // disturb the next. The suite is the file's default export or its export named run...Suite.

@@ -4,7 +4,7 @@
 // builds after it see the summary and the newest messages: O(W), flat from 1k to 1M.
 // Nothing here asserts on timings: goals are printed as PASS / MISS.
 //
-//   node --import tsx bench/summaries.bench.ts [--smoke]
+//   node --import ./bench/ts-loader.mjs bench/summaries.bench.ts [--smoke]
 
 import os from "node:os";
 import { Bench } from "tinybench";

@@ -1,6 +1,6 @@
 // Tail latency under a resident load, for ONE engine per process (so heaps do not interfere):
 //
-//   node --expose-gc --import tsx bench/tail-latency.ts <wasm|js|flat|none> [chats] [perChat] [iterations]
+//   node --expose-gc --import ./bench/ts-loader.mjs bench/tail-latency.ts <wasm|js|flat|none> [chats] [perChat] [iterations]
 //
 // Builds `chats` conversations of `perChat` messages each (default 50 x 100,000 = 5M resident),
 // appended round-robin as a server receives them, then runs a request-handler-like loop: a few

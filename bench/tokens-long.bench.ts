@@ -1,7 +1,7 @@
 // Long texts without spaces (issue 7, item 1c): gpt-tokenizer's own count (quadratic on one
 // long piece) against ctxloom's exact counter (heap merge, O(n log n)), and what the context
 // builder does with 10 MiB: memory cut to its slice (only the kept part is encoded), input
-// refused by a linear bound. Run alone: `node --import tsx bench/tokens-long.bench.ts`.
+// refused by a linear bound. Run alone: `node --import ./bench/ts-loader.mjs bench/tokens-long.bench.ts`.
 import { countTokens as gptCount } from "gpt-tokenizer/encoding/o200k_base";
 import { Loom } from "../src/index.js";
 import { loadEncoding } from "../src/tokens/index.js";

@@ -10,7 +10,7 @@ import { Bench } from "tinybench";
 import { heuristicCounter, loadEncoding, tiktokenCounter, type TokenCounter } from "../src/tokens/index.js";
 import { wasmBpeCounter } from "../src/tokens/wasm-bpe.js";
 import { corpus } from "./corpus.js";
-import { fmt, ratio, type SuiteOptions } from "./report.js";
+import { TS_LOADER, fmt, ratio, type SuiteOptions } from "./report.js";
 
 const BACKENDS = ["wasm", "gpt-tokenizer", "js-tiktoken", "heuristic"] as const;
 type Backend = (typeof BACKENDS)[number];
@@ -46,7 +46,7 @@ async function measureLoad(backend: Backend): Promise<void> {
 export async function runTokensSuite(options: SuiteOptions = { smoke: false }) {
   const load = (backend: Backend) =>
     JSON.parse(
-      execFileSync(process.execPath, ["--expose-gc", "--import", "tsx", fileURLToPath(import.meta.url), "load", backend], { encoding: "utf8" }).trim(),
+      execFileSync(process.execPath, ["--expose-gc", "--import", TS_LOADER, fileURLToPath(import.meta.url), "load", backend], { encoding: "utf8" }).trim(),
     ) as { ms: number; heapMB: number };
   const loads = Object.fromEntries(BACKENDS.map((b) => [b, load(b)])) as Record<Backend, { ms: number; heapMB: number }>;
 

@@ -5,7 +5,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -19,7 +19,7 @@ interface Results {
 let results: Results;
 
 beforeAll(() => {
-  execFileSync(process.execPath, ["--import", "tsx", join(root, "bench/index.ts"), "--smoke", "--out", out], {
+  execFileSync(process.execPath, ["--import", pathToFileURL(join(root, "bench/ts-loader.mjs")).href, join(root, "bench/index.ts"), "--smoke", "--out", out], {
     cwd: root,
     stdio: ["ignore", "ignore", "pipe"],
     timeout: 170_000,

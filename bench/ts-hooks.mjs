@@ -11,7 +11,7 @@ import { transform } from "esbuild";
 
 /** `./x.js` written in a .ts file means `./x.ts` when only that exists (TypeScript's NodeNext convention). */
 export async function resolve(specifier, context, nextResolve) {
-  if (/^\.{1,2}\//.test(specifier) && specifier.endsWith(".js") && context.parentURL?.endsWith(".ts")) {
+  if (/^\.{1,2}\//.test(specifier) && specifier.endsWith(".js") && /\.m?ts$/.test(context.parentURL ?? "")) {
     const ts = new URL(specifier.replace(/\.js$/, ".ts"), context.parentURL);
     if (!existsSync(new URL(specifier, context.parentURL)) && existsSync(ts)) return { url: ts.href, shortCircuit: true };
   }
@@ -19,7 +19,7 @@ export async function resolve(specifier, context, nextResolve) {
 }
 
 export async function load(url, context, nextLoad) {
-  if (!url.startsWith("file:") || !url.endsWith(".ts")) return nextLoad(url, context);
+  if (!url.startsWith("file:") || !/\.m?ts$/.test(url)) return nextLoad(url, context);
   const path = fileURLToPath(url);
   const { code } = await transform(await readFile(path, "utf8"), {
     loader: "ts",

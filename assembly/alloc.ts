@@ -4,7 +4,10 @@
 // unit, so a freed block goes to the free list of its size class and is handed out
 // again to the next request of that class. New blocks come from a bump pointer; when
 // it reaches the end of memory, memory grows by at least its current size (doubling),
-// never past the limit set by `setMemoryLimit`. Every `memory.grow` is checked: a
+// never past the limit set by `setMemoryLimit`. Doubling, not less: V8 counts linear memory
+// as external memory, and each growth past its external limit starts a full collection of
+// the JS heap (which frees none of it). Pages past the bump pointer are reserved, never
+// touched, so they cost no resident memory. Every `memory.grow` is checked: a
 // failure returns 0 and the caller reports it to JS, which throws a CtxloomError.
 
 const PAGE_BITS: i32 = 16;
@@ -26,11 +29,16 @@ export function memoryPages(): i32 {
   return memory.size();
 }
 
+/** Bytes below the bump pointer: every block handed out so far, free ones included (the pages above were never touched). O(1). */
+export function memoryUsed(): usize {
+  return top;
+}
+
 function grow(end: usize): bool {
   const have = memory.size();
   const need = <i32>((<u64>end + 0xffff) >> PAGE_BITS); // in 64 bits: an end near 4 GiB must not wrap
   if (need <= have) return true;
-  let want = max(need, have + (have >> 3));
+  let want = max(need, have << 1);
   if (want > limitPages) want = need;
   if (want > limitPages) return false;
   return memory.grow(want - have) >= 0;

@@ -1,6 +1,6 @@
 // The core's exports. Everything here takes and returns numbers: strings never cross.
 
-export { setMemoryLimit, memoryPages } from "./alloc";
+export { setMemoryLimit, memoryPages, memoryUsed } from "./alloc";
 export {
   createTree, dropTree, reserveTree, append, treeTable, reserveOut, resetVisited, visited, COUNTS_VISITS,
 } from "./arena";

@@ -337,18 +337,18 @@ export async function runArenaSuite(options: SuiteOptions = { smoke: false }): P
   const jsBytes = (heapUsed() - heap0) / C.MEMORY_N;
 
   const wasm1m = await wasm();
-  const wasmMem0 = wasm1m.memoryBytes();
+  const wasmMem0 = wasm1m.memoryUsedBytes();
   const wasmHeap0 = heapUsed();
   const wasmFirst = wasm1m.createTree();
   buildHistory(wasm1m, wasmFirst, C.MEMORY_N);
   const wasmHeap = (heapUsed() - wasmHeap0) / C.MEMORY_N;
-  const wasmGrowth = (wasm1m.memoryBytes() - wasmMem0) / C.MEMORY_N;
+  const wasmGrowth = (wasm1m.memoryUsedBytes() - wasmMem0) / C.MEMORY_N;
   // Churn: that chat is deleted and another of the same size built. An allocator that
   // reuses freed blocks ends where it was; the figure is per message still held.
   wasm1m.dropTree(wasmFirst);
   const wasmTree1m = wasm1m.createTree();
   const wasmHead1m = buildHistory(wasm1m, wasmTree1m, C.MEMORY_N);
-  const wasmAfterChurn = (wasm1m.memoryBytes() - wasmMem0) / C.MEMORY_N;
+  const wasmAfterChurn = (wasm1m.memoryUsedBytes() - wasmMem0) / C.MEMORY_N;
 
   const flat1m = new FlatEngine();
   const flatTree1m = flat1m.createTree();
@@ -555,7 +555,7 @@ export function report(r: ArenaResults): SuiteReport {
   md.push(`median over ${C.ROUNDS} runs of each run's median batch (runs, ns/append: JS ${r.append.js.runsNs.map(f1).join(", ")}; WASM ${r.append.wasm.runsNs.map(f1).join(", ")}).`);
   md.push(`Walks: loops of ${count(C.WALKS)}, from the chat's head (hot) or from 1,024 heads spread over the history (cold), best of`);
   md.push(`${C.ROUNDS} interleaved rounds; the core's \`walkInto\` called without the TypeScript wrapper takes ${f1(w[large]!.wasmRaw.headNs)} ns at ${count(large)}.`);
-  md.push(`Memory: WASM = growth of \`memoryBytes()\` (${f1(r.memory.wasmGrowth)} B, linear memory with the allocator's slack) plus the growth of`);
+  md.push(`Memory: WASM = growth of \`memoryUsedBytes()\` (${f1(r.memory.wasmGrowth)} B, the linear memory handed out, with the allocator's slack) plus the growth of`);
   md.push(`v8's \`used_heap_size\` after \`gc()\` (${f1(r.memory.wasmHeap)} B: what the wrapper keeps per message); after that chat is deleted`);
   md.push(`and another built on the same engine, the linear memory holds ${f1(r.memory.wasmAfterChurn)} B per live message. Flat = its typed`);
   md.push(`arrays. JS = \`used_heap_size\` growth after \`gc()\`.`);

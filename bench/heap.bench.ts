@@ -71,7 +71,7 @@ async function child(engine: "wasm" | "js", sizes: number[], requests: number): 
     // A fresh Loom per size: its engine's memory starts from nothing.
     const loom = await Loom.open({ engine, counting: "heuristic" });
     const engineImpl = loom.engineImpl;
-    const engine0 = engine === "wasm" ? engineImpl.memoryBytes() : 0;
+    const engine0 = engine === "wasm" ? engineImpl.memoryUsedBytes() : 0;
     const chat = await loom.user("bench").create({ model: "gpt-4o", system: "You are a helpful assistant." });
     const watch = last ? observeGc() : undefined;
     for (let i = 0; i < n; i++) {
@@ -82,7 +82,7 @@ async function child(engine: "wasm" | "js", sizes: number[], requests: number): 
     gc();
     const heap = getHeapStatistics().used_heap_size - heap0;
     const objects = (queryObjects(Object, { format: "count" }) as number) - objects0;
-    const engineBytes = engine === "wasm" ? engineImpl.memoryBytes() - engine0 : 0;
+    const engineBytes = engine === "wasm" ? engineImpl.memoryUsedBytes() - engine0 : 0;
     out.push({ messages: n, heapPerMessage: heap / n, enginePerMessage: engineBytes / n, objectsPerMessage: objects / n });
     if (last) {
       const requestWatch = observeGc();

@@ -50,7 +50,7 @@ async function measure(engine: "wasm" | "js"): Promise<Record<string, string | n
   let texts = 0;
   for (let i = 0; i < N; i++) texts += stringBytes(content(i).length);
   const heap = m1.heapUsed - m0.heapUsed;
-  const arena = loom.engineImpl.memoryBytes();
+  const arena = loom.engineImpl.memoryUsedBytes();
   const columns = store.resident!("u", chat.id)!.columnBytes;
   const row = {
     engine,

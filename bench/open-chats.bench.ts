@@ -43,7 +43,7 @@ export async function runOpenChatsSuite(options: SuiteOptions = { smoke: false }
       }
       const ms = performance.now() - started;
       gc();
-      const open = { heap: process.memoryUsage().heapUsed - heap0, engine: loom.engineImpl.memoryBytes() };
+      const open = { heap: process.memoryUsage().heapUsed - heap0, engine: loom.engineImpl.memoryUsedBytes() };
       await loom.close();
       gc();
       rows.push({

@@ -7,6 +7,7 @@ export interface CoreExports {
   COUNTS_VISITS: WebAssembly.Global;
   setMemoryLimit(pages: number): void;
   memoryPages(): number;
+  memoryUsed(): number;
   createTree(): number;
   dropTree(tree: number): void;
   append(tree: number, parent: number, tokens: number, role: number, priority: number, flags: number): number;

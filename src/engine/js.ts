@@ -175,4 +175,8 @@ export class JsEngine implements Engine {
   memoryBytes(): number {
     return -1;
   }
+
+  memoryUsedBytes(): number {
+    return -1;
+  }
 }

@@ -115,8 +115,13 @@ export interface Engine {
    */
   readonly visited: number;
   resetVisited(): void;
-  /** Bytes the engine holds for node metadata (WASM: linear memory; JS: an estimate is not given, -1). */
+  /** Bytes the engine holds for node metadata (WASM: linear memory, grown by doubling; JS: an estimate is not given, -1). */
   memoryBytes(): number;
+  /**
+   * Of those, the bytes its allocator has handed out (freed blocks waiting for reuse included):
+   * what is resident, as the pages above were never touched. -1 for the JS engine.
+   */
+  memoryUsedBytes(): number;
 }
 
 /** What `select` returns. */

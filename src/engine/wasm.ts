@@ -296,6 +296,10 @@ export class WasmEngine implements Engine {
     return this.#x.memoryPages() * PAGE;
   }
 
+  memoryUsedBytes(): number {
+    return this.#x.memoryUsed();
+  }
+
   /**
    * The instance's raw exports, for a module that shares this core's memory (the similarity
    * index). After any of its calls that may grow memory, it calls `memoryMoved()`.

@@ -25,6 +25,33 @@ forEachEngine((kind) => {
     }
   });
 
+  it("memoryUsedBytes is what the allocator handed out (wasm), within memory that grows by doubling; -1 (js)", () => {
+    if (kind === "js") {
+      expect(e.memoryUsedBytes()).toBe(-1);
+      return;
+    }
+    const used0 = e.memoryUsedBytes();
+    const pages0 = e.memoryBytes();
+    expect(used0).toBeGreaterThan(0);
+    expect(used0).toBeLessThanOrEqual(pages0);
+    const t = e.createTree();
+    let grew = 0;
+    for (let i = 0, before = pages0; i < 400_000; i++) {
+      e.append(t, i - 1, 1, 1 + (i & 1), 1, 0);
+      const now = e.memoryBytes();
+      if (now !== before) {
+        // One growth is at least the size before it: V8 counts linear memory as external, and
+        // each growth can start a full collection of the JS heap, so growths must be few.
+        expect(now).toBeGreaterThanOrEqual(2 * before);
+        grew++;
+        before = now;
+      }
+    }
+    expect(grew).toBeGreaterThan(0);
+    expect(e.memoryUsedBytes()).toBeGreaterThan(used0 + 400_000 * 44 - 1);
+    expect(e.memoryUsedBytes()).toBeLessThanOrEqual(e.memoryBytes());
+  });
+
   it("a new tree is empty", () => {
     const t = e.createTree();
     expect(e.size(t)).toBe(0);

@@ -250,22 +250,42 @@ export function selectInto(tree: i32, head: i32, budget: i32, maxMessages: i32, 
 
 /**
  * Sorts n i32 ids at p by summarized depth, ascending (entries of one path: distinct depths):
- * in place, no allocation. The selection usually collects them newest first (one priority
- * level, the user turn at the head), so a descending run is reversed in O(n); anything else
- * goes to a heapsort.
+ * in place, no allocation. The selection collects them as a few runs, each newest first (the
+ * forced ones, then one per priority level), and usually one run holds nearly all: the newest
+ * user turn comes first, then the rest of the window. Each run is reversed, then an insertion
+ * sort merges them in O(n + inversions): O(n) for that usual shape. An insertion sort that
+ * moves more than about 4n ids (levels interleaved all along the window) hands over to a
+ * heapsort: O(n log n) at worst.
  */
 function sortIds(p: usize, n: i32): void {
-  let i = 1;
-  while (i < n && depthOf(load<i32>(p + (<usize>i << 2))) < depthOf(load<i32>(p + (<usize>(i - 1) << 2)))) i++;
-  if (i >= n) {
-    for (let a = 0, b = n - 1; a < b; a++, b--) {
+  for (let i = 0; i < n; ) {
+    let j = i + 1;
+    while (j < n && depthOf(load<i32>(p + (<usize>j << 2))) < depthOf(load<i32>(p + (<usize>(j - 1) << 2)))) j++;
+    for (let a = i, b = j - 1; a < b; a++, b--) {
       const t = load<i32>(p + (<usize>a << 2));
       store<i32>(p + (<usize>a << 2), load<i32>(p + (<usize>b << 2)));
       store<i32>(p + (<usize>b << 2), t);
     }
-    return;
+    i = j;
   }
-  heapSortIds(p, n);
+  let moves: i64 = 4 * <i64>n + 64;
+  for (let k = 1; k < n; k++) {
+    const v = load<i32>(p + (<usize>k << 2));
+    const dv = depthOf(v);
+    let j = k - 1;
+    while (j >= 0) {
+      const u = load<i32>(p + (<usize>j << 2));
+      if (depthOf(u) < dv) break;
+      store<i32>(p + (<usize>(j + 1) << 2), u); // the hole moves down to j
+      j--;
+      if (--moves < 0) {
+        store<i32>(p + (<usize>(j + 1) << 2), v); // a permutation again, then the heapsort
+        heapSortIds(p, n);
+        return;
+      }
+    }
+    store<i32>(p + (<usize>(j + 1) << 2), v);
+  }
 }
 
 function heapSortIds(p: usize, n: i32): void {

@@ -213,6 +213,10 @@ forEachEngine((kind) => {
       // One level (all NORMAL, the head a user turn): collected newest first, reversed.
       const plainChain = chain(e, Array.from({ length: 301 }, (_, i): [number, number, number] => [1 + (i % 7), i % 2 === 0 ? USER : ASSISTANT, NORMAL]));
       expect(sel(e, plainChain, 300, 10_000).ids).toEqual(Array.from({ length: 301 }, (_, i) => i));
+      // The head an answer: the user turn before it is collected first (forced), then the rest
+      // newest first; the user turn moves to its place (the usual shape: merged in O(n)).
+      expect(sel(e, plainChain, 299, 10_000).ids).toEqual(Array.from({ length: 300 }, (_, i) => i));
+      expect(sel(e, plainChain, 299, 200).ids).toEqual([...sel(e, plainChain, 299, 200).ids].sort((a, b) => a - b));
       // Every level and CRITICAL messages on one branch: collected out of order, sorted.
       const levels = [LOW, NORMAL, HIGH, CRITICAL];
       const mixed = chain(e, Array.from({ length: 301 }, (_, i): [number, number, number] => [1 + (i % 5), i % 2 === 0 ? USER : ASSISTANT, i === 300 ? NORMAL : levels[(i * 7) % 4]!]));

@@ -16,6 +16,7 @@ const USER = ROLES.indexOf("user");
  * than every kept user message is not seen here (the engine skips it without a trace).
  */
 export function checkCriticalUnits(source: ContextSource, kept: Int32Array): void {
+  if (source.criticalCalls === false) return; // no such message in the tree: nothing to check
   const e = source.engine;
   const t = source.tree;
   check(source, source.head);

@@ -183,6 +183,11 @@ export interface ContextSource {
   /** How summaries are sent (default "system"); their tokens were counted for it. */
   summaryPresentation?: SummaryPresentation;
   /**
+   * Optional: false when the tree holds no CRITICAL assistant message with tool calls, so no
+   * unit can break the promise of CRITICAL and the build skips checking the kept ones.
+   */
+  criticalCalls?: boolean;
+  /**
    * Recall, when on: given the ids the window would hold without it and a test of whether a
    * memory text fits the memory slice, the recalled text (appended to the memory) and messages.
    */

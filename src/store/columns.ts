@@ -11,6 +11,8 @@ export interface ColumnExtras extends MessageExtras {
 }
 
 const SUMMARY = 16;
+/** In the code column only: the message has extras (in the map), so a read without them skips the lookup. */
+const EXTRAS = 32;
 /** Messages per block of creation times: each block keeps its first time whole, the others as offsets from it. */
 const BLOCK_SHIFT = 12;
 /** An offset that does not fit (not a whole number of ms from 0 to 2^32 - 2): the time is in a map. */
@@ -37,7 +39,7 @@ export const columnCode = (m: Pick<Message, "role" | "priority" | "kind">): numb
  * changes, so readers may hold the columns while writers add to them.
  *
  *   per message: content (a string, or bytes) | time u32 | parent i32 | tokens i32 |
- *                code u8 = role (bits 0-1) | priority (bits 2-3) | summary (bit 4)
+ *                code u8 = role (bits 0-1) | priority (bits 2-3) | summary (bit 4) | extras (bit 5)
  *   per block of 4096 messages: base f64 (the block's first createdAt)
  *
  * createdAt = base[id >> 12] + time[id]: appends come in time order, so an offset in ms fits
@@ -143,7 +145,7 @@ export class MessageColumns {
     this.#setCreatedAt(id, createdAt);
     this.#parent[id] = parent;
     this.#tokens[id] = tokens;
-    this.#codes[id] = code;
+    this.#codes[id] = x ? code | EXTRAS : code;
     if (x) {
       if (x.toolCalls) for (const c of x.toolCalls) Object.freeze(Object.freeze(c).function);
       if (x.toolCalls) Object.freeze(x.toolCalls);
@@ -169,6 +171,11 @@ export class MessageColumns {
     this.#parent = grow(this.#parent, (n) => new Int32Array(n));
     this.#tokens = grow(this.#tokens, (n) => new Int32Array(n));
     this.#codes = grow(this.#codes, (n) => new Uint8Array(n));
+  }
+
+  /** The rare fields of message `id` (frozen), or undefined: most messages have none, and those pay no map lookup. */
+  extrasOf(id: number): Readonly<ColumnExtras> | undefined {
+    return this.#codes[id]! & EXTRAS ? this.extras.get(id) : undefined;
   }
 
   parentOf(id: number): number {
@@ -205,7 +212,7 @@ export class MessageColumns {
       createdAt: this.createdAt(id),
       kind: code & SUMMARY ? "summary" : "message",
     };
-    const x = this.extras.get(id);
+    const x = this.extrasOf(id);
     if (x) {
       if (x.name !== undefined) m.name = x.name;
       if (x.toolCalls) m.toolCalls = x.toolCalls.map((c) => ({ ...c, function: { ...c.function } }));

@@ -44,6 +44,7 @@ export function buildChatContext(ctx: LoomContext, chat: ChatContextState, optio
     held: (id) => columns.message(id),
     sendable: (id) => nodes.sendable(id),
     summaryPresentation: chat.summaryPresentation,
+    criticalCalls: nodes.criticalCalls > 0,
   };
   if (!recall) return buildContext(source, rest); // synchronous: no await on a server's hot path
   planBuild(source, rest); // every option checked before anything is embedded

@@ -1,6 +1,6 @@
 import { CtxloomError } from "../errors.js";
 import type { Engine } from "../engine/types.js";
-import { FLAG_SUMMARY, FLAG_TOOL_CALLS, FLAG_UNIT_END, ROLE_TOOL } from "../engine/types.js";
+import { CRITICAL, FLAG_SUMMARY, FLAG_TOOL_CALLS, FLAG_UNIT_END, ROLE_TOOL } from "../engine/types.js";
 import { PRIORITIES, ROLES, type Message } from "../message.js";
 import type { ToolUnit } from "../context/tool-units.js";
 import { toOpenAI, type OpenAIMessage } from "../context/format.js";
@@ -23,6 +23,8 @@ export class ChatNodes {
   readonly #nested = new Set<number>();
   /** Assistant messages by the ids of their tool calls (a call id is rarely used twice). */
   readonly #callOwners = new Map<string, number | number[]>();
+  /** CRITICAL assistant messages with tool calls in the tree (priorities never change): none, and builds skip their check. */
+  criticalCalls = 0;
 
   /**
    * `resident`: the store's own columns (shared); `loaded`: columns a store filled for this
@@ -70,7 +72,7 @@ export class ChatNodes {
   /** Adds message `id` (the next one), which the columns hold already, reading its fields there. */
   linkHeld(id: number, unitEnd: boolean): void {
     const cols = this.#texts;
-    const x = cols.extras.get(id);
+    const x = cols.extrasOf(id);
     if (cols.kindOf(id) === "summary") {
       // A summary is no child: the engine hangs it on the last node of its run (FLAG_SUMMARY is attachSummary's alone).
       const { first, last } = x!.covers!;
@@ -85,7 +87,10 @@ export class ChatNodes {
     if (x?.toolCalls) flags |= FLAG_TOOL_CALLS;
     if (unitEnd) flags |= FLAG_UNIT_END;
     this.engine.append(this.tree, cols.parentOf(id), cols.tokensOf(id), cols.roleCodeOf(id), cols.priorityCodeOf(id), flags);
-    if (x?.toolCalls) for (const c of x.toolCalls) this.#addOwner(c.id, id);
+    if (x?.toolCalls) {
+      for (const c of x.toolCalls) this.#addOwner(c.id, id);
+      if (cols.priorityCodeOf(id) === CRITICAL) this.criticalCalls++;
+    }
   }
 
   #addOwner(callId: string, id: number): void {
@@ -152,7 +157,7 @@ export class ChatNodes {
       createdAt: this.#texts.createdAt(id),
       kind: e.flags(t, id) & FLAG_SUMMARY ? "summary" : "message",
     };
-    const x = this.#texts.extras.get(id);
+    const x = this.#texts.extrasOf(id);
     if (x) {
       if (x.name !== undefined) m.name = x.name;
       if (x.toolCalls) m.toolCalls = x.toolCalls.map((c) => ({ ...c, function: { ...c.function } }));
@@ -169,7 +174,7 @@ export class ChatNodes {
     if (cols.kindOf(id) === "summary") return null;
     const role = ROLES[cols.roleCodeOf(id)]!;
     const content = cols.text(id);
-    const x = cols.extras.get(id);
+    const x = cols.extrasOf(id);
     if (!x) return { role, content } as OpenAIMessage;
     return toOpenAI({ role, content, name: x.name, toolCalls: x.toolCalls, toolCallId: x.toolCallId, parts: x.parts });
   }

@@ -2,7 +2,7 @@
 // a coded error. A critical assistant message whose tool calls are not all answered cannot be
 // sent (a call never goes without its results): the build says so instead of dropping it.
 import { describe, expect, it } from "vitest";
-import { Loom, type ToolCall } from "../../src/index.js";
+import { Loom, memoryStore, type ToolCall } from "../../src/index.js";
 import { expectRejectCode, forEachEngine } from "../helpers.js";
 
 const call = (id: string): ToolCall => ({ id, type: "function", function: { name: "lookup", arguments: "{}" } });
@@ -21,6 +21,24 @@ forEachEngine((engine) => {
       await chat.append({ role: "tool", content: "found", toolCallId: "c1" });
       expect((await chat.buildContext()).conversation.map((m) => m.role)).toEqual(["user", "assistant", "tool"]);
       await loom.close();
+    });
+
+    it("a chat reopened from its store still fails the build on such a unit (the check is skipped only in trees without one)", async () => {
+      const store = memoryStore();
+      const first = await Loom.open({ engine, store });
+      const chat = await first.user("u").create({ model: "gpt-4o" });
+      await chat.append({ role: "user", content: "look it up" });
+      await chat.append({ role: "assistant", content: "checking", toolCalls: [call("c1")], priority: "critical" });
+      await first.close();
+      const second = await Loom.open({ engine, store });
+      const reopened = await second.user("u").open(chat.id);
+      await expectRejectCode(() => reopened.buildContext(), "INVALID_TOOL_CALL");
+      // A high-priority unit awaiting its results is no promise broken: it is left out.
+      const other = await second.user("u").create({ model: "gpt-4o" });
+      await other.append({ role: "user", content: "q" });
+      await other.append({ role: "assistant", content: "", toolCalls: [call("h1")], priority: "high" });
+      expect((await other.buildContext()).conversation.map((m) => m.role)).toEqual(["user"]);
+      await second.close();
     });
 
     it("a cancelled unit is sent with its cancelled results, and complete critical units are sent", async () => {

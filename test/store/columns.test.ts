@@ -27,6 +27,21 @@ describe("MessageColumns", () => {
     expect(cols.message(1).toolCalls![0]!.id).toBe("k");
   });
 
+  it("extrasOf gives the rare fields of exactly the messages that have them (pushed one by one or as a run)", () => {
+    const cols = new MessageColumns({ utf8: true });
+    cols.push(message(0, 1, { name: "alice" }));
+    cols.push(message(1, 2));
+    cols.push(message(2, 3, { role: "system", kind: "summary", covers: { first: 0, last: 1 } }));
+    const text = new TextEncoder().encode("abc");
+    cols.pushRun(text, [1, 2], { parents: [2, 3], codes: [1, 1], tokens: [1, 1], created: [4, 5], extras: [null, { toolCallId: "k" }] });
+    expect([0, 1, 2, 3, 4].map((id) => cols.extrasOf(id))).toEqual([{ name: "alice" }, undefined, { covers: { first: 0, last: 1 } }, undefined, { toolCallId: "k" }]);
+    // The flag lives beside role, priority and kind, and changes none of them.
+    expect([0, 1, 2, 3, 4].map((id) => [cols.roleCodeOf(id), cols.priorityCodeOf(id), cols.kindOf(id)])).toEqual([
+      [1, 1, "message"], [1, 1, "message"], [0, 1, "summary"], [1, 0, "message"], [1, 0, "message"],
+    ]);
+    expect(cols.message(4)).toMatchObject({ role: "user", content: "bc", toolCallId: "k" });
+  });
+
   it("creation times come back exactly: in order, set back, fractional, negative, huge, across blocks", () => {
     fc.assert(
       fc.property(

@@ -5,7 +5,6 @@ import { PRIORITIES, ROLES, type Message } from "../message.js";
 import type { ToolUnit } from "../context/tool-units.js";
 import { toOpenAI, type OpenAIMessage } from "../context/format.js";
 import { MessageColumns } from "../store/columns.js";
-import { copyParts } from "../parts.js";
 
 /**
  * A chat's messages in memory: the shape and numbers in the engine (one tree), the texts and
@@ -142,30 +141,13 @@ export class ChatNodes {
     return { calls: this.#texts.extras.get(x)!.toolCalls!, answered, priority: PRIORITIES[e.priority(this.tree, x)]! };
   }
 
-  /** Message `id` as a new object: changing it changes nothing held. */
+  /**
+   * Message `id` as a new object: changing it changes nothing held. Read from the columns
+   * alone (they hold what the engine holds: parent, role, priority, tokens, kind, a summary's
+   * run), so no field costs a call into the engine.
+   */
   message(id: number): Message {
-    const e = this.engine;
-    const t = this.tree;
-    const parent = e.parent(t, id);
-    const m: Message = {
-      id,
-      parentId: parent < 0 ? null : parent,
-      role: ROLES[e.role(t, id)]!,
-      content: this.#texts.text(id),
-      priority: PRIORITIES[e.priority(t, id)]!,
-      tokens: e.tokens(t, id),
-      createdAt: this.#texts.createdAt(id),
-      kind: e.flags(t, id) & FLAG_SUMMARY ? "summary" : "message",
-    };
-    const x = this.#texts.extrasOf(id);
-    if (x) {
-      if (x.name !== undefined) m.name = x.name;
-      if (x.toolCalls) m.toolCalls = x.toolCalls.map((c) => ({ ...c, function: { ...c.function } }));
-      if (x.toolCallId !== undefined) m.toolCallId = x.toolCallId;
-      if (x.parts) m.parts = copyParts(x.parts);
-    }
-    if (m.kind === "summary") m.covers = { first: e.summaryFirst(t, id), last: e.summaryLast(t, id) };
-    return m;
+    return this.#texts.message(id);
   }
 
   /** Message `id` as the OpenAI format sends it, read from the columns alone (no engine call, no Message made); null for a summary. */
@@ -182,7 +164,7 @@ export class ChatNodes {
   /** The last `max` messages of the branch ending at `head`, oldest first. O(W). */
   walk(head: number, max: number): Message[] {
     const n = this.engine.walk(this.tree, head, max);
-    const ids = this.engine.ids.slice(0, n); // read before message() calls the engine again
+    const ids = this.engine.ids.slice(0, n); // a copy: the engine reuses its view at the next call
     const out = new Array<Message>(n);
     for (let i = 0; i < n; i++) out[i] = this.message(ids[i]!);
     return out;

@@ -27,7 +27,7 @@ export async function load(url, context, nextLoad) {
     target: "es2022",
     sourcefile: path,
     sourcemap: "inline",
-    tsconfigRaw: { compilerOptions: { verbatimModuleSyntax: true } },
+    tsconfigRaw: { compilerOptions: { verbatimModuleSyntax: true, target: "ES2022", useDefineForClassFields: true } }, // as tsconfig.json
   });
   return { format: "module", source: code, shortCircuit: true };
 }

@@ -22,8 +22,7 @@ export class ChatNodes {
   readonly #nested = new Set<number>();
   /** Assistant messages by the ids of their tool calls (a call id is rarely used twice). */
   readonly #callOwners = new Map<string, number | number[]>();
-  /** CRITICAL assistant messages with tool calls in the tree (priorities never change): none, and builds skip their check. */
-  criticalCalls = 0;
+  #criticalCalls = 0;
 
   /**
    * `resident`: the store's own columns (shared); `loaded`: columns a store filled for this
@@ -88,8 +87,13 @@ export class ChatNodes {
     this.engine.append(this.tree, cols.parentOf(id), cols.tokensOf(id), cols.roleCodeOf(id), cols.priorityCodeOf(id), flags);
     if (x?.toolCalls) {
       for (const c of x.toolCalls) this.#addOwner(c.id, id);
-      if (cols.priorityCodeOf(id) === CRITICAL) this.criticalCalls++;
+      if (cols.priorityCodeOf(id) === CRITICAL) this.#criticalCalls++;
     }
+  }
+
+  /** CRITICAL assistant messages with tool calls in the tree (priorities never change): with none, builds skip their check. */
+  get criticalCalls(): number {
+    return this.#criticalCalls;
   }
 
   #addOwner(callId: string, id: number): void {

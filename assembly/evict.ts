@@ -133,10 +133,14 @@ function unitTokens(x: i32, level: i32, minDepth: i32): i64 {
   }
 }
 
+/** Nodes the level walks moved over (see `lowFree` in selectInto). */
+let passed: i32 = 0;
+
 /** Keeps the unit whose newest member is x; returns the node after its assistant message. */
 function keepUnit(x: i32, level: i32): i32 {
   while (true) {
     keep(x);
+    passed++;
     const m = meta(x);
     x = next(x, level);
     if (roleOf(m) != ROLE_TOOL) return x;
@@ -208,10 +212,19 @@ export function selectInto(tree: i32, head: i32, budget: i32, maxMessages: i32, 
   // ones of that level were dropped. -1: the level did not stop.
   let stopHigh = -1;
   let stopNormal = -1;
+  // Whether the LOW level would keep nothing: its chain is every entry, and it walks from the
+  // head down to where the NORMAL level stopped (the end of the window, a unit that did not
+  // fit, or a dropped HIGH one). When the NORMAL walk started at the head and moved over one
+  // entry per depth down to there, no LOW entry lies in between, and the LOW walk is skipped.
+  let lowFree = false;
   for (let level = 2; level >= 0; level--) {
+    if (level == 0 && lowFree) break;
     let stop = -1;
     state = OUTSIDE;
     let x = entry(head, level);
+    const start = x;
+    let cut = false;
+    passed = 0;
     while (x >= 0) {
       const m = meta(x);
       if (depthOf(x) < minDepth) break;
@@ -224,18 +237,28 @@ export function selectInto(tree: i32, head: i32, budget: i32, maxMessages: i32, 
         if (state != INCOMPLETE && q > level && q < 3 && x != user && depthOf(x) <= (q == 2 ? stopHigh : stopNormal)) break;
         state = leaveUnit(state, m);
         x = next(x, level);
+        passed++;
         continue;
       }
       const cost: i64 = state == COMPLETE ? unitTokens(x, level, minDepth) : <i64>tokensOf(x);
-      if (cost < 0) break; // a unit cut by the horizon: it and everything older are outside
+      if (cost < 0) {
+        cut = true; // a unit cut by the horizon: it and everything older are outside
+        break;
+      }
       if (cost > left) {
         stop = x;
         break;
       }
       left -= cost;
-      x = state == COMPLETE ? keepUnit(x, level) : (keep(x), next(x, level));
+      if (state == COMPLETE) x = keepUnit(x, level);
+      else {
+        keep(x);
+        x = next(x, level);
+        passed++;
+      }
       state = OUTSIDE;
     }
+    if (level == 1 && !cut && start == head) lowFree = passed == depthOf(head) - (x < 0 ? -1 : depthOf(x));
     if (level == 2) stopHigh = stop < 0 ? -1 : depthOf(stop);
     else if (level == 1) stopNormal = stop < 0 ? -1 : depthOf(stop);
   }

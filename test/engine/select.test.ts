@@ -228,6 +228,17 @@ forEachEngine((kind) => {
       expect(some).toEqual([...some].sort((a, b) => a - b));
     });
 
+    it("a LOW message between kept NORMAL ones and the one that stopped them is still kept when it fits", () => {
+      //               0 normal (big)      1 low              2 normal              3 user (head)
+      const t = chain(e, [[50, ASSISTANT, NORMAL], [5, USER, LOW], [10, ASSISTANT, NORMAL], [10, USER, NORMAL]]);
+      expect(sel(e, t, 3, 30).ids).toEqual([1, 2, 3]); // NORMAL stops at 0; LOW fills the room above it
+      expect(sel(e, t, 3, 24).ids).toEqual([2, 3]); // no room left for it
+      // No LOW message at all: the same selection, the LOW level has nothing to walk.
+      const n = chain(e, [[50, ASSISTANT, NORMAL], [5, USER, NORMAL], [10, ASSISTANT, NORMAL], [10, USER, NORMAL]]);
+      expect(sel(e, n, 3, 30).ids).toEqual([1, 2, 3]);
+      expect(sel(e, n, 3, 24).ids).toEqual([2, 3]);
+    });
+
     it("lowest priority goes first, then oldest first within a priority", () => {
       //              0 low        1 normal      2 low         3 normal      4 user (head)
       const t = chain(e, [[10, USER, LOW], [10, ASSISTANT, NORMAL], [10, USER, LOW], [10, ASSISTANT, NORMAL], [10, USER, NORMAL]]);

@@ -18,6 +18,7 @@ import {
   COL_PARENT, COL_UP1, COL_UP2, COL_UP3, COL_USER, COL_TOKENS, COL_META, COL_SKIP, COL_VDEPTH,
   ROLE_SHIFT, PRIORITY_SHIFT, FLAGS_SHIFT, ROLE_TOOL, FLAG_TOOL_CALLS, FLAG_UNIT_END, FLAG_SUMMARY,
 } from "./arena";
+import { sortByDepth } from "./depth-sort";
 
 // The last selection's figures, read by JS (24 bytes, 8-aligned):
 //   +-------+------------+---------+-----+-------------------+
@@ -264,74 +265,9 @@ export function selectInto(tree: i32, head: i32, budget: i32, maxMessages: i32, 
   }
   countVisited(visited);
 
-  sortIds(out, count); // by summarized depth: path order, a summary where its run was
+  sortByDepth(out, count, cVdepth); // path order, a summary where its run was
   store<i32>(result + R_KEPT_TOKENS, budget - <i32>left);
   store<i32>(result + R_EVICTED, candidates - (count - forcedOutside));
   store<i32>(result, count);
   return count;
-}
-
-/**
- * Sorts n i32 ids at p by summarized depth, ascending (entries of one path: distinct depths):
- * in place, no allocation. The selection collects them as a few runs, each newest first (the
- * forced ones, then one per priority level), and usually one run holds nearly all: the newest
- * user turn comes first, then the rest of the window. Each run is reversed, then an insertion
- * sort merges them in O(n + inversions): O(n) for that usual shape. An insertion sort that
- * moves more than about 4n ids (levels interleaved all along the window) hands over to a
- * heapsort: O(n log n) at worst.
- */
-function sortIds(p: usize, n: i32): void {
-  for (let i = 0; i < n; ) {
-    let j = i + 1;
-    while (j < n && depthOf(load<i32>(p + (<usize>j << 2))) < depthOf(load<i32>(p + (<usize>(j - 1) << 2)))) j++;
-    for (let a = i, b = j - 1; a < b; a++, b--) {
-      const t = load<i32>(p + (<usize>a << 2));
-      store<i32>(p + (<usize>a << 2), load<i32>(p + (<usize>b << 2)));
-      store<i32>(p + (<usize>b << 2), t);
-    }
-    i = j;
-  }
-  let moves: i64 = 4 * <i64>n + 64;
-  for (let k = 1; k < n; k++) {
-    const v = load<i32>(p + (<usize>k << 2));
-    const dv = depthOf(v);
-    let j = k - 1;
-    while (j >= 0) {
-      const u = load<i32>(p + (<usize>j << 2));
-      if (depthOf(u) < dv) break;
-      store<i32>(p + (<usize>(j + 1) << 2), u); // the hole moves down to j
-      j--;
-      if (--moves < 0) {
-        store<i32>(p + (<usize>(j + 1) << 2), v); // a permutation again, then the heapsort
-        heapSortIds(p, n);
-        return;
-      }
-    }
-    store<i32>(p + (<usize>(j + 1) << 2), v);
-  }
-}
-
-function heapSortIds(p: usize, n: i32): void {
-  for (let i = (n >> 1) - 1; i >= 0; i--) siftDown(p, i, n);
-  for (let end = n - 1; end > 0; end--) {
-    const top = load<i32>(p);
-    store<i32>(p, load<i32>(p + (<usize>end << 2)));
-    store<i32>(p + (<usize>end << 2), top);
-    siftDown(p, 0, end);
-  }
-}
-
-@inline function siftDown(p: usize, i: i32, n: i32): void {
-  const v = load<i32>(p + (<usize>i << 2));
-  const dv = depthOf(v);
-  while (true) {
-    let c = 2 * i + 1;
-    if (c >= n) break;
-    if (c + 1 < n && depthOf(load<i32>(p + (<usize>(c + 1) << 2))) > depthOf(load<i32>(p + (<usize>c << 2)))) c++;
-    const cv = load<i32>(p + (<usize>c << 2));
-    if (depthOf(cv) <= dv) break;
-    store<i32>(p + (<usize>i << 2), cv);
-    i = c;
-  }
-  store<i32>(p + (<usize>i << 2), v);
 }

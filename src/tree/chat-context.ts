@@ -23,7 +23,7 @@ export interface ChatContextState {
 
 /**
  * A chat's context: the source the context room builds from (the engine's tree, messages
- * read from the nodes, or from the columns once the context outlives the build), with
+ * read from the chat's columns, during the build and once the context outlives it), with
  * recall's hook when the build recalls (every option checked before anything is embedded).
  * Synchronous unless it recalls.
  */
@@ -31,6 +31,9 @@ export function buildChatContext(ctx: LoomContext, chat: ChatContextState, optio
   const { rest, recall } = splitRecall(ctx, options);
   const { nodes } = chat;
   const columns = nodes.columns;
+  // The columns hold every field of a message, and outlive the nodes when the chat sleeps:
+  // one reader serves the build and the context that outlives it.
+  const read = (id: number) => columns.message(id);
   const source: ContextSource = {
     engine: nodes.engine,
     tree: nodes.tree,
@@ -40,8 +43,8 @@ export function buildChatContext(ctx: LoomContext, chat: ChatContextState, optio
     system: chat.system,
     budget: chat.options.budget,
     historyLimits: chat.options.historyLimits,
-    message: (id) => nodes.message(id),
-    held: (id) => columns.message(id),
+    message: read,
+    held: read,
     sendable: (id) => nodes.sendable(id),
     summaryPresentation: chat.summaryPresentation,
     criticalCalls: nodes.criticalCalls > 0,

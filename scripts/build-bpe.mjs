@@ -58,6 +58,7 @@ function unicodeClasses() {
     }
     index[b] = n;
   }
+  if (index[0] !== 0) throw new Error("the ASCII block must be block 0 (classAt reads it without the index)");
   const blockBytes = new Uint8Array(blocks.length * blockSize);
   blocks.forEach((block, i) => blockBytes.set(block, i * blockSize));
   return { index: new Uint8Array(index.buffer), blocks: blockBytes };
@@ -81,6 +82,7 @@ async function ranks(encoding) {
     maxLength = Math.max(maxLength, bytes.length);
   }
   if (decoder.length >= (1 << 18) - 1) throw new Error(`${encoding}: ${decoder.length} ranks; a hash slot holds rank + 1 in 18 bits`);
+  if (poolBytes >= 1 << 22) throw new Error(`${encoding}: ${poolBytes} bytes of tokens; a hash slot holds a pool offset in 22 bits`);
   const pool = new Uint8Array(poolBytes);
   let at = 0;
   for (const bytes of parts) {

@@ -43,11 +43,13 @@ export let cpByte: u32 = 0;
 @inline export function classAt(p: usize): u32 {
   const b0 = <u32>load<u8>(p);
   cpByte = b0;
-  let cp: u32;
+  // ASCII's block is the first the build lays out (block 0): no index load.
   if (b0 < 0x80) {
     cpLen = 1;
-    cp = b0;
-  } else if (b0 < 0xe0) {
+    return <u32>load<u8>(uBlocks + <usize>b0);
+  }
+  let cp: u32;
+  if (b0 < 0xe0) {
     cpLen = 2;
     cp = ((b0 & 0x1f) << 6) | (<u32>load<u8>(p, 1) & 0x3f);
   } else if (b0 < 0xf0) {

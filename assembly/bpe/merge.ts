@@ -66,8 +66,9 @@ function shortMerge(p: usize, n: u32): u32 {
     }
     if (at < 0) break;
     const a = <u32>at;
-    memory.copy(s + (<usize>(a + 1) << 2), s + (<usize>(a + 2) << 2), <usize>(m - a - 2) << 2);
-    memory.copy(r + (<usize>a << 2), r + (<usize>(a + 1) << 2), <usize>(m - a - 1) << 2);
+    // Both arrays close the gap (loops: a few words, where memory.copy is a call out of the module).
+    for (let k = a + 1; k + 1 < m; k++) store<u32>(s + (<usize>k << 2), load<u32>(s + (<usize>(k + 1) << 2)));
+    for (let k = a; k + 1 < m; k++) store<u32>(r + (<usize>k << 2), load<u32>(r + (<usize>(k + 1) << 2)));
     m--;
     const sa = load<u32>(s + (<usize>a << 2));
     store<u32>(r + (<usize>a << 2), a + 2 < m ? rankOf(p + sa, load<u32>(s + (<usize>(a + 2) << 2)) - sa) : NONE);

@@ -1,26 +1,38 @@
 // Rank lookup: byte sequence -> rank, one open-addressing hash table per encoding, built by
-// `buildRanks` from the lengths and pool the build put in memory.
+// `buildRanks` and `insertRanks` from the lengths and pool the build put in memory.
 //
-// Slot (u32): tag (hash bits 18..31) << 18 | (rank + 1), or EMPTY (0: memory fresh from a grow
-// needs no clearing). A lookup compares bytes only on a tag match. offsets[r] (u32) is where rank r's bytes start in the pool; offsets[count] the end.
+// Slot (u64): tag (hash bits 16..31) << 48 | length << 40 | pool offset << 18 | (rank + 1), or
+// EMPTY (0: memory fresh from a grow needs no clearing). A lookup reads the pool only when
+// tag and length match: a token found costs two cache misses (its slot, its bytes), a probe
+// that finds nothing usually one. The table is kept at most 4/5 full: linear probing walks
+// consecutive slots, eight to a cache line.
+//
+// Pairs of bytes, the merges' most frequent lookup, have a direct table beside it: u32
+// (rank + 1, 0 when the pair is no token) per two-byte value, 256 KiB, one load.
 
 import { DATA_BASE, header, reach } from "./layout";
 
 export const NONE: u32 = 0xffffffff;
-const EMPTY: u32 = 0;
-const RANK_BITS: u32 = 18;
-const RANK_MASK: u32 = (1 << RANK_BITS) - 1;
+const EMPTY: u64 = 0;
+const RANK_BITS: u64 = 18;
+const RANK_MASK: u64 = (1 << RANK_BITS) - 1;
+const OFFSET_MASK: u64 = (1 << 22) - 1;
+const KEY_MASK: u64 = 0xffffff0000000000; // tag and length
 
 // The encoding being counted.
 let pool: usize = 0;
-let offsets: usize = 0;
 let slots: usize = 0;
+let pairs: usize = 0;
 let mask: u32 = 0;
 let maxLen: u32 = 0;
+const PAIR_BYTES: usize = 65536 << 2;
 
-// Per encoding (0: o200k_base, 1: cl100k_base): offsets, slots, mask (0 until laid out), and
-// its longest token (0 until every rank is inserted).
-const built = memory.data(2 * 4 * 4);
+// Per encoding (0: o200k_base, 1: cl100k_base), 5 u32: slots (0 until laid out), mask, its
+// longest token (0 until every rank is inserted), the next rank to insert, and its pool offset.
+const built = memory.data(2 * 5 * 4);
+@inline function record(e: u32): usize {
+  return built + <usize>e * 20;
+}
 
 @inline function hashBytes(p: usize, n: u32): u32 {
   let h: u32 = n * 0x9e3779b1;
@@ -54,86 +66,83 @@ const built = memory.data(2 * 4 * 4);
   return true;
 }
 
+@inline function keyOf(h: u32, n: u32): u64 {
+  return (<u64>(h >>> 16) << 48) | (<u64>n << 40);
+}
+
 /** The rank of the n bytes at p in the selected encoding, or NONE. */
 export function rankOf(p: usize, n: u32): u32 {
+  if (n == 2) return load<u32>(pairs + (<usize>load<u16>(p) << 2)) - 1; // 0 - 1 is NONE
   if (n > maxLen) return NONE;
   const h = hashBytes(p, n);
-  const tag = h >>> RANK_BITS;
+  const key = keyOf(h, n);
   let i = h & mask;
-  let s = load<u32>(slots + (<usize>i << 2));
+  let s = load<u64>(slots + (<usize>i << 3));
   while (s != EMPTY) {
-    if (s >>> RANK_BITS == tag) {
-      const r = (s & RANK_MASK) - 1;
-      const at = load<u32>(offsets + (<usize>r << 2));
-      if (load<u32>(offsets + (<usize>(r + 1) << 2)) - at == n && sameBytes(pool + at, p, n)) return r;
-    }
+    if ((s & KEY_MASK) == key && sameBytes(pool + <usize>((s >> RANK_BITS) & OFFSET_MASK), p, n)) return <u32>(s & RANK_MASK) - 1;
     i = (i + 1) & mask;
-    s = load<u32>(slots + (<usize>i << 2));
+    s = load<u64>(slots + (<usize>i << 3));
   }
   return NONE;
 }
 
 /**
- * Lays out encoding e's table at `top` (once): offsets, and empty slots; insertRanks fills it.
+ * Lays out encoding e's table at `top` (once), all slots empty; insertRanks fills it.
  * Returns the new top, or 0 when memory cannot grow.
  */
 export function buildRanks(e: u32, top: usize, dirtyEnd: usize): usize {
-  const rec = built + (<usize>e << 4);
+  const rec = record(e);
   if (load<u32>(rec) != 0) return top;
   const count = header(2 + 4 * e);
-  const lengths = DATA_BASE + header(3 + 4 * e);
   let size: u32 = 1024;
-  while (size < count * 2) size <<= 1; // load factor below 1/2
-  const offs = (top + 7) & ~7;
-  const table = (offs + (<usize>(count + 1) << 2) + 7) & ~7;
-  const end = table + (<usize>size << 2);
+  while (size < count + (count >> 2)) size <<= 1; // at most 4/5 full
+  const table = (top + 7) & ~7;
+  const end = table + (<usize>size << 3) + PAIR_BYTES;
   if (!reach(end)) return 0;
   if (dirtyEnd > table) memory.fill(table, 0, min(end, dirtyEnd) - table); // once an input buffer
-  let at: u32 = 0;
-  for (let r: u32 = 0; r < count; r++) {
-    store<u32>(offs + (<usize>r << 2), at);
-    at += <u32>load<u8>(lengths + r);
-  }
-  store<u32>(offs + (<usize>count << 2), at);
-  store<u32>(rec, <u32>offs);
-  store<u32>(rec, <u32>table, 4);
-  store<u32>(rec, size - 1, 8);
+  store<u32>(rec, <u32>table);
+  store<u32>(rec, size - 1, 4);
   return end;
 }
 
 /**
- * Hashes ranks [from, to) of encoding e into its table; when `to` is the last, the encoding is
- * ready. (The caller goes in slices: after the first ones, the engine runs its optimized code.)
+ * Hashes encoding e's ranks from the next one not yet inserted up to `to` (exclusive) into its
+ * table; when `to` reaches the last, the encoding is ready. (The caller goes in slices: after
+ * the first ones, the engine runs its optimized code.)
  */
-export function insertRanks(e: u32, from: u32, to: u32): void {
-  const rec = built + (<usize>e << 4);
-  if (load<u32>(rec) == 0 || load<u32>(rec, 12) != 0) return; // not laid out, or ready
+export function insertRanks(e: u32, to: u32): void {
+  const rec = record(e);
+  if (load<u32>(rec) == 0 || load<u32>(rec, 8) != 0) return; // not laid out, or ready
   const count = header(2 + 4 * e);
   if (to > count) to = count;
+  const lengths = DATA_BASE + header(3 + 4 * e);
   const bytes = DATA_BASE + header(4 + 4 * e);
-  const offs = <usize>load<u32>(rec);
-  const table = <usize>load<u32>(rec, 4);
-  const m = load<u32>(rec, 8);
-  for (let r = from; r < to; r++) {
-    const at = load<u32>(offs + (<usize>r << 2));
-    const n = load<u32>(offs + (<usize>(r + 1) << 2)) - at;
-    if (n == 0) continue;
+  const table = <usize>load<u32>(rec);
+  const m = load<u32>(rec, 4);
+  let at = load<u32>(rec, 16);
+  for (let r = load<u32>(rec, 12); r < to; r++) {
+    const n = <u32>load<u8>(lengths + r);
+    if (n == 0) continue; // an unused rank
     const h = hashBytes(bytes + at, n);
     let i = h & m;
-    while (load<u32>(table + (<usize>i << 2)) != EMPTY) i = (i + 1) & m;
-    store<u32>(table + (<usize>i << 2), ((h >>> RANK_BITS) << RANK_BITS) | (r + 1));
+    while (load<u64>(table + (<usize>i << 3)) != EMPTY) i = (i + 1) & m;
+    store<u64>(table + (<usize>i << 3), keyOf(h, n) | (<u64>at << RANK_BITS) | <u64>(r + 1));
+    if (n == 2) store<u32>(table + (<usize>(m + 1) << 3) + (<usize>load<u16>(bytes + at) << 2), r + 1);
+    at += n;
   }
-  if (to == count) store<u32>(rec, header(5 + 4 * e), 12);
+  store<u32>(rec, max(to, load<u32>(rec, 12)), 12);
+  store<u32>(rec, at, 16);
+  if (to == count) store<u32>(rec, header(5 + 4 * e), 8);
 }
 
 /** Selects encoding e (built) for rankOf. */
 export function selectRanks(e: u32): bool {
-  const rec = built + (<usize>e << 4);
-  if (load<u32>(rec, 12) == 0) return false; // not ready
+  const rec = record(e);
+  if (load<u32>(rec, 8) == 0) return false; // not ready
   pool = DATA_BASE + header(4 + 4 * e);
-  offsets = <usize>load<u32>(rec);
-  slots = <usize>load<u32>(rec, 4);
-  mask = load<u32>(rec, 8);
-  maxLen = load<u32>(rec, 12);
+  slots = <usize>load<u32>(rec);
+  mask = load<u32>(rec, 4);
+  pairs = slots + (<usize>(mask + 1) << 3);
+  maxLen = load<u32>(rec, 8);
   return true;
 }

@@ -88,6 +88,31 @@ function punctuation(i: u32, slash: bool): i32 {
   return <i32>q;
 }
 
+/** The byte at q, or 0 past the end. */
+@inline function byteAt(q: u32): u32 {
+  return q < end ? <u32>load<u8>(buf + q) : 0;
+}
+
+/**
+ * The fast path of the most common piece, ASCII letters after an optional space: its end, or -1
+ * when the general scanner must decide (no letter; or a byte >= 0x80 follows, which may be a
+ * letter or mark that goes on with the run). `cased`: o200k_base's A1 / A2 (uppercase, then
+ * lowercase: "HTTPServer", but "helloWorld" ends at "W"); else cl100k_base's B2 (any letters).
+ */
+@inline function asciiLetters(i: u32, cased: bool): i32 {
+  let q = i;
+  if (load<u8>(buf + q) == 0x20) q++;
+  const from = q;
+  let b = byteAt(q);
+  if (cased) {
+    while (b - 0x41 < 26) b = byteAt(++q); // [A-Z]*
+    while (b - 0x61 < 26) b = byteAt(++q); // [a-z]*
+  } else {
+    while ((b | 0x20) - 0x61 < 26) b = byteAt(++q); // [A-Za-z]*
+  }
+  return q == from || b >= 0x80 ? -1 : <i32>q;
+}
+
 /** Whitespace at i: the end of the run, with the start of its last code point and the end of its last \r or \n. */
 let runLast: u32 = 0;
 let runNewline: i32 = -1;
@@ -110,22 +135,26 @@ export function countO200k(at: usize, n: u32): u32 {
   let tokens: u32 = 0;
   let i: u32 = 0;
   while (i < n) {
-    const c = classAt(buf + i);
-    const len0 = cpLen;
-    let e: i32 = -1;
-    const prefix = isPrefix(c);
-    if (prefix) e = upperThenLower(i + len0);
-    if (e < 0 && (isUpperish(c) || isLowerish(c))) e = upperThenLower(i);
-    if (e < 0 && prefix) e = upperRun(i + len0);
-    if (e < 0 && isUpperish(c)) e = upperRun(i);
-    if (e >= 0) e = <i32>contraction(<u32>e);
-    else if (c == C_NUMBER) e = <i32>numbers(i, len0);
-    else if (c != C_SPACE || load<u8>(buf + i) == 0x20) e = punctuation(i, true);
-    if (e < 0) {
-      const q = spaceRun(i);
-      if (runNewline >= 0) e = runNewline; // A5
-      else if (q == n || runLast == i) e = <i32>q; // A6 to the end, or A7 (one code point)
-      else e = <i32>runLast; // A6: all but the last
+    let e = asciiLetters(i, true);
+    if (e >= 0) {
+      e = <i32>contraction(<u32>e);
+    } else {
+      const c = classAt(buf + i);
+      const len0 = cpLen;
+      const prefix = isPrefix(c);
+      if (prefix) e = upperThenLower(i + len0);
+      if (e < 0 && (isUpperish(c) || isLowerish(c))) e = upperThenLower(i);
+      if (e < 0 && prefix) e = upperRun(i + len0);
+      if (e < 0 && isUpperish(c)) e = upperRun(i);
+      if (e >= 0) e = <i32>contraction(<u32>e);
+      else if (c == C_NUMBER) e = <i32>numbers(i, len0);
+      else if (c != C_SPACE || load<u8>(buf + i) == 0x20) e = punctuation(i, true);
+      if (e < 0) {
+        const q = spaceRun(i);
+        if (runNewline >= 0) e = runNewline; // A5
+        else if (q == n || runLast == i) e = <i32>q; // A6 to the end, or A7 (one code point)
+        else e = <i32>runLast; // A6: all but the last
+      }
     }
     tokens += pieceTokens(buf + i, <u32>e - i);
     if (failed) return 0;
@@ -140,30 +169,30 @@ export function countCl100k(at: usize, n: u32): u32 {
   let tokens: u32 = 0;
   let i: u32 = 0;
   while (i < n) {
-    let e: i32 = <i32>contraction(i);
-    if (<u32>e == i) e = -1;
-    const c = classAt(buf + i);
-    const len0 = cpLen;
+    let e = asciiLetters(i, false);
     if (e < 0) {
-      let q = i + len0;
-      if (isPrefix(c) || isLetter(c)) {
+      e = <i32>contraction(i);
+      if (<u32>e == i) e = -1;
+      const c = classAt(buf + i);
+      const len0 = cpLen;
+      if (e < 0 && (isPrefix(c) || isLetter(c))) {
         // B2: with the prefix when it is one, else the letter run from i.
-        const from = isPrefix(c) ? q : i;
-        q = from;
+        const from = isPrefix(c) ? i + len0 : i;
+        let q = from;
         while (q < n && isLetter(classAt(buf + q))) q += cpLen;
         if (q > from) e = <i32>q;
       }
-    }
-    if (e < 0) {
-      if (c == C_NUMBER) e = <i32>numbers(i, len0);
-      else if (c != C_SPACE || load<u8>(buf + i) == 0x20) e = punctuation(i, false);
-    }
-    if (e < 0) {
-      const q = spaceRun(i);
-      if (q == n) e = <i32>q; // B5
-      else if (runNewline >= 0) e = runNewline; // B6
-      else if (runLast != i) e = <i32>runLast; // B7
-      else e = <i32>q; // B8
+      if (e < 0) {
+        if (c == C_NUMBER) e = <i32>numbers(i, len0);
+        else if (c != C_SPACE || load<u8>(buf + i) == 0x20) e = punctuation(i, false);
+      }
+      if (e < 0) {
+        const q = spaceRun(i);
+        if (q == n) e = <i32>q; // B5
+        else if (runNewline >= 0) e = runNewline; // B6
+        else if (runLast != i) e = <i32>runLast; // B7
+        else e = <i32>q; // B8
+      }
     }
     tokens += pieceTokens(buf + i, <u32>e - i);
     if (failed) return 0;

@@ -35,6 +35,8 @@ const FRAGMENTS = [
   " ", "  ", "   ", "\t", "\n", "\n\n", "\r\n", " \n ", "\u00a0", "\u3000", "\u2028", "\ufeff", "\u0085", "\u200b",
   "'s", "'S", "'t", "'ll", "'LL", "'Ll", "'lL", "'ve", "'VE", "'re", "'Re", "'d", "'m", "'x", "'", "I'LL", "We'Re", "don't", "DON'T",
   "a", "A", "hello", "Hello", "HELLO", "HeLLo", "camelCase", "XMLHttpRequest", "ǅungla", "ǈ", "ʰʲ", "ſ",
+  // ASCII letters that run on into other letters or marks (where the ASCII fast path hands over)
+  "café", "naïve", "Straße", "ÆON", "Éa", "HTTPÉ", "aÉ", " über", " Über", "x́y", "ABʰ", "abǅc", "HTTPServer",
   "0", "7", "12", "123", "1234", "12345678901234567890", "٣٤٥", "१२३", "Ⅻ", "½", "①",
   "!", "?!", "...", "—", "/", "//", "/*", "*/", "\\", "<|endoftext|>", "<|im_start|>", "{}", "[]()", "$", "€", "@#%", "```",
   "😀", "👍🏽", "👩‍👩‍👧‍👦", "🏳️‍🌈", "🇫🇷", "❤️", "🧑🏿‍🚀", "☺︎",

@@ -4,27 +4,12 @@
 // off the JS heap (typed arrays and the WASM arena), and heap objects (from a heap snapshot).
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { getHeapSnapshot } from "node:v8";
 import { Loom, memoryStore } from "../src/index.js";
+import { heapObjects } from "./heap-objects.js";
 
 const N = Number(process.argv[2] ?? 1_000_000);
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error("run with node --expose-gc");
-
-/** Objects on the V8 heap, read from a heap snapshot's header (the snapshot forces a full GC). */
-async function heapObjects(): Promise<number> {
-  const stream = getHeapSnapshot();
-  let head = "";
-  for await (const chunk of stream) {
-    head += String(chunk);
-    const match = /"node_count":(\d+)/.exec(head);
-    if (match) {
-      stream.destroy();
-      return Number(match[1]);
-    }
-  }
-  throw new Error("no node_count in the heap snapshot");
-}
 
 /** Bytes V8 gives a one-byte sequential string of this length (64-bit, no pointer compression: 16-byte header, 8-byte aligned). */
 const stringBytes = (length: number): number => Math.ceil((16 + length) / 8) * 8;

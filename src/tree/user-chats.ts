@@ -85,7 +85,7 @@ export class UserChats {
     }
     const now = Date.now();
     const record: ChatRecord = {
-      id: crypto.randomUUID(), userId: this.userId, title, model: profile.name, system,
+      id: newChatId(), userId: this.userId, title, model: profile.name, system,
       createdAt: now, updatedAt: now, messageCount: 0, head: null, options: settings,
     };
     this.#ctx.checkOpen(); // the Loom may have closed while the tokenizer loaded
@@ -109,7 +109,7 @@ export class UserChats {
     let id = checked.chat.id;
     if (id === undefined || this.#open.get(openKey(this.userId, id)) ||
         (await fromStore("looking the chat up", () => this.#ctx.store.loadChat(this.userId, id!, Number.MAX_SAFE_INTEGER)))) {
-      id = crypto.randomUUID();
+      id = newChatId();
     }
     this.#ctx.checkOpen();
     const { nodes, head, messages } = buildImport(this.#ctx.engine, checked, counter);
@@ -255,6 +255,16 @@ function modelOf(chat: Pick<ChatRecord, "id" | "model" | "options">): string | M
   }
   if (!o.profile) return chat.model;
   return registered?.counter ? registered : o.profile;
+}
+
+/**
+ * A new chat id: a random UUID, as one flat string. Node builds randomUUID's result by
+ * concatenation, a tree of about 14 strings that lives as long as the chat (measured: 140,000
+ * heap objects for 10,000 chats, a fifth of a server's heap, each one marked by every full
+ * collection). A JSON round trip returns the same text in one string.
+ */
+function newChatId(): string {
+  return JSON.parse(JSON.stringify(crypto.randomUUID())) as string;
 }
 
 function checkChatId(chatId: unknown): void {

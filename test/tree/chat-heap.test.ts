@@ -1,0 +1,25 @@
+// What an open chat costs the JS heap, in objects: a server keeps thousands open, and every
+// full collection marks each of their objects. Counted from heap snapshots (which collect first).
+import { expect, it } from "vitest";
+import { heapObjects } from "../../bench/heap-objects.js";
+import { Loom } from "../../src/index.js";
+
+it("an open chat with a message costs at most 64 heap objects (WASM engine; 57 measured)", async () => {
+  const loom = await Loom.open({ engine: "wasm", counting: "heuristic" });
+  const warm = await loom.user("warm").create({ system: "You are a helpful assistant." });
+  await warm.append({ role: "user", content: "a first question" });
+  const chats = 1_000;
+  const before = await heapObjects();
+  const open = [];
+  for (let c = 0; c < chats; c++) {
+    const chat = await loom.user(`user-${c % 100}`).create({ system: "You are a helpful assistant." });
+    await chat.append({ role: "user", content: "a question long enough" });
+    open.push(chat);
+  }
+  const perChat = ((await heapObjects()) - before) / chats;
+  // A chat id made by crypto.randomUUID() is a tree of about 14 concatenated strings on Node:
+  // kept as it comes, it would take this to about 71.
+  expect(perChat).toBeLessThanOrEqual(64);
+  expect(open).toHaveLength(chats);
+  await loom.close();
+}, 60_000);

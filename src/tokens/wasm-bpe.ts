@@ -63,7 +63,7 @@ class Bpe {
     if (ranks < 0) throw new CtxloomError("WASM_UNAVAILABLE", "The BPE counter's module holds no tables it can read (a damaged ctxloom-bpe.wasm?).");
     if (ranks === 0) throw new CtxloomError("OUT_OF_MEMORY", "The BPE counter's memory could not grow to hold its rank table.");
     // In slices: the engine starts on baseline code and swaps in optimized code between calls.
-    for (let to = RANK_SLICE; to < ranks + RANK_SLICE; to += RANK_SLICE) this.exports.insertRanks(id, to);
+    for (let done = 0; done < ranks; done += RANK_SLICE) this.exports.insertRanks(id, done + RANK_SLICE);
     this.view = new Uint8Array(0); // init may move the input buffer
   }
 

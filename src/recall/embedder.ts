@@ -1,4 +1,5 @@
 import { CtxloomError, checkInteger, describe } from "../errors.js";
+import { withDeadline, type Deadline } from "../deadline.js";
 
 /**
  * Turns texts into vectors for recall. ctxloom ships `hashingEmbedder()`, which needs nothing
@@ -14,16 +15,22 @@ import { CtxloomError, checkInteger, describe } from "../errors.js";
  * ```
  *
  * `embed` returns one vector per text, in order, each of `dimension` finite numbers. Vectors
- * need not be normalized: the index normalizes them.
+ * need not be normalized: the index normalizes them. A call that has not answered after
+ * `timeoutMs` (default 30,000) is given up: its `signal` aborts and the call counts as failed.
  */
 export interface Embedder {
   readonly name: string;
   readonly dimension: number;
+  /** Milliseconds an `embed` call may take before it is aborted and counted as failed (default 30,000). */
+  readonly timeoutMs?: number;
   embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[] | number[][]>;
 }
 
 /** The largest dimension an index takes (OpenAI's largest model has 3072). */
 export const MAX_DIMENSION = 65536;
+
+/** The default of `Embedder.timeoutMs`. */
+export const DEFAULT_EMBED_TIMEOUT_MS = 30_000;
 
 /** Throws INVALID_ARGUMENT unless `embedder` has a name, a dimension and an embed function. */
 export function checkEmbedder(embedder: unknown): Embedder {
@@ -38,6 +45,7 @@ export function checkEmbedder(embedder: unknown): Embedder {
     throw new CtxloomError("INVALID_ARGUMENT", `An embedder needs a non-empty name: vectors are stored under it, and a chat reopened with another embedder is embedded again.`);
   }
   checkInteger(e.dimension, `The dimension of embedder "${e.name}"`, 1, MAX_DIMENSION);
+  if (e.timeoutMs !== undefined) checkInteger(e.timeoutMs, `The timeoutMs of embedder "${e.name}"`, 1, 2 ** 30);
   return e as Embedder;
 }
 
@@ -52,8 +60,9 @@ function failed(embedder: Embedder, what: string, cause?: unknown): CtxloomError
 /**
  * Embeds `texts` and checks what comes back: one vector per text, each of the embedder's
  * dimension, every number finite. Returns them packed row after row (texts.length *
- * dimension floats). Throws EMBEDDER_FAILED when the embedder throws (an abort included)
- * or returns anything else, INVALID_ARGUMENT when `texts` is not an array of strings.
+ * dimension floats). Throws EMBEDDER_FAILED when the embedder throws, does not answer within
+ * its `timeoutMs`, is aborted through `signal`, or returns anything else (a call given up
+ * is not waited for), INVALID_ARGUMENT when `texts` is not an array of strings.
  */
 export async function embedTexts(embedder: Embedder, texts: readonly string[], signal?: AbortSignal): Promise<Float32Array> {
   checkEmbedder(embedder);
@@ -63,12 +72,17 @@ export async function embedTexts(embedder: Embedder, texts: readonly string[], s
   const dim = embedder.dimension;
   const out = new Float32Array(texts.length * dim);
   if (texts.length === 0) return out;
-  let vectors: unknown;
+  const timeoutMs = embedder.timeoutMs ?? DEFAULT_EMBED_TIMEOUT_MS;
+  let ended: Deadline<unknown>;
   try {
-    vectors = await embedder.embed([...texts], signal);
+    ended = await withDeadline((abort) => embedder.embed([...texts], abort), timeoutMs, signal);
   } catch (cause) {
     throw failed(embedder, `threw (${String(cause)})`, cause);
   }
+  if (!ended.ok) {
+    throw failed(embedder, ended.why === "timeout" ? `did not answer within ${timeoutMs} ms (its timeoutMs), and was aborted` : `was aborted (${String(ended.reason)})`, ended.reason);
+  }
+  const vectors = ended.value;
   if (!Array.isArray(vectors)) throw failed(embedder, `returned ${describe(vectors)} instead of an array of vectors`);
   if (vectors.length !== texts.length) {
     throw failed(embedder, `returned ${vectors.length} vectors for ${texts.length} texts`);

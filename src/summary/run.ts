@@ -1,6 +1,7 @@
 import type { TokenCounter } from "../tokens/types.js";
 import { extractiveSummary, type SummarizedMessage } from "./extractive.js";
 import { DEFAULT_SUMMARY_PROMPT } from "./prompt.js";
+import { withDeadline } from "../deadline.js";
 
 /** What a summarizer callback receives. */
 export interface SummarizeRequest {
@@ -30,7 +31,6 @@ export interface SummaryText {
   fallback?: SummaryFallback;
 }
 
-const TIMED_OUT: unique symbol = Symbol("timed out");
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /**
@@ -50,28 +50,18 @@ export async function summarizeRun(
     const text = extractiveSummary(messages, maxTokens, counter, previousSummary ?? undefined);
     return fallback ? { text, source: "extractive", fallback } : { text, source: "extractive" };
   };
-  if (!options.summarizer) return extractive();
-  const controller = new AbortController();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
-    timer = setTimeout(() => {
-      controller.abort(new Error(`summarizer timed out after ${options.timeoutMs} ms`));
-      resolve(TIMED_OUT);
-    }, options.timeoutMs);
-  });
+  const summarizer = options.summarizer;
+  if (!summarizer) return extractive();
   let answer: unknown;
   try {
     const prompt = (options.prompt ?? DEFAULT_SUMMARY_PROMPT).replaceAll("{maxTokens}", String(maxTokens));
-    const request: SummarizeRequest = {
-      messages: messages.map((m) => ({ ...m })), previousSummary, maxTokens, prompt, signal: controller.signal,
-    };
-    answer = await Promise.race([Promise.resolve().then(() => options.summarizer!(request)), timeout]);
+    const copies = messages.map((m) => ({ ...m }));
+    const ended = await withDeadline((signal) => summarizer({ messages: copies, previousSummary, maxTokens, prompt, signal }), options.timeoutMs);
+    if (!ended.ok) return extractive("timeout");
+    answer = ended.value;
   } catch {
     return extractive("threw");
-  } finally {
-    clearTimeout(timer);
   }
-  if (answer === TIMED_OUT) return extractive("timeout");
   if (typeof answer !== "string") return extractive("not-a-string");
   const text = answer.trim();
   if (text.length === 0) return extractive("empty");

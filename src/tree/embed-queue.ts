@@ -1,4 +1,4 @@
-import type { CtxloomError } from "../errors.js";
+import { CtxloomError } from "../errors.js";
 import { embedTexts, type Embedder } from "../recall/embedder.js";
 
 /** A message waiting for its embedding. */
@@ -37,13 +37,17 @@ const BACKOFF_MAX_MS = 30_000;
 
 /**
  * A Loom's background embedding queue: appends push messages here and never wait; batches
- * of up to EMBED_BATCH texts go to the embedder one call at a time. A failed batch stays
- * queued and is retried with exponential backoff (50 ms doubling to 30 s); `flush()` (a
- * build that recalls) tries at once. `deliver` receives each embedded batch.
+ * of up to EMBED_BATCH texts go to the embedder one call at a time. A failed batch (an
+ * embedder that threw, answered badly, or not within its timeoutMs) stays queued and is
+ * retried with exponential backoff (50 ms doubling to 30 s); `flush()` (a build that
+ * recalls) tries at once. `deliver` receives each embedded batch. `close()` aborts the
+ * embedder calls under way (those made with `signal`).
  */
 export class EmbedQueue {
   readonly #embedder: Embedder;
   readonly #deliver: (items: EmbedItem[], vectors: Float32Array) => Promise<void>;
+  /** Aborted by `close()`: embedder calls under way are given up at once. */
+  readonly #stop = new AbortController();
   #pending: EmbedItem[] = [];
   /** The pending items' "user, chat, id", for O(1) `has`. */
   readonly #queued = new Set<string>();
@@ -56,6 +60,11 @@ export class EmbedQueue {
   constructor(embedder: Embedder, deliver: (items: EmbedItem[], vectors: Float32Array) => Promise<void>) {
     this.#embedder = embedder;
     this.#deliver = deliver;
+  }
+
+  /** Aborts when the queue closes: for the Loom's other embedder calls (queries). */
+  get signal(): AbortSignal {
+    return this.#stop.signal;
   }
 
   /** Queues messages; returns at once. */
@@ -94,7 +103,8 @@ export class EmbedQueue {
   /**
    * Embeds what is queued now, batch after batch, without waiting for a backoff. Stops at
    * the first failure (counted; the messages stay queued for the next retry): recall then
-   * covers what is embedded. Waits for a batch already under way.
+   * covers what is embedded. Waits for a batch already under way. Ends in bounded time
+   * whatever the embedder does: each call is given up after the embedder's timeoutMs.
    */
   async flush(): Promise<void> {
     if (this.#timer !== null) {
@@ -108,9 +118,10 @@ export class EmbedQueue {
     }
   }
 
-  /** Stops: timers are cleared and nothing more is embedded (a call under way is not awaited). */
+  /** Stops: timers are cleared and nothing more is embedded; a call under way is aborted, not awaited. */
   close(): void {
     this.#closed = true;
+    this.#stop.abort(new CtxloomError("LOOM_CLOSED", "The Loom was closed while an embedding was under way; open a new one with Loom.open()."));
     this.#pending = [];
     this.#queued.clear();
     if (this.#timer !== null) clearTimeout(this.#timer);
@@ -148,8 +159,9 @@ export class EmbedQueue {
     if (this.#failedInRow > 0) this.#stats.retries++;
     let vectors: Float32Array;
     try {
-      vectors = await embedTexts(this.#embedder, batch.map((item) => item.content));
+      vectors = await embedTexts(this.#embedder, batch.map((item) => item.content), this.#stop.signal);
     } catch (error) {
+      if (this.#closed) return false; // aborted by the close: not the embedder's failure
       this.#failedInRow++;
       this.#stats.failures++;
       const e = error as CtxloomError;

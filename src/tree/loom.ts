@@ -208,7 +208,8 @@ export class Loom {
   /**
    * Makes every change acknowledged so far durable (the store's flush: a batching store
    * commits), after embedding the messages waiting for it (one try: a failing embedder's
-   * messages stay queued, see `stats()`). @throws STORE_FAILED
+   * messages stay queued, see `stats()`; one that does not answer is given up after its
+   * `timeoutMs`, and the store is flushed all the same). @throws STORE_FAILED
    */
   async flush(): Promise<void> {
     this.#ctx.checkOpen();
@@ -218,7 +219,9 @@ export class Loom {
 
   /**
    * Closes the Loom: changes already called land, then the chats and windows are freed and
-   * the store is flushed and closed. Calls made after `close()` throw LOOM_CLOSED.
+   * the store is flushed and closed. Calls made after `close()` throw LOOM_CLOSED. An
+   * embedder call under way is aborted, not awaited (a build or recall waiting on it
+   * rejects with LOOM_CLOSED); a summarizer under way is not awaited either.
    * @throws STORE_FAILED when the store cannot flush or close (the Loom is closed all the same)
    */
   async close(): Promise<void> {
@@ -226,6 +229,10 @@ export class Loom {
     this.#closed = true;
     const entries = this.#open.clear();
     for (const win of [...this.#windows]) win.dispose();
+    // First: embedder calls under way are aborted, so that no chat waits on one that never answers
+    // (a build or recall that needed it fails with LOOM_CLOSED). Messages not embedded yet are
+    // embedded when recall next reads their chat (in any Loom): the store holds no vector for them.
+    this.#recall?.close();
     await Promise.all(
       entries.map(async (loading) => {
         // Waits for a load or a create under way (its store write lands before the store closes).
@@ -233,8 +240,6 @@ export class Loom {
         await chat?.retire().catch(() => undefined);
       }),
     );
-    // Messages not embedded yet are embedded when recall next reads their chat (in any Loom).
-    this.#recall?.close();
     try {
       await fromStore("flushing", () => this.#store.flush());
     } finally {

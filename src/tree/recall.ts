@@ -87,8 +87,9 @@ export class RecallHub {
     return { name: this.embedder.name, dimension: this.embedder.dimension };
   }
 
-  /** The user's scope, created on first use. */
+  /** The user's scope, created on first use. @throws LOOM_CLOSED once the hub is closed (a recall under way when the Loom closed) */
   user(userId: string): UserRecall {
+    this.#checkOpen();
     let u = this.#users.get(userId);
     if (!u) {
       u = { memory: RecallMemory.create(this.#engine, { embedder: this.embedder }), keys: new KeyMap(), loaded: new Map(), cleared: new Map(), epoch: 0, others: new Map() };
@@ -170,13 +171,26 @@ export class RecallHub {
     return out;
   }
 
-  /** Embeds a query. @throws INVALID_ARGUMENT (an empty query), EMBEDDER_FAILED */
+  /**
+   * Embeds a query (given up after the embedder's timeoutMs, or when the Loom closes).
+   * @throws INVALID_ARGUMENT (an empty query), EMBEDDER_FAILED, LOOM_CLOSED
+   */
   async embedQuery(query: string): Promise<Float32Array | null> {
     if (typeof query !== "string" || query.trim() === "") {
       throw new CtxloomError("INVALID_ARGUMENT", `A recall query must be a non-empty text; got ${describe(query)}.`);
     }
-    const vector = await embedTexts(this.embedder, [query]);
+    let vector: Float32Array;
+    try {
+      vector = await embedTexts(this.embedder, [query], this.queue.signal);
+    } catch (error) {
+      this.#checkOpen();
+      throw error;
+    }
     return vector.every((x) => x === 0) ? null : vector;
+  }
+
+  #checkOpen(): void {
+    if (this.#closed) throw new CtxloomError("LOOM_CLOSED", "This Loom was closed while recall was under way; open a new one with Loom.open().");
   }
 
   /** Vectors of a batch: into the users' indexes (unless cleared or deleted meanwhile), then the store. */
@@ -242,7 +256,7 @@ export class RecallHub {
     return { embedder: this.embedder.name, dimension: this.embedder.dimension, indexed, ...this.queue.stats() };
   }
 
-  /** Stops the queue and frees the indexes. */
+  /** Stops the queue (aborting an embedder call under way) and frees the indexes; recall under way then fails with LOOM_CLOSED. */
   close(): void {
     this.#closed = true;
     this.queue.close();

@@ -86,7 +86,26 @@ describe("embedTexts checks what an embedder returns", () => {
     await embedTexts(boom, ["a"]).catch((e) => expect(String(e.cause)).toContain("network down"));
   });
 
+  it("a call that does not answer is given up after timeoutMs, or when the caller aborts: EMBEDDER_FAILED, its signal aborted", async () => {
+    const signals: AbortSignal[] = [];
+    const never: Embedder = { name: "never", dimension: 3, timeoutMs: 20, embed: (_texts, signal) => (signals.push(signal!), new Promise(() => {})) };
+    await expectRejectCode(() => embedTexts(never, ["a"]), "EMBEDDER_FAILED");
+    await embedTexts(never, ["a"]).catch((e) => expect(e.message).toContain("did not answer within 20 ms"));
+    const caller = new AbortController();
+    const aborted = embedTexts({ ...never, timeoutMs: 2 ** 30 }, ["a"], caller.signal);
+    await Promise.resolve();
+    caller.abort(new Error("shutting down"));
+    await expectRejectCode(() => aborted, "EMBEDDER_FAILED");
+    expect(signals).toHaveLength(3);
+    expect(signals.every((s) => s.aborted)).toBe(true);
+    // An answer in time is used, and its signal is left alone.
+    expect(Array.from(await embedTexts({ ...fake([[1, 2, 3]]), timeoutMs: 1000 }, ["a"]))).toEqual([1, 2, 3]);
+  });
+
   it("a malformed embedder or texts -> INVALID_ARGUMENT", async () => {
+    for (const timeoutMs of [0, -5, 1.5, "100", 2 ** 31, NaN]) {
+      expectThrowCode(() => checkEmbedder({ name: "x", dimension: 3, timeoutMs, embed: async () => [] }), "INVALID_ARGUMENT");
+    }
     expectThrowCode(() => checkEmbedder({ name: "x", dimension: 0, embed: async () => [] }), "INVALID_ARGUMENT");
     expectThrowCode(() => checkEmbedder({ dimension: 3 }), "INVALID_ARGUMENT");
     await expectRejectCode(() => embedTexts(fake([]), [1 as unknown as string]), "INVALID_ARGUMENT");

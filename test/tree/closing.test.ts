@@ -2,7 +2,8 @@
 // and the store closes last.
 import { describe, expect, it } from "vitest";
 import { Loom, memoryStore, type Store } from "../../src/index.js";
-import { expectThrowCode, forEachEngine } from "../helpers.js";
+import { expectRejectCode, expectThrowCode, forEachEngine } from "../helpers.js";
+import { SMALL, talk } from "./summaries-helpers.js";
 
 /** A memory store whose writes take a few milliseconds, logging the order they finish in. */
 function slowStore(log: string[]): Store {
@@ -47,6 +48,29 @@ forEachEngine((engine) => {
       expect(log.at(-1)).toBe("close");
       expect(log.filter((l) => l === "close")).toHaveLength(1);
       expectThrowCode(() => loom.user("u"), "LOOM_CLOSED");
+    });
+
+    it("close does not wait for a summarizer that never answers; the build waiting on it ends after its timeoutMs", async () => {
+      const log: string[] = [];
+      let called!: () => void;
+      const wasCalled = new Promise<void>((resolve) => (called = resolve));
+      const loom = await Loom.open({
+        engine, summarize: { timeoutMs: 100 },
+        summarizer: (r) => {
+          r.signal.addEventListener("abort", () => log.push("summarizer aborted"));
+          called();
+          return new Promise<string>(() => {});
+        },
+      });
+      const chat = await loom.user("u").create({ model: SMALL });
+      await talk(chat, 60);
+      const building = chat.buildContext();
+      building.catch(() => {});
+      await wasCalled;
+      await loom.close();
+      log.push("closed");
+      await expectRejectCode(() => building, "LOOM_CLOSED");
+      expect(log).toEqual(["closed", "summarizer aborted"]);
     });
   });
 });

@@ -17,6 +17,7 @@ forEachEngine((engine) => {
     await expectRejectCode(() => Loom.open({ engine, embed: { name: "x" } as never }), "INVALID_ARGUMENT");
     await expectRejectCode(() => Loom.open({ engine, embed: { name: "x", dimension: 0, embed: async () => [] } }), "INVALID_ARGUMENT");
     await expectRejectCode(() => Loom.open({ engine, embedder: true } as never), "INVALID_ARGUMENT");
+    await expectRejectCode(() => Loom.open({ engine, embed: { name: "x", dimension: 3, timeoutMs: 0, embed: async () => [] } }), "INVALID_ARGUMENT");
     loom = await Loom.open({ engine });
   });
 

@@ -73,3 +73,23 @@ export function filler(i: number): { user: string; assistant: string } {
     assistant: `Here is detail ${i} about ${t}: it is a broad subject with history and practice.`,
   };
 }
+
+/**
+ * An embedder whose calls never settle (not even when aborted) while `stuck` is set, then
+ * answers like the built-in one. Every call's signal is kept.
+ */
+export function gatedEmbedder(timeoutMs?: number): Embedder & { stuck: boolean; signals: AbortSignal[] } {
+  const inner = hashingEmbedder();
+  const e = {
+    name: inner.name,
+    dimension: inner.dimension,
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    stuck: true,
+    signals: [] as AbortSignal[],
+    embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[] | number[][]> {
+      e.signals.push(signal!);
+      return e.stuck ? new Promise(() => {}) : inner.embed(texts);
+    },
+  };
+  return e;
+}

@@ -4,7 +4,7 @@
 import { CtxloomError, checkInteger, checkOptions, describe } from "../errors.js";
 import type { ChatExport } from "../store/portable.js";
 import { parseExport, parseExportStream, type StreamOptions } from "./parse.js";
-import type { ConversationReport, ImportFormat, ParsedImport } from "./types.js";
+import { importError, type ConversationReport, type ImportFormat, type ParsedImport } from "./types.js";
 
 export { ImportParser, detectFormat, parseExport, parseExportStream, type StreamOptions } from "./parse.js";
 export { JsonSplitter, type Piece } from "./splitter.js";
@@ -50,18 +50,25 @@ export async function importConversations(
       : await parseExportStream(data, options);
   const chats = loom.user(userId);
   const out: ImportResult = { format: parsed.format, chats: [] };
+  let at = "";
   try {
     for (const [i, exp] of parsed.chats.entries()) {
+      at = parsed.reports[i]!.where;
       const { id } = await chats.import(exp);
       out.chats.push({ id, report: parsed.reports[i]! });
     }
   } catch (e) {
     // A store that fails midway: the chats made so far are taken back, when the target can.
     if (chats.delete) for (const { id } of out.chats) await chats.delete(id).catch(() => {});
+    // A conversation the chat refused (a rule the parse does not know): the file is broken there.
+    if (e instanceof CtxloomError && REFUSED.has(e.code)) throw importError(at, e.message.replace(/\s*Nothing was imported;.*$/s, "").replace(/\.$/, ""), e);
     throw e;
   }
   return out;
 }
+
+/** Codes of a chat refusing what it was given (rather than of a store failing). */
+const REFUSED = new Set<string>(["INVALID_ARGUMENT", "INVALID_ROLE", "INVALID_PRIORITY", "INVALID_CONTENT", "INVALID_TOOL_CALL", "UNKNOWN_MESSAGE", "UNKNOWN_MODEL", "MESSAGE_TOO_LARGE"]);
 
 /** The options a text or bytes import passes on: progress is a stream's; a bad one is still refused. */
 function withoutStreamKeys(options: StreamOptions): StreamOptions {

@@ -1,5 +1,7 @@
 import { CtxloomError, checkInteger, checkOptions, describe } from "../errors.js";
+import { loneSurrogate, storedMessageProblem } from "../message.js";
 import { getModelProfile } from "../models/profiles.js";
+import type { ChatExport } from "../store/portable.js";
 import { buildChat } from "./build.js";
 import { chatgptReader, isChatGPT } from "./formats/chatgpt.js";
 import { ctxloomReader, isCtxloom } from "./formats/ctxloom.js";
@@ -11,7 +13,8 @@ import { isShareGPT, sharegptReader } from "./formats/sharegpt.js";
 import { JsonSplitter, type Piece } from "./splitter.js";
 import {
   IMPORT_FORMATS, asRecord, importError,
-  type BuiltChat, type FormatReader, type ImportFormat, type ImportOptions, type ImportProgress, type ParsedImport, type RawConversation,
+  type BuiltChat, type ConversationReport, type FormatReader, type ImportFormat, type ImportOptions, type ImportProgress, type ParsedImport,
+  type RawConversation,
 } from "./types.js";
 
 /** Options of a streamed parse: the file's size for progress, and a progress callback. */
@@ -116,6 +119,7 @@ export class ImportParser {
     const { chat, report } = "built" in conv
       ? { chat: this.#options.model === undefined ? conv.chat : { ...conv.chat, chat: { ...conv.chat.chat, model: this.#options.model } }, report: conv.report }
       : buildChat(conv, { model: this.#model(conv.sourceModel), now: this.#options.now });
+    checkTexts(chat, report);
     this.#out.chats.push(chat);
     this.#out.reports.push(report);
   }
@@ -132,6 +136,34 @@ export class ImportParser {
     }
     return "gpt-4o";
   }
+}
+
+/**
+ * IMPORT_FAILED unless every message is one a chat accepts (the rules of `chats.import`) and
+ * no text of the chat (a message's field, a tool call's, the title, the system prompt) holds
+ * a lone surrogate: a file ctxloom would refuse halfway through the import is refused here, whole.
+ */
+function checkTexts(chat: ChatExport, report: ConversationReport): void {
+  for (const m of chat.messages) {
+    const lone = loneIn(m, "");
+    const problem = lone ? `its ${lone} holds a lone surrogate (half of a UTF-16 pair), which no provider accepts` : storedMessageProblem(m, { tokensOptional: true });
+    if (problem === null) continue;
+    const key = Object.keys(report.ids).find((k) => report.ids[k] === m.id) ?? String(m.id);
+    throw importError(report.where, `message ${JSON.stringify(key)}: ${problem.replace(/\.$/, "")}`);
+  }
+  const lone = loneIn({ title: chat.chat.title, "system prompt": chat.chat.system }, "");
+  if (lone) throw importError(report.where, `its ${lone} holds a lone surrogate (half of a UTF-16 pair)`);
+}
+
+/** The path of the first string in `value` (walking objects and arrays) that holds a lone surrogate, or undefined. */
+function loneIn(value: unknown, path: string): string | undefined {
+  if (typeof value === "string") return loneSurrogate(value) >= 0 ? path : undefined;
+  if (value === null || typeof value !== "object") return undefined;
+  for (const [key, v] of Object.entries(value)) {
+    const found = loneIn(v, Array.isArray(value) ? `${path}[${key}]` : path ? `${path}.${key}` : key);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 function keysOf(record: unknown): string {

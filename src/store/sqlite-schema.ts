@@ -72,9 +72,6 @@ export const MIGRATIONS: readonly { version: number; sql: string }[] = [
 /** The schema version this release writes. */
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 
-/** ctxloom's tables: a database that holds one of them without ctxloom_schema belongs to something else. */
-const OWN_TABLES = ["users", "chats", "messages", "embeddings"];
-
 /** Columns every table must have at SCHEMA_VERSION (a check that the file is what it claims). */
 const COLUMNS: Record<string, string[]> = {
   users: ["id", "created"],
@@ -87,16 +84,16 @@ const COLUMNS: Record<string, string[]> = {
 };
 
 /**
- * The schema version of the database (0 for a new or unrelated one), read without writing.
- * STORE_CORRUPT for a foreign database (ctxloom's table names without ctxloom_schema) or a
- * newer one.
+ * The schema version of the database (0 for an empty one), read without writing.
+ * STORE_CORRUPT for a foreign database (any table, index, view or trigger without
+ * ctxloom_schema: ctxloom never adds its tables to another program's database) or a newer one.
  */
 export function schemaVersion(db: SqliteDatabase, path: string): number {
-  const names = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").pluck().all() as string[];
+  const names = db.prepare("SELECT name FROM sqlite_schema").pluck().all() as string[];
   if (!names.includes("ctxloom_schema")) {
-    const taken = OWN_TABLES.filter((t) => names.includes(t));
-    if (taken.length > 0) {
-      throw corrupt(path, `it holds tables named ${taken.join(", ")} that ctxloom did not create (it has no ctxloom_schema table)`);
+    if (names.length > 0) {
+      const shown = names.slice(0, 5).join(", ") + (names.length > 5 ? ", ..." : "");
+      throw corrupt(path, `it is another program's database (it holds ${shown} and no ctxloom_schema table); ctxloom opens only its own databases and empty files`);
     }
     return 0;
   }
@@ -111,7 +108,17 @@ export function schemaVersion(db: SqliteDatabase, path: string): number {
 }
 
 /**
- * Brings the database to SCHEMA_VERSION: creates the schema in an empty (or unrelated)
+ * STORE_CORRUPT unless SQLite's quick_check finds the file intact. It reads every page (the
+ * cost grows with the file), so it runs only before the first write to an existing file:
+ * a migration, or the switch to WAL.
+ */
+export function checkIntact(db: SqliteDatabase, path: string): void {
+  const found = db.prepare("PRAGMA quick_check(3)").pluck().all() as string[];
+  if (found.length !== 1 || found[0] !== "ok") throw corrupt(path, `SQLite's quick_check found it damaged (${found.join("; ")})`);
+}
+
+/**
+ * Brings the database to SCHEMA_VERSION: creates the schema in an empty
  * database and migrates an older one, in one transaction; then checks the columns.
  * Returns the version the file had before (0 for a new database).
  */

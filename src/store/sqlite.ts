@@ -7,7 +7,7 @@ import { CtxloomError, checkInteger, checkOptions, describe } from "../errors.js
 import type { Store } from "./types.js";
 import { Database, type SqliteDatabase } from "./sqlite-driver.js";
 import { storeError } from "./sqlite-errors.js";
-import { migrate, schemaVersion } from "./sqlite-schema.js";
+import { SCHEMA_VERSION, checkIntact, migrate, schemaVersion } from "./sqlite-schema.js";
 import { prepareStatements } from "./sqlite-statements.js";
 import { SqliteStoreImpl } from "./sqlite-store.js";
 
@@ -83,10 +83,14 @@ export function sqliteStore(path = "./ctxloom.db", options?: SqliteStoreOptions)
     throw storeError(path, "opening the database", error);
   }
   try {
-    // Refuses a foreign or newer file before anything is written to it.
-    if (schemaVersion(db, path) === 0 && db.pragma("page_count", { simple: true }) === 0) {
+    // Nothing is written to the file before it is known to be ctxloom's (or empty), of a
+    // version this release reads, and, when opening is about to write to it, intact.
+    const version = schemaVersion(db, path);
+    if (db.pragma("page_count", { simple: true }) === 0) {
       // A new file: 8 KiB pages keep most messages' text in the row, off overflow pages.
       db.pragma(`page_size = ${PAGE_SIZE}`);
+    } else if (version < SCHEMA_VERSION || db.pragma("journal_mode", { simple: true }) !== "wal") {
+      checkIntact(db, path);
     }
     db.pragma("journal_mode = WAL");
     db.pragma("synchronous = FULL");

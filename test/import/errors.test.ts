@@ -2,6 +2,7 @@
 // where the file broke; nothing is produced, and nothing reaches the Loom.
 import { describe, expect, it } from "vitest";
 import { CtxloomError } from "../../src/errors.js";
+import { Loom } from "../../src/index.js";
 import { importConversations, parseExport, parseExportStream } from "../../src/import/index.js";
 import { chatgptSample } from "./samples.js";
 
@@ -85,6 +86,42 @@ describe("broken files", () => {
     const twice = { messages: [...bad.messages.slice(0, 2), { role: "tool", tool_call_id: "c1", content: "r" }, { role: "tool", tool_call_id: "c1", content: "r" }] };
     expect(failed(JSON.stringify(twice))).toMatch(/tool message "3" answers call "c1".*answered already/);
     expect(failed(JSON.stringify({ messages: [{ role: "robot", content: "x" }] }))).toMatch(/^line 1, message 1: its role "robot" is none of/);
+  });
+});
+
+describe("texts a chat cannot hold: IMPORT_FAILED naming where, and no chat made", () => {
+  const L = "\ud800"; // half of a UTF-16 pair: JSON can carry it ("\ud800"), no chat holds it
+  const call = (name: string, args: string) => [{ id: "c1", type: "function", function: { name, arguments: args } }];
+  const withTool = (name: string, args: string) =>
+    ({ messages: [{ role: "user", content: "x" }, { role: "assistant", content: null, tool_calls: call(name, args) }, { role: "tool", tool_call_id: "c1", content: "r" }] });
+  it.each([
+    ["a message's content", { messages: [{ role: "user", content: `a${L}b` }, { role: "assistant", content: "ok" }] }, /^line 1: message "0": its content holds a lone surrogate/],
+    ["a message's name", { messages: [{ role: "user", name: `n${L}`, content: "a" }] }, /^line 1: message "0": its name holds a lone surrogate/],
+    ["a tool call's arguments", withTool("f", `{"q":"${L}"}`), /^line 1: message "1": its toolCalls\[0\]\.function\.arguments holds a lone surrogate/],
+    ["a tool call's name", withTool(`f${L}`, "{}"), /^line 1: message "1": its toolCalls\[0\]\.function\.name holds a lone surrogate/],
+    ["the title", [{ ...chatgptSample(), title: `t${L}` }], /^conversation 1: its title holds a lone surrogate/],
+  ])("%s", async (_, file, where) => {
+    const data = JSON.stringify(file);
+    expect(failed(data)).toMatch(where);
+    const loom = await Loom.open({ engine: "js" });
+    const e = await importConversations(loom, "u", data).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(CtxloomError);
+    expect([(e as CtxloomError).code, (e as CtxloomError).message]).toEqual(["IMPORT_FAILED", expect.stringMatching(where)]);
+    expect(await loom.user("u").list()).toEqual([]);
+    await loom.close();
+  });
+
+  it("a conversation the chat refuses after the parse: IMPORT_FAILED naming it, the chats before it taken back", async () => {
+    const exp = (model: string) => ({ format: "ctxloom.chat", version: 2, chat: { title: "t", model, system: null, createdAt: 1, updatedAt: 1 }, head: 0, messages: [
+      { id: 0, parentId: null, role: "user", content: "a", priority: "normal", createdAt: 1, kind: "message" },
+    ] });
+    const loom = await Loom.open({ engine: "js" });
+    const data = [exp("gpt-4o"), exp("no-such-model")].map((x) => JSON.stringify(x)).join("\n");
+    const e = (await importConversations(loom, "u", data).catch((x: unknown) => x)) as CtxloomError;
+    expect([e.code, e.message]).toEqual(["IMPORT_FAILED", expect.stringMatching(/^line 2: .*no-such-model.*Nothing was imported; fix the file/)]);
+    expect(e.message.match(/Nothing was imported/g)).toHaveLength(1);
+    expect(await loom.user("u").list()).toEqual([]);
+    await loom.close();
   });
 });
 

@@ -2,8 +2,8 @@
 // and newer files (STORE_CORRUPT naming the path, the file untouched); a missing folder, a
 // read-only file and a full disk (coded errors, nothing visible changed).
 import { execFile } from "node:child_process";
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { chmodSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import Database from "better-sqlite3";
@@ -104,15 +104,58 @@ describe("files ctxloom cannot read: STORE_CORRUPT naming the path, the file unt
     expect(readFileSync(path).equals(before)).toBe(true);
   });
 
-  it("a database that shares the file with unrelated tables is fine: ctxloom adds its own beside them", async () => {
-    const path = file("shared.db");
+  it.each([
+    ["a table", "CREATE TABLE invoices (id INTEGER PRIMARY KEY); INSERT INTO invoices VALUES (1)"],
+    ["an empty table", "CREATE TABLE invoices (id INTEGER PRIMARY KEY)"],
+    ["a view", "CREATE VIEW answer AS SELECT 42"],
+  ])("another program's database with %s: ctxloom adds nothing to it", (_, sql) => {
+    const path = file("other-program.db");
     const raw = new Database(path);
-    raw.exec("CREATE TABLE invoices (id INTEGER PRIMARY KEY)");
+    raw.exec(sql);
     raw.close();
+    const before = readFileSync(path);
+    expectCorrupt(() => sqliteStore(path), path);
+    expect(readFileSync(path).equals(before)).toBe(true);
+    expect(readdirSync(dirname(path)).filter((f) => f.startsWith(basename(path)))).toEqual([basename(path)]);
+  });
+
+  it("an empty SQLite file (no table) becomes a ctxloom database", async () => {
+    const path = file("empty.db");
+    new Database(path).pragma("user_version = 0");
     const store = sqliteStore(path);
     await store.createChat(record());
     expect(await store.listChats("u")).toHaveLength(1);
     await store.close();
+  });
+
+  // Opening writes to these files (a switch to WAL, a migration): a damaged one is refused
+  // before any byte changes and before SQLite makes a -wal or -shm file beside it.
+  it.each(["rollback-journal", "version-1"] as const)("a damaged %s file: STORE_CORRUPT, not one byte written", async (kind) => {
+    const path = file(`damaged-${kind}.db`);
+    if (kind === "version-1") {
+      const raw = new Database(path);
+      raw.exec(V1);
+      raw.exec("INSERT INTO users VALUES ('u', 1); INSERT INTO chats VALUES (1, 'u', 'c1', 'old', 'gpt-4o', NULL, '{}', NULL, 1, 2, 0)");
+      const add = raw.prepare("INSERT INTO messages VALUES (1, ?, NULL, 1, 1, 4, 0, 10, NULL, NULL, NULL, ?)");
+      raw.transaction(() => {
+        for (let id = 0; id < 300; id++) add.run(id, `message ${id} `.repeat(20));
+      })();
+      raw.close();
+    } else {
+      const store = sqliteStore(path, { durability: "batched" });
+      await store.createChat(record());
+      await chain(store, 300);
+      await store.close();
+      const db = new Database(path);
+      db.pragma("journal_mode = DELETE");
+      db.close();
+    }
+    const bytes = readFileSync(path);
+    bytes.fill(0xa5, bytes.readUInt16BE(16) * 2); // every page after the schema's and the first table's
+    writeFileSync(path, bytes);
+    expectCorrupt(() => sqliteStore(path), path);
+    expect(readFileSync(path).equals(bytes)).toBe(true);
+    expect(readdirSync(dirname(path)).filter((f) => f.startsWith(basename(path)))).toEqual([basename(path)]);
   });
 
   it("a damaged database: loading fails with STORE_CORRUPT, never a crash or an empty chat", async () => {

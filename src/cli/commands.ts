@@ -1,28 +1,19 @@
 // The commands of `ctxloom`, each given its parsed arguments and an open Loom.
-import { createReadStream, statSync } from "node:fs";
 import { CtxloomError } from "../errors.js";
 import { toOpenAI } from "../context/format.js";
-import { IMPORT_FORMATS, parseExportStream, type ImportFormat, type ParsedImport } from "../import/index.js";
-import { budgetFor } from "../models/budget.js";
 import { getModelProfile, listModels } from "../models/profiles.js";
 import type { Chat } from "../tree/chat.js";
 import type { Loom } from "../tree/loom.js";
-import { exportChat, importChat } from "./chat-io.js";
+import { exportChat } from "./chat-io.js";
 import { typed, valueOf, VALUES } from "./help.js";
-import { budgetLines, clip, megabytes, progressLine } from "./render.js";
-import type { CliIO } from "./run.js";
-import { inputError } from "./run.js";
+import { importCommand } from "./import-command.js";
+import type { CommandContext } from "./io.js";
+import { budgetLines, clip, plural } from "./render.js";
 import { drawTree } from "./tree-view.js";
 
-export interface CommandContext {
-  io: CliIO;
-  values: Record<string, string | boolean | undefined>;
-  positionals: string[];
-  usage(text: string): Error;
-}
-type Command = (ctx: CommandContext, loom: Loom | undefined) => Promise<void>;
+type Command = (ctx: CommandContext, loom: Loom) => Promise<void>;
 
-const json = (ctx: CommandContext, value: unknown) => ctx.io.out(JSON.stringify(value, null, 2));
+const json = (ctx: Pick<CommandContext, "io">, value: unknown) => ctx.io.out(JSON.stringify(value, null, 2));
 
 /** A whole number from 0 as typed (`what` names it in the message). @throws a usage error saying what was typed */
 function whole(ctx: CommandContext, text: string, what: string, takes: string): number {
@@ -54,85 +45,6 @@ async function findChat(ctx: CommandContext, loom: Loom, ref: string): Promise<C
   );
 }
 
-async function importCommand(ctx: CommandContext, loom: Loom): Promise<void> {
-  const format = ctx.values.format as string;
-  if (format !== "auto" && !IMPORT_FORMATS.includes(format as ImportFormat)) {
-    throw ctx.usage(`--format takes ${valueOf("import", "format")}; got ${typed(format)}.`);
-  }
-  const files = ctx.positionals.map((file) => {
-    try {
-      return { file, size: statSync(file).size };
-    } catch (e) {
-      throw inputError(file, e);
-    }
-  });
-  const total = files.reduce((s, f) => s + f.size, 0);
-  // Redrawn at most every 100 ms (and at the end of each phase).
-  let drawnAt = 0;
-  const draw = (text: string, force = false) => {
-    if (!ctx.io.progress) return;
-    const now = Date.now();
-    if (!force && now - drawnAt < 100) return;
-    drawnAt = now;
-    ctx.io.err(text);
-  };
-  let before = 0;
-  // Every file is read and checked before any chat is made.
-  const parsed: { file: string; result: ParsedImport }[] = [];
-  for (const { file, size } of files) {
-    const options = { format: format as ImportFormat | "auto", totalBytes: size, ...(ctx.values.model ? { model: ctx.values.model as string } : {}) };
-    try {
-      const result = await parseExportStream(createReadStream(file), {
-        ...options,
-        onProgress: (p) => draw(progressLine(before + p.bytesRead, total, `${megabytes(before + p.bytesRead)} read, ${p.conversations} conversations`), p.bytesRead === size),
-      });
-      parsed.push({ file, result });
-    } catch (e) {
-      draw("\n", true);
-      const err = inputError(file, e);
-      throw err.code === "IMPORT_FAILED" ? new CtxloomError(err.code, `${file}: ${err.message}`, { cause: err }) : err;
-    }
-    before += size;
-  }
-  const chats = loom.user(ctx.values.user as string);
-  const count = parsed.reduce((s, p) => s + p.result.chats.length, 0);
-  let done = 0;
-  const out = [];
-  const made: string[] = [];
-  try {
-    for (const { file, result } of parsed) {
-      const list = [];
-      for (const [i, exp] of result.chats.entries()) {
-        const { id } = await importChat(chats, exp);
-        made.push(id);
-        const r = result.reports[i]!;
-        list.push({ id, title: r.title, messages: r.messages, leaves: r.leaves, sourceId: r.sourceId, skipped: r.skipped, placeholders: r.placeholders, toolResultsAsUser: r.toolResultsAsUser, ids: r.ids });
-        draw(progressLine(++done, count, `${done} of ${count} chats stored`), done === count);
-      }
-      out.push({ file, format: result.format, chats: list });
-    }
-  } catch (e) {
-    // Nothing half-imported: the chats made before the failure go again.
-    draw("\n", true);
-    for (const id of made) await chats.delete(id).catch(() => {});
-    throw e;
-  }
-  draw("\r\x1b[K", true);
-  if (ctx.values.json) return json(ctx, { files: out });
-  for (const f of out) {
-    const messages = f.chats.reduce((s, c) => s + c.messages, 0);
-    ctx.io.out(`${f.file}: ${f.format}, ${f.chats.length} chat(s), ${messages} messages`);
-    const notes = new Map<string, number>();
-    for (const c of f.chats) {
-      for (const [k, v] of Object.entries(c.placeholders)) notes.set(`${k} placeholders`, (notes.get(`${k} placeholders`) ?? 0) + v);
-      for (const [k, v] of Object.entries(c.skipped)) notes.set(`left out (${k})`, (notes.get(`left out (${k})`) ?? 0) + v.length);
-      if (c.toolResultsAsUser) notes.set("tool outputs kept as user messages", (notes.get("tool outputs kept as user messages") ?? 0) + c.toolResultsAsUser);
-    }
-    if (notes.size) ctx.io.out(`  ${[...notes].map(([k, v]) => `${v} ${k}`).join(", ")}`);
-    for (const c of f.chats) ctx.io.out(`  ${c.id}  ${clip(c.title, 50)}  (${c.messages} messages, ${c.leaves} branch${c.leaves === 1 ? "" : "es"})`);
-  }
-}
-
 async function chatsCommand(ctx: CommandContext, loom: Loom): Promise<void> {
   const list = await loom.user(ctx.values.user as string).list();
   if (ctx.values.json) return json(ctx, list);
@@ -146,7 +58,7 @@ async function treeCommand(ctx: CommandContext, loom: Loom): Promise<void> {
     const messages = Array.from({ length: chat.messageCount }, (_, id) => chat.get(id)).map(({ id, parentId, role, content }) => ({ id, parentId, role, content }));
     return json(ctx, { id: chat.id, title: chat.title, head: chat.head, leaves: chat.leaves(), messages });
   }
-  ctx.io.out(`${chat.title} (${chat.id}), ${chat.messageCount} messages, ${chat.leaves().length} branches, head #${chat.head}`);
+  ctx.io.out(`${chat.title} (${chat.id}), ${plural(chat.messageCount, "message", "messages")}, ${plural(chat.leaves().length, "branch", "branches")}, head #${chat.head}`);
   if (chat.messageCount > 0) ctx.io.out(drawTree(chat));
 }
 
@@ -169,23 +81,27 @@ async function checkoutCommand(ctx: CommandContext, loom: Loom): Promise<void> {
 
 async function contextCommand(ctx: CommandContext, loom: Loom): Promise<void> {
   const model = ctx.values.model as string | undefined;
-  if (!model) throw ctx.usage("context needs --model <m> (see ctxloom models).");
   const format = ctx.values.format as string;
   if (format !== "openai" && format !== "anthropic") throw ctx.usage(`--format takes ${valueOf("context", "format")}; got ${typed(format)}.`);
-  const budget = budgetFor(model);
+  if (model !== undefined) getModelProfile(model); // an unknown model is refused before the chat is looked up
   const chat = await findChat(ctx, loom, ctx.positionals[0]!);
+  // Without --model, the chat's own model (and its budget split) sets the window.
   const options = { model, format, system: ctx.values.system, memory: ctx.values.memory, input: ctx.values.input };
-  for (const k of ["system", "memory", "input"] as const) if (options[k] === undefined) delete options[k];
+  for (const k of ["model", "system", "memory", "input"] as const) if (options[k] === undefined) delete options[k];
   const built = await chat.buildContext(options as Parameters<Chat["buildContext"]>[0] & { format: "openai" });
-  const u = built.usage;
-  if (ctx.values.json) return json(ctx, { ...built, budget });
+  const { usage: u, budget } = built;
+  if (ctx.values.json) return json(ctx, built);
   for (const m of built.messages) ctx.io.out(`${m.role.padEnd(9)} ${clip(typeof m.content === "string" ? m.content : JSON.stringify(m.content), 100)}`);
-  ctx.io.out(`\n${getModelProfile(model).name}: ${built.messages.length} messages, ${built.evicted} left out`);
+  ctx.io.out(`\n${built.model}: ${built.messages.length} messages, ${built.evicted} left out`);
+  // The conversation may use what the other parts leave of their slices: its bar is against
+  // that room, so that no bar reads as past its limit while the total is within it.
+  const room = u.limit - (u.total - u.conversation);
   const lines = budgetLines([
-    ["system", u.system, budget.system], ["memory", u.memory, budget.memory], ["conversation", u.conversation, budget.conversation],
+    ["system", u.system, budget.system], ["memory", u.memory, budget.memory], ["conversation", u.conversation, room],
     ["input", u.input, budget.input], ["total", u.total, u.limit],
   ]);
   for (const line of lines) ctx.io.out(line);
+  if (room > budget.conversation) ctx.io.out(`(conversation: its slice of ${budget.conversation} and what the other parts leave)`);
 }
 
 async function statsCommand(ctx: CommandContext, loom: Loom): Promise<void> {
@@ -237,7 +153,8 @@ async function exportCommand(ctx: CommandContext, loom: Loom): Promise<void> {
   for (const leaf of chat.leaves()) ctx.io.out(JSON.stringify({ messages: [...system, ...chat.path(leaf).map(toOpenAI)] }));
 }
 
-async function modelsCommand(ctx: CommandContext): Promise<void> {
+/** `ctxloom models`, which opens no store. */
+export async function modelsCommand(ctx: Omit<CommandContext, "store">): Promise<void> {
   const filter = (ctx.positionals[0] ?? "").toLowerCase();
   const models = listModels()
     .filter((name) => name.toLowerCase().includes(filter))
@@ -252,15 +169,14 @@ async function modelsCommand(ctx: CommandContext): Promise<void> {
 }
 
 export const COMMANDS: Record<string, Command> = {
-  import: (c, l) => importCommand(c, l!),
-  chats: (c, l) => chatsCommand(c, l!),
-  tree: (c, l) => treeCommand(c, l!),
-  show: (c, l) => showCommand(c, l!),
-  checkout: (c, l) => checkoutCommand(c, l!),
-  context: (c, l) => contextCommand(c, l!),
-  stats: (c, l) => statsCommand(c, l!),
-  summarize: (c, l) => summarizeCommand(c, l!),
-  recall: (c, l) => recallCommand(c, l!),
-  export: (c, l) => exportCommand(c, l!),
-  models: (c) => modelsCommand(c),
+  import: importCommand,
+  chats: chatsCommand,
+  tree: treeCommand,
+  show: showCommand,
+  checkout: checkoutCommand,
+  context: contextCommand,
+  stats: statsCommand,
+  summarize: summarizeCommand,
+  recall: recallCommand,
+  export: exportCommand,
 };

@@ -65,16 +65,21 @@ Exit codes: 0 done, 1 bad input (a file, a chat, a model), 2 bad usage.`,
 
 Imports every conversation of the files, every branch kept, the head on the export's
 current message. All files are read and checked first: a broken file imports nothing.
+Each chat remembers the conversation it came from (the export's id for it, or a fingerprint
+of its messages): importing it again adds its new messages to that chat (the head moves to
+the export's current message) or, with nothing new, leaves the chat as it is.
   --format <f>    ${["auto", ...IMPORT_FORMATS].join(", ")} (default auto: detected)
-  --model <m>     the chats' model (default: the export's when known, else gpt-4o)`,
+  --model <m>     the chats' model (default: the export's when known, else gpt-4o)
+  --copy          import conversations imported before as new chats all the same`,
   chats: "Usage: ctxloom chats\n\nLists the chats, the most recently updated first.",
   tree: "Usage: ctxloom tree <chat>\n\nDraws every branch; * marks the active branch, <- head the head.",
   show: "Usage: ctxloom show <chat> [--at <id>]\n\nPrints the messages from the root to the head, or to message <id>.\n  --at <id>       the message to end at",
   checkout: "Usage: ctxloom checkout <chat> <id>\n\nMoves the chat's head to message <id> (switches branch).",
-  context: `Usage: ctxloom context <chat> --model <m> [--system <text>] [--input <text>] [--format openai|anthropic]
+  context: `Usage: ctxloom context <chat> [--model <m>] [--system <text>] [--input <text>] [--format openai|anthropic]
 
-Builds the context window from the head for the model, and shows each budget slice used.
-  --model <m>     the model whose window sets the budget (required)
+Builds the context window from the head for the model, and shows each budget slice used
+(the conversation's bar against the room the other parts leave it).
+  --model <m>     the model whose window sets the budget (default: the chat's)
   --system <text> a system prompt instead of the chat's
   --memory <text> memory text, sent as a second system message
   --input <text>  the user's new message

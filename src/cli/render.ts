@@ -28,4 +28,7 @@ export function clip(text: string, width: number): string {
   return line.length > width ? line.slice(0, width - 1) + "…" : line;
 }
 
+/** "1 branch", "2 branches". */
+export const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
+
 export const megabytes = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;

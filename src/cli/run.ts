@@ -1,23 +1,11 @@
 // The `ctxloom` command: arguments, dispatch, errors and exit codes. Everything it does to the
 // outside goes through a CliIO, so tests run it in process with a store of their choosing.
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import { CtxloomError, closest } from "../errors.js";
-import type { Store } from "../store/types.js";
+import { closest } from "../errors.js";
 import { Loom } from "../tree/loom.js";
-import { COMMANDS, type CommandContext } from "./commands.js";
+import { COMMANDS, modelsCommand } from "./commands.js";
+import type { CliIO } from "./io.js";
 import { HELP, typed, valueOf } from "./help.js";
-
-/** What the command reads and writes besides its arguments. */
-export interface CliIO {
-  out(text: string): void;
-  err(text: string): void;
-  /** stderr is a terminal: progress bars are drawn. */
-  progress: boolean;
-  openStore(dbPath: string): Promise<Store>;
-  version: string;
-  /** `ctxloom demo`, which prints on its own (with `json`, one JSON object of its figures). */
-  demo?: (engine: "wasm" | "js" | undefined, json: boolean) => Promise<void>;
-}
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
 const COMMON: Options = {
@@ -28,7 +16,7 @@ const COMMON: Options = {
 };
 /** Each command's own options and its positional arguments: [required, most]. */
 const SPECS: Record<string, { options: Options; positionals: [number, number] }> = {
-  import: { options: { format: { type: "string", default: "auto" }, model: { type: "string" } }, positionals: [1, Infinity] },
+  import: { options: { format: { type: "string", default: "auto" }, model: { type: "string" }, copy: { type: "boolean", default: false } }, positionals: [1, Infinity] },
   chats: { options: {}, positionals: [0, 0] },
   tree: { options: {}, positionals: [1, 1] },
   show: { options: { at: { type: "string" } }, positionals: [1, 1] },
@@ -44,6 +32,8 @@ const SPECS: Record<string, { options: Options; positionals: [number, number] }>
   models: { options: {}, positionals: [0, 1] },
   demo: { options: { engine: { type: "string" } }, positionals: [0, 0] },
 };
+
+export type { CliIO } from "./io.js";
 
 /** A usage mistake (exit 2), as opposed to bad input (exit 1). */
 class UsageError extends Error {}
@@ -76,11 +66,12 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       await (io.demo ?? (async () => {}))(engine as "wasm" | "js" | undefined, values.json === true);
       return 0;
     }
-    const ctx: CommandContext = { io, values, positionals, usage: (text) => new UsageError(text) };
-    if (first === "models") return await COMMANDS.models!(ctx, undefined), 0;
-    const loom = await Loom.open({ store: await io.openStore(values.db as string) });
+    const usage = (text: string) => new UsageError(text);
+    if (first === "models") return await modelsCommand({ io, values, positionals, usage }), 0;
+    const store = await io.openStore(values.db as string);
+    const loom = await Loom.open({ store });
     try {
-      await COMMANDS[first]!(ctx, loom);
+      await COMMANDS[first]!({ io, values, positionals, store, usage }, loom);
     } finally {
       await loom.close();
     }
@@ -142,12 +133,4 @@ function parse(command: string, args: string[], options: Options): { values: Rec
     }
     throw new UsageError(`${(e as Error).message.split("\n")[0]!.replace(/[.!?]*$/, "")}.`);
   }
-}
-
-/** Turns an error that is no CtxloomError (a file that cannot be read...) into one naming what failed. */
-export function inputError(what: string, e: unknown): CtxloomError {
-  if (e instanceof CtxloomError) return e;
-  const code = (e as { code?: string }).code;
-  const reason = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a folder" : code === "EACCES" ? "permission denied" : (e as Error).message.replace(/[.!?]+$/, "");
-  return new CtxloomError("INVALID_ARGUMENT", `cannot read ${what}: ${reason}.`, { cause: e });
 }

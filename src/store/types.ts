@@ -27,6 +27,12 @@ export interface ChatOptions {
   summarize?: SummaryOptions;
   /** How this chat's summaries are sent: "system" or "tool" (`create({ summaryPresentation })`). */
   summaryPresentation?: "system" | "tool";
+  /**
+   * The conversation an import made this chat from: the export's format and its id for it
+   * (a fingerprint of its messages when it has none). `ctxloom import` finds chats by it, so
+   * that importing the same export again updates them instead of making copies.
+   */
+  source?: { format: string; id: string };
 }
 
 /** A chat's record in a store. */

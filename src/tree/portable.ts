@@ -74,6 +74,7 @@ export function checkExport(value: unknown): CheckedExport {
     const summarize = checkSummaryOptions(o.summarize, "chat.options.summarize");
     if (summarize !== undefined) options.summarize = summarize;
     if (o.summaryPresentation !== undefined) options.summaryPresentation = checkPresentation(o.summaryPresentation, "chat.options.summaryPresentation");
+    if (o.source !== undefined) options.source = checkSource(o.source);
   } catch (error) {
     throw fail(`its chat.options are malformed: ${(error as Error).message}`);
   }
@@ -83,6 +84,17 @@ export function checkExport(value: unknown): CheckedExport {
     if (at >= 0) throw fail(`its message ${at} has parts, which version ${x.version} of the format does not have (set version 2)`);
   }
   return { chat: c as ChatExport["chat"], options, head: x.head, messages: x.messages };
+}
+
+/** An import's source ({ format, id }, two non-empty strings), copied. @throws INVALID_ARGUMENT */
+function checkSource(value: unknown): { format: string; id: string } {
+  const v = value as { format?: unknown; id?: unknown } | null;
+  if (v === null || typeof v !== "object" || Array.isArray(v)) throw new CtxloomError("INVALID_ARGUMENT", `source must be { format, id }; got ${describe(value)}.`);
+  checkKeys(v, ["format", "id"], "source");
+  for (const key of ["format", "id"] as const) {
+    if (typeof v[key] !== "string" || v[key] === "") throw new CtxloomError("INVALID_ARGUMENT", `source.${key} must be a non-empty string; got ${describe(v[key])}.`);
+  }
+  return { format: v.format as string, id: v.id as string };
 }
 
 /**

@@ -1,27 +1,10 @@
 // The command in process: every command against one memory store shared by the runs, as the
 // SQLite file is shared by separate invocations.
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { run } from "../../src/cli/run.js";
 import { memoryStore } from "../../src/store/memory.js";
-import type { Store } from "../../src/store/types.js";
 import { chatgptSample } from "../import/samples.js";
-
-const dir = mkdtempSync(join(tmpdir(), "ctxloom-cli-"));
-const file = (name: string, text: string) => {
-  const path = join(dir, name);
-  writeFileSync(path, text);
-  return path;
-};
-
-async function cli(args: string[], store: Store = memoryStore(), progress = false) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await run(args, { out: (t) => out.push(t), err: (t) => err.push(t), progress, openStore: async () => store, version: "9.9.9" });
-  return { code, out: out.join("\n"), err: err.join("\n") };
-}
+import { cli, dir, file } from "./cli.js";
 
 describe("help, version and usage", () => {
   it("--help and --version exit 0", async () => {
@@ -38,7 +21,8 @@ describe("help, version and usage", () => {
     expect(await cli(["import"])).toMatchObject({ code: 2, err: expect.stringContaining("import takes 1 or more argument(s); got 0.") });
     expect(await cli(["import", "x", "--format", "csv"])).toMatchObject({ code: 2, err: expect.stringContaining("--format takes auto or one of chatgpt") });
     expect(await cli(["checkout", "a"])).toMatchObject({ code: 2 });
-    expect(await cli(["context", "a"])).toMatchObject({ code: 2, err: expect.stringContaining("context needs --model") });
+    // --model is optional (the chat's model by default): a missing chat is bad input, not bad usage.
+    expect(await cli(["context", "a"])).toEqual({ code: 1, out: "", err: 'ctxloom: no chat "a" for user "local"; run ctxloom chats for the list.' });
     expect(await cli(["show", "a", "--at"])).toMatchObject({ code: 2 });
   });
   it("a number option refuses what is no whole number from 0, naming the option and what was typed (exit 2)", async () => {
@@ -121,12 +105,20 @@ describe("a chat through every command", () => {
     expect(r.out).toMatch(/^system +Be exact\./);
     expect(r.out).toMatch(/\nuser +And 7 times 8\?\n/);
     expect(r.out).toMatch(/\nsystem +█?░+ +\d+ \/ +\d+ +\d+%/);
-    expect(r.out).toMatch(/\ntotal +.* \d+ \/ +\d+ +\d+%$/);
+    expect(r.out).toMatch(/\ntotal +.* \d+ \/ +\d+ +\d+%$/m);
     const j = JSON.parse((await cli(["context", id, "--model", "gpt-4o", "--format", "anthropic", "--json"], store)).out);
     expect(j.system).toBe("");
     expect(j.usage.total).toBeLessThanOrEqual(j.usage.limit);
     expect(j.budget.window).toBe(128000);
-    expect(await cli(["context", id, "--model", "gpt-9"], store)).toMatchObject({ code: 1, err: expect.stringContaining("Unknown model") });
+    expect(await cli(["context", id, "--model", "no-such-model"], store)).toMatchObject({ code: 1, err: expect.stringContaining("Unknown model") });
+  });
+
+  it("context without --model builds for the chat's own model", async () => {
+    const r = await cli(["context", id], store);
+    expect(r).toMatchObject({ code: 0, err: "" });
+    expect(r.out).toContain("\ngpt-4o: ");
+    const j = JSON.parse((await cli(["context", id, "--json"], store)).out);
+    expect(j).toMatchObject({ model: "gpt-4o", budget: { window: 128000 } });
   });
 
   it("stats and models", async () => {
@@ -182,7 +174,7 @@ describe("a chat through every command", () => {
   });
 
   it("draws progress on stderr when it is a terminal", async () => {
-    const r = await cli(["import", file("p.json", JSON.stringify([chatgptSample(), chatgptSample()])), "--user", "dave"], store, true);
+    const r = await cli(["import", file("p.json", JSON.stringify([chatgptSample(), { ...chatgptSample(), conversation_id: "c2" }])), "--user", "dave"], store, true);
     expect(r.code).toBe(0);
     expect(r.err).toMatch(/\r█+ +100%  0\.0 MB read, 2 conversations/);
     expect(r.err).toContain("2 of 2 chats stored");

@@ -101,6 +101,9 @@ describe.skipIf(!persistent)("ctxloom on a database file", () => {
     expect(JSON.parse(ctxloom("chats", "--json", ...db).out).map((c: { id: string }) => c.id)).toEqual([id]);
     expect(ctxloom("checkout", id, "3", ...db).code).toBe(0);
     expect(ctxloom("tree", id, ...db).out).toContain("#3 assistant: It is 42.  <- head");
+    // The chat remembers the conversation it came from: importing the file again makes no copy.
+    expect(JSON.parse(ctxloom("import", "keep.json", "--json", ...db).out).files[0].chats[0]).toMatchObject({ id, status: "unchanged" });
+    expect(JSON.parse(ctxloom("chats", "--json", ...db).out).map((c: { id: string }) => c.id)).toEqual([id]);
     expect(JSON.parse(ctxloom("chats", "--json", "--user", "other", ...db).out)).toEqual([]);
   });
 

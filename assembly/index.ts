@@ -10,3 +10,8 @@ export { selectInto, selectResult } from "./evict";
 export { createWindow, dropWindow, windowAdd, windowEvictUnit, windowSlotsInto, windowTokens, windowCount, evictedCount } from "./window";
 export { createIndex, dropIndex, clearIndex, indexRows, indexTable, indexBlock, reserveRows, addRows, removeRow, readRow } from "./similarity";
 export { topK, resultsAddress, reserveInput, readPass } from "./similarity-search";
+export {
+  lexicalCreate, lexicalDrop, lexicalAdd, lexicalRemove, lexicalDocs, lexicalHas, lexicalTerms, lexicalBytes,
+  LEXICAL_OUT_OF_MEMORY, LEXICAL_BAD_DOC, LEXICAL_PRESENT, MAX_DOCS as LEXICAL_MAX_DOCS, MAX_TF as LEXICAL_MAX_TF,
+} from "./lexical";
+export { lexicalQuery, lexicalInput, lexicalResults, lnBm25 } from "./lexical-query";

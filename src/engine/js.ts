@@ -9,6 +9,7 @@ import { childrenOf, leavesOf, summarizedLength, walkInto, walkSummarizedInto } 
 import { summaryRefused } from "./refusals.js";
 import { newWindow, windowAdd, windowEvictUnit, windowSlots, type JsWindow } from "./js/window.js";
 import { checkOptions } from "../errors.js";
+import { JsLexical } from "./lexical-js.js";
 import type { Engine, Selection } from "./types.js";
 
 export { Handles } from "./js/handles.js";
@@ -20,6 +21,7 @@ export { Handles } from "./js/handles.js";
  */
 export class JsEngine implements Engine {
   readonly kind = "js" as const;
+  readonly lexical = new JsLexical();
   readonly #trees = new Handles<JsTree>();
   readonly #windows = new Handles<JsWindow>();
   #out = new Int32Array(1024);

@@ -1,3 +1,5 @@
+import type { LexicalIndex } from "./lexical.js";
+
 /** Which implementation of the engine runs: the WebAssembly core or its TypeScript twin. */
 export type EngineKind = "wasm" | "js";
 
@@ -122,6 +124,9 @@ export interface Engine {
    * what is resident, as the pages above were never touched. -1 for the JS engine.
    */
   memoryUsedBytes(): number;
+
+  /** Inverted indexes with BM25 scoring, one per recall scope (see src/engine/lexical.ts); the WASM one lives in this engine's memory. */
+  readonly lexical: LexicalIndex;
 }
 
 /** What `select` returns. */

@@ -1,5 +1,7 @@
 import { CtxloomError } from "../errors.js";
 import type { CoreExports } from "./core-exports.js";
+import type { LexicalIndex } from "./lexical.js";
+import { WasmLexical } from "./lexical-wasm.js";
 import { summaryRefused } from "./refusals.js";
 import type { Engine, Selection } from "./types.js";
 import {
@@ -24,6 +26,7 @@ function outOfMemory(what: string): CtxloomError {
 /** The WebAssembly engine: one instance of the core; trees live in its linear memory. */
 export class WasmEngine implements Engine {
   readonly kind = "wasm" as const;
+  #lexical: WasmLexical | undefined;
   readonly #x: CoreExports;
   // Views over linear memory. memory.grow detaches the old ArrayBuffer (every view over
   // it reads as length 0), so after any call that may grow memory the views are rebuilt.
@@ -306,6 +309,10 @@ export class WasmEngine implements Engine {
    */
   rawExports(): WebAssembly.Exports {
     return this.#x as unknown as WebAssembly.Exports;
+  }
+
+  get lexical(): LexicalIndex {
+    return (this.#lexical ??= new WasmLexical(this.rawExports(), () => this.memoryMoved()));
   }
 
   /** Rebuilds this engine's views after another user of the shared memory grew it (the old buffer is detached). */

@@ -26,7 +26,7 @@ export { CtxloomError, type ErrorCode } from "./errors.js";
 export type { EngineKind, WasmSource } from "./engine/index.js";
 export {
   getModelProfile, registerModel, listModels, HISTORY_LIMITS,
-  type ModelProfile, type ModelInput, type SizeClass, type HistoryLimits,
+  type ModelProfile, type ModelInput, type ModelRef, type LanguageModelRef, type ProfileOptions, type SizeClass, type HistoryLimits,
 } from "./models/profiles.js";
 export type { Encoding } from "./models/types.js";
 export { budgetFor, DEFAULT_SPLIT, EFFECTIVE_FRACTION, type Budget, type BudgetSplit, type BudgetOptions } from "./models/budget.js";

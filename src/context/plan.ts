@@ -48,8 +48,8 @@ export function planBuild(source: ContextSource, options: BuildOptions | undefin
   if (format !== "openai" && format !== "anthropic" && format !== "responses") {
     throw new CtxloomError("INVALID_ARGUMENT", `format must be "openai", "anthropic" or "responses"; got ${describe(format)}.`);
   }
-  const profile = o.model === undefined ? source.profile : getModelProfile(o.model);
-  const budget = splitWindow(profile.contextWindow, checkSplit(o.budget !== undefined ? o.budget : source.budget));
+  const profile = o.model === undefined ? source.profile : getModelProfile(o.model, { strict: source.strictModels === true });
+  const budget = splitWindow(profile, checkSplit(o.budget !== undefined ? o.budget : source.budget));
   const limits = resolveLimits(o.historyLimits !== undefined ? o.historyLimits : source.historyLimits, profile);
   const turns = limits ? 2 * limits.maxTurns : 0;
   const window = maxMessages && turns ? Math.min(maxMessages, turns) : maxMessages || turns;

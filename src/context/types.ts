@@ -1,6 +1,6 @@
 import type { Engine } from "../engine/types.js";
 import type { Budget, BudgetSplit } from "../models/budget.js";
-import type { HistoryLimits, ModelInput, ModelProfile } from "../models/profiles.js";
+import type { HistoryLimits, ModelProfile, ModelRef } from "../models/profiles.js";
 import type { TokenCounter } from "../tokens/types.js";
 import type { ToolDefinition } from "../tokens/tools.js";
 import type { Message } from "../message.js";
@@ -16,8 +16,8 @@ export interface BuildOptions {
   memory?: string;
   /** The user's new message, when it is not appended to the chat: sent last, never truncated. */
   input?: string;
-  /** Model whose window sets the budget; default: the chat's. Token counts stay the chat model's. */
-  model?: string | ModelInput;
+  /** Model whose window sets the budget (a name, a profile or an AI SDK model); default: the chat's. Token counts stay the chat model's. */
+  model?: ModelRef;
   /** At most this many of the branch's newest messages are considered (the newest user turn and CRITICAL ones come from anywhere). */
   maxMessages?: number;
   /** Budget fractions for this call (default: the chat's, else the default 25/20/40/10/5). */
@@ -192,6 +192,8 @@ export interface ContextSource {
    * memory text fits the memory slice, the recalled text (appended to the memory) and messages.
    */
   recall?: (window: readonly number[], fits: (memory: string) => boolean) => RecallFill;
+  /** Optional: refuse a `model` name the catalog lacks instead of reading it by its family (`Loom.open({ strictModels })`). */
+  strictModels?: boolean;
 }
 
 /** The options buildContext knows; any other key is refused, naming the closest. */

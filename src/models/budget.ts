@@ -1,5 +1,6 @@
 import { CtxloomError, checkKeys, checkOptions, describe } from "../errors.js";
-import { getModelProfile, type ModelInput } from "./profiles.js";
+import { getModelProfile } from "./profiles.js";
+import type { ModelProfile, ModelRef } from "./types.js";
 
 /** How a model's effective window is split. Fractions of the effective window; they sum to 1. */
 export interface BudgetSplit {
@@ -13,14 +14,17 @@ export interface BudgetSplit {
 /** The default split: system 25%, memory 20%, conversation 40%, input 10%, reserve 5%. */
 export const DEFAULT_SPLIT: Readonly<BudgetSplit> = Object.freeze({ system: 0.25, memory: 0.2, conversation: 0.4, input: 0.1, reserve: 0.05 });
 
-/** Requests use 90% of the window: the rest is a safety margin for counting differences and the reply. */
+/**
+ * Requests use 90% of the window: the rest is a safety margin for counting differences and the
+ * reply. Never more than the model's input limit, where it has one (gpt-5: 272,000 of 400,000).
+ */
 export const EFFECTIVE_FRACTION = 0.9;
 
 /** Token budgets of each part of a request. */
 export interface Budget extends BudgetSplit {
   /** The model's context window. */
   window: number;
-  /** 90% of the window (or `effectiveFraction`): what the slices share. */
+  /** 90% of the window (or `effectiveFraction`), at most the model's `maxInputTokens`: what the slices share. */
   effective: number;
 }
 
@@ -35,36 +39,41 @@ export interface BudgetOptions {
 }
 
 /**
- * Token budgets for a model: the effective window (90%) split by fractions, rounded so that
- * the slices add up to the effective window exactly (largest remainders get the spare tokens).
+ * Token budgets for a model: the effective window (90%, at most the model's input limit) split
+ * by fractions, rounded so that the slices add up to the effective window exactly (largest
+ * remainders get the spare tokens).
  * `budgetFor("llama3.2")` is the classic example: effective 7372, system 1843, memory 1474,
  * conversation 2949, input 737, reserve 369.
  * @throws UNKNOWN_MODEL; INVALID_ARGUMENT when the fractions do not sum to 1
  */
-export function budgetFor(model: string | ModelInput, options?: BudgetOptions): Budget {
+export function budgetFor(model: ModelRef, options?: BudgetOptions): Budget {
   const o = checkOptions<BudgetOptions>(options, "budgetFor(model, options)", ["split", "effectiveFraction"]);
   const profile = getModelProfile(model);
   const fraction = o.effectiveFraction ?? EFFECTIVE_FRACTION;
   if (typeof fraction !== "number" || !(fraction > 0 && fraction <= 1)) {
     throw new CtxloomError("INVALID_ARGUMENT", `effectiveFraction must be a number in (0, 1]; got ${describe(fraction)}.`);
   }
-  return splitWindow(profile.contextWindow, checkSplit(o.split), fraction);
+  return splitWindow(profile, checkSplit(o.split), fraction);
 }
 
 /**
- * The budget of a window already resolved and a split already checked (what a build plan
+ * The budget of a model already resolved and a split already checked (what a build plan
  * uses, so that nothing passes through the model lookup twice).
  */
-export function splitWindow(window: number, split: BudgetSplit, fraction = EFFECTIVE_FRACTION): Budget {
+export function splitWindow(model: Pick<ModelProfile, "contextWindow" | "maxInputTokens">, split: BudgetSplit, fraction = EFFECTIVE_FRACTION): Budget {
+  const window = model.contextWindow;
+  const share = Math.floor(window * fraction);
+  const effective = model.maxInputTokens !== undefined && model.maxInputTokens < share ? model.maxInputTokens : share;
   // Every build splits its window: the split of a frozen split (the default's) is kept per
-  // window, and copied out.
-  if (fraction !== EFFECTIVE_FRACTION || !Object.isFrozen(split)) return computeSplit(window, split, fraction);
+  // window (and checked against the effective window: two models may share a window, not an
+  // input limit), and copied out.
+  if (fraction !== EFFECTIVE_FRACTION || !Object.isFrozen(split)) return computeSplit(window, effective, split);
   let byWindow = splits.get(split);
   if (!byWindow) splits.set(split, (byWindow = new Map()));
   let budget = byWindow.get(window);
-  if (!budget) {
+  if (budget?.effective !== effective) {
     if (byWindow.size >= SPLITS_KEPT) byWindow.clear();
-    byWindow.set(window, (budget = computeSplit(window, split, fraction)));
+    byWindow.set(window, (budget = computeSplit(window, effective, split)));
   }
   return { ...budget };
 }
@@ -73,8 +82,7 @@ export function splitWindow(window: number, split: BudgetSplit, fraction = EFFEC
 const splits = new WeakMap<BudgetSplit, Map<number, Budget>>();
 const SPLITS_KEPT = 16;
 
-function computeSplit(window: number, split: BudgetSplit, fraction: number): Budget {
-  const effective = Math.floor(window * fraction);
+function computeSplit(window: number, effective: number, split: BudgetSplit): Budget {
   const exact = PARTS.map((part) => effective * split[part]);
   const slices = exact.map(Math.floor);
   let spare = effective - slices.reduce((a, b) => a + b, 0);

@@ -12,13 +12,14 @@ import type { ContentPart } from "../parts.js";
  * OpenAI's (snake_case fields; content null, a string or Chat Completions parts).
  */
 export type CountableInput = Omit<CountableMessage, "content"> & { content?: string | null | readonly object[] };
-import { getModelProfile, type ModelInput } from "./profiles.js";
+import { getModelProfile } from "./profiles.js";
+import type { ModelRef } from "./types.js";
 
 /** How a Loom counts: "exact" where the model's encoding is known (default), or always the heuristic. */
 export type CountingMode = "exact" | "heuristic";
 
 /** The counter for a model, loading its exact encoding first if needed (the WebAssembly counter, else gpt-tokenizer). */
-export async function counterFor(model: string | ModelInput, mode: CountingMode = "exact"): Promise<TokenCounter> {
+export async function counterFor(model: ModelRef, mode: CountingMode = "exact"): Promise<TokenCounter> {
   const profile = getModelProfile(model);
   if (profile.counter) return profile.counter;
   if (mode === "exact" && profile.encoding) return loadExactCounter(profile.encoding);
@@ -26,7 +27,7 @@ export async function counterFor(model: string | ModelInput, mode: CountingMode 
 }
 
 /** Loads the exact tokenizer of a model (if it has one), so that `countTokens` can count it synchronously. */
-export async function loadTokenizer(model: string | ModelInput): Promise<TokenCounter> {
+export async function loadTokenizer(model: ModelRef): Promise<TokenCounter> {
   getModelProfile(model); // a bad model is refused here, before anything loads
   return counterFor(model);
 }
@@ -38,11 +39,11 @@ export async function loadTokenizer(model: string | ModelInput): Promise<TokenCo
  * @throws UNKNOWN_MODEL; INVALID_ARGUMENT for malformed messages; TOKENIZER_NOT_LOADED when the
  *   model's exact encoding is not loaded yet (`await loadTokenizer(model)` once first)
  */
-export function countTokens(messages: readonly CountableInput[], options: { model: string | ModelInput }): number {
+export function countTokens(messages: readonly CountableInput[], options: { model: ModelRef }): number {
   if (!Array.isArray(messages)) {
     throw new CtxloomError("INVALID_ARGUMENT", `countTokens takes an array of messages { role, content, name? }; got ${describe(messages)}.`);
   }
-  const o = checkOptions<{ model: string | ModelInput }>(options, "countTokens(messages, options)", ["model"]);
+  const o = checkOptions<{ model: ModelRef }>(options, "countTokens(messages, options)", ["model"]);
   if (o.model === undefined) {
     throw new CtxloomError("INVALID_ARGUMENT", `countTokens needs { model }, e.g. countTokens(messages, { model: "gpt-4o" }).`);
   }

@@ -1,46 +1,15 @@
 import { CtxloomError, checkKeys, checkOptions, describe, editDistance } from "../errors.js";
 import { MAX_TOKENS } from "../message.js";
-import type { TokenCounter } from "../tokens/types.js";
 import { ALIASES, CATALOG } from "./catalog.js";
-import type { Encoding } from "./types.js";
+import { bareId, inferFamily, inferredProfile } from "./infer.js";
+import type { HistoryLimits, LanguageModelRef, ModelInput, ModelProfile, ModelRef, ProfileOptions, SizeClass } from "./types.js";
 
-/** Size classes: they set the history limits a chat may opt into. */
-export type SizeClass = "tiny" | "small" | "medium" | "large" | "xlarge";
-
-/**
- * A model described by hand: a name and a window are enough; the size class follows from
- * the window and tokensPerChar defaults to 0.25 (about 4 characters a token).
- */
-export type ModelInput = Pick<ModelProfile, "name" | "contextWindow"> & Partial<ModelProfile>;
+export type { SizeClass, ModelInput, LanguageModelRef, ModelRef, ProfileOptions, HistoryLimits, ModelProfile } from "./types.js";
 
 /** The fields a profile may have: anything else is refused (a misspelling is never ignored). */
-export const PROFILE_KEYS = ["name", "contextWindow", "sizeClass", "tokensPerChar", "encoding", "counter", "historyLimits"] as const;
-
-/** The history limits of a size class. */
-export interface HistoryLimits {
-  /** Turns (a user message and its answer) kept at most. */
-  maxTurns: number;
-  /** Characters kept of each message. */
-  maxCharsPerTurn: number;
-  /** Characters of memory text kept. */
-  memoryMaxChars: number;
-}
-
-/** What ctxloom knows of a model. Custom profiles are accepted anywhere a model name is. */
-export interface ModelProfile {
-  name: string;
-  /** The model's context window in tokens. */
-  contextWindow: number;
-  sizeClass: SizeClass;
-  /** Tokens per character, for the heuristic counter when the encoding is unknown. */
-  tokensPerChar: number;
-  /** The BPE encoding, where known: counts are then exact. */
-  encoding?: Encoding;
-  /** A counter of your own (another tokenizer); it wins over `encoding` and the heuristic. */
-  counter?: TokenCounter;
-  /** History limits (applied only when a chat or call opts in); default: the size class's row of the table below. */
-  historyLimits?: HistoryLimits;
-}
+export const PROFILE_KEYS = [
+  "name", "contextWindow", "maxInputTokens", "sizeClass", "tokensPerChar", "encoding", "counter", "historyLimits", "inferredFrom",
+] as const;
 
 /** History limits by size class. */
 export const HISTORY_LIMITS: Readonly<Record<SizeClass, Readonly<HistoryLimits>>> = {
@@ -68,8 +37,11 @@ function add(profile: ModelProfile): void {
   profiles.set(profile.name, Object.freeze({ ...profile, historyLimits: HISTORY_LIMITS[profile.sizeClass] }));
 }
 
-for (const { name, contextWindow, encoding, tokensPerChar } of CATALOG) {
-  add({ name, contextWindow, sizeClass: sizeOfWindow(contextWindow), tokensPerChar, ...(encoding ? { encoding } : {}) });
+for (const { name, contextWindow, maxInputTokens, encoding, tokensPerChar } of CATALOG) {
+  add({
+    name, contextWindow, ...(maxInputTokens ? { maxInputTokens } : {}), sizeClass: sizeOfWindow(contextWindow), tokensPerChar,
+    ...(encoding ? { encoding } : {}),
+  });
 }
 // The six first-class models, as its table gives them (Ollama tags for the local ones). They
 // come last so that they win where a name is in both (gpt-4o, gemini-2.0-flash).
@@ -86,12 +58,10 @@ add({ name: "gpt-4o", contextWindow: 128_000, sizeClass: "xlarge", tokensPerChar
  * :tag. Anything else ("-preview", ".5", "-mini") names another model.
  */
 const VERSION = /^(?:[-@](?:\d{8}|\d{4}-\d{2}-\d{2}|\d{4}|latest)(?:-v\d+(?::\d+)?)?|-v\d+(?::\d+)?|:[\w.-]+)$/;
-/** Bedrock's provider prefix, with its optional cross-region one: "us.anthropic.claude-...". */
-const BEDROCK = /^(?:(?:us|eu|apac|global|us-gov)\.)?(?:anthropic|meta|mistral|deepseek|qwen|openai|amazon|cohere|ai21|writer|xai)\./;
 
 /** The ids to try for a model id: as given, lowercased, and without a provider prefix (openai/, google/, anthropic.). */
 function spellings(id: string): string[] {
-  const bare = id.slice(id.lastIndexOf("/") + 1).replace(BEDROCK, "");
+  const bare = bareId(id);
   return [...new Set([id, id.toLowerCase(), bare, bare.toLowerCase()])].filter((s) => s.length > 0);
 }
 
@@ -120,23 +90,72 @@ function resolve(id: string): Readonly<ModelProfile> | undefined {
  * The profile of a model: a known name or alias (`listModels()`), with or without a
  * provider prefix (openai/gpt-4o, anthropic/claude-sonnet-4-5, Bedrock's
  * anthropic.claude-...-v1:0, google/gemini-2.5-pro), optionally followed by a version
- * (gpt-4o-2024-08-06 is gpt-4o, claude-sonnet-4-5@20250929 is claude-sonnet-4-5). A
- * profile object is checked and returned, its missing fields filled in.
- * @throws UNKNOWN_MODEL naming close matches and how to describe the model; INVALID_ARGUMENT for a malformed profile
+ * (gpt-4o-2024-08-06 is gpt-4o, claude-sonnet-4-5@20250929 is claude-sonnet-4-5). A name the
+ * catalog lacks is read by its family (claude-*, gpt-*, o*, gemini-*, grok-*, llama-*, qwen*,
+ * mistral-*, deepseek-*) or its provider prefix as a documented model: the profile keeps the
+ * name given, says `inferredFrom` which model it took, and a warning says so once per name
+ * (`strict: true` refuses such names instead). An AI SDK model object (`{ provider, modelId }`)
+ * is read by its `modelId`. A profile object is checked and returned, its missing fields filled in.
+ * @throws UNKNOWN_MODEL naming close matches and how to describe the model; INVALID_ARGUMENT for a malformed profile or options
  */
-export function getModelProfile(model: string | ModelInput): Readonly<ModelProfile> {
+export function getModelProfile(model: ModelRef, options?: ProfileOptions): Readonly<ModelProfile> {
+  const strict = checkOptions<ProfileOptions>(options, "getModelProfile(model, options)", ["strict"]).strict;
+  if (strict !== undefined && typeof strict !== "boolean") {
+    throw new CtxloomError("INVALID_ARGUMENT", `strict must be true or false; got ${describe(strict)}.`);
+  }
+  if (isLanguageModel(model)) {
+    if (model.modelId.length === 0) throw new CtxloomError("INVALID_ARGUMENT", `An AI SDK model's modelId must not be empty (provider ${describe(model.provider)}).`);
+    return byName(model.modelId, strict === true, model.provider);
+  }
   if (typeof model === "object" && model !== null && !Array.isArray(model)) return checkProfile(model);
   if (typeof model !== "string" || model.length === 0) {
-    throw new CtxloomError("INVALID_ARGUMENT", `A model is a name like "gpt-4o" or a profile { name, contextWindow }; got ${describe(model)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `A model is a name like "gpt-4o", a profile { name, contextWindow } or an AI SDK model { provider, modelId }; got ${describe(model)}.`,
+    );
   }
-  const found = resolve(model);
+  return byName(model, strict === true);
+}
+
+/** An AI SDK model object: `provider` and `modelId` strings, and no `contextWindow` (which makes a profile). */
+export function isLanguageModel(model: unknown): model is LanguageModelRef {
+  if (typeof model !== "object" || model === null) return false;
+  const m = model as Partial<LanguageModelRef> & { contextWindow?: unknown };
+  return typeof m.modelId === "string" && typeof m.provider === "string" && m.contextWindow === undefined;
+}
+
+/** The profile of a model id: known, else read by its family (unless strict). @throws UNKNOWN_MODEL */
+function byName(id: string, strict: boolean, provider?: string): Readonly<ModelProfile> {
+  const found = resolve(id);
   if (found) return found;
+  const inference = inferFamily(id, provider);
+  if (inference && !strict) return inferredProfile(id, provider, profiles.get(inference.from)!, inference);
   throw new CtxloomError(
     "UNKNOWN_MODEL",
-    `Unknown model ${describe(model)}. Close matches: ${closeMatches(model).join(", ")}. ` +
-      `Pass the model as { name: ${JSON.stringify(model)}, contextWindow: <its window in tokens> } instead of its name ` +
-      `(optional: encoding, tokensPerChar, sizeClass), or register it once with registerModel({ name, contextWindow }).`,
+    `Unknown model ${describe(id)}${inference ? ` (strict: it is not read as ${inference.from}, as ${inference.reason} would be)` : ""}. ` +
+      `Close matches: ${closeMatches(id).join(", ")}. ` +
+      `Pass the model as { name: ${JSON.stringify(id)}, contextWindow: <its window in tokens> } instead of its name ` +
+      `(optional: maxInputTokens, encoding, tokensPerChar, sizeClass), or register it once with registerModel({ name, contextWindow }).`,
   );
+}
+
+/**
+ * A model with its window given by hand (the command's --context-window): the profile of
+ * `name` (known, or read by its family: no warning, the window is given) with this window and
+ * its size class, its input limit kept where smaller; `{ name, contextWindow }` for a name of
+ * no known family. @throws INVALID_ARGUMENT for a window out of range
+ */
+export function withContextWindow(name: string, contextWindow: number): Readonly<ModelProfile> {
+  const known = resolve(name);
+  const inference = known ? undefined : inferFamily(name);
+  const base = known ?? (inference ? profiles.get(inference.from) : undefined);
+  const described: ModelInput = { name: inference?.name ?? base?.name ?? name, contextWindow };
+  if (base) {
+    described.tokensPerChar = base.tokensPerChar;
+    if (base.encoding) described.encoding = base.encoding;
+    if (base.maxInputTokens !== undefined && base.maxInputTokens < contextWindow) described.maxInputTokens = base.maxInputTokens;
+  }
+  return checkProfile(described);
 }
 
 /**
@@ -168,6 +187,10 @@ function checkProfile(input: ModelInput): Readonly<ModelProfile> {
   if (!Number.isInteger(p.contextWindow) || p.contextWindow < 16 || p.contextWindow > MAX_TOKENS) {
     bad(`contextWindow (an integer number of tokens from 16 to ${MAX_TOKENS})`);
   }
+  if (p.maxInputTokens !== undefined && !(Number.isInteger(p.maxInputTokens) && p.maxInputTokens >= 16 && p.maxInputTokens <= p.contextWindow)) {
+    bad("maxInputTokens (an integer number of tokens from 16 to the contextWindow)");
+  }
+  if (p.inferredFrom !== undefined && (typeof p.inferredFrom !== "string" || p.inferredFrom.length === 0)) bad("inferredFrom (a model name)");
   if (p.sizeClass !== undefined && !SIZE_CLASSES.includes(p.sizeClass)) bad(`sizeClass (one of ${SIZE_CLASSES.join(", ")})`);
   if (p.tokensPerChar !== undefined && (typeof p.tokensPerChar !== "number" || !(p.tokensPerChar > 0 && p.tokensPerChar <= 4))) {
     bad("tokensPerChar (a number in (0, 4])");

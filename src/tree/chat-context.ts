@@ -48,6 +48,7 @@ export function buildChatContext(ctx: LoomContext, chat: ChatContextState, optio
     sendable: (id) => nodes.sendable(id),
     summaryPresentation: chat.summaryPresentation,
     criticalCalls: nodes.criticalCalls > 0,
+    strictModels: ctx.strictModels === true,
   };
   if (!recall) return buildContext(source, rest); // synchronous: no await on a server's hot path
   planBuild(source, rest); // every option checked before anything is embedded

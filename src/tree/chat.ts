@@ -264,6 +264,7 @@ export class Chat extends ChatView {
         messages: nodes.size,
         branchMessages: head < 0 ? 0 : nodes.engine.depth(nodes.tree, head) + 1,
         model: this.#profile.name,
+        modelInferredFrom: this.#profile.inferredFrom ?? null,
         contextWindow: this.#profile.contextWindow,
         tokenizer: this.#counter.name,
       },

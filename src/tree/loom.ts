@@ -61,6 +61,11 @@ export interface LoomOptions extends EngineOptions {
    * a marker, instead of refusing it with MESSAGE_TOO_LARGE. Default off.
    */
   toolResults?: ToolResultOptions;
+  /**
+   * Refuse model names the catalog lacks (UNKNOWN_MODEL), in create, open, import and
+   * buildContext({ model }), instead of reading them by their family with a warning. Default false.
+   */
+  strictModels?: boolean;
 }
 
 /** What `loom.stats()` returns. */
@@ -74,7 +79,7 @@ export const DEFAULT_MAX_OPEN_CHATS = 1000;
 
 const LOOM_KEYS = [
   "engine", "wasm", "maxMemoryMB", "store", "counting", "maxOpenChats", "summarize", "summarizer", "summaryPrompt", "summaryPresentation", "embed",
-  "toolResults",
+  "toolResults", "strictModels",
 ] as const;
 
 /**
@@ -94,6 +99,7 @@ export class Loom {
   constructor(
     engine: Engine, store: Store, counting: CountingMode = "exact", maxOpenChats = DEFAULT_MAX_OPEN_CHATS,
     summaries: LoomSummaries = {}, embedder: Embedder | null = null, toolResults: ToolResultPolicy | null = null, embedEagerly = true,
+    strictModels = false,
   ) {
     this.#engine = engine;
     this.#recall = embedder ? new RecallHub(engine, store, embedder, embedEagerly) : null;
@@ -102,8 +108,9 @@ export class Loom {
     this.#ctx = {
       engine,
       store,
+      strictModels,
       prepare: async (model) => {
-        const profile = getModelProfile(model);
+        const profile = getModelProfile(model, { strict: strictModels });
         return { profile, counter: await counterFor(profile, counting) };
       },
       checkOpen: () => {
@@ -124,7 +131,7 @@ export class Loom {
   static async open<T extends Loom>(
     this: new (
       engine: Engine, store: Store, counting?: CountingMode, maxOpenChats?: number, summaries?: LoomSummaries, embedder?: Embedder | null,
-      toolResults?: ToolResultPolicy | null, embedEagerly?: boolean,
+      toolResults?: ToolResultPolicy | null, embedEagerly?: boolean, strictModels?: boolean,
     ) => T,
     options?: LoomOptions,
   ): Promise<T> {
@@ -145,6 +152,9 @@ export class Loom {
     const given = o.maxOpenChats === undefined ? undefined : checkInteger(o.maxOpenChats, "maxOpenChats", 1);
     const embedder = RecallHub.embedderOf(o.embed);
     const toolResults = checkToolResultOptions(o.toolResults);
+    if (o.strictModels !== undefined && typeof o.strictModels !== "boolean") {
+      throw new CtxloomError("INVALID_ARGUMENT", `strictModels must be true or false; got ${describe(o.strictModels)}.`);
+    }
     const store = o.store === undefined ? memoryStore() : o.store;
     if (typeof store !== "object" || store === null) {
       throw new CtxloomError("INVALID_ARGUMENT", `store must implement the Store interface (e.g. sqliteStore(path)); got ${describe(store)}.`);
@@ -162,7 +172,7 @@ export class Loom {
     const maxOpenChats = given ?? (typeof store.resident === "function" ? Infinity : DEFAULT_MAX_OPEN_CHATS);
     // `new this`: an entry's subclass (the Workers entry) gets instances of itself.
     // Left out, the built-in embedder works lazily (a chat is embedded once recall reads it); asked for, on every append.
-    return new this(await createEngine(o), store, o.counting, maxOpenChats, summaries, embedder, toolResults, o.embed !== undefined);
+    return new this(await createEngine(o), store, o.counting, maxOpenChats, summaries, embedder, toolResults, o.embed !== undefined, o.strictModels);
   }
 
   /** Which engine runs: "wasm" or "js". */

@@ -7,6 +7,11 @@ export interface ChatStats {
   /** Messages on the active branch (root to head). */
   branchMessages: number;
   model: string;
+  /**
+   * When `model` is a name the catalog lacks, read by its family or provider: the catalog model
+   * whose profile it took ("claude-sonnet-4-5" for "claude-sonnet-9"); null for a known model or a profile.
+   */
+  modelInferredFrom: string | null;
   contextWindow: number;
   /** The counter of the chat's messages ("o200k_base", "heuristic:0.28", ...). */
   tokenizer: string;
@@ -28,7 +33,7 @@ export interface ChatStats {
 
 /** The stats of a chat from its sizes and its last context. */
 export function chatStats(
-  sizes: { messages: number; branchMessages: number; model: string; contextWindow: number; tokenizer: string },
+  sizes: { messages: number; branchMessages: number; model: string; modelInferredFrom: string | null; contextWindow: number; tokenizer: string },
   last: { usage: Usage | null; evicted: number },
   summaries: { compressions: number; tokensSaved: number; compressionRatio: number; fallbacks: number } = { compressions: 0, tokensSaved: 0, compressionRatio: 1, fallbacks: 0 },
 ): ChatStats {

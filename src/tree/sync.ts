@@ -2,7 +2,7 @@ import type { ToolResultPolicy } from "../context/tool-result.js";
 import { CtxloomError, describe, fromStore, fromStoreNow } from "../errors.js";
 import type { Engine } from "../engine/types.js";
 import type { CheckedInput, Message } from "../message.js";
-import type { ModelProfile } from "../models/profiles.js";
+import type { ModelProfile, ModelRef } from "../models/profiles.js";
 import { MessageColumns } from "../store/columns.js";
 import type { AppendResult, ChatRecord, LoadedChat, Store } from "../store/types.js";
 import { REPLY_PRIMING, imageRuleFor, messageTokens, type TokenCounter } from "../tokens/index.js";
@@ -18,7 +18,9 @@ export interface LoomContext {
   readonly engine: Engine;
   readonly store: Store;
   /** The profile of a chat's model and the counter of its messages (loading an exact encoding once). */
-  prepare(model: string | ModelProfile): Promise<{ profile: Readonly<ModelProfile>; counter: TokenCounter }>;
+  prepare(model: ModelRef): Promise<{ profile: Readonly<ModelProfile>; counter: TokenCounter }>;
+  /** Model names the catalog lacks are refused, not read by their family (`Loom.open({ strictModels })`). */
+  readonly strictModels?: boolean;
   /** Throws LOOM_CLOSED once the Loom is closed. */
   checkOpen(): void;
   /** Tells the Loom's cache of open chats that an evicted chat woke up (it may evict others). */
@@ -161,7 +163,7 @@ export class ChatSync {
       throw new CtxloomError(
         "MESSAGE_TOO_LARGE",
         `This message costs ${tokens} tokens and cannot fit ${p.name}'s window even alone ` +
-          `(a request may use ${this.#appendLimit} tokens: 90% of ${p.contextWindow} less the reserve). ` +
+          `(a request may use ${this.#appendLimit} tokens: 90% of ${p.contextWindow}${p.maxInputTokens ? `, at most its input limit ${p.maxInputTokens},` : ""} less the reserve). ` +
           `Split it into several messages, summarize it, or use a model with a larger window.`,
       );
     }

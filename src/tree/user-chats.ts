@@ -1,7 +1,7 @@
 import { CtxloomError, checkOptions, describe, fromStore } from "../errors.js";
 import { checkContent } from "../message.js";
 import { checkSplit, type BudgetSplit } from "../models/budget.js";
-import { checkHistoryLimits, registeredProfile, type HistoryLimits, type ModelProfile } from "../models/profiles.js";
+import { checkHistoryLimits, isLanguageModel, registeredProfile, type HistoryLimits, type ModelProfile, type ModelRef } from "../models/profiles.js";
 import type { ChatExport } from "../store/portable.js";
 import type { ChatOptions, ChatRecord, ChatSummary } from "../store/types.js";
 import type { TokenCounter } from "../tokens/index.js";
@@ -16,8 +16,8 @@ import type { SummaryPresentation } from "../context/format.js";
 /** Options of `chats.create()`. */
 export interface CreateChatOptions {
   title?: string;
-  /** Model the chat talks to: a known name (see getModelProfile) or a profile; default "gpt-4o". */
-  model?: string | ModelProfile;
+  /** Model the chat talks to: a name (see getModelProfile), a profile or an AI SDK model object; default "gpt-4o". */
+  model?: ModelRef;
   /** System prompt sent at the top of every context built for this chat. */
   system?: string;
   /** Budget fractions for this chat's contexts (default the default 25/20/40/10/5). */
@@ -78,7 +78,7 @@ export class UserChats {
     if (summarize !== undefined) settings.summarize = summarize;
     if (o.summaryPresentation !== undefined) settings.summaryPresentation = checkPresentation(o.summaryPresentation, "create(options).summaryPresentation");
     const { profile, counter } = await this.#ctx.prepare(o.model ?? "gpt-4o");
-    if (typeof o.model === "object") {
+    if (typeof o.model === "object" && !isLanguageModel(o.model)) {
       const { counter: own, ...stored } = profile;
       settings.profile = stored;
       if (own) settings.counter = own.name;

@@ -64,8 +64,9 @@ describe("getModelProfile", () => {
     expect(getModelProfile("claude-sonnet-4-5-20250929").name).toBe("claude-sonnet-4-5");
   });
 
-  it("a prefix must end at a separator: gpt-4oz is not gpt-4o", () => {
-    expectThrowCode(() => getModelProfile("gpt-4oz"), "UNKNOWN_MODEL");
+  it("a prefix must end at a separator: gpt-4oz is not gpt-4o (only read as it by its family, and refused when strict)", () => {
+    expectThrowCode(() => getModelProfile("gpt-4oz", { strict: true }), "UNKNOWN_MODEL");
+    expect(getModelProfile("gpt-4oz")).toMatchObject({ name: "gpt-4oz", inferredFrom: "gpt-4o" });
   });
 
   it("UNKNOWN_MODEL names close matches and says what to do", () => {

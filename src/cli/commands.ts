@@ -1,7 +1,8 @@
 // The commands of `ctxloom`, each given its parsed arguments and an open Loom.
 import { CtxloomError } from "../errors.js";
 import { toOpenAI } from "../context/format.js";
-import { getModelProfile, listModels } from "../models/profiles.js";
+import { getModelProfile, listModels, withContextWindow } from "../models/profiles.js";
+import type { ModelRef } from "../models/types.js";
 import type { Chat } from "../tree/chat.js";
 import type { Loom } from "../tree/loom.js";
 import { exportChat } from "./chat-io.js";
@@ -26,6 +27,19 @@ const option = (ctx: CommandContext, name: string, fallback: number): number => 
   const v = ctx.values[name] as string | undefined;
   return v === undefined ? fallback : whole(ctx, v, `--${name}`, valueOf("", name));
 };
+
+/**
+ * The model of --model and --context-window: the name, or the model (the chat's without
+ * --model) with its window given by hand; undefined for the chat's own.
+ */
+function modelOption(ctx: CommandContext, chat: Chat): ModelRef | undefined {
+  const name = ctx.values.model as string | undefined;
+  const typedWindow = ctx.values["context-window"] as string | undefined;
+  if (typedWindow === undefined) return name;
+  const window = whole(ctx, typedWindow, "--context-window", valueOf("", "context-window"));
+  if (window < 16) throw ctx.usage(`--context-window takes ${valueOf("", "context-window")}; got ${typed(typedWindow)}.`);
+  return withContextWindow(name ?? chat.stats().model, window);
+}
 
 /** A chat by id, unique id prefix, or exact title. @throws UNKNOWN_CHAT naming the near ones */
 async function findChat(ctx: CommandContext, loom: Loom, ref: string): Promise<Chat> {
@@ -83,10 +97,11 @@ async function contextCommand(ctx: CommandContext, loom: Loom): Promise<void> {
   const model = ctx.values.model as string | undefined;
   const format = ctx.values.format as string;
   if (format !== "openai" && format !== "anthropic") throw ctx.usage(`--format takes ${valueOf("context", "format")}; got ${typed(format)}.`);
-  if (model !== undefined) getModelProfile(model); // an unknown model is refused before the chat is looked up
+  // An unknown model is refused before the chat is looked up (with --context-window, any name is described by it).
+  if (model !== undefined && ctx.values["context-window"] === undefined) getModelProfile(model);
   const chat = await findChat(ctx, loom, ctx.positionals[0]!);
   // Without --model, the chat's own model (and its budget split) sets the window.
-  const options = { model, format, system: ctx.values.system, memory: ctx.values.memory, input: ctx.values.input };
+  const options = { model: modelOption(ctx, chat), format, system: ctx.values.system, memory: ctx.values.memory, input: ctx.values.input };
   for (const k of ["model", "system", "memory", "input"] as const) if (options[k] === undefined) delete options[k];
   const built = await chat.buildContext(options as Parameters<Chat["buildContext"]>[0] & { format: "openai" });
   const { usage: u, budget } = built;
@@ -114,7 +129,7 @@ async function statsCommand(ctx: CommandContext, loom: Loom): Promise<void> {
 async function summarizeCommand(ctx: CommandContext, loom: Loom): Promise<void> {
   const keepLast = option(ctx, "keep-last", 20);
   const chat = await findChat(ctx, loom, ctx.positionals[0]!);
-  const model = ctx.values.model as string | undefined;
+  const model = modelOption(ctx, chat);
   const before = chat.messageCount;
   // A trigger of one token: summarize now, whatever the conversation's size.
   const built = await chat.buildContext({ summarize: { trigger: { tokens: 1 }, select: { keepLast } }, ...(model ? { model } : {}) });

@@ -12,6 +12,7 @@ export const VALUES: Record<string, string> = {
   db: "a database file's path",
   user: "a user id",
   model: "a model name (see ctxloom models)",
+  "context-window": "a number of tokens (a whole number from 16)",
   at: "a message id (a whole number from 0)",
   "keep-last": "a number of messages (a whole number from 0)",
   prompts: "a number of prompts (a whole number from 0)",
@@ -80,6 +81,8 @@ the export's current message) or, with nothing new, leaves the chat as it is.
 Builds the context window from the head for the model, and shows each budget slice used
 (the conversation's bar against the room the other parts leave it).
   --model <m>     the model whose window sets the budget (default: the chat's)
+  --context-window <n>  the model's window in tokens, for a model ctxloom does not know or
+                  one served with a smaller window (a local server's context length)
   --system <text> a system prompt instead of the chat's
   --memory <text> memory text, sent as a second system message
   --input <text>  the user's new message
@@ -98,7 +101,8 @@ Adds a summary of the active branch but its newest messages (extractive: no mode
 called). Contexts then send the summary in place of what it covers; show, tree and export
 still have every original message.
   --keep-last <n> messages left as they are (default 20)
-  --model <m>     the model whose window sets the summary's budget (default: the chat's)`,
+  --model <m>     the model whose window sets the summary's budget (default: the chat's)
+  --context-window <n>  that model's window in tokens`,
   export: "Usage: ctxloom export <chat> [--format json|openai-jsonl]\n\njson (default): the portable chat format, every branch.\nopenai-jsonl: one line { messages } per branch, root to leaf.",
   models: "Usage: ctxloom models [filter]\n\nLists the known models whose name contains <filter>.",
   demo: `Usage: ctxloom demo [--engine wasm|js] [--json]

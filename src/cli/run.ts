@@ -22,11 +22,14 @@ const SPECS: Record<string, { options: Options; positionals: [number, number] }>
   show: { options: { at: { type: "string" } }, positionals: [1, 1] },
   checkout: { options: {}, positionals: [2, 2] },
   context: {
-    options: { model: { type: "string" }, system: { type: "string" }, memory: { type: "string" }, input: { type: "string" }, format: { type: "string", default: "openai" } },
+    options: {
+      model: { type: "string" }, "context-window": { type: "string" }, system: { type: "string" }, memory: { type: "string" }, input: { type: "string" },
+      format: { type: "string", default: "openai" },
+    },
     positionals: [1, 1],
   },
   stats: { options: {}, positionals: [1, 1] },
-  summarize: { options: { "keep-last": { type: "string" }, model: { type: "string" } }, positionals: [1, 1] },
+  summarize: { options: { "keep-last": { type: "string" }, model: { type: "string" }, "context-window": { type: "string" } }, positionals: [1, 1] },
   recall: { options: { scope: { type: "string", default: "chat" }, prompts: { type: "string" }, recent: { type: "string" } }, positionals: [2, Infinity] },
   export: { options: { format: { type: "string", default: "json" } }, positionals: [1, 1] },
   models: { options: {}, positionals: [0, 1] },

@@ -1,6 +1,6 @@
 // The base of the library: what a message is, its limits and its validation.
 // It imports only errors: every other room may import it, the engine takes its numeric codes.
-import { CtxloomError, checkKeys, describe } from "./errors.js";
+import { CtxloomError, checkKeys, describe, type ErrorCode } from "./errors.js";
 import { checkParts, copyParts, hasRichPart, partsText, type ContentPart } from "./parts.js";
 
 export type { ContentPart, FilePart, ImagePart, ReasoningPart, RedactedReasoningPart, TextPart } from "./parts.js";
@@ -115,28 +115,51 @@ export function loneSurrogate(text: string): number {
   return -1;
 }
 
+/** The path of the first string in `value` (walking objects and arrays) that holds a lone surrogate, or undefined. */
+export function loneIn(value: unknown, path = ""): string | undefined {
+  if (typeof value === "string") return loneSurrogate(value) >= 0 ? path : undefined;
+  if (value === null || typeof value !== "object") return undefined;
+  for (const [key, v] of Object.entries(value)) {
+    const found = loneIn(v, Array.isArray(value) ? `${path}[${key}]` : path ? `${path}.${key}` : key);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/**
+ * Throws `code` when `text` holds a lone surrogate: providers reject it, and no store keeps it
+ * (UTF-8 turns it into U+FFFD, PostgreSQL refuses it), so a text, an id or a name that holds
+ * one would come back changed, or not at all.
+ */
+export function checkWellFormed(text: string, what: string, code: ErrorCode): string {
+  const at = loneSurrogate(text);
+  if (at >= 0) {
+    throw new CtxloomError(
+      code,
+      `${what} holds a lone surrogate (half of a UTF-16 pair) at index ${at}, which providers reject and stores cannot keep; ` +
+        `repair the text (e.g. text.toWellFormed()) before passing it.`,
+    );
+  }
+  return text;
+}
+
 /** A text a provider accepts: a string with no lone surrogate. @throws INVALID_CONTENT */
 export function checkContent(content: unknown, what = "content"): string {
   if (typeof content !== "string") {
     throw new CtxloomError("INVALID_CONTENT", `${what} must be a string; got ${describe(content)}. Serialize other values first.`);
   }
-  const at = loneSurrogate(content);
-  if (at >= 0) {
-    throw new CtxloomError(
-      "INVALID_CONTENT",
-      `${what} holds a lone surrogate (half of a UTF-16 pair) at index ${at}, which providers reject; ` +
-        `repair the text (e.g. text.toWellFormed()) before passing it.`,
-    );
-  }
-  return content;
+  return checkWellFormed(content, what, "INVALID_CONTENT");
 }
 
-function checkText(value: unknown, what: string): string {
+/** An id or a name a store keeps (a user id, a message's name, a tool call's id): a non-empty, well-formed string. @throws `code` */
+export function checkLabel(value: unknown, what: string, code: ErrorCode = "INVALID_ARGUMENT"): string {
   if (typeof value !== "string" || value.length === 0) {
-    throw new CtxloomError("INVALID_TOOL_CALL", `${what} must be a non-empty string; got ${describe(value)}.`);
+    throw new CtxloomError(code, `${what} must be a non-empty string; got ${describe(value)}.`);
   }
-  return value;
+  return checkWellFormed(value, what, code);
 }
+
+const checkText = (value: unknown, what: string): string => checkLabel(value, what, "INVALID_TOOL_CALL");
 
 /** A validated copy of tool calls: a non-empty array of calls with distinct ids. @throws INVALID_TOOL_CALL */
 export function checkToolCalls(calls: unknown): ToolCall[] {
@@ -161,6 +184,7 @@ export function checkToolCalls(calls: unknown): ToolCall[] {
     if (typeof fn.arguments !== "string") {
       throw new CtxloomError("INVALID_TOOL_CALL", `toolCalls[${i}].function.arguments must be a string (JSON text); got ${describe(fn.arguments)}.`);
     }
+    checkWellFormed(fn.arguments, `toolCalls[${i}].function.arguments`, "INVALID_TOOL_CALL");
     return { id, type: "function", function: { name, arguments: fn.arguments } };
   });
 }
@@ -184,12 +208,7 @@ export function checkMessageInput(input: unknown): CheckedInput {
   const priority = m.priority === undefined ? (role === "system" ? "critical" : "normal") : checkPriority(m.priority);
   const out: CheckedInput = { role, content, priority };
   if (parts && hasRichPart(parts)) out.parts = parts;
-  if (m.name !== undefined) {
-    if (typeof m.name !== "string" || m.name.length === 0) {
-      throw new CtxloomError("INVALID_ARGUMENT", `name must be a non-empty string when given; got ${describe(m.name)}.`);
-    }
-    out.name = m.name;
-  }
+  if (m.name !== undefined) out.name = checkLabel(m.name, "name (when given)");
   if (m.toolCalls !== undefined) {
     if (role !== "assistant") {
       throw new CtxloomError("INVALID_TOOL_CALL", `Only assistant messages carry toolCalls; this one has role ${describe(role)}.`);

@@ -130,7 +130,7 @@ export function checkParts(list: readonly unknown[], role: string, text: TextChe
       }
       case "image": {
         if (typeof p.image !== "string") throw bad(`${at}.image must be a string (a URL, a data: URL or base64); got ${describe(p.image)}.`);
-        const source = sourceKind(p.image, `${at}.image`);
+        const source = sourceKind(text(p.image, `${at}.image`), `${at}.image`);
         const out: ImagePart = { type, image: p.image };
         if (p.mediaType !== undefined) {
           const mt = mediaTypeAt(p.mediaType, `${at}.mediaType`);
@@ -163,7 +163,7 @@ export function checkParts(list: readonly unknown[], role: string, text: TextChe
       }
       case "file": {
         if (typeof p.data !== "string") throw bad(`${at}.data must be a string (a URL, a data: URL or base64); got ${describe(p.data)}.`);
-        const source = sourceKind(p.data, `${at}.data`);
+        const source = sourceKind(text(p.data, `${at}.data`), `${at}.data`);
         const mt = mediaTypeAt(p.mediaType, `${at}.mediaType`);
         if (source.mediaType !== undefined && source.mediaType !== mt) {
           throw bad(`${at}.mediaType ${describe(p.mediaType)} differs from its data: URL's ${describe(source.mediaType)}; make them agree.`);
@@ -179,14 +179,14 @@ export function checkParts(list: readonly unknown[], role: string, text: TextChe
         const out: ReasoningPart = { type, text: text(p.text, `${at}.text`) };
         if (p.signature !== undefined) {
           if (typeof p.signature !== "string" || p.signature.length === 0) throw bad(`${at}.signature must be a non-empty string when given; got ${describe(p.signature)}.`);
-          out.signature = p.signature;
+          out.signature = text(p.signature, `${at}.signature`);
         }
         if (out.text.length === 0 && out.signature === undefined) throw bad(`${at} has neither text nor a signature; leave the part out.`);
         return out;
       }
       case "redacted-reasoning": {
         if (typeof p.data !== "string" || p.data.length === 0) throw bad(`${at}.data must be the non-empty string the provider sent; got ${describe(p.data)}.`);
-        return { type, data: p.data };
+        return { type, data: text(p.data, `${at}.data`) };
       }
     }
   });

@@ -1,5 +1,5 @@
 import { CtxloomError, checkInteger, checkOptions, describe } from "../errors.js";
-import { loneSurrogate, storedMessageProblem } from "../message.js";
+import { loneIn, storedMessageProblem } from "../message.js";
 import { getModelProfile } from "../models/profiles.js";
 import type { ChatExport } from "../store/portable.js";
 import { buildChat } from "./build.js";
@@ -153,17 +153,6 @@ function checkTexts(chat: ChatExport, report: ConversationReport): void {
   }
   const lone = loneIn({ title: chat.chat.title, "system prompt": chat.chat.system }, "");
   if (lone) throw importError(report.where, `its ${lone} holds a lone surrogate (half of a UTF-16 pair)`);
-}
-
-/** The path of the first string in `value` (walking objects and arrays) that holds a lone surrogate, or undefined. */
-function loneIn(value: unknown, path: string): string | undefined {
-  if (typeof value === "string") return loneSurrogate(value) >= 0 ? path : undefined;
-  if (value === null || typeof value !== "object") return undefined;
-  for (const [key, v] of Object.entries(value)) {
-    const found = loneIn(v, Array.isArray(value) ? `${path}[${key}]` : path ? `${path}.${key}` : key);
-    if (found !== undefined) return found;
-  }
-  return undefined;
 }
 
 function keysOf(record: unknown): string {

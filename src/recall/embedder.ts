@@ -1,5 +1,6 @@
 import { CtxloomError, checkInteger, describe } from "../errors.js";
 import { withDeadline, type Deadline } from "../deadline.js";
+import { checkWellFormed } from "../message.js";
 
 /**
  * Turns texts into vectors for recall. ctxloom ships `hashingEmbedder()`, which needs nothing
@@ -41,6 +42,7 @@ export function checkEmbedder(embedder: unknown): Embedder {
       `An embedder must be { name, dimension, embed(texts, signal) } (for example hashingEmbedder()); got ${describe(embedder)}.`,
     );
   }
+  checkWellFormed(e.name, "An embedder's name (vectors are stored under it)", "INVALID_ARGUMENT");
   if (e.name.trim() === "") {
     throw new CtxloomError("INVALID_ARGUMENT", `An embedder needs a non-empty name: vectors are stored under it, and a chat reopened with another embedder is embedded again.`);
   }

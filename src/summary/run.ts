@@ -2,6 +2,7 @@ import type { TokenCounter } from "../tokens/types.js";
 import { extractiveSummary, type SummarizedMessage } from "./extractive.js";
 import { DEFAULT_SUMMARY_PROMPT } from "./prompt.js";
 import { withDeadline } from "../deadline.js";
+import { loneSurrogate } from "../message.js";
 
 /** What a summarizer callback receives. */
 export interface SummarizeRequest {
@@ -30,8 +31,6 @@ export interface SummaryText {
   /** Set when a callback was given and its answer was not used. */
   fallback?: SummaryFallback;
 }
-
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /**
  * Summarizes with the callback when one is given, else extractively. A callback that
@@ -65,7 +64,7 @@ export async function summarizeRun(
   if (typeof answer !== "string") return extractive("not-a-string");
   const text = answer.trim();
   if (text.length === 0) return extractive("empty");
-  if (LONE_SURROGATE.test(text)) return extractive("invalid-text");
+  if (loneSurrogate(text) >= 0) return extractive("invalid-text");
   let tokens: number;
   try {
     tokens = counter.count(text);

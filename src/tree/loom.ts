@@ -4,6 +4,7 @@ import type { Engine } from "../engine/types.js";
 import { memoryStore } from "../store/memory.js";
 import { STORE_METHODS, type Store } from "../store/types.js";
 import { getModelProfile } from "../models/profiles.js";
+import { checkLabel } from "../message.js";
 import { counterFor, type CountingMode } from "../models/counting.js";
 import { SlidingWindow, type WindowOptions } from "../context/sliding-window.js";
 import type { Chat } from "./chat.js";
@@ -44,7 +45,11 @@ export interface LoomOptions extends EngineOptions {
   summarizer?: Summarizer;
   /** The instructions given to `summarizer` (default DEFAULT_SUMMARY_PROMPT; `{maxTokens}` is filled in). */
   summaryPrompt?: string;
-  /** How summaries are sent: "system" (default) or "tool" (a summarize_history call and its result). A chat's setting wins. */
+  /**
+   * How the summaries of the chats this Loom creates are sent: "system" (default) or "tool" (a
+   * summarize_history call and its result). Kept with each chat (a chat's own setting wins):
+   * a chat reopened by a Loom set otherwise sends its summaries as they were counted.
+   */
   summaryPresentation?: SummaryPresentation;
   /**
    * What embeds messages for recall: an Embedder (see `hashingEmbedder()`), true for the
@@ -187,14 +192,11 @@ export class Loom {
 
   /**
    * A user's chats. Cheap: call it per request.
-   * @throws INVALID_ARGUMENT when userId is not a non-empty string
+   * @throws INVALID_ARGUMENT when userId is not a non-empty, well-formed string (stores keep it)
    */
   user(userId: string): UserChats {
     this.#ctx.checkOpen();
-    if (typeof userId !== "string" || userId.length === 0) {
-      throw new CtxloomError("INVALID_ARGUMENT", `userId must be a non-empty string; got ${describe(userId)}.`);
-    }
-    return new UserChats(this.#ctx, this.#open, userId);
+    return new UserChats(this.#ctx, this.#open, checkLabel(userId, "userId"));
   }
 
   /**

@@ -209,8 +209,9 @@ export class ChatSummaries {
     this.#counter = counter;
   }
 
+  /** The chat's own (set at its creation, from the Loom's when not given): a stored summary's tokens were counted as it sends it. */
   get presentation(): SummaryPresentation {
-    return this.#chat.summaryPresentation ?? this.#loom.summaryPresentation ?? "system";
+    return this.#chat.summaryPresentation ?? "system";
   }
 
   /**

@@ -1,5 +1,5 @@
 import { CtxloomError, checkOptions, describe, fromStore } from "../errors.js";
-import { checkContent } from "../message.js";
+import { checkContent, checkLabel, loneIn } from "../message.js";
 import { checkSplit, type BudgetSplit } from "../models/budget.js";
 import { checkHistoryLimits, isLanguageModel, registeredProfile, type HistoryLimits, type ModelProfile, type ModelRef } from "../models/profiles.js";
 import type { ChatExport } from "../store/portable.js";
@@ -26,7 +26,7 @@ export interface CreateChatOptions {
   historyLimits?: boolean | Partial<HistoryLimits>;
   /** Summaries for this chat's contexts (over the Loom's setting): true, a policy, or false. Kept with the chat. */
   summarize?: SummaryOptions;
-  /** How this chat's summaries are sent: "system" (default) or "tool". Kept with the chat. */
+  /** How this chat's summaries are sent: "system" or "tool"; default the Loom's `summaryPresentation`, else "system". Kept with the chat. */
   summaryPresentation?: SummaryPresentation;
 }
 
@@ -76,7 +76,11 @@ export class UserChats {
     if (o.historyLimits !== undefined) settings.historyLimits = checkHistoryLimits(o.historyLimits);
     const summarize = checkSummaryOptions(o.summarize, "create(options).summarize");
     if (summarize !== undefined) settings.summarize = summarize;
-    if (o.summaryPresentation !== undefined) settings.summaryPresentation = checkPresentation(o.summaryPresentation, "create(options).summaryPresentation");
+    // Kept with the chat: its summaries' tokens are counted as this presentation sends them.
+    const presentation = o.summaryPresentation !== undefined
+      ? checkPresentation(o.summaryPresentation, "create(options).summaryPresentation")
+      : this.#ctx.summaries.summaryPresentation;
+    if (presentation !== undefined) settings.summaryPresentation = presentation;
     const { profile, counter } = await this.#ctx.prepare(o.model ?? "gpt-4o");
     if (typeof o.model === "object" && !isLanguageModel(o.model)) {
       const { counter: own, ...stored } = profile;
@@ -88,6 +92,7 @@ export class UserChats {
       id: newChatId(), userId: this.userId, title, model: profile.name, system,
       createdAt: now, updatedAt: now, messageCount: 0, head: null, options: settings,
     };
+    checkKept(record, "create(options)"); // a profile's name, its counter's
     this.#ctx.checkOpen(); // the Loom may have closed while the tokenizer loaded
     return this.#register(record, async () => {
       await fromStore("creating the chat", () => this.#ctx.store.createChat(record));
@@ -105,6 +110,7 @@ export class UserChats {
   async import(data: ChatExport | string): Promise<Chat> {
     this.#ctx.checkOpen();
     const checked = checkExport(data);
+    checkKept({ ...checked.chat, options: checked.options }, "This chat export cannot be imported");
     const { profile, counter } = await this.#ctx.prepare(modelOf({ id: checked.chat.id ?? "(import)", model: checked.chat.model, options: checked.options }));
     let id = checked.chat.id;
     if (id === undefined || this.#open.get(openKey(this.userId, id)) ||
@@ -268,8 +274,18 @@ function newChatId(): string {
 }
 
 function checkChatId(chatId: unknown): void {
-  if (typeof chatId !== "string" || chatId.length === 0) {
-    throw new CtxloomError("INVALID_ARGUMENT", `A chat id must be a non-empty string (chat.id); got ${describe(chatId)}.`);
+  checkLabel(chatId, "A chat id (chat.id)");
+}
+
+/**
+ * Refuses a chat record holding a string no store keeps as given (a lone surrogate: UTF-8
+ * turns it into U+FFFD, PostgreSQL refuses it), which would come back changed or not at all.
+ * @throws INVALID_ARGUMENT naming the field
+ */
+function checkKept(record: Partial<ChatRecord>, what: string): void {
+  const path = loneIn(record);
+  if (path !== undefined) {
+    throw new CtxloomError("INVALID_ARGUMENT", `${what}: its ${path} holds a lone surrogate (half of a UTF-16 pair), which stores cannot keep; repair it (e.g. text.toWellFormed()).`);
   }
 }
 

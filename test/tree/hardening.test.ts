@@ -86,6 +86,44 @@ forEachEngine((engine) => {
       expectThrowCode(() => win.add({ role: "user", content: "\ud800" }), "INVALID_CONTENT");
     });
 
+    it("every string a store keeps follows the texts' rules: ids, names, tool calls, parts, profiles, imports", async () => {
+      // Heuristic counting: no exact counter refuses the text first, the checks themselves do.
+      const l = await Loom.open({ engine, counting: "heuristic" });
+      const cs = l.user("u");
+      const c = await cs.create();
+      await c.append({ role: "user", content: "hi" });
+      const exported = c.export();
+      const before = await snapshot(c, cs);
+      const L = "\ud800";
+      expectThrowCode(() => l.user(`u${L}`), "INVALID_ARGUMENT");
+      expectThrowCode(() => l.user("\udc00"), "INVALID_ARGUMENT");
+      const rejected: [string, () => Promise<unknown>][] = [
+        ["INVALID_ARGUMENT", () => cs.open(`c${L}`)],
+        ["INVALID_ARGUMENT", () => cs.delete(`c${L}`)],
+        ["INVALID_ARGUMENT", () => cs.create({ model: { name: `m${L}`, contextWindow: 4096 } })],
+        ["INVALID_CONTENT", () => cs.create({ title: `t${L}` })],
+        ["INVALID_ARGUMENT", () => c.append({ role: "assistant", content: "x", name: `n${L}` })],
+        ["INVALID_TOOL_CALL", () => c.append({ role: "assistant", content: "", toolCalls: [call(`k${L}`)] })],
+        ["INVALID_TOOL_CALL", () => c.append({ role: "assistant", content: "", toolCalls: [call("k", `f${L}`)] })],
+        ["INVALID_TOOL_CALL", () => c.append({ role: "assistant", content: "", toolCalls: [{ ...call("k"), function: { name: "f", arguments: `{"q":"${L}"}` } }] })],
+        ["INVALID_CONTENT", () => c.append({ role: "assistant", content: [{ type: "reasoning", text: "t", signature: `s${L}` }, { type: "text", text: "x" }] })],
+        ["INVALID_CONTENT", () => c.append({ role: "assistant", content: [{ type: "redacted-reasoning", data: `d${L}` }, { type: "text", text: "x" }] })],
+        ["INVALID_CONTENT", () => c.append({ role: "user", content: [{ type: "image", image: `https://example.org/${L}.png` }] })],
+        ["INVALID_CONTENT", () => c.append({ role: "user", content: [{ type: "file", data: `https://example.org/${L}.pdf`, mediaType: "application/pdf" }] })],
+        ["INVALID_ARGUMENT", () => cs.import({ ...exported, chat: { ...exported.chat, id: `i${L}` } })],
+        ["INVALID_ARGUMENT", () => cs.import({ ...exported, chat: { ...exported.chat, options: { source: { format: "jsonl", id: `s${L}` } } } })],
+        ["INVALID_ARGUMENT", () => cs.import({ ...exported, messages: [{ ...exported.messages[0]!, name: `n${L}` }] })],
+        ["INVALID_ARGUMENT", () => Loom.open({ engine, embed: { name: `e${L}`, dimension: 3, embed: async () => [] } })],
+      ];
+      for (const [code, bad] of rejected) {
+        await expectRejectCode(bad, code).catch((error: Error) => {
+          throw new Error(`${bad.toString()}: ${error.message}`);
+        });
+      }
+      expect(await snapshot(c, cs)).toEqual(before);
+      await l.close();
+    });
+
     it("window({ maxMessages }) has buildContext's bound", async () => {
       await chat.append({ role: "user", content: "hi" });
       expect(MAX_MESSAGES).toBe(2 ** 31 - 1);

@@ -1,6 +1,6 @@
 // A user's list of chats (seed 000's UsuarioChat) and reopening chats from a store, on both engines.
 import { expect, it } from "vitest";
-import { Loom, memoryStore, type Chat, type ToolCall } from "../../src/index.js";
+import { Loom, countTokens, memoryStore, type Chat, type ToolCall } from "../../src/index.js";
 import { converse, forEachEngine, ids, setup } from "../helpers.js";
 
 /** Everything a chat shows, for comparing a chat with its reopened copy. */
@@ -182,6 +182,38 @@ forEachEngine((engine) => {
     expect(ids(x.path())).toEqual([0, 1, 2, 3]);
     await a.close();
     await b.close();
+  });
+
+  it("a chat keeps its summary presentation: reopened by a Loom set otherwise, it sends its summaries as they were counted", async () => {
+    const turn = (i: number) => [
+      { role: "user" as const, content: `Question ${i} asks about topic ${i}. It adds a few more words.` },
+      { role: "assistant" as const, content: `Answer ${i} settles topic ${i}. Then it explains a little.` },
+    ];
+    const settings = [[undefined, "tool"], ["system", "tool"], ["tool", "system"], ["tool", undefined]] as const;
+    let over = 0;
+    for (const [first, second] of settings) {
+      for (const contextWindow of [1000, 1250, 1500, 1750, 2000, 2500]) {
+        const model = { name: `keep-${contextWindow}`, contextWindow, sizeClass: "tiny" as const, tokensPerChar: 0.25 };
+        const store = { ...memoryStore(), close: () => {} }; // the second Loom reads the same memory
+        const a = await Loom.open({ engine, store, summarize: true, ...(first ? { summaryPresentation: first } : {}) });
+        const chat = await a.user("u").create({ model });
+        for (let i = 0; i < 60; i++) for (const m of turn(i)) await chat.append(m);
+        expect((await chat.buildContext()).compressed).toBe(true);
+        await a.close();
+        const b = await Loom.open({ engine, store, ...(second ? { summaryPresentation: second } : {}) });
+        const again = await b.user("u").open(chat.id);
+        for (let i = 60; i < 120; i++) for (const m of turn(i)) await again.append(m); // the window is full again
+        const ctx = await again.buildContext({ summarize: false, input: "x ".repeat(Math.floor(contextWindow * 0.09)) });
+        const sent = countTokens(ctx.messages, { model });
+        const where = `${String(first)} then ${String(second)}, window ${contextWindow}`;
+        expect(ctx.compressed, where).toBe(true);
+        if (sent > ctx.usage.limit) over++;
+        expect(ctx.usage.total, where).toBe(sent);
+        expect(ctx.messages.some((m) => m.role === "tool"), where).toBe(first === "tool"); // sent as at its creation
+        await b.close();
+      }
+    }
+    expect(over).toBe(0);
   });
 
   it("loom.engine names the engine; close is idempotent", async () => {

@@ -132,7 +132,7 @@ export class MessageColumns {
   pushRun(bytes: Uint8Array, lengths: ArrayLike<number>, run: ColumnRun, adopt = false): void {
     if (this.#texts instanceof Utf8Texts) this.#texts.pushRun(bytes, lengths, adopt);
     else {
-      const decoder = new TextDecoder();
+      const decoder = new TextDecoder("utf-8", { ignoreBOM: true }); // a leading U+FEFF is text, not a byte order mark
       for (let i = 0, at = 0; i < lengths.length; at += lengths[i++]!) this.#texts.push(decoder.decode(bytes.subarray(at, at + lengths[i]!)));
     }
     this.reserve(this.#size + lengths.length);

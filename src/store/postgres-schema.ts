@@ -3,17 +3,19 @@
  * prefix (default "ctxloom_") so that ctxloom can share a database with the application.
  *
  *   <p>schema   version (one row)
- *   <p>chats    (user_id, id) PK, title, model, system, options jsonb, head, message_count, created_at, updated_at
- *   <p>messages (user_id, chat_id, id) PK, parent, role, content, priority, tokens, name, tool_calls jsonb,
- *               tool_call_id, kind, covers_first, covers_last, parts jsonb, created_at
+ *   <p>chats    (user_id, id) PK, title, model, system, options json, head, message_count, created_at, updated_at
+ *   <p>messages (user_id, chat_id, id) PK, parent, role, content, priority, tokens, name, tool_calls json,
+ *               tool_call_id, kind, covers_first, covers_last, parts json, created_at
  *   <p>embeddings (user_id, chat_id, embedder, dimension, message_id) PK, vector bytea (f32, little-endian)
  *
  * Chat ids are scoped to their user (an import keeps the exported id), so every key holds both.
+ * Texts and ids hold U+0000 as U+0001 "0" and U+0001 as U+0001 "1" (postgres-rows.ts); JSON
+ * columns are `json`, not `jsonb`, which refuses "\u0000" (version 2 made them so).
  *
  * `message_count` is the chat's next message id: the conditional append bumps it in the
  * same statement that inserts the row, so two writers can never take the same id.
  */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 export function migrations(p: string): string[][] {
   return [
@@ -64,5 +66,21 @@ export function migrations(p: string): string[][] {
         FOREIGN KEY (user_id, chat_id) REFERENCES ${p}chats (user_id, id) ON DELETE CASCADE
       )`,
     ],
+    // version 2: every text round-trips. JSON columns become json (jsonb refuses "\u0000"); a
+    // U+0001 already stored becomes U+0001 "1", as texts and ids now hold it. The ids change in
+    // one statement, so that the foreign keys hold at its end.
+    [
+      `ALTER TABLE ${p}messages ALTER COLUMN tool_calls TYPE json USING tool_calls::json, ALTER COLUMN parts TYPE json USING parts::json`,
+      `ALTER TABLE ${p}chats ALTER COLUMN options DROP DEFAULT, ALTER COLUMN options TYPE json USING options::json,
+        ALTER COLUMN options SET DEFAULT '{}'`,
+      `UPDATE ${p}messages SET ${escaped("content", "name", "tool_call_id")} WHERE ${holdingSoh("content", "name", "tool_call_id")}`,
+      `UPDATE ${p}chats SET ${escaped("title", "model", "system")} WHERE ${holdingSoh("title", "model", "system")}`,
+      `WITH chats AS (UPDATE ${p}chats SET ${escaped("user_id", "id")} WHERE ${holdingSoh("user_id", "id")}),
+        messages AS (UPDATE ${p}messages SET ${escaped("user_id", "chat_id")} WHERE ${holdingSoh("user_id", "chat_id")})
+        UPDATE ${p}embeddings SET ${escaped("user_id", "chat_id", "embedder")} WHERE ${holdingSoh("user_id", "chat_id", "embedder")}`,
+    ],
   ];
 }
+
+const escaped = (...columns: string[]) => columns.map((c) => `${c} = replace(${c}, chr(1), chr(1) || '1')`).join(", ");
+const holdingSoh = (...columns: string[]) => columns.map((c) => `strpos(${c}, chr(1)) > 0`).join(" OR ");

@@ -37,7 +37,7 @@ export function postgresStatements(p: string): Statements {
       "import_messages",
       `INSERT INTO ${p}messages (user_id, chat_id, ${MESSAGE_COLUMNS})
        SELECT $1, $2, * FROM unnest($3::integer[], $4::integer[], $5::text[], $6::text[], $7::text[], $8::integer[], $9::text[],
-         $10::jsonb[], $11::text[], $12::text[], $13::integer[], $14::integer[], $15::jsonb[], $16::double precision[])`,
+         $10::json[], $11::text[], $12::text[], $13::integer[], $14::integer[], $15::json[], $16::double precision[])`,
     ),
     listChats: s("list_chats", `SELECT ${CHAT_COLUMNS} FROM ${p}chats WHERE user_id = $1 ORDER BY updated_at DESC, created_at DESC`),
     loadChat: s("load_chat", `SELECT ${CHAT_COLUMNS} FROM ${p}chats WHERE id = $1 AND user_id = $2`),
@@ -52,7 +52,7 @@ export function postgresStatements(p: string): Statements {
          WHERE id = $1 AND user_id = $2 AND message_count = $5
          RETURNING id, user_id, message_count)
        INSERT INTO ${p}messages (user_id, chat_id, ${MESSAGE_COLUMNS})
-       SELECT bump.user_id, bump.id, $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13, $14, $15, $16, $17::jsonb, $18 FROM bump
+       SELECT bump.user_id, bump.id, $5, $6, $7, $8, $9, $10, $11, $12::json, $13, $14, $15, $16, $17::json, $18 FROM bump
        RETURNING (SELECT pg_notify('${channel}', json_build_object('u', user_id, 'c', id, 'n', message_count)::text) FROM bump)`,
     ),
     size: s("size", `SELECT message_count FROM ${p}chats WHERE id = $1 AND user_id = $2`),

@@ -3,7 +3,7 @@ import { CtxloomError, checkOptions, describe } from "../errors.js";
 import type { Message } from "../message.js";
 import type { AppendResult, ChatRecord, EmbedderInfo, EmbeddingRow, LoadedChat, Store } from "./types.js";
 import { SCHEMA_VERSION, migrations } from "./postgres-schema.js";
-import { chatFromRow, messageFromRow, vectorFromBytes, vectorToBytes } from "./postgres-rows.js";
+import { chatFromRow, chatValues, fromText, messageFromRow, messageValues, toText, vectorFromBytes, vectorToBytes } from "./postgres-rows.js";
 import { postgresStatements, type Statements } from "./postgres-sql.js";
 
 /** Options of `postgresStore()`. */
@@ -123,16 +123,10 @@ export function postgresStore(target: string | Pool, options?: PostgresStoreOpti
         await client.query("BEGIN");
         await client.query({ ...sql.createChat, values: chatValues(chat) });
         if (messages.length > 0) {
-          const col = <T>(f: (m: Message) => T) => messages.map(f);
-          await client.query({
-            ...sql.importMessages,
-            values: [
-              chat.userId, chat.id, col((m) => m.id), col((m) => m.parentId), col((m) => m.role), col((m) => m.content), col((m) => m.priority),
-              col((m) => m.tokens), col((m) => m.name ?? null), col((m) => (m.toolCalls ? JSON.stringify(m.toolCalls) : null)),
-              col((m) => m.toolCallId ?? null), col((m) => m.kind), col((m) => m.covers?.first ?? null), col((m) => m.covers?.last ?? null),
-              col((m) => (m.parts ? JSON.stringify(m.parts) : null)), col((m) => m.createdAt),
-            ],
-          });
+          // One array per column (unnest makes the rows back).
+          const rows = messages.map(messageValues);
+          const columns = rows[0]!.map((_, i) => rows.map((row) => row[i]));
+          await client.query({ ...sql.importMessages, values: [toText(chat.userId), toText(chat.id), ...columns] });
         }
         await client.query("COMMIT");
       } catch (error) {
@@ -143,9 +137,10 @@ export function postgresStore(target: string | Pool, options?: PostgresStoreOpti
       }
     },
     async listChats(userId) {
-      return (await query(sql.listChats, [userId])).rows.map(chatFromRow);
+      return (await query(sql.listChats, [toText(userId)])).rows.map(chatFromRow);
     },
     async loadChat(userId, chatId, since = 0): Promise<LoadedChat | undefined> {
+      [userId, chatId] = [toText(userId), toText(chatId)];
       // One snapshot: the record's head and count agree with the messages read.
       const client = await (await open()).connect();
       try {
@@ -162,38 +157,37 @@ export function postgresStore(target: string | Pool, options?: PostgresStoreOpti
       }
     },
     async appendMessage(userId, chatId, m: Message, head, updatedAt): Promise<AppendResult> {
-      const r = await query(sql.append, [
-        chatId, userId, head, updatedAt, m.id, m.parentId, m.role, m.content, m.priority, m.tokens, m.name ?? null,
-        m.toolCalls ? JSON.stringify(m.toolCalls) : null, m.toolCallId ?? null, m.kind, m.covers?.first ?? null,
-        m.covers?.last ?? null, m.parts ? JSON.stringify(m.parts) : null, m.createdAt,
-      ]);
+      [userId, chatId] = [toText(userId), toText(chatId)];
+      const r = await query(sql.append, [chatId, userId, head, updatedAt, ...messageValues(m)]);
       if (r.rowCount === 1) return { ok: true };
       const size = (await query(sql.size, [chatId, userId])).rows[0]?.message_count;
       if (size === undefined) throw new Error(`no chat ${chatId} of user ${userId}`);
       return { ok: false, size: Number(size) };
     },
     async setHead(userId, chatId, head, updatedAt, expected) {
+      [userId, chatId] = [toText(userId), toText(chatId)];
       const r = await query(sql.setHead, [chatId, userId, head, updatedAt, expected !== undefined, expected ?? null]);
       if (r.rowCount === 1) return true;
       if ((await query(sql.size, [chatId, userId])).rowCount === 0) throw new Error(`no chat ${chatId} of user ${userId}`);
       return false;
     },
     async deleteChat(userId, chatId) {
-      return (await query(sql.deleteChat, [chatId, userId])).rowCount === 1;
+      return (await query(sql.deleteChat, [toText(chatId), toText(userId)])).rowCount === 1;
     },
     async putEmbeddings(userId, chatId, embedder: EmbedderInfo, rows: EmbeddingRow[]) {
       if (rows.length === 0) return;
+      [userId, chatId] = [toText(userId), toText(chatId)];
       const r = await query(sql.putEmbeddings, [
-        chatId, userId, embedder.name, embedder.dimension, rows.map((row) => row.messageId), rows.map((row) => vectorToBytes(row.vector)),
+        chatId, userId, toText(embedder.name), embedder.dimension, rows.map((row) => row.messageId), rows.map((row) => vectorToBytes(row.vector)),
       ]);
       if (r.rowCount === 0) throw new Error(`no chat ${chatId} of user ${userId}`);
     },
     async loadEmbeddings(userId, chatId, embedder) {
-      const r = await query(sql.loadEmbeddings, [chatId, userId, embedder.name, embedder.dimension]);
+      const r = await query(sql.loadEmbeddings, [toText(chatId), toText(userId), toText(embedder.name), embedder.dimension]);
       return r.rows.map((row: { message_id: number; vector: Buffer }) => ({ messageId: row.message_id, vector: vectorFromBytes(row.vector) }));
     },
     async clearEmbeddings(userId, chatId) {
-      await query(sql.clearEmbeddings, [userId, chatId ?? null]);
+      await query(sql.clearEmbeddings, [toText(userId), chatId === undefined ? null : toText(chatId)]);
     },
     flush() {},
     async watch(listener) {
@@ -228,10 +222,6 @@ export function postgresStore(target: string | Pool, options?: PostgresStoreOpti
     },
   };
   return store;
-}
-
-function chatValues(chat: ChatRecord): unknown[] {
-  return [chat.id, chat.userId, chat.title, chat.model, chat.system, JSON.stringify(chat.options ?? {}), chat.head, chat.messageCount, chat.createdAt, chat.updatedAt];
 }
 
 async function migrate(pool: Pool, prefix: string): Promise<void> {
@@ -280,7 +270,7 @@ function isPool(value: unknown): value is Pool {
 function parseChange(payload: string): StoreChange | undefined {
   try {
     const { u, c, n } = JSON.parse(payload) as { u: unknown; c: unknown; n: unknown };
-    return typeof u === "string" && typeof c === "string" && typeof n === "number" ? { userId: u, chatId: c, size: n } : undefined;
+    return typeof u === "string" && typeof c === "string" && typeof n === "number" ? { userId: fromText(u), chatId: fromText(c), size: n } : undefined;
   } catch {
     return undefined;
   }

@@ -40,7 +40,8 @@ export class StringTexts implements TextColumn {
 }
 
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
+// ignoreBOM: a text that starts with U+FEFF keeps it (the default decoder drops it as a byte order mark).
+const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 /** Bytes of the first buffer; each next one doubles, up to MAX_SLAB (a text larger gets its own). */
 const MIN_SLAB = 4096;
 const MAX_SLAB = 1 << 22;

@@ -2,8 +2,9 @@
 // setup of ctxloom/cloudflare). Requests: POST JSON { op, ... } to /?user=<id>.
 // @ts-expect-error: the module exists only inside workerd
 import { DurableObject } from "cloudflare:workers";
-import { Loom, type MessageInput } from "../../src/index.workerd.js";
+import { Loom, type Chat, type ChatExport, type MessageInput } from "../../src/index.workerd.js";
 import { durableObjectStore, type DurableObjectStorageLike } from "../../src/cloudflare.js";
+import { buildTextsChat, textsOf, type TextsSpec } from "../store/texts-spec.js";
 
 interface Env {
   CHATS: { idFromName(name: string): unknown; get(id: unknown): { fetch(request: Request): Promise<Response> } };
@@ -18,9 +19,12 @@ export class UserChatsObject extends (DurableObject as new (ctx: unknown, env: E
 
   async fetch(request: Request): Promise<Response> {
     const user = new URL(request.url).searchParams.get("user")!;
-    const body = (await request.json()) as { op: string; chat?: string; content?: MessageInput["content"]; role?: "user" | "assistant"; model?: string };
+    const body = (await request.json()) as {
+      op: string; chat?: string; content?: MessageInput["content"]; role?: "user" | "assistant"; model?: string; spec?: TextsSpec; export?: ChatExport;
+    };
     const loom = await this.#loom;
     const chats = loom.user(user);
+    const texts = async (chat: Chat) => Response.json({ id: chat.id, texts: textsOf(chat), export: chat.export(), list: await chats.list() });
     try {
       switch (body.op) {
         case "create":
@@ -36,6 +40,13 @@ export class UserChatsObject extends (DurableObject as new (ctx: unknown, env: E
           const parts = chat.path().filter((m) => m.parts).map((m) => ({ id: m.id, tokens: m.tokens, parts: m.parts }));
           return Response.json({ count: chat.messageCount, path: chat.path().map((m) => m.content), head: chat.head, total: ctx.usage.total, list: await chats.list(), ...(parts.length ? { parts } : {}) });
         }
+        // Every text of a chat (test/store/texts-spec.ts): made here, read back after a restart, exported and imported.
+        case "texts-build":
+          return texts(await buildTextsChat(chats, body.spec!));
+        case "texts-import":
+          return Response.json({ id: (await chats.import(body.export!)).id });
+        case "texts-read":
+          return texts(await chats.open(body.chat!));
         default:
           return new Response("unknown op", { status: 400 });
       }

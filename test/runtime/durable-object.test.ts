@@ -8,7 +8,10 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import fc from "fast-check";
 import { durableObjectStore } from "../../src/cloudflare.js";
+import { expectedTexts } from "../store/texts-spec.js";
+import { textsSpec, trickyText } from "../store/tricky-texts.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
 let code: string;
@@ -48,7 +51,7 @@ function runtime(): Miniflare {
 }
 
 const call = async (mf: Miniflare, user: string, body: object) => {
-  const r = await mf.dispatchFetch(`http://localhost/?user=${user}`, { method: "POST", body: JSON.stringify(body) });
+  const r = await mf.dispatchFetch(`http://localhost/?user=${encodeURIComponent(user)}`, { method: "POST", body: JSON.stringify(body) });
   return (await r.json()) as Record<string, unknown>;
 };
 
@@ -103,4 +106,29 @@ describe("Durable Object store (workerd via miniflare)", () => {
     expect(await call(mf, "carol", { op: "dump", chat })).toEqual(before);
     await mf.dispose();
   }, 120_000);
+
+  // Issue 21, item 6: the texts of test/store/texts-roundtrip.test.ts, in workerd's SQLite.
+  it("every text of a chat comes back exactly after a restart, and through an export imported and reopened", async () => {
+    const seed = Number(process.env.TEXTS_SEED ?? Date.now() % 2 ** 31);
+    const cases = fc.sample(fc.tuple(textsSpec, trickyText), { numRuns: 8, seed });
+    let mf = runtime();
+    const made: { user: string; id: string; copy: string; before: Record<string, unknown> }[] = [];
+    for (const [spec, user] of cases) {
+      const built = await call(mf, user, { op: "texts-build", spec });
+      expect(built.texts, `seed ${seed}`).toEqual(expectedTexts(spec));
+      const copy = await call(mf, user, { op: "texts-import", export: built.export });
+      made.push({ user, id: built.id as string, copy: copy.id as string, before: built });
+    }
+    await mf.dispose();
+    mf = runtime();
+    for (const { user, id, copy, before } of made) {
+      const after = await call(mf, user, { op: "texts-read", chat: id });
+      expect({ ...after, list: undefined }, `seed ${seed}`).toEqual({ ...before, list: undefined });
+      const imported = await call(mf, user, { op: "texts-read", chat: copy });
+      const exported = before.export as { chat: object };
+      expect(imported.export, `seed ${seed}`).toEqual({ ...exported, chat: { ...exported.chat, id: copy, updatedAt: (imported.export as { chat: { updatedAt: number } }).chat.updatedAt } });
+      expect((after.list as { id: string }[]).map((c) => c.id).sort(), `seed ${seed}`).toEqual([id, copy].sort());
+    }
+    await mf.dispose();
+  }, 180_000);
 });

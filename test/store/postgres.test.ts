@@ -6,6 +6,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CtxloomError, Loom, type Message } from "../../src/index.js";
 import { postgresStore } from "../../src/postgres.js";
+import { migrations } from "../../src/store/postgres-schema.js";
 import type { ChatRecord } from "../../src/store/types.js";
 import { ENGINES } from "../helpers.js";
 import { noPostgresNotice, startCluster, type Cluster } from "./pg-cluster.js";
@@ -104,6 +105,53 @@ describe.skipIf(skip)("postgresStore on a real server", () => {
     await s.clearEmbeddings("u");
     expect(await s.loadEmbeddings("u", "b", { name: "hash", dimension: 4 })).toEqual([]);
     expect((await s.loadChat("u", "a"))!.messages).toHaveLength(1);
+    await s.close();
+  });
+
+  it("migrates a version-1 database: what it held reads back exactly (U+0001 in texts and ids, JSON), and U+0000 round-trips after", async () => {
+    const prefix = `t${++prefixes}_`;
+    const soh = "\u0001";
+    const client = new pg.Client(cluster.url);
+    await client.connect();
+    // The schema of version 1 as released, and rows written by that release.
+    await client.query(`CREATE TABLE ${prefix}schema (version integer NOT NULL)`);
+    for (const statement of migrations(prefix)[0]!) await client.query(statement);
+    await client.query(`INSERT INTO ${prefix}schema (version) VALUES (1)`);
+    const [user, chatId] = [`u${soh}1`, `c${soh}0`];
+    await client.query(
+      `INSERT INTO ${prefix}chats (user_id, id, title, model, system, options, head, message_count, created_at, updated_at) VALUES ($1, $2, $3, 'gpt-4o', $4, $5, 1, 2, 1, 2)`,
+      [user, chatId, `t${soh}0`, `s${soh}`, JSON.stringify({ historyLimits: true, budget: { system: 0.2 } })],
+    );
+    await client.query(
+      `INSERT INTO ${prefix}messages (user_id, chat_id, id, parent, role, content, priority, tokens, name, tool_calls, tool_call_id, kind, created_at)
+       VALUES ($1, $2, 0, NULL, 'user', $3, 'normal', 4, $4, NULL, NULL, 'message', 10),
+              ($1, $2, 1, 0, 'assistant', '', 'normal', 9, NULL, $5, NULL, 'message', 11)`,
+      [user, chatId, `a${soh}0${soh}1${soh}`, `n${soh}1`, JSON.stringify([{ id: "k", type: "function", function: { name: "f", arguments: `{"x":"${soh}0"}` } }])],
+    );
+    await client.query(`INSERT INTO ${prefix}embeddings (user_id, chat_id, message_id, embedder, dimension, vector) VALUES ($1, $2, 0, $3, 1, $4)`, [
+      user, chatId, `e${soh}0`, Buffer.from(new Float32Array([7]).buffer),
+    ]);
+    await client.end();
+
+    const s = postgresStore(cluster.url, { tablePrefix: prefix });
+    const loaded = (await s.loadChat(user, chatId))!;
+    expect(loaded.chat).toEqual({
+      id: chatId, userId: user, title: `t${soh}0`, model: "gpt-4o", system: `s${soh}`, options: { historyLimits: true, budget: { system: 0.2 } },
+      head: 1, messageCount: 2, createdAt: 1, updatedAt: 2,
+    });
+    expect(loaded.messages).toEqual([
+      { id: 0, parentId: null, role: "user", content: `a${soh}0${soh}1${soh}`, priority: "normal", tokens: 4, createdAt: 10, kind: "message", name: `n${soh}1` },
+      { id: 1, parentId: 0, role: "assistant", content: "", priority: "normal", tokens: 9, createdAt: 11, kind: "message",
+        toolCalls: [{ id: "k", type: "function", function: { name: "f", arguments: `{"x":"${soh}0"}` } }] },
+    ]);
+    expect(await s.loadEmbeddings(user, chatId, { name: `e${soh}0`, dimension: 1 })).toEqual([{ messageId: 0, vector: new Float32Array([7]) }]);
+    expect((await s.listChats(user)).map((c) => c.id)).toEqual([chatId]);
+    // What version 1 could not hold at all.
+    const nul: Message = { ...message(2, 1, "\u0000a\u0000"), name: "\u0000", parts: [{ type: "reasoning", text: "\u0000" }, { type: "text", text: "\u0000a\u0000" }] };
+    expect(await s.appendMessage(user, chatId, nul, 2, 12)).toEqual({ ok: true });
+    expect((await s.loadChat(user, chatId, 2))!.messages).toEqual([nul]);
+    await s.createChat(record("\u0000", "\u0000"));
+    expect((await s.listChats("\u0000")).map((c) => c.id)).toEqual(["\u0000"]);
     await s.close();
   });
 

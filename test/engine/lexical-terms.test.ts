@@ -1,0 +1,53 @@
+// The terms of recall's lexical channel (src/recall/lexical-terms.ts): words, stop words,
+// stemming, hashing to u32, counting, and the options' refusals.
+import { describe, expect, it } from "vitest";
+import { lexicalTerms, lexicalWords, termHash } from "../../src/recall/lexical-terms.js";
+import { expectThrowCode } from "../helpers.js";
+
+describe("lexical words", () => {
+  it("lowercase runs of Unicode letters and digits; stop words out by default", () => {
+    expect(lexicalWords("Hey Mel! I'm in Kraków, 2023's été.", { stem: "none", stopWords: false })).toEqual(["hey", "mel", "i", "m", "in", "kraków", "2023", "s", "été"]);
+    expect(lexicalWords("Hey Mel! I'm in Kraków, 2023's été.", { stem: "none" })).toEqual(["hey", "mel", "kraków", "2023", "été"]);
+    expect(lexicalWords("What did you do?")).toEqual([]);
+  });
+
+  it("plural: Harman's S-stemmer", () => {
+    const plural = (w: string) => lexicalWords(w, { stem: "plural", stopWords: false })[0];
+    expect(["puppies", "dogs", "classes", "boxes", "bus", "glass", "series", "shoes", "cats", "its", "1990s"].map(plural))
+      .toEqual(["puppy", "dog", "classe", "boxe", "bus", "glass", "sery", "shoe", "cat", "its", "1990s"]);
+  });
+
+  it("light: plural, then -ing / -ed and a final e, so a verb's forms meet", () => {
+    const light = (text: string) => lexicalWords(text, { stopWords: false });
+    expect(light("adopt adopted adopting adopts")).toEqual(["adopt", "adopt", "adopt", "adopt"]);
+    expect(light("move moved moving moves")).toEqual(["mov", "mov", "mov", "mov"]);
+    expect(light("running stopped hiking hiked")).toEqual(["run", "stop", "hik", "hik"]);
+    expect(light("called missed need bed sing the")).toEqual(["call", "miss", "need", "bed", "sing", "the"]);
+  });
+});
+
+describe("lexical terms", () => {
+  it("distinct hashed terms in order of first occurrence, with their counts", () => {
+    const t = lexicalTerms("Luna, luna and LUNA chased the puppies; the puppy slept.");
+    expect(Array.from(t.terms)).toEqual(["luna", "chas", "puppy", "slept"].map(termHash));
+    expect(Array.from(t.counts)).toEqual([3, 1, 2, 1]);
+    expect(lexicalTerms("").terms.length).toBe(0);
+  });
+
+  it("hashes words to u32, the same on every call, apart for different words", () => {
+    const words = ["luna", "lunar", "lun", "a", "b", "ab", "ba", "kraków", "2023", "été"];
+    const hashes = words.map(termHash);
+    expect(hashes).toEqual(words.map(termHash));
+    expect(new Set(hashes).size).toBe(words.length);
+    for (const h of hashes) expect(Number.isInteger(h) && h >= 0 && h < 2 ** 32).toBe(true);
+    expect(termHash("luna")).toBe(termHash("luna"));
+  });
+
+  it("refuses unknown options, bad values and a non-text", () => {
+    expectThrowCode(() => lexicalTerms("x", { stemming: "none" } as never), "INVALID_ARGUMENT");
+    expectThrowCode(() => lexicalTerms("x", { stem: "porter" } as never), "INVALID_ARGUMENT");
+    expectThrowCode(() => lexicalTerms("x", { stopWords: "yes" } as never), "INVALID_ARGUMENT");
+    expectThrowCode(() => lexicalTerms("x", null as never), "INVALID_ARGUMENT");
+    expectThrowCode(() => lexicalTerms(42 as never), "INVALID_ARGUMENT");
+  });
+});

@@ -2,8 +2,14 @@ import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
-  // package.json maps "#ctxloom/fallback" into dist/ (workerd: no fallback); the tests run the sources.
-  resolve: { alias: { "#ctxloom/fallback": fileURLToPath(new URL("./src/tokens/fallback.ts", import.meta.url)) } },
+  // package.json maps "#ctxloom/fallback" and "#ctxloom/bpe-file" into dist/ by runtime (workerd: no
+  // fallback, no file); the tests run the sources, on Node.
+  resolve: {
+    alias: {
+      "#ctxloom/fallback": fileURLToPath(new URL("./src/tokens/fallback.ts", import.meta.url)),
+      "#ctxloom/bpe-file": fileURLToPath(new URL("./src/tokens/bpe-file-node.ts", import.meta.url)),
+    },
+  },
   test: {
     include: ["test/**/*.test.ts"],
     testTimeout: 60_000,

@@ -1,6 +1,7 @@
 import { CtxloomError, describe } from "../errors.js";
 import type { Encoding } from "./types.js";
 import { loadFallback } from "#ctxloom/fallback";
+import { loadBpeFile } from "#ctxloom/bpe-file";
 import type { TokenCounter } from "./types.js";
 
 /**
@@ -29,9 +30,6 @@ interface BpeExports {
 
 const RANK_SLICE = 8192;
 const ENCODING_IDS: Record<Encoding, number> = { o200k_base: 0, cl100k_base: 1 };
-
-/** The module's file, beside the JS: dist/ctxloom-bpe.wasm for dist/tokens/wasm-bpe.js (src/ for the sources). */
-const WASM_FILE = "../ctxloom-bpe.wasm";
 
 let provided: WebAssembly.Module | undefined;
 let instance: Promise<Bpe> | undefined;
@@ -87,27 +85,15 @@ class Bpe {
 }
 
 /**
- * The module's exports, from (in order) the module handed over (Workers), or the file beside
- * this one: on Deno imported as a WebAssembly module (no read permission needed); on Node read
- * through process.getBuiltinModule (Node 20.16+, so that nothing imports a Node module);
- * elsewhere (browsers, bundlers that follow new URL(..., import.meta.url)) fetched.
+ * The module's exports, from the module handed over (Workers), or else the file beside the JS
+ * (dist/ctxloom-bpe.wasm), loaded the way of this runtime: the "#ctxloom/bpe-file" import
+ * maps Deno (imported as a WebAssembly module, no read permission needed), Node (read from
+ * disk) and the rest (fetched) each to a module of its own, and Workers to none.
  */
 async function bpeExports(): Promise<BpeExports> {
-  const instantiate = async (module: WebAssembly.Module) => (await WebAssembly.instantiate(module, {})).exports as unknown as BpeExports;
-  if (provided) return instantiate(provided);
-  const url = new URL(WASM_FILE, import.meta.url);
-  const host = globalThis as { process?: { getBuiltinModule?: (id: string) => unknown }; Deno?: unknown };
-  if (host.Deno !== undefined) return (await import(/* @vite-ignore */ url.href)) as BpeExports;
-  let bytes: ArrayBuffer | Uint8Array<ArrayBuffer>;
-  const fs = typeof host.process?.getBuiltinModule === "function" ? host.process.getBuiltinModule("fs") : undefined;
-  if (fs) {
-    bytes = (fs as { readFileSync(path: URL): Uint8Array<ArrayBuffer> }).readFileSync(url);
-  } else {
-    const response = await fetch(url);
-    if (!response.ok) throw new Error(`${url.href}: HTTP ${response.status}`);
-    bytes = await response.arrayBuffer();
-  }
-  return instantiate(await WebAssembly.compile(bytes));
+  if (provided) return (await WebAssembly.instantiate(provided, {})).exports as unknown as BpeExports;
+  if (!loadBpeFile) throw new Error("no module was handed over (provideBpeModule), and this runtime loads no file");
+  return (await loadBpeFile()) as unknown as BpeExports;
 }
 
 function bpeInstance(): Promise<Bpe> {

@@ -5,11 +5,11 @@
 import { Miniflare } from "miniflare";
 import { countTokens as gptO200k } from "gpt-tokenizer/encoding/o200k_base";
 import { countTokens as gptCl100k } from "gpt-tokenizer/encoding/cl100k_base";
-import { copyFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { tiktokenCounter } from "../../src/index.js";
+import { tiktokenCounter } from "../tokens/tiktoken.js";
 import { installedPackage, type InstalledPackage } from "../package/fixture.js";
 import { sharedStrings } from "../tokens/shared-strings.js";
 import { bundle, type Bundle } from "./bundle.js";
@@ -31,13 +31,18 @@ beforeAll(async () => {
   copyFileSync(join(here, "bpe-worker.js"), join(pkg.project, "bpe-worker.js"));
   worker = await bundle(pkg.project, "bpe-worker.js", ["workerd", "worker", "browser"]);
   console.log(`bpe-worker bundle: ${(worker.gzipBytes / 2 ** 20).toFixed(2)} MiB gzip with its .wasm modules`);
+  // As wrangler leaves it and Cloudflare's test tooling loads it: the bundle and its .wasm files
+  // on disk, `modules: true`, miniflare reading every import of the bundle itself (a dynamic
+  // import of a computed specifier would stop it: ERR_MODULE_DYNAMIC_SPEC).
+  const dir = mkdtempSync(join(pkg.project, "bpe-worker-"));
+  writeFileSync(join(dir, "bpe-worker.mjs"), worker.code);
+  for (const [file, bytes] of worker.wasm) writeFileSync(join(dir, file), bytes);
   mf = new Miniflare({
     compatibilityDate: "2025-09-01",
-    modulesRoot: pkg.project,
-    modules: [
-      { type: "ESModule", path: join(pkg.project, "bpe-worker.js"), contents: worker.code },
-      ...[...worker.wasm].map(([file, bytes]) => ({ type: "CompiledWasm" as const, path: join(pkg.project, file), contents: bytes })),
-    ],
+    modules: true,
+    modulesRoot: dir,
+    scriptPath: join(dir, "bpe-worker.mjs"),
+    modulesRules: [{ type: "CompiledWasm", include: ["**/*.wasm"] }],
   });
   await mf.ready;
 }, 240_000);

@@ -1,6 +1,6 @@
 // The base of the library: what a message is, its limits and its validation.
 // It imports only errors: every other room may import it, the engine takes its numeric codes.
-import { CtxloomError, checkKeys, describe, type ErrorCode } from "./errors.js";
+import { CtxloomError, checkKeys, closest, describe, type ErrorCode } from "./errors.js";
 import { checkParts, copyParts, hasRichPart, partsText, type ContentPart } from "./parts.js";
 
 export type { ContentPart, FilePart, ImagePart, ReasoningPart, RedactedReasoningPart, TextPart } from "./parts.js";
@@ -161,8 +161,28 @@ export function checkLabel(value: unknown, what: string, code: ErrorCode = "INVA
 
 const checkText = (value: unknown, what: string): string => checkLabel(value, what, "INVALID_TOOL_CALL");
 
-/** A validated copy of tool calls: a non-empty array of calls with distinct ids. @throws INVALID_TOOL_CALL */
-export function checkToolCalls(calls: unknown): ToolCall[] {
+/** A tool or function name every provider accepts (OpenAI's rule; Anthropic's is the same). */
+export const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/** Throws INVALID_TOOL_CALL naming `what` when `value` has a key outside `known` (a misspelled key is never dropped). */
+function checkCallKeys(value: object, known: readonly string[], what: string): void {
+  for (const key of Object.keys(value)) {
+    if (known.includes(key)) continue;
+    const hint = closest(key, known);
+    throw new CtxloomError(
+      "INVALID_TOOL_CALL",
+      `${what} has no key ${JSON.stringify(key)}` + (hint ? `; did you mean ${JSON.stringify(hint)}?` : `; its keys are ${known.join(", ")}.`),
+    );
+  }
+}
+
+/**
+ * A validated copy of tool calls: a non-empty array of `{ id, type: "function", function:
+ * { name, arguments } }` with distinct ids and no other key. New calls (`fresh`, the default)
+ * must also be what providers accept: a name of `TOOL_NAME`, arguments that are JSON text.
+ * Calls already kept (a store's, an import's) are read as they were written. @throws INVALID_TOOL_CALL
+ */
+export function checkToolCalls(calls: unknown, fresh = true): ToolCall[] {
   if (!Array.isArray(calls) || calls.length === 0) {
     throw new CtxloomError(
       "INVALID_TOOL_CALL",
@@ -171,26 +191,50 @@ export function checkToolCalls(calls: unknown): ToolCall[] {
   }
   const ids = new Set<string>();
   return calls.map((call: unknown, i) => {
-    if (call === null || typeof call !== "object") {
+    if (call === null || typeof call !== "object" || Array.isArray(call)) {
       throw new CtxloomError("INVALID_TOOL_CALL", `toolCalls[${i}] must be an object { id, type, function }; got ${describe(call)}.`);
     }
+    checkCallKeys(call, ["id", "type", "function"], `toolCalls[${i}]`);
     const c = call as Partial<ToolCall>;
     const id = checkText(c.id, `toolCalls[${i}].id`);
     if (ids.has(id)) throw new CtxloomError("INVALID_TOOL_CALL", `toolCalls[${i}].id ${describe(id)} repeats an earlier call's id; give every call its own id.`);
     ids.add(id);
     if (c.type !== "function") throw new CtxloomError("INVALID_TOOL_CALL", `toolCalls[${i}].type must be "function"; got ${describe(c.type)}.`);
-    const fn = (c.function ?? {}) as Partial<ToolCall["function"]>;
+    const fn = c.function as Partial<ToolCall["function"]> | undefined;
+    if (fn === null || typeof fn !== "object" || Array.isArray(fn)) {
+      throw new CtxloomError("INVALID_TOOL_CALL", `toolCalls[${i}].function must be an object { name, arguments }; got ${describe(fn)}.`);
+    }
+    checkCallKeys(fn, ["name", "arguments"], `toolCalls[${i}].function`);
     const name = checkText(fn.name, `toolCalls[${i}].function.name`);
     if (typeof fn.arguments !== "string") {
       throw new CtxloomError("INVALID_TOOL_CALL", `toolCalls[${i}].function.arguments must be a string (JSON text); got ${describe(fn.arguments)}.`);
     }
     checkWellFormed(fn.arguments, `toolCalls[${i}].function.arguments`, "INVALID_TOOL_CALL");
+    if (fresh) {
+      if (!TOOL_NAME.test(name)) {
+        throw new CtxloomError(
+          "INVALID_TOOL_CALL",
+          `toolCalls[${i}].function.name ${describe(name)} is not a tool name providers accept: 1 to 64 letters, digits, "_" or "-".`,
+        );
+      }
+      try {
+        JSON.parse(fn.arguments);
+      } catch {
+        throw new CtxloomError(
+          "INVALID_TOOL_CALL",
+          `toolCalls[${i}].function.arguments must be JSON text (e.g. "{}" or JSON.stringify(args)), as providers parse it; got ${describe(fn.arguments)}.`,
+        );
+      }
+    }
     return { id, type: "function", function: { name, arguments: fn.arguments } };
   });
 }
 
-/** A validated, normalized copy of a message input; throws a CtxloomError naming the bad field. */
-export function checkMessageInput(input: unknown): CheckedInput {
+/**
+ * A validated, normalized copy of a message input; throws a CtxloomError naming the bad field.
+ * `fresh` (default): a new message, whose tool calls must be what providers accept (see checkToolCalls).
+ */
+export function checkMessageInput(input: unknown, fresh = true): CheckedInput {
   if (input === null || typeof input !== "object" || Array.isArray(input)) {
     throw new CtxloomError("INVALID_ARGUMENT", `A message must be an object { role, content, ... }; got ${describe(input)}.`);
   }
@@ -213,7 +257,7 @@ export function checkMessageInput(input: unknown): CheckedInput {
     if (role !== "assistant") {
       throw new CtxloomError("INVALID_TOOL_CALL", `Only assistant messages carry toolCalls; this one has role ${describe(role)}.`);
     }
-    out.toolCalls = checkToolCalls(m.toolCalls);
+    out.toolCalls = checkToolCalls(m.toolCalls, fresh);
   }
   if (role === "tool") {
     out.toolCallId = checkText(m.toolCallId, "A tool message's toolCallId (the id of the call it answers)");
@@ -231,7 +275,8 @@ export function checkMessageInput(input: unknown): CheckedInput {
 
 /**
  * Checks a message read back from a store (or an import), whole: every field's type and
- * range, the same content rules as an input, tokens within MAX_TOKENS (unless `tokens` may
+ * range, the same content rules as an input (tool calls as they were kept: a name or
+ * arguments a provider would refuse is read, not refused), tokens within MAX_TOKENS (unless `tokens` may
  * be absent). Returns a description of the first problem, or null. Tree rules (ids,
  * parents, tool units) are the tree's.
  */
@@ -255,7 +300,7 @@ export function storedMessageProblem(m: unknown, options: { tokensOptional?: boo
   if (r.role === "tool" && typeof r.toolCallId !== "string") return "it is a tool result without a toolCallId";
   try {
     if (r.priority === undefined) return "it has no priority";
-    const checked = checkMessageInput(input);
+    const checked = checkMessageInput(input, false);
     if (r.parts !== undefined) {
       if (!checked.parts) return "its parts hold text only (a message keeps parts only when one is an image, file or reasoning)";
       if (checked.content !== r.content) return "its content is not the text of its parts joined with \"\\n\"";

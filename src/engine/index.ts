@@ -27,21 +27,35 @@ function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
 }
 
 export interface EngineOptions {
-  /** "wasm" or "js"; unset: WASM, falling back to JS where the core cannot load. */
+  /** "wasm" or "js"; unset: WASM, falling back to JS where the embedded core cannot load. */
   engine?: EngineKind;
-  /** The core as a compiled module or bytes, for runtimes that cannot compile the embedded bytes. */
+  /**
+   * The core as a compiled module or bytes, for runtimes that cannot compile the embedded bytes.
+   * One that cannot load is refused (WASM_UNAVAILABLE), never replaced by the JS engine.
+   */
   wasm?: WasmSource;
   /** Cap on the WASM engine's memory, in MiB. */
   maxMemoryMB?: number;
 }
 
-/** Creates the engine a Loom runs on. Throws WASM_UNAVAILABLE when WASM was asked for and cannot load. */
+/**
+ * Creates the engine a Loom runs on. Throws WASM_UNAVAILABLE when WASM was asked for (by
+ * `engine: "wasm"`, or by passing a core in `wasm`: the user wants that module) and cannot load.
+ */
 export async function createEngine(options: EngineOptions): Promise<Engine> {
   if (options.engine === "js") return new JsEngine();
   try {
     const source = options.wasm ?? (await embeddedModule());
     return await WasmEngine.create(source, { maxMemoryMB: options.maxMemoryMB });
   } catch (cause) {
+    if (options.wasm !== undefined) {
+      throw new CtxloomError(
+        "WASM_UNAVAILABLE",
+        `The core passed as Loom.open({ wasm }) could not be loaded (${String(cause)}). Pass ctxloom's own core: ` +
+          `the module of "ctxloom/wasm" (or its bytes), compiled by this runtime; or leave wasm out.`,
+        { cause },
+      );
+    }
     if (options.engine === undefined) return new JsEngine();
     if (cause instanceof CtxloomError) throw cause;
     throw new CtxloomError(

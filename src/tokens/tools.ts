@@ -3,6 +3,7 @@
 // chat completions calls with tools, gpt-4o family constants); other providers publish
 // none, so the same rule stands as an estimate for them.
 import { CtxloomError, describe } from "../errors.js";
+import { TOOL_NAME } from "../message.js";
 import { countText } from "./chat.js";
 import type { TokenCounter } from "./types.js";
 
@@ -32,7 +33,11 @@ const ENUM_INIT = -3;
 const ENUM_ITEM = 3;
 const FUNC_END = 12;
 
-/** Tool definitions checked and reduced to name, description and parameters. @throws INVALID_ARGUMENT */
+/**
+ * Tool definitions checked and reduced to name, description and parameters: a name providers
+ * accept (1 to 64 letters, digits, "_" or "-"), parameters a JSON schema object that can be
+ * sent as JSON (a cycle of objects cannot). @throws INVALID_ARGUMENT
+ */
 export function checkTools(tools: unknown): CountedTool[] {
   if (!Array.isArray(tools)) throw new CtxloomError("INVALID_ARGUMENT", `tools must be a list of tool definitions; got ${describe(tools)}.`);
   return tools.map((tool: unknown, i) => {
@@ -46,11 +51,22 @@ export function checkTools(tools: unknown): CountedTool[] {
     if (typeof fn.name !== "string" || fn.name.length === 0) {
       throw new CtxloomError("INVALID_ARGUMENT", `${where} needs a name: { type: "function", function: { name, description, parameters } }, { type: "function", name, ... } or { name, input_schema }.`);
     }
+    if (!TOOL_NAME.test(fn.name)) {
+      throw new CtxloomError("INVALID_ARGUMENT", `${where}'s name ${describe(fn.name)} is not a tool name providers accept: 1 to 64 letters, digits, "_" or "-".`);
+    }
     const description = fn.description ?? "";
     if (typeof description !== "string") throw new CtxloomError("INVALID_ARGUMENT", `${where}'s description must be a string; got ${describe(description)}.`);
     const parameters = fn.parameters ?? fn.input_schema ?? {};
     if (parameters === null || typeof parameters !== "object" || Array.isArray(parameters)) {
       throw new CtxloomError("INVALID_ARGUMENT", `${where}'s parameters must be a JSON schema object; got ${describe(parameters)}.`);
+    }
+    try {
+      JSON.stringify(parameters); // what an SDK does to send it
+    } catch (error) {
+      throw new CtxloomError(
+        "INVALID_ARGUMENT",
+        `${where}'s parameters cannot be sent as JSON (${String(error)}); a schema that refers to itself must use "$ref", not a cycle of objects.`,
+      );
     }
     return { name: fn.name, description, parameters };
   });

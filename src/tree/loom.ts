@@ -131,7 +131,7 @@ export class Loom {
   /**
    * Opens a Loom. With no options: the WASM engine (falling back to the JS engine where
    * WebAssembly cannot load) and an in-memory store.
-   * @throws INVALID_ARGUMENT for unknown option values; WASM_UNAVAILABLE when `engine: "wasm"` cannot load
+   * @throws INVALID_ARGUMENT for unknown option values; WASM_UNAVAILABLE when `engine: "wasm"`, or the core given as `wasm`, cannot load
    */
   static async open<T extends Loom>(
     this: new (

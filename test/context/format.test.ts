@@ -36,7 +36,7 @@ forEachEngine((engine) => {
       await chat.append({ role: "assistant", content: "Hello! How can I help?" }); // a greeting before the user: dropped
       await chat.append({ role: "user", content: "Weather in Paris and Lyon?" });
       await chat.append({ role: "system", content: "Use Celsius." });
-      await chat.append({ role: "assistant", content: "Let me check.", toolCalls: [call("t1"), call("t2", "not json")] });
+      await chat.append({ role: "assistant", content: "Let me check.", toolCalls: [call("t1"), call("t2", '"Lyon"')] }); // JSON, not an object
       await chat.append({ role: "tool", content: "12C rain", toolCallId: "t1" });
       await chat.append({ role: "tool", content: "15C sun", toolCallId: "t2" });
       await chat.append({ role: "assistant", content: "Paris 12C, Lyon 15C." });
@@ -52,7 +52,7 @@ forEachEngine((engine) => {
           content: [
             { type: "text", text: "Let me check." },
             { type: "tool_use", id: "t1", name: "weather", input: { city: "Paris" } },
-            { type: "tool_use", id: "t2", name: "weather", input: { arguments: "not json" } },
+            { type: "tool_use", id: "t2", name: "weather", input: { value: "Lyon" } },
           ],
         },
         {

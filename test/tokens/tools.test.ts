@@ -80,6 +80,17 @@ forEachEngine((engine) => {
     await expectRejectCode(() => chat.buildContext({ maxOutputTokens: 1.5 }), "INVALID_ARGUMENT");
     await expectRejectCode(() => chat.buildContext({ maxOutputTokens: 10_000 }), "INVALID_ARGUMENT");
     await expectRejectCode(() => chat.buildContext({ maxOutputToken: 10 } as never), "INVALID_ARGUMENT");
+    // Names providers refuse, and a schema that refers to itself (no SDK can send it as JSON).
+    for (const name of ["get.weather", "get weather", "x".repeat(65), "météo"]) {
+      await expectRejectCode(() => chat.buildContext({ tools: [{ ...WEATHER, function: { ...WEATHER.function, name } }] }), "INVALID_ARGUMENT");
+    }
+    const self: Record<string, unknown> = { type: "object", properties: {} };
+    self.items = self;
+    const nested: Record<string, unknown> = { type: "object" };
+    nested.properties = { child: nested };
+    for (const schema of [self, nested]) {
+      await expectRejectCode(() => chat.buildContext({ tools: [{ name: "f", input_schema: schema }] }), "INVALID_ARGUMENT");
+    }
     const many = Array.from({ length: 20 }, (_, i) => ({ ...WEATHER, function: { ...WEATHER.function, name: `tool_${i}` } }));
     await expectRejectCode(() => chat.buildContext({ tools: many }), "MESSAGE_TOO_LARGE");
     expect(await snapshot(chat)).toEqual(before);

@@ -433,6 +433,13 @@ forEachEngine((engine) => {
     it("WASM_UNAVAILABLE for bytes that are not a WebAssembly module", async () => {
       await expectRejectCode(() => Loom.open({ engine, wasm: new Uint8Array([0, 1, 2, 3]) }), "WASM_UNAVAILABLE");
     });
+    it("a core passed in wasm that cannot load is refused, engine given or not: never replaced by the JS engine", async () => {
+      const empty = new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]); // a valid module, but not ctxloom's core
+      for (const wasm of [new Uint8Array([0, 1, 2, 3]), empty, await WebAssembly.compile(empty)]) {
+        await expectRejectCode(() => Loom.open({ wasm }), "WASM_UNAVAILABLE");
+        await expectRejectCode(() => Loom.open({ engine: "wasm", wasm }), "WASM_UNAVAILABLE");
+      }
+    });
     it("Loom.open({ wasm }) accepts the compiled module and the bytes", async () => {
       const bytes = readFileSync(join(repoRoot, "build/ctxloom.wasm"));
       for (const wasm of [await WebAssembly.compile(bytes), new Uint8Array(bytes), bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)]) {

@@ -124,6 +124,50 @@ forEachEngine((engine) => {
       await l.close();
     });
 
+    it("tool calls a provider would refuse are refused at append with INVALID_TOOL_CALL; nothing changes", async () => {
+      await chat.append({ role: "user", content: "hi" });
+      const before = await snapshot(chat, chats);
+      const win = loom.window({ maxTokens: 500 });
+      const calls: [string, unknown][] = [
+        ["a name with a dot", call("k", "get.weather")],
+        ["a name with a space", call("k", "get weather")],
+        ["a name of 65 characters", call("k", "x".repeat(65))],
+        ["a name with an accent", call("k", "météo")],
+        ["arguments that are not JSON", { ...call("k"), function: { name: "f", arguments: "city=Paris" } }],
+        ["empty arguments", { ...call("k"), function: { name: "f", arguments: "" } }],
+        ["arguments cut short", { ...call("k"), function: { name: "f", arguments: '{"city":' } }],
+        ["an unknown key in the call", { ...call("k"), index: 0 }],
+        ["an unknown key in the function", { ...call("k"), function: { name: "f", arguments: "{}", parsed: {} } }],
+        ["a function that is not an object", { ...call("k"), function: "f" }],
+      ];
+      for (const [what, bad] of calls) {
+        const input = { role: "assistant" as const, content: "", toolCalls: [bad as ToolCall] };
+        await expectRejectCode(() => chat.append(input), "INVALID_TOOL_CALL").catch((error: Error) => {
+          throw new Error(`${what}: ${error.message}`);
+        });
+        expectThrowCode(() => win.add(input), "INVALID_TOOL_CALL");
+      }
+      const error = (await chat.append({ role: "assistant", content: "", toolCalls: [{ ...call("k"), idd: "x" } as ToolCall] }).catch((e: unknown) => e)) as CtxloomError;
+      expect(error.message).toContain('"id"'); // names the closest key
+      expect(await snapshot(chat, chats)).toEqual(before);
+      // Names of 64 characters, digits, "_" and "-", and any JSON text are accepted.
+      await chat.append({ role: "assistant", content: "", toolCalls: [call("a", `${"x".repeat(60)}_1-2`), { ...call("b"), function: { name: "f", arguments: "[1, null]" } }] });
+    });
+
+    it("tool calls kept before (a store's, an import's) are read as written, whatever their names and arguments", async () => {
+      const exported = chat.export();
+      const calls = [{ id: "c1", type: "function" as const, function: { name: "dalle.text2im", arguments: "print(6 * 7)" } }];
+      const messages = [
+        { id: 0, parentId: null, role: "user", content: "draw", priority: "normal", tokens: 5, createdAt: 1, kind: "message" },
+        { id: 1, parentId: 0, role: "assistant", content: "", priority: "normal", tokens: 20, createdAt: 2, kind: "message", toolCalls: calls },
+        { id: 2, parentId: 1, role: "tool", content: "done", priority: "normal", tokens: 5, createdAt: 3, kind: "message", toolCallId: "c1" },
+      ];
+      const imported = await chats.import({ ...exported, head: 2, messages: messages as Message[] });
+      expect(imported.get(1).toolCalls).toEqual(calls);
+      const ctx = await imported.buildContext({ format: "anthropic" }); // what is not JSON is sent as { arguments }
+      expect(ctx.messages[1]!.content).toEqual([{ type: "tool_use", id: "c1", name: "dalle.text2im", input: { arguments: "print(6 * 7)" } }]);
+    });
+
     it("window({ maxMessages }) has buildContext's bound", async () => {
       await chat.append({ role: "user", content: "hi" });
       expect(MAX_MESSAGES).toBe(2 ** 31 - 1);

@@ -25,8 +25,14 @@
 // upK      the nearest entry above whose priority is >= K (1 normal, 2 high, 3 critical),
 //          -1 if none: the selection visits each priority's messages without touching the
 //          less important ones in between (evict.ts).
-// user     the nearest user message at or above, -1 if none: the newest user turn of a
-//          branch in O(1), however long the agent steps after it.
+// user     the nearest user message at or above on the branch (originals, summaries
+//          ignored), -1 if none: the newest user turn of a branch in O(1), however long the
+//          agent steps after it. Bit 30 (USER_COVERED) is set when a summary hangs on a
+//          node from that message down to this node's parent: the summarized path above
+//          would hide the turn or what follows it, so a walk from this node as the head
+//          takes the turn's messages as originals (walk.ts). No summary covers a head's
+//          own turn: one hanging on the head itself applies only on a branch with no user
+//          message. -1 for a summary node.
 // vdepth   depth on the summarized path (0 for its first entry).
 // skip     the newest summary hanging on this node (its `last`), -1 if none.
 // FLAG_JOINED (a flag bit the wrapper does not show): a summary's run holds this node
@@ -70,6 +76,7 @@ export const FLAG_SUMMARY: u32 = 2; // a summary node
 export const FLAG_UNIT_END: u32 = 4; // a tool result that answers the last open call of its assistant message
 export const FLAG_JOINED: u32 = 8; // internal: a summary's run holds this node together with its parent
 export const CRITICAL: i32 = 3; // the highest priority (0 low, 1 normal, 2 high)
+export const USER_COVERED: i32 = 1 << 30; // in the user column: a summary hangs inside this node's turn (above)
 
 export const TREE_HEADER_BYTES: usize = 16;
 const HEADER_BYTES = TREE_HEADER_BYTES;
@@ -223,7 +230,16 @@ export function append(tree: i32, parent: i32, tokens: i32, role: i32, priority:
     store<i32>(sibling + i, load<i32>(child + q));
     store<i32>(child + q, id);
   }
-  linkEntry(b, k, id, e, eMeta, <u32>role == ROLE_USER);
+  linkEntry(b, k, id, e, eMeta);
+  // The newest user turn on the branch; covered when a summary hangs between it and here.
+  let user = -1;
+  if (<u32>role == ROLE_USER) user = id;
+  else if (parent >= 0) {
+    const q = <usize>parent << 2;
+    user = load<i32>(column(b, k, COL_USER) + q);
+    if (user >= 0 && load<i32>(column(b, k, COL_SKIP) + q) >= 0) user |= USER_COVERED;
+  }
+  store<i32>(column(b, k, COL_USER) + i, user);
   store<i32>(child + i, -1);
   store<i32>(column(b, k, COL_TOKENS) + i, tokens);
   store<u32>(meta + i, depth | (<u32>role << ROLE_SHIFT) | (<u32>priority << PRIORITY_SHIFT) | (<u32>flags << FLAGS_SHIFT));
@@ -240,15 +256,13 @@ export function append(tree: i32, parent: i32, tokens: i32, role: i32, priority:
 
 /**
  * Sets the summarized-path columns of node `id` whose walk goes on at entry `e` (-1: none),
- * whose meta is `eMeta`: upK, user and vdepth from it. O(1).
+ * whose meta is `eMeta`: upK and vdepth from it. O(1).
  */
-@inline export function linkEntry(b: usize, k: i32, id: i32, e: i32, eMeta: u32, isUser: bool): void {
+@inline export function linkEntry(b: usize, k: i32, id: i32, e: i32, eMeta: u32): void {
   const i = <usize>id << 2;
-  const user = column(b, k, COL_USER);
   const vdepth = column(b, k, COL_VDEPTH);
   if (e < 0) {
     for (let col = COL_UP1; col <= COL_UP3; col += 4) store<i32>(column(b, k, col) + i, -1);
-    store<i32>(user + i, isUser ? id : -1);
     store<i32>(vdepth + i, 0);
     return;
   }
@@ -259,7 +273,6 @@ export function append(tree: i32, parent: i32, tokens: i32, role: i32, priority:
     const up = column(b, k, COL_UP1 + ((<usize>level - 1) << 2));
     store<i32>(up + i, priority >= level ? e : load<i32>(up + q));
   }
-  store<i32>(user + i, isUser ? id : load<i32>(user + q));
   store<i32>(vdepth + i, load<i32>(vdepth + q) + 1);
 }
 

@@ -17,6 +17,7 @@ import {
   header, treeColumn, countVisited,
   COL_PARENT, COL_UP1, COL_UP2, COL_UP3, COL_USER, COL_TOKENS, COL_META, COL_SKIP, COL_VDEPTH,
   ROLE_SHIFT, PRIORITY_SHIFT, FLAGS_SHIFT, ROLE_TOOL, FLAG_TOOL_CALLS, FLAG_UNIT_END, FLAG_SUMMARY,
+  DEPTH_MASK, USER_COVERED,
 } from "./arena";
 import { sortByDepth } from "./depth-sort";
 
@@ -47,14 +48,28 @@ let cMeta: usize = 0;
 let cSkip: usize = 0;
 let cVdepth: usize = 0;
 
+// The head's own turn when a summary hangs inside it (USER_COVERED, see arena.ts): its
+// messages, from the head up to its newest user message, are entries as themselves, and
+// the columns' chains and summarized depths hold only above it. -1: no such turn.
+let turnUser: i32 = -1;
+let turnTop: i32 = 0; // tree depth of turnUser
+let turnBase: i32 = 0; // summarized depth of turnUser on the head's path
+
 @inline function meta(x: i32): u32 {
   return load<u32>(cMeta + (<usize>x << 2));
 }
 @inline function tokensOf(x: i32): i32 {
   return load<i32>(cTokens + (<usize>x << 2));
 }
-/** Depth on the summarized path: the horizon and the order of the kept ids. */
+@inline function treeDepth(x: i32): i32 {
+  return <i32>(meta(x) & DEPTH_MASK);
+}
+/** Depth on the head's summarized path: the horizon and the order of the kept ids. */
 @inline function depthOf(x: i32): i32 {
+  if (turnUser >= 0) {
+    const d = treeDepth(x);
+    if (d >= turnTop) return turnBase + d - turnTop; // in the turn (entries above it are shallower)
+  }
   return load<i32>(cVdepth + (<usize>x << 2));
 }
 @inline function priorityOf(m: u32): i32 {
@@ -69,14 +84,38 @@ let cVdepth: usize = 0;
 
 /** The next entry of level `level`'s chain after x (level 0: the entry above, a summary hanging on the parent or the parent). */
 @inline function next(x: i32, level: i32): i32 {
-  if (level == 0) {
-    const a = <usize>load<u32>(cParent + (<usize>x << 2));
-    if (a == 0) return -1;
-    const p = <i32>((a - cParent) >> 2);
-    const s = load<i32>(cSkip + (<usize>p << 2));
-    return s >= 0 ? s : p;
-  }
+  if (turnUser >= 0 && treeDepth(x) >= turnTop) return nextInTurn(x, level);
+  if (level == 0) return entryAbove(x);
   return load<i32>((level == 1 ? cUp1 : level == 2 ? cUp2 : cUp3) + (<usize>x << 2));
+}
+
+/** The entry above x on the summarized path: a summary hanging on the parent, or the parent; -1 at the root. */
+@inline function entryAbove(x: i32): i32 {
+  const a = <usize>load<u32>(cParent + (<usize>x << 2));
+  if (a == 0) return -1;
+  const p = <i32>((a - cParent) >> 2);
+  const s = load<i32>(cSkip + (<usize>p << 2));
+  return s >= 0 ? s : p;
+}
+
+/**
+ * next() inside a covered turn: the parents, one by one, up to the turn's user message, then
+ * the entry above it and that level's chain. O(the turn's messages passed).
+ */
+function nextInTurn(x: i32, level: i32): i32 {
+  let passed = 0;
+  while (x != turnUser) {
+    x = <i32>((<usize>load<u32>(cParent + (<usize>x << 2)) - cParent) >> 2); // in the turn, below its user message: a parent
+    if (level == 0 || priorityOf(meta(x)) >= level) {
+      countVisited(passed);
+      return x;
+    }
+    passed++;
+  }
+  countVisited(passed);
+  const e = entryAbove(x);
+  if (e < 0 || level == 0 || priorityOf(meta(e)) >= level) return e;
+  return load<i32>((level == 1 ? cUp1 : level == 2 ? cUp2 : cUp3) + (<usize>e << 2));
 }
 
 /** The first node of level `level`'s chain at or above x. */
@@ -167,10 +206,22 @@ export function selectInto(tree: i32, head: i32, budget: i32, maxMessages: i32, 
   out = outPtr;
   count = 0;
 
-  // The selection runs on the summarized path: from the summary hanging on the head, if any.
+  // The selection runs on the head's summarized path (walk.ts): from the summary hanging on
+  // the head when its branch has no user message, with the turn as originals when a summary
+  // hangs inside it. A summary node as the head: it and the path above its run, no turn forced.
+  turnUser = -1;
+  let user = -1;
   if (!(flagsOf(meta(head)) & FLAG_SUMMARY)) {
-    const s = load<i32>(cSkip + (<usize>head << 2));
-    if (s >= 0) head = s;
+    user = load<i32>(treeColumn(h, COL_USER) + (<usize>head << 2));
+    if (user < 0) {
+      const s = load<i32>(cSkip + (<usize>head << 2));
+      if (s >= 0) head = s;
+    } else if (user & USER_COVERED) {
+      user &= ~USER_COVERED;
+      turnTop = treeDepth(user);
+      turnBase = load<i32>(cVdepth + (<usize>user << 2));
+      turnUser = user;
+    }
   }
   const headDepth = depthOf(head);
   const candidates = maxMessages > 0 && maxMessages <= headDepth ? maxMessages : headDepth + 1;
@@ -192,7 +243,6 @@ export function selectInto(tree: i32, head: i32, budget: i32, maxMessages: i32, 
     }
     state = leaveUnit(state, m);
   }
-  const user = load<i32>(treeColumn(h, COL_USER) + (<usize>head << 2));
   if (user >= 0) {
     visited++;
     if (priorityOf(meta(user)) < 3) {
@@ -265,7 +315,8 @@ export function selectInto(tree: i32, head: i32, budget: i32, maxMessages: i32, 
   }
   countVisited(visited);
 
-  sortByDepth(out, count, cVdepth); // path order, a summary where its run was
+  // path order, a summary where its run was
+  sortByDepth(out, count, cVdepth, cMeta, turnUser >= 0 ? turnTop : -1, turnBase);
   store<i32>(result + R_KEPT_TOKENS, budget - <i32>left);
   store<i32>(result + R_EVICTED, candidates - (count - forcedOutside));
   store<i32>(result, count);

@@ -10,7 +10,7 @@ import {
   header, reserveTree, linkEntry, entryAt, column,
   COL_PARENT, COL_CHILD, COL_SIBLING, COL_UP1, COL_USER, COL_TOKENS, COL_META, COL_SKIP, COL_VDEPTH,
   DEPTH_MASK, ROLE_SHIFT, PRIORITY_SHIFT, FLAGS_SHIFT, ROLE_ASSISTANT, ROLE_TOOL,
-  FLAG_TOOL_CALLS, FLAG_SUMMARY, FLAG_UNIT_END, FLAG_JOINED,
+  FLAG_TOOL_CALLS, FLAG_SUMMARY, FLAG_UNIT_END, FLAG_JOINED, USER_COVERED,
   H_BLOCK, H_CAP_LOG2, H_SIZE,
 } from "./arena";
 
@@ -118,7 +118,8 @@ export function attachSummary(tree: i32, first: i32, last: i32, tokens: i32, pri
   store<u32>(cMeta + i, <u32>df | (<u32>priority << PRIORITY_SHIFT) | (FLAG_SUMMARY << FLAGS_SHIFT));
   put(cSkip, s, last);
   const above = parentOf(first) < 0 ? -1 : entryAt(b, k, parentOf(first));
-  linkEntry(b, k, s, above, above < 0 ? 0 : load<u32>(cMeta + (<usize>above << 2)), false);
+  linkEntry(b, k, s, above, above < 0 ? 0 : load<u32>(cMeta + (<usize>above << 2)));
+  put(column(b, k, COL_USER), s, -1); // a summary is no head: it has no turn of its own
   store<i32>(h + H_SIZE, s + 1);
 
   // Join the run: every node but first to its parent (inside earlier runs, only their first needs it).
@@ -149,8 +150,8 @@ export function attachSummary(tree: i32, first: i32, last: i32, tokens: i32, pri
 /**
  * Re-links node y below the run (which ends at depth dl) through summary s: a priority chain
  * that reached the run or past it now meets s first (s, when important enough, or where s's
- * own chain goes); a newest user turn inside the run is hidden (s's own); the summarized
- * depth drops by `shift`.
+ * own chain goes); the summarized depth drops by `shift`. When y's newest user turn lies at
+ * or above the run's last, s hangs inside that turn: y's turn is marked covered (arena.ts).
  */
 function relink(y: i32, s: i32, dl: i32, shift: i32, cVdepth: usize): void {
   const sPriority = <i32>((load<u32>(cMeta + (<usize>s << 2)) >> PRIORITY_SHIFT) & 3);
@@ -160,7 +161,7 @@ function relink(y: i32, s: i32, dl: i32, shift: i32, cVdepth: usize): void {
     if (t < 0 || depthOf(t) <= dl) put(up, y, sPriority >= level ? s : get(up, s));
   }
   const user = column(b, k, COL_USER);
-  const u = get(user, y);
-  if (u >= 0 && depthOf(u) <= dl) put(user, y, get(user, s)); // s's own is the same one when u lies above the run
+  const u = get(user, y); // -1 for a summary hanging below
+  if (u >= 0 && depthOf(u & ~USER_COVERED) <= dl) put(user, y, u | USER_COVERED);
   put(cVdepth, y, get(cVdepth, y) - shift);
 }

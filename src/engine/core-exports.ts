@@ -16,7 +16,7 @@ export interface CoreExports {
   reserveOut(n: number): number;
   resetVisited(): void;
   walkInto(tree: number, head: number, max: number, out: number): number;
-  walkSummarizedInto(tree: number, head: number, max: number, out: number): number;
+  walkSummarizedInto(tree: number, head: number, max: number, fromBelow: number, out: number): number;
   attachSummary(tree: number, first: number, last: number, tokens: number, priority: number, stack: number): number;
   leavesInto(tree: number, out: number): number;
   selectInto(tree: number, head: number, budget: number, maxMessages: number, out: number): number;

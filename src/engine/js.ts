@@ -5,7 +5,7 @@ import { appendNode, newTree, type JsNode, type JsTree } from "./js/arena.js";
 import { selectFrom } from "./js/evict.js";
 import { Handles } from "./js/handles.js";
 import { attachSummary } from "./js/summary.js";
-import { childrenOf, leavesOf, summarizedLength, walkInto, walkSummarizedInto } from "./js/walk.js";
+import { childrenOf, headPath, leavesOf, summarizedLength, walkInto, walkSummarizedInto } from "./js/walk.js";
 import { summaryRefused } from "./refusals.js";
 import { newWindow, windowAdd, windowEvictUnit, windowSlots, type JsWindow } from "./js/window.js";
 import { checkOptions } from "../errors.js";
@@ -107,12 +107,12 @@ export class JsEngine implements Engine {
     return walkInto(node, n, this.#out);
   }
 
-  walkSummarized(tree: number, head: number, max: number): number {
-    const node = this.#node(tree, head);
-    const n = summarizedLength(node, max);
+  walkSummarized(tree: number, head: number, max: number, fromBelow = false): number {
+    const path = headPath(this.#node(tree, head), fromBelow);
+    const n = summarizedLength(path, max);
     if (this.#out.length < n) this.#out = new Int32Array(Math.max(n, this.#out.length * 2));
     if (this.#counting) this.#visited += n;
-    return walkSummarizedInto(node, n, this.#out);
+    return walkSummarizedInto(path, n, this.#out);
   }
 
   attachSummary(tree: number, first: number, last: number, tokens: number, priority: number): number {

@@ -47,20 +47,26 @@ export interface Engine {
   walk(tree: number, head: number, max: number): number;
   /**
    * Like `walk`, along the summarized path (for contexts): a summary stands in for its run
-   * when the walk reaches the run's `last` (the head itself or an ancestor of it), and the
-   * walk goes on at the parent of the run's `first`. With the head inside a run, that run is
-   * shown as originals. From a summary node: the summary, then the summarized path above
-   * its run. Writes the last `max` entries, oldest first, to `ids[0..n)`; returns n. O(W):
-   * one visit per entry, a jump over a run counting as one.
+   * when the walk reaches the run's `last` (an ancestor of the head), and the walk goes on
+   * at the parent of the run's `first`. Never inside the head's own turn: from the
+   * branch's newest user message down to the head every message is itself, so a summary
+   * that would hide that message or one after it does not apply (one whose run lies above
+   * it still does; a run the head lies inside is shown as originals). On a branch with no
+   * user message every summary reached applies, one hanging on the head too. `fromBelow`:
+   * the path as a branch going on below `head` with a newer user turn sees it (every
+   * summary reached applies, one hanging on `head` too). From a summary node: the summary,
+   * then the path above its run. Writes the last `max` entries, oldest first, to
+   * `ids[0..n)`; returns n. O(W): one visit per entry, a jump over a run counting as one.
    */
-  walkSummarized(tree: number, head: number, max: number): number;
+  walkSummarized(tree: number, head: number, max: number, fromBelow?: boolean): number;
 
   /**
    * Attaches a summary node of `tokens` at `priority` over the run [first..last] of one
    * branch (`first` an ancestor-or-self of `last`, both messages) and returns its id, the
    * next of the tree's id sequence. The originals stay: `walk` (and so `path()`) still returns
    * them; `walkSummarized` and `select` see the summary in their place wherever `last` is on
-   * the path, on every branch below `last`. The summary is in no child list: `children`,
+   * the path above the head's newest user turn (on every branch below `last` that has a user
+   * message after it). The summary is in no child list: `children`,
    * `leaves` (and so siblings) never show it; `parent` of it is the parent of `first`, `depth`
    * is first's, `role` 0, `flags` FLAG_SUMMARY. Throws INVALID_ARGUMENT (nothing changed)
    * when `first` is not an ancestor-or-self of `last`, when either is a summary node, when
@@ -85,10 +91,13 @@ export interface Engine {
   /**
    * Selects the messages of the branch ending at `head` that fit `budget` tokens, by
    * importance (see assembly/evict.ts for the rules both engines follow). It runs on the
-   * summarized path (see walkSummarized): a summary is one candidate in place of its run.
-   * Kept ids come in path order. `maxMessages`
-   * (0: no bound) limits the newest messages considered; CRITICAL ones count from anywhere.
-   * O(W). The ids view stays valid until the next engine call.
+   * summarized path (see walkSummarized): a summary is one candidate in place of its run,
+   * and the newest user turn forced is the branch's own (never inside a summary). From a
+   * summary node: it and the path above its run, no user turn forced. Kept ids come in
+   * path order. `maxMessages` (0: no bound) limits the newest messages considered; CRITICAL
+   * ones count from anywhere. O(W); when a summary hangs inside the head's own turn (after a
+   * checkout into a summarized run), O(W + the turn's messages). The ids view stays valid
+   * until the next engine call.
    */
   select(tree: number, head: number, budget: number, maxMessages: number): Selection;
 

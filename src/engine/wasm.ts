@@ -184,9 +184,9 @@ export class WasmEngine implements Engine {
     return this.#x.walkInto(tree, head, n, this.#reserve(n));
   }
 
-  walkSummarized(tree: number, head: number, max: number): number {
+  walkSummarized(tree: number, head: number, max: number, fromBelow = false): number {
     const out = this.#reserve(Math.min(max, this.depth(tree, head) + 1)); // the summarized path is never longer
-    return this.#x.walkSummarizedInto(tree, head, max, out);
+    return this.#x.walkSummarizedInto(tree, head, max, fromBelow ? 1 : 0, out);
   }
 
   attachSummary(tree: number, first: number, last: number, tokens: number, priority: number): number {

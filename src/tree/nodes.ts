@@ -181,7 +181,7 @@ export class ChatNodes {
   visibleRunTokens(first: number, last: number, summaries?: number[]): number {
     const e = this.engine;
     const top = e.depth(this.tree, first);
-    const n = e.walkSummarized(this.tree, last, e.depth(this.tree, last) - top + 1);
+    const n = e.walkSummarized(this.tree, last, e.depth(this.tree, last) - top + 1, true); // as the branches below last see it
     const ids = e.ids.slice(0, n);
     let sum = 0;
     for (let i = n - 1; i >= 0 && e.depth(this.tree, ids[i]!) >= top; i--) {

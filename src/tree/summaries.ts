@@ -103,7 +103,7 @@ export function planSummary(nodes: ChatNodes, head: number, policy: SummaryPolic
       kind: nodes.isSummary(id) ? "summary" : "message",
     };
   }
-  const run = planSummaryRun(visible, policy, threshold);
+  const run = planSummaryRun(fenceTurn(nodes, visible), policy, threshold);
   if (!run) return null;
   const start = visible[run.start]!;
   const end = visible[run.end]!;
@@ -128,6 +128,32 @@ export function planSummary(nodes: ChatNodes, head: number, policy: SummaryPolic
     first, last, messages, previousSummary, replaced: run.tokens,
     maxTokens: summaryBudget(policy, budget, run.tokens), timeoutMs: policy.timeoutMs ?? 30_000,
   };
+}
+
+/**
+ * `visible` with the entries a run may not reach marked CRITICAL (the planner stops before
+ * those). After a checkout into a summarized run, a summary may hang inside the head's turn
+ * (it does not apply there, see Engine.walkSummarized) while its run starts above the turn:
+ * a run reaching its start would hold it in part, be refused when attached, and the
+ * summarizer would have run for nothing, at every build. The run stops above it instead.
+ * O(summaries + visible), when the planner runs.
+ */
+function fenceTurn(nodes: ChatNodes, visible: PlanMessage[]): PlanMessage[] {
+  let user = visible.length - 1;
+  while (user >= 0 && visible[user]!.role !== "user") user--;
+  if (user < 0 || nodes.summaries.length === 0) return visible;
+  const e = nodes.engine;
+  const t = nodes.tree;
+  const turn = new Set<number>();
+  for (let i = user; i < visible.length; i++) turn.add(visible[i]!.id); // originals, from the user message down
+  const top = e.depth(t, visible[user]!.id);
+  let fence = top;
+  for (const s of nodes.summaries) {
+    if (turn.has(e.summaryLast(t, s.id))) fence = Math.min(fence, e.depth(t, e.summaryFirst(t, s.id)));
+  }
+  if (fence === top) return visible;
+  // An entry's depth is its first message's: entries above the fence lie wholly above it.
+  return visible.map((m) => (e.depth(t, m.id) >= fence && m.priority !== "critical" ? { ...m, priority: "critical" as const } : m));
 }
 
 /** The summary's text: the summarizer's, or the extractive one (with the reason). Never rejects. */

@@ -51,8 +51,11 @@ export function reference(nodes: Node[], head: number, budget: number, maxMessag
   return selectOnPath(nodes, pathIds(nodes, head), budget, maxMessages);
 }
 
-/** The rules of assembly/evict.ts, brute force over a path given as ids, oldest first (originals, or entries of a summarized path). */
-export function selectOnPath(nodes: Node[], ids: number[], budget: number, maxMessages: number): Ref {
+/**
+ * The rules of assembly/evict.ts, brute force over a path given as ids, oldest first (originals,
+ * or entries of a summarized path). `forceUser`: whether the newest user entry is forced.
+ */
+export function selectOnPath(nodes: Node[], ids: number[], budget: number, maxMessages: number, { forceUser = true } = {}): Ref {
   const path = ids.map((id) => nodes[id]!);
   const n = path.length;
   const candidates = maxMessages > 0 && maxMessages <= n - 1 ? maxMessages : n;
@@ -67,7 +70,7 @@ export function selectOnPath(nodes: Node[], ids: number[], budget: number, maxMe
     }
   });
   let user = -1;
-  for (let i = n - 1; i >= 0; i--) {
+  for (let i = n - 1; i >= 0 && forceUser; i--) {
     if (path[i]!.role === USER) {
       user = i;
       break;

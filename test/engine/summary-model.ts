@@ -1,11 +1,12 @@
 // A brute-force model of summary nodes (docs/summaries.md), written from the definitions and
 // not from the engines' mechanics: runs are sets of nodes, the summarized path replaces each
-// maximal applicable run by its summary, the selection is reference.ts's over that path.
+// maximal applicable run (on the path, above the head's newest user turn) by its summary,
+// the selection is reference.ts's over that path.
 import {
   FLAG_SUMMARY, FLAG_TOOL_CALLS, FLAG_UNIT_END,
   SUMMARY_NOT_ANCESTOR, SUMMARY_OF_SUMMARY_NODE, SUMMARY_OVERLAP, SUMMARY_SPLITS_UNIT,
 } from "../../src/engine/layout.js";
-import { ASSISTANT, TOOL, selectOnPath, type Node, type Ref } from "./reference.js";
+import { ASSISTANT, TOOL, USER, selectOnPath, type Node, type Ref } from "./reference.js";
 
 export class SummaryModel {
   /** Every node by id: messages, and summaries (parent: the parent of the run's first). */
@@ -45,15 +46,22 @@ export class SummaryModel {
     }
   }
 
-  /** The summarized path root -> head: each maximal run whose last is on the path, replaced by its summary. */
-  summarizedPath(head: number): number[] {
+  /**
+   * The summarized path root -> head: each maximal applicable run replaced by its summary. A
+   * run applies when its last is on the path and, unless `fromBelow`, lies above the head's
+   * newest user message (the turn from that message down is never summarized); on a branch
+   * with no user message every run on the path applies.
+   */
+  summarizedPath(head: number, fromBelow = false): number[] {
     if (this.isSummary(head)) {
       const p = this.nodes[head]!.parent;
-      return [...(p >= 0 ? this.summarizedPath(p) : []), head];
+      return [...(p >= 0 ? this.summarizedPath(p, true) : []), head];
     }
     const path = this.path(head);
     const onPath = new Set(path);
-    const applicable = [...this.runs.keys()].filter((s) => onPath.has(this.runs.get(s)!.last));
+    const users = path.filter((x) => this.nodes[x]!.role === USER);
+    const turn = fromBelow || users.length === 0 ? Infinity : this.depth(users[users.length - 1]!);
+    const applicable = [...this.runs.keys()].filter((s) => onPath.has(this.runs.get(s)!.last) && this.depth(this.runs.get(s)!.last) < turn);
     const sets = new Map(applicable.map((s) => [s, this.runSet(s)]));
     // Maximal: not inside another applicable run (of equal runs, the newest).
     const maximal = applicable.filter((s) =>
@@ -95,8 +103,9 @@ export class SummaryModel {
     return id;
   }
 
+  /** The selection over the head's summarized path (no user turn forced from a summary node). */
   select(head: number, budget: number, maxMessages: number): Ref {
-    return selectOnPath(this.nodes, this.summarizedPath(head), budget, maxMessages);
+    return selectOnPath(this.nodes, this.summarizedPath(head), budget, maxMessages, { forceUser: !this.isSummary(head) });
   }
 
   /** The tree view: children in creation order (summaries are nobody's children), leaves. */

@@ -11,8 +11,8 @@ import { ASSISTANT, CRITICAL, HIGH, LOW, NORMAL, SYSTEM, TOOL, USER, plain, prio
 import { SummaryModel } from "./summary-model.js";
 import { SUMMARY_OVERLAP } from "../../src/engine/layout.js";
 
-const summarized = (e: Engine, t: number, head: number, max = 1e9): number[] => {
-  const n = e.walkSummarized(t, head, max);
+const summarized = (e: Engine, t: number, head: number, max = 1e9, fromBelow = false): number[] => {
+  const n = e.walkSummarized(t, head, max, fromBelow);
   return Array.from(e.ids.subarray(0, n));
 };
 
@@ -49,7 +49,10 @@ forEachEngine((kind) => {
       expect(e.size(t)).toBe(8);
       expect(summarized(e, t, 6)).toEqual([0, s, 5, 6]);
       expect(walkIds(e, t, 6, 100)).toEqual([0, 1, 2, 3, 4, 5, 6]);
-      expect(summarized(e, t, 4)).toEqual([0, s]); // the head is the run's last: the run is on the path whole
+      // the head is the run's last, a user message: its own turn is never summarized (the run is
+      // on the path whole, as a branch going on below 4 with a newer user turn sees it)
+      expect(summarized(e, t, 4)).toEqual([0, 1, 2, 3, 4]);
+      expect(summarized(e, t, 4, 1e9, true)).toEqual([0, s]);
       expect(summarized(e, t, 6, 2)).toEqual([5, 6]);
       expect(summarized(e, t, 6, 3)).toEqual([s, 5, 6]);
       // the node itself
@@ -94,7 +97,7 @@ forEachEngine((kind) => {
       expect(plain(e.select(t, 9, 1000, 2))).toEqual({ fits: true, ids: [0, s, 9], keptTokens: 22, forcedTokens: 15, evicted: 0 });
     });
 
-    it("the forced user turn is the newest user message on the summarized path", () => {
+    it("the forced user turn is the branch's newest user message: a summary that would hide it, or what follows it, does not apply", () => {
       const t = e.createTree();
       e.append(t, -1, 10, USER, NORMAL, 0); // 0
       e.append(t, 0, 10, ASSISTANT, NORMAL, 0); // 1
@@ -102,9 +105,52 @@ forEachEngine((kind) => {
       e.append(t, 2, 10, ASSISTANT, NORMAL, 0); // 3
       e.append(t, 3, 10, ASSISTANT, NORMAL, 0); // 4
       expect(e.select(t, 4, 10, 0).forcedTokens).toBe(10); // 2 is forced
-      const s = e.attachSummary(t, 2, 3, 4, LOW);
-      expect(plain(e.select(t, 4, 10, 0))).toEqual({ fits: true, ids: [0], keptTokens: 10, forcedTokens: 10, evicted: 3 });
-      expect(plain(e.select(t, 4, 100, 0))).toEqual({ fits: true, ids: [0, 1, s, 4], keptTokens: 34, forcedTokens: 10, evicted: 0 });
+      const s = e.attachSummary(t, 2, 3, 4, LOW); // a run holding the head's newest user turn
+      expect(summarized(e, t, 4)).toEqual([0, 1, 2, 3, 4]);
+      expect(plain(e.select(t, 4, 10, 0))).toEqual({ fits: true, ids: [2], keptTokens: 10, forcedTokens: 10, evicted: 4 });
+      expect(plain(e.select(t, 4, 100, 0))).toEqual({ fits: true, ids: [0, 1, 2, 3, 4], keptTokens: 50, forcedTokens: 10, evicted: 0 });
+      // a new user turn below the run: the summary applies again
+      const next = e.append(t, 4, 10, USER, NORMAL, 0); // 6
+      expect(summarized(e, t, next)).toEqual([0, 1, s, 4, next]);
+      expect(plain(e.select(t, next, 10, 0))).toEqual({ fits: true, ids: [next], keptTokens: 10, forcedTokens: 10, evicted: 4 });
+
+      // a run of what follows the turn only (the user message 8 above it) does not apply either
+      const u = e.createTree();
+      for (const role of [USER, ASSISTANT, USER, ASSISTANT, ASSISTANT, ASSISTANT]) e.append(u, e.size(u) - 1, 10, role, NORMAL, 0); // 0..5
+      const after = e.attachSummary(u, 3, 4, 4, NORMAL); // covers 3 and 4, after the user message 2
+      expect(summarized(e, u, 5)).toEqual([0, 1, 2, 3, 4, 5]);
+      const older = e.attachSummary(u, 0, 1, 4, NORMAL); // one above the turn still does
+      expect(summarized(e, u, 5)).toEqual([older, 2, 3, 4, 5]);
+      expect(plain(e.select(u, 5, 25, 0))).toEqual({ fits: true, ids: [2, 5], keptTokens: 20, forcedTokens: 10, evicted: 3 });
+      expect(summarized(e, u, 5, 1e9, true)).toEqual([older, 2, after, 5]);
+      const again = e.append(u, 5, 10, USER, NORMAL, 0);
+      expect(summarized(e, u, again)).toEqual([older, 2, after, 5, again]);
+    });
+
+    it("a checkout into a summarized run: the turn is sent as itself, forced, or the selection does not fit", () => {
+      // 0..7 user and assistant in turn; a summary of 1..5 made for the branch whose newest user turn is 6
+      const t = chain(e, 8);
+      const s = e.attachSummary(t, 1, 5, 3, HIGH);
+      expect(summarized(e, t, 7)).toEqual([0, s, 6, 7]);
+      // checkout 5, then an answer below it: the turn (4, 5, 8) is inside the summary's run or after it
+      const answer = e.append(t, 5, 10, ASSISTANT, NORMAL, 0); // 9
+      expect(summarized(e, t, 5)).toEqual([0, 1, 2, 3, 4, 5]);
+      expect(summarized(e, t, answer)).toEqual([0, 1, 2, 3, 4, 5, answer]);
+      expect(summarized(e, t, answer, 2)).toEqual([5, answer]);
+      // the summary no longer fits a small budget: the user turn 4 is forced, never just the answer
+      expect(plain(e.select(t, answer, 20, 0))).toEqual({ fits: true, ids: [4, answer], keptTokens: 20, forcedTokens: 10, evicted: 5 });
+      expect(plain(e.select(t, answer, 9, 0))).toMatchObject({ fits: false, forcedTokens: 10 });
+      expect(plain(e.select(t, answer, 1000, 3))).toEqual({ fits: true, ids: [4, 5, answer], keptTokens: 30, forcedTokens: 10, evicted: 0 });
+      // a tool unit inside the turn is kept whole or not at all
+      const call = e.append(t, answer, 10, ASSISTANT, NORMAL, FLAG_TOOL_CALLS);
+      const result = e.append(t, call, 10, TOOL, NORMAL, FLAG_UNIT_END);
+      expect(plain(e.select(t, result, 30, 0)).ids).toEqual([4, call, result]);
+      expect(plain(e.select(t, result, 25, 0)).ids).toEqual([4]);
+      // a user turn below: the summary applies again, to this branch and those below it
+      const ask = e.append(t, result, 10, USER, NORMAL, 0);
+      expect(summarized(e, t, ask)).toEqual([0, s, answer, call, result, ask]);
+      const reply = e.append(t, ask, 10, ASSISTANT, NORMAL, 0);
+      expect(plain(e.select(t, reply, 1000, 0)).ids).toEqual([0, s, answer, call, result, ask, reply]);
     });
 
     it("summaries of summaries: a run may hold earlier runs whole, and then stands in for them", () => {
@@ -113,12 +159,16 @@ forEachEngine((kind) => {
       expect(summarized(e, t, 7)).toEqual([0, 1, inner, 5, 6, 7]);
       const outer = e.attachSummary(t, 1, 5, 2, NORMAL); // 9
       expect(summarized(e, t, 7)).toEqual([0, outer, 6, 7]);
-      expect(summarized(e, t, 4)).toEqual([0, 1, inner]); // inside the outer run, the inner run is whole on the path
+      expect(summarized(e, t, 4)).toEqual([0, 1, 2, 3, 4]); // the head 4 is a user message: neither run hides it
+      expect(summarized(e, t, 4, 1e9, true)).toEqual([0, 1, inner]); // inside the outer run, the inner run is whole on the path
       expect(summarized(e, t, 3)).toEqual([0, 1, 2, 3]);
+      const below = e.append(t, 4, 10, USER, NORMAL, 0); // a user turn below the inner run, inside the outer one
+      expect(summarized(e, t, below)).toEqual([0, 1, inner, below]);
       const again = e.attachSummary(t, 1, 5, 3, HIGH); // the same run again: it holds the earlier one whole
       expect(summarized(e, t, 7)).toEqual([0, again, 6, 7]);
-      const all = e.attachSummary(t, 0, 6, 4, NORMAL);
-      expect(summarized(e, t, 7)).toEqual([all, 7]);
+      const all = e.attachSummary(t, 0, 6, 4, NORMAL); // it holds 7's newest user turn, 6: not for 7
+      expect(summarized(e, t, 7)).toEqual([0, again, 6, 7]);
+      expect(summarized(e, t, 7, 1e9, true)).toEqual([all, 7]);
       expect(walkIds(e, t, 7, 100)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
     });
 
@@ -181,13 +231,15 @@ const op: fc.Arbitrary<Op> = fc.oneof(
 );
 
 /** Runs ops on the model and on every engine, checking each result; returns what happened, for the counts. */
-function runOps(engines: Engine[], ops: Op[]): { attached: number; refused: number; overlaps: number; summarizedWalks: number } {
+function runOps(engines: Engine[], ops: Op[]): { attached: number; refused: number; overlaps: number; summarizedWalks: number; coveredTurns: number } {
   const m = new SummaryModel();
   const trees = engines.map((e) => e.createTree());
   const originals: number[] = [];
   const open: number[] = []; // per id: calls of its unit still unanswered after it
   let lastOriginal = -1;
-  const stats = { attached: 0, refused: 0, overlaps: 0, summarizedWalks: 0 };
+  const stats = { attached: 0, refused: 0, overlaps: 0, summarizedWalks: 0, coveredTurns: 0 };
+  /** Whether a summary on the head's path (as a branch below it sees it) does not apply to the head itself: one hangs inside its turn. */
+  const covered = (head: number) => m.summarizedPath(head).join() !== m.summarizedPath(head, true).join();
   try {
     for (const o of ops) {
       if (o.t === "append") {
@@ -254,17 +306,21 @@ function runOps(engines: Engine[], ops: Op[]): { attached: number; refused: numb
         if (m.nodes.length === 0) continue;
         const plainPath = m.path(head).slice(-o.max);
         const sumPath = m.summarizedPath(head).slice(-o.max);
+        const belowPath = m.summarizedPath(head, true).slice(-o.max);
         if (sumPath.some((x) => m.isSummary(x))) stats.summarizedWalks++;
+        if (covered(head)) stats.coveredTurns++;
         engines.forEach((e, i) => {
           expect(walkIds(e, trees[i]!, head, o.max)).toEqual(plainPath);
           e.resetVisited();
           expect(summarized(e, trees[i]!, head, o.max)).toEqual(sumPath);
           expect(e.visited).toBe(sumPath.length);
+          expect(summarized(e, trees[i]!, head, o.max, true)).toEqual(belowPath);
         });
       } else {
         if (m.nodes.length === 0) continue;
         const head = o.head % m.nodes.length;
         const expected = m.select(head, o.budget, o.max);
+        if (covered(head)) stats.coveredTurns++;
         engines.forEach((e, i) => expect(plain(e.select(trees[i]!, head, o.budget, o.max))).toEqual(expected));
       }
     }
@@ -287,7 +343,7 @@ describe("summaries: both engines against the brute-force model on random operat
   });
 
   it("same ids, refusals, plain and summarized walks, selections and tree view", () => {
-    const total = { attached: 0, refused: 0, overlaps: 0, summarizedWalks: 0 };
+    const total = { attached: 0, refused: 0, overlaps: 0, summarizedWalks: 0, coveredTurns: 0 };
     fc.assert(
       fc.property(fc.array(op, { minLength: 20, maxLength: 120 }), (ops) => {
         const s = runOps(engines, ops);
@@ -295,6 +351,7 @@ describe("summaries: both engines against the brute-force model on random operat
         total.refused += s.refused;
         total.overlaps += s.overlaps;
         total.summarizedWalks += s.summarizedWalks;
+        total.coveredTurns += s.coveredTurns;
       }),
       { numRuns: 300 },
     );
@@ -303,6 +360,8 @@ describe("summaries: both engines against the brute-force model on random operat
     expect(total.refused).toBeGreaterThan(400);
     expect(total.overlaps).toBeGreaterThan(150);
     expect(total.summarizedWalks).toBeGreaterThan(600);
+    // and from heads whose own turn a summary on the path would hide (a checkout into a run)
+    expect(total.coveredTurns, JSON.stringify(total)).toBeGreaterThan(300);
   });
 });
 
@@ -343,6 +402,20 @@ forEachEngine((kind) => {
       expect(whole.ids.length).toBe(1001);
       expect(whole.ids[1]).toBe(s);
       expect(whole.evicted).toBe(0);
+    });
+
+    it("from a head whose turn the summary would hide (99,001 answers 99,000, the run's last): originals, O(W) still", () => {
+      e.resetVisited();
+      expect(summarized(e, t, 99_001, 100)).toEqual(Array.from({ length: 100 }, (_, i) => 98_902 + i));
+      expect(e.visited).toBe(100);
+      for (const [budget, max] of [[1000, 100], [1000, 0], [600, 0]] as const) {
+        e.resetVisited();
+        const sel = e.select(t, 99_001, budget, max);
+        expect(sel.fits).toBe(true);
+        expect(Array.from(sel.ids)).toContain(99_000); // the turn's user message, forced
+        expect(sel.ids).not.toContain(s);
+        expect(e.visited, `budget ${budget}, maxMessages ${max}`).toBeLessThanOrEqual(4 * sel.ids.length + 10);
+      }
     });
 
     it("a summary of that summary crosses it in one step; walks after it stay O(W)", () => {

@@ -2,11 +2,7 @@
 // comment states the rules).
 import { CRITICAL, FLAG_TOOL_CALLS, FLAG_UNIT_END, ROLE_TOOL, type Selection } from "../types.js";
 import type { JsNode } from "./arena.js";
-import { entryAbove, headEntry } from "./walk.js";
-
-/** The next entry of a priority level's chain on the summarized path (level 0: the entry above). */
-const next = (x: JsNode, level: number): JsNode | null => (level === 0 ? entryAbove(x) : x.up[level - 1]!);
-const entry = (x: JsNode, level: number): JsNode | null => (x.priority >= level ? x : next(x, level));
+import { depthOn, headPath, inTurn, nextOn, type HeadPath } from "./walk.js";
 
 type UnitState = "outside" | "complete" | "incomplete";
 
@@ -19,23 +15,37 @@ function enterUnit(state: UnitState, x: JsNode): UnitState {
 
 const leaveUnit = (state: UnitState, x: JsNode): UnitState => (x.role === ROLE_TOOL ? state : "outside");
 
-/** The members of the unit whose newest member is x, newest first, down to its assistant message. */
-function unitOf(x: JsNode, level: number): { members: JsNode[]; whole: boolean } {
-  const members = [x];
-  while (x.role === ROLE_TOOL) {
-    const up = next(x, level);
-    if (!up) return { members, whole: false }; // no assistant message above: a broken unit is never sent
-    members.push((x = up));
-  }
-  return { members, whole: true };
-}
-
 export function selectFrom(from: JsNode, budget: number, maxMessages: number, countVisited: ((n: number) => void) | null): Selection {
-  const head = headEntry(from); // the selection runs on the summarized path
-  const candidates = maxMessages > 0 && maxMessages <= head.vdepth ? maxMessages : head.vdepth + 1;
-  const minDepth = head.vdepth + 1 - candidates;
-  const kept: JsNode[] = [];
+  const path = headPath(from); // the selection runs on the head's summarized path
+  const head = path.start;
   let visited = 0;
+  const depth = (x: JsNode) => depthOn(x, path);
+  /** The next entry of a level's chain (level 0: the entry above); inside a covered turn, the parents one by one (the chains hold only above it). */
+  const next = (x: JsNode, level: number): JsNode | null => {
+    if (!inTurn(x, path)) return level === 0 ? nextOn(x, path) : x.up[level - 1]!;
+    for (let y = nextOn(x, path); y; y = nextOn(y, path)) {
+      if (level === 0 || y.priority >= level) return y;
+      if (!inTurn(y, path)) return y.up[level - 1]!;
+      visited++; // a message of the turn passed over
+    }
+    return null;
+  };
+  const entry = (x: JsNode, level: number): JsNode | null => (x.priority >= level ? x : next(x, level));
+  /** The members of the unit whose newest member is x, newest first, down to its assistant message. */
+  const unitOf = (x: JsNode, level: number): { members: JsNode[]; whole: boolean } => {
+    const members = [x];
+    while (x.role === ROLE_TOOL) {
+      const up = next(x, level);
+      if (!up) return { members, whole: false }; // no assistant message above: a broken unit is never sent
+      members.push((x = up));
+    }
+    return { members, whole: true };
+  };
+
+  const headDepth = depth(head);
+  const candidates = maxMessages > 0 && maxMessages <= headDepth ? maxMessages : headDepth + 1;
+  const minDepth = headDepth + 1 - candidates;
+  const kept: JsNode[] = [];
 
   let forced = 0;
   let forcedOutside = 0;
@@ -46,17 +56,18 @@ export function selectFrom(from: JsNode, budget: number, maxMessages: number, co
     if (state !== "incomplete") {
       forced += x.tokens;
       kept.push(x);
-      if (x.vdepth < minDepth) forcedOutside++;
+      if (depth(x) < minDepth) forcedOutside++;
     }
     state = leaveUnit(state, x);
   }
-  const user = head.user;
+  // The newest user turn of the branch (none from a summary node, or with a summary on the head of a branch with no user message).
+  const user = head.run ? null : head.user;
   if (user) {
     visited++;
     if (user.priority < CRITICAL) {
       forced += user.tokens;
       kept.push(user);
-      if (user.vdepth < minDepth) forcedOutside++;
+      if (depth(user) < minDepth) forcedOutside++;
     }
   }
   if (forced > budget) {
@@ -69,11 +80,11 @@ export function selectFrom(from: JsNode, budget: number, maxMessages: number, co
   for (let level = 2; level >= 0; level--) {
     state = "outside";
     let x = entry(head, level);
-    while (x && x.vdepth >= minDepth) {
+    while (x && depth(x) >= minDepth) {
       visited++;
       state = enterUnit(state, x);
       if (state === "incomplete" || x.priority > level || x === user) {
-        if (state !== "incomplete" && x.priority > level && x.priority < CRITICAL && x !== user && x.vdepth <= stops[x.priority]!) break;
+        if (state !== "incomplete" && x.priority > level && x.priority < CRITICAL && x !== user && depth(x) <= stops[x.priority]!) break;
         state = leaveUnit(state, x);
         x = next(x, level);
         continue;
@@ -81,10 +92,10 @@ export function selectFrom(from: JsNode, budget: number, maxMessages: number, co
       const { members, whole } = state === "complete" ? unitOf(x, level) : { members: [x], whole: true };
       if (state === "complete") visited += members.length;
       // A unit cut by the horizon (or broken): it and everything older are outside.
-      if (!whole || members[members.length - 1]!.vdepth < minDepth) break;
+      if (!whole || depth(members[members.length - 1]!) < minDepth) break;
       const cost = members.reduce((sum, m) => sum + m.tokens, 0);
       if (cost > left) {
-        stops[level] = x.vdepth;
+        stops[level] = depth(x);
         break;
       }
       left -= cost;
@@ -95,6 +106,6 @@ export function selectFrom(from: JsNode, budget: number, maxMessages: number, co
   }
   countVisited?.(visited);
   // Path order: by summarized depth (a summary sits where its run was, though its id is newer).
-  const ids = Int32Array.from(kept.sort((a, b) => a.vdepth - b.vdepth), (n) => n.id);
+  const ids = Int32Array.from(kept.sort((a, b) => depth(a) - depth(b)), (n) => n.id);
   return { fits: true, ids, keptTokens: budget - left, forcedTokens: forced, evicted: candidates - (ids.length - forcedOutside) };
 }

@@ -40,6 +40,8 @@ export function attachSummary(t: JsTree, first: JsNode, last: JsNode, tokens: nu
     child: null,
     sibling: null,
     ...linksFrom(first.parent),
+    user: null, // a summary is no head: it has no turn of its own
+    turnCovered: false,
     depth: first.depth,
     tokens,
     role: 0,
@@ -60,14 +62,14 @@ export function attachSummary(t: JsTree, first: JsNode, last: JsNode, tokens: nu
 
   const shift = entryAt(last).vdepth - s.vdepth;
   last.skip = s;
-  // A priority chain that reached the run or past it now meets s first; a newest user turn
-  // inside the run is hidden; the summarized depth drops by `shift`.
+  // A priority chain that reached the run or past it now meets s first; the summarized depth
+  // drops by `shift`; a node whose newest user turn lies at or above last has s inside its turn.
   const relink = (y: JsNode) => {
     for (let level = 1; level <= 3; level++) {
       const to = y.up[level - 1]!;
       if (to === null || to.depth <= last.depth) y.up[level - 1] = s.priority >= level ? s : s.up[level - 1]!;
     }
-    if (y.user && y.user.depth <= last.depth) y.user = s.user; // s's own is the same one when it lies above the run
+    if (y.user && y.user.depth <= last.depth) y.turnCovered = true;
     y.vdepth -= shift;
   };
   const stack: JsNode[] = [];

@@ -11,7 +11,6 @@ export interface TextsSpec {
   name: string;
   filename: string;
   callId: string;
-  fn: string;
   args: string;
   reasoning: string;
   signature: string;
@@ -37,7 +36,8 @@ export async function buildTextsChat(chats: UserChats, s: TextsSpec): Promise<Ch
 export function expectedTexts(s: TextsSpec) {
   const user: ContentPart[] = [{ type: "text", text: s.user }, { type: "file", data: "JVBERi0xLjQK", mediaType: "application/pdf", filename: s.filename }];
   const assistant: ContentPart[] = [{ type: "reasoning", text: s.reasoning, signature: s.signature }, { type: "text", text: s.answer }];
-  const toolCalls = [{ id: s.callId, type: "function" as const, function: { name: s.fn, arguments: s.args } }];
+  // A tool's name is ^[a-zA-Z0-9_-]{1,64}$ and its arguments JSON text (as providers take them): the text rides in a JSON string.
+  const toolCalls = [{ id: s.callId, type: "function" as const, function: { name: "look_up", arguments: JSON.stringify({ text: s.args }) } }];
   return { title: s.title, system: s.system, name: s.name, user, assistant, toolCalls, toolCallId: s.callId, result: s.result, answer: s.answer };
 }
 

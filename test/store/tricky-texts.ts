@@ -14,6 +14,6 @@ export const trickyText = fc
   .map(([bom, pieces]) => (bom ? "\uFEFF" : "") + pieces.join(""));
 
 export const textsSpec: fc.Arbitrary<TextsSpec> = fc.record({
-  title: trickyText, system: trickyText, user: trickyText, name: trickyText, filename: trickyText, callId: trickyText, fn: trickyText,
-  args: trickyText, reasoning: trickyText, signature: trickyText, result: trickyText, answer: trickyText,
+  title: trickyText, system: trickyText, user: trickyText, name: trickyText, filename: trickyText, callId: trickyText, args: trickyText,
+  reasoning: trickyText, signature: trickyText, result: trickyText, answer: trickyText,
 });

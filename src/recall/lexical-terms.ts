@@ -23,7 +23,7 @@ export interface Terms {
 }
 
 const KNOWN = ["stem", "stopWords"] as const;
-const WORD = /[\p{L}\p{N}]+/gu;
+const WORD = /^[\p{L}\p{N}]$/u;
 
 const STOP = new Set(
   (
@@ -49,7 +49,14 @@ export function checkTermOptions(options: unknown): Required<TermOptions> {
   return { stem, stopWords: o.stopWords ?? true };
 }
 
-const isLetters = (w: string) => !/\d/.test(w);
+/** Whether a word has no digit (stemming leaves "1990s" alone). */
+function isLetters(w: string): boolean {
+  for (let i = 0; i < w.length; i++) {
+    const c = w.charCodeAt(i);
+    if (c >= 48 && c <= 57) return false;
+  }
+  return true;
+}
 
 /** Harman's S-stemmer: -ies -> -y, -es -> -e, -s removed (not after u or s), on words of 4+ letters. */
 function plural(w: string): string {
@@ -68,7 +75,7 @@ function light(word: string): string {
   if (cut > 0) {
     w = w.slice(0, -cut);
     const last = w[w.length - 1]!;
-    if (last === w[w.length - 2] && !"lsz".includes(last) && /[bcdfghjkmnpqrtvwxy]/.test(last)) w = w.slice(0, -1);
+    if (last === w[w.length - 2] && "bcdfghjkmnpqrtvwxy".includes(last)) w = w.slice(0, -1);
   }
   if (w.length >= 4 && w.endsWith("e")) w = w.slice(0, -1);
   return w;
@@ -78,11 +85,32 @@ function light(word: string): string {
 export function lexicalWords(text: string, options?: TermOptions): string[] {
   const { stem, stopWords } = checkTermOptions(options);
   const out: string[] = [];
-  for (const [match] of text.toLowerCase().matchAll(WORD)) {
-    if (stopWords && STOP.has(match)) continue;
-    out.push(stem === "none" ? match : stem === "plural" ? plural(match) : light(match));
+  const lower = text.toLowerCase();
+  for (let i = 0; i < lower.length; ) {
+    if (!isWordChar(lower, i)) {
+      i++;
+      continue;
+    }
+    let end = i + 1;
+    while (end < lower.length && isWordChar(lower, end)) end++;
+    const word = lower.slice(i, end);
+    i = end;
+    if (stopWords && STOP.has(word)) continue;
+    out.push(stem === "none" ? word : stem === "plural" ? plural(word) : light(word));
   }
   return out;
+}
+
+/** Whether the UTF-16 unit at `i` belongs to a letter or digit (an ASCII test first; a surrogate pair counts whole). */
+function isWordChar(s: string, i: number): boolean {
+  const c = s.charCodeAt(i);
+  if (c < 128) return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || (c >= 65 && c <= 90);
+  if (c >= 0xdc00 && c <= 0xdfff) {
+    // The low half of a pair counts as its pair does; a lone half is no letter.
+    const high = i > 0 ? s.charCodeAt(i - 1) : 0;
+    return high >= 0xd800 && high <= 0xdbff && WORD.test(String.fromCodePoint(s.codePointAt(i - 1)!));
+  }
+  return WORD.test(String.fromCodePoint(s.codePointAt(i)!));
 }
 
 /** A word's term: FNV-1a over its UTF-16 units, then MurmurHash3's final mix. */
@@ -97,10 +125,23 @@ export function termHash(word: string): number {
 /** A text's terms and counts, ready for LexicalIndex.add or query. @throws INVALID_ARGUMENT */
 export function lexicalTerms(text: string, options?: TermOptions): Terms {
   if (typeof text !== "string") throw new CtxloomError("INVALID_ARGUMENT", `lexical terms need a text; got ${describe(text)}.`);
-  const counts = new Map<number, number>();
-  for (const word of lexicalWords(text, options)) {
+  const words = lexicalWords(text, options);
+  const terms = new Uint32Array(words.length);
+  const counts = new Uint32Array(words.length);
+  let n = 0;
+  // Messages hold few distinct words: a scan of those seen beats a Map until there are many.
+  const seen = words.length > 48 ? new Map<number, number>() : null;
+  for (const word of words) {
     const h = termHash(word);
-    counts.set(h, (counts.get(h) ?? 0) + 1);
+    let at = -1;
+    if (seen) at = seen.get(h) ?? -1;
+    else for (let j = 0; j < n && at < 0; j++) if (terms[j] === h) at = j;
+    if (at < 0) {
+      at = n++;
+      terms[at] = h;
+      seen?.set(h, at);
+    }
+    counts[at]!++;
   }
-  return { terms: Uint32Array.from(counts.keys()), counts: Uint32Array.from(counts.values()) };
+  return { terms: terms.slice(0, n), counts: counts.slice(0, n) };
 }

@@ -1,5 +1,6 @@
 // The terms of recall's lexical channel (src/recall/lexical-terms.ts): words, stop words,
 // stemming, hashing to u32, counting, and the options' refusals.
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { lexicalTerms, lexicalWords, termHash } from "../../src/recall/lexical-terms.js";
 import { expectThrowCode } from "../helpers.js";
@@ -9,6 +10,20 @@ describe("lexical words", () => {
     expect(lexicalWords("Hey Mel! I'm in Kraków, 2023's été.", { stem: "none", stopWords: false })).toEqual(["hey", "mel", "i", "m", "in", "kraków", "2023", "s", "été"]);
     expect(lexicalWords("Hey Mel! I'm in Kraków, 2023's été.", { stem: "none" })).toEqual(["hey", "mel", "kraków", "2023", "été"]);
     expect(lexicalWords("What did you do?")).toEqual([]);
+    // Letters past the BMP count whole; a lone surrogate is no letter.
+    expect(lexicalWords("a\u{1D49C}b \uDC00x\uD835 9", { stem: "none", stopWords: false })).toEqual(["a\u{1D49C}b", "x", "9"]);
+  });
+
+  it("splits as the regular expression /[\\p{L}\\p{N}]+/gu does, on any text (fast-check)", () => {
+    const seed = Number(process.env.CTXLOOM_SEED ?? Math.floor(Math.random() * 2 ** 31));
+    console.log(`lexical-terms: fast-check seed ${seed} (rerun with CTXLOOM_SEED=${seed})`);
+    const text = fc.oneof(fc.string({ unit: "binary" }), fc.string({ unit: "grapheme" }), fc.string());
+    fc.assert(
+      fc.property(text, (s) => {
+        expect(lexicalWords(s, { stem: "none", stopWords: false })).toEqual(s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+      }),
+      { numRuns: 500, seed },
+    );
   });
 
   it("plural: Harman's S-stemmer", () => {

@@ -2,7 +2,8 @@
 // WebAssembly BPE (the default wherever WebAssembly runs), gpt-tokenizer (the fallback where
 // it cannot), js-tiktoken, and the 4-characters estimate. Time and heap to load (each in a
 // fresh child process, since a loaded encoding stays loaded), counting speed on real texts,
-// and that the exact counts agree (the estimate's mean error is reported).
+// and that the exact counts agree (the estimate's mean error is reported); then a row per
+// script (bench/tokens-scripts.ts): time per chat message in twelve scripts and languages.
 
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
@@ -11,6 +12,7 @@ import { heuristicCounter, loadEncoding, tiktokenCounter, type TokenCounter } fr
 import { wasmBpeCounter } from "../src/tokens/wasm-bpe.js";
 import { corpus } from "./corpus.js";
 import { TS_LOADER, fmt, ratio, type SuiteOptions } from "./report.js";
+import { scriptRows } from "./tokens-scripts.js";
 
 const BACKENDS = ["wasm", "gpt-tokenizer", "js-tiktoken", "heuristic"] as const;
 type Backend = (typeof BACKENDS)[number];
@@ -85,6 +87,10 @@ export async function runTokensSuite(options: SuiteOptions = { smoke: false }) {
     "MB of text / s": mbps(b).toFixed(1),
   }));
   const speed = p50("gpt-tokenizer") / p50("wasm");
+  const scripts = await scriptRows(
+    { wasm: counters.wasm, gpt: counters["gpt-tokenizer"], tiktoken: counters["js-tiktoken"], clearGpt: clearMergeCache },
+    options.smoke,
+  );
   const markdown = [
     `#### Counters, o200k_base (${texts.length} OASST texts, ${(bytes / 1024).toFixed(0)} KiB of UTF-8)`,
     "",
@@ -94,12 +100,15 @@ export async function runTokensSuite(options: SuiteOptions = { smoke: false }) {
     "",
     `Exact counts differ from gpt-tokenizer's on ${differ.wasm} (WebAssembly BPE) and ${differ["js-tiktoken"]} (js-tiktoken) of ${texts.length} texts; ` +
       `the estimate is off by ${(estimateError * 100).toFixed(0)}% on average. The WebAssembly BPE counts ${speed.toFixed(1)}x faster than gpt-tokenizer.`,
+    "",
+    scripts.markdown,
   ].join("\n");
   return {
     name: "tokens",
-    tables: [{ title: "counters, o200k_base", rows }],
+    tables: [{ title: "counters, o200k_base", rows }, { title: scripts.title, rows: scripts.rows }],
     goals: [
       { goal: "WebAssembly BPE, gpt-tokenizer and js-tiktoken counts identical", target: "0 differences", measured: `${differ.wasm + differ["js-tiktoken"]}`, pass: differ.wasm + differ["js-tiktoken"] === 0 },
+      ...scripts.goals,
     ],
     markdown,
     readme: [{
@@ -107,7 +116,7 @@ export async function runTokensSuite(options: SuiteOptions = { smoke: false }) {
       columns: ["backend", "load", "JS heap", "MB of text / s", "agreement"],
       rows: BACKENDS.map((b) => [LABELS[b], `${fmt(loads[b].ms)} ms`, `${fmt(loads[b].heapMB)} MB`, fmt(mbps(b)), agreement(b)]),
       note: `The WebAssembly BPE counts ${ratio(speed)} faster than gpt-tokenizer and ${ratio(p50("js-tiktoken") / p50("wasm"))} faster than js-tiktoken; its tables live in linear memory, not on the JS heap.`,
-    }],
+    }, scripts.readme],
   };
 }
 

@@ -49,8 +49,12 @@ export class WasmLexical implements LexicalIndex {
   constructor(exports: WebAssembly.Exports, moved: () => void) {
     this.#x = exports as unknown as LexicalExports;
     this.#moved = moved;
-    if (this.#x.LEXICAL_MAX_DOCS.value !== LEXICAL_MAX_DOCS || this.#x.LEXICAL_MAX_TF.value !== LEXICAL_MAX_TF) {
-      throw new CtxloomError("WASM_UNAVAILABLE", "The WebAssembly core's lexical limits differ from this package's: rebuild the core (node scripts/build-wasm.mjs).");
+    const { LEXICAL_MAX_DOCS: docs, LEXICAL_MAX_TF: tf } = this.#x;
+    if (!(docs instanceof WebAssembly.Global) || docs.value !== LEXICAL_MAX_DOCS || !(tf instanceof WebAssembly.Global) || tf.value !== LEXICAL_MAX_TF) {
+      throw new CtxloomError(
+        "WASM_UNAVAILABLE",
+        "This WebAssembly core has no lexical index of this package's version: pass the core this package ships (ctxloom/wasm), or use { engine: \"js\" }.",
+      );
     }
     this.#buffer = this.#x.memory.buffer;
     this.#u32 = new Uint32Array(this.#buffer);

@@ -181,3 +181,13 @@ describe("the core's ln", () => {
     }
   });
 });
+
+describe("a core without the lexical index", () => {
+  it("WASM_UNAVAILABLE when the lexical index is asked of a core that lacks it", async () => {
+    const { WasmLexical } = await import("../../src/engine/lexical-wasm.js");
+    const engine = (await makeEngine("wasm")) as WasmEngine;
+    const { LEXICAL_MAX_DOCS: _docs, ...older } = engine.rawExports() as Record<string, unknown>;
+    expectThrowCode(() => new WasmLexical(older as WebAssembly.Exports, () => {}), "WASM_UNAVAILABLE");
+    expect(engine.lexical.docs(engine.lexical.create())).toBe(0);
+  });
+});

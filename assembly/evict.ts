@@ -230,7 +230,6 @@ export function selectInto(tree: i32, head: i32, budget: i32, maxMessages: i32, 
 
   // Forced: every complete CRITICAL unit or message of the branch, then the newest user turn.
   let forced: f64 = 0;
-  let forcedOutside = 0;
   let state = OUTSIDE;
   for (let x = entry(head, 3); x >= 0; x = next(x, 3)) {
     const m = meta(x);
@@ -239,7 +238,6 @@ export function selectInto(tree: i32, head: i32, budget: i32, maxMessages: i32, 
     if (state != INCOMPLETE) {
       forced += <f64>tokensOf(x);
       keep(x);
-      if (depthOf(x) < minDepth) forcedOutside++;
     }
     state = leaveUnit(state, m);
   }
@@ -248,7 +246,6 @@ export function selectInto(tree: i32, head: i32, budget: i32, maxMessages: i32, 
     if (priorityOf(meta(user)) < 3) {
       forced += <f64>tokensOf(user);
       keep(user);
-      if (depthOf(user) < minDepth) forcedOutside++;
     }
   }
   store<f64>(result + R_FORCED_TOKENS, forced);
@@ -318,7 +315,23 @@ export function selectInto(tree: i32, head: i32, budget: i32, maxMessages: i32, 
   // path order, a summary where its run was
   sortByDepth(out, count, cVdepth, cMeta, turnUser >= 0 ? turnTop : -1, turnBase);
   store<i32>(result + R_KEPT_TOKENS, budget - <i32>left);
-  store<i32>(result + R_EVICTED, candidates - (count - forcedOutside));
+  store<i32>(result + R_EVICTED, branchLength(head) - carried());
   store<i32>(result, count);
   return count;
+}
+
+/** Messages of the branch ending at entry e (originals root -> e; a summary: root -> its last). */
+@inline function branchLength(e: i32): i32 {
+  return treeDepth(flagsOf(meta(e)) & FLAG_SUMMARY ? load<i32>(cSkip + (<usize>e << 2)) : e) + 1;
+}
+
+/** Messages of the branch the kept entries carry: each original, and the run of each summary. O(kept). */
+function carried(): i32 {
+  let n = 0;
+  for (let i = 0; i < count; i++) {
+    const x = load<i32>(out + (<usize>i << 2));
+    const m = meta(x);
+    n += flagsOf(m) & FLAG_SUMMARY ? treeDepth(load<i32>(cSkip + (<usize>x << 2))) - <i32>(m & DEPTH_MASK) + 1 : 1;
+  }
+  return n;
 }

@@ -65,8 +65,7 @@ export function selectStable(source: ContextSource, budget: number, window: numb
   for (const id of plain.ids) {
     if (!kept.has(id) && e.priority(t, id) === HIGH) return plain;
   }
-  // Evicted counts what the plain horizon considers (the branch, or maxMessages of it), as without a step.
-  return { ...stable, evicted: plain.evicted + plain.ids.length - stable.ids.length };
+  return stable; // its evicted counts the whole branch, as the plain selection's does
 }
 
 /**

@@ -145,7 +145,12 @@ export interface ContextWindow<M = OpenAIMessage | AnthropicMessage | ResponsesI
   conversation: Message[];
   /** Messages recalled from older exchanges, oldest first, sent in the memory message (empty: recall is off or found nothing). */
   recalled: Message[];
-  /** Messages of the branch considered and not sent. */
+  /**
+   * Messages of the branch (`chat.path()`) this context leaves out: neither in `conversation`
+   * nor in the run of a summary it sends. Those outside `maxMessages` or the history limits'
+   * turns count too; a summary left out counts the messages of its run (a recalled message,
+   * sent in the memory text and listed in `recalled`, counts as left out of the conversation).
+   */
   evicted: number;
   /** Whether a summary stands for older messages in this context. */
   compressed: boolean;

@@ -148,7 +148,11 @@ export interface Selection {
   keptTokens: number;
   /** Tokens of the forced messages. */
   forcedTokens: number;
-  /** Entries considered (the newest `maxMessages` of the summarized path, or all of it) and not kept; originals a summary stands for are not counted. */
+  /**
+   * Messages of the branch (every original root -> head; from a summary node, root -> its
+   * run's last) that the kept entries do not carry: neither kept nor in the run of a kept
+   * summary. Those outside `maxMessages` count too; 0 when !fits.
+   */
   evicted: number;
 }
 

@@ -254,10 +254,39 @@ forEachEngine((engine) => {
       await history(chat, 10, 10);
       const ctx = await chat.buildContext({ maxMessages: 4 });
       expect(ctx.conversation.map((m) => m.id)).toEqual([0, 17, 18, 19, 20]);
-      expect(ctx.evicted).toBe(0);
+      expect(ctx.evicted).toBe(16); // 1 to 16: outside the newest 4, left out all the same
       expect(ctx.usage.total).toBe(countTokens(ctx.messages, { model: SMALL }));
       expect((await chat.buildContext()).conversation.length).toBe(21);
       await loom.close();
+    });
+
+    it("evicted counts every message of the branch the context leaves out: outside the horizon too, and a dropped summary's run", async () => {
+      const { loom, chat } = await open(engine, SMALL);
+      await history(chat, 8, 40); // 16 messages of 13 tokens
+      // maxMessages 10 and a budget for 2 of them: 14 of the 16 are left out
+      const cut = await chat.buildContext({ maxMessages: 10, model: { ...SMALL, name: "ctx-cut", contextWindow: 40 }, stablePrefix: false });
+      expect(cut.conversation.map((m) => m.id)).toEqual([14, 15]);
+      expect(cut.evicted).toBe(14);
+      const turns = await chat.buildContext({ historyLimits: { maxTurns: 2 } });
+      expect(turns.conversation.map((m) => m.id)).toEqual([12, 13, 14, 15]);
+      expect(turns.evicted).toBe(12);
+      // a summary sent carries its run; dropped, its run is left out
+      const summarizing = await Loom.open({ engine });
+      const long = await summarizing.user("alice").create({ model: { ...SMALL, name: "ctx-sum", contextWindow: 2_000 } });
+      await history(long, 60, 40);
+      const summarized = await long.buildContext({ summarize: { select: { keepLast: 6 } } });
+      const summary = summarized.conversation[0]!;
+      expect(summary.kind).toBe("summary");
+      expect(summarized.conversation.length).toBe(7);
+      expect(summarized.evicted).toBe(0); // 114 in the summary, 6 kept
+      const small = await long.buildContext({ model: { ...SMALL, name: "ctx-sum-small", contextWindow: 60 } });
+      expect(small.conversation.every((m) => m.kind === "message")).toBe(true);
+      expect(small.evicted).toBe(120 - small.conversation.length);
+      const newest = await long.buildContext({ maxMessages: 3 });
+      expect(newest.conversation.map((m) => m.id)).toEqual([117, 118, 119]);
+      expect(newest.evicted).toBe(117);
+      await loom.close();
+      await summarizing.close();
     });
 
     it("history limits are off by default: long turns and many turns are kept as the budget allows", async () => {

@@ -2,7 +2,8 @@
 // units, unicode) built with random options, the same on both engines. Every build: the same
 // result on WASM and JS; usage.total is the cookbook count of the messages sent, never over the
 // limit; the conversation is ascending on the head's branch, keeps every CRITICAL message and
-// the newest user turn, and never starts with a tool result; a failed call changes nothing.
+// the newest user turn, and never starts with a tool result; evicted counts every message of
+// the branch left out; a failed call changes nothing.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import fc from "fast-check";
 import {
@@ -173,6 +174,8 @@ function checkContext(chat: Chat, ctx: ContextWindow, options: BuildOptions, mod
     while (a.role === "tool") a = chat.get(a.parentId!);
     expect(kept.has(a.id), `tool result ${m.id} without its call ${a.id}`).toBe(true);
   }
+  // evicted: every message of the branch the conversation leaves out (no summaries here), inside the horizon or not
+  expect(ctx.evicted).toBe(path.length - ids.length);
   if (options.format === "anthropic") return; // leading assistant messages are dropped there
   // the newest user turn among the messages considered
   const turns = options.historyLimits ? 2 * HISTORY_LIMITS[model.sizeClass].maxTurns : Infinity;

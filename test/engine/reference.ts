@@ -53,9 +53,13 @@ export function reference(nodes: Node[], head: number, budget: number, maxMessag
 
 /**
  * The rules of assembly/evict.ts, brute force over a path given as ids, oldest first (originals,
- * or entries of a summarized path). `forceUser`: whether the newest user entry is forced.
+ * or entries of a summarized path). `carried`: messages of the branch an entry stands for (1
+ * for an original, what evicted counts); `forceUser`: whether the newest user entry is forced.
  */
-export function selectOnPath(nodes: Node[], ids: number[], budget: number, maxMessages: number, { forceUser = true } = {}): Ref {
+export function selectOnPath(
+  nodes: Node[], ids: number[], budget: number, maxMessages: number,
+  { carried = () => 1, forceUser = true }: { carried?: (id: number) => number; forceUser?: boolean } = {},
+): Ref {
   const path = ids.map((id) => nodes[id]!);
   const n = path.length;
   const candidates = maxMessages > 0 && maxMessages <= n - 1 ? maxMessages : n;
@@ -113,14 +117,16 @@ export function selectOnPath(nodes: Node[], ids: number[], budget: number, maxMe
     }
   }
   const keptIdx = [...kept].sort((a, b) => a - b);
-  let inHorizon = 0;
-  for (const k of keptIdx) if (k >= lo) inHorizon++;
+  let evicted = 0; // every entry of the path not kept, by the messages it stands for, inside the horizon or not
+  ids.forEach((id, i) => {
+    if (!kept.has(i)) evicted += carried(id);
+  });
   return {
     fits: true,
     ids: keptIdx.map((k) => ids[k]!),
     keptTokens: budget - left,
     forcedTokens: forced,
-    evicted: candidates - inHorizon,
+    evicted,
   };
 }
 

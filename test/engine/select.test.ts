@@ -264,7 +264,7 @@ forEachEngine((kind) => {
 
     it("CRITICAL messages are kept from anywhere on the branch, even outside maxMessages", () => {
       const t = chain(e, [[5, SYSTEM, CRITICAL], [1, USER, NORMAL], [1, ASSISTANT, NORMAL], [1, USER, NORMAL], [1, ASSISTANT, NORMAL], [1, USER, NORMAL]]);
-      expect(sel(e, t, 5, 100, 2)).toEqual({ fits: true, ids: [0, 4, 5], keptTokens: 7, forcedTokens: 6, evicted: 0 });
+      expect(sel(e, t, 5, 100, 2)).toEqual({ fits: true, ids: [0, 4, 5], keptTokens: 7, forcedTokens: 6, evicted: 3 }); // 1 to 3, outside the newest 2
     });
 
     it("the newest user turn is kept, even when older and more important messages must go", () => {
@@ -338,8 +338,8 @@ forEachEngine((kind) => {
 
     it("a tool unit cut by the maxMessages horizon is left out whole, with everything older", () => {
       const t = chain(e, [[5, USER, NORMAL], [5, ASSISTANT, NORMAL, FLAG_TOOL_CALLS], [5, TOOL, NORMAL, FLAG_UNIT_END], [5, USER, NORMAL]]);
-      expect(sel(e, t, 3, 100, 2)).toEqual({ fits: true, ids: [3], keptTokens: 5, forcedTokens: 5, evicted: 1 }); // horizon: 2 and 3
-      expect(sel(e, t, 3, 100, 3)).toEqual({ fits: true, ids: [1, 2, 3], keptTokens: 15, forcedTokens: 5, evicted: 0 });
+      expect(sel(e, t, 3, 100, 2)).toEqual({ fits: true, ids: [3], keptTokens: 5, forcedTokens: 5, evicted: 3 }); // horizon: 2 and 3
+      expect(sel(e, t, 3, 100, 3)).toEqual({ fits: true, ids: [1, 2, 3], keptTokens: 15, forcedTokens: 5, evicted: 1 });
       // a lower level stops there too: nothing older than the cut unit is reached
       const u = chain(e, [[5, USER, LOW], [5, ASSISTANT, NORMAL, FLAG_TOOL_CALLS], [5, TOOL, NORMAL, FLAG_UNIT_END], [5, ASSISTANT, LOW], [5, USER, NORMAL]]);
       expect(sel(e, u, 4, 100, 3).ids).toEqual([3, 4]);

@@ -103,9 +103,12 @@ export class SummaryModel {
     return id;
   }
 
-  /** The selection over the head's summarized path (no user turn forced from a summary node). */
+  /** The selection over the head's summarized path; a summary counts the messages of its run as evicted (none forced from a summary node). */
   select(head: number, budget: number, maxMessages: number): Ref {
-    return selectOnPath(this.nodes, this.summarizedPath(head), budget, maxMessages, { forceUser: !this.isSummary(head) });
+    return selectOnPath(this.nodes, this.summarizedPath(head), budget, maxMessages, {
+      carried: (id) => (this.isSummary(id) ? this.runSet(id).size : 1),
+      forceUser: !this.isSummary(head),
+    });
   }
 
   /** The tree view: children in creation order (summaries are nobody's children), leaves. */

@@ -91,8 +91,8 @@ forEachEngine((kind) => {
       expect(summarized(e, t, 9)).toEqual([0, s, 9]);
       // everything fits: the path in path order (the summary's id is the newest)
       expect(plain(e.select(t, 8, 1000, 0))).toEqual({ fits: true, ids: [0, s, 6, 7, 8], keptTokens: 42, forcedTokens: 15, evicted: 0 });
-      // the covered HIGH message is no candidate; the summary is dropped as one entry, not as five originals
-      expect(plain(e.select(t, 8, 35, 0))).toEqual({ fits: true, ids: [0, 6, 7, 8], keptTokens: 35, forcedTokens: 15, evicted: 1 });
+      // the covered HIGH message is no candidate; the summary is dropped as one entry, and its five messages are left out
+      expect(plain(e.select(t, 8, 35, 0))).toEqual({ fits: true, ids: [0, 6, 7, 8], keptTokens: 35, forcedTokens: 15, evicted: 5 });
       // maxMessages counts the summary as one: the newest 2 entries are s and 9 (the CRITICAL 0 is forced from outside)
       expect(plain(e.select(t, 9, 1000, 2))).toEqual({ fits: true, ids: [0, s, 9], keptTokens: 22, forcedTokens: 15, evicted: 0 });
     });
@@ -112,7 +112,7 @@ forEachEngine((kind) => {
       // a new user turn below the run: the summary applies again
       const next = e.append(t, 4, 10, USER, NORMAL, 0); // 6
       expect(summarized(e, t, next)).toEqual([0, 1, s, 4, next]);
-      expect(plain(e.select(t, next, 10, 0))).toEqual({ fits: true, ids: [next], keptTokens: 10, forcedTokens: 10, evicted: 4 });
+      expect(plain(e.select(t, next, 10, 0))).toEqual({ fits: true, ids: [next], keptTokens: 10, forcedTokens: 10, evicted: 5 });
 
       // a run of what follows the turn only (the user message 8 above it) does not apply either
       const u = e.createTree();
@@ -121,7 +121,7 @@ forEachEngine((kind) => {
       expect(summarized(e, u, 5)).toEqual([0, 1, 2, 3, 4, 5]);
       const older = e.attachSummary(u, 0, 1, 4, NORMAL); // one above the turn still does
       expect(summarized(e, u, 5)).toEqual([older, 2, 3, 4, 5]);
-      expect(plain(e.select(u, 5, 25, 0))).toEqual({ fits: true, ids: [2, 5], keptTokens: 20, forcedTokens: 10, evicted: 3 });
+      expect(plain(e.select(u, 5, 25, 0))).toEqual({ fits: true, ids: [2, 5], keptTokens: 20, forcedTokens: 10, evicted: 4 }); // 0 and 1 in the summary left out, 3 and 4
       expect(summarized(e, u, 5, 1e9, true)).toEqual([older, 2, after, 5]);
       const again = e.append(u, 5, 10, USER, NORMAL, 0);
       expect(summarized(e, u, again)).toEqual([older, 2, after, 5, again]);
@@ -140,7 +140,7 @@ forEachEngine((kind) => {
       // the summary no longer fits a small budget: the user turn 4 is forced, never just the answer
       expect(plain(e.select(t, answer, 20, 0))).toEqual({ fits: true, ids: [4, answer], keptTokens: 20, forcedTokens: 10, evicted: 5 });
       expect(plain(e.select(t, answer, 9, 0))).toMatchObject({ fits: false, forcedTokens: 10 });
-      expect(plain(e.select(t, answer, 1000, 3))).toEqual({ fits: true, ids: [4, 5, answer], keptTokens: 30, forcedTokens: 10, evicted: 0 });
+      expect(plain(e.select(t, answer, 1000, 3))).toEqual({ fits: true, ids: [4, 5, answer], keptTokens: 30, forcedTokens: 10, evicted: 4 });
       // a tool unit inside the turn is kept whole or not at all
       const call = e.append(t, answer, 10, ASSISTANT, NORMAL, FLAG_TOOL_CALLS);
       const result = e.append(t, call, 10, TOOL, NORMAL, FLAG_UNIT_END);

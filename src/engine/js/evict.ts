@@ -15,6 +15,9 @@ function enterUnit(state: UnitState, x: JsNode): UnitState {
 
 const leaveUnit = (state: UnitState, x: JsNode): UnitState => (x.role === ROLE_TOOL ? state : "outside");
 
+/** Messages of the branch an entry carries: itself, or a summary's run. */
+const carried = (x: JsNode): number => (x.run ? x.run.last.depth - x.run.first.depth + 1 : 1);
+
 export function selectFrom(from: JsNode, budget: number, maxMessages: number, countVisited: ((n: number) => void) | null): Selection {
   const path = headPath(from); // the selection runs on the head's summarized path
   const head = path.start;
@@ -48,7 +51,6 @@ export function selectFrom(from: JsNode, budget: number, maxMessages: number, co
   const kept: JsNode[] = [];
 
   let forced = 0;
-  let forcedOutside = 0;
   let state: UnitState = "outside";
   for (let x = entry(head, CRITICAL); x; x = next(x, CRITICAL)) {
     visited++;
@@ -56,7 +58,6 @@ export function selectFrom(from: JsNode, budget: number, maxMessages: number, co
     if (state !== "incomplete") {
       forced += x.tokens;
       kept.push(x);
-      if (depth(x) < minDepth) forcedOutside++;
     }
     state = leaveUnit(state, x);
   }
@@ -67,7 +68,6 @@ export function selectFrom(from: JsNode, budget: number, maxMessages: number, co
     if (user.priority < CRITICAL) {
       forced += user.tokens;
       kept.push(user);
-      if (depth(user) < minDepth) forcedOutside++;
     }
   }
   if (forced > budget) {
@@ -107,5 +107,7 @@ export function selectFrom(from: JsNode, budget: number, maxMessages: number, co
   countVisited?.(visited);
   // Path order: by summarized depth (a summary sits where its run was, though its id is newer).
   const ids = Int32Array.from(kept.sort((a, b) => depth(a) - depth(b)), (n) => n.id);
-  return { fits: true, ids, keptTokens: budget - left, forcedTokens: forced, evicted: candidates - (ids.length - forcedOutside) };
+  // Evicted: messages of the branch (root -> head; a summary as head: root -> its run's last) neither kept nor carried by a kept summary.
+  const branch = (head.run ? head.run.last.depth : head.depth) + 1;
+  return { fits: true, ids, keptTokens: budget - left, forcedTokens: forced, evicted: branch - kept.reduce((n, x) => n + carried(x), 0) };
 }

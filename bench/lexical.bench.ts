@@ -2,7 +2,7 @@
 // TypeScript, then the core's add), the memory it holds per message, and a query's median
 // time (top 10, BM25) with 10k and 100k messages in scope, on the WASM core and its TypeScript
 // twin, against the plain-JS BM25 reference that scores every message. Messages and questions
-// are those of the evaluation set's generator (bench/recall-eval/), conversations from 100 on
+// are those of the evaluation set's generator (test/recall/eval/), conversations from 100 on
 // (the evaluation's own conversations are 0-11). Printed, never asserted.
 //
 //   node --expose-gc --import ./bench/ts-loader.mjs bench/lexical.bench.ts [--smoke]
@@ -10,8 +10,8 @@
 import { Bench } from "tinybench";
 import { JsEngine, WasmEngine, embeddedModule, type Engine } from "../src/engine/index.js";
 import { lexicalTerms, type Terms } from "../src/recall/lexical-terms.js";
-import { Bm25, plainWords } from "./recall-eval/bm25.js";
-import { generateConversation } from "./recall-eval/generate.js";
+import { Bm25, plainWords } from "../test/recall/eval/bm25.js";
+import { generateConversation } from "../test/recall/eval/generate.js";
 import { oasstExchanges } from "../test/recall/eval-set.js";
 import { fmt, gc, latency, log, mdTable, type Goal, type SuiteOptions, type SuiteReport } from "./report.js";
 
@@ -127,7 +127,7 @@ export async function runLexicalSuite(options: SuiteOptions): Promise<SuiteRepor
   const markdown = [
     "Lexical index (BM25, top 10) over messages of generated conversations; tokenize: words, stop words out, light stems, hashed (TypeScript).",
     "wasm index: the bytes of its blocks (term table, postings, lengths); memory used: the core's allocator growth while indexing (includes the input buffer).",
-    "ts heap: what dropping the TypeScript twin's index frees in a collection. Plain JS BM25 scores every message (bench/recall-eval/bm25.ts).",
+    "ts heap: what dropping the TypeScript twin's index frees in a collection. Plain JS BM25 scores every message (test/recall/eval/bm25.ts).",
     "A query also uses a scratch shared by every index: 12 bytes per id of the largest index queried (1.5 MB at 100k messages).",
     "tokenize: warm, best of three passes; adds: one pass, indexing every message once (the first sizes include warm-up).",
     "",

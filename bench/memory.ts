@@ -5,7 +5,7 @@
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { Loom, memoryStore } from "../src/index.js";
-import { heapObjects } from "./heap-objects.js";
+import { heapObjects } from "../test/heap-objects.js";
 
 const N = Number(process.argv[2] ?? 1_000_000);
 const gc = (globalThis as { gc?: () => void }).gc;

@@ -1,9 +1,9 @@
 // The recall-quality suite (issue 23): recall@5/10/20 per question kind on the project's
-// evaluation set (bench/recall-eval/: 12 long two-person conversations over dated sessions,
+// evaluation set (test/recall/eval/: 12 long two-person conversations over dated sessions,
 // ~1,400 questions with evidence turns; conversations 9-11 held out), for
 //   - ctxloom's recall as users call it today: the first k messages of
 //     chat.recall(q, { prompts: k, answersPerPrompt: 0, recent: 0 }),
-//   - the plain-JS BM25 reference (k1 1.2, b 0.75, bench/recall-eval/bm25.ts),
+//   - the plain-JS BM25 reference (k1 1.2, b 0.75, test/recall/eval/bm25.ts),
 //   - the core's lexical index (both engines; term options: stemming, stop words),
 //   - the dense channel alone (the hashing embedder over every turn),
 // all in one run. Figures are printed and written to bench/results/recall-quality.md; goals
@@ -15,38 +15,9 @@
 import { JsEngine, WasmEngine, embeddedModule } from "../src/engine/index.js";
 import { bm25Reference, ctxloomRecall, denseChannel, lexicalCore, type Channel } from "./recall-eval/channels.js";
 import { evaluate, type Part, type Tally } from "./recall-eval/evaluate.js";
-import { BASE_SEED, HELD_OUT, KINDS, evaluationSet, type Conversation } from "./recall-eval/generate.js";
+import { BASE_SEED, HELD_OUT, KINDS, evaluationSet } from "../test/recall/eval/generate.js";
+import { describeSet, fingerprint } from "../test/recall/eval/shape.js";
 import type { Goal, SuiteOptions, SuiteReport } from "./report.js";
-
-export { recallQuality, sharesStem, type QualityRow } from "./recall-eval/planted.js";
-
-/** The set's shape: conversations, turns, sessions and questions per kind, by part; a fingerprint of its text. */
-export function describeSet(set: readonly Conversation[]): Record<string, string | number>[] {
-  return (["tuning", "held-out"] as const).map((part) => {
-    const cs = set.filter((c) => c.heldOut === (part === "held-out"));
-    const turns = cs.map((c) => c.turns.length);
-    const row: Record<string, string | number> = {
-      part,
-      conversations: cs.map((c) => c.id).join(", "),
-      turns: `${Math.min(...turns)}-${Math.max(...turns)} (${turns.reduce((a, b) => a + b, 0)})`,
-      sessions: `${Math.min(...cs.map((c) => c.sessions.length))}-${Math.max(...cs.map((c) => c.sessions.length))}`,
-      questions: cs.reduce((n, c) => n + c.questions.length, 0),
-    };
-    for (const kind of KINDS) row[kind] = cs.reduce((n, c) => n + c.questions.filter((q) => q.kind === kind).length, 0);
-    return row;
-  });
-}
-
-/** FNV-1a of every turn and question: changes when the generator's output does. */
-export function fingerprint(set: readonly Conversation[]): string {
-  let h = 0x811c9dc5;
-  for (const c of set) {
-    for (const s of [...c.turns.map((t) => t.text), ...c.questions.map((q) => `${q.question}|${q.evidence.join(",")}`)]) {
-      for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
-    }
-  }
-  return (h >>> 0).toString(16).padStart(8, "0");
-}
 
 function table(rows: Record<string, string | number>[]): string {
   const keys = Object.keys(rows[0]!);
@@ -91,7 +62,7 @@ export async function runRecallQualitySuite(options: SuiteOptions): Promise<Suit
   ]);
 
   const markdown = [
-    `Recall quality on the project's evaluation set (bench/recall-eval/, seed ${BASE_SEED}, fingerprint ${fingerprint(set)}${options.smoke ? ", smoke: 2 conversations" : ""}).`,
+    `Recall quality on the project's evaluation set (test/recall/eval/, seed ${BASE_SEED}, fingerprint ${fingerprint(set)}${options.smoke ? ", smoke: 2 conversations" : ""}).`,
     "R@k: the share of a question's evidence turns among the first k turns returned, averaged over questions, in percent.",
     "ctxloom recall: the first k messages of chat.recall(q, { prompts: k, answersPerPrompt: 0, recent: 0 }).",
     `Conversations ${HELD_OUT.join(", ")} are held out: never tune on them. ${seconds.toFixed(0)} s for the whole run.`,

@@ -9,8 +9,8 @@ import { EmbeddingIndex } from "../../src/recall/embedding-index.js";
 import { embedTexts } from "../../src/recall/embedder.js";
 import { hashingEmbedder } from "../../src/recall/hashing.js";
 import { lexicalTerms, type TermOptions } from "../../src/recall/lexical-terms.js";
-import { Bm25, plainWords } from "./bm25.js";
-import type { Conversation } from "./generate.js";
+import { Bm25, plainWords } from "../../test/recall/eval/bm25.js";
+import type { Conversation } from "../../test/recall/eval/generate.js";
 
 /** Ranks a conversation's turns for a question: turn ids, best first, at most k. */
 export interface Ranker {

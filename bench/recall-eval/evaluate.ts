@@ -3,7 +3,7 @@
 // or all of them), separately on the tuning and the held-out conversations.
 
 import type { Channel } from "./channels.js";
-import { KINDS, type Conversation } from "./generate.js";
+import { KINDS, type Conversation } from "../../test/recall/eval/generate.js";
 
 export const KS = [5, 10, 20] as const;
 export type Part = "tuning" | "held-out";

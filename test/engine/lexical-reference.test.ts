@@ -1,11 +1,11 @@
-// The core's lexical index against the plain-JS BM25 of the bench (bench/recall-eval/bm25.ts,
+// The core's lexical index against the plain-JS BM25 the bench also uses (test/recall/eval/bm25.ts,
 // written from the textbook formula): on the same words, the same top 10 for every question
 // of a conversation. And on whole generated conversations (fast-check picks which, seeded;
 // the seed is printed), both engines give every question the same documents and score bits.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { Bm25, plainWords } from "../../bench/recall-eval/bm25.js";
-import { generateConversation } from "../../bench/recall-eval/generate.js";
+import { Bm25, plainWords } from "../recall/eval/bm25.js";
+import { generateConversation } from "../recall/eval/generate.js";
 import type { LexicalIndex } from "../../src/engine/lexical.js";
 import { lexicalTerms } from "../../src/recall/lexical-terms.js";
 import { ENGINES, makeEngine } from "../helpers.js";

@@ -1,9 +1,9 @@
-// The recall evaluation set (bench/recall-eval/): its size and kinds, that every question's
+// The recall evaluation set (test/recall/eval/): its size and kinds, that every question's
 // evidence is a turn that states what it asks, that the same seed gives the same set, and
 // that the conversations look like chats (named friends, dated sessions, turns alternating).
 import { describe, expect, it } from "vitest";
-import { describeSet, fingerprint } from "../../bench/recall-quality.js";
-import { CONVERSATIONS, HELD_OUT, KINDS, evaluationSet, generateConversation } from "../../bench/recall-eval/generate.js";
+import { CONVERSATIONS, HELD_OUT, KINDS, evaluationSet, generateConversation } from "./eval/generate.js";
+import { describeSet, fingerprint } from "./eval/shape.js";
 import { lexicalWords } from "../../src/recall/lexical-terms.js";
 
 const set = evaluationSet();

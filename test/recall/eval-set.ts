@@ -6,6 +6,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { mulberry32 } from "../seeded.js";
 
 /** A fact stated by the user, and a later question asking for it, mostly in other words. */
 export interface PlantedFact {
@@ -59,16 +60,7 @@ export const FACTS: readonly PlantedFact[] = [
 const ACKS = ["Got it, I'll keep that in mind.", "Thanks for telling me, noted.", "Understood.", "Noted, that's helpful to know."];
 
 /** A deterministic generator (mulberry32). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const rng: (seed: number) => () => number = mulberry32;
 
 const TOPICS = [
   ["sourdough", "oven", "flour", "hydration", "crust"], ["kubernetes", "pod", "deployment", "cluster", "ingress"],

@@ -6,6 +6,7 @@ import { RecallMemory } from "../../src/recall/memory.js";
 import type { RecallMessage } from "../../src/recall/policy.js";
 import { forEachEngine, makeEngine } from "../helpers.js";
 import { FACTS, plant, syntheticExchanges } from "./eval-set.js";
+import { recallQuality } from "./eval/planted.js";
 
 const EXCHANGES = 3000;
 
@@ -34,9 +35,8 @@ forEachEngine((kind) => {
   });
 });
 
-describe("the evaluation set (bench/recall-quality.ts has the full table)", () => {
+describe("the evaluation set (test/recall/eval/planted.ts; bench/recall-quality.ts has the newer suite)", () => {
   it("the built-in embedder finds at least half the planted facts in its top 5 among 1000 synthetic exchanges", async () => {
-    const { recallQuality } = await import("../../bench/recall-quality.js");
     const [row] = await recallQuality(true);
     expect(row!["recall@5"]).toBeGreaterThanOrEqual(0.5);
     expect(row!["recall@1"]).toBeLessThanOrEqual(row!["recall@5"] as number);

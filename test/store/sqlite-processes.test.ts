@@ -8,8 +8,11 @@ import { describe, expect, it } from "vitest";
 import { Loom, type Message } from "../../src/index.js";
 import { sqliteStore, type Durability } from "../../src/sqlite.js";
 import { record, tempFolder } from "./sqlite-helpers.js";
+import { seeded } from "../seeded.js";
 
 const file = tempFolder("sqlite-processes");
+/** The children's pauses between appends are seeded from this (handed over as CTXLOOM_SEED). */
+const pauses = seeded("sqlite-processes.test.ts writer pauses");
 const CHILD = join(dirname(fileURLToPath(import.meta.url)), "fixtures/sqlite-child.ts");
 type Row = [id: number, parent: number | null, content: string];
 
@@ -19,7 +22,7 @@ function runChild(
   onLine: (line: number, text: string, stdin: NodeJS.WritableStream) => "kill" | void = () => undefined,
 ): Promise<{ lines: string[]; signal: string | null; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ["--import", "tsx", CHILD, ...args], { cwd: dirname(CHILD), env: { ...process.env, NODE_OPTIONS: "" } });
+    const proc = spawn(process.execPath, ["--import", "tsx", CHILD, ...args], { cwd: dirname(CHILD), env: { ...process.env, NODE_OPTIONS: "", CTXLOOM_SEED: String(pauses.seed) } });
     const lines: string[] = [];
     let buffer = "";
     let stderr = "";
@@ -69,10 +72,11 @@ describe.each([
     await setup.createChat(record({ id: "c1", model: "gpt-4o" }));
     await setup.close();
     const acknowledged = new Map<number, Row>();
+    const { seed, random } = seeded(`sqlite-processes.test.ts kill points (${durability})`);
     for (let run = 0; run < kills; run++) {
-      const killAt = 20 + Math.floor(Math.random() * 400);
+      const killAt = 20 + Math.floor(random() * 400);
       const { lines, signal } = await runChild(["crash", path, durability, "c1"], (n) => (n === killAt ? "kill" : undefined));
-      expect(signal, `run ${run} ended by itself before ${killAt} appends`).toBe("SIGKILL");
+      expect(signal, `seed ${seed}, run ${run} ended by itself before ${killAt} appends`).toBe("SIGKILL");
       const acked = lines.filter((l) => l.startsWith("[")).map((l) => JSON.parse(l) as Row);
       const { messages } = await readBack(path, "c1");
       const present = acked.filter(([id]) => id < messages.length);

@@ -1,7 +1,7 @@
 // What an open chat costs the JS heap, in objects: a server keeps thousands open, and every
 // full collection marks each of their objects. Counted from heap snapshots (which collect first).
 import { expect, it } from "vitest";
-import { heapObjects } from "../../bench/heap-objects.js";
+import { heapObjects } from "../heap-objects.js";
 import { Loom } from "../../src/index.js";
 
 it("an open chat with a message costs at most 64 heap objects (WASM engine; 57 measured)", async () => {

@@ -5,44 +5,62 @@ import { Loom, memoryStore, type Store } from "../../src/index.js";
 import { expectRejectCode, expectThrowCode, forEachEngine } from "../helpers.js";
 import { SMALL, talk } from "./summaries-helpers.js";
 
-/** A memory store whose writes take a few milliseconds, logging the order they finish in. */
-function slowStore(log: string[]): Store {
+/**
+ * A memory store logging the order its writes finish in. After `hold()` its writes wait,
+ * under way, until the function it returned is called: a gate, so that what happens while
+ * they are in flight is certain, not a matter of timing.
+ */
+function heldStore(log: string[]): { store: Store; hold(): () => void } {
   const inner = memoryStore();
-  const slow = <T>(name: string, call: () => T | Promise<T>): Promise<T> =>
-    new Promise<T>((resolve) => setTimeout(() => {
-      log.push(name);
-      resolve(call());
-    }, 5));
-  return {
+  let gate: Promise<void> = Promise.resolve();
+  const held = async <T>(name: string, call: () => T | Promise<T>): Promise<T> => {
+    await gate;
+    log.push(name);
+    return call();
+  };
+  const store: Store = {
     ...inner,
-    createChat: (chat) => slow("createChat", () => inner.createChat(chat)),
-    appendMessage: (...args) => slow("appendMessage", () => inner.appendMessage(...args)),
-    deleteChat: (...args) => slow("deleteChat", () => inner.deleteChat(...args)),
+    createChat: (chat) => held("createChat", () => inner.createChat(chat)),
+    appendMessage: (...args) => held("appendMessage", () => inner.appendMessage(...args)),
+    deleteChat: (...args) => held("deleteChat", () => inner.deleteChat(...args)),
     close: () => void log.push("close"),
   };
+  const hold = () => {
+    let release!: () => void;
+    gate = new Promise<void>((resolve) => (release = resolve));
+    return release;
+  };
+  return { store, hold };
 }
 
 forEachEngine((engine) => {
   describe("close and delete with writes under way", () => {
     it("append, delete, close: the store sees them in that order, and close comes last", async () => {
       const log: string[] = [];
-      const loom = await Loom.open({ engine, store: slowStore(log) });
+      const { store, hold } = heldStore(log);
+      const loom = await Loom.open({ engine, store });
       const chats = loom.user("u");
       const chat = await chats.create();
+      const release = hold();
       const append = chat.append({ role: "user", content: "hi" });
       const removal = chats.delete(chat.id);
       const second = chats.delete(chat.id); // waits for the first
-      await loom.close();
+      const closing = loom.close(); // while the append is under way
+      release();
+      await closing;
       await Promise.all([append, removal, second]);
       expect(log).toEqual(["createChat", "appendMessage", "deleteChat", "close"]);
     });
 
     it("a create under way when the Loom closes is written before the store closes", async () => {
       const log: string[] = [];
-      const loom = await Loom.open({ engine, store: slowStore(log) });
+      const { store, hold } = heldStore(log);
+      const loom = await Loom.open({ engine, store });
+      const release = hold();
       const creating = loom.user("u").create({ title: "late" });
       await Promise.resolve(); // create() has started
-      const closing = loom.close();
+      const closing = loom.close(); // while the create is under way
+      release();
       await Promise.allSettled([creating]);
       await closing;
       expect(log.at(-1)).toBe("close");

@@ -14,6 +14,12 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 forEachEngine((engine) => {
   it("reads the selected messages later, after appends and after its chat was evicted", async () => {
     const loom = await Loom.open({ engine, store: sqliteStore(join(dir, `${engine}.db`)), maxOpenChats: 1 });
+    // A gate on the eviction: it runs on the chat's queue, after the call that caused it returned.
+    const impl = loom.engineImpl;
+    const drop = impl.dropTree.bind(impl);
+    let dropped!: () => void;
+    const evicted = new Promise<void>((resolve) => (dropped = resolve));
+    impl.dropTree = (tree: number) => (drop(tree), dropped());
     const chats = loom.user("u");
     const a = await chats.create();
     await a.append({ role: "user", content: "Grüße 👋, what is the ferry to Cacilhas?" });
@@ -23,7 +29,8 @@ forEachEngine((engine) => {
     const expected = a.path();
     await a.append({ role: "assistant", content: "Around 1:40 at night." });
     await chats.create(); // past maxOpenChats: chat a is evicted
-    await new Promise((r) => setTimeout(r, 20));
+    await evicted;
+    expect(() => a.path()).toThrow(expect.objectContaining({ code: "CHAT_EVICTED" }));
     expect(ctx.conversation).toEqual(expected);
     expect(ctx.messages.slice(0, 3).map((m) => m.content)).toEqual(expected.map((m) => m.content));
     const copy = structuredClone(ctx);

@@ -460,6 +460,11 @@ forEachEngine((engine) => {
   it("while a store write is pending, readers see the chat as it was (no dirty reads)", async () => {
     const inner = memoryStore();
     let fail = false;
+    // Gates, not sleeps: the failing write announces it is under way, then waits to be let go.
+    let entered!: () => void;
+    const inFlight = new Promise<void>((resolve) => (entered = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
     const store: Store = {
       ...inner,
       name: "slow",
@@ -470,8 +475,11 @@ forEachEngine((engine) => {
       deleteChat: (u, c) => inner.deleteChat(u, c),
       close: () => inner.close(),
       appendMessage: async (...a) => {
-        await new Promise((r) => setTimeout(r, 20));
-        if (fail) throw new Error("disk full");
+        if (fail) {
+          entered();
+          await released;
+          throw new Error("disk full");
+        }
         return inner.appendMessage(...a);
       },
     };
@@ -481,8 +489,9 @@ forEachEngine((engine) => {
       const before = await snapshot(chat, chats);
       fail = true;
       const pending = chat.append({ role: "tool", content: "r2", toolCallId: "c2" });
-      await new Promise((r) => setTimeout(r, 5)); // the write is in flight
+      await inFlight; // the write is under way, and stays so until released
       const during = await snapshot(chat, chats).catch((e: unknown) => e);
+      release();
       await expect(pending).rejects.toMatchObject({ code: "STORE_FAILED" });
       expect(await snapshot(chat, chats)).toEqual(before); // after: unchanged (passes today)
       expect(during).toEqual(before);

@@ -6,8 +6,11 @@ import {
   EXPORT_VERSION, Loom, memoryStore, type Chat, type ChatExport, type Message, type Store,
 } from "../../src/index.js";
 import { ENGINES, expectRejectCode, expectThrowCode, forEachEngine, observe } from "../helpers.js";
+import { seeded } from "../seeded.js";
 
-/** A shared memory store whose writes and loads finish after a random few milliseconds, so writers interleave. */
+const { random } = seeded("persistence.test.ts jittery store delays");
+
+/** A shared memory store whose writes and loads finish after a random few milliseconds (seeded), so writers interleave. */
 function jitteryStore(options: { resident?: boolean } = {}): { store: Store; calls: Record<string, number> } {
   const inner = memoryStore();
   const calls: Record<string, number> = {};
@@ -19,7 +22,7 @@ function jitteryStore(options: { resident?: boolean } = {}): { store: Store; cal
       } catch (e) {
         reject(e);
       }
-    }, Math.random() * 3));
+    }, random() * 3));
   };
   const store: Store = {
     ...inner,
@@ -30,6 +33,28 @@ function jitteryStore(options: { resident?: boolean } = {}): { store: Store; cal
     resident: options.resident === false ? undefined : inner.resident,
   };
   return { store, calls };
+}
+
+/**
+ * Counts the trees the engine drops (evictions); `reached(n)` resolves once n are dropped. A
+ * gate, not a sleep: an eviction runs on its chat's queue, after the call that caused it returned.
+ */
+function countDrops(loom: Loom): { readonly count: number; reached(n: number): Promise<void> } {
+  const impl = loom.engineImpl;
+  const drop = impl.dropTree.bind(impl);
+  let count = 0;
+  const waiting: [number, () => void][] = [];
+  impl.dropTree = (tree: number) => {
+    drop(tree);
+    count++;
+    for (const [n, resolve] of waiting) if (count >= n) resolve();
+  };
+  return {
+    get count() {
+      return count;
+    },
+    reached: (n) => (count >= n ? Promise.resolve() : new Promise<void>((resolve) => waiting.push([n, resolve]))),
+  };
 }
 
 const sharedOf = (c: Chat) => Array.from({ length: c.messageCount }, (_, i) => c.get(i));
@@ -155,10 +180,7 @@ forEachEngine((engine) => {
       for (const resident of [true, false]) {
         const { store } = jitteryStore({ resident });
         const loom = await Loom.open({ engine, store, maxOpenChats: 2 });
-        const impl = loom.engineImpl;
-        let drops = 0;
-        const drop = impl.dropTree.bind(impl);
-        impl.dropTree = (t: number) => (drops++, drop(t));
+        const drops = countDrops(loom);
         const chats = loom.user("u");
         const made: Chat[] = [];
         for (let i = 0; i < 5; i++) {
@@ -166,8 +188,9 @@ forEachEngine((engine) => {
           await c.append({ role: "user", content: `hello ${i}` });
           made.push(c);
         }
-        await new Promise((r) => setTimeout(r, 20));
-        expect(drops).toBe(3);
+        await drops.reached(3);
+        await Promise.all(made.slice(3).map((c) => c.refresh())); // the open chats' queues drained: no eviction left under way
+        expect(drops.count).toBe(3);
         const first = made[0]!;
         if (resident) {
           expect(first.path().map((m) => m.content)).toEqual(["hello 0"]); // the memory store holds it: wakes at once
@@ -189,6 +212,7 @@ forEachEngine((engine) => {
     it("a chat used through a kept reference is not evicted for not being reopened (second chance)", async () => {
       const { store } = jitteryStore({ resident: false });
       const loom = await Loom.open({ engine, store, maxOpenChats: 2 });
+      const drops = countDrops(loom);
       const chats = loom.user("u");
       const kept = await chats.create();
       await kept.append({ role: "user", content: "kept" });
@@ -198,7 +222,7 @@ forEachEngine((engine) => {
         const c = await chats.create();
         await c.append({ role: "user", content: `other ${i}` });
         others.push(c);
-        await new Promise((r) => setTimeout(r, 5));
+        await drops.reached(i); // each chat past the second evicts one: wait for it
       }
       expect(kept.path().map((m) => m.content)).toEqual(["kept"]);
       expectThrowCode(() => others[0]!.path(), "CHAT_EVICTED"); // unused since: evicted
@@ -208,10 +232,11 @@ forEachEngine((engine) => {
     it("past a large maxOpenChats a sixteenth goes at once, least recently used first; the memory store evicts nothing by default", async () => {
       const { store } = jitteryStore({ resident: false });
       const loom = await Loom.open({ engine, store, maxOpenChats: 32 });
+      const drops = countDrops(loom);
       const chats = loom.user("u");
       const made: Chat[] = [];
       for (let i = 0; i < 33; i++) made.push(await chats.create({ title: `c${i}` }));
-      await new Promise((r) => setTimeout(r, 20));
+      await drops.reached(3);
       // 33 > 32: down to 32 - 2 = 30, the three oldest evicted.
       for (const [i, c] of made.entries()) {
         if (i < 3) expectThrowCode(() => c.path(), "CHAT_EVICTED");
@@ -220,13 +245,16 @@ forEachEngine((engine) => {
       await loom.close();
 
       const memory = await Loom.open({ engine });
-      const impl = memory.engineImpl;
-      let drops = 0;
-      const drop = impl.dropTree.bind(impl);
-      impl.dropTree = (t: number) => (drops++, drop(t));
-      for (let i = 0; i < 1100; i++) await (await memory.user("u").create()).append({ role: "user", content: `hi ${i}` });
-      await new Promise((r) => setTimeout(r, 20));
-      expect(drops).toBe(0);
+      const dropped = countDrops(memory);
+      const all: Chat[] = [];
+      for (let i = 0; i < 1100; i++) {
+        const c = await memory.user("u").create();
+        await c.append({ role: "user", content: `hi ${i}` });
+        all.push(c);
+      }
+      // An eviction runs on its chat's queue: once every queue has drained, none can be under way.
+      await Promise.all(all.map((c) => c.refresh()));
+      expect(dropped.count).toBe(0);
       await memory.close();
     });
 

@@ -15,62 +15,44 @@ import {
 
 /** Never called: what tsc checks is the types of these calls. */
 function typeChecks(source: ContextSource, format: ContextFormat): void {
-  const openai: ChatCompletionMessageParam[] = buildContext(source).messages;
-  const openai2: ChatCompletionMessageParam[] = buildContext(source, { format: "openai", maxMessages: 4 }).messages;
-  const openai3: ChatCompletionMessageParam[] = buildContext(source, { system: "Be brief." }).messages;
+  expectTypeOf(buildContext(source).messages).toExtend<ChatCompletionMessageParam[]>();
+  expectTypeOf(buildContext(source, { format: "openai", maxMessages: 4 }).messages).toExtend<ChatCompletionMessageParam[]>();
+  expectTypeOf(buildContext(source, { system: "Be brief." }).messages).toExtend<ChatCompletionMessageParam[]>();
   const anthropic = buildContext(source, { format: "anthropic" });
-  const params: MessageParam[] = anthropic.messages;
-  const system: string = anthropic.system;
+  expectTypeOf(anthropic.messages).toExtend<MessageParam[]>();
+  expectTypeOf(anthropic.system).toEqualTypeOf<string>();
   expectTypeOf(anthropic.format).toEqualTypeOf<"anthropic">();
   expectTypeOf(buildContext(source).format).toEqualTypeOf<"openai">();
 
   // Chosen at run time: a union, narrowed by `format`.
   const either = buildContext(source, { format });
   expectTypeOf(either).toEqualTypeOf<ContextWindow<OpenAIMessage> | ContextWindow<AnthropicMessage> | ContextWindow<ResponsesItem>>();
-  if (either.format === "anthropic") {
-    const p: MessageParam[] = either.messages;
-    void p;
-  } else if (either.format === "responses") {
-    const p: ResponseInputItem[] = either.messages;
-    void p;
-  } else {
-    const p: ChatCompletionMessageParam[] = either.messages;
-    void p;
-  }
+  if (either.format === "anthropic") expectTypeOf(either.messages).toExtend<MessageParam[]>();
+  else if (either.format === "responses") expectTypeOf(either.messages).toExtend<ResponseInputItem[]>();
+  else expectTypeOf(either.messages).toExtend<ChatCompletionMessageParam[]>();
   expectTypeOf<ContextWindowFor<{ format?: ContextFormat }>>().toEqualTypeOf<ContextWindow<OpenAIMessage> | ContextWindow<AnthropicMessage> | ContextWindow<ResponsesItem>>();
-  const responses: ResponseInputItem[] = buildContext(source, { format: "responses" }).messages;
+  expectTypeOf(buildContext(source, { format: "responses" }).messages).toExtend<ResponseInputItem[]>();
   expectTypeOf(buildContext(source, { format: "responses" }).format).toEqualTypeOf<"responses">();
-  // @ts-expect-error Responses items are not chat messages
-  const wrong3: ChatCompletionMessageParam[] = buildContext(source, { format: "responses" }).messages;
-  void [responses, wrong3];
+  // Responses items are not chat messages
+  expectTypeOf(buildContext(source, { format: "responses" }).messages).not.toExtend<ChatCompletionMessageParam[]>();
   expectTypeOf<ContextWindowFor<undefined>>().toEqualTypeOf<ContextWindow<OpenAIMessage>>();
-  // @ts-expect-error an Anthropic context is not OpenAI messages
-  const wrong: ChatCompletionMessageParam[] = anthropic.messages;
-  // @ts-expect-error nor the other way round (an OpenAI system message is not a MessageParam)
-  const wrong2: MessageParam[] = buildContext(source).messages;
-  void [openai, openai2, openai3, params, system, wrong, wrong2];
+  // An Anthropic context is not OpenAI messages, nor the other way round (an OpenAI system message is not a MessageParam)
+  expectTypeOf(anthropic.messages).not.toExtend<ChatCompletionMessageParam[]>();
+  expectTypeOf(buildContext(source).messages).not.toExtend<MessageParam[]>();
 }
 void typeChecks;
 
 /** The same through the Chat, as users call it. Never called. */
 async function chatTypeChecks(chat: Awaited<ReturnType<ReturnType<Loom["user"]>["create"]>>, format: ContextFormat): Promise<void> {
-  const openai: ChatCompletionMessageParam[] = (await chat.buildContext()).messages;
-  const openai2: ChatCompletionMessageParam[] = (await chat.buildContext({ maxMessages: 4 })).messages;
-  const anthropic: MessageParam[] = (await chat.buildContext({ format: "anthropic" })).messages;
+  expectTypeOf((await chat.buildContext()).messages).toExtend<ChatCompletionMessageParam[]>();
+  expectTypeOf((await chat.buildContext({ maxMessages: 4 })).messages).toExtend<ChatCompletionMessageParam[]>();
+  expectTypeOf((await chat.buildContext({ format: "anthropic" })).messages).toExtend<MessageParam[]>();
   const either = await chat.buildContext({ format });
-  if (either.format === "anthropic") {
-    const p: MessageParam[] = either.messages;
-    void p;
-  } else if (either.format === "responses") {
-    const p: ResponseInputItem[] = either.messages;
-    void p;
-  } else {
-    const p: ChatCompletionMessageParam[] = either.messages;
-    void p;
-  }
-  // @ts-expect-error an Anthropic context is not OpenAI messages
-  const wrong: ChatCompletionMessageParam[] = (await chat.buildContext({ format: "anthropic" })).messages;
-  void [openai, openai2, anthropic, wrong];
+  if (either.format === "anthropic") expectTypeOf(either.messages).toExtend<MessageParam[]>();
+  else if (either.format === "responses") expectTypeOf(either.messages).toExtend<ResponseInputItem[]>();
+  else expectTypeOf(either.messages).toExtend<ChatCompletionMessageParam[]>();
+  // An Anthropic context is not OpenAI messages
+  expectTypeOf((await chat.buildContext({ format: "anthropic" })).messages).not.toExtend<ChatCompletionMessageParam[]>();
 }
 void chatTypeChecks;
 

@@ -9,18 +9,18 @@ import { fromUIMessages, toUIMessages, type ChatUIMessage, type ChatUIMetadata }
 
 /** Never called: what tsc checks is the types of these calls. */
 function typeChecks(chat: Chat, stored: UIMessage[], typed: UIMessage<{ at: number }, { weather: { city: string } }>[]): void {
-  const ui: UIMessage<ChatUIMetadata>[] = toUIMessages(chat);
-  const plain: UIMessage[] = toUIMessages(chat);
+  const ui = toUIMessages(chat);
+  expectTypeOf(ui).toExtend<UIMessage<ChatUIMetadata>[]>();
+  expectTypeOf(ui).toExtend<UIMessage[]>();
   expectTypeOf(toUIMessages(chat, { leaf: 3 })).toEqualTypeOf<ChatUIMessage[]>();
   const part = ui[0]!.parts[0]!;
   expectTypeOf(part).toEqualTypeOf<UIMessagePart<UIDataTypes, UITools>>();
   if (part.type === "file") {
-    const f: FileUIPart = part;
-    const url: string = f.url;
-    void url;
+    expectTypeOf(part).toExtend<FileUIPart>();
+    expectTypeOf(part.url).toEqualTypeOf<string>();
   } else if (part.type === "reasoning") {
-    const r: ReasoningUIPart = part;
-    void r.providerMetadata?.anthropic?.signature;
+    expectTypeOf(part).toExtend<ReasoningUIPart>();
+    expectTypeOf(part).toHaveProperty("providerMetadata");
   }
   expectTypeOf(fromUIMessages(stored)).toEqualTypeOf<MessageInput[]>();
   expectTypeOf(fromUIMessages(typed, { reasoning: "drop" })).toEqualTypeOf<MessageInput[]>();
@@ -29,7 +29,6 @@ function typeChecks(chat: Chat, stored: UIMessage[], typed: UIMessage<{ at: numb
   fromUIMessages(stored, { reasoning: "skip" });
   // @ts-expect-error ModelMessages are not UIMessages
   fromUIMessages([{ role: "user", content: "hi" }]);
-  void plain;
 }
 void typeChecks;
 

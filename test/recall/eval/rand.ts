@@ -1,5 +1,5 @@
 // The generator's seeded randomness (mulberry32, as the rest of the bench and tests use).
-import { rng } from "../../test/recall/eval-set.js";
+import { rng } from "../eval-set.js";
 
 export class Rand {
   readonly #next: () => number;

@@ -1,5 +1,5 @@
 // The first recall-quality table (kept for test/recall/planted.test.ts; the suite is now
-// bench/recall-quality.ts, on the generated evaluation set of bench/recall-eval/).
+// bench/recall-quality.ts, on the generated evaluation set of test/recall/eval/).
 // Recall quality of the built-in hashing embedder: 40 facts planted in a long conversation,
 // each asked for later in other words (test/recall/eval-set.ts). recall@k is the share of
 // questions whose fact's prompt is among the k prompts most similar to the question; "policy"
@@ -7,13 +7,13 @@
 // synthetic exchanges, and the real OpenAssistant exchanges of ../shared/data when present.
 // No public long-conversation QA set is available offline here, hence the hand-written set.
 
-import { JsEngine } from "../../src/engine/index.js";
-import { EmbeddingIndex } from "../../src/recall/embedding-index.js";
-import { hashingEmbedder } from "../../src/recall/hashing.js";
-import { embedTexts, type Embedder } from "../../src/recall/embedder.js";
-import { RecallMemory } from "../../src/recall/memory.js";
-import type { RecallMessage } from "../../src/recall/policy.js";
-import { FACTS, oasstExchanges, plant, syntheticExchanges } from "../../test/recall/eval-set.js";
+import { JsEngine } from "../../../src/engine/index.js";
+import { EmbeddingIndex } from "../../../src/recall/embedding-index.js";
+import { hashingEmbedder } from "../../../src/recall/hashing.js";
+import { embedTexts, type Embedder } from "../../../src/recall/embedder.js";
+import { RecallMemory } from "../../../src/recall/memory.js";
+import type { RecallMessage } from "../../../src/recall/policy.js";
+import { FACTS, oasstExchanges, plant, syntheticExchanges } from "../eval-set.js";
 
 const KS = [1, 2, 5, 10] as const;
 

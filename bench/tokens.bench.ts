@@ -8,7 +8,8 @@
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { Bench } from "tinybench";
-import { heuristicCounter, loadEncoding, tiktokenCounter, type TokenCounter } from "../src/tokens/index.js";
+import { heuristicCounter, loadEncoding, type TokenCounter } from "../src/tokens/index.js";
+import { tiktokenCounter } from "../test/tokens/tiktoken.js";
 import { wasmBpeCounter } from "../src/tokens/wasm-bpe.js";
 import { corpus } from "./corpus.js";
 import { TS_LOADER, fmt, ratio, type SuiteOptions } from "./report.js";

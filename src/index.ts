@@ -32,7 +32,7 @@ export type { Encoding } from "./models/types.js";
 export { budgetFor, DEFAULT_SPLIT, EFFECTIVE_FRACTION, type Budget, type BudgetSplit, type BudgetOptions } from "./models/budget.js";
 export { countTokens, loadTokenizer, type CountingMode } from "./models/counting.js";
 export {
-  loadEncoding, tiktokenCounter, wasmBpeCounter, heuristicCounter, messageTokens, type TokenCounter, type CountableMessage,
+  loadEncoding, wasmBpeCounter, heuristicCounter, messageTokens, type TokenCounter, type CountableMessage,
 } from "./tokens/index.js";
 export { memoryStore } from "./store/memory.js";
 export { MessageColumns } from "./store/columns.js";

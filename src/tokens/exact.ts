@@ -4,13 +4,10 @@ import { HeapBpe, type BpeCore } from "./bpe.js";
 import type { TokenCounter } from "./types.js";
 
 /**
- * Exact BPE counters, loaded lazily: nothing is loaded until a chat or a call needs an
- * encoding, and nothing is ever fetched (the ranks ship inside the npm packages).
- *
- * The default backend is gpt-tokenizer: the same counts as OpenAI's tiktoken, about
- * 0.3 s and 20 MB of heap to load o200k_base, against js-tiktoken's 0.8 s and 100 MB
- * (measured here; `npm run bench` prints both). That fits a Cloudflare Worker's 128 MB.
- * js-tiktoken stays available as `tiktokenCounter(encoding)`.
+ * The exact counter on gpt-tokenizer, loaded lazily: the fallback where ctxloom's WebAssembly
+ * counter cannot load (wasm-bpe.ts). gpt-tokenizer is an optional peer dependency (30 MB of
+ * ranks installed): it is imported only when this is called, and nothing is ever fetched. It
+ * gives the same counts as OpenAI's tiktoken, in about 0.3 s and 20 MB of heap for o200k_base.
  */
 
 // Text that looks like a special token ("<|endoftext|>") is counted as plain text, as it
@@ -33,14 +30,29 @@ function checkEncoding(encoding: unknown): Encoding {
   return encoding;
 }
 
-/** Loads an encoding's exact counter (once per process) and returns it. */
+/** gpt-tokenizer could not be imported: most likely not installed (it is an optional peer dependency). */
+function notInstalled(cause: unknown): never {
+  throw new CtxloomError(
+    "WASM_UNAVAILABLE",
+    `gpt-tokenizer, ctxloom's exact counter where its WebAssembly counter cannot run, could not be imported (${String(cause)}). ` +
+      `It is an optional peer dependency: npm install gpt-tokenizer, or hand the counter's module over (provideBpeModule), ` +
+      `or count with the heuristic (Loom.open({ counting: "heuristic" })).`,
+    { cause },
+  );
+}
+
+/**
+ * Loads an encoding's counter on gpt-tokenizer (once per process) and returns it.
+ * @throws WASM_UNAVAILABLE when gpt-tokenizer (an optional peer dependency) is not installed
+ */
 export function loadEncoding(encoding: Encoding): Promise<TokenCounter> {
   checkEncoding(encoding);
   const ready = loaded.get(encoding);
   if (ready) return Promise.resolve(ready);
   let pending = loading.get(encoding);
   if (!pending) {
-    pending = (encoding === "o200k_base" ? import("gpt-tokenizer/encoding/o200k_base") : import("gpt-tokenizer/encoding/cl100k_base"))
+    // Each import() carries its own .catch: bundlers then leave a missing gpt-tokenizer to run time.
+    pending = (encoding === "o200k_base" ? import("gpt-tokenizer/encoding/o200k_base").catch(notInstalled) : import("gpt-tokenizer/encoding/cl100k_base").catch(notInstalled))
       .then((api) => {
         const counter = exactCounter(encoding, api.default, (text) => api.countTokens(text, PLAIN));
         loaded.set(encoding, counter);
@@ -115,15 +127,4 @@ function fitByEnds(bpe: HeapBpe, text: string, maxTokens: number): number {
 /** The encoding's counter if it is loaded, else undefined. */
 export function loadedEncoding(encoding: Encoding): TokenCounter | undefined {
   return loaded.get(encoding);
-}
-
-/** An exact counter on js-tiktoken (OpenAI's tiktoken ported to JS), for those who want that implementation. */
-export async function tiktokenCounter(encoding: Encoding): Promise<TokenCounter> {
-  checkEncoding(encoding);
-  const [{ Tiktoken }, ranks] = await Promise.all([
-    import("js-tiktoken/lite"),
-    encoding === "o200k_base" ? import("js-tiktoken/ranks/o200k_base") : import("js-tiktoken/ranks/cl100k_base"),
-  ]);
-  const tiktoken = new Tiktoken(ranks.default);
-  return { name: `tiktoken:${encoding}`, exact: true, count: (text) => tiktoken.encode(text, [], []).length };
 }

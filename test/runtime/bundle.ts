@@ -18,8 +18,11 @@ export interface Bundle {
   gzipBytes: number;
 }
 
-/** Bundles `entry` (a file in `project`) for the given export conditions. */
-export async function bundle(project: string, entry: string, conditions: string[]): Promise<Bundle> {
+/**
+ * Bundles `entry` (a file in `project`) for the given export conditions; `nodePaths` are folders
+ * searched for packages the project lacks (an optional peer the app installed, say).
+ */
+export async function bundle(project: string, entry: string, conditions: string[], nodePaths: string[] = []): Promise<Bundle> {
   const wasm = new Map<string, Uint8Array>();
   const result = await build({
     absWorkingDir: project,
@@ -29,6 +32,7 @@ export async function bundle(project: string, entry: string, conditions: string[
     platform: "browser",
     target: "es2022",
     conditions,
+    nodePaths,
     write: false,
     metafile: true,
     logLevel: "silent",

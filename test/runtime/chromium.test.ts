@@ -3,13 +3,14 @@
 // the one `npm ci` brings (@sparticuz/chromium ships a Chromium binary inside its npm package,
 // unpacked to the temp folder on first use); where it cannot start, Debian's /usr/bin/chromium
 // (.ci/run installs it). With neither, the test skips and says how to enable it.
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import sparticuz from "@sparticuz/chromium";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { installedPackage, sh, type InstalledPackage } from "../package/fixture.js";
+import { join } from "node:path";
+import { installedPackage, repoRoot, sh, type InstalledPackage } from "../package/fixture.js";
 import { bundle, type Bundle } from "./bundle.js";
 
 const DEBIAN = "/usr/bin/chromium";
@@ -45,6 +46,8 @@ if ("why" in found) {
 
 let pkg: InstalledPackage;
 let page: Bundle;
+/** The same page in an app that installed gpt-tokenizer, the optional peer that counts where WebAssembly cannot run. */
+let pageWithPeer: Bundle;
 let server: Server | undefined;
 let browser: Browser | undefined;
 
@@ -52,15 +55,20 @@ beforeAll(async () => {
   if ("why" in found) return;
   pkg = await installedPackage();
   page = await bundle(pkg.project, "browser-main.js", ["browser"]);
-  const html = `<!doctype html><meta charset="utf-8"><title>ctxloom</title><script type="module" src="/main.js"></script>`;
+  pageWithPeer = await bundle(pkg.project, "browser-main.js", ["browser"], [join(repoRoot, "node_modules")]);
+  const html = (script: string) => `<!doctype html><meta charset="utf-8"><title>ctxloom</title><script type="module" src="${script}"></script>`;
+  // The exact counter's module, which the bundle fetches from beside itself (a bundler that follows new URL(..., import.meta.url) ships it).
+  const bpe = readFileSync(join(pkg.packageDir, "dist/ctxloom-bpe.wasm"));
   // Serves the page and its bundle only, on an ephemeral port of the loopback interface.
   server = createServer((req, res) => {
-    if (req.url === "/") res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(html);
-    // The same page under a CSP that does not allow WebAssembly ('wasm-unsafe-eval').
+    if (req.url === "/") res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(html("/main.js"));
+    // The page under a CSP that does not allow WebAssembly ('wasm-unsafe-eval'), in the app with the fallback counter.
     else if (req.url === "/csp") {
-      res.writeHead(200, { "content-type": "text/html; charset=utf-8", "content-security-policy": "script-src 'self'" }).end(html);
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8", "content-security-policy": "script-src 'self'" }).end(html("/main-peer.js"));
     }
     else if (req.url === "/main.js") res.writeHead(200, { "content-type": "text/javascript" }).end(page.code);
+    else if (req.url === "/main-peer.js") res.writeHead(200, { "content-type": "text/javascript" }).end(pageWithPeer.code);
+    else if (req.url === "/ctxloom-bpe.wasm") res.writeHead(200, { "content-type": "application/wasm" }).end(bpe);
     else res.writeHead(404).end();
   });
   server.requestTimeout = 10_000;
@@ -105,7 +113,7 @@ describe.skipIf("why" in found)("a browser (headless Chromium)", () => {
     expect(out.report).toEqual(node.report);
   });
 
-  test("under a CSP without 'wasm-unsafe-eval' the page still works, on the JS engine", async () => {
+  test("under a CSP without 'wasm-unsafe-eval' the page still works, on the JS engine (gpt-tokenizer installed: it counts)", async () => {
     const out = await runPage("/csp");
     expect(out.report.engine).toBe("js");
     const node = JSON.parse(await sh(process.execPath, ["node-main.js"], { cwd: pkg.project }));

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { tiktokenCounter } from "../../src/index.js";
+import { tiktokenCounter } from "../tokens/tiktoken.js";
 import { cleanEnv, installedPackage, repoRoot, sh, type InstalledPackage } from "../package/fixture.js";
 import { sharedStrings } from "../tokens/shared-strings.js";
 

@@ -14,7 +14,7 @@ const BUDGETS = {
   /**
    * The .tgz `npm pack` writes. Since issue 15 it holds the exact counter's tables
    * (dist/ctxloom-bpe.wasm: o200k_base and cl100k_base ranks, 2.3 MiB, about 1.35 MiB gzip);
-   * gpt-tokenizer (the fallback) and js-tiktoken stay dependencies.
+   * gpt-tokenizer (the fallback) is an optional peer, js-tiktoken a devDependency (install.test.ts).
    */
   tarball: 2 * MiB,
   /** The package unpacked in node_modules. */

@@ -6,11 +6,11 @@
 //
 // Built once per content of the inputs and shared by every test file and worker: the first
 // caller takes a lock directory and builds; the others wait for it. Later runs with the same
-// inputs reuse the result.
+// inputs reuse the result (the key covers this file too: a change here builds afresh).
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
-  copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync,
+  copyFileSync, cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync,
   symlinkSync, utimesSync, writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
@@ -45,6 +45,10 @@ export interface InstalledPackage {
   files: string[];
   /** Size of the built core, bytes. */
   wasmBytes: number;
+  /** Bytes of every file the install wrote to the fresh project's node_modules: the package and its required dependencies. */
+  installedBytes: number;
+  /** The packages the install put in node_modules (ctxloom and its required dependencies), with their bytes. */
+  installed: Record<string, number>;
   /** Seconds the build, pack and install took (0 when reused). */
   seconds: number;
 }
@@ -80,6 +84,24 @@ export async function sh(file: string, args: string[], options: { cwd: string; e
     const e = error as { stdout?: string; stderr?: string; message: string };
     throw new Error(`${file} ${args.join(" ")} failed in ${options.cwd}:\n${e.message}\n${e.stdout ?? ""}\n${e.stderr ?? ""}`);
   }
+}
+
+/** Bytes of the files under `path`, links not followed. */
+function bytesUnder(path: string): number {
+  const stat = lstatSync(path);
+  if (!stat.isDirectory()) return stat.isFile() ? stat.size : 0;
+  return readdirSync(path).reduce((sum, name) => sum + bytesUnder(join(path, name)), 0);
+}
+
+/** What an install put in node_modules: its bytes, and each package's (scoped ones by their full name). */
+function installedSizes(modules: string): { installedBytes: number; installed: Record<string, number> } {
+  const installed: Record<string, number> = {};
+  for (const name of readdirSync(modules)) {
+    if (name.startsWith(".")) continue;
+    const scoped = name.startsWith("@") ? readdirSync(join(modules, name)).map((n) => `${name}/${n}`) : [name];
+    for (const pkg of scoped) installed[pkg] = bytesUnder(join(modules, pkg));
+  }
+  return { installedBytes: bytesUnder(modules), installed };
 }
 
 function listFiles(path: string, out: string[] = []): string[] {
@@ -143,7 +165,7 @@ async function prepare(): Promise<InstalledPackage> {
   }
 }
 
-/** Keeps the three newest cached builds (about 50 MB each, mostly the tokenizers); never one younger than 10 minutes, which a parallel run may be using. */
+/** Keeps the three newest cached builds (a few MB each); never one younger than 10 minutes, which a parallel run may be using. */
 function prune(cacheRoot: string, key: string): void {
   const entries = readdirSync(cacheRoot)
     .filter((name) => !name.startsWith(key))
@@ -181,7 +203,7 @@ async function build(work: string, dir: string): Promise<InstalledPackage> {
   symlinkSync(join(repoRoot, "node_modules"), join(stage, "node_modules"), "dir");
   await sh("npm", ["run", "build"], { cwd: stage });
 
-  // 2. Pack it (the build just ran: skip the prepare script).
+  // 2. Pack it (the package has no lifecycle script to skip; --ignore-scripts keeps it so).
   const packed = JSON.parse(await sh("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", work], { cwd: stage }))[0] as {
     filename: string; size: number; unpackedSize: number; files: { path: string }[];
   };
@@ -207,6 +229,7 @@ async function build(work: string, dir: string): Promise<InstalledPackage> {
     unpackedBytes: packed.unpackedSize,
     files: packed.files.map((f) => f.path).sort(),
     wasmBytes: statSync(join(stage, "build/ctxloom.wasm")).size,
+    ...installedSizes(join(project, "node_modules")),
     seconds: Math.round((performance.now() - started) / 100) / 10,
   };
   // The stage's node_modules link is not needed any more; the rest moves into place at once.

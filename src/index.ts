@@ -14,7 +14,7 @@ export type {
 } from "./context/build.js";
 export { SlidingWindow, type WindowOptions, type WindowMessage, type WindowStats } from "./context/sliding-window.js";
 export { truncateToolResult, type ToolResultOptions, type ToolResultTruncation, type ToolResultKeep } from "./context/tool-result.js";
-export type { StablePrefixOptions } from "./context/stable.js";
+export type { StablePrefixOptions } from "./context/types.js";
 export type {
   OpenAIMessage, OpenAISystemMessage, OpenAIUserMessage, OpenAIAssistantMessage, OpenAIToolMessage, OpenAIToolCall,
   AnthropicMessage, AnthropicBlock, AnthropicCacheControl,

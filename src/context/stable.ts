@@ -16,16 +16,7 @@
 // tool units are its guarantees, unchanged. O(W): the walks and selections touch the window.
 import { CtxloomError, checkOptions, describe } from "../errors.js";
 import { CRITICAL, ROLE_TOOL, ROLE_USER, type Selection } from "../engine/types.js";
-import type { ContextSource } from "./types.js";
-
-/** The options of `buildContext({ stablePrefix })`. */
-export interface StablePrefixOptions {
-  /**
-   * The most of the conversation's room (a fraction from 0 to 0.5) that may be left unused to
-   * keep the start of the request unchanged across builds. Default 0.1.
-   */
-  step?: number;
-}
+import type { ContextSource, StablePrefixOptions } from "./types.js";
 
 /** The default `stablePrefix.step`. */
 export const DEFAULT_PREFIX_STEP = 0.1;

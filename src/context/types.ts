@@ -6,7 +6,15 @@ import type { ToolDefinition } from "../tokens/tools.js";
 import type { Message } from "../message.js";
 import type { AnthropicMessage, OpenAIMessage, ResponsesItem, SummaryPresentation } from "./format.js";
 import type { SummaryOptions } from "../summary/policy.js";
-import type { StablePrefixOptions } from "./stable.js";
+
+/** The options of `buildContext({ stablePrefix })`. */
+export interface StablePrefixOptions {
+  /**
+   * The most of the conversation's room (a fraction from 0 to 0.5) that may be left unused to
+   * keep the start of the request unchanged across builds. Default 0.1.
+   */
+  step?: number;
+}
 
 /** Options of `chat.buildContext()` and `chat.buildPrompt()`. */
 export interface BuildOptions {

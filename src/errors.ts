@@ -15,6 +15,9 @@
  * - WASM_UNAVAILABLE: the WebAssembly core could not be loaded.
  * - STORE_CORRUPT: the store holds data the library cannot read back.
  * - STORE_FAILED: the store could not write a change; nothing was changed, retry it.
+ * - STORE_OUTCOME_UNKNOWN: the connection to the store was lost after an append was sent, so it
+ *   may or may not have been stored; retry it with the same key (the message names it): a
+ *   message stored under that key is returned, never appended twice.
  * - IMPORT_FAILED: a file to import is in no known format or is broken; nothing was imported.
  * - EMBEDDER_FAILED: an embedder threw, or returned the wrong count, dimension or non-finite numbers; nothing was changed.
  * - UNSUPPORTED_CONTENT: an SDK object (a message, block, part or item) holds something a chat message cannot
@@ -41,6 +44,7 @@ export type ErrorCode =
   | "WASM_UNAVAILABLE"
   | "STORE_CORRUPT"
   | "STORE_FAILED"
+  | "STORE_OUTCOME_UNKNOWN"
   | "IMPORT_FAILED"
   | "EMBEDDER_FAILED"
   | "UNSUPPORTED_CONTENT";

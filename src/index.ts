@@ -6,6 +6,7 @@ export { EMBED_BATCH } from "./tree/embed-queue.js";
 export { hashingEmbedder, type Embedder, type HashingEmbedderOptions, type RecallReason } from "./recall/index.js";
 export { UserChats, type CreateChatOptions } from "./tree/user-chats.js";
 export { Chat, type ChatStats } from "./tree/chat.js";
+export type { AppendOptions } from "./tree/append-key.js";
 export { MAX_TOKENS, MAX_MESSAGES, type Message, type MessageInput, type ToolCall, type Role, type Priority } from "./message.js";
 export type { ContentPart, TextPart, ImagePart, FilePart, ReasoningPart, RedactedReasoningPart } from "./parts.js";
 export { CANCELLED_RESULT } from "./context/tool-units.js";

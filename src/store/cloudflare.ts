@@ -16,7 +16,27 @@ export interface DurableObjectStoreOptions {
   tablePrefix?: string;
 }
 
-const SCHEMA_VERSION = 1;
+/** Every schema version's statements, oldest first (tables named with prefix `p`); a released one never changes. */
+const migrations = (p: string): string[][] => [
+  [
+    // Chat ids are scoped to their user (an import keeps the exported id).
+    `CREATE TABLE ${p}chats (user_id TEXT NOT NULL, id TEXT NOT NULL, title TEXT NOT NULL, model TEXT NOT NULL, system TEXT,
+      options TEXT NOT NULL, head INTEGER, message_count INTEGER NOT NULL, created_at REAL NOT NULL, updated_at REAL NOT NULL,
+      PRIMARY KEY (user_id, id)) WITHOUT ROWID`,
+    `CREATE INDEX ${p}chats_user ON ${p}chats (user_id, updated_at DESC)`,
+    `CREATE TABLE ${p}messages (user_id TEXT NOT NULL, chat_id TEXT NOT NULL, id INTEGER NOT NULL, parent INTEGER, role TEXT NOT NULL, content TEXT NOT NULL,
+      priority TEXT NOT NULL, tokens INTEGER NOT NULL, name TEXT, tool_calls TEXT, tool_call_id TEXT, kind TEXT NOT NULL,
+      covers_first INTEGER, covers_last INTEGER, parts TEXT, created_at REAL NOT NULL, PRIMARY KEY (user_id, chat_id, id)) WITHOUT ROWID`,
+    `CREATE TABLE ${p}embeddings (user_id TEXT NOT NULL, chat_id TEXT NOT NULL, message_id INTEGER NOT NULL, embedder TEXT NOT NULL,
+      dimension INTEGER NOT NULL, vector BLOB NOT NULL, PRIMARY KEY (user_id, chat_id, embedder, dimension, message_id)) WITHOUT ROWID`,
+  ],
+  [
+    // The key an append was made with, unique per chat: a retry finds its message instead of adding it twice.
+    `ALTER TABLE ${p}messages ADD COLUMN key TEXT`,
+    `CREATE UNIQUE INDEX ${p}messages_key ON ${p}messages (user_id, chat_id, key) WHERE key IS NOT NULL`,
+  ],
+];
+const SCHEMA_VERSION = migrations("").length;
 
 /**
  * A store in a Durable Object's SQLite storage (`ctx.storage`), for Cloudflare Workers.
@@ -41,11 +61,11 @@ export function durableObjectStore(storage: DurableObjectStorageLike, options?: 
   const sql = storage.sql;
   const exec = (query: string, ...bindings: unknown[]) => sql.exec(query, ...bindings);
   const INSERT_MESSAGE = `INSERT INTO ${p}messages (user_id, chat_id, id, parent, role, content, priority, tokens, name, tool_calls, tool_call_id,
-    kind, covers_first, covers_last, parts, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
-  const insertMessage = (userId: string, chatId: string, m: Message): void => {
+    kind, covers_first, covers_last, parts, created_at, key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+  const insertMessage = (userId: string, chatId: string, m: Message, key: string | null): void => {
     exec(INSERT_MESSAGE, userId, chatId, m.id, m.parentId, m.role, m.content, m.priority, m.tokens, m.name ?? null,
       m.toolCalls ? JSON.stringify(m.toolCalls) : null, m.toolCallId ?? null, m.kind, m.covers?.first ?? null, m.covers?.last ?? null,
-      m.parts ? JSON.stringify(m.parts) : null, m.createdAt);
+      m.parts ? JSON.stringify(m.parts) : null, m.createdAt, key);
   };
   const insertChat = (c: ChatRecord): void => {
     exec(
@@ -62,19 +82,9 @@ export function durableObjectStore(storage: DurableObjectStorageLike, options?: 
       if (version > SCHEMA_VERSION) {
         throw new CtxloomError("STORE_CORRUPT", `This Durable Object's ctxloom tables are at schema version ${version}, newer than this release's ${SCHEMA_VERSION}; upgrade ctxloom.`);
       }
-      if (version === 0) {
-        // Chat ids are scoped to their user (an import keeps the exported id).
-        exec(`CREATE TABLE ${p}chats (user_id TEXT NOT NULL, id TEXT NOT NULL, title TEXT NOT NULL, model TEXT NOT NULL, system TEXT,
-          options TEXT NOT NULL, head INTEGER, message_count INTEGER NOT NULL, created_at REAL NOT NULL, updated_at REAL NOT NULL,
-          PRIMARY KEY (user_id, id)) WITHOUT ROWID`);
-        exec(`CREATE INDEX ${p}chats_user ON ${p}chats (user_id, updated_at DESC)`);
-        exec(`CREATE TABLE ${p}messages (user_id TEXT NOT NULL, chat_id TEXT NOT NULL, id INTEGER NOT NULL, parent INTEGER, role TEXT NOT NULL, content TEXT NOT NULL,
-          priority TEXT NOT NULL, tokens INTEGER NOT NULL, name TEXT, tool_calls TEXT, tool_call_id TEXT, kind TEXT NOT NULL,
-          covers_first INTEGER, covers_last INTEGER, parts TEXT, created_at REAL NOT NULL, PRIMARY KEY (user_id, chat_id, id)) WITHOUT ROWID`);
-        exec(`CREATE TABLE ${p}embeddings (user_id TEXT NOT NULL, chat_id TEXT NOT NULL, message_id INTEGER NOT NULL, embedder TEXT NOT NULL,
-          dimension INTEGER NOT NULL, vector BLOB NOT NULL, PRIMARY KEY (user_id, chat_id, embedder, dimension, message_id)) WITHOUT ROWID`);
-        exec(`INSERT INTO ${p}schema (version) VALUES (?)`, SCHEMA_VERSION);
-      }
+      if (version === SCHEMA_VERSION) return;
+      for (const statement of migrations(p).slice(version).flat()) exec(statement);
+      exec(version === 0 ? `INSERT INTO ${p}schema (version) VALUES (?)` : `UPDATE ${p}schema SET version = ?`, SCHEMA_VERSION);
     });
     migrated = true;
   };
@@ -94,7 +104,7 @@ export function durableObjectStore(storage: DurableObjectStorageLike, options?: 
       ready();
       storage.transactionSync(() => {
         insertChat(c);
-        for (const m of messages) insertMessage(c.userId, c.id, m);
+        for (const m of messages) insertMessage(c.userId, c.id, m, null);
       });
     },
     listChats(userId) {
@@ -108,14 +118,18 @@ export function durableObjectStore(storage: DurableObjectStorageLike, options?: 
       const messages = exec(`SELECT * FROM ${p}messages WHERE user_id = ? AND chat_id = ? AND id >= ? ORDER BY id`, userId, chatId, since).toArray().map(messageOf);
       return { chat: chatOf(row), messages };
     },
-    appendMessage(userId, chatId, m: Message, head, updatedAt): AppendResult {
+    appendMessage(userId, chatId, m: Message, head, updatedAt, key): AppendResult {
       ready();
       return storage.transactionSync((): AppendResult => {
         const row = exec(`SELECT message_count FROM ${p}chats WHERE id = ? AND user_id = ?`, chatId, userId).toArray()[0];
         if (!row) throw new Error(`no chat ${chatId} of user ${userId}`);
+        if (key !== undefined) {
+          const stored = exec(`SELECT * FROM ${p}messages WHERE user_id = ? AND chat_id = ? AND key = ?`, userId, chatId, key).toArray()[0];
+          if (stored) return { ok: false, existing: messageOf(stored) };
+        }
         const size = row.message_count as number;
         if (m.id !== size) return { ok: false, size };
-        insertMessage(userId, chatId, m);
+        insertMessage(userId, chatId, m, key ?? null);
         exec(`UPDATE ${p}chats SET message_count = ?, head = ?, updated_at = ? WHERE user_id = ? AND id = ?`, size + 1, head, updatedAt, userId, chatId);
         return { ok: true };
       });

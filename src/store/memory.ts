@@ -6,6 +6,8 @@ interface Entry {
   messages: MessageColumns;
   /** Embeddings by embedder key ("name/dimension"), then message id. */
   embeddings: Map<string, Map<number, Float32Array>>;
+  /** Message ids by the key they were appended with; made at the first key (the Loom gives none to this store). */
+  keys?: Map<string, number>;
 }
 
 /**
@@ -53,11 +55,16 @@ export function memoryStore(): Store {
       const entry = find(userId, chatId);
       return entry && { chat: copyChat(entry.chat), messages: entry.messages.slice(since) };
     },
-    appendMessage(userId, chatId, message, head, updatedAt) {
+    appendMessage(userId, chatId, message, head, updatedAt, key) {
       const entry = get(userId, chatId);
       const size = entry.messages.size;
+      if (key !== undefined) {
+        const id = entry.keys?.get(key);
+        if (id !== undefined) return { ok: false, existing: entry.messages.message(id) };
+      }
       if (message.id !== size) return { ok: false, size };
       entry.messages.push(message);
+      if (key !== undefined) (entry.keys ??= new Map()).set(key, size);
       const chat = entry.chat;
       chat.head = head;
       chat.updatedAt = updatedAt;

@@ -5,7 +5,8 @@
  *   <p>schema   version (one row)
  *   <p>chats    (user_id, id) PK, title, model, system, options json, head, message_count, created_at, updated_at
  *   <p>messages (user_id, chat_id, id) PK, parent, role, content, priority, tokens, name, tool_calls json,
- *               tool_call_id, kind, covers_first, covers_last, parts json, created_at
+ *               tool_call_id, kind, covers_first, covers_last, parts json, created_at,
+ *               key (the append's; unique per chat where set: index <p>messages_key)
  *   <p>embeddings (user_id, chat_id, embedder, dimension, message_id) PK, vector bytea (f32, little-endian)
  *
  * Chat ids are scoped to their user (an import keeps the exported id), so every key holds both.
@@ -15,7 +16,7 @@
  * `message_count` is the chat's next message id: the conditional append bumps it in the
  * same statement that inserts the row, so two writers can never take the same id.
  */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 export function migrations(p: string): string[][] {
   return [
@@ -78,6 +79,12 @@ export function migrations(p: string): string[][] {
       `WITH chats AS (UPDATE ${p}chats SET ${escaped("user_id", "id")} WHERE ${holdingSoh("user_id", "id")}),
         messages AS (UPDATE ${p}messages SET ${escaped("user_id", "chat_id")} WHERE ${holdingSoh("user_id", "chat_id")})
         UPDATE ${p}embeddings SET ${escaped("user_id", "chat_id", "embedder")} WHERE ${holdingSoh("user_id", "chat_id", "embedder")}`,
+    ],
+    // version 3: the key an append was made with, unique per chat, so that a retry of an append
+    // whose answer was lost finds its message instead of adding it twice.
+    [
+      `ALTER TABLE ${p}messages ADD COLUMN key text`,
+      `CREATE UNIQUE INDEX ${p}messages_key ON ${p}messages (user_id, chat_id, key) WHERE key IS NOT NULL`,
     ],
   ];
 }

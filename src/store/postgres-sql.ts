@@ -13,6 +13,7 @@ export interface Statements {
   loadChat: Statement;
   loadMessages: Statement;
   append: Statement;
+  appended: Statement;
   size: Statement;
   setHead: Statement;
   deleteChat: Statement;
@@ -44,16 +45,24 @@ export function postgresStatements(p: string): Statements {
     loadMessages: s("load_messages", `SELECT ${MESSAGE_COLUMNS} FROM ${p}messages WHERE user_id = $3 AND chat_id = $1 AND id >= $2 ORDER BY id`),
     // The conditional append in one statement: the chat's count moves from the message's id
     // to the next (the row lock serializes writers; a loser matches no row), the message is
-    // inserted, and the change is announced on commit.
+    // inserted with its key (a key the chat holds already fails the unique index: nothing is
+    // written), and the change is announced on commit.
     append: s(
       "append",
       `WITH bump AS (
          UPDATE ${p}chats SET message_count = message_count + 1, head = $3, updated_at = $4
          WHERE id = $1 AND user_id = $2 AND message_count = $5
          RETURNING id, user_id, message_count)
-       INSERT INTO ${p}messages (user_id, chat_id, ${MESSAGE_COLUMNS})
-       SELECT bump.user_id, bump.id, $5, $6, $7, $8, $9, $10, $11, $12::json, $13, $14, $15, $16, $17::json, $18 FROM bump
+       INSERT INTO ${p}messages (user_id, chat_id, ${MESSAGE_COLUMNS}, key)
+       SELECT bump.user_id, bump.id, $5, $6, $7, $8, $9, $10, $11, $12::json, $13, $14, $15, $16, $17::json, $18, $19 FROM bump
        RETURNING (SELECT pg_notify('${channel}', json_build_object('u', user_id, 'c', id, 'n', message_count)::text) FROM bump)`,
+    ),
+    // Why an append wrote nothing: the chat's size, and the message stored under the key ($3), if any.
+    appended: s(
+      "appended",
+      `SELECT c.message_count, ${MESSAGE_COLUMNS.split(", ").map((column) => `m.${column}`).join(", ")}
+       FROM ${p}chats c LEFT JOIN ${p}messages m ON m.user_id = c.user_id AND m.chat_id = c.id AND m.key = $3
+       WHERE c.id = $1 AND c.user_id = $2`,
     ),
     size: s("size", `SELECT message_count FROM ${p}chats WHERE id = $1 AND user_id = $2`),
     setHead: s(

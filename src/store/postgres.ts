@@ -2,6 +2,7 @@ import type { Pool, PoolClient, PoolConfig, QueryResult } from "pg";
 import { CtxloomError, checkOptions, describe } from "../errors.js";
 import type { Message } from "../message.js";
 import type { AppendResult, ChatRecord, EmbedderInfo, EmbeddingRow, LoadedChat, Store } from "./types.js";
+import { appendRow, checkin, checkout } from "./postgres-append.js";
 import { SCHEMA_VERSION, migrations } from "./postgres-schema.js";
 import { chatFromRow, chatValues, fromText, messageFromRow, messageValues, toText, vectorFromBytes, vectorToBytes } from "./postgres-rows.js";
 import { postgresStatements, type Statements } from "./postgres-sql.js";
@@ -118,7 +119,7 @@ export function postgresStore(target: string | Pool, options?: PostgresStoreOpti
     },
     async importChat(chat, messages) {
       // One transaction: the chat and all its messages, or nothing.
-      const client = await (await open()).connect();
+      const client = await checkout(await open());
       try {
         await client.query("BEGIN");
         await client.query({ ...sql.createChat, values: chatValues(chat) });
@@ -133,7 +134,7 @@ export function postgresStore(target: string | Pool, options?: PostgresStoreOpti
         await client.query("ROLLBACK").catch(() => undefined);
         throw error;
       } finally {
-        client.release();
+        checkin(client);
       }
     },
     async listChats(userId) {
@@ -142,7 +143,7 @@ export function postgresStore(target: string | Pool, options?: PostgresStoreOpti
     async loadChat(userId, chatId, since = 0): Promise<LoadedChat | undefined> {
       [userId, chatId] = [toText(userId), toText(chatId)];
       // One snapshot: the record's head and count agree with the messages read.
-      const client = await (await open()).connect();
+      const client = await checkout(await open());
       try {
         await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
         const chat = (await client.query({ ...sql.loadChat, values: [chatId, userId] })).rows[0];
@@ -153,16 +154,11 @@ export function postgresStore(target: string | Pool, options?: PostgresStoreOpti
         await client.query("ROLLBACK").catch(() => undefined);
         throw error;
       } finally {
-        client.release();
+        checkin(client);
       }
     },
-    async appendMessage(userId, chatId, m: Message, head, updatedAt): Promise<AppendResult> {
-      [userId, chatId] = [toText(userId), toText(chatId)];
-      const r = await query(sql.append, [chatId, userId, head, updatedAt, ...messageValues(m)]);
-      if (r.rowCount === 1) return { ok: true };
-      const size = (await query(sql.size, [chatId, userId])).rows[0]?.message_count;
-      if (size === undefined) throw new Error(`no chat ${chatId} of user ${userId}`);
-      return { ok: false, size: Number(size) };
+    async appendMessage(userId, chatId, m: Message, head, updatedAt, key): Promise<AppendResult> {
+      return appendRow(await open(), sql, `${prefix}messages_key`, name, toText(chatId), toText(userId), m, head, updatedAt, key);
     },
     async setHead(userId, chatId, head, updatedAt, expected) {
       [userId, chatId] = [toText(userId), toText(chatId)];
@@ -193,7 +189,7 @@ export function postgresStore(target: string | Pool, options?: PostgresStoreOpti
     async watch(listener) {
       const p = await open();
       if (!listenClient) {
-        listenClient = await p.connect();
+        listenClient = await checkout(p);
         listenClient.on("notification", (n) => {
           if (n.channel !== sql.channel || !n.payload) return;
           const change = parseChange(n.payload);
@@ -208,7 +204,7 @@ export function postgresStore(target: string | Pool, options?: PostgresStoreOpti
           const client = listenClient;
           listenClient = undefined;
           await client.query(`UNLISTEN ${sql.channel}`).catch(() => undefined);
-          client.release();
+          checkin(client);
         }
       };
     },
@@ -216,7 +212,7 @@ export function postgresStore(target: string | Pool, options?: PostgresStoreOpti
       if (closed) return;
       closed = true;
       listeners.clear();
-      listenClient?.release();
+      if (listenClient) checkin(listenClient);
       listenClient = undefined;
       if (owned && pool) await pool.end();
     },
@@ -225,7 +221,7 @@ export function postgresStore(target: string | Pool, options?: PostgresStoreOpti
 }
 
 async function migrate(pool: Pool, prefix: string): Promise<void> {
-  const client = await pool.connect();
+  const client = await checkout(pool);
   try {
     // Instances starting together migrate one at a time.
     await client.query("SELECT pg_advisory_lock(hashtext($1))", [`${prefix}migrate`]);
@@ -250,7 +246,7 @@ async function migrate(pool: Pool, prefix: string): Promise<void> {
     throw error;
   } finally {
     await client.query("SELECT pg_advisory_unlock(hashtext($1))", [`${prefix}migrate`]).catch(() => undefined);
-    client.release();
+    checkin(client);
   }
 }
 

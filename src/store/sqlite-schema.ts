@@ -67,6 +67,14 @@ export const MIGRATIONS: readonly { version: number; sql: string }[] = [
         PRIMARY KEY (chat, embedder, dimension, message)
       );`,
   },
+  {
+    // The key an append was made with (chat.append's, or the Loom's own), unique per chat: a
+    // retry of an append that did land finds its message instead of adding it twice.
+    version: 3,
+    sql: `
+      ALTER TABLE messages ADD COLUMN key TEXT;
+      CREATE UNIQUE INDEX messages_by_key ON messages (chat, key) WHERE key IS NOT NULL;`,
+  },
 ];
 
 /** The schema version this release writes. */
@@ -78,7 +86,7 @@ const COLUMNS: Record<string, string[]> = {
   chats: ["key", "user", "id", "title", "model", "system", "options", "head", "created", "updated", "message_count"],
   messages: [
     "chat", "id", "parent", "role", "priority", "tokens", "kind", "created", "name", "tool_call_id", "tool_calls", "content",
-    "covers_first", "covers_last", "parts",
+    "covers_first", "covers_last", "parts", "key",
   ],
   embeddings: ["chat", "message", "embedder", "dimension", "vector"],
 };

@@ -42,9 +42,10 @@ export function prepareStatements(db: SqliteDatabase) {
     saveChatState: s("UPDATE chats SET message_count = ?, head = ?, updated = ? WHERE key = ?"),
     deleteChat: s("DELETE FROM chats WHERE key = ?"),
     addMessage: s(
-      `INSERT INTO messages (chat, ${MESSAGE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO messages (chat, ${MESSAGE_COLUMNS}, key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     messages: s(`SELECT ${MESSAGE_READ} FROM messages WHERE chat = ? AND id >= ? ORDER BY id`).raw(),
+    messageByKey: s(`SELECT ${MESSAGE_READ} FROM messages WHERE chat = ? AND key = ?`).raw(),
     messageChunk: s(`SELECT ${MESSAGE_CHUNK} FROM messages WHERE chat = ? AND id >= ? AND id < ?`).raw(),
     contents: s("SELECT content FROM messages WHERE chat = ? AND id >= ? AND id < ? ORDER BY id").pluck(),
     // The same chunk with its texts as one BLOB of UTF-8 (no string made), their byte lengths,

@@ -62,7 +62,7 @@ export class SqliteStoreImpl implements SqliteStore {
       // One savepoint: the chat and all its messages, or nothing.
       this.#atomic(() => {
         const chatKey = this.#addChat(c);
-        for (const m of rows) this.#st.addMessage.run(chatKey, ...messageValues(m));
+        for (const m of rows) this.#st.addMessage.run(chatKey, ...messageValues(m), null);
       });
     });
   }
@@ -95,20 +95,35 @@ export class SqliteStoreImpl implements SqliteStore {
     );
   }
 
-  async appendMessage(userId: string, chatId: string, message: Message, head: number, updatedAt: number): Promise<AppendResult> {
+  async appendMessage(userId: string, chatId: string, message: Message, head: number, updatedAt: number, key?: string): Promise<AppendResult> {
     const m = checkMessage(message);
     checkTime(updatedAt, "updatedAt");
+    if (key !== undefined) checkText(key, "key");
     return this.#tx.write("appending a message", () => {
       const c = this.#tx.state(userId, chatId);
-      if (m.id !== c.size) return { ok: false, size: c.size };
+      // The key is looked up only when the append cannot go in: the unique index finds it otherwise.
+      if (m.id !== c.size) return this.#stored(c.key, key, chatId) ?? { ok: false, size: c.size };
       checkHead(head, c.size + 1, chatId);
-      this.#st.addMessage.run(c.key, ...messageValues(m));
+      try {
+        this.#st.addMessage.run(c.key, ...messageValues(m), key ?? null);
+      } catch (error) {
+        const existing = (error as { code?: unknown }).code === "SQLITE_CONSTRAINT_UNIQUE" ? this.#stored(c.key, key, chatId) : undefined;
+        if (existing) return existing;
+        throw error;
+      }
       c.size++;
       c.head = head;
       c.updated = updatedAt;
       c.dirty = true;
       return { ok: true };
     });
+  }
+
+  /** The answer for a key the chat already holds a message under, or undefined. */
+  #stored(chat: number, key: string | undefined, chatId: string): AppendResult | undefined {
+    if (key === undefined) return undefined;
+    const rows = this.#st.messageByKey.all(chat, key);
+    return rows.length === 0 ? undefined : { ok: false, existing: messagesOf(rows, this.path, chatId)[0]! };
   }
 
   async setHead(userId: string, chatId: string, head: number | null, updatedAt: number, expected?: number | null): Promise<boolean> {

@@ -55,11 +55,14 @@ export interface ChatRecord {
 export type ChatSummary = Pick<ChatRecord, "id" | "title" | "model" | "createdAt" | "updatedAt" | "messageCount">;
 
 /**
- * What a conditional append answers. `ok: false` means another writer got there first: the
- * chat already holds `size` messages (so `message.id` was not the next id) and nothing was
- * written. The Loom then loads the messages it has not seen and retries with the next id.
+ * What a conditional append answers. `ok: false` means nothing was written, because:
+ * - `size`: another writer got there first: the chat already holds `size` messages (so
+ *   `message.id` was not the next id). The Loom then loads the messages it has not seen and
+ *   retries with the next id.
+ * - `existing`: the chat already holds a message appended under the same key (an earlier
+ *   attempt of this append that did land): here it is, as stored.
  */
-export type AppendResult = { ok: true } | { ok: false; size: number };
+export type AppendResult = { ok: true } | { ok: false; size: number } | { ok: false; existing: Message };
 
 /** Which embedder produced a set of vectors: vectors of different embedders never mix. */
 export interface EmbedderInfo {
@@ -83,7 +86,9 @@ export interface EmbeddingRow {
  * `covers` names the run of ancestors it stands for; it is stored like any other message.
  *
  * Every method may return a promise. A method that throws or rejects must leave the store
- * as it was; the Loom then applies nothing and rethrows (as STORE_FAILED).
+ * as it was; the Loom then applies nothing and rethrows (as STORE_FAILED). The one exception:
+ * an append that cannot know whether it landed (the connection was lost after it was sent)
+ * throws a CtxloomError STORE_OUTCOME_UNKNOWN, and the Loom retries it under the same key.
  */
 export interface Store {
   // Chat ids are scoped to their user: two users may each have a chat of the same id (an
@@ -109,8 +114,15 @@ export interface Store {
    * Adds `message` if and only if the chat holds exactly `message.id` messages, and then
    * moves the head to `head` and sets `updatedAt`, in one transaction. Otherwise writes
    * nothing and answers `{ ok: false, size }`.
+   *
+   * `key` identifies the append across its retries (`chat.append(m, { key })`, or one the
+   * Loom makes for each append to a store outside this process). The store keeps it with
+   * the message, unique per chat: when the chat already holds a message stored under `key`,
+   * it writes nothing and answers `{ ok: false, existing }` with that message, whatever
+   * `message.id` is. A store that keeps no keys may ignore it: a retry after a lost
+   * connection may then append twice.
    */
-  appendMessage(userId: string, chatId: string, message: Message, head: number, updatedAt: number): Awaitable<AppendResult>;
+  appendMessage(userId: string, chatId: string, message: Message, head: number, updatedAt: number, key?: string): Awaitable<AppendResult>;
   /**
    * Moves the head without adding a message (regenerate, checkout, edit's target). With
    * `expected` given, a compare-and-set: only when the stored head equals `expected`.

@@ -1,17 +1,18 @@
 import type { ToolResultPolicy } from "../context/tool-result.js";
-import { CtxloomError, describe, fromStore, fromStoreNow } from "../errors.js";
+import { CtxloomError, fromStore } from "../errors.js";
 import type { Engine } from "../engine/types.js";
 import type { CheckedInput, Message } from "../message.js";
 import type { ModelProfile, ModelRef } from "../models/profiles.js";
 import { MessageColumns } from "../store/columns.js";
-import type { AppendResult, ChatRecord, LoadedChat, Store } from "../store/types.js";
+import type { ChatRecord, LoadedChat, Store } from "../store/types.js";
 import { REPLY_PRIMING, imageRuleFor, messageTokens, type TokenCounter } from "../tokens/index.js";
 import { copyParts } from "../parts.js";
 import type { Chat } from "./chat.js";
 import { ChatNodes } from "./nodes.js";
 import type { RecallHub } from "./recall.js";
 import { applyHeld, applyRestored, checkHead, storeCorrupt } from "./restore.js";
-import type { LoomSummaries } from "./summaries.js";
+import { checkStored, lookUpKey, ownKey, storeAppend } from "./append-key.js";
+import type { LoomSummaries } from "../summary/settings.js";
 
 /** What a chat shares with its Loom. */
 export interface LoomContext {
@@ -156,7 +157,7 @@ export class ChatSync {
    * `parent`. With a store that answers at once, all of it happens now and the message is
    * returned, not a promise: an append on the in-memory store costs no await.
    */
-  add(parent: number, m: CheckedInput, unitEnd: boolean): Message | Promise<Message> {
+  add(parent: number, m: CheckedInput, unitEnd: boolean, key?: string): Message | Promise<Message> {
     const tokens = messageTokens(this.#counter, m, imageRuleFor(this.#profile.name));
     if (tokens + REPLY_PRIMING > this.#appendLimit) {
       const p = this.#profile;
@@ -167,11 +168,14 @@ export class ChatSync {
           `Split it into several messages, summarize it, or use a model with a larger window.`,
       );
     }
-    return this.#write(parent, m, unitEnd, tokens, 0);
+    return this.#write(parent, m, unitEnd, tokens, key ?? ownKey(this.#ctx.store), 0);
   }
 
-  /** One attempt at writing the message with the next id; a conflict catches up and tries again. */
-  #write(parent: number, m: CheckedInput, unitEnd: boolean, tokens: number, attempt: number): Message | Promise<Message> {
+  /**
+   * One attempt at writing the message with the next id; a conflict catches up and tries again
+   * (under the same key); a key the chat holds already answers with its message.
+   */
+  #write(parent: number, m: CheckedInput, unitEnd: boolean, tokens: number, key: string | undefined, attempt: number): Message | Promise<Message> {
     const { userId, id: chatId } = this.record;
     const nodes = this.nodes();
     const id = nodes.size;
@@ -186,27 +190,58 @@ export class ChatSync {
     if (m.toolCalls) message.toolCalls = m.toolCalls.map((c) => ({ ...c, function: { ...c.function } }));
     if (m.toolCallId !== undefined) message.toolCallId = m.toolCallId;
     if (m.parts) message.parts = copyParts(m.parts);
-    const landed = (result: AppendResult): Message | Promise<Message> => {
-      if (result !== null && typeof result === "object" && result.ok === true) {
+    const landed = (answer: boolean | Message): Message | Promise<Message> => {
+      if (answer === true) {
         nodes.link(message, unitEnd);
         this.head = id;
         this.record.updatedAt = now;
         this.#ctx.recall?.appended(userId, chatId, message); // queued: the append never waits for embeddings
         return nodes.message(id);
       }
-      if (!(result !== null && typeof result === "object" && result.ok === false && Number.isInteger(result.size) && result.size > id)) {
-        throw new CtxloomError(
-          "STORE_FAILED",
-          `The store answered ${describe(result)} to appending message ${id}; a Store's appendMessage returns ` +
-            `{ ok: true }, or { ok: false, size } with the size it holds when another writer got there first.`,
-        );
-      }
+      if (answer !== false) return this.#stored(answer, m);
       if (attempt >= 100) throw new CtxloomError("STORE_FAILED", `Appending to chat ${chatId} lost the race to other writers 100 times; retry later.`);
       // Another writer got there first: learn its messages, retry with the next id.
-      return this.catchUp().then(() => this.#write(parent, m, unitEnd, tokens, attempt + 1));
+      return this.catchUp().then(() => this.#write(parent, m, unitEnd, tokens, key, attempt + 1));
     };
-    const result = fromStoreNow("appending the message", () => this.#ctx.store.appendMessage(userId, chatId, message, id, now));
-    return result instanceof Promise ? result.then(landed) : landed(result);
+    const answer = storeAppend({ store: this.#ctx.store, userId, chatId, message, head: id, updatedAt: now, key, kind: "message" });
+    return answer instanceof Promise ? answer.then(landed) : landed(answer);
+  }
+
+  /**
+   * Runs an append under a caller's key. When the tree refuses it (OPEN_TOOL_CALLS,
+   * INVALID_TOOL_CALL: a tool call or result this chat already holds, say, as a retry of an
+   * append that landed finds it), the store says whether it holds a message under the key: an
+   * append with a stale id writes nothing and answers with that message, or with a conflict,
+   * and then the refusal stands.
+   */
+  keyed(key: string, m: CheckedInput, run: () => Message | Promise<Message>): Message | Promise<Message> {
+    try {
+      return run();
+    } catch (refusal) {
+      const size = this.nodes().size;
+      if (!(refusal instanceof CtxloomError && (refusal.code === "OPEN_TOOL_CALLS" || refusal.code === "INVALID_TOOL_CALL")) || size === 0) throw refusal;
+      const found = lookUpKey(this.#ctx.store, this.record.userId, this.record.id, size, m, key);
+      const read = (stored: Message | null) => (stored ? this.#stored(stored, m) : Promise.reject(refusal));
+      return found instanceof Promise ? found.then(read) : read(found);
+    }
+  }
+
+  /**
+   * The answer to an append whose key the chat holds already: the message stored under it (an
+   * earlier attempt that landed), caught up with when this chat has not seen it, and the head
+   * moved to it, as the first attempt would have. `m` is what this append asked for (null for a
+   * summary): a key given to another message is refused.
+   */
+  #stored(stored: Message, m: CheckedInput | null): Message | Promise<Message> {
+    const chatId = this.record.id;
+    const id = checkStored(stored, m, chatId);
+    const found = (): Message => {
+      const nodes = this.nodes();
+      if (id >= nodes.size) throw storeCorrupt(chatId)(`the store holds message ${id} under an append's key, but only ${nodes.size} messages`);
+      this.head = id;
+      return nodes.message(id);
+    };
+    return id < this.nodes().size ? found() : this.catchUp().then(found);
   }
 
   /**
@@ -216,6 +251,7 @@ export class ChatSync {
    */
   async addSummary(make: (nodes: ChatNodes, id: number) => Message | null): Promise<Message | null> {
     const { userId, id: chatId } = this.record;
+    const key = ownKey(this.#ctx.store);
     for (let attempt = 0; ; attempt++) {
       const nodes = this.nodes();
       const id = nodes.size;
@@ -223,14 +259,17 @@ export class ChatSync {
       if (!message) return null;
       nodes.reserveNext();
       const head = this.head;
-      const result = await fromStore("storing the summary", () => this.#ctx.store.appendMessage(userId, chatId, message, head, message.createdAt));
-      if (result !== null && typeof result === "object" && result.ok === true) {
+      const answer = await storeAppend({ store: this.#ctx.store, userId, chatId, message, head, updatedAt: message.createdAt, key, kind: "summary" });
+      if (answer === true) {
         nodes.link(message, false);
         this.record.updatedAt = message.createdAt;
         return nodes.message(id);
       }
-      if (!(result !== null && typeof result === "object" && result.ok === false && Number.isInteger(result.size) && result.size > id)) {
-        throw new CtxloomError("STORE_FAILED", `The store answered ${describe(result)} to storing summary ${id}; a Store's appendMessage returns { ok: true }, or { ok: false, size }.`);
+      if (answer !== false) {
+        // An earlier attempt stored it: link it as stored; the head stays where it is.
+        const stored = await this.#stored(answer, null);
+        this.head = head;
+        return stored;
       }
       if (attempt >= 100) return null;
       await this.catchUp();

@@ -10,10 +10,27 @@ interface Env {
   CHATS: { idFromName(name: string): unknown; get(id: unknown): { fetch(request: Request): Promise<Response> } };
 }
 
+/** The tables of schema version 1 as released (before append keys), frozen here, with the prefix "old_". */
+const V1 = [
+  `CREATE TABLE old_schema (version INTEGER NOT NULL)`,
+  `INSERT INTO old_schema (version) VALUES (1)`,
+  `CREATE TABLE old_chats (user_id TEXT NOT NULL, id TEXT NOT NULL, title TEXT NOT NULL, model TEXT NOT NULL, system TEXT,
+    options TEXT NOT NULL, head INTEGER, message_count INTEGER NOT NULL, created_at REAL NOT NULL, updated_at REAL NOT NULL,
+    PRIMARY KEY (user_id, id)) WITHOUT ROWID`,
+  `CREATE INDEX old_chats_user ON old_chats (user_id, updated_at DESC)`,
+  `CREATE TABLE old_messages (user_id TEXT NOT NULL, chat_id TEXT NOT NULL, id INTEGER NOT NULL, parent INTEGER, role TEXT NOT NULL, content TEXT NOT NULL,
+    priority TEXT NOT NULL, tokens INTEGER NOT NULL, name TEXT, tool_calls TEXT, tool_call_id TEXT, kind TEXT NOT NULL,
+    covers_first INTEGER, covers_last INTEGER, parts TEXT, created_at REAL NOT NULL, PRIMARY KEY (user_id, chat_id, id)) WITHOUT ROWID`,
+  `CREATE TABLE old_embeddings (user_id TEXT NOT NULL, chat_id TEXT NOT NULL, message_id INTEGER NOT NULL, embedder TEXT NOT NULL,
+    dimension INTEGER NOT NULL, vector BLOB NOT NULL, PRIMARY KEY (user_id, chat_id, embedder, dimension, message_id)) WITHOUT ROWID`,
+];
+
 export class UserChatsObject extends (DurableObject as new (ctx: unknown, env: Env) => object) {
   readonly #loom: Promise<Loom>;
+  readonly #storage: DurableObjectStorageLike;
   constructor(ctx: { storage: DurableObjectStorageLike }, env: Env) {
     super(ctx, env);
+    this.#storage = ctx.storage;
     this.#loom = Loom.open({ store: durableObjectStore(ctx.storage) });
   }
 
@@ -21,6 +38,7 @@ export class UserChatsObject extends (DurableObject as new (ctx: unknown, env: E
     const user = new URL(request.url).searchParams.get("user")!;
     const body = (await request.json()) as {
       op: string; chat?: string; content?: MessageInput["content"]; role?: "user" | "assistant"; model?: string; spec?: TextsSpec; export?: ChatExport;
+      key?: string;
     };
     const loom = await this.#loom;
     const chats = loom.user(user);
@@ -31,8 +49,8 @@ export class UserChatsObject extends (DurableObject as new (ctx: unknown, env: E
           return Response.json({ id: (await chats.create({ title: "from a Worker", model: body.model ?? "gpt-4o" })).id, engine: loom.engine });
         case "append": {
           const chat = await chats.open(body.chat!);
-          const m = await chat.append({ role: body.role ?? "user", content: body.content! });
-          return Response.json({ id: m.id, parentId: m.parentId });
+          const m = await chat.append({ role: body.role ?? "user", content: body.content! }, body.key === undefined ? undefined : { key: body.key });
+          return Response.json({ id: m.id, parentId: m.parentId, count: chat.messageCount });
         }
         case "dump": {
           const chat = await chats.open(body.chat!);
@@ -47,6 +65,24 @@ export class UserChatsObject extends (DurableObject as new (ctx: unknown, env: E
           return Response.json({ id: (await chats.import(body.export!)).id });
         case "texts-read":
           return texts(await chats.open(body.chat!));
+        // A database of schema version 1 (tables "old_*", one chat of one message), then a Loom on it.
+        case "v1": {
+          for (const statement of V1) this.#storage.sql.exec(statement);
+          this.#storage.sql.exec(`INSERT INTO old_chats VALUES (?, 'c1', 'old', 'gpt-4o', NULL, '{}', 0, 1, 1, 2)`, user);
+          this.#storage.sql.exec(`INSERT INTO old_messages VALUES (?, 'c1', 0, NULL, 'user', 'hi', 'normal', 4, NULL, NULL, NULL, 'message', NULL, NULL, NULL, 10)`, user);
+          return Response.json({ ok: true });
+        }
+        case "v1-append": {
+          const old = await Loom.open({ store: durableObjectStore(this.#storage, { tablePrefix: "old_" }) });
+          const chat = await old.user(user).open("c1");
+          const first = await chat.append({ role: "assistant", content: "hello" }, { key: body.key! });
+          const retry = await chat.append({ role: "assistant", content: "hello" }, { key: body.key! });
+          const version = this.#storage.sql.exec("SELECT version FROM old_schema").toArray()[0]!.version;
+          const keys = this.#storage.sql.exec("SELECT id, key FROM old_messages ORDER BY id").toArray();
+          const path = chat.path().map((m) => m.content);
+          await old.close();
+          return Response.json({ first: first.id, retry: retry.id, path, version, keys });
+        }
         default:
           return new Response("unknown op", { status: 400 });
       }

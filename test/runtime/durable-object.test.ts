@@ -115,7 +115,7 @@ describe("Durable Object store (workerd via miniflare)", () => {
     const made: { user: string; id: string; copy: string; before: Record<string, unknown> }[] = [];
     for (const [spec, user] of cases) {
       const built = await call(mf, user, { op: "texts-build", spec });
-      expect(built.texts, `seed ${seed}`).toEqual(expectedTexts(spec));
+      expect(built.texts, `seed ${seed}: ${JSON.stringify(built.error)}`).toEqual(expectedTexts(spec));
       const copy = await call(mf, user, { op: "texts-import", export: built.export });
       made.push({ user, id: built.id as string, copy: copy.id as string, before: built });
     }
@@ -131,4 +131,21 @@ describe("Durable Object store (workerd via miniflare)", () => {
     }
     await mf.dispose();
   }, 180_000);
+
+  // Issue 21, item 5: an append's key, the same contract as every store's.
+  it("an append retried under its key returns the stored message, and a version-1 database is migrated to keys", async () => {
+    const mf = runtime();
+    const chat = (await call(mf, "dave", { op: "create" })).id as string;
+    const first = await call(mf, "dave", { op: "append", chat, content: "hi", key: "request-1" });
+    expect(await call(mf, "dave", { op: "append", chat, content: "hi", key: "request-1" })).toEqual(first);
+    expect(first).toEqual({ id: 0, parentId: null, count: 1 });
+    expect(await call(mf, "dave", { op: "append", chat, content: "other", key: "request-1" })).toEqual({ error: "INVALID_ARGUMENT" });
+    expect((await call(mf, "dave", { op: "append", chat, content: "hi again", key: "request-2" })).count).toBe(2);
+    // Schema version 1 (no keys): migrated when a store opens it; its message stays.
+    expect(await call(mf, "erin", { op: "v1" })).toEqual({ ok: true });
+    expect(await call(mf, "erin", { op: "v1-append", key: "k" })).toEqual({
+      first: 1, retry: 1, path: ["hi", "hello"], version: 2, keys: [{ id: 0, key: null }, { id: 1, key: "k" }],
+    });
+    await mf.dispose();
+  }, 120_000);
 });

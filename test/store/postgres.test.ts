@@ -108,7 +108,7 @@ describe.skipIf(skip)("postgresStore on a real server", () => {
     await s.close();
   });
 
-  it("migrates a version-1 database: what it held reads back exactly (U+0001 in texts and ids, JSON), and U+0000 round-trips after", async () => {
+  it("migrates a version-1 database: what it held reads back exactly (U+0001 in texts and ids, JSON); U+0000 round-trips and keys work after", async () => {
     const prefix = `t${++prefixes}_`;
     const soh = "\u0001";
     const client = new pg.Client(cluster.url);
@@ -150,6 +150,9 @@ describe.skipIf(skip)("postgresStore on a real server", () => {
     const nul: Message = { ...message(2, 1, "\u0000a\u0000"), name: "\u0000", parts: [{ type: "reasoning", text: "\u0000" }, { type: "text", text: "\u0000a\u0000" }] };
     expect(await s.appendMessage(user, chatId, nul, 2, 12)).toEqual({ ok: true });
     expect((await s.loadChat(user, chatId, 2))!.messages).toEqual([nul]);
+    // What version 2 did not have: an append's key, unique per chat.
+    expect(await s.appendMessage(user, chatId, message(3, 2), 3, 13, "key")).toEqual({ ok: true });
+    expect(await s.appendMessage(user, chatId, message(4, 3), 4, 14, "key")).toEqual({ ok: false, existing: message(3, 2) });
     await s.createChat(record("\u0000", "\u0000"));
     expect((await s.listChats("\u0000")).map((c) => c.id)).toEqual(["\u0000"]);
     await s.close();

@@ -10,6 +10,7 @@ import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { CtxloomError, Loom } from "../../src/index.js";
 import { sqliteStore, type Durability } from "../../src/sqlite.js";
+import { SCHEMA_VERSION } from "../../src/store/sqlite-schema.js";
 import { expectRejectCode, snapshot } from "../helpers.js";
 import { chain, message, record, tempFolder } from "./sqlite-helpers.js";
 
@@ -28,6 +29,15 @@ const V1 = `
   CREATE TABLE messages (chat INTEGER NOT NULL, id INTEGER NOT NULL, parent INTEGER, role INTEGER NOT NULL,
     priority INTEGER NOT NULL, tokens INTEGER NOT NULL, kind INTEGER NOT NULL, created INTEGER NOT NULL, name TEXT,
     tool_call_id TEXT, tool_calls TEXT, content TEXT NOT NULL, PRIMARY KEY (chat, id)) WITHOUT ROWID;`;
+
+/** Version 2 as released, on top of V1 (frozen like it). */
+const V2 = `
+  INSERT INTO ctxloom_schema VALUES (2, 1700000000000);
+  ALTER TABLE messages ADD COLUMN covers_first INTEGER;
+  ALTER TABLE messages ADD COLUMN covers_last INTEGER;
+  ALTER TABLE messages ADD COLUMN parts TEXT;
+  CREATE TABLE embeddings (chat INTEGER NOT NULL, message INTEGER NOT NULL, embedder TEXT NOT NULL, dimension INTEGER NOT NULL,
+    vector BLOB NOT NULL, PRIMARY KEY (chat, embedder, dimension, message));`;
 
 function expectCorrupt(call: () => unknown, path: string): void {
   let error: unknown;
@@ -65,7 +75,7 @@ describe("schema versions", () => {
     ]);
     await store.appendMessage("u", "c1", message({ id: 2, parentId: 1, role: "system", kind: "summary", covers: { first: 0, last: 1 } }), 2, 3);
     await store.putEmbeddings("u", "c1", { name: "e", dimension: 1 }, [{ messageId: 2, vector: new Float32Array([7]) }]);
-    expect(store.database.prepare("SELECT version FROM ctxloom_schema ORDER BY version").pluck().all()).toEqual([1, 2]);
+    expect(store.database.prepare("SELECT version FROM ctxloom_schema ORDER BY version").pluck().all()).toEqual([1, 2, 3]);
     await store.close();
     const again = sqliteStore(path);
     expect((await again.loadChat("u", "c1"))!.messages[2]!.covers).toEqual({ first: 0, last: 1 });
@@ -73,11 +83,38 @@ describe("schema versions", () => {
     await again.close();
   });
 
+  it("migrates a version-2 database (before append keys): its messages read back, and keyed appends work on them", async () => {
+    const path = file("v2.db");
+    const raw = new Database(path);
+    raw.pragma("journal_mode = WAL");
+    raw.exec(V1 + V2);
+    raw.exec(`INSERT INTO users VALUES ('u', 1);
+      INSERT INTO chats VALUES (1, 'u', 'c1', 'old', 'gpt-4o', NULL, '{}', 0, 1, 2, 1);
+      INSERT INTO messages (chat, id, parent, role, priority, tokens, kind, created, content) VALUES (1, 0, NULL, 1, 1, 4, 0, 10, 'hi');`);
+    raw.close();
+    const store = sqliteStore(path);
+    expect((await store.loadChat("u", "c1"))!.messages).toEqual([message({ content: "hi", tokens: 4, createdAt: 10 })]);
+    expect(store.database.prepare("SELECT version FROM ctxloom_schema ORDER BY version").pluck().all()).toEqual([1, 2, 3]);
+    const m1 = message({ id: 1, parentId: 0, role: "assistant", content: "hello" });
+    expect(await store.appendMessage("u", "c1", m1, 1, 3, "k")).toEqual({ ok: true });
+    expect(await store.appendMessage("u", "c1", { ...m1, id: 2 }, 2, 3, "k")).toEqual({ ok: false, existing: m1 });
+    await store.close();
+    // A Loom on the migrated file: a retried append under its key is stored once.
+    const loom = await Loom.open({ store: sqliteStore(path), counting: "heuristic" });
+    const chat = await loom.user("u").open("c1");
+    const m = await chat.append({ role: "user", content: "again?" }, { key: "req" });
+    expect(await chat.append({ role: "user", content: "again?" }, { key: "req" })).toEqual(m);
+    await loom.close();
+    const check = new Database(path, { readonly: true });
+    expect(check.prepare("SELECT id, key FROM messages ORDER BY id").raw().all()).toEqual([[0, null], [1, "k"], [2, "req"]]);
+    check.close();
+  });
+
   it("refuses a database a newer release wrote, and leaves it as it was", async () => {
-    const path = file("v3.db");
+    const path = file("newer.db");
     (await sqliteStore(path)).close();
     const raw = new Database(path);
-    raw.exec("INSERT INTO ctxloom_schema VALUES (3, 1)");
+    raw.exec(`INSERT INTO ctxloom_schema VALUES (${SCHEMA_VERSION + 1}, 1)`);
     raw.close();
     const before = readFileSync(path);
     expectCorrupt(() => sqliteStore(path), path);

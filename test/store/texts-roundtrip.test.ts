@@ -5,23 +5,18 @@
 // characters, combining marks, quotes, backslashes, SQL and JSON punctuation.
 // The Durable Object store runs the same texts in workerd (test/runtime/durable-object.test.ts).
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Loom, memoryStore, type Chat, type ChatExport, type Store } from "../../src/index.js";
 import { postgresStore } from "../../src/postgres.js";
 import { sqliteStore } from "../../src/sqlite.js";
 import { ENGINES } from "../helpers.js";
-import { noPostgresNotice, startCluster, type Cluster } from "./pg-cluster.js";
+import { clusterForFile } from "./pg-file.js";
 import { tempFolder } from "./sqlite-helpers.js";
 import { buildTextsChat, expectedTexts, textsOf } from "./texts-spec.js";
 import { textsSpec, trickyText } from "./tricky-texts.js";
 
 const file = tempFolder("texts");
-const skipPostgres = noPostgresNotice();
-let cluster: Cluster | undefined;
-beforeAll(async () => {
-  if (!skipPostgres) cluster = await startCluster();
-}, 60_000);
-afterAll(() => cluster?.stop());
+const postgres = clusterForFile();
 
 const messagesOf = (chat: Chat) => Array.from({ length: chat.messageCount }, (_, i) => chat.get(i));
 
@@ -41,9 +36,9 @@ const STORES: [string, boolean, (run: number) => () => Store][] = [
     const path = file(`texts-${run}.db`);
     return () => sqliteStore(path);
   }],
-  ["postgres", skipPostgres, (run) => {
+  ["postgres", postgres.skip, (run) => {
     const prefix = `texts${run}_`;
-    return () => postgresStore(cluster!.url, { tablePrefix: prefix });
+    return () => postgresStore(postgres.url(), { tablePrefix: prefix });
   }],
 ];
 

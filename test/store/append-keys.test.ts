@@ -1,0 +1,107 @@
+// Issue 21, item 5: an append's key, the same contract on every store (memory, SQLite,
+// PostgreSQL; the Durable Object's in test/runtime/durable-object.test.ts). The store keeps the
+// key with the message, unique per chat, and answers a key it holds with the message stored
+// under it, whatever id the append names; chat.append(message, { key }) retried returns that
+// message, also where the tree has moved on (a tool call or result it holds already).
+import { describe, expect, it } from "vitest";
+import { Loom, memoryStore, type Message, type Store } from "../../src/index.js";
+import { postgresStore } from "../../src/postgres.js";
+import { sqliteStore } from "../../src/sqlite.js";
+import { ENGINES, expectRejectCode, snapshot } from "../helpers.js";
+import { clusterForFile } from "./pg-file.js";
+import { record, tempFolder } from "./sqlite-helpers.js";
+
+const file = tempFolder("keys");
+const postgres = clusterForFile();
+
+let n = 0;
+const STORES: [string, boolean, () => () => Store][] = [
+  ["memory", false, () => {
+    const store = memoryStore();
+    return () => store;
+  }],
+  ["sqlite", false, () => {
+    const path = file(`keys-${++n}.db`);
+    return () => sqliteStore(path);
+  }],
+  ["postgres", postgres.skip, () => {
+    const prefix = `keys${++n}_`;
+    return () => postgresStore(postgres.url(), { tablePrefix: prefix });
+  }],
+];
+
+const msg = (id: number, content: string, parentId: number | null = id === 0 ? null : id - 1): Message => ({
+  id, parentId, role: id % 2 ? "assistant" : "user", content, priority: "normal", tokens: 5, createdAt: 10 + id, kind: "message",
+});
+const call = { id: "call_1", type: "function" as const, function: { name: "weather", arguments: '{"city":"Porto"}' } };
+
+for (const [name, skip, storeFor] of STORES) {
+  describe.skipIf(skip)(`append keys: ${name}`, () => {
+    it("a key the chat holds answers with its message, whatever the id; keys are per chat and per user", async () => {
+      const store = storeFor()();
+      await store.createChat(record({ id: "a" }));
+      await store.createChat(record({ id: "b" }));
+      await store.createChat(record({ id: "a", userId: "v" }));
+      const m0 = msg(0, "first");
+      expect(await store.appendMessage("u", "a", m0, 0, 10, "k\u0000ey")).toEqual({ ok: true });
+      for (const id of [0, 1, 7]) expect(await store.appendMessage("u", "a", { ...msg(id, "again"), parentId: null }, id, 11, "k\u0000ey")).toEqual({ ok: false, existing: m0 });
+      expect(await store.appendMessage("u", "a", msg(1, "second"), 1, 12)).toEqual({ ok: true }); // no key: as before
+      expect(await store.appendMessage("u", "a", msg(1, "late"), 1, 12, "other")).toEqual({ ok: false, size: 2 });
+      // The same key in another chat of the user, and in another user's chat of the same id.
+      expect(await store.appendMessage("u", "b", msg(0, "b's"), 0, 13, "k\u0000ey")).toEqual({ ok: true });
+      expect(await store.appendMessage("v", "a", msg(0, "v's"), 0, 13, "k\u0000ey")).toEqual({ ok: true });
+      const a = (await store.loadChat("u", "a"))!;
+      expect(a.chat).toMatchObject({ messageCount: 2, head: 1 });
+      expect(a.messages.map((m) => m.content)).toEqual(["first", "second"]);
+      expect((await store.loadChat("v", "a"))!.messages.map((m) => m.content)).toEqual(["v's"]);
+      await store.close();
+    });
+
+    for (const engine of ENGINES) {
+      it(`${engine}: chat.append retried under its key returns the stored message, in this Loom or a new one, and changes nothing`, async () => {
+        const store = storeFor();
+        const loom = await Loom.open({ engine, store: store(), counting: "heuristic" });
+        const chats = loom.user("u");
+        const chat = await chats.create();
+        const u = await chat.append({ role: "user", content: "Weather in Porto?" }, { key: "req-1" });
+        const a = await chat.append({ role: "assistant", content: "", toolCalls: [call] }, { key: "req-2" });
+        const t = await chat.append({ role: "tool", toolCallId: call.id, content: "21°C" }, { key: "req-3" });
+        const before = await snapshot(chat, chats);
+        // Retries: the tool call's id is used and the call answered, yet each returns its message.
+        expect(await chat.append({ role: "user", content: "Weather in Porto?" }, { key: "req-1" })).toEqual(u);
+        expect(await chat.append({ role: "assistant", content: "", toolCalls: [call] }, { key: "req-2" })).toEqual(a);
+        expect(await chat.append({ role: "tool", toolCallId: call.id, content: "21°C" }, { key: "req-3" })).toEqual(t);
+        expect(await snapshot(chat, chats)).toEqual(before);
+        // A retry moves the head back to its message, as the first attempt did.
+        const reply = await chat.append({ role: "assistant", content: "Mild." });
+        expect(await chat.append({ role: "tool", toolCallId: call.id, content: "21°C" }, { key: "req-3" })).toEqual(t);
+        expect(chat.head).toBe(t.id);
+        await chat.checkout(reply.id);
+        // Without a key, the tree's rules stand.
+        await expectRejectCode(() => chat.append({ role: "tool", toolCallId: call.id, content: "21°C" }), "INVALID_TOOL_CALL");
+        await loom.close();
+        // Another Loom (another server) that never saw these appends.
+        const other = await Loom.open({ engine, store: store(), counting: "heuristic" });
+        const again = await other.user("u").open(chat.id);
+        expect(await again.append({ role: "assistant", content: "", toolCalls: [call] }, { key: "req-2" })).toEqual(a);
+        expect(again.messageCount).toBe(4);
+        await other.close();
+      });
+    }
+
+    it("a key given to another message is refused (INVALID_ARGUMENT), and so are bad options; nothing changes", async () => {
+      const loom = await Loom.open({ store: storeFor()(), counting: "heuristic" });
+      const chats = loom.user("u");
+      const chat = await chats.create();
+      await chat.append({ role: "user", content: "hi" }, { key: "k" });
+      const before = await snapshot(chat, chats);
+      await expectRejectCode(() => chat.append({ role: "user", content: "something else" }, { key: "k" }), "INVALID_ARGUMENT");
+      for (const options of [{ key: "" }, { key: 5 }, { key: "\ud800" }, { key: "x".repeat(201) }, { kye: "k" }, null, "k"]) {
+        await expectRejectCode(() => chat.append({ role: "assistant", content: "ok" }, options as never), "INVALID_ARGUMENT");
+      }
+      await expect(chat.append({ role: "assistant", content: "ok" }, { kye: "k" } as never)).rejects.toThrow(/did you mean "key"/);
+      expect(await snapshot(chat, chats)).toEqual(before);
+      await loom.close();
+    });
+  });
+}

@@ -51,4 +51,4 @@ export { DEFAULT_SUMMARY_POLICY, type SummaryOptions, type SummaryPolicy } from 
 export { DEFAULT_SUMMARY_PROMPT } from "./summary/prompt.js";
 export type { Summarizer, SummarizeRequest, SummaryFallback } from "./summary/run.js";
 export type { SummarizedMessage } from "./summary/extractive.js";
-export { SUMMARY_PREFIX, SUMMARY_TOOL, type SummaryPresentation } from "./context/format.js";
+export { SUMMARY_PREFIX, SUMMARY_TOOL, type SummaryPresentation } from "./summary/present.js";

@@ -211,27 +211,5 @@ export function toTranscript(messages: readonly Pick<Message, "role" | "content"
     .join("\n\n");
 }
 
-/**
- * How a summary is sent: "system" (default), one system message "Summary of the earlier
- * conversation:\n<text>"; "tool", an assistant message calling `summarize_history` and the
- * tool result carrying the text (call id `summary_<id>`). Anthropic contexts always carry
- * summaries in their system text (a request starts with the user's turn).
- */
-export type SummaryPresentation = "system" | "tool";
-
-/** The line before a summary sent as a system message. */
-export const SUMMARY_PREFIX = "Summary of the earlier conversation:\n";
-/** The tool a summary sent as a tool result answers. */
-export const SUMMARY_TOOL = "summarize_history";
-
-/** The messages that present summary `id` with `text`: what is sent and what its tokens count. */
-export function presentSummary(
-  id: number, text: string, presentation: SummaryPresentation = "system",
-): Pick<Message, "role" | "content" | "toolCalls" | "toolCallId">[] {
-  if (presentation === "system") return [{ role: "system", content: SUMMARY_PREFIX + text }];
-  const callId = `summary_${id}`;
-  return [
-    { role: "assistant", content: "", toolCalls: [{ id: callId, type: "function", function: { name: SUMMARY_TOOL, arguments: "{}" } }] },
-    { role: "tool", content: text, toolCallId: callId },
-  ];
-}
+// How a summary is sent is the summary room's (its tokens are counted as it will be sent).
+export { SUMMARY_PREFIX, SUMMARY_TOOL, presentSummary, type SummaryPresentation } from "../summary/present.js";

@@ -4,7 +4,8 @@ import type { HistoryLimits, ModelProfile, ModelRef } from "../models/profiles.j
 import type { TokenCounter } from "../tokens/types.js";
 import type { ToolDefinition } from "../tokens/tools.js";
 import type { Message } from "../message.js";
-import type { AnthropicMessage, OpenAIMessage, ResponsesItem, SummaryPresentation } from "./format.js";
+import type { AnthropicMessage, OpenAIMessage, ResponsesItem } from "./format.js";
+import type { SummaryPresentation } from "../summary/present.js";
 import type { SummaryOptions } from "../summary/policy.js";
 
 /** The options of `buildContext({ stablePrefix })`. */

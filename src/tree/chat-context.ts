@@ -1,6 +1,6 @@
 import { buildContext, type BuildOptions, type ContextSource, type ContextWindow } from "../context/build.js";
 import { planBuild } from "../context/plan.js";
-import type { SummaryPresentation } from "../context/format.js";
+import type { SummaryPresentation } from "../summary/present.js";
 import type { ModelProfile } from "../models/profiles.js";
 import type { ChatOptions } from "../store/types.js";
 import type { TokenCounter } from "../tokens/index.js";

@@ -5,6 +5,7 @@ import { PRIORITIES, ROLES, type Message } from "../message.js";
 import type { ToolUnit } from "../context/tool-units.js";
 import { toOpenAI, type OpenAIMessage } from "../context/format.js";
 import { MessageColumns } from "../store/columns.js";
+import { SummaryLedger } from "../summary/ledger.js";
 
 /**
  * A chat's messages in memory: the shape and numbers in the engine (one tree), the texts and
@@ -16,10 +17,8 @@ export class ChatNodes {
   readonly tree: number;
   #texts: MessageColumns;
   #shared: boolean;
-  /** The summaries of this tree, oldest first: the tokens of what each replaced on the summarized path, and its own. */
-  readonly summaries: { id: number; replaced: number; tokens: number }[] = [];
-  /** Summaries inside a later summary's run (what an overlap check may skip: the outer one stands for them). */
-  readonly #nested = new Set<number>();
+  /** The summaries of this tree: attached to the engine, with what each replaced. */
+  readonly summaries = new SummaryLedger(this);
   /** Assistant messages by the ids of their tool calls (a call id is rarely used twice). */
   readonly #callOwners = new Map<string, number | number[]>();
   #criticalCalls = 0;
@@ -72,13 +71,9 @@ export class ChatNodes {
     const cols = this.#texts;
     const x = cols.extrasOf(id);
     if (cols.kindOf(id) === "summary") {
-      // A summary is no child: the engine hangs it on the last node of its run (FLAG_SUMMARY is attachSummary's alone).
+      // A summary is no child (FLAG_SUMMARY is attachSummary's alone).
       const { first, last } = x!.covers!;
-      const inner: number[] = [];
-      const replaced = this.visibleRunTokens(first, last, inner);
-      this.engine.attachSummary(this.tree, first, last, cols.tokensOf(id), cols.priorityCodeOf(id));
-      for (const n of inner) this.#nested.add(n);
-      this.summaries.push({ id, replaced, tokens: cols.tokensOf(id) });
+      this.summaries.attach(id, first, last, cols.tokensOf(id), cols.priorityCodeOf(id));
       return;
     }
     let flags = 0;
@@ -172,43 +167,6 @@ export class ChatNodes {
     const out = new Array<Message>(n);
     for (let i = 0; i < n; i++) out[i] = this.message(ids[i]!);
     return out;
-  }
-
-  /**
-   * Tokens of the run [first..last] as the summarized path shows it today (an earlier
-   * summary inside it counts as itself). O(run): one summarized walk from `last`.
-   */
-  visibleRunTokens(first: number, last: number, summaries?: number[]): number {
-    const e = this.engine;
-    const top = e.depth(this.tree, first);
-    const n = e.walkSummarized(this.tree, last, e.depth(this.tree, last) - top + 1, true); // as the branches below last see it
-    const ids = e.ids.slice(0, n);
-    let sum = 0;
-    for (let i = n - 1; i >= 0 && e.depth(this.tree, ids[i]!) >= top; i--) {
-      sum += e.tokens(this.tree, ids[i]!);
-      if (summaries && this.isSummary(ids[i]!)) summaries.push(ids[i]!);
-    }
-    return sum;
-  }
-
-  /**
-   * True when a summary's run shares a node with [first..last] without lying whole inside it
-   * (what the engine refuses), on any branch. Only outermost summaries are checked (one whose
-   * run holds another stands for it): O(outermost summaries x distance walked).
-   */
-  overlaps(first: number, last: number): boolean {
-    for (const s of this.summaries) {
-      if (this.#nested.has(s.id)) continue; // inside an outer summary: checking the outer one suffices
-      const f = this.engine.summaryFirst(this.tree, s.id);
-      const l = this.engine.summaryLast(this.tree, s.id);
-      const inside = this.isAncestor(first, f) && this.isAncestor(l, last);
-      if (inside) continue;
-      // Two chains share a node when the deeper start lies on both.
-      const deeper = this.engine.depth(this.tree, f) >= this.engine.depth(this.tree, first) ? f : first;
-      const shallower = deeper === f ? first : f;
-      if (this.isAncestor(shallower, deeper) && this.isAncestor(deeper, l) && this.isAncestor(deeper, last)) return true;
-    }
-    return false;
   }
 
   /** True when `id` is a summary node. */

@@ -1,4 +1,4 @@
-import { checkPresentation } from "./summaries.js";
+import { checkPresentation } from "../summary/present.js";
 import { checkSummaryOptions } from "../summary/policy.js";
 import { CtxloomError, checkKeys, describe } from "../errors.js";
 import type { Message } from "../message.js";

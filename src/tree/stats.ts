@@ -1,4 +1,5 @@
 import type { Usage } from "../context/build.js";
+import type { SummaryStats } from "../summary/chat-summaries.js";
 
 /** What `chat.stats()` returns. */
 export interface ChatStats {
@@ -35,7 +36,7 @@ export interface ChatStats {
 export function chatStats(
   sizes: { messages: number; branchMessages: number; model: string; modelInferredFrom: string | null; contextWindow: number; tokenizer: string },
   last: { usage: Usage | null; evicted: number },
-  summaries: { compressions: number; tokensSaved: number; compressionRatio: number; fallbacks: number } = { compressions: 0, tokensSaved: 0, compressionRatio: 1, fallbacks: 0 },
+  summaries: SummaryStats = { compressions: 0, tokensSaved: 0, compressionRatio: 1, fallbacks: 0 },
 ): ChatStats {
   const usage = last.usage;
   return {

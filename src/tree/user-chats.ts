@@ -9,9 +9,8 @@ import { Chat } from "./chat.js";
 import { ChatNodes } from "./nodes.js";
 import { buildImport, checkExport } from "./portable.js";
 import { heldOf, residentColumns, restoreNodes, type LoomContext } from "./sync.js";
-import { checkPresentation } from "./summaries.js";
+import { checkPresentation, type SummaryPresentation } from "../summary/present.js";
 import { checkSummaryOptions, type SummaryOptions } from "../summary/policy.js";
-import type { SummaryPresentation } from "../context/format.js";
 
 /** Options of `chats.create()`. */
 export interface CreateChatOptions {

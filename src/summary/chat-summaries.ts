@@ -1,0 +1,106 @@
+import type { Message } from "../message.js";
+import type { TokenCounter } from "../tokens/index.js";
+import { conversationBudget, planSummary, summaryMessage, writeSummaryText, type BuiltUsage, type SummarizedTree, type SummaryJob } from "./job.js";
+import type { SummaryCounts } from "./ledger.js";
+import { checkSummaryOptions, type SummaryOptions } from "./policy.js";
+import type { SummaryPresentation } from "./present.js";
+import { policyFor, type ChatSummarySettings, type LoomSummaries } from "./settings.js";
+
+/**
+ * What ChatSummaries needs of its chat: its queue, its build, its tree and head, and a way to
+ * store a summary (the chat writes it through to the store and links it). Declared here: the
+ * summary room reaches the chat and the store through this alone.
+ */
+export interface SummarizingChat<C extends BuiltUsage> {
+  /** Runs a step in the chat's queue. */
+  run<T>(step: () => T | Promise<T>): Promise<T>;
+  /** Builds the context as things are (in the queue); a promise only when it must wait (recall). */
+  build(): C | Promise<C>;
+  nodes(): SummarizedTree;
+  head(): number;
+  /** Stores and links the summary `make` returns (null: none). */
+  add(make: (nodes: SummarizedTree, id: number) => Message | null): Promise<Message | null>;
+}
+
+/** Summary counts of a chat for `chat.stats()`, with the summarizer's answers not used. */
+export interface SummaryStats extends SummaryCounts {
+  fallbacks: number;
+}
+
+/** A build, and the summary it calls for (null: none). */
+interface Planned<C> {
+  context: C;
+  job: SummaryJob | null;
+}
+
+/** A chat's summary state: the settings in force, one summary at a time, the fallbacks counted. */
+export class ChatSummaries {
+  readonly #loom: LoomSummaries;
+  readonly #chat: ChatSummarySettings;
+  readonly #counter: TokenCounter;
+  /** A summary is being written for this chat (outside its queue). */
+  #summarizing = false;
+  /** Summarizer answers replaced by the extractive summary. */
+  fallbacks = 0;
+
+  constructor(loom: LoomSummaries, chat: ChatSummarySettings, counter: TokenCounter) {
+    this.#loom = loom;
+    this.#chat = chat;
+    this.#counter = counter;
+  }
+
+  /** The chat's own (set at its creation, from the Loom's when not given): a stored summary's tokens were counted as it sends it. */
+  get presentation(): SummaryPresentation {
+    return this.#chat.summaryPresentation ?? "system";
+  }
+
+  /** The chat's summary counts: what its summaries save, and the fallbacks. O(summaries). */
+  stats(nodes: SummarizedTree): SummaryStats {
+    return { ...nodes.summaries.counts(), fallbacks: this.fallbacks };
+  }
+
+  /**
+   * Builds; when the policy in force fires, plans a run in the queue, writes its summary
+   * outside it (a summarizer may take seconds; appends go on meanwhile), then, back in the
+   * queue, stores and attaches it if the run still applies, and builds again. `options` are
+   * the build's (only `summarize` is read here; `what` names them in errors).
+   */
+  build<C extends BuiltUsage>(options: unknown, what: string, chat: SummarizingChat<C>): Promise<C> {
+    let call: SummaryOptions | undefined;
+    try {
+      const given = options === null || typeof options !== "object" ? undefined : (options as { summarize?: unknown }).summarize;
+      call = checkSummaryOptions(given, `${what}.summarize`);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    // No await on the way when the build is synchronous and nothing is to be summarized (most builds).
+    const planned = (context: C): Planned<C> => {
+      if (this.#summarizing) return { context, job: null };
+      const policy = policyFor(call, this.#chat.summarize, this.#loom);
+      const job = policy ? planSummary(chat.nodes(), chat.head(), policy, conversationBudget(context)) : null;
+      if (job) this.#summarizing = true; // one at a time: a concurrent build does not plan the same run
+      return { context, job };
+    };
+    return chat
+      .run(() => {
+        const built = chat.build();
+        return built instanceof Promise ? built.then(planned) : planned(built);
+      })
+      .then((first) => (first.job ? this.#summarize(first.job, chat) : first.context));
+  }
+
+  /** Writes the planned summary outside the queue, then stores it and builds again in it. */
+  async #summarize<C extends BuiltUsage>(job: SummaryJob, chat: SummarizingChat<C>): Promise<C> {
+    try {
+      const text = await writeSummaryText(job, this.#counter, this.#loom);
+      if (text.fallback) this.fallbacks++;
+      return await chat.run(async () => {
+        const presentation = this.presentation;
+        await chat.add((nodes, id) => summaryMessage(nodes, chat.head(), job, text.text, id, this.#counter, presentation));
+        return chat.build();
+      });
+    } finally {
+      this.#summarizing = false;
+    }
+  }
+}

@@ -13,7 +13,7 @@ import { SerialQueue } from "./queue.js";
 import { chatStats, keepUsage, type ChatStats } from "./stats.js";
 import { ChatSync, type LoomContext } from "./sync.js";
 import { appendKey, type AppendOptions } from "./append-key.js";
-import { ChatSummaries } from "../summary/chat-summaries.js";
+import { ChatSummaries, summaryStats } from "./summaries.js";
 import { chatRecall } from "./recall-chat.js";
 import { buildChatContext } from "./chat-context.js";
 import { cutToolResult, type ToolResultPolicy } from "../context/tool-result.js";
@@ -62,8 +62,8 @@ export class Chat extends ChatView {
   /**
    * Appends a message after the head and moves the head to it. O(1) plus counting its tokens.
    * While tool calls above the head have no result, only tool results may be appended.
-   * With `Loom.open({ toolResults: { truncate } })`, a tool result too large to be sent with
-   * its call and the newest user turn (or past the policy's `maxTokens`) is cut to its head and tail around a marker
+   * With `Loom.open({ toolResults: { truncate } })`, a tool result too large for the chat's
+   * window (or past the policy's `maxTokens`) is cut to its head and tail around a marker
    * giving the tokens left out and the original count; the message returned holds the cut text.
    * With `{ key }`, an append the chat holds under that key already returns that message (see AppendOptions).
    * @throws INVALID_ROLE, INVALID_CONTENT, INVALID_PRIORITY, INVALID_TOOL_CALL, INVALID_ARGUMENT,
@@ -100,18 +100,11 @@ export class Chat extends ChatView {
     return this.sync.add(head, m, unitEnd, key);
   }
 
-  /**
-   * A tool result's content cut to the Loom's policy and to what leaves its unit room in a
-   * request: the call message, the results before it, the newest user turn and the system
-   * prompt are sent with it (the text itself when it fits).
-   */
+  /** A tool result's content cut to the Loom's policy and to what a request may hold (the text itself when it fits). */
   #fitToolResult(m: CheckedInput, policy: ToolResultPolicy): string {
-    const system = this.sync.record.system;
-    const budget = budgetFor(this.#profile, { split: this.#options.budget });
-    const reserved = this.nodes().unitTokens(this.sync.head) + (system ? Math.min(budget.system, messageTokens(this.#counter, { role: "system", content: system })) : 0);
-    const limit = Math.min(policy.maxTokens, this.#appendLimit - REPLY_PRIMING - reserved);
+    const limit = Math.min(policy.maxTokens, this.#appendLimit - REPLY_PRIMING);
     const fields = messageTokens(this.#counter, { ...m, content: "" });
-    return cutToolResult(m.content, Math.max(1, limit - fields), this.#counter, policy.keep);
+    return cutToolResult(m.content, limit - fields, this.#counter, policy.keep);
   }
 
   /**
@@ -280,7 +273,7 @@ export class Chat extends ChatView {
         tokenizer: this.#counter.name,
       },
       { usage: this.#lastUsage, evicted: this.#lastEvicted },
-      this.#summaries.stats(nodes),
+      summaryStats(nodes, this.#summaries.fallbacks),
     );
   }
 

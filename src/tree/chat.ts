@@ -13,7 +13,7 @@ import { SerialQueue } from "./queue.js";
 import { chatStats, keepUsage, type ChatStats } from "./stats.js";
 import { ChatSync, type LoomContext } from "./sync.js";
 import { appendKey, type AppendOptions } from "./append-key.js";
-import { ChatSummaries, summaryStats } from "./summaries.js";
+import { ChatSummaries } from "../summary/chat-summaries.js";
 import { chatRecall } from "./recall-chat.js";
 import { buildChatContext } from "./chat-context.js";
 import { cutToolResult, type ToolResultPolicy } from "../context/tool-result.js";
@@ -273,7 +273,7 @@ export class Chat extends ChatView {
         tokenizer: this.#counter.name,
       },
       { usage: this.#lastUsage, evicted: this.#lastEvicted },
-      summaryStats(nodes, this.#summaries.fallbacks),
+      this.#summaries.stats(nodes),
     );
   }
 

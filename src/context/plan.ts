@@ -54,7 +54,7 @@ export function planBuild(source: ContextSource, options: BuildOptions | undefin
   const turns = limits ? 2 * limits.maxTurns : 0;
   const window = maxMessages && turns ? Math.min(maxMessages, turns) : maxMessages || turns;
   const maxOutput = o.maxOutputTokens === undefined ? undefined : checkInteger(o.maxOutputTokens, "maxOutputTokens", 1, budget.effective);
-  const tools = o.tools === undefined ? undefined : toolTokens(source.counter, checkTools(o.tools));
+  const tools = o.tools === undefined ? undefined : toolTokens(source.counter, checkTools(o.tools), profile.name);
   const limit = budget.effective - (maxOutput ?? budget.reserve);
   if (o.cacheControl !== undefined && typeof o.cacheControl !== "boolean") {
     throw new CtxloomError("INVALID_ARGUMENT", `cacheControl must be true or false; got ${describe(o.cacheControl)}.`);

@@ -2,7 +2,7 @@ import type { Engine } from "../engine/types.js";
 import type { Budget, BudgetSplit } from "../models/budget.js";
 import type { HistoryLimits, ModelProfile, ModelRef } from "../models/profiles.js";
 import type { TokenCounter } from "../tokens/types.js";
-import type { ToolDefinition } from "../tokens/tools.js";
+import type { ToolsInput } from "../tokens/tools.js";
 import type { Message } from "../message.js";
 import type { AnthropicMessage, OpenAIMessage, ResponsesItem } from "./format.js";
 import type { SummaryPresentation } from "../summary/present.js";
@@ -34,11 +34,12 @@ export interface BuildOptions {
   /** Apply the history limits (turns, characters per turn, memory characters): true for the model's size class, or your own. Default: the chat's setting, else off. */
   historyLimits?: boolean | Partial<HistoryLimits>;
   /**
-   * Tool definitions sent with the request (OpenAI, Responses or Anthropic shape): counted
-   * (OpenAI's published rule; an estimate for other providers) and taken from the window
-   * before the conversation. `usage.tools` says how many tokens they cost.
+   * Tools sent with the request: a list in one provider's shape (OpenAI Chat Completions,
+   * Responses, Anthropic) or an AI SDK ToolSet, counted as their provider counts them (a
+   * ToolSet as the model's provider) and taken from the window before the conversation.
+   * `usage.tools` says how many tokens they cost.
    */
-  tools?: readonly ToolDefinition[];
+  tools?: ToolsInput;
   /** The most tokens the reply may have (the request's max_tokens): kept free in place of the budget's reserve. */
   maxOutputTokens?: number;
   /**

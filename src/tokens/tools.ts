@@ -1,28 +1,65 @@
-// What tool definitions cost in a request. OpenAI counts function definitions by a rule it
-// published in its cookbook ("How to count tokens with tiktoken", counting tokens for
-// chat completions calls with tools, gpt-4o family constants); other providers publish
-// none, so the same rule stands as an estimate for them.
+// What tool definitions cost in a request, counted the way each provider does. OpenAI counts
+// function definitions by a rule it published in its cookbook ("How to count tokens with
+// tiktoken", counting tokens for chat completions calls with tools, gpt-4o family constants).
+// Anthropic publishes the size of the system prompt it adds for tools, per model ("Tool use
+// pricing"), and counts the definitions' names, descriptions and schemas as input: their
+// JSON text is counted. Which rule applies follows the shape the tools come in; an AI SDK
+// ToolSet, sent to any provider, follows the model the context is built for.
 import { CtxloomError, describe } from "../errors.js";
 import { TOOL_NAME } from "../message.js";
 import { countText } from "./chat.js";
+import { readToolSet, type ToolSetLike } from "./tool-set.js";
 import type { TokenCounter } from "./types.js";
 
+export type { ToolSetLike, ToolSetTool } from "./tool-set.js";
+
+/** An OpenAI Chat Completions function tool: `{ type: "function", function: { name, description, parameters } }`. */
+export interface ChatCompletionsToolLike {
+  type: "function";
+  function: { name: string; description?: string; parameters?: unknown; strict?: boolean | null };
+}
+
+/** An OpenAI Responses function tool: `{ type: "function", name, description, parameters }`. */
+export interface ResponsesToolLike {
+  type: "function";
+  name: string;
+  description?: string | null;
+  parameters?: unknown;
+  strict?: boolean | null;
+}
+
+/** An Anthropic tool: `{ name, description, input_schema }`. */
+export interface AnthropicToolLike {
+  type?: "custom" | null;
+  name: string;
+  description?: string;
+  input_schema: unknown;
+}
+
+/** A tool definition as an SDK takes it: OpenAI Chat Completions, OpenAI Responses or Anthropic. */
+export type ToolDefinition = ChatCompletionsToolLike | ResponsesToolLike | AnthropicToolLike;
+
 /**
- * A tool definition as an SDK takes it: OpenAI Chat Completions
- * (`{ type: "function", function: { name, description, parameters } }`), OpenAI Responses
- * (`{ type: "function", name, description, parameters }`) or Anthropic
- * (`{ name, description, input_schema }`).
+ * Tools as `buildContext({ tools })` takes them: a list of one provider's tool definitions
+ * (OpenAI Chat Completions, OpenAI Responses, or Anthropic), or an AI SDK ToolSet
+ * (`{ weather: tool({ description, inputSchema }) }`).
  */
-export type ToolDefinition =
-  | { type: "function"; function: { name: string; description?: string; parameters?: unknown } }
-  | { type: "function"; name: string; description?: string | null; parameters?: unknown }
-  | { name: string; description?: string; input_schema: unknown };
+export type ToolsInput = readonly ToolDefinition[] | ToolSetLike;
 
 /** A tool reduced to what is counted. */
 export interface CountedTool {
   name: string;
   description: string;
   parameters: unknown;
+}
+
+/** Whose rule counts the tools: OpenAI's, Anthropic's, or the model's provider's (an AI SDK ToolSet). */
+export type ToolRule = "openai" | "anthropic" | "model";
+
+/** Tools checked: what is counted of each, and the rule they are counted by. */
+export interface CheckedTools {
+  rule: ToolRule;
+  tools: CountedTool[];
 }
 
 // The cookbook's constants for the gpt-4o family.
@@ -36,51 +73,108 @@ const FUNC_END = 12;
 /**
  * Tool definitions checked and reduced to name, description and parameters: a name providers
  * accept (1 to 64 letters, digits, "_" or "-"), parameters a JSON schema object that can be
- * sent as JSON (a cycle of objects cannot). @throws INVALID_ARGUMENT
+ * sent as JSON (a cycle of objects cannot), one provider's shape throughout. Built-in tools
+ * (a web search, a code interpreter: a `type` other than "function"), whose cost providers
+ * do not publish, are refused. @throws INVALID_ARGUMENT
  */
-export function checkTools(tools: unknown): CountedTool[] {
-  if (!Array.isArray(tools)) throw new CtxloomError("INVALID_ARGUMENT", `tools must be a list of tool definitions; got ${describe(tools)}.`);
-  return tools.map((tool: unknown, i) => {
+export function checkTools(tools: unknown): CheckedTools {
+  if (tools !== null && typeof tools === "object" && !Array.isArray(tools)) {
+    return { rule: "model", tools: readToolSet(tools).map((t) => checkTool(t, `tools.${t.name}`)) };
+  }
+  if (!Array.isArray(tools)) {
+    throw new CtxloomError("INVALID_ARGUMENT", `tools must be a list of tool definitions or an AI SDK ToolSet ({ weather: tool({ ... }) }); got ${describe(tools)}.`);
+  }
+  let rule: ToolRule | undefined;
+  const out = tools.map((tool: unknown, i) => {
     const where = `tools[${i}]`;
     if (tool === null || typeof tool !== "object" || Array.isArray(tool)) {
       throw new CtxloomError("INVALID_ARGUMENT", `${where} must be a tool definition object; got ${describe(tool)}.`);
     }
     const t = tool as Record<string, unknown>;
+    const anthropic = t.type !== "function";
+    if (anthropic && t.type !== undefined && t.type !== null && t.type !== "custom") builtIn(where, t.type);
+    if (anthropic && !("input_schema" in t) && t.type === "custom") builtIn(where, "custom (an OpenAI custom tool)");
     const fn = (t.type === "function" && t.function !== undefined ? t.function : t) as Record<string, unknown> | null;
     if (fn === null || typeof fn !== "object") throw new CtxloomError("INVALID_ARGUMENT", `${where}.function must be an object; got ${describe(fn)}.`);
-    if (typeof fn.name !== "string" || fn.name.length === 0) {
-      throw new CtxloomError("INVALID_ARGUMENT", `${where} needs a name: { type: "function", function: { name, description, parameters } }, { type: "function", name, ... } or { name, input_schema }.`);
+    const shape: ToolRule = anthropic ? "anthropic" : "openai";
+    if (rule !== undefined && rule !== shape) {
+      throw new CtxloomError("INVALID_ARGUMENT", `${where} is an ${shape === "openai" ? "OpenAI" : "Anthropic"} tool among ${rule === "openai" ? "OpenAI" : "Anthropic"} ones; a request goes to one provider: pass its tools in its shape.`);
     }
-    if (!TOOL_NAME.test(fn.name)) {
-      throw new CtxloomError("INVALID_ARGUMENT", `${where}'s name ${describe(fn.name)} is not a tool name providers accept: 1 to 64 letters, digits, "_" or "-".`);
-    }
-    const description = fn.description ?? "";
-    if (typeof description !== "string") throw new CtxloomError("INVALID_ARGUMENT", `${where}'s description must be a string; got ${describe(description)}.`);
-    const parameters = fn.parameters ?? fn.input_schema ?? {};
-    if (parameters === null || typeof parameters !== "object" || Array.isArray(parameters)) {
-      throw new CtxloomError("INVALID_ARGUMENT", `${where}'s parameters must be a JSON schema object; got ${describe(parameters)}.`);
-    }
-    try {
-      JSON.stringify(parameters); // what an SDK does to send it
-    } catch (error) {
-      throw new CtxloomError(
-        "INVALID_ARGUMENT",
-        `${where}'s parameters cannot be sent as JSON (${String(error)}); a schema that refers to itself must use "$ref", not a cycle of objects.`,
-      );
-    }
-    return { name: fn.name, description, parameters };
+    rule = shape;
+    return checkTool({ name: fn.name, description: fn.description, parameters: fn.parameters ?? fn.input_schema }, where);
   });
+  return { rule: rule ?? "openai", tools: out };
+}
+
+function builtIn(where: string, type: unknown): never {
+  throw new CtxloomError(
+    "INVALID_ARGUMENT",
+    `${where} is a built-in tool (type ${describe(type)}), whose cost its provider does not publish; leave it out of tools, and keep room for it with maxOutputTokens or the budget.`,
+  );
+}
+
+function checkTool(t: { name: unknown; description: unknown; parameters: unknown }, where: string): CountedTool {
+  if (typeof t.name !== "string" || t.name.length === 0) {
+    throw new CtxloomError("INVALID_ARGUMENT", `${where} needs a name: { type: "function", function: { name, description, parameters } }, { type: "function", name, ... } or { name, input_schema }.`);
+  }
+  if (!TOOL_NAME.test(t.name)) {
+    throw new CtxloomError("INVALID_ARGUMENT", `${where}'s name ${describe(t.name)} is not a tool name providers accept: 1 to 64 letters, digits, "_" or "-".`);
+  }
+  const description = t.description ?? "";
+  if (typeof description !== "string") throw new CtxloomError("INVALID_ARGUMENT", `${where}'s description must be a string; got ${describe(description)}.`);
+  const parameters = t.parameters ?? {};
+  if (parameters === null || typeof parameters !== "object" || Array.isArray(parameters)) {
+    throw new CtxloomError("INVALID_ARGUMENT", `${where}'s parameters must be a JSON schema object; got ${describe(parameters)}.`);
+  }
+  try {
+    JSON.stringify(parameters); // what an SDK does to send it
+  } catch (error) {
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `${where}'s parameters cannot be sent as JSON (${String(error)}); a schema that refers to itself must use "$ref", not a cycle of objects.`,
+    );
+  }
+  return { name: t.name, description, parameters };
+}
+
+/** Whether a model (by its profile's name) is Anthropic's: a Claude, or a name read by its provider "anthropic/". */
+const isClaude = (model: string): boolean => /claude/i.test(model) || /^anthropic\//i.test(model);
+
+/**
+ * Tokens of the system prompt Anthropic adds to a request with tools, by model: the larger
+ * of its two published figures (tool_choice auto or none; any or tool), since a build does
+ * not know the tool_choice: 346 (313) for Claude 3.7 Sonnet and the Claude 4 models, taken for
+ * any other Claude too; Claude 3 Opus 530 (281), Claude 3 Sonnet 159 (235), Claude 3 and 3.5
+ * Haiku 264 (340).
+ */
+export function anthropicToolPrompt(model: string): number {
+  const m = model.toLowerCase();
+  if (m.includes("claude-3-opus")) return 530;
+  if (m.includes("claude-3-sonnet")) return 235;
+  if (m.includes("claude-3-haiku") || m.includes("claude-3-5-haiku")) return 340;
+  return 346;
 }
 
 /**
- * Tokens the tool definitions add to a request: OpenAI's published rule for function
- * definitions (per function 7 + "name:description"; 3 for its properties, per property 3
- * + "key:type:description", per enum value 3 + the value, less 3 per enum; 12 in all).
- * Nested object schemas, which the rule does not cover, add the tokens of their JSON text.
- * An estimate for other providers. 0 for no tools.
+ * Tokens the tool definitions add to a request (0 for no tools), by the rule of `checked`:
+ * - OpenAI's published rule for function definitions (per function 7 + "name:description";
+ *   3 for its properties, per property 3 + "key:type:description", per enum value 3 + the
+ *   value, less 3 per enum; 12 in all). Nested object schemas, which the rule does not
+ *   cover, add the tokens of their JSON text.
+ * - Anthropic's: the tool-use system prompt of `model` (anthropicToolPrompt) and the JSON
+ *   text of the definitions (`[{ name, description, input_schema }]`).
+ * - An AI SDK ToolSet: Anthropic's for a Claude model (a name with "claude", or read by its
+ *   provider "anthropic/"), OpenAI's otherwise. OpenAI's rule is an estimate for providers
+ *   that publish none.
  */
-export function toolTokens(counter: TokenCounter, tools: readonly CountedTool[]): number {
+export function toolTokens(counter: TokenCounter, checked: CheckedTools, model: string): number {
+  const { tools } = checked;
   if (tools.length === 0) return 0;
+  const rule = checked.rule === "model" ? (isClaude(model) ? "anthropic" : "openai") : checked.rule;
+  if (rule === "anthropic") {
+    const sent = tools.map((t) => (t.description === "" ? { name: t.name, input_schema: t.parameters } : { name: t.name, description: t.description, input_schema: t.parameters }));
+    return anthropicToolPrompt(model) + countText(counter, JSON.stringify(sent));
+  }
   const count = (text: string) => countText(counter, text);
   let total = FUNC_END;
   for (const tool of tools) {

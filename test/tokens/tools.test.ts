@@ -2,7 +2,7 @@
 // published rule and taken from the window before the conversation; maxOutputTokens kept
 // free in place of the reserve; bad tools and bad limits refused with a code.
 import { describe, expect, it } from "vitest";
-import { Loom, countTokens, type Chat } from "../../src/index.js";
+import { Loom, countTokens, loadTokenizer, type Chat } from "../../src/index.js";
 import { checkTools, toolTokens } from "../../src/tokens/tools.js";
 import { heuristicCounter } from "../../src/tokens/index.js";
 import { expectRejectCode, expectThrowCode, forEachEngine, snapshot } from "../helpers.js";
@@ -39,15 +39,22 @@ forEachEngine((engine) => {
     expect((await chat.buildContext()).usage.tools).toBeUndefined();
   });
 
-  it("the three tool shapes (Chat Completions, Responses, Anthropic) count the same", async () => {
+  it("OpenAI's two shapes count by OpenAI's rule; Anthropic's by Anthropic's (its tool-use system prompt and the definitions' JSON)", async () => {
     const chat = await cookbookChat(engine);
     const { name, description, parameters } = WEATHER.function;
-    const counts = await Promise.all([
+    const [completions, responses, anthropic] = await Promise.all([
       chat.buildContext({ tools: [WEATHER] }),
       chat.buildContext({ tools: [{ type: "function", name, description, parameters }] }),
       chat.buildContext({ tools: [{ name, description, input_schema: parameters }] }),
     ]);
-    expect(new Set(counts.map((c) => c.usage.tools)).size).toBe(1);
+    expect(responses.usage.tools).toBe(completions.usage.tools);
+    const counter = await loadTokenizer("gpt-4o"); // the chat's counter: counts stay the chat model's
+    const json = counter.count(JSON.stringify([{ name, description, input_schema: parameters }]));
+    expect(anthropic.usage.tools).toBe(346 + json);
+    // The figure follows the model the context is built for.
+    const opus3 = { name: "claude-3-opus-20240229", contextWindow: 200_000, sizeClass: "xlarge" as const, tokensPerChar: 0.25 };
+    const old = await chat.buildContext({ model: opus3, tools: [{ name, description, input_schema: parameters }] });
+    expect(old.usage.tools).toBe(530 + json);
   });
 
   it("tools and maxOutputTokens come out of the conversation's room: older messages are evicted", async () => {
@@ -91,6 +98,11 @@ forEachEngine((engine) => {
     for (const schema of [self, nested]) {
       await expectRejectCode(() => chat.buildContext({ tools: [{ name: "f", input_schema: schema }] }), "INVALID_ARGUMENT");
     }
+    // One provider's shape a request; built-in tools, whose cost no provider publishes.
+    await expectRejectCode(() => chat.buildContext({ tools: [WEATHER, { name: "f", input_schema: {} }] }), "INVALID_ARGUMENT");
+    for (const builtIn of [{ type: "web_search_20250305", name: "web_search" }, { type: "web_search" }, { type: "custom", name: "grammar", format: { type: "text" } }]) {
+      await expectRejectCode(() => chat.buildContext({ tools: [builtIn] as never }), "INVALID_ARGUMENT");
+    }
     const many = Array.from({ length: 20 }, (_, i) => ({ ...WEATHER, function: { ...WEATHER.function, name: `tool_${i}` } }));
     await expectRejectCode(() => chat.buildContext({ tools: many }), "MESSAGE_TOO_LARGE");
     expect(await snapshot(chat)).toEqual(before);
@@ -100,10 +112,12 @@ forEachEngine((engine) => {
 describe("toolTokens", () => {
   it("no tools cost nothing; a nested schema costs more than a flat one", () => {
     const counter = heuristicCounter(0.25);
-    expect(toolTokens(counter, [])).toBe(0);
-    const flat = checkTools([{ name: "f", input_schema: { type: "object", properties: { a: { type: "object" } } } }]);
-    const nested = checkTools([{ name: "f", input_schema: { type: "object", properties: { a: { type: "object", properties: { b: { type: "string" }, c: { type: "number" } } } } } }]);
-    expect(toolTokens(counter, nested)).toBeGreaterThan(toolTokens(counter, flat));
+    expect(toolTokens(counter, { rule: "openai", tools: [] }, "gpt-4o")).toBe(0);
+    expect(toolTokens(counter, { rule: "anthropic", tools: [] }, "claude-sonnet-4-6")).toBe(0);
+    const fn = (parameters: object) => ({ type: "function" as const, function: { name: "f", parameters } });
+    const flat = checkTools([fn({ type: "object", properties: { a: { type: "object" } } })]);
+    const nested = checkTools([fn({ type: "object", properties: { a: { type: "object", properties: { b: { type: "string" }, c: { type: "number" } } } } })]);
+    expect(toolTokens(counter, nested, "gpt-4o")).toBeGreaterThan(toolTokens(counter, flat, "gpt-4o"));
   });
 
   it("checkTools refuses what is no tool", () => {

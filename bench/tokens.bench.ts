@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { Bench } from "tinybench";
 import { heuristicCounter, loadEncoding, type TokenCounter } from "../src/tokens/index.js";
 import { tiktokenCounter } from "../test/tokens/tiktoken.js";
-import { wasmBpeCounter } from "../src/tokens/wasm-bpe.js";
+import { forgetBpePieces, wasmBpeCounter } from "../src/tokens/wasm-bpe.js";
 import { corpus } from "./corpus.js";
 import { TS_LOADER, fmt, ratio, type SuiteOptions } from "./report.js";
 import { scriptRows } from "./tokens-scripts.js";
@@ -61,13 +61,15 @@ export async function runTokensSuite(options: SuiteOptions = { smoke: false }) {
   const differ = { wasm: mismatches("wasm"), "js-tiktoken": mismatches("js-tiktoken") };
   const estimateError = texts.reduce((sum, t, i) => sum + Math.abs(counters.heuristic.count(t) - exact[i]!) / Math.max(1, exact[i]!), 0) / texts.length;
   const bench = new Bench(options.smoke ? { time: 20, warmupTime: 5, iterations: 2 } : { time: 3000, warmupTime: 300 });
-  // gpt-tokenizer caches merges per word: cleared every round, as ctxloom counts each message once.
+  // gpt-tokenizer caches merges per word, the WebAssembly BPE merged pieces: both emptied every
+  // round, as ctxloom counts each message once.
   const { clearMergeCache } = await import("gpt-tokenizer/encoding/o200k_base");
+  const forget: Partial<Record<Backend, () => void>> = { "gpt-tokenizer": clearMergeCache, wasm: forgetBpePieces };
   for (const b of BACKENDS) {
-    bench.add(b, b === "gpt-tokenizer" ? () => {
-      clearMergeCache();
+    bench.add(b, () => {
+      forget[b]?.();
       texts.forEach((t) => counters[b].count(t));
-    } : () => texts.forEach((t) => counters[b].count(t)));
+    });
   }
   await bench.run();
   const p50 = (name: Backend): number => {
@@ -89,7 +91,7 @@ export async function runTokensSuite(options: SuiteOptions = { smoke: false }) {
   }));
   const speed = p50("gpt-tokenizer") / p50("wasm");
   const scripts = await scriptRows(
-    { wasm: counters.wasm, gpt: counters["gpt-tokenizer"], tiktoken: counters["js-tiktoken"], clearGpt: clearMergeCache },
+    { wasm: counters.wasm, gpt: counters["gpt-tokenizer"], tiktoken: counters["js-tiktoken"], clearGpt: clearMergeCache, clearWasm: forgetBpePieces },
     options.smoke,
   );
   const markdown = [

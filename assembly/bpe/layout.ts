@@ -3,6 +3,7 @@
 //   0            DATA_BASE (64 KiB)                                     tablesTop     inputPtr     workPtr
 //   | statics    | header | o200k lengths, pool | cl100k lengths, pool | unicode | rank tables* | input text | merge arrays |
 //                 `---------------- one data segment (scripts/build-bpe.mjs) ---'  `-- built by init(), on demand --'
+//   * per encoding: its hash slots, its pairs, its cache of pieces (CACHE_BYTES)
 //
 // Header (u32 words at DATA_BASE):
 //   [0] magic "BPE1"   [1] blob bytes
@@ -12,6 +13,8 @@
 // Every offset is from DATA_BASE; every array is followed by 8 spare bytes (word loads may read past an end).
 
 export const DATA_BASE: usize = 65536;
+/** Bytes of each encoding's cache of merged pieces (pieces.ts), after its rank tables: 8192 entries of 64. */
+export const CACHE_BYTES: usize = 512 << 10;
 export const MAGIC: u32 = 0x31455042;
 @inline export function header(word: u32): u32 {
   return load<u32>(DATA_BASE + (<usize>word << 2));

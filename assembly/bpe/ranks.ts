@@ -8,9 +8,12 @@
 // consecutive slots, eight to a cache line.
 //
 // Pairs of bytes, the merges' most frequent lookup, have a direct table beside it: u32
-// (rank + 1, 0 when the pair is no token) per two-byte value, 256 KiB, one load.
+// (rank + 1, 0 when the pair is no token) per two-byte value, 256 KiB, one load. Then the
+// encoding's cache of merged pieces (pieces.ts), CACHE_BYTES, zero when laid out.
+//
+//   table: slots u64[size] | pairs u32[65536] | cache of pieces
 
-import { DATA_BASE, header, reach } from "./layout";
+import { CACHE_BYTES, DATA_BASE, header, reach } from "./layout";
 
 export const NONE: u32 = 0xffffffff;
 const EMPTY: u64 = 0;
@@ -25,6 +28,8 @@ let slots: usize = 0;
 let pairs: usize = 0;
 let mask: u32 = 0;
 let maxLen: u32 = 0;
+/** The selected encoding's cache of pieces (pieces.ts). */
+export let cacheBase: usize = 0;
 const PAIR_BYTES: usize = 65536 << 2;
 
 // Per encoding (0: o200k_base, 1: cl100k_base), 5 u32: slots (0 until laid out), mask, its
@@ -34,7 +39,8 @@ const built = memory.data(2 * 5 * 4);
   return built + <usize>e * 20;
 }
 
-@inline function hashBytes(p: usize, n: u32): u32 {
+/** A hash of the n bytes at p (n >= 1): the rank table's and the cache's. */
+@inline export function hashBytes(p: usize, n: u32): u32 {
   let h: u32 = n * 0x9e3779b1;
   let i: u32 = 0;
   while (i + 4 <= n) {
@@ -53,7 +59,7 @@ const built = memory.data(2 * 5 * 4);
   return h ^ (h >>> 16);
 }
 
-@inline function sameBytes(a: usize, b: usize, n: u32): bool {
+@inline export function sameBytes(a: usize, b: usize, n: u32): bool {
   let i: u32 = 0;
   while (i + 8 <= n) {
     if (load<u64>(a + i) != load<u64>(b + i)) return false;
@@ -73,8 +79,12 @@ const built = memory.data(2 * 5 * 4);
 /** The rank of the n bytes at p in the selected encoding, or NONE. */
 export function rankOf(p: usize, n: u32): u32 {
   if (n == 2) return load<u32>(pairs + (<usize>load<u16>(p) << 2)) - 1; // 0 - 1 is NONE
+  return n > maxLen ? NONE : hashedRankOf(p, n, hashBytes(p, n));
+}
+
+/** rankOf for n > 2 bytes whose hashBytes is h. */
+@inline export function hashedRankOf(p: usize, n: u32, h: u32): u32 {
   if (n > maxLen) return NONE;
-  const h = hashBytes(p, n);
   const key = keyOf(h, n);
   let i = h & mask;
   let s = load<u64>(slots + (<usize>i << 3));
@@ -97,7 +107,7 @@ export function buildRanks(e: u32, top: usize, dirtyEnd: usize): usize {
   let size: u32 = 1024;
   while (size < count + (count >> 2)) size <<= 1; // at most 4/5 full
   const table = (top + 7) & ~7;
-  const end = table + (<usize>size << 3) + PAIR_BYTES;
+  const end = table + (<usize>size << 3) + PAIR_BYTES + CACHE_BYTES;
   if (!reach(end)) return 0;
   if (dirtyEnd > table) memory.fill(table, 0, min(end, dirtyEnd) - table); // once an input buffer
   store<u32>(rec, <u32>table);
@@ -144,5 +154,6 @@ export function selectRanks(e: u32): bool {
   mask = load<u32>(rec, 4);
   pairs = slots + (<usize>(mask + 1) << 3);
   maxLen = load<u32>(rec, 8);
+  cacheBase = pairs + PAIR_BYTES;
   return true;
 }

@@ -1,6 +1,6 @@
 // Pre-tokenization: each encoding's split pattern as a scanner over UTF-8, with the regex's
 // own backtracking order worked out by hand (not a regex engine). Every piece goes straight
-// to pieceTokens; the scanners return the total.
+// to countPiece (pieces.ts); the scanners return the total.
 //
 // o200k_base (alternatives tried in this order at each position):
 //   A1 [^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(contraction)?
@@ -13,7 +13,8 @@
 import {
   C_LOWER, C_NUMBER, C_SPACE, classAt, cpByte, cpLen, isLetter, isLowerish, isPrefix, isPunct, isUpperish,
 } from "./layout";
-import { failed, pieceTokens } from "./merge";
+import { failed } from "./merge";
+import { countPiece } from "./pieces";
 
 let buf: usize = 0;
 let end: u32 = 0;
@@ -156,7 +157,7 @@ export function countO200k(at: usize, n: u32): u32 {
         else e = <i32>runLast; // A6: all but the last
       }
     }
-    tokens += pieceTokens(buf + i, <u32>e - i);
+    tokens += countPiece(buf + i, <u32>e - i);
     if (failed) return 0;
     i = <u32>e;
   }
@@ -194,7 +195,7 @@ export function countCl100k(at: usize, n: u32): u32 {
         else e = <i32>q; // B8
       }
     }
-    tokens += pieceTokens(buf + i, <u32>e - i);
+    tokens += countPiece(buf + i, <u32>e - i);
     if (failed) return 0;
     i = <u32>e;
   }

@@ -8,7 +8,7 @@ import fc from "fast-check";
 import { countTokens as gptO200k } from "gpt-tokenizer/encoding/o200k_base";
 import { countTokens as gptCl100k } from "gpt-tokenizer/encoding/cl100k_base";
 import { describe, expect, it } from "vitest";
-import { wasmBpeCounter } from "../../src/tokens/wasm-bpe.js";
+import { forgetBpePieces, wasmBpeCounter } from "../../src/tokens/wasm-bpe.js";
 import { SCRIPT_NAMES, SCRIPTS, messages, type Script } from "./multilingual.js";
 
 const PLAIN = { disallowedSpecial: new Set<string>() };
@@ -59,6 +59,17 @@ describe.each(ENCODINGS)("%s", (encoding) => {
       return first !== reference(t) || counter.count(t) !== first;
     });
     expect(differ.slice(0, 3)).toEqual([]);
+  });
+
+  it("words of 3 to 70 bytes (the cache keeps up to 56), alone, repeated, and last in the text: the same counts, remembered or forgotten", async () => {
+    const counter = await wasmBpeCounter(encoding);
+    const texts = ["ж", "ä", "日", "한", "ष्", "👍🏽", "ab"].flatMap((unit) =>
+      Array.from({ length: 24 }, (_, k) => unit.repeat(k + 1)).flatMap((word) => [word, ` ${word}`, `${word} ${word}`, `x${word}`, `${word}.`]),
+    );
+    for (const round of ["first", "again", "forgotten"]) {
+      if (round === "forgotten") forgetBpePieces();
+      expect(texts.filter((t) => counter.count(t) !== reference(t)), round).toEqual([]);
+    }
   });
 
   it.each(SCRIPT_NAMES)("the same counts as gpt-tokenizer on random %s text (seeded)", async (script) => {

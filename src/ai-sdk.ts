@@ -1,6 +1,7 @@
-// ctxloom/ai-sdk: chats with the AI SDK (`ai` 7). Type imports of `ai` only: this entry
-// loads without it at run time.
+// ctxloom/ai-sdk: chats with the AI SDK (`ai` 7, an optional peer dependency this entry loads).
 export { toModelContext, toModelMessages, type ModelContext } from "./adapters/ai-sdk.js";
-export { fromModelMessages, type FromModelOptions, type ReasoningMode } from "./adapters/ai-sdk-from.js";
+export { fromModelMessages } from "./adapters/ai-sdk-from.js";
 export { chatLoop, type ChatLoop, type ChatLoopOptions } from "./adapters/ai-sdk-loop.js";
 export { toUIMessages, fromUIMessages, type ChatUIMessage, type ChatUIMetadata } from "./adapters/ui-messages.js";
+export { resolveToolSet } from "./adapters/ai-sdk-tools.js";
+export type { FromOptions, ReasoningMode } from "./adapters/common.js";

@@ -1,4 +1,5 @@
 // ctxloom/anthropic: Anthropic SDK messages and content blocks to chat messages. Exports
 // only; nothing of `@anthropic-ai/sdk` is imported (its types match structurally). The
 // output side is `buildContext({ format: "anthropic" })`.
-export { fromAnthropic, TOOL_ERROR_PREFIX, type AnthropicMessageLike, type AnthropicBlockLike } from "./adapters/anthropic.js";
+export { fromAnthropicMessages, TOOL_ERROR_PREFIX, type AnthropicMessageLike, type AnthropicBlockLike } from "./adapters/anthropic.js";
+export type { FromOptions, ReasoningMode } from "./adapters/common.js";

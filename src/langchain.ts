@@ -1,3 +1,4 @@
 // ctxloom/langchain: chats with LangChain (`@langchain/core` 1, an optional peer dependency
 // this entry loads).
-export { toLangChain, fromLangChain, type FromLangChainOptions } from "./adapters/langchain.js";
+export { toLangChainMessages, fromLangChainMessages } from "./adapters/langchain.js";
+export type { FromOptions, ReasoningMode } from "./adapters/common.js";

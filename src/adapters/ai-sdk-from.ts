@@ -1,54 +1,30 @@
 // The AI SDK's ModelMessages into inputs for chat.append (a generateText / streamText result's
 // response.messages, or a request's messages): the other direction of ai-sdk.ts.
 import type { ModelMessage } from "ai";
-import { CtxloomError, checkOptions, describe } from "../errors.js";
+import { CtxloomError, describe } from "../errors.js";
 import type { ContentPart, MessageInput, ToolCall } from "../message.js";
-import { argumentsText, bytesToBase64, checked, contentOf, dataUrlType, objectAt, stringAt, textToBase64, unsupported } from "./common.js";
+import { argumentsText, bytesToBase64, contentOf, convertEach, dataUrlType, fromOptions, objectAt, stringAt, textToBase64, unsupported, type FromOptions, type ReasoningMode } from "./common.js";
 import { TOOL_ERROR_PREFIX } from "./anthropic.js";
 
-/** What a conversion does with reasoning parts. */
-export type ReasoningMode = "keep" | "drop" | "refuse";
-
-/** The `reasoning` option of a conversion, checked; default "keep". @throws INVALID_ARGUMENT */
-export function reasoningMode(value: unknown): ReasoningMode {
-  if (value === undefined) return "keep";
-  if (value !== "keep" && value !== "refuse" && value !== "drop") {
-    throw new CtxloomError("INVALID_ARGUMENT", `reasoning must be "keep", "drop" or "refuse"; got ${describe(value)}.`);
-  }
-  return value;
-}
-
-/** Options of `fromModelMessages`. */
-export interface FromModelOptions {
-  /**
-   * Reasoning parts: "keep" (default: reasoning parts, with the Anthropic signature or
-   * redacted data of `providerOptions.anthropic`), "drop" (left out: fine for providers that
-   * do not need them back) or "refuse" (UNSUPPORTED_CONTENT).
-   */
-  reasoning?: ReasoningMode;
-}
-
 /**
- * ModelMessages (a `generateText` / `streamText` result's `response.messages`, or a
- * request's messages) to inputs for `chat.append`: text parts join, tool-call parts become
- * `toolCalls` (input as JSON text), each tool-result its own tool message named by its
- * tool (a json output as JSON text, an error output starting with "Error: ", a denied
- * execution as "Execution denied: <reason>", a content output its text and images as
- * parts). Image and file parts (user) and file and reasoning parts (assistant) are kept as
- * parts. Provider-executed tools, approvals, files by provider reference and files other
- * than images in tool outputs are refused with UNSUPPORTED_CONTENT.
+ * ModelMessages (one, or a list: a `generateText` / `streamText` result's
+ * `responseMessages`, or a request's messages) to inputs for `chat.append`: text parts join,
+ * tool-call parts become `toolCalls` (input as JSON text), each tool-result its own tool
+ * message named by its tool (a json output as JSON text, an error output starting with
+ * "Error: ", a denied execution as "Execution denied: <reason>", a content output its text
+ * and images as parts). Image and file parts (user) and file and reasoning parts
+ * (assistant) are kept as parts (reasoning with the Anthropic signature or redacted data of
+ * `providerOptions.anthropic`; `options.reasoning` leaves it out or refuses it).
+ * Provider-executed tools, approvals, files by provider reference and files other than
+ * images in tool outputs are refused with UNSUPPORTED_CONTENT.
  * @throws INVALID_ARGUMENT, INVALID_ROLE, UNSUPPORTED_CONTENT, and append's own codes
  */
-export function fromModelMessages(messages: readonly ModelMessage[], options?: FromModelOptions): MessageInput[] {
-  const o = checkOptions<FromModelOptions>(options, "fromModelMessages(messages, options)", ["reasoning"]);
-  const reasoning = reasoningMode(o.reasoning);
-  if (!Array.isArray(messages)) throw new CtxloomError("INVALID_ARGUMENT", `fromModelMessages(messages) takes a list of ModelMessages; got ${describe(messages)}.`);
-  const out: MessageInput[] = [];
-  messages.forEach((value: unknown, i) => out.push(...convert(value, `fromModelMessages(messages)[${i}]`, reasoning)));
-  return checked(out);
+export function fromModelMessages(messages: ModelMessage | readonly ModelMessage[], options?: FromOptions): MessageInput[] {
+  const { reasoning } = fromOptions(options, "fromModelMessages");
+  return convertEach(messages, "fromModelMessages", (m, where) => convert(m, where, reasoning));
 }
 
-function convert(value: unknown, where: string, reasoning: "keep" | "drop" | "refuse"): MessageInput[] {
+function convert(value: unknown, where: string, reasoning: ReasoningMode): MessageInput[] {
   const m = objectAt(value, where);
   const role = m.role;
   if (role !== "system" && role !== "user" && role !== "assistant" && role !== "tool") {

@@ -1,14 +1,16 @@
 // A tool loop of the AI SDK kept in a chat: every step's messages go into the chat as they
 // come, and every step is sent the context the chat builds within the budget.
-import type { ModelMessage } from "ai";
+import type { ModelMessage, ToolSet } from "ai";
 import type { BuildOptions } from "../context/types.js";
 import { CtxloomError, checkOptions, describe } from "../errors.js";
 import type { Chat } from "../tree/chat.js";
 import { toModelContext, type ModelContext } from "./ai-sdk.js";
-import { fromModelMessages, type FromModelOptions } from "./ai-sdk-from.js";
+import { fromModelMessages } from "./ai-sdk-from.js";
+import { resolveToolSet } from "./ai-sdk-tools.js";
+import type { FromOptions } from "./common.js";
 
 /** Options of `chatLoop`: the build's (its format excepted) and how reasoning parts are taken. */
-export interface ChatLoopOptions extends Omit<BuildOptions, "format" | "cacheControl" | "input">, FromModelOptions {}
+export interface ChatLoopOptions extends Omit<BuildOptions, "format" | "cacheControl" | "input">, FromOptions {}
 
 /** What `chatLoop` returns: spread `prepareStep` into generateText / streamText, then `await finish(result)`. */
 export interface ChatLoop {
@@ -35,7 +37,7 @@ export function chatLoop(chat: Chat, options?: ChatLoopOptions): ChatLoop {
   }
   const o = checkOptions<ChatLoopOptions>(options, "chatLoop(chat, options)", ["system", "memory", "maxMessages", "budget", "historyLimits", "model", "tools", "maxOutputTokens", "reasoning"]);
   const { reasoning, ...build } = o;
-  const from: FromModelOptions = reasoning === undefined ? {} : { reasoning };
+  const from: FromOptions = reasoning === undefined ? {} : { reasoning };
   fromModelMessages([], from); // checks `reasoning` now rather than at the first step
   let appended = 0;
   const catchUp = async (messages: readonly ModelMessage[]): Promise<number> => {
@@ -48,7 +50,12 @@ export function chatLoop(chat: Chat, options?: ChatLoopOptions): ChatLoop {
     appended = messages.length;
     return added;
   };
-  const context = async (): Promise<ModelContext> => toModelContext(await chat.buildContext(build));
+  // A ToolSet is counted from the JSON schemas the AI SDK's asSchema gives (Zod 3 and promised schemas too), resolved once.
+  let tools: Promise<BuildOptions["tools"]> | undefined;
+  const context = async (): Promise<ModelContext> => {
+    if (build.tools !== undefined && !Array.isArray(build.tools)) tools ??= resolveToolSet(build.tools as ToolSet);
+    return toModelContext(await chat.buildContext(tools === undefined ? build : { ...build, tools: await tools }));
+  };
   return {
     context,
     async prepareStep(step) {

@@ -1,7 +1,7 @@
 // Anthropic's Messages objects to chat messages: what `chat.append` takes.
 import { CtxloomError, describe } from "../errors.js";
 import type { ContentPart, MessageInput, ToolCall } from "../message.js";
-import { argumentsText, checked, contentOf, listOf, objectAt, stringAt, textToBase64, unsupported } from "./common.js";
+import { argumentsText, contentOf, convertEach, fromOptions, objectAt, stringAt, textToBase64, unsupported, type FromOptions, type ReasoningMode } from "./common.js";
 
 /** A content block of Anthropic's Messages API (response `ContentBlock` or request `ContentBlockParam`), structurally. */
 export interface AnthropicBlockLike {
@@ -38,21 +38,20 @@ export const TOOL_ERROR_PREFIX = "Error: ";
  * tool_use blocks become `toolCalls` (input as JSON text), each tool_result block its own
  * tool message (before the user's text of the same message, as Anthropic orders them;
  * a failed one, is_error, starts with "Error: "). Thinking blocks become reasoning parts
- * with their signature, redacted_thinking blocks redacted-reasoning parts, image blocks image
+ * with their signature, redacted_thinking blocks redacted-reasoning parts (or are left out,
+ * or refused, by `options.reasoning`), image blocks image
  * parts, documents (PDF or plain text, bytes or URL) file parts: the message's content is
  * then the list of parts; a tool_result with image blocks keeps them as image parts of its
  * tool message. Server tools, citations' sources and documents inside tool results are
  * refused with UNSUPPORTED_CONTENT, never dropped.
  * @throws INVALID_ARGUMENT, UNSUPPORTED_CONTENT, and append's own codes for a malformed message
  */
-export function fromAnthropic(message: AnthropicMessageLike | readonly AnthropicMessageLike[]): MessageInput[] {
-  const list = listOf(message, "fromAnthropic(messages)");
-  const out: MessageInput[] = [];
-  list.forEach((m, i) => out.push(...convert(m, Array.isArray(message) ? `fromAnthropic(messages)[${i}]` : "fromAnthropic(message)")));
-  return checked(out);
+export function fromAnthropicMessages(messages: AnthropicMessageLike | readonly AnthropicMessageLike[], options?: FromOptions): MessageInput[] {
+  const { reasoning } = fromOptions(options, "fromAnthropicMessages");
+  return convertEach(messages, "fromAnthropicMessages", (m, where) => convert(m, where, reasoning));
 }
 
-function convert(value: unknown, where: string): MessageInput[] {
+function convert(value: unknown, where: string, reasoning: ReasoningMode): MessageInput[] {
   const m = objectAt(value, where);
   if (m.role !== "user" && m.role !== "assistant") {
     throw new CtxloomError("INVALID_ROLE", `${where}.role must be "user" or "assistant" (Anthropic keeps the system prompt apart); got ${describe(m.role)}.`);
@@ -80,15 +79,16 @@ function convert(value: unknown, where: string): MessageInput[] {
         results.push({ role: "tool", toolCallId: stringAt(b.tool_use_id, `${at}.tool_use_id`), content: b.is_error === true ? markError(content) : content });
         return;
       }
-      case "thinking": {
+      case "thinking":
+      case "redacted_thinking": {
+        if (reasoning === "drop") return;
+        if (reasoning === "refuse") return unsupported(at, `a ${b.type} block`, 'pass { reasoning: "keep" } or { reasoning: "drop" }.');
+        if (b.type === "redacted_thinking") return void parts.push({ type: "redacted-reasoning", data: stringAt(b.data, `${at}.data`) });
         const part: ContentPart = { type: "reasoning", text: stringAt(b.thinking, `${at}.thinking`) };
         if (typeof b.signature === "string" && b.signature.length > 0) part.signature = b.signature;
         parts.push(part);
         return;
       }
-      case "redacted_thinking":
-        parts.push({ type: "redacted-reasoning", data: stringAt(b.data, `${at}.data`) });
-        return;
       case "image":
       case "document":
         parts.push(mediaPart(b, at));

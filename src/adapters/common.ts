@@ -1,5 +1,5 @@
 // What the SDK converters share: refusals with a code, checked lists, JSON arguments.
-import { CtxloomError, describe } from "../errors.js";
+import { CtxloomError, checkOptions, describe } from "../errors.js";
 import { checkMessageInput, type ContentPart, type MessageInput } from "../message.js";
 
 /** Throws UNSUPPORTED_CONTENT: `what` (at `where`) cannot be carried by a chat message. */
@@ -15,13 +15,42 @@ export function objectAt(value: unknown, where: string): Record<string, unknown>
   return value as Record<string, unknown>;
 }
 
-/** One value or a list of them, as a list (an empty list is refused). */
-export function listOf(value: unknown, what: string): unknown[] {
-  if (Array.isArray(value)) {
-    if (value.length === 0) throw new CtxloomError("INVALID_ARGUMENT", `${what} got an empty list; pass at least one message.`);
-    return value;
+/** What a conversion does with reasoning (thinking blocks, reasoning parts or items). */
+export type ReasoningMode = "keep" | "drop" | "refuse";
+
+/** Options of every `from*` converter. */
+export interface FromOptions {
+  /**
+   * Reasoning: "keep" (default: as reasoning parts, with the Anthropic signature, or redacted
+   * reasoning with its data), "drop" (left out: fine for providers that do not need it back)
+   * or "refuse" (UNSUPPORTED_CONTENT). What a chat message cannot keep (OpenAI's encrypted
+   * reasoning items) is refused unless dropped.
+   */
+  reasoning?: ReasoningMode;
+}
+
+/** The options of a `from*` converter, checked; reasoning defaults to "keep". @throws INVALID_ARGUMENT */
+export function fromOptions(options: unknown, what: string): Required<FromOptions> {
+  const o = checkOptions<FromOptions>(options, `${what}(messages, options)`, ["reasoning"]);
+  const reasoning = o.reasoning ?? "keep";
+  if (reasoning !== "keep" && reasoning !== "refuse" && reasoning !== "drop") {
+    throw new CtxloomError("INVALID_ARGUMENT", `reasoning must be "keep", "drop" or "refuse"; got ${describe(o.reasoning)}.`);
   }
-  return [value];
+  return { reasoning };
+}
+
+/**
+ * Every `from*` converter's shape: one SDK message or a list of them in (an empty list
+ * gives an empty list), the inputs for `chat.append` out, in order, each checked as append
+ * checks it. `convert` gets each message with where it sits, for error messages.
+ */
+export function convertEach(
+  value: unknown, what: string, convert: (message: unknown, where: string) => MessageInput | MessageInput[], noun = "message",
+): MessageInput[] {
+  const out: MessageInput[] = [];
+  if (Array.isArray(value)) value.forEach((m: unknown, i) => out.push(...[convert(m, `${what}(${noun}s)[${i}]`)].flat()));
+  else out.push(...[convert(value, `${what}(${noun})`)].flat());
+  return checked(out);
 }
 
 /** A string at `where`, or INVALID_ARGUMENT. */

@@ -3,10 +3,10 @@ import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage }
 import type { OpenAIMessage } from "../context/format.js";
 import { base64Of, isUrl, mediaTypeOf, partsToSend, textOf as textOfMessage, type WithContent } from "../context/parts-format.js";
 import type { ContextWindow } from "../context/types.js";
-import { CtxloomError, checkOptions, describe } from "../errors.js";
+import { CtxloomError, describe } from "../errors.js";
 import type { ContentPart, Message, MessageInput, ToolCall } from "../message.js";
 import { TOOL_ERROR_PREFIX } from "./anthropic.js";
-import { argumentsText, bytesToBase64, checked, contentOf, listOf, objectAt, parseArguments, stringAt, unsupported } from "./common.js";
+import { argumentsText, bytesToBase64, contentOf, convertEach, fromOptions, objectAt, parseArguments, stringAt, unsupported, type FromOptions, type ReasoningMode } from "./common.js";
 
 type Convertible = Pick<Message, "role" | "name" | "toolCalls" | "toolCallId"> & WithContent;
 
@@ -20,13 +20,13 @@ type Convertible = Pick<Message, "role" | "name" | "toolCalls" | "toolCallId"> &
  * standard `reasoning` block.
  * @throws INVALID_ARGUMENT for a context in another format
  */
-export function toLangChain(source: ContextWindow<OpenAIMessage> | readonly Convertible[]): BaseMessage[] {
+export function toLangChainMessages(source: ContextWindow<OpenAIMessage> | readonly Convertible[]): BaseMessage[] {
   let messages: readonly Convertible[];
   if (Array.isArray(source)) messages = source;
   else {
-    const c = objectAt(source, "toLangChain(context)") as unknown as ContextWindow;
+    const c = objectAt(source, "toLangChainMessages(context)") as unknown as ContextWindow;
     if (c.format !== "openai" || !Array.isArray(c.conversation)) {
-      throw new CtxloomError("INVALID_ARGUMENT", `toLangChain(context) takes a context built in the "openai" format (the default), or chat messages; got format ${describe(c.format)}.`);
+      throw new CtxloomError("INVALID_ARGUMENT", `toLangChainMessages(context) takes a context built in the "openai" format (the default), or chat messages; got format ${describe(c.format)}.`);
     }
     const lead = [c.system, c.memory].filter((t) => t.length > 0).map((content) => ({ role: "system" as const, content }));
     messages = [...lead, ...c.conversation, ...(c.input === null ? [] : [{ role: "user" as const, content: c.input }])];
@@ -71,12 +71,6 @@ function argsObject(value: unknown): Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : { value };
 }
 
-/** Options of `fromLangChain`. */
-export interface FromLangChainOptions {
-  /** Reasoning blocks (thinking, redacted_thinking, reasoning): "keep" (default, as reasoning parts), "drop" (left out) or "refuse" (UNSUPPORTED_CONTENT). */
-  reasoning?: "keep" | "drop" | "refuse";
-}
-
 const ROLE_OF: Record<string, Message["role"]> = { human: "user", ai: "assistant", system: "system", tool: "tool" };
 
 /**
@@ -89,16 +83,12 @@ const ROLE_OF: Record<string, Message["role"]> = { human: "user", ai: "assistant
  * types are refused with UNSUPPORTED_CONTENT.
  * @throws INVALID_ARGUMENT, UNSUPPORTED_CONTENT, and append's own codes
  */
-export function fromLangChain(messages: BaseMessage | readonly BaseMessage[], options?: FromLangChainOptions): MessageInput[] {
-  const o = checkOptions<FromLangChainOptions>(options, "fromLangChain(messages, options)", ["reasoning"]);
-  if (o.reasoning !== undefined && o.reasoning !== "keep" && o.reasoning !== "refuse" && o.reasoning !== "drop") {
-    throw new CtxloomError("INVALID_ARGUMENT", `reasoning must be "keep", "drop" or "refuse"; got ${describe(o.reasoning)}.`);
-  }
-  const list = listOf(messages, "fromLangChain(messages)");
-  return checked(list.map((value, i) => convert(value, Array.isArray(messages) ? `fromLangChain(messages)[${i}]` : "fromLangChain(message)", o.reasoning ?? "keep")));
+export function fromLangChainMessages(messages: BaseMessage | readonly BaseMessage[], options?: FromOptions): MessageInput[] {
+  const { reasoning } = fromOptions(options, "fromLangChainMessages");
+  return convertEach(messages, "fromLangChainMessages", (m, where) => convert(m, where, reasoning));
 }
 
-function convert(value: unknown, where: string, reasoning: "keep" | "drop" | "refuse"): MessageInput {
+function convert(value: unknown, where: string, reasoning: ReasoningMode): MessageInput {
   const m = objectAt(value, where);
   const type = typeof m.type === "string" ? m.type : undefined;
   const role = type === undefined ? undefined : ROLE_OF[type];
@@ -134,7 +124,7 @@ function convert(value: unknown, where: string, reasoning: "keep" | "drop" | "re
 
 const REASONING = ["reasoning", "thinking", "redacted_thinking"];
 
-function textOf(content: unknown, where: string, reasoning: "keep" | "drop" | "refuse"): string | ContentPart[] {
+function textOf(content: unknown, where: string, reasoning: ReasoningMode): string | ContentPart[] {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) throw new CtxloomError("INVALID_CONTENT", `${where} must be a string or a list of blocks; got ${describe(content)}.`);
   const parts: ContentPart[] = [];

@@ -1,7 +1,7 @@
 // OpenAI's Chat Completions objects to chat messages: what `chat.append` takes.
 import { CtxloomError, describe } from "../errors.js";
 import type { ContentPart, MessageInput, ToolCall } from "../message.js";
-import { checked, contentOf, dataUrlType, listOf, objectAt, stringAt, unsupported } from "./common.js";
+import { checked, contentOf, convertEach, dataUrlType, fromOptions, objectAt, stringAt, unsupported, type FromOptions } from "./common.js";
 
 /**
  * A message of OpenAI's Chat Completions API, as the `openai` package types it: a response's
@@ -32,17 +32,18 @@ export interface OpenAICompletionLike {
  * file parts (bytes as file_data) file parts: its content is then the list of parts.
  * Annotations (URL citations) are not sent back in a request and are not kept. Audio,
  * uploaded file ids, custom tool calls and the old `function_call` are refused with
- * UNSUPPORTED_CONTENT.
+ * UNSUPPORTED_CONTENT. Chat Completions messages carry no reasoning: `options.reasoning`
+ * is checked and changes nothing.
  * @throws INVALID_ARGUMENT, UNSUPPORTED_CONTENT, and append's own codes for a malformed message
  */
-export function fromOpenAI(message: OpenAIMessageLike | readonly OpenAIMessageLike[] | OpenAICompletionLike): MessageInput[] {
-  if (message !== null && typeof message === "object" && "choices" in message) {
-    const first = Array.isArray(message.choices) ? message.choices[0] : undefined;
-    if (!first) throw new CtxloomError("INVALID_ARGUMENT", "fromOpenAI(completion): the completion has no choices; pass a message instead.");
-    return checked([convert(first.message, "fromOpenAI(completion).choices[0].message")]);
+export function fromOpenAIMessages(messages: OpenAIMessageLike | readonly OpenAIMessageLike[] | OpenAICompletionLike, options?: FromOptions): MessageInput[] {
+  fromOptions(options, "fromOpenAIMessages");
+  if (messages !== null && typeof messages === "object" && "choices" in messages) {
+    const first = Array.isArray(messages.choices) ? messages.choices[0] : undefined;
+    if (!first) throw new CtxloomError("INVALID_ARGUMENT", "fromOpenAIMessages(completion): the completion has no choices; pass a message instead.");
+    return checked([convert(first.message, "fromOpenAIMessages(completion).choices[0].message")]);
   }
-  const list = listOf(message, "fromOpenAI(messages)");
-  return checked(list.map((m, i) => convert(m, Array.isArray(message) ? `fromOpenAI(messages)[${i}]` : "fromOpenAI(message)")));
+  return convertEach(messages, "fromOpenAIMessages", convert);
 }
 
 function convert(value: unknown, where: string): MessageInput {

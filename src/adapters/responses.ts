@@ -1,10 +1,10 @@
 // OpenAI's Responses API items to chat messages: a response's `output`, or input items.
 import { CtxloomError, describe } from "../errors.js";
 import type { ContentPart, MessageInput } from "../message.js";
-import { checked, contentOf, dataUrlType, listOf, objectAt, stringAt, unsupported } from "./common.js";
+import { checked, contentOf, convertEach, dataUrlType, fromOptions, objectAt, stringAt, unsupported, type FromOptions } from "./common.js";
 
 /** An item of the Responses API (a response's `output` item or a `ResponseInputItem`), structurally. */
-export interface ResponsesItemLike {
+export interface ResponseItemLike {
   type?: string | null;
   role?: unknown;
   content?: unknown;
@@ -20,15 +20,16 @@ export interface ResponsesItemLike {
  * and refusal parts joined; input_image and input_file parts kept as image and file parts;
  * "developer" becomes "system"), function_call items join the
  * assistant message just before them as `toolCalls` (or start one with empty content),
- * a function_call_output becomes a tool message (with its images as image parts). Reasoning items (OpenAI's own, sent back
- * by id), uploaded file ids and built-in tools are refused with UNSUPPORTED_CONTENT.
+ * a function_call_output becomes a tool message (with its images as image parts). Reasoning
+ * items (OpenAI's own, encrypted, sent back by id) cannot be kept: they are left out with
+ * `{ reasoning: "drop" }`, else refused with UNSUPPORTED_CONTENT, as are uploaded file ids
+ * and built-in tools.
  * @throws INVALID_ARGUMENT, UNSUPPORTED_CONTENT, and append's own codes for a malformed message
  */
-export function fromResponses(items: ResponsesItemLike | readonly ResponsesItemLike[]): MessageInput[] {
-  const list = listOf(items, "fromResponses(items)");
+export function fromResponseItems(items: ResponseItemLike | readonly ResponseItemLike[], options?: FromOptions): MessageInput[] {
+  const { reasoning } = fromOptions(options, "fromResponseItems");
   const out: MessageInput[] = [];
-  list.forEach((value, i) => {
-    const where = Array.isArray(items) ? `fromResponses(items)[${i}]` : "fromResponses(item)";
+  convertEach(items, "fromResponseItems", (value, where) => {
     const item = objectAt(value, where);
     const type = item.type ?? (item.role !== undefined ? "message" : undefined);
     if (type === "message") {
@@ -51,11 +52,12 @@ export function fromResponses(items: ResponsesItemLike | readonly ResponsesItemL
       if (typeof output !== "string" && output.some((p) => p.type === "file")) unsupported(`${where}.output`, "a tool output with files", "a tool result carries text and images only; return the files' content as text.");
       out.push({ role: "tool", toolCallId: stringAt(item.call_id, `${where}.call_id`), content: output });
     } else if (type === "reasoning") {
-      unsupported(where, "a reasoning item", "leave reasoning items out of the chat (or use `store: true` and previous_response_id for them).");
+      if (reasoning !== "drop") unsupported(where, "a reasoning item (OpenAI's encrypted reasoning)", 'pass { reasoning: "drop" } to leave it out (or use `store: true` and previous_response_id for it).');
     } else {
       unsupported(where, `an item of type ${describe(type)}`, "send it in the request yourself, or describe it in text.");
     }
-  });
+    return [];
+  }, "item");
   return checked(out);
 }
 

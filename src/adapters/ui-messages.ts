@@ -5,9 +5,9 @@ import { CtxloomError, checkOptions, describe } from "../errors.js";
 import type { ContentPart, Message, MessageInput, ToolCall } from "../message.js";
 import type { ChatView } from "../tree/chat-view.js";
 import { toolContent } from "./ai-sdk.js";
-import { reasoningMode, toolContentParts, type ReasoningMode } from "./ai-sdk-from.js";
+import { toolContentParts } from "./ai-sdk-from.js";
 import { TOOL_ERROR_PREFIX } from "./anthropic.js";
-import { argumentsText, checked, contentOf, dataUrlType, objectAt, parseArguments, stringAt, unsupported } from "./common.js";
+import { argumentsText, contentOf, convertEach, dataUrlType, fromOptions, objectAt, parseArguments, stringAt, unsupported, type FromOptions } from "./common.js";
 
 /** Where a UIMessage sits in the chat's tree: a UI can show "2 / 3" and switch branches with `chat.checkout`. */
 export interface ChatUIMetadata {
@@ -98,16 +98,6 @@ function uiPart(p: ContentPart, role: Message["role"]): UIPart {
 
 const isImageType = (t: string): boolean => t === "image" || /^image\/[^*]/i.test(t);
 
-/** Options of `fromUIMessages`. */
-export interface FromUIOptions {
-  /**
-   * Reasoning parts: "keep" (default: reasoning parts, with the Anthropic signature or
-   * redacted data of `providerMetadata.anthropic`), "drop" (left out) or "refuse"
-   * (UNSUPPORTED_CONTENT).
-   */
-  reasoning?: ReasoningMode;
-}
-
 /**
  * UIMessages (from useChat, or stored by a UI) to inputs for `chat.append`, in order: text
  * parts join; tool parts (typed `tool-<name>` or dynamic) become tool calls, and their
@@ -122,13 +112,10 @@ export interface FromUIOptions {
  * awaiting approval are refused with UNSUPPORTED_CONTENT.
  * @throws INVALID_ARGUMENT, INVALID_ROLE, UNSUPPORTED_CONTENT, and append's own codes
  */
-export function fromUIMessages(messages: readonly UIMessage[], options?: FromUIOptions): MessageInput[] {
-  const o = checkOptions<FromUIOptions>(options, "fromUIMessages(messages, options)", ["reasoning"]);
-  const reasoning = reasoningMode(o.reasoning);
-  if (!Array.isArray(messages)) throw new CtxloomError("INVALID_ARGUMENT", `fromUIMessages(messages) takes a list of UIMessages; got ${describe(messages)}.`);
-  const out: MessageInput[] = [];
-  messages.forEach((value: unknown, i) => {
-    const where = `fromUIMessages(messages)[${i}]`;
+export function fromUIMessages(messages: UIMessage | readonly UIMessage[], options?: FromOptions): MessageInput[] {
+  const { reasoning } = fromOptions(options, "fromUIMessages");
+  return convertEach(messages, "fromUIMessages", (value, where) => {
+    const out: MessageInput[] = [];
     const m = objectAt(value, where);
     if (m.role !== "system" && m.role !== "user" && m.role !== "assistant") {
       throw new CtxloomError("INVALID_ROLE", `${where}.role must be system, user or assistant; got ${describe(m.role)}.`);
@@ -168,8 +155,8 @@ export function fromUIMessages(messages: readonly UIMessage[], options?: FromUIO
     if (!started) parts.push({ type: "text", text: "" }); // an empty message is append's to refuse
     started = true;
     flush();
+    return out;
   });
-  return checked(out);
 }
 
 /** A UI file part as an image part (a user's file of an image type, unless marked a file) or a file part. */

@@ -8,10 +8,10 @@ import type { ResponseInputItem } from "openai/resources/responses/responses";
 import type { ModelMessage } from "ai";
 import { AIMessage, HumanMessage } from "@langchain/core/messages";
 import { Loom } from "../../src/index.js";
-import { fromAnthropic } from "../../src/anthropic.js";
-import { fromOpenAI, fromResponses } from "../../src/openai.js";
+import { fromAnthropicMessages } from "../../src/anthropic.js";
+import { fromOpenAIMessages, fromResponseItems } from "../../src/openai.js";
 import { fromModelMessages, toModelMessages } from "../../src/ai-sdk.js";
-import { fromLangChain, toLangChain } from "../../src/langchain.js";
+import { fromLangChainMessages, toLangChainMessages } from "../../src/langchain.js";
 import { forEachEngine } from "../helpers.js";
 
 const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
@@ -36,7 +36,7 @@ describe("the SDKs' objects keep their parts", () => {
         { type: "tool_use", id: "t1", name: "read", input: { page: 1 } },
       ],
     };
-    expect(fromAnthropic([user, assistant])).toEqual([
+    expect(fromAnthropicMessages([user, assistant])).toEqual([
       {
         role: "user",
         content: [
@@ -63,7 +63,7 @@ describe("the SDKs' objects keep their parts", () => {
         { type: "file", file: { file_data: `data:application/pdf;base64,${PDF}`, filename: "a.pdf" } },
       ],
     };
-    expect(fromOpenAI(m)).toEqual([{
+    expect(fromOpenAIMessages(m)).toEqual([{
       role: "user",
       content: [
         { type: "text", text: "What is this?" },
@@ -79,7 +79,7 @@ describe("the SDKs' objects keep their parts", () => {
         { type: "input_file", file_url: "https://example.com/b.pdf" },
       ],
     };
-    expect(fromResponses(item)).toEqual([{
+    expect(fromResponseItems(item)).toEqual([{
       role: "user",
       content: [
         { type: "text", text: "And this?" },
@@ -140,7 +140,7 @@ describe("the SDKs' objects keep their parts", () => {
   });
 
   it("LangChain: standard image and file blocks, thinking blocks, both ways", () => {
-    const inputs = fromLangChain([
+    const inputs = fromLangChainMessages([
       new HumanMessage({ content: [{ type: "text", text: "Look." }, { type: "image_url", image_url: { url: "https://example.com/a.png", detail: "low" } }, { type: "file", data: PDF, mimeType: "application/pdf", metadata: { filename: "a.pdf" } }] }),
       new AIMessage({ content: [{ type: "thinking", thinking: "Hmm.", signature: "sig" }, { type: "redacted_thinking", data: "R" }, { type: "text", text: "A cat." }] }),
     ]);
@@ -148,7 +148,7 @@ describe("the SDKs' objects keep their parts", () => {
       { role: "user", content: [{ type: "text", text: "Look." }, { type: "image", image: "https://example.com/a.png", detail: "low" }, { type: "file", data: PDF, mediaType: "application/pdf", filename: "a.pdf" }] },
       { role: "assistant", content: [{ type: "reasoning", text: "Hmm.", signature: "sig" }, { type: "redacted-reasoning", data: "R" }, { type: "text", text: "A cat." }] },
     ]);
-    const back = toLangChain(inputs);
+    const back = toLangChainMessages(inputs);
     expect(back[0]!.content).toEqual([
       { type: "text", text: "Look." },
       { type: "image", url: "https://example.com/a.png", mimeType: "image/png" },
@@ -166,8 +166,8 @@ forEachEngine((engine) => {
       role: "assistant",
       content: [{ type: "thinking", thinking: "Call it.", signature: "sig" }, { type: "tool_use", id: "t1", name: "weather", input: {} }],
     };
-    for (const m of fromAnthropic(reply)) await chat.append(m);
-    for (const m of fromAnthropic({ role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "sunny" }] })) await chat.append(m);
+    for (const m of fromAnthropicMessages(reply)) await chat.append(m);
+    for (const m of fromAnthropicMessages({ role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "sunny" }] })) await chat.append(m);
     const ctx = await chat.buildContext({ format: "anthropic" });
     const sent: MessageParam[] = ctx.messages;
     expect(sent[1]).toEqual(reply);

@@ -10,10 +10,10 @@ import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
 import type { ResponseInputItem } from "openai/resources/responses/responses";
 import { describe, expect, it } from "vitest";
 import { Loom, type Chat, type EngineKind } from "../../src/index.js";
-import { fromAnthropic } from "../../src/anthropic.js";
+import { fromAnthropicMessages } from "../../src/anthropic.js";
 import { fromModelMessages, toModelContext } from "../../src/ai-sdk.js";
-import { fromLangChain, toLangChain } from "../../src/langchain.js";
-import { fromResponses } from "../../src/openai.js";
+import { fromLangChainMessages, toLangChainMessages } from "../../src/langchain.js";
+import { fromResponseItems } from "../../src/openai.js";
 import { expectRejectCode, expectThrowCode, forEachEngine, snapshot } from "../helpers.js";
 
 /** A 1x1 PNG. */
@@ -35,7 +35,7 @@ forEachEngine((engine) => {
       role: "user",
       content: [{ type: "tool_result", tool_use_id: "toolu_1", content: [{ type: "text", text: "Rendered." }, { type: "image", source: { type: "base64", media_type: "image/png", data: PNG } }] }],
     };
-    const inputs = fromAnthropic(reply);
+    const inputs = fromAnthropicMessages(reply);
     expect(inputs).toEqual([{ role: "tool", toolCallId: "toolu_1", content: [{ type: "text", text: "Rendered." }, { type: "image", image: PNG, mediaType: "image/png" }] }]);
     const m = await chat.append(inputs[0]!);
     expect(m.parts).toEqual([{ type: "text", text: "Rendered." }, { type: "image", image: PNG, mediaType: "image/png" }]);
@@ -55,19 +55,19 @@ forEachEngine((engine) => {
         output: { type: "content", value: [{ type: "text", text: "Rendered." }, { type: "file", data: { type: "data", data: PNG }, mediaType: "image/png" }] },
       }],
     });
-    const lc = toLangChain(openai)[2]!;
+    const lc = toLangChainMessages(openai)[2]!;
     expect(lc).toBeInstanceOf(ToolMessage);
     expect(lc.content).toEqual([{ type: "text", text: "Rendered." }, { type: "image", data: PNG, mimeType: "image/png" }]);
     // Each format's tool result reads back as the same tool message.
     expect(fromModelMessages([model[2]!])).toEqual([{ role: "tool", toolCallId: "toolu_1", name: "screenshot", content: m.parts }]);
-    expect(fromLangChain(lc)).toEqual([{ role: "tool", toolCallId: "toolu_1", content: m.parts }]);
-    expect(fromResponses(responses[2]!)).toEqual([{ role: "tool", toolCallId: "toolu_1", content: [{ type: "text", text: "Rendered." }, { type: "image", image: `data:image/png;base64,${PNG}`, detail: "auto" }] }]);
+    expect(fromLangChainMessages(lc)).toEqual([{ role: "tool", toolCallId: "toolu_1", content: m.parts }]);
+    expect(fromResponseItems(responses[2]!)).toEqual([{ role: "tool", toolCallId: "toolu_1", content: [{ type: "text", text: "Rendered." }, { type: "image", image: `data:image/png;base64,${PNG}`, detail: "auto" }] }]);
     await loom.close();
   });
 
   it("a failed tool_result with an image starts with Error:; an image by URL is named in Chat Completions", async () => {
     const { loom, chat } = await chatWithCall(engine);
-    const [input] = fromAnthropic({ role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", is_error: true, content: [{ type: "image", source: { type: "url", url: "https://example.com/shot.png" } }] }] });
+    const [input] = fromAnthropicMessages({ role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", is_error: true, content: [{ type: "image", source: { type: "url", url: "https://example.com/shot.png" } }] }] });
     expect(input!.content).toEqual([{ type: "text", text: "Error:" }, { type: "image", image: "https://example.com/shot.png" }]);
     await chat.append(input!);
     expect((await chat.buildContext()).messages[2]!.content).toBe("Error:\n[image at https://example.com/shot.png: not sent, a Chat Completions tool result carries text only]");
@@ -127,8 +127,8 @@ forEachEngine((engine) => {
 
 describe("tool results the converters still refuse", () => {
   it.each([
-    ["a LangChain ToolMessage with a file", () => fromLangChain(new ToolMessage({ tool_call_id: "a", content: [{ type: "file", data: PNG, mimeType: "application/pdf" }] }))],
-    ["a Responses output with a file", () => fromResponses({ type: "function_call_output", call_id: "a", output: [{ type: "input_file", file_data: `data:application/pdf;base64,${PNG}`, filename: "a.pdf" }] })],
+    ["a LangChain ToolMessage with a file", () => fromLangChainMessages(new ToolMessage({ tool_call_id: "a", content: [{ type: "file", data: PNG, mimeType: "application/pdf" }] }))],
+    ["a Responses output with a file", () => fromResponseItems({ type: "function_call_output", call_id: "a", output: [{ type: "input_file", file_data: `data:application/pdf;base64,${PNG}`, filename: "a.pdf" }] })],
     ["an AI SDK content output with a text file", () => fromModelMessages([{ role: "tool", content: [{ type: "tool-result", toolCallId: "a", toolName: "f", output: { type: "content", value: [{ type: "file", mediaType: "text/plain", data: { type: "text", text: "hi" } }] } }] }])],
     ["an AI SDK content output with a custom part", () => fromModelMessages([{ role: "tool", content: [{ type: "tool-result", toolCallId: "a", toolName: "f", output: { type: "content", value: [{ type: "custom", providerOptions: {} }] } }] }] as never)],
   ])("%s: UNSUPPORTED_CONTENT", (_what, run) => {

@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import { Loom, memoryStore, type Chat, type ChatExport, type ContentPart, type MessageInput, type Store } from "../../src/index.js";
 import { sqliteStore } from "../../src/sqlite.js";
 import { fromUIMessages, toModelContext, toUIMessages } from "../../src/ai-sdk.js";
-import { toLangChain } from "../../src/langchain.js";
+import { toLangChainMessages } from "../../src/langchain.js";
 import { tempFolder } from "../store/sqlite-helpers.js";
 import { ENGINES } from "../helpers.js";
 
@@ -96,7 +96,7 @@ async function contexts(chat: Chat): Promise<Record<string, unknown>> {
   const responses = await chat.buildContext({ format: "responses" });
   return json({
     openai: openai.messages, anthropic: [anthropic.system, anthropic.messages], responses: responses.messages,
-    aiSdk: toModelContext(openai), langchain: toLangChain(openai), tokens: openai.usage,
+    aiSdk: toModelContext(openai), langchain: toLangChainMessages(openai), tokens: openai.usage,
   }) as Record<string, unknown>;
 }
 

@@ -5,25 +5,25 @@ import type { ChatCompletion, ChatCompletionMessage, ChatCompletionMessageParam 
 import type { ResponseInputItem, ResponseOutputItem } from "openai/resources/responses/responses";
 import type { Message as AnthropicResponse, MessageParam } from "@anthropic-ai/sdk/resources/messages";
 import type { MessageInput } from "../../src/index.js";
-import { fromOpenAI, fromResponses } from "../../src/openai.js";
-import { fromAnthropic } from "../../src/anthropic.js";
+import { fromOpenAIMessages, fromResponseItems } from "../../src/openai.js";
+import { fromAnthropicMessages } from "../../src/anthropic.js";
 
 /** Never called: what tsc checks is the types of these calls. */
 function typeChecks(
   completion: ChatCompletion, reply: ChatCompletionMessage, history: ChatCompletionMessageParam[],
   output: ResponseOutputItem[], input: ResponseInputItem[], message: AnthropicResponse, params: MessageParam[],
 ): void {
-  expectTypeOf(fromOpenAI(reply)).toEqualTypeOf<MessageInput[]>();
-  expectTypeOf(fromOpenAI(completion)).toEqualTypeOf<MessageInput[]>();
-  expectTypeOf(fromOpenAI(history)).toEqualTypeOf<MessageInput[]>();
-  expectTypeOf(fromResponses(output)).toEqualTypeOf<MessageInput[]>();
-  expectTypeOf(fromResponses(input)).toEqualTypeOf<MessageInput[]>();
-  expectTypeOf(fromAnthropic(message)).toEqualTypeOf<MessageInput[]>();
-  expectTypeOf(fromAnthropic(params)).toEqualTypeOf<MessageInput[]>();
+  expectTypeOf(fromOpenAIMessages(reply)).toEqualTypeOf<MessageInput[]>();
+  expectTypeOf(fromOpenAIMessages(completion)).toEqualTypeOf<MessageInput[]>();
+  expectTypeOf(fromOpenAIMessages(history)).toEqualTypeOf<MessageInput[]>();
+  expectTypeOf(fromResponseItems(output)).toEqualTypeOf<MessageInput[]>();
+  expectTypeOf(fromResponseItems(input)).toEqualTypeOf<MessageInput[]>();
+  expectTypeOf(fromAnthropicMessages(message)).toEqualTypeOf<MessageInput[]>();
+  expectTypeOf(fromAnthropicMessages(params)).toEqualTypeOf<MessageInput[]>();
   // @ts-expect-error a number is no message
-  fromOpenAI(42);
+  fromOpenAIMessages(42);
   // @ts-expect-error a string is no message
-  fromAnthropic("hi");
+  fromAnthropicMessages("hi");
 }
 void typeChecks;
 

@@ -14,7 +14,7 @@ export const loadFallback: ((encoding: Encoding) => Promise<TokenCounter>) | und
     announced = true;
     console.warn(
       `ctxloom: the exact counter's WebAssembly module could not load here; counting ${encoding} with gpt-tokenizer instead ` +
-        `(the same counts; slower to load and to count). Where bytes cannot be compiled, hand the module over with provideBpeModule().`,
+        `(the same counts; slower to load and to count).`,
     );
   }
   return loadEncoding(encoding);

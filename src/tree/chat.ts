@@ -62,8 +62,8 @@ export class Chat extends ChatView {
   /**
    * Appends a message after the head and moves the head to it. O(1) plus counting its tokens.
    * While tool calls above the head have no result, only tool results may be appended.
-   * With `Loom.open({ toolResults: { truncate } })`, a tool result too large for the chat's
-   * window (or past the policy's `maxTokens`) is cut to its head and tail around a marker
+   * With `Loom.open({ toolResults: { truncate } })`, a tool result too large to be sent with
+   * its call and the newest user turn (or past the policy's `maxTokens`) is cut to its head and tail around a marker
    * giving the tokens left out and the original count; the message returned holds the cut text.
    * With `{ key }`, an append the chat holds under that key already returns that message (see AppendOptions).
    * @throws INVALID_ROLE, INVALID_CONTENT, INVALID_PRIORITY, INVALID_TOOL_CALL, INVALID_ARGUMENT,
@@ -100,11 +100,18 @@ export class Chat extends ChatView {
     return this.sync.add(head, m, unitEnd, key);
   }
 
-  /** A tool result's content cut to the Loom's policy and to what a request may hold (the text itself when it fits). */
+  /**
+   * A tool result's content cut to the Loom's policy and to what leaves its unit room in a
+   * request: the call message, the results before it, the newest user turn and the system
+   * prompt are sent with it (the text itself when it fits).
+   */
   #fitToolResult(m: CheckedInput, policy: ToolResultPolicy): string {
-    const limit = Math.min(policy.maxTokens, this.#appendLimit - REPLY_PRIMING);
+    const system = this.sync.record.system;
+    const budget = budgetFor(this.#profile, { split: this.#options.budget });
+    const reserved = this.nodes().unitTokens(this.sync.head) + (system ? Math.min(budget.system, messageTokens(this.#counter, { role: "system", content: system })) : 0);
+    const limit = Math.min(policy.maxTokens, this.#appendLimit - REPLY_PRIMING - reserved);
     const fields = messageTokens(this.#counter, { ...m, content: "" });
-    return cutToolResult(m.content, limit - fields, this.#counter, policy.keep);
+    return cutToolResult(m.content, Math.max(1, limit - fields), this.#counter, policy.keep);
   }
 
   /**

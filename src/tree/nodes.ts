@@ -1,6 +1,6 @@
 import { CtxloomError } from "../errors.js";
 import type { Engine } from "../engine/types.js";
-import { CRITICAL, FLAG_SUMMARY, FLAG_TOOL_CALLS, FLAG_UNIT_END, ROLE_TOOL } from "../engine/types.js";
+import { CRITICAL, FLAG_SUMMARY, FLAG_TOOL_CALLS, FLAG_UNIT_END, ROLE_TOOL, ROLE_USER } from "../engine/types.js";
 import { PRIORITIES, ROLES, type Message } from "../message.js";
 import type { ToolUnit } from "../context/tool-units.js";
 import { toOpenAI, type OpenAIMessage } from "../context/format.js";
@@ -138,6 +138,24 @@ export class ChatNodes {
     const answered = new Set<string>();
     for (let r = id; r !== x; r = e.parent(this.tree, r)) answered.add(this.#texts.extras.get(r)!.toolCallId!);
     return { calls: this.#texts.extras.get(x)!.toolCalls!, answered, priority: PRIORITIES[e.priority(this.tree, x)]! };
+  }
+
+  /**
+   * Tokens a request holds beside a tool result appended after `id` (a call message or a
+   * result of its unit): the unit's call message and results so far, and the newest user
+   * turn above them. O(messages since that turn).
+   */
+  unitTokens(id: number): number {
+    const e = this.engine;
+    let sum = 0;
+    let x = id;
+    for (; x >= 0 && e.role(this.tree, x) === ROLE_TOOL; x = e.parent(this.tree, x)) sum += e.tokens(this.tree, x);
+    if (x >= 0) {
+      sum += e.tokens(this.tree, x); // the call message
+      x = e.parent(this.tree, x);
+    }
+    while (x >= 0 && e.role(this.tree, x) !== ROLE_USER) x = e.parent(this.tree, x);
+    return x >= 0 ? sum + e.tokens(this.tree, x) : sum;
   }
 
   /**

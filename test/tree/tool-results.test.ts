@@ -2,6 +2,7 @@
 // cut (head and tail kept, marked) instead of refused; off by default; the cut message is
 // what is stored, restored and sent, and its count fits the limit by the chat's own counter.
 import { describe, expect, it } from "vitest";
+import fc from "fast-check";
 import { Loom, budgetFor, countTokens, memoryStore, type LoomOptions } from "../../src/index.js";
 import { expectRejectCode, forEachEngine, snapshot } from "../helpers.js";
 
@@ -26,11 +27,12 @@ forEachEngine((engine) => {
     await loom.close();
   });
 
-  it("truncate: true cuts it to what one request holds, exactly by the chat's counter (the estimate)", async () => {
+  it("truncate: true cuts it to what one request holds beside its call and the user turn, exactly by the chat's counter (the estimate)", async () => {
     const { loom, chat } = await chatWith(engine, { toolResults: { truncate: true } });
     const m = await chat.append({ role: "tool", toolCallId: "c1", content: bigLog });
     const budget = budgetFor(SMALL);
-    const limit = budget.effective - budget.reserve - 3; // less the reply priming
+    const [user, asked] = chat.path().slice(0, 2).map((x) => x.tokens) as [number, number];
+    const limit = budget.effective - budget.reserve - 3 - user - asked; // less the reply priming, the user turn and the call
     expect(m.tokens).toBeLessThanOrEqual(limit);
     expect(m.tokens).toBeGreaterThan(limit - 40);
     expect(m.content).toMatch(/\n\[\.\.\. [\d,]+ of [\d,]+ tokens of this tool result omitted \.\.\.\]\n/);
@@ -75,6 +77,40 @@ forEachEngine((engine) => {
       else expect(m.content.endsWith("😀")).toBe(true);
       await loom.close();
     }
+  });
+
+  it("a cut result leaves room for its unit: the call, the results and the newest user turn are sent together (property)", async () => {
+    // A 20,000-word result (issue 21, item 3): cut to the whole request, it never fit beside
+    // its call and the user turn, and every context dropped the unit without a word.
+    const words = Array.from({ length: 20_000 }, (_, i) => `word${i % 97}`).join(" ");
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1_000, max: 12_000 }), // the window
+        fc.constantFrom("estimate", "o200k"), // how the model counts
+        fc.integer({ min: 1, max: 120 }), // words of the user turn
+        fc.integer({ min: 0, max: 400 }), // characters of the call's arguments
+        fc.integer({ min: 0, max: 300 }), // characters of the system prompt
+        fc.boolean(), // a second call answered first, in the same unit
+        async (window, counting, userWords, argChars, systemChars, twoCalls) => {
+          const model = counting === "estimate"
+            ? { name: `tool-${window}`, contextWindow: window, sizeClass: "small" as const, tokensPerChar: 0.25 }
+            : { name: `tool-o200k-${window}`, contextWindow: window, sizeClass: "small" as const, tokensPerChar: 0.25, encoding: "o200k_base" as const };
+          const loom = await Loom.open({ engine, toolResults: { truncate: true } });
+          const chat = await loom.user("u").create({ model, ...(systemChars ? { system: "Be brief. ".repeat(systemChars / 10) } : {}) });
+          const user = await chat.append({ role: "user", content: "Please read the log. ".repeat(userWords) });
+          const args = JSON.stringify({ query: "q".repeat(argChars) });
+          const calls = [{ ...call, function: { name: "read_log", arguments: args } }, ...(twoCalls ? [{ ...call, id: "c0" }] : [])];
+          const asked = await chat.append({ role: "assistant", content: "", toolCalls: calls });
+          const first = twoCalls ? await chat.append({ role: "tool", toolCallId: "c0", content: "ok" }) : undefined;
+          const result = await chat.append({ role: "tool", toolCallId: "c1", content: words });
+          const sent = (await chat.buildContext()).conversation.map((m) => m.id);
+          expect(sent).toEqual(expect.arrayContaining([user.id, asked.id, result.id, ...(first ? [first.id] : [])]));
+          expect(result.content.length).toBeLessThan(words.length); // cut, all the same
+          await loom.close();
+        },
+      ),
+      { numRuns: 40 },
+    );
   });
 
   it("only tool results are cut: a user message too large is still refused", async () => {

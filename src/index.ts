@@ -1,8 +1,8 @@
 // The public API of ctxloom. Exports only.
 export { Loom, DEFAULT_MAX_OPEN_CHATS, type LoomOptions, type LoomStats } from "./tree/loom.js";
-export type { RecallStats } from "./tree/recall.js";
-export { RECALL_HEADER, type ChatRecallOptions, type RecalledMessage } from "./tree/recall-scope.js";
-export { EMBED_BATCH } from "./tree/embed-queue.js";
+export type { RecallStats } from "./recall/hub.js";
+export { RECALL_HEADER, type ChatRecallOptions, type RecalledMessage } from "./recall/scope.js";
+export { EMBED_BATCH } from "./recall/embed-queue.js";
 export { hashingEmbedder, type Embedder, type HashingEmbedderOptions, type RecallReason } from "./recall/index.js";
 export { UserChats, type CreateChatOptions } from "./tree/user-chats.js";
 export { Chat, type ChatStats } from "./tree/chat.js";

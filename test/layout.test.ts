@@ -54,7 +54,11 @@ const MAY_IMPORT: Record<Room, readonly Room[]> = {
   // chat's tree and the store through interfaces of its own (summary/tree.ts, SummarizingChat).
   context: [...CORE, "summary"],
   summary: CORE,
-  recall: CORE,
+  // Recall (channels, ranking, its orchestration) sits above context: it sends what it recalls
+  // as a transcript (context/format.ts) under a build's options (context/types.ts). It reaches
+  // the store and a chat's nodes through interfaces of its own (recall/port.ts: the store's
+  // types, never its code).
+  recall: [...CORE, "context", "store"],
   store: [...CORE, "summary"],
   tree: SERVICES,
   adapters: UNDER_TREE,

@@ -5,7 +5,8 @@ import type { ModelProfile } from "../models/profiles.js";
 import type { ChatOptions } from "../store/types.js";
 import type { TokenCounter } from "../tokens/index.js";
 import type { ChatNodes } from "./nodes.js";
-import { recallHook, splitRecall, type ChatAt } from "./recall-chat.js";
+import { recallHook, splitRecall } from "../recall/chat-recall.js";
+import type { RecallChat } from "../recall/port.js";
 import type { LoomContext } from "./sync.js";
 
 /** What a chat hands over to build its context. */
@@ -18,7 +19,7 @@ export interface ChatContextState {
   options: ChatOptions;
   summaryPresentation: SummaryPresentation;
   /** The chat as recall reads it (asked only when the build recalls). */
-  current: () => ChatAt;
+  current: () => RecallChat;
 }
 
 /**
@@ -28,7 +29,7 @@ export interface ChatContextState {
  * Synchronous unless it recalls.
  */
 export function buildChatContext(ctx: LoomContext, chat: ChatContextState, options: BuildOptions | undefined): ContextWindow | Promise<ContextWindow> {
-  const { rest, recall } = splitRecall(ctx, options);
+  const { rest, recall } = splitRecall(ctx.recall, options);
   const { nodes } = chat;
   const columns = nodes.columns;
   // The columns hold every field of a message, and outlive the nodes when the chat sleeps:
@@ -52,7 +53,7 @@ export function buildChatContext(ctx: LoomContext, chat: ChatContextState, optio
   };
   if (!recall) return buildContext(source, rest); // synchronous: no await on a server's hot path
   planBuild(source, rest); // every option checked before anything is embedded
-  return recallHook(ctx, chat.current(), recall, rest ?? {}).then((hook) => {
+  return recallHook(ctx.recall, chat.current(), recall, rest ?? {}).then((hook) => {
     if (hook) source.recall = hook;
     return buildContext(source, rest);
   });

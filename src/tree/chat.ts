@@ -14,11 +14,11 @@ import { chatStats, keepUsage, type ChatStats } from "./stats.js";
 import { ChatSync, type LoomContext } from "./sync.js";
 import { appendKey, type AppendOptions } from "./append-key.js";
 import { ChatSummaries } from "../summary/chat-summaries.js";
-import { chatRecall } from "./recall-chat.js";
+import { chatRecall } from "../recall/chat-recall.js";
 import { buildChatContext } from "./chat-context.js";
 import { cutToolResult, type ToolResultPolicy } from "../context/tool-result.js";
 import { REPLY_PRIMING, messageTokens } from "../tokens/chat.js";
-import type { ChatRecallOptions, RecalledMessage } from "./recall-scope.js";
+import type { ChatRecallOptions, RecalledMessage } from "../recall/scope.js";
 
 export type { ChatStats } from "./stats.js";
 export type { LoomContext } from "./sync.js";
@@ -244,7 +244,7 @@ export class Chat extends ChatView {
    * @throws INVALID_ARGUMENT (an empty query, bad options, a Loom opened with embed: false), EMBEDDER_FAILED
    */
   recall(query: string, options?: ChatRecallOptions): Promise<RecalledMessage[]> {
-    return this.#run(() => chatRecall(this.#ctx, this.#current(), query, options));
+    return this.#run(() => chatRecall(this.#ctx.recall, this.#current(), query, options));
   }
 
   #current() {

@@ -16,7 +16,7 @@ import type { SummaryOptions } from "../summary/policy.js";
 import type { Summarizer } from "../summary/run.js";
 import type { SummaryPresentation } from "../summary/present.js";
 import type { Embedder } from "../recall/embedder.js";
-import { RecallHub, type RecallStats } from "./recall.js";
+import { RecallHub, type RecallStats } from "../recall/hub.js";
 import { checkToolResultOptions, type ToolResultOptions, type ToolResultPolicy } from "../context/tool-result.js";
 
 /** Options of `Loom.open()`. */

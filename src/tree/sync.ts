@@ -9,7 +9,7 @@ import { REPLY_PRIMING, imageRuleFor, messageTokens, type TokenCounter } from ".
 import { copyParts } from "../parts.js";
 import type { Chat } from "./chat.js";
 import { ChatNodes } from "./nodes.js";
-import type { RecallHub } from "./recall.js";
+import type { RecallHub } from "../recall/hub.js";
 import { applyHeld, applyRestored, checkHead, storeCorrupt } from "./restore.js";
 import { checkStored, lookUpKey, ownKey, storeAppend } from "./append-key.js";
 import type { LoomSummaries } from "../summary/settings.js";

@@ -1,12 +1,12 @@
 import { CtxloomError, describe, fromStore } from "../errors.js";
 import type { Engine } from "../engine/types.js";
 import type { Message } from "../message.js";
-import { checkEmbedder, embedTexts, type Embedder } from "../recall/embedder.js";
-import { hashingEmbedder } from "../recall/hashing.js";
-import { KeyMap } from "../recall/keys.js";
-import { RecallMemory, type StoredVector } from "../recall/memory.js";
-import type { RecallMessage } from "../recall/policy.js";
-import type { EmbedderInfo, Store } from "../store/types.js";
+import { checkEmbedder, embedTexts, type Embedder } from "./embedder.js";
+import { hashingEmbedder } from "./hashing.js";
+import { KeyMap } from "./keys.js";
+import { RecallMemory, type StoredVector } from "./memory.js";
+import type { RecallMessage } from "./policy.js";
+import type { EmbedderInfo, MessageSource, RecallStore } from "./port.js";
 import { EmbedQueue, type EmbedItem, type EmbedQueueStats } from "./embed-queue.js";
 
 /** Recall's counters, from `loom.stats().recall`. */
@@ -16,12 +16,6 @@ export interface RecallStats extends EmbedQueueStats {
   dimension: number;
   /** Messages whose vectors are loaded in this Loom's indexes (embedded here or restored from the store). */
   indexed: number;
-}
-
-/** A chat's messages as recall reads them: open chats through their nodes, others from the store. */
-export interface MessageSource {
-  readonly size: number;
-  message(id: number): Message;
 }
 
 /**
@@ -58,17 +52,18 @@ const embeddable = (m: Message): m is Message & { role: "user" | "assistant" } =
 export class RecallHub {
   readonly embedder: Embedder;
   readonly #engine: Engine;
-  readonly #store: Store;
+  /** Where vectors are kept, and other chats read from (the Loom's store). */
+  readonly store: RecallStore;
   readonly #users = new Map<string, UserRecall>();
   readonly queue: EmbedQueue;
   #closed = false;
   /** Whether appends are queued before recall has read their chat (see `appended`). */
   readonly #eager: boolean;
 
-  constructor(engine: Engine, store: Store, embedder: Embedder, eager = true) {
+  constructor(engine: Engine, store: RecallStore, embedder: Embedder, eager = true) {
     this.#eager = eager;
     this.#engine = engine;
-    this.#store = store;
+    this.store = store;
     this.embedder = embedder;
     this.queue = new EmbedQueue(embedder, (items, vectors) => this.#deliver(items, vectors));
   }
@@ -124,8 +119,8 @@ export class RecallHub {
     }
     const epoch = u.epoch;
     const [rows, marks] = await Promise.all([
-      fromStore("loading embeddings", () => this.#store.loadEmbeddings(userId, chatId, this.#info)),
-      fromStore("loading embeddings", () => this.#store.loadEmbeddings(userId, chatId, CLEARED)),
+      fromStore("loading embeddings", () => this.store.loadEmbeddings(userId, chatId, this.#info)),
+      fromStore("loading embeddings", () => this.store.loadEmbeddings(userId, chatId, CLEARED)),
     ]);
     if (u !== this.#users.get(userId) || epoch !== u.epoch || u.loaded.has(chatId)) return;
     const mark = Math.max(u.cleared.get(chatId) ?? -1, ...(Array.isArray(marks) ? marks.map((r) => r.messageId) : []));
@@ -208,7 +203,7 @@ export class RecallHub {
       entry.rows.push({ messageId: item.id, vector });
     });
     for (const { userId, chatId, rows } of byChat.values()) {
-      await fromStore("storing embeddings", () => this.#store.putEmbeddings(userId, chatId, this.#info, rows));
+      await fromStore("storing embeddings", () => this.store.putEmbeddings(userId, chatId, this.#info, rows));
     }
   }
 
@@ -234,14 +229,14 @@ export class RecallHub {
       if (chat.messageCount <= 0) continue;
       u.cleared.set(chat.id, chat.messageCount - 1);
       await fromStore("marking cleared embeddings", () =>
-        this.#store.putEmbeddings(userId, chat.id, CLEARED, [{ messageId: chat.messageCount - 1, vector: new Float32Array(1) }]),
+        this.store.putEmbeddings(userId, chat.id, CLEARED, [{ messageId: chat.messageCount - 1, vector: new Float32Array(1) }]),
       );
     }
   }
 
   /** `chats.reembed()`: forgets the user's vectors and marks; every chat is embedded again as recall next reads it. */
   async reembed(userId: string): Promise<void> {
-    await fromStore("clearing embeddings", () => this.#store.clearEmbeddings(userId));
+    await fromStore("clearing embeddings", () => this.store.clearEmbeddings(userId));
     const u = this.user(userId);
     u.epoch++;
     this.queue.discard((item) => item.userId === userId);

@@ -1,5 +1,5 @@
 import { CtxloomError } from "../errors.js";
-import { embedTexts, type Embedder } from "../recall/embedder.js";
+import { embedTexts, type Embedder } from "./embedder.js";
 
 /** A message waiting for its embedding. */
 export interface EmbedItem {

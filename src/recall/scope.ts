@@ -2,9 +2,9 @@ import { CtxloomError, checkOptions, describe, fromStore } from "../errors.js";
 import type { Message } from "../message.js";
 import { toTranscript } from "../context/format.js";
 import type { BuildRecallOptions, RecallScope } from "../context/types.js";
-import { checkRecallOptions, recallExchanges, type RecallMessage, type RecallReason } from "../recall/policy.js";
-import type { Store } from "../store/types.js";
-import type { MessageSource, RecallHub } from "./recall.js";
+import { checkRecallOptions, recallExchanges, type RecallMessage, type RecallReason } from "./policy.js";
+import type { RecallHub } from "./hub.js";
+import type { MessageSource, RecallChat } from "./port.js";
 
 /** Options of `chat.recall(query, options)`. */
 export interface ChatRecallOptions {
@@ -64,14 +64,6 @@ export interface Scope {
   lookup(key: number): { chatId: string; message: Message } | undefined;
 }
 
-/** The chat being built or recalled from. */
-export interface CurrentChat {
-  userId: string;
-  chatId: string;
-  source: MessageSource;
-  head: number;
-}
-
 function pathIds(source: MessageSource, head: number): number[] {
   const ids: number[] = [];
   for (let id = head; id >= 0; ) {
@@ -83,7 +75,8 @@ function pathIds(source: MessageSource, head: number): number[] {
 }
 
 /** Loads (once) the vectors of the scope's chats, flushes the queue, and lists the scope. */
-export async function openScope(hub: RecallHub, store: Store, chat: CurrentChat, scope: RecallScope): Promise<Scope> {
+export async function openScope(hub: RecallHub, chat: RecallChat, scope: RecallScope): Promise<Scope> {
+  const store = hub.store;
   const sources = new Map<string, MessageSource>([[chat.chatId, chat.source]]);
   if (scope === "user") {
     const listed = await fromStore("listing chats", () => store.listChats(chat.userId));

@@ -1,39 +1,33 @@
 import { CtxloomError, checkOptions, describe } from "../errors.js";
 import type { BuildOptions, BuildRecallOptions, RecallFill } from "../context/types.js";
-import type { ChatNodes } from "./nodes.js";
-import type { RecallHub } from "./recall.js";
+import type { RecallHub } from "./hub.js";
+import type { RecallChat } from "./port.js";
 import {
   checkBuildRecall, checkChatRecall, fitExchanges, openScope, recallIn, recallText,
-  type ChatRecallOptions, type CurrentChat, type RecalledMessage,
-} from "./recall-scope.js";
-import type { LoomContext } from "./sync.js";
+  type ChatRecallOptions, type RecalledMessage,
+} from "./scope.js";
 
-/** The chat a recall runs in: its nodes are the source of its messages. */
-export interface ChatAt extends CurrentChat {
-  source: ChatNodes;
-}
-
-function hubOf(ctx: LoomContext): RecallHub {
-  if (!ctx.recall) {
+function hubOf(hub: RecallHub | null): RecallHub {
+  if (!hub) {
     throw new CtxloomError("INVALID_ARGUMENT", "Recall is off: this Loom was opened with embed: false. Open it with an embedder (or leave embed out for the built-in one).");
   }
-  return ctx.recall;
+  return hub;
 }
 
 /** `chat.recall(query, options)`. */
-export async function chatRecall(ctx: LoomContext, chat: ChatAt, query: string, options: ChatRecallOptions | undefined): Promise<RecalledMessage[]> {
+export async function chatRecall(recall: RecallHub | null, chat: RecallChat, query: string, options: ChatRecallOptions | undefined): Promise<RecalledMessage[]> {
   const o = checkChatRecall(options);
   if (typeof query !== "string" || query.trim() === "") {
     throw new CtxloomError("INVALID_ARGUMENT", `A recall query must be a non-empty text; got ${describe(query)}.`);
   }
-  const hub = hubOf(ctx);
-  const scope = await openScope(hub, ctx.store, chat, o.scope ?? "chat");
+  const hub = hubOf(recall);
+  const scope = await openScope(hub, chat, o.scope ?? "chat");
   const vector = await hub.embedQuery(query);
   return recallIn(hub, chat.userId, scope, vector, o).flatMap((e) => e.messages);
 }
 
 /** The newest user message of the branch, or null. */
-function newestUserText(chat: ChatAt): string | null {
+function newestUserText(chat: RecallChat): string | null {
   for (let id = chat.head; id >= 0; id = chat.source.parent(id)) {
     if (chat.source.roleOf(id) === "user") {
       const m = chat.source.message(id);
@@ -44,11 +38,11 @@ function newestUserText(chat: ChatAt): string | null {
 }
 
 /** Splits buildContext's `recall` option (checked; null when off) from the others. @throws INVALID_ARGUMENT */
-export function splitRecall(ctx: LoomContext, options: BuildOptions | undefined): { rest: BuildOptions | undefined; recall: BuildRecallOptions | null } {
+export function splitRecall(hub: RecallHub | null, options: BuildOptions | undefined): { rest: BuildOptions | undefined; recall: BuildRecallOptions | null } {
   if (options === undefined || options === null || typeof options !== "object" || !("recall" in options)) return { rest: options, recall: null };
   const { recall, ...rest } = checkOptions<BuildOptions>(options, "buildContext(options)");
   const o = checkBuildRecall(recall);
-  if (o) hubOf(ctx);
+  if (o) hubOf(hub);
   return { rest, recall: o };
 }
 
@@ -58,14 +52,14 @@ export function splitRecall(ctx: LoomContext, options: BuildOptions | undefined)
  * memory slice. Null when there is nothing to recall for (no query).
  */
 export async function recallHook(
-  ctx: LoomContext, chat: ChatAt, o: BuildRecallOptions, rest: BuildOptions,
+  recall: RecallHub | null, chat: RecallChat, o: BuildRecallOptions, rest: BuildOptions,
 ): Promise<((window: readonly number[], fits: (memory: string) => boolean) => RecallFill) | null> {
-  const hub = hubOf(ctx);
+  const hub = hubOf(recall);
   const input = typeof rest.input === "string" && rest.input.trim() !== "" ? rest.input : null;
   const query = o.query ?? input ?? newestUserText(chat);
   if (query === null) return null;
   const { query: _query, ...counts } = o;
-  const scope = await openScope(hub, ctx.store, chat, o.scope ?? "chat");
+  const scope = await openScope(hub, chat, o.scope ?? "chat");
   const vector = await hub.embedQuery(query);
   const keys = hub.user(chat.userId).keys;
   const hook = (window: readonly number[], fits: (memory: string) => boolean): RecallFill => {

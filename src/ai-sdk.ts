@@ -4,4 +4,5 @@ export { fromModelMessages } from "./adapters/ai-sdk-from.js";
 export { chatLoop, type ChatLoop, type ChatLoopOptions } from "./adapters/ai-sdk-loop.js";
 export { toUIMessages, fromUIMessages, type ChatUIMessage, type ChatUIMetadata } from "./adapters/ui-messages.js";
 export { resolveToolSet } from "./adapters/ai-sdk-tools.js";
+export { aiSdkSummarizer, aiSdkEmbedder, type AiSdkSummarizerOptions, type AiSdkEmbedderOptions } from "./adapters/ai-sdk-hooks.js";
 export type { FromOptions, ReasoningMode } from "./adapters/common.js";

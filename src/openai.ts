@@ -1,6 +1,11 @@
 // ctxloom/openai: OpenAI SDK objects (Chat Completions messages, Responses items) to chat
-// messages. Exports only; nothing of the `openai` package is imported (its types match
-// structurally), so this entry loads without it. The output side is `buildContext({ format })`.
+// messages, and a summarizer and an embedder of an OpenAI client. Nothing of the `openai`
+// package is imported (its types and client match structurally), so this entry loads
+// without it. The output side is `buildContext({ format })`.
 export { fromOpenAIMessages, type OpenAIMessageLike, type OpenAICompletionLike } from "./adapters/openai.js";
 export { fromResponseItems, type ResponseItemLike } from "./adapters/responses.js";
+export {
+  openaiSummarizer, openaiEmbedder,
+  type OpenAISummarizerOptions, type OpenAIEmbedderOptions, type OpenAIChatClientLike, type OpenAIEmbeddingsClientLike,
+} from "./adapters/openai-hooks.js";
 export type { FromOptions, ReasoningMode } from "./adapters/common.js";

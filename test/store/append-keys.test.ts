@@ -4,12 +4,13 @@
 // under it, whatever id the append names; chat.append(message, { key }) retried returns that
 // message, also where the tree has moved on (a tool call or result it holds already).
 import { describe, expect, it } from "vitest";
-import { Loom, memoryStore, type Message, type Store } from "../../src/index.js";
+import { CtxloomError, Loom, memoryStore, type Message, type Store } from "../../src/index.js";
 import { postgresStore } from "../../src/postgres.js";
 import { sqliteStore } from "../../src/sqlite.js";
 import { ENGINES, expectRejectCode, snapshot } from "../helpers.js";
 import { clusterForFile } from "./pg-file.js";
 import { record, tempFolder } from "./sqlite-helpers.js";
+import { SMALL, summaryIds, talk } from "../tree/summaries-helpers.js";
 
 const file = tempFolder("keys");
 const postgres = clusterForFile();
@@ -105,3 +106,64 @@ for (const [name, skip, storeFor] of STORES) {
     });
   });
 }
+
+/**
+ * The memory store (kept outside the chat: no resident columns, so the Loom gives every append
+ * a key) behind a connection that loses answers: the write is made, then the answer is lost
+ * (STORE_OUTCOME_UNKNOWN) for the appends `lose` picks, `times` times each.
+ */
+function losingStore(lose: (m: Message) => boolean, times = 1) {
+  const inner = memoryStore();
+  const lost: number[] = [];
+  const store: Store = {
+    ...inner,
+    resident: undefined,
+    appendMessage: async (userId, chatId, m, head, updatedAt, key) => {
+      const answer = inner.appendMessage(userId, chatId, m, head, updatedAt, key);
+      if (lose(m) && lost.filter((id) => id === m.id).length < times) {
+        lost.push(m.id);
+        throw new CtxloomError("STORE_OUTCOME_UNKNOWN", "The connection was lost after the append was sent.");
+      }
+      return answer;
+    },
+  };
+  return { store, lost };
+}
+
+describe("a store that loses the answer to an append it made", () => {
+  for (const engine of ENGINES) {
+    it(`${engine}: a message and a summary are stored once, and the chat has them`, async () => {
+      const { store, lost } = losingStore((m) => m.content === "lost" || m.kind === "summary");
+      const loom = await Loom.open({ engine, store, summarize: true });
+      const chat = await loom.user("u").create({ model: SMALL });
+      await talk(chat, 60);
+      const m = await chat.append({ role: "user", content: "lost" });
+      expect([m.id, chat.head, chat.messageCount]).toEqual([120, 120, 121]);
+      const ctx = await chat.buildContext();
+      expect(ctx.compressed).toBe(true);
+      expect(lost).toEqual([120, 121]); // both answers were lost once
+      const stored = (await store.loadChat("u", chat.id))!.messages;
+      expect(stored.filter((x) => x.content === "lost")).toHaveLength(1);
+      expect(stored.filter((x) => x.kind === "summary")).toHaveLength(1);
+      expect(summaryIds(chat)).toEqual([121]);
+      expect(chat.head).toBe(120); // a summary leaves the head where it was
+      await loom.close();
+    });
+  }
+
+  it("lost twice: STORE_OUTCOME_UNKNOWN naming the key, the chat unchanged; a retry under the key returns the message stored", async () => {
+    const { store, lost } = losingStore((m) => m.content === "lost", 2);
+    const loom = await Loom.open({ store, counting: "heuristic" });
+    const chat = await loom.user("u").create();
+    await chat.append({ role: "user", content: "first" });
+    const before = await snapshot(chat);
+    const e = (await chat.append({ role: "assistant", content: "lost" }).catch((x: unknown) => x)) as CtxloomError;
+    expect([e.code, lost]).toEqual(["STORE_OUTCOME_UNKNOWN", [1, 1]]);
+    expect(await snapshot(chat)).toEqual(before); // the chat knows of no new message (the store holds it)
+    const key = /key: ("[^"]+")/.exec(e.message)![1]!;
+    const m = await chat.append({ role: "assistant", content: "lost" }, { key: JSON.parse(key) as string });
+    expect([m.id, chat.head, chat.messageCount]).toEqual([1, 1, 2]);
+    expect((await store.loadChat("u", chat.id))!.messages.map((x) => x.content)).toEqual(["first", "lost"]);
+    await loom.close();
+  });
+});

@@ -9,7 +9,7 @@ export { attachSummary } from "./summary";
 export { selectInto, selectResult } from "./evict";
 export { createWindow, dropWindow, windowAdd, windowEvictUnit, windowSlotsInto, windowTokens, windowCount, evictedCount } from "./window";
 export { createIndex, dropIndex, clearIndex, indexRows, indexTable, indexBlock, reserveRows, addRows, removeRow, readRow } from "./similarity";
-export { topK, resultsAddress, reserveInput, readPass } from "./similarity-search";
+export { topK, scoreRows, resultsAddress, reserveInput, readPass } from "./similarity-search";
 export {
   lexicalCreate, lexicalDrop, lexicalAdd, lexicalRemove, lexicalDocs, lexicalHas, lexicalTerms, lexicalBytes,
   LEXICAL_OUT_OF_MEMORY, LEXICAL_BAD_DOC, LEXICAL_PRESENT, MAX_DOCS as LEXICAL_MAX_DOCS, MAX_TF as LEXICAL_MAX_TF,

@@ -50,6 +50,17 @@ export function reserveInput(bytes: usize): usize {
   return next;
 }
 
+/** Makes the work buffer hold at least `bytes`; false when memory cannot grow (the buffer is then unchanged). */
+function growWork(bytes: usize): bool {
+  const next = regrow(work, workLog2, bytes);
+  if (next == 0) return false;
+  if (next != work) {
+    work = next;
+    workLog2 = lastLog2;
+  }
+  return true;
+}
+
 /** Address of the last search's result: scores (f32 * k), then keys (i32 * k). */
 export function resultsAddress(): usize {
   return work;
@@ -159,12 +170,7 @@ export function topK(x: i32, q: usize, k: i32, c: i32, minScore: f32): i32 {
   const candidateBytes = <usize>c * 12;
   const queryAt = (resultBytes + candidateBytes + 15) & ~15;
   const bytes = queryAt + (<usize>stride << 2) + <usize>stride8 * 3; // the query's codes, then widened to i16
-  const next = regrow(work, workLog2, bytes);
-  if (next == 0) return -1;
-  if (next != work) {
-    work = next;
-    workLog2 = lastLog2;
-  }
+  if (!growWork(bytes)) return -1;
   const qf = work + queryAt;
   normalizeInto(qf, q, dim, stride);
   if (k == 0 || rows == 0) return 0;
@@ -246,5 +252,29 @@ export function topK(x: i32, q: usize, k: i32, c: i32, minScore: f32): i32 {
     }
   }
   sortHeap(scores, keys, rowsOut, n);
+  return n;
+}
+
+/**
+ * Scores the `n` rows listed at `list` (i32 row numbers, each below the index's row count)
+ * against the query at `q` (dim floats, normalized here) with the dot product topK ranks by,
+ * the same bits; writes the scores (f32 * n) at `resultsAddress()`. Returns n, or -1 when
+ * memory cannot grow. O(n * stride): recall re-ranks a few candidates without a scan.
+ */
+export function scoreRows(x: i32, q: usize, list: usize, n: i32): i32 {
+  const h = headerOf(x);
+  const dim = hget(h, X_DIM);
+  const stride = hget(h, X_STRIDE);
+  const queryAt = ((<usize>n << 2) + 15) & ~15;
+  if (!growWork(queryAt + (<usize>stride << 2))) return -1;
+  const qf = work + queryAt;
+  normalizeInto(qf, q, dim, stride);
+  const block = <usize>load<u32>(h + X_BLOCK);
+  const matrix = matrixOf(block, hget(h, X_CAP), hget(h, X_STRIDE8));
+  const rowBytes = <usize>stride << 2;
+  for (let i = 0; i < n; i++) {
+    const r = load<i32>(list + (<usize>i << 2));
+    store<f32>(work + (<usize>i << 2), dot(matrix + <usize>r * rowBytes, qf, stride));
+  }
   return n;
 }

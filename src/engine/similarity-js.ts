@@ -1,5 +1,5 @@
 import { CtxloomError } from "../errors.js";
-import type { SearchHits, SimilarityIndex } from "./similarity.js";
+import type { SearchHits, SimilarityIndex } from "./similarity-types.js";
 
 // The TypeScript twin of assembly/similarity.ts and similarity-search.ts. Every f32
 // operation of the core is repeated here with Math.fround after each step, in the same
@@ -271,5 +271,14 @@ export class JsSimilarity implements SimilarityIndex {
     }
     best.sort();
     return { count: best.n, scores: Float32Array.from(best.scores.subarray(0, best.n)), keys: best.keys.subarray(0, best.n) };
+  }
+
+  scoreRows(index: number, query: Float32Array, rows: Int32Array): Float32Array {
+    const m = this.#m(index);
+    const q = new Float32Array(m.stride);
+    normalizeInto(q, 0, query, 0, m.dim, m.stride);
+    const out = new Float32Array(rows.length);
+    for (let i = 0; i < rows.length; i++) out[i] = dotF32(m.matrix, rows[i]! * m.stride, q, 0, m.stride);
+    return out;
   }
 }

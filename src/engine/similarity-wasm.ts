@@ -1,5 +1,5 @@
 import { CtxloomError } from "../errors.js";
-import type { SearchHits, SimilarityIndex } from "./similarity.js";
+import type { SearchHits, SimilarityIndex } from "./similarity-types.js";
 import type { WasmEngine } from "./wasm.js";
 
 /** The similarity exports of assembly/index.ts (raw bindings: numbers only). */
@@ -16,6 +16,7 @@ interface SimilarityExports {
   readRow(index: number, row: number, out: number): void;
   reserveInput(bytes: number): number;
   topK(index: number, query: number, k: number, candidates: number, minScore: number): number;
+  scoreRows(index: number, query: number, list: number, n: number): number;
   resultsAddress(): number;
   readPass(index: number): number;
 }
@@ -137,6 +138,24 @@ export class WasmSimilarity implements SimilarityIndex {
       scores: this.#f32.subarray(base, base + count),
       keys: this.#i32.subarray(base + k, base + k + count),
     };
+  }
+
+  scoreRows(index: number, query: Float32Array, rows: Int32Array): Float32Array {
+    const dim = this.#dims[index]!;
+    const n = rows.length;
+    if (typeof this.#x.scoreRows !== "function") {
+      throw new CtxloomError("WASM_UNAVAILABLE", "This WebAssembly core cannot score listed embeddings (recall's ranking): pass the core this package ships (ctxloom/wasm), or use { engine: \"js\" }.");
+    }
+    const at = this.#x.reserveInput((dim + n) * 4);
+    this.#sync();
+    if (at === 0) throw outOfMemory(`take a query and ${n} rows to score`);
+    this.#f32.set(query.subarray(0, dim), at >>> 2);
+    this.#i32.set(rows, (at >>> 2) + dim);
+    const count = this.#x.scoreRows(index, at, at + dim * 4, n);
+    this.#sync();
+    if (count < 0) throw outOfMemory(`score ${n} embeddings`);
+    const base = this.#x.resultsAddress() >>> 2;
+    return this.#f32.subarray(base, base + n);
   }
 
   /** Reads the index's whole f32 matrix and does nothing else: the benchmark's floor for a scan. */

@@ -186,6 +186,36 @@ export class EmbeddingIndex {
   }
 
   /**
+   * The cosine similarity of `query` with the rows of `keys`, in that order: the scores
+   * `search` gives them, the same bits. O(keys * dimension), no scan: recall re-ranks its
+   * candidates with it. Throws INVALID_ARGUMENT for a key not in the index or a bad query.
+   */
+  score(query: Float32Array | ArrayLike<number>, keys: readonly number[]): Float32Array {
+    const handle = this.#live();
+    const q = this.#query(query);
+    if (!Array.isArray(keys)) throw new CtxloomError("INVALID_ARGUMENT", `EmbeddingIndex.score keys must be an array; got ${describe(keys)}.`);
+    const rows = new Int32Array(keys.length);
+    keys.forEach((key, i) => {
+      const row = this.#rows.get(key);
+      if (row === undefined) throw new CtxloomError("INVALID_ARGUMENT", `Embedding key ${describe(key)} is not in the index.`);
+      rows[i] = row;
+    });
+    return Float32Array.from(this.#sim.scoreRows(handle, q, rows));
+  }
+
+  /** A query checked and packed: `dimension` finite numbers, not all zero. @throws INVALID_ARGUMENT */
+  #query(query: Float32Array | ArrayLike<number>): Float32Array {
+    if (query === null || typeof query !== "object" || query.length !== this.dimension) {
+      throw new CtxloomError("INVALID_ARGUMENT", `A search query must have ${this.dimension} numbers (the index's dimension); got ${(query as { length?: number } | null)?.length ?? describe(query)}.`);
+    }
+    const q = this.#pack(query instanceof Float32Array ? query : [query], 1, "EmbeddingIndex.search");
+    if (q.every((x) => x === 0)) {
+      throw new CtxloomError("INVALID_ARGUMENT", "A search query of all zeros has no direction (an empty text?); give a query with content.");
+    }
+    return q;
+  }
+
+  /**
    * The rows most similar to `query` (cosine similarity), best first; equal scores in key
    * order. One pass over the matrix. Throws INVALID_ARGUMENT for a query of the wrong
    * dimension, with non-finite numbers or all zeros, or bad options.
@@ -209,13 +239,7 @@ export class EmbeddingIndex {
       }
     }
     const exclude = o.exclude === undefined ? undefined : checkExclude(o.exclude);
-    if (query === null || typeof query !== "object" || query.length !== this.dimension) {
-      throw new CtxloomError("INVALID_ARGUMENT", `A search query must have ${this.dimension} numbers (the index's dimension); got ${(query as { length?: number } | null)?.length ?? describe(query)}.`);
-    }
-    const q = this.#pack(query instanceof Float32Array ? query : [query], 1, "EmbeddingIndex.search");
-    if (q.every((x) => x === 0)) {
-      throw new CtxloomError("INVALID_ARGUMENT", "A search query of all zeros has no direction (an empty text?); give a query with content.");
-    }
+    const q = this.#query(query);
     // Excluded rows still score: ask for as many more as could be dropped.
     let extra = 0;
     if (exclude) for (const key of exclude) if (this.#rows.has(key)) extra++;

@@ -1,4 +1,5 @@
 // ctxloom/langchain: chats with LangChain (`@langchain/core` 1, an optional peer dependency
-// this entry loads).
+// this entry loads): messages both ways, and a chat message history backed by a chat.
 export { toLangChainMessages, fromLangChainMessages } from "./adapters/langchain.js";
+export { CtxloomChatMessageHistory, type ChatHistoryOptions, type HistoryContextOptions } from "./adapters/langchain-history.js";
 export type { FromOptions, ReasoningMode } from "./adapters/common.js";

@@ -58,10 +58,11 @@ function unicodeClasses() {
     }
     index[b] = n;
   }
-  if (index[0] !== 0) throw new Error("the ASCII block must be block 0 (classAt reads it without the index)");
   const blockBytes = new Uint8Array(blocks.length * blockSize);
   blocks.forEach((block, i) => blockBytes.set(block, i * blockSize));
-  return { index: new Uint8Array(index.buffer), blocks: blockBytes };
+  // And the Basic Multilingual Plane flat, one byte per code point (64 KiB): the scanner reads
+  // the class of a 1-, 2- or 3-byte character in one load, without the index's.
+  return { index: new Uint8Array(index.buffer), blocks: blockBytes, bmp: classes.slice(0, 0x10000) };
 }
 
 async function ranks(encoding) {
@@ -114,6 +115,7 @@ export async function tablesBlob() {
   });
   header[10] = place(unicode.index);
   header[11] = place(unicode.blocks);
+  header[12] = place(unicode.bmp);
   header[1] = size;
   const blob = new Uint8Array(size);
   blob.set(new Uint8Array(header.buffer), 0);

@@ -10,6 +10,7 @@
 //   [2 + 4e] ranks of encoding e   [3 + 4e] offset of its lengths (u8 per rank; 0 = unused rank)
 //   [4 + 4e] offset of its pool (the ranks' bytes, back to back)   [5 + 4e] longest token, bytes
 //   [10] offset of the Unicode block index (u16 per 128 code points)   [11] offset of the blocks (u8 class per code point)
+//   [12] offset of the Basic Multilingual Plane's classes, flat (u8 per code point below U+10000)
 // Every offset is from DATA_BASE; every array is followed by 8 spare bytes (word loads may read past an end).
 
 export const DATA_BASE: usize = 65536;
@@ -31,10 +32,12 @@ export const C_SPACE: u32 = 6; // \s as JS defines it
 
 let uIndex: usize = 0;
 let uBlocks: usize = 0;
+let uBmp: usize = 0;
 
 export function setUnicode(): void {
   uIndex = DATA_BASE + header(10);
   uBlocks = DATA_BASE + header(11);
+  uBmp = DATA_BASE + header(12);
 }
 
 /** Byte length of the code point the last `classAt` read. */
@@ -46,22 +49,21 @@ export let cpByte: u32 = 0;
 @inline export function classAt(p: usize): u32 {
   const b0 = <u32>load<u8>(p);
   cpByte = b0;
-  // ASCII's block is the first the build lays out (block 0): no index load.
+  // Below U+10000 (every script but emoji and rare ideographs): one load from the flat table.
   if (b0 < 0x80) {
     cpLen = 1;
-    return <u32>load<u8>(uBlocks + <usize>b0);
+    return <u32>load<u8>(uBmp + <usize>b0);
   }
-  let cp: u32;
   if (b0 < 0xe0) {
     cpLen = 2;
-    cp = ((b0 & 0x1f) << 6) | (<u32>load<u8>(p, 1) & 0x3f);
-  } else if (b0 < 0xf0) {
-    cpLen = 3;
-    cp = ((b0 & 0x0f) << 12) | ((<u32>load<u8>(p, 1) & 0x3f) << 6) | (<u32>load<u8>(p, 2) & 0x3f);
-  } else {
-    cpLen = 4;
-    cp = ((b0 & 0x07) << 18) | ((<u32>load<u8>(p, 1) & 0x3f) << 12) | ((<u32>load<u8>(p, 2) & 0x3f) << 6) | (<u32>load<u8>(p, 3) & 0x3f);
+    return <u32>load<u8>(uBmp + <usize>(((b0 & 0x1f) << 6) | (<u32>load<u8>(p, 1) & 0x3f)));
   }
+  if (b0 < 0xf0) {
+    cpLen = 3;
+    return <u32>load<u8>(uBmp + <usize>(((b0 & 0x0f) << 12) | ((<u32>load<u8>(p, 1) & 0x3f) << 6) | (<u32>load<u8>(p, 2) & 0x3f)));
+  }
+  cpLen = 4;
+  const cp = ((b0 & 0x07) << 18) | ((<u32>load<u8>(p, 1) & 0x3f) << 12) | ((<u32>load<u8>(p, 2) & 0x3f) << 6) | (<u32>load<u8>(p, 3) & 0x3f);
   const block = <usize>load<u16>(uIndex + (<usize>(cp >> 7) << 1));
   return <u32>load<u8>(uBlocks + (block << 7) + <usize>(cp & 127));
 }

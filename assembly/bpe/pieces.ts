@@ -28,16 +28,20 @@ export function forget(): void {
   if (generation == 0) generation = 1; // fresh memory is generation 0: never a hit
 }
 
-/** Tokens the n bytes at p become (n >= 1). */
-export function countPiece(p: usize, n: u32): u32 {
+/**
+ * Tokens the n bytes at p become (n >= 1). An ASCII word is most often one token: the rank
+ * table first. Other pieces most often are not: the cache first, which keeps them either way
+ * (one line read instead of a slot and the token's bytes, on a repeat).
+ */
+export function countPiece(p: usize, n: u32, asciiWord: bool): u32 {
   if (n <= 2) return n == 1 || rankOf(p, 2) != NONE ? 1 : 2; // every byte is a token
   if (n > CACHE_MAX) return pieceTokens(p, n);
   const h = hashBytes(p, n);
-  if (hashedRankOf(p, n, h) != NONE) return 1;
+  if (asciiWord && hashedRankOf(p, n, h) != NONE) return 1;
   const e = cacheBase + (<usize>(h & (ENTRIES - 1)) << ENTRY_SHIFT);
   const meta = load<u32>(e, 4);
   if (load<u32>(e) == h && (meta & 0xffff00ff) == ((generation << 16) | n) && sameBytes(e + 8, p, n)) return (meta >> 8) & 0xff;
-  const tokens = pieceTokens(p, n);
+  const tokens = !asciiWord && hashedRankOf(p, n, h) != NONE ? 1 : pieceTokens(p, n);
   if (failed) return 0;
   store<u32>(e, h);
   store<u32>(e, (generation << 16) | (tokens << 8) | n, 4);

@@ -137,7 +137,8 @@ export function countO200k(at: usize, n: u32): u32 {
   let i: u32 = 0;
   while (i < n) {
     let e = asciiLetters(i, true);
-    if (e >= 0) {
+    const asciiWord = e >= 0;
+    if (asciiWord) {
       e = <i32>contraction(<u32>e);
     } else {
       const c = classAt(buf + i);
@@ -157,7 +158,7 @@ export function countO200k(at: usize, n: u32): u32 {
         else e = <i32>runLast; // A6: all but the last
       }
     }
-    tokens += countPiece(buf + i, <u32>e - i);
+    tokens += countPiece(buf + i, <u32>e - i, asciiWord);
     if (failed) return 0;
     i = <u32>e;
   }
@@ -171,7 +172,8 @@ export function countCl100k(at: usize, n: u32): u32 {
   let i: u32 = 0;
   while (i < n) {
     let e = asciiLetters(i, false);
-    if (e < 0) {
+    const asciiWord = e >= 0;
+    if (!asciiWord) {
       e = <i32>contraction(i);
       if (<u32>e == i) e = -1;
       const c = classAt(buf + i);
@@ -195,7 +197,7 @@ export function countCl100k(at: usize, n: u32): u32 {
         else e = <i32>q; // B8
       }
     }
-    tokens += countPiece(buf + i, <u32>e - i);
+    tokens += countPiece(buf + i, <u32>e - i, asciiWord);
     if (failed) return 0;
     i = <u32>e;
   }

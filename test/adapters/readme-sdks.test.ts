@@ -13,7 +13,7 @@ const blocks = [...section.matchAll(/```(ts|text)\n([\s\S]*?)```/g)].map((m) => 
 const examples = blocks.flatMap((b, i) => (b.lang === "ts" && blocks[i + 1]?.lang === "text" ? [{ code: b.body, output: blocks[i + 1]!.body }] : []));
 const ENTRIES: Record<string, string> = { ctxloom: "index.ts", "ctxloom/ai-sdk": "ai-sdk.ts", "ctxloom/openai": "openai.ts", "ctxloom/anthropic": "anthropic.ts", "ctxloom/langchain": "langchain.ts" };
 
-test("the section has its two examples", () => expect(examples.length).toBe(2));
+test("the section has its three examples", () => expect(examples.length).toBe(3));
 
 test.each(examples.map((e, i) => [i, e] as const))("example %i prints what the README shows", async (_i, { code, output }) => {
   const dir = mkdtempSync(join(tmpdir(), "ctxloom-readme-sdk-"));

@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
@@ -12,6 +13,10 @@ export default defineConfig({
   },
   test: {
     include: ["test/**/*.test.ts"],
+    // Vitest's default is one worker fewer than the cores: on a 2-core machine a single one, idle
+    // while a file waits on its child processes (the bench smoke, the runtimes, the CLI). Two
+    // overlap that waiting with the next file's work.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },

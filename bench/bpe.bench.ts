@@ -80,7 +80,8 @@ export async function runBpeSuite() {
         const w = counters.wasm.count(t);
         return w !== counters["js-tiktoken"].count(t) || (!t.includes("\ufeff") && w !== counters["gpt-tokenizer"].count(t));
       }).length;
-      const bench = new Bench({ time: set === docs ? 1500 : 2500, warmupTime: 300 });
+      // bench:smoke proves the suite runs: a few rounds, not a measurement.
+      const bench = smoke ? new Bench({ time: 20, warmupTime: 0, iterations: 2 }) : new Bench({ time: set === docs ? 1500 : 2500, warmupTime: 300 });
       for (const b of BACKENDS) {
         const c = counters[b];
         const forget = b === "gpt-tokenizer" ? clearMergeCache : b === "wasm" ? forgetBpePieces : () => {}; // caches emptied every round

@@ -14,7 +14,10 @@ const suites = readdirSync(join(root, "bench")).filter((f) => f.endsWith(".bench
 
 interface Results {
   machine: { cpu: string; nproc: number; node: string; commit: string; date: string };
-  suites: Record<string, { name: string; tables: { rows: unknown[] }[]; goals: unknown[]; markdown: string; readme?: { columns: string[]; rows: string[][]; title: string }[] }>;
+  suites: Record<string, {
+    name: string; seconds: number; tables: { rows: unknown[] }[]; goals: { goal: string }[]; markdown: string;
+    readme?: { columns: string[]; rows: string[][]; title: string }[];
+  }>;
 }
 let results: Results;
 
@@ -25,6 +28,8 @@ beforeAll(() => {
     timeout: 170_000,
   });
   results = JSON.parse(readFileSync(join(out, "results.json"), "utf8")) as Results;
+  // Which suites the smoke spends its time on (no test: timings are no test), to keep it small.
+  console.log(`bench:smoke seconds per suite: ${Object.entries(results.suites).map(([name, s]) => `${name} ${s.seconds.toFixed(1)}`).join(", ")}`);
 }, 180_000);
 
 afterAll(() => rmSync(out, { recursive: true, force: true }));
@@ -43,6 +48,12 @@ describe("bench:smoke", () => {
     expect(s.markdown.length).toBeGreaterThan(0);
     expect(readFileSync(join(out, "results", `${name}.md`), "utf8")).toBe(s.markdown + "\n");
     for (const t of s.readme ?? []) for (const row of t.rows) expect(row).toHaveLength(t.columns.length);
+  });
+
+  test("the long-text suite runs at its smoke sizes (its full ones, gpt-tokenizer on 100k characters and 10 MiB texts, take minutes)", () => {
+    const goals = results.suites["tokens-long"]!.goals.map((g) => g.goal);
+    expect(goals).toContain("count 10k / 1k chars (n log n, not n^2)");
+    expect(goals.join("\n")).not.toContain("10 MiB");
   });
 
   test("results name the machine, Node, commit and date", () => {

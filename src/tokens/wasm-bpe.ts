@@ -9,7 +9,7 @@ import type { TokenCounter } from "./types.js";
  * (assembly/bpe/), with the same counts as gpt-tokenizer and tiktoken. The text crosses once,
  * as UTF-8 written into the module's input buffer; the split pattern, rank lookups and merges
  * run in WebAssembly. Its tables (ranks and Unicode classes) are built into the .wasm file at
- * build time; both encodings take about 6.8 MiB of linear memory once loaded (1 MiB of it
+ * build time; both encodings take about 7.1 MiB of linear memory once loaded (1 MiB of it
  * caches the counts of merged words, which repeat across texts).
  *
  * It is the default exact counter wherever WebAssembly runs. Where the module cannot load

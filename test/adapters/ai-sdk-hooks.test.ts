@@ -58,7 +58,7 @@ forEachEngine((engine) => {
 
     it("a model past the policy's timeoutMs is aborted through its signal; the extractive summary stands in", async () => {
       const { model, signals } = stuckModel();
-      const { loom, ctx, fallbacks } = await summarizedBuild({ engine, summarize: { timeoutMs: 30 }, summarizer: aiSdkSummarizer(model, { maxRetries: 0 }) });
+      const { loom, ctx, fallbacks } = await summarizedBuild({ engine, summarize: { timeoutMs: 200 }, summarizer: aiSdkSummarizer(model, { maxRetries: 0 }) });
       expect(ctx.summary).toContain("Question 0 asks about topic 0.");
       expect(fallbacks).toBe(1);
       expect(signals.map((s) => s.aborted)).toEqual([true]);
@@ -88,8 +88,8 @@ forEachEngine((engine) => {
     it("a call past its timeoutMs is aborted and fails with EMBEDDER_FAILED; the texts stay queued", async () => {
       const { model, state, dimensions } = embeddingModel();
       state.stuck = true;
-      const loom = await Loom.open({ engine, embed: aiSdkEmbedder(model, { dimensions, timeoutMs: 30, maxRetries: 0 }) });
-      await expectQueuedAfterTimeout(loom, 30, () => {
+      const loom = await Loom.open({ engine, embed: aiSdkEmbedder(model, { dimensions, timeoutMs: 200, maxRetries: 0 }) });
+      await expectQueuedAfterTimeout(loom, 200, () => {
         expect(state.signals.length).toBeGreaterThanOrEqual(1);
         expect(state.signals.every((s) => s.aborted)).toBe(true);
         state.stuck = false;

@@ -93,7 +93,7 @@ forEachEngine((engine) => {
     it("a request past the policy's timeoutMs is aborted (the server sees it go) and the extractive summary stands in", async () => {
       reset();
       mode.hold = true;
-      const { loom, ctx, fallbacks } = await summarizedBuild({ engine, summarize: { timeoutMs: 50 }, summarizer: openaiSummarizer(client, { model: "gpt-4o-mini" }) });
+      const { loom, ctx, fallbacks } = await summarizedBuild({ engine, summarize: { timeoutMs: 400 }, summarizer: openaiSummarizer(client, { model: "gpt-4o-mini" }) });
       expect(ctx.summary).toContain("Question 0 asks about topic 0.");
       expect(fallbacks).toBe(1);
       expect(received).toHaveLength(1);
@@ -123,8 +123,8 @@ forEachEngine((engine) => {
     it("a request past its timeoutMs is aborted and fails with EMBEDDER_FAILED; the text stays queued", async () => {
       reset();
       mode.hold = true;
-      const loom = await Loom.open({ engine, embed: openaiEmbedder(client, { model: "text-embedding-3-small", dimensions: hashing.dimension, timeoutMs: 50 }) });
-      await expectQueuedAfterTimeout(loom, 50, () => (mode.hold = false));
+      const loom = await Loom.open({ engine, embed: openaiEmbedder(client, { model: "text-embedding-3-small", dimensions: hashing.dimension, timeoutMs: 400 }) });
+      await expectQueuedAfterTimeout(loom, 400, () => (mode.hold = false));
       expect(await received[0]!.closed).toBe(true);
       await loom.close();
     });

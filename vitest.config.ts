@@ -13,6 +13,7 @@ export default defineConfig({
   },
   test: {
     include: ["test/**/*.test.ts"],
+    setupFiles: ["test/setup.ts"],
     // Vitest's default is one worker fewer than the cores: on a 2-core machine a single one, idle
     // while a file waits on its child processes (the bench smoke, the runtimes, the CLI). Two
     // overlap that waiting with the next file's work.

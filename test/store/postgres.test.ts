@@ -179,10 +179,16 @@ describe.skipIf(skip)("postgresStore on a real server", () => {
     const b = postgresStore(cluster.url, { tablePrefix: prefix });
     await a.createChat(record("shared"));
     const seen: unknown[] = [];
-    const stop = await b.watch((change) => seen.push(change));
+    // A gate, not a poll: resolved when the second notification arrives (the test's timeout bounds the wait).
+    let heardBoth!: () => void;
+    const both = new Promise<void>((resolve) => (heardBoth = resolve));
+    const stop = await b.watch((change) => {
+      seen.push(change);
+      if (seen.length === 2) heardBoth();
+    });
     await a.appendMessage("u", "shared", message(0, null), 0, 1);
     await a.appendMessage("u", "shared", message(1, 0), 1, 2);
-    for (let i = 0; i < 100 && seen.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    await both;
     expect(seen).toEqual([{ userId: "u", chatId: "shared", size: 1 }, { userId: "u", chatId: "shared", size: 2 }]);
     await stop();
     await a.close();
@@ -233,12 +239,16 @@ describe.skipIf(skip)("postgresStore on a real server", () => {
     const chatB = await b.user("alice").open(chatA.id);
     // The documented pattern: watch the store, refresh the chat that changed.
     const refreshed: number[] = [];
+    // A gate, not a poll: resolved once the watcher has refreshed the chat with the new message.
+    let caughtUp!: () => void;
+    const refreshedB = new Promise<void>((resolve) => (caughtUp = resolve));
     const stop = await storeB.watch(async ({ userId, chatId }) => {
       const chat = await b.user(userId).open(chatId);
       refreshed.push(await chat.refresh());
+      if (chatB.messageCount >= 2) caughtUp();
     });
     await chatA.append({ role: "assistant", content: "second" });
-    for (let i = 0; i < 200 && chatB.messageCount < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    await refreshedB;
     expect(chatB.path().map((m) => m.content)).toEqual(["first", "second"]);
     expect(refreshed).toContain(1);
     await stop();

@@ -1,6 +1,6 @@
 // The SQLite store's contract: what it writes comes back exactly, the conditional append and
 // the head's compare-and-set, embeddings, both durability modes, and refusals of bad calls.
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished, vi } from "vitest";
 import { CtxloomError, type Message } from "../../src/index.js";
 import { sqliteStore, type Durability } from "../../src/sqlite.js";
 import { expectRejectCode, expectThrowCode } from "../helpers.js";
@@ -183,6 +183,9 @@ describe("sqliteStore options", () => {
 
 describe("batched durability", () => {
   it("commits at batchSize writes, on its timer, on flush and on close; other connections see only commits", async () => {
+    // The batch timer on a fake clock: "its timer has fired" is then a fact, not a sleep that a loaded machine outlasts.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    onTestFinished(() => void vi.useRealTimers());
     const path = file("batch.db");
     const store = sqliteStore(path, { durability: "batched", batchSize: 10, batchDelayMs: 20 });
     const reader = sqliteStore(path, { durability: "full" });
@@ -195,7 +198,9 @@ describe("batched durability", () => {
     await chain(store, 1, 9);
     expect((await store.loadChat("u", "c1"))!.messages).toHaveLength(10); // this connection sees its own batch
     expect(await committed()).toBe(9);
-    await new Promise((r) => setTimeout(r, 60));
+    await vi.advanceTimersByTimeAsync(19);
+    expect(await committed()).toBe(9); // not before its batchDelayMs
+    await vi.advanceTimersByTimeAsync(1);
     expect(await committed()).toBe(10);
     await chain(store, 1, 10);
     await store.flush();

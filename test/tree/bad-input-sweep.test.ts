@@ -90,7 +90,7 @@ forEachEngine((engine) => {
       ["query", { recall: { query: 5 } }],
       ['"foo"', { recall: { foo: 1 } }],
       ["tools", { tools: "x" }],
-      ["tools", { tools: {} }],
+      ["tools.weather", { tools: { weather: "x" } }],
       ["tools[0]", { tools: [null] }],
       ["tools[0]", { tools: [{ type: "function" }] }],
       ["tools[0]", { tools: [{ type: "function", function: { name: 5 } }] }],

@@ -6,7 +6,7 @@ import { expect, test } from "vitest";
 test("every fast-check property draws from the file's seed (CTXLOOM_SEED when given): two runs, the same values", () => {
   const { seed } = fc.readConfigureGlobal();
   expect(Number.isInteger(seed)).toBe(true);
-  if (process.env.CTXLOOM_SEED) expect(seed).toBe(Number(process.env.CTXLOOM_SEED) | 0);
+  if (process.env.CTXLOOM_SEED) expect(seed).toBe(Number(process.env.CTXLOOM_SEED) >>> 0);
   const run = () => {
     const drawn: number[] = [];
     fc.assert(fc.property(fc.integer(), (n) => void drawn.push(n)), { numRuns: 20 });

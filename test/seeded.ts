@@ -12,10 +12,15 @@ export function mulberry32(seed: number): () => number {
   };
 }
 
+/** The seed of this run: CTXLOOM_SEED when given, else one picked at random (31 bits). */
+export function pickSeed(): number {
+  const given = process.env.CTXLOOM_SEED;
+  return given !== undefined && given !== "" ? Number(given) >>> 0 : Math.floor(Math.random() * 2 ** 31);
+}
+
 /** A generator for `what`, seeded from CTXLOOM_SEED or at random; the seed is printed so that a failure can be replayed. */
 export function seeded(what: string): { seed: number; random: () => number } {
-  const given = process.env.CTXLOOM_SEED;
-  const seed = given !== undefined && given !== "" ? Number(given) >>> 0 : Math.floor(Math.random() * 2 ** 31);
+  const seed = pickSeed();
   console.log(`${what}: seed ${seed} (replay with CTXLOOM_SEED=${seed})`);
   return { seed, random: mulberry32(seed) };
 }

@@ -3,9 +3,9 @@
 // run (a property's own { seed } still wins; test/seeded.ts serves randomness outside fast-check).
 import fc from "fast-check";
 import { beforeEach } from "vitest";
+import { pickSeed } from "./seeded.js";
 
-const given = process.env.CTXLOOM_SEED;
-const seed = given !== undefined && given !== "" ? Number(given) | 0 : Math.floor(Math.random() * 2 ** 31);
+const seed = pickSeed();
 fc.configureGlobal({ ...fc.readConfigureGlobal(), seed });
 
 beforeEach(({ onTestFailed }) => {

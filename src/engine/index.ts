@@ -19,6 +19,14 @@ export function embeddedModule(): Promise<WebAssembly.Module> {
   return embedded;
 }
 
+/**
+ * Makes `module` the core the default engine runs on, in place of the embedded bytes: the
+ * Workers entry hands over the core imported as a module (Workers refuse to compile bytes).
+ */
+export function provideCoreModule(module: WebAssembly.Module): void {
+  embedded = Promise.resolve(module);
+}
+
 function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
   const binary = atob(text);
   const bytes = new Uint8Array(binary.length);

@@ -142,7 +142,7 @@ export interface Store {
   /** Flushes and releases resources. */
   close(): Awaitable<void>;
   /**
-   * Optional, for stores that keep messages in this process (the memory store): the chat's
+   * @internal Optional, for stores that keep messages in this process (the memory store): the chat's
    * messages as the store holds them, read-only. The Loom then reads texts from them and
    * keeps no copy of its own. Must reflect every acknowledged append at once.
    */
@@ -159,7 +159,7 @@ export interface LoadedChat {
   chat: ChatRecord;
   messages: Message[];
   /**
-   * Optional: the same messages in columns (a store that reads them so: no object per message,
+   * @internal Optional: the same messages in columns (a store that reads them so: no object per message,
    * texts kept as UTF-8). A Loom opening the chat reads these; `messages` is then made from
    * them on first read.
    */

@@ -153,7 +153,7 @@ export class ChatView {
     return this.sync;
   }
 
-  /** The nodes, without the live check: queued changes run after it, and land even if the Loom closed meanwhile. */
+  /** @internal The nodes, without the live check: queued changes run after it, and land even if the Loom closed meanwhile. */
   protected nodes(): ChatNodes {
     return this.sync.nodes();
   }

@@ -79,6 +79,18 @@ export interface LoomStats {
   recall: RecallStats | null;
 }
 
+/** What a Loom keeps of its options, checked: everything but its engine. */
+interface LoomSettings {
+  store: Store;
+  counting: CountingMode;
+  maxOpenChats: number;
+  summaries: LoomSummaries;
+  embedder: Embedder | null;
+  toolResults: ToolResultPolicy | null;
+  embedEagerly: boolean;
+  strictModels: boolean;
+}
+
 /** The default of `Loom.open({ maxOpenChats })`. */
 export const DEFAULT_MAX_OPEN_CHATS = 1000;
 
@@ -100,12 +112,9 @@ export class Loom {
   readonly #recall: RecallHub | null;
   #closed = false;
 
-  /** @internal Use `Loom.open()`. */
-  constructor(
-    engine: Engine, store: Store, counting: CountingMode = "exact", maxOpenChats = DEFAULT_MAX_OPEN_CHATS,
-    summaries: LoomSummaries = {}, embedder: Embedder | null = null, toolResults: ToolResultPolicy | null = null, embedEagerly = true,
-    strictModels = false,
-  ) {
+  // Private: Loom.open() makes Looms (the published types show `private constructor()`, no parameters).
+  private constructor(engine: Engine, settings: LoomSettings) {
+    const { store, counting, maxOpenChats, summaries, embedder, toolResults, embedEagerly, strictModels } = settings;
     this.#engine = engine;
     this.#recall = embedder ? new RecallHub(engine, store, embedder, embedEagerly) : null;
     this.#store = store;
@@ -133,13 +142,7 @@ export class Loom {
    * WebAssembly cannot load) and an in-memory store.
    * @throws INVALID_ARGUMENT for unknown option values; WASM_UNAVAILABLE when `engine: "wasm"`, or the core given as `wasm`, cannot load
    */
-  static async open<T extends Loom>(
-    this: new (
-      engine: Engine, store: Store, counting?: CountingMode, maxOpenChats?: number, summaries?: LoomSummaries, embedder?: Embedder | null,
-      toolResults?: ToolResultPolicy | null, embedEagerly?: boolean, strictModels?: boolean,
-    ) => T,
-    options?: LoomOptions,
-  ): Promise<T> {
+  static async open(options?: LoomOptions): Promise<Loom> {
     const o = checkOptions<LoomOptions>(options, "Loom.open(options)", LOOM_KEYS);
     if (o.engine !== undefined && o.engine !== "wasm" && o.engine !== "js") {
       throw new CtxloomError("INVALID_ARGUMENT", `engine must be "wasm" or "js"; got ${describe(o.engine)}.`);
@@ -150,6 +153,20 @@ export class Loom {
     if (o.wasm !== undefined && !(o.wasm instanceof WebAssembly.Module || o.wasm instanceof ArrayBuffer || ArrayBuffer.isView(o.wasm))) {
       throw new CtxloomError("INVALID_ARGUMENT", `wasm must be a WebAssembly.Module or the bytes of ctxloom.wasm; got ${describe(o.wasm)}.`);
     }
+    const settings = Loom.#settings(o);
+    return new Loom(await createEngine(o), settings);
+  }
+
+  /**
+   * @internal `Loom.open()` on an engine the caller made (tests and benchmarks count its calls):
+   * the options are checked as `open` checks them; `engine`, `wasm` and `maxMemoryMB` are the engine's.
+   */
+  static withEngine(engine: Engine, options?: LoomOptions): Loom {
+    return new Loom(engine, Loom.#settings(checkOptions<LoomOptions>(options, "Loom.withEngine(options)", LOOM_KEYS)));
+  }
+
+  /** What a Loom keeps of its options (all but the engine's), checked. */
+  static #settings(o: LoomOptions): LoomSettings {
     if (o.counting !== undefined && o.counting !== "exact" && o.counting !== "heuristic") {
       throw new CtxloomError("INVALID_ARGUMENT", `counting must be "exact" or "heuristic"; got ${describe(o.counting)}.`);
     }
@@ -175,9 +192,12 @@ export class Loom {
     // A store that keeps chats in this process (the memory store) keeps their messages either way:
     // evicting would only trade the engine's memory for a rebuild on the next use.
     const maxOpenChats = given ?? (typeof store.resident === "function" ? Infinity : DEFAULT_MAX_OPEN_CHATS);
-    // `new this`: an entry's subclass (the Workers entry) gets instances of itself.
-    // Left out, the built-in embedder works lazily (a chat is embedded once recall reads it); asked for, on every append.
-    return new this(await createEngine(o), store, o.counting, maxOpenChats, summaries, embedder, toolResults, o.embed !== undefined, o.strictModels);
+    return {
+      store, counting: o.counting ?? "exact", maxOpenChats, summaries, embedder, toolResults,
+      // Left out, the built-in embedder works lazily (a chat is embedded once recall reads it); asked for, on every append.
+      embedEagerly: o.embed !== undefined,
+      strictModels: o.strictModels ?? false,
+    };
   }
 
   /** Which engine runs: "wasm" or "js". */

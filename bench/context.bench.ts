@@ -15,7 +15,8 @@ import { AIMessage, HumanMessage, trimMessages, type BaseMessage } from "@langch
 import { Bench } from "tinybench";
 import { corpus } from "./corpus.js";
 import { TS_LOADER, count, fmt, latency, log, mdTable, ratio, ROOT, type Goal, type ScalePoint, type SuiteOptions, type SuiteReport } from "./report.js";
-import { Loom, budgetFor, heuristicCounter, loadEncoding, messageTokens, registerModel, type Chat, type TokenCounter } from "../src/index.js";
+import { Loom, budgetFor, registerModel, type Chat, type TokenCounter } from "../src/index.js";
+import { heuristicCounter, loadEncoding, messageTokens } from "../src/tokens-entry.js";
 
 const FULL = { sizes: [1_000, 10_000, 100_000, 1_000_000], versus: [1_000, 10_000, 100_000], seconds: 2, trimSeconds: 3 };
 const SMOKE: typeof FULL = { sizes: [100, 1_000], versus: [100, 1_000], seconds: 0.02, trimSeconds: 0.02 };

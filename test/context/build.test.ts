@@ -3,9 +3,8 @@
 // the conversation, input never truncated, MESSAGE_TOO_LARGE at append and at build with no
 // state change, maxMessages, history limits (off by default), stats, bad options.
 import { describe, expect, it } from "vitest";
-import {
-  Loom, budgetFor, countTokens, heuristicCounter, loadTokenizer, messageTokens, type Chat, type ModelProfile,
-} from "../../src/index.js";
+import { Loom, budgetFor, countTokens, loadTokenizer, type Chat, type ModelProfile } from "../../src/index.js";
+import { heuristicCounter, messageTokens } from "../../src/tokens-entry.js";
 import { expectRejectCode, forEachEngine, snapshot, type Fixture } from "../helpers.js";
 
 /** Heuristic counting, (length + 3) >> 2: budget eff 900, system 225, memory 180, conversation 360, input 90, reserve 45; limit 855. */

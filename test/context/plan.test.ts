@@ -3,7 +3,9 @@
 import { describe, expect, it } from "vitest";
 import { planBuild } from "../../src/context/plan.js";
 import type { ContextSource } from "../../src/context/types.js";
-import { HISTORY_LIMITS, budgetFor, getModelProfile, heuristicCounter } from "../../src/index.js";
+import { budgetFor, getModelProfile } from "../../src/index.js";
+import { HISTORY_LIMITS } from "../../src/models/profiles.js";
+import { heuristicCounter } from "../../src/tokens-entry.js";
 import { JsEngine } from "../../src/engine/index.js";
 import { expectThrowCode } from "../helpers.js";
 

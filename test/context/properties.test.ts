@@ -6,9 +6,8 @@
 // the branch left out; a failed call changes nothing.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import fc from "fast-check";
-import {
-  HISTORY_LIMITS, Loom, countTokens, loadTokenizer, type BuildOptions, type Chat, type ContextWindow, type OpenAIMessage, type Message, type MessageInput, type ModelProfile, type Priority,
-} from "../../src/index.js";
+import { Loom, countTokens, loadTokenizer, type BuildOptions, type Chat, type ContextWindow, type OpenAIMessage, type Message, type MessageInput, type ModelProfile, type Priority } from "../../src/index.js";
+import { HISTORY_LIMITS } from "../../src/models/profiles.js";
 import { ENGINES, snapshot } from "../helpers.js";
 
 const MODELS: ModelProfile[] = [

@@ -5,7 +5,8 @@
 // all its results; a tool result whose call left is refused.
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { Loom, heuristicCounter, type MessageInput, type Priority, type TokenCounter, type WindowMessage } from "../../src/index.js";
+import { Loom, type MessageInput, type Priority, type TokenCounter, type WindowMessage } from "../../src/index.js";
+import { heuristicCounter } from "../../src/tokens-entry.js";
 import { ENGINES, expectThrowCode, forEachEngine } from "../helpers.js";
 
 /** Seed 004's estimate with the cookbook's per-message overhead, as the window counts by default. */

@@ -4,7 +4,8 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { checkToolResultOptions, cutToolResult, omissionMarker, suffixToTokens } from "../../src/context/tool-result.js";
-import { heuristicCounter, loadEncoding, truncateToolResult, type TokenCounter } from "../../src/index.js";
+import { truncateToolResult, type TokenCounter } from "../../src/index.js";
+import { heuristicCounter, loadEncoding } from "../../src/tokens-entry.js";
 import { expectThrowCode } from "../helpers.js";
 
 const h = heuristicCounter();

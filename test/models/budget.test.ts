@@ -3,7 +3,8 @@
 // window; overrides per chat and per call must sum to 1.
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { DEFAULT_SPLIT, EFFECTIVE_FRACTION, Loom, budgetFor, type BudgetSplit, type ModelProfile } from "../../src/index.js";
+import { Loom, budgetFor, type BudgetSplit, type ModelProfile } from "../../src/index.js";
+import { DEFAULT_SPLIT, EFFECTIVE_FRACTION } from "../../src/models/budget.js";
 import { expectRejectCode, expectThrowCode, forEachEngine, snapshot } from "../helpers.js";
 
 const PARTS = ["system", "memory", "conversation", "input", "reserve"] as const;

@@ -2,9 +2,8 @@
 // with close matches, custom profiles anywhere a name is, registerModel, seed 001's six models,
 // size classes and history-limit table.
 import { describe, expect, it } from "vitest";
-import {
-  HISTORY_LIMITS, Loom, getModelProfile, listModels, memoryStore, registerModel, CtxloomError, type ModelProfile,
-} from "../../src/index.js";
+import { Loom, getModelProfile, listModels, memoryStore, registerModel, CtxloomError, type ModelProfile } from "../../src/index.js";
+import { HISTORY_LIMITS } from "../../src/models/profiles.js";
 import { expectRejectCode, expectThrowCode, forEachEngine } from "../helpers.js";
 
 describe("getModelProfile", () => {

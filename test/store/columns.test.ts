@@ -2,7 +2,8 @@
 // back exactly, whatever the creation times.
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { MessageColumns, type Message } from "../../src/index.js";
+import { type Message } from "../../src/index.js";
+import { MessageColumns } from "../../src/store/columns.js";
 
 const message = (id: number, createdAt: number, over: Partial<Message> = {}): Message => ({
   id, parentId: id === 0 ? null : id - 1, role: "user", content: `m${id}`, priority: "normal", tokens: id, createdAt, kind: "message", ...over,

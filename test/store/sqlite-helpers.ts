@@ -4,7 +4,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll } from "vitest";
-import type { ChatRecord, Message, Store } from "../../src/index.js";
+import type { Message, Store } from "../../src/index.js";
+import type { ChatRecord } from "../../src/store-entry.js";
 
 /** A temporary folder for this test file, removed after it. */
 export function tempFolder(tag: string): (name: string) => string {

@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { loadEncoding } from "../../src/index.js";
+import { loadEncoding } from "../../src/tokens-entry.js";
 import { tiktokenCounter } from "./tiktoken.js";
 
 const dataDir = join(dirname(fileURLToPath(import.meta.url)), "../../../shared/data");

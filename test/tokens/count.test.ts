@@ -1,10 +1,8 @@
 // Token counting (issue 3, point 1): the OpenAI cookbook's vector, heuristic counters, counts
 // by tokens-per-char for models with no known encoding, tool calls, and bad inputs.
 import { describe, expect, it, vi } from "vitest";
-import {
-  countTokens, heuristicCounter, loadEncoding, loadTokenizer, messageTokens, registerModel,
-  type ModelProfile, type TokenCounter,
-} from "../../src/index.js";
+import { countTokens, loadTokenizer, registerModel, type ModelProfile, type TokenCounter } from "../../src/index.js";
+import { heuristicCounter, loadEncoding, messageTokens } from "../../src/tokens-entry.js";
 import { expectRejectCode, expectThrowCode } from "../helpers.js";
 import { COOKBOOK } from "./cookbook.js";
 

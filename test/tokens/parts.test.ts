@@ -1,7 +1,7 @@
 // The image estimates against the providers' published examples (OpenAI's "Calculating costs"
 // table, Anthropic's vision page), and the file estimate's size rule.
 import { describe, expect, it } from "vitest";
-import { anthropicImageTokens, imageRuleFor, openAIImageTokens } from "../../src/index.js";
+import { anthropicImageTokens, imageRuleFor, openAIImageTokens } from "../../src/tokens-entry.js";
 import { base64Bytes, partTokens } from "../../src/tokens/parts.js";
 
 describe("image token estimates", () => {

@@ -1,9 +1,8 @@
 // Hardening of the tree, the message base and the store contract: each case was a repro.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-  CANCELLED_RESULT, CtxloomError, Loom, MAX_MESSAGES, memoryStore, registerModel,
-  type Chat, type Message, type Store, type ToolCall, type UserChats,
-} from "../../src/index.js";
+import { CtxloomError, Loom, memoryStore, registerModel, type Chat, type Message, type Store, type ToolCall, type UserChats } from "../../src/index.js";
+import { CANCELLED_RESULT } from "../../src/context/tool-units.js";
+import { MAX_MESSAGES } from "../../src/message.js";
 import { expectRejectCode, expectThrowCode, forEachEngine, ids, snapshot } from "../helpers.js";
 
 const call = (id: string, name = "search"): ToolCall => ({ id, type: "function", function: { name, arguments: "{}" } });

@@ -2,9 +2,8 @@
 // portable export and import, restore on random trees; every case on both engines.
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import {
-  EXPORT_VERSION, Loom, memoryStore, type Chat, type ChatExport, type Message, type Store,
-} from "../../src/index.js";
+import { Loom, memoryStore, type Chat, type ChatExport, type Message, type Store } from "../../src/index.js";
+import { EXPORT_VERSION } from "../../src/store/portable.js";
 import { ENGINES, expectRejectCode, expectThrowCode, forEachEngine, observe } from "../helpers.js";
 import { seeded } from "../seeded.js";
 

@@ -1,7 +1,8 @@
 // Semantic recall through the Chat (issue 10): a fact that left the window long ago comes back
 // through buildContext, whole exchanges within the memory slice; scopes branch, chat and user.
 import { afterEach, expect, it } from "vitest";
-import { RECALL_HEADER, countTokens, type Chat, type Loom, type UserChats } from "../../src/index.js";
+import { countTokens, type Chat, type Loom, type UserChats } from "../../src/index.js";
+import { RECALL_HEADER } from "../../src/recall/scope.js";
 import { forEachEngine, setup } from "../helpers.js";
 import { filler } from "./recall-helpers.js";
 

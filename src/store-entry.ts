@@ -1,0 +1,7 @@
+// The ctxloom/store entry point: what a Store is made of, for writing one of your own (a
+// Store is any object with these methods; `Loom.open({ store })` checks them), and the
+// in-memory store as the reference. The SQL stores have their own entries. Exports only.
+export { memoryStore } from "./store/memory.js";
+export type {
+  Store, ChatRecord, ChatSummary, ChatOptions, LoadedChat, AppendResult, EmbedderInfo, EmbeddingRow, Awaitable,
+} from "./store/types.js";

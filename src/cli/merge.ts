@@ -25,8 +25,21 @@ const sameMessage = (m: Message, e: ExportedMessage): boolean =>
 function plan(chat: Chat, exp: ChatExport): { ids: number[]; fresh: ExportedMessage[] } | { refused: string } {
   const ids = new Array<number>(exp.messages.length).fill(-1);
   const fresh: ExportedMessage[] = [];
+  // A summary hangs from no parent's children: it is known by the run it covers and its text.
+  const summaryKey = (first: number, last: number, content: string) => `${first}:${last}:${content}`;
+  const summaries = new Map<string, number>();
+  for (let id = 0; id < chat.messageCount; id++) {
+    const m = chat.get(id);
+    if (m.kind === "summary" && m.covers) summaries.set(summaryKey(m.covers.first, m.covers.last, m.content), id);
+  }
   for (const e of exp.messages) {
     const parent = e.parentId === null ? null : ids[e.parentId]!;
+    if (e.kind === "summary" && e.covers) {
+      const match = summaries.get(summaryKey(ids[e.covers.first] ?? -1, ids[e.covers.last] ?? -1, e.content));
+      if (match === undefined) return { refused: `its message ${e.id} is a summary the chat lacks` };
+      ids[e.id] = match;
+      continue;
+    }
     if (parent !== -1) {
       const candidates = parent === null ? chat.roots() : chat.children(parent);
       const match = candidates.find((id) => sameMessage(chat.get(id), e));

@@ -114,6 +114,21 @@ describe("importing the same export again", () => {
     expect((await chatIds(store)).length).toBe(3);
   });
 
+  it("a summary the chat holds is known by what it covers: its own export imports back unchanged, and newer messages after it are added", async () => {
+    const store = memoryStore();
+    const messages = Array.from({ length: 30 }, (_, i) => ({ role: i % 2 ? "assistant" : "user", content: `turn ${i} about things` }));
+    const [chat] = await importJson([file("long2.jsonl", JSON.stringify({ messages }))], store);
+    expect((await cli(["summarize", chat!.id, "--keep-last", "4"], store)).code).toBe(0);
+    const exp = JSON.parse((await cli(["export", chat!.id], store)).out) as { head: number; messages: { id: number; parentId: number | null; kind: string }[] };
+    expect(exp.messages.at(-1)).toMatchObject({ id: 30, kind: "summary" });
+    expect(await importJson([file("own.json", JSON.stringify(exp))], store)).toMatchObject([{ id: chat!.id, status: "unchanged" }]);
+    // The same export continued past the summary: a user turn under the last message.
+    const next = { id: 31, parentId: 29, role: "user", content: "and then?", priority: "normal", createdAt: 2, kind: "message" };
+    const grown = { ...exp, head: 31, messages: [...exp.messages, next] };
+    expect(await importJson([file("own2.json", JSON.stringify(grown))], store)).toMatchObject([{ id: chat!.id, status: "updated", added: 1 }]);
+    expect(JSON.parse((await cli(["stats", chat!.id, "--json"], store)).out)).toMatchObject({ messages: 32, head: 31 });
+  });
+
   it("a ctxloom export carries the conversation it came from: another user's import of both makes one chat", async () => {
     const store = memoryStore();
     const path = file("src.json", JSON.stringify([chatgptSample()]));

@@ -1,7 +1,7 @@
 // The public API of ctxloom: what users call, and the types of what they pass and get back.
 // Exports only. Advanced pieces have their own entries: ctxloom/tokens (token counters),
 // ctxloom/store (the kit for writing a Store). api/index.api.md is the report of this surface.
-export { Loom, type LoomOptions, type LoomStats } from "./tree/loom.js";
+export { Loom, type LoomOptions, type LoomRecallOptions, type LoomStats } from "./tree/loom.js";
 export type { EngineKind, WasmSource } from "./engine/index.js";
 export type { UserChats, CreateChatOptions } from "./tree/user-chats.js";
 export type { Chat, ChatStats } from "./tree/chat.js";
@@ -39,6 +39,7 @@ export type { RecallStats } from "./recall/hub.js";
 export type { ChatRecallOptions, RecalledMessage } from "./recall/scope.js";
 export { hashingEmbedder, type Embedder, type HashingEmbedderOptions, type RecallReason } from "./recall/index.js";
 export type { SummaryOptions, SummaryPolicy } from "./summary/policy.js";
+export type { SummaryGroup, ChatSummaryGroup, CallSummaryGroup } from "./summary/settings.js";
 export { DEFAULT_SUMMARY_PROMPT } from "./summary/prompt.js";
 export type { Summarizer, SummarizeRequest, SummaryFallback } from "./summary/run.js";
 export type { SummarizedMessage } from "./summary/extractive.js";

@@ -57,7 +57,7 @@ function checkCommon(o: { providerOptions?: unknown; maxRetries?: unknown }, wha
 }
 
 /**
- * A summarizer (`Loom.open({ summarizer })`) that asks an AI SDK model: `generateText` with
+ * A summarizer (`Loom.open({ summaries: { summarizer } })`) that asks an AI SDK model: `generateText` with
  * the summary prompt as instructions and the messages as a transcript (the previous summary
  * first), aborted through the request's signal. Its time limit is the summary policy's
  * `timeoutMs`; a call that fails, runs out of time or answers too long is replaced by the
@@ -79,7 +79,7 @@ export function aiSdkSummarizer(model: LanguageModel, options?: AiSdkSummarizerO
 }
 
 /**
- * An embedder (`Loom.open({ embed })`) of an AI SDK embedding model: `embedMany` on the
+ * An embedder (`Loom.open({ recall: { embedder } })`) of an AI SDK embedding model: `embedMany` on the
  * texts, aborted through the call's signal after `timeoutMs`. Vectors must have
  * `dimensions` numbers (a model answering otherwise fails the call: EMBEDDER_FAILED, and
  * the texts stay queued).

@@ -68,7 +68,7 @@ function modelName(value: unknown, what: string): string {
 }
 
 /**
- * A summarizer (`Loom.open({ summarizer })`) that asks an OpenAI chat model: one Chat
+ * A summarizer (`Loom.open({ summaries: { summarizer } })`) that asks an OpenAI chat model: one Chat
  * Completions request with the summary prompt as the system message and the messages as a
  * transcript (the previous summary first), aborted through the request's signal. Its time
  * limit is the summary policy's `timeoutMs`; a request that fails, runs out of time, is
@@ -102,7 +102,7 @@ export function openaiSummarizer(client: OpenAIChatClientLike, options: OpenAISu
 }
 
 /**
- * An embedder (`Loom.open({ embed })`) of an OpenAI embedding model: one `embeddings.create`
+ * An embedder (`Loom.open({ recall: { embedder } })`) of an OpenAI embedding model: one `embeddings.create`
  * request per batch, aborted through the call's signal after `timeoutMs`. Vectors must have
  * `dimensions` numbers (a model answering otherwise fails the call: EMBEDDER_FAILED, and
  * the texts stay queued).

@@ -6,7 +6,7 @@ import type { ToolsInput } from "../tokens/tools.js";
 import type { Message } from "../message.js";
 import type { AnthropicMessage, OpenAIMessage, ResponsesItem } from "./format.js";
 import type { SummaryPresentation } from "../summary/present.js";
-import type { SummaryOptions } from "../summary/policy.js";
+import type { CallSummaryGroup } from "../summary/settings.js";
 
 /** The options of `buildContext({ stablePrefix })`. */
 export interface StablePrefixOptions {
@@ -57,7 +57,7 @@ export interface BuildOptions {
    * older messages when the conversation passes the trigger; false: no new summary in this
    * call. Default: the chat's setting, else the Loom's, else off.
    */
-  summarize?: SummaryOptions;
+  summaries?: boolean | CallSummaryGroup;
   /**
    * Semantic recall (chats of a Loom with an embedder): true for the defaults, or its
    * options. Recalled exchanges go into the memory message, within the memory slice.
@@ -213,6 +213,6 @@ export interface ContextSource {
 
 /** The options buildContext knows; any other key is refused, naming the closest. */
 export const BUILD_KEYS = [
-  "system", "memory", "input", "model", "maxMessages", "budget", "historyLimits", "format", "summarize", "tools", "maxOutputTokens",
+  "system", "memory", "input", "model", "maxMessages", "budget", "historyLimits", "format", "summaries", "tools", "maxOutputTokens",
   "cacheControl", "stablePrefix",
 ] as const;

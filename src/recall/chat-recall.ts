@@ -9,7 +9,7 @@ import {
 
 function hubOf(hub: RecallHub | null): RecallHub {
   if (!hub) {
-    throw new CtxloomError("INVALID_ARGUMENT", "Recall is off: this Loom was opened with embed: false. Open it with an embedder (or leave embed out for the built-in one).");
+    throw new CtxloomError("INVALID_ARGUMENT", "Recall is off: this Loom was opened with recall: false. Open it with recall: { embedder } (or leave recall out for the built-in embedder).");
   }
   return hub;
 }

@@ -23,9 +23,9 @@ export interface ChatOptions {
    * function, so reopening the chat needs the model registered with that counter.
    */
   counter?: string;
-  /** Summaries for this chat's contexts (`create({ summarize })`): true, a policy, or false. */
+  /** Summaries for this chat's contexts (`create({ summaries: { policy } })`): true, a policy, or false. */
   summarize?: SummaryOptions;
-  /** How this chat's summaries are sent: "system" or "tool" (`create({ summaryPresentation })`). */
+  /** How this chat's summaries are sent: "system" or "tool" (`create({ summaries: { presentation } })`). */
   summaryPresentation?: "system" | "tool";
   /**
    * The conversation an import made this chat from: the export's format and its id for it

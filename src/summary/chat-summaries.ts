@@ -2,9 +2,9 @@ import type { Message } from "../message.js";
 import type { TokenCounter } from "../tokens/index.js";
 import { conversationBudget, planSummary, summaryMessage, writeSummaryText, type BuiltUsage, type SummarizedTree, type SummaryJob } from "./job.js";
 import type { SummaryCounts } from "./ledger.js";
-import { checkSummaryOptions, type SummaryOptions } from "./policy.js";
+import type { SummaryOptions } from "./policy.js";
 import type { SummaryPresentation } from "./present.js";
-import { policyFor, type ChatSummarySettings, type LoomSummaries } from "./settings.js";
+import { checkCallSummaries, policyFor, type ChatSummarySettings, type LoomSummaries } from "./settings.js";
 
 /**
  * What ChatSummaries needs of its chat: its queue, its build, its tree and head, and a way to
@@ -63,13 +63,13 @@ export class ChatSummaries {
    * Builds; when the policy in force fires, plans a run in the queue, writes its summary
    * outside it (a summarizer may take seconds; appends go on meanwhile), then, back in the
    * queue, stores and attaches it if the run still applies, and builds again. `options` are
-   * the build's (only `summarize` is read here; `what` names them in errors).
+   * the build's (only `summaries` is read here; `what` names them in errors).
    */
   build<C extends BuiltUsage>(options: unknown, what: string, chat: SummarizingChat<C>): Promise<C> {
     let call: SummaryOptions | undefined;
     try {
-      const given = options === null || typeof options !== "object" ? undefined : (options as { summarize?: unknown }).summarize;
-      call = checkSummaryOptions(given, `${what}.summarize`);
+      const given = options === null || typeof options !== "object" ? undefined : (options as { summaries?: unknown }).summaries;
+      call = checkCallSummaries(given, `${what}.summaries`);
     } catch (error) {
       return Promise.reject(error);
     }

@@ -239,9 +239,10 @@ export class Chat extends ChatView {
   }
 
   /**
-   * The messages most like `query` (see ChatRecallOptions): whole exchanges, oldest first,
-   * each message with its exchange's score and reason. Waits for queued embeddings of the scope.
-   * @throws INVALID_ARGUMENT (an empty query, bad options, a Loom opened with embed: false), EMBEDDER_FAILED
+   * The messages that match `query` best (see ChatRecallOptions): with `{ k }`, the k best
+   * messages, best first; otherwise whole exchanges, best first, each message with its
+   * exchange's score and reason. Waits for queued embeddings of the scope.
+   * @throws INVALID_ARGUMENT (an empty query, bad options, a Loom opened with recall: false), EMBEDDER_FAILED
    */
   recall(query: string, options?: ChatRecallOptions): Promise<RecalledMessage[]> {
     return this.#run(() => chatRecall(this.#ctx.recall, this.#current(), query, options));

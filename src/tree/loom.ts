@@ -11,10 +11,7 @@ import type { Chat } from "./chat.js";
 import { OpenChats } from "./open-chats.js";
 import type { LoomContext } from "./sync.js";
 import { UserChats } from "./user-chats.js";
-import { checkLoomSummaries, type LoomSummaries } from "../summary/settings.js";
-import type { SummaryOptions } from "../summary/policy.js";
-import type { Summarizer } from "../summary/run.js";
-import type { SummaryPresentation } from "../summary/present.js";
+import { checkLoomSummaries, type LoomSummaries, type SummaryGroup } from "../summary/settings.js";
 import type { Embedder } from "../recall/embedder.js";
 import { RecallHub, type RecallStats } from "../recall/hub.js";
 import { checkToolResultOptions, type ToolResultOptions, type ToolResultPolicy } from "../context/tool-result.js";
@@ -36,30 +33,20 @@ export interface LoomOptions extends EngineOptions {
    */
   maxOpenChats?: number;
   /**
-   * Summaries for every chat of this Loom (a chat's or a call's setting wins): true for the
-   * default policy (trigger at 0.8 of the conversation budget, summarize the oldest 30%),
-   * a policy, or false. Default off.
+   * Summaries for every chat of this Loom: `{ policy, summarizer, prompt, presentation }`
+   * (true / false for `{ policy: true }` / `{ policy: false }`). The policy is off by default;
+   * a chat's (`create({ summaries })`) or a call's (`buildContext({ summaries })`) wins.
    */
-  summarize?: SummaryOptions;
-  /** Writes summaries with a model; default: the extractive summary (no model). A failing one falls back to it. */
-  summarizer?: Summarizer;
-  /** The instructions given to `summarizer` (default DEFAULT_SUMMARY_PROMPT; `{maxTokens}` is filled in). */
-  summaryPrompt?: string;
+  summaries?: boolean | SummaryGroup;
   /**
-   * How the summaries of the chats this Loom creates are sent: "system" (default) or "tool" (a
-   * summarize_history call and its result). Kept with each chat (a chat's own setting wins):
-   * a chat reopened by a Loom set otherwise sends its summaries as they were counted.
+   * Recall: `{ embedder }` (an Embedder, see `hashingEmbedder()`), true for the built-in
+   * hashing embedder, false to turn recall off. Given (an object or true), appended messages
+   * are embedded in the background, in batches. Left out, recall uses the built-in embedder
+   * lazily: nothing is embedded until recall first reads a chat, which then embeds what that
+   * chat lacks, and its later appends in the background (a server that never recalls pays
+   * nothing). Vectors persist in the store under the embedder's name and dimension.
    */
-  summaryPresentation?: SummaryPresentation;
-  /**
-   * What embeds messages for recall: an Embedder (see `hashingEmbedder()`), true for the
-   * built-in hashing embedder, false to turn recall off. Given (an Embedder or true),
-   * appended messages are embedded in the background, in batches. Left out, recall uses the
-   * built-in embedder lazily: nothing is embedded until recall first reads a chat, which then
-   * embeds what that chat lacks, and its later appends in the background (a server that never
-   * recalls pays nothing). Vectors persist in the store under the embedder's name and dimension.
-   */
-  embed?: Embedder | boolean;
+  recall?: boolean | LoomRecallOptions;
   /**
    * Tool results: `{ truncate: true }` (or `{ truncate: { maxTokens, keep } }`) cuts a tool
    * result too large for the chat's window (or past `maxTokens`) to its head and tail around
@@ -73,9 +60,15 @@ export interface LoomOptions extends EngineOptions {
   strictModels?: boolean;
 }
 
+/** `Loom.open({ recall })`. */
+export interface LoomRecallOptions {
+  /** What embeds messages; default the built-in `hashingEmbedder()`. */
+  embedder?: Embedder;
+}
+
 /** What `loom.stats()` returns. */
 export interface LoomStats {
-  /** Recall's embedding counters, or null when the Loom was opened with `embed: false`. */
+  /** Recall's embedding counters, or null when the Loom was opened with `recall: false`. */
   recall: RecallStats | null;
 }
 
@@ -95,9 +88,22 @@ interface LoomSettings {
 export const DEFAULT_MAX_OPEN_CHATS = 1000;
 
 const LOOM_KEYS = [
-  "engine", "wasm", "maxMemoryMB", "store", "counting", "maxOpenChats", "summarize", "summarizer", "summaryPrompt", "summaryPresentation", "embed",
+  "engine", "wasm", "maxMemoryMB", "store", "counting", "maxOpenChats", "summaries", "recall",
   "toolResults", "strictModels",
 ] as const;
+
+const RECALL_KEYS = ["embedder"] as const;
+
+/** `Loom.open({ recall })` as the hub reads it: an Embedder, true (built in), false (off) or undefined (built in, lazily). @throws INVALID_ARGUMENT */
+function recallEmbedder(recall: unknown): unknown {
+  if (recall === undefined || typeof recall === "boolean") return recall;
+  const o = checkOptions<LoomRecallOptions>(recall, "Loom.open(options).recall", RECALL_KEYS);
+  if (o.embedder === undefined) return true;
+  if (o.embedder === null || typeof o.embedder !== "object") {
+    throw new CtxloomError("INVALID_ARGUMENT", `recall.embedder must be an Embedder ({ name, dimension, embed }); got ${describe(o.embedder)}. Leave it out for the built-in one, or pass recall: false to turn recall off.`);
+  }
+  return o.embedder;
+}
 
 /**
  * The entry point: an engine (the WASM core, or its TypeScript twin) and a store.
@@ -170,9 +176,9 @@ export class Loom {
     if (o.counting !== undefined && o.counting !== "exact" && o.counting !== "heuristic") {
       throw new CtxloomError("INVALID_ARGUMENT", `counting must be "exact" or "heuristic"; got ${describe(o.counting)}.`);
     }
-    const summaries = checkLoomSummaries(o as Record<string, unknown>);
+    const summaries = checkLoomSummaries(o.summaries);
     const given = o.maxOpenChats === undefined ? undefined : checkInteger(o.maxOpenChats, "maxOpenChats", 1);
-    const embedder = RecallHub.embedderOf(o.embed);
+    const embedder = RecallHub.embedderOf(recallEmbedder(o.recall));
     const toolResults = checkToolResultOptions(o.toolResults);
     if (o.strictModels !== undefined && typeof o.strictModels !== "boolean") {
       throw new CtxloomError("INVALID_ARGUMENT", `strictModels must be true or false; got ${describe(o.strictModels)}.`);
@@ -195,7 +201,7 @@ export class Loom {
     return {
       store, counting: o.counting ?? "exact", maxOpenChats, summaries, embedder, toolResults,
       // Left out, the built-in embedder works lazily (a chat is embedded once recall reads it); asked for, on every append.
-      embedEagerly: o.embed !== undefined,
+      embedEagerly: o.recall !== undefined,
       strictModels: o.strictModels ?? false,
     };
   }

@@ -28,7 +28,7 @@ export interface LoomContext {
   woke(chat: Chat): void;
   /** The Loom's summary settings. */
   readonly summaries: LoomSummaries;
-  /** The Loom's recall (embedder, embedding queue, indexes); null when opened with `embed: false`. */
+  /** The Loom's recall (embedder, embedding queue, indexes); null when opened with `recall: false`. */
   readonly recall: RecallHub | null;
   /** How tool results too large are cut (`Loom.open({ toolResults })`); null or absent: refused. */
   readonly toolResults?: ToolResultPolicy | null;

@@ -3,18 +3,25 @@ import { checkContent, checkLabel, loneIn } from "../message.js";
 import { checkSplit, type BudgetSplit } from "../models/budget.js";
 import { checkHistoryLimits, isLanguageModel, registeredProfile, type HistoryLimits, type ModelProfile, type ModelRef } from "../models/profiles.js";
 import type { ChatExport } from "../store/portable.js";
-import type { ChatOptions, ChatRecord, ChatSummary } from "../store/types.js";
+import type { ChatMetadata, ChatOptions, ChatRecord, ChatSummary } from "../store/types.js";
 import type { TokenCounter } from "../tokens/index.js";
 import { Chat } from "./chat.js";
 import { ChatNodes } from "./nodes.js";
 import { buildImport, checkExport } from "./portable.js";
 import { heldOf, residentColumns, restoreNodes, type LoomContext } from "./sync.js";
-import { checkPresentation, type SummaryPresentation } from "../summary/present.js";
-import { checkSummaryOptions, type SummaryOptions } from "../summary/policy.js";
+import { checkMetadata, checkNewChatId, pageFrom, pageOf, summaryOf, type ChatListPage, type ListChatsOptions } from "./chat-list.js";
+import { checkChatSummaries, type ChatSummaryGroup } from "../summary/settings.js";
 
 /** Options of `chats.create()`. */
 export interface CreateChatOptions {
+  /**
+   * The chat's id, when the client chooses it (useChat sends its own): 1 to 128 letters, digits,
+   * `.`, `_`, `:` or `-`, unique among the user's chats (CHAT_EXISTS otherwise). Default a random UUID.
+   */
+  id?: string;
   title?: string;
+  /** The application's data about the chat (a JSON object, at most 64 KiB), kept with it: `chat.metadata`, `list()`. */
+  metadata?: ChatMetadata;
   /** Model the chat talks to: a name (see getModelProfile), a profile or an AI SDK model object; default "gpt-4o". */
   model?: ModelRef;
   /** System prompt sent at the top of every context built for this chat. */
@@ -23,13 +30,15 @@ export interface CreateChatOptions {
   budget?: Partial<BudgetSplit>;
   /** Apply the history limits to this chat's contexts: true for the model's size class, or your own. Default off. */
   historyLimits?: boolean | Partial<HistoryLimits>;
-  /** Summaries for this chat's contexts (over the Loom's setting): true, a policy, or false. Kept with the chat. */
-  summarize?: SummaryOptions;
-  /** How this chat's summaries are sent: "system" or "tool"; default the Loom's `summaryPresentation`, else "system". Kept with the chat. */
-  summaryPresentation?: SummaryPresentation;
+  /**
+   * Summaries for this chat, kept with it: `{ policy, presentation }` (true / false for
+   * `{ policy: true }` / `{ policy: false }`). `policy` wins over the Loom's; `presentation`
+   * ("system" or "tool") defaults to the Loom's, else "system".
+   */
+  summaries?: boolean | ChatSummaryGroup;
 }
 
-const CREATE_KEYS = ["title", "model", "system", "budget", "historyLimits", "summarize", "summaryPresentation"] as const;
+const CREATE_KEYS = ["id", "metadata", "title", "model", "system", "budget", "historyLimits", "summaries"] as const;
 
 /** The Loom's open chats: a chat loading or loaded, by `openKey(userId, chatId)`, least recently used first. */
 export interface ChatCache {
@@ -58,7 +67,8 @@ export class UserChats {
 
   /**
    * Creates an empty chat and returns it, open.
-   * @throws INVALID_ARGUMENT for a non-string title, model or system prompt, or an unknown option
+   * @throws INVALID_ARGUMENT for a non-string title, model or system prompt, a bad id or metadata, or an unknown option;
+   *   CHAT_EXISTS when the user has a chat of the id given
    */
   async create(options?: CreateChatOptions): Promise<Chat> {
     this.#ctx.checkOpen();
@@ -70,15 +80,15 @@ export class UserChats {
     };
     const title = text(o.title, "title", "")!;
     const system = text(o.system, "system", null);
+    const id = o.id === undefined ? newChatId() : checkNewChatId(o.id);
     const settings: ChatOptions = {};
+    if (o.metadata !== undefined) settings.metadata = checkMetadata(o.metadata);
     if (o.budget !== undefined) settings.budget = { ...checkSplit(o.budget) };
     if (o.historyLimits !== undefined) settings.historyLimits = checkHistoryLimits(o.historyLimits);
-    const summarize = checkSummaryOptions(o.summarize, "create(options).summarize");
-    if (summarize !== undefined) settings.summarize = summarize;
+    const summaries = o.summaries === undefined ? {} : checkChatSummaries(o.summaries);
+    if (summaries.summarize !== undefined) settings.summarize = summaries.summarize;
     // Kept with the chat: its summaries' tokens are counted as this presentation sends them.
-    const presentation = o.summaryPresentation !== undefined
-      ? checkPresentation(o.summaryPresentation, "create(options).summaryPresentation")
-      : this.#ctx.summaries.summaryPresentation;
+    const presentation = summaries.summaryPresentation ?? this.#ctx.summaries.summaryPresentation;
     if (presentation !== undefined) settings.summaryPresentation = presentation;
     const { profile, counter } = await this.#ctx.prepare(o.model ?? "gpt-4o");
     if (typeof o.model === "object" && !isLanguageModel(o.model)) {
@@ -88,13 +98,20 @@ export class UserChats {
     }
     const now = Date.now();
     const record: ChatRecord = {
-      id: newChatId(), userId: this.userId, title, model: profile.name, system,
+      id, userId: this.userId, title, model: profile.name, system,
       createdAt: now, updatedAt: now, messageCount: 0, head: null, options: settings,
     };
     checkKept(record, "create(options)"); // a profile's name, its counter's
     this.#ctx.checkOpen(); // the Loom may have closed while the tokenizer loaded
+    if (o.id !== undefined && (this.#open.get(openKey(this.userId, id)) || (await this.#stored(id)))) throw chatExists(this.userId, id);
     return this.#register(record, async () => {
-      await fromStore("creating the chat", () => this.#ctx.store.createChat(record));
+      try {
+        await fromStore("creating the chat", () => this.#ctx.store.createChat(record));
+      } catch (error) {
+        // Two creates of one id at once: the store refused the second.
+        if (o.id !== undefined && (await this.#stored(id).catch(() => false))) throw chatExists(this.userId, id);
+        throw error;
+      }
       return new ChatNodes(this.#ctx.engine, residentColumns(this.#ctx.store, this.userId, record.id));
     }, profile, counter);
   }
@@ -149,12 +166,26 @@ export class UserChats {
     return loading;
   }
 
-  /** The user's chats, most recently updated first. Reads records only: no chat is loaded. */
-  async list(): Promise<ChatSummary[]> {
+  /** True when the store holds a chat of this id for the user (its record only is read). */
+  async #stored(id: string): Promise<boolean> {
+    return (await fromStore("looking the chat up", () => this.#ctx.store.loadChat(this.userId, id, Number.MAX_SAFE_INTEGER))) !== undefined;
+  }
+
+  /**
+   * The user's chats, most recently active first (by `updatedAt`: an append, a checkout). Reads
+   * records only: no chat is loaded. With `{ limit, cursor }`, one page and the cursor of the next
+   * (null after the last); a chat active while a client pages moves to the top and may be seen
+   * twice or not at all, as with any list ordered by activity.
+   * @throws INVALID_ARGUMENT for a bad limit or cursor, or an unknown option
+   */
+  async list(): Promise<ChatSummary[]>;
+  async list(options: ListChatsOptions): Promise<ChatListPage>;
+  async list(options?: ListChatsOptions): Promise<ChatSummary[] | ChatListPage> {
     this.#ctx.checkOpen();
-    const records = await fromStore("listing chats", () => this.#ctx.store.listChats(this.userId));
+    const paged = options === undefined ? undefined : pageOf(options);
+    const records = await fromStore("listing chats", () => this.#ctx.store.listChats(this.userId, paged?.page));
     if (!Array.isArray(records)) throw new CtxloomError("STORE_CORRUPT", `The store listed ${describe(records)} for user ${describe(this.userId)}, not an array of chat records.`);
-    return records.map(({ id, title, model, createdAt, updatedAt, messageCount }) => ({ id, title, model, createdAt, updatedAt, messageCount }));
+    return paged ? pageFrom(records, paged.page, paged.limit) : records.map(summaryOf);
   }
 
   /**
@@ -216,7 +247,7 @@ export class UserChats {
    * Forgets what recall knows of this user (clear memory): the embeddings in the
    * store and in memory, and the messages waiting for one. Conversations stay. Recall then
    * covers only messages appended after the clear, until `reembed()`.
-   * @throws INVALID_ARGUMENT when the Loom was opened with embed: false; STORE_FAILED
+   * @throws INVALID_ARGUMENT when the Loom was opened with recall: false; STORE_FAILED
    */
   async clearMemory(): Promise<void> {
     this.#ctx.checkOpen();
@@ -228,7 +259,7 @@ export class UserChats {
   /**
    * Drops this user's embeddings (and a clear's marks) so that every message of every chat is
    * embedded again, in the background, as recall next reads each chat (after a clear, or to
-   * move to another embedder at once). @throws INVALID_ARGUMENT (embed: false), STORE_FAILED
+   * move to another embedder at once). @throws INVALID_ARGUMENT (recall: false), STORE_FAILED
    */
   async reembed(): Promise<void> {
     this.#ctx.checkOpen();
@@ -237,7 +268,7 @@ export class UserChats {
 }
 
 function recallOf(ctx: LoomContext) {
-  if (!ctx.recall) throw new CtxloomError("INVALID_ARGUMENT", "Recall is off: this Loom was opened with embed: false.");
+  if (!ctx.recall) throw new CtxloomError("INVALID_ARGUMENT", "Recall is off: this Loom was opened with recall: false.");
   return ctx.recall;
 }
 
@@ -286,6 +317,10 @@ function checkKept(record: Partial<ChatRecord>, what: string): void {
   if (path !== undefined) {
     throw new CtxloomError("INVALID_ARGUMENT", `${what}: its ${path} holds a lone surrogate (half of a UTF-16 pair), which stores cannot keep; repair it (e.g. text.toWellFormed()).`);
   }
+}
+
+function chatExists(userId: string, chatId: string): CtxloomError {
+  return new CtxloomError("CHAT_EXISTS", `User ${describe(userId)} has a chat ${describe(chatId)} already; open it with chats.open(id), or create the chat under another id.`);
 }
 
 function unknownChat(userId: string, chatId: unknown): CtxloomError {

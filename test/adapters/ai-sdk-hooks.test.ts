@@ -45,7 +45,7 @@ forEachEngine((engine) => {
   describe("aiSdkSummarizer", () => {
     it("writes the summary with the model: the summary prompt as instructions, the messages as a transcript", async () => {
       const model = new MockLanguageModelV4({ doGenerate: answer(NOTES) });
-      const { loom, ctx, fallbacks } = await summarizedBuild({ engine, summarize: true, summarizer: aiSdkSummarizer(model, { temperature: 0 }) });
+      const { loom, ctx, fallbacks } = await summarizedBuild({ engine, summaries: { policy: true, summarizer: aiSdkSummarizer(model, { temperature: 0 }) } });
       expect([ctx.summary, fallbacks]).toEqual([NOTES, 0]);
       const call = model.doGenerateCalls[0]!;
       expect(call.temperature).toBe(0);
@@ -58,7 +58,7 @@ forEachEngine((engine) => {
 
     it("a model past the policy's timeoutMs is aborted through its signal; the extractive summary stands in", async () => {
       const { model, signals } = stuckModel();
-      const { loom, ctx, fallbacks } = await summarizedBuild({ engine, summarize: { timeoutMs: 200 }, summarizer: aiSdkSummarizer(model, { maxRetries: 0 }) });
+      const { loom, ctx, fallbacks } = await summarizedBuild({ engine, summaries: { policy: { timeoutMs: 200 }, summarizer: aiSdkSummarizer(model, { maxRetries: 0 }) } });
       expect(ctx.summary).toContain("Question 0 asks about topic 0.");
       expect(fallbacks).toBe(1);
       expect(signals.map((s) => s.aborted)).toEqual([true]);
@@ -67,7 +67,7 @@ forEachEngine((engine) => {
 
     it("a model that fails falls back to the extractive summary", async () => {
       const model = new MockLanguageModelV4({ doGenerate: () => Promise.reject(new Error("overloaded")) });
-      const { loom, fallbacks } = await summarizedBuild({ engine, summarize: true, summarizer: aiSdkSummarizer(model, { maxRetries: 0 }) });
+      const { loom, fallbacks } = await summarizedBuild({ engine, summaries: { policy: true, summarizer: aiSdkSummarizer(model, { maxRetries: 0 }) } });
       expect(fallbacks).toBe(1);
       await loom.close();
     });
@@ -76,7 +76,7 @@ forEachEngine((engine) => {
   describe("aiSdkEmbedder", () => {
     it("embeds with the model for recall, passing the call's signal", async () => {
       const { model, state, dimensions } = embeddingModel();
-      const loom = await Loom.open({ engine, embed: aiSdkEmbedder(model, { dimensions }) });
+      const loom = await Loom.open({ engine, recall: { embedder: aiSdkEmbedder(model, { dimensions }) } });
       await expectBoatRecalled(loom);
       expect(model.doEmbedCalls.length).toBeGreaterThanOrEqual(2);
       expect(model.doEmbedCalls[0]!.dimensions).toBeUndefined();
@@ -88,7 +88,7 @@ forEachEngine((engine) => {
     it("a call past its timeoutMs is aborted and fails with EMBEDDER_FAILED; the texts stay queued", async () => {
       const { model, state, dimensions } = embeddingModel();
       state.stuck = true;
-      const loom = await Loom.open({ engine, embed: aiSdkEmbedder(model, { dimensions, timeoutMs: 200, maxRetries: 0 }) });
+      const loom = await Loom.open({ engine, recall: { embedder: aiSdkEmbedder(model, { dimensions, timeoutMs: 200, maxRetries: 0 }) } });
       await expectQueuedAfterTimeout(loom, 200, () => {
         expect(state.signals.length).toBeGreaterThanOrEqual(1);
         expect(state.signals.every((s) => s.aborted)).toBe(true);
@@ -104,7 +104,7 @@ describe("options and bad input", () => {
     const { model } = embeddingModel();
     const embedder = aiSdkEmbedder(model, { dimensions: 8, requestDimensions: true, name: "short" });
     expect(embedder).toMatchObject({ name: "short", dimension: 8 });
-    const loom = await Loom.open({ embed: embedder });
+    const loom = await Loom.open({ recall: { embedder: embedder } });
     const chat = await loom.user("u").create();
     await chat.append({ role: "user", content: "hello" });
     await expectRejectCode(() => chat.recall("hello"), "EMBEDDER_FAILED"); // the mock answers with its own 256 numbers

@@ -78,7 +78,7 @@ forEachEngine((engine) => {
     beforeAll(async () => {
       const store = memoryStore();
       const chatId = preload(store, "u");
-      loom = Loom.withEngine(await countingEngine(engine), { store, maxOpenChats: 1000, embed: false }); // what Loom.open does, on the counting engine
+      loom = Loom.withEngine(await countingEngine(engine), { store, maxOpenChats: 1000, recall: false }); // what Loom.open does, on the counting engine
       chat = await loom.user("u").open(chatId);
       e = loom.engineImpl;
       expect(loom.engine).toBe(engine);

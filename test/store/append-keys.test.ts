@@ -134,7 +134,7 @@ describe("a store that loses the answer to an append it made", () => {
   for (const engine of ENGINES) {
     it(`${engine}: a message and a summary are stored once, and the chat has them`, async () => {
       const { store, lost } = losingStore((m) => m.content === "lost" || m.kind === "summary");
-      const loom = await Loom.open({ engine, store, summarize: true });
+      const loom = await Loom.open({ engine, store, summaries: true });
       const chat = await loom.user("u").create({ model: SMALL });
       await talk(chat, 60);
       const m = await chat.append({ role: "user", content: "lost" });

@@ -1,4 +1,4 @@
-// A sweep of bad arguments through the newer public entry points (Loom.open's embed,
+// A sweep of bad arguments through the newer public entry points (Loom.open's recall,
 // toolResults and maxOpenChats; buildContext's stablePrefix, recall, tools, maxOutputTokens,
 // cacheControl and format; chat.recall; chats.import; the stores' options): unknown keys,
 // wrong types, NaN, negative and huge numbers. Each throws a CtxloomError with a stable code
@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, expect, it } from "vitest";
-import { CtxloomError, Loom, type Chat, type UserChats } from "../../src/index.js";
+import { CtxloomError, Loom, hashingEmbedder, type Chat, type UserChats } from "../../src/index.js";
 import { sqliteStore } from "../../src/sqlite.js";
 import { postgresStore } from "../../src/postgres.js";
 import { expectRejectCode, expectThrowCode, forEachEngine, setup, snapshot } from "../helpers.js";
@@ -34,16 +34,21 @@ forEachEngine((engine) => {
     loom = undefined;
   });
 
-  it("Loom.open refuses bad embed, toolResults and maxOpenChats values with INVALID_ARGUMENT", async () => {
+  it("Loom.open refuses bad recall, toolResults and maxOpenChats values with INVALID_ARGUMENT", async () => {
     const cases: [string, unknown][] = [
-      ["embed", { embed: "yes" }],
-      ["embed", { embed: null }],
-      ["dimension", { embed: { name: "x", dimension: -1, embed: async () => [] } }],
-      ["dimension", { embed: { name: "x", dimension: Number.NaN, embed: async () => [] } }],
-      ["dimension", { embed: { name: "x", dimension: 1e9, embed: async () => [] } }],
-      ["embedder", { embed: { name: "x", dimension: 4 } }],
-      ["non-empty name", { embed: { name: "", dimension: 4, embed: async () => [] } }],
-      ["non-empty name", { embed: { name: "  ", dimension: 4, embed: async () => [] } }],
+      ["recall", { recall: "yes" }],
+      ["recall", { recall: null }],
+      ["recall.embedder", { recall: { embedder: "yes" } }],
+      ['"embeder"', { recall: { embeder: hashingEmbedder() } }],
+      ['"embed"', { embed: true }],
+      ['"summarize"', { summarize: true }],
+      ['"prompt"', { summaries: { promt: "Summarize." } }],
+      ["dimension", { recall: { embedder: { name: "x", dimension: -1, embed: async () => [] } } }],
+      ["dimension", { recall: { embedder: { name: "x", dimension: Number.NaN, embed: async () => [] } } }],
+      ["dimension", { recall: { embedder: { name: "x", dimension: 1e9, embed: async () => [] } } }],
+      ["embedder", { recall: { embedder: { name: "x", dimension: 4 } } }],
+      ["non-empty name", { recall: { embedder: { name: "", dimension: 4, embed: async () => [] } } }],
+      ["non-empty name", { recall: { embedder: { name: "  ", dimension: 4, embed: async () => [] } } }],
       ["toolResults", { toolResults: 5 }],
       ["toolResults", { toolResults: null }],
       ['"foo"', { toolResults: { foo: 1 } }],

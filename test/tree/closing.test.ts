@@ -73,12 +73,12 @@ forEachEngine((engine) => {
       let called!: () => void;
       const wasCalled = new Promise<void>((resolve) => (called = resolve));
       const loom = await Loom.open({
-        engine, summarize: { timeoutMs: 100 },
-        summarizer: (r) => {
+        engine,
+        summaries: { policy: { timeoutMs: 100 }, summarizer: (r) => {
           r.signal.addEventListener("abort", () => log.push("summarizer aborted"));
           called();
           return new Promise<string>(() => {});
-        },
+        } },
       });
       const chat = await loom.user("u").create({ model: SMALL });
       await talk(chat, 60);

@@ -112,7 +112,7 @@ forEachEngine((engine) => {
         ["INVALID_ARGUMENT", () => cs.import({ ...exported, chat: { ...exported.chat, id: `i${L}` } })],
         ["INVALID_ARGUMENT", () => cs.import({ ...exported, chat: { ...exported.chat, options: { source: { format: "jsonl", id: `s${L}` } } } })],
         ["INVALID_ARGUMENT", () => cs.import({ ...exported, messages: [{ ...exported.messages[0]!, name: `n${L}` }] })],
-        ["INVALID_ARGUMENT", () => Loom.open({ engine, embed: { name: `e${L}`, dimension: 3, embed: async () => [] } })],
+        ["INVALID_ARGUMENT", () => Loom.open({ engine, recall: { embedder: { name: `e${L}`, dimension: 3, embed: async () => [] } } })],
       ];
       for (const [code, bad] of rejected) {
         await expectRejectCode(bad, code).catch((error: Error) => {

@@ -13,11 +13,11 @@ forEachEngine((engine) => {
   });
 
   it("Loom.open refuses a bad embed option", async () => {
-    await expectRejectCode(() => Loom.open({ engine, embed: 3 as never }), "INVALID_ARGUMENT");
-    await expectRejectCode(() => Loom.open({ engine, embed: { name: "x" } as never }), "INVALID_ARGUMENT");
-    await expectRejectCode(() => Loom.open({ engine, embed: { name: "x", dimension: 0, embed: async () => [] } }), "INVALID_ARGUMENT");
+    await expectRejectCode(() => Loom.open({ engine, recall: { embedder: 3 as never } }), "INVALID_ARGUMENT");
+    await expectRejectCode(() => Loom.open({ engine, recall: { embedder: { name: "x" } as never } }), "INVALID_ARGUMENT");
+    await expectRejectCode(() => Loom.open({ engine, recall: { embedder: { name: "x", dimension: 0, embed: async () => [] } } }), "INVALID_ARGUMENT");
     await expectRejectCode(() => Loom.open({ engine, embedder: true } as never), "INVALID_ARGUMENT");
-    await expectRejectCode(() => Loom.open({ engine, embed: { name: "x", dimension: 3, timeoutMs: 0, embed: async () => [] } }), "INVALID_ARGUMENT");
+    await expectRejectCode(() => Loom.open({ engine, recall: { embedder: { name: "x", dimension: 3, timeoutMs: 0, embed: async () => [] } } }), "INVALID_ARGUMENT");
     loom = await Loom.open({ engine });
   });
 
@@ -61,7 +61,7 @@ forEachEngine((engine) => {
 
   for (const kind of ["dimension", "nan", "infinity", "count"] as const) {
     it(`an embedder answering with ${kind === "count" ? "the wrong count" : `a bad vector (${kind})`}: EMBEDDER_FAILED, counted, nothing indexed`, async () => {
-      ({ loom, chats, chat } = await setup(engine, { embed: badEmbedder(kind) }));
+      ({ loom, chats, chat } = await setup(engine, { recall: { embedder: badEmbedder(kind) } }));
       const m = await chat.append({ role: "user", content: "hello there" }); // stored all the same
       expect(chat.get(m.id).content).toBe("hello there");
       await loom.flush();
@@ -80,7 +80,7 @@ forEachEngine((engine) => {
 
   it("a never-answering embedder never delays append", async () => {
     const stuck = stuckEmbedder();
-    ({ loom, chats, chat } = await setup(engine, { embed: stuck }));
+    ({ loom, chats, chat } = await setup(engine, { recall: { embedder: stuck } }));
     for (let i = 0; i < 10; i++) {
       await chat.append({ role: "user", content: `question ${i}` });
       await chat.append({ role: "assistant", content: `answer ${i}` });
@@ -96,7 +96,7 @@ forEachEngine((engine) => {
 
   it("a failing embedder is retried with backoff, counted, and catches up", async () => {
     const flaky = flakyEmbedder(2);
-    ({ loom, chats, chat } = await setup(engine, { embed: flaky }));
+    ({ loom, chats, chat } = await setup(engine, { recall: { embedder: flaky } }));
     await chat.append({ role: "user", content: "The boat is called Seabird." });
     await chat.append({ role: "assistant", content: "Seabird, a fine name." });
     await vi.waitFor(() => expect(loom.stats().recall!.embedded).toBe(2), { timeout: 5000, interval: 20 });
@@ -108,8 +108,8 @@ forEachEngine((engine) => {
     expect(found.map((r) => r.message.content)).toEqual(["The boat is called Seabird.", "Seabird, a fine name."]);
   });
 
-  it("with embed: false recall is off: recall calls are refused, building without it works", async () => {
-    ({ loom, chats, chat } = await setup(engine, { embed: false }));
+  it("with recall: false recall is off: recall calls are refused, building without it works", async () => {
+    ({ loom, chats, chat } = await setup(engine, { recall: false }));
     await chat.append({ role: "user", content: "hello" });
     expect(loom.stats().recall).toBeNull();
     await expectRejectCode(() => chat.recall("hello"), "INVALID_ARGUMENT");

@@ -36,7 +36,7 @@ forEachEngine((engine) => {
 
   it("an embedder asked for (true or an Embedder) embeds every append", async () => {
     for (const embed of [true, hashingEmbedder()]) {
-      loom = await Loom.open({ engine, embed });
+      loom = await Loom.open({ engine, recall: typeof embed === "boolean" ? embed : { embedder: embed } });
       const chat = await loom.user("u").create();
       await chat.append({ role: "user", content: "My boat is called Seabird." });
       await chat.append({ role: "assistant", content: "Seabird, a fine name for a boat." });

@@ -29,7 +29,7 @@ describe.each(STORES)("%s", (_name, makeStore) => {
     it(`a new Loom (${first} then ${second}) recalls the same without re-embedding; another embedder re-embeds`, async () => {
       const store = makeStore();
       const e1 = loggedEmbedder();
-      const loom1 = await Loom.open({ engine: first, store: store(), embed: e1 });
+      const loom1 = await Loom.open({ engine: first, store: store(), recall: { embedder: e1 } });
       const chat1 = await loom1.user("alice").create({ title: "cats" });
       await chat1.append({ role: "user", content: "My cat's name is Bartholomew." });
       await chat1.append({ role: "assistant", content: "Noted: your cat is Bartholomew." });
@@ -47,7 +47,7 @@ describe.each(STORES)("%s", (_name, makeStore) => {
       await loom1.close();
 
       const e2 = loggedEmbedder();
-      const loom2 = await Loom.open({ engine: second, store: store(), embed: e2 });
+      const loom2 = await Loom.open({ engine: second, store: store(), recall: { embedder: e2 } });
       const chat2 = await loom2.user("alice").open(chat1.id);
       const built2 = await chat2.buildContext({ model: SMALL, recall: true });
       expect(built2.recalled).toEqual(built1.recalled);
@@ -60,7 +60,7 @@ describe.each(STORES)("%s", (_name, makeStore) => {
 
       // Another embedder: the store has no vectors of it, so the chat is embedded again.
       const other = loggedEmbedder("other-embedder");
-      const loom3 = await Loom.open({ engine: second, store: store(), embed: other });
+      const loom3 = await Loom.open({ engine: second, store: store(), recall: { embedder: other } });
       const chat3 = await loom3.user("alice").open(chat1.id);
       const built3 = await chat3.buildContext({ model: SMALL, recall: true });
       expect(texts(other.calls)).toBe(count + 1);
@@ -69,7 +69,7 @@ describe.each(STORES)("%s", (_name, makeStore) => {
 
       // Each embedder's vectors stay apart: the first one still needs nothing re-embedded.
       const e4 = loggedEmbedder();
-      const loom4 = await Loom.open({ engine: first, store: store(), embed: e4 });
+      const loom4 = await Loom.open({ engine: first, store: store(), recall: { embedder: e4 } });
       await (await loom4.user("alice").open(chat1.id)).recall(QUESTION);
       expect(e4.calls).toEqual([[QUESTION]]);
       await loom4.close();

@@ -17,7 +17,7 @@ forEachEngine((engine) => {
   describe("an embedder that never answers", () => {
     it("is given up after its timeoutMs: recall fails with EMBEDDER_FAILED, flush ends, the messages stay queued", async () => {
       const embedder = gatedEmbedder(30);
-      const { loom, chats, chat } = await setup(engine, { embed: embedder });
+      const { loom, chats, chat } = await setup(engine, { recall: { embedder: embedder } });
       await chat.append({ role: "user", content: "The boat is called Seabird." });
       await chat.append({ role: "assistant", content: "Seabird, a fine name." });
       await loom.flush(); // ends: the batch is given up after 30 ms
@@ -42,7 +42,7 @@ forEachEngine((engine) => {
 
     it("loom.flush() still commits a batched store", async () => {
       const path = file(`batched-${engine}.db`);
-      const loom = await Loom.open({ engine, store: sqliteStore(path, { durability: "batched", batchDelayMs: 60_000 }), embed: gatedEmbedder(30) });
+      const loom = await Loom.open({ engine, store: sqliteStore(path, { durability: "batched", batchDelayMs: 60_000 }), recall: { embedder: gatedEmbedder(30) } });
       const chat = await loom.user("alice").create();
       await chat.append({ role: "user", content: "hello" });
       await loom.flush();
@@ -60,7 +60,7 @@ forEachEngine((engine) => {
       const store = memoryStore();
       const closeless: Store = { ...store, close: () => {} }; // the next Loom reopens the same memory
       const embedder = gatedEmbedder(FOREVER);
-      const loom = await Loom.open({ engine, store: closeless, embed: embedder });
+      const loom = await Loom.open({ engine, store: closeless, recall: { embedder: embedder } });
       const chat = await loom.user("alice").create();
       await chat.append({ role: "user", content: "The boat is called Seabird." });
       await chat.append({ role: "assistant", content: "Seabird, a fine name." });
@@ -74,7 +74,7 @@ forEachEngine((engine) => {
       await expectRejectCode(() => recalling, "LOOM_CLOSED");
       expect(embedder.signals.every((s) => s.aborted)).toBe(true);
 
-      const again = await Loom.open({ engine, store: closeless, embed: true });
+      const again = await Loom.open({ engine, store: closeless, recall: true });
       const reopened = await again.user("alice").open(chat.id);
       const found = await reopened.recall("what is the boat called?", { recent: 0 });
       expect(found.map((r) => r.message.content)).toEqual(["The boat is called Seabird.", "Seabird, a fine name."]);

@@ -27,7 +27,11 @@ forEachEngine((engine) => {
     for (const n of [2_000, 20_000]) {
       it(`${n} messages: the summarizing build visits O(W + covered) once, each build after it O(W)`, async () => {
         const loom = Loom.withEngine(await countingEngine(engine), {
-          store: memoryStore(), counting: "heuristic", maxOpenChats: 1000, embed: false, summarize: { select: { keepLast: 20 } },
+          store: memoryStore(),
+          counting: "heuristic",
+          maxOpenChats: 1000,
+          summaries: { policy: { select: { keepLast: 20 } } },
+          recall: false,
         });
         const chat: Chat = await loom.user("u").import(history(n));
         const e = loom.engineImpl;

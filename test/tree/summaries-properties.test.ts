@@ -4,7 +4,8 @@
 // and a reopened chat (the other engine, same store) builds the same contexts.
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { Loom, memoryStore, type BuildOptions, type Chat, type ModelProfile } from "../../src/index.js";
+import { Loom, memoryStore, type Chat, type ModelProfile } from "../../src/index.js";
+import type { SummaryOptions } from "../../src/summary/policy.js";
 
 const TINY: ModelProfile = { name: "sum-tiny", contextWindow: 400, sizeClass: "tiny", tokensPerChar: 0.25 };
 
@@ -14,7 +15,7 @@ type Op =
   | { kind: "tool"; text: number }
   | { kind: "regenerate" }
   | { kind: "checkout"; at: number }
-  | { kind: "build"; summarize: BuildOptions["summarize"]; format: "openai" | "anthropic" };
+  | { kind: "build"; summarize: SummaryOptions | undefined; format: "openai" | "anthropic" };
 
 const summarize = fc.oneof(
   fc.constant(undefined), fc.constant(true), fc.constant(false),
@@ -60,7 +61,7 @@ async function apply(chat: Chat, o: Op, step: number): Promise<unknown> {
         return (await chat.checkout(m.id)).id;
       }
       case "build": {
-        const ctx = await chat.buildContext({ format: o.format, ...(o.summarize === undefined ? {} : { summarize: o.summarize }) });
+        const ctx = await chat.buildContext({ format: o.format, ...(o.summarize === undefined ? {} : { summaries: { policy: o.summarize } }) });
         expect(ctx.usage.total).toBeLessThanOrEqual(ctx.usage.limit);
         return { messages: ctx.messages, usage: ctx.usage, compressed: ctx.compressed, summary: ctx.summary, system: ctx.system, evicted: ctx.evicted };
       }
@@ -87,8 +88,8 @@ describe("summaries: both engines agree on random operations", () => {
       fc.asyncProperty(fc.array(op, { minLength: 10, maxLength: 90 }), fc.boolean(), async (ops, tool) => {
         const stores = [memoryStore(), memoryStore()];
         const looms = [
-          await Loom.open({ engine: "wasm", store: stores[0], summarize: { trigger: { fraction: 0.5 } }, summaryPresentation: tool ? "tool" : "system" }),
-          await Loom.open({ engine: "js", store: stores[1], summarize: { trigger: { fraction: 0.5 } }, summaryPresentation: tool ? "tool" : "system" }),
+          await Loom.open({ engine: "wasm", store: stores[0], summaries: { policy: { trigger: { fraction: 0.5 } }, presentation: tool ? "tool" : "system" } }),
+          await Loom.open({ engine: "js", store: stores[1], summaries: { policy: { trigger: { fraction: 0.5 } }, presentation: tool ? "tool" : "system" } }),
         ];
         const chats = await Promise.all(looms.map((l) => l.user("u").create({ model: TINY })));
         for (let step = 0; step < ops.length; step++) {
@@ -105,8 +106,8 @@ describe("summaries: both engines agree on random operations", () => {
         }
         // Reopened on the other engine: the same tree and the same contexts.
         const reopened = await Promise.all([
-          Loom.open({ engine: "js", store: stores[0], summaryPresentation: tool ? "tool" : "system" }),
-          Loom.open({ engine: "wasm", store: stores[1], summaryPresentation: tool ? "tool" : "system" }),
+          Loom.open({ engine: "js", store: stores[0], summaries: { presentation: tool ? "tool" : "system" } }),
+          Loom.open({ engine: "wasm", store: stores[1], summaries: { presentation: tool ? "tool" : "system" } }),
         ]);
         for (let i = 0; i < 2; i++) {
           const again = await reopened[i]!.user("u").open(chats[i]!.id);
@@ -115,7 +116,7 @@ describe("summaries: both engines agree on random operations", () => {
           expect(o1).toEqual(o0);
           expect([s1.compressions, s1.tokensSaved, s1.compressionRatio]).toEqual([s0.compressions, s0.tokensSaved, s0.compressionRatio]);
           if (chats[i]!.head !== null) {
-            const build = (c: Chat) => c.buildContext({ summarize: false }).then((x) => x.messages, (e: { code: string }) => e.code);
+            const build = (c: Chat) => c.buildContext({ summaries: false }).then((x) => x.messages, (e: { code: string }) => e.code);
             expect(await build(again)).toEqual(await build(chats[i]!));
           }
         }

@@ -29,38 +29,51 @@ forEachEngine((engine) => {
       await talk(off.chat, 60);
       expect((await off.chat.buildContext()).compressed).toBe(false);
       expect(summaryIds(off.chat)).toEqual([]);
-      const ctx = await off.chat.buildContext({ summarize: true }); // the call turns it on
+      const ctx = await off.chat.buildContext({ summaries: true }); // the call turns it on
       expect(ctx.compressed).toBe(true);
       expect(summaryIds(off.chat)).toHaveLength(1);
 
-      const loomOn = await open(engine, { summarize: true }, { summarize: false }); // the chat turns it off
+      const loomOn = await open(engine, { summaries: true }, { summaries: false }); // the chat turns it off
       await talk(loomOn.chat, 60);
       expect((await loomOn.chat.buildContext()).compressed).toBe(false);
-      expect((await loomOn.chat.buildContext({ summarize: { select: { keepLast: 10 } } })).compressed).toBe(true);
+      expect((await loomOn.chat.buildContext({ summaries: { policy: { select: { keepLast: 10 } } } })).compressed).toBe(true);
 
-      const on = await open(engine, { summarize: true });
+      const on = await open(engine, { summaries: true });
       await talk(on.chat, 60);
-      expect((await on.chat.buildContext({ summarize: false })).compressed).toBe(false);
+      expect((await on.chat.buildContext({ summaries: false })).compressed).toBe(false);
       expect(summaryIds(on.chat)).toEqual([]);
       expect((await on.chat.buildContext()).compressed).toBe(true);
     });
 
     it("bad options are refused with INVALID_ARGUMENT naming the key, and change nothing", async () => {
-      await expectRejectCode(() => Loom.open({ engine, summarize: { trigger: { fraction: 2 } } }), "INVALID_ARGUMENT");
-      await expectRejectCode(() => Loom.open({ engine, summarize: { selct: { oldest: 0.3 } } as never }), "INVALID_ARGUMENT");
-      await expectRejectCode(() => Loom.open({ engine, summarizer: "gpt" as never }), "INVALID_ARGUMENT");
-      await expectRejectCode(() => Loom.open({ engine, summaryPresentation: "user" as never }), "INVALID_ARGUMENT");
-      await expectRejectCode(() => Loom.open({ engine, summaryPrompt: "" }), "INVALID_ARGUMENT");
+      await expectRejectCode(() => Loom.open({ engine, summaries: { policy: { trigger: { fraction: 2 } } } }), "INVALID_ARGUMENT");
+      await expectRejectCode(() => Loom.open({ engine, summaries: { policy: { selct: { oldest: 0.3 } } as never } }), "INVALID_ARGUMENT");
+      await expectRejectCode(() => Loom.open({ engine, summaries: { summarizer: "gpt" as never } }), "INVALID_ARGUMENT");
+      await expectRejectCode(() => Loom.open({ engine, summaries: { presentation: "user" as never } }), "INVALID_ARGUMENT");
+      await expectRejectCode(() => Loom.open({ engine, summaries: { prompt: "" } }), "INVALID_ARGUMENT");
       const { loom, chat } = await open(engine);
-      await expectRejectCode(() => loom.user("u").create({ summarize: { trigger: { tokens: 0 } } }), "INVALID_ARGUMENT");
-      await expectRejectCode(() => loom.user("u").create({ summaryPresentation: "both" as never }), "INVALID_ARGUMENT");
+      await expectRejectCode(() => loom.user("u").create({ summaries: { policy: { trigger: { tokens: 0 } } } }), "INVALID_ARGUMENT");
+      await expectRejectCode(() => loom.user("u").create({ summaries: { presentation: "both" as never } }), "INVALID_ARGUMENT");
       await talk(chat, 60);
-      await expectRejectCode(() => chat.buildContext({ summarize: { keepLast: 3 } as never }), "INVALID_ARGUMENT");
-      await expectRejectCode(() => chat.buildContext({ summarize: "yes" as never }), "INVALID_ARGUMENT");
-      await expectRejectCode(() => chat.buildPrompt({ summarize: { select: { oldest: 0 } } }), "INVALID_ARGUMENT");
+      await expectRejectCode(() => chat.buildContext({ summaries: { policy: { keepLast: 3 } as never } }), "INVALID_ARGUMENT");
+      await expectRejectCode(() => chat.buildContext({ summaries: { policy: "yes" as never } }), "INVALID_ARGUMENT");
+      await expectRejectCode(() => chat.buildPrompt({ summaries: { policy: { select: { oldest: 0 } } } }), "INVALID_ARGUMENT");
       const error = await chat.buildContext({ summarise: true } as never).catch((e: Error) => e);
-      expect(error.message).toContain("summarize");
+      expect(error.message).toContain("summaries");
       expect(summaryIds(chat)).toEqual([]);
+    });
+
+    it("the summaries group takes the same keys at every level it makes sense at, and refuses others by name", async () => {
+      const message = (p: Promise<unknown>) => p.then(() => "", (e: Error) => e.message);
+      // The flat options of 0.x are gone: refused, pointing at the group.
+      expect(await message(Loom.open({ engine, summarize: true } as never))).toContain(`"summaries"`);
+      expect(await message(Loom.open({ engine, summaries: { policy: true, sumarizer: () => "" } as never }))).toContain(`"sumarizer"`);
+      const { loom, chat } = await open(engine);
+      // A summarizer and its prompt are the Loom's (a function is not kept with a chat); a call has only a policy.
+      expect(await message(loom.user("u").create({ summaries: { summarizer: () => "" } as never }))).toContain(`"summarizer"`);
+      expect(await message(chat.buildContext({ summaries: { presentation: "tool" } as never }))).toContain(`"presentation"`);
+      expect(await message(chat.buildContext({ summaries: 1 as never }))).toContain("summaries");
+      expect(await loom.user("u").list()).toHaveLength(1);
     });
   });
 
@@ -68,7 +81,7 @@ forEachEngine((engine) => {
     it("a chat's own setting is kept with it: a Loom without summaries still summarizes it after reopening", async () => {
       const store = memoryStore();
       const first = await Loom.open({ engine, store });
-      const chat = await first.user("u").create({ model: SMALL, summarize: { select: { keepLast: 6 } }, summaryPresentation: "tool" });
+      const chat = await first.user("u").create({ model: SMALL, summaries: { policy: { select: { keepLast: 6 } }, presentation: "tool" } });
       await talk(chat, 60);
       const again = await (await Loom.open({ engine, store })).user("u").open(chat.id);
       const ctx = await again.buildContext();
@@ -78,7 +91,7 @@ forEachEngine((engine) => {
     });
 
     it("an import refuses a summary that is malformed, overlaps another in part, or has the wrong parent", async () => {
-      const { loom, chat } = await open(engine, { summarize: { select: { keepLast: 6 } } });
+      const { loom, chat } = await open(engine, { summaries: { policy: { select: { keepLast: 6 } } } });
       await talk(chat, 60);
       await chat.buildContext();
       const data = chat.export();
@@ -108,7 +121,7 @@ forEachEngine((engine) => {
 
     it("a store holding a summary the engine refuses opens as STORE_CORRUPT", async () => {
       const store = memoryStore();
-      const first = await Loom.open({ engine, store, summarize: { select: { keepLast: 6 } } });
+      const first = await Loom.open({ engine, store, summaries: { policy: { select: { keepLast: 6 } } } });
       const chat = await first.user("u").create({ model: SMALL });
       await talk(chat, 60);
       await chat.buildContext();
@@ -124,7 +137,7 @@ forEachEngine((engine) => {
 
   describe("summaries in the tree", () => {
     it("get() returns the summary with its covers; path() keeps every original; children, leaves and siblings never show it", async () => {
-      const { chat } = await open(engine, { summarize: true });
+      const { chat } = await open(engine, { summaries: true });
       await talk(chat, 60);
       const before = chat.path();
       const ctx = await chat.buildContext();
@@ -146,7 +159,7 @@ forEachEngine((engine) => {
     });
 
     it("a branch created after the summary shares it; a branch inside its run shows the originals", async () => {
-      const { chat } = await open(engine, { summarize: true });
+      const { chat } = await open(engine, { summaries: true });
       await talk(chat, 60);
       await chat.buildContext();
       const [sid] = summaryIds(chat);
@@ -155,19 +168,19 @@ forEachEngine((engine) => {
       // A new answer to the newest question: a sibling branch below the run.
       await chat.regenerate(main);
       await chat.append({ role: "assistant", content: "Another answer on a new branch." });
-      const branch = await chat.buildContext({ summarize: false });
+      const branch = await chat.buildContext({ summaries: false });
       expect(branch.conversation[0]!.id).toBe(sid);
       expect(chat.siblings(chat.head!)).toEqual([main]);
       // Inside the run: an edit of a covered user message starts a branch the summary does not reach.
       const inside = chat.path().find((m) => m.role === "user" && m.id < last && m.id > 0)!;
       await chat.edit(inside.id, "A rewritten question.");
-      const edited = await chat.buildContext({ summarize: false });
+      const edited = await chat.buildContext({ summaries: false });
       expect(edited.compressed).toBe(false);
       expect(edited.conversation.some((m) => m.kind === "summary")).toBe(false);
     });
 
     it("a 4,000-message conversation stays within budget at every build; every original stays on path()", async () => {
-      const { chat } = await open(engine, { summarize: true });
+      const { chat } = await open(engine, { summaries: true });
       let compressedBuilds = 0;
       for (let i = 0; i < 2000; i++) {
         await talk(chat, 1, i);
@@ -194,16 +207,16 @@ forEachEngine((engine) => {
 
   describe("presentation", () => {
     it('"system": one system message with the summary; usage is the cookbook count of what is sent', async () => {
-      const { chat } = await open(engine, { summarize: true });
+      const { chat } = await open(engine, { summaries: true });
       await talk(chat, 60);
       const ctx = await chat.buildContext();
       expect(ctx.messages[0]).toEqual({ role: "system", content: `Summary of the earlier conversation:\n${ctx.summary}` });
       expect(ctx.usage.total).toBe(countTokens(ctx.messages, { model: SMALL }));
-      expect(await chat.buildPrompt({ summarize: false })).toContain(`System: Summary of the earlier conversation:\n${ctx.summary}`);
+      expect(await chat.buildPrompt({ summaries: false })).toContain(`System: Summary of the earlier conversation:\n${ctx.summary}`);
     });
 
     it('"tool" (per chat, over the Loom): a summarize_history call and its result with a matching id; exact usage', async () => {
-      const { chat } = await open(engine, { summarize: true, summaryPresentation: "system" }, { summaryPresentation: "tool" });
+      const { chat } = await open(engine, { summaries: { policy: true, presentation: "system" } }, { summaries: { presentation: "tool" } });
       await talk(chat, 60);
       const ctx = await chat.buildContext();
       const [sid] = summaryIds(chat);
@@ -219,7 +232,7 @@ forEachEngine((engine) => {
       const exact = { ...SMALL, name: "sum-exact", encoding: "o200k_base" as const };
       await loadTokenizer(exact);
       for (const summaryPresentation of ["system", "tool"] as const) {
-        const { chat } = await open(engine, { summarize: true, summaryPresentation }, { model: exact });
+        const { chat } = await open(engine, { summaries: { policy: true, presentation: summaryPresentation } }, { model: exact });
         await talk(chat, 60);
         const ctx = await chat.buildContext();
         expect(ctx.compressed).toBe(true);
@@ -228,7 +241,7 @@ forEachEngine((engine) => {
     });
 
     it("Anthropic: the summary goes to the system text, the messages start with the user's", async () => {
-      const { chat } = await open(engine, { summarize: true });
+      const { chat } = await open(engine, { summaries: true });
       await talk(chat, 60);
       await chat.append({ role: "user", content: "And now?" });
       const ctx = await chat.buildContext({ format: "anthropic" });
@@ -254,20 +267,20 @@ forEachEngine((engine) => {
     for (const [name, make] of stores) {
       it(`a new Loom (the other engine) over the same ${name} store gives the same contexts and stats`, async () => {
         const { store, reopen } = make();
-        const first = await Loom.open({ engine, store, summarize: true, summaryPresentation: "tool" });
+        const first = await Loom.open({ engine, store, summaries: { policy: true, presentation: "tool" } });
         const chat = await first.user("u").create({ model: SMALL });
         await talk(chat, 120);
         for (let i = 0; i < 3; i++) {
           await chat.buildContext();
           await talk(chat, 15, 200 + 15 * i);
         }
-        const ctx = await chat.buildContext({ summarize: false });
+        const ctx = await chat.buildContext({ summaries: false });
         const stats = chat.stats();
         expect(stats.compressions).toBeGreaterThan(1);
         const summaries = summaryIds(chat).map((id) => chat.get(id));
         const path = chat.path();
         if (name !== "memory") await first.close();
-        const second = await Loom.open({ engine: engine === "wasm" ? "js" : "wasm", store: reopen(), summaryPresentation: "tool" });
+        const second = await Loom.open({ engine: engine === "wasm" ? "js" : "wasm", store: reopen(), summaries: { presentation: "tool" } });
         const again = await second.user("u").open(chat.id);
         expect(summaryIds(again).map((id) => again.get(id))).toEqual(summaries);
         const ctx2 = await again.buildContext();

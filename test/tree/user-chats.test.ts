@@ -195,15 +195,15 @@ forEachEngine((engine) => {
       for (const contextWindow of [1000, 1250, 1500, 1750, 2000, 2500]) {
         const model = { name: `keep-${contextWindow}`, contextWindow, sizeClass: "tiny" as const, tokensPerChar: 0.25 };
         const store = { ...memoryStore(), close: () => {} }; // the second Loom reads the same memory
-        const a = await Loom.open({ engine, store, summarize: true, ...(first ? { summaryPresentation: first } : {}) });
+        const a = await Loom.open({ engine, store, summaries: { policy: true, ...(first ? { presentation: first } : {}) } });
         const chat = await a.user("u").create({ model });
         for (let i = 0; i < 60; i++) for (const m of turn(i)) await chat.append(m);
         expect((await chat.buildContext()).compressed).toBe(true);
         await a.close();
-        const b = await Loom.open({ engine, store, ...(second ? { summaryPresentation: second } : {}) });
+        const b = await Loom.open({ engine, store, ...(second ? { summaries: { presentation: second } } : {}) });
         const again = await b.user("u").open(chat.id);
         for (let i = 60; i < 120; i++) for (const m of turn(i)) await again.append(m); // the window is full again
-        const ctx = await again.buildContext({ summarize: false, input: "x ".repeat(Math.floor(contextWindow * 0.09)) });
+        const ctx = await again.buildContext({ summaries: false, input: "x ".repeat(Math.floor(contextWindow * 0.09)) });
         const sent = countTokens(ctx.messages, { model });
         const where = `${String(first)} then ${String(second)}, window ${contextWindow}`;
         expect(ctx.compressed, where).toBe(true);

@@ -1,5 +1,5 @@
 // The ready-made hooks and the LangChain history take the SDKs' own objects without a cast and
-// fit where the library takes them (checked by the root tsc): Loom.open({ summarizer, embed }),
+// fit where the library takes them (checked by the root tsc): Loom.open({ summaries: { summarizer }, recall: { embedder } }),
 // RunnableWithMessageHistory's getMessageHistory. Type imports only.
 import { expectTypeOf, it } from "vitest";
 import type { EmbeddingModel, LanguageModel } from "ai";
@@ -17,7 +17,7 @@ function typeChecks(model: LanguageModel, embedding: EmbeddingModel, client: Ope
   expectTypeOf(aiSdkEmbedder(embedding, { dimensions: 1536 })).toEqualTypeOf<Embedder>();
   expectTypeOf(openaiSummarizer(client, { model: "gpt-4o-mini" })).toEqualTypeOf<Summarizer>();
   expectTypeOf(openaiEmbedder(client, { model: "text-embedding-3-small", dimensions: 1536 })).toEqualTypeOf<Embedder>();
-  expectTypeOf({ summarize: true, summarizer: openaiSummarizer(client, { model: "gpt-4o-mini" }), embed: aiSdkEmbedder(embedding, { dimensions: 1536 }) }).toExtend<LoomOptions>();
+  expectTypeOf({ summaries: { policy: true, summarizer: openaiSummarizer(client, { model: "gpt-4o-mini" }) }, recall: { embedder: aiSdkEmbedder(embedding, { dimensions: 1536 }) } }).toExtend<LoomOptions>();
   expectTypeOf(new CtxloomChatMessageHistory(chat)).toExtend<BaseChatMessageHistory>();
   expectTypeOf(new CtxloomChatMessageHistory(chat, { context: { maxMessages: 20, recall: true }, reasoning: "drop" }).chat).toEqualTypeOf<Chat>();
   // @ts-expect-error an embedder needs its dimensions

@@ -53,9 +53,10 @@ export interface BuildOptions {
   /** "openai" (default), "anthropic" (system apart, roles alternating, the user first) or "responses" (OpenAI Responses API input items). */
   format?: ContextFormat;
   /**
-   * Summaries for this call: true or a policy (over the chat's and the Loom's) to summarize
-   * older messages when the conversation passes the trigger; false: no new summary in this
-   * call. Default: the chat's setting, else the Loom's, else off.
+   * Summaries for this call: `{ policy }`, true or a policy (over the chat's and the Loom's)
+   * to summarize older messages when the conversation passes the trigger, false for no new
+   * summary in this call (true / false alone stand for `{ policy: true }` / `{ policy: false }`).
+   * Default: the chat's setting, else the Loom's, else off.
    */
   summaries?: boolean | CallSummaryGroup;
   /**

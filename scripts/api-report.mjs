@@ -266,7 +266,12 @@ export function apiReport({ dist, update = false, api = apiDir } = {}) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const argv = process.argv.slice(2);
   const at = argv.indexOf("--dist");
-  const { ok, text } = apiReport({ update: argv.includes("--update"), dist: at >= 0 ? argv[at + 1] : undefined });
-  (ok ? console.log : console.error)(text);
-  process.exitCode = ok ? 0 : 1;
+  try {
+    const { ok, text } = apiReport({ update: argv.includes("--update"), dist: at >= 0 ? argv[at + 1] : undefined });
+    (ok ? console.log : console.error)(text);
+    process.exitCode = ok ? 0 : 1;
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : error);
+    process.exitCode = 1;
+  }
 }

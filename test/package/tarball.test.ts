@@ -68,14 +68,23 @@ describe("a fresh project that installed the tarball", () => {
       script,
       `import { readFile } from "node:fs/promises";\n` +
         `import { fileURLToPath } from "node:url";\n` +
-        `import { Loom, CtxloomError } from "ctxloom";\n` +
+        `import * as ctxloom from "ctxloom";\n` +
+        `import { wasmBpeCounter, heuristicCounter } from "ctxloom/tokens";\n` +
+        `import { memoryStore } from "ctxloom/store";\n` +
+        `const { Loom, CtxloomError } = ctxloom;\n` +
         `const bytes = await readFile(fileURLToPath(import.meta.resolve("ctxloom/wasm")));\n` +
-        `const loom = await Loom.open({ wasm: await WebAssembly.compile(bytes) });\n` +
+        `const loom = await Loom.open({ wasm: await WebAssembly.compile(bytes), store: memoryStore() });\n` +
         `let code; try { await Loom.open({ engine: "quantum" }); } catch (e) { code = e instanceof CtxloomError && e.code; }\n` +
-        `console.log(JSON.stringify({ engine: loom.engine, code, bytes: bytes.length }));\n`,
+        `const counts = [(await wasmBpeCounter("o200k_base")).count("hello world"), heuristicCounter().count("abcdefgh")];\n` +
+        `console.log(JSON.stringify({ engine: loom.engine, code, bytes: bytes.length, counts, exports: Object.keys(ctxloom).sort() }));\n`,
     );
     const out = JSON.parse(await sh(process.execPath, [script], { cwd: pkg.project }));
-    expect(out).toEqual({ engine: "wasm", code: "INVALID_ARGUMENT", bytes: pkg.wasmBytes });
+    expect(out).toMatchObject({ engine: "wasm", code: "INVALID_ARGUMENT", bytes: pkg.wasmBytes, counts: [2, 2] });
+    // What the main entry holds at run time: what users call (api/index.api.md has their types).
+    expect(out.exports).toEqual([
+      "CtxloomError", "DEFAULT_SUMMARY_PROMPT", "Loom", "budgetFor", "countTokens", "getModelProfile", "hashingEmbedder", "importConversations",
+      "listModels", "loadTokenizer", "memoryStore", "parseExport", "parseExportStream", "registerModel", "truncateToolResult",
+    ]);
     const demo = await sh(process.execPath, [join(pkg.packageDir, "dist/cli/main.js"), "demo"], { cwd: pkg.project });
     expect(demo).toContain("engine wasm");
   });
@@ -118,9 +127,11 @@ describe("a fresh project that installed the tarball", () => {
     writeFileSync(
       join(pkg.project, "check.ts"),
       [
-        `import { Loom, CtxloomError, memoryStore, type Message, type LoomOptions, type Store, type ErrorCode } from "ctxloom";`,
+        `import { Loom, Chat, CtxloomError, memoryStore, type Message, type LoomOptions, type Store, type ErrorCode } from "ctxloom";`,
         `import core from "ctxloom/wasm";`,
         `import { sqliteStore, type SqliteStore } from "ctxloom/sqlite";`,
+        `import { loadEncoding, type TokenCounter } from "ctxloom/tokens";`,
+        `import { memoryStore as referenceStore, type LoadedChat, type ChatRecord } from "ctxloom/store";`,
         ``,
         `const module: WebAssembly.Module = core;`,
         `const options: LoomOptions = { engine: "wasm", wasm: module, store: memoryStore() };`,
@@ -138,6 +149,19 @@ describe("a fresh project that installed the tarball", () => {
         `  void engine; void store; void code; void m.id; void asStore;`,
         `  // @ts-expect-error: not a role`,
         `  await chat.append({ role: "robot", content: "hi" });`,
+        `  // Internals are not in the types: Looms come from Loom.open(), chats from a user's chats.`,
+        `  // @ts-expect-error: a private constructor`,
+        `  new Loom();`,
+        `  // @ts-expect-error: Chat is a type only`,
+        `  new Chat();`,
+        `  // @ts-expect-error: no engine to reach`,
+        `  void loom.engineImpl;`,
+        `  // @ts-expect-error: chats are retired by their Loom`,
+        `  await chat.retire();`,
+        `  const counter: TokenCounter = await loadEncoding("o200k_base");`,
+        `  const loaded: LoadedChat | undefined = await referenceStore().loadChat("alice", chat.id);`,
+        `  const record: ChatRecord | undefined = loaded?.chat;`,
+        `  void counter; void record;`,
         `  return chat.path();`,
         `}`,
         ``,

@@ -1,6 +1,7 @@
 // Test harness: the exact counter on Node or Deno from the installed package. Counts the texts
 // the test wrote to bpe-texts.js in both encodings, and the cookbook's through countTokens.
-import { countTokens, loadTokenizer, wasmBpeCounter } from "ctxloom";
+import { countTokens, loadTokenizer } from "ctxloom";
+import { wasmBpeCounter } from "ctxloom/tokens";
 import texts from "./bpe-texts.js";
 
 const COOKBOOK = [

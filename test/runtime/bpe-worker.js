@@ -1,7 +1,8 @@
 // Test harness: the exact token counter on Workers. POST a JSON array of texts; answers with
 // their counts in both encodings (WebAssembly counter), the cookbook's counts through
 // countTokens, and whether this runtime compiles WebAssembly bytes (workerd must not).
-import { countTokens, loadTokenizer, wasmBpeCounter } from "ctxloom";
+import { countTokens, loadTokenizer } from "ctxloom";
+import { wasmBpeCounter } from "ctxloom/tokens";
 
 const COOKBOOK = [
   { role: "system", content: "You are a helpful, pattern-following assistant that translates corporate jargon into plain English." },

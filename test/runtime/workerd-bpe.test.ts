@@ -54,6 +54,7 @@ afterAll(async () => {
 describe("the exact counter on Workers", () => {
   test("the bundle imports ctxloom-bpe.wasm as a module, and leaves gpt-tokenizer (the fallback elsewhere) out", () => {
     expect(worker.inputs).toContain("node_modules/ctxloom/dist/index.workerd.js");
+    expect(worker.inputs).toContain("node_modules/ctxloom/dist/tokens-entry.workerd.js"); // ctxloom/tokens, its Workers build
     expect([...worker.wasm.keys()].sort()).toEqual(["ctxloom-bpe.wasm", "ctxloom.wasm"]);
     expect(worker.inputs).toContain("node_modules/ctxloom/dist/tokens/fallback-none.js");
     // (esbuild reads gpt-tokenizer for the public loadEncoding, then shakes it out: nothing of it runs here)

@@ -5,7 +5,7 @@ import type { TokenCounter } from "../tokens/types.js";
 import { SUMMARY_PREFIX, markCacheBreakpoint, presentSummary, toAnthropic, toOpenAI, toResponses, toTranscript, type OpenAIMessage } from "./format.js";
 import { checkCriticalUnits } from "./critical.js";
 import { withHeldConversation } from "./held.js";
-import { planBuild } from "./plan.js";
+import { planBuild, type BuildPlan } from "./plan.js";
 import { selectStable } from "./stable.js";
 import { truncateToChars, truncateToTokens } from "./truncate.js";
 import type { BuildOptions, ContextSource, ContextWindow, ContextWindowFor, Usage } from "./types.js";
@@ -24,7 +24,15 @@ export function buildContext<O extends BuildOptions | undefined = undefined>(sou
 }
 
 function build(source: ContextSource, options: BuildOptions | undefined): ContextWindow {
-  const plan = planBuild(source, options);
+  return buildPlanned(source, planBuild(source, options));
+}
+
+/**
+ * @internal Builds from a plan `planBuild` made of the call's options: a caller that plans
+ * first (a chat checks every option before recall embeds anything, and builds again after a
+ * summary) hands the plan on, so no option is checked nor tool counted twice.
+ */
+export function buildPlanned(source: ContextSource, plan: BuildPlan): ContextWindow {
   const { profile, budget, limits, counter, limit, input, format } = plan;
 
   // System and memory: truncated to their slices, each sent as its own message. A system

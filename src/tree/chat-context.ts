@@ -1,5 +1,5 @@
-import { buildContext, type BuildOptions, type ContextSource, type ContextWindow } from "../context/build.js";
-import { planBuild } from "../context/plan.js";
+import { buildPlanned, type BuildOptions, type ContextSource, type ContextWindow } from "../context/build.js";
+import { planBuild, type BuildPlan } from "../context/plan.js";
 import type { SummaryPresentation } from "../summary/present.js";
 import type { ModelProfile } from "../models/profiles.js";
 import type { ChatOptions } from "../store/types.js";
@@ -22,13 +22,20 @@ export interface ChatContextState {
   current: () => RecallChat;
 }
 
+/** One call's plan, kept between its builds (a build, a summary, the build again). */
+export interface PlannedBuild {
+  plan?: BuildPlan;
+}
+
 /**
  * A chat's context: the source the context room builds from (the engine's tree, messages
  * read from the chat's columns, during the build and once the context outlives it), with
  * recall's hook when the build recalls (every option checked before anything is embedded).
  * Synchronous unless it recalls.
  */
-export function buildChatContext(ctx: LoomContext, chat: ChatContextState, options: BuildOptions | undefined): ContextWindow | Promise<ContextWindow> {
+export function buildChatContext(
+  ctx: LoomContext, chat: ChatContextState, options: BuildOptions | undefined, planned?: PlannedBuild,
+): ContextWindow | Promise<ContextWindow> {
   const { rest, recall } = splitRecall(ctx.recall, options);
   const { nodes } = chat;
   const columns = nodes.columns;
@@ -51,10 +58,13 @@ export function buildChatContext(ctx: LoomContext, chat: ChatContextState, optio
     criticalCalls: nodes.criticalCalls > 0,
     strictModels: ctx.strictModels === true,
   };
-  if (!recall) return buildContext(source, rest); // synchronous: no await on a server's hot path
-  planBuild(source, rest); // every option checked before anything is embedded
+  // The options resolved once (every one checked before anything is embedded, tools counted
+  // once), and once per call: a build again after a summary reuses its plan.
+  const plan = planned?.plan ?? planBuild(source, rest);
+  if (planned) planned.plan = plan;
+  if (!recall) return buildPlanned(source, plan); // synchronous: no await on a server's hot path
   return recallHook(ctx.recall, chat.current(), recall, rest ?? {}).then((hook) => {
     if (hook) source.recall = hook;
-    return buildContext(source, rest);
+    return buildPlanned(source, plan);
   });
 }

@@ -15,7 +15,8 @@ import { ChatSync, type LoomContext } from "./sync.js";
 import { appendKey, type AppendOptions } from "./append-key.js";
 import { ChatSummaries } from "../summary/chat-summaries.js";
 import { chatRecall } from "../recall/chat-recall.js";
-import { buildChatContext } from "./chat-context.js";
+import { buildChatContext, type PlannedBuild } from "./chat-context.js";
+import { redactMessage } from "./redact.js";
 import { cutToolResult, type ToolResultPolicy } from "../context/tool-result.js";
 import { REPLY_PRIMING, messageTokens } from "../tokens/chat.js";
 import type { ChatRecallOptions, RecalledMessage } from "../recall/scope.js";
@@ -231,7 +232,7 @@ export class Chat extends ChatView {
   #summarizedBuild(options: BuildOptions | undefined, what: string): Promise<ContextWindow> {
     return this.#summaries.build(options, what, {
       run: (step) => this.#run(step),
-      build: () => this.#build(options),
+      build: () => this.#build(options, planned),
       nodes: () => this.nodes(),
       head: () => this.sync.head,
       add: (make) => this.sync.addSummary(make),
@@ -252,12 +253,18 @@ export class Chat extends ChatView {
     return { userId: this.sync.record.userId, chatId: this.sync.record.id, source: this.nodes(), head: this.sync.head };
   }
 
-  #build(options: BuildOptions | undefined): ContextWindow | Promise<ContextWindow> {
+  #build(options: BuildOptions | undefined, planned?: PlannedBuild): ContextWindow | Promise<ContextWindow> {
     const context = buildChatContext(this.#ctx, {
       nodes: this.nodes(), head: this.sync.head, counter: this.#counter, profile: this.#profile, system: this.sync.record.system,
       options: this.#options, summaryPresentation: this.#summaries.presentation, current: () => this.#current(),
-    }, options);
+    }, options, planned);
     return context instanceof Promise ? context.then((c) => this.#built(c)) : this.#built(context);
+    if (this.#unsummarized && (options === null || typeof options !== "object" || (options as { summaries?: unknown }).summaries === undefined)) {
+      // Nothing can call for a summary (a server's usual build): the build alone, with no plan
+      // to make nor its closures and promises.
+      return this.#run(() => this.#build(options));
+    }
+    const planned = {}; // the second build, after a summary, reuses the first one's plan
   }
 
   #built(context: ContextWindow): ContextWindow {

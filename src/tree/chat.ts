@@ -16,7 +16,6 @@ import { appendKey, type AppendOptions } from "./append-key.js";
 import { ChatSummaries } from "../summary/chat-summaries.js";
 import { chatRecall } from "../recall/chat-recall.js";
 import { buildChatContext, type PlannedBuild } from "./chat-context.js";
-import { redactMessage } from "./redact.js";
 import { cutToolResult, type ToolResultPolicy } from "../context/tool-result.js";
 import { REPLY_PRIMING, messageTokens } from "../tokens/chat.js";
 import type { ChatRecallOptions, RecalledMessage } from "../recall/scope.js";
@@ -230,6 +229,7 @@ export class Chat extends ChatView {
 
   /** Builds, summarizing first when the summary policy in force says so (see ChatSummaries). */
   #summarizedBuild(options: BuildOptions | undefined, what: string): Promise<ContextWindow> {
+    const planned = {}; // the second build, after a summary, reuses the first one's plan
     return this.#summaries.build(options, what, {
       run: (step) => this.#run(step),
       build: () => this.#build(options, planned),
@@ -259,12 +259,6 @@ export class Chat extends ChatView {
       options: this.#options, summaryPresentation: this.#summaries.presentation, current: () => this.#current(),
     }, options, planned);
     return context instanceof Promise ? context.then((c) => this.#built(c)) : this.#built(context);
-    if (this.#unsummarized && (options === null || typeof options !== "object" || (options as { summaries?: unknown }).summaries === undefined)) {
-      // Nothing can call for a summary (a server's usual build): the build alone, with no plan
-      // to make nor its closures and promises.
-      return this.#run(() => this.#build(options));
-    }
-    const planned = {}; // the second build, after a summary, reuses the first one's plan
   }
 
   #built(context: ContextWindow): ContextWindow {

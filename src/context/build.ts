@@ -9,6 +9,7 @@ import { planBuild, type BuildPlan } from "./plan.js";
 import { selectStable } from "./stable.js";
 import { truncateToChars, truncateToTokens } from "./truncate.js";
 import type { BuildOptions, ContextSource, ContextWindow, ContextWindowFor, Usage } from "./types.js";
+import type { ContextBase } from "./held.js";
 
 export type * from "./types.js";
 export { BUILD_KEYS } from "./types.js";
@@ -37,18 +38,10 @@ export function buildPlanned(source: ContextSource, plan: BuildPlan): ContextWin
 
   // System and memory: truncated to their slices, each sent as its own message. A system
   // prompt is the same text build after build: its count is kept (per counter, a few texts).
-  const cost = (role: Message["role"], content: string) =>
-    role === "system" ? systemCost(counter, content) : messageTokens(counter, { role, content });
-  const overhead = (role: Message["role"]) => cost(role, "");
-  // A long text is never counted whole: truncation counts only the prefix it keeps.
-  const fitted = (role: Message["role"], content: string, slice: number) =>
-    content.length === 0 ? "" :
-    content.length <= SYSTEM_COUNT_MAX_CHARS && cost(role, content) <= slice ? content :
-    truncateToTokens(content, slice - overhead(role), counter);
-  const system = fitted("system", plan.system, budget.system);
-  let memory = fitted("system", limits ? truncateToChars(plan.memory, limits.memoryMaxChars) : plan.memory, budget.memory);
-  const systemTokens = system ? cost("system", system) : 0;
-  let memoryTokens = memory ? cost("system", memory) : 0;
+  const system = fitted(counter, plan.system, budget.system);
+  let memory = fitted(counter, limits ? truncateToChars(plan.memory, limits.memoryMaxChars) : plan.memory, budget.memory);
+  const systemTokens = system ? systemCost(counter, system) : 0;
+  let memoryTokens = memory ? systemCost(counter, memory) : 0;
   if (input !== undefined && counter.atLeast) {
     // A linear bound first: an input that cannot fit is refused before it is counted.
     const least = TOKENS_PER_MESSAGE + callCounter(counter, () => counter.atLeast!(input));
@@ -60,7 +53,7 @@ export function buildPlanned(source: ContextSource, plan: BuildPlan): ContextWin
       );
     }
   }
-  const inputTokens = input === undefined ? 0 : cost("user", input);
+  const inputTokens = input === undefined ? 0 : messageTokens(counter, { role: "user", content: input });
 
   let recalled: Message[] = [];
   if (source.recall && source.head >= 0) {
@@ -72,11 +65,11 @@ export function buildPlanned(source: ContextSource, plan: BuildPlan): ContextWin
     const join = (text: string) => (memory && text ? `${memory}\n\n${text}` : memory || text);
     const fill = source.recall(Array.from(window), (text) => {
       const all = join(text);
-      return cost("system", all) <= budget.memory && (!limits || all.length <= limits.memoryMaxChars);
+      return systemCost(counter, all) <= budget.memory && (!limits || all.length <= limits.memoryMaxChars);
     });
     if (fill.text) {
       memory = join(fill.text);
-      memoryTokens = cost("system", memory);
+      memoryTokens = systemCost(counter, memory);
       recalled = fill.messages;
     }
   }
@@ -144,7 +137,6 @@ export function buildPlanned(source: ContextSource, plan: BuildPlan): ContextWin
     }
   }
 
-  const inputMessage = input === undefined ? [] : [{ role: "user" as const, content: input }];
   const total = REPLY_PRIMING + tools + systemTokens + memoryTokens + conversationTokens + inputTokens;
   // Literals whole, never a spread and more keys: in V8 that makes a hidden class per object,
   // old-space garbage at every build.
@@ -157,6 +149,7 @@ export function buildPlanned(source: ContextSource, plan: BuildPlan): ContextWin
     memory, input: input ?? null, usage, conversation, recalled, evicted, compressed: summary !== null, summary, model: profile.name, budget,
   };
 
+  const inputMessage = format === "openai" || input === undefined ? [] : [{ role: "user" as const, content: input }];
   if (format === "anthropic") {
     // Anthropic's first message is the user's. What comes before the first user message is
     // dropped, except CRITICAL messages, which move into the system text as a transcript.
@@ -192,9 +185,6 @@ export function buildPlanned(source: ContextSource, plan: BuildPlan): ContextWin
   let n = 0;
   if (system) messages[n++] = { role: "system", content: system };
   if (memory) messages[n++] = { role: "system", content: memory };
-  const summarized = (m: Message) => {
-    for (const p of presentSummary(m.id, m.content, source.summaryPresentation)) messages[n++] = toOpenAI(p);
-  };
   if (sent) {
     for (const id of sent) {
       const out = source.sendable!(id);
@@ -202,10 +192,10 @@ export function buildPlanned(source: ContextSource, plan: BuildPlan): ContextWin
       else {
         const m = source.message(id); // a summary: the newest one sent is the context's
         summary = m.content;
-        summarized(m);
+        n = summarized(messages, n, m, source);
       }
     }
-  } else for (const m of conversation) m.kind === "summary" ? summarized(m) : (messages[n++] = toOpenAI(m));
+  } else for (const m of conversation) m.kind === "summary" ? (n = summarized(messages, n, m, source)) : (messages[n++] = toOpenAI(m));
   if (input !== undefined) messages[n++] = { role: "user", content: input };
   messages.length = n;
   if (sent) {
@@ -213,17 +203,32 @@ export function buildPlanned(source: ContextSource, plan: BuildPlan): ContextWin
     base.summary = summary;
     base.compressed = summary !== null;
   }
-  const context = windowOf(base, "openai", messages, system);
   if (source.held && (sent || conversation.every((m, i) => m === uncut[i]))) {
     // The messages sent are what the caller keeps across its request (often seconds): the
     // conversation, made when first read, costs nothing until then.
-    return withHeldConversation(context, sent ?? Int32Array.from(conversation, (m) => m.id), source.held);
+    return withHeldConversation(base, "openai", messages, system, sent ?? Int32Array.from(conversation, (m) => m.id), source.held);
   }
-  return context;
+  return windowOf(base, "openai", messages, system);
+}
+
+/** Adds summary `m` to `messages` at `n` as the chat presents it; returns the next index. */
+function summarized(messages: OpenAIMessage[], n: number, m: Message, source: ContextSource): number {
+  for (const p of presentSummary(m.id, m.content, source.summaryPresentation)) messages[n++] = toOpenAI(p);
+  return n;
+}
+
+/**
+ * A system or memory text within `slice` tokens: the text itself when it fits, else cut. A long
+ * text is never counted whole: truncation counts only the prefix it keeps.
+ */
+function fitted(counter: TokenCounter, content: string, slice: number): string {
+  if (content.length === 0) return "";
+  if (content.length <= SYSTEM_COUNT_MAX_CHARS && systemCost(counter, content) <= slice) return content;
+  return truncateToTokens(content, slice - systemCost(counter, ""), counter);
 }
 
 /** What every format's context holds besides its messages and system text. */
-type Base = Omit<ContextWindow, "format" | "messages" | "system">;
+type Base = ContextBase;
 
 /** A context in one literal (see `usage` in build). */
 function windowOf(b: Base, format: ContextWindow["format"], messages: ContextWindow["messages"], system: string): ContextWindow {

@@ -13,9 +13,14 @@ import type { ContextWindow } from "./types.js";
  * sent included) alive through every minor collection until then. Measured on a server loop,
  * that took a third of each minor collection's work and sent the contexts to the old space.
  */
-export function withHeldConversation(context: ContextWindow, ids: Int32Array, held: (id: number) => Message): ContextWindow {
-  return new HeldContext(context, ids, held) as unknown as ContextWindow;
+export function withHeldConversation(
+  base: ContextBase, format: ContextWindow["format"], messages: ContextWindow["messages"], system: string, ids: Int32Array, held: (id: number) => Message,
+): ContextWindow {
+  return new HeldContext(base, format, messages, system, ids, held) as unknown as ContextWindow;
 }
+
+/** What every format's context holds besides its messages and system text. */
+export type ContextBase = Omit<ContextWindow, "format" | "messages" | "system">;
 
 class HeldContext {
   readonly #ids: Int32Array;
@@ -33,13 +38,24 @@ class HeldContext {
     },
   };
 
-  constructor(context: ContextWindow, ids: Int32Array, held: (id: number) => Message) {
+  constructor(b: ContextBase, format: ContextWindow["format"], messages: ContextWindow["messages"], system: string, ids: Int32Array, held: (id: number) => Message) {
     this.#ids = ids;
     this.#held = held;
-    // The fields in the order of a context made in one piece.
-    for (const key in context) {
-      if (key === "conversation") Object.defineProperty(this, key, HeldContext.conversation);
-      else (this as unknown as Record<string, unknown>)[key] = context[key as keyof ContextWindow];
-    }
+    // The fields in the order of a context made in one piece (build.ts's windowOf), set one by
+    // one: no context is made first to be copied.
+    const o = this as unknown as Record<keyof ContextWindow, unknown>;
+    o.memory = b.memory;
+    o.input = b.input;
+    o.usage = b.usage;
+    Object.defineProperty(this, "conversation", HeldContext.conversation);
+    o.recalled = b.recalled;
+    o.evicted = b.evicted;
+    o.compressed = b.compressed;
+    o.summary = b.summary;
+    o.model = b.model;
+    o.budget = b.budget;
+    o.format = format;
+    o.messages = messages;
+    o.system = system;
   }
 }

@@ -14,6 +14,7 @@ import { chatStats, keepUsage, type ChatStats } from "./stats.js";
 import { ChatSync, type LoomContext } from "./sync.js";
 import { appendKey, type AppendOptions } from "./append-key.js";
 import { ChatSummaries } from "../summary/chat-summaries.js";
+import { policyFor } from "../summary/settings.js";
 import { chatRecall } from "../recall/chat-recall.js";
 import { buildChatContext, type PlannedBuild } from "./chat-context.js";
 import { cutToolResult, type ToolResultPolicy } from "../context/tool-result.js";
@@ -44,6 +45,8 @@ export class Chat extends ChatView {
   #lastEvicted = 0;
   #retiring: Promise<void> | null = null;
   readonly #summaries: ChatSummaries;
+  /** No summary policy in force for this chat (its own nor its Loom's): a build that names none plans no summary. */
+  readonly #unsummarized: boolean;
 
   /** @internal Chats come from `loom.user(id).create()`, `.open()` or `.import()`. */
   constructor(ctx: LoomContext, record: ChatRecord, nodes: ChatNodes, profile: Readonly<ModelProfile>, counter: TokenCounter) {
@@ -57,6 +60,7 @@ export class Chat extends ChatView {
     this.#profile = profile;
     this.#counter = counter;
     this.#summaries = new ChatSummaries(ctx.summaries ?? {}, options, counter);
+    this.#unsummarized = policyFor(undefined, options.summarize, ctx.summaries ?? {}) === null;
   }
 
   /**
@@ -229,6 +233,11 @@ export class Chat extends ChatView {
 
   /** Builds, summarizing first when the summary policy in force says so (see ChatSummaries). */
   #summarizedBuild(options: BuildOptions | undefined, what: string): Promise<ContextWindow> {
+    if (this.#unsummarized && (options === null || typeof options !== "object" || (options as { summaries?: unknown }).summaries === undefined)) {
+      // Nothing can call for a summary (a server's usual build): the build alone, with no plan
+      // to make nor its closures and promises.
+      return this.#run(() => this.#build(options));
+    }
     const planned = {}; // the second build, after a summary, reuses the first one's plan
     return this.#summaries.build(options, what, {
       run: (step) => this.#run(step),

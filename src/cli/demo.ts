@@ -97,12 +97,12 @@ export async function demo(engine: "wasm" | "js" | undefined, json = false): Pro
   };
 
   // The standalone sliding window: lowest priority leaves first.
-  const win = loom.window({ maxTokens: 40 });
+  const win = loom.slidingWindow({ maxTokens: 40 });
   win.add({ role: "system", content: "Be brief." });
   win.add({ role: "user", content: "Small talk about the weather.", priority: "low" });
   win.add({ role: "user", content: "My flight lands at 9pm.", priority: "high" });
   win.add({ role: "user", content: "Which tram goes to the castle?" });
-  say(`\nloom.window({ maxTokens: 40 }) after four adds (${win.tokenCount} tokens):\n${win.format().replace(/^/gm, "  ")}`);
+  say(`\nloom.slidingWindow({ maxTokens: 40 }) after four adds (${win.tokenCount} tokens):\n${win.format().replace(/^/gm, "  ")}`);
   out.report.slidingWindow = { maxTokens: 40, tokens: win.tokenCount, kept: win.messages.map((m) => m.content) };
   win.dispose();
   await budgetBars(chat, out);

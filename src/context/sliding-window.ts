@@ -16,7 +16,7 @@ export interface WindowMessage extends MessageExtras {
   tokens: number;
 }
 
-/** Options of `loom.window()`. */
+/** Options of `loom.slidingWindow()`. */
 export interface WindowOptions {
   /** The window's size in tokens. */
   maxTokens: number;
@@ -63,9 +63,9 @@ export class SlidingWindow {
   #disposed = false;
   readonly #onDispose: () => void;
 
-  /** @internal Use `loom.window({ maxTokens })`. */
+  /** @internal Use `loom.slidingWindow({ maxTokens })`. */
   constructor(engine: Engine, options: WindowOptions, onDispose: () => void) {
-    const o = checkOptions<WindowOptions>(options, "window(options)", ["maxTokens", "counter"]);
+    const o = checkOptions<WindowOptions>(options, "slidingWindow(options)", ["maxTokens", "counter"]);
     this.maxTokens = checkInteger(o.maxTokens, "maxTokens", 1, MAX_TOKENS);
     if (o.counter !== undefined && (o.counter === null || typeof o.counter.count !== "function")) {
       throw new CtxloomError("INVALID_ARGUMENT", `counter must be a TokenCounter { name, exact, count(text) }; got ${describe(o.counter)}.`);
@@ -177,6 +177,6 @@ export class SlidingWindow {
   }
 
   #checkLive(): void {
-    if (this.#disposed) throw new CtxloomError("WINDOW_DISPOSED", "This window was disposed (or its Loom closed); create a new one with loom.window({ maxTokens }).");
+    if (this.#disposed) throw new CtxloomError("WINDOW_DISPOSED", "This window was disposed (or its Loom closed); create a new one with loom.slidingWindow({ maxTokens }).");
   }
 }

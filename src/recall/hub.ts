@@ -219,7 +219,7 @@ export class RecallHub {
   }
 
   /**
-   * `chats.clearMemory()`: drops the user's vectors (indexes and store) and queued work; the
+   * `chats.clearRecall()`: drops the user's vectors (indexes and store) and queued work; the
    * messages up to now are marked in the store as not to embed again.
    */
   async clear(userId: string, chats: readonly { id: string; messageCount: number }[]): Promise<void> {

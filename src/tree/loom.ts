@@ -226,11 +226,11 @@ export class Loom {
   }
 
   /**
-   * A standalone sliding window of `maxTokens`, on the engine's eviction core.
+   * A standalone sliding window of `maxTokens`, on the engine's selection core.
    * Call `dispose()` when done with it (closing the Loom disposes it too).
    * @throws INVALID_ARGUMENT for a bad maxTokens or counter
    */
-  window(options: WindowOptions): SlidingWindow {
+  slidingWindow(options: WindowOptions): SlidingWindow {
     this.#ctx.checkOpen();
     const win: SlidingWindow = new SlidingWindow(this.#engine, options, () => this.#windows.delete(win));
     this.#windows.add(win);

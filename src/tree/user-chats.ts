@@ -244,12 +244,12 @@ export class UserChats {
   }
 
   /**
-   * Forgets what recall knows of this user (clear memory): the embeddings in the
+   * Forgets what recall knows of this user: the embeddings in the
    * store and in memory, and the messages waiting for one. Conversations stay. Recall then
    * covers only messages appended after the clear, until `reembed()`.
    * @throws INVALID_ARGUMENT when the Loom was opened with recall: false; STORE_FAILED
    */
-  async clearMemory(): Promise<void> {
+  async clearRecall(): Promise<void> {
     this.#ctx.checkOpen();
     const hub = recallOf(this.#ctx);
     const records = await fromStore("listing chats", () => this.#ctx.store.listChats(this.userId));

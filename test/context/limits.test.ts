@@ -16,7 +16,7 @@ forEachEngine((engine) => {
       await expectRejectCode(() => chat.append({ role: "user", content: "hello" }), "INVALID_ARGUMENT");
       expect(chat.messageCount).toBe(0);
       expect(chat.head).toBeNull();
-      const win = loom.window({ maxTokens: 100, counter: { name: "thirds", exact: false, count: (t) => t.length / 3 } });
+      const win = loom.slidingWindow({ maxTokens: 100, counter: { name: "thirds", exact: false, count: (t) => t.length / 3 } });
       expectThrowCode(() => win.add({ role: "user", content: "hello" }), "INVALID_ARGUMENT");
       expect(win.messageCount).toBe(0);
       await loom.close();
@@ -26,7 +26,7 @@ forEachEngine((engine) => {
       const loom = await Loom.open({ engine });
       const chats = loom.user("u");
       await expectRejectCode(() => chats.create({ model: profile({ contextWindow: 5e9 }) }), "INVALID_ARGUMENT");
-      expectThrowCode(() => loom.window({ maxTokens: 2 ** 31 - 1 }), "INVALID_ARGUMENT");
+      expectThrowCode(() => loom.slidingWindow({ maxTokens: 2 ** 31 - 1 }), "INVALID_ARGUMENT");
       const chat = await chats.create({ model: profile() });
       await chat.append({ role: "user", content: "hi" });
       await expectRejectCode(() => chat.buildContext({ maxMessages: 2 ** 32 + 1 }), "INVALID_ARGUMENT");

@@ -1,4 +1,4 @@
-// loom.window({ maxTokens }) (issue 3, point 5; seed 004's ContextWindow) on both engines, and a
+// loom.slidingWindow({ maxTokens }) (issue 3, point 5; seed 004's ContextWindow) on both engines, and a
 // differential property test against a plain-array simulation of seed 004's rules with whole
 // tool units: a message larger than the window is refused; otherwise the lowest priority leaves
 // first, the oldest first within a priority, an assistant message with tool calls leaving with
@@ -96,10 +96,10 @@ class RefWindow {
 const strip = (m: WindowMessage) => ({ role: m.role, content: m.content, priority: m.priority, tokens: m.tokens });
 
 forEachEngine((engine) => {
-  describe("loom.window", () => {
+  describe("loom.slidingWindow", () => {
     it("add returns false for a message larger than the window, and keeps what it had", async () => {
       const loom = await Loom.open({ engine });
-      const win = loom.window({ maxTokens: 20 });
+      const win = loom.slidingWindow({ maxTokens: 20 });
       expect(win.add({ role: "user", content: "hello" })).toBe(true); // 3 + 1 + 2 = 6
       expect(win.add({ role: "user", content: "x".repeat(100), priority: "critical" })).toBe(false);
       expect(win.messageCount).toBe(1);
@@ -112,7 +112,7 @@ forEachEngine((engine) => {
 
     it("evicts the lowest priority first, the oldest first within it", async () => {
       const loom = await Loom.open({ engine });
-      const win = loom.window({ maxTokens: 40 });
+      const win = loom.slidingWindow({ maxTokens: 40 });
       const t = (tag: string) => tag.padEnd(16, "."); // 16 characters: a user message costs 3 + 1 + 4 = 8, an assistant one 10
       win.add({ role: "user", content: t("u1-high"), priority: "high" });
       win.add({ role: "user", content: t("u2-low"), priority: "low" });
@@ -133,7 +133,7 @@ forEachEngine((engine) => {
 
     it("messages, tokenCount, messageCount, format() and stats()", async () => {
       const loom = await Loom.open({ engine });
-      const win = loom.window({ maxTokens: 1000 });
+      const win = loom.slidingWindow({ maxTokens: 1000 });
       win.add({ role: "system", content: "Be brief." });
       win.add({ role: "user", content: "Weather?", name: "alice" });
       win.add({ role: "assistant", content: "", toolCalls: [call("t1")] });
@@ -168,7 +168,7 @@ forEachEngine((engine) => {
 
     it("tool results join their call's unit (and its priority) and leave with it", async () => {
       const loom = await Loom.open({ engine });
-      const win = loom.window({ maxTokens: 60 });
+      const win = loom.slidingWindow({ maxTokens: 60 });
       win.add({ role: "user", content: "go", priority: "high" }); // 3 + 1 + 1 = 5
       win.add({ role: "assistant", content: "", toolCalls: [call("a"), call("b")], priority: "low" }); // 3+3+0+(1+2+1+1)*2 = 16
       win.add({ role: "tool", content: "result a", toolCallId: "a" }); // 3+1+2+1 = 7, low like its call
@@ -184,7 +184,7 @@ forEachEngine((engine) => {
 
     it("a message after unanswered calls takes the unfinished unit out: never [assistant+calls, user]", async () => {
       const loom = await Loom.open({ engine });
-      const win = loom.window({ maxTokens: 1000 });
+      const win = loom.slidingWindow({ maxTokens: 1000 });
       win.add({ role: "user", content: "go" });
       win.add({ role: "assistant", content: "", toolCalls: [call("a"), call("b")], priority: "critical" });
       win.add({ role: "tool", content: "ra", toolCallId: "a" });
@@ -203,7 +203,7 @@ forEachEngine((engine) => {
 
     it("a tool result whose call was evicted returns false; one that evicts its own call too", async () => {
       const loom = await Loom.open({ engine });
-      const win = loom.window({ maxTokens: 30 });
+      const win = loom.slidingWindow({ maxTokens: 30 });
       win.add({ role: "assistant", content: "", toolCalls: [call("a"), call("b")], priority: "low" }); // 16
       win.add({ role: "tool", content: "ra", toolCallId: "a" }); // 3+1+1+1 = 6
       expect(win.tokenCount).toBe(22);
@@ -213,12 +213,12 @@ forEachEngine((engine) => {
       expect(win.messageCount).toBe(0);
       expect(win.stats()).toMatchObject({ evicted: 2, rejected: 1 });
 
-      const w2 = loom.window({ maxTokens: 30 });
+      const w2 = loom.slidingWindow({ maxTokens: 30 });
       w2.add({ role: "assistant", content: "", toolCalls: [call("a"), call("b")], priority: "low" }); // 16
       w2.add({ role: "tool", content: "ra", toolCallId: "a" });
       expect(w2.add({ role: "tool", content: "rb", toolCallId: "b", priority: "low" })).toBe(true);
       expect(w2.messageCount).toBe(3);
-      const w3 = loom.window({ maxTokens: 30 });
+      const w3 = loom.slidingWindow({ maxTokens: 30 });
       w3.add({ role: "assistant", content: "", toolCalls: [call("a"), call("b")], priority: "low" });
       w3.add({ role: "tool", content: "ra", toolCallId: "a" });
       // a second unit evicts the first; its pending result is refused
@@ -233,7 +233,7 @@ forEachEngine((engine) => {
     // important messages (HIGH here, CRITICAL ones too) for nothing.
     it("a refused tool result takes its unfinished unit out, and nothing else", async () => {
       const loom = await Loom.open({ engine });
-      const win = loom.window({ maxTokens: 40 });
+      const win = loom.slidingWindow({ maxTokens: 40 });
       win.add({ role: "user", content: "hello", priority: "high" }); // 6
       win.add({ role: "system", content: "rules" }); // 3 + 2 + 2 = 7, critical
       win.add({ role: "assistant", content: "", toolCalls: [call("a"), call("b")], priority: "low" }); // 16
@@ -247,10 +247,10 @@ forEachEngine((engine) => {
 
     it("bad input: codes, and no change", async () => {
       const loom = await Loom.open({ engine });
-      for (const bad of [undefined, null, 0, -1, 1.5, "100", 2 ** 31]) expectThrowCode(() => loom.window({ maxTokens: bad } as never), "INVALID_ARGUMENT");
-      expectThrowCode(() => loom.window(null as never), "INVALID_ARGUMENT");
-      expectThrowCode(() => loom.window({ maxTokens: 10, counter: { count: 5 } } as never), "INVALID_ARGUMENT");
-      const win = loom.window({ maxTokens: 100 });
+      for (const bad of [undefined, null, 0, -1, 1.5, "100", 2 ** 31]) expectThrowCode(() => loom.slidingWindow({ maxTokens: bad } as never), "INVALID_ARGUMENT");
+      expectThrowCode(() => loom.slidingWindow(null as never), "INVALID_ARGUMENT");
+      expectThrowCode(() => loom.slidingWindow({ maxTokens: 10, counter: { count: 5 } } as never), "INVALID_ARGUMENT");
+      const win = loom.slidingWindow({ maxTokens: 100 });
       win.add({ role: "user", content: "hi" });
       const before = { messages: win.messages, stats: win.stats() };
       expectThrowCode(() => win.add({ role: "robot", content: "x" } as never), "INVALID_ROLE");
@@ -273,7 +273,7 @@ forEachEngine((engine) => {
     it("a custom counter counts the window", async () => {
       const loom = await Loom.open({ engine });
       const chars: TokenCounter = { name: "chars", exact: false, count: (t) => t.length };
-      const win = loom.window({ maxTokens: 30, counter: chars });
+      const win = loom.slidingWindow({ maxTokens: 30, counter: chars });
       win.add({ role: "user", content: "abcdef" }); // 3 + 4 + 6
       expect(win.tokenCount).toBe(13);
       await loom.close();
@@ -281,7 +281,7 @@ forEachEngine((engine) => {
 
     it("dispose frees the window; later calls throw WINDOW_DISPOSED; closing the Loom disposes the rest", async () => {
       const loom = await Loom.open({ engine });
-      const win = loom.window({ maxTokens: 50 });
+      const win = loom.slidingWindow({ maxTokens: 50 });
       win.add({ role: "user", content: "hi" });
       win.dispose();
       win.dispose(); // twice is fine
@@ -291,12 +291,12 @@ forEachEngine((engine) => {
       expectThrowCode(() => win.messageCount, "WINDOW_DISPOSED");
       expectThrowCode(() => win.format(), "WINDOW_DISPOSED");
       expectThrowCode(() => win.stats(), "WINDOW_DISPOSED");
-      const fresh = loom.window({ maxTokens: 50 }); // may reuse the handle: starts empty
+      const fresh = loom.slidingWindow({ maxTokens: 50 }); // may reuse the handle: starts empty
       expect(fresh.messageCount).toBe(0);
       fresh.add({ role: "user", content: "hello" });
       await loom.close();
       expectThrowCode(() => fresh.messages, "WINDOW_DISPOSED");
-      expectThrowCode(() => loom.window({ maxTokens: 10 }), "LOOM_CLOSED");
+      expectThrowCode(() => loom.slidingWindow({ maxTokens: 10 }), "LOOM_CLOSED");
     });
   });
 });
@@ -325,12 +325,12 @@ function toInputs(ops: Op[]): MessageInput[] {
   });
 }
 
-describe("loom.window: both engines against the reference", () => {
+describe("loom.slidingWindow: both engines against the reference", () => {
   it("same messages, counts and answers on random sequences (with tool units)", async () => {
     const looms = await Promise.all(ENGINES.map((engine) => Loom.open({ engine })));
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 8, max: 300 }), fc.array(op, { minLength: 1, maxLength: 80 }), async (max, ops) => {
-        const wins = looms.map((l) => l.window({ maxTokens: max }));
+        const wins = looms.map((l) => l.slidingWindow({ maxTokens: max }));
         const ref = new RefWindow(max);
         const inputs = toInputs(ops);
         inputs.forEach((input, id) => {

@@ -81,7 +81,7 @@ forEachEngine((engine) => {
       await expectRejectCode(() => chats.create({ system: "sys \ud83d" }), "INVALID_CONTENT");
       const u = await chat.append({ role: "user", content: "ok 😀" }); // a whole pair is fine
       await expectRejectCode(() => chat.edit(u.id, "x\ud800"), "INVALID_CONTENT");
-      const win = loom.window({ maxTokens: 100 });
+      const win = loom.slidingWindow({ maxTokens: 100 });
       expectThrowCode(() => win.add({ role: "user", content: "\ud800" }), "INVALID_CONTENT");
     });
 
@@ -126,7 +126,7 @@ forEachEngine((engine) => {
     it("tool calls a provider would refuse are refused at append with INVALID_TOOL_CALL; nothing changes", async () => {
       await chat.append({ role: "user", content: "hi" });
       const before = await snapshot(chat, chats);
-      const win = loom.window({ maxTokens: 500 });
+      const win = loom.slidingWindow({ maxTokens: 500 });
       const calls: [string, unknown][] = [
         ["a name with a dot", call("k", "get.weather")],
         ["a name with a space", call("k", "get weather")],
@@ -182,8 +182,8 @@ forEachEngine((engine) => {
       ["append({ priorty })", () => chat.append({ role: "user", content: "x", priorty: "high" } as never), "priority"],
       ["create({ titel })", () => chats.create({ titel: "x" } as never), "title"],
       ["window({ maxMesages })", () => chat.window({ maxMesages: 3 } as never), "maxMessages"],
-      ["loom.window({ maxToken })", () => loom.window({ maxToken: 3 } as never), "maxTokens"],
-      ["win.add({ contnet })", () => loom.window({ maxTokens: 50 }).add({ role: "user", contnet: "x" } as never), "content"],
+      ["loom.slidingWindow({ maxToken })", () => loom.slidingWindow({ maxToken: 3 } as never), "maxTokens"],
+      ["win.add({ contnet })", () => loom.slidingWindow({ maxTokens: 50 }).add({ role: "user", contnet: "x" } as never), "content"],
       ["buildPrompt({ format })", () => chat.buildPrompt({ format: "openai" } as never), "format"],
     ];
     for (const [label, call, hint] of unknown) {

@@ -32,14 +32,19 @@ forEachEngine((engine) => {
       ["empty query", () => chat.recall("")],
       ["blank query", () => chat.recall("   ")],
       ["non-string query", () => chat.recall(42 as never)],
-      ["k < 0", () => chat.recall("boat", { prompts: -1 })],
+      ["prompts < 0", () => chat.recall("boat", { prompts: -1 })],
+      ["k < 0", () => chat.recall("boat", { k: -1 })],
+      ["k not an integer", () => chat.recall("boat", { k: 2.5 })],
+      ["k with exchange counts", () => chat.recall("boat", { k: 3, prompts: 2 })],
+      ["k with recent", () => chat.recall("boat", { k: 3, recent: 0 })],
+      ["build: k (a build recalls whole exchanges)", () => chat.buildContext({ recall: { k: 3 } as never })],
       ["answersPerPrompt < 0", () => chat.recall("boat", { answersPerPrompt: -2 })],
       ["recent not an integer", () => chat.recall("boat", { recent: 1.5 })],
       ["minScore NaN", () => chat.recall("boat", { minScore: NaN })],
       ["unknown scope", () => chat.recall("boat", { scope: "world" as never })],
       ["unknown key", () => chat.recall("boat", { promts: 2 } as never)],
       ["exclude is not public", () => chat.recall("boat", { exclude: [1] } as never)],
-      ["build: k < 0", () => chat.buildContext({ recall: { prompts: -1 } })],
+      ["build: prompts < 0", () => chat.buildContext({ recall: { prompts: -1 } })],
       ["build: empty query", () => chat.buildContext({ recall: { query: "" } })],
       ["build: unknown key", () => chat.buildContext({ recall: { scope: "chat", answers: 3 } as never })],
       ["build: recall not an object", () => chat.buildContext({ recall: "yes" as never })],
@@ -114,7 +119,7 @@ forEachEngine((engine) => {
     expect(loom.stats().recall).toBeNull();
     await expectRejectCode(() => chat.recall("hello"), "INVALID_ARGUMENT");
     await expectRejectCode(() => chat.buildContext({ recall: true }), "INVALID_ARGUMENT");
-    await expectRejectCode(() => chats.clearMemory(), "INVALID_ARGUMENT");
+    await expectRejectCode(() => chats.clearRecall(), "INVALID_ARGUMENT");
     expect((await chat.buildContext({ recall: false })).recalled).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 // Recall across Looms: vectors persist in the store under the embedder's name and dimension; a
 // new Loom (memory store shared, or SQLite) recalls the same without embedding the messages
-// again; another embedder re-embeds; clearMemory forgets, reembed brings it back.
+// again; another embedder re-embeds; clearRecall forgets, reembed brings it back.
 import { describe, expect, it } from "vitest";
 import { Loom, memoryStore, type Store } from "../../src/index.js";
 import { sqliteStore } from "../../src/sqlite.js";
@@ -93,7 +93,7 @@ describe.each(STORES)("%s", (_name, makeStore) => {
     await b.close();
   });
 
-  it("clearMemory forgets the user's embeddings, keeps the conversations, and lasts; reembed brings them back", async () => {
+  it("clearRecall forgets the user's embeddings, keeps the conversations, and lasts; reembed brings them back", async () => {
     const store = makeStore();
     const engine = ENGINES[0];
     let loom = await Loom.open({ engine, store: store() });
@@ -106,7 +106,7 @@ describe.each(STORES)("%s", (_name, makeStore) => {
     await other.append({ role: "assistant", content: "A green bicycle." });
     expect((await chat.recall("what is the boat called?", { recent: 0 }))[0]!.message.content).toContain("Seabird");
 
-    await chats.clearMemory();
+    await chats.clearRecall();
     expect(chat.messageCount).toBe(2);
     expect(chat.get(0).content).toBe("The boat is called Seabird.");
     expect(loom.stats().recall!.indexed).toBe(0);

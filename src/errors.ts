@@ -5,7 +5,7 @@
  * - UNKNOWN_MESSAGE / UNKNOWN_CHAT / UNKNOWN_MODEL: a name or id that does not exist.
  * - WRONG_ROLE: the operation does not apply to a message of that role (edit a non-user message...).
  * - CHAT_DELETED / LOOM_CLOSED / WINDOW_DISPOSED: the object was deleted or closed; open a fresh one.
- * - CHAT_EVICTED: a synchronous read of a chat that left memory (past `maxOpenChats`) whose store
+ * - CHAT_UNLOADED: a synchronous read of a chat that was unloaded from memory (past `maxOpenChats`) whose store
  *   is not in this process; `await chats.open(id)` or `await chat.refresh()` reloads it.
  * - MESSAGE_TOO_LARGE: a message cannot fit the model's window even alone.
  * - OPEN_TOOL_CALLS: a user, assistant or system message was appended while tool calls above it
@@ -34,7 +34,7 @@ export type ErrorCode =
   | "UNKNOWN_MODEL"
   | "WRONG_ROLE"
   | "CHAT_DELETED"
-  | "CHAT_EVICTED"
+  | "CHAT_UNLOADED"
   | "LOOM_CLOSED"
   | "WINDOW_DISPOSED"
   | "MESSAGE_TOO_LARGE"

@@ -20,7 +20,7 @@ export class ChatView {
   protected readonly sync: ChatSync;
   /** @internal Set when a delete was called: reads and new changes throw CHAT_DELETED. */
   protected deleted = false;
-  /** @internal When the chat was last called (a count of calls on all chats): the Loom evicts the least recently used. */
+  /** @internal When the chat was last called (a count of calls on all chats): the Loom unloads the least recently used. */
   lastUse = ++useClock;
 
   /** @internal */
@@ -57,7 +57,7 @@ export class ChatView {
   /** Id of the head (the active branch's newest message, or any checked-out node); null for an empty chat. */
   get head(): number | null {
     this.live();
-    this.nodes(); // an evicted chat wakes first
+    this.nodes(); // an unloaded chat wakes first
     const head = this.sync.head;
     return head < 0 ? null : head;
   }

@@ -319,7 +319,7 @@ export class Chat extends ChatView {
   }
 
   /** @internal Frees the chat's engine memory once the changes called so far have landed; it reloads on its next use. */
-  evict(): Promise<void> {
+  unload(): Promise<void> {
     return this.#queue.enqueue(() => this.sync.sleep());
   }
 

@@ -196,7 +196,7 @@ export class Loom {
       );
     }
     // A store that keeps chats in this process (the memory store) keeps their messages either way:
-    // evicting would only trade the engine's memory for a rebuild on the next use.
+    // unloading would only trade the engine's memory for a rebuild on the next use.
     const maxOpenChats = given ?? (typeof store.resident === "function" ? Infinity : DEFAULT_MAX_OPEN_CHATS);
     return {
       store, counting: o.counting ?? "exact", maxOpenChats, summaries, embedder, toolResults,

@@ -3,10 +3,10 @@ import { openKey, type ChatCache } from "./user-chats.js";
 
 /**
  * The chats a Loom holds in memory. Past `max`, the least recently used chats that have
- * finished loading free their engine memory (`chat.evict()`), down to `max` less a
+ * finished loading free their engine memory (`chat.unload()`), down to `max` less a
  * sixteenth of it. Every call on a chat counts as
- * a use, so a chat kept and used through a reference is not evicted for not being reopened.
- * Its store still holds an evicted chat, and it reloads on its next use.
+ * a use, so a chat kept and used through a reference is not unloaded for not being reopened.
+ * Its store still holds an unloaded chat, and it reloads on its next use.
  */
 export class OpenChats implements ChatCache {
   readonly #max: number;
@@ -34,19 +34,19 @@ export class OpenChats implements ChatCache {
       loading.then(
         (chat) => {
           this.#loaded.set(loading, chat);
-          this.#evictOver();
+          this.#unloadOver();
         },
         () => undefined,
       );
     }
-    this.#evictOver();
+    this.#unloadOver();
   }
 
   delete(key: string, loading?: Promise<Chat>): void {
     if (loading === undefined || this.#entries.get(key) === loading) this.#entries.delete(key);
   }
 
-  /** A chat evicted earlier woke through a reference its user kept: it counts as open again. */
+  /** A chat unloaded earlier woke through a reference its user kept: it counts as open again. */
   woke(chat: Chat): void {
     const key = openKey(chat.userId, chat.id);
     const entry = this.#entries.get(key);
@@ -67,10 +67,10 @@ export class OpenChats implements ChatCache {
     return this.#entries.size;
   }
 
-  #evictOver(): void {
+  #unloadOver(): void {
     if (this.#entries.size <= this.#max) return;
     // The least recently used chats that have finished loading, down to max less a sixteenth:
-    // one O(max log max) pass pays for max / 16 evictions, so a server cycling through more
+    // one O(max log max) pass pays for max / 16 unloads, so a server cycling through more
     // chats than max does not scan the cache on every open.
     const target = this.#max - (this.#max >> 4);
     const loaded: [string, Chat][] = [];
@@ -82,7 +82,7 @@ export class OpenChats implements ChatCache {
     for (const [key, chat] of loaded) {
       if (this.#entries.size <= target) return;
       this.#entries.delete(key);
-      void chat.evict().catch(() => undefined);
+      void chat.unload().catch(() => undefined);
     }
   }
 }

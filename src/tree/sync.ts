@@ -24,7 +24,7 @@ export interface LoomContext {
   readonly strictModels?: boolean;
   /** Throws LOOM_CLOSED once the Loom is closed. */
   checkOpen(): void;
-  /** Tells the Loom's cache of open chats that an evicted chat woke up (it may evict others). */
+  /** Tells the Loom's cache of open chats that an unloaded chat woke up (it may unload others). */
   woke(chat: Chat): void;
   /** The Loom's summary settings. */
   readonly summaries: LoomSummaries;
@@ -104,14 +104,14 @@ export class ChatSync {
     return this.nodes().size;
   }
 
-  /** The nodes; an evicted chat wakes here when its store keeps it in this process, else throws CHAT_EVICTED. */
+  /** The nodes; an unloaded chat wakes here when its store keeps it in this process, else throws CHAT_UNLOADED. */
   nodes(): ChatNodes {
     if (this.#nodes) return this.#nodes;
     const columns = residentColumns(this.#ctx.store, this.record.userId, this.record.id);
     if (!columns) {
       throw new CtxloomError(
-        "CHAT_EVICTED",
-        `Chat ${this.record.id} was evicted from memory (more than maxOpenChats chats were open); ` +
+        "CHAT_UNLOADED",
+        `Chat ${this.record.id} was unloaded from memory (more than maxOpenChats chats were open); ` +
           `await chats.open(id) again, or await chat.refresh(), before reading it.`,
       );
     }
@@ -124,7 +124,7 @@ export class ChatSync {
     return this.#nodes !== null;
   }
 
-  /** Reloads an evicted chat from the store. */
+  /** Reloads an unloaded chat from the store. */
   async wake(): Promise<void> {
     if (this.#nodes) return;
     const loaded = await fromStore("loading the chat", () => this.#ctx.store.loadChat(this.record.userId, this.record.id));

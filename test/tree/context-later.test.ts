@@ -30,7 +30,7 @@ forEachEngine((engine) => {
     await a.append({ role: "assistant", content: "Around 1:40 at night." });
     await chats.create(); // past maxOpenChats: chat a is evicted
     await evicted;
-    expect(() => a.path()).toThrow(expect.objectContaining({ code: "CHAT_EVICTED" }));
+    expect(() => a.path()).toThrow(expect.objectContaining({ code: "CHAT_UNLOADED" }));
     expect(ctx.conversation).toEqual(expected);
     expect(ctx.messages.slice(0, 3).map((m) => m.content)).toEqual(expected.map((m) => m.content));
     const copy = structuredClone(ctx);

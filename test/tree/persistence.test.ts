@@ -194,7 +194,7 @@ forEachEngine((engine) => {
         if (resident) {
           expect(first.path().map((m) => m.content)).toEqual(["hello 0"]); // the memory store holds it: wakes at once
         } else {
-          expectThrowCode(() => first.path(), "CHAT_EVICTED");
+          expectThrowCode(() => first.path(), "CHAT_UNLOADED");
           await first.refresh(); // any async call wakes it
           expect(first.path().map((m) => m.content)).toEqual(["hello 0"]);
         }
@@ -217,14 +217,14 @@ forEachEngine((engine) => {
       await kept.append({ role: "user", content: "kept" });
       const others: Chat[] = [];
       for (let i = 0; i < 6; i++) {
-        expect(kept.path().map((m) => m.content)).toEqual(["kept"]); // in use: never CHAT_EVICTED
+        expect(kept.path().map((m) => m.content)).toEqual(["kept"]); // in use: never CHAT_UNLOADED
         const c = await chats.create();
         await c.append({ role: "user", content: `other ${i}` });
         others.push(c);
         await drops.reached(i); // each chat past the second evicts one: wait for it
       }
       expect(kept.path().map((m) => m.content)).toEqual(["kept"]);
-      expectThrowCode(() => others[0]!.path(), "CHAT_EVICTED"); // unused since: evicted
+      expectThrowCode(() => others[0]!.path(), "CHAT_UNLOADED"); // unused since: unloaded
       await loom.close();
     });
 
@@ -238,7 +238,7 @@ forEachEngine((engine) => {
       await drops.reached(3);
       // 33 > 32: down to 32 - 2 = 30, the three oldest evicted.
       for (const [i, c] of made.entries()) {
-        if (i < 3) expectThrowCode(() => c.path(), "CHAT_EVICTED");
+        if (i < 3) expectThrowCode(() => c.path(), "CHAT_UNLOADED");
         else expect(c.path()).toEqual([]);
       }
       await loom.close();

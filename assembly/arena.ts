@@ -24,7 +24,7 @@
 // originals not hidden, and summaries):
 // upK      the nearest entry above whose priority is >= K (1 normal, 2 high, 3 critical),
 //          -1 if none: the selection visits each priority's messages without touching the
-//          less important ones in between (evict.ts).
+//          less important ones in between (select.ts).
 // user     the nearest user message at or above on the branch (originals, summaries
 //          ignored), -1 if none: the newest user turn of a branch in O(1), however long the
 //          agent steps after it. Bit 30 (USER_COVERED) is set when a summary hangs on a

@@ -1,9 +1,9 @@
-// Sorting a selection's ids into path order: by summarized depth (selectInto in evict.ts).
+// Sorting a selection's ids into path order: by summarized depth (selectInto in select.ts).
 
 import { DEPTH_MASK } from "./arena";
 
 // The key's columns, set by each sort: the summarized depth, and for a head's covered turn
-// (see evict.ts) the tree depth from `turnTop` on, counted from `turnBase`.
+// (see select.ts) the tree depth from `turnTop` on, counted from `turnBase`.
 let cVdepth: usize = 0;
 let cMeta: usize = 0;
 let turnTop: i32 = -1;

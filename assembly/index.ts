@@ -6,7 +6,7 @@ export {
 } from "./arena";
 export { walkInto, walkSummarizedInto, leavesInto } from "./walk";
 export { attachSummary } from "./summary";
-export { selectInto, selectResult } from "./evict";
+export { selectInto, selectResult } from "./select";
 export { createWindow, dropWindow, windowAdd, windowEvictUnit, windowSlotsInto, windowTokens, windowCount, evictedCount } from "./window";
 export { createIndex, dropIndex, clearIndex, indexRows, indexTable, indexBlock, reserveRows, addRows, removeRow, readRow } from "./similarity";
 export { topK, scoreRows, resultsAddress, reserveInput, readPass } from "./similarity-search";

@@ -16,7 +16,7 @@ export { ROLE_USER, ROLE_ASSISTANT, ROLE_TOOL, CRITICAL, FLAG_TOOL_CALLS, FLAG_S
 export { TREE_HEADER_BYTES, H_BLOCK, H_CAP_LOG2, H_SIZE, H_NEWEST_ROOT } from "./arena";
 
 /** The selection's result block, byte offsets: count (i32) at 0, kept tokens and evicted (i32), forced tokens (f64). */
-export { R_KEPT_TOKENS, R_EVICTED, R_FORCED_TOKENS } from "./evict";
+export { R_KEPT_TOKENS, R_EVICTED, R_FORCED_TOKENS } from "./select";
 
 /** What windowAdd returns instead of a slot. */
 export { REJECTED_TOO_LARGE, REJECTED_ORPHANED, WINDOW_OUT_OF_MEMORY } from "./window";

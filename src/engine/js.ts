@@ -1,8 +1,8 @@
 // The engine in plain TypeScript. Its files mirror assembly/: js/arena.ts (trees of node
-// objects), js/walk.ts (walks and listings), js/evict.ts (the budgeted selection),
+// objects), js/walk.ts (walks and listings), js/select.ts (the budgeted selection),
 // js/window.ts (the sliding window), js/summary.ts (summary nodes), js/handles.ts (handle tables).
 import { appendNode, newTree, type JsNode, type JsTree } from "./js/arena.js";
-import { selectFrom } from "./js/evict.js";
+import { selectFrom } from "./js/select.js";
 import { Handles } from "./js/handles.js";
 import { attachSummary } from "./js/summary.js";
 import { childrenOf, headPath, leavesOf, summarizedLength, walkInto, walkSummarizedInto } from "./js/walk.js";

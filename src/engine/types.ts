@@ -90,7 +90,7 @@ export interface Engine {
 
   /**
    * Selects the messages of the branch ending at `head` that fit `budget` tokens, by
-   * importance (see assembly/evict.ts for the rules both engines follow). It runs on the
+   * importance (see assembly/select.ts for the rules both engines follow). It runs on the
    * summarized path (see walkSummarized): a summary is one candidate in place of its run,
    * and the newest user turn forced is the branch's own (never inside a summary). From a
    * summary node: it and the path above its run, no user turn forced. Kept ids come in

@@ -1,5 +1,5 @@
 // Brute-force references of the engine's rules, over plain arrays, shared by the engine tests:
-// the selection of assembly/evict.ts over a whole path, and chat-shaped random trees.
+// the selection of assembly/select.ts over a whole path, and chat-shaped random trees.
 import fc from "fast-check";
 import { FLAG_TOOL_CALLS, FLAG_UNIT_END, type Selection } from "../../src/engine/types.js";
 
@@ -46,13 +46,13 @@ export function pathIds(nodes: Node[], head: number): number[] {
   return ids.reverse();
 }
 
-/** The rules of assembly/evict.ts, brute force over the whole path root -> head. */
+/** The rules of assembly/select.ts, brute force over the whole path root -> head. */
 export function reference(nodes: Node[], head: number, budget: number, maxMessages: number): Ref {
   return selectOnPath(nodes, pathIds(nodes, head), budget, maxMessages);
 }
 
 /**
- * The rules of assembly/evict.ts, brute force over a path given as ids, oldest first (originals,
+ * The rules of assembly/select.ts, brute force over a path given as ids, oldest first (originals,
  * or entries of a summarized path). `carried`: messages of the branch an entry stands for (1
  * for an original, what evicted counts); `forceUser`: whether the newest user entry is forced.
  */

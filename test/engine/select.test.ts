@@ -1,5 +1,5 @@
 // Budgeted selection (issue 3, seed 004's priorities on seed 000's tree): engine.select on both
-// engines, held to a brute-force reference of the rules in assembly/evict.ts's header, written
+// engines, held to a brute-force reference of the rules in assembly/select.ts's header, written
 // here over plain arrays and the whole root -> head path (no chains, no linked lists):
 //
 //   forced:  every CRITICAL message of the branch (not in an incomplete tool unit), and the

@@ -1,4 +1,4 @@
-// The budgeted selection of the JS engine, rule for rule as assembly/evict.ts (its header
+// The budgeted selection of the JS engine, rule for rule as assembly/select.ts (its header
 // comment states the rules).
 import { CRITICAL, FLAG_TOOL_CALLS, FLAG_UNIT_END, ROLE_TOOL, type Selection } from "../types.js";
 import type { JsNode } from "./arena.js";

@@ -3,6 +3,7 @@
  * - INVALID_ARGUMENT: an option or argument has the wrong type or range.
  * - INVALID_ROLE / INVALID_PRIORITY / INVALID_CONTENT / INVALID_TOOL_CALL: a message is malformed.
  * - UNKNOWN_MESSAGE / UNKNOWN_CHAT / UNKNOWN_MODEL: a name or id that does not exist.
+ * - CHAT_EXISTS: `chats.create({ id })` with an id the user has a chat of already; open it instead.
  * - WRONG_ROLE: the operation does not apply to a message of that role (edit a non-user message...).
  * - CHAT_DELETED / LOOM_CLOSED / WINDOW_DISPOSED: the object was deleted or closed; open a fresh one.
  * - CHAT_UNLOADED: a synchronous read of a chat that was unloaded from memory (past `maxOpenChats`) whose store
@@ -31,6 +32,7 @@ export type ErrorCode =
   | "INVALID_TOOL_CALL"
   | "UNKNOWN_MESSAGE"
   | "UNKNOWN_CHAT"
+  | "CHAT_EXISTS"
   | "UNKNOWN_MODEL"
   | "WRONG_ROLE"
   | "CHAT_DELETED"

@@ -219,6 +219,20 @@ export class RecallHub {
   }
 
   /**
+   * Messages were redacted (`chat.redact`): their vectors and lexical terms leave the indexes,
+   * their queued embeddings (in flight too) are dropped, and the chat's texts read for other
+   * chats' recall are read again. Their new text is not indexed until the chat is read anew.
+   */
+  forgetMessages(userId: string, chatId: string, ids: readonly number[]): void {
+    const gone = new Set(ids);
+    this.queue.discard((item) => item.userId === userId && item.chatId === chatId && gone.has(item.id));
+    const u = this.#users.get(userId);
+    if (!u) return;
+    u.memory.forget(ids.map((id) => u.keys.find(chatId, id)).filter((key) => key !== undefined));
+    u.others.delete(chatId);
+  }
+
+  /**
    * `chats.clearRecall()`: drops the user's vectors (indexes and store) and queued work; the
    * messages up to now are marked in the store as not to embed again.
    */

@@ -156,6 +156,25 @@ export class MessageColumns {
     this.#size = id + 1;
   }
 
+  /**
+   * Redacts message `id` (the one change a message ever gets): its text becomes `content`, its
+   * content parts go, and its tool calls become `toolCalls` when given. The old text is dropped
+   * (or its UTF-8 bytes overwritten with zeros).
+   */
+  rewrite(id: number, content: string, toolCalls?: Message["toolCalls"]): void {
+    this.#texts.rewrite(id, content);
+    const old = this.extrasOf(id);
+    if (!old) return;
+    const x: ColumnExtras = { ...old };
+    delete x.parts;
+    if (toolCalls) x.toolCalls = toolCalls.map((c) => Object.freeze({ ...c, function: Object.freeze({ ...c.function }) }));
+    if (x.toolCalls) Object.freeze(x.toolCalls);
+    if (Object.keys(x).length === 0) {
+      this.extras.delete(id);
+      this.#codes[id] = this.#codes[id]! & ~EXTRAS;
+    } else this.extras.set(id, Object.freeze(x));
+  }
+
   /** Room for `n` messages. */
   reserve(n: number): void {
     if (n > this.#parent.length) this.#grow(Math.max(n, this.#parent.length * 2));

@@ -46,10 +46,12 @@ export function memoryStore(): Store {
       entry.chat.messageCount = messages.length;
       put(entry);
     },
-    listChats(userId) {
-      return [...(users.get(userId)?.values() ?? [])]
-        .map((e) => copyChat(e.chat))
-        .sort((a, b) => b.updatedAt - a.updatedAt || b.createdAt - a.createdAt);
+    listChats(userId, page) {
+      const records = [...(users.get(userId)?.values() ?? [])].map((e) => e.chat).sort(newestFirst);
+      if (!page) return records.map(copyChat);
+      const after = page.after;
+      const from = after ? records.findIndex((c) => newestFirst(c, after) > 0) : 0;
+      return (from < 0 ? [] : records.slice(from, from + page.limit)).map(copyChat);
     },
     loadChat(userId, chatId, since = 0): LoadedChat | undefined {
       const entry = find(userId, chatId);
@@ -81,6 +83,16 @@ export function memoryStore(): Store {
     deleteChat(userId, chatId) {
       return users.get(userId)?.delete(chatId) ?? false;
     },
+    redactMessages(userId, chatId, changes) {
+      const entry = find(userId, chatId);
+      if (!entry) return false;
+      for (const c of changes) if (!(Number.isInteger(c.id) && c.id >= 0 && c.id < entry.messages.size)) throw new Error(`memory store: no message ${c.id}`);
+      for (const c of changes) {
+        entry.messages.rewrite(c.id, c.content, c.toolCalls);
+        for (const byId of entry.embeddings.values()) byId.delete(c.id);
+      }
+      return true;
+    },
     putEmbeddings(userId, chatId, embedder, rows) {
       const entry = get(userId, chatId);
       const key = `${embedder.name}/${embedder.dimension}`;
@@ -107,6 +119,11 @@ export function memoryStore(): Store {
 }
 
 const APPENDED = Object.freeze({ ok: true as const });
+
+/** The list's order: most recently updated first, then created later first, then the greater id (negative: `a` first). */
+export function newestFirst(a: Pick<ChatRecord, "updatedAt" | "createdAt" | "id">, b: Pick<ChatRecord, "updatedAt" | "createdAt" | "id">): number {
+  return b.updatedAt - a.updatedAt || b.createdAt - a.createdAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+}
 
 function copyChat(chat: ChatRecord): ChatRecord {
   return { ...chat, options: structuredClone(chat.options) };

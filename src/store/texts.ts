@@ -11,6 +11,11 @@ export interface TextColumn {
   /** True when text `id` is the empty string (no decoding). */
   isEmpty(id: number): boolean;
   push(text: string): void;
+  /**
+   * Replaces text `id` (a redaction: the one change a text ever gets). The old text is dropped
+   * (strings: left to the collector) or overwritten with zeros (UTF-8 bytes).
+   */
+  rewrite(id: number, text: string): void;
   /** Bytes held off the JS heap (0 for strings). */
   readonly bytes: number;
 }
@@ -32,6 +37,10 @@ export class StringTexts implements TextColumn {
 
   push(text: string): void {
     this.#texts.push(text);
+  }
+
+  rewrite(id: number, text: string): void {
+    this.#texts[id] = text;
   }
 
   get bytes(): number {
@@ -64,6 +73,8 @@ export class Utf8Texts implements TextColumn {
   #ends = new Uint32Array(16);
   #young = new Map<number, string>();
   #old = new Map<number, string>();
+  /** Texts replaced by `rewrite` (their bytes in the slabs are zeros). */
+  readonly #rewritten = new Map<number, string>();
 
   get size(): number {
     return this.#size;
@@ -95,6 +106,7 @@ export class Utf8Texts implements TextColumn {
   }
 
   get(id: number): string {
+    if (this.#rewritten.size > 0 && this.#rewritten.has(id)) return this.#rewritten.get(id)!;
     let text = this.#young.get(id);
     if (text !== undefined) return text;
     text = this.#old.get(id) ?? decoder.decode(this.#bytesOf(id));
@@ -107,8 +119,16 @@ export class Utf8Texts implements TextColumn {
   }
 
   isEmpty(id: number): boolean {
+    if (this.#rewritten.size > 0 && this.#rewritten.has(id)) return this.#rewritten.get(id)!.length === 0;
     const s = this.#slabOf(id);
     return this.#ends[id]! === (id === this.#first[s] ? 0 : this.#ends[id - 1]!);
+  }
+
+  rewrite(id: number, text: string): void {
+    this.#bytesOf(id).fill(0);
+    this.#young.delete(id);
+    this.#old.delete(id);
+    this.#rewritten.set(id, text);
   }
 
   push(text: string): void {

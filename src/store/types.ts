@@ -33,7 +33,14 @@ export interface ChatOptions {
    * that importing the same export again updates them instead of making copies.
    */
   source?: { format: string; id: string };
+  /** The application's own data about the chat (`create({ metadata })`): JSON, kept as given. */
+  metadata?: ChatMetadata;
 }
+
+/** A chat's own data for the application (a folder, tags, the client's settings): a JSON object. */
+export type ChatMetadata = { [key: string]: JsonValue };
+/** A value JSON can hold. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
 /** A chat's record in a store. */
 export interface ChatRecord {
@@ -51,8 +58,25 @@ export interface ChatRecord {
   options: ChatOptions;
 }
 
-/** What `chats.list()` returns for each chat. */
-export type ChatSummary = Pick<ChatRecord, "id" | "title" | "model" | "createdAt" | "updatedAt" | "messageCount">;
+/** What `chats.list()` returns for each chat (`metadata` when the chat has some). */
+export type ChatSummary = Pick<ChatRecord, "id" | "title" | "model" | "createdAt" | "updatedAt" | "messageCount"> & { metadata?: ChatMetadata };
+
+/**
+ * One page of a user's chats for `Store.listChats`: at most `limit` records, in the list's order
+ * (`updatedAt`, then `createdAt`, then `id`, each descending), starting after the chat `after`
+ * names (the last one of the previous page), or at the first.
+ */
+export interface ChatPage {
+  limit: number;
+  after?: Pick<ChatRecord, "updatedAt" | "createdAt" | "id">;
+}
+
+/** What `Store.redactMessages` writes for one message: its new content, and its tool calls when it has some. */
+export interface MessageRedaction {
+  id: number;
+  content: string;
+  toolCalls?: Message["toolCalls"];
+}
 
 /**
  * What a conditional append answers. `ok: false` means nothing was written, because:
@@ -102,8 +126,11 @@ export interface Store {
    * nothing: when it throws, the store holds no part of the chat.
    */
   importChat(chat: ChatRecord, messages: Message[]): Awaitable<void>;
-  /** The user's chats, most recently updated first. Reads records only, never messages. */
-  listChats(userId: string): Awaitable<ChatRecord[]>;
+  /**
+   * The user's chats, most recently updated first (ties: created later first, then the greater
+   * id). Reads records only, never messages. With `page`, only that page (see ChatPage).
+   */
+  listChats(userId: string, page?: ChatPage): Awaitable<ChatRecord[]>;
   /**
    * The chat and its messages with `id >= since` (default 0: all of them) in id order, or
    * undefined when the user has no such chat. `since` serves catching up after a conflict
@@ -131,6 +158,14 @@ export interface Store {
   setHead(userId: string, chatId: string, head: number | null, updatedAt: number, expected?: number | null): Awaitable<boolean>;
   /** Deletes the chat, its messages and its embeddings; false when there was none. */
   deleteChat(userId: string, chatId: string): Awaitable<boolean>;
+  /**
+   * Optional (`chat.redact` needs it; every store of ctxloom has it): the one write that changes
+   * stored messages. In one transaction, each message named gets the content given, loses its
+   * content parts, takes the tool calls given (when given) and loses its embeddings; ids,
+   * parents, roles, kinds, tokens and keys stay. Overwrites the old bytes where the store can
+   * (see each store). False when the user has no such chat (nothing written).
+   */
+  redactMessages?(userId: string, chatId: string, changes: MessageRedaction[]): Awaitable<boolean>;
   /** Stores embeddings of a chat's messages (replacing a message's vector of the same embedder). */
   putEmbeddings(userId: string, chatId: string, embedder: EmbedderInfo, rows: EmbeddingRow[]): Awaitable<void>;
   /** The chat's embeddings made by this embedder (same name and dimension), in message id order. */

@@ -15,6 +15,12 @@ export interface AppendOptions {
    * retrying after STORE_OUTCOME_UNKNOWN, or after a lost response, never makes a duplicate.
    */
   key?: string;
+  /**
+   * The message to append under (null: as a new root) instead of the head, in one step: a
+   * server answering a request appends where the request says, whatever another request does
+   * to the head meanwhile. The head moves to the new message, as with any append.
+   */
+  parent?: number | null;
 }
 
 const MAX_KEY = 200;
@@ -22,7 +28,7 @@ const MAX_KEY = 200;
 /** The key of `chat.append`'s options, checked, or undefined. @throws INVALID_ARGUMENT */
 export function appendKey(options: unknown): string | undefined {
   if (options === undefined) return undefined;
-  const { key } = checkOptions<AppendOptions>(options, "append(message, options)", ["key"]);
+  const { key } = checkOptions<AppendOptions>(options, "append(message, options)", ["key", "parent"]);
   if (key === undefined) return undefined;
   if (typeof key !== "string" || key.length === 0 || key.length > MAX_KEY || loneSurrogate(key) >= 0) {
     throw new CtxloomError(

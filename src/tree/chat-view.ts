@@ -1,7 +1,7 @@
 import { CtxloomError, checkInteger, checkOptions, describe } from "../errors.js";
 import { MAX_MESSAGES, type Message } from "../message.js";
 import type { ChatExport } from "../store/portable.js";
-import type { ChatRecord } from "../store/types.js";
+import type { ChatMetadata, ChatRecord } from "../store/types.js";
 import type { ChatNodes } from "./nodes.js";
 import { exportChat } from "./portable.js";
 import type { ChatSync } from "./sync.js";
@@ -37,6 +37,11 @@ export class ChatView {
 
   get model(): string {
     return this.live().record.model;
+  }
+
+  /** The application's data about the chat (`create({ metadata })`), as a copy; {} when it has none. */
+  get metadata(): ChatMetadata {
+    return structuredClone(this.live().record.options?.metadata ?? {});
   }
 
   /** The chat's system prompt (from `create({ system })`), or null. */

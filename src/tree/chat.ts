@@ -17,6 +17,7 @@ import { ChatSummaries } from "../summary/chat-summaries.js";
 import { policyFor } from "../summary/settings.js";
 import { chatRecall } from "../recall/chat-recall.js";
 import { buildChatContext, type PlannedBuild } from "./chat-context.js";
+import { redactMessage } from "./redact.js";
 import { cutToolResult, type ToolResultPolicy } from "../context/tool-result.js";
 import { REPLY_PRIMING, messageTokens } from "../tokens/chat.js";
 import type { ChatRecallOptions, RecalledMessage } from "../recall/scope.js";
@@ -69,22 +70,24 @@ export class Chat extends ChatView {
    * With `Loom.open({ toolResults: { truncate } })`, a tool result too large to be sent with
    * its call and the newest user turn (or past the policy's `maxTokens`) is cut to its head and tail around a marker
    * giving the tokens left out and the original count; the message returned holds the cut text.
-   * With `{ key }`, an append the chat holds under that key already returns that message (see AppendOptions).
+   * With `{ key }`, an append the chat holds under that key already returns that message; with
+   * `{ parent }`, the message goes under that one instead of the head (see AppendOptions).
    * @throws INVALID_ROLE, INVALID_CONTENT, INVALID_PRIORITY, INVALID_TOOL_CALL, INVALID_ARGUMENT,
-   *   OPEN_TOOL_CALLS, MESSAGE_TOO_LARGE; STORE_OUTCOME_UNKNOWN when the store's answer was lost twice
+   *   OPEN_TOOL_CALLS, MESSAGE_TOO_LARGE, UNKNOWN_MESSAGE (parent); STORE_OUTCOME_UNKNOWN when the store's answer was lost twice
    */
   append(input: MessageInput, options?: AppendOptions): Promise<Message> {
     return this.#run(() => {
       const m = checkMessageInput(input);
       const key = appendKey(options);
-      if (key === undefined) return this.#appendChecked(m, (input as MessageInput).priority);
-      return this.sync.keyed(key, m, () => this.#appendChecked(m, (input as MessageInput).priority, key));
+      const parent = options?.parent === undefined ? undefined : options.parent === null ? -1 : this.#target(options.parent);
+      if (key === undefined) return this.#appendChecked(m, (input as MessageInput).priority, undefined, parent);
+      return this.sync.keyed(key, m, () => this.#appendChecked(m, (input as MessageInput).priority, key, parent));
     });
   }
 
-  #appendChecked(m: CheckedInput, given: MessageInput["priority"], key?: string): Message | Promise<Message> {
+  #appendChecked(m: CheckedInput, given: MessageInput["priority"], key?: string, parent?: number): Message | Promise<Message> {
     const nodes = this.nodes();
-    const head = this.sync.head;
+    const head = parent ?? this.sync.head;
     const unit = head < 0 ? null : nodes.unitAt(head);
     let unitEnd = false;
     if (m.role === "tool") {
@@ -190,13 +193,37 @@ export class Chat extends ChatView {
    */
   checkout(id: number): Promise<Message> {
     return this.#run(async () => {
-      if (this.checkId(id).isSummary(id)) {
-        throw new CtxloomError("WRONG_ROLE", `Message ${id} is a summary; nothing is appended under a summary. Check out the last message it covers (get(${id}).covers.last) instead.`);
-      }
-      await this.sync.moveHead(id);
+      await this.sync.moveHead(this.#target(id));
       return this.nodes().message(id);
     });
   }
+
+  /** `id` as a message to go on from (a checkout, an append's parent). @throws UNKNOWN_MESSAGE, WRONG_ROLE (a summary) */
+  #target(id: number): number {
+    if (this.checkId(id).isSummary(id)) {
+      throw new CtxloomError("WRONG_ROLE", `Message ${id} is a summary; nothing is appended under a summary. Check out the last message it covers (get(${id}).covers.last) instead.`);
+    }
+    return id;
+  }
+
+  /**
+   * Erases message `id`'s content where ctxloom keeps it, for a user who asks (privacy): the text
+   * becomes REDACTED ("[redacted]"), content parts (images, files, reasoning) go, tool calls keep
+   * their ids and names with "{}" as arguments; ids, roles, the tree and the head stay, and the
+   * stored token count is kept (an upper bound). Every summary whose run holds the message is
+   * redone by the extractive summarizer from the redacted run. In the store (old bytes
+   * overwritten where the store can: see the README), its embeddings, recall's indexes and
+   * queue. Another Loom holding the chat open keeps the old text until it opens it again.
+   * Returns the message as it is now. @throws UNKNOWN_MESSAGE, WRONG_ROLE (a summary), STORE_FAILED
+   */
+  redact(id: number): Promise<Message> {
+    return this.#run(() => {
+      this.checkId(id);
+      const { userId, id: chatId } = this.sync.record;
+      return redactMessage({ ctx: this.#ctx, userId, chatId, nodes: this.nodes(), counter: this.#counter, presentation: this.#summaries.presentation }, id);
+    });
+  }
+
 
   /**
    * Brings the chat up to date with the store: messages other Looms (processes, servers)

@@ -73,13 +73,13 @@ export type RecallScope = "branch" | "chat" | "user";
 export interface BuildRecallOptions {
   /** The text to recall for; default: the build's input, else the newest user message of the branch. */
   query?: string;
-  /** User prompts most similar to the query (default 2). */
+  /** Exchanges holding the best matches for the query, user and assistant messages alike (default 5). */
   prompts?: number;
-  /** For each such prompt's answer, the most similar answers of other exchanges (default 3). */
+  /** For each such exchange's answer, the most similar answers of other exchanges (default 0). */
   answersPerPrompt?: number;
-  /** The newest exchanges of the scope not in the window (default 5). */
+  /** The newest exchanges of the scope not in the window (default 0). */
   recent?: number;
-  /** Similarity hits below this cosine similarity are left out (default: none). */
+  /** Messages whose vector is less similar than this cosine similarity are left out (default: none). */
   minScore?: number;
   /** "branch", "chat" (default) or "user". */
   scope?: RecallScope;

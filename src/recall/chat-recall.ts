@@ -2,10 +2,9 @@ import { CtxloomError, checkOptions, describe } from "../errors.js";
 import type { BuildOptions, BuildRecallOptions, RecallFill } from "../context/types.js";
 import type { RecallHub } from "./hub.js";
 import type { RecallChat } from "./port.js";
-import {
-  checkBuildRecall, checkChatRecall, fitExchanges, openScope, recallIn, recallText,
-  type ChatRecallOptions, type RecalledMessage,
-} from "./scope.js";
+import { checkBuildRecall, checkChatRecall, type ChatRecallOptions, type RecalledMessage } from "./options.js";
+import { fitExchanges, recallIn, recallText, topMessages } from "./recalled.js";
+import { openScope } from "./scope.js";
 
 function hubOf(hub: RecallHub | null): RecallHub {
   if (!hub) {
@@ -22,8 +21,9 @@ export async function chatRecall(recall: RecallHub | null, chat: RecallChat, que
   }
   const hub = hubOf(recall);
   const scope = await openScope(hub, chat, o.scope ?? "chat");
-  const vector = await hub.embedQuery(query);
-  return recallIn(hub, chat.userId, scope, vector, o).flatMap((e) => e.messages);
+  const q = { text: query, vector: await hub.embedQuery(query) };
+  if (o.k !== undefined) return topMessages(hub, chat.userId, scope, q, o.k, o.minScore);
+  return recallIn(hub, chat.userId, scope, q, o).flatMap((e) => e.messages);
 }
 
 /** The newest user message of the branch, or null. */
@@ -60,10 +60,10 @@ export async function recallHook(
   if (query === null) return null;
   const { query: _query, ...counts } = o;
   const scope = await openScope(hub, chat, o.scope ?? "chat");
-  const vector = await hub.embedQuery(query);
+  const q = { text: query, vector: await hub.embedQuery(query) };
   const keys = hub.user(chat.userId).keys;
   const hook = (window: readonly number[], fits: (memory: string) => boolean): RecallFill => {
-    const found = recallIn(hub, chat.userId, scope, vector, counts, window.map((id) => keys.key(chat.chatId, id)));
+    const found = recallIn(hub, chat.userId, scope, q, counts, window.map((id) => keys.key(chat.chatId, id)));
     const kept = fitExchanges(found, fits);
     return { text: recallText(kept), messages: kept.flatMap((e) => e.messages.map((r) => r.message)) };
   };

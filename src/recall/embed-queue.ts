@@ -48,7 +48,11 @@ export class EmbedQueue {
   readonly #deliver: (items: EmbedItem[], vectors: Float32Array) => Promise<void>;
   /** Aborted by `close()`: embedder calls under way are given up at once. */
   readonly #stop = new AbortController();
+  /** Queued items from `#head` on (those before it were embedded): taking a batch costs O(batch), not O(queue). */
   #pending: EmbedItem[] = [];
+  #head = 0;
+  /** Items dropped by `discard` (possibly while their batch was being embedded). */
+  readonly #discarded = new WeakSet<EmbedItem>();
   /** The pending items' "user, chat, id", for O(1) `has`. */
   readonly #queued = new Set<string>();
   #running: Promise<boolean> | null = null;
@@ -84,20 +88,31 @@ export class EmbedQueue {
 
   /** Drops the queued messages `drop` selects (a deleted chat, a cleared memory). */
   discard(drop: (item: EmbedItem) => boolean): void {
-    this.#pending = this.#pending.filter((item) => {
+    this.#pending = this.#pending.slice(this.#head).filter((item) => {
       if (!drop(item)) return true;
       this.#queued.delete(idOf(item.userId, item.chatId, item.id));
+      this.#discarded.add(item);
       return false;
     });
+    this.#head = 0;
   }
 
   /** Pending messages of a user (and chat). */
   pendingOf(userId: string, chatId?: string): number {
-    return this.#pending.filter((item) => item.userId === userId && (chatId === undefined || item.chatId === chatId)).length;
+    let n = 0;
+    for (let i = this.#head; i < this.#pending.length; i++) {
+      const item = this.#pending[i]!;
+      if (item.userId === userId && (chatId === undefined || item.chatId === chatId)) n++;
+    }
+    return n;
+  }
+
+  get #size(): number {
+    return this.#pending.length - this.#head;
   }
 
   stats(): EmbedQueueStats {
-    return { ...this.#stats, pending: this.#pending.length };
+    return { ...this.#stats, pending: this.#size };
   }
 
   /**
@@ -113,7 +128,7 @@ export class EmbedQueue {
     }
     while (!this.#closed) {
       if (this.#running) await this.#running;
-      if (this.#pending.length === 0) return;
+      if (this.#size === 0) return;
       if (!(await this.#run())) return;
     }
   }
@@ -123,6 +138,7 @@ export class EmbedQueue {
     this.#closed = true;
     this.#stop.abort(new CtxloomError("LOOM_CLOSED", "The Loom was closed while an embedding was under way; open a new one with Loom.open()."));
     this.#pending = [];
+    this.#head = 0;
     this.#queued.clear();
     if (this.#timer !== null) clearTimeout(this.#timer);
     this.#timer = null;
@@ -133,7 +149,7 @@ export class EmbedQueue {
   }
 
   #schedule(delay: number): void {
-    if (this.#closed || this.#running || this.#timer !== null || this.#pending.length === 0) return;
+    if (this.#closed || this.#running || this.#timer !== null || this.#size === 0) return;
     this.#timer = setTimeout(() => {
       this.#timer = null;
       void this.#run();
@@ -154,7 +170,7 @@ export class EmbedQueue {
   }
 
   async #batch(): Promise<boolean> {
-    const batch = this.#pending.slice(0, EMBED_BATCH);
+    const batch = this.#pending.slice(this.#head, this.#head + EMBED_BATCH);
     if (batch.length === 0) return true;
     if (this.#failedInRow > 0) this.#stats.retries++;
     let vectors: Float32Array;
@@ -169,13 +185,17 @@ export class EmbedQueue {
       return false;
     }
     this.#failedInRow = 0;
-    // Items discarded meanwhile (a delete, a clear) are not in the queue any more.
-    const still = new Set(this.#pending);
-    const kept = batch.filter((item) => still.has(item));
-    const taken = new Set(batch);
-    this.#pending = this.#pending.filter((item) => !taken.has(item));
+    if (this.#closed) return true;
+    // Items discarded meanwhile (a delete, a clear) are not in the queue any more; what a
+    // discard left of the batch is still at the front of the queue, in order.
+    const kept = batch.filter((item) => !this.#discarded.has(item));
+    this.#head += kept.length;
+    if (this.#head > 4096 && this.#head * 2 > this.#pending.length) {
+      this.#pending = this.#pending.slice(this.#head);
+      this.#head = 0;
+    }
     for (const item of kept) this.#queued.delete(idOf(item.userId, item.chatId, item.id));
-    if (this.#closed || kept.length === 0) return true;
+    if (kept.length === 0) return true;
     const dim = this.#embedder.dimension;
     const rows = new Float32Array(kept.length * dim);
     batch.forEach((item, i) => {

@@ -132,10 +132,18 @@ export function hashInto(text: string, out: Float32Array, stopWords = true): voi
   for (let j = 0; j < dim; j++) out[j] = acc[j]! * scale;
 }
 
+/** Embedders made by hashingEmbedder(): recall weighs their queries by the scope's corpus statistics (corpus.ts). */
+const BUILT_IN = new WeakSet<Embedder>();
+
+/** Whether `embedder` is a built-in one, whose coordinates stand for hashed words (so a per-coordinate idf means something). */
+export const isHashingEmbedder = (embedder: Embedder): boolean => BUILT_IN.has(embedder);
+
 /**
  * The built-in embedder: deterministic signed feature hashing of words and character
  * n-grams, L2-normalized. Needs no model or network and runs on every runtime (Workers
- * included); it finds texts that share words or word stems, not synonyms. Throws
+ * included); it finds texts that share words or word stems, not synonyms. Recall weighs its
+ * queries by the idf of each coordinate in the scope (rare words decide, common ones do not),
+ * kept as messages are added. Throws
  * INVALID_ARGUMENT for bad options.
  */
 export function hashingEmbedder(options?: HashingEmbedderOptions): Embedder {
@@ -145,7 +153,7 @@ export function hashingEmbedder(options?: HashingEmbedderOptions): Embedder {
     throw new CtxloomError("INVALID_ARGUMENT", `hashingEmbedder stopWords must be true or false; got ${String(o.stopWords)}.`);
   }
   const stopWords = o.stopWords ?? true;
-  return {
+  const embedder: Embedder = {
     name: `hashing-${dimension}`,
     dimension,
     embed: async (texts, signal) => {
@@ -157,4 +165,6 @@ export function hashingEmbedder(options?: HashingEmbedderOptions): Embedder {
       });
     },
   };
+  BUILT_IN.add(embedder);
+  return embedder;
 }

@@ -5,7 +5,7 @@ import { checkEmbedder, embedTexts, type Embedder } from "./embedder.js";
 import { hashingEmbedder } from "./hashing.js";
 import { KeyMap } from "./keys.js";
 import { RecallMemory, type StoredVector } from "./memory.js";
-import type { RecallMessage } from "./policy.js";
+import { ExchangeScope } from "./exchanges.js";
 import type { EmbedderInfo, MessageSource, RecallStore } from "./port.js";
 import { EmbedQueue, type EmbedItem, type EmbedQueueStats } from "./embed-queue.js";
 
@@ -16,6 +16,10 @@ export interface RecallStats extends EmbedQueueStats {
   dimension: number;
   /** Messages whose vectors are loaded in this Loom's indexes (embedded here or restored from the store). */
   indexed: number;
+  /** Messages in the lexical indexes (their texts, indexed when recall first reads a chat, then as they are appended). */
+  lexical: number;
+  /** Bytes the lexical indexes hold in WASM memory (0 on the JS engine, whose heap is not counted). */
+  lexicalBytes: number;
 }
 
 /**
@@ -36,6 +40,8 @@ interface UserRecall {
   epoch: number;
   /** Other chats' messages read from the store for scope "user", with the update time they had. */
   others: Map<string, { updatedAt: number; list: Message[] }>;
+  /** Each chat's messages grouped into exchanges, kept as it grows. */
+  exchanges: Map<string, ExchangeScope>;
 }
 
 /** An all-zero vector (a text of stop words only) has no direction: it is stored, never indexed. */
@@ -43,6 +49,9 @@ const blank = (v: Float32Array) => v.every((x) => x === 0);
 
 const embeddable = (m: Message): m is Message & { role: "user" | "assistant" } =>
   (m.role === "user" || m.role === "assistant") && m.kind !== "summary" && m.content.trim() !== "";
+
+/** A message as the lexical channel indexes it. */
+const textOf = (key: number, m: Message & { role: "user" | "assistant" }) => ({ key, role: m.role, content: m.content, ...(m.name === undefined ? {} : { name: m.name }) });
 
 /**
  * A Loom's recall: the embedder, the background queue that embeds appended messages, and
@@ -87,7 +96,10 @@ export class RecallHub {
     this.#checkOpen();
     let u = this.#users.get(userId);
     if (!u) {
-      u = { memory: RecallMemory.create(this.#engine, { embedder: this.embedder }), keys: new KeyMap(), loaded: new Map(), cleared: new Map(), epoch: 0, others: new Map() };
+      u = {
+        memory: RecallMemory.create(this.#engine, { embedder: this.embedder }), keys: new KeyMap(), loaded: new Map(), cleared: new Map(), epoch: 0,
+        others: new Map(), exchanges: new Map(),
+      };
       this.#users.set(userId, u);
     }
     return u;
@@ -100,14 +112,19 @@ export class RecallHub {
    */
   appended(userId: string, chatId: string, m: Message): void {
     if (this.#closed || !embeddable(m)) return;
-    if (!this.#eager && !this.#users.get(userId)?.loaded.has(chatId)) return;
+    const read = this.#users.get(userId)?.loaded.has(chatId) === true;
+    if (!this.#eager && !read) return;
     const u = this.user(userId);
+    // A chat recall has read keeps its lexical index current (a few µs); others are indexed when first read.
+    if (read) u.memory.index([textOf(u.keys.key(chatId, m.id), m)]);
     this.queue.push([{ userId, chatId, id: m.id, key: u.keys.key(chatId, m.id), role: m.role, content: m.content, epoch: u.epoch }]);
   }
 
   /**
-   * Loads a chat's stored vectors of this embedder into the user's indexes, once, and queues
-   * the messages that have none (another embedder made them, or they were never embedded).
+   * Loads a chat's stored vectors of this embedder into the user's indexes, once, indexes its
+   * texts in the lexical channel, and queues the messages that have no vector (another
+   * embedder made them, or they were never embedded). Messages up to a memory clear's mark
+   * are left out of both.
    */
   async ensureChat(userId: string, chatId: string, source: MessageSource): Promise<void> {
     const u = this.user(userId);
@@ -140,30 +157,33 @@ export class RecallHub {
     this.#queueMissing(u, userId, chatId, source, mark + 1, stored);
   }
 
-  /** Queues the messages from `from` on that have no vector and are not queued; notes the size seen. */
+  /** Indexes the texts of the messages from `from` on and queues those that have no vector and are not queued; notes the size seen. */
   #queueMissing(u: UserRecall, userId: string, chatId: string, source: MessageSource, from: number, stored?: Set<number>): void {
     const missing: EmbedItem[] = [];
+    const texts = [];
     for (let id = from; id < source.size; id++) {
       const m = source.message(id);
-      if (!embeddable(m) || stored?.has(id)) continue;
+      if (!embeddable(m)) continue;
       const key = u.keys.key(chatId, id);
+      texts.push(textOf(key, m));
+      if (stored?.has(id)) continue;
       if (!u.memory.has(key) && !this.queue.has(userId, chatId, id)) missing.push({ userId, chatId, id, key, role: m.role, content: m.content, epoch: u.epoch });
     }
+    u.memory.index(texts);
     this.queue.push(missing);
     u.loaded.set(chatId, source.size);
   }
 
-  /** The scope messages of one chat under the user's keys (all branches), parents first. */
-  scopeOf(userId: string, chatId: string, source: MessageSource, ids?: readonly number[]): RecallMessage[] {
-    const keys = this.user(userId).keys;
-    const out: RecallMessage[] = [];
-    const each = (id: number) => {
+  /** One chat's messages grouped into exchanges under the user's keys (all branches): grouped once, then as the chat grows. */
+  exchanges(userId: string, chatId: string, source: MessageSource): ExchangeScope {
+    const u = this.user(userId);
+    let scope = u.exchanges.get(chatId);
+    if (!scope || scope.size > source.size) u.exchanges.set(chatId, (scope = new ExchangeScope()));
+    for (let id = scope.size; id < source.size; id++) {
       const m = source.message(id);
-      out.push({ key: keys.key(chatId, id), parent: m.parentId === null ? -1 : keys.key(chatId, m.parentId), role: m.role, kind: m.kind });
-    };
-    if (ids) ids.forEach(each);
-    else for (let id = 0; id < source.size; id++) each(id);
-    return out;
+      scope.add({ key: u.keys.key(chatId, id), parent: m.parentId === null ? -1 : u.keys.key(chatId, m.parentId), role: m.role, kind: m.kind });
+    }
+    return scope;
   }
 
   /**
@@ -192,16 +212,22 @@ export class RecallHub {
   async #deliver(items: EmbedItem[], vectors: Float32Array): Promise<void> {
     const dim = this.embedder.dimension;
     const byChat = new Map<string, { userId: string; chatId: string; rows: { messageId: number; vector: Float32Array }[] }>();
+    const restored = new Map<UserRecall, StoredVector[]>(); // one insert per user and batch
     items.forEach((item, i) => {
       const u = this.#users.get(item.userId);
       if (!u || u.epoch !== item.epoch || u.keys.pair(item.key) === undefined || u.memory.has(item.key)) return;
       const vector = vectors.slice(i * dim, (i + 1) * dim);
-      if (!blank(vector)) u.memory.restore([{ key: item.key, role: item.role, vector }]);
+      if (!blank(vector)) {
+        const list = restored.get(u);
+        if (list) list.push({ key: item.key, role: item.role, vector });
+        else restored.set(u, [{ key: item.key, role: item.role, vector }]);
+      }
       const at = `${item.userId}\u0000${item.chatId}`;
       let entry = byChat.get(at);
       if (!entry) byChat.set(at, (entry = { userId: item.userId, chatId: item.chatId, rows: [] }));
       entry.rows.push({ messageId: item.id, vector });
     });
+    for (const [u, list] of restored) u.memory.restore(list);
     for (const { userId, chatId, rows } of byChat.values()) {
       await fromStore("storing embeddings", () => this.store.putEmbeddings(userId, chatId, this.#info, rows));
     }
@@ -214,6 +240,7 @@ export class RecallHub {
     if (!u) return;
     u.memory.forget(u.keys.forgetChat(chatId));
     u.others.delete(chatId);
+    u.exchanges.delete(chatId);
     u.loaded.delete(chatId);
     u.cleared.delete(chatId);
   }
@@ -261,8 +288,14 @@ export class RecallHub {
 
   stats(): RecallStats {
     let indexed = 0;
-    for (const u of this.#users.values()) indexed += u.memory.prompts.size + u.memory.answers.size;
-    return { embedder: this.embedder.name, dimension: this.embedder.dimension, indexed, ...this.queue.stats() };
+    let lexical = 0;
+    let lexicalBytes = 0;
+    for (const u of this.#users.values()) {
+      indexed += u.memory.prompts.size + u.memory.answers.size;
+      lexical += u.memory.lexical.size;
+      lexicalBytes += Math.max(0, u.memory.lexical.bytes);
+    }
+    return { embedder: this.embedder.name, dimension: this.embedder.dimension, indexed, lexical, lexicalBytes, ...this.queue.stats() };
   }
 
   /** Stops the queue (aborting an embedder call under way) and frees the indexes; recall under way then fails with LOOM_CLOSED. */

@@ -2,8 +2,11 @@ import { CtxloomError, checkInteger, checkOptions, describe } from "../errors.js
 import type { Engine } from "../engine/types.js";
 import { checkEmbedder, embedTexts, type Embedder } from "./embedder.js";
 import { EmbeddingIndex } from "./embedding-index.js";
-import { hashingEmbedder } from "./hashing.js";
-import { checkRecallOptions, recallExchanges, type RecallMessage, type RecallOptions, type RecallResult } from "./policy.js";
+import { hashingEmbedder, isHashingEmbedder } from "./hashing.js";
+import { CorpusStats } from "./corpus.js";
+import { LexicalScope } from "./lexical-scope.js";
+import { checkRecallOptions, rankingWant, recallExchanges, scopeGraph, type RecallMessage, type RecallOptions, type RecallResult } from "./policy.js";
+import { RANKING, rankMessages, type RankScope, type Ranked } from "./rank.js";
 
 export interface RecallMemoryOptions {
   /** What turns texts into vectors (default: hashingEmbedder(), 384 dimensions). */
@@ -12,11 +15,18 @@ export interface RecallMemoryOptions {
   quantized?: boolean;
 }
 
-/** A message to remember: its key in the scope, role and text. */
+/** A message to remember: its key in the scope, role and text (and its author's name, if any). */
 export interface MemoryItem {
   key: number;
   role: RecallMessage["role"];
   content: string;
+  name?: string;
+}
+
+/** A query as the channels take it: its text (lexical) and its embedding (dense; null when it has none). */
+export interface RecallQuery {
+  text: string;
+  vector: Float32Array | null;
 }
 
 /** A message's vector as its embedder made it: what `add` returns and `restore` takes. */
@@ -29,39 +39,51 @@ export interface StoredVector {
 const KNOWN = ["embedder", "quantized"] as const;
 
 /**
- * The embeddings of one recall scope (a chat, or a user's chats through a KeyMap): user
- * prompts and assistant answers in two indexes on the engine, filled through an embedder,
- * and queried with the recall policy. The Chat calls `add` as messages arrive and `recall`
- * when it builds a context.
+ * What recall knows of one scope (a chat, or a user's chats through a KeyMap), in its two
+ * channels: the embeddings of user prompts and assistant answers (two indexes on the engine,
+ * filled through an embedder, with corpus statistics for the built-in one) and the lexical
+ * index of their texts. `rank` matches a query against every message of both; `recall` runs
+ * the recall policy over the ranking.
  */
 export class RecallMemory {
   readonly embedder: Embedder;
   readonly prompts: EmbeddingIndex;
   readonly answers: EmbeddingIndex;
+  readonly lexical: LexicalScope;
+  /** Per-coordinate document frequencies, for the built-in embedder (null for others). */
+  readonly #corpus: CorpusStats | null;
 
-  private constructor(embedder: Embedder, prompts: EmbeddingIndex, answers: EmbeddingIndex) {
+  private constructor(embedder: Embedder, prompts: EmbeddingIndex, answers: EmbeddingIndex, lexical: LexicalScope) {
     this.embedder = embedder;
     this.prompts = prompts;
     this.answers = answers;
+    this.lexical = lexical;
+    this.#corpus = isHashingEmbedder(embedder) ? new CorpusStats(embedder.dimension) : null;
   }
 
   /** An empty memory on `engine`. Throws INVALID_ARGUMENT, OUT_OF_MEMORY. */
   static create(engine: Engine, options?: RecallMemoryOptions): RecallMemory {
     const o = checkOptions<RecallMemoryOptions>(options, "RecallMemory options", KNOWN);
     const embedder = o.embedder === undefined ? hashingEmbedder() : checkEmbedder(o.embedder);
-    const prompts = EmbeddingIndex.create(engine, { dimension: embedder.dimension, quantized: o.quantized ?? false });
+    const made: { drop(): void }[] = [];
     try {
-      return new RecallMemory(embedder, prompts, EmbeddingIndex.create(engine, { dimension: embedder.dimension, quantized: o.quantized ?? false }));
+      const index = () => EmbeddingIndex.create(engine, { dimension: embedder.dimension, quantized: o.quantized ?? false });
+      const prompts = index();
+      made.push(prompts);
+      const answers = index();
+      made.push(answers);
+      return new RecallMemory(embedder, prompts, answers, LexicalScope.create(engine));
     } catch (error) {
-      prompts.drop();
+      for (const m of made) m.drop();
       throw error;
     }
   }
 
   /**
-   * Embeds and stores user and assistant messages (one embed call for all); system and tool
-   * messages and empty texts are skipped. Returns the vectors as the embedder gave them (to
-   * persist with the store's putEmbeddings; `restore` takes them back without embedding).
+   * Embeds and stores user and assistant messages (one embed call for all), and indexes their
+   * texts; system and tool messages and empty texts are skipped. Returns the vectors as the
+   * embedder gave them (to persist with the store's putEmbeddings; `restore` takes them back
+   * without embedding, `index` indexes the texts).
    * Throws INVALID_ARGUMENT (a bad item, a key already stored), EMBEDDER_FAILED,
    * OUT_OF_MEMORY; on any of them nothing is stored.
    */
@@ -72,7 +94,19 @@ export class RecallMemory {
     const dim = this.embedder.dimension;
     const out = kept.map((item, i) => ({ key: item.key, role: item.role, vector: vectors.slice(i * dim, (i + 1) * dim) }));
     this.#insert(out);
+    this.index(kept);
     return out;
+  }
+
+  /**
+   * Indexes the texts of user and assistant messages in the lexical channel (those indexed
+   * already are skipped): a scope rebuilt from its messages when recall first reads them.
+   * Throws OUT_OF_MEMORY. O(words).
+   */
+  index(items: readonly MemoryItem[]): void {
+    for (const item of items) {
+      if ((item.role === "user" || item.role === "assistant") && item.content.trim() !== "") this.lexical.add(item.key, item.content, item.name);
+    }
   }
 
   /**
@@ -102,7 +136,7 @@ export class RecallMemory {
     });
   }
 
-  /** Adds checked vectors to the two indexes, both or neither. */
+  /** Adds checked vectors to the two indexes, both or neither, and counts them in the corpus. */
   #insert(items: readonly StoredVector[]): void {
     const user = items.filter((item) => item.role === "user");
     const assistant = items.filter((item) => item.role === "assistant");
@@ -113,6 +147,7 @@ export class RecallMemory {
       this.prompts.remove(user.map((item) => item.key));
       throw error;
     }
+    if (this.#corpus) for (const item of [...user, ...assistant]) this.#corpus.count(item.vector, 1);
   }
 
   /** Whether a message key is remembered. */
@@ -120,22 +155,66 @@ export class RecallMemory {
     return this.prompts.has(key) || this.answers.has(key);
   }
 
-  /** Forgets these keys (those not remembered are ignored). */
+  /** Forgets these keys in both channels (those not remembered are ignored). */
   forget(keys: readonly number[]): void {
-    this.prompts.remove(keys.filter((k) => this.prompts.has(k)));
-    this.answers.remove(keys.filter((k) => this.answers.has(k)));
+    for (const index of [this.prompts, this.answers]) {
+      const held = keys.filter((k) => index.has(k));
+      if (this.#corpus) for (const k of held) this.#corpus.count(index.vector(k), -1);
+      index.remove(held);
+    }
+    this.lexical.remove(keys);
   }
 
   /** Forgets everything (clear memory). */
   clear(): void {
     this.prompts.clear();
     this.answers.clear();
+    this.lexical.clear();
+    this.#corpus?.clear();
   }
 
-  /** Frees both indexes; later calls throw INVALID_ARGUMENT. */
+  /** Frees the indexes; later calls throw INVALID_ARGUMENT. */
   drop(): void {
     this.prompts.drop();
     this.answers.drop();
+    this.lexical.drop();
+  }
+
+  /** The query vector as the dense channel compares it: weighted by the scope's idf for the built-in embedder. */
+  #weighed(vector: Float32Array): Float32Array | null {
+    const q = this.#corpus ? this.#corpus.weigh(vector) : vector;
+    return q.some((x) => x !== 0) ? q : null;
+  }
+
+  /**
+   * The messages of `scope` that match the query, best first (see rank.ts): lexical
+   * candidates re-ranked by their vectors, with their neighbours' share. The scope says
+   * which keys may come back; `want` how many at least, when that many match.
+   */
+  rank(query: RecallQuery, scope: RankScope, want: number, minScore?: number): Ranked[] {
+    const vector = query.vector && this.#weighed(query.vector);
+    return rankMessages({
+      lexical: (k) => this.lexical.query(query.text, k, RANKING.k1, RANKING.b),
+      lexicalSize: this.lexical.size,
+      dense: (keys) => {
+        const out = new Float64Array(keys.length).fill(NaN);
+        if (!vector) return out;
+        for (const index of [this.prompts, this.answers]) {
+          const at = keys.flatMap((k, i) => (index.has(k) ? [i] : []));
+          if (at.length === 0) continue;
+          const scores = index.score(vector, at.map((i) => keys[i]!));
+          at.forEach((i, j) => (out[i] = scores[j]!));
+        }
+        return out;
+      },
+      denseSearch: (k) => {
+        if (!vector) return null;
+        const hits = [...this.prompts.search(vector, { k }), ...this.answers.search(vector, { k })];
+        return hits.sort((a, b) => b.score - a.score || a.key - b.key).slice(0, k);
+      },
+      denseFindsOwn: this.#corpus === null,
+      holds: (key) => this.has(key) || this.lexical.has(key),
+    }, scope, { want, minScore });
   }
 
   /**
@@ -147,9 +226,9 @@ export class RecallMemory {
     if (typeof query !== "string" || query.trim() === "") {
       throw new CtxloomError("INVALID_ARGUMENT", `A recall query must be a non-empty text; got ${describe(query)}.`);
     }
-    checkRecallOptions(options); // before the embedder is paid for
+    const o = checkRecallOptions(options); // before the embedder is paid for
     const vector = await embedTexts(this.embedder, [query], signal);
-    const empty = vector.every((x) => x === 0);
-    return recallExchanges({ messages, prompts: this.prompts, answers: this.answers, query: empty ? null : vector }, options);
+    const ranked = this.rank({ text: query, vector }, scopeGraph(messages), rankingWant(o), o.minScore);
+    return recallExchanges({ messages, ranked, answers: this.answers }, o);
   }
 }

@@ -25,7 +25,7 @@ it("recall prints the scored exchanges of an imported chat; bad options exit 2",
   const text = await cli(["recall", id, "what", "is", "in", "the", "chart", "--prompts", "1"], store);
   expect(text.code).toBe(0);
   expect(text.out).toMatch(/^ +\d\.\d{3} prompt +#\d+ +user +/);
-  const found = JSON.parse((await cli(["recall", id, "what is in the chart", "--scope", "branch", "--json"], store)).out);
+  const found = JSON.parse((await cli(["recall", id, "what is 6 times 7", "--scope", "branch", "--json"], store)).out); // the chart is on another branch
   expect(found.length).toBeGreaterThan(0);
   expect(found[0]).toMatchObject({ chatId: id, reason: "prompt", message: { role: "user" } });
   // The vectors were stored: they are the embedder's, in the store.

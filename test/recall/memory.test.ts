@@ -1,4 +1,5 @@
-// RecallMemory: what `add` embeds can be persisted and restored without calling the embedder.
+// RecallMemory: what `add` embeds can be persisted and restored without calling the embedder;
+// the texts are indexed again from the messages (`index`), as recall rebuilds a scope.
 import { expect, it } from "vitest";
 import type { Embedder } from "../../src/recall/embedder.js";
 import { hashingEmbedder } from "../../src/recall/hashing.js";
@@ -11,7 +12,7 @@ const items = TEXTS.map((content, key) => ({ key, role: (key % 2 ? "assistant" :
 const messages: RecallMessage[] = TEXTS.map((_, key) => ({ key, parent: key - 1, role: key % 2 ? "assistant" : "user" }));
 
 forEachEngine((kind) => {
-  it("add returns the vectors; restore brings them back without the embedder, with the same answers", async () => {
+  it("add returns the vectors; restore brings them back without the embedder, index the texts, with the same answers", async () => {
     const inner = hashingEmbedder({ dimension: 64 });
     let calls = 0;
     const counting: Embedder = { name: inner.name, dimension: 64, embed: (t, s) => (calls++, inner.embed(t, s)) };
@@ -24,6 +25,10 @@ forEachEngine((kind) => {
     const second = RecallMemory.create(await makeEngine(kind), { embedder: counting });
     second.restore(vectors);
     expect(calls).toBe(1);
+    // The vectors alone find the tulips too (the dense channel searches when words match nothing).
+    expect((await second.recall("when do my tulips flower?", messages, { recent: 0 })).exchanges[0]!.keys).toEqual([0, 1]);
+    second.index(items);
+    expect(second.lexical.size).toBe(4);
     const want = await first.recall("when do my tulips flower?", messages, { recent: 0 });
     expect(await second.recall("when do my tulips flower?", messages, { recent: 0 })).toEqual(want);
     expect(want.exchanges[0]!.keys).toEqual([0, 1]);

@@ -1,52 +1,68 @@
-// The recall policy on random conversations (fast-check): both engines choose the same
-// exchanges, and what comes back holds the rules whatever the input.
+// Recall on random conversations (fast-check): both engines rank the messages alike, bit for
+// bit, and choose the same exchanges; what comes back holds the rules whatever the input.
 import fc from "fast-check";
 import { expect, it } from "vitest";
-import { EmbeddingIndex } from "../../src/recall/embedding-index.js";
+import { ExchangeScope } from "../../src/recall/exchanges.js";
+import { RecallMemory } from "../../src/recall/memory.js";
 import { recallExchanges, type RecallMessage } from "../../src/recall/policy.js";
 import { ENGINES, makeEngine } from "../helpers.js";
 
-const DIM = 8;
 const ROLES = ["user", "assistant", "assistant", "tool", "system"] as const;
+const WORDS = "cat dog pizza river valley sister moved Lisbon adopted puppy Hazel marathon Berlin cello guitar the a is what my".split(" ");
 
-/** A random conversation tree: parents earlier, tool messages in the unit of an assistant before them when one exists. */
+/** A random conversation tree: parents earlier, tool messages in the unit of an assistant before them when one exists, texts of a small vocabulary. */
 const conversation = fc.array(
-  fc.record({ parent: fc.nat(), role: fc.constantFrom(...ROLES), summary: fc.boolean(), vector: fc.array(fc.integer({ min: -3, max: 3 }), { minLength: DIM, maxLength: DIM }) }),
+  fc.record({ parent: fc.nat(), role: fc.constantFrom(...ROLES), summary: fc.boolean(), words: fc.array(fc.nat(WORDS.length - 1), { maxLength: 12 }) }),
   { minLength: 20, maxLength: 80 },
 );
+const text = (words: number[]) => words.map((w) => WORDS[w]).join(" ");
 
-it("random trees: whole exchanges, nothing from the window, no summaries, same on both engines", async () => {
+function tree(raw: { parent: number; role: RecallMessage["role"]; summary: boolean }[]): RecallMessage[] {
+  const messages: RecallMessage[] = [];
+  let lastAssistant = -1;
+  raw.forEach((m, key) => {
+    const parent = key === 0 ? -1 : m.parent % (key + 1) === key ? -1 : m.parent % key;
+    const kind = m.summary && m.role === "assistant" && key % 5 === 0 ? ("summary" as const) : undefined;
+    const msg: RecallMessage = { key, parent, role: m.role, ...(kind ? { kind } : {}) };
+    if (m.role === "tool" && lastAssistant >= 0) msg.unit = lastAssistant;
+    if (m.role === "assistant" && !kind) lastAssistant = key;
+    messages.push(msg);
+  });
+  return messages;
+}
+
+it("random trees: the same ranking and exchanges on both engines; whole exchanges, nothing from the window, no summaries", async () => {
   const reasons = new Set<string>();
   await fc.assert(
     fc.asyncProperty(
       conversation,
-      fc.array(fc.integer({ min: -3, max: 3 }), { minLength: DIM, maxLength: DIM }).filter((q) => q.some((x) => x !== 0)),
-      fc.record({ prompts: fc.nat(2), answersPerPrompt: fc.nat(4), recent: fc.nat(6), minScore: fc.constantFrom(undefined, -1, 0, 0.5) }),
+      fc.array(fc.nat(WORDS.length - 1), { minLength: 1, maxLength: 6 }),
+      fc.record({ prompts: fc.nat(3), answersPerPrompt: fc.nat(3), recent: fc.nat(4), minScore: fc.constantFrom(undefined, -1, 0, 0.3) }),
       fc.array(fc.nat(100), { maxLength: 10 }),
-      async (raw, query, options, exclude) => {
-        const messages: RecallMessage[] = [];
-        let lastAssistant = -1;
-        raw.forEach((m, key) => {
-          const parent = key === 0 ? -1 : m.parent % (key + 1) === key ? -1 : m.parent % key;
-          const kind = m.summary && m.role === "assistant" && key % 5 === 0 ? ("summary" as const) : undefined;
-          const msg: RecallMessage = { key, parent, role: m.role, ...(kind ? { kind } : {}) };
-          if (m.role === "tool" && lastAssistant >= 0) msg.unit = lastAssistant;
-          if (m.role === "assistant" && !kind) lastAssistant = key;
-          messages.push(msg);
-        });
+      async (raw, queryWords, options, exclude) => {
+        const messages = tree(raw);
+        const query = text(queryWords);
         const results = [];
         for (const kind of ENGINES) {
-          const engine = await makeEngine(kind);
-          const prompts = EmbeddingIndex.create(engine, { dimension: DIM });
-          const answers = EmbeddingIndex.create(engine, { dimension: DIM, quantized: true });
-          const of = (role: string) => messages.filter((m) => m.role === role);
-          prompts.add(of("user").map((m) => m.key), of("user").map((m) => raw[m.key]!.vector));
-          answers.add(of("assistant").map((m) => m.key), of("assistant").map((m) => raw[m.key]!.vector));
-          results.push(recallExchanges({ messages, prompts, answers, query }, { ...options, exclude }));
+          const memory = RecallMemory.create(await makeEngine(kind));
+          await memory.add(messages.filter((m) => m.kind !== "summary").map((m) => ({ key: m.key, role: m.role, content: text(raw[m.key]!.words) })));
+          const scope = ExchangeScope.of(messages);
+          const [vector] = await memory.embedder.embed([query]);
+          const ranked = memory.rank({ text: query, vector: Float32Array.from(vector!) }, scope, 10, options.minScore);
+          results.push({ ranked, chosen: recallExchanges({ messages: scope, ranked, answers: memory.answers }, { ...options, exclude }) });
+          memory.drop();
         }
-        expect(results[0]).toEqual(results[1]);
-        const r = results[0]!;
+        expect(results[0]).toEqual(results[1]); // scores compared with toEqual: the same numbers
+        const { ranked, chosen: r } = results[0]!;
         const byKey = new Map(messages.map((m) => [m.key, m]));
+        for (let i = 1; i < ranked.length; i++) {
+          const [a, b] = [ranked[i - 1]!, ranked[i]!];
+          expect(a.score > b.score || (a.score === b.score && a.key < b.key)).toBe(true);
+        }
+        for (const h of ranked) {
+          expect(["user", "assistant"]).toContain(byKey.get(h.key)!.role);
+          expect(byKey.get(h.key)!.kind).not.toBe("summary");
+        }
         const excluded = new Set(exclude);
         const seen = new Set<number>();
         for (const e of r.exchanges) {
@@ -57,7 +73,6 @@ it("random trees: whole exchanges, nothing from the window, no summaries, same o
             expect(seen.has(key)).toBe(false); // an exchange comes once
             seen.add(key);
           }
-          if (e.score !== null && options.minScore !== undefined) expect(e.score).toBeGreaterThanOrEqual(Math.fround(options.minScore));
         }
         // A tool unit is never split: its assistant message and its results come together or not at all.
         for (const m of messages) if (m.unit !== undefined && m.unit !== m.key) expect(seen.has(m.key)).toBe(seen.has(m.unit));
@@ -67,7 +82,25 @@ it("random trees: whole exchanges, nothing from the window, no summaries, same o
         for (const e of r.exchanges) reasons.add(e.reason);
       },
     ),
-    { numRuns: 80 },
+    { numRuns: 60 },
   );
   expect([...reasons].sort()).toEqual(["prompt", "recent", "similar"]); // the runs exercised every part
+});
+
+it("a scope grouped as the chat grows is the scope grouped at once", () => {
+  fc.assert(
+    fc.property(conversation, fc.nat(80), (raw, cut) => {
+      const messages = tree(raw);
+      const grown = ExchangeScope.of(messages.slice(0, cut % messages.length));
+      for (const m of messages.slice(cut % messages.length)) grown.add(m);
+      const whole = ExchangeScope.of(messages);
+      for (const m of messages) {
+        expect(grown.exchangeOf(m.key)).toBe(whole.exchangeOf(m.key));
+        expect(grown.neighbours(m.key)).toEqual(whole.neighbours(m.key));
+        expect(grown.members(m.key)).toEqual(whole.members(m.key));
+      }
+      expect(grown.newest(5)).toEqual(whole.newest(5));
+    }),
+    { numRuns: 100 },
+  );
 });

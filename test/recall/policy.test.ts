@@ -1,8 +1,11 @@
-// The recall policy on both engines, with vectors chosen by hand so every pick is known.
+// The recall policy on both engines, with vectors chosen by hand so every pick is known: a
+// query's ranking is the prompts' cosine with it (positive ones), as the hybrid ranking hands
+// the policy its matches best first.
 import { beforeEach, expect, it } from "vitest";
 import type { Engine } from "../../src/engine/index.js";
 import { EmbeddingIndex } from "../../src/recall/embedding-index.js";
-import { recallExchanges, type RecallMessage, type RecallOptions } from "../../src/recall/policy.js";
+import { RECALL_DEFAULTS, recallExchanges, type RecallMessage, type RecallOptions } from "../../src/recall/policy.js";
+import type { Ranked } from "../../src/recall/rank.js";
 import { RecallMemory } from "../../src/recall/memory.js";
 import type { Embedder } from "../../src/recall/embedder.js";
 import { expectRejectCode, expectThrowCode, forEachEngine, makeEngine } from "../helpers.js";
@@ -42,7 +45,8 @@ forEachEngine((kind) => {
   let prompts: EmbeddingIndex;
   let answers: EmbeddingIndex;
   const convo = conversation();
-  const run = (query: Float32Array | null, options?: RecallOptions) => recallExchanges({ messages: convo.messages, prompts, answers, query }, options);
+  const rank = (query: Float32Array | null): Ranked[] => (query ? prompts.search(query, { k: 100 }).filter((h) => h.score > 0) : []);
+  const run = (query: Float32Array | null, options?: RecallOptions) => recallExchanges({ messages: convo.messages, ranked: rank(query), answers }, options);
   const startsOf = (r: ReturnType<typeof run>) => r.exchanges.map((e) => [convo.starts.indexOf(e.start), e.reason]);
 
   beforeEach(async () => {
@@ -56,7 +60,7 @@ forEachEngine((kind) => {
     answers.add(convo.answers, convo.answers.map((_, e) => answerDir(e)));
   });
 
-  it("the k1 prompts nearest the query, their answers, the answers like those, the last N", () => {
+  it("the exchanges of the best matches (best first), the answers like theirs, the last N", () => {
     const r = run(dir(2, 3, 0.9), { prompts: 2, answersPerPrompt: 1, recent: 1 });
     expect(startsOf(r)).toEqual([[2, "prompt"], [3, "prompt"], [7, "similar"], [8, "similar"], [9, "recent"]]);
     const two = r.exchanges[0]!;
@@ -64,14 +68,17 @@ forEachEngine((kind) => {
     expect(two.score).toBeCloseTo(1 / Math.hypot(1, 0.9), 6);
     expect(r.exchanges[2]!.via).toBe(convo.answers[2]);
     expect(r.exchanges[4]!.score).toBeNull();
-    expect(r.messages.map((m) => m.key)).toEqual(r.exchanges.flatMap((e) => e.keys)); // oldest first
+    expect(r.messages.map((m) => m.key)).toEqual(r.exchanges.flatMap((e) => e.keys)); // exchange after exchange
+    // A better match later in the ranking's list comes first all the same: the order is the ranking's.
+    const flipped = recallExchanges({ messages: convo.messages, ranked: [{ key: convo.answers[6]!, score: 3 }, { key: convo.starts[1]!, score: 2 }], answers }, { recent: 0 });
+    expect(startsOf(flipped)).toEqual([[6, "prompt"], [1, "prompt"]]); // an answer's match brings its exchange
   });
 
-  it("defaults: 2 prompts, 3 similar answers each, the last 5 exchanges", () => {
-    const r = run(dir(0));
-    expect(r.exchanges.filter((e) => e.reason === "recent").map((e) => convo.starts.indexOf(e.start))).toEqual([5, 6, 7, 8, 9].filter((e) => !r.exchanges.some((x) => x.reason !== "recent" && x.start === convo.starts[e])));
-    expect(r.exchanges.filter((e) => e.reason === "prompt")).toHaveLength(2);
-    expect(r.exchanges.filter((e) => e.reason === "similar").length).toBeLessThanOrEqual(6);
+  it("defaults: the exchanges of the 5 best matches, no similar answers, no recent exchanges", () => {
+    expect(RECALL_DEFAULTS).toEqual({ prompts: 5, answersPerPrompt: 0, recent: 0 });
+    const ranked = convo.starts.map((key, e) => ({ key, score: 10 - e }));
+    const r = recallExchanges({ messages: convo.messages, ranked, answers });
+    expect(startsOf(r)).toEqual([0, 1, 2, 3, 4].map((e) => [e, "prompt"]));
   });
 
   it("a tool unit comes back whole with its exchange", () => {
@@ -85,21 +92,24 @@ forEachEngine((kind) => {
   it("exchanges touching the window are left out, and the next best takes their place", () => {
     const window = [convo.answers[2]!, ...convo.starts.slice(8), ...convo.answers.slice(8)];
     const r = run(dir(2, 3, 0.9), { prompts: 2, answersPerPrompt: 0, recent: 3, exclude: window });
-    expect(startsOf(r)).toEqual([[0, "prompt"], [3, "prompt"], [7, "recent"]]); // 2 is in the window; 0 ties the rest at score 0 and has the lowest key
+    expect(startsOf(r)).toEqual([[3, "prompt"], [7, "recent"]]); // 2 is in the window; 8 and 9 too
     const r2 = run(dir(2, 3, 0.9), { prompts: 2, answersPerPrompt: 0, recent: 0, exclude: window });
-    expect(r2.exchanges.map((e) => convo.starts.indexOf(e.start)).sort()).toEqual([0, 3]); // the next prompt scores 0: ties go to the lowest key
+    expect(startsOf(r2)).toEqual([[3, "prompt"]]); // nothing else matched
   });
 
-  it("minScore drops weak hits; k = 0 turns a part off", () => {
-    expect(startsOf(run(dir(2, 3, 0.9), { prompts: 5, answersPerPrompt: 0, recent: 0, minScore: 0.5 }))).toEqual([[2, "prompt"], [3, "prompt"]]);
+  it("minScore drops weak similar answers; k = 0 turns a part off", () => {
+    const similar = (minScore: number) => startsOf(run(dir(2, 3, 0.9), { prompts: 2, answersPerPrompt: 3, recent: 0, minScore }));
+    expect(similar(0.9)).toEqual([[2, "prompt"], [3, "prompt"], [7, "similar"], [8, "similar"]]); // cosines 0.917 and 0.962
+    expect(similar(0.95)).toEqual([[2, "prompt"], [3, "prompt"], [8, "similar"]]);
     expect(run(dir(2), { prompts: 0, answersPerPrompt: 3, recent: 0 }).exchanges).toEqual([]);
-    expect(startsOf(run(null, { recent: 2 }))).toEqual([[8, "recent"], [9, "recent"]]);
+    expect(startsOf(run(null, { recent: 2 }))).toEqual([[9, "recent"], [8, "recent"]]); // newest first
   });
 
   it("summaries are never recalled, nor messages outside the scope", () => {
     const messages: RecallMessage[] = [...convo.messages, { key: 500, parent: convo.answers[9]!, role: "assistant", kind: "summary" }];
     answers.add([500, 900], [dir(2), dir(2)]); // 900: indexed but not in this scope (another branch)
-    const r = recallExchanges({ messages, prompts, answers, query: dir(2) }, { prompts: 1, answersPerPrompt: 3, recent: 0 });
+    const ranked = [{ key: 500, score: 5 }, { key: 900, score: 4 }, ...rank(dir(2))]; // a summary, a key of another scope
+    const r = recallExchanges({ messages, ranked, answers }, { prompts: 1, answersPerPrompt: 3, recent: 0 });
     const keys = r.messages.map((m) => m.key);
     expect(keys).not.toContain(500);
     expect(keys).not.toContain(900);
@@ -107,7 +117,7 @@ forEachEngine((kind) => {
     expect(startsOf(r)).toContainEqual([7, "similar"]);
   });
 
-  it("bad options, query or messages are INVALID_ARGUMENT", () => {
+  it("bad options, input or messages are INVALID_ARGUMENT", () => {
     const bad: (() => unknown)[] = [
       () => run(dir(1), { prompts: -1 }),
       () => run(dir(1), { answersPerPrompt: 1.5 }),
@@ -115,14 +125,13 @@ forEachEngine((kind) => {
       () => run(dir(1), { minScore: 3 }),
       () => run(dir(1), { exclude: 4 as never }),
       () => run(dir(1), { promts: 2 } as never),
-      () => run(new Float32Array(DIM)),
-      () => run(new Float32Array(3)),
-      () => run(Float32Array.from({ length: DIM }, () => NaN)),
-      () => recallExchanges({ messages: [{ key: 1, parent: 0, role: "user" }], prompts, answers, query: dir(1) }),
-      () => recallExchanges({ messages: [{ key: 1, parent: -1, role: "user" }, { key: 1, parent: -1, role: "user" }], prompts, answers, query: dir(1) }),
-      () => recallExchanges({ messages: [{ key: 1, parent: -1, role: "robot" as never }], prompts, answers, query: dir(1) }),
-      () => recallExchanges({ messages: [{ key: 1, parent: -1, role: "tool", unit: 1 }], prompts, answers, query: dir(1) }),
-      () => recallExchanges({ messages: convo.messages, prompts, answers: EmbeddingIndex.create(engine, { dimension: 3 }), query: dir(1) }),
+      () => recallExchanges(null as never),
+      () => recallExchanges({ messages: convo.messages, ranked: 3 as never }),
+      () => recallExchanges({ messages: 7 as never, ranked: [] }),
+      () => recallExchanges({ messages: [{ key: 1, parent: 0, role: "user" }], ranked: [] }),
+      () => recallExchanges({ messages: [{ key: 1, parent: -1, role: "user" }, { key: 1, parent: -1, role: "user" }], ranked: [] }),
+      () => recallExchanges({ messages: [{ key: 1, parent: -1, role: "robot" as never }], ranked: [] }),
+      () => recallExchanges({ messages: [{ key: 1, parent: -1, role: "tool", unit: 1 }], ranked: [] }),
     ];
     for (const call of bad) expectThrowCode(call, "INVALID_ARGUMENT");
   });

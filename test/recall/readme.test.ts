@@ -21,9 +21,13 @@ test("the README's Recall example prints the output it shows", async () => {
   writeFileSync(file, code.replace(`from "ctxloom"`, `from ${JSON.stringify(pathToFileURL(join(root, "src/index.ts")).href)}`));
   const lines: string[] = [];
   const log = vi.spyOn(console, "log").mockImplementation((...args: unknown[]) => void lines.push(formatWithOptions({ colors: false }, ...args)));
+  // The recalled transcript shows the day each message was said: the README's day.
+  vi.useFakeTimers({ toFake: ["Date"] });
+  vi.setSystemTime(new Date("2025-03-14T10:00:00Z"));
   try {
     await import(pathToFileURL(file).href);
   } finally {
+    vi.useRealTimers();
     log.mockRestore();
     rmSync(dir, { recursive: true, force: true });
   }

@@ -2,7 +2,7 @@
 // through buildContext, whole exchanges within the memory slice; scopes branch, chat and user.
 import { afterEach, expect, it } from "vitest";
 import { countTokens, type Chat, type Loom, type UserChats } from "../../src/index.js";
-import { RECALL_HEADER } from "../../src/recall/scope.js";
+import { RECALL_HEADER } from "../../src/recall/recalled.js";
 import { forEachEngine, setup } from "../helpers.js";
 import { filler } from "./recall-helpers.js";
 
@@ -119,7 +119,7 @@ forEachEngine((engine) => {
     await chatter(chat, 50, 5);
     const branch = new Set(chat.path().map((m) => m.id));
 
-    const inBranch = await chat.recall("what is the vault password?", { scope: "branch" });
+    const inBranch = await chat.recall("what is the vault password?", { scope: "branch", recent: 2 });
     expect(inBranch.length).toBeGreaterThan(0);
     for (const r of inBranch) {
       expect(branch.has(r.message.id)).toBe(true);
@@ -128,8 +128,11 @@ forEachEngine((engine) => {
     const all = await chat.recall("what is the vault password?", { scope: "chat", recent: 0 });
     expect(all[0]!.message.content).toContain("swordfish");
     expect(all[0]!.reason).toBe("prompt");
-    expect(all[0]!.score).toBeGreaterThan(0.2);
-    expect(all.every((r) => r.score === null || (r.score >= -1 && r.score <= 1))).toBe(true);
+    expect(all[0]!.score).toBeGreaterThan(1); // the best lexical match (1), with its similarity
+    const scores = all.map((r) => r.score!);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a)); // best first
+    const top = await chat.recall("what is the vault password?", { k: 3 });
+    expect(top.map((r) => [r.message.content.includes("swordfish"), r.reason])).toEqual([[true, "match"], [true, "match"], [false, "match"]]);
 
     await chat.append({ role: "user", content: "what is the vault password?" });
     const ctx = await chat.buildContext({ model: SMALL, recall: { scope: "branch", recent: 20 } });
@@ -149,7 +152,7 @@ forEachEngine((engine) => {
     await other.append({ role: "user", content: "When is my dentist appointment?" });
 
     expect((await other.recall("When is my dentist appointment?", { recent: 0 })).some((r) => r.message.content.includes("dentist on"))).toBe(false);
-    const found = await other.recall("When is my dentist appointment?", { scope: "user", recent: 0 });
+    const found = (await other.recall("When is my dentist appointment?", { scope: "user", recent: 0 })).filter((r) => r.chatId !== other.id); // the question itself matches best
     expect(found[0]!.chatId).toBe(chat.id);
     expect(found[0]!.message.content).toContain("Thursday");
     expect(found.some((r) => r.message.content.includes("Monday"))).toBe(false);

@@ -1,0 +1,127 @@
+import type { Hit } from "./embedding-index.js";
+import type { LexicalMatches } from "./lexical-scope.js";
+
+// Recall's hybrid ranking: every user and assistant message of the scope is matched against
+// the query by two channels, fused on normalised scores, and a message gains from its
+// neighbours' match. Pure arithmetic over what the channels answer (both engines answer
+// them bit for bit alike), so the ranking is the same on both engines.
+//
+//   lexical  BM25 (k1 1.2, b 0.3) over words (stop words out, light stems): the candidates
+//   dense    the cosine of the message's vector with the query's (the built-in embedder's
+//            query weighted by the scope's idf), for every candidate
+//   fused    lexical / best lexical + 0.2 * dense / best dense
+//   final    fused + 0.15 * the best fused score of its parent or children
+//
+// The weights were chosen on the tuning conversations of bench/recall-eval (0-8) and checked
+// against facts planted in real OpenAssistant answers (test/recall/eval-set.ts): b 0.75, the
+// textbook value, lets short greetings that name a speaker outrank the turn that answers; b 0
+// lets long answers outrank short facts. Dense weights past 0.2 cost the conversations more
+// than they gain the planted facts. See bench/results/recall-quality.md.
+
+/** The ranking's parameters (measured: see above). */
+export const RANKING = {
+  k1: 1.2,
+  b: 0.3,
+  dense: 0.2,
+  neighbours: 0.15,
+  /** Lexical candidates a query starts from. */
+  candidates: 100,
+} as const;
+
+/** A ranked message: its scope key and its score (1 for the best lexical match with the best similarity, plus its neighbours' share). */
+export interface Ranked {
+  key: number;
+  score: number;
+}
+
+/** What the ranking asks the scope's channels. */
+export interface RankChannels {
+  /** The `k` best lexical matches, best first. */
+  lexical(k: number): LexicalMatches;
+  /** How many messages the lexical channel holds (a query of that many has seen them all). */
+  readonly lexicalSize: number;
+  /** The cosine similarity of each key's vector with the query; NaN for a key without one (or no query vector). */
+  dense(keys: readonly number[]): ArrayLike<number>;
+  /** The `k` messages most similar to the query by vector (a scan); null when there is no query vector. */
+  denseSearch(k: number): Hit[] | null;
+  /**
+   * Whether the dense channel brings candidates of its own even when the lexical one found
+   * enough: true for embedders that find meaning without shared words; false for the built-in
+   * one, whose vectors meet only where texts share words or their parts (measured: its scan
+   * added nothing past the lexical candidates, and costs 4.8 ms at 100k messages).
+   */
+  readonly denseFindsOwn: boolean;
+  /** Whether a channel holds the message (a message forgotten by a memory clear is in neither: no neighbour brings it back). */
+  holds(key: number): boolean;
+}
+
+/** The scope as the ranking walks it. */
+export interface RankScope {
+  /** Whether a message of this key may be returned (in scope, user or assistant, not a summary). */
+  eligible(key: number): boolean;
+  /** Its parent and children in scope. */
+  neighbours(key: number): readonly number[];
+}
+
+export interface RankOptions {
+  /** Messages wanted: candidates are drawn until this many eligible ones scored (or every message was seen). */
+  want: number;
+  /** Messages whose vector is less similar than this (cosine) are left out, and none comes back by a neighbour alone. */
+  minScore?: number;
+}
+
+/**
+ * The scope's messages that match the query, best first (score descending, then key
+ * ascending), at least `want` of them when that many match. O(candidates * dimension) plus
+ * the lexical query, however large the scope: no scan, unless the dense channel finds its own.
+ */
+export function rankMessages(channels: RankChannels, scope: RankScope, options: RankOptions): Ranked[] {
+  const { want, minScore } = options;
+  const lex = new Map<number, number>();
+  let k = Math.max(RANKING.candidates, 4 * want);
+  let exhausted = false;
+  for (;;) {
+    const m = channels.lexical(k);
+    lex.clear();
+    let eligible = 0;
+    m.keys.forEach((key, i) => {
+      lex.set(key, m.scores[i]!);
+      if (scope.eligible(key)) eligible++;
+    });
+    exhausted = m.keys.length < k || k >= channels.lexicalSize;
+    if (eligible >= want || exhausted) break;
+    k = Math.min(k * 4, channels.lexicalSize);
+  }
+  const candidates = new Set<number>();
+  for (const key of lex.keys()) if (scope.eligible(key)) candidates.add(key);
+  if (channels.denseFindsOwn || (exhausted && candidates.size < Math.max(RANKING.candidates, want))) {
+    for (const hit of channels.denseSearch(Math.max(RANKING.candidates, 4 * want)) ?? []) if (scope.eligible(hit.key)) candidates.add(hit.key);
+  }
+  const keys = [...candidates];
+  const cos = channels.dense(keys);
+  let bestLex = 0;
+  let bestCos = 0;
+  keys.forEach((key, i) => {
+    bestLex = Math.max(bestLex, lex.get(key) ?? 0);
+    if (cos[i]! > bestCos) bestCos = cos[i]!;
+  });
+  const fused = new Map<number, number>();
+  keys.forEach((key, i) => {
+    const c = cos[i]!;
+    if (minScore !== undefined && !(c >= minScore)) return;
+    const f = (bestLex > 0 ? (lex.get(key) ?? 0) / bestLex : 0) + (bestCos > 0 && c > 0 ? (RANKING.dense * c) / bestCos : 0);
+    if (f > 0) fused.set(key, f);
+  });
+  // A message gains from the best match beside it: an answer whose question matched, a turn
+  // whose neighbour names what it is about.
+  const lift = new Map<number, number>();
+  for (const [key, f] of fused) {
+    for (const n of scope.neighbours(key)) if (f > (lift.get(n) ?? 0) && scope.eligible(n) && channels.holds(n)) lift.set(n, f);
+  }
+  const out: Ranked[] = [];
+  // With minScore, only messages whose own vector passed come back.
+  for (const key of new Set(minScore === undefined ? [...fused.keys(), ...lift.keys()] : fused.keys())) {
+    out.push({ key, score: (fused.get(key) ?? 0) + RANKING.neighbours * (lift.get(key) ?? 0) });
+  }
+  return out.sort((a, b) => b.score - a.score || a.key - b.key);
+}

@@ -9,9 +9,9 @@ import { toolContentParts } from "./ai-sdk-from.js";
 import { TOOL_ERROR_PREFIX } from "./anthropic.js";
 import { argumentsText, contentOf, convertEach, dataUrlType, fromOptions, objectAt, parseArguments, stringAt, unsupported, type FromOptions } from "./common.js";
 
-/** Where a UIMessage sits in the chat's tree: a UI can show "2 / 3" and switch branches with `chat.checkout`. */
+/** Where a UIMessage sits in the chat's tree: a UI can show "2 / 3" and switch branches (`switchBranch`). */
 export interface ChatUIMetadata {
-  /** The chat message's id (the UIMessage's `id` is its decimal string). */
+  /** The chat message's id (the UIMessage's `id` is its decimal string); an answer's first message when it took several steps. */
   messageId: number;
   parentId: number | null;
   /** This message among its parent's children (its alternative versions), oldest first. */
@@ -24,10 +24,12 @@ type UIPart = ChatUIMessage["parts"][number];
 type ToolPart = Extract<UIPart, { type: "dynamic-tool" }>;
 
 /**
- * The branch ending at the head (or at `options.leaf`) as UIMessages: stable string ids (the
- * message ids), system messages kept, an assistant's tool calls as dynamic-tool parts
- * carrying their results (the tool messages fold into them), and `metadata.branch` telling
- * the UI where each message sits among its siblings. Content parts come as the AI SDK's UI
+ * The branch ending at the head (or at `options.leaf`) as UIMessages, as useChat draws them: one
+ * UIMessage per turn of the assistant (a multi-step answer's messages joined, each step after
+ * the first starting with a `step-start` part), stable string ids (the message ids; an answer's
+ * is its first message's), system messages kept, an assistant's tool calls as dynamic-tool
+ * parts carrying their results (the tool messages fold into them), and `metadata.branch`
+ * telling the UI where each message sits among its siblings. Content parts come as the AI SDK's UI
  * parts: text; images and files as `file` parts (`url` an http(s) URL or a data: URL,
  * `mediaType`, `filename`; an image by URL without a stated type has mediaType "image");
  * reasoning as `reasoning` parts, the Anthropic signature (or a redacted block's data, with
@@ -55,19 +57,24 @@ export function toUIMessages(chat: ChatView, options?: { leaf?: number }): ChatU
       if (part) Object.assign(part, { state: "output-available", output });
       continue;
     }
-    const siblings = m.parentId === null ? chat.roots() : chat.children(m.parentId);
-    const ui: ChatUIMessage = {
-      id: String(m.id),
-      role: m.role,
-      metadata: { messageId: m.id, parentId: m.parentId, branch: { index: siblings.indexOf(m.id), count: siblings.length, ids: siblings } },
-      parts: m.parts ? m.parts.map((p) => uiPart(p, m.role)) : m.content.length > 0 ? [{ type: "text", text: m.content }] : [],
-    };
+    const parts: UIPart[] = m.parts ? m.parts.map((p) => uiPart(p, m.role)) : m.content.length > 0 ? [{ type: "text", text: m.content }] : [];
     for (const call of m.toolCalls ?? []) {
       const part: ToolPart = { type: "dynamic-tool", toolName: call.function.name, toolCallId: call.id, state: "input-available", input: parseArguments(call.function.arguments) };
       calls.set(call.id, part);
-      ui.parts.push(part);
+      parts.push(part);
     }
-    out.push(ui);
+    const previous = out[out.length - 1];
+    if (m.role === "assistant" && previous?.role === "assistant") {
+      previous.parts.push({ type: "step-start" }, ...parts); // the next step of the same answer
+      continue;
+    }
+    const siblings = m.parentId === null ? chat.roots() : chat.children(m.parentId);
+    out.push({
+      id: String(m.id),
+      role: m.role,
+      metadata: { messageId: m.id, parentId: m.parentId, branch: { index: siblings.indexOf(m.id), count: siblings.length, ids: siblings } },
+      parts,
+    });
   }
   return out;
 }
@@ -103,8 +110,8 @@ const isImageType = (t: string): boolean => t === "image" || /^image\/[^*]/i.tes
  * parts join; tool parts (typed `tool-<name>` or dynamic) become tool calls, and their
  * outputs tool messages (an error output starting with "Error: ", a denied one "Execution
  * denied."; a `{ type: "content", value }` output its text and images); an assistant
- * message that goes on after its tool results becomes several messages; step-start markers
- * carry nothing. File parts become image parts (a user's file of an image type) or file
+ * message that goes on after its tool results (content after tool calls, or a `step-start`
+ * after them: the steps of one answer) becomes several messages. File parts become image parts (a user's file of an image type) or file
  * parts, reasoning parts reasoning or redacted-reasoning parts: `toUIMessages`' parts come
  * back as they were (an image or file given as base64 comes back as a data: URL of the same
  * bytes). Sources, data parts, reasoning files, custom parts, files by provider reference,
@@ -136,7 +143,10 @@ export function fromUIMessages(messages: UIMessage | readonly UIMessage[], optio
       const at = `${where}.parts[${j}]`;
       const p = objectAt(value, at);
       const type = typeof p.type === "string" ? p.type : "";
-      if (type === "step-start") return;
+      if (type === "step-start") {
+        if (calls.length > 0) flush(); // the next step: its calls are the next message's
+        return;
+      }
       if (type === "reasoning" && role === "assistant" && reasoning === "drop") return;
       if (type === "text" || (type === "file" && role !== "system") || (type === "reasoning" && role === "assistant" && reasoning === "keep")) {
         if (calls.length > 0) flush(); // content after tool calls: the next step's message

@@ -8,7 +8,7 @@ import { fromUIMessages, toUIMessages } from "../../src/ai-sdk.js";
 import { expectThrowCode, forEachEngine } from "../helpers.js";
 
 forEachEngine((engine) => {
-  it("a branch with a tool unit and a regenerated answer: ids, branch metadata, tool parts with outputs", async () => {
+  it("one UIMessage per answer (its steps joined, as useChat draws it): ids, branch metadata, tool parts with outputs", async () => {
     const chat = await (await Loom.open({ engine })).user("u").create({ model: "gpt-4o" });
     await chat.append({ role: "user", content: "Weather in Paris?" });
     await chat.append({ role: "assistant", content: "", toolCalls: [{ id: "c1", type: "function", function: { name: "weather", arguments: '{"city":"Paris"}' } }] });
@@ -17,10 +17,14 @@ forEachEngine((engine) => {
     await chat.regenerate(first.id);
     const second = await chat.append({ role: "assistant", content: "It is 12C in Paris." });
     const ui = toUIMessages(chat);
-    expect(ui.map((m) => m.id)).toEqual(["0", "1", String(second.id)]);
-    expect(ui[1]!.parts).toEqual([{ type: "dynamic-tool", toolName: "weather", toolCallId: "c1", state: "output-available", input: { city: "Paris" }, output: "12C" }]);
-    expect(ui[2]!.metadata).toEqual({ messageId: second.id, parentId: 2, branch: { index: 1, count: 2, ids: [first.id, second.id] } });
-    expect(toUIMessages(chat, { leaf: first.id })[2]!.metadata!.branch.index).toBe(0);
+    expect(ui.map((m) => m.id)).toEqual(["0", "1"]); // the answer's id is its first message's
+    expect(ui[1]!.parts).toEqual([
+      { type: "dynamic-tool", toolName: "weather", toolCallId: "c1", state: "output-available", input: { city: "Paris" }, output: "12C" },
+      { type: "step-start" },
+      { type: "text", text: "It is 12C in Paris." },
+    ]);
+    expect(ui[1]!.metadata).toEqual({ messageId: 1, parentId: 0, branch: { index: 0, count: 1, ids: [1] } });
+    expect(toUIMessages(chat, { leaf: first.id })[1]!.parts[2]).toEqual({ type: "text", text: "12C." }); // the other last step
     // The SDK's own checks take them, and its conversion gives back the tool unit.
     const valid = await validateUIMessages({ messages: ui });
     const model = await convertToModelMessages(valid);
@@ -119,6 +123,8 @@ forEachEngine((engine) => {
         type: "dynamic-tool", toolName: "measure", toolCallId: "c1", state: "output-available", input: {},
         output: { type: "content", value: [{ type: "text", text: "Measured." }, { type: "file", data: { type: "data", data: PNG }, mediaType: "image/png", providerOptions: { ctxloom: { width: 1, height: 1 } } }] },
       },
+      { type: "step-start" },
+      { type: "text", text: "The first." },
     ]);
     // The SDK's own validation and conversion: files with their media types, the signature where its Anthropic provider reads it.
     const model = await convertToModelMessages(await validateUIMessages({ messages: ui }));

@@ -5,7 +5,7 @@ import type { TokenCounter } from "../tokens/types.js";
 import { SUMMARY_PREFIX, markCacheBreakpoint, presentSummary, toAnthropic, toOpenAI, toResponses, toTranscript, type OpenAIMessage } from "./format.js";
 import { checkCriticalUnits } from "./critical.js";
 import { withHeldConversation } from "./held.js";
-import { planBuild, type BuildPlan } from "./plan.js";
+import { planBuild, type BuildPlan } from "./build-plan.js";
 import { selectStable } from "./stable.js";
 import { truncateToChars, truncateToTokens } from "./truncate.js";
 import type { BuildOptions, ContextSource, ContextWindow, ContextWindowFor, Usage } from "./types.js";

@@ -2,7 +2,7 @@ import { PRIORITIES, ROLES, type Message } from "../message.js";
 import { REPLY_PRIMING, messageTokens, type TokenCounter } from "../tokens/index.js";
 import type { SummarizedMessage } from "./extractive.js";
 import type { SummaryLedger } from "./ledger.js";
-import { planSummaryRun, summaryBudget, summaryThreshold, type PlanMessage } from "./plan.js";
+import { planSummaryRun, summaryBudget, summaryThreshold, type PlanMessage } from "./run-plan.js";
 import type { SummaryPolicy } from "./policy.js";
 import { presentSummary, type SummaryPresentation } from "./present.js";
 import { summarizeRun, type SummaryText } from "./run.js";

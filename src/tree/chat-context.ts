@@ -1,5 +1,5 @@
 import { buildPlanned, type BuildOptions, type ContextSource, type ContextWindow } from "../context/build.js";
-import { planBuild, type BuildPlan } from "../context/plan.js";
+import { planBuild, type BuildPlan } from "../context/build-plan.js";
 import type { SummaryPresentation } from "../summary/present.js";
 import type { ModelProfile } from "../models/profiles.js";
 import type { ChatOptions } from "../store/types.js";

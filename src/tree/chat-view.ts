@@ -3,7 +3,7 @@ import { MAX_MESSAGES, type Message } from "../message.js";
 import type { ChatExport } from "../store/portable.js";
 import type { ChatMetadata, ChatRecord } from "../store/types.js";
 import type { ChatNodes } from "./nodes.js";
-import { exportChat } from "./portable.js";
+import { exportChat } from "./chat-export.js";
 import type { ChatSync } from "./sync.js";
 
 let useClock = 0;

@@ -7,7 +7,7 @@ import type { ChatMetadata, ChatOptions, ChatRecord, ChatSummary } from "../stor
 import type { TokenCounter } from "../tokens/index.js";
 import { Chat } from "./chat.js";
 import { ChatNodes } from "./nodes.js";
-import { buildImport, checkExport } from "./portable.js";
+import { buildImport, checkExport } from "./chat-export.js";
 import { heldOf, residentColumns, restoreNodes, type LoomContext } from "./sync.js";
 import { checkMetadata, checkNewChatId, pageFrom, pageOf, summaryOf, type ChatListPage, type ListChatsOptions } from "./chat-list.js";
 import { checkChatSummaries, type ChatSummaryGroup } from "../summary/settings.js";

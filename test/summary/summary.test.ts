@@ -4,7 +4,7 @@ import { CtxloomError } from "../../src/errors.js";
 import { heuristicCounter } from "../../src/tokens/index.js";
 import { loadEncoding } from "../../src/tokens/exact.js";
 import { checkSummaryOptions, resolveSummaryPolicy, DEFAULT_SUMMARY_POLICY, type SummaryPolicy } from "../../src/summary/policy.js";
-import { planSummaryRun, summaryThreshold, summaryBudget, type PlanMessage } from "../../src/summary/plan.js";
+import { planSummaryRun, summaryThreshold, summaryBudget, type PlanMessage } from "../../src/summary/run-plan.js";
 import { extractiveSummary, type SummarizedMessage } from "../../src/summary/extractive.js";
 import { summarizeRun } from "../../src/summary/run.js";
 import { DEFAULT_SUMMARY_PROMPT } from "../../src/summary/prompt.js";

@@ -1,7 +1,7 @@
 // The build plan (issue 7, item 2): options and the chat's settings resolved once, before
 // anything is selected or formatted.
 import { describe, expect, it } from "vitest";
-import { planBuild } from "../../src/context/plan.js";
+import { planBuild } from "../../src/context/build-plan.js";
 import type { ContextSource } from "../../src/context/types.js";
 import { budgetFor, getModelProfile } from "../../src/index.js";
 import { HISTORY_LIMITS } from "../../src/models/profiles.js";

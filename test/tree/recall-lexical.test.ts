@@ -92,3 +92,20 @@ forEachEngine((engine) => {
     expect(ctx.memory).toContain("[2023-05-08] User: I adopted a puppy called Hazel.\n\n[2023-05-08] Assistant: Congratulations on Hazel!");
   });
 });
+
+it("forgetMessages (a redaction) takes messages out of both channels and the queue", async () => {
+  const { RecallHub } = await import("../../src/recall/hub.js");
+  const { JsEngine } = await import("../../src/engine/index.js");
+  const hub = new RecallHub(new JsEngine(), memoryStore(), flat, false);
+  const texts = ["My locker code is 4711.", "Locker 4711, noted.", "And the gym opens at six."];
+  const messages = texts.map((content, id) => ({ id, parentId: id === 0 ? null : id - 1, role: id % 2 ? "assistant" : "user", content, priority: "normal", tokens: 5, createdAt: 0, kind: "message" }) as never);
+  const source = { size: 3, message: (id: number) => messages[id]!, parent: (id: number) => id - 1, roleOf: (id: number) => (id % 2 ? "assistant" : "user") as never };
+  await hub.ensureChat("u", "c", source);
+  await hub.queue.flush();
+  expect(hub.stats()).toMatchObject({ indexed: 3, lexical: 3 });
+  hub.forgetMessages("u", "c", [0, 1, 99]);
+  expect(hub.stats()).toMatchObject({ indexed: 1, lexical: 1 });
+  const scope = hub.exchanges("u", "c", source);
+  expect(hub.user("u").memory.rank({ text: "locker code", vector: null }, scope, 5)).toEqual([]);
+  hub.close();
+});

@@ -1,0 +1,31 @@
+// The option groups and the model input read the same at every level (checked by the root tsc):
+// create({ model }) takes what buildContext({ model }) takes (a name, a profile written by hand,
+// an AI SDK model object); summaries and recall are one option each, the same group keys where
+// a level takes them. Type-level only.
+import { expectTypeOf, it } from "vitest";
+import type { BuildOptions, CallSummaryGroup, ChatSummaryGroup, CreateChatOptions, LoomOptions, SummaryGroup } from "../../src/index.js";
+
+it("create({ model }) and buildContext({ model }) take the same model input", () => {
+  expectTypeOf<NonNullable<CreateChatOptions["model"]>>().toEqualTypeOf<NonNullable<BuildOptions["model"]>>();
+  expectTypeOf({ name: "small-model", contextWindow: 1_000, tokensPerChar: 0.25 }).toExtend<NonNullable<CreateChatOptions["model"]>>();
+  expectTypeOf({ provider: "openai.responses", modelId: "gpt-5" }).toExtend<NonNullable<CreateChatOptions["model"]>>();
+});
+
+it("summaries is one group, narrower at each level down; a boolean stands for its policy", () => {
+  expectTypeOf<NonNullable<LoomOptions["summaries"]>>().toEqualTypeOf<boolean | SummaryGroup>();
+  expectTypeOf<NonNullable<CreateChatOptions["summaries"]>>().toEqualTypeOf<boolean | ChatSummaryGroup>();
+  expectTypeOf<NonNullable<BuildOptions["summaries"]>>().toEqualTypeOf<boolean | CallSummaryGroup>();
+  expectTypeOf<keyof SummaryGroup>().toEqualTypeOf<"policy" | "summarizer" | "prompt" | "presentation">();
+  expectTypeOf<keyof ChatSummaryGroup>().toEqualTypeOf<"policy" | "presentation">();
+  expectTypeOf<keyof CallSummaryGroup>().toEqualTypeOf<"policy">();
+  expectTypeOf<SummaryGroup["policy"]>().toEqualTypeOf<ChatSummaryGroup["policy"]>();
+  expectTypeOf<CallSummaryGroup["policy"]>().toEqualTypeOf<ChatSummaryGroup["policy"]>();
+});
+
+it("the flat options of 0.x are gone", () => {
+  expectTypeOf<LoomOptions>().not.toHaveProperty("summarize");
+  expectTypeOf<LoomOptions>().not.toHaveProperty("summarizer");
+  expectTypeOf<LoomOptions>().not.toHaveProperty("embed");
+  expectTypeOf<CreateChatOptions>().not.toHaveProperty("summaryPresentation");
+  expectTypeOf<BuildOptions>().not.toHaveProperty("summarize");
+});

@@ -233,23 +233,6 @@ export class RecallHub {
     }
   }
 
-  /**
-   * Messages were redacted: their vectors and lexical postings go from this Loom's indexes,
-   * and their queued embeddings are dropped (the store erases what it keeps itself). The
-   * copy of the chat read for scope "user" is read again.
-   */
-  forgetMessages(userId: string, chatId: string, ids: readonly number[]): void {
-    const drop = new Set(ids);
-    this.queue.discard((item) => item.userId === userId && item.chatId === chatId && drop.has(item.id));
-    const u = this.#users.get(userId);
-    if (!u) return;
-    u.memory.forget(ids.flatMap((id) => {
-      const key = u.keys.find(chatId, id);
-      return key === undefined ? [] : [key];
-    }));
-    u.others.delete(chatId);
-  }
-
   /** A chat was deleted: its vectors and queued messages go. */
   forgetChat(userId: string, chatId: string): void {
     const u = this.#users.get(userId);

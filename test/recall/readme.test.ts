@@ -13,7 +13,7 @@ test("the README's Recall example prints the output it shows", async () => {
   const section = readme.slice(readme.indexOf("## Recall"));
   const start = section.indexOf("```ts\n") + 6;
   const code = section.slice(start, section.indexOf("```\n", start));
-  const outStart = section.indexOf("```\n", section.indexOf("prints (the real output)")) + 4;
+  const outStart = section.indexOf("```\n", section.indexOf("prints (the real output")) + 4;
   const shown = section.slice(outStart, section.indexOf("```\n", outStart));
 
   const dir = mkdtempSync(join(tmpdir(), "ctxloom-readme-recall-"));

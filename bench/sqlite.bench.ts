@@ -14,8 +14,9 @@ import { Bench } from "tinybench";
 import { Loom, type Message } from "../src/index.js";
 import { heuristicCounter } from "../src/tokens-entry.js";
 import { sqliteStore, type Durability } from "../src/sqlite.js";
-import { MIGRATIONS } from "../src/store/sqlite-schema.js";
-import { messageValues } from "../src/store/sqlite-statements.js";
+import { schemaSql } from "../src/store/sql-schema.js";
+import { FILE_NAMES } from "../src/store/sqlite-schema.js";
+import { messageValues } from "../src/store/sql-rows.js";
 import { corpus } from "./corpus.js";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -81,7 +82,7 @@ export async function runSqliteSuite(options: { smoke?: boolean } = {}) {
       const db = new Database(dir.path(`raw-${durability}.db`));
       db.pragma("journal_mode = WAL");
       db.pragma("synchronous = FULL");
-      for (const m of MIGRATIONS) db.exec(m.sql);
+      db.exec(schemaSql(FILE_NAMES));
       const insert = db.prepare(`INSERT INTO messages (chat, id, parent, role, content, priority, tokens, name, tool_calls, tool_call_id, kind, covers_first, covers_last, created, parts)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
       let id = 0;

@@ -8,7 +8,8 @@
  * - CHAT_DELETED / LOOM_CLOSED / WINDOW_DISPOSED: the object was deleted or closed; open a fresh one.
  * - CHAT_UNLOADED: a synchronous read of a chat that was unloaded from memory (past `maxOpenChats`) whose store
  *   is not in this process; `await chats.open(id)` or `await chat.refresh()` reloads it.
- * - MESSAGE_TOO_LARGE: a message cannot fit the model's window even alone.
+ * - MESSAGE_TOO_LARGE: a message cannot fit the model's window even alone, or is larger than a row of
+ *   its store can hold (a Durable Object's 2 MB); retrying cannot help.
  * - OPEN_TOOL_CALLS: a user, assistant or system message was appended while tool calls above it
  *   still have no result; append a tool result for each, or call `chat.cancelToolCalls()`.
  * - TOKENIZER_NOT_LOADED: a synchronous count needs an exact tokenizer that is not loaded yet.
@@ -23,6 +24,8 @@
  * - EMBEDDER_FAILED: an embedder threw, or returned the wrong count, dimension or non-finite numbers; nothing was changed.
  * - UNSUPPORTED_CONTENT: an SDK object (a message, block, part or item) holds something a chat message cannot
  *   carry (an image, audio, a thinking block...); it is refused, never dropped silently.
+ * - UNSUPPORTED_RUNTIME: an entry point that cannot run on this runtime (ctxloom/sqlite on Deno, Workers or
+ *   a browser); the message names the runtime and the stores that run there.
  */
 export type ErrorCode =
   | "INVALID_ARGUMENT"
@@ -49,7 +52,8 @@ export type ErrorCode =
   | "STORE_OUTCOME_UNKNOWN"
   | "IMPORT_FAILED"
   | "EMBEDDER_FAILED"
-  | "UNSUPPORTED_CONTENT";
+  | "UNSUPPORTED_CONTENT"
+  | "UNSUPPORTED_RUNTIME";
 
 /** The only error type ctxloom throws. `code` is stable; `message` says what to do. */
 export class CtxloomError extends Error {

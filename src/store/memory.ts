@@ -1,3 +1,7 @@
+import {
+  checkAppend, checkChatRecord, checkEmbedder, checkEmbeddingIds, checkEmbeddingRows, checkHead, checkIds, checkImported, checkSetHead, checkSince,
+  chatExists, unknownChat,
+} from "./checks.js";
 import { MessageColumns } from "./columns.js";
 import type { ChatRecord, EmbeddingRow, LoadedChat, Store } from "./types.js";
 
@@ -14,7 +18,7 @@ interface Entry {
  * The default store: chats live only as long as the process. Messages are kept in columns
  * (no object per message but its text), and the Loom reads texts from them rather than
  * keeping a copy (`resident`). Records and messages are copied in and out, so callers can
- * never change what the store holds.
+ * never change what the store holds. Arguments are checked as every store checks them (checks.ts).
  */
 export function memoryStore(): Store {
   // Chat ids are scoped to their user: a map of chats per user (no key string made per call).
@@ -27,19 +31,20 @@ export function memoryStore(): Store {
   };
   const get = (userId: string, chatId: string): Entry => {
     const entry = find(userId, chatId);
-    if (!entry) throw new Error(`memory store: no chat ${chatId}`);
+    if (!entry) throw unknownChat(WHERE, userId, chatId);
     return entry;
   };
   const create = (chat: ChatRecord): Entry => {
-    if (find(chat.userId, chat.id)) throw new Error(`memory store: chat ${chat.id} exists already`);
+    if (find(chat.userId, chat.id)) throw chatExists(WHERE, chat);
     return { chat: copyChat(chat), messages: new MessageColumns(), embeddings: new Map() };
   };
   return {
     name: "memory",
     createChat(chat) {
-      put(create(chat));
+      put(create(checkChatRecord(chat)));
     },
     importChat(chat, messages) {
+      checkImported(checkChatRecord(chat, true), messages);
       const entry = create(chat);
       entry.messages.reserve(messages.length);
       for (const m of messages) entry.messages.push(m);
@@ -47,6 +52,7 @@ export function memoryStore(): Store {
       put(entry);
     },
     listChats(userId, page) {
+      checkIds(userId, undefined, true);
       const records = [...(users.get(userId)?.values() ?? [])].map((e) => e.chat).sort(newestFirst);
       if (!page) return records.map(copyChat);
       const after = page.after;
@@ -54,10 +60,13 @@ export function memoryStore(): Store {
       return (from < 0 ? [] : records.slice(from, from + page.limit)).map(copyChat);
     },
     loadChat(userId, chatId, since = 0): LoadedChat | undefined {
+      checkIds(userId, chatId);
+      checkSince(since);
       const entry = find(userId, chatId);
       return entry && { chat: copyChat(entry.chat), messages: entry.messages.slice(since) };
     },
     appendMessage(userId, chatId, message, head, updatedAt, key) {
+      checkAppend(userId, chatId, message, head, updatedAt, key);
       const entry = get(userId, chatId);
       const size = entry.messages.size;
       if (key !== undefined) {
@@ -74,13 +83,16 @@ export function memoryStore(): Store {
       return APPENDED;
     },
     setHead(userId, chatId, head, updatedAt, expected) {
+      checkSetHead(userId, chatId, head, updatedAt, expected);
       const entry = get(userId, chatId);
+      checkHead(head, entry.messages.size, chatId);
       if (expected !== undefined && entry.chat.head !== expected) return false;
       entry.chat.head = head;
       entry.chat.updatedAt = updatedAt;
       return true;
     },
     deleteChat(userId, chatId) {
+      checkIds(userId, chatId);
       return users.get(userId)?.delete(chatId) ?? false;
     },
     redactMessages(userId, chatId, changes) {
@@ -94,18 +106,24 @@ export function memoryStore(): Store {
       return true;
     },
     putEmbeddings(userId, chatId, embedder, rows) {
+      checkIds(userId, chatId);
+      checkEmbeddingRows(rows, checkEmbedder(embedder).dimension);
       const entry = get(userId, chatId);
+      checkEmbeddingIds(rows, entry.messages.size, chatId);
       const key = `${embedder.name}/${embedder.dimension}`;
       const byId = entry.embeddings.get(key) ?? new Map<number, Float32Array>();
       for (const row of rows) byId.set(row.messageId, row.vector.slice());
       entry.embeddings.set(key, byId);
     },
     loadEmbeddings(userId, chatId, embedder): EmbeddingRow[] {
+      checkIds(userId, chatId);
+      checkEmbedder(embedder);
       const byId = find(userId, chatId)?.embeddings.get(`${embedder.name}/${embedder.dimension}`);
       if (!byId) return [];
       return [...byId].sort((a, b) => a[0] - b[0]).map(([messageId, vector]) => ({ messageId, vector: vector.slice() }));
     },
     clearEmbeddings(userId, chatId) {
+      checkIds(userId, chatId, true);
       for (const entry of users.get(userId)?.values() ?? []) {
         if (chatId === undefined || entry.chat.id === chatId) entry.embeddings.clear();
       }
@@ -119,6 +137,8 @@ export function memoryStore(): Store {
 }
 
 const APPENDED = Object.freeze({ ok: true as const });
+/** How errors name this store. */
+const WHERE = "the memory store";
 
 /** The list's order: most recently updated first, then created later first, then the greater id (negative: `a` first). */
 export function newestFirst(a: Pick<ChatRecord, "updatedAt" | "createdAt" | "id">, b: Pick<ChatRecord, "updatedAt" | "createdAt" | "id">): number {

@@ -7,8 +7,10 @@
 import type { Pool, PoolClient, QueryResult } from "pg";
 import { CtxloomError } from "../errors.js";
 import type { Message } from "../message.js";
-import { messageFromRow, messageValues, toText } from "./postgres-rows.js";
+import { unknownChat } from "./checks.js";
+import { PG_TEXT, toText } from "./postgres-rows.js";
 import type { Statements } from "./postgres-sql.js";
+import { messageOf, messageValues, type Corrupt, type MessageRow } from "./sql-rows.js";
 import type { AppendResult } from "./types.js";
 
 const unheard = (): void => undefined;
@@ -34,16 +36,17 @@ export function checkin(client: PoolClient, error?: Error): void {
 const answered = (error: unknown): boolean =>
   typeof (error as { severity?: unknown } | null)?.severity === "string" && /^[0-9A-Z]{5}$/.test(String((error as { code?: unknown }).code));
 
-/** `chatId` and `userId` as stored (toText). `keyIndex` names the unique index of keys. */
+/** `keyIndex` names the unique index of keys; `store` names the store in errors. */
 export async function appendRow(
   pool: Pool, sql: Statements, keyIndex: string, store: string,
-  chatId: string, userId: string, m: Message, head: number, updatedAt: number, key: string | undefined,
+  userId: string, chatId: string, m: Message, head: number, updatedAt: number, key: string | undefined, corrupt: Corrupt,
 ): Promise<AppendResult> {
+  const [user, chat] = [toText(userId), toText(chatId)];
   const stored = key === undefined ? null : toText(key);
   const client = await checkout(pool); // a failure here sent nothing
   let r: QueryResult | undefined;
   try {
-    r = await client.query({ ...sql.append, values: [chatId, userId, head, updatedAt, ...messageValues(m), stored] });
+    r = await client.query({ ...sql.append, values: [chat, user, head, updatedAt, ...messageValues(m, PG_TEXT), stored] });
     checkin(client);
   } catch (error) {
     if (!answered(error)) {
@@ -59,7 +62,8 @@ export async function appendRow(
     if (!((error as { code?: unknown }).code === "23505" && (error as { constraint?: unknown }).constraint === keyIndex)) throw error;
   }
   if (r?.rowCount === 1) return { ok: true };
-  const row = (await pool.query({ ...sql.appended, values: [chatId, userId, stored] })).rows[0];
-  if (row === undefined) throw new Error(`no chat ${chatId} of user ${userId}`);
-  return row.id === null ? { ok: false, size: Number(row.message_count) } : { ok: false, existing: messageFromRow(row) };
+  const row = (await pool.query({ ...sql.appended, values: [chat, user, stored] })).rows[0] as [number, ...MessageRow] | undefined;
+  if (row === undefined) throw unknownChat(store, userId, chatId);
+  const [size, ...message] = row;
+  return message[0] === null ? { ok: false, size: Number(size) } : { ok: false, existing: messageOf(message as MessageRow, corrupt, chatId, PG_TEXT) };
 }

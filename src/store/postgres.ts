@@ -2,10 +2,16 @@ import type { Pool, PoolClient, PoolConfig, QueryResult } from "pg";
 import { CtxloomError, checkOptions, describe } from "../errors.js";
 import type { Message } from "../message.js";
 import type { AppendResult, ChatRecord, EmbedderInfo, EmbeddingRow, LoadedChat, Store } from "./types.js";
+import {
+  checkAppend, checkChatRecord, checkEmbedder, checkEmbeddingIds, checkEmbeddingRows, checkIds, checkImported, checkSetHead, checkSince,
+  chatExists, unknownChat,
+} from "./checks.js";
 import { appendRow, checkin, checkout } from "./postgres-append.js";
 import { SCHEMA_VERSION, migrations } from "./postgres-schema.js";
-import { chatFromRow, chatValues, fromText, messageFromRow, messageValues, toText, vectorFromBytes, vectorToBytes } from "./postgres-rows.js";
-import { postgresStatements, type Statements } from "./postgres-sql.js";
+import { PG_TEXT, fromText, toText } from "./postgres-rows.js";
+import { postgresStatements, type Statement, type Statements } from "./postgres-sql.js";
+import { chatRecord, chatValues, messagesOf, messageValues, type ChatRow } from "./sql-rows.js";
+import { vectorFromBytes, vectorToBytes } from "./vectors.js";
 
 /** Options of `postgresStore()`. */
 export interface PostgresStoreOptions {
@@ -109,25 +115,43 @@ export function postgresStore(target: string | Pool, options?: PostgresStoreOpti
     });
     return ready;
   };
-  const query = async (statement: { name: string; text: string }, values: unknown[]): Promise<QueryResult> =>
-    (await open()).query({ ...statement, values });
+  const query = async (statement: Statement, values: unknown[]): Promise<QueryResult> => (await open()).query({ ...statement, values });
+  const corrupt = (what: string, cause?: unknown) =>
+    new CtxloomError("STORE_CORRUPT", `The PostgreSQL store ${name} cannot be used: ${what}; its tables were changed outside ctxloom.`, cause === undefined ? undefined : { cause });
+  /** The chat's message count, or UNKNOWN_CHAT. */
+  const sizeOf = async (userId: string, chatId: string): Promise<number> => {
+    const row = (await query(sql.size, [toText(chatId), toText(userId)])).rows[0] as { message_count: number } | undefined;
+    if (row === undefined) throw unknownChat(name, userId, chatId);
+    return row.message_count;
+  };
+  /** A chat the user has already: the primary key refused it. */
+  const created = async (chat: ChatRecord, write: () => Promise<unknown>): Promise<void> => {
+    try {
+      await write();
+    } catch (error) {
+      if ((error as { code?: unknown }).code === "23505" && (error as { constraint?: unknown }).constraint === `${prefix}chats_pkey`) throw chatExists(name, chat);
+      throw error;
+    }
+  };
 
   const store: PostgresStore = {
     name,
     async createChat(chat) {
-      await query(sql.createChat, chatValues(chat));
+      const c = checkChatRecord(chat);
+      await created(c, () => query(sql.createChat, chatValues(c, PG_TEXT)));
     },
     async importChat(chat, messages) {
+      const c = checkChatRecord(chat, true);
+      const rows = checkImported(c, messages).map((m) => messageValues(m, PG_TEXT));
       // One transaction: the chat and all its messages, or nothing.
       const client = await checkout(await open());
       try {
         await client.query("BEGIN");
-        await client.query({ ...sql.createChat, values: chatValues(chat) });
-        if (messages.length > 0) {
+        await created(c, () => client.query({ ...sql.createChat, values: chatValues(c, PG_TEXT) }));
+        if (rows.length > 0) {
           // One array per column (unnest makes the rows back).
-          const rows = messages.map(messageValues);
           const columns = rows[0]!.map((_, i) => rows.map((row) => row[i]));
-          await client.query({ ...sql.importMessages, values: [toText(chat.userId), toText(chat.id), ...columns] });
+          await client.query({ ...sql.importMessages, values: [toText(c.userId), toText(c.id), ...columns] });
         }
         await client.query("COMMIT");
       } catch (error) {
@@ -138,18 +162,21 @@ export function postgresStore(target: string | Pool, options?: PostgresStoreOpti
       }
     },
     async listChats(userId) {
-      return (await query(sql.listChats, [toText(userId)])).rows.map(chatFromRow);
+      checkIds(userId, undefined, true);
+      return (await query(sql.listChats, [toText(userId)])).rows.map((row) => chatRecord(row as ChatRow, corrupt, PG_TEXT));
     },
     async loadChat(userId, chatId, since = 0): Promise<LoadedChat | undefined> {
-      [userId, chatId] = [toText(userId), toText(chatId)];
+      checkIds(userId, chatId);
+      checkSince(since);
+      const [user, id] = [toText(userId), toText(chatId)];
       // One snapshot: the record's head and count agree with the messages read.
       const client = await checkout(await open());
       try {
         await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
-        const chat = (await client.query({ ...sql.loadChat, values: [chatId, userId] })).rows[0];
-        const rows = chat ? (await client.query({ ...sql.loadMessages, values: [chatId, since, userId] })).rows : [];
+        const chat = (await client.query({ ...sql.loadChat, values: [id, user] })).rows[0] as ChatRow | undefined;
+        const rows = chat ? (await client.query({ ...sql.loadMessages, values: [id, since, user] })).rows : [];
         await client.query("COMMIT");
-        return chat ? { chat: chatFromRow(chat), messages: rows.map(messageFromRow) } : undefined;
+        return chat ? { chat: chatRecord(chat, corrupt, PG_TEXT), messages: messagesOf(rows, corrupt, chatId, PG_TEXT) } : undefined;
       } catch (error) {
         await client.query("ROLLBACK").catch(() => undefined);
         throw error;
@@ -157,32 +184,47 @@ export function postgresStore(target: string | Pool, options?: PostgresStoreOpti
         checkin(client);
       }
     },
-    async appendMessage(userId, chatId, m: Message, head, updatedAt, key): Promise<AppendResult> {
-      return appendRow(await open(), sql, `${prefix}messages_key`, name, toText(chatId), toText(userId), m, head, updatedAt, key);
+    async appendMessage(userId, chatId, message: Message, head, updatedAt, key): Promise<AppendResult> {
+      const m = checkAppend(userId, chatId, message, head, updatedAt, key);
+      return appendRow(await open(), sql, `${prefix}messages_key`, name, userId, chatId, m, head, updatedAt, key, corrupt);
     },
     async setHead(userId, chatId, head, updatedAt, expected) {
-      [userId, chatId] = [toText(userId), toText(chatId)];
-      const r = await query(sql.setHead, [chatId, userId, head, updatedAt, expected !== undefined, expected ?? null]);
+      checkSetHead(userId, chatId, head, updatedAt, expected);
+      const r = await query(sql.setHead, [toText(chatId), toText(userId), head, updatedAt, expected !== undefined, expected ?? null]);
       if (r.rowCount === 1) return true;
-      if ((await query(sql.size, [chatId, userId])).rowCount === 0) throw new Error(`no chat ${chatId} of user ${userId}`);
+      const size = await sizeOf(userId, chatId);
+      if (head !== null && head >= size) throw new CtxloomError("UNKNOWN_MESSAGE", `head ${head} is not a message of chat ${chatId}, which holds ${size} messages.`);
       return false;
     },
     async deleteChat(userId, chatId) {
+      checkIds(userId, chatId);
       return (await query(sql.deleteChat, [toText(chatId), toText(userId)])).rowCount === 1;
     },
     async putEmbeddings(userId, chatId, embedder: EmbedderInfo, rows: EmbeddingRow[]) {
-      if (rows.length === 0) return;
-      [userId, chatId] = [toText(userId), toText(chatId)];
+      checkIds(userId, chatId);
+      const e = checkEmbedder(embedder);
+      checkEmbeddingRows(rows, e.dimension);
+      if (rows.length === 0) {
+        await sizeOf(userId, chatId);
+        return;
+      }
+      const last = Math.max(...rows.map((row) => row.messageId));
       const r = await query(sql.putEmbeddings, [
-        chatId, userId, toText(embedder.name), embedder.dimension, rows.map((row) => row.messageId), rows.map((row) => vectorToBytes(row.vector)),
+        toText(chatId), toText(userId), toText(e.name), e.dimension, rows.map((row) => row.messageId), rows.map((row) => vectorToBytes(row.vector)), last,
       ]);
-      if (r.rowCount === 0) throw new Error(`no chat ${chatId} of user ${userId}`);
+      if (r.rowCount === 0) checkEmbeddingIds(rows, await sizeOf(userId, chatId), chatId); // nothing was written: say why
     },
     async loadEmbeddings(userId, chatId, embedder) {
-      const r = await query(sql.loadEmbeddings, [toText(chatId), toText(userId), toText(embedder.name), embedder.dimension]);
-      return r.rows.map((row: { message_id: number; vector: Buffer }) => ({ messageId: row.message_id, vector: vectorFromBytes(row.vector) }));
+      checkIds(userId, chatId);
+      const e = checkEmbedder(embedder);
+      const r = await query(sql.loadEmbeddings, [toText(chatId), toText(userId), toText(e.name), e.dimension]);
+      return r.rows.map(([messageId, bytes]: [number, Uint8Array]) => {
+        if (bytes.byteLength !== e.dimension * 4) throw corrupt(`chat ${chatId}'s embedding of message ${messageId} holds ${bytes.byteLength} bytes, not ${e.dimension} floats`);
+        return { messageId, vector: vectorFromBytes(bytes) };
+      });
     },
     async clearEmbeddings(userId, chatId) {
+      checkIds(userId, chatId, true);
       await query(sql.clearEmbeddings, [toText(userId), chatId === undefined ? null : toText(chatId)]);
     },
     flush() {},

@@ -1,10 +1,16 @@
 // Loading a long chat's messages with few values crossing the driver: the numbers and the
 // rare fields of each chunk of ids come as one row of JSON arrays (parsed at once), and the
-// texts as single values (no array per row). The driver's cost is per row and per value:
-// this halves what a load of 100,000 messages spends outside SQLite and the text itself.
+// texts as single values (no array per row), or as one BLOB of UTF-8 per chunk. The driver's
+// cost is per row and per value: this halves what a load of 100,000 messages spends outside
+// SQLite and the text itself. Where SQLite limits a value's size (a Durable Object: about
+// 2 MB), a chunk whose aggregate passes it is read in halves.
 import { MAX_TOKENS, PRIORITIES, ROLES, type Message } from "../message.js";
 import { MessageColumns, type ColumnExtras } from "./columns.js";
-import { addExtras, unknownCode, type Extras, type Statements } from "./sqlite-statements.js";
+import type { SqlConnection } from "./sql-connection.js";
+import { sqliteCode } from "./sql-errors.js";
+import { addExtras, unknownCode, type Corrupt, type Extras } from "./sql-rows.js";
+import type { Statements } from "./sql-statements.js";
+import { asBytes } from "./vectors.js";
 
 /** Ids per chunk of numbers. */
 const CHUNK = 1024;
@@ -12,43 +18,70 @@ const CHUNK = 1024;
 type Chunk = [ids: number[], parents: (number | null)[], codes: number[], tokens: number[], created: number[], extras: (Extras | null)[]];
 
 /**
+ * Reads ids `lo` to `hi - 1` chunk by chunk, in order: `read(lo, hi)` answers false when the
+ * chunk cannot be read this way (then so is the whole: false). A chunk SQLite refuses as too
+ * big (SQLITE_TOOBIG) is read in halves; one id alone too big answers false.
+ */
+function eachChunk(lo: number, hi: number, read: (lo: number, hi: number) => boolean): boolean {
+  const ranges: [number, number][] = [];
+  for (let at = hi; at > lo; at -= CHUNK) ranges.push([Math.max(lo, at - CHUNK), at]); // last first: popped in order
+  while (ranges.length > 0) {
+    const [a, b] = ranges.pop()!;
+    try {
+      if (!read(a, b)) return false;
+    } catch (error) {
+      if (sqliteCode(error) !== "SQLITE_TOOBIG" || b - a === 1) {
+        if (sqliteCode(error) === "SQLITE_TOOBIG") return false;
+        throw error;
+      }
+      const mid = a + ((b - a) >> 1);
+      ranges.push([mid, b], [a, mid]);
+    }
+  }
+  return true;
+}
+
+/**
  * Messages `since` to `count - 1` of chat `key` (call it inside a read transaction), or
  * undefined when the chat is short, or its rows are not exactly those ids, or a chunk cannot
  * be read this way (a value JSON cannot hold): the row-per-message read then decides and
  * reports what is wrong. Throws STORE_CORRUPT for an unknown role, priority or kind code.
  */
-export function loadChunked(st: Statements, key: number, since: number, count: number, path: string, chatId: string): Message[] | undefined {
+export function loadChunked(
+  db: SqlConnection, st: Statements, key: number, since: number, count: number, corrupt: Corrupt, chatId: string,
+): Message[] | undefined {
   const n = count - since;
   if (n < CHUNK) return undefined; // a few rows cost little either way
-  if (st.messageFrom.get(key, count) !== undefined) return undefined; // rows beyond the count
-  const texts = st.contents.all(key, since, count) as string[];
+  if (db.get(st.messageFrom, key, count) !== undefined) return undefined; // rows beyond the count
+  const texts = db.column(st.contents, key, since, count) as string[];
   if (texts.length !== n) return undefined;
   const out = new Array<Message>(n);
-  for (let lo = since; lo < count; lo += CHUNK) {
-    const hi = Math.min(count, lo + CHUNK);
+  const complete = eachChunk(since, count, (lo, hi) => {
     let chunk: Chunk;
     try {
-      chunk = (st.messageChunk.get(key, lo, hi) as string[]).map((json) => JSON.parse(json) as unknown[]) as Chunk;
-    } catch {
-      return undefined; // e.g. a BLOB where a number belongs: JSON cannot hold it
+      chunk = (db.get(st.messageChunk, key, lo, hi) as string[]).map((json) => JSON.parse(json) as unknown[]) as Chunk;
+    } catch (error) {
+      if (sqliteCode(error)) throw error;
+      return false; // e.g. a BLOB where a number belongs: JSON cannot hold it
     }
     const [ids, parents, codes, tokens, created, extras] = chunk;
-    if (ids.length !== hi - lo) return undefined;
+    if (ids.length !== hi - lo) return false;
     for (let i = 0; i < ids.length; i++) {
       const id = lo + i;
-      if (ids[i] !== id) return undefined; // the aggregate saw the rows in another order, or not these
+      if (ids[i] !== id) return false; // the aggregate saw the rows in another order, or not these
       const c = codes[i]!;
-      if (c < 0) throw unknownCode(path, chatId, id);
+      if (c < 0) throw unknownCode(corrupt, chatId, id);
       const m: Message = {
         id, parentId: parents[i]!, role: ROLES[c & 3]!, content: texts[id - since]!, priority: PRIORITIES[(c >> 2) & 3]!,
         tokens: tokens[i]!, createdAt: created[i]!, kind: c >> 4 === 1 ? "summary" : "message",
       };
       const x = extras[i];
-      if (x !== null) addExtras(m, x!, path, chatId);
+      if (x !== null) addExtras(m, x!, corrupt, chatId);
       out[id - since] = m;
     }
-  }
-  return out;
+    return true;
+  });
+  return complete ? out : undefined;
 }
 
 /**
@@ -59,49 +92,49 @@ export function loadChunked(st: Statements, key: number, since: number, count: n
  * those ids: the row-per-message read then decides and reports. Throws STORE_CORRUPT for an
  * unknown role, priority or kind code.
  */
-export function loadColumns(st: Statements, key: number, count: number, path: string, chatId: string): MessageColumns | undefined {
-  if (st.messageFrom.get(key, count) !== undefined) return undefined; // rows beyond the count
+export function loadColumns(db: SqlConnection, st: Statements, key: number, count: number, corrupt: Corrupt, chatId: string): MessageColumns | undefined {
+  if (db.get(st.messageFrom, key, count) !== undefined) return undefined; // rows beyond the count
   const cols = new MessageColumns({ utf8: true });
   cols.reserve(count);
-  for (let lo = 0; lo < count; lo += CHUNK) {
-    const hi = Math.min(count, lo + CHUNK);
-    const row = st.textChunk.get(key, lo, hi) as [...string[], Uint8Array | null, number | null];
-    const [bytes, notText] = [row[7], row[8]];
-    if (!(bytes instanceof Uint8Array) || notText !== 0) return undefined; // NULL, a BLOB, a number...
+  const complete = eachChunk(0, count, (lo, hi) => {
+    const row = db.get(st.textChunk, key, lo, hi) as [...string[], unknown, number | null];
+    const [bytes, notText] = [asBytes(row[7]), row[8]];
+    if (bytes === undefined || notText !== 0) return false; // NULL, a BLOB, a number...
     let parsed: unknown[][];
     try {
       parsed = (row.slice(0, 7) as string[]).map((json) => JSON.parse(json ?? "[]") as unknown[]);
     } catch {
-      return undefined;
+      return false;
     }
     const [ids, parents, codes, tokens, created, extras, lengths] = parsed as [number[], (number | null)[], number[], number[], number[], [number, ...Extras][], number[]];
     const n = hi - lo;
-    if (ids.length !== n || lengths.length !== n) return undefined;
+    if (ids.length !== n || lengths.length !== n) return false;
     const runParents = new Array<number>(n);
     let total = 0;
     for (let i = 0; i < n; i++) {
       const id = lo + i;
       const parent = parents[i] ?? -1;
       const t = tokens[i]!;
-      if (ids[i] !== id || !Number.isInteger(parent) || parent < -1 || parent >= id || !Number.isInteger(t) || t < 0 || t > MAX_TOKENS) return undefined;
-      if (typeof created[i] !== "number" || !Number.isFinite(created[i])) return undefined;
-      if (codes[i]! < 0) throw unknownCode(path, chatId, id);
+      if (ids[i] !== id || !Number.isInteger(parent) || parent < -1 || parent >= id || !Number.isInteger(t) || t < 0 || t > MAX_TOKENS) return false;
+      if (typeof created[i] !== "number" || !Number.isFinite(created[i])) return false;
+      if (codes[i]! < 0) throw unknownCode(corrupt, chatId, id);
       runParents[i] = parent;
       total += lengths[i]!;
     }
     const runExtras = new Array<ColumnExtras | null>(n).fill(null);
     for (const [id, ...x] of extras) {
-      if (!Number.isInteger(id) || id < lo || id >= hi || runExtras[id - lo] !== null) return undefined;
-      const e = columnExtras(id, x as Extras, path, chatId);
-      if (!e) return undefined;
+      if (!Number.isInteger(id) || id < lo || id >= hi || runExtras[id - lo] !== null) return false;
+      const e = columnExtras(id, x as Extras, corrupt, chatId);
+      if (!e) return false;
       runExtras[id - lo] = e;
     }
-    if (total !== bytes.length) return undefined;
-    // The driver made this Buffer for this value alone: the columns may keep it.
+    if (total !== bytes.length) return false;
+    // The driver made these bytes for this value alone: the columns may keep them.
     const own = bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.length;
     cols.pushRun(bytes, lengths, { parents: runParents, codes, tokens, created, extras: runExtras }, own);
-  }
-  return cols;
+    return true;
+  });
+  return complete ? cols : undefined;
 }
 
 /**
@@ -109,9 +142,9 @@ export function loadColumns(st: Statements, key: number, count: number, path: st
  * what an append writes (the row-per-message read then reports it). Their values are checked
  * by the restore, which reads every message with optional fields in full.
  */
-function columnExtras(id: number, x: Extras, path: string, chatId: string): ColumnExtras | undefined {
+function columnExtras(id: number, x: Extras, corrupt: Corrupt, chatId: string): ColumnExtras | undefined {
   const m = { id } as Message;
-  addExtras(m, x, path, chatId);
+  addExtras(m, x, corrupt, chatId);
   const e: ColumnExtras = {};
   if (m.name !== undefined) e.name = m.name;
   if (m.toolCalls !== undefined) {

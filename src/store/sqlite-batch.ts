@@ -3,21 +3,13 @@
 // writers in several processes serialize. "full" commits each write before it resolves;
 // "batched" keeps the transaction open for a batch (group commit), during which this
 // connection's view of each chat it touched is authoritative: nobody else can write.
-import { CtxloomError, describe } from "../errors.js";
+import { CtxloomError } from "../errors.js";
+import { ChatStates, type ChatState, type SqlConnection, type Transactions } from "./sql-connection.js";
+import { storeError, type SqlPlace } from "./sql-errors.js";
+import type { Statements } from "./sql-statements.js";
 import type { SqliteDatabase } from "./sqlite-driver.js";
-import { storeError } from "./sqlite-errors.js";
-import type { Statements } from "./sqlite-statements.js";
-import type { Durability } from "./sqlite.js";
-
-/** A chat as the open write transaction sees it: authoritative while this connection holds the write lock. */
-export interface ChatState {
-  key: number;
-  size: number;
-  head: number | null;
-  updated: number;
-  /** Its chats row is written at commit (or before a read). */
-  dirty: boolean;
-}
+import { filePlace } from "./sqlite-errors.js";
+import type { Durability } from "./sqlite-types.js";
 
 /**
  * This process's batches by database file. A store about to take the write lock first commits
@@ -25,16 +17,18 @@ export interface ChatState {
  */
 const openFiles = new Map<string, Set<WriteBatch>>();
 
-export class WriteBatch {
+export class WriteBatch implements Transactions {
   readonly database: SqliteDatabase;
   readonly path: string;
   readonly durability: Durability;
   readonly #file: string | undefined;
   readonly #batchSize: number;
   readonly #batchDelayMs: number;
-  readonly #st: Statements;
-  /** Chats the open write transaction touched; null when no write transaction is open. */
-  #chats: Map<string, ChatState> | null = null;
+  readonly #db: SqlConnection;
+  readonly #place: SqlPlace;
+  /** Chats the open write transaction touched; closed when no write transaction is open. */
+  readonly #chats: ChatStates;
+  readonly #atomic: <T>(fn: () => T) => T;
   /** Writes in the open transaction. */
   #writes = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -42,40 +36,49 @@ export class WriteBatch {
   #lost: CtxloomError | undefined;
   #closed = false;
 
-  constructor(db: SqliteDatabase, path: string, file: string | undefined, settings: { durability: Durability; batchSize: number; batchDelayMs: number }, st: Statements) {
-    this.database = db;
+  constructor(
+    database: SqliteDatabase, db: SqlConnection, path: string, file: string | undefined,
+    settings: { durability: Durability; batchSize: number; batchDelayMs: number }, st: Statements,
+  ) {
+    this.database = database;
     this.path = path;
     this.durability = settings.durability;
     this.#batchSize = settings.durability === "full" ? 1 : settings.batchSize;
     this.#batchDelayMs = settings.batchDelayMs;
     this.#file = file;
-    this.#st = st;
+    this.#db = db;
+    this.#place = filePlace(path);
+    this.#chats = new ChatStates(db, st, path);
+    // Inside the open write transaction, better-sqlite3's transaction() is a savepoint.
+    this.#atomic = database.transaction((fn: () => unknown) => fn()) as <T>(fn: () => T) => T;
     if (file !== undefined) openFiles.set(file, (openFiles.get(file) ?? new Set()).add(this));
   }
 
-  /** True when the open transaction touched (or created) this chat. */
-  touched(userId: string, chatId: string): boolean {
-    return this.#chats?.has(`${userId}\u0000${chatId}`) ?? false;
+  atomic<T>(fn: () => T): T {
+    return this.#atomic(fn);
   }
 
-  /** Forgets a chat the open transaction deleted. */
+  touched(userId: string, chatId: string): boolean {
+    return this.#chats.touched(userId, chatId);
+  }
+
   forget(userId: string, chatId: string): void {
-    this.#chats?.delete(`${userId}\u0000${chatId}`);
+    this.#chats.forget(userId, chatId);
   }
 
   async flush(): Promise<void> {
     this.#usable();
-    if (this.#chats) this.#commit("flushing");
+    if (this.#chats.open) this.#commit("flushing");
   }
 
   async close(): Promise<void> {
     if (this.#closed) return;
     try {
-      if (this.#chats && !this.#lost) this.#commit("closing");
+      if (this.#chats.open && !this.#lost) this.#commit("closing");
     } finally {
       this.#closed = true;
       clearTimeout(this.#timer);
-      if (this.#chats && this.database.inTransaction) this.#st.rollback.run();
+      if (this.#chats.open && this.database.inTransaction) this.#db.run("ROLLBACK");
       const peers = this.#file === undefined ? undefined : openFiles.get(this.#file);
       peers?.delete(this);
       if (peers?.size === 0) openFiles.delete(this.#file!);
@@ -88,28 +91,18 @@ export class WriteBatch {
     if (this.#lost) throw this.#lost;
   }
 
-  /** The chat's state in the open write transaction; UNKNOWN_CHAT when the user has no such chat. */
   state(userId: string, chatId: string): ChatState {
-    const found = this.find(userId, chatId);
-    if (found) return found;
-    throw new CtxloomError("UNKNOWN_CHAT", `User ${describe(userId)} has no chat ${describe(chatId)} in ${this.path}.`);
+    return this.#chats.state(userId, chatId);
   }
 
   find(userId: string, chatId: string): ChatState | undefined {
-    const key = `${userId}\u0000${chatId}`;
-    let c = this.#chats?.get(key);
-    if (c) return c;
-    const row = this.#st.chatState.get(userId, chatId) as [number, number, number | null, number] | undefined;
-    if (!row) return undefined;
-    c = { key: row[0], size: row[1], head: row[2], updated: row[3], dirty: false };
-    this.#chats?.set(key, c);
-    return c;
+    return this.#chats.find(userId, chatId);
   }
 
   /** Runs a write in the open transaction (opening one), then commits when the batch is due. */
   write<T>(what: string, fn: () => T): T {
     this.#usable();
-    if (!this.#chats) this.#begin(what);
+    if (!this.#chats.open) this.#begin(what);
     let result: T;
     try {
       result = fn();
@@ -120,7 +113,7 @@ export class WriteBatch {
       } else if (this.durability === "full" || this.#writes === 0) {
         this.#rollback();
       }
-      throw this.#lost ?? storeError(this.path, what, error);
+      throw this.#lost ?? storeError(this.#place, what, error);
     }
     this.#writes++;
     if (this.#writes >= this.#batchSize) this.#commit(what);
@@ -132,53 +125,45 @@ export class WriteBatch {
   read<T>(what: string, fn: () => T): T {
     this.#usable();
     try {
-      if (this.#chats) this.#saveChats();
+      if (this.#chats.open) this.#chats.save();
       return fn();
     } catch (error) {
-      if (this.#chats && !this.database.inTransaction) this.#failed(what, error);
-      throw this.#lost ?? storeError(this.path, what, error);
+      if (this.#chats.open && !this.database.inTransaction) this.#failed(what, error);
+      throw this.#lost ?? storeError(this.#place, what, error);
     }
   }
 
   #begin(what: string): void {
     for (const peer of this.#file === undefined ? [] : openFiles.get(this.#file) ?? []) {
-      if (peer !== this && peer.#chats) peer.#commitLater();
+      if (peer !== this && peer.#chats.open) peer.#commitLater();
     }
     try {
-      this.#st.begin.run();
+      this.#db.run("BEGIN IMMEDIATE");
     } catch (error) {
-      throw storeError(this.path, what, error);
+      throw storeError(this.#place, what, error);
     }
-    this.#chats = new Map();
+    this.#chats.begin();
     this.#writes = 0;
-  }
-
-  #saveChats(): void {
-    for (const c of this.#chats!.values()) {
-      if (!c.dirty) continue;
-      this.#st.saveChatState.run(c.size, c.head, c.updated, c.key);
-      c.dirty = false;
-    }
   }
 
   #commit(what: string): void {
     clearTimeout(this.#timer);
     this.#timer = undefined;
     try {
-      this.#saveChats();
-      this.#st.commit.run();
+      this.#chats.save();
+      this.#db.run("COMMIT");
     } catch (error) {
-      if (this.database.inTransaction) this.#st.rollback.run();
+      if (this.database.inTransaction) this.#db.run("ROLLBACK");
       this.#failed(what, error);
-      throw this.#lost ?? storeError(this.path, what, error);
+      throw this.#lost ?? storeError(this.#place, what, error);
     }
-    this.#chats = null;
+    this.#chats.end();
     this.#writes = 0;
   }
 
   /** A timed commit: a failure has no caller, so the next call (or flush, or close) reports it. */
   #commitLater(): void {
-    if (!this.#chats || this.#closed) return;
+    if (!this.#chats.open || this.#closed) return;
     try {
       this.#commit("committing a batch");
     } catch {}
@@ -187,8 +172,8 @@ export class WriteBatch {
   #rollback(): void {
     clearTimeout(this.#timer);
     this.#timer = undefined;
-    if (this.database.inTransaction) this.#st.rollback.run();
-    this.#chats = null;
+    if (this.database.inTransaction) this.#db.run("ROLLBACK");
+    this.#chats.end();
     this.#writes = 0;
   }
 
@@ -197,7 +182,7 @@ export class WriteBatch {
     const lost = this.durability === "batched" ? this.#writes : 0;
     this.#rollback();
     if (lost > 0) {
-      const cause = storeError(this.path, what, error);
+      const cause = storeError(this.#place, what, error);
       this.#lost = new CtxloomError(
         "STORE_FAILED",
         `The SQLite store ${this.path} could not commit ${lost} acknowledged write(s) of a batch, which are lost ` +

@@ -3,6 +3,7 @@
 // surface as a CtxloomError that says how to fix it, rather than as Node's resolution error.
 import { createRequire } from "node:module";
 import { CtxloomError } from "../errors.js";
+import { unavailableHere } from "./elsewhere.js";
 
 /** The parts of better-sqlite3's Statement that the store uses. */
 export interface SqliteStatement {
@@ -45,5 +46,10 @@ function load(): DatabaseConstructor {
   }
 }
 
-/** better-sqlite3's Database class. */
-export const Database: DatabaseConstructor = load();
+/** Stands for the class where it cannot load (another runtime than Node): sqliteStore() says so before it would be called. */
+function unavailable(): never {
+  throw unavailableHere("ctxloom/sqlite") ?? new CtxloomError("UNSUPPORTED_RUNTIME", "ctxloom/sqlite runs on Node only.");
+}
+
+/** better-sqlite3's Database class, loaded on Node (on another runtime sqliteStore() throws UNSUPPORTED_RUNTIME instead). */
+export const Database: DatabaseConstructor = unavailableHere("ctxloom/sqlite") ? (unavailable as unknown as DatabaseConstructor) : load();

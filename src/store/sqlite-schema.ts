@@ -1,57 +1,21 @@
-// The SQLite store's schema and its migrations. A database records every migration it went
-// through in ctxloom_schema; opening a database of an older version migrates it, in one
-// transaction, before anything else touches it.
+// The SQLite file's schema history and its checks: the kit's schema (sql-schema.ts) is what a
+// new file gets; a file of an older release is brought to it by the steps it was released
+// with (MIGRATIONS), recorded in ctxloom_schema, in one transaction under the write lock,
+// before anything else touches it.
+import type { SqlConnection } from "./sql-connection.js";
+import { SCHEMA_VERSION, migrate as migrateSchema, schemaVersion as versionOf, type SchemaNames } from "./sql-schema.js";
 import type { SqliteDatabase } from "./sqlite-driver.js";
 import { corrupt } from "./sqlite-errors.js";
 
+/** A file of its own: tables without a prefix, versions in ctxloom_schema. */
+export const FILE_NAMES: SchemaNames = { prefix: "", versions: "ctxloom_schema" };
+
 /**
- * Every schema version, oldest first. A migration is never edited once released: a new
- * version appends one. Codes: role 0 system, 1 user, 2 assistant, 3 tool; priority 0 low,
- * 1 normal, 2 high, 3 critical; kind 0 message, 1 summary. JSON columns hold text.
- *
- * Messages are clustered by (chat, id) (WITHOUT ROWID): a chat's messages sit together and
- * load in one range scan. The small columns come first and `content` last, so that reading
- * them never follows a long text's overflow pages.
+ * The steps of the releases before the kit after their first (whose tables a new file no
+ * longer needs: it gets the kit's schema whole), oldest first, as released: a step is never
+ * edited. Version 3 is the kit's schema (sql-schema.ts).
  */
 export const MIGRATIONS: readonly { version: number; sql: string }[] = [
-  {
-    version: 1,
-    sql: `
-      CREATE TABLE users (
-        id TEXT PRIMARY KEY,
-        created INTEGER NOT NULL
-      ) WITHOUT ROWID;
-      CREATE TABLE chats (
-        key INTEGER PRIMARY KEY,
-        user TEXT NOT NULL,
-        id TEXT NOT NULL,
-        title TEXT NOT NULL,
-        model TEXT NOT NULL,
-        system TEXT,
-        options TEXT NOT NULL,
-        head INTEGER,
-        created INTEGER NOT NULL,
-        updated INTEGER NOT NULL,
-        message_count INTEGER NOT NULL,
-        UNIQUE (user, id)
-      );
-      CREATE INDEX chats_by_update ON chats (user, updated DESC, created DESC);
-      CREATE TABLE messages (
-        chat INTEGER NOT NULL,
-        id INTEGER NOT NULL,
-        parent INTEGER,
-        role INTEGER NOT NULL,
-        priority INTEGER NOT NULL,
-        tokens INTEGER NOT NULL,
-        kind INTEGER NOT NULL,
-        created INTEGER NOT NULL,
-        name TEXT,
-        tool_call_id TEXT,
-        tool_calls TEXT,
-        content TEXT NOT NULL,
-        PRIMARY KEY (chat, id)
-      ) WITHOUT ROWID;`,
-  },
   {
     version: 2,
     sql: `
@@ -77,42 +41,18 @@ export const MIGRATIONS: readonly { version: number; sql: string }[] = [
   },
 ];
 
-/** The schema version this release writes. */
-export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
-
-/** Columns every table must have at SCHEMA_VERSION (a check that the file is what it claims). */
-const COLUMNS: Record<string, string[]> = {
-  users: ["id", "created"],
-  chats: ["key", "user", "id", "title", "model", "system", "options", "head", "created", "updated", "message_count"],
-  messages: [
-    "chat", "id", "parent", "role", "priority", "tokens", "kind", "created", "name", "tool_call_id", "tool_calls", "content",
-    "covers_first", "covers_last", "parts", "key",
-  ],
-  embeddings: ["chat", "message", "embedder", "dimension", "vector"],
-};
-
 /**
- * The schema version of the database (0 for an empty one), read without writing.
- * STORE_CORRUPT for a foreign database (any table, index, view or trigger without
- * ctxloom_schema: ctxloom never adds its tables to another program's database) or a newer one.
+ * The schema version of the file (0 for an empty one), read without writing. STORE_CORRUPT
+ * for a foreign database (any table, index, view or trigger without ctxloom_schema: ctxloom
+ * never adds its tables to another program's database) or a newer one.
  */
-export function schemaVersion(db: SqliteDatabase, path: string): number {
-  const names = db.prepare("SELECT name FROM sqlite_schema").pluck().all() as string[];
-  if (!names.includes("ctxloom_schema")) {
-    if (names.length > 0) {
-      const shown = names.slice(0, 5).join(", ") + (names.length > 5 ? ", ..." : "");
-      throw corrupt(path, `it is another program's database (it holds ${shown} and no ctxloom_schema table); ctxloom opens only its own databases and empty files`);
-    }
-    return 0;
+export function schemaVersion(db: SqlConnection, path: string): number {
+  const names = db.column("SELECT name FROM sqlite_schema") as string[];
+  if (!names.includes(FILE_NAMES.versions) && names.length > 0) {
+    const shown = names.slice(0, 5).join(", ") + (names.length > 5 ? ", ..." : "");
+    throw corrupt(path, `it is another program's database (it holds ${shown} and no ctxloom_schema table); ctxloom opens only its own databases and empty files`);
   }
-  const version = db.prepare("SELECT max(version) FROM ctxloom_schema").pluck().get();
-  if (typeof version !== "number" || !Number.isInteger(version) || version < 1) {
-    throw corrupt(path, `its ctxloom_schema table names no valid version (${String(version)})`);
-  }
-  if (version > SCHEMA_VERSION) {
-    throw corrupt(path, `a newer ctxloom wrote it (schema version ${version}; this release reads up to ${SCHEMA_VERSION}). Upgrade ctxloom`);
-  }
-  return version;
+  return versionOf(db, FILE_NAMES, (what) => corrupt(path, what));
 }
 
 /**
@@ -126,34 +66,30 @@ export function checkIntact(db: SqliteDatabase, path: string): void {
 }
 
 /**
- * Brings the database to SCHEMA_VERSION: creates the schema in an empty
- * database and migrates an older one, in one transaction; then checks the columns.
- * Returns the version the file had before (0 for a new database).
+ * Brings the file to SCHEMA_VERSION under the write lock (BEGIN IMMEDIATE), in one
+ * transaction: the kit's schema in an empty file, the released steps in an older one; then
+ * checks the columns. Returns the version the file had before (0 for a new one).
  */
-export function migrate(db: SqliteDatabase, path: string): number {
-  let from = schemaVersion(db, path);
-  if (from < SCHEMA_VERSION) {
-    // Under the write lock, read again: another process may have migrated meanwhile.
+export function migrate(database: SqliteDatabase, db: SqlConnection, path: string): number {
+  schemaVersion(db, path); // a foreign or newer file is refused before the lock is taken
+  const locked = (fn: () => void): void => {
     db.exec("BEGIN IMMEDIATE");
     try {
-      from = schemaVersion(db, path);
-      if (from === 0) db.exec("CREATE TABLE ctxloom_schema (version INTEGER PRIMARY KEY, applied INTEGER NOT NULL)");
-      const record = db.prepare("INSERT INTO ctxloom_schema (version, applied) VALUES (?, ?)");
-      for (const m of MIGRATIONS) {
-        if (m.version <= from) continue;
-        db.exec(m.sql);
-        record.run(m.version, Date.now());
-      }
+      fn();
       db.exec("COMMIT");
     } catch (error) {
-      if (db.inTransaction) db.exec("ROLLBACK");
+      if (database.inTransaction) db.exec("ROLLBACK");
       throw error;
     }
-  }
-  for (const [table, columns] of Object.entries(COLUMNS)) {
-    const have = new Set((db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((c) => c.name));
-    const lacking = columns.filter((c) => !have.has(c));
-    if (lacking.length > 0) throw corrupt(path, `its ${table} table lacks the columns ${lacking.join(", ")}`);
-  }
-  return from;
+  };
+  const legacy = (from: number): void => {
+    for (const m of MIGRATIONS) {
+      if (m.version <= from) continue;
+      db.exec(m.sql);
+      db.run(`INSERT INTO ${FILE_NAMES.versions} (version, applied) VALUES (?, ?)`, m.version, Date.now());
+    }
+  };
+  return migrateSchema(db, FILE_NAMES, locked, legacy, (what) => corrupt(path, what));
 }
+
+export { SCHEMA_VERSION };

@@ -4,62 +4,31 @@
 import { statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { CtxloomError, checkInteger, checkOptions, describe } from "../errors.js";
-import type { Store } from "./types.js";
+import { unavailableHere } from "./elsewhere.js";
+import { storeError } from "./sql-errors.js";
+import { sqliteConnection } from "./sqlite-connection.js";
 import { Database, type SqliteDatabase } from "./sqlite-driver.js";
-import { storeError } from "./sqlite-errors.js";
+import { filePlace } from "./sqlite-errors.js";
 import { SCHEMA_VERSION, checkIntact, migrate, schemaVersion } from "./sqlite-schema.js";
-import { prepareStatements } from "./sqlite-statements.js";
 import { SqliteStoreImpl } from "./sqlite-store.js";
+import type { SqliteStore, SqliteStoreOptions } from "./sqlite-types.js";
 
-/**
- * "full": a write's promise resolves after its transaction committed and was synced to disk
- * (synchronous=FULL): a crash loses nothing acknowledged.
- * "batched": writes run at once inside a transaction that commits every `batchDelayMs`, at
- * `batchSize` writes, on `flush()` and on `close()` (group commit: one sync for many writes).
- * A crash may lose the writes acknowledged since the last commit, never reorder or renumber
- * them: what survives is a prefix of what was acknowledged.
- */
-export type Durability = "full" | "batched";
-
-/** Options of `sqliteStore()`. */
-export interface SqliteStoreOptions {
-  /** Default "full". */
-  durability?: Durability;
-  /** "batched": commit at this many writes (default 1000). */
-  batchSize?: number;
-  /** "batched": commit this long after the batch's first write, in ms (default 5). */
-  batchDelayMs?: number;
-  /** How long a write waits for another connection's write lock before failing with STORE_FAILED (default 5000 ms). */
-  busyTimeoutMs?: number;
-}
+export type { Durability, SqliteStore, SqliteStoreOptions } from "./sqlite-types.js";
 
 const PAGE_SIZE = 8192;
 const KNOWN = ["durability", "batchSize", "batchDelayMs", "busyTimeoutMs"] as const;
 
-/** A Store's methods, each answering with a promise. */
-type Promised<S> = { [K in keyof S]: S[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : S[K] };
-
-/** A Store on a SQLite file. Every method answers with a promise (a failure rejects with a CtxloomError). */
-export interface SqliteStore extends Promised<Store> {
-  /** The database file, as given. */
-  readonly path: string;
-  readonly durability: Durability;
-  /**
-   * The better-sqlite3 connection, for backups, pragmas and your own tables. Do not write to
-   * ctxloom's tables (users, chats, messages, embeddings, ctxloom_schema) through it. With "batched"
-   * durability, call `flush()` first: the open batch holds the write lock.
-   */
-  readonly database: SqliteDatabase;
-}
-
 /**
  * A store on the SQLite file at `path` (created when absent; default "./ctxloom.db"). Node
  * only. The file is migrated to the current schema when it was written by an older release.
- * @throws INVALID_ARGUMENT for a bad path, a missing folder or bad options; STORE_CORRUPT for a
- *   file that is not a ctxloom database (or was written by a newer release); STORE_FAILED when
- *   SQLite cannot open or migrate it
+ * @throws UNSUPPORTED_RUNTIME on Deno, Workers or a browser (better-sqlite3 is a native addon
+ *   for Node); INVALID_ARGUMENT for a bad path, a missing folder or bad options; STORE_CORRUPT
+ *   for a file that is not a ctxloom database (or was written by a newer release); STORE_FAILED
+ *   when SQLite cannot open or migrate it
  */
 export function sqliteStore(path = "./ctxloom.db", options?: SqliteStoreOptions): SqliteStore {
+  const elsewhere = unavailableHere("ctxloom/sqlite");
+  if (elsewhere) throw elsewhere;
   if (typeof path !== "string" || path.length === 0) {
     throw new CtxloomError("INVALID_ARGUMENT", `sqliteStore(path) takes the database file's path, e.g. "./ctxloom.db"; got ${describe(path)}.`);
   }
@@ -80,12 +49,13 @@ export function sqliteStore(path = "./ctxloom.db", options?: SqliteStoreOptions)
   try {
     db = new Database(path, { timeout: settings.busyTimeoutMs });
   } catch (error) {
-    throw storeError(path, "opening the database", error);
+    throw storeError(filePlace(path), "opening the database", error);
   }
+  const connection = sqliteConnection(db);
   try {
     // Nothing is written to the file before it is known to be ctxloom's (or empty), of a
     // version this release reads, and, when opening is about to write to it, intact.
-    const version = schemaVersion(db, path);
+    const version = schemaVersion(connection, path);
     if (db.pragma("page_count", { simple: true }) === 0) {
       // A new file: 8 KiB pages keep most messages' text in the row, off overflow pages.
       db.pragma(`page_size = ${PAGE_SIZE}`);
@@ -94,11 +64,11 @@ export function sqliteStore(path = "./ctxloom.db", options?: SqliteStoreOptions)
     }
     db.pragma("journal_mode = WAL");
     db.pragma("synchronous = FULL");
-    migrate(db, path);
-    return new SqliteStoreImpl(db, path, file, settings, prepareStatements(db));
+    migrate(db, connection, path);
+    return new SqliteStoreImpl(db, path, file, settings);
   } catch (error) {
     db.close();
-    throw storeError(path, "opening the database", error);
+    throw storeError(filePlace(path), "opening the database", error);
   }
 }
 

@@ -5,9 +5,12 @@ import { DurableObject } from "cloudflare:workers";
 import { Loom, type Chat, type ChatExport, type MessageInput } from "../../src/index.workerd.js";
 import { durableObjectStore, type DurableObjectStorageLike } from "../../src/cloudflare.js";
 import { buildTextsChat, textsOf, type TextsSpec } from "../store/texts-spec.js";
+import { contract, migrateV2, rowLimits, sqliteHere, withoutSqlite } from "./do-store-ops.js";
 
+type Namespace = { idFromName(name: string): unknown; get(id: unknown): { fetch(request: Request): Promise<Response> } };
 interface Env {
-  CHATS: { idFromName(name: string): unknown; get(id: unknown): { fetch(request: Request): Promise<Response> } };
+  CHATS: Namespace;
+  KV_CHATS: Namespace;
 }
 
 /** The tables of schema version 1 as released (before append keys), frozen here, with the prefix "old_". */
@@ -83,6 +86,15 @@ export class UserChatsObject extends (DurableObject as new (ctx: unknown, env: E
           await old.close();
           return Response.json({ first: first.id, retry: retry.id, path, version, keys });
         }
+        // The store's own tests (do-store-ops.ts).
+        case "v2-migrate":
+          return Response.json(await migrateV2(this.#storage));
+        case "contract":
+          return Response.json(await contract(this.#storage));
+        case "row-limits":
+          return Response.json(await rowLimits(this.#storage));
+        case "sqlite-here":
+          return Response.json(sqliteHere());
         default:
           return new Response("unknown op", { status: 400 });
       }
@@ -92,9 +104,24 @@ export class UserChatsObject extends (DurableObject as new (ctx: unknown, env: E
   }
 }
 
+/** A class declared with key-value storage (wrangler's new_classes): its ctx.storage has no SQLite. */
+export class KeyValueObject extends (DurableObject as new (ctx: unknown, env: Env) => object) {
+  readonly #storage: DurableObjectStorageLike;
+  constructor(ctx: { storage: DurableObjectStorageLike }, env: Env) {
+    super(ctx, env);
+    this.#storage = ctx.storage;
+  }
+
+  async fetch(): Promise<Response> {
+    return Response.json(withoutSqlite(this.#storage));
+  }
+}
+
 export default {
   async fetch(request: Request, env: Env): Promise<Response> {
-    const user = new URL(request.url).searchParams.get("user") ?? "anonymous";
-    return env.CHATS.get(env.CHATS.idFromName(user)).fetch(request);
+    const url = new URL(request.url);
+    const user = url.searchParams.get("user") ?? "anonymous";
+    const ns = url.searchParams.has("kv") ? env.KV_CHATS : env.CHATS;
+    return ns.get(ns.idFromName(user)).fetch(request);
   },
 };

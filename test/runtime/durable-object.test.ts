@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { durableObjectStore } from "../../src/cloudflare.js";
+import { expectedCodes } from "../store/contract-cases.js";
 import { expectedTexts } from "../store/texts-spec.js";
 import { textsSpec, trickyText } from "../store/tricky-texts.js";
 
@@ -45,13 +46,13 @@ function runtime(): Miniflare {
       { type: "CompiledWasm", path: join(root, "ctxloom.wasm"), contents: readFileSync(join(root, "build/ctxloom.wasm")) },
       { type: "CompiledWasm", path: join(root, "ctxloom-bpe.wasm"), contents: readFileSync(join(root, "build/ctxloom-bpe.wasm")) },
     ],
-    durableObjects: { CHATS: { className: "UserChatsObject", useSQLite: true } },
+    durableObjects: { CHATS: { className: "UserChatsObject", useSQLite: true }, KV_CHATS: { className: "KeyValueObject", useSQLite: false } },
     durableObjectsPersist: persist,
   });
 }
 
-const call = async (mf: Miniflare, user: string, body: object) => {
-  const r = await mf.dispatchFetch(`http://localhost/?user=${encodeURIComponent(user)}`, { method: "POST", body: JSON.stringify(body) });
+const call = async (mf: Miniflare, user: string, body: object, query = "") => {
+  const r = await mf.dispatchFetch(`http://localhost/?user=${encodeURIComponent(user)}${query}`, { method: "POST", body: JSON.stringify(body) });
   return (await r.json()) as Record<string, unknown>;
 };
 
@@ -60,7 +61,7 @@ describe("durableObjectStore arguments", () => {
     const bad = (f: () => unknown) => expect(f).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENT" }));
     bad(() => durableObjectStore({} as never));
     bad(() => durableObjectStore(null as never));
-    const storage = { sql: { exec: () => ({ toArray: () => [], rowsWritten: 0 }) }, transactionSync: <T>(f: () => T) => f() };
+    const storage = { sql: { exec: () => ({ toArray: () => [], raw: () => [], rowsWritten: 0 }) }, transactionSync: <T>(f: () => T) => f() };
     bad(() => durableObjectStore(storage, { tablePrefx: "x" } as never));
     expect(() => durableObjectStore(storage, { tablePrefx: "x" } as never)).toThrow(/did you mean "tablePrefix"/);
     bad(() => durableObjectStore(storage, { tablePrefix: "a-b" }));
@@ -144,8 +145,82 @@ describe("Durable Object store (workerd via miniflare)", () => {
     // Schema version 1 (no keys): migrated when a store opens it; its message stays.
     expect(await call(mf, "erin", { op: "v1" })).toEqual({ ok: true });
     expect(await call(mf, "erin", { op: "v1-append", key: "k" })).toEqual({
-      first: 1, retry: 1, path: ["hi", "hello"], version: 2, keys: [{ id: 0, key: null }, { id: 1, key: "k" }],
+      first: 1, retry: 1, path: ["hi", "hello"], version: 3, keys: [{ id: 0, key: null }, { id: 1, key: "k" }],
     });
     await mf.dispose();
+  }, 120_000);
+});
+
+// Issue 22, item 5: one schema, one row codec, one validation policy for the SQL stores.
+describe("the store kit in a Durable Object (workerd via miniflare)", () => {
+  it("migrates a version-2 database (as released) into the SQLite file's schema: every field, key and vector of each user's chat reads back", async () => {
+    const mf = runtime();
+    const out = await call(mf, "erin", { op: "v2-migrate" });
+    await mf.dispose();
+    const call1 = { id: "call_1", type: "function", function: { name: "weather", arguments: '{"city":"Porto"}' } };
+    const m = (id: number, parentId: number | null, role: string, content: string, priority: string, tokens: number, createdAt: number, extra = {}) =>
+      ({ id, parentId, role, content, priority, tokens, createdAt, kind: "message", ...extra });
+    const erin = [
+      m(0, null, "user", "look", "high", 9, 10, { name: "ann", parts: [{ type: "text", text: "look" }, { type: "image", image: "https://example.com/a.png" }] }),
+      m(1, 0, "assistant", "", "normal", 7, 11, { toolCalls: [call1] }),
+      m(2, 1, "tool", "sunny", "normal", 4, 12.25, { toolCallId: "call_1" }),
+      m(3, 2, "assistant", "It is sunny.", "low", 5, 13),
+      { ...m(4, null, "system", "Asked the weather.", "critical", 6, 14), kind: "summary", covers: { first: 0, last: 3 } },
+    ];
+    expect(out.erin).toEqual({
+      chat: { id: "c1", userId: "erin", title: "old", model: "gpt-4o", system: "be brief", createdAt: 1.5, updatedAt: 20, messageCount: 5, head: 3, options: { historyLimits: true } },
+      messages: erin,
+    });
+    expect(out.zoe).toEqual({
+      chat: { id: "c1", userId: "zoe", title: "hers", model: "gpt-4o", system: null, createdAt: 3, updatedAt: 4, messageCount: 1, head: 0, options: {} },
+      messages: [m(0, null, "user", "hers", "normal", 3, 5)],
+    });
+    expect(out.embeddings).toEqual({ erin: [[0, [1, -2]], [3, [0.5, 3]]], zoe: [[0, [7, 8]]] });
+    expect(out.retry).toEqual({ ok: false, existing: erin[3] }); // the key of a migrated message
+    expect([out.added, out.again, out.path]).toEqual([5, 5, [0, 1, 2, 3, 5]]);
+    // The kit's version table (a row per version: an older release reads 3 and refuses), no table of version 2 left, the layout of a new database.
+    expect(out.versions).toEqual([[3]]);
+    expect(out.names).toEqual(["v2_chats", "v2_chats_by_update", "v2_embeddings", "v2_messages", "v2_messages_by_key", "v2_schema", "v2_users"]);
+    expect(out.sameLayout).toBe(true);
+  }, 120_000);
+
+  it("refuses the bad calls every store refuses, with the same codes, and changes nothing", async () => {
+    const mf = runtime();
+    const out = await call(mf, "frank", { op: "contract" });
+    await mf.dispose();
+    expect(out).toEqual({ codes: expectedCodes(), unchanged: true });
+  }, 120_000);
+});
+
+// Issue 25, items 3 and 4: within Cloudflare's limits, and what cannot run here says so.
+describe("Durable Object limits (workerd via miniflare)", () => {
+  it("a message too large for a row is refused before the write with MESSAGE_TOO_LARGE naming the limit; the chat is as it was", async () => {
+    const mf = runtime();
+    const out = await call(mf, "gina", { op: "row-limits" });
+    await mf.dispose();
+    expect(out.fits).toBe("ok");
+    for (const refused of [out.over, out.farOver, out.imported] as { code: string; message: string }[]) {
+      expect(refused.code).toBe("MESSAGE_TOO_LARGE");
+      expect(refused.message).toMatch(/holds at most 2000000.*retry cannot succeed/);
+    }
+    expect([out.count, out.reloaded]).toEqual([1, 1]);
+    expect(out.afterImport).toBeNull(); // nothing of the chat was stored
+    expect(out.system).toMatchObject({ code: "INVALID_ARGUMENT", message: expect.stringMatching(/holds at most 2000000/) });
+  }, 120_000);
+
+  it("a Durable Object without SQLite storage is refused at creation with INVALID_ARGUMENT saying how to declare it", async () => {
+    const mf = runtime();
+    const out = (await call(mf, "hal", {}, "&kv")) as { code: string; message: string };
+    await mf.dispose();
+    expect(out.code).toBe("INVALID_ARGUMENT");
+    expect(out.message).toMatch(/new_sqlite_classes/);
+  }, 120_000);
+
+  it("ctxloom/sqlite on Workers throws UNSUPPORTED_RUNTIME naming the runtime and the stores that run there", async () => {
+    const mf = runtime();
+    const out = (await call(mf, "ivy", { op: "sqlite-here" })) as { code: string; message: string };
+    await mf.dispose();
+    expect(out.code).toBe("UNSUPPORTED_RUNTIME");
+    expect(out.message).toMatch(/does not run on Cloudflare Workers.*ctxloom\/cloudflare/);
   }, 120_000);
 });

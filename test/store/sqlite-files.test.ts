@@ -13,31 +13,10 @@ import { sqliteStore, type Durability } from "../../src/sqlite.js";
 import { SCHEMA_VERSION } from "../../src/store/sqlite-schema.js";
 import { expectRejectCode, snapshot } from "../helpers.js";
 import { chain, message, record, tempFolder } from "./sqlite-helpers.js";
+import { V1, V2 } from "./sqlite-released.js";
 
 const file = tempFolder("sqlite-files");
 const child = join(dirname(fileURLToPath(import.meta.url)), "fixtures/sqlite-child.ts");
-
-/** The schema of version 1 as released, frozen here: the migration must read such a file. */
-const V1 = `
-  CREATE TABLE ctxloom_schema (version INTEGER PRIMARY KEY, applied INTEGER NOT NULL);
-  INSERT INTO ctxloom_schema VALUES (1, 1700000000000);
-  CREATE TABLE users (id TEXT PRIMARY KEY, created INTEGER NOT NULL) WITHOUT ROWID;
-  CREATE TABLE chats (key INTEGER PRIMARY KEY, user TEXT NOT NULL, id TEXT NOT NULL, title TEXT NOT NULL, model TEXT NOT NULL,
-    system TEXT, options TEXT NOT NULL, head INTEGER, created INTEGER NOT NULL, updated INTEGER NOT NULL,
-    message_count INTEGER NOT NULL, UNIQUE (user, id));
-  CREATE INDEX chats_by_update ON chats (user, updated DESC, created DESC);
-  CREATE TABLE messages (chat INTEGER NOT NULL, id INTEGER NOT NULL, parent INTEGER, role INTEGER NOT NULL,
-    priority INTEGER NOT NULL, tokens INTEGER NOT NULL, kind INTEGER NOT NULL, created INTEGER NOT NULL, name TEXT,
-    tool_call_id TEXT, tool_calls TEXT, content TEXT NOT NULL, PRIMARY KEY (chat, id)) WITHOUT ROWID;`;
-
-/** Version 2 as released, on top of V1 (frozen like it). */
-const V2 = `
-  INSERT INTO ctxloom_schema VALUES (2, 1700000000000);
-  ALTER TABLE messages ADD COLUMN covers_first INTEGER;
-  ALTER TABLE messages ADD COLUMN covers_last INTEGER;
-  ALTER TABLE messages ADD COLUMN parts TEXT;
-  CREATE TABLE embeddings (chat INTEGER NOT NULL, message INTEGER NOT NULL, embedder TEXT NOT NULL, dimension INTEGER NOT NULL,
-    vector BLOB NOT NULL, PRIMARY KEY (chat, embedder, dimension, message));`;
 
 function expectCorrupt(call: () => unknown, path: string): void {
   let error: unknown;

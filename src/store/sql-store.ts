@@ -1,0 +1,237 @@
+// The operations of the SQLite-dialect stores (a file through better-sqlite3, a Durable
+// Object's storage), on the kit's schema, statements and row codec: arguments checked (the
+// policy of checks.ts), then each read or write run through the store's transactions. The
+// conditional append lives here: the next id under the write lock, or a conflict, or the
+// message a key already holds.
+import { CtxloomError } from "../errors.js";
+import type { Message } from "../message.js";
+import {
+  checkAppend, checkChatRecord, checkEmbedder, checkEmbeddingIds, checkEmbeddingRows, checkHead, checkIds, checkImported, checkSetHead,
+  checkSince, chatExists,
+} from "./checks.js";
+import type { SqlConnection, Transactions } from "./sql-connection.js";
+import { corruptIn, type SqlPlace } from "./sql-errors.js";
+import { loadChunked, loadColumns } from "./sql-load.js";
+import { chatRecord, chatValues, messagesOf, messageValues, rowBytes, type ChatRow, type Corrupt } from "./sql-rows.js";
+import type { Statements } from "./sql-statements.js";
+import { loadedColumns, type AppendResult, type ChatRecord, type EmbedderInfo, type EmbeddingRow, type LoadedChat, type Store } from "./types.js";
+import { asBytes, vectorFromBytes, vectorToBytes } from "./vectors.js";
+
+/** A Store whose methods answer at once (a promise nowhere). */
+export type SyncStore = { [K in keyof Store]-?: Store[K] extends (...args: infer A) => infer R ? (...args: A) => Exclude<R, Promise<unknown>> : Store[K] };
+
+export interface SqlStoreSettings {
+  /** Where the data is, for errors. */
+  place: SqlPlace;
+  /** The most bytes a row may take, where SQLite is built with a limit (a Durable Object's); a message past it is refused. */
+  maxRowBytes?: number;
+  /** What a user does about a row past maxRowBytes (a sentence). */
+  rowAdvice?: string;
+}
+
+export class SqlStore {
+  readonly #db: SqlConnection;
+  readonly #st: Statements;
+  readonly #tx: Transactions;
+  readonly #place: SqlPlace;
+  readonly #maxRow: number;
+  readonly #rowAdvice: string;
+  readonly #corrupt: Corrupt;
+
+  constructor(db: SqlConnection, st: Statements, tx: Transactions, settings: SqlStoreSettings) {
+    this.#db = db;
+    this.#st = st;
+    this.#tx = tx;
+    this.#place = settings.place;
+    this.#maxRow = settings.maxRowBytes ?? Infinity;
+    this.#rowAdvice = settings.rowAdvice ?? "";
+    this.#corrupt = (what, cause) => corruptIn(this.#place, what, cause);
+  }
+
+  createChat(chat: ChatRecord): void {
+    const c = checkChatRecord(chat);
+    const values = this.#chatRow(c);
+    this.#tx.write("creating a chat", () => this.#tx.atomic(() => this.#addChat(c, values)));
+  }
+
+  /** The chat's row values, refused when past the row limit. */
+  #chatRow(c: ChatRecord): unknown[] {
+    const values = chatValues(c);
+    const bytes = this.#maxRow === Infinity ? 0 : rowBytes(values);
+    if (bytes > this.#maxRow) {
+      throw new CtxloomError(
+        "INVALID_ARGUMENT",
+        `Chat ${c.id}'s record (title, model, system prompt, options) takes ${bytes} bytes; a row of ${this.#place.where} holds at most ${this.#maxRow}. Shorten the system prompt.`,
+      );
+    }
+    return values;
+  }
+
+  /** The message's row values (with its key), refused with MESSAGE_TOO_LARGE when past the row limit. */
+  #messageRow(m: Message, key: string | null): unknown[] {
+    const values = messageValues(m);
+    values.push(key);
+    if (this.#maxRow !== Infinity) {
+      const bytes = rowBytes(values);
+      if (bytes > this.#maxRow) {
+        throw new CtxloomError(
+          "MESSAGE_TOO_LARGE",
+          `Message ${m.id} takes ${bytes} bytes (its text, parts and tool calls); a row of ${this.#place.where} holds at most ${this.#maxRow}, ` +
+            `so nothing was stored and a retry cannot succeed. ${this.#rowAdvice}`,
+        );
+      }
+    }
+    return values;
+  }
+
+  /** Adds the chat's row (and its user's); its key. INVALID_ARGUMENT when the user has a chat of that id. */
+  #addChat(c: ChatRecord, values: unknown[]): number {
+    if (this.#tx.touched(c.userId, c.id) || this.#db.get(this.#st.chatState, c.userId, c.id) !== undefined) throw chatExists(this.#place.where, c);
+    this.#db.run(this.#st.addUser, c.userId, c.createdAt);
+    this.#db.run(this.#st.addChat, ...values);
+    return this.#db.get(this.#st.chatState, c.userId, c.id)![0] as number;
+  }
+
+  importChat(chat: ChatRecord, messages: Message[]): void {
+    const c = checkChatRecord(chat, true);
+    const rows = checkImported(c, messages).map((m) => this.#messageRow(m, null));
+    const values = this.#chatRow(c);
+    this.#tx.write("importing a chat", () => {
+      // One savepoint: the chat and all its messages, or nothing.
+      this.#tx.atomic(() => {
+        const chatKey = this.#addChat(c, values);
+        for (const row of rows) this.#db.run(this.#st.addMessage, chatKey, ...row);
+      });
+    });
+  }
+
+  listChats(userId: string): ChatRecord[] {
+    checkIds(userId, undefined, true);
+    return this.#tx.read("listing chats", () => this.#db.all(this.#st.chats, userId).map((row) => chatRecord(row as ChatRow, this.#corrupt)));
+  }
+
+  loadChat(userId: string, chatId: string, since = 0): LoadedChat | undefined {
+    checkIds(userId, chatId);
+    checkSince(since);
+    return this.#tx.read("loading a chat", () =>
+      this.#tx.atomic(() => {
+        const row = this.#db.get(this.#st.chat, userId, chatId) as ChatRow | undefined;
+        if (row === undefined) return undefined;
+        const chat = chatRecord(row, this.#corrupt);
+        const columns = since === 0 ? loadColumns(this.#db, this.#st, row[0], chat.messageCount, this.#corrupt, chatId) : undefined;
+        if (columns) return loadedColumns(chat, columns);
+        const messages =
+          loadChunked(this.#db, this.#st, row[0], since, chat.messageCount, this.#corrupt, chatId) ??
+          messagesOf(this.#db.all(this.#st.messages, row[0], since), this.#corrupt, chatId);
+        const expected = Math.max(0, chat.messageCount - since);
+        if (messages.length !== expected || (messages.length > 0 && messages[0]!.id !== since)) {
+          throw this.#corrupt(`chat ${chatId} records ${chat.messageCount} messages but its ids from ${since} are not dense`);
+        }
+        return { chat, messages };
+      }),
+    );
+  }
+
+  appendMessage(userId: string, chatId: string, message: Message, head: number, updatedAt: number, key?: string): AppendResult {
+    const m = checkAppend(userId, chatId, message, head, updatedAt, key);
+    const row = this.#messageRow(m, key ?? null);
+    return this.#tx.write("appending a message", () => {
+      const c = this.#tx.state(userId, chatId);
+      // The key is looked up only when the append cannot go in: the unique index finds it otherwise.
+      if (m.id !== c.size) return this.#stored(c.key, key, chatId) ?? { ok: false, size: c.size };
+      try {
+        this.#db.run(this.#st.addMessage, c.key, ...row);
+      } catch (error) {
+        const existing = isUniqueViolation(error) ? this.#stored(c.key, key, chatId) : undefined;
+        if (existing) return existing;
+        throw error;
+      }
+      c.size++;
+      c.head = head;
+      c.updated = updatedAt;
+      c.dirty = true;
+      return { ok: true };
+    });
+  }
+
+  /** The answer for a key the chat already holds a message under, or undefined. */
+  #stored(chat: number, key: string | undefined, chatId: string): AppendResult | undefined {
+    if (key === undefined) return undefined;
+    const rows = this.#db.all(this.#st.messageByKey, chat, key);
+    return rows.length === 0 ? undefined : { ok: false, existing: messagesOf(rows, this.#corrupt, chatId)[0]! };
+  }
+
+  setHead(userId: string, chatId: string, head: number | null, updatedAt: number, expected?: number | null): boolean {
+    checkSetHead(userId, chatId, head, updatedAt, expected);
+    return this.#tx.write("moving the head", () => {
+      const c = this.#tx.state(userId, chatId);
+      const next = checkHead(head, c.size, chatId);
+      if (expected !== undefined && c.head !== expected) return false;
+      c.head = next;
+      c.updated = updatedAt;
+      c.dirty = true;
+      return true;
+    });
+  }
+
+  deleteChat(userId: string, chatId: string): boolean {
+    checkIds(userId, chatId);
+    return this.#tx.write("deleting a chat", () => {
+      const found = this.#tx.find(userId, chatId);
+      if (!found) return false;
+      this.#tx.atomic(() => {
+        this.#db.run(this.#st.deleteEmbeddings, found.key);
+        this.#db.run(this.#st.deleteMessages, found.key);
+        this.#db.run(this.#st.deleteChat, found.key);
+      });
+      this.#tx.forget(userId, chatId);
+      return true;
+    });
+  }
+
+  putEmbeddings(userId: string, chatId: string, embedder: EmbedderInfo, rows: EmbeddingRow[]): void {
+    checkIds(userId, chatId);
+    const e = checkEmbedder(embedder);
+    checkEmbeddingRows(rows, e.dimension);
+    this.#tx.write("storing embeddings", () => {
+      const c = this.#tx.state(userId, chatId);
+      checkEmbeddingIds(rows, c.size, chatId);
+      this.#tx.atomic(() => {
+        for (const row of rows) this.#db.run(this.#st.putEmbedding, c.key, row.messageId, e.name, e.dimension, vectorToBytes(row.vector));
+      });
+    });
+  }
+
+  loadEmbeddings(userId: string, chatId: string, embedder: EmbedderInfo): EmbeddingRow[] {
+    checkIds(userId, chatId);
+    const e = checkEmbedder(embedder);
+    return this.#tx.read("loading embeddings", () => {
+      const found = this.#tx.find(userId, chatId);
+      if (!found) return [];
+      return this.#db.all(this.#st.embeddings, found.key, e.name, e.dimension).map(([messageId, blob]) => {
+        const bytes = asBytes(blob);
+        if (bytes?.byteLength !== e.dimension * 4) {
+          throw this.#corrupt(`chat ${chatId}'s embedding of message ${String(messageId)} holds ${bytes?.byteLength ?? "no"} bytes, not ${e.dimension} floats`);
+        }
+        return { messageId: messageId as number, vector: vectorFromBytes(bytes) };
+      });
+    });
+  }
+
+  clearEmbeddings(userId: string, chatId?: string): void {
+    checkIds(userId, chatId, true);
+    this.#tx.write("clearing embeddings", () => {
+      if (chatId === undefined) {
+        this.#db.run(this.#st.deleteUserEmbeddings, userId);
+      } else {
+        const found = this.#tx.find(userId, chatId);
+        if (found) this.#db.run(this.#st.deleteEmbeddings, found.key);
+      }
+    });
+  }
+}
+
+/** SQLite's answer to a second row of a key the unique index holds (better-sqlite3's code, or a Durable Object's message). */
+function isUniqueViolation(error: unknown): boolean {
+  return (error as { code?: unknown }).code === "SQLITE_CONSTRAINT_UNIQUE" || /UNIQUE constraint failed/.test(String((error as Error)?.message));
+}

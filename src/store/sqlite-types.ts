@@ -1,0 +1,42 @@
+// The SQLite store's public types, apart from its code: the store (sqlite.ts), its operations
+// (sqlite-store.ts) and its write transaction (sqlite-batch.ts) all take them from here.
+import type { SqliteDatabase } from "./sqlite-driver.js";
+import type { Store } from "./types.js";
+
+/**
+ * "full": a write's promise resolves after its transaction committed and was synced to disk
+ * (synchronous=FULL): a crash loses nothing acknowledged.
+ * "batched": writes run at once inside a transaction that commits every `batchDelayMs`, at
+ * `batchSize` writes, on `flush()` and on `close()` (group commit: one sync for many writes).
+ * A crash may lose the writes acknowledged since the last commit, never reorder or renumber
+ * them: what survives is a prefix of what was acknowledged.
+ */
+export type Durability = "full" | "batched";
+
+/** Options of `sqliteStore()`. */
+export interface SqliteStoreOptions {
+  /** Default "full". */
+  durability?: Durability;
+  /** "batched": commit at this many writes (default 1000). */
+  batchSize?: number;
+  /** "batched": commit this long after the batch's first write, in ms (default 5). */
+  batchDelayMs?: number;
+  /** How long a write waits for another connection's write lock before failing with STORE_FAILED (default 5000 ms). */
+  busyTimeoutMs?: number;
+}
+
+/** A Store's methods, each answering with a promise. */
+type Promised<S> = { [K in keyof S]: S[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : S[K] };
+
+/** A Store on a SQLite file. Every method answers with a promise (a failure rejects with a CtxloomError). */
+export interface SqliteStore extends Promised<Store> {
+  /** The database file, as given. */
+  readonly path: string;
+  readonly durability: Durability;
+  /**
+   * The better-sqlite3 connection, for backups, pragmas and your own tables. Do not write to
+   * ctxloom's tables (users, chats, messages, embeddings, ctxloom_schema) through it. With "batched"
+   * durability, call `flush()` first: the open batch holds the write lock.
+   */
+  readonly database: SqliteDatabase;
+}

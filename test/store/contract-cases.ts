@@ -1,0 +1,88 @@
+// The one validation policy of every store (src/store/checks.ts), as cases every store runs:
+// the memory, SQLite and PostgreSQL stores in test/store/contract.test.ts, the Durable
+// Object's in workerd (test/runtime/do-worker.ts). Each bad call must fail with its code and
+// change nothing. No test framework here: the worker bundles this file.
+import type { Message } from "../../src/index.js";
+import type { ChatRecord, Store } from "../../src/store-entry.js";
+
+const record = (over: Partial<ChatRecord> = {}): ChatRecord => ({
+  id: "c1", userId: "u", title: "t", model: "gpt-4o", system: null, createdAt: 1, updatedAt: 1, messageCount: 0, head: null, options: {}, ...over,
+});
+const message = (over: Partial<Message> = {}): Message => ({
+  id: 1, parentId: 0, role: "assistant", content: "hi", priority: "normal", tokens: 5, createdAt: 2, kind: "message", ...over,
+});
+const e2 = { name: "e", dimension: 2 };
+
+/** Makes user "u"'s chat "c1" with message 0 (head 0, updatedAt 100) and one embedding. */
+export async function contractChat(store: Store): Promise<void> {
+  await store.createChat(record());
+  await store.appendMessage("u", "c1", message({ id: 0, parentId: null, role: "user" }), 0, 100);
+  await store.putEmbeddings("u", "c1", e2, [{ messageId: 0, vector: new Float32Array([1, 2]) }]);
+}
+
+/** [what, the call, the code it must fail with]: on a store holding contractChat's chat. */
+export function badCalls(store: Store): [string, () => unknown, string][] {
+  const bad = <T>(v: unknown) => v as T;
+  return [
+    ["append: a role", () => store.appendMessage("u", "c1", message({ role: bad("robot") }), 1, 101), "INVALID_ROLE"],
+    ["append: a priority", () => store.appendMessage("u", "c1", message({ priority: bad("urgent") }), 1, 101), "INVALID_PRIORITY"],
+    ["append: content not a string", () => store.appendMessage("u", "c1", message({ content: bad(42) }), 1, 101), "INVALID_CONTENT"],
+    ["append: a parent that is not earlier", () => store.appendMessage("u", "c1", message({ parentId: 1 }), 1, 101), "INVALID_ARGUMENT"],
+    ["append: negative tokens", () => store.appendMessage("u", "c1", message({ tokens: -1 }), 1, 101), "INVALID_ARGUMENT"],
+    ["append: tool calls not a list", () => store.appendMessage("u", "c1", message({ toolCalls: bad("x") }), 1, 101), "INVALID_ARGUMENT"],
+    ["append: a name not a string", () => store.appendMessage("u", "c1", message({ name: bad(7) }), 1, 101), "INVALID_ARGUMENT"],
+    ["append: a head past the message", () => store.appendMessage("u", "c1", message(), 2, 101), "UNKNOWN_MESSAGE"],
+    ["append: updatedAt NaN", () => store.appendMessage("u", "c1", message(), 1, Number.NaN), "INVALID_ARGUMENT"],
+    ["append: an empty key", () => store.appendMessage("u", "c1", message(), 1, 101, ""), "INVALID_ARGUMENT"],
+    ["append: an empty user id", () => store.appendMessage("", "c1", message(), 1, 101), "INVALID_ARGUMENT"],
+    ["append: no such chat", () => store.appendMessage("u", "zz", message({ id: 0, parentId: null }), 0, 101), "UNKNOWN_CHAT"],
+    ["load: since -1", () => store.loadChat("u", "c1", -1), "INVALID_ARGUMENT"],
+    ["load: a chat id not a string", () => store.loadChat("u", bad(5)), "INVALID_ARGUMENT"],
+    ["list: an empty user id", () => store.listChats(""), "INVALID_ARGUMENT"],
+    ["create: with a head", () => store.createChat(record({ id: "x", head: 0 })), "INVALID_ARGUMENT"],
+    ["create: options not an object", () => store.createChat(record({ id: "x", options: bad(null) })), "INVALID_ARGUMENT"],
+    ["create: an id the user has", () => store.createChat(record()), "INVALID_ARGUMENT"],
+    ["import: ids out of order", () => store.importChat(record({ id: "x", messageCount: 1, head: 0 }), [message({ id: 1 })]), "INVALID_ARGUMENT"],
+    ["import: a count that is not the messages'", () => store.importChat(record({ id: "x", messageCount: 2, head: 0 }), [message({ id: 0, parentId: null })]), "INVALID_ARGUMENT"],
+    ["import: an id the user has", () => store.importChat(record({ messageCount: 0 }), []), "INVALID_ARGUMENT"],
+    ["setHead: past the chat", () => store.setHead("u", "c1", 5, 101), "UNKNOWN_MESSAGE"],
+    ["setHead: a head not an integer", () => store.setHead("u", "c1", bad(0.5), 101), "INVALID_ARGUMENT"],
+    ["setHead: no such chat", () => store.setHead("u", "zz", null, 101), "UNKNOWN_CHAT"],
+    ["embeddings: an embedder without a name", () => store.putEmbeddings("u", "c1", { name: "", dimension: 2 }, []), "INVALID_ARGUMENT"],
+    ["embeddings: a message the chat lacks", () => store.putEmbeddings("u", "c1", e2, [{ messageId: 3, vector: new Float32Array(2) }]), "UNKNOWN_MESSAGE"],
+    ["embeddings: the wrong dimension", () => store.putEmbeddings("u", "c1", e2, [{ messageId: 0, vector: new Float32Array(3) }]), "INVALID_ARGUMENT"],
+    ["embeddings: no such chat", () => store.putEmbeddings("u", "zz", e2, [{ messageId: 0, vector: new Float32Array(2) }]), "UNKNOWN_CHAT"],
+    ["embeddings: load with a bad dimension", () => store.loadEmbeddings("u", "c1", { name: "e", dimension: 0 }), "INVALID_ARGUMENT"],
+    ["embeddings: clear for a user id not a string", () => store.clearEmbeddings(bad(5)), "INVALID_ARGUMENT"],
+    ["delete: an empty chat id", () => store.deleteChat("u", ""), "INVALID_ARGUMENT"],
+  ];
+}
+
+/** Each bad call's error code (or "none" when it did not fail), by its label. */
+export async function runBadCalls(store: Store): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const [what, call] of badCalls(store)) {
+    try {
+      await call();
+      out[what] = "none";
+    } catch (error) {
+      out[what] = String((error as { code?: unknown }).code ?? `not coded: ${String(error)}`);
+    }
+  }
+  return out;
+}
+
+/** The codes the bad calls must give. */
+export const expectedCodes = (): Record<string, string> =>
+  Object.fromEntries(badCalls(null as unknown as Store).map(([what, , code]) => [what, code]));
+
+/** What the store holds of the contract chat, to compare before and after the bad calls. */
+export async function contractState(store: Store): Promise<unknown> {
+  const loaded = await store.loadChat("u", "c1");
+  return {
+    chat: loaded?.chat,
+    messages: loaded?.messages,
+    list: (await store.listChats("u")).map((c) => c.id),
+    embeddings: (await store.loadEmbeddings("u", "c1", e2)).map((r) => [r.messageId, [...r.vector]]),
+  };
+}

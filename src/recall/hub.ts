@@ -4,7 +4,7 @@ import type { Message } from "../message.js";
 import { checkEmbedder, embedTexts, type Embedder } from "./embedder.js";
 import { hashingEmbedder } from "./hashing.js";
 import { KeyMap } from "./keys.js";
-import { RecallMemory, type StoredVector } from "./memory.js";
+import { RecallIndex, type StoredVector } from "./memory.js";
 import { ExchangeScope } from "./exchanges.js";
 import type { EmbedderInfo, MessageSource, RecallStore } from "./port.js";
 import { EmbedQueue, type EmbedItem, type EmbedQueueStats } from "./embed-queue.js";
@@ -30,7 +30,7 @@ const CLEARED: EmbedderInfo = { name: "ctxloom:recall-cleared", dimension: 1 };
 
 /** One user's recall scope in a Loom: the vectors of all the chats of theirs it has seen, under KeyMap keys. */
 interface UserRecall {
-  memory: RecallMemory;
+  memory: RecallIndex;
   keys: KeyMap;
   /** Chats whose stored vectors were loaded (and missing ones queued), with the size they had then. */
   loaded: Map<string, number>;
@@ -97,7 +97,7 @@ export class RecallHub {
     let u = this.#users.get(userId);
     if (!u) {
       u = {
-        memory: RecallMemory.create(this.#engine, { embedder: this.embedder }), keys: new KeyMap(), loaded: new Map(), cleared: new Map(), epoch: 0,
+        memory: RecallIndex.create(this.#engine, { embedder: this.embedder }), keys: new KeyMap(), loaded: new Map(), cleared: new Map(), epoch: 0,
         others: new Map(), exchanges: new Map(),
       };
       this.#users.set(userId, u);

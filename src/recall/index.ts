@@ -7,4 +7,4 @@ export {
   recallExchanges, checkRecallOptions, type RecallMessage, type RecallOptions, type RecallInput, type RecallResult,
   type RecalledExchange, type RecallReason,
 } from "./policy.js";
-export { RecallMemory, type RecallMemoryOptions, type MemoryItem, type StoredVector } from "./memory.js";
+export { RecallIndex, type RecallIndexOptions, type MemoryItem, type StoredVector } from "./memory.js";

@@ -8,7 +8,7 @@ import { LexicalScope } from "./lexical-scope.js";
 import { checkRecallOptions, rankingWant, recallExchanges, scopeGraph, type RecallMessage, type RecallOptions, type RecallResult } from "./policy.js";
 import { RANKING, rankMessages, type RankScope, type Ranked } from "./rank.js";
 
-export interface RecallMemoryOptions {
+export interface RecallIndexOptions {
   /** What turns texts into vectors (default: hashingEmbedder(), 384 dimensions). */
   embedder?: Embedder;
   /** Keep int8 copies: searches scan a quarter of the bytes and re-rank exactly (default false). */
@@ -45,7 +45,7 @@ const KNOWN = ["embedder", "quantized"] as const;
  * index of their texts. `rank` matches a query against every message of both; `recall` runs
  * the recall policy over the ranking.
  */
-export class RecallMemory {
+export class RecallIndex {
   readonly embedder: Embedder;
   readonly prompts: EmbeddingIndex;
   readonly answers: EmbeddingIndex;
@@ -62,8 +62,8 @@ export class RecallMemory {
   }
 
   /** An empty memory on `engine`. Throws INVALID_ARGUMENT, OUT_OF_MEMORY. */
-  static create(engine: Engine, options?: RecallMemoryOptions): RecallMemory {
-    const o = checkOptions<RecallMemoryOptions>(options, "RecallMemory options", KNOWN);
+  static create(engine: Engine, options?: RecallIndexOptions): RecallIndex {
+    const o = checkOptions<RecallIndexOptions>(options, "RecallIndex options", KNOWN);
     const embedder = o.embedder === undefined ? hashingEmbedder() : checkEmbedder(o.embedder);
     const made: { drop(): void }[] = [];
     try {
@@ -72,7 +72,7 @@ export class RecallMemory {
       made.push(prompts);
       const answers = index();
       made.push(answers);
-      return new RecallMemory(embedder, prompts, answers, LexicalScope.create(engine));
+      return new RecallIndex(embedder, prompts, answers, LexicalScope.create(engine));
     } catch (error) {
       for (const m of made) m.drop();
       throw error;
@@ -88,7 +88,7 @@ export class RecallMemory {
    * OUT_OF_MEMORY; on any of them nothing is stored.
    */
   async add(items: readonly MemoryItem[], signal?: AbortSignal): Promise<StoredVector[]> {
-    const kept = this.#check(items, "RecallMemory.add", (item) => typeof item.content === "string", "content: string")
+    const kept = this.#check(items, "RecallIndex.add", (item) => typeof item.content === "string", "content: string")
       .filter((item) => item.content.trim() !== "");
     const vectors = await embedTexts(this.embedder, kept.map((item) => item.content), signal);
     const dim = this.embedder.dimension;
@@ -116,7 +116,7 @@ export class RecallMemory {
    */
   restore(items: readonly StoredVector[]): void {
     const dim = this.embedder.dimension;
-    this.#insert(this.#check(items, "RecallMemory.restore", (item) => item.vector instanceof Float32Array && item.vector.length === dim, `vector: Float32Array(${dim})`));
+    this.#insert(this.#check(items, "RecallIndex.restore", (item) => item.vector instanceof Float32Array && item.vector.length === dim, `vector: Float32Array(${dim})`));
   }
 
   /** Checks items (keys new and distinct, the field `ok` tests) and keeps the user and assistant ones. */

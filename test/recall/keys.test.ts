@@ -29,10 +29,10 @@ it("refuses a bad chat or id", () => {
 });
 
 it("a user's scope: two chats' messages recalled through one memory and a KeyMap", async () => {
-  const { RecallMemory } = await import("../../src/recall/memory.js");
+  const { RecallIndex } = await import("../../src/recall/memory.js");
   const { JsEngine } = await import("../../src/engine/index.js");
   const keys = new KeyMap();
-  const memory = RecallMemory.create(new JsEngine());
+  const memory = RecallIndex.create(new JsEngine());
   const chats: Record<string, string[]> = {
     trip: ["We land in Lisbon on the 4th.", "Great, enjoy Lisbon!"],
     work: ["The quarterly report needs charts.", "I can draft the charts.", "Use the blue palette.", "Will do."],

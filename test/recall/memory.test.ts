@@ -1,9 +1,9 @@
-// RecallMemory: what `add` embeds can be persisted and restored without calling the embedder;
+// RecallIndex: what `add` embeds can be persisted and restored without calling the embedder;
 // the texts are indexed again from the messages (`index`), as recall rebuilds a scope.
 import { expect, it } from "vitest";
 import type { Embedder } from "../../src/recall/embedder.js";
 import { hashingEmbedder } from "../../src/recall/hashing.js";
-import { RecallMemory } from "../../src/recall/memory.js";
+import { RecallIndex } from "../../src/recall/memory.js";
 import type { RecallMessage } from "../../src/recall/policy.js";
 import { expectThrowCode, forEachEngine, makeEngine } from "../helpers.js";
 
@@ -16,13 +16,13 @@ forEachEngine((kind) => {
     const inner = hashingEmbedder({ dimension: 64 });
     let calls = 0;
     const counting: Embedder = { name: inner.name, dimension: 64, embed: (t, s) => (calls++, inner.embed(t, s)) };
-    const first = RecallMemory.create(await makeEngine(kind), { embedder: counting });
+    const first = RecallIndex.create(await makeEngine(kind), { embedder: counting });
     const vectors = await first.add([...items, { key: 9, role: "system", content: "You are kind." }, { key: 10, role: "user", content: "  " }]);
     expect(vectors.map((v) => v.key)).toEqual([0, 1, 2, 3]); // system and empty texts are not embedded
     expect(vectors[0]!.vector).toEqual((await inner.embed([TEXTS[0]!]))[0]);
     expect(calls).toBe(1);
 
-    const second = RecallMemory.create(await makeEngine(kind), { embedder: counting });
+    const second = RecallIndex.create(await makeEngine(kind), { embedder: counting });
     second.restore(vectors);
     expect(calls).toBe(1);
     // The vectors alone find the tulips too (the dense channel searches when words match nothing).

@@ -1,8 +1,8 @@
 // A fact stated early in a long conversation (thousands of turns) comes back for a question
-// asked in other words, through the whole path the Chat will use: RecallMemory with the
+// asked in other words, through the whole path the Chat will use: RecallIndex with the
 // built-in embedder, on both engines, exact and quantized.
 import { describe, expect, it } from "vitest";
-import { RecallMemory } from "../../src/recall/memory.js";
+import { RecallIndex } from "../../src/recall/memory.js";
 import type { RecallMessage } from "../../src/recall/policy.js";
 import { forEachEngine, makeEngine } from "../helpers.js";
 import { FACTS, plant, syntheticExchanges } from "./eval-set.js";
@@ -22,7 +22,7 @@ forEachEngine((kind) => {
         { key: 2 * e + 1, role: "assistant" as const, content: assistant },
       ]);
       items.forEach((item) => messages.push({ key: item.key, parent: item.key - 1, role: item.role }));
-      const memory = RecallMemory.create(await makeEngine(kind), { quantized });
+      const memory = RecallIndex.create(await makeEngine(kind), { quantized });
       await memory.add(items);
       expect(memory.prompts.size).toBe(EXCHANGES);
       const window = messages.slice(-40).map((m) => m.key);

@@ -3,7 +3,7 @@
 import fc from "fast-check";
 import { expect, it } from "vitest";
 import { ExchangeScope } from "../../src/recall/exchanges.js";
-import { RecallMemory } from "../../src/recall/memory.js";
+import { RecallIndex } from "../../src/recall/memory.js";
 import { recallExchanges, type RecallMessage } from "../../src/recall/policy.js";
 import { ENGINES, makeEngine } from "../helpers.js";
 
@@ -44,7 +44,7 @@ it("random trees: the same ranking and exchanges on both engines; whole exchange
         const query = text(queryWords);
         const results = [];
         for (const kind of ENGINES) {
-          const memory = RecallMemory.create(await makeEngine(kind));
+          const memory = RecallIndex.create(await makeEngine(kind));
           await memory.add(messages.filter((m) => m.kind !== "summary").map((m) => ({ key: m.key, role: m.role, content: text(raw[m.key]!.words) })));
           const scope = ExchangeScope.of(messages);
           const [vector] = await memory.embedder.embed([query]);

@@ -6,7 +6,7 @@ import type { Engine } from "../../src/engine/index.js";
 import { EmbeddingIndex } from "../../src/recall/embedding-index.js";
 import { RECALL_DEFAULTS, recallExchanges, type RecallMessage, type RecallOptions } from "../../src/recall/policy.js";
 import type { Ranked } from "../../src/recall/rank.js";
-import { RecallMemory } from "../../src/recall/memory.js";
+import { RecallIndex } from "../../src/recall/memory.js";
 import type { Embedder } from "../../src/recall/embedder.js";
 import { expectRejectCode, expectThrowCode, forEachEngine, makeEngine } from "../helpers.js";
 
@@ -136,8 +136,8 @@ forEachEngine((kind) => {
     for (const call of bad) expectThrowCode(call, "INVALID_ARGUMENT");
   });
 
-  it("RecallMemory: embeds as messages arrive, recalls by text, changes nothing on failure", async () => {
-    const memory = RecallMemory.create(engine, { quantized: true });
+  it("RecallIndex: embeds as messages arrive, recalls by text, changes nothing on failure", async () => {
+    const memory = RecallIndex.create(engine, { quantized: true });
     const texts = ["I adopted a cat named Pixel.", "Lovely, Pixel is a great name.", "What's a good pasta recipe?", "Try carbonara.", "Thanks!", "Any time."];
     const messages: RecallMessage[] = texts.map((_, i) => ({ key: i, parent: i - 1, role: i % 2 ? "assistant" : "user" }));
     await memory.add(texts.map((content, key) => ({ key, role: key % 2 ? "assistant" : "user", content })));
@@ -148,11 +148,11 @@ forEachEngine((kind) => {
     await expectRejectCode(() => memory.recall("", messages), "INVALID_ARGUMENT");
     await expectRejectCode(() => memory.add([{ key: 0, role: "user", content: "again" }]), "INVALID_ARGUMENT");
     const broken: Embedder = { name: "short", dimension: 384, embed: async (t) => t.slice(1).map(() => new Float32Array(384)) };
-    const other = RecallMemory.create(engine, { embedder: broken });
+    const other = RecallIndex.create(engine, { embedder: broken });
     await expectRejectCode(() => other.add([{ key: 1, role: "user", content: "a" }, { key: 2, role: "assistant", content: "b" }]), "EMBEDDER_FAILED");
     expect(other.prompts.size + other.answers.size).toBe(0);
     memory.forget([0, 1]);
     expect(memory.has(0)).toBe(false);
-    expectThrowCode(() => RecallMemory.create(engine, { embeder: broken } as never), "INVALID_ARGUMENT");
+    expectThrowCode(() => RecallIndex.create(engine, { embeder: broken } as never), "INVALID_ARGUMENT");
   });
 });

@@ -1,7 +1,7 @@
 // A recall scenario that any runtime can run: embeddings of a small conversation on the given
 // engine, searches exact and int8, and the recall policy. Its JSON must be the same everywhere.
 import type { Engine } from "../../src/engine/index.js";
-import { RecallMemory, hashingEmbedder, type RecallMessage } from "../../src/recall/index.js";
+import { RecallIndex, hashingEmbedder, type RecallMessage } from "../../src/recall/index.js";
 
 const TEXTS = [
   "My sister Lucinda just moved to Reykjavik for a job at the aquarium.", "That sounds exciting for her!",
@@ -11,7 +11,7 @@ const TEXTS = [
 ];
 
 export async function recallScenario(engine: Engine): Promise<unknown> {
-  const memory = RecallMemory.create(engine, { embedder: hashingEmbedder({ dimension: 128 }), quantized: true });
+  const memory = RecallIndex.create(engine, { embedder: hashingEmbedder({ dimension: 128 }), quantized: true });
   const messages: RecallMessage[] = TEXTS.map((_, key) => ({ key, parent: key - 1, role: key % 2 ? "assistant" : "user" }));
   await memory.add(TEXTS.map((content, key) => ({ key, role: key % 2 ? "assistant" : "user", content })));
   const [query] = (await memory.embedder.embed(["Where does my sister live now?"])) as Float32Array[];

@@ -11,7 +11,7 @@ import { JsEngine } from "../../../src/engine/index.js";
 import { EmbeddingIndex } from "../../../src/recall/embedding-index.js";
 import { hashingEmbedder } from "../../../src/recall/hashing.js";
 import { embedTexts, type Embedder } from "../../../src/recall/embedder.js";
-import { RecallMemory } from "../../../src/recall/memory.js";
+import { RecallIndex } from "../../../src/recall/memory.js";
 import type { RecallMessage } from "../../../src/recall/policy.js";
 import { FACTS, oasstExchanges, plant, syntheticExchanges } from "../eval-set.js";
 
@@ -55,7 +55,7 @@ async function evaluate(filler: [string, string][], fillerName: string, count: n
     }
   }
   // The full policy, as the Chat will run it: defaults (2 prompts, 3 similar answers each, last 5).
-  const memory = RecallMemory.create(engine, { embedder });
+  const memory = RecallIndex.create(engine, { embedder });
   const items = exchanges.flatMap(([user, assistant], e) => [
     { key: 2 * e, role: "user" as const, content: user },
     { key: 2 * e + 1, role: "assistant" as const, content: assistant },

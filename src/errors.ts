@@ -91,8 +91,9 @@ export function checkOptions<T extends object>(value: unknown, what: string, kno
 
 /** Throws INVALID_ARGUMENT naming the first key of `value` that is not in `known`, and the closest known one. */
 export function checkKeys(value: object, known: readonly string[], what: string): void {
-  for (const key of Object.keys(value)) {
-    if (known.includes(key)) continue;
+  // for-in, not Object.keys: no array per call (every append and build checks its options).
+  for (const key in value) {
+    if (!Object.hasOwn(value, key) || known.includes(key)) continue;
     const hint = closest(key, known);
     throw new CtxloomError(
       "INVALID_ARGUMENT",

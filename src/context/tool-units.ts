@@ -58,6 +58,7 @@ export function checkToolResult(unit: ToolUnit | null, toolCallId: string, given
  * @throws OPEN_TOOL_CALLS naming the open calls and how to close them
  */
 export function checkNoOpenCalls(unit: ToolUnit | null, role: string): void {
+  if (!unfinished(unit)) return; // (every append asks: no array made for the usual answer)
   const open = openCalls(unit);
   if (open.length === 0) return;
   const names = open.map((c) => `${c.id} (${c.function.name})`).join(", ");

@@ -8,9 +8,12 @@ import type { ContentPart } from "../parts.js";
  */
 export type ImageRule = "openai" | "anthropic";
 
+/** A regular expression literal makes a new RegExp each time it runs: this one is made once (every append asks). */
+const CLAUDE = /claude/i;
+
 /** The rule for a model: Anthropic's for Claude models (any provider prefix), OpenAI's for every other model. */
 export function imageRuleFor(modelName: string): ImageRule {
-  return /claude/i.test(modelName) ? "anthropic" : "openai";
+  return CLAUDE.test(modelName) ? "anthropic" : "openai";
 }
 
 /** OpenAI: a low-detail image, whatever its size. */

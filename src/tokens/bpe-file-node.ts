@@ -1,6 +1,6 @@
 // "#ctxloom/bpe-file" under the node condition (Node, Bun): the BPE counter's module read from
 // disk beside the JS. The file system is reached through process.getBuiltinModule (Node
-// 20.16+) so that nothing in the core imports a Node module (see bpe-file.ts).
+// 20.16+) so that nothing in the core imports a Node module (see ../bpe-file.ts).
 
 /**
  * The module's exports, instantiated from dist/ctxloom-bpe.wasm beside dist/tokens/.

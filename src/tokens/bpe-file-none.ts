@@ -1,5 +1,5 @@
 // "#ctxloom/bpe-file" under the workerd condition: no file to load. Workers refuse to compile
 // bytes at run time; the workerd entry hands the module over precompiled (provideBpeModule).
-// Nothing else rides along: no fetch, no Node or Deno path (see bpe-file.ts).
+// Nothing else rides along: no fetch, no Node or Deno path (see ../bpe-file.ts).
 
 export const loadBpeFile: (() => Promise<WebAssembly.Exports>) | undefined = undefined;

@@ -2,4 +2,4 @@
 import type { Encoding } from "./types.js";
 import type { TokenCounter } from "./types.js";
 
-export const loadFallback: ((encoding: Encoding) => Promise<TokenCounter>) | undefined = undefined;
+export const loadFallback: ((encoding: Encoding, why: string) => Promise<TokenCounter>) | undefined = undefined;

@@ -1,6 +1,5 @@
 import { CtxloomError, describe } from "../errors.js";
 import type { Encoding } from "./types.js";
-import { loadFallback } from "#ctxloom/fallback";
 import { loadBpeFile } from "#ctxloom/bpe-file";
 import type { TokenCounter } from "./types.js";
 
@@ -152,13 +151,6 @@ export function wasmBpeCounter(encoding: Encoding): Promise<TokenCounter> {
     loading.set(encoding, pending);
   }
   return pending;
-}
-
-/** The default exact counter: the WebAssembly one, or gpt-tokenizer where it cannot load (not on Workers). */
-export function loadExactCounter(encoding: Encoding): Promise<TokenCounter> {
-  return wasmBpeCounter(encoding).catch((error: unknown) =>
-    loadFallback && error instanceof CtxloomError && error.code === "WASM_UNAVAILABLE" ? loadFallback(encoding) : Promise.reject(error),
-  );
 }
 
 /** The WebAssembly counter of an encoding if it is loaded, else undefined. */

@@ -6,6 +6,7 @@ import { STORE_METHODS, type Store } from "../store/types.js";
 import { getModelProfile } from "../models/profiles.js";
 import { checkLabel } from "../message.js";
 import { counterFor, type CountingMode } from "../models/counting.js";
+import { exactCounterState, useBpeSource } from "../tokens/index.js";
 import { SlidingWindow, type WindowOptions } from "../context/sliding-window.js";
 import type { Chat } from "./chat.js";
 import { OpenChats } from "./open-chats.js";
@@ -18,6 +19,13 @@ import { checkToolResultOptions, type ToolResultOptions, type ToolResultPolicy }
 
 /** Options of `Loom.open()`. */
 export interface LoomOptions extends EngineOptions {
+  /**
+   * The exact token counter's module, where the file beside the JS is out of reach (an esbuild
+   * bundle, a Worker built without the workerd condition): `import bpe from "ctxloom/bpe.wasm"`
+   * (a WebAssembly.Module where .wasm imports are compiled modules), its bytes, or its URL.
+   * One that cannot load is refused (WASM_UNAVAILABLE).
+   */
+  bpe?: WebAssembly.Module | ArrayBuffer | ArrayBufferView | URL;
   /** Where chats persist; default: in memory (lost when the process ends). */
   store?: Store;
   /**
@@ -70,6 +78,15 @@ export interface LoomRecallOptions {
 export interface LoomStats {
   /** Recall's embedding counters, or null when the Loom was opened with `recall: false`. */
   recall: RecallStats | null;
+  /**
+   * The token counter in use: "wasm" (ctxloom's exact WebAssembly counter), "gpt-tokenizer"
+   * (the exact fallback where that module could not load; `counterFallback` says why),
+   * "heuristic" (`counting: "heuristic"`), or null before the first exact count loads one.
+   * Models with a counter of their own or no known encoding count with those.
+   */
+  counter: "wasm" | "gpt-tokenizer" | "heuristic" | null;
+  /** Why the WebAssembly counter did not load, when gpt-tokenizer counts in its place; else null. */
+  counterFallback: string | null;
 }
 
 /** What a Loom keeps of its options, checked: everything but its engine. */
@@ -89,7 +106,7 @@ export const DEFAULT_MAX_OPEN_CHATS = 1000;
 
 const LOOM_KEYS = [
   "engine", "wasm", "maxMemoryMB", "store", "counting", "maxOpenChats", "summaries", "recall",
-  "toolResults", "strictModels",
+  "toolResults", "strictModels", "bpe",
 ] as const;
 
 const RECALL_KEYS = ["embedder"] as const;
@@ -116,12 +133,14 @@ export class Loom {
   readonly #ctx: LoomContext;
   readonly #windows = new Set<SlidingWindow>();
   readonly #recall: RecallHub | null;
+  readonly #counting: CountingMode;
   #closed = false;
 
   // Private: Loom.open() makes Looms (the published types show `private constructor()`, no parameters).
   private constructor(engine: Engine, settings: LoomSettings) {
     const { store, counting, maxOpenChats, summaries, embedder, toolResults, embedEagerly, strictModels } = settings;
     this.#engine = engine;
+    this.#counting = counting;
     this.#recall = embedder ? new RecallHub(engine, store, embedder, embedEagerly) : null;
     this.#store = store;
     this.#open = new OpenChats(maxOpenChats);
@@ -160,6 +179,10 @@ export class Loom {
       throw new CtxloomError("INVALID_ARGUMENT", `wasm must be a WebAssembly.Module or the bytes of ctxloom.wasm; got ${describe(o.wasm)}.`);
     }
     const settings = Loom.#settings(o);
+    if (o.bpe !== undefined && !(o.bpe instanceof WebAssembly.Module || o.bpe instanceof ArrayBuffer || ArrayBuffer.isView(o.bpe) || o.bpe instanceof URL)) {
+      throw new CtxloomError("INVALID_ARGUMENT", `bpe must be a WebAssembly.Module, the bytes or the URL of ctxloom-bpe.wasm ("ctxloom/bpe.wasm"); got ${describe(o.bpe)}.`);
+    }
+    if (o.bpe !== undefined) await useBpeSource(o.bpe);
     return new Loom(await createEngine(o), settings);
   }
 
@@ -240,7 +263,12 @@ export class Loom {
   /** Counters of the Loom: recall's embedded, pending, failed and retried embeddings. */
   stats(): LoomStats {
     this.#ctx.checkOpen();
-    return { recall: this.#recall ? this.#recall.stats() : null };
+    const exact = exactCounterState();
+    return {
+      recall: this.#recall ? this.#recall.stats() : null,
+      counter: this.#counting === "heuristic" ? "heuristic" : exact.counter,
+      counterFallback: this.#counting === "heuristic" ? null : exact.fallback,
+    };
   }
 
   /**

@@ -34,7 +34,11 @@ forEachEngine((engine) => {
     expect(loom.stats().recall).toMatchObject({ embedded: 3, pending: 0, indexed: 3 });
   });
 
-  it("an embedder asked for (true or an Embedder) embeds every append", async () => {
+   {
+    for (const embed of [true, hashingEmbedder()]) {
+      loom = await Loom.open({ engine, recall: typeof embed === "boolean" ? embed : { embedder: embed } });=>it("recall asked for (true, {} or { embedder }) embeds every append", async () => {
+    for (const recall of [true, {}, { embedder: hashingEmbedder() }]) {
+      loom = await Loom.open({ engine, recall });=> {
     for (const embed of [true, hashingEmbedder()]) {
       loom = await Loom.open({ engine, recall: typeof embed === "boolean" ? embed : { embedder: embed } });
       const chat = await loom.user("u").create();

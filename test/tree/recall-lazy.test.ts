@@ -34,13 +34,9 @@ forEachEngine((engine) => {
     expect(loom.stats().recall).toMatchObject({ embedded: 3, pending: 0, indexed: 3 });
   });
 
-   {
-    for (const embed of [true, hashingEmbedder()]) {
-      loom = await Loom.open({ engine, recall: typeof embed === "boolean" ? embed : { embedder: embed } });=>it("recall asked for (true, {} or { embedder }) embeds every append", async () => {
+  it("recall asked for (true, {} or { embedder }) embeds every append", async () => {
     for (const recall of [true, {}, { embedder: hashingEmbedder() }]) {
-      loom = await Loom.open({ engine, recall });=> {
-    for (const embed of [true, hashingEmbedder()]) {
-      loom = await Loom.open({ engine, recall: typeof embed === "boolean" ? embed : { embedder: embed } });
+      loom = await Loom.open({ engine, recall });
       const chat = await loom.user("u").create();
       await chat.append({ role: "user", content: "My boat is called Seabird." });
       await chat.append({ role: "assistant", content: "Seabird, a fine name for a boat." });

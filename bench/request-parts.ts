@@ -102,7 +102,7 @@ function tag(f: Frame): { phase?: "append" | "build" | "driver"; part?: string }
   if (file === "src/context/format.ts" || file === "src/context/held.ts" || file === "src/context/parts-format.ts" || file === "src/summary/present.ts") {
     return { phase: "build", part: "output" };
   }
-  if (file === "src/context/plan.ts" || file.startsWith("src/models/")) return { phase: "build", part: "plan" };
+  if (file === "src/context/build-plan.ts" || file.startsWith("src/models/")) return { phase: "build", part: "plan" };
   if (file === "src/context/build.ts" || file === "src/tree/chat-context.ts" || file.startsWith("src/summary/") || file === "src/tree/stats.ts") {
     return { phase: "build" };
   }

@@ -10,25 +10,25 @@ let useClock = 0;
 
 /**
  * The reads of a chat: its record, its messages, branches, paths and windows. Synchronous;
- * `Chat` adds the changes, which run one at a time through its queue.
+ * `Chat` adds the changes, which run one at a time through its queue, and owns the state
+ * against the store (`sync`) that both read.
  */
-export class ChatView {
+export abstract class ChatView {
   readonly id: string;
   readonly userId: string;
   readonly createdAt: number;
-  /** @internal */
-  protected readonly sync: ChatSync;
+  /** @internal The chat's state against its store, owned by `Chat`. */
+  protected abstract readonly sync: ChatSync;
   /** @internal Set when a delete was called: reads and new changes throw CHAT_DELETED. */
   protected deleted = false;
   /** @internal When the chat was last called (a count of calls on all chats): the Loom unloads the least recently used. */
   lastUse = ++useClock;
 
   /** @internal */
-  protected constructor(record: ChatRecord, sync: (view: ChatView) => ChatSync) {
+  protected constructor(record: ChatRecord) {
     this.id = record.id;
     this.userId = record.userId;
     this.createdAt = record.createdAt;
-    this.sync = sync(this);
   }
 
   get title(): string {

@@ -40,6 +40,8 @@ export class Chat extends ChatView {
   readonly #options: ChatOptions;
   readonly #queue = new SerialQueue();
   readonly #ctx: LoomContext;
+  /** @internal */
+  protected readonly sync: ChatSync;
   /** What one request may hold: a message costing more (with the reply priming) is refused, or a tool result cut. */
   readonly #appendLimit: number;
   #lastUsage: Usage | null = null;
@@ -49,12 +51,19 @@ export class Chat extends ChatView {
   /** No summary policy in force for this chat (its own nor its Loom's): a build that names none plans no summary. */
   readonly #unsummarized: boolean;
 
-  /** @internal Chats come from `loom.user(id).create()`, `.open()` or `.import()`. */
-  constructor(ctx: LoomContext, record: ChatRecord, nodes: ChatNodes, profile: Readonly<ModelProfile>, counter: TokenCounter) {
+  /**
+   * @internal Chats come from `loom.user(id).create()`, `.open()` or `.import()`. `woke` tells
+   * the Loom's open chats that this chat, unloaded, came back into memory.
+   */
+  constructor(
+    ctx: LoomContext, record: ChatRecord, nodes: ChatNodes, profile: Readonly<ModelProfile>, counter: TokenCounter,
+    woke: (chat: Chat) => void,
+  ) {
+    super(record);
     const options = record.options ?? {};
     const budget = budgetFor(profile, { split: options.budget });
     const appendLimit = budget.effective - budget.reserve;
-    super(record, (view) => new ChatSync(view as Chat, ctx, record, nodes, counter, appendLimit, profile));
+    this.sync = new ChatSync(ctx, record, nodes, counter, appendLimit, profile, () => woke(this));
     this.#appendLimit = appendLimit;
     this.#ctx = ctx;
     this.#options = options;

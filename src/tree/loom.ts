@@ -8,7 +8,6 @@ import { checkLabel } from "../message.js";
 import { counterFor, type CountingMode } from "../models/counting.js";
 import { exactCounterState, useBpeSource } from "../tokens/index.js";
 import { SlidingWindow, type WindowOptions } from "../context/sliding-window.js";
-import type { Chat } from "./chat.js";
 import { OpenChats } from "./open-chats.js";
 import type { LoomContext } from "./sync.js";
 import { UserChats } from "./user-chats.js";
@@ -155,7 +154,6 @@ export class Loom {
       checkOpen: () => {
         if (this.#closed) throw new CtxloomError("LOOM_CLOSED", "This Loom was closed; open a new one with Loom.open().");
       },
-      woke: (chat: Chat) => this.#open.woke(chat),
       summaries,
       recall: this.#recall,
       toolResults,

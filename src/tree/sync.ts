@@ -6,12 +6,11 @@ import type { ModelProfile, ModelRef } from "../models/profiles.js";
 import { MessageColumns } from "../store/columns.js";
 import type { ChatRecord, LoadedChat, Store } from "../store/types.js";
 import { REPLY_PRIMING, imageRuleFor, messageTokens, type TokenCounter } from "../tokens/index.js";
-import { copyParts } from "../parts.js";
-import type { Chat } from "./chat.js";
 import { ChatNodes } from "./nodes.js";
 import type { RecallHub } from "../recall/hub.js";
 import { applyHeld, applyRestored, checkHead, storeCorrupt } from "./restore.js";
-import { checkStored, lookUpKey, ownKey, storeAppend } from "./append-key.js";
+import { checkStored, lookUpKey, ownKey } from "./append-key.js";
+import { appendConditionally, newMessage } from "./conditional-append.js";
 import type { LoomSummaries } from "../summary/settings.js";
 
 /** What a chat shares with its Loom. */
@@ -24,8 +23,6 @@ export interface LoomContext {
   readonly strictModels?: boolean;
   /** Throws LOOM_CLOSED once the Loom is closed. */
   checkOpen(): void;
-  /** Tells the Loom's cache of open chats that an unloaded chat woke up (it may unload others). */
-  woke(chat: Chat): void;
   /** The Loom's summary settings. */
   readonly summaries: LoomSummaries;
   /** The Loom's recall (embedder, embedding queue, indexes); null when opened with `recall: false`. */
@@ -80,13 +77,14 @@ export class ChatSync {
   readonly #counter: TokenCounter;
   readonly #appendLimit: number;
   readonly #profile: Readonly<ModelProfile>;
-  readonly #owner: Chat;
+  /** Called when an unloaded chat's nodes come back (the Loom's cache of open chats counts it again). */
+  readonly #onWake: () => void;
 
   constructor(
-    owner: Chat, ctx: LoomContext, record: ChatRecord, nodes: ChatNodes, counter: TokenCounter, appendLimit: number,
-    profile: Readonly<ModelProfile>,
+    ctx: LoomContext, record: ChatRecord, nodes: ChatNodes, counter: TokenCounter, appendLimit: number,
+    profile: Readonly<ModelProfile>, onWake: () => void,
   ) {
-    this.#owner = owner;
+    this.#onWake = onWake;
     this.#ctx = ctx;
     this.record = { ...record };
     this.#nodes = nodes;
@@ -137,7 +135,7 @@ export class ChatSync {
     const { nodes, head } = restoreNodes(this.#ctx, { ...this.record, head: record.head }, held);
     this.#nodes = nodes;
     this.head = head;
-    this.#ctx.woke(this.#owner);
+    this.#onWake();
   }
 
   /** Frees the engine memory; the chat reloads on its next use. */
@@ -168,43 +166,21 @@ export class ChatSync {
           `Split it into several messages, summarize it, or use a model with a larger window.`,
       );
     }
-    return this.#write(parent, m, unitEnd, tokens, key ?? ownKey(this.#ctx.store), 0);
-  }
-
-  /**
-   * One attempt at writing the message with the next id; a conflict catches up and tries again
-   * (under the same key); a key the chat holds already answers with its message.
-   */
-  #write(parent: number, m: CheckedInput, unitEnd: boolean, tokens: number, key: string | undefined, attempt: number): Message | Promise<Message> {
     const { userId, id: chatId } = this.record;
-    const nodes = this.nodes();
-    const id = nodes.size;
-    const now = Date.now();
-    // Room first, so that linking cannot fail once the store has the message.
-    nodes.reserveNext();
-    const message: Message = {
-      id, parentId: parent < 0 ? null : parent, role: m.role, content: m.content, priority: m.priority,
-      tokens, createdAt: now, kind: "message",
-    };
-    if (m.name !== undefined) message.name = m.name;
-    if (m.toolCalls) message.toolCalls = m.toolCalls.map((c) => ({ ...c, function: { ...c.function } }));
-    if (m.toolCallId !== undefined) message.toolCallId = m.toolCallId;
-    if (m.parts) message.parts = copyParts(m.parts);
-    const landed = (answer: boolean | Message): Message | Promise<Message> => {
-      if (answer === true) {
+    return appendConditionally(this.#ctx.store, this, {
+      kind: "message",
+      key: key ?? ownKey(this.#ctx.store), // kept across the retries
+      make: (_, id) => newMessage(id, parent, m, tokens),
+      head: (id) => id,
+      landed: (nodes, message) => {
         nodes.link(message, unitEnd);
-        this.head = id;
-        this.record.updatedAt = now;
+        this.head = message.id;
+        this.record.updatedAt = message.createdAt;
         this.#ctx.recall?.appended(userId, chatId, message); // queued: the append never waits for embeddings
-        return nodes.message(id);
-      }
-      if (answer !== false) return this.#stored(answer, m);
-      if (attempt >= 100) throw new CtxloomError("STORE_FAILED", `Appending to chat ${chatId} lost the race to other writers 100 times; retry later.`);
-      // Another writer got there first: learn its messages, retry with the next id.
-      return this.catchUp().then(() => this.#write(parent, m, unitEnd, tokens, key, attempt + 1));
-    };
-    const answer = storeAppend({ store: this.#ctx.store, userId, chatId, message, head: id, updatedAt: now, key, kind: "message" });
-    return answer instanceof Promise ? answer.then(landed) : landed(answer);
+        return nodes.message(message.id);
+      },
+      stored: (message) => this.#stored(message, m),
+    }) as Message | Promise<Message>;
   }
 
   /**
@@ -250,30 +226,24 @@ export class ChatSync {
    * the next id. Returns the summary linked, or null.
    */
   async addSummary(make: (nodes: ChatNodes, id: number) => Message | null): Promise<Message | null> {
-    const { userId, id: chatId } = this.record;
-    const key = ownKey(this.#ctx.store);
-    for (let attempt = 0; ; attempt++) {
-      const nodes = this.nodes();
-      const id = nodes.size;
-      const message = make(nodes, id);
-      if (!message) return null;
-      nodes.reserveNext();
-      const head = this.head;
-      const answer = await storeAppend({ store: this.#ctx.store, userId, chatId, message, head, updatedAt: message.createdAt, key, kind: "summary" });
-      if (answer === true) {
+    return appendConditionally(this.#ctx.store, this, {
+      kind: "summary",
+      key: ownKey(this.#ctx.store),
+      make,
+      head: () => this.head,
+      landed: (nodes, message) => {
         nodes.link(message, false);
         this.record.updatedAt = message.createdAt;
-        return nodes.message(id);
-      }
-      if (answer !== false) {
-        // An earlier attempt stored it: link it as stored; the head stays where it is.
-        const stored = await this.#stored(answer, null);
+        return nodes.message(message.id);
+      },
+      // An earlier attempt stored it: link it as stored; the head stays where it is.
+      stored: async (message) => {
+        const head = this.head;
+        const stored = await this.#stored(message, null);
         this.head = head;
         return stored;
-      }
-      if (attempt >= 100) return null;
-      await this.catchUp();
-    }
+      },
+    });
   }
 
   /** Applies the messages the store holds that this chat has not seen. Returns the record read. */
@@ -311,3 +281,4 @@ export class ChatSync {
     this.record.updatedAt = now;
   }
 }
+

@@ -48,6 +48,8 @@ export interface ChatCache {
   /** Registers a chat (loading or loaded) as the most recently used. */
   set(key: string, loading: Promise<Chat>): void;
   delete(key: string, loading?: Promise<Chat>): void;
+  /** A chat unloaded earlier came back into memory through a reference its user kept. */
+  woke(chat: Chat): void;
 }
 
 export const openKey = (userId: string, chatId: string): string => `${userId}\u0000${chatId}`;
@@ -156,7 +158,7 @@ export class UserChats {
   #register(record: ChatRecord, write: () => Promise<ChatNodes>, profile: Readonly<ModelProfile>, counter: TokenCounter): Promise<Chat> {
     const key = openKey(this.userId, record.id);
     const loading = write().then(
-      (nodes) => new Chat(this.#ctx, record, nodes, profile, counter),
+      (nodes) => new Chat(this.#ctx, record, nodes, profile, counter, (chat) => this.#open.woke(chat)),
       (error: unknown) => {
         this.#open.delete(key, loading);
         throw error;
@@ -212,7 +214,7 @@ export class UserChats {
       const { profile, counter } = await this.#ctx.prepare(modelOf(loaded.chat));
       this.#ctx.checkOpen();
       const { nodes } = restoreNodes(this.#ctx, loaded.chat, heldOf(loaded));
-      return new Chat(this.#ctx, loaded.chat, nodes, profile, counter);
+      return new Chat(this.#ctx, loaded.chat, nodes, profile, counter, (chat) => this.#open.woke(chat));
     })();
     this.#open.set(key, loading);
     loading.catch(() => this.#open.delete(key, loading));

@@ -12,6 +12,11 @@ test.each(["scenario.js", "worker.js"])("docs/runtimes.md shows test/runtime/%s 
   expect(doc).toContain("```js\n" + code + "```\n");
 });
 
+test("docs/runtimes.md shows the bundler fixtures' Worker built without the workerd condition verbatim", () => {
+  const code = readFileSync(join(root, "test/runtime/fixtures/bundlers/worker.js"), "utf8");
+  expect(doc).toContain("```js\n" + code + "```\n");
+});
+
 test("the README's Worker example is test/runtime/worker.js verbatim", () => {
   const readme = readFileSync(join(root, "README.md"), "utf8");
   const code = readFileSync(join(root, "test/runtime/worker.js"), "utf8");

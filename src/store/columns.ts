@@ -17,6 +17,18 @@ const EXTRAS = 32;
 const BLOCK_SHIFT = 12;
 /** An offset that does not fit (not a whole number of ms from 0 to 2^32 - 2): the time is in a map. */
 const ESCAPE = 0xffffffff;
+/** A message's numbers in `nums`: NUMS of them, at these offsets. */
+const NUMS = 3;
+const PARENT = 0;
+const TOKENS = 1;
+const TIME = 2;
+/** The first buffer's room, in messages. */
+const MIN_CAPACITY = 8;
+/** The views of columns that hold no message yet (never written: the first push grows them). */
+const NO_NUMS = new Int32Array(0);
+const NO_CODES = new Uint8Array(0);
+/** `extras` of columns that hold none. */
+const NO_EXTRAS: ReadonlyMap<number, Readonly<ColumnExtras>> = new Map();
 
 /** The fields of a run of stored messages, one array each, as a store reads them (see `pushRun`). */
 export interface ColumnRun {
@@ -34,27 +46,33 @@ export const columnCode = (m: Pick<Message, "role" | "priority" | "kind">): numb
 /**
  * A chat's messages in columns: no object per message but its text, or none at all with
  * `{ utf8: true }` (texts as UTF-8 off the JS heap, decoded when read: see texts.ts). Numbers
- * live in typed arrays grown by doubling (off the JS heap), the rare optional fields (name,
+ * live in one buffer grown by doubling (off the JS heap), the rare optional fields (name,
  * tool calls, tool call id, content parts, covers) in a map. Append-only: a message, once in, never
  * changes, so readers may hold the columns while writers add to them.
  *
- *   per message: content (a string, or bytes) | time u32 | parent i32 | tokens i32 |
+ *   per message: content (a string, or bytes) | parent i32 | tokens i32 | time u32 (in nums)
  *                code u8 = role (bits 0-1) | priority (bits 2-3) | summary (bit 4) | extras (bit 5)
  *   per block of 4096 messages: base f64 (the block's first createdAt)
  *
  * createdAt = base[id >> 12] + time[id]: appends come in time order, so an offset in ms fits
  * 32 bits; a time that does not (a clock set back, an imported fraction) is kept whole in a map.
+ *
+ * A server keeps thousands of chats open, and every full collection marks each of their
+ * objects: the numbers share one ArrayBuffer (two views: the three i32 of each message side by
+ * side, then the codes), the first block's base is a field, and the maps are made at their
+ * first entry (most chats have no extras and no time that escapes).
  */
 export class MessageColumns {
   #size = 0;
   readonly #texts: TextColumn;
-  #bases = new Float64Array(1);
-  #times = new Uint32Array(8);
-  readonly #exactTimes = new Map<number, number>();
-  #parent = new Int32Array(8);
-  #tokens = new Int32Array(8);
-  #codes = new Uint8Array(8);
-  readonly extras = new Map<number, Readonly<ColumnExtras>>();
+  /** The first block's base; the next blocks' in `#bases` (block b at b - 1), made at the 4097th message. */
+  #base0 = 0;
+  #bases: Float64Array | null = null;
+  #exactTimes: Map<number, number> | null = null;
+  /** Per message, NUMS numbers: parent, tokens, time (a u32 kept as its i32 bits). */
+  #nums = NO_NUMS;
+  #codes = NO_CODES;
+  #extras: Map<number, Readonly<ColumnExtras>> | null = null;
 
   /** `utf8`: keep texts as UTF-8 off the JS heap, decoded when read (default: strings). @throws INVALID_ARGUMENT */
   constructor(options?: { utf8?: boolean }) {
@@ -63,6 +81,11 @@ export class MessageColumns {
       throw new CtxloomError("INVALID_ARGUMENT", `utf8 must be true or false; got ${describe(o.utf8)}.`);
     }
     this.#texts = o.utf8 ? new Utf8Texts() : new StringTexts();
+  }
+
+  /** The rare fields by message id (only messages that have some). */
+  get extras(): ReadonlyMap<number, Readonly<ColumnExtras>> {
+    return this.#extras ?? NO_EXTRAS;
   }
 
   /** True when texts are kept as UTF-8 (see the constructor). */
@@ -85,24 +108,34 @@ export class MessageColumns {
   }
 
   createdAt(id: number): number {
-    const t = this.#times[id]!;
-    return t === ESCAPE ? this.#exactTimes.get(id)! : this.#bases[id >> BLOCK_SHIFT]! + t;
+    const t = this.#nums[id * NUMS + TIME]! >>> 0;
+    return t === ESCAPE ? this.#exactTimes!.get(id)! : this.#base(id >> BLOCK_SHIFT) + t;
+  }
+
+  #base(block: number): number {
+    return block === 0 ? this.#base0 : this.#bases![block - 1]!;
   }
 
   #setCreatedAt(id: number, createdAt: number): void {
     const block = id >> BLOCK_SHIFT;
-    if (block >= this.#bases.length) {
-      const bases = new Float64Array(this.#bases.length * 2);
-      bases.set(this.#bases);
-      this.#bases = bases;
+    if ((id & ((1 << BLOCK_SHIFT) - 1)) === 0) {
+      if (block === 0) this.#base0 = createdAt;
+      else {
+        if (!this.#bases || block > this.#bases.length) {
+          const bases = new Float64Array(Math.max(block, 2 * (this.#bases?.length ?? 0)));
+          if (this.#bases) bases.set(this.#bases);
+          this.#bases = bases;
+        }
+        this.#bases[block - 1] = createdAt;
+      }
     }
-    if ((id & ((1 << BLOCK_SHIFT) - 1)) === 0) this.#bases[block] = createdAt;
-    const offset = createdAt - this.#bases[block]!;
-    if (Number.isInteger(offset) && offset >= 0 && offset < ESCAPE && Object.is(this.#bases[block]! + offset, createdAt)) {
-      this.#times[id] = offset;
+    const base = this.#base(block);
+    const offset = createdAt - base;
+    if (Number.isInteger(offset) && offset >= 0 && offset < ESCAPE && Object.is(base + offset, createdAt)) {
+      this.#nums[id * NUMS + TIME] = offset | 0;
     } else {
-      this.#times[id] = ESCAPE;
-      this.#exactTimes.set(id, createdAt);
+      this.#nums[id * NUMS + TIME] = ESCAPE | 0;
+      (this.#exactTimes ??= new Map()).set(id, createdAt);
     }
   }
 
@@ -141,17 +174,17 @@ export class MessageColumns {
 
   #pushFields(parent: number, code: number, tokens: number, createdAt: number, x: ColumnExtras | null): void {
     const id = this.#size;
-    if (id === this.#parent.length) this.#grow(id * 2);
+    if (id === this.#codes.length) this.#grow(Math.max(MIN_CAPACITY, id * 2));
     this.#setCreatedAt(id, createdAt);
-    this.#parent[id] = parent;
-    this.#tokens[id] = tokens;
+    this.#nums[id * NUMS + PARENT] = parent;
+    this.#nums[id * NUMS + TOKENS] = tokens;
     this.#codes[id] = x ? code | EXTRAS : code;
     if (x) {
       if (x.toolCalls) for (const c of x.toolCalls) Object.freeze(Object.freeze(c).function);
       if (x.toolCalls) Object.freeze(x.toolCalls);
       if (x.covers) Object.freeze(x.covers);
       if (x.parts) for (const part of Object.freeze(x.parts)) Object.freeze(part);
-      this.extras.set(id, Object.freeze(x));
+      (this.#extras ??= new Map()).set(id, Object.freeze(x));
     }
     this.#size = id + 1;
   }
@@ -170,39 +203,38 @@ export class MessageColumns {
     if (toolCalls) x.toolCalls = toolCalls.map((c) => Object.freeze({ ...c, function: Object.freeze({ ...c.function }) }));
     if (x.toolCalls) Object.freeze(x.toolCalls);
     if (Object.keys(x).length === 0) {
-      this.extras.delete(id);
+      this.#extras!.delete(id);
       this.#codes[id] = this.#codes[id]! & ~EXTRAS;
-    } else this.extras.set(id, Object.freeze(x));
+    } else this.#extras!.set(id, Object.freeze(x));
   }
 
   /** Room for `n` messages. */
   reserve(n: number): void {
-    if (n > this.#parent.length) this.#grow(Math.max(n, this.#parent.length * 2));
+    if (n > this.#codes.length) this.#grow(Math.max(n, MIN_CAPACITY, this.#codes.length * 2));
   }
 
+  /** One buffer for `capacity` messages: their numbers, then their codes. */
   #grow(capacity: number): void {
-    const grow = <T extends Uint32Array | Int32Array | Uint8Array>(a: T, make: (n: number) => T): T => {
-      const b = make(capacity);
-      b.set(a);
-      return b;
-    };
-    this.#times = grow(this.#times, (n) => new Uint32Array(n));
-    this.#parent = grow(this.#parent, (n) => new Int32Array(n));
-    this.#tokens = grow(this.#tokens, (n) => new Int32Array(n));
-    this.#codes = grow(this.#codes, (n) => new Uint8Array(n));
+    const buffer = new ArrayBuffer(capacity * (NUMS * 4 + 1));
+    const nums = new Int32Array(buffer, 0, capacity * NUMS);
+    const codes = new Uint8Array(buffer, capacity * NUMS * 4, capacity);
+    nums.set(this.#nums.subarray(0, this.#size * NUMS));
+    codes.set(this.#codes.subarray(0, this.#size));
+    this.#nums = nums;
+    this.#codes = codes;
   }
 
   /** The rare fields of message `id` (frozen), or undefined: most messages have none, and those pay no map lookup. */
   extrasOf(id: number): Readonly<ColumnExtras> | undefined {
-    return this.#codes[id]! & EXTRAS ? this.extras.get(id) : undefined;
+    return this.#codes[id]! & EXTRAS ? this.#extras!.get(id) : undefined;
   }
 
   parentOf(id: number): number {
-    return this.#parent[id]!;
+    return this.#nums[id * NUMS + PARENT]!;
   }
 
   tokensOf(id: number): number {
-    return this.#tokens[id]!;
+    return this.#nums[id * NUMS + TOKENS]!;
   }
 
   roleCodeOf(id: number): number {
@@ -220,14 +252,14 @@ export class MessageColumns {
   /** Message `id` as a new object (nothing shared with the columns but immutable strings). */
   message(id: number): Message {
     const code = this.#codes[id]!;
-    const parent = this.#parent[id]!;
+    const parent = this.#nums[id * NUMS + PARENT]!;
     const m: Message = {
       id,
       parentId: parent < 0 ? null : parent,
       role: ROLES[code & 3]!,
       content: this.#texts.get(id),
       priority: PRIORITIES[(code >> 2) & 3]!,
-      tokens: this.#tokens[id]!,
+      tokens: this.#nums[id * NUMS + TOKENS]!,
       createdAt: this.createdAt(id),
       kind: code & SUMMARY ? "summary" : "message",
     };
@@ -251,6 +283,6 @@ export class MessageColumns {
 
   /** Bytes of the typed columns and of UTF-8 texts (off the JS heap). */
   get columnBytes(): number {
-    return this.#texts.bytes + this.#bases.byteLength + this.#times.byteLength + this.#parent.byteLength + this.#tokens.byteLength + this.#codes.byteLength;
+    return this.#texts.bytes + 8 + (this.#bases?.byteLength ?? 0) + this.#nums.byteLength + this.#codes.byteLength;
   }
 }

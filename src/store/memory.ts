@@ -9,7 +9,7 @@ interface Entry {
   chat: ChatRecord;
   messages: MessageColumns;
   /** Embeddings by embedder key ("name/dimension"), then message id. */
-  embeddings: Map<string, Map<number, Float32Array>>;
+  embeddings?: Map<string, Map<number, Float32Array>>;
   /** Message ids by the key they were appended with; made at the first key (the Loom gives none to this store). */
   keys?: Map<string, number>;
 }
@@ -36,7 +36,8 @@ export function memoryStore(): Store {
   };
   const create = (chat: ChatRecord): Entry => {
     if (find(chat.userId, chat.id)) throw chatExists(WHERE, chat);
-    return { chat: copyChat(chat), messages: new MessageColumns(), embeddings: new Map() };
+    // (The embeddings map is made at the first vector: a chat recall never reads has none.)
+    return { chat: copyChat(chat), messages: new MessageColumns() };
   };
   return {
     name: "memory",
@@ -101,7 +102,7 @@ export function memoryStore(): Store {
       for (const c of changes) if (!(Number.isInteger(c.id) && c.id >= 0 && c.id < entry.messages.size)) throw new Error(`memory store: no message ${c.id}`);
       for (const c of changes) {
         entry.messages.rewrite(c.id, c.content, c.toolCalls);
-        for (const byId of entry.embeddings.values()) byId.delete(c.id);
+        for (const byId of entry.embeddings?.values() ?? []) byId.delete(c.id);
       }
       return true;
     },
@@ -111,21 +112,22 @@ export function memoryStore(): Store {
       const entry = get(userId, chatId);
       checkEmbeddingIds(rows, entry.messages.size, chatId);
       const key = `${embedder.name}/${embedder.dimension}`;
-      const byId = entry.embeddings.get(key) ?? new Map<number, Float32Array>();
+      const embeddings = (entry.embeddings ??= new Map());
+      const byId = embeddings.get(key) ?? new Map<number, Float32Array>();
       for (const row of rows) byId.set(row.messageId, row.vector.slice());
-      entry.embeddings.set(key, byId);
+      embeddings.set(key, byId);
     },
     loadEmbeddings(userId, chatId, embedder): EmbeddingRow[] {
       checkIds(userId, chatId);
       checkEmbedder(embedder);
-      const byId = find(userId, chatId)?.embeddings.get(`${embedder.name}/${embedder.dimension}`);
+      const byId = find(userId, chatId)?.embeddings?.get(`${embedder.name}/${embedder.dimension}`);
       if (!byId) return [];
       return [...byId].sort((a, b) => a[0] - b[0]).map(([messageId, vector]) => ({ messageId, vector: vector.slice() }));
     },
     clearEmbeddings(userId, chatId) {
       checkIds(userId, chatId, true);
       for (const entry of users.get(userId)?.values() ?? []) {
-        if (chatId === undefined || entry.chat.id === chatId) entry.embeddings.clear();
+        if (chatId === undefined || entry.chat.id === chatId) entry.embeddings?.clear();
       }
     },
     flush() {},

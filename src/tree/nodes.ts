@@ -17,10 +17,11 @@ export class ChatNodes {
   readonly tree: number;
   #texts: MessageColumns;
   #shared: boolean;
-  /** The summaries of this tree: attached to the engine, with what each replaced. */
-  readonly summaries = new SummaryLedger(this);
+  // Made at first use: most chats hold no summary and no tool call, and a server keeps
+  // thousands open, each object of theirs marked by every full collection.
+  #summaries: SummaryLedger | null = null;
   /** Assistant messages by the ids of their tool calls (a call id is rarely used twice). */
-  readonly #callOwners = new Map<string, number | number[]>();
+  #callOwners: Map<string, number | number[]> | null = null;
   #criticalCalls = 0;
 
   /**
@@ -33,6 +34,11 @@ export class ChatNodes {
     this.tree = engine.createTree();
     this.#texts = resident ?? loaded ?? new MessageColumns();
     this.#shared = resident !== undefined;
+  }
+
+  /** The summaries of this tree: attached to the engine, with what each replaced. */
+  get summaries(): SummaryLedger {
+    return (this.#summaries ??= new SummaryLedger(this));
   }
 
   /** Reads texts from the store's columns from now on, when they hold exactly what this chat holds (after an import). */
@@ -92,15 +98,16 @@ export class ChatNodes {
   }
 
   #addOwner(callId: string, id: number): void {
-    const owners = this.#callOwners.get(callId);
-    if (owners === undefined) this.#callOwners.set(callId, id);
-    else if (typeof owners === "number") this.#callOwners.set(callId, [owners, id]);
+    const byCall = (this.#callOwners ??= new Map());
+    const owners = byCall.get(callId);
+    if (owners === undefined) byCall.set(callId, id);
+    else if (typeof owners === "number") byCall.set(callId, [owners, id]);
     else owners.push(id);
   }
 
   /** True when an assistant message at or above `head` made a call with this id. O(depth), and only for an id seen before. */
   callIdUsed(head: number, callId: string): boolean {
-    const owners = this.#callOwners.get(callId);
+    const owners = this.#callOwners?.get(callId);
     if (owners === undefined || head < 0) return false;
     for (const owner of typeof owners === "number" ? [owners] : owners) {
       if (this.isAncestor(owner, head)) return true;

@@ -4,7 +4,9 @@ import { expect, it } from "vitest";
 import { heapObjects } from "../heap-objects.js";
 import { Loom } from "../../src/index.js";
 
-it("an open chat with a message costs at most 64 heap objects (WASM engine; 57 measured)", async () => {
+// 57 before its message columns shared one buffer, its maps, summary ledger and the store's
+// embedding map came at first use, and chats counting by the estimate shared one counter.
+it("an open chat with a message costs at most 44 heap objects (WASM engine; 41 measured)", async () => {
   const loom = await Loom.open({ engine: "wasm", counting: "heuristic" });
   const warm = await loom.user("warm").create({ system: "You are a helpful assistant." });
   await warm.append({ role: "user", content: "a first question" });
@@ -19,7 +21,7 @@ it("an open chat with a message costs at most 64 heap objects (WASM engine; 57 m
   const perChat = ((await heapObjects()) - before) / chats;
   // A chat id made by crypto.randomUUID() is a tree of about 14 concatenated strings on Node:
   // kept as it comes, it would take this to about 71.
-  expect(perChat).toBeLessThanOrEqual(64);
+  expect(perChat).toBeLessThanOrEqual(44);
   expect(open).toHaveLength(chats);
   await loom.close();
 }, 60_000);

@@ -20,7 +20,7 @@ import { gzipSync } from "node:zlib";
 import sparticuz from "@sparticuz/chromium";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { installedPackage, type InstalledPackage } from "../package/fixture.js";
+import { installedPackage, repoRoot, type InstalledPackage } from "../package/fixture.js";
 import { bundle, type Bundle } from "./bundle.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -75,11 +75,13 @@ async function serve(dir: string): Promise<string> {
 }
 
 /** Loads the page and returns the app's first request, with the wall time from navigation to its answer. */
-async function runPage(url: string): Promise<FirstRequest & { wallMs: number; requests: string[] }> {
+async function runPage(url: string): Promise<FirstRequest & { wallMs: number; requests: string[]; warnings: string[] }> {
   const tab = await browser!.newPage();
   try {
     const errors: string[] = [];
     const requests: string[] = [];
+    const warnings: string[] = [];
+    tab.on("console", (m) => void (m.type() === "warning" && warnings.push(m.text())));
     tab.on("pageerror", (e) => errors.push(String(e)));
     tab.on("request", (r) => requests.push(new URL(r.url()).pathname));
     const started = performance.now();
@@ -88,7 +90,7 @@ async function runPage(url: string): Promise<FirstRequest & { wallMs: number; re
     const out = (await tab.evaluate(() => (globalThis as unknown as { ctxloomResult: Promise<unknown> }).ctxloomResult)) as FirstRequest;
     const wallMs = performance.now() - started;
     expect(errors).toEqual([]);
-    return { ...out, wallMs, requests };
+    return { ...out, wallMs, requests, warnings };
   } finally {
     await tab.close();
   }
@@ -142,6 +144,21 @@ describe.skipIf("why" in found)("browser bundles in headless Chromium", () => {
     // gpt-tokenizer is not in the app: its ranks (2.4 MB of JS for o200k) never enter the bundle.
     expect(size.js).toBeLessThan(1_000_000);
     record("esbuild (browser)", size, run);
+  });
+
+  test("esbuild without the file beside the bundle: gpt-tokenizer (installed) counts, announced once in the console and in stats", async () => {
+    // The app installed the optional peer (found through nodePaths): esbuild puts its ranks in the bundle.
+    const built: Bundle = await bundle(pkg.project, "bundlers-app/app.js", ["browser"], [join(repoRoot, "node_modules")]);
+    const out = join(app, "esbuild-bare");
+    mkdirSync(out, { recursive: true });
+    writeFileSync(join(out, "app.js"), built.code);
+    writeFileSync(join(out, "index.html"), `<!doctype html><meta charset="utf-8"><script type="module" src="./app.js"></script>`);
+    const run = await runPage(await serve(out));
+    expect(run).toMatchObject({ engine: "wasm", counter: "gpt-tokenizer", tokens: EXACT });
+    expect(run.counterFallback).toContain("ctxloom-bpe.wasm: HTTP 404");
+    expect(run.warnings.filter((w) => w.includes("with gpt-tokenizer"))).toHaveLength(1);
+    expect(run.requests.filter((r) => r.endsWith("ctxloom-bpe.wasm"))).toEqual(["/ctxloom-bpe.wasm"]); // looked for once, beside the bundle
+    sizes.push(`esbuild (browser) without the file, gpt-tokenizer bundled: JS ${kib(measure(out).js)}; first request ${run.ms.toFixed(0)} ms`);
   });
 
   test("Vite: the build ships ctxloom-bpe.wasm as an asset by itself, and the page counts with it", async () => {

@@ -69,7 +69,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     throw new CtxloomError(
       "WASM_UNAVAILABLE",
       `The WebAssembly core could not be compiled here (${String(cause)}). On Cloudflare Workers import ` +
-        `"ctxloom" through the workerd condition (wrangler does) or pass Loom.open({ wasm: module }); ` +
+        `"ctxloom" through the workerd condition (wrangler does) or pass Loom.open({ wasm: core, bpe }) ` +
+        `(the modules of "ctxloom/wasm" and "ctxloom/bpe.wasm"); ` +
         `elsewhere use Loom.open({ engine: "js" }).`,
       { cause },
     );

@@ -35,9 +35,6 @@ export function checkStablePrefix(value: unknown): number {
   return o.step;
 }
 
-/** An engine selection copied out of the engine's view. */
-const copy = (s: Selection): Selection => ({ ...s, ids: s.ids.slice() });
-
 /**
  * The conversation's selection for `budget` tokens: the engine's plain selection while the
  * branch fits (or when `step` is 0), else the selection at the stable horizon, unless that
@@ -46,11 +43,11 @@ const copy = (s: Selection): Selection => ({ ...s, ids: s.ids.slice() });
  */
 export function selectStable(source: ContextSource, budget: number, window: number, room: number, step: number): Selection {
   const { engine: e, tree: t, head } = source;
-  const plain = copy(e.select(t, head, budget, window));
+  const plain = e.select(t, head, budget, window); // (its ids are ours: a copy out of the engine)
   if (!plain.fits || plain.evicted === 0 || step <= 0) return plain;
   const cut = stableHorizon(source, budget - plain.forcedTokens, window, Math.floor(step * room), plain.ids.length);
   if (cut === 0) return plain;
-  const stable = copy(e.select(t, head, budget, cut));
+  const stable = e.select(t, head, budget, cut);
   if (!stable.fits) return plain;
   const kept = new Set(stable.ids);
   for (const id of plain.ids) {

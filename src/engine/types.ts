@@ -96,8 +96,8 @@ export interface Engine {
    * summary node: it and the path above its run, no user turn forced. Kept ids come in
    * path order. `maxMessages` (0: no bound) limits the newest messages considered; CRITICAL
    * ones count from anywhere. O(W); when a summary hangs inside the head's own turn (after a
-   * checkout into a summarized run), O(W + the turn's messages). The ids view stays valid
-   * until the next engine call.
+   * checkout into a summarized run), O(W + the turn's messages). The ids are the caller's: a
+   * copy, not a view the next engine call reuses (a build keeps them for its context).
    */
   select(tree: number, head: number, budget: number, maxMessages: number): Selection;
 

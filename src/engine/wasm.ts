@@ -220,7 +220,7 @@ export class WasmEngine implements Engine {
     if (count < 0) return { fits: false, ids: new Int32Array(0), keptTokens: 0, forcedTokens, evicted: 0 };
     return {
       fits: true,
-      ids: this.#i32.subarray(out >>> 2, (out >>> 2) + count),
+      ids: this.#i32.slice(out >>> 2, (out >>> 2) + count), // the caller's (the context keeps them): copied once, here
       keptTokens: this.#i32[(r + R_KEPT_TOKENS) >>> 2]!,
       forcedTokens,
       evicted: this.#i32[(r + R_EVICTED) >>> 2]!,

@@ -228,6 +228,17 @@ forEachEngine((kind) => {
       expect(some).toEqual([...some].sort((a, b) => a - b));
     });
 
+    it("a selection's ids are the caller's: later engine calls leave them as they were (a context keeps them)", () => {
+      const t = chain(e, Array.from({ length: 40 }, (_, i): [number, number, number] => [1 + (i % 5), i % 2 === 0 ? USER : ASSISTANT, NORMAL]));
+      const first = e.select(t, 39, 1_000, 0);
+      const kept = Array.from(first.ids);
+      expect(kept).toHaveLength(40);
+      e.select(t, 20, 30, 0); // another selection, a walk and a window on the same engine
+      e.walk(t, 10, 5);
+      e.select(t, 39, 12, 0);
+      expect(Array.from(first.ids)).toEqual(kept);
+    });
+
     it("a LOW message between kept NORMAL ones and the one that stopped them is still kept when it fits", () => {
       //               0 normal (big)      1 low              2 normal              3 user (head)
       const t = chain(e, [[50, ASSISTANT, NORMAL], [5, USER, LOW], [10, ASSISTANT, NORMAL], [10, USER, NORMAL]]);

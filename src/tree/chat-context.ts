@@ -1,4 +1,7 @@
-import { buildPlanned, type BuildOptions, type ContextSource, type ContextWindow } from "../context/build.js";
+import { buildPlanned, formatPrompt, type BuildOptions, type ContextSource, type ContextWindow, type Usage } from "../context/build.js";
+import { CtxloomError, checkOptions } from "../errors.js";
+import { ChatSummaries } from "../summary/chat-summaries.js";
+import { policyFor } from "../summary/settings.js";
 import { planBuild, type BuildPlan } from "../context/build-plan.js";
 import type { SummaryPresentation } from "../summary/present.js";
 import type { ModelProfile } from "../models/profiles.js";
@@ -7,7 +10,8 @@ import type { TokenCounter } from "../tokens/index.js";
 import type { ChatNodes } from "./nodes.js";
 import { recallHook, splitRecall } from "../recall/chat-recall.js";
 import type { RecallChat } from "../recall/port.js";
-import type { LoomContext } from "./sync.js";
+import type { ChatSync, LoomContext } from "./sync.js";
+import { chatStats, keepUsage, type ChatStats } from "./stats.js";
 
 /** What a chat hands over to build its context. */
 export interface ChatContextState {
@@ -67,4 +71,99 @@ export function buildChatContext(
     if (hook) source.recall = hook;
     return buildPlanned(source, plan);
   });
+}
+
+/** Runs a step in the chat's queue of changes. */
+export type RunInQueue = <T>(change: () => T | Promise<T>) => Promise<T>;
+
+/**
+ * A chat's context builds: each one summarizing first when the summary policy in force says so
+ * (see ChatSummaries), run through the chat's queue (`run`), and the last one's usage for
+ * `stats()`. The chat's state is read from its sync. (Its fields are few and flat: a server
+ * keeps thousands of chats open.)
+ */
+export class ChatContexts {
+  readonly summaries: ChatSummaries;
+  /** No summary policy in force for this chat (its own nor its Loom's): a build that names none plans no summary. */
+  readonly #unsummarized: boolean;
+  #lastUsage: Usage | null = null;
+  #lastEvicted = 0;
+  readonly #ctx: LoomContext;
+  readonly #sync: ChatSync;
+  readonly #profile: Readonly<ModelProfile>;
+  readonly #counter: TokenCounter;
+  readonly #options: ChatOptions;
+
+  constructor(ctx: LoomContext, sync: ChatSync, profile: Readonly<ModelProfile>, counter: TokenCounter, options: ChatOptions) {
+    this.#ctx = ctx;
+    this.#sync = sync;
+    this.#profile = profile;
+    this.#counter = counter;
+    this.#options = options;
+    this.summaries = new ChatSummaries(ctx.summaries ?? {}, options, counter);
+    this.#unsummarized = policyFor(undefined, options.summarize, ctx.summaries ?? {}) === null;
+  }
+
+  /** `buildContext(options)`, `what` naming the call in errors. */
+  build(options: BuildOptions | undefined, what: string, run: RunInQueue): Promise<ContextWindow> {
+    if (this.#unsummarized && (options === null || typeof options !== "object" || (options as { summaries?: unknown }).summaries === undefined)) {
+      // Nothing can call for a summary (a server's usual build): the build alone, with no plan
+      // to make nor its closures and promises.
+      return run(() => this.#build(options));
+    }
+    const planned = {}; // the second build, after a summary, reuses the first one's plan
+    return this.summaries.build(options, what, {
+      run: (step) => run(step),
+      build: () => this.#build(options, planned),
+      nodes: () => this.#sync.nodes(),
+      head: () => this.#sync.head,
+      add: (make) => this.#sync.addSummary(make),
+    });
+  }
+
+  /** `buildPrompt(options)`: the same context as one formatted string. */
+  async prompt(options: Omit<BuildOptions, "format"> | undefined, run: RunInQueue): Promise<string> {
+    const o = checkOptions<BuildOptions>(options, "buildPrompt(options)");
+    if ("format" in o) throw new CtxloomError("INVALID_ARGUMENT", `buildPrompt(options) has no option "format"; use buildContext({ format }) for a formatted list.`);
+    return formatPrompt(await this.build({ ...o, format: "openai" }, "buildPrompt(options)", run));
+  }
+
+  /** The chat as recall reads it. */
+  current(): RecallChat {
+    const { record } = this.#sync;
+    return { userId: record.userId, chatId: record.id, source: this.#sync.nodes(), head: this.#sync.head };
+  }
+
+  /** The chat's stats, with the last context's usage. */
+  stats(): ChatStats {
+    const nodes = this.#sync.nodes();
+    const head = this.#sync.head;
+    const profile = this.#profile;
+    return chatStats(
+      {
+        messages: nodes.size,
+        branchMessages: head < 0 ? 0 : nodes.engine.depth(nodes.tree, head) + 1,
+        model: profile.name,
+        modelInferredFrom: profile.inferredFrom ?? null,
+        contextWindow: profile.contextWindow,
+        tokenizer: this.#counter.name,
+      },
+      { usage: this.#lastUsage, evicted: this.#lastEvicted },
+      this.summaries.stats(nodes),
+    );
+  }
+
+  #build(options: BuildOptions | undefined, planned?: PlannedBuild): ContextWindow | Promise<ContextWindow> {
+    const context = buildChatContext(this.#ctx, {
+      nodes: this.#sync.nodes(), head: this.#sync.head, counter: this.#counter, profile: this.#profile, system: this.#sync.record.system,
+      options: this.#options, summaryPresentation: this.summaries.presentation, current: () => this.current(),
+    }, options, planned);
+    return context instanceof Promise ? context.then((c) => this.#built(c)) : this.#built(context);
+  }
+
+  #built(context: ContextWindow): ContextWindow {
+    this.#lastUsage = keepUsage(this.#lastUsage, context.usage);
+    this.#lastEvicted = context.evicted;
+    return context;
+  }
 }

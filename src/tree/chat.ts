@@ -1,6 +1,6 @@
-import { formatPrompt, type BuildOptions, type ContextWindow, type ContextWindowFor, type Usage } from "../context/build.js";
+import type { BuildOptions, ContextWindowFor } from "../context/build.js";
 import { CANCELLED_RESULT, checkFreshCallIds, checkNoOpenCalls, checkToolResult, openCalls } from "../context/tool-units.js";
-import { CtxloomError, checkOptions } from "../errors.js";
+import { CtxloomError } from "../errors.js";
 import { checkContent, checkMessageInput, type CheckedInput, type Message, type MessageInput } from "../message.js";
 import { withText } from "../parts.js";
 import { budgetFor } from "../models/budget.js";
@@ -10,13 +10,11 @@ import type { TokenCounter } from "../tokens/index.js";
 import { ChatView } from "./chat-view.js";
 import type { ChatNodes } from "./nodes.js";
 import { SerialQueue } from "./queue.js";
-import { chatStats, keepUsage, type ChatStats } from "./stats.js";
+import type { ChatStats } from "./stats.js";
 import { ChatSync, type LoomContext } from "./sync.js";
 import { appendKey, type AppendOptions } from "./append-key.js";
-import { ChatSummaries } from "../summary/chat-summaries.js";
-import { policyFor } from "../summary/settings.js";
 import { chatRecall } from "../recall/chat-recall.js";
-import { buildChatContext, type PlannedBuild } from "./chat-context.js";
+import { ChatContexts } from "./chat-context.js";
 import { redactMessage } from "./redact.js";
 import { cutToolResult, type ToolResultPolicy } from "../context/tool-result.js";
 import { REPLY_PRIMING, messageTokens } from "../tokens/chat.js";
@@ -44,33 +42,29 @@ export class Chat extends ChatView {
   protected readonly sync: ChatSync;
   /** What one request may hold: a message costing more (with the reply priming) is refused, or a tool result cut. */
   readonly #appendLimit: number;
-  #lastUsage: Usage | null = null;
-  #lastEvicted = 0;
   #retiring: Promise<void> | null = null;
-  readonly #summaries: ChatSummaries;
-  /** No summary policy in force for this chat (its own nor its Loom's): a build that names none plans no summary. */
-  readonly #unsummarized: boolean;
+  /** Its context builds (with their summaries and the last one's usage). */
+  readonly #contexts: ChatContexts;
 
   /**
-   * @internal Chats come from `loom.user(id).create()`, `.open()` or `.import()`. `woke` tells
-   * the Loom's open chats that this chat, unloaded, came back into memory.
+   * @internal Chats come from `loom.user(id).create()`, `.open()` or `.import()`. `open` (the
+   * Loom's open chats) hears when this chat, unloaded, comes back into memory.
    */
   constructor(
     ctx: LoomContext, record: ChatRecord, nodes: ChatNodes, profile: Readonly<ModelProfile>, counter: TokenCounter,
-    woke: (chat: Chat) => void,
+    open: { woke(chat: Chat): void },
   ) {
     super(record);
     const options = record.options ?? {};
     const budget = budgetFor(profile, { split: options.budget });
     const appendLimit = budget.effective - budget.reserve;
-    this.sync = new ChatSync(ctx, record, nodes, counter, appendLimit, profile, () => woke(this));
+    this.sync = new ChatSync(ctx, record, nodes, counter, appendLimit, profile, () => open.woke(this));
     this.#appendLimit = appendLimit;
     this.#ctx = ctx;
     this.#options = options;
     this.#profile = profile;
     this.#counter = counter;
-    this.#summaries = new ChatSummaries(ctx.summaries ?? {}, options, counter);
-    this.#unsummarized = policyFor(undefined, options.summarize, ctx.summaries ?? {}) === null;
+    this.#contexts = new ChatContexts(ctx, this.sync, profile, counter, options);
   }
 
   /**
@@ -229,7 +223,7 @@ export class Chat extends ChatView {
     return this.#run(() => {
       this.checkId(id);
       const { userId, id: chatId } = this.sync.record;
-      return redactMessage({ ctx: this.#ctx, userId, chatId, nodes: this.nodes(), counter: this.#counter, presentation: this.#summaries.presentation }, id);
+      return redactMessage({ ctx: this.#ctx, userId, chatId, nodes: this.nodes(), counter: this.#counter, presentation: this.#contexts.summaries.presentation }, id);
     });
   }
 
@@ -252,36 +246,12 @@ export class Chat extends ChatView {
    *   cannot fit; INVALID_ARGUMENT, UNKNOWN_MODEL for bad options
    */
   async buildContext<O extends BuildOptions | undefined = undefined>(options?: O): Promise<ContextWindowFor<O>> {
-    return this.#summarizedBuild(options, "buildContext(options)") as Promise<ContextWindowFor<O>>;
+    return this.#contexts.build(options, "buildContext(options)", (change) => this.#run(change)) as Promise<ContextWindowFor<O>>;
   }
 
   /** The same context as `buildContext`, as one formatted string ("Role: text" blocks). */
   async buildPrompt(options?: Omit<BuildOptions, "format">): Promise<string> {
-    let o: BuildOptions;
-    try {
-      o = checkOptions<BuildOptions>(options, "buildPrompt(options)");
-      if ("format" in o) throw new CtxloomError("INVALID_ARGUMENT", `buildPrompt(options) has no option "format"; use buildContext({ format }) for a formatted list.`);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    return formatPrompt(await this.#summarizedBuild({ ...o, format: "openai" }, "buildPrompt(options)"));
-  }
-
-  /** Builds, summarizing first when the summary policy in force says so (see ChatSummaries). */
-  #summarizedBuild(options: BuildOptions | undefined, what: string): Promise<ContextWindow> {
-    if (this.#unsummarized && (options === null || typeof options !== "object" || (options as { summaries?: unknown }).summaries === undefined)) {
-      // Nothing can call for a summary (a server's usual build): the build alone, with no plan
-      // to make nor its closures and promises.
-      return this.#run(() => this.#build(options));
-    }
-    const planned = {}; // the second build, after a summary, reuses the first one's plan
-    return this.#summaries.build(options, what, {
-      run: (step) => this.#run(step),
-      build: () => this.#build(options, planned),
-      nodes: () => this.nodes(),
-      head: () => this.sync.head,
-      add: (make) => this.sync.addSummary(make),
-    });
+    return this.#contexts.prompt(options, (change) => this.#run(change));
   }
 
   /**
@@ -291,46 +261,14 @@ export class Chat extends ChatView {
    * @throws INVALID_ARGUMENT (an empty query, bad options, a Loom opened with recall: false), EMBEDDER_FAILED
    */
   recall(query: string, options?: ChatRecallOptions): Promise<RecalledMessage[]> {
-    return this.#run(() => chatRecall(this.#ctx.recall, this.#current(), query, options));
-  }
-
-  #current() {
-    return { userId: this.sync.record.userId, chatId: this.sync.record.id, source: this.nodes(), head: this.sync.head };
-  }
-
-  #build(options: BuildOptions | undefined, planned?: PlannedBuild): ContextWindow | Promise<ContextWindow> {
-    const context = buildChatContext(this.#ctx, {
-      nodes: this.nodes(), head: this.sync.head, counter: this.#counter, profile: this.#profile, system: this.sync.record.system,
-      options: this.#options, summaryPresentation: this.#summaries.presentation, current: () => this.#current(),
-    }, options, planned);
-    return context instanceof Promise ? context.then((c) => this.#built(c)) : this.#built(context);
-  }
-
-  #built(context: ContextWindow): ContextWindow {
-    this.#lastUsage = keepUsage(this.#lastUsage, context.usage);
-    this.#lastEvicted = context.evicted;
-    return context;
+    return this.#run(() => chatRecall(this.#ctx.recall, this.#contexts.current(), query, options));
   }
 
   /** Usage stats: the chat's size, the last context's usage and what compression saved. O(1). */
   stats(): ChatStats {
     this.live();
-    const nodes = this.nodes();
-    const head = this.sync.head;
-    return chatStats(
-      {
-        messages: nodes.size,
-        branchMessages: head < 0 ? 0 : nodes.engine.depth(nodes.tree, head) + 1,
-        model: this.#profile.name,
-        modelInferredFrom: this.#profile.inferredFrom ?? null,
-        contextWindow: this.#profile.contextWindow,
-        tokenizer: this.#counter.name,
-      },
-      { usage: this.#lastUsage, evicted: this.#lastEvicted },
-      this.#summaries.stats(nodes),
-    );
+    return this.#contexts.stats();
   }
-
 
   /**
    * @internal Ends the chat after the changes already called: runs `beforeDrop` (the store's

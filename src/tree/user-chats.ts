@@ -158,7 +158,7 @@ export class UserChats {
   #register(record: ChatRecord, write: () => Promise<ChatNodes>, profile: Readonly<ModelProfile>, counter: TokenCounter): Promise<Chat> {
     const key = openKey(this.userId, record.id);
     const loading = write().then(
-      (nodes) => new Chat(this.#ctx, record, nodes, profile, counter, (chat) => this.#open.woke(chat)),
+      (nodes) => new Chat(this.#ctx, record, nodes, profile, counter, this.#open),
       (error: unknown) => {
         this.#open.delete(key, loading);
         throw error;
@@ -214,7 +214,7 @@ export class UserChats {
       const { profile, counter } = await this.#ctx.prepare(modelOf(loaded.chat));
       this.#ctx.checkOpen();
       const { nodes } = restoreNodes(this.#ctx, loaded.chat, heldOf(loaded));
-      return new Chat(this.#ctx, loaded.chat, nodes, profile, counter, (chat) => this.#open.woke(chat));
+      return new Chat(this.#ctx, loaded.chat, nodes, profile, counter, this.#open);
     })();
     this.#open.set(key, loading);
     loading.catch(() => this.#open.delete(key, loading));

@@ -6,6 +6,8 @@
 
 import { DATA_BASE, MAGIC, header, reach, setUnicode } from "./layout";
 import { failed, resetSteps, setWork, steps, workEnd } from "./merge";
+import { dropRecord } from "./record";
+import { bytesAt, countCapped, cutTokens, measureText, prefixEnd, replacedSpan, span, suffixStart, unitsIn } from "./measure";
 import { buildRanks, selectRanks } from "./ranks";
 import { countCl100k, countO200k } from "./split";
 
@@ -60,9 +62,93 @@ export function input(cap: u32): usize {
 export function count(e: u32, n: u32): i32 {
   if (e > 1 || inputPtr == 0 || n > inputCap || !selectRanks(e)) return -2;
   resetSteps();
+  dropRecord(); // a measured text's record: its text is overwritten
   const tokens = e == 0 ? countO200k(inputPtr, n) : countCl100k(inputPtr, n);
   dirtyEnd = max(dirtyEnd, workEnd());
   return failed ? -1 : <i32>tokens;
+}
+
+/** Bytes of the small buffer: texts this short are counted there, leaving the input buffer (and a measured text) alone. */
+const SMALL_BYTES: u32 = 4096;
+const small = memory.data(SMALL_BYTES + 16); // 16 spare bytes: word loads may read past the end
+
+/** The small buffer (SMALL_BYTES bytes, fixed). */
+export function smallInput(): usize {
+  return small;
+}
+
+/** Tokens of the n bytes in the small buffer in encoding e; -1 when memory ran out, -2 if e is not ready (or no input buffer yet). */
+export function countSmall(e: u32, n: u32): i32 {
+  if (e > 1 || n > SMALL_BYTES || inputPtr == 0 || !selectRanks(e)) return -2;
+  resetSteps();
+  const tokens = e == 0 ? countO200k(small, n) : countCl100k(small, n);
+  dirtyEnd = max(dirtyEnd, workEnd());
+  return failed ? -1 : <i32>tokens;
+}
+
+/** Encoding e is ready and the input buffer holds n bytes. */
+function ready(e: u32, n: u32): bool {
+  return e <= 1 && inputPtr != 0 && n <= inputCap && selectRanks(e);
+}
+
+/** The result of a call that may have grown the work area, noted for init(). */
+@inline function noted(result: i32): i32 {
+  dirtyEnd = max(dirtyEnd, workEnd());
+  return result;
+}
+
+/** Tokens of the n bytes in the input buffer if at most cap, else a number above cap (merging stops there); -1, -2 as count(). */
+export function countUpTo(e: u32, n: u32, cap: u32): i32 {
+  if (!ready(e, n)) return -2;
+  resetSteps();
+  return noted(countCapped(e, inputPtr, n, cap));
+}
+
+/**
+ * Tokens of the n bytes in the input buffer, recorded so that measuredSpan() and the cuts read
+ * them again without merging; past `cap`, it stops (a number above cap: only headCut of at most
+ * cap tokens then). -1, -2 as count().
+ */
+export function measure(e: u32, n: u32, cap: u32): i32 {
+  if (!ready(e, n)) return -2;
+  resetSteps();
+  return noted(measureText(e, inputPtr, n, cap));
+}
+
+/** Tokens of bytes [a, b) of the text measure() read (nothing else written to the input buffer since); -1 out of memory. */
+export function measuredSpan(a: u32, b: u32): i32 {
+  return noted(span(a, b));
+}
+
+/** Tokens of the measured text with bytes [a, b) replaced by the first k bytes of the small buffer, from the record; -1 out of memory. */
+export function measuredReplace(a: u32, b: u32, k: u32): i32 {
+  if (k > SMALL_BYTES) return -2;
+  return noted(replacedSpan(a, b, small, k));
+}
+
+/** Byte offset where the longest prefix of the measured text of at most max tokens ends (its tokens: cutCount()); -1 out of memory. */
+export function headCut(max: u32): i32 {
+  return noted(prefixEnd(max));
+}
+
+/** Byte offset where the longest suffix of the measured text of at most max tokens starts (its tokens: cutCount()); -1 out of memory. */
+export function tailCut(max: u32): i32 {
+  return noted(suffixStart(max));
+}
+
+/** Tokens of what the last headCut or tailCut kept. */
+export function cutCount(): u32 {
+  return cutTokens;
+}
+
+/** UTF-16 units of bytes [a, b) of the measured text. */
+export function units(a: u32, b: u32): u32 {
+  return unitsIn(a, b);
+}
+
+/** The byte offset of UTF-16 index u of the measured text. */
+export function byteOffset(u: u32): u32 {
+  return bytesAt(u);
 }
 
 /** Bytes of encoding e's longest token (0 for a bad e): a text of n bytes is at least n / longest tokens. */

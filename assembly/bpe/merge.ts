@@ -5,7 +5,9 @@
 //
 // Work area (at `work`, set by index.ts):
 //   short loop: starts u32[SHORT + 1] | ranks u32[SHORT + 1]
-//   then the long merge's per-rank area and node records (bucket.ts)
+//   then the long merge's per-rank area (bucket.ts), then the record of a measured text
+//   (record.ts) and the token ends of one of its pieces, then the long merge's node records:
+//   a merge never overwrites what `keep` says is kept.
 
 import { bucketMerge, bucketSteps, nodeBytes, rankAreaBytes, resetBucketSteps, setRankArea } from "./bucket";
 import { header, reach } from "./layout";
@@ -19,17 +21,23 @@ export let steps: u32 = 0;
 export function resetSteps(): void {
   steps = 0;
 }
-/** Set when a merge could not get memory; the count is then invalid. */
+/** Set when the scan must stop: a merge could not get memory (the count is invalid), or a pass stopped it (passes.ts). */
 export let failed: bool = false;
+export function setFailed(value: bool): void {
+  failed = value;
+}
 
 /** False until the long merges' per-rank lists are laid out in this work area. */
 let rankAreaReady = false;
+/** Memory up to here holds what must outlive a merge (a record, token ends): node records go past it. */
+let kept: usize = 0;
 
 export function setWork(at: usize, end: usize): void {
   if (at != work) rankAreaReady = false;
   work = at;
   workLimit = end;
   failed = false;
+  kept = 0;
 }
 
 /** End of the work area the merges have reached. */
@@ -37,15 +45,53 @@ export function workEnd(): usize {
   return workLimit;
 }
 
-/** Tokens the n bytes at p become (n >= 1). */
-export function pieceTokens(p: usize, n: u32): u32 {
-  if (n == 1) return 1;
-  if (rankOf(p, n) != NONE) return 1;
-  if (n <= SHORT) return shortMerge(p, n);
-  return longMerge(p, n);
+/** Makes the work area reach `to`; false (and `failed`) when memory cannot grow. */
+export function room(to: usize): bool {
+  if (to <= workLimit) return true;
+  if (!reach(to)) {
+    failed = true;
+    return false;
+  }
+  workLimit = to;
+  return true;
 }
 
-function shortMerge(p: usize, n: u32): u32 {
+/** Keeps memory up to `end` from the long merges' node records (0: nothing kept). */
+export function keep(end: usize): void {
+  kept = end;
+}
+
+/** The end of what is kept. */
+export function keptEnd(): usize {
+  return kept;
+}
+
+/** Where the long merges' memory starts: after the short loop's arrays. */
+@inline function longArea(): usize {
+  return work + ((((<usize>SHORT + 1) << 3) + 15) & ~15);
+}
+
+/** Where a record of a measured text may start (after the per-rank area). */
+export function recordArea(): usize {
+  return longArea() + rankAreaBytes(max(header(2), header(6)));
+}
+
+/** Tokens the n bytes at p become (n >= 1). */
+export function pieceTokens(p: usize, n: u32): u32 {
+  return mergeEnds(p, n, 0);
+}
+
+/** Tokens the n bytes at p become; with `ends` != 0, writes there where each ends (u32 offsets from p). */
+export function mergeEnds(p: usize, n: u32, ends: usize): u32 {
+  if (n == 1 || rankOf(p, n) != NONE) {
+    if (ends != 0) store<u32>(ends, n);
+    return 1;
+  }
+  if (n <= SHORT) return shortMerge(p, n, ends);
+  return longMerge(p, n, ends);
+}
+
+function shortMerge(p: usize, n: u32, ends: usize): u32 {
   const s = work;
   const r = work + ((<usize>SHORT + 1) << 2);
   let m = n + 1;
@@ -77,33 +123,22 @@ function shortMerge(p: usize, n: u32): u32 {
       store<u32>(r + (<usize>(a - 1) << 2), a + 1 < m ? rankOf(p + sb, load<u32>(s + (<usize>(a + 1) << 2)) - sb) : NONE);
     }
   }
+  if (ends != 0) for (let i: u32 = 1; i < m; i++) store<u32>(ends + (<usize>(i - 1) << 2), load<u32>(s + (<usize>i << 2)));
   return m - 1;
 }
 
-/** Where the long merges' memory starts: after the short loop's arrays. */
-@inline function longArea(): usize {
-  return work + ((((<usize>SHORT + 1) << 3) + 15) & ~15);
-}
-
 /** The long merge of a piece (bucket.ts), its memory made ready first. */
-function longMerge(p: usize, n: u32): u32 {
+function longMerge(p: usize, n: u32, ends: usize): u32 {
   const ranks = max(header(2), header(6));
   const area = longArea();
-  const nodes = area + rankAreaBytes(ranks);
-  const need = nodes + nodeBytes(n);
-  if (need > workLimit) {
-    if (!reach(need)) {
-      failed = true;
-      return 0;
-    }
-    workLimit = need;
-  }
+  const nodes = max(area + rankAreaBytes(ranks), (kept + 15) & ~15);
+  if (!room(nodes + nodeBytes(n))) return 0;
   if (!rankAreaReady) {
     setRankArea(area, ranks);
     rankAreaReady = true;
   }
   resetBucketSteps();
-  const tokens = bucketMerge(p, n, nodes, 0);
+  const tokens = bucketMerge(p, n, nodes, ends);
   steps += bucketSteps;
   return tokens;
 }

@@ -13,6 +13,7 @@
 
 import { CACHE_BYTES } from "./layout";
 import { failed, pieceTokens } from "./merge";
+import { measuredPiece, measuring } from "./passes";
 import { NONE, cacheBase, hashBytes, hashedRankOf, rankOf, sameBytes } from "./ranks";
 
 const ENTRY_SHIFT: u32 = 6;
@@ -34,6 +35,11 @@ export function forget(): void {
  * (one line read instead of a slot and the token's bytes, on a repeat).
  */
 export function countPiece(p: usize, n: u32, asciiWord: bool): u32 {
+  return measuring ? measuredPiece(p, n, asciiWord) : cachedTokens(p, n, asciiWord); // (a pass of measure.ts sees every piece)
+}
+
+/** countPiece's count, through the cache. */
+export function cachedTokens(p: usize, n: u32, asciiWord: bool): u32 {
   if (n <= 2) return n == 1 || rankOf(p, 2) != NONE ? 1 : 2; // every byte is a token
   if (n > CACHE_MAX) return pieceTokens(p, n);
   const h = hashBytes(p, n);

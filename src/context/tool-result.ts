@@ -2,9 +2,10 @@
 // opt-in policy keeps its head and its tail around a marker that says how much was left out.
 import { CtxloomError, checkInteger, checkOptions, describe } from "../errors.js";
 import { MAX_TOKENS } from "../message.js";
-import { countText } from "../tokens/chat.js";
+import { callCounter, countText } from "../tokens/chat.js";
 import type { TokenCounter } from "../tokens/types.js";
-import { graphemeStart, truncateToTokens } from "./truncate.js";
+import type { TextMeasure } from "../tokens/types.js";
+import { graphemeStart, headEnd, measureOf, measuredIndex, tokensOf, truncateToTokens } from "./truncate.js";
 
 /** Which ends of a tool result are kept when it is cut: both (default), only the start, or only the end. */
 export type ToolResultKeep = "head-tail" | "head" | "tail";
@@ -75,24 +76,40 @@ export function truncateToolResult(text: string, maxTokens: number, counter: Tok
   return cutToolResult(text, maxTokens, counter, keep);
 }
 
-/** truncateToolResult without the checks (the append path checked its policy once). */
+/**
+ * truncateToolResult without the checks (the append path checked its policy once). A counter
+ * that can measure reads the text once: its total, both cuts, the omitted count and the
+ * checks of nicer boundaries come from that reading; the cut text is counted once at the end.
+ */
 export function cutToolResult(text: string, maxTokens: number, counter: TokenCounter, keep: ToolResultKeep): string {
-  const total = countText(counter, text);
+  const m = measureOf(counter, text);
+  const total = m ? m.tokens : countText(counter, text);
   if (total <= maxTokens) return text;
   let room = maxTokens - countText(counter, omissionMarker(total, total));
   for (let round = 0; room > 0 && round < 64; round++) {
     const headRoom = keep === "head" ? room : keep === "tail" ? 0 : Math.ceil(room / 2);
-    const head = headRoom > 0 ? truncateToTokens(text, headRoom, counter) : "";
-    const tail = room - headRoom > 0 ? suffixToTokens(text.slice(head.length), room - headRoom, counter) : "";
-    const omitted = countText(counter, text.slice(head.length, text.length - tail.length));
-    const cut = head + omissionMarker(omitted, total) + tail;
-    const over = countText(counter, cut) - maxTokens;
+    const head = headRoom > 0 ? headEnd(text, headRoom, counter, m) : 0;
+    const tail = room - headRoom > 0 ? tailStart(text, room - headRoom, counter, m, head) : text.length;
+    const marker = omissionMarker(tokensOf(text, head, tail, counter, m), total);
+    const { cut, tokens } = joined(text, head, tail, marker, counter, m);
+    const over = tokens - maxTokens;
     if (over <= 0) return cut;
     room -= over; // tokens do not quite add up across the joins: ask for that much less
   }
   // Not even the marker fits beside a piece of the text: the shortest marker that fits.
   const short = `[${grouped(total)} tokens omitted]`;
   return countText(counter, short) <= maxTokens ? short : truncateToTokens("[omitted]", maxTokens, counter);
+}
+
+/** text.slice(0, head) + marker + text.slice(tail) and its count: from the measure when it can. */
+function joined(text: string, head: number, tail: number, marker: string, counter: TokenCounter, m: TextMeasure | undefined): { cut: string; tokens: number } {
+  if (m?.replaced) {
+    const r = callCounter(counter, () => m.replaced!(head, tail, marker));
+    if (r !== null && typeof r === "object" && typeof r.text === "string" && Number.isInteger(r.tokens) && r.tokens >= 0) return { cut: r.text, tokens: r.tokens };
+    throw new CtxloomError("INVALID_ARGUMENT", `The token counter ${describe(counter.name)}'s measure replaced a slice with ${describe(r)}.`);
+  }
+  const cut = text.slice(0, head) + marker + text.slice(tail);
+  return { cut, tokens: countText(counter, cut) };
 }
 
 /** Where a text can start after a cut: after a line break, else after a sentence's end, else after a space. */
@@ -102,38 +119,61 @@ const TRIES = 4;
 /**
  * The longest suffix of `text` counting at most `maxTokens`, starting at a line, sentence
  * or word boundary when one of the few nearest does, else at a grapheme cluster's start.
- * Counts only suffixes up to about twice what is kept (gallop, then bisect).
+ * Counts only suffixes up to about twice what is kept (gallop, then bisect); a counter that
+ * can measure reads the text once instead.
  */
 export function suffixToTokens(text: string, maxTokens: number, counter: TokenCounter): string {
   if (maxTokens <= 0 || text.length === 0) return "";
-  const fits = (start: number) => countText(counter, text.slice(start)) <= maxTokens;
-  let lo = text.length; // a start that fits
-  let hi = 0; // a start that does not (unless the whole text fits)
-  for (let len = Math.max(16, maxTokens); ; len *= 2) {
-    const start = graphemeStart(text, Math.max(0, text.length - len));
-    if (!fits(start)) {
-      hi = start;
-      break;
+  return text.slice(tailStart(text, maxTokens, counter, measureOf(counter, text), 0));
+}
+
+/** Where suffixToTokens' suffix starts, at or after `from` (m: the whole text's measure, if the counter has one). */
+function tailStart(text: string, maxTokens: number, counter: TokenCounter, m: TextMeasure | undefined, from: number): number {
+  const n = text.length;
+  if (maxTokens <= 0 || from >= n) return n;
+  const fits = (start: number) => tokensOf(text, start, n, counter, m) <= maxTokens;
+  let lo: number; // the longest fitting start on a cluster boundary
+  if (m) {
+    lo = Math.max(from, clusterAtOrAfter(text, measuredIndex(counter, () => m.tail(maxTokens).start, text)));
+    while (lo < n && !fits(lo)) lo = clusterAtOrAfter(text, lo + 1);
+  } else {
+    lo = n; // a start that fits
+    let hi = from; // a start that does not (unless the whole text fits)
+    for (let len = Math.max(16, maxTokens); ; len *= 2) {
+      const start = Math.max(from, graphemeStart(text, Math.max(0, n - len)));
+      if (!fits(start)) {
+        hi = start;
+        break;
+      }
+      lo = start;
+      if (start === from) return from;
     }
-    lo = start;
-    if (start === 0) return text;
+    while (lo - hi > 1) {
+      const mid = graphemeStart(text, (lo + hi) >>> 1);
+      if (mid <= hi || mid >= lo) break;
+      if (fits(mid)) lo = mid;
+      else hi = mid;
+    }
   }
-  while (lo - hi > 1) {
-    const mid = graphemeStart(text, (lo + hi) >>> 1);
-    if (mid <= hi || mid >= lo) break;
-    if (fits(mid)) lo = mid;
-    else hi = mid;
-  }
-  // lo is the longest fitting start on a cluster boundary; move forward to a nicer one nearby.
-  // Never for more than half of it: a far boundary would throw most of the tail away.
-  const until = lo + ((text.length - lo) >>> 1);
+  if (lo === from) return from;
+  // Move forward to a nicer boundary nearby; never for more than half of it: a far boundary
+  // would throw most of the tail away.
+  const until = lo + ((n - lo) >>> 1);
   for (const pattern of STARTS) {
     let tries = 0;
-    for (const m of text.slice(lo, until + 1).matchAll(pattern)) {
-      const start = lo + m.index! + m[0].length;
+    for (const match of text.slice(lo, until + 1).matchAll(pattern)) {
+      const start = lo + match.index! + match[0].length;
       if (start > until || ++tries > TRIES) break;
-      if (fits(start)) return text.slice(start);
+      if (fits(start)) return start;
     }
   }
-  return text.slice(lo);
+  return lo;
+}
+
+/** `i` if a grapheme cluster starts there, else the start of the next one. */
+function clusterAtOrAfter(text: string, i: number): number {
+  if (i <= 0) return 0;
+  let j = Math.min(i, text.length);
+  while (j < text.length && graphemeStart(text, j) !== j) j++;
+  return j;
 }

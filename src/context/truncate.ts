@@ -1,5 +1,6 @@
+import { CtxloomError, describe } from "../errors.js";
 import { callCounter, countText } from "../tokens/chat.js";
-import type { TokenCounter } from "../tokens/types.js";
+import type { TextMeasure, TokenCounter } from "../tokens/types.js";
 
 /** Where a text can be cut between sentences: after . ! ? or a line break, before the next word. */
 const SENTENCE_END = /(?<=[.!?…。！？])\s+|\n+/g;
@@ -10,23 +11,61 @@ const TRIES = 4;
  * The longest prefix of `text` whose count is at most `maxTokens`, cut at a sentence
  * boundary when at least one whole sentence fits, else at a word boundary, else between
  * two characters (grapheme clusters where Intl.Segmenter exists, code points otherwise):
- * an emoji or a surrogate pair is never split. With a counter that can `fit` (the exact
- * ones, the heuristic) the cut is found in one pass over the tokens of the prefix kept,
- * so a 10 MiB text costs what its kept part costs; other counters are binary-searched.
+ * an emoji or a surrogate pair is never split. A counter that can `measure` (the
+ * WebAssembly counter) reads the text once, up to what the budget can hold, and answers
+ * every count of a prefix from that reading; one that can `fit` (gpt-tokenizer's, the
+ * heuristic) finds the cut in one pass; other counters are binary-searched.
  */
 export function truncateToTokens(text: string, maxTokens: number, counter: TokenCounter): string {
   if (maxTokens <= 0 || text.length === 0) return "";
-  const limit = fitEnd(text, maxTokens, counter);
-  if (limit >= text.length) return text;
-  const fits = (candidate: string) => candidate.length > 0 && countText(counter, candidate) <= maxTokens;
-  const bySentence = lastFitting(text, limit, SENTENCE_END, (end) => text.slice(0, end).trimEnd(), fits);
-  if (bySentence) return bySentence;
-  const byWord = lastFitting(text, limit, /\s+/g, (end) => text.slice(0, end), fits);
-  if (byWord) return byWord;
+  return text.slice(0, headEnd(text, maxTokens, counter, measureOf(counter, text, maxTokens)));
+}
+
+/** The counter's measure of `text` (up to a head of `upTo` tokens), or undefined for a counter that cannot measure. */
+export function measureOf(counter: TokenCounter, text: string, upTo?: number): TextMeasure | undefined {
+  if (!counter.measure) return undefined;
+  const m = callCounter(counter, () => counter.measure!(text, upTo));
+  if (m === null || typeof m !== "object" || !Number.isInteger(m.tokens) || m.tokens < 0) {
+    throw new CtxloomError("INVALID_ARGUMENT", `The token counter ${describe(counter.name)}'s measure gave ${describe(m)}; it must return a TextMeasure.`);
+  }
+  return m;
+}
+
+/** Where truncateToTokens cuts `text` (m: its measure, if the counter has one). */
+export function headEnd(text: string, maxTokens: number, counter: TokenCounter, m: TextMeasure | undefined): number {
+  if (maxTokens <= 0 || text.length === 0) return 0;
+  const limit = m ? measuredIndex(counter, () => m.head(maxTokens).end, text) : fitEnd(text, maxTokens, counter);
+  if (limit >= text.length) return text.length;
+  const fits = (end: number) => end > 0 && tokensOf(text, 0, end, counter, m) <= maxTokens;
+  const bySentence = lastFitting(text, limit, SENTENCE_END, (end) => trimmedEnd(text, end), fits);
+  if (bySentence !== undefined) return bySentence;
+  const byWord = lastFitting(text, limit, /\s+/g, (end) => end, fits);
+  if (byWord !== undefined) return byWord;
   let cut = graphemeStart(text, limit);
   // A shorter prefix counts no more in practice; checked all the same, moving back a cluster at a time.
-  while (cut > 0 && !fits(text.slice(0, cut))) cut = graphemeStart(text, cut - 1);
-  return text.slice(0, cut);
+  while (cut > 0 && !fits(cut)) cut = graphemeStart(text, cut - 1);
+  return cut;
+}
+
+/** Tokens of text.slice(start, end): from the measure when there is one. */
+export function tokensOf(text: string, start: number, end: number, counter: TokenCounter, m: TextMeasure | undefined): number {
+  if (!m) return countText(counter, text.slice(start, end));
+  const n = callCounter(counter, () => m.count(start, end));
+  if (Number.isInteger(n) && n >= 0) return n;
+  throw new CtxloomError("INVALID_ARGUMENT", `The token counter ${describe(counter.name)}'s measure counted ${describe(n)}; counts are whole and non-negative.`);
+}
+
+/** An index a measure gave, checked and kept within the text. */
+export function measuredIndex(counter: TokenCounter, call: () => number, text: string): number {
+  const i = callCounter(counter, call);
+  if (!Number.isInteger(i)) throw new CtxloomError("INVALID_ARGUMENT", `The token counter ${describe(counter.name)}'s measure gave the index ${describe(i)}.`);
+  return Math.min(text.length, Math.max(0, i));
+}
+
+/** `end` moved back over whitespace (what trimEnd drops). */
+function trimmedEnd(text: string, end: number): number {
+  while (end > 0 && /\s/.test(text[end - 1]!)) end--;
+  return end;
 }
 
 /** The end of the longest prefix of at most `maxTokens` (any cut), by the counter's own `fit` or a binary search over code points. */
@@ -59,15 +98,32 @@ function fitEnd(text: string, maxTokens: number, counter: TokenCounter): number 
   return lo;
 }
 
-/** The last boundary of `pattern` at or before `limit` whose prefix fits (the few nearest are tried). */
-function lastFitting(text: string, limit: number, pattern: RegExp, prefix: (end: number) => string, fits: (s: string) => boolean): string | undefined {
-  const ends: number[] = [];
+/**
+ * The last boundary of `pattern` at or before `limit` whose prefix fits (the few nearest are
+ * tried), as the end `prefix` makes of it. Searched backwards from the limit in growing
+ * windows: a long text is not scanned for every boundary it holds.
+ */
+function lastFitting(text: string, limit: number, pattern: RegExp, prefix: (end: number) => number, fits: (end: number) => boolean): number | undefined {
   const scan = new RegExp(pattern.source, "g");
-  const head = text.slice(0, limit + 1); // a boundary right at the limit still counts
-  for (const m of head.matchAll(scan)) if (m.index! <= limit) ends.push(m.index!);
-  for (let i = ends.length - 1, tries = 0; i >= 0 && tries < TRIES; i--, tries++) {
-    const candidate = prefix(ends[i]!);
-    if (fits(candidate)) return candidate;
+  let tries = 0;
+  let below = limit + 1; // boundaries at or past this were tried (a boundary right at the limit still counts)
+  for (let window = 1024; below > 0; window *= 4) {
+    const from = Math.max(0, below - window);
+    // From a little earlier: a match is found whole (a run of spaces is one boundary), and a lookbehind sees its character.
+    const lead = Math.max(0, from - 64);
+    const ends: number[] = [];
+    scan.lastIndex = lead;
+    const head = text.slice(0, below);
+    for (let m = scan.exec(head); m; m = scan.exec(head)) {
+      if (m.index >= from && m.index <= limit) ends.push(m.index);
+      if (m[0].length === 0) scan.lastIndex++;
+    }
+    for (let i = ends.length - 1; i >= 0; i--) {
+      if (tries++ >= TRIES) return undefined;
+      const end = prefix(ends[i]!);
+      if (fits(end)) return end;
+    }
+    below = from;
   }
   return undefined;
 }

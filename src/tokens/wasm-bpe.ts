@@ -2,6 +2,7 @@ import { CtxloomError, describe } from "../errors.js";
 import type { Encoding } from "./types.js";
 import { loadBpeFile } from "#ctxloom/bpe-file";
 import type { TokenCounter } from "./types.js";
+import { Bpe, type BpeExports } from "./wasm-bpe-text.js";
 
 /**
  * ctxloom's exact BPE counter: o200k_base and cl100k_base in a WebAssembly module of its own
@@ -17,19 +18,6 @@ import type { TokenCounter } from "./types.js";
  * the same; except on Workers, where the module always loads (see fallback.ts).
  */
 
-interface BpeExports {
-  memory: WebAssembly.Memory;
-  init(encoding: number): number;
-  insertRanks(encoding: number, to: number): void;
-  input(capacity: number): number;
-  count(encoding: number, bytes: number): number;
-  tableBytes(): number;
-  mergeSteps(): number;
-  longest(encoding: number): number;
-  forget(): void;
-}
-
-const RANK_SLICE = 8192;
 const ENCODING_IDS: Record<Encoding, number> = { o200k_base: 0, cl100k_base: 1 };
 
 let provided: WebAssembly.Module | undefined;
@@ -47,42 +35,6 @@ export function provideBpeModule(module: WebAssembly.Module): void {
     throw new CtxloomError("INVALID_ARGUMENT", `provideBpeModule takes a WebAssembly.Module (import "ctxloom-bpe.wasm"); got ${describe(module)}.`);
   }
   provided ??= module;
-}
-
-/** One instance holds both encodings: its input buffer and the views on it. */
-class Bpe {
-  private readonly encoder = new TextEncoder();
-  private view = new Uint8Array(0);
-
-  constructor(readonly exports: BpeExports) {}
-
-  /** Builds an encoding's rank table (once). @throws OUT_OF_MEMORY */
-  init(id: number): void {
-    const ranks = this.exports.init(id);
-    if (ranks < 0) throw new CtxloomError("WASM_UNAVAILABLE", "The BPE counter's module holds no tables it can read (a damaged ctxloom-bpe.wasm?).");
-    if (ranks === 0) throw new CtxloomError("OUT_OF_MEMORY", "The BPE counter's memory could not grow to hold its rank table.");
-    // In slices: the engine starts on baseline code and swaps in optimized code between calls.
-    for (let done = 0; done < ranks; done += RANK_SLICE) this.exports.insertRanks(id, done + RANK_SLICE);
-    this.view = new Uint8Array(0); // init may move the input buffer
-  }
-
-  count(id: number, text: string): number {
-    const capacity = text.length * 3; // UTF-8 takes at most 3 bytes per UTF-16 unit
-    if (capacity > this.view.length || this.view.buffer !== this.exports.memory.buffer) this.reserve(capacity);
-    const { written } = this.encoder.encodeInto(text, this.view);
-    const tokens = this.exports.count(id, written);
-    if (tokens < 0) {
-      throw new CtxloomError("OUT_OF_MEMORY", `The BPE counter ran out of memory on a text of ${text.length} characters (status ${tokens}).`);
-    }
-    return tokens;
-  }
-
-  private reserve(capacity: number): void {
-    const wanted = Math.max(capacity, this.view.length, 4096);
-    const at = this.exports.input(wanted);
-    if (at === 0) throw new CtxloomError("OUT_OF_MEMORY", `The BPE counter could not reserve ${wanted} bytes for a text.`);
-    this.view = new Uint8Array(this.exports.memory.buffer, at, wanted);
-  }
 }
 
 /**
@@ -134,7 +86,7 @@ export function wasmBpeCounter(encoding: Encoding): Promise<TokenCounter> {
         bpe.init(id);
         // A token holds at most `longest` bytes, and a text has at least one UTF-8 byte per
         // UTF-16 unit: a linear lower bound that refuses what cannot fit before counting it.
-        const longest = bpe.exports.longest(id);
+        const longest = Math.max(1, bpe.exports.longest(id));
         const counter: TokenCounter = {
           name: encoding,
           exact: true,
@@ -142,8 +94,20 @@ export function wasmBpeCounter(encoding: Encoding): Promise<TokenCounter> {
             checkText(text);
             return bpe.count(id, text);
           },
+          atLeast: (text: string) => Math.ceil(text.length / longest),
+          countUpTo: (text: string, max: number) => {
+            checkText(text);
+            return bpe.countUpTo(id, text, max, longest);
+          },
+          measure: (text: string, upTo?: number) => {
+            checkText(text);
+            return bpe.measure(id, text, upTo, longest);
+          },
+          fit: (text: string, maxTokens: number) => {
+            checkText(text);
+            return bpe.measure(id, text, maxTokens, longest).head(maxTokens).end;
+          },
         };
-        if (longest > 0) counter.atLeast = (text: string) => Math.ceil(text.length / longest);
         loaded.set(encoding, counter);
         return counter;
       })
@@ -163,7 +127,7 @@ export function wasmBpeTableBytes(): number {
   return current ? current.exports.tableBytes() : 0;
 }
 
-/** Merge steps (pair scans, heap sift steps) of the last count: the complexity tests read it. */
+/** Merge steps (pair scans, list steps of the long merge) of the last count: the complexity tests read it. */
 export function lastMergeSteps(): number {
   return current ? current.exports.mergeSteps() : 0;
 }

@@ -156,12 +156,13 @@ export class ChatSync {
    * returned, not a promise: an append on the in-memory store costs no await.
    */
   add(parent: number, m: CheckedInput, unitEnd: boolean, key?: string): Message | Promise<Message> {
-    const tokens = messageTokens(this.#counter, m, imageRuleFor(this.#profile.name));
+    // Counted up to what a request holds: a text far past it is refused at that cost.
+    const tokens = messageTokens(this.#counter, m, imageRuleFor(this.#profile.name), this.#appendLimit - REPLY_PRIMING);
     if (tokens + REPLY_PRIMING > this.#appendLimit) {
       const p = this.#profile;
       throw new CtxloomError(
         "MESSAGE_TOO_LARGE",
-        `This message costs ${tokens} tokens and cannot fit ${p.name}'s window even alone ` +
+        `This message costs at least ${tokens} tokens and cannot fit ${p.name}'s window even alone ` +
           `(a request may use ${this.#appendLimit} tokens: 90% of ${p.contextWindow}${p.maxInputTokens ? `, at most its input limit ${p.maxInputTokens},` : ""} less the reserve). ` +
           `Split it into several messages, summarize it, or use a model with a larger window.`,
       );

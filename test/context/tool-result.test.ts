@@ -6,6 +6,7 @@ import fc from "fast-check";
 import { checkToolResultOptions, cutToolResult, omissionMarker, suffixToTokens } from "../../src/context/tool-result.js";
 import { truncateToolResult, type TokenCounter } from "../../src/index.js";
 import { heuristicCounter, loadEncoding } from "../../src/tokens-entry.js";
+import { wasmBpeCounter } from "../../src/tokens/wasm-bpe.js";
 import { expectThrowCode } from "../helpers.js";
 
 const h = heuristicCounter();
@@ -66,6 +67,46 @@ describe("truncateToolResult", () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it("with the WebAssembly counter: exact by o200k, markers exact, never inside a character (property)", async () => {
+    const o200k = await wasmBpeCounter("o200k_base");
+    const piece = fc.constantFrom("ok ", "日本語", "😀", "👩‍👩‍👧", "é", "\n", ". ", "café ", "x".repeat(300), "🇫🇷", "line 12: done.\n", "中".repeat(80));
+    fc.assert(
+      fc.property(fc.array(piece, { minLength: 1, maxLength: 200 }), fc.integer({ min: 1, max: 400 }), fc.constantFrom("head-tail", "head", "tail"), (parts, max, keep) => {
+        const text = parts.join("");
+        const out = cutToolResult(text, max, o200k, keep as "head-tail");
+        expect(o200k.count(out)).toBeLessThanOrEqual(max);
+        expect(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(out)).toBe(false);
+        if (o200k.count(text) <= max) expect(out).toBe(text);
+        const m = markerOf(out);
+        if (m) {
+          const [head, tail] = [out.slice(0, m.index), out.slice(m.index + m[0].length)];
+          expect(text.startsWith(head) && text.endsWith(tail)).toBe(true);
+          expect(m[1]).toBe(o200k.count(text.slice(head.length, text.length - tail.length)).toLocaleString("en-US"));
+          expect(m[2]).toBe(o200k.count(text).toLocaleString("en-US"));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("with the WebAssembly counter, a 2 MB result is read once: no prefix or slice of it is counted again", async () => {
+    const o200k = await wasmBpeCounter("o200k_base");
+    let chars = 0;
+    let measures = 0;
+    const spy: TokenCounter = {
+      name: "spy",
+      exact: true,
+      count: (t) => ((chars += t.length), o200k.count(t)),
+      ...(o200k.measure ? { measure: (t: string, upTo?: number) => (measures++, o200k.measure!(t, upTo)) } : {}),
+    };
+    const text = Array.from({ length: 40_000 }, (_, i) => `${i}: GET /api/items/${i} 200 — 日本 ✓ 😀`).join("\n");
+    const out = cutToolResult(text, 20_000, spy, "head-tail");
+    expect(o200k.count(out)).toBeLessThanOrEqual(20_000);
+    expect(o200k.count(out)).toBeGreaterThan(19_900);
+    expect(measures).toBe(1);
+    expect(chars).toBeLessThan(1_000); // the markers
   });
 
   it("at tiny limits: a short marker, then as much of one as fits", () => {

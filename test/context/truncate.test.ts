@@ -3,7 +3,9 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { graphemeStart, truncateToChars, truncateToTokens } from "../../src/context/truncate.js";
+import { type TokenCounter } from "../../src/index.js";
 import { heuristicCounter, loadEncoding } from "../../src/tokens-entry.js";
+import { wasmBpeCounter } from "../../src/tokens/wasm-bpe.js";
 
 const h = heuristicCounter();
 
@@ -59,6 +61,43 @@ describe("truncateToTokens", () => {
     expect(o200k.count(out)).toBeLessThanOrEqual(100);
     expect(out.endsWith(".")).toBe(true);
     expect(text.startsWith(out)).toBe(true);
+  });
+});
+
+describe("truncateToTokens with the WebAssembly counter", () => {
+  it("reads the text once, only as far as the budget can reach, and counts no prefix again", async () => {
+    const o200k = await wasmBpeCounter("o200k_base");
+    let chars = 0;
+    const read: number[] = [];
+    const spy: TokenCounter = {
+      name: "spy",
+      exact: true,
+      count: (t) => ((chars += t.length), o200k.count(t)),
+      ...(o200k.measure ? { measure: (t: string, upTo?: number) => (read.push(upTo ?? -1), o200k.measure!(t, upTo)) } : {}),
+    };
+    const text = "Sentence one is here. Another follows it! ".repeat(250_000) + "x".repeat(1_000_000); // 11 MB
+    const out = truncateToTokens(text, 5_000, spy);
+    expect(o200k.count(out)).toBeLessThanOrEqual(5_000);
+    expect(o200k.count(out)).toBeGreaterThan(4_980);
+    expect(out.endsWith("!") || out.endsWith(".")).toBe(true);
+    expect(read).toEqual([5_000]);
+    expect(chars).toBe(0);
+  });
+
+  it("property: a prefix within the budget exactly, at a sentence when one fits, never inside a character", async () => {
+    const o200k = await wasmBpeCounter("o200k_base");
+    const piece = fc.constantFrom("Hello there. ", "日本語。", "😀", "é", "\n\n", "word ", "x".repeat(200), "👩‍👩‍👧 ", "Done! ", "中".repeat(70));
+    fc.assert(
+      fc.property(fc.array(piece, { minLength: 1, maxLength: 120 }), fc.integer({ min: 0, max: 300 }), (parts, max) => {
+        const text = parts.join("");
+        const out = truncateToTokens(text, max, o200k);
+        expect(text.startsWith(out)).toBe(true);
+        expect(o200k.count(out)).toBeLessThanOrEqual(max);
+        expect(wellFormed(out)).toBe(true);
+        if (o200k.count(text) <= max) expect(out).toBe(text);
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 

@@ -32,6 +32,8 @@ export interface ReadmeTable {
   columns: string[];
   rows: string[][];
   note?: string;
+  /** The README group it goes in (scripts/bench-table.mjs); without it, the script places it by suite and title. */
+  comparison?: "engines" | "counters" | "mixed" | "other";
 }
 
 /** One point of the scale chart (bench/scale.svg): a figure against history size, per configuration. */

@@ -211,8 +211,8 @@ function spreadHeads(n: number): Int32Array {
 // ---------------------------------------------------------------- results
 
 export type EngineName = "wasm" | "flat" | "js";
-/** "none": the tail loop without any engine call, the machine's own noise floor. */
-export type TailKind = EngineName | "none";
+/** "plain": plain arrays per chat, no library; "none": the tail loop without any engine call, the machine's own noise floor. */
+export type TailKind = EngineName | "plain" | "none";
 
 export interface ArenaResults {
   machine: { cpu: string; cores: number; node: string; date: string; commit: string };
@@ -301,7 +301,7 @@ export async function runArenaSuite(options: SuiteOptions = { smoke: false }): P
   const tailRuns = {} as Record<TailKind, TailResult[]>;
   const tail = {} as Record<TailKind, TailResult>;
   for (let run = 0; run < C.TAIL.runs; run++) {
-    for (const kind of ["wasm", "flat", "js", "none"] as const) {
+    for (const kind of ["wasm", "flat", "js", "plain", "none"] as const) {
       log(`(d) tail latency, ${kind}, run ${run + 1}/${C.TAIL.runs}: ${(C.TAIL.chats * C.TAIL.perChat).toLocaleString("en")} resident, ${C.TAIL.iterations.toLocaleString("en")} iterations`);
       const stdout = execFileSync(
         process.execPath,
@@ -600,8 +600,8 @@ export function report(r: ArenaResults): SuiteReport {
     },
     {
       title: `(d) requests under ${resident} resident messages, per iteration (µs)`,
-      rows: (["wasm", "flat", "js", "none"] as const).map((e) => ({
-        engine: e === "none" ? "none (the loop alone)" : e,
+      rows: (["wasm", "flat", "js", "plain", "none"] as const).map((e) => ({
+        engine: e === "none" ? "none (the loop alone)" : e === "plain" ? "plain arrays (no library)" : e,
         p50: f1(r.tail[e].p50Us),
         p99: f1(r.tail[e].p99Us),
         "p99.9": f1(r.tail[e].p999Us),

@@ -1,12 +1,14 @@
 // Tail latency under a resident load, for ONE engine per process (so heaps do not interfere):
 //
-//   node --expose-gc --import ./bench/ts-loader.mjs bench/tail-latency.ts <wasm|js|flat|none> [chats] [perChat] [iterations]
+//   node --expose-gc --import ./bench/ts-loader.mjs bench/tail-latency.ts <wasm|js|flat|plain|none> [chats] [perChat] [iterations]
 //
 // Builds `chats` conversations of `perChat` messages each (default 50 x 100,000 = 5M resident),
 // appended round-robin as a server receives them, then runs a request-handler-like loop: a few
 // small objects and arrays, one append to a random chat, one window walk of 40, a copy of the
 // window ids into the "response". Each iteration is timed with process.hrtime.bigint().
-// "none" runs the same loop with a stub in place of the engine: the machine's noise floor.
+// "plain" runs it on what one writes without a library: per chat, plain arrays of parents and
+// token counts, a walk following the parents. "none" runs the same loop with a stub in place of
+// the engine: the machine's noise floor.
 // Prints one JSON line (TailResult) on stdout; bench/arena.bench.ts spawns it.
 
 import { JsEngine, WasmEngine, embeddedModule } from "../src/engine/index.js";
@@ -58,6 +60,32 @@ class NoEngine implements LoadEngine {
     return this.#ids;
   }
 }
+/** No library: per chat, a plain array of parents and one of token counts (a message's id is its index). */
+class PlainArrays implements LoadEngine {
+  readonly #parents: number[][] = [];
+  readonly #tokens: number[][] = [];
+  readonly #ids = new Int32Array(1024);
+  createTree(): number {
+    this.#parents.push([]);
+    this.#tokens.push([]);
+    return this.#parents.length - 1;
+  }
+  append(tree: number, parent: number, tokens: number): number {
+    this.#tokens[tree]!.push(tokens);
+    return this.#parents[tree]!.push(parent) - 1;
+  }
+  walk(tree: number, head: number, max: number): number {
+    const parents = this.#parents[tree]!;
+    let n = 0;
+    for (let x = head; x >= 0 && n < max; x = parents[x]!) n++;
+    for (let x = head, i = n - 1; i >= 0; x = parents[x]!, i--) this.#ids[i] = x; // oldest first
+    return n;
+  }
+  get ids(): Int32Array {
+    return this.#ids;
+  }
+}
+
 const USERS = Array.from({ length: 100 }, (_, i) => `user-${i}`);
 
 async function main(): Promise<void> {
@@ -74,11 +102,13 @@ async function main(): Promise<void> {
         ? new JsEngine()
         : kind === "flat"
           ? new FlatEngine()
-          : kind === "none"
-            ? new NoEngine()
-            : (() => {
-                throw new Error(`unknown engine ${kind}: wasm | js | flat | none`);
-              })();
+          : kind === "plain"
+            ? new PlainArrays()
+            : kind === "none"
+              ? new NoEngine()
+              : (() => {
+                  throw new Error(`unknown engine ${kind}: wasm | js | flat | plain | none`);
+                })();
 
   // The resident load: many chats, appended round-robin (a chain with a regenerate now and then).
   const t0 = performance.now();

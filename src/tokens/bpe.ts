@@ -62,6 +62,21 @@ export class HeapBpe {
   }
 
   /**
+   * count(text) when at most `max`, else a number above `max` (no more than the count): the
+   * pieces are counted until the total passes `max`, and a piece that cannot fit by its
+   * length alone (at least one byte a UTF-16 unit, at most maxTokenBytes a token) is not merged.
+   */
+  countUpTo(text: string, max: number): number {
+    let n = 0;
+    for (const [piece] of text.matchAll(this.#core.tokenSplitRegex)) {
+      const least = Math.ceil(piece.length / this.maxTokenBytes);
+      n += n + least > max ? least : this.#piece(piece, null);
+      if (n > max) return n;
+    }
+    return n;
+  }
+
+  /**
    * Where each token of `text` ends (UTF-16 offsets, one per token, ascending), stopping
    * once more than `max` tokens are found: then `ends.length > max` and `ends[max - 1]` is
    * where the first `max` tokens end. A token that ends inside a character (byte-level

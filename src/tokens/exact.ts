@@ -83,6 +83,7 @@ function exactCounter(encoding: Encoding, api: unknown, plain: (text: string) =>
     name: encoding,
     exact: true,
     count: (text) => bpe.count(text),
+    countUpTo: (text, max) => bpe.countUpTo(text, max),
     atLeast: (text) => Math.ceil(text.length / bpe.maxTokenBytes),
     fit: (text, maxTokens) => fitByEnds(bpe, text, maxTokens),
   };

@@ -66,6 +66,32 @@ describe.each(ENCODINGS)("%s", (encoding, reference) => {
     );
   });
 
+  it("property: countUpTo is the count when at most the cap, else above the cap and at most the count", async () => {
+    const counter = await loadEncoding(encoding);
+    const piece = fc.oneof(
+      fc.string({ unit: "grapheme", maxLength: 30 }),
+      fc.tuple(fc.constantFrom(...RUNS), fc.integer({ min: 1, max: 300 })).map(([r, n]) => r.repeat(n)),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 8 }), fc.nat({ max: 300 }), (parts, cap) => {
+        const text = parts.join("");
+        const n = counter.count(text);
+        const upTo = counter.countUpTo!(text, cap);
+        if (n <= cap) expect(upTo).toBe(n);
+        else {
+          expect(upTo).toBeGreaterThan(cap);
+          expect(upTo).toBeLessThanOrEqual(n);
+        }
+      }),
+      { numRuns: 300 },
+    );
+    // A run far past the cap is not merged: refused by its length alone.
+    const heap = heapBpeOf(encoding)!;
+    const before = heap.steps;
+    expect(counter.countUpTo!("x".repeat(1_000_000), 1_000)).toBeGreaterThan(1_000);
+    expect(heap.steps).toBe(before);
+  });
+
   it("merges in O(n log n): ten times the text takes about ten times the heap operations", async () => {
     const counter = await loadEncoding(encoding);
     const bpe = heapBpeOf(encoding)!;

@@ -5,7 +5,7 @@
 // reads back; the restore checks the tree's rules (tool units, summaries) when it reads.
 import { CtxloomError, checkInteger, describe } from "../errors.js";
 import { MAX_TOKENS, PRIORITIES, ROLES, type Message } from "../message.js";
-import type { ChatRecord, EmbedderInfo, EmbeddingRow } from "./types.js";
+import type { ChatPage, ChatRecord, EmbedderInfo, EmbeddingRow, MessageRedaction } from "./types.js";
 
 export function checkText(value: unknown, what: string): string {
   if (typeof value !== "string" || value.length === 0) {
@@ -167,5 +167,38 @@ export function checkEmbeddingIds(rows: readonly EmbeddingRow[], size: number, c
     if (row.messageId >= size) {
       throw new CtxloomError("UNKNOWN_MESSAGE", `rows[${i}].messageId ${row.messageId} is not a message of chat ${chatId}, which holds ${size} messages.`);
     }
+  }
+}
+
+/** A page of `listChats` (see ChatPage), or undefined for the whole list. */
+export function checkPage(page: unknown): ChatPage | undefined {
+  if (page === undefined) return undefined;
+  const p = (page ?? {}) as ChatPage;
+  if (page === null || typeof page !== "object") throw new CtxloomError("INVALID_ARGUMENT", `page must be { limit, after? }; got ${describe(page)}.`);
+  checkInteger(p.limit, "page.limit", 1, 100_000);
+  if (p.after !== undefined) {
+    checkTime(p.after?.updatedAt, "page.after.updatedAt");
+    checkTime(p.after.createdAt, "page.after.createdAt");
+    checkText(p.after.id, "page.after.id");
+  }
+  return p;
+}
+
+/** The changes of `redactMessages` (ids checked against the chat by checkRedactedIds): a text each, tool calls where given. */
+export function checkRedactions(userId: unknown, chatId: unknown, changes: unknown): MessageRedaction[] {
+  checkIds(userId, chatId);
+  if (!Array.isArray(changes) || changes.length === 0) throw new CtxloomError("INVALID_ARGUMENT", `changes must be a non-empty array of { id, content, toolCalls? }; got ${describe(changes)}.`);
+  for (const [i, c] of (changes as MessageRedaction[]).entries()) {
+    checkInteger(c?.id, `changes[${i}].id`, 0);
+    if (typeof c.content !== "string") throw new CtxloomError("INVALID_ARGUMENT", `changes[${i}].content must be a string; got ${describe(c.content)}.`);
+    if (c.toolCalls !== undefined && !Array.isArray(c.toolCalls)) throw new CtxloomError("INVALID_ARGUMENT", `changes[${i}].toolCalls must be an array; got ${describe(c.toolCalls)}.`);
+  }
+  return changes as MessageRedaction[];
+}
+
+/** UNKNOWN_MESSAGE unless every change names one of the chat's `size` messages. */
+export function checkRedactedIds(changes: readonly MessageRedaction[], size: number, chatId: string): void {
+  for (const [i, c] of changes.entries()) {
+    if (c.id >= size) throw new CtxloomError("UNKNOWN_MESSAGE", `changes[${i}].id ${c.id} is not a message of chat ${chatId}, which holds ${size} messages.`);
   }
 }

@@ -91,11 +91,14 @@ export function durableObjectStore(storage: DurableObjectStorageLike, options?: 
     name: `durable-object:${p}`,
     createChat: (chat) => ready().createChat(chat),
     importChat: (chat, messages: Message[]) => ready().importChat(chat, messages),
-    listChats: (userId) => ready().listChats(userId),
+    listChats: (userId, page) => ready().listChats(userId, page),
     loadChat: (userId, chatId, since) => ready().loadChat(userId, chatId, since),
     appendMessage: (userId, chatId, message, head, updatedAt, key) => ready().appendMessage(userId, chatId, message, head, updatedAt, key),
     setHead: (userId, chatId, head, updatedAt, expected) => ready().setHead(userId, chatId, head, updatedAt, expected),
     deleteChat: (userId, chatId) => ready().deleteChat(userId, chatId),
+    // The rows are rewritten. A Worker may not run VACUUM, secure_delete or a checkpoint, so the old
+    // bytes are the platform's: in workerd's log until it checkpoints, in Cloudflare's point-in-time recovery (30 days).
+    redactMessages: (userId, chatId, changes) => ready().redactMessages(userId, chatId, changes),
     putEmbeddings: (userId, chatId, embedder, rows) => ready().putEmbeddings(userId, chatId, embedder, rows),
     loadEmbeddings: (userId, chatId, embedder) => ready().loadEmbeddings(userId, chatId, embedder),
     clearEmbeddings: (userId, chatId) => ready().clearEmbeddings(userId, chatId),

@@ -20,6 +20,8 @@ const codeOf = (list: string, column: string) => `(array_position(${list}, ${col
 /** The codec's codes in one integer (role | priority << 2 | kind << 4), -1 when one is unknown. */
 const CODES = `coalesce(${codeOf(ROLE, "role")} + (${codeOf(PRIORITY, "priority")} << 2) + ${codeOf(KIND, "kind")} * 16, -1)`;
 
+/** The list's order (Store.listChats). */
+const CHAT_ORDER = "updated_at DESC, created_at DESC, id DESC";
 /** CHAT_WRITE's columns, in its order. */
 const CHAT_WRITE = "user_id, id, title, model, system, options, head, created_at, updated_at, message_count";
 /** A ChatRow (no key here: 0). */
@@ -54,7 +56,13 @@ export function postgresStatements(p: string) {
          $12::integer[], $13::integer[], $14::integer[], $15::double precision[], $16::text[])
          AS r (c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13)`,
     ),
-    listChats: rows("list_chats", `SELECT ${CHAT_READ} FROM ${p}chats WHERE user_id = $1 ORDER BY updated_at DESC, created_at DESC`),
+    listChats: rows("list_chats", `SELECT ${CHAT_READ} FROM ${p}chats WHERE user_id = $1 ORDER BY ${CHAT_ORDER}`),
+    // A page of the list (chats.list({ limit, cursor })), on the index of (user_id, updated_at).
+    listChatsFirst: rows("list_chats_first", `SELECT ${CHAT_READ} FROM ${p}chats WHERE user_id = $1 ORDER BY ${CHAT_ORDER} LIMIT $2`),
+    listChatsAfter: rows(
+      "list_chats_after",
+      `SELECT ${CHAT_READ} FROM ${p}chats WHERE user_id = $1 AND (updated_at, created_at, id) < ($2, $3, $4) ORDER BY ${CHAT_ORDER} LIMIT $5`,
+    ),
     loadChat: rows("load_chat", `SELECT ${CHAT_READ} FROM ${p}chats WHERE id = $1 AND user_id = $2`),
     loadMessages: rows("load_messages", `SELECT ${MESSAGE_READ} FROM ${p}messages m WHERE m.user_id = $3 AND m.chat_id = $1 AND m.id >= $2 ORDER BY m.id`),
     // The conditional append in one statement: the chat's count moves from the message's id
@@ -87,6 +95,20 @@ export function postgresStatements(p: string) {
          AND (NOT $5::boolean OR head IS NOT DISTINCT FROM $6::integer)`,
     ),
     deleteChat: s("delete_chat", `DELETE FROM ${p}chats WHERE id = $1 AND user_id = $2`),
+    // chat.redact in one statement: the messages ($3 ids, $4 texts, $5 tool calls or null) get
+    // their new texts, lose their parts and embeddings, only when every id ($6: the greatest)
+    // is the chat's; answers the chat's size (null: no such chat). UPDATE writes new row versions:
+    // the old ones stay in the table's files until VACUUM (the operator's) reclaims them.
+    redact: rows(
+      "redact",
+      `WITH c AS (SELECT message_count FROM ${p}chats WHERE id = $1 AND user_id = $2 FOR UPDATE),
+       r AS (SELECT * FROM unnest($3::integer[], $4::text[], $5::text[]) AS r (id, content, tool_calls) WHERE $6 < (SELECT message_count FROM c)),
+       changed AS (
+         UPDATE ${p}messages m SET content = r.content, parts = NULL, tool_calls = coalesce(r.tool_calls::json, m.tool_calls)
+         FROM r WHERE m.chat_id = $1 AND m.user_id = $2 AND m.id = r.id RETURNING m.id),
+       dropped AS (DELETE FROM ${p}embeddings e USING r WHERE e.chat_id = $1 AND e.user_id = $2 AND e.message_id = r.id)
+       SELECT (SELECT message_count FROM c), (SELECT count(*) FROM changed)`,
+    ),
     // All the rows or none: only when every message id ($7: the greatest) is the chat's.
     putEmbeddings: s(
       "put_embeddings",

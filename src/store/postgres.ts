@@ -3,9 +3,10 @@ import { CtxloomError, checkOptions, describe } from "../errors.js";
 import type { Message } from "../message.js";
 import type { AppendResult, ChatRecord, EmbedderInfo, EmbeddingRow, LoadedChat, Store } from "./types.js";
 import {
-  checkAppend, checkChatRecord, checkEmbedder, checkEmbeddingIds, checkEmbeddingRows, checkIds, checkImported, checkSetHead, checkSince,
+  checkAppend, checkChatRecord, checkEmbedder, checkEmbeddingIds, checkEmbeddingRows, checkIds, checkImported, checkPage, checkSetHead, checkSince,
   chatExists, unknownChat,
 } from "./checks.js";
+import { redactRows } from "./postgres-redact.js";
 import { appendRow, checkin, checkout } from "./postgres-append.js";
 import { SCHEMA_VERSION, migrations } from "./postgres-schema.js";
 import { PG_TEXT, fromText, toText } from "./postgres-rows.js";
@@ -161,9 +162,14 @@ export function postgresStore(target: string | Pool, options?: PostgresStoreOpti
         checkin(client);
       }
     },
-    async listChats(userId) {
+    async listChats(userId, page) {
       checkIds(userId, undefined, true);
-      return (await query(sql.listChats, [toText(userId)])).rows.map((row) => chatRecord(row as ChatRow, corrupt, PG_TEXT));
+      const p = checkPage(page);
+      const user = toText(userId);
+      const r = !p ? await query(sql.listChats, [user])
+        : !p.after ? await query(sql.listChatsFirst, [user, p.limit])
+        : await query(sql.listChatsAfter, [user, p.after.updatedAt, p.after.createdAt, toText(p.after.id), p.limit]);
+      return r.rows.map((row) => chatRecord(row as ChatRow, corrupt, PG_TEXT));
     },
     async loadChat(userId, chatId, since = 0): Promise<LoadedChat | undefined> {
       checkIds(userId, chatId);
@@ -200,6 +206,7 @@ export function postgresStore(target: string | Pool, options?: PostgresStoreOpti
       checkIds(userId, chatId);
       return (await query(sql.deleteChat, [toText(chatId), toText(userId)])).rowCount === 1;
     },
+    redactMessages: (userId, chatId, changes) => redactRows((values) => query(sql.redact, values), userId, chatId, changes),
     async putEmbeddings(userId, chatId, embedder: EmbedderInfo, rows: EmbeddingRow[]) {
       checkIds(userId, chatId);
       const e = checkEmbedder(embedder);

@@ -14,6 +14,9 @@ const NO_EXTRAS = "name IS NULL AND tool_calls IS NULL AND tool_call_id IS NULL 
 /** A MessageRow (sql-rows.ts). */
 const MESSAGE_READ = `id, parent, ${CODES_READ}, tokens, created, content, ${EXTRAS_COLUMNS}`;
 
+/** The list's order (Store.listChats). */
+const CHAT_ORDER = "updated DESC, created DESC, id DESC";
+
 export type Statements = ReturnType<typeof sqlStatements>;
 
 /** The statements over tables named `${p}chats`, `${p}messages`, ... */
@@ -24,7 +27,10 @@ export function sqlStatements(p: string) {
     addChat: `INSERT INTO ${chats} (${CHAT_WRITE}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     chat: `SELECT ${CHAT_READ} FROM ${chats} WHERE user = ? AND id = ?`,
     chatState: `SELECT key, message_count, head, updated FROM ${chats} WHERE user = ? AND id = ?`,
-    chats: `SELECT ${CHAT_READ} FROM ${chats} WHERE user = ? ORDER BY updated DESC, created DESC`,
+    chats: `SELECT ${CHAT_READ} FROM ${chats} WHERE user = ? ORDER BY ${CHAT_ORDER}`,
+    // A page of the list (chats.list({ limit, cursor })): the index on (user, updated, created) serves both.
+    chatsFirst: `SELECT ${CHAT_READ} FROM ${chats} WHERE user = ? ORDER BY ${CHAT_ORDER} LIMIT ?`,
+    chatsAfter: `SELECT ${CHAT_READ} FROM ${chats} WHERE user = ? AND (updated, created, id) < (?, ?, ?) ORDER BY ${CHAT_ORDER} LIMIT ?`,
     saveChatState: `UPDATE ${chats} SET message_count = ?, head = ?, updated = ? WHERE key = ?`,
     deleteChat: `DELETE FROM ${chats} WHERE key = ?`,
     addMessage: `INSERT INTO ${messages} (chat, ${MESSAGE_WRITE}, key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -46,6 +52,9 @@ export function sqlStatements(p: string) {
       `FROM ${messages} WHERE chat = ? AND id >= ? AND id < ?`,
     messageFrom: `SELECT 1 FROM ${messages} WHERE chat = ? AND id >= ? LIMIT 1`,
     deleteMessages: `DELETE FROM ${messages} WHERE chat = ?`,
+    // chat.redact: the one statement that changes a stored message.
+    redact: `UPDATE ${messages} SET content = ?, parts = NULL, tool_calls = coalesce(?, tool_calls) WHERE chat = ? AND id = ?`,
+    deleteMessageEmbeddings: `DELETE FROM ${embeddings} WHERE chat = ? AND message = ?`,
     putEmbedding: `INSERT OR REPLACE INTO ${embeddings} (chat, message, embedder, dimension, vector) VALUES (?, ?, ?, ?, ?)`,
     embeddings: `SELECT message, vector FROM ${embeddings} WHERE chat = ? AND embedder = ? AND dimension = ? ORDER BY message`,
     deleteEmbeddings: `DELETE FROM ${embeddings} WHERE chat = ?`,

@@ -6,15 +6,17 @@
 import { CtxloomError } from "../errors.js";
 import type { Message } from "../message.js";
 import {
-  checkAppend, checkChatRecord, checkEmbedder, checkEmbeddingIds, checkEmbeddingRows, checkHead, checkIds, checkImported, checkSetHead,
-  checkSince, chatExists,
+  checkAppend, checkChatRecord, checkEmbedder, checkEmbeddingIds, checkEmbeddingRows, checkHead, checkIds, checkImported, checkPage, checkRedactedIds,
+  checkRedactions, checkSetHead, checkSince, chatExists,
 } from "./checks.js";
 import type { SqlConnection, Transactions } from "./sql-connection.js";
 import { corruptIn, type SqlPlace } from "./sql-errors.js";
 import { loadChunked, loadColumns } from "./sql-load.js";
 import { chatRecord, chatValues, messagesOf, messageValues, rowBytes, type ChatRow, type Corrupt } from "./sql-rows.js";
 import type { Statements } from "./sql-statements.js";
-import { loadedColumns, type AppendResult, type ChatRecord, type EmbedderInfo, type EmbeddingRow, type LoadedChat, type Store } from "./types.js";
+import {
+  loadedColumns, type AppendResult, type ChatPage, type ChatRecord, type EmbedderInfo, type EmbeddingRow, type LoadedChat, type MessageRedaction, type Store,
+} from "./types.js";
 import { asBytes, vectorFromBytes, vectorToBytes } from "./vectors.js";
 
 /** A Store whose methods answer at once (a promise nowhere). */
@@ -105,9 +107,15 @@ export class SqlStore {
     });
   }
 
-  listChats(userId: string): ChatRecord[] {
+  listChats(userId: string, page?: ChatPage): ChatRecord[] {
     checkIds(userId, undefined, true);
-    return this.#tx.read("listing chats", () => this.#db.all(this.#st.chats, userId).map((row) => chatRecord(row as ChatRow, this.#corrupt)));
+    const p = checkPage(page);
+    return this.#tx.read("listing chats", () => {
+      const rows = !p ? this.#db.all(this.#st.chats, userId)
+        : !p.after ? this.#db.all(this.#st.chatsFirst, userId, p.limit)
+        : this.#db.all(this.#st.chatsAfter, userId, p.after.updatedAt, p.after.createdAt, p.after.id, p.limit);
+      return rows.map((row) => chatRecord(row as ChatRow, this.#corrupt));
+    });
   }
 
   loadChat(userId: string, chatId: string, since = 0): LoadedChat | undefined {
@@ -185,6 +193,27 @@ export class SqlStore {
         this.#db.run(this.#st.deleteChat, found.key);
       });
       this.#tx.forget(userId, chatId);
+      return true;
+    });
+  }
+
+  /**
+   * chat.redact: the messages' new contents and tool calls, their parts and embeddings gone, in
+   * one savepoint. What is left of the old bytes in the file is the store's to erase (see sqlite-store.ts).
+   */
+  redactMessages(userId: string, chatId: string, changes: MessageRedaction[]): boolean {
+    const checked = checkRedactions(userId, chatId, changes);
+    const rows = checked.map((c) => [c.content, c.toolCalls ? JSON.stringify(c.toolCalls) : null, c.id] as const);
+    return this.#tx.write("redacting messages", () => {
+      const found = this.#tx.find(userId, chatId);
+      if (!found) return false;
+      checkRedactedIds(checked, found.size, chatId);
+      this.#tx.atomic(() => {
+        for (const [content, calls, id] of rows) {
+          this.#db.run(this.#st.redact, content, calls, found.key, id);
+          this.#db.run(this.#st.deleteMessageEmbeddings, found.key, id);
+        }
+      });
       return true;
     });
   }

@@ -133,6 +133,20 @@ export class WriteBatch implements Transactions {
     }
   }
 
+  /**
+   * Runs `fn` outside any transaction (what VACUUM and a checkpoint need): commits the open
+   * batch first, then runs it at once, with no await between, so no write slips in.
+   */
+  outside<T>(what: string, fn: () => T): T {
+    this.#usable();
+    if (this.#chats.open) this.#commit(what);
+    try {
+      return fn();
+    } catch (error) {
+      throw storeError(this.#place, what, error);
+    }
+  }
+
   #begin(what: string): void {
     for (const peer of this.#file === undefined ? [] : openFiles.get(this.#file) ?? []) {
       if (peer !== this && peer.#chats.open) peer.#commitLater();

@@ -8,7 +8,7 @@ import { sqliteConnection } from "./sqlite-connection.js";
 import type { SqliteDatabase } from "./sqlite-driver.js";
 import { filePlace } from "./sqlite-errors.js";
 import type { Durability, SqliteStore } from "./sqlite-types.js";
-import type { AppendResult, ChatRecord, EmbedderInfo, EmbeddingRow, LoadedChat } from "./types.js";
+import type { AppendResult, ChatPage, ChatRecord, EmbedderInfo, EmbeddingRow, LoadedChat, MessageRedaction } from "./types.js";
 
 /** The statements of a file of its own: the tables carry no prefix. */
 const STATEMENTS = sqlStatements("");
@@ -39,8 +39,8 @@ export class SqliteStoreImpl implements SqliteStore {
     this.#ops.importChat(chat, messages);
   }
 
-  async listChats(userId: string): Promise<ChatRecord[]> {
-    return this.#ops.listChats(userId);
+  async listChats(userId: string, page?: ChatPage): Promise<ChatRecord[]> {
+    return this.#ops.listChats(userId, page);
   }
 
   async loadChat(userId: string, chatId: string, since?: number): Promise<LoadedChat | undefined> {
@@ -57,6 +57,25 @@ export class SqliteStoreImpl implements SqliteStore {
 
   async deleteChat(userId: string, chatId: string): Promise<boolean> {
     return this.#ops.deleteChat(userId, chatId);
+  }
+
+  /**
+   * Redacts (see Store.redactMessages), then erases the old bytes from the file: SQLite leaves a
+   * freed row's bytes where they were, and copies of them in the unused part of pages it
+   * reorganized earlier (secure_delete zeroes the row it deletes, not those), so the file is
+   * rebuilt (VACUUM: every page written anew; it takes about 0.5 s per 50 MB) and its log
+   * emptied (wal_checkpoint(TRUNCATE): the -wal file held the pages as they were). When either
+   * cannot run (another connection reading the log), the texts are replaced but old bytes may
+   * remain: STORE_FAILED says so, and calling redact again erases them.
+   */
+  async redactMessages(userId: string, chatId: string, changes: MessageRedaction[]): Promise<boolean> {
+    if (!this.#ops.redactMessages(userId, chatId, changes)) return false;
+    this.#tx.outside("erasing the redacted texts' old bytes (the texts are replaced; call redact again)", () => {
+      this.database.exec("VACUUM");
+      const [log] = this.database.pragma("wal_checkpoint(TRUNCATE)") as { busy: number }[];
+      if (log && log.busy !== 0) throw new Error("another connection is reading the database, so its log (-wal) could not be emptied");
+    });
+    return true;
   }
 
   async putEmbeddings(userId: string, chatId: string, embedder: EmbedderInfo, rows: EmbeddingRow[]): Promise<void> {

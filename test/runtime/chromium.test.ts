@@ -1,43 +1,16 @@
 // A browser for real: headless Chromium loads a page served on localhost that runs the
 // scenario, bundled from the installed package with the "browser" condition. The browser is
-// the one `npm ci` brings (@sparticuz/chromium ships a Chromium binary inside its npm package,
-// unpacked to the temp folder on first use); where it cannot start, Debian's /usr/bin/chromium
-// (.ci/run installs it). With neither, the test skips and says how to enable it.
-import { existsSync, readFileSync } from "node:fs";
+// the one `npm ci` brings, else Debian's (chromium-find.ts). With neither, the test skips and
+// says how to enable it.
+import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import sparticuz from "@sparticuz/chromium";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { join } from "node:path";
 import { installedPackage, repoRoot, sh, type InstalledPackage } from "../package/fixture.js";
 import { bundle, type Bundle } from "./bundle.js";
-
-const DEBIAN = "/usr/bin/chromium";
-// Without the background-networking flags Chromium's own connections are refused on a closed network.
-const QUIET = ["--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
-
-const DROP = ["--single-process", "--disable-web-security", "--allow-running-insecure-content"];
-
-/** The browser to launch: the npm package's Chromium if it unpacks and starts here, else Debian's; undefined with neither. */
-async function findChromium(): Promise<{ executablePath: string; args: string[]; source: string } | { why: string }> {
-  const reasons: string[] = [];
-  try {
-    const executablePath = await sparticuz.executablePath();
-    // Its Lambda-oriented flags minus three: --single-process (closing a tab would end the
-    // browser) and the two that relax web security (the CSP test needs a normal page).
-    const args = [...sparticuz.args.filter((a) => !DROP.includes(a)), ...QUIET];
-    // Started once here, so a binary that unpacks but cannot run on this system falls back.
-    const probe = await chromium.launch({ executablePath, args, headless: true, timeout: 60_000 });
-    await probe.close();
-    return { executablePath, args, source: "@sparticuz/chromium" };
-  } catch (e) {
-    reasons.push(`@sparticuz/chromium did not start (${String((e as Error).message ?? e).split("\n")[0]})`);
-  }
-  if (existsSync(DEBIAN)) return { executablePath: DEBIAN, args: ["--no-sandbox", ...QUIET], source: DEBIAN };
-  reasons.push(`${DEBIAN} is absent`);
-  return { why: reasons.join("; ") };
-}
+import { findChromium } from "./chromium-find.js";
 
 const found = await findChromium();
 if ("why" in found) {

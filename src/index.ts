@@ -4,6 +4,7 @@
 export { Loom, type LoomOptions, type LoomRecallOptions, type LoomStats } from "./tree/loom.js";
 export type { EngineKind, WasmSource } from "./engine/index.js";
 export type { UserChats, CreateChatOptions } from "./tree/user-chats.js";
+export type { ListChatsOptions, ChatListPage } from "./tree/chat-list.js";
 export type { Chat, ChatStats } from "./tree/chat.js";
 export type { AppendOptions } from "./tree/append-key.js";
 export type { Message, MessageInput, ToolCall, Role, Priority } from "./message.js";
@@ -47,7 +48,7 @@ export type { SummaryPresentation } from "./summary/present.js";
 
 // Stores, exports and imports.
 export { memoryStore } from "./store/memory.js";
-export type { Store, ChatSummary, ChatOptions } from "./store/types.js";
+export type { Store, ChatSummary, ChatOptions, ChatMetadata, JsonValue } from "./store/types.js";
 export type { ChatExport, ExportedMessage } from "./store/portable.js";
 export {
   importConversations, parseExport, parseExportStream,

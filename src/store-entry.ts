@@ -3,5 +3,5 @@
 // in-memory store as the reference. The SQL stores have their own entries. Exports only.
 export { memoryStore } from "./store/memory.js";
 export type {
-  Store, ChatRecord, ChatSummary, ChatOptions, LoadedChat, AppendResult, EmbedderInfo, EmbeddingRow, Awaitable,
+  Store, ChatRecord, ChatSummary, ChatOptions, LoadedChat, AppendResult, EmbedderInfo, EmbeddingRow, Awaitable, ChatPage, MessageRedaction, ChatMetadata, JsonValue,
 } from "./store/types.js";

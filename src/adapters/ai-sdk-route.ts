@@ -30,6 +30,7 @@ export type ChatTurnStream = Required<Pick<UIMessageStreamOptions<ChatUIMessage>
 
 /** One request of useChat, ready to answer. */
 export interface ChatTurn {
+  /** The user's chat of the request's id (opened, or created with `options.create`). */
   chat: Chat;
   /** `{ instructions, messages }` built from the chat within the model's budget: spread it into streamText. */
   context: ModelContext;

@@ -67,14 +67,19 @@ export type ChatSummary = Pick<ChatRecord, "id" | "title" | "model" | "createdAt
  * names (the last one of the previous page), or at the first.
  */
 export interface ChatPage {
+  /** The most records to answer. */
   limit: number;
+  /** The last chat of the previous page: the page starts after it. Left out for the first page. */
   after?: Pick<ChatRecord, "updatedAt" | "createdAt" | "id">;
 }
 
 /** What `Store.redactMessages` writes for one message: its new content, and its tool calls when it has some. */
 export interface MessageRedaction {
+  /** The message's id. */
   id: number;
+  /** Its new content (its parts are dropped). */
   content: string;
+  /** Its new tool calls, when it has some (ids and names kept, arguments erased). */
   toolCalls?: Message["toolCalls"];
 }
 

@@ -15,6 +15,7 @@ export interface ListChatsOptions {
 
 /** One page of a user's chats, most recently active first. */
 export interface ChatListPage {
+  /** The page's chats, in the list's order. */
   chats: ChatSummary[];
   /** Pass it as `cursor` for the next page; null after the last. */
   cursor: string | null;

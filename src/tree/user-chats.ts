@@ -181,6 +181,7 @@ export class UserChats {
    * @throws INVALID_ARGUMENT for a bad limit or cursor, or an unknown option
    */
   async list(): Promise<ChatSummary[]>;
+  /** One page of the user's chats, most recently active first, and the cursor of the next (null after the last). @throws INVALID_ARGUMENT */
   async list(options: ListChatsOptions): Promise<ChatListPage>;
   async list(options?: ListChatsOptions): Promise<ChatSummary[] | ChatListPage> {
     this.#ctx.checkOpen();

@@ -1,6 +1,6 @@
 import {
-  checkAppend, checkChatRecord, checkEmbedder, checkEmbeddingIds, checkEmbeddingRows, checkHead, checkIds, checkImported, checkSetHead, checkSince,
-  chatExists, unknownChat,
+  checkAppend, checkChatRecord, checkEmbedder, checkEmbeddingIds, checkEmbeddingRows, checkHead, checkIds, checkImported, checkPage, checkRedactedIds,
+  checkRedactions, checkSetHead, checkSince, chatExists, unknownChat,
 } from "./checks.js";
 import { MessageColumns } from "./columns.js";
 import type { ChatRecord, EmbeddingRow, LoadedChat, Store } from "./types.js";
@@ -54,6 +54,7 @@ export function memoryStore(): Store {
     },
     listChats(userId, page) {
       checkIds(userId, undefined, true);
+      checkPage(page);
       const records = [...(users.get(userId)?.values() ?? [])].map((e) => e.chat).sort(newestFirst);
       if (!page) return records.map(copyChat);
       const after = page.after;
@@ -97,9 +98,10 @@ export function memoryStore(): Store {
       return users.get(userId)?.delete(chatId) ?? false;
     },
     redactMessages(userId, chatId, changes) {
+      checkRedactions(userId, chatId, changes);
       const entry = find(userId, chatId);
       if (!entry) return false;
-      for (const c of changes) if (!(Number.isInteger(c.id) && c.id >= 0 && c.id < entry.messages.size)) throw new Error(`memory store: no message ${c.id}`);
+      checkRedactedIds(changes, entry.messages.size, chatId);
       for (const c of changes) {
         entry.messages.rewrite(c.id, c.content, c.toolCalls);
         for (const byId of entry.embeddings?.values() ?? []) byId.delete(c.id);

@@ -55,6 +55,13 @@ export function badCalls(store: Store): [string, () => unknown, string][] {
     ["embeddings: load with a bad dimension", () => store.loadEmbeddings("u", "c1", { name: "e", dimension: 0 }), "INVALID_ARGUMENT"],
     ["embeddings: clear for a user id not a string", () => store.clearEmbeddings(bad(5)), "INVALID_ARGUMENT"],
     ["delete: an empty chat id", () => store.deleteChat("u", ""), "INVALID_ARGUMENT"],
+    ["list: a page of 0", () => store.listChats("u", { limit: 0 }), "INVALID_ARGUMENT"],
+    ["list: a page after a chat without its id", () => store.listChats("u", { limit: 2, after: bad({ updatedAt: 1, createdAt: 1 }) }), "INVALID_ARGUMENT"],
+    ["redact: no change", () => store.redactMessages!("u", "c1", []), "INVALID_ARGUMENT"],
+    ["redact: content not a string", () => store.redactMessages!("u", "c1", [{ id: 0, content: bad(5) }]), "INVALID_ARGUMENT"],
+    ["redact: tool calls not a list", () => store.redactMessages!("u", "c1", [{ id: 0, content: "x", toolCalls: bad("x") }]), "INVALID_ARGUMENT"],
+    ["redact: a message the chat lacks, after one it has (nothing is written)", () => store.redactMessages!("u", "c1", [{ id: 0, content: "x" }, { id: 9, content: "x" }]), "UNKNOWN_MESSAGE"],
+    ["redact: an empty chat id", () => store.redactMessages!("u", "", [{ id: 0, content: "x" }]), "INVALID_ARGUMENT"],
   ];
 }
 

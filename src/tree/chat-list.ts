@@ -1,7 +1,7 @@
 // What a chat product needs of a user's list of chats: ids the client chooses, the
 // application's metadata, and pages of the list by last activity.
 import { CtxloomError, checkInteger, checkOptions, describe } from "../errors.js";
-import { loneIn } from "../message.js";
+import { checkLabel, loneIn } from "../message.js";
 import { newestFirst } from "../store/memory.js";
 import type { ChatMetadata, ChatPage, ChatRecord, ChatSummary } from "../store/types.js";
 
@@ -126,4 +126,32 @@ function decodeCursor(cursor: unknown): NonNullable<ChatPage["after"]> {
   const [updatedAt, createdAt, id] = value as unknown[];
   if (typeof updatedAt !== "number" || !Number.isFinite(updatedAt) || typeof createdAt !== "number" || !Number.isFinite(createdAt) || typeof id !== "string" || id.length === 0) throw bad();
   return { updatedAt, createdAt, id };
+}
+
+/**
+ * A new chat id: a random UUID, as one flat string. Node builds randomUUID's result by
+ * concatenation, a tree of about 14 strings that lives as long as the chat (measured: 140,000
+ * heap objects for 10,000 chats, a fifth of a server's heap, each one marked by every full
+ * collection). A JSON round trip returns the same text in one string.
+ */
+export function newChatId(): string {
+  return JSON.parse(JSON.stringify(crypto.randomUUID())) as string;
+}
+
+/** An id given to open or delete: a non-empty, well-formed string. @throws INVALID_ARGUMENT */
+export function checkChatId(chatId: unknown): void {
+  checkLabel(chatId, "A chat id (chat.id)");
+}
+
+/** CHAT_EXISTS: create({ id }) with an id the user has. */
+export function chatExists(userId: string, chatId: string): CtxloomError {
+  return new CtxloomError("CHAT_EXISTS", `User ${describe(userId)} has a chat ${describe(chatId)} already; open it with chats.open(id), or create the chat under another id.`);
+}
+
+/** UNKNOWN_CHAT: the user has no chat of that id. */
+export function unknownChat(userId: string, chatId: unknown): CtxloomError {
+  return new CtxloomError(
+    "UNKNOWN_CHAT",
+    `User ${describe(userId)} has no chat ${describe(chatId)}. Use an id from chats.list() or chats.create().`,
+  );
 }

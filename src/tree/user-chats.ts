@@ -9,7 +9,9 @@ import { Chat } from "./chat.js";
 import { ChatNodes } from "./nodes.js";
 import { buildImport, checkExport } from "./chat-export.js";
 import { heldOf, residentColumns, restoreNodes, type LoomContext } from "./sync.js";
-import { checkMetadata, checkNewChatId, pageFrom, pageOf, summaryOf, type ChatListPage, type ListChatsOptions } from "./chat-list.js";
+import {
+  chatExists, checkChatId, checkMetadata, checkNewChatId, newChatId, pageFrom, pageOf, summaryOf, unknownChat, type ChatListPage, type ListChatsOptions,
+} from "./chat-list.js";
 import { checkChatSummaries, type ChatSummaryGroup } from "../summary/settings.js";
 
 /** Options of `chats.create()`. */
@@ -297,20 +299,6 @@ function modelOf(chat: Pick<ChatRecord, "id" | "model" | "options">): string | M
 }
 
 /**
- * A new chat id: a random UUID, as one flat string. Node builds randomUUID's result by
- * concatenation, a tree of about 14 strings that lives as long as the chat (measured: 140,000
- * heap objects for 10,000 chats, a fifth of a server's heap, each one marked by every full
- * collection). A JSON round trip returns the same text in one string.
- */
-function newChatId(): string {
-  return JSON.parse(JSON.stringify(crypto.randomUUID())) as string;
-}
-
-function checkChatId(chatId: unknown): void {
-  checkLabel(chatId, "A chat id (chat.id)");
-}
-
-/**
  * Refuses a chat record holding a string no store keeps as given (a lone surrogate: UTF-8
  * turns it into U+FFFD, PostgreSQL refuses it), which would come back changed or not at all.
  * @throws INVALID_ARGUMENT naming the field
@@ -320,15 +308,4 @@ function checkKept(record: Partial<ChatRecord>, what: string): void {
   if (path !== undefined) {
     throw new CtxloomError("INVALID_ARGUMENT", `${what}: its ${path} holds a lone surrogate (half of a UTF-16 pair), which stores cannot keep; repair it (e.g. text.toWellFormed()).`);
   }
-}
-
-function chatExists(userId: string, chatId: string): CtxloomError {
-  return new CtxloomError("CHAT_EXISTS", `User ${describe(userId)} has a chat ${describe(chatId)} already; open it with chats.open(id), or create the chat under another id.`);
-}
-
-function unknownChat(userId: string, chatId: unknown): CtxloomError {
-  return new CtxloomError(
-    "UNKNOWN_CHAT",
-    `User ${describe(userId)} has no chat ${describe(chatId)}. Use an id from chats.list() or chats.create().`,
-  );
 }

@@ -89,8 +89,8 @@ function tag(f: Frame): { phase?: "append" | "build" | "driver"; part?: string }
   if (file.startsWith("src/tokens/")) return { part: "counting" };
   if (file.startsWith("src/store/")) return { part: "store" };
   if (file.startsWith("src/engine/")) return { part: "engine" };
-  if (file === "src/tree/append-key.ts") return fn === "appendKey" ? { phase: "append", part: "checks" } : { phase: "append", part: "store" };
-  if (file === "src/tree/nodes.ts") {
+  if (file === "src/chat/append-key.ts") return fn === "appendKey" ? { phase: "append", part: "checks" } : { phase: "append", part: "store" };
+  if (file === "src/chat/nodes.ts") {
     if (fn === "unitAt" || fn === "callIdUsed" || fn === "mayOpenUnit" || fn === "isAncestor") return { part: "checks" };
     if (fn === "sendable" || fn === "message") return { part: "output" };
     return { part: "engine" };
@@ -103,12 +103,12 @@ function tag(f: Frame): { phase?: "append" | "build" | "driver"; part?: string }
     return { phase: "build", part: "output" };
   }
   if (file === "src/context/build-plan.ts" || file.startsWith("src/models/")) return { phase: "build", part: "plan" };
-  if (file === "src/context/build.ts" || file === "src/tree/chat-context.ts" || file.startsWith("src/summary/") || file === "src/tree/stats.ts") {
+  if (file === "src/context/build.ts" || file === "src/chat/chat-context.ts" || file.startsWith("src/summary/") || file === "src/chat/stats.ts") {
     return { phase: "build" };
   }
-  if (file === "src/tree/sync.ts") return { phase: "append" };
-  if (file === "src/tree/queue.ts") return {};
-  if (file === "src/tree/chat.ts") {
+  if (file === "src/chat/sync.ts") return { phase: "append" };
+  if (file === "src/chat/queue.ts") return {};
+  if (file === "src/chat/chat.ts") {
     if (fn === "append" || fn === "#appendChecked" || fn === "cancelToolCalls") return { phase: "append" };
     if (/build|#built/i.test(fn)) return { phase: "build" };
     return null;

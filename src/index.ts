@@ -1,12 +1,12 @@
 // The public API of ctxloom: what users call, and the types of what they pass and get back.
 // Exports only. Advanced pieces have their own entries: ctxloom/tokens (token counters),
 // ctxloom/store (the kit for writing a Store). api/index.api.md is the report of this surface.
-export { Loom, type LoomOptions, type LoomRecallOptions, type LoomStats } from "./tree/loom.js";
+export { Loom, type LoomOptions, type LoomRecallOptions, type LoomStats } from "./chat/loom.js";
 export type { EngineKind, WasmSource } from "./engine/index.js";
-export type { UserChats, CreateChatOptions } from "./tree/user-chats.js";
-export type { ListChatsOptions, ChatListPage } from "./tree/chat-list.js";
-export type { Chat, ChatStats } from "./tree/chat.js";
-export type { AppendOptions } from "./tree/append-key.js";
+export type { UserChats, CreateChatOptions } from "./chat/user-chats.js";
+export type { ListChatsOptions, ChatListPage } from "./chat/chat-list.js";
+export type { Chat, ChatStats } from "./chat/chat.js";
+export type { AppendOptions } from "./chat/append-key.js";
 export type { Message, MessageInput, ToolCall, Role, Priority } from "./message.js";
 export type { ContentPart, TextPart, ImagePart, FilePart, ReasoningPart, RedactedReasoningPart } from "./parts.js";
 export { CtxloomError, type ErrorCode } from "./errors.js";

@@ -1,7 +1,7 @@
 // A UI switching to another version of a message ("2 / 3" -> "3 / 3"): the chat's head goes to
 // the newest message below it, and the UI gets the branch to show.
 import { CtxloomError, describe } from "../errors.js";
-import type { Chat } from "../tree/chat.js";
+import type { Chat } from "../chat/chat.js";
 import { toUIMessages, type ChatUIMessage } from "./ui-messages.js";
 
 /**

@@ -3,7 +3,7 @@
 import type { ModelMessage, ToolSet } from "ai";
 import type { BuildOptions } from "../context/types.js";
 import { CtxloomError, checkOptions, describe } from "../errors.js";
-import type { Chat } from "../tree/chat.js";
+import type { Chat } from "../chat/chat.js";
 import { toModelContext, type ModelContext } from "./ai-sdk.js";
 import { fromModelMessages } from "./ai-sdk-from.js";
 import { resolveToolSet } from "./ai-sdk-tools.js";

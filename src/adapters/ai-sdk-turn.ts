@@ -3,7 +3,7 @@
 // shows (once: under its UIMessage id as append key), an edit beside the message it edits.
 import { CtxloomError, describe } from "../errors.js";
 import type { Message, MessageInput } from "../message.js";
-import type { Chat } from "../tree/chat.js";
+import type { Chat } from "../chat/chat.js";
 import type { FromOptions } from "./common.js";
 import { fromUIMessages, type ChatUIMessage, type ChatUIMetadata } from "./ui-messages.js";
 

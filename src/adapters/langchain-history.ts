@@ -5,7 +5,7 @@ import { BaseChatMessageHistory } from "@langchain/core/chat_history";
 import type { BaseMessage } from "@langchain/core/messages";
 import { BUILD_KEYS, type BuildOptions } from "../context/types.js";
 import { CtxloomError, checkOptions, describe } from "../errors.js";
-import type { Chat } from "../tree/chat.js";
+import type { Chat } from "../chat/chat.js";
 import { fromOptions, type FromOptions } from "./common.js";
 import { fromLangChainMessages, toLangChainMessages } from "./langchain.js";
 

@@ -3,7 +3,7 @@ import type { ProviderMetadata, UIMessage } from "ai";
 import { isUrl, urlOf } from "../context/parts-format.js";
 import { CtxloomError, checkOptions, describe } from "../errors.js";
 import type { ContentPart, Message, MessageInput, ToolCall } from "../message.js";
-import type { ChatView } from "../tree/chat-view.js";
+import type { ChatView } from "../chat/chat-view.js";
 import { toolContent } from "./ai-sdk.js";
 import { toolContentParts } from "./ai-sdk-from.js";
 import { TOOL_ERROR_PREFIX } from "./anthropic.js";

@@ -7,7 +7,7 @@ import { CtxloomError } from "../errors.js";
 import { IMPORT_FORMATS, parseExportStream, type ConversationReport, type ImportFormat, type ParsedImport } from "../import/index.js";
 import type { ChatExport } from "../store/portable.js";
 import type { ChatOptions } from "../store/types.js";
-import type { Loom } from "../tree/loom.js";
+import type { Loom } from "../chat/loom.js";
 import { importChat } from "./chat-io.js";
 import { typed, valueOf } from "./help.js";
 import { inputError, type CommandContext } from "./io.js";

@@ -2,7 +2,7 @@
 // the export's messages that the chat lacks are added where they belong, nothing is removed.
 import type { Message, MessageInput } from "../message.js";
 import type { ChatExport, ExportedMessage } from "../store/portable.js";
-import type { Chat } from "../tree/chat.js";
+import type { Chat } from "../chat/chat.js";
 
 /** What a merge did: the export's ids mapped to the chat's, and how many messages it added. */
 export interface Merged {

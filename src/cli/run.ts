@@ -2,7 +2,7 @@
 // outside goes through a CliIO, so tests run it in process with a store of their choosing.
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { closest } from "../errors.js";
-import { Loom } from "../tree/loom.js";
+import { Loom } from "../chat/loom.js";
 import { COMMANDS, modelsCommand } from "./commands.js";
 import type { CliIO } from "./io.js";
 import { HELP, typed, valueOf } from "./help.js";

@@ -1,4 +1,4 @@
-import type { Chat } from "../tree/chat.js";
+import type { Chat } from "../chat/chat.js";
 
 /**
  * Draws a chat's whole tree, one message a line: `*` marks the active branch and `<- head`

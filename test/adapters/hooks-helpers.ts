@@ -2,7 +2,7 @@
 // summarized, and a recall the embedder's vectors must get right.
 import { expect } from "vitest";
 import { Loom, type ContextWindow, type LoomOptions } from "../../src/index.js";
-import { SMALL, talk } from "../tree/summaries-helpers.js";
+import { SMALL, talk } from "../chat/summaries-helpers.js";
 
 /** A Loom with these options and a chat of 60 turns in a small window, built once (it summarizes). */
 export async function summarizedBuild(options: LoomOptions): Promise<{ loom: Loom; ctx: ContextWindow; fallbacks: number }> {

@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import { Loom, type UserChats } from "../../src/index.js";
 import { CtxloomChatMessageHistory } from "../../src/langchain.js";
 import { expectRejectCode, expectThrowCode, forEachEngine, snapshot } from "../helpers.js";
-import { SMALL, talk } from "../tree/summaries-helpers.js";
+import { SMALL, talk } from "../chat/summaries-helpers.js";
 
 /** A chain with history: the prompt it sent each run is kept in `sent`, as [type, text] pairs. */
 function chainFor(chats: UserChats, responses: string[]) {

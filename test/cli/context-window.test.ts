@@ -1,7 +1,7 @@
 // ctxloom context and summarize --context-window (issue 22, item 3): a model the catalog does
 // not know, or one served with a smaller window, gets its window from the command line.
 import { beforeAll, describe, expect, it } from "vitest";
-import { Loom } from "../../src/tree/loom.js";
+import { Loom } from "../../src/chat/loom.js";
 import { memoryStore } from "../../src/store/memory.js";
 import { cli } from "./cli.js";
 

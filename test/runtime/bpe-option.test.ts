@@ -18,7 +18,7 @@ const code = async (promise: Promise<unknown>) => promise.then(() => "resolved",
 
 async function freshLoom() {
   vi.resetModules();
-  return (await import("../../src/tree/loom.js")).Loom;
+  return (await import("../../src/chat/loom.js")).Loom;
 }
 
 /** Opens a chat on gpt-4o (o200k_base) and appends a message: the first exact count loads the counter. */

@@ -10,7 +10,7 @@ import { sqliteStore } from "../../src/sqlite.js";
 import { ENGINES, expectRejectCode, snapshot } from "../helpers.js";
 import { clusterForFile } from "./pg-file.js";
 import { record, tempFolder } from "./sqlite-helpers.js";
-import { SMALL, summaryIds, talk } from "../tree/summaries-helpers.js";
+import { SMALL, summaryIds, talk } from "../chat/summaries-helpers.js";
 
 const file = tempFolder("keys");
 const postgres = clusterForFile();

@@ -2,7 +2,7 @@
 // metadata, kept across a reopen; the list paged by activity; and a redaction, with what "gone"
 // means on each: the bytes of the SQLite file and its log, the rows PostgreSQL reads back (the
 // old row versions are VACUUM's, the operator's). The memory store and Durable Objects are
-// tested in test/tree/chat-products.test.ts and test/runtime/durable-object-products.test.ts.
+// tested in test/chat/chat-products.test.ts and test/runtime/durable-object-products.test.ts.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -2,7 +2,7 @@
 // metadata, a list paged by last activity, appends under a given message, and redaction.
 import { expect, it } from "vitest";
 import { Loom, memoryStore, type Chat, type ChatSummary, type Summarizer } from "../../src/index.js";
-import { REDACTED } from "../../src/tree/redact.js";
+import { REDACTED } from "../../src/chat/redact.js";
 import { converse, expectRejectCode, forEachEngine, setup, snapshot } from "../helpers.js";
 import { SMALL, talk } from "./summaries-helpers.js";
 

@@ -227,7 +227,6 @@ export class Chat extends ChatView {
     });
   }
 
-
   /**
    * Brings the chat up to date with the store: messages other Looms (processes, servers)
    * appended, and the stored head and title. Returns the number of messages it added.

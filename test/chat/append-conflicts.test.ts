@@ -4,7 +4,7 @@
 // with a store that answers at once and one that answers later.
 import { describe, expect, it } from "vitest";
 import { Loom, memoryStore, type Chat, type Store } from "../../src/index.js";
-import { MAX_CONFLICTS } from "../../src/tree/conditional-append.js";
+import { MAX_CONFLICTS } from "../../src/chat/conditional-append.js";
 import { forEachEngine, snapshot } from "../helpers.js";
 import { SMALL, talk } from "./summaries-helpers.js";
 

@@ -1,53 +1,30 @@
 // ctxloom/cloudflare for real: the Durable Object store in workerd (through miniflare), with
 // SQLite-backed objects, concurrent requests from many Worker invocations, and persistence
 // across a restart of the runtime.
-import { build } from "esbuild";
-import { Miniflare } from "miniflare";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import type { Miniflare } from "miniflare";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { durableObjectStore } from "../../src/cloudflare.js";
 import { expectedCodes } from "../store/contract-cases.js";
 import { expectedTexts } from "../store/texts-spec.js";
 import { textsSpec, trickyText } from "../store/tricky-texts.js";
+import { bundleWorker, workerdRuntime } from "./do-runtime.js";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
 let code: string;
 const persist = mkdtempSync(join(tmpdir(), "ctxloom-do-"));
 
 beforeAll(async () => {
-  const out = await build({
-    entryPoints: [join(root, "test/runtime/do-worker.ts")],
-    bundle: true, format: "esm", platform: "browser", target: "es2022", write: false, logLevel: "silent",
-    conditions: ["workerd", "worker", "browser"],
-    external: ["cloudflare:workers"],
-    plugins: [{
-      name: "core-module",
-      setup(b) {
-        // The workerd entry imports the core and the token counter as modules, as wrangler hands them over.
-        b.onResolve({ filter: /\.wasm$/ }, (args) => ({ path: `./${args.path.split("/").pop()}`, external: true }));
-      },
-    }],
-  });
-  code = out.outputFiles[0]!.text;
+  code = await bundleWorker("test/runtime/do-worker.ts");
 }, 120_000);
 
 afterAll(() => rmSync(persist, { recursive: true, force: true }));
 
 function runtime(): Miniflare {
-  return new Miniflare({
-    compatibilityDate: "2025-09-01",
-    modulesRoot: root,
-    modules: [
-      { type: "ESModule", path: join(root, "worker.js"), contents: code },
-      { type: "CompiledWasm", path: join(root, "ctxloom.wasm"), contents: readFileSync(join(root, "build/ctxloom.wasm")) },
-      { type: "CompiledWasm", path: join(root, "ctxloom-bpe.wasm"), contents: readFileSync(join(root, "build/ctxloom-bpe.wasm")) },
-    ],
-    durableObjects: { CHATS: { className: "UserChatsObject", useSQLite: true }, KV_CHATS: { className: "KeyValueObject", useSQLite: false } },
-    durableObjectsPersist: persist,
+  return workerdRuntime(code, persist, {
+    CHATS: { className: "UserChatsObject", useSQLite: true }, KV_CHATS: { className: "KeyValueObject", useSQLite: false },
   });
 }
 

@@ -1,0 +1,121 @@
+// Durable Object store: how long a chat of n messages takes to open cold in workerd (through
+// miniflare: the runtime restarted, the object constructed and its Loom open, then the chat
+// opened and its context built), the isolate's heap it holds then, and the object's database
+// size. Texts are the real OASST messages (bench/corpus.ts), taken in turn. A request that
+// workerd never answers (its isolate reset, past its memory) ends the run with an error.
+// Alone: node --import ./bench/ts-loader.mjs bench/durable-object.bench.ts [--smoke]
+// (CTXLOOM_DO_SIZES=10000,50000 for other sizes)
+import type { Miniflare } from "miniflare";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { WebSocket } from "undici";
+import { bundleWorker, workerdRuntime } from "../test/runtime/do-runtime.js";
+import { corpus } from "./corpus.js";
+import type { SuiteReport } from "./report.js";
+
+const INSPECTOR = 9347;
+/** Messages a fill request appends. */
+const FILL = 10_000;
+
+const call = async (mf: Miniflare, body: object) => {
+  const r = await mf.dispatchFetch("http://localhost/?user=u", { method: "POST", body: JSON.stringify(body) });
+  if (!r.ok) throw new Error(`${JSON.stringify(body).slice(0, 40)}: ${r.status} ${await r.text()}`);
+  return (await r.json()) as Record<string, number>;
+};
+
+/** The user worker's heap after a collection (workerd's inspector answers while a request runs: `poke` sends one). */
+async function heap(poke: () => Promise<unknown>): Promise<{ usedSize: number; backingStorageSize: number }> {
+  const list = (await (await fetch(`http://127.0.0.1:${INSPECTOR}/json/list`)).json()) as { id: string; webSocketDebuggerUrl: string }[];
+  const ws = new WebSocket(list.find((t) => t.id === "core:user:")!.webSocketDebuggerUrl);
+  await new Promise((resolve) => ws.addEventListener("open", resolve));
+  const answers = new Map<number, (result: unknown) => void>();
+  ws.addEventListener("message", (e) => {
+    const m = JSON.parse(String(e.data)) as { id?: number; result?: unknown };
+    if (m.id !== undefined) answers.get(m.id)?.(m.result);
+  });
+  const send = async (id: number, method: string) => {
+    let result: unknown;
+    const answered = new Promise<void>((resolve) => answers.set(id, (r) => resolve(void (result = r))));
+    ws.send(JSON.stringify({ id, method }));
+    // Requests until one ran while the inspector took the message (a fast one may end before it does).
+    for (let done = false; !done; ) {
+      await poke();
+      done = await Promise.race([answered.then(() => true), new Promise<boolean>((resolve) => setTimeout(resolve, 50, false))]);
+    }
+    return result;
+  };
+  await send(1, "HeapProfiler.collectGarbage");
+  const usage = (await send(2, "Runtime.getHeapUsage")) as { usedSize: number; backingStorageSize: number };
+  ws.close();
+  return usage;
+}
+
+const mb = (bytes: number) => +(bytes / 2 ** 20).toFixed(1);
+
+export async function runDurableObjectSuite({ smoke = false }: { smoke?: boolean } = {}): Promise<SuiteReport> {
+  const asked = process.env.CTXLOOM_DO_SIZES?.split(",").map(Number);
+  const sizes = asked ?? (smoke ? [1000] : [10_000, 25_000, 50_000, 100_000, 200_000]);
+  const code = await bundleWorker("bench/do-open-worker.ts");
+  const runtime = (persist: string) => workerdRuntime(code, persist, { CHATS: { className: "BenchChats", useSQLite: true } }, { inspectorPort: INSPECTOR });
+  const texts = corpus();
+  const rows: Record<string, string | number>[] = [];
+  for (const n of sizes) {
+    const persist = mkdtempSync(join(tmpdir(), "ctxloom-do-bench-"));
+    try {
+      console.error(`durable-object: ${n} messages`);
+      let mf = runtime(persist);
+      let filled: Record<string, number> = {};
+      for (let from = 0; from < n; from += FILL) filled = await call(mf, { op: "fill", chat: "c", from, to: Math.min(n, from + FILL), texts });
+      await mf.dispose();
+      mf = runtime(persist); // cold: a new runtime, the object constructed by the first request
+      const t0 = performance.now();
+      await call(mf, { op: "ping" });
+      const ping = performance.now() - t0;
+      const before = await heap(() => call(mf, { op: "ping" }));
+      const t1 = performance.now();
+      const opened = await call(mf, { op: "open", chat: "c" });
+      const open = performance.now() - t1;
+      const after = await heap(() => call(mf, { op: "ping" }));
+      await mf.dispose();
+      if (opened.messages !== n) throw new Error(`opened ${opened.messages} messages of ${n}`);
+      rows.push({
+        messages: n,
+        "database MB": mb(filled.databaseSize!),
+        "bytes a message": Math.round(filled.databaseSize! / n),
+        "first request (object + Loom) ms": Math.round(ping),
+        "open + build ms": Math.round(open),
+        "heap held MB": mb(after.usedSize - before.usedSize),
+        "array buffers held MB": mb(after.backingStorageSize - before.backingStorageSize),
+        "isolate after MB": mb(after.usedSize + after.backingStorageSize),
+      });
+    } finally {
+      rmSync(persist, { recursive: true, force: true });
+    }
+  }
+  const within = rows.filter((r) => (r["open + build ms"] as number) <= 1000 && (r["isolate after MB"] as number) <= 128);
+  const largest = within.length > 0 ? (within[within.length - 1]!.messages as number) : 0;
+  const headers = Object.keys(rows[0]!);
+  return {
+    name: "durable-object",
+    tables: [{ title: "A chat of n messages opened cold in a Durable Object (workerd via miniflare)", rows }],
+    goals: [{
+      goal: "the largest chat measured that opens (and builds) within 1 s and 128 MB",
+      target: ">= 100,000 messages",
+      measured: `${largest.toLocaleString("en-US")} messages`,
+      pass: largest >= 100_000,
+    }],
+    markdown: [
+      `| ${headers.join(" | ")} |`,
+      `|${headers.map(() => "---:").join("|")}|`,
+      ...rows.map((r) => `| ${headers.map((h) => (typeof r[h] === "number" ? r[h].toLocaleString("en-US") : r[h])).join(" | ")} |`),
+    ].join("\n"),
+  };
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const report = await runDurableObjectSuite({ smoke: process.argv.includes("--smoke") });
+  console.table(report.tables[0]!.rows);
+  console.log(`\n${report.markdown}`);
+}

@@ -16,6 +16,10 @@
  * `message_count` is the chat's next message id: the conditional append bumps it in the
  * same statement that inserts the row, so two writers can never take the same id.
  */
+import type { Pool } from "pg";
+import { CtxloomError } from "../errors.js";
+import { checkin, checkout } from "./postgres-append.js";
+
 export const SCHEMA_VERSION = 3;
 
 export function migrations(p: string): string[][] {
@@ -91,3 +95,34 @@ export function migrations(p: string): string[][] {
 
 const escaped = (...columns: string[]) => columns.map((c) => `${c} = replace(${c}, chr(1), chr(1) || '1')`).join(", ");
 const holdingSoh = (...columns: string[]) => columns.map((c) => `strpos(${c}, chr(1)) > 0`).join(" OR ");
+
+/** Creates or migrates the tables of prefix `p`, one version a transaction, under an advisory lock (instances starting together migrate once). */
+export async function migrate(pool: Pool, prefix: string): Promise<void> {
+  const client = await checkout(pool);
+  try {
+    // Instances starting together migrate one at a time.
+    await client.query("SELECT pg_advisory_lock(hashtext($1))", [`${prefix}migrate`]);
+    await client.query(`CREATE TABLE IF NOT EXISTS ${prefix}schema (version integer NOT NULL)`);
+    const row = (await client.query(`SELECT version FROM ${prefix}schema`)).rows[0] as { version: number } | undefined;
+    const version = row?.version ?? 0;
+    if (version > SCHEMA_VERSION) {
+      throw new CtxloomError(
+        "STORE_CORRUPT",
+        `The database's ctxloom tables (${prefix}*) are at schema version ${version}, newer than this release's ${SCHEMA_VERSION}; upgrade ctxloom.`,
+      );
+    }
+    const steps = migrations(prefix);
+    for (let v = version; v < SCHEMA_VERSION; v++) {
+      await client.query("BEGIN");
+      for (const statement of steps[v]!) await client.query(statement);
+      await client.query(row || v > version ? `UPDATE ${prefix}schema SET version = $1` : `INSERT INTO ${prefix}schema (version) VALUES ($1)`, [v + 1]);
+      await client.query("COMMIT");
+    }
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw error;
+  } finally {
+    await client.query("SELECT pg_advisory_unlock(hashtext($1))", [`${prefix}migrate`]).catch(() => undefined);
+    checkin(client);
+  }
+}

@@ -8,7 +8,7 @@ import {
 } from "./checks.js";
 import { redactRows } from "./postgres-redact.js";
 import { appendRow, checkin, checkout } from "./postgres-append.js";
-import { SCHEMA_VERSION, migrations } from "./postgres-schema.js";
+import { migrate } from "./postgres-schema.js";
 import { PG_TEXT, fromText, toText } from "./postgres-rows.js";
 import { postgresStatements, type Statement, type Statements } from "./postgres-sql.js";
 import { chatRecord, chatValues, messagesOf, messageValues, type ChatRow } from "./sql-rows.js";
@@ -267,36 +267,6 @@ export function postgresStore(target: string | Pool, options?: PostgresStoreOpti
     },
   };
   return store;
-}
-
-async function migrate(pool: Pool, prefix: string): Promise<void> {
-  const client = await checkout(pool);
-  try {
-    // Instances starting together migrate one at a time.
-    await client.query("SELECT pg_advisory_lock(hashtext($1))", [`${prefix}migrate`]);
-    await client.query(`CREATE TABLE IF NOT EXISTS ${prefix}schema (version integer NOT NULL)`);
-    const row = (await client.query(`SELECT version FROM ${prefix}schema`)).rows[0] as { version: number } | undefined;
-    const version = row?.version ?? 0;
-    if (version > SCHEMA_VERSION) {
-      throw new CtxloomError(
-        "STORE_CORRUPT",
-        `The database's ctxloom tables (${prefix}*) are at schema version ${version}, newer than this release's ${SCHEMA_VERSION}; upgrade ctxloom.`,
-      );
-    }
-    const steps = migrations(prefix);
-    for (let v = version; v < SCHEMA_VERSION; v++) {
-      await client.query("BEGIN");
-      for (const statement of steps[v]!) await client.query(statement);
-      await client.query(row || v > version ? `UPDATE ${prefix}schema SET version = $1` : `INSERT INTO ${prefix}schema (version) VALUES ($1)`, [v + 1]);
-      await client.query("COMMIT");
-    }
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => undefined);
-    throw error;
-  } finally {
-    await client.query("SELECT pg_advisory_unlock(hashtext($1))", [`${prefix}migrate`]).catch(() => undefined);
-    checkin(client);
-  }
 }
 
 async function loadPg(): Promise<typeof import("pg")> {

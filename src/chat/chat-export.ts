@@ -1,5 +1,6 @@
 import { checkPresentation } from "../summary/present.js";
 import { checkSummaryOptions } from "../summary/policy.js";
+import { checkToolResultLevel } from "../context/tool-result.js";
 import { CtxloomError, checkKeys, describe } from "../errors.js";
 import type { Message } from "../message.js";
 import { checkSplit } from "../models/budget.js";
@@ -74,6 +75,8 @@ export function checkExport(value: unknown): CheckedExport {
     const summarize = checkSummaryOptions(o.summarize, "chat.options.summarize");
     if (summarize !== undefined) options.summarize = summarize;
     if (o.summaryPresentation !== undefined) options.summaryPresentation = checkPresentation(o.summaryPresentation, "chat.options.summaryPresentation");
+    const toolResults = checkToolResultLevel(o.toolResults, "chat.options.toolResults");
+    if (toolResults !== undefined) options.toolResults = toolResults;
     if (o.source !== undefined) options.source = checkSource(o.source);
   } catch (error) {
     throw fail(`its chat.options are malformed: ${(error as Error).message}`);

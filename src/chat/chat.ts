@@ -2,7 +2,6 @@ import type { BuildOptions, ContextWindowFor } from "../context/build.js";
 import { CANCELLED_RESULT, checkFreshCallIds, checkNoOpenCalls, checkToolResult, openCalls } from "../context/tool-units.js";
 import { CtxloomError } from "../errors.js";
 import { checkContent, checkMessageInput, type CheckedInput, type Message, type MessageInput } from "../message.js";
-import { withText } from "../parts.js";
 import { budgetFor } from "../models/budget.js";
 import type { ModelProfile } from "../models/profiles.js";
 import type { ChatOptions, ChatRecord } from "../store/types.js";
@@ -16,8 +15,9 @@ import { appendKey, type AppendOptions } from "./append-key.js";
 import { chatRecall } from "../recall/chat-recall.js";
 import { ChatContexts } from "./chat-context.js";
 import { redactMessage } from "./redact.js";
-import { cutToolResult, type ToolResultPolicy } from "../context/tool-result.js";
-import { REPLY_PRIMING, messageTokens } from "../tokens/chat.js";
+import type { ToolResultPolicy } from "../context/tool-result.js";
+import { messageTokens } from "../tokens/chat.js";
+import { appendToolResults, chatToolResults, fitToolResult } from "./tool-result-fit.js";
 import type { ChatRecallOptions, RecalledMessage } from "../recall/scope.js";
 
 export type { ChatStats } from "./stats.js";
@@ -42,6 +42,8 @@ export class Chat extends ChatView {
   protected readonly sync: ChatSync;
   /** What one request may hold: a message costing more (with the reply priming) is refused, or a tool result cut. */
   readonly #appendLimit: number;
+  /** How its tool results too large are cut (its own policy, else the Loom's); null: refused. */
+  readonly #toolResults: ToolResultPolicy | null;
   #retiring: Promise<void> | null = null;
   /** Its context builds (with their summaries and the last one's usage). */
   readonly #contexts: ChatContexts;
@@ -60,6 +62,7 @@ export class Chat extends ChatView {
     const appendLimit = budget.effective - budget.reserve;
     this.sync = new ChatSync(ctx, record, nodes, counter, appendLimit, profile, () => open.woke(this));
     this.#appendLimit = appendLimit;
+    this.#toolResults = chatToolResults(record, ctx.toolResults ?? null);
     this.#ctx = ctx;
     this.#options = options;
     this.#profile = profile;
@@ -70,9 +73,10 @@ export class Chat extends ChatView {
   /**
    * Appends a message after the head and moves the head to it. O(1) plus counting its tokens.
    * While tool calls above the head have no result, only tool results may be appended.
-   * With `Loom.open({ toolResults: { truncate } })`, a tool result too large to be sent with
-   * its call and the newest user turn (or past the policy's `maxTokens`) is cut to its head and tail around a marker
-   * giving the tokens left out and the original count; the message returned holds the cut text.
+   * With `toolResults: { truncate }` in force (the append's, else the chat's `create({ toolResults })`,
+   * else the Loom's), a tool result too large to be sent with its call and the newest user turn
+   * (or past the policy's `maxTokens`) is cut to its head and tail around a marker giving the
+   * tokens left out and the original count; the message returned holds the cut text.
    * With `{ key }`, an append the chat holds under that key already returns that message; with
    * `{ parent }`, the message goes under that one instead of the head (see AppendOptions).
    * @throws INVALID_ROLE, INVALID_CONTENT, INVALID_PRIORITY, INVALID_TOOL_CALL, INVALID_ARGUMENT,
@@ -82,13 +86,14 @@ export class Chat extends ChatView {
     return this.#run(() => {
       const m = checkMessageInput(input);
       const key = appendKey(options);
+      const policy = appendToolResults(options?.toolResults, this.#toolResults);
       const parent = options?.parent === undefined ? undefined : options.parent === null ? -1 : this.#target(options.parent);
-      if (key === undefined) return this.#appendChecked(m, (input as MessageInput).priority, undefined, parent);
-      return this.sync.keyed(key, m, () => this.#appendChecked(m, (input as MessageInput).priority, key, parent));
+      if (key === undefined) return this.#appendChecked(m, (input as MessageInput).priority, policy, undefined, parent);
+      return this.sync.keyed(key, m, () => this.#appendChecked(m, (input as MessageInput).priority, policy, key, parent));
     });
   }
 
-  #appendChecked(m: CheckedInput, given: MessageInput["priority"], key?: string, parent?: number): Message | Promise<Message> {
+  #appendChecked(m: CheckedInput, given: MessageInput["priority"], policy: ToolResultPolicy | null, key?: string, parent?: number): Message | Promise<Message> {
     const nodes = this.nodes();
     const head = parent ?? this.sync.head;
     const unit = head < 0 ? null : nodes.unitAt(head);
@@ -98,30 +103,19 @@ export class Chat extends ChatView {
       const result = checkToolResult(unit, m.toolCallId!, given);
       m.priority = result.priority;
       unitEnd = result.completes;
-      if (this.#ctx.toolResults) {
-        const cut = this.#fitToolResult(m, this.#ctx.toolResults);
-        if (m.parts && cut !== m.content) m.parts = withText(m.parts, cut); // images kept, the text cut
-        m.content = cut;
+      if (policy) {
+        const system = this.sync.record.system;
+        const slice = system ? budgetFor(this.#profile, { split: this.#options.budget }).system : 0;
+        fitToolResult(m, policy, {
+          counter: this.#counter, appendLimit: this.#appendLimit, unitTokens: nodes.unitTokens(head),
+          systemTokens: system ? Math.min(slice, messageTokens(this.#counter, { role: "system", content: system })) : 0,
+        });
       }
     } else {
       checkNoOpenCalls(unit, m.role);
       if (m.toolCalls) checkFreshCallIds(m.toolCalls, (callId) => nodes.callIdUsed(head, callId));
     }
     return this.sync.add(head, m, unitEnd, key);
-  }
-
-  /**
-   * A tool result's content cut to the Loom's policy and to what leaves its unit room in a
-   * request: the call message, the results before it, the newest user turn and the system
-   * prompt are sent with it (the text itself when it fits).
-   */
-  #fitToolResult(m: CheckedInput, policy: ToolResultPolicy): string {
-    const system = this.sync.record.system;
-    const budget = budgetFor(this.#profile, { split: this.#options.budget });
-    const reserved = this.nodes().unitTokens(this.sync.head) + (system ? Math.min(budget.system, messageTokens(this.#counter, { role: "system", content: system })) : 0);
-    const limit = Math.min(policy.maxTokens, this.#appendLimit - REPLY_PRIMING - reserved);
-    const fields = messageTokens(this.#counter, { ...m, content: "" });
-    return cutToolResult(m.content, Math.max(1, limit - fields), this.#counter, policy.keep);
   }
 
   /**
@@ -135,7 +129,7 @@ export class Chat extends ChatView {
       const open = openCalls(head < 0 ? null : this.nodes().unitAt(head));
       const out: Message[] = [];
       for (const call of open) {
-        out.push(await this.#appendChecked({ role: "tool", content: CANCELLED_RESULT, priority: "normal", toolCallId: call.id }, undefined));
+        out.push(await this.#appendChecked({ role: "tool", content: CANCELLED_RESULT, priority: "normal", toolCallId: call.id }, undefined, this.#toolResults));
       }
       return out;
     });

@@ -57,7 +57,8 @@ export interface LoomOptions extends EngineOptions {
   /**
    * Tool results: `{ truncate: true }` (or `{ truncate: { maxTokens, keep } }`) cuts a tool
    * result too large for the chat's window (or past `maxTokens`) to its head and tail around
-   * a marker, instead of refusing it with MESSAGE_TOO_LARGE. Default off.
+   * a marker, instead of refusing it with MESSAGE_TOO_LARGE. Default off. A chat's
+   * (`create({ toolResults })`) or an append's (`append(message, { toolResults })`) wins.
    */
   toolResults?: ToolResultOptions;
   /**

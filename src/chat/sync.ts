@@ -27,7 +27,7 @@ export interface LoomContext {
   readonly summaries: LoomSummaries;
   /** The Loom's recall (embedder, embedding queue, indexes); null when opened with `recall: false`. */
   readonly recall: RecallHub | null;
-  /** How tool results too large are cut (`Loom.open({ toolResults })`); null or absent: refused. */
+  /** How tool results too large are cut (`Loom.open({ toolResults })`; a chat's or an append's wins); null or absent: refused. */
   readonly toolResults?: ToolResultPolicy | null;
 }
 

@@ -13,6 +13,7 @@ import {
   chatExists, checkChatId, checkMetadata, checkNewChatId, newChatId, pageFrom, pageOf, summaryOf, unknownChat, type ChatListPage, type ListChatsOptions,
 } from "./chat-list.js";
 import { checkChatSummaries, type ChatSummaryGroup } from "../summary/settings.js";
+import { checkToolResultLevel, type ToolResultOptions } from "../context/tool-result.js";
 
 /** Options of `chats.create()`. */
 export interface CreateChatOptions {
@@ -38,9 +39,11 @@ export interface CreateChatOptions {
    * ("system" or "tool") defaults to the Loom's, else "system".
    */
   summaries?: boolean | ChatSummaryGroup;
+  /** Tool results too large, for this chat, kept with it: `{ truncate }` as at Loom.open, winning over the Loom's. */
+  toolResults?: ToolResultOptions;
 }
 
-const CREATE_KEYS = ["id", "metadata", "title", "model", "system", "budget", "historyLimits", "summaries"] as const;
+const CREATE_KEYS = ["id", "metadata", "title", "model", "system", "budget", "historyLimits", "summaries", "toolResults"] as const;
 
 /** The Loom's open chats: a chat loading or loaded, by `openKey(userId, chatId)`, least recently used first. */
 export interface ChatCache {
@@ -94,6 +97,8 @@ export class UserChats {
     // Kept with the chat: its summaries' tokens are counted as this presentation sends them.
     const presentation = summaries.summaryPresentation ?? this.#ctx.summaries.summaryPresentation;
     if (presentation !== undefined) settings.summaryPresentation = presentation;
+    const toolResults = checkToolResultLevel(o.toolResults, "create(options).toolResults");
+    if (toolResults !== undefined) settings.toolResults = toolResults;
     const { profile, counter } = await this.#ctx.prepare(o.model ?? "gpt-4o");
     if (typeof o.model === "object" && !isLanguageModel(o.model)) {
       const { counter: own, ...stored } = profile;

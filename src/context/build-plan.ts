@@ -38,6 +38,13 @@ export interface BuildPlan {
 export function planBuild(source: ContextSource, options: BuildOptions | undefined): BuildPlan {
   const o = checkOptions<BuildOptions>(options, "buildContext(options)");
   if ("recall" in o) throw new CtxloomError("INVALID_ARGUMENT", "recall needs a chat and its Loom's embeddings: use chat.buildContext({ recall }).");
+  if ("toolResults" in o) {
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      "buildContext(options) has no option \"toolResults\": a tool result is cut when it is appended, not when a context is built. " +
+        "Set it at Loom.open({ toolResults }), create({ toolResults }) or append(message, { toolResults }).",
+    );
+  }
   checkKeys(o, BUILD_KEYS, "buildContext(options)");
   const system = text(o.system, "system") ?? source.system ?? "";
   const memory = text(o.memory, "memory") ?? "";

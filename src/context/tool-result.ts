@@ -10,7 +10,7 @@ import { graphemeStart, headEnd, measureOf, measuredIndex, tokensOf, truncateToT
 /** Which ends of a tool result are kept when it is cut: both (default), only the start, or only the end. */
 export type ToolResultKeep = "head-tail" | "head" | "tail";
 
-/** The truncation policy of `Loom.open({ toolResults: { truncate } })`. */
+/** The truncation policy of `toolResults: { truncate }` (at `Loom.open`, `create` or `append`). */
 export interface ToolResultTruncation {
   /**
    * The most tokens a tool result message may cost (the chat's count, as `message.tokens`);
@@ -21,9 +21,16 @@ export interface ToolResultTruncation {
   keep?: ToolResultKeep;
 }
 
-/** The options of `Loom.open({ toolResults })`. */
+/**
+ * How tool results too large are handled: the same keys at `Loom.open({ toolResults })` (every
+ * chat), `create({ toolResults })` (one chat, kept with it) and `append(message, { toolResults })`
+ * (one append). The nearest level that sets `truncate` wins.
+ */
 export interface ToolResultOptions {
-  /** Cut a tool result that is too large instead of refusing it: true for the defaults, or a policy. Default off. */
+  /**
+   * Cut a tool result that is too large instead of refusing it: true for the defaults, or a
+   * policy; false refuses it (MESSAGE_TOO_LARGE). Left out: the level above's (the Loom's default: off).
+   */
   truncate?: boolean | ToolResultTruncation;
 }
 
@@ -35,15 +42,46 @@ export const MIN_TOOL_RESULT_TOKENS = 16;
 
 const KEEPS: readonly ToolResultKeep[] = ["head-tail", "head", "tail"];
 
-/** Checks `toolResults` and returns the policy in force, or null when truncation is off. @throws INVALID_ARGUMENT */
-export function checkToolResultOptions(value: unknown): ToolResultPolicy | null {
-  const o = checkOptions<ToolResultOptions>(value, "toolResults", ["truncate"]);
-  const t = o.truncate;
-  if (t === undefined || t === false) return null;
+/** Checks the Loom's `toolResults` and returns the policy in force, or null when truncation is off. @throws INVALID_ARGUMENT */
+export function checkToolResultOptions(value: unknown, what = "toolResults"): ToolResultPolicy | null {
+  const o = checkOptions<ToolResultOptions>(value, what, ["truncate"]);
+  return o.truncate === undefined ? null : policyOf(o.truncate, `${what}.truncate`);
+}
+
+/**
+ * Checks `toolResults` at a chat (`create`) or an append: a copy of what it sets, to keep,
+ * or undefined when it sets nothing (`truncate` left out: the level above's policy stays).
+ * @throws INVALID_ARGUMENT
+ */
+export function checkToolResultLevel(value: unknown, what: string): Required<ToolResultOptions> | undefined {
+  const t = checkOptions<ToolResultOptions>(value, what, ["truncate"]).truncate;
+  if (t === undefined) return undefined;
+  policyOf(t, `${what}.truncate`);
+  if (typeof t === "boolean") return { truncate: t };
+  const copy: ToolResultTruncation = {};
+  if (t.maxTokens !== undefined) copy.maxTokens = t.maxTokens;
+  if (t.keep !== undefined) copy.keep = t.keep;
+  return { truncate: copy };
+}
+
+/**
+ * The policy in force at a level: that level's (checked options, as checkToolResultLevel
+ * returns them) when it sets one, else the level above's.
+ */
+export function toolResultPolicy(level: ToolResultOptions | undefined, above: ToolResultPolicy | null): ToolResultPolicy | null {
+  return level?.truncate === undefined ? above : policyOf(level.truncate, "toolResults.truncate");
+}
+
+/** `truncate` as a policy (null: off). @throws INVALID_ARGUMENT */
+function policyOf(t: unknown, what: string): ToolResultPolicy | null {
+  if (t === false) return null;
   if (t === true) return { maxTokens: MAX_TOKENS, keep: "head-tail" };
-  const p = checkOptions<ToolResultTruncation>(t, "toolResults.truncate", ["maxTokens", "keep"]);
-  const maxTokens = p.maxTokens === undefined ? MAX_TOKENS : checkInteger(p.maxTokens, "toolResults.truncate.maxTokens", MIN_TOOL_RESULT_TOKENS, MAX_TOKENS);
-  return { maxTokens, keep: checkKeep(p.keep ?? "head-tail", "toolResults.truncate.keep") };
+  if (t === null || typeof t !== "object" || Array.isArray(t)) {
+    throw new CtxloomError("INVALID_ARGUMENT", `${what} must be true, false or { maxTokens, keep }; got ${describe(t)}.`);
+  }
+  const p = checkOptions<ToolResultTruncation>(t, what, ["maxTokens", "keep"]);
+  const maxTokens = p.maxTokens === undefined ? MAX_TOKENS : checkInteger(p.maxTokens, `${what}.maxTokens`, MIN_TOOL_RESULT_TOKENS, MAX_TOKENS);
+  return { maxTokens, keep: checkKeep(p.keep ?? "head-tail", `${what}.keep`) };
 }
 
 function checkKeep(keep: unknown, what = "keep"): ToolResultKeep {

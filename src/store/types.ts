@@ -28,6 +28,11 @@ export interface ChatOptions {
   /** How this chat's summaries are sent: "system" or "tool" (`create({ summaries: { presentation } })`). */
   summaryPresentation?: "system" | "tool";
   /**
+   * How this chat cuts tool results too large (`create({ toolResults })`), kept as given:
+   * wins over the Loom's; `truncate: false` refuses them.
+   */
+  toolResults?: { truncate: boolean | { maxTokens?: number; keep?: "head-tail" | "head" | "tail" } };
+  /**
    * The conversation an import made this chat from: the export's format and its id for it
    * (a fingerprint of its messages when it has none). `ctxloom import` finds chats by it, so
    * that importing the same export again updates them instead of making copies.

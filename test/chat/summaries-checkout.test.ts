@@ -166,8 +166,10 @@ async function apply(chat: Chat, o: Op, step: number, seen: { hiding: number }):
       }
     }
   } catch (error) {
+    // Refusals both engines must give alike: a build too large, and an append under a checked
+    // out assistant message whose tool calls have no result on this branch.
     const code = (error as { code?: string }).code;
-    if (code !== "MESSAGE_TOO_LARGE") throw error;
+    if (code !== "MESSAGE_TOO_LARGE" && code !== "OPEN_TOOL_CALLS") throw error;
     return { error: code };
   }
 }

@@ -174,3 +174,22 @@ export function dropHandle(desc: usize, entryBytes: usize, handle: i32): void {
   store<i32>(entryOf(desc, entryBytes, handle), load<i32>(desc + T_FREE));
   store<i32>(desc + T_FREE, handle);
 }
+
+/**
+ * The block of a growable buffer, with room for at least `bytes`. `slot` is the buffer's 8 bytes
+ * of static data (its block's address, then log2 of its size); a block too small is replaced
+ * by one a power of two large (at least 1 KiB) and freed. 0 when memory cannot grow.
+ */
+export function bufferOf(slot: usize, bytes: usize): usize {
+  const ptr = load<usize>(slot);
+  const log2 = load<i32>(slot, 4);
+  if (ptr != 0 && bytes <= (<usize>1 << log2)) return ptr;
+  let k = max(log2, 10);
+  while ((<usize>1 << k) < bytes) k++;
+  const next = allocRaw(k);
+  if (next == 0) return 0;
+  if (ptr != 0) freeRaw(ptr, log2);
+  store<usize>(slot, next);
+  store<i32>(slot, k, 4);
+  return next;
+}

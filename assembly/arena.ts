@@ -48,7 +48,7 @@
 // (a call per field would cost more than the read): scripts/build-wasm.mjs generates
 // src/engine/layout.ts from the constants below (see assembly/layout.ts).
 
-import { allocRaw, freeRaw, allocUnits, freeUnits, reuseUnits, reusedClass, extendTop, takeHandle, dropHandle, entryOf } from "./alloc";
+import { allocRaw, freeRaw, bufferOf, allocUnits, freeUnits, reuseUnits, reusedClass, extendTop, takeHandle, dropHandle, entryOf } from "./alloc";
 
 export const NODE_BYTES: usize = 44;
 export const COL_PARENT: usize = 0;
@@ -278,21 +278,11 @@ export function append(tree: i32, parent: i32, tokens: i32, role: i32, priority:
 
 // The output buffer: walks and listings write ids here; JS reads them through its
 // Int32Array view. One buffer, grown by doubling, reused by every call.
-let out: usize = 0;
-let outLog2: i32 = 0;
+const out = memory.data(8, 8); // (see bufferOf)
 
 /** Makes room for `n` ids in the output buffer; returns its address, or 0 when memory cannot grow. */
 export function reserveOut(n: i32): usize {
-  const bytes = <usize>max(n, 1) << 2;
-  if (out != 0 && bytes <= (<usize>1 << outLog2)) return out;
-  let k = max(outLog2, 10);
-  while ((<usize>1 << k) < bytes) k++;
-  const next = allocRaw(k);
-  if (next == 0) return 0;
-  if (out != 0) freeRaw(out, outLog2);
-  out = next;
-  outLog2 = k;
-  return out;
+  return bufferOf(out, <usize>max(n, 1) << 2);
 }
 
 /** Resets the count of visited nodes. O(1). */

@@ -19,7 +19,7 @@ import {
   ROLE_SHIFT, PRIORITY_SHIFT, FLAGS_SHIFT, ROLE_TOOL, FLAG_TOOL_CALLS, FLAG_UNIT_END, FLAG_SUMMARY,
   DEPTH_MASK, USER_COVERED,
 } from "./arena";
-import { sortByDepth } from "./depth-sort";
+import { MAX_RUNS, sortRuns } from "./depth-sort";
 
 // The last selection's figures, read by JS (24 bytes, 8-aligned):
 //   +-------+------------+---------+-----+-------------------+
@@ -145,6 +145,15 @@ const INCOMPLETE: i32 = 2;
 let out: usize = 0;
 let count: i32 = 0;
 
+// Where each run of kept ids starts in `out` (each run is newest first: see sortRuns).
+const runStarts = memory.data(MAX_RUNS * 4);
+let runs: i32 = 0;
+
+@inline function startRun(): void {
+  store<i32>(runStarts + (<usize>runs << 2), count);
+  runs++;
+}
+
 @inline function keep(x: i32): void {
   store<i32>(out + (<usize>count << 2), x);
   count++;
@@ -231,6 +240,8 @@ export function selectInto(tree: i32, head: i32, budget: i32, maxMessages: i32, 
   // Forced: every complete CRITICAL unit or message of the branch, then the newest user turn.
   let forced: f64 = 0;
   let state = OUTSIDE;
+  runs = 0;
+  startRun();
   for (let x = entry(head, 3); x >= 0; x = next(x, 3)) {
     const m = meta(x);
     visited++;
@@ -243,6 +254,7 @@ export function selectInto(tree: i32, head: i32, budget: i32, maxMessages: i32, 
   }
   if (user >= 0) {
     visited++;
+    startRun();
     if (priorityOf(meta(user)) < 3) {
       forced += <f64>tokensOf(user);
       keep(user);
@@ -273,7 +285,31 @@ export function selectInto(tree: i32, head: i32, budget: i32, maxMessages: i32, 
     const start = x;
     let cut = false;
     passed = 0;
+    startRun();
+    // The usual entries of a chain, in a tight loop: single messages of this level (no tool
+    // call nor result, not the forced user turn) while they fit, outside a covered turn and
+    // with no horizon. The first other entry goes through the general rules below.
+    const chain = turnUser < 0 && minDepth <= 0 && level > 0 ? (level == 1 ? cUp1 : cUp2) : 0;
     while (x >= 0) {
+      if (chain != 0 && state == OUTSIDE) {
+        let n = count;
+        let moved = 0;
+        while (x >= 0) {
+          const m = meta(x);
+          if (priorityOf(m) != level || roleOf(m) == ROLE_TOOL || (flagsOf(m) & FLAG_TOOL_CALLS) || x == user) break;
+          const cost = <i64>tokensOf(x);
+          if (cost > left) break;
+          left -= cost;
+          store<i32>(out + (<usize>n << 2), x);
+          n++;
+          moved++;
+          x = load<i32>(chain + (<usize>x << 2));
+        }
+        count = n;
+        passed += moved;
+        visited += moved;
+        if (x < 0) break;
+      }
       const m = meta(x);
       if (depthOf(x) < minDepth) break;
       visited++;
@@ -313,7 +349,7 @@ export function selectInto(tree: i32, head: i32, budget: i32, maxMessages: i32, 
   countVisited(visited);
 
   // path order, a summary where its run was
-  sortByDepth(out, count, cVdepth, cMeta, turnUser >= 0 ? turnTop : -1, turnBase);
+  sortRuns(out, count, runStarts, runs, cVdepth, cMeta, turnUser >= 0 ? turnTop : -1, turnBase);
   store<i32>(result + R_KEPT_TOKENS, budget - <i32>left);
   store<i32>(result + R_EVICTED, branchLength(head) - carried());
   store<i32>(result, count);

@@ -266,6 +266,37 @@ forEachEngine((kind) => {
       expect(small.leaves(t)).toEqual([n - 1]);
     });
 
+    it("a selection sorts in place when memory is full, and selects what the JS engine does", async () => {
+      const small = await makeEngine("wasm", { maxMemoryMB: 1 });
+      const js = new JsEngine();
+      const a = small.createTree();
+      const b = js.createTree();
+      const N = 6_000;
+      for (let n = 0; n < N; n++) {
+        // A HIGH message now and then: the selection's ids come as several runs to merge.
+        const priority = n % 97 === 0 ? 2 : 1;
+        small.append(a, n - 1, 1 + (n % 5), n % 2 ? 2 : 1, priority, 0);
+        js.append(b, n - 1, 1 + (n % 5), n % 2 ? 2 : 1, priority, 0);
+      }
+      small.walk(a, N - 1, N); // the output buffer, with room for the whole branch
+      // Trees that fill the memory left, down to where not even a new one fits.
+      for (let full = false; !full; ) {
+        try {
+          const filler = small.createTree();
+          for (let n = 0; n < 1_000_000; n++) small.append(filler, n - 1, 1, 1, 1, 0);
+        } catch (err) {
+          expect((err as CtxloomError).code).toBe("OUT_OF_MEMORY");
+          full = /new chat|message 0\b/.test((err as CtxloomError).message);
+        }
+      }
+      const used = small.memoryUsedBytes();
+      for (const budget of [2 ** 30 - 1, 40_000, 1_000]) {
+        const got = small.select(a, N - 1, budget, 0);
+        expect(got).toEqual(js.select(b, N - 1, budget, 0));
+      }
+      expect(small.memoryUsedBytes()).toBe(used); // no scratch could be had: the merge ran in place
+    });
+
     it("OUT_OF_MEMORY through a chat: the append is rejected and the chat unchanged", async () => {
       const loom = await Loom.open({ engine: "wasm", maxMemoryMB: 1 });
       const chat = await loom.user("u").create();

@@ -57,7 +57,7 @@ export function buildChatContext(
     historyLimits: chat.options.historyLimits,
     message: read,
     held: read,
-    sendable: (id) => nodes.sendable(id),
+    sendable: (ids, into, at) => nodes.sendable(ids, into, at),
     summaryPresentation: chat.summaryPresentation,
     criticalCalls: nodes.criticalCalls > 0,
     strictModels: ctx.strictModels === true,

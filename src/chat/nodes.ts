@@ -6,6 +6,7 @@ import type { ToolUnit } from "../context/tool-units.js";
 import { toOpenAI, type OpenAIMessage } from "../context/format.js";
 import { MessageColumns } from "../store/columns.js";
 import { SummaryLedger } from "../summary/ledger.js";
+import { SentCache } from "./sent-cache.js";
 
 /**
  * A chat's messages in memory: the shape and numbers in the engine (one tree), the texts and
@@ -23,6 +24,8 @@ export class ChatNodes {
   /** Assistant messages by the ids of their tool calls (a call id is rarely used twice). */
   #callOwners: Map<string, number | number[]> | null = null;
   #criticalCalls = 0;
+  /** What the last long context sent (made at the first context in the OpenAI format). */
+  #sent: SentCache | null = null;
 
   /**
    * `resident`: the store's own columns (shared); `loaded`: columns a store filled for this
@@ -174,8 +177,13 @@ export class ChatNodes {
     return this.#texts.message(id);
   }
 
+  /** Writes messages `ids` as the OpenAI format sends them into `into` from `at` (see SentCache and `#sendable`). */
+  sendable(ids: Int32Array, into: (OpenAIMessage | null)[], at: number): void {
+    (this.#sent ??= new SentCache()).send(ids, this.#texts, (id) => this.#sendable(id), into, at);
+  }
+
   /** Message `id` as the OpenAI format sends it, read from the columns alone (no engine call, no Message made); null for a summary. */
-  sendable(id: number): OpenAIMessage | null {
+  #sendable(id: number): OpenAIMessage | null {
     const cols = this.#texts;
     if (cols.kindOf(id) === "summary") return null;
     const role = ROLES[cols.roleCodeOf(id)]!;

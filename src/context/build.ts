@@ -186,14 +186,18 @@ export function buildPlanned(source: ContextSource, plan: BuildPlan): ContextWin
   if (system) messages[n++] = { role: "system", content: system };
   if (memory) messages[n++] = { role: "system", content: memory };
   if (sent) {
-    for (const id of sent) {
-      const out = source.sendable!(id);
-      if (out) messages[n++] = out;
-      else {
-        const m = source.message(id); // a summary: the newest one sent is the context's
-        summary = m.content;
-        n = summarized(messages, n, m, source);
-      }
+    // In place from n, then the summaries (null there) presented where they are: a summary
+    // may take two messages, so the rest moves up one (summaries are few).
+    const from = n;
+    source.sendable!(sent, messages as (OpenAIMessage | null)[], from);
+    n += sent.length;
+    for (let k = sent.length - 1; k >= 0; k--) {
+      if (messages[from + k] !== null) continue;
+      const m = source.message(sent[k]!);
+      summary ??= m.content; // the newest one sent is the context's
+      const shown = presentSummary(m.id, m.content, source.summaryPresentation).map(toOpenAI);
+      messages.splice(from + k, 1, ...shown);
+      n += shown.length - 1;
     }
   } else for (const m of conversation) m.kind === "summary" ? (n = summarized(messages, n, m, source)) : (messages[n++] = toOpenAI(m));
   if (input !== undefined) messages[n++] = { role: "user", content: input };

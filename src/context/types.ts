@@ -143,7 +143,12 @@ export interface Usage {
 export interface ContextWindow<M = OpenAIMessage | AnthropicMessage | ResponsesItem> {
   /** The format of `messages`: narrow on it when the format was chosen at run time. */
   format: FormatOfMessages<M>;
-  /** Ready for the API: OpenAI chat messages (the `openai` package's ChatCompletionMessageParam[]), Anthropic messages (MessageParam[], with `system` apart), or Responses API input items (ResponseInputItem[]). */
+  /**
+   * Ready for the API: OpenAI chat messages (the `openai` package's ChatCompletionMessageParam[]), Anthropic messages (MessageParam[], with `system` apart), or Responses API input items (ResponseInputItem[]).
+   * The array is this context's own; treat the messages in it as read-only: a chat's OpenAI
+   * context of 256 messages or more hands the objects of its previous one out again, frozen
+   * (copy a message to change it).
+   */
   messages: M[];
   /** The system text sent (truncated to its slice; for Anthropic it also holds memory and system messages of the chat). */
   system: string;
@@ -191,11 +196,12 @@ export interface ContextSource {
    */
   held?(id: number): Message;
   /**
-   * Optional, with `held`: message `id` as the OpenAI format sends it, made with no Message
-   * on the way (a build in that format then makes one object per message it sends); null
-   * for a summary, which the build presents itself.
+   * Optional, with `held`: writes messages `ids` as the OpenAI format sends them into `into`
+   * from index `at`, made with no Message on the way; null for a summary, which the build
+   * presents itself. A chat hands out again the
+   * (frozen) objects of its previous long context for the messages both send.
    */
-  sendable?(id: number): OpenAIMessage | null;
+  sendable?(ids: Int32Array, into: (OpenAIMessage | null)[], at: number): void;
   /** How summaries are sent (default "system"); their tokens were counted for it. */
   summaryPresentation?: SummaryPresentation;
   /**

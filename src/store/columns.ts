@@ -73,6 +73,7 @@ export class MessageColumns {
   #nums = NO_NUMS;
   #codes = NO_CODES;
   #extras: Map<number, Readonly<ColumnExtras>> | null = null;
+  #rewrites = 0;
 
   /** `utf8`: keep texts as UTF-8 off the JS heap, decoded when read (default: strings). @throws INVALID_ARGUMENT */
   constructor(options?: { utf8?: boolean }) {
@@ -195,6 +196,7 @@ export class MessageColumns {
    * (or its UTF-8 bytes overwritten with zeros).
    */
   rewrite(id: number, content: string, toolCalls?: Message["toolCalls"]): void {
+    this.#rewrites++;
     this.#texts.rewrite(id, content);
     const old = this.extrasOf(id);
     if (!old) return;
@@ -206,6 +208,11 @@ export class MessageColumns {
       this.#extras!.delete(id);
       this.#codes[id] = this.#codes[id]! & ~EXTRAS;
     } else this.#extras!.set(id, Object.freeze(x));
+  }
+
+  /** How many times a message was rewritten: what a reader made of them is stale when this moved. */
+  get rewrites(): number {
+    return this.#rewrites;
   }
 
   /** Room for `n` messages. */

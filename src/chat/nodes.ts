@@ -177,9 +177,9 @@ export class ChatNodes {
     return this.#texts.message(id);
   }
 
-  /** Writes messages `ids` as the OpenAI format sends them into `into` from `at` (see SentCache and `#sendable`). */
-  sendable(ids: Int32Array, into: (OpenAIMessage | null)[], at: number): void {
-    (this.#sent ??= new SentCache()).send(ids, this.#texts, (id) => this.#sendable(id), into, at);
+  /** Writes messages `ids` as the OpenAI format sends them into `into` from `at`; returns how many are summaries, written as null (see SentCache). */
+  sendable(ids: Int32Array, into: (OpenAIMessage | null)[], at: number): number {
+    return (this.#sent ??= new SentCache()).send(ids, this.#texts, (id) => this.#sendable(id), into, at);
   }
 
   /** Message `id` as the OpenAI format sends it, read from the columns alone (no engine call, no Message made); null for a summary. */

@@ -24,15 +24,17 @@ export class SentCache {
 
   /**
    * Writes `ids` as `make` sends them into `into` from index `at` (null for a summary, which
-   * the caller presents), reusing the last long context's objects. O(ids).
+   * the caller presents), reusing the last long context's objects; returns how many are null.
+   * O(ids).
    */
-  send(ids: Int32Array, columns: MessageColumns, make: (id: number) => OpenAIMessage | null, into: (OpenAIMessage | null)[], at: number): void {
+  send(ids: Int32Array, columns: MessageColumns, make: (id: number) => OpenAIMessage | null, into: (OpenAIMessage | null)[], at: number): number {
     const n = ids.length;
+    let nulls = 0;
     if (n < SHARED_FROM) {
-      for (let k = 0; k < n; k++) into[at + k] = make(ids[k]!);
+      for (let k = 0; k < n; k++) if ((into[at + k] = make(ids[k]!)) === null) nulls++;
       this.#ids = null;
       this.#out = [];
-      return;
+      return nulls;
     }
     const prev = this.#from === columns && this.#rewrites === columns.rewrites ? this.#ids : null;
     const prevOut = this.#out;
@@ -48,12 +50,14 @@ export class SentCache {
         if (j >= 0) j = resyncs++ < RESYNCS ? prev!.indexOf(id, j) : -1;
         m = j >= 0 ? prevOut[j++]! : frozen(make(id));
       }
+      if (m === null) nulls++;
       into[at + k] = m;
     }
     this.#ids = ids;
     this.#out = into.slice(at, at + n); // (a copy: the caller's array is the caller's)
     this.#from = columns;
     this.#rewrites = columns.rewrites;
+    return nulls;
   }
 }
 

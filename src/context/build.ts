@@ -189,10 +189,11 @@ export function buildPlanned(source: ContextSource, plan: BuildPlan): ContextWin
     // In place from n, then the summaries (null there) presented where they are: a summary
     // may take two messages, so the rest moves up one (summaries are few).
     const from = n;
-    source.sendable!(sent, messages as (OpenAIMessage | null)[], from);
+    const summaries = source.sendable!(sent, messages as (OpenAIMessage | null)[], from);
     n += sent.length;
-    for (let k = sent.length - 1; k >= 0; k--) {
+    for (let k = sent.length - 1, left = summaries; left > 0 && k >= 0; k--) {
       if (messages[from + k] !== null) continue;
+      left--;
       const m = source.message(sent[k]!);
       summary ??= m.content; // the newest one sent is the context's
       const shown = presentSummary(m.id, m.content, source.summaryPresentation).map(toOpenAI);

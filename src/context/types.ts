@@ -198,10 +198,10 @@ export interface ContextSource {
   /**
    * Optional, with `held`: writes messages `ids` as the OpenAI format sends them into `into`
    * from index `at`, made with no Message on the way; null for a summary, which the build
-   * presents itself. A chat hands out again the
+   * presents itself. Returns how many summaries (nulls) it wrote. A chat hands out again the
    * (frozen) objects of its previous long context for the messages both send.
    */
-  sendable?(ids: Int32Array, into: (OpenAIMessage | null)[], at: number): void;
+  sendable?(ids: Int32Array, into: (OpenAIMessage | null)[], at: number): number;
   /** How summaries are sent (default "system"); their tokens were counted for it. */
   summaryPresentation?: SummaryPresentation;
   /**

@@ -16,12 +16,12 @@ const dir = mkdtempSync(join(tmpdir(), "ctxloom-sent-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** What the context must send: its conversation formatted anew (summaries as the chat presents them). */
-function expected(ctx: ContextWindow): unknown[] {
+function expected(ctx: ContextWindow, presentation: "system" | "tool" = "system"): unknown[] {
   const out: unknown[] = [];
   if (ctx.system) out.push({ role: "system", content: ctx.system });
   if (ctx.memory) out.push({ role: "system", content: ctx.memory });
   for (const m of ctx.conversation) {
-    if (m.kind === "summary") out.push(...presentSummary(m.id, m.content, "system").map(toOpenAI));
+    if (m.kind === "summary") out.push(...presentSummary(m.id, m.content, presentation).map(toOpenAI));
     else out.push(toOpenAI(m));
   }
   if (ctx.input !== null) out.push({ role: "user", content: ctx.input });
@@ -102,6 +102,21 @@ forEachEngine((engine) => {
       await chat.redact(target.id);
       const after = await check(); // (its messages are its conversation's: the redacted text)
       expect(after.conversation.find((m) => m.id === target.id)!.content).not.toBe(target.content);
+      await loom.close();
+    }
+  });
+
+  it("summaries presented as a tool call and its result take two messages each, short and long contexts alike", async () => {
+    for (const n of [40, SHARED_FROM + 40]) {
+      const loom = await Loom.open({ engine });
+      const chat = await loom.user("u").create({ summaries: { presentation: "tool" } });
+      await fill(chat, 0, n);
+      const once = await chat.buildContext({ summaries: { policy: { trigger: { tokens: 100 }, select: { keepLast: n - 20 } } } });
+      expect(once.summary).not.toBeNull();
+      expect(once.messages).toEqual(expected(once, "tool"));
+      const again = await chat.buildContext();
+      expect(again.messages).toEqual(expected(again, "tool"));
+      expect(again.messages.length).toBe(again.conversation.length + 1);
       await loom.close();
     }
   });

@@ -34,17 +34,22 @@ export interface BuildPlan {
   readonly window: number;
 }
 
+/** Refuses `toolResults` among a build's options `o` (of call `what`), saying where it applies. @throws INVALID_ARGUMENT */
+export function refuseToolResults(o: object, what: string): void {
+  if ("toolResults" in o) {
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `${what} has no option "toolResults": a tool result is cut when it is appended, not when a context is built. ` +
+        "Set it at Loom.open({ toolResults }), create({ toolResults }) or append(message, { toolResults }).",
+    );
+  }
+}
+
 /** Checks a build's options and resolves them with the chat's settings. @throws INVALID_ARGUMENT, INVALID_CONTENT, UNKNOWN_MODEL */
 export function planBuild(source: ContextSource, options: BuildOptions | undefined): BuildPlan {
   const o = checkOptions<BuildOptions>(options, "buildContext(options)");
   if ("recall" in o) throw new CtxloomError("INVALID_ARGUMENT", "recall needs a chat and its Loom's embeddings: use chat.buildContext({ recall }).");
-  if ("toolResults" in o) {
-    throw new CtxloomError(
-      "INVALID_ARGUMENT",
-      "buildContext(options) has no option \"toolResults\": a tool result is cut when it is appended, not when a context is built. " +
-        "Set it at Loom.open({ toolResults }), create({ toolResults }) or append(message, { toolResults }).",
-    );
-  }
+  refuseToolResults(o, "buildContext(options)");
   checkKeys(o, BUILD_KEYS, "buildContext(options)");
   const system = text(o.system, "system") ?? source.system ?? "";
   const memory = text(o.memory, "memory") ?? "";

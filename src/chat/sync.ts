@@ -1,9 +1,10 @@
 import type { ToolResultPolicy } from "../context/tool-result.js";
-import { CtxloomError, fromStore } from "../errors.js";
+import { CtxloomError, fromStore, fromStoreNow } from "../errors.js";
 import type { Engine } from "../engine/types.js";
 import type { CheckedInput, Message } from "../message.js";
 import type { ModelProfile, ModelRef } from "../models/profiles.js";
 import { MessageColumns } from "../store/columns.js";
+import { residentChat, type ResidentChat } from "../store/memory.js";
 import type { ChatRecord, LoadedChat, Store } from "../store/types.js";
 import { REPLY_PRIMING, imageRuleFor, messageTokens, type TokenCounter } from "../tokens/index.js";
 import { ChatNodes } from "./nodes.js";
@@ -77,6 +78,8 @@ export class ChatSync {
   readonly #counter: TokenCounter;
   readonly #appendLimit: number;
   readonly #profile: Readonly<ModelProfile>;
+  /** Its chat in the memory store, when that is the store (null: another store; undefined: not looked up yet). */
+  #resident: ResidentChat | null | undefined = undefined;
   /** Called when an unloaded chat's nodes come back (the Loom's cache of open chats counts it again). */
   readonly #onWake: () => void;
 
@@ -167,21 +170,41 @@ export class ChatSync {
           `Split it into several messages, summarize it, or use a model with a larger window.`,
       );
     }
-    const { userId, id: chatId } = this.record;
+    if (key === undefined) {
+      // The memory store's own chat: the message made here passes its checks, and lands at once.
+      const resident = this.#resident === undefined ? (this.#resident = residentChat(this.#ctx.store, this.record.userId, this.record.id) ?? null) : this.#resident;
+      if (resident) {
+        const nodes = this.nodes();
+        const message = newMessage(nodes.size, parent, m, tokens);
+        nodes.reserveNext();
+        let took: boolean;
+        try {
+          took = resident.append(message, message.id, message.createdAt);
+        } catch (cause) {
+          return fromStoreNow("appending the message", () => { throw cause; }); // mapped as any store failure
+        }
+        // The store copied the message: it is the caller's to keep.
+        if (took) return this.#landed(nodes, message, unitEnd);
+      }
+    }
     return appendConditionally(this.#ctx.store, this, {
       kind: "message",
       key: key ?? ownKey(this.#ctx.store), // kept across the retries
       make: (_, id) => newMessage(id, parent, m, tokens),
       head: (id) => id,
-      landed: (nodes, message) => {
-        nodes.link(message, unitEnd);
-        this.head = message.id;
-        this.record.updatedAt = message.createdAt;
-        this.#ctx.recall?.appended(userId, chatId, message); // queued: the append never waits for embeddings
-        return nodes.message(message.id);
-      },
+      // Another store may keep the object it was given: the caller gets a copy.
+      landed: (nodes, message) => nodes.message(this.#landed(nodes, message, unitEnd).id),
       stored: (message) => this.#stored(message, m),
     }) as Message | Promise<Message>;
+  }
+
+  /** Links a message the store took and moves the head to it; returns it. */
+  #landed(nodes: ChatNodes, message: Message, unitEnd: boolean): Message {
+    nodes.link(message, unitEnd);
+    this.head = message.id;
+    this.record.updatedAt = message.createdAt;
+    this.#ctx.recall?.appended(this.record.userId, this.record.id, message); // queued: the append never waits for embeddings
+    return message;
   }
 
   /**

@@ -3,15 +3,71 @@ import {
   checkRedactions, checkSetHead, checkSince, chatExists, unknownChat,
 } from "./checks.js";
 import { MessageColumns } from "./columns.js";
+import type { Message } from "../message.js";
 import type { ChatRecord, EmbeddingRow, LoadedChat, Store } from "./types.js";
 
-interface Entry {
-  chat: ChatRecord;
-  messages: MessageColumns;
+/**
+ * @internal A chat of a memory store as its Loom writes it (`residentChat`): the Loom's own
+ * appends, whose messages it made and checked, with no lookup and no second check.
+ */
+export interface ResidentChat {
+  /**
+   * Appends `message` with no key, as `appendMessage` would, and returns true; or writes nothing
+   * and returns false when `appendMessage` might answer otherwise (the chat was deleted, another
+   * writer took `message.id`, or the store's appendMessage was replaced): the caller then takes
+   * the Store's path. `message` must pass the store's checks (checkAppend), `head` be its id.
+   */
+  append(message: Message, head: number, updatedAt: number): boolean;
+}
+
+/** What a memory store's entries share: the store, and its own appendMessage. */
+interface Own {
+  store: Store;
+  appendMessage: Store["appendMessage"];
+}
+
+class Entry implements ResidentChat {
+  readonly chat: ChatRecord;
+  readonly messages = new MessageColumns();
   /** Embeddings by embedder key ("name/dimension"), then message id. */
   embeddings?: Map<string, Map<number, Float32Array>>;
   /** Message ids by the key they were appended with; made at the first key (the Loom gives none to this store). */
   keys?: Map<string, number>;
+  /** Deleted from the store: a ResidentChat held of it writes nothing. */
+  gone = false;
+  readonly #own: Own;
+
+  constructor(chat: ChatRecord, own: Own) {
+    this.chat = chat;
+    this.#own = own;
+  }
+
+  append(message: Message, head: number, updatedAt: number): boolean {
+    const size = this.messages.size;
+    if (this.gone || message.id !== size || this.#own.store.appendMessage !== this.#own.appendMessage) return false;
+    this.messages.push(message);
+    this.landed(head, updatedAt, size + 1);
+    return true;
+  }
+
+  /** The record after an append: its head, time and count. */
+  landed(head: number | null, updatedAt: number, count: number): void {
+    const chat = this.chat;
+    chat.head = head;
+    chat.updatedAt = updatedAt;
+    chat.messageCount = count;
+  }
+}
+
+/** Each memory store's lookup of its entries by chat (see residentChat). */
+const entries = new WeakMap<Store, (userId: string, chatId: string) => Entry | undefined>();
+
+/**
+ * @internal The chat `chatId` of `store` as a ResidentChat, when `store` is a memory store
+ * itself (not a wrapper of one) holding it; else undefined.
+ */
+export function residentChat(store: Store, userId: string, chatId: string): ResidentChat | undefined {
+  return entries.get(store)?.(userId, chatId);
 }
 
 /**
@@ -34,12 +90,13 @@ export function memoryStore(): Store {
     if (!entry) throw unknownChat(WHERE, userId, chatId);
     return entry;
   };
+  const own = {} as Own; // (set once the store is made)
   const create = (chat: ChatRecord): Entry => {
     if (find(chat.userId, chat.id)) throw chatExists(WHERE, chat);
     // (The embeddings map is made at the first vector: a chat recall never reads has none.)
-    return { chat: copyChat(chat), messages: new MessageColumns() };
+    return new Entry(copyChat(chat), own);
   };
-  return {
+  const store: Store = {
     name: "memory",
     createChat(chat) {
       put(create(checkChatRecord(chat)));
@@ -78,10 +135,7 @@ export function memoryStore(): Store {
       if (message.id !== size) return { ok: false, size };
       entry.messages.push(message);
       if (key !== undefined) (entry.keys ??= new Map()).set(key, size);
-      const chat = entry.chat;
-      chat.head = head;
-      chat.updatedAt = updatedAt;
-      chat.messageCount = size + 1;
+      entry.landed(head, updatedAt, size + 1);
       return APPENDED;
     },
     setHead(userId, chatId, head, updatedAt, expected) {
@@ -95,7 +149,10 @@ export function memoryStore(): Store {
     },
     deleteChat(userId, chatId) {
       checkIds(userId, chatId);
-      return users.get(userId)?.delete(chatId) ?? false;
+      const entry = find(userId, chatId);
+      if (!entry) return false;
+      entry.gone = true;
+      return users.get(userId)!.delete(chatId);
     },
     redactMessages(userId, chatId, changes) {
       checkRedactions(userId, chatId, changes);
@@ -138,6 +195,10 @@ export function memoryStore(): Store {
       return find(userId, chatId)?.messages;
     },
   };
+  own.store = store;
+  own.appendMessage = store.appendMessage;
+  entries.set(store, find);
+  return store;
 }
 
 const APPENDED = Object.freeze({ ok: true as const });

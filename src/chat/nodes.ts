@@ -141,6 +141,8 @@ export class ChatNodes {
 
   /** The tool unit `id` belongs to: the assistant message with calls above a run of results ending at `id`, or null. */
   unitAt(id: number): ToolUnit | null {
+    // No message with tool calls linked (their calls make #callOwners): no unit, and no engine call.
+    if (this.#callOwners === null) return null;
     const e = this.engine;
     let x = id;
     while (x >= 0 && e.role(this.tree, x) === ROLE_TOOL) x = e.parent(this.tree, x);

@@ -92,13 +92,14 @@ function tag(f: Frame): { phase?: "append" | "build" | "driver"; part?: string }
   if (file === "src/chat/append-key.ts") return fn === "appendKey" ? { phase: "append", part: "checks" } : { phase: "append", part: "store" };
   if (file === "src/chat/nodes.ts") {
     if (fn === "unitAt" || fn === "callIdUsed" || fn === "mayOpenUnit" || fn === "isAncestor") return { part: "checks" };
-    if (fn === "sendable" || fn === "message") return { part: "output" };
+    if (fn === "sendable" || fn === "#sendable" || fn === "message") return { part: "output" };
     return { part: "engine" };
   }
   // (A message is checked at its append; a tool unit's fields are read when the build formats them.)
   if (file === "src/message.ts" || file === "src/context/tool-units.ts") return { phase: "append", part: "checks" };
   if (file === "src/parts.ts") return { part: "checks" };
   if (file === "src/context/stable.ts" || file === "src/context/critical.ts") return { phase: "build", part: "selection" };
+  if (file === "src/chat/sent-cache.ts") return { phase: "build", part: "output" };
   if (file === "src/context/format.ts" || file === "src/context/held.ts" || file === "src/context/parts-format.ts" || file === "src/summary/present.ts") {
     return { phase: "build", part: "output" };
   }

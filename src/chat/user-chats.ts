@@ -1,9 +1,9 @@
 import { CtxloomError, checkOptions, describe, fromStore } from "../errors.js";
 import { checkContent, checkLabel, loneIn } from "../message.js";
-import { checkSplit, type BudgetSplit } from "../models/budget.js";
-import { checkHistoryLimits, isLanguageModel, registeredProfile, type HistoryLimits, type ModelProfile, type ModelRef } from "../models/profiles.js";
+import { checkSplit } from "../models/budget.js";
+import { checkHistoryLimits, isLanguageModel, registeredProfile, type ModelProfile } from "../models/profiles.js";
 import type { ChatExport } from "../store/portable.js";
-import type { ChatMetadata, ChatOptions, ChatRecord, ChatSummary } from "../store/types.js";
+import type { ChatOptions, ChatRecord, ChatSummary } from "../store/types.js";
 import type { TokenCounter } from "../tokens/index.js";
 import { Chat } from "./chat.js";
 import { ChatNodes } from "./nodes.js";
@@ -12,38 +12,11 @@ import { heldOf, residentColumns, restoreNodes, type LoomContext } from "./sync.
 import {
   chatExists, checkChatId, checkMetadata, checkNewChatId, newChatId, pageFrom, pageOf, summaryOf, unknownChat, type ChatListPage, type ListChatsOptions,
 } from "./chat-list.js";
-import { checkChatSummaries, type ChatSummaryGroup } from "../summary/settings.js";
-import { checkToolResultLevel, type ToolResultOptions } from "../context/tool-result.js";
+import { checkChatSummaries } from "../summary/settings.js";
+import { checkToolResultLevel } from "../context/tool-result.js";
+import { CREATE_KEYS, type CreateChatOptions } from "./create-options.js";
 
-/** Options of `chats.create()`. */
-export interface CreateChatOptions {
-  /**
-   * The chat's id, when the client chooses it (useChat sends its own): 1 to 128 letters, digits,
-   * `.`, `_`, `:` or `-`, unique among the user's chats (CHAT_EXISTS otherwise). Default a random UUID.
-   */
-  id?: string;
-  title?: string;
-  /** The application's data about the chat (a JSON object, at most 64 KiB), kept with it: `chat.metadata`, `list()`. */
-  metadata?: ChatMetadata;
-  /** Model the chat talks to: a name (see getModelProfile), a profile or an AI SDK model object; default "gpt-4o". */
-  model?: ModelRef;
-  /** System prompt sent at the top of every context built for this chat. */
-  system?: string;
-  /** Budget fractions for this chat's contexts (default the default 25/20/40/10/5). */
-  budget?: Partial<BudgetSplit>;
-  /** Apply the history limits to this chat's contexts: true for the model's size class, or your own. Default off. */
-  historyLimits?: boolean | Partial<HistoryLimits>;
-  /**
-   * Summaries for this chat, kept with it: `{ policy, presentation }` (true / false for
-   * `{ policy: true }` / `{ policy: false }`). `policy` wins over the Loom's; `presentation`
-   * ("system" or "tool") defaults to the Loom's, else "system".
-   */
-  summaries?: boolean | ChatSummaryGroup;
-  /** Tool results too large, for this chat, kept with it: `{ truncate }` as at Loom.open, winning over the Loom's. */
-  toolResults?: ToolResultOptions;
-}
-
-const CREATE_KEYS = ["id", "metadata", "title", "model", "system", "budget", "historyLimits", "summaries", "toolResults"] as const;
+export type { CreateChatOptions } from "./create-options.js";
 
 /** The Loom's open chats: a chat loading or loaded, by `openKey(userId, chatId)`, least recently used first. */
 export interface ChatCache {

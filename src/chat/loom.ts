@@ -1,5 +1,5 @@
 import { CtxloomError, checkInteger, checkOptions, describe, fromStore } from "../errors.js";
-import { createEngine, type EngineKind, type EngineOptions } from "../engine/index.js";
+import { createEngine, type EngineKind } from "../engine/index.js";
 import type { Engine } from "../engine/types.js";
 import { memoryStore } from "../store/memory.js";
 import { STORE_METHODS, type Store } from "../store/types.js";
@@ -11,83 +11,13 @@ import { SlidingWindow, type WindowOptions } from "../context/sliding-window.js"
 import { OpenChats } from "./open-chats.js";
 import type { LoomContext } from "./sync.js";
 import { UserChats } from "./user-chats.js";
-import { checkLoomSummaries, type LoomSummaries, type SummaryGroup } from "../summary/settings.js";
+import { checkLoomSummaries, type LoomSummaries } from "../summary/settings.js";
 import type { Embedder } from "../recall/embedder.js";
-import { RecallHub, type RecallStats } from "../recall/hub.js";
-import { checkToolResultOptions, type ToolResultOptions, type ToolResultPolicy } from "../context/tool-result.js";
+import { RecallHub } from "../recall/hub.js";
+import { checkToolResultOptions, type ToolResultPolicy } from "../context/tool-result.js";
+import type { LoomOptions, LoomRecallOptions, LoomStats } from "./loom-options.js";
 
-/** Options of `Loom.open()`. */
-export interface LoomOptions extends EngineOptions {
-  /**
-   * The exact token counter's module, where the file beside the JS is out of reach (an esbuild
-   * bundle, a Worker built without the workerd condition): `import bpe from "ctxloom/bpe.wasm"`
-   * (a WebAssembly.Module where .wasm imports are compiled modules), its bytes, or its URL.
-   * One that cannot load is refused (WASM_UNAVAILABLE).
-   */
-  bpe?: WebAssembly.Module | ArrayBuffer | ArrayBufferView | URL;
-  /** Where chats persist; default: in memory (lost when the process ends). */
-  store?: Store;
-  /**
-   * "exact" (default): count with the model's own encoding where it is known (loaded on
-   * first use); "heuristic": always the profile's tokens-per-character estimate.
-   */
-  counting?: CountingMode;
-  /**
-   * How many chats stay loaded in memory (default 1000 on a store outside the process; no
-   * limit on the in-memory store, which keeps every message in memory anyway). Past it the
-   * least recently used chats free their engine memory (down to the limit less a sixteenth);
-   * the store keeps them, and each reloads on its next use.
-   */
-  maxOpenChats?: number;
-  /**
-   * Summaries for every chat of this Loom: `{ policy, summarizer, prompt, presentation }`
-   * (true / false for `{ policy: true }` / `{ policy: false }`). The policy is off by default;
-   * a chat's (`create({ summaries })`) or a call's (`buildContext({ summaries })`) wins.
-   */
-  summaries?: boolean | SummaryGroup;
-  /**
-   * Recall: `{ embedder }` (an Embedder, see `hashingEmbedder()`), true for the built-in
-   * hashing embedder, false to turn recall off. Given (an object or true), appended messages
-   * are embedded in the background, in batches. Left out, recall uses the built-in embedder
-   * lazily: nothing is embedded until recall first reads a chat, which then embeds what that
-   * chat lacks, and its later appends in the background (a server that never recalls pays
-   * nothing). Vectors persist in the store under the embedder's name and dimension.
-   */
-  recall?: boolean | LoomRecallOptions;
-  /**
-   * Tool results: `{ truncate: true }` (or `{ truncate: { maxTokens, keep } }`) cuts a tool
-   * result too large for the chat's window (or past `maxTokens`) to its head and tail around
-   * a marker, instead of refusing it with MESSAGE_TOO_LARGE. Default off. A chat's
-   * (`create({ toolResults })`) or an append's (`append(message, { toolResults })`) wins.
-   */
-  toolResults?: ToolResultOptions;
-  /**
-   * Refuse model names the catalog lacks (UNKNOWN_MODEL), in create, open, import and
-   * buildContext({ model }), instead of reading them by their family with a warning. Default false.
-   */
-  strictModels?: boolean;
-}
-
-/** `Loom.open({ recall })`. */
-export interface LoomRecallOptions {
-  /** What embeds messages; default the built-in `hashingEmbedder()`. */
-  embedder?: Embedder;
-}
-
-/** What `loom.stats()` returns. */
-export interface LoomStats {
-  /** Recall's embedding counters, or null when the Loom was opened with `recall: false`. */
-  recall: RecallStats | null;
-  /**
-   * The token counter in use: "wasm" (ctxloom's exact WebAssembly counter), "gpt-tokenizer"
-   * (the exact fallback where that module could not load; `counterFallback` says why),
-   * "heuristic" (`counting: "heuristic"`), or null before the first exact count loads one.
-   * Models with a counter of their own or no known encoding count with those.
-   */
-  counter: "wasm" | "gpt-tokenizer" | "heuristic" | null;
-  /** Why the WebAssembly counter did not load, when gpt-tokenizer counts in its place; else null. */
-  counterFallback: string | null;
-}
+export type { LoomOptions, LoomRecallOptions, LoomStats } from "./loom-options.js";
 
 /** What a Loom keeps of its options, checked: everything but its engine. */
 interface LoomSettings {

@@ -83,6 +83,7 @@ forEachEngine((engine) => {
     // A 20,000-word result (issue 21, item 3): cut to the whole request, it never fit beside
     // its call and the user turn, and every context dropped the unit without a word.
     const words = Array.from({ length: 20_000 }, (_, i) => `word${i % 97}`).join(" ");
+    let refused = 0;
     await fc.assert(
       fc.asyncProperty(
         fc.integer({ min: 1_000, max: 12_000 }), // the window
@@ -101,8 +102,23 @@ forEachEngine((engine) => {
           const args = JSON.stringify({ query: "q".repeat(argChars) });
           const calls = [{ ...call, function: { name: "read_log", arguments: args } }, ...(twoCalls ? [{ ...call, id: "c0" }] : [])];
           const asked = await chat.append({ role: "assistant", content: "", toolCalls: calls });
-          const first = twoCalls ? await chat.append({ role: "tool", toolCallId: "c0", content: "ok" }) : undefined;
-          const result = await chat.append({ role: "tool", toolCallId: "c1", content: words });
+          let first;
+          let result;
+          try {
+            first = twoCalls ? await chat.append({ role: "tool", toolCallId: "c0", content: "ok" }) : undefined;
+            result = await chat.append({ role: "tool", toolCallId: "c1", content: words });
+          } catch (error) {
+            // Refused only where the unit leaves no room even for a result of one token (a
+            // result's own fields cost a few): cut, it could never be sent.
+            expect((error as { code?: string }).code).toBe("MESSAGE_TOO_LARGE");
+            const { usage } = await chat.buildContext();
+            const room = usage.limit - 3 - usage.system - user.tokens - asked.tokens - (first?.tokens ?? 0);
+            expect(room).toBeLessThan(16);
+            expect(chat.path().map((m) => m.id)).toEqual([user.id, asked.id, ...(first ? [first.id] : [])]); // nothing appended
+            refused++;
+            await loom.close();
+            return;
+          }
           const sent = (await chat.buildContext()).conversation.map((m) => m.id);
           expect(sent).toEqual(expect.arrayContaining([user.id, asked.id, result.id, ...(first ? [first.id] : [])]));
           expect(result.content.length).toBeLessThan(words.length); // cut, all the same
@@ -111,6 +127,23 @@ forEachEngine((engine) => {
       ),
       { numRuns: 40 },
     );
+    expect(refused).toBeLessThan(20); // the cut is what the property exercises; refusals are the edge
+  });
+
+  it("a unit that leaves no room even for a one-token result refuses it (MESSAGE_TOO_LARGE), and nothing changes", async () => {
+    // Found by the property above (seed 1978530092): 6 tokens were left, a result costs 7 at
+    // the least, and the result was cut to one token all the same: every context dropped the unit.
+    const model = { name: "tool-o200k-1000", contextWindow: 1000, sizeClass: "small" as const, tokensPerChar: 0.25, encoding: "o200k_base" as const };
+    const loom = await Loom.open({ engine, toolResults: { truncate: true } });
+    const chat = await loom.user("u").create({ model, system: "Be brief. ".repeat(29) });
+    await chat.append({ role: "user", content: "Please read the log. ".repeat(106) });
+    const args = JSON.stringify({ query: "q".repeat(385) });
+    await chat.append({ role: "assistant", content: "", toolCalls: [{ ...call, function: { name: "read_log", arguments: args } }, { ...call, id: "c0" }] });
+    await chat.append({ role: "tool", toolCallId: "c0", content: "ok" });
+    const before = await snapshot(chat);
+    await expectRejectCode(() => chat.append({ role: "tool", toolCallId: "c1", content: "a long log ".repeat(2_000) }), "MESSAGE_TOO_LARGE");
+    expect(await snapshot(chat)).toEqual(before);
+    await loom.close();
   });
 
   it("only tool results are cut: a user message too large is still refused", async () => {

@@ -120,4 +120,29 @@ forEachEngine((engine) => {
       await loom.close();
     }
   });
+
+  it("a long context with names, parts and tool calls: frozen whole, and what the next builds send stays right", async () => {
+    const loom = await Loom.open({ engine });
+    const chat = await loom.user("u").create();
+    for (let i = 0; i < SHARED_FROM / 4 + 10; i++) {
+      await chat.append({ role: "user", name: "ana", content: [{ type: "text", text: `What is in picture ${i}?` }, { type: "image", image: `https://example.com/${i}.png`, detail: "low" }] });
+      await chat.append({ role: "assistant", content: "", toolCalls: [{ id: `c${i}`, type: "function", function: { name: "look", arguments: `{"i":${i}}` } }] });
+      await chat.append({ role: "tool", toolCallId: `c${i}`, content: `a cat, number ${i}` });
+      await chat.append({ role: "assistant", content: `Cat ${i}.` });
+    }
+    const a = await chat.buildContext();
+    expect(a.messages).toEqual(expected(a));
+    expect(a.messages.length).toBeGreaterThan(SHARED_FROM);
+    const call = a.messages.find((m) => "tool_calls" in m) as { tool_calls: { function: { arguments: string } }[] };
+    expect(Object.isFrozen(call.tool_calls[0]!.function)).toBe(true);
+    const picture = a.messages.find((m) => Array.isArray(m.content)) as { content: unknown[] };
+    expect(Object.isFrozen(picture.content[1])).toBe(true);
+    await chat.append({ role: "user", content: "And the last one?" });
+    const b = await chat.buildContext();
+    expect(b.messages).toEqual(expected(b));
+    expect(b.messages).toContain(call);
+    // What the chat hands out is a copy: the messages it holds are as they were appended.
+    expect(chat.get(1).toolCalls![0]!.function.arguments).toBe('{"i":0}');
+    await loom.close();
+  });
 });

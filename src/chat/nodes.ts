@@ -6,7 +6,7 @@ import type { ToolUnit } from "../context/tool-units.js";
 import { toOpenAI, type OpenAIMessage } from "../context/format.js";
 import { MessageColumns } from "../store/columns.js";
 import { SummaryLedger } from "../summary/ledger.js";
-import { SentCache } from "./sent-cache.js";
+import { SHARED_FROM, SentCache } from "./sent-cache.js";
 
 /**
  * A chat's messages in memory: the shape and numbers in the engine (one tree), the texts and
@@ -24,7 +24,7 @@ export class ChatNodes {
   /** Assistant messages by the ids of their tool calls (a call id is rarely used twice). */
   #callOwners: Map<string, number | number[]> | null = null;
   #criticalCalls = 0;
-  /** What the last long context sent (made at the first context in the OpenAI format). */
+  /** What the last long context sent (made at the first long context in the OpenAI format; dropped at a short one). */
   #sent: SentCache | null = null;
 
   /**
@@ -181,7 +181,12 @@ export class ChatNodes {
 
   /** Writes messages `ids` as the OpenAI format sends them into `into` from `at`; returns how many are summaries, written as null (see SentCache). */
   sendable(ids: Int32Array, into: (OpenAIMessage | null)[], at: number): number {
-    return (this.#sent ??= new SentCache()).send(ids, this.#texts, (id) => this.#sendable(id), into, at);
+    if (ids.length >= SHARED_FROM) return (this.#sent ??= new SentCache()).send(ids, this.#texts, (id) => this.#sendable(id), into, at);
+    // A short context: made anew, with no cache (a server's thousands of short chats keep none).
+    this.#sent = null;
+    let summaries = 0;
+    for (let k = 0; k < ids.length; k++) if ((into[at + k] = this.#sendable(ids[k]!)) === null) summaries++;
+    return summaries;
   }
 
   /** Message `id` as the OpenAI format sends it, read from the columns alone (no engine call, no Message made); null for a summary. */

@@ -11,8 +11,8 @@ const RESYNCS = 8;
  * the previous one (the window slides by a turn), and making an object per message sent is
  * most of what a long build costs: a context of SHARED_FROM messages or more hands out the
  * previous one's objects for the messages both send, frozen, so that no caller's change
- * reaches another context. Shorter ones are made anew each time and keep nothing alive
- * between requests (a server's thousands of short chats hold no object per message).
+ * reaches another context. Shorter ones are the chat's to make anew (ChatNodes.sendable): they
+ * keep nothing alive between requests (a server's thousands of short chats hold no cache).
  *
  * Stale once the columns rewrite a message (a redaction), or when the chat reads other columns.
  */
@@ -23,24 +23,18 @@ export class SentCache {
   #rewrites = 0;
 
   /**
-   * Writes `ids` as `make` sends them into `into` from index `at` (null for a summary, which
-   * the caller presents), reusing the last long context's objects; returns how many are null.
-   * O(ids).
+   * Writes `ids` (a long context: SHARED_FROM or more) as `make` sends them into `into` from
+   * index `at` (null for a summary, which the caller presents), reusing the last long context's
+   * objects; returns how many are null. O(ids).
    */
   send(ids: Int32Array, columns: MessageColumns, make: (id: number) => OpenAIMessage | null, into: (OpenAIMessage | null)[], at: number): number {
     const n = ids.length;
     let nulls = 0;
-    if (n < SHARED_FROM) {
-      for (let k = 0; k < n; k++) if ((into[at + k] = make(ids[k]!)) === null) nulls++;
-      this.#ids = null;
-      this.#out = [];
-      return nulls;
-    }
     const prev = this.#from === columns && this.#rewrites === columns.rewrites ? this.#ids : null;
     const prevOut = this.#out;
     // Both lists are in path order: walk them together, and look a message up again (a few
     // times at most) where the path changed (a message dropped or kept between the two).
-    let j = prev === null || n === 0 ? -1 : prev.indexOf(ids[0]!);
+    let j = prev === null ? -1 : prev.indexOf(ids[0]!);
     let resyncs = 0;
     for (let k = 0; k < n; k++) {
       const id = ids[k]!;

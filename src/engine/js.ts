@@ -79,6 +79,16 @@ export class JsEngine implements Engine {
     return this.#node(tree, id).tokens;
   }
 
+  swapTokens(tree: number, ids: Int32Array, tokens: Int32Array): void {
+    const nodes = this.#tree(tree).nodes;
+    for (let k = 0; k < ids.length; k++) {
+      const node = nodes[ids[k]!]!;
+      const own = node.tokens;
+      node.tokens = tokens[k]!;
+      tokens[k] = own;
+    }
+  }
+
   role(tree: number, id: number): number {
     return this.#node(tree, id).role;
   }

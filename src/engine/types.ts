@@ -32,6 +32,14 @@ export interface Engine {
   depth(tree: number, id: number): number;
   tokens(tree: number, id: number): number;
   role(tree: number, id: number): number;
+  /**
+   * Exchanges the token counts of messages `ids` with `tokens` (each `tokens[k]` takes the
+   * count of `ids[k]`, which takes `tokens[k]`): a context's view of its messages (a tool result
+   * cleared or cut costs what is sent) for the selections of one build. A second call with the
+   * same arrays puts every count back. Ids are messages of the tree (never summaries), given
+   * once each; counts are 0..2^30. O(ids).
+   */
+  swapTokens(tree: number, ids: Int32Array, tokens: Int32Array): void;
   priority(tree: number, id: number): number;
   flags(tree: number, id: number): number;
 

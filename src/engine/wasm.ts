@@ -149,6 +149,19 @@ export class WasmEngine implements Engine {
     return this.#i32[(this.#col(tree, COL_TOKENS) >>> 2) + id]!;
   }
 
+  swapTokens(tree: number, ids: Int32Array, tokens: Int32Array): void {
+    // The column is read by the core as it selects: written here through the same view the
+    // reads use (no memory grows in between).
+    const col = this.#col(tree, COL_TOKENS) >>> 2;
+    const i32 = this.#i32;
+    for (let k = 0; k < ids.length; k++) {
+      const at = col + ids[k]!;
+      const own = i32[at]!;
+      i32[at] = tokens[k]!;
+      tokens[k] = own;
+    }
+  }
+
   role(tree: number, id: number): number {
     return (this.#meta(tree, id) >>> ROLE_SHIFT) & 3;
   }

@@ -186,6 +186,46 @@ describe("select: token counts near the 2^30 cap (sums past 2^31)", () => {
   });
 });
 
+describe("swapTokens: a view's counts for a selection, then the tree's own back", () => {
+  const engines: Record<EngineKind, Engine> = {} as Record<EngineKind, Engine>;
+  beforeAll(async () => {
+    for (const kind of ENGINES) engines[kind] = await makeEngine(kind);
+  });
+
+  it("both engines select on the swapped counts as the reference does on a tree holding them, and restore every count (near the 2^30 cap too)", () => {
+    const tokens = fc.oneof(fc.constantFrom(2 ** 30, 2 ** 30 - 1, 2 ** 29, 0, 1), fc.nat({ max: 60 }));
+    fc.assert(
+      fc.property(
+        fc.array(step, { minLength: 1, maxLength: 50 }),
+        fc.array(fc.record({ at: fc.nat(), tokens }), { maxLength: 20 }),
+        fc.record({ head: fc.nat(), budget: fc.oneof(fc.constant(2 ** 31 - 1), fc.integer({ min: 0, max: 2 ** 31 - 1 }), fc.nat({ max: 300 })), max: fc.nat({ max: 20 }) }),
+        (steps, view, c) => {
+          const nodes = buildTree(steps);
+          const messages = nodes.map((_, i) => i);
+          const chosen = [...new Map(view.map((v) => [messages[v.at % messages.length]!, v.tokens])).entries()];
+          const viewed = nodes.map((n, i) => ({ ...n, tokens: chosen.find(([id]) => id === i)?.[1] ?? n.tokens }));
+          const head = c.head % nodes.length;
+          const ref = reference(viewed, head, c.budget, c.max);
+          for (const k of ENGINES) {
+            const e = engines[k];
+            const t = load(e, nodes);
+            const ids = Int32Array.from(chosen, ([id]) => id);
+            const counts = Int32Array.from(chosen, ([, n]) => n);
+            e.swapTokens(t, ids, counts);
+            expect(plain(e.select(t, head, c.budget, c.max)), k).toEqual(ref);
+            for (const [id, n] of chosen) expect(e.tokens(t, id)).toBe(n);
+            e.swapTokens(t, ids, counts);
+            expect(nodes.map((_, i) => e.tokens(t, i)), k).toEqual(nodes.map((n) => n.tokens));
+            expect(Array.from(counts)).toEqual(chosen.map(([, n]) => n));
+            e.dropTree(t);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
 it("a selection whose merge grows the WASM memory for its scratch answers as the JS engine does (the views over memory are rebuilt)", async () => {
   // Found by the recall property test (seed 1782674027): selectInto grew memory for its merge's
   // scratch, and the wrapper read the kept ids through a detached view (a TypeError).

@@ -25,7 +25,8 @@ export interface JsNode {
   readonly depth: number;
   /** Depth on the summarized path. */
   vdepth: number;
-  readonly tokens: number;
+  /** The message's count (a context's view exchanges it for one build: Engine.swapTokens). */
+  tokens: number;
   readonly role: number;
   readonly priority: number;
   readonly flags: number;

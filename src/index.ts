@@ -13,7 +13,7 @@ export { CtxloomError, type ErrorCode } from "./errors.js";
 
 // Contexts: what buildContext takes and returns, in each provider's format.
 export type {
-  BuildOptions, BuildRecallOptions, RecallScope, ContextWindow, Usage, ContextFormat, ContextWindowOf, ContextWindowFor, FormatOf, FormatMessages,
+  BuildOptions, BuildRecallOptions, RecallScope, ContextWindow, Usage, ViewCount, ContextFormat, ContextWindowOf, ContextWindowFor, FormatOf, FormatMessages,
 } from "./context/build.js";
 export type { StablePrefixOptions } from "./context/types.js";
 export type {
@@ -23,7 +23,8 @@ export type {
   OpenAIContentPart, ResponsesContentPart, AnthropicPartBlock,
 } from "./context/format.js";
 export type { SlidingWindow, WindowOptions, WindowMessage, WindowStats } from "./context/sliding-window.js";
-export { truncateToolResult, type ToolResultOptions, type ToolResultTruncation, type ToolResultKeep } from "./context/tool-result.js";
+export { truncateToolResult } from "./context/tool-result.js";
+export type { ToolResultOptions, ToolResultTruncation, ToolResultClearing, ToolResultKeep, ClearTrigger } from "./models/tool-results.js";
 
 // Models, budgets and counts.
 export {

@@ -203,10 +203,11 @@ export function checkMessageInput(input: unknown, fresh = true): CheckedInput {
   } else if (m.toolCallId !== undefined) {
     throw new CtxloomError("INVALID_TOOL_CALL", `Only tool messages carry toolCallId; this one has role ${describe(role)}.`);
   }
-  if (content.length === 0 && !out.toolCalls && !out.parts) {
+  // A tool result may be empty (a command that prints nothing, an empty record): what the tool said.
+  if (content.length === 0 && !out.toolCalls && !out.parts && role !== "tool") {
     throw new CtxloomError(
       "INVALID_CONTENT",
-      "content must not be empty (only an assistant message that carries toolCalls, or a message with an image, file or reasoning part, may have no text).",
+      "content must not be empty (only a tool result, an assistant message that carries toolCalls, or a message with an image, file or reasoning part, may have no text).",
     );
   }
   return out;

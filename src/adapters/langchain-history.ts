@@ -4,7 +4,6 @@
 import { BaseChatMessageHistory } from "@langchain/core/chat_history";
 import type { BaseMessage } from "@langchain/core/messages";
 import { BUILD_KEYS, type BuildOptions } from "../context/types.js";
-import { refuseToolResults } from "../context/build-plan.js";
 import { CtxloomError, checkOptions, describe } from "../errors.js";
 import type { Chat } from "../chat/chat.js";
 import { fromOptions, type FromOptions } from "./common.js";
@@ -53,7 +52,6 @@ export class CtxloomChatMessageHistory extends BaseChatMessageHistory {
     this.#from = fromOptions(o.reasoning === undefined ? undefined : { reasoning: o.reasoning }, "CtxloomChatMessageHistory");
     if (o.context !== undefined && typeof o.context !== "boolean") {
       const what = "CtxloomChatMessageHistory(chat, options).context";
-      refuseToolResults(checkOptions(o.context, what), what);
       checkOptions(o.context, what, CONTEXT_KEYS);
     }
     this.#context = o.context === false ? undefined : o.context === true || o.context === undefined ? {} : { ...o.context };

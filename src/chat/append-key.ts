@@ -5,7 +5,6 @@
 import { CtxloomError, checkOptions, describe, fromStoreNow } from "../errors.js";
 import { loneSurrogate, type CheckedInput, type Message } from "../message.js";
 import type { AppendResult, Store } from "../store/types.js";
-import type { ToolResultOptions } from "../context/tool-result.js";
 
 /** Options of `chat.append(message, options)`. */
 export interface AppendOptions {
@@ -22,12 +21,6 @@ export interface AppendOptions {
    * to the head meanwhile. The head moves to the new message, as with any append.
    */
   parent?: number | null;
-  /**
-   * How this append cuts a tool result too large (`{ truncate }`, as at `Loom.open` and
-   * `create`): wins over the chat's and the Loom's for this one append; `{ truncate: false }`
-   * refuses it (MESSAGE_TOO_LARGE), `{ truncate: true }` or a policy cuts it. Left out: the chat's.
-   */
-  toolResults?: ToolResultOptions;
 }
 
 const MAX_KEY = 200;
@@ -35,7 +28,14 @@ const MAX_KEY = 200;
 /** The key of `chat.append`'s options, checked, or undefined. @throws INVALID_ARGUMENT */
 export function appendKey(options: unknown): string | undefined {
   if (options === undefined) return undefined;
-  const { key } = checkOptions<AppendOptions>(options, "append(message, options)", ["key", "parent", "toolResults"]);
+  if (options !== null && typeof options === "object" && "toolResults" in options) {
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      "append(message, options) has no option \"toolResults\": a chat keeps every tool result whole, and each context sends it cut " +
+        "or cleared. Set toolResults at Loom.open({ toolResults }), create({ toolResults }) or buildContext({ toolResults }).",
+    );
+  }
+  const { key } = checkOptions<AppendOptions>(options, "append(message, options)", ["key", "parent"]);
   if (key === undefined) return undefined;
   if (typeof key !== "string" || key.length === 0 || key.length > MAX_KEY || loneSurrogate(key) >= 0) {
     throw new CtxloomError(

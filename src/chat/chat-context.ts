@@ -12,6 +12,7 @@ import { recallHook, splitRecall } from "../recall/chat-recall.js";
 import type { RecallChat } from "../recall/port.js";
 import type { ChatSync, LoomContext } from "./sync.js";
 import { chatStats, keepUsage, type ChatStats } from "./stats.js";
+import type { ToolResultPolicy } from "../models/tool-results.js";
 
 /** What a chat hands over to build its context. */
 export interface ChatContextState {
@@ -22,6 +23,8 @@ export interface ChatContextState {
   system: string | null;
   options: ChatOptions;
   summaryPresentation: SummaryPresentation;
+  /** How the chat sends tool results: its own settings over its Loom's. */
+  toolResults: ToolResultPolicy;
   /** The chat as recall reads it (asked only when the build recalls). */
   current: () => RecallChat;
 }
@@ -61,6 +64,8 @@ export function buildChatContext(
     summaryPresentation: chat.summaryPresentation,
     criticalCalls: nodes.criticalCalls > 0,
     strictModels: ctx.strictModels === true,
+    toolResults: chat.toolResults,
+    toolViews: nodes,
   };
   // The options resolved once (every one checked before anything is embedded, tools counted
   // once), and once per call: a build again after a summary reuses its plan.
@@ -93,9 +98,11 @@ export class ChatContexts {
   readonly #profile: Readonly<ModelProfile>;
   readonly #counter: TokenCounter;
   readonly #options: ChatOptions;
+  readonly #toolResults: ToolResultPolicy;
 
-  constructor(ctx: LoomContext, sync: ChatSync, profile: Readonly<ModelProfile>, counter: TokenCounter, options: ChatOptions) {
+  constructor(ctx: LoomContext, sync: ChatSync, profile: Readonly<ModelProfile>, counter: TokenCounter, options: ChatOptions, toolResults: ToolResultPolicy) {
     this.#ctx = ctx;
+    this.#toolResults = toolResults;
     this.#sync = sync;
     this.#profile = profile;
     this.#counter = counter;
@@ -156,7 +163,7 @@ export class ChatContexts {
   #build(options: BuildOptions | undefined, planned?: PlannedBuild): ContextWindow | Promise<ContextWindow> {
     const context = buildChatContext(this.#ctx, {
       nodes: this.#sync.nodes(), head: this.#sync.head, counter: this.#counter, profile: this.#profile, system: this.#sync.record.system,
-      options: this.#options, summaryPresentation: this.summaries.presentation, current: () => this.current(),
+      options: this.#options, summaryPresentation: this.summaries.presentation, toolResults: this.#toolResults, current: () => this.current(),
     }, options, planned);
     return context instanceof Promise ? context.then((c) => this.#built(c)) : this.#built(context);
   }

@@ -1,6 +1,6 @@
 import { checkPresentation } from "../summary/present.js";
 import { checkSummaryOptions } from "../summary/policy.js";
-import { checkToolResultLevel } from "../context/tool-result.js";
+import { checkToolResultLevel } from "../models/tool-results.js";
 import { CtxloomError, checkKeys, describe } from "../errors.js";
 import type { Message } from "../message.js";
 import { checkSplit } from "../models/budget.js";

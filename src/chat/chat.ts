@@ -1,5 +1,5 @@
 import type { BuildOptions, ContextWindowFor } from "../context/build.js";
-import { CANCELLED_RESULT, checkFreshCallIds, checkNoOpenCalls, checkToolResult, openCalls } from "../context/tool-units.js";
+import { CANCELLED_RESULT, checkNoOpenCalls, checkToolResult, openCalls } from "../context/tool-units.js";
 import { CtxloomError } from "../errors.js";
 import { checkContent, checkMessageInput, type CheckedInput, type Message, type MessageInput } from "../message.js";
 import { budgetFor } from "../models/budget.js";
@@ -15,9 +15,8 @@ import { appendKey, type AppendOptions } from "./append-key.js";
 import { chatRecall } from "../recall/chat-recall.js";
 import { ChatContexts } from "./chat-context.js";
 import { redactMessage } from "./redact.js";
-import type { ToolResultPolicy } from "../context/tool-result.js";
-import { messageTokens } from "../tokens/chat.js";
-import { appendToolResults, chatToolResults, fitToolResult } from "./tool-result-fit.js";
+import { chatToolResults } from "./tool-results.js";
+import { DEFAULT_TOOL_RESULTS } from "../models/tool-results.js";
 import type { ChatRecallOptions, RecalledMessage } from "../recall/scope.js";
 
 export type { ChatStats } from "./stats.js";
@@ -35,15 +34,10 @@ export type { LoomContext } from "./sync.js";
 export class Chat extends ChatView {
   readonly #profile: Readonly<ModelProfile>;
   readonly #counter: TokenCounter;
-  readonly #options: ChatOptions;
   readonly #queue = new SerialQueue();
   readonly #ctx: LoomContext;
   /** @internal */
   protected readonly sync: ChatSync;
-  /** What one request may hold: a message costing more (with the reply priming) is refused, or a tool result cut. */
-  readonly #appendLimit: number;
-  /** How its tool results too large are cut (its own policy, else the Loom's); null: refused. */
-  readonly #toolResults: ToolResultPolicy | null;
   #retiring: Promise<void> | null = null;
   /** Its context builds (with their summaries and the last one's usage). */
   readonly #contexts: ChatContexts;
@@ -61,22 +55,18 @@ export class Chat extends ChatView {
     const budget = budgetFor(profile, { split: options.budget });
     const appendLimit = budget.effective - budget.reserve;
     this.sync = new ChatSync(ctx, record, nodes, counter, appendLimit, profile, () => open.woke(this));
-    this.#appendLimit = appendLimit;
-    this.#toolResults = chatToolResults(record, ctx.toolResults ?? null);
     this.#ctx = ctx;
-    this.#options = options;
     this.#profile = profile;
     this.#counter = counter;
-    this.#contexts = new ChatContexts(ctx, this.sync, profile, counter, options);
+    const toolResults = chatToolResults(record, ctx.toolResults ?? DEFAULT_TOOL_RESULTS);
+    this.#contexts = new ChatContexts(ctx, this.sync, profile, counter, options, toolResults);
   }
 
   /**
    * Appends a message after the head and moves the head to it. O(1) plus counting its tokens.
-   * While tool calls above the head have no result, only tool results may be appended.
-   * With `toolResults: { truncate }` in force (the append's, else the chat's `create({ toolResults })`,
-   * else the Loom's), a tool result too large to be sent with its call and the newest user turn
-   * (or past the policy's `maxTokens`) is cut to its head and tail around a marker giving the
-   * tokens left out and the original count; the message returned holds the cut text.
+   * While tool calls above the head have no result, only tool results may be appended. A tool
+   * result is kept whole whatever its size (and may be empty): a context too small for it sends it
+   * cut (see `toolResults`). Another message too large for any request is refused.
    * With `{ key }`, an append the chat holds under that key already returns that message; with
    * `{ parent }`, the message goes under that one instead of the head (see AppendOptions).
    * @throws INVALID_ROLE, INVALID_CONTENT, INVALID_PRIORITY, INVALID_TOOL_CALL, INVALID_ARGUMENT,
@@ -86,14 +76,13 @@ export class Chat extends ChatView {
     return this.#run(() => {
       const m = checkMessageInput(input);
       const key = appendKey(options);
-      const policy = appendToolResults(options?.toolResults, this.#toolResults);
       const parent = options?.parent === undefined ? undefined : options.parent === null ? -1 : this.#target(options.parent);
-      if (key === undefined) return this.#appendChecked(m, (input as MessageInput).priority, policy, undefined, parent);
-      return this.sync.keyed(key, m, () => this.#appendChecked(m, (input as MessageInput).priority, policy, key, parent));
+      if (key === undefined) return this.#appendChecked(m, (input as MessageInput).priority, undefined, parent);
+      return this.sync.keyed(key, m, () => this.#appendChecked(m, (input as MessageInput).priority, key, parent));
     });
   }
 
-  #appendChecked(m: CheckedInput, given: MessageInput["priority"], policy: ToolResultPolicy | null, key?: string, parent?: number): Message | Promise<Message> {
+  #appendChecked(m: CheckedInput, given: MessageInput["priority"], key?: string, parent?: number): Message | Promise<Message> {
     const nodes = this.nodes();
     const head = parent ?? this.sync.head;
     const unit = head < 0 ? null : nodes.unitAt(head);
@@ -103,17 +92,10 @@ export class Chat extends ChatView {
       const result = checkToolResult(unit, m.toolCallId!, given);
       m.priority = result.priority;
       unitEnd = result.completes;
-      if (policy) {
-        const system = this.sync.record.system;
-        const slice = system ? budgetFor(this.#profile, { split: this.#options.budget }).system : 0;
-        fitToolResult(m, policy, {
-          counter: this.#counter, appendLimit: this.#appendLimit, unitTokens: nodes.unitTokens(head),
-          systemTokens: system ? Math.min(slice, messageTokens(this.#counter, { role: "system", content: system })) : 0,
-        });
-      }
     } else {
+      // (A call's id need only differ from the other calls still open: a new call follows a unit
+      // answered whole, and its results name it within its own unit, as providers require.)
       checkNoOpenCalls(unit, m.role);
-      if (m.toolCalls) checkFreshCallIds(m.toolCalls, (callId) => nodes.callIdUsed(head, callId));
     }
     return this.sync.add(head, m, unitEnd, key);
   }
@@ -129,7 +111,7 @@ export class Chat extends ChatView {
       const open = openCalls(head < 0 ? null : this.nodes().unitAt(head));
       const out: Message[] = [];
       for (const call of open) {
-        out.push(await this.#appendChecked({ role: "tool", content: CANCELLED_RESULT, priority: "normal", toolCallId: call.id }, undefined, this.#toolResults));
+        out.push(await this.#appendChecked({ role: "tool", content: CANCELLED_RESULT, priority: "normal", toolCallId: call.id }, undefined));
       }
       return out;
     });

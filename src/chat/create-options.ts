@@ -2,7 +2,7 @@ import type { BudgetSplit } from "../models/budget.js";
 import type { HistoryLimits, ModelRef } from "../models/profiles.js";
 import type { ChatMetadata } from "../store/types.js";
 import type { ChatSummaryGroup } from "../summary/settings.js";
-import type { ToolResultOptions } from "../context/tool-result.js";
+import type { ToolResultOptions } from "../models/tool-results.js";
 
 /** Options of `chats.create()`. */
 export interface CreateChatOptions {

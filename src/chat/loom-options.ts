@@ -4,7 +4,7 @@ import type { CountingMode } from "../models/counting.js";
 import type { SummaryGroup } from "../summary/settings.js";
 import type { Embedder } from "../recall/embedder.js";
 import type { RecallStats } from "../recall/hub.js";
-import type { ToolResultOptions } from "../context/tool-result.js";
+import type { ToolResultOptions } from "../models/tool-results.js";
 
 /** Options of `Loom.open()`. */
 export interface LoomOptions extends EngineOptions {
@@ -45,10 +45,10 @@ export interface LoomOptions extends EngineOptions {
    */
   recall?: boolean | LoomRecallOptions;
   /**
-   * Tool results: `{ truncate: true }` (or `{ truncate: { maxTokens, keep } }`) cuts a tool
-   * result too large for the chat's window (or past `maxTokens`) to its head and tail around
-   * a marker, instead of refusing it with MESSAGE_TOO_LARGE. Default off. A chat's
-   * (`create({ toolResults })`) or an append's (`append(message, { toolResults })`) wins.
+   * How every chat's contexts send tool results: `truncate` (default on: a result past a quarter
+   * of the request is sent cut to its head and tail) and `clear` (default off: older results sent
+   * as a placeholder naming their message). A chat's (`create({ toolResults })`) and a build's
+   * settings win, key by key. The chats keep every result whole.
    */
   toolResults?: ToolResultOptions;
   /**

@@ -14,7 +14,7 @@ import { UserChats } from "./user-chats.js";
 import { checkLoomSummaries, type LoomSummaries } from "../summary/settings.js";
 import type { Embedder } from "../recall/embedder.js";
 import { RecallHub } from "../recall/hub.js";
-import { checkToolResultOptions, type ToolResultPolicy } from "../context/tool-result.js";
+import { DEFAULT_TOOL_RESULTS, checkToolResultLevel, toolResultPolicy, type ToolResultPolicy } from "../models/tool-results.js";
 import type { LoomOptions, LoomRecallOptions, LoomStats } from "./loom-options.js";
 
 export type { LoomOptions, LoomRecallOptions, LoomStats } from "./loom-options.js";
@@ -26,7 +26,7 @@ interface LoomSettings {
   maxOpenChats: number;
   summaries: LoomSummaries;
   embedder: Embedder | null;
-  toolResults: ToolResultPolicy | null;
+  toolResults: ToolResultPolicy;
   embedEagerly: boolean;
   strictModels: boolean;
 }
@@ -131,7 +131,7 @@ export class Loom {
     const summaries = checkLoomSummaries(o.summaries);
     const given = o.maxOpenChats === undefined ? undefined : checkInteger(o.maxOpenChats, "maxOpenChats", 1);
     const embedder = RecallHub.embedderOf(recallEmbedder(o.recall));
-    const toolResults = checkToolResultOptions(o.toolResults);
+    const toolResults = toolResultPolicy(checkToolResultLevel(o.toolResults, "Loom.open(options).toolResults"), DEFAULT_TOOL_RESULTS);
     if (o.strictModels !== undefined && typeof o.strictModels !== "boolean") {
       throw new CtxloomError("INVALID_ARGUMENT", `strictModels must be true or false; got ${describe(o.strictModels)}.`);
     }

@@ -7,13 +7,14 @@ import { toOpenAI, type OpenAIMessage } from "../context/format.js";
 import { MessageColumns } from "../store/columns.js";
 import { SummaryLedger } from "../summary/ledger.js";
 import { SHARED_FROM, SentCache } from "./sent-cache.js";
+import { ToolViewCache, type ToolViewSource } from "../context/views.js";
 
 /**
  * A chat's messages in memory: the shape and numbers in the engine (one tree), the texts and
  * optional fields in columns by id. The columns are the store's own when it keeps them in
  * this process (the memory store), so a message is held once; else the chat's.
  */
-export class ChatNodes {
+export class ChatNodes implements ToolViewSource {
   readonly engine: Engine;
   readonly tree: number;
   #texts: MessageColumns;
@@ -26,6 +27,10 @@ export class ChatNodes {
   #criticalCalls = 0;
   /** What the last long context sent (made at the first long context in the OpenAI format; dropped at a short one). */
   #sent: SentCache | null = null;
+  #reusedCalls = false;
+  /** The most tokens a tool result costs (0: none linked). */
+  #largestResult = 0;
+  #views: ToolViewCache | null = null;
 
   /**
    * `resident`: the store's own columns (shared); `loaded`: columns a store filled for this
@@ -88,11 +93,39 @@ export class ChatNodes {
     let flags = 0;
     if (x?.toolCalls) flags |= FLAG_TOOL_CALLS;
     if (unitEnd) flags |= FLAG_UNIT_END;
-    this.engine.append(this.tree, cols.parentOf(id), cols.tokensOf(id), cols.roleCodeOf(id), cols.priorityCodeOf(id), flags);
+    const tokens = cols.tokensOf(id);
+    const role = cols.roleCodeOf(id);
+    this.engine.append(this.tree, cols.parentOf(id), tokens, role, cols.priorityCodeOf(id), flags);
+    if (role === ROLE_TOOL && tokens > this.#largestResult) this.#largestResult = tokens;
     if (x?.toolCalls) {
       for (const c of x.toolCalls) this.#addOwner(c.id, id);
       if (cols.priorityCodeOf(id) === CRITICAL) this.#criticalCalls++;
     }
+  }
+
+  /** The most tokens a tool result of the chat costs (0: it holds none). */
+  get largestResult(): number {
+    return this.#largestResult;
+  }
+
+  /** Whether any message of the chat made tool calls. */
+  get toolCalls(): boolean {
+    return this.#callOwners !== null;
+  }
+
+  /** What the chat's context views keep between builds. */
+  get cache(): ToolViewCache {
+    return (this.#views ??= new ToolViewCache());
+  }
+
+  /** The name of the tool whose call tool result `id` answers (its unit's assistant message made the call). */
+  toolName(id: number): string {
+    const e = this.engine;
+    let x = e.parent(this.tree, id);
+    while (x >= 0 && e.role(this.tree, x) === ROLE_TOOL) x = e.parent(this.tree, x);
+    const callId = this.#texts.extras.get(id)?.toolCallId;
+    const call = x < 0 ? undefined : this.#texts.extras.get(x)?.toolCalls?.find((c) => c.id === callId);
+    return call?.function.name ?? "";
   }
 
   /** CRITICAL assistant messages with tool calls in the tree (priorities never change): with none, builds skip their check. */
@@ -104,18 +137,22 @@ export class ChatNodes {
     const byCall = (this.#callOwners ??= new Map());
     const owners = byCall.get(callId);
     if (owners === undefined) byCall.set(callId, id);
-    else if (typeof owners === "number") byCall.set(callId, [owners, id]);
-    else owners.push(id);
+    else {
+      this.#reusedCalls = true;
+      if (typeof owners === "number") byCall.set(callId, [owners, id]);
+      else owners.push(id);
+    }
   }
 
-  /** True when an assistant message at or above `head` made a call with this id. O(depth), and only for an id seen before. */
-  callIdUsed(head: number, callId: string): boolean {
+  /** Whether two messages of the chat made calls of the same id (a later call reusing an answered one's). */
+  get reusedCalls(): boolean {
+    return this.#reusedCalls;
+  }
+
+  /** The first message of the chat that made a call of this id (-1: none). */
+  firstCallOwner(callId: string): number {
     const owners = this.#callOwners?.get(callId);
-    if (owners === undefined || head < 0) return false;
-    for (const owner of typeof owners === "number" ? [owners] : owners) {
-      if (this.isAncestor(owner, head)) return true;
-    }
-    return false;
+    return owners === undefined ? -1 : typeof owners === "number" ? owners : owners[0]!;
   }
 
   /** True when `a` is `id` or one of its ancestors. */

@@ -1,6 +1,6 @@
 import { CtxloomError, describe } from "../errors.js";
 import { MAX_TOKENS, loneSurrogate, storedMessageProblem, type Message } from "../message.js";
-import { checkFreshCallIds, checkNoOpenCalls, checkToolResult } from "../context/tool-units.js";
+import { checkNoOpenCalls, checkToolResult } from "../context/tool-units.js";
 import { ROLE_TOOL } from "../engine/types.js";
 import type { MessageColumns } from "../store/columns.js";
 import type { ChatNodes } from "./nodes.js";
@@ -49,7 +49,6 @@ export function checkRestored(nodes: ChatNodes, m: unknown, fail: Fail, options:
   try {
     if (r.role === "tool") return checkToolResult(unit, r.toolCallId!, r.priority).completes;
     checkNoOpenCalls(unit, r.role);
-    if (r.toolCalls) checkFreshCallIds(r.toolCalls, (callId) => nodes.callIdUsed(parent, callId));
   } catch (error) {
     throw fail(`message ${id} breaks a tool unit: ${(error as Error).message}`);
   }

@@ -1,7 +1,7 @@
-import type { ToolResultPolicy } from "../context/tool-result.js";
+import type { ToolResultPolicy } from "../models/tool-results.js";
 import { CtxloomError, fromStore, fromStoreNow } from "../errors.js";
 import type { Engine } from "../engine/types.js";
-import type { CheckedInput, Message } from "../message.js";
+import { MAX_TOKENS, type CheckedInput, type Message } from "../message.js";
 import type { ModelProfile, ModelRef } from "../models/profiles.js";
 import { MessageColumns } from "../store/columns.js";
 import { residentChat, type ResidentChat } from "../store/memory.js";
@@ -28,8 +28,8 @@ export interface LoomContext {
   readonly summaries: LoomSummaries;
   /** The Loom's recall (embedder, embedding queue, indexes); null when opened with `recall: false`. */
   readonly recall: RecallHub | null;
-  /** How tool results too large are cut (`Loom.open({ toolResults })`; a chat's or an append's wins); null or absent: refused. */
-  readonly toolResults?: ToolResultPolicy | null;
+  /** How contexts send tool results (`Loom.open({ toolResults })`; a chat's and a build's win, key by key); absent: the defaults. */
+  readonly toolResults?: ToolResultPolicy;
 }
 
 /** The columns a store keeps for a chat in this process, when it does (the memory store). */
@@ -159,9 +159,11 @@ export class ChatSync {
    * returned, not a promise: an append on the in-memory store costs no await.
    */
   add(parent: number, m: CheckedInput, unitEnd: boolean, key?: string): Message | Promise<Message> {
-    // Counted up to what a request holds: a text far past it is refused at that cost.
-    const tokens = messageTokens(this.#counter, m, imageRuleFor(this.#profile.name), this.#appendLimit - REPLY_PRIMING);
-    if (tokens + REPLY_PRIMING > this.#appendLimit) {
+    // Counted up to what a request holds: a text far past it is refused at that cost. A tool
+    // result is kept whatever its size (a context sends it cut): counted whole.
+    const tool = m.role === "tool";
+    const tokens = messageTokens(this.#counter, m, imageRuleFor(this.#profile.name), tool ? MAX_TOKENS : this.#appendLimit - REPLY_PRIMING);
+    if (!tool && tokens + REPLY_PRIMING > this.#appendLimit) {
       const p = this.#profile;
       throw new CtxloomError(
         "MESSAGE_TOO_LARGE",

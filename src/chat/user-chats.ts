@@ -13,7 +13,7 @@ import {
   chatExists, checkChatId, checkMetadata, checkNewChatId, newChatId, pageFrom, pageOf, summaryOf, unknownChat, type ChatListPage, type ListChatsOptions,
 } from "./chat-list.js";
 import { checkChatSummaries } from "../summary/settings.js";
-import { checkToolResultLevel } from "../context/tool-result.js";
+import { checkToolResultLevel } from "../models/tool-results.js";
 import { CREATE_KEYS, type CreateChatOptions } from "./create-options.js";
 
 export type { CreateChatOptions } from "./create-options.js";

@@ -5,6 +5,7 @@ import type { TokenCounter } from "../tokens/types.js";
 import { checkTools, toolTokens } from "../tokens/tools.js";
 import { checkStablePrefix } from "./stable.js";
 import { BUILD_KEYS, type BuildOptions, type ContextFormat, type ContextSource } from "./types.js";
+import { DEFAULT_TOOL_RESULTS, checkToolResultLevel, toolResultPolicy, type ToolResultPolicy } from "../models/tool-results.js";
 
 /**
  * Everything a build needs, resolved once from the call's options and the chat's
@@ -32,24 +33,14 @@ export interface BuildPlan {
   readonly prefixStep: number;
   /** Newest messages the selection considers (0: no bound): maxMessages and the history limits' turns. */
   readonly window: number;
-}
-
-/** Refuses `toolResults` among a build's options `o` (of call `what`), saying where it applies. @throws INVALID_ARGUMENT */
-export function refuseToolResults(o: object, what: string): void {
-  if ("toolResults" in o) {
-    throw new CtxloomError(
-      "INVALID_ARGUMENT",
-      `${what} has no option "toolResults": a tool result is cut when it is appended, not when a context is built. ` +
-        "Set it at Loom.open({ toolResults }), create({ toolResults }) or append(message, { toolResults }).",
-    );
-  }
+  /** How tool results are sent: the call's settings over the chat's. */
+  readonly toolResults: ToolResultPolicy;
 }
 
 /** Checks a build's options and resolves them with the chat's settings. @throws INVALID_ARGUMENT, INVALID_CONTENT, UNKNOWN_MODEL */
 export function planBuild(source: ContextSource, options: BuildOptions | undefined): BuildPlan {
   const o = checkOptions<BuildOptions>(options, "buildContext(options)");
   if ("recall" in o) throw new CtxloomError("INVALID_ARGUMENT", "recall needs a chat and its Loom's embeddings: use chat.buildContext({ recall }).");
-  refuseToolResults(o, "buildContext(options)");
   checkKeys(o, BUILD_KEYS, "buildContext(options)");
   const system = text(o.system, "system") ?? source.system ?? "";
   const memory = text(o.memory, "memory") ?? "";
@@ -76,7 +67,8 @@ export function planBuild(source: ContextSource, options: BuildOptions | undefin
     throw new CtxloomError("INVALID_ARGUMENT", `cacheControl marks Anthropic cache breakpoints: use it with format "anthropic" (OpenAI caches prefixes without marks).`);
   }
   const prefixStep = checkStablePrefix(o.stablePrefix);
-  return { profile, budget, limit, limits, counter: source.counter, format, system, memory, input, window, tools, cacheControl, prefixStep };
+  const toolResults = toolResultPolicy(checkToolResultLevel(o.toolResults, "buildContext(options).toolResults"), source.toolResults ?? DEFAULT_TOOL_RESULTS);
+  return { profile, budget, limit, limits, counter: source.counter, format, system, memory, input, window, tools, cacheControl, prefixStep, toolResults };
 }
 
 function text(value: unknown, what: string): string | undefined {

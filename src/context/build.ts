@@ -8,6 +8,7 @@ import { withHeldConversation } from "./held.js";
 import { planBuild, type BuildPlan } from "./build-plan.js";
 import { selectStable } from "./stable.js";
 import { truncateToChars, truncateToTokens } from "./truncate.js";
+import { toolView, viewReport, type ContextView } from "./views.js";
 import type { BuildOptions, ContextSource, ContextWindow, ContextWindowFor, Usage } from "./types.js";
 import type { ContextBase } from "./held.js";
 
@@ -54,6 +55,35 @@ export function buildPlanned(source: ContextSource, plan: BuildPlan): ContextWin
     }
   }
   const inputTokens = input === undefined ? 0 : messageTokens(counter, { role: "user", content: input });
+  const tools = plan.tools ?? 0;
+
+  // Tool results as this request sends them (cut, cleared): the selections count what is sent.
+  const fixed = REPLY_PRIMING + tools + systemTokens + memoryTokens + inputTokens;
+  const view = plan.toolResults && source.toolViews ? toolView(source, plan.toolResults, limit - fixed, fixed, limit) : null;
+  if (view) source.engine.swapTokens(source.tree, view.ids, view.tokens);
+  try {
+    return selectAndFormat(source, plan, view, { system, memory, systemTokens, memoryTokens, inputTokens, tools });
+  } finally {
+    if (view) source.engine.swapTokens(source.tree, view.ids, view.tokens); // the chat's own counts back
+  }
+}
+
+/** The parts of a request counted before its conversation. */
+interface Counted {
+  system: string;
+  memory: string;
+  systemTokens: number;
+  memoryTokens: number;
+  inputTokens: number;
+  tools: number;
+}
+
+/** The rest of a build, with the view's counts in the engine: recall, the selection and the format. */
+function selectAndFormat(source: ContextSource, plan: BuildPlan, view: ContextView | null, c: Counted): ContextWindow {
+  const { profile, budget, limits, counter, limit, input, format } = plan;
+  const { system, systemTokens, inputTokens, tools } = c;
+  let { memory, memoryTokens } = c;
+  const read = view ? (id: number) => view.messages.get(id) ?? source.message(id) : (id: number) => source.message(id);
 
   let recalled: Message[] = [];
   if (source.recall && source.head >= 0) {
@@ -75,7 +105,6 @@ export function buildPlanned(source: ContextSource, plan: BuildPlan): ContextWin
   }
 
   // What the other parts leave (their unused slices included) goes to the conversation.
-  const tools = plan.tools ?? 0;
   const available = limit - REPLY_PRIMING - tools - systemTokens - memoryTokens - inputTokens;
   if (available < 0 && tools > 0 && available + tools >= 0) {
     throw new CtxloomError(
@@ -123,7 +152,7 @@ export function buildPlanned(source: ContextSource, plan: BuildPlan): ContextWin
         sent = ids; // (a copy: selectStable copies out of the engine) formatted straight from the chat below; the conversation is made when read
         break;
       }
-      conversation = uncut = Array.from(ids, (id) => source.message(id));
+      conversation = uncut = Array.from(ids, read);
       if (!limits) break;
       conversation = conversation.map((m) => {
         if (m.role === "tool" || m.kind === "summary" || m.content.length <= limits.maxCharsPerTurn) return m;
@@ -145,8 +174,9 @@ export function buildPlanned(source: ContextSource, plan: BuildPlan): ContextWin
     : { system: systemTokens, memory: memoryTokens, conversation: conversationTokens, input: inputTokens, tools, total, limit };
   let summary: string | null = null;
   for (const m of conversation) if (m.kind === "summary") summary = m.content; // (none read yet when sent)
+  const { cleared, truncated } = view ? viewReport(view, sent ?? Int32Array.from(conversation, (m) => m.id)) : NO_VIEW;
   const base: Base = {
-    memory, input: input ?? null, usage, conversation, recalled, evicted, compressed: summary !== null, summary, model: profile.name, budget,
+    memory, input: input ?? null, usage, conversation, recalled, evicted, cleared, truncated, compressed: summary !== null, summary, model: profile.name, budget,
   };
 
   const inputMessage = format === "openai" || input === undefined ? [] : [{ role: "user" as const, content: input }];
@@ -190,11 +220,17 @@ export function buildPlanned(source: ContextSource, plan: BuildPlan): ContextWin
     // may take two messages, so the rest moves up one (summaries are few).
     const from = n;
     const summaries = source.sendable!(sent, messages as (OpenAIMessage | null)[], from);
+    if (view) {
+      for (let k = 0; k < sent.length; k++) {
+        const m = view.messages.get(sent[k]!);
+        if (m) messages[from + k] = toOpenAI(m);
+      }
+    }
     n += sent.length;
     for (let k = sent.length - 1, left = summaries; left > 0 && k >= 0; k--) {
       if (messages[from + k] !== null) continue;
       left--;
-      const m = source.message(sent[k]!);
+      const m = read(sent[k]!);
       summary ??= m.content; // the newest one sent is the context's
       const shown = presentSummary(m.id, m.content, source.summaryPresentation).map(toOpenAI);
       messages.splice(from + k, 1, ...shown);
@@ -211,7 +247,8 @@ export function buildPlanned(source: ContextSource, plan: BuildPlan): ContextWin
   if (source.held && (sent || conversation.every((m, i) => m === uncut[i]))) {
     // The messages sent are what the caller keeps across its request (often seconds): the
     // conversation, made when first read, costs nothing until then.
-    return withHeldConversation(base, "openai", messages, system, sent ?? Int32Array.from(conversation, (m) => m.id), source.held);
+    const held = view ? (id: number) => view.messages.get(id) ?? source.held!(id) : source.held;
+    return withHeldConversation(base, "openai", messages, system, sent ?? Int32Array.from(conversation, (m) => m.id), held);
   }
   return windowOf(base, "openai", messages, system);
 }
@@ -221,6 +258,10 @@ function summarized(messages: OpenAIMessage[], n: number, m: Message, source: Co
   for (const p of presentSummary(m.id, m.content, source.summaryPresentation)) messages[n++] = toOpenAI(p);
   return n;
 }
+
+/** The report of a context that sends every message as the chat holds it (shared: read-only). */
+const NONE = Object.freeze({ count: 0, tokens: 0 });
+const NO_VIEW = { cleared: NONE, truncated: NONE };
 
 /**
  * A system or memory text within `slice` tokens: the text itself when it fits, else cut. A long
@@ -239,7 +280,7 @@ type Base = ContextBase;
 function windowOf(b: Base, format: ContextWindow["format"], messages: ContextWindow["messages"], system: string): ContextWindow {
   return {
     memory: b.memory, input: b.input, usage: b.usage, conversation: b.conversation, recalled: b.recalled, evicted: b.evicted,
-    compressed: b.compressed, summary: b.summary, model: b.model, budget: b.budget, format, messages, system,
+    cleared: b.cleared, truncated: b.truncated, compressed: b.compressed, summary: b.summary, model: b.model, budget: b.budget, format, messages, system,
   };
 }
 

@@ -50,6 +50,8 @@ class HeldContext {
     Object.defineProperty(this, "conversation", HeldContext.conversation);
     o.recalled = b.recalled;
     o.evicted = b.evicted;
+    o.cleared = b.cleared;
+    o.truncated = b.truncated;
     o.compressed = b.compressed;
     o.summary = b.summary;
     o.model = b.model;

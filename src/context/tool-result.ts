@@ -1,88 +1,17 @@
-// Tool results too large for a request: a caller cannot split what a tool returned, so an
-// opt-in policy keeps its head and its tail around a marker that says how much was left out.
-import { CtxloomError, checkInteger, checkOptions, describe } from "../errors.js";
+// Tool results too large for a request: a caller cannot split what a tool returned, so a
+// context sends its head and its tail around a marker that says how much was left out (see
+// views.ts; the chat keeps it whole). truncateToolResult cuts a text the same way.
+import { CtxloomError, checkInteger, describe } from "../errors.js";
 import { MAX_TOKENS } from "../message.js";
 import { callCounter, countText } from "../tokens/chat.js";
 import type { TokenCounter } from "../tokens/types.js";
 import type { TextMeasure } from "../tokens/types.js";
 import { graphemeStart, headEnd, measureOf, measuredIndex, tokensOf, truncateToTokens } from "./truncate.js";
+import type { ToolResultKeep } from "../models/tool-results.js";
 
-/** Which ends of a tool result are kept when it is cut: both (default), only the start, or only the end. */
-export type ToolResultKeep = "head-tail" | "head" | "tail";
-
-/** The truncation policy of `toolResults: { truncate }` (at `Loom.open`, `create` or `append`). */
-export interface ToolResultTruncation {
-  /**
-   * The most tokens a tool result message may cost (the chat's count, as `message.tokens`);
-   * default, and never more than: what a request of the chat's model may hold. At least 16.
-   */
-  maxTokens?: number;
-  /** "head-tail" (default: half each), "head" or "tail". */
-  keep?: ToolResultKeep;
-}
-
-/**
- * How tool results too large are handled: the same keys at `Loom.open({ toolResults })` (every
- * chat), `create({ toolResults })` (one chat, kept with it) and `append(message, { toolResults })`
- * (one append). The nearest level that sets `truncate` wins.
- */
-export interface ToolResultOptions {
-  /**
-   * Cut a tool result that is too large instead of refusing it: true for the defaults, or a
-   * policy; false refuses it (MESSAGE_TOO_LARGE). Left out: the level above's (the Loom's default: off).
-   */
-  truncate?: boolean | ToolResultTruncation;
-}
-
-/** The policy in force once checked. */
-export type ToolResultPolicy = Readonly<Required<ToolResultTruncation>>;
-
-/** The smallest `maxTokens` accepted: room for the message's fields and a marker. */
-export const MIN_TOOL_RESULT_TOKENS = 16;
+export type { ToolResultKeep } from "../models/tool-results.js";
 
 const KEEPS: readonly ToolResultKeep[] = ["head-tail", "head", "tail"];
-
-/** Checks the Loom's `toolResults` and returns the policy in force, or null when truncation is off. @throws INVALID_ARGUMENT */
-export function checkToolResultOptions(value: unknown, what = "toolResults"): ToolResultPolicy | null {
-  const o = checkOptions<ToolResultOptions>(value, what, ["truncate"]);
-  return o.truncate === undefined ? null : policyOf(o.truncate, `${what}.truncate`);
-}
-
-/**
- * Checks `toolResults` at a chat (`create`) or an append: a copy of what it sets, to keep,
- * or undefined when it sets nothing (`truncate` left out: the level above's policy stays).
- * @throws INVALID_ARGUMENT
- */
-export function checkToolResultLevel(value: unknown, what: string): Required<ToolResultOptions> | undefined {
-  const t = checkOptions<ToolResultOptions>(value, what, ["truncate"]).truncate;
-  if (t === undefined) return undefined;
-  policyOf(t, `${what}.truncate`);
-  if (typeof t === "boolean") return { truncate: t };
-  const copy: ToolResultTruncation = {};
-  if (t.maxTokens !== undefined) copy.maxTokens = t.maxTokens;
-  if (t.keep !== undefined) copy.keep = t.keep;
-  return { truncate: copy };
-}
-
-/**
- * The policy in force at a level: that level's (checked options, as checkToolResultLevel
- * returns them) when it sets one, else the level above's.
- */
-export function toolResultPolicy(level: ToolResultOptions | undefined, above: ToolResultPolicy | null): ToolResultPolicy | null {
-  return level?.truncate === undefined ? above : policyOf(level.truncate, "toolResults.truncate");
-}
-
-/** `truncate` as a policy (null: off). @throws INVALID_ARGUMENT */
-function policyOf(t: unknown, what: string): ToolResultPolicy | null {
-  if (t === false) return null;
-  if (t === true) return { maxTokens: MAX_TOKENS, keep: "head-tail" };
-  if (t === null || typeof t !== "object" || Array.isArray(t)) {
-    throw new CtxloomError("INVALID_ARGUMENT", `${what} must be true, false or { maxTokens, keep }; got ${describe(t)}.`);
-  }
-  const p = checkOptions<ToolResultTruncation>(t, what, ["maxTokens", "keep"]);
-  const maxTokens = p.maxTokens === undefined ? MAX_TOKENS : checkInteger(p.maxTokens, `${what}.maxTokens`, MIN_TOOL_RESULT_TOKENS, MAX_TOKENS);
-  return { maxTokens, keep: checkKeep(p.keep ?? "head-tail", `${what}.keep`) };
-}
 
 function checkKeep(keep: unknown, what = "keep"): ToolResultKeep {
   if (!KEEPS.includes(keep as ToolResultKeep)) {
@@ -91,9 +20,10 @@ function checkKeep(keep: unknown, what = "keep"): ToolResultKeep {
   return keep as ToolResultKeep;
 }
 
-/** The marker put where a tool result was cut. */
-export function omissionMarker(omitted: number, total: number): string {
-  return `\n[... ${grouped(omitted)} of ${grouped(total)} tokens of this tool result omitted ...]\n`;
+/** The marker put where a tool result was cut (naming its message, when it is one the chat holds). */
+export function omissionMarker(omitted: number, total: number, id?: number): string {
+  const of = id === undefined ? "" : ` (message ${id})`;
+  return `\n[... ${grouped(omitted)} of ${grouped(total)} tokens of this tool result${of} omitted ...]\n`;
 }
 
 const grouped = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
@@ -119,16 +49,16 @@ export function truncateToolResult(text: string, maxTokens: number, counter: Tok
  * that can measure reads the text once: its total, both cuts, the omitted count and the
  * checks of nicer boundaries come from that reading; the cut text is counted once at the end.
  */
-export function cutToolResult(text: string, maxTokens: number, counter: TokenCounter, keep: ToolResultKeep): string {
+export function cutToolResult(text: string, maxTokens: number, counter: TokenCounter, keep: ToolResultKeep, id?: number): string {
   const m = measureOf(counter, text);
   const total = m ? m.tokens : countText(counter, text);
   if (total <= maxTokens) return text;
-  let room = maxTokens - countText(counter, omissionMarker(total, total));
+  let room = maxTokens - countText(counter, omissionMarker(total, total, id));
   for (let round = 0; room > 0 && round < 64; round++) {
     const headRoom = keep === "head" ? room : keep === "tail" ? 0 : Math.ceil(room / 2);
     const head = headRoom > 0 ? headEnd(text, headRoom, counter, m) : 0;
     const tail = room - headRoom > 0 ? tailStart(text, room - headRoom, counter, m, head) : text.length;
-    const marker = omissionMarker(tokensOf(text, head, tail, counter, m), total);
+    const marker = omissionMarker(tokensOf(text, head, tail, counter, m), total, id);
     const { cut, tokens } = joined(text, head, tail, marker, counter, m);
     const over = tokens - maxTokens;
     if (over <= 0) return cut;

@@ -69,16 +69,3 @@ export function checkNoOpenCalls(unit: ToolUnit | null, role: string): void {
       `to answer them all with "${CANCELLED_RESULT}".`,
   );
 }
-
-/** Refuses a call id already used by an assistant message on the branch (`used` tells). @throws INVALID_TOOL_CALL */
-export function checkFreshCallIds(calls: readonly ToolCall[], used: (id: string) => boolean): void {
-  for (const c of calls) {
-    if (used(c.id)) {
-      throw new CtxloomError(
-        "INVALID_TOOL_CALL",
-        `Tool call id ${describe(c.id)} is already used on this branch; a result could not tell the calls apart. ` +
-          `Give every call its own id.`,
-      );
-    }
-  }
-}

@@ -7,6 +7,8 @@ import type { Message } from "../message.js";
 import type { AnthropicMessage, OpenAIMessage, ResponsesItem } from "./format.js";
 import type { SummaryPresentation } from "../summary/present.js";
 import type { CallSummaryGroup } from "../summary/settings.js";
+import type { ToolResultOptions, ToolResultPolicy } from "../models/tool-results.js";
+import type { ToolViewSource } from "./views.js";
 
 /** The options of `buildContext({ stablePrefix })`. */
 export interface StablePrefixOptions {
@@ -64,6 +66,12 @@ export interface BuildOptions {
    * options. Recalled exchanges go into the memory message, within the memory slice.
    */
   recall?: boolean | BuildRecallOptions;
+  /**
+   * How this call sends tool results (over the chat's and the Loom's, key by key): `truncate`
+   * sends a result too large cut, `clear` sends older results as placeholders. The chat keeps
+   * every result whole. See ToolResultOptions.
+   */
+  toolResults?: ToolResultOptions;
 }
 
 /** Where recall looks: the path to the head, every branch of the chat, or all the user's chats. */
@@ -170,11 +178,24 @@ export interface ContextWindow<M = OpenAIMessage | AnthropicMessage | ResponsesI
   evicted: number;
   /** Whether a summary stands for older messages in this context. */
   compressed: boolean;
+  /**
+   * Tool results this context sends as a placeholder (`toolResults: { clear }`), and the tokens
+   * that saved. The chat keeps them whole: `chat.get(id)` and `path()` still give them.
+   */
+  cleared: ViewCount;
+  /** Tool results this context sends cut (`toolResults: { truncate }`), and the tokens that saved. */
+  truncated: ViewCount;
   /** The text of the newest summary sent in this context, or null when none is. */
   summary: string | null;
   /** The model and budget the context was built for. */
   model: string;
   budget: Budget;
+}
+
+/** How many messages a context sends otherwise than the chat holds them, and the tokens that saved. */
+export interface ViewCount {
+  readonly count: number;
+  readonly tokens: number;
 }
 
 /** What the builder needs of a chat. */
@@ -216,10 +237,14 @@ export interface ContextSource {
   recall?: (window: readonly number[], fits: (memory: string) => boolean) => RecallFill;
   /** Optional: refuse a `model` name the catalog lacks instead of reading it by its family (`Loom.open({ strictModels })`). */
   strictModels?: boolean;
+  /** How the chat sends tool results (its Loom's and its own settings); default: DEFAULT_TOOL_RESULTS. */
+  toolResults?: ToolResultPolicy;
+  /** Optional: what views of tool results read of the chat; without it, every message is sent as held. */
+  toolViews?: ToolViewSource;
 }
 
 /** The options buildContext knows; any other key is refused, naming the closest. */
 export const BUILD_KEYS = [
   "system", "memory", "input", "model", "maxMessages", "budget", "historyLimits", "format", "summaries", "tools", "maxOutputTokens",
-  "cacheControl", "stablePrefix",
+  "cacheControl", "stablePrefix", "toolResults",
 ] as const;

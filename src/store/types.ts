@@ -3,6 +3,7 @@ import type { HistoryLimits, ModelProfile } from "../models/profiles.js";
 import type { Message } from "../message.js";
 import type { MessageColumns } from "./columns.js";
 import type { SummaryOptions } from "../summary/policy.js";
+import type { ToolResultOptions } from "../models/tool-results.js";
 
 /** A value or a promise of it: every Store method may be synchronous or not. */
 export type Awaitable<T> = T | Promise<T>;
@@ -27,11 +28,8 @@ export interface ChatOptions {
   summarize?: SummaryOptions;
   /** How this chat's summaries are sent: "system" or "tool" (`create({ summaries: { presentation } })`). */
   summaryPresentation?: "system" | "tool";
-  /**
-   * How this chat cuts tool results too large (`create({ toolResults })`), kept as given:
-   * wins over the Loom's; `truncate: false` refuses them.
-   */
-  toolResults?: { truncate: boolean | { maxTokens?: number; keep?: "head-tail" | "head" | "tail" } };
+  /** How this chat's contexts send tool results (`create({ toolResults })`), kept as given: wins over the Loom's, key by key. */
+  toolResults?: ToolResultOptions;
   /**
    * The conversation an import made this chat from: the export's format and its id for it
    * (a fingerprint of its messages when it has none). `ctxloom import` finds chats by it, so

@@ -153,8 +153,7 @@ describe("bad input", () => {
     expectThrowCode(() => new CtxloomChatMessageHistory(chat, { contexts: false } as never), "INVALID_ARGUMENT");
     expectThrowCode(() => new CtxloomChatMessageHistory(chat, { context: { format: "anthropic" } } as never), "INVALID_ARGUMENT");
     expectThrowCode(() => new CtxloomChatMessageHistory(chat, { context: "all" } as never), "INVALID_ARGUMENT");
-    // A tool result is cut when it is appended: the refusal says where the option applies.
-    expect(() => new CtxloomChatMessageHistory(chat, { context: { toolResults: { truncate: true } } } as never)).toThrow(/cut when it is appended.*create\(\{ toolResults \}\)/);
+    await expectRejectCode(() => new CtxloomChatMessageHistory(chat, { context: { toolResults: { clear: "yes" } } } as never).getMessages(), "INVALID_ARGUMENT");
     expectThrowCode(() => new CtxloomChatMessageHistory(chat, { reasoning: "hide" } as never), "INVALID_ARGUMENT");
     await expectRejectCode(() => new CtxloomChatMessageHistory(chat, { context: { maxMessages: 0 } }).getMessages(), "INVALID_ARGUMENT");
   });

@@ -102,14 +102,17 @@ forEachEngine((engine) => {
     await loom.close();
   });
 
-  it("a tool result cut to the Loom's policy keeps its images, and stays readable from the store", async () => {
+  it("a tool result sent cut to the Loom's policy keeps its images; the chat and the store keep it whole", async () => {
     const { loom, chat } = await chatWithCall(engine, { toolResults: { truncate: { maxTokens: 1700 } } });
     const long = Array.from({ length: 400 }, (_, i) => `line ${i} of the page text`).join("\n");
-    const m = await chat.append({ role: "tool", toolCallId: "toolu_1", content: [{ type: "text", text: long }, { type: "image", image: "https://example.com/a.png", width: 200, height: 150 }] });
-    expect(m.content.length).toBeLessThan(long.length);
-    expect(m.content).toContain("omitted");
-    expect(m.parts).toEqual([{ type: "text", text: m.content }, { type: "image", image: "https://example.com/a.png", width: 200, height: 150 }]);
-    expect(m.tokens).toBeLessThanOrEqual(1700);
+    const image = { type: "image" as const, image: "https://example.com/a.png", width: 200, height: 150 };
+    const m = await chat.append({ role: "tool", toolCallId: "toolu_1", content: [{ type: "text", text: long }, image] });
+    expect(m.content).toBe(long);
+    const sent = (await chat.buildContext()).conversation.find((x) => x.id === m.id)!;
+    expect(sent.content.length).toBeLessThan(long.length);
+    expect(sent.content).toContain("omitted");
+    expect(sent.parts).toEqual([{ type: "text", text: sent.content }, image]);
+    expect(sent.tokens).toBeLessThanOrEqual(1700);
     const copy = await loom.user("u").import(chat.export());
     expect(copy.get(m.id)).toEqual(m);
     await loom.close();

@@ -191,7 +191,6 @@ forEachEngine((engine) => {
     for (const role of ["user", "assistant", "system"] as const) {
       rejectsAppend(`empty content (${role})`, { role, content: "" }, "INVALID_CONTENT");
     }
-    rejectsAppend("empty content (tool answering c2)", { role: "tool", content: "", toolCallId: "c2" }, "INVALID_CONTENT");
     for (const priority of ["urgent", "HIGH", "", 1, null]) {
       rejectsAppend(`priority ${JSON.stringify(priority)}`, { role: "user", content: "x", priority }, "INVALID_PRIORITY");
     }

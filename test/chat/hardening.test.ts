@@ -48,16 +48,20 @@ forEachEngine((engine) => {
       expect(await chat.cancelToolCalls()).toEqual([]); // none open
     });
 
-    it("a call id already used on the branch is refused; on another branch it is free", async () => {
+    it("a call id used by an earlier, answered call on the branch is taken again (servers number calls per response); its result answers the new call", async () => {
       await chat.append({ role: "user", content: "hi" });
-      const a = await chat.append({ role: "assistant", content: "", toolCalls: [call("k")] });
-      await chat.append({ role: "tool", content: "r", toolCallId: "k" });
-      const before = await snapshot(chat);
-      await expectRejectCode(() => chat.append({ role: "assistant", content: "", toolCalls: [call("k")] }), "INVALID_TOOL_CALL");
-      expect(await snapshot(chat)).toEqual(before);
-      await chat.regenerate(a.id);
+      await chat.append({ role: "assistant", content: "", toolCalls: [call("k")] });
+      const first = await chat.append({ role: "tool", content: "r1", toolCallId: "k" });
       const again = await chat.append({ role: "assistant", content: "", toolCalls: [call("k")] });
-      expect(again.parentId).toBe(0);
+      const second = await chat.append({ role: "tool", content: "r2", toolCallId: "k" });
+      expect(second.parentId).toBe(again.id);
+      const before = await snapshot(chat);
+      await expectRejectCode(() => chat.append({ role: "tool", content: "r3", toolCallId: "k" }), "INVALID_TOOL_CALL"); // answered already, in its unit
+      await expectRejectCode(() => chat.append({ role: "assistant", content: "", toolCalls: [call("j"), call("j")] }), "INVALID_TOOL_CALL"); // two open calls of one id
+      expect(await snapshot(chat)).toEqual(before);
+      // The context sends each result after its own call.
+      const ctx = await chat.buildContext();
+      expect(ctx.conversation.map((m) => m.id)).toEqual([0, 1, first.id, again.id, second.id]);
     });
 
     it("a chat reopened from the store keeps the rules", async () => {

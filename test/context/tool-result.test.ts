@@ -3,7 +3,8 @@
 // within the limit exactly by the counter given (the estimate and o200k).
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { checkToolResultOptions, cutToolResult, omissionMarker, suffixToTokens } from "../../src/context/tool-result.js";
+import { cutToolResult, omissionMarker, suffixToTokens } from "../../src/context/tool-result.js";
+import { DEFAULT_CLEAR, DEFAULT_TOOL_RESULTS, checkToolResultLevel, toolResultPolicy } from "../../src/models/tool-results.js";
 import { truncateToolResult, type TokenCounter } from "../../src/index.js";
 import { heuristicCounter, loadEncoding } from "../../src/tokens-entry.js";
 import { wasmBpeCounter } from "../../src/tokens/wasm-bpe.js";
@@ -142,26 +143,45 @@ describe("suffixToTokens", () => {
   });
 });
 
-describe("checkToolResultOptions", () => {
-  it("resolves the defaults and refuses unknown keys and bad values, naming them", () => {
-    expect(checkToolResultOptions(undefined)).toBeNull();
-    expect(checkToolResultOptions({ truncate: false })).toBeNull();
-    expect(checkToolResultOptions({ truncate: true })).toEqual({ maxTokens: 2 ** 30, keep: "head-tail" });
-    expect(checkToolResultOptions({ truncate: { maxTokens: 500, keep: "tail" } })).toEqual({ maxTokens: 500, keep: "tail" });
+describe("toolResults options", () => {
+  const resolve = (value: unknown) => toolResultPolicy(checkToolResultLevel(value, "toolResults"), DEFAULT_TOOL_RESULTS);
+  it("resolves the defaults and each key over the level above, and refuses unknown keys and bad values, naming them", () => {
+    expect(resolve(undefined)).toEqual(DEFAULT_TOOL_RESULTS);
+    expect(resolve({})).toEqual(DEFAULT_TOOL_RESULTS);
+    expect(resolve({ truncate: false })).toEqual({ truncate: null, clear: null });
+    expect(resolve({ truncate: true })).toEqual({ truncate: { maxTokens: null, keep: "head-tail" }, clear: null });
+    expect(resolve({ truncate: { maxTokens: 500, keep: "tail" } })).toEqual({ truncate: { maxTokens: 500, keep: "tail" }, clear: null });
+    expect(resolve({ clear: true })).toEqual({ truncate: DEFAULT_TOOL_RESULTS.truncate, clear: DEFAULT_CLEAR });
+    expect(resolve({ clear: { keepNewest: 5, atLeast: 0, trigger: { fraction: 0.5 }, exclude: ["todo"], inputs: true } }).clear)
+      .toEqual({ keepNewest: 5, atLeast: 0, trigger: { fraction: 0.5 }, exclude: ["todo"], inputs: true });
+    // A level sets keys: the others stay the level above's.
+    const above = resolve({ clear: { keepNewest: 9 }, truncate: false });
+    expect(toolResultPolicy(checkToolResultLevel({ truncate: true }, "t"), above)).toEqual({ truncate: DEFAULT_TOOL_RESULTS.truncate, clear: above.clear });
+    expect(toolResultPolicy(checkToolResultLevel({ clear: false }, "t"), above)).toEqual({ truncate: null, clear: null });
     for (const bad of [
       { truncat: true }, { truncate: { maxToken: 5 } }, { truncate: { maxTokens: 15 } }, { truncate: { maxTokens: "9" } },
-      { truncate: { keep: "middle" } }, { truncate: "yes" }, "on", null,
+      { truncate: { keep: "middle" } }, { truncate: "yes" }, "on", null, { clear: "yes" }, { clear: { keep: 3 } },
+      { clear: { keepNewest: -1 } }, { clear: { keepNewest: 1.5 } }, { clear: { atLeast: -5 } }, { clear: { trigger: 100 } },
+      { clear: { trigger: { tokens: 1, fraction: 0.5 } } }, { clear: { trigger: {} } }, { clear: { trigger: { fraction: 2 } } },
+      { clear: { trigger: { tokens: -1 } } }, { clear: { exclude: "todo" } }, { clear: { exclude: [""] } }, { clear: { inputs: "yes" } },
     ]) {
-      expectThrowCode(() => checkToolResultOptions(bad), "INVALID_ARGUMENT");
+      expectThrowCode(() => resolve(bad), "INVALID_ARGUMENT");
     }
-    try {
-      checkToolResultOptions({ truncate: { maxToken: 5 } });
-    } catch (e) {
-      expect(String((e as Error).message)).toContain('"maxTokens"');
-    }
+    expect(() => resolve({ truncate: { maxToken: 5 } })).toThrow('"maxTokens"');
+    expect(() => resolve({ clear: { keep: 3 } })).toThrow('"keepNewest"');
+  });
+
+  it("a level is kept as a copy of what it sets: changing the caller's object later changes nothing", () => {
+    const given = { clear: { exclude: ["a"], trigger: { tokens: 5 } }, truncate: { maxTokens: 100 } };
+    const kept = checkToolResultLevel(given, "t")!;
+    given.clear.exclude.push("b");
+    given.clear.trigger.tokens = 9;
+    given.truncate.maxTokens = 200;
+    expect(kept).toEqual({ clear: { exclude: ["a"], trigger: { tokens: 5 } }, truncate: { maxTokens: 100 } });
   });
 
   it("the marker groups digits the same on every runtime", () => {
     expect(omissionMarker(12345, 1234567)).toBe("\n[... 12,345 of 1,234,567 tokens of this tool result omitted ...]\n");
+    expect(omissionMarker(12345, 1234567, 42)).toBe("\n[... 12,345 of 1,234,567 tokens of this tool result (message 42) omitted ...]\n");
   });
 });

@@ -120,8 +120,9 @@ export async function chatTurn(chats: UserChats, body: unknown, options?: ChatTu
   }
   await waitForTurns(chat);
   // Planned and checked with nothing awaited before the first append: the chat as it is now.
+  // The first message's size is append's own check (nothing is written before it): not counted twice.
   const plan = planTurn(chat, request, from);
-  chat.preflight(plan.steps.map((s) => s.input), build);
+  chat.preflight(plan.steps.slice(1).map((s) => s.input), build);
   const parentId = await applyTurn(chat, plan);
   const context = await contextAt(chat, parentId, build);
   const messageId = chat.messageCount;

@@ -64,6 +64,7 @@ describe("chatTurn: a refused request changes nothing", () => {
       [submit("kept", ...held, text("u1", "fine"), { id: "u2", role: "user", parts: [{ type: "source-url", url: "x" }] }), "UNSUPPORTED_CONTENT"],
       [submit("kept", ...held, text("u1", "fine"), text("u2", "bad \udc00")), "INVALID_CONTENT"],
       [submit("kept", ...held, text("u1", "fine"), text("u2", "word ".repeat(400))), "MESSAGE_TOO_LARGE"],
+      [submit("kept", ...held, text("u1", "word ".repeat(400))), "MESSAGE_TOO_LARGE"],
       [submit("kept", ...held, text("u1", "fine"), { id: "a9", role: "assistant", parts: [] }), "INVALID_ARGUMENT"],
     ];
     for (const [body, code] of bodies) await expectRejectCode(() => chatTurn(chats, body), code);

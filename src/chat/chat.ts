@@ -15,7 +15,6 @@ import { appendKey, type AppendOptions } from "./append-key.js";
 import { chatRecall } from "../recall/chat-recall.js";
 import { ChatContexts } from "./chat-context.js";
 import { redactMessage } from "./redact.js";
-import { preflight } from "./preflight.js";
 import type { ToolResultPolicy } from "../context/tool-result.js";
 import { messageTokens } from "../tokens/chat.js";
 import { appendToolResults, chatToolResults, fitToolResult } from "./tool-result-fit.js";
@@ -258,17 +257,10 @@ export class Chat extends ChatView {
     return this.#run(() => chatRecall(this.#ctx.recall, this.#contexts.current(), query, options));
   }
 
-  /**
-   * @internal Throws what appending `inputs` (user messages) and then `buildContext(build)` would
-   * throw for a reason known now (see preflight), writing and building nothing.
-   */
+  /** @internal Throws what appending `inputs` (user messages), then `buildContext(build)`, would throw now (see preflight). */
   preflight(inputs: readonly MessageInput[], build: BuildOptions | undefined): void {
     this.live();
-    const o = this.#options;
-    preflight({
-      profile: this.#profile, counter: this.#counter, system: this.sync.record.system, budget: o.budget, historyLimits: o.historyLimits,
-      appendLimit: this.#appendLimit, recall: this.#ctx.recall, strictModels: this.#ctx.strictModels === true,
-    }, inputs, build);
+    this.#contexts.preflight(inputs, build, this.#appendLimit);
   }
 
   /** Usage stats: the chat's size, the last context's usage and what compression saved. O(1). */

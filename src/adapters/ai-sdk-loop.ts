@@ -1,7 +1,7 @@
 // A tool loop of the AI SDK kept in a chat: every step's messages go into the chat as they
 // come, and every step is sent the context the chat builds within the budget.
 import type { ModelMessage, ToolSet } from "ai";
-import type { BuildOptions } from "../context/types.js";
+import { BUILD_KEYS, type BuildOptions } from "../context/types.js";
 import { CtxloomError, checkOptions, describe } from "../errors.js";
 import type { Chat } from "../chat/chat.js";
 import { toModelContext, type ModelContext } from "./ai-sdk.js";
@@ -11,6 +11,9 @@ import type { FromOptions } from "./common.js";
 
 /** Options of `chatLoop`: the build's (its format excepted) and how reasoning parts are taken. */
 export interface ChatLoopOptions extends Omit<BuildOptions, "format" | "cacheControl" | "input">, FromOptions {}
+
+/** What chatLoop takes: every build option its type names, and `reasoning`. */
+const LOOP_KEYS = [...BUILD_KEYS.filter((k) => k !== "format" && k !== "input" && k !== "cacheControl"), "recall", "reasoning"];
 
 /** What `chatLoop` returns: spread `prepareStep` into generateText / streamText, then `await finish(result)`. */
 export interface ChatLoop {
@@ -29,16 +32,19 @@ export interface ChatLoop {
  * A tool loop kept in `chat`: `prepareStep` appends each finished step's response messages
  * (tool calls with their results) and rebuilds the step's `{ instructions, messages }`
  * from the chat within the model's budget; `finish` appends the rest. One loop per call.
+ * The build's options are checked here, as buildContext checks them (a ToolSet's tools when
+ * they are first counted), so that a bad one fails before a step's messages are appended.
  * @throws INVALID_ARGUMENT (bad options; a result whose messages do not continue the loop)
  */
 export function chatLoop(chat: Chat, options?: ChatLoopOptions): ChatLoop {
   if (chat === null || typeof chat !== "object" || typeof (chat as Partial<Chat>).append !== "function" || typeof (chat as Partial<Chat>).buildContext !== "function") {
     throw new CtxloomError("INVALID_ARGUMENT", `chatLoop takes a chat (from chats.create() or chats.open()); got ${describe(chat)}.`);
   }
-  const o = checkOptions<ChatLoopOptions>(options, "chatLoop(chat, options)", ["system", "memory", "maxMessages", "budget", "historyLimits", "model", "tools", "maxOutputTokens", "reasoning"]);
+  const o = checkOptions<ChatLoopOptions>(options, "chatLoop(chat, options)", LOOP_KEYS);
   const { reasoning, ...build } = o;
   const from: FromOptions = reasoning === undefined ? {} : { reasoning };
   fromModelMessages([], from); // checks `reasoning` now rather than at the first step
+  chat.preflight([], build.tools !== undefined && !Array.isArray(build.tools) ? { ...build, tools: undefined } : build);
   let appended = 0;
   const catchUp = async (messages: readonly ModelMessage[]): Promise<number> => {
     if (!Array.isArray(messages) || messages.length < appended) {

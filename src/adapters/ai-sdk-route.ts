@@ -2,27 +2,35 @@
 // chat opened or created under the client's id, the user's message appended or a regeneration
 // branched), the context streamText sends, and the options of toUIMessageStreamResponse that
 // give the answer ctxloom's id and store it, every step of it, when the stream ends.
-import type { ToolSet, UIMessage, UIMessageStreamOptions } from "ai";
-import type { BuildOptions } from "../context/types.js";
-import { CANCELLED_RESULT } from "../context/tool-units.js";
-import { CtxloomError, checkOptions, describe } from "../errors.js";
-import type { Message, MessageInput } from "../message.js";
+import type { ToolSet, UIMessageStreamOptions } from "ai";
+import { BUILD_KEYS, type BuildOptions } from "../context/types.js";
+import { CtxloomError, checkInteger, checkKeys, checkOptions, describe } from "../errors.js";
+import type { Message } from "../message.js";
 import type { Chat } from "../chat/chat.js";
+import { checkNewChatId } from "../chat/chat-list.js";
+import { CREATE_KEYS } from "../chat/create-options.js";
 import type { CreateChatOptions, UserChats } from "../chat/user-chats.js";
 import { toModelContext, type ModelContext } from "./ai-sdk.js";
+import { DEFAULT_WAIT_MS, StreamingTurn, storeAnswer, waitForTurns } from "./ai-sdk-answer.js";
 import { resolveToolSet } from "./ai-sdk-tools.js";
 import { fromOptions, objectAt, type ReasoningMode } from "./common.js";
-import { fromUIMessages, type ChatUIMessage, type ChatUIMetadata } from "./ui-messages.js";
-import { placeTurn, type TurnRequest } from "./ai-sdk-turn.js";
+import type { ChatUIMessage, ChatUIMetadata } from "./ui-messages.js";
+import { applyTurn, planTurn, type TurnRequest } from "./ai-sdk-turn.js";
 
 /** Options of `chatTurn`. */
 export interface ChatTurnOptions {
-  /** How a chat the request starts is created (its id is the request's): model, system prompt, title, metadata... */
+  /** How a chat the request starts is created: model, system prompt, title, metadata... (its id is the request's: `id` is refused). */
   create?: Omit<CreateChatOptions, "id">;
-  /** How the context is built (any build option but the format): memory, maxMessages, tools, recall... */
+  /** How the context is built (any build option but the format, the input and cacheControl): memory, maxMessages, tools, recall... */
   context?: Omit<BuildOptions, "format" | "cacheControl" | "input">;
   /** Reasoning parts of the answer: "keep" (default), "drop" or "refuse", as `fromUIMessages` takes them. */
   reasoning?: ReasoningMode;
+  /**
+   * How long the chat's later turns (in this process) wait for this turn's answer once its
+   * stream has gone silent, in ms (default 10 000; 0: they do not wait for it). While the stream
+   * sends parts, and while its answer is being stored, they wait.
+   */
+  waitMs?: number;
 }
 
 /** What `toUIMessageStreamResponse` takes from a turn. */
@@ -40,13 +48,30 @@ export interface ChatTurn {
   parentId: number;
   /** The id the answer's first message will have, and so the streamed UIMessage's (its decimal string). */
   messageId: number;
-  /** The answer's messages once the stream has ended and they are stored (none for an answer aborted before it said anything). */
+  /**
+   * The answer's messages once the stream has ended and they are stored (none for an answer
+   * aborted before it said anything, or a cancelled turn). Pending while the stream has not ended.
+   */
   saved(): Promise<Message[]>;
+  /**
+   * Gives the turn up (a route that will not send its response): the chat's later turns stop
+   * waiting for it, and its stream, if one still ends, stores nothing; `saved()` resolves with
+   * none. The user's message stays in the chat (a retried request does not append it again).
+   */
+  cancel(): void;
 }
 
-const OPTION_KEYS = ["create", "context", "reasoning"] as const;
-/** Per chat, the answer being stored: a request waits for the one before it. */
-const saving = new WeakMap<Chat, Promise<unknown>>();
+const OPTION_KEYS = ["create", "context", "reasoning", "waitMs"] as const;
+/** The longest `waitMs` taken: an hour. */
+const MAX_WAIT_MS = 3_600_000;
+const CREATE_OPTION_KEYS = CREATE_KEYS.filter((k) => k !== "id");
+const CONTEXT_KEYS = [...BUILD_KEYS.filter((k) => k !== "format" && k !== "input" && k !== "cacheControl"), "recall"];
+/** What the context options of a turn cannot hold, and why. */
+const NOT_IN_CONTEXT: Record<string, string> = {
+  format: "the context is built for the AI SDK ({ instructions, messages }, spread into streamText), whatever the provider",
+  input: "the user's message is the request's, appended to the chat",
+  cacheControl: "set Anthropic's cache marks with the AI SDK's providerOptions",
+};
 
 /**
  * Answers a request of the AI SDK's chat client (`useChat`, or `Chat` with DefaultChatTransport)
@@ -59,6 +84,19 @@ const saving = new WeakMap<Chat, Promise<unknown>>();
  * ends, every step of it (tool calls, their results, the text) is appended under the user's
  * message, whatever else moved the head meanwhile. Other keys of the body (the transport's
  * `body` option) are left to the caller.
+ *
+ * A refused request changes nothing: the body, the options, every user message it adds (its
+ * parts, its size against the model's window) and the context's options are checked before the
+ * chat is created or anything appended. What only the build can tell comes after the user's
+ * message is appended, and leaves it there (a valid message of the conversation; the request
+ * sent again appends it once): the newest turn not fitting what the window leaves it
+ * (MESSAGE_TOO_LARGE, with a large `maxOutputTokens` say), a summarizer or an embedder failing,
+ * the store.
+ *
+ * A turn waits for the chat's turns before it in this process whose answer is streaming (its
+ * client may show that answer), until the answer is stored or the stream has sent nothing for
+ * `waitMs`. A turn whose stream was never handed to the AI SDK (a route that failed after
+ * chatTurn) holds no one; `turn.cancel()` releases one that was.
  * @throws INVALID_ARGUMENT (a body useChat does not send, bad options), and the codes of
  *   create, append and buildContext
  */
@@ -66,31 +104,86 @@ export async function chatTurn(chats: UserChats, body: unknown, options?: ChatTu
   if (chats === null || typeof chats !== "object" || typeof (chats as Partial<UserChats>).open !== "function") {
     throw new CtxloomError("INVALID_ARGUMENT", `chatTurn takes a user's chats (loom.user(id)) first; got ${describe(chats)}.`);
   }
-  const o = checkOptions<ChatTurnOptions>(options, "chatTurn(chats, body, options)", OPTION_KEYS);
+  const o = checkTurnOptions(options);
   const from = fromOptions(o.reasoning === undefined ? undefined : { reasoning: o.reasoning }, "chatTurn");
   const request = readBody(body);
-  const chat = await openOrCreate(chats, request.id, o.create);
-  await saving.get(chat)?.catch(() => undefined);
-  const parentId = await placeTurn(chat, request, from);
-  const context = await contextAt(chat, parentId, o.context ?? {});
+  const build: BuildOptions = { ...o.context };
+  if (build.tools !== undefined && !Array.isArray(build.tools)) {
+    build.tools = (await resolveToolSet(build.tools as ToolSet)) as BuildOptions["tools"];
+  }
+  let chat = await opened(chats, request.id);
+  if (chat === null) {
+    checkNewChatId(request.id);
+    // Everything the request adds and builds, checked for the chat create() would make, before it is made.
+    await chats.preflight(o.create, planTurn(null, request, from).steps.map((s) => s.input), build);
+    chat = await createChat(chats, request.id, o.create);
+  }
+  await waitForTurns(chat);
+  // Planned and checked with nothing awaited before the first append: the chat as it is now.
+  // The first message's size is append's own check (nothing is written before it): not counted twice.
+  const plan = planTurn(chat, request, from);
+  chat.preflight(plan.steps.slice(1).map((s) => s.input), build);
+  const parentId = await applyTurn(chat, plan);
+  const context = await contextAt(chat, parentId, build);
   const messageId = chat.messageCount;
   const siblings = [...chat.children(parentId), messageId];
   const metadata: ChatUIMetadata = { messageId, parentId, branch: { index: siblings.length - 1, count: siblings.length, ids: siblings } };
+  const answer = new StreamingTurn(chat, o.waitMs ?? DEFAULT_WAIT_MS);
   let done!: (messages: Message[] | Promise<Message[]>) => void;
   const saved = new Promise<Message[]>((resolve) => (done = resolve));
   saved.catch(() => undefined);
-  saving.set(chat, saved);
   const stream: ChatTurnStream = {
     originalMessages: request.messages,
-    generateMessageId: () => String(messageId),
-    messageMetadata: ({ part }) => (part.type === "start" ? metadata : undefined),
+    generateMessageId: () => {
+      answer.alive(); // handed to the AI SDK
+      return String(messageId);
+    },
+    messageMetadata: ({ part }) => {
+      answer.alive();
+      return part.type === "start" ? metadata : undefined;
+    },
     onEnd: async ({ responseMessage }) => {
+      if (answer.ended) return; // cancelled
+      answer.alive();
       const storing = storeAnswer(chat, parentId, responseMessage, from.reasoning);
       done(storing);
-      await storing;
+      try {
+        await storing;
+      } finally {
+        answer.end();
+      }
     },
   };
-  return { chat, context, stream, parentId, messageId, saved: () => saved };
+  const cancel = (): void => {
+    if (answer.ended) return;
+    answer.end();
+    done([]);
+  };
+  return { chat, context, stream, parentId, messageId, saved: () => saved, cancel };
+}
+
+/** The options of chatTurn, and of its groups, checked by their keys. */
+function checkTurnOptions(options: unknown): Partial<ChatTurnOptions> {
+  const what = "chatTurn(chats, body, options)";
+  const o = checkOptions<ChatTurnOptions>(options, what, OPTION_KEYS);
+  if (o.create !== undefined) {
+    const create = checkOptions<CreateChatOptions>(o.create, `${what}.create`);
+    if ("id" in create) {
+      const why = "the chat's id is the request's body.id (useChat's chat id); leave it out";
+      throw new CtxloomError("INVALID_ARGUMENT", `${what}.create has no option "id": ${why}.`);
+    }
+    checkKeys(create, CREATE_OPTION_KEYS, `${what}.create`);
+  }
+  if (o.context !== undefined) {
+    const context = checkOptions<BuildOptions>(o.context, `${what}.context`);
+    for (const key in context) {
+      if (!Object.hasOwn(NOT_IN_CONTEXT, key)) continue;
+      throw new CtxloomError("INVALID_ARGUMENT", `${what}.context has no option ${JSON.stringify(key)}: ${NOT_IN_CONTEXT[key]}.`);
+    }
+    checkKeys(context, CONTEXT_KEYS, `${what}.context`);
+  }
+  if (o.waitMs !== undefined) checkInteger(o.waitMs, `${what}.waitMs`, 0, MAX_WAIT_MS);
+  return o;
 }
 
 /** The body as DefaultChatTransport posts it, checked. */
@@ -113,15 +206,20 @@ function readBody(body: unknown): TurnRequest {
   return { id: b.id, messages: b.messages as ChatUIMessage[], trigger: b.trigger, messageId: typeof b.messageId === "string" ? b.messageId : undefined };
 }
 
-/** The user's chat of this id, created when it has none (two requests creating it at once: one creates, the other opens). */
-async function openOrCreate(chats: UserChats, id: string, create: ChatTurnOptions["create"]): Promise<Chat> {
+/** The user's chat of this id, or null when the user has none. */
+async function opened(chats: UserChats, id: string): Promise<Chat | null> {
   try {
     return await chats.open(id);
   } catch (error) {
-    if (!(error instanceof CtxloomError && (error.code === "UNKNOWN_CHAT" || error.code === "INVALID_ARGUMENT"))) throw error;
+    if (error instanceof CtxloomError && (error.code === "UNKNOWN_CHAT" || error.code === "INVALID_ARGUMENT")) return null;
+    throw error;
   }
+}
+
+/** The chat created under this id (two requests creating it at once: one creates, the other opens). */
+async function createChat(chats: UserChats, id: string, options: ChatTurnOptions["create"]): Promise<Chat> {
   try {
-    return await chats.create({ ...(create ?? {}), id });
+    return await chats.create({ ...(options ?? {}), id });
   } catch (error) {
     if (error instanceof CtxloomError && error.code === "CHAT_EXISTS") return chats.open(id);
     throw error;
@@ -132,47 +230,10 @@ async function openOrCreate(chats: UserChats, id: string, create: ChatTurnOption
  * The context with the head at `parentId`: checked out first, and built again when another
  * request moved the head between the two (the context must end with this turn's message).
  */
-async function contextAt(chat: Chat, parentId: number, build: NonNullable<ChatTurnOptions["context"]>): Promise<ModelContext> {
-  const options: BuildOptions = { ...build };
-  if (build.tools !== undefined && !Array.isArray(build.tools)) options.tools = (await resolveToolSet(build.tools as ToolSet)) as BuildOptions["tools"];
+async function contextAt(chat: Chat, parentId: number, options: BuildOptions): Promise<ModelContext> {
   for (let attempt = 0; ; attempt++) {
     if (chat.head !== parentId) await chat.checkout(parentId);
     const context = await chat.buildContext(options as BuildOptions & { format?: "openai" });
     if (context.conversation[context.conversation.length - 1]?.id === parentId || attempt >= 10) return toModelContext(context);
   }
-}
-
-/** Tool parts a stream left unfinished (aborted while the model wrote a call's input): nothing to keep. */
-const UNFINISHED = new Set(["input-streaming", "approval-requested", "approval-responded"]);
-
-/**
- * Appends the answer the stream sent (every step: tool calls, results, text) under the user's
- * message, each under the one before. A tool call left without a result (aborted, or a tool
- * with no execute) gets CANCELLED_RESULT, so that the next user message can go on.
- */
-async function storeAnswer(chat: Chat, parentId: number, response: UIMessage, reasoning: ReasoningMode): Promise<Message[]> {
-  const parts = response.parts.filter((p) => {
-    const state = (p as { state?: string }).state;
-    return p.type !== "step-start" && !(state !== undefined && UNFINISHED.has(state)) && !(p.type === "text" && p.text.length === 0);
-  });
-  if (parts.length === 0) return []; // aborted before a word
-  const inputs: MessageInput[] = fromUIMessages({ ...response, role: "assistant", parts: response.parts.filter((p) => parts.includes(p) || p.type === "step-start") }, { reasoning });
-  const out: Message[] = [];
-  let parent = parentId;
-  for (const input of inputs) {
-    const m = await chat.append(input, { parent });
-    out.push(m);
-    parent = m.id;
-  }
-  const last = out[out.length - 1];
-  if (last?.toolCalls) {
-    const answered = new Set(out.filter((m) => m.role === "tool").map((m) => m.toolCallId));
-    for (const call of last.toolCalls) {
-      if (answered.has(call.id)) continue;
-      const m = await chat.append({ role: "tool", toolCallId: call.id, content: CANCELLED_RESULT }, { parent });
-      out.push(m);
-      parent = m.id;
-    }
-  }
-  return out;
 }

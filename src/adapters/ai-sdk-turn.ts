@@ -17,35 +17,47 @@ export interface TurnRequest {
 
 const CHAT_ID = /^(0|[1-9][0-9]{0,9})$/;
 
+/** Where a request's turn goes: the user messages to add (none: the turn answers `parent`), each under the one before. */
+export interface TurnPlan {
+  /** The message the first step goes under (-1: a root), or the user message to answer when there are no steps. */
+  parent: number;
+  /** The user's messages to add, in order: appended (under their append key), or, for an edit, put beside the message edited. */
+  steps: { input: MessageInput; key?: string; edit: boolean }[];
+}
+
 /**
- * Places the request's turn in the chat and returns the id of the user message to answer (the
- * head is not moved: appends name their parent). The last message of the client's list the chat
- * holds is the anchor (an answer: the end of its turn, its last step); the user messages after
- * it are appended under it, in order. With `submit-message` and a `messageId` naming the last
- * message (useChat's edit), that message's new text goes beside the one it replaces, unless
- * the text is the same.
- * @throws INVALID_ARGUMENT when nothing is left to answer, or an answer the chat does not hold follows the anchor
+ * Plans the request's turn in the chat (null: a chat the request is to create), writing
+ * nothing: every user message it adds converted and checked, so that a bad request changes
+ * nothing. The last message of the client's list the chat holds is the anchor (an answer: the
+ * end of its turn, its last step); the user messages after it are added under it, in order.
+ * With `submit-message` and a `messageId` naming the last message (useChat's edit), that
+ * message's new text goes beside the one it replaces, unless the text is the same.
+ * @throws INVALID_ARGUMENT when nothing is left to answer, or an answer the chat does not hold
+ *   follows the anchor; the codes of fromUIMessages for a message it cannot convert
  */
-export async function placeTurn(chat: Chat, r: TurnRequest, from: Required<FromOptions>): Promise<number> {
+export function planTurn(chat: Chat | null, r: TurnRequest, from: Required<FromOptions>): TurnPlan {
   const messages = r.messages;
   const lastIndex = messages.length - 1;
   if (lastIndex < 0) throw new CtxloomError("INVALID_ARGUMENT", "The request's body.messages is empty: there is no user message to answer.");
   const editing = r.trigger === "submit-message" && r.messageId !== undefined && r.messageId === messages[lastIndex]!.id;
-  let k = lastIndex;
+  // The anchor: the last of the client's messages the chat holds (k: its index; -1: none).
+  let k = -1;
   let anchor = -1;
-  for (; k >= 0; k--) {
-    const id = held(chat, messages[k]!);
+  for (let i = lastIndex; chat !== null && i >= 0; i--) {
+    const id = held(chat, messages[i]!);
     if (id !== undefined) {
-      anchor = id;
+      [k, anchor] = [i, id];
       break;
     }
   }
-  if (editing && k === lastIndex) {
+  if (chat !== null && editing && k === lastIndex) {
     // An edit of a message the chat holds: beside it, unless its text is unchanged.
     const original = chat.get(anchor);
-    return sameContent(original, userInput(messages[k]!, k, from)) ? anchor : edit(chat, original.parentId ?? -1, userInput(messages[k]!, k, from));
+    const input = userInput(messages[k]!, k, from);
+    if (sameContent(original, input)) return { parent: anchor, steps: [] };
+    return { parent: original.parentId ?? -1, steps: [{ input, edit: true }] };
   }
-  let parent = k < 0 ? -1 : turnEnd(chat, anchor);
+  const plan: TurnPlan = { parent: chat === null || k < 0 ? -1 : turnEnd(chat, anchor), steps: [] };
   for (let i = k + 1; i <= lastIndex; i++) {
     const ui = messages[i]!;
     if (ui.role !== "user") {
@@ -56,14 +68,29 @@ export async function placeTurn(chat: Chat, r: TurnRequest, from: Required<FromO
       );
     }
     const input = userInput(ui, i, from);
-    if (editing && i === lastIndex) parent = await edit(chat, parent, input);
-    else {
-      const key = ui.id.length > 0 && ui.id.length <= 190 ? `ui:${ui.id}` : undefined;
-      parent = (await chat.append(input, key === undefined ? { parent: parent < 0 ? null : parent } : { parent: parent < 0 ? null : parent, key })).id;
-    }
+    const key = ui.id.length > 0 && ui.id.length <= 190 ? `ui:${ui.id}` : undefined;
+    if (editing && i === lastIndex) plan.steps.push({ input, edit: true });
+    else plan.steps.push(key === undefined ? { input, edit: false } : { input, key, edit: false });
   }
-  if (parent < 0 || chat.get(parent).role !== "user") {
-    throw new CtxloomError("INVALID_ARGUMENT", `The request ends with ${describe(messages[lastIndex]!.role)} message ${describe(messages[lastIndex]!.id)}, not a user message: there is nothing to answer.`);
+  if (plan.steps.length === 0 && (chat === null || plan.parent < 0 || chat.get(plan.parent).role !== "user")) {
+    const last = messages[lastIndex]!;
+    throw new CtxloomError("INVALID_ARGUMENT", `The request ends with ${describe(last.role)} message ${describe(last.id)}, not a user message: there is nothing to answer.`);
+  }
+  return plan;
+}
+
+/**
+ * Adds the plan's user messages to the chat; returns the id of the user message to answer (the
+ * head is not moved: appends name their parent).
+ */
+export async function applyTurn(chat: Chat, plan: TurnPlan): Promise<number> {
+  let parent = plan.parent;
+  for (const step of plan.steps) {
+    if (step.edit) parent = await edit(chat, parent, step.input);
+    else {
+      const under = parent < 0 ? null : parent;
+      parent = (await chat.append(step.input, step.key === undefined ? { parent: under } : { parent: under, key: step.key })).id;
+    }
   }
   return parent;
 }

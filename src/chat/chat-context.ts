@@ -13,6 +13,8 @@ import type { RecallChat } from "../recall/port.js";
 import type { ChatSync, LoomContext } from "./sync.js";
 import { chatStats, keepUsage, type ChatStats } from "./stats.js";
 import type { ToolResultPolicy } from "../models/tool-results.js";
+import { preflight } from "./preflight.js";
+import type { MessageInput } from "../message.js";
 
 /** What a chat hands over to build its context. */
 export interface ChatContextState {
@@ -133,6 +135,14 @@ export class ChatContexts {
     const o = checkOptions<BuildOptions>(options, "buildPrompt(options)");
     if ("format" in o) throw new CtxloomError("INVALID_ARGUMENT", `buildPrompt(options) has no option "format"; use buildContext({ format }) for a formatted list.`);
     return formatPrompt(await this.build({ ...o, format: "openai" }, "buildPrompt(options)", run));
+  }
+
+  /** Throws what appending `inputs` (user messages), then building with `options`, would throw now (see preflight). */
+  preflight(inputs: readonly MessageInput[], options: BuildOptions | undefined, appendLimit: number): void {
+    const { budget, historyLimits } = this.#options;
+    const { recall, strictModels } = this.#ctx;
+    const settings = { system: this.#sync.record.system, budget, historyLimits, appendLimit, recall, strictModels: strictModels === true, toolResults: this.#toolResults };
+    preflight({ profile: this.#profile, counter: this.#counter, ...settings }, inputs, options);
   }
 
   /** The chat as recall reads it. */

@@ -38,6 +38,8 @@ export class Chat extends ChatView {
   readonly #ctx: LoomContext;
   /** @internal */
   protected readonly sync: ChatSync;
+  /** What one request may hold: a message costing more (with the reply priming) is refused (a tool result is kept, and sent cut). */
+  readonly #appendLimit: number;
   #retiring: Promise<void> | null = null;
   /** Its context builds (with their summaries and the last one's usage). */
   readonly #contexts: ChatContexts;
@@ -55,6 +57,7 @@ export class Chat extends ChatView {
     const budget = budgetFor(profile, { split: options.budget });
     const appendLimit = budget.effective - budget.reserve;
     this.sync = new ChatSync(ctx, record, nodes, counter, appendLimit, profile, () => open.woke(this));
+    this.#appendLimit = appendLimit;
     this.#ctx = ctx;
     this.#profile = profile;
     this.#counter = counter;
@@ -237,6 +240,12 @@ export class Chat extends ChatView {
    */
   recall(query: string, options?: ChatRecallOptions): Promise<RecalledMessage[]> {
     return this.#run(() => chatRecall(this.#ctx.recall, this.#contexts.current(), query, options));
+  }
+
+  /** @internal Throws what appending `inputs` (user messages), then `buildContext(build)`, would throw now (see preflight). */
+  preflight(inputs: readonly MessageInput[], build: BuildOptions | undefined): void {
+    this.live();
+    this.#contexts.preflight(inputs, build, this.#appendLimit);
   }
 
   /** Usage stats: the chat's size, the last context's usage and what compression saved. O(1). */

@@ -1,17 +1,18 @@
 import type { ToolResultPolicy } from "../models/tool-results.js";
 import { CtxloomError, fromStore, fromStoreNow } from "../errors.js";
 import type { Engine } from "../engine/types.js";
-import { MAX_TOKENS, type CheckedInput, type Message } from "../message.js";
+import type { CheckedInput, Message } from "../message.js";
 import type { ModelProfile, ModelRef } from "../models/profiles.js";
 import { MessageColumns } from "../store/columns.js";
 import { residentChat, type ResidentChat } from "../store/memory.js";
 import type { ChatRecord, LoadedChat, Store } from "../store/types.js";
-import { REPLY_PRIMING, imageRuleFor, messageTokens, type TokenCounter } from "../tokens/index.js";
+import type { TokenCounter } from "../tokens/index.js";
 import { ChatNodes } from "./nodes.js";
 import type { RecallHub } from "../recall/hub.js";
 import { applyHeld, applyRestored, checkHead, storeCorrupt } from "./restore.js";
 import { checkStored, lookUpKey, ownKey } from "./append-key.js";
 import { appendConditionally, newMessage } from "./conditional-append.js";
+import { checkSize } from "./preflight.js";
 import type { LoomSummaries } from "../summary/settings.js";
 
 /** What a chat shares with its Loom. */
@@ -159,19 +160,9 @@ export class ChatSync {
    * returned, not a promise: an append on the in-memory store costs no await.
    */
   add(parent: number, m: CheckedInput, unitEnd: boolean, key?: string): Message | Promise<Message> {
-    // Counted up to what a request holds: a text far past it is refused at that cost. A tool
-    // result is kept whatever its size (a context sends it cut): counted whole.
-    const tool = m.role === "tool";
-    const tokens = messageTokens(this.#counter, m, imageRuleFor(this.#profile.name), tool ? MAX_TOKENS : this.#appendLimit - REPLY_PRIMING);
-    if (!tool && tokens + REPLY_PRIMING > this.#appendLimit) {
-      const p = this.#profile;
-      throw new CtxloomError(
-        "MESSAGE_TOO_LARGE",
-        `This message costs at least ${tokens} tokens and cannot fit ${p.name}'s window even alone ` +
-          `(a request may use ${this.#appendLimit} tokens: 90% of ${p.contextWindow}${p.maxInputTokens ? `, at most its input limit ${p.maxInputTokens},` : ""} less the reserve). ` +
-          `Split it into several messages, summarize it, or use a model with a larger window.`,
-      );
-    }
+    // Counted up to what a request holds: a text far past it is refused at that cost (a tool
+    // result is kept whatever its size, counted whole: a context sends it cut).
+    const tokens = checkSize(this.#counter, this.#profile, this.#appendLimit, m);
     if (key === undefined) {
       // The memory store's own chat: the message made here passes its checks, and lands at once.
       const resident = this.#resident === undefined ? (this.#resident = residentChat(this.#ctx.store, this.record.userId, this.record.id) ?? null) : this.#resident;

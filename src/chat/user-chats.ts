@@ -1,6 +1,6 @@
 import { CtxloomError, checkOptions, describe, fromStore } from "../errors.js";
-import { checkContent, checkLabel, loneIn } from "../message.js";
-import { checkSplit } from "../models/budget.js";
+import { checkContent, checkLabel, loneIn, type MessageInput } from "../message.js";
+import { budgetFor, checkSplit } from "../models/budget.js";
 import { checkHistoryLimits, isLanguageModel, registeredProfile, type ModelProfile } from "../models/profiles.js";
 import type { ChatExport } from "../store/portable.js";
 import type { ChatOptions, ChatRecord, ChatSummary } from "../store/types.js";
@@ -13,8 +13,10 @@ import {
   chatExists, checkChatId, checkMetadata, checkNewChatId, newChatId, pageFrom, pageOf, summaryOf, unknownChat, type ChatListPage, type ListChatsOptions,
 } from "./chat-list.js";
 import { checkChatSummaries } from "../summary/settings.js";
-import { checkToolResultLevel } from "../models/tool-results.js";
+import { DEFAULT_TOOL_RESULTS, checkToolResultLevel, toolResultPolicy } from "../models/tool-results.js";
 import { CREATE_KEYS, type CreateChatOptions } from "./create-options.js";
+import { preflight } from "./preflight.js";
+import type { BuildOptions } from "../context/types.js";
 
 export type { CreateChatOptions } from "./create-options.js";
 
@@ -96,6 +98,24 @@ export class UserChats {
       }
       return new ChatNodes(this.#ctx.engine, residentColumns(this.#ctx.store, this.userId, record.id));
     }, profile, counter);
+  }
+
+  /**
+   * @internal As `chat.preflight(inputs, build)` for the chat `create(options)` would make (its
+   * model, system prompt, budget and history limits), creating nothing.
+   */
+  async preflight(options: CreateChatOptions | undefined, inputs: readonly MessageInput[], build: BuildOptions | undefined): Promise<void> {
+    this.#ctx.checkOpen();
+    const o = checkOptions<CreateChatOptions>(options, "create(options)", CREATE_KEYS);
+    const budget = o.budget === undefined ? undefined : checkSplit(o.budget);
+    const historyLimits = o.historyLimits === undefined ? undefined : checkHistoryLimits(o.historyLimits);
+    const { profile, counter } = await this.#ctx.prepare(o.model ?? "gpt-4o");
+    const { effective, reserve } = budgetFor(profile, { split: budget });
+    const toolResults = toolResultPolicy(checkToolResultLevel(o.toolResults, "create(options).toolResults"), this.#ctx.toolResults ?? DEFAULT_TOOL_RESULTS);
+    preflight({
+      profile, counter, system: typeof o.system === "string" ? o.system : null, budget, historyLimits,
+      appendLimit: effective - reserve, recall: this.#ctx.recall, strictModels: this.#ctx.strictModels === true, toolResults,
+    }, inputs, build);
   }
 
   /**

@@ -37,8 +37,15 @@ export interface BuildPlan {
   readonly toolResults: ToolResultPolicy;
 }
 
-/** Checks a build's options and resolves them with the chat's settings. @throws INVALID_ARGUMENT, INVALID_CONTENT, UNKNOWN_MODEL */
-export function planBuild(source: ContextSource, options: BuildOptions | undefined): BuildPlan {
+/** What a plan reads of its source: the chat's settings, none of its messages. */
+export type PlanSource = Pick<ContextSource, "counter" | "profile" | "system" | "budget" | "historyLimits" | "strictModels" | "toolResults">;
+
+/**
+ * Checks a build's options and resolves them with the chat's settings (`source`'s, of which it
+ * reads the settings only: a caller may check a build's options before the chat holds anything).
+ * @throws INVALID_ARGUMENT, INVALID_CONTENT, UNKNOWN_MODEL
+ */
+export function planBuild(source: PlanSource, options: BuildOptions | undefined): BuildPlan {
   const o = checkOptions<BuildOptions>(options, "buildContext(options)");
   if ("recall" in o) throw new CtxloomError("INVALID_ARGUMENT", "recall needs a chat and its Loom's embeddings: use chat.buildContext({ recall }).");
   checkKeys(o, BUILD_KEYS, "buildContext(options)");

@@ -6,7 +6,7 @@ import { MockLanguageModelV4 } from "ai/test";
 import { describe, expect, it } from "vitest";
 import { Loom } from "../../src/index.js";
 import { chatLoop, fromModelMessages, toModelContext, toModelMessages } from "../../src/ai-sdk.js";
-import { expectRejectCode, expectThrowCode, forEachEngine } from "../helpers.js";
+import { expectRejectCode, expectThrowCode, forEachEngine, snapshot } from "../helpers.js";
 
 const usage = { inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 5, text: 5, reasoning: 0 } };
 const step = (content: unknown[], unified: "stop" | "tool-calls") => ({ content, finishReason: { unified, raw: unified }, usage, warnings: [] }) as never;
@@ -141,5 +141,22 @@ describe("toModelContext and chatLoop refuse bad input", () => {
     await loop.prepareStep({ responseMessages: [{ role: "assistant", content: "a" }] });
     await expectRejectCode(() => loop.prepareStep({ responseMessages: [] }), "INVALID_ARGUMENT");
     await expectRejectCode(() => loop.finish({ response: { messages: [] } } as never), "INVALID_ARGUMENT");
+  });
+
+  it("bad build options fail at chatLoop(), before a step's messages are appended; every option its type names is taken", async () => {
+    const loom = await Loom.open();
+    const chats = loom.user("u");
+    const chat = await chats.create({ model: "gpt-4o" });
+    await chat.append({ role: "user", content: "hi" });
+    const before = await snapshot(chat, chats);
+    const bads = [{ maxMessages: 0 }, { budget: { system: 2 } }, { model: 5 }, { summaries: "often" }, { recall: { k: -1 } }, { maxOutputTokens: 1e9 }];
+    for (const bad of bads) {
+      expectThrowCode(() => chatLoop(chat, bad as never), "INVALID_ARGUMENT");
+    }
+    expect(await snapshot(chat, chats)).toEqual(before);
+    const loop = chatLoop(chat, { summaries: false, stablePrefix: { step: 0.2 }, recall: true, maxMessages: 8 });
+    const step = await loop.prepareStep({ responseMessages: [{ role: "assistant", content: "hello" }] });
+    expect(step.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
+    await loom.close();
   });
 });

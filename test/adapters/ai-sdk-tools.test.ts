@@ -14,10 +14,10 @@ import { expectRejectCode, forEachEngine, snapshot } from "../helpers.js";
 // The OpenAI cookbook's weather tool: the API counts 101 prompt tokens with its messages on gpt-4o.
 const description = "Get the current weather in a given location";
 const parameters = {
-  type: "object",
+  type: "object" as const,
   properties: {
-    location: { type: "string", description: "The city and state, e.g. San Francisco, CA" },
-    unit: { type: "string", description: "The unit of temperature to return", enum: ["celsius", "fahrenheit"] },
+    location: { type: "string" as const, description: "The city and state, e.g. San Francisco, CA" },
+    unit: { type: "string" as const, description: "The unit of temperature to return", enum: ["celsius", "fahrenheit"] },
   },
   required: ["location"],
 };

@@ -89,6 +89,7 @@ export function durableObjectStore(storage: DurableObjectStorageLike, options?: 
   };
   return {
     name: `durable-object:${p}`,
+    hasChat: (userId, chatId) => ready().hasChat(userId, chatId),
     createChat: (chat) => ready().createChat(chat),
     importChat: (chat, messages: Message[]) => ready().importChat(chat, messages),
     listChats: (userId, page) => ready().listChats(userId, page),

@@ -31,6 +31,10 @@ export class SqliteStoreImpl implements SqliteStore {
     this.#ops = new SqlStore(connection, STATEMENTS, this.#tx, { place: filePlace(path) });
   }
 
+  async hasChat(userId: string, chatId: string): Promise<boolean> {
+    return this.#ops.hasChat(userId, chatId);
+  }
+
   async createChat(chat: ChatRecord): Promise<void> {
     this.#ops.createChat(chat);
   }

@@ -58,7 +58,10 @@ const MAX_ID = 2 ** 31 - 1;
  * peer dependency: `npm install pg`) over a connection string or your own `Pool`. The
  * schema is created and migrated on first use. Appends are conditional (the id must be the
  * chat's next: a writer that loses the race gets a conflict and retries as a sibling) and
- * atomic; head moves can be compare-and-set.
+ * atomic; head moves can be compare-and-set. A deleted chat, a redacted message: no row the
+ * database reads back holds the old text, but the old row versions stay in the tables' files
+ * until VACUUM reclaims them (autovacuum, or the operator), and in the WAL, archives, replicas and
+ * backups: erasing those is the operator's.
  * @throws INVALID_ARGUMENT for bad options; STORE_FAILED when `pg` is not installed
  */
 export function postgresStore(target: string | Pool, options?: PostgresStoreOptions): PostgresStore {
@@ -210,6 +213,7 @@ export function postgresStore(target: string | Pool, options?: PostgresStoreOpti
       if (head !== null && head >= size) throw new CtxloomError("UNKNOWN_MESSAGE", `head ${head} is not a message of chat ${chatId}, which holds ${size} messages.`);
       return false;
     },
+    /** The chat's rows go (its messages and embeddings by the foreign keys); see postgresStore on the old row versions. */
     async deleteChat(userId, chatId) {
       checkIds(userId, chatId);
       return (await query(sql.deleteChat, [toText(chatId), toText(userId)])).rowCount === 1;

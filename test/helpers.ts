@@ -113,6 +113,7 @@ export function flakyStore(options: { async?: boolean } = {}): { store: Store; s
     }) as F;
   const store: Store = {
     name: "flaky",
+    hasChat: wrap("hasChat", inner.hasChat.bind(inner)),
     createChat: wrap("createChat", inner.createChat.bind(inner)),
     importChat: wrap("importChat", inner.importChat.bind(inner)),
     appendMessage: wrap("appendMessage", inner.appendMessage.bind(inner)),

@@ -1,13 +1,14 @@
 import { CtxloomError, checkOptions, describe, fromStore } from "../errors.js";
-import { checkContent, checkLabel, loneIn, type MessageInput } from "../message.js";
+import { checkContent, type MessageInput } from "../message.js";
 import { budgetFor, checkSplit } from "../models/budget.js";
-import { checkHistoryLimits, isLanguageModel, registeredProfile, type ModelProfile } from "../models/profiles.js";
+import { checkHistoryLimits, isLanguageModel, type ModelProfile } from "../models/profiles.js";
 import type { ChatExport } from "../store/portable.js";
 import type { ChatOptions, ChatRecord, ChatSummary } from "../store/types.js";
 import type { TokenCounter } from "../tokens/index.js";
 import { Chat } from "./chat.js";
 import { ChatNodes } from "./nodes.js";
 import { buildImport, checkExport } from "./chat-export.js";
+import { checkKept, modelOf } from "./chat-record.js";
 import { heldOf, residentColumns, restoreNodes, type LoomContext } from "./sync.js";
 import {
   chatExists, checkChatId, checkMetadata, checkNewChatId, newChatId, pageFrom, pageOf, summaryOf, unknownChat, type ChatListPage, type ListChatsOptions,
@@ -86,15 +87,18 @@ export class UserChats {
       createdAt: now, updatedAt: now, messageCount: 0, head: null, options: settings,
     };
     checkKept(record, "create(options)"); // a profile's name, its counter's
+    // A chat of this id open in this Loom (or being created): CHAT_EXISTS. Elsewhere, the store decides.
+    const key = openKey(this.userId, id);
+    for (let pending = this.#open.get(key); pending && o.id !== undefined; pending = this.#open.get(key)) {
+      if (await stands(pending)) throw chatExists(this.userId, id);
+    }
     this.#ctx.checkOpen(); // the Loom may have closed while the tokenizer loaded
-    if (o.id !== undefined && (this.#open.get(openKey(this.userId, id)) || (await this.#stored(id)))) throw chatExists(this.userId, id);
+    // (No await from the loop's last look to the registration: two creates of one id here, one is made.)
     return this.#register(record, async () => {
       try {
         await fromStore("creating the chat", () => this.#ctx.store.createChat(record));
       } catch (error) {
-        // Two creates of one id at once: the store refused the second.
-        if (o.id !== undefined && (await this.#stored(id).catch(() => false))) throw chatExists(this.userId, id);
-        throw error;
+        throw isChatExists(error) ? chatExists(this.userId, id) : error;
       }
       return new ChatNodes(this.#ctx.engine, residentColumns(this.#ctx.store, this.userId, record.id));
     }, profile, counter);
@@ -130,28 +134,41 @@ export class UserChats {
     const checked = checkExport(data);
     checkKept({ ...checked.chat, options: checked.options }, "This chat export cannot be imported");
     const { profile, counter } = await this.#ctx.prepare(modelOf({ id: checked.chat.id ?? "(import)", model: checked.chat.model, options: checked.options }));
-    let id = checked.chat.id;
-    if (id === undefined || this.#open.get(openKey(this.userId, id)) ||
-        (await fromStore("looking the chat up", () => this.#ctx.store.loadChat(this.userId, id!, Number.MAX_SAFE_INTEGER)))) {
-      id = newChatId();
-    }
+    // The export's id when this user has no chat of it (open here, or in the store), else a new one.
+    const wanted = checked.chat.id;
+    const key = openKey(this.userId, wanted ?? "");
+    let free = wanted !== undefined;
+    for (let pending = this.#open.get(key); pending && free; pending = this.#open.get(key)) free = !(await stands(pending));
+    if (free) free = !(await this.#stored(wanted!));
     this.#ctx.checkOpen();
     const { nodes, head, messages } = buildImport(this.#ctx.engine, checked, counter);
     const c = checked.chat;
-    const record: ChatRecord = {
-      id, userId: this.userId, title: c.title, model: profile.name, system: c.system, createdAt: c.createdAt,
-      updatedAt: c.updatedAt, messageCount: messages.length, head: head < 0 ? null : head, options: checked.options,
-    };
-    return this.#register(record, async () => {
-      try {
+    const write = (id: string) => {
+      const record: ChatRecord = {
+        id, userId: this.userId, title: c.title, model: profile.name, system: c.system, createdAt: c.createdAt,
+        updatedAt: c.updatedAt, messageCount: messages.length, head: head < 0 ? null : head, options: checked.options,
+      };
+      return this.#register(record, async () => {
         await fromStore("importing the chat", () => this.#ctx.store.importChat(record, messages));
-      } catch (error) {
-        nodes.drop();
-        throw error;
+        nodes.adopt(residentColumns(this.#ctx.store, this.userId, id)); // the text is then held once
+        return nodes;
+      }, profile, counter);
+    };
+    try {
+      // (Made in this Loom since it was looked up: a new id.)
+      if (free && !this.#open.get(key)) {
+        try {
+          return await write(wanted!);
+        } catch (error) {
+          if (!isChatExists(error)) throw error;
+          this.#ctx.checkOpen(); // another Loom sharing the store made a chat of that id meanwhile: a new id
+        }
       }
-      nodes.adopt(residentColumns(this.#ctx.store, this.userId, record.id)); // the text is then held once
-      return nodes;
-    }, profile, counter);
+      return await write(newChatId());
+    } catch (error) {
+      nodes.drop();
+      throw error;
+    }
   }
 
   /** Registers a new chat in the cache before its store write, so that close() waits for it. */
@@ -168,9 +185,11 @@ export class UserChats {
     return loading;
   }
 
-  /** True when the store holds a chat of this id for the user (its record only is read). */
+  /** True when the store holds a chat of this id for the user (Store.hasChat). */
   async #stored(id: string): Promise<boolean> {
-    return (await fromStore("looking the chat up", () => this.#ctx.store.loadChat(this.userId, id, Number.MAX_SAFE_INTEGER))) !== undefined;
+    const has = await fromStore("looking the chat up", () => this.#ctx.store.hasChat(this.userId, id));
+    if (typeof has !== "boolean") throw new CtxloomError("STORE_CORRUPT", `The store answered ${describe(has)} to hasChat for chat ${describe(id)}, not true or false.`);
+    return has;
   }
 
   /**
@@ -270,40 +289,12 @@ export class UserChats {
   }
 }
 
+/** Whether a chat loading (or being created) in the Loom came to be: true when it did. */
+const stands = (pending: Promise<Chat>): Promise<boolean> => pending.then(() => true, () => false);
+/** The store's CHAT_EXISTS: the user has a chat of that id already. */
+const isChatExists = (error: unknown): boolean => error instanceof CtxloomError && error.code === "CHAT_EXISTS";
+
 function recallOf(ctx: LoomContext) {
   if (!ctx.recall) throw new CtxloomError("INVALID_ARGUMENT", "Recall is off: this Loom was opened with recall: false.");
   return ctx.recall;
-}
-
-/**
- * The model to reopen a chat with: the profile stored at creation (when it was created with
- * a profile object), unless a profile registered under that name carries a counter, which
- * no store can keep; else the model's name. A chat whose profile had its own counter needs
- * that model registered with a counter: it never falls back to the heuristic silently.
- */
-function modelOf(chat: Pick<ChatRecord, "id" | "model" | "options">): string | ModelProfile {
-  const o = chat.options ?? {};
-  const registered = registeredProfile(chat.model);
-  if (o.counter !== undefined) {
-    if (registered?.counter) return registered;
-    throw new CtxloomError(
-      "UNKNOWN_MODEL",
-      `Chat ${describe(chat.id)} counts tokens with its profile's own counter ${describe(o.counter)}, which no store can keep. ` +
-        `Register the model first: registerModel({ ...profile, name: ${JSON.stringify(chat.model)}, counter }), then open the chat.`,
-    );
-  }
-  if (!o.profile) return chat.model;
-  return registered?.counter ? registered : o.profile;
-}
-
-/**
- * Refuses a chat record holding a string no store keeps as given (a lone surrogate: UTF-8
- * turns it into U+FFFD, PostgreSQL refuses it), which would come back changed or not at all.
- * @throws INVALID_ARGUMENT naming the field
- */
-function checkKept(record: Partial<ChatRecord>, what: string): void {
-  const path = loneIn(record);
-  if (path !== undefined) {
-    throw new CtxloomError("INVALID_ARGUMENT", `${what}: its ${path} holds a lone surrogate (half of a UTF-16 pair), which stores cannot keep; repair it (e.g. text.toWellFormed()).`);
-  }
 }

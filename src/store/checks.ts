@@ -35,9 +35,9 @@ export function checkHead(head: unknown, size: number, chatId: string): number |
 export const unknownChat = (store: string, userId: string, chatId: string): CtxloomError =>
   new CtxloomError("UNKNOWN_CHAT", `User ${describe(userId)} has no chat ${describe(chatId)} in ${store}.`);
 
-/** INVALID_ARGUMENT: createChat or importChat of an id the user has already. */
+/** CHAT_EXISTS: createChat or importChat of an id the user has already (nothing is written). */
 export const chatExists = (store: string, chat: ChatRecord): CtxloomError =>
-  new CtxloomError("INVALID_ARGUMENT", `User ${chat.userId} already has a chat ${chat.id} in ${store}; give the new chat another id.`);
+  new CtxloomError("CHAT_EXISTS", `User ${describe(chat.userId)} already has a chat ${describe(chat.id)} in ${store}; open it, or give the new chat another id.`);
 
 export function checkChatRecord(chat: unknown, imported = false): ChatRecord {
   if (chat === null || typeof chat !== "object") {

@@ -40,7 +40,10 @@ export const DURABLE_OBJECT_ROW_BYTES = 2_000_000;
  * acknowledged append survives an eviction or a crash. Its tables are the SQLite store's,
  * named with `tablePrefix`; an object written by an older release is migrated on first use.
  * A message whose row would pass 2 MB (text, parts and tool calls) is refused with
- * MESSAGE_TOO_LARGE before anything is written.
+ * MESSAGE_TOO_LARGE before anything is written. A delete or a redaction changes the rows, so
+ * no row the object reads back holds the old text; a Worker may not run VACUUM, secure_delete
+ * or a checkpoint, so the old bytes are the runtime's (its log until it checkpoints, pages
+ * SQLite freed until reused, and Cloudflare's point-in-time recovery for 30 days).
  * @throws INVALID_ARGUMENT when `storage` is not a SQLite-backed Durable Object's storage
  *   (a class created with `new_classes` rather than `new_sqlite_classes`), or for bad options
  */
@@ -89,15 +92,15 @@ export function durableObjectStore(storage: DurableObjectStorageLike, options?: 
   };
   return {
     name: `durable-object:${p}`,
+    hasChat: (userId, chatId) => ready().hasChat(userId, chatId),
     createChat: (chat) => ready().createChat(chat),
     importChat: (chat, messages: Message[]) => ready().importChat(chat, messages),
     listChats: (userId, page) => ready().listChats(userId, page),
     loadChat: (userId, chatId, since) => ready().loadChat(userId, chatId, since),
     appendMessage: (userId, chatId, message, head, updatedAt, key) => ready().appendMessage(userId, chatId, message, head, updatedAt, key),
     setHead: (userId, chatId, head, updatedAt, expected) => ready().setHead(userId, chatId, head, updatedAt, expected),
+    // The rows are deleted or rewritten; the old bytes are the platform's (see above).
     deleteChat: (userId, chatId) => ready().deleteChat(userId, chatId),
-    // The rows are rewritten. A Worker may not run VACUUM, secure_delete or a checkpoint, so the old
-    // bytes are the platform's: in workerd's log until it checkpoints, in Cloudflare's point-in-time recovery (30 days).
     redactMessages: (userId, chatId, changes) => ready().redactMessages(userId, chatId, changes),
     putEmbeddings: (userId, chatId, embedder, rows) => ready().putEmbeddings(userId, chatId, embedder, rows),
     loadEmbeddings: (userId, chatId, embedder) => ready().loadEmbeddings(userId, chatId, embedder),

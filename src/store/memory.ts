@@ -98,6 +98,10 @@ export function memoryStore(): Store {
   };
   const store: Store = {
     name: "memory",
+    hasChat(userId, chatId) {
+      checkIds(userId, chatId);
+      return find(userId, chatId) !== undefined;
+    },
     createChat(chat) {
       put(create(checkChatRecord(chat)));
     },

@@ -6,6 +6,7 @@ import {
   checkAppend, checkChatRecord, checkEmbedder, checkEmbeddingIds, checkEmbeddingRows, checkIds, checkImported, checkPage, checkSetHead, checkSince,
   chatExists, unknownChat,
 } from "./checks.js";
+import { isPool, loadPg, redact } from "./postgres-pool.js";
 import { redactRows } from "./postgres-redact.js";
 import { appendRow, checkin, checkout } from "./postgres-append.js";
 import { migrate } from "./postgres-schema.js";
@@ -49,13 +50,18 @@ export interface PostgresStore extends Store {
 }
 
 const KEYS = ["durability", "tablePrefix", "max", "queryTimeoutMs"] as const;
+/** The greatest message id the messages table holds (a PostgreSQL integer). */
+const MAX_ID = 2 ** 31 - 1;
 
 /**
  * A store on PostgreSQL for fleets of servers sharing users and chats: `pg` (an optional
  * peer dependency: `npm install pg`) over a connection string or your own `Pool`. The
  * schema is created and migrated on first use. Appends are conditional (the id must be the
  * chat's next: a writer that loses the race gets a conflict and retries as a sibling) and
- * atomic; head moves can be compare-and-set.
+ * atomic; head moves can be compare-and-set. A deleted chat, a redacted message: no row the
+ * database reads back holds the old text, but the old row versions stay in the tables' files
+ * until VACUUM reclaims them (autovacuum, or the operator), and in the WAL, archives, replicas and
+ * backups: erasing those is the operator's.
  * @throws INVALID_ARGUMENT for bad options; STORE_FAILED when `pg` is not installed
  */
 export function postgresStore(target: string | Pool, options?: PostgresStoreOptions): PostgresStore {
@@ -137,6 +143,10 @@ export function postgresStore(target: string | Pool, options?: PostgresStoreOpti
 
   const store: PostgresStore = {
     name,
+    async hasChat(userId, chatId) {
+      checkIds(userId, chatId);
+      return (await query(sql.size, [toText(chatId), toText(userId)])).rowCount === 1;
+    },
     async createChat(chat) {
       const c = checkChatRecord(chat);
       await created(c, () => query(sql.createChat, chatValues(c, PG_TEXT)));
@@ -180,7 +190,8 @@ export function postgresStore(target: string | Pool, options?: PostgresStoreOpti
       try {
         await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
         const chat = (await client.query({ ...sql.loadChat, values: [id, user] })).rows[0] as ChatRow | undefined;
-        const rows = chat ? (await client.query({ ...sql.loadMessages, values: [id, since, user] })).rows : [];
+        // Ids are PostgreSQL integers: past the greatest, there is no message to read (and the server would refuse the number).
+        const rows = chat && since <= MAX_ID ? (await client.query({ ...sql.loadMessages, values: [id, since, user] })).rows : [];
         await client.query("COMMIT");
         return chat ? { chat: chatRecord(chat, corrupt, PG_TEXT), messages: messagesOf(rows, corrupt, chatId, PG_TEXT) } : undefined;
       } catch (error) {
@@ -202,6 +213,7 @@ export function postgresStore(target: string | Pool, options?: PostgresStoreOpti
       if (head !== null && head >= size) throw new CtxloomError("UNKNOWN_MESSAGE", `head ${head} is not a message of chat ${chatId}, which holds ${size} messages.`);
       return false;
     },
+    /** The chat's rows go (its messages and embeddings by the foreign keys); see postgresStore on the old row versions. */
     async deleteChat(userId, chatId) {
       checkIds(userId, chatId);
       return (await query(sql.deleteChat, [toText(chatId), toText(userId)])).rowCount === 1;
@@ -269,19 +281,6 @@ export function postgresStore(target: string | Pool, options?: PostgresStoreOpti
   return store;
 }
 
-async function loadPg(): Promise<typeof import("pg")> {
-  try {
-    const mod = (await import("pg")) as typeof import("pg") & { default?: typeof import("pg") };
-    return mod.default ?? mod;
-  } catch (cause) {
-    throw new CtxloomError("STORE_FAILED", "ctxloom/postgres needs the pg package: run `npm install pg`.", { cause });
-  }
-}
-
-function isPool(value: unknown): value is Pool {
-  return typeof value === "object" && value !== null && typeof (value as Pool).query === "function" && typeof (value as Pool).connect === "function";
-}
-
 function parseChange(payload: string): StoreChange | undefined {
   try {
     const { u, c, n } = JSON.parse(payload) as { u: unknown; c: unknown; n: unknown };
@@ -289,11 +288,6 @@ function parseChange(payload: string): StoreChange | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** The connection string without its password, for names and messages. */
-function redact(url: string): string {
-  return url.replace(/\/\/([^:/@]+):[^@]*@/, "//$1:***@");
 }
 
 export type { ChatRecord };

@@ -50,6 +50,11 @@ export class SqlStore {
     this.#corrupt = (what, cause) => corruptIn(this.#place, what, cause);
   }
 
+  hasChat(userId: string, chatId: string): boolean {
+    checkIds(userId, chatId);
+    return this.#tx.read("looking a chat up", () => this.#db.get(this.#st.chatState, userId, chatId) !== undefined);
+  }
+
   createChat(chat: ChatRecord): void {
     const c = checkChatRecord(chat);
     const values = this.#chatRow(c);
@@ -86,11 +91,19 @@ export class SqlStore {
     return values;
   }
 
-  /** Adds the chat's row (and its user's); its key. INVALID_ARGUMENT when the user has a chat of that id. */
+  /**
+   * Adds the chat's row (and its user's); its key. CHAT_EXISTS when the user has a chat of that
+   * id: looked up under the write lock, and the unique index on (user, id) refuses it besides.
+   */
   #addChat(c: ChatRecord, values: unknown[]): number {
     if (this.#tx.touched(c.userId, c.id) || this.#db.get(this.#st.chatState, c.userId, c.id) !== undefined) throw chatExists(this.#place.where, c);
     this.#db.run(this.#st.addUser, c.userId, c.createdAt);
-    this.#db.run(this.#st.addChat, ...values);
+    try {
+      this.#db.run(this.#st.addChat, ...values);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw chatExists(this.#place.where, c);
+      throw error;
+    }
     return this.#db.get(this.#st.chatState, c.userId, c.id)![0] as number;
   }
 

@@ -31,6 +31,8 @@ export class WriteBatch implements Transactions {
   readonly #atomic: <T>(fn: () => T) => T;
   /** Writes in the open transaction. */
   #writes = 0;
+  /** When the open transaction began (performance.now()): a write that finds it batchDelayMs old commits it. */
+  #began = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
   /** Set when a failed commit lost acknowledged "batched" writes: every later call reports it. */
   #lost: CtxloomError | undefined;
@@ -71,10 +73,12 @@ export class WriteBatch implements Transactions {
     if (this.#chats.open) this.#commit("flushing");
   }
 
+  /** Commits and releases the file; rejects with the loss of a batch that could not commit (once closed). */
   async close(): Promise<void> {
     if (this.#closed) return;
     try {
-      if (this.#chats.open && !this.#lost) this.#commit("closing");
+      if (this.#lost) throw this.#lost; // (a timed commit that failed had no caller to tell)
+      if (this.#chats.open) this.#commit("closing");
     } finally {
       this.#closed = true;
       clearTimeout(this.#timer);
@@ -116,7 +120,9 @@ export class WriteBatch implements Transactions {
       throw this.#lost ?? storeError(this.#place, what, error);
     }
     this.#writes++;
-    if (this.#writes >= this.#batchSize) this.#commit(what);
+    // Due by count, or by age: a loop of awaited writes never lets the timer run (promises
+    // settle before timers), so each write looks at the clock itself.
+    if (this.#writes >= this.#batchSize || performance.now() - this.#began >= this.#batchDelayMs) this.#commit(what, 1);
     else this.#timer ??= setTimeout(() => this.#commitLater(), this.#batchDelayMs);
     return result;
   }
@@ -158,9 +164,11 @@ export class WriteBatch implements Transactions {
     }
     this.#chats.begin();
     this.#writes = 0;
+    this.#began = performance.now();
   }
 
-  #commit(what: string): void {
+  /** Commits the open transaction; `unacknowledged` of its writes (the caller's own) were not acknowledged yet. */
+  #commit(what: string, unacknowledged = 0): void {
     clearTimeout(this.#timer);
     this.#timer = undefined;
     try {
@@ -168,7 +176,7 @@ export class WriteBatch implements Transactions {
       this.#db.run("COMMIT");
     } catch (error) {
       if (this.database.inTransaction) this.#db.run("ROLLBACK");
-      this.#failed(what, error);
+      this.#failed(what, error, unacknowledged);
       throw this.#lost ?? storeError(this.#place, what, error);
     }
     this.#chats.end();
@@ -192,8 +200,8 @@ export class WriteBatch implements Transactions {
   }
 
   /** The open transaction is gone: with acknowledged writes in it ("batched"), the store stops. */
-  #failed(what: string, error: unknown): void {
-    const lost = this.durability === "batched" ? this.#writes : 0;
+  #failed(what: string, error: unknown, unacknowledged = 0): void {
+    const lost = this.durability === "batched" ? this.#writes - unacknowledged : 0;
     this.#rollback();
     if (lost > 0) {
       const cause = storeError(this.#place, what, error);

@@ -20,6 +20,8 @@ export class SqliteStoreImpl implements SqliteStore {
   readonly database: SqliteDatabase;
   readonly #tx: WriteBatch;
   readonly #ops: SqlStore;
+  /** Chats deleted whose old bytes could not be erased yet ("user\0chat"): deleting one again erases them. */
+  readonly #unerased = new Set<string>();
 
   constructor(db: SqliteDatabase, path: string, file: string | undefined, settings: { durability: Durability; batchSize: number; batchDelayMs: number }) {
     this.database = db;
@@ -29,6 +31,10 @@ export class SqliteStoreImpl implements SqliteStore {
     const connection = sqliteConnection(db);
     this.#tx = new WriteBatch(db, connection, path, file, settings, STATEMENTS);
     this.#ops = new SqlStore(connection, STATEMENTS, this.#tx, { place: filePlace(path) });
+  }
+
+  async hasChat(userId: string, chatId: string): Promise<boolean> {
+    return this.#ops.hasChat(userId, chatId);
   }
 
   async createChat(chat: ChatRecord): Promise<void> {
@@ -55,27 +61,45 @@ export class SqliteStoreImpl implements SqliteStore {
     return this.#ops.setHead(userId, chatId, head, updatedAt, expected);
   }
 
+  /**
+   * Deletes (see Store.deleteChat), then erases the chat's old bytes from the file and its log,
+   * as redactMessages does. When the erase cannot run, the chat is deleted but old bytes may
+   * remain: STORE_FAILED says so, and deleting it again (in this store) erases them.
+   */
   async deleteChat(userId: string, chatId: string): Promise<boolean> {
-    return this.#ops.deleteChat(userId, chatId);
+    const key = `${userId}\u0000${chatId}`;
+    if (!this.#ops.deleteChat(userId, chatId) && !this.#unerased.delete(key)) return false;
+    this.#unerased.add(key);
+    this.#erase("erasing the deleted chat's old bytes (the chat is deleted; delete it again to erase them)");
+    this.#unerased.delete(key);
+    return true;
   }
 
   /**
-   * Redacts (see Store.redactMessages), then erases the old bytes from the file: SQLite leaves a
-   * freed row's bytes where they were, and copies of them in the unused part of pages it
-   * reorganized earlier (secure_delete zeroes the row it deletes, not those), so the file is
-   * rebuilt (VACUUM: every page written anew; it takes about 0.5 s per 50 MB) and its log
-   * emptied (wal_checkpoint(TRUNCATE): the -wal file held the pages as they were). When either
-   * cannot run (another connection reading the log), the texts are replaced but old bytes may
-   * remain: STORE_FAILED says so, and calling redact again erases them.
+   * Redacts (see Store.redactMessages), then erases the old bytes from the file (see #erase).
+   * When the erase cannot run, the texts are replaced but old bytes may remain: STORE_FAILED
+   * says so, and calling redact again erases them.
    */
   async redactMessages(userId: string, chatId: string, changes: MessageRedaction[]): Promise<boolean> {
     if (!this.#ops.redactMessages(userId, chatId, changes)) return false;
-    this.#tx.outside("erasing the redacted texts' old bytes (the texts are replaced; call redact again)", () => {
+    this.#erase("erasing the redacted texts' old bytes (the texts are replaced; call redact again)");
+    return true;
+  }
+
+  /**
+   * Erases what rows deleted or rewritten left in the file: SQLite leaves a freed row's bytes
+   * where they were, and copies of them in the unused part of pages it reorganized earlier
+   * (secure_delete zeroes the row it deletes, not those), so the file is rebuilt (VACUUM: every
+   * page written anew; it takes about 0.5 s per 50 MB) and its log emptied
+   * (wal_checkpoint(TRUNCATE): the -wal file held the pages as they were). STORE_FAILED when
+   * either cannot run (another connection reading the log).
+   */
+  #erase(what: string): void {
+    this.#tx.outside(what, () => {
       this.database.exec("VACUUM");
       const [log] = this.database.pragma("wal_checkpoint(TRUNCATE)") as { busy: number }[];
       if (log && log.busy !== 0) throw new Error("another connection is reading the database, so its log (-wal) could not be emptied");
     });
-    return true;
   }
 
   async putEmbeddings(userId: string, chatId: string, embedder: EmbedderInfo, rows: EmbeddingRow[]): Promise<void> {

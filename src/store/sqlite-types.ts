@@ -6,10 +6,15 @@ import type { Store } from "./types.js";
 /**
  * "full": a write's promise resolves after its transaction committed and was synced to disk
  * (synchronous=FULL): a crash loses nothing acknowledged.
- * "batched": writes run at once inside a transaction that commits every `batchDelayMs`, at
- * `batchSize` writes, on `flush()` and on `close()` (group commit: one sync for many writes).
- * A crash may lose the writes acknowledged since the last commit, never reorder or renumber
- * them: what survives is a prefix of what was acknowledged.
+ * "batched": writes run at once inside a transaction (a batch) that commits at the first write
+ * made `batchDelayMs` or more after the batch's first, at `batchSize` writes, on `flush()`, on
+ * `close()`, and by a timer `batchDelayMs` after its first write (group commit: one sync for
+ * many writes). A crash loses at most the open batch: the writes acknowledged last, all
+ * within `batchDelayMs` of the first of them (a process that stops writing and keeps its
+ * thread busy delays the timer, not what is lost), never reordered or renumbered: what
+ * survives is a prefix of what was acknowledged. A batch that cannot commit (a full disk) is
+ * lost the same way, and every later call, `close()` included, rejects with STORE_FAILED
+ * saying how many acknowledged writes it held.
  */
 export type Durability = "full" | "batched";
 
@@ -19,7 +24,7 @@ export interface SqliteStoreOptions {
   durability?: Durability;
   /** "batched": commit at this many writes (default 1000). */
   batchSize?: number;
-  /** "batched": commit this long after the batch's first write, in ms (default 5). */
+  /** "batched": a batch commits at the first write this long after its first one, or by a timer then, in ms (default 5). */
   batchDelayMs?: number;
   /** How long a write waits for another connection's write lock before failing with STORE_FAILED (default 5000 ms). */
   busyTimeoutMs?: number;

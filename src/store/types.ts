@@ -127,11 +127,22 @@ export interface Store {
   // import keeps the exported id when the target user has none), so key chats by both.
   /** A name for messages and stats, e.g. "memory" or "sqlite:./ctxloom.db". */
   readonly name: string;
+  /**
+   * Whether the user has a chat of this id (its record only is read). `chats.import` asks it to
+   * keep an export's id when it is free.
+   */
+  hasChat(userId: string, chatId: string): Awaitable<boolean>;
+  /**
+   * Creates an empty chat. When the user has a chat of `chat.id` already, writes nothing and
+   * throws a CtxloomError CHAT_EXISTS, decided by the store itself (two creates of one id
+   * racing from several Looms: one is created, the other gets CHAT_EXISTS).
+   */
   createChat(chat: ChatRecord): Awaitable<void>;
   /**
    * Creates a chat with all its messages at once, in one transaction (`chats.import`): the
    * record (its `messageCount` and `head` already set) and the messages in id order. All or
-   * nothing: when it throws, the store holds no part of the chat.
+   * nothing: when it throws, the store holds no part of the chat. CHAT_EXISTS, as createChat,
+   * when the user has a chat of that id.
    */
   importChat(chat: ChatRecord, messages: Message[]): Awaitable<void>;
   /**
@@ -164,7 +175,10 @@ export interface Store {
    * Answers whether the head was written.
    */
   setHead(userId: string, chatId: string, head: number | null, updatedAt: number, expected?: number | null): Awaitable<boolean>;
-  /** Deletes the chat, its messages and its embeddings; false when there was none. */
+  /**
+   * Deletes the chat, its messages and its embeddings; false when there was none. Whether the
+   * old bytes stay anywhere (a file's free pages, old row versions) is each store's (see it).
+   */
   deleteChat(userId: string, chatId: string): Awaitable<boolean>;
   /**
    * Optional (`chat.redact` needs it; every store of ctxloom has it): the one write that changes
@@ -194,7 +208,7 @@ export interface Store {
 
 /** The Store methods `Loom.open` checks for. */
 export const STORE_METHODS = [
-  "createChat", "importChat", "listChats", "loadChat", "appendMessage", "setHead", "deleteChat",
+  "hasChat", "createChat", "importChat", "listChats", "loadChat", "appendMessage", "setHead", "deleteChat",
   "putEmbeddings", "loadEmbeddings", "clearEmbeddings", "flush", "close",
 ] as const satisfies readonly (keyof Store)[];
 

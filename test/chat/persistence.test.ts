@@ -28,6 +28,7 @@ function jitteryStore(options: { resident?: boolean } = {}): { store: Store; cal
     name: "jittery",
     appendMessage: (...a) => later("appendMessage", () => inner.appendMessage(...a)),
     loadChat: (...a) => later("loadChat", () => inner.loadChat(...a)),
+    hasChat: (...a) => later("hasChat", () => inner.hasChat(...a)),
     importChat: (...a) => later("importChat", () => inner.importChat(...a)),
     resident: options.resident === false ? undefined : inner.resident,
   };
@@ -320,7 +321,7 @@ forEachEngine((engine) => {
       const l2 = await Loom.open({ engine, store });
       const copy = await l2.user("u").import(bare);
       expect(sharedOf(copy).map((m) => m.tokens)).toEqual(sharedOf(chat).map((m) => m.tokens));
-      expect(calls).toEqual({ loadChat: 1, importChat: 1 }); // the id lookup, then one bulk write
+      expect(calls).toEqual({ hasChat: 1, importChat: 1 }); // the id lookup, then one bulk write
       const again = await (await Loom.open({ engine, store })).user("u").open(copy.id);
       expect(await observe(again)).toEqual(await observe(chat));
       await Promise.all([l1.close(), l2.close()]);

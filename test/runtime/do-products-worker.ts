@@ -30,6 +30,9 @@ export class ProductChats extends (DurableObject as new (ctx: unknown, env: unkn
           const m = await (await chats.open(b.chat!)).append({ role: b.role ?? "user", content: b.content! });
           return Response.json({ id: m.id });
         }
+        case "delete":
+          await chats.delete(b.chat!);
+          return Response.json({ list: (await chats.list()).map((c) => c.id) });
         case "list":
           return Response.json(await chats.list({ limit: b.limit!, ...(b.cursor ? { cursor: b.cursor } : {}) }));
         case "redact": {

@@ -5,7 +5,8 @@ import { Loom, type Message } from "../../src/index.workerd.js";
 import { durableObjectStore, type DurableObjectStorageLike } from "../../src/cloudflare.js";
 import { sqliteStore } from "../../src/sqlite-elsewhere.js";
 import type { LoadedChat, Store } from "../../src/store-entry.js";
-import { contractChat, contractState, runBadCalls } from "../store/contract-cases.js";
+import { contractChat, contractState, existenceCases, runBadCalls } from "../store/contract-cases.js";
+import { existsThroughLooms } from "../store/exists-cases.js";
 
 const error = (e: unknown) => ({ code: (e as { code?: string }).code ?? `not coded: ${String(e)}`, message: String((e as Error).message) });
 async function codeOf(call: () => unknown): Promise<{ code: string; message: string } | "ok"> {
@@ -95,13 +96,22 @@ export async function migrateV2(storage: DurableObjectStorageLike): Promise<unkn
   };
 }
 
-/** The bad calls every store refuses, on this object's store (tables "contract_"): their codes, and whether anything changed. */
+/**
+ * The bad calls every store refuses, on this object's store (tables "contract_"): their codes, and
+ * whether anything changed; the existence check and CHAT_EXISTS (tables "exists_"), and through
+ * Looms sharing the object's storage (tables "looms_").
+ */
 export async function contract(storage: DurableObjectStorageLike): Promise<unknown> {
   const store: Store = durableObjectStore(storage, { tablePrefix: "contract_" });
   await contractChat(store);
   const before = await contractState(store);
   const codes = await runBadCalls(store);
-  return { codes, unchanged: JSON.stringify(await contractState(store)) === JSON.stringify(before) };
+  const unchanged = JSON.stringify(await contractState(store)) === JSON.stringify(before);
+  const existing = durableObjectStore(storage, { tablePrefix: "exists_" });
+  await contractChat(existing);
+  const exists = await existenceCases(existing);
+  const looms = await existsThroughLooms((s) => Loom.open({ store: s, counting: "heuristic" }), () => durableObjectStore(storage, { tablePrefix: "looms_" }));
+  return { codes, unchanged, exists, looms };
 }
 
 /** Messages around a row's limit (2,000,000 bytes), through a Loom and the store (tables "big_"). */

@@ -92,4 +92,23 @@ describe("a chat product on Durable Objects (workerd via miniflare)", () => {
     for (const answer of Object.values(erasers)) expect(answer).toMatch(/^refused: /);
     await mf.dispose();
   });
+
+  // Issue 30, item 6: what a delete leaves, measured (README, Chats in a product).
+  it("delete: the chat's texts are gone from every row the object reads; their bytes are left to workerd (its log here)", async () => {
+    const secret = "SECRET-VISA-Q81Z-" + "w".repeat(5000); // on overflow pages
+    let mf = runtime();
+    await call(mf, { op: "create", chat: "to-delete", metadata: { note: "TITLE-NOTE-5531" } });
+    for (let i = 0; i < 60; i++) await call(mf, { op: "append", chat: "to-delete", content: i === 20 ? secret : `filler ${i} ${"z".repeat(i * 7)}`, role: i % 2 ? "assistant" : "user" });
+    await mf.dispose();
+    expect(files(persist).some((f) => f.bytes.includes("SECRET-VISA"))).toBe(true); // on disk before
+    mf = runtime();
+    expect(((await call(mf, { op: "delete", chat: "to-delete" })).list as string[]).includes("to-delete")).toBe(false);
+    const tables = (await call(mf, { op: "tables" })) as { messages: Record<string, unknown>[] };
+    expect(JSON.stringify(tables.messages)).not.toContain("SECRET-VISA");
+    await mf.dispose();
+    // As after a redaction: a Worker cannot erase the bytes (VACUUM, secure_delete and checkpoints are
+    // refused, see "redact"); here they are in workerd's log (-wal), which workerd checkpoints when it will.
+    const holding = files(persist).filter((f) => f.bytes.includes("SECRET-VISA") || f.bytes.includes("TITLE-NOTE-5531")).map((f) => f.path);
+    expect(holding.filter((path) => !path.endsWith(".sqlite-wal"))).toEqual([]);
+  });
 });

@@ -8,7 +8,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { durableObjectStore } from "../../src/cloudflare.js";
-import { expectedCodes } from "../store/contract-cases.js";
+import { expectedCodes, expectedExistence } from "../store/contract-cases.js";
+import { expectedThroughLooms } from "../store/exists-cases.js";
 import { expectedTexts } from "../store/texts-spec.js";
 import { textsSpec, trickyText } from "../store/tricky-texts.js";
 import { bundleWorker, workerdRuntime } from "./do-runtime.js";
@@ -163,11 +164,12 @@ describe("the store kit in a Durable Object (workerd via miniflare)", () => {
     expect(out.sameLayout).toBe(true);
   }, 120_000);
 
-  it("refuses the bad calls every store refuses, with the same codes, and changes nothing", async () => {
+  // Issue 30, item 2: the existence check, and CHAT_EXISTS from the store itself (through Looms: a new id for an import).
+  it("refuses the bad calls every store refuses, with the same codes, and changes nothing; answers whether a chat exists and refuses a second of an id", async () => {
     const mf = runtime();
     const out = await call(mf, "frank", { op: "contract" });
     await mf.dispose();
-    expect(out).toEqual({ codes: expectedCodes(), unchanged: true });
+    expect(out).toEqual({ codes: expectedCodes(), unchanged: true, exists: expectedExistence(), looms: expectedThroughLooms() });
   }, 120_000);
 });
 

@@ -1,8 +1,9 @@
 // What a chat product needs of every store, through the Loom: a chat under the client's id with
 // metadata, kept across a reopen; the list paged by activity; and a redaction, with what "gone"
 // means on each: the bytes of the SQLite file and its log, the rows PostgreSQL reads back (the
-// old row versions are VACUUM's, the operator's). The memory store and Durable Objects are
-// tested in test/chat/chat-products.test.ts and test/runtime/durable-object-products.test.ts.
+// old row versions are VACUUM's, the operator's), after a delete too (SQLite's in
+// sqlite-delete.test.ts). The memory store and Durable Objects are tested in
+// test/chat/chat-products.test.ts and test/runtime/durable-object-products.test.ts.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -103,5 +104,24 @@ describe.skipIf(skip)("PostgreSQL: the redacted text is gone from every row the 
     expect(others.rows[0].n).toBeGreaterThan(50); // the other messages keep theirs
     // What "gone" means here: dead row versions wait for VACUUM, which the operator runs (autovacuum, or by hand).
     await pool.query("VACUUM products_messages");
+  }, 120_000);
+
+  // Issue 30, item 6: what a delete leaves (README, Chats in a product).
+  it("a deleted chat: no row the database reads back holds its texts, title or vectors", async () => {
+    const loom = await Loom.open({ store: postgresStore(pool, { tablePrefix: "deleted_" }), recall: true });
+    const chats = loom.user("alice");
+    const chat = await chats.create({ id: "gone", title: "TITLE-PRIVATE-8812" });
+    for (let i = 0; i < 20; i++) await chat.append({ role: i % 2 ? "assistant" : "user", content: i === 7 ? LONG : `message ${i}` });
+    await (await chats.create({ id: "stays" })).append({ role: "user", content: "still here" });
+    await loom.flush();
+    const count = async (sql: string) => (await pool.query(sql)).rows[0].n as number;
+    const texts = "SELECT count(*)::int AS n FROM deleted_messages WHERE content LIKE '%SECRET-IBAN%'";
+    expect(await count(texts)).toBe(1);
+    await chats.delete("gone");
+    expect(await count(texts)).toBe(0);
+    expect(await count("SELECT count(*)::int AS n FROM deleted_chats WHERE title LIKE '%TITLE-PRIVATE%'")).toBe(0);
+    expect(await count("SELECT count(*)::int AS n FROM deleted_embeddings WHERE chat_id = 'gone'")).toBe(0);
+    expect(await count("SELECT count(*)::int AS n FROM deleted_messages WHERE chat_id = 'stays'")).toBe(1);
+    await loom.close();
   }, 120_000);
 });

@@ -1,7 +1,8 @@
 // The one validation policy of every store (src/store/checks.ts), as cases every store runs:
 // the memory, SQLite and PostgreSQL stores in test/store/contract.test.ts, the Durable
 // Object's in workerd (test/runtime/do-worker.ts). Each bad call must fail with its code and
-// change nothing. No test framework here: the worker bundles this file.
+// change nothing; the existence check answers, and a store refuses a second chat of an id
+// itself (CHAT_EXISTS). No test framework here: the worker bundles this file.
 import type { Message } from "../../src/index.js";
 import type { ChatRecord, Store } from "../../src/store-entry.js";
 
@@ -39,12 +40,14 @@ export function badCalls(store: Store): [string, () => unknown, string][] {
     ["load: since -1", () => store.loadChat("u", "c1", -1), "INVALID_ARGUMENT"],
     ["load: a chat id not a string", () => store.loadChat("u", bad(5)), "INVALID_ARGUMENT"],
     ["list: an empty user id", () => store.listChats(""), "INVALID_ARGUMENT"],
+    ["hasChat: an empty user id", () => store.hasChat("", "c1"), "INVALID_ARGUMENT"],
+    ["hasChat: a chat id not a string", () => store.hasChat("u", bad(5)), "INVALID_ARGUMENT"],
     ["create: with a head", () => store.createChat(record({ id: "x", head: 0 })), "INVALID_ARGUMENT"],
     ["create: options not an object", () => store.createChat(record({ id: "x", options: bad(null) })), "INVALID_ARGUMENT"],
-    ["create: an id the user has", () => store.createChat(record()), "INVALID_ARGUMENT"],
+    ["create: an id the user has", () => store.createChat(record()), "CHAT_EXISTS"],
     ["import: ids out of order", () => store.importChat(record({ id: "x", messageCount: 1, head: 0 }), [message({ id: 1 })]), "INVALID_ARGUMENT"],
     ["import: a count that is not the messages'", () => store.importChat(record({ id: "x", messageCount: 2, head: 0 }), [message({ id: 0, parentId: null })]), "INVALID_ARGUMENT"],
-    ["import: an id the user has", () => store.importChat(record({ messageCount: 0 }), []), "INVALID_ARGUMENT"],
+    ["import: an id the user has", () => store.importChat(record({ messageCount: 0 }), []), "CHAT_EXISTS"],
     ["setHead: past the chat", () => store.setHead("u", "c1", 5, 101), "UNKNOWN_MESSAGE"],
     ["setHead: a head not an integer", () => store.setHead("u", "c1", bad(0.5), 101), "INVALID_ARGUMENT"],
     ["setHead: no such chat", () => store.setHead("u", "zz", null, 101), "UNKNOWN_CHAT"],
@@ -93,3 +96,54 @@ export async function contractState(store: Store): Promise<unknown> {
     embeddings: (await store.loadEmbeddings("u", "c1", e2)).map((r) => [r.messageId, [...r.vector]]),
   };
 }
+
+/**
+ * The existence check and the store's own CHAT_EXISTS, on a store holding contractChat's chat:
+ * what each step answers (compare with expectedExistence). Ten creates of one id are started
+ * at once (truly concurrent on a store whose calls wait, PostgreSQL's).
+ */
+export async function existenceCases(store: Store): Promise<Record<string, unknown>> {
+  const outcome = async (call: () => unknown) => {
+    try {
+      await call();
+      return "ok";
+    } catch (error) {
+      return String((error as { code?: unknown }).code ?? `not coded: ${String(error)}`);
+    }
+  };
+  const out: Record<string, unknown> = {
+    "hasChat: the user's chat": await store.hasChat("u", "c1"),
+    "hasChat: the id of another user's chat": await store.hasChat("v", "c1"),
+    "hasChat: an id the user has not": await store.hasChat("u", "race"),
+  };
+  const racing = await Promise.all(Array.from({ length: 10 }, (_, i) => outcome(() => store.createChat(record({ id: "race", title: `try ${i}` })))));
+  out["10 creates of one id at once"] = racing.sort();
+  out["hasChat: the id created"] = await store.hasChat("u", "race");
+  out["the user's chats"] = (await store.listChats("u")).map((c) => c.id).sort();
+  out["the chat created, empty"] = (await store.loadChat("u", "race"))!.messages.length;
+  out["import: an id the user has"] = await outcome(() => store.importChat(record({ id: "race", messageCount: 1, head: 0 }), [message({ id: 0, parentId: null })]));
+  out["the chat after that import"] = (await store.loadChat("u", "race"))!.messages.length;
+  out["import: that id for another user"] = await outcome(() => store.importChat(record({ id: "race", userId: "v", messageCount: 1, head: 0 }), [message({ id: 0, parentId: null })]));
+  out["load: since past any id"] = (await store.loadChat("u", "c1", Number.MAX_SAFE_INTEGER))!.messages.length;
+  await store.deleteChat("u", "race");
+  out["hasChat: after delete"] = await store.hasChat("u", "race");
+  out["create: the id again, after delete"] = await outcome(() => store.createChat(record({ id: "race" })));
+  return out;
+}
+
+/** What existenceCases must answer on every store. */
+export const expectedExistence = (): Record<string, unknown> => ({
+  "hasChat: the user's chat": true,
+  "hasChat: the id of another user's chat": false,
+  "hasChat: an id the user has not": false,
+  "10 creates of one id at once": ["CHAT_EXISTS", "CHAT_EXISTS", "CHAT_EXISTS", "CHAT_EXISTS", "CHAT_EXISTS", "CHAT_EXISTS", "CHAT_EXISTS", "CHAT_EXISTS", "CHAT_EXISTS", "ok"],
+  "hasChat: the id created": true,
+  "the user's chats": ["c1", "race"],
+  "the chat created, empty": 0,
+  "import: an id the user has": "CHAT_EXISTS",
+  "the chat after that import": 0,
+  "import: that id for another user": "ok",
+  "load: since past any id": 0,
+  "hasChat: after delete": false,
+  "create: the id again, after delete": "ok",
+});

@@ -2,6 +2,7 @@
 // leaves a database that opens with every acknowledged append and a consistent tree; two
 // processes appending to one chat at once serialize into dense ids with the parents they meant.
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -90,6 +91,32 @@ describe.each([
         expect([messages[id]!.parentId, messages[id]!.content]).toEqual([parent, content]);
       }
     }
+  });
+});
+
+// Issue 30, item 3: a loop of awaited appends never lets the batch's timer run; a write commits a batch batchDelayMs old.
+describe('"batched" durability: a loop of awaited appends, killed', () => {
+  it("the file holds every acknowledged append but those of the last batchDelayMs", { timeout: 120_000 }, async () => {
+    const delay = 20;
+    const path = file("timed.db");
+    const setup = sqliteStore(path);
+    await setup.createChat(record({ id: "c1", model: "gpt-4o" }));
+    await setup.close();
+    type Acked = [id: number, started: number, done: number];
+    // The child appends for 15 batchDelayMs, then waits without running anything: killed then.
+    const out = file("timed.json");
+    const { lines, signal } = await runChild(["timed", path, String(delay), String(15 * delay), out], (_, text) => (text === '"appended"' ? "kill" : undefined));
+    expect([signal, lines]).toEqual(["SIGKILL", ['"appended"']]);
+    const acked = JSON.parse(readFileSync(out, "utf8")) as Acked[];
+    const { messages } = await readBack(path, "c1");
+    // A write commits the batch it finds batchDelayMs old: a batch open at the kill began less
+    // than batchDelayMs before the last append started, after the appends acknowledged before that.
+    const lastStarted = acked.at(-1)![1];
+    const owed = acked.filter(([, , done]) => done <= lastStarted - delay);
+    expect(owed.length).toBeGreaterThan(0);
+    expect(messages.length).toBeGreaterThanOrEqual(owed.length);
+    // A prefix of what was acknowledged, with the same ids.
+    for (const [id] of acked.filter(([id]) => id < messages.length)) expect(messages[id]!.content).toBe(`message ${id}`);
   });
 });
 

@@ -81,7 +81,7 @@ describe.each(DURABILITIES)("sqliteStore, durability %s", (durability) => {
     await store.flush();
     expect(db.prepare("SELECT count(*) FROM messages").pluck().get()).toBe(0);
     expect(db.prepare("SELECT count(*) FROM embeddings").pluck().get()).toBe(0);
-    await expectRejectCode(() => store.createChat(record({ id: "b" })), "INVALID_ARGUMENT");
+    await expectRejectCode(() => store.createChat(record({ id: "b" })), "CHAT_EXISTS");
     await store.close();
   });
 

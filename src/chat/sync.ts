@@ -152,6 +152,7 @@ export class ChatSync {
 
   drop(): void {
     this.sleep();
+    this.#resident = undefined; // a deleted chat's Chat object, still held, holds none of the store's texts
   }
 
   /**

@@ -39,4 +39,17 @@ forEachEngine((engine) => {
     expect((await chats.list()).map((c) => c.title)).toEqual(["stays"]);
     await loom.close();
   });
+
+  it("a deleted chat's Chat object, still held, holds none of its messages' texts", async () => {
+    const text = secretBytes();
+    const loom = await Loom.open({ engine, recall: false });
+    const chats = loom.user("u");
+    const chat = await chats.create({ model: { name: "heap-test", contextWindow: 8000, sizeClass: "small", tokensPerChar: 0.25 } });
+    await chat.append({ role: "user", content: `my secret is ${new TextDecoder().decode(text)} indeed` });
+    expect(await onHeap(text)).toBe(true);
+    await chats.delete(chat.id);
+    expect(await onHeap(text)).toBe(false);
+    expect(chat.id).toBeTypeOf("string"); // (held until here)
+    await loom.close();
+  });
 });

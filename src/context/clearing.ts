@@ -3,11 +3,14 @@
 //
 // Along the path, each tool result that arrives makes the one `keepNewest` results before it old
 // (every result counts, cleared or not); the old one's tokens (less an estimate of the
-// placeholder's) add to what is pending. Once pending reaches `atLeast`, the boundary jumps to
-// that result: every clearable result up to it is cleared, and pending starts again from 0. So
-// the newest `keepNewest` results are always whole, and the cleared set grows in batches of at
-// least `atLeast` tokens: between two batches the start of the request stays the same, and a
-// provider's prompt cache keeps hitting.
+// placeholder's) add to what is pending. Once pending reaches `atLeast`, and is at least what
+// follows that result on the path (the newest results and the steps between: what a provider's
+// cache bills again once the request changes before them), the boundary jumps to that result:
+// every clearable result up to it is cleared, and pending starts again from 0. So the newest
+// `keepNewest` results are always whole, and the cleared set grows in batches that pay for the
+// cache they break: between two batches the start of the request stays the same, and a
+// provider's prompt cache keeps hitting. (On public agent runs, replayed in bench/agent.bench.ts,
+// a batch the size of what follows it bills less and sends less than a fixed batch size.)
 //
 // The state after a node depends on its path alone: it is kept for the heads the chat built at
 // (a few per chat), and a build goes on from the deepest one on its path (an agent's next step:
@@ -16,7 +19,7 @@ import { CRITICAL, ROLE_TOOL, type Engine } from "../engine/types.js";
 import type { ClearPolicy } from "../models/tool-results.js";
 
 /** The tokens a placeholder is taken to cost when deciding what to clear (its real count is taken for the request). */
-export const PLACEHOLDER_ESTIMATE = 32;
+export const PLACEHOLDER_ESTIMATE = 8;
 
 /** The clearing state after a node of the path. */
 interface ClearState {
@@ -24,8 +27,10 @@ interface ClearState {
   boundary: number;
   /** Tokens old results not yet cleared would save. */
   pending: number;
-  /** The newest `keepNewest` results, oldest first: their ids, and what clearing each saves (0: it cannot be). */
-  recent: { id: number; saving: number }[];
+  /** The newest `keepNewest` results, oldest first: their ids, what clearing each saves (0: it cannot be), and `total` through them. */
+  recent: { id: number; saving: number; through: number }[];
+  /** Tokens of the path so far. */
+  total: number;
 }
 
 /** What a chat keeps between builds: the states at the heads it built at, by policy. */
@@ -78,12 +83,13 @@ export function clearedThrough(source: ClearingSource, head: number, policy: Cle
     }
   }
   const base = from >= 0 ? states.get(from)! : undefined;
-  const state: ClearState = base ? { ...base, recent: [...base.recent] } : { boundary: -1, pending: 0, recent: [] };
+  const state: ClearState = base ? { ...base, recent: [...base.recent] } : { boundary: -1, pending: 0, recent: [], total: 0 };
   if (n > 0) {
     const k = e.walk(t, head, n);
     const ids = e.ids.slice(0, k);
     const excluded = policy.exclude.length > 0 ? new Set(policy.exclude) : null;
     for (const id of ids) {
+      state.total += e.tokens(t, id);
       if (e.role(t, id) !== ROLE_TOOL) continue;
       const clearable = e.priority(t, id) !== CRITICAL && !(excluded && excluded.has(source.toolName(id)));
       step(state, id, clearable ? Math.max(0, e.tokens(t, id) - PLACEHOLDER_ESTIMATE) : 0, policy);
@@ -98,11 +104,11 @@ export function clearedThrough(source: ClearingSource, head: number, policy: Cle
 
 /** One more tool result on the path, `id`, saving `saving` tokens once cleared (0: it cannot be). */
 function step(s: ClearState, id: number, saving: number, policy: ClearPolicy): void {
-  s.recent.push({ id, saving });
+  s.recent.push({ id, saving, through: s.total });
   if (s.recent.length <= policy.keepNewest) return;
   const old = s.recent.shift()!; // the result keepNewest before this one is old now
   s.pending += old.saving;
-  if (s.pending > 0 && s.pending >= policy.atLeast) {
+  if (s.pending > 0 && s.pending >= policy.atLeast && s.pending >= s.total - old.through) {
     s.boundary = old.id;
     s.pending = 0;
   }

@@ -176,13 +176,13 @@ function newestUnitCaps(source: ContextSource, cap: number, room: number): Map<n
   return caps;
 }
 
-/** The marker a cleared result is sent as. */
-export function clearedText(id: number, tokens: number): string {
-  return `[tool result cleared from the context: message ${id}, ${tokens.toLocaleString("en-US")} tokens]`;
+/** The marker a cleared result is sent as: short (a request may hold hundreds), naming the message that holds it whole. */
+export function clearedText(id: number): string {
+  return `[cleared: message ${id}]`;
 }
 
 function placeholder(m: Message, count: (m: Message) => number): { message: Message; tokens: number } {
-  const message: Message = { ...m, content: clearedText(m.id, m.tokens) };
+  const message: Message = { ...m, content: clearedText(m.id) };
   delete message.parts;
   message.tokens = count(message);
   return { message, tokens: message.tokens };

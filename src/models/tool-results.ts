@@ -36,8 +36,10 @@ export interface ToolResultClearing {
   /**
    * The least tokens of older results cleared at once. Results are cleared in batches: once the
    * results older than the `keepNewest` newest hold this many tokens more than at the last
-   * batch, all of them are cleared together; between batches the start of the request stays
-   * the same, so that prompt caches keep hitting. Default 2,000.
+   * batch, and at least as many as follow them in the request (what a provider's prompt cache
+   * bills again when the request changes before it), all of them are cleared together; between
+   * batches the start of the request stays the same, so that prompt caches keep hitting.
+   * Default 500.
    */
   atLeast?: number;
   /** Names of tools whose results are never cleared. Default none. */
@@ -103,7 +105,7 @@ const KEEPS: readonly ToolResultKeep[] = ["head-tail", "head", "tail"];
 export const DEFAULT_TOOL_RESULTS: ToolResultPolicy = { truncate: { maxTokens: null, keep: "head-tail" }, clear: null };
 
 /** `clear: true`. */
-export const DEFAULT_CLEAR: ClearPolicy = { trigger: { tokens: 0 }, keepNewest: 3, atLeast: 2000, exclude: [], inputs: false };
+export const DEFAULT_CLEAR: ClearPolicy = { trigger: { tokens: 0 }, keepNewest: 3, atLeast: 500, exclude: [], inputs: false };
 
 /**
  * Checks `toolResults` at one level and returns a copy of what it sets (a key left out is

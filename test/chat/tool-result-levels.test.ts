@@ -31,7 +31,7 @@ const big = (ctx: ContextWindow): string => {
   const m = ctx.conversation.find((x) => x.id === 2);
   if (!m) return "left out";
   if (m.content === bigLog) return "whole";
-  return m.content.startsWith("[tool result cleared") ? "cleared" : "cut";
+  return m.content.startsWith("[cleared: message ") ? "cleared" : "cut";
 };
 
 const STORES: [string, () => () => Store][] = [

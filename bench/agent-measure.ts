@@ -104,11 +104,16 @@ export function brokenRequest(sent: readonly AgentMessage[]): Broken {
   return { orphan, open: unanswered, over: requestTokens(sent) > INPUT_LIMIT };
 }
 
-/** Whether the newest three tool outputs of the history are the newest three of the request, whole. */
+/**
+ * Whether the newest three tool outputs of the history are the newest three of the request,
+ * whole. Their text is compared, not their call ids: a request may rename a call id a run reused
+ * (Anthropic refuses two calls of one id in a request); brokenRequest checks that each result
+ * answers a call of its request.
+ */
 export function newestWhole(history: readonly AgentMessage[], sent: readonly AgentMessage[]): boolean {
   const want = history.filter((m) => m.role === "tool").slice(-NEWEST);
   const got = sent.filter((m) => m.role === "tool").slice(-NEWEST);
-  return want.length === got.length && want.every((m, i) => m.toolCallId === got[i]!.toolCallId && m.content === got[i]!.content);
+  return want.length === got.length && want.every((m, i) => m.content === got[i]!.content);
 }
 
 /** One policy's figures over one trajectory or over all of them. */

@@ -6,6 +6,7 @@
 // trajectory's own messages, never changed; a policy returns a new list and must not edit the
 // messages it got (the measures compare requests by message).
 
+import { Loom, type MessageInput, type OpenAIMessage } from "../src/index.js";
 import { INPUT_LIMIT, estimate, requestTokens } from "./agent-measure.js";
 import type { AgentMessage, Trajectory } from "./agent-trajectories.js";
 
@@ -123,16 +124,44 @@ export function batchClearing(name: string, keep: number, batch: number): Policy
 }
 
 /**
- * (g) TODO(issue 31, item 1): ctxloom's defaults for agents, once the clearing option group is
- * in src/. Fill `start` in: open a Loom (heuristic counting, a 128k profile), create a chat,
- * and return a function that appends what `history` added since the previous step (roles,
- * tool calls, call ids as they are) and sends `buildContext()`'s messages converted back to
- * AgentMessage (a cleared output as a tool message with its placeholder). Nothing else in the
- * suite changes: the row, its ratios and the issue's goals are reported from it.
+ * (g) ctxloom's defaults for agents: a chat of a 128k model (gpt-4o's profile, counted exactly
+ * with o200k) with `toolResults: { clear: true }`, the setting the agent loops turn on (keep the
+ * newest 3 whole, clear the rest in batches of at least 2,000 tokens; results past a quarter of
+ * the request sent cut). At each step the messages the history added since the previous step are
+ * appended as they were recorded (reused call ids, empty outputs), and the request is
+ * buildContext()'s messages, read back as the suite's messages.
  */
 export const ctxloomAgents: Policy = {
-  name: "ctxloom defaults for agents",
-  start: () => {
-    throw new PolicyPending("ctxloom's clearing for agents (issue 31 item 1) is not in src/ yet: bench/agent-policies.ts ctxloomAgents is its hook");
+  name: "ctxloom defaults for agents (toolResults: { clear: true })",
+  start: async (trajectory) => {
+    const tune = process.env.CTXLOOM_AGENT_TUNE ? JSON.parse(process.env.CTXLOOM_AGENT_TUNE) : true;
+    const loom = await Loom.open({ toolResults: { clear: tune }, recall: false });
+    const first = trajectory.steps[0];
+    const system = first?.role === "system" ? first.content : undefined;
+    const chat = await loom.user("bench").create({ model: "gpt-4o", ...(system !== undefined ? { system } : {}) });
+    let seen = system !== undefined ? 1 : 0;
+    return async (history) => {
+      for (; seen < history.length; seen++) await chat.append(toInput(history[seen]!));
+      const ctx = await chat.buildContext({ format: "openai" });
+      if (history.length === trajectory.steps.length - 1) void loom.close(); // (the run's last request)
+      return ctx.messages.map(fromOpenAI);
+    };
   },
 };
+
+function toInput(m: AgentMessage): MessageInput {
+  if (m.role === "tool") return { role: "tool", toolCallId: m.toolCallId!, content: m.content };
+  if (m.role === "assistant" && m.toolCalls?.length) {
+    return { role: "assistant", content: m.content, toolCalls: m.toolCalls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } })) };
+  }
+  return { role: m.role, content: m.content };
+}
+
+function fromOpenAI(m: OpenAIMessage): AgentMessage {
+  const content = typeof m.content === "string" ? m.content : m.content.map((p) => (p.type === "text" ? p.text : "")).join("\n");
+  if (m.role === "tool") return { role: "tool", content, toolCallId: m.tool_call_id };
+  if (m.role === "assistant" && m.tool_calls) {
+    return { role: "assistant", content, toolCalls: m.tool_calls.map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments })) };
+  }
+  return { role: m.role, content };
+}

@@ -1,10 +1,12 @@
 // The base of the library: what a message is, its limits and its validation.
 // It imports only errors: every other room may import it, the engine takes its numeric codes.
-import { CtxloomError, checkKeys, closest, describe } from "./errors.js";
+import { CtxloomError, checkKeys, describe } from "./errors.js";
 import { checkParts, copyParts, hasRichPart, partsText, type ContentPart } from "./parts.js";
-import { checkContent, checkLabel, checkWellFormed } from "./text-checks.js";
+import { checkContent, checkLabel } from "./text-checks.js";
+import { checkToolCalls, type ToolCall } from "./tool-calls.js";
 
 export { checkContent, checkLabel, checkWellFormed, loneIn, loneSurrogate } from "./text-checks.js";
+export { MAX_ARGUMENT_DEPTH, TOOL_NAME, checkToolCalls, nestsDeeper, type ToolCall } from "./tool-calls.js";
 
 export type { ContentPart, FilePart, ImagePart, ReasoningPart, RedactedReasoningPart, TextPart } from "./parts.js";
 
@@ -17,13 +19,6 @@ export type Priority = (typeof PRIORITIES)[number];
 export const MAX_TOKENS = 2 ** 30;
 /** The most messages a walk, a window or a context may be asked for (the engines' 32-bit counts). */
 export const MAX_MESSAGES = 0x7fffffff;
-
-/** An OpenAI-style tool call carried by an assistant message. */
-export interface ToolCall {
-  id: string;
-  type: "function";
-  function: { name: string; arguments: string };
-}
 
 /** A message of a chat, as stored. Ids count up from 0 in creation order within the chat. */
 export interface Message {
@@ -99,75 +94,6 @@ export function checkPriority(priority: unknown): Priority {
 }
 
 const checkText = (value: unknown, what: string): string => checkLabel(value, what, "INVALID_TOOL_CALL");
-
-/** A tool or function name every provider accepts (OpenAI's rule; Anthropic's is the same). */
-export const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
-
-/** Throws INVALID_TOOL_CALL naming `what` when `value` has a key outside `known` (a misspelled key is never dropped). */
-function checkCallKeys(value: object, known: readonly string[], what: string): void {
-  for (const key of Object.keys(value)) {
-    if (known.includes(key)) continue;
-    const hint = closest(key, known);
-    throw new CtxloomError(
-      "INVALID_TOOL_CALL",
-      `${what} has no key ${JSON.stringify(key)}` + (hint ? `; did you mean ${JSON.stringify(hint)}?` : `; its keys are ${known.join(", ")}.`),
-    );
-  }
-}
-
-/**
- * A validated copy of tool calls: a non-empty array of `{ id, type: "function", function:
- * { name, arguments } }` with distinct ids and no other key. New calls (`fresh`, the default)
- * must also be what providers accept: a name of `TOOL_NAME`, arguments that are JSON text.
- * Calls already kept (a store's, an import's) are read as they were written. @throws INVALID_TOOL_CALL
- */
-export function checkToolCalls(calls: unknown, fresh = true): ToolCall[] {
-  if (!Array.isArray(calls) || calls.length === 0) {
-    throw new CtxloomError(
-      "INVALID_TOOL_CALL",
-      `toolCalls must be a non-empty array of { id, type: "function", function: { name, arguments } }; got ${describe(calls)}.`,
-    );
-  }
-  const ids = new Set<string>();
-  return calls.map((call: unknown, i) => {
-    if (call === null || typeof call !== "object" || Array.isArray(call)) {
-      throw new CtxloomError("INVALID_TOOL_CALL", `toolCalls[${i}] must be an object { id, type, function }; got ${describe(call)}.`);
-    }
-    checkCallKeys(call, ["id", "type", "function"], `toolCalls[${i}]`);
-    const c = call as Partial<ToolCall>;
-    const id = checkText(c.id, `toolCalls[${i}].id`);
-    if (ids.has(id)) throw new CtxloomError("INVALID_TOOL_CALL", `toolCalls[${i}].id ${describe(id)} repeats an earlier call's id; give every call its own id.`);
-    ids.add(id);
-    if (c.type !== "function") throw new CtxloomError("INVALID_TOOL_CALL", `toolCalls[${i}].type must be "function"; got ${describe(c.type)}.`);
-    const fn = c.function as Partial<ToolCall["function"]> | undefined;
-    if (fn === null || typeof fn !== "object" || Array.isArray(fn)) {
-      throw new CtxloomError("INVALID_TOOL_CALL", `toolCalls[${i}].function must be an object { name, arguments }; got ${describe(fn)}.`);
-    }
-    checkCallKeys(fn, ["name", "arguments"], `toolCalls[${i}].function`);
-    const name = checkText(fn.name, `toolCalls[${i}].function.name`);
-    if (typeof fn.arguments !== "string") {
-      throw new CtxloomError("INVALID_TOOL_CALL", `toolCalls[${i}].function.arguments must be a string (JSON text); got ${describe(fn.arguments)}.`);
-    }
-    checkWellFormed(fn.arguments, `toolCalls[${i}].function.arguments`, "INVALID_TOOL_CALL");
-    if (fresh) {
-      if (!TOOL_NAME.test(name)) {
-        throw new CtxloomError(
-          "INVALID_TOOL_CALL",
-          `toolCalls[${i}].function.name ${describe(name)} is not a tool name providers accept: 1 to 64 letters, digits, "_" or "-".`,
-        );
-      }
-      try {
-        JSON.parse(fn.arguments);
-      } catch {
-        throw new CtxloomError(
-          "INVALID_TOOL_CALL",
-          `toolCalls[${i}].function.arguments must be JSON text (e.g. "{}" or JSON.stringify(args)), as providers parse it; got ${describe(fn.arguments)}.`,
-        );
-      }
-    }
-    return { id, type: "function", function: { name, arguments: fn.arguments } };
-  });
-}
 
 /**
  * A validated, normalized copy of a message input; throws a CtxloomError naming the bad field.

@@ -96,6 +96,26 @@ export function checkPriority(priority: unknown): Priority {
 const checkText = (value: unknown, what: string): string => checkLabel(value, what, "INVALID_TOOL_CALL");
 
 /**
+ * A message's name OpenAI accepts (its rule for a participant's name: no white space, "<", "|",
+ * "\\", "/" or ">"; white space as JavaScript's \s and Python's str.isspace() both read it), at
+ * most 64 characters (its documented length). Anthropic's API has no names.
+ */
+export const MESSAGE_NAME = /^[^\s\u001c-\u001f\u0085<|\\/>]{1,64}$/;
+
+/** A new message's name (`fresh`: see checkMessageInput), or one kept (well formed only). @throws INVALID_ARGUMENT */
+function checkName(value: unknown, fresh: boolean): string {
+  const name = checkLabel(value, "name (when given)");
+  if (fresh && !MESSAGE_NAME.test(name)) {
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `name ${describe(name)} is not a name OpenAI accepts: 1 to 64 characters, no white space, "<", "|", "\\", "/" or ">"; ` +
+        `e.g. name.replace(/[\\s<|\\\\/>]/g, "_").slice(0, 64).`,
+    );
+  }
+  return name;
+}
+
+/**
  * A validated, normalized copy of a message input; throws a CtxloomError naming the bad field.
  * `fresh` (default): a new message, whose tool calls must be what providers accept (see checkToolCalls).
  */
@@ -117,7 +137,7 @@ export function checkMessageInput(input: unknown, fresh = true): CheckedInput {
   const priority = m.priority === undefined ? (role === "system" ? "critical" : "normal") : checkPriority(m.priority);
   const out: CheckedInput = { role, content, priority };
   if (parts && hasRichPart(parts)) out.parts = parts;
-  if (m.name !== undefined) out.name = checkLabel(m.name, "name (when given)");
+  if (m.name !== undefined) out.name = checkName(m.name, fresh);
   if (m.toolCalls !== undefined) {
     if (role !== "assistant") {
       throw new CtxloomError("INVALID_TOOL_CALL", `Only assistant messages carry toolCalls; this one has role ${describe(role)}.`);
@@ -138,14 +158,21 @@ export function checkMessageInput(input: unknown, fresh = true): CheckedInput {
   return out;
 }
 
+/** How storedMessageProblem reads a message: `tokens` may be left out (an export's), `fresh` (brought in: an append's rules). */
+export interface StoredCheck {
+  tokensOptional?: boolean;
+  fresh?: boolean;
+}
+
 /**
- * Checks a message read back from a store (or an import), whole: every field's type and
- * range, the same content rules as an input (tool calls as they were kept: a name or
- * arguments a provider would refuse is read, not refused), tokens within MAX_TOKENS (unless `tokens` may
- * be absent). Returns a description of the first problem, or null. Tree rules (ids,
- * parents, tool units) are the tree's.
+ * Checks a message read back from a store, or brought in (an import, an importer), whole:
+ * every field's type and range, the same content rules as an input, tokens within MAX_TOKENS
+ * (unless `tokens` may be absent). A message brought in (`fresh`) passes every rule an append
+ * does (names and tool calls providers accept); one a store kept is read as it was written (a
+ * name or arguments written before a rule was). Returns a description of the first problem,
+ * or null. Tree rules (ids, parents, tool units) are the tree's.
  */
-export function storedMessageProblem(m: unknown, options: { tokensOptional?: boolean } = {}): string | null {
+export function storedMessageProblem(m: unknown, options: StoredCheck = {}): string | null {
   if (m === null || typeof m !== "object" || Array.isArray(m)) return `it is ${describe(m)}, not a message object`;
   const r = m as Record<string, unknown>;
   for (const key of Object.keys(r)) if (!(MESSAGE_KEYS as readonly string[]).includes(key)) return `it has an unknown field ${describe(key)}`;
@@ -165,7 +192,7 @@ export function storedMessageProblem(m: unknown, options: { tokensOptional?: boo
   if (r.role === "tool" && typeof r.toolCallId !== "string") return "it is a tool result without a toolCallId";
   try {
     if (r.priority === undefined) return "it has no priority";
-    const checked = checkMessageInput(input, false);
+    const checked = checkMessageInput(input, options.fresh === true);
     if (r.parts !== undefined) {
       if (!checked.parts) return "its parts hold text only (a message keeps parts only when one is an image, file or reasoning)";
       if (checked.content !== r.content) return "its content is not the text of its parts joined with \"\\n\"";

@@ -1,7 +1,6 @@
 import { CtxloomError, checkOptions, describe, fromStore } from "../errors.js";
 import { checkContent, checkLabel, loneIn } from "../message.js";
-import { checkSplit } from "../models/budget.js";
-import { checkHistoryLimits, isLanguageModel, registeredProfile, type ModelProfile } from "../models/profiles.js";
+import { isLanguageModel, registeredProfile, type ModelProfile } from "../models/profiles.js";
 import type { ChatExport } from "../store/portable.js";
 import type { ChatOptions, ChatRecord, ChatSummary } from "../store/types.js";
 import type { TokenCounter } from "../tokens/index.js";
@@ -10,11 +9,9 @@ import { ChatNodes } from "./nodes.js";
 import { buildImport, checkExport } from "./chat-export.js";
 import { heldOf, residentColumns, restoreNodes, type LoomContext } from "./sync.js";
 import {
-  chatExists, checkChatId, checkMetadata, checkNewChatId, newChatId, pageFrom, pageOf, summaryOf, unknownChat, type ChatListPage, type ListChatsOptions,
+  chatExists, checkChatId, checkNewChatId, newChatId, pageFrom, pageOf, summaryOf, unknownChat, type ChatListPage, type ListChatsOptions,
 } from "./chat-list.js";
-import { checkChatSummaries } from "../summary/settings.js";
-import { checkToolResultLevel } from "../context/tool-result.js";
-import { CREATE_KEYS, type CreateChatOptions } from "./create-options.js";
+import { CREATE_KEYS, settingsOf, type CreateChatOptions } from "./create-options.js";
 
 export type { CreateChatOptions } from "./create-options.js";
 
@@ -61,17 +58,10 @@ export class UserChats {
     const title = text(o.title, "title", "")!;
     const system = text(o.system, "system", null);
     const id = o.id === undefined ? newChatId() : checkNewChatId(o.id);
-    const settings: ChatOptions = {};
-    if (o.metadata !== undefined) settings.metadata = checkMetadata(o.metadata);
-    if (o.budget !== undefined) settings.budget = { ...checkSplit(o.budget) };
-    if (o.historyLimits !== undefined) settings.historyLimits = checkHistoryLimits(o.historyLimits);
-    const summaries = o.summaries === undefined ? {} : checkChatSummaries(o.summaries);
-    if (summaries.summarize !== undefined) settings.summarize = summaries.summarize;
+    const settings = settingsOf(o, "create(options)");
     // Kept with the chat: its summaries' tokens are counted as this presentation sends them.
-    const presentation = summaries.summaryPresentation ?? this.#ctx.summaries.summaryPresentation;
+    const presentation = settings.summaryPresentation ?? this.#ctx.summaries.summaryPresentation;
     if (presentation !== undefined) settings.summaryPresentation = presentation;
-    const toolResults = checkToolResultLevel(o.toolResults, "create(options).toolResults");
-    if (toolResults !== undefined) settings.toolResults = toolResults;
     const { profile, counter } = await this.#ctx.prepare(o.model ?? "gpt-4o");
     if (typeof o.model === "object" && !isLanguageModel(o.model)) {
       const { counter: own, ...stored } = profile;

@@ -1,7 +1,7 @@
 // Tool call arguments nested deeper than providers parse (issue 30, item 9): 5,000 levels were
 // kept, and the Anthropic context built from them had an `input` JSON.stringify could not write
 // (a stack overflow), while the from* converters refused the same input. A new call's arguments
-// may nest MAX_ARGUMENT_DEPTH (100) levels: past it, append and every converter refuse
+// may nest MAX_ARGUMENT_DEPTH (100) levels: past it, append, an import and every converter refuse
 // (INVALID_TOOL_CALL), read without recursion (100,000 levels are refused as fast as 101).
 import { AIMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
@@ -48,6 +48,25 @@ forEachEngine((engine) => {
       await chat.append({ role: "tool", content: "r", toolCallId: "c2" });
       const ctx = await chat.buildContext({ format: "anthropic" });
       expect(JSON.stringify(ctx.messages)).toContain('"input":{"a":[{"a":');
+      await loom.close();
+    });
+
+    it("an import of such a call is refused, and nothing is made", async () => {
+      const loom = await Loom.open({ engine });
+      const chat = await loom.user("u").create();
+      await chat.append({ role: "user", content: "go" });
+      await chat.append({ role: "assistant", content: "", toolCalls: [callOf("{}")] });
+      await chat.append({ role: "tool", content: "r", toolCallId: "c1" });
+      const data = chat.export();
+      for (const levels of [101, 5_000]) {
+        const copy = structuredClone(data);
+        copy.messages[1]!.toolCalls![0]!.function.arguments = nested(levels);
+        let message = "";
+        await loom.user("v").import(copy).catch((e: Error) => (message = e.message));
+        expect(message).toMatch(/message 1 is malformed: .*more than 100 levels deep/);
+        await expectRejectCode(() => loom.user("v").import(copy), "INVALID_ARGUMENT");
+      }
+      expect(await loom.user("v").list()).toEqual([]);
       await loom.close();
     });
   });

@@ -45,7 +45,10 @@ export const CREATE_KEYS = ["id", "metadata", "title", "model", "system", "budge
  * tool results), each checked: what create() and an import (the settings an export carries)
  * both go through. The Loom's summary presentation is create()'s to add. @throws INVALID_ARGUMENT
  */
-export function settingsOf(o: Pick<CreateChatOptions, "metadata" | "budget" | "historyLimits" | "summaries" | "toolResults">, what: string): ChatOptions {
+export function settingsOf(
+  o: Pick<CreateChatOptions, "metadata" | "budget" | "historyLimits" | "summaries" | "toolResults">,
+  what: string,
+): ChatOptions {
   const settings: ChatOptions = {};
   if (o.metadata !== undefined) settings.metadata = checkMetadata(o.metadata);
   if (o.budget !== undefined) settings.budget = { ...checkSplit(o.budget) };
@@ -70,14 +73,20 @@ const KEPT_KEYS = [
  */
 export function checkKeptSettings(value: unknown, model: string): ChatOptions {
   const o = checkOptions<ChatOptions>(value, "chat.options", KEPT_KEYS);
-  const summaries = o.summarize === undefined && o.summaryPresentation === undefined ? undefined : { policy: o.summarize, presentation: o.summaryPresentation };
+  const kept = o.summarize !== undefined || o.summaryPresentation !== undefined;
+  const summaries = kept ? { policy: o.summarize, presentation: o.summaryPresentation } : undefined;
   const settings = settingsOf({ ...o, summaries }, "chat.options");
   if (o.profile !== undefined) {
     if (o.profile === null || typeof o.profile !== "object" || Object.hasOwn(o.profile, "counter")) {
-      throw new CtxloomError("INVALID_ARGUMENT", `chat.options.profile must be a model profile without its counter (a function no export holds); got ${describe(o.profile)}.`);
+      throw new CtxloomError(
+        "INVALID_ARGUMENT",
+        `chat.options.profile must be a model profile without its counter (a function no export holds); got ${describe(o.profile)}.`,
+      );
     }
     const profile = getModelProfile(o.profile as ModelInput);
-    if (profile.name !== model) throw new CtxloomError("INVALID_ARGUMENT", `chat.options.profile is ${describe(profile.name)}'s, not the chat's model ${describe(model)}.`);
+    if (profile.name !== model) {
+      throw new CtxloomError("INVALID_ARGUMENT", `chat.options.profile is ${describe(profile.name)}'s, not the chat's model ${describe(model)}.`);
+    }
     settings.profile = { ...profile };
   }
   if (o.counter !== undefined) settings.counter = checkLabel(o.counter, "chat.options.counter (the name of the profile's own counter)");
@@ -92,7 +101,9 @@ function checkSource(value: unknown): { format: string; id: string } {
   }
   const v = checkOptions<{ format?: unknown; id?: unknown }>(value, "chat.options.source", ["format", "id"]);
   for (const key of ["format", "id"] as const) {
-    if (typeof v[key] !== "string" || v[key] === "") throw new CtxloomError("INVALID_ARGUMENT", `source.${key} must be a non-empty string; got ${describe(v[key])}.`);
+    if (typeof v[key] !== "string" || v[key] === "") {
+      throw new CtxloomError("INVALID_ARGUMENT", `source.${key} must be a non-empty string; got ${describe(v[key])}.`);
+    }
   }
   return { format: v.format as string, id: v.id as string };
 }

@@ -38,12 +38,16 @@ export function checkCounter(counter: unknown, what: string): TokenCounter {
     if (checked.atLeast) {
       const least = callCounter(checked, () => checked.atLeast!(text));
       if (!(typeof least === "number" && least >= 0 && least <= n)) {
-        throw bad(checked, `atLeast(${JSON.stringify(text)}) gave ${describe(least)}, where its count is ${n}; atLeast must be a number from 0 to the count`);
+        const said = `atLeast(${JSON.stringify(text)}) gave ${describe(least)}, where its count is ${n}`;
+        throw bad(checked, `${said}; atLeast must be a number from 0 to the count`);
       }
     }
     if (checked.countUpTo) {
       const upTo = callCounter(checked, () => checked.countUpTo!(text, n + 1));
-      if (upTo !== n) throw bad(checked, `countUpTo(${JSON.stringify(text)}, ${n + 1}) gave ${describe(upTo)}, where its count is ${n}; under the cap it must be the count`);
+      if (upTo !== n) {
+        const said = `countUpTo(${JSON.stringify(text)}, ${n + 1}) gave ${describe(upTo)}, where its count is ${n}`;
+        throw bad(checked, `${said}; under the cap it must be the count`);
+      }
     }
   }
   tried.add(c);

@@ -4,7 +4,8 @@
 // toolResults: { truncate: true }; the exact counter is the WebAssembly BPE (o200k_base).
 // Texts of 1 MiB and 10 MiB (UTF-8): without spaces (one letter repeated; random lowercase
 // letters, one piece of the split either way: the long merge's whole work), CJK prose (short
-// sentences and their punctuation), and English prose. Goal: every row under 1 s.
+// sentences and their punctuation), CJK without punctuation (one piece: merged in chunks cut
+// where no merge crosses, issue 30), and English prose. Goal: every row under 1 s.
 // Run alone: `npm run bench tokens-huge`, or
 // `node --expose-gc --import ./bench/ts-loader.mjs bench/suite.ts bench/tokens-huge.bench.ts out.json`.
 import { Bench } from "tinybench";
@@ -44,10 +45,13 @@ function texts(bytes: number): Record<string, string> {
     english.push(sentence);
     n += sentence.length;
   }
+  const run = new Array<string>(Math.floor(bytes / 3));
+  for (let i = 0; i < run.length; i++) run[i] = COMMON_CJK[Math.floor(r() * COMMON_CJK.length)]!;
   return {
     "one letter": "x".repeat(bytes),
     "random letters": letters.join(""),
     "CJK prose": cjk.join(""),
+    "CJK, no punctuation": run.join(""),
     "English prose": english.join(""),
   };
 }

@@ -1,10 +1,12 @@
 // The base of the library: what a message is, its limits and its validation.
 // It imports only errors: every other room may import it, the engine takes its numeric codes.
-import { CtxloomError, checkKeys, closest, describe } from "./errors.js";
+import { CtxloomError, checkKeys, describe } from "./errors.js";
 import { checkParts, copyParts, hasRichPart, partsText, type ContentPart } from "./parts.js";
-import { checkContent, checkLabel, checkWellFormed } from "./text-checks.js";
+import { checkContent, checkLabel } from "./text-checks.js";
+import { checkToolCalls, type ToolCall } from "./tool-calls.js";
 
 export { checkContent, checkLabel, checkWellFormed, loneIn, loneSurrogate } from "./text-checks.js";
+export { MAX_ARGUMENT_DEPTH, TOOL_NAME, checkToolCalls, nestsDeeper, type ToolCall } from "./tool-calls.js";
 
 export type { ContentPart, FilePart, ImagePart, ReasoningPart, RedactedReasoningPart, TextPart } from "./parts.js";
 
@@ -17,13 +19,6 @@ export type Priority = (typeof PRIORITIES)[number];
 export const MAX_TOKENS = 2 ** 30;
 /** The most messages a walk, a window or a context may be asked for (the engines' 32-bit counts). */
 export const MAX_MESSAGES = 0x7fffffff;
-
-/** An OpenAI-style tool call carried by an assistant message. */
-export interface ToolCall {
-  id: string;
-  type: "function";
-  function: { name: string; arguments: string };
-}
 
 /** A message of a chat, as stored. Ids count up from 0 in creation order within the chat. */
 export interface Message {
@@ -100,73 +95,24 @@ export function checkPriority(priority: unknown): Priority {
 
 const checkText = (value: unknown, what: string): string => checkLabel(value, what, "INVALID_TOOL_CALL");
 
-/** A tool or function name every provider accepts (OpenAI's rule; Anthropic's is the same). */
-export const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
-
-/** Throws INVALID_TOOL_CALL naming `what` when `value` has a key outside `known` (a misspelled key is never dropped). */
-function checkCallKeys(value: object, known: readonly string[], what: string): void {
-  for (const key of Object.keys(value)) {
-    if (known.includes(key)) continue;
-    const hint = closest(key, known);
-    throw new CtxloomError(
-      "INVALID_TOOL_CALL",
-      `${what} has no key ${JSON.stringify(key)}` + (hint ? `; did you mean ${JSON.stringify(hint)}?` : `; its keys are ${known.join(", ")}.`),
-    );
-  }
-}
-
 /**
- * A validated copy of tool calls: a non-empty array of `{ id, type: "function", function:
- * { name, arguments } }` with distinct ids and no other key. New calls (`fresh`, the default)
- * must also be what providers accept: a name of `TOOL_NAME`, arguments that are JSON text.
- * Calls already kept (a store's, an import's) are read as they were written. @throws INVALID_TOOL_CALL
+ * A message's name OpenAI accepts (its rule for a participant's name: no white space, "<", "|",
+ * "\\", "/" or ">"; white space as JavaScript's \s and Python's str.isspace() both read it), at
+ * most 64 characters (its documented length). Anthropic's API has no names.
  */
-export function checkToolCalls(calls: unknown, fresh = true): ToolCall[] {
-  if (!Array.isArray(calls) || calls.length === 0) {
+export const MESSAGE_NAME = /^[^\s\u001c-\u001f\u0085<|\\/>]{1,64}$/;
+
+/** A new message's name (`fresh`: see checkMessageInput), or one kept (well formed only). @throws INVALID_ARGUMENT */
+function checkName(value: unknown, fresh: boolean): string {
+  const name = checkLabel(value, "name (when given)");
+  if (fresh && !MESSAGE_NAME.test(name)) {
     throw new CtxloomError(
-      "INVALID_TOOL_CALL",
-      `toolCalls must be a non-empty array of { id, type: "function", function: { name, arguments } }; got ${describe(calls)}.`,
+      "INVALID_ARGUMENT",
+      `name ${describe(name)} is not a name OpenAI accepts: 1 to 64 characters, no white space, "<", "|", "\\", "/" or ">"; ` +
+        `e.g. name.replace(/[\\s<|\\\\/>]/g, "_").slice(0, 64).`,
     );
   }
-  const ids = new Set<string>();
-  return calls.map((call: unknown, i) => {
-    if (call === null || typeof call !== "object" || Array.isArray(call)) {
-      throw new CtxloomError("INVALID_TOOL_CALL", `toolCalls[${i}] must be an object { id, type, function }; got ${describe(call)}.`);
-    }
-    checkCallKeys(call, ["id", "type", "function"], `toolCalls[${i}]`);
-    const c = call as Partial<ToolCall>;
-    const id = checkText(c.id, `toolCalls[${i}].id`);
-    if (ids.has(id)) throw new CtxloomError("INVALID_TOOL_CALL", `toolCalls[${i}].id ${describe(id)} repeats an earlier call's id; give every call its own id.`);
-    ids.add(id);
-    if (c.type !== "function") throw new CtxloomError("INVALID_TOOL_CALL", `toolCalls[${i}].type must be "function"; got ${describe(c.type)}.`);
-    const fn = c.function as Partial<ToolCall["function"]> | undefined;
-    if (fn === null || typeof fn !== "object" || Array.isArray(fn)) {
-      throw new CtxloomError("INVALID_TOOL_CALL", `toolCalls[${i}].function must be an object { name, arguments }; got ${describe(fn)}.`);
-    }
-    checkCallKeys(fn, ["name", "arguments"], `toolCalls[${i}].function`);
-    const name = checkText(fn.name, `toolCalls[${i}].function.name`);
-    if (typeof fn.arguments !== "string") {
-      throw new CtxloomError("INVALID_TOOL_CALL", `toolCalls[${i}].function.arguments must be a string (JSON text); got ${describe(fn.arguments)}.`);
-    }
-    checkWellFormed(fn.arguments, `toolCalls[${i}].function.arguments`, "INVALID_TOOL_CALL");
-    if (fresh) {
-      if (!TOOL_NAME.test(name)) {
-        throw new CtxloomError(
-          "INVALID_TOOL_CALL",
-          `toolCalls[${i}].function.name ${describe(name)} is not a tool name providers accept: 1 to 64 letters, digits, "_" or "-".`,
-        );
-      }
-      try {
-        JSON.parse(fn.arguments);
-      } catch {
-        throw new CtxloomError(
-          "INVALID_TOOL_CALL",
-          `toolCalls[${i}].function.arguments must be JSON text (e.g. "{}" or JSON.stringify(args)), as providers parse it; got ${describe(fn.arguments)}.`,
-        );
-      }
-    }
-    return { id, type: "function", function: { name, arguments: fn.arguments } };
-  });
+  return name;
 }
 
 /**
@@ -191,7 +137,7 @@ export function checkMessageInput(input: unknown, fresh = true): CheckedInput {
   const priority = m.priority === undefined ? (role === "system" ? "critical" : "normal") : checkPriority(m.priority);
   const out: CheckedInput = { role, content, priority };
   if (parts && hasRichPart(parts)) out.parts = parts;
-  if (m.name !== undefined) out.name = checkLabel(m.name, "name (when given)");
+  if (m.name !== undefined) out.name = checkName(m.name, fresh);
   if (m.toolCalls !== undefined) {
     if (role !== "assistant") {
       throw new CtxloomError("INVALID_TOOL_CALL", `Only assistant messages carry toolCalls; this one has role ${describe(role)}.`);
@@ -213,14 +159,21 @@ export function checkMessageInput(input: unknown, fresh = true): CheckedInput {
   return out;
 }
 
+/** How storedMessageProblem reads a message: `tokens` may be left out (an export's), `fresh` (brought in: an append's rules). */
+export interface StoredCheck {
+  tokensOptional?: boolean;
+  fresh?: boolean;
+}
+
 /**
- * Checks a message read back from a store (or an import), whole: every field's type and
- * range, the same content rules as an input (tool calls as they were kept: a name or
- * arguments a provider would refuse is read, not refused), tokens within MAX_TOKENS (unless `tokens` may
- * be absent). Returns a description of the first problem, or null. Tree rules (ids,
- * parents, tool units) are the tree's.
+ * Checks a message read back from a store, or brought in (an import, an importer), whole:
+ * every field's type and range, the same content rules as an input, tokens within MAX_TOKENS
+ * (unless `tokens` may be absent). A message brought in (`fresh`) passes every rule an append
+ * does (names and tool calls providers accept); one a store kept is read as it was written (a
+ * name or arguments written before a rule was). Returns a description of the first problem,
+ * or null. Tree rules (ids, parents, tool units) are the tree's.
  */
-export function storedMessageProblem(m: unknown, options: { tokensOptional?: boolean } = {}): string | null {
+export function storedMessageProblem(m: unknown, options: StoredCheck = {}): string | null {
   if (m === null || typeof m !== "object" || Array.isArray(m)) return `it is ${describe(m)}, not a message object`;
   const r = m as Record<string, unknown>;
   for (const key of Object.keys(r)) if (!(MESSAGE_KEYS as readonly string[]).includes(key)) return `it has an unknown field ${describe(key)}`;
@@ -240,7 +193,7 @@ export function storedMessageProblem(m: unknown, options: { tokensOptional?: boo
   if (r.role === "tool" && typeof r.toolCallId !== "string") return "it is a tool result without a toolCallId";
   try {
     if (r.priority === undefined) return "it has no priority";
-    const checked = checkMessageInput(input, false);
+    const checked = checkMessageInput(input, options.fresh === true);
     if (r.parts !== undefined) {
       if (!checked.parts) return "its parts hold text only (a message keeps parts only when one is an image, file or reasoning)";
       if (checked.content !== r.content) return "its content is not the text of its parts joined with \"\\n\"";

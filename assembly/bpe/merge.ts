@@ -10,6 +10,7 @@
 //   a merge never overwrites what `keep` says is kept.
 
 import { bucketMerge, bucketSteps, nodeBytes, rankAreaBytes, resetBucketSteps, setRankArea } from "./bucket";
+import { CHUNK, closedAfter } from "./chunks";
 import { header, reach } from "./layout";
 import { NONE, rankOf } from "./ranks";
 
@@ -127,8 +128,39 @@ function shortMerge(p: usize, n: u32, ends: usize): u32 {
   return m - 1;
 }
 
-/** The long merge of a piece (bucket.ts), its memory made ready first. */
+/**
+ * The long merge of a piece (bucket.ts), its memory made ready first; a piece of several
+ * chunks is merged chunk by chunk, cut where no merge can cross (chunks.ts).
+ */
 function longMerge(p: usize, n: u32, ends: usize): u32 {
+  let start: u32 = 0;
+  let tokens: u32 = 0;
+  for (let from = CHUNK; n - start >= CHUNK << 1; ) {
+    const b = closedAfter(p, n, from);
+    if (b == 0) {
+      if (n - from < CHUNK << 1) break;
+      from += CHUNK;
+      continue;
+    }
+    const t = chunkMerge(p + start, b - start, ends == 0 ? 0 : ends + (<usize>tokens << 2));
+    if (failed) return 0;
+    if (ends != 0) shiftEnds(ends + (<usize>tokens << 2), t, start);
+    tokens += t;
+    start = b;
+    from = b + CHUNK;
+  }
+  const t = chunkMerge(p + start, n - start, ends == 0 ? 0 : ends + (<usize>tokens << 2));
+  if (ends != 0 && start != 0) shiftEnds(ends + (<usize>tokens << 2), t, start);
+  return tokens + t;
+}
+
+/** Adds `by` to the `count` token ends at `at` (a chunk's, made offsets from the piece's start). */
+function shiftEnds(at: usize, count: u32, by: u32): void {
+  for (let i: u32 = 0; i < count; i++) store<u32>(at + (<usize>i << 2), load<u32>(at + (<usize>i << 2)) + by);
+}
+
+/** The bucket merge of n bytes at p (n > SHORT), its memory made ready first. */
+function chunkMerge(p: usize, n: u32, ends: usize): u32 {
   const ranks = max(header(2), header(6));
   const area = longArea();
   const nodes = max(area + rankAreaBytes(ranks), (kept + 15) & ~15);

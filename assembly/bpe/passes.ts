@@ -1,5 +1,5 @@
 // How a scan treats its pieces in measure.ts's passes. The scanners hand every piece to
-// countPiece (pieces.ts), which counts it (through its cache of merged pieces) unless a pass
+// countPiece (below), which counts it (through pieces.ts's cache of merged pieces) unless a pass
 // is on: then measuredPiece sees it, and
 //   CAPPED  stops the scan once the total passes a cap; a piece that cannot fit (bounds.ts:
 //           its bytes over the longest token's of their kind) is not even merged,
@@ -69,6 +69,11 @@ export function setRegions(head: u32, tail: u32, end: u32, by: i64): void {
   if (<u64>o + n <= <u64>headLen) return <i64>o;
   if (o >= tailAt && o + n <= tailEnd) return <i64>o + shift;
   return -1;
+}
+
+/** Tokens the piece of n bytes at p becomes: what split.ts's scanners ask of every piece (a pass of measure.ts sees each). */
+export function countPiece(p: usize, n: u32, asciiWord: bool): u32 {
+  return measuring ? measuredPiece(p, n, asciiWord) : cachedTokens(p, n, asciiWord);
 }
 
 /** Tokens of the piece of n bytes at p (what countPiece returns while a pass is on). */

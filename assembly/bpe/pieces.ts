@@ -13,7 +13,6 @@
 
 import { CACHE_BYTES } from "./layout";
 import { failed, pieceTokens } from "./merge";
-import { measuredPiece, measuring } from "./passes";
 import { NONE, cacheBase, hashBytes, hashedRankOf, rankOf, sameBytes } from "./ranks";
 
 const ENTRY_SHIFT: u32 = 6;
@@ -30,15 +29,10 @@ export function forget(): void {
 }
 
 /**
- * Tokens the n bytes at p become (n >= 1). An ASCII word is most often one token: the rank
- * table first. Other pieces most often are not: the cache first, which keeps them either way
- * (one line read instead of a slot and the token's bytes, on a repeat).
+ * Tokens the n bytes at p become (n >= 1), through the cache. An ASCII word is most often one
+ * token: the rank table first. Other pieces most often are not: the cache first, which keeps
+ * them either way (one line read instead of a slot and the token's bytes, on a repeat).
  */
-export function countPiece(p: usize, n: u32, asciiWord: bool): u32 {
-  return measuring ? measuredPiece(p, n, asciiWord) : cachedTokens(p, n, asciiWord); // (a pass of measure.ts sees every piece)
-}
-
-/** countPiece's count, through the cache. */
 export function cachedTokens(p: usize, n: u32, asciiWord: bool): u32 {
   if (n <= 2) return n == 1 || rankOf(p, 2) != NONE ? 1 : 2; // every byte is a token
   if (n > CACHE_MAX) return pieceTokens(p, n);

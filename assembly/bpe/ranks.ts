@@ -49,6 +49,11 @@ const built = memory.data(2 * 5 * 4);
   return built + <usize>e * 20;
 }
 
+/** Bytes of the selected encoding's longest token. */
+export function longestToken(): u32 {
+  return maxLen;
+}
+
 /** A hash of the n bytes at p (n >= 1): the rank table's and the cache's. */
 @inline export function hashBytes(p: usize, n: u32): u32 {
   let h: u32 = n * 0x9e3779b1;

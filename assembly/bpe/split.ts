@@ -1,6 +1,6 @@
 // Pre-tokenization: each encoding's split pattern as a scanner over UTF-8, with the regex's
 // own backtracking order worked out by hand (not a regex engine). Every piece goes straight
-// to countPiece (pieces.ts); the scanners return the total.
+// to countPiece (passes.ts); the scanners return the total.
 //
 // o200k_base (alternatives tried in this order at each position):
 //   A1 [^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(contraction)?
@@ -14,7 +14,7 @@ import {
   C_LOWER, C_NUMBER, C_SPACE, classAt, cpByte, cpLen, isLetter, isLowerish, isPrefix, isPunct, isUpperish,
 } from "./layout";
 import { failed } from "./merge";
-import { countPiece } from "./pieces";
+import { countPiece } from "./passes";
 
 let buf: usize = 0;
 let end: u32 = 0;

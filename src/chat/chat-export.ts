@@ -1,10 +1,5 @@
-import { checkPresentation } from "../summary/present.js";
-import { checkSummaryOptions } from "../summary/policy.js";
-import { checkToolResultLevel } from "../models/tool-results.js";
 import { CtxloomError, checkKeys, describe } from "../errors.js";
 import type { Message } from "../message.js";
-import { checkSplit } from "../models/budget.js";
-import { checkHistoryLimits } from "../models/profiles.js";
 import { EXPORT_VERSION, type ChatExport } from "../store/portable.js";
 import type { ChatOptions, ChatRecord } from "../store/types.js";
 import { messageTokens, type TokenCounter } from "../tokens/index.js";
@@ -12,6 +7,8 @@ import type { Engine } from "../engine/types.js";
 import { ChatNodes } from "./nodes.js";
 import { copyParts } from "../parts.js";
 import { checkHead, checkRestored, clause, type Fail } from "./restore.js";
+import { checkNewChatId } from "./chat-list.js";
+import { checkKeptSettings } from "./create-options.js";
 
 /** A chat as a ChatExport: its record, head and every message in id order. O(messages). */
 export function exportChat(record: ChatRecord, nodes: ChatNodes, head: number): ChatExport {
@@ -57,27 +54,20 @@ export function checkExport(value: unknown): CheckedExport {
   const c = x.chat as Partial<ChatExport["chat"]> | undefined;
   if (c === null || typeof c !== "object") throw fail(`its chat is ${describe(c)}, not an object`);
   checkKeys(c, ["id", "title", "model", "system", "createdAt", "updatedAt", "options"], "A ChatExport's chat");
-  if (c.id !== undefined && (typeof c.id !== "string" || c.id.length === 0)) throw fail(`its chat.id ${describe(c.id)} is not a non-empty string`);
+  try {
+    if (c.id !== undefined) checkNewChatId(c.id); // create()'s rule for an id given
+  } catch (error) {
+    throw fail(`its chat.id is not one create() takes: ${(error as Error).message}`);
+  }
   for (const key of ["title", "model"] as const) if (typeof c[key] !== "string") throw fail(`its chat.${key} ${describe(c[key])} is not a string`);
   if (c.model === "") throw fail("its chat.model is empty");
   if (c.system !== null && typeof c.system !== "string") throw fail(`its chat.system ${describe(c.system)} is not a string or null`);
   for (const key of ["createdAt", "updatedAt"] as const) {
     if (typeof c[key] !== "number" || !Number.isFinite(c[key])) throw fail(`its chat.${key} ${describe(c[key])} is not a finite number`);
   }
-  const options: ChatOptions = {};
+  let options: ChatOptions;
   try {
-    const o = c.options ?? {};
-    if (o === null || typeof o !== "object") throw fail(`its chat.options ${describe(o)} is not an object`);
-    if (o.budget !== undefined) options.budget = { ...checkSplit(o.budget) };
-    if (o.historyLimits !== undefined) options.historyLimits = checkHistoryLimits(o.historyLimits);
-    if (o.profile !== undefined) options.profile = o.profile;
-    if (o.counter !== undefined) options.counter = o.counter;
-    const summarize = checkSummaryOptions(o.summarize, "chat.options.summarize");
-    if (summarize !== undefined) options.summarize = summarize;
-    if (o.summaryPresentation !== undefined) options.summaryPresentation = checkPresentation(o.summaryPresentation, "chat.options.summaryPresentation");
-    const toolResults = checkToolResultLevel(o.toolResults, "chat.options.toolResults");
-    if (toolResults !== undefined) options.toolResults = toolResults;
-    if (o.source !== undefined) options.source = checkSource(o.source);
+    options = checkKeptSettings(c.options, c.model as string);
   } catch (error) {
     throw fail(`its chat.options are malformed: ${(error as Error).message}`);
   }
@@ -87,17 +77,6 @@ export function checkExport(value: unknown): CheckedExport {
     if (at >= 0) throw fail(`its message ${at} has parts, which version ${x.version} of the format does not have (set version 2)`);
   }
   return { chat: c as ChatExport["chat"], options, head: x.head, messages: x.messages };
-}
-
-/** An import's source ({ format, id }, two non-empty strings), copied. @throws INVALID_ARGUMENT */
-function checkSource(value: unknown): { format: string; id: string } {
-  const v = value as { format?: unknown; id?: unknown } | null;
-  if (v === null || typeof v !== "object" || Array.isArray(v)) throw new CtxloomError("INVALID_ARGUMENT", `source must be { format, id }; got ${describe(value)}.`);
-  checkKeys(v, ["format", "id"], "source");
-  for (const key of ["format", "id"] as const) {
-    if (typeof v[key] !== "string" || v[key] === "") throw new CtxloomError("INVALID_ARGUMENT", `source.${key} must be a non-empty string; got ${describe(v[key])}.`);
-  }
-  return { format: v.format as string, id: v.id as string };
 }
 
 /**
@@ -111,7 +90,7 @@ export function buildImport(engine: Engine, checked: CheckedExport, counter: Tok
     const messages = new Array<Message>(checked.messages.length);
     for (let i = 0; i < messages.length; i++) {
       const raw = checked.messages[i];
-      const unitEnd = checkRestored(nodes, raw, fail, { tokensOptional: true });
+      const unitEnd = checkRestored(nodes, raw, fail, { tokensOptional: true, fresh: true });
       const m = { ...(raw as Message) };
       if (m.tokens === undefined) {
         try {

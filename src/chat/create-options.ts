@@ -1,8 +1,13 @@
-import type { BudgetSplit } from "../models/budget.js";
-import type { HistoryLimits, ModelRef } from "../models/profiles.js";
-import type { ChatMetadata } from "../store/types.js";
-import type { ChatSummaryGroup } from "../summary/settings.js";
-import type { ToolResultOptions } from "../models/tool-results.js";
+// What create() takes, and the one check of what a chat keeps of it: create() and an import
+// (the settings an export carries) go through the same functions.
+import { CtxloomError, checkOptions, describe } from "../errors.js";
+import { checkLabel } from "../message.js";
+import { checkSplit, type BudgetSplit } from "../models/budget.js";
+import { checkHistoryLimits, getModelProfile, type HistoryLimits, type ModelInput, type ModelRef } from "../models/profiles.js";
+import type { ChatMetadata, ChatOptions } from "../store/types.js";
+import { checkChatSummaries, type ChatSummaryGroup } from "../summary/settings.js";
+import { checkToolResultLevel, type ToolResultOptions } from "../models/tool-results.js";
+import { checkMetadata } from "./chat-list.js";
 
 /** Options of `chats.create()`. */
 export interface CreateChatOptions {
@@ -34,3 +39,71 @@ export interface CreateChatOptions {
 
 /** The keys `create()` takes. */
 export const CREATE_KEYS = ["id", "metadata", "title", "model", "system", "budget", "historyLimits", "summaries", "toolResults"] as const;
+
+/**
+ * The settings a chat keeps of create()'s options (metadata, budget, history limits, summaries,
+ * tool results), each checked: what create() and an import (the settings an export carries)
+ * both go through. The Loom's summary presentation is create()'s to add. @throws INVALID_ARGUMENT
+ */
+export function settingsOf(
+  o: Pick<CreateChatOptions, "metadata" | "budget" | "historyLimits" | "summaries" | "toolResults">,
+  what: string,
+): ChatOptions {
+  const settings: ChatOptions = {};
+  if (o.metadata !== undefined) settings.metadata = checkMetadata(o.metadata);
+  if (o.budget !== undefined) settings.budget = { ...checkSplit(o.budget) };
+  if (o.historyLimits !== undefined) settings.historyLimits = checkHistoryLimits(o.historyLimits, `${what}.historyLimits`);
+  const summaries = o.summaries === undefined ? {} : checkChatSummaries(o.summaries, `${what}.summaries`);
+  if (summaries.summarize !== undefined) settings.summarize = summaries.summarize;
+  if (summaries.summaryPresentation !== undefined) settings.summaryPresentation = summaries.summaryPresentation;
+  const toolResults = checkToolResultLevel(o.toolResults, `${what}.toolResults`);
+  if (toolResults !== undefined) settings.toolResults = toolResults;
+  return settings;
+}
+
+/** The keys of a chat's kept settings (an export's `chat.options`). */
+const KEPT_KEYS = [
+  "budget", "historyLimits", "profile", "counter", "summarize", "summaryPresentation", "toolResults", "source", "metadata",
+] as const satisfies readonly (keyof ChatOptions)[];
+
+/**
+ * An exported chat's settings (`chat.options`), checked as create() checks what it keeps
+ * (settingsOf; a profile as getModelProfile reads one, under the chat's model name), with no
+ * other key. Returns a copy. @throws INVALID_ARGUMENT naming the setting
+ */
+export function checkKeptSettings(value: unknown, model: string): ChatOptions {
+  const o = checkOptions<ChatOptions>(value, "chat.options", KEPT_KEYS);
+  const kept = o.summarize !== undefined || o.summaryPresentation !== undefined;
+  const summaries = kept ? { policy: o.summarize, presentation: o.summaryPresentation } : undefined;
+  const settings = settingsOf({ ...o, summaries }, "chat.options");
+  if (o.profile !== undefined) {
+    if (o.profile === null || typeof o.profile !== "object" || Object.hasOwn(o.profile, "counter")) {
+      throw new CtxloomError(
+        "INVALID_ARGUMENT",
+        `chat.options.profile must be a model profile without its counter (a function no export holds); got ${describe(o.profile)}.`,
+      );
+    }
+    const profile = getModelProfile(o.profile as ModelInput);
+    if (profile.name !== model) {
+      throw new CtxloomError("INVALID_ARGUMENT", `chat.options.profile is ${describe(profile.name)}'s, not the chat's model ${describe(model)}.`);
+    }
+    settings.profile = { ...profile };
+  }
+  if (o.counter !== undefined) settings.counter = checkLabel(o.counter, "chat.options.counter (the name of the profile's own counter)");
+  if (o.source !== undefined) settings.source = checkSource(o.source);
+  return settings;
+}
+
+/** An import's source ({ format, id }, two non-empty strings), copied. @throws INVALID_ARGUMENT */
+function checkSource(value: unknown): { format: string; id: string } {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw new CtxloomError("INVALID_ARGUMENT", `chat.options.source must be { format, id }; got ${describe(value)}.`);
+  }
+  const v = checkOptions<{ format?: unknown; id?: unknown }>(value, "chat.options.source", ["format", "id"]);
+  for (const key of ["format", "id"] as const) {
+    if (typeof v[key] !== "string" || v[key] === "") {
+      throw new CtxloomError("INVALID_ARGUMENT", `source.${key} must be a non-empty string; got ${describe(v[key])}.`);
+    }
+  }
+  return { format: v.format as string, id: v.id as string };
+}

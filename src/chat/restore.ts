@@ -1,5 +1,5 @@
 import { CtxloomError, describe } from "../errors.js";
-import { MAX_TOKENS, loneSurrogate, storedMessageProblem, type Message } from "../message.js";
+import { MAX_TOKENS, loneSurrogate, storedMessageProblem, type Message, type StoredCheck } from "../message.js";
 import { checkNoOpenCalls, checkToolResult } from "../context/tool-units.js";
 import { ROLE_TOOL } from "../engine/types.js";
 import type { MessageColumns } from "../store/columns.js";
@@ -23,7 +23,7 @@ export const storeCorrupt = (chatId: string): Fail => (what) =>
  * answering an open call with its priority, no other message under open calls, no call id
  * used twice on a branch. Returns whether it ends its tool unit. Changes nothing.
  */
-export function checkRestored(nodes: ChatNodes, m: unknown, fail: Fail, options: { tokensOptional?: boolean } = {}): boolean {
+export function checkRestored(nodes: ChatNodes, m: unknown, fail: Fail, options: StoredCheck = {}): boolean {
   const id = nodes.size;
   if (plainStored(m) && m.id === id) {
     // The common case, checked without allocating: what the full check below accepts.
@@ -85,7 +85,7 @@ function plainStored(m: unknown): m is Message {
 }
 
 /** Applies messages read back, checking each as above. Throws at the first bad one (those before it stay). */
-export function applyRestored(nodes: ChatNodes, messages: readonly unknown[], fail: Fail, options: { tokensOptional?: boolean } = {}): void {
+export function applyRestored(nodes: ChatNodes, messages: readonly unknown[], fail: Fail, options: StoredCheck = {}): void {
   if (!Array.isArray(messages)) throw fail(`its messages are ${describe(messages)}, not an array`);
   for (const m of messages) {
     const unitEnd = checkRestored(nodes, m, fail, options);

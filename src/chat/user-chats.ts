@@ -11,11 +11,10 @@ import { buildImport, checkExport } from "./chat-export.js";
 import { checkKept, modelOf } from "./chat-record.js";
 import { heldOf, residentColumns, restoreNodes, type LoomContext } from "./sync.js";
 import {
-  chatExists, checkChatId, checkMetadata, checkNewChatId, newChatId, pageFrom, pageOf, summaryOf, unknownChat, type ChatListPage, type ListChatsOptions,
+  chatExists, checkChatId, checkNewChatId, newChatId, pageFrom, pageOf, summaryOf, unknownChat, type ChatListPage, type ListChatsOptions,
 } from "./chat-list.js";
-import { checkChatSummaries } from "../summary/settings.js";
 import { DEFAULT_TOOL_RESULTS, checkToolResultLevel, toolResultPolicy } from "../models/tool-results.js";
-import { CREATE_KEYS, type CreateChatOptions } from "./create-options.js";
+import { CREATE_KEYS, settingsOf, type CreateChatOptions } from "./create-options.js";
 import { preflight } from "./preflight.js";
 import type { BuildOptions } from "../context/types.js";
 
@@ -64,17 +63,10 @@ export class UserChats {
     const title = text(o.title, "title", "")!;
     const system = text(o.system, "system", null);
     const id = o.id === undefined ? newChatId() : checkNewChatId(o.id);
-    const settings: ChatOptions = {};
-    if (o.metadata !== undefined) settings.metadata = checkMetadata(o.metadata);
-    if (o.budget !== undefined) settings.budget = { ...checkSplit(o.budget) };
-    if (o.historyLimits !== undefined) settings.historyLimits = checkHistoryLimits(o.historyLimits);
-    const summaries = o.summaries === undefined ? {} : checkChatSummaries(o.summaries);
-    if (summaries.summarize !== undefined) settings.summarize = summaries.summarize;
+    const settings = settingsOf(o, "create(options)");
     // Kept with the chat: its summaries' tokens are counted as this presentation sends them.
-    const presentation = summaries.summaryPresentation ?? this.#ctx.summaries.summaryPresentation;
+    const presentation = settings.summaryPresentation ?? this.#ctx.summaries.summaryPresentation;
     if (presentation !== undefined) settings.summaryPresentation = presentation;
-    const toolResults = checkToolResultLevel(o.toolResults, "create(options).toolResults");
-    if (toolResults !== undefined) settings.toolResults = toolResults;
     const { profile, counter } = await this.#ctx.prepare(o.model ?? "gpt-4o");
     if (typeof o.model === "object" && !isLanguageModel(o.model)) {
       const { counter: own, ...stored } = profile;

@@ -146,7 +146,7 @@ export class ImportParser {
 function checkTexts(chat: ChatExport, report: ConversationReport): void {
   for (const m of chat.messages) {
     const lone = loneIn(m, "");
-    const problem = lone ? `its ${lone} holds a lone surrogate (half of a UTF-16 pair), which no provider accepts` : storedMessageProblem(m, { tokensOptional: true });
+    const problem = lone ? `its ${lone} holds a lone surrogate (half of a UTF-16 pair), which no provider accepts` : storedMessageProblem(m, { tokensOptional: true, fresh: true });
     if (problem === null) continue;
     const key = Object.keys(report.ids).find((k) => report.ids[k] === m.id) ?? String(m.id);
     throw importError(report.where, `message ${JSON.stringify(key)}: ${problem.replace(/\.$/, "")}`);

@@ -1,5 +1,6 @@
 import { CtxloomError, checkKeys, checkOptions, describe, editDistance } from "../errors.js";
 import { MAX_TOKENS } from "../message.js";
+import { checkCounter } from "../tokens/counter-check.js";
 import { ALIASES, CATALOG } from "./catalog.js";
 import { bareId, inferFamily, inferredProfile } from "./infer.js";
 import type { HistoryLimits, LanguageModelRef, ModelInput, ModelProfile, ModelRef, ProfileOptions, SizeClass } from "./types.js";
@@ -196,9 +197,7 @@ function checkProfile(input: ModelInput): Readonly<ModelProfile> {
     bad("tokensPerChar (a number in (0, 4])");
   }
   if (p.encoding !== undefined && p.encoding !== "o200k_base" && p.encoding !== "cl100k_base") bad(`encoding ("o200k_base" or "cl100k_base")`);
-  if (p.counter !== undefined && (p.counter === null || typeof p.counter !== "object" || typeof p.counter.count !== "function")) {
-    bad("counter (a TokenCounter: { name, exact, count(text) })");
-  }
+  if (p.counter !== undefined) checkCounter(p.counter, "A model profile's counter"); // tried on a few texts
   if (p.historyLimits !== undefined) {
     const limits = checkHistoryLimits(p.historyLimits, "the profile's historyLimits");
     if (typeof limits !== "object" || Object.keys(limits).length !== 3) bad("historyLimits (all of maxTurns, maxCharsPerTurn, memoryMaxChars)");

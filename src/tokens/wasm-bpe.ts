@@ -127,6 +127,11 @@ export function wasmBpeTableBytes(): number {
   return current ? current.exports.tableBytes() : 0;
 }
 
+/** Bytes of the module's linear memory (it only grows): what counting a long text took at most; 0 before loading. */
+export function wasmBpeMemoryBytes(): number {
+  return current ? current.exports.memory.buffer.byteLength : 0;
+}
+
 /** Merge steps (pair scans, list steps of the long merge) of the last count: the complexity tests read it. */
 export function lastMergeSteps(): number {
   return current ? current.exports.mergeSteps() : 0;

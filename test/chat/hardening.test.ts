@@ -157,18 +157,28 @@ forEachEngine((engine) => {
       await chat.append({ role: "assistant", content: "", toolCalls: [call("a", `${"x".repeat(60)}_1-2`), { ...call("b"), function: { name: "f", arguments: "[1, null]" } }] });
     });
 
-    it("tool calls kept before (a store's, an import's) are read as written, whatever their names and arguments", async () => {
-      const exported = chat.export();
+    it("tool calls a store kept before the rules are read as written; an import of them is refused, as an append is", async () => {
       const calls = [{ id: "c1", type: "function" as const, function: { name: "dalle.text2im", arguments: "print(6 * 7)" } }];
       const messages = [
         { id: 0, parentId: null, role: "user", content: "draw", priority: "normal", tokens: 5, createdAt: 1, kind: "message" },
         { id: 1, parentId: 0, role: "assistant", content: "", priority: "normal", tokens: 20, createdAt: 2, kind: "message", toolCalls: calls },
         { id: 2, parentId: 1, role: "tool", content: "done", priority: "normal", tokens: 5, createdAt: 3, kind: "message", toolCallId: "c1" },
-      ];
-      const imported = await chats.import({ ...exported, head: 2, messages: messages as Message[] });
-      expect(imported.get(1).toolCalls).toEqual(calls);
-      const ctx = await imported.buildContext({ format: "anthropic" }); // what is not JSON is sent as { arguments }
+      ] as Message[];
+      // Written by an earlier release: straight into the store, as it kept them.
+      const store = memoryStore();
+      const record = { id: "old", userId: "u", title: "", model: "gpt-4o", system: null, createdAt: 1, updatedAt: 3, messageCount: 3, head: 2, options: {} };
+      await store.importChat(record, messages);
+      const old = await Loom.open({ engine, store });
+      const kept = await old.user("u").open("old");
+      expect(kept.get(1).toolCalls).toEqual(calls);
+      const ctx = await kept.buildContext({ format: "anthropic" }); // what is not JSON is sent as { arguments }
       expect(ctx.messages[1]!.content).toEqual([{ type: "tool_use", id: "c1", name: "dalle.text2im", input: { arguments: "print(6 * 7)" } }]);
+      // Brought in again (its export), they pass an append's rules: refused, nothing made.
+      let message = "";
+      await old.user("v").import(kept.export()).catch((e: CtxloomError) => (message = `${e.code}: ${e.message}`));
+      expect(message).toMatch(/^INVALID_ARGUMENT: .*message 1 is malformed: toolCalls\[0\]\.function\.name "dalle\.text2im" is not a tool name/);
+      expect(await old.user("v").list()).toEqual([]);
+      await old.close();
     });
 
     it("window({ maxMessages }) has buildContext's bound", async () => {

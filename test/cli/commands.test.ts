@@ -96,7 +96,7 @@ describe("a chat through every command", () => {
     expect(at.map((m: { id: number }) => m.id)).toEqual([0, 1, 2]);
     expect(await cli(["checkout", id, "3"], store)).toMatchObject({ code: 0, out: `head of ${id} is now #3 (assistant: It is 42.)` });
     expect(JSON.parse((await cli(["show", id, "--json"], store)).out).map((m: { id: number }) => m.id)).toEqual([0, 1, 2, 3]);
-    expect((await cli(["show", id], store)).out).toContain("[call python] print(6 * 7)");
+    expect((await cli(["show", id], store)).out).toContain('[call python] "print(6 * 7)"'); // python's code, as the JSON string the importer makes of it
   });
 
   it("context builds the window with a bar per budget slice", async () => {

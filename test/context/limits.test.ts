@@ -10,10 +10,14 @@ const profile = (over: Partial<ModelProfile> = {}): ModelProfile => ({
 
 forEachEngine((engine) => {
   describe("limits", () => {
-    it("a counter that returns fractions is refused at append, and nothing changes", async () => {
+    it("a counter that returns fractions is refused at create (tried on a few texts) and at append, and nothing changes", async () => {
       const loom = await Loom.open({ engine });
-      const chat = await loom.user("u").create({ model: profile({ counter: { name: "thirds", exact: false, count: (t) => t.length / 3 } }) });
-      await expectRejectCode(() => chat.append({ role: "user", content: "hello" }), "INVALID_ARGUMENT");
+      await expectRejectCode(() => loom.user("u").create({ model: profile({ counter: { name: "thirds", exact: false, count: (t) => t.length / 3 } }) }), "INVALID_ARGUMENT");
+      expect(await loom.user("u").list()).toEqual([]);
+      // Whole on short texts, fractions on longer ones: refused where it counts one.
+      const counter = { name: "thirds-past-30", exact: false, count: (t: string) => (t.length > 30 ? t.length / 3 : t.length) };
+      const chat = await loom.user("u").create({ model: profile({ counter }) });
+      await expectRejectCode(() => chat.append({ role: "user", content: "hello, this text is longer than thirty" }), "INVALID_ARGUMENT");
       expect(chat.messageCount).toBe(0);
       expect(chat.head).toBeNull();
       const win = loom.slidingWindow({ maxTokens: 100, counter: { name: "thirds", exact: false, count: (t) => t.length / 3 } });

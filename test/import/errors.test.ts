@@ -111,6 +111,22 @@ describe("texts a chat cannot hold: IMPORT_FAILED naming where, and no chat made
     await loom.close();
   });
 
+  // What an append refuses, an importer refuses (issue 30, item 7): the same check, before any chat is made.
+  it.each([
+    ["a message's name with a space", { messages: [{ role: "user", name: "Ann Smith", content: "a" }] }, /^line 1: message "0": name "Ann Smith" is not a name OpenAI accepts/],
+    ["a tool call's name", withTool("look up", "{}"), /^line 1: message "1": toolCalls\[0\]\.function\.name "look up" is not a tool name/],
+    ["arguments that are not JSON", withTool("f", "{'q': 1}"), /^line 1: message "1": toolCalls\[0\]\.function\.arguments must be JSON text/],
+    ["arguments nested 101 levels", withTool("f", "[".repeat(101) + "]".repeat(101)), /^line 1: message "1": .*more than 100 levels deep/],
+  ])("%s", async (_, file, where) => {
+    const data = JSON.stringify(file);
+    expect(failed(data)).toMatch(where);
+    const loom = await Loom.open({ engine: "js" });
+    const e = (await importConversations(loom, "u", data).catch((x: unknown) => x)) as CtxloomError;
+    expect([e.code, e.message]).toEqual(["IMPORT_FAILED", expect.stringMatching(where)]);
+    expect(await loom.user("u").list()).toEqual([]);
+    await loom.close();
+  });
+
   it("a conversation the chat refuses after the parse: IMPORT_FAILED naming it, the chats before it taken back", async () => {
     const exp = (model: string) => ({ format: "ctxloom.chat", version: 2, chat: { title: "t", model, system: null, createdAt: 1, updatedAt: 1 }, head: 0, messages: [
       { id: 0, parentId: null, role: "user", content: "a", priority: "normal", createdAt: 1, kind: "message" },

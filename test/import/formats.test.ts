@@ -1,6 +1,7 @@
 // Each format on small files written for the case: branches, heads, roles, tool calls and
 // results, multimodal parts and their placeholders, skipped nodes.
 import { describe, expect, it } from "vitest";
+import { Loom } from "../../src/index.js";
 import { parseExport, parseExportStream } from "../../src/import/index.js";
 import { chatgptSample } from "./samples.js";
 import { actualView } from "./tree-check.js";
@@ -18,13 +19,30 @@ describe("ChatGPT", () => {
       [0, null, "user"], [1, 0, "assistant"], [2, 1, "tool"], [3, 2, "assistant"], [4, 3, "user"], [5, null, "user"], [6, 5, "assistant"],
     ]);
     expect(exp.messages[0]!.content).toBe("[image]\nWhat is in this chart?");
-    expect(exp.messages[1]).toMatchObject({ content: "", toolCalls: [{ id: "call_call", type: "function", function: { name: "python", arguments: "print(6 * 7)" } }] });
+    expect(exp.messages[1]).toMatchObject({ content: "", toolCalls: [{ id: "call_call", type: "function", function: { name: "python", arguments: JSON.stringify("print(6 * 7)") } }] });
     expect(exp.messages[2]).toMatchObject({ content: "42", toolCallId: "call_call", name: "python" });
     expect(exp.messages[4]).toMatchObject({ content: "Page\nquoted", name: "browser", role: "user" });
     expect(exp.head).toBe(6);
     expect(exp.chat).toMatchObject({ title: "Plot it", model: "gpt-4o", createdAt: 1700000000000, updatedAt: 1700000100000 });
     expect(exp.messages[0]!.createdAt).toBe(1700000001000);
     expect(actualView(exp).leaves).toBe(2);
+  });
+
+  it("its tools' names and texts become what providers take (dalle.text2im: dalle_text2im; code: a JSON string), and a chat imports them", async () => {
+    const conv = chatgptSample();
+    const m = conv.mapping as Record<string, { message: Record<string, any> }>;
+    m.call!.message.recipient = "dalle.text2im";
+    m.out!.message.author.name = "dalle.text2im";
+    m.call!.message.content = { content_type: "text", parts: ['{"prompt":"a chart","size":"1024x1024"}'] };
+    m.web!.message.author.name = "web.run";
+    const exp = parseExport(JSON.stringify([conv, chatgptSample()]), { now: 0 }).chats;
+    expect(exp[0]!.messages[1]!.toolCalls![0]!.function).toEqual({ name: "dalle_text2im", arguments: '{"prompt":"a chart","size":"1024x1024"}' });
+    expect(exp[0]!.messages[2]).toMatchObject({ name: "dalle_text2im", toolCallId: "call_call" });
+    expect(exp[0]!.messages[4]).toMatchObject({ name: "web_run", role: "user" });
+    expect(JSON.parse(exp[1]!.messages[1]!.toolCalls![0]!.function.arguments)).toBe("print(6 * 7)");
+    const loom = await Loom.open({ engine: "js" });
+    for (const chat of exp) expect((await loom.user("u").import(chat)).messageCount).toBe(chat.messages.length);
+    await loom.close();
   });
 
   it("a head on a left-out node moves up to its nearest kept ancestor", () => {

@@ -13,7 +13,12 @@ export const trickyText = fc
   .tuple(fc.boolean(), fc.array(fc.constantFrom(...PIECES), { minLength: 1, maxLength: 8 }))
   .map(([bom, pieces]) => (bom ? "\uFEFF" : "") + pieces.join(""));
 
+/** A message's name of those pieces: the ones a name may hold (no white space, "<", "|", "\\", "/" or ">"), at most 64 units. */
+export const trickyName = fc
+  .array(fc.constantFrom(...PIECES.filter((p) => /^[^\s\u001c-\u001f\u0085<|\\/>]+$/.test(p))), { minLength: 1, maxLength: 8 })
+  .map((pieces) => pieces.join(""));
+
 export const textsSpec: fc.Arbitrary<TextsSpec> = fc.record({
-  title: trickyText, system: trickyText, user: trickyText, name: trickyText, filename: trickyText, callId: trickyText, args: trickyText,
+  title: trickyText, system: trickyText, user: trickyText, name: trickyName, filename: trickyText, callId: trickyText, args: trickyText,
   reasoning: trickyText, signature: trickyText, result: trickyText, answer: trickyText,
 });

@@ -1,6 +1,6 @@
 // ChatGPT's conversations.json: an array of conversations, each a `mapping` of nodes
 // { id, message | null, parent, children } and the `current_node` the user last saw.
-import type { Role } from "../../message.js";
+import { MAX_ARGUMENT_DEPTH, nestsDeeper, type Role } from "../../message.js";
 import { placeholder } from "../parts.js";
 import { asRecord, importError, str, toMillis, type FormatReader, type RawConversation, type RawNode } from "../types.js";
 
@@ -61,7 +61,7 @@ function readNode(key: string, parent: string | null, value: unknown, counts: Re
   if (!role) throw importError(where, `its author's role ${JSON.stringify(author.role)} is none of user, assistant, system, tool`);
   const node: RawNode = { key, parent, role, content: "" };
   const name = str(author.name);
-  if (name) node.name = name;
+  if (name) node.name = toolName(name); // a tool's, on its results: the call's name, as below
   const createdAt = toMillis(message.create_time);
   if (createdAt !== undefined) node.createdAt = createdAt;
   if (asRecord(message.metadata)?.is_visually_hidden_from_conversation === true) node.skip = "hidden";
@@ -72,10 +72,27 @@ function readNode(key: string, parent: string | null, value: unknown, counts: Re
   const recipient = str(message.recipient);
   if (role === "assistant" && recipient && recipient !== "all") {
     // A call to a tool (python, browser, dalle...): its text is the call's arguments.
-    node.toolCalls = [{ id: `call_${key}`, type: "function", function: { name: recipient, arguments: node.content } }];
+    node.toolCalls = [{ id: `call_${key}`, type: "function", function: { name: toolName(recipient), arguments: jsonArguments(node.content) } }];
     node.content = "";
   }
   return node;
+}
+
+/** ChatGPT's tool names ("dalle.text2im", "canmore.create_textdoc") as providers take names: other characters become "_". */
+const toolName = (name: string): string => name.replace(/[^a-zA-Z0-9_-]/g, "_").slice(0, 64);
+
+/**
+ * A call's text as the JSON arguments a call carries: JSON as it is (dalle.text2im sends
+ * JSON), other text (python's code, browser's commands) as a JSON string holding it.
+ */
+function jsonArguments(text: string): string {
+  try {
+    JSON.parse(text);
+    if (!nestsDeeper(text, MAX_ARGUMENT_DEPTH)) return text;
+  } catch {
+    // not JSON: a string of it below
+  }
+  return JSON.stringify(text);
 }
 
 function contentText(type: string, content: Record<string, unknown>, counts: Record<string, number>, where: string): string {

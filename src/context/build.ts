@@ -146,7 +146,8 @@ export function buildPlanned(source: ContextSource, plan: BuildPlan): ContextWin
   let summary: string | null = null;
   for (const m of conversation) if (m.kind === "summary") summary = m.content; // (none read yet when sent)
   const base: Base = {
-    memory, input: input ?? null, usage, conversation, recalled, evicted, compressed: summary !== null, summary, model: profile.name, budget,
+    memory, input: input ?? null, usage, conversation, recalled, recallDegraded: source.recallDegraded ?? null, evicted,
+    compressed: summary !== null, summary, model: profile.name, budget,
   };
 
   const inputMessage = format === "openai" || input === undefined ? [] : [{ role: "user" as const, content: input }];
@@ -238,8 +239,8 @@ type Base = ContextBase;
 /** A context in one literal (see `usage` in build). */
 function windowOf(b: Base, format: ContextWindow["format"], messages: ContextWindow["messages"], system: string): ContextWindow {
   return {
-    memory: b.memory, input: b.input, usage: b.usage, conversation: b.conversation, recalled: b.recalled, evicted: b.evicted,
-    compressed: b.compressed, summary: b.summary, model: b.model, budget: b.budget, format, messages, system,
+    memory: b.memory, input: b.input, usage: b.usage, conversation: b.conversation, recalled: b.recalled,
+    recallDegraded: b.recallDegraded, evicted: b.evicted, compressed: b.compressed, summary: b.summary, model: b.model, budget: b.budget, format, messages, system,
   };
 }
 

@@ -49,6 +49,7 @@ class HeldContext {
     o.usage = b.usage;
     Object.defineProperty(this, "conversation", HeldContext.conversation);
     o.recalled = b.recalled;
+    o.recallDegraded = b.recallDegraded;
     o.evicted = b.evicted;
     o.compressed = b.compressed;
     o.summary = b.summary;

@@ -39,7 +39,7 @@ forEachEngine((engine) => {
     expect({ ...ctx }.conversation).toEqual(expected);
     expect(JSON.parse(JSON.stringify(ctx)).conversation).toEqual(JSON.parse(JSON.stringify(expected)));
     expect(Object.keys(ctx)).toEqual([
-      "memory", "input", "usage", "conversation", "recalled", "evicted", "compressed", "summary", "model", "budget", "format", "messages", "system",
+      "memory", "input", "usage", "conversation", "recalled", "recallDegraded", "evicted", "compressed", "summary", "model", "budget", "format", "messages", "system",
     ]);
     ctx.conversation = [];
     expect(ctx.conversation).toEqual([]);

@@ -129,7 +129,7 @@ export function buildPlanned(source: ContextSource, plan: BuildPlan): ContextWin
         if (m.role === "tool" || m.kind === "summary" || m.content.length <= limits.maxCharsPerTurn) return m;
         const cut = { ...m, content: truncateToChars(m.content, limits.maxCharsPerTurn) };
         cut.tokens = messageTokens(counter, cut);
-        conversationTokens += cut.tokens - m.tokens;
+        conversationTokens += cut.tokens - tokensOf(source, m); // the selection counted what the engine holds
         return cut;
       });
       if (conversationTokens <= available) break;
@@ -159,7 +159,7 @@ export function buildPlanned(source: ContextSource, plan: BuildPlan): ContextWin
     const first = rest.findIndex((m) => m.role === "user");
     const lead = first < 0 && inputMessage.length === 0 ? rest : rest.slice(0, first < 0 ? rest.length : first);
     const keptLead = lead.filter((m) => m.priority === "critical");
-    const droppedTokens = lead.reduce((sum, m) => sum + (m.priority === "critical" ? 0 : m.tokens), 0);
+    const droppedTokens = lead.reduce((sum, m) => sum + (m.priority === "critical" ? 0 : tokensOf(source, m)), 0);
     rest = rest.slice(lead.length);
     const { messages } = toAnthropic([...rest, ...inputMessage]);
     if (messages.length === 0) {
@@ -216,6 +216,12 @@ export function buildPlanned(source: ContextSource, plan: BuildPlan): ContextWin
   }
   return windowOf(base, "openai", messages, system);
 }
+
+/**
+ * What the selection counted for `m`: the engine's count, which a redaction sets anew (a
+ * message read from the chat may carry the count it was stored with).
+ */
+const tokensOf = (source: ContextSource, m: Message): number => source.engine.tokens(source.tree, m.id);
 
 /** Adds summary `m` to `messages` at `n` as the chat presents it; returns the next index. */
 function summarized(messages: OpenAIMessage[], n: number, m: Message, source: ContextSource): number {

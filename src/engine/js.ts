@@ -79,6 +79,10 @@ export class JsEngine implements Engine {
     return this.#node(tree, id).tokens;
   }
 
+  setTokens(tree: number, id: number, tokens: number): void {
+    this.#node(tree, id).tokens = tokens;
+  }
+
   role(tree: number, id: number): number {
     return this.#node(tree, id).role;
   }

@@ -149,6 +149,10 @@ export class WasmEngine implements Engine {
     return this.#i32[(this.#col(tree, COL_TOKENS) >>> 2) + id]!;
   }
 
+  setTokens(tree: number, id: number, tokens: number): void {
+    this.#x.setTokens(tree, id, tokens);
+  }
+
   role(tree: number, id: number): number {
     return (this.#meta(tree, id) >>> ROLE_SHIFT) & 3;
   }

@@ -25,7 +25,8 @@ export interface JsNode {
   readonly depth: number;
   /** Depth on the summarized path. */
   vdepth: number;
-  readonly tokens: number;
+  /** Set at append; set again only when what the node sends is rewritten (a redaction). */
+  tokens: number;
   readonly role: number;
   readonly priority: number;
   readonly flags: number;

@@ -219,6 +219,7 @@ export class WasmEngine implements Engine {
   select(tree: number, head: number, budget: number, maxMessages: number): Selection {
     const out = this.#reserve(this.depth(tree, head) + 1);
     const count = this.#x.selectInto(tree, head, budget, maxMessages, out);
+    this.#sync(); // the sort's scratch may have grown memory (assembly/depth-sort.ts)
     const r = this.#result;
     const forcedTokens = this.#f64[(r + R_FORCED_TOKENS) >>> 3]!;
     if (count < 0) return { fits: false, ids: new Int32Array(0), keptTokens: 0, forcedTokens, evicted: 0 };

@@ -194,6 +194,16 @@ export function reserveTree(tree: i32, n: i32): bool {
 }
 
 /**
+ * Sets the tokens of node `id` (a message or a summary), when what it sends was rewritten (a
+ * redaction): selections from then on count it so. The wrapper has checked `id < size`. O(1).
+ */
+export function setTokens(tree: i32, id: i32, tokens: i32): void {
+  const h = header(tree);
+  const b = <usize>load<u32>(h + H_BLOCK);
+  store<i32>(column(b, load<i32>(h + H_CAP_LOG2), COL_TOKENS) + (<usize>id << 2), tokens);
+}
+
+/**
  * Appends a node under `parent` (-1 for a new root) and returns its id (ids count up
  * from 0), or -1 when memory cannot grow. The wrapper has checked `parent < size` and that
  * it is not a summary node. Amortized O(1).

@@ -2,7 +2,7 @@
 
 export { setMemoryLimit, memoryPages, memoryUsed } from "./alloc";
 export {
-  createTree, dropTree, reserveTree, append, treeTable, reserveOut, resetVisited, visited, COUNTS_VISITS,
+  createTree, dropTree, reserveTree, append, setTokens, treeTable, reserveOut, resetVisited, visited, COUNTS_VISITS,
 } from "./arena";
 export { walkInto, walkSummarizedInto, leavesInto } from "./walk";
 export { attachSummary } from "./summary";

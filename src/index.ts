@@ -15,7 +15,7 @@ export { CtxloomError, type ErrorCode } from "./errors.js";
 export type {
   BuildOptions, BuildRecallOptions, RecallScope, ContextWindow, Usage, ViewCount, ContextFormat, ContextWindowOf, ContextWindowFor, FormatOf, FormatMessages,
 } from "./context/build.js";
-export type { StablePrefixOptions } from "./context/types.js";
+export type { StablePrefixOptions, RecallDegraded } from "./context/types.js";
 export type {
   OpenAIMessage, OpenAISystemMessage, OpenAIUserMessage, OpenAIAssistantMessage, OpenAIToolMessage, OpenAIToolCall,
   AnthropicMessage, AnthropicBlock, AnthropicCacheControl,

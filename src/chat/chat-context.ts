@@ -74,8 +74,11 @@ export function buildChatContext(
   const plan = planned?.plan ?? planBuild(source, rest);
   if (planned) planned.plan = plan;
   if (!recall) return buildPlanned(source, plan); // synchronous: no await on a server's hot path
-  return recallHook(ctx.recall, chat.current(), recall, rest ?? {}).then((hook) => {
-    if (hook) source.recall = hook;
+  return recallHook(ctx.recall, chat.current(), recall, rest ?? {}).then((ready) => {
+    if (ready) {
+      source.recall = ready.recall;
+      source.recallDegraded = ready.recallDegraded;
+    }
     return buildPlanned(source, plan);
   });
 }

@@ -24,7 +24,9 @@ export interface RedactTarget {
 
 /**
  * Redacts message `id` and redoes the summaries whose run holds it (see Chat.redact), store
- * first: when the store refuses, nothing changes here either. Returns the message as it is now.
+ * first: when the store refuses, nothing changes here either. Each changed message and summary
+ * is counted again as it is now sent, so that contexts count them exactly. Returns the message
+ * as it is now.
  */
 export async function redactMessage(t: RedactTarget, id: number): Promise<Message> {
   const { ctx, nodes, userId, chatId } = t;
@@ -35,29 +37,42 @@ export async function redactMessage(t: RedactTarget, id: number): Promise<Messag
   if (typeof store.redactMessages !== "function") {
     throw new CtxloomError("INVALID_ARGUMENT", `The store ${describe(store.name)} cannot redact messages (it has no redactMessages method); every store of ctxloom has one.`);
   }
-  const message = redacted(nodes.message(id), t.counter);
+  const original = nodes.message(id);
+  const message = redacted(original, t.counter);
   const changes: MessageRedaction[] = [message];
-  for (const s of coveringSummaries(nodes, id)) changes.push({ id: s, content: redoneSummary(nodes, s, message, t) });
+  const tokens = [messageTokens(t.counter, { ...fieldsOf(original), content: message.content, ...(message.toolCalls ? { toolCalls: message.toolCalls } : {}) })];
+  for (const s of coveringSummaries(nodes, id)) {
+    const redone = redoneSummary(nodes, s, message, t);
+    changes.push({ id: s, content: redone.text });
+    tokens.push(redone.tokens);
+  }
   const done = await fromStore("redacting a message", () => store.redactMessages!(userId, chatId, changes));
   if (done === false) throw new CtxloomError("UNKNOWN_CHAT", `Chat ${chatId} is no longer in the store; it was deleted elsewhere.`);
   // The memory store's columns are the chat's own: the store changed them. A copy is changed here.
   if (nodes.columns !== residentColumns(store, userId, chatId)) for (const c of changes) nodes.columns.rewrite(c.id, c.content, c.toolCalls);
+  // What they cost now (never more than before): selections and usage count them so.
+  changes.forEach((c, i) => nodes.engine.setTokens(nodes.tree, c.id, tokens[i]!));
   ctx.recall?.forgetMessages(userId, chatId, changes.map((c) => c.id));
   return nodes.message(id);
 }
 
+/** The fields of `m` besides its content that a count reads (its parts go with a redaction). */
+const fieldsOf = (m: Message) => ({
+  role: m.role, ...(m.name === undefined ? {} : { name: m.name }), ...(m.toolCallId === undefined ? {} : { toolCallId: m.toolCallId }),
+});
+
 /**
  * A message's redaction: its content becomes REDACTED (a single space where that would count
- * more tokens than the message did, so that its stored count stays an upper bound), or empty
- * for an assistant message with tool calls (which may be); its parts go; its tool calls keep
- * their ids and names, their arguments become "{}".
+ * more tokens than the message did, so that a redaction never makes a context cost more), or
+ * empty for an assistant message with tool calls (which may be); its parts go; its tool calls
+ * keep their ids and names, their arguments become "{}".
  */
 function redacted(m: Message, counter: TokenCounter): MessageRedaction {
   const out: MessageRedaction = { id: m.id, content: REDACTED };
   const calls = m.toolCalls?.map((c): ToolCall => ({ ...c, function: { ...c.function, arguments: c.function.arguments.length > 2 ? "{}" : c.function.arguments } }));
   if (calls) out.toolCalls = calls;
   if (m.role === "assistant" && calls) out.content = "";
-  else if (messageTokens(counter, { role: m.role, content: REDACTED, name: m.name, toolCallId: m.toolCallId }) > m.tokens) out.content = " ";
+  else if (messageTokens(counter, { ...fieldsOf(m), content: REDACTED }) > m.tokens) out.content = " ";
   return out;
 }
 
@@ -75,11 +90,11 @@ function describeRun(nodes: ChatNodes, s: number): string {
 }
 
 /**
- * Summary `s`'s new text: the extractive summary of its run as it reads once `change` is made
- * (the summarizer's text may quote the message), presented within the tokens it was counted
- * at; REDACTED (or a space) when nothing fits.
+ * Summary `s`'s new text and what it costs as presented: the extractive summary of its run as
+ * it reads once `change` is made (the summarizer's text may quote the message), within the
+ * tokens it was counted at; REDACTED (or a space) when nothing fits.
  */
-function redoneSummary(nodes: ChatNodes, s: number, change: MessageRedaction, t: RedactTarget): string {
+function redoneSummary(nodes: ChatNodes, s: number, change: MessageRedaction, t: RedactTarget): { text: string; tokens: number } {
   const { engine: e, tree } = nodes;
   const first = e.summaryFirst(tree, s);
   const last = e.summaryLast(tree, s);
@@ -96,9 +111,10 @@ function redoneSummary(nodes: ChatNodes, s: number, change: MessageRedaction, t:
   let max = limit - cost("");
   for (let i = 0; i < 8 && max > 0; i++) {
     const text = extractiveSummary(run, max, t.counter);
-    const over = cost(text) - limit;
-    if (over <= 0 && text.length > 0) return text;
-    max -= Math.max(1, over);
+    const tokens = cost(text);
+    if (tokens <= limit && text.length > 0) return { text, tokens };
+    max -= Math.max(1, tokens - limit);
   }
-  return cost(REDACTED) <= limit ? REDACTED : " ";
+  const text = cost(REDACTED) <= limit ? REDACTED : " ";
+  return { text, tokens: cost(text) };
 }

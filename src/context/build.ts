@@ -158,7 +158,7 @@ function selectAndFormat(source: ContextSource, plan: BuildPlan, view: ContextVi
         if (m.role === "tool" || m.kind === "summary" || m.content.length <= limits.maxCharsPerTurn) return m;
         const cut = { ...m, content: truncateToChars(m.content, limits.maxCharsPerTurn) };
         cut.tokens = messageTokens(counter, cut);
-        conversationTokens += cut.tokens - m.tokens;
+        conversationTokens += cut.tokens - tokensOf(source, m); // the selection counted what the engine holds
         return cut;
       });
       if (conversationTokens <= available) break;
@@ -176,7 +176,8 @@ function selectAndFormat(source: ContextSource, plan: BuildPlan, view: ContextVi
   for (const m of conversation) if (m.kind === "summary") summary = m.content; // (none read yet when sent)
   const { cleared, truncated } = view ? viewReport(view, sent ?? Int32Array.from(conversation, (m) => m.id)) : NO_VIEW;
   const base: Base = {
-    memory, input: input ?? null, usage, conversation, recalled, evicted, cleared, truncated, compressed: summary !== null, summary, model: profile.name, budget,
+    memory, input: input ?? null, usage, conversation, recalled, recallDegraded: source.recallDegraded ?? null, evicted, cleared, truncated,
+    compressed: summary !== null, summary, model: profile.name, budget,
   };
 
   const inputMessage = format === "openai" || input === undefined ? [] : [{ role: "user" as const, content: input }];
@@ -188,7 +189,7 @@ function selectAndFormat(source: ContextSource, plan: BuildPlan, view: ContextVi
     const first = rest.findIndex((m) => m.role === "user");
     const lead = first < 0 && inputMessage.length === 0 ? rest : rest.slice(0, first < 0 ? rest.length : first);
     const keptLead = lead.filter((m) => m.priority === "critical");
-    const droppedTokens = lead.reduce((sum, m) => sum + (m.priority === "critical" ? 0 : m.tokens), 0);
+    const droppedTokens = lead.reduce((sum, m) => sum + (m.priority === "critical" ? 0 : tokensOf(source, m)), 0);
     rest = rest.slice(lead.length);
     const { messages } = toAnthropic([...rest, ...inputMessage]);
     if (messages.length === 0) {
@@ -253,6 +254,12 @@ function selectAndFormat(source: ContextSource, plan: BuildPlan, view: ContextVi
   return windowOf(base, "openai", messages, system);
 }
 
+/**
+ * What the selection counted for `m`: the engine's count, which a redaction sets anew (a
+ * message read from the chat may carry the count it was stored with).
+ */
+const tokensOf = (source: ContextSource, m: Message): number => source.engine.tokens(source.tree, m.id);
+
 /** Adds summary `m` to `messages` at `n` as the chat presents it; returns the next index. */
 function summarized(messages: OpenAIMessage[], n: number, m: Message, source: ContextSource): number {
   for (const p of presentSummary(m.id, m.content, source.summaryPresentation)) messages[n++] = toOpenAI(p);
@@ -279,8 +286,9 @@ type Base = ContextBase;
 /** A context in one literal (see `usage` in build). */
 function windowOf(b: Base, format: ContextWindow["format"], messages: ContextWindow["messages"], system: string): ContextWindow {
   return {
-    memory: b.memory, input: b.input, usage: b.usage, conversation: b.conversation, recalled: b.recalled, evicted: b.evicted,
-    cleared: b.cleared, truncated: b.truncated, compressed: b.compressed, summary: b.summary, model: b.model, budget: b.budget, format, messages, system,
+    memory: b.memory, input: b.input, usage: b.usage, conversation: b.conversation, recalled: b.recalled, recallDegraded: b.recallDegraded,
+    evicted: b.evicted, cleared: b.cleared, truncated: b.truncated, compressed: b.compressed, summary: b.summary, model: b.model, budget: b.budget,
+    format, messages, system,
   };
 }
 

@@ -49,6 +49,7 @@ class HeldContext {
     o.usage = b.usage;
     Object.defineProperty(this, "conversation", HeldContext.conversation);
     o.recalled = b.recalled;
+    o.recallDegraded = b.recallDegraded;
     o.evicted = b.evicted;
     o.cleared = b.cleared;
     o.truncated = b.truncated;

@@ -93,6 +93,28 @@ export interface BuildRecallOptions {
   scope?: RecallScope;
 }
 
+/**
+ * How a build's recall fell short of its embedder (`ctx.recallDegraded`): the build did not wait
+ * past the embedder's `recallTimeoutMs`, and recalled with what it had.
+ */
+export interface RecallDegraded {
+  /**
+   * "timeout": the embedder had not answered when the wait ended (its calls go on in the
+   * background, within their `timeoutMs`); "failed": it threw or answered badly.
+   */
+  reason: "timeout" | "failed";
+  /**
+   * True: the query had no vector, so matches were found by their words alone (the lexical
+   * channel; the answers' vectors already made still find similar answers). False: the query
+   * had its vector, and only `pending` messages had none yet.
+   */
+  lexicalOnly: boolean;
+  /** Messages of the recall's scope still waiting for their vectors (found by their words only); they are embedded in the background. */
+  pending: number;
+  /** The embedder's error ("EMBEDDER_FAILED: ..."), or null when it was only slow with the queued messages. */
+  error: string | null;
+}
+
 /** What a recall hook gives the builder: the text to add to the memory message and the messages it holds. */
 export interface RecallFill {
   text: string;
@@ -170,6 +192,12 @@ export interface ContextWindow<M = OpenAIMessage | AnthropicMessage | ResponsesI
   /** Messages recalled from older exchanges, oldest first, sent in the memory message (empty: recall is off or found nothing). */
   recalled: Message[];
   /**
+   * Null when recall ran with every vector it asked for (or did not run); else how a slow or
+   * failing embedder left it short: the build recalled with what it had, in at most the
+   * embedder's `recallTimeoutMs`, instead of failing.
+   */
+  recallDegraded: RecallDegraded | null;
+  /**
    * Messages of the branch (`chat.path()`) this context leaves out: neither in `conversation`
    * nor in the run of a summary it sends. Those outside `maxMessages` or the history limits'
    * turns count too; a summary left out counts the messages of its run (a recalled message,
@@ -235,6 +263,8 @@ export interface ContextSource {
    * memory text fits the memory slice, the recalled text (appended to the memory) and messages.
    */
   recall?: (window: readonly number[], fits: (memory: string) => boolean) => RecallFill;
+  /** With `recall`: how it fell short of its embedder (the context's `recallDegraded`); null or absent when it did not. */
+  recallDegraded?: RecallDegraded | null;
   /** Optional: refuse a `model` name the catalog lacks instead of reading it by its family (`Loom.open({ strictModels })`). */
   strictModels?: boolean;
   /** How the chat sends tool results (its Loom's and its own settings); default: DEFAULT_TOOL_RESULTS. */

@@ -11,6 +11,7 @@ export interface CoreExports {
   createTree(): number;
   dropTree(tree: number): void;
   append(tree: number, parent: number, tokens: number, role: number, priority: number, flags: number): number;
+  setTokens(tree: number, id: number, tokens: number): void;
   reserveTree(tree: number, n: number): number;
   treeTable(): number;
   reserveOut(n: number): number;

@@ -89,6 +89,10 @@ export class JsEngine implements Engine {
     }
   }
 
+  setTokens(tree: number, id: number, tokens: number): void {
+    this.#node(tree, id).tokens = tokens;
+  }
+
   role(tree: number, id: number): number {
     return this.#node(tree, id).role;
   }

@@ -31,6 +31,11 @@ export interface Engine {
   parent(tree: number, id: number): number;
   depth(tree: number, id: number): number;
   tokens(tree: number, id: number): number;
+  /**
+   * Sets the tokens of node `id` (a message or a summary, `id < size`): what it sends was
+   * rewritten (a redaction), and selections from then on count it at its new cost. O(1).
+   */
+  setTokens(tree: number, id: number, tokens: number): void;
   role(tree: number, id: number): number;
   /**
    * Exchanges the token counts of messages `ids` with `tokens` (each `tokens[k]` takes the

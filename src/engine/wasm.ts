@@ -150,16 +150,16 @@ export class WasmEngine implements Engine {
   }
 
   swapTokens(tree: number, ids: Int32Array, tokens: Int32Array): void {
-    // The column is read by the core as it selects: written here through the same view the
-    // reads use (no memory grows in between).
-    const col = this.#col(tree, COL_TOKENS) >>> 2;
-    const i32 = this.#i32;
     for (let k = 0; k < ids.length; k++) {
-      const at = col + ids[k]!;
-      const own = i32[at]!;
-      i32[at] = tokens[k]!;
+      const id = ids[k]!;
+      const own = this.tokens(tree, id);
+      this.#x.setTokens(tree, id, tokens[k]!);
       tokens[k] = own;
     }
+  }
+
+  setTokens(tree: number, id: number, tokens: number): void {
+    this.#x.setTokens(tree, id, tokens);
   }
 
   role(tree: number, id: number): number {
@@ -228,7 +228,7 @@ export class WasmEngine implements Engine {
   select(tree: number, head: number, budget: number, maxMessages: number): Selection {
     const out = this.#reserve(this.depth(tree, head) + 1);
     const count = this.#x.selectInto(tree, head, budget, maxMessages, out);
-    this.#sync(); // the selection's merge may grow memory for its scratch: the views are read next
+    this.#sync(); // the sort's scratch may have grown memory (assembly/depth-sort.ts)
     const r = this.#result;
     const forcedTokens = this.#f64[(r + R_FORCED_TOKENS) >>> 3]!;
     if (count < 0) return { fits: false, ids: new Int32Array(0), keptTokens: 0, forcedTokens, evicted: 0 };

@@ -1,10 +1,10 @@
 import { CtxloomError, checkOptions, describe } from "../errors.js";
-import type { BuildOptions, BuildRecallOptions, RecallFill } from "../context/types.js";
+import type { BuildOptions, BuildRecallOptions, ContextSource } from "../context/types.js";
 import type { RecallHub } from "./hub.js";
 import type { RecallChat } from "./port.js";
 import { checkBuildRecall, checkChatRecall, type ChatRecallOptions, type RecalledMessage } from "./options.js";
 import { fitExchanges, recallIn, recallText, topMessages } from "./recalled.js";
-import { openScope } from "./scope.js";
+import { readyRecall } from "./request-wait.js";
 
 function hubOf(hub: RecallHub | null): RecallHub {
   if (!hub) {
@@ -13,15 +13,18 @@ function hubOf(hub: RecallHub | null): RecallHub {
   return hub;
 }
 
-/** `chat.recall(query, options)`. */
+/**
+ * `chat.recall(query, options)`: waits the embedder's recallTimeoutMs at most; a query left
+ * with no vector fails (EMBEDDER_FAILED), messages not embedded by then are found by their words.
+ */
 export async function chatRecall(recall: RecallHub | null, chat: RecallChat, query: string, options: ChatRecallOptions | undefined): Promise<RecalledMessage[]> {
   const o = checkChatRecall(options);
   if (typeof query !== "string" || query.trim() === "") {
     throw new CtxloomError("INVALID_ARGUMENT", `A recall query must be a non-empty text; got ${describe(query)}.`);
   }
   const hub = hubOf(recall);
-  const scope = await openScope(hub, chat, o.scope ?? "chat");
-  const q = { text: query, vector: await hub.embedQuery(query) };
+  const { scope, query: q, failure } = await readyRecall(hub, chat, o.scope ?? "chat", query);
+  if (failure) throw failure;
   if (o.k !== undefined) return topMessages(hub, chat.userId, scope, q, o.k, o.minScore);
   return recallIn(hub, chat.userId, scope, q, o).flatMap((e) => e.messages);
 }
@@ -47,25 +50,26 @@ export function splitRecall(hub: RecallHub | null, options: BuildOptions | undef
 }
 
 /**
- * Prepares the builder's recall hook: the scope loaded, queued embeddings flushed, the query
- * embedded. The hook then picks exchanges outside the window and keeps those that fit the
- * memory slice. Null when there is nothing to recall for (no query).
+ * Prepares the builder's recall hook: the scope loaded, queued embeddings flushed and the query
+ * embedded, within the embedder's recallTimeoutMs (past it, with what there is, said in
+ * `recallDegraded`). The hook then picks exchanges outside the window and keeps those that
+ * fit the memory slice. Null when there is nothing to recall for (no query).
+ * @throws LOOM_CLOSED, STORE_FAILED (never EMBEDDER_FAILED: a build recalls with what it has)
  */
 export async function recallHook(
   recall: RecallHub | null, chat: RecallChat, o: BuildRecallOptions, rest: BuildOptions,
-): Promise<((window: readonly number[], fits: (memory: string) => boolean) => RecallFill) | null> {
+): Promise<Required<Pick<ContextSource, "recall" | "recallDegraded">> | null> {
   const hub = hubOf(recall);
   const input = typeof rest.input === "string" && rest.input.trim() !== "" ? rest.input : null;
   const query = o.query ?? input ?? newestUserText(chat);
   if (query === null) return null;
   const { query: _query, ...counts } = o;
-  const scope = await openScope(hub, chat, o.scope ?? "chat");
-  const q = { text: query, vector: await hub.embedQuery(query) };
+  const { scope, query: q, degraded } = await readyRecall(hub, chat, o.scope ?? "chat", query);
   const keys = hub.user(chat.userId).keys;
-  const hook = (window: readonly number[], fits: (memory: string) => boolean): RecallFill => {
+  const hook: ContextSource["recall"] & {} = (window, fits) => {
     const found = recallIn(hub, chat.userId, scope, q, counts, window.map((id) => keys.key(chat.chatId, id)));
     const kept = fitExchanges(found, fits);
     return { text: recallText(kept), messages: kept.flatMap((e) => e.messages.map((r) => r.message)) };
   };
-  return hook;
+  return { recall: hook, recallDegraded: degraded };
 }

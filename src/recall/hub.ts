@@ -1,7 +1,7 @@
 import { CtxloomError, describe, fromStore } from "../errors.js";
 import type { Engine } from "../engine/types.js";
 import type { Message } from "../message.js";
-import { checkEmbedder, embedTexts, type Embedder } from "./embedder.js";
+import { checkEmbedder, type Embedder } from "./embedder.js";
 import { hashingEmbedder } from "./hashing.js";
 import { KeyMap } from "./keys.js";
 import { RecallIndex, type StoredVector } from "./memory.js";
@@ -93,7 +93,7 @@ export class RecallHub {
 
   /** The user's scope, created on first use. @throws LOOM_CLOSED once the hub is closed (a recall under way when the Loom closed) */
   user(userId: string): UserRecall {
-    this.#checkOpen();
+    this.checkOpen();
     let u = this.#users.get(userId);
     if (!u) {
       u = {
@@ -186,25 +186,8 @@ export class RecallHub {
     return scope;
   }
 
-  /**
-   * Embeds a query (given up after the embedder's timeoutMs, or when the Loom closes).
-   * @throws INVALID_ARGUMENT (an empty query), EMBEDDER_FAILED, LOOM_CLOSED
-   */
-  async embedQuery(query: string): Promise<Float32Array | null> {
-    if (typeof query !== "string" || query.trim() === "") {
-      throw new CtxloomError("INVALID_ARGUMENT", `A recall query must be a non-empty text; got ${describe(query)}.`);
-    }
-    let vector: Float32Array;
-    try {
-      vector = await embedTexts(this.embedder, [query], this.queue.signal);
-    } catch (error) {
-      this.#checkOpen();
-      throw error;
-    }
-    return vector.every((x) => x === 0) ? null : vector;
-  }
-
-  #checkOpen(): void {
+  /** @throws LOOM_CLOSED once the hub is closed (a recall under way when the Loom closed) */
+  checkOpen(): void {
     if (this.#closed) throw new CtxloomError("LOOM_CLOSED", "This Loom was closed while recall was under way; open a new one with Loom.open().");
   }
 

@@ -71,7 +71,7 @@ function unionOf(chats: readonly ExchangeScope[], chatOf: (key: number) => Excha
 
 /**
  * Loads (once) what recall knows of the scope's chats (their vectors and texts, catching up
- * on what they gained since), flushes the embedding queue, and gives the scope's exchanges.
+ * on what they gained since, queueing what has no vector), and gives the scope's exchanges.
  * O(messages new since the last recall), plus the path for "branch".
  */
 export async function openScope(hub: RecallHub, chat: RecallChat, scope: RecallScope): Promise<Scope> {
@@ -97,7 +97,6 @@ export async function openScope(hub: RecallHub, chat: RecallChat, scope: RecallS
     }
   }
   for (const [chatId, source] of sources) await hub.ensureChat(chat.userId, chatId, source);
-  await hub.queue.flush();
   const scopes = new Map<string, ExchangeScope>();
   for (const [chatId, source] of sources) scopes.set(chatId, hub.exchanges(chat.userId, chatId, source));
   const keys = hub.user(chat.userId).keys;

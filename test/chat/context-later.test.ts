@@ -39,8 +39,8 @@ forEachEngine((engine) => {
     expect({ ...ctx }.conversation).toEqual(expected);
     expect(JSON.parse(JSON.stringify(ctx)).conversation).toEqual(JSON.parse(JSON.stringify(expected)));
     expect(Object.keys(ctx)).toEqual([
-      "memory", "input", "usage", "conversation", "recalled", "evicted", "cleared", "truncated", "compressed", "summary", "model", "budget", "format",
-      "messages", "system",
+      "memory", "input", "usage", "conversation", "recalled", "recallDegraded", "evicted", "cleared", "truncated", "compressed", "summary", "model",
+      "budget", "format", "messages", "system",
     ]);
     ctx.conversation = [];
     expect(ctx.conversation).toEqual([]);

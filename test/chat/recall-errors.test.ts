@@ -18,6 +18,7 @@ forEachEngine((engine) => {
     await expectRejectCode(() => Loom.open({ engine, recall: { embedder: { name: "x", dimension: 0, embed: async () => [] } } }), "INVALID_ARGUMENT");
     await expectRejectCode(() => Loom.open({ engine, embedder: true } as never), "INVALID_ARGUMENT");
     await expectRejectCode(() => Loom.open({ engine, recall: { embedder: { name: "x", dimension: 3, timeoutMs: 0, embed: async () => [] } } }), "INVALID_ARGUMENT");
+    await expectRejectCode(() => Loom.open({ engine, recall: { embedder: { name: "x", dimension: 3, recallTimeoutMs: 1.5, embed: async () => [] } } }), "INVALID_ARGUMENT");
     loom = await Loom.open({ engine });
   });
 
@@ -65,7 +66,7 @@ forEachEngine((engine) => {
   });
 
   for (const kind of ["dimension", "nan", "infinity", "count"] as const) {
-    it(`an embedder answering with ${kind === "count" ? "the wrong count" : `a bad vector (${kind})`}: EMBEDDER_FAILED, counted, nothing indexed`, async () => {
+    it(`an embedder answering with ${kind === "count" ? "the wrong count" : `a bad vector (${kind})`}: EMBEDDER_FAILED, counted, nothing indexed; a build recalls by words`, async () => {
       ({ loom, chats, chat } = await setup(engine, { recall: { embedder: badEmbedder(kind) } }));
       const m = await chat.append({ role: "user", content: "hello there" }); // stored all the same
       expect(chat.get(m.id).content).toBe("hello there");
@@ -77,7 +78,9 @@ forEachEngine((engine) => {
       expect(stats.pending).toBe(1); // kept for a retry
       const before = await snapshot(chat, chats);
       await expectRejectCode(() => chat.recall("hello"), "EMBEDDER_FAILED");
-      await expectRejectCode(() => chat.buildContext({ recall: true }), "EMBEDDER_FAILED");
+      // A build does not fail: it recalls with what it has and says why (it used to throw EMBEDDER_FAILED).
+      const ctx = await chat.buildContext({ recall: true });
+      expect(ctx.recallDegraded).toMatchObject({ reason: "failed", lexicalOnly: true, pending: 1, error: expect.stringMatching(/^EMBEDDER_FAILED: /) });
       expect(await snapshot(chat, chats)).toEqual(before);
       expect(loom.stats().recall!.indexed).toBe(0);
     });

@@ -78,17 +78,62 @@ export function filler(i: number): { user: string; assistant: string } {
  * An embedder whose calls never settle (not even when aborted) while `stuck` is set, then
  * answers like the built-in one. Every call's signal is kept.
  */
-export function gatedEmbedder(timeoutMs?: number): Embedder & { stuck: boolean; signals: AbortSignal[] } {
+export function gatedEmbedder(timeoutMs?: number, recallTimeoutMs?: number): Embedder & { stuck: boolean; signals: AbortSignal[] } {
   const inner = hashingEmbedder();
   const e = {
     name: inner.name,
     dimension: inner.dimension,
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    ...(recallTimeoutMs === undefined ? {} : { recallTimeoutMs }),
     stuck: true,
     signals: [] as AbortSignal[],
     embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[] | number[][]> {
       e.signals.push(signal!);
       return e.stuck ? new Promise(() => {}) : inner.embed(texts);
+    },
+  };
+  return e;
+}
+
+/** Words that share an axis of conceptEmbedder's vectors: "boat" and "vessel" meet where their words do not. */
+const CONCEPTS = [["boat", "vessel", "ship", "seabird"], ["kitten", "cat", "feline", "pebble"], ["river", "rivers", "water"]];
+
+/** A text's vector by concepts: an axis per concept it names, and a small last one so that no vector is blank. */
+function conceptVector(text: string): number[] {
+  const words = new Set(text.toLowerCase().match(/\p{L}+/gu) ?? []);
+  const v = CONCEPTS.map((group) => (group.some((w) => words.has(w)) ? 1 : 0));
+  return [...v, 0.1];
+}
+
+/**
+ * An embedder by concepts (see CONCEPTS) whose calls wait, while held and `holds(texts)`
+ * says so, until `release()` answers them (the service is back). Every call's texts are kept.
+ */
+export function heldEmbedder(
+  options: { timeoutMs?: number; recallTimeoutMs?: number; holds?: (texts: string[]) => boolean } = {},
+): Embedder & { calls: string[][]; held: boolean; waiting: number; release(): void } {
+  let waiting: (() => void)[] = [];
+  const { holds = () => true, ...timeouts } = options;
+  const e = {
+    name: "concepts",
+    dimension: CONCEPTS.length + 1,
+    ...timeouts,
+    calls: [] as string[][],
+    held: true,
+    get waiting() {
+      return waiting.length;
+    },
+    release() {
+      e.held = false;
+      const answer = waiting;
+      waiting = [];
+      for (const go of answer) go();
+    },
+    embed(texts: string[]): Promise<number[][]> {
+      e.calls.push([...texts]);
+      const vectors = texts.map(conceptVector);
+      if (!e.held || !holds(texts)) return Promise.resolve(vectors);
+      return new Promise((resolve) => waiting.push(() => resolve(vectors)));
     },
   };
   return e;

@@ -1,6 +1,7 @@
 // Embedders that never answer: every call is given up after the embedder's timeoutMs (its
-// signal aborted), builds and recalls fail with EMBEDDER_FAILED instead of hanging, flush
-// and close end whatever the embedder does, and what was not embedded stays queued.
+// signal aborted), a recall fails with EMBEDDER_FAILED and a build recalls by words instead of
+// hanging, flush and close end whatever the embedder does, and what was not embedded stays
+// queued. (recall-slow-embedder.test.ts: how long a request waits.)
 import Database from "better-sqlite3";
 import { describe, expect, it, vi } from "vitest";
 import { Loom, memoryStore, type Store } from "../../src/index.js";
@@ -15,7 +16,7 @@ const FOREVER = 2 ** 30;
 
 forEachEngine((engine) => {
   describe("an embedder that never answers", () => {
-    it("is given up after its timeoutMs: recall fails with EMBEDDER_FAILED, flush ends, the messages stay queued", async () => {
+    it("is given up after its timeoutMs: recall fails with EMBEDDER_FAILED, a build is degraded, flush ends, the messages stay queued", async () => {
       const embedder = gatedEmbedder(30);
       const { loom, chats, chat } = await setup(engine, { recall: { embedder: embedder } });
       await chat.append({ role: "user", content: "The boat is called Seabird." });
@@ -29,7 +30,10 @@ forEachEngine((engine) => {
       expect(embedder.signals.every((s) => s.aborted)).toBe(true);
       const before = await snapshot(chat, chats);
       await expectRejectCode(() => chat.recall("boat"), "EMBEDDER_FAILED");
-      await expectRejectCode(() => chat.buildContext({ recall: true }), "EMBEDDER_FAILED");
+      // A build used to fail here too (EMBEDDER_FAILED, after twice the timeoutMs): it recalls by words.
+      const ctx = await chat.buildContext({ recall: true });
+      expect(ctx.recallDegraded).toMatchObject({ reason: "timeout", lexicalOnly: true, pending: 2 });
+      expect(ctx.recallDegraded!.error).toMatch(/did not answer within 30 ms \(its recallTimeoutMs\)/); // timeoutMs 30: the query waits no longer
       expect(await snapshot(chat, chats)).toEqual(before);
 
       embedder.stuck = false; // the service is back: what was queued is embedded
@@ -59,7 +63,7 @@ forEachEngine((engine) => {
     it("loom.close() aborts the call at once: a build waiting on it rejects with LOOM_CLOSED; a later Loom embeds what was left", async () => {
       const store = memoryStore();
       const closeless: Store = { ...store, close: () => {} }; // the next Loom reopens the same memory
-      const embedder = gatedEmbedder(FOREVER);
+      const embedder = gatedEmbedder(FOREVER, FOREVER); // a request would wait forever too (its recallTimeoutMs)
       const loom = await Loom.open({ engine, store: closeless, recall: { embedder: embedder } });
       const chat = await loom.user("alice").create();
       await chat.append({ role: "user", content: "The boat is called Seabird." });
@@ -68,7 +72,7 @@ forEachEngine((engine) => {
       const recalling = chat.recall("boat");
       building.catch(() => {});
       recalling.catch(() => {});
-      await vi.waitFor(() => expect(embedder.signals).toHaveLength(1)); // the batch is under way, forever
+      await vi.waitFor(() => expect(embedder.signals).toHaveLength(2)); // the batch and the build's query are under way, forever
       await loom.close();
       await expectRejectCode(() => building, "LOOM_CLOSED");
       await expectRejectCode(() => recalling, "LOOM_CLOSED");

@@ -1,6 +1,6 @@
 // The built-in hashing embedder and the checks every embedder's output goes through.
 import { describe, expect, it } from "vitest";
-import { embedTexts, checkEmbedder, type Embedder } from "../../src/recall/embedder.js";
+import { embedTexts, checkEmbedder, recallTimeoutOf, type Embedder } from "../../src/recall/embedder.js";
 import { hashingEmbedder, hashInto } from "../../src/recall/hashing.js";
 import { expectRejectCode, expectThrowCode } from "../helpers.js";
 
@@ -102,9 +102,19 @@ describe("embedTexts checks what an embedder returns", () => {
     expect(Array.from(await embedTexts({ ...fake([[1, 2, 3]]), timeoutMs: 1000 }, ["a"]))).toEqual([1, 2, 3]);
   });
 
+  it("a request waits recallTimeoutMs: 2,000 by default, timeoutMs when that is shorter, or what is given", () => {
+    const e = (o: Partial<Embedder>): Embedder => ({ name: "x", dimension: 3, embed: async () => [], ...o });
+    expect(recallTimeoutOf(e({}))).toBe(2_000);
+    expect(recallTimeoutOf(e({ timeoutMs: 30_000 }))).toBe(2_000);
+    expect(recallTimeoutOf(e({ timeoutMs: 300 }))).toBe(300);
+    expect(recallTimeoutOf(e({ timeoutMs: 300, recallTimeoutMs: 5_000 }))).toBe(5_000);
+    expect(recallTimeoutOf(e({ recallTimeoutMs: 150 }))).toBe(150);
+  });
+
   it("a malformed embedder or texts -> INVALID_ARGUMENT", async () => {
     for (const timeoutMs of [0, -5, 1.5, "100", 2 ** 31, NaN]) {
       expectThrowCode(() => checkEmbedder({ name: "x", dimension: 3, timeoutMs, embed: async () => [] }), "INVALID_ARGUMENT");
+      expectThrowCode(() => checkEmbedder({ name: "x", dimension: 3, recallTimeoutMs: timeoutMs, embed: async () => [] }), "INVALID_ARGUMENT");
     }
     expectThrowCode(() => checkEmbedder({ name: "x", dimension: 0, embed: async () => [] }), "INVALID_ARGUMENT");
     expectThrowCode(() => checkEmbedder({ dimension: 3 }), "INVALID_ARGUMENT");

@@ -25,7 +25,7 @@ export interface JsNode {
   readonly depth: number;
   /** Depth on the summarized path. */
   vdepth: number;
-  /** The message's count (a context's view exchanges it for one build: Engine.swapTokens). */
+  /** Set at append, and again when what the node sends is rewritten (a redaction); a context's view exchanges it for one build (Engine.swapTokens). */
   tokens: number;
   readonly role: number;
   readonly priority: number;

@@ -40,18 +40,16 @@ export async function redactMessage(t: RedactTarget, id: number): Promise<Messag
   const original = nodes.message(id);
   const message = redacted(original, t.counter);
   const changes: MessageRedaction[] = [message];
-  const tokens = [messageTokens(t.counter, { ...fieldsOf(original), content: message.content, ...(message.toolCalls ? { toolCalls: message.toolCalls } : {}) })];
   for (const s of coveringSummaries(nodes, id)) {
     const redone = redoneSummary(nodes, s, message, t);
-    changes.push({ id: s, content: redone.text });
-    tokens.push(redone.tokens);
+    changes.push({ id: s, content: redone.text, tokens: redone.tokens });
   }
   const done = await fromStore("redacting a message", () => store.redactMessages!(userId, chatId, changes));
   if (done === false) throw new CtxloomError("UNKNOWN_CHAT", `Chat ${chatId} is no longer in the store; it was deleted elsewhere.`);
   // The memory store's columns are the chat's own: the store changed them. A copy is changed here.
-  if (nodes.columns !== residentColumns(store, userId, chatId)) for (const c of changes) nodes.columns.rewrite(c.id, c.content, c.toolCalls);
-  // What they cost now (never more than before): selections and usage count them so.
-  changes.forEach((c, i) => nodes.engine.setTokens(nodes.tree, c.id, tokens[i]!));
+  if (nodes.columns !== residentColumns(store, userId, chatId)) for (const c of changes) nodes.columns.rewrite(c.id, c.content, c.toolCalls, c.tokens);
+  // What they cost now (never more than before; the store keeps it too): selections and usage count them so.
+  for (const c of changes) nodes.engine.setTokens(nodes.tree, c.id, c.tokens);
   ctx.recall?.forgetMessages(userId, chatId, changes.map((c) => c.id));
   return nodes.message(id);
 }
@@ -68,11 +66,12 @@ const fieldsOf = (m: Message) => ({
  * keep their ids and names, their arguments become "{}".
  */
 function redacted(m: Message, counter: TokenCounter): MessageRedaction {
-  const out: MessageRedaction = { id: m.id, content: REDACTED };
+  const out: MessageRedaction = { id: m.id, content: REDACTED, tokens: 0 };
   const calls = m.toolCalls?.map((c): ToolCall => ({ ...c, function: { ...c.function, arguments: c.function.arguments.length > 2 ? "{}" : c.function.arguments } }));
   if (calls) out.toolCalls = calls;
   if (m.role === "assistant" && calls) out.content = "";
   else if (messageTokens(counter, { ...fieldsOf(m), content: REDACTED }) > m.tokens) out.content = " ";
+  out.tokens = messageTokens(counter, { ...fieldsOf(m), content: out.content, ...(calls ? { toolCalls: calls } : {}) });
   return out;
 }
 

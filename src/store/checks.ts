@@ -187,11 +187,12 @@ export function checkPage(page: unknown): ChatPage | undefined {
 /** The changes of `redactMessages` (ids checked against the chat by checkRedactedIds): a text each, tool calls where given. */
 export function checkRedactions(userId: unknown, chatId: unknown, changes: unknown): MessageRedaction[] {
   checkIds(userId, chatId);
-  if (!Array.isArray(changes) || changes.length === 0) throw new CtxloomError("INVALID_ARGUMENT", `changes must be a non-empty array of { id, content, toolCalls? }; got ${describe(changes)}.`);
+  if (!Array.isArray(changes) || changes.length === 0) throw new CtxloomError("INVALID_ARGUMENT", `changes must be a non-empty array of { id, content, toolCalls?, tokens }; got ${describe(changes)}.`);
   for (const [i, c] of (changes as MessageRedaction[]).entries()) {
     checkInteger(c?.id, `changes[${i}].id`, 0);
     if (typeof c.content !== "string") throw new CtxloomError("INVALID_ARGUMENT", `changes[${i}].content must be a string; got ${describe(c.content)}.`);
     if (c.toolCalls !== undefined && !Array.isArray(c.toolCalls)) throw new CtxloomError("INVALID_ARGUMENT", `changes[${i}].toolCalls must be an array; got ${describe(c.toolCalls)}.`);
+    checkInteger(c.tokens, `changes[${i}].tokens`, 0, MAX_TOKENS);
   }
   return changes as MessageRedaction[];
 }

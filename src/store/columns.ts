@@ -192,12 +192,13 @@ export class MessageColumns {
 
   /**
    * Redacts message `id` (the one change a message ever gets): its text becomes `content`, its
-   * content parts go, and its tool calls become `toolCalls` when given. The old text is dropped
+   * content parts go, its tool calls become `toolCalls` when given, and its count `tokens`. The old text is dropped
    * (or its UTF-8 bytes overwritten with zeros).
    */
-  rewrite(id: number, content: string, toolCalls?: Message["toolCalls"]): void {
+  rewrite(id: number, content: string, toolCalls: Message["toolCalls"] | undefined, tokens: number): void {
     this.#rewrites++;
     this.#texts.rewrite(id, content);
+    this.#nums[id * NUMS + TOKENS] = tokens;
     const old = this.extrasOf(id);
     if (!old) return;
     const x: ColumnExtras = { ...old };

@@ -164,7 +164,7 @@ export function memoryStore(): Store {
       if (!entry) return false;
       checkRedactedIds(changes, entry.messages.size, chatId);
       for (const c of changes) {
-        entry.messages.rewrite(c.id, c.content, c.toolCalls);
+        entry.messages.rewrite(c.id, c.content, c.toolCalls, c.tokens);
         for (const byId of entry.embeddings?.values() ?? []) byId.delete(c.id);
       }
       return true;

@@ -17,6 +17,7 @@ export async function redactRows(
   const ids = checked.map((c) => c.id);
   const r = await run([
     toText(chatId), toText(userId), ids, checked.map((c) => toText(c.content)), checked.map((c) => (c.toolCalls ? JSON.stringify(c.toolCalls) : null)), Math.max(...ids),
+    checked.map((c) => c.tokens),
   ]);
   const [size] = r.rows[0] as [number | null, string];
   if (size === null) return false;

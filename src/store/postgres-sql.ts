@@ -95,16 +95,16 @@ export function postgresStatements(p: string) {
          AND (NOT $5::boolean OR head IS NOT DISTINCT FROM $6::integer)`,
     ),
     deleteChat: s("delete_chat", `DELETE FROM ${p}chats WHERE id = $1 AND user_id = $2`),
-    // chat.redact in one statement: the messages ($3 ids, $4 texts, $5 tool calls or null) get
-    // their new texts, lose their parts and embeddings, only when every id ($6: the greatest)
+    // chat.redact in one statement: the messages ($3 ids, $4 texts, $5 tool calls or null, $7
+    // token counts) get their new texts and counts, lose their parts and embeddings, only when every id ($6: the greatest)
     // is the chat's; answers the chat's size (null: no such chat). UPDATE writes new row versions:
     // the old ones stay in the table's files until VACUUM (the operator's) reclaims them.
     redact: rows(
       "redact",
       `WITH c AS (SELECT message_count FROM ${p}chats WHERE id = $1 AND user_id = $2 FOR UPDATE),
-       r AS (SELECT * FROM unnest($3::integer[], $4::text[], $5::text[]) AS r (id, content, tool_calls) WHERE $6 < (SELECT message_count FROM c)),
+       r AS (SELECT * FROM unnest($3::integer[], $4::text[], $5::text[], $7::integer[]) AS r (id, content, tool_calls, tokens) WHERE $6 < (SELECT message_count FROM c)),
        changed AS (
-         UPDATE ${p}messages m SET content = r.content, parts = NULL, tool_calls = coalesce(r.tool_calls::json, m.tool_calls)
+         UPDATE ${p}messages m SET content = r.content, parts = NULL, tool_calls = coalesce(r.tool_calls::json, m.tool_calls), tokens = r.tokens
          FROM r WHERE m.chat_id = $1 AND m.user_id = $2 AND m.id = r.id RETURNING m.id),
        dropped AS (DELETE FROM ${p}embeddings e USING r WHERE e.chat_id = $1 AND e.user_id = $2 AND e.message_id = r.id)
        SELECT (SELECT message_count FROM c), (SELECT count(*) FROM changed)`,

@@ -53,7 +53,7 @@ export function sqlStatements(p: string) {
     messageFrom: `SELECT 1 FROM ${messages} WHERE chat = ? AND id >= ? LIMIT 1`,
     deleteMessages: `DELETE FROM ${messages} WHERE chat = ?`,
     // chat.redact: the one statement that changes a stored message.
-    redact: `UPDATE ${messages} SET content = ?, parts = NULL, tool_calls = coalesce(?, tool_calls) WHERE chat = ? AND id = ?`,
+    redact: `UPDATE ${messages} SET content = ?, parts = NULL, tool_calls = coalesce(?, tool_calls), tokens = ? WHERE chat = ? AND id = ?`,
     deleteMessageEmbeddings: `DELETE FROM ${embeddings} WHERE chat = ? AND message = ?`,
     putEmbedding: `INSERT OR REPLACE INTO ${embeddings} (chat, message, embedder, dimension, vector) VALUES (?, ?, ?, ?, ?)`,
     embeddings: `SELECT message, vector FROM ${embeddings} WHERE chat = ? AND embedder = ? AND dimension = ? ORDER BY message`,

@@ -216,14 +216,14 @@ export class SqlStore {
    */
   redactMessages(userId: string, chatId: string, changes: MessageRedaction[]): boolean {
     const checked = checkRedactions(userId, chatId, changes);
-    const rows = checked.map((c) => [c.content, c.toolCalls ? JSON.stringify(c.toolCalls) : null, c.id] as const);
+    const rows = checked.map((c) => [c.content, c.toolCalls ? JSON.stringify(c.toolCalls) : null, c.tokens, c.id] as const);
     return this.#tx.write("redacting messages", () => {
       const found = this.#tx.find(userId, chatId);
       if (!found) return false;
       checkRedactedIds(checked, found.size, chatId);
       this.#tx.atomic(() => {
-        for (const [content, calls, id] of rows) {
-          this.#db.run(this.#st.redact, content, calls, found.key, id);
+        for (const [content, calls, tokens, id] of rows) {
+          this.#db.run(this.#st.redact, content, calls, tokens, found.key, id);
           this.#db.run(this.#st.deleteMessageEmbeddings, found.key, id);
         }
       });

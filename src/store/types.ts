@@ -84,6 +84,8 @@ export interface MessageRedaction {
   content: string;
   /** Its new tool calls, when it has some (ids and names kept, arguments erased). */
   toolCalls?: Message["toolCalls"];
+  /** Its new token count (what it costs as redacted; a summary redone: the new text's). */
+  tokens: number;
 }
 
 /**

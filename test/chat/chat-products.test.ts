@@ -1,7 +1,7 @@
 // What a chat product needs of ctxloom's chats: ids the client chooses, the application's
 // metadata, a list paged by last activity, appends under a given message, and redaction.
 import { expect, it } from "vitest";
-import { Loom, memoryStore, type Chat, type ChatSummary, type Summarizer } from "../../src/index.js";
+import { Loom, countTokens, memoryStore, type Chat, type ChatSummary, type Summarizer } from "../../src/index.js";
 import { REDACTED } from "../../src/chat/redact.js";
 import { converse, expectRejectCode, forEachEngine, setup, snapshot } from "../helpers.js";
 import { SMALL, talk } from "./summaries-helpers.js";
@@ -123,7 +123,7 @@ forEachEngine((engine) => {
     await chat.append({ role: "tool", toolCallId: "c1", content: "saved 4111 1111 1111 1111" });
     await chat.append({ role: "assistant", content: "Saved your card." });
     await chat.append({ role: "user", content: [{ type: "text", text: "And this photo" }, { type: "image", image: "data:image/png;base64,iVBORw0KGgo=" }] });
-    const shape = { leaves: chat.leaves(), head: chat.head, count: chat.messageCount, parents: chat.path().map((m) => m.parentId), tokens: chat.path().map((m) => m.tokens) };
+    const shape = { leaves: chat.leaves(), head: chat.head, count: chat.messageCount, parents: chat.path().map((m) => m.parentId), tokens: chat.path().map((m) => m.tokens) as number[] | undefined };
     expect(JSON.stringify(await chat.recall("card number"))).toContain("4111"); // found before
 
     const r0 = await chat.redact(0);
@@ -135,7 +135,10 @@ forEachEngine((engine) => {
     const r4 = await chat.redact(4);
     expect(r4.content).toBe(REDACTED);
     expect(r4.parts).toBeUndefined();
-    expect({ leaves: chat.leaves(), head: chat.head, count: chat.messageCount, parents: chat.path().map((m) => m.parentId), tokens: chat.path().map((m) => m.tokens) }).toEqual(shape);
+    expect({ leaves: chat.leaves(), head: chat.head, count: chat.messageCount, parents: chat.path().map((m) => m.parentId) }).toEqual({ ...shape, tokens: undefined });
+    // Each redacted message counts what it sends now, never more than before (the store keeps the count).
+    chat.path().forEach((m, i) => expect(m.tokens).toBeLessThanOrEqual(shape.tokens[i]!));
+    expect(chat.path()[0]!.tokens).toBeLessThan(shape.tokens[0]!);
     expect(JSON.stringify(chat.export())).not.toContain("4111");
     expect(JSON.stringify((await chat.buildContext()).messages)).not.toContain("4111");
     expect(JSON.stringify(await chat.recall("card number 4111"))).not.toContain("4111");
@@ -173,17 +176,20 @@ forEachEngine((engine) => {
       const now = chat.get(s.id);
       expect(now.content).not.toContain("SECRET-PLAN");
       expect(now.content.length).toBeGreaterThan(0);
-      expect(now.tokens).toBe(s.tokens);
+      expect(now.tokens).toBeLessThanOrEqual(s.tokens); // counted again, as presented
       expect(now.covers).toEqual(s.covers);
     }
     const ctx = await chat.buildContext();
     expect(JSON.stringify(ctx.messages)).not.toContain("SECRET-PLAN");
     expect(ctx.usage.total).toBeLessThanOrEqual(ctx.usage.limit);
+    expect(ctx.usage.total).toBe(countTokens(ctx.messages as never, { model: SMALL }));
     await expectRejectCode(() => chat.redact(summaries[0]!.id), "WRONG_ROLE");
     // Reopened from the store: the same texts.
     const reopened = await Loom.open({ engine, store });
     const back = await reopened.user("u").open(chat.id);
     expect(back.export().messages).toEqual(chat.export().messages);
+    const again = await back.buildContext();
+    expect(again.usage.total).toBe(countTokens(again.messages as never, { model: SMALL }));
     await loom.close();
   });
 });

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Loom, type Store } from "../../src/index.js";
+import { Loom, countTokens, type Store } from "../../src/index.js";
 import { postgresStore } from "../../src/postgres.js";
 import { sqliteStore } from "../../src/sqlite.js";
 import { expectRejectCode } from "../helpers.js";
@@ -49,12 +49,19 @@ async function scenario(store: () => Store, redacted: () => void = () => {}) {
   await reopened.redact(40);
   await reopened.redact(41);
   expect([reopened.get(40).content, reopened.get(41).content]).toEqual(["[redacted]", "[redacted]"]);
+  const counts = [reopened.get(40).tokens, reopened.get(41).tokens];
   redacted(); // the store still open
   await again.close();
   const third = await Loom.open({ store: store() });
   const back = await third.user("alice").open("client-chat-1");
   expect(JSON.stringify(back.export())).not.toContain("SECRET-IBAN");
   expect(back.messageCount).toBe(120);
+  // The redacted messages' counts were kept with them: what a context counts after the reopen is
+  // what it sends (the long one cost about 3,000 tokens before).
+  expect([back.get(40).tokens, back.get(41).tokens]).toEqual(counts);
+  expect(back.get(41).tokens).toBeLessThan(10);
+  const ctx = await back.buildContext();
+  expect(ctx.usage.total).toBe(countTokens(ctx.messages as never, { model: "gpt-4o" }));
   await third.close();
 }
 

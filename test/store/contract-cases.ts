@@ -61,10 +61,11 @@ export function badCalls(store: Store): [string, () => unknown, string][] {
     ["list: a page of 0", () => store.listChats("u", { limit: 0 }), "INVALID_ARGUMENT"],
     ["list: a page after a chat without its id", () => store.listChats("u", { limit: 2, after: bad({ updatedAt: 1, createdAt: 1 }) }), "INVALID_ARGUMENT"],
     ["redact: no change", () => store.redactMessages!("u", "c1", []), "INVALID_ARGUMENT"],
-    ["redact: content not a string", () => store.redactMessages!("u", "c1", [{ id: 0, content: bad(5) }]), "INVALID_ARGUMENT"],
-    ["redact: tool calls not a list", () => store.redactMessages!("u", "c1", [{ id: 0, content: "x", toolCalls: bad("x") }]), "INVALID_ARGUMENT"],
-    ["redact: a message the chat lacks, after one it has (nothing is written)", () => store.redactMessages!("u", "c1", [{ id: 0, content: "x" }, { id: 9, content: "x" }]), "UNKNOWN_MESSAGE"],
-    ["redact: an empty chat id", () => store.redactMessages!("u", "", [{ id: 0, content: "x" }]), "INVALID_ARGUMENT"],
+    ["redact: content not a string", () => store.redactMessages!("u", "c1", [{ id: 0, content: bad(5), tokens: 1 }]), "INVALID_ARGUMENT"],
+    ["redact: tool calls not a list", () => store.redactMessages!("u", "c1", [{ id: 0, content: "x", toolCalls: bad("x"), tokens: 1 }]), "INVALID_ARGUMENT"],
+    ["redact: a message the chat lacks, after one it has (nothing is written)", () => store.redactMessages!("u", "c1", [{ id: 0, content: "x", tokens: 1 }, { id: 9, content: "x", tokens: 1 }]), "UNKNOWN_MESSAGE"],
+    ["redact: an empty chat id", () => store.redactMessages!("u", "", [{ id: 0, content: "x", tokens: 1 }]), "INVALID_ARGUMENT"],
+    ["redact: tokens not a count", () => store.redactMessages!("u", "c1", [{ id: 0, content: "x", tokens: bad(-1) }]), "INVALID_ARGUMENT"],
   ];
 }
 

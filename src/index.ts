@@ -7,6 +7,9 @@ export type { UserChats, CreateChatOptions } from "./chat/user-chats.js";
 export type { ListChatsOptions, ChatListPage } from "./chat/chat-list.js";
 export type { Chat, ChatStats } from "./chat/chat.js";
 export type { AppendOptions } from "./chat/append-key.js";
+export type {
+  CompactOptions, CompactionEvent, CompactionListener, SummaryStartEvent, SummaryEndEvent, ClearEvent, SummaryReason,
+} from "./chat/compaction.js";
 export type { Message, MessageInput, ToolCall, Role, Priority } from "./message.js";
 export type { ContentPart, TextPart, ImagePart, FilePart, ReasoningPart, RedactedReasoningPart } from "./parts.js";
 export { CtxloomError, type ErrorCode } from "./errors.js";
@@ -15,7 +18,7 @@ export { CtxloomError, type ErrorCode } from "./errors.js";
 export type {
   BuildOptions, BuildRecallOptions, RecallScope, ContextWindow, Usage, ViewCount, ContextFormat, ContextWindowOf, ContextWindowFor, FormatOf, FormatMessages,
 } from "./context/build.js";
-export type { StablePrefixOptions, RecallDegraded } from "./context/types.js";
+export type { StablePrefixOptions, RecallDegraded, ContextPressure } from "./context/types.js";
 export type {
   OpenAIMessage, OpenAISystemMessage, OpenAIUserMessage, OpenAIAssistantMessage, OpenAIToolMessage, OpenAIToolCall,
   AnthropicMessage, AnthropicBlock, AnthropicCacheControl,

@@ -13,8 +13,10 @@ import type { RecallChat } from "../recall/port.js";
 import type { ChatSync, LoomContext } from "./sync.js";
 import { chatStats, keepUsage, type ChatStats } from "./stats.js";
 import type { ToolResultPolicy } from "../models/tool-results.js";
+import type { SummarizingChat, SummaryNotice } from "../summary/chat-summaries.js";
+import { ClearedSince, checkCompactOptions, type CompactionEvent } from "./compaction.js";
 import { preflight } from "./preflight.js";
-import type { MessageInput } from "../message.js";
+import type { Message, MessageInput } from "../message.js";
 
 /** What a chat hands over to build its context. */
 export interface ChatContextState {
@@ -68,6 +70,7 @@ export function buildChatContext(
     strictModels: ctx.strictModels === true,
     toolResults: chat.toolResults,
     toolViews: nodes,
+    summaryLevels: { chat: chat.options.summarize, loom: ctx.summaries?.summarize },
   };
   // The options resolved once (every one checked before anything is embedded, tools counted
   // once), and once per call: a build again after a summary reuses its plan.
@@ -97,6 +100,8 @@ export class ChatContexts {
   /** No summary policy in force for this chat (its own nor its Loom's): a build that names none plans no summary. */
   readonly #unsummarized: boolean;
   #lastUsage: Usage | null = null;
+  /** What the last context cleared, once one has (`onCompaction` hears what each clears anew). */
+  #cleared: ClearedSince | null = null;
   #lastEvicted = 0;
   readonly #ctx: LoomContext;
   readonly #sync: ChatSync;
@@ -124,13 +129,32 @@ export class ChatContexts {
       return run(() => this.#build(options));
     }
     const planned = {}; // the second build, after a summary, reuses the first one's plan
-    return this.summaries.build(options, what, {
+    return this.summaries.build(options, what, this.#summarizing(run, () => this.#build(options, planned)));
+  }
+
+  /** `chat.compact(options)`: a summary now, by the policy in force (see ChatSummaries.compact). */
+  compact(options: unknown, run: RunInQueue): Promise<Message | null> {
+    let instructions: string | undefined;
+    try {
+      instructions = checkCompactOptions(options);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.summaries.compact(instructions, this.#summarizing(run, () => this.#build(undefined, {})));
+  }
+
+  /** The chat as its summaries see it. */
+  #summarizing(run: RunInQueue, build: () => ContextWindow | Promise<ContextWindow>): SummarizingChat<ContextWindow> {
+    const listener = this.#ctx.onCompaction;
+    const { userId, id: chatId } = this.#sync.record;
+    return {
       run: (step) => run(step),
-      build: () => this.#build(options, planned),
+      build,
       nodes: () => this.#sync.nodes(),
       head: () => this.#sync.head,
       add: (make) => this.#sync.addSummary(make),
-    });
+      ...(listener ? { heard: (n: SummaryNotice) => listener(summaryEvent(userId, chatId, n)) } : {}),
+    };
   }
 
   /** `buildPrompt(options)`: the same context as one formatted string. */
@@ -184,6 +208,24 @@ export class ChatContexts {
   #built(context: ContextWindow): ContextWindow {
     this.#lastUsage = keepUsage(this.#lastUsage, context.usage);
     this.#lastEvicted = context.evicted;
+    const listener = this.#ctx.onCompaction;
+    if (listener && (context.cleared.count > 0 || this.#cleared)) {
+      const ids = (this.#cleared ??= new ClearedSince()).next(context.cleared.ids);
+      if (ids.length > 0) {
+        const { userId, id: chatId } = this.#sync.record;
+        const nodes = this.#sync.nodes();
+        const sent = new Map(context.conversation.map((m) => [m.id, m.tokens]));
+        const tokens = ids.reduce((n, id) => n + nodes.engine.tokens(nodes.tree, id) - sent.get(id)!, 0);
+        listener({ type: "clear", userId, chatId, ids, tokens });
+      }
+    }
     return context;
   }
+}
+
+/** A summary notice as the app hears it. */
+function summaryEvent(userId: string, chatId: string, n: SummaryNotice): CompactionEvent {
+  const run = { userId, chatId, reason: n.reason, first: n.first, last: n.last };
+  if (n.summary === undefined) return { type: "summary-start", ...run, tokens: n.tokens };
+  return { type: "summary", ...run, summary: n.summary, source: n.source!, ...(n.fallback ? { fallback: n.fallback } : {}) };
 }

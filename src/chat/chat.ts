@@ -16,6 +16,7 @@ import { chatRecall } from "../recall/chat-recall.js";
 import { ChatContexts } from "./chat-context.js";
 import { redactMessage } from "./redact.js";
 import { chatToolResults } from "./tool-results.js";
+import type { CompactOptions } from "./compaction.js";
 import { DEFAULT_TOOL_RESULTS } from "../models/tool-results.js";
 import type { ChatRecallOptions, RecalledMessage } from "../recall/scope.js";
 
@@ -246,6 +247,19 @@ export class Chat extends ChatView {
   preflight(inputs: readonly MessageInput[], build: BuildOptions | undefined): void {
     this.live();
     this.#contexts.preflight(inputs, build, this.#appendLimit);
+  }
+
+  /**
+   * Summarizes now, as a user's /compact: by the chat's summary policy (else its Loom's, else the
+   * default) as if its trigger had fired, the run its selection takes (the oldest share of the
+   * conversation, or all but the newest messages), never the newest user turn. The originals stay
+   * in the tree; contexts send the summary in their place. `instructions` are told to the
+   * summarizer beside its prompt. Returns the summary (its `covers` names the run), or null when
+   * nothing can be summarized. `Loom.open({ onCompaction })` hears it begin and end.
+   * @throws INVALID_ARGUMENT (bad options), STORE_FAILED
+   */
+  compact(options?: CompactOptions): Promise<Message | null> {
+    return this.#contexts.compact(options, (change) => this.#run(change));
   }
 
   /** Usage stats: the chat's size, the last context's usage and what compression saved. O(1). */

@@ -5,6 +5,7 @@ import type { SummaryGroup } from "../summary/settings.js";
 import type { Embedder } from "../recall/embedder.js";
 import type { RecallStats } from "../recall/hub.js";
 import type { ToolResultOptions } from "../models/tool-results.js";
+import type { CompactionListener } from "./compaction.js";
 
 /** Options of `Loom.open()`. */
 export interface LoomOptions extends EngineOptions {
@@ -51,6 +52,12 @@ export interface LoomOptions extends EngineOptions {
    * settings win, key by key. The chats keep every result whole.
    */
   toolResults?: ToolResultOptions;
+  /**
+   * Told, synchronously, when a chat summarizes (before the summarizer is called and once the
+   * summary is stored: by its policy or `chat.compact()`) and when a context clears tool results
+   * the chat's previous one sent whole. What it throws fails the call that caused it.
+   */
+  onCompaction?: CompactionListener;
   /**
    * Refuse model names the catalog lacks (UNKNOWN_MODEL), in create, open, import and
    * buildContext({ model }), instead of reading them by their family with a warning. Default false.

@@ -12,6 +12,7 @@ import { OpenChats } from "./open-chats.js";
 import type { LoomContext } from "./sync.js";
 import { UserChats } from "./user-chats.js";
 import { checkLoomSummaries, type LoomSummaries } from "../summary/settings.js";
+import { checkCompactionListener, type CompactionListener } from "./compaction.js";
 import type { Embedder } from "../recall/embedder.js";
 import { RecallHub } from "../recall/hub.js";
 import { DEFAULT_TOOL_RESULTS, checkToolResultLevel, toolResultPolicy, type ToolResultPolicy } from "../models/tool-results.js";
@@ -29,6 +30,7 @@ interface LoomSettings {
   toolResults: ToolResultPolicy;
   embedEagerly: boolean;
   strictModels: boolean;
+  onCompaction: CompactionListener | undefined;
 }
 
 /** The default of `Loom.open({ maxOpenChats })`. */
@@ -36,7 +38,7 @@ export const DEFAULT_MAX_OPEN_CHATS = 1000;
 
 const LOOM_KEYS = [
   "engine", "wasm", "maxMemoryMB", "store", "counting", "maxOpenChats", "summaries", "recall",
-  "toolResults", "strictModels", "bpe",
+  "toolResults", "strictModels", "bpe", "onCompaction",
 ] as const;
 
 const RECALL_KEYS = ["embedder"] as const;
@@ -68,7 +70,7 @@ export class Loom {
 
   // Private: Loom.open() makes Looms (the published types show `private constructor()`, no parameters).
   private constructor(engine: Engine, settings: LoomSettings) {
-    const { store, counting, maxOpenChats, summaries, embedder, toolResults, embedEagerly, strictModels } = settings;
+    const { store, counting, maxOpenChats, summaries, embedder, toolResults, embedEagerly, strictModels, onCompaction } = settings;
     this.#engine = engine;
     this.#counting = counting;
     this.#recall = embedder ? new RecallHub(engine, store, embedder, embedEagerly) : null;
@@ -88,6 +90,7 @@ export class Loom {
       summaries,
       recall: this.#recall,
       toolResults,
+      ...(onCompaction ? { onCompaction } : {}),
     };
   }
 
@@ -155,6 +158,7 @@ export class Loom {
       // Left out, the built-in embedder works lazily (a chat is embedded once recall reads it); asked for, on every append.
       embedEagerly: o.recall !== undefined,
       strictModels: o.strictModels ?? false,
+      onCompaction: checkCompactionListener(o.onCompaction),
     };
   }
 

@@ -7,7 +7,7 @@ import { toOpenAI, type OpenAIMessage } from "../context/format.js";
 import { MessageColumns } from "../store/columns.js";
 import { SummaryLedger } from "../summary/ledger.js";
 import { SHARED_FROM, SentCache } from "./sent-cache.js";
-import { ToolViewCache, type ToolViewSource } from "../context/views.js";
+import { ToolViewCache, type ToolViewSource } from "../context/view-cache.js";
 
 /**
  * A chat's messages in memory: the shape and numbers in the engine (one tree), the texts and
@@ -31,6 +31,8 @@ export class ChatNodes implements ToolViewSource {
   /** The most tokens a tool result costs (0: none linked). */
   #largestResult = 0;
   #views: ToolViewCache | null = null;
+  /** The columns' rewrites when #views was made. */
+  #viewsAt = 0;
 
   /**
    * `resident`: the store's own columns (shared); `loaded`: columns a store filled for this
@@ -113,9 +115,13 @@ export class ChatNodes implements ToolViewSource {
     return this.#callOwners !== null;
   }
 
-  /** What the chat's context views keep between builds. */
+  /** What the chat's context views keep between builds (made anew once a message is rewritten: a redaction). */
   get cache(): ToolViewCache {
-    return (this.#views ??= new ToolViewCache());
+    if (this.#views === null || this.#viewsAt !== this.#texts.rewrites) {
+      this.#views = new ToolViewCache();
+      this.#viewsAt = this.#texts.rewrites;
+    }
+    return this.#views;
   }
 
   /** The name of the tool whose call tool result `id` answers (its unit's assistant message made the call). */

@@ -14,6 +14,7 @@ import { checkStored, lookUpKey, ownKey } from "./append-key.js";
 import { appendConditionally, newMessage } from "./conditional-append.js";
 import { checkSize } from "./preflight.js";
 import type { LoomSummaries } from "../summary/settings.js";
+import type { CompactionListener } from "./compaction.js";
 
 /** What a chat shares with its Loom. */
 export interface LoomContext {
@@ -31,6 +32,8 @@ export interface LoomContext {
   readonly recall: RecallHub | null;
   /** How contexts send tool results (`Loom.open({ toolResults })`; a chat's and a build's win, key by key); absent: the defaults. */
   readonly toolResults?: ToolResultPolicy;
+  /** `Loom.open({ onCompaction })`: told of summaries and clearings. */
+  readonly onCompaction?: CompactionListener;
 }
 
 /** The columns a store keeps for a chat in this process, when it does (the memory store). */

@@ -6,6 +6,8 @@ import { checkTools, toolTokens } from "../tokens/tools.js";
 import { checkStablePrefix } from "./stable.js";
 import { BUILD_KEYS, type BuildOptions, type ContextFormat, type ContextSource } from "./types.js";
 import { DEFAULT_TOOL_RESULTS, checkToolResultLevel, toolResultPolicy, type ToolResultPolicy } from "../models/tool-results.js";
+import { resolveSummaryPolicy, type SummaryPolicy } from "../summary/policy.js";
+import { checkCallSummaries } from "../summary/settings.js";
 
 /**
  * Everything a build needs, resolved once from the call's options and the chat's
@@ -35,10 +37,12 @@ export interface BuildPlan {
   readonly window: number;
   /** How tool results are sent: the call's settings over the chat's. */
   readonly toolResults: ToolResultPolicy;
+  /** The summary policy in force for this call (the call's, the chat's, the Loom's), for `pressure`; null: none. */
+  readonly summary: SummaryPolicy | null;
 }
 
 /** What a plan reads of its source: the chat's settings, none of its messages. */
-export type PlanSource = Pick<ContextSource, "counter" | "profile" | "system" | "budget" | "historyLimits" | "strictModels" | "toolResults">;
+export type PlanSource = Pick<ContextSource, "counter" | "profile" | "system" | "budget" | "historyLimits" | "strictModels" | "toolResults" | "summaryLevels">;
 
 /**
  * Checks a build's options and resolves them with the chat's settings (`source`'s, of which it
@@ -75,7 +79,9 @@ export function planBuild(source: PlanSource, options: BuildOptions | undefined)
   }
   const prefixStep = checkStablePrefix(o.stablePrefix);
   const toolResults = toolResultPolicy(checkToolResultLevel(o.toolResults, "buildContext(options).toolResults"), source.toolResults ?? DEFAULT_TOOL_RESULTS);
-  return { profile, budget, limit, limits, counter: source.counter, format, system, memory, input, window, tools, cacheControl, prefixStep, toolResults };
+  const levels = source.summaryLevels;
+  const summary = levels ? resolveSummaryPolicy(checkCallSummaries(o.summaries, "buildContext(options).summaries"), levels.chat, levels.loom) : null;
+  return { profile, budget, limit, limits, counter: source.counter, format, system, memory, input, window, tools, cacheControl, prefixStep, toolResults, summary };
 }
 
 function text(value: unknown, what: string): string | undefined {

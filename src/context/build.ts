@@ -9,7 +9,9 @@ import { planBuild, type BuildPlan } from "./build-plan.js";
 import { selectStable } from "./stable.js";
 import { truncateToChars, truncateToTokens } from "./truncate.js";
 import { toolView, viewReport, type ContextView } from "./views.js";
-import type { BuildOptions, ContextSource, ContextWindow, ContextWindowFor, Usage } from "./types.js";
+import type { BuildOptions, ContextPressure, ContextSource, ContextWindow, ContextWindowFor, Usage } from "./types.js";
+import { summaryThreshold } from "../summary/run-plan.js";
+import { clearTrigger } from "../models/tool-results.js";
 import type { ContextBase } from "./held.js";
 
 export type * from "./types.js";
@@ -59,10 +61,10 @@ export function buildPlanned(source: ContextSource, plan: BuildPlan): ContextWin
 
   // Tool results as this request sends them (cut, cleared): the selections count what is sent.
   const fixed = REPLY_PRIMING + tools + systemTokens + memoryTokens + inputTokens;
-  const view = plan.toolResults && source.toolViews ? toolView(source, plan.toolResults, limit - fixed, fixed, limit) : null;
+  const { view, clearing } = source.toolViews ? toolView(source, plan.toolResults, limit - fixed, fixed, limit) : NO_TOOL_VIEW;
   if (view) source.engine.swapTokens(source.tree, view.ids, view.tokens);
   try {
-    return selectAndFormat(source, plan, view, { system, memory, systemTokens, memoryTokens, inputTokens, tools });
+    return selectAndFormat(source, plan, view, { system, memory, systemTokens, memoryTokens, inputTokens, tools, clearing });
   } finally {
     if (view) source.engine.swapTokens(source.tree, view.ids, view.tokens); // the chat's own counts back
   }
@@ -76,6 +78,8 @@ interface Counted {
   memoryTokens: number;
   inputTokens: number;
   tools: number;
+  /** Older tool results are being cleared (toolResults.clear past its trigger). */
+  clearing: boolean;
 }
 
 /** The rest of a build, with the view's counts in the engine: recall, the selection and the format. */
@@ -175,8 +179,9 @@ function selectAndFormat(source: ContextSource, plan: BuildPlan, view: ContextVi
   let summary: string | null = null;
   for (const m of conversation) if (m.kind === "summary") summary = m.content; // (none read yet when sent)
   const { cleared, truncated } = view ? viewReport(view, sent ?? Int32Array.from(conversation, (m) => m.id)) : NO_VIEW;
+  const pressure = pressureOf(plan, usage, c);
   const base: Base = {
-    memory, input: input ?? null, usage, conversation, recalled, recallDegraded: source.recallDegraded ?? null, evicted, cleared, truncated,
+    memory, input: input ?? null, usage, pressure, conversation, recalled, recallDegraded: source.recallDegraded ?? null, evicted, cleared, truncated,
     compressed: summary !== null, summary, model: profile.name, budget,
   };
 
@@ -200,6 +205,7 @@ function selectAndFormat(source: ContextSource, plan: BuildPlan, view: ContextVi
     }
     usage.conversation -= droppedTokens;
     usage.total -= droppedTokens;
+    base.pressure = pressureOf(plan, usage, c);
     const systemText = [
       system, memory, ...chatSystem.map((m) => (m.kind === "summary" ? SUMMARY_PREFIX : "") + m.content), keptLead.length ? toTranscript(keptLead) : "",
     ];
@@ -266,8 +272,22 @@ function summarized(messages: OpenAIMessage[], n: number, m: Message, source: Co
   return n;
 }
 
+/** How full the request is, and when the chat next summarizes (the policy's trigger) or clears (clear's trigger). */
+function pressureOf(plan: BuildPlan, usage: Usage, c: Counted): ContextPressure {
+  const fixed = REPLY_PRIMING + c.tools + c.systemTokens + usage.memory + c.inputTokens;
+  const room = plan.limit - REPLY_PRIMING - c.systemTokens - usage.memory - c.inputTokens; // (as the summary planner reads it)
+  const clear = plan.toolResults.clear;
+  return {
+    used: usage.limit > 0 ? Math.min(1, usage.total / usage.limit) : 1,
+    summarizeAt: plan.summary ? fixed + summaryThreshold(plan.summary, room) : null,
+    clearAt: clear && !c.clearing ? Math.max(clearTrigger(clear, plan.limit), 0) : null,
+  };
+}
+
+const NO_TOOL_VIEW = { view: null, clearing: false };
+
 /** The report of a context that sends every message as the chat holds it (shared: read-only). */
-const NONE = Object.freeze({ count: 0, tokens: 0 });
+const NONE = Object.freeze({ count: 0, tokens: 0, ids: Object.freeze([]) as readonly number[] });
 const NO_VIEW = { cleared: NONE, truncated: NONE };
 
 /**
@@ -286,7 +306,7 @@ type Base = ContextBase;
 /** A context in one literal (see `usage` in build). */
 function windowOf(b: Base, format: ContextWindow["format"], messages: ContextWindow["messages"], system: string): ContextWindow {
   return {
-    memory: b.memory, input: b.input, usage: b.usage, conversation: b.conversation, recalled: b.recalled, recallDegraded: b.recallDegraded,
+    memory: b.memory, input: b.input, usage: b.usage, pressure: b.pressure, conversation: b.conversation, recalled: b.recalled, recallDegraded: b.recallDegraded,
     evicted: b.evicted, cleared: b.cleared, truncated: b.truncated, compressed: b.compressed, summary: b.summary, model: b.model, budget: b.budget,
     format, messages, system,
   };

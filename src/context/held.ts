@@ -47,6 +47,7 @@ class HeldContext {
     o.memory = b.memory;
     o.input = b.input;
     o.usage = b.usage;
+    o.pressure = b.pressure;
     Object.defineProperty(this, "conversation", HeldContext.conversation);
     o.recalled = b.recalled;
     o.recallDegraded = b.recallDegraded;

@@ -7,8 +7,9 @@ import type { Message } from "../message.js";
 import type { AnthropicMessage, OpenAIMessage, ResponsesItem } from "./format.js";
 import type { SummaryPresentation } from "../summary/present.js";
 import type { CallSummaryGroup } from "../summary/settings.js";
+import type { SummaryOptions } from "../summary/policy.js";
 import type { ToolResultOptions, ToolResultPolicy } from "../models/tool-results.js";
-import type { ToolViewSource } from "./views.js";
+import type { ToolViewSource } from "./view-cache.js";
 
 /** The options of `buildContext({ stablePrefix })`. */
 export interface StablePrefixOptions {
@@ -169,6 +170,22 @@ export interface Usage {
   limit: number;
 }
 
+/** How full a context is, and when the chat next compacts: what a UI meter shows. */
+export interface ContextPressure {
+  /** The share of what the request may hold that it holds: `usage.total / usage.limit`, from 0 to 1. */
+  readonly used: number;
+  /**
+   * The request size (in tokens, as `usage.total` counts) at which a build next summarizes the
+   * oldest messages: the summary policy's trigger; null when no summary policy is in force.
+   */
+  readonly summarizeAt: number | null;
+  /**
+   * The request size at which older tool results start being cleared (`toolResults.clear`'s
+   * trigger); null when clearing is off, or already under way (it then clears in batches).
+   */
+  readonly clearAt: number | null;
+}
+
 /** What `chat.buildContext()` returns. */
 export interface ContextWindow<M = OpenAIMessage | AnthropicMessage | ResponsesItem> {
   /** The format of `messages`: narrow on it when the format was chosen at run time. */
@@ -187,6 +204,8 @@ export interface ContextWindow<M = OpenAIMessage | AnthropicMessage | ResponsesI
   /** The input sent, if any. */
   input: string | null;
   usage: Usage;
+  /** How full the request is, and when the chat next summarizes or clears. */
+  pressure: ContextPressure;
   /** The chat messages kept, oldest first. */
   conversation: Message[];
   /** Messages recalled from older exchanges, oldest first, sent in the memory message (empty: recall is off or found nothing). */
@@ -220,10 +239,12 @@ export interface ContextWindow<M = OpenAIMessage | AnthropicMessage | ResponsesI
   budget: Budget;
 }
 
-/** How many messages a context sends otherwise than the chat holds them, and the tokens that saved. */
+/** How many messages a context sends otherwise than the chat holds them, which, and the tokens that saved. */
 export interface ViewCount {
   readonly count: number;
   readonly tokens: number;
+  /** Their ids, in path order (the messages `chat.get(id)` gives whole). */
+  readonly ids: readonly number[];
 }
 
 /** What the builder needs of a chat. */
@@ -271,6 +292,8 @@ export interface ContextSource {
   toolResults?: ToolResultPolicy;
   /** Optional: what views of tool results read of the chat; without it, every message is sent as held. */
   toolViews?: ToolViewSource;
+  /** Optional: the chat's and its Loom's summary policies, for `pressure.summarizeAt` (a call's `summaries` goes over them). */
+  summaryLevels?: { chat: SummaryOptions | undefined; loom: SummaryOptions | undefined };
 }
 
 /** The options buildContext knows; any other key is refused, naming the closest. */

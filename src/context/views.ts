@@ -8,44 +8,11 @@ import { CRITICAL, FLAG_SUMMARY, FLAG_TOOL_CALLS, ROLE_TOOL, ROLE_USER } from ".
 import type { Message } from "../message.js";
 import { countText, messageTokens } from "../tokens/chat.js";
 import { imageRuleFor } from "../tokens/parts.js";
-import { ClearingCache, clearedThrough } from "./clearing.js";
+import { clearedThrough } from "./clearing.js";
+import type { ToolViewSource } from "./view-cache.js";
 import { cutToolResult } from "./tool-result.js";
 import { MIN_TOOL_RESULT_TOKENS, clearTrigger, truncateCap, type ToolResultPolicy } from "../models/tool-results.js";
 import type { ContextSource } from "./types.js";
-
-/** What a chat keeps between builds for its views: the clearing states and the messages views made. */
-export class ToolViewCache {
-  readonly clearing = new ClearingCache();
-  #made = new Map<string, { message: Message; tokens: number }>();
-
-  /** The view message under `key`, made once by `make`. */
-  made(key: string, make: () => { message: Message; tokens: number } | null): { message: Message; tokens: number } | null {
-    const hit = this.#made.get(key);
-    if (hit) return hit;
-    const out = make();
-    if (out === null) return null;
-    if (this.#made.size >= MADE_KEPT) this.#made.clear(); // a chat's views change slowly: keep the map small
-    this.#made.set(key, out);
-    return out;
-  }
-}
-
-const MADE_KEPT = 1024;
-
-/** What a view reads of a chat besides the engine and its messages. */
-export interface ToolViewSource {
-  /** The most tokens a tool result of the chat costs (0: it holds none). */
-  readonly largestResult: number;
-  /** Whether any message of the chat made tool calls. */
-  readonly toolCalls: boolean;
-  /** The name of the tool whose call tool result `id` answers. */
-  toolName(id: number): string;
-  /** Whether two messages of the chat made calls of the same id. */
-  readonly reusedCalls: boolean;
-  /** The first message of the chat that made a call of this id. */
-  firstCallOwner(callId: string): number;
-  readonly cache: ToolViewCache;
-}
 
 /** How a message is sent in a view ("renamed": its calls' ids made unique in the request, see renameCalls). */
 export type ViewKind = "cleared" | "truncated" | "inputs" | "renamed";
@@ -62,22 +29,24 @@ export interface ContextView {
 
 /** What a context reports of its view: results cleared and cut among the messages it sends, and the tokens that saved. */
 export interface ViewReport {
-  cleared: { count: number; tokens: number };
-  truncated: { count: number; tokens: number };
+  cleared: { count: number; tokens: number; ids: number[] };
+  truncated: { count: number; tokens: number; ids: number[] };
 }
 
 /**
  * The view of a build whose conversation has `room` tokens, with the request holding `fixed`
- * tokens besides and `limit` at most; null when every message goes as the chat holds it.
+ * tokens besides and `limit` at most (null when every message goes as the chat holds it), and
+ * whether clearing is under way (the request, with nothing cleared, passes its trigger).
  */
-export function toolView(source: ContextSource, policy: ToolResultPolicy, room: number, fixed: number, limit: number): ContextView | null {
+export function toolView(source: ContextSource, policy: ToolResultPolicy, room: number, fixed: number, limit: number): { view: ContextView | null; clearing: boolean } {
+  const none = { view: null, clearing: false };
   const tv = source.toolViews;
-  if (!tv || source.head < 0 || !tv.toolCalls) return null;
+  if (!tv || source.head < 0 || !tv.toolCalls) return none;
   const cap = policy.truncate ? truncateCap(policy.truncate, limit) : Infinity;
   const clear = policy.clear;
   // The head's own unit, which the model is about to read, is cut to fit beside the user's turn.
   const newest = policy.truncate ? newestUnitCaps(source, cap, room) : null;
-  if (!clear && tv.largestResult <= cap && !newest && !tv.reusedCalls) return null;
+  if (!clear && tv.largestResult <= cap && !newest && !tv.reusedCalls) return none;
   const { engine: e, tree: t, head } = source;
   const boundary = clear ? clearedThrough({ engine: e, tree: t, toolName: (id) => tv.toolName(id) }, head, clear, tv.cache.clearing) : -1;
   const excluded = clear && clear.exclude.length > 0 ? new Set(clear.exclude) : null;
@@ -137,9 +106,9 @@ export function toolView(source: ContextSource, policy: ToolResultPolicy, room: 
   }
   if (cleared && clear!.inputs) clearInputs(source, cleared, count, put, messages);
   if (calls.length > 0) renameCalls(source, tv, calls, messages, kinds, costs);
-  if (costs.size === 0) return null;
+  if (costs.size === 0) return { view: null, clearing: active };
   const ids = Int32Array.from(costs.keys());
-  return { ids, tokens: Int32Array.from(ids, (id) => costs.get(id)!), messages, kinds };
+  return { view: { ids, tokens: Int32Array.from(ids, (id) => costs.get(id)!), messages, kinds }, clearing: active };
 }
 
 /**
@@ -276,17 +245,18 @@ function clearInputs(
  * (Engine.swapTokens): `view.tokens` then holds the chat's own counts.
  */
 export function viewReport(view: ContextView | null, sent: ArrayLike<number>): ViewReport {
-  const report: ViewReport = { cleared: { count: 0, tokens: 0 }, truncated: { count: 0, tokens: 0 } };
+  const report: ViewReport = { cleared: { count: 0, tokens: 0, ids: [] }, truncated: { count: 0, tokens: 0, ids: [] } };
   if (!view) return report;
-  const inContext = new Set<number>();
-  for (let k = 0; k < sent.length; k++) inContext.add(sent[k]!);
-  for (let k = 0; k < view.ids.length; k++) {
-    const id = view.ids[k]!;
-    const kind = view.kinds.get(id)!;
-    if (kind === "inputs" || kind === "renamed" || !inContext.has(id)) continue;
-    const r = kind === "cleared" ? report.cleared : report.truncated;
+  const saved = new Map<number, number>();
+  for (let k = 0; k < view.ids.length; k++) saved.set(view.ids[k]!, view.tokens[k]! - view.messages.get(view.ids[k]!)!.tokens);
+  for (let k = 0; k < sent.length; k++) {
+    const id = sent[k]!;
+    const kind = view.kinds.get(id);
+    if (kind !== "cleared" && kind !== "truncated") continue;
+    const r = report[kind];
     r.count++;
-    r.tokens += view.tokens[k]! - view.messages.get(id)!.tokens;
+    r.tokens += saved.get(id)!;
+    r.ids.push(id);
   }
   return report;
 }

@@ -5,6 +5,8 @@ import type { SummaryCounts } from "./ledger.js";
 import type { SummaryOptions } from "./policy.js";
 import type { SummaryPresentation } from "./present.js";
 import { checkCallSummaries, policyFor, type ChatSummarySettings, type LoomSummaries } from "./settings.js";
+import { DEFAULT_SUMMARY_POLICY } from "./policy.js";
+import { DEFAULT_SUMMARY_PROMPT } from "./prompt.js";
 
 /**
  * What ChatSummaries needs of its chat: its queue, its build, its tree and head, and a way to
@@ -20,6 +22,23 @@ export interface SummarizingChat<C extends BuiltUsage> {
   head(): number;
   /** Stores and links the summary `make` returns (null: none). */
   add(make: (nodes: SummarizedTree, id: number) => Message | null): Promise<Message | null>;
+  /** Told before a summary is written and once it is stored (what throws fails the call). */
+  heard?(notice: SummaryNotice): void;
+}
+
+/** Why a summary is made: its policy's trigger in a build, or `chat.compact()`. */
+export type SummaryReason = "policy" | "compact";
+
+/** What a chat is told of a summary: about to be written (`summary` undefined), then stored (`summary`: it, or null when it no longer applied). */
+export interface SummaryNotice {
+  reason: SummaryReason;
+  first: number;
+  last: number;
+  /** Tokens of the run as sent today. */
+  tokens: number;
+  summary?: Message | null;
+  source?: "llm" | "extractive";
+  fallback?: string;
 }
 
 /** Summary counts of a chat for `chat.stats()`, with the summarizer's answers not used. */
@@ -40,6 +59,8 @@ export class ChatSummaries {
   readonly #counter: TokenCounter;
   /** A summary is being written for this chat (outside its queue). */
   #summarizing = false;
+  /** That summary's writing, until it is stored. */
+  #writing: Promise<unknown> | null = null;
   /** Summarizer answers replaced by the extractive summary. */
   fallbacks = 0;
 
@@ -86,21 +107,55 @@ export class ChatSummaries {
         const built = chat.build();
         return built instanceof Promise ? built.then(planned) : planned(built);
       })
-      .then((first) => (first.job ? this.#summarize(first.job, chat) : first.context));
+      .then(async (first) => {
+        if (!first.job) return first.context;
+        await this.#summarize(first.job, chat, "policy", this.#loom);
+        return chat.run(() => chat.build());
+      });
   }
 
-  /** Writes the planned summary outside the queue, then stores it and builds again in it. */
-  async #summarize<C extends BuiltUsage>(job: SummaryJob, chat: SummarizingChat<C>): Promise<C> {
-    try {
-      const text = await writeSummaryText(job, this.#counter, this.#loom);
-      if (text.fallback) this.fallbacks++;
-      return await chat.run(async () => {
-        const presentation = this.presentation;
-        await chat.add((nodes, id) => summaryMessage(nodes, chat.head(), job, text.text, id, this.#counter, presentation));
-        return chat.build();
-      });
-    } finally {
-      this.#summarizing = false;
-    }
+  /**
+   * `chat.compact()`: a summary now, by the policy in force (the chat's, else the Loom's, else
+   * the default) as if its trigger had fired: the run its selection takes (the oldest share of
+   * the conversation, or all but the newest messages), never the newest user turn. With
+   * `instructions`, told to the summarizer beside its prompt. The summary stored, or null when
+   * there is nothing to summarize (or it no longer applied). After a summary being written.
+   */
+  async compact<C extends BuiltUsage>(instructions: string | undefined, chat: SummarizingChat<C>): Promise<Message | null> {
+    while (this.#writing) await this.#writing.catch(() => undefined);
+    const job = await chat.run(async () => {
+      if (this.#summarizing) return null;
+      const policy = policyFor(undefined, this.#chat.summarize, this.#loom) ?? DEFAULT_SUMMARY_POLICY;
+      const context = await chat.build();
+      const now = planSummary(chat.nodes(), chat.head(), { ...policy, trigger: { tokens: 1 } }, conversationBudget(context));
+      if (now) this.#summarizing = true;
+      return now;
+    });
+    if (!job) return null;
+    const prompt = instructions === undefined ? this.#loom.summaryPrompt : `${this.#loom.summaryPrompt ?? DEFAULT_SUMMARY_PROMPT}\n\n${instructions}`;
+    return this.#summarize(job, chat, "compact", prompt === undefined ? this.#loom : { ...this.#loom, summaryPrompt: prompt });
+  }
+
+  /** Writes a planned summary outside the queue, then stores it in the queue; returns it (null: it no longer applied). */
+  #summarize<C extends BuiltUsage>(job: SummaryJob, chat: SummarizingChat<C>, reason: SummaryReason, settings: LoomSummaries): Promise<Message | null> {
+    const writing = (async () => {
+      try {
+        const run = { reason, first: job.first, last: job.last, tokens: job.replaced };
+        chat.heard?.(run);
+        const text = await writeSummaryText(job, this.#counter, settings);
+        if (text.fallback) this.fallbacks++;
+        return await chat.run(async () => {
+          const presentation = this.presentation;
+          const summary = await chat.add((nodes, id) => summaryMessage(nodes, chat.head(), job, text.text, id, this.#counter, presentation));
+          chat.heard?.({ ...run, summary, source: text.source, ...(text.fallback ? { fallback: text.fallback } : {}) });
+          return summary;
+        });
+      } finally {
+        this.#summarizing = false;
+        this.#writing = null;
+      }
+    })();
+    this.#writing = writing;
+    return writing;
   }
 }

@@ -56,6 +56,7 @@ forEachEngine((engine) => {
         for (const m of results.slice(0, -keepNewest)) expect(isCleared(m)).toBe(true);
       }
       expect(ctx.cleared.count).toBe(cleared.size);
+      expect(ctx.cleared.ids).toEqual([...cleared]);
       expect(ctx.cleared.tokens).toBe([...cleared].reduce((s, id) => s + chat.get(id).tokens - ctx.conversation.find((m) => m.id === id)!.tokens, 0));
       clearedBefore = cleared;
       previous = ctx;
@@ -65,7 +66,7 @@ forEachEngine((engine) => {
     for (const m of chat.path()) expect(isCleared(m)).toBe(false);
     const plain = await chat.buildContext({ toolResults: { clear: false } });
     expect(resultsOf(plain).some(isCleared)).toBe(false);
-    expect(plain.cleared).toEqual({ count: 0, tokens: 0 });
+    expect(plain.cleared).toEqual({ count: 0, tokens: 0, ids: [] });
     await loom.close();
   });
 

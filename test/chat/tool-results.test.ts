@@ -41,8 +41,8 @@ forEachEngine((engine) => {
     expect(sent.tokens).toBeLessThanOrEqual(cap);
     expect(sent.tokens).toBeGreaterThan(cap - 40);
     expect(ctx.conversation.map((x) => x.id)).toEqual(chat.path().map((x) => x.id));
-    expect(ctx.truncated).toEqual({ count: 1, tokens: m.tokens - sent.tokens });
-    expect(ctx.cleared).toEqual({ count: 0, tokens: 0 });
+    expect(ctx.truncated).toEqual({ count: 1, tokens: m.tokens - sent.tokens, ids: [m.id] });
+    expect(ctx.cleared).toEqual({ count: 0, tokens: 0, ids: [] });
     // Older, it is sent the same (the start of the request stays the same for prompt caches).
     await chat.append({ role: "assistant", content: "The log is long; the ends look fine." });
     await chat.append({ role: "user", content: "Thanks." });
@@ -90,6 +90,22 @@ forEachEngine((engine) => {
     const ctx2 = await reopened.buildContext();
     expect(ctx2.messages).toEqual(ctx.messages);
     await again.close();
+  });
+
+  it("a redacted result is sent redacted at once: the views made of its old text are dropped", async () => {
+    const { loom, chat } = await chatWith(engine, { toolResults: { clear: { keepNewest: 0, atLeast: 0 } } }, "gpt-4o");
+    const secret = `SECRET-TOKEN ${bigLog}`;
+    const m = await chat.append({ role: "tool", toolCallId: "c1", content: secret });
+    await chat.append({ role: "assistant", content: "", toolCalls: [call] });
+    const cut = await chat.buildContext({ toolResults: { clear: false } });
+    expect(JSON.stringify(cut.messages)).toContain("SECRET-TOKEN");
+    await chat.redact(m.id);
+    for (const toolResults of [{ clear: false }, {}]) {
+      const ctx = await chat.buildContext({ toolResults });
+      expect(JSON.stringify(ctx.messages)).not.toContain("SECRET-TOKEN");
+      expect(ctx.usage.total).toBe(recount(ctx.messages, "gpt-4o"));
+    }
+    await loom.close();
   });
 
   it("keep: head and keep: tail", async () => {

@@ -43,6 +43,7 @@ export class Chat extends ChatView {
   #retiring: Promise<void> | null = null;
   /** Its context builds (with their summaries and the last one's usage). */
   readonly #contexts: ChatContexts;
+  readonly #clears: boolean;
 
   /**
    * @internal Chats come from `loom.user(id).create()`, `.open()` or `.import()`. `open` (the
@@ -63,6 +64,7 @@ export class Chat extends ChatView {
     this.#counter = counter;
     const toolResults = chatToolResults(record, ctx.toolResults ?? DEFAULT_TOOL_RESULTS);
     this.#contexts = new ChatContexts(ctx, this.sync, profile, counter, options, toolResults);
+    this.#clears = toolResults.clear !== null;
   }
 
   /**
@@ -214,7 +216,6 @@ export class Chat extends ChatView {
     return this.#run(() => this.sync.refresh());
   }
 
-
   /**
    * The context of the next request: system prompt and memory truncated to their slices,
    * the conversation selected within the rest of the budget (priority, then recency; the
@@ -246,6 +247,12 @@ export class Chat extends ChatView {
   preflight(inputs: readonly MessageInput[], build: BuildOptions | undefined): void {
     this.live();
     this.#contexts.preflight(inputs, build, this.#appendLimit);
+  }
+
+  /** @internal What the agent loops read: the chat's counter, what a request may hold, whether its settings (or its Loom's) clear tool results. */
+  agentSettings(): { counter: TokenCounter; limit: number; clears: boolean } {
+    this.live();
+    return { counter: this.#counter, limit: this.#appendLimit, clears: this.#clears };
   }
 
   /** Usage stats: the chat's size, the last context's usage and what compression saved. O(1). */
@@ -280,7 +287,6 @@ export class Chat extends ChatView {
   unload(): Promise<void> {
     return this.#queue.enqueue(() => this.sync.sleep());
   }
-
 
   /**
    * Runs changes one at a time, in call order. Whether the chat and its Loom are still

@@ -8,6 +8,7 @@ import { headEnd, measureOf } from "../context/truncate.js";
 import { CtxloomError, checkInteger, checkOptions, describe } from "../errors.js";
 import { MAX_TOKENS } from "../message.js";
 import type { TokenCounter } from "../tokens/types.js";
+import { TOOL_ERROR_PREFIX } from "./anthropic.js";
 
 /** The name the read tool has in every SDK's shape. */
 export const READ_TOOL_NAME = "readToolResult";
@@ -97,7 +98,8 @@ export async function readToolResult(chat: Chat, request: ToolResultRequest, opt
   const message = chat.get(r.id);
   if (message.role !== "tool" || message.kind !== "message") {
     const role = message.kind === "summary" ? "summary" : `${message.role} message`;
-    throw new CtxloomError("WRONG_ROLE", `Message ${r.id} is a ${role}, not a tool result; give the id a cleared or cut tool result's marker names.`);
+    const a = role.startsWith("assistant") ? "an" : "a";
+    throw new CtxloomError("WRONG_ROLE", `Message ${r.id} is ${a} ${role}, not a tool result; give the id a cleared or cut tool result's marker names.`);
   }
   if (!onBranch(chat, r.id)) {
     throw new CtxloomError("UNKNOWN_MESSAGE", `Message ${r.id} is not on this conversation's branch; give the id a cleared or cut tool result's marker names in this conversation.`);
@@ -174,3 +176,23 @@ export async function answerReadTool(chat: Chat, input: unknown, options: ReadTo
     throw error;
   }
 }
+
+/** A read tool in one SDK's shape: its definition to send, and `run` for its calls. */
+export interface ReadTool<D> {
+  readonly name: typeof READ_TOOL_NAME;
+  readonly definition: D;
+  /**
+   * Answers a call: its arguments (JSON text, or the parsed input) to the tool result's content:
+   * a page, or for a call the chat refuses a text starting "Error: " that says what to do.
+   */
+  run(input: unknown): Promise<string>;
+}
+
+/** Answers the read tool's calls for a tool of this chat's (`run`): refusals as "Error: " texts. */
+export function readRunner(chat: Chat, options: ReadToolOptions): (input: unknown) => Promise<string> {
+  return async (input) => {
+    const answer = await answerReadTool(chat, input, options);
+    return "text" in answer ? answer.text : TOOL_ERROR_PREFIX + answer.error.message;
+  };
+}
+

@@ -13,6 +13,9 @@ import type { Chat } from "../../src/index.js";
 import { chatLoop, aiSdkReadTool, type ToolResultRequest } from "../../src/ai-sdk.js";
 import { openaiLoop, openaiReadTool } from "../../src/openai.js";
 import { anthropicLoop, anthropicReadTool } from "../../src/anthropic.js";
+import { ctxloomMiddleware, langchainReadTool } from "../../src/langchain.js";
+import type { AgentMiddleware } from "langchain";
+import type { StructuredToolInterface } from "@langchain/core/tools";
 
 /** Never called: what tsc checks is the types of these calls. */
 async function typeChecks(
@@ -44,6 +47,9 @@ async function typeChecks(
   expectTypeOf(openaiReadTool(chat, { format: "responses" }).definition).toExtend<FunctionTool>();
   expectTypeOf(anthropicReadTool(chat).definition).toExtend<AnthropicTool>();
   expectTypeOf(aiSdkReadTool(chat)).toEqualTypeOf<Tool<ToolResultRequest, string>>();
+
+  expectTypeOf(ctxloomMiddleware(chat)).toExtend<AgentMiddleware>();
+  expectTypeOf(langchainReadTool(chat)).toExtend<StructuredToolInterface>();
 
   const loop = chatLoop(chat, { tools });
   expectTypeOf(loop.tools).toExtend<ToolSet>();

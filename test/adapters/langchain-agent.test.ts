@@ -93,6 +93,25 @@ describe("createAgent with ctxloomMiddleware", () => {
   });
 });
 
+describe("the agent's tools", () => {
+  it("are counted: on a small window they leave room for fewer messages", async () => {
+    const sent = async (tools: (typeof readFile)[]) => {
+      const chat = await (await Loom.open()).user("u").create({ model: { name: "tiny-agent", contextWindow: 1500, sizeClass: "tiny", tokensPerChar: 0.25 } });
+      for (let i = 0; i < 30; i++) {
+        await chat.append({ role: "user", content: `question ${i} ${"words ".repeat(8)}` });
+        await chat.append({ role: "assistant", content: `answer ${i} ${"words ".repeat(8)}` });
+      }
+      const seen: BaseMessage[][] = [];
+      const agent = createAgent({ model: new FakeToolCallingModel({ toolCalls: [[]] }), tools, middleware: [ctxloomMiddleware(chat, { readTool: false }), recorder(seen)] });
+      await agent.invoke({ messages: [{ role: "user", content: "last question" }] });
+      expect(seen[0]!.at(-1)!.text).toBe("last question");
+      return seen[0]!.length;
+    };
+    const long = tool(async () => "", { name: "search", description: "Searches the catalog. ".repeat(40), schema });
+    expect(await sent([readFile, long])).toBeLessThan(await sent([]));
+  });
+});
+
 describe("the read tool and bad input", () => {
   it("langchainReadTool answers from the chat; bad options are refused with no change", async () => {
     const { loom, chats, chat } = await agentChat();

@@ -11,7 +11,7 @@ export {
 export type { FromOptions, ReasoningMode } from "./adapters/common.js";
 export {
   openaiLoop, openaiReadTool,
-  type OpenAILoop, type OpenAILoopOptions, type OpenAIReadToolDefinition, type ResponsesReadToolDefinition, type OpenAIToolCallLike, type ResponseFunctionCallLike,
+  type OpenAILoop, type OpenAILoopOptions, type OpenAIReadToolDefinition, type ResponsesReadToolDefinition, type OpenAIToolCallLike, type ResponseFunctionCallLike, type ResponseLike,
 } from "./adapters/openai-loop.js";
 export type { ToolLoopOptions, ToolExecute, ToolResultContent } from "./adapters/tool-loop.js";
 export { readToolResult, type ReadTool, type ReadToolOptions, type ToolResultRequest, type ToolResultPage } from "./adapters/read-tool.js";

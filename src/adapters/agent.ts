@@ -15,7 +15,8 @@ export type ReadToolOption = boolean | ReadToolOptions;
 export function agentToolResults(chat: Chat, given: unknown): ToolResultOptions | undefined {
   const sets = given !== null && typeof given === "object" && !Array.isArray(given) && (given as ToolResultOptions).clear !== undefined;
   if (sets || chat.agentSettings().clears) return given as ToolResultOptions | undefined;
-  if (given !== undefined && (given === null || typeof given !== "object" || Array.isArray(given))) return given as never; // the build refuses it
+  const object = given !== null && typeof given === "object" && !Array.isArray(given);
+  if (given !== undefined && !object) return given as never; // the build refuses it
   return { ...(given as ToolResultOptions | undefined), clear: true };
 }
 
@@ -32,7 +33,8 @@ export function readToolOf(value: unknown, what: string): ReadToolOptions | null
 /** Throws INVALID_ARGUMENT unless `chat` is a chat. */
 export function checkChat(chat: unknown, what: string): asserts chat is Chat {
   const c = chat as Partial<Chat> | null;
-  if (c === null || typeof c !== "object" || typeof c.append !== "function" || typeof c.buildContext !== "function" || typeof c.agentSettings !== "function") {
+  const isChat = c !== null && typeof c === "object" && [c.append, c.buildContext, c.agentSettings].every((f) => typeof f === "function");
+  if (!isChat) {
     throw new CtxloomError("INVALID_ARGUMENT", `${what} takes a chat (from chats.create() or chats.open()); got ${describe(chat)}.`);
   }
 }

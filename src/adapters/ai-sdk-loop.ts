@@ -62,6 +62,7 @@ export interface ChatLoop<TOOLS extends ToolSet = ToolSet> {
  * @throws INVALID_ARGUMENT (bad options; a result whose messages do not continue the loop)
  */
 export function chatLoop<TOOLS extends ToolSet = {}>(chat: Chat, options: ChatLoopOptions<TOOLS> & { readTool: false }): ChatLoop<TOOLS>;
+/** `chatLoop` offering the read tool (the default): `loop.tools` has `readToolResult` beside the loop's tools. */
 export function chatLoop<TOOLS extends ToolSet = {}>(chat: Chat, options?: ChatLoopOptions<TOOLS>): ChatLoop<TOOLS & ReadToolSet>;
 export function chatLoop(chat: Chat, options?: ChatLoopOptions): ChatLoop {
   checkChat(chat, "chatLoop");

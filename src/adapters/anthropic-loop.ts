@@ -10,7 +10,7 @@ import { toolLoop, type LoopFormat, type ToolExecute, type ToolLoopOptions } fro
 
 /** The read tool as an Anthropic tool. */
 export interface AnthropicReadToolDefinition {
-  name: typeof READ_TOOL_NAME;
+  name: "readToolResult";
   description: string;
   input_schema: { type: "object"; [key: string]: unknown };
 }
@@ -39,6 +39,7 @@ export function anthropicReadTool(chat: Chat, options?: ReadToolOptions): ReadTo
 
 /** Options of `anthropicLoop`: the agent loop's, and `cacheControl` (a prompt-caching breakpoint on the request's last block). */
 export interface AnthropicLoopOptions<T> extends ToolLoopOptions<T> {
+  /** Mark the request's last block as a prompt-caching breakpoint (as buildContext's `cacheControl`). */
   cacheControl?: boolean;
 }
 

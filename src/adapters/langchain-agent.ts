@@ -23,6 +23,7 @@ export interface MiddlewareOptions extends Omit<BuildOptions, "format" | "input"
 
 /** The middleware `ctxloomMiddleware` makes, for `createAgent({ middleware: [...] })`. */
 export interface CtxloomMiddleware {
+  /** "ctxloom": an agent takes one middleware of a name. */
   readonly name: string;
   /** The read tool, registered with the agent (none with `readTool: false`). */
   readonly tools: StructuredToolInterface[];
@@ -34,7 +35,8 @@ export interface CtxloomMiddleware {
   afterAgent(state: unknown): Promise<undefined>;
 }
 
-const KEYS = [...BUILD_KEYS.filter((k) => k !== "format" && k !== "input" && k !== "cacheControl" && k !== "tools"), "recall", "reasoning", "readTool"];
+const LEFT_OUT = ["format", "input", "cacheControl", "tools"];
+const KEYS = [...BUILD_KEYS.filter((k) => !LEFT_OUT.includes(k)), "recall", "reasoning", "readTool"];
 const BRAND = Symbol.for("AgentMiddleware"); // langchain's MIDDLEWARE_BRAND
 
 /**
@@ -48,7 +50,8 @@ export function langchainReadTool(chat: Chat, options?: ReadToolOptions): Struct
   const what = "langchainReadTool(chat, options)";
   checkChat(chat, what);
   const run = readRunner(chat, checkReadToolOptions(options, what));
-  return tool(async (input: unknown) => run(input), { name: READ_TOOL_NAME, description: READ_TOOL_DESCRIPTION, schema: readToolSchema() }) as StructuredToolInterface;
+  const fields = { name: READ_TOOL_NAME, description: READ_TOOL_DESCRIPTION, schema: readToolSchema() };
+  return tool(async (input: unknown) => run(input), fields) as StructuredToolInterface;
 }
 
 /**
@@ -134,6 +137,9 @@ function stateMessages(state: unknown): BaseMessage[] {
   return Array.isArray(messages) ? (messages as BaseMessage[]) : [];
 }
 
+/** A tool as `convertToOpenAITool` gives it. */
+type OpenAIFunction = { name?: string; description?: string; parameters?: unknown };
+
 /** The agent's client tools as a ToolSet-like the build counts by the model's provider (converted once per tool). */
 function toolSet(tools: readonly unknown[], counted: WeakMap<object, ToolSetLike>): ToolSetLike | undefined {
   const out: Record<string, ToolSetLike[string]> = {};
@@ -141,10 +147,11 @@ function toolSet(tools: readonly unknown[], counted: WeakMap<object, ToolSetLike
     if (t === null || typeof t !== "object") continue;
     let one = counted.get(t);
     if (!one) {
-      const converted = convertToOpenAITool(t as StructuredToolInterface) as { type?: string; function?: { name?: string; description?: string; parameters?: unknown } };
+      const converted = convertToOpenAITool(t as StructuredToolInterface) as { type?: string; function?: OpenAIFunction };
       // A provider's server tool (web search...) has no published cost: not counted.
-      if (converted.type !== "function" || typeof converted.function?.name !== "string") continue;
-      one = { [converted.function.name]: { description: converted.function.description ?? "", inputSchema: { jsonSchema: converted.function.parameters ?? { type: "object", properties: {} } } } };
+      const f = converted.function;
+      if (converted.type !== "function" || f === undefined || typeof f.name !== "string") continue;
+      one = { [f.name]: { description: f.description ?? "", inputSchema: { jsonSchema: f.parameters ?? { type: "object", properties: {} } } } };
       counted.set(t, one);
     }
     Object.assign(out, one);

@@ -11,21 +11,18 @@ import { READ_TOOL_DESCRIPTION, READ_TOOL_NAME, checkReadToolOptions, readRunner
 import { fromResponseItems, type ResponseItemLike } from "./responses.js";
 import { toolLoop, type LoopFormat, type ToolExecute, type ToolLoopOptions } from "./tool-loop.js";
 
-/** JSON schema parameters as OpenAI's types take them. */
-type Parameters = { [key: string]: unknown };
-
 /** The read tool as a Chat Completions function tool. */
 export interface OpenAIReadToolDefinition {
   type: "function";
-  function: { name: typeof READ_TOOL_NAME; description: string; parameters: Parameters; strict: false };
+  function: { name: "readToolResult"; description: string; parameters: { [key: string]: unknown }; strict: false };
 }
 
 /** The read tool as a Responses function tool. */
 export interface ResponsesReadToolDefinition {
   type: "function";
-  name: typeof READ_TOOL_NAME;
+  name: "readToolResult";
   description: string;
-  parameters: Parameters;
+  parameters: { [key: string]: unknown };
   strict: false;
 }
 
@@ -59,8 +56,11 @@ const responsesDefinition = (): ResponsesReadToolDefinition => ({
  * @throws INVALID_ARGUMENT (not a chat; bad options)
  */
 export function openaiReadTool(chat: Chat, options: ReadToolOptions & { format: "responses" }): ReadTool<ResponsesReadToolDefinition>;
+/** The read tool as a Chat Completions function tool (the default). */
 export function openaiReadTool(chat: Chat, options?: ReadToolOptions & { format?: "openai" }): ReadTool<OpenAIReadToolDefinition>;
-export function openaiReadTool(chat: Chat, options?: ReadToolOptions & { format?: "openai" | "responses" }): ReadTool<OpenAIReadToolDefinition | ResponsesReadToolDefinition> {
+export function openaiReadTool(
+  chat: Chat, options?: ReadToolOptions & { format?: "openai" | "responses" },
+): ReadTool<OpenAIReadToolDefinition | ResponsesReadToolDefinition> {
   const what = "openaiReadTool(chat, options)";
   checkChat(chat, what);
   const { format, ...rest } = (options ?? {}) as ReadToolOptions & { format?: unknown };
@@ -96,8 +96,6 @@ export interface OpenAILoop<R, A, C> {
   step(answer: A, execute: ToolExecute<C>): Promise<number>;
 }
 
-type Tools<T, D> = { tools?: (T | D)[] };
-
 /**
  * An OpenAI tool loop kept in `chat`, with an agent's defaults: older tool results sent cleared
  * (`toolResults: { clear: true }`) unless the loop's `toolResults` or the chat's settings say
@@ -107,10 +105,11 @@ type Tools<T, D> = { tools?: (T | D)[] };
  */
 export function openaiLoop<T extends ResponsesToolLike = never>(
   chat: Chat, options: OpenAILoopOptions<T> & { format: "responses" },
-): OpenAILoop<{ input: ResponsesItem[] } & Tools<T, ResponsesReadToolDefinition>, { output: readonly ResponseItemLike[] } | readonly ResponseItemLike[], ResponseFunctionCallLike>;
+): OpenAILoop<{ input: ResponsesItem[]; tools?: (T | ResponsesReadToolDefinition)[] }, ResponseLike, ResponseFunctionCallLike>;
+/** `openaiLoop` for Chat Completions (the default): `context()` gives `{ messages, tools }`, `step` takes a `ChatCompletion` or its message. */
 export function openaiLoop<T extends ChatCompletionsToolLike = never>(
   chat: Chat, options?: OpenAILoopOptions<T> & { format?: "openai" },
-): OpenAILoop<{ messages: OpenAIMessage[] } & Tools<T, OpenAIReadToolDefinition>, OpenAICompletionLike | OpenAIMessageLike, OpenAIToolCallLike>;
+): OpenAILoop<{ messages: OpenAIMessage[]; tools?: (T | OpenAIReadToolDefinition)[] }, OpenAICompletionLike | OpenAIMessageLike, OpenAIToolCallLike>;
 export function openaiLoop(chat: Chat, options?: OpenAILoopOptions<unknown>): OpenAILoop<never, never, never> {
   const what = "openaiLoop(chat, options)";
   checkChat(chat, what);
@@ -128,6 +127,9 @@ export function openaiLoop(chat: Chat, options?: OpenAILoopOptions<unknown>): Op
   };
 }
 
+/** A Responses answer: a `Response` (its `output` is taken), or its output items. */
+export type ResponseLike = { output: readonly ResponseItemLike[] } | readonly ResponseItemLike[];
+
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
 function chatFormat(what: string, readTool: unknown): LoopFormat<OpenAICompletionLike | OpenAIMessageLike, OpenAIToolCallLike> {
@@ -135,19 +137,25 @@ function chatFormat(what: string, readTool: unknown): LoopFormat<OpenAICompletio
   return {
     what, format: "openai", readTool,
     toolShape: 'a Chat Completions function tool ({ type: "function", function: { name, description, parameters } }; for Responses tools pass format: "responses")',
-    toolName: (t) => (isObject(t) && t.type === "function" && isObject(t.function) && typeof t.function.name === "string" ? t.function.name : undefined),
+    toolName: (t) => {
+      const named = isObject(t) && t.type === "function" && isObject(t.function) && typeof t.function.name === "string";
+      return named ? (t.function as { name: string }).name : undefined;
+    },
     from: (answer, o) => fromOpenAIMessages(answer, o),
     calls: (answer) => new Map((message(answer).tool_calls ?? []).map((c) => [c.id, c as OpenAIToolCallLike])),
   };
 }
 
-function responsesFormat(what: string, readTool: unknown): LoopFormat<{ output: readonly ResponseItemLike[] } | readonly ResponseItemLike[], ResponseFunctionCallLike> {
-  const items = (a: { output: readonly ResponseItemLike[] } | readonly ResponseItemLike[]) => ("output" in a ? a.output : a);
+function responsesFormat(what: string, readTool: unknown): LoopFormat<ResponseLike, ResponseFunctionCallLike> {
+  const items = (a: ResponseLike): readonly ResponseItemLike[] => (isObject(a) && Array.isArray(a.output) ? a.output : (a as readonly ResponseItemLike[]));
   return {
     what, format: "responses", readTool,
     toolShape: 'a Responses function tool ({ type: "function", name, description, parameters })',
     toolName: (t) => (isObject(t) && t.type === "function" && typeof t.name === "string" && t.function === undefined ? t.name : undefined),
-    from: (answer, o) => fromResponseItems(isObject(answer) && Array.isArray(answer.output) ? (answer.output as ResponseItemLike[]) : (answer as readonly ResponseItemLike[]), o),
-    calls: (answer) => new Map(items(answer).filter((i) => i.type === "function_call").map((i) => [i.call_id as string, i as ResponseFunctionCallLike])),
+    from: (answer, o) => fromResponseItems(items(answer), o),
+    calls: (answer) => {
+      const calls = items(answer).filter((i) => i.type === "function_call") as ResponseFunctionCallLike[];
+      return new Map(calls.map((c) => [c.call_id, c]));
+    },
   };
 }

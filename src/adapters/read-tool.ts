@@ -25,15 +25,21 @@ export interface ReadToolOptions {
 
 /** What the model asks the read tool for: a tool result by its message id, and a page of it (default 1). */
 export interface ToolResultRequest {
+  /** The message id a cleared or cut tool result's marker names. */
   id: number;
+  /** The page, from 1 (default 1). */
   page?: number;
 }
 
 /** A page of a tool result: its text and where it sits (page `page` of `pages`; the pages joined give the whole content). */
 export interface ToolResultPage {
+  /** The tool result's message id. */
   id: number;
+  /** This page's number, from 1. */
   page: number;
+  /** How many pages the result has (1 for an empty one). */
   pages: number;
+  /** The page's text: the pages joined are the result's whole text. */
   text: string;
 }
 
@@ -179,7 +185,9 @@ export async function answerReadTool(chat: Chat, input: unknown, options: ReadTo
 
 /** A read tool in one SDK's shape: its definition to send, and `run` for its calls. */
 export interface ReadTool<D> {
-  readonly name: typeof READ_TOOL_NAME;
+  /** The tool's name, as the model calls it. */
+  readonly name: "readToolResult";
+  /** The tool's definition in the SDK's shape, to send with the request's tools. */
   readonly definition: D;
   /**
    * Answers a call: its arguments (JSON text, or the parsed input) to the tool result's content:

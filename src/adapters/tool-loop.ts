@@ -83,7 +83,9 @@ function checkLoopTools<A, C>(given: unknown, fmt: LoopFormat<A, C>, read: boole
   return read ? [...given, fmt.readTool] : [...given];
 }
 
-async function step<A, C>(chat: Chat, fmt: LoopFormat<A, C>, from: FromOptions, read: ReadToolOptions | null, answer: A, execute: ToolExecute<C>): Promise<number> {
+async function step<A, C>(
+  chat: Chat, fmt: LoopFormat<A, C>, from: FromOptions, read: ReadToolOptions | null, answer: A, execute: ToolExecute<C>,
+): Promise<number> {
   const inputs = fmt.from(answer, from); // checked before anything is appended
   const calls = inputs.flatMap((input) => input.toolCalls ?? []);
   const own = calls.length > 0 ? fmt.calls(answer) : new Map<string, C>();

@@ -4,7 +4,7 @@
 // results cleared, the read tool registered and answering from the chat, the tools counted),
 // and a failed run leaving a chat that takes the next turn.
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
-import { tool } from "@langchain/core/tools";
+import { tool, type StructuredToolInterface } from "@langchain/core/tools";
 import { createAgent, createMiddleware, FakeToolCallingModel } from "langchain";
 import { describe, expect, it } from "vitest";
 import { Loom } from "../../src/index.js";
@@ -95,7 +95,7 @@ describe("createAgent with ctxloomMiddleware", () => {
 
 describe("the agent's tools", () => {
   it("are counted: on a small window they leave room for fewer messages", async () => {
-    const sent = async (tools: (typeof readFile)[]) => {
+    const sent = async (tools: StructuredToolInterface[]) => {
       const chat = await (await Loom.open()).user("u").create({ model: { name: "tiny-agent", contextWindow: 1500, sizeClass: "tiny", tokensPerChar: 0.25 } });
       for (let i = 0; i < 30; i++) {
         await chat.append({ role: "user", content: `question ${i} ${"words ".repeat(8)}` });

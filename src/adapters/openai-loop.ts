@@ -3,7 +3,7 @@
 // by their shape, and what the loop gives back is typed to be sent as it is.
 import type { Chat } from "../chat/chat.js";
 import type { OpenAIMessage, ResponsesItem } from "../context/format.js";
-import { CtxloomError, describe } from "../errors.js";
+import { CtxloomError, checkOptions, describe } from "../errors.js";
 import type { ChatCompletionsToolLike, ResponsesToolLike } from "../tokens/tools.js";
 import { checkChat } from "./agent.js";
 import { fromOpenAIMessages, type OpenAICompletionLike, type OpenAIMessageLike } from "./openai.js";
@@ -63,7 +63,7 @@ export function openaiReadTool(
 ): ReadTool<OpenAIReadToolDefinition | ResponsesReadToolDefinition> {
   const what = "openaiReadTool(chat, options)";
   checkChat(chat, what);
-  const { format, ...rest } = (options ?? {}) as ReadToolOptions & { format?: unknown };
+  const { format, ...rest } = checkOptions<ReadToolOptions & { format?: unknown }>(options, what, ["maxTokens", "format"]);
   const o = checkReadToolOptions(rest, what);
   const responses = checkFormat(format, what);
   return { name: READ_TOOL_NAME, definition: responses ? responsesDefinition() : openaiDefinition(), run: readRunner(chat, o) };

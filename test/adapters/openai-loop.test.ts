@@ -135,7 +135,7 @@ describe("bad input", () => {
     ];
     for (const bad of bads) expectThrowCode(() => openaiLoop(chat, bad as never), "INVALID_ARGUMENT");
     expectThrowCode(() => openaiLoop({} as never), "INVALID_ARGUMENT");
-    expectThrowCode(() => openaiReadTool(chat, { format: "anthropic" } as never), "INVALID_ARGUMENT");
+    for (const bad of [{ format: "anthropic" }, { maxTokens: 4 }, { pages: 2 }, "responses"]) expectThrowCode(() => openaiReadTool(chat, bad as never), "INVALID_ARGUMENT");
     const loop = openaiLoop(chat, { tools: [readFile] });
     await expectRejectCode(() => loop.step(callOf("call_1", "readFile", {}), undefined as never), "INVALID_ARGUMENT");
     await expectRejectCode(() => loop.step({ choices: [] } as never, () => "x"), "INVALID_ARGUMENT");

@@ -10,4 +10,3 @@ export { aiSdkSummarizer, aiSdkEmbedder, type AiSdkSummarizerOptions, type AiSdk
 export type { FromOptions, ReasoningMode } from "./adapters/common.js";
 export { aiSdkReadTool, type ReadToolSet } from "./adapters/ai-sdk-read-tool.js";
 export { readToolResult, type ReadToolOptions, type ToolResultRequest, type ToolResultPage } from "./adapters/read-tool.js";
-export type { ReadToolOption } from "./adapters/agent.js";

@@ -8,4 +8,3 @@ export {
 } from "./adapters/anthropic-loop.js";
 export type { ToolLoopOptions, ToolExecute, ToolResultContent } from "./adapters/tool-loop.js";
 export { readToolResult, type ReadTool, type ReadToolOptions, type ToolResultRequest, type ToolResultPage } from "./adapters/read-tool.js";
-export type { ReadToolOption } from "./adapters/agent.js";

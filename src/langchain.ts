@@ -5,4 +5,3 @@ export { CtxloomChatMessageHistory, type ChatHistoryOptions, type HistoryContext
 export type { FromOptions, ReasoningMode } from "./adapters/common.js";
 export { ctxloomMiddleware, langchainReadTool, type CtxloomMiddleware, type MiddlewareOptions } from "./adapters/langchain-agent.js";
 export { readToolResult, type ReadToolOptions, type ToolResultRequest, type ToolResultPage } from "./adapters/read-tool.js";
-export type { ReadToolOption } from "./adapters/agent.js";

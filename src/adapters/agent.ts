@@ -5,9 +5,6 @@ import { CtxloomError, describe } from "../errors.js";
 import type { ToolResultOptions } from "../models/tool-results.js";
 import { checkReadToolOptions, type ReadToolOptions } from "./read-tool.js";
 
-/** The `readTool` option of the agent loops: the read tool offered (default true), with its options, or not (false). */
-export type ReadToolOption = boolean | ReadToolOptions;
-
 /**
  * The `toolResults` an agent loop builds with: the loop's own, with clearing turned on
  * (`clear: true`) where neither they nor the chat's settings (its own, its Loom's) set it.

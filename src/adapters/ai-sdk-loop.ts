@@ -9,8 +9,8 @@ import { toModelContext, type ModelContext } from "./ai-sdk.js";
 import { fromModelMessages } from "./ai-sdk-from.js";
 import { resolveToolSet } from "./ai-sdk-tools.js";
 import { aiSdkReadTool, type ReadToolSet } from "./ai-sdk-read-tool.js";
-import { agentToolResults, checkChat, closeCalls, readToolOf, type ReadToolOption } from "./agent.js";
-import { READ_TOOL_NAME } from "./read-tool.js";
+import { agentToolResults, checkChat, closeCalls, readToolOf } from "./agent.js";
+import { READ_TOOL_NAME, type ReadToolOptions } from "./read-tool.js";
 import type { FromOptions } from "./common.js";
 
 /** Options of `chatLoop`: the build's (its format excepted), the loop's tools, the read tool, how reasoning parts are taken. */
@@ -21,7 +21,7 @@ export interface ChatLoopOptions<TOOLS extends ToolSet = ToolSet> extends Omit<B
    */
   tools?: TOOLS;
   /** The read tool (`readToolResult`, in `loop.tools`): offered by default; false leaves it out; `{ maxTokens }` sizes its pages. */
-  readTool?: ReadToolOption;
+  readTool?: boolean | ReadToolOptions;
 }
 
 /** What chatLoop takes: every build option its type names, and `reasoning`, `readTool`. */

@@ -10,7 +10,7 @@ import type { Chat } from "../chat/chat.js";
 import { BUILD_KEYS, type BuildOptions } from "../context/types.js";
 import { checkOptions } from "../errors.js";
 import type { ToolSetLike } from "../tokens/tool-set.js";
-import { agentToolResults, checkChat, closeCalls, readToolOf, type ReadToolOption } from "./agent.js";
+import { agentToolResults, checkChat, closeCalls, readToolOf } from "./agent.js";
 import { fromOptions, type FromOptions } from "./common.js";
 import { fromLangChainMessages, toLangChainMessages } from "./langchain.js";
 import { READ_TOOL_DESCRIPTION, READ_TOOL_NAME, checkReadToolOptions, readRunner, readToolSchema, type ReadToolOptions } from "./read-tool.js";
@@ -18,7 +18,7 @@ import { READ_TOOL_DESCRIPTION, READ_TOOL_NAME, checkReadToolOptions, readRunner
 /** Options of `ctxloomMiddleware`: the build's (but its format, input and tools: the agent's are counted), the read tool, reasoning. */
 export interface MiddlewareOptions extends Omit<BuildOptions, "format" | "input" | "cacheControl" | "tools">, FromOptions {
   /** The read tool (`readToolResult`, registered with the agent): offered by default; false leaves it out; `{ maxTokens }` sizes its pages. */
-  readTool?: ReadToolOption;
+  readTool?: boolean | ReadToolOptions;
 }
 
 /** The middleware `ctxloomMiddleware` makes, for `createAgent({ middleware: [...] })`. */

@@ -7,7 +7,7 @@ import type { Chat } from "../chat/chat.js";
 import { BUILD_KEYS, type BuildOptions, type ContextFormat, type ContextWindow } from "../context/types.js";
 import { CtxloomError, checkOptions, describe } from "../errors.js";
 import type { MessageInput } from "../message.js";
-import { agentToolResults, checkChat, closeCalls, readToolOf, type ReadToolOption } from "./agent.js";
+import { agentToolResults, checkChat, closeCalls, readToolOf } from "./agent.js";
 import { fromOptions, type FromOptions } from "./common.js";
 import { READ_TOOL_NAME, readRunner, type ReadToolOptions } from "./read-tool.js";
 
@@ -16,7 +16,7 @@ export interface ToolLoopOptions<T> extends Omit<BuildOptions, "format" | "input
   /** The tool definitions the loop's requests offer, in the SDK's shape: counted in every request's budget with the read tool. */
   tools?: readonly T[];
   /** The read tool (`readToolResult`): offered by default; false leaves it out; `{ maxTokens }` sizes its pages. */
-  readTool?: ReadToolOption;
+  readTool?: boolean | ReadToolOptions;
 }
 
 /** What a tool result's content may be: a text, or text and image parts. */

@@ -86,7 +86,12 @@ function checkLoopTools<A, C>(given: unknown, fmt: LoopFormat<A, C>, read: boole
 async function step<A, C>(
   chat: Chat, fmt: LoopFormat<A, C>, from: FromOptions, read: ReadToolOptions | null, answer: A, execute: ToolExecute<C>,
 ): Promise<number> {
+  if (Array.isArray(answer) && fmt.format !== "responses") {
+    throw new CtxloomError("INVALID_ARGUMENT", `step(answer, execute) takes the model's answer, one message; got a list.`);
+  }
   const inputs = fmt.from(answer, from); // checked before anything is appended
+  const other = inputs.find((input) => input.role !== "assistant");
+  if (other) throw new CtxloomError("INVALID_ARGUMENT", `step(answer, execute) takes the model's answer; got a ${other.role} message. Append it with chat.append.`);
   const calls = inputs.flatMap((input) => input.toolCalls ?? []);
   const own = calls.length > 0 ? fmt.calls(answer) : new Map<string, C>();
   if (calls.some((c) => !(read && c.function.name === READ_TOOL_NAME)) && typeof execute !== "function") {

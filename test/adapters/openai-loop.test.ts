@@ -139,6 +139,8 @@ describe("bad input", () => {
     const loop = openaiLoop(chat, { tools: [readFile] });
     await expectRejectCode(() => loop.step(callOf("call_1", "readFile", {}), undefined as never), "INVALID_ARGUMENT");
     await expectRejectCode(() => loop.step({ choices: [] } as never, () => "x"), "INVALID_ARGUMENT");
+    await expectRejectCode(() => loop.step({ role: "user", content: "hi" }, () => "x"), "INVALID_ARGUMENT");
+    await expectRejectCode(() => loop.step([{ role: "assistant", content: "a" }] as never, () => "x"), "INVALID_ARGUMENT");
     expect(await snapshot(chat, chats)).toEqual(before);
     // With readTool: false, a tool may take the name, and none is added.
     const own = { ...readFile, function: { ...readFile.function, name: "readToolResult" } };

@@ -8,3 +8,5 @@ export { switchBranch } from "./adapters/ai-sdk-branch.js";
 export { resolveToolSet } from "./adapters/ai-sdk-tools.js";
 export { aiSdkSummarizer, aiSdkEmbedder, type AiSdkSummarizerOptions, type AiSdkEmbedderOptions } from "./adapters/ai-sdk-hooks.js";
 export type { FromOptions, ReasoningMode } from "./adapters/common.js";
+export { aiSdkReadTool, type ReadToolSet } from "./adapters/ai-sdk-read-tool.js";
+export { readToolResult, type ReadToolOptions, type ToolResultRequest, type ToolResultPage } from "./adapters/read-tool.js";

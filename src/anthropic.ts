@@ -3,3 +3,8 @@
 // output side is `buildContext({ format: "anthropic" })`.
 export { fromAnthropicMessages, TOOL_ERROR_PREFIX, type AnthropicMessageLike, type AnthropicBlockLike } from "./adapters/anthropic.js";
 export type { FromOptions, ReasoningMode } from "./adapters/common.js";
+export {
+  anthropicLoop, anthropicReadTool, type AnthropicLoop, type AnthropicLoopOptions, type AnthropicReadToolDefinition, type AnthropicToolUseLike,
+} from "./adapters/anthropic-loop.js";
+export type { ToolLoopOptions, ToolExecute, ToolResultContent } from "./adapters/tool-loop.js";
+export { readToolResult, type ReadTool, type ReadToolOptions, type ToolResultRequest, type ToolResultPage } from "./adapters/read-tool.js";

@@ -9,3 +9,9 @@ export {
   type OpenAISummarizerOptions, type OpenAIEmbedderOptions, type OpenAIChatClientLike, type OpenAIEmbeddingsClientLike,
 } from "./adapters/openai-hooks.js";
 export type { FromOptions, ReasoningMode } from "./adapters/common.js";
+export {
+  openaiLoop, openaiReadTool,
+  type OpenAILoop, type OpenAILoopOptions, type OpenAIReadToolDefinition, type ResponsesReadToolDefinition, type OpenAIToolCallLike, type ResponseFunctionCallLike, type ResponseLike,
+} from "./adapters/openai-loop.js";
+export type { ToolLoopOptions, ToolExecute, ToolResultContent } from "./adapters/tool-loop.js";
+export { readToolResult, type ReadTool, type ReadToolOptions, type ToolResultRequest, type ToolResultPage } from "./adapters/read-tool.js";

@@ -11,6 +11,9 @@ import { expect, test } from "vitest";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const readme = readFileSync(join(root, "README.md"), "utf8");
+// docs/sdks.md's agent loops are checked the same way (its other blocks are fragments).
+const sdks = readFileSync(join(root, "docs/sdks.md"), "utf8");
+const docs = sdks.slice(sdks.indexOf("## Agents"), sdks.indexOf("\n## ", sdks.indexOf("## Agents") + 3));
 const require = createRequire(join(root, "package.json"));
 
 const ENTRIES: Record<string, string> = { ctxloom: "index", "ctxloom/tokens": "tokens-entry", "ctxloom/store": "store-entry" };
@@ -32,9 +35,11 @@ function installed(specifier: string): boolean {
   }
 }
 
-test("the README's complete ts examples compile under tsc --strict", () => {
-  const blocks = [...readme.matchAll(/```ts\n([\s\S]*?)```\n/g)].map((m) => m[1]!).filter((b) => b.trimStart().startsWith("import "));
-  expect(blocks.length).toBeGreaterThanOrEqual(6);
+test("the README's and docs/sdks.md's complete ts examples compile under tsc --strict", () => {
+  const complete = (text: string) => [...text.matchAll(/```ts\n([\s\S]*?)```\n/g)].map((m) => m[1]!).filter((b) => b.trimStart().startsWith("import "));
+  expect(complete(docs).length).toBe(4);
+  const blocks = [...complete(readme), ...complete(docs)];
+  expect(blocks.length).toBeGreaterThanOrEqual(11);
   const dir = mkdtempSync(join(root, "test", ".readme-types-"));
   try {
     const files: string[] = [];

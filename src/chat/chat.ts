@@ -44,6 +44,7 @@ export class Chat extends ChatView {
   #retiring: Promise<void> | null = null;
   /** Its context builds (with their summaries and the last one's usage). */
   readonly #contexts: ChatContexts;
+  readonly #clears: boolean;
 
   /**
    * @internal Chats come from `loom.user(id).create()`, `.open()` or `.import()`. `open` (the
@@ -64,6 +65,7 @@ export class Chat extends ChatView {
     this.#counter = counter;
     const toolResults = chatToolResults(record, ctx.toolResults ?? DEFAULT_TOOL_RESULTS);
     this.#contexts = new ChatContexts(ctx, this.sync, profile, counter, options, toolResults);
+    this.#clears = toolResults.clear !== null;
   }
 
   /**
@@ -215,7 +217,6 @@ export class Chat extends ChatView {
     return this.#run(() => this.sync.refresh());
   }
 
-
   /**
    * The context of the next request: system prompt and memory truncated to their slices,
    * the conversation selected within the rest of the budget (priority, then recency; the
@@ -262,6 +263,12 @@ export class Chat extends ChatView {
     return this.#contexts.compact(options, (change) => this.#run(change));
   }
 
+  /** @internal What the agent loops read: the chat's counter, what a request may hold, whether its settings (or its Loom's) clear tool results. */
+  agentSettings(): { counter: TokenCounter; limit: number; clears: boolean } {
+    this.live();
+    return { counter: this.#counter, limit: this.#appendLimit, clears: this.#clears };
+  }
+
   /** Usage stats: the chat's size, the last context's usage and what compression saved. O(1). */
   stats(): ChatStats {
     this.live();
@@ -294,7 +301,6 @@ export class Chat extends ChatView {
   unload(): Promise<void> {
     return this.#queue.enqueue(() => this.sync.sleep());
   }
-
 
   /**
    * Runs changes one at a time, in call order. Whether the chat and its Loom are still

@@ -1,6 +1,7 @@
 import { checkPresentation } from "../summary/present.js";
 import { checkSummaryOptions } from "../summary/policy.js";
 import { checkToolResultLevel } from "../models/tool-results.js";
+import { checkReasoningTurns } from "../models/reasoning.js";
 import { CtxloomError, checkKeys, describe } from "../errors.js";
 import type { Message } from "../message.js";
 import { checkSplit } from "../models/budget.js";
@@ -77,6 +78,8 @@ export function checkExport(value: unknown): CheckedExport {
     if (o.summaryPresentation !== undefined) options.summaryPresentation = checkPresentation(o.summaryPresentation, "chat.options.summaryPresentation");
     const toolResults = checkToolResultLevel(o.toolResults, "chat.options.toolResults");
     if (toolResults !== undefined) options.toolResults = toolResults;
+    const reasoningTurns = checkReasoningTurns(o.reasoningTurns, "chat.options.reasoningTurns");
+    if (reasoningTurns !== undefined) options.reasoningTurns = reasoningTurns;
     if (o.source !== undefined) options.source = checkSource(o.source);
   } catch (error) {
     throw fail(`its chat.options are malformed: ${(error as Error).message}`);

@@ -3,6 +3,7 @@ import type { HistoryLimits, ModelRef } from "../models/profiles.js";
 import type { ChatMetadata } from "../store/types.js";
 import type { ChatSummaryGroup } from "../summary/settings.js";
 import type { ToolResultOptions } from "../models/tool-results.js";
+import type { ReasoningTurns } from "../models/reasoning.js";
 
 /** Options of `chats.create()`. */
 export interface CreateChatOptions {
@@ -30,7 +31,9 @@ export interface CreateChatOptions {
   summaries?: boolean | ChatSummaryGroup;
   /** Tool results too large, for this chat, kept with it: `{ truncate }` as at Loom.open, winning over the Loom's. */
   toolResults?: ToolResultOptions;
+  /** How many of the newest turns send their reasoning in this chat's contexts, kept with it: as at Loom.open, winning over the Loom's. */
+  reasoningTurns?: ReasoningTurns;
 }
 
 /** The keys `create()` takes. */
-export const CREATE_KEYS = ["id", "metadata", "title", "model", "system", "budget", "historyLimits", "summaries", "toolResults"] as const;
+export const CREATE_KEYS = ["id", "metadata", "title", "model", "system", "budget", "historyLimits", "summaries", "toolResults", "reasoningTurns"] as const;

@@ -1,4 +1,5 @@
 import type { ToolResultPolicy } from "../models/tool-results.js";
+import type { ReasoningTurns } from "../models/reasoning.js";
 import { CtxloomError, fromStore, fromStoreNow } from "../errors.js";
 import type { Engine } from "../engine/types.js";
 import type { CheckedInput, Message } from "../message.js";
@@ -31,6 +32,8 @@ export interface LoomContext {
   readonly recall: RecallHub | null;
   /** How contexts send tool results (`Loom.open({ toolResults })`; a chat's and a build's win, key by key); absent: the defaults. */
   readonly toolResults?: ToolResultPolicy;
+  /** How many turns send their reasoning (`Loom.open({ reasoningTurns })`; a chat's and a build's win); absent: the default. */
+  readonly reasoningTurns?: ReasoningTurns;
 }
 
 /** The columns a store keeps for a chat in this process, when it does (the memory store). */

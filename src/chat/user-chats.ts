@@ -15,6 +15,7 @@ import {
 } from "./chat-list.js";
 import { checkChatSummaries } from "../summary/settings.js";
 import { DEFAULT_TOOL_RESULTS, checkToolResultLevel, toolResultPolicy } from "../models/tool-results.js";
+import { checkReasoningTurns } from "../models/reasoning.js";
 import { CREATE_KEYS, type CreateChatOptions } from "./create-options.js";
 import { preflight } from "./preflight.js";
 import type { BuildOptions } from "../context/types.js";
@@ -75,6 +76,8 @@ export class UserChats {
     if (presentation !== undefined) settings.summaryPresentation = presentation;
     const toolResults = checkToolResultLevel(o.toolResults, "create(options).toolResults");
     if (toolResults !== undefined) settings.toolResults = toolResults;
+    const reasoningTurns = checkReasoningTurns(o.reasoningTurns, "create(options).reasoningTurns");
+    if (reasoningTurns !== undefined) settings.reasoningTurns = reasoningTurns;
     const { profile, counter } = await this.#ctx.prepare(o.model ?? "gpt-4o");
     if (typeof o.model === "object" && !isLanguageModel(o.model)) {
       const { counter: own, ...stored } = profile;
@@ -116,9 +119,10 @@ export class UserChats {
     const { profile, counter } = await this.#ctx.prepare(o.model ?? "gpt-4o");
     const { effective, reserve } = budgetFor(profile, { split: budget });
     const toolResults = toolResultPolicy(checkToolResultLevel(o.toolResults, "create(options).toolResults"), this.#ctx.toolResults ?? DEFAULT_TOOL_RESULTS);
+    const reasoningTurns = checkReasoningTurns(o.reasoningTurns, "create(options).reasoningTurns") ?? this.#ctx.reasoningTurns;
     preflight({
       profile, counter, system: typeof o.system === "string" ? o.system : null, budget, historyLimits,
-      appendLimit: effective - reserve, recall: this.#ctx.recall, strictModels: this.#ctx.strictModels === true, toolResults,
+      appendLimit: effective - reserve, recall: this.#ctx.recall, strictModels: this.#ctx.strictModels === true, toolResults, reasoningTurns,
     }, inputs, build);
   }
 

@@ -5,6 +5,7 @@ import type { TokenCounter } from "../tokens/types.js";
 import { checkTools, toolTokens } from "../tokens/tools.js";
 import { checkStablePrefix } from "./stable.js";
 import { BUILD_KEYS, type BuildOptions, type ContextFormat, type ContextSource } from "./types.js";
+import { checkReasoningTurns, reasoningTurnsOf } from "../models/reasoning.js";
 import { DEFAULT_TOOL_RESULTS, checkToolResultLevel, toolResultPolicy, type ToolResultPolicy } from "../models/tool-results.js";
 
 /**
@@ -35,10 +36,12 @@ export interface BuildPlan {
   readonly window: number;
   /** How tool results are sent: the call's settings over the chat's. */
   readonly toolResults: ToolResultPolicy;
+  /** The newest turns whose reasoning is sent (Infinity: all). */
+  readonly reasoningTurns: number;
 }
 
 /** What a plan reads of its source: the chat's settings, none of its messages. */
-export type PlanSource = Pick<ContextSource, "counter" | "profile" | "system" | "budget" | "historyLimits" | "strictModels" | "toolResults">;
+export type PlanSource = Pick<ContextSource, "counter" | "profile" | "system" | "budget" | "historyLimits" | "strictModels" | "toolResults" | "reasoningTurns">;
 
 /**
  * Checks a build's options and resolves them with the chat's settings (`source`'s, of which it
@@ -75,7 +78,11 @@ export function planBuild(source: PlanSource, options: BuildOptions | undefined)
   }
   const prefixStep = checkStablePrefix(o.stablePrefix);
   const toolResults = toolResultPolicy(checkToolResultLevel(o.toolResults, "buildContext(options).toolResults"), source.toolResults ?? DEFAULT_TOOL_RESULTS);
-  return { profile, budget, limit, limits, counter: source.counter, format, system, memory, input, window, tools, cacheControl, prefixStep, toolResults };
+  const reasoning = checkReasoningTurns(o.reasoningTurns, "buildContext(options).reasoningTurns") ?? checkReasoningTurns(source.reasoningTurns, "reasoningTurns");
+  const reasoningTurns = reasoningTurnsOf(reasoning);
+  return {
+    profile, budget, limit, limits, counter: source.counter, format, system, memory, input, window, tools, cacheControl, prefixStep, toolResults, reasoningTurns,
+  };
 }
 
 function text(value: unknown, what: string): string | undefined {

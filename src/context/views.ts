@@ -8,57 +8,11 @@ import { CRITICAL, FLAG_SUMMARY, FLAG_TOOL_CALLS, ROLE_TOOL, ROLE_USER } from ".
 import type { Message } from "../message.js";
 import { countText, messageTokens } from "../tokens/chat.js";
 import { imageRuleFor } from "../tokens/parts.js";
-import { ClearingCache, clearedThrough } from "./clearing.js";
+import { clearedThrough } from "./clearing.js";
 import { cutToolResult } from "./tool-result.js";
 import { MIN_TOOL_RESULT_TOKENS, clearTrigger, truncateCap, type ToolResultPolicy } from "../models/tool-results.js";
 import type { ContextSource } from "./types.js";
-
-/** What a chat keeps between builds for its views: the clearing states and the messages views made. */
-export class ToolViewCache {
-  readonly clearing = new ClearingCache();
-  #made = new Map<string, { message: Message; tokens: number }>();
-
-  /** The view message under `key`, made once by `make`. */
-  made(key: string, make: () => { message: Message; tokens: number } | null): { message: Message; tokens: number } | null {
-    const hit = this.#made.get(key);
-    if (hit) return hit;
-    const out = make();
-    if (out === null) return null;
-    if (this.#made.size >= MADE_KEPT) this.#made.clear(); // a chat's views change slowly: keep the map small
-    this.#made.set(key, out);
-    return out;
-  }
-}
-
-const MADE_KEPT = 1024;
-
-/** What a view reads of a chat besides the engine and its messages. */
-export interface ToolViewSource {
-  /** The most tokens a tool result of the chat costs (0: it holds none). */
-  readonly largestResult: number;
-  /** Whether any message of the chat made tool calls. */
-  readonly toolCalls: boolean;
-  /** The name of the tool whose call tool result `id` answers. */
-  toolName(id: number): string;
-  /** Whether two messages of the chat made calls of the same id. */
-  readonly reusedCalls: boolean;
-  /** The first message of the chat that made a call of this id. */
-  firstCallOwner(callId: string): number;
-  readonly cache: ToolViewCache;
-}
-
-/** How a message is sent in a view ("renamed": its calls' ids made unique in the request, see renameCalls). */
-export type ViewKind = "cleared" | "truncated" | "inputs" | "renamed";
-
-/** A build's view: the messages sent otherwise than the chat holds them. */
-export interface ContextView {
-  /** Their ids and, for Engine.swapTokens, what each costs as sent. */
-  readonly ids: Int32Array;
-  readonly tokens: Int32Array;
-  /** The message sent for each. */
-  readonly messages: Map<number, Message>;
-  readonly kinds: Map<number, ViewKind>;
-}
+import type { ContextView, ToolViewSource, ViewKind } from "./view-source.js";
 
 /** What a context reports of its view: results cleared and cut among the messages it sends, and the tokens that saved. */
 export interface ViewReport {
@@ -283,7 +237,7 @@ export function viewReport(view: ContextView | null, sent: ArrayLike<number>): V
   for (let k = 0; k < view.ids.length; k++) {
     const id = view.ids[k]!;
     const kind = view.kinds.get(id)!;
-    if (kind === "inputs" || kind === "renamed" || !inContext.has(id)) continue;
+    if ((kind !== "cleared" && kind !== "truncated") || !inContext.has(id)) continue;
     const r = kind === "cleared" ? report.cleared : report.truncated;
     r.count++;
     r.tokens += view.tokens[k]! - view.messages.get(id)!.tokens;

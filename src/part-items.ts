@@ -20,13 +20,17 @@ export function providerJson(value: unknown, at: string, text: TextCheck, proble
     if (error instanceof CtxloomError) throw error;
     throw bad(`${at} is not JSON text; pass JSON.stringify(item) of the item the provider sent.`);
   }
-  const why = item === null || typeof item !== "object" || Array.isArray(item) ? "it is not a JSON object" : problem(item as Record<string, unknown>);
+  const object = item !== null && typeof item === "object" && !Array.isArray(item);
+  const why = object ? problem(item as Record<string, unknown>) : "it is not a JSON object";
   if (why !== null) throw bad(`${at} is not what the provider sends: ${why}. Keep the item as the provider sent it.`);
   return value;
 }
 
-const isTextList = (v: unknown, type: string): boolean =>
-  Array.isArray(v) && v.every((x) => x !== null && typeof x === "object" && (x as Record<string, unknown>).type === type && typeof (x as Record<string, unknown>).text === "string");
+/** True for a list of `{ type, text }` objects of this type. */
+function isTextList(v: unknown, type: string): boolean {
+  if (!Array.isArray(v)) return false;
+  return v.every((x) => x !== null && typeof x === "object" && (x as Record<string, unknown>).type === type && typeof (x as Record<string, unknown>).text === "string");
+}
 const optionalString = (v: unknown): boolean => v === undefined || v === null || typeof v === "string";
 
 /** OpenAI's ResponseReasoningItem: `{ type: "reasoning", id, summary: [{ type: "summary_text", text }], encrypted_content?, content?, status? }`. */
@@ -50,7 +54,9 @@ export function openAICompactionProblem(o: Record<string, unknown>): string | nu
 /** Anthropic's compaction block: `{ type: "compaction", content, encrypted_content, signature?, tool_changes? }`. */
 export function anthropicCompactionProblem(o: Record<string, unknown>): string | null {
   if (o.type !== "compaction") return `its type ${describe(o.type)} is not "compaction"`;
-  if (!optionalString(o.content) || !optionalString(o.encrypted_content) || !optionalString(o.signature)) return "its content, encrypted_content or signature is not a string";
+  if (!optionalString(o.content) || !optionalString(o.encrypted_content) || !optionalString(o.signature)) {
+    return "its content, encrypted_content or signature is not a string";
+  }
   if (o.content === "") return "its content is empty (Anthropic refuses an empty summary)";
   if ("cache_control" in o) return "it has a cache_control (ctxloom marks breakpoints itself: cacheControl)";
   return null;

@@ -217,7 +217,9 @@ export function checkParts(list: readonly unknown[], role: string, text: TextChe
           if (out.signature !== undefined) throw bad(`${at} has both a signature (Anthropic's) and an item (OpenAI's); keep the one its provider sent.`);
           out.item = providerJson(p.item, `${at}.item`, text, reasoningItemProblem);
         }
-        if (out.text.length === 0 && out.signature === undefined && out.item === undefined) throw bad(`${at} has neither text nor a signature; leave the part out.`);
+        if (out.text.length === 0 && out.signature === undefined && out.item === undefined) {
+          throw bad(`${at} has neither text nor a signature; leave the part out.`);
+        }
         return out;
       }
       case "redacted-reasoning": {
@@ -225,7 +227,9 @@ export function checkParts(list: readonly unknown[], role: string, text: TextChe
         return { type, data: text(p.data, `${at}.data`) };
       }
       case "compaction": {
-        if (p.provider !== "openai" && p.provider !== "anthropic") throw bad(`${at}.provider must be "openai" or "anthropic" (who made the compaction); got ${describe(p.provider)}.`);
+        if (p.provider !== "openai" && p.provider !== "anthropic") {
+          throw bad(`${at}.provider must be "openai" or "anthropic" (who made the compaction); got ${describe(p.provider)}.`);
+        }
         const problem = p.provider === "openai" ? openAICompactionProblem : anthropicCompactionProblem;
         return { type, provider: p.provider, data: providerJson(p.data, `${at}.data`, text, problem) };
       }

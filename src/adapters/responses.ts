@@ -50,7 +50,7 @@ export function fromResponseItems(items: ResponseItemLike | readonly ResponseIte
       }
       const content = textOf(item.content, `${where}.content`);
       if (role === "assistant" && pending.length > 0) {
-        out.push({ role, content: [...pending, ...(typeof content === "string" ? (content ? [{ type: "text" as const, text: content }] : []) : content)] });
+        out.push({ role, content: [...pending, ...asParts(content)] });
         pending = [];
       } else {
         flush();
@@ -64,7 +64,7 @@ export function fromResponseItems(items: ResponseItemLike | readonly ResponseIte
       };
       const last = out[out.length - 1];
       if (last && last.role === "assistant") {
-        if (pending.length > 0) last.content = [...(typeof last.content === "string" ? (last.content ? [{ type: "text" as const, text: last.content }] : []) : last.content), ...pending];
+        if (pending.length > 0) last.content = [...asParts(last.content), ...pending];
         pending = [];
         (last.toolCalls ??= []).push(call);
       } else {
@@ -92,8 +92,16 @@ export function fromResponseItems(items: ResponseItemLike | readonly ResponseIte
 
 /** A reasoning item's summary texts, joined with a blank line ("" without a summary). */
 function summaryOf(item: Record<string, unknown>, where: string): string {
-  if (!Array.isArray(item.summary)) throw new CtxloomError("INVALID_CONTENT", `${where}.summary must be a list of { type: "summary_text", text }; got ${describe(item.summary)}.`);
+  if (!Array.isArray(item.summary)) {
+    throw new CtxloomError("INVALID_CONTENT", `${where}.summary must be a list of { type: "summary_text", text }; got ${describe(item.summary)}.`);
+  }
   return item.summary.map((s: unknown, i) => stringAt(objectAt(s, `${where}.summary[${i}]`).text, `${where}.summary[${i}].text`)).join("\n\n");
+}
+
+/** A content as a list of parts (an empty text: none). */
+function asParts(content: string | ContentPart[]): ContentPart[] {
+  if (typeof content !== "string") return content;
+  return content.length > 0 ? [{ type: "text", text: content }] : [];
 }
 
 function textOf(content: unknown, where: string): string | ContentPart[] {

@@ -78,7 +78,8 @@ export function planBuild(source: PlanSource, options: BuildOptions | undefined)
   }
   const prefixStep = checkStablePrefix(o.stablePrefix);
   const toolResults = toolResultPolicy(checkToolResultLevel(o.toolResults, "buildContext(options).toolResults"), source.toolResults ?? DEFAULT_TOOL_RESULTS);
-  const reasoning = checkReasoningTurns(o.reasoningTurns, "buildContext(options).reasoningTurns") ?? checkReasoningTurns(source.reasoningTurns, "reasoningTurns");
+  const own = checkReasoningTurns(o.reasoningTurns, "buildContext(options).reasoningTurns");
+  const reasoning = own ?? checkReasoningTurns(source.reasoningTurns, "reasoningTurns");
   const reasoningTurns = reasoningTurnsOf(reasoning);
   return {
     profile, budget, limit, limits, counter: source.counter, format, system, memory, input, window, tools, cacheControl, prefixStep, toolResults, reasoningTurns,

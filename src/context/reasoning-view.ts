@@ -51,7 +51,9 @@ export function partsFor(parts: readonly ContentPart[], format: ContextFormat, r
  * results' view, or null), keeping the reasoning of the `turns` newest turns that hold any
  * (`input`: the request adds a user message, so no turn is under way).
  */
-export function partsView(source: ContextSource, format: ContextFormat, turns: number, input: boolean, room: number, tools: ContextView | null): PartsView {
+export function partsView(
+  source: ContextSource, format: ContextFormat, turns: number, input: boolean, room: number, tools: ContextView | null,
+): PartsView {
   const tv = source.toolViews;
   const none: PartsView = { view: tools, boundary: -1, horizon: 0 };
   if (!tv || source.head < 0 || (!tv.reasoning && !tv.compactions)) return none;
@@ -95,7 +97,8 @@ export function partsView(source: ContextSource, format: ContextFormat, turns: n
         if (reasoning || (tv.compactions && tv.compactionIn(id))) {
           const keep = open || rank <= turns;
           const base = tools?.messages.get(id);
-          const out = base ? viewOf(base, format, keep, count) : tv.cache.made(`p${id}:${format}:${keep ? 1 : 0}`, () => viewOf(source.message(id), format, keep, count));
+          const key = `p${id}:${format}:${keep ? 1 : 0}`;
+          const out = base ? viewOf(base, format, keep, count) : tv.cache.made(key, () => viewOf(source.message(id), format, keep, count));
           if (out) made.set(id, out);
           spent += out ? out.tokens : costOf(id);
         } else spent += costOf(id);
@@ -128,7 +131,9 @@ export function partsView(source: ContextSource, format: ContextFormat, turns: n
  * before it). Gives the tokens left out, and how many messages of the branch the compaction
  * carries that the selection counted as evicted.
  */
-export function fromCompaction(source: ContextSource, boundary: number, conversation: Message[]): { conversation: Message[]; tokens: number; carried: number } | null {
+export function fromCompaction(
+  source: ContextSource, boundary: number, conversation: Message[],
+): { conversation: Message[]; tokens: number; carried: number } | null {
   const at = conversation.findIndex((m) => m.id === boundary);
   if (at < 0) return null;
   const before = conversation.slice(0, at);
@@ -143,7 +148,9 @@ export function fromCompaction(source: ContextSource, boundary: number, conversa
  * what it costs there: in the OpenAI format, which sends neither reasoning nor compactions, its
  * count without them, though it keeps the kept turns' reasoning for the AI SDK and LangChain.
  */
-function viewOf(m: Message, format: ContextFormat, reasoning: boolean, count: (m: Message) => number): { message: Message; tokens: number } | null {
+function viewOf(
+  m: Message, format: ContextFormat, reasoning: boolean, count: (m: Message) => number,
+): { message: Message; tokens: number } | null {
   if (!m.parts) return null;
   const parts = partsFor(m.parts, format, reasoning);
   const counted = format === "openai" ? partsFor(m.parts, format, false) : parts;

@@ -239,7 +239,8 @@ function selectAndFormat(source: ContextSource, plan: BuildPlan, view: ContextVi
     if (view) {
       for (let k = 0; k < sent.length; k++) {
         const m = view.messages.get(sent[k]!);
-        if (m) messages[from + k] = toOpenAI(m);
+        // (A parts view changes nothing this format sends: it sends no reasoning nor compaction.)
+        if (m && view.kinds.get(sent[k]!) !== "parts") messages[from + k] = toOpenAI(m);
       }
     }
     n += sent.length;

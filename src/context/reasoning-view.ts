@@ -13,7 +13,7 @@ import type { ContentPart, Message } from "../message.js";
 import { hasRichPart } from "../parts.js";
 import { messageTokens } from "../tokens/chat.js";
 import { imageRuleFor } from "../tokens/parts.js";
-import type { ContextView } from "./view-source.js";
+import type { ContextView, ViewKind } from "./view-source.js";
 import type { ContextFormat, ContextSource } from "./types.js";
 
 /** A build's view of reasoning and compactions, merged with its tool-result view. */
@@ -61,9 +61,11 @@ export function partsView(
   const provider = format === "anthropic" ? "anthropic" : format === "responses" ? "openai" : null;
   const rule = imageRuleFor(source.profile.name);
   const count = (m: Message) => messageTokens(source.counter, m, rule);
-  const toolCosts = new Map<number, number>();
-  if (tools) for (let k = 0; k < tools.ids.length; k++) toolCosts.set(tools.ids[k]!, tools.tokens[k]!);
-  const costOf = (id: number) => toolCosts.get(id) ?? e.tokens(t, id);
+  const toolCosts = tools ? new Map<number, number>() : null;
+  if (tools) for (let k = 0; k < tools.ids.length; k++) toolCosts!.set(tools.ids[k]!, tools.tokens[k]!);
+  const costOf = (id: number) => toolCosts?.get(id) ?? e.tokens(t, id);
+  const keeping = `${format}:reasoning`;
+  const leaving = format;
 
   const made = new Map<number, { message: Message; tokens: number }>();
   let open = !input; // in the turn under way (before the newest user message, walking back)
@@ -97,8 +99,8 @@ export function partsView(
         if (reasoning || (tv.compactions && tv.compactionIn(id))) {
           const keep = open || rank <= turns;
           const base = tools?.messages.get(id);
-          const key = `p${id}:${format}:${keep ? 1 : 0}`;
-          const out = base ? viewOf(base, format, keep, count) : tv.cache.made(key, () => viewOf(source.message(id), format, keep, count));
+          const kind = keep ? keeping : leaving;
+          const out = base ? viewOf(base, format, keep, count) : tv.cache.parts(kind, id, () => viewOf(source.message(id), format, keep, count));
           if (out) made.set(id, out);
           spent += out ? out.tokens : costOf(id);
         } else spent += costOf(id);
@@ -171,10 +173,25 @@ function withParts(m: Message, parts: ContentPart[]): Message {
 /** One view of both: the tool-result view's messages, those `made` here over them. */
 function merged(tools: ContextView | null, made: Map<number, { message: Message; tokens: number }>): ContextView | null {
   if (made.size === 0) return tools;
-  const messages = new Map(tools?.messages);
-  const kinds = new Map(tools?.kinds);
+  if (!tools) {
+    // (The usual case, and a long one when every answer reasons: no map is copied.)
+    const ids = new Int32Array(made.size);
+    const tokens = new Int32Array(made.size);
+    const messages = new Map<number, Message>();
+    const kinds = new Map<number, ViewKind>();
+    let k = 0;
+    for (const [id, out] of made) {
+      ids[k] = id;
+      tokens[k++] = out.tokens;
+      messages.set(id, out.message);
+      kinds.set(id, "parts");
+    }
+    return { ids, tokens, messages, kinds };
+  }
+  const messages = new Map(tools.messages);
+  const kinds = new Map(tools.kinds);
   const costs = new Map<number, number>();
-  if (tools) for (let k = 0; k < tools.ids.length; k++) costs.set(tools.ids[k]!, tools.tokens[k]!);
+  for (let k = 0; k < tools.ids.length; k++) costs.set(tools.ids[k]!, tools.tokens[k]!);
   for (const [id, out] of made) {
     messages.set(id, out.message);
     if (!kinds.has(id)) kinds.set(id, "parts");

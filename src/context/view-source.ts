@@ -19,9 +19,31 @@ export class ToolViewCache {
     this.#made.set(key, out);
     return out;
   }
+
+  #parts = new Map<string, Map<number, ViewMade | null>>();
+
+  /**
+   * Message `id` as a parts view of `kind` (a format, and whether its reasoning is kept) sends it,
+   * made once by `make` (null: as the chat holds it). A chat whose every answer reasons holds one
+   * entry per message in reach, per kind: no string key is made for them.
+   */
+  parts(kind: string, id: number, make: () => ViewMade | null): ViewMade | null {
+    let byId = this.#parts.get(kind);
+    if (!byId) this.#parts.set(kind, (byId = new Map()));
+    const hit = byId.get(id);
+    if (hit !== undefined) return hit;
+    const out = make();
+    if (byId.size >= PARTS_KEPT) byId.clear(); // the messages in reach change slowly: keep each map bounded
+    byId.set(id, out);
+    return out;
+  }
 }
 
+/** A message a view made, and what it costs as sent. */
+export type ViewMade = { message: Message; tokens: number };
+
 const MADE_KEPT = 1024;
+const PARTS_KEPT = 16_384;
 
 /** What a view reads of a chat besides the engine and its messages. */
 export interface ToolViewSource {

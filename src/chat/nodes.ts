@@ -35,6 +35,8 @@ export class ChatNodes implements ToolViewSource {
   #reasoning: Set<number> | null = null;
   #compactions: Map<number, CompactionProvider[]> | null = null;
   #views: ToolViewCache | null = null;
+  #viewsAt = 0;
+  #viewsOf: MessageColumns | null = null;
 
   /**
    * `resident`: the store's own columns (shared); `loaded`: columns a store filled for this
@@ -148,9 +150,17 @@ export class ChatNodes implements ToolViewSource {
     return this.#callOwners !== null;
   }
 
-  /** What the chat's context views keep between builds. */
+  /**
+   * What the chat's context views keep between builds: made again once the columns rewrote a
+   * message (a redaction), so that no view sends a text or part the chat no longer holds.
+   */
   get cache(): ToolViewCache {
-    return (this.#views ??= new ToolViewCache());
+    if (this.#views === null || this.#viewsAt !== this.#texts.rewrites || this.#viewsOf !== this.#texts) {
+      this.#views = new ToolViewCache();
+      this.#viewsAt = this.#texts.rewrites;
+      this.#viewsOf = this.#texts;
+    }
+    return this.#views;
   }
 
   /** The name of the tool whose call tool result `id` answers (its unit's assistant message made the call). */

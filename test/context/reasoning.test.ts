@@ -260,3 +260,28 @@ describe("random chats with reasoning, tool loops and compactions: both engines,
     expect(built).toBeGreaterThan(refused); // most builds send something to check
   });
 });
+
+forEachEngine((engine) => {
+  it("a redaction reaches the views: no context sends a text the chat no longer holds (reasoning left out, a tool result cut)", async () => {
+    await loadTokenizer(MODEL);
+    const loom = await Loom.open({ engine });
+    const chat = await loom.user("u").create({ model: MODEL });
+    const secret = "IBAN DE89370400440532013000";
+    await appendAll(chat, fromAnthropicMessages([
+      { role: "user", content: "Hi." },
+      { role: "assistant", content: [{ type: "thinking", thinking: `The user's ${secret}.`, signature: "s1" }, { type: "text", text: `Noted: ${secret}.` }] },
+      { role: "user", content: "Read the log." },
+      { role: "assistant", content: [{ type: "thinking", thinking: "Read it.", signature: "s2" }, call("c1")] },
+      { role: "user", content: [{ type: "tool_result", tool_use_id: "c1", content: `${secret} ` + "log line\n".repeat(3000) }] },
+    ]));
+    const build = () => chat.buildContext({ format: "anthropic", toolResults: { truncate: { maxTokens: 200 } } });
+    const before = JSON.stringify((await build()).messages);
+    expect(before).toContain(`Noted: ${secret}`); // its thinking is left out (an older turn): a view message holds its text
+    expect(before).toContain(`${secret} log line`); // the result is cut: a view message holds its head
+    await chat.redact(1);
+    await chat.redact(4);
+    const after = JSON.stringify((await build()).messages);
+    expect(after).not.toContain(secret);
+    await loom.close();
+  });
+});

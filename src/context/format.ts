@@ -65,7 +65,12 @@ export type AnthropicBlock =
 /** A block of an Anthropic tool_result's content: text or an image. */
 export type AnthropicToolResultBlock = Extract<AnthropicPartBlock, { type: "text" | "image" }>;
 
-/** A message as Anthropic's Messages API takes it: roles alternate, the first is the user's. */
+/**
+ * A message as Anthropic's Messages API takes it: roles alternate, the first is the user's, but
+ * after a compaction. A chat holding Anthropic's compaction block (a beta block,
+ * `BetaCompactionBlockParam`, which these GA types do not name) sends it first, as it came, in
+ * an assistant message: send such a context with `client.beta.messages.create`.
+ */
 export interface AnthropicMessage {
   role: "user" | "assistant";
   content: string | AnthropicBlock[];

@@ -11,7 +11,7 @@ export type {
   CompactOptions, CompactionEvent, CompactionListener, SummaryStartEvent, SummaryEndEvent, ClearEvent, SummaryReason,
 } from "./chat/compaction.js";
 export type { Message, MessageInput, ToolCall, Role, Priority } from "./message.js";
-export type { ContentPart, TextPart, ImagePart, FilePart, ReasoningPart, RedactedReasoningPart } from "./parts.js";
+export type { ContentPart, TextPart, ImagePart, FilePart, ReasoningPart, RedactedReasoningPart, CompactionPart, CompactionProvider } from "./parts.js";
 export { CtxloomError, type ErrorCode } from "./errors.js";
 
 // Contexts: what buildContext takes and returns, in each provider's format.
@@ -22,12 +22,13 @@ export type { StablePrefixOptions, RecallDegraded, ContextPressure } from "./con
 export type {
   OpenAIMessage, OpenAISystemMessage, OpenAIUserMessage, OpenAIAssistantMessage, OpenAIToolMessage, OpenAIToolCall,
   AnthropicMessage, AnthropicBlock, AnthropicCacheControl,
-  ResponsesItem, ResponsesMessageItem, ResponsesFunctionCallItem, ResponsesFunctionCallOutputItem,
+  ResponsesItem, ResponsesMessageItem, ResponsesFunctionCallItem, ResponsesFunctionCallOutputItem, ResponsesReasoningItem, ResponsesCompactionItem,
   OpenAIContentPart, ResponsesContentPart, AnthropicPartBlock,
 } from "./context/format.js";
 export type { SlidingWindow, WindowOptions, WindowMessage, WindowStats } from "./context/sliding-window.js";
 export { truncateToolResult } from "./context/tool-result.js";
 export type { ToolResultOptions, ToolResultTruncation, ToolResultClearing, ToolResultKeep, ClearTrigger } from "./models/tool-results.js";
+export type { ReasoningTurns } from "./models/reasoning.js";
 
 // Models, budgets and counts.
 export {

@@ -8,7 +8,7 @@ import { checkToolCalls, type ToolCall } from "./tool-calls.js";
 export { checkContent, checkLabel, checkWellFormed, loneIn, loneSurrogate } from "./text-checks.js";
 export { MAX_ARGUMENT_DEPTH, TOOL_NAME, checkToolCalls, nestsDeeper, type ToolCall } from "./tool-calls.js";
 
-export type { ContentPart, FilePart, ImagePart, ReasoningPart, RedactedReasoningPart, TextPart } from "./parts.js";
+export type { CompactionPart, CompactionProvider, ContentPart, FilePart, ImagePart, ReasoningPart, RedactedReasoningPart, TextPart } from "./parts.js";
 
 export const ROLES = ["system", "user", "assistant", "tool"] as const;
 export type Role = (typeof ROLES)[number];
@@ -37,7 +37,7 @@ export interface Message {
   name?: string;
   toolCalls?: ToolCall[];
   toolCallId?: string;
-  /** The content list, when the input had a part other than text (image, file, reasoning): every part, text ones included, in order. */
+  /** The content list, when the input had a part other than text (image, file, reasoning, compaction): every part, text ones included, in order. */
   parts?: ContentPart[];
   /** For a summary (kind "summary"): the oldest and newest ids of the run of ancestors it stands for. */
   covers?: { first: number; last: number };
@@ -46,7 +46,7 @@ export interface Message {
 /** What `chat.append` takes. */
 export interface MessageInput {
   role: Role;
-  /** A text, or a list of parts: text, image and file (user), reasoning, redacted-reasoning and file (assistant), text and image (tool). */
+  /** A text, or a list of parts: text, image and file (user), reasoning, redacted-reasoning, compaction and file (assistant), text and image (tool). */
   content: string | ContentPart[];
   /** Default "normal"; "critical" for a system message. */
   priority?: Priority;
@@ -153,7 +153,7 @@ export function checkMessageInput(input: unknown, fresh = true): CheckedInput {
   if (content.length === 0 && !out.toolCalls && !out.parts && role !== "tool") {
     throw new CtxloomError(
       "INVALID_CONTENT",
-      "content must not be empty (only a tool result, an assistant message that carries toolCalls, or a message with an image, file or reasoning part, may have no text).",
+      "content must not be empty (only a tool result, an assistant message that carries toolCalls, or a message with an image, file, reasoning or compaction part, may have no text).",
     );
   }
   return out;

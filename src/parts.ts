@@ -1,6 +1,7 @@
 // Rich content of a message: the parts a content list may hold, their validation and text.
 // Part of the base room (with message.ts): it imports only errors.
 import { CtxloomError, closest, describe } from "./errors.js";
+import { anthropicCompactionProblem, openAICompactionProblem, providerJson, reasoningItemProblem } from "./part-items.js";
 
 /** A text part. */
 export interface TextPart {
@@ -29,11 +30,21 @@ export interface FilePart {
   filename?: string;
 }
 
-/** A model's reasoning (Anthropic's `thinking` block, the AI SDK's reasoning part), with its signature when it has one. */
+/**
+ * A model's reasoning (Anthropic's `thinking` block, the AI SDK's reasoning part, OpenAI's
+ * Responses reasoning item), with Anthropic's signature or OpenAI's item when it has one.
+ */
 export interface ReasoningPart {
   type: "reasoning";
+  /** The reasoning's text (an OpenAI item's: its summary, the summary texts joined with a blank line). */
   text: string;
+  /** Anthropic's signature of a thinking block, sent back with it. */
   signature?: string;
+  /**
+   * An OpenAI Responses reasoning item as the provider sent it (id, summary, encrypted_content
+   * and any other field), as JSON text: sent back, as it is, in the Responses format only.
+   */
+  item?: string;
 }
 
 /** Reasoning the provider sent encrypted (Anthropic's `redacted_thinking` block): sent back as it came. */
@@ -42,23 +53,44 @@ export interface RedactedReasoningPart {
   data: string;
 }
 
-/** A part of a message's content (names as the AI SDK's where it has one). */
-export type ContentPart = TextPart | ImagePart | FilePart | ReasoningPart | RedactedReasoningPart;
+/** The providers whose compactions a chat keeps. */
+export type CompactionProvider = "openai" | "anthropic";
 
-/** The parts each role may carry: system messages are text only, a tool result text and images (a screenshot...); reasoning is the assistant's. */
+/**
+ * A compaction a provider made (OpenAI's Responses `compaction` item, Anthropic's `compaction`
+ * block): the provider's own summary of everything before it in the conversation, kept as it
+ * came and sent back only to that provider, in its format. Other formats never carry it: there
+ * the messages before it are sent (or the chat's own summary of them), as the budget allows.
+ */
+export interface CompactionPart {
+  type: "compaction";
+  /** Who made it: "openai" (sent in the Responses format) or "anthropic" (sent in the Anthropic format). */
+  provider: CompactionProvider;
+  /** The item or block as the provider sent it, as JSON text. */
+  data: string;
+}
+
+/** A part of a message's content (names as the AI SDK's where it has one). */
+export type ContentPart = TextPart | ImagePart | FilePart | ReasoningPart | RedactedReasoningPart | CompactionPart;
+
+/** The parts each role may carry: system messages are text only, a tool result text and images (a screenshot...); reasoning and compactions are the assistant's. */
 export const PART_TYPES_BY_ROLE: Readonly<Record<string, readonly ContentPart["type"][]>> = {
   system: ["text"],
   user: ["text", "image", "file"],
-  assistant: ["text", "file", "reasoning", "redacted-reasoning"],
+  assistant: ["text", "file", "reasoning", "redacted-reasoning", "compaction"],
   tool: ["text", "image"],
 };
+
+/** True for the parts that hold reasoning: what `reasoningTurns` leaves out of older turns. */
+export const isReasoning = (p: ContentPart): boolean => p.type === "reasoning" || p.type === "redacted-reasoning";
 
 const KEYS: Record<ContentPart["type"], readonly string[]> = {
   text: ["type", "text"],
   image: ["type", "image", "mediaType", "detail", "width", "height"],
   file: ["type", "data", "mediaType", "filename"],
-  reasoning: ["type", "text", "signature"],
+  reasoning: ["type", "text", "signature", "item"],
   "redacted-reasoning": ["type", "data"],
+  compaction: ["type", "provider", "data"],
 };
 
 /** The largest width or height an image part may state. */
@@ -181,12 +213,25 @@ export function checkParts(list: readonly unknown[], role: string, text: TextChe
           if (typeof p.signature !== "string" || p.signature.length === 0) throw bad(`${at}.signature must be a non-empty string when given; got ${describe(p.signature)}.`);
           out.signature = text(p.signature, `${at}.signature`);
         }
-        if (out.text.length === 0 && out.signature === undefined) throw bad(`${at} has neither text nor a signature; leave the part out.`);
+        if (p.item !== undefined) {
+          if (out.signature !== undefined) throw bad(`${at} has both a signature (Anthropic's) and an item (OpenAI's); keep the one its provider sent.`);
+          out.item = providerJson(p.item, `${at}.item`, text, reasoningItemProblem);
+        }
+        if (out.text.length === 0 && out.signature === undefined && out.item === undefined) {
+          throw bad(`${at} has neither text nor a signature; leave the part out.`);
+        }
         return out;
       }
       case "redacted-reasoning": {
         if (typeof p.data !== "string" || p.data.length === 0) throw bad(`${at}.data must be the non-empty string the provider sent; got ${describe(p.data)}.`);
         return { type, data: text(p.data, `${at}.data`) };
+      }
+      case "compaction": {
+        if (p.provider !== "openai" && p.provider !== "anthropic") {
+          throw bad(`${at}.provider must be "openai" or "anthropic" (who made the compaction); got ${describe(p.provider)}.`);
+        }
+        const problem = p.provider === "openai" ? openAICompactionProblem : anthropicCompactionProblem;
+        return { type, provider: p.provider, data: providerJson(p.data, `${at}.data`, text, problem) };
       }
     }
   });
@@ -216,6 +261,11 @@ export function withText(parts: readonly ContentPart[], text: string): ContentPa
   }
   if (!placed) out.unshift({ type: "text", text });
   return out;
+}
+
+/** The parts but compactions, which go to their provider only: what a UI, the AI SDK or LangChain gets. */
+export function withoutCompactions(parts: readonly ContentPart[]): Exclude<ContentPart, CompactionPart>[] {
+  return parts.filter((p): p is Exclude<ContentPart, CompactionPart> => p.type !== "compaction");
 }
 
 /** True when a content list holds a part other than text (then a message keeps its parts). */

@@ -70,7 +70,7 @@ const MAY_IMPORT: Record<Room, readonly Room[]> = {
 /** The room of a path under src/ ("src/context/build.ts" -> "context"); undefined for a file in no room. */
 function roomOf(path: string): Room | undefined {
   const rest = path.replace(/^src\//, "");
-  if (rest === "message.ts" || rest === "parts.ts" || rest === "text-checks.ts" || rest === "tool-calls.ts") return "message";
+  if (rest === "message.ts" || rest === "parts.ts" || rest === "part-items.ts" || rest === "text-checks.ts" || rest === "tool-calls.ts") return "message";
   if (rest === "errors.ts" || rest === "deadline.ts") return "errors"; // deadline.ts: a base helper that imports nothing
   if (/^[\w.-]+\.ts$/.test(rest)) return "entry"; // entry points (index, sqlite, postgres, cloudflare...) and their declarations
   const dir = rest.split("/")[0]!;

@@ -6,6 +6,7 @@ import type { OpenAIMessage } from "../context/format.js";
 import { base64Of, isUrl, mediaTypeOf, partsToSend, textOf, type WithContent } from "../context/parts-format.js";
 import { CtxloomError, describe } from "../errors.js";
 import type { ContentPart, Message } from "../message.js";
+import { withoutCompactions } from "../parts.js";
 import { objectAt, parseArguments } from "./common.js";
 
 /** What `generateText` / `streamText` take: the instructions (system prompt, memory, the chat's system messages) and the messages. */
@@ -63,7 +64,7 @@ export function toModelMessages(messages: readonly Convertible[]): ModelMessage[
     } else if (m.role === "assistant" && (m.toolCalls || partsToSend(m))) {
       const parts = partsToSend(m);
       const text = textOf(m);
-      const content: Exclude<AssistantModelMessage["content"], string> = parts ? parts.map(assistantPart) : text.length > 0 ? [{ type: "text", text }] : [];
+      const content: Exclude<AssistantModelMessage["content"], string> = parts ? withoutCompactions(parts).map(assistantPart) : text.length > 0 ? [{ type: "text", text }] : [];
       for (const call of m.toolCalls ?? []) {
         names.set(call.id, call.function.name);
         content.push({ type: "tool-call", toolCallId: call.id, toolName: call.function.name, input: parseArguments(call.function.arguments) });

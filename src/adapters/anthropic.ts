@@ -14,10 +14,11 @@ export interface AnthropicBlockLike {
   content?: unknown;
   is_error?: boolean | null;
   thinking?: string;
-  signature?: string;
+  signature?: string | null;
   data?: string;
   source?: unknown;
   title?: string | null;
+  encrypted_content?: string | null;
 }
 
 /**
@@ -26,7 +27,8 @@ export interface AnthropicBlockLike {
  */
 export interface AnthropicMessageLike {
   role: string;
-  content: string | readonly AnthropicBlockLike[];
+  /** (Optional in the type only: the beta SDK's system message may leave it out; a message without it is refused.) */
+  content?: string | readonly AnthropicBlockLike[];
 }
 
 /** What a tool result that failed (is_error) starts with once it is a tool message. */
@@ -42,7 +44,10 @@ export const TOOL_ERROR_PREFIX = "Error: ";
  * or refused, by `options.reasoning`), image blocks image
  * parts, documents (PDF or plain text, bytes or URL) file parts: the message's content is
  * then the list of parts; a tool_result with image blocks keeps them as image parts of its
- * tool message. Server tools, citations' sources and documents inside tool results are
+ * tool message. A compaction block (the beta `compact_20260112` edit, or `compaction`) becomes
+ * a compaction part, kept as it came (without a cache_control: ctxloom marks breakpoints
+ * itself) and sent back, first, in the Anthropic format only, where it stands for everything
+ * before it. Server tools, citations' sources and documents inside tool results are
  * refused with UNSUPPORTED_CONTENT, never dropped.
  * @throws INVALID_ARGUMENT, UNSUPPORTED_CONTENT, and append's own codes for a malformed message
  */
@@ -93,6 +98,11 @@ function convert(value: unknown, where: string, reasoning: ReasoningMode): Messa
       case "document":
         parts.push(mediaPart(b, at));
         return;
+      case "compaction": {
+        const { cache_control: _, ...block } = b;
+        parts.push({ type: "compaction", provider: "anthropic", data: JSON.stringify(block) });
+        return;
+      }
       default:
         return unsupported(at, `a block of type ${describe(b.type)}`, "send it in the request yourself, or describe it in text.");
     }

@@ -5,6 +5,7 @@ import { base64Of, isUrl, mediaTypeOf, partsToSend, textOf as textOfMessage, typ
 import type { ContextWindow } from "../context/types.js";
 import { CtxloomError, describe } from "../errors.js";
 import type { ContentPart, Message, MessageInput, ToolCall } from "../message.js";
+import { withoutCompactions } from "../parts.js";
 import { TOOL_ERROR_PREFIX } from "./anthropic.js";
 import { argumentsText, bytesToBase64, contentOf, convertEach, fromOptions, objectAt, parseArguments, stringAt, unsupported, type FromOptions, type ReasoningMode } from "./common.js";
 
@@ -34,7 +35,7 @@ export function toLangChainMessages(source: ContextWindow<OpenAIMessage> | reado
   return messages.map((m): BaseMessage => {
     const name = m.name === undefined ? {} : { name: m.name };
     const parts = partsToSend(m);
-    const content = parts ? parts.map(langChainBlock) : textOfMessage(m);
+    const content = parts ? withoutCompactions(parts).map(langChainBlock) : textOfMessage(m);
     switch (m.role) {
       case "system":
         return new SystemMessage({ content: textOfMessage(m), ...name });
@@ -50,7 +51,7 @@ export function toLangChainMessages(source: ContextWindow<OpenAIMessage> | reado
   });
 }
 
-function langChainBlock(p: ContentPart): Record<string, unknown> & { type: string } {
+function langChainBlock(p: Exclude<ContentPart, { type: "compaction" }>): Record<string, unknown> & { type: string } {
   switch (p.type) {
     case "text":
       return { type: "text", text: p.text };

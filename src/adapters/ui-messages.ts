@@ -4,6 +4,7 @@ import { isUrl, urlOf } from "../context/parts-format.js";
 import { CtxloomError, checkOptions, describe } from "../errors.js";
 import type { ContentPart, Message, MessageInput, ToolCall } from "../message.js";
 import type { ChatView } from "../chat/chat-view.js";
+import { withoutCompactions } from "../parts.js";
 import { toolContent } from "./ai-sdk.js";
 import { toolContentParts } from "./ai-sdk-from.js";
 import { TOOL_ERROR_PREFIX } from "./anthropic.js";
@@ -57,7 +58,7 @@ export function toUIMessages(chat: ChatView, options?: { leaf?: number }): ChatU
       if (part) Object.assign(part, { state: "output-available", output });
       continue;
     }
-    const parts: UIPart[] = m.parts ? m.parts.map((p) => uiPart(p, m.role)) : m.content.length > 0 ? [{ type: "text", text: m.content }] : [];
+    const parts: UIPart[] = m.parts ? withoutCompactions(m.parts).map((p) => uiPart(p, m.role)) : m.content.length > 0 ? [{ type: "text", text: m.content }] : [];
     for (const call of m.toolCalls ?? []) {
       const part: ToolPart = { type: "dynamic-tool", toolName: call.function.name, toolCallId: call.id, state: "input-available", input: parseArguments(call.function.arguments) };
       calls.set(call.id, part);
@@ -79,7 +80,7 @@ export function toUIMessages(chat: ChatView, options?: { leaf?: number }): ChatU
   return out;
 }
 
-function uiPart(p: ContentPart, role: Message["role"]): UIPart {
+function uiPart(p: Exclude<ContentPart, { type: "compaction" }>, role: Message["role"]): UIPart {
   switch (p.type) {
     case "text":
       return { type: "text", text: p.text };

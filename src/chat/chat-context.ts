@@ -71,6 +71,7 @@ export function buildChatContext(
     toolResults: chat.toolResults,
     toolViews: nodes,
     summaryLevels: { chat: chat.options.summarize, loom: ctx.summaries?.summarize },
+    reasoningTurns: chat.options.reasoningTurns ?? ctx.reasoningTurns,
   };
   // The options resolved once (every one checked before anything is embedded, tools counted
   // once), and once per call: a build again after a summary reuses its plan.
@@ -168,7 +169,10 @@ export class ChatContexts {
   preflight(inputs: readonly MessageInput[], options: BuildOptions | undefined, appendLimit: number): void {
     const { budget, historyLimits } = this.#options;
     const { recall, strictModels } = this.#ctx;
-    const settings = { system: this.#sync.record.system, budget, historyLimits, appendLimit, recall, strictModels: strictModels === true, toolResults: this.#toolResults };
+    const reasoningTurns = this.#options.reasoningTurns ?? this.#ctx.reasoningTurns;
+    const settings = {
+      system: this.#sync.record.system, budget, historyLimits, appendLimit, recall, strictModels: strictModels === true, toolResults: this.#toolResults, reasoningTurns,
+    };
     preflight({ profile: this.#profile, counter: this.#counter, ...settings }, inputs, options);
   }
 

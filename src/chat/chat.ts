@@ -15,7 +15,7 @@ import { appendKey, type AppendOptions } from "./append-key.js";
 import { chatRecall } from "../recall/chat-recall.js";
 import { ChatContexts } from "./chat-context.js";
 import { redactMessage } from "./redact.js";
-import { chatToolResults } from "./tool-results.js";
+import { chatToolResults, checkKeptReasoningTurns } from "./tool-results.js";
 import type { CompactOptions } from "./compaction.js";
 import { DEFAULT_TOOL_RESULTS } from "../models/tool-results.js";
 import type { ChatRecallOptions, RecalledMessage } from "../recall/scope.js";
@@ -64,6 +64,7 @@ export class Chat extends ChatView {
     this.#profile = profile;
     this.#counter = counter;
     const toolResults = chatToolResults(record, ctx.toolResults ?? DEFAULT_TOOL_RESULTS);
+    checkKeptReasoningTurns(record);
     this.#contexts = new ChatContexts(ctx, this.sync, profile, counter, options, toolResults);
     this.#clears = toolResults.clear !== null;
   }

@@ -7,6 +7,7 @@ import { checkHistoryLimits, getModelProfile, type HistoryLimits, type ModelInpu
 import type { ChatMetadata, ChatOptions } from "../store/types.js";
 import { checkChatSummaries, type ChatSummaryGroup } from "../summary/settings.js";
 import { checkToolResultLevel, type ToolResultOptions } from "../models/tool-results.js";
+import { checkReasoningTurns, type ReasoningTurns } from "../models/reasoning.js";
 import { checkMetadata } from "./chat-list.js";
 
 /** Options of `chats.create()`. */
@@ -35,18 +36,22 @@ export interface CreateChatOptions {
   summaries?: boolean | ChatSummaryGroup;
   /** Tool results too large, for this chat, kept with it: `{ truncate }` as at Loom.open, winning over the Loom's. */
   toolResults?: ToolResultOptions;
+  /** How many of the newest turns send their reasoning in this chat's contexts, kept with it: as at Loom.open, winning over the Loom's. */
+  reasoningTurns?: ReasoningTurns;
 }
 
 /** The keys `create()` takes. */
-export const CREATE_KEYS = ["id", "metadata", "title", "model", "system", "budget", "historyLimits", "summaries", "toolResults"] as const;
+export const CREATE_KEYS = [
+  "id", "metadata", "title", "model", "system", "budget", "historyLimits", "summaries", "toolResults", "reasoningTurns",
+] as const;
 
 /**
  * The settings a chat keeps of create()'s options (metadata, budget, history limits, summaries,
- * tool results), each checked: what create() and an import (the settings an export carries)
+ * tool results, reasoning turns), each checked: what create() and an import (the settings an export carries)
  * both go through. The Loom's summary presentation is create()'s to add. @throws INVALID_ARGUMENT
  */
 export function settingsOf(
-  o: Pick<CreateChatOptions, "metadata" | "budget" | "historyLimits" | "summaries" | "toolResults">,
+  o: Pick<CreateChatOptions, "metadata" | "budget" | "historyLimits" | "summaries" | "toolResults" | "reasoningTurns">,
   what: string,
 ): ChatOptions {
   const settings: ChatOptions = {};
@@ -58,12 +63,14 @@ export function settingsOf(
   if (summaries.summaryPresentation !== undefined) settings.summaryPresentation = summaries.summaryPresentation;
   const toolResults = checkToolResultLevel(o.toolResults, `${what}.toolResults`);
   if (toolResults !== undefined) settings.toolResults = toolResults;
+  const reasoningTurns = checkReasoningTurns(o.reasoningTurns, `${what}.reasoningTurns`);
+  if (reasoningTurns !== undefined) settings.reasoningTurns = reasoningTurns;
   return settings;
 }
 
 /** The keys of a chat's kept settings (an export's `chat.options`). */
 const KEPT_KEYS = [
-  "budget", "historyLimits", "profile", "counter", "summarize", "summaryPresentation", "toolResults", "source", "metadata",
+  "budget", "historyLimits", "profile", "counter", "summarize", "summaryPresentation", "toolResults", "reasoningTurns", "source", "metadata",
 ] as const satisfies readonly (keyof ChatOptions)[];
 
 /**

@@ -6,6 +6,7 @@ import type { Embedder } from "../recall/embedder.js";
 import type { RecallStats } from "../recall/hub.js";
 import type { ToolResultOptions } from "../models/tool-results.js";
 import type { CompactionListener } from "./compaction.js";
+import type { ReasoningTurns } from "../models/reasoning.js";
 
 /** Options of `Loom.open()`. */
 export interface LoomOptions extends EngineOptions {
@@ -58,6 +59,12 @@ export interface LoomOptions extends EngineOptions {
    * the chat's previous one sent whole. What it throws fails the call that caused it.
    */
   onCompaction?: CompactionListener;
+  /**
+   * How many of the newest turns send their reasoning in every chat's contexts (a count or
+   * "all"; default 1): older turns' thinking blocks and reasoning items are left out, the chats
+   * keep them. A chat's (`create({ reasoningTurns })`) and a build's setting win.
+   */
+  reasoningTurns?: ReasoningTurns;
   /**
    * Refuse model names the catalog lacks (UNKNOWN_MODEL), in create, open, import and
    * buildContext({ model }), instead of reading them by their family with a warning. Default false.

@@ -16,6 +16,7 @@ import { checkCompactionListener, type CompactionListener } from "./compaction.j
 import type { Embedder } from "../recall/embedder.js";
 import { RecallHub } from "../recall/hub.js";
 import { DEFAULT_TOOL_RESULTS, checkToolResultLevel, toolResultPolicy, type ToolResultPolicy } from "../models/tool-results.js";
+import { checkReasoningTurns, type ReasoningTurns } from "../models/reasoning.js";
 import type { LoomOptions, LoomRecallOptions, LoomStats } from "./loom-options.js";
 
 export type { LoomOptions, LoomRecallOptions, LoomStats } from "./loom-options.js";
@@ -28,6 +29,7 @@ interface LoomSettings {
   summaries: LoomSummaries;
   embedder: Embedder | null;
   toolResults: ToolResultPolicy;
+  reasoningTurns: ReasoningTurns | undefined;
   embedEagerly: boolean;
   strictModels: boolean;
   onCompaction: CompactionListener | undefined;
@@ -38,7 +40,7 @@ export const DEFAULT_MAX_OPEN_CHATS = 1000;
 
 const LOOM_KEYS = [
   "engine", "wasm", "maxMemoryMB", "store", "counting", "maxOpenChats", "summaries", "recall",
-  "toolResults", "strictModels", "bpe", "onCompaction",
+  "toolResults", "reasoningTurns", "strictModels", "bpe", "onCompaction",
 ] as const;
 
 const RECALL_KEYS = ["embedder"] as const;
@@ -70,7 +72,7 @@ export class Loom {
 
   // Private: Loom.open() makes Looms (the published types show `private constructor()`, no parameters).
   private constructor(engine: Engine, settings: LoomSettings) {
-    const { store, counting, maxOpenChats, summaries, embedder, toolResults, embedEagerly, strictModels, onCompaction } = settings;
+    const { store, counting, maxOpenChats, summaries, embedder, toolResults, reasoningTurns, embedEagerly, strictModels, onCompaction } = settings;
     this.#engine = engine;
     this.#counting = counting;
     this.#recall = embedder ? new RecallHub(engine, store, embedder, embedEagerly) : null;
@@ -90,6 +92,7 @@ export class Loom {
       summaries,
       recall: this.#recall,
       toolResults,
+      reasoningTurns,
       ...(onCompaction ? { onCompaction } : {}),
     };
   }
@@ -135,6 +138,7 @@ export class Loom {
     const given = o.maxOpenChats === undefined ? undefined : checkInteger(o.maxOpenChats, "maxOpenChats", 1);
     const embedder = RecallHub.embedderOf(recallEmbedder(o.recall));
     const toolResults = toolResultPolicy(checkToolResultLevel(o.toolResults, "Loom.open(options).toolResults"), DEFAULT_TOOL_RESULTS);
+    const reasoningTurns = checkReasoningTurns(o.reasoningTurns, "Loom.open(options).reasoningTurns");
     if (o.strictModels !== undefined && typeof o.strictModels !== "boolean") {
       throw new CtxloomError("INVALID_ARGUMENT", `strictModels must be true or false; got ${describe(o.strictModels)}.`);
     }
@@ -154,7 +158,7 @@ export class Loom {
     // unloading would only trade the engine's memory for a rebuild on the next use.
     const maxOpenChats = given ?? (typeof store.resident === "function" ? Infinity : DEFAULT_MAX_OPEN_CHATS);
     return {
-      store, counting: o.counting ?? "exact", maxOpenChats, summaries, embedder, toolResults,
+      store, counting: o.counting ?? "exact", maxOpenChats, summaries, embedder, toolResults, reasoningTurns,
       // Left out, the built-in embedder works lazily (a chat is embedded once recall reads it); asked for, on every append.
       embedEagerly: o.recall !== undefined,
       strictModels: o.strictModels ?? false,

@@ -1,13 +1,14 @@
 import { CtxloomError } from "../errors.js";
 import type { Engine } from "../engine/types.js";
 import { CRITICAL, FLAG_SUMMARY, FLAG_TOOL_CALLS, FLAG_UNIT_END, ROLE_TOOL, ROLE_USER } from "../engine/types.js";
-import { PRIORITIES, ROLES, type Message } from "../message.js";
+import { PRIORITIES, ROLES, type CompactionProvider, type ContentPart, type Message } from "../message.js";
+import { isReasoning } from "../parts.js";
 import type { ToolUnit } from "../context/tool-units.js";
 import { toOpenAI, type OpenAIMessage } from "../context/format.js";
 import { MessageColumns } from "../store/columns.js";
 import { SummaryLedger } from "../summary/ledger.js";
 import { SHARED_FROM, SentCache } from "./sent-cache.js";
-import { ToolViewCache, type ToolViewSource } from "../context/view-cache.js";
+import { ToolViewCache, type ToolViewSource } from "../context/view-source.js";
 
 /**
  * A chat's messages in memory: the shape and numbers in the engine (one tree), the texts and
@@ -30,9 +31,12 @@ export class ChatNodes implements ToolViewSource {
   #reusedCalls = false;
   /** The most tokens a tool result costs (0: none linked). */
   #largestResult = 0;
+  /** Messages holding reasoning, and those holding compactions by provider (made at the first one). */
+  #reasoning: Set<number> | null = null;
+  #compactions: Map<number, CompactionProvider[]> | null = null;
   #views: ToolViewCache | null = null;
-  /** The columns' rewrites when #views was made. */
   #viewsAt = 0;
+  #viewsOf: MessageColumns | null = null;
 
   /**
    * `resident`: the store's own columns (shared); `loaded`: columns a store filled for this
@@ -99,10 +103,41 @@ export class ChatNodes implements ToolViewSource {
     const role = cols.roleCodeOf(id);
     this.engine.append(this.tree, cols.parentOf(id), tokens, role, cols.priorityCodeOf(id), flags);
     if (role === ROLE_TOOL && tokens > this.#largestResult) this.#largestResult = tokens;
+    if (x?.parts) this.#noteParts(id, x.parts);
     if (x?.toolCalls) {
       for (const c of x.toolCalls) this.#addOwner(c.id, id);
       if (cols.priorityCodeOf(id) === CRITICAL) this.#criticalCalls++;
     }
+  }
+
+  #noteParts(id: number, parts: readonly ContentPart[]): void {
+    const providers: CompactionProvider[] = [];
+    for (const p of parts) {
+      if (isReasoning(p)) (this.#reasoning ??= new Set()).add(id);
+      else if (p.type === "compaction" && !providers.includes(p.provider)) providers.push(p.provider);
+    }
+    if (providers.length > 0) (this.#compactions ??= new Map()).set(id, providers);
+  }
+
+  /** Whether any message of the chat holds reasoning. */
+  get reasoning(): boolean {
+    return this.#reasoning !== null;
+  }
+
+  /** Whether message `id` holds reasoning. */
+  reasoningIn(id: number): boolean {
+    return this.#reasoning?.has(id) === true;
+  }
+
+  /** Whether any message of the chat holds a provider's compaction. */
+  get compactions(): boolean {
+    return this.#compactions !== null;
+  }
+
+  /** Whether message `id` holds a compaction (made by `provider`, when given). */
+  compactionIn(id: number, provider?: CompactionProvider): boolean {
+    const providers = this.#compactions?.get(id);
+    return providers !== undefined && (provider === undefined || providers.includes(provider));
   }
 
   /** The most tokens a tool result of the chat costs (0: it holds none). */
@@ -115,11 +150,15 @@ export class ChatNodes implements ToolViewSource {
     return this.#callOwners !== null;
   }
 
-  /** What the chat's context views keep between builds (made anew once a message is rewritten: a redaction). */
+  /**
+   * What the chat's context views keep between builds: made again once the columns rewrote a
+   * message (a redaction), so that no view sends a text or part the chat no longer holds.
+   */
   get cache(): ToolViewCache {
-    if (this.#views === null || this.#viewsAt !== this.#texts.rewrites) {
+    if (this.#views === null || this.#viewsAt !== this.#texts.rewrites || this.#viewsOf !== this.#texts) {
       this.#views = new ToolViewCache();
       this.#viewsAt = this.#texts.rewrites;
+      this.#viewsOf = this.#texts;
     }
     return this.#views;
   }

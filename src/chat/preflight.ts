@@ -13,6 +13,7 @@ import type { RecallHub } from "../recall/hub.js";
 import { checkCallSummaries } from "../summary/settings.js";
 import { REPLY_PRIMING, imageRuleFor, messageTokens, type TokenCounter } from "../tokens/index.js";
 import type { ToolResultPolicy } from "../models/tool-results.js";
+import type { ReasoningTurns } from "../models/reasoning.js";
 
 /** A chat's settings as its appends and builds read them (a chat's own, or those `create()` would give one). */
 export interface PreflightChat {
@@ -29,6 +30,8 @@ export interface PreflightChat {
   strictModels: boolean;
   /** How the chat sends tool results (a build's settings go over them). */
   toolResults?: ToolResultPolicy;
+  /** How many turns send their reasoning (the chat's, else its Loom's; a build's goes over it). */
+  reasoningTurns?: ReasoningTurns;
 }
 
 /**

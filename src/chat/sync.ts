@@ -1,4 +1,5 @@
 import type { ToolResultPolicy } from "../models/tool-results.js";
+import type { ReasoningTurns } from "../models/reasoning.js";
 import { CtxloomError, fromStore, fromStoreNow } from "../errors.js";
 import type { Engine } from "../engine/types.js";
 import type { CheckedInput, Message } from "../message.js";
@@ -34,6 +35,8 @@ export interface LoomContext {
   readonly toolResults?: ToolResultPolicy;
   /** `Loom.open({ onCompaction })`: told of summaries and clearings. */
   readonly onCompaction?: CompactionListener;
+  /** How many turns send their reasoning (`Loom.open({ reasoningTurns })`; a chat's and a build's win); absent: the default. */
+  readonly reasoningTurns?: ReasoningTurns;
 }
 
 /** The columns a store keeps for a chat in this process, when it does (the memory store). */

@@ -15,6 +15,7 @@ import {
 } from "./chat-list.js";
 import { DEFAULT_TOOL_RESULTS, checkToolResultLevel, toolResultPolicy } from "../models/tool-results.js";
 import { CREATE_KEYS, settingsOf, type CreateChatOptions } from "./create-options.js";
+import { checkReasoningTurns } from "../models/reasoning.js";
 import { preflight } from "./preflight.js";
 import type { BuildOptions } from "../context/types.js";
 
@@ -108,9 +109,10 @@ export class UserChats {
     const { profile, counter } = await this.#ctx.prepare(o.model ?? "gpt-4o");
     const { effective, reserve } = budgetFor(profile, { split: budget });
     const toolResults = toolResultPolicy(checkToolResultLevel(o.toolResults, "create(options).toolResults"), this.#ctx.toolResults ?? DEFAULT_TOOL_RESULTS);
+    const reasoningTurns = checkReasoningTurns(o.reasoningTurns, "create(options).reasoningTurns") ?? this.#ctx.reasoningTurns;
     preflight({
       profile, counter, system: typeof o.system === "string" ? o.system : null, budget, historyLimits,
-      appendLimit: effective - reserve, recall: this.#ctx.recall, strictModels: this.#ctx.strictModels === true, toolResults,
+      appendLimit: effective - reserve, recall: this.#ctx.recall, strictModels: this.#ctx.strictModels === true, toolResults, reasoningTurns,
     }, inputs, build);
   }
 

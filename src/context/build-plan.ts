@@ -5,6 +5,7 @@ import type { TokenCounter } from "../tokens/types.js";
 import { checkTools, toolTokens } from "../tokens/tools.js";
 import { checkStablePrefix } from "./stable.js";
 import { BUILD_KEYS, type BuildOptions, type ContextFormat, type ContextSource } from "./types.js";
+import { checkReasoningTurns, reasoningTurnsOf } from "../models/reasoning.js";
 import { DEFAULT_TOOL_RESULTS, checkToolResultLevel, toolResultPolicy, type ToolResultPolicy } from "../models/tool-results.js";
 import { resolveSummaryPolicy, type SummaryPolicy } from "../summary/policy.js";
 import { checkCallSummaries } from "../summary/settings.js";
@@ -39,10 +40,14 @@ export interface BuildPlan {
   readonly toolResults: ToolResultPolicy;
   /** The summary policy in force for this call (the call's, the chat's, the Loom's), for `pressure`; null: none. */
   readonly summary: SummaryPolicy | null;
+  /** The newest turns whose reasoning is sent (Infinity: all). */
+  readonly reasoningTurns: number;
 }
 
 /** What a plan reads of its source: the chat's settings, none of its messages. */
-export type PlanSource = Pick<ContextSource, "counter" | "profile" | "system" | "budget" | "historyLimits" | "strictModels" | "toolResults" | "summaryLevels">;
+export type PlanSource = Pick<
+  ContextSource, "counter" | "profile" | "system" | "budget" | "historyLimits" | "strictModels" | "toolResults" | "summaryLevels" | "reasoningTurns"
+>;
 
 /**
  * Checks a build's options and resolves them with the chat's settings (`source`'s, of which it
@@ -81,7 +86,13 @@ export function planBuild(source: PlanSource, options: BuildOptions | undefined)
   const toolResults = toolResultPolicy(checkToolResultLevel(o.toolResults, "buildContext(options).toolResults"), source.toolResults ?? DEFAULT_TOOL_RESULTS);
   const levels = source.summaryLevels;
   const summary = levels ? resolveSummaryPolicy(checkCallSummaries(o.summaries, "buildContext(options).summaries"), levels.chat, levels.loom) : null;
-  return { profile, budget, limit, limits, counter: source.counter, format, system, memory, input, window, tools, cacheControl, prefixStep, toolResults, summary };
+  const own = checkReasoningTurns(o.reasoningTurns, "buildContext(options).reasoningTurns");
+  const reasoning = own ?? checkReasoningTurns(source.reasoningTurns, "reasoningTurns");
+  const reasoningTurns = reasoningTurnsOf(reasoning);
+  return {
+    profile, budget, limit, limits, counter: source.counter, format, system, memory, input, window, tools, cacheControl, prefixStep, toolResults, summary,
+    reasoningTurns,
+  };
 }
 
 function text(value: unknown, what: string): string | undefined {

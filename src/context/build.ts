@@ -7,8 +7,11 @@ import { checkCriticalUnits } from "./critical.js";
 import { withHeldConversation } from "./held.js";
 import { planBuild, type BuildPlan } from "./build-plan.js";
 import { selectStable } from "./stable.js";
-import { truncateToChars, truncateToTokens } from "./truncate.js";
-import { toolView, viewReport, type ContextView } from "./views.js";
+import { truncateToChars } from "./truncate.js";
+import { fitted, systemCost } from "./system-cost.js";
+import { toolView, viewReport } from "./views.js";
+import type { ContextView } from "./view-source.js";
+import { fromCompaction, partsView, type PartsView } from "./reasoning-view.js";
 import type { BuildOptions, ContextPressure, ContextSource, ContextWindow, ContextWindowFor, Usage } from "./types.js";
 import { summaryThreshold } from "../summary/run-plan.js";
 import { clearTrigger } from "../models/tool-results.js";
@@ -59,12 +62,15 @@ export function buildPlanned(source: ContextSource, plan: BuildPlan): ContextWin
   const inputTokens = input === undefined ? 0 : messageTokens(counter, { role: "user", content: input });
   const tools = plan.tools ?? 0;
 
-  // Tool results as this request sends them (cut, cleared): the selections count what is sent.
+  // Tool results, reasoning and compactions as this request sends them (cut, cleared, left
+  // out): the selections count what is sent.
   const fixed = REPLY_PRIMING + tools + systemTokens + memoryTokens + inputTokens;
-  const { view, clearing } = source.toolViews ? toolView(source, plan.toolResults, limit - fixed, fixed, limit) : NO_TOOL_VIEW;
+  const { view: results, clearing } = source.toolViews ? toolView(source, plan.toolResults, limit - fixed, fixed, limit) : NO_TOOL_VIEW;
+  const parts = source.toolViews ? partsView(source, format, plan.reasoningTurns, input !== undefined, limit - fixed, results) : null;
+  const view = parts ? parts.view : results;
   if (view) source.engine.swapTokens(source.tree, view.ids, view.tokens);
   try {
-    return selectAndFormat(source, plan, view, { system, memory, systemTokens, memoryTokens, inputTokens, tools, clearing });
+    return selectAndFormat(source, plan, view, parts, { system, memory, systemTokens, memoryTokens, inputTokens, tools, clearing });
   } finally {
     if (view) source.engine.swapTokens(source.tree, view.ids, view.tokens); // the chat's own counts back
   }
@@ -83,8 +89,11 @@ interface Counted {
 }
 
 /** The rest of a build, with the view's counts in the engine: recall, the selection and the format. */
-function selectAndFormat(source: ContextSource, plan: BuildPlan, view: ContextView | null, c: Counted): ContextWindow {
+function selectAndFormat(source: ContextSource, plan: BuildPlan, view: ContextView | null, parts: PartsView | null, c: Counted): ContextWindow {
   const { profile, budget, limits, counter, limit, input, format } = plan;
+  // A compaction this format sends back stands for all before it: only what follows is selected.
+  const horizon = parts ? parts.horizon : 0;
+  const considered = horizon > 0 && (plan.window === 0 || plan.window > horizon) ? horizon : plan.window;
   const { system, systemTokens, inputTokens, tools } = c;
   let { memory, memoryTokens } = c;
   const read = view ? (id: number) => view.messages.get(id) ?? source.message(id) : (id: number) => source.message(id);
@@ -94,7 +103,7 @@ function selectAndFormat(source: ContextSource, plan: BuildPlan, view: ContextVi
     // Recall fills the memory slice with exchanges not in the window the rest would hold
     // (the memory it adds only shrinks that window, so nothing is sent twice).
     const room = limit - REPLY_PRIMING - systemTokens - memoryTokens - inputTokens;
-    const before = room < 0 ? null : selectStable(source, room, plan.window, room, plan.prefixStep);
+    const before = room < 0 ? null : selectStable(source, room, considered, room, plan.prefixStep);
     const window = before?.fits ? before.ids.slice() : [];
     const join = (text: string) => (memory && text ? `${memory}\n\n${text}` : memory || text);
     const fill = source.recall(Array.from(window), (text) => {
@@ -138,7 +147,7 @@ function selectAndFormat(source: ContextSource, plan: BuildPlan, view: ContextVi
     // are rare (a cut adds a token or two), so this ends quickly.
     let ask = available;
     for (;;) {
-      const selection = selectStable(source, ask, plan.window, available, plan.prefixStep);
+      const selection = selectStable(source, ask, considered, available, plan.prefixStep);
       if (!selection.fits) {
         throw new CtxloomError(
           "MESSAGE_TOO_LARGE",
@@ -170,6 +179,13 @@ function selectAndFormat(source: ContextSource, plan: BuildPlan, view: ContextVi
     }
   }
 
+  const compaction = parts && parts.boundary >= 0 ? fromCompaction(source, parts.boundary, conversation) : null;
+  if (compaction) {
+    conversation = compaction.conversation;
+    conversationTokens -= compaction.tokens;
+    evicted -= compaction.carried;
+  }
+
   const total = REPLY_PRIMING + tools + systemTokens + memoryTokens + conversationTokens + inputTokens;
   // Literals whole, never a spread and more keys: in V8 that makes a hidden class per object,
   // old-space garbage at every build.
@@ -191,7 +207,7 @@ function selectAndFormat(source: ContextSource, plan: BuildPlan, view: ContextVi
     // dropped, except CRITICAL messages, which move into the system text as a transcript.
     const chatSystem = conversation.filter((m) => m.role === "system");
     let rest = conversation.filter((m) => m.role !== "system");
-    const first = rest.findIndex((m) => m.role === "user");
+    const first = compaction ? 0 : rest.findIndex((m) => m.role === "user"); // a compaction goes first
     const lead = first < 0 && inputMessage.length === 0 ? rest : rest.slice(0, first < 0 ? rest.length : first);
     const keptLead = lead.filter((m) => m.priority === "critical");
     const droppedTokens = lead.reduce((sum, m) => sum + (m.priority === "critical" ? 0 : tokensOf(source, m)), 0);
@@ -230,7 +246,8 @@ function selectAndFormat(source: ContextSource, plan: BuildPlan, view: ContextVi
     if (view) {
       for (let k = 0; k < sent.length; k++) {
         const m = view.messages.get(sent[k]!);
-        if (m) messages[from + k] = toOpenAI(m);
+        // (A parts view changes nothing this format sends: it sends no reasoning nor compaction.)
+        if (m && view.kinds.get(sent[k]!) !== "parts") messages[from + k] = toOpenAI(m);
       }
     }
     n += sent.length;
@@ -290,16 +307,6 @@ const NO_TOOL_VIEW = { view: null, clearing: false };
 const NONE = Object.freeze({ count: 0, tokens: 0, ids: Object.freeze([]) as readonly number[] });
 const NO_VIEW = { cleared: NONE, truncated: NONE };
 
-/**
- * A system or memory text within `slice` tokens: the text itself when it fits, else cut. A long
- * text is never counted whole: truncation counts only the prefix it keeps.
- */
-function fitted(counter: TokenCounter, content: string, slice: number): string {
-  if (content.length === 0) return "";
-  if (content.length <= SYSTEM_COUNT_MAX_CHARS && systemCost(counter, content) <= slice) return content;
-  return truncateToTokens(content, slice - systemCost(counter, ""), counter);
-}
-
 /** What every format's context holds besides its messages and system text. */
 type Base = ContextBase;
 
@@ -310,25 +317,6 @@ function windowOf(b: Base, format: ContextWindow["format"], messages: ContextWin
     evicted: b.evicted, cleared: b.cleared, truncated: b.truncated, compressed: b.compressed, summary: b.summary, model: b.model, budget: b.budget,
     format, messages, system,
   };
-}
-
-/** Counts of system texts by counter: a chat's system prompt is counted once, not at every build. */
-const systemCounts = new WeakMap<TokenCounter, Map<string, number>>();
-const SYSTEM_COUNTS_KEPT = 64;
-/** Longer texts are counted each time: the map never holds a large memory text. */
-const SYSTEM_COUNT_MAX_CHARS = 1 << 16;
-
-function systemCost(counter: TokenCounter, content: string): number {
-  if (content.length > SYSTEM_COUNT_MAX_CHARS) return messageTokens(counter, { role: "system", content });
-  let counts = systemCounts.get(counter);
-  if (!counts) systemCounts.set(counter, (counts = new Map()));
-  let tokens = counts.get(content);
-  if (tokens === undefined) {
-    tokens = messageTokens(counter, { role: "system", content });
-    if (counts.size >= SYSTEM_COUNTS_KEPT) counts.clear(); // memories change: keep the map small
-    counts.set(content, tokens);
-  }
-  return tokens;
 }
 
 /** A context built in the OpenAI format as one formatted string. */

@@ -1,4 +1,4 @@
-import type { Message } from "../message.js";
+import type { ContentPart, Message } from "../message.js";
 import {
   anthropicParts, openAIParts, openAIToolText, partNotes, partsToSend, responsesParts,
   type AnthropicPartBlock, type OpenAIContentPart, type ResponsesContentPart,
@@ -65,7 +65,12 @@ export type AnthropicBlock =
 /** A block of an Anthropic tool_result's content: text or an image. */
 export type AnthropicToolResultBlock = Extract<AnthropicPartBlock, { type: "text" | "image" }>;
 
-/** A message as Anthropic's Messages API takes it: roles alternate, the first is the user's. */
+/**
+ * A message as Anthropic's Messages API takes it: roles alternate, the first is the user's, but
+ * after a compaction. A chat holding Anthropic's compaction block (a beta block,
+ * `BetaCompactionBlockParam`, which these GA types do not name) sends it first, as it came, in
+ * an assistant message: send such a context with `client.beta.messages.create`.
+ */
 export interface AnthropicMessage {
   role: "user" | "assistant";
   content: string | AnthropicBlock[];
@@ -169,16 +174,35 @@ export interface ResponsesFunctionCallOutputItem {
   output: string | ResponsesContentPart[];
 }
 
+/** A reasoning item of the Responses API (ResponseReasoningItem), sent back as OpenAI sent it. */
+export interface ResponsesReasoningItem {
+  type: "reasoning";
+  id: string;
+  summary: { type: "summary_text"; text: string }[];
+  encrypted_content?: string | null;
+  content?: { type: "reasoning_text"; text: string }[];
+  status?: "in_progress" | "completed" | "incomplete";
+}
+
+/** A compaction item of the Responses API (ResponseCompactionItemParam), sent back as OpenAI sent it. */
+export interface ResponsesCompactionItem {
+  type: "compaction";
+  encrypted_content: string;
+  id?: string | null;
+}
+
 /**
  * An input item of OpenAI's Responses API: a list of them is the `openai` package's
  * ResponseInputItem[] (`responses.create({ input })`) without a cast.
  */
-export type ResponsesItem = ResponsesMessageItem | ResponsesFunctionCallItem | ResponsesFunctionCallOutputItem;
+export type ResponsesItem = ResponsesMessageItem | ResponsesFunctionCallItem | ResponsesFunctionCallOutputItem | ResponsesReasoningItem | ResponsesCompactionItem;
 
 /**
  * Converts messages to Responses API input items: a message item per text, a function_call
  * item per tool call (after its message's text, if any), a function_call_output per tool
- * result. A tool message's name is not part of the Responses shape.
+ * result. An assistant message's OpenAI reasoning items and OpenAI compaction go as the
+ * items they came as, where they were among its text (another provider's reasoning and
+ * compactions are not sent). A tool message's name is not part of the Responses shape.
  */
 export function toResponses(messages: readonly Pick<Message, "role" | "content" | "toolCalls" | "toolCallId" | "parts">[]): ResponsesItem[] {
   const items: ResponsesItem[] = [];
@@ -188,12 +212,32 @@ export function toResponses(messages: readonly Pick<Message, "role" | "content" 
       items.push({ type: "function_call_output", call_id: m.toolCallId!, output: parts ? responsesParts(parts) : m.content });
       continue;
     }
-    const parts = m.role === "user" ? partsToSend(m) : undefined;
-    if (parts) items.push({ type: "message", role: m.role, content: responsesParts(parts) });
+    const parts = partsToSend(m);
+    if (parts && m.role === "user") items.push({ type: "message", role: m.role, content: responsesParts(parts) });
+    else if (parts && m.role === "assistant") assistantItems(parts, m.toolCalls !== undefined, items);
     else if (m.content.length > 0 || !m.toolCalls) items.push({ type: "message", role: m.role, content: m.content });
     for (const c of m.toolCalls ?? []) items.push({ type: "function_call", call_id: c.id, name: c.function.name, arguments: c.function.arguments });
   }
   return items;
+}
+
+/** An assistant message's parts as Responses items: its texts as message items, OpenAI's own items as they came. */
+function assistantItems(parts: readonly ContentPart[], calls: boolean, items: ResponsesItem[]): void {
+  const from = items.length;
+  let text: string | undefined;
+  const flush = () => {
+    if (text !== undefined) items.push({ type: "message", role: "assistant", content: text });
+    text = undefined;
+  };
+  for (const p of parts) {
+    if (p.type === "text") text = text === undefined ? p.text : `${text}\n${p.text}`;
+    else if ((p.type === "reasoning" && p.item !== undefined) || (p.type === "compaction" && p.provider === "openai")) {
+      flush();
+      items.push(JSON.parse(p.type === "reasoning" ? p.item! : p.data) as ResponsesReasoningItem | ResponsesCompactionItem);
+    }
+  }
+  flush();
+  if (items.length === from && !calls) items.push({ type: "message", role: "assistant", content: "" });
 }
 
 const LABELS: Record<Message["role"], string> = { system: "System", user: "User", assistant: "Assistant", tool: "Tool" };

@@ -1,6 +1,7 @@
 // Content parts (images, files, reasoning) in each API's shape. What an API has no place for
 // is left out, as documented on each function: reasoning goes only where it is sent back
-// (Anthropic, the AI SDK), files in assistant messages only to the AI SDK.
+// (Anthropic, the Responses API, the AI SDK), files in assistant messages only to the AI
+// SDK, a provider's compaction only to that provider.
 import { partsText, withText, type ContentPart, type FilePart, type ImagePart } from "../parts.js";
 
 /** A message or an input: its content as text (with `parts` when rich) or as a list of parts. */
@@ -145,8 +146,10 @@ export type AnthropicPartBlock =
  * Parts as Anthropic blocks, in order: text; images (base64 or URL; JPEG, PNG, GIF, WebP);
  * PDFs as `document` (base64 or URL), text files as plain-text documents; reasoning with a
  * signature as `thinking`, redacted reasoning as `redacted_thinking` (kept in the assistant
- * message before its tool_use blocks, as Anthropic requires with tool use). Reasoning
- * without a signature (another provider's) is left out: Anthropic verifies what it gets
+ * message before its tool_use blocks, as Anthropic requires with tool use); an Anthropic
+ * compaction as the block it came as (a beta block, `BetaCompactionBlockParam`: its type is
+ * not among AnthropicPartBlock's, which are the GA API's). Reasoning without a signature
+ * (another provider's) and OpenAI's compactions are left out: Anthropic verifies what it gets
  * back. Files in an assistant message are left out; a file or image of a type Anthropic does
  * not read becomes a text line naming it.
  */
@@ -159,6 +162,10 @@ export function anthropicParts(parts: readonly ContentPart[], role: "user" | "as
         break;
       case "reasoning":
         if (p.signature !== undefined) out.push({ type: "thinking", thinking: p.text, signature: p.signature });
+        break;
+      case "compaction":
+        // As it came, byte for byte: a beta block, which the GA types do not name.
+        if (p.provider === "anthropic") out.push(JSON.parse(p.data) as AnthropicPartBlock);
         break;
       case "redacted-reasoning":
         out.push({ type: "redacted_thinking", data: p.data });

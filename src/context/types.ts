@@ -9,7 +9,8 @@ import type { SummaryPresentation } from "../summary/present.js";
 import type { CallSummaryGroup } from "../summary/settings.js";
 import type { SummaryOptions } from "../summary/policy.js";
 import type { ToolResultOptions, ToolResultPolicy } from "../models/tool-results.js";
-import type { ToolViewSource } from "./view-cache.js";
+import type { ToolViewSource } from "./view-source.js";
+import type { ReasoningTurns } from "../models/reasoning.js";
 
 /** The options of `buildContext({ stablePrefix })`. */
 export interface StablePrefixOptions {
@@ -73,6 +74,14 @@ export interface BuildOptions {
    * every result whole. See ToolResultOptions.
    */
   toolResults?: ToolResultOptions;
+  /**
+   * How many of the newest turns (answers: what follows a user message) send their reasoning
+   * (thinking blocks, reasoning items and parts); older turns' is left out. A count or "all";
+   * over the chat's and the Loom's. Default 1. Whatever it says, the turn under way (a tool loop
+   * since the newest user message) sends its reasoning, as Anthropic and OpenAI require during
+   * tool use. The chat keeps every reasoning part: `path()` still gives them.
+   */
+  reasoningTurns?: ReasoningTurns;
 }
 
 /** Where recall looks: the path to the head, every branch of the chat, or all the user's chats. */
@@ -294,10 +303,12 @@ export interface ContextSource {
   toolViews?: ToolViewSource;
   /** Optional: the chat's and its Loom's summary policies, for `pressure.summarizeAt` (a call's `summaries` goes over them). */
   summaryLevels?: { chat: SummaryOptions | undefined; loom: SummaryOptions | undefined };
+  /** The chat's `reasoningTurns` (its own, else its Loom's), as set; default: DEFAULT_REASONING_TURNS. */
+  reasoningTurns?: ReasoningTurns;
 }
 
 /** The options buildContext knows; any other key is refused, naming the closest. */
 export const BUILD_KEYS = [
   "system", "memory", "input", "model", "maxMessages", "budget", "historyLimits", "format", "summaries", "tools", "maxOutputTokens",
-  "cacheControl", "stablePrefix", "toolResults",
+  "cacheControl", "stablePrefix", "toolResults", "reasoningTurns",
 ] as const;

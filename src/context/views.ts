@@ -9,23 +9,10 @@ import type { Message } from "../message.js";
 import { countText, messageTokens } from "../tokens/chat.js";
 import { imageRuleFor } from "../tokens/parts.js";
 import { clearedThrough } from "./clearing.js";
-import type { ToolViewSource } from "./view-cache.js";
 import { cutToolResult } from "./tool-result.js";
 import { MIN_TOOL_RESULT_TOKENS, clearTrigger, truncateCap, type ToolResultPolicy } from "../models/tool-results.js";
 import type { ContextSource } from "./types.js";
-
-/** How a message is sent in a view ("renamed": its calls' ids made unique in the request, see renameCalls). */
-export type ViewKind = "cleared" | "truncated" | "inputs" | "renamed";
-
-/** A build's view: the messages sent otherwise than the chat holds them. */
-export interface ContextView {
-  /** Their ids and, for Engine.swapTokens, what each costs as sent. */
-  readonly ids: Int32Array;
-  readonly tokens: Int32Array;
-  /** The message sent for each. */
-  readonly messages: Map<number, Message>;
-  readonly kinds: Map<number, ViewKind>;
-}
+import type { ContextView, ToolViewSource, ViewKind } from "./view-source.js";
 
 /** What a context reports of its view: results cleared and cut among the messages it sends, and the tokens that saved. */
 export interface ViewReport {

@@ -130,10 +130,12 @@ function countablePart(value: unknown, where: string): ContentPart {
       return { type: "file", data: str(data, p.file ? ".file.file_data" : ".data"), mediaType: "application/octet-stream" };
     }
     case "reasoning":
-      return { type: "reasoning", text: str(p.text, ".text") };
+      return p.item === undefined ? { type: "reasoning", text: str(p.text, ".text") } : { type: "reasoning", text: "", item: str(p.item, ".item") };
     case "redacted-reasoning":
       return { type: "redacted-reasoning", data: str(p.data, ".data") };
+    case "compaction":
+      return { type: "compaction", provider: "openai", data: str(p.data, ".data") };
     default:
-      throw new CtxloomError("INVALID_ARGUMENT", `${where} is a part of type ${describe(p.type)}; countTokens counts text, image, image_url, file and reasoning parts.`);
+      throw new CtxloomError("INVALID_ARGUMENT", `${where} is a part of type ${describe(p.type)}; countTokens counts text, image, image_url, file, reasoning and compaction parts.`);
   }
 }

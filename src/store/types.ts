@@ -4,6 +4,7 @@ import type { Message } from "../message.js";
 import type { MessageColumns } from "./columns.js";
 import type { SummaryOptions } from "../summary/policy.js";
 import type { ToolResultOptions } from "../models/tool-results.js";
+import type { ReasoningTurns } from "../models/reasoning.js";
 
 /** A value or a promise of it: every Store method may be synchronous or not. */
 export type Awaitable<T> = T | Promise<T>;
@@ -30,6 +31,8 @@ export interface ChatOptions {
   summaryPresentation?: "system" | "tool";
   /** How this chat's contexts send tool results (`create({ toolResults })`), kept as given: wins over the Loom's, key by key. */
   toolResults?: ToolResultOptions;
+  /** How many of the newest turns send their reasoning in this chat's contexts (`create({ reasoningTurns })`): wins over the Loom's. */
+  reasoningTurns?: ReasoningTurns;
   /**
    * The conversation an import made this chat from: the export's format and its id for it
    * (a fingerprint of its messages when it has none). `ctxloom import` finds chats by it, so

@@ -76,9 +76,11 @@ export function base64Bytes(text: string): number {
 
 /**
  * Estimated tokens of a part that is not text (text parts are counted as the message's
- * content, reasoning by `countText`): an image by `rule`; a file inline, one token per 4
- * bytes (what text costs; a PDF page, sent as text and image, costs 1,500-4,500 and weighs
- * usually more); a file by URL, FILE_URL_TOKENS.
+ * content): an image by `rule`; a file inline, one token per 4 bytes (what text costs; a PDF
+ * page, sent as text and image, costs 1,500-4,500 and weighs usually more); a file by URL,
+ * FILE_URL_TOKENS; reasoning by `countText` of its text, or of OpenAI's item when it has one
+ * (what the Responses format sends back), redacted reasoning of its data; a provider's
+ * compaction of its item or block as JSON text (what is sent back to that provider).
  */
 export function partTokens(part: ContentPart, rule: ImageRule, countText: (text: string) => number): number {
   switch (part.type) {
@@ -89,8 +91,9 @@ export function partTokens(part: ContentPart, rule: ImageRule, countText: (text:
     case "file":
       return /^https?:/i.test(part.data) ? FILE_URL_TOKENS : Math.ceil(base64Bytes(part.data) / 4);
     case "reasoning":
-      return countText(part.text);
+      return countText(part.item ?? part.text);
     case "redacted-reasoning":
+    case "compaction":
       return countText(part.data);
   }
 }

@@ -3,6 +3,7 @@
 // the same way, unknown keys refused.
 import { AIMessage } from "@langchain/core/messages";
 import type { ModelMessage, UIMessage } from "ai";
+import type { ResponseReasoningItem } from "openai/resources/responses/responses";
 import { describe, expect, it } from "vitest";
 import { fromModelMessages, fromUIMessages } from "../../src/ai-sdk.js";
 import { fromAnthropicMessages } from "../../src/anthropic.js";
@@ -62,9 +63,13 @@ describe("reasoning the SDK carries", () => {
     expect(fromAnthropicMessages(redacted as never, { reasoning: "drop" })).toEqual([{ role: "assistant", content: "Hi." }]);
   });
 
-  it("Responses reasoning items (encrypted) are left out when dropped, else refused", () => {
-    const items = [{ type: "reasoning", id: "r", summary: [], encrypted_content: "gAAA" }, CASES[1]![2]];
+  it("Responses reasoning items: kept as they came with the message they go with (default), dropped, or refused", () => {
+    const reasoning = { type: "reasoning", id: "rs_1", summary: [{ type: "summary_text", text: "Greet." }], encrypted_content: "gAAA" } satisfies ResponseReasoningItem;
+    const items = [reasoning, CASES[1]![2]];
+    expect(fromResponseItems(items as never)).toEqual([
+      { role: "assistant", content: [{ type: "reasoning", text: "Greet.", item: JSON.stringify(reasoning) }, { type: "text", text: "Hi." }] },
+    ]);
     expect(fromResponseItems(items as never, { reasoning: "drop" })).toEqual([{ role: "assistant", content: "Hi." }]);
-    expectThrowCode(() => fromResponseItems(items as never), "UNSUPPORTED_CONTENT");
+    expectThrowCode(() => fromResponseItems(items as never, { reasoning: "refuse" }), "UNSUPPORTED_CONTENT");
   });
 });

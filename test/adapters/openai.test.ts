@@ -134,7 +134,9 @@ describe("fromResponseItems", () => {
   });
 
   it.each([
-    ["a reasoning item", { type: "reasoning", id: "r", summary: [] }, "UNSUPPORTED_CONTENT"],
+    ["a reasoning item without an id", { type: "reasoning", summary: [] }, "INVALID_CONTENT"],
+    ["a reasoning item whose summary is no list", { type: "reasoning", id: "r", summary: "s" }, "INVALID_CONTENT"],
+    ["a compaction item without encrypted content", { type: "compaction", id: "c" }, "INVALID_CONTENT"],
     ["a web search call", { type: "web_search_call", id: "w", status: "completed" }, "UNSUPPORTED_CONTENT"],
     ["an image input part by file id", { role: "user", content: [{ type: "input_image", file_id: "f", detail: "auto" }] }, "UNSUPPORTED_CONTENT"],
     ["a function call without a name", { type: "function_call", call_id: "a", arguments: "{}" }, "INVALID_ARGUMENT"],

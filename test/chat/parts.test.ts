@@ -48,6 +48,17 @@ const BAD: [string, MessageInput][] = [
   ["reasoning with no text and no signature", { role: "assistant", content: [{ type: "reasoning", text: "" }] }],
   ["an empty signature", { role: "assistant", content: [{ type: "reasoning", text: "hmm", signature: "" }] }],
   ["empty redacted reasoning", { role: "assistant", content: [{ type: "redacted-reasoning", data: "" }] }],
+  ["an OpenAI reasoning item that is no JSON", { role: "assistant", content: [{ type: "reasoning", text: "", item: "{id: rs_1}" }] }],
+  ["an OpenAI reasoning item without an id", { role: "assistant", content: [{ type: "reasoning", text: "", item: '{"type":"reasoning","summary":[]}' }] }],
+  ["an OpenAI reasoning item of another type", { role: "assistant", content: [{ type: "reasoning", text: "", item: '{"type":"message","id":"m","summary":[]}' }] }],
+  ["an OpenAI reasoning item given as an object", { role: "assistant", content: [{ type: "reasoning", text: "", item: { type: "reasoning", id: "rs", summary: [] } as never }] }],
+  ["reasoning with a signature and an item", { role: "assistant", content: [{ type: "reasoning", text: "x", signature: "s", item: '{"type":"reasoning","id":"rs","summary":[]}' }] }],
+  ["a compaction in a user message", { role: "user", content: [{ type: "compaction", provider: "openai", data: '{"type":"compaction","encrypted_content":"e"}' }] }],
+  ["a compaction of an unknown provider", { role: "assistant", content: [{ type: "compaction", provider: "google" as never, data: '{"type":"compaction","encrypted_content":"e"}' }] }],
+  ["an OpenAI compaction without encrypted content", { role: "assistant", content: [{ type: "compaction", provider: "openai", data: '{"type":"compaction"}' }] }],
+  ["an Anthropic compaction with an empty summary", { role: "assistant", content: [{ type: "compaction", provider: "anthropic", data: '{"type":"compaction","content":""}' }] }],
+  ["an Anthropic compaction with a cache_control", { role: "assistant", content: [{ type: "compaction", provider: "anthropic", data: '{"type":"compaction","content":"s","cache_control":{"type":"ephemeral"}}' }] }],
+  ["a compaction with another key", { role: "assistant", content: [{ type: "compaction", provider: "openai", data: '{"type":"compaction","encrypted_content":"e"}', item: "x" } as never] }],
 ];
 
 forEachEngine((engine) => {

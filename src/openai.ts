@@ -5,6 +5,10 @@
 export { fromOpenAIMessages, type OpenAIMessageLike, type OpenAICompletionLike } from "./adapters/openai.js";
 export { fromResponseItems, type ResponseItemLike } from "./adapters/responses.js";
 export {
+  openAIStream, fromChatCompletionChunks, fromResponseStreamEvents, CUT_MARK,
+  type OpenAIStream, type OpenAIStreamOptions, type ChatCompletionChunkLike, type ResponseStreamEventLike,
+} from "./adapters/openai-stream.js";
+export {
   openaiSummarizer, openaiEmbedder,
   type OpenAISummarizerOptions, type OpenAIEmbedderOptions, type OpenAIChatClientLike, type OpenAIEmbeddingsClientLike,
 } from "./adapters/openai-hooks.js";

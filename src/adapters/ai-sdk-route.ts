@@ -13,6 +13,7 @@ import type { CreateChatOptions, UserChats } from "../chat/user-chats.js";
 import { toModelContext, type ModelContext } from "./ai-sdk.js";
 import { DEFAULT_WAIT_MS, StreamingTurn, storeAnswer, waitForTurns } from "./ai-sdk-answer.js";
 import { resolveToolSet } from "./ai-sdk-tools.js";
+import { Replay } from "./ai-sdk-resume.js";
 import { fromOptions, objectAt, type ReasoningMode } from "./common.js";
 import { placeOf, type ChatUIMessage, type ChatUIMetadata } from "./ui-messages.js";
 import { readBody } from "./ai-sdk-body.js";
@@ -32,10 +33,19 @@ export interface ChatTurnOptions {
    * sends parts, and while its answer is being stored, they wait.
    */
   waitMs?: number;
+  /**
+   * Keep the answer's events while it streams, for a client that reloads to resume it
+   * (`useChat({ resume: true })`, answered by `resumeTurn`). The answer then goes on when the
+   * client goes away, so that useChat's `stop()` no longer stops it (as with the AI SDK's own
+   * resumable streams). Default false.
+   */
+  resumable?: boolean;
 }
 
-/** What `toUIMessageStreamResponse` takes from a turn. */
-export type ChatTurnStream = Required<Pick<UIMessageStreamOptions<ChatUIMessage>, "originalMessages" | "generateMessageId" | "messageMetadata" | "onEnd">>;
+/** What `toUIMessageStreamResponse` takes from a turn (`consumeSseStream` with `resumable`). */
+export type ChatTurnStream = Required<Pick<UIMessageStreamOptions<ChatUIMessage>, "originalMessages" | "generateMessageId" | "messageMetadata" | "onEnd">> & {
+  consumeSseStream?: (options: { stream: ReadableStream<string> }) => void;
+};
 
 /** One request of useChat, ready to answer. */
 export interface ChatTurn {
@@ -65,7 +75,7 @@ export interface ChatTurn {
   cancel(): void;
 }
 
-const OPTION_KEYS = ["create", "context", "reasoning", "waitMs"] as const;
+const OPTION_KEYS = ["create", "context", "reasoning", "waitMs", "resumable"] as const;
 /** The longest `waitMs` taken: an hour. */
 const MAX_WAIT_MS = 3_600_000;
 const CREATE_OPTION_KEYS = CREATE_KEYS.filter((k) => k !== "id");
@@ -137,6 +147,7 @@ export async function chatTurn(chats: UserChats, body: unknown, options?: ChatTu
   const messageId = chat.messageCount;
   const metadata = answerMetadata(chat, plan, parentId, messageId);
   const answer = new StreamingTurn(chat, o.waitMs ?? DEFAULT_WAIT_MS);
+  const replay = o.resumable === true ? new Replay(chat) : undefined;
   let done!: (messages: Message[] | Promise<Message[]>) => void;
   const saved = new Promise<Message[]>((resolve) => (done = resolve));
   saved.catch(() => undefined);
@@ -162,12 +173,15 @@ export async function chatTurn(chats: UserChats, body: unknown, options?: ChatTu
         await storing;
       } finally {
         answer.end();
+        replay?.settled();
       }
     },
   };
+  if (replay) stream.consumeSseStream = ({ stream: events }) => void replay.record(events);
   const cancel = (): void => {
     if (answer.ended) return;
     answer.end();
+    replay?.settled();
     done([]);
   };
   return { chat, context, stream, parentId, messageId, saved: () => saved, cancel };
@@ -194,6 +208,9 @@ function checkTurnOptions(options: unknown): Partial<ChatTurnOptions> {
     checkKeys(context, CONTEXT_KEYS, `${what}.context`);
   }
   if (o.waitMs !== undefined) checkInteger(o.waitMs, `${what}.waitMs`, 0, MAX_WAIT_MS);
+  if (o.resumable !== undefined && typeof o.resumable !== "boolean") {
+    throw new CtxloomError("INVALID_ARGUMENT", `${what}.resumable must be true or false; got ${describe(o.resumable)}.`);
+  }
   return o;
 }
 

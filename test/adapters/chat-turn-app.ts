@@ -5,7 +5,7 @@ import { DefaultChatTransport, simulateReadableStream, stepCountIs, streamText, 
 import { MockLanguageModelV4 } from "ai/test";
 import { VanillaChat } from "../../examples/chat-app/client/chat.js";
 import { Loom, type Chat } from "../../src/index.js";
-import { chatTurn, type ChatTurn, type ChatTurnOptions, type ChatUIMessage } from "../../src/ai-sdk.js";
+import { chatTurn, resumeTurn, type ChatTurn, type ChatTurnOptions, type ChatUIMessage } from "../../src/ai-sdk.js";
 
 export const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
 
@@ -43,11 +43,13 @@ export function recordingModel(script: ReturnType<typeof step>[] = []) {
   return { model, prompts };
 }
 
-/** The route, its turns, a client factory (transport options given per client) and the stored chat. */
+/** The route (POST: chatTurn; GET <api>/<id>/stream: resumeTurn), its turns, a client factory (transport options per client) and the stored chat. */
 export function turnApp(model: MockLanguageModelV4, options: ChatTurnOptions = { create: { model: "gpt-4o" } }, tools?: ToolSet) {
   const loom = Loom.open();
   const turns: ChatTurn[] = [];
   const route = async (request: Request): Promise<Response> => {
+    const resume = /\/api\/chat\/([^/]+)\/stream$/.exec(new URL(request.url).pathname);
+    if (request.method === "GET" && resume) return resumeTurn((await loom).user("alice"), decodeURIComponent(resume[1]!));
     const turn = await chatTurn((await loom).user("alice"), await request.json(), options);
     turns.push(turn);
     return streamText({ model, ...turn.context, ...(tools ? { tools, stopWhen: stepCountIs(5) } : {}) }).toUIMessageStreamResponse(turn.stream);

@@ -27,7 +27,12 @@ const TRIGGERS = ["submit-message", "regenerate-message"];
  */
 export function readBody(body: unknown): TurnRequest {
   const b = objectAt(body, "chatTurn(chats, body)");
-  if (typeof b.id !== "string") throw new CtxloomError("INVALID_ARGUMENT", `The request's body.id must be the chat's id (a string, as useChat sends it); got ${describe(b.id)}.`);
+  if (typeof b.id !== "string") {
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `The request's body.id must be the chat's id (a string, as useChat sends it); got ${describe(b.id)}.`,
+    );
+  }
   const single = b.message !== undefined;
   if (single && b.messages !== undefined) {
     throw new CtxloomError(

@@ -50,7 +50,9 @@ export const cancelSteps = (chat: Chat, id: number): TurnStep[] =>
  * @throws INVALID_ARGUMENT when the message holds a step the chat does not, leaves a call
  *   without a result, or ends where nothing is left to answer
  */
-export function planContinuation(chat: Chat, answerId: number, ui: ChatUIMessage, i: number, from: Required<FromOptions>): { parent: number; steps: TurnStep[]; continues: Continuation } {
+export function planContinuation(
+  chat: Chat, answerId: number, ui: ChatUIMessage, i: number, from: Required<FromOptions>,
+): { parent: number; steps: TurnStep[]; continues: Continuation } {
   const where = `body.messages[${i}] (answer ${describe(ui.id)})`;
   const inputs = fromUIMessages(ui, from);
   const first = chat.get(answerId);

@@ -83,12 +83,15 @@ export async function resumeTurn(chats: UserChats, chatId: string): Promise<Resp
   if (chats === null || typeof chats !== "object" || typeof (chats as Partial<UserChats>).open !== "function") {
     throw new CtxloomError("INVALID_ARGUMENT", `resumeTurn takes a user's chats (loom.user(id)) first; got ${describe(chats)}.`);
   }
-  if (typeof chatId !== "string") throw new CtxloomError("INVALID_ARGUMENT", `resumeTurn takes the chat's id (a string, useChat's id); got ${describe(chatId)}.`);
+  if (typeof chatId !== "string") {
+    throw new CtxloomError("INVALID_ARGUMENT", `resumeTurn takes the chat's id (a string, useChat's id); got ${describe(chatId)}.`);
+  }
   let chat: Chat;
   try {
     chat = await chats.open(chatId);
   } catch (error) {
-    if (error instanceof CtxloomError && (error.code === "UNKNOWN_CHAT" || error.code === "INVALID_ARGUMENT")) return new Response(null, { status: 204 });
+    const none = error instanceof CtxloomError && (error.code === "UNKNOWN_CHAT" || error.code === "INVALID_ARGUMENT");
+    if (none) return new Response(null, { status: 204 });
     throw error;
   }
   const replay = replays.get(chat);

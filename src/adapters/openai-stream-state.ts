@@ -59,7 +59,12 @@ export class CompletionState implements StreamState {
 
   push(value: unknown, where: string): void {
     const chunk = objectAt(value, where);
-    if (!Array.isArray(chunk.choices)) throw new CtxloomError("INVALID_ARGUMENT", `${where} must be a ChatCompletionChunk ({ choices: [{ delta }] }); got ${describe(value)}.`);
+    if (!Array.isArray(chunk.choices)) {
+      throw new CtxloomError(
+        "INVALID_ARGUMENT",
+        `${where} must be a ChatCompletionChunk ({ choices: [{ delta }] }); got ${describe(value)}.`,
+      );
+    }
     chunk.choices.forEach((c: unknown, i) => {
       const choice = objectAt(c, `${where}.choices[${i}]`);
       if (choice.index !== 0) return; // the first choice, as fromOpenAIMessages takes a completion's
@@ -76,7 +81,9 @@ export class CompletionState implements StreamState {
     if (!Array.isArray(value)) throw new CtxloomError("INVALID_TOOL_CALL", `${where} must be a list; got ${describe(value)}.`);
     value.forEach((v: unknown, i) => {
       const d = objectAt(v, `${where}[${i}]`);
-      if (!Number.isInteger(d.index) || (d.index as number) < 0) throw new CtxloomError("INVALID_TOOL_CALL", `${where}[${i}].index must be the call's index; got ${describe(d.index)}.`);
+      if (!Number.isInteger(d.index) || (d.index as number) < 0) {
+        throw new CtxloomError("INVALID_TOOL_CALL", `${where}[${i}].index must be the call's index; got ${describe(d.index)}.`);
+      }
       const call = (this.#calls[d.index as number] ??= { id: "", name: "", args: "" });
       if (typeof d.id === "string") call.id = d.id;
       const fn = d.function === undefined ? {} : objectAt(d.function, `${where}[${i}].function`);
@@ -89,7 +96,9 @@ export class CompletionState implements StreamState {
     const calls = cut ? [] : this.#calls.filter((c) => c !== undefined); // arguments still streaming are not a call
     const content = this.#content.length > 0 || this.#refusal.length === 0 ? this.#content : null;
     const completion: OpenAIMessageLike = { role: "assistant", content, refusal: this.#refusal.length > 0 ? this.#refusal : null };
-    if (calls.length > 0) completion.tool_calls = calls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.args } }));
+    if (calls.length > 0) {
+      completion.tool_calls = calls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.args } }));
+    }
     if (this.#legacy !== undefined) completion.function_call = this.#legacy; // refused by the conversion
     return { completion };
   }
@@ -103,7 +112,9 @@ export class ResponseState implements StreamState {
 
   push(value: unknown, where: string): void {
     const event = objectAt(value, where);
-    if (typeof event.type !== "string") throw new CtxloomError("INVALID_ARGUMENT", `${where} must be a Responses stream event ({ type, ... }); got ${describe(value)}.`);
+    if (typeof event.type !== "string") {
+      throw new CtxloomError("INVALID_ARGUMENT", `${where} must be a Responses stream event ({ type, ... }); got ${describe(value)}.`);
+    }
     const at = event.output_index as number;
     switch (event.type) {
       case "response.output_item.added":
@@ -111,9 +122,11 @@ export class ResponseState implements StreamState {
         this.#items[this.#index(at, where)] = structuredClone(objectAt(event.item, `${where}.item`));
         this.#done[at] = event.type === "response.output_item.done";
         return;
-      case "response.content_part.added":
-        this.#content(at, event.content_index, where)[event.content_index as number] = structuredClone(objectAt(event.part, `${where}.part`));
+      case "response.content_part.added": {
+        const part = structuredClone(objectAt(event.part, `${where}.part`));
+        this.#content(at, event.content_index, where)[event.content_index as number] = part;
         return;
+      }
       case "response.output_text.delta":
         this.#grow(this.#part(at, event.content_index, "output_text", where), "text", event.delta, where);
         return;
@@ -126,7 +139,10 @@ export class ResponseState implements StreamState {
       case "response.completed":
       case "response.incomplete": {
         const output = objectAt(event.response, `${where}.response`).output;
-        if (Array.isArray(output)) [this.#items, this.#done] = [structuredClone(output) as Record<string, unknown>[], output.map(() => true)];
+        if (Array.isArray(output)) {
+          this.#items = structuredClone(output) as Record<string, unknown>[];
+          this.#done = output.map(() => true);
+        }
         this.finished = true;
         return;
       }
@@ -142,19 +158,28 @@ export class ResponseState implements StreamState {
   }
 
   #index(at: unknown, where: string): number {
-    if (!Number.isInteger(at) || (at as number) < 0) throw new CtxloomError("INVALID_ARGUMENT", `${where}.output_index must be an item's index; got ${describe(at)}.`);
+    if (!Number.isInteger(at) || (at as number) < 0) {
+      throw new CtxloomError("INVALID_ARGUMENT", `${where}.output_index must be an item's index; got ${describe(at)}.`);
+    }
     return at as number;
   }
 
   #item(at: unknown, where: string): Record<string, unknown> {
     const item = this.#items[this.#index(at, where)];
-    if (item === undefined) throw new CtxloomError("INVALID_ARGUMENT", `${where} is about output item ${describe(at)}, which no response.output_item.added event began.`);
+    if (item === undefined) {
+      throw new CtxloomError(
+        "INVALID_ARGUMENT",
+        `${where} is about output item ${describe(at)}, which no response.output_item.added event began.`,
+      );
+    }
     return item;
   }
 
   #content(at: unknown, index: unknown, where: string): Record<string, unknown>[] {
     const item = this.#item(at, where);
-    if (!Number.isInteger(index) || (index as number) < 0) throw new CtxloomError("INVALID_ARGUMENT", `${where}.content_index must be a part's index; got ${describe(index)}.`);
+    if (!Number.isInteger(index) || (index as number) < 0) {
+      throw new CtxloomError("INVALID_ARGUMENT", `${where}.content_index must be a part's index; got ${describe(index)}.`);
+    }
     if (!Array.isArray(item.content)) item.content = [];
     return item.content as Record<string, unknown>[];
   }

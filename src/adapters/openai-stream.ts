@@ -10,7 +10,9 @@ import type { Chat } from "../chat/chat.js";
 import { fromOptions, type FromOptions } from "./common.js";
 import { fromOpenAIMessages } from "./openai.js";
 import { fromResponseItems } from "./responses.js";
-import { CompletionState, ResponseState, type ChatCompletionChunkLike, type ResponseStreamEventLike, type StreamState } from "./openai-stream-state.js";
+import {
+  CompletionState, ResponseState, type ChatCompletionChunkLike, type ResponseStreamEventLike, type StreamState,
+} from "./openai-stream-state.js";
 
 export type { ChatCompletionChunkLike, ResponseStreamEventLike } from "./openai-stream-state.js";
 
@@ -102,11 +104,17 @@ class StreamAnswer implements OpenAIStream {
 
   async push(chunk: ChatCompletionChunkLike | ResponseStreamEventLike): Promise<void> {
     const where = `openAIStream.push(chunk ${this.#count})`;
-    if (this.#stored) throw new CtxloomError("INVALID_ARGUMENT", `${where}: the answer was stored by done(); read each stream into an openAIStream of its own.`);
+    if (this.#stored) {
+      throw new CtxloomError(
+        "INVALID_ARGUMENT",
+        `${where}: the answer was stored by done(); read each stream into an openAIStream of its own.`,
+      );
+    }
     const kind = streamKind(chunk, where);
     this.#state ??= kind === "completions" ? new CompletionState() : new ResponseState();
     if ((kind === "completions") !== this.#state instanceof CompletionState) {
-      throw new CtxloomError("INVALID_ARGUMENT", `${where} is a ${kind === "completions" ? "Chat Completions chunk" : "Responses event"} in a stream of the other API; read each stream into an openAIStream of its own.`);
+      const what = kind === "completions" ? "Chat Completions chunk" : "Responses event";
+      throw new CtxloomError("INVALID_ARGUMENT", `${where} is a ${what} in a stream of the other API; read each stream into an openAIStream of its own.`);
     }
     this.#state.push(chunk, where);
     this.#count++;
@@ -191,9 +199,13 @@ export function fromResponseStreamEvents(events: readonly ResponseStreamEventLik
   return fromChunks(events, options, "fromResponseStreamEvents", "responses");
 }
 
-function fromChunks(chunks: readonly unknown[], options: FromOptions | undefined, what: string, kind: "completions" | "responses"): MessageInput[] {
+function fromChunks(
+  chunks: readonly unknown[], options: FromOptions | undefined, what: string, kind: "completions" | "responses",
+): MessageInput[] {
   const from = fromOptions(options, what);
-  if (!Array.isArray(chunks)) throw new CtxloomError("INVALID_ARGUMENT", `${what} takes the stream's list of chunks; got ${describe(chunks)}.`);
+  if (!Array.isArray(chunks)) {
+    throw new CtxloomError("INVALID_ARGUMENT", `${what} takes the stream's list of chunks; got ${describe(chunks)}.`);
+  }
   const state = kind === "completions" ? new CompletionState() : new ResponseState();
   chunks.forEach((chunk: unknown, i) => {
     const where = `${what}(chunks)[${i}]`;

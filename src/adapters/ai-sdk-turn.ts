@@ -61,6 +61,9 @@ export function planTurn(chat: Chat | null, r: TurnRequest, from: Required<FromO
     if (sameContent(original, input)) return { parent: anchor, steps: [] };
     return { parent: original.parentId ?? -1, steps: [{ input, edit: true }] };
   }
+  if (chat === null && r.parentId !== undefined) {
+    throw new CtxloomError("INVALID_ARGUMENT", `body.parentId ${describe(r.parentId)} names a message of a chat the user does not have yet: send null for a new chat's first message.`);
+  }
   const parent = chat === null ? -1 : k >= 0 ? turnEnd(chat, anchor) : r.single ? namedParent(chat, r, editing) : -1;
   const plan: TurnPlan = { parent, steps: [] };
   for (let i = k + 1; i <= lastIndex; i++) {

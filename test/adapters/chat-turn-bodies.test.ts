@@ -96,9 +96,11 @@ describe("chatTurn with the last message alone", () => {
       { id: "kept", message: msg("n"), trigger: "resume-stream" },
       { id: "kept", message: "hello" },
       { id: "kept", message: msg("n", "edited"), messageId: "n" }, // an edit of a message known by the client's id only, no parentId
+      { id: "not-yet", message: msg("n"), parentId: "0" }, // a parent in a chat the user does not have
     ];
     for (const body of bodies) await expectRejectCode(() => chatTurn(chats, body), "INVALID_ARGUMENT");
     expect(await snapshot(chat, chats)).toEqual(before);
+    expect((await chats.list()).map((c) => c.id)).toEqual(["kept"]);
     await loom.close();
   });
 });

@@ -2,9 +2,10 @@
 export { toModelContext, toModelMessages, type ModelContext } from "./adapters/ai-sdk.js";
 export { fromModelMessages } from "./adapters/ai-sdk-from.js";
 export { chatLoop, type ChatLoop, type ChatLoopOptions } from "./adapters/ai-sdk-loop.js";
-export { toUIMessages, fromUIMessages, type ChatUIMessage, type ChatUIMetadata } from "./adapters/ui-messages.js";
+export { toUIMessages, fromUIMessages, type ChatUIMessage, type ChatUIMetadata, type ChatUIPlace } from "./adapters/ui-messages.js";
 export { chatTurn, type ChatTurn, type ChatTurnOptions, type ChatTurnStream } from "./adapters/ai-sdk-route.js";
 export { switchBranch } from "./adapters/ai-sdk-branch.js";
+export { resumeTurn } from "./adapters/ai-sdk-resume.js";
 export { resolveToolSet } from "./adapters/ai-sdk-tools.js";
 export { aiSdkSummarizer, aiSdkEmbedder, type AiSdkSummarizerOptions, type AiSdkEmbedderOptions } from "./adapters/ai-sdk-hooks.js";
 export type { FromOptions, ReasoningMode } from "./adapters/common.js";

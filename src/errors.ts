@@ -24,6 +24,8 @@
  * - EMBEDDER_FAILED: an embedder threw, or returned the wrong count, dimension or non-finite numbers; nothing was changed.
  * - UNSUPPORTED_CONTENT: an SDK object (a message, block, part or item) holds something a chat message cannot
  *   carry (an image, audio, a thinking block...); it is refused, never dropped silently.
+ * - UNSUPPORTED_TOOL: a tool whose cost in a request its provider does not publish (an OpenAI custom tool, a
+ *   built-in tool such as a web search, an AI SDK provider tool); leave it out of `tools` and keep room for it.
  * - UNSUPPORTED_RUNTIME: an entry point that cannot run on this runtime (ctxloom/sqlite on Deno, Workers or
  *   a browser); the message names the runtime and the stores that run there.
  */
@@ -53,6 +55,7 @@ export type ErrorCode =
   | "IMPORT_FAILED"
   | "EMBEDDER_FAILED"
   | "UNSUPPORTED_CONTENT"
+  | "UNSUPPORTED_TOOL"
   | "UNSUPPORTED_RUNTIME";
 
 /** The only error type ctxloom throws. `code` is stable; `message` says what to do. */

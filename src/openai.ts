@@ -5,12 +5,16 @@
 export { fromOpenAIMessages, type OpenAIMessageLike, type OpenAICompletionLike } from "./adapters/openai.js";
 export { fromResponseItems, type ResponseItemLike } from "./adapters/responses.js";
 export {
+  openAIStream, fromChatCompletionChunks, fromResponseStreamEvents, CUT_MARK,
+  type OpenAIStream, type OpenAIStreamOptions, type ChatCompletionChunkLike, type ResponseStreamEventLike,
+} from "./adapters/openai-stream.js";
+export {
   openaiSummarizer, openaiEmbedder,
   type OpenAISummarizerOptions, type OpenAIEmbedderOptions, type OpenAIChatClientLike, type OpenAIEmbeddingsClientLike,
 } from "./adapters/openai-hooks.js";
 export type { FromOptions, ReasoningMode } from "./adapters/common.js";
 export {
-  openaiLoop, openaiReadTool,
+  openAILoop, openAIReadTool,
   type OpenAILoop, type OpenAILoopOptions, type OpenAIReadToolDefinition, type ResponsesReadToolDefinition, type OpenAIToolCallLike, type ResponseFunctionCallLike, type ResponseLike,
 } from "./adapters/openai-loop.js";
 export type { ToolLoopOptions, ToolExecute, ToolResultContent } from "./adapters/tool-loop.js";

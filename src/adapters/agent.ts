@@ -1,4 +1,4 @@
-// What the agent loops share (chatLoop, openaiLoop, anthropicLoop, ctxloomMiddleware): clearing of
+// What the agent loops share (chatLoop, openAILoop, anthropicLoop, ctxloomMiddleware): clearing of
 // old tool results on unless the chat's settings say otherwise, and the read tool offered.
 import type { Chat } from "../chat/chat.js";
 import { CtxloomError, describe } from "../errors.js";

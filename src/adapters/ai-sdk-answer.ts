@@ -84,19 +84,29 @@ export async function waitForTurns(chat: Chat): Promise<void> {
 /** Tool parts a stream left unfinished (aborted while the model wrote a call's input): nothing to keep. */
 const UNFINISHED = new Set(["input-streaming", "approval-requested", "approval-responded"]);
 
+/** How an answer is stored: its reasoning, the parts the stream carried over (a continued answer's), and open calls kept. */
+export interface StoreOptions {
+  reasoning: ReasoningMode;
+  /** The response's first parts already in the chat (an answer gone on with): left out. */
+  skip: number;
+  /** Leave calls without a result open (client-side tools, whose outputs the next request brings). */
+  keepOpen: boolean;
+}
+
 /**
- * Appends the answer the stream sent (every step: tool calls, results, text) under the user's
- * message, each under the one before. A tool call left without a result (aborted, or a tool
- * with no execute) gets CANCELLED_RESULT, so that the next user message can go on.
+ * Appends the answer the stream sent (every step: tool calls, results, text) under `parentId`,
+ * each under the one before. A tool call left without a result (aborted, or a tool with no
+ * execute) gets CANCELLED_RESULT, so that the next user message can go on, unless `keepOpen`.
  */
-export async function storeAnswer(chat: Chat, parentId: number, response: UIMessage, reasoning: ReasoningMode): Promise<Message[]> {
-  const parts = response.parts.filter((p) => {
+export async function storeAnswer(chat: Chat, parentId: number, response: UIMessage, options: StoreOptions): Promise<Message[]> {
+  const own = response.parts.slice(options.skip);
+  const parts = own.filter((p) => {
     const state = (p as { state?: string }).state;
     return p.type !== "step-start" && !(state !== undefined && UNFINISHED.has(state)) && !(p.type === "text" && p.text.length === 0);
   });
   if (parts.length === 0) return []; // aborted before a word
-  const kept = response.parts.filter((p) => parts.includes(p) || p.type === "step-start");
-  const inputs: MessageInput[] = fromUIMessages({ ...response, role: "assistant", parts: kept }, { reasoning });
+  const kept = own.filter((p) => parts.includes(p) || p.type === "step-start");
+  const inputs: MessageInput[] = fromUIMessages({ ...response, role: "assistant", parts: kept }, { reasoning: options.reasoning });
   const out: Message[] = [];
   let parent = parentId;
   for (const input of inputs) {
@@ -105,7 +115,7 @@ export async function storeAnswer(chat: Chat, parentId: number, response: UIMess
     parent = m.id;
   }
   const last = out[out.length - 1];
-  if (last?.toolCalls) {
+  if (last?.toolCalls && !options.keepOpen) {
     const answered = new Set(out.filter((m) => m.role === "tool").map((m) => m.toolCallId));
     for (const call of last.toolCalls) {
       if (answered.has(call.id)) continue;

@@ -13,9 +13,11 @@ import type { CreateChatOptions, UserChats } from "../chat/user-chats.js";
 import { toModelContext, type ModelContext } from "./ai-sdk.js";
 import { DEFAULT_WAIT_MS, StreamingTurn, storeAnswer, waitForTurns } from "./ai-sdk-answer.js";
 import { resolveToolSet } from "./ai-sdk-tools.js";
+import { Replay } from "./ai-sdk-resume.js";
 import { fromOptions, objectAt, type ReasoningMode } from "./common.js";
-import type { ChatUIMessage, ChatUIMetadata } from "./ui-messages.js";
-import { applyTurn, planTurn, type TurnRequest } from "./ai-sdk-turn.js";
+import { placeOf, type ChatUIMessage, type ChatUIMetadata } from "./ui-messages.js";
+import { readBody } from "./ai-sdk-body.js";
+import { applyTurn, planTurn, type TurnPlan } from "./ai-sdk-turn.js";
 
 /** Options of `chatTurn`. */
 export interface ChatTurnOptions {
@@ -31,10 +33,19 @@ export interface ChatTurnOptions {
    * sends parts, and while its answer is being stored, they wait.
    */
   waitMs?: number;
+  /**
+   * Keep the answer's events while it streams, for a client that reloads to resume it
+   * (`useChat({ resume: true })`, answered by `resumeTurn`). The answer then goes on when the
+   * client goes away, so that useChat's `stop()` no longer stops it (as with the AI SDK's own
+   * resumable streams). Default false.
+   */
+  resumable?: boolean;
 }
 
-/** What `toUIMessageStreamResponse` takes from a turn. */
-export type ChatTurnStream = Required<Pick<UIMessageStreamOptions<ChatUIMessage>, "originalMessages" | "generateMessageId" | "messageMetadata" | "onEnd">>;
+/** What `toUIMessageStreamResponse` takes from a turn (`consumeSseStream` with `resumable`). */
+export type ChatTurnStream = Required<Pick<UIMessageStreamOptions<ChatUIMessage>, "originalMessages" | "generateMessageId" | "messageMetadata" | "onEnd">> & {
+  consumeSseStream?: (options: { stream: ReadableStream<string> }) => void;
+};
 
 /** One request of useChat, ready to answer. */
 export interface ChatTurn {
@@ -44,9 +55,12 @@ export interface ChatTurn {
   context: ModelContext;
   /** Pass it to `result.toUIMessageStreamResponse(turn.stream)`. */
   stream: ChatTurnStream;
-  /** The user message the answer goes under. */
+  /** The message the answer goes under: the user's message (or, for an answer gone on with, its last step). */
   parentId: number;
-  /** The id the answer's first message will have, and so the streamed UIMessage's (its decimal string). */
+  /**
+   * The id the answer's first message will have, and so the streamed UIMessage's (its decimal
+   * string), unless the turn goes on with an answer the client sent back, whose id it keeps.
+   */
   messageId: number;
   /**
    * The answer's messages once the stream has ended and they are stored (none for an answer
@@ -61,7 +75,7 @@ export interface ChatTurn {
   cancel(): void;
 }
 
-const OPTION_KEYS = ["create", "context", "reasoning", "waitMs"] as const;
+const OPTION_KEYS = ["create", "context", "reasoning", "waitMs", "resumable"] as const;
 /** The longest `waitMs` taken: an hour. */
 const MAX_WAIT_MS = 3_600_000;
 const CREATE_OPTION_KEYS = CREATE_KEYS.filter((k) => k !== "id");
@@ -75,15 +89,20 @@ const NOT_IN_CONTEXT: Record<string, string> = {
 
 /**
  * Answers a request of the AI SDK's chat client (`useChat`, or `Chat` with DefaultChatTransport)
- * from its body `{ id, messages, trigger, messageId }`: opens the user's chat of that id (or
- * creates it with `options.create`), appends the new user message under the message the client
- * shows before it (under its UIMessage id as append key: a retried request appends it once),
- * branches a regeneration or an edit beside the old answer, and builds the context. The answer
- * streams as one UIMessage whose id is the id its first message will get in the chat, with
- * `metadata` ({ messageId, parentId, branch }) telling the UI it is "2 / 2"; when the stream
- * ends, every step of it (tool calls, their results, the text) is appended under the user's
- * message, whatever else moved the head meanwhile. Other keys of the body (the transport's
- * `body` option) are left to the caller.
+ * from its body: the whole list `{ id, messages, trigger, messageId }` (DefaultChatTransport's
+ * default), or the last message alone `{ id, message, trigger?, messageId?, parentId? }`
+ * (`prepareSendMessagesRequest`; `parentId` the UIMessage id of the message before it, else it
+ * goes under the chat's head). Opens the user's chat of that id (or creates it with
+ * `options.create`), appends the new user message under the message the client shows before it
+ * (under its UIMessage id as append key: a retried request appends it once), branches a
+ * regeneration or an edit beside the old answer, goes on with an answer the client sends back
+ * (client-side tools' outputs, or the answer cut back to a step whose next one is regenerated),
+ * and builds the context. The answer streams as one UIMessage whose id is the id its first
+ * message will get in the chat, with `metadata` ({ messageId, parentId, branch, question })
+ * telling the UI it is "2 / 2", and where its user message is; when the stream ends, every step
+ * of it (tool calls, their results, the text) is appended under the user's message, whatever
+ * else moved the head meanwhile (calls to client-side tools left open for their outputs). Other
+ * keys of the body (the transport's `body` option) are left to the caller.
  *
  * A refused request changes nothing: the body, the options, every user message it adds (its
  * parts, its size against the model's window) and the context's options are checked before the
@@ -126,9 +145,9 @@ export async function chatTurn(chats: UserChats, body: unknown, options?: ChatTu
   const parentId = await applyTurn(chat, plan);
   const context = await contextAt(chat, parentId, build);
   const messageId = chat.messageCount;
-  const siblings = [...chat.children(parentId), messageId];
-  const metadata: ChatUIMetadata = { messageId, parentId, branch: { index: siblings.length - 1, count: siblings.length, ids: siblings } };
+  const metadata = answerMetadata(chat, plan, parentId, messageId);
   const answer = new StreamingTurn(chat, o.waitMs ?? DEFAULT_WAIT_MS);
+  const replay = o.resumable === true ? new Replay(chat) : undefined;
   let done!: (messages: Message[] | Promise<Message[]>) => void;
   const saved = new Promise<Message[]>((resolve) => (done = resolve));
   saved.catch(() => undefined);
@@ -142,21 +161,27 @@ export async function chatTurn(chats: UserChats, body: unknown, options?: ChatTu
       answer.alive();
       return part.type === "start" ? metadata : undefined;
     },
-    onEnd: async ({ responseMessage }) => {
+    onEnd: async ({ responseMessage, isAborted, outcome, finishReason }) => {
       if (answer.ended) return; // cancelled
       answer.alive();
-      const storing = storeAnswer(chat, parentId, responseMessage, from.reasoning);
+      // A normal end on tool calls without results: client-side tools, whose outputs the next request brings.
+      const awaitsClient = !isAborted && outcome.status === "completed" && finishReason === "tool-calls";
+      const skip = plan.continues?.parts ?? 0;
+      const storing = storeAnswer(chat, parentId, responseMessage, { reasoning: from.reasoning, skip, keepOpen: awaitsClient });
       done(storing);
       try {
         await storing;
       } finally {
         answer.end();
+        replay?.settled();
       }
     },
   };
+  if (replay) stream.consumeSseStream = ({ stream: events }) => void replay.record(events);
   const cancel = (): void => {
     if (answer.ended) return;
     answer.end();
+    replay?.settled();
     done([]);
   };
   return { chat, context, stream, parentId, messageId, saved: () => saved, cancel };
@@ -183,27 +208,10 @@ function checkTurnOptions(options: unknown): Partial<ChatTurnOptions> {
     checkKeys(context, CONTEXT_KEYS, `${what}.context`);
   }
   if (o.waitMs !== undefined) checkInteger(o.waitMs, `${what}.waitMs`, 0, MAX_WAIT_MS);
+  if (o.resumable !== undefined && typeof o.resumable !== "boolean") {
+    throw new CtxloomError("INVALID_ARGUMENT", `${what}.resumable must be true or false; got ${describe(o.resumable)}.`);
+  }
   return o;
-}
-
-/** The body as DefaultChatTransport posts it, checked. */
-function readBody(body: unknown): TurnRequest {
-  const b = objectAt(body, "chatTurn(chats, body)");
-  if (typeof b.id !== "string") throw new CtxloomError("INVALID_ARGUMENT", `The request's body.id must be the chat's id (a string, as useChat sends it); got ${describe(b.id)}.`);
-  if (!Array.isArray(b.messages)) throw new CtxloomError("INVALID_ARGUMENT", `The request's body.messages must be the chat's UIMessages; got ${describe(b.messages)}.`);
-  if (b.trigger !== "submit-message" && b.trigger !== "regenerate-message") {
-    throw new CtxloomError("INVALID_ARGUMENT", `The request's body.trigger must be "submit-message" or "regenerate-message" (a resumed stream is a GET of its own); got ${describe(b.trigger)}.`);
-  }
-  if (b.messageId !== undefined && b.messageId !== null && typeof b.messageId !== "string") {
-    throw new CtxloomError("INVALID_ARGUMENT", `The request's body.messageId must be a UIMessage id; got ${describe(b.messageId)}.`);
-  }
-  b.messages.forEach((m, i) => {
-    const u = objectAt(m, `body.messages[${i}]`);
-    if (typeof u.id !== "string" || (u.role !== "user" && u.role !== "assistant" && u.role !== "system") || !Array.isArray(u.parts)) {
-      throw new CtxloomError("INVALID_ARGUMENT", `body.messages[${i}] must be a UIMessage ({ id, role, parts }); got ${describe(m)}.`);
-    }
-  });
-  return { id: b.id, messages: b.messages as ChatUIMessage[], trigger: b.trigger, messageId: typeof b.messageId === "string" ? b.messageId : undefined };
 }
 
 /** The user's chat of this id, or null when the user has none. */
@@ -224,6 +232,28 @@ async function createChat(chats: UserChats, id: string, options: ChatTurnOptions
     if (error instanceof CtxloomError && error.code === "CHAT_EXISTS") return chats.open(id);
     throw error;
   }
+}
+
+/**
+ * The streamed answer's metadata: a new answer's place (last among its parent's children) and
+ * its question's; an answer gone on with keeps its own place, the new step last among its siblings.
+ */
+function answerMetadata(chat: Chat, plan: TurnPlan, parentId: number, messageId: number): ChatUIMetadata {
+  const ids = [...chat.children(parentId), messageId];
+  const step = { messageId, parentId, branch: { index: ids.length - 1, count: ids.length, ids } };
+  const first = plan.continues?.answerId;
+  if (first === undefined) {
+    const parent = chat.get(parentId);
+    return parent.role === "user" ? { ...step, question: placeOf(chat, parentId) } : step;
+  }
+  const steps = [];
+  for (let id = parentId; id !== first; id = chat.get(id).parentId!) {
+    if (chat.get(id).role === "assistant") steps.unshift(placeOf(chat, id)); // each later step, as toUIMessages draws them
+  }
+  const question = chat.get(first).parentId;
+  const out: ChatUIMetadata = { ...placeOf(chat, first), steps: [...steps, step] };
+  if (question !== null && chat.get(question).role === "user") out.question = placeOf(chat, question);
+  return out;
 }
 
 /**

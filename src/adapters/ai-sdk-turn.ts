@@ -1,37 +1,37 @@
 // Where a useChat request's answer goes in the chat's tree: the client's messages matched to the
 // chat's (by the ids ctxloom gave them), the user's new message appended after what the client
-// shows (once: under its UIMessage id as append key), an edit beside the message it edits.
+// shows (once: under its UIMessage id as append key), an edit beside the message it edits, an
+// answer the client sends back (client-side tool results, a later step regenerated) gone on with.
 import { CtxloomError, describe } from "../errors.js";
 import type { Message, MessageInput } from "../message.js";
 import type { Chat } from "../chat/chat.js";
+import type { TurnRequest } from "./ai-sdk-body.js";
+import { cancelSteps, planContinuation, type Continuation, type TurnStep } from "./ai-sdk-continue.js";
 import type { FromOptions } from "./common.js";
 import { fromUIMessages, type ChatUIMessage, type ChatUIMetadata } from "./ui-messages.js";
 
-/** The body of a useChat request, checked. */
-export interface TurnRequest {
-  id: string;
-  messages: ChatUIMessage[];
-  trigger: "submit-message" | "regenerate-message";
-  messageId: string | undefined;
-}
-
 const CHAT_ID = /^(0|[1-9][0-9]{0,9})$/;
 
-/** Where a request's turn goes: the user messages to add (none: the turn answers `parent`), each under the one before. */
+/** Where a request's turn goes: the messages to add (none: the turn answers `parent`), each under the one before. */
 export interface TurnPlan {
-  /** The message the first step goes under (-1: a root), or the user message to answer when there are no steps. */
+  /** The message the first step goes under (-1: a root), or the message to answer when there are no steps. */
   parent: number;
-  /** The user's messages to add, in order: appended (under their append key), or, for an edit, put beside the message edited. */
-  steps: { input: MessageInput; key?: string; edit: boolean }[];
+  /** The messages to add, in order: user messages (appended under their append key, or put beside the one edited), tool results. */
+  steps: TurnStep[];
+  /** Set when the turn goes on with an answer the client sent back: the stream continues that UIMessage. */
+  continues?: Continuation;
 }
 
 /**
  * Plans the request's turn in the chat (null: a chat the request is to create), writing
  * nothing: every user message it adds converted and checked, so that a bad request changes
  * nothing. The last message of the client's list the chat holds is the anchor (an answer: the
- * end of its turn, its last step); the user messages after it are added under it, in order.
- * With `submit-message` and a `messageId` naming the last message (useChat's edit), that
- * message's new text goes beside the one it replaces, unless the text is the same.
+ * end of its turn, its last step); the user messages after it are added under it, in order
+ * (none held: a list starts a new root; the last message alone goes under the message the body
+ * names, else under the head's turn). Calls left open there (a client-side tool the user moved
+ * on from) are answered "cancelled" first. With `submit-message` and a `messageId` naming the
+ * last message (useChat's edit), that message's new text goes beside the one it replaces,
+ * unless the text is the same. An answer the chat holds, last, is gone on with (planContinuation).
  * @throws INVALID_ARGUMENT when nothing is left to answer, or an answer the chat does not hold
  *   follows the anchor; the codes of fromUIMessages for a message it cannot convert
  */
@@ -39,7 +39,8 @@ export function planTurn(chat: Chat | null, r: TurnRequest, from: Required<FromO
   const messages = r.messages;
   const lastIndex = messages.length - 1;
   if (lastIndex < 0) throw new CtxloomError("INVALID_ARGUMENT", "The request's body.messages is empty: there is no user message to answer.");
-  const editing = r.trigger === "submit-message" && r.messageId !== undefined && r.messageId === messages[lastIndex]!.id;
+  const last = messages[lastIndex]!;
+  const editing = r.trigger === "submit-message" && r.messageId !== undefined && r.messageId === last.id && last.role === "user";
   // The anchor: the last of the client's messages the chat holds (k: its index; -1: none).
   let k = -1;
   let anchor = -1;
@@ -50,6 +51,9 @@ export function planTurn(chat: Chat | null, r: TurnRequest, from: Required<FromO
       break;
     }
   }
+  if (chat !== null && k === lastIndex && last.role === "assistant" && r.trigger === "submit-message") {
+    return planContinuation(chat, anchor, last, lastIndex, from);
+  }
   if (chat !== null && editing && k === lastIndex) {
     // An edit of a message the chat holds: beside it, unless its text is unchanged.
     const original = chat.get(anchor);
@@ -57,7 +61,11 @@ export function planTurn(chat: Chat | null, r: TurnRequest, from: Required<FromO
     if (sameContent(original, input)) return { parent: anchor, steps: [] };
     return { parent: original.parentId ?? -1, steps: [{ input, edit: true }] };
   }
-  const plan: TurnPlan = { parent: chat === null || k < 0 ? -1 : turnEnd(chat, anchor), steps: [] };
+  if (chat === null && r.parentId !== undefined) {
+    throw new CtxloomError("INVALID_ARGUMENT", `body.parentId ${describe(r.parentId)} names a message of a chat the user does not have yet: send null for a new chat's first message.`);
+  }
+  const parent = chat === null ? -1 : k >= 0 ? turnEnd(chat, anchor) : r.single ? namedParent(chat, r, editing) : -1;
+  const plan: TurnPlan = { parent, steps: [] };
   for (let i = k + 1; i <= lastIndex; i++) {
     const ui = messages[i]!;
     if (ui.role !== "user") {
@@ -73,10 +81,37 @@ export function planTurn(chat: Chat | null, r: TurnRequest, from: Required<FromO
     else plan.steps.push(key === undefined ? { input, edit: false } : { input, key, edit: false });
   }
   if (plan.steps.length === 0 && (chat === null || plan.parent < 0 || chat.get(plan.parent).role !== "user")) {
-    const last = messages[lastIndex]!;
     throw new CtxloomError("INVALID_ARGUMENT", `The request ends with ${describe(last.role)} message ${describe(last.id)}, not a user message: there is nothing to answer.`);
   }
+  // Client-side tool calls the user moved on from (a new message instead of their outputs): answered "cancelled" first.
+  if (chat !== null && plan.steps.length > 0 && !editing) plan.steps.unshift(...cancelSteps(chat, plan.parent));
   return plan;
+}
+
+/**
+ * Where the last message alone goes when the chat does not hold it: under the message the body
+ * names (`parentId`, the end of its turn), else under the end of the head's turn (null: a root).
+ */
+function namedParent(chat: Chat, r: TurnRequest, editing: boolean): number {
+  if (r.parentId === undefined) {
+    if (editing) {
+      throw new CtxloomError(
+        "INVALID_ARGUMENT",
+        `body.message ${describe(r.messages[0]!.id)} is an edit of a message the chat knows by the client's id only: ` +
+          "name the message before it in body.parentId (messages.at(-2)?.id in prepareSendMessagesRequest).",
+      );
+    }
+    return chat.head === null ? -1 : turnEnd(chat, chat.head);
+  }
+  const n = CHAT_ID.test(r.parentId) ? Number(r.parentId) : -1;
+  if (n < 0 || n >= chat.messageCount || chat.get(n).kind !== "message") {
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `body.parentId ${describe(r.parentId)} names no message of the chat: give the UIMessage id of the message the client shows before ` +
+        "body.message, as the chat gave it (toUIMessages, the stream's message id), or leave parentId out to go on from the chat's head.",
+    );
+  }
+  return turnEnd(chat, n);
 }
 
 /**
@@ -87,6 +122,7 @@ export async function applyTurn(chat: Chat, plan: TurnPlan): Promise<number> {
   let parent = plan.parent;
   for (const step of plan.steps) {
     if (step.edit) parent = await edit(chat, parent, step.input);
+    else if (step.input.role === "tool") parent = (await chat.append(step.input, { parent })).id;
     else {
       const under = parent < 0 ? null : parent;
       parent = (await chat.append(step.input, step.key === undefined ? { parent: under } : { parent: under, key: step.key })).id;

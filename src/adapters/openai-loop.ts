@@ -52,16 +52,16 @@ const responsesDefinition = (): ResponsesReadToolDefinition => ({
 /**
  * The read tool in OpenAI's shape (Chat Completions by default, Responses with `format:
  * "responses"`): send `definition` with your tools, answer its calls with `run(call.function.arguments)`
- * (`openaiLoop` does both). See `readToolResult`.
+ * (`openAILoop` does both). See `readToolResult`.
  * @throws INVALID_ARGUMENT (not a chat; bad options)
  */
-export function openaiReadTool(chat: Chat, options: ReadToolOptions & { format: "responses" }): ReadTool<ResponsesReadToolDefinition>;
+export function openAIReadTool(chat: Chat, options: ReadToolOptions & { format: "responses" }): ReadTool<ResponsesReadToolDefinition>;
 /** The read tool as a Chat Completions function tool (the default). */
-export function openaiReadTool(chat: Chat, options?: ReadToolOptions & { format?: "openai" }): ReadTool<OpenAIReadToolDefinition>;
-export function openaiReadTool(
+export function openAIReadTool(chat: Chat, options?: ReadToolOptions & { format?: "openai" }): ReadTool<OpenAIReadToolDefinition>;
+export function openAIReadTool(
   chat: Chat, options?: ReadToolOptions & { format?: "openai" | "responses" },
 ): ReadTool<OpenAIReadToolDefinition | ResponsesReadToolDefinition> {
-  const what = "openaiReadTool(chat, options)";
+  const what = "openAIReadTool(chat, options)";
   checkChat(chat, what);
   const { format, ...rest } = checkOptions<ReadToolOptions & { format?: unknown }>(options, what, ["maxTokens", "format"]);
   const o = checkReadToolOptions(rest, what);
@@ -76,13 +76,13 @@ function checkFormat(format: unknown, what: string): boolean {
   return format === "responses";
 }
 
-/** Options of `openaiLoop`: the agent loop's, and the API (`format`). */
+/** Options of `openAILoop`: the agent loop's, and the API (`format`). */
 export interface OpenAILoopOptions<T> extends ToolLoopOptions<T> {
   /** "openai": Chat Completions (default); "responses": the Responses API. */
   format?: "openai" | "responses";
 }
 
-/** What `openaiLoop` returns: `context()` for each request, `step(answer, execute)` for each answer. */
+/** What `openAILoop` returns: `context()` for each request, `step(answer, execute)` for each answer. */
 export interface OpenAILoop<R, A, C> {
   /** The request's context and tools, to spread into the create call: `{ messages, tools }` (Chat Completions) or `{ input, tools }` (Responses). */
   context(): Promise<R>;
@@ -103,15 +103,15 @@ export interface OpenAILoop<R, A, C> {
  * every request's budget. Chat Completions by default; `format: "responses"` for the Responses API.
  * @throws INVALID_ARGUMENT (not a chat; bad options; tools not in that API's shape)
  */
-export function openaiLoop<T extends ResponsesToolLike = never>(
+export function openAILoop<T extends ResponsesToolLike = never>(
   chat: Chat, options: OpenAILoopOptions<T> & { format: "responses" },
 ): OpenAILoop<{ input: ResponsesItem[]; tools?: (T | ResponsesReadToolDefinition)[] }, ResponseLike, ResponseFunctionCallLike>;
-/** `openaiLoop` for Chat Completions (the default): `context()` gives `{ messages, tools }`, `step` takes a `ChatCompletion` or its message. */
-export function openaiLoop<T extends ChatCompletionsToolLike = never>(
+/** `openAILoop` for Chat Completions (the default): `context()` gives `{ messages, tools }`, `step` takes a `ChatCompletion` or its message. */
+export function openAILoop<T extends ChatCompletionsToolLike = never>(
   chat: Chat, options?: OpenAILoopOptions<T> & { format?: "openai" },
 ): OpenAILoop<{ messages: OpenAIMessage[]; tools?: (T | OpenAIReadToolDefinition)[] }, OpenAICompletionLike | OpenAIMessageLike, OpenAIToolCallLike>;
-export function openaiLoop(chat: Chat, options?: OpenAILoopOptions<unknown>): OpenAILoop<never, never, never> {
-  const what = "openaiLoop(chat, options)";
+export function openAILoop(chat: Chat, options?: OpenAILoopOptions<unknown>): OpenAILoop<never, never, never> {
+  const what = "openAILoop(chat, options)";
   checkChat(chat, what);
   const format = options !== null && typeof options === "object" ? (options as { format?: unknown }).format : undefined;
   const responses = checkFormat(format, what);

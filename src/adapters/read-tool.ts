@@ -1,7 +1,7 @@
 // The read tool: a model gets back a tool result that its context sends cleared or cut, by the
 // message id the placeholder or the marker names, a page at a time within a token cap. It is
 // answered from the chat, which keeps every result whole. Each SDK's tool (aiSdkReadTool,
-// openaiReadTool, anthropicReadTool, langchainReadTool) answers its calls with `answerReadTool`:
+// openAIReadTool, anthropicReadTool, langchainReadTool) answers its calls with `answerReadTool`:
 // a call the chat refuses goes back to the model as a tool error, never as an exception.
 import type { Chat } from "../chat/chat.js";
 import { headEnd, measureOf } from "../context/truncate.js";

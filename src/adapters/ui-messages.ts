@@ -10,13 +10,31 @@ import { toolContentParts } from "./ai-sdk-from.js";
 import { TOOL_ERROR_PREFIX } from "./anthropic.js";
 import { argumentsText, contentOf, convertEach, dataUrlType, fromOptions, objectAt, parseArguments, stringAt, unsupported, type FromOptions } from "./common.js";
 
-/** Where a UIMessage sits in the chat's tree: a UI can show "2 / 3" and switch branches (`switchBranch`). */
-export interface ChatUIMetadata {
+/** Where a chat message sits in the chat's tree: a UI can show "2 / 3" and switch branches (`switchBranch`). */
+export interface ChatUIPlace {
   /** The chat message's id (the UIMessage's `id` is its decimal string); an answer's first message when it took several steps. */
   messageId: number;
   parentId: number | null;
   /** This message among its parent's children (its alternative versions), oldest first. */
   branch: { index: number; count: number; ids: number[] };
+}
+
+/** A UIMessage's metadata: its place in the chat's tree, and for an answer the places of its question and later steps. */
+export interface ChatUIMetadata extends ChatUIPlace {
+  /**
+   * On an answer as `chatTurn` streams it: the user message it answers, as the chat holds it (the
+   * client's copy has the client's id and no metadata until a reload; draw its "2 / 2" from here).
+   */
+  question?: ChatUIPlace;
+  /** On an answer of several steps: the first message of each step after the first (a step regenerated has siblings). */
+  steps?: ChatUIPlace[];
+}
+
+/** Where message `id` sits among its parent's children (the roots, for a root). */
+export function placeOf(chat: ChatView, id: number): ChatUIPlace {
+  const parentId = chat.get(id).parentId;
+  const ids = parentId === null ? chat.roots() : chat.children(parentId);
+  return { messageId: id, parentId, branch: { index: ids.indexOf(id), count: ids.length, ids } };
 }
 
 /** A UIMessage of a chat, with its place in the tree as metadata. */
@@ -30,7 +48,8 @@ type ToolPart = Extract<UIPart, { type: "dynamic-tool" }>;
  * the first starting with a `step-start` part), stable string ids (the message ids; an answer's
  * is its first message's), system messages kept, an assistant's tool calls as dynamic-tool
  * parts carrying their results (the tool messages fold into them), and `metadata.branch`
- * telling the UI where each message sits among its siblings. Content parts come as the AI SDK's UI
+ * telling the UI where each message sits among its siblings (and, for an answer of several
+ * steps, `metadata.steps` where each later step does). Content parts come as the AI SDK's UI
  * parts: text; images and files as `file` parts (`url` an http(s) URL or a data: URL,
  * `mediaType`, `filename`; an image by URL without a stated type has mediaType "image");
  * reasoning as `reasoning` parts, the Anthropic signature (or a redacted block's data, with
@@ -67,15 +86,10 @@ export function toUIMessages(chat: ChatView, options?: { leaf?: number }): ChatU
     const previous = out[out.length - 1];
     if (m.role === "assistant" && previous?.role === "assistant") {
       previous.parts.push({ type: "step-start" }, ...parts); // the next step of the same answer
+      (previous.metadata!.steps ??= []).push(placeOf(chat, m.id));
       continue;
     }
-    const siblings = m.parentId === null ? chat.roots() : chat.children(m.parentId);
-    out.push({
-      id: String(m.id),
-      role: m.role,
-      metadata: { messageId: m.id, parentId: m.parentId, branch: { index: siblings.indexOf(m.id), count: siblings.length, ids: siblings } },
-      parts,
-    });
+    out.push({ id: String(m.id), role: m.role, metadata: placeOf(chat, m.id), parts });
   }
   return out;
 }

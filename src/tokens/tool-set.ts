@@ -28,7 +28,7 @@ export interface ToolSetEntry {
 
 const CONVERT = "pass `await resolveToolSet(tools)` from ctxloom/ai-sdk instead (it converts them with the AI SDK's own asSchema; chatLoop does so itself)";
 
-/** Each tool of an AI SDK ToolSet with its JSON schema. @throws INVALID_ARGUMENT */
+/** Each tool of an AI SDK ToolSet with its JSON schema. @throws INVALID_ARGUMENT, UNSUPPORTED_TOOL (a provider tool) */
 export function readToolSet(tools: object): ToolSetEntry[] {
   return Object.entries(tools).map(([name, value]: [string, unknown]) => {
     const where = `tools.${name}`;
@@ -41,7 +41,7 @@ export function readToolSet(tools: object): ToolSetEntry[] {
     const t = value as Record<string, unknown>;
     if (t.type !== undefined && t.type !== "function" && t.type !== "dynamic") {
       throw new CtxloomError(
-        "INVALID_ARGUMENT",
+        "UNSUPPORTED_TOOL",
         `${where} is a provider tool (type ${describe(t.type)}), whose cost its provider does not publish; leave it out of tools, and keep room for it with maxOutputTokens or the budget.`,
       );
     }

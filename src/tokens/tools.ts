@@ -36,12 +36,29 @@ export interface AnthropicToolLike {
   input_schema: unknown;
 }
 
-/** A tool definition as an SDK takes it: OpenAI Chat Completions, OpenAI Responses or Anthropic. */
-export type ToolDefinition = ChatCompletionsToolLike | ResponsesToolLike | AnthropicToolLike;
+/**
+ * A tool the SDKs' tool types hold beside function tools, whose cost its provider does not
+ * publish: an OpenAI custom tool (`{ type: "custom", custom }` or `{ type: "custom", name }`), a
+ * built-in tool (`{ type: "web_search" }`, Anthropic's `{ type: "bash_20250124", name }`...).
+ * Typed so that a list of the SDK's own type (`ChatCompletionTool[]`, Responses `Tool[]`) goes
+ * in as it is; refused when a context is built (UNSUPPORTED_TOOL).
+ */
+export interface UncountedToolLike {
+  type: string;
+  function?: never;
+  input_schema?: never;
+}
+
+/**
+ * A tool definition as an SDK takes it: OpenAI Chat Completions, OpenAI Responses or Anthropic
+ * function tools, or a tool of those SDKs that cannot be counted (refused at run time).
+ */
+export type ToolDefinition = ChatCompletionsToolLike | ResponsesToolLike | AnthropicToolLike | UncountedToolLike;
 
 /**
  * Tools as `buildContext({ tools })` takes them: a list of one provider's tool definitions
- * (OpenAI Chat Completions, OpenAI Responses, or Anthropic), or an AI SDK ToolSet
+ * (OpenAI Chat Completions, OpenAI Responses, or Anthropic: the SDKs' own `ChatCompletionTool[]`,
+ * Responses `Tool[]`, Anthropic `ToolUnion[]`), or an AI SDK ToolSet
  * (`{ weather: tool({ description, inputSchema }) }`).
  */
 export type ToolsInput = readonly ToolDefinition[] | ToolSetLike;
@@ -73,9 +90,9 @@ const FUNC_END = 12;
 /**
  * Tool definitions checked and reduced to name, description and parameters: a name providers
  * accept (1 to 64 letters, digits, "_" or "-"), parameters a JSON schema object that can be
- * sent as JSON (a cycle of objects cannot), one provider's shape throughout. Built-in tools
- * (a web search, a code interpreter: a `type` other than "function"), whose cost providers
- * do not publish, are refused. @throws INVALID_ARGUMENT
+ * sent as JSON (a cycle of objects cannot), one provider's shape throughout. Custom and built-in
+ * tools (free-text input; a web search, a code interpreter: a `type` other than "function"),
+ * whose cost providers do not publish, are refused. @throws INVALID_ARGUMENT, UNSUPPORTED_TOOL
  */
 export function checkTools(tools: unknown): CheckedTools {
   if (tools !== null && typeof tools === "object" && !Array.isArray(tools)) {
@@ -93,7 +110,13 @@ export function checkTools(tools: unknown): CheckedTools {
     const t = tool as Record<string, unknown>;
     const anthropic = t.type !== "function";
     if (anthropic && t.type !== undefined && t.type !== null && t.type !== "custom") builtIn(where, t.type);
-    if (anthropic && !("input_schema" in t) && t.type === "custom") builtIn(where, "custom (an OpenAI custom tool)");
+    if (anthropic && !("input_schema" in t) && t.type === "custom") {
+      throw new CtxloomError(
+        "UNSUPPORTED_TOOL",
+        `${where} is an OpenAI custom tool (type "custom": free-text input, maybe a grammar), whose cost OpenAI does not publish; ` +
+          "declare it as a function tool to have it counted, or leave it out of tools and keep room for it with maxOutputTokens or the budget.",
+      );
+    }
     const fn = (t.type === "function" && t.function !== undefined ? t.function : t) as Record<string, unknown> | null;
     if (fn === null || typeof fn !== "object") throw new CtxloomError("INVALID_ARGUMENT", `${where}.function must be an object; got ${describe(fn)}.`);
     const shape: ToolRule = anthropic ? "anthropic" : "openai";
@@ -108,7 +131,7 @@ export function checkTools(tools: unknown): CheckedTools {
 
 function builtIn(where: string, type: unknown): never {
   throw new CtxloomError(
-    "INVALID_ARGUMENT",
+    "UNSUPPORTED_TOOL",
     `${where} is a built-in tool (type ${describe(type)}), whose cost its provider does not publish; leave it out of tools, and keep room for it with maxOutputTokens or the budget.`,
   );
 }

@@ -81,8 +81,8 @@ forEachEngine((engine) => {
     const chat = await cookbookChat(engine);
     const before = await snapshot(chat);
     const provider = { type: "provider", id: "anthropic.web_search_20250305", isProviderExecuted: true, args: {}, inputSchema: jsonSchema({ type: "object" }) };
+    await expectRejectCode(() => chat.buildContext({ tools: { weather: provider } as never }), "UNSUPPORTED_TOOL");
     const bad: unknown[] = [
-      { weather: provider },
       { weather: "a tool" },
       { "get weather": tool({ description, inputSchema: zod4, execute }) },
       { weather: tool({ description: (() => "d") as never, inputSchema: zod4, execute }) },

@@ -46,7 +46,8 @@ describe("chatTurn: a useChat backend in one call", () => {
     expect(chat.path().map((m) => [m.id, m.role])).toEqual([[0, "user"], [1, "assistant"]]);
     const answer = ui.messages[1]!;
     expect(answer.id).toBe("1"); // the id it has in the chat
-    expect(answer.metadata).toEqual({ messageId: 1, parentId: 0, branch: { index: 0, count: 1, ids: [1] } });
+    // Its place, and its question's: what a reload draws on the user's message, which has the client's id until then.
+    expect(answer.metadata).toEqual({ messageId: 1, parentId: 0, branch: { index: 0, count: 1, ids: [1] }, question: { messageId: 0, parentId: null, branch: { index: 0, count: 1, ids: [0] } } });
     expect(textOf(answer)).toBe(chat.get(1).content);
     expect(textOf(answer)).toMatch(/^Answer 1 to “Where to eat in Lisbon\?”/);
     expect(await turns[0]!.saved()).toEqual([chat.get(1)]);
@@ -68,7 +69,8 @@ describe("chatTurn: a useChat backend in one call", () => {
     const drawn = toUIMessages(chat);
     expect(drawn.map(textOf)).toEqual(ui.messages.map(textOf));
     expect(drawn.map((m) => m.id)).toEqual(["0", "1", "3", "4"]);
-    expect(drawn.map((m) => m.metadata)).toEqual([drawn[0]!.metadata, ui.messages[1]!.metadata, drawn[2]!.metadata, ui.messages[3]!.metadata]);
+    const { question, ...place } = ui.messages[3]!.metadata!;
+    expect(drawn.map((m) => m.metadata)).toEqual([drawn[0]!.metadata, drawn[1]!.metadata, question, place]);
   });
 
   it("after a reload (the client restored from toUIMessages), the conversation goes on where the UI is", async () => {

@@ -13,7 +13,7 @@ const examples = blocks.flatMap((b, i) => (b.lang === "ts" && blocks[i + 1]?.lan
 const ENTRIES: Record<string, string> = { ctxloom: "index.ts", "ctxloom/ai-sdk": "ai-sdk.ts", "ctxloom/openai": "openai.ts", "ctxloom/anthropic": "anthropic.ts", "ctxloom/langchain": "langchain.ts" };
 
 test("the page has an example of each agent loop", () => {
-  const loops = ["chatLoop(", "openaiLoop(", "anthropicLoop(", "ctxloomMiddleware("];
+  const loops = ["chatLoop(", "openAILoop(", "anthropicLoop(", "ctxloomMiddleware("];
   expect(loops.map((loop) => examples.filter((e) => e.code.includes(loop)).length)).toEqual([1, 1, 1, 1]);
 });
 

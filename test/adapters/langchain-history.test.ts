@@ -66,20 +66,22 @@ forEachEngine((engine) => {
     await loom.close();
   });
 
-  it("a regenerate on the chat: the history reads up to the question and the new answer becomes a sibling", async () => {
+  it("a regenerate on the chat: the history reads up to before the question (the caller sends it) and the new answer becomes a sibling", async () => {
     const loom = await Loom.open({ engine });
     const chat = await loom.user("alice").create({ model: "gpt-4o" });
     const history = new CtxloomChatMessageHistory(chat);
     const model = new FakeListChatModel({ responses: ["Paris.", "Paris, France."] });
+    const question = new HumanMessage("Capital of France?");
     await history.addUserMessage("Capital of France?");
-    await history.addMessage(await model.invoke(await history.getMessages()));
+    await history.addMessage(await model.invoke([...(await history.getMessages()), question]));
     const first = chat.path()[1]!;
     await chat.regenerate(first.id);
     const read = await history.getMessages();
-    expect(read.map((m) => [m.type, m.text])).toEqual([["human", "Capital of France?"]]);
-    await history.addMessage(await model.invoke(read));
+    expect(read).toEqual([]); // the question at the head is the next call's input
+    await history.addMessages([question, await model.invoke([...read, question])]);
     expect(contents(chat.path())).toEqual([["user", "Capital of France?"], ["assistant", "Paris, France."]]);
     expect(chat.siblings(chat.head!)).toEqual([first.id]);
+    expect(chat.messageCount).toBe(3);
     await loom.close();
   });
 

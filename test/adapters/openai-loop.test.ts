@@ -1,4 +1,4 @@
-// openaiLoop and openaiReadTool (issue 31 items 2 and 7, issue 32 item 6) with the `openai` client
+// openAILoop and openAIReadTool (issue 31 items 2 and 7, issue 32 item 6) with the `openai` client
 // over a fake fetch that answers like the API: Chat Completions and Responses, older results
 // cleared and read back by the read tool, the tools sent and counted, a failed step that leaves
 // the chat taking the next turn, bad input refused before anything is appended.
@@ -7,7 +7,7 @@ import type { ChatCompletionFunctionTool } from "openai/resources/chat/completio
 import type { FunctionTool } from "openai/resources/responses/responses";
 import { describe, expect, it } from "vitest";
 import { Loom } from "../../src/index.js";
-import { openaiLoop, openaiReadTool } from "../../src/openai.js";
+import { openAILoop, openAIReadTool } from "../../src/openai.js";
 import { expectRejectCode, expectThrowCode, snapshot } from "../helpers.js";
 
 /** A fetch that records each request body and answers with the next reply (a status instead fails the request). */
@@ -51,7 +51,7 @@ describe("Chat Completions", () => {
     ]);
     const client = new OpenAI({ apiKey: "test", fetch, maxRetries: 0 });
     const { loom, chat } = await agentChat();
-    const loop = openaiLoop(chat, { tools: [readFile] });
+    const loop = openAILoop(chat, { tools: [readFile] });
     const answered: number[] = [];
     for (let step = 0; step < 12; step++) {
       const answer = await client.chat.completions.create({ model: "gpt-4o", ...(await loop.context()) });
@@ -60,7 +60,7 @@ describe("Chat Completions", () => {
       if (calls === 0) break;
     }
     expect(answered).toEqual([1, 1, 1, 1, 1, 1, 1, 1, 0]);
-    expect(bodies[0]!.tools).toEqual([readFile, openaiReadTool(chat).definition]);
+    expect(bodies[0]!.tools).toEqual([readFile, openAIReadTool(chat).definition]);
     // The request after the sixth result: the three oldest cleared, naming their messages.
     const sent = (bodies[6]!.messages as { role: string; content: string }[]).filter((m) => m.role === "tool").map((m) => m.content);
     expect(sent.slice(0, 3)).toEqual([2, 4, 6].map((id) => expect.stringMatching(new RegExp(`^\\[cleared: message ${id}\\]$`))));
@@ -80,7 +80,7 @@ describe("Chat Completions", () => {
     ]);
     const client = new OpenAI({ apiKey: "test", fetch, maxRetries: 0 });
     const { loom, chat } = await agentChat();
-    const loop = openaiLoop(chat, { tools: [readFile] });
+    const loop = openAILoop(chat, { tools: [readFile] });
     const answer = await client.chat.completions.create({ model: "gpt-4o", ...(await loop.context()) });
     await expect(loop.step(answer, () => {
       throw new Error("permission denied");
@@ -105,12 +105,12 @@ describe("Responses", () => {
     const client = new OpenAI({ apiKey: "test", fetch, maxRetries: 0 });
     const { loom, chat } = await agentChat();
     const tool: FunctionTool = { type: "function", name: "readFile", description: "Reads a file", parameters: { type: "object", properties: {} }, strict: false };
-    const loop = openaiLoop(chat, { format: "responses", tools: [tool] });
+    const loop = openAILoop(chat, { format: "responses", tools: [tool] });
     for (let step = 0; step < 5; step++) {
       const answer = await client.responses.create({ model: "gpt-4o", ...(await loop.context()) });
       if ((await loop.step(answer, (call) => (call.name === "readFile" ? filler(1) : "?"))) === 0) break;
     }
-    expect(bodies[0]!.tools).toEqual([tool, openaiReadTool(chat, { format: "responses" }).definition]);
+    expect(bodies[0]!.tools).toEqual([tool, openAIReadTool(chat, { format: "responses" }).definition]);
     expect((bodies[1]!.input as { type?: string }[]).map((i) => i.type ?? "message")).toEqual(["message", "message", "function_call", "function_call_output"]);
     expect(chat.get(4).content).toBe("Error: Tool result 2 has 1 page; ask for a page from 1 to 1.");
     expect(chat.path().at(-1)!.content).toBe("Read.");
@@ -133,10 +133,10 @@ describe("bad input", () => {
       { cacheControl: true },
       { input: "hi" },
     ];
-    for (const bad of bads) expectThrowCode(() => openaiLoop(chat, bad as never), "INVALID_ARGUMENT");
-    expectThrowCode(() => openaiLoop({} as never), "INVALID_ARGUMENT");
-    for (const bad of [{ format: "anthropic" }, { maxTokens: 4 }, { pages: 2 }, "responses"]) expectThrowCode(() => openaiReadTool(chat, bad as never), "INVALID_ARGUMENT");
-    const loop = openaiLoop(chat, { tools: [readFile] });
+    for (const bad of bads) expectThrowCode(() => openAILoop(chat, bad as never), "INVALID_ARGUMENT");
+    expectThrowCode(() => openAILoop({} as never), "INVALID_ARGUMENT");
+    for (const bad of [{ format: "anthropic" }, { maxTokens: 4 }, { pages: 2 }, "responses"]) expectThrowCode(() => openAIReadTool(chat, bad as never), "INVALID_ARGUMENT");
+    const loop = openAILoop(chat, { tools: [readFile] });
     await expectRejectCode(() => loop.step(callOf("call_1", "readFile", {}), undefined as never), "INVALID_ARGUMENT");
     await expectRejectCode(() => loop.step({ choices: [] } as never, () => "x"), "INVALID_ARGUMENT");
     await expectRejectCode(() => loop.step({ role: "user", content: "hi" }, () => "x"), "INVALID_ARGUMENT");
@@ -144,8 +144,8 @@ describe("bad input", () => {
     expect(await snapshot(chat, chats)).toEqual(before);
     // With readTool: false, a tool may take the name, and none is added.
     const own = { ...readFile, function: { ...readFile.function, name: "readToolResult" } };
-    expect((await openaiLoop(chat, { tools: [own], readTool: false }).context()).tools).toEqual([own]);
-    expect((await openaiLoop(chat, { readTool: false }).context()).tools).toBeUndefined();
+    expect((await openAILoop(chat, { tools: [own], readTool: false }).context()).tools).toEqual([own]);
+    expect((await openAILoop(chat, { readTool: false }).context()).tools).toBeUndefined();
     await loom.close();
   });
 });

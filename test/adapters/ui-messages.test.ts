@@ -23,7 +23,10 @@ forEachEngine((engine) => {
       { type: "step-start" },
       { type: "text", text: "It is 12C in Paris." },
     ]);
-    expect(ui[1]!.metadata).toEqual({ messageId: 1, parentId: 0, branch: { index: 0, count: 1, ids: [1] } });
+    // The answer's place, and its last step's: regenerated, "2 / 2" among the steps after the tool result.
+    expect(ui[1]!.metadata).toEqual({
+      messageId: 1, parentId: 0, branch: { index: 0, count: 1, ids: [1] }, steps: [{ messageId: second.id, parentId: 2, branch: { index: 1, count: 2, ids: [first.id, second.id] } }],
+    });
     expect(toUIMessages(chat, { leaf: first.id })[1]!.parts[2]).toEqual({ type: "text", text: "12C." }); // the other last step
     // The SDK's own checks take them, and its conversion gives back the tool unit.
     const valid = await validateUIMessages({ messages: ui });

@@ -2,7 +2,8 @@
 // (the useChat route on chatTurn, a SQLite store, the canned model) as `npm run example` starts it,
 // and its page (the AI SDK's chat client, bundled by esbuild) driven as a user would: send, watch
 // the answer stream, regenerate, switch between the two answers, reload, restart the server on the
-// same file, start a second chat. Skips, saying why, where no Chromium starts (chromium-find.ts).
+// same file, start a second chat, edit a question ("2 / 2" on it live and after a reload). Skips,
+// saying why, where no Chromium starts (chromium-find.ts).
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -72,7 +73,7 @@ const shown = (page: Page) =>
   );
 
 describe.skipIf("why" in found)("the example chat app in headless Chromium", () => {
-  test("send, stream, regenerate, switch answers, reload, restart on the same SQLite file, a second chat in the list", async () => {
+  test("send, stream, regenerate, switch answers, reload, restart on the same SQLite file, a second chat in the list, an edit", async () => {
     const page = await browser!.newPage();
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(String(e)));
@@ -141,6 +142,18 @@ describe.skipIf("why" in found)("the example chat app in headless Chromium", () 
     // Back to the first chat from the list: its four messages.
     await page.click("#chats li:nth-child(2)");
     await page.waitForFunction(() => document.querySelectorAll(".message").length === 4, undefined, { timeout: 30_000 });
+
+    // Edit the follow-up: "2 / 2" on the user's message while the answer streams, as after a reload.
+    await page.click('.message[data-role="user"]:nth-child(3) .edit');
+    await page.fill("#input", "And for coffee?");
+    await page.click("#send");
+    await page.waitForFunction(() => document.querySelector('.message[data-role="user"]:nth-child(3) .branch-label')?.textContent?.trim() === "2 / 2", undefined, { timeout: 30_000 });
+    await idle(page);
+    const edited = await shown(page);
+    expect(edited.slice(2)).toEqual([{ role: "user", text: "And for coffee?", branch: "2 / 2" }, { role: "assistant", text: expect.stringMatching(/to “And for coffee\?”/), branch: null }]);
+    await page.reload();
+    await ready(page);
+    expect(await shown(page)).toEqual(edited);
     expect(errors).toEqual([]);
     await page.close();
   }, 180_000);

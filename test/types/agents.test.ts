@@ -11,7 +11,7 @@ import type Anthropic from "@anthropic-ai/sdk";
 import type { Message, MessageCreateParamsNonStreaming, Tool as AnthropicTool } from "@anthropic-ai/sdk/resources/messages";
 import type { Chat } from "../../src/index.js";
 import { chatLoop, aiSdkReadTool, type ToolResultRequest } from "../../src/ai-sdk.js";
-import { openaiLoop, openaiReadTool } from "../../src/openai.js";
+import { openAILoop, openAIReadTool } from "../../src/openai.js";
 import { anthropicLoop, anthropicReadTool } from "../../src/anthropic.js";
 import { ctxloomMiddleware, langchainReadTool } from "../../src/langchain.js";
 import type { AgentMiddleware } from "langchain";
@@ -23,19 +23,19 @@ async function typeChecks(
   completionsTools: ChatCompletionFunctionTool[], responsesTools: FunctionTool[], anthropicTools: AnthropicTool[],
   completion: ChatCompletion, response: Response, message: Message,
 ): Promise<void> {
-  const completions = openaiLoop(chat, { tools: completionsTools });
+  const completions = openAILoop(chat, { tools: completionsTools });
   expectTypeOf({ model: "gpt-4o", ...(await completions.context()) }).toExtend<ChatCompletionCreateParamsNonStreaming>();
   await openai.chat.completions.create({ model: "gpt-4o", ...(await completions.context()) });
   await completions.step(completion, (call) => call.function.arguments);
   await completions.step(completion.choices[0]!.message, () => [{ type: "text", text: "ok" }]);
 
-  const responses = openaiLoop(chat, { format: "responses", tools: responsesTools });
+  const responses = openAILoop(chat, { format: "responses", tools: responsesTools });
   expectTypeOf({ model: "gpt-4o", ...(await responses.context()) }).toExtend<ResponseCreateParamsNonStreaming>();
   await openai.responses.create({ model: "gpt-4o", ...(await responses.context()) });
   await responses.step(response, (call) => call.arguments);
   await responses.step(response.output, (call) => call.name);
   // @ts-expect-error a Responses loop takes Responses tools, not Chat Completions ones
-  openaiLoop(chat, { format: "responses", tools: completionsTools });
+  openAILoop(chat, { format: "responses", tools: completionsTools });
 
   const claude = anthropicLoop(chat, { tools: anthropicTools, cacheControl: true });
   expectTypeOf({ model: "claude-sonnet-4-5", max_tokens: 1024, ...(await claude.context()) }).toExtend<MessageCreateParamsNonStreaming>();
@@ -43,8 +43,8 @@ async function typeChecks(
   await claude.step(message, (call) => JSON.stringify(call.input));
   await anthropicLoop(chat).context(); // no tools: the read tool alone
 
-  expectTypeOf(openaiReadTool(chat).definition).toExtend<ChatCompletionFunctionTool>();
-  expectTypeOf(openaiReadTool(chat, { format: "responses" }).definition).toExtend<FunctionTool>();
+  expectTypeOf(openAIReadTool(chat).definition).toExtend<ChatCompletionFunctionTool>();
+  expectTypeOf(openAIReadTool(chat, { format: "responses" }).definition).toExtend<FunctionTool>();
   expectTypeOf(anthropicReadTool(chat).definition).toExtend<AnthropicTool>();
   expectTypeOf(aiSdkReadTool(chat)).toEqualTypeOf<Tool<ToolResultRequest, string>>();
 

@@ -1,10 +1,11 @@
 // The page: a list of chats, the chat's messages as they stream, "2 / 3" to switch between
-// versions of an answer, Regenerate, and a chat restored from the server on reload (?chat=id).
+// versions of a message, Regenerate, Edit, and a chat restored from the server on reload (?chat=id).
 import { DefaultChatTransport, type UIMessage } from "ai";
 import { VanillaChat } from "./chat.js";
 
 interface Branch { index: number; count: number; ids: number[] }
-type Message = UIMessage<{ messageId: number; parentId: number | null; branch: Branch }>;
+interface Place { messageId: number; parentId: number | null; branch: Branch }
+type Message = UIMessage<Place & { question?: Place }>;
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const list = $<HTMLUListElement>("chats");
@@ -14,6 +15,8 @@ const status = $<HTMLDivElement>("status");
 const input = $<HTMLInputElement>("input");
 
 let chat: VanillaChat<Message>;
+/** The user message being edited (its id), if any. */
+let editing: string | undefined;
 
 function open(id: string | undefined, messages: Message[] = []): void {
   chat = new VanillaChat<Message>({
@@ -35,13 +38,15 @@ function textOf(m: Message): string {
 
 function draw(): void {
   view.replaceChildren(
-    ...chat.messages.map((m) => {
+    ...chat.messages.map((m, i) => {
       const el = document.createElement("div");
       el.className = "message";
       el.dataset.role = m.role;
       el.dataset.id = m.id;
       el.textContent = textOf(m);
-      const b = m.metadata?.branch;
+      // The user's message as sent has no metadata until a reload: its place comes with the answer.
+      const next = chat.messages[i + 1];
+      const b = (m.metadata ?? (m.role === "user" ? next?.metadata?.question : undefined))?.branch;
       if (b && b.count > 1) {
         const bar = document.createElement("div");
         bar.className = "branch";
@@ -59,6 +64,18 @@ function draw(): void {
         label.textContent = ` ${b.index + 1} / ${b.count} `;
         bar.append(step(-1, "‹"), label, step(1, "›"));
         el.append(bar);
+      }
+      if (m.role === "user") {
+        const edit = document.createElement("button");
+        edit.type = "button";
+        edit.className = "edit";
+        edit.textContent = "Edit";
+        edit.onclick = () => {
+          editing = m.id;
+          input.value = textOf(m);
+          input.focus();
+        };
+        el.append(edit);
       }
       return el;
     }),
@@ -102,7 +119,9 @@ $<HTMLFormElement>("composer").onsubmit = (event) => {
   const text = input.value.trim();
   if (!text || chat.status === "streaming" || chat.status === "submitted") return;
   input.value = "";
-  void chat.sendMessage({ text });
+  const messageId = editing;
+  editing = undefined;
+  void chat.sendMessage(messageId === undefined ? { text } : { text, messageId }); // an edit: a new version beside the old
 };
 $<HTMLButtonElement>("regenerate").onclick = () => void chat.regenerate();
 $<HTMLButtonElement>("new-chat").onclick = () => {

@@ -128,6 +128,8 @@ function spawnJson<T>(script: string, args: string[]): T {
   return JSON.parse(stdout.trim().split("\n").pop()!) as T;
 }
 
+const objects = (n: number | null) => (n === null ? "not in the smoke run" : fmt(n));
+
 /** The parts table: a request's CPU time and allocation by part, the WASM configuration beside the plain loop with its counter. */
 function partsTable(w: PartsResult, b: PartsResult): { rows: Record<string, string>[]; readme: string[][] } {
   const us = (r: PartsResult, part: (typeof PARTS)[number]) => r.us[part] ?? 0;
@@ -140,7 +142,7 @@ function partsTable(w: PartsResult, b: PartsResult): { rows: Record<string, stri
       .map((part) => cells(part, us(w, part), us(b, part), part === "garbage collector" ? "-" : bytes(w, part), part === "garbage collector" ? "-" : bytes(b, part))),
     cells("a request, all parts", w.cpuUs, b.cpuUs, w.allocatedB, b.allocatedB),
     cells("of which the scavenges kept (copied or promoted)", 0, 0, w.survivedB, b.survivedB).map((c, i) => (i === 1 || i === 2 ? "" : c)),
-    ["heap objects per open chat of " + count(w.perChat) + " messages", "", "", fmt(w.objectsPerChat), fmt(b.objectsPerChat)],
+    ["heap objects per open chat of " + count(w.perChat) + " messages", "", "", objects(w.objectsPerChat), objects(b.objectsPerChat)],
   ];
   const keys = ["part", "WASM µs/request", "plain + WASM BPE µs/request", "WASM bytes/request", "plain + WASM BPE bytes/request"];
   return { rows: readme.map((r) => Object.fromEntries(keys.map((k, i) => [k, r[i]!]))), readme };

@@ -25,7 +25,7 @@ beforeAll(() => {
   execFileSync(process.execPath, ["--import", pathToFileURL(join(root, "bench/ts-loader.mjs")).href, join(root, "bench/index.ts"), "--smoke", "--out", out], {
     cwd: root,
     stdio: ["ignore", "ignore", "pipe"],
-    // About 100 s here with the machine otherwise quiet; a busy machine has taken 170 s and more.
+    // About 40 s here (two suites at a time; 100 s one at a time before); a busy machine takes longer.
     timeout: 420_000,
   });
   results = JSON.parse(readFileSync(join(out, "results.json"), "utf8")) as Results;

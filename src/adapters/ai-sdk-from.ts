@@ -122,17 +122,20 @@ function fileInput(p: Record<string, unknown>, at: string): ContentPart {
   return out;
 }
 
+/** A tool's error as its result's text, marked once (the AI SDK's text of a thrown Error already reads "Error: ..."). */
+const errorText = (text: string): string => (text.startsWith(TOOL_ERROR_PREFIX) ? text : TOOL_ERROR_PREFIX + text);
+
 function outputContent(output: unknown, where: string): string | ContentPart[] {
   const o = objectAt(output, where);
   switch (o.type) {
     case "text":
       return stringAt(o.value, `${where}.value`);
     case "error-text":
-      return TOOL_ERROR_PREFIX + stringAt(o.value, `${where}.value`);
+      return errorText(stringAt(o.value, `${where}.value`));
     case "json":
       return argumentsText(o.value, `${where}.value`);
     case "error-json":
-      return TOOL_ERROR_PREFIX + argumentsText(o.value, `${where}.value`);
+      return errorText(argumentsText(o.value, `${where}.value`));
     case "execution-denied":
       return typeof o.reason === "string" && o.reason.length > 0 ? `Execution denied: ${o.reason}` : "Execution denied.";
     case "content":

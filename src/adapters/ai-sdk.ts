@@ -11,7 +11,8 @@ import { objectAt, parseArguments } from "./common.js";
 
 /** What `generateText` / `streamText` take: the instructions (system prompt, memory, the chat's system messages) and the messages. */
 export interface ModelContext {
-  instructions: string;
+  /** Left out when the context has none (the SDK would send an empty system message). */
+  instructions?: string;
   messages: ModelMessage[];
 }
 
@@ -35,7 +36,9 @@ export function toModelContext(context: ContextWindow<OpenAIMessage>): ModelCont
   const conversation: Convertible[] = [...c.conversation];
   if (c.input !== null) conversation.push({ role: "user", content: c.input });
   const system = [c.system, c.memory, ...conversation.filter((m) => m.role === "system").map(textOf)];
-  return { instructions: system.filter((t) => t.length > 0).join("\n\n"), messages: toModelMessages(conversation.filter((m) => m.role !== "system")) };
+  const instructions = system.filter((t) => t.length > 0).join("\n\n");
+  const messages = toModelMessages(conversation.filter((m) => m.role !== "system"));
+  return instructions.length > 0 ? { instructions, messages } : { messages };
 }
 
 /**

@@ -92,6 +92,17 @@ describe("ModelMessages both ways", () => {
     ] });
   });
 
+  it("an error output already marked is marked once; a context with no system text has no instructions (no empty system message)", async () => {
+    const [m] = fromModelMessages([{ role: "tool", content: [{ type: "tool-result", toolCallId: "b", toolName: "g", output: { type: "error-text", value: "Error: boom" } }] }]);
+    expect(m!.content).toBe("Error: boom");
+    const loom = await Loom.open();
+    const chat = await loom.user("u").create();
+    await chat.append({ role: "user", content: "hi" });
+    const context = toModelContext(await chat.buildContext());
+    expect(Object.keys(context)).toEqual(["messages"]);
+    await loom.close();
+  });
+
   it("a tool result without a name takes its call's", () => {
     const back = toModelMessages([
       { role: "assistant", content: "", toolCalls: [{ id: "x", type: "function", function: { name: "lookup", arguments: "{}" } }] },

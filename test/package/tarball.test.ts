@@ -19,7 +19,7 @@ function exportTargets(exports: unknown, conditions: string[] = []): { target: s
 
 describe("npm pack", () => {
   test("ships the build, the .wasm file and the types, and nothing of the sources or tests", () => {
-    for (const file of ["package.json", "dist/index.js", "dist/index.d.ts", "dist/index.workerd.js", "dist/ctxloom.wasm", "dist/ctxloom.wasm.d.ts", "dist/cli/main.js", "dist/sqlite.js", "dist/sqlite.d.ts"]) {
+    for (const file of ["package.json", "LICENSE", "dist/index.js", "dist/index.d.ts", "dist/index.workerd.js", "dist/ctxloom.wasm", "dist/ctxloom.wasm.d.ts", "dist/cli/main.js", "dist/sqlite.js", "dist/sqlite.d.ts"]) {
       expect(pkg.files).toContain(file);
     }
     const stray = pkg.files.filter(

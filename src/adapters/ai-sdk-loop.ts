@@ -102,9 +102,9 @@ export function chatLoop(chat: Chat, options?: ChatLoopOptions): ChatLoop {
   // The ToolSet is counted from the JSON schemas the AI SDK's asSchema gives (Zod 3 and promised schemas too), resolved once.
   let counted: Promise<BuildOptions["tools"]> | undefined;
   const context = async (): Promise<ModelContext> => {
-    if (Object.keys(tools).length === 0) return toModelContext(await chat.buildContext(build));
+    if (Object.keys(tools).length === 0) return toModelContext(await chat.buildForSdk(build));
     counted ??= resolveToolSet(tools);
-    return toModelContext(await chat.buildContext({ ...build, tools: await counted }));
+    return toModelContext(await chat.buildForSdk({ ...build, tools: await counted }));
   };
   return {
     tools,

@@ -263,7 +263,7 @@ function answerMetadata(chat: Chat, plan: TurnPlan, parentId: number, messageId:
 async function contextAt(chat: Chat, parentId: number, options: BuildOptions): Promise<ModelContext> {
   for (let attempt = 0; ; attempt++) {
     if (chat.head !== parentId) await chat.checkout(parentId);
-    const context = await chat.buildContext(options as BuildOptions & { format?: "openai" });
+    const context = await chat.buildForSdk(options as BuildOptions & { format?: "openai" });
     if (context.conversation[context.conversation.length - 1]?.id === parentId || attempt >= 10) return toModelContext(context);
   }
 }

@@ -107,7 +107,7 @@ export function ctxloomMiddleware(chat: Chat, options?: MiddlewareOptions): Ctxl
     const tools = Array.isArray(r.tools) ? toolSet(r.tools, counted) : undefined;
     const agentSystem = typeof r.systemMessage?.text === "string" ? r.systemMessage.text : "";
     const system = build.system === undefined && chat.system === null && agentSystem.length > 0 ? { system: agentSystem } : {};
-    const ctx = await chat.buildContext({ ...build, format: "openai", ...system, ...(tools ? { tools } : {}) });
+    const ctx = await chat.buildForSdk({ ...build, format: "openai", ...system, ...(tools ? { tools } : {}) });
     const all = toLangChainMessages(ctx);
     let lead = 0;
     while (lead < all.length && all[lead]!.type === "system") lead++;

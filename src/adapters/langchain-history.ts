@@ -73,7 +73,7 @@ export class CtxloomChatMessageHistory extends BaseChatMessageHistory {
   async getMessages(): Promise<BaseMessage[]> {
     const head = this.chat.head;
     if (this.#read && this.#read.head === head) return [...this.#read.messages];
-    const messages = this.#context === undefined ? toLangChainMessages(this.chat.path()) : toLangChainMessages(await this.chat.buildContext(this.#context));
+    const messages = this.#context === undefined ? toLangChainMessages(this.chat.path()) : toLangChainMessages(await this.chat.buildForSdk(this.#context));
     if (this.#question() !== undefined) messages.pop(); // the context ends with the head, the newest user turn
     this.#read = { head, messages };
     return [...messages];

@@ -29,6 +29,8 @@ export interface ChatContextState {
   summaryPresentation: SummaryPresentation;
   /** How the chat sends tool results: its own settings over its Loom's. */
   toolResults: ToolResultPolicy;
+  /** The context goes to an SDK that sends its kept turns' reasoning (see ContextSource.sendsReasoning). */
+  sendsReasoning?: boolean;
   /** The chat as recall reads it (asked only when the build recalls). */
   current: () => RecallChat;
 }
@@ -71,6 +73,7 @@ export function buildChatContext(
     toolResults: chat.toolResults,
     toolViews: nodes,
     summaryLevels: { chat: chat.options.summarize, loom: ctx.summaries?.summarize },
+    ...(chat.sendsReasoning ? { sendsReasoning: true } : {}),
     reasoningTurns: chat.options.reasoningTurns ?? ctx.reasoningTurns,
   };
   // The options resolved once (every one checked before anything is embedded, tools counted
@@ -122,15 +125,18 @@ export class ChatContexts {
     this.#unsummarized = policyFor(undefined, options.summarize, ctx.summaries ?? {}) === null;
   }
 
-  /** `buildContext(options)`, `what` naming the call in errors. */
-  build(options: BuildOptions | undefined, what: string, run: RunInQueue): Promise<ContextWindow> {
+  /**
+   * `buildContext(options)`, `what` naming the call in errors. `sdk`: the context goes to an SDK
+   * that sends its kept turns' reasoning (the AI SDK, LangChain): counted in the OpenAI format.
+   */
+  build(options: BuildOptions | undefined, what: string, run: RunInQueue, sdk = false): Promise<ContextWindow> {
     if (this.#unsummarized && (options === null || typeof options !== "object" || (options as { summaries?: unknown }).summaries === undefined)) {
       // Nothing can call for a summary (a server's usual build): the build alone, with no plan
       // to make nor its closures and promises.
-      return run(() => this.#build(options));
+      return run(() => this.#build(options, undefined, sdk));
     }
     const planned = {}; // the second build, after a summary, reuses the first one's plan
-    return this.summaries.build(options, what, this.#summarizing(run, () => this.#build(options, planned)));
+    return this.summaries.build(options, what, this.#summarizing(run, () => this.#build(options, planned, sdk)));
   }
 
   /** `chat.compact(options)`: a summary now, by the policy in force (see ChatSummaries.compact). */
@@ -201,10 +207,11 @@ export class ChatContexts {
     );
   }
 
-  #build(options: BuildOptions | undefined, planned?: PlannedBuild): ContextWindow | Promise<ContextWindow> {
+  #build(options: BuildOptions | undefined, planned?: PlannedBuild, sdk = false): ContextWindow | Promise<ContextWindow> {
     const context = buildChatContext(this.#ctx, {
       nodes: this.#sync.nodes(), head: this.#sync.head, counter: this.#counter, profile: this.#profile, system: this.#sync.record.system,
       options: this.#options, summaryPresentation: this.summaries.presentation, toolResults: this.#toolResults, current: () => this.current(),
+      sendsReasoning: sdk,
     }, options, planned);
     return context instanceof Promise ? context.then((c) => this.#built(c)) : this.#built(context);
   }

@@ -230,6 +230,14 @@ export class Chat extends ChatView {
     return this.#contexts.build(options, "buildContext(options)", (change) => this.#run(change)) as Promise<ContextWindowFor<O>>;
   }
 
+  /**
+   * @internal `buildContext` for an SDK that sends the kept turns' reasoning with an OpenAI-format
+   * context (toModelContext, toLangChainMessages): that reasoning is counted, as sent.
+   */
+  buildForSdk<O extends BuildOptions | undefined = undefined>(options?: O): Promise<ContextWindowFor<O>> {
+    return this.#contexts.build(options, "buildContext(options)", (change) => this.#run(change), true) as Promise<ContextWindowFor<O>>;
+  }
+
   /** The same context as `buildContext`, as one formatted string ("Role: text" blocks). */
   async buildPrompt(options?: Omit<BuildOptions, "format">): Promise<string> {
     return this.#contexts.prompt(options, (change) => this.#run(change));

@@ -66,7 +66,9 @@ export function buildPlanned(source: ContextSource, plan: BuildPlan): ContextWin
   // out): the selections count what is sent.
   const fixed = REPLY_PRIMING + tools + systemTokens + memoryTokens + inputTokens;
   const { view: results, clearing } = source.toolViews ? toolView(source, plan.toolResults, limit - fixed, fixed, limit) : NO_TOOL_VIEW;
-  const parts = source.toolViews ? partsView(source, format, plan.reasoningTurns, input !== undefined, limit - fixed, results) : null;
+  const parts = source.toolViews
+    ? partsView(source, format, plan.reasoningTurns, input !== undefined, limit - fixed, results, source.sendsReasoning === true)
+    : null;
   const view = parts ? parts.view : results;
   if (view) source.engine.swapTokens(source.tree, view.ids, view.tokens);
   try {

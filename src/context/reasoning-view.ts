@@ -52,7 +52,7 @@ export function partsFor(parts: readonly ContentPart[], format: ContextFormat, r
  * (`input`: the request adds a user message, so no turn is under way).
  */
 export function partsView(
-  source: ContextSource, format: ContextFormat, turns: number, input: boolean, room: number, tools: ContextView | null,
+  source: ContextSource, format: ContextFormat, turns: number, input: boolean, room: number, tools: ContextView | null, sent = false,
 ): PartsView {
   const tv = source.toolViews;
   const none: PartsView = { view: tools, boundary: -1, horizon: 0 };
@@ -64,7 +64,7 @@ export function partsView(
   const toolCosts = tools ? new Map<number, number>() : null;
   if (tools) for (let k = 0; k < tools.ids.length; k++) toolCosts!.set(tools.ids[k]!, tools.tokens[k]!);
   const costOf = (id: number) => toolCosts?.get(id) ?? e.tokens(t, id);
-  const keeping = `${format}:reasoning`;
+  const keeping = `${format}:reasoning${sent ? ":sent" : ""}`;
   const leaving = format;
 
   const made = new Map<number, { message: Message; tokens: number }>();
@@ -100,7 +100,7 @@ export function partsView(
           const keep = open || rank <= turns;
           const base = tools?.messages.get(id);
           const kind = keep ? keeping : leaving;
-          const out = base ? viewOf(base, format, keep, count) : tv.cache.parts(kind, id, () => viewOf(source.message(id), format, keep, count));
+          const out = base ? viewOf(base, format, keep, count, sent) : tv.cache.parts(kind, id, () => viewOf(source.message(id), format, keep, count, sent));
           if (out) made.set(id, out);
           spent += out ? out.tokens : costOf(id);
         } else spent += costOf(id);
@@ -148,14 +148,15 @@ export function fromCompaction(
 /**
  * Message `m` as `format` sends it, or null when that is as the chat holds it. Its `tokens` are
  * what it costs there: in the OpenAI format, which sends neither reasoning nor compactions, its
- * count without them, though it keeps the kept turns' reasoning for the AI SDK and LangChain.
+ * count without them, though it keeps the kept turns' reasoning for the AI SDK and LangChain,
+ * which send it (`sent`: counted then).
  */
 function viewOf(
-  m: Message, format: ContextFormat, reasoning: boolean, count: (m: Message) => number,
+  m: Message, format: ContextFormat, reasoning: boolean, count: (m: Message) => number, sent: boolean,
 ): { message: Message; tokens: number } | null {
   if (!m.parts) return null;
   const parts = partsFor(m.parts, format, reasoning);
-  const counted = format === "openai" ? partsFor(m.parts, format, false) : parts;
+  const counted = format === "openai" && !sent ? partsFor(m.parts, format, false) : parts;
   if (parts.length === m.parts.length && counted.length === m.parts.length) return null;
   const message: Message = withParts(m, parts);
   message.tokens = counted === parts ? count(message) : count(withParts(m, counted));

@@ -301,6 +301,11 @@ export interface ContextSource {
   toolResults?: ToolResultPolicy;
   /** Optional: what views of tool results read of the chat; without it, every message is sent as held. */
   toolViews?: ToolViewSource;
+  /**
+   * Optional: an OpenAI-format context goes to an SDK that sends the kept turns' reasoning with
+   * the messages (the AI SDK's and LangChain's models take it back): count it, as sent.
+   */
+  sendsReasoning?: boolean;
   /** Optional: the chat's and its Loom's summary policies, for `pressure.summarizeAt` (a call's `summaries` goes over them). */
   summaryLevels?: { chat: SummaryOptions | undefined; loom: SummaryOptions | undefined };
   /** The chat's `reasoningTurns` (its own, else its Loom's), as set; default: DEFAULT_REASONING_TURNS. */

@@ -4,7 +4,7 @@
 import { generateText, jsonSchema, stepCountIs, tool, type ModelMessage } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { describe, expect, it } from "vitest";
-import { Loom } from "../../src/index.js";
+import { Loom, countTokens } from "../../src/index.js";
 import { chatLoop, fromModelMessages, toModelContext, toModelMessages } from "../../src/ai-sdk.js";
 import { expectRejectCode, expectThrowCode, forEachEngine, snapshot } from "../helpers.js";
 
@@ -100,6 +100,24 @@ describe("ModelMessages both ways", () => {
     await chat.append({ role: "user", content: "hi" });
     const context = toModelContext(await chat.buildContext());
     expect(Object.keys(context)).toEqual(["messages"]);
+    await loom.close();
+  });
+
+  it("a context for the AI SDK counts the reasoning toModelContext sends (the turn under way's), which Chat Completions never sends", async () => {
+    const loom = await Loom.open();
+    const chat = await loom.user("u").create({ model: "gpt-4o" });
+    await chat.append({ role: "user", content: "Read the file." });
+    const thinking = "I should read the file first, then answer. ".repeat(20);
+    await chat.append({
+      role: "assistant",
+      content: [{ type: "reasoning", text: thinking, signature: "sig" }],
+      toolCalls: [{ id: "c1", type: "function", function: { name: "read", arguments: "{}" } }],
+    });
+    await chat.append({ role: "tool", toolCallId: "c1", content: "the file" });
+    const openai = await chat.buildContext();
+    const sdk = await chat.buildForSdk();
+    expect(JSON.stringify(toModelContext(sdk).messages)).toContain(thinking.trim());
+    expect(sdk.usage.total - openai.usage.total).toBe(countTokens([{ role: "user", content: thinking }], { model: "gpt-4o" }) - countTokens([{ role: "user", content: "" }], { model: "gpt-4o" }));
     await loom.close();
   });
 

@@ -6,6 +6,7 @@ import type { SummaryOptions } from "./policy.js";
 import type { SummaryPresentation } from "./present.js";
 import { checkCallSummaries, policyFor, type ChatSummarySettings, type LoomSummaries } from "./settings.js";
 import { DEFAULT_SUMMARY_POLICY } from "./policy.js";
+import { summaryThreshold } from "./run-plan.js";
 import { DEFAULT_SUMMARY_PROMPT } from "./prompt.js";
 
 /**
@@ -98,7 +99,11 @@ export class ChatSummaries {
     const planned = (context: C): Planned<C> => {
       if (this.#summarizing) return { context, job: null };
       const policy = policyFor(call, this.#chat.summarize, this.#loom);
-      const job = policy ? planSummary(chat.nodes(), chat.head(), policy, conversationBudget(context)) : null;
+      // What the context sends, its tool results cut or cleared, is what passes the trigger or not:
+      // older results a context clears need no summary to leave room.
+      const budget = conversationBudget(context);
+      const sent = policy !== null && context.usage.conversation >= summaryThreshold(policy, budget);
+      const job = sent ? planSummary(chat.nodes(), chat.head(), policy, budget) : null;
       if (job) this.#summarizing = true; // one at a time: a concurrent build does not plan the same run
       return { context, job };
     };

@@ -16,7 +16,7 @@ export interface SummarizedTree extends SummaryTree {
 
 /** What the planner reads of a built context: how much of the window the conversation may take. */
 export interface BuiltUsage {
-  usage: { limit: number; system: number; memory: number; input: number };
+  usage: { limit: number; system: number; memory: number; input: number; conversation: number };
 }
 
 /** A summary planned in the chat's queue, to be written outside it. */

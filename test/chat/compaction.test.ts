@@ -118,6 +118,26 @@ forEachEngine((engine) => {
     });
   });
 
+  it("a summary's trigger reads what the context sends: older tool results cleared leave room, and no summary is made for them", async () => {
+    const run = async (clear: boolean) => {
+      const events: CompactionEvent[] = [];
+      const loom = await open({ summaries: { policy: { trigger: { fraction: 0.6 } } }, toolResults: { clear: clear ? { keepNewest: 2, atLeast: 0 } : false }, onCompaction: (e) => events.push(e) });
+      const chat = await loom.user("u").create({ model: { name: "agent-4k", contextWindow: 4000, sizeClass: "small", tokensPerChar: 0.25 } });
+      for (let i = 0; i < 12; i++) {
+        // (A summary stands above the newest user turn: each file is a turn of its own.)
+        await chat.append({ role: "user", content: `Read file ${i}.` });
+        await chat.append({ role: "assistant", content: "", toolCalls: [{ id: `c${i}`, type: "function", function: { name: "read", arguments: "{}" } }] });
+        await chat.append({ role: "tool", toolCallId: `c${i}`, content: `file ${i} `.repeat(300 - i * 10) });
+        await chat.append({ role: "assistant", content: `File ${i} read.` });
+        await chat.buildContext();
+      }
+      await loom.close();
+      return events.filter((e) => e.type === "summary").length;
+    };
+    expect(await run(false)).toBeGreaterThan(0);
+    expect(await run(true)).toBe(0);
+  });
+
   describe("ctx.pressure", () => {
     it("used is usage.total / usage.limit; summarizeAt is the policy's trigger as a request size, and a build past it summarizes", async () => {
       const loom = await open({ summaries: { policy: { trigger: { fraction: 0.5 } } } });

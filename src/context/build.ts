@@ -299,7 +299,7 @@ function pressureOf(plan: BuildPlan, usage: Usage, c: Counted): ContextPressure 
   return {
     used: usage.limit > 0 ? Math.min(1, usage.total / usage.limit) : 1,
     summarizeAt: plan.summary ? fixed + summaryThreshold(plan.summary, room) : null,
-    clearAt: clear && !c.clearing ? Math.max(clearTrigger(clear, plan.limit), 0) : null,
+    clearAt: clear && !c.clearing && clearTrigger(clear, plan.limit) >= usage.total ? clearTrigger(clear, plan.limit) : null,
   };
 }
 

@@ -174,6 +174,10 @@ forEachEngine((engine) => {
       }
       expect(seen[0]).toBe(3000);
       expect(seen.at(-1)).toBeNull();
+      // clear: true (from the start): under way at once, with or without tool results.
+      const chat2 = await loom.user("u").create({ model: "gpt-4o", toolResults: { clear: true } });
+      await chat2.append({ role: "user", content: "Hello." });
+      expect((await chat2.buildContext()).pressure.clearAt).toBeNull();
       await loom.close();
     });
   });

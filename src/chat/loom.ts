@@ -114,10 +114,16 @@ export class Loom {
       throw new CtxloomError("INVALID_ARGUMENT", `wasm must be a WebAssembly.Module or the bytes of ctxloom.wasm; got ${describe(o.wasm)}.`);
     }
     const settings = Loom.#settings(o);
-    if (o.bpe !== undefined && !(o.bpe instanceof WebAssembly.Module || o.bpe instanceof ArrayBuffer || ArrayBuffer.isView(o.bpe) || o.bpe instanceof URL)) {
-      throw new CtxloomError("INVALID_ARGUMENT", `bpe must be a WebAssembly.Module, the bytes or the URL of ctxloom-bpe.wasm ("ctxloom/bpe.wasm"); got ${describe(o.bpe)}.`);
+    const bpeSources = o.bpe === undefined ? [] : Array.isArray(o.bpe) ? o.bpe : [o.bpe];
+    const isSource = (b: unknown) => b instanceof WebAssembly.Module || b instanceof ArrayBuffer || ArrayBuffer.isView(b) || b instanceof URL;
+    if (!bpeSources.every(isSource) || (Array.isArray(o.bpe) && o.bpe.length === 0)) {
+      throw new CtxloomError(
+        "INVALID_ARGUMENT",
+        `bpe must be a WebAssembly.Module, the bytes or the URL of a counter module ("ctxloom/bpe.wasm", "ctxloom/bpe-cl100k.wasm", "ctxloom/bpe-vocab.wasm"), ` +
+          `or a list of them; got ${describe(o.bpe)}.`,
+      );
     }
-    if (o.bpe !== undefined) await useBpeSource(o.bpe);
+    for (const source of bpeSources) await useBpeSource(source);
     return new Loom(await createEngine(o), settings);
   }
 

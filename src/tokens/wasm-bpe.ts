@@ -69,7 +69,9 @@ export async function bpeInstance(file: BpeFile): Promise<Bpe> {
     if (!loadBpeFile) {
       throw new Error(`no module was handed over for ${file} ("${PACKAGE_NAMES[file]}": Loom.open({ bpe })), and this runtime loads no file`);
     }
-    const found = await loadBpeFile(file);
+    const found = await loadBpeFile(file).catch((cause: unknown) => {
+      throw new Error(`${file} (${PACKAGE_NAMES[file]}) did not load: ${String(cause)}`, { cause });
+    });
     exports = found instanceof WebAssembly.Module ? (await WebAssembly.instantiate(found, {})).exports : found;
   }
   const bpe = new Bpe(exports as unknown as BpeExports);

@@ -1,5 +1,6 @@
 import { buildPlanned, formatPrompt, type BuildOptions, type ContextSource, type ContextWindow, type Usage } from "../context/build.js";
-import { CtxloomError, checkOptions } from "../errors.js";
+import { CtxloomError, checkOptions, describe } from "../errors.js";
+import { reportedInputTokens, scriptClass, type ScriptClass } from "../models/calibration.js";
 import { ChatSummaries } from "../summary/chat-summaries.js";
 import { policyFor } from "../summary/settings.js";
 import { planBuild, type BuildPlan } from "../context/build-plan.js";
@@ -11,7 +12,7 @@ import type { ChatNodes } from "./nodes.js";
 import { recallHook, splitRecall } from "../recall/chat-recall.js";
 import type { RecallChat } from "../recall/port.js";
 import type { ChatSync, LoomContext } from "./sync.js";
-import { chatStats, keepUsage, type ChatStats } from "./stats.js";
+import { chatStats, keepUsage, type ChatCalibration, type ChatStats } from "./stats.js";
 import type { ToolResultPolicy } from "../models/tool-results.js";
 import type { SummarizingChat, SummaryNotice } from "../summary/chat-summaries.js";
 import { ClearedSince, checkCompactOptions, type CompactionEvent } from "./compaction.js";
@@ -31,6 +32,8 @@ export interface ChatContextState {
   toolResults: ToolResultPolicy;
   /** The chat as recall reads it (asked only when the build recalls). */
   current: () => RecallChat;
+  /** The calibration factor of a model for this build (see ContextSource.calibrate). */
+  calibrate?: (model: string) => number;
 }
 
 /** One call's plan, kept between its builds (a build, a summary, the build again). */
@@ -72,6 +75,7 @@ export function buildChatContext(
     toolViews: nodes,
     summaryLevels: { chat: chat.options.summarize, loom: ctx.summaries?.summarize },
     reasoningTurns: chat.options.reasoningTurns ?? ctx.reasoningTurns,
+    ...(chat.calibrate ? { calibrate: chat.calibrate } : {}),
   };
   // The options resolved once (every one checked before anything is embedded, tools counted
   // once), and once per call: a build again after a summary reuses its plan.
@@ -104,6 +108,9 @@ export class ChatContexts {
   /** What the last context cleared, once one has (`onCompaction` hears what each clears anew). */
   #cleared: ClearedSince | null = null;
   #lastEvicted = 0;
+  /** Each context built (while the app holds it): what observeUsage sets the provider's count against. */
+  readonly #builds = new WeakMap<object, { model: string; script: ScriptClass; estimate: number }>();
+  #lastBuild: { model: string; script: ScriptClass } | null = null;
   readonly #ctx: LoomContext;
   readonly #sync: ChatSync;
   readonly #profile: Readonly<ModelProfile>;
@@ -196,17 +203,56 @@ export class ChatContexts {
         contextWindow: profile.contextWindow,
         tokenizer: this.#counter.name,
       },
-      { usage: this.#lastUsage, evicted: this.#lastEvicted },
+      { usage: this.#lastUsage, evicted: this.#lastEvicted, calibration: this.#calibrationStats() },
       this.summaries.stats(nodes),
     );
   }
 
   #build(options: BuildOptions | undefined, planned?: PlannedBuild): ContextWindow | Promise<ContextWindow> {
+    const script = scriptClass(recentTexts(this.#sync));
+    let model = this.#profile.name;
+    const calibrate = (name: string) => this.#ctx.calibration.factor((model = name), script);
     const context = buildChatContext(this.#ctx, {
       nodes: this.#sync.nodes(), head: this.#sync.head, counter: this.#counter, profile: this.#profile, system: this.#sync.record.system,
       options: this.#options, summaryPresentation: this.summaries.presentation, toolResults: this.#toolResults, current: () => this.current(),
+      calibrate,
     }, options, planned);
-    return context instanceof Promise ? context.then((c) => this.#built(c)) : this.#built(context);
+    const noted = (c: ContextWindow) => {
+      this.#builds.set(c, { model, script, estimate: c.usage.total });
+      this.#lastBuild = { model, script };
+      return this.#built(c);
+    };
+    return context instanceof Promise ? context.then(noted) : noted(context);
+  }
+
+  /**
+   * `chat.observeUsage(context, reported)`: the provider's count of a request this chat built,
+   * learned by its Loom for the request's model and script. @throws INVALID_ARGUMENT
+   */
+  observeUsage(context: object, reported: unknown): void {
+    const build = typeof context === "object" && context !== null ? this.#builds.get(context) : undefined;
+    if (!build) {
+      throw new CtxloomError("INVALID_ARGUMENT", `observeUsage(context, reported) takes a context this chat's buildContext returned; got ${describe(context)}.`);
+    }
+    const actual = reportedInputTokens(reported);
+    if (actual === undefined) {
+      throw new CtxloomError(
+        "INVALID_ARGUMENT",
+        `observeUsage(context, reported) takes the input tokens the provider reported: a number, or its usage ({ prompt_tokens }, ` +
+          `{ input_tokens, cache_read_input_tokens, cache_creation_input_tokens }, { inputTokens }, { promptTokenCount }); got ${describe(reported)}.`,
+      );
+    }
+    if (build.estimate > 0) this.#ctx.calibration.observe(build.model, build.script, build.estimate, actual);
+  }
+
+  /** The calibration of the last build's model and script, for stats(). */
+  #calibrationStats(): ChatCalibration | null {
+    if (!this.#lastBuild) return null;
+    const { model, script } = this.#lastBuild;
+    const entry = this.#ctx.calibration.of(model).find((e) => e.script === script);
+    const factor = this.#ctx.calibration.factor(model, script);
+    if (!entry) return { model, script, factor, reports: 0, errorBefore: null, errorAfter: null };
+    return { model, script, factor, reports: entry.reports, errorBefore: entry.errorBefore, errorAfter: entry.errorAfter };
   }
 
   #built(context: ContextWindow): ContextWindow {
@@ -232,4 +278,16 @@ function summaryEvent(userId: string, chatId: string, n: SummaryNotice): Compact
   const run = { userId, chatId, reason: n.reason, first: n.first, last: n.last };
   if (n.summary === undefined) return { type: "summary-start", ...run, tokens: n.tokens };
   return { type: "summary", ...run, summary: n.summary, source: n.source!, ...(n.fallback ? { fallback: n.fallback } : {}) };
+}
+
+/** The texts a build's script is read from: the system prompt and the branch's newest messages. */
+function recentTexts(sync: ChatSync): string[] {
+  const texts: string[] = sync.record.system ? [sync.record.system] : [];
+  const columns = sync.nodes().columns;
+  for (let id = sync.head, n = 0; id >= 0 && n < 4; n++) {
+    const m = columns.message(id);
+    if (typeof m.content === "string") texts.push(m.content);
+    id = m.parentId ?? -1;
+  }
+  return texts;
 }

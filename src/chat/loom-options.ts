@@ -7,12 +7,18 @@ import type { RecallStats } from "../recall/hub.js";
 import type { ToolResultOptions } from "../models/tool-results.js";
 import type { CompactionListener } from "./compaction.js";
 import type { ReasoningTurns } from "../models/reasoning.js";
+import type { CalibrationState } from "../models/calibration.js";
 
 /** Options of `Loom.open()`. */
 /** A counter module as `Loom.open({ bpe })` takes it: compiled, its bytes, or its URL. */
 export type BpeModuleSource = WebAssembly.Module | ArrayBuffer | ArrayBufferView | URL;
 
 export interface LoomOptions extends EngineOptions {
+  /**
+   * What an earlier Loom learned of its models' counts from providers' reports
+   * (`loom.exportCalibration()`): budgets calibrated from the first request.
+   */
+  calibration?: CalibrationState;
   /**
    * The exact token counter's modules, where the files beside the JS are out of reach (an esbuild
    * bundle, a Worker built without the workerd condition): `import bpe from "ctxloom/bpe.wasm"`

@@ -96,7 +96,8 @@ export class Calibration {
   factor(model: string, script: ScriptClass): number {
     const entry = this.#entries.get(key(model, script));
     if (!entry || entry.ratios.length === 0) return 1;
-    return Math.max(...entry.ratios) + MARGIN;
+    // Never below 1: a report under ctxloom's count (or a test double's made-up usage) never widens a budget.
+    return Math.max(1, Math.max(...entry.ratios) + MARGIN);
   }
 
   /** Notes a provider's count `actual` of a request ctxloom counted `estimate` (uncalibrated) tokens. */

@@ -1,7 +1,10 @@
-// Builds the exact BPE counter's module: compiles assembly/bpe/ to build/ctxloom-bpe.wasm and
-// puts into it, as one data segment, the tables it counts with, generated here at build time:
-//   - the mergeable ranks of o200k_base and cl100k_base, from gpt-tokenizer's bundled data
-//     (rank r = the r-th entry: its length in a byte array, its bytes in a pool);
+// Builds the exact BPE counter's modules: compiles assembly/bpe/ once and puts into each copy,
+// as one data segment, the tables it counts with, generated here at build time:
+//   - the mergeable ranks of one encoding, from gpt-tokenizer's bundled data (rank r = the r-th
+//     entry: its length in a byte array, its bytes in a pool): o200k_base in ctxloom-bpe.wasm,
+//     cl100k_base in ctxloom-bpe-cl100k.wasm, none in ctxloom-bpe-vocab.wasm (a vocabulary is
+//     written into it at run time: src/tokens/vocabulary.ts). One encoding a module: a page or a
+//     Worker that counts only o200k_base ships only its ranks;
 //   - the Unicode classes the split patterns use (letters by case, marks, numbers, \s), from
 //     this JS engine's own Unicode data (/\p{Lu}/u and friends over every code point), so the
 //     scanner agrees with the regexes gpt-tokenizer runs on the same engine.
@@ -21,7 +24,9 @@ const HEADER_WORDS = 16;
 const BLOCK_SHIFT = 7;
 
 // Unicode classes (assembly/bpe/layout.ts: C_*).
-const C_OTHER = 0, C_UPPER = 1, C_LOWER = 2, C_OTHER_LETTER = 3, C_MARK = 4, C_NUMBER = 5, C_SPACE = 6;
+const C_OTHER = 0, C_UPPER = 1, C_LOWER = 2, C_OTHER_LETTER = 3, C_MARK = 4, C_NUMBER = 5, C_SPACE = 6, C_PUNCT = 7;
+/** Split patterns (assembly/bpe/layout.ts: P_*). */
+const P_O200K = 0, P_CL100K = 1;
 
 function unicodeClasses() {
   const tests = [
@@ -31,8 +36,9 @@ function unicodeClasses() {
     [/^[\p{Lm}\p{Lo}]$/u, C_OTHER_LETTER],
     [/^\p{M}$/u, C_MARK],
     [/^\p{N}$/u, C_NUMBER],
+    [/^[\p{P}\p{S}]$/u, C_PUNCT],
   ];
-  const any = /[\s\p{L}\p{M}\p{N}]/u;
+  const any = /[\s\p{L}\p{M}\p{N}\p{P}\p{S}]/u;
   const classes = new Uint8Array(0x110000);
   for (let cp = 0; cp < 0x110000; cp++) {
     if (cp >= 0xd800 && cp <= 0xdfff) continue; // surrogates: refused before counting
@@ -82,7 +88,7 @@ async function ranks(encoding) {
     poolBytes += bytes.length;
     maxLength = Math.max(maxLength, bytes.length);
   }
-  if (decoder.length >= (1 << 18) - 1) throw new Error(`${encoding}: ${decoder.length} ranks; a hash slot holds rank + 1 in 18 bits`);
+  if (decoder.length >= (1 << 20) - 1) throw new Error(`${encoding}: ${decoder.length} ranks; a hash slot holds rank + 1 in 20 bits`);
   if (poolBytes >= 1 << 22) throw new Error(`${encoding}: ${poolBytes} bytes of tokens; a hash slot holds a pool offset in 22 bits`);
   const pool = new Uint8Array(poolBytes);
   let at = 0;
@@ -93,10 +99,19 @@ async function ranks(encoding) {
   return { count: decoder.length, lengths, pool, maxLength };
 }
 
-/** The tables as one blob: a header of u32 words, then each array 8-byte aligned. */
-export async function tablesBlob() {
-  const encodings = [await ranks("o200k_base"), await ranks("cl100k_base")];
-  const unicode = unicodeClasses();
+/** The modules built: file, and the encoding in each slot (assembly/bpe/layout.ts). */
+export const MODULES = [
+  { file: "ctxloom-bpe.wasm", slots: ["o200k_base", null] },
+  { file: "ctxloom-bpe-cl100k.wasm", slots: [null, "cl100k_base"] },
+  { file: "ctxloom-bpe-vocab.wasm", slots: [null, null] },
+];
+
+let unicodeMemo;
+
+/** The tables of a module as one blob: a header of u32 words, then each array 8-byte aligned. */
+export async function tablesBlob(slots = ["o200k_base", "cl100k_base"]) {
+  const encodings = await Promise.all(slots.map((name) => (name ? ranks(name) : null)));
+  const unicode = (unicodeMemo ??= unicodeClasses());
   const arrays = [];
   let size = HEADER_WORDS * 4;
   const place = (bytes) => {
@@ -106,8 +121,11 @@ export async function tablesBlob() {
     return at;
   };
   const header = new Uint32Array(HEADER_WORDS);
-  header[0] = 0x31455042; // "BPE1"
+  header[0] = 0x32455042; // "BPE2"
+  header[13] = P_O200K;
+  header[14] = P_CL100K;
   encodings.forEach((e, i) => {
+    if (!e) return;
     header[2 + 4 * i] = e.count;
     header[3 + 4 * i] = place(e.lengths);
     header[4 + 4 * i] = place(e.pool);
@@ -120,7 +138,7 @@ export async function tablesBlob() {
   const blob = new Uint8Array(size);
   blob.set(new Uint8Array(header.buffer), 0);
   for (const [at, bytes] of arrays) blob.set(bytes, at);
-  return { blob, encodings, unicode };
+  return { blob, encodings: encodings.filter((e) => e), unicode };
 }
 
 // --- wasm binary surgery: one more active data segment at DATA_BASE ---
@@ -204,30 +222,64 @@ function withDataSegment(wasm, blob, offset) {
 }
 
 async function main() {
-  const { blob, encodings } = await tablesBlob();
   mkdirSync(join(root, "build"), { recursive: true });
+  mkdirSync(join(root, "dist"), { recursive: true });
   const asc = createRequire(import.meta.url).resolve("assemblyscript/bin/asc.js");
-  const pages = Math.ceil((DATA_BASE + blob.length) / 65536);
+  // Memory starts at the tables' end (the largest module's): it grows as a module needs.
+  const pages = Math.ceil((DATA_BASE + 65536) / 65536);
   execFileSync(
     process.execPath,
     [asc, "--config", "assembly/bpe/asconfig.json", "--target", "release", "--initialMemory", String(pages)],
     { cwd: root, stdio: "inherit" },
   );
-  const wasm = withDataSegment(readFileSync(join(root, "build/ctxloom-bpe.raw.wasm")), blob, DATA_BASE);
-  await WebAssembly.compile(wasm); // fails the build on a malformed module
-  writeFileSync(join(root, "build/ctxloom-bpe.wasm"), wasm);
-  // Beside the sources too (src/ctxloom-bpe.wasm, not committed), so that src/tokens/wasm-bpe.ts
-  // finds it at the same relative path as dist/tokens/wasm-bpe.js finds dist/ctxloom-bpe.wasm.
-  copyFileSync(join(root, "build/ctxloom-bpe.wasm"), join(root, "src/ctxloom-bpe.wasm"));
-  mkdirSync(join(root, "dist"), { recursive: true });
-  copyFileSync(join(root, "build/ctxloom-bpe.wasm"), join(root, "dist/ctxloom-bpe.wasm"));
-  writeFileSync(
-    join(root, "dist/ctxloom-bpe.wasm.d.ts"),
-    `/** ctxloom's exact BPE counter, precompiled by the importer (Workers, bundlers with a CompiledWasm rule). */\n` +
-      `declare const bpe: WebAssembly.Module;\nexport default bpe;\n`,
-  );
-  const ranksLine = encodings.map((e) => `${e.count} ranks, ${e.pool.length} bytes`).join("; ");
-  console.log(`build/ctxloom-bpe.wasm: ${wasm.length} bytes (tables ${blob.length}: ${ranksLine}) -> src/ and dist/`);
+  const raw = readFileSync(join(root, "build/ctxloom-bpe.raw.wasm"));
+  for (const { file, slots } of MODULES) {
+    const { blob, encodings } = await tablesBlob(slots);
+    const named = withCustomSection(withDataSegment(raw, blob, DATA_BASE), "ctxloom-bpe", slots.filter((e) => e).join(","));
+    const wasm = withInitialMemory(named, Math.ceil((DATA_BASE + blob.length) / 65536));
+    await WebAssembly.compile(wasm); // fails the build on a malformed module
+    writeFileSync(join(root, "build", file), wasm);
+    // Beside the sources too (src/, not committed), so that src/tokens/wasm-bpe.ts finds it at
+    // the same relative path as dist/tokens/wasm-bpe.js finds dist/.
+    copyFileSync(join(root, "build", file), join(root, "src", file));
+    copyFileSync(join(root, "build", file), join(root, "dist", file));
+    writeFileSync(
+      join(root, `dist/${file}.d.ts`),
+      `/** ctxloom's exact BPE counter, precompiled by the importer (Workers, bundlers with a CompiledWasm rule). */\n` +
+        `declare const bpe: WebAssembly.Module;\nexport default bpe;\n`,
+    );
+    const ranksLine = encodings.map((e) => `${e.count} ranks, ${e.pool.length} bytes`).join("; ") || "no ranks";
+    console.log(`build/${file}: ${wasm.length} bytes (tables ${blob.length}: ${ranksLine}) -> src/ and dist/`);
+  }
+}
+
+/**
+ * `wasm` with a custom section `name` holding `text`: what a module carries, read without
+ * instantiating it (WebAssembly.Module.customSections) when one is handed over.
+ */
+function withCustomSection(wasm, name, text) {
+  const encoder = new TextEncoder();
+  const nameBytes = encoder.encode(name);
+  const body = Uint8Array.from([...leb(nameBytes.length), ...nameBytes, ...encoder.encode(text)]);
+  return Buffer.concat([wasm, Uint8Array.from([0, ...leb(body.length)]), body]);
+}
+
+/** `wasm` with its memory's initial size set to `pages` (the memory section: one memory, limits flag 0 or 1). */
+function withInitialMemory(wasm, pages) {
+  let at = 8;
+  while (at < wasm.length) {
+    const id = wasm[at];
+    const [size, body] = readLeb(wasm, at + 1);
+    if (id === 5) {
+      const flag = wasm[body + 1];
+      const [, afterMin] = readLeb(wasm, body + 2);
+      const rest = wasm.subarray(afterMin, body + size);
+      const section = Uint8Array.from([1, flag, ...leb(pages), ...rest]);
+      return Buffer.concat([wasm.subarray(0, at), Uint8Array.from([5, ...leb(section.length)]), section, wasm.subarray(body + size)]);
+    }
+    at = body + size;
+  }
+  throw new Error("the module has no memory section");
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await main();

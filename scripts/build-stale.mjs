@@ -12,7 +12,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 /** What the build writes: the generated sources, the WebAssembly files, the compiled entry points. */
 const OUTPUTS = [
   "build/ctxloom.wasm", "src/engine/core-wasm.ts", "src/engine/layout.ts", "src/ctxloom-bpe.wasm",
-  "dist/ctxloom.wasm", "dist/ctxloom-bpe.wasm", "dist/index.js", "dist/cli/main.js",
+  "dist/ctxloom.wasm", "dist/ctxloom-bpe.wasm", "dist/ctxloom-bpe-cl100k.wasm", "dist/ctxloom-bpe-vocab.wasm", "dist/index.js", "dist/cli/main.js",
 ];
 /** What it reads (the generated files in src/ aside). */
 const INPUTS = ["assembly", "src", "scripts", "asconfig.json", "tsconfig.json", "tsconfig.build.json", "package-lock.json"];

@@ -38,6 +38,10 @@ export {
 export type { Encoding } from "./models/types.js";
 export { budgetFor, type Budget, type BudgetSplit, type BudgetOptions } from "./models/budget.js";
 export { countTokens, loadTokenizer, type CountingMode } from "./models/counting.js";
+export { registerEncoding, type OpenEncoding } from "./tokens/vocabulary.js";
+export type { CalibrationState, CalibrationEntry, ScriptClass } from "./models/calibration.js";
+export type { ChatCalibration } from "./chat/stats.js";
+export type { BpeModuleSource } from "./chat/loom-options.js";
 export type { TokenCounter } from "./tokens/types.js";
 
 // Recall and summaries.

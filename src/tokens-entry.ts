@@ -6,3 +6,4 @@ export { wasmBpeCounter } from "./tokens/wasm-bpe.js";
 export { heuristicCounter } from "./tokens/heuristic.js";
 export { messageTokens, type CountableMessage } from "./tokens/chat.js";
 export { anthropicImageTokens, openAIImageTokens, imageRuleFor, type ImageRule } from "./tokens/parts.js";
+export { registerEncoding, type OpenEncoding } from "./tokens/vocabulary.js";

@@ -1,15 +1,16 @@
-// The exact BPE counter's exports (o200k_base = 0, cl100k_base = 1). Numbers only cross:
+// The exact BPE counter's exports (o200k_base = 0, cl100k_base = 1; a vocabulary written in at
+// run time, reserve(), in 0). Numbers only cross:
 // JS writes a text's UTF-8 into the input buffer (input()), then count() returns its tokens.
 //
 // Memory after the tables (see layout.ts): rank tables built by init(), then the input buffer,
 // then the work area of the merges. init() may move the input buffer: call input() after it.
 
-import { DATA_BASE, MAGIC, header, reach, setUnicode } from "./layout";
+import { DATA_BASE, MAGIC, header, reach, setHeader, setUnicode } from "./layout";
 import { failed, resetSteps, setWork, steps, workEnd } from "./merge";
 import { dropRecord } from "./record";
 import { bytesAt, countCapped, cutTokens, measureText, prefixEnd, replacedSpan, span, suffixStart, unitsIn } from "./measure";
 import { buildRanks, selectRanks } from "./ranks";
-import { countCl100k, countO200k } from "./split";
+import { scan } from "./scan";
 
 const MIN_WORK: usize = 4096;
 
@@ -24,7 +25,7 @@ let dirtyEnd: usize = 0;
  * insertRanks(e, from, to); 0 when memory cannot grow, -1 for a bad e or blob.
  */
 export function init(e: u32): i32 {
-  if (e > 1 || header(0) != MAGIC) return -1;
+  if (e > 1 || header(0) != MAGIC || header(2 + 4 * e) == 0) return -1;
   if (tablesTop == 0) {
     setUnicode();
     tablesTop = (DATA_BASE + <usize>header(1) + 15) & ~15;
@@ -37,6 +38,32 @@ export function init(e: u32): i32 {
     inputCap = 0;
   }
   return <i32>header(2 + 4 * e);
+}
+
+/** Ranks of encoding e in this module (0: it holds none, or e is no encoding). */
+export function ranks(e: u32): u32 {
+  return e > 1 || header(0) != MAGIC ? 0 : header(2 + 4 * e);
+}
+
+/**
+ * Room for a vocabulary of `count` ranks and `poolBytes` bytes of tokens in encoding e, split by
+ * `pattern` (layout.ts: P_*), in a module without it and before any init(): where JS writes its
+ * lengths (u8 a rank), its pool starting at the next multiple of 8 past lengths + count + 8.
+ * 0 when it cannot (e taken, tables laid out, memory full).
+ */
+export function reserve(e: u32, count: u32, poolBytes: u32, longest: u32, pattern: u32): usize {
+  if (e > 1 || header(0) != MAGIC || tablesTop != 0 || header(2 + 4 * e) != 0 || count == 0) return 0;
+  const lengthsAt = (header(1) + 7) & ~7;
+  const poolAt = (lengthsAt + count + 8 + 7) & ~7;
+  const end = (poolAt + poolBytes + 8 + 7) & ~7;
+  if (!reach(DATA_BASE + <usize>end)) return 0;
+  setHeader(2 + 4 * e, count);
+  setHeader(3 + 4 * e, lengthsAt);
+  setHeader(4 + 4 * e, poolAt);
+  setHeader(5 + 4 * e, longest);
+  setHeader(13 + e, pattern);
+  setHeader(1, end);
+  return DATA_BASE + <usize>lengthsAt;
 }
 
 export { insertRanks } from "./ranks";
@@ -63,7 +90,7 @@ export function count(e: u32, n: u32): i32 {
   if (e > 1 || inputPtr == 0 || n > inputCap || !selectRanks(e)) return -2;
   resetSteps();
   dropRecord(); // a measured text's record: its text is overwritten
-  const tokens = e == 0 ? countO200k(inputPtr, n) : countCl100k(inputPtr, n);
+  const tokens = scan(e, inputPtr, n);
   dirtyEnd = max(dirtyEnd, workEnd());
   return failed ? -1 : <i32>tokens;
 }
@@ -81,7 +108,7 @@ export function smallInput(): usize {
 export function countSmall(e: u32, n: u32): i32 {
   if (e > 1 || n > SMALL_BYTES || inputPtr == 0 || !selectRanks(e)) return -2;
   resetSteps();
-  const tokens = e == 0 ? countO200k(small, n) : countCl100k(small, n);
+  const tokens = scan(e, small, n);
   dirtyEnd = max(dirtyEnd, workEnd());
   return failed ? -1 : <i32>tokens;
 }

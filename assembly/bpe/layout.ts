@@ -11,24 +11,46 @@
 //   [4 + 4e] offset of its pool (the ranks' bytes, back to back)   [5 + 4e] longest token, bytes
 //   [10] offset of the Unicode block index (u16 per 128 code points)   [11] offset of the blocks (u8 class per code point)
 //   [12] offset of the Basic Multilingual Plane's classes, flat (u8 per code point below U+10000)
+//   [13 + e] the split pattern of encoding e (P_*)
+// A module holds the ranks of one encoding (ctxloom-bpe.wasm o200k_base in e = 0,
+// ctxloom-bpe-cl100k.wasm cl100k_base in e = 1) or none (ctxloom-bpe-vocab.wasm: a vocabulary
+// is written in at run time, reserve()); the others' words are 0.
 // Every offset is from DATA_BASE; every array is followed by 8 spare bytes (word loads may read past an end).
 
 export const DATA_BASE: usize = 65536;
 /** Bytes of each encoding's cache of merged pieces (pieces.ts), after its rank tables: 8192 entries of 64. */
 export const CACHE_BYTES: usize = 512 << 10;
-export const MAGIC: u32 = 0x31455042;
+export const MAGIC: u32 = 0x32455042; // "BPE2"
+
+// Split patterns (split.ts).
+export const P_O200K: u32 = 0;
+export const P_CL100K: u32 = 1;
+/** Llama 3: cl100k_base's pattern with Hugging Face's whitespace rules (no \s+$). */
+export const P_LLAMA3: u32 = 2;
+/** Qwen 2.5 / 3: Llama 3's, numbers one by one. */
+export const P_QWEN: u32 = 3;
+/** Mistral's Tekken: o200k_base's without contractions, numbers one by one. */
+export const P_TEKKEN: u32 = 4;
+/** DeepSeek V3: numbers by three, CJK runs, then its own pattern over each stretch. */
+export const P_DEEPSEEK: u32 = 5;
+/** SentencePiece merges (Gemma 3): no split; a character the vocabulary lacks is its bytes. */
+export const P_PIECES: u32 = 6;
 @inline export function header(word: u32): u32 {
   return load<u32>(DATA_BASE + (<usize>word << 2));
 }
+export function setHeader(word: u32, value: u32): void {
+  store<u32>(DATA_BASE + (<usize>word << 2), value);
+}
 
 // Unicode classes, as scripts/build-bpe.mjs writes them.
-export const C_OTHER: u32 = 0; // punctuation, symbols, controls, unassigned: [^\s\p{L}\p{M}\p{N}]
+export const C_OTHER: u32 = 0; // controls, format, unassigned: [^\s\p{L}\p{M}\p{N}\p{P}\p{S}]
 export const C_UPPER: u32 = 1; // Lu, Lt
 export const C_LOWER: u32 = 2; // Ll
 export const C_LETTER: u32 = 3; // Lm, Lo
 export const C_MARK: u32 = 4; // M
 export const C_NUMBER: u32 = 5; // N
 export const C_SPACE: u32 = 6; // \s as JS defines it
+export const C_PUNCT: u32 = 7; // P, S
 
 let uIndex: usize = 0;
 let uBlocks: usize = 0;
@@ -81,11 +103,11 @@ export let cpByte: u32 = 0;
 }
 /** [^\s\p{L}\p{N}] */
 @inline export function isPunct(c: u32): bool {
-  return c == C_OTHER || c == C_MARK;
+  return c == C_OTHER || c == C_MARK || c == C_PUNCT;
 }
 /** [^\r\n\p{L}\p{N}] for the code point classAt just read. */
 @inline export function isPrefix(c: u32): bool {
-  return (c == C_OTHER || c == C_MARK || c == C_SPACE) && cpByte != 10 && cpByte != 13;
+  return (c == C_OTHER || c == C_MARK || c == C_SPACE || c == C_PUNCT) && cpByte != 10 && cpByte != 13;
 }
 
 /** Makes linear memory reach `end`; false when it cannot grow. */

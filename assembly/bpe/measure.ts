@@ -10,7 +10,7 @@ import { clearRecord, dropRecord, entryAt, entryCount, entryEnd, entryStart, nex
 /** What tokenEnd answers when the module's memory cannot grow. */
 const LOST: u32 = 0xffffffff;
 import { selectRanks } from "./ranks";
-import { countCl100k, countO200k } from "./split";
+import { scan as scanText } from "./scan";
 
 let text: usize = 0;
 let size: u32 = 0;
@@ -20,7 +20,7 @@ let measured: u32 = 0;
 export let cutTokens: u32 = 0;
 
 function scan(e: u32, at: usize, n: u32): u32 {
-  return e == 0 ? countO200k(at, n) : countCl100k(at, n);
+  return scanText(e, at, n);
 }
 
 /**

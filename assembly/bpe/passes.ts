@@ -71,15 +71,22 @@ export function setRegions(head: u32, tail: u32, end: u32, by: i64): void {
   return -1;
 }
 
-/** Tokens the piece of n bytes at p becomes: what split.ts's scanners ask of every piece (a pass of measure.ts sees each). */
-export function countPiece(p: usize, n: u32, asciiWord: bool): u32 {
-  return measuring ? measuredPiece(p, n, asciiWord) : cachedTokens(p, n, asciiWord);
+/**
+ * Tokens the piece of n bytes at p becomes: what the scanners ask of every piece (a pass of
+ * measure.ts sees each). `bytes`: a piece of one token a byte (SentencePiece's byte fallback).
+ */
+export function countPiece(p: usize, n: u32, asciiWord: bool, bytes: bool = false): u32 {
+  if (measuring) return measuredPiece(p, n, asciiWord, bytes);
+  return bytes ? n : cachedTokens(p, n, asciiWord);
 }
 
 /** Tokens of the piece of n bytes at p (what countPiece returns while a pass is on). */
-export function measuredPiece(p: usize, n: u32, asciiWord: bool): u32 {
+export function measuredPiece(p: usize, n: u32, asciiWord: bool, bytes: bool = false): u32 {
   let t: u32;
-  if (mode == CAPPED) {
+  if (bytes) {
+    t = n;
+    if (mode == RECORD && !commit(<u32>(p - base), t)) return 0;
+  } else if (mode == CAPPED) {
     // (a short piece cannot pass the cap by itself: counted)
     const least = n > 256 ? leastTokens(encoding, p, n) : 1;
     t = total + least > cap ? least : cachedTokens(p, n, asciiWord);

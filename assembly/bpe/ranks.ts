@@ -1,7 +1,7 @@
 // Rank lookup: byte sequence -> rank, one open-addressing hash table per encoding, built by
 // `buildRanks` and `insertRanks` from the lengths and pool the build put in memory.
 //
-// Slot (u64): tag (hash bits 16..31) << 48 | length << 40 | pool offset << 18 | (rank + 1), or
+// Slot (u64): tag (hash bits 18..31) << 50 | length << 42 | pool offset << 20 | (rank + 1), or
 // EMPTY (0: memory fresh from a grow needs no clearing). A lookup reads the pool only when
 // tag and length match: a token found costs two cache misses (its slot, its bytes), a probe
 // that finds nothing usually one. The table is kept at most 4/5 full: linear probing walks
@@ -20,10 +20,10 @@ import { CACHE_BYTES, DATA_BASE, header, reach } from "./layout";
 
 export const NONE: u32 = 0xffffffff;
 const EMPTY: u64 = 0;
-const RANK_BITS: u64 = 18;
+const RANK_BITS: u64 = 20;
 const RANK_MASK: u64 = (1 << RANK_BITS) - 1;
 const OFFSET_MASK: u64 = (1 << 22) - 1;
-const KEY_MASK: u64 = 0xffffff0000000000; // tag and length
+const KEY_MASK: u64 = 0xfffffc0000000000; // tag and length
 
 // The encoding being counted.
 let pool: usize = 0;
@@ -88,7 +88,7 @@ export function longestToken(): u32 {
 }
 
 @inline function keyOf(h: u32, n: u32): u64 {
-  return (<u64>(h >>> 16) << 48) | (<u64>n << 40);
+  return (<u64>(h >>> 18) << 50) | (<u64>n << 42);
 }
 
 /** The rank of the n bytes at p in the selected encoding, or NONE. */

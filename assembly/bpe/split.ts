@@ -9,6 +9,9 @@
 // cl100k_base (gpt-tokenizer's form, the same splits as tiktoken's):
 //   B1 '(?:[sS]|[dD]|[mM]|[tT]|[lL][lL]|[vV][eE]|[rR][eE])     B2 [^\r\n\p{L}\p{N}]?\p{L}+
 //   B3 \p{N}{1,3}     B4  ?[^\s\p{L}\p{N}]+[\r\n]*     B5 \s+$     B6 \s*[\r\n]     B7 \s+(?!\S)     B8 \s
+// Open models' patterns are these with a difference or two (layout.ts: P_*): Tekken is o200k_base's
+// without the contraction and with \p{N} alone; Llama 3 is B1-B4 then o200k_base's A5-A7 (no B5),
+// and Qwen that with \p{N} alone. DeepSeek V3 and SentencePiece merges are in split-open.ts.
 
 import {
   C_LOWER, C_NUMBER, C_SPACE, classAt, cpByte, cpLen, isLetter, isLowerish, isPrefix, isPunct, isUpperish,
@@ -18,6 +21,12 @@ import { countPiece } from "./passes";
 
 let buf: usize = 0;
 let end: u32 = 0;
+
+/** Sets the text the helpers below read: `n` bytes at `at` (split-open.ts scans stretches of a text with them). */
+export function setText(at: usize, n: u32): void {
+  buf = at;
+  end = n;
+}
 
 /** A1 from p (after the optional prefix): the match's end, or -1. */
 function upperThenLower(p: u32): i32 {
@@ -54,7 +63,7 @@ function upperRun(p: u32): i32 {
 }
 
 /** An optional '(s|d|m|t|ll|ve|re), any case, at e. */
-function contraction(e: u32): u32 {
+export function contraction(e: u32): u32 {
   if (e + 1 >= end || load<u8>(buf + e) != 0x27) return e;
   const a = <u32>load<u8>(buf + e + 1) | 0x20;
   if (a == 0x73 || a == 0x64 || a == 0x6d || a == 0x74) return e + 2; // s d m t
@@ -64,10 +73,10 @@ function contraction(e: u32): u32 {
   return e;
 }
 
-/** Up to 3 numbers from i (the first is one). */
-@inline function numbers(i: u32, len0: u32): u32 {
+/** Up to `most` numbers from i (the first is one, `len0` bytes). */
+@inline export function numbers(i: u32, len0: u32, most: u32): u32 {
   let q = i + len0;
-  for (let k = 0; k < 2 && q < end; k++) {
+  for (let k: u32 = 1; k < most && q < end; k++) {
     if (classAt(buf + q) != C_NUMBER) break;
     q += cpLen;
   }
@@ -75,7 +84,7 @@ function contraction(e: u32): u32 {
 }
 
 /** ' ?[^\s\p{L}\p{N}]+' then the trailing set, from i; -1 if no match. */
-function punctuation(i: u32, slash: bool): i32 {
+export function punctuation(i: u32, slash: bool): i32 {
   let q = i;
   if (load<u8>(buf + i) == 0x20) q++;
   const from = q;
@@ -90,7 +99,7 @@ function punctuation(i: u32, slash: bool): i32 {
 }
 
 /** The byte at q, or 0 past the end. */
-@inline function byteAt(q: u32): u32 {
+@inline export function byteAt(q: u32): u32 {
   return q < end ? <u32>load<u8>(buf + q) : 0;
 }
 
@@ -115,9 +124,9 @@ function punctuation(i: u32, slash: bool): i32 {
 }
 
 /** Whitespace at i: the end of the run, with the start of its last code point and the end of its last \r or \n. */
-let runLast: u32 = 0;
-let runNewline: i32 = -1;
-function spaceRun(i: u32): u32 {
+export let runLast: u32 = 0;
+export let runNewline: i32 = -1;
+export function spaceRun(i: u32): u32 {
   let q = i;
   runNewline = -1;
   while (q < end) {
@@ -130,7 +139,16 @@ function spaceRun(i: u32): u32 {
   return q;
 }
 
-export function countO200k(at: usize, n: u32): u32 {
+/** Whitespace at i by A5-A7 (\s*[\r\n]+|\s+(?!\S)|\s+), the text ending at `end`: the piece's end. */
+export function spaces(i: u32): u32 {
+  const q = spaceRun(i);
+  if (runNewline >= 0) return <u32>runNewline; // A5
+  if (q == end || runLast == i) return q; // A6 to the end, or A7 (one code point)
+  return runLast; // A6: all but the last
+}
+
+/** o200k_base's pattern (Tekken's without `contractions`, its numbers `digits` at most together). */
+export function countO200k(at: usize, n: u32, contractions: bool = true, digits: u32 = 3): u32 {
   buf = at;
   end = n;
   let tokens: u32 = 0;
@@ -139,7 +157,7 @@ export function countO200k(at: usize, n: u32): u32 {
     let e = asciiLetters(i, true);
     const asciiWord = e >= 0;
     if (asciiWord) {
-      e = <i32>contraction(<u32>e);
+      if (contractions) e = <i32>contraction(<u32>e);
     } else {
       const c = classAt(buf + i);
       const len0 = cpLen;
@@ -148,15 +166,11 @@ export function countO200k(at: usize, n: u32): u32 {
       if (e < 0 && (isUpperish(c) || isLowerish(c))) e = upperThenLower(i);
       if (e < 0 && prefix) e = upperRun(i + len0);
       if (e < 0 && isUpperish(c)) e = upperRun(i);
-      if (e >= 0) e = <i32>contraction(<u32>e);
-      else if (c == C_NUMBER) e = <i32>numbers(i, len0);
+      if (e >= 0) {
+        if (contractions) e = <i32>contraction(<u32>e);
+      } else if (c == C_NUMBER) e = <i32>numbers(i, len0, digits);
       else if (c != C_SPACE || load<u8>(buf + i) == 0x20) e = punctuation(i, true);
-      if (e < 0) {
-        const q = spaceRun(i);
-        if (runNewline >= 0) e = runNewline; // A5
-        else if (q == n || runLast == i) e = <i32>q; // A6 to the end, or A7 (one code point)
-        else e = <i32>runLast; // A6: all but the last
-      }
+      if (e < 0) e = <i32>spaces(i);
     }
     tokens += countPiece(buf + i, <u32>e - i, asciiWord);
     if (failed) return 0;
@@ -165,7 +179,8 @@ export function countO200k(at: usize, n: u32): u32 {
   return tokens;
 }
 
-export function countCl100k(at: usize, n: u32): u32 {
+/** cl100k_base's pattern; with `hfSpaces`, Llama 3's and Qwen's (whitespace by A5-A7), numbers `digits` at most together. */
+export function countCl100k(at: usize, n: u32, hfSpaces: bool = false, digits: u32 = 3): u32 {
   buf = at;
   end = n;
   let tokens: u32 = 0;
@@ -186,9 +201,10 @@ export function countCl100k(at: usize, n: u32): u32 {
         if (q > from) e = <i32>q;
       }
       if (e < 0) {
-        if (c == C_NUMBER) e = <i32>numbers(i, len0);
+        if (c == C_NUMBER) e = <i32>numbers(i, len0, digits);
         else if (c != C_SPACE || load<u8>(buf + i) == 0x20) e = punctuation(i, false);
       }
+      if (e < 0 && hfSpaces) e = <i32>spaces(i);
       if (e < 0) {
         const q = spaceRun(i);
         if (q == n) e = <i32>q; // B5

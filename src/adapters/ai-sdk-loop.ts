@@ -12,6 +12,7 @@ import { aiSdkReadTool, type ReadToolSet } from "./ai-sdk-read-tool.js";
 import { agentToolResults, checkChat, closeCalls, readToolOf } from "./agent.js";
 import { READ_TOOL_NAME, type ReadToolOptions } from "./read-tool.js";
 import type { FromOptions } from "./common.js";
+import { reportedInputTokens } from "../models/calibration.js";
 
 /** Options of `chatLoop`: the build's (its format excepted), the loop's tools, the read tool, how reasoning parts are taken. */
 export interface ChatLoopOptions<TOOLS extends ToolSet = ToolSet> extends Omit<BuildOptions, "format" | "cacheControl" | "input" | "tools">, FromOptions {
@@ -101,15 +102,23 @@ export function chatLoop(chat: Chat, options?: ChatLoopOptions): ChatLoop {
   };
   // The ToolSet is counted from the JSON schemas the AI SDK's asSchema gives (Zod 3 and promised schemas too), resolved once.
   let counted: Promise<BuildOptions["tools"]> | undefined;
+  let last: object | undefined;
   const context = async (): Promise<ModelContext> => {
-    if (Object.keys(tools).length === 0) return toModelContext(await chat.buildForSdk(build));
+    if (Object.keys(tools).length === 0) return toModelContext((last = await chat.buildForSdk(build)));
     counted ??= resolveToolSet(tools);
-    return toModelContext(await chat.buildForSdk({ ...build, tools: await counted }));
+    return toModelContext((last = await chat.buildForSdk({ ...build, tools: await counted })));
+  };
+  // The usage of the step the AI SDK ran last, against the context built for it: the chat learns its count.
+  const observe = (steps: unknown): void => {
+    const done = Array.isArray(steps) ? (steps[steps.length - 1] as { usage?: unknown } | undefined) : undefined;
+    if (last && done && reportedInputTokens(done.usage) !== undefined) chat.observeUsage(last, done.usage);
+    last = undefined;
   };
   return {
     tools,
     context,
     async prepareStep(step) {
+      observe((step as { steps?: unknown }).steps);
       await catchUp(step.responseMessages);
       return context();
     },
@@ -118,6 +127,7 @@ export function chatLoop(chat: Chat, options?: ChatLoopOptions): ChatLoop {
       if (r === null || typeof r !== "object" || !("responseMessages" in r)) {
         throw new CtxloomError("INVALID_ARGUMENT", `finish(result) takes the generateText or streamText result (with its responseMessages); got ${describe(result)}.`);
       }
+      observe(await (r as { steps?: unknown }).steps);
       const added = await catchUp(await (r.responseMessages as readonly ModelMessage[] | PromiseLike<readonly ModelMessage[]>));
       appended = 0;
       return added + (await chat.cancelToolCalls()).length;

@@ -3,7 +3,8 @@
 // branched), the context streamText sends, and the options of toUIMessageStreamResponse that
 // give the answer ctxloom's id and store it, every step of it, when the stream ends.
 import type { ToolSet, UIMessageStreamOptions } from "ai";
-import { BUILD_KEYS, type BuildOptions } from "../context/types.js";
+import { BUILD_KEYS, type BuildOptions, type ContextWindow } from "../context/types.js";
+import type { OpenAIMessage } from "../context/format.js";
 import { CtxloomError, checkInteger, checkKeys, checkOptions, describe } from "../errors.js";
 import type { Message } from "../message.js";
 import type { Chat } from "../chat/chat.js";
@@ -18,6 +19,7 @@ import { fromOptions, objectAt, type ReasoningMode } from "./common.js";
 import { placeOf, type ChatUIMessage, type ChatUIMetadata } from "./ui-messages.js";
 import { readBody } from "./ai-sdk-body.js";
 import { applyTurn, planTurn, type TurnPlan } from "./ai-sdk-turn.js";
+import { reportedInputTokens } from "../models/calibration.js";
 
 /** Options of `chatTurn`. */
 export interface ChatTurnOptions {
@@ -143,7 +145,9 @@ export async function chatTurn(chats: UserChats, body: unknown, options?: ChatTu
   const plan = planTurn(chat, request, from);
   chat.preflight(plan.steps.slice(1).map((s) => s.input), build);
   const parentId = await applyTurn(chat, plan);
-  const context = await contextAt(chat, parentId, build);
+  const built = await contextAt(chat, parentId, build);
+  const context = toModelContext(built);
+  let observed = false;
   const messageId = chat.messageCount;
   const metadata = answerMetadata(chat, plan, parentId, messageId);
   const answer = new StreamingTurn(chat, o.waitMs ?? DEFAULT_WAIT_MS);
@@ -159,6 +163,12 @@ export async function chatTurn(chats: UserChats, body: unknown, options?: ChatTu
     },
     messageMetadata: ({ part }) => {
       answer.alive();
+      // The first step answers the context built here: its usage calibrates the chat's counts.
+      const usage = (part as { usage?: unknown }).usage;
+      if (!observed && part.type === "finish-step" && reportedInputTokens(usage) !== undefined) {
+        observed = true;
+        chat.observeUsage(built, usage);
+      }
       return part.type === "start" ? metadata : undefined;
     },
     onEnd: async ({ responseMessage, isAborted, outcome, finishReason }) => {
@@ -260,10 +270,10 @@ function answerMetadata(chat: Chat, plan: TurnPlan, parentId: number, messageId:
  * The context with the head at `parentId`: checked out first, and built again when another
  * request moved the head between the two (the context must end with this turn's message).
  */
-async function contextAt(chat: Chat, parentId: number, options: BuildOptions): Promise<ModelContext> {
+async function contextAt(chat: Chat, parentId: number, options: BuildOptions): Promise<ContextWindow<OpenAIMessage>> {
   for (let attempt = 0; ; attempt++) {
     if (chat.head !== parentId) await chat.checkout(parentId);
     const context = await chat.buildForSdk(options as BuildOptions & { format?: "openai" });
-    if (context.conversation[context.conversation.length - 1]?.id === parentId || attempt >= 10) return toModelContext(context);
+    if (context.conversation[context.conversation.length - 1]?.id === parentId || attempt >= 10) return context as ContextWindow<OpenAIMessage>;
   }
 }

@@ -10,6 +10,7 @@ import type { MessageInput } from "../message.js";
 import { agentToolResults, checkChat, closeCalls, readToolOf } from "./agent.js";
 import { fromOptions, type FromOptions } from "./common.js";
 import { READ_TOOL_NAME, readRunner, type ReadToolOptions } from "./read-tool.js";
+import { reportedInputTokens } from "../models/calibration.js";
 
 /** Options every SDK's tool loop takes: the build's (but its format, input and tools), the tools, the read tool, reasoning. */
 export interface ToolLoopOptions<T> extends Omit<BuildOptions, "format" | "input" | "cacheControl" | "tools">, FromOptions {
@@ -63,11 +64,24 @@ export function toolLoop<A, C>(chat: Chat, options: unknown, fmt: LoopFormat<A, 
   if (toolResults !== undefined) build.toolResults = toolResults;
   if (tools.length > 0) build.tools = tools as BuildOptions["tools"];
   chat.preflight([], build); // every build option checked, the tools counted once, before anything is appended
+  let last: ContextWindow | undefined;
   return {
     tools,
-    context: () => chat.buildContext(build),
-    step: (answer, execute) => step(chat, fmt, from, read, answer, execute),
+    context: async () => (last = await chat.buildContext(build)),
+    step: (answer, execute) => {
+      // The answer to the request built last, with the provider's usage (a ChatCompletion, a
+      // Response, an Anthropic Message): the chat learns its count.
+      if (last && reportedUsage(answer) !== undefined) chat.observeUsage(last, reportedUsage(answer));
+      last = undefined;
+      return step(chat, fmt, from, read, answer, execute);
+    },
   };
+}
+
+/** The usage an answer carries (`answer.usage` with input tokens), if any. */
+export function reportedUsage(answer: unknown): unknown {
+  const usage = answer !== null && typeof answer === "object" ? (answer as { usage?: unknown }).usage : undefined;
+  return reportedInputTokens(usage) === undefined ? undefined : usage;
 }
 
 function checkLoopTools<A, C>(given: unknown, fmt: LoopFormat<A, C>, read: boolean): unknown[] {

@@ -1,5 +1,6 @@
 import { buildPlanned, formatPrompt, type BuildOptions, type ContextSource, type ContextWindow, type Usage } from "../context/build.js";
-import { CtxloomError, checkOptions } from "../errors.js";
+import { CtxloomError, checkOptions, describe } from "../errors.js";
+import { reportedInputTokens, scriptClass, type ScriptClass } from "../models/calibration.js";
 import { ChatSummaries } from "../summary/chat-summaries.js";
 import { policyFor } from "../summary/settings.js";
 import { planBuild, type BuildPlan } from "../context/build-plan.js";
@@ -11,7 +12,7 @@ import type { ChatNodes } from "./nodes.js";
 import { recallHook, splitRecall } from "../recall/chat-recall.js";
 import type { RecallChat } from "../recall/port.js";
 import type { ChatSync, LoomContext } from "./sync.js";
-import { chatStats, keepUsage, type ChatStats } from "./stats.js";
+import { chatStats, keepUsage, type ChatCalibration, type ChatStats } from "./stats.js";
 import type { ToolResultPolicy } from "../models/tool-results.js";
 import type { SummarizingChat, SummaryNotice } from "../summary/chat-summaries.js";
 import { ClearedSince, checkCompactOptions, type CompactionEvent } from "./compaction.js";
@@ -33,6 +34,8 @@ export interface ChatContextState {
   sendsReasoning?: boolean;
   /** The chat as recall reads it (asked only when the build recalls). */
   current: () => RecallChat;
+  /** The calibration factor of a model for this build (see ContextSource.calibrate). */
+  calibrate?: (model: string) => number;
 }
 
 /** One call's plan, kept between its builds (a build, a summary, the build again). */
@@ -75,6 +78,7 @@ export function buildChatContext(
     summaryLevels: { chat: chat.options.summarize, loom: ctx.summaries?.summarize },
     ...(chat.sendsReasoning ? { sendsReasoning: true } : {}),
     reasoningTurns: chat.options.reasoningTurns ?? ctx.reasoningTurns,
+    ...(chat.calibrate ? { calibrate: chat.calibrate } : {}),
   };
   // The options resolved once (every one checked before anything is embedded, tools counted
   // once), and once per call: a build again after a summary reuses its plan.
@@ -107,6 +111,8 @@ export class ChatContexts {
   /** What the last context cleared, once one has (`onCompaction` hears what each clears anew). */
   #cleared: ClearedSince | null = null;
   #lastEvicted = 0;
+  /** The model the last context was built for (its calibration, for stats()). */
+  #lastModel: string | null = null;
   readonly #ctx: LoomContext;
   readonly #sync: ChatSync;
   readonly #profile: Readonly<ModelProfile>;
@@ -202,21 +208,61 @@ export class ChatContexts {
         contextWindow: profile.contextWindow,
         tokenizer: this.#counter.name,
       },
-      { usage: this.#lastUsage, evicted: this.#lastEvicted },
+      { usage: this.#lastUsage, evicted: this.#lastEvicted, calibration: this.#calibrationStats() },
       this.summaries.stats(nodes),
     );
   }
 
   #build(options: BuildOptions | undefined, planned?: PlannedBuild, sdk = false): ContextWindow | Promise<ContextWindow> {
+    // A model's factor by script: the script read only once a provider reported for that model.
+    const calibration = this.#ctx.calibration;
+    const calibrate = (name: string) => (calibration.knows(name) ? calibration.factor(name, scriptClass(recentTexts(this.#sync))) : 1);
     const context = buildChatContext(this.#ctx, {
       nodes: this.#sync.nodes(), head: this.#sync.head, counter: this.#counter, profile: this.#profile, system: this.#sync.record.system,
       options: this.#options, summaryPresentation: this.summaries.presentation, toolResults: this.#toolResults, current: () => this.current(),
+      calibrate,
       sendsReasoning: sdk,
     }, options, planned);
     return context instanceof Promise ? context.then((c) => this.#built(c)) : this.#built(context);
   }
 
+  /**
+   * `chat.observeUsage(context, reported)`: the provider's count of a request this chat built,
+   * learned by its Loom for the request's model and script. @throws INVALID_ARGUMENT
+   */
+  observeUsage(context: object, reported: unknown): void {
+    const c = context as Partial<ContextWindow> | null;
+    const usage = c !== null && typeof c === "object" ? c.usage : undefined;
+    if (!usage || !Number.isInteger(usage.total) || typeof c!.model !== "string" || !Array.isArray(c!.conversation)) {
+      throw new CtxloomError("INVALID_ARGUMENT", `observeUsage(context, reported) takes a context buildContext returned; got ${describe(context)}.`);
+    }
+    const actual = reportedInputTokens(reported);
+    if (actual === undefined) {
+      throw new CtxloomError(
+        "INVALID_ARGUMENT",
+        `observeUsage(context, reported) takes the input tokens the provider reported: a number, or its usage ({ prompt_tokens }, ` +
+          `{ input_tokens, cache_read_input_tokens, cache_creation_input_tokens }, { inputTokens }, { promptTokenCount }); got ${describe(reported)}.`,
+      );
+    }
+    // The script of what the request sent: its system text and newest messages.
+    const sent = c!.conversation!;
+    const texts = [c!.system ?? "", ...sent.slice(-4).map((m) => m.content)];
+    if (usage.total > 0) this.#ctx.calibration.observe(c!.model!, scriptClass(texts), usage.total, actual);
+  }
+
+  /** The calibration of the last build's model and script, for stats(). */
+  #calibrationStats(): ChatCalibration | null {
+    const model = this.#lastModel;
+    if (model === null) return null;
+    const script = scriptClass(recentTexts(this.#sync));
+    const entry = this.#ctx.calibration.of(model).find((e) => e.script === script);
+    const factor = this.#ctx.calibration.factor(model, script);
+    if (!entry) return { model, script, factor, reports: 0, errorBefore: null, errorAfter: null };
+    return { model, script, factor, reports: entry.reports, errorBefore: entry.errorBefore, errorAfter: entry.errorAfter };
+  }
+
   #built(context: ContextWindow): ContextWindow {
+    this.#lastModel = context.model;
     this.#lastUsage = keepUsage(this.#lastUsage, context.usage);
     this.#lastEvicted = context.evicted;
     const listener = this.#ctx.onCompaction;
@@ -239,4 +285,16 @@ function summaryEvent(userId: string, chatId: string, n: SummaryNotice): Compact
   const run = { userId, chatId, reason: n.reason, first: n.first, last: n.last };
   if (n.summary === undefined) return { type: "summary-start", ...run, tokens: n.tokens };
   return { type: "summary", ...run, summary: n.summary, source: n.source!, ...(n.fallback ? { fallback: n.fallback } : {}) };
+}
+
+/** The texts a build's script is read from: the system prompt and the branch's newest messages. */
+function recentTexts(sync: ChatSync): string[] {
+  const texts: string[] = sync.record.system ? [sync.record.system] : [];
+  const columns = sync.nodes().columns;
+  for (let id = sync.head, n = 0; id >= 0 && n < 4; n++) {
+    const m = columns.message(id);
+    if (typeof m.content === "string") texts.push(m.content);
+    id = m.parentId ?? -1;
+  }
+  return texts;
 }

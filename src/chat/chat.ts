@@ -272,6 +272,19 @@ export class Chat extends ChatView {
     return this.#contexts.compact(options, (change) => this.#run(change));
   }
 
+  /**
+   * Tells the chat how many input tokens the provider counted for a request it built (`context`,
+   * as buildContext returned it): OpenAI's `usage` (`prompt_tokens`), Anthropic's (`input_tokens`
+   * with its cache reads and writes), the AI SDK's (`inputTokens`), Gemini's `usageMetadata`, or
+   * a number. The Loom learns the model's correction (per script), and later budgets hold to the
+   * provider's counts (`stats().calibration`; keep it with `loom.exportCalibration()`). The agent
+   * loops call it from the answers they are given.
+   * @throws INVALID_ARGUMENT for what is not a context buildContext returned, or a report with no input tokens
+   */
+  observeUsage(context: object, reported: unknown): void {
+    this.#contexts.observeUsage(context, reported);
+  }
+
   /** @internal What the agent loops read: the chat's counter, what a request may hold, whether its settings (or its Loom's) clear tool results. */
   agentSettings(): { counter: TokenCounter; limit: number; clears: boolean } {
     this.live();

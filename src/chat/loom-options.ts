@@ -7,16 +7,27 @@ import type { RecallStats } from "../recall/hub.js";
 import type { ToolResultOptions } from "../models/tool-results.js";
 import type { CompactionListener } from "./compaction.js";
 import type { ReasoningTurns } from "../models/reasoning.js";
+import type { CalibrationState } from "../models/calibration.js";
 
 /** Options of `Loom.open()`. */
+/** A counter module as `Loom.open({ bpe })` takes it: compiled, its bytes, or its URL. */
+export type BpeModuleSource = WebAssembly.Module | ArrayBuffer | ArrayBufferView | URL;
+
 export interface LoomOptions extends EngineOptions {
   /**
-   * The exact token counter's module, where the file beside the JS is out of reach (an esbuild
-   * bundle, a Worker built without the workerd condition): `import bpe from "ctxloom/bpe.wasm"`
-   * (a WebAssembly.Module where .wasm imports are compiled modules), its bytes, or its URL.
-   * One that cannot load is refused (WASM_UNAVAILABLE).
+   * What an earlier Loom learned of its models' counts from providers' reports
+   * (`loom.exportCalibration()`): budgets calibrated from the first request.
    */
-  bpe?: WebAssembly.Module | ArrayBuffer | ArrayBufferView | URL;
+  calibration?: CalibrationState;
+  /**
+   * The exact token counter's modules, where the files beside the JS are out of reach (an esbuild
+   * bundle, a Worker built without the workerd condition): `import bpe from "ctxloom/bpe.wasm"`
+   * (o200k_base; a WebAssembly.Module where .wasm imports are compiled modules), its bytes, or its
+   * URL; a list for more than one ("ctxloom/bpe-cl100k.wasm" for cl100k_base,
+   * "ctxloom/bpe-vocab.wasm" for vocabularies registered at run time). One encoding a module: a
+   * Worker ships only the tables it counts with. One that cannot load is refused (WASM_UNAVAILABLE).
+   */
+  bpe?: BpeModuleSource | readonly BpeModuleSource[];
   /** Where chats persist; default: in memory (lost when the process ends). */
   store?: Store;
   /**

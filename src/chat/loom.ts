@@ -6,6 +6,7 @@ import { STORE_METHODS, type Store } from "../store/types.js";
 import { getModelProfile } from "../models/profiles.js";
 import { checkLabel } from "../message.js";
 import { counterFor, type CountingMode } from "../models/counting.js";
+import { Calibration, checkState, type CalibrationState } from "../models/calibration.js";
 import { exactCounterState, useBpeSource } from "../tokens/index.js";
 import { SlidingWindow, type WindowOptions } from "../context/sliding-window.js";
 import { OpenChats } from "./open-chats.js";
@@ -33,6 +34,7 @@ interface LoomSettings {
   embedEagerly: boolean;
   strictModels: boolean;
   onCompaction: CompactionListener | undefined;
+  calibration: Calibration;
 }
 
 /** The default of `Loom.open({ maxOpenChats })`. */
@@ -40,7 +42,7 @@ export const DEFAULT_MAX_OPEN_CHATS = 1000;
 
 const LOOM_KEYS = [
   "engine", "wasm", "maxMemoryMB", "store", "counting", "maxOpenChats", "summaries", "recall",
-  "toolResults", "reasoningTurns", "strictModels", "bpe", "onCompaction",
+  "toolResults", "reasoningTurns", "strictModels", "bpe", "onCompaction", "calibration",
 ] as const;
 
 const RECALL_KEYS = ["embedder"] as const;
@@ -72,7 +74,7 @@ export class Loom {
 
   // Private: Loom.open() makes Looms (the published types show `private constructor()`, no parameters).
   private constructor(engine: Engine, settings: LoomSettings) {
-    const { store, counting, maxOpenChats, summaries, embedder, toolResults, reasoningTurns, embedEagerly, strictModels, onCompaction } = settings;
+    const { store, counting, maxOpenChats, summaries, embedder, toolResults, reasoningTurns, embedEagerly, strictModels, onCompaction, calibration } = settings;
     this.#engine = engine;
     this.#counting = counting;
     this.#recall = embedder ? new RecallHub(engine, store, embedder, embedEagerly) : null;
@@ -93,6 +95,7 @@ export class Loom {
       recall: this.#recall,
       toolResults,
       reasoningTurns,
+      calibration,
       ...(onCompaction ? { onCompaction } : {}),
     };
   }
@@ -114,10 +117,16 @@ export class Loom {
       throw new CtxloomError("INVALID_ARGUMENT", `wasm must be a WebAssembly.Module or the bytes of ctxloom.wasm; got ${describe(o.wasm)}.`);
     }
     const settings = Loom.#settings(o);
-    if (o.bpe !== undefined && !(o.bpe instanceof WebAssembly.Module || o.bpe instanceof ArrayBuffer || ArrayBuffer.isView(o.bpe) || o.bpe instanceof URL)) {
-      throw new CtxloomError("INVALID_ARGUMENT", `bpe must be a WebAssembly.Module, the bytes or the URL of ctxloom-bpe.wasm ("ctxloom/bpe.wasm"); got ${describe(o.bpe)}.`);
+    const bpeSources = o.bpe === undefined ? [] : Array.isArray(o.bpe) ? o.bpe : [o.bpe];
+    const isSource = (b: unknown) => b instanceof WebAssembly.Module || b instanceof ArrayBuffer || ArrayBuffer.isView(b) || b instanceof URL;
+    if (!bpeSources.every(isSource) || (Array.isArray(o.bpe) && o.bpe.length === 0)) {
+      throw new CtxloomError(
+        "INVALID_ARGUMENT",
+        `bpe must be a WebAssembly.Module, the bytes or the URL of a counter module ("ctxloom/bpe.wasm", "ctxloom/bpe-cl100k.wasm", "ctxloom/bpe-vocab.wasm"), ` +
+          `or a list of them; got ${describe(o.bpe)}.`,
+      );
     }
-    if (o.bpe !== undefined) await useBpeSource(o.bpe);
+    for (const source of bpeSources) await useBpeSource(source);
     return new Loom(await createEngine(o), settings);
   }
 
@@ -159,6 +168,7 @@ export class Loom {
     const maxOpenChats = given ?? (typeof store.resident === "function" ? Infinity : DEFAULT_MAX_OPEN_CHATS);
     return {
       store, counting: o.counting ?? "exact", maxOpenChats, summaries, embedder, toolResults, reasoningTurns,
+      calibration: new Calibration(o.calibration === undefined ? undefined : checkState(o.calibration)),
       // Left out, the built-in embedder works lazily (a chat is embedded once recall reads it); asked for, on every append.
       embedEagerly: o.recall !== undefined,
       strictModels: o.strictModels ?? false,
@@ -195,6 +205,15 @@ export class Loom {
     const win: SlidingWindow = new SlidingWindow(this.#engine, options, () => this.#windows.delete(win));
     this.#windows.add(win);
     return win;
+  }
+
+  /**
+   * What the Loom learned of its models' counts from what providers reported
+   * (`chat.observeUsage`): JSON to keep where the app keeps its settings, and to hand back as
+   * `Loom.open({ calibration })`, so that a restarted server budgets as calibrated at once.
+   */
+  exportCalibration(): CalibrationState {
+    return this.#ctx.calibration.export();
   }
 
   /** Counters of the Loom: recall's embedded, pending, failed and retried embeddings. */

@@ -30,12 +30,33 @@ export interface ChatStats {
   compressionRatio: number;
   /** Summarizer answers that were not used (it threw, timed out or returned something unusable): the extractive summary stood in. */
   fallbacks: number;
+  /**
+   * The calibration of the last context's model and script (`chat.observeUsage`): the factor its
+   * count is multiplied by, the reports heard, and the count's error before and after calibrating;
+   * null before the first build.
+   */
+  calibration: ChatCalibration | null;
+}
+
+/** A chat's calibration in `chat.stats()`. */
+export interface ChatCalibration {
+  model: string;
+  /** The script class of the chat's newest messages: "latin", "cyrillic-greek", "cjk" or "other". */
+  script: string;
+  /** What a request's count is multiplied by (its limit divided by): 1 before any report. */
+  factor: number;
+  /** Provider reports heard for this model and script (this Loom's, or the calibration it was opened with). */
+  reports: number;
+  /** Mean |error| of the uncalibrated count, a fraction of the provider's count (0.12: 12%); null before a report. */
+  errorBefore: number | null;
+  /** Mean error of the calibrated count when each report came (negative: below the provider's); null before a report. */
+  errorAfter: number | null;
 }
 
 /** The stats of a chat from its sizes and its last context. */
 export function chatStats(
   sizes: { messages: number; branchMessages: number; model: string; modelInferredFrom: string | null; contextWindow: number; tokenizer: string },
-  last: { usage: Usage | null; evicted: number },
+  last: { usage: Usage | null; evicted: number; calibration?: ChatCalibration | null },
   summaries: SummaryStats = { compressions: 0, tokensSaved: 0, compressionRatio: 1, fallbacks: 0 },
 ): ChatStats {
   const usage = last.usage;
@@ -46,6 +67,7 @@ export function chatStats(
     usagePercent: usage ? Math.round((1000 * usage.total) / usage.limit) / 10 : 0,
     evicted: last.evicted,
     ...summaries,
+    calibration: last.calibration ?? null,
   };
 }
 

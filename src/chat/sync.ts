@@ -16,6 +16,7 @@ import { appendConditionally, newMessage } from "./conditional-append.js";
 import { checkSize } from "./preflight.js";
 import type { LoomSummaries } from "../summary/settings.js";
 import type { CompactionListener } from "./compaction.js";
+import type { Calibration } from "../models/calibration.js";
 
 /** What a chat shares with its Loom. */
 export interface LoomContext {
@@ -37,6 +38,8 @@ export interface LoomContext {
   readonly onCompaction?: CompactionListener;
   /** How many turns send their reasoning (`Loom.open({ reasoningTurns })`; a chat's and a build's win); absent: the default. */
   readonly reasoningTurns?: ReasoningTurns;
+  /** What providers reported of the Loom's models' counts (`chat.observeUsage`, `Loom.open({ calibration })`). */
+  readonly calibration: Calibration;
 }
 
 /** The columns a store keeps for a chat in this process, when it does (the memory store). */

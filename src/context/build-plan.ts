@@ -46,7 +46,7 @@ export interface BuildPlan {
 
 /** What a plan reads of its source: the chat's settings, none of its messages. */
 export type PlanSource = Pick<
-  ContextSource, "counter" | "profile" | "system" | "budget" | "historyLimits" | "strictModels" | "toolResults" | "summaryLevels" | "reasoningTurns"
+  ContextSource, "counter" | "profile" | "system" | "budget" | "historyLimits" | "strictModels" | "toolResults" | "summaryLevels" | "reasoningTurns" | "calibrate"
 >;
 
 /**
@@ -74,7 +74,8 @@ export function planBuild(source: PlanSource, options: BuildOptions | undefined)
   const window = maxMessages && turns ? Math.min(maxMessages, turns) : maxMessages || turns;
   const maxOutput = o.maxOutputTokens === undefined ? undefined : checkInteger(o.maxOutputTokens, "maxOutputTokens", 1, budget.effective);
   const tools = o.tools === undefined ? undefined : toolTokens(source.counter, checkTools(o.tools), profile.name);
-  const limit = budget.effective - (maxOutput ?? budget.reserve);
+  // Calibrated: the request's own count, times what its provider counted more lately, within the limit.
+  const limit = Math.floor((budget.effective - (maxOutput ?? budget.reserve)) / (source.calibrate?.(profile.name) ?? 1));
   if (o.cacheControl !== undefined && typeof o.cacheControl !== "boolean") {
     throw new CtxloomError("INVALID_ARGUMENT", `cacheControl must be true or false; got ${describe(o.cacheControl)}.`);
   }

@@ -309,6 +309,11 @@ export interface ContextSource {
   /** Optional: the chat's and its Loom's summary policies, for `pressure.summarizeAt` (a call's `summaries` goes over them). */
   summaryLevels?: { chat: SummaryOptions | undefined; loom: SummaryOptions | undefined };
   /** The chat's `reasoningTurns` (its own, else its Loom's), as set; default: DEFAULT_REASONING_TURNS. */
+  /**
+   * What a request's count is multiplied by for a model (its provider counted that much more or
+   * less lately, models/calibration.ts): the limit is divided by it. Absent: 1.
+   */
+  calibrate?: (model: string) => number;
   reasoningTurns?: ReasoningTurns;
 }
 

@@ -19,7 +19,7 @@
 // API mirrors quoting them), so their figures are as those copies give them, cross-checked with
 // LiteLLM's model table where it lists the model; entries marked "not re-checked" keep the figures
 // of the catalog's first version, found in no page this time.
-import type { CatalogEntry } from "./types.js";
+import type { CatalogEntry, OpenEncoding } from "./types.js";
 
 const OPENAI = "platform.openai.com/docs/models/";
 const GPT5_INPUT = "openai.com/index/introducing-gpt-5-for-developers";
@@ -43,8 +43,8 @@ const openai = (name: string, contextWindow: number, o: OpenAIOptions = {}): Cat
   name, contextWindow, ...(o.input ? { maxInputTokens: o.input } : {}), encoding: o.encoding ?? "o200k_base", tokensPerChar: 0.25,
   source: OPENAI + (o.page ?? name) + (o.inputSource ? ` + ${o.inputSource}` : ""),
 });
-const other = (name: string, contextWindow: number, source: string, tokensPerChar = 0.25): CatalogEntry =>
-  ({ name, contextWindow, tokensPerChar, source });
+const other = (name: string, contextWindow: number, source: string, tokensPerChar = 0.25, encoding?: OpenEncoding): CatalogEntry =>
+  ({ name, contextWindow, tokensPerChar, source, ...(encoding ? { encoding } : {}) });
 
 const CL100K = { encoding: "cl100k_base" } as const;
 /** The gpt-5 family's split: a 400,000 window of which 128,000 is kept for output. */
@@ -131,36 +131,42 @@ export const CATALOG: readonly CatalogEntry[] = [
 
   // DeepSeek: the API's ids (V3.x is deepseek-chat, R1 deepseek-reasoner), and the open weights'
   // names. The API's page gave 64K in early 2025 and 128K since V3.1; 128K is kept.
-  other("deepseek-chat", 128_000, DEEPSEEK, 0.3), // 128K / 8K
-  other("deepseek-reasoner", 128_000, DEEPSEEK, 0.3), // 128K / 64K
-  other("deepseek-v3", 128_000, "huggingface.co/deepseek-ai/DeepSeek-V3", 0.3), // 128K
-  other("deepseek-r1", 128_000, "huggingface.co/deepseek-ai/DeepSeek-R1", 0.3), // 128K
+  other("deepseek-chat", 128_000, DEEPSEEK, 0.3, "deepseek_v3"), // 128K / 8K
+  other("deepseek-reasoner", 128_000, DEEPSEEK, 0.3, "deepseek_v3"), // 128K / 64K
+  other("deepseek-v3", 128_000, "huggingface.co/deepseek-ai/DeepSeek-V3", 0.3, "deepseek_v3"), // 128K
+  other("deepseek-r1", 128_000, "huggingface.co/deepseek-ai/DeepSeek-R1", 0.3, "deepseek_v3"), // 128K
 
   // Meta Llama 3.x: 128K = 131,072 positions (config max_position_embeddings); Llama 4 from its
   // model card. Open weights: the window is what the server is run with, at most these.
   other("llama-4-scout-17b-16e-instruct", 10_000_000, "huggingface.co/meta-llama/Llama-4-Scout-17B-16E-Instruct", 0.28), // 10M
   other("llama-4-maverick-17b-128e-instruct", 1_000_000, "huggingface.co/meta-llama/Llama-4-Maverick-17B-128E-Instruct", 0.28), // 1M
-  other("llama-3.1-8b-instruct", 131_072, "huggingface.co/meta-llama/Llama-3.1-8B-Instruct", 0.28), // 131,072
-  other("llama-3.1-70b-instruct", 131_072, "huggingface.co/meta-llama/Llama-3.1-70B-Instruct", 0.28), // 131,072
-  other("llama-3.1-405b-instruct", 131_072, "huggingface.co/meta-llama/Llama-3.1-405B-Instruct", 0.28), // 131,072
-  other("llama-3.2-1b-instruct", 131_072, "huggingface.co/meta-llama/Llama-3.2-1B-Instruct", 0.28), // 131,072
-  other("llama-3.2-3b-instruct", 131_072, "huggingface.co/meta-llama/Llama-3.2-3B-Instruct", 0.28), // 131,072
-  other("llama-3.3-70b-instruct", 131_072, "huggingface.co/meta-llama/Llama-3.3-70B-Instruct", 0.28), // 131,072
+  other("llama-3.1-8b-instruct", 131_072, "huggingface.co/meta-llama/Llama-3.1-8B-Instruct", 0.28, "llama3"), // 131,072
+  other("llama-3.1-70b-instruct", 131_072, "huggingface.co/meta-llama/Llama-3.1-70B-Instruct", 0.28, "llama3"), // 131,072
+  other("llama-3.1-405b-instruct", 131_072, "huggingface.co/meta-llama/Llama-3.1-405B-Instruct", 0.28, "llama3"), // 131,072
+  other("llama-3.2-1b-instruct", 131_072, "huggingface.co/meta-llama/Llama-3.2-1B-Instruct", 0.28, "llama3"), // 131,072
+  other("llama-3.2-3b-instruct", 131_072, "huggingface.co/meta-llama/Llama-3.2-3B-Instruct", 0.28, "llama3"), // 131,072
+  other("llama-3.3-70b-instruct", 131_072, "huggingface.co/meta-llama/Llama-3.3-70B-Instruct", 0.28, "llama3"), // 131,072
 
   // Qwen. Qwen2.5 7B and up: "Full 131,072 tokens"; 0.5B-3B: 32,768. Qwen3: "32,768 natively"
   // (131,072 only with YaRN enabled); the 2507 updates and Qwen3-Coder: 262,144 natively.
-  other("qwen2.5-1.5b-instruct", 32_768, "huggingface.co/Qwen/Qwen2.5-1.5B-Instruct"), // 32,768
-  other("qwen2.5-3b-instruct", 32_768, "huggingface.co/Qwen/Qwen2.5-3B-Instruct"), // 32,768
-  other("qwen2.5-7b-instruct", 131_072, "huggingface.co/Qwen/Qwen2.5-7B-Instruct"), // 131,072
-  other("qwen2.5-14b-instruct", 131_072, "huggingface.co/Qwen/Qwen2.5-14B-Instruct"), // 131,072
-  other("qwen2.5-32b-instruct", 131_072, "huggingface.co/Qwen/Qwen2.5-32B-Instruct"), // 131,072
-  other("qwen2.5-72b-instruct", 131_072, "huggingface.co/Qwen/Qwen2.5-72B-Instruct"), // 131,072
-  other("qwen3-8b", 32_768, "huggingface.co/Qwen/Qwen3-8B"), // 32,768
-  other("qwen3-32b", 32_768, "huggingface.co/Qwen/Qwen3-32B"), // 32,768
-  other("qwen3-30b-a3b", 32_768, "huggingface.co/Qwen/Qwen3-30B-A3B"), // 32,768
-  other("qwen3-235b-a22b", 32_768, "huggingface.co/Qwen/Qwen3-235B-A22B"), // 32,768
-  other("qwen3-235b-a22b-instruct-2507", 262_144, "huggingface.co/Qwen/Qwen3-235B-A22B-Instruct-2507"), // 262,144
-  other("qwen3-coder-480b-a35b-instruct", 262_144, "huggingface.co/Qwen/Qwen3-Coder-480B-A35B-Instruct"), // 262,144
+  other("qwen2.5-1.5b-instruct", 32_768, "huggingface.co/Qwen/Qwen2.5-1.5B-Instruct", 0.25, "qwen2"), // 32,768
+  other("qwen2.5-3b-instruct", 32_768, "huggingface.co/Qwen/Qwen2.5-3B-Instruct", 0.25, "qwen2"), // 32,768
+  other("qwen2.5-7b-instruct", 131_072, "huggingface.co/Qwen/Qwen2.5-7B-Instruct", 0.25, "qwen2"), // 131,072
+  other("qwen2.5-14b-instruct", 131_072, "huggingface.co/Qwen/Qwen2.5-14B-Instruct", 0.25, "qwen2"), // 131,072
+  other("qwen2.5-32b-instruct", 131_072, "huggingface.co/Qwen/Qwen2.5-32B-Instruct", 0.25, "qwen2"), // 131,072
+  other("qwen2.5-72b-instruct", 131_072, "huggingface.co/Qwen/Qwen2.5-72B-Instruct", 0.25, "qwen2"), // 131,072
+  other("qwen3-8b", 32_768, "huggingface.co/Qwen/Qwen3-8B", 0.25, "qwen2"), // 32,768
+  other("qwen3-32b", 32_768, "huggingface.co/Qwen/Qwen3-32B", 0.25, "qwen2"), // 32,768
+  other("qwen3-30b-a3b", 32_768, "huggingface.co/Qwen/Qwen3-30B-A3B", 0.25, "qwen2"), // 32,768
+  other("qwen3-235b-a22b", 32_768, "huggingface.co/Qwen/Qwen3-235B-A22B", 0.25, "qwen2"), // 32,768
+  other("qwen3-235b-a22b-instruct-2507", 262_144, "huggingface.co/Qwen/Qwen3-235B-A22B-Instruct-2507", 0.25, "qwen2"), // 262,144
+  other("qwen3-coder-480b-a35b-instruct", 262_144, "huggingface.co/Qwen/Qwen3-Coder-480B-A35B-Instruct", 0.25, "qwen2"), // 262,144
+
+  // Google Gemma 3 (open weights): 128K (131,072) for 4B and up, 32K for 1B, from the model card.
+  other("gemma-3-27b-it", 131_072, "huggingface.co/google/gemma-3-27b-it", 0.25, "gemma3"), // 128K
+  other("gemma-3-12b-it", 131_072, "huggingface.co/google/gemma-3-12b-it", 0.25, "gemma3"), // 128K
+  other("gemma-3-4b-it", 131_072, "huggingface.co/google/gemma-3-4b-it", 0.25, "gemma3"), // 128K
+  other("gemma-3-1b-it", 32_768, "huggingface.co/google/gemma-3-1b-it", 0.25, "gemma3"), // 32K
 
   // Mistral: "128k" / "256k" in the docs, read as 128,000 / 256,000 (not re-checked: the docs'
   // model table was not reachable this time).
@@ -174,7 +180,7 @@ export const CATALOG: readonly CatalogEntry[] = [
   other("codestral", 256_000, MISTRAL), // 256k
   other("ministral-8b", 128_000, MISTRAL), // 128k
   other("ministral-3b", 128_000, MISTRAL), // 128k
-  other("open-mistral-nemo", 128_000, MISTRAL), // 128k
+  other("open-mistral-nemo", 128_000, MISTRAL, 0.25, "tekken"), // 128k; Tekken (its tokenizer, mistral-common's tekken.json)
 ];
 
 /**

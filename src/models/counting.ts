@@ -2,7 +2,8 @@
 // tokens-per-character estimate). Models sit above tokens: this file joins the two.
 import { CtxloomError, checkOptions, describe } from "../errors.js";
 import {
-  REPLY_PRIMING, heuristicCounter, imageRuleFor, loadExactCounter, loadedEncoding, loadedWasmCounter, messageTokens,
+  REPLY_PRIMING, heuristicCounter, imageRuleFor, isOpenEncoding, loadExactCounter, loadedEncoding, loadedWasmCounter, messageTokens,
+  registeredEncoding,
   type CountableMessage, type TokenCounter,
 } from "../tokens/index.js";
 import type { ContentPart } from "../parts.js";
@@ -22,7 +23,11 @@ export type CountingMode = "exact" | "heuristic";
 export async function counterFor(model: ModelRef, mode: CountingMode = "exact"): Promise<TokenCounter> {
   const profile = getModelProfile(model);
   if (profile.counter) return profile.counter;
-  if (mode === "exact" && profile.encoding) return loadExactCounter(profile.encoding);
+  if (mode === "exact" && profile.encoding) {
+    if (!isOpenEncoding(profile.encoding)) return loadExactCounter(profile.encoding);
+    const registered = registeredEncoding(profile.encoding);
+    if (registered) return registered;
+  }
   return heuristicCounter(profile.tokensPerChar);
 }
 
@@ -49,7 +54,8 @@ export function countTokens(messages: readonly CountableInput[], options: { mode
   }
   const profile = getModelProfile(o.model);
   let counter = profile.counter;
-  if (!counter && profile.encoding) {
+  if (!counter && isOpenEncoding(profile.encoding)) counter = registeredEncoding(profile.encoding);
+  else if (!counter && profile.encoding && !isOpenEncoding(profile.encoding)) {
     counter = loadedWasmCounter(profile.encoding) ?? loadedEncoding(profile.encoding);
     if (!counter) {
       throw new CtxloomError(

@@ -1,6 +1,7 @@
 import { CtxloomError, checkKeys, checkOptions, describe, editDistance } from "../errors.js";
 import { MAX_TOKENS } from "../message.js";
 import { checkCounter } from "../tokens/counter-check.js";
+import { OPEN_ENCODINGS, isOpenEncoding } from "../tokens/index.js";
 import { ALIASES, CATALOG } from "./catalog.js";
 import { bareId, inferFamily, inferredProfile } from "./infer.js";
 import type { HistoryLimits, LanguageModelRef, ModelInput, ModelProfile, ModelRef, ProfileOptions, SizeClass } from "./types.js";
@@ -46,9 +47,9 @@ for (const { name, contextWindow, maxInputTokens, encoding, tokensPerChar } of C
 }
 // The six first-class models, as its table gives them (Ollama tags for the local ones). They
 // come last so that they win where a name is in both (gpt-4o, gemini-2.0-flash).
-add({ name: "llama3.2", contextWindow: 8_192, sizeClass: "small", tokensPerChar: 0.28 });
-add({ name: "llama3.2:1b", contextWindow: 8_192, sizeClass: "tiny", tokensPerChar: 0.28 });
-add({ name: "llama3.1:8b", contextWindow: 32_768, sizeClass: "medium", tokensPerChar: 0.28 });
+add({ name: "llama3.2", contextWindow: 8_192, sizeClass: "small", tokensPerChar: 0.28, encoding: "llama3" });
+add({ name: "llama3.2:1b", contextWindow: 8_192, sizeClass: "tiny", tokensPerChar: 0.28, encoding: "llama3" });
+add({ name: "llama3.1:8b", contextWindow: 32_768, sizeClass: "medium", tokensPerChar: 0.28, encoding: "llama3" });
 add({ name: "gemma2:9b", contextWindow: 8_192, sizeClass: "medium", tokensPerChar: 0.3 });
 add({ name: "gemini-2.0-flash", contextWindow: 1_048_576, sizeClass: "xlarge", tokensPerChar: 0.25 });
 add({ name: "gpt-4o", contextWindow: 128_000, sizeClass: "xlarge", tokensPerChar: 0.25, encoding: "o200k_base" });
@@ -196,7 +197,9 @@ function checkProfile(input: ModelInput): Readonly<ModelProfile> {
   if (p.tokensPerChar !== undefined && (typeof p.tokensPerChar !== "number" || !(p.tokensPerChar > 0 && p.tokensPerChar <= 4))) {
     bad("tokensPerChar (a number in (0, 4])");
   }
-  if (p.encoding !== undefined && p.encoding !== "o200k_base" && p.encoding !== "cl100k_base") bad(`encoding ("o200k_base" or "cl100k_base")`);
+  if (p.encoding !== undefined && p.encoding !== "o200k_base" && p.encoding !== "cl100k_base" && !isOpenEncoding(p.encoding)) {
+    bad(`encoding ("o200k_base", "cl100k_base" or an open model's: ${OPEN_ENCODINGS.join(", ")})`);
+  }
   if (p.counter !== undefined) checkCounter(p.counter, "A model profile's counter"); // tried on a few texts
   if (p.historyLimits !== undefined) {
     const limits = checkHistoryLimits(p.historyLimits, "the profile's historyLimits");

@@ -1,6 +1,7 @@
 import type { Encoding, TokenCounter } from "../tokens/types.js";
+import type { OpenEncoding } from "../tokens/vocabulary-tables.js";
 
-export type { Encoding };
+export type { Encoding, OpenEncoding };
 
 /** Size classes: they set the history limits a chat may opt into. */
 export type SizeClass = "tiny" | "small" | "medium" | "large" | "xlarge";
@@ -56,8 +57,12 @@ export interface ModelProfile {
   sizeClass: SizeClass;
   /** Tokens per character, for the heuristic counter when the encoding is unknown. */
   tokensPerChar: number;
-  /** The BPE encoding, where known: counts are then exact. */
-  encoding?: Encoding;
+  /**
+   * The model's tokenizer, where known: an OpenAI encoding (counted exactly, its tables loaded on
+   * first use), or an open model's (exact once its tokenizer file is registered with
+   * registerEncoding; until then, the estimate).
+   */
+  encoding?: Encoding | OpenEncoding;
   /** A counter of your own (another tokenizer); it wins over `encoding` and the heuristic. */
   counter?: TokenCounter;
   /** History limits (applied only when a chat or call opts in); default: the size class's row of the table below. */
@@ -78,8 +83,8 @@ export interface CatalogEntry {
    * window (gpt-5: 272,000 of a 400,000 window, the rest kept for the reply).
    */
   maxInputTokens?: number;
-  /** Known BPE encoding (OpenAI models only); others are counted with tokensPerChar. */
-  encoding?: Encoding;
+  /** Known tokenizer: OpenAI's encodings, or an open model's (exact once registered); others are counted with tokensPerChar. */
+  encoding?: Encoding | OpenEncoding;
   /** Tokens per character for the heuristic counter (about 0.25 for English with most BPE vocabularies). */
   tokensPerChar: number;
   source: string;

@@ -1,18 +1,18 @@
-// "#ctxloom/bpe-file" under the node condition (Node, Bun): the BPE counter's module read from
-// disk beside the JS. The file system is reached through process.getBuiltinModule (Node
+// "#ctxloom/bpe-file" under the node condition (Node, Bun): the BPE counter's module files read
+// from disk beside the JS. The file system is reached through process.getBuiltinModule (Node
 // 20.16+) so that nothing in the core imports a Node module (see ../bpe-file.ts).
+import type { BpeFileLoader } from "./bpe-files.js";
 
 /**
- * The module's exports, instantiated from dist/ctxloom-bpe.wasm beside dist/tokens/.
+ * A module file compiled, from dist/ beside dist/tokens/.
  * @throws when this Node has no process.getBuiltinModule (before 20.16) or the file cannot be read
  */
-export const loadBpeFile: (() => Promise<WebAssembly.Exports>) | undefined = async () => {
-  const url = new URL("../ctxloom-bpe.wasm", import.meta.url);
+export const loadBpeFile: BpeFileLoader | undefined = async (file) => {
+  const url = new URL(`../${file}`, import.meta.url);
   const host = globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } };
   if (typeof host.process?.getBuiltinModule !== "function") {
     throw new Error("this Node has no process.getBuiltinModule to read the module's file with (Node 20.16 or later has)");
   }
   const fs = host.process.getBuiltinModule("fs") as { readFileSync(path: URL): Uint8Array<ArrayBuffer> };
-  const module = await WebAssembly.compile(fs.readFileSync(url));
-  return (await WebAssembly.instantiate(module, {})).exports;
+  return WebAssembly.compile(fs.readFileSync(url));
 };

@@ -6,6 +6,7 @@
 import { CtxloomError } from "../errors.js";
 import { loadFallback } from "#ctxloom/fallback";
 import type { Encoding, TokenCounter } from "./types.js";
+import { bpeFileOf } from "./bpe-files.js";
 import { provideBpeModule, wasmBpeCounter } from "./wasm-bpe.js";
 
 /** The counter's module as `Loom.open({ bpe })` takes it: compiled (`import bpe from "ctxloom/bpe.wasm"`), its bytes, or its URL. */
@@ -17,9 +18,6 @@ export interface ExactCounterState {
   /** Why the WebAssembly counter did not load, when gpt-tokenizer counts in its place. */
   fallback: string | null;
 }
-
-/** The functions ctxloom's counter exports (ctxloom-bpe.wasm): a module without them is not it. */
-const BPE_EXPORTS = ["init", "insertRanks", "input", "count", "longest"];
 
 let state: ExactCounterState = { counter: null, fallback: null };
 /** A module was handed over since the last fallback: the WebAssembly counter is worth another try. */
@@ -40,14 +38,12 @@ export async function useBpeSource(source: BpeSource): Promise<void> {
       if (!response.ok) throw new Error(`${source.href}: HTTP ${response.status}`);
       module = await WebAssembly.compile(await response.arrayBuffer());
     } else module = await WebAssembly.compile(source as BufferSource);
-    const functions = new Set(WebAssembly.Module.exports(module).filter((e) => e.kind === "function").map((e) => e.name));
-    const missing = BPE_EXPORTS.filter((name) => !functions.has(name));
-    if (missing.length > 0) throw new Error(`it exports no ${missing.join(", ")}: not ctxloom's BPE counter`);
+    if (!bpeFileOf(module)) throw new Error("it does not say which tables it carries: not ctxloom's BPE counter (of this version)");
   } catch (cause) {
     throw new CtxloomError(
       "WASM_UNAVAILABLE",
       `The token counter's module passed as Loom.open({ bpe }) could not be loaded (${String(cause)}). Pass ctxloom's own: ` +
-        `the module of "ctxloom/bpe.wasm" (import bpe from "ctxloom/bpe.wasm"), its bytes or its URL; or leave bpe out.`,
+        `the module of "ctxloom/bpe.wasm" (o200k_base), "ctxloom/bpe-cl100k.wasm" or "ctxloom/bpe-vocab.wasm", its bytes or its URL; or leave bpe out.`,
       { cause },
     );
   }

@@ -9,3 +9,4 @@ export { loadExactCounter, useBpeSource, exactCounterState, type BpeSource, type
 export { loadedEncoding } from "./exact.js";
 export { anthropicImageTokens, imageRuleFor, openAIImageTokens, partTokens, type ImageRule } from "./parts.js";
 
+export { registerEncoding, registeredEncoding, isOpenEncoding, OPEN_ENCODINGS, type OpenEncoding } from "./vocabulary.js";

@@ -1,4 +1,4 @@
-/** A tokenizer encoding ctxloom can count exactly. */
+/** An OpenAI encoding ctxloom counts exactly with tables of its own. */
 export type Encoding = "o200k_base" | "cl100k_base";
 
 /** Counts the tokens of a text. Implementations must be pure and synchronous. */

@@ -7,6 +7,8 @@ import type { TextMeasure } from "./types.js";
 export interface BpeExports {
   memory: WebAssembly.Memory;
   init(encoding: number): number;
+  ranks(encoding: number): number;
+  reserve(encoding: number, count: number, poolBytes: number, longest: number, pattern: number): number;
   insertRanks(encoding: number, to: number): void;
   input(capacity: number): number;
   count(encoding: number, bytes: number): number;
@@ -36,7 +38,7 @@ const SMALL_UNITS = Math.floor(SMALL_BYTES / 3);
 const REMEMBER_UNITS = 1 << 16;
 const NO_CAP = 0xffffffff;
 
-/** One instance holds both encodings: its input buffer and the views on it. */
+/** One instance of a counter module (one encoding, or a vocabulary written in): its input buffer and the views on it. */
 export class Bpe {
   readonly #encoder = new TextEncoder();
   #view = new Uint8Array(0);
@@ -52,7 +54,7 @@ export class Bpe {
   /** Builds an encoding's rank table (once). @throws OUT_OF_MEMORY */
   init(id: number): void {
     const ranks = this.exports.init(id);
-    if (ranks < 0) throw new CtxloomError("WASM_UNAVAILABLE", "The BPE counter's module holds no tables it can read (a damaged ctxloom-bpe.wasm?).");
+    if (ranks < 0) throw new CtxloomError("WASM_UNAVAILABLE", "The BPE counter's module holds no tables it can read for this encoding (a damaged ctxloom-bpe.wasm?).");
     if (ranks === 0) throw new CtxloomError("OUT_OF_MEMORY", "The BPE counter's memory could not grow to hold its rank table.");
     // In slices: the engine starts on baseline code and swaps in optimized code between calls.
     for (let done = 0; done < ranks; done += RANK_SLICE) this.exports.insertRanks(id, done + RANK_SLICE);

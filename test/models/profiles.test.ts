@@ -23,7 +23,7 @@ describe("getModelProfile", () => {
       });
     }
     expect(getModelProfile("gpt-4o").encoding).toBe("o200k_base");
-    expect(getModelProfile("llama3.2").encoding).toBeUndefined();
+    expect(getModelProfile("llama3.2").encoding).toBe("llama3"); // exact once its tokenizer file is registered (issue 37)
   });
 
   it("seed 001's history-limit table, by size class", () => {

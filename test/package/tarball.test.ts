@@ -83,7 +83,7 @@ describe("a fresh project that installed the tarball", () => {
     // What the main entry holds at run time: what users call (api/index.api.md has their types).
     expect(out.exports).toEqual([
       "CtxloomError", "DEFAULT_SUMMARY_PROMPT", "Loom", "budgetFor", "countTokens", "getModelProfile", "hashingEmbedder", "importConversations",
-      "listModels", "loadTokenizer", "memoryStore", "parseExport", "parseExportStream", "registerModel", "truncateToolResult",
+      "listModels", "loadTokenizer", "memoryStore", "parseExport", "parseExportStream", "registerEncoding", "registerModel", "truncateToolResult",
     ]);
     const demo = await sh(process.execPath, [join(pkg.packageDir, "dist/cli/main.js"), "demo"], { cwd: pkg.project });
     expect(demo).toContain("engine wasm");

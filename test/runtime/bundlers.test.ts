@@ -166,10 +166,17 @@ describe.skipIf("why" in found)("browser bundles in headless Chromium", () => {
     const outDir = join(app, "vite-out");
     await build({ root: app, configFile: false, logLevel: "silent", build: { outDir, emptyOutDir: true, reportCompressedSize: false } });
     const size = measure(outDir);
-    expect(size.files.filter((f) => /^ctxloom-bpe-[\w-]+\.wasm$/.test(f))).toHaveLength(1);
+    // Vite ships the three counter modules as assets (each named by its own URL); a page fetches its own.
+    expect(size.files.filter((f) => /^ctxloom-bpe-[\w-]+\.wasm$/.test(f))).toHaveLength(3);
     const run = await runPage(await serve(outDir));
     expect(run).toMatchObject({ engine: "wasm", counter: "wasm", counterFallback: null, tokens: EXACT, messages: 3 });
-    expect(run.requests.some((r) => /\/assets\/ctxloom-bpe-[\w-]+\.wasm$/.test(r))).toBe(true);
+    // One encoding a module: the page fetches o200k_base's (1 MiB gzip at most), never cl100k_base's.
+    const fetched = run.requests.filter((r) => r.endsWith(".wasm") && r.includes("ctxloom-bpe"));
+    expect(fetched).toHaveLength(1);
+    expect(fetched[0]).toMatch(/\/assets\/ctxloom-bpe-[\w]+\.wasm$/);
+    expect(fetched[0]).not.toMatch(/cl100k|vocab/);
+    const served = readFileSync(join(outDir, fetched[0]!.slice(1)));
+    expect(gzipSync(served).length).toBeLessThanOrEqual(1024 * 1024);
     expect(run.requests.filter((r) => r.endsWith(".js"))).toHaveLength(1); // no lazy chunk of gpt-tokenizer fetched
     expect(size.js).toBeLessThan(1_000_000);
     record("Vite (browser)", size, run);

@@ -7,7 +7,9 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
-const wasmFile = join(dirname(fileURLToPath(import.meta.url)), "../../src/ctxloom-bpe.wasm");
+const src = join(dirname(fileURLToPath(import.meta.url)), "../../src");
+const wasmFile = join(src, "ctxloom-bpe.wasm");
+const cl100kFile = join(src, "ctxloom-bpe-cl100k.wasm");
 const code = async (promise: Promise<unknown>) => promise.then(() => "resolved", (e: { code?: string }) => e.code);
 
 async function freshModules() {
@@ -42,7 +44,7 @@ describe("choosing the exact counter", () => {
   });
 
   it("a module handed over (the workerd entry's way) loads where compiling bytes is refused", async () => {
-    const compiled = await WebAssembly.compile(readFileSync(wasmFile));
+    const compiled = await WebAssembly.compile(readFileSync(cl100kFile));
     vi.spyOn(WebAssembly, "compile").mockRejectedValue(new Error("compiling WebAssembly bytes is not allowed here"));
     const { tokens, bpe } = await freshModules();
     bpe.provideBpeModule(compiled);
@@ -51,9 +53,23 @@ describe("choosing the exact counter", () => {
     expect(counter.count("I'LL be there")).toBe(5);
   });
 
-  it("provideBpeModule refuses anything but a WebAssembly.Module (INVALID_ARGUMENT)", async () => {
+  it("one encoding a module: o200k_base's module handed over counts o200k_base only, cl100k_base needs its own", async () => {
+    const o200k = await WebAssembly.compile(readFileSync(wasmFile));
+    vi.spyOn(WebAssembly, "compile").mockRejectedValue(new Error("compiling WebAssembly bytes is not allowed here"));
     const { bpe } = await freshModules();
-    for (const bad of [readFileSync(wasmFile), "ctxloom-bpe.wasm", undefined, {}]) {
+    bpe.provideBpeModule(o200k);
+    expect((await bpe.wasmBpeCounter("o200k_base")).count("Hello, world!")).toBe(4);
+    const refused = await bpe.wasmBpeCounter("cl100k_base").catch((e: Error & { code?: string }) => e);
+    expect((refused as { code?: string }).code).toBe("WASM_UNAVAILABLE");
+    expect(String((refused as Error).message)).toContain("ctxloom-bpe-cl100k.wasm");
+    // Its tables are o200k_base's alone: about 1.7 MB, where both encodings took 2.4 MB.
+    expect(readFileSync(wasmFile).length).toBeLessThan(1_800_000);
+  });
+
+  it("provideBpeModule refuses anything but one of ctxloom's counter modules (INVALID_ARGUMENT)", async () => {
+    const { bpe } = await freshModules();
+    const core = await WebAssembly.compile(readFileSync(join(src, "../build/ctxloom.wasm")));
+    for (const bad of [readFileSync(wasmFile), "ctxloom-bpe.wasm", undefined, {}, core]) {
       let error: { code?: string } | undefined;
       try {
         bpe.provideBpeModule(bad as never);

@@ -1,4 +1,5 @@
 import { checkOptions, CtxloomError, describe } from "../errors.js";
+import { stemEnglish } from "./stem-english.js";
 
 // The terms of recall's lexical channel: a text becomes its words (lowercase runs of Unicode
 // letters and digits), optionally without stop words and stemmed, each hashed to a u32 so
@@ -9,9 +10,10 @@ export interface TermOptions {
   /**
    * "none": words as they are; "plural": a plural's s removed (Harman's S-stemmer: "puppies"
    * -> "puppy", "dogs" -> "dog"); "light" (default): also -ing, -ed and a final e ("adopted",
-   * "adopting", "adopt" -> "adopt"; "moved", "moving", "move" -> "mov").
+   * "adopting", "adopt" -> "adopt"; "moved", "moving", "move" -> "mov"); "snowball": the
+   * Snowball stemmer ("relocated", "relocation" -> "reloc"; "generously" -> "generous").
    */
-  stem?: "none" | "plural" | "light";
+  stem?: "none" | "plural" | "light" | "snowball";
   /** Leave out common English function words ("the", "is", "what", "you"...) (default true). */
   stopWords?: boolean;
 }
@@ -40,8 +42,8 @@ const STOP = new Set(
 export function checkTermOptions(options: unknown): Required<TermOptions> {
   const o = checkOptions<TermOptions>(options, "lexical term options", KNOWN);
   const stem = o.stem ?? "light";
-  if (stem !== "none" && stem !== "plural" && stem !== "light") {
-    throw new CtxloomError("INVALID_ARGUMENT", `lexical stem must be "none", "plural" or "light"; got ${describe(stem)}.`);
+  if (stem !== "none" && stem !== "plural" && stem !== "light" && stem !== "snowball") {
+    throw new CtxloomError("INVALID_ARGUMENT", `lexical stem must be "none", "plural", "light" or "snowball"; got ${describe(stem)}.`);
   }
   if (o.stopWords !== undefined && typeof o.stopWords !== "boolean") {
     throw new CtxloomError("INVALID_ARGUMENT", `lexical stopWords must be true or false; got ${describe(o.stopWords)}.`);
@@ -81,6 +83,21 @@ function light(word: string): string {
   return w;
 }
 
+/** Stems already computed (words repeat): cleared when it holds too many. */
+const STEMS = new Map<string, string>();
+
+function stemOf(word: string, stem: Required<TermOptions>["stem"]): string {
+  if (stem === "none") return word;
+  if (stem === "plural") return plural(word);
+  if (stem === "light") return light(word);
+  let s = STEMS.get(word);
+  if (s === undefined) {
+    if (STEMS.size >= 65_536) STEMS.clear();
+    STEMS.set(word, (s = isLetters(word) ? stemEnglish(word) : word));
+  }
+  return s;
+}
+
 /** The words of a text as the index sees them (for tests and measurements; `lexicalTerms` hashes them). */
 export function lexicalWords(text: string, options?: TermOptions): string[] {
   const { stem, stopWords } = checkTermOptions(options);
@@ -96,7 +113,7 @@ export function lexicalWords(text: string, options?: TermOptions): string[] {
     const word = lower.slice(i, end);
     i = end;
     if (stopWords && STOP.has(word)) continue;
-    out.push(stem === "none" ? word : stem === "plural" ? plural(word) : light(word));
+    out.push(stemOf(word, stem));
   }
   return out;
 }

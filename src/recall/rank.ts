@@ -1,5 +1,5 @@
 import type { Hit } from "./embedding-index.js";
-import type { LexicalMatches } from "./lexical-scope.js";
+import { QUESTION, SHORT, type LexicalMatches } from "./lexical-scope.js";
 
 // Recall's hybrid ranking: every user and assistant message of the scope is matched against
 // the query by two channels, fused on normalised scores, and a message gains from its
@@ -19,14 +19,36 @@ import type { LexicalMatches } from "./lexical-scope.js";
 // than they gain the planted facts. See bench/results/recall-quality.md.
 
 /** The ranking's parameters (measured: see above). */
-export const RANKING = {
+export interface Ranking {
+  /** BM25's term-frequency saturation and length normalisation. */
+  k1: number;
+  b: number;
+  /** Weight of a message's window (itself and its neighbours scored as one document) in its lexical score. */
+  window: number;
+  /** Weight of its segment's score (a session or block scored as one document). */
+  segment: number;
+  /** Weight of the dense channel (cosine over the best cosine) beside the lexical one (lexical over the best). */
+  dense: number;
+  /** Share of the best fused score of its parent or children a message gains. */
+  neighbours: number;
+  /** What a message's score is multiplied by when it asks a question, and when it is short (a few words). */
+  question: number;
+  short: number;
+  /** Lexical candidates a query starts from. */
+  candidates: number;
+}
+
+export const RANKING: Readonly<Ranking> = {
   k1: 1.2,
   b: 0.3,
+  window: 0,
+  segment: 0,
   dense: 0.2,
   neighbours: 0.15,
-  /** Lexical candidates a query starts from. */
+  question: 1,
+  short: 1,
   candidates: 100,
-} as const;
+};
 
 /** A ranked message: its scope key and its score (1 for the best lexical match with the best similarity, plus its neighbours' share). */
 export interface Ranked {
@@ -53,6 +75,8 @@ export interface RankChannels {
   readonly denseFindsOwn: boolean;
   /** Whether a channel holds the message (a message forgotten by a memory clear is in neither: no neighbour brings it back). */
   holds(key: number): boolean;
+  /** QUESTION | SHORT of a message's text (lexical-scope.ts). */
+  flags(key: number): number;
 }
 
 /** The scope as the ranking walks it. */
@@ -68,6 +92,8 @@ export interface RankOptions {
   want: number;
   /** Messages whose vector is less similar than this (cosine) are left out, and none comes back by a neighbour alone. */
   minScore?: number;
+  /** The parameters (default RANKING). */
+  ranking?: Readonly<Ranking>;
 }
 
 /**
@@ -77,8 +103,9 @@ export interface RankOptions {
  */
 export function rankMessages(channels: RankChannels, scope: RankScope, options: RankOptions): Ranked[] {
   const { want, minScore } = options;
+  const R = options.ranking ?? RANKING;
   const lex = new Map<number, number>();
-  let k = Math.max(RANKING.candidates, 4 * want);
+  let k = Math.max(R.candidates, 4 * want);
   let exhausted = false;
   for (;;) {
     const m = channels.lexical(k);
@@ -94,8 +121,8 @@ export function rankMessages(channels: RankChannels, scope: RankScope, options: 
   }
   const candidates = new Set<number>();
   for (const key of lex.keys()) if (scope.eligible(key)) candidates.add(key);
-  if (channels.denseFindsOwn || (exhausted && candidates.size < Math.max(RANKING.candidates, want))) {
-    for (const hit of channels.denseSearch(Math.max(RANKING.candidates, 4 * want)) ?? []) if (scope.eligible(hit.key)) candidates.add(hit.key);
+  if (channels.denseFindsOwn || (exhausted && candidates.size < Math.max(R.candidates, want))) {
+    for (const hit of channels.denseSearch(Math.max(R.candidates, 4 * want)) ?? []) if (scope.eligible(hit.key)) candidates.add(hit.key);
   }
   const keys = [...candidates];
   const cos = channels.dense(keys);
@@ -109,7 +136,7 @@ export function rankMessages(channels: RankChannels, scope: RankScope, options: 
   keys.forEach((key, i) => {
     const c = cos[i]!;
     if (minScore !== undefined && !(c >= minScore)) return;
-    const f = (bestLex > 0 ? (lex.get(key) ?? 0) / bestLex : 0) + (bestCos > 0 && c > 0 ? (RANKING.dense * c) / bestCos : 0);
+    const f = (bestLex > 0 ? (lex.get(key) ?? 0) / bestLex : 0) + (bestCos > 0 && c > 0 ? (R.dense * c) / bestCos : 0);
     if (f > 0) fused.set(key, f);
   });
   // A message gains from the best match beside it: an answer whose question matched, a turn
@@ -121,7 +148,9 @@ export function rankMessages(channels: RankChannels, scope: RankScope, options: 
   const out: Ranked[] = [];
   // With minScore, only messages whose own vector passed come back.
   for (const key of new Set(minScore === undefined ? [...fused.keys(), ...lift.keys()] : fused.keys())) {
-    out.push({ key, score: (fused.get(key) ?? 0) + RANKING.neighbours * (lift.get(key) ?? 0) });
+    const flags = channels.flags(key);
+    const prior = (flags & QUESTION ? R.question : 1) * (flags & SHORT ? R.short : 1);
+    out.push({ key, score: prior * ((fused.get(key) ?? 0) + R.neighbours * (lift.get(key) ?? 0)) });
   }
   return out.sort((a, b) => b.score - a.score || a.key - b.key);
 }

@@ -25,7 +25,7 @@ export interface LexicalItem {
 export const QUESTION = 1;
 export const SHORT = 2;
 /** A message of fewer terms than this is short. */
-export const SHORT_TERMS = 4;
+export const SHORT_TERMS = 3;
 
 /**
  * Recall's lexical channel for one scope: the engine's inverted index (BM25 over hashed

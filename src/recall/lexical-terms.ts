@@ -9,9 +9,9 @@ import { stemEnglish } from "./stem-english.js";
 export interface TermOptions {
   /**
    * "none": words as they are; "plural": a plural's s removed (Harman's S-stemmer: "puppies"
-   * -> "puppy", "dogs" -> "dog"); "light" (default): also -ing, -ed and a final e ("adopted",
+   * -> "puppy", "dogs" -> "dog"); "light": also -ing, -ed and a final e ("adopted",
    * "adopting", "adopt" -> "adopt"; "moved", "moving", "move" -> "mov"); "snowball": the
-   * Snowball stemmer ("relocated", "relocation" -> "reloc"; "generously" -> "generous").
+   * Snowball stemmer (default: "relocated", "relocation" -> "reloc"; "generously" -> "generous").
    */
   stem?: "none" | "plural" | "light" | "snowball";
   /** Leave out common English function words ("the", "is", "what", "you"...) (default true). */
@@ -41,7 +41,7 @@ const STOP = new Set(
 /** Checks term options. @throws INVALID_ARGUMENT */
 export function checkTermOptions(options: unknown): Required<TermOptions> {
   const o = checkOptions<TermOptions>(options, "lexical term options", KNOWN);
-  const stem = o.stem ?? "light";
+  const stem = o.stem ?? "snowball";
   if (stem !== "none" && stem !== "plural" && stem !== "light" && stem !== "snowball") {
     throw new CtxloomError("INVALID_ARGUMENT", `lexical stem must be "none", "plural", "light" or "snowball"; got ${describe(stem)}.`);
   }

@@ -39,14 +39,14 @@ export interface Ranking {
 }
 
 export const RANKING: Readonly<Ranking> = {
-  k1: 1.2,
-  b: 0.3,
-  window: 0,
-  segment: 0,
-  dense: 0.2,
+  k1: 1,
+  b: 0.2,
+  window: 0.5,
+  segment: 0.8,
+  dense: 0.05,
   neighbours: 0.15,
   question: 1,
-  short: 1,
+  short: 0.6,
   candidates: 100,
 };
 

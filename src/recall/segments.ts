@@ -8,11 +8,13 @@
 export interface SegmentOptions {
   /** A pause longer than this (ms) starts a new segment (default 30 minutes). */
   gapMs?: number;
-  /** Most messages in a segment (default 16). */
+  /** Most messages in a segment (default 8; 64 once a pause has been seen: then segments are sessions). */
   block?: number;
 }
 
-export const SEGMENT_DEFAULTS = { gapMs: 30 * 60_000, block: 16 } as const;
+export const SEGMENT_DEFAULTS = { gapMs: 30 * 60_000, block: 8 } as const;
+/** Once a pause has shown that messages carry their times, a segment (a session) may hold this many blocks. */
+const SESSION_BLOCKS = 8;
 
 /** Assigns segments to a scope's messages as they are indexed (parents first). */
 export class Segments {
@@ -23,6 +25,8 @@ export class Segments {
   readonly #members: number[] = [];
   /** Per segment: the newest time of its messages (NaN: none known). */
   readonly #last: number[] = [];
+  /** Whether a pause has started a segment: messages carry their times. */
+  #sessions = false;
 
   constructor(options?: SegmentOptions) {
     this.#gap = options?.gapMs ?? SEGMENT_DEFAULTS.gapMs;
@@ -33,7 +37,11 @@ export class Segments {
   place(key: number, prev: number, time: number | undefined): number {
     const t = time !== undefined && Number.isFinite(time) ? time : NaN;
     let s = prev >= 0 && prev < this.#of.length ? this.#of[prev]! - 1 : -1;
-    if (s >= 0 && (this.#members[s]! >= this.#block || t - this.#last[s]! > this.#gap)) s = -1;
+    if (s >= 0 && t - this.#last[s]! > this.#gap) {
+      this.#sessions = true;
+      s = -1;
+    }
+    if (s >= 0 && this.#members[s]! >= (this.#sessions ? SESSION_BLOCKS * this.#block : this.#block)) s = -1;
     if (s < 0) {
       s = this.#members.length;
       this.#members.push(0);

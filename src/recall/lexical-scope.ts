@@ -1,6 +1,7 @@
 import type { Engine } from "../engine/types.js";
 import { LEXICAL_MAX_DOCS, type LexicalIndex, type LexicalScoring } from "../engine/lexical.js";
 import { checkTermOptions, lexicalTerms, type TermOptions } from "./lexical-terms.js";
+import type { Language } from "./languages.js";
 import { Segments, type SegmentOptions } from "./segments.js";
 
 /** A lexical query's answer, copied out of the engine: keys best first and their scores. */
@@ -44,6 +45,9 @@ export class LexicalScope {
   readonly #segmentOptions: SegmentOptions | undefined;
   /** Per key: QUESTION | SHORT. */
   #flags = new Uint8Array(0);
+  /** Messages indexed per language they were stemmed as: the most common is the language of a text that shows none. */
+  #languages = new Map<Language, number>();
+  #usual: Language = "en";
 
   private constructor(lexical: LexicalIndex, terms: Required<TermOptions>, segments: SegmentOptions | undefined) {
     this.#lexical = lexical;
@@ -85,8 +89,11 @@ export class LexicalScope {
   add(item: LexicalItem): boolean {
     const { key, text, name } = item;
     if (key >= LEXICAL_MAX_DOCS || this.has(key)) return false;
-    const t = lexicalTerms(name === undefined ? text : `${text}\n${name}`, this.#terms);
+    const t = lexicalTerms(name === undefined ? text : `${text}\n${name}`, this.#terms, this.#usual);
     if (t.terms.length === 0) return false;
+    const seen = (this.#languages.get(t.language) ?? 0) + 1;
+    this.#languages.set(t.language, seen);
+    if (seen > (this.#languages.get(this.#usual) ?? 0)) this.#usual = t.language;
     const prev = item.prev !== undefined && this.has(item.prev) ? item.prev : -1;
     const segment = this.#segments.place(key, prev, item.time);
     this.#lexical.add(this.#handle, key, t.terms, t.counts, { prev, segment });
@@ -116,6 +123,8 @@ export class LexicalScope {
     this.#lexical.drop(old);
     this.#segments = new Segments(this.#segmentOptions);
     this.#flags = new Uint8Array(0);
+    this.#languages = new Map();
+    this.#usual = "en";
   }
 
   drop(): void {
@@ -124,7 +133,7 @@ export class LexicalScope {
 
   /** The `k` messages scoring best for `text` (see LexicalIndex.query), best first; none when its terms are all stop words. */
   query(text: string, k: number, scoring: LexicalScoring): LexicalMatches {
-    const t = lexicalTerms(text, this.#terms);
+    const t = lexicalTerms(text, this.#terms, this.#usual);
     if (t.terms.length === 0 || k === 0) return { keys: [], scores: [] };
     const hits = this.#lexical.query(this.#handle, t.terms, t.counts, Math.min(k, Math.max(1, this.size)), scoring);
     return { keys: Array.from(hits.docs.subarray(0, hits.count)), scores: Array.from(hits.scores.subarray(0, hits.count)) };

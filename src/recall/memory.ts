@@ -233,7 +233,7 @@ export class RecallIndex {
       denseFindsOwn: this.#corpus === null,
       holds: (key) => this.has(key) || this.lexical.has(key),
       flags: (key) => this.lexical.flags(key),
-    }, scope, { want, minScore, ranking: R });
+    }, scope, { want, minScore, ranking: this.#corpus ? R : { ...R, dense: R.embedder } });
   }
 
   /**

@@ -27,8 +27,10 @@ export interface Ranking {
   window: number;
   /** Weight of its segment's score (a session or block scored as one document). */
   segment: number;
-  /** Weight of the dense channel (cosine over the best cosine) beside the lexical one (lexical over the best). */
+  /** Weight of the dense channel (cosine over the best cosine) beside the lexical one (lexical over the best), with the built-in embedder. */
   dense: number;
+  /** The same weight with an embedder the app passes (a model that finds meaning, not only shared words). */
+  embedder: number;
   /** Share of the best fused score of its parent or children a message gains. */
   neighbours: number;
   /** What a message's score is multiplied by when it asks a question, and when it is short (a few words). */
@@ -44,6 +46,7 @@ export const RANKING: Readonly<Ranking> = {
   window: 0.5,
   segment: 0.8,
   dense: 0.05,
+  embedder: 1,
   neighbours: 0.15,
   question: 1,
   short: 0.6,

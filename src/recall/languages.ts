@@ -63,15 +63,25 @@ export const STEMMERS: Record<Language, (word: string) => string> = {
 
 const ORDER: readonly Language[] = ["en", "de", "fr", "es", "it", "pt", "nl"];
 
-/** What each stop word says of a language: 1 / the number of languages that have it ("a" is English, French, Spanish, Italian and Portuguese). */
-const WEIGHT = new Map<string, number>();
-for (const lang of ORDER) for (const w of STOP_WORDS[lang]) WEIGHT.set(w, (WEIGHT.get(w) ?? 0) + 1);
+/** Each stop word's languages (by their index in ORDER): each counts 1 / their number ("a" is English, French, Spanish, Italian and Portuguese). */
+const LANGS_OF = new Map<string, number[]>();
+ORDER.forEach((lang, i) => {
+  for (const w of STOP_WORDS[lang]) LANGS_OF.set(w, [...(LANGS_OF.get(w) ?? []), i]);
+});
 
-/** Letters only some of these languages write, and which. */
-const LETTERS: Record<string, readonly Language[]> = {
-  ß: ["de"], ä: ["de"], ö: ["de"], ü: ["de"], ñ: ["es"], ã: ["pt"], õ: ["pt"], ç: ["fr", "pt"], œ: ["fr"], ê: ["fr", "pt"],
-  è: ["fr", "it"], à: ["fr", "it"], ò: ["it"], ì: ["it"], ù: ["fr", "it"], ô: ["fr", "pt"], â: ["fr", "pt"],
-};
+/** Letters only some of these languages write, and which (indexes in ORDER). */
+const LETTERS = new Map<string, number[]>(
+  Object.entries({
+    ß: ["de"], ä: ["de"], ö: ["de"], ü: ["de"], ñ: ["es"], ã: ["pt"], õ: ["pt"], ç: ["fr", "pt"], œ: ["fr"], ê: ["fr", "pt"],
+    è: ["fr", "it"], à: ["fr", "it"], ò: ["it"], ì: ["it"], ù: ["fr", "it"], ô: ["fr", "pt"], â: ["fr", "pt"],
+  } as Record<string, Language[]>).map(([c, langs]) => [c, langs.map((l) => ORDER.indexOf(l))]),
+);
+
+const score = new Float64Array(ORDER.length);
+
+function credit(langs: readonly number[]): void {
+  for (const i of langs) score[i]! += 1 / langs.length;
+}
 
 /**
  * The language a text's words show: each stop word counts 1 / the number of languages that
@@ -79,23 +89,24 @@ const LETTERS: Record<string, readonly Language[]> = {
  * 1 to be sure; else (a few words, no sign) `fallback`. O(words).
  */
 export function languageOf(words: readonly string[], fallback: Language = "en"): Language {
-  const score = new Map<Language, number>();
-  const credit = (langs: readonly Language[]) => {
-    for (const lang of langs) score.set(lang, (score.get(lang) ?? 0) + 1 / langs.length);
-  };
+  score.fill(0);
   for (const w of words) {
-    const n = WEIGHT.get(w);
-    if (n !== undefined) credit(ORDER.filter((lang) => STOP_WORDS[lang].has(w)));
-    for (const c of w) if (c >= "\u00e0" && LETTERS[c] !== undefined) credit(LETTERS[c]!);
+    const langs = LANGS_OF.get(w);
+    if (langs !== undefined) credit(langs);
+    for (let i = 0; i < w.length; i++) {
+      if (w.charCodeAt(i) < 0xdf) continue;
+      const letter = LETTERS.get(w[i]!);
+      if (letter !== undefined) credit(letter);
+    }
   }
   let best: Language = fallback;
   let most = 0.999;
-  for (const lang of ORDER) {
-    const v = score.get(lang) ?? 0;
+  ORDER.forEach((lang, i) => {
+    const v = score[i]!;
     if (v > most || (v === most && lang === fallback)) {
       most = v;
       best = lang;
     }
-  }
+  });
   return best;
 }

@@ -6,17 +6,22 @@ import { QUESTION, SHORT, type LexicalMatches } from "./lexical-scope.js";
 // neighbours' match. Pure arithmetic over what the channels answer (both engines answer
 // them bit for bit alike), so the ranking is the same on both engines.
 //
-//   lexical  BM25 (k1 1.2, b 0.3) over words (stop words out, light stems): the candidates
+//   lexical  BM25 (k1 1.0, b 0.2) over words (stop words out, Snowball stems in the text's
+//            language), plus 0.5 x its window's BM25 and 0.8 x its segment's (the core):
+//            the candidates
 //   dense    the cosine of the message's vector with the query's (the built-in embedder's
 //            query weighted by the scope's idf), for every candidate
-//   fused    lexical / best lexical + 0.2 * dense / best dense
-//   final    fused + 0.15 * the best fused score of its parent or children
+//   fused    lexical / best lexical + w * dense / best dense, w 0.05 for the built-in
+//            embedder, 1.0 for an app's
+//   final    (fused + 0.15 * the best fused score of its parent or children), x 0.6 for a
+//            message of fewer than 3 terms
 //
-// The weights were chosen on the tuning conversations of bench/recall-eval (0-8) and checked
-// against facts planted in real OpenAssistant answers (test/recall/eval-set.ts): b 0.75, the
-// textbook value, lets short greetings that name a speaker outrank the turn that answers; b 0
-// lets long answers outrank short facts. Dense weights past 0.2 cost the conversations more
-// than they gain the planted facts. See bench/results/recall-quality.md.
+// Every weight was chosen on the tuning conversations of bench/recall-eval (0-8) alone, each
+// lever measured alone and together (bench/results/recall-quality.md): b 0.75, the textbook
+// value, lets short greetings that name a speaker outrank the turn that answers; the window
+// and the segment find the turn beside the one that names the subject; the built-in
+// embedder's vectors meet only where words do and cost points past 0.05; an app's embedder
+// was weighed with a stand-in retriever of known strength (bench/recall-eval/stand-in.ts).
 
 /** The ranking's parameters (measured: see above). */
 export interface Ranking {

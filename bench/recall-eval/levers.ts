@@ -31,6 +31,7 @@ export const LEVERS: readonly [string, PipelineOptions][] = [
   ["+ segments alone, sessions (turns carry their times)", before({ ranking: { segment: RANKING.segment }, times: true })],
   ["+ speakers' names alone (turns carry their name)", before({ names: true })],
   [`+ prior against short turns alone (x ${RANKING.short})`, before({ ranking: { short: RANKING.short } })],
+  ["+ prior against question turns alone (x 0.8; off by default)", before({ ranking: { question: 0.8 } })],
   [`dense weight ${RANKING.dense} alone (was 0.2)`, before({ ranking: { dense: RANKING.dense } })],
   ["together: today's defaults (no names, no times: the outside benchmark's call)", {}],
   ["together, with names", { names: true }],
@@ -39,6 +40,7 @@ export const LEVERS: readonly [string, PipelineOptions][] = [
   ["together, without segments", { ranking: { segment: 0 } }],
   ["together, without Snowball (light stems)", { terms: { stem: "light" } }],
   ["together, without the short-turn prior", { ranking: { short: 1 } }],
+  ["together, with the question-turn prior (x 0.8)", { ranking: { question: 0.8 } }],
 ];
 
 /** The levers as channels of the suite. */

@@ -20,6 +20,7 @@ import { LEVERS, leverChannels, leverRows } from "./recall-eval/levers.js";
 import { pipeline } from "./recall-eval/pipeline.js";
 import { multilingualRows } from "./recall-eval/multilingual.js";
 import { standInRows } from "./recall-eval/stand-in.js";
+import { datedRows } from "./recall-eval/dated.js";
 import { BASE_SEED, HELD_OUT, KINDS, evaluationSet } from "../test/recall/eval/generate.js";
 import { describeSet, fingerprint } from "../test/recall/eval/shape.js";
 import type { Goal, SuiteOptions, SuiteReport } from "./report.js";
@@ -54,6 +55,7 @@ export async function runRecallQualitySuite(options: SuiteOptions): Promise<Suit
   const leverTable = leverRows(tally, levers);
   const languages = await multilingualRows(wasm);
   const standIn = options.smoke ? [] : await standInRows(wasm, set);
+  const dated = await datedRows(wasm, set);
   const seconds = (performance.now() - t0) / 1000;
   const names = channels.map((c) => c.name);
   const parts: Part[] = ["tuning", "held-out"];
@@ -132,6 +134,12 @@ export async function runRecallQualitySuite(options: SuiteOptions): Promise<Suit
     "",
     table(leverTable),
     "",
+    "### dates the question names (issue 36, item 1)",
+    "",
+    "The single-hop questions with one evidence turn, each with the month of its evidence's session added (\"..., in January 2023?\"; bench/recall-eval/dated.ts), turns with their times and names: R@10 of the same call at several weights of the dates lever (a message written on a date the question names gains that share of its score; default 0.5). Without times, or a question that names no date, it changes nothing.",
+    "",
+    table(dated),
+    "",
     "### nine languages (issue 36, item 2)",
     "",
     "A conversation per language (test/recall/eval/multilingual.ts: 150 exchanges of small talk, six facts planted, asked for later in other forms of their words), R@1 and R@10 of the same call: before, English stop words and light English stems for every language and no cut for scripts without spaces; now, each text's language's stop words and Snowball stems, bigrams for Chinese, Japanese and Thai.",
@@ -157,6 +165,7 @@ export async function runRecallQualitySuite(options: SuiteOptions): Promise<Suit
     tables: [
       { title: "evaluation set", rows: shape },
       { title: "the levers, R@10", rows: leverTable },
+      { title: "dates the question names, R@10", rows: dated },
       { title: "nine languages, R@1 and R@10", rows: languages },
       ...(standIn.length > 0 ? [{ title: "an app's embedder, a stand-in's weight", rows: standIn }] : []),
       ...parts.map((part) => ({ title: `recall@k, ${part} conversations`, rows: tally.rows(part, names) })),

@@ -11,7 +11,7 @@ import { pipeline, type PipelineOptions } from "./pipeline.js";
 
 /** The ranking before the levers (commit a87be8e): light stems, b 0.3, dense 0.2, neighbours 0.15, nothing else. */
 export const BEFORE: Ranking = {
-  k1: 1.2, b: 0.3, window: 0, segment: 0, dense: 0.2, embedder: 0.2, neighbours: 0.15, question: 1, short: 1, candidates: 100,
+  k1: 1.2, b: 0.3, window: 0, segment: 0, dense: 0.2, embedder: 0.2, neighbours: 0.15, dates: 0, question: 1, short: 1, candidates: 100,
 };
 const before = (o: PipelineOptions = {}): PipelineOptions => ({
   ...o,

@@ -45,6 +45,8 @@ export class LexicalScope {
   readonly #segmentOptions: SegmentOptions | undefined;
   /** Per key: QUESTION | SHORT. */
   #flags = new Uint8Array(0);
+  /** Per key: when it was written (NaN: unknown). */
+  #times = new Float64Array(0);
   /** Messages indexed per language they were stemmed as: the most common is the language of a text that shows none. */
   #languages = new Map<Language, number>();
   #usual: Language = "en";
@@ -76,6 +78,11 @@ export class LexicalScope {
     return key < LEXICAL_MAX_DOCS && this.#lexical.has(this.#handle, key);
   }
 
+  /** When message `key` was written, as it was indexed (NaN: unknown, or not indexed). */
+  time(key: number): number {
+    return key < this.#times.length ? this.#times[key]! : NaN;
+  }
+
   /** QUESTION and SHORT, as its text said when it was indexed (0 for a key not indexed). */
   flags(key: number): number {
     return key < this.#flags.length ? this.#flags[key]! : 0;
@@ -100,10 +107,15 @@ export class LexicalScope {
     let words = 0;
     for (const c of t.counts) words += c;
     if (key >= this.#flags.length) {
-      const grown = new Uint8Array(Math.max(1024, 2 ** Math.ceil(Math.log2(key + 1))));
-      grown.set(this.#flags);
-      this.#flags = grown;
+      const size = Math.max(1024, 2 ** Math.ceil(Math.log2(key + 1)));
+      const flags = new Uint8Array(size);
+      flags.set(this.#flags);
+      this.#flags = flags;
+      const times = new Float64Array(size).fill(NaN);
+      times.set(this.#times);
+      this.#times = times;
     }
+    this.#times[key] = item.time !== undefined && Number.isFinite(item.time) ? item.time : NaN;
     this.#flags[key] = (/\?\s*$/.test(text) ? QUESTION : 0) | (words < SHORT_TERMS ? SHORT : 0);
     return true;
   }
@@ -113,7 +125,11 @@ export class LexicalScope {
     if (keys.length === 0) return;
     const held = keys.filter((k) => k < LEXICAL_MAX_DOCS);
     this.#lexical.remove(this.#handle, held);
-    for (const k of held) if (k < this.#flags.length) this.#flags[k] = 0;
+    for (const k of held) {
+      if (k >= this.#flags.length) continue;
+      this.#flags[k] = 0;
+      this.#times[k] = NaN;
+    }
   }
 
   /** Forgets every message. */
@@ -123,6 +139,7 @@ export class LexicalScope {
     this.#lexical.drop(old);
     this.#segments = new Segments(this.#segmentOptions);
     this.#flags = new Uint8Array(0);
+    this.#times = new Float64Array(0);
     this.#languages = new Map();
     this.#usual = "en";
   }

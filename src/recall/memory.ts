@@ -4,6 +4,7 @@ import { checkEmbedder, embedTexts, type Embedder } from "./embedder.js";
 import { EmbeddingIndex } from "./embedding-index.js";
 import { hashingEmbedder, isHashingEmbedder } from "./hashing.js";
 import { CorpusStats } from "./corpus.js";
+import { namedDates } from "./dates.js";
 import { LexicalScope } from "./lexical-scope.js";
 import type { TermOptions } from "./lexical-terms.js";
 import type { SegmentOptions } from "./segments.js";
@@ -233,7 +234,8 @@ export class RecallIndex {
       denseFindsOwn: this.#corpus === null,
       holds: (key) => this.has(key) || this.lexical.has(key),
       flags: (key) => this.lexical.flags(key),
-    }, scope, { want, minScore, ranking: this.#corpus ? R : { ...R, dense: R.embedder } });
+      time: (key) => this.lexical.time(key),
+    }, scope, { want, minScore, ranking: this.#corpus ? R : { ...R, dense: R.embedder }, dates: R.dates > 0 ? namedDates(query.text) : [] });
   }
 
   /**

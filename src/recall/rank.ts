@@ -1,4 +1,5 @@
 import type { Hit } from "./embedding-index.js";
+import { onDate, type NamedDate } from "./dates.js";
 import { QUESTION, SHORT, type LexicalMatches } from "./lexical-scope.js";
 
 // Recall's hybrid ranking: every user and assistant message of the scope is matched against
@@ -14,7 +15,7 @@ import { QUESTION, SHORT, type LexicalMatches } from "./lexical-scope.js";
 //   fused    lexical / best lexical + w * dense / best dense, w 0.05 for the built-in
 //            embedder, 1.0 for an app's
 //   final    (fused + 0.15 * the best fused score of its parent or children), x 0.6 for a
-//            message of fewer than 3 terms
+//            message of fewer than 3 terms, x 1.5 for one written on a date the query names
 //
 // Every weight was chosen on the tuning conversations of bench/recall-eval (0-8) alone, each
 // lever measured alone and together (bench/results/recall-quality.md): b 0.75, the textbook
@@ -38,6 +39,8 @@ export interface Ranking {
   embedder: number;
   /** Share of the best fused score of its parent or children a message gains. */
   neighbours: number;
+  /** A message written on a date the query names ("in May 2023") gains this share of its score. */
+  dates: number;
   /** What a message's score is multiplied by when it asks a question, and when it is short (a few words). */
   question: number;
   short: number;
@@ -53,6 +56,7 @@ export const RANKING: Readonly<Ranking> = {
   dense: 0.05,
   embedder: 1,
   neighbours: 0.15,
+  dates: 0.5,
   question: 1,
   short: 0.6,
   candidates: 100,
@@ -85,6 +89,8 @@ export interface RankChannels {
   holds(key: number): boolean;
   /** QUESTION | SHORT of a message's text (lexical-scope.ts). */
   flags(key: number): number;
+  /** When a message was written (NaN: unknown). */
+  time(key: number): number;
 }
 
 /** The scope as the ranking walks it. */
@@ -102,6 +108,8 @@ export interface RankOptions {
   minScore?: number;
   /** The parameters (default RANKING). */
   ranking?: Readonly<Ranking>;
+  /** Dates the query names (dates.ts): messages written on one gain. */
+  dates?: readonly NamedDate[];
 }
 
 /**
@@ -154,10 +162,12 @@ export function rankMessages(channels: RankChannels, scope: RankScope, options: 
     for (const n of scope.neighbours(key)) if (f > (lift.get(n) ?? 0) && scope.eligible(n) && channels.holds(n)) lift.set(n, f);
   }
   const out: Ranked[] = [];
+  const dated = options.dates !== undefined && options.dates.length > 0;
   // With minScore, only messages whose own vector passed come back.
   for (const key of new Set(minScore === undefined ? [...fused.keys(), ...lift.keys()] : fused.keys())) {
     const flags = channels.flags(key);
-    const prior = (flags & QUESTION ? R.question : 1) * (flags & SHORT ? R.short : 1);
+    let prior = (flags & QUESTION ? R.question : 1) * (flags & SHORT ? R.short : 1);
+    if (dated && onDate(channels.time(key), options.dates!)) prior *= 1 + R.dates;
     out.push({ key, score: prior * ((fused.get(key) ?? 0) + R.neighbours * (lift.get(key) ?? 0)) });
   }
   return out.sort((a, b) => b.score - a.score || a.key - b.key);

@@ -26,6 +26,7 @@ function channels(
     denseFindsOwn: own,
     holds: (key: number) => !held || held.has(key),
     flags: (key: number) => flags[key] ?? 0,
+    time: () => NaN,
   };
   return c;
 }

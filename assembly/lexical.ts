@@ -30,9 +30,9 @@
 
 import { allocRaw, freeRaw, takeHandle, dropHandle, entryOf } from "./alloc";
 import { HEADER_BYTES, L_TERMS, L_TERMS_LOG2, L_USED, L_LENS, L_LENS_LOG2, L_LIVE, L_TOTAL } from "./lexical-layout";
-import { coverPlaces, coverSeg, dropPlaces, place, placeBytes, unplace } from "./lexical-place";
+import { coverPlaces, coverSeg, dropPlaces, place, unplace } from "./lexical-place";
 
-const RECORD: usize = 16;
+export const RECORD: usize = 16;
 export const T_HASH: usize = 0;
 export const T_DF: usize = 4;
 export const T_LOG2: usize = 8;
@@ -290,31 +290,4 @@ export function lexicalRemove(x: i32, n: i32, src: usize): i32 {
     }
   }
   return removed;
-}
-
-/** Terms with at least one document. O(terms). */
-export function lexicalTerms(x: i32): i32 {
-  const h = lexicalHeader(x);
-  const table = <usize>load<u32>(h + L_TERMS);
-  if (table == 0) return 0;
-  const end = table + (<usize>1 << load<i32>(h + L_TERMS_LOG2));
-  let n = 0;
-  for (let r = table; r < end; r += RECORD) if (load<i32>(r + T_LOG2) != 0 && load<i32>(r + T_DF) > 0) n++;
-  return n;
-}
-
-/** Bytes of the index's blocks (term table, postings, lengths): what it holds in linear memory. O(terms). */
-export function lexicalBytes(x: i32): f64 {
-  const h = lexicalHeader(x);
-  let bytes: f64 = 0;
-  const table = <usize>load<u32>(h + L_TERMS);
-  if (table != 0) {
-    const size = <usize>1 << load<i32>(h + L_TERMS_LOG2);
-    bytes += <f64>size;
-    for (let r = table; r < table + size; r += RECORD) {
-      if (load<i32>(r + T_LOG2) > 0) bytes += <f64>(<usize>1 << load<i32>(r + T_LOG2));
-    }
-  }
-  if (load<u32>(h + L_LENS) != 0) bytes += <f64>(<usize>1 << load<i32>(h + L_LENS_LOG2));
-  return bytes + placeBytes(h);
 }

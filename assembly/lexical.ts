@@ -2,10 +2,7 @@
 // Strings never cross: the TypeScript side tokenizes a message and hands over its distinct
 // term hashes (u32) and their counts; lexical-query.ts scores a query's terms with BM25.
 //
-//   index header (one per handle, 32 bytes, in the index table)
-//   +-------+------------+-------+------+-----------+------+-----------------+
-//   | terms | terms log2 | used  | lens | lens log2 | live | total (u64)     |
-//   +-------+------------+-------+------+-----------+------+-----------------+
+//   index header (one per handle, in the index table): see lexical-layout.ts
 //
 // terms    an open-addressing table (linear probing) of 16-byte term records, at most half
 //          full, 1 << (terms log2) bytes:
@@ -23,23 +20,19 @@
 //          keys), below MAX_DOCS; the table covers ids up to the largest seen.
 // live     documents indexed; total: the sum of their lengths (for the average).
 //
-// Memory a document costs: 4 bytes for its length, 4 bytes a distinct term (its posting) in
-// blocks that double (so up to 8), and the records of the terms it brings first (16 bytes,
-// table at most half full). The query's accumulator (lexical-query.ts) is shared by every
-// index: 12 bytes per id of the largest index queried.
+// links, segments: lexical-place.ts.
+//
+// Memory a document costs: 4 bytes for its length and 12 for its place (links, segment), 4
+// bytes a distinct term (its posting) in blocks that double (so up to 8), and the records of
+// the terms it brings first (16 bytes, table at most half full). The query's scratch
+// (lexical-query.ts) is shared by every index: 12 bytes per id of the largest index queried,
+// 21 with windows.
 
 import { allocRaw, freeRaw, takeHandle, dropHandle, entryOf } from "./alloc";
+import { HEADER_BYTES, L_TERMS, L_TERMS_LOG2, L_USED, L_LENS, L_LENS_LOG2, L_LIVE, L_TOTAL } from "./lexical-layout";
+import { coverPlaces, coverSeg, dropPlaces, place, unplace } from "./lexical-place";
 
-const HEADER_BYTES: usize = 32;
-export const L_TERMS: usize = 0;
-export const L_TERMS_LOG2: usize = 4;
-export const L_USED: usize = 8;
-export const L_LENS: usize = 12;
-export const L_LENS_LOG2: usize = 16;
-export const L_LIVE: usize = 20;
-export const L_TOTAL: usize = 24;
-
-const RECORD: usize = 16;
+export const RECORD: usize = 16;
 export const T_HASH: usize = 0;
 export const T_DF: usize = 4;
 export const T_LOG2: usize = 8;
@@ -82,6 +75,7 @@ export function lexicalDrop(x: i32): void {
     }
     freeRaw(table, load<i32>(h + L_TERMS_LOG2));
   }
+  dropPlaces(h);
   const lens = <usize>load<u32>(h + L_LENS);
   if (lens != 0) freeRaw(lens, load<i32>(h + L_LENS_LOG2));
   dropHandle(lexicals, HEADER_BYTES, x);
@@ -185,7 +179,7 @@ function roomFor(r: usize): bool {
   return true;
 }
 
-/** Makes the length table cover id `doc`; false when memory cannot grow (nothing changed). */
+/** Makes the length and place tables cover id `doc`; false when memory cannot grow (nothing changed). */
 function coverDoc(h: usize, doc: i32): bool {
   const log2 = load<i32>(h + L_LENS_LOG2);
   const from = <usize>load<u32>(h + L_LENS);
@@ -195,6 +189,10 @@ function coverDoc(h: usize, doc: i32): bool {
   const to = allocRaw(k);
   if (to == 0) return false;
   const kept: usize = from != 0 ? <usize>1 << log2 : 0;
+  if (!coverPlaces(h, k, kept, log2)) {
+    freeRaw(to, k);
+    return false;
+  }
   if (from != 0) {
     memory.copy(to, from, kept);
     freeRaw(from, log2);
@@ -207,15 +205,18 @@ function coverDoc(h: usize, doc: i32): bool {
 
 /**
  * Indexes document `doc` (0 <= doc < MAX_DOCS, not indexed yet) with `n` terms: `n` hashes
- * (u32) at `src`, then their `n` counts (u32). A term given twice counts twice; a count of 0
- * is skipped. Returns 0, or LEXICAL_BAD_DOC, LEXICAL_PRESENT, LEXICAL_OUT_OF_MEMORY (nothing
- * indexed: room is made for every posting before the first is written). O(n) expected.
+ * (u32) at `src`, then their `n` counts (u32), linked after document `prev` when it is indexed
+ * (-1: none) and in segment `seg` (-1: none; below MAX_DOCS). A term given twice counts twice;
+ * a count of 0 is skipped. Returns 0, or LEXICAL_BAD_DOC, LEXICAL_PRESENT,
+ * LEXICAL_OUT_OF_MEMORY (nothing indexed: room is made for every posting before the first is
+ * written). O(n) expected.
  */
-export function lexicalAdd(x: i32, doc: i32, n: i32, src: usize): i32 {
-  if (doc < 0 || doc >= MAX_DOCS) return LEXICAL_BAD_DOC;
+export function lexicalAdd(x: i32, doc: i32, n: i32, src: usize, prev: i32, seg: i32): i32 {
+  if (doc < 0 || doc >= MAX_DOCS || seg >= MAX_DOCS) return LEXICAL_BAD_DOC;
   const h = lexicalHeader(x);
   if (lenOf(h, doc) != 0) return LEXICAL_PRESENT;
   if (!coverDoc(h, doc)) return LEXICAL_OUT_OF_MEMORY;
+  if (seg >= 0 && !coverSeg(h, seg)) return LEXICAL_OUT_OF_MEMORY;
   const counts = src + (<usize>n << 2);
   for (let i = 0; i < n; i++) {
     if (load<u32>(counts + (<usize>i << 2)) == 0) continue;
@@ -240,6 +241,8 @@ export function lexicalAdd(x: i32, doc: i32, n: i32, src: usize): i32 {
     store<i32>(r + T_DF, df + 1);
   }
   const len = <u32>min<u64>(length, 0xfffffffe);
+  const prevLen = lenOf(h, prev);
+  place(h, doc, len, prevLen != 0 ? prev : -1, prevLen - 1, seg);
   store<u32>(<usize>load<u32>(h + L_LENS) + (<usize>doc << 2), len + 1);
   store<i32>(h + L_LIVE, load<i32>(h + L_LIVE) + 1);
   store<u64>(h + L_TOTAL, load<u64>(h + L_TOTAL) + <u64>len);
@@ -257,6 +260,7 @@ export function lexicalRemove(x: i32, n: i32, src: usize): i32 {
     const doc = load<i32>(src + (<usize>i << 2));
     const len = lenOf(h, doc);
     if (len == 0) continue;
+    unplace(h, doc, len - 1);
     store<u32>(<usize>load<u32>(h + L_LENS) + (<usize>doc << 2), 0);
     store<u64>(h + L_TOTAL, load<u64>(h + L_TOTAL) - <u64>(len - 1));
     removed++;
@@ -286,31 +290,4 @@ export function lexicalRemove(x: i32, n: i32, src: usize): i32 {
     }
   }
   return removed;
-}
-
-/** Terms with at least one document. O(terms). */
-export function lexicalTerms(x: i32): i32 {
-  const h = lexicalHeader(x);
-  const table = <usize>load<u32>(h + L_TERMS);
-  if (table == 0) return 0;
-  const end = table + (<usize>1 << load<i32>(h + L_TERMS_LOG2));
-  let n = 0;
-  for (let r = table; r < end; r += RECORD) if (load<i32>(r + T_LOG2) != 0 && load<i32>(r + T_DF) > 0) n++;
-  return n;
-}
-
-/** Bytes of the index's blocks (term table, postings, lengths): what it holds in linear memory. O(terms). */
-export function lexicalBytes(x: i32): f64 {
-  const h = lexicalHeader(x);
-  let bytes: f64 = 0;
-  const table = <usize>load<u32>(h + L_TERMS);
-  if (table != 0) {
-    const size = <usize>1 << load<i32>(h + L_TERMS_LOG2);
-    bytes += <f64>size;
-    for (let r = table; r < table + size; r += RECORD) {
-      if (load<i32>(r + T_LOG2) > 0) bytes += <f64>(<usize>1 << load<i32>(r + T_LOG2));
-    }
-  }
-  if (load<u32>(h + L_LENS) != 0) bytes += <f64>(<usize>1 << load<i32>(h + L_LENS_LOG2));
-  return bytes;
 }

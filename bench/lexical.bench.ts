@@ -125,7 +125,7 @@ export async function runLexicalSuite(options: SuiteOptions): Promise<SuiteRepor
     row["ts heap (B/msg)"] = fmt((heapWith - heapUsed()) / n);
   }
   const markdown = [
-    "Lexical index (BM25, top 10) over messages of generated conversations; tokenize: words, stop words out, light stems, hashed (TypeScript).",
+    "Lexical index (BM25, top 10) over messages of generated conversations; tokenize: words, stop words out, Snowball stems in the text's language, hashed (TypeScript).",
     "wasm index: the bytes of its blocks (term table, postings, lengths); memory used: the core's allocator growth while indexing (includes the input buffer).",
     "ts heap: what dropping the TypeScript twin's index frees in a collection. Plain JS BM25 scores every message (test/recall/eval/bm25.ts).",
     "A query also uses a scratch shared by every index: 12 bytes per id of the largest index queried (1.5 MB at 100k messages).",

@@ -87,7 +87,7 @@ export const lexicalCore = (engine: Engine, options: Required<TermOptions>, b = 
     return {
       rank(question, k) {
         const q = lexicalTerms(question, options);
-        return Array.from(l.query(x, q.terms, q.counts, k, 1.2, b).docs);
+        return Array.from(l.query(x, q.terms, q.counts, k, { k1: 1.2, b }).docs);
       },
       close: async () => l.drop(x),
     };

@@ -42,9 +42,9 @@ export class Tally {
   }
 }
 
-/** Share of `evidence` among the first k of `ranked`, for each k of KS. */
-export function recallAt(ranked: readonly number[], evidence: readonly number[]): number[] {
-  return KS.map((k) => {
+/** Share of `evidence` among the first k of `ranked`, for each k of `ks` (default KS). */
+export function recallAt(ranked: readonly number[], evidence: readonly number[], ks: readonly number[] = KS): number[] {
+  return ks.map((k) => {
     const top = new Set(ranked.slice(0, k));
     return evidence.filter((e) => top.has(e)).length / evidence.length;
   });

@@ -1,40 +1,37 @@
 import { CtxloomError } from "../errors.js";
 import {
-  BM25_B, BM25_K1, LEXICAL_MAX_TF, alreadyIndexed, checkLexicalAdd, checkLexicalQuery, checkLexicalRemove, termWeight,
-  type LexicalHits, type LexicalIndex,
+  LEXICAL_MAX_TF, alreadyIndexed, checkLexicalAdd, checkLexicalQuery, checkLexicalRemove,
+  type LexicalHits, type LexicalIndex, type LexicalPlace, type LexicalScoring,
 } from "./lexical.js";
+import { scoreQuery, type JsLexicalState, type Scratch } from "./lexical-js-query.js";
 
 // The TypeScript twin of assembly/lexical.ts and lexical-query.ts: a Map from term hash to
-// its postings, a length per document id, and the same BM25 arithmetic in the same order
-// (f64 is JavaScript's number), so the scores are bitwise those of the core.
+// its postings, a length, links and a segment per document id, and the same BM25 arithmetic
+// in the same order (f64 is JavaScript's number), so the scores are bitwise those of the core.
 
-interface Postings {
-  docs: number[];
-  tfs: number[];
+function grown<T extends Uint32Array | Int32Array>(from: T, size: number, fill: number): T {
+  const to = new (from.constructor as new (n: number) => T)(size);
+  to.set(from);
+  if (fill !== 0) to.fill(fill, from.length);
+  return to;
 }
 
-interface Lexical {
-  terms: Map<number, Postings>;
-  /** Length + 1 of each document id, 0 for none. */
-  lens: Uint32Array;
-  live: number;
-  total: number;
-}
-
-/** Whether hit (s, id) ranks below (t, tid): a lower score, or the same score and a higher id. */
-const worse = (s: number, id: number, t: number, tid: number): boolean => s < t || (s === t && id > tid);
+/** A table size covering id `n`: a power of two, at least 1024. */
+const cover = (n: number) => Math.max(1024, 2 ** Math.ceil(Math.log2(n + 1)));
 
 /** The lexical index in plain TypeScript: the same operations and answers as the WASM core. */
 export class JsLexical implements LexicalIndex {
   readonly kind = "js" as const;
-  #indexes: (Lexical | undefined)[] = [];
+  #indexes: (JsLexicalState | undefined)[] = [];
   #free: number[] = [];
-  #acc = new Float64Array(1024); // score per id, zero between queries
-  #touched = new Int32Array(1024);
+  readonly #scratch: Scratch = { acc: new Float64Array(0), touched: new Int32Array(0), tf: new Uint32Array(0), stamp: new Int32Array(0), segTf: new Uint32Array(0), segAcc: new Float64Array(0), segTouched: new Int32Array(0), windows: new Int32Array(0) };
 
   create(): number {
     const index = this.#free.pop() ?? this.#indexes.length;
-    this.#indexes[index] = { terms: new Map(), lens: new Uint32Array(0), live: 0, total: 0 };
+    this.#indexes[index] = {
+      terms: new Map(), lens: new Uint32Array(0), prev: new Int32Array(0), next: new Int32Array(0), seg: new Int32Array(0),
+      live: 0, total: 0, links: 0, segLens: new Uint32Array(0), segMembers: new Uint32Array(0), segLive: 0, segTotal: 0,
+    };
     return index;
   }
 
@@ -43,23 +40,28 @@ export class JsLexical implements LexicalIndex {
     this.#free.push(index);
   }
 
-  #x(index: number): Lexical {
+  #x(index: number): JsLexicalState {
     return this.#indexes[index]!;
   }
 
-  add(index: number, doc: number, terms: Uint32Array, counts: Uint32Array): void {
-    checkLexicalAdd(doc, terms, counts);
+  add(index: number, doc: number, terms: Uint32Array, counts: Uint32Array, place?: LexicalPlace): void {
+    const { prev, segment } = checkLexicalAdd(doc, terms, counts, place);
     const x = this.#x(index);
     if (this.has(index, doc)) throw alreadyIndexed(doc);
-    if (doc >= x.lens.length) {
-      let grown: Uint32Array;
-      try {
-        grown = new Uint32Array(Math.max(1024, 2 ** Math.ceil(Math.log2(doc + 1))));
-      } catch (cause) {
-        throw new CtxloomError("OUT_OF_MEMORY", `Could not grow a lexical index to document ${doc}; drop indexes you no longer need.`, { cause });
+    try {
+      if (doc >= x.lens.length) {
+        const size = cover(doc);
+        x.lens = grown(x.lens, size, 0);
+        x.prev = grown(x.prev, size, -1);
+        x.next = grown(x.next, size, -1);
+        x.seg = grown(x.seg, size, -1);
       }
-      grown.set(x.lens);
-      x.lens = grown;
+      if (segment >= x.segLens.length) {
+        x.segLens = grown(x.segLens, cover(segment), 0);
+        x.segMembers = grown(x.segMembers, cover(segment), 0);
+      }
+    } catch (cause) {
+      throw new CtxloomError("OUT_OF_MEMORY", `Could not grow a lexical index to document ${doc}; drop indexes you no longer need.`, { cause });
     }
     let length = 0;
     for (let i = 0; i < terms.length; i++) {
@@ -81,6 +83,26 @@ export class JsLexical implements LexicalIndex {
     x.lens[doc] = len + 1;
     x.live++;
     x.total += len;
+    x.prev[doc] = -1;
+    x.next[doc] = -1;
+    if (prev >= 0 && this.has(index, prev) && prev !== doc) {
+      const old = x.next[prev]!;
+      if (old >= 0) {
+        // The newest link wins: the document linked after `prev` before loses it.
+        x.prev[old] = -1;
+        x.links -= x.lens[prev]! - 1 + (x.lens[old]! - 1);
+      }
+      x.next[prev] = doc;
+      x.prev[doc] = prev;
+      x.links += x.lens[prev]! - 1 + len;
+    }
+    x.seg[doc] = segment;
+    if (segment >= 0) {
+      if (x.segMembers[segment] === 0) x.segLive++;
+      x.segMembers[segment]!++;
+      x.segLens[segment] = Math.min(x.segLens[segment]! + len, 0xffffffff);
+      x.segTotal += len;
+    }
   }
 
   remove(index: number, docs: ArrayLike<number>): number {
@@ -90,7 +112,25 @@ export class JsLexical implements LexicalIndex {
     for (let i = 0; i < docs.length; i++) {
       const doc = docs[i]!;
       if (!this.has(index, doc)) continue;
-      x.total -= x.lens[doc]! - 1;
+      const len = x.lens[doc]! - 1;
+      const p = x.prev[doc]!;
+      if (p >= 0) {
+        x.next[p] = -1;
+        x.links -= x.lens[p]! - 1 + len;
+      }
+      const n = x.next[doc]!;
+      if (n >= 0) {
+        x.prev[n] = -1;
+        x.links -= len + (x.lens[n]! - 1);
+      }
+      const s = x.seg[doc]!;
+      if (s >= 0) {
+        x.segMembers[s]!--;
+        if (x.segMembers[s] === 0) x.segLive--;
+        x.segLens[s] = x.segLens[s]! - len;
+        x.segTotal -= len;
+      }
+      x.total -= len;
       x.lens[doc] = 0;
       removed++;
     }
@@ -104,33 +144,9 @@ export class JsLexical implements LexicalIndex {
     return removed;
   }
 
-  query(index: number, terms: Uint32Array, counts: Uint32Array, k: number, k1 = BM25_K1, b = BM25_B): LexicalHits {
-    checkLexicalQuery(terms, counts, k, k1, b);
-    const x = this.#x(index);
-    if (k === 0 || x.live === 0) return { count: 0, docs: new Int32Array(0), scores: new Float64Array(0) };
-    if (this.#acc.length < x.lens.length) {
-      this.#acc = new Float64Array(x.lens.length);
-      this.#touched = new Int32Array(x.lens.length);
-    }
-    const acc = this.#acc;
-    const touched = this.#touched;
-    const avgdl = x.total / x.live;
-    const c1 = k1 + 1;
-    const c0 = 1 - b;
-    let m = 0;
-    for (let i = 0; i < terms.length; i++) {
-      const postings = x.terms.get(terms[i]!);
-      if (counts[i] === 0 || !postings || postings.docs.length === 0) continue;
-      const w = termWeight(counts[i]!, x.live, postings.docs.length);
-      postings.docs.forEach((doc, j) => {
-        const tf = postings.tfs[j]!;
-        const dl = x.lens[doc]! - 1;
-        const share = w * ((tf * c1) / (tf + k1 * (c0 + b * (dl / avgdl))));
-        if (acc[doc] === 0) touched[m++] = doc;
-        acc[doc] = acc[doc]! + share;
-      });
-    }
-    return best(acc, touched, m, k);
+  query(index: number, terms: Uint32Array, counts: Uint32Array, k: number, scoring?: LexicalScoring): LexicalHits {
+    const s = checkLexicalQuery(terms, counts, k, scoring);
+    return scoreQuery(this.#x(index), this.#scratch, terms, counts, k, s);
   }
 
   has(index: number, doc: number): boolean {
@@ -151,41 +167,4 @@ export class JsLexical implements LexicalIndex {
   bytes(): number {
     return -1;
   }
-}
-
-/** The best `k` of the `m` touched documents, best first; zeroes their accumulator slots. */
-function best(acc: Float64Array, touched: Int32Array, m: number, k: number): LexicalHits {
-  const scores = new Float64Array(Math.min(k, m));
-  const docs = new Int32Array(Math.min(k, m));
-  let n = 0;
-  const swap = (i: number, j: number) => {
-    [scores[i], scores[j]] = [scores[j]!, scores[i]!];
-    [docs[i], docs[j]] = [docs[j]!, docs[i]!];
-  };
-  const down = (i: number, size: number) => {
-    for (let l = 2 * i + 1; l < size; i = l, l = 2 * i + 1) {
-      if (l + 1 < size && worse(scores[l + 1]!, docs[l + 1]!, scores[l]!, docs[l]!)) l++;
-      if (!worse(scores[l]!, docs[l]!, scores[i]!, docs[i]!)) return;
-      swap(i, l);
-    }
-  };
-  for (let i = 0; i < m; i++) {
-    const doc = touched[i]!;
-    const s = acc[doc]!;
-    acc[doc] = 0;
-    if (n < scores.length) {
-      scores[n] = s;
-      docs[n] = doc;
-      for (let c = n++; c > 0 && worse(scores[c]!, docs[c]!, scores[(c - 1) >> 1]!, docs[(c - 1) >> 1]!); c = (c - 1) >> 1) swap(c, (c - 1) >> 1);
-    } else if (!worse(s, doc, scores[0]!, docs[0]!)) {
-      scores[0] = s;
-      docs[0] = doc;
-      down(0, n);
-    }
-  }
-  for (let e = n - 1; e > 0; e--) {
-    swap(0, e);
-    down(0, e);
-  }
-  return { count: n, docs, scores };
 }

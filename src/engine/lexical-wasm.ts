@@ -1,7 +1,7 @@
 import { CtxloomError } from "../errors.js";
 import {
-  BM25_B, BM25_K1, LEXICAL_MAX_DOCS, LEXICAL_MAX_TF, alreadyIndexed, checkLexicalAdd, checkLexicalQuery, checkLexicalRemove,
-  type LexicalHits, type LexicalIndex,
+  LEXICAL_MAX_DOCS, LEXICAL_MAX_TF, alreadyIndexed, checkLexicalAdd, checkLexicalQuery, checkLexicalRemove,
+  type LexicalHits, type LexicalIndex, type LexicalPlace, type LexicalScoring,
 } from "./lexical.js";
 
 /** The lexical exports of assembly/index.ts (raw bindings: numbers only). */
@@ -14,9 +14,9 @@ interface LexicalExports {
   LEXICAL_MAX_TF: WebAssembly.Global;
   lexicalCreate(): number;
   lexicalDrop(index: number): void;
-  lexicalAdd(index: number, doc: number, n: number, src: number): number;
+  lexicalAdd(index: number, doc: number, n: number, src: number, prev: number, segment: number): number;
   lexicalRemove(index: number, n: number, src: number): number;
-  lexicalQuery(index: number, n: number, src: number, k: number, k1: number, b: number): number;
+  lexicalQuery(index: number, n: number, src: number, k: number, k1: number, b: number, window: number, segment: number): number;
   lexicalInput(bytes: number): number;
   lexicalResults(): number;
   lexicalDocs(index: number): number;
@@ -94,10 +94,10 @@ export class WasmLexical implements LexicalIndex {
     this.#x.lexicalDrop(index);
   }
 
-  add(index: number, doc: number, terms: Uint32Array, counts: Uint32Array): void {
-    checkLexicalAdd(doc, terms, counts);
+  add(index: number, doc: number, terms: Uint32Array, counts: Uint32Array, place?: LexicalPlace): void {
+    const { prev, segment } = checkLexicalAdd(doc, terms, counts, place);
     const at = this.#input(terms, counts, `take a message of ${terms.length} terms`);
-    const status = this.#x.lexicalAdd(index, doc, terms.length, at);
+    const status = this.#x.lexicalAdd(index, doc, terms.length, at, prev, segment);
     this.#sync();
     if (status === this.#x.LEXICAL_PRESENT.value) throw alreadyIndexed(doc);
     if (status === this.#x.LEXICAL_OUT_OF_MEMORY.value) throw outOfMemory(`index document ${doc} (${terms.length} terms)`);
@@ -114,10 +114,10 @@ export class WasmLexical implements LexicalIndex {
     return this.#x.lexicalRemove(index, docs.length, at);
   }
 
-  query(index: number, terms: Uint32Array, counts: Uint32Array, k: number, k1 = BM25_K1, b = BM25_B): LexicalHits {
-    checkLexicalQuery(terms, counts, k, k1, b);
+  query(index: number, terms: Uint32Array, counts: Uint32Array, k: number, scoring?: LexicalScoring): LexicalHits {
+    const { k1, b, window, segment } = checkLexicalQuery(terms, counts, k, scoring);
     const at = this.#input(terms, counts, `take a query of ${terms.length} terms`);
-    const count = this.#x.lexicalQuery(index, terms.length, at, k, k1, b);
+    const count = this.#x.lexicalQuery(index, terms.length, at, k, k1, b, window, segment);
     this.#sync();
     if (count < 0) throw outOfMemory(`score a query over ${this.docs(index)} documents`);
     const base = this.#x.lexicalResults();

@@ -1,4 +1,4 @@
-import { CtxloomError, checkInteger, describe } from "../errors.js";
+import { CtxloomError, checkInteger, checkOptions, describe } from "../errors.js";
 
 /**
  * Inverted indexes over hashed terms with BM25 scoring, one per recall scope (recall's
@@ -21,19 +21,25 @@ export interface LexicalIndex {
   /**
    * Indexes document `doc` with `terms[i]` occurring `counts[i]` times (a count of 0 is
    * skipped; a term given twice counts twice). Updated on append: the next query sees it.
-   * Throws INVALID_ARGUMENT when `doc` is out of range or already indexed, or the arrays
-   * differ in length; OUT_OF_MEMORY. Nothing changes when it throws. O(terms) expected.
+   * `place.prev` links it after that document (its neighbour before: a turn and the one it
+   * answers), which loses the link to a document linked after it before (the newest link
+   * wins); `place.segment` puts it in a segment (a session, a block of turns), scored as one
+   * document. Throws INVALID_ARGUMENT when `doc` is out of range or already indexed, or the
+   * arrays differ in length; OUT_OF_MEMORY. Nothing changes when it throws. O(terms) expected.
    */
-  add(index: number, doc: number, terms: Uint32Array, counts: Uint32Array): void;
+  add(index: number, doc: number, terms: Uint32Array, counts: Uint32Array, place?: LexicalPlace): void;
   /** Removes documents (ids not indexed are skipped); returns how many were. One sweep over the index's postings, O(postings), however many ids. */
   remove(index: number, docs: ArrayLike<number>): number;
   /**
-   * The `k` documents scoring best by BM25 (`k1` >= 0, `b` from 0 to 1; defaults 1.2 and
-   * 0.75) for the query's terms (`counts[i]`: how often `terms[i]` occurs in the query),
-   * best first: score descending, then id ascending. Documents sharing no term with the
-   * query are not returned. O(postings of the query's terms). Throws INVALID_ARGUMENT, OUT_OF_MEMORY.
+   * The `k` documents scoring best for the query's terms (`counts[i]`: how often `terms[i]`
+   * occurs in the query), best first: score descending, then id ascending. A document's score
+   * is its BM25 (see LexicalScoring), plus `window` times the BM25 of its window (itself and
+   * its linked neighbours, scored as one document), plus `segment` times its segment's BM25
+   * (segments scored as documents). Documents sharing no term with the query, alone or in
+   * their window, are not returned. O(postings of the query's terms). Throws
+   * INVALID_ARGUMENT, OUT_OF_MEMORY.
    */
-  query(index: number, terms: Uint32Array, counts: Uint32Array, k: number, k1?: number, b?: number): LexicalHits;
+  query(index: number, terms: Uint32Array, counts: Uint32Array, k: number, scoring?: LexicalScoring): LexicalHits;
   has(index: number, doc: number): boolean;
   /** Documents indexed. O(1). */
   docs(index: number): number;
@@ -41,6 +47,26 @@ export interface LexicalIndex {
   terms(index: number): number;
   /** Bytes the index holds in linear memory (WASM), -1 for the TypeScript twin. O(terms). */
   bytes(index: number): number;
+}
+
+/** Where a document sits: the document before it (its neighbour) and its segment. */
+export interface LexicalPlace {
+  /** The document it follows (-1 or absent: none; a document not indexed links nothing). */
+  prev?: number;
+  /** Its segment, a small integer below LEXICAL_MAX_DOCS (-1 or absent: none). */
+  segment?: number;
+}
+
+/** How a query scores: BM25's k1 and b, and the weights of the window and segment scores. */
+export interface LexicalScoring {
+  /** BM25's term-frequency saturation, >= 0 (default 1.2). */
+  k1?: number;
+  /** BM25's length normalisation, 0 to 1 (default 0.75). */
+  b?: number;
+  /** Weight of the window's score, >= 0 (default 0: off). */
+  window?: number;
+  /** Weight of the segment's score, >= 0 (default 0: off). */
+  segment?: number;
 }
 
 /** A query's answer: views valid until the next call on the same LexicalIndex. */
@@ -71,10 +97,14 @@ function checkTerms(terms: unknown, counts: unknown, what: string): void {
   if (terms.length !== counts.length) throw invalid(`${what}: ${terms.length} terms but ${counts.length} counts; give one count per term.`);
 }
 
-/** Checks `add`'s arguments but presence (each engine knows its own). @throws INVALID_ARGUMENT */
-export function checkLexicalAdd(doc: unknown, terms: unknown, counts: unknown): void {
+/** Checks `add`'s arguments but presence (each engine knows its own); the place with its defaults. @throws INVALID_ARGUMENT */
+export function checkLexicalAdd(doc: unknown, terms: unknown, counts: unknown, place: unknown): Required<LexicalPlace> {
   checkInteger(doc, "A lexical document id", 0, LEXICAL_MAX_DOCS - 1);
   checkTerms(terms, counts, "lexical add");
+  const p = checkOptions<LexicalPlace>(place, "lexical add place", ["prev", "segment"]);
+  if (p.prev !== undefined) checkInteger(p.prev, "lexical add prev", -1, LEXICAL_MAX_DOCS - 1);
+  if (p.segment !== undefined) checkInteger(p.segment, "lexical add segment", -1, LEXICAL_MAX_DOCS - 1);
+  return { prev: p.prev ?? -1, segment: p.segment ?? -1 };
 }
 
 /** The refusal of a document already indexed. */
@@ -82,12 +112,18 @@ export function alreadyIndexed(doc: number): CtxloomError {
   return invalid(`Document ${doc} is already in the lexical index; remove it first to index it again.`);
 }
 
-/** Checks `query`'s arguments. @throws INVALID_ARGUMENT */
-export function checkLexicalQuery(terms: unknown, counts: unknown, k: unknown, k1: unknown, b: unknown): void {
+/** Checks `query`'s arguments; the scoring with its defaults. @throws INVALID_ARGUMENT */
+export function checkLexicalQuery(terms: unknown, counts: unknown, k: unknown, scoring: unknown): Required<LexicalScoring> {
   checkTerms(terms, counts, "lexical query");
   checkInteger(k, "lexical query k", 0, LEXICAL_MAX_K);
+  const o = checkOptions<LexicalScoring>(scoring, "lexical query scoring", ["k1", "b", "window", "segment"]);
+  const { k1 = BM25_K1, b = BM25_B, window = 0, segment = 0 } = o;
   if (typeof k1 !== "number" || !(k1 >= 0) || !Number.isFinite(k1)) throw invalid(`BM25 k1 must be a finite number >= 0; got ${describe(k1)}.`);
   if (typeof b !== "number" || !(b >= 0 && b <= 1)) throw invalid(`BM25 b must be a number from 0 to 1; got ${describe(b)}.`);
+  for (const [name, v] of [["window", window], ["segment", segment]] as const) {
+    if (typeof v !== "number" || !(v >= 0) || !Number.isFinite(v)) throw invalid(`The lexical ${name} weight must be a finite number >= 0; got ${describe(v)}.`);
+  }
+  return { k1, b, window, segment };
 }
 
 /** Checks `remove`'s ids (integers; any value, absent ones are skipped). @throws INVALID_ARGUMENT */

@@ -50,8 +50,10 @@ const blank = (v: Float32Array) => v.every((x) => x === 0);
 const embeddable = (m: Message): m is Message & { role: "user" | "assistant" } =>
   (m.role === "user" || m.role === "assistant") && m.kind !== "summary" && m.content.trim() !== "";
 
-/** A message as the lexical channel indexes it. */
-const textOf = (key: number, m: Message & { role: "user" | "assistant" }) => ({ key, role: m.role, content: m.content, ...(m.name === undefined ? {} : { name: m.name }) });
+/** A message as the lexical channel indexes it: its text and name, after its parent (`prev`: its key, when it has one), at its time. */
+const textOf = (key: number, m: Message & { role: "user" | "assistant" }, prev: number | undefined) => ({
+  key, role: m.role, content: m.content, time: m.createdAt, ...(m.name === undefined ? {} : { name: m.name }), ...(prev === undefined ? {} : { prev }),
+});
 
 /**
  * A Loom's recall: the embedder, the background queue that embeds appended messages, and
@@ -116,7 +118,7 @@ export class RecallHub {
     if (!this.#eager && !read) return;
     const u = this.user(userId);
     // A chat recall has read keeps its lexical index current (a few µs); others are indexed when first read.
-    if (read) u.memory.index([textOf(u.keys.key(chatId, m.id), m)]);
+    if (read) u.memory.index([textOf(u.keys.key(chatId, m.id), m, m.parentId === null ? undefined : u.keys.find(chatId, m.parentId))]);
     this.queue.push([{ userId, chatId, id: m.id, key: u.keys.key(chatId, m.id), role: m.role, content: m.content, epoch: u.epoch }]);
   }
 
@@ -165,7 +167,7 @@ export class RecallHub {
       const m = source.message(id);
       if (!embeddable(m)) continue;
       const key = u.keys.key(chatId, id);
-      texts.push(textOf(key, m));
+      texts.push(textOf(key, m, m.parentId === null ? undefined : u.keys.find(chatId, m.parentId)));
       if (stored?.has(id)) continue;
       if (!u.memory.has(key) && !this.queue.has(userId, chatId, id)) missing.push({ userId, chatId, id, key, role: m.role, content: m.content, epoch: u.epoch });
     }

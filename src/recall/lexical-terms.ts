@@ -1,47 +1,43 @@
 import { checkOptions, CtxloomError, describe } from "../errors.js";
+import { STEMMERS, STOP_WORDS, languageOf, type Language } from "./languages.js";
+import { cutSpaceless, hasSpaceless } from "./scripts.js";
 
 // The terms of recall's lexical channel: a text becomes its words (lowercase runs of Unicode
-// letters and digits), optionally without stop words and stemmed, each hashed to a u32 so
-// that the index (src/engine/lexical.ts) never sees a string. The same function serves
-// messages and queries, so they meet on the same terms.
+// letters, marks and digits; runs of scripts without spaces cut into character bigrams,
+// scripts.ts), optionally without stop words and stemmed (by default, in the text's language:
+// languages.ts), each hashed to a u32 so that the index (src/engine/lexical.ts) never sees a
+// string. The same function serves messages and queries, so they meet on the same terms.
 
 export interface TermOptions {
   /**
    * "none": words as they are; "plural": a plural's s removed (Harman's S-stemmer: "puppies"
-   * -> "puppy", "dogs" -> "dog"); "light" (default): also -ing, -ed and a final e ("adopted",
-   * "adopting", "adopt" -> "adopt"; "moved", "moving", "move" -> "mov").
+   * -> "puppy", "dogs" -> "dog"); "light": also -ing, -ed and a final e ("adopted",
+   * "adopting", "adopt" -> "adopt"; "moved", "moving", "move" -> "mov"); "snowball"
+   * (default): the Snowball stemmer of the text's language, told by its function words
+   * (English, German, French, Spanish, Italian, Portuguese, Dutch: "relocated", "relocation"
+   * -> "reloc"; "umgezogen", "umziehen" -> "umgezog", "umzieh"), whose stop words then go.
    */
-  stem?: "none" | "plural" | "light";
-  /** Leave out common English function words ("the", "is", "what", "you"...) (default true). */
+  stem?: "none" | "plural" | "light" | "snowball";
+  /** Leave out common function words ("the", "is", "what", "you"...; with "snowball", the text's language's) (default true). */
   stopWords?: boolean;
 }
 
-/** A text's distinct terms (hashes, in order of first occurrence) and how often each occurs. */
+/** A text's distinct terms (hashes, in order of first occurrence) and how often each occurs, and the language it was stemmed as. */
 export interface Terms {
   terms: Uint32Array;
   counts: Uint32Array;
+  language: Language;
 }
 
 const KNOWN = ["stem", "stopWords"] as const;
-const WORD = /^[\p{L}\p{N}]$/u;
-
-const STOP = new Set(
-  (
-    "a about above after again against all am an and any are as at be because been before being below between both but by " +
-    "can could d did do does doing down during each few for from further had has have having he her here hers herself him " +
-    "himself his how i if in into is it its itself just ll m me more most my myself no nor not now of off on once only or " +
-    "other our ours ourselves out over own re s same she should so some such t than that the their theirs them themselves " +
-    "then there these they this those through to too under until up ve very was we were what when where which while who " +
-    "whom why will with would you your yours yourself yourselves"
-  ).split(" "),
-);
+const WORD = /^[\p{L}\p{M}\p{N}]$/u;
 
 /** Checks term options. @throws INVALID_ARGUMENT */
 export function checkTermOptions(options: unknown): Required<TermOptions> {
   const o = checkOptions<TermOptions>(options, "lexical term options", KNOWN);
-  const stem = o.stem ?? "light";
-  if (stem !== "none" && stem !== "plural" && stem !== "light") {
-    throw new CtxloomError("INVALID_ARGUMENT", `lexical stem must be "none", "plural" or "light"; got ${describe(stem)}.`);
+  const stem = o.stem ?? "snowball";
+  if (stem !== "none" && stem !== "plural" && stem !== "light" && stem !== "snowball") {
+    throw new CtxloomError("INVALID_ARGUMENT", `lexical stem must be "none", "plural", "light" or "snowball"; got ${describe(stem)}.`);
   }
   if (o.stopWords !== undefined && typeof o.stopWords !== "boolean") {
     throw new CtxloomError("INVALID_ARGUMENT", `lexical stopWords must be true or false; got ${describe(o.stopWords)}.`);
@@ -81,10 +77,33 @@ function light(word: string): string {
   return w;
 }
 
-/** The words of a text as the index sees them (for tests and measurements; `lexicalTerms` hashes them). */
-export function lexicalWords(text: string, options?: TermOptions): string[] {
-  const { stem, stopWords } = checkTermOptions(options);
-  const out: string[] = [];
+/** Stems already computed (words repeat): cleared when it holds too many. */
+const STEMS = new Map<string, string>();
+
+function stemOf(word: string, stem: Required<TermOptions>["stem"], lang: Language): string {
+  if (stem === "none") return word;
+  if (stem === "plural") return plural(word);
+  if (stem === "light") return light(word);
+  const key = lang === "en" ? word : `${lang}:${word}`;
+  let s = STEMS.get(key);
+  if (s === undefined) {
+    if (STEMS.size >= 65_536) STEMS.clear();
+    STEMS.set(key, (s = isLetters(word) ? STEMMERS[lang](word) : word));
+  }
+  return s;
+}
+
+/**
+ * The words of a text as the index sees them (for tests and measurements; `lexicalTerms`
+ * hashes them). `fallback`: the language of a text that shows none clearly (default English).
+ */
+export function lexicalWords(text: string, options?: TermOptions, fallback: Language = "en"): string[] {
+  return wordsOf(text, checkTermOptions(options), fallback).words;
+}
+
+function wordsOf(text: string, o: Required<TermOptions>, fallback: Language): { words: string[]; language: Language } {
+  const { stem, stopWords } = o;
+  const raw: string[] = [];
   const lower = text.toLowerCase();
   for (let i = 0; i < lower.length; ) {
     if (!isWordChar(lower, i)) {
@@ -93,12 +112,20 @@ export function lexicalWords(text: string, options?: TermOptions): string[] {
     }
     let end = i + 1;
     while (end < lower.length && isWordChar(lower, end)) end++;
-    const word = lower.slice(i, end);
+    raw.push(lower.slice(i, end));
     i = end;
-    if (stopWords && STOP.has(word)) continue;
-    out.push(stem === "none" ? word : stem === "plural" ? plural(word) : light(word));
   }
-  return out;
+  const lang = stem === "snowball" ? languageOf(raw, fallback) : "en";
+  const stop = STOP_WORDS[lang];
+  const out: string[] = [];
+  const take = (word: string) => {
+    if (!stopWords || !stop.has(word)) out.push(stemOf(word, stem, lang));
+  };
+  for (const word of raw) {
+    if (hasSpaceless(word)) cutSpaceless(word, (part, spaceless) => (spaceless ? out.push(part) : take(part)));
+    else take(word);
+  }
+  return { words: out, language: lang };
 }
 
 /** Whether the UTF-16 unit at `i` belongs to a letter or digit (an ASCII test first; a surrogate pair counts whole). */
@@ -122,10 +149,10 @@ export function termHash(word: string): number {
   return (h ^ (h >>> 16)) >>> 0;
 }
 
-/** A text's terms and counts, ready for LexicalIndex.add or query. @throws INVALID_ARGUMENT */
-export function lexicalTerms(text: string, options?: TermOptions): Terms {
+/** A text's terms and counts, ready for LexicalIndex.add or query (`fallback`: see lexicalWords). @throws INVALID_ARGUMENT */
+export function lexicalTerms(text: string, options?: TermOptions, fallback: Language = "en"): Terms {
   if (typeof text !== "string") throw new CtxloomError("INVALID_ARGUMENT", `lexical terms need a text; got ${describe(text)}.`);
-  const words = lexicalWords(text, options);
+  const { words, language } = wordsOf(text, checkTermOptions(options), fallback);
   const terms = new Uint32Array(words.length);
   const counts = new Uint32Array(words.length);
   let n = 0;
@@ -143,5 +170,5 @@ export function lexicalTerms(text: string, options?: TermOptions): Terms {
     }
     counts[at]!++;
   }
-  return { terms: terms.slice(0, n), counts: counts.slice(0, n) };
+  return { terms: terms.slice(0, n), counts: counts.slice(0, n), language };
 }

@@ -4,23 +4,36 @@ import { checkEmbedder, embedTexts, type Embedder } from "./embedder.js";
 import { EmbeddingIndex } from "./embedding-index.js";
 import { hashingEmbedder, isHashingEmbedder } from "./hashing.js";
 import { CorpusStats } from "./corpus.js";
+import { namedDates } from "./dates.js";
 import { LexicalScope } from "./lexical-scope.js";
+import type { TermOptions } from "./lexical-terms.js";
+import type { SegmentOptions } from "./segments.js";
 import { checkRecallOptions, rankingWant, recallExchanges, scopeGraph, type RecallMessage, type RecallOptions, type RecallResult } from "./policy.js";
-import { RANKING, rankMessages, type RankScope, type Ranked } from "./rank.js";
+import { RANKING, rankMessages, type RankScope, type Ranked, type Ranking } from "./rank.js";
 
 export interface RecallIndexOptions {
   /** What turns texts into vectors (default: hashingEmbedder(), 384 dimensions). */
   embedder?: Embedder;
   /** Keep int8 copies: searches scan a quarter of the bytes and re-rank exactly (default false). */
   quantized?: boolean;
+  /** The ranking's parameters, for measurements (default RANKING). */
+  ranking?: Partial<Ranking>;
+  /** How texts become terms, for measurements (default: stop words out, Snowball stems). */
+  terms?: TermOptions;
+  /** How messages are grouped into segments, for measurements. */
+  segments?: SegmentOptions;
 }
 
-/** A message to remember: its key in the scope, role and text (and its author's name, if any). */
+/** A message to remember: its key in the scope, role and text (and its author's name, the key of its parent, its time, if any). */
 export interface MemoryItem {
   key: number;
   role: RecallMessage["role"];
   content: string;
   name?: string;
+  /** The key of the message it follows (its parent). */
+  prev?: number;
+  /** When it was written (ms since the epoch). */
+  time?: number;
 }
 
 /** A query as the channels take it: its text (lexical) and its embedding (dense; null when it has none). */
@@ -36,7 +49,7 @@ export interface StoredVector {
   vector: Float32Array;
 }
 
-const KNOWN = ["embedder", "quantized"] as const;
+const KNOWN = ["embedder", "quantized", "ranking", "terms", "segments"] as const;
 
 /**
  * What recall knows of one scope (a chat, or a user's chats through a KeyMap), in its two
@@ -52,8 +65,10 @@ export class RecallIndex {
   readonly lexical: LexicalScope;
   /** Per-coordinate document frequencies, for the built-in embedder (null for others). */
   readonly #corpus: CorpusStats | null;
+  readonly #ranking: Readonly<Ranking>;
 
-  private constructor(embedder: Embedder, prompts: EmbeddingIndex, answers: EmbeddingIndex, lexical: LexicalScope) {
+  private constructor(embedder: Embedder, prompts: EmbeddingIndex, answers: EmbeddingIndex, lexical: LexicalScope, ranking: Readonly<Ranking>) {
+    this.#ranking = ranking;
     this.embedder = embedder;
     this.prompts = prompts;
     this.answers = answers;
@@ -72,7 +87,8 @@ export class RecallIndex {
       made.push(prompts);
       const answers = index();
       made.push(answers);
-      return new RecallIndex(embedder, prompts, answers, LexicalScope.create(engine));
+      const lexical = LexicalScope.create(engine, o.terms, o.segments);
+      return new RecallIndex(embedder, prompts, answers, lexical, { ...RANKING, ...o.ranking });
     } catch (error) {
       for (const m of made) m.drop();
       throw error;
@@ -105,7 +121,9 @@ export class RecallIndex {
    */
   index(items: readonly MemoryItem[]): void {
     for (const item of items) {
-      if ((item.role === "user" || item.role === "assistant") && item.content.trim() !== "") this.lexical.add(item.key, item.content, item.name);
+      if ((item.role === "user" || item.role === "assistant") && item.content.trim() !== "") {
+        this.lexical.add({ key: item.key, text: item.content, name: item.name, prev: item.prev, time: item.time });
+      }
     }
   }
 
@@ -193,8 +211,9 @@ export class RecallIndex {
    */
   rank(query: RecallQuery, scope: RankScope, want: number, minScore?: number): Ranked[] {
     const vector = query.vector && this.#weighed(query.vector);
+    const R = this.#ranking;
     return rankMessages({
-      lexical: (k) => this.lexical.query(query.text, k, RANKING.k1, RANKING.b),
+      lexical: (k) => this.lexical.query(query.text, k, { k1: R.k1, b: R.b, window: R.window, segment: R.segment }),
       lexicalSize: this.lexical.size,
       dense: (keys) => {
         const out = new Float64Array(keys.length).fill(NaN);
@@ -214,7 +233,9 @@ export class RecallIndex {
       },
       denseFindsOwn: this.#corpus === null,
       holds: (key) => this.has(key) || this.lexical.has(key),
-    }, scope, { want, minScore });
+      flags: (key) => this.lexical.flags(key),
+      time: (key) => this.lexical.time(key),
+    }, scope, { want, minScore, ranking: this.#corpus ? R : { ...R, dense: R.embedder }, dates: R.dates > 0 ? namedDates(query.text) : [] });
   }
 
   /**

@@ -1,32 +1,66 @@
 import type { Hit } from "./embedding-index.js";
-import type { LexicalMatches } from "./lexical-scope.js";
+import { onDate, type NamedDate } from "./dates.js";
+import { QUESTION, SHORT, type LexicalMatches } from "./lexical-scope.js";
 
 // Recall's hybrid ranking: every user and assistant message of the scope is matched against
 // the query by two channels, fused on normalised scores, and a message gains from its
 // neighbours' match. Pure arithmetic over what the channels answer (both engines answer
 // them bit for bit alike), so the ranking is the same on both engines.
 //
-//   lexical  BM25 (k1 1.2, b 0.3) over words (stop words out, light stems): the candidates
+//   lexical  BM25 (k1 1.0, b 0.2) over words (stop words out, Snowball stems in the text's
+//            language), plus 0.5 x its window's BM25 and 0.8 x its segment's (the core):
+//            the candidates
 //   dense    the cosine of the message's vector with the query's (the built-in embedder's
 //            query weighted by the scope's idf), for every candidate
-//   fused    lexical / best lexical + 0.2 * dense / best dense
-//   final    fused + 0.15 * the best fused score of its parent or children
+//   fused    lexical / best lexical + w * dense / best dense, w 0.05 for the built-in
+//            embedder, 1.0 for an app's
+//   final    (fused + 0.15 * the best fused score of its parent or children), x 0.6 for a
+//            message of fewer than 3 terms, x 1.5 for one written on a date the query names
 //
-// The weights were chosen on the tuning conversations of bench/recall-eval (0-8) and checked
-// against facts planted in real OpenAssistant answers (test/recall/eval-set.ts): b 0.75, the
-// textbook value, lets short greetings that name a speaker outrank the turn that answers; b 0
-// lets long answers outrank short facts. Dense weights past 0.2 cost the conversations more
-// than they gain the planted facts. See bench/results/recall-quality.md.
+// Every weight was chosen on the tuning conversations of bench/recall-eval (0-8) alone, each
+// lever measured alone and together (bench/results/recall-quality.md): b 0.75, the textbook
+// value, lets short greetings that name a speaker outrank the turn that answers; the window
+// and the segment find the turn beside the one that names the subject; the built-in
+// embedder's vectors meet only where words do and cost points past 0.05; an app's embedder
+// was weighed with a stand-in retriever of known strength (bench/recall-eval/stand-in.ts).
 
 /** The ranking's parameters (measured: see above). */
-export const RANKING = {
-  k1: 1.2,
-  b: 0.3,
-  dense: 0.2,
-  neighbours: 0.15,
+export interface Ranking {
+  /** BM25's term-frequency saturation and length normalisation. */
+  k1: number;
+  b: number;
+  /** Weight of a message's window (itself and its neighbours scored as one document) in its lexical score. */
+  window: number;
+  /** Weight of its segment's score (a session or block scored as one document). */
+  segment: number;
+  /** Weight of the dense channel (cosine over the best cosine) beside the lexical one (lexical over the best), with the built-in embedder. */
+  dense: number;
+  /** The same weight with an embedder the app passes (a model that finds meaning, not only shared words). */
+  embedder: number;
+  /** Share of the best fused score of its parent or children a message gains. */
+  neighbours: number;
+  /** A message written on a date the query names ("in May 2023") gains this share of its score. */
+  dates: number;
+  /** What a message's score is multiplied by when it asks a question, and when it is short (a few words). */
+  question: number;
+  short: number;
   /** Lexical candidates a query starts from. */
+  candidates: number;
+}
+
+export const RANKING: Readonly<Ranking> = {
+  k1: 1,
+  b: 0.2,
+  window: 0.5,
+  segment: 0.8,
+  dense: 0.05,
+  embedder: 1,
+  neighbours: 0.15,
+  dates: 0.5,
+  question: 1,
+  short: 0.6,
   candidates: 100,
-} as const;
+};
 
 /** A ranked message: its scope key and its score (1 for the best lexical match with the best similarity, plus its neighbours' share). */
 export interface Ranked {
@@ -53,6 +87,10 @@ export interface RankChannels {
   readonly denseFindsOwn: boolean;
   /** Whether a channel holds the message (a message forgotten by a memory clear is in neither: no neighbour brings it back). */
   holds(key: number): boolean;
+  /** QUESTION | SHORT of a message's text (lexical-scope.ts). */
+  flags(key: number): number;
+  /** When a message was written (NaN: unknown). */
+  time(key: number): number;
 }
 
 /** The scope as the ranking walks it. */
@@ -68,6 +106,10 @@ export interface RankOptions {
   want: number;
   /** Messages whose vector is less similar than this (cosine) are left out, and none comes back by a neighbour alone. */
   minScore?: number;
+  /** The parameters (default RANKING). */
+  ranking?: Readonly<Ranking>;
+  /** Dates the query names (dates.ts): messages written on one gain. */
+  dates?: readonly NamedDate[];
 }
 
 /**
@@ -77,8 +119,9 @@ export interface RankOptions {
  */
 export function rankMessages(channels: RankChannels, scope: RankScope, options: RankOptions): Ranked[] {
   const { want, minScore } = options;
+  const R = options.ranking ?? RANKING;
   const lex = new Map<number, number>();
-  let k = Math.max(RANKING.candidates, 4 * want);
+  let k = Math.max(R.candidates, 4 * want);
   let exhausted = false;
   for (;;) {
     const m = channels.lexical(k);
@@ -94,8 +137,8 @@ export function rankMessages(channels: RankChannels, scope: RankScope, options: 
   }
   const candidates = new Set<number>();
   for (const key of lex.keys()) if (scope.eligible(key)) candidates.add(key);
-  if (channels.denseFindsOwn || (exhausted && candidates.size < Math.max(RANKING.candidates, want))) {
-    for (const hit of channels.denseSearch(Math.max(RANKING.candidates, 4 * want)) ?? []) if (scope.eligible(hit.key)) candidates.add(hit.key);
+  if (channels.denseFindsOwn || (exhausted && candidates.size < Math.max(R.candidates, want))) {
+    for (const hit of channels.denseSearch(Math.max(R.candidates, 4 * want)) ?? []) if (scope.eligible(hit.key)) candidates.add(hit.key);
   }
   const keys = [...candidates];
   const cos = channels.dense(keys);
@@ -109,7 +152,7 @@ export function rankMessages(channels: RankChannels, scope: RankScope, options: 
   keys.forEach((key, i) => {
     const c = cos[i]!;
     if (minScore !== undefined && !(c >= minScore)) return;
-    const f = (bestLex > 0 ? (lex.get(key) ?? 0) / bestLex : 0) + (bestCos > 0 && c > 0 ? (RANKING.dense * c) / bestCos : 0);
+    const f = (bestLex > 0 ? (lex.get(key) ?? 0) / bestLex : 0) + (bestCos > 0 && c > 0 ? (R.dense * c) / bestCos : 0);
     if (f > 0) fused.set(key, f);
   });
   // A message gains from the best match beside it: an answer whose question matched, a turn
@@ -119,9 +162,13 @@ export function rankMessages(channels: RankChannels, scope: RankScope, options: 
     for (const n of scope.neighbours(key)) if (f > (lift.get(n) ?? 0) && scope.eligible(n) && channels.holds(n)) lift.set(n, f);
   }
   const out: Ranked[] = [];
+  const dated = options.dates !== undefined && options.dates.length > 0;
   // With minScore, only messages whose own vector passed come back.
   for (const key of new Set(minScore === undefined ? [...fused.keys(), ...lift.keys()] : fused.keys())) {
-    out.push({ key, score: (fused.get(key) ?? 0) + RANKING.neighbours * (lift.get(key) ?? 0) });
+    const flags = channels.flags(key);
+    let prior = (flags & QUESTION ? R.question : 1) * (flags & SHORT ? R.short : 1);
+    if (dated && onDate(channels.time(key), options.dates!)) prior *= 1 + R.dates;
+    out.push({ key, score: prior * ((fused.get(key) ?? 0) + R.neighbours * (lift.get(key) ?? 0)) });
   }
   return out.sort((a, b) => b.score - a.score || a.key - b.key);
 }

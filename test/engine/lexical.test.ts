@@ -101,6 +101,50 @@ forEachEngine((kind) => {
     });
   });
 
+  describe("windows and segments", () => {
+    it("a document's window (itself and its linked neighbours) and its segment are scored as documents", async () => {
+      const l = await lexical(kind);
+      const x = l.create();
+      const add = (doc: number, text: string, prev: number, segment: number) => {
+        const t = lexicalTerms(text, plain);
+        l.add(x, doc, t.terms, t.counts, { prev, segment });
+      };
+      add(0, "luna puppy", -1, 0);
+      add(1, "hey mel", 0, 0);
+      add(2, "lisbon", 1, 1);
+      add(3, "mel", -1, 1);
+      const q = lexicalTerms("luna", plain);
+      expect(Array.from(l.query(x, q.terms, q.counts, 10).docs)).toEqual([0]);
+      const r = l.query(x, q.terms, q.counts, 10, { b: 0.5, window: 1, segment: 2 });
+      // Doc 1's window (0, 1, 2) holds luna; doc 2's (1, 2) does not. Windows: lengths 4, 5, 3, 1 (avg 13 / 4).
+      expect(Array.from(r.docs)).toEqual([0, 1]);
+      const bm25 = (w: number, tf: number, dl: number, avg: number) => w * ((tf * 2.2) / (tf + 1.2 * (0.5 + 0.5 * (dl / avg))));
+      const own = bm25(termWeight(1, 4, 1), 1, 2, 6 / 4);
+      const win = (dl: number) => bm25(1 * termWeight(1, 4, 2), 1, dl, 13 / 4);
+      // Segments 0 (docs 0, 1: length 4) and 1 (length 2): luna is in segment 0 only.
+      const seg = bm25(2 * termWeight(1, 2, 1), 1, 4, 3);
+      expect(Array.from(r.scores)).toEqual([own + win(4) + seg, win(5) + seg]);
+      // Removing doc 1 unlinks it: doc 0's window is itself again, and segment 0 is doc 0 alone.
+      l.remove(x, [1]);
+      const after = l.query(x, q.terms, q.counts, 10, { window: 1, segment: 1 });
+      expect(Array.from(after.docs)).toEqual([0]);
+    });
+
+    it("a newer link after a document replaces the older one", async () => {
+      const l = await lexical(kind);
+      const x = l.create();
+      const add = (doc: number, text: string, prev: number) => {
+        const t = lexicalTerms(text, plain);
+        l.add(x, doc, t.terms, t.counts, { prev });
+      };
+      add(0, "luna", -1);
+      add(1, "hey", 0);
+      add(2, "mel", 0); // a regenerated answer: 0's window is now (0, 2)
+      const q = lexicalTerms("luna", plain);
+      expect(Array.from(l.query(x, q.terms, q.counts, 10, { window: 1 }).docs)).toEqual([0, 2]);
+    });
+  });
+
   describe("refusals change nothing", () => {
     it("refuses a bad or present id, mismatched arrays, a bad k, k1 or b", async () => {
       const l = await lexical(kind);
@@ -115,9 +159,15 @@ forEachEngine((kind) => {
       expectThrowCode(() => l.add(x, 5, [1] as unknown as Uint32Array, u32(1)), "INVALID_ARGUMENT");
       expectThrowCode(() => l.query(x, u32(1), u32(1), -1), "INVALID_ARGUMENT");
       expectThrowCode(() => l.query(x, u32(1), u32(1), 2.5), "INVALID_ARGUMENT");
-      expectThrowCode(() => l.query(x, u32(1), u32(1), 3, -0.1), "INVALID_ARGUMENT");
-      expectThrowCode(() => l.query(x, u32(1), u32(1), 3, Infinity), "INVALID_ARGUMENT");
-      expectThrowCode(() => l.query(x, u32(1), u32(1), 3, 1.2, 1.5), "INVALID_ARGUMENT");
+      expectThrowCode(() => l.query(x, u32(1), u32(1), 3, { k1: -0.1 }), "INVALID_ARGUMENT");
+      expectThrowCode(() => l.query(x, u32(1), u32(1), 3, { k1: Infinity }), "INVALID_ARGUMENT");
+      expectThrowCode(() => l.query(x, u32(1), u32(1), 3, { k1: 1.2, b: 1.5 }), "INVALID_ARGUMENT");
+      expectThrowCode(() => l.query(x, u32(1), u32(1), 3, { window: -1 }), "INVALID_ARGUMENT");
+      expectThrowCode(() => l.query(x, u32(1), u32(1), 3, { segment: NaN }), "INVALID_ARGUMENT");
+      expectThrowCode(() => l.query(x, u32(1), u32(1), 3, { windows: 1 } as never), "INVALID_ARGUMENT");
+      expectThrowCode(() => l.add(x, 5, u32(1), u32(1), { prev: 1.5 }), "INVALID_ARGUMENT");
+      expectThrowCode(() => l.add(x, 5, u32(1), u32(1), { segment: LEXICAL_MAX_DOCS }), "INVALID_ARGUMENT");
+      expectThrowCode(() => l.add(x, 5, u32(1), u32(1), { after: 4 } as never), "INVALID_ARGUMENT");
       expectThrowCode(() => l.query(x, u32(1), u32(1, 2), 3), "INVALID_ARGUMENT");
       expectThrowCode(() => l.remove(x, null as unknown as number[]), "INVALID_ARGUMENT");
       expectThrowCode(() => l.remove(x, [4, 0.5]), "INVALID_ARGUMENT");

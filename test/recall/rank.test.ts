@@ -8,7 +8,9 @@ import type { RecallMessage } from "../../src/recall/policy.js";
 /** A linear chat of `n` messages, user and assistant in turn. */
 const chat = (n: number) => ExchangeScope.of(Array.from({ length: n }, (_, key): RecallMessage => ({ key, parent: key - 1, role: key % 2 ? "assistant" : "user" })));
 
-function channels(lex: Record<number, number>, cos: Record<number, number>, own = false, held?: Set<number>): RankChannels & { searched: number } {
+function channels(
+  lex: Record<number, number>, cos: Record<number, number>, own = false, held?: Set<number>, flags: Record<number, number> = {},
+): RankChannels & { searched: number } {
   const c = {
     searched: 0,
     lexical: (k: number) => {
@@ -23,6 +25,8 @@ function channels(lex: Record<number, number>, cos: Record<number, number>, own 
     },
     denseFindsOwn: own,
     holds: (key: number) => !held || held.has(key),
+    flags: (key: number) => flags[key] ?? 0,
+    time: () => NaN,
   };
   return c;
 }

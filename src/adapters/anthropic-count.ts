@@ -36,9 +36,13 @@ export interface AnthropicCountClientLike {
  */
 export function anthropicCounter(client: AnthropicCountClientLike, options?: ProviderCounterOptions): ProviderCounter {
   const what = "anthropicCounter(client, options)";
-  const messages = client !== null && typeof client === "object" ? (client as { messages?: { countTokens?: unknown } }).messages : undefined;
+  const given = client as { messages?: { countTokens?: unknown } | null } | null;
+  const messages = given !== null && typeof given === "object" ? given.messages : undefined;
   if (messages === null || typeof messages !== "object" || typeof messages.countTokens !== "function") {
-    throw new CtxloomError("INVALID_ARGUMENT", `${what} takes an Anthropic client (new Anthropic() of @anthropic-ai/sdk, whose messages.countTokens it calls); got ${describe(client)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `${what} takes an Anthropic client (new Anthropic() of @anthropic-ai/sdk, whose messages.countTokens it calls); got ${describe(client)}.`,
+    );
   }
   const { margin, timeoutMs, model } = counterOptions(options, what);
   return {

@@ -51,7 +51,10 @@ interface GeminiContent {
 export function geminiCounter(fetch: GeminiFetchLike, options?: GeminiCounterOptions): ProviderCounter {
   const what = "geminiCounter(fetch, options)";
   if (typeof fetch !== "function") {
-    throw new CtxloomError("INVALID_ARGUMENT", `${what} takes a fetch function (globalThis.fetch, or your own that authorizes the request); got ${describe(fetch)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `${what} takes a fetch function (globalThis.fetch, or your own that authorizes the request); got ${describe(fetch)}.`,
+    );
   }
   const { margin, timeoutMs, model } = counterOptions(options, what, ["apiKey", "baseURL"]);
   const { apiKey, baseURL } = (options ?? {}) as GeminiCounterOptions;
@@ -70,10 +73,14 @@ export function geminiCounter(fetch: GeminiFetchLike, options?: GeminiCounterOpt
     timeoutMs,
     count: async ({ model: built, context, tools, signal }) => {
       const name = (model ?? built).replace(/^models\//, "");
-      const body = JSON.stringify({ generateContentRequest: { model: `models/${name}`, ...geminiRequest(context.messages as OpenAIMessage[], tools) } });
+      const request = { model: `models/${name}`, ...geminiRequest(context.messages as OpenAIMessage[], tools) };
+      const body = JSON.stringify({ generateContentRequest: request });
       const response = await fetch(`${root}/models/${encodeURIComponent(name)}:countTokens`, { method: "POST", headers, body, signal });
       const answer = (await response.json().catch(() => null)) as { totalTokens?: unknown; error?: { message?: unknown } } | null;
-      if (!response.ok) throw new Error(`Gemini's countTokens answered ${response.status}${typeof answer?.error?.message === "string" ? `: ${answer.error.message}` : ""}`);
+      if (!response.ok) {
+        const why = typeof answer?.error?.message === "string" ? `: ${answer.error.message}` : "";
+        throw new Error(`Gemini's countTokens answered ${response.status}${why}`);
+      }
       return answer?.totalTokens as number;
     },
   };
@@ -124,7 +131,9 @@ function userPart(p: OpenAIContentPart): GeminiPart {
   return { fileData: { fileUri: url, mimeType: mimeOf(url) } };
 }
 
-const MIME: Record<string, string> = { png: "image/png", jpg: "image/jpeg", jpeg: "image/jpeg", gif: "image/gif", webp: "image/webp", pdf: "application/pdf" };
+const MIME: Record<string, string> = {
+  png: "image/png", jpg: "image/jpeg", jpeg: "image/jpeg", gif: "image/gif", webp: "image/webp", pdf: "application/pdf",
+};
 const mimeOf = (url: string) => MIME[/\.(\w+)(?:[?#].*)?$/.exec(url)?.[1]?.toLowerCase() ?? ""] ?? "image/jpeg";
 
 /** A call's arguments as Gemini's `args` object (arguments not a JSON object: under "arguments"). */

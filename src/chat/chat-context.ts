@@ -141,12 +141,12 @@ export class ChatContexts {
    */
   build(options: BuildOptions | undefined, what: string, run: RunInQueue, sdk = false, factor = 1): Promise<ContextWindow> {
     const o = options as { summaries?: unknown; providerCounter?: unknown } | null | undefined;
-    if (this.#unsummarized && (o === null || typeof o !== "object" || (o.summaries === undefined && o.providerCounter === undefined))) {
+    if (this.#unsummarized && (o === null || typeof o !== "object" || (o.summaries === undefined && !("providerCounter" in o)))) {
       // Nothing can call for a summary nor a provider's count (a server's usual build): the build
       // alone, with no plan to make nor its closures and promises.
       return run(() => this.#build(options, undefined, sdk, factor));
     }
-    if (o !== null && typeof o === "object" && o.providerCounter !== undefined) return this.#counted(options!, what, run, sdk);
+    if (o !== null && typeof o === "object" && "providerCounter" in o) return this.#counted(options!, what, run, sdk);
     const planned = {}; // the second build, after a summary, reuses the first one's plan
     return this.summaries.build(options, what, this.#summarizing(run, () => this.#build(options, planned, sdk, factor)));
   }
@@ -154,12 +154,13 @@ export class ChatContexts {
   /** A build that asks the provider's count when it matters (see countedBuild). */
   async #counted(options: BuildOptions, what: string, run: RunInQueue, sdk: boolean): Promise<ContextWindow> {
     const { rest, counter } = splitCounter(options, what);
+    if (counter === null) return this.build(rest, what, run, sdk); // providerCounter: undefined
     const calibration = this.#ctx.calibration;
     const context = await countedBuild({
       build: (factor) => this.build(rest, what, run, sdk, factor),
       calibrated: (model) => calibration.has(model, scriptClass(recentTexts(this.#sync))),
       learn: (c, tokens) => this.observeUsage(c, tokens),
-    }, counter!, rest ?? {});
+    }, counter, rest ?? {});
     this.#lastCount = context.providerCount!;
     return context;
   }

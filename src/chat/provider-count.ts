@@ -31,7 +31,9 @@ export interface CountingChat {
  * a build's other options. @throws INVALID_ARGUMENT
  */
 export function splitCounter(options: BuildOptions | undefined, what: string): { rest: BuildOptions | undefined; counter: ProviderCounter | null } {
-  if (options === undefined || options === null || typeof options !== "object" || !("providerCounter" in options)) return { rest: options, counter: null };
+  if (options === undefined || options === null || typeof options !== "object" || !("providerCounter" in options)) {
+    return { rest: options, counter: null };
+  }
   const { providerCounter, ...rest } = options;
   if (providerCounter === undefined) return { rest, counter: null };
   return { rest, counter: checkProviderCounter(providerCounter, rest.format === undefined ? "openai" : rest.format, what) };
@@ -53,7 +55,9 @@ export async function countedBuild(
     // In the provider's tokens: what the calibrated limit stands for.
     const limit = budget.effective - (build.maxOutputTokens ?? budget.reserve);
     const near = usage.total >= (1 - counter.margin) * usage.limit;
-    if (rebuilds === 0 && !near && chat.calibrated(context.model)) return said(context, { asked: false, tokens: null, limit, rebuilds, fallback: null });
+    if (rebuilds === 0 && !near && chat.calibrated(context.model)) {
+      return said(context, { asked: false, tokens: null, limit, rebuilds, fallback: null });
+    }
     const answer = await ask(counter, context, build.tools);
     if (typeof answer !== "number") return said(context, { asked: true, tokens: null, limit, rebuilds, fallback: answer });
     chat.learn(context, answer);
@@ -74,7 +78,7 @@ export async function countedBuild(
 }
 
 /** The provider's count of `context`, or why none came. */
-async function ask(counter: ProviderCounter, context: ContextWindow, tools: ToolsInput | undefined): Promise<number | NonNullable<ProviderCount["fallback"]>> {
+async function ask(counter: ProviderCounter, context: ContextWindow, tools: ToolsInput | undefined): Promise<number | Fallback> {
   let ended;
   try {
     ended = await withDeadline((signal) => counter.count({ model: context.model, context, tools, signal }), counter.timeoutMs);
@@ -83,9 +87,13 @@ async function ask(counter: ProviderCounter, context: ContextWindow, tools: Tool
   }
   if (!ended.ok) return { reason: "timeout", message: `${counter.name} gave no count within ${counter.timeoutMs} ms` };
   const n = ended.value;
-  if (typeof n !== "number" || !Number.isInteger(n) || n <= 0) return { reason: "failed", message: `${counter.name} answered ${describe(n)}, not a count of tokens` };
+  if (typeof n !== "number" || !Number.isInteger(n) || n <= 0) {
+    return { reason: "failed", message: `${counter.name} answered ${describe(n)}, not a count of tokens` };
+  }
   return n;
 }
+
+type Fallback = NonNullable<ProviderCount["fallback"]>;
 
 function said(context: ContextWindow, report: ProviderCount): ContextWindow {
   context.providerCount = report;

@@ -38,14 +38,19 @@ export interface ProviderCounterOptions {
 }
 
 /** A counter's options checked, with their defaults. @throws INVALID_ARGUMENT */
-export function counterOptions(options: unknown, what: string, extra: readonly string[] = []): Required<Omit<ProviderCounterOptions, "model">> & { model?: string } {
+export function counterOptions(
+  options: unknown, what: string, extra: readonly string[] = [],
+): Required<Omit<ProviderCounterOptions, "model">> & { model?: string } {
   const o = checkOptions<ProviderCounterOptions>(options, what, ["model", "margin", "timeoutMs", ...extra]);
   if (o.model !== undefined && (typeof o.model !== "string" || o.model.length === 0)) {
     throw new CtxloomError("INVALID_ARGUMENT", `${what}.model must be a model name the provider knows; got ${describe(o.model)}.`);
   }
   const margin = o.margin === undefined ? DEFAULT_COUNT_MARGIN : o.margin;
   if (typeof margin !== "number" || !(margin >= 0 && margin <= 0.5)) {
-    throw new CtxloomError("INVALID_ARGUMENT", `${what}.margin must be a share of the limit from 0 to 0.5 (0.05: builds at 95% of it or more are counted); got ${describe(margin)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `${what}.margin must be a share of the limit from 0 to 0.5 (0.05: builds at 95% of it or more are counted); got ${describe(margin)}.`,
+    );
   }
   const timeoutMs = o.timeoutMs === undefined ? DEFAULT_COUNT_TIMEOUT_MS : checkInteger(o.timeoutMs, `${what}.timeoutMs`, 1, 60_000);
   return { margin, timeoutMs, ...(o.model !== undefined ? { model: o.model } : {}) };
@@ -71,7 +76,8 @@ export function checkProviderCounter(value: unknown, format: ContextFormat, what
     throw new CtxloomError(
       "INVALID_ARGUMENT",
       `${what}.providerCounter counts requests in the ${JSON.stringify(c!.format)} format (${c!.name}), and this build's format is ` +
-        `${JSON.stringify(format)}: build with { format: ${JSON.stringify(c!.format)} }, or use the counter of the provider the request goes to.`,
+        `${JSON.stringify(format)}: build with { format: ${JSON.stringify(c!.format)} }, ` +
+        `or use the counter of the provider the request goes to.`,
     );
   }
   return c as ProviderCounter;

@@ -146,6 +146,21 @@ forEachEngine((engine) => {
     await loom.close();
   });
 
+  it("a provider that counts every request over the limit: two builds, each smaller, then MESSAGE_TOO_LARGE", async () => {
+    const loom = await Loom.open({ engine });
+    const { chat } = await chatOf(loom, 61);
+    const sizes: number[] = [];
+    const greedy = {
+      name: "greedy", format: "anthropic" as const, margin: 0.05, timeoutMs: 1000,
+      count: async ({ context }: { context: ContextWindow }) => (sizes.push(context.usage.total), LIMIT + 1),
+    };
+    await expectRejectCode(() => chat.buildContext({ format: "anthropic", providerCounter: greedy }), "MESSAGE_TOO_LARGE");
+    expect(sizes).toHaveLength(3);
+    expect(sizes[1]!).toBeLessThan(sizes[0]!);
+    expect(sizes[2]!).toBeLessThan(sizes[1]!);
+    await loom.close();
+  });
+
   it("anthropicLoop counts its requests with their tools, and sends what the provider counted", async () => {
     const stock: Tool = { name: "stock", description: "Units in stock", input_schema: { type: "object", properties: { sku: { type: "string" } } } };
     const reply = { id: "msg_1", type: "message", role: "assistant", model: MODEL, content: [{ type: "text", text: "Done." }], stop_reason: "end_turn", stop_sequence: null, usage: { input_tokens: 10, output_tokens: 2 } };
@@ -186,6 +201,9 @@ forEachEngine((engine) => {
     expect(counts).toEqual([]);
     expect(await snapshot(chat, chats)).toEqual(before);
     expect(chat.stats().providerCount).toBeNull();
+    // Left undefined: the build without a counter.
+    expect(await chat.buildContext({ format: "anthropic", providerCounter: undefined })).not.toHaveProperty("providerCount");
+    expect(counts).toEqual([]);
     await loom.close();
   });
 });

@@ -8,3 +8,4 @@ export {
 } from "./adapters/anthropic-loop.js";
 export type { ToolLoopOptions, ToolExecute, ToolResultContent } from "./adapters/tool-loop.js";
 export { readToolResult, type ReadTool, type ReadToolOptions, type ToolResultRequest, type ToolResultPage } from "./adapters/read-tool.js";
+export { anthropicCounter, type AnthropicCountClientLike, type AnthropicCountTool } from "./adapters/anthropic-count.js";

@@ -18,7 +18,9 @@ export { CtxloomError, type ErrorCode } from "./errors.js";
 export type {
   BuildOptions, BuildRecallOptions, RecallScope, ContextWindow, Usage, ViewCount, ContextFormat, ContextWindowOf, ContextWindowFor, FormatOf, FormatMessages,
 } from "./context/build.js";
-export type { StablePrefixOptions, RecallDegraded, ContextPressure } from "./context/types.js";
+export type { StablePrefixOptions, RecallDegraded, ContextPressure, ProviderCounter, ProviderCountRequest, ProviderCount } from "./context/types.js";
+export type { ProviderCounterOptions } from "./context/provider-counter.js";
+export { geminiCounter, type GeminiFetchLike, type GeminiCounterOptions } from "./adapters/gemini-count.js";
 export type {
   OpenAIMessage, OpenAISystemMessage, OpenAIUserMessage, OpenAIAssistantMessage, OpenAIToolMessage, OpenAIToolCall,
   AnthropicMessage, AnthropicBlock, AnthropicCacheControl,

@@ -14,6 +14,8 @@ const readme = readFileSync(join(root, "README.md"), "utf8");
 // docs/sdks.md's agent loops are checked the same way (its other blocks are fragments).
 const sdks = readFileSync(join(root, "docs/sdks.md"), "utf8");
 const docs = sdks.slice(sdks.indexOf("## Agents"), sdks.indexOf("\n## ", sdks.indexOf("## Agents") + 3));
+// docs/tokens.md's complete examples too (registering a tokenizer file, asking the provider).
+const tokens = readFileSync(join(root, "docs/tokens.md"), "utf8");
 const require = createRequire(join(root, "package.json"));
 
 const ENTRIES: Record<string, string> = { ctxloom: "index", "ctxloom/tokens": "tokens-entry", "ctxloom/store": "store-entry" };
@@ -38,7 +40,8 @@ function installed(specifier: string): boolean {
 test("the README's and docs/sdks.md's complete ts examples compile under tsc --strict", () => {
   const complete = (text: string) => [...text.matchAll(/```ts\n([\s\S]*?)```\n/g)].map((m) => m[1]!).filter((b) => b.trimStart().startsWith("import "));
   expect(complete(docs).length).toBe(4);
-  const blocks = [...complete(readme), ...complete(docs)];
+  expect(complete(tokens).length).toBe(2);
+  const blocks = [...complete(readme), ...complete(docs), ...complete(tokens)];
   expect(blocks.length).toBeGreaterThanOrEqual(11);
   const dir = mkdtempSync(join(root, "test", ".readme-types-"));
   try {

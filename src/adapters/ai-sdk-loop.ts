@@ -15,7 +15,7 @@ import type { FromOptions } from "./common.js";
 import { reportedInputTokens } from "../models/calibration.js";
 
 /** Options of `chatLoop`: the build's (its format excepted), the loop's tools, the read tool, how reasoning parts are taken. */
-export interface ChatLoopOptions<TOOLS extends ToolSet = ToolSet> extends Omit<BuildOptions, "format" | "cacheControl" | "input" | "tools">, FromOptions {
+export interface ChatLoopOptions<TOOLS extends ToolSet = ToolSet> extends Omit<BuildOptions, "format" | "cacheControl" | "input" | "tools" | "providerCounter">, FromOptions {
   /**
    * The ToolSet the loop's model calls offer: counted in every step's budget (with the read
    * tool) by the rule of the chat's model's provider. Give generateText `loop.tools`.

@@ -26,7 +26,7 @@ export interface ChatTurnOptions {
   /** How a chat the request starts is created: model, system prompt, title, metadata... (its id is the request's: `id` is refused). */
   create?: Omit<CreateChatOptions, "id">;
   /** How the context is built (any build option but the format, the input and cacheControl): memory, maxMessages, tools, recall... */
-  context?: Omit<BuildOptions, "format" | "cacheControl" | "input">;
+  context?: Omit<BuildOptions, "format" | "cacheControl" | "input" | "providerCounter">;
   /** Reasoning parts of the answer: "keep" (default), "drop" or "refuse", as `fromUIMessages` takes them. */
   reasoning?: ReasoningMode;
   /**

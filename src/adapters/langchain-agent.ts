@@ -16,7 +16,7 @@ import { fromLangChainMessages, toLangChainMessages } from "./langchain.js";
 import { READ_TOOL_DESCRIPTION, READ_TOOL_NAME, checkReadToolOptions, readRunner, readToolSchema, type ReadToolOptions } from "./read-tool.js";
 
 /** Options of `ctxloomMiddleware`: the build's (but its format, input and tools: the agent's are counted), the read tool, reasoning. */
-export interface MiddlewareOptions extends Omit<BuildOptions, "format" | "input" | "cacheControl" | "tools">, FromOptions {
+export interface MiddlewareOptions extends Omit<BuildOptions, "format" | "input" | "cacheControl" | "tools" | "providerCounter">, FromOptions {
   /** The read tool (`readToolResult`, registered with the agent): offered by default; false leaves it out; `{ maxTokens }` sizes its pages. */
   readTool?: boolean | ReadToolOptions;
 }

@@ -13,7 +13,7 @@ import { fromOptions, type FromOptions } from "./common.js";
 import { fromLangChainMessages, toLangChainMessages } from "./langchain.js";
 
 /** The build options a history's context takes: buildContext's, but the format (LangChain messages) and the input (LangChain sends it). */
-export type HistoryContextOptions = Omit<BuildOptions, "format" | "input" | "cacheControl">;
+export type HistoryContextOptions = Omit<BuildOptions, "format" | "input" | "cacheControl" | "providerCounter">;
 
 /** Options of `CtxloomChatMessageHistory`. */
 export interface ChatHistoryOptions extends FromOptions {

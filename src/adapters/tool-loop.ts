@@ -46,7 +46,7 @@ export interface LoopCore<A, C> {
   step(answer: A, execute: ToolExecute<C>): Promise<number>;
 }
 
-const KEYS = [...BUILD_KEYS.filter((k) => k !== "format" && k !== "input" && k !== "cacheControl"), "recall", "reasoning", "readTool"];
+const KEYS = [...BUILD_KEYS.filter((k) => k !== "format" && k !== "input" && k !== "cacheControl"), "recall", "providerCounter", "reasoning", "readTool"];
 
 /**
  * The loop of `chat` for one SDK's format; `extra` names the options this SDK's loop takes

@@ -1,6 +1,6 @@
 import { buildPlanned, formatPrompt, type BuildOptions, type ContextSource, type ContextWindow, type Usage } from "../context/build.js";
 import { CtxloomError, checkOptions, describe } from "../errors.js";
-import { reportedInputTokens, scriptClass, type ScriptClass } from "../models/calibration.js";
+import { reportedInputTokens, scriptClass } from "../models/calibration.js";
 import { ChatSummaries } from "../summary/chat-summaries.js";
 import { policyFor } from "../summary/settings.js";
 import { planBuild, type BuildPlan } from "../context/build-plan.js";
@@ -12,10 +12,12 @@ import type { ChatNodes } from "./nodes.js";
 import { recallHook, splitRecall } from "../recall/chat-recall.js";
 import type { RecallChat } from "../recall/port.js";
 import type { ChatSync, LoomContext } from "./sync.js";
-import { chatStats, keepUsage, type ChatCalibration, type ChatStats } from "./stats.js";
+import { calibrationStats, chatStats, keepUsage, recentTexts, type ChatStats } from "./stats.js";
+import { countedBuild, splitCounter } from "./provider-count.js";
+import type { ProviderCount } from "../context/types.js";
 import type { ToolResultPolicy } from "../models/tool-results.js";
 import type { SummarizingChat, SummaryNotice } from "../summary/chat-summaries.js";
-import { ClearedSince, checkCompactOptions, type CompactionEvent } from "./compaction.js";
+import { ClearedSince, checkCompactOptions, summaryEvent } from "./compaction.js";
 import { preflight } from "./preflight.js";
 import type { Message, MessageInput } from "../message.js";
 
@@ -113,6 +115,8 @@ export class ChatContexts {
   #lastEvicted = 0;
   /** The model the last context was built for (its calibration, for stats()). */
   #lastModel: string | null = null;
+  /** What the provider's count said of the last context built with a counter (stats()). */
+  #lastCount: ProviderCount | null = null;
   readonly #ctx: LoomContext;
   readonly #sync: ChatSync;
   readonly #profile: Readonly<ModelProfile>;
@@ -135,14 +139,30 @@ export class ChatContexts {
    * `buildContext(options)`, `what` naming the call in errors. `sdk`: the context goes to an SDK
    * that sends its kept turns' reasoning (the AI SDK, LangChain): counted in the OpenAI format.
    */
-  build(options: BuildOptions | undefined, what: string, run: RunInQueue, sdk = false): Promise<ContextWindow> {
-    if (this.#unsummarized && (options === null || typeof options !== "object" || (options as { summaries?: unknown }).summaries === undefined)) {
-      // Nothing can call for a summary (a server's usual build): the build alone, with no plan
-      // to make nor its closures and promises.
-      return run(() => this.#build(options, undefined, sdk));
+  build(options: BuildOptions | undefined, what: string, run: RunInQueue, sdk = false, factor = 1): Promise<ContextWindow> {
+    const o = options as { summaries?: unknown; providerCounter?: unknown } | null | undefined;
+    if (this.#unsummarized && (o === null || typeof o !== "object" || (o.summaries === undefined && !("providerCounter" in o)))) {
+      // Nothing can call for a summary nor a provider's count (a server's usual build): the build
+      // alone, with no plan to make nor its closures and promises.
+      return run(() => this.#build(options, undefined, sdk, factor));
     }
+    if (o !== null && typeof o === "object" && "providerCounter" in o) return this.#counted(options!, what, run, sdk);
     const planned = {}; // the second build, after a summary, reuses the first one's plan
-    return this.summaries.build(options, what, this.#summarizing(run, () => this.#build(options, planned, sdk)));
+    return this.summaries.build(options, what, this.#summarizing(run, () => this.#build(options, planned, sdk, factor)));
+  }
+
+  /** A build that asks the provider's count when it matters (see countedBuild). */
+  async #counted(options: BuildOptions, what: string, run: RunInQueue, sdk: boolean): Promise<ContextWindow> {
+    const { rest, counter } = splitCounter(options, what);
+    if (counter === null) return this.build(rest, what, run, sdk); // providerCounter: undefined
+    const calibration = this.#ctx.calibration;
+    const context = await countedBuild({
+      build: (factor) => this.build(rest, what, run, sdk, factor),
+      calibrated: (model) => calibration.has(model, scriptClass(recentTexts(this.#sync))),
+      learn: (c, tokens) => this.observeUsage(c, tokens),
+    }, counter, rest ?? {});
+    this.#lastCount = context.providerCount!;
+    return context;
   }
 
   /** `chat.compact(options)`: a summary now, by the policy in force (see ChatSummaries.compact). */
@@ -171,9 +191,10 @@ export class ChatContexts {
   }
 
   /** `buildPrompt(options)`: the same context as one formatted string. */
-  async prompt(options: Omit<BuildOptions, "format"> | undefined, run: RunInQueue): Promise<string> {
+  async prompt(options: Omit<BuildOptions, "format" | "providerCounter"> | undefined, run: RunInQueue): Promise<string> {
     const o = checkOptions<BuildOptions>(options, "buildPrompt(options)");
     if ("format" in o) throw new CtxloomError("INVALID_ARGUMENT", `buildPrompt(options) has no option "format"; use buildContext({ format }) for a formatted list.`);
+    if ("providerCounter" in o) throw new CtxloomError("INVALID_ARGUMENT", `buildPrompt(options) has no option "providerCounter" (a prompt is no provider's request); use buildContext({ providerCounter }).`);
     return formatPrompt(await this.build({ ...o, format: "openai" }, "buildPrompt(options)", run));
   }
 
@@ -208,15 +229,17 @@ export class ChatContexts {
         contextWindow: profile.contextWindow,
         tokenizer: this.#counter.name,
       },
-      { usage: this.#lastUsage, evicted: this.#lastEvicted, calibration: this.#calibrationStats() },
+      { usage: this.#lastUsage, evicted: this.#lastEvicted, calibration: calibrationStats(this.#ctx.calibration, this.#lastModel, this.#sync), providerCount: this.#lastCount },
       this.summaries.stats(nodes),
     );
   }
 
-  #build(options: BuildOptions | undefined, planned?: PlannedBuild, sdk = false): ContextWindow | Promise<ContextWindow> {
-    // A model's factor by script: the script read only once a provider reported for that model.
+  #build(options: BuildOptions | undefined, planned?: PlannedBuild, sdk = false, factor = 1): ContextWindow | Promise<ContextWindow> {
+    // A model's factor by script: the script read only once a provider reported for that model
+    // (and at least `factor`, for a build made again smaller: see countedBuild).
     const calibration = this.#ctx.calibration;
-    const calibrate = (name: string) => (calibration.knows(name) ? calibration.factor(name, scriptClass(recentTexts(this.#sync))) : 1);
+    const calibrated = (name: string) => (calibration.knows(name) ? calibration.factor(name, scriptClass(recentTexts(this.#sync))) : 1);
+    const calibrate = factor > 1 ? (name: string) => Math.max(factor, calibrated(name)) : calibrated;
     const context = buildChatContext(this.#ctx, {
       nodes: this.#sync.nodes(), head: this.#sync.head, counter: this.#counter, profile: this.#profile, system: this.#sync.record.system,
       options: this.#options, summaryPresentation: this.summaries.presentation, toolResults: this.#toolResults, current: () => this.current(),
@@ -250,17 +273,6 @@ export class ChatContexts {
     if (usage.total > 0) this.#ctx.calibration.observe(c!.model!, scriptClass(texts), usage.total, actual);
   }
 
-  /** The calibration of the last build's model and script, for stats(). */
-  #calibrationStats(): ChatCalibration | null {
-    const model = this.#lastModel;
-    if (model === null) return null;
-    const script = scriptClass(recentTexts(this.#sync));
-    const entry = this.#ctx.calibration.of(model).find((e) => e.script === script);
-    const factor = this.#ctx.calibration.factor(model, script);
-    if (!entry) return { model, script, factor, reports: 0, errorBefore: null, errorAfter: null };
-    return { model, script, factor, reports: entry.reports, errorBefore: entry.errorBefore, errorAfter: entry.errorAfter };
-  }
-
   #built(context: ContextWindow): ContextWindow {
     this.#lastModel = context.model;
     this.#lastUsage = keepUsage(this.#lastUsage, context.usage);
@@ -278,23 +290,4 @@ export class ChatContexts {
     }
     return context;
   }
-}
-
-/** A summary notice as the app hears it. */
-function summaryEvent(userId: string, chatId: string, n: SummaryNotice): CompactionEvent {
-  const run = { userId, chatId, reason: n.reason, first: n.first, last: n.last };
-  if (n.summary === undefined) return { type: "summary-start", ...run, tokens: n.tokens };
-  return { type: "summary", ...run, summary: n.summary, source: n.source!, ...(n.fallback ? { fallback: n.fallback } : {}) };
-}
-
-/** The texts a build's script is read from: the system prompt and the branch's newest messages. */
-function recentTexts(sync: ChatSync): string[] {
-  const texts: string[] = sync.record.system ? [sync.record.system] : [];
-  const columns = sync.nodes().columns;
-  for (let id = sync.head, n = 0; id >= 0 && n < 4; n++) {
-    const m = columns.message(id);
-    if (typeof m.content === "string") texts.push(m.content);
-    id = m.parentId ?? -1;
-  }
-  return texts;
 }

@@ -239,7 +239,7 @@ export class Chat extends ChatView {
   }
 
   /** The same context as `buildContext`, as one formatted string ("Role: text" blocks). */
-  async buildPrompt(options?: Omit<BuildOptions, "format">): Promise<string> {
+  async buildPrompt(options?: Omit<BuildOptions, "format" | "providerCounter">): Promise<string> {
     return this.#contexts.prompt(options, (change) => this.#run(change));
   }
 

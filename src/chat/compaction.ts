@@ -3,6 +3,7 @@
 // context sent whole (`toolResults: { clear }`). `Loom.open({ onCompaction })` hears them.
 import { CtxloomError, checkOptions, describe } from "../errors.js";
 import type { Message } from "../message.js";
+import type { SummaryNotice } from "../summary/chat-summaries.js";
 
 /** Why a summary is made: its policy's trigger in a build, or `chat.compact()`. */
 export type SummaryReason = "policy" | "compact";
@@ -89,4 +90,11 @@ export class ClearedSince {
     this.#previous = new Set(cleared);
     return cleared.filter((id) => !previous.has(id));
   }
+}
+
+/** A summary notice as the app hears it. */
+export function summaryEvent(userId: string, chatId: string, n: SummaryNotice): CompactionEvent {
+  const run = { userId, chatId, reason: n.reason, first: n.first, last: n.last };
+  if (n.summary === undefined) return { type: "summary-start", ...run, tokens: n.tokens };
+  return { type: "summary", ...run, summary: n.summary, source: n.source!, ...(n.fallback ? { fallback: n.fallback } : {}) };
 }

@@ -9,6 +9,7 @@ import { MAX_TOKENS, checkMessageInput, type CheckedInput, type MessageInput } f
 import type { BudgetSplit } from "../models/budget.js";
 import type { HistoryLimits, ModelProfile } from "../models/profiles.js";
 import { splitRecall } from "../recall/chat-recall.js";
+import { splitCounter } from "./provider-count.js";
 import type { RecallHub } from "../recall/hub.js";
 import { checkCallSummaries } from "../summary/settings.js";
 import { REPLY_PRIMING, imageRuleFor, messageTokens, type TokenCounter } from "../tokens/index.js";
@@ -44,7 +45,8 @@ export interface PreflightChat {
  */
 export function preflight(chat: PreflightChat, inputs: readonly MessageInput[], build: BuildOptions | undefined): void {
   for (const input of inputs) checkSize(chat.counter, chat.profile, chat.appendLimit, checkMessageInput(input));
-  const { rest } = splitRecall(chat.recall, build);
+  const { rest: counted } = splitRecall(chat.recall, build);
+  const { rest } = splitCounter(counted, "buildContext(options)");
   checkCallSummaries((rest as { summaries?: unknown } | undefined)?.summaries, "buildContext(options).summaries");
   planBuild(chat, rest);
 }

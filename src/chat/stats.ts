@@ -1,5 +1,7 @@
-import type { Usage } from "../context/build.js";
+import type { ProviderCount, Usage } from "../context/build.js";
+import { scriptClass, type Calibration } from "../models/calibration.js";
 import type { SummaryStats } from "../summary/chat-summaries.js";
+import type { ChatSync } from "./sync.js";
 
 /** What `chat.stats()` returns. */
 export interface ChatStats {
@@ -36,6 +38,11 @@ export interface ChatStats {
    * null before the first build.
    */
   calibration: ChatCalibration | null;
+  /**
+   * What the provider's count said of the last context built with a `providerCounter` (whether it
+   * was asked, its count, the builds made again, why no count came); null before one.
+   */
+  providerCount: ProviderCount | null;
 }
 
 /** A chat's calibration in `chat.stats()`. */
@@ -56,7 +63,7 @@ export interface ChatCalibration {
 /** The stats of a chat from its sizes and its last context. */
 export function chatStats(
   sizes: { messages: number; branchMessages: number; model: string; modelInferredFrom: string | null; contextWindow: number; tokenizer: string },
-  last: { usage: Usage | null; evicted: number; calibration?: ChatCalibration | null },
+  last: { usage: Usage | null; evicted: number; calibration?: ChatCalibration | null; providerCount?: ProviderCount | null },
   summaries: SummaryStats = { compressions: 0, tokensSaved: 0, compressionRatio: 1, fallbacks: 0 },
 ): ChatStats {
   const usage = last.usage;
@@ -68,6 +75,7 @@ export function chatStats(
     evicted: last.evicted,
     ...summaries,
     calibration: last.calibration ?? null,
+    providerCount: last.providerCount ? { ...last.providerCount } : null,
   };
 }
 
@@ -86,4 +94,26 @@ export function keepUsage(last: Usage | null, u: Usage): Usage {
   last.total = u.total;
   last.limit = u.limit;
   return last;
+}
+
+/** The calibration of the last build's model (null before one) in the script of the chat's newest messages, for stats(). */
+export function calibrationStats(calibration: Calibration, model: string | null, sync: ChatSync): ChatCalibration | null {
+  if (model === null) return null;
+  const script = scriptClass(recentTexts(sync));
+  const entry = calibration.of(model).find((e) => e.script === script);
+  const factor = calibration.factor(model, script);
+  if (!entry) return { model, script, factor, reports: 0, errorBefore: null, errorAfter: null };
+  return { model, script, factor, reports: entry.reports, errorBefore: entry.errorBefore, errorAfter: entry.errorAfter };
+}
+
+/** The texts a build's script is read from: the system prompt and the branch's newest messages. */
+export function recentTexts(sync: ChatSync): string[] {
+  const texts: string[] = sync.record.system ? [sync.record.system] : [];
+  const columns = sync.nodes().columns;
+  for (let id = sync.head, n = 0; id >= 0 && n < 4; n++) {
+    const m = columns.message(id);
+    if (typeof m.content === "string") texts.push(m.content);
+    id = m.parentId ?? -1;
+  }
+  return texts;
 }

@@ -57,6 +57,7 @@ export type PlanSource = Pick<
 export function planBuild(source: PlanSource, options: BuildOptions | undefined): BuildPlan {
   const o = checkOptions<BuildOptions>(options, "buildContext(options)");
   if ("recall" in o) throw new CtxloomError("INVALID_ARGUMENT", "recall needs a chat and its Loom's embeddings: use chat.buildContext({ recall }).");
+  if ("providerCounter" in o) throw new CtxloomError("INVALID_ARGUMENT", "providerCounter asks the provider of a chat's request: use chat.buildContext({ providerCounter }).");
   checkKeys(o, BUILD_KEYS, "buildContext(options)");
   const system = text(o.system, "system") ?? source.system ?? "";
   const memory = text(o.memory, "memory") ?? "";

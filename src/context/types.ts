@@ -1,16 +1,15 @@
-import type { Engine } from "../engine/types.js";
 import type { Budget, BudgetSplit } from "../models/budget.js";
-import type { HistoryLimits, ModelProfile, ModelRef } from "../models/profiles.js";
-import type { TokenCounter } from "../tokens/types.js";
+import type { HistoryLimits, ModelRef } from "../models/profiles.js";
 import type { ToolsInput } from "../tokens/tools.js";
 import type { Message } from "../message.js";
 import type { AnthropicMessage, OpenAIMessage, ResponsesItem } from "./format.js";
-import type { SummaryPresentation } from "../summary/present.js";
 import type { CallSummaryGroup } from "../summary/settings.js";
-import type { SummaryOptions } from "../summary/policy.js";
-import type { ToolResultOptions, ToolResultPolicy } from "../models/tool-results.js";
-import type { ToolViewSource } from "./view-source.js";
+import type { ToolResultOptions } from "../models/tool-results.js";
 import type { ReasoningTurns } from "../models/reasoning.js";
+import type { BuildRecallOptions, RecallDegraded } from "./recall-types.js";
+
+export type { RecallScope, BuildRecallOptions, RecallDegraded, RecallFill } from "./recall-types.js";
+export type { ContextSource } from "./source.js";
 
 /** The options of `buildContext({ stablePrefix })`. */
 export interface StablePrefixOptions {
@@ -82,53 +81,16 @@ export interface BuildOptions {
    * tool use. The chat keeps every reasoning part: `path()` still gives them.
    */
   reasoningTurns?: ReasoningTurns;
-}
-
-/** Where recall looks: the path to the head, every branch of the chat, or all the user's chats. */
-export type RecallScope = "branch" | "chat" | "user";
-
-/** The options of `buildContext({ recall })`. */
-export interface BuildRecallOptions {
-  /** The text to recall for; default: the build's input, else the newest user message of the branch. */
-  query?: string;
-  /** Exchanges holding the best matches for the query, user and assistant messages alike (default 5). */
-  prompts?: number;
-  /** For each such exchange's answer, the most similar answers of other exchanges (default 0). */
-  answersPerPrompt?: number;
-  /** The newest exchanges of the scope not in the window (default 0). */
-  recent?: number;
-  /** Messages whose vector is less similar than this cosine similarity are left out (default: none). */
-  minScore?: number;
-  /** "branch", "chat" (default) or "user". */
-  scope?: RecallScope;
-}
-
-/**
- * How a build's recall fell short of its embedder (`ctx.recallDegraded`): the build did not wait
- * past the embedder's `recallTimeoutMs`, and recalled with what it had.
- */
-export interface RecallDegraded {
   /**
-   * "timeout": the embedder had not answered when the wait ended (its calls go on in the
-   * background, within their `timeoutMs`); "failed": it threw or answered badly.
+   * Ask the provider for the request's count when it matters (`anthropicCounter(client)` from
+   * ctxloom/anthropic, `geminiCounter(fetch)`, or your own): a build whose calibrated count is
+   * within the counter's margin of the limit (or whose model and script nothing has calibrated
+   * yet) is counted by the provider's own endpoint, within the counter's timeout; the count is
+   * learned as `observeUsage` learns a report, and a request it puts over the limit is built again
+   * within it. Without an answer in time the calibrated estimate stands. `ctx.providerCount`
+   * says what happened. Chats only (`chat.buildContext`, `openAILoop`, `anthropicLoop`).
    */
-  reason: "timeout" | "failed";
-  /**
-   * True: the query had no vector, so matches were found by their words alone (the lexical
-   * channel; the answers' vectors already made still find similar answers). False: the query
-   * had its vector, and only `pending` messages had none yet.
-   */
-  lexicalOnly: boolean;
-  /** Messages of the recall's scope still waiting for their vectors (found by their words only); they are embedded in the background. */
-  pending: number;
-  /** The embedder's error ("EMBEDDER_FAILED: ..."), or null when it was only slow with the queued messages. */
-  error: string | null;
-}
-
-/** What a recall hook gives the builder: the text to add to the memory message and the messages it holds. */
-export interface RecallFill {
-  text: string;
-  messages: Message[];
+  providerCounter?: ProviderCounter;
 }
 
 /** The API shapes a context can be built in. */
@@ -246,6 +208,8 @@ export interface ContextWindow<M = OpenAIMessage | AnthropicMessage | ResponsesI
   /** The model and budget the context was built for. */
   model: string;
   budget: Budget;
+  /** With `providerCounter`: whether the provider was asked, what it counted, and the builds made again; absent without one. */
+  providerCount?: ProviderCount;
 }
 
 /** How many messages a context sends otherwise than the chat holds them, which, and the tokens that saved. */
@@ -256,65 +220,54 @@ export interface ViewCount {
   readonly ids: readonly number[];
 }
 
-/** What the builder needs of a chat. */
-export interface ContextSource {
-  engine: Engine;
-  tree: number;
-  /** -1 for an empty chat. */
-  head: number;
-  counter: TokenCounter;
-  profile: Readonly<ModelProfile>;
-  system: string | null;
-  budget: Partial<BudgetSplit> | undefined;
-  historyLimits: boolean | Partial<HistoryLimits> | undefined;
-  message(id: number): Message;
+/** What a counter is asked to count: the context a build made, for the model the counter counts. */
+export interface ProviderCountRequest {
+  /** The model the context was built for (ctxloom's name of it; a counter may send its own `model` instead). */
+  model: string;
+  /** The context, in the counter's format: what the app sends. */
+  context: ContextWindow;
+  /** The tools the build was given (`buildContext({ tools })`), as given; undefined when none. */
+  tools: ToolsInput | undefined;
+  /** Aborted when the count is no longer waited for (the counter's `timeoutMs` passed). */
+  signal: AbortSignal;
+}
+
+/**
+ * A provider's count of a request, for `chat.buildContext({ providerCounter })`, `openAILoop`
+ * and `anthropicLoop`: `anthropicCounter(client)` (ctxloom/anthropic), `geminiCounter(fetch)`, or
+ * one of the app's own with these fields.
+ */
+export interface ProviderCounter {
+  /** Names the counter in messages ("anthropic", "gemini"). */
+  readonly name: string;
+  /** The format of the contexts it counts: a build in another format is refused. */
+  readonly format: ContextFormat;
+  /** Builds within this share of their limit are counted (from 0 to 0.5). */
+  readonly margin: number;
+  /** How long a count may take, in ms, before the build goes with its calibrated estimate. */
+  readonly timeoutMs: number;
+  /** The provider's count of the request's input tokens; rejects when the provider cannot say. */
+  count(request: ProviderCountRequest): Promise<number>;
+}
+
+/** What the provider's count said of a context built with `providerCounter` (`ctx.providerCount`). */
+export interface ProviderCount {
   /**
-   * Optional: message `id` read from what the chat holds, valid as long as the context is (even
-   * once the chat is evicted). Given, a context in the OpenAI format makes its `conversation`
-   * when first read instead of keeping an object per message it sent.
+   * Whether the provider was asked: a build near its limit (within the counter's margin), one
+   * built again, or one of a model and script whose counts nothing has calibrated yet.
    */
-  held?(id: number): Message;
+  asked: boolean;
+  /** The provider's count of the request this context sends; null when not asked or no count came (`usage.total`, calibrated, stands). */
+  tokens: number | null;
+  /** What the request may hold in the provider's tokens: the budget's effective window less the reserve (or `maxOutputTokens`). */
+  limit: number;
+  /** Builds made again, each smaller, because the provider counted one over `limit`. */
+  rebuilds: number;
   /**
-   * Optional, with `held`: writes messages `ids` as the OpenAI format sends them into `into`
-   * from index `at`, made with no Message on the way; null for a summary, which the build
-   * presents itself. Returns how many summaries (nulls) it wrote. A chat hands out again the
-   * (frozen) objects of its previous long context for the messages both send.
+   * Why no count came, when one was asked for: "timeout" (none within the counter's `timeoutMs`)
+   * or "failed" (the call failed, or answered no count), with the error's message; null otherwise.
    */
-  sendable?(ids: Int32Array, into: (OpenAIMessage | null)[], at: number): number;
-  /** How summaries are sent (default "system"); their tokens were counted for it. */
-  summaryPresentation?: SummaryPresentation;
-  /**
-   * Optional: false when the tree holds no CRITICAL assistant message with tool calls, so no
-   * unit can break the promise of CRITICAL and the build skips checking the kept ones.
-   */
-  criticalCalls?: boolean;
-  /**
-   * Recall, when on: given the ids the window would hold without it and a test of whether a
-   * memory text fits the memory slice, the recalled text (appended to the memory) and messages.
-   */
-  recall?: (window: readonly number[], fits: (memory: string) => boolean) => RecallFill;
-  /** With `recall`: how it fell short of its embedder (the context's `recallDegraded`); null or absent when it did not. */
-  recallDegraded?: RecallDegraded | null;
-  /** Optional: refuse a `model` name the catalog lacks instead of reading it by its family (`Loom.open({ strictModels })`). */
-  strictModels?: boolean;
-  /** How the chat sends tool results (its Loom's and its own settings); default: DEFAULT_TOOL_RESULTS. */
-  toolResults?: ToolResultPolicy;
-  /** Optional: what views of tool results read of the chat; without it, every message is sent as held. */
-  toolViews?: ToolViewSource;
-  /**
-   * Optional: an OpenAI-format context goes to an SDK that sends the kept turns' reasoning with
-   * the messages (the AI SDK's and LangChain's models take it back): count it, as sent.
-   */
-  sendsReasoning?: boolean;
-  /** Optional: the chat's and its Loom's summary policies, for `pressure.summarizeAt` (a call's `summaries` goes over them). */
-  summaryLevels?: { chat: SummaryOptions | undefined; loom: SummaryOptions | undefined };
-  /** The chat's `reasoningTurns` (its own, else its Loom's), as set; default: DEFAULT_REASONING_TURNS. */
-  /**
-   * What a request's count is multiplied by for a model (its provider counted that much more or
-   * less lately, models/calibration.ts): the limit is divided by it. Absent: 1.
-   */
-  calibrate?: (model: string) => number;
-  reasoningTurns?: ReasoningTurns;
+  fallback: { reason: "timeout" | "failed"; message: string } | null;
 }
 
 /** The options buildContext knows; any other key is refused, naming the closest. */

@@ -103,6 +103,12 @@ export class Calibration {
     return this.#models.has(model);
   }
 
+  /** Whether a provider reported a count for this model in texts of this script. */
+  has(model: string, script: ScriptClass): boolean {
+    const entry = this.#entries.get(key(model, script));
+    return entry !== undefined && entry.ratios.length > 0;
+  }
+
   /** What a request's count is multiplied by (its limit divided by) for this model and script: 1 before any report. */
   factor(model: string, script: ScriptClass): number {
     const entry = this.#entries.get(key(model, script));

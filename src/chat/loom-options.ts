@@ -7,6 +7,7 @@ import type { RecallStats } from "../recall/hub.js";
 import type { ToolResultOptions } from "../models/tool-results.js";
 import type { CompactionListener } from "./compaction.js";
 import type { ReasoningTurns } from "../models/reasoning.js";
+import type { MemoryScope } from "../context/types.js";
 
 /** Options of `Loom.open()`. */
 export interface LoomOptions extends EngineOptions {
@@ -65,6 +66,12 @@ export interface LoomOptions extends EngineOptions {
    * keep them. A chat's (`create({ reasoningTurns })`) and a build's setting win.
    */
   reasoningTurns?: ReasoningTurns;
+  /**
+   * Which working memory every chat's contexts carry: "user" (the user's, `loom.user(id).memory`:
+   * the default), "chat" (each chat's own, `chat.memory`) or "none". A chat's
+   * (`create({ memoryScope })`) and a build's setting win.
+   */
+  memoryScope?: MemoryScope;
   /**
    * Refuse model names the catalog lacks (UNKNOWN_MODEL), in create, open, import and
    * buildContext({ model }), instead of reading them by their family with a warning. Default false.

@@ -18,6 +18,10 @@ import { RecallHub } from "../recall/hub.js";
 import { DEFAULT_TOOL_RESULTS, checkToolResultLevel, toolResultPolicy, type ToolResultPolicy } from "../models/tool-results.js";
 import { checkReasoningTurns, type ReasoningTurns } from "../models/reasoning.js";
 import type { LoomOptions, LoomRecallOptions, LoomStats } from "./loom-options.js";
+import { MemoryCache } from "../memory/cache.js";
+import { MEMORY_METHODS, type MemoryStore } from "../memory/types.js";
+import { checkMemoryScope } from "../context/build-plan.js";
+import type { MemoryScope } from "../context/types.js";
 
 export type { LoomOptions, LoomRecallOptions, LoomStats } from "./loom-options.js";
 
@@ -33,6 +37,7 @@ interface LoomSettings {
   embedEagerly: boolean;
   strictModels: boolean;
   onCompaction: CompactionListener | undefined;
+  memoryScope: MemoryScope | undefined;
 }
 
 /** The default of `Loom.open({ maxOpenChats })`. */
@@ -40,7 +45,7 @@ export const DEFAULT_MAX_OPEN_CHATS = 1000;
 
 const LOOM_KEYS = [
   "engine", "wasm", "maxMemoryMB", "store", "counting", "maxOpenChats", "summaries", "recall",
-  "toolResults", "reasoningTurns", "strictModels", "bpe", "onCompaction",
+  "toolResults", "reasoningTurns", "strictModels", "bpe", "onCompaction", "memoryScope",
 ] as const;
 
 const RECALL_KEYS = ["embedder"] as const;
@@ -72,7 +77,7 @@ export class Loom {
 
   // Private: Loom.open() makes Looms (the published types show `private constructor()`, no parameters).
   private constructor(engine: Engine, settings: LoomSettings) {
-    const { store, counting, maxOpenChats, summaries, embedder, toolResults, reasoningTurns, embedEagerly, strictModels, onCompaction } = settings;
+    const { store, counting, maxOpenChats, summaries, embedder, toolResults, reasoningTurns, embedEagerly, strictModels, onCompaction, memoryScope } = settings;
     this.#engine = engine;
     this.#counting = counting;
     this.#recall = embedder ? new RecallHub(engine, store, embedder, embedEagerly) : null;
@@ -93,6 +98,12 @@ export class Loom {
       recall: this.#recall,
       toolResults,
       reasoningTurns,
+      memory: {
+        cache: MEMORY_METHODS.every((m) => typeof (store as unknown as Record<string, unknown>)[m] === "function") ? new MemoryCache(store as MemoryStore) : null,
+        storeName: typeof store.name === "string" ? store.name : "given",
+        checkOpen: () => this.#ctx.checkOpen(),
+      },
+      ...(memoryScope ? { memoryScope } : {}),
       ...(onCompaction ? { onCompaction } : {}),
     };
   }
@@ -163,6 +174,7 @@ export class Loom {
       embedEagerly: o.recall !== undefined,
       strictModels: o.strictModels ?? false,
       onCompaction: checkCompactionListener(o.onCompaction),
+      memoryScope: checkMemoryScope(o.memoryScope, "Loom.open(options).memoryScope"),
     };
   }
 

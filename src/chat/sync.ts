@@ -16,6 +16,8 @@ import { appendConditionally, newMessage } from "./conditional-append.js";
 import { checkSize } from "./preflight.js";
 import type { LoomSummaries } from "../summary/settings.js";
 import type { CompactionListener } from "./compaction.js";
+import type { MemoryAccess } from "../memory/memory.js";
+import type { MemoryScope } from "../context/types.js";
 
 /** What a chat shares with its Loom. */
 export interface LoomContext {
@@ -37,6 +39,10 @@ export interface LoomContext {
   readonly onCompaction?: CompactionListener;
   /** How many turns send their reasoning (`Loom.open({ reasoningTurns })`; a chat's and a build's win); absent: the default. */
   readonly reasoningTurns?: ReasoningTurns;
+  /** Users' working memories through the store (its cache null when the store keeps none). */
+  readonly memory: MemoryAccess;
+  /** Which memory contexts carry (`Loom.open({ memoryScope })`; a chat's and a build's win); absent: "user". */
+  readonly memoryScope?: MemoryScope;
 }
 
 /** The columns a store keeps for a chat in this process, when it does (the memory store). */

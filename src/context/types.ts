@@ -25,8 +25,17 @@ export interface StablePrefixOptions {
 export interface BuildOptions {
   /** System prompt; default: the chat's own (`create({ system })`). Truncated to its slice. */
   system?: string;
-  /** Memory text (facts, retrieved notes), sent as a second system message. Truncated to its slice. */
+  /**
+   * Memory text (facts, retrieved notes), sent as a second system message, after the working
+   * memory the chat carries (see `memoryScope`). Truncated to its slice.
+   */
   memory?: string;
+  /**
+   * Which working memory this context carries (in a chat: over the chat's and the Loom's
+   * setting): "user" (the user's, `loom.user(id).memory`: the default), "chat" (the chat's own,
+   * `chat.memory`) or "none". It goes first in the memory message, within the memory share.
+   */
+  memoryScope?: MemoryScope;
   /** The user's new message, when it is not appended to the chat: sent last, never truncated. */
   input?: string;
   /** Model whose window sets the budget (a name, a profile or an AI SDK model); default: the chat's. Token counts stay the chat model's. */
@@ -82,6 +91,25 @@ export interface BuildOptions {
    * tool use. The chat keeps every reasoning part: `path()` still gives them.
    */
   reasoningTurns?: ReasoningTurns;
+}
+
+/** Which working memory a chat's contexts carry: the user's, the chat's own, or none. */
+export type MemoryScope = "user" | "chat" | "none";
+
+/**
+ * The working memory a context carried (`ctx.memoryRevision`): which one, the revision read, and
+ * how much of its text the memory share could not hold.
+ */
+export interface MemoryRevision {
+  /** "user": the user's memory; "chat": the chat's own. */
+  readonly scope: "user" | "chat";
+  /** The memory's revision the context carried (0: a memory never written). */
+  readonly revision: number;
+  /**
+   * Characters of the memory's text left out to fit the memory share (cut as `buildContext({ memory })`
+   * is: its head kept, at a sentence or word where one fits); 0 when it was sent whole.
+   */
+  readonly omitted: number;
 }
 
 /** Where recall looks: the path to the head, every branch of the chat, or all the user's chats. */
@@ -208,8 +236,14 @@ export interface ContextWindow<M = OpenAIMessage | AnthropicMessage | ResponsesI
   messages: M[];
   /** The system text sent (truncated to its slice; for Anthropic it also holds memory and system messages of the chat). */
   system: string;
-  /** The memory text sent (truncated to its slice). */
+  /** The memory text sent (truncated to its slice): the working memory carried, then the call's `memory`, then what recall brought. */
   memory: string;
+  /**
+   * The working memory this context carried (see `memoryScope`): which one, its revision, and
+   * what the memory share left out of it; null when it carried none ("none", a build outside a
+   * chat, or a store that keeps no memory).
+   */
+  memoryRevision: MemoryRevision | null;
   /** The input sent, if any. */
   input: string | null;
   usage: Usage;
@@ -305,10 +339,12 @@ export interface ContextSource {
   summaryLevels?: { chat: SummaryOptions | undefined; loom: SummaryOptions | undefined };
   /** The chat's `reasoningTurns` (its own, else its Loom's), as set; default: DEFAULT_REASONING_TURNS. */
   reasoningTurns?: ReasoningTurns;
+  /** Optional: the working memory the chat carries, its text first in the memory message (the chat composes it). */
+  stored?: { scope: "user" | "chat"; revision: number; text: string };
 }
 
 /** The options buildContext knows; any other key is refused, naming the closest. */
 export const BUILD_KEYS = [
   "system", "memory", "input", "model", "maxMessages", "budget", "historyLimits", "format", "summaries", "tools", "maxOutputTokens",
-  "cacheControl", "stablePrefix", "toolResults", "reasoningTurns",
+  "cacheControl", "stablePrefix", "toolResults", "reasoningTurns", "memoryScope",
 ] as const;

@@ -2,7 +2,7 @@
 // context carries of it (made once per revision). Every read asks the store for what changed
 // since the revision held (another process may have written): a memory unchanged costs the
 // store's answer of its revision, and no text is made again.
-import { CtxloomError, describe } from "../errors.js";
+import { CtxloomError, describe, fromStoreNow } from "../errors.js";
 import { checkRecord } from "./checks.js";
 import type { MemoryNow } from "./changes.js";
 import { toToolPath } from "./paths.js";
@@ -33,7 +33,7 @@ export class MemoryCache {
   now(userId: string, chatId: string | null): MemorySpace | Promise<MemorySpace> {
     const key = keyOf(userId, chatId);
     const held = this.#spaces.get(key);
-    const answer = this.store.loadMemory(userId, chatId, held?.revision ?? EMPTY_REVISION);
+    const answer = fromStoreNow("reading a memory", () => this.store.loadMemory(userId, chatId, held?.revision ?? EMPTY_REVISION));
     return answer instanceof Promise ? answer.then((s) => this.#took(key, held, s)) : this.#took(key, held, answer);
   }
 

@@ -49,19 +49,19 @@ export function checkMemoryExport(value: unknown): MemoryExport {
  * typed object a JSON object its (compiling) schema admits, each deletion of a live document.
  * Returns copies. @throws INVALID_ARGUMENT (or the code of what is wrong), naming the record
  */
-export function checkHistory(value: unknown, what: string): MemoryRecord[] {
-  if (!Array.isArray(value)) throw fail(`${what} are ${describe(value)}, not an array`);
+export function checkHistory(value: unknown, what: string, refuse: (what: string) => Error = fail): MemoryRecord[] {
+  if (!Array.isArray(value)) throw refuse(`${what} are ${describe(value)}, not an array`);
   if (value.length === 0) return [];
   try {
     checkWrite("user", null, 0, value);
   } catch (error) {
-    throw fail(`${what}: ${(error as Error).message}`);
+    throw refuse(`${what}: ${(error as Error).message}`);
   }
   const live = new Set<string>();
   return (value as MemoryRecord[]).map((r, i) => {
     const at = `${what}[${i}] (${r.path}, revision ${r.revision})`;
     if (r.kind === "deleted") {
-      if (!live.delete(r.path)) throw fail(`${at} deletes a document the memory did not hold`);
+      if (!live.delete(r.path)) throw refuse(`${at} deletes a document the memory did not hold`);
     } else {
       live.add(r.path);
     }
@@ -73,7 +73,7 @@ export function checkHistory(value: unknown, what: string): MemoryRecord[] {
       } catch (error) {
         problem = (error as Error).message;
       }
-      if (problem !== undefined) throw fail(`${at} is not a typed object its schema admits: ${problem}`);
+      if (problem !== undefined) throw refuse(`${at} is not a typed object its schema admits: ${problem}`);
     }
     return { revision: r.revision, path: r.path, kind: r.kind, content: r.content, schema: r.schema, by: r.by, chatId: r.chatId, at: r.at };
   });

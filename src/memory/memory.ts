@@ -1,4 +1,4 @@
-import { CtxloomError, checkOptions, describe } from "../errors.js";
+import { CtxloomError, checkOptions, describe, fromStore } from "../errors.js";
 import { documentsOf, type MemoryCache, type MemorySpace } from "./cache.js";
 import { checkQuery } from "./checks.js";
 import { DEFAULT_LIMITS, planChange, type MemoryChange, type MemoryLimits, type MemoryNow } from "./changes.js";
@@ -104,13 +104,13 @@ export class Memory {
   async history(query?: MemoryQuery): Promise<MemoryRecord[]> {
     const store = this.#store();
     const q = checkQuery(this.userId, this.chatId, query);
-    return await store.loadMemoryHistory(this.userId, this.chatId, q);
+    return await fromStore("reading a memory's history", () => store.loadMemoryHistory(this.userId, this.chatId, q));
   }
 
   /** The memory and its whole history, as portable JSON for `import`. */
   async export(): Promise<MemoryExport> {
     const store = this.#store();
-    const records = await store.loadMemoryHistory(this.userId, this.chatId, {});
+    const records = await fromStore("reading a memory's history", () => store.loadMemoryHistory(this.userId, this.chatId, {}));
     return { format: "ctxloom.memory", version: 1, revision: records.length ? records[records.length - 1]!.revision : 0, records };
   }
 
@@ -122,7 +122,7 @@ export class Memory {
     const store = this.#store();
     const { records } = checkMemoryExport(data);
     if (records.length > 0) {
-      const r = await store.writeMemory(this.userId, this.chatId, 0, records);
+      const r = await fromStore("importing a memory", () => store.writeMemory(this.userId, this.chatId, 0, records));
       if (!r.ok) {
         throw new CtxloomError("MEMORY_CONFLICT", `This memory is not empty (revision ${r.revision}): an export imports into an empty memory only. Nothing was imported.`);
       }
@@ -190,9 +190,10 @@ export class Memory {
       const now = await this.#now();
       const { change, expected, answer } = plan(now);
       const stamp = { by, chatId: this.#from, at: Date.now() };
-      const recordAt = async (path: string, revision: number) => (await store.loadMemoryHistory(this.userId, this.chatId, { path, upTo: revision })).pop();
+      const recordAt = async (path: string, revision: number) =>
+        (await fromStore("reading a memory's history", () => store.loadMemoryHistory(this.userId, this.chatId, { path, upTo: revision }))).pop();
       const { records, merged } = await planChange(now, expected, change, stamp, limits, recordAt);
-      const result = await store.writeMemory(this.userId, this.chatId, now.revision, records);
+      const result = await fromStore("writing a memory", () => store.writeMemory(this.userId, this.chatId, now.revision, records));
       if (result.ok) {
         this.#access.cache!.wrote(this.userId, this.chatId, now, records);
         return { revision: now.revision + 1, merged, answer };

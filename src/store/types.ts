@@ -36,6 +36,8 @@ export interface ChatOptions {
   toolResults?: ToolResultOptions;
   /** How many of the newest turns send their reasoning in this chat's contexts (`create({ reasoningTurns })`): wins over the Loom's. */
   reasoningTurns?: ReasoningTurns;
+  /** Which working memory this chat's contexts carry (`create({ memoryScope })`): "user", "chat" (its own) or "none"; wins over the Loom's. */
+  memoryScope?: "user" | "chat" | "none";
   /**
    * The conversation an import made this chat from: the export's format and its id for it
    * (a fingerprint of its messages when it has none). `ctxloom import` finds chats by it, so

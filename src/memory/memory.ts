@@ -175,7 +175,7 @@ export class Memory {
       if (o.by !== undefined && o.by !== "app" && o.by !== "model") throw new CtxloomError("INVALID_ARGUMENT", `by must be "app" or "model"; got ${describe(o.by)}.`);
       const change = make(o);
       const expected = o.revision;
-      return this.#write(() => ({ change, expected, answer: undefined }), o.by ?? "app", DEFAULT_LIMITS);
+      return this.#write(() => ({ change, expected, answer: undefined }), o.by ?? "app", DEFAULT_LIMITS).then(({ revision, merged }) => ({ revision, merged }));
     } catch (error) {
       return Promise.reject(error);
     }

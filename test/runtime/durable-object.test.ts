@@ -10,6 +10,8 @@ import fc from "fast-check";
 import { durableObjectStore } from "../../src/cloudflare.js";
 import { expectedCodes, expectedExistence } from "../store/contract-cases.js";
 import { expectedMemoryCases } from "../store/memory-cases.js";
+import { expectedMemoryApi, expectedMemoryBad } from "../memory/memory-cases.js";
+import { expectedMemoryContext } from "../memory/context-cases.js";
 import { expectedThroughLooms } from "../store/exists-cases.js";
 import { expectedTexts } from "../store/texts-spec.js";
 import { textsSpec, trickyText } from "../store/tricky-texts.js";
@@ -174,6 +176,16 @@ describe("the store kit in a Durable Object (workerd via miniflare)", () => {
     await mf.dispose();
     expect(out).toEqual({ codes: expectedCodes(), unchanged: true, exists: expectedExistence(), looms: expectedThroughLooms(), memory: expectedMemoryCases() });
   }, 120_000);
+});
+
+// Issue 34, items 1, 2 and 4: a user's working memory through the API, as on every store.
+describe("a user's working memory in a Durable Object (workerd via miniflare)", () => {
+  it("revisions, merges and conflicts, a chat's own memory, exports; bad calls refused, nothing changed; every context carries it", async () => {
+    const mf = runtime();
+    const out = await call(mf, "mona", { op: "memory-api" });
+    await mf.dispose();
+    expect(out).toEqual({ api: expectedMemoryApi("mona"), bad: expectedMemoryBad(), context: expectedMemoryContext() });
+  }, 180_000);
 });
 
 // Issue 25, items 3 and 4: within Cloudflare's limits, and what cannot run here says so.

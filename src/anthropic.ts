@@ -8,3 +8,7 @@ export {
 } from "./adapters/anthropic-loop.js";
 export type { ToolLoopOptions, ToolExecute, ToolResultContent } from "./adapters/tool-loop.js";
 export { readToolResult, type ReadTool, type ReadToolOptions, type ToolResultRequest, type ToolResultPage } from "./adapters/read-tool.js";
+export {
+  anthropicMemoryTool, type MemoryTool, type AnthropicMemoryToolDefinition, type AnthropicMemoryFunctionDefinition,
+} from "./adapters/memory-tools.js";
+export type { MemoryToolOptions } from "./memory/commands.js";

@@ -14,6 +14,8 @@ const readme = readFileSync(join(root, "README.md"), "utf8");
 // docs/sdks.md's agent loops are checked the same way (its other blocks are fragments).
 const sdks = readFileSync(join(root, "docs/sdks.md"), "utf8");
 const docs = sdks.slice(sdks.indexOf("## Agents"), sdks.indexOf("\n## ", sdks.indexOf("## Agents") + 3));
+// docs/memory.md's example too.
+const memory = readFileSync(join(root, "docs/memory.md"), "utf8");
 const require = createRequire(join(root, "package.json"));
 
 const ENTRIES: Record<string, string> = { ctxloom: "index", "ctxloom/tokens": "tokens-entry", "ctxloom/store": "store-entry" };
@@ -35,10 +37,11 @@ function installed(specifier: string): boolean {
   }
 }
 
-test("the README's and docs/sdks.md's complete ts examples compile under tsc --strict", () => {
+test("the README's, docs/sdks.md's and docs/memory.md's complete ts examples compile under tsc --strict", () => {
   const complete = (text: string) => [...text.matchAll(/```ts\n([\s\S]*?)```\n/g)].map((m) => m[1]!).filter((b) => b.trimStart().startsWith("import "));
   expect(complete(docs).length).toBe(4);
-  const blocks = [...complete(readme), ...complete(docs)];
+  expect(complete(memory).length).toBe(1);
+  const blocks = [...complete(readme), ...complete(docs), ...complete(memory)];
   expect(blocks.length).toBeGreaterThanOrEqual(11);
   const dir = mkdtempSync(join(root, "test", ".readme-types-"));
   try {

@@ -103,7 +103,7 @@ describe("the commands, through each SDK's tool", () => {
   it("the AI SDK tool answers through execute, and a refusal fails the call with the memory's message", async () => {
     const { loom, chat } = await setup();
     const tool = aiSdkMemoryTool(chat.memory);
-    const options = { toolCallId: "t1", messages: [] };
+    const options = { toolCallId: "t1", messages: [], context: {} };
     expect(await tool.execute!({ command: "create", path: "/memories/a.md", file_text: "x" }, options)).toMatch(/created/);
     const refused = await Promise.resolve(tool.execute!({ command: "create", path: "/memories/../b.md", file_text: "x" }, options)).catch((e: unknown) => e);
     expect(refused).toMatchObject({ code: "INVALID_PATH" });

@@ -85,7 +85,7 @@ describe("stores", () => {
     await chats.memory.write({ path: "notes.md", text: "a secret only ann knows", revision: 0 });
     await own.memory.write({ path: "plan.md", text: "another secret", revision: 0 });
     await loom.user("eve").memory.write({ path: "notes.md", text: "eve's", revision: 0 });
-    expect(await store.deleteMemory("ann")).toBe(true);
+    expect(await store.deleteMemory!("ann")).toBe(true);
     expect([(await chats.memory.read()).revision, (await own.memory.read()).revision, (await loom.user("eve").memory.read()).revision]).toEqual([0, 0, 1]);
     // The SQLite store erases the old bytes as a delete does: no byte of the texts in the file.
     await loom.close();

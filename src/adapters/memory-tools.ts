@@ -100,7 +100,8 @@ export function openAIMemoryTool(
   const limits = checkMemoryToolOptions(options, what, ["format"]);
   const format = (options as { format?: unknown } | undefined)?.format;
   if (format !== undefined && format !== "openai" && format !== "responses") {
-    throw new CtxloomError("INVALID_ARGUMENT", `${what}.format must be "openai" (Chat Completions, the default) or "responses"; got ${describe(format)}.`);
+    throw new CtxloomError("INVALID_ARGUMENT", `${what}.format must be "openai" (Chat Completions, the default) or "responses"; got ` +
+      `${describe(format)}.`);
   }
   const definition = format === "responses"
     ? { type: "function" as const, name: MEMORY_TOOL_NAME, description: MEMORY_TOOL_DESCRIPTION, parameters: memoryToolSchema(), strict: false as const }
@@ -127,7 +128,8 @@ export function anthropicMemoryTool(
   const m = checkMemory(memory, what);
   const limits = checkMemoryToolOptions(options, what, ["native"]);
   const native = checkOptions<{ native?: unknown }>(options, what).native ?? true;
-  if (typeof native !== "boolean") throw new CtxloomError("INVALID_ARGUMENT", `${what}.native must be true (Anthropic's memory tool) or false (a plain tool); got ${describe(native)}.`);
+  if (typeof native !== "boolean") throw new CtxloomError("INVALID_ARGUMENT", `${what}.native must be true (Anthropic's memory tool) or ` +
+    `false (a plain tool); got ${describe(native)}.`);
   const definition = native
     ? { type: "memory_20250818" as const, name: MEMORY_TOOL_NAME }
     : { name: MEMORY_TOOL_NAME, description: MEMORY_TOOL_DESCRIPTION, input_schema: memoryToolSchema() };

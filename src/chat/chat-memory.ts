@@ -23,15 +23,24 @@ export async function withOwnMemory(ctx: LoomContext, exported: ChatExport, user
 }
 
 /**
- * Writes an export's memory (checked) as the chat's own, the chat `from` becoming `to` where a
- * record names it. @throws INVALID_ARGUMENT when the store keeps no memory; the store's errors
+ * Writes an export's memory (checked; none: nothing) as the chat `to`'s own, `from` becoming `to`
+ * where a record names it; when that fails, deletes the chat (the import is all or nothing) and
+ * throws. @throws INVALID_ARGUMENT when the store keeps no memory; the store's errors
  */
 export async function importOwnMemory(ctx: LoomContext, userId: string, from: string | undefined, to: string, records: MemoryRecord[]): Promise<void> {
-  const store = ctx.memory.cache?.store;
-  if (!store) {
-    throw new CtxloomError("INVALID_ARGUMENT", `This chat export carries the chat's memory, and the store ${ctx.memory.storeName} keeps no memory; use a store of ctxloom's.`);
+  if (records.length === 0) return;
+  try {
+    const store = ctx.memory.cache?.store;
+    if (!store) {
+      throw new CtxloomError("INVALID_ARGUMENT", `This chat export carries the chat's memory, and the store ${ctx.memory.storeName} keeps no memory; ` +
+        "use a store of ctxloom's.");
+    }
+    const renamed = records.map((r) => (r.chatId !== null && r.chatId === from ? { ...r, chatId: to } : r));
+    const written = await fromStore("importing the chat's memory", () => store.writeMemory(userId, to, 0, renamed));
+    if (!written.ok) throw new CtxloomError("MEMORY_CONFLICT", `The new chat ${to} had a memory already (revision ${written.revision}).`);
+  } catch (error) {
+    // The store's delete takes what memory landed with the chat.
+    await fromStore("undoing the import", () => ctx.store.deleteChat(userId, to)).catch(() => undefined);
+    throw error;
   }
-  const renamed = records.map((r) => (r.chatId !== null && r.chatId === from ? { ...r, chatId: to } : r));
-  const written = await fromStore("importing the chat's memory", () => store.writeMemory(userId, to, 0, renamed));
-  if (!written.ok) throw new CtxloomError("MEMORY_CONFLICT", `The new chat ${to} already had a memory (revision ${written.revision}); nothing of the export's memory was written.`);
 }

@@ -50,21 +50,13 @@ export class UserChats {
     this.userId = userId;
   }
 
-  /**
-   * The user's working memory, shared by their chats: documents (texts and typed objects) with
-   * their history, carried by every context of the user's chats (unless a chat or build says
-   * `memoryScope: "chat"` or `"none"`). Cheap: a handle.
-   */
+  /** The user's memory, shared by their chats and carried by their contexts (see Memory). Cheap: a handle. */
   get memory(): Memory {
     this.#ctx.checkOpen();
     return new Memory(this.#ctx.memory, this.userId, null, null);
   }
 
-  /**
-   * The chat as portable JSON, as `chat.export()` gives it, with the chat's own memory and its
-   * history when it has one (a chat created with `memoryScope: "chat"`): what `import` takes.
-   * @throws UNKNOWN_CHAT, STORE_FAILED
-   */
+  /** `chat.export()` of a chat, with its own memory and history when it has one (what `import` takes). @throws UNKNOWN_CHAT, STORE_FAILED */
   async export(chatId: string): Promise<ChatExport> {
     const chat = await this.open(chatId);
     return withOwnMemory(this.#ctx, chat.export(), this.userId, chat.id);
@@ -166,15 +158,7 @@ export class UserChats {
       };
       return this.#register(record, async () => {
         await fromStore("importing the chat", () => this.#ctx.store.importChat(record, messages));
-        if (checked.memory.length > 0) {
-          try {
-            await importOwnMemory(this.#ctx, this.userId, checked.chat.id, id, checked.memory);
-          } catch (error) {
-            // All or nothing: the chat goes again (the store's delete takes what memory landed).
-            await fromStore("undoing the import", () => this.#ctx.store.deleteChat(this.userId, id)).catch(() => undefined);
-            throw error;
-          }
-        }
+        await importOwnMemory(this.#ctx, this.userId, checked.chat.id, id, checked.memory);
         nodes.adopt(residentColumns(this.#ctx.store, this.userId, id)); // the text is then held once
         return nodes;
       }, profile, counter);

@@ -11,6 +11,9 @@ import type { SummaryOptions } from "../summary/policy.js";
 import type { ToolResultOptions, ToolResultPolicy } from "../models/tool-results.js";
 import type { ToolViewSource } from "./view-source.js";
 import type { ReasoningTurns } from "../models/reasoning.js";
+import type { MemoryRevision, MemoryScope } from "./memory-sent.js";
+
+export type { MemoryRevision, MemoryScope } from "./memory-sent.js";
 
 /** The options of `buildContext({ stablePrefix })`. */
 export interface StablePrefixOptions {
@@ -91,25 +94,6 @@ export interface BuildOptions {
    * tool use. The chat keeps every reasoning part: `path()` still gives them.
    */
   reasoningTurns?: ReasoningTurns;
-}
-
-/** Which working memory a chat's contexts carry: the user's, the chat's own, or none. */
-export type MemoryScope = "user" | "chat" | "none";
-
-/**
- * The working memory a context carried (`ctx.memoryRevision`): which one, the revision read, and
- * how much of its text the memory share could not hold.
- */
-export interface MemoryRevision {
-  /** "user": the user's memory; "chat": the chat's own. */
-  readonly scope: "user" | "chat";
-  /** The memory's revision the context carried (0: a memory never written). */
-  readonly revision: number;
-  /**
-   * Characters of the memory's text left out to fit the memory share (cut as `buildContext({ memory })`
-   * is: its head kept, at a sentence or word where one fits); 0 when it was sent whole.
-   */
-  readonly omitted: number;
 }
 
 /** Where recall looks: the path to the head, every branch of the chat, or all the user's chats. */

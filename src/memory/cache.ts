@@ -64,17 +64,21 @@ export class MemoryCache {
     if (state.records === undefined) {
       if (held && held.revision === state.revision) return this.#keep(key, held);
       if (state.revision === EMPTY_REVISION) return this.#keep(key, { revision: 0, byPath: new Map() });
-      throw new CtxloomError("STORE_CORRUPT", `The store left out the records of a memory at revision ${state.revision}, which this Loom does not hold.`);
+      throw new CtxloomError("STORE_CORRUPT", `The store left out the records of a memory at revision ${state.revision}, which this ` +
+        `Loom does not hold.`);
     }
-    if (!Array.isArray(state.records)) throw new CtxloomError("STORE_CORRUPT", `The store answered ${describe(state.records)} for a memory's records.`);
+    if (!Array.isArray(state.records)) throw new CtxloomError("STORE_CORRUPT", `The store answered ${describe(state.records)} for a ` +
+      `memory's records.`);
     const byPath = new Map<string, MemoryRecord>();
     for (const r of state.records) {
       try {
         checkRecord(r, "a record");
       } catch (error) {
-        throw new CtxloomError("STORE_CORRUPT", `The store holds a memory record ctxloom cannot read: ${(error as Error).message}`, { cause: error });
+        throw new CtxloomError("STORE_CORRUPT", `The store holds a memory record ctxloom cannot read: ` +
+          `${(error as Error).message}`, { cause: error });
       }
-      if (r.revision > state.revision) throw new CtxloomError("STORE_CORRUPT", `A memory record of revision ${r.revision} is past the memory's ${state.revision}.`);
+      if (r.revision > state.revision) throw new CtxloomError("STORE_CORRUPT", `A memory record of revision ${r.revision} is past the ` +
+        `memory's ${state.revision}.`);
       byPath.set(r.path, r);
     }
     return this.#keep(key, { revision: state.revision, byPath });

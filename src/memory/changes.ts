@@ -54,7 +54,8 @@ export async function planChange(
   now: MemoryNow, expected: number, change: MemoryChange, stamp: Stamp, limits: MemoryLimits, recordAt: RecordAt,
 ): Promise<{ records: MemoryRecord[]; merged: boolean }> {
   if (expected > now.revision) {
-    throw new CtxloomError("MEMORY_CONFLICT", `Revision ${expected} is not one of this memory's: its newest is ${now.revision}. Read it again (memory.read()), then redo the change.`);
+    throw new CtxloomError("MEMORY_CONFLICT", `Revision ${expected} is not one of this memory's: its newest is ${now.revision}. Read it ` +
+      `again (memory.read()), then redo the change.`);
   }
   const revision = now.revision + 1;
   const record = (path: string, kind: MemoryRecord["kind"], content: string, schema: string | null): MemoryRecord => ({
@@ -64,7 +65,8 @@ export async function planChange(
   const conflict = (path: string, r: MemoryRecord, extra = "") =>
     new CtxloomError(
       "MEMORY_CONFLICT",
-      `${path} was ${r.kind === "deleted" ? "deleted" : "written"} at revision ${r.revision} (by the ${r.by}), after revision ${expected} that this change was made on${extra}. ` +
+      `${path} was ${r.kind === "deleted" ? "deleted" : "written"} at revision ${r.revision} (by the ${r.by}), after revision ` +
+        `${expected} that this change was made on${extra}. ` +
         "Nothing was written: read the memory again (memory.read()) and redo the change on what it holds now.",
     );
   const cur = now.byPath.get(change.path);
@@ -73,7 +75,8 @@ export async function planChange(
     case "text": {
       size(change.path, change.text, limits);
       if (live(cur) && cur.kind === "object") {
-        throw new CtxloomError("INVALID_ARGUMENT", `${change.path} is a typed object: write it a value ({ path, value }) or update it ({ path, patch }), not a text.`);
+        throw new CtxloomError("INVALID_ARGUMENT", `${change.path} is a typed object: write it a value ({ path, value }) or update it ` +
+          `({ path, patch }), not a text.`);
       }
       if (since(cur)) throw conflict(change.path, cur!);
       placeable(now, change.path, live(cur), limits);
@@ -99,7 +102,8 @@ export async function planChange(
       touchedSince(now, change.path, since, conflict);
       const moved = targets.map((r) => ({ r, path: checkPath(to + r.path.slice(change.path.length), "the new path") }));
       for (const { path } of moved) {
-        if (live(now.byPath.get(path))) throw new CtxloomError("PATH_EXISTS", `${path} exists already; delete it first, or move to another path. Nothing was moved.`);
+        if (live(now.byPath.get(path))) throw new CtxloomError("PATH_EXISTS", `${path} exists already; delete it first, or move to ` +
+          `another path. Nothing was moved.`);
         clash(now, path, change.path);
       }
       return {
@@ -121,7 +125,8 @@ async function objectAfter(
     throw new CtxloomError("UNKNOWN_PATH", `The memory has no typed object at ${path}; write one first ({ path, value, schema }).`);
   }
   const schema = change.op === "value" && change.schema !== undefined ? JSON.stringify(change.schema) : cur?.kind === "object" ? cur.schema! : undefined;
-  if (schema === undefined) throw new CtxloomError("INVALID_SCHEMA", `${path} is a new typed object: give its JSON schema ({ path, value, schema }).`);
+  if (schema === undefined) throw new CtxloomError("INVALID_SCHEMA", `${path} is a new typed object: give its JSON schema ({ path, ` +
+    `value, schema }).`);
   const check = compileSchema(JSON.parse(schema));
   const current = live(cur) ? (JSON.parse(cur.content) as JsonObject) : undefined;
   let value: JsonObject;
@@ -150,7 +155,8 @@ function size(path: string, content: string, limits: MemoryLimits): void {
   if (content.length > limits.maxChars) {
     throw new CtxloomError(
       "MEMORY_TOO_LARGE",
-      `${path} would hold ${content.length} characters; a memory document holds at most ${limits.maxChars}. Shorten it, or split it in several documents. Nothing was written.`,
+      `${path} would hold ${content.length} characters; a memory document holds at most ${limits.maxChars}. Shorten it, or split it in ` +
+        `several documents. Nothing was written.`,
     );
   }
 }
@@ -162,7 +168,8 @@ function placeable(now: MemoryNow, path: string, exists: boolean, limits: Memory
   let count = 0;
   for (const r of now.byPath.values()) if (live(r)) count++;
   if (count + 1 > limits.maxDocuments) {
-    throw new CtxloomError("MEMORY_TOO_LARGE", `The memory holds ${count} documents, its most; delete one (or merge two) before adding ${path}. Nothing was written.`);
+    throw new CtxloomError("MEMORY_TOO_LARGE", `The memory holds ${count} documents, its most; delete one (or merge two) before adding ` +
+      `${path}. Nothing was written.`);
   }
 }
 
@@ -172,7 +179,8 @@ function clash(now: MemoryNow, path: string, moving?: string): void {
     if (!live(r) || r.path === path || (moving !== undefined && within(r.path, moving))) continue;
     if (within(path, r.path) || within(r.path, path)) {
       const [doc, folder] = within(path, r.path) ? [r.path, path] : [path, r.path];
-      throw new CtxloomError("PATH_EXISTS", `${doc} is a document, so it cannot also be a folder (of ${folder}). Choose another path. Nothing was written.`);
+      throw new CtxloomError("PATH_EXISTS", `${doc} is a document, so it cannot also be a folder (of ${folder}). Choose another path. ` +
+        `Nothing was written.`);
     }
   }
 }

@@ -41,12 +41,14 @@ export function checkQuery(userId: unknown, chatId: unknown, query: unknown): Me
   checkMemoryIds(userId, chatId);
   if (query === undefined) return {};
   if (query === null || typeof query !== "object" || Array.isArray(query)) {
-    throw new CtxloomError("INVALID_ARGUMENT", `A memory history query must be an object ({ path, after, upTo, limit }); got ${describe(query)}.`);
+    throw new CtxloomError("INVALID_ARGUMENT", `A memory history query must be an object ({ path, after, upTo, limit }); got ` +
+      `${describe(query)}.`);
   }
   const q = query as MemoryQuery;
   for (const key of Object.keys(q)) {
     if (key !== "path" && key !== "after" && key !== "upTo" && key !== "limit") {
-      throw new CtxloomError("INVALID_ARGUMENT", `A memory history query has no key ${describe(key)}; it takes path, after, upTo and limit.`);
+      throw new CtxloomError("INVALID_ARGUMENT", `A memory history query has no key ${describe(key)}; it takes path, after, upTo and ` +
+        `limit.`);
     }
   }
   if (q.path !== undefined) checkPath(q.path, "query.path");
@@ -74,14 +76,17 @@ export function checkWrite(userId: unknown, chatId: unknown, expected: unknown, 
     if (r.revision !== revision && r.revision !== revision + 1) {
       throw new CtxloomError(
         "INVALID_ARGUMENT",
-        `records[${i}] is of revision ${r.revision}; after revision ${revision} the next record is of ${revision} or ${revision + 1} (the first of ${(expected as number) + 1}).`,
+        `records[${i}] is of revision ${r.revision}; after revision ${revision} the next record is of ${revision} or ${revision + 1} ` +
+          `(the first of ${(expected as number) + 1}).`,
       );
     }
     if (i === 0 && r.revision !== (expected as number) + 1) {
-      throw new CtxloomError("INVALID_ARGUMENT", `The first record of a write on revision ${String(expected)} is of revision ${(expected as number) + 1}; got ${r.revision}.`);
+      throw new CtxloomError("INVALID_ARGUMENT", `The first record of a write on revision ${String(expected)} is of revision ` +
+        `${(expected as number) + 1}; got ${r.revision}.`);
     }
     if (r.revision !== revision) paths = new Set();
-    if (paths.has(r.path)) throw new CtxloomError("INVALID_ARGUMENT", `records[${i}] names ${describe(r.path)} a second time in revision ${r.revision}.`);
+    if (paths.has(r.path)) throw new CtxloomError("INVALID_ARGUMENT", `records[${i}] names ${describe(r.path)} a second time in ` +
+      `revision ${r.revision}.`);
     paths.add(r.path);
     revision = r.revision;
   }
@@ -96,18 +101,23 @@ export function checkRecord(value: unknown, what: string): MemoryRecord {
   const r = value as MemoryRecord;
   checkInteger(r.revision, `${what}.revision`, 1);
   checkPath(r.path, `${what}.path`);
-  if (!KINDS.includes(r.kind)) throw new CtxloomError("INVALID_ARGUMENT", `${what}.kind must be "text", "object" or "deleted"; got ${describe(r.kind)}.`);
-  if (typeof r.content !== "string") throw new CtxloomError("INVALID_ARGUMENT", `${what}.content must be a string; got ${describe(r.content)}.`);
+  if (!KINDS.includes(r.kind)) throw new CtxloomError("INVALID_ARGUMENT", `${what}.kind must be "text", "object" or "deleted"; got ` +
+    `${describe(r.kind)}.`);
+  if (typeof r.content !== "string") throw new CtxloomError("INVALID_ARGUMENT", `${what}.content must be a string; got ` +
+    `${describe(r.content)}.`);
   if (r.content.length > MAX_DOCUMENT_CHARS) {
-    throw new CtxloomError("MEMORY_TOO_LARGE", `${what} (${r.path}) holds ${r.content.length} characters; a memory document holds at most ${MAX_DOCUMENT_CHARS}.`);
+    throw new CtxloomError("MEMORY_TOO_LARGE", `${what} (${r.path}) holds ${r.content.length} characters; a memory document holds at ` +
+      `most ${MAX_DOCUMENT_CHARS}.`);
   }
   if (r.kind === "object") {
     if (typeof r.schema !== "string" || r.schema.length === 0) throw new CtxloomError("INVALID_ARGUMENT", `${what} is a typed object: its schema must be JSON text.`);
     if (r.schema.length > MAX_SCHEMA_CHARS) {
-      throw new CtxloomError("MEMORY_TOO_LARGE", `${what}'s schema holds ${r.schema.length} characters; a schema holds at most ${MAX_SCHEMA_CHARS}.`);
+      throw new CtxloomError("MEMORY_TOO_LARGE", `${what}'s schema holds ${r.schema.length} characters; a schema holds at most ` +
+        `${MAX_SCHEMA_CHARS}.`);
     }
   } else if (r.schema !== null) {
-    throw new CtxloomError("INVALID_ARGUMENT", `${what} is ${r.kind === "text" ? "a text" : "a deletion"}: its schema must be null; got ${describe(r.schema)}.`);
+    throw new CtxloomError("INVALID_ARGUMENT", `${what} is ${r.kind === "text" ? "a text" : "a deletion"}: its schema must be null; got ` +
+      `${describe(r.schema)}.`);
   }
   if (r.kind === "deleted" && r.content !== "") throw new CtxloomError("INVALID_ARGUMENT", `${what} is a deletion: its content must be "".`);
   if (!AUTHORS.includes(r.by)) throw new CtxloomError("INVALID_ARGUMENT", `${what}.by must be "app" or "model"; got ${describe(r.by)}.`);

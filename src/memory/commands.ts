@@ -100,7 +100,8 @@ export async function runMemoryCommand(memory: Memory, input: unknown, limits: M
       throw refuse(`The arguments must be JSON such as {"command": "view", "path": "/memories"}; got ${describe(input)}.`);
     }
   }
-  if (args === null || typeof args !== "object" || Array.isArray(args)) throw refuse(`The arguments must be an object such as {"command": "view", "path": "/memories"}.`);
+  if (args === null || typeof args !== "object" || Array.isArray(args)) throw refuse(`The arguments must be an object such as ` +
+    `{"command": "view", "path": "/memories"}.`);
   const a = args as Record<string, unknown>;
   const command = a.command;
   const keys = typeof command === "string" && Object.hasOwn(COMMANDS, command) && (update || command !== "update") ? COMMANDS[command]! : undefined;
@@ -121,7 +122,8 @@ export async function runMemoryCommand(memory: Memory, input: unknown, limits: M
       const path = documentPath(a.path);
       const content = text("file_text");
       return edit((now) => {
-        if (live(now, path)) throw refuse(`${toToolPath(path)} already exists; edit it (str_replace, insert), or delete it first.`, "PATH_EXISTS");
+        if (live(now, path)) throw refuse(`${toToolPath(path)} already exists; edit it (str_replace, insert), or delete it ` +
+          `first.`, "PATH_EXISTS");
         return { change: { op: "text", path, text: content }, answer: `File created successfully at: ${toToolPath(path)}` };
       });
     }
@@ -135,7 +137,8 @@ export async function runMemoryCommand(memory: Memory, input: unknown, limits: M
         const first = before.indexOf(from);
         if (first < 0) throw refuse(`No replacement was made: old_str did not appear verbatim in ${toToolPath(path)}.`);
         if (before.indexOf(from, first + 1) >= 0) {
-          throw refuse(`No replacement was made: old_str appears more than once in ${toToolPath(path)}; include more of the text around it.`);
+          throw refuse(`No replacement was made: old_str appears more than once in ${toToolPath(path)}; include more of the text around ` +
+            `it.`);
         }
         const after = before.slice(0, first) + to + before.slice(first + from.length);
         // The lines around the change, as the answer shows them.
@@ -143,7 +146,8 @@ export async function runMemoryCommand(memory: Memory, input: unknown, limits: M
         const line = before.slice(0, first).split("\n").length;
         const start = Math.max(1, line - 2);
         const shown = numbered(lines.slice(start - 1, line + 1 + to.split("\n").length), start);
-        return { change: changeOf(r, path, after), answer: `The memory file has been edited. Here is the snippet showing the change (with line numbers):\n${shown}` };
+        return { change: changeOf(r, path, after), answer: `The memory file has been edited. Here is the snippet showing the change ` +
+          `(with line numbers):\n${shown}` };
       });
     }
     case "insert": {
@@ -154,7 +158,8 @@ export async function runMemoryCommand(memory: Memory, input: unknown, limits: M
         const r = file(now, path);
         const lines = fileText(r).split("\n");
         if (typeof at !== "number" || !Number.isInteger(at) || at < 0 || at > lines.length) {
-          throw refuse(`insert_line must be a line number from 0 (the top) to ${lines.length} (the end) of ${toToolPath(path)}; got ${describe(at)}.`);
+          throw refuse(`insert_line must be a line number from 0 (the top) to ${lines.length} (the end) of ${toToolPath(path)}; got ` +
+            `${describe(at)}.`);
         }
         lines.splice(at, 0, added.replace(/\n$/, ""));
         return { change: changeOf(r, path, lines.join("\n")), answer: `The file ${toToolPath(path)} has been edited.` };
@@ -168,7 +173,8 @@ export async function runMemoryCommand(memory: Memory, input: unknown, limits: M
     case "rename": {
       const [from, to] = [fromToolPath(a.old_path, "old_path"), fromToolPath(a.new_path, "new_path")];
       if (from === "" || to === "") throw refuse("The /memories folder itself cannot be moved, nor anything moved onto it.", "INVALID_PATH");
-      return edit((now) => ({ change: { op: "rename", path: present(now, from), to }, answer: `Successfully renamed ${toToolPath(from)} to ${toToolPath(to)}` }));
+      return edit((now) => ({ change: { op: "rename", path: present(now, from), to }, answer: `Successfully renamed ${toToolPath(from)} ` +
+        `to ${toToolPath(to)}` }));
     }
     default: {
       const path = documentPath(a.path);
@@ -178,7 +184,8 @@ export async function runMemoryCommand(memory: Memory, input: unknown, limits: M
       const patch = jsonObject(a.patch, "patch");
       return edit((now) => {
         const r = file(now, path);
-        if (r.kind !== "object") throw refuse(`${toToolPath(path)} is a text file, not a typed object: edit it with str_replace or insert.`);
+        if (r.kind !== "object") throw refuse(`${toToolPath(path)} is a text file, not a typed object: edit it with str_replace or ` +
+          `insert.`);
         return { change: { op: "update", path, patch }, answer: `The typed object ${toToolPath(path)} has been updated.` };
       });
     }
@@ -203,7 +210,8 @@ function file(now: MemoryNow, path: string): MemoryRecord {
   const r = live(now, path);
   if (r) return r;
   const folder = documentsOf(now).some((d) => within(d.path, path));
-  throw refuse(folder ? `${toToolPath(path)} is a folder, not a file.` : `The path ${toToolPath(path)} does not exist; view /memories to see the files.`, "UNKNOWN_PATH");
+  throw refuse(folder ? `${toToolPath(path)} is a folder, not a file.` : `The path ${toToolPath(path)} does not exist; view /memories ` +
+    `to see the files.`, "UNKNOWN_PATH");
 }
 
 /** `path` when a file or folder is there. @throws UNKNOWN_PATH */
@@ -219,10 +227,12 @@ function changeOf(r: MemoryRecord, path: string, after: string): MemoryChange {
   try {
     value = JSON.parse(after);
   } catch (error) {
-    throw new CtxloomError("SCHEMA_MISMATCH", `${toToolPath(path)} holds a typed object: the edit must leave JSON, and it would not (${(error as Error).message}). Nothing was written.`);
+    throw new CtxloomError("SCHEMA_MISMATCH", `${toToolPath(path)} holds a typed object: the edit must leave JSON, and it would not ` +
+      `(${(error as Error).message}). Nothing was written.`);
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    throw new CtxloomError("SCHEMA_MISMATCH", `${toToolPath(path)} holds a typed object: the edit must leave a JSON object. Nothing was written.`);
+    throw new CtxloomError("SCHEMA_MISMATCH", `${toToolPath(path)} holds a typed object: the edit must leave a JSON object. Nothing was ` +
+      `written.`);
   }
   return { op: "value", path, value: value as JsonObject };
 }
@@ -233,7 +243,8 @@ function view(now: MemoryNow, path: string, range: unknown): string {
   const r = path === "" ? undefined : live(now, path);
   if (!r) {
     const under = docs.filter((d) => within(d.path, path));
-    if (path !== "" && under.length === 0) throw refuse(`The path ${toToolPath(path)} does not exist; view /memories to see the files.`, "UNKNOWN_PATH");
+    if (path !== "" && under.length === 0) throw refuse(`The path ${toToolPath(path)} does not exist; view /memories to see the ` +
+      `files.`, "UNKNOWN_PATH");
     if (range !== undefined) throw refuse("view_range applies to a file, not a folder.");
     const depth = path === "" ? 0 : path.split("/").length;
     const entries = new Map<string, number>();
@@ -252,7 +263,8 @@ function view(now: MemoryNow, path: string, range: unknown): string {
   let first = 1;
   let shown = lines;
   if (range !== undefined) {
-    if (!Array.isArray(range) || range.length !== 2) throw refuse(`view_range must be [start, end] (end -1: to the last line); got ${describe(range)}.`);
+    if (!Array.isArray(range) || range.length !== 2) throw refuse(`view_range must be [start, end] (end -1: to the last line); got ` +
+      `${describe(range)}.`);
     const start = checkInteger(range[0], "view_range[0]", 1, lines.length);
     const end = range[1] === -1 ? lines.length : checkInteger(range[1], "view_range[1]", start, lines.length);
     first = start;

@@ -72,7 +72,8 @@ export class Memory {
     return this.#change("memory.write(input)", input, ["path", "text", "value", "schema"], (o) => {
       const path = checkPath(o.path);
       if (typeof o.text === "string" && o.value === undefined && o.schema === undefined) return { op: "text", path, text: o.text };
-      if (o.text !== undefined) throw new CtxloomError("INVALID_ARGUMENT", `memory.write takes { path, text } or { path, value, schema }; got text ${describe(o.text)}${o.value === undefined ? "" : " and a value"}.`);
+      if (o.text !== undefined) throw new CtxloomError("INVALID_ARGUMENT", `memory.write takes { path, text } or { path, value, schema ` +
+        `}; got text ${describe(o.text)}${o.value === undefined ? "" : " and a value"}.`);
       const value = jsonObject(o.value, "value");
       return o.schema === undefined ? { op: "value", path, value } : { op: "value", path, value, schema: jsonObject(o.schema, "schema") };
     });
@@ -124,7 +125,8 @@ export class Memory {
     if (records.length > 0) {
       const r = await fromStore("importing a memory", () => store.writeMemory(this.userId, this.chatId, 0, records));
       if (!r.ok) {
-        throw new CtxloomError("MEMORY_CONFLICT", `This memory is not empty (revision ${r.revision}): an export imports into an empty memory only. Nothing was imported.`);
+        throw new CtxloomError("MEMORY_CONFLICT", `This memory is not empty (revision ${r.revision}): an export imports into an empty ` +
+          `memory only. Nothing was imported.`);
       }
       this.#access.cache!.forget(this.userId, this.chatId);
     }
@@ -154,7 +156,8 @@ export class Memory {
     if (!cache) {
       throw new CtxloomError(
         "INVALID_ARGUMENT",
-        `The store ${this.#access.storeName} keeps no memory (it has no loadMemory, loadMemoryHistory, writeMemory and deleteMemory); use a store of ctxloom's.`,
+        `The store ${this.#access.storeName} keeps no memory (it has no loadMemory, loadMemoryHistory, writeMemory and deleteMemory); ` +
+          `use a store of ctxloom's.`,
       );
     }
     return cache.store;
@@ -170,7 +173,8 @@ export class Memory {
       this.#store();
       const o = checkOptions<O>(input, what, [...keys, "revision", "by"]) as O & Partial<Record<string, unknown>>;
       if (typeof o.revision !== "number" || !Number.isInteger(o.revision) || o.revision < 0) {
-        throw new CtxloomError("INVALID_ARGUMENT", `${what} needs the revision you read (memory.read().revision; 0 for an empty memory); got ${describe(o.revision)}.`);
+        throw new CtxloomError("INVALID_ARGUMENT", `${what} needs the revision you read (memory.read().revision; 0 for an empty ` +
+          `memory); got ${describe(o.revision)}.`);
       }
       if (o.by !== undefined && o.by !== "app" && o.by !== "model") throw new CtxloomError("INVALID_ARGUMENT", `by must be "app" or "model"; got ${describe(o.by)}.`);
       const change = make(o);
@@ -199,7 +203,8 @@ export class Memory {
         return { revision: now.revision + 1, merged, answer };
       }
     }
-    throw new CtxloomError("MEMORY_CONFLICT", `The memory changed under this write ${TRIES} times in a row: too many writers at once. Nothing was written; try again.`);
+    throw new CtxloomError("MEMORY_CONFLICT", `The memory changed under this write ${TRIES} times in a row: too many writers at once. ` +
+      `Nothing was written; try again.`);
   }
 }
 

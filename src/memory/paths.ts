@@ -48,10 +48,12 @@ export function checkPath(path: unknown, what = "path"): string {
  * root itself ("/memories", "/memories/"). @throws INVALID_PATH for anything outside, or not a safe name
  */
 export function fromToolPath(path: unknown, what = "path"): string {
-  if (typeof path !== "string") throw new CtxloomError("INVALID_PATH", `${what} must be a string under ${MEMORY_ROOT}; got ${describe(path)}.`);
+  if (typeof path !== "string") throw new CtxloomError("INVALID_PATH", `${what} must be a string under ${MEMORY_ROOT}; got ` +
+    `${describe(path)}.`);
   if (path === MEMORY_ROOT || path === `${MEMORY_ROOT}/`) return "";
   if (!path.startsWith(`${MEMORY_ROOT}/`)) {
-    throw new CtxloomError("INVALID_PATH", `${what} ${describe(path)} is outside the memory: every path starts with ${MEMORY_ROOT}/, e.g. ${MEMORY_ROOT}/notes.md.`);
+    throw new CtxloomError("INVALID_PATH", `${what} ${describe(path)} is outside the memory: every path starts with ${MEMORY_ROOT}/, ` +
+      `e.g. ${MEMORY_ROOT}/notes.md.`);
   }
   const rest = path.slice(MEMORY_ROOT.length + 1);
   // A folder may be named with a trailing slash ("/memories/projects/"); a document never.

@@ -12,7 +12,9 @@ export const MEMORY_EXPORT_VERSION = 1;
 
 /** A memory and its history, as `memory.export()` gives it and `memory.import()` takes it. */
 export interface MemoryExport {
+  /** What the JSON is: a ctxloom memory. */
   format: "ctxloom.memory";
+  /** The format's version (MEMORY_EXPORT_VERSION when written by this release). */
   version: number;
   /** The memory's newest revision (0: empty). */
   revision: number;

@@ -26,6 +26,7 @@ export interface MemoryRecord {
   revision: number;
   /** The document's path: "preferences.md", "projects/trip.md" (`/memories/` before it for the memory tool). */
   path: string;
+  /** What the record holds: a text, a typed object, or the document's deletion. */
   kind: MemoryKind;
   /** The text; a typed object's JSON; "" when deleted. */
   content: string;
@@ -84,35 +85,47 @@ export type MemoryDocument = MemoryTextDocument | MemoryObjectDocument;
 
 /** What every document says of its newest revision. */
 export interface MemoryDocumentBase {
+  /** Its path: "preferences.md", "projects/trip.md". */
   path: string;
   /** The revision that last wrote it. */
   revision: number;
+  /** Who last wrote it: the app, or a model through a memory tool. */
   by: MemoryAuthor;
+  /** The chat it was last written from, or null. */
   chatId: string | null;
+  /** When it was last written, in milliseconds since the epoch. */
   at: number;
 }
 
 /** A text document. */
 export interface MemoryTextDocument extends MemoryDocumentBase {
+  /** A text. */
   kind: "text";
+  /** Its text. */
   text: string;
 }
 
 /** A typed object: a JSON object its schema admits; updates merge into it by key. */
 export interface MemoryObjectDocument extends MemoryDocumentBase {
+  /** A typed object. */
   kind: "object";
+  /** The object, as its schema admits it. */
   value: JsonObject;
+  /** Its JSON schema (ctxloom's subset: see docs/memory.md). */
   schema: JsonSchema;
 }
 
 /** What `memory.read()` returns: the memory's revision (name it when you write) and its documents, by path. */
 export interface MemorySnapshot {
+  /** The memory's newest revision (0: never written): name it when you write. */
   revision: number;
+  /** Its documents, by path. */
   documents: MemoryDocument[];
 }
 
 /** What a write returns: the revision it made, and whether it was merged over revisions written since the one it named. */
 export interface MemoryWritten {
+  /** The revision the write made. */
   revision: number;
   /** True when the memory had moved past the revision named, and the change touched nothing written since (or only other keys of its object). */
   merged: boolean;

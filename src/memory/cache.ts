@@ -11,6 +11,8 @@ import type { MemoryRecord, MemoryState, MemoryStore } from "./types.js";
 /** A memory as read: its revision, its newest records by path, and its text once a context asked for it. */
 export interface MemorySpace extends MemoryNow {
   readonly byPath: Map<string, MemoryRecord>;
+  /** When its newest revision was written (0: never): a memory deleted and written again to the same revision is another. */
+  readonly at: number;
   /** The text a context carries (made on first use; "" for a memory without documents). */
   text?: string;
 }
@@ -33,8 +35,16 @@ export class MemoryCache {
   now(userId: string, chatId: string | null): MemorySpace | Promise<MemorySpace> {
     const key = keyOf(userId, chatId);
     const held = this.#spaces.get(key);
-    const answer = fromStoreNow("reading a memory", () => this.store.loadMemory(userId, chatId, held?.revision ?? EMPTY_REVISION));
-    return answer instanceof Promise ? answer.then((s) => this.#took(key, held, s)) : this.#took(key, held, answer);
+    const load = (known?: number) => fromStoreNow("reading a memory", () => this.store.loadMemory(userId, chatId, known));
+    const took = (state: MemoryState): MemorySpace | Promise<MemorySpace> => {
+      const space = this.#took(key, held, state);
+      if (space) return space;
+      // The revision held, but not the memory held (deleted and written again since): read it whole.
+      const again = load();
+      return again instanceof Promise ? again.then((s) => this.#took(key, undefined, s)!) : this.#took(key, undefined, again)!;
+    };
+    const answer = load(held?.revision ?? EMPTY_REVISION);
+    return answer instanceof Promise ? answer.then(took) : took(answer);
   }
 
   /** After a write landed on `before`: the memory with its records, with no store read. */
@@ -44,7 +54,7 @@ export class MemoryCache {
     if ((this.#spaces.get(key)?.revision ?? -1) >= revision) return; // a later write's answer came first
     const byPath = new Map(before.byPath);
     for (const r of records) byPath.set(r.path, r);
-    this.#keep(key, { revision, byPath });
+    this.#keep(key, { revision, at: records[records.length - 1]!.at, byPath });
   }
 
   /** Forgets a user's memories (or one), after a delete. */
@@ -57,13 +67,14 @@ export class MemoryCache {
     for (const key of [...this.#spaces.keys()]) if (key.startsWith(prefix)) this.#spaces.delete(key);
   }
 
-  #took(key: string, held: MemorySpace | undefined, state: MemoryState): MemorySpace {
-    if (state === null || typeof state !== "object" || !Number.isInteger(state.revision) || state.revision < 0) {
-      throw new CtxloomError("STORE_CORRUPT", `The store answered ${describe(state)} for a memory, not its state ({ revision, records }).`);
+  /** The memory a store's answer makes of what was held; undefined when it names the revision held of another memory. */
+  #took(key: string, held: MemorySpace | undefined, state: MemoryState): MemorySpace | undefined {
+    if (state === null || typeof state !== "object" || !Number.isInteger(state.revision) || state.revision < 0 || typeof state.at !== "number") {
+      throw new CtxloomError("STORE_CORRUPT", `The store answered ${describe(state)} for a memory, not its state ({ revision, at, records }).`);
     }
     if (state.records === undefined) {
-      if (held && held.revision === state.revision) return this.#keep(key, held);
-      if (state.revision === EMPTY_REVISION) return this.#keep(key, { revision: 0, byPath: new Map() });
+      if (held && held.revision === state.revision) return held.at === state.at ? this.#keep(key, held) : undefined;
+      if (state.revision === EMPTY_REVISION) return this.#keep(key, { revision: 0, at: 0, byPath: new Map() });
       throw new CtxloomError("STORE_CORRUPT", `The store left out the records of a memory at revision ${state.revision}, which this ` +
         `Loom does not hold.`);
     }
@@ -81,7 +92,7 @@ export class MemoryCache {
         `memory's ${state.revision}.`);
       byPath.set(r.path, r);
     }
-    return this.#keep(key, { revision: state.revision, byPath });
+    return this.#keep(key, { revision: state.revision, at: state.at, byPath });
   }
 
   #keep(key: string, space: MemorySpace): MemorySpace {

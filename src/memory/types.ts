@@ -44,6 +44,11 @@ export interface MemoryRecord {
 export interface MemoryState {
   /** The newest revision (0 for a memory never written). */
   revision: number;
+  /**
+   * When the newest revision was written (0 for a memory never written): with `revision`, it
+   * tells a memory from one that took its place after a delete (its revisions start again at 1).
+   */
+  at: number;
   /** Each path's newest record (deletions included), by path; left out when `revision` is the `known` one. */
   records?: MemoryRecord[];
 }

@@ -28,10 +28,11 @@ export function memoryRevisions(where: string, hasChat: (userId: string, chatId:
       checkLoad(userId, chatId, known);
       owned(userId, chatId);
       const kept = find(userId, chatId);
-      const revision = kept ? kept.records[kept.records.length - 1]!.revision : 0;
-      if (revision === known) return { revision };
+      const newest = kept?.records[kept.records.length - 1];
+      const [revision, at] = newest ? [newest.revision, newest.at] : [0, 0];
+      if (revision === known) return { revision, at };
       const records = kept ? [...kept.latest.values()].map(copyRecord).sort((a, b) => (a.path < b.path ? -1 : 1)) : [];
-      return { revision, records };
+      return { revision, at, records };
     },
     loadMemoryHistory(userId, chatId, query) {
       const q = checkQuery(userId, chatId, query);

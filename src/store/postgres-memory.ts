@@ -42,13 +42,15 @@ export function memoryStatements(p: string) {
   return {
     owned: s("memory_owned", `SELECT 1 FROM ${p}chats WHERE user_id = $1 AND id = $2`),
     ownedLocked: s("memory_owned_locked", `SELECT 1 FROM ${p}chats WHERE user_id = $1 AND id = $2 FOR SHARE`),
-    // The revision and, unless it is the known one ($3), each path's newest record, in one snapshot: one row with nulls when none.
+    // The newest revision and its time, and, unless it is the known one ($3), each path's newest record, in one
+    // snapshot: one row with nulls when none.
     load: rows(
       "memory_load",
-      `SELECT h.revision, m.* FROM (SELECT coalesce((SELECT revision FROM ${p}memory_heads WHERE user_id = $1 AND scope = $2), 0) AS revision) h
+      `SELECT coalesce(n.revision, 0), coalesce(n.at, 0), m.* FROM (SELECT 1) one
+       LEFT JOIN LATERAL (SELECT revision, at FROM ${p}memory WHERE user_id = $1 AND scope = $2 ORDER BY revision DESC LIMIT 1) n ON true
        LEFT JOIN LATERAL (
          SELECT DISTINCT ON (path) ${columns} FROM ${p}memory
-         WHERE user_id = $1 AND scope = $2 AND h.revision <> $3 ORDER BY path, revision DESC) m ON true`,
+         WHERE user_id = $1 AND scope = $2 AND coalesce(n.revision, 0) <> $3 ORDER BY path, revision DESC) m ON true`,
     ),
     history: rows(
       "memory_history",
@@ -87,9 +89,9 @@ export function postgresMemory(open: () => Promise<Pool>, p: string, name: strin
       checkLoad(userId, chatId, known);
       await owned(userId, chatId);
       const r = await query(st.load, [toText(userId), scopeOf(chatId, PG_TEXT), known ?? -1]);
-      const revision = (r.rows[0] as unknown[])[0] as number;
-      if (revision === known) return { revision };
-      return { revision, records: records((r.rows as unknown[][]).filter((row) => row[1] !== null).map((row) => row.slice(1))) };
+      const [revision, at] = r.rows[0] as [number, number];
+      if (revision === known) return { revision, at };
+      return { revision, at, records: records((r.rows as unknown[][]).filter((row) => row[2] !== null).map((row) => row.slice(2))) };
     },
     async loadMemoryHistory(userId, chatId, query_) {
       const q = checkQuery(userId, chatId, query_);

@@ -34,9 +34,9 @@ export class SqlMemory implements SyncMemory {
     return this.#tx.read("loading a memory", () => {
       this.#owned(userId, chatId);
       const scope = scopeOf(chatId);
-      const revision = this.#db.get(this.#st.memoryRevision, userId, scope)![0] as number;
-      if (revision === known) return { revision };
-      return { revision, records: this.#records(this.#db.all(this.#st.memoryLatest, userId, scope)) };
+      const [revision, at] = (this.#db.get(this.#st.memoryNewest, userId, scope) ?? [0, 0]) as [number, number];
+      if (revision === known) return { revision, at };
+      return { revision, at, records: this.#records(this.#db.all(this.#st.memoryLatest, userId, scope)) };
     });
   }
 

@@ -62,6 +62,7 @@ export function sqlStatements(p: string) {
     deleteUserEmbeddings: `DELETE FROM ${embeddings} WHERE chat IN (SELECT key FROM ${chats} WHERE user = ?)`,
     // Working memories (sql-memory.ts): a memory's newest revision is the last key of its range.
     memoryRevision: `SELECT coalesce(max(revision), 0) FROM ${memory} WHERE user = ? AND scope = ?`,
+    memoryNewest: `SELECT revision, at FROM ${memory} WHERE user = ? AND scope = ? ORDER BY revision DESC LIMIT 1`,
     // Each path's newest record: SQLite gives a bare column the values of the row whose max() it returns.
     memoryLatest: `SELECT max(revision), path, kind, author, chat, at, json_schema, content FROM ${memory} WHERE user = ? AND scope = ? GROUP BY path ORDER BY path`,
     memoryHistory:

@@ -25,6 +25,26 @@ forEachEngine((engine) => {
   });
 });
 
+describe("a memory deleted and written again", () => {
+  it("to the revision a Loom held of the old one: the Loom's next context carries the new one, never the old", async () => {
+    const path = file("again.db");
+    const [a, b] = [await Loom.open({ store: sqliteStore(path) }), await Loom.open({ store: sqliteStore(path) })];
+    const chat = await b.user("ann").create();
+    await chat.append({ role: "user", content: "hi" });
+    await a.user("ann").memory.write({ path: "notes.md", text: "the old memory", revision: 0 });
+    expect((await chat.buildContext()).memory).toMatch(/the old memory/); // b holds revision 1
+    const [old] = await a.user("ann").memory.history();
+    // Another process erases the user's memory, and one is written again: revision 1 again, a later time.
+    const store = sqliteStore(path);
+    await store.deleteMemory!("ann");
+    await store.writeMemory!("ann", null, 0, [{ ...old!, content: "the new memory", at: old!.at + 1 }]);
+    await store.close();
+    const ctx = await chat.buildContext();
+    expect([ctx.memoryRevision?.revision, /the new memory/.test(ctx.memory), /the old memory/.test(ctx.memory)]).toEqual([1, true, false]);
+    await Promise.all([a.close(), b.close()]);
+  });
+});
+
 describe("memoryScope", () => {
   it("at Loom.open, create and buildContext, the nearest winning; bad values refused, nothing changed", async () => {
     const loom = await Loom.open({ memoryScope: "none" });

@@ -12,6 +12,7 @@ import { expectedCodes, expectedExistence } from "../store/contract-cases.js";
 import { expectedMemoryCases } from "../store/memory-cases.js";
 import { expectedMemoryApi, expectedMemoryBad } from "../memory/memory-cases.js";
 import { expectedMemoryContext } from "../memory/context-cases.js";
+import { expectedAttacks } from "../adapters/memory-attack-cases.js";
 import { expectedThroughLooms } from "../store/exists-cases.js";
 import { expectedTexts } from "../store/texts-spec.js";
 import { textsSpec, trickyText } from "../store/tricky-texts.js";
@@ -180,11 +181,11 @@ describe("the store kit in a Durable Object (workerd via miniflare)", () => {
 
 // Issue 34, items 1, 2 and 4: a user's working memory through the API, as on every store.
 describe("a user's working memory in a Durable Object (workerd via miniflare)", () => {
-  it("revisions, merges and conflicts, a chat's own memory, exports; bad calls refused, nothing changed; every context carries it", async () => {
+  it("revisions, merges and conflicts, a chat's own memory, exports; bad calls refused, nothing changed; every context carries it; the memory tool's 68 attacks refused", async () => {
     const mf = runtime();
     const out = await call(mf, "mona", { op: "memory-api" });
     await mf.dispose();
-    expect(out).toEqual({ api: expectedMemoryApi("mona"), bad: expectedMemoryBad(), context: expectedMemoryContext() });
+    expect(out).toEqual({ api: expectedMemoryApi("mona"), bad: expectedMemoryBad(), context: expectedMemoryContext(), attacks: expectedAttacks() });
   }, 180_000);
 });
 

@@ -13,7 +13,7 @@ const view = (path: unknown) => ({ command: "view", path });
 const create = (path: unknown, file_text = "pwned") => ({ command: "create", path, file_text });
 const big = "A".repeat(CAP + 1);
 
-/** [what, the command, the code it is refused with]. The memory holds notes.md (one line) and profile (a typed object); at most 3 files. */
+/** [what, the command, the code it is refused with]. The memory holds notes.md (one line) and profile (a typed object); the tool allows 2 files. */
 export const ATTACKS: [string, unknown, string][] = [
   ["parent of the root", create("/memories/../etc/passwd"), "INVALID_PATH"],
   ["two parents up", create("/memories/../../etc/passwd"), "INVALID_PATH"],

@@ -6,7 +6,9 @@
 //       10k, 100k and 1M messages: ctxloom's buildContext, the plain trimming a careful user
 //       would write (an array per chat, each message's count cached at push, a loop walking
 //       back from the end summing them), and LangChain's trimMessages up to 100k (it re-counts
-//       the whole history on every call: one call at 1M takes minutes).
+//       the whole history on every call: one call at 1M takes minutes);
+//   (c) a context carrying the user's working memory against buildContext({ memory }) with the
+//       same text, at 10k messages, on both engines (bench/context-memory.ts).
 // Texts are the real OASST conversations in ../shared/data when present (synthetic otherwise).
 // Nothing here asserts on timings: goals are printed as PASS / MISS.
 
@@ -18,9 +20,15 @@ import { corpus } from "./corpus.js";
 import { TS_LOADER, count, fmt, latency, log, mdTable, ratio, ROOT, type Goal, type ScalePoint, type SuiteOptions, type SuiteReport } from "./report.js";
 import { Loom, budgetFor, registerModel, type Chat, type TokenCounter } from "../src/index.js";
 import { heuristicCounter, loadEncoding, messageTokens } from "../src/tokens-entry.js";
+import { memoryReport, memoryRows, type MemoryRow } from "./context-memory.js";
 
-const FULL = { sizes: [1_000, 10_000, 100_000, 1_000_000], versus: [1_000, 10_000, 100_000, 1_000_000], seconds: 2, trimSeconds: 3, trimUpTo: 100_000 };
-const SMOKE: typeof FULL = { sizes: [100, 1_000], versus: [100, 1_000], seconds: 0.02, trimSeconds: 0.02, trimUpTo: 1_000 };
+const FULL = {
+  sizes: [1_000, 10_000, 100_000, 1_000_000], versus: [1_000, 10_000, 100_000, 1_000_000], seconds: 2, trimSeconds: 3, trimUpTo: 100_000,
+  memoryHistory: 10_000, memorySizes: [2_000, 60_000],
+};
+const SMOKE: typeof FULL = {
+  sizes: [100, 1_000], versus: [100, 1_000], seconds: 0.02, trimSeconds: 0.02, trimUpTo: 1_000, memoryHistory: 100, memorySizes: [2_000],
+};
 const SYSTEM = "You are a helpful assistant.";
 
 /** A counter that remembers each text's count: the corpus repeats, so building 1M-message chats stays quick. */
@@ -177,7 +185,10 @@ export async function runContextSuite(options: SuiteOptions = { smoke: false }):
     await looms.js.close();
   }
 
-  return report(C, scale, versus, maxTokens);
+  // (c) the user's working memory in a context, against the same text given.
+  const memory = await memoryRows((loom) => buildChat(loom, "bench-gpt-4o", texts, C.memoryHistory), C.memorySizes, C.seconds);
+
+  return report(C, scale, versus, maxTokens, memory);
 }
 
 // ---------------------------------------------------------------- report
@@ -187,6 +198,7 @@ function report(
   scale: Record<"wasm" | "js", Record<number, ScaleRow>>,
   versus: Record<number, Record<"wasm" | "js" | "plain", Timing & { kept: number }> & { trim?: Timing & { kept: number } }>,
   maxTokens: number,
+  memory: MemoryRow[],
 ): SuiteReport {
   const ms = (x: number) => fmt(x);
   const small = C.sizes[0]!;
@@ -245,6 +257,9 @@ function report(
     "",
     ...goals.map((g) => `- ${g.pass ? "PASS" : "MISS"} ${g.goal}: ${g.measured} (target ${g.target})`),
   ].join("\n");
+  const m = memoryReport(memory, C.memoryHistory);
+  goals.push(...m.goals);
+  const withMemory = [markdown, "", m.markdown, "", mdTable(m.table), "", ...m.goals.map((g) => `- ${g.pass ? "PASS" : "MISS"} ${g.goal}: ${g.measured} (target ${g.target})`)].join("\n");
   const sameKept = C.versus.every((n) => (["js", "plain", "trim"] as const).every((k) => !versus[n]![k] || versus[n]![k]!.kept === versus[n]!.wasm.kept));
   const scalePoints: ScalePoint[] = (["wasm", "js"] as const).flatMap((config) =>
     C.sizes.map((messages) => ({ series: "build" as const, config, messages, value: scale[config][messages]!.build.p50 })),
@@ -254,9 +269,10 @@ function report(
     tables: [
       { title: "window of 40 and buildContext by history size (p50, 128k window)", rows },
       { title: "the same conversation, counter and budget, three ways", rows: vrows },
+      { title: "a context carrying the user's memory vs buildContext({ memory }) with its text", rows: m.table },
     ],
     goals,
-    markdown,
+    markdown: withMemory,
     scale: scalePoints,
     readme: [
       {
@@ -279,7 +295,7 @@ function report(
         note: `${sameKept ? "All four keep the same number of messages." : `Messages kept differ: ${C.versus.map((n) => (["wasm", "js", "plain", "trim"] as const).map((k) => versus[n]![k]?.kept ?? "-").join(" / ")).join("; ")}.`} The plain loop (what a careful user writes: an array per chat, counts cached at push, a walk back from the end) returns references; buildContext also formats them and keeps tool units, priorities and the other parts' budgets; here it runs with \`stablePrefix: false\` (the plain selection), like for like, build after build of the same chat (a context of 256 messages or more hands out its previous one's message objects again: a request that appended makes only the new ones). trimMessages re-counts the history on every call${C.versus.some((n) => n >= 100_000 && n <= C.trimUpTo) ? "; at 100,000 messages it is timed on one call" : ""}${C.versus.some((n) => n > C.trimUpTo) ? `, and above ${count(C.trimUpTo)} not run` : ""}.`,
       },
     ],
-    results: { scale, versus, maxTokens },
+    results: { scale, versus, maxTokens, memory },
   };
 }
 

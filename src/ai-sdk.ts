@@ -11,3 +11,5 @@ export { aiSdkSummarizer, aiSdkEmbedder, type AiSdkSummarizerOptions, type AiSdk
 export type { FromOptions, ReasoningMode } from "./adapters/common.js";
 export { aiSdkReadTool, type ReadToolSet } from "./adapters/ai-sdk-read-tool.js";
 export { readToolResult, type ReadToolOptions, type ToolResultRequest, type ToolResultPage } from "./adapters/read-tool.js";
+export { aiSdkMemoryTool, type MemoryCommand } from "./adapters/ai-sdk-memory-tool.js";
+export type { MemoryToolOptions } from "./memory/commands.js";

@@ -9,3 +9,7 @@ export {
 export type { ToolLoopOptions, ToolExecute, ToolResultContent } from "./adapters/tool-loop.js";
 export { readToolResult, type ReadTool, type ReadToolOptions, type ToolResultRequest, type ToolResultPage } from "./adapters/read-tool.js";
 export { anthropicCounter, type AnthropicCountClientLike, type AnthropicCountTool } from "./adapters/anthropic-count.js";
+export {
+  anthropicMemoryTool, type MemoryTool, type AnthropicMemoryToolDefinition, type AnthropicMemoryFunctionDefinition,
+} from "./adapters/memory-tools.js";
+export type { MemoryToolOptions } from "./memory/commands.js";

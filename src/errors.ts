@@ -26,6 +26,13 @@
  *   carry (an image, audio, a thinking block...); it is refused, never dropped silently.
  * - UNSUPPORTED_TOOL: a tool whose cost in a request its provider does not publish (an OpenAI custom tool, a
  *   built-in tool such as a web search, an AI SDK provider tool); leave it out of `tools` and keep room for it.
+ * - MEMORY_CONFLICT: a memory write named a revision older than the memory's, and documents it changes (or keys of
+ *   its object) were written since; nothing was written: read the memory again and redo the change.
+ * - MEMORY_TOO_LARGE: a memory document past its size cap, or a memory past its count of documents; nothing was written.
+ * - INVALID_PATH: a memory document's path (or a memory tool's, under /memories) outside the memory or not a safe name.
+ * - UNKNOWN_PATH / PATH_EXISTS: no memory document or folder at that path / one there already; nothing was written.
+ * - INVALID_SCHEMA: a typed memory object's JSON schema uses what ctxloom's subset does not read, or is malformed.
+ * - SCHEMA_MISMATCH: a typed memory object (or an update of one) that its schema does not admit; nothing was written.
  * - UNSUPPORTED_RUNTIME: an entry point that cannot run on this runtime (ctxloom/sqlite on Deno, Workers or
  *   a browser); the message names the runtime and the stores that run there.
  */
@@ -56,7 +63,14 @@ export type ErrorCode =
   | "EMBEDDER_FAILED"
   | "UNSUPPORTED_CONTENT"
   | "UNSUPPORTED_TOOL"
-  | "UNSUPPORTED_RUNTIME";
+  | "UNSUPPORTED_RUNTIME"
+  | "MEMORY_CONFLICT"
+  | "MEMORY_TOO_LARGE"
+  | "INVALID_PATH"
+  | "UNKNOWN_PATH"
+  | "PATH_EXISTS"
+  | "INVALID_SCHEMA"
+  | "SCHEMA_MISMATCH";
 
 /** The only error type ctxloom throws. `code` is stable; `message` says what to do. */
 export class CtxloomError extends Error {

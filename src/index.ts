@@ -18,7 +18,9 @@ export { CtxloomError, type ErrorCode } from "./errors.js";
 export type {
   BuildOptions, BuildRecallOptions, RecallScope, ContextWindow, Usage, ViewCount, ContextFormat, ContextWindowOf, ContextWindowFor, FormatOf, FormatMessages,
 } from "./context/build.js";
-export type { StablePrefixOptions, RecallDegraded, ContextPressure, ProviderCounter, ProviderCountRequest, ProviderCount } from "./context/types.js";
+export type {
+  StablePrefixOptions, RecallDegraded, ContextPressure, ProviderCounter, ProviderCountRequest, ProviderCount, MemoryScope, MemoryRevision,
+} from "./context/types.js";
 export type { ProviderCounterOptions } from "./context/provider-counter.js";
 export { geminiCounter, type GeminiFetchLike, type GeminiCounterOptions } from "./adapters/gemini-count.js";
 export type {
@@ -56,6 +58,14 @@ export { DEFAULT_SUMMARY_PROMPT } from "./summary/prompt.js";
 export type { Summarizer, SummarizeRequest, SummaryFallback } from "./summary/run.js";
 export type { SummarizedMessage } from "./summary/extractive.js";
 export type { SummaryPresentation } from "./summary/present.js";
+
+// Users' working memories.
+export type { Memory, MemoryWriteInput, MemoryWriteBase } from "./memory/memory.js";
+export type {
+  MemoryDocument, MemoryDocumentBase, MemoryTextDocument, MemoryObjectDocument, MemorySnapshot, MemoryWritten, MemoryRecord, MemoryQuery,
+  MemoryAuthor, MemoryKind, JsonObject, JsonSchema,
+} from "./memory/types.js";
+export type { MemoryExport } from "./memory/export.js";
 
 // Stores, exports and imports.
 export { memoryStore } from "./store/memory.js";

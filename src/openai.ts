@@ -19,3 +19,7 @@ export {
 } from "./adapters/openai-loop.js";
 export type { ToolLoopOptions, ToolExecute, ToolResultContent } from "./adapters/tool-loop.js";
 export { readToolResult, type ReadTool, type ReadToolOptions, type ToolResultRequest, type ToolResultPage } from "./adapters/read-tool.js";
+export {
+  openAIMemoryTool, type MemoryTool, type OpenAIMemoryToolDefinition, type ResponsesMemoryToolDefinition,
+} from "./adapters/memory-tools.js";
+export type { MemoryToolOptions } from "./memory/commands.js";

@@ -5,3 +5,4 @@ export { memoryStore } from "./store/memory.js";
 export type {
   Store, ChatRecord, ChatSummary, ChatOptions, LoadedChat, AppendResult, EmbedderInfo, EmbeddingRow, Awaitable, ChatPage, MessageRedaction, ChatMetadata, JsonValue,
 } from "./store/types.js";
+export type { MemoryRecord, MemoryKind, MemoryAuthor, MemoryState, MemoryQuery, MemoryWriteResult } from "./memory/types.js";

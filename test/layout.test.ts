@@ -1,6 +1,6 @@
 // The layout of src/ (DESIGN.md, "Layout"): rooms, and which room may import which.
 //
-//   chat -> context, summary, recall, store -> models, tokens, engine -> message, errors
+//   chat -> context, summary, recall, store, memory -> models, tokens, engine -> message, errors
 //
 // Imports point down only; rooms on one level do not import each other. Nothing imports `chat`
 // but the entry points (src/index*.ts), `cli`, `import` and `adapters`. `engine` knows numeric
@@ -33,12 +33,12 @@ const KNOWN_VIOLATIONS: readonly string[] = [];
 
 type Room =
   | "errors" | "message" | "engine" | "tokens" | "models"
-  | "context" | "summary" | "recall" | "store" | "chat"
+  | "context" | "summary" | "recall" | "store" | "memory" | "chat"
   | "adapters" | "import" | "cli" | "entry";
 
 const BASE: Room[] = ["message", "errors"];
 const CORE: Room[] = ["models", "tokens", "engine", ...BASE];
-const SERVICES: Room[] = ["context", "summary", "recall", "store", ...CORE];
+const SERVICES: Room[] = ["context", "summary", "recall", "store", "memory", ...CORE];
 const UNDER_CHAT: Room[] = ["chat", ...SERVICES];
 
 /** Room -> the rooms it may import (its own room always may). */
@@ -59,7 +59,12 @@ const MAY_IMPORT: Record<Room, readonly Room[]> = {
   // the store and a chat's nodes through interfaces of its own (recall/port.ts: the store's
   // types, never its code).
   recall: [...CORE, "context", "store"],
-  store: [...CORE, "summary"],
+  store: [...CORE, "summary", "memory"],
+  // A user's working memory (documents, revisions, the memory tools' commands) sits under store,
+  // as summary does: it reaches the store through an interface of its own (memory/types.ts:
+  // MemoryStore), which the store implements. A context never reads it: a chat composes it, and
+  // the builder takes its text as data (ContextSource.stored).
+  memory: CORE,
   chat: SERVICES,
   adapters: UNDER_CHAT,
   import: UNDER_CHAT,
@@ -193,10 +198,10 @@ describe("layout: rooms and imports", () => {
       `import { get } from "gpt-tokenizer";`, // a package: fine
     ].join("\n");
     expect(violations("src/store/memory.ts", bad, []).sort()).toEqual([
-      `src/store/memory.ts (store): import of src/adapters/openai.ts (adapters); store may import models, tokens, engine, message, errors, summary`,
-      `src/store/memory.ts (store): import of src/chat/loom.ts (chat); store may import models, tokens, engine, message, errors, summary`,
-      `src/store/memory.ts (store): import of src/context/build.ts (context); store may import models, tokens, engine, message, errors, summary`,
-      `src/store/memory.ts (store): type import of src/chat/chat.ts (chat); store may import models, tokens, engine, message, errors, summary`,
+      `src/store/memory.ts (store): import of src/adapters/openai.ts (adapters); store may import models, tokens, engine, message, errors, summary, memory`,
+      `src/store/memory.ts (store): import of src/chat/loom.ts (chat); store may import models, tokens, engine, message, errors, summary, memory`,
+      `src/store/memory.ts (store): import of src/context/build.ts (context); store may import models, tokens, engine, message, errors, summary, memory`,
+      `src/store/memory.ts (store): type import of src/chat/chat.ts (chat); store may import models, tokens, engine, message, errors, summary, memory`,
     ]);
     expect(violations("src/engine/js.ts", `import { ROLES } from "../message.js";`, [])).toEqual([
       `src/engine/js.ts (engine): import of src/message.ts (message); engine may import errors`,
@@ -208,6 +213,11 @@ describe("layout: rooms and imports", () => {
     expect(violations("src/adapters/ai.ts", `import { Chat } from "../chat/chat.js";`, [])).toEqual([]);
     expect(violations("src/summary/x.ts", `import type { ChatNodes } from "../chat/nodes.js"; import type { ContextWindow } from "../context/types.js";`, [])).toHaveLength(2);
     expect(violations("src/summary/x.ts", `import { withDeadline } from "../deadline.js"; import type { Engine } from "../engine/types.js";`, [])).toEqual([]);
+    // The memory room: under store and chat, over the core; the context builder never reads it.
+    expect(violations("src/memory/x.ts", `import type { Store } from "../store/types.js";`, [])).toHaveLength(1);
+    expect(violations("src/context/x.ts", `import type { Memory } from "../memory/memory.js";`, [])).toHaveLength(1);
+    expect(violations("src/store/x.ts", `import type { MemoryRecord } from "../memory/types.js";`, [])).toEqual([]);
+    expect(violations("src/chat/x.ts", `import { Memory } from "../memory/memory.js";`, [])).toEqual([]);
     expect(violations("src/cli/main.ts", `import { Loom } from "../index.js"; import { readFileSync } from "node:fs";`, [])).toEqual([]);
     expect(violations("src/index.ts", `export { main } from "./cli/main.js";`, [])).toHaveLength(1);
     expect(violations("src/misc/x.ts", ``, [])).toEqual([`src/misc/x.ts is in no room of the layout (DESIGN.md)`]);

@@ -16,6 +16,8 @@ const sdks = readFileSync(join(root, "docs/sdks.md"), "utf8");
 const docs = sdks.slice(sdks.indexOf("## Agents"), sdks.indexOf("\n## ", sdks.indexOf("## Agents") + 3));
 // docs/tokens.md's complete examples too (registering a tokenizer file, asking the provider).
 const tokens = readFileSync(join(root, "docs/tokens.md"), "utf8");
+// docs/memory.md's example too.
+const memory = readFileSync(join(root, "docs/memory.md"), "utf8");
 const require = createRequire(join(root, "package.json"));
 
 const ENTRIES: Record<string, string> = { ctxloom: "index", "ctxloom/tokens": "tokens-entry", "ctxloom/store": "store-entry" };
@@ -37,11 +39,12 @@ function installed(specifier: string): boolean {
   }
 }
 
-test("the README's and docs/sdks.md's complete ts examples compile under tsc --strict", () => {
+test("the README's, docs/sdks.md's and docs/memory.md's complete ts examples compile under tsc --strict", () => {
   const complete = (text: string) => [...text.matchAll(/```ts\n([\s\S]*?)```\n/g)].map((m) => m[1]!).filter((b) => b.trimStart().startsWith("import "));
   expect(complete(docs).length).toBe(4);
   expect(complete(tokens).length).toBe(2);
-  const blocks = [...complete(readme), ...complete(docs), ...complete(tokens)];
+  expect(complete(memory).length).toBe(1);
+  const blocks = [...complete(readme), ...complete(docs), ...complete(tokens), ...complete(memory)];
   expect(blocks.length).toBeGreaterThanOrEqual(11);
   const dir = mkdtempSync(join(root, "test", ".readme-types-"));
   try {

@@ -20,6 +20,7 @@ import type { SummarizingChat, SummaryNotice } from "../summary/chat-summaries.j
 import { ClearedSince, checkCompactOptions, summaryEvent } from "./compaction.js";
 import { preflight } from "./preflight.js";
 import type { Message, MessageInput } from "../message.js";
+import { memoryText, type MemorySpace } from "../memory/cache.js";
 
 /** What a chat hands over to build its context. */
 export interface ChatContextState {
@@ -38,6 +39,9 @@ export interface ChatContextState {
   current: () => RecallChat;
   /** The calibration factor of a model for this build (see ContextSource.calibrate). */
   calibrate?: (model: string) => number;
+  /** Whose chat it is, and its id: the working memory a context carries is the user's or the chat's own. */
+  userId: string;
+  chatId: string;
 }
 
 /** One call's plan, kept between its builds (a build, a summary, the build again). */
@@ -86,6 +90,24 @@ export function buildChatContext(
   // once), and once per call: a build again after a summary reuses its plan.
   const plan = planned?.plan ?? planBuild(source, rest);
   if (planned) planned.plan = plan;
+  const scope = plan.memoryScope ?? chat.options.memoryScope ?? ctx.memoryScope ?? "user";
+  const cache = ctx.memory.cache;
+  if (cache && scope !== "none") {
+    // The working memory, as the store holds it now: synchronous when the store answers so (the memory store's).
+    const space = cache.now(chat.userId, scope === "chat" ? chat.chatId : null);
+    const carry = (s: MemorySpace) => {
+      source.stored = { scope, revision: s.revision, text: memoryText(s, scope) };
+    };
+    if (space instanceof Promise) return space.then(carry).then(() => recalled(ctx, chat, source, plan, recall, rest));
+    carry(space);
+  }
+  return recalled(ctx, chat, source, plan, recall, rest);
+}
+
+/** The build, after recall's hook when the build recalls. */
+function recalled(
+  ctx: LoomContext, chat: ChatContextState, source: ContextSource, plan: BuildPlan, recall: ReturnType<typeof splitRecall>["recall"], rest: BuildOptions | undefined,
+): ContextWindow | Promise<ContextWindow> {
   if (!recall) return buildPlanned(source, plan); // synchronous: no await on a server's hot path
   return recallHook(ctx.recall, chat.current(), recall, rest ?? {}).then((ready) => {
     if (ready) {
@@ -240,11 +262,13 @@ export class ChatContexts {
     const calibration = this.#ctx.calibration;
     const calibrated = (name: string) => (calibration.knows(name) ? calibration.factor(name, scriptClass(recentTexts(this.#sync))) : 1);
     const calibrate = factor > 1 ? (name: string) => Math.max(factor, calibrated(name)) : calibrated;
+    const { record } = this.#sync;
     const context = buildChatContext(this.#ctx, {
-      nodes: this.#sync.nodes(), head: this.#sync.head, counter: this.#counter, profile: this.#profile, system: this.#sync.record.system,
+      nodes: this.#sync.nodes(), head: this.#sync.head, counter: this.#counter, profile: this.#profile, system: record.system,
       options: this.#options, summaryPresentation: this.summaries.presentation, toolResults: this.#toolResults, current: () => this.current(),
       calibrate,
       sendsReasoning: sdk,
+      userId: record.userId, chatId: record.id,
     }, options, planned);
     return context instanceof Promise ? context.then((c) => this.#built(c)) : this.#built(context);
   }

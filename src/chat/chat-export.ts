@@ -1,6 +1,8 @@
 import { CtxloomError, checkKeys, describe } from "../errors.js";
 import type { Message } from "../message.js";
-import { EXPORT_VERSION, type ChatExport } from "../store/portable.js";
+import { EXPORT_VERSION, EXPORT_VERSION_PLAIN, type ChatExport } from "../store/portable.js";
+import { checkHistory } from "../memory/export.js";
+import type { MemoryRecord } from "../memory/types.js";
 import type { ChatOptions, ChatRecord } from "../store/types.js";
 import { messageTokens, type TokenCounter } from "../tokens/index.js";
 import type { Engine } from "../engine/types.js";
@@ -19,7 +21,7 @@ export function exportChat(record: ChatRecord, nodes: ChatNodes, head: number): 
     createdAt: record.createdAt, updatedAt: record.updatedAt,
   };
   if (record.options && Object.keys(record.options).length > 0) chat.options = structuredClone(record.options);
-  return { format: "ctxloom.chat", version: EXPORT_VERSION, chat, head: head < 0 ? null : head, messages };
+  return { format: "ctxloom.chat", version: EXPORT_VERSION_PLAIN, chat, head: head < 0 ? null : head, messages };
 }
 
 const fail: Fail = (what) =>
@@ -31,6 +33,8 @@ export interface CheckedExport {
   options: ChatOptions;
   head: unknown;
   messages: unknown[];
+  /** The chat's own memory, checked whole (none: []). */
+  memory: MemoryRecord[];
 }
 
 /** Checks an export's envelope and record (not yet its messages). @throws INVALID_ARGUMENT naming what is wrong */
@@ -45,7 +49,7 @@ export function checkExport(value: unknown): CheckedExport {
   }
   if (data === null || typeof data !== "object" || Array.isArray(data)) throw fail(`it is ${describe(data)}, not a ChatExport object`);
   const x = data as Partial<ChatExport>;
-  checkKeys(x, ["format", "version", "chat", "head", "messages"], "A ChatExport");
+  checkKeys(x, ["format", "version", "chat", "head", "messages", "memory"], "A ChatExport");
   if (x.format !== "ctxloom.chat") throw fail(`its format is ${describe(x.format)}, not "ctxloom.chat"`);
   if (!Number.isInteger(x.version) || (x.version as number) < 1) throw fail(`its version ${describe(x.version)} is not a version number`);
   if ((x.version as number) > EXPORT_VERSION) {
@@ -76,7 +80,12 @@ export function checkExport(value: unknown): CheckedExport {
     const at = x.messages.findIndex((m: unknown) => m !== null && typeof m === "object" && Object.hasOwn(m, "parts"));
     if (at >= 0) throw fail(`its message ${at} has parts, which version ${x.version} of the format does not have (set version 2)`);
   }
-  return { chat: c as ChatExport["chat"], options, head: x.head, messages: x.messages };
+  let memory: MemoryRecord[] = [];
+  if (x.memory !== undefined) {
+    if ((x.version as number) < 3) throw fail(`it has a memory, which version ${x.version} of the format does not have (set version 3)`);
+    memory = checkHistory(x.memory, "its memory's records", fail);
+  }
+  return { chat: c as ChatExport["chat"], options, head: x.head, messages: x.messages, memory };
 }
 
 /**

@@ -19,6 +19,8 @@ import { chatToolResults, checkKeptReasoningTurns } from "./tool-results.js";
 import type { CompactOptions } from "./compaction.js";
 import { DEFAULT_TOOL_RESULTS } from "../models/tool-results.js";
 import type { ChatRecallOptions, RecalledMessage } from "../recall/scope.js";
+import type { Memory } from "../memory/memory.js";
+import { chatMemory } from "./chat-memory.js";
 
 export type { ChatStats } from "./stats.js";
 export type { LoomContext } from "./sync.js";
@@ -289,6 +291,15 @@ export class Chat extends ChatView {
   agentSettings(): { counter: TokenCounter; limit: number; clears: boolean } {
     this.live();
     return { counter: this.#counter, limit: this.#appendLimit, clears: this.#clears };
+  }
+
+  /**
+   * The working memory this chat's contexts carry: the user's (`loom.user(id).memory`), or the
+   * chat's own when created with `memoryScope: "chat"`. Writes through it say they came from this chat.
+   */
+  get memory(): Memory {
+    this.live();
+    return chatMemory(this.#ctx, this.sync.record);
   }
 
   /** Usage stats: the chat's size, the last context's usage and what compression saved. O(1). */

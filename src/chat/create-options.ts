@@ -9,6 +9,8 @@ import { checkChatSummaries, type ChatSummaryGroup } from "../summary/settings.j
 import { checkToolResultLevel, type ToolResultOptions } from "../models/tool-results.js";
 import { checkReasoningTurns, type ReasoningTurns } from "../models/reasoning.js";
 import { checkMetadata } from "./chat-list.js";
+import { checkMemoryScope } from "../context/build-plan.js";
+import type { MemoryScope } from "../context/types.js";
 
 /** Options of `chats.create()`. */
 export interface CreateChatOptions {
@@ -38,11 +40,17 @@ export interface CreateChatOptions {
   toolResults?: ToolResultOptions;
   /** How many of the newest turns send their reasoning in this chat's contexts, kept with it: as at Loom.open, winning over the Loom's. */
   reasoningTurns?: ReasoningTurns;
+  /**
+   * Which working memory this chat's contexts carry, kept with it: "user" (the user's, shared by
+   * their chats: the default), "chat" (the chat's own, `chat.memory`, exported with the chat) or
+   * "none". Wins over the Loom's.
+   */
+  memoryScope?: MemoryScope;
 }
 
 /** The keys `create()` takes. */
 export const CREATE_KEYS = [
-  "id", "metadata", "title", "model", "system", "budget", "historyLimits", "summaries", "toolResults", "reasoningTurns",
+  "id", "metadata", "title", "model", "system", "budget", "historyLimits", "summaries", "toolResults", "reasoningTurns", "memoryScope",
 ] as const;
 
 /**
@@ -51,7 +59,7 @@ export const CREATE_KEYS = [
  * both go through. The Loom's summary presentation is create()'s to add. @throws INVALID_ARGUMENT
  */
 export function settingsOf(
-  o: Pick<CreateChatOptions, "metadata" | "budget" | "historyLimits" | "summaries" | "toolResults" | "reasoningTurns">,
+  o: Pick<CreateChatOptions, "metadata" | "budget" | "historyLimits" | "summaries" | "toolResults" | "reasoningTurns" | "memoryScope">,
   what: string,
 ): ChatOptions {
   const settings: ChatOptions = {};
@@ -65,12 +73,15 @@ export function settingsOf(
   if (toolResults !== undefined) settings.toolResults = toolResults;
   const reasoningTurns = checkReasoningTurns(o.reasoningTurns, `${what}.reasoningTurns`);
   if (reasoningTurns !== undefined) settings.reasoningTurns = reasoningTurns;
+  const memoryScope = checkMemoryScope(o.memoryScope, `${what}.memoryScope`);
+  if (memoryScope !== undefined) settings.memoryScope = memoryScope;
   return settings;
 }
 
 /** The keys of a chat's kept settings (an export's `chat.options`). */
 const KEPT_KEYS = [
   "budget", "historyLimits", "profile", "counter", "summarize", "summaryPresentation", "toolResults", "reasoningTurns", "source", "metadata",
+  "memoryScope",
 ] as const satisfies readonly (keyof ChatOptions)[];
 
 /**

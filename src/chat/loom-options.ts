@@ -8,6 +8,7 @@ import type { ToolResultOptions } from "../models/tool-results.js";
 import type { CompactionListener } from "./compaction.js";
 import type { ReasoningTurns } from "../models/reasoning.js";
 import type { CalibrationState } from "../models/calibration.js";
+import type { MemoryScope } from "../context/types.js";
 
 /** Options of `Loom.open()`. */
 /** A counter module as `Loom.open({ bpe })` takes it: compiled, its bytes, or its URL. */
@@ -76,6 +77,12 @@ export interface LoomOptions extends EngineOptions {
    * keep them. A chat's (`create({ reasoningTurns })`) and a build's setting win.
    */
   reasoningTurns?: ReasoningTurns;
+  /**
+   * Which working memory every chat's contexts carry: "user" (the user's, `loom.user(id).memory`:
+   * the default), "chat" (each chat's own, `chat.memory`) or "none". A chat's
+   * (`create({ memoryScope })`) and a build's setting win.
+   */
+  memoryScope?: MemoryScope;
   /**
    * Refuse model names the catalog lacks (UNKNOWN_MODEL), in create, open, import and
    * buildContext({ model }), instead of reading them by their family with a warning. Default false.

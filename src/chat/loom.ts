@@ -19,6 +19,10 @@ import { RecallHub } from "../recall/hub.js";
 import { DEFAULT_TOOL_RESULTS, checkToolResultLevel, toolResultPolicy, type ToolResultPolicy } from "../models/tool-results.js";
 import { checkReasoningTurns, type ReasoningTurns } from "../models/reasoning.js";
 import type { LoomOptions, LoomRecallOptions, LoomStats } from "./loom-options.js";
+import { MemoryCache } from "../memory/cache.js";
+import { MEMORY_METHODS, type MemoryStore } from "../memory/types.js";
+import { checkMemoryScope } from "../context/build-plan.js";
+import type { MemoryScope } from "../context/types.js";
 
 export type { LoomOptions, LoomRecallOptions, LoomStats } from "./loom-options.js";
 
@@ -35,6 +39,7 @@ interface LoomSettings {
   strictModels: boolean;
   onCompaction: CompactionListener | undefined;
   calibration: Calibration;
+  memoryScope: MemoryScope | undefined;
 }
 
 /** The default of `Loom.open({ maxOpenChats })`. */
@@ -42,7 +47,7 @@ export const DEFAULT_MAX_OPEN_CHATS = 1000;
 
 const LOOM_KEYS = [
   "engine", "wasm", "maxMemoryMB", "store", "counting", "maxOpenChats", "summaries", "recall",
-  "toolResults", "reasoningTurns", "strictModels", "bpe", "onCompaction", "calibration",
+  "toolResults", "reasoningTurns", "strictModels", "bpe", "onCompaction", "calibration", "memoryScope",
 ] as const;
 
 const RECALL_KEYS = ["embedder"] as const;
@@ -74,7 +79,9 @@ export class Loom {
 
   // Private: Loom.open() makes Looms (the published types show `private constructor()`, no parameters).
   private constructor(engine: Engine, settings: LoomSettings) {
-    const { store, counting, maxOpenChats, summaries, embedder, toolResults, reasoningTurns, embedEagerly, strictModels, onCompaction, calibration } = settings;
+    const {
+      store, counting, maxOpenChats, summaries, embedder, toolResults, reasoningTurns, embedEagerly, strictModels, onCompaction, calibration, memoryScope,
+    } = settings;
     this.#engine = engine;
     this.#counting = counting;
     this.#recall = embedder ? new RecallHub(engine, store, embedder, embedEagerly) : null;
@@ -96,6 +103,12 @@ export class Loom {
       toolResults,
       reasoningTurns,
       calibration,
+      memory: {
+        cache: MEMORY_METHODS.every((m) => typeof (store as unknown as Record<string, unknown>)[m] === "function") ? new MemoryCache(store as MemoryStore) : null,
+        storeName: typeof store.name === "string" ? store.name : "given",
+        checkOpen: () => this.#ctx.checkOpen(),
+      },
+      ...(memoryScope ? { memoryScope } : {}),
       ...(onCompaction ? { onCompaction } : {}),
     };
   }
@@ -173,6 +186,7 @@ export class Loom {
       embedEagerly: o.recall !== undefined,
       strictModels: o.strictModels ?? false,
       onCompaction: checkCompactionListener(o.onCompaction),
+      memoryScope: checkMemoryScope(o.memoryScope, "Loom.open(options).memoryScope"),
     };
   }
 

@@ -17,6 +17,8 @@ import { checkSize } from "./preflight.js";
 import type { LoomSummaries } from "../summary/settings.js";
 import type { CompactionListener } from "./compaction.js";
 import type { Calibration } from "../models/calibration.js";
+import type { MemoryAccess } from "../memory/memory.js";
+import type { MemoryScope } from "../context/types.js";
 
 /** What a chat shares with its Loom. */
 export interface LoomContext {
@@ -40,6 +42,10 @@ export interface LoomContext {
   readonly reasoningTurns?: ReasoningTurns;
   /** What providers reported of the Loom's models' counts (`chat.observeUsage`, `Loom.open({ calibration })`). */
   readonly calibration: Calibration;
+  /** Users' working memories through the store (its cache null when the store keeps none). */
+  readonly memory: MemoryAccess;
+  /** Which memory contexts carry (`Loom.open({ memoryScope })`; a chat's and a build's win); absent: "user". */
+  readonly memoryScope?: MemoryScope;
 }
 
 /** The columns a store keeps for a chat in this process, when it does (the memory store). */

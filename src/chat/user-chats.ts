@@ -18,6 +18,8 @@ import { CREATE_KEYS, settingsOf, type CreateChatOptions } from "./create-option
 import { checkReasoningTurns } from "../models/reasoning.js";
 import { preflight } from "./preflight.js";
 import type { BuildOptions } from "../context/types.js";
+import { Memory } from "../memory/memory.js";
+import { importOwnMemory, withOwnMemory } from "./chat-memory.js";
 
 export type { CreateChatOptions } from "./create-options.js";
 
@@ -46,6 +48,18 @@ export class UserChats {
     this.#ctx = ctx;
     this.#open = open;
     this.userId = userId;
+  }
+
+  /** The user's memory, shared by their chats and carried by their contexts (see Memory). Cheap: a handle. */
+  get memory(): Memory {
+    this.#ctx.checkOpen();
+    return new Memory(this.#ctx.memory, this.userId, null, null);
+  }
+
+  /** `chat.export()` of a chat, with its own memory and history when it has one (what `import` takes). @throws UNKNOWN_CHAT, STORE_FAILED */
+  async export(chatId: string): Promise<ChatExport> {
+    const chat = await this.open(chatId);
+    return withOwnMemory(this.#ctx, chat.export(), this.userId, chat.id);
   }
 
   /**
@@ -117,8 +131,8 @@ export class UserChats {
   }
 
   /**
-   * Imports a chat exported by `chat.export()` (or made by an importer) as a new chat of
-   * this user, in one store transaction: checked whole first (a bad file, or one of a newer
+   * Imports a chat exported by `chat.export()` or `chats.export(id)` (or made by an importer) as a
+   * new chat of this user (with the chat's own memory, when the export carries it), in one store transaction: checked whole first (a bad file, or one of a newer
    * version, imports nothing and says what is wrong), tokens counted with the chat's model
    * where left out, the tree built once. Keeps the export's chat id unless this user has it.
    * @throws INVALID_ARGUMENT naming what is wrong; UNKNOWN_MODEL; STORE_FAILED
@@ -144,6 +158,7 @@ export class UserChats {
       };
       return this.#register(record, async () => {
         await fromStore("importing the chat", () => this.#ctx.store.importChat(record, messages));
+        await importOwnMemory(this.#ctx, this.userId, checked.chat.id, id, checked.memory);
         nodes.adopt(residentColumns(this.#ctx.store, this.userId, id)); // the text is then held once
         return nodes;
       }, profile, counter);

@@ -4,7 +4,7 @@ import { checkHistoryLimits, getModelProfile, historyLimitsOf, type HistoryLimit
 import type { TokenCounter } from "../tokens/types.js";
 import { checkTools, toolTokens } from "../tokens/tools.js";
 import { checkStablePrefix } from "./stable.js";
-import { BUILD_KEYS, type BuildOptions, type ContextFormat, type ContextSource } from "./types.js";
+import { BUILD_KEYS, type BuildOptions, type ContextFormat, type ContextSource, type MemoryScope } from "./types.js";
 import { checkReasoningTurns, reasoningTurnsOf } from "../models/reasoning.js";
 import { DEFAULT_TOOL_RESULTS, checkToolResultLevel, toolResultPolicy, type ToolResultPolicy } from "../models/tool-results.js";
 import { resolveSummaryPolicy, type SummaryPolicy } from "../summary/policy.js";
@@ -27,6 +27,8 @@ export interface BuildPlan {
   readonly format: ContextFormat;
   readonly system: string;
   readonly memory: string;
+  /** The call's `memoryScope`, when it gives one (the chat's and the Loom's otherwise). */
+  readonly memoryScope: MemoryScope | undefined;
   readonly input: string | undefined;
   /** Tokens of the tool definitions (0 without tools); `undefined` when none were given. */
   readonly tools: number | undefined;
@@ -61,6 +63,7 @@ export function planBuild(source: PlanSource, options: BuildOptions | undefined)
   checkKeys(o, BUILD_KEYS, "buildContext(options)");
   const system = text(o.system, "system") ?? source.system ?? "";
   const memory = text(o.memory, "memory") ?? "";
+  const memoryScope = checkMemoryScope(o.memoryScope, "buildContext(options).memoryScope");
   const input = text(o.input, "input");
   if (input !== undefined && input.length === 0) throw new CtxloomError("INVALID_CONTENT", "input must not be empty; leave it out instead.");
   const maxMessages = o.maxMessages === undefined ? 0 : checkInteger(o.maxMessages, "maxMessages", 1, 0x7fffffff);
@@ -92,9 +95,15 @@ export function planBuild(source: PlanSource, options: BuildOptions | undefined)
   const reasoning = own ?? checkReasoningTurns(source.reasoningTurns, "reasoningTurns");
   const reasoningTurns = reasoningTurnsOf(reasoning);
   return {
-    profile, budget, limit, limits, counter: source.counter, format, system, memory, input, window, tools, cacheControl, prefixStep, toolResults, summary,
+    profile, budget, limit, limits, counter: source.counter, format, system, memory, memoryScope, input, window, tools, cacheControl, prefixStep, toolResults, summary,
     reasoningTurns,
   };
+}
+
+/** A memory scope ("user", "chat" or "none"), or undefined. @throws INVALID_ARGUMENT */
+export function checkMemoryScope(value: unknown, what: string): MemoryScope | undefined {
+  if (value === undefined || value === "user" || value === "chat" || value === "none") return value;
+  throw new CtxloomError("INVALID_ARGUMENT", `${what} must be "user" (the user's memory), "chat" (the chat's own) or "none"; got ${describe(value)}.`);
 }
 
 function text(value: unknown, what: string): string | undefined {

@@ -45,7 +45,11 @@ export function buildPlanned(source: ContextSource, plan: BuildPlan): ContextWin
   // System and memory: truncated to their slices, each sent as its own message. A system
   // prompt is the same text build after build: its count is kept (per counter, a few texts).
   const system = fitted(counter, plan.system, budget.system);
-  let memory = fitted(counter, limits ? truncateToChars(plan.memory, limits.memoryMaxChars) : plan.memory, budget.memory);
+  // The working memory the chat carries goes first, the call's own after it: one text, cut as one.
+  const stored = plan.memoryScope === "none" ? undefined : source.stored;
+  const joined = stored?.text ? (plan.memory ? `${stored.text}\n\n${plan.memory}` : stored.text) : plan.memory;
+  let memory = fitted(counter, limits ? truncateToChars(joined, limits.memoryMaxChars) : joined, budget.memory);
+  const memoryRevision = stored ? { scope: stored.scope, revision: stored.revision, omitted: Math.max(0, stored.text.length - memory.length) } : null;
   const systemTokens = system ? systemCost(counter, system) : 0;
   let memoryTokens = memory ? systemCost(counter, memory) : 0;
   if (input !== undefined && counter.atLeast) {
@@ -72,7 +76,7 @@ export function buildPlanned(source: ContextSource, plan: BuildPlan): ContextWin
   const view = parts ? parts.view : results;
   if (view) source.engine.swapTokens(source.tree, view.ids, view.tokens);
   try {
-    return selectAndFormat(source, plan, view, parts, { system, memory, systemTokens, memoryTokens, inputTokens, tools, clearing });
+    return selectAndFormat(source, plan, view, parts, { system, memory, memoryRevision, systemTokens, memoryTokens, inputTokens, tools, clearing });
   } finally {
     if (view) source.engine.swapTokens(source.tree, view.ids, view.tokens); // the chat's own counts back
   }
@@ -82,6 +86,7 @@ export function buildPlanned(source: ContextSource, plan: BuildPlan): ContextWin
 interface Counted {
   system: string;
   memory: string;
+  memoryRevision: ContextWindow["memoryRevision"];
   systemTokens: number;
   memoryTokens: number;
   inputTokens: number;
@@ -199,7 +204,7 @@ function selectAndFormat(source: ContextSource, plan: BuildPlan, view: ContextVi
   const { cleared, truncated } = view ? viewReport(view, sent ?? Int32Array.from(conversation, (m) => m.id)) : NO_VIEW;
   const pressure = pressureOf(plan, usage, c);
   const base: Base = {
-    memory, input: input ?? null, usage, pressure, conversation, recalled, recallDegraded: source.recallDegraded ?? null, evicted, cleared, truncated,
+    memory, memoryRevision: c.memoryRevision, input: input ?? null, usage, pressure, conversation, recalled, recallDegraded: source.recallDegraded ?? null, evicted, cleared, truncated,
     compressed: summary !== null, summary, model: profile.name, budget,
   };
 
@@ -315,7 +320,7 @@ type Base = ContextBase;
 /** A context in one literal (see `usage` in build). */
 function windowOf(b: Base, format: ContextWindow["format"], messages: ContextWindow["messages"], system: string): ContextWindow {
   return {
-    memory: b.memory, input: b.input, usage: b.usage, pressure: b.pressure, conversation: b.conversation, recalled: b.recalled, recallDegraded: b.recallDegraded,
+    memory: b.memory, memoryRevision: b.memoryRevision, input: b.input, usage: b.usage, pressure: b.pressure, conversation: b.conversation, recalled: b.recalled, recallDegraded: b.recallDegraded,
     evicted: b.evicted, cleared: b.cleared, truncated: b.truncated, compressed: b.compressed, summary: b.summary, model: b.model, budget: b.budget,
     format, messages, system,
   };

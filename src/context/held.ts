@@ -45,6 +45,7 @@ class HeldContext {
     // one: no context is made first to be copied.
     const o = this as unknown as Record<keyof ContextWindow, unknown>;
     o.memory = b.memory;
+    o.memoryRevision = b.memoryRevision;
     o.input = b.input;
     o.usage = b.usage;
     o.pressure = b.pressure;

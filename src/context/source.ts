@@ -71,4 +71,6 @@ export interface ContextSource {
    * less lately, models/calibration.ts): the limit is divided by it. Absent: 1.
    */
   calibrate?: (model: string) => number;
+  /** Optional: the working memory the chat carries, its text first in the memory message (the chat composes it). */
+  stored?: { scope: "user" | "chat"; revision: number; text: string };
 }

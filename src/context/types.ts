@@ -10,6 +10,9 @@ import type { BuildRecallOptions, RecallDegraded } from "./recall-types.js";
 
 export type { RecallScope, BuildRecallOptions, RecallDegraded, RecallFill } from "./recall-types.js";
 export type { ContextSource } from "./source.js";
+import type { MemoryRevision, MemoryScope } from "./memory-sent.js";
+
+export type { MemoryRevision, MemoryScope } from "./memory-sent.js";
 
 /** The options of `buildContext({ stablePrefix })`. */
 export interface StablePrefixOptions {
@@ -24,8 +27,17 @@ export interface StablePrefixOptions {
 export interface BuildOptions {
   /** System prompt; default: the chat's own (`create({ system })`). Truncated to its slice. */
   system?: string;
-  /** Memory text (facts, retrieved notes), sent as a second system message. Truncated to its slice. */
+  /**
+   * Memory text (facts, retrieved notes), sent as a second system message, after the working
+   * memory the chat carries (see `memoryScope`). Truncated to its slice.
+   */
   memory?: string;
+  /**
+   * Which working memory this context carries (in a chat: over the chat's and the Loom's
+   * setting): "user" (the user's, `loom.user(id).memory`: the default), "chat" (the chat's own,
+   * `chat.memory`) or "none". It goes first in the memory message, within the memory share.
+   */
+  memoryScope?: MemoryScope;
   /** The user's new message, when it is not appended to the chat: sent last, never truncated. */
   input?: string;
   /** Model whose window sets the budget (a name, a profile or an AI SDK model); default: the chat's. Token counts stay the chat model's. */
@@ -170,8 +182,14 @@ export interface ContextWindow<M = OpenAIMessage | AnthropicMessage | ResponsesI
   messages: M[];
   /** The system text sent (truncated to its slice; for Anthropic it also holds memory and system messages of the chat). */
   system: string;
-  /** The memory text sent (truncated to its slice). */
+  /** The memory text sent (truncated to its slice): the working memory carried, then the call's `memory`, then what recall brought. */
   memory: string;
+  /**
+   * The working memory this context carried (see `memoryScope`): which one, its revision, and
+   * what the memory share left out of it; null when it carried none ("none", a build outside a
+   * chat, or a store that keeps no memory).
+   */
+  memoryRevision: MemoryRevision | null;
   /** The input sent, if any. */
   input: string | null;
   usage: Usage;
@@ -273,5 +291,5 @@ export interface ProviderCount {
 /** The options buildContext knows; any other key is refused, naming the closest. */
 export const BUILD_KEYS = [
   "system", "memory", "input", "model", "maxMessages", "budget", "historyLimits", "format", "summaries", "tools", "maxOutputTokens",
-  "cacheControl", "stablePrefix", "toolResults", "reasoningTurns",
+  "cacheControl", "stablePrefix", "toolResults", "reasoningTurns", "memoryScope",
 ] as const;

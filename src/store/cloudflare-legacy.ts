@@ -3,7 +3,7 @@
 // one version row). Version 3 moves them into the kit's schema (sql-schema.ts), the SQLite
 // file's: the old tables are renamed, the kit's made, the rows copied over with their codes,
 // and the old tables dropped, in the one transaction the migration runs in.
-import { SCHEMA_VERSION, schemaSql, type SchemaNames } from "./sql-schema.js";
+import { kitV3Sql, type SchemaNames } from "./sql-schema.js";
 import type { SqlConnection } from "./sql-connection.js";
 
 /** Version 2's step as released (version 1 made tables the kit's schema now makes whole); never edited. */
@@ -24,8 +24,8 @@ function intoKit(p: string, names: SchemaNames): string[] {
     `DROP INDEX ${p}chats_user`,
     `DROP INDEX ${p}messages_key`,
     `DROP TABLE ${names.versions}`,
-    schemaSql(names),
-    `INSERT INTO ${names.versions} (version, applied) VALUES (${SCHEMA_VERSION}, ${Date.now()})`,
+    kitV3Sql(names),
+    `INSERT INTO ${names.versions} (version, applied) VALUES (3, ${Date.now()})`,
     `INSERT INTO ${p}users (id, created) SELECT user_id, min(created_at) FROM ${p}chats_v2 GROUP BY user_id`,
     `INSERT INTO ${p}chats (user, id, title, model, system, options, head, created, updated, message_count)
       SELECT user_id, id, title, model, system, options, head, created_at, updated_at, message_count FROM ${p}chats_v2 ORDER BY created_at, user_id, id`,

@@ -10,6 +10,7 @@ import { corruptIn, storeError, type SqlPlace } from "./sql-errors.js";
 import { migrate, type SchemaNames } from "./sql-schema.js";
 import { sqlStatements } from "./sql-statements.js";
 import { SqlStore } from "./sql-store.js";
+import { SqlMemory } from "./sql-memory.js";
 import type { Store } from "./types.js";
 
 /** The part of a Durable Object's `ctx.storage` this store uses (SQLite-backed objects). */
@@ -80,6 +81,7 @@ export function durableObjectStore(storage: DurableObjectStorageLike, options?: 
     maxRowBytes: DURABLE_OBJECT_ROW_BYTES,
     rowAdvice: "Split it, or keep large files outside the chat (an image or file part can hold a URL).",
   });
+  const memory = new SqlMemory(db, st, tx, place);
   let migrated = false;
   const ready = (): SqlStore => {
     if (!migrated) {
@@ -105,6 +107,10 @@ export function durableObjectStore(storage: DurableObjectStorageLike, options?: 
     putEmbeddings: (userId, chatId, embedder, rows) => ready().putEmbeddings(userId, chatId, embedder, rows),
     loadEmbeddings: (userId, chatId, embedder) => ready().loadEmbeddings(userId, chatId, embedder),
     clearEmbeddings: (userId, chatId) => ready().clearEmbeddings(userId, chatId),
+    loadMemory: (userId, chatId, known) => (ready(), memory.loadMemory(userId, chatId, known)),
+    loadMemoryHistory: (userId, chatId, query) => (ready(), memory.loadMemoryHistory(userId, chatId, query)),
+    writeMemory: (userId, chatId, expected, records) => (ready(), memory.writeMemory(userId, chatId, expected, records)),
+    deleteMemory: (userId, chatId) => (ready(), memory.deleteMemory(userId, chatId)),
     flush() {},
     close() {},
   };

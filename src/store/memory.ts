@@ -3,6 +3,7 @@ import {
   checkRedactions, checkSetHead, checkSince, chatExists, unknownChat,
 } from "./checks.js";
 import { MessageColumns } from "./columns.js";
+import { memoryRevisions } from "./memory-revisions.js";
 import type { Message } from "../message.js";
 import type { ChatRecord, EmbeddingRow, LoadedChat, Store } from "./types.js";
 
@@ -75,6 +76,7 @@ export function residentChat(store: Store, userId: string, chatId: string): Resi
  * (no object per message but its text), and the Loom reads texts from them rather than
  * keeping a copy (`resident`). Records and messages are copied in and out, so callers can
  * never change what the store holds. Arguments are checked as every store checks them (checks.ts).
+ * Users' working memories are kept beside the chats (memory-revisions.ts); a chat's own goes with it.
  */
 export function memoryStore(): Store {
   // Chat ids are scoped to their user: a map of chats per user (no key string made per call).
@@ -91,6 +93,7 @@ export function memoryStore(): Store {
     return entry;
   };
   const own = {} as Own; // (set once the store is made)
+  const memory = memoryRevisions(WHERE, (userId, chatId) => find(userId, chatId) !== undefined);
   const create = (chat: ChatRecord): Entry => {
     if (find(chat.userId, chat.id)) throw chatExists(WHERE, chat);
     // (The embeddings map is made at the first vector: a chat recall never reads has none.)
@@ -156,6 +159,7 @@ export function memoryStore(): Store {
       const entry = find(userId, chatId);
       if (!entry) return false;
       entry.gone = true;
+      memory.deleteChatMemory(userId, chatId);
       return users.get(userId)!.delete(chatId);
     },
     redactMessages(userId, chatId, changes) {
@@ -193,6 +197,10 @@ export function memoryStore(): Store {
         if (chatId === undefined || entry.chat.id === chatId) entry.embeddings?.clear();
       }
     },
+    loadMemory: memory.loadMemory,
+    loadMemoryHistory: memory.loadMemoryHistory,
+    writeMemory: memory.writeMemory,
+    deleteMemory: memory.deleteMemory,
     flush() {},
     close() {},
     resident(userId, chatId) {

@@ -1,11 +1,15 @@
 import type { Message } from "../message.js";
+import type { MemoryRecord } from "../memory/types.js";
 import type { ChatOptions } from "./types.js";
 
 /**
- * The version of the portable chat format that this release writes (and the newest it
- * reads): 2 added a message's `parts` (images, files, reasoning); a version-1 file has none.
+ * The newest version of the portable chat format, which this release reads and writes: 2 added
+ * a message's `parts` (images, files, reasoning), 3 the chat's own memory (`memory`). An export
+ * is written in the oldest version that holds it (2 without a memory), so that older releases read it.
  */
-export const EXPORT_VERSION = 2;
+export const EXPORT_VERSION = 3;
+/** The version of an export without the chat's own memory. */
+export const EXPORT_VERSION_PLAIN = 2;
 
 /**
  * A chat as portable, versioned JSON: what `chat.export()` returns and `chats.import()`
@@ -31,6 +35,12 @@ export interface ChatExport {
   };
   head: number | null;
   messages: ExportedMessage[];
+  /**
+   * The chat's own memory (a chat created with `memoryScope: "chat"`) with its whole history:
+   * its records, revisions 1 on (version 3). `chats.export(id)` puts it there; an import makes
+   * it the new chat's.
+   */
+  memory?: MemoryRecord[];
 }
 
 /** A message in a ChatExport: a Message whose token count may be left to the importer. */

@@ -8,6 +8,9 @@
  *               tool_call_id, kind, covers_first, covers_last, parts json, created_at,
  *               key (the append's; unique per chat where set: index <p>messages_key)
  *   <p>embeddings (user_id, chat_id, embedder, dimension, message_id) PK, vector bytea (f32, little-endian)
+ *   <p>memory   (user_id, scope, revision, path) PK, kind, author, chat_id, at, json_schema, content: users' working
+ *               memories' records (scope "" for a user's own, a chat's id for its own; index <p>memory_by_path)
+ *   <p>memory_heads (user_id, scope) PK, revision: each memory's revision, the row a write compares-and-sets
  *
  * Chat ids are scoped to their user (an import keeps the exported id), so every key holds both.
  * Texts and ids hold U+0000 as U+0001 "0" and U+0001 as U+0001 "1" (postgres-rows.ts); JSON
@@ -19,8 +22,9 @@
 import type { Pool } from "pg";
 import { CtxloomError } from "../errors.js";
 import { checkin, checkout } from "./postgres-append.js";
+import { memoryTables } from "./postgres-memory.js";
 
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 export function migrations(p: string): string[][] {
   return [
@@ -90,6 +94,8 @@ export function migrations(p: string): string[][] {
       `ALTER TABLE ${p}messages ADD COLUMN key text`,
       `CREATE UNIQUE INDEX ${p}messages_key ON ${p}messages (user_id, chat_id, key) WHERE key IS NOT NULL`,
     ],
+    // version 4: users' working memories (postgres-memory.ts).
+    memoryTables(p),
   ];
 }
 

@@ -94,7 +94,12 @@ export function postgresStatements(p: string) {
        WHERE id = $1 AND user_id = $2 AND ($3::integer IS NULL OR $3::integer < message_count)
          AND (NOT $5::boolean OR head IS NOT DISTINCT FROM $6::integer)`,
     ),
-    deleteChat: s("delete_chat", `DELETE FROM ${p}chats WHERE id = $1 AND user_id = $2`),
+    // The chat goes with its own memory (its messages and embeddings by the foreign keys).
+    deleteChat: s(
+      "delete_chat",
+      `WITH memory AS (DELETE FROM ${p}memory WHERE user_id = $2 AND scope = $1), heads AS (DELETE FROM ${p}memory_heads WHERE user_id = $2 AND scope = $1)
+       DELETE FROM ${p}chats WHERE id = $1 AND user_id = $2`,
+    ),
     // chat.redact in one statement: the messages ($3 ids, $4 texts, $5 tool calls or null, $7
     // token counts) get their new texts and counts, lose their parts and embeddings, only when every id ($6: the greatest)
     // is the chat's; answers the chat's size (null: no such chat). UPDATE writes new row versions:

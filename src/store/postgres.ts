@@ -10,6 +10,7 @@ import { isPool, loadPg, redact } from "./postgres-pool.js";
 import { redactRows } from "./postgres-redact.js";
 import { appendRow, checkin, checkout } from "./postgres-append.js";
 import { migrate } from "./postgres-schema.js";
+import { postgresMemory } from "./postgres-memory.js";
 import { PG_TEXT, fromText, toText } from "./postgres-rows.js";
 import { postgresStatements, type Statement, type Statements } from "./postgres-sql.js";
 import { chatRecord, chatValues, messagesOf, messageValues, type ChatRow } from "./sql-rows.js";
@@ -141,6 +142,7 @@ export function postgresStore(target: string | Pool, options?: PostgresStoreOpti
     }
   };
 
+  const memory = postgresMemory(open, prefix, name, corrupt);
   const store: PostgresStore = {
     name,
     async hasChat(userId, chatId) {
@@ -246,6 +248,10 @@ export function postgresStore(target: string | Pool, options?: PostgresStoreOpti
       checkIds(userId, chatId, true);
       await query(sql.clearEmbeddings, [toText(userId), chatId === undefined ? null : toText(chatId)]);
     },
+    loadMemory: memory.loadMemory,
+    loadMemoryHistory: memory.loadMemoryHistory,
+    writeMemory: memory.writeMemory,
+    deleteMemory: memory.deleteMemory,
     flush() {},
     async watch(listener) {
       const p = await open();

@@ -8,9 +8,9 @@
 /**
  * Version 3 is where both stores met: the SQLite file's layout since append keys, and the
  * Durable Object's since it moved to it (its versions 1 and 2 had their own). A later version
- * adds a step to KIT_STEPS, run by both.
+ * adds a step to KIT_STEPS, run by both: 4 added users' working memories.
  */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 /** Table names: `prefix` before each table's, `versions` the table of applied versions. */
 export interface SchemaNames {
@@ -18,8 +18,14 @@ export interface SchemaNames {
   versions: string;
 }
 
+/** Every table at SCHEMA_VERSION: version 3's, then each kit step's. */
+export function schemaSql(names: SchemaNames): string {
+  return [kitV3Sql(names), ...KIT_STEPS.map((step) => step.sql(names))].join("\n");
+}
+
 /**
- * Every table at SCHEMA_VERSION. Codes: role 0 system, 1 user, 2 assistant, 3 tool; priority
+ * The tables of version 3 (frozen: a step after it changes them, and the Durable Object's
+ * releases before the kit move into them). Codes: role 0 system, 1 user, 2 assistant, 3 tool; priority
  * 0 low, 1 normal, 2 high, 3 critical; kind 0 message, 1 summary. JSON columns hold text,
  * vectors float32 little-endian (vectors.ts).
  *
@@ -28,7 +34,7 @@ export interface SchemaNames {
  * after, so that reading the small ones never follows a long text's overflow pages. `key` is
  * the append's (unique per chat): a retry of an append that did land finds its message.
  */
-export function schemaSql({ prefix: p, versions }: SchemaNames): string {
+export function kitV3Sql({ prefix: p, versions }: SchemaNames): string {
   return `
     CREATE TABLE ${versions} (version INTEGER PRIMARY KEY, applied INTEGER NOT NULL);
     CREATE TABLE ${p}users (
@@ -89,10 +95,37 @@ const COLUMNS: Record<string, string[]> = {
     "covers_first", "covers_last", "parts", "key",
   ],
   embeddings: ["chat", "message", "embedder", "dimension", "vector"],
+  memory: ["user", "scope", "revision", "path", "kind", "author", "chat", "at", "json_schema", "content"],
 };
 
-/** The kit's steps after SCHEMA_VERSION 3, by the version they make (none yet). */
-const KIT_STEPS: readonly { version: number; sql: (names: SchemaNames) => string }[] = [];
+/**
+ * The kit's steps after version 3, by the version they make, as released: a step is never edited.
+ *
+ * 4: users' working memories, every record of every revision: a memory is the user's own (scope
+ * "") or a chat's (scope: its id). Clustered by (user, scope, revision, path): a memory's newest
+ * revision is the last key of its range; the index by path finds each document's newest record.
+ * Codes: kind 0 text, 1 object, 2 deleted; author 0 app, 1 model.
+ */
+const KIT_STEPS: readonly { version: number; sql: (names: SchemaNames) => string }[] = [
+  {
+    version: 4,
+    sql: ({ prefix: p }) => `
+      CREATE TABLE ${p}memory (
+        user TEXT NOT NULL,
+        scope TEXT NOT NULL,
+        revision INTEGER NOT NULL,
+        path TEXT NOT NULL,
+        kind INTEGER NOT NULL,
+        author INTEGER NOT NULL,
+        chat TEXT,
+        at REAL NOT NULL,
+        json_schema TEXT,
+        content TEXT NOT NULL,
+        PRIMARY KEY (user, scope, revision, path)
+      ) WITHOUT ROWID;
+      CREATE INDEX ${p}memory_by_path ON ${p}memory (user, scope, path, revision);`,
+  },
+];
 
 /** The part of a connection the schema needs. */
 export interface SchemaConnection {

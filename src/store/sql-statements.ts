@@ -2,6 +2,7 @@
 // its text, for tables named with a prefix (sql-schema.ts). Parameterized; each connection
 // prepares a text once. Reads of messages return the row codec's MessageRow (sql-rows.ts).
 import { CHAT_READ, CHAT_WRITE, MESSAGE_WRITE } from "./sql-rows.js";
+import { RECORD_WRITE } from "./memory-rows.js";
 
 /**
  * The three codes of a message as one integer, role | priority << 2 | kind << 4, or -1 when
@@ -21,7 +22,7 @@ export type Statements = ReturnType<typeof sqlStatements>;
 
 /** The statements over tables named `${p}chats`, `${p}messages`, ... */
 export function sqlStatements(p: string) {
-  const [users, chats, messages, embeddings] = [`${p}users`, `${p}chats`, `${p}messages`, `${p}embeddings`];
+  const [users, chats, messages, embeddings, memory] = [`${p}users`, `${p}chats`, `${p}messages`, `${p}embeddings`, `${p}memory`];
   return {
     addUser: `INSERT OR IGNORE INTO ${users} (id, created) VALUES (?, ?)`,
     addChat: `INSERT INTO ${chats} (${CHAT_WRITE}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -59,5 +60,19 @@ export function sqlStatements(p: string) {
     embeddings: `SELECT message, vector FROM ${embeddings} WHERE chat = ? AND embedder = ? AND dimension = ? ORDER BY message`,
     deleteEmbeddings: `DELETE FROM ${embeddings} WHERE chat = ?`,
     deleteUserEmbeddings: `DELETE FROM ${embeddings} WHERE chat IN (SELECT key FROM ${chats} WHERE user = ?)`,
+    // Working memories (sql-memory.ts): a memory's newest revision is the last key of its range.
+    memoryRevision: `SELECT coalesce(max(revision), 0) FROM ${memory} WHERE user = ? AND scope = ?`,
+    memoryNewest: `SELECT revision, at FROM ${memory} WHERE user = ? AND scope = ? ORDER BY revision DESC LIMIT 1`,
+    // Each path's newest record: SQLite gives a bare column the values of the row whose max() it returns.
+    memoryLatest: `SELECT max(revision), path, kind, author, chat, at, json_schema, content FROM ${memory} WHERE user = ? AND scope = ? GROUP BY path ORDER BY path`,
+    memoryHistory:
+      `SELECT ${RECORD_WRITE} FROM ${memory} WHERE user = ? AND scope = ? AND revision > ? AND revision <= ? ORDER BY revision, path LIMIT ?`,
+    memoryPathHistory:
+      `SELECT ${RECORD_WRITE} FROM ${memory} WHERE user = ? AND scope = ? AND path = ? AND revision > ? AND revision <= ? ORDER BY revision LIMIT ?`,
+    addMemory: `INSERT INTO ${memory} (user, scope, ${RECORD_WRITE}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    memoryHeld: `SELECT 1 FROM ${memory} WHERE user = ? AND scope = ? LIMIT 1`,
+    userMemoryHeld: `SELECT 1 FROM ${memory} WHERE user = ? LIMIT 1`,
+    deleteMemory: `DELETE FROM ${memory} WHERE user = ? AND scope = ?`,
+    deleteUserMemory: `DELETE FROM ${memory} WHERE user = ?`,
   };
 }

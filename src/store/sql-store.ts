@@ -204,6 +204,7 @@ export class SqlStore {
         this.#db.run(this.#st.deleteEmbeddings, found.key);
         this.#db.run(this.#st.deleteMessages, found.key);
         this.#db.run(this.#st.deleteChat, found.key);
+        this.#db.run(this.#st.deleteMemory, userId, chatId); // its own memory goes with it
       });
       this.#tx.forget(userId, chatId);
       return true;

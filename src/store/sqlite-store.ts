@@ -2,6 +2,8 @@
 // transaction (sqlite-batch.ts), each answering with a promise.
 import type { Message } from "../message.js";
 import { SqlStore } from "./sql-store.js";
+import { SqlMemory } from "./sql-memory.js";
+import type { MemoryQuery, MemoryRecord, MemoryState, MemoryWriteResult } from "../memory/types.js";
 import { sqlStatements } from "./sql-statements.js";
 import { WriteBatch } from "./sqlite-batch.js";
 import { sqliteConnection } from "./sqlite-connection.js";
@@ -20,6 +22,7 @@ export class SqliteStoreImpl implements SqliteStore {
   readonly database: SqliteDatabase;
   readonly #tx: WriteBatch;
   readonly #ops: SqlStore;
+  readonly #memory: SqlMemory;
   /** Chats deleted whose old bytes could not be erased yet ("user\0chat"): deleting one again erases them. */
   readonly #unerased = new Set<string>();
 
@@ -31,6 +34,7 @@ export class SqliteStoreImpl implements SqliteStore {
     const connection = sqliteConnection(db);
     this.#tx = new WriteBatch(db, connection, path, file, settings, STATEMENTS);
     this.#ops = new SqlStore(connection, STATEMENTS, this.#tx, { place: filePlace(path) });
+    this.#memory = new SqlMemory(connection, STATEMENTS, this.#tx, filePlace(path));
   }
 
   async hasChat(userId: string, chatId: string): Promise<boolean> {
@@ -112,6 +116,25 @@ export class SqliteStoreImpl implements SqliteStore {
 
   async clearEmbeddings(userId: string, chatId?: string): Promise<void> {
     this.#ops.clearEmbeddings(userId, chatId);
+  }
+
+  async loadMemory(userId: string, chatId: string | null, known?: number): Promise<MemoryState> {
+    return this.#memory.loadMemory(userId, chatId, known);
+  }
+
+  async loadMemoryHistory(userId: string, chatId: string | null, query?: MemoryQuery): Promise<MemoryRecord[]> {
+    return this.#memory.loadMemoryHistory(userId, chatId, query);
+  }
+
+  async writeMemory(userId: string, chatId: string | null, expected: number, records: MemoryRecord[]): Promise<MemoryWriteResult> {
+    return this.#memory.writeMemory(userId, chatId, expected, records);
+  }
+
+  /** Deletes (see Store.deleteMemory), then erases the old bytes from the file and its log, as deleteChat does. */
+  async deleteMemory(userId: string, chatId?: string | null): Promise<boolean> {
+    if (!this.#memory.deleteMemory(userId, chatId)) return false;
+    this.#erase("erasing the deleted memory's old bytes (the memory is deleted; its old bytes may remain until the next delete or redaction)");
+    return true;
   }
 
   async flush(): Promise<void> {

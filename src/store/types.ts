@@ -5,6 +5,9 @@ import type { MessageColumns } from "./columns.js";
 import type { SummaryOptions } from "../summary/policy.js";
 import type { ToolResultOptions } from "../models/tool-results.js";
 import type { ReasoningTurns } from "../models/reasoning.js";
+import type { JsonValue, MemoryQuery, MemoryRecord, MemoryState, MemoryWriteResult } from "../memory/types.js";
+
+export type { JsonValue } from "../memory/types.js";
 
 /** A value or a promise of it: every Store method may be synchronous or not. */
 export type Awaitable<T> = T | Promise<T>;
@@ -33,6 +36,8 @@ export interface ChatOptions {
   toolResults?: ToolResultOptions;
   /** How many of the newest turns send their reasoning in this chat's contexts (`create({ reasoningTurns })`): wins over the Loom's. */
   reasoningTurns?: ReasoningTurns;
+  /** Which working memory this chat's contexts carry (`create({ memoryScope })`): "user", "chat" (its own) or "none"; wins over the Loom's. */
+  memoryScope?: "user" | "chat" | "none";
   /**
    * The conversation an import made this chat from: the export's format and its id for it
    * (a fingerprint of its messages when it has none). `ctxloom import` finds chats by it, so
@@ -45,8 +50,6 @@ export interface ChatOptions {
 
 /** A chat's own data for the application (a folder, tags, the client's settings): a JSON object. */
 export type ChatMetadata = { [key: string]: JsonValue };
-/** A value JSON can hold. */
-export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
 /** A chat's record in a store. */
 export interface ChatRecord {
@@ -181,7 +184,7 @@ export interface Store {
    */
   setHead(userId: string, chatId: string, head: number | null, updatedAt: number, expected?: number | null): Awaitable<boolean>;
   /**
-   * Deletes the chat, its messages and its embeddings; false when there was none. Whether the
+   * Deletes the chat, its messages, its embeddings and its own memory; false when there was none. Whether the
    * old bytes stay anywhere (a file's free pages, old row versions) is each store's (see it).
    */
   deleteChat(userId: string, chatId: string): Awaitable<boolean>;
@@ -199,6 +202,27 @@ export interface Store {
   loadEmbeddings(userId: string, chatId: string, embedder: EmbedderInfo): Awaitable<EmbeddingRow[]>;
   /** Drops the embeddings of one chat, or of all the user's chats; messages stay. */
   clearEmbeddings(userId: string, chatId?: string): Awaitable<void>;
+  /**
+   * Optional (a user's working memory needs the four memory methods; every store of ctxloom has
+   * them). A memory is the user's own (`chatId` null) or a chat's (its id: a chat the user has,
+   * else UNKNOWN_CHAT). Its revision (0 when never written) and each path's newest record
+   * (deletions included) in path order; only the revision when it is `known`.
+   */
+  loadMemory?(userId: string, chatId: string | null, known?: number): Awaitable<MemoryState>;
+  /** Optional: a memory's records in revision order (then path order), narrowed by `query`. */
+  loadMemoryHistory?(userId: string, chatId: string | null, query?: MemoryQuery): Awaitable<MemoryRecord[]>;
+  /**
+   * Optional: adds `records` (of revisions `expected + 1` on, in order) if and only if the memory's
+   * revision is `expected`, in one transaction; otherwise writes nothing and answers `{ ok: false,
+   * revision }`. Two writes made on one revision: one lands, the other learns the new revision.
+   */
+  writeMemory?(userId: string, chatId: string | null, expected: number, records: MemoryRecord[]): Awaitable<MemoryWriteResult>;
+  /**
+   * Optional: deletes a memory and its history: a chat's (its id), the user's own (null), or, with
+   * `chatId` left out, all of the user's (their own and every chat's: erasing a user). False when
+   * there was nothing. `deleteChat` deletes the chat's own memory with it.
+   */
+  deleteMemory?(userId: string, chatId?: string | null): Awaitable<boolean>;
   /** Makes every acknowledged write durable (a batching store commits); others resolve at once. */
   flush(): Awaitable<void>;
   /** Flushes and releases resources. */

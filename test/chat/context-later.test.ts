@@ -39,7 +39,7 @@ forEachEngine((engine) => {
     expect({ ...ctx }.conversation).toEqual(expected);
     expect(JSON.parse(JSON.stringify(ctx)).conversation).toEqual(JSON.parse(JSON.stringify(expected)));
     expect(Object.keys(ctx)).toEqual([
-      "memory", "input", "usage", "pressure", "conversation", "recalled", "recallDegraded", "evicted", "cleared", "truncated", "compressed", "summary",
+      "memory", "memoryRevision", "input", "usage", "pressure", "conversation", "recalled", "recallDegraded", "evicted", "cleared", "truncated", "compressed", "summary",
       "model",
       "budget", "format", "messages", "system",
     ]);

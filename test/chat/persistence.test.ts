@@ -281,7 +281,8 @@ forEachEngine((engine) => {
       const l1 = await Loom.open({ engine });
       const chat = await sample(l1);
       const exported = chat.export();
-      expect(exported).toMatchObject({ format: "ctxloom.chat", version: EXPORT_VERSION, head: chat.head });
+      // Without the chat's own memory, the oldest version that holds it (older releases read it).
+      expect(exported).toMatchObject({ format: "ctxloom.chat", version: EXPORT_VERSION - 1, head: chat.head });
       for (const target of ENGINES) {
         const l2 = await Loom.open({ engine: target });
         for (const data of [exported, JSON.stringify(exported)]) {

@@ -70,7 +70,7 @@ describe("broken files", () => {
       { id: 1, parentId: 0, role: "assistant", content: "b", priority: "normal", createdAt: 1, kind: "message" },
     ] };
     expect(parseExport(JSON.stringify(exp), { model: "llama3.2" }).chats[0]).toEqual({ ...exp, chat: { ...exp.chat, model: "llama3.2" } });
-    expect(failed(JSON.stringify({ ...exp, version: 3 }))).toMatch(/^line 1: its version 3 is not one this release reads \(1 to 2\)/);
+    expect(failed(JSON.stringify({ ...exp, version: 4 }))).toMatch(/^line 1: its version 4 is not one this release reads \(1 to 3\)/);
     expect(failed(JSON.stringify({ ...exp, messages: [exp.messages[1], exp.messages[0]] }))).toMatch(/^line 1, message 0: its id must be 0/);
     expect(failed(JSON.stringify({ ...exp, messages: [exp.messages[0], { ...exp.messages[1], parentId: 1 }] }))).toMatch(/^line 1, message 1: its parentId 1 must be null or the id of an earlier message/);
     expect(failed(JSON.stringify({ ...exp, head: 5 }))).toMatch(/^line 1: its head 5 must be null or a message id/);

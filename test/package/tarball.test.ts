@@ -82,7 +82,7 @@ describe("a fresh project that installed the tarball", () => {
     expect(out).toMatchObject({ engine: "wasm", code: "INVALID_ARGUMENT", bytes: pkg.wasmBytes, counts: [2, 2] });
     // What the main entry holds at run time: what users call (api/index.api.md has their types).
     expect(out.exports).toEqual([
-      "CtxloomError", "DEFAULT_SUMMARY_PROMPT", "Loom", "budgetFor", "countTokens", "getModelProfile", "hashingEmbedder", "importConversations",
+      "CtxloomError", "DEFAULT_SUMMARY_PROMPT", "Loom", "budgetFor", "countTokens", "geminiCounter", "getModelProfile", "hashingEmbedder", "importConversations",
       "listModels", "loadTokenizer", "memoryStore", "parseExport", "parseExportStream", "registerEncoding", "registerModel", "truncateToolResult",
     ]);
     const demo = await sh(process.execPath, [join(pkg.packageDir, "dist/cli/main.js"), "demo"], { cwd: pkg.project });

@@ -7,6 +7,7 @@ import { sqliteStore } from "../../src/sqlite-elsewhere.js";
 import type { LoadedChat, Store } from "../../src/store-entry.js";
 import { contractChat, contractState, existenceCases, runBadCalls } from "../store/contract-cases.js";
 import { existsThroughLooms } from "../store/exists-cases.js";
+import { memoryStoreCases } from "../store/memory-cases.js";
 
 const error = (e: unknown) => ({ code: (e as { code?: string }).code ?? `not coded: ${String(e)}`, message: String((e as Error).message) });
 async function codeOf(call: () => unknown): Promise<{ code: string; message: string } | "ok"> {
@@ -99,7 +100,7 @@ export async function migrateV2(storage: DurableObjectStorageLike): Promise<unkn
 /**
  * The bad calls every store refuses, on this object's store (tables "contract_"): their codes, and
  * whether anything changed; the existence check and CHAT_EXISTS (tables "exists_"), and through
- * Looms sharing the object's storage (tables "looms_").
+ * Looms sharing the object's storage (tables "looms_"); users' working memories (tables "memory_").
  */
 export async function contract(storage: DurableObjectStorageLike): Promise<unknown> {
   const store: Store = durableObjectStore(storage, { tablePrefix: "contract_" });
@@ -111,7 +112,8 @@ export async function contract(storage: DurableObjectStorageLike): Promise<unkno
   await contractChat(existing);
   const exists = await existenceCases(existing);
   const looms = await existsThroughLooms((s) => Loom.open({ store: s, counting: "heuristic" }), () => durableObjectStore(storage, { tablePrefix: "looms_" }));
-  return { codes, unchanged, exists, looms };
+  const memory = await memoryStoreCases(durableObjectStore(storage, { tablePrefix: "memory_" }));
+  return { codes, unchanged, exists, looms, memory };
 }
 
 /** Messages around a row's limit (2,000,000 bytes), through a Loom and the store (tables "big_"). */

@@ -6,6 +6,9 @@ import { Loom, type Chat, type ChatExport, type MessageInput } from "../../src/i
 import { durableObjectStore, type DurableObjectStorageLike } from "../../src/cloudflare.js";
 import { buildTextsChat, textsOf, type TextsSpec } from "../store/texts-spec.js";
 import { contract, migrateV2, rowLimits, sqliteHere, withoutSqlite } from "./do-store-ops.js";
+import { memoryApiCases, memoryBadCases } from "../memory/memory-cases.js";
+import { memoryContextCases } from "../memory/context-cases.js";
+import { attackCases } from "../adapters/memory-attack-cases.js";
 
 type Namespace = { idFromName(name: string): unknown; get(id: unknown): { fetch(request: Request): Promise<Response> } };
 interface Env {
@@ -95,6 +98,17 @@ export class UserChatsObject extends (DurableObject as new (ctx: unknown, env: E
           return Response.json(await rowLimits(this.#storage));
         case "sqlite-here":
           return Response.json(sqliteHere());
+        // Issue 34: a user's working memory through the API, in this object's storage (tables "memory_api_").
+        case "memory-api": {
+          const own = await Loom.open({ store: durableObjectStore(this.#storage, { tablePrefix: "memory_api_" }), counting: "heuristic" });
+          const out = { api: await memoryApiCases(own, user), bad: await memoryBadCases(own, `${user}-bad`), context: await memoryContextCases(loom, `${user}-ctx`) };
+          await own.close();
+          const attacked = await Loom.open({ store: durableObjectStore(this.#storage, { tablePrefix: "memory_attacks_" }), counting: "heuristic" });
+          const rows = () => this.#storage.sql.exec("SELECT user, scope, revision, path, content FROM memory_attacks_memory ORDER BY 1, 2, 3, 4").toArray();
+          Object.assign(out, { attacks: await attackCases(attacked, rows) });
+          await attacked.close();
+          return Response.json(out);
+        }
         default:
           return new Response("unknown op", { status: 400 });
       }

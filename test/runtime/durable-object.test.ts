@@ -9,6 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { durableObjectStore } from "../../src/cloudflare.js";
 import { expectedCodes, expectedExistence } from "../store/contract-cases.js";
+import { expectedMemoryCases } from "../store/memory-cases.js";
+import { expectedMemoryApi, expectedMemoryBad } from "../memory/memory-cases.js";
+import { expectedMemoryContext } from "../memory/context-cases.js";
+import { expectedAttacks } from "../adapters/memory-attack-cases.js";
 import { expectedThroughLooms } from "../store/exists-cases.js";
 import { expectedTexts } from "../store/texts-spec.js";
 import { textsSpec, trickyText } from "../store/tricky-texts.js";
@@ -159,18 +163,30 @@ describe("the store kit in a Durable Object (workerd via miniflare)", () => {
     expect(out.retry).toEqual({ ok: false, existing: erin[3] }); // the key of a migrated message
     expect([out.added, out.again, out.path]).toEqual([5, 5, [0, 1, 2, 3, 5]]);
     // The kit's version table (a row per version: an older release reads 3 and refuses), no table of version 2 left, the layout of a new database.
-    expect(out.versions).toEqual([[3]]);
-    expect(out.names).toEqual(["v2_chats", "v2_chats_by_update", "v2_embeddings", "v2_messages", "v2_messages_by_key", "v2_schema", "v2_users"]);
+    expect(out.versions).toEqual([[3], [4]]);
+    expect(out.names).toEqual([
+      "v2_chats", "v2_chats_by_update", "v2_embeddings", "v2_memory", "v2_memory_by_path", "v2_messages", "v2_messages_by_key", "v2_schema", "v2_users",
+    ]);
     expect(out.sameLayout).toBe(true);
   }, 120_000);
 
   // Issue 30, item 2: the existence check, and CHAT_EXISTS from the store itself (through Looms: a new id for an import).
-  it("refuses the bad calls every store refuses, with the same codes, and changes nothing; answers whether a chat exists and refuses a second of an id", async () => {
+  it("refuses the bad calls every store refuses, with the same codes, and changes nothing; answers whether a chat exists and refuses a second of an id; keeps memories as every store does", async () => {
     const mf = runtime();
     const out = await call(mf, "frank", { op: "contract" });
     await mf.dispose();
-    expect(out).toEqual({ codes: expectedCodes(), unchanged: true, exists: expectedExistence(), looms: expectedThroughLooms() });
+    expect(out).toEqual({ codes: expectedCodes(), unchanged: true, exists: expectedExistence(), looms: expectedThroughLooms(), memory: expectedMemoryCases() });
   }, 120_000);
+});
+
+// Issue 34, items 1, 2 and 4: a user's working memory through the API, as on every store.
+describe("a user's working memory in a Durable Object (workerd via miniflare)", () => {
+  it("revisions, merges and conflicts, a chat's own memory, exports; bad calls refused, nothing changed; every context carries it; the memory tool's 68 attacks refused", async () => {
+    const mf = runtime();
+    const out = await call(mf, "mona", { op: "memory-api" });
+    await mf.dispose();
+    expect(out).toEqual({ api: expectedMemoryApi("mona"), bad: expectedMemoryBad(), context: expectedMemoryContext(), attacks: expectedAttacks() });
+  }, 180_000);
 });
 
 // Issue 25, items 3 and 4: within Cloudflare's limits, and what cannot run here says so.

@@ -4,7 +4,7 @@
 // change nothing; the existence check answers, and a store refuses a second chat of an id
 // itself (CHAT_EXISTS). No test framework here: the worker bundles this file.
 import type { Message } from "../../src/index.js";
-import type { ChatRecord, Store } from "../../src/store-entry.js";
+import type { ChatRecord, MemoryRecord, Store } from "../../src/store-entry.js";
 
 const record = (over: Partial<ChatRecord> = {}): ChatRecord => ({
   id: "c1", userId: "u", title: "t", model: "gpt-4o", system: null, createdAt: 1, updatedAt: 1, messageCount: 0, head: null, options: {}, ...over,
@@ -13,12 +13,18 @@ const message = (over: Partial<Message> = {}): Message => ({
   id: 1, parentId: 0, role: "assistant", content: "hi", priority: "normal", tokens: 5, createdAt: 2, kind: "message", ...over,
 });
 const e2 = { name: "e", dimension: 2 };
+const note = (over: Partial<MemoryRecord> = {}): MemoryRecord => ({
+  revision: 1, path: "notes.md", kind: "text", content: "likes tea", schema: null, by: "app", chatId: null, at: 3, ...over,
+});
 
 /** Makes user "u"'s chat "c1" with message 0 (head 0, updatedAt 100) and one embedding. */
 export async function contractChat(store: Store): Promise<void> {
   await store.createChat(record());
   await store.appendMessage("u", "c1", message({ id: 0, parentId: null, role: "user" }), 0, 100);
   await store.putEmbeddings("u", "c1", e2, [{ messageId: 0, vector: new Float32Array([1, 2]) }]);
+  // The user's memory and the chat's own, at revision 1 each.
+  await store.writeMemory!("u", null, 0, [note()]);
+  await store.writeMemory!("u", "c1", 0, [note({ path: "chat.md", chatId: "c1" })]);
 }
 
 /** [what, the call, the code it must fail with]: on a store holding contractChat's chat. */
@@ -66,6 +72,34 @@ export function badCalls(store: Store): [string, () => unknown, string][] {
     ["redact: a message the chat lacks, after one it has (nothing is written)", () => store.redactMessages!("u", "c1", [{ id: 0, content: "x", tokens: 1 }, { id: 9, content: "x", tokens: 1 }]), "UNKNOWN_MESSAGE"],
     ["redact: an empty chat id", () => store.redactMessages!("u", "", [{ id: 0, content: "x", tokens: 1 }]), "INVALID_ARGUMENT"],
     ["redact: tokens not a count", () => store.redactMessages!("u", "c1", [{ id: 0, content: "x", tokens: bad(-1) }]), "INVALID_ARGUMENT"],
+    // Issue 34: a user's working memory.
+    ["memory load: an empty user id", () => store.loadMemory!("", null), "INVALID_ARGUMENT"],
+    ["memory load: a chat the user lacks", () => store.loadMemory!("u", "zz"), "UNKNOWN_CHAT"],
+    ["memory load: another user's chat", () => store.loadMemory!("v", "c1"), "UNKNOWN_CHAT"],
+    ["memory load: a known revision not a count", () => store.loadMemory!("u", null, bad(-1)), "INVALID_ARGUMENT"],
+    ["memory load: a chat id left out", () => store.loadMemory!("u", bad(undefined)), "INVALID_ARGUMENT"],
+    ["memory history: an unknown key", () => store.loadMemoryHistory!("u", null, bad({ since: 1 })), "INVALID_ARGUMENT"],
+    ["memory history: a path climbing out", () => store.loadMemoryHistory!("u", null, { path: "../x" }), "INVALID_PATH"],
+    ["memory history: another user's chat", () => store.loadMemoryHistory!("v", "c1"), "UNKNOWN_CHAT"],
+    ["memory write: no records", () => store.writeMemory!("u", null, 1, []), "INVALID_ARGUMENT"],
+    ["memory write: a revision that does not follow", () => store.writeMemory!("u", null, 1, [note({ revision: 3 })]), "INVALID_ARGUMENT"],
+    ["memory write: revisions out of order", () => store.writeMemory!("u", null, 1, [note({ revision: 2 }), note({ revision: 4, path: "b" })]), "INVALID_ARGUMENT"],
+    ["memory write: a path twice in a revision", () => store.writeMemory!("u", null, 1, [note({ revision: 2 }), note({ revision: 2 })]), "INVALID_ARGUMENT"],
+    ["memory write: a path climbing out", () => store.writeMemory!("u", null, 1, [note({ revision: 2, path: "a/../../etc" })]), "INVALID_PATH"],
+    ["memory write: an absolute path", () => store.writeMemory!("u", null, 1, [note({ revision: 2, path: "/etc/passwd" })]), "INVALID_PATH"],
+    ["memory write: a hidden name", () => store.writeMemory!("u", null, 1, [note({ revision: 2, path: ".env" })]), "INVALID_PATH"],
+    ["memory write: a text past the cap", () => store.writeMemory!("u", null, 1, [note({ revision: 2, content: "x".repeat(100_001) })]), "MEMORY_TOO_LARGE"],
+    ["memory write: a text with a schema", () => store.writeMemory!("u", null, 1, [note({ revision: 2, schema: "{}" })]), "INVALID_ARGUMENT"],
+    ["memory write: an object without a schema", () => store.writeMemory!("u", null, 1, [note({ revision: 2, kind: "object", content: "{}" })]), "INVALID_ARGUMENT"],
+    ["memory write: a deletion with content", () => store.writeMemory!("u", null, 1, [note({ revision: 2, kind: "deleted" })]), "INVALID_ARGUMENT"],
+    ["memory write: a kind", () => store.writeMemory!("u", null, 1, [note({ revision: 2, kind: bad("file") })]), "INVALID_ARGUMENT"],
+    ["memory write: an author", () => store.writeMemory!("u", null, 1, [note({ revision: 2, by: bad("robot") })]), "INVALID_ARGUMENT"],
+    ["memory write: a time", () => store.writeMemory!("u", null, 1, [note({ revision: 2, at: Number.NaN })]), "INVALID_ARGUMENT"],
+    ["memory write: a revision not a count", () => store.writeMemory!("u", null, bad(-1), [note({ revision: 0 })]), "INVALID_ARGUMENT"],
+    ["memory write: a chat the user lacks", () => store.writeMemory!("u", "zz", 0, [note()]), "UNKNOWN_CHAT"],
+    ["memory write: another user's chat", () => store.writeMemory!("v", "c1", 0, [note()]), "UNKNOWN_CHAT"],
+    ["memory delete: an empty chat id", () => store.deleteMemory!("u", ""), "INVALID_ARGUMENT"],
+    ["memory delete: a user id not a string", () => store.deleteMemory!(bad(5)), "INVALID_ARGUMENT"],
   ];
 }
 
@@ -95,6 +129,8 @@ export async function contractState(store: Store): Promise<unknown> {
     messages: loaded?.messages,
     list: (await store.listChats("u")).map((c) => c.id),
     embeddings: (await store.loadEmbeddings("u", "c1", e2)).map((r) => [r.messageId, [...r.vector]]),
+    memory: [await store.loadMemory!("u", null), await store.loadMemory!("u", "c1"), await store.loadMemoryHistory!("u", null)],
+    others: [await store.loadMemory!("v", null)],
   };
 }
 

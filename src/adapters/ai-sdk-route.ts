@@ -224,12 +224,12 @@ function checkTurnOptions(options: unknown): Partial<ChatTurnOptions> {
   return o;
 }
 
-/** The user's chat of this id, or null when the user has none. */
+/** The user's chat of this id (checked before: a bad id is refused, never taken for a chat the user lacks), or null when the user has none. */
 async function opened(chats: UserChats, id: string): Promise<Chat | null> {
   try {
     return await chats.open(id);
   } catch (error) {
-    if (error instanceof CtxloomError && (error.code === "UNKNOWN_CHAT" || error.code === "INVALID_ARGUMENT")) return null;
+    if (error instanceof CtxloomError && error.code === "UNKNOWN_CHAT") return null;
     throw error;
   }
 }
@@ -267,13 +267,10 @@ function answerMetadata(chat: Chat, plan: TurnPlan, parentId: number, messageId:
 }
 
 /**
- * The context with the head at `parentId`: checked out first, and built again when another
- * request moved the head between the two (the context must end with this turn's message).
+ * The context of this turn, built at `parentId` whatever another request does to the head
+ * meanwhile (it ends with this turn's message); the head is moved there too, as the client shows it.
  */
 async function contextAt(chat: Chat, parentId: number, options: BuildOptions): Promise<ContextWindow<OpenAIMessage>> {
-  for (let attempt = 0; ; attempt++) {
-    if (chat.head !== parentId) await chat.checkout(parentId);
-    const context = await chat.buildForSdk(options as BuildOptions & { format?: "openai" });
-    if (context.conversation[context.conversation.length - 1]?.id === parentId || attempt >= 10) return context as ContextWindow<OpenAIMessage>;
-  }
+  if (chat.head !== parentId) await chat.checkout(parentId);
+  return (await chat.buildForSdk(options as BuildOptions & { format?: "openai" }, parentId)) as ContextWindow<OpenAIMessage>;
 }

@@ -118,6 +118,20 @@ function recalled(
   });
 }
 
+/**
+ * A build's internal settings: `sdk`, the context goes to an SDK that sends its kept turns'
+ * reasoning (the AI SDK, LangChain: counted in the OpenAI format); `factor`, the least
+ * calibration factor (a build made again smaller, see countedBuild); `at`, the message to build
+ * at instead of the head (a request answering a given message, whatever the head is then).
+ */
+export interface BuildHow {
+  sdk?: boolean;
+  factor?: number;
+  at?: number;
+}
+
+const NO_HOW: BuildHow = {};
+
 /** Runs a step in the chat's queue of changes. */
 export type RunInQueue = <T>(change: () => T | Promise<T>) => Promise<T>;
 
@@ -157,29 +171,26 @@ export class ChatContexts {
     this.#unsummarized = policyFor(undefined, options.summarize, ctx.summaries ?? {}) === null;
   }
 
-  /**
-   * `buildContext(options)`, `what` naming the call in errors. `sdk`: the context goes to an SDK
-   * that sends its kept turns' reasoning (the AI SDK, LangChain): counted in the OpenAI format.
-   */
-  build(options: BuildOptions | undefined, what: string, run: RunInQueue, sdk = false, factor = 1): Promise<ContextWindow> {
+  /** `buildContext(options)`, `what` naming the call in errors; `how` the build's internal settings (see BuildHow). */
+  build(options: BuildOptions | undefined, what: string, run: RunInQueue, how: BuildHow = NO_HOW): Promise<ContextWindow> {
     const o = options as { summaries?: unknown; providerCounter?: unknown } | null | undefined;
     if (this.#unsummarized && (o === null || typeof o !== "object" || (o.summaries === undefined && !("providerCounter" in o)))) {
       // Nothing can call for a summary nor a provider's count (a server's usual build): the build
       // alone, with no plan to make nor its closures and promises.
-      return run(() => this.#build(options, undefined, sdk, factor));
+      return run(() => this.#build(options, undefined, how));
     }
-    if (o !== null && typeof o === "object" && "providerCounter" in o) return this.#counted(options!, what, run, sdk);
+    if (o !== null && typeof o === "object" && "providerCounter" in o) return this.#counted(options!, what, run, how);
     const planned = {}; // the second build, after a summary, reuses the first one's plan
-    return this.summaries.build(options, what, this.#summarizing(run, () => this.#build(options, planned, sdk, factor)));
+    return this.summaries.build(options, what, this.#summarizing(run, () => this.#build(options, planned, how), how.at));
   }
 
   /** A build that asks the provider's count when it matters (see countedBuild). */
-  async #counted(options: BuildOptions, what: string, run: RunInQueue, sdk: boolean): Promise<ContextWindow> {
+  async #counted(options: BuildOptions, what: string, run: RunInQueue, how: BuildHow): Promise<ContextWindow> {
     const { rest, counter } = splitCounter(options, what);
-    if (counter === null) return this.build(rest, what, run, sdk); // providerCounter: undefined
+    if (counter === null) return this.build(rest, what, run, how); // providerCounter: undefined
     const calibration = this.#ctx.calibration;
     const context = await countedBuild({
-      build: (factor) => this.build(rest, what, run, sdk, factor),
+      build: (factor) => this.build(rest, what, run, { ...how, factor }),
       calibrated: (model) => calibration.has(model, scriptClass(recentTexts(this.#sync))),
       learn: (c, tokens) => this.observeUsage(c, tokens),
     }, counter, rest ?? {});
@@ -195,18 +206,18 @@ export class ChatContexts {
     } catch (error) {
       return Promise.reject(error);
     }
-    return this.summaries.compact(instructions, this.#summarizing(run, () => this.#build(undefined, {})));
+    return this.summaries.compact(instructions, this.#summarizing(run, () => this.#build(undefined, {}, NO_HOW)));
   }
 
   /** The chat as its summaries see it. */
-  #summarizing(run: RunInQueue, build: () => ContextWindow | Promise<ContextWindow>): SummarizingChat<ContextWindow> {
+  #summarizing(run: RunInQueue, build: () => ContextWindow | Promise<ContextWindow>, at?: number): SummarizingChat<ContextWindow> {
     const listener = this.#ctx.onCompaction;
     const { userId, id: chatId } = this.#sync.record;
     return {
       run: (step) => run(step),
       build,
       nodes: () => this.#sync.nodes(),
-      head: () => this.#sync.head,
+      head: () => at ?? this.#sync.head,
       add: (make) => this.#sync.addSummary(make),
       ...(listener ? { heard: (n: SummaryNotice) => listener(summaryEvent(userId, chatId, n)) } : {}),
     };
@@ -256,7 +267,8 @@ export class ChatContexts {
     );
   }
 
-  #build(options: BuildOptions | undefined, planned?: PlannedBuild, sdk = false, factor = 1): ContextWindow | Promise<ContextWindow> {
+  #build(options: BuildOptions | undefined, planned: PlannedBuild | undefined, how: BuildHow): ContextWindow | Promise<ContextWindow> {
+    const factor = how.factor ?? 1;
     // A model's factor by script: the script read only once a provider reported for that model
     // (and at least `factor`, for a build made again smaller: see countedBuild).
     const calibration = this.#ctx.calibration;
@@ -264,10 +276,10 @@ export class ChatContexts {
     const calibrate = factor > 1 ? (name: string) => Math.max(factor, calibrated(name)) : calibrated;
     const { record } = this.#sync;
     const context = buildChatContext(this.#ctx, {
-      nodes: this.#sync.nodes(), head: this.#sync.head, counter: this.#counter, profile: this.#profile, system: record.system,
+      nodes: this.#sync.nodes(), head: how.at ?? this.#sync.head, counter: this.#counter, profile: this.#profile, system: record.system,
       options: this.#options, summaryPresentation: this.summaries.presentation, toolResults: this.#toolResults, current: () => this.current(),
       calibrate,
-      sendsReasoning: sdk,
+      sendsReasoning: how.sdk === true,
       userId: record.userId, chatId: record.id,
     }, options, planned);
     return context instanceof Promise ? context.then((c) => this.#built(c)) : this.#built(context);

@@ -234,10 +234,13 @@ export class Chat extends ChatView {
 
   /**
    * @internal `buildContext` for an SDK that sends the kept turns' reasoning with an OpenAI-format
-   * context (toModelContext, toLangChainMessages): that reasoning is counted, as sent.
+   * context (toModelContext, toLangChainMessages): that reasoning is counted, as sent. With `at`,
+   * built at that message instead of the head (a request that answers it, whatever moved the head).
    */
-  buildForSdk<O extends BuildOptions | undefined = undefined>(options?: O): Promise<ContextWindowFor<O>> {
-    return this.#contexts.build(options, "buildContext(options)", (change) => this.#run(change), true) as Promise<ContextWindowFor<O>>;
+  buildForSdk<O extends BuildOptions | undefined = undefined>(options?: O, at?: number): Promise<ContextWindowFor<O>> {
+    if (at !== undefined) this.checkId(at);
+    const how = at === undefined ? SDK : { sdk: true, at };
+    return this.#contexts.build(options, "buildContext(options)", (change) => this.#run(change), how) as Promise<ContextWindowFor<O>>;
   }
 
   /** The same context as `buildContext`, as one formatted string ("Role: text" blocks). */
@@ -348,3 +351,5 @@ export class Chat extends ChatView {
     return this.#queue.enqueue(() => (this.sync.awake ? change() : this.sync.wake().then(change)));
   }
 }
+
+const SDK = { sdk: true };

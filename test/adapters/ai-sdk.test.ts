@@ -121,6 +121,20 @@ describe("ModelMessages both ways", () => {
     await loom.close();
   });
 
+  it("a request's context is built at the message it answers, whatever another request did to the head (chatTurn: no retry loop)", async () => {
+    const loom = await Loom.open();
+    const chat = await loom.user("u").create({ model: "gpt-4o" });
+    const q = await chat.append({ role: "user", content: "First question?" });
+    await chat.append({ role: "assistant", content: "First answer." });
+    const other = await chat.append({ role: "user", content: "Another branch's question?" }, { parent: null });
+    expect(chat.head).toBe(other.id);
+    const ctx = await chat.buildForSdk(undefined, q.id);
+    expect(ctx.conversation.map((m) => m.id)).toEqual([q.id]);
+    expect(chat.head).toBe(other.id); // the head is not moved by it
+    await expectRejectCode(() => chat.buildForSdk(undefined, 99), "UNKNOWN_MESSAGE");
+    await loom.close();
+  });
+
   it("a tool result without a name takes its call's", () => {
     const back = toModelMessages([
       { role: "assistant", content: "", toolCalls: [{ id: "x", type: "function", function: { name: "lookup", arguments: "{}" } }] },

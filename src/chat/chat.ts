@@ -238,7 +238,13 @@ export class Chat extends ChatView {
    * built at that message instead of the head (a request that answers it, whatever moved the head).
    */
   buildForSdk<O extends BuildOptions | undefined = undefined>(options?: O, at?: number): Promise<ContextWindowFor<O>> {
-    if (at !== undefined) this.checkId(at);
+    if (at !== undefined) {
+      try {
+        this.checkId(at);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }
     const how = at === undefined ? SDK : { sdk: true, at };
     return this.#contexts.build(options, "buildContext(options)", (change) => this.#run(change), how) as Promise<ContextWindowFor<O>>;
   }

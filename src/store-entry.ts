@@ -4,4 +4,5 @@
 export { memoryStore } from "./store/memory.js";
 export type {
   Store, ChatRecord, ChatSummary, ChatOptions, LoadedChat, AppendResult, EmbedderInfo, EmbeddingRow, Awaitable, ChatPage, MessageRedaction, ChatMetadata, JsonValue,
+  ErasedUser, PruneQuery, PruneBatch, PrunedChat,
 } from "./store/types.js";

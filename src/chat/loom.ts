@@ -18,6 +18,8 @@ import { RecallHub } from "../recall/hub.js";
 import { DEFAULT_TOOL_RESULTS, checkToolResultLevel, toolResultPolicy, type ToolResultPolicy } from "../models/tool-results.js";
 import { checkReasoningTurns, type ReasoningTurns } from "../models/reasoning.js";
 import type { LoomOptions, LoomRecallOptions, LoomStats } from "./loom-options.js";
+import { prune, type PruneOptions, type PruneReport } from "./retention.js";
+import { openKey } from "./user-chats.js";
 
 export type { LoomOptions, LoomRecallOptions, LoomStats } from "./loom-options.js";
 
@@ -195,6 +197,19 @@ export class Loom {
     const win: SlidingWindow = new SlidingWindow(this.#engine, options, () => this.#windows.delete(win));
     this.#windows.add(win);
     return win;
+  }
+
+  /**
+   * Removes the chats idle past `idleFor` ms, or past the newest `keepNewest` of their user (or
+   * both), from the store, in batches of `batchSize` (each one store transaction, with a turn of
+   * the event loop between them, so that a server keeps answering), and the ones this Loom holds.
+   * A chat written while the prune runs is kept. Returns what was removed.
+   * @throws INVALID_ARGUMENT for bad options or a store without pruneChats; STORE_FAILED
+   * @example await loom.prune({ idleFor: 90 * 86_400_000, keepNewest: 200 })
+   */
+  async prune(options: PruneOptions): Promise<PruneReport> {
+    this.#ctx.checkOpen();
+    return prune(this.#ctx, options, (userId, chatId) => this.#open.retire(openKey(userId, chatId)));
   }
 
   /** Counters of the Loom: recall's embedded, pending, failed and retried embeddings. */

@@ -77,6 +77,7 @@ export function durableObjectStore(storage: DurableObjectStorageLike, options?: 
   const tx = new DurableTransactions(storage, db, st, place);
   const ops = new SqlStore(db, st, tx, {
     place,
+    prefix: p,
     maxRowBytes: DURABLE_OBJECT_ROW_BYTES,
     rowAdvice: "Split it, or keep large files outside the chat (an image or file part can hold a URL).",
   });
@@ -102,6 +103,8 @@ export function durableObjectStore(storage: DurableObjectStorageLike, options?: 
     // The rows are deleted or rewritten; the old bytes are the platform's (see above).
     deleteChat: (userId, chatId) => ready().deleteChat(userId, chatId),
     redactMessages: (userId, chatId, changes) => ready().redactMessages(userId, chatId, changes),
+    eraseUser: (userId) => ready().eraseUser(userId),
+    pruneChats: (query) => ready().pruneChats(query),
     putEmbeddings: (userId, chatId, embedder, rows) => ready().putEmbeddings(userId, chatId, embedder, rows),
     loadEmbeddings: (userId, chatId, embedder) => ready().loadEmbeddings(userId, chatId, embedder),
     clearEmbeddings: (userId, chatId) => ready().clearEmbeddings(userId, chatId),

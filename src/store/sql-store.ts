@@ -7,15 +7,17 @@ import { CtxloomError } from "../errors.js";
 import type { Message } from "../message.js";
 import {
   checkAppend, checkChatRecord, checkEmbedder, checkEmbeddingIds, checkEmbeddingRows, checkHead, checkIds, checkImported, checkPage, checkRedactedIds,
-  checkRedactions, checkSetHead, checkSince, chatExists,
+  checkPruneQuery, checkRedactions, checkSetHead, checkSince, chatExists,
 } from "./checks.js";
+import { eraseUserRows, pruneRows, retentionStatements, type RetentionStatements } from "./sql-retention.js";
 import type { SqlConnection, Transactions } from "./sql-connection.js";
 import { corruptIn, type SqlPlace } from "./sql-errors.js";
 import { loadChunked, loadColumns } from "./sql-load.js";
 import { chatRecord, chatValues, messagesOf, messageValues, rowBytes, type ChatRow, type Corrupt } from "./sql-rows.js";
 import type { Statements } from "./sql-statements.js";
 import {
-  loadedColumns, type AppendResult, type ChatPage, type ChatRecord, type EmbedderInfo, type EmbeddingRow, type LoadedChat, type MessageRedaction, type Store,
+  loadedColumns, type AppendResult, type ChatPage, type ChatRecord, type EmbedderInfo, type EmbeddingRow, type ErasedUser, type LoadedChat, type MessageRedaction,
+  type PruneBatch, type PruneQuery, type Store,
 } from "./types.js";
 import { asBytes, vectorFromBytes, vectorToBytes } from "./vectors.js";
 
@@ -29,6 +31,8 @@ export interface SqlStoreSettings {
   maxRowBytes?: number;
   /** What a user does about a row past maxRowBytes (a sentence). */
   rowAdvice?: string;
+  /** The tables' prefix (sql-schema.ts): "" for a file of its own. */
+  prefix?: string;
 }
 
 export class SqlStore {
@@ -39,8 +43,10 @@ export class SqlStore {
   readonly #maxRow: number;
   readonly #rowAdvice: string;
   readonly #corrupt: Corrupt;
+  readonly #rt: RetentionStatements;
 
   constructor(db: SqlConnection, st: Statements, tx: Transactions, settings: SqlStoreSettings) {
+    this.#rt = retentionStatements(settings.prefix ?? "");
     this.#db = db;
     this.#st = st;
     this.#tx = tx;
@@ -229,6 +235,17 @@ export class SqlStore {
       });
       return true;
     });
+  }
+
+  /** Every chat of the user and the user's row, in one transaction (sql-retention.ts). */
+  eraseUser(userId: string): ErasedUser {
+    checkIds(userId, undefined, true);
+    return eraseUserRows(this.#db, this.#rt, this.#tx, userId);
+  }
+
+  /** One batch of a prune, in one transaction (sql-retention.ts). */
+  pruneChats(query: PruneQuery): PruneBatch {
+    return pruneRows(this.#db, this.#st, this.#rt, this.#tx, checkPruneQuery(query));
   }
 
   putEmbeddings(userId: string, chatId: string, embedder: EmbedderInfo, rows: EmbeddingRow[]): void {

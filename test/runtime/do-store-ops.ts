@@ -7,6 +7,7 @@ import { sqliteStore } from "../../src/sqlite-elsewhere.js";
 import type { LoadedChat, Store } from "../../src/store-entry.js";
 import { contractChat, contractState, existenceCases, runBadCalls } from "../store/contract-cases.js";
 import { existsThroughLooms } from "../store/exists-cases.js";
+import { erasureCases, openFor, pruneCases } from "../store/retention-cases.js";
 
 const error = (e: unknown) => ({ code: (e as { code?: string }).code ?? `not coded: ${String(e)}`, message: String((e as Error).message) });
 async function codeOf(call: () => unknown): Promise<{ code: string; message: string } | "ok"> {
@@ -154,4 +155,19 @@ export function withoutSqlite(storage: DurableObjectStorageLike): unknown {
   } catch (e) {
     return error(e);
   }
+}
+
+/** A user's erasure (tables "erase_") and what rows of theirs are left; a prune (tables "prune_"). */
+export async function retention(storage: DurableObjectStorageLike): Promise<unknown> {
+  const open = openFor(Loom);
+  const erase = await erasureCases(open, durableObjectStore(storage, { tablePrefix: "erase_" }));
+  const count = (sql: string) => [...storage.sql.exec(sql).raw()][0]![0];
+  const rows = {
+    chats: count("SELECT count(*) FROM erase_chats WHERE user = 'alice'"),
+    users: count("SELECT count(*) FROM erase_users WHERE id = 'alice'"),
+    texts: count("SELECT count(*) FROM erase_messages WHERE content LIKE '%SECRET-ERASE%'"),
+    orphanVectors: count("SELECT count(*) FROM erase_embeddings WHERE chat NOT IN (SELECT key FROM erase_chats)"),
+  };
+  const prune = await pruneCases(open, durableObjectStore(storage, { tablePrefix: "prune_" }));
+  return { erase, rows, prune };
 }

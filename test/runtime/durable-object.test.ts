@@ -10,6 +10,7 @@ import fc from "fast-check";
 import { durableObjectStore } from "../../src/cloudflare.js";
 import { expectedCodes, expectedExistence } from "../store/contract-cases.js";
 import { expectedThroughLooms } from "../store/exists-cases.js";
+import { expectedErasure, expectedPrune } from "../store/retention-cases.js";
 import { expectedTexts } from "../store/texts-spec.js";
 import { textsSpec, trickyText } from "../store/tricky-texts.js";
 import { bundleWorker, workerdRuntime } from "./do-runtime.js";
@@ -170,6 +171,18 @@ describe("the store kit in a Durable Object (workerd via miniflare)", () => {
     const out = await call(mf, "frank", { op: "contract" });
     await mf.dispose();
     expect(out).toEqual({ codes: expectedCodes(), unchanged: true, exists: expectedExistence(), looms: expectedThroughLooms() });
+  }, 120_000);
+});
+
+// Issue 35, items 4 and 5: a user's erasure and a prune in a Durable Object, the rows gone.
+describe("Durable Object: a user's erasure and a prune (workerd via miniflare)", () => {
+  it("user(id).erase() leaves no row of the user (chats, users, texts, vectors); loom.prune() removes idle chats and those past a count", async () => {
+    const mf = runtime();
+    const out = (await call(mf, "lena", { op: "retention" })) as { erase: unknown; rows: unknown; prune: unknown };
+    await mf.dispose();
+    expect(out.erase).toEqual(expectedErasure());
+    expect(out.rows).toEqual({ chats: 1, users: 1, texts: 0, orphanVectors: 0 }); // (alice's new chat, made after the erasure)
+    expect(out.prune).toEqual(expectedPrune());
   }, 120_000);
 });
 

@@ -3,7 +3,8 @@
 // are writers as independent as two servers. Requests: POST JSON { op, ... } to /.
 import { Loom, type Chat, type ChatExport } from "../../src/index.workerd.js";
 import { d1Store, type D1DatabaseLike } from "../../src/cloudflare.js";
-import type { Message, Store } from "../../src/store-entry.js";
+import type { Message } from "../../src/index.js";
+import type { Store } from "../../src/store-entry.js";
 import { contractChat, contractState, existenceCases, runBadCalls } from "../store/contract-cases.js";
 import { existsThroughLooms } from "../store/exists-cases.js";
 import { erasureCases, openFor, pruneCases } from "../store/retention-cases.js";

@@ -23,7 +23,7 @@ it("the object's alarm prunes its chats (the newest 2 stay), reports it, and sch
     bindings: { PRUNE_EVERY_MS: "5000", PRUNE_KEEP: "2" },
   });
   try {
-    const ask = async (init?: RequestInit) => (await (await mf.dispatchFetch("http://localhost/?user=ann", init)).json()) as Answer;
+    const ask = async (init?: { method: string; body: string }) => (await (await mf.dispatchFetch("http://localhost/?user=ann", init)).json()) as Answer;
     // Four chats, one after the other: the list then holds them newest first (the prune has not run, 5 s after the first).
     let now!: Answer;
     for (const content of ["one", "two", "three", "four"]) now = await ask({ method: "POST", body: JSON.stringify({ content }) });

@@ -2,7 +2,7 @@
 // statements and operations (sql-*.ts), the SQLite file's, on `ctx.storage.sql`, every write
 // in one `transactionSync`. Within Cloudflare's limits: a row holds at most 2 MB, so a message
 // past it is refused before the write; a storage without SQLite is refused at creation.
-import { CtxloomError, checkOptions, describe } from "../errors.js";
+import { CtxloomError, checkInteger, checkOptions, describe } from "../errors.js";
 import type { Message } from "../message.js";
 import { migrateReleased } from "./cloudflare-legacy.js";
 import { ChatStates, type ChatState, type SqlConnection, type Transactions } from "./sql-connection.js";
@@ -10,6 +10,7 @@ import { corruptIn, storeError, type SqlPlace } from "./sql-errors.js";
 import { migrate, type SchemaNames } from "./sql-schema.js";
 import { sqlStatements } from "./sql-statements.js";
 import { SqlStore } from "./sql-store.js";
+import { PAGED_FROM } from "./sql-paged.js";
 import type { Store } from "./types.js";
 
 /** The part of a Durable Object's `ctx.storage` this store uses (SQLite-backed objects). */
@@ -24,6 +25,13 @@ export interface DurableObjectStorageLike {
 export interface DurableObjectStoreOptions {
   /** Prefix of the table names; default "ctxloom_". */
   tablePrefix?: string;
+  /**
+   * Chats of this many messages or more open paged: the tree's numbers in memory, the texts left
+   * in the object's storage and read when a context, a path or a message needs them (a few hundred
+   * a context), so that a chat of a million messages opens within the isolate's 128 MB.
+   * @default 50000
+   */
+  pagedFrom?: number;
 }
 
 /**
@@ -48,7 +56,8 @@ export const DURABLE_OBJECT_ROW_BYTES = 2_000_000;
  *   (a class created with `new_classes` rather than `new_sqlite_classes`), or for bad options
  */
 export function durableObjectStore(storage: DurableObjectStorageLike, options?: DurableObjectStoreOptions): Store {
-  const o = checkOptions<DurableObjectStoreOptions>(options, "durableObjectStore(options)", ["tablePrefix"]);
+  const o = checkOptions<DurableObjectStoreOptions>(options, "durableObjectStore(options)", ["tablePrefix", "pagedFrom"]);
+  const pagedFrom = o.pagedFrom === undefined ? PAGED_FROM : checkInteger(o.pagedFrom, "pagedFrom", 1);
   if (typeof storage !== "object" || storage === null || typeof storage.sql?.exec !== "function" || typeof storage.transactionSync !== "function") {
     throw new CtxloomError(
       "INVALID_ARGUMENT",
@@ -78,6 +87,7 @@ export function durableObjectStore(storage: DurableObjectStorageLike, options?: 
   const ops = new SqlStore(db, st, tx, {
     place,
     prefix: p,
+    pageFrom: pagedFrom,
     maxRowBytes: DURABLE_OBJECT_ROW_BYTES,
     rowAdvice: "Split it, or keep large files outside the chat (an image or file part can hold a URL).",
   });

@@ -10,7 +10,7 @@ import { CHAT_READ, CHAT_WRITE, MESSAGE_WRITE } from "./sql-rows.js";
 export const CODES_READ =
   "CASE WHEN role BETWEEN 0 AND 3 AND priority BETWEEN 0 AND 3 AND kind BETWEEN 0 AND 1 THEN role + (priority << 2) + (kind << 4) ELSE -1 END";
 export const EXTRAS_COLUMNS = "name, tool_calls, tool_call_id, covers_first, covers_last, parts";
-const NO_EXTRAS = "name IS NULL AND tool_calls IS NULL AND tool_call_id IS NULL AND covers_first IS NULL AND parts IS NULL";
+export const NO_EXTRAS = "name IS NULL AND tool_calls IS NULL AND tool_call_id IS NULL AND covers_first IS NULL AND parts IS NULL";
 /** A MessageRow (sql-rows.ts). */
 export const MESSAGE_READ = `id, parent, ${CODES_READ}, tokens, created, content, ${EXTRAS_COLUMNS}`;
 

@@ -13,6 +13,7 @@ import { eraseUserRows, pruneRows, retentionStatements, type RetentionStatements
 import type { SqlConnection, Transactions } from "./sql-connection.js";
 import { corruptIn, type SqlPlace } from "./sql-errors.js";
 import { loadChunked, loadColumns } from "./sql-load.js";
+import { loadPaged, pagedStatements, type PagedStatements } from "./sql-paged.js";
 import { chatRecord, chatValues, messagesOf, messageValues, rowBytes, type ChatRow, type Corrupt } from "./sql-rows.js";
 import type { Statements } from "./sql-statements.js";
 import {
@@ -33,6 +34,8 @@ export interface SqlStoreSettings {
   rowAdvice?: string;
   /** The tables' prefix (sql-schema.ts): "" for a file of its own. */
   prefix?: string;
+  /** Chats of this many messages or more open without their texts, read when asked (sql-paged.ts); default never. */
+  pageFrom?: number;
 }
 
 export class SqlStore {
@@ -44,8 +47,12 @@ export class SqlStore {
   readonly #rowAdvice: string;
   readonly #corrupt: Corrupt;
   readonly #rt: RetentionStatements;
+  readonly #paged: PagedStatements;
+  readonly #pageFrom: number;
 
   constructor(db: SqlConnection, st: Statements, tx: Transactions, settings: SqlStoreSettings) {
+    this.#paged = pagedStatements(settings.prefix ?? "");
+    this.#pageFrom = settings.pageFrom ?? Infinity;
     this.#rt = retentionStatements(settings.prefix ?? "");
     this.#db = db;
     this.#st = st;
@@ -145,7 +152,9 @@ export class SqlStore {
         const row = this.#db.get(this.#st.chat, userId, chatId) as ChatRow | undefined;
         if (row === undefined) return undefined;
         const chat = chatRecord(row, this.#corrupt);
-        const columns = since === 0 ? loadColumns(this.#db, this.#st, row[0], chat.messageCount, this.#corrupt, chatId) : undefined;
+        const columns = since !== 0 ? undefined
+          : chat.messageCount >= this.#pageFrom ? (this.#loadPaged(row[0], chat.messageCount, userId, chatId) ?? loadColumns(this.#db, this.#st, row[0], chat.messageCount, this.#corrupt, chatId))
+          : loadColumns(this.#db, this.#st, row[0], chat.messageCount, this.#corrupt, chatId);
         if (columns) return loadedColumns(chat, columns);
         const messages =
           loadChunked(this.#db, this.#st, row[0], since, chat.messageCount, this.#corrupt, chatId) ??
@@ -157,6 +166,14 @@ export class SqlStore {
         return { chat, messages };
       }),
     );
+  }
+
+  /** A long chat's columns without its texts (sql-paged.ts). */
+  #loadPaged(key: number, count: number, userId: string, chatId: string) {
+    return loadPaged(this.#db, this.#paged, key, count, this.#corrupt, chatId, {
+      read: (sql, ...params) => this.#tx.read("reading a message's text", () => this.#db.get(sql, ...params)),
+      gone: () => new CtxloomError("UNKNOWN_CHAT", `Chat ${chatId} of user ${userId} is no longer in ${this.#place.where}; it was deleted elsewhere.`),
+    });
   }
 
   appendMessage(userId: string, chatId: string, message: Message, head: number, updatedAt: number, key?: string): AppendResult {

@@ -186,6 +186,22 @@ describe("Durable Object: a user's erasure and a prune (workerd via miniflare)",
   }, 120_000);
 });
 
+// Issue 35, item 3: a long chat opens paged (its texts left in storage), and reads as a whole one does.
+describe("Durable Object: a chat opened paged (workerd via miniflare)", () => {
+  it("the same path, context, export and branches as the chat opened with its texts, holding none of them; appends, redactions, a delete elsewhere", async () => {
+    const mf = runtime();
+    const out = (await call(mf, "max", { op: "paged" })) as Record<string, unknown>;
+    await mf.dispose();
+    expect(out.same).toBe(true);
+    expect(out.count).toBeGreaterThan(50);
+    const held = out.held as { paged: number; texts: number };
+    expect(held.paged).toBeLessThan(held.texts / 4); // numbers only: about 13 bytes a message and a bit, against its texts
+    expect(out.after).toEqual({ last: "appended paged", redacted: "[redacted]" });
+    expect(out.back).toEqual({ last: "appended paged", redacted: "[redacted]", count: 68 });
+    expect(out.gone).toBe("UNKNOWN_CHAT");
+  }, 120_000);
+});
+
 // Issue 25, items 3 and 4: within Cloudflare's limits, and what cannot run here says so.
 describe("Durable Object limits (workerd via miniflare)", () => {
   it("a message too large for a row is refused before the write with MESSAGE_TOO_LARGE naming the limit; the chat is as it was", async () => {

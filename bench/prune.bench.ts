@@ -1,5 +1,5 @@
-// A prune while a server serves: one Loom on a SQLite file ("batched" durability, as a server
-// runs it) holds 100,000 idle chats of 4 messages and 200 active ones; requests (append the
+// A prune while a server serves: one Loom on the memory store, then on a SQLite file ("batched"
+// durability, as a server runs it), holds 100,000 idle chats of 4 messages and 200 active ones; requests (append the
 // user's turn, build the context, append the answer; 16 at once) run first alone, then while
 // `loom.prune({ idleFor })` removes the idle chats in batches. The goal: the requests' p99.9
 // during the prune within 2x of their p99.9 without it. Texts are the OASST messages (corpus.ts).
@@ -8,7 +8,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Loom, type Chat } from "../src/index.js";
+import { Loom, memoryStore, type Chat } from "../src/index.js";
+import type { Store } from "../src/store-entry.js";
 import { sqliteStore } from "../src/sqlite.js";
 import type { Message } from "../src/index.js";
 import { corpus } from "./corpus.js";
@@ -46,8 +47,12 @@ export async function runPruneSuite({ smoke = false }: { smoke?: boolean } = {})
   const dir = mkdtempSync(join(tmpdir(), "ctxloom-prune-bench-"));
   const rows: Record<string, string | number>[] = [];
   try {
-    for (const batchSize of smoke ? [100] : [25, 100]) {
-      const store = sqliteStore(join(dir, `b${batchSize}.db`), { durability: "batched" });
+    const stores: [string, (batch: number) => Store][] = [
+      ["memory", () => memoryStore()],
+      ["SQLite, batched", (batch) => sqliteStore(join(dir, `b${batch}.db`), { durability: "batched" })],
+    ];
+    for (const [name, make] of stores) for (const batchSize of smoke ? [25] : [25, 100]) {
+      const store = make(batchSize);
       const old = Date.now() - 100 * DAY;
       for (let c = 0; c < idle; c++) {
         const messages: Message[] = Array.from({ length: 4 }, (_, id) => ({
@@ -56,7 +61,7 @@ export async function runPruneSuite({ smoke = false }: { smoke?: boolean } = {})
         }));
         await store.importChat({ id: `idle-${c}`, userId: `user-${c % 5000}`, title: "", model: "gpt-4o", system: null, createdAt: old, updatedAt: old + c, messageCount: 4, head: 3, options: {} }, messages);
       }
-      await store.flush();
+      await store.flush(); // (the memory store: at once)
       const loom = await Loom.open({ store, counting: "heuristic", recall: false });
       const active = await Promise.all(Array.from({ length: 200 }, (_, i) => loom.user(`active-${i % 50}`).create()));
       await serve(active, texts, 2_000, () => true); // warm up
@@ -72,6 +77,7 @@ export async function runPruneSuite({ smoke = false }: { smoke?: boolean } = {})
       const pruneS = (performance.now() - t0) / 1000;
       await loom.close();
       rows.push({
+        store: name,
         "batch size": batchSize,
         "chats pruned": report.chats,
         "prune s": +pruneS.toFixed(1),
@@ -87,15 +93,16 @@ export async function runPruneSuite({ smoke = false }: { smoke?: boolean } = {})
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  const chosen = rows.find((r) => r["batch size"] === 100) ?? rows[0]!;
+  const defaults = rows.filter((r) => r["batch size"] === 25); // loom.prune()'s default
+  const chosen = defaults.reduce((a, b) => ((b["p99.9 ratio"] as number) > (a["p99.9 ratio"] as number) ? b : a), defaults[0] ?? rows[0]!);
   const headers = Object.keys(rows[0]!);
   return {
     name: "prune",
-    tables: [{ title: `Requests while loom.prune() removes ${idle.toLocaleString("en-US")} idle chats (SQLite, batched durability, ${IN_FLIGHT} requests at once)`, rows }],
+    tables: [{ title: `Requests while loom.prune() removes ${idle.toLocaleString("en-US")} idle chats (${IN_FLIGHT} requests at once)`, rows }],
     goals: [{
       goal: "the server's p99.9 during a prune of 100,000 idle chats, against without (default batch size)",
       target: "<= 2x",
-      measured: `${chosen["p99.9 ratio"]}x`,
+      measured: `${chosen["p99.9 ratio"]}x (the worse store: ${chosen.store})`,
       pass: (chosen["p99.9 ratio"] as number) <= 2,
     }],
     markdown: [

@@ -122,7 +122,7 @@ Removes the chats not written for --idle-for (90d, 12h, 30m, 45s), and those pas
 user's newest --keep-newest, in batches (each one transaction), and lists what went.
   --idle-for <d>     chats idle this long go
   --keep-newest <n>  per user, only the newest n chats stay
-  --batch-size <n>   chats per batch (default 100)
+  --batch-size <n>   chats per batch (default 25)
   --vacuum           rebuild the file after, so that no byte of what went stays in it`,
   demo: `Usage: ctxloom demo [--engine wasm|js] [--json]
 

@@ -1,6 +1,6 @@
 // A peer's growth for bench/growth.bench.ts: LangGraph's checkpointer. A graph of one node over
 // MessagesAnnotation answers each user turn; MemorySaver keeps every checkpoint and pending
-// write serialized, as its SQLite and PostgreSQL savers store them. Their bytes after `turns`
+// write serialized, with LangGraph's own serializer. Their bytes after `turns`
 // turns of the same texts (the first of each pair from the user, the next as the answer).
 import { AIMessage, HumanMessage } from "@langchain/core/messages";
 import { MemorySaver, MessagesAnnotation, StateGraph } from "@langchain/langgraph";

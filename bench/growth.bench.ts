@@ -3,8 +3,8 @@
 // close), PostgreSQL (its tables, indexes and TOAST), a Durable Object and D1 (workerd through
 // miniflare: the database's size), the browser (headless Chromium: the site's IndexedDB usage).
 // Beside them, a peer measured here: LangGraph's checkpointer (@langchain/langgraph with
-// MemorySaver, the bytes it serializes per checkpoint, what its SQLite and PostgreSQL savers
-// store), for chats of the same texts.
+// MemorySaver: the bytes its serializer makes of every checkpoint and pending write),
+// for chats of the same texts.
 // Alone: node --import ./bench/ts-loader.mjs bench/growth.bench.ts [--smoke]
 import { build } from "esbuild";
 import { mkdtempSync, rmSync, statSync } from "node:fs";
@@ -109,7 +109,7 @@ export async function runGrowthSuite({ smoke = false }: { smoke?: boolean } = {}
       const peer = await langGraphBytes(texts, turns);
       rows.push({
         store: `LangGraph checkpointer, a chat of ${turns * 2} messages`, "bytes a message": Math.round(peer / (turns * 2)),
-        "x the text": +(peer / (turns * 2) / textBytes).toFixed(2), measured: "MemorySaver's serialized checkpoints and writes (what SqliteSaver stores)",
+        "x the text": +(peer / (turns * 2) / textBytes).toFixed(2), measured: "MemorySaver's serialized checkpoints and pending writes",
       });
     }
   } finally {

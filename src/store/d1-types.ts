@@ -3,19 +3,25 @@
 
 /** A D1 prepared statement (`env.DB.prepare(sql)`), as far as the store uses it. */
 export interface D1PreparedStatementLike {
+  /** The statement with these values for its parameters. */
   bind(...values: unknown[]): D1PreparedStatementLike;
+  /** Every row, as arrays of values. */
   raw(): Promise<unknown[][]>;
 }
 
 /** What D1 answers for each statement of a batch. */
 export interface D1ResultLike {
+  /** The rows a statement read, as objects by column name. */
   results?: Record<string, unknown>[];
+  /** How many rows a statement changed. */
   meta: { changes?: number };
 }
 
 /** A D1 database binding (`env.DB`), as far as the store uses it. */
 export interface D1DatabaseLike {
+  /** A statement by its text. */
   prepare(query: string): D1PreparedStatementLike;
+  /** The statements in one transaction, in order: all or nothing. */
   batch(statements: D1PreparedStatementLike[]): Promise<D1ResultLike[]>;
 }
 

@@ -123,7 +123,9 @@ export interface PruneQuery {
 
 /** A chat a prune removed. */
 export interface PrunedChat {
+  /** Its user. */
   userId: string;
+  /** Its id. */
   chatId: string;
   /** When it was last written. */
   updatedAt: number;
@@ -133,7 +135,9 @@ export interface PrunedChat {
 
 /** What one batch of `Store.pruneChats` removed, and where the next one starts (null: the prune is done). */
 export interface PruneBatch {
+  /** The chats this batch removed. */
   removed: PrunedChat[];
+  /** Where the next batch starts (pass it as `after`); null when every user was gone through. */
   next: string | null;
 }
 

@@ -263,10 +263,8 @@ export class UserChats {
   }
 
   /**
-   * Erases the user: every chat with its messages, summaries, vectors and append keys, in one
-   * store transaction, after this Loom's chats of the user end (the changes already called land;
-   * later calls throw CHAT_DELETED), and what recall held of them in memory. What a store keeps
-   * after (a log, old row versions, backups) is in docs/retention.md.
+   * Erases the user: every chat with its messages, summaries, vectors and keys, in one store
+   * transaction, once this Loom's chats of the user end (later calls throw CHAT_DELETED); recall forgets them.
    * @throws INVALID_ARGUMENT when the store has no eraseUser; STORE_FAILED
    */
   async erase(): Promise<ErasedUser> {

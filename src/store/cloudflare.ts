@@ -48,7 +48,9 @@ export const DURABLE_OBJECT_ROW_BYTES = 2_000_000;
  * acknowledged append survives an eviction or a crash. Its tables are the SQLite store's,
  * named with `tablePrefix`; an object written by an older release is migrated on first use.
  * A message whose row would pass 2 MB (text, parts and tool calls) is refused with
- * MESSAGE_TOO_LARGE before anything is written. A delete or a redaction changes the rows, so
+ * MESSAGE_TOO_LARGE before anything is written. A chat of `pagedFrom` messages or more opens
+ * paged (its texts stay in storage, read when needed), so that a million messages fit the
+ * isolate's 128 MB. A delete, a redaction or an erasure changes the rows, so
  * no row the object reads back holds the old text; a Worker may not run VACUUM, secure_delete
  * or a checkpoint, so the old bytes are the runtime's (its log until it checkpoints, pages
  * SQLite freed until reused, and Cloudflare's point-in-time recovery for 30 days).

@@ -10,6 +10,7 @@ import {
 } from "./checks.js";
 import type { D1Statements } from "./d1-statements.js";
 import type { D1Batch } from "./d1-types.js";
+import { sqliteCode } from "./sql-errors.js";
 import { chatRecord, chatValues, messageOf, messagesOf, messageValues, rowBytes, type ChatRow, type Corrupt, type MessageRow } from "./sql-rows.js";
 import type { Statements } from "./sql-statements.js";
 import type { AppendResult, ChatPage, ChatRecord, EmbedderInfo, EmbeddingRow, LoadedChat, MessageRedaction } from "./types.js";
@@ -158,11 +159,24 @@ export class D1Ops {
   async appendMessage(userId: string, chatId: string, message: Message, head: number, updatedAt: number, key?: string): Promise<AppendResult> {
     const m = checkAppend(userId, chatId, message, head, updatedAt, key);
     const values = this.#messageRow(m);
-    const [inserted, bumped, outcome] = await this.#db.batchWith([
-      { sql: this.#d1.append, params: [...values, key ?? null, userId, chatId, m.id] },
-      { sql: this.#d1.appended, params: [head, updatedAt, userId, chatId, m.id, m.id] },
-      { sql: this.#d1.outcome, params: [key ?? null, userId, chatId] },
-    ]);
+    let answers: { rows: unknown[][]; changes: number }[];
+    try {
+      answers = await this.#db.batchWith([
+        { sql: this.#d1.append, params: [...values, key ?? null, userId, chatId, m.id] },
+        { sql: this.#d1.appended, params: [head, updatedAt, userId, chatId, m.id, m.id] },
+        { sql: this.#d1.outcome, params: [key ?? null, userId, chatId] },
+      ]);
+    } catch (error) {
+      // SQLite's own refusal (a code in the message): the batch ran and rolled back. Anything else
+      // (the connection to D1 lost, a time limit) may have come after it committed.
+      if (sqliteCode(error)) throw error;
+      throw new CtxloomError(
+        "STORE_OUTCOME_UNKNOWN",
+        `${this.#s.where} did not answer an append of message ${m.id} (${String(error)}); it may or may not have been stored. Retry it under the same key.`,
+        { cause: error },
+      );
+    }
+    const [inserted, bumped, outcome] = answers;
     const row = outcome!.rows[0];
     if (row === undefined) throw unknownChat(this.#s.where, userId, chatId);
     if (inserted!.changes === 1) {

@@ -54,6 +54,27 @@ async function handle(env: Env, body: Record<string, unknown>): Promise<unknown>
       const retry = await s.appendMessage("u", "r", m(answers.findIndex((a) => a.ok)), 0, 3, `key-${answers.findIndex((a) => a.ok)}`);
       return { answers: answers.map((a) => (a.ok ? "ok" : "size" in a ? `size ${a.size}` : "existing")).sort(), retry, count: (await s.loadChat("u", "r"))!.chat.messageCount };
     }
+    // D1 answers nothing to an append it did commit (as when the connection is lost): the Loom
+    // retries under the append's key, and the message is stored once.
+    case "lost-answer": {
+      let lose = 1;
+      const db: D1DatabaseLike = {
+        prepare: (sql) => env.DB.prepare(sql),
+        async batch(statements) {
+          const answers = await env.DB.batch(statements);
+          if (statements.length === 3 && lose-- > 0) throw new Error("Network connection lost.");
+          return answers;
+        },
+      };
+      const loom = await open(d1Store(db, { tablePrefix: "lost_" }));
+      const chat = await loom.user("u").create();
+      const m = await chat.append({ role: "user", content: "once" });
+      const stored = (await store("lost_").loadChat("u", chat.id))!.messages.map((x) => x.content);
+      const direct = await d1Store(db, { tablePrefix: "lost_" }).appendMessage("u", chat.id, { ...m, id: 1, parentId: 0, content: "twice" }, 1, 5, "k").then(() => "ok", error);
+      lose = 1;
+      const lost = await d1Store(db, { tablePrefix: "lost_" }).appendMessage("u", chat.id, { ...m, id: 1, parentId: 0, content: "twice" }, 1, 5, "k2").then(() => "ok", error);
+      return { id: m.id, stored, direct, lost: (lost as { code?: string }).code ?? lost };
+    }
     case "contract": {
       const s: Store = store("contract_");
       await contractChat(s);

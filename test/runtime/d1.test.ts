@@ -74,6 +74,13 @@ describe("D1 store (workerd via miniflare)", () => {
     expect(out.count).toBe(1);
   }, 120_000);
 
+  it("an append whose answer is lost is STORE_OUTCOME_UNKNOWN, and the Loom's retry under its key stores it once", async () => {
+    const mf = runtime();
+    const out = await call(mf, { op: "lost-answer" });
+    await mf.dispose();
+    expect(out).toEqual({ id: 0, stored: ["once"], direct: "ok", lost: "STORE_OUTCOME_UNKNOWN" });
+  }, 120_000);
+
   it("its tables are the SQLite file's, column for column and index for index, at the kit's schema version", async () => {
     const mf = runtime();
     const out = (await call(mf, { op: "layout" })) as { layout: Record<string, unknown>; versions: unknown[] };

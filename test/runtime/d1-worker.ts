@@ -70,9 +70,9 @@ async function handle(env: Env, body: Record<string, unknown>): Promise<unknown>
       const chat = await loom.user("u").create();
       const m = await chat.append({ role: "user", content: "once" });
       const stored = (await store("lost_").loadChat("u", chat.id))!.messages.map((x) => x.content);
-      const direct = await d1Store(db, { tablePrefix: "lost_" }).appendMessage("u", chat.id, { ...m, id: 1, parentId: 0, content: "twice" }, 1, 5, "k").then(() => "ok", error);
+      const direct = await Promise.resolve(d1Store(db, { tablePrefix: "lost_" }).appendMessage("u", chat.id, { ...m, id: 1, parentId: 0, content: "twice" }, 1, 5, "k")).then(() => "ok", error);
       lose = 1;
-      const lost = await d1Store(db, { tablePrefix: "lost_" }).appendMessage("u", chat.id, { ...m, id: 1, parentId: 0, content: "twice" }, 1, 5, "k2").then(() => "ok", error);
+      const lost = await Promise.resolve(d1Store(db, { tablePrefix: "lost_" }).appendMessage("u", chat.id, { ...m, id: 1, parentId: 0, content: "twice" }, 1, 5, "k2")).then(() => "ok", error);
       return { id: m.id, stored, direct, lost: (lost as { code?: string }).code ?? lost };
     }
     case "contract": {

@@ -44,6 +44,8 @@ describe("durableObjectStore arguments", () => {
     bad(() => durableObjectStore(storage, { tablePrefx: "x" } as never));
     expect(() => durableObjectStore(storage, { tablePrefx: "x" } as never)).toThrow(/did you mean "tablePrefix"/);
     bad(() => durableObjectStore(storage, { tablePrefix: "a-b" }));
+    bad(() => durableObjectStore(storage, { pagedFrom: 0 }));
+    bad(() => durableObjectStore(storage, { pagedFrom: "many" as never }));
   });
 });
 

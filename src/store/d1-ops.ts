@@ -10,7 +10,7 @@ import {
 } from "./checks.js";
 import type { D1Statements } from "./d1-statements.js";
 import type { D1Batch } from "./d1-types.js";
-import { sqliteCode } from "./sql-errors.js";
+import { isUniqueViolation, sqliteCode } from "./sql-errors.js";
 import { chatRecord, chatValues, messageOf, messagesOf, messageValues, rowBytes, type ChatRow, type Corrupt, type MessageRow } from "./sql-rows.js";
 import type { Statements } from "./sql-statements.js";
 import type { AppendResult, ChatPage, ChatRecord, EmbedderInfo, EmbeddingRow, LoadedChat, MessageRedaction } from "./types.js";
@@ -57,7 +57,6 @@ function jsonChunks(rows: unknown[][]): string[] {
   return out;
 }
 
-const isUnique = (error: unknown) => /UNIQUE constraint failed/.test(String((error as Error)?.message));
 
 export class D1Ops {
   readonly #db: D1Batch;
@@ -114,7 +113,7 @@ export class D1Ops {
     try {
       await this.#db.batch([{ sql: this.#st.addUser, params: [c.userId, c.createdAt] }, { sql: this.#st.addChat, params: values }, ...more]);
     } catch (error) {
-      if (isUnique(error) && (await this.hasChat(c.userId, c.id))) throw chatExists(this.#s.where, c);
+      if (isUniqueViolation(error) && (await this.hasChat(c.userId, c.id))) throw chatExists(this.#s.where, c);
       throw error;
     }
   }

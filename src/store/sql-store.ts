@@ -11,7 +11,7 @@ import {
 } from "./checks.js";
 import { eraseUserRows, pruneRows, retentionStatements, type RetentionStatements } from "./sql-retention.js";
 import type { SqlConnection, Transactions } from "./sql-connection.js";
-import { corruptIn, type SqlPlace } from "./sql-errors.js";
+import { corruptIn, isUniqueViolation, type SqlPlace } from "./sql-errors.js";
 import { loadChunked, loadColumns } from "./sql-load.js";
 import { loadPaged, pagedStatements, type PagedStatements } from "./sql-paged.js";
 import { chatRecord, chatValues, messagesOf, messageValues, rowBytes, type ChatRow, type Corrupt } from "./sql-rows.js";
@@ -152,9 +152,7 @@ export class SqlStore {
         const row = this.#db.get(this.#st.chat, userId, chatId) as ChatRow | undefined;
         if (row === undefined) return undefined;
         const chat = chatRecord(row, this.#corrupt);
-        const columns = since !== 0 ? undefined
-          : chat.messageCount >= this.#pageFrom ? (this.#loadPaged(row[0], chat.messageCount, userId, chatId) ?? loadColumns(this.#db, this.#st, row[0], chat.messageCount, this.#corrupt, chatId))
-          : loadColumns(this.#db, this.#st, row[0], chat.messageCount, this.#corrupt, chatId);
+        const columns = since === 0 ? this.#columns(row[0], chat.messageCount, userId, chatId) : undefined;
         if (columns) return loadedColumns(chat, columns);
         const messages =
           loadChunked(this.#db, this.#st, row[0], since, chat.messageCount, this.#corrupt, chatId) ??
@@ -168,12 +166,13 @@ export class SqlStore {
     );
   }
 
-  /** A long chat's columns without its texts (sql-paged.ts). */
-  #loadPaged(key: number, count: number, userId: string, chatId: string) {
-    return loadPaged(this.#db, this.#paged, key, count, this.#corrupt, chatId, {
+  /** A whole chat's columns: without its texts past pageFrom messages (sql-paged.ts), else with them; undefined: read it row by row. */
+  #columns(key: number, count: number, userId: string, chatId: string) {
+    const paged = count < this.#pageFrom ? undefined : loadPaged(this.#db, this.#paged, key, count, this.#corrupt, chatId, {
       read: (sql, ...params) => this.#tx.read("reading a message's text", () => this.#db.get(sql, ...params)),
       gone: () => new CtxloomError("UNKNOWN_CHAT", `Chat ${chatId} of user ${userId} is no longer in ${this.#place.where}; it was deleted elsewhere.`),
     });
+    return paged ?? loadColumns(this.#db, this.#st, key, count, this.#corrupt, chatId);
   }
 
   appendMessage(userId: string, chatId: string, message: Message, head: number, updatedAt: number, key?: string): AppendResult {
@@ -305,9 +304,4 @@ export class SqlStore {
       }
     });
   }
-}
-
-/** SQLite's answer to a second row of a key the unique index holds (better-sqlite3's code, or a Durable Object's message). */
-function isUniqueViolation(error: unknown): boolean {
-  return (error as { code?: unknown }).code === "SQLITE_CONSTRAINT_UNIQUE" || /UNIQUE constraint failed/.test(String((error as Error)?.message));
 }

@@ -45,7 +45,9 @@ export class BenchChats extends (DurableObject as new (ctx: unknown, env: unknow
       case "open": {
         const chat = await loom.user("u").open(body.chat);
         const ctx = await chat.buildContext({ input: "And then?" });
-        return Response.json({ messages: chat.messageCount, sent: ctx.messages.length, databaseSize: this.#storage.sql.databaseSize });
+        // The core's linear memory (the trees' nodes): WebAssembly memory, which the inspector's heap figures leave out.
+        const core = loom.engineImpl.memoryBytes();
+        return Response.json({ messages: chat.messageCount, sent: ctx.messages.length, databaseSize: this.#storage.sql.databaseSize, core });
       }
       default:
         return new Response("unknown op", { status: 400 });

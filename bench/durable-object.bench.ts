@@ -1,7 +1,8 @@
 // Durable Object store: how long a chat of n messages takes to open cold in workerd (through
 // miniflare: the runtime restarted, the object constructed and its Loom open, then the chat
-// opened and its context built), the isolate's heap it holds then, and the object's database
-// size. Texts are the real OASST messages (bench/corpus.ts), taken in turn. A request that
+// opened and its context built), the isolate's heap it holds then (the JS heap, its array
+// buffers and the core's WebAssembly memory), and the object's database size. From 50,000
+// messages a chat opens paged (durableObjectStore's pagedFrom): its texts stay in storage. Texts are the real OASST messages (bench/corpus.ts), taken in turn. A request that
 // workerd never answers (its isolate reset, past its memory) ends the run with an error.
 // Alone: node --import ./bench/ts-loader.mjs bench/durable-object.bench.ts [--smoke]
 // (CTXLOOM_DO_SIZES=10000,50000 for other sizes)
@@ -56,7 +57,7 @@ const mb = (bytes: number) => +(bytes / 2 ** 20).toFixed(1);
 
 export async function runDurableObjectSuite({ smoke = false }: { smoke?: boolean } = {}): Promise<SuiteReport> {
   const asked = process.env.CTXLOOM_DO_SIZES?.split(",").map(Number);
-  const sizes = asked ?? (smoke ? [1000] : [10_000, 25_000, 50_000, 100_000, 200_000]);
+  const sizes = asked ?? (smoke ? [1000] : [10_000, 25_000, 50_000, 100_000, 200_000, 1_000_000]);
   const code = await bundleWorker("bench/do-open-worker.ts");
   const runtime = (persist: string) => workerdRuntime(code, persist, { CHATS: { className: "BenchChats", useSQLite: true } }, { inspectorPort: INSPECTOR });
   const texts = corpus();
@@ -80,15 +81,18 @@ export async function runDurableObjectSuite({ smoke = false }: { smoke?: boolean
       const after = await heap(() => call(mf, { op: "ping" }));
       await mf.dispose();
       if (opened.messages !== n) throw new Error(`opened ${opened.messages} messages of ${n}`);
+      const core = opened.core!;
       rows.push({
         messages: n,
+        paged: n >= 50_000 ? "yes" : "no",
         "database MB": mb(filled.databaseSize!),
         "bytes a message": Math.round(filled.databaseSize! / n),
         "first request (object + Loom) ms": Math.round(ping),
         "open + build ms": Math.round(open),
         "heap held MB": mb(after.usedSize - before.usedSize),
         "array buffers held MB": mb(after.backingStorageSize - before.backingStorageSize),
-        "isolate after MB": mb(after.usedSize + after.backingStorageSize),
+        "core memory MB": mb(core),
+        "isolate after MB": mb(after.usedSize + after.backingStorageSize + core),
       });
     } finally {
       rmSync(persist, { recursive: true, force: true });
@@ -96,16 +100,22 @@ export async function runDurableObjectSuite({ smoke = false }: { smoke?: boolean
   }
   const within = rows.filter((r) => (r["open + build ms"] as number) <= 1000 && (r["isolate after MB"] as number) <= 128);
   const largest = within.length > 0 ? (within[within.length - 1]!.messages as number) : 0;
+  const million = rows.find((r) => r.messages === 1_000_000);
   const headers = Object.keys(rows[0]!);
   return {
     name: "durable-object",
     tables: [{ title: "A chat of n messages opened cold in a Durable Object (workerd via miniflare)", rows }],
     goals: [{
       goal: "the largest chat measured that opens (and builds) within 1 s and 128 MB",
-      target: ">= 100,000 messages",
+      target: ">= 1,000,000 messages",
       measured: `${largest.toLocaleString("en-US")} messages`,
-      pass: largest >= 100_000,
-    }],
+      pass: largest >= 1_000_000,
+    }, ...(million ? [{
+      goal: "a 1,000,000-message chat: its first context, cold",
+      target: "<= 300 ms within 128 MB",
+      measured: `${million["open + build ms"]} ms, ${million["isolate after MB"]} MB`,
+      pass: (million["open + build ms"] as number) <= 300 && (million["isolate after MB"] as number) <= 128,
+    }] : [])],
     markdown: [
       `| ${headers.join(" | ")} |`,
       `|${headers.map(() => "---:").join("|")}|`,

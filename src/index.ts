@@ -4,6 +4,7 @@
 export { Loom, type LoomOptions, type LoomRecallOptions, type LoomStats } from "./chat/loom.js";
 export type { EngineKind, WasmSource } from "./engine/index.js";
 export type { UserChats, CreateChatOptions } from "./chat/user-chats.js";
+export type { PruneOptions, PruneReport } from "./chat/retention.js";
 export type { ListChatsOptions, ChatListPage } from "./chat/chat-list.js";
 export type { Chat, ChatStats } from "./chat/chat.js";
 export type { AppendOptions } from "./chat/append-key.js";
@@ -69,7 +70,7 @@ export type { MemoryExport } from "./memory/export.js";
 
 // Stores, exports and imports.
 export { memoryStore } from "./store/memory.js";
-export type { Store, ChatSummary, ChatOptions, ChatMetadata, JsonValue } from "./store/types.js";
+export type { Store, ChatSummary, ChatOptions, ChatMetadata, JsonValue, ErasedUser, PrunedChat } from "./store/types.js";
 export type { ChatExport, ExportedMessage } from "./store/portable.js";
 export {
   importConversations, parseExport, parseExportStream,

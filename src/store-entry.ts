@@ -4,5 +4,6 @@
 export { memoryStore } from "./store/memory.js";
 export type {
   Store, ChatRecord, ChatSummary, ChatOptions, LoadedChat, AppendResult, EmbedderInfo, EmbeddingRow, Awaitable, ChatPage, MessageRedaction, ChatMetadata, JsonValue,
+  ErasedUser, PruneQuery, PruneBatch, PrunedChat,
 } from "./store/types.js";
 export type { MemoryRecord, MemoryKind, MemoryAuthor, MemoryState, MemoryQuery, MemoryWriteResult } from "./memory/types.js";

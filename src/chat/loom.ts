@@ -23,6 +23,8 @@ import { MemoryCache } from "../memory/cache.js";
 import { MEMORY_METHODS, type MemoryStore } from "../memory/types.js";
 import { checkMemoryScope } from "../context/build-plan.js";
 import type { MemoryScope } from "../context/types.js";
+import { prune, type PruneOptions, type PruneReport } from "./retention.js";
+import { openKey } from "./user-chats.js";
 
 export type { LoomOptions, LoomRecallOptions, LoomStats } from "./loom-options.js";
 
@@ -228,6 +230,19 @@ export class Loom {
    */
   exportCalibration(): CalibrationState {
     return this.#ctx.calibration.export();
+  }
+
+  /**
+   * Removes the chats idle past `idleFor` ms, or past the newest `keepNewest` of their user (or
+   * both), from the store, in batches of `batchSize` (each one store transaction, with a turn of
+   * the event loop between them, so that a server keeps answering), and the ones this Loom holds.
+   * A chat written while the prune runs is kept. Returns what was removed.
+   * @throws INVALID_ARGUMENT for bad options or a store without pruneChats; STORE_FAILED
+   * @example await loom.prune({ idleFor: 90 * 86_400_000, keepNewest: 200 })
+   */
+  async prune(options: PruneOptions): Promise<PruneReport> {
+    this.#ctx.checkOpen();
+    return prune(this.#ctx, options, (userId, chatId) => this.#open.retire(openKey(userId, chatId)));
   }
 
   /** Counters of the Loom: recall's embedded, pending, failed and retried embeddings. */

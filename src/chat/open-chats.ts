@@ -56,6 +56,21 @@ export class OpenChats implements ChatCache {
     this.set(key, loading);
   }
 
+  /** Ends the chat under `key`, if held (its changes called so far land first), and forgets it; the store is not written. */
+  async retire(key: string): Promise<void> {
+    const loading = this.#entries.get(key);
+    if (!loading) return;
+    const chat = this.#loaded.get(loading) ?? (await loading.catch(() => undefined));
+    await chat?.retire();
+    this.delete(key, loading);
+  }
+
+  /** Ends every chat of the user held here, as `retire`. */
+  async retireUser(userId: string): Promise<void> {
+    const prefix = openKey(userId, "");
+    await Promise.all([...this.#entries.keys()].filter((key) => key.startsWith(prefix)).map((key) => this.retire(key)));
+  }
+
   /** Empties the cache; returns what it held. */
   clear(): Promise<Chat>[] {
     const all = [...this.#entries.values()];

@@ -3,7 +3,7 @@ import { checkContent, type MessageInput } from "../message.js";
 import { budgetFor, checkSplit } from "../models/budget.js";
 import { checkHistoryLimits, isLanguageModel, type ModelProfile } from "../models/profiles.js";
 import type { ChatExport } from "../store/portable.js";
-import type { ChatOptions, ChatRecord, ChatSummary } from "../store/types.js";
+import type { ChatOptions, ChatRecord, ChatSummary, ErasedUser } from "../store/types.js";
 import type { TokenCounter } from "../tokens/index.js";
 import { Chat } from "./chat.js";
 import { ChatNodes } from "./nodes.js";
@@ -17,6 +17,7 @@ import { DEFAULT_TOOL_RESULTS, checkToolResultLevel, toolResultPolicy } from "..
 import { CREATE_KEYS, settingsOf, type CreateChatOptions } from "./create-options.js";
 import { checkReasoningTurns } from "../models/reasoning.js";
 import { preflight } from "./preflight.js";
+import { eraseUser } from "./retention.js";
 import type { BuildOptions } from "../context/types.js";
 import { Memory } from "../memory/memory.js";
 import { importOwnMemory, withOwnMemory } from "./chat-memory.js";
@@ -33,6 +34,8 @@ export interface ChatCache {
   delete(key: string, loading?: Promise<Chat>): void;
   /** A chat unloaded earlier came back into memory through a reference its user kept. */
   woke(chat: Chat): void;
+  /** Ends every chat of the user held here (their changes called so far land first); the store is not written. */
+  retireUser(userId: string): Promise<void>;
 }
 
 export const openKey = (userId: string, chatId: string): string => `${userId}\u0000${chatId}`;
@@ -272,6 +275,16 @@ export class UserChats {
       this.#open.delete(key, loading);
     }
     this.#ctx.recall?.forgetChat(this.userId, chatId);
+  }
+
+  /**
+   * Erases the user: every chat with its messages, summaries, vectors and keys, in one store
+   * transaction, once this Loom's chats of the user end (later calls throw CHAT_DELETED); recall forgets them.
+   * @throws INVALID_ARGUMENT when the store has no eraseUser; STORE_FAILED
+   */
+  async erase(): Promise<ErasedUser> {
+    this.#ctx.checkOpen();
+    return eraseUser(this.#ctx, this.userId, () => this.#open.retireUser(this.userId));
   }
 
   /**

@@ -8,6 +8,7 @@ import type { Loom } from "../chat/loom.js";
 import { exportChat } from "./chat-io.js";
 import { typed, valueOf, VALUES } from "./help.js";
 import { importCommand } from "./import-command.js";
+import { eraseCommand, pruneCommand } from "./retention-commands.js";
 import type { CommandContext } from "./io.js";
 import { budgetLines, clip, plural } from "./render.js";
 import { drawTree } from "./tree-view.js";
@@ -194,4 +195,6 @@ export const COMMANDS: Record<string, Command> = {
   summarize: summarizeCommand,
   recall: recallCommand,
   export: exportCommand,
+  erase: eraseCommand,
+  prune: pruneCommand,
 };

@@ -22,6 +22,9 @@ export const VALUES: Record<string, string> = {
   input: "a text",
   scope: "branch, chat or user",
   engine: "wasm or js",
+  "idle-for": "a duration: a whole number and d, h, m or s (90d)",
+  "keep-newest": "a number of chats (a whole number from 1)",
+  "batch-size": "a number of chats (a whole number from 1)",
 };
 export const FORMATS: Record<string, string> = {
   import: `auto or one of ${IMPORT_FORMATS.join(", ")}`,
@@ -53,6 +56,8 @@ Commands:
   recall <chat> <query>  the earlier messages most like a query (semantic recall)
   export <chat>       a chat as JSON (--format json) or OpenAI JSONL (--format openai-jsonl)
   models [filter]     the models ctxloom knows
+  erase --user <id>   erase a user: every chat, message and vector of theirs
+  prune               remove chats idle past --idle-for, or past --keep-newest per user
   demo                a walk through the operations on an example chat, in a temporary SQLite file
 
 A <chat> is a chat's id, a unique start of one, or its exact title.
@@ -105,6 +110,20 @@ still have every original message.
   --context-window <n>  that model's window in tokens`,
   export: "Usage: ctxloom export <chat> [--format json|openai-jsonl]\n\njson (default): the portable chat format, every branch.\nopenai-jsonl: one line { messages } per branch, root to leaf.",
   models: "Usage: ctxloom models [filter]\n\nLists the known models whose name contains <filter>.",
+  erase: `Usage: ctxloom erase --user <id>
+
+Erases the user: every chat with its messages, summaries, vectors and append keys, in one
+transaction; then the database file is rebuilt and its log emptied, so that no byte of them
+is left on disk (what a backup or a copy holds is not the command's to erase).
+  --user <id>     the user to erase (required)`,
+  prune: `Usage: ctxloom prune [--idle-for <duration>] [--keep-newest <n>] [--vacuum]
+
+Removes the chats not written for --idle-for (90d, 12h, 30m, 45s), and those past each
+user's newest --keep-newest, in batches (each one transaction), and lists what went.
+  --idle-for <d>     chats idle this long go
+  --keep-newest <n>  per user, only the newest n chats stay
+  --batch-size <n>   chats per batch (default 25)
+  --vacuum           rebuild the file after, so that no byte of what went stays in it`,
   demo: `Usage: ctxloom demo [--engine wasm|js] [--json]
 
 Walks through the operations on an example chat written here (no network, no key), on a

@@ -33,6 +33,12 @@ const SPECS: Record<string, { options: Options; positionals: [number, number] }>
   recall: { options: { scope: { type: "string", default: "chat" }, prompts: { type: "string" }, recent: { type: "string" } }, positionals: [2, Infinity] },
   export: { options: { format: { type: "string", default: "json" } }, positionals: [1, 1] },
   models: { options: {}, positionals: [0, 1] },
+  // No default user: the one to erase is named.
+  erase: { options: { user: { type: "string" } }, positionals: [0, 0] },
+  prune: {
+    options: { "idle-for": { type: "string" }, "keep-newest": { type: "string" }, "batch-size": { type: "string" }, vacuum: { type: "boolean", default: false } },
+    positionals: [0, 0],
+  },
   demo: { options: { engine: { type: "string" } }, positionals: [0, 0] },
 };
 

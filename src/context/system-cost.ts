@@ -16,6 +16,8 @@ export function fitted(counter: TokenCounter, content: string, slice: number): s
 
 /** Counts of system texts by counter: a chat's system prompt is counted once, not at every build. */
 const systemCounts = new WeakMap<TokenCounter, Map<string, number>>();
+/** The same maps, for `forgetSystemTexts` (a WeakMap cannot be gone through). */
+let countMaps: WeakRef<Map<string, number>>[] = [];
 const SYSTEM_COUNTS_KEPT = 64;
 /** Longer texts are counted each time: the map never holds a large memory text. */
 const SYSTEM_COUNT_MAX_CHARS = 1 << 16;
@@ -23,7 +25,10 @@ const SYSTEM_COUNT_MAX_CHARS = 1 << 16;
 export function systemCost(counter: TokenCounter, content: string): number {
   if (content.length > SYSTEM_COUNT_MAX_CHARS) return messageTokens(counter, { role: "system", content });
   let counts = systemCounts.get(counter);
-  if (!counts) systemCounts.set(counter, (counts = new Map()));
+  if (!counts) {
+    systemCounts.set(counter, (counts = new Map()));
+    countMaps.push(new WeakRef(counts));
+  }
   let tokens = counts.get(content);
   if (tokens === undefined) {
     tokens = messageTokens(counter, { role: "system", content });
@@ -31,4 +36,10 @@ export function systemCost(counter: TokenCounter, content: string): number {
     counts.set(content, tokens);
   }
   return tokens;
+}
+
+/** Forgets every system text counted (a user's erasure: their system prompts leave memory); they are counted again when next built. */
+export function forgetSystemTexts(): void {
+  for (const ref of countMaps) ref.deref()?.clear();
+  countMaps = countMaps.filter((ref) => ref.deref() !== undefined);
 }

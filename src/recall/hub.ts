@@ -230,6 +230,13 @@ export class RecallHub {
     u.cleared.delete(chatId);
   }
 
+  /** A user was erased (`user(id).erase()`): their indexes, vectors and queued messages go. */
+  forgetUser(userId: string): void {
+    this.queue.discard((item) => item.userId === userId);
+    this.#users.get(userId)?.memory.drop();
+    this.#users.delete(userId);
+  }
+
   /**
    * Messages were redacted (`chat.redact`): their vectors and lexical terms leave the indexes,
    * their queued embeddings (in flight too) are dropped, and the chat's texts read for other

@@ -77,13 +77,24 @@ function light(word: string): string {
   return w;
 }
 
-/** Stems already computed (words repeat): cleared when it holds too many. */
+/**
+ * Stems already computed (words repeat): cleared when it holds too many, and by an erasure
+ * (forgetStems). Only words short enough that V8 copies them are kept: a longer one is a slice
+ * that would keep its whole message alive.
+ */
 const STEMS = new Map<string, string>();
+const STEM_KEPT_LENGTH = 12;
+
+/** Forgets every stem kept (a user's erasure: their words go with them). */
+export function forgetStems(): void {
+  STEMS.clear();
+}
 
 function stemOf(word: string, stem: Required<TermOptions>["stem"], lang: Language): string {
   if (stem === "none") return word;
   if (stem === "plural") return plural(word);
   if (stem === "light") return light(word);
+  if (word.length > STEM_KEPT_LENGTH) return isLetters(word) ? STEMMERS[lang](word) : word;
   const key = lang === "en" ? word : `${lang}:${word}`;
   let s = STEMS.get(key);
   if (s === undefined) {

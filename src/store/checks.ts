@@ -5,7 +5,7 @@
 // reads back; the restore checks the tree's rules (tool units, summaries) when it reads.
 import { CtxloomError, checkInteger, describe } from "../errors.js";
 import { MAX_TOKENS, PRIORITIES, ROLES, type Message } from "../message.js";
-import type { ChatPage, ChatRecord, EmbedderInfo, EmbeddingRow, MessageRedaction } from "./types.js";
+import type { ChatPage, ChatRecord, EmbedderInfo, EmbeddingRow, MessageRedaction, PruneQuery } from "./types.js";
 
 export function checkText(value: unknown, what: string): string {
   if (typeof value !== "string" || value.length === 0) {
@@ -202,4 +202,21 @@ export function checkRedactedIds(changes: readonly MessageRedaction[], size: num
   for (const [i, c] of changes.entries()) {
     if (c.id >= size) throw new CtxloomError("UNKNOWN_MESSAGE", `changes[${i}].id ${c.id} is not a message of chat ${chatId}, which holds ${size} messages.`);
   }
+}
+
+/** A prune batch's query (see PruneQuery): at least one of idleBefore and keepNewest, a limit, a cursor. */
+export function checkPruneQuery(query: unknown): PruneQuery {
+  if (query === null || typeof query !== "object") throw new CtxloomError("INVALID_ARGUMENT", `pruneChats takes { idleBefore?, keepNewest?, limit, after? }; got ${describe(query)}.`);
+  const q = query as PruneQuery;
+  for (const key of Object.keys(q)) {
+    if (!["idleBefore", "keepNewest", "limit", "after"].includes(key)) throw new CtxloomError("INVALID_ARGUMENT", `pruneChats: unknown key ${describe(key)}.`);
+  }
+  if (q.idleBefore === undefined && q.keepNewest === undefined) {
+    throw new CtxloomError("INVALID_ARGUMENT", "pruneChats needs idleBefore, keepNewest or both: which chats go.");
+  }
+  if (q.idleBefore !== undefined) checkTime(q.idleBefore, "idleBefore");
+  if (q.keepNewest !== undefined) checkInteger(q.keepNewest, "keepNewest", 1);
+  checkInteger(q.limit, "limit", 1, 10_000);
+  if (q.after !== undefined) checkText(q.after, "after");
+  return q;
 }

@@ -2,7 +2,7 @@
 // statements and operations (sql-*.ts), the SQLite file's, on `ctx.storage.sql`, every write
 // in one `transactionSync`. Within Cloudflare's limits: a row holds at most 2 MB, so a message
 // past it is refused before the write; a storage without SQLite is refused at creation.
-import { CtxloomError, checkOptions, describe } from "../errors.js";
+import { CtxloomError, checkInteger, checkOptions, describe } from "../errors.js";
 import type { Message } from "../message.js";
 import { migrateReleased } from "./cloudflare-legacy.js";
 import { ChatStates, type ChatState, type SqlConnection, type Transactions } from "./sql-connection.js";
@@ -11,6 +11,7 @@ import { migrate, type SchemaNames } from "./sql-schema.js";
 import { sqlStatements } from "./sql-statements.js";
 import { SqlStore } from "./sql-store.js";
 import { SqlMemory } from "./sql-memory.js";
+import { PAGED_FROM } from "./sql-paged.js";
 import type { Store } from "./types.js";
 
 /** The part of a Durable Object's `ctx.storage` this store uses (SQLite-backed objects). */
@@ -25,6 +26,13 @@ export interface DurableObjectStorageLike {
 export interface DurableObjectStoreOptions {
   /** Prefix of the table names; default "ctxloom_". */
   tablePrefix?: string;
+  /**
+   * Chats of this many messages or more open paged: the tree's numbers in memory, the texts left
+   * in the object's storage and read when a context, a path or a message needs them (a few hundred
+   * a context), so that a chat of a million messages opens within the isolate's 128 MB.
+   * @default 50000
+   */
+  pagedFrom?: number;
 }
 
 /**
@@ -41,7 +49,9 @@ export const DURABLE_OBJECT_ROW_BYTES = 2_000_000;
  * acknowledged append survives an eviction or a crash. Its tables are the SQLite store's,
  * named with `tablePrefix`; an object written by an older release is migrated on first use.
  * A message whose row would pass 2 MB (text, parts and tool calls) is refused with
- * MESSAGE_TOO_LARGE before anything is written. A delete or a redaction changes the rows, so
+ * MESSAGE_TOO_LARGE before anything is written. A chat of `pagedFrom` messages or more opens
+ * paged (its texts stay in storage, read when needed), so that a million messages fit the
+ * isolate's 128 MB. A delete, a redaction or an erasure changes the rows, so
  * no row the object reads back holds the old text; a Worker may not run VACUUM, secure_delete
  * or a checkpoint, so the old bytes are the runtime's (its log until it checkpoints, pages
  * SQLite freed until reused, and Cloudflare's point-in-time recovery for 30 days).
@@ -49,7 +59,8 @@ export const DURABLE_OBJECT_ROW_BYTES = 2_000_000;
  *   (a class created with `new_classes` rather than `new_sqlite_classes`), or for bad options
  */
 export function durableObjectStore(storage: DurableObjectStorageLike, options?: DurableObjectStoreOptions): Store {
-  const o = checkOptions<DurableObjectStoreOptions>(options, "durableObjectStore(options)", ["tablePrefix"]);
+  const o = checkOptions<DurableObjectStoreOptions>(options, "durableObjectStore(options)", ["tablePrefix", "pagedFrom"]);
+  const pagedFrom = o.pagedFrom === undefined ? PAGED_FROM : checkInteger(o.pagedFrom, "pagedFrom", 1);
   if (typeof storage !== "object" || storage === null || typeof storage.sql?.exec !== "function" || typeof storage.transactionSync !== "function") {
     throw new CtxloomError(
       "INVALID_ARGUMENT",
@@ -78,6 +89,8 @@ export function durableObjectStore(storage: DurableObjectStorageLike, options?: 
   const tx = new DurableTransactions(storage, db, st, place);
   const ops = new SqlStore(db, st, tx, {
     place,
+    prefix: p,
+    pageFrom: pagedFrom,
     maxRowBytes: DURABLE_OBJECT_ROW_BYTES,
     rowAdvice: "Split it, or keep large files outside the chat (an image or file part can hold a URL).",
   });
@@ -104,6 +117,8 @@ export function durableObjectStore(storage: DurableObjectStorageLike, options?: 
     // The rows are deleted or rewritten; the old bytes are the platform's (see above).
     deleteChat: (userId, chatId) => ready().deleteChat(userId, chatId),
     redactMessages: (userId, chatId, changes) => ready().redactMessages(userId, chatId, changes),
+    eraseUser: (userId) => ready().eraseUser(userId),
+    pruneChats: (query) => ready().pruneChats(query),
     putEmbeddings: (userId, chatId, embedder, rows) => ready().putEmbeddings(userId, chatId, embedder, rows),
     loadEmbeddings: (userId, chatId, embedder) => ready().loadEmbeddings(userId, chatId, embedder),
     clearEmbeddings: (userId, chatId) => ready().clearEmbeddings(userId, chatId),

@@ -75,13 +75,16 @@ export class MessageColumns {
   #extras: Map<number, Readonly<ColumnExtras>> | null = null;
   #rewrites = 0;
 
-  /** `utf8`: keep texts as UTF-8 off the JS heap, decoded when read (default: strings). @throws INVALID_ARGUMENT */
-  constructor(options?: { utf8?: boolean }) {
-    const o = checkOptions<{ utf8?: boolean }>(options, "new MessageColumns(options)", ["utf8"]);
+  /**
+   * `utf8`: keep texts as UTF-8 off the JS heap, decoded when read (default: strings); `texts`
+   * (@internal): a column of one's own (a store's, which reads them when asked). @throws INVALID_ARGUMENT
+   */
+  constructor(options?: { utf8?: boolean; texts?: TextColumn }) {
+    const o = checkOptions<{ utf8?: boolean; texts?: TextColumn }>(options, "new MessageColumns(options)", ["utf8", "texts"]);
     if (o.utf8 !== undefined && typeof o.utf8 !== "boolean") {
       throw new CtxloomError("INVALID_ARGUMENT", `utf8 must be true or false; got ${describe(o.utf8)}.`);
     }
-    this.#texts = o.utf8 ? new Utf8Texts() : new StringTexts();
+    this.#texts = o.texts ?? (o.utf8 ? new Utf8Texts() : new StringTexts());
   }
 
   /** The rare fields by message id (only messages that have some). */
@@ -89,9 +92,9 @@ export class MessageColumns {
     return this.#extras ?? NO_EXTRAS;
   }
 
-  /** True when texts are kept as UTF-8 (see the constructor). */
+  /** True when texts are kept as UTF-8, here or in a store (which cannot hold a lone surrogate). */
   get utf8(): boolean {
-    return this.#texts instanceof Utf8Texts;
+    return !(this.#texts instanceof StringTexts);
   }
 
   /** The text of message `id`. */
@@ -171,6 +174,12 @@ export class MessageColumns {
     }
     this.reserve(this.#size + lengths.length);
     for (let i = 0; i < lengths.length; i++) this.#pushFields(run.parents[i]!, run.codes[i]!, run.tokens[i]!, run.created[i]!, run.extras[i] ?? null);
+  }
+
+  /** @internal Adds a run of stored messages whose texts its own column was given already (a store's, read when asked). */
+  pushFieldsRun(run: ColumnRun): void {
+    this.reserve(this.#size + run.parents.length);
+    for (let i = 0; i < run.parents.length; i++) this.#pushFields(run.parents[i]!, run.codes[i]!, run.tokens[i]!, run.created[i]!, run.extras[i] ?? null);
   }
 
   #pushFields(parent: number, code: number, tokens: number, createdAt: number, x: ColumnExtras | null): void {

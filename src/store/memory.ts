@@ -1,11 +1,15 @@
 import {
   checkAppend, checkChatRecord, checkEmbedder, checkEmbeddingIds, checkEmbeddingRows, checkHead, checkIds, checkImported, checkPage, checkRedactedIds,
-  checkRedactions, checkSetHead, checkSince, chatExists, unknownChat,
+  checkPruneQuery, checkRedactions, checkSetHead, checkSince, chatExists, unknownChat,
 } from "./checks.js";
 import { MessageColumns } from "./columns.js";
 import { memoryRevisions } from "./memory-revisions.js";
 import type { Message } from "../message.js";
-import type { ChatRecord, EmbeddingRow, LoadedChat, Store } from "./types.js";
+import type { ChatRecord, EmbeddingRow, LoadedChat, PrunedChat, Store } from "./types.js";
+import { newestFirst } from "./order.js";
+import { pruneCandidates, usersFrom } from "./prune.js";
+
+export { newestFirst } from "./order.js";
 
 /**
  * @internal A chat of a memory store as its Loom writes it (`residentChat`): the Loom's own
@@ -82,9 +86,14 @@ export function memoryStore(): Store {
   // Chat ids are scoped to their user: a map of chats per user (no key string made per call).
   const users = new Map<string, Map<string, Entry>>();
   const find = (userId: string, chatId: string): Entry | undefined => users.get(userId)?.get(chatId);
+  /** The user ids in order, for prune's batches; made again once a user is added. */
+  let sorted: string[] | null = null;
   const put = (entry: Entry): void => {
     let chats = users.get(entry.chat.userId);
-    if (!chats) users.set(entry.chat.userId, (chats = new Map()));
+    if (!chats) {
+      users.set(entry.chat.userId, (chats = new Map()));
+      sorted = null;
+    }
     chats.set(entry.chat.id, entry);
   };
   const get = (userId: string, chatId: string): Entry => {
@@ -173,6 +182,39 @@ export function memoryStore(): Store {
       }
       return true;
     },
+    // The user's entries go from the map (a Chat still holding one of them writes nothing: gone).
+    eraseUser(userId) {
+      checkIds(userId, undefined, true);
+      const chats = users.get(userId);
+      let messages = 0;
+      for (const entry of chats?.values() ?? []) {
+        entry.gone = true;
+        messages += entry.messages.size;
+      }
+      users.delete(userId);
+      memory.deleteMemory(userId); // their own memory and every chat's
+      sorted = null;
+      return { chats: chats?.size ?? 0, messages };
+    },
+    pruneChats(query) {
+      const q = checkPruneQuery(query);
+      sorted ??= [...users.keys()].sort();
+      const removed: PrunedChat[] = [];
+      // Users looked at in one batch: as many as the chats it may remove.
+      let i = usersFrom(sorted, q.after);
+      for (const end = i + q.limit; i < sorted.length && i < end; i++) {
+        const chats = users.get(sorted[i]!);
+        if (!chats) continue;
+        for (const chat of pruneCandidates([...chats.values()].map((e) => e.chat), q, q.limit - removed.length)) {
+          chats.get(chat.id)!.gone = true;
+          chats.delete(chat.id);
+          memory.deleteChatMemory(chat.userId, chat.id);
+          removed.push({ userId: chat.userId, chatId: chat.id, updatedAt: chat.updatedAt, messageCount: chat.messageCount });
+        }
+        if (removed.length === q.limit) return { removed, next: sorted[i]! };
+      }
+      return { removed, next: i < sorted.length ? sorted[i]! : null };
+    },
     putEmbeddings(userId, chatId, embedder, rows) {
       checkIds(userId, chatId);
       checkEmbeddingRows(rows, checkEmbedder(embedder).dimension);
@@ -217,10 +259,6 @@ const APPENDED = Object.freeze({ ok: true as const });
 /** How errors name this store. */
 const WHERE = "the memory store";
 
-/** The list's order: most recently updated first, then created later first, then the greater id (negative: `a` first). */
-export function newestFirst(a: Pick<ChatRecord, "updatedAt" | "createdAt" | "id">, b: Pick<ChatRecord, "updatedAt" | "createdAt" | "id">): number {
-  return b.updatedAt - a.updatedAt || b.createdAt - a.createdAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
-}
 
 function copyChat(chat: ChatRecord): ChatRecord {
   return { ...chat, options: structuredClone(chat.options) };

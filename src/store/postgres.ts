@@ -8,6 +8,7 @@ import {
 } from "./checks.js";
 import { isPool, loadPg, redact } from "./postgres-pool.js";
 import { redactRows } from "./postgres-redact.js";
+import { eraseUserRows, pruneRows, retentionStatements } from "./postgres-retention.js";
 import { appendRow, checkin, checkout } from "./postgres-append.js";
 import { migrate } from "./postgres-schema.js";
 import { postgresMemory } from "./postgres-memory.js";
@@ -91,6 +92,7 @@ export function postgresStore(target: string | Pool, options?: PostgresStoreOpti
     if (v !== undefined && !(Number.isInteger(v) && v >= 1)) throw new CtxloomError("INVALID_ARGUMENT", `${key} must be a positive integer; got ${describe(v)}.`);
   }
   const sql: Statements = postgresStatements(prefix);
+  const rt = retentionStatements(prefix);
   const owned = typeof target === "string";
   let pool: Pool | undefined = owned ? undefined : target;
   let ready: Promise<Pool> | undefined;
@@ -221,6 +223,9 @@ export function postgresStore(target: string | Pool, options?: PostgresStoreOpti
       return (await query(sql.deleteChat, [toText(chatId), toText(userId)])).rowCount === 1;
     },
     redactMessages: (userId, chatId, changes) => redactRows((values) => query(sql.redact, values), userId, chatId, changes),
+    /** The user's chats go, their messages and embeddings by the foreign keys; see postgresStore on the old row versions. */
+    eraseUser: (userId) => eraseUserRows(query, rt, userId),
+    pruneChats: (q) => pruneRows(query, rt, q),
     async putEmbeddings(userId, chatId, embedder: EmbedderInfo, rows: EmbeddingRow[]) {
       checkIds(userId, chatId);
       const e = checkEmbedder(embedder);

@@ -5,7 +5,7 @@
 // SQLite and the text itself. Where SQLite limits a value's size (a Durable Object: about
 // 2 MB), a chunk whose aggregate passes it is read in halves.
 import { MAX_TOKENS, PRIORITIES, ROLES, type Message } from "../message.js";
-import { MessageColumns, type ColumnExtras } from "./columns.js";
+import { MessageColumns, type ColumnExtras, type ColumnRun } from "./columns.js";
 import type { SqlConnection } from "./sql-connection.js";
 import { sqliteCode } from "./sql-errors.js";
 import { addExtras, unknownCode, type Corrupt, type Extras } from "./sql-rows.js";
@@ -22,9 +22,9 @@ type Chunk = [ids: number[], parents: (number | null)[], codes: number[], tokens
  * chunk cannot be read this way (then so is the whole: false). A chunk SQLite refuses as too
  * big (SQLITE_TOOBIG) is read in halves; one id alone too big answers false.
  */
-function eachChunk(lo: number, hi: number, read: (lo: number, hi: number) => boolean): boolean {
+export function eachChunk(lo: number, hi: number, read: (lo: number, hi: number) => boolean, size = CHUNK): boolean {
   const ranges: [number, number][] = [];
-  for (let at = hi; at > lo; at -= CHUNK) ranges.push([Math.max(lo, at - CHUNK), at]); // last first: popped in order
+  for (let at = hi; at > lo; at -= size) ranges.push([Math.max(lo, at - size), at]); // last first: popped in order
   while (ranges.length > 0) {
     const [a, b] = ranges.pop()!;
     try {
@@ -107,34 +107,49 @@ export function loadColumns(db: SqlConnection, st: Statements, key: number, coun
       return false;
     }
     const [ids, parents, codes, tokens, created, extras, lengths] = parsed as [number[], (number | null)[], number[], number[], number[], [number, ...Extras][], number[]];
-    const n = hi - lo;
-    if (ids.length !== n || lengths.length !== n) return false;
-    const runParents = new Array<number>(n);
+    if (lengths.length !== hi - lo) return false;
+    const run = checkedRun(lo, hi, [ids, parents, codes, tokens, created, extras], corrupt, chatId);
+    if (!run) return false;
     let total = 0;
-    for (let i = 0; i < n; i++) {
-      const id = lo + i;
-      const parent = parents[i] ?? -1;
-      const t = tokens[i]!;
-      if (ids[i] !== id || !Number.isInteger(parent) || parent < -1 || parent >= id || !Number.isInteger(t) || t < 0 || t > MAX_TOKENS) return false;
-      if (typeof created[i] !== "number" || !Number.isFinite(created[i])) return false;
-      if (codes[i]! < 0) throw unknownCode(corrupt, chatId, id);
-      runParents[i] = parent;
-      total += lengths[i]!;
-    }
-    const runExtras = new Array<ColumnExtras | null>(n).fill(null);
-    for (const [id, ...x] of extras) {
-      if (!Number.isInteger(id) || id < lo || id >= hi || runExtras[id - lo] !== null) return false;
-      const e = columnExtras(id, x as Extras, corrupt, chatId);
-      if (!e) return false;
-      runExtras[id - lo] = e;
-    }
+    for (const length of lengths) total += length;
     if (total !== bytes.length) return false;
     // The driver made these bytes for this value alone: the columns may keep them.
     const own = bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.length;
-    cols.pushRun(bytes, lengths, { parents: runParents, codes, tokens, created, extras: runExtras }, own);
+    cols.pushRun(bytes, lengths, run, own);
     return true;
   });
   return complete ? cols : undefined;
+}
+
+/** A chunk's numbers and optional fields as JSON arrays read them: ids, parents, codes, tokens, times, [id, ...Extras] of the rows that have some. */
+export type ChunkArrays = [number[], (number | null)[], number[], number[], number[], [number, ...Extras][]];
+
+/**
+ * The run of ids `lo` to `hi - 1` from a chunk's arrays, each value checked as an append writes
+ * it, or undefined when one is not (the row-per-message read then decides and reports). Throws
+ * STORE_CORRUPT for an unknown role, priority or kind code.
+ */
+export function checkedRun(lo: number, hi: number, [ids, parents, codes, tokens, created, extras]: ChunkArrays, corrupt: Corrupt, chatId: string): ColumnRun | undefined {
+  const n = hi - lo;
+  if (ids.length !== n) return undefined;
+  const runParents = new Array<number>(n);
+  for (let i = 0; i < n; i++) {
+    const id = lo + i;
+    const parent = parents[i] ?? -1;
+    const t = tokens[i]!;
+    if (ids[i] !== id || !Number.isInteger(parent) || parent < -1 || parent >= id || !Number.isInteger(t) || t < 0 || t > MAX_TOKENS) return undefined;
+    if (typeof created[i] !== "number" || !Number.isFinite(created[i])) return undefined;
+    if (codes[i]! < 0) throw unknownCode(corrupt, chatId, id);
+    runParents[i] = parent;
+  }
+  const runExtras = new Array<ColumnExtras | null>(n).fill(null);
+  for (const [id, ...x] of extras) {
+    if (!Number.isInteger(id) || id < lo || id >= hi || runExtras[id - lo] !== null) return undefined;
+    const e = columnExtras(id, x as Extras, corrupt, chatId);
+    if (!e) return undefined;
+    runExtras[id - lo] = e;
+  }
+  return { parents: runParents, codes, tokens, created, extras: runExtras };
 }
 
 /**

@@ -8,12 +8,12 @@ import { RECORD_WRITE } from "./memory-rows.js";
  * The three codes of a message as one integer, role | priority << 2 | kind << 4, or -1 when
  * one is out of range (the row codec then reports the row).
  */
-const CODES_READ =
+export const CODES_READ =
   "CASE WHEN role BETWEEN 0 AND 3 AND priority BETWEEN 0 AND 3 AND kind BETWEEN 0 AND 1 THEN role + (priority << 2) + (kind << 4) ELSE -1 END";
-const EXTRAS_COLUMNS = "name, tool_calls, tool_call_id, covers_first, covers_last, parts";
-const NO_EXTRAS = "name IS NULL AND tool_calls IS NULL AND tool_call_id IS NULL AND covers_first IS NULL AND parts IS NULL";
+export const EXTRAS_COLUMNS = "name, tool_calls, tool_call_id, covers_first, covers_last, parts";
+export const NO_EXTRAS = "name IS NULL AND tool_calls IS NULL AND tool_call_id IS NULL AND covers_first IS NULL AND parts IS NULL";
 /** A MessageRow (sql-rows.ts). */
-const MESSAGE_READ = `id, parent, ${CODES_READ}, tokens, created, content, ${EXTRAS_COLUMNS}`;
+export const MESSAGE_READ = `id, parent, ${CODES_READ}, tokens, created, content, ${EXTRAS_COLUMNS}`;
 
 /** The list's order (Store.listChats). */
 const CHAT_ORDER = "updated DESC, created DESC, id DESC";

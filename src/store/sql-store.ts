@@ -7,15 +7,18 @@ import { CtxloomError } from "../errors.js";
 import type { Message } from "../message.js";
 import {
   checkAppend, checkChatRecord, checkEmbedder, checkEmbeddingIds, checkEmbeddingRows, checkHead, checkIds, checkImported, checkPage, checkRedactedIds,
-  checkRedactions, checkSetHead, checkSince, chatExists,
+  checkPruneQuery, checkRedactions, checkSetHead, checkSince, chatExists,
 } from "./checks.js";
+import { eraseUserRows, pruneRows, retentionStatements, type RetentionStatements } from "./sql-retention.js";
 import type { SqlConnection, Transactions } from "./sql-connection.js";
-import { corruptIn, type SqlPlace } from "./sql-errors.js";
+import { corruptIn, isUniqueViolation, type SqlPlace } from "./sql-errors.js";
 import { loadChunked, loadColumns } from "./sql-load.js";
+import { loadPaged, pagedStatements, type PagedStatements } from "./sql-paged.js";
 import { chatRecord, chatValues, messagesOf, messageValues, rowBytes, type ChatRow, type Corrupt } from "./sql-rows.js";
 import type { Statements } from "./sql-statements.js";
 import {
-  loadedColumns, type AppendResult, type ChatPage, type ChatRecord, type EmbedderInfo, type EmbeddingRow, type LoadedChat, type MessageRedaction, type Store,
+  loadedColumns, type AppendResult, type ChatPage, type ChatRecord, type EmbedderInfo, type EmbeddingRow, type ErasedUser, type LoadedChat, type MessageRedaction,
+  type PruneBatch, type PruneQuery, type Store,
 } from "./types.js";
 import { asBytes, vectorFromBytes, vectorToBytes } from "./vectors.js";
 
@@ -29,6 +32,10 @@ export interface SqlStoreSettings {
   maxRowBytes?: number;
   /** What a user does about a row past maxRowBytes (a sentence). */
   rowAdvice?: string;
+  /** The tables' prefix (sql-schema.ts): "" for a file of its own. */
+  prefix?: string;
+  /** Chats of this many messages or more open without their texts, read when asked (sql-paged.ts); default never. */
+  pageFrom?: number;
 }
 
 export class SqlStore {
@@ -39,8 +46,14 @@ export class SqlStore {
   readonly #maxRow: number;
   readonly #rowAdvice: string;
   readonly #corrupt: Corrupt;
+  readonly #rt: RetentionStatements;
+  readonly #paged: PagedStatements;
+  readonly #pageFrom: number;
 
   constructor(db: SqlConnection, st: Statements, tx: Transactions, settings: SqlStoreSettings) {
+    this.#paged = pagedStatements(settings.prefix ?? "");
+    this.#pageFrom = settings.pageFrom ?? Infinity;
+    this.#rt = retentionStatements(settings.prefix ?? "");
     this.#db = db;
     this.#st = st;
     this.#tx = tx;
@@ -139,7 +152,7 @@ export class SqlStore {
         const row = this.#db.get(this.#st.chat, userId, chatId) as ChatRow | undefined;
         if (row === undefined) return undefined;
         const chat = chatRecord(row, this.#corrupt);
-        const columns = since === 0 ? loadColumns(this.#db, this.#st, row[0], chat.messageCount, this.#corrupt, chatId) : undefined;
+        const columns = since === 0 ? this.#columns(row[0], chat.messageCount, userId, chatId) : undefined;
         if (columns) return loadedColumns(chat, columns);
         const messages =
           loadChunked(this.#db, this.#st, row[0], since, chat.messageCount, this.#corrupt, chatId) ??
@@ -151,6 +164,15 @@ export class SqlStore {
         return { chat, messages };
       }),
     );
+  }
+
+  /** A whole chat's columns: without its texts past pageFrom messages (sql-paged.ts), else with them; undefined: read it row by row. */
+  #columns(key: number, count: number, userId: string, chatId: string) {
+    const paged = count < this.#pageFrom ? undefined : loadPaged(this.#db, this.#paged, key, count, this.#corrupt, chatId, {
+      read: (sql, ...params) => this.#tx.read("reading a message's text", () => this.#db.get(sql, ...params)),
+      gone: () => new CtxloomError("UNKNOWN_CHAT", `Chat ${chatId} of user ${userId} is no longer in ${this.#place.where}; it was deleted elsewhere.`),
+    });
+    return paged ?? loadColumns(this.#db, this.#st, key, count, this.#corrupt, chatId);
   }
 
   appendMessage(userId: string, chatId: string, message: Message, head: number, updatedAt: number, key?: string): AppendResult {
@@ -232,6 +254,17 @@ export class SqlStore {
     });
   }
 
+  /** Every chat of the user and the user's row, in one transaction (sql-retention.ts). */
+  eraseUser(userId: string): ErasedUser {
+    checkIds(userId, undefined, true);
+    return eraseUserRows(this.#db, this.#rt, this.#tx, userId);
+  }
+
+  /** One batch of a prune, in one transaction (sql-retention.ts). */
+  pruneChats(query: PruneQuery): PruneBatch {
+    return pruneRows(this.#db, this.#st, this.#rt, this.#tx, checkPruneQuery(query));
+  }
+
   putEmbeddings(userId: string, chatId: string, embedder: EmbedderInfo, rows: EmbeddingRow[]): void {
     checkIds(userId, chatId);
     const e = checkEmbedder(embedder);
@@ -272,9 +305,4 @@ export class SqlStore {
       }
     });
   }
-}
-
-/** SQLite's answer to a second row of a key the unique index holds (better-sqlite3's code, or a Durable Object's message). */
-function isUniqueViolation(error: unknown): boolean {
-  return (error as { code?: unknown }).code === "SQLITE_CONSTRAINT_UNIQUE" || /UNIQUE constraint failed/.test(String((error as Error)?.message));
 }

@@ -10,7 +10,9 @@ import { sqliteConnection } from "./sqlite-connection.js";
 import type { SqliteDatabase } from "./sqlite-driver.js";
 import { filePlace } from "./sqlite-errors.js";
 import type { Durability, SqliteStore } from "./sqlite-types.js";
-import type { AppendResult, ChatPage, ChatRecord, EmbedderInfo, EmbeddingRow, LoadedChat, MessageRedaction } from "./types.js";
+import type {
+  AppendResult, ChatPage, ChatRecord, EmbedderInfo, EmbeddingRow, ErasedUser, LoadedChat, MessageRedaction, PruneBatch, PruneQuery,
+} from "./types.js";
 
 /** The statements of a file of its own: the tables carry no prefix. */
 const STATEMENTS = sqlStatements("");
@@ -104,6 +106,31 @@ export class SqliteStoreImpl implements SqliteStore {
       const [log] = this.database.pragma("wal_checkpoint(TRUNCATE)") as { busy: number }[];
       if (log && log.busy !== 0) throw new Error("another connection is reading the database, so its log (-wal) could not be emptied");
     });
+  }
+
+  /**
+   * Erases the user (see Store.eraseUser), then the old bytes from the file and its log, as
+   * deleteChat does. When that cannot run, the rows are gone but old bytes may remain:
+   * STORE_FAILED says so, and erasing the user again erases them.
+   */
+  async eraseUser(userId: string): Promise<ErasedUser> {
+    const erased = this.#ops.eraseUser(userId);
+    this.#erase("erasing the user's old bytes (the user's rows are deleted; erase the user again to erase them)");
+    return erased;
+  }
+
+  /**
+   * One batch of a prune (see Store.pruneChats): the rows go, the file is not rebuilt (a VACUUM
+   * per batch would stop a server for the file's size); the bytes SQLite freed are reused by
+   * later writes, and `ctxloom prune --vacuum` (or deleting a chat, or erasing a user) rebuilds it.
+   */
+  async pruneChats(query: PruneQuery): Promise<PruneBatch> {
+    return this.#ops.pruneChats(query);
+  }
+
+  /** Rebuilds the file and empties its log (see #erase): what prune leaves, erased. */
+  async vacuum(): Promise<void> {
+    this.#erase("rebuilding the file");
   }
 
   async putEmbeddings(userId: string, chatId: string, embedder: EmbedderInfo, rows: EmbeddingRow[]): Promise<void> {

@@ -104,6 +104,46 @@ export interface MessageRedaction {
  */
 export type AppendResult = { ok: true } | { ok: false; size: number } | { ok: false; existing: Message };
 
+/** What `Store.eraseUser` and `user(id).erase()` removed. */
+export interface ErasedUser {
+  /** The user's chats removed. */
+  chats: number;
+  /** Their messages (summaries included) removed. */
+  messages: number;
+}
+
+/** One batch of `Store.pruneChats`. At least one of `idleBefore` and `keepNewest`. */
+export interface PruneQuery {
+  /** Chats whose `updatedAt` is before this time (ms since the epoch) are removed. */
+  idleBefore?: number;
+  /** Per user, the chats past the newest `keepNewest` (by `updatedAt`, as the list orders them) are removed. */
+  keepNewest?: number;
+  /** The most chats this batch removes (1 to 10,000). */
+  limit: number;
+  /** Where the previous batch stopped (its `next`); left out for the first. */
+  after?: string;
+}
+
+/** A chat a prune removed. */
+export interface PrunedChat {
+  /** Its user. */
+  userId: string;
+  /** Its id. */
+  chatId: string;
+  /** When it was last written. */
+  updatedAt: number;
+  /** How many messages it held. */
+  messageCount: number;
+}
+
+/** What one batch of `Store.pruneChats` removed, and where the next one starts (null: the prune is done). */
+export interface PruneBatch {
+  /** The chats this batch removed. */
+  removed: PrunedChat[];
+  /** Where the next batch starts (pass it as `after`); null when every user was gone through. */
+  next: string | null;
+}
+
 /** Which embedder produced a set of vectors: vectors of different embedders never mix. */
 export interface EmbedderInfo {
   name: string;
@@ -196,6 +236,24 @@ export interface Store {
    * (see each store). False when the user has no such chat (nothing written).
    */
   redactMessages?(userId: string, chatId: string, changes: MessageRedaction[]): Awaitable<boolean>;
+  /**
+   * Optional (`loom.user(id).erase()` needs it; every store of ctxloom has it): deletes everything
+   * the store keeps of the user, in one transaction: every chat with its messages, summaries,
+   * embeddings and append keys, the user's working memories (their own and every chat's), and the
+   * user's own rows. Answers what it removed ({ chats: 0,
+   * messages: 0 } for a user it never knew). Whether old bytes stay anywhere is each store's (see
+   * it), as for deleteChat.
+   */
+  eraseUser?(userId: string): Awaitable<ErasedUser>;
+  /**
+   * Optional (`loom.prune()` needs it; every store of ctxloom has it): one batch of a prune.
+   * Removes, as deleteChat does, up to `query.limit` chats that are idle (`updatedAt` before
+   * `query.idleBefore`) or past the newest `query.keepNewest` of their user (in the list's
+   * order), each in the same transaction that finds it, so that a chat written meanwhile is not
+   * removed for a time it no longer has. Goes through the users in an order of its own, from
+   * where the previous batch stopped (`query.after`, its `next`); `next` is null after the last.
+   */
+  pruneChats?(query: PruneQuery): Awaitable<PruneBatch>;
   /** Stores embeddings of a chat's messages (replacing a message's vector of the same embedder). */
   putEmbeddings(userId: string, chatId: string, embedder: EmbedderInfo, rows: EmbeddingRow[]): Awaitable<void>;
   /** The chat's embeddings made by this embedder (same name and dimension), in message id order. */

@@ -9,10 +9,11 @@ import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
 
-/** The Worker at `entry` (a path from the repository's root), bundled as wrangler would. */
-export async function bundleWorker(entry: string): Promise<string> {
+/** The Worker at `entry` (a path from the repository's root), bundled as wrangler would (`alias`: package names to files of src/). */
+export async function bundleWorker(entry: string, alias?: Record<string, string>): Promise<string> {
   const out = await build({
     entryPoints: [join(root, entry)],
+    ...(alias ? { alias: Object.fromEntries(Object.entries(alias).map(([k, v]) => [k, join(root, v)])) } : {}),
     bundle: true, format: "esm", platform: "browser", target: "es2022", write: false, logLevel: "silent",
     conditions: ["workerd", "worker", "browser"],
     external: ["cloudflare:workers"],
@@ -27,9 +28,10 @@ export async function bundleWorker(entry: string): Promise<string> {
   return out.outputFiles[0]!.text;
 }
 
-/** workerd running the bundle `code`, its objects (`durableObjects`) persisted in `persist`. */
+/** workerd running the bundle `code`, its objects (`durableObjects`) persisted in `persist` (and D1 databases, when `more` names some, beside them). */
 export function workerdRuntime(
-  code: string, persist: string, durableObjects: MiniflareOptions["durableObjects"], more: { inspectorPort?: number } = {},
+  code: string, persist: string, durableObjects: MiniflareOptions["durableObjects"],
+  more: { inspectorPort?: number; d1Databases?: Record<string, string>; bindings?: Record<string, string> } = {},
 ): Miniflare {
   return new Miniflare({
     compatibilityDate: "2025-09-01",
@@ -41,6 +43,7 @@ export function workerdRuntime(
     ],
     durableObjects,
     durableObjectsPersist: persist,
+    ...(more.d1Databases ? { d1Persist: join(persist, "d1") } : {}),
     ...more,
   } as MiniflareOptions);
 }

@@ -8,6 +8,7 @@ import type { LoadedChat, Store } from "../../src/store-entry.js";
 import { contractChat, contractState, existenceCases, runBadCalls } from "../store/contract-cases.js";
 import { existsThroughLooms } from "../store/exists-cases.js";
 import { memoryStoreCases } from "../store/memory-cases.js";
+import { erasureCases, openFor, pruneCases } from "../store/retention-cases.js";
 
 const error = (e: unknown) => ({ code: (e as { code?: string }).code ?? `not coded: ${String(e)}`, message: String((e as Error).message) });
 async function codeOf(call: () => unknown): Promise<{ code: string; message: string } | "ok"> {
@@ -156,4 +157,59 @@ export function withoutSqlite(storage: DurableObjectStorageLike): unknown {
   } catch (e) {
     return error(e);
   }
+}
+
+/** A user's erasure (tables "erase_") and what rows of theirs are left; a prune (tables "prune_"). */
+export async function retention(storage: DurableObjectStorageLike): Promise<unknown> {
+  const open = openFor(Loom);
+  const erase = await erasureCases(open, durableObjectStore(storage, { tablePrefix: "erase_" }));
+  const count = (sql: string) => [...storage.sql.exec(sql).raw()][0]![0];
+  const rows = {
+    chats: count("SELECT count(*) FROM erase_chats WHERE user = 'alice'"),
+    users: count("SELECT count(*) FROM erase_users WHERE id = 'alice'"),
+    texts: count("SELECT count(*) FROM erase_messages WHERE content LIKE '%SECRET-ERASE%'"),
+    orphanVectors: count("SELECT count(*) FROM erase_embeddings WHERE chat NOT IN (SELECT key FROM erase_chats)"),
+  };
+  const prune = await pruneCases(open, durableObjectStore(storage, { tablePrefix: "prune_" }));
+  return { erase, rows, prune };
+}
+
+/**
+ * A chat opened paged (its texts left in storage: pagedFrom 40) against the same chat opened with
+ * its texts (another store on the same tables): the same path, context, export and stats; then an
+ * append, a redaction and a reopen; and a text read after another Loom deleted the chat.
+ */
+export async function paged(storage: DurableObjectStorageLike): Promise<unknown> {
+  const store = (pagedFrom: number) => durableObjectStore(storage, { tablePrefix: "paged_", pagedFrom });
+  const looms = async () => [await Loom.open({ store: store(40), counting: "heuristic" }), await Loom.open({ store: store(1_000_000), counting: "heuristic" })];
+  const [writer] = await looms();
+  const chat = await writer!.user("u").create({ id: "long", system: "be brief" });
+  const call = (i: number) => ({ id: `call_${i}`, type: "function" as const, function: { name: "look", arguments: `{"i":${i}}` } });
+  for (let i = 0; i < 60; i++) {
+    if (i % 10 === 3) {
+      await chat.append({ role: "assistant", content: "", toolCalls: [call(i)] });
+      await chat.append({ role: "tool", toolCallId: `call_${i}`, content: `result ${i} ${"r".repeat(i * 7)}` });
+    } else await chat.append({ role: i % 2 ? "assistant" : "user", content: `message ${i} ${"x".repeat((i * 37) % 300)}`, priority: i === 5 ? "high" : "normal" });
+  }
+  await chat.regenerate(chat.head!);
+  await chat.append({ role: "assistant", content: "a sibling" });
+  await writer!.close();
+  const [pagedLoom, whole] = await looms();
+  const view = async (loom: Loom) => {
+    const c = await loom.user("u").open("long");
+    const ctx = await c.buildContext({ input: "next?", maxMessages: 30 });
+    return { path: c.path(), messages: ctx.messages, export: c.export(), leaves: c.leaves(), stats: c.stats().messages };
+  };
+  const [a, b] = [await view(pagedLoom!), await view(whole!)];
+  const loaded = await store(40).loadChat("u", "long");
+  const held = { paged: loaded!.columns!.columnBytes, texts: (await store(1_000_000).loadChat("u", "long"))!.columns!.columnBytes };
+  const p = await pagedLoom!.user("u").open("long");
+  await p.append({ role: "user", content: "appended paged" });
+  await p.redact(0);
+  const after = { last: p.get(p.head!).content, redacted: p.get(0).content };
+  const reopened = await (await Loom.open({ store: store(40), counting: "heuristic" })).user("u").open("long");
+  const back = { last: reopened.get(reopened.head!).content, redacted: reopened.get(0).content, count: reopened.messageCount };
+  await (await Loom.open({ store: store(40), counting: "heuristic" })).user("u").delete("long");
+  const gone = await codeOf(() => reopened.get(30));
+  return { same: JSON.stringify(a) === JSON.stringify(b), count: a.path.length, held, after, back, gone: (gone as { code?: string }).code ?? gone };
 }

@@ -5,7 +5,7 @@ import { DurableObject } from "cloudflare:workers";
 import { Loom, type Chat, type ChatExport, type MessageInput } from "../../src/index.workerd.js";
 import { durableObjectStore, type DurableObjectStorageLike } from "../../src/cloudflare.js";
 import { buildTextsChat, textsOf, type TextsSpec } from "../store/texts-spec.js";
-import { contract, migrateV2, rowLimits, sqliteHere, withoutSqlite } from "./do-store-ops.js";
+import { contract, migrateV2, paged, retention, rowLimits, sqliteHere, withoutSqlite } from "./do-store-ops.js";
 import { memoryApiCases, memoryBadCases } from "../memory/memory-cases.js";
 import { memoryContextCases } from "../memory/context-cases.js";
 import { attackCases } from "../adapters/memory-attack-cases.js";
@@ -94,6 +94,10 @@ export class UserChatsObject extends (DurableObject as new (ctx: unknown, env: E
           return Response.json(await migrateV2(this.#storage));
         case "contract":
           return Response.json(await contract(this.#storage));
+        case "paged":
+          return Response.json(await paged(this.#storage));
+        case "retention":
+          return Response.json(await retention(this.#storage));
         case "row-limits":
           return Response.json(await rowLimits(this.#storage));
         case "sqlite-here":

@@ -7,7 +7,7 @@ import { expect, test } from "vitest";
 const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
 const doc = readFileSync(join(root, "docs/runtimes.md"), "utf8");
 
-test.each(["scenario.js", "worker.js"])("docs/runtimes.md shows test/runtime/%s verbatim", (file) => {
+test.each(["scenario.js", "worker.js", "chats-object.js"])("docs/runtimes.md shows test/runtime/%s verbatim", (file) => {
   const code = readFileSync(join(root, "test/runtime", file), "utf8");
   expect(doc).toContain("```js\n" + code + "```\n");
 });

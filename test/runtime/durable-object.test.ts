@@ -14,6 +14,7 @@ import { expectedMemoryApi, expectedMemoryBad } from "../memory/memory-cases.js"
 import { expectedMemoryContext } from "../memory/context-cases.js";
 import { expectedAttacks } from "../adapters/memory-attack-cases.js";
 import { expectedThroughLooms } from "../store/exists-cases.js";
+import { expectedErasure, expectedPrune } from "../store/retention-cases.js";
 import { expectedTexts } from "../store/texts-spec.js";
 import { textsSpec, trickyText } from "../store/tricky-texts.js";
 import { bundleWorker, workerdRuntime } from "./do-runtime.js";
@@ -47,6 +48,8 @@ describe("durableObjectStore arguments", () => {
     bad(() => durableObjectStore(storage, { tablePrefx: "x" } as never));
     expect(() => durableObjectStore(storage, { tablePrefx: "x" } as never)).toThrow(/did you mean "tablePrefix"/);
     bad(() => durableObjectStore(storage, { tablePrefix: "a-b" }));
+    bad(() => durableObjectStore(storage, { pagedFrom: 0 }));
+    bad(() => durableObjectStore(storage, { pagedFrom: "many" as never }));
   });
 });
 
@@ -187,6 +190,34 @@ describe("a user's working memory in a Durable Object (workerd via miniflare)", 
     await mf.dispose();
     expect(out).toEqual({ api: expectedMemoryApi("mona"), bad: expectedMemoryBad(), context: expectedMemoryContext(), attacks: expectedAttacks() });
   }, 180_000);
+});
+
+// Issue 35, items 4 and 5: a user's erasure and a prune in a Durable Object, the rows gone.
+describe("Durable Object: a user's erasure and a prune (workerd via miniflare)", () => {
+  it("user(id).erase() leaves no row of the user (chats, users, texts, vectors); loom.prune() removes idle chats and those past a count", async () => {
+    const mf = runtime();
+    const out = (await call(mf, "lena", { op: "retention" })) as { erase: unknown; rows: unknown; prune: unknown };
+    await mf.dispose();
+    expect(out.erase).toEqual(expectedErasure());
+    expect(out.rows).toEqual({ chats: 1, users: 1, texts: 0, orphanVectors: 0 }); // (alice's new chat, made after the erasure)
+    expect(out.prune).toEqual(expectedPrune());
+  }, 120_000);
+});
+
+// Issue 35, item 3: a long chat opens paged (its texts left in storage), and reads as a whole one does.
+describe("Durable Object: a chat opened paged (workerd via miniflare)", () => {
+  it("the same path, context, export and branches as the chat opened with its texts, holding none of them; appends, redactions, a delete elsewhere", async () => {
+    const mf = runtime();
+    const out = (await call(mf, "max", { op: "paged" })) as Record<string, unknown>;
+    await mf.dispose();
+    expect(out.same).toBe(true);
+    expect(out.count).toBeGreaterThan(50);
+    const held = out.held as { paged: number; texts: number };
+    expect(held.paged).toBeLessThan(held.texts / 4); // numbers only: about 13 bytes a message and a bit, against its texts
+    expect(out.after).toEqual({ last: "appended paged", redacted: "[redacted]" });
+    expect(out.back).toEqual({ last: "appended paged", redacted: "[redacted]", count: 68 });
+    expect(out.gone).toBe("UNKNOWN_CHAT");
+  }, 120_000);
 });
 
 // Issue 25, items 3 and 4: within Cloudflare's limits, and what cannot run here says so.

@@ -100,6 +100,14 @@ export function badCalls(store: Store): [string, () => unknown, string][] {
     ["memory write: another user's chat", () => store.writeMemory!("v", "c1", 0, [note()]), "UNKNOWN_CHAT"],
     ["memory delete: an empty chat id", () => store.deleteMemory!("u", ""), "INVALID_ARGUMENT"],
     ["memory delete: a user id not a string", () => store.deleteMemory!(bad(5)), "INVALID_ARGUMENT"],
+    ["erase: an empty user id", () => store.eraseUser!(""), "INVALID_ARGUMENT"],
+    ["erase: a user id not a string", () => store.eraseUser!(bad(5)), "INVALID_ARGUMENT"],
+    ["prune: neither idleBefore nor keepNewest", () => store.pruneChats!({ limit: 10 }), "INVALID_ARGUMENT"],
+    ["prune: a limit of 0", () => store.pruneChats!({ idleBefore: 5, limit: 0 }), "INVALID_ARGUMENT"],
+    ["prune: keepNewest 0", () => store.pruneChats!({ keepNewest: 0, limit: 10 }), "INVALID_ARGUMENT"],
+    ["prune: idleBefore NaN", () => store.pruneChats!({ idleBefore: Number.NaN, limit: 10 }), "INVALID_ARGUMENT"],
+    ["prune: an unknown key", () => store.pruneChats!(bad({ idleBefore: 5, limit: 10, user: "u" })), "INVALID_ARGUMENT"],
+    ["prune: a cursor not a string", () => store.pruneChats!(bad({ idleBefore: 5, limit: 10, after: 3 })), "INVALID_ARGUMENT"],
   ];
 }
 

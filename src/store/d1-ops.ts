@@ -1,0 +1,259 @@
+// The D1 store's operations: the kit's tables, row codec and checks (sql-*.ts, checks.ts), with
+// D1's asynchronous, batched API. D1 has no interactive transaction: a batch is one transaction,
+// run by the database alone, so each write says its condition in SQL (the chat's size, its key)
+// and the same batch reads back what happened. Nothing is read and then written in two steps.
+import { CtxloomError } from "../errors.js";
+import type { Message } from "../message.js";
+import {
+  checkAppend, checkChatRecord, checkEmbedder, checkEmbeddingIds, checkEmbeddingRows, checkIds, checkImported, checkPage, checkRedactedIds,
+  checkRedactions, checkSetHead, checkSince, chatExists, unknownChat,
+} from "./checks.js";
+import type { D1Statements } from "./d1-statements.js";
+import type { D1Batch } from "./d1-types.js";
+import { isUniqueViolation, sqliteCode } from "./sql-errors.js";
+import { chatRecord, chatValues, messageOf, messagesOf, messageValues, rowBytes, type ChatRow, type Corrupt, type MessageRow } from "./sql-rows.js";
+import type { Statements } from "./sql-statements.js";
+import type { AppendResult, ChatPage, ChatRecord, EmbedderInfo, EmbeddingRow, LoadedChat, MessageRedaction } from "./types.js";
+import { vectorFromBytes, vectorToBytes } from "./vectors.js";
+
+/** Messages read per statement of a load (a batch of a few reads a long chat in one round trip). */
+const LOAD_CHUNK = 2000;
+/** Statements per batch of a load. */
+const LOAD_BATCH = 8;
+/** JSON characters per statement of an import or of vectors (D1 holds a value of 2 MB at most). */
+const JSON_CHUNK = 1_000_000;
+
+export interface D1Settings {
+  /** The store's name in errors ("D1 database (tables ctxloom_*)"). */
+  where: string;
+  corrupt: Corrupt;
+  /** The most bytes a row may take (D1: 2 MB). */
+  maxRowBytes: number;
+}
+
+/** Hex of bytes, and back (vectors cross D1 as hex: its BLOBs come back as arrays of numbers). */
+const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+function fromHex(text: string): Uint8Array {
+  const out = new Uint8Array(text.length >> 1);
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(text.slice(2 * i, 2 * i + 2), 16);
+  return out;
+}
+
+/** Values of JSON arrays, cut into texts of at most JSON_CHUNK characters (one statement each). */
+function jsonChunks(rows: unknown[][]): string[] {
+  const out: string[] = [];
+  let parts: string[] = [];
+  let size = 2;
+  for (const row of rows) {
+    const text = JSON.stringify(row);
+    if (parts.length > 0 && size + text.length + 1 > JSON_CHUNK) {
+      out.push(`[${parts.join(",")}]`);
+      [parts, size] = [[], 2];
+    }
+    parts.push(text);
+    size += text.length + 1;
+  }
+  if (parts.length > 0) out.push(`[${parts.join(",")}]`);
+  return out;
+}
+
+
+export class D1Ops {
+  readonly #db: D1Batch;
+  readonly #st: Statements;
+  readonly #d1: D1Statements;
+  readonly #s: D1Settings;
+
+  constructor(db: D1Batch, st: Statements, d1: D1Statements, settings: D1Settings) {
+    this.#db = db;
+    this.#st = st;
+    this.#d1 = d1;
+    this.#s = settings;
+  }
+
+  #row(values: unknown[], what: () => CtxloomError): unknown[] {
+    if (rowBytes(values) > this.#s.maxRowBytes) throw what();
+    return values;
+  }
+
+  #messageRow(m: Message): unknown[] {
+    return this.#row(messageValues(m), () => new CtxloomError(
+      "MESSAGE_TOO_LARGE",
+      `Message ${m.id} takes ${rowBytes(messageValues(m))} bytes (its text, parts and tool calls); a row of ${this.#s.where} holds at most ` +
+        `${this.#s.maxRowBytes}, so nothing was stored and a retry cannot succeed. Split it, or keep large files outside the chat (an image or file part can hold a URL).`,
+    ));
+  }
+
+  #chatRow(c: ChatRecord): unknown[] {
+    return this.#row(chatValues(c), () => new CtxloomError(
+      "INVALID_ARGUMENT",
+      `Chat ${c.id}'s record (title, model, system prompt, options) takes ${rowBytes(chatValues(c))} bytes; a row of ${this.#s.where} holds at most ${this.#s.maxRowBytes}. Shorten the system prompt.`,
+    ));
+  }
+
+  async hasChat(userId: string, chatId: string): Promise<boolean> {
+    checkIds(userId, chatId);
+    return (await this.#db.rows(this.#st.chatState, [userId, chatId])).length > 0;
+  }
+
+  async createChat(chat: ChatRecord): Promise<void> {
+    const c = checkChatRecord(chat);
+    await this.#create(c, this.#chatRow(c), []);
+  }
+
+  async importChat(chat: ChatRecord, messages: Message[]): Promise<void> {
+    const c = checkChatRecord(chat, true);
+    const rows = checkImported(c, messages).map((m) => this.#messageRow(m));
+    const imports = jsonChunks(rows).map((json) => ({ sql: this.#d1.importMessages, params: [c.userId, c.id, json] }));
+    await this.#create(c, this.#chatRow(c), imports);
+  }
+
+  /** The chat's row and its user's, then `more`, in one batch; CHAT_EXISTS when the unique index refuses the chat. */
+  async #create(c: ChatRecord, values: unknown[], more: { sql: string; params: unknown[] }[]): Promise<void> {
+    try {
+      await this.#db.batch([{ sql: this.#st.addUser, params: [c.userId, c.createdAt] }, { sql: this.#st.addChat, params: values }, ...more]);
+    } catch (error) {
+      if (isUniqueViolation(error) && (await this.hasChat(c.userId, c.id))) throw chatExists(this.#s.where, c);
+      throw error;
+    }
+  }
+
+  async listChats(userId: string, page?: ChatPage): Promise<ChatRecord[]> {
+    checkIds(userId, undefined, true);
+    const p = checkPage(page);
+    const rows = !p ? await this.#db.rows(this.#st.chats, [userId])
+      : !p.after ? await this.#db.rows(this.#st.chatsFirst, [userId, p.limit])
+      : await this.#db.rows(this.#st.chatsAfter, [userId, p.after.updatedAt, p.after.createdAt, p.after.id, p.limit]);
+    return rows.map((row) => chatRecord(row as ChatRow, this.#s.corrupt));
+  }
+
+  /**
+   * The record and the first messages in one batch (one snapshot); a longer chat's next messages
+   * in batches of reads by id. Messages below the count read first never change but by a
+   * redaction; a chat deleted meanwhile reads as gone.
+   */
+  async loadChat(userId: string, chatId: string, since = 0): Promise<LoadedChat | undefined> {
+    checkIds(userId, chatId);
+    checkSince(since);
+    const reads = (from: number, n: number) =>
+      Array.from({ length: n }, (_, i) => ({ sql: this.#d1.messagesOf, params: [userId, chatId, from + i * LOAD_CHUNK, from + (i + 1) * LOAD_CHUNK] }));
+    const [first, ...pages] = await this.#db.batch([{ sql: this.#d1.chatOf, params: [userId, chatId] }, ...reads(since, 1)]);
+    if (first!.length === 0) return undefined;
+    const chat = chatRecord(first![0] as ChatRow, this.#s.corrupt);
+    const rows = pages[0]!;
+    for (let at = since + LOAD_CHUNK; at < chat.messageCount; at += LOAD_CHUNK * LOAD_BATCH) {
+      const n = Math.min(LOAD_BATCH, Math.ceil((chat.messageCount - at) / LOAD_CHUNK));
+      for (const page of await this.#db.batch(reads(at, n))) rows.push(...page);
+    }
+    const messages = messagesOf(rows, this.#s.corrupt, chatId);
+    const expected = Math.max(0, chat.messageCount - since);
+    if (messages.length !== expected || (messages.length > 0 && messages[0]!.id !== since) || messages.some((m, i) => m.id !== since + i)) {
+      if (!(await this.hasChat(userId, chatId))) return undefined; // deleted between the reads
+      throw this.#s.corrupt(`chat ${chatId} records ${chat.messageCount} messages but its ids from ${since} are not dense`);
+    }
+    return { chat, messages };
+  }
+
+  /** The conditional append in one batch (d1-statements.ts): landed, a conflict, or the message its key names. */
+  async appendMessage(userId: string, chatId: string, message: Message, head: number, updatedAt: number, key?: string): Promise<AppendResult> {
+    const m = checkAppend(userId, chatId, message, head, updatedAt, key);
+    const values = this.#messageRow(m);
+    let answers: { rows: unknown[][]; changes: number }[];
+    try {
+      answers = await this.#db.batchWith([
+        { sql: this.#d1.append, params: [...values, key ?? null, userId, chatId, m.id] },
+        { sql: this.#d1.appended, params: [head, updatedAt, userId, chatId, m.id, m.id] },
+        { sql: this.#d1.outcome, params: [key ?? null, userId, chatId] },
+      ]);
+    } catch (error) {
+      // SQLite's own refusal (a code in the message): the batch ran and rolled back. Anything else
+      // (the connection to D1 lost, a time limit) may have come after it committed.
+      if (sqliteCode(error)) throw error;
+      throw new CtxloomError(
+        "STORE_OUTCOME_UNKNOWN",
+        `${this.#s.where} did not answer an append of message ${m.id} (${String(error)}); it may or may not have been stored. Retry it under the same key.`,
+        { cause: error },
+      );
+    }
+    const [inserted, bumped, outcome] = answers;
+    const row = outcome!.rows[0];
+    if (row === undefined) throw unknownChat(this.#s.where, userId, chatId);
+    if (inserted!.changes === 1) {
+      if (bumped!.changes !== 1) throw this.#s.corrupt(`chat ${chatId}'s message ${m.id} went in but its count did not move`);
+      return { ok: true };
+    }
+    const stored = row.slice(1) as MessageRow;
+    if (stored[0] !== null) return { ok: false, existing: messageOf(stored, this.#s.corrupt, chatId) };
+    return { ok: false, size: row[0] as number };
+  }
+
+  async setHead(userId: string, chatId: string, head: number | null, updatedAt: number, expected?: number | null): Promise<boolean> {
+    checkSetHead(userId, chatId, head, updatedAt, expected);
+    const [moved, size] = await this.#db.batchWith([
+      { sql: this.#d1.setHead, params: [head, updatedAt, userId, chatId, expected === undefined ? 0 : 1, expected ?? null] },
+      { sql: this.#d1.size, params: [userId, chatId] },
+    ]);
+    if (moved!.changes === 1) return true;
+    const row = size!.rows[0];
+    if (row === undefined) throw unknownChat(this.#s.where, userId, chatId);
+    const count = row[0] as number;
+    if (head !== null && head >= count) throw new CtxloomError("UNKNOWN_MESSAGE", `head ${head} is not a message of chat ${chatId}, which holds ${count} messages.`);
+    return false;
+  }
+
+  async deleteChat(userId: string, chatId: string): Promise<boolean> {
+    checkIds(userId, chatId);
+    const ids = [userId, chatId];
+    const done = await this.#db.batchWith([
+      { sql: this.#d1.deleteEmbeddings, params: ids }, { sql: this.#d1.deleteMessages, params: ids }, { sql: this.#d1.deleteChat, params: ids },
+      { sql: this.#d1.deleteChatMemory, params: ids }, // its own memory goes with it
+    ]);
+    return done[2]!.changes === 1;
+  }
+
+  async redactMessages(userId: string, chatId: string, changes: MessageRedaction[]): Promise<boolean> {
+    const checked = checkRedactions(userId, chatId, changes);
+    const last = Math.max(...checked.map((c) => c.id));
+    const writes = checked.flatMap((c) => [
+      { sql: this.#d1.redact, params: [c.content, c.toolCalls ? JSON.stringify(c.toolCalls) : null, c.tokens, userId, chatId, last, c.id] },
+      { sql: this.#d1.redactVectors, params: [userId, chatId, last, c.id] },
+    ]);
+    const done = await this.#db.batchWith([...writes, { sql: this.#d1.size, params: [userId, chatId] }]);
+    const row = done[done.length - 1]!.rows[0];
+    if (row === undefined) return false;
+    checkRedactedIds(checked, row[0] as number, chatId); // an id past the chat's messages: nothing was written
+    return true;
+  }
+
+  async putEmbeddings(userId: string, chatId: string, embedder: EmbedderInfo, rows: EmbeddingRow[]): Promise<void> {
+    checkIds(userId, chatId);
+    const e = checkEmbedder(embedder);
+    checkEmbeddingRows(rows, e.dimension);
+    const last = rows.length === 0 ? -1 : Math.max(...rows.map((r) => r.messageId));
+    const puts = jsonChunks(rows.map((r) => [r.messageId, hex(vectorToBytes(r.vector))]))
+      .map((json) => ({ sql: this.#d1.putEmbeddings, params: [e.name, e.dimension, json, userId, chatId, last] }));
+    const done = await this.#db.batchWith([...puts, { sql: this.#d1.size, params: [userId, chatId] }]);
+    const row = done[done.length - 1]!.rows[0];
+    if (row === undefined) throw unknownChat(this.#s.where, userId, chatId);
+    checkEmbeddingIds(rows, row[0] as number, chatId); // a message the chat lacks: nothing was written
+  }
+
+  async loadEmbeddings(userId: string, chatId: string, embedder: EmbedderInfo): Promise<EmbeddingRow[]> {
+    checkIds(userId, chatId);
+    const e = checkEmbedder(embedder);
+    const rows = await this.#db.rows(this.#d1.embeddings, [userId, chatId, e.name, e.dimension]);
+    return rows.map(([messageId, text]) => {
+      const bytes = typeof text === "string" && /^(?:[0-9A-F]{2})*$/.test(text) ? fromHex(text) : undefined;
+      if (bytes?.byteLength !== e.dimension * 4) {
+        throw this.#s.corrupt(`chat ${chatId}'s embedding of message ${String(messageId)} holds ${bytes?.byteLength ?? "no"} bytes, not ${e.dimension} floats`);
+      }
+      return { messageId: messageId as number, vector: vectorFromBytes(bytes) };
+    });
+  }
+
+  async clearEmbeddings(userId: string, chatId?: string): Promise<void> {
+    checkIds(userId, chatId, true);
+    if (chatId === undefined) await this.#db.batch([{ sql: this.#st.deleteUserEmbeddings, params: [userId] }]);
+    else await this.#db.batch([{ sql: this.#d1.clearChatEmbeddings, params: [userId, chatId] }]);
+  }
+}

@@ -1,0 +1,133 @@
+// A Worker on D1 (the setup of ctxloom/cloudflare's d1Store): every request opens its own Loom on
+// the database, as separate Worker invocations and isolates do, so that requests running at once
+// are writers as independent as two servers. Requests: POST JSON { op, ... } to /.
+import { Loom, type Chat, type ChatExport } from "../../src/index.workerd.js";
+import { d1Store, type D1DatabaseLike } from "../../src/cloudflare.js";
+import type { Message } from "../../src/index.js";
+import type { Store } from "../../src/store-entry.js";
+import { contractChat, contractState, existenceCases, runBadCalls } from "../store/contract-cases.js";
+import { existsThroughLooms } from "../store/exists-cases.js";
+import { erasureCases, openFor, pruneCases } from "../store/retention-cases.js";
+import { buildTextsChat, textsOf, type TextsSpec } from "../store/texts-spec.js";
+
+interface Env {
+  DB: D1DatabaseLike & { prepare(sql: string): { bind(...v: unknown[]): { raw(): Promise<unknown[][]> } } };
+}
+
+const open = openFor(Loom);
+const error = (e: unknown) => ({ code: (e as { code?: string }).code ?? `not coded: ${String(e)}`, message: String((e as Error).message) });
+const rows = async (env: Env, sql: string, ...params: unknown[]) => env.DB.prepare(sql).bind(...params).raw();
+
+/** The tables' layout (columns, indexes) with the prefix taken out. */
+async function layout(env: Env, p: string): Promise<unknown> {
+  const out: Record<string, unknown> = {};
+  for (const t of ["users", "chats", "messages", "embeddings", "schema"]) {
+    out[t] = await rows(env, `PRAGMA table_info(${p}${t})`);
+    out[`${t} indexes`] = (await rows(env, `PRAGMA index_list(${p}${t})`)).map((r) => [String(r[1]).replace(p, ""), ...r.slice(2)]);
+  }
+  return out;
+}
+
+async function handle(env: Env, body: Record<string, unknown>): Promise<unknown> {
+  const store = (p = "ctxloom_") => d1Store(env.DB, { tablePrefix: p });
+  switch (body.op) {
+    case "create":
+      return { id: (await (await open(store())).user("u").create({ id: body.chat as string })).id };
+    // A Loom of its own opens the chat and appends under the head it read.
+    case "append": {
+      const loom = await open(store());
+      const chat = await loom.user("u").open(body.chat as string);
+      const m = await chat.append({ role: "user", content: body.content as string });
+      return { id: m.id, parentId: m.parentId };
+    }
+    case "dump": {
+      const chat = await (await open(store())).user("u").open(body.chat as string);
+      const all = Array.from({ length: chat.messageCount }, (_, id) => chat.get(id));
+      return { messages: all.map((m: Message) => [m.id, m.parentId, m.content]), leaves: chat.leaves().length };
+    }
+    // One id appended by 20 writers at once through the store itself: one lands.
+    case "race": {
+      const s = store("race_");
+      await s.createChat({ id: "r", userId: "u", title: "", model: "gpt-4o", system: null, createdAt: 1, updatedAt: 1, messageCount: 0, head: null, options: {} });
+      const m = (i: number): Message => ({ id: 0, parentId: null, role: "user", content: `w${i}`, priority: "normal", tokens: 3, createdAt: 2, kind: "message" });
+      const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => store("race_").appendMessage("u", "r", m(i), 0, 2, `key-${i}`)));
+      const retry = await s.appendMessage("u", "r", m(answers.findIndex((a) => a.ok)), 0, 3, `key-${answers.findIndex((a) => a.ok)}`);
+      return { answers: answers.map((a) => (a.ok ? "ok" : "size" in a ? `size ${a.size}` : "existing")).sort(), retry, count: (await s.loadChat("u", "r"))!.chat.messageCount };
+    }
+    // D1 answers nothing to an append it did commit (as when the connection is lost): the Loom
+    // retries under the append's key, and the message is stored once.
+    case "lost-answer": {
+      let lose = 1;
+      const db: D1DatabaseLike = {
+        prepare: (sql) => env.DB.prepare(sql),
+        async batch(statements) {
+          const answers = await env.DB.batch(statements);
+          if (statements.length === 3 && lose-- > 0) throw new Error("Network connection lost.");
+          return answers;
+        },
+      };
+      const loom = await open(d1Store(db, { tablePrefix: "lost_" }));
+      const chat = await loom.user("u").create();
+      const m = await chat.append({ role: "user", content: "once" });
+      const stored = (await store("lost_").loadChat("u", chat.id))!.messages.map((x) => x.content);
+      const direct = await Promise.resolve(d1Store(db, { tablePrefix: "lost_" }).appendMessage("u", chat.id, { ...m, id: 1, parentId: 0, content: "twice" }, 1, 5, "k")).then(() => "ok", error);
+      lose = 1;
+      const lost = await Promise.resolve(d1Store(db, { tablePrefix: "lost_" }).appendMessage("u", chat.id, { ...m, id: 1, parentId: 0, content: "twice" }, 1, 5, "k2")).then(() => "ok", error);
+      return { id: m.id, stored, direct, lost: (lost as { code?: string }).code ?? lost };
+    }
+    case "contract": {
+      const s: Store = store("contract_");
+      await contractChat(s);
+      const before = await contractState(s);
+      const codes = await runBadCalls(s);
+      const unchanged = JSON.stringify(await contractState(s)) === JSON.stringify(before);
+      await contractChat(store("exists_"));
+      const exists = await existenceCases(store("exists_"));
+      const looms = await existsThroughLooms((x) => Loom.open({ store: x, counting: "heuristic" }), () => store("looms_"));
+      return { codes, unchanged, exists, looms };
+    }
+    case "layout": {
+      await store("fresh_").listChats("anyone");
+      return { layout: await layout(env, "fresh_"), versions: await rows(env, "SELECT version FROM fresh_schema") };
+    }
+    case "erase": {
+      const out = await erasureCases(open, store("erase_"));
+      const left = await Promise.all(["chats", "users"].map((t) => rows(env, `SELECT count(*) FROM erase_${t} WHERE ${t === "users" ? "id" : "user"} = 'alice'`)));
+      const texts = await rows(env, "SELECT count(*) FROM erase_messages WHERE content LIKE '%SECRET-ERASE%'");
+      const vectors = await rows(env, "SELECT count(*) FROM erase_embeddings WHERE chat NOT IN (SELECT key FROM erase_chats)");
+      return { out, rows: { chats: left[0]![0]![0], users: left[1]![0]![0], texts: texts[0]![0], orphanVectors: vectors[0]![0] } };
+    }
+    case "prune":
+      return pruneCases(open, store("prune_"));
+    case "texts-build": {
+      const chats = (await open(store("texts_"))).user(body.user as string);
+      const chat = await buildTextsChat(chats, body.spec as TextsSpec);
+      return { id: chat.id, texts: textsOf(chat), export: chat.export() };
+    }
+    case "texts-read": {
+      const chats = (await open(store("texts_"))).user(body.user as string);
+      const read = async (c: Chat) => ({ texts: textsOf(c), export: c.export() });
+      const copy = await chats.import(body.export as ChatExport);
+      return { ...(await read(await chats.open(body.chat as string))), copy: await read(await chats.open(copy.id)) };
+    }
+    case "row-limits": {
+      const loom = await Loom.open({ store: store("big_"), counting: "heuristic" });
+      const chat = await loom.user("u").create({ title: "big", model: "gemini-2.5-pro" });
+      const fits = await chat.append({ role: "user", content: "word ".repeat(399_000) }).then(() => "ok", error);
+      const over = await chat.append({ role: "user", content: "é".repeat(1_000_001) }).then(() => "ok", error);
+      return { fits, over, count: (await store("big_").loadChat("u", chat.id))!.chat.messageCount };
+    }
+    default:
+      throw new Error(`unknown op ${String(body.op)}`);
+  }
+}
+
+export default {
+  async fetch(request: Request, env: Env): Promise<Response> {
+    try {
+      return Response.json(await handle(env, (await request.json()) as Record<string, unknown>));
+    } catch (e) {
+      return Response.json({ error: error(e) }, { status: 500 });
+    }
+  },
+};

@@ -38,7 +38,8 @@ describe("each runtime's bundle holds its own code only", () => {
   for (const [runtime, { conditions, loader }] of Object.entries(RUNTIMES)) {
     test(`${runtime}: the ${loader} loader alone`, async () => {
       const b = await bundle(pkg.project, "entries-main.js", [...conditions]);
-      const loaders = b.inputs.filter((f) => /^node_modules\/ctxloom\/dist\/(tokens\/)?bpe-file/.test(f));
+      // (bpe-files.js, which names the module files, is every runtime's: not a loader)
+      const loaders = b.inputs.filter((f) => /^node_modules\/ctxloom\/dist\/(tokens\/)?bpe-file(-\w+)?\.js$/.test(f));
       expect(loaders).toEqual([at(loader)]);
       expect(LOADERS.filter((l) => l !== loader).some((l) => b.inputs.includes(at(l)))).toBe(false);
       if (runtime === "deno") {
@@ -47,7 +48,7 @@ describe("each runtime's bundle holds its own code only", () => {
         expect(computed[0]).toContain("url.href");
       } else {
         expect(computedImports(b.code)).toEqual([]);
-        expect(b.code).not.toMatch(/\bDeno\b/);
+        expect(b.code).not.toMatch(/\bDeno\.[a-z]/); // no call of Deno's API (messages may name Deno)
       }
       if (runtime !== "node") expect(b.code).not.toContain("getBuiltinModule");
     });

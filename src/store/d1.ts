@@ -3,6 +3,7 @@
 // API (d1-ops.ts). The schema is made and migrated by the kit's own steps, replayed over D1
 // (sql-replay.ts) in one batch.
 import { CtxloomError, checkOptions, describe } from "../errors.js";
+import { d1Memory, d1MemoryStatements } from "./d1-memory.js";
 import { D1Ops } from "./d1-ops.js";
 import { eraseUserD1, pruneD1 } from "./d1-retention.js";
 import { d1Statements } from "./d1-statements.js";
@@ -33,9 +34,12 @@ const D1_ROW_BYTES = 2_000_000;
  * chat holds exactly the message's id messages and no message holds its key, moves the count only
  * where that row went in, and reads back in the same batch the count and the message its key
  * names; two Workers appending to one chat make sibling branches, never a lost or repeated
- * message. A message whose row would pass 2 MB is refused with MESSAGE_TOO_LARGE before anything
- * is written. A delete, a redaction or an erasure changes the rows; D1 keeps its own copies (Time
- * Travel, 30 days) and a Worker cannot VACUUM.
+ * message. Users' working memories (`loom.user(id).memory`, a chat's own) are kept in the same
+ * database, each write compared-and-set in one batch as well: of two writes made on one revision,
+ * one lands and the other learns the new revision. A message whose row would pass 2 MB is refused
+ * with MESSAGE_TOO_LARGE before anything is written. A delete, a redaction or an erasure changes
+ * the rows (a deleted chat's memory, an erased user's memories go too); D1 keeps its own copies
+ * (Time Travel, 30 days) and a Worker cannot VACUUM.
  * @throws INVALID_ARGUMENT when `db` is not a D1 binding, or for bad options
  */
 export function d1Store(db: D1DatabaseLike, options?: D1StoreOptions): Store {
@@ -51,7 +55,9 @@ export function d1Store(db: D1DatabaseLike, options?: D1StoreOptions): Store {
   const place = d1Place(p);
   const batch = d1Batch(db);
   const [st, d1, rt] = [sqlStatements(p), d1Statements(p), retentionStatements(p)];
-  const ops = new D1Ops(batch, st, d1, { where: place.where, corrupt: (what, cause) => corruptIn(place, what, cause), maxRowBytes: D1_ROW_BYTES });
+  const corrupt = (what: string, cause?: unknown) => corruptIn(place, what, cause);
+  const ops = new D1Ops(batch, st, d1, { where: place.where, corrupt, maxRowBytes: D1_ROW_BYTES });
+  const memory = d1Memory(batch, st, d1MemoryStatements(p), place.where, corrupt);
   let migrated: Promise<void> | undefined;
   const ready = (): Promise<void> =>
     (migrated ??= replay(
@@ -89,6 +95,10 @@ export function d1Store(db: D1DatabaseLike, options?: D1StoreOptions): Store {
     putEmbeddings: (userId, chatId, embedder, rows) => run("storing embeddings", () => ops.putEmbeddings(userId, chatId, embedder, rows)),
     loadEmbeddings: (userId, chatId, embedder) => run("loading embeddings", () => ops.loadEmbeddings(userId, chatId, embedder)),
     clearEmbeddings: (userId, chatId) => run("clearing embeddings", () => ops.clearEmbeddings(userId, chatId)),
+    loadMemory: (userId, chatId, known) => run("loading a memory", () => memory.loadMemory(userId, chatId, known)),
+    loadMemoryHistory: (userId, chatId, query) => run("reading a memory's history", () => memory.loadMemoryHistory(userId, chatId, query)),
+    writeMemory: (userId, chatId, expected, records) => run("writing a memory", () => memory.writeMemory(userId, chatId, expected, records)),
+    deleteMemory: (userId, chatId) => run("deleting a memory", () => memory.deleteMemory(userId, chatId)),
     flush() {},
     close() {},
   };

@@ -7,10 +7,15 @@ import { CtxloomError } from "../errors.js";
  *   messages    key [user, chat, id]               a message's fields, its append key (`key`) where it has one
  *               index byKey [user, chat, key]      unique: a retry of an append finds its message
  *   embeddings  key [user, chat, embedder, dimension, message]    vector (float32 bytes)
- * A user's rows are one key range in each store: [user] up to [user, []] (an array sorts after every string).
+ *   memory      key [user, scope, revision, path]  a working memory's record (indexeddb-memory.ts); scope "" for the
+ *               index byPath [user, scope, path, revision]             user's own, a chat's id for the chat's
+ * A user's rows are one key range in each store: [user] up to [user, []] (an array sorts after every string); a chat's
+ * the range [user, chat] in each.
+ *
+ * Versions: 1 (chats, messages, embeddings), 2 (memory). An upgrade adds what is missing and keeps every row.
  */
-export const DB_VERSION = 1;
-export const STORES = ["chats", "messages", "embeddings"] as const;
+export const DB_VERSION = 2;
+export const STORES = ["chats", "messages", "embeddings", "memory"] as const;
 
 /** Every key that starts with `prefix` (arrays sort after strings and numbers, so `[...prefix, []]` is past them all). */
 export const prefixRange = (...prefix: IDBValidKey[]): IDBKeyRange => IDBKeyRange.bound(prefix, [...prefix, []]);
@@ -37,8 +42,12 @@ export function idbError(name: string, what: string, error: unknown): CtxloomErr
   return new CtxloomError("STORE_FAILED", `The browser store ${name} failed while ${what} (${kind}: ${e?.message ?? String(error)}); ${advice}.`, { cause: error });
 }
 
-/** Opens (and makes, at first use) the database `name`; a newer tab's upgrade closes this connection. */
-export function openDatabase(factory: IDBFactory, name: string): Promise<IDBDatabase> {
+/**
+ * Opens (and makes, at first use, or upgrades) the database `name`. A newer release's upgrade (in
+ * another tab) closes this connection and calls `closed`: the next call opens anew, and learns
+ * the version is newer than this release's (VersionError: reload the page).
+ */
+export function openDatabase(factory: IDBFactory, name: string, closed: () => void): Promise<IDBDatabase> {
   return new Promise((resolve, reject) => {
     const request = factory.open(name, DB_VERSION);
     request.onupgradeneeded = () => {
@@ -49,10 +58,17 @@ export function openDatabase(factory: IDBFactory, name: string): Promise<IDBData
         messages.createIndex("byKey", ["user", "chat", "key"], { unique: true });
       }
       if (!db.objectStoreNames.contains("embeddings")) db.createObjectStore("embeddings", { keyPath: ["user", "chat", "embedder", "dimension", "message"] });
+      if (!db.objectStoreNames.contains("memory")) {
+        const memory = db.createObjectStore("memory", { keyPath: ["user", "scope", "revision", "path"] });
+        memory.createIndex("byPath", ["user", "scope", "path", "revision"], { unique: true });
+      }
     };
     request.onsuccess = () => {
       const db = request.result;
-      db.onversionchange = () => db.close(); // a tab with a newer release upgrades: let it
+      db.onversionchange = () => {
+        db.close(); // a tab with a newer release upgrades: let it
+        closed();
+      };
       resolve(db);
     };
     request.onerror = () => reject(request.error);

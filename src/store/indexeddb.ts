@@ -9,6 +9,7 @@ import {
   checkPruneQuery, checkRedactedIds, checkRedactions, checkSetHead, checkSince, chatExists, unknownChat,
 } from "./checks.js";
 import { done, idbError, openDatabase, prefixRange, transaction } from "./indexeddb-db.js";
+import { indexedDBMemory } from "./indexeddb-memory.js";
 import { type ChatRow, fromMessageRow, recordOf, rowOf, toMessageRow, type MessageRow } from "./indexeddb-rows.js";
 import { newestFirst } from "./order.js";
 import { pruneCandidates } from "./prune.js";
@@ -24,8 +25,12 @@ export interface IndexedDBStoreOptions {
  * A store in the browser's IndexedDB, for local-first pages: chats survive a reload and a restart
  * of the browser (within the site's storage, which the browser may clear under pressure unless the
  * page asked `navigator.storage.persist()`), and the site's tabs share them, appending as writers
- * on one store do (sibling branches, never a lost message). A write past the site's quota fails
- * with STORE_FAILED saying so, having written nothing.
+ * on one store do (sibling branches, never a lost message). Users' working memories
+ * (`loom.user(id).memory`, a chat's own) are kept beside the chats, each write compared-and-set in
+ * one transaction: of two tabs writing on one revision, one lands and the other learns the new
+ * revision. A write past the site's quota fails with STORE_FAILED saying so, having written nothing.
+ * A database made by an earlier release is upgraded in place, its chats kept; a tab still running
+ * the earlier release is then told to reload.
  * @throws UNSUPPORTED_RUNTIME where there is no IndexedDB (Node, Workers); INVALID_ARGUMENT for bad options
  */
 export function indexedDBStore(options?: IndexedDBStoreOptions): Store {
@@ -44,7 +49,7 @@ export function indexedDBStore(options?: IndexedDBStoreOptions): Store {
   const run = async <T>(what: string, mode: IDBTransactionMode, fn: (tx: IDBTransaction) => Promise<T>): Promise<T> => {
     if (closed) throw new CtxloomError("STORE_FAILED", `The browser store ${dbName} is closed; open a new one.`);
     try {
-      const db = await (opened ??= openDatabase(factory, dbName).catch((error: unknown) => {
+      const db = await (opened ??= openDatabase(factory, dbName, () => (opened = undefined)).catch((error: unknown) => {
         opened = undefined;
         throw error;
       }));
@@ -55,10 +60,9 @@ export function indexedDBStore(options?: IndexedDBStoreOptions): Store {
   };
   const where = `the browser store ${dbName}`;
   const chatOf = async (tx: IDBTransaction, userId: string, chatId: string) => (await done(tx.objectStore("chats").get([userId, chatId]))) as ChatRow | undefined;
-  /** Deletes a chat's rows (messages, embeddings, record). */
+  /** Deletes a chat's rows (messages, embeddings, its own memory, record). */
   const dropChat = (tx: IDBTransaction, userId: string, chatId: string) => {
-    tx.objectStore("messages").delete(prefixRange(userId, chatId));
-    tx.objectStore("embeddings").delete(prefixRange(userId, chatId));
+    for (const s of ["messages", "embeddings", "memory"] as const) tx.objectStore(s).delete(prefixRange(userId, chatId));
     tx.objectStore("chats").delete([userId, chatId]);
   };
   const create = (what: string, c: ChatRecord, messages: MessageRow[]) =>
@@ -165,7 +169,8 @@ export function indexedDBStore(options?: IndexedDBStoreOptions): Store {
       checkIds(userId, undefined, true);
       return run("erasing a user", "readwrite", async (tx) => {
         const rows = (await done(tx.objectStore("chats").getAll(prefixRange(userId)))) as ChatRow[];
-        for (const s of ["messages", "embeddings", "chats"] as const) tx.objectStore(s).delete(prefixRange(userId));
+        // Their chats' rows, and every memory of theirs (their own and each chat's).
+        for (const s of ["messages", "embeddings", "memory", "chats"] as const) tx.objectStore(s).delete(prefixRange(userId));
         return { chats: rows.length, messages: rows.reduce((n, c) => n + c.count, 0) };
       });
     },
@@ -214,6 +219,7 @@ export function indexedDBStore(options?: IndexedDBStoreOptions): Store {
         tx.objectStore("embeddings").delete(chatId === undefined ? prefixRange(userId) : prefixRange(userId, chatId));
       });
     },
+    ...indexedDBMemory(run, where),
     flush() {},
     async close() {
       closed = true;

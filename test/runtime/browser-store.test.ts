@@ -11,8 +11,12 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectedAttacks } from "../adapters/memory-attack-cases.js";
+import { expectedMemoryContext } from "../memory/context-cases.js";
+import { expectedMemoryApi, expectedMemoryBad } from "../memory/memory-cases.js";
 import { expectedCodes, expectedExistence } from "../store/contract-cases.js";
-import { expectedErasure, expectedPrune } from "../store/retention-cases.js";
+import { expectedMemoryCases } from "../store/memory-cases.js";
+import { expectedErasure, expectedMemoryErasure, expectedPrune } from "../store/retention-cases.js";
 import { findChromium } from "./chromium-find.js";
 
 const found = await findChromium();
@@ -121,18 +125,85 @@ describe.skipIf("why" in found)("the browser's IndexedDB store (headless Chromiu
     await context.close();
   }, 120_000);
 
-  it("refuses the bad calls every store refuses, with the same codes, and changes nothing; the existence check", async () => {
+  it("refuses the bad calls every store refuses, with the same codes, and changes nothing; the existence check; keeps memories as every store does", async () => {
     const context = await launch(join(profiles, "contract"));
     const out = await ask(await tab(context), "contract");
     await context.close();
-    expect(out).toEqual({ codes: expectedCodes(), unchanged: true, exists: expectedExistence() });
+    expect(out).toEqual({ codes: expectedCodes(), unchanged: true, exists: expectedExistence(), memory: expectedMemoryCases() });
   }, 120_000);
 
-  it("a user's erasure and a prune, as on every store", async () => {
+  it("a user's erasure and a prune, as on every store; their working memories and a pruned chat's go too, no record left", async () => {
     const context = await launch(join(profiles, "retention"));
-    const out = (await ask(await tab(context), "retention")) as { erase: unknown; prune: unknown };
+    const out = (await ask(await tab(context), "retention")) as { erase: unknown; prune: unknown; memory: unknown; left: unknown };
     await context.close();
     expect(out.erase).toEqual(expectedErasure());
     expect(out.prune).toEqual(expectedPrune());
+    expect(out.memory).toEqual(expectedMemoryErasure());
+    expect(out.left).toEqual([["bob", "", 1, "prefs.md"]]);
+  }, 120_000);
+});
+
+// Issue 34 in the browser: a user's working memory in IndexedDB, through the API and across tabs;
+// a database of release 1 upgraded with its chats kept.
+describe.skipIf("why" in found)("the browser's IndexedDB store: working memories and its database's upgrade (headless Chromium)", () => {
+  it("revisions, merges and conflicts, a chat's own memory, exports; bad calls refused, nothing changed; every context carries it; the memory tool's attacks refused", async () => {
+    const context = await launch(join(profiles, "memory-api"));
+    const out = await ask(await tab(context), "memoryApi", "mona");
+    await context.close();
+    expect(out).toEqual({ api: expectedMemoryApi("mona"), bad: expectedMemoryBad(), context: expectedMemoryContext(), attacks: expectedAttacks() });
+  }, 180_000);
+
+  it("two tabs writing one memory at once, each on the revision it read: every write lands once, revisions dense, none lost", async () => {
+    const context = await launch(join(profiles, "tabs-memory"));
+    const [a, b] = [await tab(context), await tab(context)];
+    await Promise.all([ask<number>(a, "memoryWrites", "a", 20), ask<number>(b, "memoryWrites", "b", 20)]);
+    const history = await ask<[number, string][]>(await tab(context), "memoryHistory");
+    await context.close();
+    expect(history.map(([revision]) => revision)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    const names = (tag: string) => Array.from({ length: 20 }, (_, i) => `${tag}${i}.md`);
+    expect(history.map(([, path]) => path).sort()).toEqual([...names("a"), ...names("b")].sort());
+    for (const tag of ["a", "b"]) expect(history.filter(([, p]) => p.startsWith(tag)).map(([, p]) => p)).toEqual(names(tag)); // each tab's in its order
+  }, 120_000);
+
+  it("a database made by release 1 opens upgraded: every chat, message, key and vector kept, memories kept beside them", async () => {
+    const context = await launch(join(profiles, "upgrade"));
+    const out = (await ask(await tab(context), "upgrade")) as Record<string, unknown>;
+    await context.close();
+    const m = { priority: "normal", kind: "message" };
+    const call = { id: "call_1", type: "function", function: { name: "weather", arguments: "{\"city\":\"Porto\"}" } };
+    const erin = [
+      { ...m, id: 0, parentId: null, role: "user", content: "weather?", tokens: 9, createdAt: 10, name: "ann" },
+      { ...m, id: 1, parentId: 0, role: "assistant", content: "", tokens: 7, createdAt: 11, toolCalls: [call] },
+      { ...m, id: 2, parentId: 1, role: "tool", content: "sunny", tokens: 4, createdAt: 12.25, toolCallId: "call_1" },
+    ];
+    expect(out).toEqual({
+      erin: {
+        chat: { id: "c1", userId: "erin", title: "old", model: "gpt-4o", system: "be brief", createdAt: 1.5, updatedAt: 20, messageCount: 3, head: 2, options: { historyLimits: true } },
+        messages: erin,
+      },
+      zoe: {
+        chat: { id: "c1", userId: "zoe", title: "hers", model: "gpt-4o", system: null, createdAt: 3, updatedAt: 4, messageCount: 1, head: 0, options: {} },
+        messages: [{ ...m, id: 0, parentId: null, role: "user", content: "hers", tokens: 3, createdAt: 5 }],
+      },
+      vectors: [[0, [1, -2]]],
+      retry: { ok: false, existing: erin[0] }, // a key of release 1's still finds its message
+      added: 3,
+      memory: {
+        own: [{ ok: true }, {
+          revision: 1, at: 40, records: [{ revision: 1, path: "plan.md", kind: "text", content: "the chat's plan", schema: null, by: "app", chatId: "c1", at: 40 }],
+        }],
+        users: ["prefs.md"],
+      },
+      layout: { version: 2, stores: ["chats", "embeddings", "memory", "messages"], memoryIndexes: ["byPath"] },
+      after: { count: 4, zoe: 1 },
+    });
+  }, 120_000);
+
+  it("a store open while a newer release upgrades the database (another tab): its next call is STORE_FAILED asking to reload", async () => {
+    const context = await launch(join(profiles, "newer"));
+    const out = await ask<{ code: string; message: string }>(await tab(context), "newer");
+    await context.close();
+    expect(out.code, JSON.stringify(out)).toBe("STORE_FAILED");
+    expect(out.message).toMatch(/VersionError.*newer ctxloom.*reload this page/);
   }, 120_000);
 });

@@ -7,7 +7,12 @@ import type { Message } from "../../src/index.js";
 import type { Store } from "../../src/store-entry.js";
 import { contractChat, contractState, existenceCases, runBadCalls } from "../store/contract-cases.js";
 import { existsThroughLooms } from "../store/exists-cases.js";
-import { erasureCases, openFor, pruneCases } from "../store/retention-cases.js";
+import { memoryStoreCases } from "../store/memory-cases.js";
+import { erasureCases, memoryErasureCases, openFor, pruneCases } from "../store/retention-cases.js";
+import { memoryApiCases, memoryBadCases } from "../memory/memory-cases.js";
+import { memoryContextCases } from "../memory/context-cases.js";
+import { attackCases } from "../adapters/memory-attack-cases.js";
+import { memoryRaces } from "./d1-memory-ops.js";
 import { buildTextsChat, textsOf, type TextsSpec } from "../store/texts-spec.js";
 
 interface Env {
@@ -21,7 +26,7 @@ const rows = async (env: Env, sql: string, ...params: unknown[]) => env.DB.prepa
 /** The tables' layout (columns, indexes) with the prefix taken out. */
 async function layout(env: Env, p: string): Promise<unknown> {
   const out: Record<string, unknown> = {};
-  for (const t of ["users", "chats", "messages", "embeddings", "schema"]) {
+  for (const t of ["users", "chats", "messages", "embeddings", "memory", "schema"]) {
     out[t] = await rows(env, `PRAGMA table_info(${p}${t})`);
     out[`${t} indexes`] = (await rows(env, `PRAGMA index_list(${p}${t})`)).map((r) => [String(r[1]).replace(p, ""), ...r.slice(2)]);
   }
@@ -84,7 +89,8 @@ async function handle(env: Env, body: Record<string, unknown>): Promise<unknown>
       await contractChat(store("exists_"));
       const exists = await existenceCases(store("exists_"));
       const looms = await existsThroughLooms((x) => Loom.open({ store: x, counting: "heuristic" }), () => store("looms_"));
-      return { codes, unchanged, exists, looms };
+      const memory = await memoryStoreCases(store("memory_"));
+      return { codes, unchanged, exists, looms, memory };
     }
     case "layout": {
       await store("fresh_").listChats("anyone");
@@ -99,6 +105,25 @@ async function handle(env: Env, body: Record<string, unknown>): Promise<unknown>
     }
     case "prune":
       return pruneCases(open, store("prune_"));
+    // Issue 34 on D1: memories through an erasure and a prune, and no row of them left.
+    case "memory-erase": {
+      const out = await memoryErasureCases(open, store("memerase_"));
+      const left = await rows(env, "SELECT user, scope, revision, path FROM memerase_memory ORDER BY 1, 2, 3, 4");
+      return { out, left };
+    }
+    // A user's working memory through the API (tables "memory_api_"), every context carrying it, the memory tool's attacks.
+    case "memory-api": {
+      const user = body.user as string;
+      const loom = await Loom.open({ store: store("memory_api_"), counting: "heuristic" });
+      const out = { api: await memoryApiCases(loom, user), bad: await memoryBadCases(loom, `${user}-bad`), context: await memoryContextCases(loom, `${user}-ctx`) };
+      await loom.close();
+      const attacked = await Loom.open({ store: store("memory_attacks_"), counting: "heuristic" });
+      Object.assign(out, { attacks: await attackCases(attacked) });
+      await attacked.close();
+      return out;
+    }
+    case "memory-races":
+      return memoryRaces((p) => store(p), (sql) => rows(env, sql));
     case "texts-build": {
       const chats = (await open(store("texts_"))).user(body.user as string);
       const chat = await buildTextsChat(chats, body.spec as TextsSpec);

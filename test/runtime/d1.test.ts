@@ -13,7 +13,12 @@ import { d1Store } from "../../src/cloudflare.js";
 import { sqliteStore } from "../../src/sqlite.js";
 import { expectedCodes, expectedExistence } from "../store/contract-cases.js";
 import { expectedThroughLooms } from "../store/exists-cases.js";
-import { expectedErasure, expectedPrune } from "../store/retention-cases.js";
+import { expectedMemoryCases } from "../store/memory-cases.js";
+import { expectedErasure, expectedMemoryErasure, expectedPrune } from "../store/retention-cases.js";
+import { expectedMemoryApi, expectedMemoryBad } from "../memory/memory-cases.js";
+import { expectedMemoryContext } from "../memory/context-cases.js";
+import { expectedAttacks } from "../adapters/memory-attack-cases.js";
+import { expectedMemoryRaces } from "./d1-memory-ops.js";
 import { expectedTexts } from "../store/texts-spec.js";
 import { textsSpec, trickyText } from "../store/tricky-texts.js";
 import { bundleWorker, workerdRuntime } from "./do-runtime.js";
@@ -44,11 +49,11 @@ describe("d1Store arguments", () => {
 });
 
 describe("D1 store (workerd via miniflare)", () => {
-  it("refuses the bad calls every store refuses, with the same codes, and changes nothing; the existence check and CHAT_EXISTS", async () => {
+  it("refuses the bad calls every store refuses, with the same codes, and changes nothing; the existence check and CHAT_EXISTS; keeps memories as every store does", async () => {
     const mf = runtime();
     const out = await call(mf, { op: "contract" });
     await mf.dispose();
-    expect(out).toEqual({ codes: expectedCodes(), unchanged: true, exists: expectedExistence(), looms: expectedThroughLooms() });
+    expect(out).toEqual({ codes: expectedCodes(), unchanged: true, exists: expectedExistence(), looms: expectedThroughLooms(), memory: expectedMemoryCases() });
   }, 120_000);
 
   it("40 writers, each its own Loom, append to one chat at once: every message once, ids dense, branches where they raced", async () => {
@@ -91,7 +96,7 @@ describe("D1 store (workerd via miniflare)", () => {
       await sqliteStore(path).listChats("anyone").then(() => undefined);
       const db = new Database(path, { readonly: true });
       const file: Record<string, unknown> = {};
-      for (const t of ["users", "chats", "messages", "embeddings", "schema"]) {
+      for (const t of ["users", "chats", "messages", "embeddings", "memory", "schema"]) {
         const table = t === "schema" ? "ctxloom_schema" : t;
         file[t] = db.prepare(`PRAGMA table_info(${table})`).raw().all();
         file[`${t} indexes`] = db.prepare(`PRAGMA index_list(${table})`).raw().all().map((r) => [String((r as unknown[])[1]).replace("ctxloom_", ""), ...(r as unknown[]).slice(2)]);
@@ -147,10 +152,37 @@ describe("D1: a user's erasure and a prune (workerd via miniflare)", () => {
     expect(out.rows).toEqual({ chats: 1, users: 1, texts: 0, orphanVectors: 0 });
   }, 120_000);
 
+  it("a user's working memories go with the erasure (their own and each chat's), a pruned chat's with the prune: no row left", async () => {
+    const mf = runtime();
+    const out = (await call(mf, { op: "memory-erase" })) as { out: unknown; left: unknown };
+    await mf.dispose();
+    expect(out.out).toEqual(expectedMemoryErasure());
+    expect(out.left).toEqual([["bob", "", 1, "prefs.md"]]);
+  }, 120_000);
+
   it("loom.prune(): idle chats and those past a count per user, in batches across users", async () => {
     const mf = runtime();
     const out = await call(mf, { op: "prune" });
     await mf.dispose();
     expect(out).toEqual(expectedPrune());
   }, 120_000);
+});
+
+// Issue 34 on D1: a user's working memory, its compare-and-set said in SQL (no interactive transaction).
+describe("D1: a user's working memory (workerd via miniflare)", () => {
+  it("revisions, merges and conflicts, a chat's own memory, exports; bad calls refused, nothing changed; every context carries it; the memory tool's attacks refused", async () => {
+    const mf = runtime();
+    const out = await call(mf, { op: "memory-api", user: "mona" });
+    await mf.dispose();
+    expect(out).toEqual({ api: expectedMemoryApi("mona"), bad: expectedMemoryBad(), context: expectedMemoryContext(), attacks: expectedAttacks() });
+  }, 180_000);
+
+  it("writes larger than a statement go in whole or not at all; five at once on one revision: one lands; a chat deleted meanwhile leaves no memory row", async () => {
+    const mf = runtime();
+    const out = await call(mf, { op: "memory-races" });
+    await mf.dispose();
+    const { timing, ...rest } = out as { timing?: { writes: number; ms: number } } & Record<string, unknown>;
+    expect(rest).toEqual(expectedMemoryRaces());
+    console.log(`D1 (miniflare): ${timing!.writes} memory writes one after the other in ${timing!.ms} ms`);
+  }, 180_000);
 });

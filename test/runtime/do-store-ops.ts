@@ -8,7 +8,7 @@ import type { LoadedChat, Store } from "../../src/store-entry.js";
 import { contractChat, contractState, existenceCases, runBadCalls } from "../store/contract-cases.js";
 import { existsThroughLooms } from "../store/exists-cases.js";
 import { memoryStoreCases } from "../store/memory-cases.js";
-import { erasureCases, openFor, pruneCases } from "../store/retention-cases.js";
+import { erasureCases, memoryErasureCases, openFor, pruneCases } from "../store/retention-cases.js";
 
 const error = (e: unknown) => ({ code: (e as { code?: string }).code ?? `not coded: ${String(e)}`, message: String((e as Error).message) });
 async function codeOf(call: () => unknown): Promise<{ code: string; message: string } | "ok"> {
@@ -159,7 +159,10 @@ export function withoutSqlite(storage: DurableObjectStorageLike): unknown {
   }
 }
 
-/** A user's erasure (tables "erase_") and what rows of theirs are left; a prune (tables "prune_"). */
+/**
+ * A user's erasure (tables "erase_") and what rows of theirs are left; a prune (tables "prune_");
+ * working memories through an erasure and a prune (tables "memerase_"), and the memory rows left.
+ */
 export async function retention(storage: DurableObjectStorageLike): Promise<unknown> {
   const open = openFor(Loom);
   const erase = await erasureCases(open, durableObjectStore(storage, { tablePrefix: "erase_" }));
@@ -171,7 +174,9 @@ export async function retention(storage: DurableObjectStorageLike): Promise<unkn
     orphanVectors: count("SELECT count(*) FROM erase_embeddings WHERE chat NOT IN (SELECT key FROM erase_chats)"),
   };
   const prune = await pruneCases(open, durableObjectStore(storage, { tablePrefix: "prune_" }));
-  return { erase, rows, prune };
+  const memory = await memoryErasureCases(open, durableObjectStore(storage, { tablePrefix: "memerase_" }));
+  const memoryLeft = [...storage.sql.exec("SELECT user, scope, revision, path FROM memerase_memory ORDER BY 1, 2, 3, 4").raw()];
+  return { erase, rows, prune, memory, memoryLeft };
 }
 
 /**

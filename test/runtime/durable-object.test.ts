@@ -14,7 +14,7 @@ import { expectedMemoryApi, expectedMemoryBad } from "../memory/memory-cases.js"
 import { expectedMemoryContext } from "../memory/context-cases.js";
 import { expectedAttacks } from "../adapters/memory-attack-cases.js";
 import { expectedThroughLooms } from "../store/exists-cases.js";
-import { expectedErasure, expectedPrune } from "../store/retention-cases.js";
+import { expectedErasure, expectedMemoryErasure, expectedPrune } from "../store/retention-cases.js";
 import { expectedTexts } from "../store/texts-spec.js";
 import { textsSpec, trickyText } from "../store/tricky-texts.js";
 import { bundleWorker, workerdRuntime } from "./do-runtime.js";
@@ -194,13 +194,15 @@ describe("a user's working memory in a Durable Object (workerd via miniflare)", 
 
 // Issue 35, items 4 and 5: a user's erasure and a prune in a Durable Object, the rows gone.
 describe("Durable Object: a user's erasure and a prune (workerd via miniflare)", () => {
-  it("user(id).erase() leaves no row of the user (chats, users, texts, vectors); loom.prune() removes idle chats and those past a count", async () => {
+  it("user(id).erase() leaves no row of the user (chats, users, texts, vectors, memories); loom.prune() removes idle chats and those past a count, and their memories", async () => {
     const mf = runtime();
-    const out = (await call(mf, "lena", { op: "retention" })) as { erase: unknown; rows: unknown; prune: unknown };
+    const out = (await call(mf, "lena", { op: "retention" })) as { erase: unknown; rows: unknown; prune: unknown; memory: unknown; memoryLeft: unknown };
     await mf.dispose();
     expect(out.erase).toEqual(expectedErasure());
     expect(out.rows).toEqual({ chats: 1, users: 1, texts: 0, orphanVectors: 0 }); // (alice's new chat, made after the erasure)
     expect(out.prune).toEqual(expectedPrune());
+    expect(out.memory).toEqual(expectedMemoryErasure());
+    expect(out.memoryLeft).toEqual([["bob", "", 1, "prefs.md"]]);
   }, 120_000);
 });
 

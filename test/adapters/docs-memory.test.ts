@@ -1,6 +1,6 @@
 // Issue 34, item 5: docs/memory.md's example (an agent that learns a user's preference in one chat
 // and uses it in a new one, with the AI SDK's mock model) runs as written (imports pointed at src/)
-// and prints exactly the output shown under it; test/readme-types.test.ts type-checks it.
+// and prints exactly the output shown under it; test/docs/examples.test.ts type-checks it and runs it too.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";

@@ -102,7 +102,11 @@ const SUMMARY = [
     suite: "server", title: /^The server loop: .*exact counts$/,
     where: { "resident messages": "1,000,000", requests: "30,000", "in flight": "64" },
     ours: { where: { configuration: /^WASM:/ }, column: "requests/s" },
-    against: { where: { configuration: /^plain arrays \+ WASM BPE/ }, column: "requests/s", label: "plain arrays, the same counter (no tree, branches, priorities or tool units)" },
+    against: {
+      where: { configuration: /^plain arrays \+ WASM BPE/ },
+      column: "requests/s",
+      label: "plain arrays, the same counter (no tree, branches, priorities or tool units)",
+    },
     better: "higher",
   },
   {
@@ -160,7 +164,12 @@ const matches = (t, row, where = {}) =>
     const value = row[t.columns.indexOf(column)] ?? "";
     return want instanceof RegExp ? want.test(value) : value === want;
   });
-const ratioText = (r) => (r >= 100 ? Math.round(r).toLocaleString("en-US") : r >= 10 ? String(Math.round(r)) : r >= 1 ? r.toFixed(1) : r.toFixed(2)) + "x";
+/** A ratio as the tables write it: 240,853x, 39x, 8.1x, 0.78x. */
+function ratioText(r) {
+  if (r >= 100) return `${Math.round(r).toLocaleString("en-US")}x`;
+  if (r >= 10) return `${Math.round(r)}x`;
+  return `${r >= 1 ? r.toFixed(1) : r.toFixed(2)}x`;
+}
 
 /** The summary's rows that results.json can fill (a suite or row missing leaves its row out). */
 function summaryRows() {
@@ -230,7 +239,8 @@ for (const n of names) {
   runsOf.set(key, [...(runsOf.get(key) ?? []), n]);
 }
 const when = runsOf.size === 1 ? [...runsOf.keys()][0] : [...runsOf].map(([k, ns]) => `${k} (${ns.join(", ")})`).join("; ");
-const out = ["# Benchmarks", "", "<!-- Generated from bench/results.json by `node scripts/bench-table.mjs` (npm run bench runs it). -->", "", INTRO, ""];
+const GENERATED = "<!-- Generated from bench/results.json by `node scripts/bench-table.mjs` (npm run bench runs it). -->";
+const out = ["# Benchmarks", "", GENERATED, "", INTRO, ""];
 out.push(`Measured by \`npm run bench\` on ${first.cpu}, nproc ${first.nproc}, Node ${first.node}; ${when}`);
 const loads = names.filter((n) => results.suites[n].machine.load !== undefined).map((n) => `${n} ${results.suites[n].machine.load}`);
 out.push(`(a machine shared with other work${loads.length ? `; its load average as each suite started: ${loads.join(", ")}` : ""}:`);

@@ -51,7 +51,8 @@ export function blocksOf(page: string): Block[] {
     let j = i + 1;
     while (j < lines.length && lines[j] !== `${indent}\`\`\``) body.push(lines[j++]!.slice(indent.length));
     if (j === lines.length) throw new Error(`${page}:${i + 1}: a fence that never closes`);
-    blocks.push({ page, lang: open[2]!, code: body.join("\n") + "\n", line: i + 1, prelude: preludeAbove(lines, i, indent), output: undefined });
+    const prelude = preludeAbove(lines, i, indent);
+    blocks.push({ page, lang: open[2]!, code: body.join("\n") + "\n", line: i + 1, prelude, output: undefined });
     i = j;
   }
   blocks.forEach((b, k) => {

@@ -3,7 +3,7 @@
 //   bench/results.json        every suite's report with the machine, Node, commit and date
 //   bench/results/<suite>.md  the suite's full markdown
 //   bench/scale.svg           build time and memory against history size (bench/chart.ts)
-// then regenerates the README's performance section (scripts/bench-table.mjs).
+// then regenerates docs/benchmarks.md and the README's summary (scripts/bench-table.mjs).
 // Naming suites runs only those; their entries in results.json are replaced, the others kept.
 //
 // `npm run bench:smoke` (--smoke) runs every suite at a tiny size, to prove they work; it writes

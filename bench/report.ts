@@ -26,13 +26,13 @@ export interface Goal {
   pass: boolean;
 }
 
-/** A table for the README: header and rows as display strings (scripts/bench-table.mjs renders it). */
+/** A table for docs/benchmarks.md: header and rows as display strings (scripts/bench-table.mjs renders it). */
 export interface ReadmeTable {
   title: string;
   columns: string[];
   rows: string[][];
   note?: string;
-  /** The README group it goes in (scripts/bench-table.mjs); without it, the script places it by suite and title. */
+  /** The group of docs/benchmarks.md it goes in (scripts/bench-table.mjs); without it, the script places it by suite and title. */
   comparison?: "engines" | "counters" | "mixed" | "other";
 }
 

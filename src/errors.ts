@@ -1,40 +1,59 @@
 /**
- * Stable error codes. Code may branch on them; they never change meaning.
- * - INVALID_ARGUMENT: an option or argument has the wrong type or range.
- * - INVALID_ROLE / INVALID_PRIORITY / INVALID_CONTENT / INVALID_TOOL_CALL: a message is malformed.
- * - UNKNOWN_MESSAGE / UNKNOWN_CHAT / UNKNOWN_MODEL: a name or id that does not exist.
+ * Stable error codes. Code may branch on them; they never change meaning. docs/errors.md is
+ * written from this list (`node scripts/errors-doc.mjs`): one entry per code.
+ * - INVALID_ARGUMENT: an option or argument has the wrong type or range, or an option key is unknown.
+ * - INVALID_ROLE: a message's role is not one of system, user, assistant, tool.
+ * - INVALID_PRIORITY: a message's priority is not one of low, normal, high, critical.
+ * - INVALID_CONTENT: a message's content or one of its parts is malformed (unknown keys, bad sources
+ *   and sizes), or a text holds a lone surrogate no store can keep.
+ * - INVALID_TOOL_CALL: a new tool call a provider would refuse: a name outside 1 to 64 letters, digits,
+ *   `_` or `-`, arguments that are not JSON text or nest past 100 levels, a key other than `id`,
+ *   `type`, `function` and its `name`, `arguments`; or a tool result that answers no open call.
+ * - UNKNOWN_MESSAGE: no message of that id in the chat.
+ * - UNKNOWN_CHAT: the user has no chat of that id.
  * - CHAT_EXISTS: `chats.create({ id })` with an id the user has a chat of already; open it instead.
- * - WRONG_ROLE: the operation does not apply to a message of that role (edit a non-user message...).
- * - CHAT_DELETED / LOOM_CLOSED / WINDOW_DISPOSED: the object was deleted or closed; open a fresh one.
+ * - UNKNOWN_MODEL: a model name of no known family, or one the catalog lacks where models are
+ *   strict (`strictModels`); the message names close matches.
+ * - WRONG_ROLE: the operation does not apply to a message of that role (edit of a non-user message,
+ *   regenerate of a non-assistant one, a checkout or redact of a summary, a read of a page of a
+ *   message that is no tool result).
+ * - CHAT_DELETED: the chat was deleted (or its user erased, or the chat pruned); open a fresh one.
  * - CHAT_UNLOADED: a synchronous read of a chat that was unloaded from memory (past `maxOpenChats`) whose store
  *   is not in this process; `await chats.open(id)` or `await chat.refresh()` reloads it.
+ * - LOOM_CLOSED: the Loom was closed; open a new one.
+ * - WINDOW_DISPOSED: the sliding window was disposed; make a new one.
  * - MESSAGE_TOO_LARGE: a message cannot fit the model's window even alone, or is larger than a row of
  *   its store can hold (a Durable Object's 2 MB); retrying cannot help.
  * - OPEN_TOOL_CALLS: a user, assistant or system message was appended while tool calls above it
  *   still have no result; append a tool result for each, or call `chat.cancelToolCalls()`.
  * - TOKENIZER_NOT_LOADED: a synchronous count needs an exact tokenizer that is not loaded yet.
- * - OUT_OF_MEMORY: the engine's memory could not grow (or hit `maxMemoryMB`).
- * - WASM_UNAVAILABLE: the WebAssembly core could not be loaded.
- * - STORE_CORRUPT: the store holds data the library cannot read back.
+ * - OUT_OF_MEMORY: the engine's memory could not grow (or hit `Loom.open({ maxMemoryMB })`).
+ * - WASM_UNAVAILABLE: the WebAssembly core could not be loaded (`engine: "wasm"`, or a core passed in
+ *   `wasm`), or exact counting was asked where neither the WebAssembly counter nor gpt-tokenizer loads.
+ * - STORE_CORRUPT: the store holds data the library cannot read back (a file ctxloom did not write, a
+ *   damaged one, or one a newer release wrote); nothing of it was changed.
  * - STORE_FAILED: the store could not write a change; nothing was changed, retry it.
- * - STORE_OUTCOME_UNKNOWN: the connection to the store was lost after an append was sent, so it
- *   may or may not have been stored; retry it with the same key (the message names it): a
- *   message stored under that key is returned, never appended twice.
+ * - STORE_OUTCOME_UNKNOWN: the connection to the store was lost after an append was sent, and a retry
+ *   failed too, so it may or may not have been stored; retry it with the same key (the message names
+ *   it): a message stored under that key is returned, never appended twice.
  * - IMPORT_FAILED: a file to import is in no known format or is broken; nothing was imported.
- * - EMBEDDER_FAILED: an embedder threw, or returned the wrong count, dimension or non-finite numbers; nothing was changed.
+ * - EMBEDDER_FAILED: an embedder threw, did not answer within its `timeoutMs` (`recallTimeoutMs` for
+ *   `chat.recall`'s query), or returned the wrong count, dimension or non-finite numbers; nothing was
+ *   changed. A build does not fail for it: it recalls by words and says so in `recallDegraded`.
  * - UNSUPPORTED_CONTENT: an SDK object (a message, block, part or item) holds something a chat message cannot
- *   carry (an image, audio, a thinking block...); it is refused, never dropped silently.
+ *   carry (audio, an uploaded file's id, a provider-executed tool...); it is refused, never dropped silently.
  * - UNSUPPORTED_TOOL: a tool whose cost in a request its provider does not publish (an OpenAI custom tool, a
  *   built-in tool such as a web search, an AI SDK provider tool); leave it out of `tools` and keep room for it.
+ * - UNSUPPORTED_RUNTIME: an entry point that cannot run on this runtime (ctxloom/sqlite on Deno, Workers or
+ *   a browser); the message names the runtime and the stores that run there.
  * - MEMORY_CONFLICT: a memory write named a revision older than the memory's, and documents it changes (or keys of
  *   its object) were written since; nothing was written: read the memory again and redo the change.
  * - MEMORY_TOO_LARGE: a memory document past its size cap, or a memory past its count of documents; nothing was written.
  * - INVALID_PATH: a memory document's path (or a memory tool's, under /memories) outside the memory or not a safe name.
- * - UNKNOWN_PATH / PATH_EXISTS: no memory document or folder at that path / one there already; nothing was written.
+ * - UNKNOWN_PATH: no memory document or folder at that path; nothing was written.
+ * - PATH_EXISTS: a memory document or folder at that path already; nothing was written.
  * - INVALID_SCHEMA: a typed memory object's JSON schema uses what ctxloom's subset does not read, or is malformed.
  * - SCHEMA_MISMATCH: a typed memory object (or an update of one) that its schema does not admit; nothing was written.
- * - UNSUPPORTED_RUNTIME: an entry point that cannot run on this runtime (ctxloom/sqlite on Deno, Workers or
- *   a browser); the message names the runtime and the stores that run there.
  */
 export type ErrorCode =
   | "INVALID_ARGUMENT"

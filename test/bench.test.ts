@@ -1,5 +1,5 @@
 // `npm run bench:smoke` in the suite: every bench suite runs at a tiny size, each in its own
-// process, and writes its report; the README table script renders those results. This proves
+// process, and writes its report; the benchmark pages' script renders those results. This proves
 // the suites and the harness work on every CI run. Nothing here looks at a timing.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -70,7 +70,7 @@ describe("bench:smoke", () => {
     expect(svg.match(/<polyline /g)).toHaveLength(4);
   });
 
-  test("scripts/bench-table.mjs writes the README section between its markers and nothing else", () => {
+  test("scripts/bench-table.mjs writes the README's summary between its markers and nothing else, and docs/benchmarks.md whole", () => {
     const readme = join(out, "README.md");
     writeFileSync(readme, "# title\n\nbefore\n\n<!-- bench:start -->\nold\n<!-- bench:end -->\n\nafter\n");
     execFileSync(process.execPath, [join(root, "scripts/bench-table.mjs"), join(out, "results.json"), readme], { stdio: "ignore" });
@@ -79,6 +79,8 @@ describe("bench:smoke", () => {
     expect(text.endsWith("<!-- bench:end -->\n\nafter\n")).toBe(true);
     expect(text).not.toContain("\nold\n");
     expect(text).toContain(`Node ${process.version}`);
-    for (const s of Object.values(results.suites)) for (const t of s.readme ?? []) expect(text).toContain(`**${t.title}**`);
+    const page = readFileSync(join(out, "docs/benchmarks.md"), "utf8");
+    expect(page).toContain(`Node ${process.version}`);
+    for (const s of Object.values(results.suites)) for (const t of s.readme ?? []) expect(page).toContain(`**${t.title}**`);
   });
 });

@@ -14,7 +14,7 @@ export interface ChatAppOptions {
 }
 
 export function chatApp({ loom, model, page, userOf = () => "demo" }: ChatAppOptions): (request: Request) => Promise<Response> {
-  /** The useChat route: what the README shows. */
+  /** The useChat route: what the README and docs/sdks.md show. */
   async function chat(request: Request): Promise<Response> {
     const body = await request.json();
     const title = String(body?.messages?.[0]?.parts?.find((p: { type: string }) => p.type === "text")?.text ?? "New chat").slice(0, 60);

@@ -200,7 +200,7 @@ export class Chat extends ChatView {
    * their ids and names with "{}" as arguments; ids, roles, the tree and the head stay, and its
    * token count becomes what it sends now (never more). Every summary whose run holds the message is
    * redone by the extractive summarizer from the redacted run, and counted again. In the store (old bytes
-   * overwritten where the store can: see the README), its embeddings, recall's indexes and
+   * overwritten where the store can: see docs/chats.md, "Chats in a product"), its embeddings, recall's indexes and
    * queue. Another Loom holding the chat open keeps the old text until it opens it again.
    * Returns the message as it is now. @throws UNKNOWN_MESSAGE, WRONG_ROLE (a summary), STORE_FAILED
    */

@@ -30,7 +30,7 @@ export interface RecalledMessage {
   chatId: string;
   /**
    * How well it (or its exchange) matched the query: its ranking score (about 1 for the best
-   * lexical match, more with similarity and neighbours; see the README), comparable
+   * lexical match, more with similarity and neighbours; see docs/recall.md), comparable
    * within one call; for "similar", the cosine of its answer with the matched answer; null
    * for "recent".
    */

@@ -1,6 +1,6 @@
-// The README's useChat route (the first example of "With the SDKs") runs as written: at most 15
-// lines of code, answering the AI SDK's own chat client through DefaultChatTransport. The test
-// gives it what the README leaves to the app (its auth, `currentUser`), a database file in a
+// The useChat route of docs/sdks.md (and of the README, the same lines) runs as written: at most
+// 15 lines of code, answering the AI SDK's own chat client through DefaultChatTransport. The test
+// gives it what the page leaves to the app (its auth, `currentUser`), a database file in a
 // temporary folder, and the scripted model in place of the gateway's.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -15,11 +15,15 @@ import { sqliteStore } from "../../src/sqlite.js";
 import type { ChatUIMessage } from "../../src/ai-sdk.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
-const readme = readFileSync(join(root, "README.md"), "utf8");
-const start = readme.indexOf("## With the SDKs");
-const section = readme.slice(start, readme.indexOf("\n## ", start + 5));
-const route = /```ts\n([\s\S]*?)```/.exec(section)![1]!;
+/** The route a page shows: its block that starts `// app/api/chat/route.ts`. */
+const routeOf = (page: string) => /```ts\n(\/\/ app\/api\/chat\/route\.ts\n[\s\S]*?)```/.exec(readFileSync(join(root, page), "utf8"))?.[1];
+const route = routeOf("docs/sdks.md")!;
 const ENTRIES: Record<string, string> = { ctxloom: "index.ts", "ctxloom/ai-sdk": "ai-sdk.ts", "ctxloom/sqlite": "sqlite.ts" };
+
+test("the README shows the same route", () => {
+  expect(route).toBeDefined();
+  expect(routeOf("README.md")).toBe(route);
+});
 
 test("the route is at most 15 lines of code", () => {
   const code = route.split("\n").filter((line) => line.trim() !== "" && !line.trim().startsWith("//"));
@@ -37,7 +41,7 @@ test("the route answers useChat's client: a message, a regeneration, stored in t
     .replace(/from "(ctxloom[^"]*)"/g, (_m, name: string) => `from ${JSON.stringify(pathToFileURL(join(root, "src", ENTRIES[name]!)).href)}`)
     .replace(`"./chats.db"`, JSON.stringify(db))
     .replace(`model: "openai/gpt-4o-mini"`, model);
-  expect(source).toContain(model); // the README still names its model where the test puts the scripted one
+  expect(source).toContain(model); // the page still names its model where the test puts the scripted one
   writeFileSync(file, `const currentUser = async (_request: Request) => ({ id: "alice" });\n${source}\nexport { loom };\n`);
   (globalThis as { readmeModel?: unknown }).readmeModel = cannedModel(0);
   try {

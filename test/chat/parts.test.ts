@@ -251,34 +251,3 @@ forEachEngine((engine) => {
     });
   });
 });
-
-describe("README", () => {
-  it("the images example runs as written and prints what the README shows", async () => {
-    const { readFileSync, writeFileSync, mkdtempSync, rmSync } = await import("node:fs");
-    const { join, dirname } = await import("node:path");
-    const { tmpdir } = await import("node:os");
-    const { fileURLToPath, pathToFileURL } = await import("node:url");
-    const { vi } = await import("vitest");
-    const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
-    const readme = readFileSync(join(root, "README.md"), "utf8");
-    const section = readme.slice(readme.indexOf("## Images, files and reasoning"));
-    const block = (lang: string, from = 0) => {
-      const start = section.indexOf("```" + lang + "\n", from) + lang.length + 4;
-      return { text: section.slice(start, section.indexOf("```\n", start)), end: start };
-    };
-    const code = block("ts");
-    const printed = block("text", code.end).text.trimEnd().split("\n");
-    const dir = mkdtempSync(join(tmpdir(), "ctxloom-parts-readme-"));
-    const file = join(dir, "example.mts");
-    writeFileSync(file, `import { Loom } from ${JSON.stringify(pathToFileURL(join(root, "src/index.ts")).href)};\nconst loom = await Loom.open();\n${code.text}await loom.close();\n`);
-    const lines: string[] = [];
-    const log = vi.spyOn(console, "log").mockImplementation((...args: unknown[]) => void lines.push(args.join(" ")));
-    try {
-      await import(pathToFileURL(file).href);
-    } finally {
-      log.mockRestore();
-      rmSync(dir, { recursive: true, force: true });
-    }
-    expect(lines).toEqual(printed);
-  });
-});

@@ -1,4 +1,5 @@
-// docs/runtimes.md and the README show the files the runtime tests run, verbatim.
+// docs/runtimes.md shows the files the runtime tests run, verbatim (test/docs/examples.test.ts
+// counts those blocks as run by the runtime tests).
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -15,12 +16,6 @@ test.each(["scenario.js", "worker.js", "chats-object.js"])("docs/runtimes.md sho
 test("docs/runtimes.md shows the bundler fixtures' Worker built without the workerd condition verbatim", () => {
   const code = readFileSync(join(root, "test/runtime/fixtures/bundlers/worker.js"), "utf8");
   expect(doc).toContain("```js\n" + code + "```\n");
-});
-
-test("the README's Worker example is test/runtime/worker.js verbatim", () => {
-  const readme = readFileSync(join(root, "README.md"), "utf8");
-  const code = readFileSync(join(root, "test/runtime/worker.js"), "utf8");
-  expect(readme).toContain("```js\n" + code + "```\n");
 });
 
 // Words for users: the README and docs/ speak of features (never of the design documents'

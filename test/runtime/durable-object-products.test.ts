@@ -84,7 +84,7 @@ describe("a chat product on Durable Objects (workerd via miniflare)", () => {
     await mf.dispose();
     // The database file holds it nowhere; workerd's log (-wal) may still hold the pages as they
     // were until workerd checkpoints it: a Worker may not run VACUUM, secure_delete or a
-    // checkpoint (refused below), so the store can rewrite the row and no more (README, Persistence).
+    // checkpoint (refused below), so the store can rewrite the row and no more (docs/chats.md, Chats in a product).
     const holding = files(persist).filter((f) => f.bytes.includes("SECRET-PASSPORT")).map((f) => f.path);
     expect(holding.filter((path) => !path.endsWith(".sqlite-wal"))).toEqual([]);
     mf = runtime();
@@ -93,7 +93,7 @@ describe("a chat product on Durable Objects (workerd via miniflare)", () => {
     await mf.dispose();
   });
 
-  // Issue 30, item 6: what a delete leaves, measured (README, Chats in a product).
+  // Issue 30, item 6: what a delete leaves, measured (docs/chats.md, Chats in a product).
   it("delete: the chat's texts are gone from every row the object reads; their bytes are left to workerd (its log here)", async () => {
     const secret = "SECRET-VISA-Q81Z-" + "w".repeat(5000); // on overflow pages
     let mf = runtime();

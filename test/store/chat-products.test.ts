@@ -113,7 +113,7 @@ describe.skipIf(skip)("PostgreSQL: the redacted text is gone from every row the 
     await pool.query("VACUUM products_messages");
   }, 120_000);
 
-  // Issue 30, item 6: what a delete leaves (README, Chats in a product).
+  // Issue 30, item 6: what a delete leaves (docs/chats.md, Chats in a product).
   it("a deleted chat: no row the database reads back holds its texts, title or vectors", async () => {
     const loom = await Loom.open({ store: postgresStore(pool, { tablePrefix: "deleted_" }), recall: true });
     const chats = loom.user("alice");

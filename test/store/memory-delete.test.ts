@@ -1,4 +1,4 @@
-// What a delete leaves on the memory store (README, Chats in a product): after chats.delete, the
+// What a delete leaves on the memory store (docs/chats.md, Chats in a product): after chats.delete, the
 // chat's texts are no longer on the V8 heap (a heap snapshot, which collects first, holds no
 // copy), as after chat.redact (test/chat/redact-heap.test.ts). The text is made at run time and
 // kept by the test only as UTF-8 bytes, the needle searched for.
@@ -33,7 +33,7 @@ forEachEngine((engine) => {
     await other.append({ role: "user", content: "still here" });
     expect([await onHeap(text), await onHeap(title)]).toEqual([true, true]); // held while the chat holds them
     const id = chat.id;
-    chat = undefined; // (a deleted Chat object still held keeps its texts: README says so)
+    chat = undefined; // (a deleted Chat object still held keeps its texts: docs/chats.md says so)
     await chats.delete(id);
     expect([await onHeap(text), await onHeap(title)]).toEqual([false, false]);
     expect((await chats.list()).map((c) => c.title)).toEqual(["stays"]);

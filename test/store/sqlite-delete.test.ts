@@ -1,7 +1,7 @@
 // Issue 30, item 6: deleting a SQLite chat left its texts in the file and its log (-wal), after
 // close() too: SQLite leaves a freed row's bytes where they were. A delete now erases them as
 // redact does (the file rebuilt, its log emptied). The memory store drops the strings; what
-// PostgreSQL and Durable Objects keep after a delete is in README (Chats in a product) and
+// PostgreSQL and Durable Objects keep after a delete is in docs/chats.md (Chats in a product) and
 // tested in test/store/chat-products.test.ts and test/runtime/durable-object-products.test.ts.
 import Database from "better-sqlite3";
 import { existsSync, readFileSync } from "node:fs";

@@ -118,10 +118,10 @@ describe.each(ENGINES)("restore from SQLite, written on the %s engine", (engine)
   });
 });
 
-describe("the README's Persistence example", () => {
+describe("docs/stores.md's SQLite example", () => {
   it("runs as written (on a temporary file) and restores the chat", async () => {
-    const readme = readFileSync(join(repoRoot, "README.md"), "utf8");
-    const section = readme.slice(readme.indexOf("## Persistence"));
+    const page = readFileSync(join(repoRoot, "docs/stores.md"), "utf8");
+    const section = page.slice(page.indexOf("## SQLite"));
     const code = section.slice(section.indexOf("```ts\n") + 6, section.indexOf("```\n", section.indexOf("```ts\n")));
     const db = file("readme.db");
     const example = file("example.ts");

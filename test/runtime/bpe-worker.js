@@ -1,7 +1,9 @@
 // Test harness: the exact token counter on Workers. POST a JSON array of texts; answers with
 // their counts in both encodings (WebAssembly counter), the cookbook's counts through
-// countTokens, and whether this runtime compiles WebAssembly bytes (workerd must not).
-import { countTokens, loadTokenizer } from "ctxloom";
+// countTokens, and whether this runtime compiles WebAssembly bytes (workerd must not). The
+// Workers entry carries o200k_base's module; cl100k_base's is handed over as the docs say.
+import { Loom, countTokens, loadTokenizer } from "ctxloom";
+import cl100kModule from "ctxloom/bpe-cl100k.wasm";
 import { wasmBpeCounter } from "ctxloom/tokens";
 
 const COOKBOOK = [
@@ -13,8 +15,12 @@ const COOKBOOK = [
   { role: "user", content: "This late pivot means we don't have time to boil the ocean for the client deliverable." },
 ];
 
+let handedOver;
+
 export default {
   async fetch(request) {
+    handedOver ??= Loom.open({ bpe: cl100kModule }).then((loom) => loom.close());
+    await handedOver;
     const texts = await request.json();
     let compilesBytes;
     try {

@@ -55,7 +55,8 @@ describe("the exact counter on Workers", () => {
   test("the bundle imports ctxloom-bpe.wasm as a module, and leaves gpt-tokenizer (the fallback elsewhere) out", () => {
     expect(worker.inputs).toContain("node_modules/ctxloom/dist/index.workerd.js");
     expect(worker.inputs).toContain("node_modules/ctxloom/dist/tokens-entry.workerd.js"); // ctxloom/tokens, its Workers build
-    expect([...worker.wasm.keys()].sort()).toEqual(["ctxloom-bpe.wasm", "ctxloom.wasm"]);
+    // o200k_base's module from the Workers entry, cl100k_base's handed over by the Worker itself
+    expect([...worker.wasm.keys()].sort()).toEqual(["ctxloom-bpe-cl100k.wasm", "ctxloom-bpe.wasm", "ctxloom.wasm"]);
     expect(worker.inputs).toContain("node_modules/ctxloom/dist/tokens/fallback-none.js");
     // (esbuild reads gpt-tokenizer for the public loadEncoding, then shakes it out: nothing of it runs here)
     expect(worker.code).not.toContain("bytePairRankDecoder");

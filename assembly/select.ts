@@ -184,6 +184,10 @@ function unitTokens(x: i32, level: i32, minDepth: i32): i64 {
 
 /** Nodes the level walks moved over (see `lowFree` in selectInto). */
 let passed: i32 = 0;
+/** Chain steps of the tight loop that were not to the node made just before (kept as a count: see there). */
+let jumps: i32 = 0;
+/** Summaries kept (none: every kept entry carries itself alone, and `carried` need not read them). */
+let keptSummaries: i32 = 0;
 
 /** Keeps the unit whose newest member is x; returns the node after its assistant message. */
 function keepUnit(x: i32, level: i32): i32 {
@@ -242,6 +246,7 @@ export function selectInto(tree: i32, head: i32, budget: i32, maxMessages: i32, 
   let state = OUTSIDE;
   runs = 0;
   startRun();
+  keptSummaries = 0;
   for (let x = entry(head, 3); x >= 0; x = next(x, 3)) {
     const m = meta(x);
     visited++;
@@ -249,6 +254,7 @@ export function selectInto(tree: i32, head: i32, budget: i32, maxMessages: i32, 
     if (state != INCOMPLETE) {
       forced += <f64>tokensOf(x);
       keep(x);
+      if (flagsOf(m) & FLAG_SUMMARY) keptSummaries++;
     }
     state = leaveUnit(state, m);
   }
@@ -287,8 +293,8 @@ export function selectInto(tree: i32, head: i32, budget: i32, maxMessages: i32, 
     passed = 0;
     startRun();
     // The usual entries of a chain, in a tight loop: single messages of this level (no tool
-    // call nor result, not the forced user turn) while they fit, outside a covered turn and
-    // with no horizon. The first other entry goes through the general rules below.
+    // call nor result, no summary, not the forced user turn) while they fit, outside a covered
+    // turn and with no horizon. The first other entry goes through the general rules below.
     const chain = turnUser < 0 && minDepth <= 0 && level > 0 ? (level == 1 ? cUp1 : cUp2) : 0;
     while (x >= 0) {
       if (chain != 0 && state == OUTSIDE) {
@@ -296,14 +302,21 @@ export function selectInto(tree: i32, head: i32, budget: i32, maxMessages: i32, 
         let moved = 0;
         while (x >= 0) {
           const m = meta(x);
-          if (priorityOf(m) != level || roleOf(m) == ROLE_TOOL || (flagsOf(m) & FLAG_TOOL_CALLS) || x == user) break;
+          if (priorityOf(m) != level || roleOf(m) == ROLE_TOOL || (flagsOf(m) & (FLAG_TOOL_CALLS | FLAG_SUMMARY)) || x == user) break;
           const cost = <i64>tokensOf(x);
           if (cost > left) break;
           left -= cost;
           store<i32>(out + (<usize>n << 2), x);
           n++;
           moved++;
-          x = load<i32>(chain + (<usize>x << 2));
+          // The next entry is most often the node made just before (a chat's messages come in
+          // order): taken as that, and checked by the load, which then waits on no other (see
+          // walkInto). A branch, not a select: a select would wait on the load again.
+          const up = load<i32>(chain + (<usize>x << 2));
+          if (up != x - 1) {
+            x = up;
+            jumps++;
+          } else x--;
         }
         count = n;
         passed += moved;
@@ -336,6 +349,7 @@ export function selectInto(tree: i32, head: i32, budget: i32, maxMessages: i32, 
       left -= cost;
       if (state == COMPLETE) x = keepUnit(x, level);
       else {
+        if (flagsOf(m) & FLAG_SUMMARY) keptSummaries++;
         keep(x);
         x = next(x, level);
         passed++;
@@ -351,7 +365,7 @@ export function selectInto(tree: i32, head: i32, budget: i32, maxMessages: i32, 
   // path order, a summary where its run was
   sortRuns(out, count, runStarts, runs, cVdepth, cMeta, turnUser >= 0 ? turnTop : -1, turnBase);
   store<i32>(result + R_KEPT_TOKENS, budget - <i32>left);
-  store<i32>(result + R_EVICTED, branchLength(head) - carried());
+  store<i32>(result + R_EVICTED, branchLength(head) - (keptSummaries > 0 ? carried() : count)); // (originals carry themselves)
   store<i32>(result, count);
   return count;
 }

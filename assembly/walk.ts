@@ -16,11 +16,22 @@ import {
 export function walkInto(tree: i32, head: i32, n: i32, out: usize): i32 {
   const p = treeColumn(header(tree), COL_PARENT);
   let a = p + (<usize>head << 2);
-  // Newest first from the end: a chain of dependent loads, one per node.
-  for (let slot = out + (<usize>n << 2); slot != out; ) {
+  // Newest first from the end. A parent is most often the node made just before (a chat's
+  // messages come in order): along such a run the next address is computed, not loaded, and
+  // the loads only check it, so they do not wait on each other (a chain of dependent loads
+  // costs a load's latency per node).
+  let slot = out + (<usize>n << 2);
+  while (slot != out) {
     slot -= 4;
     store<i32>(slot, <i32>((a - p) >> 2));
-    a = <usize>load<u32>(a);
+    let up = <usize>load<u32>(a);
+    while (up == a - 4 && slot != out) {
+      a -= 4;
+      slot -= 4;
+      store<i32>(slot, <i32>((a - p) >> 2));
+      up = <usize>load<u32>(a);
+    }
+    a = up;
   }
   countVisited(n);
   return n;

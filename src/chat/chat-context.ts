@@ -20,7 +20,7 @@ import type { SummarizingChat, SummaryNotice } from "../summary/chat-summaries.j
 import { ClearedSince, checkCompactOptions, summaryEvent } from "./compaction.js";
 import { preflight } from "./preflight.js";
 import type { Message, MessageInput } from "../message.js";
-import { memoryText, type MemorySpace } from "../memory/cache.js";
+import { memoryText } from "../memory/cache.js";
 
 /** What a chat hands over to build its context. */
 export interface ChatContextState {
@@ -76,6 +76,8 @@ export function buildChatContext(
     message: read,
     held: read,
     sendable: (ids, into, at) => nodes.sendable(ids, into, at),
+    sendRun: (ids) => nodes.sendRun(ids),
+    heldIds: (ids) => nodes.heldIds(ids),
     summaryPresentation: chat.summaryPresentation,
     criticalCalls: nodes.criticalCalls > 0,
     strictModels: ctx.strictModels === true,
@@ -95,11 +97,13 @@ export function buildChatContext(
   if (cache && scope !== "none") {
     // The working memory, as the store holds it now: synchronous when the store answers so (the memory store's).
     const space = cache.now(chat.userId, scope === "chat" ? chat.chatId : null);
-    const carry = (s: MemorySpace) => {
-      source.stored = { scope, revision: s.revision, text: memoryText(s, scope) };
-    };
-    if (space instanceof Promise) return space.then(carry).then(() => recalled(ctx, chat, source, plan, recall, rest));
-    carry(space);
+    if (space instanceof Promise) {
+      return space.then((s) => {
+        source.stored = { scope, revision: s.revision, text: memoryText(s, scope) };
+        return recalled(ctx, chat, source, plan, recall, rest);
+      });
+    }
+    source.stored = { scope, revision: space.revision, text: memoryText(space, scope) };
   }
   return recalled(ctx, chat, source, plan, recall, rest);
 }
@@ -141,7 +145,7 @@ export type RunInQueue = <T>(change: () => T | Promise<T>) => Promise<T>;
  * `stats()`. The chat's state is read from its sync. (Its fields are few and flat: a server
  * keeps thousands of chats open.)
  */
-export class ChatContexts {
+export class ChatContexts implements PlannedBuild {
   readonly summaries: ChatSummaries;
   /** No summary policy in force for this chat (its own nor its Loom's): a build that names none plans no summary. */
   readonly #unsummarized: boolean;
@@ -159,6 +163,12 @@ export class ChatContexts {
   readonly #counter: TokenCounter;
   readonly #options: ChatOptions;
   readonly #toolResults: ToolResultPolicy;
+  /**
+   * The plan of a build with no options, made at the first one (see #build), and the calibration
+   * it was made with (the chat is its own PlannedBuild: no object more per chat).
+   */
+  plan: BuildPlan | undefined = undefined;
+  #plannedFactor = 0;
 
   constructor(ctx: LoomContext, sync: ChatSync, profile: Readonly<ModelProfile>, counter: TokenCounter, options: ChatOptions, toolResults: ToolResultPolicy) {
     this.#ctx = ctx;
@@ -274,6 +284,16 @@ export class ChatContexts {
     const calibration = this.#ctx.calibration;
     const calibrated = (name: string) => (calibration.knows(name) ? calibration.factor(name, scriptClass(recentTexts(this.#sync))) : 1);
     const calibrate = factor > 1 ? (name: string) => Math.max(factor, calibrated(name)) : calibrated;
+    if (options === undefined && planned === undefined && factor === 1) {
+      // A build with no options (a server's usual one) plans from the chat's settings alone: its
+      // plan is kept, and made again when the model's calibration moves.
+      const now = calibrated(this.#profile.name);
+      if (now !== this.#plannedFactor) {
+        this.plan = undefined;
+        this.#plannedFactor = now;
+      }
+      planned = this;
+    }
     const { record } = this.#sync;
     const context = buildChatContext(this.#ctx, {
       nodes: this.#sync.nodes(), head: how.at ?? this.#sync.head, counter: this.#counter, profile: this.#profile, system: record.system,

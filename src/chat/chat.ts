@@ -228,8 +228,13 @@ export class Chat extends ChatView {
    * @throws MESSAGE_TOO_LARGE when the newest user turn (with CRITICAL messages and input)
    *   cannot fit; INVALID_ARGUMENT, UNKNOWN_MODEL for bad options
    */
-  async buildContext<O extends BuildOptions | undefined = undefined>(options?: O): Promise<ContextWindowFor<O>> {
-    return this.#contexts.build(options, "buildContext(options)", (change) => this.#run(change)) as Promise<ContextWindowFor<O>>;
+  buildContext<O extends BuildOptions | undefined = undefined>(options?: O): Promise<ContextWindowFor<O>> {
+    // (Not async: the promise the queue makes is the caller's, with no second one around it.)
+    try {
+      return this.#contexts.build(options, "buildContext(options)", (change) => this.#run(change)) as Promise<ContextWindowFor<O>>;
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   /**

@@ -4,10 +4,10 @@ import { CRITICAL, FLAG_SUMMARY, FLAG_TOOL_CALLS, FLAG_UNIT_END, ROLE_TOOL, ROLE
 import { PRIORITIES, ROLES, type CompactionProvider, type ContentPart, type Message } from "../message.js";
 import { isReasoning } from "../parts.js";
 import type { ToolUnit } from "../context/tool-units.js";
-import { toOpenAI, type OpenAIMessage } from "../context/format.js";
+import type { OpenAIMessage } from "../context/format.js";
 import { MessageColumns } from "../store/columns.js";
 import { SummaryLedger } from "../summary/ledger.js";
-import { SHARED_FROM, SentCache } from "./sent-cache.js";
+import { SHARED_FROM, SentCache, runIds, sendableOf } from "./sent-cache.js";
 import { ToolViewCache, type ToolViewSource } from "../context/view-source.js";
 
 /**
@@ -37,6 +37,8 @@ export class ChatNodes implements ToolViewSource {
   #views: ToolViewCache | null = null;
   #viewsAt = 0;
   #viewsOf: MessageColumns | null = null;
+  /** A summary was linked: a selection may then keep one in place of its run (no run of the path). */
+  #summarized = false;
 
   /**
    * `resident`: the store's own columns (shared); `loaded`: columns a store filled for this
@@ -94,6 +96,7 @@ export class ChatNodes implements ToolViewSource {
       // A summary is no child (FLAG_SUMMARY is attachSummary's alone).
       const { first, last } = x!.covers!;
       this.summaries.attach(id, first, last, cols.tokensOf(id), cols.priorityCodeOf(id));
+      this.#summarized = true;
       return;
     }
     let flags = 0;
@@ -235,24 +238,6 @@ export class ChatNodes implements ToolViewSource {
   }
 
   /**
-   * Tokens a request holds beside a tool result appended after `id` (a call message or a
-   * result of its unit): the unit's call message and results so far, and the newest user
-   * turn above them. O(messages since that turn).
-   */
-  unitTokens(id: number): number {
-    const e = this.engine;
-    let sum = 0;
-    let x = id;
-    for (; x >= 0 && e.role(this.tree, x) === ROLE_TOOL; x = e.parent(this.tree, x)) sum += e.tokens(this.tree, x);
-    if (x >= 0) {
-      sum += e.tokens(this.tree, x); // the call message
-      x = e.parent(this.tree, x);
-    }
-    while (x >= 0 && e.role(this.tree, x) !== ROLE_USER) x = e.parent(this.tree, x);
-    return x >= 0 ? sum + e.tokens(this.tree, x) : sum;
-  }
-
-  /**
    * Message `id` as a new object: changing it changes nothing held. Read from the columns
    * alone (they hold what the engine holds: parent, role, priority, tokens, kind, a summary's
    * run), so no field costs a call into the engine.
@@ -263,23 +248,42 @@ export class ChatNodes implements ToolViewSource {
 
   /** Writes messages `ids` as the OpenAI format sends them into `into` from `at`; returns how many are summaries, written as null (see SentCache). */
   sendable(ids: Int32Array, into: (OpenAIMessage | null)[], at: number): number {
-    if (ids.length >= SHARED_FROM) return (this.#sent ??= new SentCache()).send(ids, this.#texts, (id) => this.#sendable(id), into, at);
+    if (ids.length >= SHARED_FROM) return (this.#sent ??= new SentCache()).send(ids, this.#texts, (id) => sendableOf(this.#texts, id), into, at);
     // A short context: made anew, with no cache (a server's thousands of short chats keep none).
     this.#sent = null;
     let summaries = 0;
-    for (let k = 0; k < ids.length; k++) if ((into[at + k] = this.#sendable(ids[k]!)) === null) summaries++;
+    for (let k = 0; k < ids.length; k++) if ((into[at + k] = sendableOf(this.#texts, ids[k]!)) === null) summaries++;
     return summaries;
   }
 
-  /** Message `id` as the OpenAI format sends it, read from the columns alone (no engine call, no Message made); null for a summary. */
-  #sendable(id: number): OpenAIMessage | null {
-    const cols = this.#texts;
-    if (cols.kindOf(id) === "summary") return null;
-    const role = ROLES[cols.roleCodeOf(id)]!;
-    const content = cols.text(id);
-    const x = cols.extrasOf(id);
-    if (!x) return { role, content } as OpenAIMessage;
-    return toOpenAI({ role, content, name: x.name, toolCalls: x.toolCalls, toolCallId: x.toolCallId, parts: x.parts });
+  /**
+   * Whether `ids` (a selection, oldest first) are a run of the chat's path: every message from the
+   * first to the last, no summary among them. O(1): ids on one path are distinct, so as many as
+   * the depths they span are all of them.
+   */
+  isRun(ids: Int32Array): boolean {
+    const n = ids.length;
+    if (n === 0 || this.#summarized) return false;
+    return this.engine.depth(this.tree, ids[n - 1]!) - this.engine.depth(this.tree, ids[0]!) + 1 === n;
+  }
+
+  /** The messages of a long run (see isRun) as the OpenAI format sends them, sharing the last long context's: an array the caller copies (see SentCache.sendRun); null for a short one. */
+  sendRun(ids: Int32Array): readonly OpenAIMessage[] | null {
+    if (ids.length < SHARED_FROM || !this.isRun(ids)) return null;
+    return (this.#sent ??= new SentCache()).sendRun(ids, this.#texts, (id) => sendableOf(this.#texts, id));
+  }
+
+  /**
+   * A selection's ids (maybe a view the engine reuses) as a context keeps them: a run of the
+   * path (see isRun) by its last message and length, read back from the columns when asked
+   * (no copy); otherwise a copy.
+   */
+  heldIds(ids: Int32Array): Int32Array | (() => Int32Array) {
+    if (!this.isRun(ids)) return ids.slice();
+    const columns = this.#texts;
+    const last = ids[ids.length - 1]!;
+    const n = ids.length;
+    return () => runIds(columns, last, n);
   }
 
   /** The last `max` messages of the branch ending at `head`, oldest first. O(W). */

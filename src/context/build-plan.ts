@@ -1,5 +1,5 @@
 import { CtxloomError, checkInteger, checkKeys, checkOptions, describe } from "../errors.js";
-import { checkSplit, splitWindow, type Budget } from "../models/budget.js";
+import { checkSplit, sharedSplit, type Budget } from "../models/budget.js";
 import { checkHistoryLimits, getModelProfile, historyLimitsOf, type HistoryLimits, type ModelProfile } from "../models/profiles.js";
 import type { TokenCounter } from "../tokens/types.js";
 import { checkTools, toolTokens } from "../tokens/tools.js";
@@ -17,7 +17,8 @@ import { checkCallSummaries } from "../summary/settings.js";
  */
 export interface BuildPlan {
   readonly profile: Readonly<ModelProfile>;
-  readonly budget: Budget;
+  /** Shared between plans (and a chat's builds): read only; a context carries a copy. */
+  readonly budget: Readonly<Budget>;
   /** What a request may use: the effective window less the reserve. */
   readonly limit: number;
   /** History limits in force, or undefined when off. */
@@ -72,7 +73,7 @@ export function planBuild(source: PlanSource, options: BuildOptions | undefined)
     throw new CtxloomError("INVALID_ARGUMENT", `format must be "openai", "anthropic" or "responses"; got ${describe(format)}.`);
   }
   const profile = o.model === undefined ? source.profile : getModelProfile(o.model, { strict: source.strictModels === true });
-  const budget = splitWindow(profile, checkSplit(o.budget !== undefined ? o.budget : source.budget));
+  const budget = sharedSplit(profile, checkSplit(o.budget !== undefined ? o.budget : source.budget));
   const limits = resolveLimits(o.historyLimits !== undefined ? o.historyLimits : source.historyLimits, profile);
   const turns = limits ? 2 * limits.maxTurns : 0;
   const window = maxMessages && turns ? Math.min(maxMessages, turns) : maxMessages || turns;

@@ -169,7 +169,7 @@ function selectAndFormat(source: ContextSource, plan: BuildPlan, view: ContextVi
       conversationTokens = selection.keptTokens;
       evicted = selection.evicted;
       if (!limits && format === "openai" && source.sendable && source.held) {
-        sent = ids; // (a copy: selectStable copies out of the engine) formatted straight from the chat below; the conversation is made when read
+        sent = ids; // (maybe the engine's view: read before its next call) formatted straight from the chat below; the conversation is made when read
         break;
       }
       conversation = uncut = Array.from(ids, read);
@@ -205,7 +205,7 @@ function selectAndFormat(source: ContextSource, plan: BuildPlan, view: ContextVi
   const pressure = pressureOf(plan, usage, c);
   const base: Base = {
     memory, memoryRevision: c.memoryRevision, input: input ?? null, usage, pressure, conversation, recalled, recallDegraded: source.recallDegraded ?? null, evicted, cleared, truncated,
-    compressed: summary !== null, summary, model: profile.name, budget,
+    compressed: summary !== null, summary, model: profile.name, budget: { ...budget }, // (the plan's is shared)
   };
 
   const inputMessage = format === "openai" || input === undefined ? [] : [{ role: "user" as const, content: input }];
@@ -240,12 +240,17 @@ function selectAndFormat(source: ContextSource, plan: BuildPlan, view: ContextVi
     const lead = [system, memory].filter((t) => t.length > 0).map((content) => ({ role: "system" as const, content }));
     return windowOf(base, "responses", toResponses([...lead, ...conversation, ...inputMessage]), system);
   }
+  // A long run of the chat's path comes whole from the chat, sharing its last context's objects.
+  const run = sent && !view && source.sendRun ? source.sendRun(sent) : null;
   // Sized once (a summary may add a message): a long context is not copied as it grows.
-  const messages = new Array<OpenAIMessage>(3 + (sent ? sent.length : conversation.length));
+  let messages: OpenAIMessage[] = run ? [] : new Array<OpenAIMessage>(3 + (sent ? sent.length : conversation.length));
   let n = 0;
   if (system) messages[n++] = { role: "system", content: system };
   if (memory) messages[n++] = { role: "system", content: memory };
-  if (sent) {
+  if (run) {
+    messages = messages.concat(run); // (one copy: the run is the chat's)
+    n = messages.length;
+  } else if (sent) {
     // In place from n, then the summaries (null there) presented where they are: a summary
     // may take two messages, so the rest moves up one (summaries are few).
     const from = n;
@@ -279,7 +284,8 @@ function selectAndFormat(source: ContextSource, plan: BuildPlan, view: ContextVi
     // The messages sent are what the caller keeps across its request (often seconds): the
     // conversation, made when first read, costs nothing until then.
     const held = view ? (id: number) => view.messages.get(id) ?? source.held!(id) : source.held;
-    return withHeldConversation(base, "openai", messages, system, sent ?? Int32Array.from(conversation, (m) => m.id), held);
+    const ids = sent ? (source.heldIds ? source.heldIds(sent) : sent.slice()) : Int32Array.from(conversation, (m) => m.id);
+    return withHeldConversation(base, "openai", messages, system, ids, held);
   }
   return windowOf(base, "openai", messages, system);
 }

@@ -14,16 +14,19 @@ import type { ContextWindow } from "./types.js";
  * that took a third of each minor collection's work and sent the contexts to the old space.
  */
 export function withHeldConversation(
-  base: ContextBase, format: ContextWindow["format"], messages: ContextWindow["messages"], system: string, ids: Int32Array, held: (id: number) => Message,
+  base: ContextBase, format: ContextWindow["format"], messages: ContextWindow["messages"], system: string, ids: HeldIds, held: (id: number) => Message,
 ): ContextWindow {
   return new HeldContext(base, format, messages, system, ids, held) as unknown as ContextWindow;
 }
+
+/** The ids of the messages sent, oldest first, or what makes them when first asked (a run of the chat's path). */
+export type HeldIds = Int32Array | (() => Int32Array);
 
 /** What every format's context holds besides its messages and system text. */
 export type ContextBase = Omit<ContextWindow, "format" | "messages" | "system">;
 
 class HeldContext {
-  readonly #ids: Int32Array;
+  readonly #ids: HeldIds;
   readonly #held: (id: number) => Message;
   #made: Message[] | undefined;
 
@@ -31,14 +34,16 @@ class HeldContext {
     enumerable: true,
     configurable: true,
     get(this: HeldContext): Message[] {
-      return (this.#made ??= Array.from(this.#ids, (id) => this.#held(id)));
+      if (this.#made) return this.#made;
+      const ids = this.#ids;
+      return (this.#made = Array.from(typeof ids === "function" ? ids() : ids, (id) => this.#held(id)));
     },
     set(this: HeldContext, value: Message[]) {
       this.#made = value;
     },
   };
 
-  constructor(b: ContextBase, format: ContextWindow["format"], messages: ContextWindow["messages"], system: string, ids: Int32Array, held: (id: number) => Message) {
+  constructor(b: ContextBase, format: ContextWindow["format"], messages: ContextWindow["messages"], system: string, ids: HeldIds, held: (id: number) => Message) {
     this.#ids = ids;
     this.#held = held;
     // The fields in the order of a context made in one piece (build.ts's windowOf), set one by

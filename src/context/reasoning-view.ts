@@ -29,6 +29,9 @@ export interface PartsView {
   horizon: number;
 }
 
+/** No view of reasoning nor compactions over no tool-result view (shared: read only). */
+const NO_PARTS: PartsView = Object.freeze({ view: null, boundary: -1, horizon: 0 });
+
 /** The parts of a message sent in `format`, its reasoning kept or not (see PartsView). */
 export function partsFor(parts: readonly ContentPart[], format: ContextFormat, reasoning: boolean): ContentPart[] {
   return parts.filter((p) => {
@@ -55,7 +58,7 @@ export function partsView(
   source: ContextSource, format: ContextFormat, turns: number, input: boolean, room: number, tools: ContextView | null, sent = false,
 ): PartsView {
   const tv = source.toolViews;
-  const none: PartsView = { view: tools, boundary: -1, horizon: 0 };
+  const none: PartsView = tools === null ? NO_PARTS : { view: tools, boundary: -1, horizon: 0 };
   if (!tv || source.head < 0 || (!tv.reasoning && !tv.compactions)) return none;
   const { engine: e, tree: t, head } = source;
   const provider = format === "anthropic" ? "anthropic" : format === "responses" ? "openai" : null;

@@ -37,6 +37,17 @@ export interface ContextSource {
    * (frozen) objects of its previous long context for the messages both send.
    */
   sendable?(ids: Int32Array, into: (OpenAIMessage | null)[], at: number): number;
+  /**
+   * Optional, with `sendable`: the messages of a long selection that is a run of the chat's path
+   * (every message from its first to its last, no summary) as the OpenAI format sends them, in an
+   * array the build copies (it is the chat's); null when the chat has no such shortcut for them.
+   */
+  sendRun?(ids: Int32Array): readonly OpenAIMessage[] | null;
+  /**
+   * Optional, with `held`: a selection's ids (maybe a view the engine reuses) as the context
+   * keeps them: a copy, or what makes them when the context's conversation is first read.
+   */
+  heldIds?(ids: Int32Array): Int32Array | (() => Int32Array);
   /** How summaries are sent (default "system"); their tokens were counted for it. */
   summaryPresentation?: SummaryPresentation;
   /**

@@ -40,11 +40,14 @@ export function checkStablePrefix(value: unknown): number {
  * branch fits (or when `step` is 0), else the selection at the stable horizon, unless that
  * would drop a HIGH message the plain selection keeps (priorities win: the plain one then).
  * `room` sets the step in tokens (the conversation's room before any history-limit rounds).
+ * The ids may be a view the next engine call reuses (see Engine.selectView): read or copy them first.
  */
 export function selectStable(source: ContextSource, budget: number, window: number, room: number, step: number): Selection {
   const { engine: e, tree: t, head } = source;
-  const plain = e.select(t, head, budget, window); // (its ids are ours: a copy out of the engine)
-  if (!plain.fits || plain.evicted === 0 || step <= 0) return plain;
+  const view = e.selectView(t, head, budget, window);
+  if (!view.fits || view.evicted === 0 || step <= 0) return view;
+  // The walks below reuse the engine's buffer: the plain selection's ids copied first.
+  const plain: Selection = { fits: view.fits, ids: view.ids.slice(), keptTokens: view.keptTokens, forcedTokens: view.forcedTokens, evicted: view.evicted };
   const cut = stableHorizon(source, budget - plain.forcedTokens, window, Math.floor(step * room), plain.ids.length);
   if (cut === 0) return plain;
   const stable = e.select(t, head, budget, cut);

@@ -14,6 +14,9 @@ import { MIN_TOOL_RESULT_TOKENS, clearTrigger, truncateCap, type ToolResultPolic
 import type { ContextSource } from "./types.js";
 import type { ContextView, ToolViewSource, ViewKind } from "./view-source.js";
 
+/** No view, no clearing (shared: read only). */
+const NO_VIEW: { view: ContextView | null; clearing: boolean } = Object.freeze({ view: null, clearing: false });
+
 /** What a context reports of its view: results cleared and cut among the messages it sends, and the tokens that saved. */
 export interface ViewReport {
   cleared: { count: number; tokens: number; ids: number[] };
@@ -26,7 +29,7 @@ export interface ViewReport {
  * whether clearing is under way (the request, with nothing cleared, passes its trigger).
  */
 export function toolView(source: ContextSource, policy: ToolResultPolicy, room: number, fixed: number, limit: number): { view: ContextView | null; clearing: boolean } {
-  const none = { view: null, clearing: false };
+  const none = NO_VIEW;
   const tv = source.toolViews;
   if (!tv || source.head < 0 || !tv.toolCalls) return none;
   const cap = policy.truncate ? truncateCap(policy.truncate, limit) : Infinity;

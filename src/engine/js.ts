@@ -152,6 +152,10 @@ export class JsEngine implements Engine {
     return selectFrom(this.#node(tree, head), budget, maxMessages, this.#count);
   }
 
+  selectView(tree: number, head: number, budget: number, maxMessages: number): Selection {
+    return this.select(tree, head, budget, maxMessages); // (its ids are made anew, and the caller's either way)
+  }
+
   createWindow(maxTokens: number): number {
     return this.#windows.add(newWindow(maxTokens));
   }

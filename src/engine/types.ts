@@ -114,6 +114,13 @@ export interface Engine {
    */
   select(tree: number, head: number, budget: number, maxMessages: number): Selection;
 
+  /**
+   * `select`, with the kept ids a view the next engine call may reuse (as `ids` is): for a
+   * caller that reads them at once, or copies them, so that a selection makes no array of its
+   * own (a build keeps a run of its chat's path by its ends: see ChatNodes.heldIds).
+   */
+  selectView(tree: number, head: number, budget: number, maxMessages: number): Selection;
+
   /** A sliding window of `maxTokens`. Throws OUT_OF_MEMORY when memory cannot grow. */
   createWindow(maxTokens: number): number;
   dropWindow(window: number): void;

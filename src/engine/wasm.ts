@@ -1,8 +1,7 @@
-import { CtxloomError } from "../errors.js";
 import type { CoreExports } from "./core-exports.js";
 import type { LexicalIndex } from "./lexical.js";
 import { WasmLexical } from "./lexical-wasm.js";
-import { summaryRefused } from "./refusals.js";
+import { instantiateCore, outOfMemory, summaryRefused } from "./refusals.js";
 import type { Engine, Selection } from "./types.js";
 import {
   COL_CHILD, COL_META, COL_PARENT, COL_SIBLING, COL_SKIP, COL_TOKENS, FLAG_JOINED, FLAG_SUMMARY, SUMMARY_OUT_OF_MEMORY, DEPTH_MASK, FLAGS_SHIFT, PRIORITY_SHIFT, ROLE_SHIFT,
@@ -10,18 +9,10 @@ import {
   WINDOW_OUT_OF_MEMORY,
 } from "./layout.js";
 
-/** What `Loom.open({ wasm })` accepts: a compiled module (Workers, bundlers) or the `.wasm` bytes. */
-export type WasmSource = WebAssembly.Module | ArrayBuffer | ArrayBufferView;
+export type { WasmSource } from "./refusals.js";
+import type { WasmSource } from "./refusals.js";
 
 const PAGE = 65536;
-
-function outOfMemory(what: string): CtxloomError {
-  return new CtxloomError(
-    "OUT_OF_MEMORY",
-    `The WASM engine could not grow its memory to ${what}. Raise Loom.open({ maxMemoryMB }), ` +
-      `delete or close chats you no longer need, or run with { engine: "js" }.`,
-  );
-}
 
 /** The WebAssembly engine: one instance of the core; trees live in its linear memory. */
 export class WasmEngine implements Engine {
@@ -45,22 +36,7 @@ export class WasmEngine implements Engine {
 
   /** Instantiates the core from a compiled module or its bytes. */
   static async create(source: WasmSource, options: { maxMemoryMB?: number } = {}): Promise<WasmEngine> {
-    let instance: WebAssembly.Instance;
-    try {
-      instance =
-        source instanceof WebAssembly.Module
-          ? await WebAssembly.instantiate(source, {})
-          : (await WebAssembly.instantiate(source as BufferSource, {})).instance;
-    } catch (cause) {
-      throw new CtxloomError(
-        "WASM_UNAVAILABLE",
-        `The WebAssembly core could not be instantiated (${String(cause)}). On runtimes that forbid ` +
-          `compiling bytes (Cloudflare Workers), pass the precompiled module: Loom.open({ wasm }), ` +
-          `or use Loom.open({ engine: "js" }).`,
-        { cause },
-      );
-    }
-    const engine = new WasmEngine(instance.exports as unknown as CoreExports);
+    const engine = new WasmEngine(await instantiateCore(source));
     if (options.maxMemoryMB !== undefined) {
       engine.#x.setMemoryLimit(Math.floor((options.maxMemoryMB * 1024 * 1024) / PAGE));
     }
@@ -226,15 +202,26 @@ export class WasmEngine implements Engine {
   }
 
   select(tree: number, head: number, budget: number, maxMessages: number): Selection {
+    return this.#select(tree, head, budget, maxMessages, true);
+  }
+
+  selectView(tree: number, head: number, budget: number, maxMessages: number): Selection {
+    return this.#select(tree, head, budget, maxMessages, false);
+  }
+
+  #select(tree: number, head: number, budget: number, maxMessages: number, copy: boolean): Selection {
     const out = this.#reserve(this.depth(tree, head) + 1);
     const count = this.#x.selectInto(tree, head, budget, maxMessages, out);
     this.#sync(); // the sort's scratch may have grown memory (assembly/depth-sort.ts)
     const r = this.#result;
     const forcedTokens = this.#f64[(r + R_FORCED_TOKENS) >>> 3]!;
     if (count < 0) return { fits: false, ids: new Int32Array(0), keptTokens: 0, forcedTokens, evicted: 0 };
+    const from = out >>> 2;
     return {
       fits: true,
-      ids: this.#i32.slice(out >>> 2, (out >>> 2) + count), // the caller's (the context keeps them): copied once, here
+      // A copy is the caller's (a context keeps it); a view costs no array (an Int32Array of
+      // more than 16 ids has its bytes outside the heap: allocating one costs far more than a view).
+      ids: copy ? this.#i32.slice(from, from + count) : this.#i32.subarray(from, from + count),
       keptTokens: this.#i32[(r + R_KEPT_TOKENS) >>> 2]!,
       forcedTokens,
       evicted: this.#i32[(r + R_EVICTED) >>> 2]!,

@@ -19,6 +19,9 @@ export interface MemorySpace extends MemoryNow {
 
 const KEPT = 1000;
 const EMPTY_REVISION = 0;
+const READING = "reading a memory";
+/** Every empty memory (revision 0, no records), shared: read-only, its text made. */
+const EMPTY: MemorySpace = Object.freeze({ revision: EMPTY_REVISION, at: 0, byPath: new Map<string, MemoryRecord>(), text: "" });
 
 /** `userId`'s memory (null) or one of its chats' (an id), as a key. */
 const keyOf = (userId: string, chatId: string | null) => `${userId}\u0000${chatId ?? ""}`;
@@ -33,18 +36,30 @@ export class MemoryCache {
 
   /** The memory now (the store asked with the revision held): synchronous when the store answers so. */
   now(userId: string, chatId: string | null): MemorySpace | Promise<MemorySpace> {
-    const key = keyOf(userId, chatId);
-    const held = this.#spaces.get(key);
-    const load = (known?: number) => fromStoreNow("reading a memory", () => this.store.loadMemory(userId, chatId, known));
-    const took = (state: MemoryState): MemorySpace | Promise<MemorySpace> => {
-      const space = this.#took(key, held, state);
-      if (space) return space;
-      // The revision held, but not the memory held (deleted and written again since): read it whole.
-      const again = load();
-      return again instanceof Promise ? again.then((s) => this.#took(key, undefined, s)!) : this.#took(key, undefined, again)!;
-    };
-    const answer = load(held?.revision ?? EMPTY_REVISION);
-    return answer instanceof Promise ? answer.then(took) : took(answer);
+    // Most users hold no memory: a build for one makes no key, keeps nothing and allocates nothing here.
+    const key = this.#spaces.size === 0 ? null : keyOf(userId, chatId);
+    const held = key === null ? undefined : this.#spaces.get(key);
+    let answer: MemoryState | Promise<MemoryState>;
+    try {
+      answer = this.store.loadMemory(userId, chatId, held?.revision ?? EMPTY_REVISION);
+    } catch (cause) {
+      return fromStoreNow(READING, () => {
+        throw cause;
+      }); // mapped as any store failure
+    }
+    if (answer !== null && typeof (answer as { then?: unknown }).then === "function") {
+      return (fromStoreNow(READING, () => answer) as Promise<MemoryState>).then((state) => this.#answered(userId, chatId, held, state));
+    }
+    return this.#answered(userId, chatId, held, answer as MemoryState);
+  }
+
+  /** The memory a store's answer makes, read whole again when it names the revision held of another memory. */
+  #answered(userId: string, chatId: string | null, held: MemorySpace | undefined, state: MemoryState): MemorySpace | Promise<MemorySpace> {
+    const space = this.#took(userId, chatId, held, state);
+    if (space) return space;
+    // The revision held, but not the memory held (deleted and written again since): read it whole.
+    const again = fromStoreNow(READING, () => this.store.loadMemory(userId, chatId));
+    return again instanceof Promise ? again.then((s) => this.#took(userId, chatId, undefined, s)!) : this.#took(userId, chatId, undefined, again)!;
   }
 
   /** After a write landed on `before`: the memory with its records, with no store read. */
@@ -68,13 +83,13 @@ export class MemoryCache {
   }
 
   /** The memory a store's answer makes of what was held; undefined when it names the revision held of another memory. */
-  #took(key: string, held: MemorySpace | undefined, state: MemoryState): MemorySpace | undefined {
+  #took(userId: string, chatId: string | null, held: MemorySpace | undefined, state: MemoryState): MemorySpace | undefined {
     if (state === null || typeof state !== "object" || !Number.isInteger(state.revision) || state.revision < 0 || typeof state.at !== "number") {
       throw new CtxloomError("STORE_CORRUPT", `The store answered ${describe(state)} for a memory, not its state ({ revision, at, records }).`);
     }
     if (state.records === undefined) {
-      if (held && held.revision === state.revision) return held.at === state.at ? this.#keep(key, held) : undefined;
-      if (state.revision === EMPTY_REVISION) return this.#keep(key, { revision: 0, at: 0, byPath: new Map() });
+      if (held && held.revision === state.revision) return held.at === state.at ? this.#keep(keyOf(userId, chatId), held) : undefined;
+      if (state.revision === EMPTY_REVISION) return EMPTY; // (not kept: an empty memory is the same whoever asks)
       throw new CtxloomError("STORE_CORRUPT", `The store left out the records of a memory at revision ${state.revision}, which this ` +
         `Loom does not hold.`);
     }
@@ -91,6 +106,11 @@ export class MemoryCache {
       if (r.revision > state.revision) throw new CtxloomError("STORE_CORRUPT", `A memory record of revision ${r.revision} is past the ` +
         `memory's ${state.revision}.`);
       byPath.set(r.path, r);
+    }
+    const key = keyOf(userId, chatId);
+    if (state.revision === EMPTY_REVISION) {
+      this.#spaces.delete(key); // (emptied: nothing to hold)
+      return EMPTY;
     }
     return this.#keep(key, { revision: state.revision, at: state.at, byPath });
   }

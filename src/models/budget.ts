@@ -61,12 +61,20 @@ export function budgetFor(model: ModelRef, options?: BudgetOptions): Budget {
  * uses, so that nothing passes through the model lookup twice).
  */
 export function splitWindow(model: Pick<ModelProfile, "contextWindow" | "maxInputTokens">, split: BudgetSplit, fraction = EFFECTIVE_FRACTION): Budget {
+  return { ...sharedSplit(model, split, fraction) };
+}
+
+/**
+ * `splitWindow` without the copy: the budget kept for a frozen split (the default's) is handed
+ * out itself, never to be changed (a build plan holds it, and each context gets a copy).
+ */
+export function sharedSplit(model: Pick<ModelProfile, "contextWindow" | "maxInputTokens">, split: BudgetSplit, fraction = EFFECTIVE_FRACTION): Readonly<Budget> {
   const window = model.contextWindow;
   const share = Math.floor(window * fraction);
   const effective = model.maxInputTokens !== undefined && model.maxInputTokens < share ? model.maxInputTokens : share;
   // Every build splits its window: the split of a frozen split (the default's) is kept per
   // window (and checked against the effective window: two models may share a window, not an
-  // input limit), and copied out.
+  // input limit).
   if (fraction !== EFFECTIVE_FRACTION || !Object.isFrozen(split)) return computeSplit(window, effective, split);
   let byWindow = splits.get(split);
   if (!byWindow) splits.set(split, (byWindow = new Map()));
@@ -75,7 +83,7 @@ export function splitWindow(model: Pick<ModelProfile, "contextWindow" | "maxInpu
     if (byWindow.size >= SPLITS_KEPT) byWindow.clear();
     byWindow.set(window, (budget = computeSplit(window, effective, split)));
   }
-  return { ...budget };
+  return budget;
 }
 
 /** Splits kept per frozen split, by window (one per model the chats build for, usually). */

@@ -40,9 +40,12 @@ function newestUserText(chat: RecallChat): string | null {
   return null;
 }
 
+const NO_RECALL: { rest: undefined; recall: null } = Object.freeze({ rest: undefined, recall: null });
+
 /** Splits buildContext's `recall` option (checked; null when off) from the others. @throws INVALID_ARGUMENT */
 export function splitRecall(hub: RecallHub | null, options: BuildOptions | undefined): { rest: BuildOptions | undefined; recall: BuildRecallOptions | null } {
-  if (options === undefined || options === null || typeof options !== "object" || !("recall" in options)) return { rest: options, recall: null };
+  if (options === undefined) return NO_RECALL; // (a server's usual build: nothing made)
+  if (options === null || typeof options !== "object" || !("recall" in options)) return { rest: options, recall: null };
   const { recall, ...rest } = checkOptions<BuildOptions>(options, "buildContext(options)");
   const o = checkBuildRecall(recall);
   if (o) hubOf(hub);

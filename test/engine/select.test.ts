@@ -107,6 +107,8 @@ describe("select: both engines against the reference on random chat-shaped trees
               const results = ENGINES.map((k) => plain(engines[k].select(trees[k], head, c.budget, c.max)));
               expect(results[0]).toEqual(results[1]); // wasm === js, field for field
               expect(results[0]).toEqual(ref);
+              // The same selection with its ids left in the engine (read before the next call).
+              for (const k of ENGINES) expect(plain(engines[k].selectView(trees[k], head, c.budget, c.max))).toEqual(ref);
               for (const k of ENGINES) checkInvariants(nodes, head, c.budget, c.max, engines[k].select(trees[k], head, c.budget, c.max));
               if (ref.fits) fitted++;
               else refused++;
@@ -171,6 +173,7 @@ describe("select: token counts near the 2^30 cap (sums past 2^31)", () => {
               const head = c.head % 3 === 0 ? nodes.length - 1 : c.head % nodes.length;
               const ref = reference(nodes, head, c.budget, c.max);
               for (const k of ENGINES) expect(plain(engines[k].select(trees[k], head, c.budget, c.max))).toEqual(ref);
+              for (const k of ENGINES) expect(plain(engines[k].selectView(trees[k], head, c.budget, c.max))).toEqual(ref);
               if (ref.fits) fitted++;
               else refused++;
             }
@@ -266,6 +269,13 @@ forEachEngine((kind) => {
       expect(some.length).toBeGreaterThan(50);
       expect(some.length).toBeLessThan(301);
       expect(some).toEqual([...some].sort((a, b) => a - b));
+    });
+
+    it("selectView's ids are the engine's until its next call; select's are the caller's", () => {
+      const t = chain(e, Array.from({ length: 40 }, (_, i): [number, number, number] => [1 + (i % 5), i % 2 === 0 ? USER : ASSISTANT, NORMAL]));
+      const view = e.selectView(t, 39, 1_000, 0);
+      expect(Array.from(view.ids)).toEqual(Array.from(e.select(t, 39, 1_000, 0).ids));
+      expect(Array.from(e.selectView(t, 39, 1_000, 0).ids)).toEqual(Array.from({ length: 40 }, (_, i) => i));
     });
 
     it("a selection's ids are the caller's: later engine calls leave them as they were (a context keeps them)", () => {

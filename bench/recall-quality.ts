@@ -17,6 +17,7 @@ import { bm25Reference, ctxloomRecall, ctxloomTopK, denseChannel, lexicalCore, t
 import { evaluate, type Part, type Tally } from "./recall-eval/evaluate.js";
 import { BUILD_MODEL, evaluateBuilds } from "./recall-eval/build.js";
 import { LEVERS, leverChannels, leverRows } from "./recall-eval/levers.js";
+import { RANKING } from "../src/recall/rank.js";
 import { pipeline } from "./recall-eval/pipeline.js";
 import { multilingualRows } from "./recall-eval/multilingual.js";
 import { standInRows } from "./recall-eval/stand-in.js";
@@ -136,7 +137,7 @@ export async function runRecallQualitySuite(options: SuiteOptions): Promise<Suit
     "",
     "### dates the question names (issue 36, item 1)",
     "",
-    "The single-hop questions with one evidence turn, each with the month of its evidence's session added (\"..., in January 2023?\"; bench/recall-eval/dated.ts), turns with their times and names: R@10 of the same call at several weights of the dates lever (a message written on a date the question names gains that share of its score; default 0.5). Without times, or a question that names no date, it changes nothing.",
+    `The single-hop questions with one evidence turn, each with the month of its evidence's session added ("..., in January 2023?"; bench/recall-eval/dated.ts), turns with their times and names: R@10 of the same call at several weights of the dates lever (a message written on a date the question names gains that share of its score; default ${RANKING.dates}). Without times, or a question that names no date, it changes nothing.`,
     "",
     table(dated),
     "",

@@ -28,7 +28,7 @@ export async function datedRows(engine: Engine, conversations: readonly Conversa
   for (const part of ["tuning", "held-out"] as const) {
     const set = conversations.filter((c) => c.heldOut === (part === "held-out")).map(datedQuestions);
     const row: Record<string, string | number> = { part, questions: set.reduce((n, c) => n + c.questions.length, 0) };
-    for (const dates of [0, 0.25, 0.5, 1]) {
+    for (const dates of [0, 0.25, 0.5, 1, 2]) {
       let sum = 0;
       for (const c of set) {
         const ranker = await pipeline("dated", engine, { times: true, names: true, ranking: { dates } }).open(c);

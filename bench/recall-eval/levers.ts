@@ -11,7 +11,7 @@ import { pipeline, type PipelineOptions } from "./pipeline.js";
 
 /** The ranking before the levers (commit a87be8e): light stems, b 0.3, dense 0.2, neighbours 0.15, nothing else. */
 export const BEFORE: Ranking = {
-  k1: 1.2, b: 0.3, window: 0, segment: 0, dense: 0.2, embedder: 0.2, neighbours: 0.15, dates: 0, question: 1, short: 1, candidates: 100,
+  k1: 1.2, b: 0.3, window: 0, segment: 0, dense: 0.2, embedder: 0.2, neighbours: 0.15, reply: 0, dates: 0, question: 1, short: 1, candidates: 100,
 };
 const before = (o: PipelineOptions = {}): PipelineOptions => ({
   ...o,
@@ -30,6 +30,7 @@ export const LEVERS: readonly [string, PipelineOptions][] = [
   [`+ segments alone, fixed blocks (segment ${RANKING.segment})`, before({ ranking: { segment: RANKING.segment } })],
   ["+ segments alone, sessions (turns carry their times)", before({ ranking: { segment: RANKING.segment }, times: true })],
   ["+ speakers' names alone (turns carry their name)", before({ names: true })],
+  [`+ reply lift alone (a question's reply gains ${RANKING.reply} of its score)`, before({ ranking: { reply: RANKING.reply } })],
   [`+ prior against short turns alone (x ${RANKING.short})`, before({ ranking: { short: RANKING.short } })],
   ["+ prior against question turns alone (x 0.8; off by default)", before({ ranking: { question: 0.8 } })],
   [`dense weight ${RANKING.dense} alone (was 0.2)`, before({ ranking: { dense: RANKING.dense } })],
@@ -40,6 +41,7 @@ export const LEVERS: readonly [string, PipelineOptions][] = [
   ["together, without segments", { ranking: { segment: 0 } }],
   ["together, without Snowball (light stems)", { terms: { stem: "light" } }],
   ["together, without the short-turn prior", { ranking: { short: 1 } }],
+  ["together, without the reply lift", { ranking: { reply: 0 } }],
   ["together, with the question-turn prior (x 0.8)", { ranking: { question: 0.8 } }],
 ];
 

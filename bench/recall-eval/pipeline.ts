@@ -3,7 +3,8 @@
 // given) and the recall policy over its ranking, which is what chat.recall(q, { prompts: k,
 // answersPerPrompt: 0, recent: 0 }) runs. With the defaults it ranks as that call does (a goal
 // of the suite checks it); with `names` each turn carries its speaker's name, with `times` its
-// time (sessions then show as pauses; without, segments are fixed blocks).
+// time (sessions then show as pauses; without, segments are fixed blocks); with `topK` it
+// answers as chat.recall(q, { k }) does (the k best messages) instead.
 
 import type { Engine } from "../../src/engine/index.js";
 import { embedTexts, type Embedder } from "../../src/recall/embedder.js";
@@ -21,6 +22,8 @@ export interface PipelineOptions extends Pick<RecallIndexOptions, "ranking" | "t
   times?: boolean;
   /** The embedder (default: the built-in one). */
   embedder?: () => Embedder;
+  /** The k best messages (chat.recall(q, { k })) instead of the first k of the exchanges. */
+  topK?: boolean;
 }
 
 /** The pipeline as a channel: the first k messages of the exchanges recalled for `prompts: k`. */
@@ -42,6 +45,7 @@ export const pipeline = (name: string, engine: Engine, o: PipelineOptions = {}):
     return {
       async rank(question: string, k: number) {
         const vector = await embedTexts(embedder, [question]);
+        if (o.topK) return index.rank({ text: question, vector }, scope, k).slice(0, k).map((r) => r.key);
         const counts = { prompts: k, answersPerPrompt: 0, recent: 0 };
         const ranked = index.rank({ text: question, vector }, scope, rankingWant(counts));
         const result = recallExchanges({ messages: scope, ranked, answers: index.answers }, counts);

@@ -23,8 +23,6 @@ export interface PolicyScope extends RankScope {
   role(key: number): RecallMessage["role"] | undefined;
   /** Starts of the `n` newest exchanges, newest first. */
   newest(n: number): number[];
-  /** A number that orders messages oldest first across the scope. */
-  order(key: number): number;
 }
 
 const ROLES = new Set(["system", "user", "assistant", "tool"]);

@@ -8,19 +8,23 @@ import { QUESTION, SHORT, type LexicalMatches } from "./lexical-scope.js";
 // them bit for bit alike), so the ranking is the same on both engines.
 //
 //   lexical  BM25 (k1 1.0, b 0.2) over words (stop words out, Snowball stems in the text's
-//            language), plus 0.5 x its window's BM25 and 0.8 x its segment's (the core):
+//            language), plus 1.5 x its window's BM25 and 1.2 x its segment's (the core):
 //            the candidates
 //   dense    the cosine of the message's vector with the query's (the built-in embedder's
 //            query weighted by the scope's idf), for every candidate
 //   fused    lexical / best lexical + w * dense / best dense, w 0.05 for the built-in
 //            embedder, 1.0 for an app's
-//   final    (fused + 0.15 * the best fused score of its parent or children), x 0.6 for a
-//            message of fewer than 3 terms, x 1.5 for one written on a date the query names
+//   final    (fused + 0.25 * the best fused score of its parent or children + 0.2 * its
+//            parent's when the parent asks a question), x 0.6 for a message of fewer than 3
+//            terms, x 2 for one written on a date the query names
 //
-// Every weight was chosen on the tuning conversations of bench/recall-eval (0-8) alone, each
-// lever measured alone and together (bench/results/recall-quality.md): b 0.75, the textbook
-// value, lets short greetings that name a speaker outrank the turn that answers; the window
-// and the segment find the turn beside the one that names the subject; the built-in
+// The weights were chosen on the tuning conversations of bench/recall-eval (0-8) and on
+// LoCoMo's conversations (bench/recall-locomo.ts, each lever's weight chosen on nine and
+// measured on the tenth), each lever measured alone and together (bench/results/): b 0.75,
+// the textbook value, lets short greetings that name a speaker outrank the turn that answers;
+// the window and the segment find the turn beside the one that names the subject; a reply
+// to a question is where its answer is (the question holds the query's words, the reply the
+// answer: "Got any favourite styles?" - "Contemporary is my top pick"); the built-in
 // embedder's vectors meet only where words do and cost points past 0.05; an app's embedder
 // was weighed with a stand-in retriever of known strength (bench/recall-eval/stand-in.ts).
 
@@ -39,6 +43,8 @@ export interface Ranking {
   embedder: number;
   /** Share of the best fused score of its parent or children a message gains. */
   neighbours: number;
+  /** Share of its parent's fused score a message gains when that parent asks a question (the reply answers it). */
+  reply: number;
   /** A message written on a date the query names ("in May 2023") gains this share of its score. */
   dates: number;
   /** What a message's score is multiplied by when it asks a question, and when it is short (a few words). */
@@ -51,12 +57,13 @@ export interface Ranking {
 export const RANKING: Readonly<Ranking> = {
   k1: 1,
   b: 0.2,
-  window: 0.5,
-  segment: 0.8,
+  window: 1.5,
+  segment: 1.2,
   dense: 0.05,
   embedder: 1,
-  neighbours: 0.15,
-  dates: 0.5,
+  neighbours: 0.25,
+  reply: 0.2,
+  dates: 1,
   question: 1,
   short: 0.6,
   candidates: 100,
@@ -99,6 +106,8 @@ export interface RankScope {
   eligible(key: number): boolean;
   /** Its parent and children in scope. */
   neighbours(key: number): readonly number[];
+  /** A number that orders messages oldest first across the scope (a child after its parent). */
+  order(key: number): number;
 }
 
 export interface RankOptions {
@@ -156,19 +165,26 @@ export function rankMessages(channels: RankChannels, scope: RankScope, options: 
     if (f > 0) fused.set(key, f);
   });
   // A message gains from the best match beside it: an answer whose question matched, a turn
-  // whose neighbour names what it is about.
+  // whose neighbour names what it is about; a reply gains again from the question it answers.
   const lift = new Map<number, number>();
+  const replied = new Map<number, number>();
   for (const [key, f] of fused) {
-    for (const n of scope.neighbours(key)) if (f > (lift.get(n) ?? 0) && scope.eligible(n) && channels.holds(n)) lift.set(n, f);
+    const asks = R.reply > 0 && (channels.flags(key) & QUESTION) !== 0;
+    const at = asks ? scope.order(key) : 0;
+    for (const n of scope.neighbours(key)) {
+      if (!scope.eligible(n) || !channels.holds(n)) continue;
+      if (f > (lift.get(n) ?? 0)) lift.set(n, f);
+      if (asks && scope.order(n) > at && f > (replied.get(n) ?? 0)) replied.set(n, f); // a reply to it
+    }
   }
   const out: Ranked[] = [];
   const dated = options.dates !== undefined && options.dates.length > 0;
   // With minScore, only messages whose own vector passed come back.
-  for (const key of new Set(minScore === undefined ? [...fused.keys(), ...lift.keys()] : fused.keys())) {
+  for (const key of new Set(minScore === undefined ? [...fused.keys(), ...lift.keys(), ...replied.keys()] : fused.keys())) {
     const flags = channels.flags(key);
     let prior = (flags & QUESTION ? R.question : 1) * (flags & SHORT ? R.short : 1);
     if (dated && onDate(channels.time(key), options.dates!)) prior *= 1 + R.dates;
-    out.push({ key, score: prior * ((fused.get(key) ?? 0) + R.neighbours * (lift.get(key) ?? 0)) });
+    out.push({ key, score: prior * ((fused.get(key) ?? 0) + R.neighbours * (lift.get(key) ?? 0) + R.reply * (replied.get(key) ?? 0)) });
   }
   return out.sort((a, b) => b.score - a.score || a.key - b.key);
 }

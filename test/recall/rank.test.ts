@@ -1,7 +1,9 @@
 // The hybrid ranking on channels written by hand, so every score is known: normalised fusion,
-// the neighbours' share, minScore, and when the dense channel brings candidates of its own.
+// the neighbours' share, a question's reply's share, minScore, and when the dense channel
+// brings candidates of its own.
 import { expect, it } from "vitest";
 import { ExchangeScope } from "../../src/recall/exchanges.js";
+import { QUESTION } from "../../src/recall/lexical-scope.js";
 import { RANKING, rankMessages, type RankChannels } from "../../src/recall/rank.js";
 import type { RecallMessage } from "../../src/recall/policy.js";
 
@@ -43,6 +45,21 @@ it("fuses lexical and dense scores, each over its best, and lifts a match's neig
   expect(score(5)).toBeCloseTo(RANKING.neighbours * f4, 12);
   expect(score(9)).toBeCloseTo(RANKING.neighbours * f8, 12);
   expect(ranked.map((r) => r.key)).toEqual([4, 8, 3, 5, 7, 9]); // ties of score: the lower key first
+});
+
+it("the reply to a question gains its share of the question's score; the turn before it does not, nor the reply to a statement", () => {
+  // 4 asks a question, 8 states something; both match the query alike.
+  const ranked = rankMessages(channels({ 4: 6, 8: 6 }, {}, false, undefined, { 4: QUESTION }), chat(10), { want: 2 });
+  const score = (key: number) => ranked.find((r) => r.key === key)?.score;
+  expect(score(4)).toBe(1);
+  expect(score(5)).toBeCloseTo(RANKING.neighbours + RANKING.reply, 12); // it answers 4
+  expect(score(3)).toBeCloseTo(RANKING.neighbours, 12); // 4 answers it: no more than a neighbour
+  expect(score(9)).toBeCloseTo(RANKING.neighbours, 12); // 8 asked nothing
+  expect(RANKING.reply).toBeGreaterThan(0);
+  expect(ranked.map((r) => r.key)).toEqual([4, 8, 5, 3, 7, 9]);
+  // Without the lever, the question's neighbours are alike.
+  const off = rankMessages(channels({ 4: 6, 8: 6 }, {}, false, undefined, { 4: QUESTION }), chat(10), { want: 2, ranking: { ...RANKING, reply: 0 } });
+  expect(off.find((r) => r.key === 5)?.score).toBe(off.find((r) => r.key === 3)?.score);
 });
 
 it("minScore leaves out what its vector does not reach, and what a neighbour alone brings", () => {

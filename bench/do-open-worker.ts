@@ -1,6 +1,7 @@
 // The Worker of bench/durable-object.bench.ts: one Durable Object per user holding that user's
 // chats (the setup of ctxloom/cloudflare), with what the bench asks of it: fill a chat with n
-// messages, open it cold and build its context, report the object's database size.
+// messages, open it cold and build its context, report the object's database size; take the
+// object back to what version 4 of the schema made (no chunks of numbers).
 // @ts-expect-error: the module exists only inside workerd
 import { DurableObject } from "cloudflare:workers";
 import { Loom, type Message } from "../src/index.workerd.js";
@@ -42,6 +43,11 @@ export class BenchChats extends (DurableObject as new (ctx: unknown, env: unknow
         }
         return Response.json({ databaseSize: this.#storage.sql.databaseSize });
       }
+      // The object as version 4 left it: no chunks of numbers, no table for them, version 4 its last.
+      case "version4":
+        this.#storage.sql.exec("DROP TABLE ctxloom_message_numbers");
+        this.#storage.sql.exec("UPDATE ctxloom_schema SET version = 4 WHERE version = 5"); // (a new object records its version alone)
+        return Response.json({ databaseSize: this.#storage.sql.databaseSize });
       case "open": {
         const chat = await loom.user("u").open(body.chat);
         const ctx = await chat.buildContext({ input: "And then?" });

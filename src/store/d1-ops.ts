@@ -11,6 +11,7 @@ import {
 import type { D1Statements } from "./d1-statements.js";
 import type { D1Batch } from "./d1-types.js";
 import { isUniqueViolation, sqliteCode } from "./sql-errors.js";
+import { CHUNK } from "./sql-numbers.js";
 import { chatRecord, chatValues, messageOf, messagesOf, messageValues, rowBytes, type ChatRow, type Corrupt, type MessageRow } from "./sql-rows.js";
 import type { Statements } from "./sql-statements.js";
 import type { AppendResult, ChatPage, ChatRecord, EmbedderInfo, EmbeddingRow, LoadedChat, MessageRedaction } from "./types.js";
@@ -205,10 +206,10 @@ export class D1Ops {
     checkIds(userId, chatId);
     const ids = [userId, chatId];
     const done = await this.#db.batchWith([
-      { sql: this.#d1.deleteEmbeddings, params: ids }, { sql: this.#d1.deleteMessages, params: ids }, { sql: this.#d1.deleteChat, params: ids },
-      { sql: this.#d1.deleteChatMemory, params: ids }, // its own memory goes with it
+      { sql: this.#d1.deleteEmbeddings, params: ids }, { sql: this.#d1.deleteMessages, params: ids }, { sql: this.#d1.deleteNumbers, params: ids },
+      { sql: this.#d1.deleteChat, params: ids }, { sql: this.#d1.deleteChatMemory, params: ids }, // its own memory goes with it
     ]);
-    return done[2]!.changes === 1;
+    return done[3]!.changes === 1;
   }
 
   async redactMessages(userId: string, chatId: string, changes: MessageRedaction[]): Promise<boolean> {
@@ -217,6 +218,7 @@ export class D1Ops {
     const writes = checked.flatMap((c) => [
       { sql: this.#d1.redact, params: [c.content, c.toolCalls ? JSON.stringify(c.toolCalls) : null, c.tokens, userId, chatId, last, c.id] },
       { sql: this.#d1.redactVectors, params: [userId, chatId, last, c.id] },
+      { sql: this.#d1.redactNumbers, params: [userId, chatId, last, Math.floor(c.id / CHUNK)] },
     ]);
     const done = await this.#db.batchWith([...writes, { sql: this.#d1.size, params: [userId, chatId] }]);
     const row = done[done.length - 1]!.rows[0];

@@ -39,6 +39,8 @@ export function d1Statements(p: string) {
     setHead: `UPDATE ${chats} SET head = ?1, updated = ?2 WHERE user = ?3 AND id = ?4 AND (?1 IS NULL OR ?1 < message_count) AND (?5 = 0 OR head IS ?6)`,
     deleteEmbeddings: `DELETE FROM ${embeddings} WHERE chat = ${KEY(p)}`,
     deleteMessages: `DELETE FROM ${messages} WHERE chat = ${KEY(p)}`,
+    // A chat's chunks of numbers (sql-numbers.ts): D1 writes none, and keeps those it holds exact.
+    deleteNumbers: `DELETE FROM ${p}message_numbers WHERE chat = ${KEY(p)}`,
     deleteChat: `DELETE FROM ${chats} WHERE user = ? AND id = ?`,
     deleteChatMemory: `DELETE FROM ${p}memory WHERE user = ? AND scope = ?`,
     // chat.redact: each message rewritten only when every id named (the greatest: the third
@@ -46,6 +48,7 @@ export function d1Statements(p: string) {
     redact: `UPDATE ${messages} SET content = ?, parts = NULL, tool_calls = coalesce(?, tool_calls), tokens = ?
       WHERE chat = (SELECT key FROM ${chats} WHERE user = ? AND id = ? AND message_count > ?) AND id = ?`,
     redactVectors: `DELETE FROM ${embeddings} WHERE chat = (SELECT key FROM ${chats} WHERE user = ? AND id = ? AND message_count > ?) AND message = ?`,
+    redactNumbers: `DELETE FROM ${p}message_numbers WHERE chat = (SELECT key FROM ${chats} WHERE user = ? AND id = ? AND message_count > ?) AND chunk = ?`,
     // Vectors from a JSON array of [message, hex]: all of them only when every message (the
     // greatest: the fifth value) is the chat's.
     putEmbeddings: `INSERT OR REPLACE INTO ${embeddings} (chat, message, embedder, dimension, vector)
@@ -77,6 +80,7 @@ export function d1Statements(p: string) {
     pruneMemory: `DELETE FROM ${p}memory WHERE (user, scope) IN (SELECT c.user, c.id FROM ${chats} c, json_each(?) j WHERE c.key = j.value ->> 0 AND c.updated = j.value ->> 1)`,
     pruneEmbeddings: `DELETE FROM ${embeddings} WHERE chat IN (SELECT c.key FROM ${chats} c, json_each(?) j WHERE c.key = j.value ->> 0 AND c.updated = j.value ->> 1)`,
     pruneMessages: `DELETE FROM ${messages} WHERE chat IN (SELECT c.key FROM ${chats} c, json_each(?) j WHERE c.key = j.value ->> 0 AND c.updated = j.value ->> 1)`,
+    pruneNumbers: `DELETE FROM ${p}message_numbers WHERE chat IN (SELECT c.key FROM ${chats} c, json_each(?) j WHERE c.key = j.value ->> 0 AND c.updated = j.value ->> 1)`,
     pruneChats: `DELETE FROM ${chats} WHERE key IN (SELECT c.key FROM ${chats} c, json_each(?) j WHERE c.key = j.value ->> 0 AND c.updated = j.value ->> 1)
       RETURNING user, id, updated, message_count`,
   };

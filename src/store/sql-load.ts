@@ -121,8 +121,13 @@ export function loadColumns(db: SqlConnection, st: Statements, key: number, coun
   return complete ? cols : undefined;
 }
 
-/** A chunk's numbers and optional fields as JSON arrays read them: ids, parents, codes, tokens, times, [id, ...Extras] of the rows that have some. */
-export type ChunkArrays = [number[], (number | null)[], number[], number[], number[], [number, ...Extras][]];
+/**
+ * A chunk's numbers and optional fields as JSON arrays read them: ids (null: `lo` to `hi - 1` by
+ * construction), parents, codes, tokens, times, [id, ...Extras] of the rows that have some.
+ */
+export type ChunkArrays = [
+  ArrayLike<number> | null, ArrayLike<number | null>, ArrayLike<number>, ArrayLike<number>, ArrayLike<number>, readonly [number, ...Extras][],
+];
 
 /**
  * The run of ids `lo` to `hi - 1` from a chunk's arrays, each value checked as an append writes
@@ -131,13 +136,14 @@ export type ChunkArrays = [number[], (number | null)[], number[], number[], numb
  */
 export function checkedRun(lo: number, hi: number, [ids, parents, codes, tokens, created, extras]: ChunkArrays, corrupt: Corrupt, chatId: string): ColumnRun | undefined {
   const n = hi - lo;
-  if (ids.length !== n) return undefined;
+  if (ids !== null && ids.length !== n) return undefined;
+  if (parents.length !== n || codes.length !== n || tokens.length !== n || created.length !== n) return undefined;
   const runParents = new Array<number>(n);
   for (let i = 0; i < n; i++) {
     const id = lo + i;
     const parent = parents[i] ?? -1;
     const t = tokens[i]!;
-    if (ids[i] !== id || !Number.isInteger(parent) || parent < -1 || parent >= id || !Number.isInteger(t) || t < 0 || t > MAX_TOKENS) return undefined;
+    if ((ids !== null && ids[i] !== id) || !Number.isInteger(parent) || parent < -1 || parent >= id || !Number.isInteger(t) || t < 0 || t > MAX_TOKENS) return undefined;
     if (typeof created[i] !== "number" || !Number.isFinite(created[i])) return undefined;
     if (codes[i]! < 0) throw unknownCode(corrupt, chatId, id);
     runParents[i] = parent;

@@ -16,6 +16,7 @@ export function retentionStatements(p: string) {
     userChats: `SELECT id FROM ${chats} WHERE user = ?`,
     eraseEmbeddings: `DELETE FROM ${embeddings} WHERE ${ofUser}`,
     eraseMessages: `DELETE FROM ${messages} WHERE ${ofUser}`,
+    eraseNumbers: `DELETE FROM ${p}message_numbers WHERE ${ofUser}`,
     eraseChats: `DELETE FROM ${chats} WHERE user = ?`,
     eraseUser: `DELETE FROM ${users} WHERE id = ?`,
     eraseMemory: `DELETE FROM ${memory} WHERE user = ?`, // their own memory and every chat's
@@ -31,7 +32,7 @@ export function retentionStatements(p: string) {
 type Candidate = [key: number, id: string, updated: number, messageCount: number];
 
 /**
- * Deletes every chat of the user with its messages, embeddings and keys, the user's row and working
+ * Deletes every chat of the user with its messages, embeddings, keys and chunks of numbers, the user's row and working
  * memories (their own and every chat's), in
  * one write transaction; what it removed (the message counts as the transaction sees them).
  */
@@ -43,6 +44,7 @@ export function eraseUserRows(db: SqlConnection, rt: RetentionStatements, tx: Tr
     tx.atomic(() => {
       db.run(rt.eraseEmbeddings, userId);
       db.run(rt.eraseMessages, userId);
+      db.run(rt.eraseNumbers, userId);
       db.run(rt.eraseChats, userId);
       db.run(rt.eraseUser, userId);
       db.run(rt.eraseMemory, userId);
@@ -73,6 +75,7 @@ export function pruneRows(db: SqlConnection, st: Statements, rt: RetentionStatem
         tx.atomic(() => {
           db.run(st.deleteEmbeddings, key);
           db.run(st.deleteMessages, key);
+          db.run(st.deleteNumbers, key);
           db.run(st.deleteChat, key);
           db.run(st.deleteMemory, userId, id); // the chat's own memory
         });

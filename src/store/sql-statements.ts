@@ -53,6 +53,7 @@ export function sqlStatements(p: string) {
       `FROM ${messages} WHERE chat = ? AND id >= ? AND id < ?`,
     messageFrom: `SELECT 1 FROM ${messages} WHERE chat = ? AND id >= ? LIMIT 1`,
     deleteMessages: `DELETE FROM ${messages} WHERE chat = ?`,
+    deleteNumbers: `DELETE FROM ${p}message_numbers WHERE chat = ?`,
     // chat.redact: the one statement that changes a stored message.
     redact: `UPDATE ${messages} SET content = ?, parts = NULL, tool_calls = coalesce(?, tool_calls), tokens = ? WHERE chat = ? AND id = ?`,
     deleteMessageEmbeddings: `DELETE FROM ${embeddings} WHERE chat = ? AND message = ?`,

@@ -13,7 +13,7 @@ import { eraseUserRows, pruneRows, retentionStatements, type RetentionStatements
 import type { SqlConnection, Transactions } from "./sql-connection.js";
 import { corruptIn, isUniqueViolation, type SqlPlace } from "./sql-errors.js";
 import { loadChunked, loadColumns } from "./sql-load.js";
-import { loadPaged, pagedStatements, type PagedStatements } from "./sql-paged.js";
+import { NumberChunks } from "./sql-paged.js";
 import { chatRecord, chatValues, messagesOf, messageValues, rowBytes, type ChatRow, type Corrupt } from "./sql-rows.js";
 import type { Statements } from "./sql-statements.js";
 import {
@@ -34,7 +34,10 @@ export interface SqlStoreSettings {
   rowAdvice?: string;
   /** The tables' prefix (sql-schema.ts): "" for a file of its own. */
   prefix?: string;
-  /** Chats of this many messages or more open without their texts, read when asked (sql-paged.ts); default never. */
+  /**
+   * Chats of this many messages or more open without their texts, read when asked (sql-paged.ts);
+   * default never. A store that pages writes each chat's chunks of numbers as they fill (sql-numbers.ts).
+   */
   pageFrom?: number;
 }
 
@@ -47,11 +50,10 @@ export class SqlStore {
   readonly #rowAdvice: string;
   readonly #corrupt: Corrupt;
   readonly #rt: RetentionStatements;
-  readonly #paged: PagedStatements;
+  readonly #chunks: NumberChunks;
   readonly #pageFrom: number;
 
   constructor(db: SqlConnection, st: Statements, tx: Transactions, settings: SqlStoreSettings) {
-    this.#paged = pagedStatements(settings.prefix ?? "");
     this.#pageFrom = settings.pageFrom ?? Infinity;
     this.#rt = retentionStatements(settings.prefix ?? "");
     this.#db = db;
@@ -61,6 +63,7 @@ export class SqlStore {
     this.#maxRow = settings.maxRowBytes ?? Infinity;
     this.#rowAdvice = settings.rowAdvice ?? "";
     this.#corrupt = (what, cause) => corruptIn(this.#place, what, cause);
+    this.#chunks = new NumberChunks(db, settings.prefix ?? "", this.#pageFrom !== Infinity, this.#corrupt);
   }
 
   hasChat(userId: string, chatId: string): boolean {
@@ -129,6 +132,7 @@ export class SqlStore {
       this.#tx.atomic(() => {
         const chatKey = this.#addChat(c, values);
         for (const row of rows) this.#db.run(this.#st.addMessage, chatKey, ...row);
+        this.#chunks.imported(chatKey, rows.length);
       });
     });
   }
@@ -168,7 +172,7 @@ export class SqlStore {
 
   /** A whole chat's columns: without its texts past pageFrom messages (sql-paged.ts), else with them; undefined: read it row by row. */
   #columns(key: number, count: number, userId: string, chatId: string) {
-    const paged = count < this.#pageFrom ? undefined : loadPaged(this.#db, this.#paged, key, count, this.#corrupt, chatId, {
+    const paged = count < this.#pageFrom ? undefined : this.#chunks.load(key, count, chatId, {
       read: (sql, ...params) => this.#tx.read("reading a message's text", () => this.#db.get(sql, ...params)),
       gone: () => new CtxloomError("UNKNOWN_CHAT", `Chat ${chatId} of user ${userId} is no longer in ${this.#place.where}; it was deleted elsewhere.`),
     });
@@ -190,6 +194,7 @@ export class SqlStore {
         throw error;
       }
       c.size++;
+      this.#chunks.appended(c.key, c.size);
       c.head = head;
       c.updated = updatedAt;
       c.dirty = true;
@@ -225,6 +230,7 @@ export class SqlStore {
       this.#tx.atomic(() => {
         this.#db.run(this.#st.deleteEmbeddings, found.key);
         this.#db.run(this.#st.deleteMessages, found.key);
+        this.#db.run(this.#st.deleteNumbers, found.key);
         this.#db.run(this.#st.deleteChat, found.key);
         this.#db.run(this.#st.deleteMemory, userId, chatId); // its own memory goes with it
       });
@@ -249,6 +255,7 @@ export class SqlStore {
           this.#db.run(this.#st.redact, content, calls, tokens, found.key, id);
           this.#db.run(this.#st.deleteMessageEmbeddings, found.key, id);
         }
+        this.#chunks.redacted(found.key, rows.map(([, , , id]) => id), found.size);
       });
       return true;
     });

@@ -26,7 +26,7 @@ const rows = async (env: Env, sql: string, ...params: unknown[]) => env.DB.prepa
 /** The tables' layout (columns, indexes) with the prefix taken out. */
 async function layout(env: Env, p: string): Promise<unknown> {
   const out: Record<string, unknown> = {};
-  for (const t of ["users", "chats", "messages", "embeddings", "memory", "schema"]) {
+  for (const t of ["users", "chats", "messages", "embeddings", "memory", "message_numbers", "schema"]) {
     out[t] = await rows(env, `PRAGMA table_info(${p}${t})`);
     out[`${t} indexes`] = (await rows(env, `PRAGMA index_list(${p}${t})`)).map((r) => [String(r[1]).replace(p, ""), ...r.slice(2)]);
   }
@@ -124,6 +124,28 @@ async function handle(env: Env, body: Record<string, unknown>): Promise<unknown>
     }
     case "memory-races":
       return memoryRaces((p) => store(p), (sql) => rows(env, sql));
+    // Chunks of numbers (sql-numbers.ts, written by a Durable Object's store; D1 writes none) go
+    // where their messages change or go: a redaction (its chunk), a delete, an erasure, a prune.
+    case "numbers": {
+      const s = store("numbers_");
+      const chat = (userId: string, id: string, updatedAt: number) =>
+        s.importChat({ id, userId, title: "", model: "gpt-4o", system: null, createdAt: 1, updatedAt, messageCount: 2, head: 1, options: {} }, [
+          { id: 0, parentId: null, role: "user", content: "hi", priority: "normal", tokens: 3, createdAt: 1, kind: "message" },
+          { id: 1, parentId: 0, role: "assistant", content: "hello", priority: "normal", tokens: 3, createdAt: 2, kind: "message" },
+        ]);
+      for (const [user, id, at] of [["u", "a", 1e12], ["u", "b", 1e12], ["v", "c", 1e12], ["w", "d", 5]] as const) await chat(user, id, at);
+      for (const [key] of await rows(env, "SELECT key FROM numbers_chats")) {
+        for (const chunk of [0, 1]) await rows(env, "INSERT INTO numbers_message_numbers VALUES (?, ?, x'00')", key, chunk);
+      }
+      const left = async () => (await rows(env, "SELECT c.id, n.chunk FROM numbers_message_numbers n JOIN numbers_chats c ON c.key = n.chat ORDER BY 1, 2")).map((r) => r.join(":"));
+      const before = await left();
+      await s.redactMessages!("u", "a", [{ id: 1, content: "[gone]", tokens: 1 }]);
+      const redacted = await left();
+      await s.deleteChat("u", "b");
+      await s.eraseUser!("v");
+      await s.pruneChats!({ idleBefore: 10, limit: 10 });
+      return { before, redacted, after: await left(), orphans: (await rows(env, "SELECT count(*) FROM numbers_message_numbers WHERE chat NOT IN (SELECT key FROM numbers_chats)"))[0]![0] };
+    }
     case "texts-build": {
       const chats = (await open(store("texts_"))).user(body.user as string);
       const chat = await buildTextsChat(chats, body.spec as TextsSpec);

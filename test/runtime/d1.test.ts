@@ -96,7 +96,7 @@ describe("D1 store (workerd via miniflare)", () => {
       await sqliteStore(path).listChats("anyone").then(() => undefined);
       const db = new Database(path, { readonly: true });
       const file: Record<string, unknown> = {};
-      for (const t of ["users", "chats", "messages", "embeddings", "memory", "schema"]) {
+      for (const t of ["users", "chats", "messages", "embeddings", "memory", "message_numbers", "schema"]) {
         const table = t === "schema" ? "ctxloom_schema" : t;
         file[t] = db.prepare(`PRAGMA table_info(${table})`).raw().all();
         file[`${t} indexes`] = db.prepare(`PRAGMA index_list(${table})`).raw().all().map((r) => [String((r as unknown[])[1]).replace("ctxloom_", ""), ...(r as unknown[]).slice(2)]);
@@ -165,6 +165,19 @@ describe("D1: a user's erasure and a prune (workerd via miniflare)", () => {
     const out = await call(mf, { op: "prune" });
     await mf.dispose();
     expect(out).toEqual(expectedPrune());
+  }, 120_000);
+
+  // Issue 35, item 3: D1 writes no chunk of numbers (schema version 5), and keeps those it holds exact.
+  it("a chat's chunks of numbers go with a redaction of one of their messages, a delete, an erasure, a prune", async () => {
+    const mf = runtime();
+    const out = await call(mf, { op: "numbers" });
+    await mf.dispose();
+    expect(out).toEqual({
+      before: ["a:0", "a:1", "b:0", "b:1", "c:0", "c:1", "d:0", "d:1"],
+      redacted: ["a:1", "b:0", "b:1", "c:0", "c:1", "d:0", "d:1"],
+      after: ["a:1"],
+      orphans: 0,
+    });
   }, 120_000);
 });
 

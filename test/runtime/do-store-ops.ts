@@ -62,7 +62,7 @@ function fillV2(sql: DurableObjectStorageLike["sql"], p: string): void {
 /** The tables' layout (columns, indexes) with the prefix taken out, to compare two prefixes. */
 function layout(sql: DurableObjectStorageLike["sql"], p: string): unknown {
   const out: Record<string, unknown> = {};
-  for (const t of ["users", "chats", "messages", "embeddings"]) {
+  for (const t of ["users", "chats", "messages", "embeddings", "memory", "message_numbers"]) {
     out[t] = [...sql.exec(`PRAGMA table_info(${p}${t})`).raw()];
     out[`${t} indexes`] = [...sql.exec(`PRAGMA index_list(${p}${t})`).raw()].map((r) => [String(r[1]).replace(p, ""), ...r.slice(2)]);
   }

@@ -6,6 +6,7 @@ import { Loom, type Chat, type ChatExport, type MessageInput } from "../../src/i
 import { durableObjectStore, type DurableObjectStorageLike } from "../../src/cloudflare.js";
 import { buildTextsChat, textsOf, type TextsSpec } from "../store/texts-spec.js";
 import { contract, migrateV2, paged, retention, rowLimits, sqliteHere, withoutSqlite } from "./do-store-ops.js";
+import { chunks } from "./do-chunks.js";
 import { memoryApiCases, memoryBadCases } from "../memory/memory-cases.js";
 import { memoryContextCases } from "../memory/context-cases.js";
 import { attackCases } from "../adapters/memory-attack-cases.js";
@@ -96,6 +97,8 @@ export class UserChatsObject extends (DurableObject as new (ctx: unknown, env: E
           return Response.json(await contract(this.#storage));
         case "paged":
           return Response.json(await paged(this.#storage));
+        case "chunks":
+          return Response.json(await chunks(this.#storage));
         case "retention":
           return Response.json(await retention(this.#storage));
         case "row-limits":

@@ -166,9 +166,9 @@ describe("the store kit in a Durable Object (workerd via miniflare)", () => {
     expect(out.retry).toEqual({ ok: false, existing: erin[3] }); // the key of a migrated message
     expect([out.added, out.again, out.path]).toEqual([5, 5, [0, 1, 2, 3, 5]]);
     // The kit's version table (a row per version: an older release reads 3 and refuses), no table of version 2 left, the layout of a new database.
-    expect(out.versions).toEqual([[3], [4]]);
+    expect(out.versions).toEqual([[3], [4], [5]]);
     expect(out.names).toEqual([
-      "v2_chats", "v2_chats_by_update", "v2_embeddings", "v2_memory", "v2_memory_by_path", "v2_messages", "v2_messages_by_key", "v2_schema", "v2_users",
+      "v2_chats", "v2_chats_by_update", "v2_embeddings", "v2_memory", "v2_memory_by_path", "v2_message_numbers", "v2_messages", "v2_messages_by_key", "v2_schema", "v2_users",
     ]);
     expect(out.sameLayout).toBe(true);
   }, 120_000);
@@ -220,6 +220,25 @@ describe("Durable Object: a chat opened paged (workerd via miniflare)", () => {
     expect(out.back).toEqual({ last: "appended paged", redacted: "[redacted]", count: 68 });
     expect(out.gone).toBe("UNKNOWN_CHAT");
   }, 120_000);
+});
+
+// Issue 35, item 3: a long chat's numbers apart from its texts (schema version 5), read by a paged open.
+describe("Durable Object: a long chat's chunks of numbers (workerd via miniflare)", () => {
+  it("written as the chat fills and read by a paged open (the same chat as opened whole), written again by a redaction, gone with the chat; an object of version 4 migrates and its first paged open writes them", async () => {
+    const mf = runtime();
+    const out = (await call(mf, "nora", { op: "chunks" })) as Record<string, unknown>;
+    await mf.dispose();
+    const chunk = 1024 * 17;
+    expect(out.written).toEqual([[1, 0, chunk], [1, 1, chunk]]);
+    expect(out.sameAppended).toBe(true);
+    expect(out.fromChunk).toEqual([3 + 5, 3 + 5 + 1000]); // message 5's tokens: the chunk's, and the row changed behind the store
+    expect(out.sameRedacted).toBe(true);
+    const [paged, whole] = out.redacted as number[];
+    expect(paged).toBe(whole);
+    expect(paged).not.toBe(3 + 13);
+    expect(out.deleted).toEqual([]);
+    expect(out.migrated).toEqual({ versions: [4, 5], chunks: [[1, 0, chunk], [1, 1, chunk]], same: true, again: true });
+  }, 180_000);
 });
 
 // Issue 25, items 3 and 4: within Cloudflare's limits, and what cannot run here says so.

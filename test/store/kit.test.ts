@@ -10,17 +10,17 @@ import { otherRuntime, unavailableHere } from "../../src/store/elsewhere.js";
 import { rowBytes, utf8Length } from "../../src/store/sql-rows.js";
 import { vectorFromBytes, vectorToBytes } from "../../src/store/vectors.js";
 import { tempFolder } from "./sqlite-helpers.js";
-import { V1, V2, V3 } from "./sqlite-released.js";
+import { V1, V2, V3, V4 } from "./sqlite-released.js";
 
 const file = tempFolder("kit");
 
-const RELEASED = [V1, V2, V3];
+const RELEASED = [V1, V2, V3, V4];
 
 /** Every table's columns and indexes (with their columns): what a file's layout is. */
 function layout(path: string): unknown {
   const db = new Database(path, { readonly: true });
   const out: Record<string, unknown> = {};
-  for (const t of ["ctxloom_schema", "users", "chats", "messages", "embeddings"]) {
+  for (const t of ["ctxloom_schema", "users", "chats", "messages", "embeddings", "memory", "message_numbers"]) {
     out[t] = db.prepare(`PRAGMA table_info(${t})`).raw().all();
     out[`${t} indexes`] = (db.prepare(`PRAGMA index_list(${t})`).raw().all() as unknown[][]).map((r) => [
       ...r.slice(1), db.prepare(`PRAGMA index_info(${String(r[1])})`).raw().all(),
@@ -41,7 +41,7 @@ describe("one schema", () => {
       db.close();
       return v;
     };
-    expect(versions(fresh)).toEqual([4]);
+    expect(versions(fresh)).toEqual([5]);
     for (let v = 1; v <= RELEASED.length; v++) {
       const path = file(`v${v}.db`);
       const raw = new Database(path);
@@ -49,7 +49,7 @@ describe("one schema", () => {
       raw.close();
       await sqliteStore(path).close();
       expect(layout(path), `from version ${v}`).toEqual(want);
-      expect(versions(path)).toEqual([1, 2, 3, 4]);
+      expect(versions(path)).toEqual([1, 2, 3, 4, 5]);
     }
   });
 });

@@ -43,7 +43,7 @@ describe("schema version 4", () => {
       INSERT INTO messages (chat, id, parent, role, priority, tokens, kind, created, content) VALUES (1, 0, NULL, 1, 1, 4, 0, 10, 'hi');`);
     raw.close();
     const store = sqliteStore(path);
-    expect(store.database.prepare("SELECT version FROM ctxloom_schema ORDER BY version").pluck().all()).toEqual([1, 2, 3, 4]);
+    expect(store.database.prepare("SELECT version FROM ctxloom_schema ORDER BY version").pluck().all()).toEqual([1, 2, 3, 4, 5]);
     expect((await store.loadChat("m", "old"))!.messages.map((m) => m.content)).toEqual(["hi"]);
     expect(await memoryStoreCases(store)).toEqual(expectedMemoryCases());
     await store.close();

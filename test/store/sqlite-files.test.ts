@@ -54,7 +54,7 @@ describe("schema versions", () => {
     ]);
     await store.appendMessage("u", "c1", message({ id: 2, parentId: 1, role: "system", kind: "summary", covers: { first: 0, last: 1 } }), 2, 3);
     await store.putEmbeddings("u", "c1", { name: "e", dimension: 1 }, [{ messageId: 2, vector: new Float32Array([7]) }]);
-    expect(store.database.prepare("SELECT version FROM ctxloom_schema ORDER BY version").pluck().all()).toEqual([1, 2, 3, 4]);
+    expect(store.database.prepare("SELECT version FROM ctxloom_schema ORDER BY version").pluck().all()).toEqual([1, 2, 3, 4, 5]);
     await store.close();
     const again = sqliteStore(path);
     expect((await again.loadChat("u", "c1"))!.messages[2]!.covers).toEqual({ first: 0, last: 1 });
@@ -73,7 +73,7 @@ describe("schema versions", () => {
     raw.close();
     const store = sqliteStore(path);
     expect((await store.loadChat("u", "c1"))!.messages).toEqual([message({ content: "hi", tokens: 4, createdAt: 10 })]);
-    expect(store.database.prepare("SELECT version FROM ctxloom_schema ORDER BY version").pluck().all()).toEqual([1, 2, 3, 4]);
+    expect(store.database.prepare("SELECT version FROM ctxloom_schema ORDER BY version").pluck().all()).toEqual([1, 2, 3, 4, 5]);
     const m1 = message({ id: 1, parentId: 0, role: "assistant", content: "hello" });
     expect(await store.appendMessage("u", "c1", m1, 1, 3, "k")).toEqual({ ok: true });
     expect(await store.appendMessage("u", "c1", { ...m1, id: 2 }, 2, 3, "k")).toEqual({ ok: false, existing: m1 });

@@ -28,3 +28,11 @@ export const V3 = `
   INSERT INTO ctxloom_schema VALUES (3, 1700000000000);
   ALTER TABLE messages ADD COLUMN key TEXT;
   CREATE UNIQUE INDEX messages_by_key ON messages (chat, key) WHERE key IS NOT NULL;`;
+
+/** Version 4 (users' working memories), on top of V3. */
+export const V4 = `
+  INSERT INTO ctxloom_schema VALUES (4, 1700000000000);
+  CREATE TABLE memory (user TEXT NOT NULL, scope TEXT NOT NULL, revision INTEGER NOT NULL, path TEXT NOT NULL, kind INTEGER NOT NULL,
+    author INTEGER NOT NULL, chat TEXT, at REAL NOT NULL, json_schema TEXT, content TEXT NOT NULL,
+    PRIMARY KEY (user, scope, revision, path)) WITHOUT ROWID;
+  CREATE INDEX memory_by_path ON memory (user, scope, path, revision);`;

@@ -58,7 +58,7 @@ export class Chat extends ChatView {
   ) {
     super(record);
     const options = record.options ?? {};
-    const budget = budgetFor(profile, { split: options.budget });
+    const budget = budgetFor(profile, { budget: options.budget });
     const appendLimit = budget.effective - budget.reserve;
     this.sync = new ChatSync(ctx, record, nodes, counter, appendLimit, profile, () => open.woke(this));
     this.#appendLimit = appendLimit;

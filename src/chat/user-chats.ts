@@ -124,7 +124,7 @@ export class UserChats {
     const budget = o.budget === undefined ? undefined : checkSplit(o.budget);
     const historyLimits = o.historyLimits === undefined ? undefined : checkHistoryLimits(o.historyLimits);
     const { profile, counter } = await this.#ctx.prepare(o.model ?? "gpt-4o");
-    const { effective, reserve } = budgetFor(profile, { split: budget });
+    const { effective, reserve } = budgetFor(profile, { budget });
     const toolResults = toolResultPolicy(checkToolResultLevel(o.toolResults, "create(options).toolResults"), this.#ctx.toolResults ?? DEFAULT_TOOL_RESULTS);
     const reasoningTurns = checkReasoningTurns(o.reasoningTurns, "create(options).reasoningTurns") ?? this.#ctx.reasoningTurns;
     preflight({

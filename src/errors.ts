@@ -12,7 +12,7 @@
  *   its store can hold (a Durable Object's 2 MB); retrying cannot help.
  * - OPEN_TOOL_CALLS: a user, assistant or system message was appended while tool calls above it
  *   still have no result; append a tool result for each, or call `chat.cancelToolCalls()`.
- * - TOKENIZER_NOT_LOADED: a synchronous count needs an exact tokenizer that is not loaded yet.
+ * - COUNTER_NOT_LOADED: a synchronous count needs an exact counter that is not loaded yet (`await loadTokenizer(model)` once).
  * - OUT_OF_MEMORY: the engine's memory could not grow (or hit `maxMemoryMB`).
  * - WASM_UNAVAILABLE: the WebAssembly core could not be loaded.
  * - STORE_CORRUPT: the store holds data the library cannot read back.
@@ -53,7 +53,7 @@ export type ErrorCode =
   | "WINDOW_DISPOSED"
   | "MESSAGE_TOO_LARGE"
   | "OPEN_TOOL_CALLS"
-  | "TOKENIZER_NOT_LOADED"
+  | "COUNTER_NOT_LOADED"
   | "OUT_OF_MEMORY"
   | "WASM_UNAVAILABLE"
   | "STORE_CORRUPT"

@@ -42,7 +42,7 @@ export {
 } from "./models/profiles.js";
 export type { Encoding } from "./models/types.js";
 export { budgetFor, type Budget, type BudgetSplit, type BudgetOptions } from "./models/budget.js";
-export { countTokens, loadTokenizer, type CountingMode } from "./models/counting.js";
+export { countTokens, loadTokenizer, type CounterMode } from "./models/counting.js";
 export { registerEncoding, type OpenEncoding } from "./tokens/vocabulary.js";
 export type { CalibrationState, CalibrationEntry, ScriptClass } from "./models/calibration.js";
 export type { ChatCalibration } from "./chat/stats.js";

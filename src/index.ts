@@ -31,7 +31,7 @@ export type {
   OpenAIContentPart, ResponsesContentPart, AnthropicPartBlock,
 } from "./context/format.js";
 export type { SlidingWindow, WindowOptions, WindowMessage, WindowStats } from "./context/sliding-window.js";
-export { truncateToolResult } from "./context/tool-result.js";
+export { truncateToolResult, type TruncateOptions } from "./context/tool-result.js";
 export type { ToolResultOptions, ToolResultTruncation, ToolResultClearing, ToolResultKeep, ClearTrigger } from "./models/tool-results.js";
 export type { ReasoningTurns } from "./models/reasoning.js";
 

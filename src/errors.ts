@@ -5,7 +5,7 @@
  * - UNKNOWN_MESSAGE / UNKNOWN_CHAT / UNKNOWN_MODEL: a name or id that does not exist.
  * - CHAT_EXISTS: `chats.create({ id })` with an id the user has a chat of already; open it instead.
  * - WRONG_ROLE: the operation does not apply to a message of that role (edit a non-user message...).
- * - CHAT_DELETED / LOOM_CLOSED / WINDOW_DISPOSED: the object was deleted or closed; open a fresh one.
+ * - CHAT_DELETED / LOOM_CLOSED / WINDOW_CLOSED: the object was deleted or closed; open a fresh one.
  * - CHAT_UNLOADED: a synchronous read of a chat that was unloaded from memory (past `maxOpenChats`) whose store
  *   is not in this process; `await chats.open(id)` or `await chat.refresh()` reloads it.
  * - MESSAGE_TOO_LARGE: a message cannot fit the model's window even alone, or is larger than a row of
@@ -50,7 +50,7 @@ export type ErrorCode =
   | "CHAT_DELETED"
   | "CHAT_UNLOADED"
   | "LOOM_CLOSED"
-  | "WINDOW_DISPOSED"
+  | "WINDOW_CLOSED"
   | "MESSAGE_TOO_LARGE"
   | "OPEN_TOOL_CALLS"
   | "COUNTER_NOT_LOADED"

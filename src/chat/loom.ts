@@ -213,7 +213,7 @@ export class Loom {
 
   /**
    * A standalone sliding window of `maxTokens`, on the engine's selection core.
-   * Call `dispose()` when done with it (closing the Loom disposes it too).
+   * Call `close()` when done with it (closing the Loom closes it too).
    * @throws INVALID_ARGUMENT for a bad maxTokens or counter
    */
   slidingWindow(options: WindowOptions): SlidingWindow {
@@ -279,7 +279,7 @@ export class Loom {
     if (this.#closed) return;
     this.#closed = true;
     const entries = this.#open.clear();
-    for (const win of [...this.#windows]) win.dispose();
+    for (const win of [...this.#windows]) win.close();
     // First: embedder calls under way are aborted, so that no chat waits on one that never answers
     // (a build or recall that needed it fails with LOOM_CLOSED). Messages not embedded yet are
     // embedded when recall next reads their chat (in any Loom): the store holds no vector for them.

@@ -5,7 +5,7 @@ export { Loom, type LoomOptions, type LoomRecallOptions, type LoomStats } from "
 export type { EngineKind, WasmSource } from "./engine/index.js";
 export type { UserChats, CreateChatOptions } from "./chat/user-chats.js";
 export type { PruneOptions, PruneReport } from "./chat/retention.js";
-export type { ListChatsOptions, ChatListPage } from "./chat/chat-list.js";
+export type { ChatListPageOptions, ChatListPage } from "./chat/chat-list.js";
 export type { Chat, ChatStats } from "./chat/chat.js";
 export type { AppendOptions } from "./chat/append-key.js";
 export type {

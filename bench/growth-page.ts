@@ -4,7 +4,7 @@ import { Loom } from "../src/index.js";
 import { indexedDBStore } from "../src/browser.js";
 
 async function fill(texts: string[], chats: number, perChat: number): Promise<number> {
-  const loom = await Loom.open({ store: indexedDBStore(), counting: "heuristic", recall: false });
+  const loom = await Loom.open({ store: indexedDBStore(), counter: "heuristic", recall: false });
   for (let c = 0; c < chats; c++) {
     const chat = await loom.user("u").create({ id: `c${c}` });
     for (let i = 0; i < perChat; i++) await chat.append({ role: i % 2 ? "assistant" : "user", content: texts[(c * perChat + i) % texts.length]! });

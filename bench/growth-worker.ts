@@ -15,7 +15,7 @@ type Fill = { texts: string[]; chats: number; perChat: number; from: number };
 
 /** Chats `from` to `from + chats - 1` of `perChat` messages each, through a Loom on `store`. */
 async function fill(store: Store, body: Fill): Promise<void> {
-  const loom = await Loom.open({ store, counting: "heuristic", recall: false });
+  const loom = await Loom.open({ store, counter: "heuristic", recall: false });
   for (let c = body.from; c < body.from + body.chats; c++) {
     const chat = await loom.user("u").create({ id: `c${c}` });
     for (let i = 0; i < body.perChat; i++) await chat.append({ role: i % 2 ? "assistant" : "user", content: body.texts[(c * body.perChat + i) % body.texts.length]! });

@@ -27,7 +27,7 @@ import { langGraphBytes } from "./growth-peers.js";
 import { ROOT, type SuiteReport } from "./report.js";
 
 async function fillLoom(store: Store, texts: string[], chats: number, perChat: number): Promise<void> {
-  const loom = await Loom.open({ store, counting: "heuristic", recall: false });
+  const loom = await Loom.open({ store, counter: "heuristic", recall: false });
   for (let c = 0; c < chats; c++) {
     const chat = await loom.user("u").create({ id: `c${c}` });
     for (let i = 0; i < perChat; i++) await chat.append({ role: i % 2 ? "assistant" : "user", content: texts[(c * perChat + i) % texts.length]! });

@@ -69,7 +69,7 @@ async function child(engine: "wasm" | "js", sizes: number[], requests: number): 
     const heap0 = getHeapStatistics().used_heap_size;
     const objects0 = queryObjects(Object, { format: "count" }) as number;
     // A fresh Loom per size: its engine's memory starts from nothing.
-    const loom = await Loom.open({ engine, counting: "heuristic" });
+    const loom = await Loom.open({ engine, counter: "heuristic" });
     const engineImpl = loom.engineImpl;
     const engine0 = engine === "wasm" ? engineImpl.memoryUsedBytes() : 0;
     const chat = await loom.user("bench").create({ model: "gpt-4o", system: "You are a helpful assistant." });

@@ -25,7 +25,7 @@ async function measure(engine: "wasm" | "js"): Promise<Record<string, string | n
   gc!();
   const m0 = process.memoryUsage();
   const store = memoryStore(); // the default store, made here to read its columns' size
-  const loom = await Loom.open({ engine, counting: "heuristic", store });
+  const loom = await Loom.open({ engine, counter: "heuristic", store });
   const chat = await loom.user("u").create();
   for (let i = 0; i < N; i++) await chat.append({ role: i % 2 ? "assistant" : "user", content: content(i) });
   gc!();

@@ -20,7 +20,7 @@ export async function runOpenChatsSuite(options: SuiteOptions = { smoke: false }
   const rows: Record<string, string | number>[] = [];
   try {
     // Writing: one Loom, batched, heuristic counts (what is measured is opening, not writing).
-    const writer = await Loom.open({ store: sqliteStore(file, { durability: "batched" }), counting: "heuristic", recall: false });
+    const writer = await Loom.open({ store: sqliteStore(file, { durability: "batched" }), counter: "heuristic", recall: false });
     const ids: string[] = [];
     for (let i = 0; i < chats; i++) {
       const chat = await writer.user(`user${i % 100}`).create({ title: `chat ${i}` });
@@ -35,7 +35,7 @@ export async function runOpenChatsSuite(options: SuiteOptions = { smoke: false }
     for (const engine of ["wasm", "js"] as const) {
       gc();
       const heap0 = process.memoryUsage().heapUsed;
-      const loom = await Loom.open({ engine, store: sqliteStore(file), counting: "heuristic", recall: false });
+      const loom = await Loom.open({ engine, store: sqliteStore(file), counter: "heuristic", recall: false });
       const started = performance.now();
       for (let i = 0; i < chats; i++) {
         const chat = await loom.user(`user${i % 100}`).open(ids[i]!);

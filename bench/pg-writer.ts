@@ -4,7 +4,7 @@ import { Loom } from "../src/index.js";
 import { postgresStore } from "../src/postgres.js";
 
 const [url, prefix, chatsArg, appendsArg, durability] = process.argv.slice(2) as [string, string, string, string, "full" | "batched"];
-const loom = await Loom.open({ store: postgresStore(url, { tablePrefix: prefix, durability, max: 8 }), counting: "heuristic" });
+const loom = await Loom.open({ store: postgresStore(url, { tablePrefix: prefix, durability, max: 8 }), counter: "heuristic" });
 const user = loom.user(`writer-${process.pid}`);
 const chats = await Promise.all(Array.from({ length: Number(chatsArg) }, () => user.create({ model: "gpt-4o" })));
 const perChat = Math.ceil(Number(appendsArg) / chats.length);

@@ -62,7 +62,7 @@ export async function runPruneSuite({ smoke = false }: { smoke?: boolean } = {})
         await store.importChat({ id: `idle-${c}`, userId: `user-${c % 5000}`, title: "", model: "gpt-4o", system: null, createdAt: old, updatedAt: old + c, messageCount: 4, head: 3, options: {} }, messages);
       }
       await store.flush(); // (the memory store: at once)
-      const loom = await Loom.open({ store, counting: "heuristic", recall: false });
+      const loom = await Loom.open({ store, counter: "heuristic", recall: false });
       const active = await Promise.all(Array.from({ length: 200 }, (_, i) => loom.user(`active-${i % 50}`).create()));
       await serve(active, texts, 2_000, () => true); // warm up
       const alone = await serve(active, texts, smoke ? 2_000 : 20_000, () => true);

@@ -17,7 +17,7 @@ const text = (i: number, role: string) =>
   role === "user" ? `Tell me about river number ${i} and its valley.` : `River ${i} flows through its valley to the sea.`;
 
 async function chatOf(engine: "wasm" | "js", embed: Embedder | boolean) {
-  const loom = await Loom.open({ engine, recall: typeof embed === "boolean" ? embed : { embedder: embed }, counting: "heuristic" });
+  const loom = await Loom.open({ engine, recall: typeof embed === "boolean" ? embed : { embedder: embed }, counter: "heuristic" });
   const chat = await loom.user("bench").create();
   return { loom, chat };
 }

@@ -48,7 +48,7 @@ export async function runRecallScaleSuite(options: { smoke?: boolean } = {}) {
   for (const engine of ["wasm", "js"] as const) {
     for (const n of options.smoke ? [2_000] : SIZES) {
       const store = memoryStore();
-      const loom = await Loom.open({ engine, counting: "heuristic", store });
+      const loom = await Loom.open({ engine, counter: "heuristic", store });
       const chat = await loom.user("bench").create();
       let t = performance.now();
       for (let i = 0; i < n; i++) await chat.append({ role: i % 2 ? "assistant" : "user", content: turns[i % turns.length]! });
@@ -81,7 +81,7 @@ export async function runRecallScaleSuite(options: { smoke?: boolean } = {}) {
       });
       await loom.close();
       // A new Loom on the same store: the vectors are read back, the texts indexed again.
-      const again = await Loom.open({ engine, counting: "heuristic", store });
+      const again = await Loom.open({ engine, counter: "heuristic", store });
       const reopened = await again.user("bench").open(chat.id);
       t = performance.now();
       await reopened.recall(questions[0]!, { prompts: 10, answersPerPrompt: 0, recent: 0 });

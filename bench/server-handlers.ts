@@ -38,7 +38,7 @@ export function makeHandler(config: Config, counting: Counting, chats: number, p
 }
 
 async function loomHandler(config: "wasm" | "ts", counting: Counting, chats: number, perChat: number, texts: string[]): Promise<Handler> {
-  const loom = await Loom.open({ engine: config === "wasm" ? "wasm" : "js", counting });
+  const loom = await Loom.open({ engine: config === "wasm" ? "wasm" : "js", counter: counting });
   // Engine "js" alone still counts with the WebAssembly BPE counter (the default wherever it
   // loads): the pure-TS configuration hands gpt-tokenizer to its chats through the profile.
   const model = config === "ts" && counting === "exact" ? { ...getModelProfile(MODEL), counter: await loadEncoding("o200k_base") } : MODEL;
@@ -51,7 +51,7 @@ async function loomHandler(config: "wasm" | "ts", counting: Counting, chats: num
     await Promise.all(pending);
   }
   return {
-    counter: `${open[0]!.stats().tokenizer}${counting === "heuristic" ? "" : config === "wasm" ? " (ctxloom's WASM BPE)" : " (gpt-tokenizer)"}`,
+    counter: `${open[0]!.stats().counter}${counting === "heuristic" ? "" : config === "wasm" ? " (ctxloom's WASM BPE)" : " (gpt-tokenizer)"}`,
     async turn(c, question, answer) {
       const chat = open[c]!;
       await chat.append({ role: "user", content: question });

@@ -67,7 +67,7 @@ export async function runSqliteSuite(options: { smoke?: boolean } = {}) {
     const appendTasks: [string, () => unknown][] = [];
     const looms: Loom[] = [];
     for (const durability of ["full", "batched"] as Durability[]) {
-      const loom = await Loom.open({ counting: "heuristic", store: sqliteStore(dir.path(`loom-${durability}.db`), { durability }) });
+      const loom = await Loom.open({ counter: "heuristic", store: sqliteStore(dir.path(`loom-${durability}.db`), { durability }) });
       looms.push(loom);
       const chat = await loom.user("bench").create({ title: durability });
       const n = sizes.batch[durability];
@@ -126,7 +126,7 @@ export async function runSqliteSuite(options: { smoke?: boolean } = {}) {
     const openTasks: [string, () => unknown, object?][] = [[`store.loadChat ${sizes.open}`, async () => store.loadChat("bench", "big")]];
     for (const engine of ["wasm", "js"] as const) {
       openTasks.push([`Loom ${engine}: chats.open ${sizes.open}`, async () => loom!.user("bench").open("big"), {
-        beforeEach: async () => { loom = await Loom.open({ engine, counting: "heuristic", store: sqliteStore(path) }); },
+        beforeEach: async () => { loom = await Loom.open({ engine, counter: "heuristic", store: sqliteStore(path) }); },
         afterEach: async () => { await loom!.close(); },
       }]);
     }
@@ -142,7 +142,7 @@ export async function runSqliteSuite(options: { smoke?: boolean } = {}) {
     for (const engine of ["wasm", "js"] as const) {
       let total = 0;
       for (let i = 0; i < 5; i++) {
-        const l = await Loom.open({ engine, counting: "heuristic", store: sqliteStore(path) });
+        const l = await Loom.open({ engine, counter: "heuristic", store: sqliteStore(path) });
         const c0 = process.cpuUsage();
         await l.user("bench").open("big");
         const c = process.cpuUsage(c0);

@@ -21,12 +21,12 @@
  * - CHAT_UNLOADED: a synchronous read of a chat that was unloaded from memory (past `maxOpenChats`) whose store
  *   is not in this process; `await chats.open(id)` or `await chat.refresh()` reloads it.
  * - LOOM_CLOSED: the Loom was closed; open a new one.
- * - WINDOW_DISPOSED: the sliding window was disposed; make a new one.
+ * - WINDOW_CLOSED: the sliding window was closed; make a new one.
  * - MESSAGE_TOO_LARGE: a message cannot fit the model's window even alone, or is larger than a row of
  *   its store can hold (a Durable Object's 2 MB); retrying cannot help.
  * - OPEN_TOOL_CALLS: a user, assistant or system message was appended while tool calls above it
  *   still have no result; append a tool result for each, or call `chat.cancelToolCalls()`.
- * - TOKENIZER_NOT_LOADED: a synchronous count needs an exact tokenizer that is not loaded yet.
+ * - COUNTER_NOT_LOADED: a synchronous count needs an exact counter that is not loaded yet (`await loadTokenizer(model)` once).
  * - OUT_OF_MEMORY: the engine's memory could not grow (or hit `Loom.open({ maxMemoryMB })`).
  * - WASM_UNAVAILABLE: the WebAssembly core could not be loaded (`engine: "wasm"`, or a core passed in
  *   `wasm`), or exact counting was asked where neither the WebAssembly counter nor gpt-tokenizer loads.
@@ -69,10 +69,10 @@ export type ErrorCode =
   | "CHAT_DELETED"
   | "CHAT_UNLOADED"
   | "LOOM_CLOSED"
-  | "WINDOW_DISPOSED"
+  | "WINDOW_CLOSED"
   | "MESSAGE_TOO_LARGE"
   | "OPEN_TOOL_CALLS"
-  | "TOKENIZER_NOT_LOADED"
+  | "COUNTER_NOT_LOADED"
   | "OUT_OF_MEMORY"
   | "WASM_UNAVAILABLE"
   | "STORE_CORRUPT"

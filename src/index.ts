@@ -5,7 +5,7 @@ export { Loom, type LoomOptions, type LoomRecallOptions, type LoomStats } from "
 export type { EngineKind, WasmSource } from "./engine/index.js";
 export type { UserChats, CreateChatOptions } from "./chat/user-chats.js";
 export type { PruneOptions, PruneReport } from "./chat/retention.js";
-export type { ListChatsOptions, ChatListPage } from "./chat/chat-list.js";
+export type { ChatListPageOptions, ChatListPage } from "./chat/chat-list.js";
 export type { Chat, ChatStats } from "./chat/chat.js";
 export type { AppendOptions } from "./chat/append-key.js";
 export type {
@@ -31,7 +31,7 @@ export type {
   OpenAIContentPart, ResponsesContentPart, AnthropicPartBlock,
 } from "./context/format.js";
 export type { SlidingWindow, WindowOptions, WindowMessage, WindowStats } from "./context/sliding-window.js";
-export { truncateToolResult } from "./context/tool-result.js";
+export { truncateToolResult, type TruncateOptions } from "./context/tool-result.js";
 export type { ToolResultOptions, ToolResultTruncation, ToolResultClearing, ToolResultKeep, ClearTrigger } from "./models/tool-results.js";
 export type { ReasoningTurns } from "./models/reasoning.js";
 
@@ -42,7 +42,7 @@ export {
 } from "./models/profiles.js";
 export type { Encoding } from "./models/types.js";
 export { budgetFor, type Budget, type BudgetSplit, type BudgetOptions } from "./models/budget.js";
-export { countTokens, loadTokenizer, type CountingMode } from "./models/counting.js";
+export { countTokens, loadTokenizer, type CounterMode } from "./models/counting.js";
 export { registerEncoding, type OpenEncoding } from "./tokens/vocabulary.js";
 export type { CalibrationState, CalibrationEntry, ScriptClass } from "./models/calibration.js";
 export type { ChatCalibration } from "./chat/stats.js";

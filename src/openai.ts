@@ -3,13 +3,13 @@
 // package is imported (its types and client match structurally), so this entry loads
 // without it. The output side is `buildContext({ format })`.
 export { fromOpenAIMessages, type OpenAIMessageLike, type OpenAICompletionLike } from "./adapters/openai.js";
-export { fromResponseItems, type ResponseItemLike } from "./adapters/responses.js";
+export { fromResponseItems, type ResponsesItemLike } from "./adapters/responses.js";
 export {
   openAIStream, fromChatCompletionChunks, fromResponseStreamEvents, CUT_MARK,
   type OpenAIStream, type OpenAIStreamOptions, type ChatCompletionChunkLike, type ResponseStreamEventLike,
 } from "./adapters/openai-stream.js";
 export {
-  openaiSummarizer, openaiEmbedder,
+  openAISummarizer, openAIEmbedder,
   type OpenAISummarizerOptions, type OpenAIEmbedderOptions, type OpenAIChatClientLike, type OpenAIEmbeddingsClientLike,
 } from "./adapters/openai-hooks.js";
 export type { FromOptions, ReasoningMode } from "./adapters/common.js";

@@ -23,7 +23,7 @@ export interface BuildRow {
 export async function evaluateBuilds(conversations: readonly Conversation[], configs: readonly (BuildRecallOptions | false)[]): Promise<BuildRow[]> {
   const sums = configs.map(() => ({ n: 0, held: 0, recalled: 0, memory: 0 }));
   for (const c of conversations) {
-    const loom = await Loom.open({ engine: "wasm", counting: "heuristic" });
+    const loom = await Loom.open({ engine: "wasm", counter: "heuristic" });
     const chat = await loom.user("eval").create({ title: `conversation ${c.id}` });
     for (const t of c.turns) await chat.append({ role: t.speaker === 0 ? "user" : "assistant", content: t.text });
     for (const q of c.questions) {

@@ -27,7 +27,7 @@ export interface Channel {
 
 /** A Loom's chat holding the conversation: the first speaker as the user, the second as the assistant. */
 async function chatOf(c: Conversation, engine: "wasm" | "js") {
-  const loom = await Loom.open({ engine, counting: "heuristic" });
+  const loom = await Loom.open({ engine, counter: "heuristic" });
   const chat = await loom.user("eval").create({ title: `conversation ${c.id}` });
   for (const t of c.turns) await chat.append({ role: t.speaker === 0 ? "user" : "assistant", content: t.text });
   return { loom, chat };

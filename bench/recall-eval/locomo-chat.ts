@@ -48,7 +48,7 @@ export type LocomoHeld = "appended" | "as it happened";
 export const locomoChat = (engine: "wasm" | "js", call: LocomoCall, held: LocomoHeld): Channel => ({
   name: `ctxloom recall, ${call}, ${held} (${engine})`,
   async open(c) {
-    const loom = await Loom.open({ engine, counting: "heuristic" });
+    const loom = await Loom.open({ engine, counter: "heuristic" });
     let chat;
     if (held === "as it happened") chat = await loom.user("eval").import(conversationExport(c));
     else {

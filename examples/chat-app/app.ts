@@ -33,7 +33,7 @@ export function chatApp({ loom, model, page, userOf = () => "demo" }: ChatAppOpt
       const chats = loom.user(userOf(request));
       if (request.method === "GET" && path === "/api/chats") {
         const cursor = url.searchParams.get("cursor");
-        return Response.json(await chats.list({ limit: 20, ...(cursor ? { cursor } : {}) }));
+        return Response.json(await chats.page({ limit: 20, ...(cursor ? { after: cursor } : {}) }));
       }
       const one = /^\/api\/chats\/([^/]+)(\/branch)?$/.exec(path);
       if (one) {

@@ -34,7 +34,7 @@ const CONTEXT_KEYS = [...BUILD_KEYS.filter((k) => k !== "format" && k !== "input
  * LangChain messages, `addMessages()` appends at the head (converted by
  * `fromLangChainMessages`, all checked before the first is appended). Branches stay in the
  * chat; the history reads and appends wherever the chat's head is. A user message at the head
- * (after `chat.regenerate(answerId)`, `chat.edit(id, text)`, or `addUserMessage`) is the
+ * (after `chat.regenerate(answerId)`, `chat.edit(id, content)`, or `addUserMessage`) is the
  * question waiting for its answer: `getMessages()` leaves it out (LangChain sends its input
  * itself: RunnableWithMessageHistory, memories), and `addMessages()` does not append it again
  * when the batch starts with it (another question goes beside it), so the next answer is a

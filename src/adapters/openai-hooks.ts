@@ -7,7 +7,7 @@ import { checkEmbedder, type Embedder } from "../recall/embedder.js";
 import type { Summarizer } from "../summary/run.js";
 import { embedderSize, summaryTranscript } from "./hooks-common.js";
 
-/** What `openaiSummarizer` uses of the client: `chat.completions.create`. */
+/** What `openAISummarizer` uses of the client: `chat.completions.create`. */
 export interface OpenAIChatClientLike {
   chat: {
     completions: {
@@ -19,7 +19,7 @@ export interface OpenAIChatClientLike {
   };
 }
 
-/** What `openaiEmbedder` uses of the client: `embeddings.create`. */
+/** What `openAIEmbedder` uses of the client: `embeddings.create`. */
 export interface OpenAIEmbeddingsClientLike {
   embeddings: {
     create(
@@ -29,7 +29,7 @@ export interface OpenAIEmbeddingsClientLike {
   };
 }
 
-/** Options of `openaiSummarizer`: the request's model and settings. */
+/** Options of `openAISummarizer`: the request's model and settings. */
 export interface OpenAISummarizerOptions {
   /** The model that writes summaries ("gpt-4o-mini"). */
   model: string;
@@ -40,7 +40,7 @@ export interface OpenAISummarizerOptions {
   reasoningEffort?: "minimal" | "low" | "medium" | "high";
 }
 
-/** Options of `openaiEmbedder`. */
+/** Options of `openAIEmbedder`. */
 export interface OpenAIEmbedderOptions {
   /** The embedding model ("text-embedding-3-small"). */
   model: string;
@@ -75,9 +75,9 @@ function modelName(value: unknown, what: string): string {
  * refused or answers too long is replaced by the extractive summary, as with any summarizer.
  * @throws INVALID_ARGUMENT (not a client; bad or unknown options)
  */
-export function openaiSummarizer(client: OpenAIChatClientLike, options: OpenAISummarizerOptions): Summarizer {
-  const what = "openaiSummarizer(client, options)";
-  checkClient(client, ["chat", "completions", "create"], "openaiSummarizer(client)");
+export function openAISummarizer(client: OpenAIChatClientLike, options: OpenAISummarizerOptions): Summarizer {
+  const what = "openAISummarizer(client, options)";
+  checkClient(client, ["chat", "completions", "create"], "openAISummarizer(client)");
   const o = checkOptions<OpenAISummarizerOptions>(options, what, ["model", "temperature", "maxCompletionTokens", "reasoningEffort"]);
   const model = modelName(o.model, what);
   if (o.temperature !== undefined && (typeof o.temperature !== "number" || !(o.temperature >= 0 && o.temperature <= 2))) {
@@ -108,9 +108,9 @@ export function openaiSummarizer(client: OpenAIChatClientLike, options: OpenAISu
  * the texts stay queued).
  * @throws INVALID_ARGUMENT (not a client; bad or unknown options)
  */
-export function openaiEmbedder(client: OpenAIEmbeddingsClientLike, options: OpenAIEmbedderOptions): Embedder {
-  const what = "openaiEmbedder(client, options)";
-  checkClient(client, ["embeddings", "create"], "openaiEmbedder(client)");
+export function openAIEmbedder(client: OpenAIEmbeddingsClientLike, options: OpenAIEmbedderOptions): Embedder {
+  const what = "openAIEmbedder(client, options)";
+  checkClient(client, ["embeddings", "create"], "openAIEmbedder(client)");
   const o = checkOptions<OpenAIEmbedderOptions>(options, what, ["model", "dimensions", "name", "timeoutMs", "requestDimensions"]);
   const model = modelName(o.model, what);
   const { dimensions, request } = embedderSize(o, what);

@@ -8,7 +8,7 @@ import type { ChatCompletionsToolLike, ResponsesToolLike } from "../tokens/tools
 import { checkChat } from "./agent.js";
 import { fromOpenAIMessages, type OpenAICompletionLike, type OpenAIMessageLike } from "./openai.js";
 import { READ_TOOL_DESCRIPTION, READ_TOOL_NAME, checkReadToolOptions, readRunner, readToolSchema, type ReadTool, type ReadToolOptions } from "./read-tool.js";
-import { fromResponseItems, type ResponseItemLike } from "./responses.js";
+import { fromResponseItems, type ResponsesItemLike } from "./responses.js";
 import { toolLoop, type LoopFormat, type ToolExecute, type ToolLoopOptions } from "./tool-loop.js";
 
 /** The read tool as a Chat Completions function tool. */
@@ -128,7 +128,7 @@ export function openAILoop(chat: Chat, options?: OpenAILoopOptions<unknown>): Op
 }
 
 /** A Responses answer: a `Response` (its `output` is taken), or its output items. */
-export type ResponseLike = { output: readonly ResponseItemLike[] } | readonly ResponseItemLike[];
+export type ResponseLike = { output: readonly ResponsesItemLike[] } | readonly ResponsesItemLike[];
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
@@ -147,7 +147,7 @@ function chatFormat(what: string, readTool: unknown): LoopFormat<OpenAICompletio
 }
 
 function responsesFormat(what: string, readTool: unknown): LoopFormat<ResponseLike, ResponseFunctionCallLike> {
-  const items = (a: ResponseLike): readonly ResponseItemLike[] => (isObject(a) && Array.isArray(a.output) ? a.output : (a as readonly ResponseItemLike[]));
+  const items = (a: ResponseLike): readonly ResponsesItemLike[] => (isObject(a) && Array.isArray(a.output) ? a.output : (a as readonly ResponsesItemLike[]));
   return {
     what, format: "responses", readTool,
     toolShape: 'a Responses function tool ({ type: "function", name, description, parameters })',

@@ -5,7 +5,7 @@
 import { CtxloomError, describe } from "../errors.js";
 import { objectAt } from "./common.js";
 import type { OpenAIMessageLike } from "./openai.js";
-import type { ResponseItemLike } from "./responses.js";
+import type { ResponsesItemLike } from "./responses.js";
 
 /** A Chat Completions stream chunk (`ChatCompletionChunk`, what `stream: true` and `chat.completions.stream()` yield), structurally. */
 export interface ChatCompletionChunkLike {
@@ -40,7 +40,7 @@ export interface StreamState {
   /** Ended: a finish_reason, response.completed or response.incomplete (the model's own end). */
   finished: boolean;
   /** The answer as its API gives it; `cut`: what a stream that stopped short said (calls still streaming left out). */
-  answer(cut: boolean): { completion?: OpenAIMessageLike; items?: ResponseItemLike[] };
+  answer(cut: boolean): { completion?: OpenAIMessageLike; items?: ResponsesItemLike[] };
 }
 
 interface CallSoFar {
@@ -151,10 +151,10 @@ export class ResponseState implements StreamState {
     }
   }
 
-  answer(cut: boolean): { items: ResponseItemLike[] } {
+  answer(cut: boolean): { items: ResponsesItemLike[] } {
     // Cut: the items done, and a message still streaming with the text it has; calls still streaming are left out.
     const items = this.#items.filter((item, i) => item !== undefined && (!cut || this.#done[i] || item.type === "message"));
-    return { items: items as ResponseItemLike[] };
+    return { items: items as ResponsesItemLike[] };
   }
 
   #index(at: unknown, where: string): number {

@@ -4,7 +4,7 @@ import type { ContentPart, MessageInput } from "../message.js";
 import { checked, contentOf, convertEach, dataUrlType, fromOptions, objectAt, stringAt, unsupported, type FromOptions } from "./common.js";
 
 /** An item of the Responses API (a response's `output` item or a `ResponseInputItem`), structurally. */
-export interface ResponseItemLike {
+export interface ResponsesItemLike {
   type?: string | null;
   role?: unknown;
   content?: unknown;
@@ -31,7 +31,7 @@ export interface ResponseItemLike {
  * built-in tools are refused with UNSUPPORTED_CONTENT.
  * @throws INVALID_ARGUMENT, UNSUPPORTED_CONTENT, and append's own codes for a malformed message
  */
-export function fromResponseItems(items: ResponseItemLike | readonly ResponseItemLike[], options?: FromOptions): MessageInput[] {
+export function fromResponseItems(items: ResponsesItemLike | readonly ResponsesItemLike[], options?: FromOptions): MessageInput[] {
   const { reasoning } = fromOptions(options, "fromResponseItems");
   const out: MessageInput[] = [];
   // Reasoning and compaction items go with the item after them: kept here until it comes.

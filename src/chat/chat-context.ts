@@ -270,7 +270,7 @@ export class ChatContexts implements PlannedBuild {
         model: profile.name,
         modelInferredFrom: profile.inferredFrom ?? null,
         contextWindow: profile.contextWindow,
-        tokenizer: this.#counter.name,
+        counter: this.#counter.name,
       },
       { usage: this.#lastUsage, evicted: this.#lastEvicted, calibration: calibrationStats(this.#ctx.calibration, this.#lastModel, this.#sync), providerCount: this.#lastCount },
       this.summaries.stats(nodes),

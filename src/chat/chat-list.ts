@@ -1,23 +1,23 @@
 // What a chat product needs of a user's list of chats: ids the client chooses, the
 // application's metadata, and pages of the list by last activity.
-import { CtxloomError, checkInteger, checkOptions, describe } from "../errors.js";
+import { CtxloomError, checkInteger, checkOptions, describe, fromStore } from "../errors.js";
 import { checkLabel, loneIn } from "../message.js";
 import { newestFirst } from "../store/memory.js";
-import type { ChatMetadata, ChatPage, ChatRecord, ChatSummary } from "../store/types.js";
+import type { ChatMetadata, ChatPage, ChatRecord, ChatSummary, Store } from "../store/types.js";
 
-/** Options of `chats.list({ limit, cursor })`. */
-export interface ListChatsOptions {
-  /** Chats per page, 1 to 1000; default 50. */
-  limit?: number;
+/** Options of `chats.page({ limit, after })`. */
+export interface ChatListPageOptions {
+  /** Chats per page, 1 to 1000. */
+  limit: number;
   /** Where the page starts: the `cursor` of the previous page; left out for the first. */
-  cursor?: string;
+  after?: string;
 }
 
 /** One page of a user's chats, most recently active first. */
 export interface ChatListPage {
   /** The page's chats, in the list's order. */
   chats: ChatSummary[];
-  /** Pass it as `cursor` for the next page; null after the last. */
+  /** Pass it as `after` for the next page; null after the last. */
   cursor: string | null;
 }
 
@@ -75,13 +75,21 @@ function jsonProblem(value: unknown, at: string, depth: number): string | null {
   return null;
 }
 
-/** The page a store is asked for, from `list()`'s options: one more than the limit, to know whether more follow. @throws INVALID_ARGUMENT */
+/** The page a store is asked for, from `page()`'s options: one more than the limit, to know whether more follow. @throws INVALID_ARGUMENT */
 export function pageOf(options: unknown): { page: ChatPage; limit: number } {
-  const o = checkOptions<ListChatsOptions>(options, "list(options)", ["limit", "cursor"]);
-  const limit = o.limit === undefined ? 50 : checkInteger(o.limit, "list(options).limit", 1, MAX_LIMIT);
+  if (options === undefined) throw new CtxloomError("INVALID_ARGUMENT", "page(options) needs its options: { limit, after? } (list() returns every chat).");
+  const o = checkOptions<ChatListPageOptions>(options, "page(options)", ["limit", "after"]);
+  const limit = checkInteger(o.limit, "page(options).limit", 1, MAX_LIMIT);
   const page: ChatPage = { limit: limit + 1 };
-  if (o.cursor !== undefined) page.after = decodeCursor(o.cursor);
+  if (o.after !== undefined) page.after = decodeCursor(o.after);
   return { page, limit };
+}
+
+/** The user's chat records from the store (a page of them with `page`), checked to be a list. @throws STORE_FAILED, STORE_CORRUPT */
+export async function chatRecords(store: Store, userId: string, page?: ChatPage): Promise<ChatRecord[]> {
+  const records = await fromStore("listing chats", () => store.listChats(userId, page));
+  if (!Array.isArray(records)) throw new CtxloomError("STORE_CORRUPT", `The store listed ${describe(records)} for user ${describe(userId)}, not an array of chat records.`);
+  return records;
 }
 
 /**
@@ -96,7 +104,7 @@ export function pageFrom(records: readonly ChatRecord[], page: ChatPage, limit: 
   return { chats: chats.map(summaryOf), cursor: kept.length > limit && last ? encodeCursor(last) : null };
 }
 
-/** What `list()` shows of a record. */
+/** What `list()` and `page()` show of a record. */
 export function summaryOf(r: ChatRecord): ChatSummary {
   const out: ChatSummary = { id: r.id, title: r.title, model: r.model, createdAt: r.createdAt, updatedAt: r.updatedAt, messageCount: r.messageCount };
   const metadata = r.options?.metadata;
@@ -113,7 +121,7 @@ function encodeCursor(r: ChatRecord): string {
 }
 
 function decodeCursor(cursor: unknown): NonNullable<ChatPage["after"]> {
-  const bad = () => new CtxloomError("INVALID_ARGUMENT", `list(options).cursor must be the cursor of a page list() returned; got ${describe(cursor)}.`);
+  const bad = () => new CtxloomError("INVALID_ARGUMENT", `page(options).after must be the cursor of a page page() returned; got ${describe(cursor)}.`);
   if (typeof cursor !== "string" || cursor.length === 0 || cursor.length > 1024 || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw bad();
   let value: unknown;
   try {

@@ -1,7 +1,7 @@
 import type { BuildOptions, ContextWindowFor } from "../context/build.js";
 import { CANCELLED_RESULT, checkNoOpenCalls, checkToolResult, openCalls } from "../context/tool-units.js";
 import { CtxloomError } from "../errors.js";
-import { checkContent, checkMessageInput, type CheckedInput, type Message, type MessageInput } from "../message.js";
+import { checkMessageInput, type CheckedInput, type Message, type MessageInput } from "../message.js";
 import { budgetFor } from "../models/budget.js";
 import type { ModelProfile } from "../models/profiles.js";
 import type { ChatOptions, ChatRecord } from "../store/types.js";
@@ -58,7 +58,7 @@ export class Chat extends ChatView {
   ) {
     super(record);
     const options = record.options ?? {};
-    const budget = budgetFor(profile, { split: options.budget });
+    const budget = budgetFor(profile, { budget: options.budget });
     const appendLimit = budget.effective - budget.reserve;
     this.sync = new ChatSync(ctx, record, nodes, counter, appendLimit, profile, () => open.woke(this));
     this.#appendLimit = appendLimit;
@@ -150,14 +150,16 @@ export class Chat extends ChatView {
 
   /**
    * Rewrites a past user message as a new sibling with `content` (same parent, priority
-   * and name); the original and everything after it stay. The head moves to the new
-   * message, which is returned.
+   * and name); the original and everything after it stay. `content` is what `append` takes:
+   * a text, or a list of parts (text, image, file). The head moves to the new message, which
+   * is returned.
    * @throws UNKNOWN_MESSAGE, WRONG_ROLE (not a user message), INVALID_CONTENT
    */
-  edit(userMessageId: number, content: string): Promise<Message> {
+  edit(userMessageId: number, content: MessageInput["content"]): Promise<Message> {
     return this.#run(() => {
       const nodes = this.checkId(userMessageId);
-      const text = checkContent(content);
+      // The content by append's rules for a user message: its text, and its parts when one is not text.
+      const input = checkMessageInput({ role: "user", content });
       if (nodes.roleOf(userMessageId) !== "user") {
         throw new CtxloomError(
           "WRONG_ROLE",
@@ -165,11 +167,10 @@ export class Chat extends ChatView {
             `To get a new assistant answer use regenerate().`,
         );
       }
-      if (text.length === 0) throw new CtxloomError("INVALID_CONTENT", "An edited message must not be empty.");
       const original = nodes.message(userMessageId);
       const parent = original.parentId ?? -1;
       checkNoOpenCalls(parent < 0 ? null : nodes.unitAt(parent), "user");
-      const input: CheckedInput = { role: "user", content: text, priority: original.priority };
+      input.priority = original.priority;
       if (original.name !== undefined) input.name = original.name;
       return this.sync.add(parent, input, false);
     });

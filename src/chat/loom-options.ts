@@ -1,6 +1,6 @@
 import type { EngineOptions } from "../engine/index.js";
 import type { Store } from "../store/types.js";
-import type { CountingMode } from "../models/counting.js";
+import type { CounterMode } from "../models/counting.js";
 import type { SummaryGroup } from "../summary/settings.js";
 import type { Embedder } from "../recall/embedder.js";
 import type { RecallStats } from "../recall/hub.js";
@@ -35,7 +35,7 @@ export interface LoomOptions extends EngineOptions {
    * "exact" (default): count with the model's own encoding where it is known (loaded on
    * first use); "heuristic": always the profile's tokens-per-character estimate.
    */
-  counting?: CountingMode;
+  counter?: CounterMode;
   /**
    * How many chats stay loaded in memory (default 1000 on a store outside the process; no
    * limit on the in-memory store, which keeps every message in memory anyway). Past it the
@@ -103,7 +103,7 @@ export interface LoomStats {
   /**
    * The token counter in use: "wasm" (ctxloom's exact WebAssembly counter), "gpt-tokenizer"
    * (the exact fallback where that module could not load; `counterFallback` says why),
-   * "heuristic" (`counting: "heuristic"`), or null before the first exact count loads one.
+   * "heuristic" (`counter: "heuristic"`), or null before the first exact count loads one.
    * Models with a counter of their own or no known encoding count with those.
    */
   counter: "wasm" | "gpt-tokenizer" | "heuristic" | null;

@@ -5,7 +5,7 @@ import { memoryStore } from "../store/memory.js";
 import { STORE_METHODS, type Store } from "../store/types.js";
 import { getModelProfile } from "../models/profiles.js";
 import { checkLabel } from "../message.js";
-import { counterFor, type CountingMode } from "../models/counting.js";
+import { counterFor, type CounterMode } from "../models/counting.js";
 import { Calibration, checkState, type CalibrationState } from "../models/calibration.js";
 import { exactCounterState, useBpeSource } from "../tokens/index.js";
 import { SlidingWindow, type WindowOptions } from "../context/sliding-window.js";
@@ -31,7 +31,7 @@ export type { LoomOptions, LoomRecallOptions, LoomStats } from "./loom-options.j
 /** What a Loom keeps of its options, checked: everything but its engine. */
 interface LoomSettings {
   store: Store;
-  counting: CountingMode;
+  counter: CounterMode;
   maxOpenChats: number;
   summaries: LoomSummaries;
   embedder: Embedder | null;
@@ -48,7 +48,7 @@ interface LoomSettings {
 export const DEFAULT_MAX_OPEN_CHATS = 1000;
 
 const LOOM_KEYS = [
-  "engine", "wasm", "maxMemoryMB", "store", "counting", "maxOpenChats", "summaries", "recall",
+  "engine", "wasm", "maxMemoryMB", "store", "counter", "maxOpenChats", "summaries", "recall",
   "toolResults", "reasoningTurns", "strictModels", "bpe", "onCompaction", "calibration", "memoryScope",
 ] as const;
 
@@ -76,16 +76,16 @@ export class Loom {
   readonly #ctx: LoomContext;
   readonly #windows = new Set<SlidingWindow>();
   readonly #recall: RecallHub | null;
-  readonly #counting: CountingMode;
+  readonly #counter: CounterMode;
   #closed = false;
 
   // Private: Loom.open() makes Looms (the published types show `private constructor()`, no parameters).
   private constructor(engine: Engine, settings: LoomSettings) {
     const {
-      store, counting, maxOpenChats, summaries, embedder, toolResults, reasoningTurns, embedEagerly, strictModels, onCompaction, calibration, memoryScope,
+      store, counter, maxOpenChats, summaries, embedder, toolResults, reasoningTurns, embedEagerly, strictModels, onCompaction, calibration, memoryScope,
     } = settings;
     this.#engine = engine;
-    this.#counting = counting;
+    this.#counter = counter;
     this.#recall = embedder ? new RecallHub(engine, store, embedder, embedEagerly) : null;
     this.#store = store;
     this.#open = new OpenChats(maxOpenChats);
@@ -95,7 +95,7 @@ export class Loom {
       strictModels,
       prepare: async (model) => {
         const profile = getModelProfile(model, { strict: strictModels });
-        return { profile, counter: await counterFor(profile, counting) };
+        return { profile, counter: await counterFor(profile, counter) };
       },
       checkOpen: () => {
         if (this.#closed) throw new CtxloomError("LOOM_CLOSED", "This Loom was closed; open a new one with Loom.open().");
@@ -155,8 +155,8 @@ export class Loom {
 
   /** What a Loom keeps of its options (all but the engine's), checked. */
   static #settings(o: LoomOptions): LoomSettings {
-    if (o.counting !== undefined && o.counting !== "exact" && o.counting !== "heuristic") {
-      throw new CtxloomError("INVALID_ARGUMENT", `counting must be "exact" or "heuristic"; got ${describe(o.counting)}.`);
+    if (o.counter !== undefined && o.counter !== "exact" && o.counter !== "heuristic") {
+      throw new CtxloomError("INVALID_ARGUMENT", `counter must be "exact" or "heuristic"; got ${describe(o.counter)}.`);
     }
     const summaries = checkLoomSummaries(o.summaries);
     const given = o.maxOpenChats === undefined ? undefined : checkInteger(o.maxOpenChats, "maxOpenChats", 1);
@@ -182,7 +182,7 @@ export class Loom {
     // unloading would only trade the engine's memory for a rebuild on the next use.
     const maxOpenChats = given ?? (typeof store.resident === "function" ? Infinity : DEFAULT_MAX_OPEN_CHATS);
     return {
-      store, counting: o.counting ?? "exact", maxOpenChats, summaries, embedder, toolResults, reasoningTurns,
+      store, counter: o.counter ?? "exact", maxOpenChats, summaries, embedder, toolResults, reasoningTurns,
       calibration: new Calibration(o.calibration === undefined ? undefined : checkState(o.calibration)),
       // Left out, the built-in embedder works lazily (a chat is embedded once recall reads it); asked for, on every append.
       embedEagerly: o.recall !== undefined,
@@ -213,7 +213,7 @@ export class Loom {
 
   /**
    * A standalone sliding window of `maxTokens`, on the engine's selection core.
-   * Call `dispose()` when done with it (closing the Loom disposes it too).
+   * Call `close()` when done with it (closing the Loom closes it too).
    * @throws INVALID_ARGUMENT for a bad maxTokens or counter
    */
   slidingWindow(options: WindowOptions): SlidingWindow {
@@ -251,8 +251,8 @@ export class Loom {
     const exact = exactCounterState();
     return {
       recall: this.#recall ? this.#recall.stats() : null,
-      counter: this.#counting === "heuristic" ? "heuristic" : exact.counter,
-      counterFallback: this.#counting === "heuristic" ? null : exact.fallback,
+      counter: this.#counter === "heuristic" ? "heuristic" : exact.counter,
+      counterFallback: this.#counter === "heuristic" ? null : exact.fallback,
     };
   }
 
@@ -279,7 +279,7 @@ export class Loom {
     if (this.#closed) return;
     this.#closed = true;
     const entries = this.#open.clear();
-    for (const win of [...this.#windows]) win.dispose();
+    for (const win of [...this.#windows]) win.close();
     // First: embedder calls under way are aborted, so that no chat waits on one that never answers
     // (a build or recall that needed it fails with LOOM_CLOSED). Messages not embedded yet are
     // embedded when recall next reads their chat (in any Loom): the store holds no vector for them.

@@ -17,7 +17,7 @@ export interface ChatStats {
   modelInferredFrom: string | null;
   contextWindow: number;
   /** The counter of the chat's messages ("o200k_base", "heuristic:0.28", ...). */
-  tokenizer: string;
+  counter: string;
   /** The last built context's usage, or null before the first build. */
   lastUsage: Usage | null;
   /** Tokens of the last built context. */
@@ -62,7 +62,7 @@ export interface ChatCalibration {
 
 /** The stats of a chat from its sizes and its last context. */
 export function chatStats(
-  sizes: { messages: number; branchMessages: number; model: string; modelInferredFrom: string | null; contextWindow: number; tokenizer: string },
+  sizes: { messages: number; branchMessages: number; model: string; modelInferredFrom: string | null; contextWindow: number; counter: string },
   last: { usage: Usage | null; evicted: number; calibration?: ChatCalibration | null; providerCount?: ProviderCount | null },
   summaries: SummaryStats = { compressions: 0, tokensSaved: 0, compressionRatio: 1, fallbacks: 0 },
 ): ChatStats {

@@ -11,7 +11,7 @@ import { buildImport, checkExport } from "./chat-export.js";
 import { checkKept, modelOf } from "./chat-record.js";
 import { heldOf, residentColumns, restoreNodes, type LoomContext } from "./sync.js";
 import {
-  chatExists, checkChatId, checkNewChatId, newChatId, pageFrom, pageOf, summaryOf, unknownChat, type ChatListPage, type ListChatsOptions,
+  chatExists, chatRecords, checkChatId, checkNewChatId, newChatId, pageFrom, pageOf, summaryOf, unknownChat, type ChatListPage, type ChatListPageOptions,
 } from "./chat-list.js";
 import { DEFAULT_TOOL_RESULTS, checkToolResultLevel, toolResultPolicy } from "../models/tool-results.js";
 import { CREATE_KEYS, settingsOf, type CreateChatOptions } from "./create-options.js";
@@ -124,7 +124,7 @@ export class UserChats {
     const budget = o.budget === undefined ? undefined : checkSplit(o.budget);
     const historyLimits = o.historyLimits === undefined ? undefined : checkHistoryLimits(o.historyLimits);
     const { profile, counter } = await this.#ctx.prepare(o.model ?? "gpt-4o");
-    const { effective, reserve } = budgetFor(profile, { split: budget });
+    const { effective, reserve } = budgetFor(profile, { budget });
     const toolResults = toolResultPolicy(checkToolResultLevel(o.toolResults, "create(options).toolResults"), this.#ctx.toolResults ?? DEFAULT_TOOL_RESULTS);
     const reasoningTurns = checkReasoningTurns(o.reasoningTurns, "create(options).reasoningTurns") ?? this.#ctx.reasoningTurns;
     preflight({
@@ -205,21 +205,31 @@ export class UserChats {
   }
 
   /**
-   * The user's chats, most recently active first (by `updatedAt`: an append, a checkout). Reads
-   * records only: no chat is loaded. With `{ limit, cursor }`, one page and the cursor of the next
-   * (null after the last); a chat active while a client pages moves to the top and may be seen
-   * twice or not at all, as with any list ordered by activity.
-   * @throws INVALID_ARGUMENT for a bad limit or cursor, or an unknown option
+   * Every chat of the user, most recently active first (by `updatedAt`: an append, a checkout).
+   * Reads records only: no chat is loaded. For a page at a time, `page({ limit, after })`.
+   * @throws INVALID_ARGUMENT when given an argument
    */
   async list(): Promise<ChatSummary[]>;
-  /** One page of the user's chats, most recently active first, and the cursor of the next (null after the last). @throws INVALID_ARGUMENT */
-  async list(options: ListChatsOptions): Promise<ChatListPage>;
-  async list(options?: ListChatsOptions): Promise<ChatSummary[] | ChatListPage> {
+  async list(...args: unknown[]): Promise<ChatSummary[]> {
     this.#ctx.checkOpen();
-    const paged = options === undefined ? undefined : pageOf(options);
-    const records = await fromStore("listing chats", () => this.#ctx.store.listChats(this.userId, paged?.page));
-    if (!Array.isArray(records)) throw new CtxloomError("STORE_CORRUPT", `The store listed ${describe(records)} for user ${describe(this.userId)}, not an array of chat records.`);
-    return paged ? pageFrom(records, paged.page, paged.limit) : records.map(summaryOf);
+    if (args.length > 0) {
+      throw new CtxloomError("INVALID_ARGUMENT", `list() takes no argument and returns every chat; got ${describe(args[0])}. For one page, call page({ limit, after }).`);
+    }
+    return (await chatRecords(this.#ctx.store, this.userId)).map(summaryOf);
+  }
+
+  /**
+   * One page of the user's chats, most recently active first: at most `limit` (1 to 1000), from
+   * `after` (the `cursor` of the previous page; left out for the first), and the cursor of the
+   * next page (null after the last). Stores with an index read the page alone. A chat active
+   * while a client pages moves to the top and may be seen twice or not at all, as with any list
+   * ordered by activity.
+   * @throws INVALID_ARGUMENT for a missing or bad limit, a cursor no page gave, or an unknown option
+   */
+  async page(options: ChatListPageOptions): Promise<ChatListPage> {
+    this.#ctx.checkOpen();
+    const paged = pageOf(options);
+    return pageFrom(await chatRecords(this.#ctx.store, this.userId, paged.page), paged.page, paged.limit);
   }
 
   /**

@@ -104,7 +104,7 @@ export async function demo(engine: "wasm" | "js" | undefined, json = false): Pro
   win.add({ role: "user", content: "Which tram goes to the castle?" });
   say(`\nloom.slidingWindow({ maxTokens: 40 }) after four adds (${win.tokenCount} tokens):\n${win.format().replace(/^/gm, "  ")}`);
   out.report.slidingWindow = { maxTokens: 40, tokens: win.tokenCount, kept: win.messages.map((m) => m.content) };
-  win.dispose();
+  win.close();
   await budgetBars(chat, out);
   await summaries(chats, out);
   await recallDemo(chats, out);

@@ -60,11 +60,11 @@ export class SlidingWindow {
   #added = 0;
   #evicted = 0;
   #rejected = 0;
-  #disposed = false;
-  readonly #onDispose: () => void;
+  #closed = false;
+  readonly #onClose: () => void;
 
   /** @internal Use `loom.slidingWindow({ maxTokens })`. */
-  constructor(engine: Engine, options: WindowOptions, onDispose: () => void) {
+  constructor(engine: Engine, options: WindowOptions, onClose: () => void) {
     const o = checkOptions<WindowOptions>(options, "slidingWindow(options)", ["maxTokens", "counter"]);
     this.maxTokens = checkInteger(o.maxTokens, "maxTokens", 1, MAX_TOKENS);
     if (o.counter !== undefined && (o.counter === null || typeof o.counter.count !== "function")) {
@@ -73,7 +73,7 @@ export class SlidingWindow {
     this.#counter = o.counter ?? heuristicCounter();
     this.#engine = engine;
     this.#window = engine.createWindow(this.maxTokens);
-    this.#onDispose = onDispose;
+    this.#onClose = onClose;
   }
 
   /**
@@ -168,15 +168,15 @@ export class SlidingWindow {
     };
   }
 
-  /** Frees the window's memory in the engine. Later calls throw WINDOW_DISPOSED. */
-  dispose(): void {
-    if (this.#disposed) return;
-    this.#disposed = true;
+  /** Closes the window, freeing its memory in the engine. Later calls throw WINDOW_CLOSED; closing twice is fine. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
     this.#engine.dropWindow(this.#window);
-    this.#onDispose();
+    this.#onClose();
   }
 
   #checkLive(): void {
-    if (this.#disposed) throw new CtxloomError("WINDOW_DISPOSED", "This window was disposed (or its Loom closed); create a new one with loom.slidingWindow({ maxTokens }).");
+    if (this.#closed) throw new CtxloomError("WINDOW_CLOSED", "This window was closed (or its Loom was); create a new one with loom.slidingWindow({ maxTokens }).");
   }
 }

@@ -1,7 +1,7 @@
 // Tool results too large for a request: a caller cannot split what a tool returned, so a
 // context sends its head and its tail around a marker that says how much was left out (see
 // views.ts; the chat keeps it whole). truncateToolResult cuts a text the same way.
-import { CtxloomError, checkInteger, describe } from "../errors.js";
+import { CtxloomError, checkInteger, checkOptions, describe } from "../errors.js";
 import { MAX_TOKENS } from "../message.js";
 import { callCounter, countText } from "../tokens/chat.js";
 import type { TokenCounter } from "../tokens/types.js";
@@ -28,20 +28,37 @@ export function omissionMarker(omitted: number, total: number, id?: number): str
 
 const grouped = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 
+/** What {@link truncateToolResult} takes besides the text. */
+export interface TruncateOptions {
+  /** The most tokens the result may count (a whole number from 1 up). */
+  maxTokens: number;
+  /** The counter that counts them (a `TokenCounter`: `loadEncoding`, `heuristicCounter`, a model's own). */
+  counter: TokenCounter;
+  /** What to keep: "head-tail" (default), "head" or "tail". */
+  keep?: ToolResultKeep;
+}
+
+const TRUNCATE_KEYS = ["maxTokens", "counter", "keep"] as const;
+
 /**
- * `text` cut to at most `maxTokens` by `counter`: its head and its tail (or one of them),
- * cut at line, sentence or word boundaries where they can be and never inside a character,
- * around a marker saying how many of its `total` tokens were left out. `text` itself when
- * it fits. When not even the marker fits, as much of the marker as fits.
+ * `text` cut to at most `maxTokens` by `counter`: its head and its tail (or one of them, by
+ * `keep`), cut at line, sentence or word boundaries where they can be and never inside a
+ * character, around a marker saying how many of its `total` tokens were left out. `text`
+ * itself when it fits. When not even the marker fits, as much of the marker as fits.
+ * @throws INVALID_CONTENT when `text` is not a string; INVALID_ARGUMENT for missing, bad or unknown options.
  */
-export function truncateToolResult(text: string, maxTokens: number, counter: TokenCounter, keep: ToolResultKeep = "head-tail"): string {
+export function truncateToolResult(text: string, options: TruncateOptions): string {
   if (typeof text !== "string") throw new CtxloomError("INVALID_CONTENT", `text must be a string; got ${describe(text)}.`);
-  checkInteger(maxTokens, "maxTokens", 1, MAX_TOKENS);
+  if (options === undefined) {
+    throw new CtxloomError("INVALID_ARGUMENT", "truncateToolResult(text, options) needs its options: { maxTokens, counter, keep? }.");
+  }
+  const o = checkOptions<TruncateOptions>(options, "truncateToolResult(text, options)", TRUNCATE_KEYS);
+  const maxTokens = checkInteger(o.maxTokens, "maxTokens", 1, MAX_TOKENS);
+  const counter = o.counter;
   if (counter === null || typeof counter !== "object" || typeof counter.count !== "function") {
     throw new CtxloomError("INVALID_ARGUMENT", `counter must be a TokenCounter { name, exact, count(text) }; got ${describe(counter)}.`);
   }
-  checkKeep(keep);
-  return cutToolResult(text, maxTokens, counter, keep);
+  return cutToolResult(text, maxTokens, counter, checkKeep(o.keep ?? "head-tail"));
 }
 
 /**

@@ -32,8 +32,8 @@ const PARTS = ["system", "memory", "conversation", "input", "reserve"] as const;
 
 /** Options of `budgetFor`. */
 export interface BudgetOptions {
-  /** Fractions of the effective window (missing parts keep the defaults). */
-  split?: Partial<BudgetSplit>;
+  /** Fractions of the effective window (missing parts keep the defaults), as `budget` in `create()` and `buildContext()`. */
+  budget?: Partial<BudgetSplit>;
   /** The share of the window the slices use; default 0.9. */
   effectiveFraction?: number;
 }
@@ -47,13 +47,13 @@ export interface BudgetOptions {
  * @throws UNKNOWN_MODEL; INVALID_ARGUMENT when the fractions do not sum to 1
  */
 export function budgetFor(model: ModelRef, options?: BudgetOptions): Budget {
-  const o = checkOptions<BudgetOptions>(options, "budgetFor(model, options)", ["split", "effectiveFraction"]);
+  const o = checkOptions<BudgetOptions>(options, "budgetFor(model, options)", ["budget", "effectiveFraction"]);
   const profile = getModelProfile(model);
   const fraction = o.effectiveFraction ?? EFFECTIVE_FRACTION;
   if (typeof fraction !== "number" || !(fraction > 0 && fraction <= 1)) {
     throw new CtxloomError("INVALID_ARGUMENT", `effectiveFraction must be a number in (0, 1]; got ${describe(fraction)}.`);
   }
-  return splitWindow(profile, checkSplit(o.split), fraction);
+  return splitWindow(profile, checkSplit(o.budget), fraction);
 }
 
 /**

@@ -17,10 +17,10 @@ import { getModelProfile } from "./profiles.js";
 import type { ModelRef } from "./types.js";
 
 /** How a Loom counts: "exact" where the model's encoding is known (default), or always the heuristic. */
-export type CountingMode = "exact" | "heuristic";
+export type CounterMode = "exact" | "heuristic";
 
 /** The counter for a model, loading its exact encoding first if needed (the WebAssembly counter, else gpt-tokenizer). */
-export async function counterFor(model: ModelRef, mode: CountingMode = "exact"): Promise<TokenCounter> {
+export async function counterFor(model: ModelRef, mode: CounterMode = "exact"): Promise<TokenCounter> {
   const profile = getModelProfile(model);
   if (profile.counter) return profile.counter;
   if (mode === "exact" && profile.encoding) {
@@ -41,7 +41,7 @@ export async function loadTokenizer(model: ModelRef): Promise<TokenCounter> {
  * Tokens a list of chat messages costs in a request, by the OpenAI cookbook's rules (3 a
  * message, 1 more for a name, 3 for the reply primer), with the model's own encoding
  * where it is known and the profile's tokens-per-character estimate otherwise.
- * @throws UNKNOWN_MODEL; INVALID_ARGUMENT for malformed messages; TOKENIZER_NOT_LOADED when the
+ * @throws UNKNOWN_MODEL; INVALID_ARGUMENT for malformed messages; COUNTER_NOT_LOADED when the
  *   model's exact encoding is not loaded yet (`await loadTokenizer(model)` once first)
  */
 export function countTokens(messages: readonly CountableInput[], options: { model: ModelRef }): number {
@@ -59,7 +59,7 @@ export function countTokens(messages: readonly CountableInput[], options: { mode
     counter = loadedWasmCounter(profile.encoding) ?? loadedEncoding(profile.encoding);
     if (!counter) {
       throw new CtxloomError(
-        "TOKENIZER_NOT_LOADED",
+        "COUNTER_NOT_LOADED",
         `The ${profile.encoding} tokenizer of ${profile.name} loads lazily (about 20 ms; 0.3 s where it falls back to gpt-tokenizer); ` +
           `call \`await loadTokenizer(${JSON.stringify(profile.name)})\` once before counting.`,
       );

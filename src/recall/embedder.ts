@@ -7,7 +7,7 @@ import { checkWellFormed } from "../message.js";
  * and runs everywhere; any other model plugs in with the same shape, for example OpenAI's:
  *
  * ```ts
- * const openaiEmbedder: Embedder = {
+ * const embedder: Embedder = {
  *   name: "text-embedding-3-small",
  *   dimension: 1536,
  *   embed: async (texts, signal) =>

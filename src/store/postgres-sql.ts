@@ -57,7 +57,7 @@ export function postgresStatements(p: string) {
          AS r (c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13)`,
     ),
     listChats: rows("list_chats", `SELECT ${CHAT_READ} FROM ${p}chats WHERE user_id = $1 ORDER BY ${CHAT_ORDER}`),
-    // A page of the list (chats.list({ limit, cursor })), on the index of (user_id, updated_at).
+    // A page of the list (chats.page({ limit, after })), on the index of (user_id, updated_at).
     listChatsFirst: rows("list_chats_first", `SELECT ${CHAT_READ} FROM ${p}chats WHERE user_id = $1 ORDER BY ${CHAT_ORDER} LIMIT $2`),
     listChatsAfter: rows(
       "list_chats_after",

@@ -29,7 +29,7 @@ export function sqlStatements(p: string) {
     chat: `SELECT ${CHAT_READ} FROM ${chats} WHERE user = ? AND id = ?`,
     chatState: `SELECT key, message_count, head, updated FROM ${chats} WHERE user = ? AND id = ?`,
     chats: `SELECT ${CHAT_READ} FROM ${chats} WHERE user = ? ORDER BY ${CHAT_ORDER}`,
-    // A page of the list (chats.list({ limit, cursor })): the index on (user, updated, created) serves both.
+    // A page of the list (chats.page({ limit, after })): the index on (user, updated, created) serves both.
     chatsFirst: `SELECT ${CHAT_READ} FROM ${chats} WHERE user = ? ORDER BY ${CHAT_ORDER} LIMIT ?`,
     chatsAfter: `SELECT ${CHAT_READ} FROM ${chats} WHERE user = ? AND (updated, created, id) < (?, ?, ?) ORDER BY ${CHAT_ORDER} LIMIT ?`,
     saveChatState: `UPDATE ${chats} SET message_count = ?, head = ?, updated = ? WHERE key = ?`,

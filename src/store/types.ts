@@ -67,7 +67,7 @@ export interface ChatRecord {
   options: ChatOptions;
 }
 
-/** What `chats.list()` returns for each chat (`metadata` when the chat has some). */
+/** What `chats.list()` and `chats.page()` return for each chat (`metadata` when the chat has some). */
 export type ChatSummary = Pick<ChatRecord, "id" | "title" | "model" | "createdAt" | "updatedAt" | "messageCount"> & { metadata?: ChatMetadata };
 
 /**

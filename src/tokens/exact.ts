@@ -35,7 +35,7 @@ function notInstalled(cause: unknown): never {
   throw new CtxloomError(
     "WASM_UNAVAILABLE",
     `gpt-tokenizer, ctxloom's exact counter where its WebAssembly counter cannot run, could not be imported (${String(cause)}). ` +
-      `It is an optional peer dependency: npm install gpt-tokenizer, or count with the heuristic (Loom.open({ counting: "heuristic" })).`,
+      `It is an optional peer dependency: npm install gpt-tokenizer, or count with the heuristic (Loom.open({ counter: "heuristic" })).`,
     { cause },
   );
 }

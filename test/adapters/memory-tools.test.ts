@@ -12,7 +12,7 @@ import { openAIMemoryTool } from "../../src/openai.js";
 import { PROFILE_SCHEMA } from "../memory/memory-cases.js";
 
 async function setup(): Promise<{ loom: Loom; chat: Chat }> {
-  const loom = await Loom.open({ counting: "heuristic" });
+  const loom = await Loom.open({ counter: "heuristic" });
   const chat = await loom.user("ann").create({ id: "c1" });
   return { loom, chat };
 }

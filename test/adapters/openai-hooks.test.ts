@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Loom, hashingEmbedder } from "../../src/index.js";
-import { openaiEmbedder, openaiSummarizer } from "../../src/openai.js";
+import { openAIEmbedder, openAISummarizer } from "../../src/openai.js";
 import { expectRejectCode, expectThrowCode, forEachEngine } from "../helpers.js";
 import { expectBoatRecalled, expectQueuedAfterTimeout, summarizedBuild } from "./hooks-helpers.js";
 
@@ -75,10 +75,10 @@ const reset = () => {
 };
 
 forEachEngine((engine) => {
-  describe("openaiSummarizer", () => {
+  describe("openAISummarizer", () => {
     it("writes the summary with one Chat Completions request: the prompt as the system message, the transcript as the user's", async () => {
       reset();
-      const { loom, ctx, fallbacks } = await summarizedBuild({ engine, summaries: { policy: true, summarizer: openaiSummarizer(client, { model: "gpt-4o-mini", temperature: 0 }) } });
+      const { loom, ctx, fallbacks } = await summarizedBuild({ engine, summaries: { policy: true, summarizer: openAISummarizer(client, { model: "gpt-4o-mini", temperature: 0 }) } });
       expect([ctx.summary, fallbacks]).toEqual([NOTES, 0]);
       expect(received).toHaveLength(1);
       const { path, body, authorization } = received[0]!;
@@ -93,7 +93,7 @@ forEachEngine((engine) => {
     it("a request past the policy's timeoutMs is aborted (the server sees it go) and the extractive summary stands in", async () => {
       reset();
       mode.hold = true;
-      const { loom, ctx, fallbacks } = await summarizedBuild({ engine, summaries: { policy: { timeoutMs: 400 }, summarizer: openaiSummarizer(client, { model: "gpt-4o-mini" }) } });
+      const { loom, ctx, fallbacks } = await summarizedBuild({ engine, summaries: { policy: { timeoutMs: 400 }, summarizer: openAISummarizer(client, { model: "gpt-4o-mini" }) } });
       expect(ctx.summary).toContain("Question 0 asks about topic 0.");
       expect(fallbacks).toBe(1);
       expect(received).toHaveLength(1);
@@ -104,16 +104,16 @@ forEachEngine((engine) => {
     it("a refusal (content null) falls back to the extractive summary", async () => {
       reset();
       mode.reply = { content: null, refusal: "I can't help with that." };
-      const { loom, fallbacks } = await summarizedBuild({ engine, summaries: { policy: true, summarizer: openaiSummarizer(client, { model: "gpt-4o-mini" }) } });
+      const { loom, fallbacks } = await summarizedBuild({ engine, summaries: { policy: true, summarizer: openAISummarizer(client, { model: "gpt-4o-mini" }) } });
       expect(fallbacks).toBe(1);
       await loom.close();
     });
   });
 
-  describe("openaiEmbedder", () => {
+  describe("openAIEmbedder", () => {
     it("embeds with embeddings.create (base64 decoded by the client, answers put back in order) for recall", async () => {
       reset();
-      const loom = await Loom.open({ engine, recall: { embedder: openaiEmbedder(client, { model: "text-embedding-3-small", dimensions: hashing.dimension }) } });
+      const loom = await Loom.open({ engine, recall: { embedder: openAIEmbedder(client, { model: "text-embedding-3-small", dimensions: hashing.dimension }) } });
       await expectBoatRecalled(loom);
       expect(received.every((r) => r.path === "/v1/embeddings" && r.body.model === "text-embedding-3-small" && !("dimensions" in r.body))).toBe(true);
       expect(received[0]!.body.encoding_format).toBe("base64");
@@ -123,7 +123,7 @@ forEachEngine((engine) => {
     it("a request past its timeoutMs is aborted and fails with EMBEDDER_FAILED; the text stays queued", async () => {
       reset();
       mode.hold = true;
-      const loom = await Loom.open({ engine, recall: { embedder: openaiEmbedder(client, { model: "text-embedding-3-small", dimensions: hashing.dimension, timeoutMs: 400 }) } });
+      const loom = await Loom.open({ engine, recall: { embedder: openAIEmbedder(client, { model: "text-embedding-3-small", dimensions: hashing.dimension, timeoutMs: 400 }) } });
       await expectQueuedAfterTimeout(loom, 400, () => (mode.hold = false));
       expect(await received[0]!.closed).toBe(true);
       await loom.close();
@@ -134,7 +134,7 @@ forEachEngine((engine) => {
 describe("options and bad input", () => {
   it("requestDimensions sends dimensions; vectors of another length fail the call", async () => {
     reset();
-    const loom = await Loom.open({ recall: { embedder: openaiEmbedder(client, { model: "text-embedding-3-large", dimensions: 8, requestDimensions: true }) } });
+    const loom = await Loom.open({ recall: { embedder: openAIEmbedder(client, { model: "text-embedding-3-large", dimensions: 8, requestDimensions: true }) } });
     const chat = await loom.user("u").create();
     await chat.append({ role: "user", content: "hello" });
     await expectRejectCode(() => chat.recall("hello"), "EMBEDDER_FAILED"); // this server answers 256 numbers whatever is asked
@@ -143,19 +143,19 @@ describe("options and bad input", () => {
   });
 
   it("refuses what is no client, unknown options and bad values with a code", () => {
-    for (const bad of [42, null, {}, { chat: {} }]) expectThrowCode(() => openaiSummarizer(bad as never, { model: "gpt-4o-mini" }), "INVALID_ARGUMENT");
-    expectThrowCode(() => openaiSummarizer(client, undefined as never), "INVALID_ARGUMENT");
-    expectThrowCode(() => openaiSummarizer(client, { model: "" }), "INVALID_ARGUMENT");
-    expectThrowCode(() => openaiSummarizer(client, { model: "gpt-4o-mini", maxTokens: 100 } as never), "INVALID_ARGUMENT");
-    expectThrowCode(() => openaiSummarizer(client, { model: "gpt-4o-mini", temperature: -1 }), "INVALID_ARGUMENT");
-    expectThrowCode(() => openaiSummarizer(client, { model: "gpt-4o-mini", maxCompletionTokens: 0 }), "INVALID_ARGUMENT");
-    expectThrowCode(() => openaiSummarizer(client, { model: "gpt-4o-mini", reasoningEffort: "max" as never }), "INVALID_ARGUMENT");
-    for (const bad of [42, null, {}, { embeddings: {} }]) expectThrowCode(() => openaiEmbedder(bad as never, { model: "m", dimensions: 4 }), "INVALID_ARGUMENT");
-    expectThrowCode(() => openaiEmbedder(client, { model: "m" } as never), "INVALID_ARGUMENT");
-    expectThrowCode(() => openaiEmbedder(client, { dimensions: 4 } as never), "INVALID_ARGUMENT");
-    expectThrowCode(() => openaiEmbedder(client, { model: "m", dimensions: 1.5 }), "INVALID_ARGUMENT");
-    expectThrowCode(() => openaiEmbedder(client, { model: "m", dimensions: 4, dimension: 4 } as never), "INVALID_ARGUMENT");
-    expectThrowCode(() => openaiEmbedder(client, { model: "m", dimensions: 4, timeoutMs: -5 }), "INVALID_ARGUMENT");
-    expectThrowCode(() => openaiEmbedder(client, { model: "m", dimensions: 4, requestDimensions: 1 as never }), "INVALID_ARGUMENT");
+    for (const bad of [42, null, {}, { chat: {} }]) expectThrowCode(() => openAISummarizer(bad as never, { model: "gpt-4o-mini" }), "INVALID_ARGUMENT");
+    expectThrowCode(() => openAISummarizer(client, undefined as never), "INVALID_ARGUMENT");
+    expectThrowCode(() => openAISummarizer(client, { model: "" }), "INVALID_ARGUMENT");
+    expectThrowCode(() => openAISummarizer(client, { model: "gpt-4o-mini", maxTokens: 100 } as never), "INVALID_ARGUMENT");
+    expectThrowCode(() => openAISummarizer(client, { model: "gpt-4o-mini", temperature: -1 }), "INVALID_ARGUMENT");
+    expectThrowCode(() => openAISummarizer(client, { model: "gpt-4o-mini", maxCompletionTokens: 0 }), "INVALID_ARGUMENT");
+    expectThrowCode(() => openAISummarizer(client, { model: "gpt-4o-mini", reasoningEffort: "max" as never }), "INVALID_ARGUMENT");
+    for (const bad of [42, null, {}, { embeddings: {} }]) expectThrowCode(() => openAIEmbedder(bad as never, { model: "m", dimensions: 4 }), "INVALID_ARGUMENT");
+    expectThrowCode(() => openAIEmbedder(client, { model: "m" } as never), "INVALID_ARGUMENT");
+    expectThrowCode(() => openAIEmbedder(client, { dimensions: 4 } as never), "INVALID_ARGUMENT");
+    expectThrowCode(() => openAIEmbedder(client, { model: "m", dimensions: 1.5 }), "INVALID_ARGUMENT");
+    expectThrowCode(() => openAIEmbedder(client, { model: "m", dimensions: 4, dimension: 4 } as never), "INVALID_ARGUMENT");
+    expectThrowCode(() => openAIEmbedder(client, { model: "m", dimensions: 4, timeoutMs: -5 }), "INVALID_ARGUMENT");
+    expectThrowCode(() => openAIEmbedder(client, { model: "m", dimensions: 4, requestDimensions: 1 as never }), "INVALID_ARGUMENT");
   });
 });

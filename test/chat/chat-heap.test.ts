@@ -7,7 +7,7 @@ import { Loom } from "../../src/index.js";
 // 57 before its message columns shared one buffer, its maps, summary ledger and the store's
 // embedding map came at first use, and chats counting by the estimate shared one counter.
 it("an open chat with a message costs at most 44 heap objects (WASM engine; 41 measured)", async () => {
-  const loom = await Loom.open({ engine: "wasm", counting: "heuristic" });
+  const loom = await Loom.open({ engine: "wasm", counter: "heuristic" });
   const warm = await loom.user("warm").create({ system: "You are a helpful assistant." });
   await warm.append({ role: "user", content: "a first question" });
   const chats = 1_000;

@@ -1,21 +1,21 @@
 // What a chat product needs of ctxloom's chats: ids the client chooses, the application's
 // metadata, a list paged by last activity, appends under a given message, and redaction.
 import { expect, it } from "vitest";
-import { Loom, countTokens, memoryStore, type Chat, type ChatSummary, type Summarizer } from "../../src/index.js";
+import { Loom, countTokens, memoryStore, type Chat, type ChatListPage, type ChatListPageOptions, type ChatSummary, type Summarizer } from "../../src/index.js";
 import { REDACTED } from "../../src/chat/redact.js";
 import { converse, expectRejectCode, forEachEngine, setup, snapshot } from "../helpers.js";
 import { SMALL, talk } from "./summaries-helpers.js";
 
 /** Every chat of `chats`, page by page. */
-async function allPages(list: (o: { limit: number; cursor?: string }) => Promise<{ chats: ChatSummary[]; cursor: string | null }>, limit: number) {
+async function allPages(page: (o: ChatListPageOptions) => Promise<ChatListPage>, limit: number) {
   const out: ChatSummary[] = [];
   let cursor: string | undefined;
   for (let pages = 0; pages < 100; pages++) {
-    const page = await list(cursor === undefined ? { limit } : { limit, cursor });
-    expect(page.chats.length).toBeLessThanOrEqual(limit);
-    out.push(...page.chats);
-    if (page.cursor === null) return out;
-    cursor = page.cursor;
+    const one = await page(cursor === undefined ? { limit } : { limit, after: cursor });
+    expect(one.chats.length).toBeLessThanOrEqual(limit);
+    out.push(...one.chats);
+    if (one.cursor === null) return out;
+    cursor = one.cursor;
   }
   throw new Error("more than 100 pages");
 }
@@ -64,7 +64,7 @@ forEachEngine((engine) => {
     await loom.close();
   });
 
-  it("list({ limit, cursor }) pages by last activity, each chat once, the same order as list()", async () => {
+  it("page({ limit, after }) pages by last activity, each chat once, the same order as list()", async () => {
     let now = 1_000;
     const clock = () => now;
     const loom = await Loom.open({ engine });
@@ -85,16 +85,41 @@ forEachEngine((engine) => {
     const all = await chats.list();
     expect(all[0]!.id).toBe("c05");
     for (const limit of [1, 2, 5, 7, 23, 50]) {
-      const paged = await allPages((o) => chats.list(o), limit);
+      const paged = await allPages((o) => chats.page(o), limit);
       expect(paged).toEqual(all);
     }
-    const first = await chats.list({ limit: 4 });
+    expect(all).toHaveLength(23); // list() returns every chat, past any page's limit
+    const first = await chats.page({ limit: 4 });
     expect(first.chats.map((c) => c.id)).toEqual(["c05", "c22", "c21", "c20"]);
-    expect((await chats.list({})).chats).toHaveLength(23); // default limit 50
-    expect(await loom.user("nobody").list({ limit: 3 })).toEqual({ chats: [], cursor: null });
-    for (const o of [{ limit: 0 }, { limit: 1001 }, { limit: 1.5 }, { cursor: "" }, { cursor: "not a cursor!" }, { cursor: "e30" }, { cursor: 5 }, { limt: 3 }]) {
-      await expectRejectCode(() => chats.list(o as never), "INVALID_ARGUMENT");
+    expect((await chats.page({ limit: 4, after: first.cursor! })).chats.map((c) => c.id)).toEqual(["c19", "c18", "c17", "c16"]);
+    expect(await loom.user("nobody").page({ limit: 3 })).toEqual({ chats: [], cursor: null });
+    expect(await loom.user("nobody").list()).toEqual([]);
+    const before = await snapshot(made[0]!, chats);
+    const bad: [unknown, RegExp][] = [
+      [undefined, /page\(options\) needs its options: \{ limit, after\? \}/],
+      [{}, /page\(options\)\.limit must be an integer from 1 to 1000; got undefined/],
+      [{ limit: 0 }, /limit must be an integer from 1 to 1000/],
+      [{ limit: 1001 }, /limit must be an integer from 1 to 1000/],
+      [{ limit: 1.5 }, /limit must be an integer from 1 to 1000/],
+      [{ limit: 3, after: "" }, /after must be the cursor of a page/],
+      [{ limit: 3, after: "not a cursor!" }, /after must be the cursor of a page/],
+      [{ limit: 3, after: "e30" }, /after must be the cursor of a page/],
+      [{ limit: 3, after: 5 }, /after must be the cursor of a page/],
+      [{ limit: 3, cursor: first.cursor }, /no option "cursor"/], // the page's field, not the option's name
+      [{ limt: 3 }, /no option "limt"; did you mean "limit"/],
+      ["50", /must be an object of options/],
+    ];
+    for (const [o, says] of bad) {
+      await expectRejectCode(() => chats.page(o as never), "INVALID_ARGUMENT");
+      await expect(chats.page(o as never)).rejects.toThrow(says);
     }
+    // list() takes no argument: the paged form is page().
+    const listWith = (o: unknown) => (chats.list as (o: unknown) => Promise<unknown>).call(chats, o);
+    for (const o of [{ limit: 3 }, {}, 3]) {
+      await expectRejectCode(() => listWith(o), "INVALID_ARGUMENT");
+      await expect(listWith(o)).rejects.toThrow(/list\(\) takes no argument.*call page\(\{ limit, after \}\)/);
+    }
+    expect(await snapshot(made[0]!, chats)).toEqual(before);
     await loom.close();
   });
 

@@ -398,7 +398,7 @@ forEachEngine((engine) => {
       ["store {}", { store: {} }],
       ["store 42", { store: 42 }],
       ["store null", { store: null }],
-      ['counting "exactly"', { counting: "exactly" }],
+      ['counter "exactly"', { counter: "exactly" }],
     ];
     for (const [label, options] of badOptions) {
       it(`Loom.open(${label})`, async () => {

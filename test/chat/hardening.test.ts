@@ -91,7 +91,7 @@ forEachEngine((engine) => {
 
     it("every string a store keeps follows the texts' rules: ids, names, tool calls, parts, profiles, imports", async () => {
       // Heuristic counting: no exact counter refuses the text first, the checks themselves do.
-      const l = await Loom.open({ engine, counting: "heuristic" });
+      const l = await Loom.open({ engine, counter: "heuristic" });
       const cs = l.user("u");
       const c = await cs.create();
       await c.append({ role: "user", content: "hi" });
@@ -277,7 +277,7 @@ forEachEngine((engine) => {
       const reopened = await l2.user("u").open(c.id);
       const second = await reopened.append({ role: "assistant", content: "hello world" });
       expect(second.tokens - first.tokens).toBe("assistant".length - "user".length); // counted by characters again
-      expect(reopened.stats().tokenizer).toBe("by-char");
+      expect(reopened.stats().counter).toBe("by-char");
       await l1.close();
       await l2.close();
     });

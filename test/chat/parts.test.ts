@@ -86,6 +86,38 @@ forEachEngine((engine) => {
       expect(image.content).toBe("");
     });
 
+    it("edit takes what append takes: parts make a new sibling with them, the original stays as a branch", async () => {
+      const { chat } = await setup(engine);
+      const q = await chat.append({ role: "user", content: "What is in this picture?", priority: "high", name: "ann" });
+      const a = await chat.append({ role: "assistant", content: "Which picture?" });
+      const e = await chat.edit(q.id, rich);
+      expect(e).toMatchObject({ parentId: q.parentId, role: "user", priority: "high", name: "ann", content: "What is in this picture?\nAnd the notes?" });
+      expect(e.parts).toEqual(rich);
+      expect(e.tokens).toBeGreaterThan(q.tokens); // the images and the file are counted
+      expect(chat.head).toBe(e.id);
+      expect(chat.get(q.id)).toEqual(q); // the original and its answer stay, on their branch
+      expect(chat.children(q.id)).toEqual([a.id]);
+      expect([...chat.leaves()].sort((x, y) => x - y)).toEqual([a.id, e.id]);
+      // A text-only list is stored as text, as an append stores it; parts go back to a string.
+      const plain = await chat.edit(e.id, [{ type: "text", text: "Just" }, { type: "text", text: "words" }]);
+      expect(plain).not.toHaveProperty("parts");
+      expect(plain.content).toBe("Just\nwords");
+      const text = await chat.edit(e.id, "Only text");
+      expect(text).not.toHaveProperty("parts");
+      expect((await chat.buildContext({ format: "anthropic" })).messages.at(-1)).toEqual({ role: "user", content: "Only text" });
+      await chat.checkout(e.id);
+      expect((await chat.buildContext({ format: "anthropic" })).messages.at(-1)).toMatchObject({ role: "user", content: [{ type: "text" }, { type: "image" }, { type: "image" }, { type: "document" }, { type: "text" }] });
+    });
+
+    it.each(BAD.filter(([, input]) => input.role === "user"))("edit refuses %s with INVALID_CONTENT and changes nothing", async (_what, input) => {
+      const { chat, chats } = await setup(engine);
+      const q = await chat.append({ role: "user", content: "hello" });
+      await chat.append({ role: "assistant", content: "hi" });
+      const before = await snapshot(chat, chats);
+      await expectRejectCode(() => chat.edit(q.id, input.content), "INVALID_CONTENT");
+      expect(await snapshot(chat, chats)).toEqual(before);
+    });
+
     it("an assistant turn with reasoning and tool calls keeps its reasoning with the unit", async () => {
       const { chat } = await setup(engine);
       await chat.append({ role: "user", content: "Weather in Paris?" });
@@ -144,9 +176,12 @@ forEachEngine((engine) => {
         const chat = await loom.user("u").create({ model: "claude-sonnet-4-5" });
         const m1 = await chat.append({ role: "user", content: rich });
         const m2 = await chat.append({ role: "assistant", content: [{ type: "reasoning", text: "Looking.", signature: "s" }, { type: "text", text: "A cat." }] });
+        const edited = await chat.edit(m1.id, [{ type: "image", image: "https://example.com/dog.png" }, { type: "text", text: "And this one?" }]);
+        await chat.checkout(m2.id);
         const reopened = await (await Loom.open({ engine, store })).user("u").open(chat.id);
         expect(reopened.get(m1.id)).toEqual(m1);
         expect(reopened.get(m2.id)).toEqual(m2);
+        expect(reopened.get(edited.id)).toEqual(edited);
         expect(reopened.path()).toEqual(chat.path());
         await loom.close();
       }

@@ -20,7 +20,7 @@ async function turnsUntil(promise: Promise<unknown>): Promise<number> {
 
 forEachEngine((engine) => {
   it("an append and a build on the memory store settle in two microtask turns each (three before)", async () => {
-    const loom = await Loom.open({ engine, counting: "heuristic" });
+    const loom = await Loom.open({ engine, counter: "heuristic" });
     const chat = await loom.user("ann").create();
     await chat.append({ role: "user", content: "warm-up" });
     expect(await turnsUntil(chat.append({ role: "assistant", content: "an answer" }))).toBe(2);
@@ -33,7 +33,7 @@ forEachEngine((engine) => {
 });
 
 it("builds for users who hold no working memory keep nothing for it (1,000 spaces of 3 objects each before: 5.2 objects a chat with its usage)", async () => {
-  const loom = await Loom.open({ counting: "heuristic" });
+  const loom = await Loom.open({ counter: "heuristic" });
   const chats = [];
   for (let c = 0; c < 1_300; c++) {
     const chat = await loom.user(`user-${c}`).create();

@@ -87,7 +87,7 @@ forEachEngine((engine) => {
     );
     await fc.assert(
       fc.asyncProperty(fc.array(op, { minLength: 4, maxLength: 14 }), async (ops) => {
-        const loom = await Loom.open({ engine, counting: "heuristic" });
+        const loom = await Loom.open({ engine, counter: "heuristic" });
         const chat = await loom.user("u").create({ system: "s" });
         await fill(chat, 0, SHARED_FROM + 30);
         let made = SHARED_FROM + 30;
@@ -121,7 +121,7 @@ forEachEngine((engine) => {
 });
 
 it("held contexts keep no copy of the ids they sent (4 bytes a message outside the heap each, before)", async () => {
-  const loom = await Loom.open({ counting: "heuristic" });
+  const loom = await Loom.open({ counter: "heuristic" });
   const chat = await loom.user("u").create();
   await fill(chat, 0, 400);
   await chat.buildContext();

@@ -28,7 +28,7 @@ forEachEngine((engine) => {
       it(`${n} messages: the summarizing build visits O(W + covered) once, each build after it O(W)`, async () => {
         const loom = Loom.withEngine(await countingEngine(engine), {
           store: memoryStore(),
-          counting: "heuristic",
+          counter: "heuristic",
           maxOpenChats: 1000,
           summaries: { policy: { select: { keepLast: 20 } } },
           recall: false,

@@ -21,7 +21,7 @@ const shape = (m: { id: number; parentId: number | null; role: string; content: 
 describe.each(ENGINES)("imported chats in a Loom (%s engine)", (engine) => {
   async function roundTrip(text: string): Promise<number> {
     const parsed = parseExport(text, { now: 0 });
-    const loom = await Loom.open({ engine, counting: "heuristic" });
+    const loom = await Loom.open({ engine, counter: "heuristic" });
     const chats = loom.user("u");
     for (const exp of parsed.chats) {
       const { id } = await importChat(chats, exp);

@@ -5,7 +5,7 @@ import { Loom } from "../../src/index.js";
 
 describe("drawTree", () => {
   it("draws branches, the active branch and the head", async () => {
-    const loom = await Loom.open({ counting: "heuristic" });
+    const loom = await Loom.open({ counter: "heuristic" });
     const chat = await loom.user("u").create();
     await chat.append({ role: "user", content: "q1" });
     const a1 = await chat.append({ role: "assistant", content: "a1" });
@@ -26,7 +26,7 @@ describe("drawTree", () => {
   });
 
   it("a long linear chat stays narrow", async () => {
-    const loom = await Loom.open({ counting: "heuristic" });
+    const loom = await Loom.open({ counter: "heuristic" });
     const chat = await loom.user("u").create();
     for (let i = 0; i < 3000; i++) await chat.append({ role: i % 2 ? "assistant" : "user", content: `m${i}` });
     const lines = drawTree(chat).split("\n");

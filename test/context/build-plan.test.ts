@@ -20,7 +20,7 @@ describe("planBuild", () => {
   it("takes the chat's settings, and the call's over them", () => {
     const chat = planBuild(source({ budget: { system: 0.1, conversation: 0.55 }, historyLimits: true }), undefined);
     expect(chat.profile.name).toBe("gpt-4o");
-    expect(chat.budget).toEqual(budgetFor("gpt-4o", { split: { system: 0.1, conversation: 0.55 } }));
+    expect(chat.budget).toEqual(budgetFor("gpt-4o", { budget: { system: 0.1, conversation: 0.55 } }));
     expect(chat.limit).toBe(chat.budget.effective - chat.budget.reserve);
     expect(chat.limits).toEqual(HISTORY_LIMITS.xlarge);
     expect(chat.window).toBe(2 * HISTORY_LIMITS.xlarge.maxTurns);

@@ -343,7 +343,7 @@ forEachEngine((engine) => {
         branchMessages: 200,
         model: "ctx-small",
         contextWindow: 1_000,
-        tokenizer: "heuristic:0.25",
+        counter: "heuristic:0.25",
         lastUsage: ctx.usage,
         tokens: ctx.usage.total,
         usagePercent: Math.round((1000 * ctx.usage.total) / ctx.usage.limit) / 10,

@@ -279,23 +279,23 @@ forEachEngine((engine) => {
       await loom.close();
     });
 
-    it("dispose frees the window; later calls throw WINDOW_DISPOSED; closing the Loom disposes the rest", async () => {
+    it("close frees the window; later calls throw WINDOW_CLOSED; closing the Loom closes the rest", async () => {
       const loom = await Loom.open({ engine });
       const win = loom.slidingWindow({ maxTokens: 50 });
       win.add({ role: "user", content: "hi" });
-      win.dispose();
-      win.dispose(); // twice is fine
-      expectThrowCode(() => win.add({ role: "user", content: "x" }), "WINDOW_DISPOSED");
-      expectThrowCode(() => win.messages, "WINDOW_DISPOSED");
-      expectThrowCode(() => win.tokenCount, "WINDOW_DISPOSED");
-      expectThrowCode(() => win.messageCount, "WINDOW_DISPOSED");
-      expectThrowCode(() => win.format(), "WINDOW_DISPOSED");
-      expectThrowCode(() => win.stats(), "WINDOW_DISPOSED");
+      win.close();
+      win.close(); // twice is fine
+      expectThrowCode(() => win.add({ role: "user", content: "x" }), "WINDOW_CLOSED");
+      expectThrowCode(() => win.messages, "WINDOW_CLOSED");
+      expectThrowCode(() => win.tokenCount, "WINDOW_CLOSED");
+      expectThrowCode(() => win.messageCount, "WINDOW_CLOSED");
+      expectThrowCode(() => win.format(), "WINDOW_CLOSED");
+      expectThrowCode(() => win.stats(), "WINDOW_CLOSED");
       const fresh = loom.slidingWindow({ maxTokens: 50 }); // may reuse the handle: starts empty
       expect(fresh.messageCount).toBe(0);
       fresh.add({ role: "user", content: "hello" });
       await loom.close();
-      expectThrowCode(() => fresh.messages, "WINDOW_DISPOSED");
+      expectThrowCode(() => fresh.messages, "WINDOW_CLOSED");
       expectThrowCode(() => loom.slidingWindow({ maxTokens: 10 }), "LOOM_CLOSED");
     });
   });
@@ -354,7 +354,7 @@ describe("loom.slidingWindow: both engines against the reference", () => {
         expect(stats[0]).toEqual(stats[1]);
         expect(stats[0]).toMatchObject({ added: ref.added, evicted: ref.evicted, rejected: ref.rejected });
         expect(wins[0]!.format()).toBe(wins[1]!.format());
-        for (const w of wins) w.dispose();
+        for (const w of wins) w.close();
       }),
       { numRuns: 200 },
     );

@@ -114,7 +114,7 @@ forEachEngine((engine) => {
     const visits = new Map<number, number[]>();
     for (const n of [2_000, 20_000]) {
       it(`${n} messages: O(W) nodes`, async () => {
-        const loom = Loom.withEngine(await countingEngine(engine), { store: memoryStore(), counting: "heuristic", maxOpenChats: 1000, recall: false });
+        const loom = Loom.withEngine(await countingEngine(engine), { store: memoryStore(), counter: "heuristic", maxOpenChats: 1000, recall: false });
         const chat = await loom.user("u").import(history(n));
         const e = loom.engineImpl;
         const counts: number[] = [];

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { cutToolResult, omissionMarker, suffixToTokens } from "../../src/context/tool-result.js";
 import { DEFAULT_CLEAR, DEFAULT_TOOL_RESULTS, checkToolResultLevel, toolResultPolicy } from "../../src/models/tool-results.js";
-import { truncateToolResult, type TokenCounter } from "../../src/index.js";
+import { truncateToolResult, type TokenCounter, type TruncateOptions } from "../../src/index.js";
 import { heuristicCounter, loadEncoding } from "../../src/tokens-entry.js";
 import { wasmBpeCounter } from "../../src/tokens/wasm-bpe.js";
 import { expectThrowCode } from "../helpers.js";
@@ -16,13 +16,13 @@ const markerOf = (out: string) => /\n\[\.\.\. ([\d,]+) of ([\d,]+) tokens of thi
 
 describe("truncateToolResult", () => {
   it("returns a text that fits unchanged", () => {
-    expect(truncateToolResult("small result", 100, h)).toBe("small result");
+    expect(truncateToolResult("small result", { maxTokens: 100, counter: h })).toBe("small result");
   });
 
   it("keeps the head and the tail, cut at lines, around a marker with the omitted and total counts", async () => {
     for (const counter of [h, await loadEncoding("o200k_base")] as TokenCounter[]) {
       const total = counter.count(log);
-      const out = truncateToolResult(log, 300, counter);
+      const out = truncateToolResult(log, { maxTokens: 300, counter });
       expect(counter.count(out)).toBeLessThanOrEqual(300);
       expect(counter.count(out)).toBeGreaterThan(250); // the room is used, not thrown away
       const m = markerOf(out)!;
@@ -41,10 +41,10 @@ describe("truncateToolResult", () => {
   });
 
   it("keeps only the head or only the tail when asked", () => {
-    const head = truncateToolResult(log, 120, h, "head");
+    const head = truncateToolResult(log, { maxTokens: 120, counter: h, keep: "head" });
     expect(head.startsWith("line 0:")).toBe(true);
     expect(head.endsWith(" ...]\n")).toBe(true);
-    const tail = truncateToolResult(log, 120, h, "tail");
+    const tail = truncateToolResult(log, { maxTokens: 120, counter: h, keep: "tail" });
     expect(tail.startsWith("\n[... ")).toBe(true);
     expect(tail.endsWith("2793 ms.")).toBe(true);
     for (const out of [head, tail]) expect(h.count(out)).toBeLessThanOrEqual(120);
@@ -113,22 +113,35 @@ describe("truncateToolResult", () => {
   it("at tiny limits: a short marker, then as much of one as fits", () => {
     const text = "word ".repeat(10_000);
     for (let max = 1; max <= 40; max++) {
-      const out = truncateToolResult(text, max, h);
+      const out = truncateToolResult(text, { maxTokens: max, counter: h });
       expect(h.count(out)).toBeLessThanOrEqual(max);
       expect(out.length).toBeGreaterThan(0);
     }
     const short = "[12,500 tokens omitted]";
-    expect(truncateToolResult(text, h.count(short), h)).toBe(short);
-    expect(truncateToolResult(text, h.count(short) - 1, h)).toBe("[omitted]");
-    expect(truncateToolResult(text, 1, h)).toBe("[omi");
+    expect(truncateToolResult(text, { maxTokens: h.count(short), counter: h })).toBe(short);
+    expect(truncateToolResult(text, { maxTokens: h.count(short) - 1, counter: h })).toBe("[omitted]");
+    expect(truncateToolResult(text, { maxTokens: 1, counter: h })).toBe("[omi");
   });
 
-  it("refuses bad arguments with coded errors", () => {
-    expectThrowCode(() => truncateToolResult(5 as unknown as string, 10, h), "INVALID_CONTENT");
-    expectThrowCode(() => truncateToolResult("x", 0, h), "INVALID_ARGUMENT");
-    expectThrowCode(() => truncateToolResult("x", 1.5, h), "INVALID_ARGUMENT");
-    expectThrowCode(() => truncateToolResult("x", 10, {} as TokenCounter), "INVALID_ARGUMENT");
-    expectThrowCode(() => truncateToolResult("x", 10, h, "middle" as "head"), "INVALID_ARGUMENT");
+  it("refuses bad arguments with coded errors, each naming what to pass", () => {
+    const bad = (call: () => unknown, code: string, says: RegExp) => {
+      expectThrowCode(call, code);
+      expect(call).toThrow(says);
+    };
+    bad(() => truncateToolResult(5 as unknown as string, { maxTokens: 10, counter: h }), "INVALID_CONTENT", /text must be a string/);
+    bad(() => truncateToolResult("x", { maxTokens: 0, counter: h }), "INVALID_ARGUMENT", /maxTokens must be an integer from 1/);
+    bad(() => truncateToolResult("x", { maxTokens: 1.5, counter: h }), "INVALID_ARGUMENT", /maxTokens must be an integer/);
+    bad(() => truncateToolResult("x", { counter: h } as TruncateOptions), "INVALID_ARGUMENT", /maxTokens must be an integer.*got undefined/);
+    bad(() => truncateToolResult("x", { maxTokens: 10, counter: {} as TokenCounter }), "INVALID_ARGUMENT", /counter must be a TokenCounter/);
+    bad(() => truncateToolResult("x", { maxTokens: 10 } as TruncateOptions), "INVALID_ARGUMENT", /counter must be a TokenCounter/);
+    bad(() => truncateToolResult("x", { maxTokens: 10, counter: h, keep: "middle" as "head" }), "INVALID_ARGUMENT", /keep must be "head-tail"/);
+    // Unknown keys are refused, naming the nearest known one; the old positional form too.
+    bad(() => truncateToolResult("x", { maxTokens: 10, counter: h, kep: "head" } as TruncateOptions), "INVALID_ARGUMENT", /no option "kep"; did you mean "keep"/);
+    bad(() => truncateToolResult("x", { maxToken: 10, counter: h } as unknown as TruncateOptions), "INVALID_ARGUMENT", /no option "maxToken"; did you mean "maxTokens"/);
+    const positional = truncateToolResult as unknown as (text: string, max: number, counter: TokenCounter) => string;
+    bad(() => positional("x", 10, h), "INVALID_ARGUMENT", /must be an object of options/);
+    bad(() => (truncateToolResult as unknown as (text: string) => string)("x"), "INVALID_ARGUMENT", /needs its options: \{ maxTokens, counter, keep\? \}/);
+    bad(() => truncateToolResult("x", null as unknown as TruncateOptions), "INVALID_ARGUMENT", /must be an object of options/);
   });
 });
 

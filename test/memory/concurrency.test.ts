@@ -114,7 +114,7 @@ const STORES: [string, boolean, () => Store, number][] = [
 describe("concurrent writers of one memory: no lost update", () => {
   for (const [name, skip, store, runs] of STORES) {
     it.skipIf(skip)(`${name}: Looms on their own connections, writing at once`, async () => {
-      const looms = await Promise.all(Array.from({ length: 4 }, () => Loom.open({ store: store(), counting: "heuristic" })));
+      const looms = await Promise.all(Array.from({ length: 4 }, () => Loom.open({ store: store(), counter: "heuristic" })));
       let user = 0;
       let totals = { landed: 0, refused: 0 };
       await fc.assert(

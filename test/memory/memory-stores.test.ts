@@ -25,13 +25,13 @@ describe.each(ENGINES)("a user's working memory (%s engine)", (engine) => {
   for (const [name, skip, make] of STORES) {
     describe(name, () => {
       it.skipIf(skip)("revisions, merges, conflicts, a chat's own memory, exports and imports", async () => {
-        const loom = await Loom.open({ engine, store: make(), counting: "heuristic" });
+        const loom = await Loom.open({ engine, store: make(), counter: "heuristic" });
         expect(await memoryApiCases(loom, "alice")).toEqual(expectedMemoryApi("alice"));
         await loom.close();
       });
 
       it.skipIf(skip)("bad calls refused with their codes, nothing changed", async () => {
-        const loom = await Loom.open({ engine, store: make(), counting: "heuristic" });
+        const loom = await Loom.open({ engine, store: make(), counter: "heuristic" });
         expect(await memoryBadCases(loom, "bob")).toEqual(expectedMemoryBad());
         await loom.close();
       }, 60_000);

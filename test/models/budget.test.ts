@@ -51,7 +51,7 @@ describe("budgetFor", () => {
         (window, weights, fraction) => {
           const sum = weights.reduce((a, b) => a + b, 0);
           const split = Object.fromEntries(PARTS.map((p, i) => [p, weights[i]! / sum])) as unknown as BudgetSplit;
-          const b = budgetFor({ name: "r", contextWindow: window, sizeClass: "large", tokensPerChar: 0.25 }, { split, ...(fraction === undefined ? {} : { effectiveFraction: fraction }) });
+          const b = budgetFor({ name: "r", contextWindow: window, sizeClass: "large", tokensPerChar: 0.25 }, { budget: split, ...(fraction === undefined ? {} : { effectiveFraction: fraction }) });
           expect(b.window).toBe(window);
           expect(b.effective).toBe(Math.floor(window * (fraction ?? 0.9)));
           expect(PARTS.reduce((s, p) => s + b[p], 0)).toBe(b.effective);
@@ -67,7 +67,7 @@ describe("budgetFor", () => {
   });
 
   it("a partial split keeps seed 001's fractions for the parts left out", () => {
-    const b = budgetFor("llama3.2", { split: { system: 0.3, memory: 0.15 } });
+    const b = budgetFor("llama3.2", { budget: { system: 0.3, memory: 0.15 } });
     expect(Math.abs(b.system - 7_372 * 0.3)).toBeLessThan(1);
     expect(Math.abs(b.memory - 7_372 * 0.15)).toBeLessThan(1);
     expect(b.conversation).toBe(2_949);
@@ -85,7 +85,7 @@ describe("budgetFor", () => {
       null,
       "40/60",
     ];
-    for (const split of bad) expectThrowCode(() => budgetFor("llama3.2", { split: split as never }), "INVALID_ARGUMENT");
+    for (const split of bad) expectThrowCode(() => budgetFor("llama3.2", { budget: split as never }), "INVALID_ARGUMENT");
     expectThrowCode(() => budgetFor("llama3.2", { effectiveFraction: 0 }), "INVALID_ARGUMENT");
     expectThrowCode(() => budgetFor("llama3.2", { effectiveFraction: 1.2 }), "INVALID_ARGUMENT");
     expectThrowCode(() => budgetFor("no-such-model"), "UNKNOWN_MODEL");
@@ -102,7 +102,7 @@ forEachEngine((engine) => {
       const chat = await loom.user("u").create({ model, budget: split });
       await chat.append({ role: "user", content: "hi" });
       const ctx = await chat.buildContext();
-      expect(ctx.budget).toEqual(budgetFor(model, { split }));
+      expect(ctx.budget).toEqual(budgetFor(model, { budget: split }));
       expect(ctx.usage.limit).toBe(900 - 90);
       await loom.close();
     });
@@ -112,8 +112,8 @@ forEachEngine((engine) => {
       const chat = await loom.user("u").create({ model, budget: split });
       await chat.append({ role: "user", content: "hi" });
       const call = { system: 0.4, memory: 0.1, conversation: 0.3, input: 0.15, reserve: 0.05 };
-      expect((await chat.buildContext({ budget: call })).budget).toEqual(budgetFor(model, { split: call }));
-      expect((await chat.buildContext()).budget).toEqual(budgetFor(model, { split }));
+      expect((await chat.buildContext({ budget: call })).budget).toEqual(budgetFor(model, { budget: call }));
+      expect((await chat.buildContext()).budget).toEqual(budgetFor(model, { budget: split }));
       await loom.close();
     });
 

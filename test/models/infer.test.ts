@@ -49,7 +49,7 @@ forEachEngine((engine) => {
 
     it("gpt-5.1-mini: not an OpenAI id, read as gpt-5-mini by its family (o200k counts, 272,000 of input)", async () => {
       const { stats, built } = await create("gpt-5.1-mini");
-      expect(stats).toMatchObject({ model: "gpt-5.1-mini", modelInferredFrom: "gpt-5-mini", contextWindow: 400_000, tokenizer: "o200k_base" });
+      expect(stats).toMatchObject({ model: "gpt-5.1-mini", modelInferredFrom: "gpt-5-mini", contextWindow: 400_000, counter: "o200k_base" });
       expect(built.budget.effective).toBe(272_000);
     });
 
@@ -206,7 +206,7 @@ describe("input limits apart from windows", () => {
 
   forEachEngine((engine) => {
     it("a gpt-5 chat's request never carries more than 272,000 tokens: a larger message is refused", async () => {
-      const loom = await Loom.open({ engine, counting: "heuristic" });
+      const loom = await Loom.open({ engine, counter: "heuristic" });
       const chat = await loom.user("u").create({ model: "gpt-5" });
       // 1,200,000 characters at 4 a token: 300,003 tokens with the message's overhead, under 90% of 400,000.
       await expectRejectCode(() => chat.append({ role: "user", content: "abcd".repeat(300_000) }), "MESSAGE_TOO_LARGE");

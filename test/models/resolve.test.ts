@@ -96,7 +96,7 @@ describe("describing a model by hand", () => {
   it("bad arguments are CtxloomErrors, never TypeErrors", async () => {
     expectThrowCode(() => budgetFor("gpt-4o", null as never), "INVALID_ARGUMENT");
     expectThrowCode(() => budgetFor("gpt-4o", 3 as never), "INVALID_ARGUMENT");
-    expectThrowCode(() => budgetFor("gpt-4o", { split: [] as never }), "INVALID_ARGUMENT");
+    expectThrowCode(() => budgetFor("gpt-4o", { budget: [] as never }), "INVALID_ARGUMENT");
     expectThrowCode(() => registerModel(null as never), "INVALID_ARGUMENT");
     expectThrowCode(() => registerModel(undefined as never), "INVALID_ARGUMENT");
     expectThrowCode(() => registerModel([] as never), "INVALID_ARGUMENT");
@@ -119,9 +119,9 @@ describe("unknown option keys name the closest known one", () => {
     expect(message).toContain(JSON.stringify(near));
   };
   it("budgetFor, getModelProfile, registerModel, countTokens, budget and historyLimits fields", async () => {
-    hint(() => budgetFor("gpt-4o", { spilt: {} } as never), "spilt", "split");
+    hint(() => budgetFor("gpt-4o", { budgte: {} } as never), "budgte", "budget");
     hint(() => budgetFor("gpt-4o", { effectivefraction: 0.8 } as never), "effectivefraction", "effectiveFraction");
-    hint(() => budgetFor("gpt-4o", { split: { sytem: 0.25 } as never }), "sytem", "system");
+    hint(() => budgetFor("gpt-4o", { budget: { sytem: 0.25 } as never }), "sytem", "system");
     const bad = { name: "m", contextWindow: 1000, contextWindows: 2 } as ModelInput;
     hint(() => getModelProfile(bad), "contextWindows", "contextWindow");
     hint(() => registerModel({ name: "m", contextWindow: 1000, tokensPerChr: 0.3 } as ModelInput), "tokensPerChr", "tokensPerChar");

@@ -39,7 +39,7 @@ describe("loom.stats().counter", () => {
     expect(loom.stats()).toMatchObject({ counter: null, counterFallback: null });
     const tokens = await countOnce(loom);
     expect(loom.stats()).toMatchObject({ counter: "wasm", counterFallback: null });
-    const estimate = await Loom.open({ counting: "heuristic" });
+    const estimate = await Loom.open({ counter: "heuristic" });
     expect(estimate.stats()).toMatchObject({ counter: "heuristic", counterFallback: null });
     expect(tokens).toBeGreaterThan(0);
   });

@@ -12,7 +12,7 @@ import { memoryStoreCases } from "../store/memory-cases.js";
 import { erasureCases, memoryErasureCases, openFor, pruneCases } from "../store/retention-cases.js";
 import { makeV1, openRaw } from "./indexeddb-v1.js";
 
-const open = () => Loom.open({ store: indexedDBStore(), counting: "heuristic", recall: false });
+const open = () => Loom.open({ store: indexedDBStore(), counter: "heuristic", recall: false });
 const error = (e: unknown) => ({ code: (e as { code?: string }).code ?? `not coded: ${String(e)}`, message: String((e as Error).message) });
 let loom: Promise<Loom> | undefined;
 const mine = () => (loom ??= open());
@@ -67,10 +67,10 @@ const page = {
   },
   /** A user's working memory through the API, every context carrying it, the memory tool's attacks. */
   async memoryApi(user: string) {
-    const loom = await Loom.open({ store: indexedDBStore({ name: "memory-api" }), counting: "heuristic" });
+    const loom = await Loom.open({ store: indexedDBStore({ name: "memory-api" }), counter: "heuristic" });
     const out = { api: await memoryApiCases(loom, user), bad: await memoryBadCases(loom, `${user}-bad`), context: await memoryContextCases(loom, `${user}-ctx`) };
     await loom.close();
-    const attacked = await Loom.open({ store: indexedDBStore({ name: "memory-attacks" }), counting: "heuristic" });
+    const attacked = await Loom.open({ store: indexedDBStore({ name: "memory-attacks" }), counter: "heuristic" });
     Object.assign(out, { attacks: await attackCases(attacked) });
     await attacked.close();
     return out;
@@ -105,7 +105,7 @@ const page = {
     const retry = await store.appendMessage("erin", "c1", { ...erin.messages[0]!, id: 3, parentId: 2 }, 3, 30, "k0");
     const plan: MemoryRecord = { revision: 1, path: "plan.md", kind: "text", content: "the chat's plan", schema: null, by: "app", chatId: "c1", at: 40 };
     const own = [await store.writeMemory!("erin", "c1", 0, [plan]), await store.loadMemory!("erin", "c1")];
-    const loom = await Loom.open({ store, counting: "heuristic" });
+    const loom = await Loom.open({ store, counter: "heuristic" });
     const chat = await loom.user("erin").open("c1");
     await loom.user("erin").memory.write({ revision: 0, path: "prefs.md", text: "likes rain" });
     const added = (await chat.append({ role: "user", content: "and tomorrow?" })).id;

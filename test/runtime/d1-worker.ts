@@ -88,7 +88,7 @@ async function handle(env: Env, body: Record<string, unknown>): Promise<unknown>
       const unchanged = JSON.stringify(await contractState(s)) === JSON.stringify(before);
       await contractChat(store("exists_"));
       const exists = await existenceCases(store("exists_"));
-      const looms = await existsThroughLooms((x) => Loom.open({ store: x, counting: "heuristic" }), () => store("looms_"));
+      const looms = await existsThroughLooms((x) => Loom.open({ store: x, counter: "heuristic" }), () => store("looms_"));
       const memory = await memoryStoreCases(store("memory_"));
       return { codes, unchanged, exists, looms, memory };
     }
@@ -114,10 +114,10 @@ async function handle(env: Env, body: Record<string, unknown>): Promise<unknown>
     // A user's working memory through the API (tables "memory_api_"), every context carrying it, the memory tool's attacks.
     case "memory-api": {
       const user = body.user as string;
-      const loom = await Loom.open({ store: store("memory_api_"), counting: "heuristic" });
+      const loom = await Loom.open({ store: store("memory_api_"), counter: "heuristic" });
       const out = { api: await memoryApiCases(loom, user), bad: await memoryBadCases(loom, `${user}-bad`), context: await memoryContextCases(loom, `${user}-ctx`) };
       await loom.close();
-      const attacked = await Loom.open({ store: store("memory_attacks_"), counting: "heuristic" });
+      const attacked = await Loom.open({ store: store("memory_attacks_"), counter: "heuristic" });
       Object.assign(out, { attacks: await attackCases(attacked) });
       await attacked.close();
       return out;
@@ -158,7 +158,7 @@ async function handle(env: Env, body: Record<string, unknown>): Promise<unknown>
       return { ...(await read(await chats.open(body.chat as string))), copy: await read(await chats.open(copy.id)) };
     }
     case "row-limits": {
-      const loom = await Loom.open({ store: store("big_"), counting: "heuristic" });
+      const loom = await Loom.open({ store: store("big_"), counter: "heuristic" });
       const chat = await loom.user("u").create({ title: "big", model: "gemini-2.5-pro" });
       const fits = await chat.append({ role: "user", content: "word ".repeat(399_000) }).then(() => "ok", error);
       const over = await chat.append({ role: "user", content: "é".repeat(1_000_001) }).then(() => "ok", error);

@@ -24,7 +24,7 @@ async function fill(storage: DurableObjectStorageLike, p: string, n: number, row
 
 /** The chat opened through a Loom on a store paging from `pagedFrom`: what a user sees of it. */
 async function view(storage: DurableObjectStorageLike, p: string, pagedFrom: number) {
-  const loom = await Loom.open({ store: durableObjectStore(storage, { tablePrefix: p, pagedFrom }), counting: "heuristic" });
+  const loom = await Loom.open({ store: durableObjectStore(storage, { tablePrefix: p, pagedFrom }), counter: "heuristic" });
   const chat = await loom.user("u").open("long");
   const ctx = await chat.buildContext({ input: "next?", maxMessages: 60 });
   const out = { path: chat.path(), messages: ctx.messages, export: chat.export(), leaves: chat.leaves() };
@@ -47,7 +47,7 @@ export async function chunks(storage: DurableObjectStorageLike): Promise<unknown
   const fromChunk = [await tokensOf("chunks_", 5, 1000), await tokensOf("chunks_", 5, 1_000_000)];
   storage.sql.exec("UPDATE chunks_messages SET tokens = tokens - 1000 WHERE id = 5");
   // A redaction through the paged chat writes its chunk again.
-  const loom = await Loom.open({ store: durableObjectStore(storage, { tablePrefix: "chunks_", pagedFrom: 1000 }), counting: "heuristic" });
+  const loom = await Loom.open({ store: durableObjectStore(storage, { tablePrefix: "chunks_", pagedFrom: 1000 }), counter: "heuristic" });
   const chat = await loom.user("u").open("long");
   await chat.redact(13);
   await loom.close();

@@ -34,7 +34,7 @@ export class ProductChats extends (DurableObject as new (ctx: unknown, env: unkn
           await chats.delete(b.chat!);
           return Response.json({ list: (await chats.list()).map((c) => c.id) });
         case "list":
-          return Response.json(await chats.list({ limit: b.limit!, ...(b.cursor ? { cursor: b.cursor } : {}) }));
+          return Response.json(await chats.page({ limit: b.limit!, ...(b.cursor ? { after: b.cursor } : {}) }));
         case "redact": {
           const chat = await chats.open(b.chat!);
           const m = await chat.redact(b.id!);

@@ -83,7 +83,7 @@ export async function migrateV2(storage: DurableObjectStorageLike): Promise<unkn
   };
   const retry = await store.appendMessage("erin", "c1", { ...erin!.messages[3]!, id: 5, parentId: 4 }, 5, 30, "k3");
   // A Loom on the migrated tables: the chat restores (tool unit, summary), and appends under a key once.
-  const loom = await Loom.open({ store, counting: "heuristic" });
+  const loom = await Loom.open({ store, counter: "heuristic" });
   const chat = await loom.user("erin").open("c1");
   const added = await chat.append({ role: "user", content: "and tomorrow?" }, { key: "k5" });
   const again = await chat.append({ role: "user", content: "and tomorrow?" }, { key: "k5" });
@@ -112,7 +112,7 @@ export async function contract(storage: DurableObjectStorageLike): Promise<unkno
   const existing = durableObjectStore(storage, { tablePrefix: "exists_" });
   await contractChat(existing);
   const exists = await existenceCases(existing);
-  const looms = await existsThroughLooms((s) => Loom.open({ store: s, counting: "heuristic" }), () => durableObjectStore(storage, { tablePrefix: "looms_" }));
+  const looms = await existsThroughLooms((s) => Loom.open({ store: s, counter: "heuristic" }), () => durableObjectStore(storage, { tablePrefix: "looms_" }));
   const memory = await memoryStoreCases(durableObjectStore(storage, { tablePrefix: "memory_" }));
   return { codes, unchanged, exists, looms, memory };
 }
@@ -120,7 +120,7 @@ export async function contract(storage: DurableObjectStorageLike): Promise<unkno
 /** Messages around a row's limit (2,000,000 bytes), through a Loom and the store (tables "big_"). */
 export async function rowLimits(storage: DurableObjectStorageLike): Promise<unknown> {
   const store = durableObjectStore(storage, { tablePrefix: "big_" });
-  const loom = await Loom.open({ store, counting: "heuristic" });
+  const loom = await Loom.open({ store, counter: "heuristic" });
   // A model whose window takes 2 MB of text (a million tokens): the Loom accepts it, the row may not.
   const chat = await loom.user("u").create({ title: "big", model: "gemini-2.5-pro" });
   const fits = await codeOf(() => chat.append({ role: "user", content: "word ".repeat(399_000) })); // 1,995,000 bytes
@@ -186,7 +186,7 @@ export async function retention(storage: DurableObjectStorageLike): Promise<unkn
  */
 export async function paged(storage: DurableObjectStorageLike): Promise<unknown> {
   const store = (pagedFrom: number) => durableObjectStore(storage, { tablePrefix: "paged_", pagedFrom });
-  const looms = async () => [await Loom.open({ store: store(40), counting: "heuristic" }), await Loom.open({ store: store(1_000_000), counting: "heuristic" })];
+  const looms = async () => [await Loom.open({ store: store(40), counter: "heuristic" }), await Loom.open({ store: store(1_000_000), counter: "heuristic" })];
   const [writer] = await looms();
   const chat = await writer!.user("u").create({ id: "long", system: "be brief" });
   const call = (i: number) => ({ id: `call_${i}`, type: "function" as const, function: { name: "look", arguments: `{"i":${i}}` } });
@@ -212,9 +212,9 @@ export async function paged(storage: DurableObjectStorageLike): Promise<unknown>
   await p.append({ role: "user", content: "appended paged" });
   await p.redact(0);
   const after = { last: p.get(p.head!).content, redacted: p.get(0).content };
-  const reopened = await (await Loom.open({ store: store(40), counting: "heuristic" })).user("u").open("long");
+  const reopened = await (await Loom.open({ store: store(40), counter: "heuristic" })).user("u").open("long");
   const back = { last: reopened.get(reopened.head!).content, redacted: reopened.get(0).content, count: reopened.messageCount };
-  await (await Loom.open({ store: store(40), counting: "heuristic" })).user("u").delete("long");
+  await (await Loom.open({ store: store(40), counter: "heuristic" })).user("u").delete("long");
   const gone = await codeOf(() => reopened.get(30));
   return { same: JSON.stringify(a) === JSON.stringify(b), count: a.path.length, held, after, back, gone: (gone as { code?: string }).code ?? gone };
 }

@@ -107,10 +107,10 @@ export class UserChatsObject extends (DurableObject as new (ctx: unknown, env: E
           return Response.json(sqliteHere());
         // Issue 34: a user's working memory through the API, in this object's storage (tables "memory_api_").
         case "memory-api": {
-          const own = await Loom.open({ store: durableObjectStore(this.#storage, { tablePrefix: "memory_api_" }), counting: "heuristic" });
+          const own = await Loom.open({ store: durableObjectStore(this.#storage, { tablePrefix: "memory_api_" }), counter: "heuristic" });
           const out = { api: await memoryApiCases(own, user), bad: await memoryBadCases(own, `${user}-bad`), context: await memoryContextCases(loom, `${user}-ctx`) };
           await own.close();
-          const attacked = await Loom.open({ store: durableObjectStore(this.#storage, { tablePrefix: "memory_attacks_" }), counting: "heuristic" });
+          const attacked = await Loom.open({ store: durableObjectStore(this.#storage, { tablePrefix: "memory_attacks_" }), counter: "heuristic" });
           const rows = () => this.#storage.sql.exec("SELECT user, scope, revision, path, content FROM memory_attacks_memory ORDER BY 1, 2, 3, 4").toArray();
           Object.assign(out, { attacks: await attackCases(attacked, rows) });
           await attacked.close();

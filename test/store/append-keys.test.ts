@@ -61,7 +61,7 @@ for (const [name, skip, storeFor] of STORES) {
     for (const engine of ENGINES) {
       it(`${engine}: chat.append retried under its key returns the stored message, in this Loom or a new one, and changes nothing`, async () => {
         const store = storeFor();
-        const loom = await Loom.open({ engine, store: store(), counting: "heuristic" });
+        const loom = await Loom.open({ engine, store: store(), counter: "heuristic" });
         const chats = loom.user("u");
         const chat = await chats.create();
         const u = await chat.append({ role: "user", content: "Weather in Porto?" }, { key: "req-1" });
@@ -82,7 +82,7 @@ for (const [name, skip, storeFor] of STORES) {
         await expectRejectCode(() => chat.append({ role: "tool", toolCallId: call.id, content: "21°C" }), "INVALID_TOOL_CALL");
         await loom.close();
         // Another Loom (another server) that never saw these appends.
-        const other = await Loom.open({ engine, store: store(), counting: "heuristic" });
+        const other = await Loom.open({ engine, store: store(), counter: "heuristic" });
         const again = await other.user("u").open(chat.id);
         expect(await again.append({ role: "assistant", content: "", toolCalls: [call] }, { key: "req-2" })).toEqual(a);
         expect(again.messageCount).toBe(4);
@@ -91,7 +91,7 @@ for (const [name, skip, storeFor] of STORES) {
     }
 
     it("a key given to another message is refused (INVALID_ARGUMENT), and so are bad options; nothing changes", async () => {
-      const loom = await Loom.open({ store: storeFor()(), counting: "heuristic" });
+      const loom = await Loom.open({ store: storeFor()(), counter: "heuristic" });
       const chats = loom.user("u");
       const chat = await chats.create();
       await chat.append({ role: "user", content: "hi" }, { key: "k" });
@@ -153,7 +153,7 @@ describe("a store that loses the answer to an append it made", () => {
 
   it("lost twice: STORE_OUTCOME_UNKNOWN naming the key, the chat unchanged; a retry under the key returns the message stored", async () => {
     const { store, lost } = losingStore((m) => m.content === "lost", 2);
-    const loom = await Loom.open({ store, counting: "heuristic" });
+    const loom = await Loom.open({ store, counter: "heuristic" });
     const chat = await loom.user("u").create();
     await chat.append({ role: "user", content: "first" });
     const before = await snapshot(chat);

@@ -37,7 +37,7 @@ const STORES: [string, boolean, () => () => Store][] = [
   }],
 ];
 
-const open = (store: Store) => Loom.open({ store, engine: "js", counting: "heuristic" });
+const open = (store: Store) => Loom.open({ store, engine: "js", counter: "heuristic" });
 const turn = (i: number) => ({
   id: "new-chat", trigger: "submit-message",
   messages: [{ id: `ui-${i}`, role: "user", parts: [{ type: "text", text: `hello ${i}` }] }],

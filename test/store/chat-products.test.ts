@@ -39,7 +39,7 @@ async function scenario(store: () => Store, redacted: () => void = () => {}) {
   const all = await mine.list();
   const paged = [];
   for (let cursor: string | null | undefined; cursor !== null; ) {
-    const page = await mine.list({ limit: 3, ...(cursor ? { cursor } : {}) });
+    const page = await mine.page({ limit: 3, ...(cursor ? { after: cursor } : {}) });
     paged.push(...page.chats);
     cursor = page.cursor;
   }

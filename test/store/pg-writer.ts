@@ -8,7 +8,7 @@ const [url, writer, chatList, appendsArg, prefix] = process.argv.slice(2) as [st
 const loom = await Loom.open({
   engine: Number(writer) % 2 ? "js" : "wasm",
   store: postgresStore(url, { max: 2, tablePrefix: prefix }),
-  counting: "heuristic",
+  counter: "heuristic",
 });
 const user = loom.user("fleet");
 const chats = await Promise.all(chatList.split(",").map((id) => user.open(id)));

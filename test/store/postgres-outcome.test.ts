@@ -61,7 +61,7 @@ describe.skipIf(skip)("an append whose answer is lost after the commit (PostgreS
   for (const engine of ENGINES) {
     it(`${engine}: chat.append retries under its own key and returns the message stored, once`, async () => {
       const prefix = `o${++prefixes}_`;
-      const loom = await Loom.open({ engine, store: postgresStore(proxy.url, { tablePrefix: prefix, max: 1 }), counting: "heuristic" });
+      const loom = await Loom.open({ engine, store: postgresStore(proxy.url, { tablePrefix: prefix, max: 1 }), counter: "heuristic" });
       const chat = await loom.user("u").create();
       await chat.append({ role: "user", content: "Lisbon or Porto?" });
       const lost = proxy.loseNextReply(`${prefix}append`);
@@ -72,7 +72,7 @@ describe.skipIf(skip)("an append whose answer is lost after the commit (PostgreS
       expect(await rowsHolding(prefix, "Porto.")).toBe(1);
       await chat.append({ role: "user", content: "Why?" });
       await loom.close();
-      const again = await Loom.open({ engine, store: postgresStore(cluster.url, { tablePrefix: prefix }), counting: "heuristic" });
+      const again = await Loom.open({ engine, store: postgresStore(cluster.url, { tablePrefix: prefix }), counter: "heuristic" });
       expect((await again.user("u").open(chat.id)).path().map((x) => x.content)).toEqual(["Lisbon or Porto?", "Porto.", "Why?"]);
       await again.close();
     });
@@ -80,7 +80,7 @@ describe.skipIf(skip)("an append whose answer is lost after the commit (PostgreS
 
   it("a server that stays unreachable: STORE_OUTCOME_UNKNOWN naming the key, nothing applied; the caller's retry under it returns the stored message", async () => {
     const prefix = `o${++prefixes}_`;
-    const loom = await Loom.open({ store: postgresStore(proxy.url, { tablePrefix: prefix, max: 1 }), counting: "heuristic" });
+    const loom = await Loom.open({ store: postgresStore(proxy.url, { tablePrefix: prefix, max: 1 }), counter: "heuristic" });
     const chat = await loom.user("u").create();
     for (const [content, key] of [["with my key", "request-7"], ["with the Loom's key", undefined]] as const) {
       const before = chat.messageCount;

@@ -326,7 +326,7 @@ describe.skipIf(skip)("postgresStore on a real server", () => {
     const acked = (await Promise.all(Array.from({ length: 8 }, (_, w) => run(w)))).flat();
     expect(acked).toHaveLength(8000);
     // Read back by a WASM Loom and a JS Loom: the same trees, every acknowledged message once.
-    const readers = await Promise.all(ENGINES.map((engine) => Loom.open({ engine, store: postgresStore(cluster.url, { tablePrefix: prefix }), counting: "heuristic" })));
+    const readers = await Promise.all(ENGINES.map((engine) => Loom.open({ engine, store: postgresStore(cluster.url, { tablePrefix: prefix }), counter: "heuristic" })));
     for (const id of chats) {
       const [wasm, js] = await Promise.all(readers.map((l) => l.user("fleet").open(id)));
       const all = Array.from({ length: wasm!.messageCount }, (_, i) => wasm!.get(i));

@@ -177,4 +177,4 @@ export function expectedPrune(): Record<string, unknown> {
 }
 
 /** Opens the Loom the cases use (heuristic counting: no tokenizer to load; recall on, for its vectors). */
-export const openFor = (LoomClass: typeof Loom): OpenLoom => (store) => LoomClass.open({ store, counting: "heuristic", recall: true });
+export const openFor = (LoomClass: typeof Loom): OpenLoom => (store) => LoomClass.open({ store, counter: "heuristic", recall: true });

@@ -54,7 +54,7 @@ describe('"batched" durability under a loop of awaited appends', () => {
   it("through a Loom, the same: its appends commit while the loop runs", async () => {
     const delay = 2;
     const path = file("loom-loop.db");
-    const loom = await Loom.open({ engine: "js", counting: "heuristic", store: sqliteStore(path, { durability: "batched", batchDelayMs: delay, batchSize: 1_000_000 }) });
+    const loom = await Loom.open({ engine: "js", counter: "heuristic", store: sqliteStore(path, { durability: "batched", batchDelayMs: delay, batchSize: 1_000_000 }) });
     const chat = await loom.user("u").create({ id: "c1" });
     await loom.flush();
     const reader = new Database(path, { readonly: true });

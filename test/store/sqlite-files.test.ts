@@ -79,7 +79,7 @@ describe("schema versions", () => {
     expect(await store.appendMessage("u", "c1", { ...m1, id: 2 }, 2, 3, "k")).toEqual({ ok: false, existing: m1 });
     await store.close();
     // A Loom on the migrated file: a retried append under its key is stored once.
-    const loom = await Loom.open({ store: sqliteStore(path), counting: "heuristic" });
+    const loom = await Loom.open({ store: sqliteStore(path), counter: "heuristic" });
     const chat = await loom.user("u").open("c1");
     const m = await chat.append({ role: "user", content: "again?" }, { key: "req" });
     expect(await chat.append({ role: "user", content: "again?" }, { key: "req" })).toEqual(m);
@@ -360,7 +360,7 @@ describe("places and limits", () => {
 
   it("a full disk under a Loom: append rejects with STORE_FAILED and the chat is as it was", async () => {
     const store = sqliteStore(file("loom-full.db"));
-    const loom = await Loom.open({ store, engine: "js", counting: "heuristic" });
+    const loom = await Loom.open({ store, engine: "js", counter: "heuristic" });
     const chats = loom.user("u");
     const chat = await chats.create({ title: "t" });
     await chat.append({ role: "user", content: "hello" });

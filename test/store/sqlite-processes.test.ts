@@ -56,7 +56,7 @@ async function readBack(path: string, chatId: string): Promise<{ messages: Messa
   expect(chat.messageCount).toBe(messages.length);
   expect(chat.head === null || (chat.head >= 0 && chat.head < messages.length)).toBe(true);
   // And a Loom restores it (its own checks refuse orphans and broken tool units).
-  const loom = await Loom.open({ engine: "js", counting: "heuristic", store: sqliteStore(path) });
+  const loom = await Loom.open({ engine: "js", counter: "heuristic", store: sqliteStore(path) });
   const opened = await loom.user("u").open(chatId);
   expect(opened.messageCount).toBe(messages.length);
   await loom.close();

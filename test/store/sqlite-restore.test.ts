@@ -64,7 +64,7 @@ async function grow(chat: Chat, seed: number, steps: number): Promise<void> {
 describe.each(ENGINES)("restore from SQLite, written on the %s engine", (engine) => {
   it.each(["full", "batched"] as Durability[])("random trees (%s durability): a new Loom, on either engine, sees the same chats", async (durability) => {
     const path = file(`random-${engine}-${durability}.db`);
-    const loom = await Loom.open({ engine, counting: "heuristic", store: sqliteStore(path, { durability }) });
+    const loom = await Loom.open({ engine, counter: "heuristic", store: sqliteStore(path, { durability }) });
     const chats = loom.user("alice");
     const seeds = [1, 2, 3, 5, 8, 13, 21, 34];
     const written = new Map<string, unknown>();
@@ -83,7 +83,7 @@ describe.each(ENGINES)("restore from SQLite, written on the %s engine", (engine)
     const list = await chats.list();
     await loom.close();
     for (const reader of ENGINES) {
-      const again = await Loom.open({ engine: reader, counting: "heuristic", store: sqliteStore(path) });
+      const again = await Loom.open({ engine: reader, counter: "heuristic", store: sqliteStore(path) });
       expect(await again.user("alice").list()).toEqual(list);
       for (const [id, before] of written) expect(await dump(await again.user("alice").open(id))).toEqual(before);
       await again.close();

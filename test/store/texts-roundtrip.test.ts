@@ -50,19 +50,19 @@ describe("texts round-trip exactly on every store", () => {
         fc.asyncProperty(textsSpec, trickyText, async (spec, userId) => {
           const engine = ENGINES[run % 2]!;
           const store = storeFor(++run);
-          const loom = await Loom.open({ engine, store: store(), counting: "heuristic" });
+          const loom = await Loom.open({ engine, store: store(), counter: "heuristic" });
           const chat = await buildTextsChat(loom.user(userId), spec);
           const before = await observe(loom, userId, chat.id);
           // What the Loom holds is what it was given (so that "the same after" means "the same as given").
           expect(textsOf(chat)).toEqual(expectedTexts(spec));
           await loom.close();
 
-          const again = await Loom.open({ engine, store: store(), counting: "heuristic" });
+          const again = await Loom.open({ engine, store: store(), counter: "heuristic" });
           expect(await observe(again, userId, chat.id)).toEqual(before);
           const copy = await again.user(`${userId}\u2028copy`).import((before as { exported: ChatExport }).exported);
           await again.close();
 
-          const third = await Loom.open({ engine: ENGINES[run % 2]!, store: store(), counting: "heuristic" });
+          const third = await Loom.open({ engine: ENGINES[run % 2]!, store: store(), counter: "heuristic" });
           const imported = (await observe(third, `${userId}\u2028copy`, copy.id)) as typeof before & { exported: ChatExport };
           const original = (before as { exported: ChatExport }).exported;
           expect(imported.exported).toEqual({ ...original, chat: { ...original.chat, id: copy.id, updatedAt: imported.exported.chat.updatedAt } });

@@ -8,7 +8,7 @@ import { COOKBOOK } from "./cookbook.js";
 
 
 describe("countTokens before the tokenizer is loaded", () => {
-  it("throws TOKENIZER_NOT_LOADED in a fresh module, and counts once loadTokenizer resolved", async () => {
+  it("throws COUNTER_NOT_LOADED in a fresh module, and counts once loadTokenizer resolved", async () => {
     vi.resetModules();
     const fresh = await import("../../src/models/counting.js");
     let error: unknown;
@@ -18,7 +18,7 @@ describe("countTokens before the tokenizer is loaded", () => {
       error = e;
     }
     // a fresh module graph has its own CtxloomError class: check the code and the advice
-    expect((error as { code?: string } | undefined)?.code).toBe("TOKENIZER_NOT_LOADED");
+    expect((error as { code?: string } | undefined)?.code).toBe("COUNTER_NOT_LOADED");
     expect((error as Error).message).toContain("loadTokenizer");
     // heuristic models never need loading
     expect(fresh.countTokens([{ role: "user", content: "hi" }], { model: "llama3.2" })).toBeGreaterThan(0);

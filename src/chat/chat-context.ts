@@ -2,7 +2,7 @@ import { buildPlanned, formatPrompt, type BuildOptions, type ContextSource, type
 import { CtxloomError, checkOptions, describe } from "../errors.js";
 import { reportedInputTokens, scriptClass } from "../models/calibration.js";
 import { ChatSummaries } from "../summary/chat-summaries.js";
-import { policyFor } from "../summary/settings.js";
+import { resolveSummaryPolicy } from "../summary/policy.js";
 import { planBuild, type BuildPlan } from "../context/build-plan.js";
 import type { SummaryPresentation } from "../summary/present.js";
 import type { ModelProfile } from "../models/profiles.js";
@@ -83,7 +83,7 @@ export function buildChatContext(
     strictModels: ctx.strictModels === true,
     toolResults: chat.toolResults,
     toolViews: nodes,
-    summaryLevels: { chat: chat.options.summarize, loom: ctx.summaries?.summarize },
+    summaryLevels: { chat: chat.options.summaries, loom: ctx.summaries },
     ...(chat.sendsReasoning ? { sendsReasoning: true } : {}),
     reasoningTurns: chat.options.reasoningTurns ?? ctx.reasoningTurns,
     ...(chat.calibrate ? { calibrate: chat.calibrate } : {}),
@@ -177,8 +177,8 @@ export class ChatContexts implements PlannedBuild {
     this.#profile = profile;
     this.#counter = counter;
     this.#options = options;
-    this.summaries = new ChatSummaries(ctx.summaries ?? {}, options, counter);
-    this.#unsummarized = policyFor(undefined, options.summarize, ctx.summaries ?? {}) === null;
+    this.summaries = new ChatSummaries(ctx.summaries, options.summaries, counter);
+    this.#unsummarized = resolveSummaryPolicy(options.summaries, ctx.summaries) === null;
   }
 
   /** `buildContext(options)`, `what` naming the call in errors; `how` the build's internal settings (see BuildHow). */

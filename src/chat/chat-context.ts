@@ -140,14 +140,14 @@ const NO_HOW: BuildHow = {};
 export type RunInQueue = <T>(change: () => T | Promise<T>) => Promise<T>;
 
 /**
- * A chat's context builds: each one summarizing first when the summary policy in force says so
+ * A chat's context builds: each one summarizing first when the summary settings in force say so
  * (see ChatSummaries), run through the chat's queue (`run`), and the last one's usage for
  * `stats()`. The chat's state is read from its sync. (Its fields are few and flat: a server
  * keeps thousands of chats open.)
  */
 export class ChatContexts implements PlannedBuild {
   readonly summaries: ChatSummaries;
-  /** No summary policy in force for this chat (its own nor its Loom's): a build that names none plans no summary. */
+  /** Builds do not summarize by this chat's settings (its own nor its Loom's): a build that names none plans no summary. */
   readonly #unsummarized: boolean;
   #lastUsage: Usage | null = null;
   /** What the last context cleared, once one has (`onCompaction` hears what each clears anew). */
@@ -208,7 +208,7 @@ export class ChatContexts implements PlannedBuild {
     return context;
   }
 
-  /** `chat.compact(options)`: a summary now, by the policy in force (see ChatSummaries.compact). */
+  /** `chat.compact(options)`: a summary now, by the settings in force (see ChatSummaries.compact). */
   compact(options: unknown, run: RunInQueue): Promise<Message | null> {
     let instructions: string | undefined;
     try {

@@ -158,7 +158,7 @@ export interface ContextPressure {
   readonly used: number;
   /**
    * The request size (in tokens, as `usage.total` counts) at which a build next summarizes the
-   * oldest messages: the summary policy's trigger; null when no summary policy is in force.
+   * oldest messages: the trigger in force (see SummaryOptions); null when builds do not summarize (no level turns summaries on, or trigger "manual").
    */
   readonly summarizeAt: number | null;
   /**

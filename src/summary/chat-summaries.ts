@@ -27,8 +27,8 @@ export interface SummarizingChat<C extends BuiltUsage> {
   heard?(notice: SummaryNotice): void;
 }
 
-/** Why a summary is made: its policy's trigger in a build, or `chat.compact()`. */
-export type SummaryReason = "policy" | "compact";
+/** Why a summary is made: the trigger in force, passed in a build, or `chat.compact()`. */
+export type SummaryReason = "trigger" | "compact";
 
 /** What a chat is told of a summary: about to be written (`summary` undefined), then stored (`summary`: it, or null when it no longer applied). */
 export interface SummaryNotice {
@@ -82,7 +82,7 @@ export class ChatSummaries {
   }
 
   /**
-   * Builds; when the policy in force fires, plans a run in the queue, writes its summary
+   * Builds; when the trigger in force fires, plans a run in the queue, writes its summary
    * outside it (a summarizer may take seconds; appends go on meanwhile), then, back in the
    * queue, stores and attaches it if the run still applies, and builds again. `options` are
    * the build's (only `summaries` is read here; `what` names them in errors).
@@ -114,7 +114,7 @@ export class ChatSummaries {
       })
       .then(async (first) => {
         if (!first.job) return first.context;
-        await this.#summarize(first.job, chat, "policy", writerOf(this.#loom));
+        await this.#summarize(first.job, chat, "trigger", writerOf(this.#loom));
         return chat.run(() => chat.build());
       });
   }

@@ -83,7 +83,7 @@ forEachEngine((engine) => {
       }
       expect(events.map((e) => e.type)).toEqual(["summary-start", "summary"]);
       const [start, end] = events as [Extract<CompactionEvent, { type: "summary-start" }>, Extract<CompactionEvent, { type: "summary" }>];
-      expect(start.reason).toBe("policy");
+      expect(start.reason).toBe("trigger");
       expect(end.summary!.covers).toEqual({ first: start.first, last: start.last });
       expect(start.tokens).toBeGreaterThan(end.summary!.tokens);
       await loom.close();

@@ -143,7 +143,9 @@ export class ChatSummaries {
   }
 
   /** Writes a planned summary outside the queue, then stores it in the queue; returns it (null: it no longer applied). */
-  #summarize<C extends BuiltUsage>(job: SummaryJob, chat: SummarizingChat<C>, reason: SummaryReason, settings: SummaryWriter): Promise<Message | null> {
+  #summarize<C extends BuiltUsage>(
+    job: SummaryJob, chat: SummarizingChat<C>, reason: SummaryReason, settings: SummaryWriter,
+  ): Promise<Message | null> {
     const writing = (async () => {
       try {
         const run = { reason, first: job.first, last: job.last, tokens: job.replaced };

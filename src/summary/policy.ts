@@ -123,7 +123,10 @@ const KEYS: Record<SummaryLevelName, readonly (keyof SummaryOptions)[]> = {
 export function checkSummaryOptions(value: unknown, what: string, level: SummaryLevelName): SummaryLevel {
   if (value === undefined || typeof value === "boolean") return value;
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    throw new CtxloomError("INVALID_ARGUMENT", `${what} must be true, false or an object of summary settings ({ trigger, select, ... }); got ${describe(value)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `${what} must be true, false or an object of summary settings ({ trigger, select, ... }); got ${describe(value)}.`,
+    );
   }
   const o = value as Record<string, unknown>;
   misplaced(o, what, level);
@@ -133,7 +136,10 @@ export function checkSummaryOptions(value: unknown, what: string, level: Summary
   if (o.select !== undefined) {
     const s = fields<{ oldest: number; keepLast: number }>(o.select, `${what}.select`, ["oldest", "keepLast"]);
     if ((s.oldest === undefined) === (s.keepLast === undefined)) {
-      throw new CtxloomError("INVALID_ARGUMENT", `${what}.select takes one of { oldest } (e.g. 0.3 of the messages) or { keepLast } (e.g. 20 messages kept as they are).`);
+      throw new CtxloomError(
+        "INVALID_ARGUMENT",
+        `${what}.select takes one of { oldest } (e.g. 0.3 of the messages) or { keepLast } (e.g. 20 messages kept as they are).`,
+      );
     }
     out.select = s.oldest !== undefined
       ? { oldest: fraction(s.oldest, `${what}.select.oldest`) }
@@ -144,7 +150,10 @@ export function checkSummaryOptions(value: unknown, what: string, level: Summary
   if (o.presentation !== undefined) out.presentation = checkPresentation(o.presentation, `${what}.presentation`);
   if (o.summarizer !== undefined) {
     if (typeof o.summarizer !== "function") {
-      throw new CtxloomError("INVALID_ARGUMENT", `${what}.summarizer must be a function ({ messages, previousSummary, maxTokens, prompt, signal }) => string; got ${describe(o.summarizer)}.`);
+      throw new CtxloomError(
+        "INVALID_ARGUMENT",
+        `${what}.summarizer must be a function ({ messages, previousSummary, maxTokens, prompt, signal }) => string; got ${describe(o.summarizer)}.`,
+      );
     }
     out.summarizer = o.summarizer as Summarizer;
   }
@@ -162,13 +171,17 @@ function misplaced(o: Record<string, unknown>, what: string, level: SummaryLevel
   if (level === "loom") return;
   for (const key of ["summarizer", "prompt"]) {
     if (Object.hasOwn(o, key)) {
-      throw new CtxloomError("INVALID_ARGUMENT", `${what} has no option "${key}": a summarizer and its prompt are the Loom's (Loom.open({ summaries: { ${key} } })).`);
+      throw new CtxloomError(
+        "INVALID_ARGUMENT",
+        `${what} has no option "${key}": a summarizer and its prompt are the Loom's (Loom.open({ summaries: { ${key} } })).`,
+      );
     }
   }
   if (level === "call" && Object.hasOwn(o, "presentation")) {
     throw new CtxloomError(
       "INVALID_ARGUMENT",
-      `${what} has no option "presentation": how summaries are sent is kept with the chat (create({ summaries: { presentation } }) or Loom.open).`,
+      `${what} has no option "presentation": how summaries are sent is kept with the chat ` +
+        `(create({ summaries: { presentation } }) or Loom.open).`,
     );
   }
 }
@@ -185,7 +198,8 @@ function checkTrigger(value: unknown, what: string): NonNullable<SummaryOptions[
       `${what} takes one of { fraction } (e.g. 0.8 of the conversation budget), { tokens } (e.g. 80000) or "manual" (only chat.compact()).`,
     );
   }
-  return t.fraction !== undefined ? { fraction: fraction(t.fraction, `${what}.fraction`) } : { tokens: whole(t.tokens, `${what}.tokens`, 1) };
+  if (t.fraction !== undefined) return { fraction: fraction(t.fraction, `${what}.fraction`) };
+  return { tokens: whole(t.tokens, `${what}.tokens`, 1) };
 }
 
 function fields<T extends object>(value: unknown, what: string, keys: readonly string[]): Partial<T> {

@@ -39,7 +39,9 @@ export function writerOf(loom: SummaryLevel): { summarizer?: Summarizer; prompt?
  * level `true` becomes the trigger it stands for under `loom` (the Loom's trigger, else the default
  * one): `{ presentation }` alone would not turn summaries on.
  */
-export function keptSummaries(own: KeptSummaries | undefined, presentation: SummaryPresentation | undefined, loom: SummaryLevel): KeptSummaries | undefined {
+export function keptSummaries(
+  own: KeptSummaries | undefined, presentation: SummaryPresentation | undefined, loom: SummaryLevel,
+): KeptSummaries | undefined {
   if (presentation === undefined || (typeof own === "object" && own.presentation !== undefined)) return own;
   if (own === undefined) return { presentation };
   if (own === false) return { trigger: "manual", presentation };
@@ -63,13 +65,20 @@ export function currentSummaries<T extends { summaries?: unknown }>(options: T, 
   const old = options as { summarize?: unknown; summaryPresentation?: unknown };
   if (!Object.hasOwn(options, "summarize") && !Object.hasOwn(options, "summaryPresentation")) return options;
   if (options.summaries !== undefined) {
-    throw new CtxloomError("INVALID_ARGUMENT", `${what} holds both summaries and the older summarize / summaryPresentation; keep summaries alone.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `${what} holds both summaries and the older summarize / summaryPresentation; keep summaries alone.`,
+    );
   }
   const own = checkChatSummaries(old.summarize, `${what}.summarize`);
   if (typeof own === "object" && own.presentation !== undefined) {
-    throw new CtxloomError("INVALID_ARGUMENT", `${what}.summarize has no presentation (the older shape kept it as summaryPresentation); got ${describe(own)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `${what}.summarize has no presentation (the older shape kept it as summaryPresentation); got ${describe(own)}.`,
+    );
   }
-  const presentation = old.summaryPresentation === undefined ? undefined : checkPresentation(old.summaryPresentation, `${what}.summaryPresentation`);
+  const given = old.summaryPresentation;
+  const presentation = given === undefined ? undefined : checkPresentation(given, `${what}.summaryPresentation`);
   const { summarize: _s, summaryPresentation: _p, ...rest } = old as Record<string, unknown>;
   const summaries = keptSummaries(own, presentation, loom);
   return (summaries === undefined ? rest : { ...rest, summaries }) as T;

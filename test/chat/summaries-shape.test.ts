@@ -31,7 +31,9 @@ async function behaviour(chat: Chat) {
   const built = await chat.buildContext();
   const compacted = await chat.compact();
   const after = await chat.buildContext({ input: "Next question." });
-  return { built: built.messages, compressed: built.compressed, compacted: compacted?.content ?? null, after: after.messages, summaries: summaryIds(chat) };
+  return {
+    built: built.messages, compressed: built.compressed, compacted: compacted?.content ?? null, after: after.messages, summaries: summaryIds(chat),
+  };
 }
 
 // The older shape and the new one it reads as (under a Loom that sets no trigger).
@@ -75,7 +77,10 @@ forEachEngine((engine) => {
         expect(was, `case ${i}`).toEqual(await behaviour(made));
         expect(was.summaries.length, `case ${i}: summaries were made`).toBeGreaterThan(0);
         if (now === false) expect(was.compressed, "off: only compact() summarized").toBe(false);
-        else if (typeof now === "object" && now.presentation === "tool") expect(was.built.some((m) => m.role === "tool")).toBe(now.trigger !== undefined || now.select !== undefined);
+        else if (typeof now === "object" && now.presentation === "tool") {
+          const on = now.trigger !== undefined || now.select !== undefined;
+          expect(was.built.some((m) => m.role === "tool"), `case ${i}: sent as tool results when on`).toBe(on);
+        }
       }
       await second.close();
     });
@@ -168,7 +173,8 @@ forEachEngine((engine) => {
     // [setting, the key the message names]: each is bad at every level that takes its key.
     const everywhere: [unknown, string][] = [
       ["often", "summaries"], [null, "summaries"], [[true], "summaries"],
-      [{ trigger: "auto" }, "trigger"], [{ trigger: { fraction: 0 } }, "trigger.fraction"], [{ trigger: { fraction: 0.5, tokens: 9 } }, "trigger"],
+      [{ trigger: "auto" }, "trigger"], [{ trigger: { fraction: 0 } }, "trigger.fraction"],
+      [{ trigger: { fraction: 0.5, tokens: 9 } }, "trigger"],
       [{ trigger: { tokens: 0 } }, "trigger.tokens"], [{ trigger: { percent: 50 } }, "percent"],
       [{ select: { oldest: 2 } }, "select.oldest"], [{ select: {} }, "select"], [{ select: { keepLast: -1 } }, "select.keepLast"],
       [{ select: "oldest" }, "select"], [{ maxTokens: 3 }, "maxTokens"], [{ timeoutMs: 0 }, "timeoutMs"], [{ timeoutMs: 1.5 }, "timeoutMs"],
@@ -186,7 +192,8 @@ forEachEngine((engine) => {
       expect(await store.listChats("u")).toEqual([]);
     });
 
-    it.each([...everywhere, ...withPresentation, ...misplaced])("create({ summaries: %j }) names %s and creates nothing", async (summaries, named) => {
+    const created = [...everywhere, ...withPresentation, ...misplaced];
+    it.each(created)("create({ summaries: %j }) names %s and creates nothing", async (summaries, named) => {
       const loom = await Loom.open({ engine });
       const error = await refusal(() => loom.user("u").create({ summaries: summaries as never }));
       expect(error.code).toBe("INVALID_ARGUMENT");

@@ -55,7 +55,7 @@ export async function runSummariesSuite(options: { smoke?: boolean } | boolean =
   const results: Record<string, Record<number, Row>> = { wasm: {}, js: {} };
   for (const engine of ["wasm", "js"] as const) {
     for (const n of sizes) {
-      const loom = await Loom.open({ engine, counter: "heuristic", summaries: { policy: { select: { keepLast: 20 } } } });
+      const loom = await Loom.open({ engine, counter: "heuristic", summaries: { select: { keepLast: 20 } } });
       log(`${engine}, ${n.toLocaleString("en")} messages: importing`);
       const chat = await loom.user("bench").import(history(n));
       const t0 = performance.now();

@@ -50,7 +50,7 @@ const MAY_IMPORT: Record<Room, readonly Room[]> = {
   models: [...BASE, "tokens"], // counting for a model (models/counting.ts) joins the two; tokens never imports models
   // The summary room (policy, planning, summarizers, their orchestration, how a summary is
   // presented) sits just under context and store: they take its policy and presentation types
-  // (a build's and a chat's `summarize`, how a summary is sent); it imports neither. It reaches a
+  // (a build's and a chat's `summaries`, how a summary is sent); it imports neither. It reaches a
   // chat's tree and the store through interfaces of its own (summary/tree.ts, SummarizingChat).
   context: [...CORE, "summary"],
   summary: CORE,

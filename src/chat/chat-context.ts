@@ -2,7 +2,7 @@ import { buildPlanned, formatPrompt, type BuildOptions, type ContextSource, type
 import { CtxloomError, checkOptions, describe } from "../errors.js";
 import { reportedInputTokens, scriptClass } from "../models/calibration.js";
 import { ChatSummaries } from "../summary/chat-summaries.js";
-import { policyFor } from "../summary/settings.js";
+import { resolveSummaryPolicy } from "../summary/policy.js";
 import { planBuild, type BuildPlan } from "../context/build-plan.js";
 import type { SummaryPresentation } from "../summary/present.js";
 import type { ModelProfile } from "../models/profiles.js";
@@ -83,7 +83,7 @@ export function buildChatContext(
     strictModels: ctx.strictModels === true,
     toolResults: chat.toolResults,
     toolViews: nodes,
-    summaryLevels: { chat: chat.options.summarize, loom: ctx.summaries?.summarize },
+    summaryLevels: { chat: chat.options.summaries, loom: ctx.summaries },
     ...(chat.sendsReasoning ? { sendsReasoning: true } : {}),
     reasoningTurns: chat.options.reasoningTurns ?? ctx.reasoningTurns,
     ...(chat.calibrate ? { calibrate: chat.calibrate } : {}),
@@ -140,14 +140,14 @@ const NO_HOW: BuildHow = {};
 export type RunInQueue = <T>(change: () => T | Promise<T>) => Promise<T>;
 
 /**
- * A chat's context builds: each one summarizing first when the summary policy in force says so
+ * A chat's context builds: each one summarizing first when the summary settings in force say so
  * (see ChatSummaries), run through the chat's queue (`run`), and the last one's usage for
  * `stats()`. The chat's state is read from its sync. (Its fields are few and flat: a server
  * keeps thousands of chats open.)
  */
 export class ChatContexts implements PlannedBuild {
   readonly summaries: ChatSummaries;
-  /** No summary policy in force for this chat (its own nor its Loom's): a build that names none plans no summary. */
+  /** Builds do not summarize by this chat's settings (its own nor its Loom's): a build that names none plans no summary. */
   readonly #unsummarized: boolean;
   #lastUsage: Usage | null = null;
   /** What the last context cleared, once one has (`onCompaction` hears what each clears anew). */
@@ -177,8 +177,8 @@ export class ChatContexts implements PlannedBuild {
     this.#profile = profile;
     this.#counter = counter;
     this.#options = options;
-    this.summaries = new ChatSummaries(ctx.summaries ?? {}, options, counter);
-    this.#unsummarized = policyFor(undefined, options.summarize, ctx.summaries ?? {}) === null;
+    this.summaries = new ChatSummaries(ctx.summaries, options.summaries, counter);
+    this.#unsummarized = resolveSummaryPolicy(options.summaries, ctx.summaries) === null;
   }
 
   /** `buildContext(options)`, `what` naming the call in errors; `how` the build's internal settings (see BuildHow). */
@@ -208,7 +208,7 @@ export class ChatContexts implements PlannedBuild {
     return context;
   }
 
-  /** `chat.compact(options)`: a summary now, by the policy in force (see ChatSummaries.compact). */
+  /** `chat.compact(options)`: a summary now, by the settings in force (see ChatSummaries.compact). */
   compact(options: unknown, run: RunInQueue): Promise<Message | null> {
     let instructions: string | undefined;
     try {

@@ -11,6 +11,7 @@ import { copyParts } from "../parts.js";
 import { checkHead, checkRestored, clause, type Fail } from "./restore.js";
 import { checkNewChatId } from "./chat-list.js";
 import { checkKeptSettings } from "./create-options.js";
+import type { SummaryLevel } from "../summary/policy.js";
 
 /** A chat as a ChatExport: its record, head and every message in id order. O(messages). */
 export function exportChat(record: ChatRecord, nodes: ChatNodes, head: number): ChatExport {
@@ -37,8 +38,11 @@ export interface CheckedExport {
   memory: MemoryRecord[];
 }
 
-/** Checks an export's envelope and record (not yet its messages). @throws INVALID_ARGUMENT naming what is wrong */
-export function checkExport(value: unknown): CheckedExport {
+/**
+ * Checks an export's envelope and record (not yet its messages); summary settings in the older
+ * shape read under `loom`'s (the importing Loom's). @throws INVALID_ARGUMENT naming what is wrong
+ */
+export function checkExport(value: unknown, loom?: SummaryLevel): CheckedExport {
   let data = value;
   if (typeof value === "string") {
     try {
@@ -71,7 +75,7 @@ export function checkExport(value: unknown): CheckedExport {
   }
   let options: ChatOptions;
   try {
-    options = checkKeptSettings(c.options, c.model as string);
+    options = checkKeptSettings(c.options, c.model as string, loom);
   } catch (error) {
     throw fail(`its chat.options are malformed: ${(error as Error).message}`);
   }

@@ -4,6 +4,9 @@ import { CtxloomError, describe } from "../errors.js";
 import { loneIn } from "../message.js";
 import { registeredProfile, type ModelProfile } from "../models/profiles.js";
 import type { ChatRecord } from "../store/types.js";
+import { currentSummaries } from "../summary/settings.js";
+import type { SummaryLevel } from "../summary/policy.js";
+import { storeCorrupt } from "./restore.js";
 
 /**
  * The model to reopen a chat with: the profile stored at creation (when it was created with
@@ -35,5 +38,22 @@ export function checkKept(record: Partial<ChatRecord>, what: string): void {
   const path = loneIn(record);
   if (path !== undefined) {
     throw new CtxloomError("INVALID_ARGUMENT", `${what}: its ${path} holds a lone surrogate (half of a UTF-16 pair), which stores cannot keep; repair it (e.g. text.toWellFormed()).`);
+  }
+}
+
+/**
+ * A stored chat's record with its settings in the current shape: summary settings kept by an
+ * older release (`summarize`, `summaryPresentation`) read as `summaries` under the Loom's
+ * (`loom`; see currentSummaries). The record itself when nothing changes.
+ * @throws STORE_CORRUPT when they are malformed
+ */
+export function currentRecord(record: ChatRecord, loom: SummaryLevel): ChatRecord {
+  const options = record.options;
+  if (!options) return record;
+  try {
+    const current = currentSummaries(options, "options", loom);
+    return current === options ? record : { ...record, options: current };
+  } catch (error) {
+    throw storeCorrupt(record.id)(`its options are malformed: ${(error as Error).message}`);
   }
 }

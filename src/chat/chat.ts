@@ -277,8 +277,8 @@ export class Chat extends ChatView {
   }
 
   /**
-   * Summarizes now, as a user's /compact: by the chat's summary policy (else its Loom's, else the
-   * default) as if its trigger had fired, the run its selection takes (the oldest share of the
+   * Summarizes now, as a user's /compact: by the chat's summary settings (else its Loom's, else the
+   * defaults) as if the trigger had fired, even "manual" (`summaries: false`), the run its selection takes (the oldest share of the
    * conversation, or all but the newest messages), never the newest user turn. The originals stay
    * in the tree; contexts send the summary in their place. `instructions` are told to the
    * summarizer beside its prompt. Returns the summary (its `covers` names the run), or null when

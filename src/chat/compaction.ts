@@ -1,12 +1,12 @@
 // What a chat tells the app as it compacts: a summary about to be written and written (by its
-// policy or `chat.compact()`), and a context that clears tool results the chat's previous
+// trigger or `chat.compact()`), and a context that clears tool results the chat's previous
 // context sent whole (`toolResults: { clear }`). `Loom.open({ onCompaction })` hears them.
 import { CtxloomError, checkOptions, describe } from "../errors.js";
 import type { Message } from "../message.js";
 import type { SummaryNotice } from "../summary/chat-summaries.js";
 
-/** Why a summary is made: its policy's trigger in a build, or `chat.compact()`. */
-export type SummaryReason = "policy" | "compact";
+/** Why a summary is made: the trigger in force, passed in a build, or `chat.compact()`. */
+export type SummaryReason = "trigger" | "compact";
 
 interface ChatEvent {
   userId: string;

@@ -5,7 +5,8 @@ import { checkLabel } from "../message.js";
 import { checkSplit, type BudgetSplit } from "../models/budget.js";
 import { checkHistoryLimits, getModelProfile, type HistoryLimits, type ModelInput, type ModelRef } from "../models/profiles.js";
 import type { ChatMetadata, ChatOptions } from "../store/types.js";
-import { checkChatSummaries, type ChatSummaryGroup } from "../summary/settings.js";
+import { OLD_SUMMARY_KEYS, checkChatSummaries, currentSummaries } from "../summary/settings.js";
+import type { SummaryLevel, SummaryOptions } from "../summary/policy.js";
 import { checkToolResultLevel, type ToolResultOptions } from "../models/tool-results.js";
 import { checkReasoningTurns, type ReasoningTurns } from "../models/reasoning.js";
 import { checkMetadata } from "./chat-list.js";
@@ -31,11 +32,11 @@ export interface CreateChatOptions {
   /** Apply the history limits to this chat's contexts: true for the model's size class, or your own. Default off. */
   historyLimits?: boolean | Partial<HistoryLimits>;
   /**
-   * Summaries for this chat, kept with it: `{ policy, presentation }` (true / false for
-   * `{ policy: true }` / `{ policy: false }`). `policy` wins over the Loom's; `presentation`
-   * ("system" or "tool") defaults to the Loom's, else "system".
+   * Summaries for this chat, kept with it: true, false, or settings (`trigger`, `select`,
+   * `maxTokens`, `timeoutMs`, `presentation`), each winning over the Loom's (a call's win over
+   * these); `presentation` ("system" or "tool") defaults to the Loom's, else "system". See SummaryOptions.
    */
-  summaries?: boolean | ChatSummaryGroup;
+  summaries?: boolean | Omit<SummaryOptions, "summarizer" | "prompt">;
   /** Tool results too large, for this chat, kept with it: `{ truncate }` as at Loom.open, winning over the Loom's. */
   toolResults?: ToolResultOptions;
   /** How many of the newest turns send their reasoning in this chat's contexts, kept with it: as at Loom.open, winning over the Loom's. */
@@ -66,9 +67,8 @@ export function settingsOf(
   if (o.metadata !== undefined) settings.metadata = checkMetadata(o.metadata);
   if (o.budget !== undefined) settings.budget = { ...checkSplit(o.budget) };
   if (o.historyLimits !== undefined) settings.historyLimits = checkHistoryLimits(o.historyLimits, `${what}.historyLimits`);
-  const summaries = o.summaries === undefined ? {} : checkChatSummaries(o.summaries, `${what}.summaries`);
-  if (summaries.summarize !== undefined) settings.summarize = summaries.summarize;
-  if (summaries.summaryPresentation !== undefined) settings.summaryPresentation = summaries.summaryPresentation;
+  const summaries = checkChatSummaries(o.summaries, `${what}.summaries`);
+  if (summaries !== undefined) settings.summaries = summaries;
   const toolResults = checkToolResultLevel(o.toolResults, `${what}.toolResults`);
   if (toolResults !== undefined) settings.toolResults = toolResults;
   const reasoningTurns = checkReasoningTurns(o.reasoningTurns, `${what}.reasoningTurns`);
@@ -80,20 +80,20 @@ export function settingsOf(
 
 /** The keys of a chat's kept settings (an export's `chat.options`). */
 const KEPT_KEYS = [
-  "budget", "historyLimits", "profile", "counter", "summarize", "summaryPresentation", "toolResults", "reasoningTurns", "source", "metadata",
-  "memoryScope",
+  "budget", "historyLimits", "profile", "counter", "summaries", "toolResults", "reasoningTurns", "source", "metadata", "memoryScope",
 ] as const satisfies readonly (keyof ChatOptions)[];
 
 /**
  * An exported chat's settings (`chat.options`), checked as create() checks what it keeps
  * (settingsOf; a profile as getModelProfile reads one, under the chat's model name), with no
- * other key. Returns a copy. @throws INVALID_ARGUMENT naming the setting
+ * other key; summary settings in the older shape (`summarize`, `summaryPresentation`) read as
+ * `summaries`, under `loom`'s settings (see currentSummaries). Returns a copy.
+ * @throws INVALID_ARGUMENT naming the setting
  */
-export function checkKeptSettings(value: unknown, model: string): ChatOptions {
-  const o = checkOptions<ChatOptions>(value, "chat.options", KEPT_KEYS);
-  const kept = o.summarize !== undefined || o.summaryPresentation !== undefined;
-  const summaries = kept ? { policy: o.summarize, presentation: o.summaryPresentation } : undefined;
-  const settings = settingsOf({ ...o, summaries }, "chat.options");
+export function checkKeptSettings(value: unknown, model: string, loom?: SummaryLevel): ChatOptions {
+  const given = checkOptions<ChatOptions>(value, "chat.options", [...KEPT_KEYS, ...OLD_SUMMARY_KEYS]);
+  const o = currentSummaries(given, "chat.options", loom);
+  const settings = settingsOf(o, "chat.options");
   if (o.profile !== undefined) {
     if (o.profile === null || typeof o.profile !== "object" || Object.hasOwn(o.profile, "counter")) {
       throw new CtxloomError(

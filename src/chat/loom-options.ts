@@ -1,7 +1,7 @@
 import type { EngineOptions } from "../engine/index.js";
 import type { Store } from "../store/types.js";
 import type { CounterMode } from "../models/counting.js";
-import type { SummaryGroup } from "../summary/settings.js";
+import type { SummaryOptions } from "../summary/policy.js";
 import type { Embedder } from "../recall/embedder.js";
 import type { RecallStats } from "../recall/hub.js";
 import type { ToolResultOptions } from "../models/tool-results.js";
@@ -44,11 +44,12 @@ export interface LoomOptions extends EngineOptions {
    */
   maxOpenChats?: number;
   /**
-   * Summaries for every chat of this Loom: `{ policy, summarizer, prompt, presentation }`
-   * (true / false for `{ policy: true }` / `{ policy: false }`). The policy is off by default;
-   * a chat's (`create({ summaries })`) or a call's (`buildContext({ summaries })`) wins.
+   * Summaries for every chat of this Loom: true (on, the defaults), false (off), or settings
+   * (`trigger`, `select`, `maxTokens`, `timeoutMs`, `presentation`, and the Loom's own `summarizer`
+   * and `prompt`). Off by default; a chat's (`create({ summaries })`) and a call's
+   * (`buildContext({ summaries })`) settings win, field by field. See SummaryOptions.
    */
-  summaries?: boolean | SummaryGroup;
+  summaries?: boolean | SummaryOptions;
   /**
    * Recall: `{ embedder }` (an Embedder, see `hashingEmbedder()`), true for the built-in
    * hashing embedder, false to turn recall off. Given (an object or true), appended messages

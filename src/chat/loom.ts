@@ -12,7 +12,8 @@ import { SlidingWindow, type WindowOptions } from "../context/sliding-window.js"
 import { OpenChats } from "./open-chats.js";
 import type { LoomContext } from "./sync.js";
 import { UserChats } from "./user-chats.js";
-import { checkLoomSummaries, type LoomSummaries } from "../summary/settings.js";
+import { checkLoomSummaries } from "../summary/settings.js";
+import type { SummaryLevel } from "../summary/policy.js";
 import { checkCompactionListener, type CompactionListener } from "./compaction.js";
 import type { Embedder } from "../recall/embedder.js";
 import { RecallHub } from "../recall/hub.js";
@@ -33,7 +34,7 @@ interface LoomSettings {
   store: Store;
   counter: CounterMode;
   maxOpenChats: number;
-  summaries: LoomSummaries;
+  summaries: SummaryLevel;
   embedder: Embedder | null;
   toolResults: ToolResultPolicy;
   reasoningTurns: ReasoningTurns | undefined;

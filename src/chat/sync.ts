@@ -14,7 +14,7 @@ import { applyHeld, applyRestored, checkHead, storeCorrupt } from "./restore.js"
 import { checkStored, lookUpKey, ownKey } from "./append-key.js";
 import { appendConditionally, newMessage } from "./conditional-append.js";
 import { checkSize } from "./preflight.js";
-import type { LoomSummaries } from "../summary/settings.js";
+import type { SummaryLevel } from "../summary/policy.js";
 import type { CompactionListener } from "./compaction.js";
 import type { Calibration } from "../models/calibration.js";
 import type { MemoryAccess } from "../memory/memory.js";
@@ -31,7 +31,7 @@ export interface LoomContext {
   /** Throws LOOM_CLOSED once the Loom is closed. */
   checkOpen(): void;
   /** The Loom's summary settings. */
-  readonly summaries: LoomSummaries;
+  readonly summaries: SummaryLevel;
   /** The Loom's recall (embedder, embedding queue, indexes); null when opened with `recall: false`. */
   readonly recall: RecallHub | null;
   /** How contexts send tool results (`Loom.open({ toolResults })`; a chat's and a build's win, key by key); absent: the defaults. */

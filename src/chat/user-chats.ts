@@ -8,13 +8,14 @@ import type { TokenCounter } from "../tokens/index.js";
 import { Chat } from "./chat.js";
 import { ChatNodes } from "./nodes.js";
 import { buildImport, checkExport } from "./chat-export.js";
-import { checkKept, modelOf } from "./chat-record.js";
+import { checkKept, currentRecord, modelOf } from "./chat-record.js";
 import { heldOf, residentColumns, restoreNodes, type LoomContext } from "./sync.js";
 import {
   chatExists, chatRecords, checkChatId, checkNewChatId, newChatId, pageFrom, pageOf, summaryOf, unknownChat, type ChatListPage, type ChatListPageOptions,
 } from "./chat-list.js";
 import { DEFAULT_TOOL_RESULTS, checkToolResultLevel, toolResultPolicy } from "../models/tool-results.js";
 import { CREATE_KEYS, settingsOf, type CreateChatOptions } from "./create-options.js";
+import { keptSummaries } from "../summary/settings.js";
 import { checkReasoningTurns } from "../models/reasoning.js";
 import { preflight } from "./preflight.js";
 import { eraseUser } from "./retention.js";
@@ -83,8 +84,9 @@ export class UserChats {
     const id = o.id === undefined ? newChatId() : checkNewChatId(o.id);
     const settings = settingsOf(o, "create(options)");
     // Kept with the chat: its summaries' tokens are counted as this presentation sends them.
-    const presentation = settings.summaryPresentation ?? this.#ctx.summaries.summaryPresentation;
-    if (presentation !== undefined) settings.summaryPresentation = presentation;
+    const loom = this.#ctx.summaries;
+    const summaries = keptSummaries(settings.summaries, typeof loom === "object" ? loom.presentation : undefined, loom);
+    if (summaries !== undefined) settings.summaries = summaries;
     const { profile, counter } = await this.#ctx.prepare(o.model ?? "gpt-4o");
     if (typeof o.model === "object" && !isLanguageModel(o.model)) {
       const { counter: own, ...stored } = profile;
@@ -142,7 +144,7 @@ export class UserChats {
    */
   async import(data: ChatExport | string): Promise<Chat> {
     this.#ctx.checkOpen();
-    const checked = checkExport(data);
+    const checked = checkExport(data, this.#ctx.summaries);
     checkKept({ ...checked.chat, options: checked.options }, "This chat export cannot be imported");
     const { profile, counter } = await this.#ctx.prepare(modelOf({ id: checked.chat.id ?? "(import)", model: checked.chat.model, options: checked.options }));
     // The export's id when this user has no chat of it (open here, or in the store), else a new one.
@@ -253,10 +255,11 @@ export class UserChats {
       if (loaded.chat === null || typeof loaded.chat !== "object" || loaded.chat.id !== chatId || loaded.chat.userId !== this.userId) {
         throw new CtxloomError("STORE_CORRUPT", `The store handed back ${describe(loaded.chat)} as the record of chat ${describe(chatId)}.`);
       }
-      const { profile, counter } = await this.#ctx.prepare(modelOf(loaded.chat));
+      const record = currentRecord(loaded.chat, this.#ctx.summaries);
+      const { profile, counter } = await this.#ctx.prepare(modelOf(record));
       this.#ctx.checkOpen();
-      const { nodes } = restoreNodes(this.#ctx, loaded.chat, heldOf(loaded));
-      return new Chat(this.#ctx, loaded.chat, nodes, profile, counter, this.#open);
+      const { nodes } = restoreNodes(this.#ctx, record, heldOf(loaded));
+      return new Chat(this.#ctx, record, nodes, profile, counter, this.#open);
     })();
     this.#open.set(key, loading);
     loading.catch(() => this.#open.delete(key, loading));

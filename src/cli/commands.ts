@@ -133,7 +133,7 @@ async function summarizeCommand(ctx: CommandContext, loom: Loom): Promise<void> 
   const model = modelOption(ctx, chat);
   const before = chat.messageCount;
   // A trigger of one token: summarize now, whatever the conversation's size.
-  const built = await chat.buildContext({ summaries: { policy: { trigger: { tokens: 1 }, select: { keepLast } } }, ...(model ? { model } : {}) });
+  const built = await chat.buildContext({ summaries: { trigger: { tokens: 1 }, select: { keepLast } }, ...(model ? { model } : {}) });
   const made = chat.messageCount > before ? chat.get(chat.messageCount - 1) : null;
   const stats = chat.stats();
   if (ctx.values.json) return json(ctx, { chat: chat.id, summary: made, compressions: stats.compressions, tokensSaved: stats.tokensSaved, usage: built.usage });

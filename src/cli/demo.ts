@@ -116,7 +116,7 @@ export async function demo(engine: "wasm" | "js" | undefined, json = false): Pro
 /** Progressive summaries: a long chat in a small window keeps its history and sends a summary of it. */
 async function summaries(chats: ReturnType<Loom["user"]>, out: DemoOut): Promise<void> {
   const small = { name: "small-demo", contextWindow: 1_000, sizeClass: "tiny" as const, tokensPerChar: 0.25 };
-  const chat = await chats.create({ title: "Long planning chat", model: small, summaries: { policy: { select: { keepLast: 6 } } } });
+  const chat = await chats.create({ title: "Long planning chat", model: small, summaries: { select: { keepLast: 6 } } });
   const sights = ["Belém Tower", "Jerónimos Monastery", "the Alfama", "São Jorge Castle", "the LX Factory", "the Oceanário"];
   for (let i = 0; i < 24; i++) {
     const sight = sights[i % sights.length]!;
@@ -125,7 +125,7 @@ async function summaries(chats: ReturnType<Loom["user"]>, out: DemoOut): Promise
   }
   const ctx = await chat.buildContext();
   const s = chat.stats();
-  out.say(`\nsummaries: "${chat.title}" has ${chat.messageCount - s.compressions} messages in a 1,000-token window; create({ summaries: { policy: { select: { keepLast: 6 } } } })`);
+  out.say(`\nsummaries: "${chat.title}" has ${chat.messageCount - s.compressions} messages in a 1,000-token window; create({ summaries: { select: { keepLast: 6 } } })`);
   for (const m of ctx.messages) out.say(`  ${m.role.padEnd(9)} ${(typeof m.content === "string" ? m.content : JSON.stringify(m.content)).replace(/\n/g, "\n            ")}`);
   out.say(`  usage ${ctx.usage.total} of ${ctx.usage.limit} tokens; compressed ${ctx.compressed}; ${s.compressions} summary saving ${s.tokensSaved} tokens (ratio ${s.compressionRatio.toFixed(1)})`);
   out.say(`  path() still returns all ${chat.path().length} original messages`);

@@ -91,7 +91,7 @@ export function planBuild(source: PlanSource, options: BuildOptions | undefined)
   const prefixStep = checkStablePrefix(o.stablePrefix);
   const toolResults = toolResultPolicy(checkToolResultLevel(o.toolResults, "buildContext(options).toolResults"), source.toolResults ?? DEFAULT_TOOL_RESULTS);
   const levels = source.summaryLevels;
-  const summary = levels ? resolveSummaryPolicy(checkCallSummaries(o.summaries, "buildContext(options).summaries"), levels.chat, levels.loom) : null;
+  const summary = levels ? resolveSummaryPolicy(checkCallSummaries(o.summaries), levels.chat, levels.loom) : null;
   const own = checkReasoningTurns(o.reasoningTurns, "buildContext(options).reasoningTurns");
   const reasoning = own ?? checkReasoningTurns(source.reasoningTurns, "reasoningTurns");
   const reasoningTurns = reasoningTurnsOf(reasoning);

@@ -6,7 +6,7 @@ import type { TokenCounter } from "../tokens/types.js";
 import type { Message } from "../message.js";
 import type { OpenAIMessage } from "./format.js";
 import type { SummaryPresentation } from "../summary/present.js";
-import type { SummaryOptions } from "../summary/policy.js";
+import type { SummaryLevel } from "../summary/policy.js";
 import type { ToolResultPolicy } from "../models/tool-results.js";
 import type { ToolViewSource } from "./view-source.js";
 import type { ReasoningTurns } from "../models/reasoning.js";
@@ -74,7 +74,7 @@ export interface ContextSource {
    */
   sendsReasoning?: boolean;
   /** Optional: the chat's and its Loom's summary policies, for `pressure.summarizeAt` (a call's `summaries` goes over them). */
-  summaryLevels?: { chat: SummaryOptions | undefined; loom: SummaryOptions | undefined };
+  summaryLevels?: { chat: SummaryLevel; loom: SummaryLevel };
   /** The chat's `reasoningTurns` (its own, else its Loom's), as set; default: DEFAULT_REASONING_TURNS. */
   reasoningTurns?: ReasoningTurns;
   /**

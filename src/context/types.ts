@@ -3,7 +3,7 @@ import type { HistoryLimits, ModelRef } from "../models/profiles.js";
 import type { ToolsInput } from "../tokens/tools.js";
 import type { Message } from "../message.js";
 import type { AnthropicMessage, OpenAIMessage, ResponsesItem } from "./format.js";
-import type { CallSummaryGroup } from "../summary/settings.js";
+import type { SummaryOptions } from "../summary/policy.js";
 import type { ToolResultOptions } from "../models/tool-results.js";
 import type { ReasoningTurns } from "../models/reasoning.js";
 import type { BuildRecallOptions, RecallDegraded } from "./recall-types.js";
@@ -68,12 +68,11 @@ export interface BuildOptions {
   /** "openai" (default), "anthropic" (system apart, roles alternating, the user first) or "responses" (OpenAI Responses API input items). */
   format?: ContextFormat;
   /**
-   * Summaries for this call: `{ policy }`, true or a policy (over the chat's and the Loom's)
-   * to summarize older messages when the conversation passes the trigger, false for no new
-   * summary in this call (true / false alone stand for `{ policy: true }` / `{ policy: false }`).
-   * Default: the chat's setting, else the Loom's, else off.
+   * Summaries for this call: true (on, with the chat's and the Loom's settings), false (no new
+   * summary in this call: trigger "manual"), or settings (`trigger`, `select`, `maxTokens`,
+   * `timeoutMs`), each winning over the chat's and the Loom's. Default: theirs, else off. See SummaryOptions.
    */
-  summaries?: boolean | CallSummaryGroup;
+  summaries?: boolean | Omit<SummaryOptions, "summarizer" | "prompt" | "presentation">;
   /**
    * Semantic recall (chats of a Loom with an embedder): true for the defaults, or its
    * options. Recalled exchanges go into the memory message, within the memory slice.
@@ -159,7 +158,7 @@ export interface ContextPressure {
   readonly used: number;
   /**
    * The request size (in tokens, as `usage.total` counts) at which a build next summarizes the
-   * oldest messages: the summary policy's trigger; null when no summary policy is in force.
+   * oldest messages: the trigger in force (see SummaryOptions); null when builds do not summarize (no level turns summaries on, or trigger "manual").
    */
   readonly summarizeAt: number | null;
   /**

@@ -28,10 +28,12 @@ export interface ChatOptions {
    * function, so reopening the chat needs the model registered with that counter.
    */
   counter?: string;
-  /** Summaries for this chat's contexts (`create({ summaries: { policy } })`): true, a policy, or false. */
-  summarize?: SummaryOptions;
-  /** How this chat's summaries are sent: "system" or "tool" (`create({ summaries: { presentation } })`). */
-  summaryPresentation?: "system" | "tool";
+  /**
+   * Summaries for this chat's contexts (`create({ summaries })`): true, false, or its settings,
+   * with the presentation its summaries are sent with (the Loom's at its creation when it set none).
+   * A chat kept by an older release under `summarize` / `summaryPresentation` is read in this shape.
+   */
+  summaries?: boolean | Omit<SummaryOptions, "summarizer" | "prompt">;
   /** How this chat's contexts send tool results (`create({ toolResults })`), kept as given: wins over the Loom's, key by key. */
   toolResults?: ToolResultOptions;
   /** How many of the newest turns send their reasoning in this chat's contexts (`create({ reasoningTurns })`): wins over the Loom's. */

@@ -2,10 +2,10 @@ import type { Message } from "../message.js";
 import type { TokenCounter } from "../tokens/index.js";
 import { conversationBudget, planSummary, summaryMessage, writeSummaryText, type BuiltUsage, type SummarizedTree, type SummaryJob } from "./job.js";
 import type { SummaryCounts } from "./ledger.js";
-import type { SummaryOptions } from "./policy.js";
+import { resolveSummaries, resolveSummaryPolicy, type SummaryLevel } from "./policy.js";
 import type { SummaryPresentation } from "./present.js";
-import { checkCallSummaries, policyFor, type ChatSummarySettings, type LoomSummaries } from "./settings.js";
-import { DEFAULT_SUMMARY_POLICY } from "./policy.js";
+import { checkCallSummaries, presentationOf, writerOf, type KeptSummaries } from "./settings.js";
+import type { SummaryWriter } from "./job.js";
 import { summaryThreshold } from "./run-plan.js";
 import { DEFAULT_SUMMARY_PROMPT } from "./prompt.js";
 
@@ -27,8 +27,8 @@ export interface SummarizingChat<C extends BuiltUsage> {
   heard?(notice: SummaryNotice): void;
 }
 
-/** Why a summary is made: its policy's trigger in a build, or `chat.compact()`. */
-export type SummaryReason = "policy" | "compact";
+/** Why a summary is made: the trigger in force, passed in a build, or `chat.compact()`. */
+export type SummaryReason = "trigger" | "compact";
 
 /** What a chat is told of a summary: about to be written (`summary` undefined), then stored (`summary`: it, or null when it no longer applied). */
 export interface SummaryNotice {
@@ -55,8 +55,8 @@ interface Planned<C> {
 
 /** A chat's summary state: the settings in force, one summary at a time, the fallbacks counted. */
 export class ChatSummaries {
-  readonly #loom: LoomSummaries;
-  readonly #chat: ChatSummarySettings;
+  readonly #loom: SummaryLevel;
+  readonly #chat: KeptSummaries | undefined;
   readonly #counter: TokenCounter;
   /** A summary is being written for this chat (outside its queue). */
   #summarizing = false;
@@ -65,7 +65,7 @@ export class ChatSummaries {
   /** Summarizer answers replaced by the extractive summary. */
   fallbacks = 0;
 
-  constructor(loom: LoomSummaries, chat: ChatSummarySettings, counter: TokenCounter) {
+  constructor(loom: SummaryLevel, chat: KeptSummaries | undefined, counter: TokenCounter) {
     this.#loom = loom;
     this.#chat = chat;
     this.#counter = counter;
@@ -73,7 +73,7 @@ export class ChatSummaries {
 
   /** The chat's own (set at its creation, from the Loom's when not given): a stored summary's tokens were counted as it sends it. */
   get presentation(): SummaryPresentation {
-    return this.#chat.summaryPresentation ?? "system";
+    return presentationOf(this.#chat);
   }
 
   /** The chat's summary counts: what its summaries save, and the fallbacks. O(summaries). */
@@ -82,13 +82,13 @@ export class ChatSummaries {
   }
 
   /**
-   * Builds; when the policy in force fires, plans a run in the queue, writes its summary
+   * Builds; when the trigger in force fires, plans a run in the queue, writes its summary
    * outside it (a summarizer may take seconds; appends go on meanwhile), then, back in the
    * queue, stores and attaches it if the run still applies, and builds again. `options` are
    * the build's (only `summaries` is read here; `what` names them in errors).
    */
   build<C extends BuiltUsage>(options: unknown, what: string, chat: SummarizingChat<C>): Promise<C> {
-    let call: SummaryOptions | undefined;
+    let call: SummaryLevel;
     try {
       const given = options === null || typeof options !== "object" ? undefined : (options as { summaries?: unknown }).summaries;
       call = checkCallSummaries(given, `${what}.summaries`);
@@ -98,7 +98,7 @@ export class ChatSummaries {
     // No await on the way when the build is synchronous and nothing is to be summarized (most builds).
     const planned = (context: C): Planned<C> => {
       if (this.#summarizing) return { context, job: null };
-      const policy = policyFor(call, this.#chat.summarize, this.#loom);
+      const policy = resolveSummaryPolicy(call, this.#chat, this.#loom);
       // What the context sends, its tool results cut or cleared, is what passes the trigger or not:
       // older results a context clears need no summary to leave room.
       const budget = conversationBudget(context);
@@ -114,14 +114,14 @@ export class ChatSummaries {
       })
       .then(async (first) => {
         if (!first.job) return first.context;
-        await this.#summarize(first.job, chat, "policy", this.#loom);
+        await this.#summarize(first.job, chat, "trigger", writerOf(this.#loom));
         return chat.run(() => chat.build());
       });
   }
 
   /**
-   * `chat.compact()`: a summary now, by the policy in force (the chat's, else the Loom's, else
-   * the default) as if its trigger had fired: the run its selection takes (the oldest share of
+   * `chat.compact()`: a summary now, by the settings in force (the chat's, else the Loom's, else
+   * the defaults) as if the trigger had fired, whatever it is (even "manual"): the run its selection takes (the oldest share of
    * the conversation, or all but the newest messages), never the newest user turn. With
    * `instructions`, told to the summarizer beside its prompt. The summary stored, or null when
    * there is nothing to summarize (or it no longer applied). After a summary being written.
@@ -130,19 +130,22 @@ export class ChatSummaries {
     while (this.#writing) await this.#writing.catch(() => undefined);
     const job = await chat.run(async () => {
       if (this.#summarizing) return null;
-      const policy = policyFor(undefined, this.#chat.summarize, this.#loom) ?? DEFAULT_SUMMARY_POLICY;
+      const { policy } = resolveSummaries(this.#chat, this.#loom);
       const context = await chat.build();
       const now = planSummary(chat.nodes(), chat.head(), { ...policy, trigger: { tokens: 1 } }, conversationBudget(context));
       if (now) this.#summarizing = true;
       return now;
     });
     if (!job) return null;
-    const prompt = instructions === undefined ? this.#loom.summaryPrompt : `${this.#loom.summaryPrompt ?? DEFAULT_SUMMARY_PROMPT}\n\n${instructions}`;
-    return this.#summarize(job, chat, "compact", prompt === undefined ? this.#loom : { ...this.#loom, summaryPrompt: prompt });
+    const writer = writerOf(this.#loom);
+    if (instructions === undefined) return this.#summarize(job, chat, "compact", writer);
+    return this.#summarize(job, chat, "compact", { ...writer, prompt: `${writer.prompt ?? DEFAULT_SUMMARY_PROMPT}\n\n${instructions}` });
   }
 
   /** Writes a planned summary outside the queue, then stores it in the queue; returns it (null: it no longer applied). */
-  #summarize<C extends BuiltUsage>(job: SummaryJob, chat: SummarizingChat<C>, reason: SummaryReason, settings: LoomSummaries): Promise<Message | null> {
+  #summarize<C extends BuiltUsage>(
+    job: SummaryJob, chat: SummarizingChat<C>, reason: SummaryReason, settings: SummaryWriter,
+  ): Promise<Message | null> {
     const writing = (async () => {
       try {
         const run = { reason, first: job.first, last: job.last, tokens: job.replaced };

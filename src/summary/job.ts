@@ -5,8 +5,7 @@ import type { SummaryLedger } from "./ledger.js";
 import { planSummaryRun, summaryBudget, summaryThreshold, type PlanMessage } from "./run-plan.js";
 import type { SummaryPolicy } from "./policy.js";
 import { presentSummary, type SummaryPresentation } from "./present.js";
-import { summarizeRun, type SummaryText } from "./run.js";
-import type { LoomSummaries } from "./settings.js";
+import { summarizeRun, type Summarizer, type SummaryText } from "./run.js";
 import type { SummaryTree } from "./tree.js";
 
 /** A chat's tree with its summaries (the chat's nodes are one). */
@@ -129,11 +128,17 @@ function fenceTurn(nodes: SummarizedTree, visible: PlanMessage[]): PlanMessage[]
   return visible.map((m) => (e.depth(t, m.id) >= fence && m.priority !== "critical" ? { ...m, priority: "critical" as const } : m));
 }
 
+/** Who writes a summary: the Loom's summarizer and its prompt, when it sets them. */
+export interface SummaryWriter {
+  summarizer?: Summarizer;
+  prompt?: string;
+}
+
 /** The summary's text: the summarizer's, or the extractive one (with the reason). Never rejects. */
-export function writeSummaryText(job: SummaryJob, counter: TokenCounter, settings: LoomSummaries): Promise<SummaryText> {
+export function writeSummaryText(job: SummaryJob, counter: TokenCounter, settings: SummaryWriter): Promise<SummaryText> {
   const options: Parameters<typeof summarizeRun>[4] = { timeoutMs: job.timeoutMs };
   if (settings.summarizer) options.summarizer = settings.summarizer;
-  if (settings.summaryPrompt) options.prompt = settings.summaryPrompt;
+  if (settings.prompt) options.prompt = settings.prompt;
   return summarizeRun(job.messages, job.previousSummary, job.maxTokens, counter, options);
 }
 

@@ -1,101 +1,85 @@
-import { CtxloomError, checkOptions, describe } from "../errors.js";
-import { checkSummaryOptions, resolveSummaryPolicy, type SummaryOptions, type SummaryPolicy } from "./policy.js";
+// Summary settings at each level, checked, and what a chat keeps of them (with the translation of
+// the settings a chat kept in the older shape: `summarize` and `summaryPresentation`).
+import { CtxloomError, describe } from "../errors.js";
+import { checkSummaryOptions, resolveSummaries, type SummaryLevel, type SummaryOptions } from "./policy.js";
 import { checkPresentation, type SummaryPresentation } from "./present.js";
 import type { Summarizer } from "./run.js";
 
+/** What a chat keeps (ChatOptions' `summaries`): its level, without the Loom's summarizer and prompt. */
+export type KeptSummaries = boolean | Omit<SummaryOptions, "summarizer" | "prompt">;
+
+/** Checks `Loom.open({ summaries })`. @throws INVALID_ARGUMENT naming the key */
+export function checkLoomSummaries(value: unknown, what = "Loom.open(options).summaries"): SummaryLevel {
+  return checkSummaryOptions(value, what, "loom");
+}
+
+/** Checks `create({ summaries })` (and what a chat keeps). @throws INVALID_ARGUMENT naming the key */
+export function checkChatSummaries(value: unknown, what = "create(options).summaries"): KeptSummaries | undefined {
+  return checkSummaryOptions(value, what, "chat") as KeptSummaries | undefined;
+}
+
+/** Checks `buildContext({ summaries })`. @throws INVALID_ARGUMENT naming the key */
+export function checkCallSummaries(value: unknown, what = "buildContext(options).summaries"): SummaryLevel {
+  return checkSummaryOptions(value, what, "call");
+}
+
+/** How a chat sends its summaries: its own presentation (the Loom's was copied at its creation), else "system". */
+export function presentationOf(kept: SummaryLevel): SummaryPresentation {
+  return (typeof kept === "object" ? kept.presentation : undefined) ?? "system";
+}
+
+/** The Loom's summarizer and prompt, when it sets them. */
+export function writerOf(loom: SummaryLevel): { summarizer?: Summarizer; prompt?: string } {
+  return typeof loom === "object" ? loom : {};
+}
+
 /**
- * `Loom.open({ summaries })`: summaries for every chat of the Loom. `true` / `false` stand
- * for `{ policy: true }` / `{ policy: false }`.
+ * What a chat keeps: its own level with `presentation` (the Loom's at its creation) when its own
+ * sets none, so that its summaries are sent as they were counted whatever Loom reopens it. A
+ * level `true` becomes the trigger it stands for under `loom` (the Loom's trigger, else the default
+ * one): `{ presentation }` alone would not turn summaries on.
  */
-export interface SummaryGroup {
-  /**
-   * When a chat's conversation is summarized, and what: true for the default policy
-   * (trigger at 0.8 of the conversation budget, summarize the oldest 30%), any part of a
-   * policy, or false. A chat's or a call's `summaries.policy` wins. Default off.
-   */
-  policy?: SummaryOptions;
-  /** Writes summaries with a model; default: the extractive summary (no model). A failing one falls back to it. */
-  summarizer?: Summarizer;
-  /** The instructions given to `summarizer` (default DEFAULT_SUMMARY_PROMPT; `{maxTokens}` is filled in). */
-  prompt?: string;
-  /**
-   * How the summaries of the chats this Loom creates are sent: "system" (default) or "tool" (a
-   * summarize_history call and its result). Kept with each chat (a chat's own setting wins):
-   * a chat reopened by a Loom set otherwise sends its summaries as they were counted.
-   */
-  presentation?: SummaryPresentation;
-}
-
-/** `create({ summaries })`: a chat's own summary settings, kept with it. */
-export type ChatSummaryGroup = Pick<SummaryGroup, "policy" | "presentation">;
-
-/** `buildContext({ summaries })`: this call's policy (false: no new summary in this call). */
-export type CallSummaryGroup = Pick<SummaryGroup, "policy">;
-
-
-/** The Loom's summary settings, checked. */
-export interface LoomSummaries {
-  summarize?: SummaryOptions;
-  summarizer?: Summarizer;
-  summaryPrompt?: string;
-  summaryPresentation?: SummaryPresentation;
-}
-
-/** A chat's own summary settings, kept with it (the store's ChatOptions hold them). */
-export interface ChatSummarySettings {
-  summarize?: SummaryOptions;
-  summaryPresentation?: SummaryPresentation;
-}
-
-const LOOM_GROUP_KEYS = ["policy", "summarizer", "prompt", "presentation"] as const;
-const CHAT_GROUP_KEYS = ["policy", "presentation"] as const;
-const CALL_GROUP_KEYS = ["policy"] as const;
-
-/** The group as an object (a boolean is its policy), its keys checked. @throws INVALID_ARGUMENT naming an unknown key */
-function group(value: unknown, what: string, keys: readonly string[]): Partial<SummaryGroup> {
-  if (typeof value === "boolean") return { policy: value };
-  return checkOptions<SummaryGroup>(value, what, keys);
-}
-
-/** Checks `Loom.open({ summaries })`. @throws INVALID_ARGUMENT */
-export function checkLoomSummaries(value: unknown, what = "Loom.open(options).summaries"): LoomSummaries {
-  const o = group(value, what, LOOM_GROUP_KEYS);
-  const out: LoomSummaries = {};
-  const summarize = checkSummaryOptions(o.policy, `${what}.policy`);
-  if (summarize !== undefined) out.summarize = summarize;
-  if (o.summarizer !== undefined) {
-    if (typeof o.summarizer !== "function") {
-      throw new CtxloomError("INVALID_ARGUMENT", `${what}.summarizer must be a function ({ messages, previousSummary, maxTokens, prompt, signal }) => string; got ${describe(o.summarizer)}.`);
-    }
-    out.summarizer = o.summarizer;
+export function keptSummaries(
+  own: KeptSummaries | undefined, presentation: SummaryPresentation | undefined, loom: SummaryLevel,
+): KeptSummaries | undefined {
+  if (presentation === undefined || (typeof own === "object" && own.presentation !== undefined)) return own;
+  if (own === undefined) return { presentation };
+  if (own === false) return { trigger: "manual", presentation };
+  if (own === true) {
+    const { policy, auto } = resolveSummaries(true, loom);
+    return { trigger: auto ? policy.trigger : "manual", presentation };
   }
-  if (o.prompt !== undefined) {
-    if (typeof o.prompt !== "string" || o.prompt.trim().length === 0) {
-      throw new CtxloomError("INVALID_ARGUMENT", `${what}.prompt must be a non-empty string; got ${describe(o.prompt)}.`);
-    }
-    out.summaryPrompt = o.prompt;
+  return { ...own, presentation };
+}
+
+/** The keys a chat kept its summary settings under before `summaries` (translated on load and on import). */
+export const OLD_SUMMARY_KEYS = ["summarize", "summaryPresentation"] as const;
+
+/**
+ * The settings a chat kept, with its summary settings in the current shape: `summarize` (true,
+ * false or a policy: the same fields) and `summaryPresentation` (its presentation) of a chat
+ * stored or exported by an older release become `summaries` (see keptSummaries). A copy when
+ * anything changed. @throws INVALID_ARGUMENT naming a malformed or doubled setting
+ */
+export function currentSummaries<T extends { summaries?: unknown }>(options: T, what: string, loom: SummaryLevel): T {
+  const old = options as { summarize?: unknown; summaryPresentation?: unknown };
+  if (!Object.hasOwn(options, "summarize") && !Object.hasOwn(options, "summaryPresentation")) return options;
+  if (options.summaries !== undefined) {
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `${what} holds both summaries and the older summarize / summaryPresentation; keep summaries alone.`,
+    );
   }
-  if (o.presentation !== undefined) out.summaryPresentation = checkPresentation(o.presentation, `${what}.presentation`);
-  return out;
-}
-
-/** Checks `create({ summaries })`. @throws INVALID_ARGUMENT */
-export function checkChatSummaries(value: unknown, what = "create(options).summaries"): ChatSummarySettings {
-  const o = group(value, what, CHAT_GROUP_KEYS);
-  const out: ChatSummarySettings = {};
-  const summarize = checkSummaryOptions(o.policy, `${what}.policy`);
-  if (summarize !== undefined) out.summarize = summarize;
-  if (o.presentation !== undefined) out.summaryPresentation = checkPresentation(o.presentation, `${what}.presentation`);
-  return out;
-}
-
-/** Checks `buildContext({ summaries })`: the call's policy, or undefined. @throws INVALID_ARGUMENT */
-export function checkCallSummaries(value: unknown, what = "buildContext(options).summaries"): SummaryOptions | undefined {
-  if (value === undefined) return undefined;
-  return checkSummaryOptions(group(value, what, CALL_GROUP_KEYS).policy, `${what}.policy`);
-}
-
-/** The policy in force for one call: the call's, the chat's, the Loom's. */
-export function policyFor(call: SummaryOptions | undefined, chat: SummaryOptions | undefined, loom: LoomSummaries): SummaryPolicy | null {
-  return resolveSummaryPolicy(call, chat, loom.summarize);
+  const own = checkChatSummaries(old.summarize, `${what}.summarize`);
+  if (typeof own === "object" && own.presentation !== undefined) {
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `${what}.summarize has no presentation (the older shape kept it as summaryPresentation); got ${describe(own)}.`,
+    );
+  }
+  const given = old.summaryPresentation;
+  const presentation = given === undefined ? undefined : checkPresentation(given, `${what}.summaryPresentation`);
+  const { summarize: _s, summaryPresentation: _p, ...rest } = old as Record<string, unknown>;
+  const summaries = keptSummaries(own, presentation, loom);
+  return (summaries === undefined ? rest : { ...rest, summaries }) as T;
 }

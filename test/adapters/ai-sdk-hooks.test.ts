@@ -45,7 +45,7 @@ forEachEngine((engine) => {
   describe("aiSdkSummarizer", () => {
     it("writes the summary with the model: the summary prompt as instructions, the messages as a transcript", async () => {
       const model = new MockLanguageModelV4({ doGenerate: answer(NOTES) });
-      const { loom, ctx, fallbacks } = await summarizedBuild({ engine, summaries: { policy: true, summarizer: aiSdkSummarizer(model, { temperature: 0 }) } });
+      const { loom, ctx, fallbacks } = await summarizedBuild({ engine, summaries: { summarizer: aiSdkSummarizer(model, { temperature: 0 }) } });
       expect([ctx.summary, fallbacks]).toEqual([NOTES, 0]);
       const call = model.doGenerateCalls[0]!;
       expect(call.temperature).toBe(0);
@@ -58,7 +58,7 @@ forEachEngine((engine) => {
 
     it("a model past the policy's timeoutMs is aborted through its signal; the extractive summary stands in", async () => {
       const { model, signals } = stuckModel();
-      const { loom, ctx, fallbacks } = await summarizedBuild({ engine, summaries: { policy: { timeoutMs: 200 }, summarizer: aiSdkSummarizer(model, { maxRetries: 0 }) } });
+      const { loom, ctx, fallbacks } = await summarizedBuild({ engine, summaries: { timeoutMs: 200, summarizer: aiSdkSummarizer(model, { maxRetries: 0 }) } });
       expect(ctx.summary).toContain("Question 0 asks about topic 0.");
       expect(fallbacks).toBe(1);
       expect(signals.map((s) => s.aborted)).toEqual([true]);
@@ -67,7 +67,7 @@ forEachEngine((engine) => {
 
     it("a model that fails falls back to the extractive summary", async () => {
       const model = new MockLanguageModelV4({ doGenerate: () => Promise.reject(new Error("overloaded")) });
-      const { loom, fallbacks } = await summarizedBuild({ engine, summaries: { policy: true, summarizer: aiSdkSummarizer(model, { maxRetries: 0 }) } });
+      const { loom, fallbacks } = await summarizedBuild({ engine, summaries: { summarizer: aiSdkSummarizer(model, { maxRetries: 0 }) } });
       expect(fallbacks).toBe(1);
       await loom.close();
     });

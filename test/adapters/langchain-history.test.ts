@@ -105,7 +105,7 @@ forEachEngine((engine) => {
     let called!: () => void;
     const inFlight = new Promise<void>((resolve) => (called = resolve));
     const answer = new Promise<string>((resolve) => (release = resolve));
-    const loom = await Loom.open({ engine, summaries: { policy: true, summarizer: () => (called(), answer) } });
+    const loom = await Loom.open({ engine, summaries: { summarizer: () => (called(), answer) } });
     const chats = loom.user("alice");
     const chat = await chats.create({ model: SMALL });
     await talk(chat, 60);

@@ -78,7 +78,7 @@ forEachEngine((engine) => {
   describe("openAISummarizer", () => {
     it("writes the summary with one Chat Completions request: the prompt as the system message, the transcript as the user's", async () => {
       reset();
-      const { loom, ctx, fallbacks } = await summarizedBuild({ engine, summaries: { policy: true, summarizer: openAISummarizer(client, { model: "gpt-4o-mini", temperature: 0 }) } });
+      const { loom, ctx, fallbacks } = await summarizedBuild({ engine, summaries: { summarizer: openAISummarizer(client, { model: "gpt-4o-mini", temperature: 0 }) } });
       expect([ctx.summary, fallbacks]).toEqual([NOTES, 0]);
       expect(received).toHaveLength(1);
       const { path, body, authorization } = received[0]!;
@@ -93,7 +93,7 @@ forEachEngine((engine) => {
     it("a request past the policy's timeoutMs is aborted (the server sees it go) and the extractive summary stands in", async () => {
       reset();
       mode.hold = true;
-      const { loom, ctx, fallbacks } = await summarizedBuild({ engine, summaries: { policy: { timeoutMs: 400 }, summarizer: openAISummarizer(client, { model: "gpt-4o-mini" }) } });
+      const { loom, ctx, fallbacks } = await summarizedBuild({ engine, summaries: { timeoutMs: 400, summarizer: openAISummarizer(client, { model: "gpt-4o-mini" }) } });
       expect(ctx.summary).toContain("Question 0 asks about topic 0.");
       expect(fallbacks).toBe(1);
       expect(received).toHaveLength(1);
@@ -104,7 +104,7 @@ forEachEngine((engine) => {
     it("a refusal (content null) falls back to the extractive summary", async () => {
       reset();
       mode.reply = { content: null, refusal: "I can't help with that." };
-      const { loom, fallbacks } = await summarizedBuild({ engine, summaries: { policy: true, summarizer: openAISummarizer(client, { model: "gpt-4o-mini" }) } });
+      const { loom, fallbacks } = await summarizedBuild({ engine, summaries: { summarizer: openAISummarizer(client, { model: "gpt-4o-mini" }) } });
       expect(fallbacks).toBe(1);
       await loom.close();
     });

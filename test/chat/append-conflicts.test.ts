@@ -42,7 +42,7 @@ forEachEngine((engine) => {
       for (const [kind, run] of Object.entries(KINDS)) {
         it(`${kind}: STORE_FAILED at the ${MAX_CONFLICTS}th conflict, nothing written`, async () => {
           const { store, state } = conflictingStore(later);
-          const loom = await Loom.open({ engine, store, summaries: { policy: true } });
+          const loom = await Loom.open({ engine, store, summaries: true });
           const chat = await loom.user("u").create({ model: SMALL });
           await talk(chat, 60);
           if (kind.startsWith("cancel")) {

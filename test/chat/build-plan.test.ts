@@ -66,7 +66,7 @@ forEachEngine((engine) => {
 
     it("a build that writes a summary and builds again counts the tools once", async () => {
       const counter = spyCounter();
-      const chat = await chatWith(counter, { summaries: { policy: { select: { keepLast: 4 } } } });
+      const chat = await chatWith(counter, { summaries: { select: { keepLast: 4 } } });
       await talk(chat, 40);
       const ctx = await chat.buildContext({ tools, recall: true });
       expect(ctx.compressed).toBe(true);

@@ -188,7 +188,7 @@ forEachEngine((engine) => {
     // A summarizer that quotes every message (as an LLM's summary may).
     const quoting: Summarizer = ({ messages }) => messages.map((m) => m.content).join(" | ").slice(0, 400);
     const store = memoryStore();
-    const loom = await Loom.open({ engine, store, summaries: { policy: { trigger: { fraction: 0.3 }, select: { oldest: 0.5 } }, summarizer: quoting } });
+    const loom = await Loom.open({ engine, store, summaries: { trigger: { fraction: 0.3 }, select: { oldest: 0.5 }, summarizer: quoting } });
     const chat = await loom.user("u").create({ model: SMALL });
     await chat.append({ role: "user", content: "SECRET-PLAN is to sail at dawn." });
     await talk(chat, 30);

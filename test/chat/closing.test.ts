@@ -74,7 +74,7 @@ forEachEngine((engine) => {
       const wasCalled = new Promise<void>((resolve) => (called = resolve));
       const loom = await Loom.open({
         engine,
-        summaries: { policy: { timeoutMs: 100 }, summarizer: (r) => {
+        summaries: { timeoutMs: 100, summarizer: (r) => {
           r.signal.addEventListener("abort", () => log.push("summarizer aborted"));
           called();
           return new Promise<string>(() => {});

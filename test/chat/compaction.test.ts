@@ -39,7 +39,7 @@ forEachEngine((engine) => {
     it("by the chat's policy (keepLast), with the instructions told to the summarizer beside its prompt", async () => {
       const asked: SummarizeRequest[] = [];
       const loom = await open({ summaries: { summarizer: (r) => (asked.push(r), "The user asked about topics 0 to 3.") } });
-      const chat = await loom.user("u").create({ model: SMALL, summaries: { policy: { trigger: { fraction: 1 }, select: { keepLast: 4 } } } });
+      const chat = await loom.user("u").create({ model: SMALL, summaries: { trigger: { fraction: 1 }, select: { keepLast: 4 } } });
       await talk(chat, 6);
       const summary = (await chat.compact({ instructions: "Keep the topic numbers." }))!;
       expect(summary.covers).toEqual({ first: 0, last: 7 }); // all but the newest 4
@@ -83,7 +83,7 @@ forEachEngine((engine) => {
       }
       expect(events.map((e) => e.type)).toEqual(["summary-start", "summary"]);
       const [start, end] = events as [Extract<CompactionEvent, { type: "summary-start" }>, Extract<CompactionEvent, { type: "summary" }>];
-      expect(start.reason).toBe("policy");
+      expect(start.reason).toBe("trigger");
       expect(end.summary!.covers).toEqual({ first: start.first, last: start.last });
       expect(start.tokens).toBeGreaterThan(end.summary!.tokens);
       await loom.close();
@@ -109,7 +109,7 @@ forEachEngine((engine) => {
     });
 
     it("what the listener throws fails the call that caused it; a bad listener is refused", async () => {
-      const loom = await open({ summaries: { policy: true }, onCompaction: () => { throw new Error("listener"); } });
+      const loom = await open({ summaries: true, onCompaction: () => { throw new Error("listener"); } });
       const chat = await loom.user("u").create({ model: SMALL });
       await talk(chat, 4);
       await expect(chat.compact()).rejects.toThrow("listener");
@@ -121,7 +121,7 @@ forEachEngine((engine) => {
   it("a summary's trigger reads what the context sends: older tool results cleared leave room, and no summary is made for them", async () => {
     const run = async (clear: boolean) => {
       const events: CompactionEvent[] = [];
-      const loom = await open({ summaries: { policy: { trigger: { fraction: 0.6 } } }, toolResults: { clear: clear ? { keepNewest: 2, atLeast: 0 } : false }, onCompaction: (e) => events.push(e) });
+      const loom = await open({ summaries: { trigger: { fraction: 0.6 } }, toolResults: { clear: clear ? { keepNewest: 2, atLeast: 0 } : false }, onCompaction: (e) => events.push(e) });
       const chat = await loom.user("u").create({ model: { name: "agent-4k", contextWindow: 4000, sizeClass: "small", tokensPerChar: 0.25 } });
       for (let i = 0; i < 12; i++) {
         // (A summary stands above the newest user turn: each file is a turn of its own.)
@@ -140,7 +140,7 @@ forEachEngine((engine) => {
 
   describe("ctx.pressure", () => {
     it("used is usage.total / usage.limit; summarizeAt is the policy's trigger as a request size, and a build past it summarizes", async () => {
-      const loom = await open({ summaries: { policy: { trigger: { fraction: 0.5 } } } });
+      const loom = await open({ summaries: { trigger: { fraction: 0.5 } } });
       const chat = await loom.user("u").create({ model: SMALL, system: "Be brief." });
       await talk(chat, 2);
       const ctx = await chat.buildContext();

@@ -41,7 +41,7 @@ forEachEngine((engine) => {
         { metadata: "x" }, { metadata: [1] }, { metadata: { big: "x".repeat(70_000) } }, { metadata: null },
         { budget: { system: 2 } }, { budget: { sistem: 0.1 } },
         { historyLimits: { maxTurns: 0 } }, { historyLimits: "yes" },
-        { summarize: 7 }, { summaryPresentation: "sideways" },
+        { summaries: 7 }, { summaries: { trigger: "auto" } }, { summaries: { summarizer: "x" } }, { summarize: 7 }, { summaryPresentation: "sideways" },
         { toolResults: { truncate: "x" } }, { toolResults: 5 },
         { profile: { name: "gpt-4o", contextWindow: -5 } }, { profile: { name: "other", contextWindow: 4000 } }, { profile: "gpt-4o" },
         { counter: 5 }, { counter: "" },
@@ -57,7 +57,7 @@ forEachEngine((engine) => {
       const loom = await Loom.open({ engine });
       const chat = await loom.user("u").create({
         id: "trip.2024:a-b_c", title: "t", metadata: { folder: "work", tags: ["a"], n: 1 }, model: { name: "own-model", contextWindow: 8_000 },
-        budget: { system: 0.3, conversation: 0.35 }, historyLimits: { maxTurns: 4 }, summaries: { policy: { maxTokens: 2_000 }, presentation: "tool" },
+        budget: { system: 0.3, conversation: 0.35 }, historyLimits: { maxTurns: 4 }, summaries: { maxTokens: 2_000, presentation: "tool" },
         toolResults: { truncate: { maxTokens: 50, keep: "head" } },
       });
       await chat.append({ role: "user", content: "hi", name: "Ann-2" });

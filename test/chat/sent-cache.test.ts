@@ -91,7 +91,7 @@ forEachEngine((engine) => {
       await chat.checkout(first.conversation[first.conversation.length - 1]!.id);
       await check();
       // A summary of the oldest messages sent: one entry stands for them.
-      const once = await chat.buildContext({ summaries: { policy: { trigger: { tokens: 100 }, select: { keepLast: SHARED_FROM + 20 } } } });
+      const once = await chat.buildContext({ summaries: { trigger: { tokens: 100 }, select: { keepLast: SHARED_FROM + 20 } } });
       expect(once.messages).toEqual(expected(once));
       const summarized = await check();
       expect(summarized.conversation.length).toBeGreaterThan(SHARED_FROM);
@@ -111,7 +111,7 @@ forEachEngine((engine) => {
       const loom = await Loom.open({ engine });
       const chat = await loom.user("u").create({ summaries: { presentation: "tool" } });
       await fill(chat, 0, n);
-      const once = await chat.buildContext({ summaries: { policy: { trigger: { tokens: 100 }, select: { keepLast: n - 20 } } } });
+      const once = await chat.buildContext({ summaries: { trigger: { tokens: 100 }, select: { keepLast: n - 20 } } });
       expect(once.summary).not.toBeNull();
       expect(once.messages).toEqual(expected(once, "tool"));
       const again = await chat.buildContext();

@@ -15,7 +15,7 @@ async function summarized(engine: "wasm" | "js", summarizer?: () => string) {
   const loom = await Loom.open({ engine, ...(summarizer ? { summaries: { summarizer } } : {}) });
   const chat = await loom.user("u").create({ model: SMALL });
   await talk(chat, 60);
-  const ctx = await chat.buildContext({ summaries: { policy: { select: { keepLast: 6 } } } });
+  const ctx = await chat.buildContext({ summaries: { select: { keepLast: 6 } } });
   const s = ctx.conversation.find((m) => m.kind === "summary")!;
   expect(s.covers).toEqual({ first: 0, last: 113 }); // 113 answers 112, both inside
   return { chat, s };
@@ -86,7 +86,7 @@ forEachEngine((engine) => {
       await chat.checkout(113);
       for (let i = 0; i < 12; i++) await chat.append({ role: "assistant", content: `Step ${i} of the answer to topic 56, in a few more words.` });
       for (let i = 0; i < 3; i++) {
-        const ctx = await chat.buildContext({ summaries: { policy: { select: { keepLast: 4 } } } });
+        const ctx = await chat.buildContext({ summaries: { select: { keepLast: 4 } } });
         expectTurnKept(chat, ctx);
         expect(ctx.usage.total).toBeLessThanOrEqual(ctx.usage.limit);
       }
@@ -133,7 +133,7 @@ async function apply(chat: Chat, o: Op, step: number, seen: { hiding: number }):
         await talk(chat, o.turns, step * 100);
         return chat.head;
       case "summarize": {
-        const ctx = await chat.buildContext({ summaries: { policy: { select: { keepLast: o.keepLast } } } });
+        const ctx = await chat.buildContext({ summaries: { select: { keepLast: o.keepLast } } });
         expectTurnKept(chat, ctx);
         return ctx.messages;
       }

@@ -30,7 +30,7 @@ forEachEngine((engine) => {
           store: memoryStore(),
           counter: "heuristic",
           maxOpenChats: 1000,
-          summaries: { policy: { select: { keepLast: 20 } } },
+          summaries: { select: { keepLast: 20 } },
           recall: false,
         });
         const chat: Chat = await loom.user("u").import(history(n));

@@ -27,7 +27,7 @@ forEachEngine((engine) => {
   describe("a slow summarizer", () => {
     it("runs outside the queue: appends and a concurrent build go on, the range is summarized once, nothing is lost", async () => {
       const slow = slowSummarizer();
-      const loom = await Loom.open({ engine, summaries: { policy: true, summarizer: slow.summarizer } });
+      const loom = await Loom.open({ engine, summaries: { summarizer: slow.summarizer } });
       const chat = await loom.user("u").create({ model: SMALL });
       await talk(chat, 60);
       const building = chat.buildContext();
@@ -61,7 +61,7 @@ forEachEngine((engine) => {
 
     it("a run that left the head's path meanwhile is discarded (nothing stored); the next build plans anew", async () => {
       const slow = slowSummarizer();
-      const loom = await Loom.open({ engine, summaries: { policy: true, summarizer: slow.summarizer } });
+      const loom = await Loom.open({ engine, summaries: { summarizer: slow.summarizer } });
       const chat = await loom.user("u").create({ model: SMALL });
       await talk(chat, 60);
       const building = chat.buildContext();
@@ -94,7 +94,7 @@ forEachEngine((engine) => {
         let aborted = false;
         const loom = await Loom.open({
           engine,
-          summaries: { policy: { timeoutMs: 50 }, summarizer: (r) => {
+          summaries: { timeoutMs: 50, summarizer: (r) => {
             r.signal.addEventListener("abort", () => (aborted = true));
             return summarizer(r) as string;
           } },

@@ -15,7 +15,7 @@ type Op =
   | { kind: "tool"; text: number }
   | { kind: "regenerate" }
   | { kind: "checkout"; at: number }
-  | { kind: "build"; summarize: SummaryOptions | undefined; format: "openai" | "anthropic" };
+  | { kind: "build"; summarize: boolean | SummaryOptions | undefined; format: "openai" | "anthropic" };
 
 const summarize = fc.oneof(
   fc.constant(undefined), fc.constant(true), fc.constant(false),
@@ -61,7 +61,7 @@ async function apply(chat: Chat, o: Op, step: number): Promise<unknown> {
         return (await chat.checkout(m.id)).id;
       }
       case "build": {
-        const ctx = await chat.buildContext({ format: o.format, ...(o.summarize === undefined ? {} : { summaries: { policy: o.summarize } }) });
+        const ctx = await chat.buildContext({ format: o.format, ...(o.summarize === undefined ? {} : { summaries: o.summarize }) });
         expect(ctx.usage.total).toBeLessThanOrEqual(ctx.usage.limit);
         return { messages: ctx.messages, usage: ctx.usage, compressed: ctx.compressed, summary: ctx.summary, system: ctx.system, evicted: ctx.evicted };
       }
@@ -88,8 +88,8 @@ describe("summaries: both engines agree on random operations", () => {
       fc.asyncProperty(fc.array(op, { minLength: 10, maxLength: 90 }), fc.boolean(), async (ops, tool) => {
         const stores = [memoryStore(), memoryStore()];
         const looms = [
-          await Loom.open({ engine: "wasm", store: stores[0], summaries: { policy: { trigger: { fraction: 0.5 } }, presentation: tool ? "tool" : "system" } }),
-          await Loom.open({ engine: "js", store: stores[1], summaries: { policy: { trigger: { fraction: 0.5 } }, presentation: tool ? "tool" : "system" } }),
+          await Loom.open({ engine: "wasm", store: stores[0], summaries: { trigger: { fraction: 0.5 }, presentation: tool ? "tool" : "system" } }),
+          await Loom.open({ engine: "js", store: stores[1], summaries: { trigger: { fraction: 0.5 }, presentation: tool ? "tool" : "system" } }),
         ];
         const chats = await Promise.all(looms.map((l) => l.user("u").create({ model: TINY })));
         for (let step = 0; step < ops.length; step++) {

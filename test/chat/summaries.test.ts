@@ -24,7 +24,7 @@ afterAll(() => {
 
 forEachEngine((engine) => {
   describe("policy levels", () => {
-    it("off unless a level turns it on; the nearest level decides; false turns it off for one call", async () => {
+    it("off unless a level turns it on; each field from the nearest level setting it; false turns it off for one call", async () => {
       const off = await open(engine);
       await talk(off.chat, 60);
       expect((await off.chat.buildContext()).compressed).toBe(false);
@@ -36,7 +36,11 @@ forEachEngine((engine) => {
       const loomOn = await open(engine, { summaries: true }, { summaries: false }); // the chat turns it off
       await talk(loomOn.chat, 60);
       expect((await loomOn.chat.buildContext()).compressed).toBe(false);
-      expect((await loomOn.chat.buildContext({ summaries: { policy: { select: { keepLast: 10 } } } })).compressed).toBe(true);
+      // The chat's false is its trigger "manual": a call's selection alone leaves it so, a call's trigger wins.
+      expect((await loomOn.chat.buildContext({ summaries: { select: { keepLast: 10 } } })).compressed).toBe(false);
+      expect((await loomOn.chat.buildContext({ summaries: true })).compressed).toBe(false);
+      expect(summaryIds(loomOn.chat)).toEqual([]);
+      expect((await loomOn.chat.buildContext({ summaries: { trigger: { fraction: 0.8 }, select: { keepLast: 10 } } })).compressed).toBe(true);
 
       const on = await open(engine, { summaries: true });
       await talk(on.chat, 60);
@@ -46,18 +50,18 @@ forEachEngine((engine) => {
     });
 
     it("bad options are refused with INVALID_ARGUMENT naming the key, and change nothing", async () => {
-      await expectRejectCode(() => Loom.open({ engine, summaries: { policy: { trigger: { fraction: 2 } } } }), "INVALID_ARGUMENT");
-      await expectRejectCode(() => Loom.open({ engine, summaries: { policy: { selct: { oldest: 0.3 } } as never } }), "INVALID_ARGUMENT");
+      await expectRejectCode(() => Loom.open({ engine, summaries: { trigger: { fraction: 2 } } }), "INVALID_ARGUMENT");
+      await expectRejectCode(() => Loom.open({ engine, summaries: { selct: { oldest: 0.3 } } as never }), "INVALID_ARGUMENT");
       await expectRejectCode(() => Loom.open({ engine, summaries: { summarizer: "gpt" as never } }), "INVALID_ARGUMENT");
       await expectRejectCode(() => Loom.open({ engine, summaries: { presentation: "user" as never } }), "INVALID_ARGUMENT");
       await expectRejectCode(() => Loom.open({ engine, summaries: { prompt: "" } }), "INVALID_ARGUMENT");
       const { loom, chat } = await open(engine);
-      await expectRejectCode(() => loom.user("u").create({ summaries: { policy: { trigger: { tokens: 0 } } } }), "INVALID_ARGUMENT");
+      await expectRejectCode(() => loom.user("u").create({ summaries: { trigger: { tokens: 0 } } }), "INVALID_ARGUMENT");
       await expectRejectCode(() => loom.user("u").create({ summaries: { presentation: "both" as never } }), "INVALID_ARGUMENT");
       await talk(chat, 60);
-      await expectRejectCode(() => chat.buildContext({ summaries: { policy: { keepLast: 3 } as never } }), "INVALID_ARGUMENT");
-      await expectRejectCode(() => chat.buildContext({ summaries: { policy: "yes" as never } }), "INVALID_ARGUMENT");
-      await expectRejectCode(() => chat.buildPrompt({ summaries: { policy: { select: { oldest: 0 } } } }), "INVALID_ARGUMENT");
+      await expectRejectCode(() => chat.buildContext({ summaries: { select: { keepLast: 3, oldest: 0.3 } } as never }), "INVALID_ARGUMENT");
+      await expectRejectCode(() => chat.buildContext({ summaries: { trigger: "yes" as never } }), "INVALID_ARGUMENT");
+      await expectRejectCode(() => chat.buildPrompt({ summaries: { select: { oldest: 0 } } }), "INVALID_ARGUMENT");
       const error = await chat.buildContext({ summarise: true } as never).catch((e: Error) => e);
       expect(error.message).toContain("summaries");
       expect(summaryIds(chat)).toEqual([]);
@@ -67,7 +71,7 @@ forEachEngine((engine) => {
       const message = (p: Promise<unknown>) => p.then(() => "", (e: Error) => e.message);
       // The flat options of 0.x are gone: refused, pointing at the group.
       expect(await message(Loom.open({ engine, summarize: true } as never))).toContain(`"summaries"`);
-      expect(await message(Loom.open({ engine, summaries: { policy: true, sumarizer: () => "" } as never }))).toContain(`"sumarizer"`);
+      expect(await message(Loom.open({ engine, summaries: { sumarizer: () => "" } as never }))).toContain(`"sumarizer"`);
       const { loom, chat } = await open(engine);
       // A summarizer and its prompt are the Loom's (a function is not kept with a chat); a call has only a policy.
       expect(await message(loom.user("u").create({ summaries: { summarizer: () => "" } as never }))).toContain(`"summarizer"`);
@@ -81,7 +85,7 @@ forEachEngine((engine) => {
     it("a chat's own setting is kept with it: a Loom without summaries still summarizes it after reopening", async () => {
       const store = memoryStore();
       const first = await Loom.open({ engine, store });
-      const chat = await first.user("u").create({ model: SMALL, summaries: { policy: { select: { keepLast: 6 } }, presentation: "tool" } });
+      const chat = await first.user("u").create({ model: SMALL, summaries: { select: { keepLast: 6 }, presentation: "tool" } });
       await talk(chat, 60);
       const again = await (await Loom.open({ engine, store })).user("u").open(chat.id);
       const ctx = await again.buildContext();
@@ -91,7 +95,7 @@ forEachEngine((engine) => {
     });
 
     it("an import refuses a summary that is malformed, overlaps another in part, or has the wrong parent", async () => {
-      const { loom, chat } = await open(engine, { summaries: { policy: { select: { keepLast: 6 } } } });
+      const { loom, chat } = await open(engine, { summaries: { select: { keepLast: 6 } } });
       await talk(chat, 60);
       await chat.buildContext();
       const data = chat.export();
@@ -121,7 +125,7 @@ forEachEngine((engine) => {
 
     it("a store holding a summary the engine refuses opens as STORE_CORRUPT", async () => {
       const store = memoryStore();
-      const first = await Loom.open({ engine, store, summaries: { policy: { select: { keepLast: 6 } } } });
+      const first = await Loom.open({ engine, store, summaries: { select: { keepLast: 6 } } });
       const chat = await first.user("u").create({ model: SMALL });
       await talk(chat, 60);
       await chat.buildContext();
@@ -216,7 +220,7 @@ forEachEngine((engine) => {
     });
 
     it('"tool" (per chat, over the Loom): a summarize_history call and its result with a matching id; exact usage', async () => {
-      const { chat } = await open(engine, { summaries: { policy: true, presentation: "system" } }, { summaries: { presentation: "tool" } });
+      const { chat } = await open(engine, { summaries: { trigger: { fraction: 0.8 }, presentation: "system" } }, { summaries: { presentation: "tool" } });
       await talk(chat, 60);
       const ctx = await chat.buildContext();
       const [sid] = summaryIds(chat);
@@ -232,7 +236,7 @@ forEachEngine((engine) => {
       const exact = { ...SMALL, name: "sum-exact", encoding: "o200k_base" as const };
       await loadTokenizer(exact);
       for (const summaryPresentation of ["system", "tool"] as const) {
-        const { chat } = await open(engine, { summaries: { policy: true, presentation: summaryPresentation } }, { model: exact });
+        const { chat } = await open(engine, { summaries: { trigger: { fraction: 0.8 }, presentation: summaryPresentation } }, { model: exact });
         await talk(chat, 60);
         const ctx = await chat.buildContext();
         expect(ctx.compressed).toBe(true);
@@ -267,7 +271,7 @@ forEachEngine((engine) => {
     for (const [name, make] of stores) {
       it(`a new Loom (the other engine) over the same ${name} store gives the same contexts and stats`, async () => {
         const { store, reopen } = make();
-        const first = await Loom.open({ engine, store, summaries: { policy: true, presentation: "tool" } });
+        const first = await Loom.open({ engine, store, summaries: { trigger: { fraction: 0.8 }, presentation: "tool" } });
         const chat = await first.user("u").create({ model: SMALL });
         await talk(chat, 120);
         for (let i = 0; i < 3; i++) {

@@ -89,7 +89,7 @@ describe("usage.total is the cookbook count of the messages sent, summaries and 
       fc.asyncProperty(model, fc.constantFrom("system" as const, "tool" as const), fc.array(op, { minLength: 10, maxLength: 80 }), async (profile, presentation, ops) => {
         const outcomes: unknown[][] = [];
         for (const engine of ENGINES) {
-          const loom = await Loom.open({ engine, summaries: { policy: { trigger: { fraction: 0.5 } }, presentation } });
+          const loom = await Loom.open({ engine, summaries: { trigger: { fraction: 0.5 }, presentation } });
           const chat = await loom.user("u").create({ model: profile, system: "Be brief." });
           const out: unknown[] = [];
           for (let step = 0; step < ops.length; step++) {

@@ -195,7 +195,7 @@ forEachEngine((engine) => {
       for (const contextWindow of [1000, 1250, 1500, 1750, 2000, 2500]) {
         const model = { name: `keep-${contextWindow}`, contextWindow, sizeClass: "tiny" as const, tokensPerChar: 0.25 };
         const store = { ...memoryStore(), close: () => {} }; // the second Loom reads the same memory
-        const a = await Loom.open({ engine, store, summaries: { policy: true, ...(first ? { presentation: first } : {}) } });
+        const a = await Loom.open({ engine, store, summaries: first ? { trigger: { fraction: 0.8 }, presentation: first } : true });
         const chat = await a.user("u").create({ model });
         for (let i = 0; i < 60; i++) for (const m of turn(i)) await chat.append(m);
         expect((await chat.buildContext()).compressed).toBe(true);

@@ -273,7 +273,7 @@ forEachEngine((engine) => {
       const summarizing = await Loom.open({ engine });
       const long = await summarizing.user("alice").create({ model: { ...SMALL, name: "ctx-sum", contextWindow: 2_000 } });
       await history(long, 60, 40);
-      const summarized = await long.buildContext({ summaries: { policy: { select: { keepLast: 6 } } } });
+      const summarized = await long.buildContext({ summaries: { select: { keepLast: 6 } } });
       const summary = summarized.conversation[0]!;
       expect(summary.kind).toBe("summary");
       expect(summarized.conversation.length).toBe(7);

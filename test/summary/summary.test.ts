@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { CtxloomError } from "../../src/errors.js";
 import { heuristicCounter } from "../../src/tokens/index.js";
 import { loadEncoding } from "../../src/tokens/exact.js";
-import { checkSummaryOptions, resolveSummaryPolicy, DEFAULT_SUMMARY_POLICY, type SummaryPolicy } from "../../src/summary/policy.js";
+import { checkSummaryOptions, resolveSummaries, resolveSummaryPolicy, DEFAULT_SUMMARY_POLICY, type SummaryPolicy } from "../../src/summary/policy.js";
 import { planSummaryRun, summaryThreshold, summaryBudget, type PlanMessage } from "../../src/summary/run-plan.js";
 import { extractiveSummary, type SummarizedMessage } from "../../src/summary/extractive.js";
 import { summarizeRun } from "../../src/summary/run.js";
@@ -20,30 +20,65 @@ const code = (f: () => unknown): string | undefined => {
 };
 
 describe("summary policy", () => {
-  it("is off unless a level turns it on; the nearest level decides", () => {
+  it("is off unless a level turns it on; each field from the nearest level that sets it", () => {
     expect(resolveSummaryPolicy()).toBeNull();
     expect(resolveSummaryPolicy(undefined, undefined, false)).toBeNull();
     expect(resolveSummaryPolicy(undefined, undefined, true)).toEqual(DEFAULT_SUMMARY_POLICY);
     expect(resolveSummaryPolicy(false, undefined, true)).toBeNull();
     expect(resolveSummaryPolicy(undefined, false, { select: { keepLast: 20 } })).toBeNull();
-    // A call's policy turns summaries on over a chat's false; fields come from every level.
+    // A call's trigger wins over a chat's false (its trigger "manual"); fields come from every level.
     expect(resolveSummaryPolicy({ trigger: { tokens: 80_000 } }, false, { select: { keepLast: 20 }, timeoutMs: 5 })).toEqual({
       trigger: { tokens: 80_000 }, select: { keepLast: 20 }, timeoutMs: 5,
     });
     expect(resolveSummaryPolicy(true, { maxTokens: 100 })).toEqual({ ...DEFAULT_SUMMARY_POLICY, maxTokens: 100 });
   });
 
+  it("false is the trigger \"manual\", true sets nothing, presentation alone turns nothing on", () => {
+    // true over false: the trigger "manual" stands (true sets no field); a trigger wins.
+    expect(resolveSummaryPolicy(true, false)).toBeNull();
+    expect(resolveSummaryPolicy({ select: { keepLast: 4 } }, false)).toBeNull();
+    expect(resolveSummaryPolicy({ trigger: { fraction: 0.5 } }, false)).toEqual({ ...DEFAULT_SUMMARY_POLICY, trigger: { fraction: 0.5 } });
+    expect(resolveSummaryPolicy(false, { trigger: { tokens: 9 } })).toBeNull();
+    expect(resolveSummaryPolicy({ trigger: "manual" }, true)).toBeNull();
+    // No trigger anywhere: on when a level is given (true, or an object setting more than presentation).
+    expect(resolveSummaryPolicy(undefined, { presentation: "tool" })).toBeNull();
+    expect(resolveSummaryPolicy({}, { presentation: "tool" })).toBeNull();
+    expect(resolveSummaryPolicy(undefined, { presentation: "tool" }, true)).toEqual(DEFAULT_SUMMARY_POLICY);
+    expect(resolveSummaryPolicy(undefined, undefined, { summarizer: () => "x" })).toEqual(DEFAULT_SUMMARY_POLICY);
+    expect(resolveSummaryPolicy({ timeoutMs: 9 }, { presentation: "tool" })).toEqual({ ...DEFAULT_SUMMARY_POLICY, timeoutMs: 9 });
+    // A chat's trigger over the Loom's false, the Loom's selection under it.
+    expect(resolveSummaryPolicy(undefined, { trigger: { tokens: 500 } }, { trigger: "manual", select: { oldest: 0.5 } })).toEqual({
+      ...DEFAULT_SUMMARY_POLICY, trigger: { tokens: 500 }, select: { oldest: 0.5 },
+    });
+    // compact() reads the fields whatever the trigger: "manual" keeps the selection.
+    expect(resolveSummaries({ trigger: "manual", select: { keepLast: 3 } })).toEqual({
+      policy: { ...DEFAULT_SUMMARY_POLICY, select: { keepLast: 3 } }, auto: false,
+    });
+  });
+
   it("refuses bad options with INVALID_ARGUMENT, naming the closest key", () => {
-    expect(code(() => checkSummaryOptions({ trigger: { fraction: 0 } }))).toBe("INVALID_ARGUMENT");
-    expect(code(() => checkSummaryOptions({ trigger: { fraction: 1.5 } }))).toBe("INVALID_ARGUMENT");
-    expect(code(() => checkSummaryOptions({ trigger: { fraction: 0.5, tokens: 10 } }))).toBe("INVALID_ARGUMENT");
-    expect(code(() => checkSummaryOptions({ trigger: {} }))).toBe("INVALID_ARGUMENT");
-    expect(code(() => checkSummaryOptions({ select: { keepLast: -1 } }))).toBe("INVALID_ARGUMENT");
-    expect(code(() => checkSummaryOptions({ select: { oldest: "0.3" } }))).toBe("INVALID_ARGUMENT");
-    expect(code(() => checkSummaryOptions({ maxTokens: 3 }))).toBe("INVALID_ARGUMENT");
-    expect(code(() => checkSummaryOptions("yes"))).toBe("INVALID_ARGUMENT");
-    expect(() => checkSummaryOptions({ triger: { fraction: 0.5 } })).toThrow(/did you mean "trigger"/);
-    expect(checkSummaryOptions({ trigger: { tokens: 80_000 }, select: { keepLast: 20 } })).toEqual({
+    expect(code(() => checkSummaryOptions({ trigger: { fraction: 0 } }, "summaries", "call"))).toBe("INVALID_ARGUMENT");
+    expect(code(() => checkSummaryOptions({ trigger: { fraction: 1.5 } }, "summaries", "call"))).toBe("INVALID_ARGUMENT");
+    expect(code(() => checkSummaryOptions({ trigger: { fraction: 0.5, tokens: 10 } }, "summaries", "call"))).toBe("INVALID_ARGUMENT");
+    expect(code(() => checkSummaryOptions({ trigger: {} }, "summaries", "call"))).toBe("INVALID_ARGUMENT");
+    expect(code(() => checkSummaryOptions({ select: { keepLast: -1 } }, "summaries", "call"))).toBe("INVALID_ARGUMENT");
+    expect(code(() => checkSummaryOptions({ select: { oldest: "0.3" } }, "summaries", "call"))).toBe("INVALID_ARGUMENT");
+    expect(code(() => checkSummaryOptions({ maxTokens: 3 }, "summaries", "call"))).toBe("INVALID_ARGUMENT");
+    expect(code(() => checkSummaryOptions("yes", "summaries", "call"))).toBe("INVALID_ARGUMENT");
+    expect(code(() => checkSummaryOptions({ trigger: "auto" }, "summaries", "call"))).toBe("INVALID_ARGUMENT");
+    expect(code(() => checkSummaryOptions({ trigger: null }, "summaries", "call"))).toBe("INVALID_ARGUMENT");
+    expect(code(() => checkSummaryOptions({ timeoutMs: 0 }, "summaries", "call"))).toBe("INVALID_ARGUMENT");
+    expect(code(() => checkSummaryOptions(null, "summaries", "loom"))).toBe("INVALID_ARGUMENT");
+    expect(code(() => checkSummaryOptions({ summarizer: "gpt" }, "summaries", "loom"))).toBe("INVALID_ARGUMENT");
+    expect(code(() => checkSummaryOptions({ prompt: " " }, "summaries", "loom"))).toBe("INVALID_ARGUMENT");
+    expect(code(() => checkSummaryOptions({ presentation: "user" }, "summaries", "chat"))).toBe("INVALID_ARGUMENT");
+    // A level takes the keys of the levels below it, and says where the others go.
+    expect(() => checkSummaryOptions({ prompt: "Be brief." }, "create(options).summaries", "chat")).toThrow(/"prompt".*Loom.open/);
+    expect(() => checkSummaryOptions({ summarizer: () => "" }, "buildContext(options).summaries", "call")).toThrow(/"summarizer".*Loom.open/);
+    expect(() => checkSummaryOptions({ presentation: "tool" }, "buildContext(options).summaries", "call")).toThrow(/"presentation".*kept with the chat/);
+    expect(checkSummaryOptions({ trigger: "manual", presentation: "tool" }, "summaries", "chat")).toEqual({ trigger: "manual", presentation: "tool" });
+    expect(() => checkSummaryOptions({ triger: { fraction: 0.5 } }, "summaries", "call")).toThrow(/did you mean "trigger"/);
+    expect(checkSummaryOptions({ trigger: { tokens: 80_000 }, select: { keepLast: 20 } }, "summaries", "call")).toEqual({
       trigger: { tokens: 80_000 }, select: { keepLast: 20 },
     });
   });

@@ -17,7 +17,7 @@ function typeChecks(model: LanguageModel, embedding: EmbeddingModel, client: Ope
   expectTypeOf(aiSdkEmbedder(embedding, { dimensions: 1536 })).toEqualTypeOf<Embedder>();
   expectTypeOf(openAISummarizer(client, { model: "gpt-4o-mini" })).toEqualTypeOf<Summarizer>();
   expectTypeOf(openAIEmbedder(client, { model: "text-embedding-3-small", dimensions: 1536 })).toEqualTypeOf<Embedder>();
-  expectTypeOf({ summaries: { policy: true, summarizer: openAISummarizer(client, { model: "gpt-4o-mini" }) }, recall: { embedder: aiSdkEmbedder(embedding, { dimensions: 1536 }) } }).toExtend<LoomOptions>();
+  expectTypeOf({ summaries: { summarizer: openAISummarizer(client, { model: "gpt-4o-mini" }) }, recall: { embedder: aiSdkEmbedder(embedding, { dimensions: 1536 }) } }).toExtend<LoomOptions>();
   expectTypeOf(new CtxloomChatMessageHistory(chat)).toExtend<BaseChatMessageHistory>();
   expectTypeOf(new CtxloomChatMessageHistory(chat, { context: { maxMessages: 20, recall: true }, reasoning: "drop" }).chat).toEqualTypeOf<Chat>();
   // @ts-expect-error an embedder needs its dimensions

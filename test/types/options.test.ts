@@ -3,7 +3,7 @@
 // an AI SDK model object); summaries and recall are one option each, the same group keys where
 // a level takes them. Type-level only.
 import { expectTypeOf, it } from "vitest";
-import type { BuildOptions, CallSummaryGroup, ChatSummaryGroup, CreateChatOptions, LoomOptions, SummaryGroup } from "../../src/index.js";
+import type { BuildOptions, ChatOptions, CreateChatOptions, LoomOptions, SummaryOptions } from "../../src/index.js";
 
 it("create({ model }) and buildContext({ model }) take the same model input", () => {
   expectTypeOf<NonNullable<CreateChatOptions["model"]>>().toEqualTypeOf<NonNullable<BuildOptions["model"]>>();
@@ -11,15 +11,15 @@ it("create({ model }) and buildContext({ model }) take the same model input", ()
   expectTypeOf({ provider: "openai.responses", modelId: "gpt-5" }).toExtend<NonNullable<CreateChatOptions["model"]>>();
 });
 
-it("summaries is one group, narrower at each level down; a boolean stands for its policy", () => {
-  expectTypeOf<NonNullable<LoomOptions["summaries"]>>().toEqualTypeOf<boolean | SummaryGroup>();
-  expectTypeOf<NonNullable<CreateChatOptions["summaries"]>>().toEqualTypeOf<boolean | ChatSummaryGroup>();
-  expectTypeOf<NonNullable<BuildOptions["summaries"]>>().toEqualTypeOf<boolean | CallSummaryGroup>();
-  expectTypeOf<keyof SummaryGroup>().toEqualTypeOf<"policy" | "summarizer" | "prompt" | "presentation">();
-  expectTypeOf<keyof ChatSummaryGroup>().toEqualTypeOf<"policy" | "presentation">();
-  expectTypeOf<keyof CallSummaryGroup>().toEqualTypeOf<"policy">();
-  expectTypeOf<SummaryGroup["policy"]>().toEqualTypeOf<ChatSummaryGroup["policy"]>();
-  expectTypeOf<CallSummaryGroup["policy"]>().toEqualTypeOf<ChatSummaryGroup["policy"]>();
+it("summaries is one shape, SummaryOptions, narrower at each level down, and what a chat keeps is create()'s", () => {
+  expectTypeOf<NonNullable<LoomOptions["summaries"]>>().toEqualTypeOf<boolean | SummaryOptions>();
+  expectTypeOf<NonNullable<CreateChatOptions["summaries"]>>().toEqualTypeOf<boolean | Omit<SummaryOptions, "summarizer" | "prompt">>();
+  expectTypeOf<NonNullable<ChatOptions["summaries"]>>().toEqualTypeOf<NonNullable<CreateChatOptions["summaries"]>>();
+  expectTypeOf<NonNullable<BuildOptions["summaries"]>>().toEqualTypeOf<boolean | Omit<SummaryOptions, "summarizer" | "prompt" | "presentation">>();
+  expectTypeOf<keyof SummaryOptions>().toEqualTypeOf<"trigger" | "select" | "maxTokens" | "timeoutMs" | "presentation" | "summarizer" | "prompt">();
+  expectTypeOf<"manual">().toExtend<NonNullable<SummaryOptions["trigger"]>>();
+  expectTypeOf<ChatOptions>().not.toHaveProperty("summarize");
+  expectTypeOf<ChatOptions>().not.toHaveProperty("summaryPresentation");
 });
 
 it("the flat options of 0.x are gone", () => {

@@ -22,9 +22,9 @@ function runOnce(config: UserLoopConfig, chats: number, perChat: number, request
 }
 
 export async function runUserLoopSuite({ smoke = false }: { smoke?: boolean } = {}): Promise<SuiteReport> {
-  const [chats, perChat, requests] = smoke ? [500, 20, 2_000] : [10_000, 100, 20_000];
+  const [chats, perChat, requests] = smoke ? [200, 10, 1_000] : [10_000, 100, 20_000];
   const runs: Record<UserLoopConfig, UserLoopResult[]> = { loom: [], plain: [] };
-  for (let round = 0; round < 2; round++) {
+  for (let round = 0; round < (smoke ? 1 : 2); round++) {
     for (const config of ["plain", "loom"] as const) {
       log(`user-loop: ${config}, round ${round + 1}`);
       runs[config].push(runOnce(config, chats, perChat, requests));

@@ -10,10 +10,14 @@ export { MAX_ARGUMENT_DEPTH, TOOL_NAME, checkToolCalls, nestsDeeper, type ToolCa
 
 export type { CompactionPart, CompactionProvider, ContentPart, FilePart, ImagePart, ReasoningPart, RedactedReasoningPart, TextPart } from "./parts.js";
 
-export const ROLES = ["system", "user", "assistant", "tool"] as const;
-export type Role = (typeof ROLES)[number];
-export const PRIORITIES = ["low", "normal", "high", "critical"] as const;
-export type Priority = (typeof PRIORITIES)[number];
+/** Who a message is from: the system prompt, the user, the model, or a tool's result. */
+export type Role = "system" | "user" | "assistant" | "tool";
+/** The roles, in the order of their numeric codes in the engine. */
+export const ROLES = ["system", "user", "assistant", "tool"] as const satisfies readonly Role[];
+/** How much a message matters when a context is over budget: the lowest priorities are left out first. */
+export type Priority = "low" | "normal" | "high" | "critical";
+/** The priorities, lowest first, in the order of their numeric codes in the engine. */
+export const PRIORITIES = ["low", "normal", "high", "critical"] as const satisfies readonly Priority[];
 
 /** The most tokens anything may count (a message, a window, a model's context): 2^30, so sums stay in 32 bits. */
 export const MAX_TOKENS = 2 ** 30;
@@ -62,7 +66,7 @@ export const MESSAGE_KEYS = [
   "id", "parentId", "role", "content", "priority", "tokens", "createdAt", "kind", "name", "toolCalls", "toolCallId", "covers", "parts",
 ] as const;
 
-/** The optional fields of a message, kept off the hot path. */
+/** The optional fields of a message (its name, tool calls, tool call id and content parts), kept off the hot path. */
 export interface MessageExtras {
   name?: string;
   toolCalls?: ToolCall[];

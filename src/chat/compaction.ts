@@ -8,8 +8,11 @@ import type { SummaryNotice } from "../summary/chat-summaries.js";
 /** Why a summary is made: its policy's trigger in a build, or `chat.compact()`. */
 export type SummaryReason = "policy" | "compact";
 
-interface ChatEvent {
+/** What every event of a chat carries: whose chat it is. */
+export interface ChatEvent {
+  /** The user the chat belongs to. */
   userId: string;
+  /** The chat's id. */
   chatId: string;
 }
 

@@ -2,9 +2,12 @@ import { CtxloomError } from "../errors.js";
 import type { ChatExport } from "../store/portable.js";
 import type { Role, ToolCall } from "../message.js";
 
-/** The formats the importers read; "auto" detects one from the file's shape. */
-export const IMPORT_FORMATS = ["chatgpt", "openwebui", "librechat", "oasst", "sharegpt", "openai", "ctxloom"] as const;
-export type ImportFormat = (typeof IMPORT_FORMATS)[number];
+/** A format the importers read (ImportOptions.format; "auto" detects one from the file's shape). */
+export type ImportFormat = "chatgpt" | "openwebui" | "librechat" | "oasst" | "sharegpt" | "openai" | "ctxloom";
+/** Every ImportFormat. */
+export const IMPORT_FORMATS = [
+  "chatgpt", "openwebui", "librechat", "oasst", "sharegpt", "openai", "ctxloom",
+] as const satisfies readonly ImportFormat[];
 
 /** Options of `parseExport`, `parseExportStream` and `importConversations`. */
 export interface ImportOptions {

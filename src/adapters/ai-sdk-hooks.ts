@@ -15,6 +15,7 @@ export type AiSdkProviderOptions = NonNullable<Parameters<typeof generateText>[0
 export interface AiSdkSummarizerOptions {
   /** The most tokens the model may write (default: the model's own; the prompt asks for at most the summary's maxTokens). */
   maxOutputTokens?: number;
+  /** The sampling temperature of the call (default: the model's own). */
   temperature?: number;
   /** Provider-specific options of the call (`{ openai: { reasoningEffort: "minimal" } }`). */
   providerOptions?: AiSdkProviderOptions;

@@ -13,6 +13,7 @@ import { objectAt, parseArguments, type ConvertibleMessage } from "./common.js";
 export interface ModelContext {
   /** Left out when the context has none (the SDK would send an empty system message). */
   instructions?: string;
+  /** The conversation and the input, as the AI SDK's messages. */
   messages: ModelMessage[];
 }
 

@@ -12,3 +12,5 @@ export interface ApiEntry {
 export function entryPoints(manifest?: unknown): ApiEntry[];
 export function compileDeclarations(out: string): void;
 export function apiReport(options?: { dist?: string; update?: boolean; api?: string }): { ok: boolean; text: string };
+/** What a report may not hold (forgotten exports, undocumented declarations and members), each named with its report. */
+export function reportFaults(report: string, text: string): string[];

@@ -4,13 +4,16 @@
 // api/surface.md, the counts (runtime exports and types per entry point, option keys of the
 // calls users make most). Any change to the published types changes a report: a reviewed diff.
 //
-//   node scripts/api-report.mjs            compares fresh reports with api/, prints the diff, exits 1 on any difference
-//   node scripts/api-report.mjs --update   writes them to api/ (npm run api:update)
+//   node scripts/api-report.mjs            compares fresh reports with api/, prints the diff, exits 1 on any difference,
+//                                          and on any fault of a report: a forgotten export or an undocumented member
+//   node scripts/api-report.mjs --update   writes them to api/ (npm run api:update), and prints the faults
 //   --dist DIR                             reads the .d.ts files under DIR instead of compiling them
 //
 // Without --dist the declarations are compiled from src/ with tsconfig.build.json (stripInternal:
 // what is marked @internal never reaches them) into a temporary folder, so dist/ is not touched
-// and a stale dist/ cannot mislead. test/package/api.test.ts runs the comparison in npm test.
+// and a stale dist/ cannot mislead. test/package/api.test.ts runs the comparison in npm test. Every public
+// declaration and member has JSDoc and every type a public signature names is exported: a report with a
+// forgotten export or an "(undocumented)" member fails the check, each fault named (reportFaults).
 import { spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -120,6 +123,37 @@ function writeReports(dist, out) {
 }
 
 const FORGOTTEN = /^\s*\/\/ (?:dist\/\S+ - )?(?:Warning: )?\(ae-forgotten-export\) The symbol "([^"]+)" needs to be exported by the entry point \S+$/;
+
+/**
+ * What a report may not hold, each fault named with its report and its symbol: a forgotten export
+ * (a public declaration names a type its entry point does not export, so users cannot name it)
+ * and an undocumented declaration or member (marked "(undocumented)": no JSDoc). `report` is the
+ * report's file name (index.api.md), `text` its content.
+ */
+export function reportFaults(report, text) {
+  const faults = [];
+  const lines = text.split("\n");
+  let declaration;
+  for (const [i, line] of lines.entries()) {
+    const top = /^(?:export )?(?:declare )?(?:abstract )?(?:class|interface|type|function|const|let|enum|namespace) (\w+)/.exec(line);
+    if (top) declaration = top[1];
+    const forgotten = FORGOTTEN.exec(line);
+    if (forgotten) {
+      faults.push(`api/${report}: "${forgotten[1]}" is named by a public declaration but not exported by the entry point ` +
+        "(export it from the entry, with JSDoc, or change the signature so it does not name it)");
+      continue;
+    }
+    if (!/^\s*\/\/ (?:@\w+ )?\(undocumented\)$/.test(line)) continue;
+    let at = i + 1;
+    while (at < lines.length && /^\s*\/\//.test(lines[at])) at++;
+    const code = lines[at] ?? "";
+    const own = /^(?:export )?(?:declare )?(?:abstract )?(?:class|interface|type|function|const|let|enum|namespace) (\w+)/.exec(code);
+    const member = /^\s+(?:(?:readonly|static|protected|abstract|get|set) )*(\[[^\]]+\]|["']?[\w$]+["']?|\(|new)/.exec(code);
+    const name = own ? own[1] : `${declaration ?? "?"}${member ? `.${member[1] === "(" ? "(call)" : member[1]}` : ""}`;
+    faults.push(`api/${report}: ${name} is undocumented (give it a JSDoc sentence saying what it is for users)`);
+  }
+  return faults;
+}
 
 /** A report's declarations (blocks between blank lines), and the text around them. */
 function reportBlocks(text) {
@@ -232,11 +266,14 @@ export function apiReport({ dist, update = false, api = apiDir } = {}) {
     const problems = writeReports(resolve(dist), out);
     if (problems.length > 0) return { ok: false, text: `API Extractor reported problems in the built types:\n${problems.join("\n")}` };
     const fresh = reportFiles(out);
+    const faults = fresh.filter((name) => name.endsWith(".api.md")).flatMap((name) => reportFaults(name, readFileSync(join(out, name), "utf8")));
+    const faultText = faults.length === 0 ? "" :
+      `\n\n${faults.length} faults in the public API (npm run api:check fails on each):\n${faults.join("\n")}`;
     if (update) {
       mkdirSync(api, { recursive: true });
       for (const name of reportFiles(api)) if (!fresh.includes(name)) rmSync(join(api, name));
       for (const name of fresh) copyFileSync(join(out, name), join(api, name));
-      return { ok: true, text: `${relative(root, api) || api}/: ${fresh.length} files written (${fresh.join(", ")})` };
+      return { ok: true, text: `${relative(root, api) || api}/: ${fresh.length} files written (${fresh.join(", ")})${faultText}` };
     }
     const differences = [];
     for (const name of [...new Set([...reportFiles(api), ...fresh])].sort()) {
@@ -254,10 +291,11 @@ export function apiReport({ dist, update = false, api = apiDir } = {}) {
       return {
         ok: false,
         text: `The public API differs from the reports checked in under api/:\n\n${differences.join("\n")}\n` +
-          `If the change is meant, accept it with \`${UPDATE}\` and commit api/ with it (reviewers read that diff).`,
+          `If the change is meant, accept it with \`${UPDATE}\` and commit api/ with it (reviewers read that diff).${faultText}`,
       };
     }
-    return { ok: true, text: `api/: the public API matches the ${fresh.length} reports checked in.` };
+    if (faults.length > 0) return { ok: false, text: `api/: the public API matches the ${fresh.length} reports checked in, but:${faultText}` };
+    return { ok: true, text: `api/: the public API matches the ${fresh.length} reports checked in, with no forgotten export and no undocumented member.` };
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

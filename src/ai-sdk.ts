@@ -7,8 +7,10 @@ export { chatTurn, type ChatTurn, type ChatTurnOptions, type ChatTurnStream } fr
 export { switchBranch } from "./adapters/ai-sdk-branch.js";
 export { resumeTurn } from "./adapters/ai-sdk-resume.js";
 export { resolveToolSet } from "./adapters/ai-sdk-tools.js";
-export { aiSdkSummarizer, aiSdkEmbedder, type AiSdkSummarizerOptions, type AiSdkEmbedderOptions } from "./adapters/ai-sdk-hooks.js";
-export type { FromOptions, ReasoningMode } from "./adapters/common.js";
+export { aiSdkSummarizer, aiSdkEmbedder, 
+  type AiSdkSummarizerOptions, type AiSdkEmbedderOptions, type AiSdkProviderOptions,
+} from "./adapters/ai-sdk-hooks.js";
+export type { ConvertibleMessage, FromOptions, ReasoningMode } from "./adapters/common.js";
 export { aiSdkReadTool, type ReadToolSet } from "./adapters/ai-sdk-read-tool.js";
 export { readToolResult, type ReadToolOptions, type ToolResultRequest, type ToolResultPage } from "./adapters/read-tool.js";
 export { aiSdkMemoryTool, type MemoryCommand } from "./adapters/ai-sdk-memory-tool.js";

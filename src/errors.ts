@@ -93,6 +93,7 @@ export type ErrorCode =
 
 /** The only error type ctxloom throws. `code` is stable; `message` says what to do. */
 export class CtxloomError extends Error {
+  /** What went wrong, as a stable code to branch on (see docs/errors.md). */
   readonly code: ErrorCode;
 
   constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {

@@ -2,16 +2,17 @@
 // Exports only. Advanced pieces have their own entries: ctxloom/tokens (token counters),
 // ctxloom/store (the kit for writing a Store). api/index.api.md is the report of this surface.
 export { Loom, type LoomOptions, type LoomRecallOptions, type LoomStats } from "./chat/loom.js";
-export type { EngineKind, WasmSource } from "./engine/index.js";
+export type { EngineKind, EngineOptions, WasmSource } from "./engine/index.js";
 export type { UserChats, CreateChatOptions } from "./chat/user-chats.js";
 export type { PruneOptions, PruneReport } from "./chat/retention.js";
 export type { ChatListPageOptions, ChatListPage } from "./chat/chat-list.js";
 export type { Chat, ChatStats } from "./chat/chat.js";
+export type { ChatView } from "./chat/chat-view.js";
 export type { AppendOptions } from "./chat/append-key.js";
 export type {
-  CompactOptions, CompactionEvent, CompactionListener, SummaryStartEvent, SummaryEndEvent, ClearEvent, SummaryReason,
+  CompactOptions, CompactionEvent, CompactionListener, ChatEvent, SummaryStartEvent, SummaryEndEvent, ClearEvent, SummaryReason,
 } from "./chat/compaction.js";
-export type { Message, MessageInput, ToolCall, Role, Priority } from "./message.js";
+export type { Message, MessageInput, MessageExtras, ToolCall, Role, Priority } from "./message.js";
 export type { ContentPart, TextPart, ImagePart, FilePart, ReasoningPart, RedactedReasoningPart, CompactionPart, CompactionProvider } from "./parts.js";
 export { CtxloomError, type ErrorCode } from "./errors.js";
 
@@ -20,7 +21,7 @@ export type {
   BuildOptions, BuildRecallOptions, RecallScope, ContextWindow, Usage, ViewCount, ContextFormat, ContextWindowOf, ContextWindowFor, FormatOf, FormatMessages,
 } from "./context/build.js";
 export type {
-  StablePrefixOptions, RecallDegraded, ContextPressure, ProviderCounter, ProviderCountRequest, ProviderCount, MemoryScope, MemoryRevision,
+  FormatOfMessages, StablePrefixOptions, RecallDegraded, ContextPressure, ProviderCounter, ProviderCountRequest, ProviderCount, MemoryScope, MemoryRevision,
 } from "./context/types.js";
 export type { ProviderCounterOptions } from "./context/provider-counter.js";
 export { geminiCounter, type GeminiFetchLike, type GeminiCounterOptions } from "./adapters/gemini-count.js";
@@ -28,8 +29,12 @@ export type {
   OpenAIMessage, OpenAISystemMessage, OpenAIUserMessage, OpenAIAssistantMessage, OpenAIToolMessage, OpenAIToolCall,
   AnthropicMessage, AnthropicBlock, AnthropicCacheControl,
   ResponsesItem, ResponsesMessageItem, ResponsesFunctionCallItem, ResponsesFunctionCallOutputItem, ResponsesReasoningItem, ResponsesCompactionItem,
-  OpenAIContentPart, ResponsesContentPart, AnthropicPartBlock,
+  OpenAIContentPart, ResponsesContentPart, AnthropicPartBlock, AnthropicToolResultBlock,
 } from "./context/format.js";
+export type { AnthropicImageType } from "./context/parts-format.js";
+export type {
+  ToolsInput, ToolDefinition, ChatCompletionsToolLike, ResponsesToolLike, AnthropicToolLike, UncountedToolLike, ToolSetLike, ToolSetTool,
+} from "./tokens/tools.js";
 export type { SlidingWindow, WindowOptions, WindowMessage, WindowStats } from "./context/sliding-window.js";
 export { truncateToolResult, type TruncateOptions } from "./context/tool-result.js";
 export type { ToolResultOptions, ToolResultTruncation, ToolResultClearing, ToolResultKeep, ClearTrigger } from "./models/tool-results.js";
@@ -42,15 +47,17 @@ export {
 } from "./models/profiles.js";
 export type { Encoding } from "./models/types.js";
 export { budgetFor, type Budget, type BudgetSplit, type BudgetOptions } from "./models/budget.js";
-export { countTokens, loadTokenizer, type CounterMode } from "./models/counting.js";
+export { countTokens, loadTokenizer, type CounterMode, type CountableInput } from "./models/counting.js";
 export { registerEncoding, type OpenEncoding } from "./tokens/vocabulary.js";
 export type { CalibrationState, CalibrationEntry, ScriptClass } from "./models/calibration.js";
 export type { ChatCalibration } from "./chat/stats.js";
 export type { BpeModuleSource } from "./chat/loom-options.js";
 export type { TokenCounter } from "./tokens/types.js";
+export type { CountableMessage } from "./tokens/chat.js";
 
 // Recall and summaries.
 export type { RecallStats } from "./recall/hub.js";
+export type { EmbedQueueStats } from "./recall/embed-queue.js";
 export type { ChatRecallOptions, RecalledMessage } from "./recall/scope.js";
 export { hashingEmbedder, type Embedder, type HashingEmbedderOptions, type RecallReason } from "./recall/index.js";
 export type { SummaryOptions } from "./summary/policy.js";

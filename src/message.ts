@@ -10,10 +10,14 @@ export { MAX_ARGUMENT_DEPTH, TOOL_NAME, checkToolCalls, nestsDeeper, type ToolCa
 
 export type { CompactionPart, CompactionProvider, ContentPart, FilePart, ImagePart, ReasoningPart, RedactedReasoningPart, TextPart } from "./parts.js";
 
-export const ROLES = ["system", "user", "assistant", "tool"] as const;
-export type Role = (typeof ROLES)[number];
-export const PRIORITIES = ["low", "normal", "high", "critical"] as const;
-export type Priority = (typeof PRIORITIES)[number];
+/** Who a message is from: the system prompt, the user, the model, or a tool's result. */
+export type Role = "system" | "user" | "assistant" | "tool";
+/** The roles, in the order of their numeric codes in the engine. */
+export const ROLES = ["system", "user", "assistant", "tool"] as const satisfies readonly Role[];
+/** How much a message matters when a context is over budget: the lowest priorities are left out first. */
+export type Priority = "low" | "normal" | "high" | "critical";
+/** The priorities, lowest first, in the order of their numeric codes in the engine. */
+export const PRIORITIES = ["low", "normal", "high", "critical"] as const satisfies readonly Priority[];
 
 /** The most tokens anything may count (a message, a window, a model's context): 2^30, so sums stay in 32 bits. */
 export const MAX_TOKENS = 2 ** 30;
@@ -22,20 +26,27 @@ export const MAX_MESSAGES = 0x7fffffff;
 
 /** A message of a chat, as stored. Ids count up from 0 in creation order within the chat. */
 export interface Message {
+  /** The message's id in its chat: 0, 1, 2, ... in creation order. */
   id: number;
   /** The previous message on its branch; null for a root. */
   parentId: number | null;
+  /** Who the message is from. */
   role: Role;
   /** The text: a string input, or the text parts of a content list joined with "\n" ("" when they hold none). */
   content: string;
+  /** How much the message matters when a context is over budget. */
   priority: Priority;
   /** Tokens this message costs in a request (cookbook rules), counted once at append. */
   tokens: number;
   /** Milliseconds since the epoch. */
   createdAt: number;
+  /** "message" for a message appended to the chat, "summary" for a summary standing for a run of its ancestors. */
   kind: "message" | "summary";
+  /** An optional name for the author (a tool's name on a tool result). */
   name?: string;
+  /** The tools an assistant message called. */
   toolCalls?: ToolCall[];
+  /** On a tool result: the id of the tool call it answers. */
   toolCallId?: string;
   /** The content list, when the input had a part other than text (image, file, reasoning, compaction): every part, text ones included, in order. */
   parts?: ContentPart[];
@@ -45,13 +56,17 @@ export interface Message {
 
 /** What `chat.append` takes. */
 export interface MessageInput {
+  /** Who the message is from. */
   role: Role;
   /** A text, or a list of parts: text, image and file (user), reasoning, redacted-reasoning, compaction and file (assistant), text and image (tool). */
   content: string | ContentPart[];
   /** Default "normal"; "critical" for a system message. */
   priority?: Priority;
+  /** An optional name for the author (a tool's name on a tool result). */
   name?: string;
+  /** The tools an assistant message called. */
   toolCalls?: ToolCall[];
+  /** On a tool result (role "tool"): the id of the tool call it answers. */
   toolCallId?: string;
 }
 
@@ -62,11 +77,15 @@ export const MESSAGE_KEYS = [
   "id", "parentId", "role", "content", "priority", "tokens", "createdAt", "kind", "name", "toolCalls", "toolCallId", "covers", "parts",
 ] as const;
 
-/** The optional fields of a message, kept off the hot path. */
+/** The optional fields of a message (its name, tool calls, tool call id and content parts), kept off the hot path. */
 export interface MessageExtras {
+  /** An optional name for the author (a tool's name on a tool result). */
   name?: string;
+  /** The tools an assistant message called. */
   toolCalls?: ToolCall[];
+  /** On a tool result: the id of the tool call it answers. */
   toolCallId?: string;
+  /** The content list, when the message has a part other than text. */
   parts?: ContentPart[];
 }
 

@@ -5,13 +5,17 @@ import { anthropicCompactionProblem, openAICompactionProblem, providerJson, reas
 
 /** A text part. */
 export interface TextPart {
+  /** Always "text". */
   type: "text";
+  /** The text. */
   text: string;
 }
 
 /** An image: a URL (http or https), a data: URL, or base64 bytes (then `mediaType` is required). */
 export interface ImagePart {
+  /** Always "image". */
   type: "image";
+  /** The image: an http(s) URL, a data: URL, or base64 bytes. */
   image: string;
   /** "image/png", "image/jpeg", ...; taken from a data: URL when left out. */
   mediaType?: string;
@@ -19,14 +23,19 @@ export interface ImagePart {
   detail?: "low" | "high" | "auto";
   /** Size in pixels, for the token estimate (both or neither). */
   width?: number;
+  /** Height in pixels (with `width`). */
   height?: number;
 }
 
 /** A file (a PDF, a text file...): a URL, a data: URL or base64 bytes, with its media type. */
 export interface FilePart {
+  /** Always "file". */
   type: "file";
+  /** The file: an http(s) URL, a data: URL, or base64 bytes. */
   data: string;
+  /** The file's media type ("application/pdf", "text/plain", ...). */
   mediaType: string;
+  /** The file's name, sent where the provider takes one. */
   filename?: string;
 }
 
@@ -35,6 +44,7 @@ export interface FilePart {
  * Responses reasoning item), with Anthropic's signature or OpenAI's item when it has one.
  */
 export interface ReasoningPart {
+  /** Always "reasoning". */
   type: "reasoning";
   /** The reasoning's text (an OpenAI item's: its summary, the summary texts joined with a blank line). */
   text: string;
@@ -49,7 +59,9 @@ export interface ReasoningPart {
 
 /** Reasoning the provider sent encrypted (Anthropic's `redacted_thinking` block): sent back as it came. */
 export interface RedactedReasoningPart {
+  /** Always "redacted-reasoning". */
   type: "redacted-reasoning";
+  /** The encrypted reasoning, as the provider sent it. */
   data: string;
 }
 
@@ -63,6 +75,7 @@ export type CompactionProvider = "openai" | "anthropic";
  * the messages before it are sent (or the chat's own summary of them), as the budget allows.
  */
 export interface CompactionPart {
+  /** Always "compaction". */
   type: "compaction";
   /** Who made it: "openai" (sent in the Responses format) or "anthropic" (sent in the Anthropic format). */
   provider: CompactionProvider;

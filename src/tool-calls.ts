@@ -5,8 +5,11 @@ import { checkLabel, checkWellFormed } from "./text-checks.js";
 
 /** An OpenAI-style tool call carried by an assistant message. */
 export interface ToolCall {
+  /** The call's id, unique in the chat; the tool result answering it names it in `toolCallId`. */
   id: string;
+  /** Always "function". */
   type: "function";
+  /** The function called: its name and its arguments as JSON text. */
   function: { name: string; arguments: string };
 }
 

@@ -8,15 +8,17 @@ import { checkEmbedder, type Embedder } from "../recall/embedder.js";
 import type { Summarizer } from "../summary/run.js";
 import { embedderSize, summaryTranscript } from "./hooks-common.js";
 
-type ProviderOptions = NonNullable<Parameters<typeof generateText>[0]["providerOptions"]>;
+/** Provider-specific options of an AI SDK call (`generateText`'s `providerOptions`), by provider. */
+export type AiSdkProviderOptions = NonNullable<Parameters<typeof generateText>[0]["providerOptions"]>;
 
 /** Options of `aiSdkSummarizer`: settings of the `generateText` call. */
 export interface AiSdkSummarizerOptions {
   /** The most tokens the model may write (default: the model's own; the prompt asks for at most the summary's maxTokens). */
   maxOutputTokens?: number;
+  /** The sampling temperature of the call (default: the model's own). */
   temperature?: number;
   /** Provider-specific options of the call (`{ openai: { reasoningEffort: "minimal" } }`). */
-  providerOptions?: ProviderOptions;
+  providerOptions?: AiSdkProviderOptions;
   /** Retries of a failed call (the AI SDK's default: 2); all within the summary's timeoutMs. */
   maxRetries?: number;
 }
@@ -32,7 +34,7 @@ export interface AiSdkEmbedderOptions {
   /** Ask the model for vectors of `dimensions` (embedMany's `dimensions`; OpenAI's text-embedding-3 models shorten theirs). Default false. */
   requestDimensions?: boolean;
   /** Provider-specific options of the call. */
-  providerOptions?: ProviderOptions;
+  providerOptions?: AiSdkProviderOptions;
   /** Retries of a failed call (the AI SDK's default: 2); all within timeoutMs. */
   maxRetries?: number;
 }

@@ -3,21 +3,19 @@
 import type { AssistantModelMessage, FilePart, ImagePart, ModelMessage, ToolResultPart, UserModelMessage } from "ai";
 import type { ContextWindow } from "../context/types.js";
 import type { OpenAIMessage } from "../context/format.js";
-import { base64Of, isUrl, mediaTypeOf, partsToSend, textOf, type WithContent } from "../context/parts-format.js";
+import { base64Of, isUrl, mediaTypeOf, partsToSend, textOf } from "../context/parts-format.js";
 import { CtxloomError, describe } from "../errors.js";
-import type { ContentPart, Message } from "../message.js";
+import type { ContentPart } from "../message.js";
 import { withoutCompactions } from "../parts.js";
-import { objectAt, parseArguments } from "./common.js";
+import { objectAt, parseArguments, type ConvertibleMessage } from "./common.js";
 
 /** What `generateText` / `streamText` take: the instructions (system prompt, memory, the chat's system messages) and the messages. */
 export interface ModelContext {
   /** Left out when the context has none (the SDK would send an empty system message). */
   instructions?: string;
+  /** The conversation and the input, as the AI SDK's messages. */
   messages: ModelMessage[];
 }
-
-/** A chat message, or an input for `chat.append` (content a string or a list of parts). */
-type Convertible = Pick<Message, "role" | "name" | "toolCalls" | "toolCallId"> & WithContent;
 
 /**
  * A context built by `chat.buildContext()` (the default OpenAI format) as the AI SDK takes
@@ -33,7 +31,7 @@ export function toModelContext(context: ContextWindow<OpenAIMessage>): ModelCont
   if (c.format !== "openai" || !Array.isArray(c.conversation)) {
     throw new CtxloomError("INVALID_ARGUMENT", `toModelContext(context) takes a context built in the "openai" format (the default); got format ${describe(c.format)}.`);
   }
-  const conversation: Convertible[] = [...c.conversation];
+  const conversation: ConvertibleMessage[] = [...c.conversation];
   if (c.input !== null) conversation.push({ role: "user", content: c.input });
   const system = [c.system, c.memory, ...conversation.filter((m) => m.role === "system").map(textOf)];
   const instructions = system.filter((t) => t.length > 0).join("\n\n");
@@ -48,7 +46,7 @@ export function toModelContext(context: ContextWindow<OpenAIMessage>): ModelCont
  * with its signature, and redacted reasoning an empty one with its data, both under
  * `providerOptions.anthropic` (`signature`, `redactedData`), where the Anthropic provider reads them.
  */
-export function toModelMessages(messages: readonly Convertible[]): ModelMessage[] {
+export function toModelMessages(messages: readonly ConvertibleMessage[]): ModelMessage[] {
   if (!Array.isArray(messages)) {
     throw new CtxloomError("INVALID_ARGUMENT", `toModelMessages takes a list of messages (chat.path(), or a context's conversation); got ${describe(messages)}.`);
   }

@@ -9,13 +9,17 @@ import { checkTools, type ToolsInput } from "../tokens/tools.js";
 
 /** A tool as Anthropic's count endpoint takes it. */
 export interface AnthropicCountTool {
+  /** The tool's name. */
   name: string;
+  /** What the tool does, for the model. */
   description?: string;
+  /** The JSON schema of the tool's input. */
   input_schema: { type: "object"; [key: string]: unknown };
 }
 
 /** What `anthropicCounter` uses of the client: `messages.countTokens` (`new Anthropic()` of `@anthropic-ai/sdk`). */
 export interface AnthropicCountClientLike {
+  /** The client's Messages API, of which `countTokens` is called. */
   messages: {
     countTokens(
       body: { model: string; messages: AnthropicMessage[]; system?: string; tools?: AnthropicCountTool[] },

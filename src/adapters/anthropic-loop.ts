@@ -10,16 +10,23 @@ import { toolLoop, type LoopFormat, type ToolExecute, type ToolLoopOptions } fro
 
 /** The read tool as an Anthropic tool. */
 export interface AnthropicReadToolDefinition {
+  /** The tool's name: "readToolResult". */
   name: "readToolResult";
+  /** What the tool does, for the model. */
   description: string;
+  /** The JSON schema of the tool's input. */
   input_schema: { type: "object"; [key: string]: unknown };
 }
 
 /** A tool_use block of an Anthropic answer. */
 export interface AnthropicToolUseLike {
+  /** Always "tool_use". */
   type: "tool_use";
+  /** The call's id, which the tool_result answering it names. */
   id: string;
+  /** The tool's name. */
   name: string;
+  /** The tool's input, as the model wrote it. */
   input: unknown;
 }
 

@@ -5,19 +5,33 @@ import { argumentsText, contentOf, convertEach, fromOptions, objectAt, stringAt,
 
 /** A content block of Anthropic's Messages API (response `ContentBlock` or request `ContentBlockParam`), structurally. */
 export interface AnthropicBlockLike {
+  /** The block's type ("text", "tool_use", "tool_result", "image", "thinking", ...). */
   type: string;
+  /** A text block's text. */
   text?: string;
+  /** A tool_use block's id (or a compaction block's). */
   id?: string;
+  /** A tool_use block's tool name. */
   name?: string;
+  /** A tool_use block's input. */
   input?: unknown;
+  /** A tool_result block's id of the tool_use it answers. */
   tool_use_id?: string;
+  /** A tool_result block's content (text, or text and image blocks); a compaction block's summary. */
   content?: unknown;
+  /** Whether a tool_result block reports a failed call. */
   is_error?: boolean | null;
+  /** A thinking block's reasoning text. */
   thinking?: string;
+  /** A thinking block's signature, sent back with it. */
   signature?: string | null;
+  /** A redacted_thinking block's encrypted reasoning. */
   data?: string;
+  /** An image or document block's source (base64 data, a URL or text). */
   source?: unknown;
+  /** A document block's title. */
   title?: string | null;
+  /** A compaction block's encrypted content. */
   encrypted_content?: string | null;
 }
 
@@ -26,6 +40,7 @@ export interface AnthropicBlockLike {
  * (`Message`) or a request's `MessageParam`. Structural, so nothing of the SDK is imported.
  */
 export interface AnthropicMessageLike {
+  /** "user" or "assistant" (a system message is refused). */
   role: string;
   /** (Optional in the type only: the beta SDK's system message may leave it out; a message without it is refused.) */
   content?: string | readonly AnthropicBlockLike[];

@@ -1,6 +1,15 @@
 // What the SDK converters share: refusals with a code, checked lists, JSON arguments.
 import { CtxloomError, checkOptions, describe } from "../errors.js";
-import { checkMessageInput, type ContentPart, type MessageInput } from "../message.js";
+import { checkMessageInput, type ContentPart, type Message, type MessageInput } from "../message.js";
+
+/**
+ * What the converters to an SDK's messages take: a chat's message or an input for `chat.append`,
+ * its content a string (with `parts` when the message has rich parts) or a list of parts.
+ */
+export type ConvertibleMessage = Pick<Message, "role" | "name" | "toolCalls" | "toolCallId"> & {
+  content: string | readonly ContentPart[];
+  parts?: readonly ContentPart[];
+};
 
 /** Throws UNSUPPORTED_CONTENT: `what` (at `where`) cannot be carried by a chat message. */
 export function unsupported(where: string, what: string, todo: string): never {

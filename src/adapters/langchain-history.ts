@@ -44,6 +44,7 @@ const CONTEXT_KEYS = [...BUILD_KEYS.filter((k) => k !== "format" && k !== "input
  * @throws INVALID_ARGUMENT (not a chat; bad or unknown options)
  */
 export class CtxloomChatMessageHistory extends BaseChatMessageHistory {
+  /** LangChain's serialization namespace of this class. */
   lc_namespace = ["langchain", "stores", "message", "ctxloom"];
   /** The chat this history reads and appends to. */
   readonly chat: Chat;
@@ -113,6 +114,7 @@ export class CtxloomChatMessageHistory extends BaseChatMessageHistory {
     await this.chat.append({ role: "user", content: message });
   }
 
+  /** Appends the model's answer (an assistant message) to the chat. */
   async addAIMessage(message: string): Promise<void> {
     await this.chat.append({ role: "assistant", content: message });
   }

@@ -1,15 +1,13 @@
 // LangChain (`@langchain/core` 1): chat messages to BaseMessages and back.
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import type { OpenAIMessage } from "../context/format.js";
-import { base64Of, isUrl, mediaTypeOf, partsToSend, textOf as textOfMessage, type WithContent } from "../context/parts-format.js";
+import { base64Of, isUrl, mediaTypeOf, partsToSend, textOf as textOfMessage } from "../context/parts-format.js";
 import type { ContextWindow } from "../context/types.js";
 import { CtxloomError, describe } from "../errors.js";
 import type { ContentPart, Message, MessageInput, ToolCall } from "../message.js";
 import { withoutCompactions } from "../parts.js";
 import { TOOL_ERROR_PREFIX } from "./anthropic.js";
-import { argumentsText, bytesToBase64, contentOf, convertEach, fromOptions, objectAt, parseArguments, stringAt, unsupported, type FromOptions, type ReasoningMode } from "./common.js";
-
-type Convertible = Pick<Message, "role" | "name" | "toolCalls" | "toolCallId"> & WithContent;
+import { argumentsText, bytesToBase64, contentOf, convertEach, fromOptions, objectAt, parseArguments, stringAt, unsupported, type ConvertibleMessage, type FromOptions, type ReasoningMode } from "./common.js";
 
 /**
  * A built context (the default "openai" format: system prompt and memory as system
@@ -21,8 +19,8 @@ type Convertible = Pick<Message, "role" | "name" | "toolCalls" | "toolCallId"> &
  * standard `reasoning` block.
  * @throws INVALID_ARGUMENT for a context in another format
  */
-export function toLangChainMessages(source: ContextWindow<OpenAIMessage> | readonly Convertible[]): BaseMessage[] {
-  let messages: readonly Convertible[];
+export function toLangChainMessages(source: ContextWindow<OpenAIMessage> | readonly ConvertibleMessage[]): BaseMessage[] {
+  let messages: readonly ConvertibleMessage[];
   if (Array.isArray(source)) messages = source;
   else {
     const c = objectAt(source, "toLangChainMessages(context)") as unknown as ContextWindow;

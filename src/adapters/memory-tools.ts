@@ -28,29 +28,41 @@ export interface MemoryTool<D> {
 
 /** The memory tool as a Chat Completions function tool. */
 export interface OpenAIMemoryToolDefinition {
+  /** Always "function". */
   type: "function";
+  /** The function: its name "memory", description and the JSON schema of its commands. */
   function: { name: "memory"; description: string; parameters: { [key: string]: unknown }; strict: false };
 }
 
 /** The memory tool as a Responses function tool. */
 export interface ResponsesMemoryToolDefinition {
+  /** Always "function". */
   type: "function";
+  /** The tool's name: "memory". */
   name: "memory";
+  /** What the tool does, for the model. */
   description: string;
+  /** The JSON schema of the tool's commands. */
   parameters: { [key: string]: unknown };
+  /** Strict mode off: the schema has optional fields. */
   strict: false;
 }
 
 /** Anthropic's own memory tool (`{ type: "memory_20250818", name: "memory" }`): its commands are answered by `run`. */
 export interface AnthropicMemoryToolDefinition {
+  /** Anthropic's memory tool version. */
   type: "memory_20250818";
+  /** The tool's name: "memory". */
   name: "memory";
 }
 
 /** The memory tool as a plain Anthropic tool (`anthropicMemoryTool(memory, { native: false })`). */
 export interface AnthropicMemoryFunctionDefinition {
+  /** The tool's name: "memory". */
   name: "memory";
+  /** What the tool does, for the model. */
   description: string;
+  /** The JSON schema of the tool's commands. */
   input_schema: { type: "object"; [key: string]: unknown };
 }
 

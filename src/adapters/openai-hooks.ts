@@ -9,6 +9,7 @@ import { embedderSize, summaryTranscript } from "./hooks-common.js";
 
 /** What `openAISummarizer` uses of the client: `chat.completions.create`. */
 export interface OpenAIChatClientLike {
+  /** The client's Chat Completions API, of which `completions.create` is called. */
   chat: {
     completions: {
       create(
@@ -21,6 +22,7 @@ export interface OpenAIChatClientLike {
 
 /** What `openAIEmbedder` uses of the client: `embeddings.create`. */
 export interface OpenAIEmbeddingsClientLike {
+  /** The client's Embeddings API, of which `create` is called. */
   embeddings: {
     create(
       body: { model: string; input: string[]; dimensions?: number },
@@ -33,6 +35,7 @@ export interface OpenAIEmbeddingsClientLike {
 export interface OpenAISummarizerOptions {
   /** The model that writes summaries ("gpt-4o-mini"). */
   model: string;
+  /** The sampling temperature of the call (default: the model's own). */
   temperature?: number;
   /** The most tokens the model may write (`max_completion_tokens`; reasoning tokens included). Default: the model's own. */
   maxCompletionTokens?: number;

@@ -13,31 +13,45 @@ import { toolLoop, type LoopFormat, type ToolExecute, type ToolLoopOptions } fro
 
 /** The read tool as a Chat Completions function tool. */
 export interface OpenAIReadToolDefinition {
+  /** Always "function". */
   type: "function";
+  /** The function: its name "readToolResult", description and the JSON schema of its input. */
   function: { name: "readToolResult"; description: string; parameters: { [key: string]: unknown }; strict: false };
 }
 
 /** The read tool as a Responses function tool. */
 export interface ResponsesReadToolDefinition {
+  /** Always "function". */
   type: "function";
+  /** The tool's name: "readToolResult". */
   name: "readToolResult";
+  /** What the tool does, for the model. */
   description: string;
+  /** The JSON schema of the tool's input. */
   parameters: { [key: string]: unknown };
+  /** Strict mode off: the schema has optional fields. */
   strict: false;
 }
 
 /** A tool call of a Chat Completions answer (`message.tool_calls[i]`). */
 export interface OpenAIToolCallLike {
+  /** The call's id, which the tool message answering it names. */
   id: string;
+  /** The call's type ("function"). */
   type: string;
+  /** The function called: its name and its arguments as JSON text. */
   function: { name: string; arguments: string };
 }
 
 /** A function call of a Responses answer (an `output` item of type "function_call"). */
 export interface ResponseFunctionCallLike {
+  /** Always "function_call". */
   type: "function_call";
+  /** The call's id, which the function_call_output answering it names. */
   call_id: string;
+  /** The function's name. */
   name: string;
+  /** The arguments as JSON text. */
   arguments: string;
 }
 

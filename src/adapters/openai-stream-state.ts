@@ -9,7 +9,9 @@ import type { ResponsesItemLike } from "./responses.js";
 
 /** A Chat Completions stream chunk (`ChatCompletionChunk`, what `stream: true` and `chat.completions.stream()` yield), structurally. */
 export interface ChatCompletionChunkLike {
+  /** "chat.completion.chunk". */
   object?: string;
+  /** The chunk's choices: each a delta of content, refusal or tool calls, and the finish reason on the last. */
   choices: readonly {
     index: number;
     delta?: {
@@ -25,12 +27,19 @@ export interface ChatCompletionChunkLike {
 
 /** A Responses stream event (`ResponseStreamEvent`, what `stream: true` and `responses.stream()` yield), structurally. */
 export interface ResponseStreamEventLike {
+  /** The event's type ("response.output_text.delta", "response.output_item.done", ...). */
   type: string;
+  /** The index of the output item the event is about. */
   output_index?: number;
+  /** The index of the content part the event is about. */
   content_index?: number;
+  /** The output item, on an item event. */
   item?: unknown;
+  /** The content part, on a part event. */
   part?: unknown;
+  /** The text added, on a delta event. */
   delta?: unknown;
+  /** The response, on "response.completed" and the other response events. */
   response?: unknown;
 }
 

@@ -9,18 +9,27 @@ import { checked, contentOf, convertEach, dataUrlType, fromOptions, objectAt, st
  * `ChatCompletionMessageParam`. Structural, so nothing of the SDK is imported.
  */
 export interface OpenAIMessageLike {
+  /** "system", "developer", "user", "assistant" or "tool". */
   role: string;
+  /** The text, or content parts (text, image_url, file). */
   content?: string | null | readonly { type: string; text?: string; image_url?: unknown; file?: unknown }[];
+  /** An optional name for the author. */
   name?: string;
+  /** An assistant's refusal, when the model refused. */
   refusal?: string | null;
+  /** The tools an assistant message called. */
   tool_calls?: readonly { id: string; type: string; function?: { name: string; arguments: string } }[] | null;
+  /** On a tool message: the id of the tool call it answers. */
   tool_call_id?: string;
+  /** An assistant's audio answer (refused: a chat message cannot carry it). */
   audio?: unknown;
+  /** The legacy function call of older answers (refused: use tool calls). */
   function_call?: unknown;
 }
 
 /** A Chat Completions response (`ChatCompletion`): its first choice's message is taken. */
 export interface OpenAICompletionLike {
+  /** The response's choices: the first one's message is taken. */
   choices: readonly { message: OpenAIMessageLike }[];
 }
 

@@ -5,12 +5,19 @@ import { checked, contentOf, convertEach, dataUrlType, fromOptions, objectAt, st
 
 /** An item of the Responses API (a response's `output` item or a `ResponseInputItem`), structurally. */
 export interface ResponsesItemLike {
+  /** The item's type ("message", "function_call", "function_call_output", "reasoning", ...); a message may leave it out. */
   type?: string | null;
+  /** A message's role. */
   role?: unknown;
+  /** A message's content: text, or content parts. */
   content?: unknown;
+  /** A function call's id, or the id of the call a function_call_output answers. */
   call_id?: unknown;
+  /** A function call's function name. */
   name?: unknown;
+  /** A function call's arguments as JSON text. */
   arguments?: unknown;
+  /** A function_call_output's result. */
   output?: unknown;
 }
 

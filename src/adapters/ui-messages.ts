@@ -14,6 +14,7 @@ import { argumentsText, contentOf, convertEach, dataUrlType, fromOptions, object
 export interface ChatUIPlace {
   /** The chat message's id (the UIMessage's `id` is its decimal string); an answer's first message when it took several steps. */
   messageId: number;
+  /** The id of the message before it on its branch; null for a root. */
   parentId: number | null;
   /** This message among its parent's children (its alternative versions), oldest first. */
   branch: { index: number; count: number; ids: number[] };

@@ -14,8 +14,11 @@ let useClock = 0;
  * against the store (`sync`) that both read.
  */
 export abstract class ChatView {
+  /** The chat's id, unique among its user's chats. */
   readonly id: string;
+  /** The user the chat belongs to. */
   readonly userId: string;
+  /** When the chat was created, in milliseconds since the epoch. */
   readonly createdAt: number;
   /** @internal The chat's state against its store, owned by `Chat`. */
   protected abstract readonly sync: ChatSync;
@@ -31,10 +34,12 @@ export abstract class ChatView {
     this.createdAt = record.createdAt;
   }
 
+  /** The chat's title (from `create({ title })` or `chat.setTitle()`). */
   get title(): string {
     return this.live().record.title;
   }
 
+  /** The model the chat's contexts are built for, unless a call names another. */
   get model(): string {
     return this.live().record.model;
   }
@@ -49,6 +54,7 @@ export abstract class ChatView {
     return this.live().record.system;
   }
 
+  /** When the chat last changed, in milliseconds since the epoch. */
   get updatedAt(): number {
     return this.live().record.updatedAt;
   }

@@ -8,17 +8,23 @@ import type { SummaryNotice } from "../summary/chat-summaries.js";
 /** Why a summary is made: the trigger in force, passed in a build, or `chat.compact()`. */
 export type SummaryReason = "trigger" | "compact";
 
-interface ChatEvent {
+/** What every event of a chat carries: whose chat it is. */
+export interface ChatEvent {
+  /** The user the chat belongs to. */
   userId: string;
+  /** The chat's id. */
   chatId: string;
 }
 
 /** A summary is about to be written (the summarizer is called next, outside the chat's queue). */
 export interface SummaryStartEvent extends ChatEvent {
+  /** Always "summary-start". */
   type: "summary-start";
+  /** Why the summary is made. */
   reason: SummaryReason;
   /** The run it will stand for: its oldest and newest message ids. */
   first: number;
+  /** The newest message id of the run. */
   last: number;
   /** Tokens the run costs in a context today. */
   tokens: number;
@@ -26,19 +32,25 @@ export interface SummaryStartEvent extends ChatEvent {
 
 /** A summary was written and stored (or no longer applied: `summary` null), with how. */
 export interface SummaryEndEvent extends ChatEvent {
+  /** Always "summary". */
   type: "summary";
+  /** Why the summary was made. */
   reason: SummaryReason;
+  /** The oldest message id of the run it stands for. */
   first: number;
+  /** The newest message id of the run it stands for. */
   last: number;
   /** The summary stored (`covers` names its run), or null when the run no longer applied (another branch moved on, or the text saved nothing). */
   summary: Message | null;
   /** "llm" when the summarizer's text was used, else "extractive" (`fallback` says why, when a summarizer was given). */
   source: "llm" | "extractive";
+  /** Why the summarizer's text was not used (it threw, timed out or returned something unusable), when it was not. */
   fallback?: string;
 }
 
 /** A context clears tool results the chat's previous context (in this Loom) sent whole: sent from now on as placeholders. */
 export interface ClearEvent extends ChatEvent {
+  /** Always "clear". */
   type: "clear";
   /** The tool results newly cleared, in path order (`chat.get(id)` still gives each whole). */
   ids: number[];

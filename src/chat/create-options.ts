@@ -20,6 +20,7 @@ export interface CreateChatOptions {
    * `.`, `_`, `:` or `-`, unique among the user's chats (CHAT_EXISTS otherwise). Default a random UUID.
    */
   id?: string;
+  /** The chat's title (default ""). */
   title?: string;
   /** The application's data about the chat (a JSON object, at most 64 KiB), kept with it: `chat.metadata`, `list()`. */
   metadata?: ChatMetadata;

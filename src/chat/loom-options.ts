@@ -14,6 +14,7 @@ import type { MemoryScope } from "../context/types.js";
 /** A counter module as `Loom.open({ bpe })` takes it: compiled, its bytes, or its URL. */
 export type BpeModuleSource = WebAssembly.Module | ArrayBuffer | ArrayBufferView | URL;
 
+/** What `Loom.open()` takes: the engine, the store, the model defaults and the groups of settings chats inherit. */
 export interface LoomOptions extends EngineOptions {
   /**
    * What an earlier Loom learned of its models' counts from providers' reports

@@ -9,12 +9,14 @@ export interface ChatStats {
   messages: number;
   /** Messages on the active branch (root to head). */
   branchMessages: number;
+  /** The chat's model. */
   model: string;
   /**
    * When `model` is a name the catalog lacks, read by its family or provider: the catalog model
    * whose profile it took ("claude-sonnet-4-5" for "claude-sonnet-9"); null for a known model or a profile.
    */
   modelInferredFrom: string | null;
+  /** The model's context window in tokens. */
   contextWindow: number;
   /** The counter of the chat's messages ("o200k_base", "heuristic:0.28", ...). */
   counter: string;
@@ -28,7 +30,9 @@ export interface ChatStats {
   evicted: number;
   /** Summaries in the chat's tree, tokens they save where they stand (what they replaced less their own), and their average compression ratio (replaced / own; 1: none). */
   compressions: number;
+  /** Tokens the chat's summaries save where they stand (what they replaced less their own). */
   tokensSaved: number;
+  /** The summaries' average compression ratio (tokens replaced / their own; 1: none). */
   compressionRatio: number;
   /** Summarizer answers that were not used (it threw, timed out or returned something unusable): the extractive summary stood in. */
   fallbacks: number;
@@ -47,6 +51,7 @@ export interface ChatStats {
 
 /** A chat's calibration in `chat.stats()`. */
 export interface ChatCalibration {
+  /** The model of the last context. */
   model: string;
   /** The script class of the chat's newest messages: "latin", "cyrillic-greek", "cjk" or "other". */
   script: string;

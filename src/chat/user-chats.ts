@@ -43,6 +43,7 @@ export const openKey = (userId: string, chatId: string): string => `${userId}\u0
 
 /** One user's list of chats. Get it from `loom.user(id)`. */
 export class UserChats {
+  /** The user whose chats these are. */
   readonly userId: string;
   readonly #ctx: LoomContext;
   readonly #open: ChatCache;

@@ -8,38 +8,55 @@ export type { AnthropicPartBlock, OpenAIContentPart, ResponsesContentPart } from
 
 /** A tool call as OpenAI's Chat Completions API takes it. */
 export interface OpenAIToolCall {
+  /** The call's id, which the tool result answering it names in `tool_call_id`. */
   id: string;
+  /** Always "function". */
   type: "function";
+  /** The function called: its name and its arguments as JSON text. */
   function: { name: string; arguments: string };
 }
 
 /** A system message of OpenAI's Chat Completions API. */
 export interface OpenAISystemMessage {
+  /** Always "system". */
   role: "system";
+  /** The system prompt's text. */
   content: string;
+  /** An optional name for the author. */
   name?: string;
 }
 
 /** A user message of OpenAI's Chat Completions API: text, or parts when it carries images or files. */
 export interface OpenAIUserMessage {
+  /** Always "user". */
   role: "user";
+  /** The text, or content parts when the message carries images or files. */
   content: string | OpenAIContentPart[];
+  /** An optional name for the author. */
   name?: string;
 }
 
 /** An assistant message of OpenAI's Chat Completions API, with its tool calls if it made any. */
 export interface OpenAIAssistantMessage {
+  /** Always "assistant". */
   role: "assistant";
+  /** The reply's text ("" when it only called tools). */
   content: string;
+  /** An optional name for the author. */
   name?: string;
+  /** The tools the model called in this turn. */
   tool_calls?: OpenAIToolCall[];
 }
 
 /** A tool result of OpenAI's Chat Completions API. */
 export interface OpenAIToolMessage {
+  /** Always "tool". */
   role: "tool";
+  /** The tool's result as text. */
   content: string;
+  /** The id of the tool call this result answers. */
   tool_call_id: string;
+  /** The tool's name, when the chat message has one. */
   name?: string;
 }
 
@@ -51,6 +68,7 @@ export type OpenAIMessage = OpenAISystemMessage | OpenAIUserMessage | OpenAIAssi
 
 /** A prompt-caching breakpoint of Anthropic's Messages API: the request up to this block is cached. */
 export interface AnthropicCacheControl {
+  /** Always "ephemeral" (Anthropic's default cache lifetime). */
   type: "ephemeral";
 }
 
@@ -72,7 +90,9 @@ export type AnthropicToolResultBlock = Extract<AnthropicPartBlock, { type: "text
  * an assistant message: send such a context with `client.beta.messages.create`.
  */
 export interface AnthropicMessage {
+  /** "user" or "assistant": Anthropic takes the system prompt apart from the messages. */
   role: "user" | "assistant";
+  /** The text, or a list of content blocks. */
   content: string | AnthropicBlock[];
 }
 
@@ -154,40 +174,59 @@ function parseArguments(text: string): unknown {
 
 /** A message item of OpenAI's Responses API input (its EasyInputMessage): text, or parts for a user message with images or files. */
 export interface ResponsesMessageItem {
+  /** Always "message". */
   type: "message";
+  /** Who wrote it: "system", "user" or "assistant". */
   role: "system" | "user" | "assistant";
+  /** The text, or content parts when a user message carries images or files. */
   content: string | ResponsesContentPart[];
 }
 
 /** A function call item of the Responses API input (the assistant called a tool). */
 export interface ResponsesFunctionCallItem {
+  /** Always "function_call". */
   type: "function_call";
+  /** The call's id, which the output item answering it names. */
   call_id: string;
+  /** The function's name. */
   name: string;
+  /** The arguments as JSON text. */
   arguments: string;
 }
 
 /** A function call output item of the Responses API input (a tool's result: text, or parts when it carries images). */
 export interface ResponsesFunctionCallOutputItem {
+  /** Always "function_call_output". */
   type: "function_call_output";
+  /** The id of the function call this output answers. */
   call_id: string;
+  /** The tool's result: text, or parts when it carries images. */
   output: string | ResponsesContentPart[];
 }
 
 /** A reasoning item of the Responses API (ResponseReasoningItem), sent back as OpenAI sent it. */
 export interface ResponsesReasoningItem {
+  /** Always "reasoning". */
   type: "reasoning";
+  /** The item's id, as OpenAI gave it. */
   id: string;
+  /** The reasoning's summary texts. */
   summary: { type: "summary_text"; text: string }[];
+  /** The encrypted reasoning, when the request asked for it (`include: ["reasoning.encrypted_content"]`). */
   encrypted_content?: string | null;
+  /** The reasoning's own texts, when the model returns them. */
   content?: { type: "reasoning_text"; text: string }[];
+  /** The item's status, as OpenAI gave it. */
   status?: "in_progress" | "completed" | "incomplete";
 }
 
 /** A compaction item of the Responses API (ResponseCompactionItemParam), sent back as OpenAI sent it. */
 export interface ResponsesCompactionItem {
+  /** Always "compaction". */
   type: "compaction";
+  /** OpenAI's encrypted summary of the conversation before it. */
   encrypted_content: string;
+  /** The item's id, as OpenAI gave it. */
   id?: string | null;
 }
 

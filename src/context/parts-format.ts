@@ -127,7 +127,8 @@ export function responsesParts(parts: readonly ContentPart[]): ResponsesContentP
 
 // ------------------------------------------------------------------ Anthropic
 
-type AnthropicImageType = "image/jpeg" | "image/png" | "image/gif" | "image/webp";
+/** The image types Anthropic's Messages API takes in a base64 image block. */
+export type AnthropicImageType = "image/jpeg" | "image/png" | "image/gif" | "image/webp";
 const ANTHROPIC_IMAGE_TYPES: readonly string[] = ["image/jpeg", "image/png", "image/gif", "image/webp"];
 
 /** The blocks parts become in Anthropic's Messages API (cache_control is added by markCacheBreakpoint). */

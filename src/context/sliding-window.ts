@@ -9,8 +9,11 @@ import { checkToolResult, unfinished } from "./tool-units.js";
 
 /** A message held by a sliding window. */
 export interface WindowMessage extends MessageExtras {
+  /** Who the message is from. */
   role: MessageInput["role"];
+  /** The message's text. */
   content: string;
+  /** How much it matters: the lowest priorities leave first. */
   priority: Priority;
   /** Tokens it costs in a request (cookbook rules, with the window's counter). */
   tokens: number;
@@ -26,13 +29,19 @@ export interface WindowOptions {
 
 /** What `win.stats()` returns. */
 export interface WindowStats {
+  /** Messages held. */
   messages: number;
+  /** Tokens held. */
   tokens: number;
+  /** The window's size in tokens. */
   maxTokens: number;
+  /** Tokens held as a percentage of the window's size. */
   usagePercent: number;
   /** Messages held, by priority. */
   byPriority: Record<Priority, number>;
+  /** Messages added since the window was made. */
   added: number;
+  /** Messages that left to make room. */
   evicted: number;
   /** Messages refused: larger than the window, or tool results whose call was evicted. */
   rejected: number;
@@ -50,6 +59,7 @@ export interface WindowStats {
  * unfinished unit (the assistant message and the results it has) is evicted first.
  */
 export class SlidingWindow {
+  /** The window's size in tokens. */
   readonly maxTokens: number;
   readonly #engine: Engine;
   readonly #window: number;
@@ -151,6 +161,7 @@ export class SlidingWindow {
     return toTranscript(this.messages);
   }
 
+  /** What the window holds and has done: counts, tokens, usage, by priority. */
   stats(): WindowStats {
     const messages = this.messages;
     const byPriority = Object.fromEntries(PRIORITIES.map((p) => [p, 0])) as Record<Priority, number>;

@@ -109,8 +109,11 @@ export type ContextFormat = "openai" | "anthropic" | "responses";
 
 /** The message type of each format. */
 export interface FormatMessages {
+  /** OpenAI Chat Completions messages (format "openai"). */
   openai: OpenAIMessage;
+  /** Anthropic Messages API messages (format "anthropic"). */
   anthropic: AnthropicMessage;
+  /** OpenAI Responses API input items (format "responses"). */
   responses: ResponsesItem;
 }
 
@@ -141,12 +144,17 @@ export type ContextWindowFor<O extends BuildOptions | undefined> = ContextWindow
 
 /** Tokens per part of a built context. `total` is the cookbook count of `messages` and never exceeds `limit`. */
 export interface Usage {
+  /** Tokens of the system prompt. */
   system: number;
+  /** Tokens of memory (the user's working memory and recalled messages). */
   memory: number;
+  /** Tokens of the conversation's messages. */
   conversation: number;
+  /** Tokens of the input. */
   input: number;
   /** Tool definitions (present when `tools` were given). */
   tools?: number;
+  /** Tokens of the whole request: every part with each message's overhead and the reply's priming. */
   total: number;
   /** The effective window less the reserve (or less `maxOutputTokens` when given): what a request may use. */
   limit: number;
@@ -191,6 +199,7 @@ export interface ContextWindow<M = OpenAIMessage | AnthropicMessage | ResponsesI
   memoryRevision: MemoryRevision | null;
   /** The input sent, if any. */
   input: string | null;
+  /** Tokens per part of the context, its total and its limit. */
   usage: Usage;
   /** How full the request is, and when the chat next summarizes or clears. */
   pressure: ContextPressure;
@@ -224,6 +233,7 @@ export interface ContextWindow<M = OpenAIMessage | AnthropicMessage | ResponsesI
   summary: string | null;
   /** The model and budget the context was built for. */
   model: string;
+  /** The budget the context was built within: each part's share in tokens. */
   budget: Budget;
   /** With `providerCounter`: whether the provider was asked, what it counted, and the builds made again; absent without one. */
   providerCount?: ProviderCount;
@@ -231,7 +241,9 @@ export interface ContextWindow<M = OpenAIMessage | AnthropicMessage | ResponsesI
 
 /** How many messages a context sends otherwise than the chat holds them, which, and the tokens that saved. */
 export interface ViewCount {
+  /** How many messages. */
   readonly count: number;
+  /** The tokens that saved in this context. */
   readonly tokens: number;
   /** Their ids, in path order (the messages `chat.get(id)` gives whole). */
   readonly ids: readonly number[];

@@ -34,6 +34,7 @@ function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
   return bytes;
 }
 
+/** How a Loom's core runs: which engine, the WASM module to use, and its memory cap (part of LoomOptions). */
 export interface EngineOptions {
   /** "wasm" or "js"; unset: WASM, falling back to JS where the embedded core cannot load. */
   engine?: EngineKind;

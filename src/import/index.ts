@@ -15,12 +15,15 @@ export {
 
 /** What importConversations needs of a Loom: `loom.user(id).import(exp)`, and `delete(chatId)` to take back a partial import. */
 export interface ImportTarget {
+  /** The user's chats the conversations are imported into. */
   user(userId: string): { import(exp: ChatExport): Promise<{ id: string }>; delete?(chatId: string): Promise<void> };
 }
 
 /** What importConversations returns: the format read, and each chat made with its report. */
 export interface ImportResult {
+  /** The format the file was read in. */
   format: ImportFormat;
+  /** Each chat made: its id, and the report of the conversation it came from. */
   chats: { id: string; report: ConversationReport }[];
 }
 

@@ -2,9 +2,12 @@ import { CtxloomError } from "../errors.js";
 import type { ChatExport } from "../store/portable.js";
 import type { Role, ToolCall } from "../message.js";
 
-/** The formats the importers read; "auto" detects one from the file's shape. */
-export const IMPORT_FORMATS = ["chatgpt", "openwebui", "librechat", "oasst", "sharegpt", "openai", "ctxloom"] as const;
-export type ImportFormat = (typeof IMPORT_FORMATS)[number];
+/** A format the importers read (ImportOptions.format; "auto" detects one from the file's shape). */
+export type ImportFormat = "chatgpt" | "openwebui" | "librechat" | "oasst" | "sharegpt" | "openai" | "ctxloom";
+/** Every ImportFormat. */
+export const IMPORT_FORMATS = [
+  "chatgpt", "openwebui", "librechat", "oasst", "sharegpt", "openai", "ctxloom",
+] as const satisfies readonly ImportFormat[];
 
 /** Options of `parseExport`, `parseExportStream` and `importConversations`. */
 export interface ImportOptions {
@@ -18,8 +21,11 @@ export interface ImportOptions {
 
 /** Progress of a streamed import: bytes read so far (of `totalBytes` when known) and conversations parsed. */
 export interface ImportProgress {
+  /** Bytes read so far. */
   bytesRead: number;
+  /** The file's size in bytes, when known. */
   totalBytes: number | undefined;
+  /** Conversations parsed so far. */
   conversations: number;
 }
 
@@ -29,9 +35,11 @@ export interface ConversationReport {
   where: string;
   /** The export's own id for the conversation, when it has one. */
   sourceId: string | undefined;
+  /** The title the chat gets. */
   title: string;
   /** The model the export names, when it names one. */
   sourceModel: string | undefined;
+  /** Messages imported. */
   messages: number;
   /** Messages without replies: one per branch. */
   leaves: number;
@@ -47,8 +55,11 @@ export interface ConversationReport {
 
 /** The result of parsing a file: one ChatExport per conversation, and what was done to each. */
 export interface ParsedImport {
+  /** The format the file was read in. */
   format: ImportFormat;
+  /** One ChatExport per conversation, ready for `loom.user(id).import()`. */
   chats: ChatExport[];
+  /** What was done to each conversation, in the order of `chats`. */
   reports: ConversationReport[];
 }
 

@@ -4,10 +4,15 @@ import type { ModelProfile, ModelRef } from "./types.js";
 
 /** How a model's effective window is split. Fractions of the effective window; they sum to 1. */
 export interface BudgetSplit {
+  /** The system prompt's share. */
   system: number;
+  /** The share of memory (the user's working memory and recalled messages). */
   memory: number;
+  /** The conversation's share. */
   conversation: number;
+  /** The new input's share. */
   input: number;
+  /** The share kept free for the model's answer. */
   reserve: number;
 }
 

@@ -19,7 +19,9 @@ export type ScriptClass = "latin" | "cyrillic-greek" | "cjk" | "other";
 
 /** One model and script's calibration: the newest ratios (provider's count / ctxloom's) and the errors measured. */
 export interface CalibrationEntry {
+  /** The model the reports were about. */
   model: string;
+  /** The script class of the texts counted. */
   script: ScriptClass;
   /** Provider's count over ctxloom's, newest last (at most CALIBRATION_SAMPLES). */
   ratios: number[];
@@ -33,7 +35,9 @@ export interface CalibrationEntry {
 
 /** What `loom.exportCalibration()` gives and `Loom.open({ calibration })` takes. */
 export interface CalibrationState {
+  /** The format's version: 1. */
   version: 1;
+  /** One entry per model and script class heard of. */
   entries: CalibrationEntry[];
 }
 

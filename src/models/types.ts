@@ -18,7 +18,9 @@ export type ModelInput = Pick<ModelProfile, "name" | "contextWindow"> & Partial<
  * an id the catalog lacks. Any object with these two strings and no `contextWindow` is one.
  */
 export interface LanguageModelRef {
+  /** The provider's name ("openai", "anthropic.messages", ...). */
   readonly provider: string;
+  /** The model's id at its provider ("gpt-5", "claude-sonnet-4-5", ...). */
   readonly modelId: string;
 }
 
@@ -46,6 +48,7 @@ export interface HistoryLimits {
 
 /** What ctxloom knows of a model. Custom profiles are accepted anywhere a model name is. */
 export interface ModelProfile {
+  /** The model's name, as `getModelProfile` and the budgets take it. */
   name: string;
   /** The model's context window in tokens (input and output together). */
   contextWindow: number;
@@ -54,6 +57,7 @@ export interface ModelProfile {
    * (gpt-5: 272,000 of 400,000). Budgets never give more than this.
    */
   maxInputTokens?: number;
+  /** The model's size class, which picks its default history limits. */
   sizeClass: SizeClass;
   /** Tokens per character, for the heuristic counter when the encoding is unknown. */
   tokensPerChar: number;

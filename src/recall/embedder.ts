@@ -22,7 +22,9 @@ import { checkWellFormed } from "../message.js";
  * query's vector and the messages queued before it; a build then recalls with what it has.
  */
 export interface Embedder {
+  /** The embedder's name: vectors are stored under it, and another name embeds the chats again. */
   readonly name: string;
+  /** The length of its vectors. */
   readonly dimension: number;
   /**
    * Milliseconds a background `embed` call (the appended messages, in batches) may take before
@@ -40,6 +42,7 @@ export interface Embedder {
    * its user more than recall by words alone does.
    */
   readonly recallTimeoutMs?: number;
+  /** Embeds texts, one vector per text in order; aborted through `signal` past the timeout. */
   embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[] | number[][]>;
 }
 

@@ -7,6 +7,7 @@ import { MAX_DIMENSION, type Embedder } from "./embedder.js";
 // 1 + ln(count); a hash of the feature picks a coordinate and a sign, and the vector is
 // L2-normalized. No model, no network, the same numbers on every runtime.
 
+/** Options of `hashingEmbedder`. */
 export interface HashingEmbedderOptions {
   /** Coordinates of a vector (default 384). More means fewer collisions, a larger index. */
   dimension?: number;

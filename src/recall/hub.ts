@@ -11,8 +11,9 @@ import { EmbedQueue, type EmbedItem, type EmbedQueueStats } from "./embed-queue.
 
 /** Recall's counters, from `loom.stats().recall`. */
 export interface RecallStats extends EmbedQueueStats {
-  /** The embedder's name and dimension. */
+  /** The embedder's name. */
   embedder: string;
+  /** The length of the embedder's vectors. */
   dimension: number;
   /** Messages whose vectors are loaded in this Loom's indexes (embedded here or restored from the store). */
   indexed: number;

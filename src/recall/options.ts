@@ -25,6 +25,7 @@ export interface ChatRecallOptions {
 
 /** One recalled message. */
 export interface RecalledMessage {
+  /** The message recalled. */
   message: Message;
   /** The chat it belongs to (another chat's with scope "user"). */
   chatId: string;

@@ -4,11 +4,17 @@ import { partTokens, type ImageRule } from "./parts.js";
 
 /** The fields of a chat message that count towards the prompt. */
 export interface CountableMessage {
+  /** The message's role ("system", "user", "assistant", "tool"). */
   role: string;
+  /** The message's text. */
   content: string;
+  /** The author's name, counted when present. */
   name?: string;
+  /** The tool calls, counted with their names and arguments. */
   toolCalls?: readonly { id: string; type: string; function: { name: string; arguments: string } }[];
+  /** The id of the tool call a tool result answers. */
   toolCallId?: string;
+  /** The content parts (images, files, reasoning...), counted by each provider's rule. */
   parts?: readonly ContentPart[];
 }
 

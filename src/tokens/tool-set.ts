@@ -11,8 +11,11 @@ import { CtxloomError, describe } from "../errors.js";
  * `zodSchema()`), a lazy schema, or a Standard JSON Schema (Zod 4, ArkType, Valibot's).
  */
 export interface ToolSetTool {
+  /** The AI SDK's kind of tool ("function", "dynamic", "provider"...), when set. */
   readonly type?: string;
+  /** What the tool does, for the model (or a function returning it). */
   readonly description?: string | ((...args: never[]) => string);
+  /** The schema of the tool's input. */
   readonly inputSchema?: unknown;
 }
 

@@ -15,24 +15,35 @@ export type { ToolSetLike, ToolSetTool } from "./tool-set.js";
 
 /** An OpenAI Chat Completions function tool: `{ type: "function", function: { name, description, parameters } }`. */
 export interface ChatCompletionsToolLike {
+  /** Always "function". */
   type: "function";
+  /** The function: its name, description, JSON schema of its parameters, and strict mode. */
   function: { name: string; description?: string; parameters?: unknown; strict?: boolean | null };
 }
 
 /** An OpenAI Responses function tool: `{ type: "function", name, description, parameters }`. */
 export interface ResponsesToolLike {
+  /** Always "function". */
   type: "function";
+  /** The function's name. */
   name: string;
+  /** What the function does, for the model. */
   description?: string | null;
+  /** The JSON schema of its parameters. */
   parameters?: unknown;
+  /** Whether OpenAI enforces the schema (strict mode). */
   strict?: boolean | null;
 }
 
 /** An Anthropic tool: `{ name, description, input_schema }`. */
 export interface AnthropicToolLike {
+  /** "custom" or left out, for a tool the client defines. */
   type?: "custom" | null;
+  /** The tool's name. */
   name: string;
+  /** What the tool does, for the model. */
   description?: string;
+  /** The JSON schema of its input. */
   input_schema: unknown;
 }
 
@@ -44,8 +55,11 @@ export interface AnthropicToolLike {
  * in as it is; refused when a context is built (UNSUPPORTED_TOOL).
  */
 export interface UncountedToolLike {
+  /** The tool's type ("custom", "web_search", "bash_20250124", ...). */
   type: string;
+  /** Never set: a tool with `function` is a Chat Completions function tool. */
   function?: never;
+  /** Never set: a tool with `input_schema` is an Anthropic tool. */
   input_schema?: never;
 }
 

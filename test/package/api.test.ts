@@ -1,11 +1,12 @@
 // The public surface is what api/ says it is: the reports are written afresh from the types the
 // build emits (tsconfig.build.json, stripInternal) and must equal the checked-in ones, so that
-// every change to the published types is a reviewed diff (accepted with `npm run api:update`).
+// every change to the published types is a reviewed diff (accepted with `npm run api:update`);
+// and no report may hold a forgotten export or an undocumented member (scripts/api-report.mjs's reportFaults).
 import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { apiReport as report, compileDeclarations, entryPoints } from "../../scripts/api-report.mjs";
+import { apiReport as report, compileDeclarations, entryPoints, reportFaults } from "../../scripts/api-report.mjs";
 import { repoRoot } from "./fixture.js";
 
 let work: string;
@@ -35,6 +36,70 @@ describe("the API report", () => {
     expect(text).toContain("-    static open(): Promise<Loom>;");
     expect(text).toContain("+    static open(options?: LoomOptions): Promise<Loom>;");
     expect(text).toContain("npm run api:update");
+  }, 120_000);
+
+  test("a report's faults are named with the report and the symbol: a forgotten export, an undocumented declaration or member", () => {
+    const sample = [
+      "## API Report File for \"ctxloom\"",
+      "",
+      "```ts",
+      "",
+      "// Warning: (ae-forgotten-export) The symbol \"EngineOptions\" needs to be exported by the entry point index.d.ts",
+      "//",
+      "// @public",
+      "export interface LoomOptions extends EngineOptions {",
+      "    calibration?: CalibrationState;",
+      "    // (undocumented)",
+      "    store?: Store;",
+      "}",
+      "",
+      "// @public (undocumented)",
+      "export type Role = \"system\" | \"user\";",
+      "",
+      "// @public",
+      "export class SlidingWindow {",
+      "    // (undocumented)",
+      "    readonly maxTokens: number;",
+      "    // (undocumented)",
+      "    stats(): WindowStats;",
+      "}",
+      "",
+      "// Warnings were encountered during analysis:",
+      "//",
+      "// dist/store/types.d.ts - (ae-forgotten-export) The symbol \"ChatRecord\" needs to be exported by the entry point index.d.ts",
+      "",
+      "```",
+    ].join("\n");
+    const faults = reportFaults("index.api.md", sample);
+    expect(faults.map((f: string) => f.replace(/ \(.*$/, ""))).toEqual([
+      "api/index.api.md: \"EngineOptions\" is named by a public declaration but not exported by the entry point",
+      "api/index.api.md: LoomOptions.store is undocumented",
+      "api/index.api.md: Role is undocumented",
+      "api/index.api.md: SlidingWindow.maxTokens is undocumented",
+      "api/index.api.md: SlidingWindow.stats is undocumented",
+      "api/index.api.md: \"ChatRecord\" is named by a public declaration but not exported by the entry point",
+    ]);
+    expect(reportFaults("index.api.md", sample.replace(/.*\((?:undocumented|ae-forgotten-export)\).*\n/g, ""))).toEqual([]);
+  });
+
+  test("the check fails on a forgotten export or an undocumented member even when the reports match api/", () => {
+    // Types with both faults: a member's JSDoc taken out, a type LoomOptions extends no longer exported.
+    const faulty = join(work, "dist-faulty");
+    cpSync(dist, faulty, { recursive: true });
+    const view = join(faulty, "chat/chat-view.d.ts");
+    const viewText = readFileSync(view, "utf8");
+    expect(viewText).toMatch(/\/\*\*[^\n]*\*\/\n(\s+)get title\(\)/);
+    writeFileSync(view, viewText.replace(/\/\*\*[^\n]*\*\/\n(\s+get title\(\))/, "$1"));
+    const index = join(faulty, "index.d.ts");
+    const indexText = readFileSync(index, "utf8");
+    expect(indexText).toContain("EngineOptions, ");
+    writeFileSync(index, indexText.replace("EngineOptions, ", ""));
+    const api = join(work, "api-faulty");
+    expect(report({ dist: faulty, api, update: true }).ok).toBe(true);
+    const { ok, text } = report({ dist: faulty, api });
+    expect(ok, text).toBe(false);
+    expect(text).toContain("api/index.api.md: ChatView.title is undocumented");
+    expect(text).toContain("api/index.api.md: \"EngineOptions\" is named by a public declaration but not exported by the entry point");
   }, 120_000);
 
   test("one report per entry point of package.json, and none for an entry that is gone", () => {

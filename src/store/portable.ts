@@ -21,8 +21,11 @@ export const EXPORT_VERSION_PLAIN = 2;
  * `tokens` may be left out: the importing Loom counts with the chat's model.
  */
 export interface ChatExport {
+  /** Always "ctxloom.chat": what tells an export from other JSON. */
   format: "ctxloom.chat";
+  /** The export format's version (an import reads every version up to the current one). */
   version: number;
+  /** The chat's own fields: its title, model, system prompt, times and settings. */
   chat: {
     /** Kept when the target user has no chat of this id; a new id is made otherwise. */
     id?: string;
@@ -33,7 +36,9 @@ export interface ChatExport {
     updatedAt: number;
     options?: ChatOptions;
   };
+  /** The active branch's message, or null for an empty chat. */
   head: number | null;
+  /** Every message of the tree, parents before children. */
   messages: ExportedMessage[];
   /**
    * The chat's own memory (a chat created with `memoryScope: "chat"`) with its whole history:

@@ -2,10 +2,15 @@ import type { TokenCounter } from "../tokens/types.js";
 
 /** What a summarizer reads of each message. */
 export interface SummarizedMessage {
+  /** Who wrote it. */
   role: "system" | "user" | "assistant" | "tool";
+  /** Its text (a tool call's message may have none). */
   content: string;
+  /** Its author's name, where the message has one. */
   name?: string;
+  /** The tools an assistant message called, with their JSON arguments. */
   toolCalls?: readonly { id: string; function: { name: string; arguments: string } }[];
+  /** The call a tool result answers. */
   toolCallId?: string;
 }
 

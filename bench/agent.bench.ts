@@ -50,7 +50,7 @@ async function runRow(key: string, policy: Policy, runs: readonly Trajectory[], 
   const row: RowResult = { key, name: policy.name, total: emptyTally(), perRun: new Map(), seconds: 0 };
   const t0 = performance.now();
   for (const t of runs) {
-    let send;
+    let send: Awaited<ReturnType<typeof policy.start>>;
     try {
       send = await policy.start(t);
     } catch (e) {

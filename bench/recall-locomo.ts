@@ -14,7 +14,7 @@
 //   node --import ./bench/ts-loader.mjs bench/recall-locomo.ts [--smoke]
 //   npm run bench recall-locomo
 
-import { JsEngine, WasmEngine, embeddedModule } from "../src/engine/index.js";
+import { WasmEngine, embeddedModule } from "../src/engine/index.js";
 import { bm25Reference, lexicalCore, type Channel } from "./recall-eval/channels.js";
 import { recallAt } from "./recall-eval/evaluate.js";
 import { LOCOMO_KINDS, OUTSIDE, locomoFolder, readLocomo, type LocomoConversation } from "./recall-eval/locomo.js";
@@ -79,7 +79,6 @@ export async function runRecallLocomoSuite(options: SuiteOptions): Promise<Suite
   const all = readLocomo(folder);
   const set = options.smoke ? all.slice(0, 2) : all;
   const wasm = await WasmEngine.create(await embeddedModule());
-  const js = new JsEngine();
   const t0 = performance.now();
 
   // ctxloom's recall of real chats, both calls, both ways of holding, both engines; BM25; the levers' harness at the defaults.

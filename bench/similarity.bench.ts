@@ -11,7 +11,7 @@
 import os from "node:os";
 import { Bench, type Task } from "tinybench";
 import { JsEngine, WasmEngine, embeddedModule } from "../src/engine/index.js";
-import { JsSimilarity, WasmSimilarity, similarityFor, type SimilarityIndex } from "../src/engine/similarity.js";
+import { type JsSimilarity, type WasmSimilarity, similarityFor, type SimilarityIndex } from "../src/engine/similarity.js";
 import { embedTexts } from "../src/recall/embedder.js";
 import { hashingEmbedder } from "../src/recall/hashing.js";
 import { oasstExchanges, rng, syntheticExchanges } from "../test/recall/eval-set.js";

@@ -24,7 +24,7 @@ const HEADER_WORDS = 16;
 const BLOCK_SHIFT = 7;
 
 // Unicode classes (assembly/bpe/layout.ts: C_*).
-const C_OTHER = 0, C_UPPER = 1, C_LOWER = 2, C_OTHER_LETTER = 3, C_MARK = 4, C_NUMBER = 5, C_SPACE = 6, C_PUNCT = 7;
+const C_UPPER = 1, C_LOWER = 2, C_OTHER_LETTER = 3, C_MARK = 4, C_NUMBER = 5, C_SPACE = 6, C_PUNCT = 7;
 /** Split patterns (assembly/bpe/layout.ts: P_*). */
 const P_O200K = 0, P_CL100K = 1;
 

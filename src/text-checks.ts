@@ -6,7 +6,7 @@ import { CtxloomError, describe, type ErrorCode } from "./errors.js";
 export function loneSurrogate(text: string): number {
   // isWellFormed is ES2024; a scan where it is missing.
   const native = (text as { isWellFormed?: () => boolean }).isWellFormed;
-  if (native && native.call(text)) return -1;
+  if (native?.call(text)) return -1;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c >= 0xd800 && c <= 0xdbff) {

@@ -231,6 +231,7 @@ describe("layout: rooms and imports", () => {
       `const os = await import("node:os");`,
       `const x = require("fs/promises");`,
       `const env = process.env.HOME;`,
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the line is source text with a template in it
       "const t = `${Buffer.from('a')}`;",
       `const here = __dirname;`,
       `global.x = 1;`,
@@ -250,6 +251,7 @@ describe("layout: rooms and imports", () => {
       `// process.env is not read here; Buffer neither`,
       `/** require() is for CommonJS */`,
       `const s = "process.exit() and __dirname";`,
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the line is source text with a template in it
       "const t = `global ${1 + 2} require`;",
       `const re = /process"|'/g;`,
       `const o = { process: 1, global: 2 };`,

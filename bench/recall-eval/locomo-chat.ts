@@ -9,6 +9,7 @@
 // Recall then reads either as it reads any chat: lazily, its texts indexed on the first recall.
 
 import { Loom } from "../../src/index.js";
+import type { Chat } from "../../src/index.js";
 import type { ChatExport } from "../../src/store/portable.js";
 import type { Conversation } from "../../test/recall/eval/generate.js";
 import type { Channel } from "./channels.js";
@@ -49,7 +50,7 @@ export const locomoChat = (engine: "wasm" | "js", call: LocomoCall, held: Locomo
   name: `ctxloom recall, ${call}, ${held} (${engine})`,
   async open(c) {
     const loom = await Loom.open({ engine, counter: "heuristic" });
-    let chat;
+    let chat: Chat;
     if (held === "as it happened") chat = await loom.user("eval").import(conversationExport(c));
     else {
       chat = await loom.user("eval").create({ title: `LoCoMo conversation ${c.id}` });

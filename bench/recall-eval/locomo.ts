@@ -115,6 +115,6 @@ export function readConversation(path: string, id: number): LocomoConversation {
 
 /** Every conversation of the folder, in the order of their files' names (numbers first). */
 export function readLocomo(folder: string): LocomoConversation[] {
-  const files = readdirSync(folder).filter((n) => n.endsWith(".json")).sort((a, b) => parseInt(a) - parseInt(b) || a.localeCompare(b));
+  const files = readdirSync(folder).filter((n) => n.endsWith(".json")).sort((a, b) => parseInt(a, 10) - parseInt(b, 10) || a.localeCompare(b));
   return files.map((f, i) => readConversation(join(folder, f), i));
 }

@@ -15,7 +15,7 @@ import { toModelContext, type ModelContext } from "./ai-sdk.js";
 import { DEFAULT_WAIT_MS, StreamingTurn, storeAnswer, waitForTurns } from "./ai-sdk-answer.js";
 import { resolveToolSet } from "./ai-sdk-tools.js";
 import { Replay } from "./ai-sdk-resume.js";
-import { fromOptions, objectAt, type ReasoningMode } from "./common.js";
+import { fromOptions, type ReasoningMode } from "./common.js";
 import { placeOf, type ChatUIMessage, type ChatUIMetadata } from "./ui-messages.js";
 import { readBody } from "./ai-sdk-body.js";
 import { applyTurn, planTurn, type TurnPlan } from "./ai-sdk-turn.js";

@@ -4,7 +4,7 @@ import { CtxloomError } from "../errors.js";
 import { checkMessageInput, type CheckedInput, type Message, type MessageInput } from "../message.js";
 import { budgetFor } from "../models/budget.js";
 import type { ModelProfile } from "../models/profiles.js";
-import type { ChatOptions, ChatRecord } from "../store/types.js";
+import type { ChatRecord } from "../store/types.js";
 import type { TokenCounter } from "../tokens/index.js";
 import { ChatView } from "./chat-view.js";
 import type { ChatNodes } from "./nodes.js";
@@ -35,7 +35,6 @@ export type { LoomContext } from "./sync.js";
  * never becomes visible, and appends that race with another Loom become sibling branches.
  */
 export class Chat extends ChatView {
-  readonly #profile: Readonly<ModelProfile>;
   readonly #counter: TokenCounter;
   readonly #queue = new SerialQueue();
   readonly #ctx: LoomContext;
@@ -63,7 +62,6 @@ export class Chat extends ChatView {
     this.sync = new ChatSync(ctx, record, nodes, counter, appendLimit, profile, () => open.woke(this));
     this.#appendLimit = appendLimit;
     this.#ctx = ctx;
-    this.#profile = profile;
     this.#counter = counter;
     const toolResults = chatToolResults(record, ctx.toolResults ?? DEFAULT_TOOL_RESULTS);
     checkKeptReasoningTurns(record);

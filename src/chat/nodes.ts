@@ -1,6 +1,6 @@
 import { CtxloomError } from "../errors.js";
 import type { Engine } from "../engine/types.js";
-import { CRITICAL, FLAG_SUMMARY, FLAG_TOOL_CALLS, FLAG_UNIT_END, ROLE_TOOL, ROLE_USER } from "../engine/types.js";
+import { CRITICAL, FLAG_SUMMARY, FLAG_TOOL_CALLS, FLAG_UNIT_END, ROLE_TOOL, } from "../engine/types.js";
 import { PRIORITIES, ROLES, type CompactionProvider, type ContentPart, type Message } from "../message.js";
 import { isReasoning } from "../parts.js";
 import type { ToolUnit } from "../context/tool-units.js";

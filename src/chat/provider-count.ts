@@ -7,7 +7,7 @@
 // Only a build given a counter comes here; every other build stays synchronous as it was.
 import { checkProviderCounter } from "../context/provider-counter.js";
 import type { BuildOptions, ContextWindow, ProviderCount, ProviderCounter } from "../context/types.js";
-import { withDeadline } from "../deadline.js";
+import { withDeadline, type Deadline } from "../deadline.js";
 import { CtxloomError, describe } from "../errors.js";
 import type { ToolsInput } from "../tokens/tools.js";
 
@@ -79,7 +79,7 @@ export async function countedBuild(
 
 /** The provider's count of `context`, or why none came. */
 async function ask(counter: ProviderCounter, context: ContextWindow, tools: ToolsInput | undefined): Promise<number | Fallback> {
-  let ended;
+  let ended: Deadline<number>;
   try {
     ended = await withDeadline((signal) => counter.count({ model: context.model, context, tools, signal }), counter.timeoutMs);
   } catch (error) {

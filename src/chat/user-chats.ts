@@ -3,7 +3,7 @@ import { checkContent, type MessageInput } from "../message.js";
 import { budgetFor, checkSplit } from "../models/budget.js";
 import { checkHistoryLimits, isLanguageModel, type ModelProfile } from "../models/profiles.js";
 import type { ChatExport } from "../store/portable.js";
-import type { ChatOptions, ChatRecord, ChatSummary, ErasedUser } from "../store/types.js";
+import type { ChatRecord, ChatSummary, ErasedUser } from "../store/types.js";
 import type { TokenCounter } from "../tokens/index.js";
 import { Chat } from "./chat.js";
 import { ChatNodes } from "./nodes.js";

@@ -1,7 +1,6 @@
 import { CtxloomError } from "../errors.js";
 import { REPLY_PRIMING, TOKENS_PER_MESSAGE, callCounter, messageTokens } from "../tokens/chat.js";
 import type { Message } from "../message.js";
-import type { TokenCounter } from "../tokens/types.js";
 import { SUMMARY_PREFIX, markCacheBreakpoint, presentSummary, toAnthropic, toOpenAI, toResponses, toTranscript, type OpenAIMessage } from "./format.js";
 import { checkCriticalUnits } from "./critical.js";
 import { withHeldConversation } from "./held.js";
@@ -48,10 +47,10 @@ export function buildPlanned(source: ContextSource, plan: BuildPlan): ContextWin
   // The working memory the chat carries goes first, the call's own after it: one text, cut as one.
   const stored = plan.memoryScope === "none" ? undefined : source.stored;
   const joined = stored?.text ? (plan.memory ? `${stored.text}\n\n${plan.memory}` : stored.text) : plan.memory;
-  let memory = fitted(counter, limits ? truncateToChars(joined, limits.memoryMaxChars) : joined, budget.memory);
+  const memory = fitted(counter, limits ? truncateToChars(joined, limits.memoryMaxChars) : joined, budget.memory);
   const memoryRevision = stored ? { scope: stored.scope, revision: stored.revision, omitted: Math.max(0, stored.text.length - memory.length) } : null;
   const systemTokens = system ? systemCost(counter, system) : 0;
-  let memoryTokens = memory ? systemCost(counter, memory) : 0;
+  const memoryTokens = memory ? systemCost(counter, memory) : 0;
   if (input !== undefined && counter.atLeast) {
     // A linear bound first: an input that cannot fit is refused before it is counted.
     const least = TOKENS_PER_MESSAGE + callCounter(counter, () => counter.atLeast!(input));

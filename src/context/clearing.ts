@@ -91,7 +91,7 @@ export function clearedThrough(source: ClearingSource, head: number, policy: Cle
     for (const id of ids) {
       state.total += e.tokens(t, id);
       if (e.role(t, id) !== ROLE_TOOL) continue;
-      const clearable = e.priority(t, id) !== CRITICAL && !(excluded && excluded.has(source.toolName(id)));
+      const clearable = e.priority(t, id) !== CRITICAL && !(excluded?.has(source.toolName(id)));
       step(state, id, clearable ? Math.max(0, e.tokens(t, id) - PLACEHOLDER_ESTIMATE) : 0, policy);
     }
   }

@@ -21,7 +21,7 @@ export function textOf(m: WithContent): string {
  */
 export function partsToSend(m: WithContent): readonly ContentPart[] | undefined {
   const parts = typeof m.content === "string" ? m.parts : m.content;
-  if (!parts || !parts.some((p) => p.type !== "text")) return undefined;
+  if (!parts?.some((p) => p.type !== "text")) return undefined;
   if (typeof m.content !== "string" || partsText(parts) === m.content) return parts;
   return withText(parts, m.content);
 }

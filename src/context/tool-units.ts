@@ -32,7 +32,7 @@ export function unfinished(unit: ToolUnit | null): boolean {
  * @throws INVALID_TOOL_CALL (no such open call, or answered already), INVALID_PRIORITY
  */
 export function checkToolResult(unit: ToolUnit | null, toolCallId: string, given?: Priority): { priority: Priority; completes: boolean } {
-  if (!unit || !unit.calls.some((c) => c.id === toolCallId)) {
+  if (!unit?.calls.some((c) => c.id === toolCallId)) {
     throw new CtxloomError(
       "INVALID_TOOL_CALL",
       `No tool call ${describe(toolCallId)} awaits an answer here: a tool result must follow the assistant ` +

@@ -142,6 +142,7 @@ const segmenter: Segmenter | undefined = (() => {
 })();
 
 /** Joiners and marks that belong to the character before them: never cut before one (the fallback's rule). */
+// biome-ignore lint/suspicious/noMisleadingCharacterClass: each joiner and mark is a class member of its own, on purpose
 const JOINS_PREVIOUS = /[\p{M}\u200d\ufe00-\ufe0f\u{1f3fb}-\u{1f3ff}\u{e0020}-\u{e007f}]/u;
 
 /**

@@ -66,7 +66,7 @@ export function toolView(source: ContextSource, policy: ToolResultPolicy, room: 
       const cutTo = isResult ? Math.min(tokens, newest?.get(id) ?? cap) : tokens;
       if (cutTo < tokens) cut.push(id);
       full += cutTo;
-      if (isResult && id <= boundary && !(excluded && excluded.has(tv.toolName(id)))) {
+      if (isResult && id <= boundary && !(excluded?.has(tv.toolName(id)))) {
         clearable.push(id);
         cheapest += 1;
       } else cheapest += cutTo;
@@ -213,7 +213,6 @@ function clearInputs(
   source: ContextSource, cleared: Set<number>, count: (m: Message) => number,
   put: (id: number, kind: ViewKind, made: { message: Message; tokens: number }) => void, messages: Map<number, Message>,
 ): void {
-  const { engine: e, tree: t } = source;
   const byCall = new Map<number, Set<string>>();
   for (const id of cleared) {
     const x = unitOf(source, id);

@@ -7,7 +7,7 @@ export interface Piece {
   where: string;
 }
 
-const enum C {
+enum C {
   Tab = 9, Newline = 10, Return = 13, Space = 32, Quote = 34, Comma = 44, Backslash = 92,
   OpenBracket = 91, CloseBracket = 93, OpenBrace = 123, CloseBrace = 125, Bom = 0xfeff,
 }

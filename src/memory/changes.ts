@@ -116,7 +116,7 @@ export async function planChange(
 
 /** The object a value or an update leaves, checked against its schema; merged over keys written since when they are others. */
 async function objectAfter(
-  now: MemoryNow, expected: number, change: Extract<MemoryChange, { op: "value" | "update" }>, cur: MemoryRecord | undefined, recordAt: RecordAt,
+  _now: MemoryNow, expected: number, change: Extract<MemoryChange, { op: "value" | "update" }>, cur: MemoryRecord | undefined, recordAt: RecordAt,
   conflict: (path: string, r: MemoryRecord, extra?: string) => CtxloomError,
 ): Promise<{ value: JsonObject; schema: string }> {
   const path = change.path;

@@ -76,7 +76,7 @@ export function recallText(exchanges: readonly ExchangeHit[]): string {
  */
 export function fitExchanges(exchanges: readonly ExchangeHit[], fits: (text: string) => boolean): ExchangeHit[] {
   const byTime = [...exchanges].sort((a, b) => a.order - b.order);
-  const order = byTime.map((e, i) => i).sort((a, b) => byTime[b]!.rank - byTime[a]!.rank || b - a);
+  const order = byTime.map((_e, i) => i).sort((a, b) => byTime[b]!.rank - byTime[a]!.rank || b - a);
   const kept = new Set<number>();
   for (const i of order) {
     kept.add(i);

@@ -147,7 +147,7 @@ export function stemFrench(word: string): string {
     const r = endsWithAnyFrom(w, ["ière", "Ière", "ier", "Ier", "ion", "e", "ë"], rv);
     if (r === "ion") {
       if (w.length - 3 >= r2 && w.length - 4 >= rv && "st".includes(w[w.length - 4] ?? "x")) w = w.slice(0, -3);
-    } else if (r !== null && r.toLowerCase().startsWith("i")) w = w.slice(0, -r.length) + "i";
+    } else if (r?.toLowerCase().startsWith("i")) w = w.slice(0, -r.length) + "i";
     else if (r === "e") w = w.slice(0, -1);
     else if (r === "ë" && w.endsWith("guë") && w.length - 3 >= rv) w = w.slice(0, -1);
   }

@@ -2,7 +2,7 @@
 // and author cross as codes (kind 0 text, 1 object, 2 deleted; author 0 app, 1 model), a
 // user's own memory as the scope "" (a chat's as its id), texts through the store's TextColumns.
 import type { MemoryRecord } from "../memory/types.js";
-import { PLAIN, type Corrupt, type TextColumns } from "./sql-rows.js";
+import { PLAIN, type Corrupt, } from "./sql-rows.js";
 
 const KINDS = ["text", "object", "deleted"] as const;
 const AUTHORS = ["app", "model"] as const;

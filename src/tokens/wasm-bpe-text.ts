@@ -236,7 +236,7 @@ class WasmMeasure implements TextMeasure {
     const from = Math.max(0, Math.min(start, this.text.length));
     const to = Math.max(from, Math.min(end, this.text.length));
     const joined = this.text.slice(0, from) + insert + this.text.slice(to);
-    const x = this.#ready(true);
+    this.#ready(true);
     const tokens = this.bpe.replaceMeasured(this.id, this.text, this.#byte(from), this.#byte(to), insert, joined);
     return { text: joined, tokens: tokens ?? this.bpe.count(this.id, joined) };
   }

@@ -7,7 +7,6 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
 import { Loom } from "../../src/index.js";
 import { sqliteStore } from "../../src/sqlite.js";

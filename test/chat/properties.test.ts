@@ -3,7 +3,7 @@
 // model written here (parent links in an array). After every step everything observable agrees.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { CtxloomError, Loom, type Chat, type Message, type Priority, type Role } from "../../src/index.js";
+import { CtxloomError, Loom, type Chat, type Priority, type Role } from "../../src/index.js";
 
 type Op =
   | { t: "append"; role: "user" | "assistant" | "system"; priority: Priority | undefined; text: string; w: number }

@@ -3,7 +3,7 @@
 // a run that no longer applies is discarded, and every faulty answer falls back to the
 // extractive summary, is counted, and loses nothing.
 import { describe, expect, it } from "vitest";
-import { Loom, type Chat, type SummarizeRequest } from "../../src/index.js";
+import { Loom, type SummarizeRequest } from "../../src/index.js";
 import { forEachEngine } from "../helpers.js";
 import { SMALL, summaryIds, talk } from "./summaries-helpers.js";
 

@@ -176,7 +176,7 @@ describe("a chat through every command", () => {
   it("draws progress on stderr when it is a terminal", async () => {
     const r = await cli(["import", file("p.json", JSON.stringify([chatgptSample(), { ...chatgptSample(), conversation_id: "c2" }])), "--user", "dave"], store, true);
     expect(r.code).toBe(0);
-    expect(r.err).toMatch(/\r█+ +100%  0\.0 MB read, 2 conversations/);
+    expect(r.err).toMatch(/\r█+ +100% {2}0\.0 MB read, 2 conversations/);
     expect(r.err).toContain("2 of 2 chats stored");
   });
 });

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { graphemeStart, truncateToChars, truncateToTokens } from "../../src/context/truncate.js";
-import { type TokenCounter } from "../../src/index.js";
+import type { TokenCounter } from "../../src/index.js";
 import { heuristicCounter, loadEncoding } from "../../src/tokens-entry.js";
 import { wasmBpeCounter } from "../../src/tokens/wasm-bpe.js";
 

@@ -3,7 +3,7 @@
 // (test/engine/summary-model.ts), and node counts that show walks and selections stay O(W).
 import { beforeAll, describe, expect, it } from "vitest";
 import fc from "fast-check";
-import type { Engine, EngineKind } from "../../src/engine/index.js";
+import type { Engine, } from "../../src/engine/index.js";
 import { FLAG_SUMMARY, FLAG_TOOL_CALLS, FLAG_UNIT_END } from "../../src/engine/types.js";
 import { ENGINES, dumpTree, expectThrowCode, forEachEngine, makeEngine, walkIds } from "../helpers.js";
 import { countingEngine } from "./counting.js";

@@ -78,7 +78,7 @@ export async function memoryApiCases(loom: Loom, u: string): Promise<Record<stri
 }
 
 /** What memoryApiCases must answer (u: its user id prefix). */
-export function expectedMemoryApi(u: string): Record<string, unknown> {
+export function expectedMemoryApi(_u: string): Record<string, unknown> {
   const doc = (path: string, revision: number, by: string, chatId: string | null) => ({ path, revision, by, chatId, at: "number" });
   return {
     "empty": { revision: 0, documents: [] },

@@ -44,7 +44,7 @@ const BUDGETS = {
 let pkg: InstalledPackage;
 let workerGzip = 0;
 let workerModules: string[] = [];
-let counterGzip: Record<string, number> = {};
+const counterGzip: Record<string, number> = {};
 
 beforeAll(async () => {
   pkg = await installedPackage();

@@ -2,7 +2,7 @@
 // back exactly, whatever the creation times.
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { type Message } from "../../src/index.js";
+import type { Message } from "../../src/index.js";
 import { MessageColumns } from "../../src/store/columns.js";
 
 const message = (id: number, createdAt: number, over: Partial<Message> = {}): Message => ({

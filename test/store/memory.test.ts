@@ -1,7 +1,7 @@
 // The in-memory store, and what a Loom does with what a store hands back.
 import { describe, expect, it } from "vitest";
 import { Loom, memoryStore, type Message, type Store } from "../../src/index.js";
-import { type ChatRecord } from "../../src/store-entry.js";
+import type { ChatRecord } from "../../src/store-entry.js";
 import { expectRejectCode, forEachEngine } from "../helpers.js";
 
 const record = (over: Partial<ChatRecord> = {}): ChatRecord => ({

@@ -186,7 +186,7 @@ describe("files ctxloom cannot read: STORE_CORRUPT naming the path, the file unt
     const pageSize = bytes.readUInt16BE(16);
     bytes.fill(0xa5, pageSize * 2); // every page after the schema's and the first table's
     writeFileSync(path, bytes);
-    let damaged;
+    let damaged: ReturnType<typeof sqliteStore>;
     try {
       damaged = sqliteStore(path);
     } catch (e) {

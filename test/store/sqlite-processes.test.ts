@@ -20,6 +20,7 @@ type Row = [id: number, parent: number | null, content: string];
 /** Runs the child; `onLine` may return "kill" to SIGKILL it. Resolves with the lines it printed. */
 function runChild(
   args: string[],
+  // biome-ignore lint/suspicious/noConfusingVoidType: the callbacks are statements that return nothing, or "kill"
   onLine: (line: number, text: string, stdin: NodeJS.WritableStream) => "kill" | void = () => undefined,
 ): Promise<{ lines: string[]; signal: string | null; stderr: string }> {
   return new Promise((resolve, reject) => {
@@ -29,7 +30,7 @@ function runChild(
     let stderr = "";
     proc.stdout.setEncoding("utf8").on("data", (chunk: string) => {
       buffer += chunk;
-      let nl;
+      let nl: number;
       while ((nl = buffer.indexOf("\n")) >= 0) {
         lines.push(buffer.slice(0, nl));
         buffer = buffer.slice(nl + 1);

@@ -1,7 +1,7 @@
 // The SQLite store's contract: what it writes comes back exactly, the conditional append and
 // the head's compare-and-set, embeddings, both durability modes, and refusals of bad calls.
 import { describe, expect, it, onTestFinished, vi } from "vitest";
-import { CtxloomError, type Message } from "../../src/index.js";
+import type { CtxloomError, Message } from "../../src/index.js";
 import { sqliteStore, type Durability } from "../../src/sqlite.js";
 import { expectRejectCode, expectThrowCode } from "../helpers.js";
 import { chain, message, record, tempFolder } from "./sqlite-helpers.js";

@@ -2,7 +2,7 @@
 // strings would: any Unicode, empty texts, runs handed over whole or copied, past the cache.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type Message } from "../../src/index.js";
+import type { Message } from "../../src/index.js";
 import { MessageColumns } from "../../src/store/columns.js";
 import { expectThrowCode } from "../helpers.js";
 import { StringTexts, Utf8Texts } from "../../src/store/texts.js";

@@ -2,7 +2,7 @@
 // comment states the rules).
 import { CRITICAL, FLAG_TOOL_CALLS, FLAG_UNIT_END, ROLE_TOOL, type Selection } from "../types.js";
 import type { JsNode } from "./arena.js";
-import { depthOn, headPath, inTurn, nextOn, type HeadPath } from "./walk.js";
+import { depthOn, headPath, inTurn, nextOn, } from "./walk.js";
 
 type UnitState = "outside" | "complete" | "incomplete";
 

@@ -14,7 +14,7 @@ const isTime = (v: unknown) => typeof v === "number" && Number.isFinite(v) && v 
 
 function readExport(record: unknown, where: string): BuiltChat {
   const exp = asRecord(record);
-  if (!exp || exp.format !== "ctxloom.chat") throw importError(where, 'a ctxloom chat has format "ctxloom.chat"');
+  if (exp?.format !== "ctxloom.chat") throw importError(where, 'a ctxloom chat has format "ctxloom.chat"');
   const version = exp.version;
   if (typeof version !== "number" || !Number.isInteger(version) || version < 1 || version > EXPORT_VERSION) {
     throw importError(where, `its version ${JSON.stringify(version)} is not one this release reads (1 to ${EXPORT_VERSION})`);

@@ -99,7 +99,7 @@ interface Placed {
 }
 
 const fill = (template: string, slots: Slots): string =>
-  template.replace(/\{(\w+)\}/g, (m, key: string) => {
+  template.replace(/\{(\w+)\}/g, (_m, key: string) => {
     if (slots[key] === undefined) throw new Error(`recall-eval: no slot ${key} in "${template}"`);
     return slots[key]!;
   });

@@ -2,6 +2,7 @@
 // Store is any object with these methods; `Loom.open({ store })` checks them), and the
 // in-memory store as the reference. The SQL stores have their own entries. Exports only.
 export { memoryStore } from "./store/memory.js";
+export { storeChecks, type StoreChecks } from "./store/arguments.js";
 export type {
   Store, ChatRecord, ChatSummary, ChatOptions, LoadedChat, AppendResult, EmbedderInfo, EmbeddingRow, Awaitable, ChatPage, MessageRedaction, ChatMetadata, JsonValue,
   ErasedUser, PruneQuery, PruneBatch, PrunedChat,

@@ -7,8 +7,7 @@ import { DB_VERSION } from "../../src/store/indexeddb-db.js";
 import { attackCases } from "../adapters/memory-attack-cases.js";
 import { memoryContextCases } from "../memory/context-cases.js";
 import { memoryApiCases, memoryBadCases } from "../memory/memory-cases.js";
-import { contractChat, contractState, existenceCases, runBadCalls } from "../store/contract-cases.js";
-import { memoryStoreCases } from "../store/memory-cases.js";
+import { runContract } from "../store/contract-run.js";
 import { erasureCases, memoryErasureCases, openFor, pruneCases } from "../store/retention-cases.js";
 import { makeV1, openRaw } from "./indexeddb-v1.js";
 
@@ -46,14 +45,8 @@ const page = {
     }
   },
   async contract() {
-    const store = indexedDBStore({ name: "contract" });
-    await contractChat(store);
-    const before = await contractState(store);
-    const codes = await runBadCalls(store);
-    const unchanged = JSON.stringify(await contractState(store)) === JSON.stringify(before);
-    const existing = indexedDBStore({ name: "exists" });
-    await contractChat(existing);
-    return { codes, unchanged, exists: await existenceCases(existing), memory: await memoryStoreCases(indexedDBStore({ name: "memory" })) };
+    let n = 0;
+    return { cases: await runContract(() => indexedDBStore({ name: `contract${++n}` })) };
   },
   async retention() {
     const erase = await erasureCases(openFor(Loom), indexedDBStore({ name: "erase" }));

@@ -5,9 +5,8 @@ import { Loom, type Chat, type ChatExport } from "../../src/index.workerd.js";
 import { d1Store, type D1DatabaseLike } from "../../src/cloudflare.js";
 import type { Message } from "../../src/index.js";
 import type { Store } from "../../src/store-entry.js";
-import { contractChat, contractState, existenceCases, runBadCalls } from "../store/contract-cases.js";
+import { runContract } from "../store/contract-run.js";
 import { existsThroughLooms } from "../store/exists-cases.js";
-import { memoryStoreCases } from "../store/memory-cases.js";
 import { erasureCases, memoryErasureCases, openFor, pruneCases } from "../store/retention-cases.js";
 import { memoryApiCases, memoryBadCases } from "../memory/memory-cases.js";
 import { memoryContextCases } from "../memory/context-cases.js";
@@ -81,16 +80,10 @@ async function handle(env: Env, body: Record<string, unknown>): Promise<unknown>
       return { id: m.id, stored, direct, lost: (lost as { code?: string }).code ?? lost };
     }
     case "contract": {
-      const s: Store = store("contract_");
-      await contractChat(s);
-      const before = await contractState(s);
-      const codes = await runBadCalls(s);
-      const unchanged = JSON.stringify(await contractState(s)) === JSON.stringify(before);
-      await contractChat(store("exists_"));
-      const exists = await existenceCases(store("exists_"));
+      let n = 0;
+      const cases = await runContract(() => store(`contract${++n}_`));
       const looms = await existsThroughLooms((x) => Loom.open({ store: x, counting: "heuristic" }), () => store("looms_"));
-      const memory = await memoryStoreCases(store("memory_"));
-      return { codes, unchanged, exists, looms, memory };
+      return { cases, looms };
     }
     case "layout": {
       await store("fresh_").listChats("anyone");

@@ -1,13 +1,12 @@
 // What the Durable Object of do-worker.ts runs for the store's tests in workerd: a database of
 // schema version 2 (as released) migrated to the kit's schema, the shared bad calls
-// (test/store/contract-cases.ts), the limits of a row, and ctxloom/sqlite's answer here.
+// (ctxloom/store/contract), the limits of a row, and ctxloom/sqlite's answer here.
 import { Loom, type Message } from "../../src/index.workerd.js";
 import { durableObjectStore, type DurableObjectStorageLike } from "../../src/cloudflare.js";
 import { sqliteStore } from "../../src/sqlite-elsewhere.js";
 import type { LoadedChat, Store } from "../../src/store-entry.js";
-import { contractChat, contractState, existenceCases, runBadCalls } from "../store/contract-cases.js";
+import { runContract } from "../store/contract-run.js";
 import { existsThroughLooms } from "../store/exists-cases.js";
-import { memoryStoreCases } from "../store/memory-cases.js";
 import { erasureCases, memoryErasureCases, openFor, pruneCases } from "../store/retention-cases.js";
 
 const error = (e: unknown) => ({ code: (e as { code?: string }).code ?? `not coded: ${String(e)}`, message: String((e as Error).message) });
@@ -99,22 +98,14 @@ export async function migrateV2(storage: DurableObjectStorageLike): Promise<unkn
 }
 
 /**
- * The bad calls every store refuses, on this object's store (tables "contract_"): their codes, and
- * whether anything changed; the existence check and CHAT_EXISTS (tables "exists_"), and through
- * Looms sharing the object's storage (tables "looms_"); users' working memories (tables "memory_").
+ * The store contract (ctxloom/store/contract) on this object's storage, each case in tables of its
+ * own ("contract<n>_"); the existence check through Looms sharing the storage (tables "looms_").
  */
 export async function contract(storage: DurableObjectStorageLike): Promise<unknown> {
-  const store: Store = durableObjectStore(storage, { tablePrefix: "contract_" });
-  await contractChat(store);
-  const before = await contractState(store);
-  const codes = await runBadCalls(store);
-  const unchanged = JSON.stringify(await contractState(store)) === JSON.stringify(before);
-  const existing = durableObjectStore(storage, { tablePrefix: "exists_" });
-  await contractChat(existing);
-  const exists = await existenceCases(existing);
+  let n = 0;
+  const cases = await runContract(() => durableObjectStore(storage, { tablePrefix: `contract${++n}_` }));
   const looms = await existsThroughLooms((s) => Loom.open({ store: s, counting: "heuristic" }), () => durableObjectStore(storage, { tablePrefix: "looms_" }));
-  const memory = await memoryStoreCases(durableObjectStore(storage, { tablePrefix: "memory_" }));
-  return { codes, unchanged, exists, looms, memory };
+  return { cases, looms };
 }
 
 /** Messages around a row's limit (2,000,000 bytes), through a Loom and the store (tables "big_"). */

@@ -1,28 +1,30 @@
-// The one validation policy of every store (src/store/checks.ts), as cases every store runs:
-// the memory, SQLite and PostgreSQL stores in test/store/contract.test.ts, the Durable
-// Object's in workerd (test/runtime/do-worker.ts). Each bad call must fail with its code and
-// change nothing; the existence check answers, and a store refuses a second chat of an id
-// itself (CHAT_EXISTS). No test framework here: the worker bundles this file.
-import type { Message } from "../../src/index.js";
-import type { ChatRecord, MemoryRecord, Store } from "../../src/store-entry.js";
+// The store contract's bad calls (ctxloom/store/contract): the one validation policy of every
+// store (src/store/checks.ts). On a store holding contractChat's chat, each bad call must fail
+// with its code and change nothing. No test framework here: workers and pages bundle this file.
+import type { Message } from "../message.js";
+import type { MemoryRecord } from "../memory/types.js";
+import type { ChatRecord, Store } from "./types.js";
 
-const record = (over: Partial<ChatRecord> = {}): ChatRecord => ({
+export const record = (over: Partial<ChatRecord> = {}): ChatRecord => ({
   id: "c1", userId: "u", title: "t", model: "gpt-4o", system: null, createdAt: 1, updatedAt: 1, messageCount: 0, head: null, options: {}, ...over,
 });
-const message = (over: Partial<Message> = {}): Message => ({
+export const message = (over: Partial<Message> = {}): Message => ({
   id: 1, parentId: 0, role: "assistant", content: "hi", priority: "normal", tokens: 5, createdAt: 2, kind: "message", ...over,
 });
-const e2 = { name: "e", dimension: 2 };
-const note = (over: Partial<MemoryRecord> = {}): MemoryRecord => ({
+export const e2 = { name: "e", dimension: 2 };
+export const note = (over: Partial<MemoryRecord> = {}): MemoryRecord => ({
   revision: 1, path: "notes.md", kind: "text", content: "likes tea", schema: null, by: "app", chatId: null, at: 3, ...over,
 });
 
-/** Makes user "u"'s chat "c1" with message 0 (head 0, updatedAt 100) and one embedding. */
-export async function contractChat(store: Store): Promise<void> {
+/**
+ * Makes user "u"'s chat "c1" with message 0 (head 0, updatedAt 100) and one embedding; with
+ * `memory`, the user's memory and the chat's own, at revision 1 each.
+ */
+export async function contractChat(store: Store, memory: boolean): Promise<void> {
   await store.createChat(record());
   await store.appendMessage("u", "c1", message({ id: 0, parentId: null, role: "user" }), 0, 100);
   await store.putEmbeddings("u", "c1", e2, [{ messageId: 0, vector: new Float32Array([1, 2]) }]);
-  // The user's memory and the chat's own, at revision 1 each.
+  if (!memory) return;
   await store.writeMemory!("u", null, 0, [note()]);
   await store.writeMemory!("u", "c1", 0, [note({ path: "chat.md", chatId: "c1" })]);
 }
@@ -111,84 +113,30 @@ export function badCalls(store: Store): [string, () => unknown, string][] {
   ];
 }
 
-/** Each bad call's error code (or "none" when it did not fail), by its label. */
-export async function runBadCalls(store: Store): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  for (const [what, call] of badCalls(store)) {
-    try {
-      await call();
-      out[what] = "none";
-    } catch (error) {
-      out[what] = String((error as { code?: unknown }).code ?? `not coded: ${String(error)}`);
-    }
+/** What a bad call did: its error's code, "none" when it did not fail, or what it threw without a code. */
+export async function outcome(call: () => unknown, ok = "none"): Promise<string> {
+  try {
+    await call();
+    return ok;
+  } catch (error) {
+    const code = (error as { code?: unknown } | null)?.code;
+    return typeof code === "string" ? code : `not coded: ${String(error)}`;
   }
-  return out;
 }
 
-/** The codes the bad calls must give. */
-export const expectedCodes = (): Record<string, string> =>
-  Object.fromEntries(badCalls(null as unknown as Store).map(([what, , code]) => [what, code]));
-
-/** What the store holds of the contract chat, to compare before and after the bad calls. */
-export async function contractState(store: Store): Promise<unknown> {
+/**
+ * What the store holds of the contract chat (with `memory`, its memories too), to compare
+ * before and after the bad calls.
+ */
+export async function contractState(store: Store, memory: boolean): Promise<unknown> {
   const loaded = await store.loadChat("u", "c1");
-  return {
+  const state = {
     chat: loaded?.chat,
     messages: loaded?.messages,
     list: (await store.listChats("u")).map((c) => c.id),
     embeddings: (await store.loadEmbeddings("u", "c1", e2)).map((r) => [r.messageId, [...r.vector]]),
-    memory: [await store.loadMemory!("u", null), await store.loadMemory!("u", "c1"), await store.loadMemoryHistory!("u", null)],
-    others: [await store.loadMemory!("v", null)],
   };
+  if (!memory) return state;
+  const memories = [await store.loadMemory!("u", null), await store.loadMemory!("u", "c1"), await store.loadMemoryHistory!("u", null)];
+  return { ...state, memories, others: [await store.loadMemory!("v", null)] };
 }
-
-/**
- * The existence check and the store's own CHAT_EXISTS, on a store holding contractChat's chat:
- * what each step answers (compare with expectedExistence). Ten creates of one id are started
- * at once (truly concurrent on a store whose calls wait, PostgreSQL's).
- */
-export async function existenceCases(store: Store): Promise<Record<string, unknown>> {
-  const outcome = async (call: () => unknown) => {
-    try {
-      await call();
-      return "ok";
-    } catch (error) {
-      return String((error as { code?: unknown }).code ?? `not coded: ${String(error)}`);
-    }
-  };
-  const out: Record<string, unknown> = {
-    "hasChat: the user's chat": await store.hasChat("u", "c1"),
-    "hasChat: the id of another user's chat": await store.hasChat("v", "c1"),
-    "hasChat: an id the user has not": await store.hasChat("u", "race"),
-  };
-  const racing = await Promise.all(Array.from({ length: 10 }, (_, i) => outcome(() => store.createChat(record({ id: "race", title: `try ${i}` })))));
-  out["10 creates of one id at once"] = racing.sort();
-  out["hasChat: the id created"] = await store.hasChat("u", "race");
-  out["the user's chats"] = (await store.listChats("u")).map((c) => c.id).sort();
-  out["the chat created, empty"] = (await store.loadChat("u", "race"))!.messages.length;
-  out["import: an id the user has"] = await outcome(() => store.importChat(record({ id: "race", messageCount: 1, head: 0 }), [message({ id: 0, parentId: null })]));
-  out["the chat after that import"] = (await store.loadChat("u", "race"))!.messages.length;
-  out["import: that id for another user"] = await outcome(() => store.importChat(record({ id: "race", userId: "v", messageCount: 1, head: 0 }), [message({ id: 0, parentId: null })]));
-  out["load: since past any id"] = (await store.loadChat("u", "c1", Number.MAX_SAFE_INTEGER))!.messages.length;
-  await store.deleteChat("u", "race");
-  out["hasChat: after delete"] = await store.hasChat("u", "race");
-  out["create: the id again, after delete"] = await outcome(() => store.createChat(record({ id: "race" })));
-  return out;
-}
-
-/** What existenceCases must answer on every store. */
-export const expectedExistence = (): Record<string, unknown> => ({
-  "hasChat: the user's chat": true,
-  "hasChat: the id of another user's chat": false,
-  "hasChat: an id the user has not": false,
-  "10 creates of one id at once": ["CHAT_EXISTS", "CHAT_EXISTS", "CHAT_EXISTS", "CHAT_EXISTS", "CHAT_EXISTS", "CHAT_EXISTS", "CHAT_EXISTS", "CHAT_EXISTS", "CHAT_EXISTS", "ok"],
-  "hasChat: the id created": true,
-  "the user's chats": ["c1", "race"],
-  "the chat created, empty": 0,
-  "import: an id the user has": "CHAT_EXISTS",
-  "the chat after that import": 0,
-  "import: that id for another user": "ok",
-  "load: since past any id": 0,
-  "hasChat: after delete": false,
-  "create: the id again, after delete": "ok",
-});

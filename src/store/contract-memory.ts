@@ -1,10 +1,11 @@
-// Issue 34, item 1: what every store answers of users' working memories (Store.loadMemory,
+// The store contract's case of users' working memories (ctxloom/store/contract; Store.loadMemory,
 // loadMemoryHistory, writeMemory, deleteMemory): revisions compared-and-set (ten writes on one
 // revision at once: one lands), each path's newest record, the history narrowed, a chat's own
-// memory gone with the chat, a user's erased, texts kept exactly. Run on the memory, SQLite and
-// PostgreSQL stores by test/store/memory-store.test.ts and on a Durable Object's in workerd
-// (test/runtime/do-store-ops.ts). No test framework here: the worker bundles this file.
-import type { ChatRecord, MemoryRecord, Store } from "../../src/store-entry.js";
+// memory gone with the chat, a user's deleted, texts kept exactly. No test framework here:
+// workers and pages bundle this file.
+import type { MemoryRecord } from "../memory/types.js";
+import { outcome } from "./contract-calls.js";
+import type { ChatRecord, Store } from "./types.js";
 
 const rec = (revision: number, path: string, over: Partial<MemoryRecord> = {}): MemoryRecord => ({
   revision, path, kind: "text", content: `${path} at ${revision}`, schema: null, by: "app", chatId: null, at: 1000 + revision, ...over,
@@ -48,7 +49,7 @@ export async function memoryStoreCases(store: Store): Promise<Record<string, unk
   out["a chat's memory, written"] = await s.writeMemory("m", "mc", 0, [rec(1, "plan.md", { chatId: "mc" })]);
   out["a chat's memory, and the user's apart"] = [(await s.loadMemory("m", "mc")).revision, (await s.loadMemory("m", null)).revision];
   out["deleting the chat"] = await s.deleteChat("m", "mc");
-  out["the chat's memory after"] = await outcome(() => s.loadMemory("m", "mc"));
+  out["the chat's memory after"] = await outcome(() => s.loadMemory("m", "mc"), "ok");
   await s.createChat(chat("mc"));
   out["a chat of that id again: its memory empty"] = await s.loadMemory("m", "mc");
   await s.writeMemory("m", "mc", 0, [rec(1, "plan.md")]);
@@ -61,15 +62,6 @@ export async function memoryStoreCases(store: Store): Promise<Record<string, unk
   out["delete all of the user's"] = await s.deleteMemory("m");
   out["all after"] = [(await s.loadMemory("m", null)).revision, (await s.loadMemory("m", "mc")).revision, await s.deleteMemory("m")];
   return out;
-}
-
-async function outcome(call: () => unknown): Promise<string> {
-  try {
-    await call();
-    return "ok";
-  } catch (error) {
-    return String((error as { code?: unknown }).code ?? `not coded: ${String(error)}`);
-  }
 }
 
 /** What memoryStoreCases must answer on every store. */

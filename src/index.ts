@@ -70,7 +70,7 @@ export type { MemoryExport } from "./memory/export.js";
 
 // Stores, exports and imports.
 export { memoryStore } from "./store/memory.js";
-export type { Store, ChatSummary, ChatOptions, ChatMetadata, JsonValue, ErasedUser, PrunedChat } from "./store/types.js";
+export type { Store, Durability, ChatSummary, ChatOptions, ChatMetadata, JsonValue, ErasedUser, PrunedChat } from "./store/types.js";
 export type { ChatExport, ExportedMessage } from "./store/portable.js";
 export {
   importConversations, parseExport, parseExportStream,

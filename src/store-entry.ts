@@ -4,7 +4,7 @@
 export { memoryStore } from "./store/memory.js";
 export { storeChecks, type StoreChecks } from "./store/arguments.js";
 export type {
-  Store, ChatRecord, ChatSummary, ChatOptions, LoadedChat, AppendResult, EmbedderInfo, EmbeddingRow, Awaitable, ChatPage, MessageRedaction, ChatMetadata, JsonValue,
+  Store, Durability, ChatRecord, ChatSummary, ChatOptions, LoadedChat, AppendResult, EmbedderInfo, EmbeddingRow, Awaitable, ChatPage, MessageRedaction, ChatMetadata, JsonValue,
   ErasedUser, PruneQuery, PruneBatch, PrunedChat,
 } from "./store/types.js";
 export type { MemoryRecord, MemoryKind, MemoryAuthor, MemoryState, MemoryQuery, MemoryWriteResult } from "./memory/types.js";

@@ -22,6 +22,9 @@ export interface DurableObjectStorageLike {
   transactionSync<T>(body: () => T): T;
 }
 
+/** What `durableObjectStore()` returns: a Store in a Durable Object's SQLite storage. */
+export interface DurableObjectStore extends Store {}
+
 /** Options of `durableObjectStore()`. */
 export interface DurableObjectStoreOptions {
   /** Prefix of the table names; default "ctxloom_". */
@@ -58,7 +61,7 @@ export const DURABLE_OBJECT_ROW_BYTES = 2_000_000;
  * @throws INVALID_ARGUMENT when `storage` is not a SQLite-backed Durable Object's storage
  *   (a class created with `new_classes` rather than `new_sqlite_classes`), or for bad options
  */
-export function durableObjectStore(storage: DurableObjectStorageLike, options?: DurableObjectStoreOptions): Store {
+export function durableObjectStore(storage: DurableObjectStorageLike, options?: DurableObjectStoreOptions): DurableObjectStore {
   const o = checkOptions<DurableObjectStoreOptions>(options, "durableObjectStore(options)", ["tablePrefix", "pagedFrom"]);
   const pagedFrom = o.pagedFrom === undefined ? PAGED_FROM : checkInteger(o.pagedFrom, "pagedFrom", 1);
   if (typeof storage !== "object" || storage === null || typeof storage.sql?.exec !== "function" || typeof storage.transactionSync !== "function") {

@@ -17,6 +17,9 @@ import type { Store } from "./types.js";
 
 export type { D1DatabaseLike, D1PreparedStatementLike, D1ResultLike } from "./d1-types.js";
 
+/** What `d1Store()` returns: a Store on Cloudflare D1. */
+export interface D1Store extends Store {}
+
 /** Options of `d1Store()`. */
 export interface D1StoreOptions {
   /** Prefix of the table names; default "ctxloom_". Letters, digits and underscores. */
@@ -42,7 +45,7 @@ const D1_ROW_BYTES = 2_000_000;
  * (Time Travel, 30 days) and a Worker cannot VACUUM.
  * @throws INVALID_ARGUMENT when `db` is not a D1 binding, or for bad options
  */
-export function d1Store(db: D1DatabaseLike, options?: D1StoreOptions): Store {
+export function d1Store(db: D1DatabaseLike, options?: D1StoreOptions): D1Store {
   const o = checkOptions<D1StoreOptions>(options, "d1Store(options)", ["tablePrefix"]);
   if (typeof db !== "object" || db === null || typeof db.prepare !== "function" || typeof db.batch !== "function") {
     throw new CtxloomError("INVALID_ARGUMENT", `d1Store takes a D1 database binding (env.DB, declared in d1_databases of your wrangler config); got ${describe(db)}.`);

@@ -15,6 +15,9 @@ import { newestFirst } from "./order.js";
 import { pruneCandidates } from "./prune.js";
 import type { ChatRecord, PrunedChat, Store } from "./types.js";
 
+/** What `indexedDBStore()` returns: a Store in the browser's IndexedDB. */
+export interface IndexedDBStore extends Store {}
+
 /** Options of `indexedDBStore()`. */
 export interface IndexedDBStoreOptions {
   /** The IndexedDB database's name; default "ctxloom". */
@@ -33,7 +36,7 @@ export interface IndexedDBStoreOptions {
  * the earlier release is then told to reload.
  * @throws UNSUPPORTED_RUNTIME where there is no IndexedDB (Node, Workers); INVALID_ARGUMENT for bad options
  */
-export function indexedDBStore(options?: IndexedDBStoreOptions): Store {
+export function indexedDBStore(options?: IndexedDBStoreOptions): IndexedDBStore {
   const o = checkOptions<IndexedDBStoreOptions>(options, "indexedDBStore(options)", ["name"]);
   if (o.name !== undefined && (typeof o.name !== "string" || o.name.length === 0)) {
     throw new CtxloomError("INVALID_ARGUMENT", `name must be a non-empty string; got ${describe(o.name)}.`);

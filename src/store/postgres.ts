@@ -1,7 +1,7 @@
 import type { Pool, PoolClient, PoolConfig, QueryResult } from "pg";
 import { CtxloomError, checkOptions, describe } from "../errors.js";
 import type { Message } from "../message.js";
-import type { AppendResult, ChatRecord, EmbedderInfo, EmbeddingRow, LoadedChat, Store } from "./types.js";
+import type { AppendResult, ChatRecord, Durability, EmbedderInfo, EmbeddingRow, LoadedChat, Store } from "./types.js";
 import {
   checkAppend, checkChatRecord, checkEmbedder, checkEmbeddingIds, checkEmbeddingRows, checkIds, checkImported, checkPage, checkSetHead, checkSince,
   chatExists, unknownChat,
@@ -26,7 +26,7 @@ export interface PostgresStoreOptions {
    * acknowledged appends, never reorder or renumber them. Only for a connection string:
    * a pool you pass keeps its own setting.
    */
-  durability?: "full" | "batched";
+  durability?: Durability;
   /** Prefix of the table names; default "ctxloom_". Letters, digits and underscores. */
   tablePrefix?: string;
   /** For a connection string: the pool's size (default 10) and each query's time limit in ms (default 30,000). */

@@ -14,8 +14,6 @@ import type {
   AppendResult, ChatPage, ChatRecord, EmbedderInfo, EmbeddingRow, ErasedUser, LoadedChat, MessageRedaction, PruneBatch, PruneQuery,
 } from "./types.js";
 
-/** The statements of a file of its own: the tables carry no prefix. */
-const STATEMENTS = sqlStatements("");
 
 export class SqliteStoreImpl implements SqliteStore {
   readonly name: string;
@@ -28,15 +26,18 @@ export class SqliteStoreImpl implements SqliteStore {
   /** Chats deleted whose old bytes could not be erased yet ("user\0chat"): deleting one again erases them. */
   readonly #unerased = new Set<string>();
 
-  constructor(db: SqliteDatabase, path: string, file: string | undefined, settings: { durability: Durability; batchSize: number; batchDelayMs: number }) {
+  constructor(
+    db: SqliteDatabase, path: string, file: string | undefined, settings: { prefix: string; durability: Durability; batchSize: number; batchDelayMs: number },
+  ) {
     this.database = db;
     this.path = path;
     this.name = `sqlite:${path}`;
     this.durability = settings.durability;
     const connection = sqliteConnection(db);
-    this.#tx = new WriteBatch(db, connection, path, file, settings, STATEMENTS);
-    this.#ops = new SqlStore(connection, STATEMENTS, this.#tx, { place: filePlace(path) });
-    this.#memory = new SqlMemory(connection, STATEMENTS, this.#tx, filePlace(path));
+    const statements = sqlStatements(settings.prefix); // (no prefix: a file of its own)
+    this.#tx = new WriteBatch(db, connection, path, file, settings, statements);
+    this.#ops = new SqlStore(connection, statements, this.#tx, { place: filePlace(path), prefix: settings.prefix });
+    this.#memory = new SqlMemory(connection, statements, this.#tx, filePlace(path));
   }
 
   async hasChat(userId: string, chatId: string): Promise<boolean> {

@@ -9,6 +9,28 @@ import type { JsonValue, MemoryQuery, MemoryRecord, MemoryState, MemoryWriteResu
 
 export type { JsonValue } from "../memory/types.js";
 
+/**
+ * When a store's write is acknowledged: the SQLite and PostgreSQL stores' `durability`.
+ *
+ * "full" (the default): a write's promise resolves once its commit is on disk (SQLite: its
+ * transaction synced, synchronous=FULL; PostgreSQL: the commit flushed). A crash loses nothing
+ * acknowledged.
+ *
+ * "batched": commits are acknowledged before they reach the disk, for many writes a second. A
+ * crash may lose the writes acknowledged last, never reorder or renumber them: what survives is a
+ * prefix of what was acknowledged. SQLite: writes run at once inside a transaction (a batch) that
+ * commits at the first write made `batchDelayMs` or more after the batch's first, at `batchSize`
+ * writes, on `flush()`, on `close()`, and by a timer `batchDelayMs` after its first write (group
+ * commit: one sync for many writes); a crash loses at most the open batch, all within
+ * `batchDelayMs` of its first write (a process that stops writing and keeps its thread busy delays
+ * the timer, not what is lost). A batch that cannot commit (a full disk) is lost the same way,
+ * and every later call, `close()` included, rejects with STORE_FAILED saying how many
+ * acknowledged writes it held. PostgreSQL (`synchronous_commit = off`): a crash of the database
+ * server may lose the last few hundred milliseconds of acknowledged appends; only for a
+ * connection string (a pool you pass keeps its own setting).
+ */
+export type Durability = "full" | "batched";
+
 /** A value or a promise of it: every Store method may be synchronous or not. */
 export type Awaitable<T> = T | Promise<T>;
 

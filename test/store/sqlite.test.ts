@@ -2,7 +2,8 @@
 // the head's compare-and-set, embeddings, both durability modes, and refusals of bad calls.
 import { describe, expect, it, onTestFinished, vi } from "vitest";
 import { CtxloomError, type Message } from "../../src/index.js";
-import { sqliteStore, type Durability } from "../../src/sqlite.js";
+import { sqliteStore } from "../../src/sqlite.js";
+import type { Durability } from "../../src/store-entry.js";
 import { expectRejectCode, expectThrowCode } from "../helpers.js";
 import { chain, message, record, tempFolder } from "./sqlite-helpers.js";
 

@@ -5,6 +5,7 @@
 import { CtxloomError, checkOptions, describe, fromStoreNow } from "../errors.js";
 import { loneSurrogate, type CheckedInput, type Message } from "../message.js";
 import type { AppendResult, Store } from "../store/types.js";
+import { internalsOf } from "../store/internal.js";
 
 /** Options of `chat.append(message, options)`. */
 export interface AppendOptions {
@@ -64,7 +65,7 @@ const codes = new Array<number>(KEY_LENGTH);
  * store), so its appends get none and it keeps no key per message.
  */
 export function ownKey(store: Store): string | undefined {
-  if (typeof store.resident === "function") return undefined;
+  if (internalsOf(store)) return undefined;
   const need = KEY_LENGTH - TIME_DIGITS;
   if (taken + need > random.length) {
     random = crypto.getRandomValues(new Uint8Array(need * 128));

@@ -6,6 +6,7 @@ import { MessageColumns } from "./columns.js";
 import { memoryRevisions } from "./memory-revisions.js";
 import type { Message } from "../message.js";
 import type { ChatRecord, EmbeddingRow, LoadedChat, PrunedChat, Store } from "./types.js";
+import { INTERNAL, type InternalStore } from "./internal.js";
 import { newestFirst } from "./order.js";
 import { pruneCandidates, usersFrom } from "./prune.js";
 
@@ -78,7 +79,7 @@ export function residentChat(store: Store, userId: string, chatId: string): Resi
 /**
  * The default store: chats live only as long as the process. Messages are kept in columns
  * (no object per message but its text), and the Loom reads texts from them rather than
- * keeping a copy (`resident`). Records and messages are copied in and out, so callers can
+ * keeping a copy (its `resident` fast path, internal.ts). Records and messages are copied in and out, so callers can
  * never change what the store holds. Arguments are checked as every store checks them (checks.ts).
  * Users' working memories are kept beside the chats (memory-revisions.ts); a chat's own goes with it.
  */
@@ -108,7 +109,7 @@ export function memoryStore(): Store {
     // (The embeddings map is made at the first vector: a chat recall never reads has none.)
     return new Entry(copyChat(chat), own);
   };
-  const store: Store = {
+  const store: InternalStore = {
     name: "memory",
     hasChat(userId, chatId) {
       checkIds(userId, chatId);
@@ -245,8 +246,10 @@ export function memoryStore(): Store {
     deleteMemory: memory.deleteMemory,
     flush() {},
     close() {},
-    resident(userId, chatId) {
-      return find(userId, chatId)?.messages;
+    [INTERNAL]: {
+      resident(userId, chatId) {
+        return find(userId, chatId)?.messages;
+      },
     },
   };
   own.store = store;

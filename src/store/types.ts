@@ -1,7 +1,6 @@
 import type { BudgetSplit } from "../models/budget.js";
 import type { HistoryLimits, ModelProfile } from "../models/profiles.js";
 import type { Message } from "../message.js";
-import type { MessageColumns } from "./columns.js";
 import type { SummaryOptions } from "../summary/policy.js";
 import type { ToolResultOptions } from "../models/tool-results.js";
 import type { ReasoningTurns } from "../models/reasoning.js";
@@ -307,12 +306,6 @@ export interface Store {
   flush(): Awaitable<void>;
   /** Flushes and releases resources. */
   close(): Awaitable<void>;
-  /**
-   * @internal Optional, for stores that keep messages in this process (the memory store): the chat's
-   * messages as the store holds them, read-only. The Loom then reads texts from them and
-   * keeps no copy of its own. Must reflect every acknowledged append at once.
-   */
-  resident?(userId: string, chatId: string): MessageColumns | undefined;
 }
 
 /** The Store methods `Loom.open` checks for. */
@@ -321,25 +314,8 @@ export const STORE_METHODS = [
   "putEmbeddings", "loadEmbeddings", "clearEmbeddings", "flush", "close",
 ] as const satisfies readonly (keyof Store)[];
 
+/** What `Store.loadChat` answers: the chat's record and its messages (those from `since` on). */
 export interface LoadedChat {
   chat: ChatRecord;
   messages: Message[];
-  /**
-   * @internal Optional: the same messages in columns (a store that reads them so: no object per message,
-   * texts kept as UTF-8). A Loom opening the chat reads these; `messages` is then made from
-   * them on first read.
-   */
-  columns?: MessageColumns;
-}
-
-/** A LoadedChat over columns: `messages` is made from them once, when first read. */
-export function loadedColumns(chat: ChatRecord, columns: MessageColumns): LoadedChat {
-  let messages: Message[] | undefined;
-  return {
-    chat,
-    columns,
-    get messages() {
-      return (messages ??= columns.slice(0));
-    },
-  };
 }

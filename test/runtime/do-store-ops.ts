@@ -5,6 +5,7 @@ import { Loom, type Message } from "../../src/index.workerd.js";
 import { durableObjectStore, type DurableObjectStorageLike } from "../../src/cloudflare.js";
 import { sqliteStore } from "../../src/sqlite-elsewhere.js";
 import type { LoadedChat, Store } from "../../src/store-entry.js";
+import { columnsOf } from "../../src/store/internal.js";
 import { runContract } from "../store/contract-run.js";
 import { existsThroughLooms } from "../store/exists-cases.js";
 import { erasureCases, memoryErasureCases, openFor, pruneCases } from "../store/retention-cases.js";
@@ -198,7 +199,7 @@ export async function paged(storage: DurableObjectStorageLike): Promise<unknown>
   };
   const [a, b] = [await view(pagedLoom!), await view(whole!)];
   const loaded = await store(40).loadChat("u", "long");
-  const held = { paged: loaded!.columns!.columnBytes, texts: (await store(1_000_000).loadChat("u", "long"))!.columns!.columnBytes };
+  const held = { paged: columnsOf(loaded!)!.columnBytes, texts: columnsOf((await store(1_000_000).loadChat("u", "long"))!)!.columnBytes };
   const p = await pagedLoom!.user("u").open("long");
   await p.append({ role: "user", content: "appended paged" });
   await p.redact(0);

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { CtxloomError, Loom, memoryStore, type Message, type Store } from "../../src/index.js";
 import { postgresStore } from "../../src/postgres.js";
 import { sqliteStore } from "../../src/sqlite.js";
-import { ENGINES, expectRejectCode, snapshot } from "../helpers.js";
+import { ENGINES, expectRejectCode, snapshot, withoutFastPaths } from "../helpers.js";
 import { clusterForFile } from "./pg-file.js";
 import { record, tempFolder } from "./sqlite-helpers.js";
 import { SMALL, summaryIds, talk } from "../chat/summaries-helpers.js";
@@ -117,7 +117,7 @@ function losingStore(lose: (m: Message) => boolean, times = 1) {
   const lost: number[] = [];
   const store: Store = {
     ...inner,
-    resident: undefined,
+    ...withoutFastPaths,
     appendMessage: async (userId, chatId, m, head, updatedAt, key) => {
       const answer = inner.appendMessage(userId, chatId, m, head, updatedAt, key);
       if (lose(m) && lost.filter((id) => id === m.id).length < times) {

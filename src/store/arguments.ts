@@ -1,6 +1,7 @@
 // The argument checks of every store of ctxloom, one per Store method, exported (ctxloom/store)
 // for stores of your own: the same bad calls refused with the same codes (the store contract's
 // cases check them). What needs the store's data is the store's: see StoreChecks.
+import { checkInteger } from "../errors.js";
 import { checkLoad, checkMemoryIds, checkQuery, checkWrite } from "../memory/checks.js";
 import type { MemoryQuery, MemoryRecord } from "../memory/types.js";
 import type { Message } from "../message.js";
@@ -41,6 +42,10 @@ export interface StoreChecks {
   loadEmbeddings(userId: string, chatId: string, embedder: EmbedderInfo): void;
   /** Store.clearEmbeddings's. */
   clearEmbeddings(userId: string, chatId?: string): void;
+  /** Store.markEmbeddingsCleared's (the chat's size is the store's: UNKNOWN_MESSAGE past it). */
+  markEmbeddingsCleared(userId: string, chatId: string, upTo: number): void;
+  /** Store.loadEmbeddingsCleared's. */
+  loadEmbeddingsCleared(userId: string, chatId: string): void;
   /** Store.redactMessages's. */
   redactMessages(userId: string, chatId: string, changes: MessageRedaction[]): void;
   /** Store.eraseUser's. */
@@ -82,6 +87,11 @@ export const storeChecks: StoreChecks = Object.freeze({
     checkEmbedder(embedder);
   },
   clearEmbeddings: (userId, chatId) => checkIds(userId, chatId, true),
+  markEmbeddingsCleared(userId, chatId, upTo) {
+    checkIds(userId, chatId);
+    checkInteger(upTo, "upTo", 0);
+  },
+  loadEmbeddingsCleared: (userId, chatId) => checkIds(userId, chatId),
   redactMessages: (userId, chatId, changes) => void checkRedactions(userId, chatId, changes),
   eraseUser: (userId) => checkIds(userId, undefined, true),
   pruneChats: (query) => void checkPruneQuery(query),

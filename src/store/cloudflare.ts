@@ -13,6 +13,7 @@ import { SqlStore } from "./sql-store.js";
 import { SqlMemory } from "./sql-memory.js";
 import { PAGED_FROM } from "./sql-paged.js";
 import type { Store } from "./types.js";
+import { withClearMarks } from "./clear-marks.js";
 
 /** The part of a Durable Object's `ctx.storage` this store uses (SQLite-backed objects). */
 export interface DurableObjectStorageLike {
@@ -108,7 +109,7 @@ export function durableObjectStore(storage: DurableObjectStorageLike, options?: 
     }
     return ops;
   };
-  return {
+  return withClearMarks({
     name: `durable-object:${p}`,
     hasChat: (userId, chatId) => ready().hasChat(userId, chatId),
     createChat: (chat) => ready().createChat(chat),
@@ -131,7 +132,7 @@ export function durableObjectStore(storage: DurableObjectStorageLike, options?: 
     deleteMemory: (userId, chatId) => (ready(), memory.deleteMemory(userId, chatId)),
     flush() {},
     close() {},
-  };
+  });
 }
 
 function durablePlace(p: string): SqlPlace {

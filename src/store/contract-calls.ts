@@ -65,6 +65,11 @@ export function badCalls(store: Store): [string, () => unknown, string][] {
     ["embeddings: no such chat", () => store.putEmbeddings("u", "zz", e2, [{ messageId: 0, vector: new Float32Array(2) }]), "UNKNOWN_CHAT"],
     ["embeddings: load with a bad dimension", () => store.loadEmbeddings("u", "c1", { name: "e", dimension: 0 }), "INVALID_ARGUMENT"],
     ["embeddings: clear for a user id not a string", () => store.clearEmbeddings(bad(5)), "INVALID_ARGUMENT"],
+    ["clear mark: upTo not a count", () => store.markEmbeddingsCleared!("u", "c1", bad(-1)), "INVALID_ARGUMENT"],
+    ["clear mark: a message the chat lacks", () => store.markEmbeddingsCleared!("u", "c1", 5), "UNKNOWN_MESSAGE"],
+    ["clear mark: no such chat", () => store.markEmbeddingsCleared!("u", "zz", 0), "UNKNOWN_CHAT"],
+    ["clear mark: an empty user id", () => store.markEmbeddingsCleared!("", "c1", 0), "INVALID_ARGUMENT"],
+    ["clear mark: load for an empty chat id", () => store.loadEmbeddingsCleared!("u", ""), "INVALID_ARGUMENT"],
     ["delete: an empty chat id", () => store.deleteChat("u", ""), "INVALID_ARGUMENT"],
     ["list: a page of 0", () => store.listChats("u", { limit: 0 }), "INVALID_ARGUMENT"],
     ["list: a page after a chat without its id", () => store.listChats("u", { limit: 2, after: bad({ updatedAt: 1, createdAt: 1 }) }), "INVALID_ARGUMENT"],
@@ -135,6 +140,7 @@ export async function contractState(store: Store, memory: boolean): Promise<unkn
     messages: loaded?.messages,
     list: (await store.listChats("u")).map((c) => c.id),
     embeddings: (await store.loadEmbeddings("u", "c1", e2)).map((r) => [r.messageId, [...r.vector]]),
+    mark: typeof store.loadEmbeddingsCleared === "function" ? await store.loadEmbeddingsCleared("u", "c1") : "none",
   };
   if (!memory) return state;
   const memories = [await store.loadMemory!("u", null), await store.loadMemory!("u", "c1"), await store.loadMemoryHistory!("u", null)];

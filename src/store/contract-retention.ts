@@ -3,7 +3,7 @@
 // pages bundle this file.
 import type { Message } from "../message.js";
 import { e2, message, note, record } from "./contract-calls.js";
-import { ids, loaded, vectors, type ChatCase } from "./contract-chats.js";
+import { chatOf, ids, loaded, vectors, type ChatCase } from "./contract-chats.js";
 import type { Store } from "./types.js";
 
 const call = { id: "call_1", type: "function" as const, function: { name: "look", arguments: '{"q":"secret"}' } };
@@ -20,10 +20,13 @@ async function threeOf(store: Store, userId: string, id: string, updatedAt = 1):
   for (const m of messages) await store.appendMessage(userId, id, m, m.id, updatedAt);
 }
 
-export const RETENTION_CASES: (ChatCase & { uses: "redactMessages" | "eraseUser" | "pruneChats" })[] = [
+/** The optional methods a case of this file calls. */
+type Uses = readonly ("redactMessages" | "eraseUser" | "pruneChats" | "markEmbeddingsCleared" | "loadEmbeddingsCleared")[];
+
+export const RETENTION_CASES: (ChatCase & { uses: Uses })[] = [
   {
     name: "redactMessages: each message named takes its new content, tool calls and tokens, losing its parts and vectors",
-    uses: "redactMessages",
+    uses: ["redactMessages"],
     async run(store) {
       await threeOf(store, "u", "c1");
       await store.putEmbeddings("u", "c1", e2, [0, 1, 2].map((messageId) => ({ messageId, vector: new Float32Array([messageId, 1]) })));
@@ -54,7 +57,7 @@ export const RETENTION_CASES: (ChatCase & { uses: "redactMessages" | "eraseUser"
   },
   {
     name: "eraseUser: every chat, message, vector and memory of the user goes; answers what it removed; other users stay",
-    uses: "eraseUser",
+    uses: ["eraseUser"],
     async run(store) {
       await threeOf(store, "u", "c1");
       await threeOf(store, "u", "c2");
@@ -81,7 +84,7 @@ export const RETENTION_CASES: (ChatCase & { uses: "redactMessages" | "eraseUser"
   },
   {
     name: "pruneChats: batches remove chats idle before a time or past a user's newest, until next is null",
-    uses: "pruneChats",
+    uses: ["pruneChats"],
     async run(store) {
       for (const [userId, id, updatedAt] of [["a", "old", 10], ["a", "new", 500], ["b", "old", 20], ["b", "mid", 300], ["b", "new", 400]] as const) {
         await threeOf(store, userId, id, updatedAt);
@@ -109,6 +112,40 @@ export const RETENTION_CASES: (ChatCase & { uses: "redactMessages" | "eraseUser"
     expected: {
       "idle": ["a/old 10 3", "b/old 20 3"], "idle: done": true, "keepNewest 1": ["b/mid 300 3"], "keepNewest: done": true,
       "a's chats": ["new"], "b's chats": ["new"], "b/old": undefined,
+    },
+  },
+  {
+    name: "markEmbeddingsCleared: a chat's clear mark reads back, the greatest holds; clearEmbeddings and deleteChat drop it",
+    uses: ["markEmbeddingsCleared", "loadEmbeddingsCleared"],
+    async run(store) {
+      await chatOf(store, 4);
+      await store.createChat(record({ id: "c2" }));
+      await store.appendMessage("u", "c2", message({ id: 0, parentId: null }), 0, 101);
+      const mark = (chatId: string) => store.loadEmbeddingsCleared!("u", chatId);
+      const out: Record<string, unknown> = { "none yet": await mark("c1"), "a chat the user lacks": await mark("zz") };
+      await store.markEmbeddingsCleared!("u", "c1", 1);
+      await store.putEmbeddings("u", "c1", e2, [{ messageId: 3, vector: new Float32Array([3, 3]) }]);
+      out["marked 1"] = await mark("c1");
+      await store.markEmbeddingsCleared!("u", "c1", 3);
+      await store.markEmbeddingsCleared!("u", "c1", 2);
+      out["marked 3, then 2"] = await mark("c1");
+      out["vectors kept"] = vectors(await store.loadEmbeddings("u", "c1", e2));
+      out["another chat's"] = await mark("c2");
+      out["another user's"] = await store.loadEmbeddingsCleared!("v", "c1");
+      await store.markEmbeddingsCleared!("u", "c2", 0);
+      await store.clearEmbeddings("u", "c1");
+      out["after clearing c1"] = [await mark("c1"), await mark("c2")];
+      await store.deleteChat("u", "c2");
+      await store.createChat(record({ id: "c2" }));
+      out["c2 deleted, made again"] = await mark("c2");
+      await store.markEmbeddingsCleared!("u", "c1", 0);
+      await store.clearEmbeddings("u");
+      out["after clearing the user's"] = await mark("c1");
+      return out;
+    },
+    expected: {
+      "none yet": null, "a chat the user lacks": null, "marked 1": 1, "marked 3, then 2": 3, "vectors kept": [[3, [3, 3]]], "another chat's": null,
+      "another user's": null, "after clearing c1": [null, 0], "c2 deleted, made again": null, "after clearing the user's": null,
     },
   },
 ];

@@ -10,11 +10,14 @@ import { STORE_METHODS, type Awaitable, type Store } from "./types.js";
 
 /** The methods a Store may leave out (each needed by one feature: see Store); a contract case that calls one says so. */
 export type OptionalStoreMethod =
-  | "redactMessages" | "eraseUser" | "pruneChats" | "loadMemory" | "loadMemoryHistory" | "writeMemory" | "deleteMemory";
+  | "redactMessages" | "eraseUser" | "pruneChats" | "markEmbeddingsCleared" | "loadEmbeddingsCleared"
+  | "loadMemory" | "loadMemoryHistory" | "writeMemory" | "deleteMemory";
 
 const OPTIONAL: readonly OptionalStoreMethod[] = [
-  "redactMessages", "eraseUser", "pruneChats", "loadMemory", "loadMemoryHistory", "writeMemory", "deleteMemory",
+  "redactMessages", "eraseUser", "pruneChats", "markEmbeddingsCleared", "loadEmbeddingsCleared",
+  "loadMemory", "loadMemoryHistory", "writeMemory", "deleteMemory",
 ];
+const MARKS: readonly OptionalStoreMethod[] = ["markEmbeddingsCleared", "loadEmbeddingsCleared"];
 const MEMORY: readonly OptionalStoreMethod[] = ["loadMemory", "loadMemoryHistory", "writeMemory", "deleteMemory"];
 
 /** One case of the store contract. */
@@ -57,7 +60,7 @@ export function storeContract(makeStore: () => Awaitable<Store>, options: StoreC
       expected: () => expectedRefusals(group),
     })),
     ...CHAT_CASES.map((c): Spec => ({ name: c.name, uses: [], run: c.run, expected: () => c.expected })),
-    ...RETENTION_CASES.map((c): Spec => ({ name: c.name, uses: [c.uses], run: c.run, expected: () => c.expected })),
+    ...RETENTION_CASES.map((c): Spec => ({ name: c.name, uses: c.uses, run: c.run, expected: () => c.expected })),
     {
       name: "memory: revisions compared-and-set, newest records, history, a chat's own memory, deletes, texts kept exactly",
       uses: MEMORY,
@@ -126,9 +129,9 @@ function canonical(value: unknown): string | undefined {
 
 /** The label's group ("memory write: a path..." -> "memory write") -> the optional methods its calls use. */
 function groupedBadCalls(): Record<string, readonly OptionalStoreMethod[]> {
-  const uses: Record<string, OptionalStoreMethod[]> = {
+  const uses: Record<string, readonly OptionalStoreMethod[]> = {
     "redact": ["redactMessages"], "erase": ["eraseUser"], "prune": ["pruneChats"], "memory load": ["loadMemory"],
-    "memory history": ["loadMemoryHistory"], "memory write": ["writeMemory"], "memory delete": ["deleteMemory"],
+    "memory history": ["loadMemoryHistory"], "memory write": ["writeMemory"], "memory delete": ["deleteMemory"], "clear mark": MARKS,
   };
   const groups: Record<string, readonly OptionalStoreMethod[]> = {};
   for (const [what] of badCalls(null as unknown as Store)) {

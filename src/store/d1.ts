@@ -14,6 +14,7 @@ import { retentionStatements } from "./sql-retention.js";
 import { migrate, type SchemaNames } from "./sql-schema.js";
 import { sqlStatements } from "./sql-statements.js";
 import type { Store } from "./types.js";
+import { withClearMarks } from "./clear-marks.js";
 
 export type { D1DatabaseLike, D1PreparedStatementLike, D1ResultLike } from "./d1-types.js";
 
@@ -81,7 +82,7 @@ export function d1Store(db: D1DatabaseLike, options?: D1StoreOptions): D1Store {
       throw storeError(place, what, error);
     }
   };
-  return {
+  return withClearMarks({
     name: `d1:${p}`,
     hasChat: (userId, chatId) => run("looking a chat up", () => ops.hasChat(userId, chatId)),
     createChat: (chat) => run("creating a chat", () => ops.createChat(chat)),
@@ -104,7 +105,7 @@ export function d1Store(db: D1DatabaseLike, options?: D1StoreOptions): D1Store {
     deleteMemory: (userId, chatId) => run("deleting a memory", () => memory.deleteMemory(userId, chatId)),
     flush() {},
     close() {},
-  };
+  });
 }
 
 function d1Place(p: string): SqlPlace {

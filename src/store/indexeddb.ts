@@ -14,6 +14,7 @@ import { type ChatRow, fromMessageRow, recordOf, rowOf, toMessageRow, type Messa
 import { newestFirst } from "./order.js";
 import { pruneCandidates } from "./prune.js";
 import type { ChatRecord, PrunedChat, Store } from "./types.js";
+import { withClearMarks } from "./clear-marks.js";
 
 /** What `indexedDBStore()` returns: a Store in the browser's IndexedDB. */
 export interface IndexedDBStore extends Store {}
@@ -75,7 +76,7 @@ export function indexedDBStore(options?: IndexedDBStoreOptions): IndexedDBStore 
       const store = tx.objectStore("messages");
       for (const m of messages) store.put(m);
     });
-  return {
+  return withClearMarks({
     name,
     hasChat(userId, chatId) {
       checkIds(userId, chatId);
@@ -229,5 +230,5 @@ export function indexedDBStore(options?: IndexedDBStoreOptions): IndexedDBStore 
       const db = await opened?.catch(() => undefined);
       db?.close();
     },
-  };
+  });
 }

@@ -9,6 +9,7 @@ import type { ChatRecord, EmbeddingRow, LoadedChat, PrunedChat, Store } from "./
 import { INTERNAL, type InternalStore } from "./internal.js";
 import { newestFirst } from "./order.js";
 import { pruneCandidates, usersFrom } from "./prune.js";
+import { withClearMarks } from "./clear-marks.js";
 
 export { newestFirst } from "./order.js";
 
@@ -252,6 +253,7 @@ export function memoryStore(): Store {
       },
     },
   };
+  withClearMarks(store);
   own.store = store;
   own.appendMessage = store.appendMessage;
   entries.set(store, find);

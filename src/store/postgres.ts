@@ -16,6 +16,7 @@ import { PG_TEXT, fromText, toText } from "./postgres-rows.js";
 import { postgresStatements, type Statement, type Statements } from "./postgres-sql.js";
 import { chatRecord, chatValues, messagesOf, messageValues, type ChatRow } from "./sql-rows.js";
 import { vectorFromBytes, vectorToBytes } from "./vectors.js";
+import { withClearMarks } from "./clear-marks.js";
 
 /** Options of `postgresStore()`. */
 export interface PostgresStoreOptions {
@@ -145,7 +146,7 @@ export function postgresStore(target: string | Pool, options?: PostgresStoreOpti
   };
 
   const memory = postgresMemory(open, prefix, name, corrupt);
-  const store: PostgresStore = {
+  const store: PostgresStore = withClearMarks({
     name,
     async hasChat(userId, chatId) {
       checkIds(userId, chatId);
@@ -288,7 +289,7 @@ export function postgresStore(target: string | Pool, options?: PostgresStoreOpti
       listenClient = undefined;
       if (owned && pool) await pool.end();
     },
-  };
+  });
   return store;
 }
 

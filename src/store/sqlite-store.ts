@@ -13,6 +13,7 @@ import type { Durability, SqliteStore } from "./sqlite-types.js";
 import type {
   AppendResult, ChatPage, ChatRecord, EmbedderInfo, EmbeddingRow, ErasedUser, LoadedChat, MessageRedaction, PruneBatch, PruneQuery,
 } from "./types.js";
+import { loadCleared, markCleared } from "./clear-marks.js";
 
 
 export class SqliteStoreImpl implements SqliteStore {
@@ -144,6 +145,14 @@ export class SqliteStoreImpl implements SqliteStore {
 
   async clearEmbeddings(userId: string, chatId?: string): Promise<void> {
     this.#ops.clearEmbeddings(userId, chatId);
+  }
+
+  async markEmbeddingsCleared(userId: string, chatId: string, upTo: number): Promise<void> {
+    return markCleared(this, userId, chatId, upTo);
+  }
+
+  async loadEmbeddingsCleared(userId: string, chatId: string): Promise<number | null> {
+    return loadCleared(this, userId, chatId);
   }
 
   async loadMemory(userId: string, chatId: string | null, known?: number): Promise<MemoryState> {

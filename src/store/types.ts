@@ -279,8 +279,17 @@ export interface Store {
   putEmbeddings(userId: string, chatId: string, embedder: EmbedderInfo, rows: EmbeddingRow[]): Awaitable<void>;
   /** The chat's embeddings made by this embedder (same name and dimension), in message id order. */
   loadEmbeddings(userId: string, chatId: string, embedder: EmbedderInfo): Awaitable<EmbeddingRow[]>;
-  /** Drops the embeddings of one chat, or of all the user's chats; messages stay. */
+  /** Drops the embeddings of one chat, or of all the user's chats (and their clear marks); messages stay. */
   clearEmbeddings(userId: string, chatId?: string): Awaitable<void>;
+  /**
+   * Optional (`chats.clearRecall()` needs it, with loadEmbeddingsCleared; every store of ctxloom has
+   * them): marks the chat's messages up to id `upTo` as cleared from recall, not to be embedded
+   * again. A chat keeps its greatest mark until clearEmbeddings (of the chat or the user),
+   * deleteChat or eraseUser drops it. UNKNOWN_CHAT, UNKNOWN_MESSAGE as putEmbeddings.
+   */
+  markEmbeddingsCleared?(userId: string, chatId: string, upTo: number): Awaitable<void>;
+  /** Optional: the chat's clear mark (see markEmbeddingsCleared), or null when it has none (or the user has no such chat). */
+  loadEmbeddingsCleared?(userId: string, chatId: string): Awaitable<number | null>;
   /**
    * Optional (a user's working memory needs the four memory methods; every store of ctxloom has
    * them). A memory is the user's own (`chatId` null) or a chat's (its id: a chat the user has,

@@ -29,7 +29,9 @@ const printed: string[] = [];
 const log = vi.spyOn(console, "log").mockImplementation((...values: unknown[]) => void printed.push(values.join(" ")));
 const page = (await import(pathToFileURL(file).href).finally(() => log.mockRestore())) as { mapStore: () => Store };
 
-const NONE: OptionalStoreMethod[] = ["redactMessages", "eraseUser", "pruneChats", "loadMemory", "loadMemoryHistory", "writeMemory", "deleteMemory"];
+const NONE: OptionalStoreMethod[] = [
+  "redactMessages", "eraseUser", "pruneChats", "markEmbeddingsCleared", "loadEmbeddingsCleared", "loadMemory", "loadMemoryHistory", "writeMemory", "deleteMemory",
+];
 
 describe("docs/writing-a-store.md: the page's store and the contract", () => {
   test("the page's block runs every case of the contract without the optional methods, and prints that they all passed", () => {

@@ -119,7 +119,7 @@ export async function runSqliteSuite(options: { smoke?: boolean } = {}) {
       const content = next();
       const parentId = id === 0 ? null : id % 50 === 0 ? id - 2 : id - 1;
       const role = parentId === null || parentId % 2 === 1 ? "user" : "assistant";
-      await writer.appendMessage("bench", "big", { id, parentId, role, content, priority: "normal", tokens: counter.count(content) + 4, createdAt: 1, kind: "message" }, id, 2);
+      await writer.appendMessage({ userId: "bench", chatId: "big", message: { id, parentId, role, content, priority: "normal", tokens: counter.count(content) + 4, createdAt: 1, kind: "message" }, head: id, updatedAt: 2 });
     }
     await writer.close();
     const store = sqliteStore(path);

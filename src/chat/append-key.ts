@@ -94,8 +94,10 @@ interface Append {
 
 const what = (a: Append): string =>
   a.kind === "lookup" ? `a lookup of key ${describe(a.key)} in chat ${a.chatId}` : `${a.kind} ${a.message.id} of chat ${a.chatId}`;
-const call = (a: Append): AppendResult | Promise<AppendResult> =>
-  fromStoreNow(a.kind === "summary" ? "storing the summary" : "appending the message", () => a.store.appendMessage(a.userId, a.chatId, a.message, a.head, a.updatedAt, a.key));
+function call(a: Append): AppendResult | Promise<AppendResult> {
+  const request = { userId: a.userId, chatId: a.chatId, message: a.message, head: a.head, updatedAt: a.updatedAt, key: a.key };
+  return fromStoreNow(a.kind === "summary" ? "storing the summary" : "appending the message", () => a.store.appendMessage(request));
+}
 
 /**
  * Appends `a.message` to the store under `a.key` and reads the answer: true when it was

@@ -308,7 +308,7 @@ export class ChatSync {
   async moveHead(head: number): Promise<void> {
     const now = Date.now();
     const { userId, id: chatId } = this.record;
-    const written = await fromStore("moving the head", () => this.#ctx.store.setHead(userId, chatId, head < 0 ? null : head, now));
+    const written = await fromStore("moving the head", () => this.#ctx.store.setHead({ userId, chatId, head: head < 0 ? null : head, updatedAt: now }));
     if (written === false) throw new CtxloomError("UNKNOWN_CHAT", `Chat ${chatId} is no longer in the store; it was deleted elsewhere.`);
     this.head = head;
     this.record.updatedAt = now;

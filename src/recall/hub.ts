@@ -210,7 +210,7 @@ export class RecallHub {
     });
     for (const [u, list] of restored) u.memory.restore(list);
     for (const { userId, chatId, rows } of byChat.values()) {
-      await fromStore("storing embeddings", () => this.store.putEmbeddings(userId, chatId, this.#info, rows));
+      await fromStore("storing embeddings", () => this.store.putEmbeddings({ userId, chatId, embedder: this.#info, rows }));
     }
   }
 

@@ -3,13 +3,15 @@
 // cases check them). What needs the store's data is the store's: see StoreChecks.
 import { checkInteger } from "../errors.js";
 import { checkLoad, checkMemoryIds, checkQuery, checkWrite } from "../memory/checks.js";
-import type { MemoryQuery, MemoryRecord } from "../memory/types.js";
+import type { MemoryQuery, WriteMemoryRequest } from "../memory/types.js";
 import type { Message } from "../message.js";
 import {
   checkAppend, checkChatRecord, checkEmbedder, checkEmbeddingRows, checkIds, checkImported, checkPage, checkPruneQuery, checkRedactions,
-  checkSetHead, checkSince,
+  checkRequest, checkSetHead, checkSince,
 } from "./checks.js";
-import type { ChatPage, ChatRecord, EmbedderInfo, EmbeddingRow, MessageRedaction, PruneQuery } from "./types.js";
+import type {
+  AppendMessageRequest, ChatPage, ChatRecord, EmbedderInfo, MessageRedaction, PruneQuery, PutEmbeddingsRequest, SetHeadRequest,
+} from "./types.js";
 
 /**
  * The checks a Store method makes of its arguments before it reads or writes: each takes the
@@ -31,13 +33,13 @@ export interface StoreChecks {
   /** Store.loadChat's. */
   loadChat(userId: string, chatId: string, since?: number): void;
   /** Store.appendMessage's: a message the store can read back, a head at most its id. */
-  appendMessage(userId: string, chatId: string, message: Message, head: number, updatedAt: number, key?: string): void;
+  appendMessage(request: AppendMessageRequest): void;
   /** Store.setHead's, but the head's range (the chat's size is the store's). */
-  setHead(userId: string, chatId: string, head: number | null, updatedAt: number, expected?: number | null): void;
+  setHead(request: SetHeadRequest): void;
   /** Store.deleteChat's. */
   deleteChat(userId: string, chatId: string): void;
   /** Store.putEmbeddings's: vectors of the embedder's dimension. */
-  putEmbeddings(userId: string, chatId: string, embedder: EmbedderInfo, rows: EmbeddingRow[]): void;
+  putEmbeddings(request: PutEmbeddingsRequest): void;
   /** Store.loadEmbeddings's. */
   loadEmbeddings(userId: string, chatId: string, embedder: EmbedderInfo): void;
   /** Store.clearEmbeddings's. */
@@ -57,7 +59,7 @@ export interface StoreChecks {
   /** Store.loadMemoryHistory's. */
   loadMemoryHistory(userId: string, chatId: string | null, query?: MemoryQuery): void;
   /** Store.writeMemory's: records of the revisions after `expected`, in order, each a well-formed change. */
-  writeMemory(userId: string, chatId: string | null, expected: number, records: MemoryRecord[]): void;
+  writeMemory(request: WriteMemoryRequest): void;
   /** Store.deleteMemory's. */
   deleteMemory(userId: string, chatId?: string | null): void;
 }
@@ -75,10 +77,17 @@ export const storeChecks: StoreChecks = Object.freeze({
     checkIds(userId, chatId);
     if (since !== undefined) checkSince(since);
   },
-  appendMessage: (userId, chatId, message, head, updatedAt, key) => void checkAppend(userId, chatId, message, head, updatedAt, key),
-  setHead: (userId, chatId, head, updatedAt, expected) => checkSetHead(userId, chatId, head, updatedAt, expected),
+  appendMessage(request) {
+    const { userId, chatId, message, head, updatedAt, key } = checkRequest<AppendMessageRequest>(request, "appendMessage");
+    checkAppend(userId, chatId, message, head, updatedAt, key);
+  },
+  setHead(request) {
+    const { userId, chatId, head, updatedAt, expected } = checkRequest<SetHeadRequest>(request, "setHead");
+    checkSetHead(userId, chatId, head, updatedAt, expected);
+  },
   deleteChat: (userId, chatId) => checkIds(userId, chatId),
-  putEmbeddings(userId, chatId, embedder, rows) {
+  putEmbeddings(request) {
+    const { userId, chatId, embedder, rows } = checkRequest<PutEmbeddingsRequest>(request, "putEmbeddings");
     checkIds(userId, chatId);
     checkEmbeddingRows(rows, checkEmbedder(embedder).dimension);
   },
@@ -97,6 +106,9 @@ export const storeChecks: StoreChecks = Object.freeze({
   pruneChats: (query) => void checkPruneQuery(query),
   loadMemory: (userId, chatId, known) => checkLoad(userId, chatId, known),
   loadMemoryHistory: (userId, chatId, query) => void checkQuery(userId, chatId, query),
-  writeMemory: (userId, chatId, expected, records) => void checkWrite(userId, chatId, expected, records),
+  writeMemory(request) {
+    const { userId, chatId, expected, records } = checkRequest<WriteMemoryRequest>(request, "writeMemory");
+    checkWrite(userId, chatId, expected, records);
+  },
   deleteMemory: (userId, chatId) => checkMemoryIds(userId, chatId, true),
 } satisfies StoreChecks);

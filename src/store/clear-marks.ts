@@ -16,7 +16,7 @@ type Marks = Required<Pick<Store, "markEmbeddingsCleared" | "loadEmbeddingsClear
 export async function markCleared(store: Embeddings, userId: string, chatId: string, upTo: number): Promise<void> {
   checkIds(userId, chatId);
   checkInteger(upTo, "upTo", 0);
-  await store.putEmbeddings(userId, chatId, CLEAR_MARK, [{ messageId: upTo, vector: new Float32Array(1) }]);
+  await store.putEmbeddings({ userId, chatId, embedder: CLEAR_MARK, rows: [{ messageId: upTo, vector: new Float32Array(1) }] });
 }
 
 /** loadEmbeddingsCleared over the store's own embeddings: the greatest mark's id, or null. */

@@ -3,7 +3,7 @@
 // with its code and change nothing. No test framework here: workers and pages bundle this file.
 import type { Message } from "../message.js";
 import type { MemoryRecord } from "../memory/types.js";
-import type { ChatRecord, Store } from "./types.js";
+import type { AppendMessageRequest, ChatRecord, Store } from "./types.js";
 
 export const record = (over: Partial<ChatRecord> = {}): ChatRecord => ({
   id: "c1", userId: "u", title: "t", model: "gpt-4o", system: null, createdAt: 1, updatedAt: 1, messageCount: 0, head: null, options: {}, ...over,
@@ -22,29 +22,34 @@ export const note = (over: Partial<MemoryRecord> = {}): MemoryRecord => ({
  */
 export async function contractChat(store: Store, memory: boolean): Promise<void> {
   await store.createChat(record());
-  await store.appendMessage("u", "c1", message({ id: 0, parentId: null, role: "user" }), 0, 100);
-  await store.putEmbeddings("u", "c1", e2, [{ messageId: 0, vector: new Float32Array([1, 2]) }]);
+  await store.appendMessage({ userId: "u", chatId: "c1", message: message({ id: 0, parentId: null, role: "user" }), head: 0, updatedAt: 100 });
+  await store.putEmbeddings({ userId: "u", chatId: "c1", embedder: e2, rows: [{ messageId: 0, vector: new Float32Array([1, 2]) }] });
   if (!memory) return;
-  await store.writeMemory!("u", null, 0, [note()]);
-  await store.writeMemory!("u", "c1", 0, [note({ path: "chat.md", chatId: "c1" })]);
+  await store.writeMemory!({ userId: "u", chatId: null, expected: 0, records: [note()] });
+  await store.writeMemory!({ userId: "u", chatId: "c1", expected: 0, records: [note({ path: "chat.md", chatId: "c1" })] });
 }
 
 /** [what, the call, the code it must fail with]: on a store holding contractChat's chat. */
 export function badCalls(store: Store): [string, () => unknown, string][] {
   const bad = <T>(v: unknown) => v as T;
+  /** An append of message 1 to user "u"'s chat "c1", but for what `over` sets. */
+  const append = (over: Partial<AppendMessageRequest>) =>
+    store.appendMessage({ userId: "u", chatId: "c1", message: message(), head: 1, updatedAt: 101, ...over });
   return [
-    ["append: a role", () => store.appendMessage("u", "c1", message({ role: bad("robot") }), 1, 101), "INVALID_ROLE"],
-    ["append: a priority", () => store.appendMessage("u", "c1", message({ priority: bad("urgent") }), 1, 101), "INVALID_PRIORITY"],
-    ["append: content not a string", () => store.appendMessage("u", "c1", message({ content: bad(42) }), 1, 101), "INVALID_CONTENT"],
-    ["append: a parent that is not earlier", () => store.appendMessage("u", "c1", message({ parentId: 1 }), 1, 101), "INVALID_ARGUMENT"],
-    ["append: negative tokens", () => store.appendMessage("u", "c1", message({ tokens: -1 }), 1, 101), "INVALID_ARGUMENT"],
-    ["append: tool calls not a list", () => store.appendMessage("u", "c1", message({ toolCalls: bad("x") }), 1, 101), "INVALID_ARGUMENT"],
-    ["append: a name not a string", () => store.appendMessage("u", "c1", message({ name: bad(7) }), 1, 101), "INVALID_ARGUMENT"],
-    ["append: a head past the message", () => store.appendMessage("u", "c1", message(), 2, 101), "UNKNOWN_MESSAGE"],
-    ["append: updatedAt NaN", () => store.appendMessage("u", "c1", message(), 1, Number.NaN), "INVALID_ARGUMENT"],
-    ["append: an empty key", () => store.appendMessage("u", "c1", message(), 1, 101, ""), "INVALID_ARGUMENT"],
-    ["append: an empty user id", () => store.appendMessage("", "c1", message(), 1, 101), "INVALID_ARGUMENT"],
-    ["append: no such chat", () => store.appendMessage("u", "zz", message({ id: 0, parentId: null }), 0, 101), "UNKNOWN_CHAT"],
+    ["append: not an object", () => store.appendMessage(bad("u")), "INVALID_ARGUMENT"],
+    ["append: an unknown key", () => append(bad({ headId: 1 })), "INVALID_ARGUMENT"],
+    ["append: a role", () => append({ message: message({ role: bad("robot") }) }), "INVALID_ROLE"],
+    ["append: a priority", () => append({ message: message({ priority: bad("urgent") }) }), "INVALID_PRIORITY"],
+    ["append: content not a string", () => append({ message: message({ content: bad(42) }) }), "INVALID_CONTENT"],
+    ["append: a parent that is not earlier", () => append({ message: message({ parentId: 1 }) }), "INVALID_ARGUMENT"],
+    ["append: negative tokens", () => append({ message: message({ tokens: -1 }) }), "INVALID_ARGUMENT"],
+    ["append: tool calls not a list", () => append({ message: message({ toolCalls: bad("x") }) }), "INVALID_ARGUMENT"],
+    ["append: a name not a string", () => append({ message: message({ name: bad(7) }) }), "INVALID_ARGUMENT"],
+    ["append: a head past the message", () => append({ head: 2 }), "UNKNOWN_MESSAGE"],
+    ["append: updatedAt NaN", () => append({ updatedAt: Number.NaN }), "INVALID_ARGUMENT"],
+    ["append: an empty key", () => append({ key: "" }), "INVALID_ARGUMENT"],
+    ["append: an empty user id", () => append({ userId: "" }), "INVALID_ARGUMENT"],
+    ["append: no such chat", () => append({ chatId: "zz", message: message({ id: 0, parentId: null }), head: 0 }), "UNKNOWN_CHAT"],
     ["load: since -1", () => store.loadChat("u", "c1", -1), "INVALID_ARGUMENT"],
     ["load: a chat id not a string", () => store.loadChat("u", bad(5)), "INVALID_ARGUMENT"],
     ["list: an empty user id", () => store.listChats(""), "INVALID_ARGUMENT"],
@@ -56,13 +61,15 @@ export function badCalls(store: Store): [string, () => unknown, string][] {
     ["import: ids out of order", () => store.importChat(record({ id: "x", messageCount: 1, head: 0 }), [message({ id: 1 })]), "INVALID_ARGUMENT"],
     ["import: a count that is not the messages'", () => store.importChat(record({ id: "x", messageCount: 2, head: 0 }), [message({ id: 0, parentId: null })]), "INVALID_ARGUMENT"],
     ["import: an id the user has", () => store.importChat(record({ messageCount: 0 }), []), "CHAT_EXISTS"],
-    ["setHead: past the chat", () => store.setHead("u", "c1", 5, 101), "UNKNOWN_MESSAGE"],
-    ["setHead: a head not an integer", () => store.setHead("u", "c1", bad(0.5), 101), "INVALID_ARGUMENT"],
-    ["setHead: no such chat", () => store.setHead("u", "zz", null, 101), "UNKNOWN_CHAT"],
-    ["embeddings: an embedder without a name", () => store.putEmbeddings("u", "c1", { name: "", dimension: 2 }, []), "INVALID_ARGUMENT"],
-    ["embeddings: a message the chat lacks", () => store.putEmbeddings("u", "c1", e2, [{ messageId: 3, vector: new Float32Array(2) }]), "UNKNOWN_MESSAGE"],
-    ["embeddings: the wrong dimension", () => store.putEmbeddings("u", "c1", e2, [{ messageId: 0, vector: new Float32Array(3) }]), "INVALID_ARGUMENT"],
-    ["embeddings: no such chat", () => store.putEmbeddings("u", "zz", e2, [{ messageId: 0, vector: new Float32Array(2) }]), "UNKNOWN_CHAT"],
+    ["setHead: past the chat", () => store.setHead({ userId: "u", chatId: "c1", head: 5, updatedAt: 101 }), "UNKNOWN_MESSAGE"],
+    ["setHead: a head not an integer", () => store.setHead({ userId: "u", chatId: "c1", head: bad(0.5), updatedAt: 101 }), "INVALID_ARGUMENT"],
+    ["setHead: no such chat", () => store.setHead({ userId: "u", chatId: "zz", head: null, updatedAt: 101 }), "UNKNOWN_CHAT"],
+    ["setHead: an unknown key", () => store.setHead(bad({ userId: "u", chatId: "c1", head: 0, updatedAt: 101, when: 0 })), "INVALID_ARGUMENT"],
+    ["embeddings: put without an object", () => store.putEmbeddings(bad(null)), "INVALID_ARGUMENT"],
+    ["embeddings: an embedder without a name", () => store.putEmbeddings({ userId: "u", chatId: "c1", embedder: { name: "", dimension: 2 }, rows: [] }), "INVALID_ARGUMENT"],
+    ["embeddings: a message the chat lacks", () => store.putEmbeddings({ userId: "u", chatId: "c1", embedder: e2, rows: [{ messageId: 3, vector: new Float32Array(2) }] }), "UNKNOWN_MESSAGE"],
+    ["embeddings: the wrong dimension", () => store.putEmbeddings({ userId: "u", chatId: "c1", embedder: e2, rows: [{ messageId: 0, vector: new Float32Array(3) }] }), "INVALID_ARGUMENT"],
+    ["embeddings: no such chat", () => store.putEmbeddings({ userId: "u", chatId: "zz", embedder: e2, rows: [{ messageId: 0, vector: new Float32Array(2) }] }), "UNKNOWN_CHAT"],
     ["embeddings: load with a bad dimension", () => store.loadEmbeddings("u", "c1", { name: "e", dimension: 0 }), "INVALID_ARGUMENT"],
     ["embeddings: clear for a user id not a string", () => store.clearEmbeddings(bad(5)), "INVALID_ARGUMENT"],
     ["clear mark: upTo not a count", () => store.markEmbeddingsCleared!("u", "c1", bad(-1)), "INVALID_ARGUMENT"],
@@ -88,23 +95,24 @@ export function badCalls(store: Store): [string, () => unknown, string][] {
     ["memory history: an unknown key", () => store.loadMemoryHistory!("u", null, bad({ since: 1 })), "INVALID_ARGUMENT"],
     ["memory history: a path climbing out", () => store.loadMemoryHistory!("u", null, { path: "../x" }), "INVALID_PATH"],
     ["memory history: another user's chat", () => store.loadMemoryHistory!("v", "c1"), "UNKNOWN_CHAT"],
-    ["memory write: no records", () => store.writeMemory!("u", null, 1, []), "INVALID_ARGUMENT"],
-    ["memory write: a revision that does not follow", () => store.writeMemory!("u", null, 1, [note({ revision: 3 })]), "INVALID_ARGUMENT"],
-    ["memory write: revisions out of order", () => store.writeMemory!("u", null, 1, [note({ revision: 2 }), note({ revision: 4, path: "b" })]), "INVALID_ARGUMENT"],
-    ["memory write: a path twice in a revision", () => store.writeMemory!("u", null, 1, [note({ revision: 2 }), note({ revision: 2 })]), "INVALID_ARGUMENT"],
-    ["memory write: a path climbing out", () => store.writeMemory!("u", null, 1, [note({ revision: 2, path: "a/../../etc" })]), "INVALID_PATH"],
-    ["memory write: an absolute path", () => store.writeMemory!("u", null, 1, [note({ revision: 2, path: "/etc/passwd" })]), "INVALID_PATH"],
-    ["memory write: a hidden name", () => store.writeMemory!("u", null, 1, [note({ revision: 2, path: ".env" })]), "INVALID_PATH"],
-    ["memory write: a text past the cap", () => store.writeMemory!("u", null, 1, [note({ revision: 2, content: "x".repeat(100_001) })]), "MEMORY_TOO_LARGE"],
-    ["memory write: a text with a schema", () => store.writeMemory!("u", null, 1, [note({ revision: 2, schema: "{}" })]), "INVALID_ARGUMENT"],
-    ["memory write: an object without a schema", () => store.writeMemory!("u", null, 1, [note({ revision: 2, kind: "object", content: "{}" })]), "INVALID_ARGUMENT"],
-    ["memory write: a deletion with content", () => store.writeMemory!("u", null, 1, [note({ revision: 2, kind: "deleted" })]), "INVALID_ARGUMENT"],
-    ["memory write: a kind", () => store.writeMemory!("u", null, 1, [note({ revision: 2, kind: bad("file") })]), "INVALID_ARGUMENT"],
-    ["memory write: an author", () => store.writeMemory!("u", null, 1, [note({ revision: 2, by: bad("robot") })]), "INVALID_ARGUMENT"],
-    ["memory write: a time", () => store.writeMemory!("u", null, 1, [note({ revision: 2, at: Number.NaN })]), "INVALID_ARGUMENT"],
-    ["memory write: a revision not a count", () => store.writeMemory!("u", null, bad(-1), [note({ revision: 0 })]), "INVALID_ARGUMENT"],
-    ["memory write: a chat the user lacks", () => store.writeMemory!("u", "zz", 0, [note()]), "UNKNOWN_CHAT"],
-    ["memory write: another user's chat", () => store.writeMemory!("v", "c1", 0, [note()]), "UNKNOWN_CHAT"],
+    ["memory write: an unknown key", () => store.writeMemory!(bad({ userId: "u", chatId: null, expected: 1, records: [note()], force: true })), "INVALID_ARGUMENT"],
+    ["memory write: no records", () => store.writeMemory!({ userId: "u", chatId: null, expected: 1, records: [] }), "INVALID_ARGUMENT"],
+    ["memory write: a revision that does not follow", () => store.writeMemory!({ userId: "u", chatId: null, expected: 1, records: [note({ revision: 3 })] }), "INVALID_ARGUMENT"],
+    ["memory write: revisions out of order", () => store.writeMemory!({ userId: "u", chatId: null, expected: 1, records: [note({ revision: 2 }), note({ revision: 4, path: "b" })] }), "INVALID_ARGUMENT"],
+    ["memory write: a path twice in a revision", () => store.writeMemory!({ userId: "u", chatId: null, expected: 1, records: [note({ revision: 2 }), note({ revision: 2 })] }), "INVALID_ARGUMENT"],
+    ["memory write: a path climbing out", () => store.writeMemory!({ userId: "u", chatId: null, expected: 1, records: [note({ revision: 2, path: "a/../../etc" })] }), "INVALID_PATH"],
+    ["memory write: an absolute path", () => store.writeMemory!({ userId: "u", chatId: null, expected: 1, records: [note({ revision: 2, path: "/etc/passwd" })] }), "INVALID_PATH"],
+    ["memory write: a hidden name", () => store.writeMemory!({ userId: "u", chatId: null, expected: 1, records: [note({ revision: 2, path: ".env" })] }), "INVALID_PATH"],
+    ["memory write: a text past the cap", () => store.writeMemory!({ userId: "u", chatId: null, expected: 1, records: [note({ revision: 2, content: "x".repeat(100_001) })] }), "MEMORY_TOO_LARGE"],
+    ["memory write: a text with a schema", () => store.writeMemory!({ userId: "u", chatId: null, expected: 1, records: [note({ revision: 2, schema: "{}" })] }), "INVALID_ARGUMENT"],
+    ["memory write: an object without a schema", () => store.writeMemory!({ userId: "u", chatId: null, expected: 1, records: [note({ revision: 2, kind: "object", content: "{}" })] }), "INVALID_ARGUMENT"],
+    ["memory write: a deletion with content", () => store.writeMemory!({ userId: "u", chatId: null, expected: 1, records: [note({ revision: 2, kind: "deleted" })] }), "INVALID_ARGUMENT"],
+    ["memory write: a kind", () => store.writeMemory!({ userId: "u", chatId: null, expected: 1, records: [note({ revision: 2, kind: bad("file") })] }), "INVALID_ARGUMENT"],
+    ["memory write: an author", () => store.writeMemory!({ userId: "u", chatId: null, expected: 1, records: [note({ revision: 2, by: bad("robot") })] }), "INVALID_ARGUMENT"],
+    ["memory write: a time", () => store.writeMemory!({ userId: "u", chatId: null, expected: 1, records: [note({ revision: 2, at: Number.NaN })] }), "INVALID_ARGUMENT"],
+    ["memory write: a revision not a count", () => store.writeMemory!({ userId: "u", chatId: null, expected: bad(-1), records: [note({ revision: 0 })] }), "INVALID_ARGUMENT"],
+    ["memory write: a chat the user lacks", () => store.writeMemory!({ userId: "u", chatId: "zz", expected: 0, records: [note()] }), "UNKNOWN_CHAT"],
+    ["memory write: another user's chat", () => store.writeMemory!({ userId: "v", chatId: "c1", expected: 0, records: [note()] }), "UNKNOWN_CHAT"],
     ["memory delete: an empty chat id", () => store.deleteMemory!("u", ""), "INVALID_ARGUMENT"],
     ["memory delete: a user id not a string", () => store.deleteMemory!(bad(5)), "INVALID_ARGUMENT"],
     ["erase: an empty user id", () => store.eraseUser!(""), "INVALID_ARGUMENT"],

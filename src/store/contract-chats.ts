@@ -24,7 +24,7 @@ export const vectors = (rows: { messageId: number; vector: Float32Array }[]) => 
 export async function chatOf(store: Store, count: number): Promise<void> {
   await store.createChat(record());
   for (let id = 0; id < count; id++) {
-    await store.appendMessage("u", "c1", message({ id, parentId: id === 0 ? null : id - 1, content: `m${id}` }), id, 101 + id);
+    await store.appendMessage({ userId: "u", chatId: "c1", message: message({ id, parentId: id === 0 ? null : id - 1, content: `m${id}` }), head: id, updatedAt: 101 + id });
   }
 }
 
@@ -95,9 +95,9 @@ export const CHAT_CASES: ChatCase[] = [
     name: "appendMessage: lands only as the chat's next id, moving the head; otherwise answers the size and writes nothing",
     async run(store) {
       await chatOf(store, 2);
-      const ahead = await store.appendMessage("u", "c1", message({ id: 3, parentId: 1 }), 3, 200);
-      const behind = await store.appendMessage("u", "c1", message({ id: 1, parentId: 0, content: "late" }), 1, 200);
-      const next = await store.appendMessage("u", "c1", message({ id: 2, parentId: 0, content: "branch" }), 2, 300);
+      const ahead = await store.appendMessage({ userId: "u", chatId: "c1", message: message({ id: 3, parentId: 1 }), head: 3, updatedAt: 200 });
+      const behind = await store.appendMessage({ userId: "u", chatId: "c1", message: message({ id: 1, parentId: 0, content: "late" }), head: 1, updatedAt: 200 });
+      const next = await store.appendMessage({ userId: "u", chatId: "c1", message: message({ id: 2, parentId: 0, content: "branch" }), head: 2, updatedAt: 300 });
       const chat = await store.loadChat("u", "c1");
       return { ahead, behind, next, "record": chat?.chat, "contents": chat?.messages.map((m) => [m.id, m.parentId, m.content]) };
     },
@@ -114,9 +114,9 @@ export const CHAT_CASES: ChatCase[] = [
     async run(store) {
       await store.createChat(record());
       await store.createChat(record({ id: "c2" }));
-      const once = await store.appendMessage("u", "c1", first({ content: "once" }), 0, 101, "k1");
-      const again = await store.appendMessage("u", "c1", message({ id: 1, parentId: 0, content: "twice" }), 1, 102, "k1");
-      const other = await store.appendMessage("u", "c2", first({ content: "other chat" }), 0, 103, "k1");
+      const once = await store.appendMessage({ userId: "u", chatId: "c1", message: first({ content: "once" }), head: 0, updatedAt: 101, key: "k1" });
+      const again = await store.appendMessage({ userId: "u", chatId: "c1", message: message({ id: 1, parentId: 0, content: "twice" }), head: 1, updatedAt: 102, key: "k1" });
+      const other = await store.appendMessage({ userId: "u", chatId: "c2", message: first({ content: "other chat" }), head: 0, updatedAt: 103, key: "k1" });
       return { once, again, "c1": (await store.loadChat("u", "c1"))?.chat.messageCount, other };
     },
     expected: { "once": { ok: true }, "again": { ok: false, existing: first({ content: "once" }) }, "c1": 1, "other": { ok: true } },
@@ -135,11 +135,11 @@ export const CHAT_CASES: ChatCase[] = [
     async run(store) {
       await chatOf(store, 3);
       const head = async () => (await store.loadChat("u", "c1"))?.chat.head;
-      const moved = await store.setHead("u", "c1", 0, 200);
-      const stale = await store.setHead("u", "c1", 1, 201, 2);
+      const moved = await store.setHead({ userId: "u", chatId: "c1", head: 0, updatedAt: 200 });
+      const stale = await store.setHead({ userId: "u", chatId: "c1", head: 1, updatedAt: 201, expected: 2 });
       const afterStale = await head();
-      const swapped = await store.setHead("u", "c1", 1, 202, 0);
-      const cleared = await store.setHead("u", "c1", null, 203, 1);
+      const swapped = await store.setHead({ userId: "u", chatId: "c1", head: 1, updatedAt: 202, expected: 0 });
+      const cleared = await store.setHead({ userId: "u", chatId: "c1", head: null, updatedAt: 203, expected: 1 });
       const record = (await store.loadChat("u", "c1"))?.chat;
       return { moved, stale, afterStale, swapped, cleared, "head": record?.head, "updatedAt": record?.updatedAt, "count": record?.messageCount };
     },
@@ -165,7 +165,7 @@ export const CHAT_CASES: ChatCase[] = [
     name: "deleteChat: the chat, its messages and embeddings go, and its id is free again; false when there was none",
     async run(store) {
       await chatOf(store, 2);
-      await store.putEmbeddings("u", "c1", e2, [{ messageId: 1, vector: new Float32Array([1, 2]) }]);
+      await store.putEmbeddings({ userId: "u", chatId: "c1", embedder: e2, rows: [{ messageId: 1, vector: new Float32Array([1, 2]) }] });
       const deleted = await store.deleteChat("u", "c1");
       const again = await store.deleteChat("u", "c1");
       const gone = [await store.hasChat("u", "c1"), await loaded(store, "u", "c1"), ids(await store.listChats("u"))];
@@ -180,14 +180,14 @@ export const CHAT_CASES: ChatCase[] = [
     async run(store) {
       await chatOf(store, 3);
       await store.createChat(record({ id: "c2" }));
-      await store.appendMessage("u", "c2", first(), 0, 101);
+      await store.appendMessage({ userId: "u", chatId: "c2", message: first(), head: 0, updatedAt: 101 });
       const e3 = { name: "e", dimension: 3 };
       const f2 = { name: "f", dimension: 2 };
-      await store.putEmbeddings("u", "c1", e2, [{ messageId: 2, vector: new Float32Array([2, 2]) }, { messageId: 0, vector: new Float32Array([0, 0]) }]);
-      await store.putEmbeddings("u", "c1", e2, [{ messageId: 2, vector: new Float32Array([2.5, -1]) }]);
-      await store.putEmbeddings("u", "c1", e3, [{ messageId: 1, vector: new Float32Array([1, 1, 1]) }]);
-      await store.putEmbeddings("u", "c1", f2, [{ messageId: 1, vector: new Float32Array([9, 9]) }]);
-      await store.putEmbeddings("u", "c2", e2, [{ messageId: 0, vector: new Float32Array([7, 7]) }]);
+      await store.putEmbeddings({ userId: "u", chatId: "c1", embedder: e2, rows: [{ messageId: 2, vector: new Float32Array([2, 2]) }, { messageId: 0, vector: new Float32Array([0, 0]) }] });
+      await store.putEmbeddings({ userId: "u", chatId: "c1", embedder: e2, rows: [{ messageId: 2, vector: new Float32Array([2.5, -1]) }] });
+      await store.putEmbeddings({ userId: "u", chatId: "c1", embedder: e3, rows: [{ messageId: 1, vector: new Float32Array([1, 1, 1]) }] });
+      await store.putEmbeddings({ userId: "u", chatId: "c1", embedder: f2, rows: [{ messageId: 1, vector: new Float32Array([9, 9]) }] });
+      await store.putEmbeddings({ userId: "u", chatId: "c2", embedder: e2, rows: [{ messageId: 0, vector: new Float32Array([7, 7]) }] });
       const out: Record<string, unknown> = {
         "e/2": vectors(await store.loadEmbeddings("u", "c1", e2)),
         "e/3": vectors(await store.loadEmbeddings("u", "c1", e3)),

@@ -17,7 +17,7 @@ async function threeOf(store: Store, userId: string, id: string, updatedAt = 1):
     message({ id: 1, parentId: 0, content: "", toolCalls: [call] }),
     message({ id: 2, parentId: 1, role: "tool", toolCallId: "call_1", content: "secret result" }),
   ];
-  for (const m of messages) await store.appendMessage(userId, id, m, m.id, updatedAt);
+  for (const m of messages) await store.appendMessage({ userId, chatId: id, message: m, head: m.id, updatedAt });
 }
 
 /** The optional methods a case of this file calls. */
@@ -29,7 +29,7 @@ export const RETENTION_CASES: (ChatCase & { uses: Uses })[] = [
     uses: ["redactMessages"],
     async run(store) {
       await threeOf(store, "u", "c1");
-      await store.putEmbeddings("u", "c1", e2, [0, 1, 2].map((messageId) => ({ messageId, vector: new Float32Array([messageId, 1]) })));
+      await store.putEmbeddings({ userId: "u", chatId: "c1", embedder: e2, rows: [0, 1, 2].map((messageId) => ({ messageId, vector: new Float32Array([messageId, 1]) })) });
       const redacted = await store.redactMessages!("u", "c1", [
         { id: 0, content: "[redacted]", tokens: 2 },
         { id: 1, content: "", toolCalls: [erased], tokens: 3 },
@@ -63,9 +63,9 @@ export const RETENTION_CASES: (ChatCase & { uses: Uses })[] = [
       await threeOf(store, "u", "c2");
       await store.createChat(record({ id: "c3" }));
       await threeOf(store, "v", "c1");
-      await store.putEmbeddings("u", "c1", e2, [{ messageId: 0, vector: new Float32Array([1, 1]) }]);
+      await store.putEmbeddings({ userId: "u", chatId: "c1", embedder: e2, rows: [{ messageId: 0, vector: new Float32Array([1, 1]) }] });
       const memory = typeof store.writeMemory === "function";
-      if (memory) await store.writeMemory!("u", null, 0, [note()]);
+      if (memory) await store.writeMemory!({ userId: "u", chatId: null, expected: 0, records: [note()] });
       const erased = await store.eraseUser!("u");
       return {
         erased,
@@ -120,11 +120,11 @@ export const RETENTION_CASES: (ChatCase & { uses: Uses })[] = [
     async run(store) {
       await chatOf(store, 4);
       await store.createChat(record({ id: "c2" }));
-      await store.appendMessage("u", "c2", message({ id: 0, parentId: null }), 0, 101);
+      await store.appendMessage({ userId: "u", chatId: "c2", message: message({ id: 0, parentId: null }), head: 0, updatedAt: 101 });
       const mark = (chatId: string) => store.loadEmbeddingsCleared!("u", chatId);
       const out: Record<string, unknown> = { "none yet": await mark("c1"), "a chat the user lacks": await mark("zz") };
       await store.markEmbeddingsCleared!("u", "c1", 1);
-      await store.putEmbeddings("u", "c1", e2, [{ messageId: 3, vector: new Float32Array([3, 3]) }]);
+      await store.putEmbeddings({ userId: "u", chatId: "c1", embedder: e2, rows: [{ messageId: 3, vector: new Float32Array([3, 3]) }] });
       out["marked 1"] = await mark("c1");
       await store.markEmbeddingsCleared!("u", "c1", 3);
       await store.markEmbeddingsCleared!("u", "c1", 2);

@@ -1,11 +1,13 @@
 import {
   checkAppend, checkChatRecord, checkEmbedder, checkEmbeddingIds, checkEmbeddingRows, checkHead, checkIds, checkImported, checkPage, checkRedactedIds,
-  checkPruneQuery, checkRedactions, checkSetHead, checkSince, chatExists, unknownChat,
+  checkPruneQuery, checkRedactions, checkRequest, checkSetHead, checkSince, chatExists, unknownChat,
 } from "./checks.js";
 import { MessageColumns } from "./columns.js";
 import { memoryRevisions } from "./memory-revisions.js";
 import type { Message } from "../message.js";
-import type { ChatRecord, EmbeddingRow, LoadedChat, PrunedChat, Store } from "./types.js";
+import type {
+  AppendMessageRequest, ChatRecord, EmbeddingRow, LoadedChat, PrunedChat, PutEmbeddingsRequest, SetHeadRequest, Store,
+} from "./types.js";
 import { INTERNAL, type InternalStore } from "./internal.js";
 import { newestFirst } from "./order.js";
 import { pruneCandidates, usersFrom } from "./prune.js";
@@ -142,7 +144,8 @@ export function memoryStore(): Store {
       const entry = find(userId, chatId);
       return entry && { chat: copyChat(entry.chat), messages: entry.messages.slice(since) };
     },
-    appendMessage(userId, chatId, message, head, updatedAt, key) {
+    appendMessage(request) {
+      const { userId, chatId, message, head, updatedAt, key } = checkRequest<AppendMessageRequest>(request, "appendMessage");
       checkAppend(userId, chatId, message, head, updatedAt, key);
       const entry = get(userId, chatId);
       const size = entry.messages.size;
@@ -156,7 +159,8 @@ export function memoryStore(): Store {
       entry.landed(head, updatedAt, size + 1);
       return APPENDED;
     },
-    setHead(userId, chatId, head, updatedAt, expected) {
+    setHead(request) {
+      const { userId, chatId, head, updatedAt, expected } = checkRequest<SetHeadRequest>(request, "setHead");
       checkSetHead(userId, chatId, head, updatedAt, expected);
       const entry = get(userId, chatId);
       checkHead(head, entry.messages.size, chatId);
@@ -217,7 +221,8 @@ export function memoryStore(): Store {
       }
       return { removed, next: i < sorted.length ? sorted[i]! : null };
     },
-    putEmbeddings(userId, chatId, embedder, rows) {
+    putEmbeddings(request) {
+      const { userId, chatId, embedder, rows } = checkRequest<PutEmbeddingsRequest>(request, "putEmbeddings");
       checkIds(userId, chatId);
       checkEmbeddingRows(rows, checkEmbedder(embedder).dimension);
       const entry = get(userId, chatId);

@@ -1,10 +1,12 @@
 import type { Pool, PoolClient, PoolConfig, QueryResult } from "pg";
 import { CtxloomError, checkOptions, describe } from "../errors.js";
 import type { Message } from "../message.js";
-import type { AppendResult, ChatRecord, Durability, EmbedderInfo, EmbeddingRow, LoadedChat, Store } from "./types.js";
+import type {
+  AppendMessageRequest, AppendResult, ChatRecord, Durability, EmbedderInfo, EmbeddingRow, LoadedChat, PutEmbeddingsRequest, SetHeadRequest, Store,
+} from "./types.js";
 import {
   checkAppend, checkChatRecord, checkEmbedder, checkEmbeddingIds, checkEmbeddingRows, checkIds, checkImported, checkPage, checkSetHead, checkSince,
-  chatExists, unknownChat,
+  checkRequest, chatExists, unknownChat,
 } from "./checks.js";
 import { isPool, loadPg, redact } from "./postgres-pool.js";
 import { redactRows } from "./postgres-redact.js";
@@ -206,11 +208,13 @@ export function postgresStore(target: string | Pool, options?: PostgresStoreOpti
         checkin(client);
       }
     },
-    async appendMessage(userId, chatId, message: Message, head, updatedAt, key): Promise<AppendResult> {
+    async appendMessage(request): Promise<AppendResult> {
+      const { userId, chatId, message, head, updatedAt, key } = checkRequest<AppendMessageRequest>(request, "appendMessage");
       const m = checkAppend(userId, chatId, message, head, updatedAt, key);
       return appendRow(await open(), sql, `${prefix}messages_key`, name, userId, chatId, m, head, updatedAt, key, corrupt);
     },
-    async setHead(userId, chatId, head, updatedAt, expected) {
+    async setHead(request) {
+      const { userId, chatId, head, updatedAt, expected } = checkRequest<SetHeadRequest>(request, "setHead");
       checkSetHead(userId, chatId, head, updatedAt, expected);
       const r = await query(sql.setHead, [toText(chatId), toText(userId), head, updatedAt, expected !== undefined, expected ?? null]);
       if (r.rowCount === 1) return true;
@@ -227,7 +231,8 @@ export function postgresStore(target: string | Pool, options?: PostgresStoreOpti
     /** The user's chats go, their messages and embeddings by the foreign keys; see postgresStore on the old row versions. */
     eraseUser: (userId) => eraseUserRows(query, rt, userId),
     pruneChats: (q) => pruneRows(query, rt, q),
-    async putEmbeddings(userId, chatId, embedder: EmbedderInfo, rows: EmbeddingRow[]) {
+    async putEmbeddings(request) {
+      const { userId, chatId, embedder, rows } = checkRequest<PutEmbeddingsRequest>(request, "putEmbeddings");
       checkIds(userId, chatId);
       const e = checkEmbedder(embedder);
       checkEmbeddingRows(rows, e.dimension);

@@ -3,7 +3,8 @@
 import type { Message } from "../message.js";
 import { SqlStore } from "./sql-store.js";
 import { SqlMemory } from "./sql-memory.js";
-import type { MemoryQuery, MemoryRecord, MemoryState, MemoryWriteResult } from "../memory/types.js";
+import type { MemoryQuery, MemoryRecord, MemoryState, MemoryWriteResult, WriteMemoryRequest } from "../memory/types.js";
+import { checkRequest } from "./checks.js";
 import { sqlStatements } from "./sql-statements.js";
 import { WriteBatch } from "./sqlite-batch.js";
 import { sqliteConnection } from "./sqlite-connection.js";
@@ -11,7 +12,7 @@ import type { SqliteDatabase } from "./sqlite-driver.js";
 import { filePlace } from "./sqlite-errors.js";
 import type { Durability, SqliteStore } from "./sqlite-types.js";
 import type {
-  AppendResult, ChatPage, ChatRecord, EmbedderInfo, EmbeddingRow, ErasedUser, LoadedChat, MessageRedaction, PruneBatch, PruneQuery,
+  AppendMessageRequest, PutEmbeddingsRequest, SetHeadRequest, AppendResult, ChatPage, ChatRecord, EmbedderInfo, EmbeddingRow, ErasedUser, LoadedChat, MessageRedaction, PruneBatch, PruneQuery,
 } from "./types.js";
 import { loadCleared, markCleared } from "./clear-marks.js";
 
@@ -61,11 +62,13 @@ export class SqliteStoreImpl implements SqliteStore {
     return this.#ops.loadChat(userId, chatId, since);
   }
 
-  async appendMessage(userId: string, chatId: string, message: Message, head: number, updatedAt: number, key?: string): Promise<AppendResult> {
+  async appendMessage(request: AppendMessageRequest): Promise<AppendResult> {
+    const { userId, chatId, message, head, updatedAt, key } = checkRequest<AppendMessageRequest>(request, "appendMessage");
     return this.#ops.appendMessage(userId, chatId, message, head, updatedAt, key);
   }
 
-  async setHead(userId: string, chatId: string, head: number | null, updatedAt: number, expected?: number | null): Promise<boolean> {
+  async setHead(request: SetHeadRequest): Promise<boolean> {
+    const { userId, chatId, head, updatedAt, expected } = checkRequest<SetHeadRequest>(request, "setHead");
     return this.#ops.setHead(userId, chatId, head, updatedAt, expected);
   }
 
@@ -135,7 +138,8 @@ export class SqliteStoreImpl implements SqliteStore {
     this.#erase("rebuilding the file");
   }
 
-  async putEmbeddings(userId: string, chatId: string, embedder: EmbedderInfo, rows: EmbeddingRow[]): Promise<void> {
+  async putEmbeddings(request: PutEmbeddingsRequest): Promise<void> {
+    const { userId, chatId, embedder, rows } = checkRequest<PutEmbeddingsRequest>(request, "putEmbeddings");
     this.#ops.putEmbeddings(userId, chatId, embedder, rows);
   }
 
@@ -163,7 +167,8 @@ export class SqliteStoreImpl implements SqliteStore {
     return this.#memory.loadMemoryHistory(userId, chatId, query);
   }
 
-  async writeMemory(userId: string, chatId: string | null, expected: number, records: MemoryRecord[]): Promise<MemoryWriteResult> {
+  async writeMemory(request: WriteMemoryRequest): Promise<MemoryWriteResult> {
+    const { userId, chatId, expected, records } = checkRequest<WriteMemoryRequest>(request, "writeMemory");
     return this.#memory.writeMemory(userId, chatId, expected, records);
   }
 

@@ -4,7 +4,7 @@ import type { Message } from "../message.js";
 import type { SummaryOptions } from "../summary/policy.js";
 import type { ToolResultOptions } from "../models/tool-results.js";
 import type { ReasoningTurns } from "../models/reasoning.js";
-import type { JsonValue, MemoryQuery, MemoryRecord, MemoryState, MemoryWriteResult } from "../memory/types.js";
+import type { JsonValue, MemoryQuery, MemoryRecord, MemoryState, MemoryWriteResult, WriteMemoryRequest } from "../memory/types.js";
 
 export type { JsonValue } from "../memory/types.js";
 
@@ -165,6 +165,48 @@ export interface PruneBatch {
   next: string | null;
 }
 
+/** What `Store.appendMessage` takes (see it). */
+export interface AppendMessageRequest {
+  /** The chat's user. */
+  userId: string;
+  /** The chat's id. */
+  chatId: string;
+  /** The message, its id the chat's next one when the append is to land. */
+  message: Message;
+  /** The head after the append (the message's id, or an earlier message's for a summary). */
+  head: number;
+  /** The chat's update time after the append (ms since the epoch). */
+  updatedAt: number;
+  /** The append's key across its retries, unique per chat; left out for none. */
+  key?: string;
+}
+
+/** What `Store.setHead` takes (see it). */
+export interface SetHeadRequest {
+  /** The chat's user. */
+  userId: string;
+  /** The chat's id. */
+  chatId: string;
+  /** The new head: a message of the chat, or null for none. */
+  head: number | null;
+  /** The chat's update time after the move (ms since the epoch). */
+  updatedAt: number;
+  /** When given, a compare-and-set: the head moves only when the stored head equals this. */
+  expected?: number | null;
+}
+
+/** What `Store.putEmbeddings` takes (see it). */
+export interface PutEmbeddingsRequest {
+  /** The chat's user. */
+  userId: string;
+  /** The chat's id. */
+  chatId: string;
+  /** The embedder that made the vectors. */
+  embedder: EmbedderInfo;
+  /** The vectors, of messages of the chat. */
+  rows: EmbeddingRow[];
+}
+
 /** Which embedder produced a set of vectors: vectors of different embedders never mix. */
 export interface EmbedderInfo {
   name: string;
@@ -237,13 +279,13 @@ export interface Store {
    * `message.id` is. A store that keeps no keys may ignore it: a retry after a lost
    * connection may then append twice.
    */
-  appendMessage(userId: string, chatId: string, message: Message, head: number, updatedAt: number, key?: string): Awaitable<AppendResult>;
+  appendMessage(request: AppendMessageRequest): Awaitable<AppendResult>;
   /**
    * Moves the head without adding a message (regenerate, checkout, edit's target). With
    * `expected` given, a compare-and-set: only when the stored head equals `expected`.
    * Answers whether the head was written.
    */
-  setHead(userId: string, chatId: string, head: number | null, updatedAt: number, expected?: number | null): Awaitable<boolean>;
+  setHead(request: SetHeadRequest): Awaitable<boolean>;
   /**
    * Deletes the chat, its messages, its embeddings and its own memory; false when there was none. Whether the
    * old bytes stay anywhere (a file's free pages, old row versions) is each store's (see it).
@@ -276,7 +318,7 @@ export interface Store {
    */
   pruneChats?(query: PruneQuery): Awaitable<PruneBatch>;
   /** Stores embeddings of a chat's messages (replacing a message's vector of the same embedder). */
-  putEmbeddings(userId: string, chatId: string, embedder: EmbedderInfo, rows: EmbeddingRow[]): Awaitable<void>;
+  putEmbeddings(request: PutEmbeddingsRequest): Awaitable<void>;
   /** The chat's embeddings made by this embedder (same name and dimension), in message id order. */
   loadEmbeddings(userId: string, chatId: string, embedder: EmbedderInfo): Awaitable<EmbeddingRow[]>;
   /** Drops the embeddings of one chat, or of all the user's chats (and their clear marks); messages stay. */
@@ -304,7 +346,7 @@ export interface Store {
    * revision is `expected`, in one transaction; otherwise writes nothing and answers `{ ok: false,
    * revision }`. Two writes made on one revision: one lands, the other learns the new revision.
    */
-  writeMemory?(userId: string, chatId: string | null, expected: number, records: MemoryRecord[]): Awaitable<MemoryWriteResult>;
+  writeMemory?(request: WriteMemoryRequest): Awaitable<MemoryWriteResult>;
   /**
    * Optional: deletes a memory and its history: a chat's (its id), the user's own (null), or, with
    * `chatId` left out, all of the user's (their own and every chat's: erasing a user). False when

@@ -19,8 +19,8 @@ function conflictingStore(later: boolean) {
   const store: Store = {
     ...inner,
     ...(later ? withoutFastPaths : {}),
-    appendMessage: (userId, chatId, message, head, updatedAt, key) => {
-      if (!state.conflicting) return inner.appendMessage(userId, chatId, message, head, updatedAt, key);
+    appendMessage: ({ userId, chatId, message, head, updatedAt, key }) => {
+      if (!state.conflicting) return inner.appendMessage({ userId, chatId, message, head, updatedAt, key });
       state.conflicts++;
       const answer = { ok: false as const, size: message.id + 1 };
       return later ? Promise.resolve(answer) : answer;

@@ -245,7 +245,7 @@ forEachEngine((engine) => {
     it("the store gets a copy; messages handed out cannot change what was persisted", async () => {
       const inner = memoryStore();
       const got: Message[] = [];
-      const store: Store = { ...inner, ...withoutFastPaths, appendMessage: (u, c, m, h, t) => (got.push(m), inner.appendMessage(u, c, m, h, t)) };
+      const store: Store = { ...inner, ...withoutFastPaths, appendMessage: ({ userId: u, chatId: c, message: m, head: h, updatedAt: t }) => (got.push(m), inner.appendMessage({ userId: u, chatId: c, message: m, head: h, updatedAt: t })) };
       const l = await Loom.open({ engine, store });
       const c = await l.user("u").create();
       const input = { role: "assistant" as const, content: "", toolCalls: [call("k")] };

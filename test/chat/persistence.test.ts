@@ -136,7 +136,7 @@ forEachEngine((engine) => {
       const store: Store = {
         ...inner,
         ...withoutFastPaths,
-        appendMessage: (...a) => (mode === "ok" ? inner.appendMessage(...a) : mode === "nonsense" ? (undefined as never) : { ok: false, size: a[2].id + 1 }),
+        appendMessage: (...a) => (mode === "ok" ? inner.appendMessage(...a) : mode === "nonsense" ? (undefined as never) : { ok: false, size: a[0].message.id + 1 }),
         loadChat: (u, c, since) => {
           const loaded = inner.loadChat(u, c, since) as ReturnType<typeof inner.loadChat> & object;
           if (mode !== "corrupt" || !since) return loaded;

@@ -46,7 +46,7 @@ describe.each(STORES)("%s", (_name, skip, makeStore) => {
     // As an earlier release's clearRecall left the store: no vectors, a mark row at message 1.
     const raw = store();
     await raw.clearEmbeddings("alice");
-    await raw.putEmbeddings("alice", chat.id, EARLIER_MARK, [{ messageId: 1, vector: new Float32Array(1) }]);
+    await raw.putEmbeddings({ userId: "alice", chatId: chat.id, embedder: EARLIER_MARK, rows: [{ messageId: 1, vector: new Float32Array(1) }] });
     expect(await raw.loadEmbeddingsCleared!("alice", chat.id)).toBe(1);
     await raw.close();
 

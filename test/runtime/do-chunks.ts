@@ -20,7 +20,7 @@ async function fill(storage: DurableObjectStorageLike, p: string, n: number, row
     return;
   }
   await store.createChat({ id: "long", userId: "u", title: "t", model: "gpt-4o", system: null, createdAt: 1, updatedAt: 1, messageCount: 0, head: null, options: {} });
-  for (let id = 0; id < n; id++) await store.appendMessage("u", "long", nthMessage(id), id, 100 + id);
+  for (let id = 0; id < n; id++) await store.appendMessage({ userId: "u", chatId: "long", message: nthMessage(id), head: id, updatedAt: 100 + id });
 }
 
 /** The chat opened through a Loom on a store paging from `pagedFrom`: what a user sees of it. */

@@ -81,7 +81,7 @@ export async function migrateV2(storage: DurableObjectStorageLike): Promise<unkn
     erin: (await store.loadEmbeddings("erin", "c1", { name: "e", dimension: 2 })).map((r) => [r.messageId, [...r.vector]]),
     zoe: (await store.loadEmbeddings("zoe", "c1", { name: "e", dimension: 2 })).map((r) => [r.messageId, [...r.vector]]),
   };
-  const retry = await store.appendMessage("erin", "c1", { ...erin!.messages[3]!, id: 5, parentId: 4 }, 5, 30, "k3");
+  const retry = await store.appendMessage({ userId: "erin", chatId: "c1", message: { ...erin!.messages[3]!, id: 5, parentId: 4 }, head: 5, updatedAt: 30, key: "k3" });
   // A Loom on the migrated tables: the chat restores (tool unit, summary), and appends under a key once.
   const loom = await Loom.open({ store, counting: "heuristic" });
   const chat = await loom.user("erin").open("c1");

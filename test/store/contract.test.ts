@@ -48,7 +48,7 @@ describe("the contract itself", () => {
       const store = memoryStore();
       const append = store.appendMessage.bind(store);
       return Object.assign(store, {
-        appendMessage: (...args: Parameters<Store["appendMessage"]>) => append(args[0], args[1], { ...args[2], role: "user" }, ...args.slice(3) as [number, number]),
+        appendMessage: (request: Parameters<Store["appendMessage"]>[0]) => append({ ...request, message: { ...request.message, role: "user" } }),
       });
     };
     const appending = storeContract(lax).find((c) => c.name.startsWith("append:"))!;

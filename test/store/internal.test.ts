@@ -19,7 +19,7 @@ describe("fast paths under a symbol, not on Store", () => {
       ...withoutFastPaths,
       resident: (userId: string, chatId: string) => ({ userId, chatId }),
       appendMessage: (...args: Parameters<Store["appendMessage"]>) => {
-        keys.push(args[5]);
+        keys.push(args[0].key);
         return inner.appendMessage(...args);
       },
     } as Store;
@@ -37,7 +37,7 @@ describe("fast paths under a symbol, not on Store", () => {
     expect(Object.keys(memoryStore())).not.toContain("resident");
     const inner = memoryStore();
     const keys: (string | undefined)[] = [];
-    const store: Store = { ...inner, appendMessage: (...args) => (keys.push(args[5]), inner.appendMessage(...args)) };
+    const store: Store = { ...inner, appendMessage: (...args) => (keys.push(args[0].key), inner.appendMessage(...args)) };
     const loom = await Loom.open({ store, counting: "heuristic" });
     await (await loom.user("u").create()).append({ role: "user", content: "hi" });
     expect(keys).toEqual([undefined]);

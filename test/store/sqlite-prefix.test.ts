@@ -19,7 +19,7 @@ describe("sqliteStore({ tablePrefix })", () => {
     const b = sqliteStore(path, { tablePrefix: "b_", durability: "batched" });
     for (const [store, title] of [[plain, "plain"], [a, "a"], [b, "b"]] as const) {
       await store.createChat(record({ id: "c1", userId: "u", title }));
-      await store.appendMessage("u", "c1", message({ id: 0, parentId: null, content: `said in ${title}` }), 0, 5);
+      await store.appendMessage({ userId: "u", chatId: "c1", message: message({ id: 0, parentId: null, content: `said in ${title}` }), head: 0, updatedAt: 5 });
     }
     await b.createChat(record({ id: "only-b", userId: "u" }));
     const seen = async (store: typeof a) => [(await store.loadChat("u", "c1"))!.messages.map((m) => m.content), (await store.listChats("u")).map((c) => c.id)];

@@ -39,7 +39,7 @@ export class BenchChats extends (DurableObject as new (ctx: unknown, env: unknow
             id, parentId: id === 0 ? null : id - 1, role: id % 2 ? "assistant" : "user", content, priority: "normal",
             tokens: 4 + Math.ceil(content.length / 4), createdAt: 1_700_000_000_000 + id * 1000, kind: "message",
           };
-          this.#store.appendMessage("u", body.chat, m, id, m.createdAt);
+          this.#store.appendMessage({ userId: "u", chatId: body.chat, message: m, head: id, updatedAt: m.createdAt });
         }
         return Response.json({ databaseSize: this.#storage.sql.databaseSize });
       }

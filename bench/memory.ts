@@ -6,6 +6,7 @@ import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { Loom, memoryStore } from "../src/index.js";
 import { heapObjects } from "../test/heap-objects.js";
+import { internalsOf } from "../src/store/internal.js";
 
 const N = Number(process.argv[2] ?? 1_000_000);
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -36,7 +37,7 @@ async function measure(engine: "wasm" | "js"): Promise<Record<string, string | n
   for (let i = 0; i < N; i++) texts += stringBytes(content(i).length);
   const heap = m1.heapUsed - m0.heapUsed;
   const arena = loom.engineImpl.memoryUsedBytes();
-  const columns = store.resident!("u", chat.id)!.columnBytes;
+  const columns = internalsOf(store)!.resident("u", chat.id)!.columnBytes;
   const row = {
     engine,
     messages: N,

@@ -67,7 +67,7 @@ export async function runPostgresSuite(options: { smoke?: boolean } = {}): Promi
     for (let i = 0; i < (smoke ? 10 : 300); i++) {
       const got = new Promise<void>((resolve) => (heard = resolve));
       const t0 = performance.now();
-      await a.appendMessage("u", "c", { id: i, parentId: i ? i - 1 : null, role: "user", content: "x", priority: "normal", tokens: 4, createdAt: 0, kind: "message" }, i, 0);
+      await a.appendMessage({ userId: "u", chatId: "c", message: { id: i, parentId: i ? i - 1 : null, role: "user", content: "x", priority: "normal", tokens: 4, createdAt: 0, kind: "message" }, head: i, updatedAt: 0 });
       await got;
       latencies.push(performance.now() - t0);
     }

@@ -13,7 +13,8 @@ import Database from "better-sqlite3";
 import { Bench } from "tinybench";
 import { Loom, type Message } from "../src/index.js";
 import { heuristicCounter } from "../src/tokens-entry.js";
-import { sqliteStore, type Durability } from "../src/sqlite.js";
+import { sqliteStore } from "../src/sqlite.js";
+import type { Durability } from "../src/store-entry.js";
 import { schemaSql } from "../src/store/sql-schema.js";
 import { FILE_NAMES } from "../src/store/sqlite-schema.js";
 import { messageValues } from "../src/store/sql-rows.js";
@@ -118,7 +119,7 @@ export async function runSqliteSuite(options: { smoke?: boolean } = {}) {
       const content = next();
       const parentId = id === 0 ? null : id % 50 === 0 ? id - 2 : id - 1;
       const role = parentId === null || parentId % 2 === 1 ? "user" : "assistant";
-      await writer.appendMessage("bench", "big", { id, parentId, role, content, priority: "normal", tokens: counter.count(content) + 4, createdAt: 1, kind: "message" }, id, 2);
+      await writer.appendMessage({ userId: "bench", chatId: "big", message: { id, parentId, role, content, priority: "normal", tokens: counter.count(content) + 4, createdAt: 1, kind: "message" }, head: id, updatedAt: 2 });
     }
     await writer.close();
     const store = sqliteStore(path);

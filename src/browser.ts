@@ -1,2 +1,2 @@
 // The ctxloom/browser entry point: the store in a browser's IndexedDB, for local-first pages.
-export { indexedDBStore, type IndexedDBStoreOptions } from "./store/indexeddb.js";
+export { indexedDBStore, type IndexedDBStore, type IndexedDBStoreOptions } from "./store/indexeddb.js";

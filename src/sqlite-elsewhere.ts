@@ -6,7 +6,7 @@ import { CtxloomError } from "./errors.js";
 import { unavailableHere } from "./store/elsewhere.js";
 import type { SqliteStore, SqliteStoreOptions } from "./store/sqlite-types.js";
 
-export type { Durability, SqliteStore, SqliteStoreOptions } from "./store/sqlite-types.js";
+export type { SqliteStore, SqliteStoreOptions } from "./store/sqlite-types.js";
 export type { SqliteDatabase, SqliteStatement } from "./store/sqlite-driver.js";
 
 /** @throws UNSUPPORTED_RUNTIME always: this runtime cannot load better-sqlite3. */

@@ -2,8 +2,9 @@
 // Store is any object with these methods; `Loom.open({ store })` checks them), and the
 // in-memory store as the reference. The SQL stores have their own entries. Exports only.
 export { memoryStore } from "./store/memory.js";
+export { storeChecks, type StoreChecks } from "./store/arguments.js";
 export type {
-  Store, ChatRecord, ChatSummary, ChatOptions, LoadedChat, AppendResult, EmbedderInfo, EmbeddingRow, Awaitable, ChatPage, MessageRedaction, ChatMetadata, JsonValue,
-  ErasedUser, PruneQuery, PruneBatch, PrunedChat,
+  Store, Durability, ChatRecord, ChatSummary, ChatOptions, LoadedChat, AppendResult, EmbedderInfo, EmbeddingRow, Awaitable, ChatPage, MessageRedaction, ChatMetadata, JsonValue,
+  ErasedUser, PruneQuery, PruneBatch, PrunedChat, AppendMessageRequest, SetHeadRequest, PutEmbeddingsRequest,
 } from "./store/types.js";
-export type { MemoryRecord, MemoryKind, MemoryAuthor, MemoryState, MemoryQuery, MemoryWriteResult } from "./memory/types.js";
+export type { MemoryRecord, MemoryKind, MemoryAuthor, MemoryState, MemoryQuery, MemoryWriteResult, WriteMemoryRequest } from "./memory/types.js";

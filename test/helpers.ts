@@ -2,6 +2,7 @@
 import { describe, expect } from "vitest";
 import { CtxloomError, Loom, memoryStore, type Chat, type LoomOptions, type Message, type Store, type UserChats } from "../src/index.js";
 import { JsEngine, WasmEngine, embeddedModule, type Engine, type EngineKind } from "../src/engine/index.js";
+import { INTERNAL } from "../src/store/internal.js";
 
 export const ENGINES = ["wasm", "js"] as const satisfies readonly EngineKind[];
 
@@ -176,3 +177,10 @@ export async function observe(chat: Chat): Promise<unknown> {
     context: n === 0 ? null : await chat.buildContext({ maxMessages: 50 }).then((c) => ({ usage: c.usage, ids: c.conversation.map((m) => m.id), messages: c.messages })),
   };
 }
+
+/**
+ * Spread into a store made of memoryStore()'s methods (after `...inner`): the store then has none
+ * of the memory store's fast paths (src/store/internal.ts), and the Loom takes the Store's own path,
+ * as for a store of a user's.
+ */
+export const withoutFastPaths = { [INTERNAL]: undefined };

@@ -5,6 +5,7 @@
 import { CtxloomError, checkOptions, describe, fromStoreNow } from "../errors.js";
 import { loneSurrogate, type CheckedInput, type Message } from "../message.js";
 import type { AppendResult, Store } from "../store/types.js";
+import { internalsOf } from "../store/internal.js";
 
 /** Options of `chat.append(message, options)`. */
 export interface AppendOptions {
@@ -64,7 +65,7 @@ const codes = new Array<number>(KEY_LENGTH);
  * store), so its appends get none and it keeps no key per message.
  */
 export function ownKey(store: Store): string | undefined {
-  if (typeof store.resident === "function") return undefined;
+  if (internalsOf(store)) return undefined;
   const need = KEY_LENGTH - TIME_DIGITS;
   if (taken + need > random.length) {
     random = crypto.getRandomValues(new Uint8Array(need * 128));
@@ -93,8 +94,10 @@ interface Append {
 
 const what = (a: Append): string =>
   a.kind === "lookup" ? `a lookup of key ${describe(a.key)} in chat ${a.chatId}` : `${a.kind} ${a.message.id} of chat ${a.chatId}`;
-const call = (a: Append): AppendResult | Promise<AppendResult> =>
-  fromStoreNow(a.kind === "summary" ? "storing the summary" : "appending the message", () => a.store.appendMessage(a.userId, a.chatId, a.message, a.head, a.updatedAt, a.key));
+function call(a: Append): AppendResult | Promise<AppendResult> {
+  const request = { userId: a.userId, chatId: a.chatId, message: a.message, head: a.head, updatedAt: a.updatedAt, key: a.key };
+  return fromStoreNow(a.kind === "summary" ? "storing the summary" : "appending the message", () => a.store.appendMessage(request));
+}
 
 /**
  * Appends `a.message` to the store under `a.key` and reads the answer: true when it was

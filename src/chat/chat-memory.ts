@@ -36,7 +36,7 @@ export async function importOwnMemory(ctx: LoomContext, userId: string, from: st
         "use a store of ctxloom's.");
     }
     const renamed = records.map((r) => (r.chatId !== null && r.chatId === from ? { ...r, chatId: to } : r));
-    const written = await fromStore("importing the chat's memory", () => store.writeMemory(userId, to, 0, renamed));
+    const written = await fromStore("importing the chat's memory", () => store.writeMemory({ userId, chatId: to, expected: 0, records: renamed }));
     if (!written.ok) throw new CtxloomError("MEMORY_CONFLICT", `The new chat ${to} had a memory already (revision ${written.revision}).`);
   } catch (error) {
     // The store's delete takes what memory landed with the chat.

@@ -2,6 +2,7 @@ import { CtxloomError, checkInteger, checkOptions, describe, fromStore } from ".
 import { createEngine, type EngineKind } from "../engine/index.js";
 import type { Engine } from "../engine/types.js";
 import { memoryStore } from "../store/memory.js";
+import { internalsOf } from "../store/internal.js";
 import { STORE_METHODS, type Store } from "../store/types.js";
 import { getModelProfile } from "../models/profiles.js";
 import { checkLabel } from "../message.js";
@@ -181,7 +182,7 @@ export class Loom {
     }
     // A store that keeps chats in this process (the memory store) keeps their messages either way:
     // unloading would only trade the engine's memory for a rebuild on the next use.
-    const maxOpenChats = given ?? (typeof store.resident === "function" ? Infinity : DEFAULT_MAX_OPEN_CHATS);
+    const maxOpenChats = given ?? (internalsOf(store) ? Infinity : DEFAULT_MAX_OPEN_CHATS);
     return {
       store, counter: o.counter ?? "exact", maxOpenChats, summaries, embedder, toolResults, reasoningTurns,
       calibration: new Calibration(o.calibration === undefined ? undefined : checkState(o.calibration)),

@@ -5,6 +5,7 @@ import type { Engine } from "../engine/types.js";
 import type { CheckedInput, Message } from "../message.js";
 import type { ModelProfile, ModelRef } from "../models/profiles.js";
 import { MessageColumns } from "../store/columns.js";
+import { columnsOf, internalsOf } from "../store/internal.js";
 import { residentChat, type ResidentChat } from "../store/memory.js";
 import type { ChatRecord, LoadedChat, Store } from "../store/types.js";
 import type { TokenCounter } from "../tokens/index.js";
@@ -50,7 +51,7 @@ export interface LoomContext {
 
 /** The columns a store keeps for a chat in this process, when it does (the memory store). */
 export function residentColumns(store: Store, userId: string, chatId: string): MessageColumns | undefined {
-  const columns = typeof store.resident === "function" ? store.resident(userId, chatId) : undefined;
+  const columns = internalsOf(store)?.resident(userId, chatId);
   return columns instanceof MessageColumns ? columns : undefined;
 }
 
@@ -74,8 +75,7 @@ export function restoreNodes(ctx: LoomContext, record: ChatRecord, held: readonl
 }
 
 /** What a store loaded, in the form a restore reads fastest: its columns when it gave them. */
-export const heldOf = (loaded: LoadedChat): readonly Message[] | MessageColumns =>
-  loaded.columns instanceof MessageColumns ? loaded.columns : loaded.messages;
+export const heldOf = (loaded: LoadedChat): readonly Message[] | MessageColumns => columnsOf(loaded) ?? loaded.messages;
 
 /**
  * A chat's state against its store: its nodes, head and record, and the protocol that
@@ -308,7 +308,7 @@ export class ChatSync {
   async moveHead(head: number): Promise<void> {
     const now = Date.now();
     const { userId, id: chatId } = this.record;
-    const written = await fromStore("moving the head", () => this.#ctx.store.setHead(userId, chatId, head < 0 ? null : head, now));
+    const written = await fromStore("moving the head", () => this.#ctx.store.setHead({ userId, chatId, head: head < 0 ? null : head, updatedAt: now }));
     if (written === false) throw new CtxloomError("UNKNOWN_CHAT", `Chat ${chatId} is no longer in the store; it was deleted elsewhere.`);
     this.head = head;
     this.record.updatedAt = now;

@@ -305,11 +305,18 @@ export class UserChats {
    * Forgets what recall knows of this user: the embeddings in the
    * store and in memory, and the messages waiting for one. Conversations stay. Recall then
    * covers only messages appended after the clear, until `reembed()`.
-   * @throws INVALID_ARGUMENT when the Loom was opened with recall: false; STORE_FAILED
+   * @throws INVALID_ARGUMENT when the Loom was opened with recall: false, or its store has no
+   *   markEmbeddingsCleared (a store of your own: see docs/writing-a-store.md); STORE_FAILED
    */
   async clearRecall(): Promise<void> {
     this.#ctx.checkOpen();
     const hub = recallOf(this.#ctx);
+    if (typeof this.#ctx.store.markEmbeddingsCleared !== "function") {
+      throw new CtxloomError(
+        "INVALID_ARGUMENT",
+        `clearRecall needs a store with markEmbeddingsCleared and loadEmbeddingsCleared, which ${this.#ctx.store.name} has not: add them to it, or call reembed() to drop the embeddings without a mark.`,
+      );
+    }
     const records = await fromStore("listing chats", () => this.#ctx.store.listChats(this.userId));
     await hub.clear(this.userId, Array.isArray(records) ? records : []);
   }

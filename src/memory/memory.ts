@@ -123,7 +123,7 @@ export class Memory {
     const store = this.#store();
     const { records } = checkMemoryExport(data);
     if (records.length > 0) {
-      const r = await fromStore("importing a memory", () => store.writeMemory(this.userId, this.chatId, 0, records));
+      const r = await fromStore("importing a memory", () => store.writeMemory({ userId: this.userId, chatId: this.chatId, expected: 0, records }));
       if (!r.ok) {
         throw new CtxloomError("MEMORY_CONFLICT", `This memory is not empty (revision ${r.revision}): an export imports into an empty ` +
           `memory only. Nothing was imported.`);
@@ -197,7 +197,7 @@ export class Memory {
       const recordAt = async (path: string, revision: number) =>
         (await fromStore("reading a memory's history", () => store.loadMemoryHistory(this.userId, this.chatId, { path, upTo: revision }))).pop();
       const { records, merged } = await planChange(now, expected, change, stamp, limits, recordAt);
-      const result = await fromStore("writing a memory", () => store.writeMemory(this.userId, this.chatId, now.revision, records));
+      const result = await fromStore("writing a memory", () => store.writeMemory({ userId: this.userId, chatId: this.chatId, expected: now.revision, records }));
       if (result.ok) {
         this.#access.cache!.wrote(this.userId, this.chatId, now, records);
         return { revision: now.revision + 1, merged, answer };

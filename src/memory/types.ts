@@ -75,10 +75,22 @@ type Awaitable<T> = T | Promise<T>;
  * memory: null for the user's own, a chat's id for that chat's (a chat the user has, else
  * UNKNOWN_CHAT).
  */
+/** What `Store.writeMemory` takes (see it). */
+export interface WriteMemoryRequest {
+  /** The memory's user. */
+  userId: string;
+  /** The chat whose memory it is, or null for the user's own. */
+  chatId: string | null;
+  /** The memory's revision the write is made on: it lands only when the memory is still at it. */
+  expected: number;
+  /** The records of revisions `expected + 1` on, in order. */
+  records: MemoryRecord[];
+}
+
 export interface MemoryStore {
   loadMemory(userId: string, chatId: string | null, known?: number): Awaitable<MemoryState>;
   loadMemoryHistory(userId: string, chatId: string | null, query?: MemoryQuery): Awaitable<MemoryRecord[]>;
-  writeMemory(userId: string, chatId: string | null, expected: number, records: MemoryRecord[]): Awaitable<MemoryWriteResult>;
+  writeMemory(request: WriteMemoryRequest): Awaitable<MemoryWriteResult>;
   deleteMemory(userId: string, chatId?: string | null): Awaitable<boolean>;
 }
 

@@ -23,12 +23,6 @@ export interface RecallStats extends EmbedQueueStats {
   lexicalBytes: number;
 }
 
-/**
- * The marker a memory clear leaves in the store (an embedding row of this pseudo-embedder):
- * messages up to its id are not embedded again unless asked (`chats.reembed()`).
- */
-const CLEARED: EmbedderInfo = { name: "ctxloom:recall-cleared", dimension: 1 };
-
 /** One user's recall scope in a Loom: the vectors of all the chats of theirs it has seen, under KeyMap keys. */
 interface UserRecall {
   memory: RecallIndex;
@@ -138,12 +132,14 @@ export class RecallHub {
       return;
     }
     const epoch = u.epoch;
-    const [rows, marks] = await Promise.all([
-      fromStore("loading embeddings", () => this.store.loadEmbeddings(userId, chatId, this.#info)),
-      fromStore("loading embeddings", () => this.store.loadEmbeddings(userId, chatId, CLEARED)),
+    const store = this.store;
+    const [rows, marked] = await Promise.all([
+      fromStore("loading embeddings", () => store.loadEmbeddings(userId, chatId, this.#info)),
+      // A store without clear marks has none: nothing of the chat was cleared.
+      typeof store.loadEmbeddingsCleared === "function" ? fromStore("loading a clear mark", () => store.loadEmbeddingsCleared!(userId, chatId)) : null,
     ]);
     if (u !== this.#users.get(userId) || epoch !== u.epoch || u.loaded.has(chatId)) return;
-    const mark = Math.max(u.cleared.get(chatId) ?? -1, ...(Array.isArray(marks) ? marks.map((r) => r.messageId) : []));
+    const mark = Math.max(u.cleared.get(chatId) ?? -1, Number.isInteger(marked) ? (marked as number) : -1);
     if (mark >= 0) u.cleared.set(chatId, mark);
     const restored: StoredVector[] = [];
     const stored = new Set<number>();
@@ -215,7 +211,7 @@ export class RecallHub {
     });
     for (const [u, list] of restored) u.memory.restore(list);
     for (const { userId, chatId, rows } of byChat.values()) {
-      await fromStore("storing embeddings", () => this.store.putEmbeddings(userId, chatId, this.#info, rows));
+      await fromStore("storing embeddings", () => this.store.putEmbeddings({ userId, chatId, embedder: this.#info, rows }));
     }
   }
 
@@ -262,9 +258,7 @@ export class RecallHub {
     for (const chat of chats) {
       if (chat.messageCount <= 0) continue;
       u.cleared.set(chat.id, chat.messageCount - 1);
-      await fromStore("marking cleared embeddings", () =>
-        this.store.putEmbeddings(userId, chat.id, CLEARED, [{ messageId: chat.messageCount - 1, vector: new Float32Array(1) }]),
-      );
+      await fromStore("marking cleared embeddings", () => this.store.markEmbeddingsCleared!(userId, chat.id, chat.messageCount - 1));
     }
   }
 

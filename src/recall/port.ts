@@ -7,8 +7,10 @@ export type { EmbedderInfo, EmbeddingRow } from "../store/types.js";
 // nothing of the chat room, and of the store only its types: a Loom's Store is a RecallStore, a chat's
 // nodes are a RecallSource.
 
-/** What recall needs of a store: the user's chats, their messages, and vectors by embedder. */
-export type RecallStore = Pick<Store, "listChats" | "loadChat" | "putEmbeddings" | "loadEmbeddings" | "clearEmbeddings">;
+/** What recall needs of a store: the user's chats, their messages, vectors by embedder, and clear marks (optional). */
+export type RecallStore = Pick<
+  Store, "listChats" | "loadChat" | "putEmbeddings" | "loadEmbeddings" | "clearEmbeddings" | "markEmbeddingsCleared" | "loadEmbeddingsCleared"
+>;
 
 /** A chat's messages as recall reads them: open chats through their nodes, others from the store. */
 export interface MessageSource {

@@ -220,3 +220,23 @@ export function checkPruneQuery(query: unknown): PruneQuery {
   if (q.after !== undefined) checkText(q.after, "after");
   return q;
 }
+
+/** The keys of the requests of the Store methods that take one. */
+const REQUEST_KEYS = {
+  appendMessage: ["userId", "chatId", "message", "head", "updatedAt", "key"],
+  setHead: ["userId", "chatId", "head", "updatedAt", "expected"],
+  putEmbeddings: ["userId", "chatId", "embedder", "rows"],
+  writeMemory: ["userId", "chatId", "expected", "records"],
+} as const;
+
+/** A Store method's request: an object with no key but its own (its values are checked by the method's checks). */
+export function checkRequest<T extends object>(request: unknown, method: keyof typeof REQUEST_KEYS): T {
+  const keys: readonly string[] = REQUEST_KEYS[method];
+  if (request === null || typeof request !== "object" || Array.isArray(request)) {
+    throw new CtxloomError("INVALID_ARGUMENT", `${method} takes one object ({ ${keys.join(", ")} }); got ${describe(request)}.`);
+  }
+  for (const key of Object.keys(request)) {
+    if (!keys.includes(key)) throw new CtxloomError("INVALID_ARGUMENT", `${method}: unknown key ${describe(key)}; it takes ${keys.join(", ")}.`);
+  }
+  return request as T;
+}

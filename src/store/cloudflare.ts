@@ -12,7 +12,10 @@ import { sqlStatements } from "./sql-statements.js";
 import { SqlStore } from "./sql-store.js";
 import { SqlMemory } from "./sql-memory.js";
 import { PAGED_FROM } from "./sql-paged.js";
-import type { Store } from "./types.js";
+import { checkRequest } from "./checks.js";
+import type { WriteMemoryRequest } from "../memory/types.js";
+import type { AppendMessageRequest, PutEmbeddingsRequest, SetHeadRequest, Store } from "./types.js";
+import { withClearMarks } from "./clear-marks.js";
 
 /** The part of a Durable Object's `ctx.storage` this store uses (SQLite-backed objects). */
 export interface DurableObjectStorageLike {
@@ -21,6 +24,9 @@ export interface DurableObjectStorageLike {
   };
   transactionSync<T>(body: () => T): T;
 }
+
+/** What `durableObjectStore()` returns: a Store in a Durable Object's SQLite storage. */
+export interface DurableObjectStore extends Store {}
 
 /** Options of `durableObjectStore()`. */
 export interface DurableObjectStoreOptions {
@@ -58,7 +64,7 @@ export const DURABLE_OBJECT_ROW_BYTES = 2_000_000;
  * @throws INVALID_ARGUMENT when `storage` is not a SQLite-backed Durable Object's storage
  *   (a class created with `new_classes` rather than `new_sqlite_classes`), or for bad options
  */
-export function durableObjectStore(storage: DurableObjectStorageLike, options?: DurableObjectStoreOptions): Store {
+export function durableObjectStore(storage: DurableObjectStorageLike, options?: DurableObjectStoreOptions): DurableObjectStore {
   const o = checkOptions<DurableObjectStoreOptions>(options, "durableObjectStore(options)", ["tablePrefix", "pagedFrom"]);
   const pagedFrom = o.pagedFrom === undefined ? PAGED_FROM : checkInteger(o.pagedFrom, "pagedFrom", 1);
   if (typeof storage !== "object" || storage === null || typeof storage.sql?.exec !== "function" || typeof storage.transactionSync !== "function") {
@@ -105,30 +111,43 @@ export function durableObjectStore(storage: DurableObjectStorageLike, options?: 
     }
     return ops;
   };
-  return {
+  return withClearMarks({
     name: `durable-object:${p}`,
     hasChat: (userId, chatId) => ready().hasChat(userId, chatId),
     createChat: (chat) => ready().createChat(chat),
     importChat: (chat, messages: Message[]) => ready().importChat(chat, messages),
     listChats: (userId, page) => ready().listChats(userId, page),
     loadChat: (userId, chatId, since) => ready().loadChat(userId, chatId, since),
-    appendMessage: (userId, chatId, message, head, updatedAt, key) => ready().appendMessage(userId, chatId, message, head, updatedAt, key),
-    setHead: (userId, chatId, head, updatedAt, expected) => ready().setHead(userId, chatId, head, updatedAt, expected),
+    appendMessage(request) {
+      const { userId, chatId, message, head, updatedAt, key } = checkRequest<AppendMessageRequest>(request, "appendMessage");
+      return ready().appendMessage(userId, chatId, message, head, updatedAt, key);
+    },
+    setHead(request) {
+      const { userId, chatId, head, updatedAt, expected } = checkRequest<SetHeadRequest>(request, "setHead");
+      return ready().setHead(userId, chatId, head, updatedAt, expected);
+    },
     // The rows are deleted or rewritten; the old bytes are the platform's (see above).
     deleteChat: (userId, chatId) => ready().deleteChat(userId, chatId),
     redactMessages: (userId, chatId, changes) => ready().redactMessages(userId, chatId, changes),
     eraseUser: (userId) => ready().eraseUser(userId),
     pruneChats: (query) => ready().pruneChats(query),
-    putEmbeddings: (userId, chatId, embedder, rows) => ready().putEmbeddings(userId, chatId, embedder, rows),
+    putEmbeddings(request) {
+      const { userId, chatId, embedder, rows } = checkRequest<PutEmbeddingsRequest>(request, "putEmbeddings");
+      return ready().putEmbeddings(userId, chatId, embedder, rows);
+    },
     loadEmbeddings: (userId, chatId, embedder) => ready().loadEmbeddings(userId, chatId, embedder),
     clearEmbeddings: (userId, chatId) => ready().clearEmbeddings(userId, chatId),
     loadMemory: (userId, chatId, known) => (ready(), memory.loadMemory(userId, chatId, known)),
     loadMemoryHistory: (userId, chatId, query) => (ready(), memory.loadMemoryHistory(userId, chatId, query)),
-    writeMemory: (userId, chatId, expected, records) => (ready(), memory.writeMemory(userId, chatId, expected, records)),
+    writeMemory(request) {
+      const { userId, chatId, expected, records } = checkRequest<WriteMemoryRequest>(request, "writeMemory");
+      ready();
+      return memory.writeMemory(userId, chatId, expected, records);
+    },
     deleteMemory: (userId, chatId) => (ready(), memory.deleteMemory(userId, chatId)),
     flush() {},
     close() {},
-  };
+  });
 }
 
 function durablePlace(p: string): SqlPlace {

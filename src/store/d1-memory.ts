@@ -7,8 +7,8 @@
 // with a random token, the next go in only where that mark is, and the batch's last statement
 // takes the mark off. Arguments are checked by the policy every store runs (memory/checks.ts).
 import { checkLoad, checkMemoryIds, checkQuery, checkWrite } from "../memory/checks.js";
-import type { MemoryRecord, MemoryState, MemoryStore, MemoryWriteResult } from "../memory/types.js";
-import { unknownChat } from "./checks.js";
+import type { MemoryRecord, MemoryState, MemoryStore, MemoryWriteResult, WriteMemoryRequest } from "../memory/types.js";
+import { checkRequest, unknownChat } from "./checks.js";
 import type { D1Batch, D1Call } from "./d1-types.js";
 import { RECORD_WRITE, recordOf, recordValues, scopeOf } from "./memory-rows.js";
 import { utf8Length, type Corrupt } from "./sql-rows.js";
@@ -94,7 +94,8 @@ export function d1Memory(db: D1Batch, st: Statements, m: D1MemoryStatements, whe
       const [rows] = await owned(userId, chatId, [read]);
       return records(rows!);
     },
-    async writeMemory(userId, chatId, expected, given): Promise<MemoryWriteResult> {
+    async writeMemory(request): Promise<MemoryWriteResult> {
+      const { userId, chatId, expected, records: given } = checkRequest<WriteMemoryRequest>(request, "writeMemory");
       const rows = checkWrite(userId, chatId, expected, given).map((r) => recordValues(r));
       const ids = [userId, scopeOf(chatId)];
       const write = (json: string): D1Call => ({ sql: m.write, params: [...ids, json, expected] });

@@ -13,9 +13,14 @@ import { replay } from "./sql-replay.js";
 import { retentionStatements } from "./sql-retention.js";
 import { migrate, type SchemaNames } from "./sql-schema.js";
 import { sqlStatements } from "./sql-statements.js";
-import type { Store } from "./types.js";
+import { checkRequest } from "./checks.js";
+import type { AppendMessageRequest, PutEmbeddingsRequest, SetHeadRequest, Store } from "./types.js";
+import { withClearMarks } from "./clear-marks.js";
 
 export type { D1DatabaseLike, D1PreparedStatementLike, D1ResultLike } from "./d1-types.js";
+
+/** What `d1Store()` returns: a Store on Cloudflare D1. */
+export interface D1Store extends Store {}
 
 /** Options of `d1Store()`. */
 export interface D1StoreOptions {
@@ -42,7 +47,7 @@ const D1_ROW_BYTES = 2_000_000;
  * (Time Travel, 30 days) and a Worker cannot VACUUM.
  * @throws INVALID_ARGUMENT when `db` is not a D1 binding, or for bad options
  */
-export function d1Store(db: D1DatabaseLike, options?: D1StoreOptions): Store {
+export function d1Store(db: D1DatabaseLike, options?: D1StoreOptions): D1Store {
   const o = checkOptions<D1StoreOptions>(options, "d1Store(options)", ["tablePrefix"]);
   if (typeof db !== "object" || db === null || typeof db.prepare !== "function" || typeof db.batch !== "function") {
     throw new CtxloomError("INVALID_ARGUMENT", `d1Store takes a D1 database binding (env.DB, declared in d1_databases of your wrangler config); got ${describe(db)}.`);
@@ -78,30 +83,38 @@ export function d1Store(db: D1DatabaseLike, options?: D1StoreOptions): Store {
       throw storeError(place, what, error);
     }
   };
-  return {
+  return withClearMarks({
     name: `d1:${p}`,
     hasChat: (userId, chatId) => run("looking a chat up", () => ops.hasChat(userId, chatId)),
     createChat: (chat) => run("creating a chat", () => ops.createChat(chat)),
     importChat: (chat, messages) => run("importing a chat", () => ops.importChat(chat, messages)),
     listChats: (userId, page) => run("listing chats", () => ops.listChats(userId, page)),
     loadChat: (userId, chatId, since) => run("loading a chat", () => ops.loadChat(userId, chatId, since)),
-    appendMessage: (userId, chatId, message, head, updatedAt, key) =>
-      run("appending a message", () => ops.appendMessage(userId, chatId, message, head, updatedAt, key)),
-    setHead: (userId, chatId, head, updatedAt, expected) => run("moving the head", () => ops.setHead(userId, chatId, head, updatedAt, expected)),
+    appendMessage(request) {
+      const { userId, chatId, message, head, updatedAt, key } = checkRequest<AppendMessageRequest>(request, "appendMessage");
+      return run("appending a message", () => ops.appendMessage(userId, chatId, message, head, updatedAt, key));
+    },
+    setHead(request) {
+      const { userId, chatId, head, updatedAt, expected } = checkRequest<SetHeadRequest>(request, "setHead");
+      return run("moving the head", () => ops.setHead(userId, chatId, head, updatedAt, expected));
+    },
     deleteChat: (userId, chatId) => run("deleting a chat", () => ops.deleteChat(userId, chatId)),
     redactMessages: (userId, chatId, changes) => run("redacting messages", () => ops.redactMessages(userId, chatId, changes)),
     eraseUser: (userId) => run("erasing a user", () => eraseUserD1(batch, d1, rt, userId)),
     pruneChats: (query) => run("pruning chats", () => pruneD1(batch, d1, query)),
-    putEmbeddings: (userId, chatId, embedder, rows) => run("storing embeddings", () => ops.putEmbeddings(userId, chatId, embedder, rows)),
+    putEmbeddings(request) {
+      const { userId, chatId, embedder, rows } = checkRequest<PutEmbeddingsRequest>(request, "putEmbeddings");
+      return run("storing embeddings", () => ops.putEmbeddings(userId, chatId, embedder, rows));
+    },
     loadEmbeddings: (userId, chatId, embedder) => run("loading embeddings", () => ops.loadEmbeddings(userId, chatId, embedder)),
     clearEmbeddings: (userId, chatId) => run("clearing embeddings", () => ops.clearEmbeddings(userId, chatId)),
     loadMemory: (userId, chatId, known) => run("loading a memory", () => memory.loadMemory(userId, chatId, known)),
     loadMemoryHistory: (userId, chatId, query) => run("reading a memory's history", () => memory.loadMemoryHistory(userId, chatId, query)),
-    writeMemory: (userId, chatId, expected, records) => run("writing a memory", () => memory.writeMemory(userId, chatId, expected, records)),
+    writeMemory: (request) => run("writing a memory", () => memory.writeMemory(request)),
     deleteMemory: (userId, chatId) => run("deleting a memory", () => memory.deleteMemory(userId, chatId)),
     flush() {},
     close() {},
-  };
+  });
 }
 
 function d1Place(p: string): SqlPlace {

@@ -6,8 +6,8 @@
 // the other reads the revision it made. Arguments are checked by the policy every store runs
 // (memory/checks.ts).
 import { checkLoad, checkMemoryIds, checkQuery, checkWrite } from "../memory/checks.js";
-import type { MemoryAuthor, MemoryKind, MemoryRecord, MemoryStore } from "../memory/types.js";
-import { unknownChat } from "./checks.js";
+import type { MemoryAuthor, MemoryKind, MemoryRecord, MemoryStore, WriteMemoryRequest } from "../memory/types.js";
+import { checkRequest, unknownChat } from "./checks.js";
 import { done, prefixRange } from "./indexeddb-db.js";
 
 /** A record as the store keeps it. */
@@ -90,7 +90,8 @@ export function indexedDBMemory(run: Run, where: string) {
         return ((await done(rows)) as MemoryRow[]).map(recordOf);
       });
     },
-    writeMemory(userId, chatId, expected, records) {
+    writeMemory(request) {
+      const { userId, chatId, expected, records } = checkRequest<WriteMemoryRequest>(request, "writeMemory");
       const rows = checkWrite(userId, chatId, expected, records).map((r) => rowOf(userId, scopeOf(chatId), r));
       return run("writing a memory", "readwrite", async (tx) => {
         await owned(tx, userId, chatId);

@@ -6,14 +6,18 @@
 import { CtxloomError, checkOptions, describe } from "../errors.js";
 import {
   checkAppend, checkChatRecord, checkEmbedder, checkEmbeddingIds, checkEmbeddingRows, checkHead, checkIds, checkImported, checkPage,
-  checkPruneQuery, checkRedactedIds, checkRedactions, checkSetHead, checkSince, chatExists, unknownChat,
+  checkPruneQuery, checkRedactedIds, checkRedactions, checkRequest, checkSetHead, checkSince, chatExists, unknownChat,
 } from "./checks.js";
 import { done, idbError, openDatabase, prefixRange, transaction } from "./indexeddb-db.js";
 import { indexedDBMemory } from "./indexeddb-memory.js";
 import { type ChatRow, fromMessageRow, recordOf, rowOf, toMessageRow, type MessageRow } from "./indexeddb-rows.js";
 import { newestFirst } from "./order.js";
 import { pruneCandidates } from "./prune.js";
-import type { ChatRecord, PrunedChat, Store } from "./types.js";
+import type { AppendMessageRequest, ChatRecord, PrunedChat, PutEmbeddingsRequest, SetHeadRequest, Store } from "./types.js";
+import { withClearMarks } from "./clear-marks.js";
+
+/** What `indexedDBStore()` returns: a Store in the browser's IndexedDB. */
+export interface IndexedDBStore extends Store {}
 
 /** Options of `indexedDBStore()`. */
 export interface IndexedDBStoreOptions {
@@ -33,7 +37,7 @@ export interface IndexedDBStoreOptions {
  * the earlier release is then told to reload.
  * @throws UNSUPPORTED_RUNTIME where there is no IndexedDB (Node, Workers); INVALID_ARGUMENT for bad options
  */
-export function indexedDBStore(options?: IndexedDBStoreOptions): Store {
+export function indexedDBStore(options?: IndexedDBStoreOptions): IndexedDBStore {
   const o = checkOptions<IndexedDBStoreOptions>(options, "indexedDBStore(options)", ["name"]);
   if (o.name !== undefined && (typeof o.name !== "string" || o.name.length === 0)) {
     throw new CtxloomError("INVALID_ARGUMENT", `name must be a non-empty string; got ${describe(o.name)}.`);
@@ -72,7 +76,7 @@ export function indexedDBStore(options?: IndexedDBStoreOptions): Store {
       const store = tx.objectStore("messages");
       for (const m of messages) store.put(m);
     });
-  return {
+  return withClearMarks({
     name,
     hasChat(userId, chatId) {
       checkIds(userId, chatId);
@@ -108,7 +112,8 @@ export function indexedDBStore(options?: IndexedDBStoreOptions): Store {
         return { chat: recordOf(row), messages };
       });
     },
-    appendMessage(userId, chatId, message, head, updatedAt, key) {
+    appendMessage(request) {
+      const { userId, chatId, message, head, updatedAt, key } = checkRequest<AppendMessageRequest>(request, "appendMessage");
       const m = checkAppend(userId, chatId, message, head, updatedAt, key);
       const row = toMessageRow(userId, chatId, m, key);
       return run("appending a message", "readwrite", async (tx) => {
@@ -124,7 +129,8 @@ export function indexedDBStore(options?: IndexedDBStoreOptions): Store {
         return { ok: true as const };
       });
     },
-    setHead(userId, chatId, head, updatedAt, expected) {
+    setHead(request) {
+      const { userId, chatId, head, updatedAt, expected } = checkRequest<SetHeadRequest>(request, "setHead");
       checkSetHead(userId, chatId, head, updatedAt, expected);
       return run("moving the head", "readwrite", async (tx) => {
         const chat = await chatOf(tx, userId, chatId);
@@ -193,7 +199,8 @@ export function indexedDBStore(options?: IndexedDBStoreOptions): Store {
         return { removed, next: user ?? null };
       });
     },
-    putEmbeddings(userId, chatId, embedder, rows) {
+    putEmbeddings(request) {
+      const { userId, chatId, embedder, rows } = checkRequest<PutEmbeddingsRequest>(request, "putEmbeddings");
       checkIds(userId, chatId);
       const e = checkEmbedder(embedder);
       checkEmbeddingRows(rows, e.dimension);
@@ -226,5 +233,5 @@ export function indexedDBStore(options?: IndexedDBStoreOptions): Store {
       const db = await opened?.catch(() => undefined);
       db?.close();
     },
-  };
+  });
 }

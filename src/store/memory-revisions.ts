@@ -2,8 +2,8 @@
 // revision order and its newest record by path, copied in and out as the chats are. Arguments
 // are checked by the policy every store runs (memory/checks.ts).
 import { checkLoad, checkMemoryIds, checkQuery, checkWrite, copyRecord, queried, recordOrder } from "../memory/checks.js";
-import type { MemoryRecord, MemoryStore } from "../memory/types.js";
-import { unknownChat } from "./checks.js";
+import type { MemoryRecord, MemoryStore, WriteMemoryRequest } from "../memory/types.js";
+import { checkRequest, unknownChat } from "./checks.js";
 
 interface Kept {
   records: MemoryRecord[];
@@ -39,7 +39,8 @@ export function memoryRevisions(where: string, hasChat: (userId: string, chatId:
       owned(userId, chatId);
       return queried(find(userId, chatId)?.records ?? [], q);
     },
-    writeMemory(userId, chatId, expected, records) {
+    writeMemory(request) {
+      const { userId, chatId, expected, records } = checkRequest<WriteMemoryRequest>(request, "writeMemory");
       checkWrite(userId, chatId, expected, records);
       owned(userId, chatId);
       const kept = find(userId, chatId);

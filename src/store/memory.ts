@@ -1,13 +1,17 @@
 import {
   checkAppend, checkChatRecord, checkEmbedder, checkEmbeddingIds, checkEmbeddingRows, checkHead, checkIds, checkImported, checkPage, checkRedactedIds,
-  checkPruneQuery, checkRedactions, checkSetHead, checkSince, chatExists, unknownChat,
+  checkPruneQuery, checkRedactions, checkRequest, checkSetHead, checkSince, chatExists, unknownChat,
 } from "./checks.js";
 import { MessageColumns } from "./columns.js";
 import { memoryRevisions } from "./memory-revisions.js";
 import type { Message } from "../message.js";
-import type { ChatRecord, EmbeddingRow, LoadedChat, PrunedChat, Store } from "./types.js";
+import type {
+  AppendMessageRequest, ChatRecord, EmbeddingRow, LoadedChat, PrunedChat, PutEmbeddingsRequest, SetHeadRequest, Store,
+} from "./types.js";
+import { INTERNAL, type InternalStore } from "./internal.js";
 import { newestFirst } from "./order.js";
 import { pruneCandidates, usersFrom } from "./prune.js";
+import { withClearMarks } from "./clear-marks.js";
 
 export { newestFirst } from "./order.js";
 
@@ -78,7 +82,7 @@ export function residentChat(store: Store, userId: string, chatId: string): Resi
 /**
  * The default store: chats live only as long as the process. Messages are kept in columns
  * (no object per message but its text), and the Loom reads texts from them rather than
- * keeping a copy (`resident`). Records and messages are copied in and out, so callers can
+ * keeping a copy (its `resident` fast path, internal.ts). Records and messages are copied in and out, so callers can
  * never change what the store holds. Arguments are checked as every store checks them (checks.ts).
  * Users' working memories are kept beside the chats (memory-revisions.ts); a chat's own goes with it.
  */
@@ -108,7 +112,7 @@ export function memoryStore(): Store {
     // (The embeddings map is made at the first vector: a chat recall never reads has none.)
     return new Entry(copyChat(chat), own);
   };
-  const store: Store = {
+  const store: InternalStore = {
     name: "memory",
     hasChat(userId, chatId) {
       checkIds(userId, chatId);
@@ -140,7 +144,8 @@ export function memoryStore(): Store {
       const entry = find(userId, chatId);
       return entry && { chat: copyChat(entry.chat), messages: entry.messages.slice(since) };
     },
-    appendMessage(userId, chatId, message, head, updatedAt, key) {
+    appendMessage(request) {
+      const { userId, chatId, message, head, updatedAt, key } = checkRequest<AppendMessageRequest>(request, "appendMessage");
       checkAppend(userId, chatId, message, head, updatedAt, key);
       const entry = get(userId, chatId);
       const size = entry.messages.size;
@@ -154,7 +159,8 @@ export function memoryStore(): Store {
       entry.landed(head, updatedAt, size + 1);
       return APPENDED;
     },
-    setHead(userId, chatId, head, updatedAt, expected) {
+    setHead(request) {
+      const { userId, chatId, head, updatedAt, expected } = checkRequest<SetHeadRequest>(request, "setHead");
       checkSetHead(userId, chatId, head, updatedAt, expected);
       const entry = get(userId, chatId);
       checkHead(head, entry.messages.size, chatId);
@@ -215,7 +221,8 @@ export function memoryStore(): Store {
       }
       return { removed, next: i < sorted.length ? sorted[i]! : null };
     },
-    putEmbeddings(userId, chatId, embedder, rows) {
+    putEmbeddings(request) {
+      const { userId, chatId, embedder, rows } = checkRequest<PutEmbeddingsRequest>(request, "putEmbeddings");
       checkIds(userId, chatId);
       checkEmbeddingRows(rows, checkEmbedder(embedder).dimension);
       const entry = get(userId, chatId);
@@ -245,10 +252,13 @@ export function memoryStore(): Store {
     deleteMemory: memory.deleteMemory,
     flush() {},
     close() {},
-    resident(userId, chatId) {
-      return find(userId, chatId)?.messages;
+    [INTERNAL]: {
+      resident(userId, chatId) {
+        return find(userId, chatId)?.messages;
+      },
     },
   };
+  withClearMarks(store);
   own.store = store;
   own.appendMessage = store.appendMessage;
   entries.set(store, find);

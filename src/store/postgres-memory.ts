@@ -5,8 +5,8 @@
 // the chat (which deletes its memory) waits for the write, or the write finds no chat.
 import type { Pool, QueryResult } from "pg";
 import { checkLoad, checkMemoryIds, checkQuery, checkWrite } from "../memory/checks.js";
-import type { MemoryRecord, MemoryStore } from "../memory/types.js";
-import { unknownChat } from "./checks.js";
+import type { MemoryRecord, MemoryStore, WriteMemoryRequest } from "../memory/types.js";
+import { checkRequest, unknownChat } from "./checks.js";
 import { RECORD_WRITE, recordOf, recordValues, scopeOf } from "./memory-rows.js";
 import { checkin, checkout } from "./postgres-append.js";
 import { PG_TEXT, toText } from "./postgres-rows.js";
@@ -99,7 +99,8 @@ export function postgresMemory(open: () => Promise<Pool>, p: string, name: strin
       const values = [toText(userId), scopeOf(chatId, PG_TEXT), q.path ?? null, q.after ?? 0, q.upTo ?? 2 ** 31 - 1, q.limit ?? null];
       return records((await query(st.history, values)).rows as unknown[][]);
     },
-    async writeMemory(userId, chatId, expected, given) {
+    async writeMemory(request) {
+      const { userId, chatId, expected, records: given } = checkRequest<WriteMemoryRequest>(request, "writeMemory");
       const rows = checkWrite(userId, chatId, expected, given).map((r) => recordValues(r, PG_TEXT));
       const [user, scope] = [toText(userId), scopeOf(chatId, PG_TEXT)];
       const client = await checkout(await open());

@@ -1,10 +1,12 @@
 import type { Pool, PoolClient, PoolConfig, QueryResult } from "pg";
 import { CtxloomError, checkOptions, describe } from "../errors.js";
 import type { Message } from "../message.js";
-import type { AppendResult, ChatRecord, EmbedderInfo, EmbeddingRow, LoadedChat, Store } from "./types.js";
+import type {
+  AppendMessageRequest, AppendResult, ChatRecord, Durability, EmbedderInfo, EmbeddingRow, LoadedChat, PutEmbeddingsRequest, SetHeadRequest, Store,
+} from "./types.js";
 import {
   checkAppend, checkChatRecord, checkEmbedder, checkEmbeddingIds, checkEmbeddingRows, checkIds, checkImported, checkPage, checkSetHead, checkSince,
-  chatExists, unknownChat,
+  checkRequest, chatExists, unknownChat,
 } from "./checks.js";
 import { isPool, loadPg, redact } from "./postgres-pool.js";
 import { redactRows } from "./postgres-redact.js";
@@ -16,6 +18,7 @@ import { PG_TEXT, fromText, toText } from "./postgres-rows.js";
 import { postgresStatements, type Statement, type Statements } from "./postgres-sql.js";
 import { chatRecord, chatValues, messagesOf, messageValues, type ChatRow } from "./sql-rows.js";
 import { vectorFromBytes, vectorToBytes } from "./vectors.js";
+import { withClearMarks } from "./clear-marks.js";
 
 /** Options of `postgresStore()`. */
 export interface PostgresStoreOptions {
@@ -26,7 +29,7 @@ export interface PostgresStoreOptions {
    * acknowledged appends, never reorder or renumber them. Only for a connection string:
    * a pool you pass keeps its own setting.
    */
-  durability?: "full" | "batched";
+  durability?: Durability;
   /** Prefix of the table names; default "ctxloom_". Letters, digits and underscores. */
   tablePrefix?: string;
   /** For a connection string: the pool's size (default 10) and each query's time limit in ms (default 30,000). */
@@ -145,7 +148,7 @@ export function postgresStore(target: string | Pool, options?: PostgresStoreOpti
   };
 
   const memory = postgresMemory(open, prefix, name, corrupt);
-  const store: PostgresStore = {
+  const store: PostgresStore = withClearMarks({
     name,
     async hasChat(userId, chatId) {
       checkIds(userId, chatId);
@@ -205,11 +208,13 @@ export function postgresStore(target: string | Pool, options?: PostgresStoreOpti
         checkin(client);
       }
     },
-    async appendMessage(userId, chatId, message: Message, head, updatedAt, key): Promise<AppendResult> {
+    async appendMessage(request): Promise<AppendResult> {
+      const { userId, chatId, message, head, updatedAt, key } = checkRequest<AppendMessageRequest>(request, "appendMessage");
       const m = checkAppend(userId, chatId, message, head, updatedAt, key);
       return appendRow(await open(), sql, `${prefix}messages_key`, name, userId, chatId, m, head, updatedAt, key, corrupt);
     },
-    async setHead(userId, chatId, head, updatedAt, expected) {
+    async setHead(request) {
+      const { userId, chatId, head, updatedAt, expected } = checkRequest<SetHeadRequest>(request, "setHead");
       checkSetHead(userId, chatId, head, updatedAt, expected);
       const r = await query(sql.setHead, [toText(chatId), toText(userId), head, updatedAt, expected !== undefined, expected ?? null]);
       if (r.rowCount === 1) return true;
@@ -226,7 +231,8 @@ export function postgresStore(target: string | Pool, options?: PostgresStoreOpti
     /** The user's chats go, their messages and embeddings by the foreign keys; see postgresStore on the old row versions. */
     eraseUser: (userId) => eraseUserRows(query, rt, userId),
     pruneChats: (q) => pruneRows(query, rt, q),
-    async putEmbeddings(userId, chatId, embedder: EmbedderInfo, rows: EmbeddingRow[]) {
+    async putEmbeddings(request) {
+      const { userId, chatId, embedder, rows } = checkRequest<PutEmbeddingsRequest>(request, "putEmbeddings");
       checkIds(userId, chatId);
       const e = checkEmbedder(embedder);
       checkEmbeddingRows(rows, e.dimension);
@@ -288,7 +294,7 @@ export function postgresStore(target: string | Pool, options?: PostgresStoreOpti
       listenClient = undefined;
       if (owned && pool) await pool.end();
     },
-  };
+  });
   return store;
 }
 

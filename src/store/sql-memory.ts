@@ -14,7 +14,10 @@ import type { SyncStore } from "./sql-store.js";
 /** SQLite's "no limit". */
 const ALL = -1;
 
-type SyncMemory = Pick<SyncStore, keyof MemoryStore>;
+/** The memory methods, synchronous; writeMemory with the Store's request spread (the store's wrapper takes the request). */
+type SyncMemory = Pick<SyncStore, Exclude<keyof MemoryStore, "writeMemory">> & {
+  writeMemory(userId: string, chatId: string | null, expected: number, records: MemoryRecord[]): MemoryWriteResult;
+};
 
 export class SqlMemory implements SyncMemory {
   readonly #db: SqlConnection;

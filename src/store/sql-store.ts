@@ -17,9 +17,10 @@ import { NumberChunks } from "./sql-paged.js";
 import { chatRecord, chatValues, messagesOf, messageValues, rowBytes, type ChatRow, type Corrupt } from "./sql-rows.js";
 import type { Statements } from "./sql-statements.js";
 import {
-  loadedColumns, type AppendResult, type ChatPage, type ChatRecord, type EmbedderInfo, type EmbeddingRow, type ErasedUser, type LoadedChat, type MessageRedaction,
+  type AppendResult, type ChatPage, type ChatRecord, type EmbedderInfo, type EmbeddingRow, type ErasedUser, type LoadedChat, type MessageRedaction,
   type PruneBatch, type PruneQuery, type Store,
 } from "./types.js";
+import { loadedColumns } from "./internal.js";
 import { asBytes, vectorFromBytes, vectorToBytes } from "./vectors.js";
 
 /** A Store whose methods answer at once (a promise nowhere). */

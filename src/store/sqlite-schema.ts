@@ -10,6 +10,9 @@ import { corrupt } from "./sqlite-errors.js";
 /** A file of its own: tables without a prefix, versions in ctxloom_schema. */
 export const FILE_NAMES: SchemaNames = { prefix: "", versions: "ctxloom_schema" };
 
+/** The names of a store's tables: a file's own (FILE_NAMES) without a prefix; with one, as a Durable Object's. */
+export const schemaNames = (prefix: string): SchemaNames => (prefix === "" ? FILE_NAMES : { prefix, versions: `${prefix}schema` });
+
 /**
  * The steps of the releases before the kit after their first (whose tables a new file no
  * longer needs: it gets the kit's schema whole), oldest first, as released: a step is never
@@ -46,13 +49,20 @@ export const MIGRATIONS: readonly { version: number; sql: string }[] = [
  * for a foreign database (any table, index, view or trigger without ctxloom_schema: ctxloom
  * never adds its tables to another program's database) or a newer one.
  */
-export function schemaVersion(db: SqlConnection, path: string): number {
-  const names = db.column("SELECT name FROM sqlite_schema") as string[];
-  if (!names.includes(FILE_NAMES.versions) && names.length > 0) {
-    const shown = names.slice(0, 5).join(", ") + (names.length > 5 ? ", ..." : "");
-    throw corrupt(path, `it is another program's database (it holds ${shown} and no ctxloom_schema table); ctxloom opens only its own databases and empty files`);
+export function schemaVersion(db: SqlConnection, path: string, names: SchemaNames = FILE_NAMES): number {
+  const all = db.column("SELECT name FROM sqlite_schema") as string[];
+  if (!all.includes(names.versions)) {
+    // Tables of ctxloom's prefixed stores (a "<prefix>schema" table and what is named after it) are not another program's.
+    const prefixes = all.filter((n) => /^[a-z_][a-z0-9_]{0,40}schema$/i.test(n) && n !== FILE_NAMES.versions).map((n) => n.slice(0, -"schema".length));
+    const ours = (n: string) => prefixes.some((p) => n.startsWith(p) || n.startsWith(`sqlite_autoindex_${p}`));
+    // A prefixed store may share the file with anything but tables of its own prefix made by no ctxloom store.
+    const foreign = names.prefix === "" ? all.filter((n) => !ours(n)) : all.filter((n) => n.startsWith(names.prefix) && !ours(n));
+    if (foreign.length > 0) {
+      const shown = foreign.slice(0, 5).join(", ") + (foreign.length > 5 ? ", ..." : "");
+      throw corrupt(path, `it is another program's database (it holds ${shown} and no ${names.versions} table); ctxloom opens only its own databases and empty files`);
+    }
   }
-  return versionOf(db, FILE_NAMES, (what) => corrupt(path, what));
+  return versionOf(db, names, (what) => corrupt(path, what));
 }
 
 /**
@@ -70,8 +80,8 @@ export function checkIntact(db: SqliteDatabase, path: string): void {
  * transaction: the kit's schema in an empty file, the released steps in an older one; then
  * checks the columns. Returns the version the file had before (0 for a new one).
  */
-export function migrate(database: SqliteDatabase, db: SqlConnection, path: string): number {
-  schemaVersion(db, path); // a foreign or newer file is refused before the lock is taken
+export function migrate(database: SqliteDatabase, db: SqlConnection, path: string, names: SchemaNames = FILE_NAMES): number {
+  schemaVersion(db, path, names); // a foreign or newer file is refused before the lock is taken
   const locked = (fn: () => void): void => {
     db.exec("BEGIN IMMEDIATE");
     try {
@@ -83,13 +93,14 @@ export function migrate(database: SqliteDatabase, db: SqlConnection, path: strin
     }
   };
   const legacy = (from: number): void => {
+    if (names !== FILE_NAMES) throw corrupt(path, `its ${names.versions} table says version ${from}, which no release wrote under a prefix`);
     for (const m of MIGRATIONS) {
       if (m.version <= from) continue;
       db.exec(m.sql);
       db.run(`INSERT INTO ${FILE_NAMES.versions} (version, applied) VALUES (?, ?)`, m.version, Date.now());
     }
   };
-  return migrateSchema(db, FILE_NAMES, locked, legacy, (what) => corrupt(path, what));
+  return migrateSchema(db, names, locked, legacy, (what) => corrupt(path, what));
 }
 
 export { SCHEMA_VERSION };

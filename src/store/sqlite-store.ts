@@ -3,7 +3,8 @@
 import type { Message } from "../message.js";
 import { SqlStore } from "./sql-store.js";
 import { SqlMemory } from "./sql-memory.js";
-import type { MemoryQuery, MemoryRecord, MemoryState, MemoryWriteResult } from "../memory/types.js";
+import type { MemoryQuery, MemoryRecord, MemoryState, MemoryWriteResult, WriteMemoryRequest } from "../memory/types.js";
+import { checkRequest } from "./checks.js";
 import { sqlStatements } from "./sql-statements.js";
 import { WriteBatch } from "./sqlite-batch.js";
 import { sqliteConnection } from "./sqlite-connection.js";
@@ -11,11 +12,10 @@ import type { SqliteDatabase } from "./sqlite-driver.js";
 import { filePlace } from "./sqlite-errors.js";
 import type { Durability, SqliteStore } from "./sqlite-types.js";
 import type {
-  AppendResult, ChatPage, ChatRecord, EmbedderInfo, EmbeddingRow, ErasedUser, LoadedChat, MessageRedaction, PruneBatch, PruneQuery,
+  AppendMessageRequest, PutEmbeddingsRequest, SetHeadRequest, AppendResult, ChatPage, ChatRecord, EmbedderInfo, EmbeddingRow, ErasedUser, LoadedChat, MessageRedaction, PruneBatch, PruneQuery,
 } from "./types.js";
+import { loadCleared, markCleared } from "./clear-marks.js";
 
-/** The statements of a file of its own: the tables carry no prefix. */
-const STATEMENTS = sqlStatements("");
 
 export class SqliteStoreImpl implements SqliteStore {
   readonly name: string;
@@ -28,15 +28,18 @@ export class SqliteStoreImpl implements SqliteStore {
   /** Chats deleted whose old bytes could not be erased yet ("user\0chat"): deleting one again erases them. */
   readonly #unerased = new Set<string>();
 
-  constructor(db: SqliteDatabase, path: string, file: string | undefined, settings: { durability: Durability; batchSize: number; batchDelayMs: number }) {
+  constructor(
+    db: SqliteDatabase, path: string, file: string | undefined, settings: { prefix: string; durability: Durability; batchSize: number; batchDelayMs: number },
+  ) {
     this.database = db;
     this.path = path;
     this.name = `sqlite:${path}`;
     this.durability = settings.durability;
     const connection = sqliteConnection(db);
-    this.#tx = new WriteBatch(db, connection, path, file, settings, STATEMENTS);
-    this.#ops = new SqlStore(connection, STATEMENTS, this.#tx, { place: filePlace(path) });
-    this.#memory = new SqlMemory(connection, STATEMENTS, this.#tx, filePlace(path));
+    const statements = sqlStatements(settings.prefix); // (no prefix: a file of its own)
+    this.#tx = new WriteBatch(db, connection, path, file, settings, statements);
+    this.#ops = new SqlStore(connection, statements, this.#tx, { place: filePlace(path), prefix: settings.prefix });
+    this.#memory = new SqlMemory(connection, statements, this.#tx, filePlace(path));
   }
 
   async hasChat(userId: string, chatId: string): Promise<boolean> {
@@ -59,11 +62,13 @@ export class SqliteStoreImpl implements SqliteStore {
     return this.#ops.loadChat(userId, chatId, since);
   }
 
-  async appendMessage(userId: string, chatId: string, message: Message, head: number, updatedAt: number, key?: string): Promise<AppendResult> {
+  async appendMessage(request: AppendMessageRequest): Promise<AppendResult> {
+    const { userId, chatId, message, head, updatedAt, key } = checkRequest<AppendMessageRequest>(request, "appendMessage");
     return this.#ops.appendMessage(userId, chatId, message, head, updatedAt, key);
   }
 
-  async setHead(userId: string, chatId: string, head: number | null, updatedAt: number, expected?: number | null): Promise<boolean> {
+  async setHead(request: SetHeadRequest): Promise<boolean> {
+    const { userId, chatId, head, updatedAt, expected } = checkRequest<SetHeadRequest>(request, "setHead");
     return this.#ops.setHead(userId, chatId, head, updatedAt, expected);
   }
 
@@ -133,7 +138,8 @@ export class SqliteStoreImpl implements SqliteStore {
     this.#erase("rebuilding the file");
   }
 
-  async putEmbeddings(userId: string, chatId: string, embedder: EmbedderInfo, rows: EmbeddingRow[]): Promise<void> {
+  async putEmbeddings(request: PutEmbeddingsRequest): Promise<void> {
+    const { userId, chatId, embedder, rows } = checkRequest<PutEmbeddingsRequest>(request, "putEmbeddings");
     this.#ops.putEmbeddings(userId, chatId, embedder, rows);
   }
 
@@ -145,6 +151,14 @@ export class SqliteStoreImpl implements SqliteStore {
     this.#ops.clearEmbeddings(userId, chatId);
   }
 
+  async markEmbeddingsCleared(userId: string, chatId: string, upTo: number): Promise<void> {
+    return markCleared(this, userId, chatId, upTo);
+  }
+
+  async loadEmbeddingsCleared(userId: string, chatId: string): Promise<number | null> {
+    return loadCleared(this, userId, chatId);
+  }
+
   async loadMemory(userId: string, chatId: string | null, known?: number): Promise<MemoryState> {
     return this.#memory.loadMemory(userId, chatId, known);
   }
@@ -153,7 +167,8 @@ export class SqliteStoreImpl implements SqliteStore {
     return this.#memory.loadMemoryHistory(userId, chatId, query);
   }
 
-  async writeMemory(userId: string, chatId: string | null, expected: number, records: MemoryRecord[]): Promise<MemoryWriteResult> {
+  async writeMemory(request: WriteMemoryRequest): Promise<MemoryWriteResult> {
+    const { userId, chatId, expected, records } = checkRequest<WriteMemoryRequest>(request, "writeMemory");
     return this.#memory.writeMemory(userId, chatId, expected, records);
   }
 

@@ -1,22 +1,9 @@
 // The SQLite store's public types, apart from its code: the store (sqlite.ts), its operations
 // (sqlite-store.ts) and its write transaction (sqlite-batch.ts) all take them from here.
 import type { SqliteDatabase } from "./sqlite-driver.js";
-import type { ErasedUser, PruneBatch, PruneQuery, Store } from "./types.js";
+import type { Durability, ErasedUser, PruneBatch, PruneQuery, Store } from "./types.js";
 
-/**
- * "full": a write's promise resolves after its transaction committed and was synced to disk
- * (synchronous=FULL): a crash loses nothing acknowledged.
- * "batched": writes run at once inside a transaction (a batch) that commits at the first write
- * made `batchDelayMs` or more after the batch's first, at `batchSize` writes, on `flush()`, on
- * `close()`, and by a timer `batchDelayMs` after its first write (group commit: one sync for
- * many writes). A crash loses at most the open batch: the writes acknowledged last, all
- * within `batchDelayMs` of the first of them (a process that stops writing and keeps its
- * thread busy delays the timer, not what is lost), never reordered or renumbered: what
- * survives is a prefix of what was acknowledged. A batch that cannot commit (a full disk) is
- * lost the same way, and every later call, `close()` included, rejects with STORE_FAILED
- * saying how many acknowledged writes it held.
- */
-export type Durability = "full" | "batched";
+export type { Durability } from "./types.js";
 
 /** Options of `sqliteStore()`. */
 export interface SqliteStoreOptions {
@@ -28,6 +15,13 @@ export interface SqliteStoreOptions {
   batchDelayMs?: number;
   /** How long a write waits for another connection's write lock before failing with STORE_FAILED (default 5000 ms). */
   busyTimeoutMs?: number;
+  /**
+   * Prefix of the table and index names, so that several stores share one file, each with chats
+   * of its own: letters, digits and underscores (at most 41), as PostgreSQL's and D1's. Default
+   * none: the tables are `chats`, `messages`... and the file is ctxloom's alone. A file may hold
+   * stores of several prefixes (and the one without) side by side.
+   */
+  tablePrefix?: string;
 }
 
 /** A Store's methods, each answering with a promise. */
@@ -40,7 +34,8 @@ export interface SqliteStore extends Promised<Store> {
   readonly durability: Durability;
   /**
    * The better-sqlite3 connection, for backups, pragmas and your own tables. Do not write to
-   * ctxloom's tables (users, chats, messages, embeddings, ctxloom_schema) through it. With "batched"
+   * ctxloom's tables (users, chats, messages, embeddings, ctxloom_schema..., or those names after your
+   * `tablePrefix`) through it. With "batched"
    * durability, call `flush()` first: the open batch holds the write lock.
    */
   readonly database: SqliteDatabase;

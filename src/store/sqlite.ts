@@ -9,14 +9,14 @@ import { storeError } from "./sql-errors.js";
 import { sqliteConnection } from "./sqlite-connection.js";
 import { Database, type SqliteDatabase } from "./sqlite-driver.js";
 import { filePlace } from "./sqlite-errors.js";
-import { SCHEMA_VERSION, checkIntact, migrate, schemaVersion } from "./sqlite-schema.js";
+import { SCHEMA_VERSION, checkIntact, migrate, schemaNames, schemaVersion } from "./sqlite-schema.js";
 import { SqliteStoreImpl } from "./sqlite-store.js";
 import type { SqliteStore, SqliteStoreOptions } from "./sqlite-types.js";
 
-export type { Durability, SqliteStore, SqliteStoreOptions } from "./sqlite-types.js";
+export type { SqliteStore, SqliteStoreOptions } from "./sqlite-types.js";
 
 const PAGE_SIZE = 8192;
-const KNOWN = ["durability", "batchSize", "batchDelayMs", "busyTimeoutMs"] as const;
+const KNOWN = ["durability", "batchSize", "batchDelayMs", "busyTimeoutMs", "tablePrefix"] as const;
 
 /**
  * A store on the SQLite file at `path` (created when absent; default "./ctxloom.db"). Node
@@ -39,7 +39,13 @@ export function sqliteStore(path = "./ctxloom.db", options?: SqliteStoreOptions)
   if (durability !== "full" && durability !== "batched") {
     throw new CtxloomError("INVALID_ARGUMENT", `durability must be "full" or "batched"; got ${describe(durability)}.`);
   }
+  const prefix = o.tablePrefix ?? "";
+  if (o.tablePrefix !== undefined && (typeof prefix !== "string" || !/^[a-z_][a-z0-9_]{0,40}$/i.test(prefix))) {
+    throw new CtxloomError("INVALID_ARGUMENT", `tablePrefix must be letters, digits and underscores (at most 41); got ${describe(o.tablePrefix)}.`);
+  }
+  const names = schemaNames(prefix);
   const settings = {
+    prefix,
     durability,
     batchSize: o.batchSize === undefined ? 1000 : checkInteger(o.batchSize, "batchSize", 1, 1_000_000),
     batchDelayMs: o.batchDelayMs === undefined ? 5 : checkInteger(o.batchDelayMs, "batchDelayMs", 0, 60_000),
@@ -57,7 +63,7 @@ export function sqliteStore(path = "./ctxloom.db", options?: SqliteStoreOptions)
   try {
     // Nothing is written to the file before it is known to be ctxloom's (or empty), of a
     // version this release reads, and, when opening is about to write to it, intact.
-    const version = schemaVersion(connection, path);
+    const version = schemaVersion(connection, path, names);
     if (db.pragma("page_count", { simple: true }) === 0) {
       // A new file: 8 KiB pages keep most messages' text in the row, off overflow pages.
       db.pragma(`page_size = ${PAGE_SIZE}`);
@@ -66,7 +72,7 @@ export function sqliteStore(path = "./ctxloom.db", options?: SqliteStoreOptions)
     }
     db.pragma("journal_mode = WAL");
     db.pragma("synchronous = FULL");
-    migrate(db, connection, path);
+    migrate(db, connection, path, names);
     return new SqliteStoreImpl(db, path, file, settings);
   } catch (error) {
     db.close();

@@ -1,13 +1,34 @@
 import type { BudgetSplit } from "../models/budget.js";
 import type { HistoryLimits, ModelProfile } from "../models/profiles.js";
 import type { Message } from "../message.js";
-import type { MessageColumns } from "./columns.js";
 import type { SummaryOptions } from "../summary/policy.js";
 import type { ToolResultOptions } from "../models/tool-results.js";
 import type { ReasoningTurns } from "../models/reasoning.js";
-import type { JsonValue, MemoryQuery, MemoryRecord, MemoryState, MemoryWriteResult } from "../memory/types.js";
+import type { JsonValue, MemoryQuery, MemoryRecord, MemoryState, MemoryWriteResult, WriteMemoryRequest } from "../memory/types.js";
 
 export type { JsonValue } from "../memory/types.js";
+
+/**
+ * When a store's write is acknowledged: the SQLite and PostgreSQL stores' `durability`.
+ *
+ * "full" (the default): a write's promise resolves once its commit is on disk (SQLite: its
+ * transaction synced, synchronous=FULL; PostgreSQL: the commit flushed). A crash loses nothing
+ * acknowledged.
+ *
+ * "batched": commits are acknowledged before they reach the disk, for many writes a second. A
+ * crash may lose the writes acknowledged last, never reorder or renumber them: what survives is a
+ * prefix of what was acknowledged. SQLite: writes run at once inside a transaction (a batch) that
+ * commits at the first write made `batchDelayMs` or more after the batch's first, at `batchSize`
+ * writes, on `flush()`, on `close()`, and by a timer `batchDelayMs` after its first write (group
+ * commit: one sync for many writes); a crash loses at most the open batch, all within
+ * `batchDelayMs` of its first write (a process that stops writing and keeps its thread busy delays
+ * the timer, not what is lost). A batch that cannot commit (a full disk) is lost the same way,
+ * and every later call, `close()` included, rejects with STORE_FAILED saying how many
+ * acknowledged writes it held. PostgreSQL (`synchronous_commit = off`): a crash of the database
+ * server may lose the last few hundred milliseconds of acknowledged appends; only for a
+ * connection string (a pool you pass keeps its own setting).
+ */
+export type Durability = "full" | "batched";
 
 /** A value or a promise of it: every Store method may be synchronous or not. */
 export type Awaitable<T> = T | Promise<T>;
@@ -146,6 +167,48 @@ export interface PruneBatch {
   next: string | null;
 }
 
+/** What `Store.appendMessage` takes (see it). */
+export interface AppendMessageRequest {
+  /** The chat's user. */
+  userId: string;
+  /** The chat's id. */
+  chatId: string;
+  /** The message, its id the chat's next one when the append is to land. */
+  message: Message;
+  /** The head after the append (the message's id, or an earlier message's for a summary). */
+  head: number;
+  /** The chat's update time after the append (ms since the epoch). */
+  updatedAt: number;
+  /** The append's key across its retries, unique per chat; left out for none. */
+  key?: string;
+}
+
+/** What `Store.setHead` takes (see it). */
+export interface SetHeadRequest {
+  /** The chat's user. */
+  userId: string;
+  /** The chat's id. */
+  chatId: string;
+  /** The new head: a message of the chat, or null for none. */
+  head: number | null;
+  /** The chat's update time after the move (ms since the epoch). */
+  updatedAt: number;
+  /** When given, a compare-and-set: the head moves only when the stored head equals this. */
+  expected?: number | null;
+}
+
+/** What `Store.putEmbeddings` takes (see it). */
+export interface PutEmbeddingsRequest {
+  /** The chat's user. */
+  userId: string;
+  /** The chat's id. */
+  chatId: string;
+  /** The embedder that made the vectors. */
+  embedder: EmbedderInfo;
+  /** The vectors, of messages of the chat. */
+  rows: EmbeddingRow[];
+}
+
 /** Which embedder produced a set of vectors: vectors of different embedders never mix. */
 export interface EmbedderInfo {
   name: string;
@@ -218,13 +281,13 @@ export interface Store {
    * `message.id` is. A store that keeps no keys may ignore it: a retry after a lost
    * connection may then append twice.
    */
-  appendMessage(userId: string, chatId: string, message: Message, head: number, updatedAt: number, key?: string): Awaitable<AppendResult>;
+  appendMessage(request: AppendMessageRequest): Awaitable<AppendResult>;
   /**
    * Moves the head without adding a message (regenerate, checkout, edit's target). With
    * `expected` given, a compare-and-set: only when the stored head equals `expected`.
    * Answers whether the head was written.
    */
-  setHead(userId: string, chatId: string, head: number | null, updatedAt: number, expected?: number | null): Awaitable<boolean>;
+  setHead(request: SetHeadRequest): Awaitable<boolean>;
   /**
    * Deletes the chat, its messages, its embeddings and its own memory; false when there was none. Whether the
    * old bytes stay anywhere (a file's free pages, old row versions) is each store's (see it).
@@ -257,11 +320,20 @@ export interface Store {
    */
   pruneChats?(query: PruneQuery): Awaitable<PruneBatch>;
   /** Stores embeddings of a chat's messages (replacing a message's vector of the same embedder). */
-  putEmbeddings(userId: string, chatId: string, embedder: EmbedderInfo, rows: EmbeddingRow[]): Awaitable<void>;
+  putEmbeddings(request: PutEmbeddingsRequest): Awaitable<void>;
   /** The chat's embeddings made by this embedder (same name and dimension), in message id order. */
   loadEmbeddings(userId: string, chatId: string, embedder: EmbedderInfo): Awaitable<EmbeddingRow[]>;
-  /** Drops the embeddings of one chat, or of all the user's chats; messages stay. */
+  /** Drops the embeddings of one chat, or of all the user's chats (and their clear marks); messages stay. */
   clearEmbeddings(userId: string, chatId?: string): Awaitable<void>;
+  /**
+   * Optional (`chats.clearRecall()` needs it, with loadEmbeddingsCleared; every store of ctxloom has
+   * them): marks the chat's messages up to id `upTo` as cleared from recall, not to be embedded
+   * again. A chat keeps its greatest mark until clearEmbeddings (of the chat or the user),
+   * deleteChat or eraseUser drops it. UNKNOWN_CHAT, UNKNOWN_MESSAGE as putEmbeddings.
+   */
+  markEmbeddingsCleared?(userId: string, chatId: string, upTo: number): Awaitable<void>;
+  /** Optional: the chat's clear mark (see markEmbeddingsCleared), or null when it has none (or the user has no such chat). */
+  loadEmbeddingsCleared?(userId: string, chatId: string): Awaitable<number | null>;
   /**
    * Optional (a user's working memory needs the four memory methods; every store of ctxloom has
    * them). A memory is the user's own (`chatId` null) or a chat's (its id: a chat the user has,
@@ -276,7 +348,7 @@ export interface Store {
    * revision is `expected`, in one transaction; otherwise writes nothing and answers `{ ok: false,
    * revision }`. Two writes made on one revision: one lands, the other learns the new revision.
    */
-  writeMemory?(userId: string, chatId: string | null, expected: number, records: MemoryRecord[]): Awaitable<MemoryWriteResult>;
+  writeMemory?(request: WriteMemoryRequest): Awaitable<MemoryWriteResult>;
   /**
    * Optional: deletes a memory and its history: a chat's (its id), the user's own (null), or, with
    * `chatId` left out, all of the user's (their own and every chat's: erasing a user). False when
@@ -287,12 +359,6 @@ export interface Store {
   flush(): Awaitable<void>;
   /** Flushes and releases resources. */
   close(): Awaitable<void>;
-  /**
-   * @internal Optional, for stores that keep messages in this process (the memory store): the chat's
-   * messages as the store holds them, read-only. The Loom then reads texts from them and
-   * keeps no copy of its own. Must reflect every acknowledged append at once.
-   */
-  resident?(userId: string, chatId: string): MessageColumns | undefined;
 }
 
 /** The Store methods `Loom.open` checks for. */
@@ -301,25 +367,8 @@ export const STORE_METHODS = [
   "putEmbeddings", "loadEmbeddings", "clearEmbeddings", "flush", "close",
 ] as const satisfies readonly (keyof Store)[];
 
+/** What `Store.loadChat` answers: the chat's record and its messages (those from `since` on). */
 export interface LoadedChat {
   chat: ChatRecord;
   messages: Message[];
-  /**
-   * @internal Optional: the same messages in columns (a store that reads them so: no object per message,
-   * texts kept as UTF-8). A Loom opening the chat reads these; `messages` is then made from
-   * them on first read.
-   */
-  columns?: MessageColumns;
-}
-
-/** A LoadedChat over columns: `messages` is made from them once, when first read. */
-export function loadedColumns(chat: ChatRecord, columns: MessageColumns): LoadedChat {
-  let messages: Message[] | undefined;
-  return {
-    chat,
-    columns,
-    get messages() {
-      return (messages ??= columns.slice(0));
-    },
-  };
 }

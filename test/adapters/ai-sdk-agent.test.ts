@@ -162,12 +162,12 @@ describe("a failed step leaves a chat that takes the next turn (issue 32 item 6)
     const store: Store = {
       ...inner,
       name: "flaky-tool",
-      appendMessage(user, id, message, head, at, key) {
+      appendMessage({ userId: user, chatId: id, message, head, updatedAt: at, key }) {
         if (message.role === "tool" && failTool) {
           failTool = false;
           throw new Error("disk full");
         }
-        return inner.appendMessage(user, id, message, head, at, key);
+        return inner.appendMessage({ userId: user, chatId: id, message, head, updatedAt: at, key });
       },
     };
     const { loom, chat } = await agentChat({ store });

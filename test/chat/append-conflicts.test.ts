@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { Loom, memoryStore, type Chat, type Store } from "../../src/index.js";
 import { MAX_CONFLICTS } from "../../src/chat/conditional-append.js";
-import { forEachEngine, snapshot } from "../helpers.js";
+import { forEachEngine, snapshot, withoutFastPaths } from "../helpers.js";
 import { SMALL, talk } from "./summaries-helpers.js";
 
 /**
@@ -18,9 +18,9 @@ function conflictingStore(later: boolean) {
   const state = { conflicting: false, conflicts: 0 };
   const store: Store = {
     ...inner,
-    resident: later ? undefined : inner.resident,
-    appendMessage: (userId, chatId, message, head, updatedAt, key) => {
-      if (!state.conflicting) return inner.appendMessage(userId, chatId, message, head, updatedAt, key);
+    ...(later ? withoutFastPaths : {}),
+    appendMessage: ({ userId, chatId, message, head, updatedAt, key }) => {
+      if (!state.conflicting) return inner.appendMessage({ userId, chatId, message, head, updatedAt, key });
       state.conflicts++;
       const answer = { ok: false as const, size: message.id + 1 };
       return later ? Promise.resolve(answer) : answer;

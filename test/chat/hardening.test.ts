@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CtxloomError, Loom, memoryStore, registerModel, type Chat, type Message, type Store, type ToolCall, type UserChats } from "../../src/index.js";
 import { CANCELLED_RESULT } from "../../src/context/tool-units.js";
 import { MAX_MESSAGES } from "../../src/message.js";
-import { expectRejectCode, expectThrowCode, forEachEngine, ids, snapshot } from "../helpers.js";
+import { expectRejectCode, expectThrowCode, forEachEngine, ids, snapshot, withoutFastPaths } from "../helpers.js";
 
 const call = (id: string, name = "search"): ToolCall => ({ id, type: "function", function: { name, arguments: "{}" } });
 
@@ -245,7 +245,7 @@ forEachEngine((engine) => {
     it("the store gets a copy; messages handed out cannot change what was persisted", async () => {
       const inner = memoryStore();
       const got: Message[] = [];
-      const store: Store = { ...inner, resident: undefined, appendMessage: (u, c, m, h, t) => (got.push(m), inner.appendMessage(u, c, m, h, t)) };
+      const store: Store = { ...inner, ...withoutFastPaths, appendMessage: ({ userId: u, chatId: c, message: m, head: h, updatedAt: t }) => (got.push(m), inner.appendMessage({ userId: u, chatId: c, message: m, head: h, updatedAt: t })) };
       const l = await Loom.open({ engine, store });
       const c = await l.user("u").create();
       const input = { role: "assistant" as const, content: "", toolCalls: [call("k")] };

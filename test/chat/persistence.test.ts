@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { Loom, memoryStore, type Chat, type ChatExport, type Message, type Store } from "../../src/index.js";
 import { EXPORT_VERSION } from "../../src/store/portable.js";
-import { ENGINES, expectRejectCode, expectThrowCode, forEachEngine, observe } from "../helpers.js";
+import { ENGINES, expectRejectCode, expectThrowCode, forEachEngine, observe, withoutFastPaths } from "../helpers.js";
 import { seeded } from "../seeded.js";
 
 const { random } = seeded("persistence.test.ts jittery store delays");
@@ -30,7 +30,7 @@ function jitteryStore(options: { resident?: boolean } = {}): { store: Store; cal
     loadChat: (...a) => later("loadChat", () => inner.loadChat(...a)),
     hasChat: (...a) => later("hasChat", () => inner.hasChat(...a)),
     importChat: (...a) => later("importChat", () => inner.importChat(...a)),
-    resident: options.resident === false ? undefined : inner.resident,
+    ...(options.resident === false ? withoutFastPaths : {}),
   };
   return { store, calls };
 }
@@ -135,8 +135,8 @@ forEachEngine((engine) => {
       let mode: "ok" | "corrupt" | "nonsense" = "ok";
       const store: Store = {
         ...inner,
-        resident: undefined,
-        appendMessage: (...a) => (mode === "ok" ? inner.appendMessage(...a) : mode === "nonsense" ? (undefined as never) : { ok: false, size: a[2].id + 1 }),
+        ...withoutFastPaths,
+        appendMessage: (...a) => (mode === "ok" ? inner.appendMessage(...a) : mode === "nonsense" ? (undefined as never) : { ok: false, size: a[0].message.id + 1 }),
         loadChat: (u, c, since) => {
           const loaded = inner.loadChat(u, c, since) as ReturnType<typeof inner.loadChat> & object;
           if (mode !== "corrupt" || !since) return loaded;
@@ -371,7 +371,7 @@ forEachEngine((engine) => {
     it("random trees reopen on a new Loom, on both engines, exactly as they were", async () => {
       const store = memoryStore();
       const writer = await Loom.open({ engine, store });
-      const readers = await Promise.all(ENGINES.map((e) => Loom.open({ engine: e, store: { ...store, resident: undefined } })));
+      const readers = await Promise.all(ENGINES.map((e) => Loom.open({ engine: e, store: { ...store, ...withoutFastPaths } })));
       await fc.assert(
         fc.asyncProperty(fc.array(fc.tuple(fc.nat(99), fc.nat(1000)), { minLength: 0, maxLength: 60 }), async (steps) => {
           const chat = await writer.user("r").create();

@@ -8,7 +8,7 @@ import type { LoadedChat } from "../../src/store/types.js";
 import { fromAnthropicMessages } from "../../src/anthropic.js";
 import { sqliteStore } from "../../src/sqlite.js";
 import { CtxloomError } from "../../src/errors.js";
-import { expectRejectCode, forEachEngine, snapshot } from "../helpers.js";
+import { expectRejectCode, forEachEngine, snapshot, withoutFastPaths } from "../helpers.js";
 import { tempFolder } from "../store/sqlite-helpers.js";
 
 const file = tempFolder("reasoning-levels");
@@ -110,7 +110,7 @@ forEachEngine((engine) => {
     const inner = memoryStore();
     const store: Store = {
       ...inner,
-      resident: undefined,
+      ...withoutFastPaths,
       loadChat: (u, c, since) => {
         const loaded = inner.loadChat(u, c, since) as LoadedChat; // the memory store answers at once
         return { chat: { ...loaded.chat, options: { ...loaded.chat.options, reasoningTurns: bad(-2) } }, messages: loaded.messages };

@@ -134,7 +134,7 @@ forEachEngine((engine) => {
       // Another Loom's write: a second summary over part of the first one's run.
       const record = (await store.loadChat("u", chat.id))!.chat;
       const wrong = { ...m, id: chat.messageCount, covers: { first: 2, last: m.covers!.last + 1 }, parentId: 1 };
-      expect(await store.appendMessage("u", chat.id, wrong, record.head!, Date.now())).toEqual({ ok: true });
+      expect(await store.appendMessage({ userId: "u", chatId: chat.id, message: wrong, head: record.head!, updatedAt: Date.now() })).toEqual({ ok: true });
       await expectRejectCode(() => Loom.open({ engine, store }).then((l) => l.user("u").open(chat.id)), "STORE_CORRUPT");
     });
   });

@@ -7,7 +7,7 @@ import { Loom, memoryStore, type Chat, type ContextWindow, type LoomOptions, typ
 import type { LoadedChat } from "../../src/store/types.js";
 import { sqliteStore } from "../../src/sqlite.js";
 import { CtxloomError } from "../../src/errors.js";
-import { expectRejectCode, forEachEngine, snapshot } from "../helpers.js";
+import { expectRejectCode, forEachEngine, snapshot, withoutFastPaths } from "../helpers.js";
 import { tempFolder } from "../store/sqlite-helpers.js";
 
 const SMALL = { name: "tool-levels-small", contextWindow: 2000, sizeClass: "small" as const, tokensPerChar: 0.25 };
@@ -129,7 +129,7 @@ forEachEngine((engine) => {
     const inner = memoryStore();
     const store: Store = {
       ...inner,
-      resident: undefined,
+      ...withoutFastPaths,
       loadChat: (u, c, since) => {
         const loaded = inner.loadChat(u, c, since) as LoadedChat; // the memory store answers at once
         return { chat: { ...loaded.chat, options: { ...loaded.chat.options, toolResults: bad({ clear: { keepNewest: -1 } }) } }, messages: loaded.messages };

@@ -25,11 +25,11 @@ function preload(store: Store, userId: string): string {
       id: mid, parentId, role: mid % 2 ? "assistant" : "user", content: `m${mid}`, priority: "normal",
       tokens: 5, createdAt: now, kind: "message",
     };
-    void store.appendMessage(userId, id, m, mid, now);
+    void store.appendMessage({ userId, chatId: id, message: m, head: mid, updatedAt: now });
   };
   for (let i = 0; i < N; i++) add(i, i === 0 ? null : i - 1);
   for (let i = 0; i < BRANCH; i++) add(N + i, i === 0 ? BRANCH_AT : N + i - 1);
-  void store.setHead(userId, id, N - 1, now);
+  void store.setHead({ userId, chatId: id, head: N - 1, updatedAt: now });
   return id;
 }
 

@@ -37,7 +37,7 @@ describe("a memory deleted and written again", () => {
     // Another process erases the user's memory, and one is written again: revision 1 again, a later time.
     const store = sqliteStore(path);
     await store.deleteMemory!("ann");
-    await store.writeMemory!("ann", null, 0, [{ ...old!, content: "the new memory", at: old!.at + 1 }]);
+    await store.writeMemory!({ userId: "ann", chatId: null, expected: 0, records: [{ ...old!, content: "the new memory", at: old!.at + 1 }] });
     await store.close();
     const ctx = await chat.buildContext();
     expect([ctx.memoryRevision?.revision, /the new memory/.test(ctx.memory), /the old memory/.test(ctx.memory)]).toEqual([1, true, false]);

@@ -7,8 +7,7 @@ import { DB_VERSION } from "../../src/store/indexeddb-db.js";
 import { attackCases } from "../adapters/memory-attack-cases.js";
 import { memoryContextCases } from "../memory/context-cases.js";
 import { memoryApiCases, memoryBadCases } from "../memory/memory-cases.js";
-import { contractChat, contractState, existenceCases, runBadCalls } from "../store/contract-cases.js";
-import { memoryStoreCases } from "../store/memory-cases.js";
+import { runContract } from "../store/contract-run.js";
 import { erasureCases, memoryErasureCases, openFor, pruneCases } from "../store/retention-cases.js";
 import { makeV1, openRaw } from "./indexeddb-v1.js";
 
@@ -46,14 +45,8 @@ const page = {
     }
   },
   async contract() {
-    const store = indexedDBStore({ name: "contract" });
-    await contractChat(store);
-    const before = await contractState(store);
-    const codes = await runBadCalls(store);
-    const unchanged = JSON.stringify(await contractState(store)) === JSON.stringify(before);
-    const existing = indexedDBStore({ name: "exists" });
-    await contractChat(existing);
-    return { codes, unchanged, exists: await existenceCases(existing), memory: await memoryStoreCases(indexedDBStore({ name: "memory" })) };
+    let n = 0;
+    return { cases: await runContract(() => indexedDBStore({ name: `contract${++n}` })) };
   },
   async retention() {
     const erase = await erasureCases(openFor(Loom), indexedDBStore({ name: "erase" }));
@@ -83,7 +76,7 @@ const page = {
       for (;;) {
         const { revision } = await store.loadMemory!("u", null);
         const record: MemoryRecord = { revision: revision + 1, path: `${tag}${i}.md`, kind: "text", content: tag, schema: null, by: "app", chatId: null, at: 1 };
-        if ((await store.writeMemory!("u", null, revision, [record])).ok) break;
+        if ((await store.writeMemory!({ userId: "u", chatId: null, expected: revision, records: [record] })).ok) break;
         conflicts++;
       }
     }
@@ -102,9 +95,9 @@ const page = {
     };
     const [erin, zoe] = [await plain("erin"), await plain("zoe")];
     const vectors = (await store.loadEmbeddings("erin", "c1", { name: "e", dimension: 2 })).map((r) => [r.messageId, [...r.vector]]);
-    const retry = await store.appendMessage("erin", "c1", { ...erin.messages[0]!, id: 3, parentId: 2 }, 3, 30, "k0");
+    const retry = await store.appendMessage({ userId: "erin", chatId: "c1", message: { ...erin.messages[0]!, id: 3, parentId: 2 }, head: 3, updatedAt: 30, key: "k0" });
     const plan: MemoryRecord = { revision: 1, path: "plan.md", kind: "text", content: "the chat's plan", schema: null, by: "app", chatId: "c1", at: 40 };
-    const own = [await store.writeMemory!("erin", "c1", 0, [plan]), await store.loadMemory!("erin", "c1")];
+    const own = [await store.writeMemory!({ userId: "erin", chatId: "c1", expected: 0, records: [plan] }), await store.loadMemory!("erin", "c1")];
     const loom = await Loom.open({ store, counter: "heuristic" });
     const chat = await loom.user("erin").open("c1");
     await loom.user("erin").memory.write({ revision: 0, path: "prefs.md", text: "likes rain" });

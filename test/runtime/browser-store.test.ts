@@ -14,8 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectedAttacks } from "../adapters/memory-attack-cases.js";
 import { expectedMemoryContext } from "../memory/context-cases.js";
 import { expectedMemoryApi, expectedMemoryBad } from "../memory/memory-cases.js";
-import { expectedCodes, expectedExistence } from "../store/contract-cases.js";
-import { expectedMemoryCases } from "../store/memory-cases.js";
+import { contractPassed } from "../store/contract-run.js";
 import { expectedErasure, expectedMemoryErasure, expectedPrune } from "../store/retention-cases.js";
 import { findChromium } from "./chromium-find.js";
 
@@ -125,11 +124,11 @@ describe.skipIf("why" in found)("the browser's IndexedDB store (headless Chromiu
     await context.close();
   }, 120_000);
 
-  it("refuses the bad calls every store refuses, with the same codes, and changes nothing; the existence check; keeps memories as every store does", async () => {
+  it("passes every case of the store contract (ctxloom/store/contract)", async () => {
     const context = await launch(join(profiles, "contract"));
     const out = await ask(await tab(context), "contract");
     await context.close();
-    expect(out).toEqual({ codes: expectedCodes(), unchanged: true, exists: expectedExistence(), memory: expectedMemoryCases() });
+    expect(out).toEqual({ cases: contractPassed() });
   }, 120_000);
 
   it("a user's erasure and a prune, as on every store; their working memories and a pruned chat's go too, no record left", async () => {

@@ -36,16 +36,16 @@ export async function memoryRaces(
   const s = store("bigmem_") as Required<Store>;
   // One write of 12 large records (about 3 MB of JSON: several statements in one batch).
   const first = bigWrite("first", 12, "c \u0000 1");
-  out["a large write"] = await s.writeMemory("u", null, 0, first);
+  out["a large write"] = await s.writeMemory({ userId: "u", chatId: null, expected: 0, records: first });
   out["read back exactly"] = sameRecords(await s.loadMemoryHistory("u", null), first);
   out["no mark left"] = (await rows("SELECT count(*) FROM bigmem_memory WHERE chat LIKE 'ctxloom-write-%'"))[0]![0];
-  out["a large write on revision 0 again"] = await s.writeMemory("u", null, 0, bigWrite("late", 12));
+  out["a large write on revision 0 again"] = await s.writeMemory({ userId: "u", chatId: null, expected: 0, records: bigWrite("late", 12) });
   const passed = bigWrite("late", 12).map((r) => ({ ...r, revision: r.revision + 3 }));
-  out["a large write on a revision it passed"] = await s.writeMemory("u", null, 3, passed);
+  out["a large write on a revision it passed"] = await s.writeMemory({ userId: "u", chatId: null, expected: 3, records: passed });
   out["rows after"] = (await rows("SELECT count(*), max(revision) FROM bigmem_memory"))[0];
   // Five large writes on one revision at once, each its own store (as five Workers): one lands, whole.
   const racers = Array.from({ length: 5 }, (_, i) => bigWrite(`racer ${i}`, 8).map((r) => ({ ...r, revision: r.revision + 12 })));
-  const answers = await Promise.all(racers.map((records) => (store("bigmem_") as Required<Store>).writeMemory("u", null, 12, records)));
+  const answers = await Promise.all(racers.map((records) => (store("bigmem_") as Required<Store>).writeMemory({ userId: "u", chatId: null, expected: 12, records })));
   out["5 large writes on revision 12 at once"] = answers.map((a) => (a.ok ? "ok" : `moved to ${a.revision}`)).sort();
   const winner = racers[answers.findIndex((a) => a.ok)]!;
   out["the winner's records, and only them"] = sameRecords(await s.loadMemoryHistory("u", null, { after: 12 }), winner);
@@ -56,7 +56,7 @@ export async function memoryRaces(
     const id = `d${i}`;
     await s.createChat(chat(id));
     const records = i % 3 === 0 ? bigWrite("gone", 6, id) : [small(1, "a.md", id)];
-    const write = () => code(() => store("bigmem_").writeMemory!("u", id, 0, records));
+    const write = () => code(() => store("bigmem_").writeMemory!({ userId: "u", chatId: id, expected: 0, records }));
     const remove = () => store("bigmem_").deleteChat("u", id);
     const [a, b] = i % 2 === 0 ? await Promise.all([write(), remove()]) : (await Promise.all([remove(), write()])).reverse();
     outcomes.push(`${a as string}, deleted ${String(b)}`);
@@ -65,9 +65,9 @@ export async function memoryRaces(
   out["a deleted chat's memory rows"] = (await rows("SELECT count(*) FROM bigmem_memory WHERE scope <> ''"))[0]![0];
   // The time of a small write (figures only).
   const t = store("timing_") as Required<Store>;
-  await t.writeMemory("u", null, 0, [small(1, "warm.md")]);
+  await t.writeMemory({ userId: "u", chatId: null, expected: 0, records: [small(1, "warm.md")] });
   const start = Date.now();
-  for (let r = 2; r <= 41; r++) await t.writeMemory("u", null, r - 1, [small(r, "notes.md")]);
+  for (let r = 2; r <= 41; r++) await t.writeMemory({ userId: "u", chatId: null, expected: r - 1, records: [small(r, "notes.md")] });
   out.timing = { writes: 40, ms: Date.now() - start };
   return out;
 }

@@ -5,9 +5,8 @@ import { Loom, type Chat, type ChatExport } from "../../src/index.workerd.js";
 import { d1Store, type D1DatabaseLike } from "../../src/cloudflare.js";
 import type { Message } from "../../src/index.js";
 import type { Store } from "../../src/store-entry.js";
-import { contractChat, contractState, existenceCases, runBadCalls } from "../store/contract-cases.js";
+import { runContract } from "../store/contract-run.js";
 import { existsThroughLooms } from "../store/exists-cases.js";
-import { memoryStoreCases } from "../store/memory-cases.js";
 import { erasureCases, memoryErasureCases, openFor, pruneCases } from "../store/retention-cases.js";
 import { memoryApiCases, memoryBadCases } from "../memory/memory-cases.js";
 import { memoryContextCases } from "../memory/context-cases.js";
@@ -55,8 +54,8 @@ async function handle(env: Env, body: Record<string, unknown>): Promise<unknown>
       const s = store("race_");
       await s.createChat({ id: "r", userId: "u", title: "", model: "gpt-4o", system: null, createdAt: 1, updatedAt: 1, messageCount: 0, head: null, options: {} });
       const m = (i: number): Message => ({ id: 0, parentId: null, role: "user", content: `w${i}`, priority: "normal", tokens: 3, createdAt: 2, kind: "message" });
-      const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => store("race_").appendMessage("u", "r", m(i), 0, 2, `key-${i}`)));
-      const retry = await s.appendMessage("u", "r", m(answers.findIndex((a) => a.ok)), 0, 3, `key-${answers.findIndex((a) => a.ok)}`);
+      const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => store("race_").appendMessage({ userId: "u", chatId: "r", message: m(i), head: 0, updatedAt: 2, key: `key-${i}` })));
+      const retry = await s.appendMessage({ userId: "u", chatId: "r", message: m(answers.findIndex((a) => a.ok)), head: 0, updatedAt: 3, key: `key-${answers.findIndex((a) => a.ok)}` });
       return { answers: answers.map((a) => (a.ok ? "ok" : "size" in a ? `size ${a.size}` : "existing")).sort(), retry, count: (await s.loadChat("u", "r"))!.chat.messageCount };
     }
     // D1 answers nothing to an append it did commit (as when the connection is lost): the Loom
@@ -75,22 +74,16 @@ async function handle(env: Env, body: Record<string, unknown>): Promise<unknown>
       const chat = await loom.user("u").create();
       const m = await chat.append({ role: "user", content: "once" });
       const stored = (await store("lost_").loadChat("u", chat.id))!.messages.map((x) => x.content);
-      const direct = await Promise.resolve(d1Store(db, { tablePrefix: "lost_" }).appendMessage("u", chat.id, { ...m, id: 1, parentId: 0, content: "twice" }, 1, 5, "k")).then(() => "ok", error);
+      const direct = await Promise.resolve(d1Store(db, { tablePrefix: "lost_" }).appendMessage({ userId: "u", chatId: chat.id, message: { ...m, id: 1, parentId: 0, content: "twice" }, head: 1, updatedAt: 5, key: "k" })).then(() => "ok", error);
       lose = 1;
-      const lost = await Promise.resolve(d1Store(db, { tablePrefix: "lost_" }).appendMessage("u", chat.id, { ...m, id: 1, parentId: 0, content: "twice" }, 1, 5, "k2")).then(() => "ok", error);
+      const lost = await Promise.resolve(d1Store(db, { tablePrefix: "lost_" }).appendMessage({ userId: "u", chatId: chat.id, message: { ...m, id: 1, parentId: 0, content: "twice" }, head: 1, updatedAt: 5, key: "k2" })).then(() => "ok", error);
       return { id: m.id, stored, direct, lost: (lost as { code?: string }).code ?? lost };
     }
     case "contract": {
-      const s: Store = store("contract_");
-      await contractChat(s);
-      const before = await contractState(s);
-      const codes = await runBadCalls(s);
-      const unchanged = JSON.stringify(await contractState(s)) === JSON.stringify(before);
-      await contractChat(store("exists_"));
-      const exists = await existenceCases(store("exists_"));
+      let n = 0;
+      const cases = await runContract(() => store(`contract${++n}_`));
       const looms = await existsThroughLooms((x) => Loom.open({ store: x, counter: "heuristic" }), () => store("looms_"));
-      const memory = await memoryStoreCases(store("memory_"));
-      return { codes, unchanged, exists, looms, memory };
+      return { cases, looms };
     }
     case "layout": {
       await store("fresh_").listChats("anyone");

@@ -11,9 +11,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { d1Store } from "../../src/cloudflare.js";
 import { sqliteStore } from "../../src/sqlite.js";
-import { expectedCodes, expectedExistence } from "../store/contract-cases.js";
+import { contractPassed } from "../store/contract-run.js";
 import { expectedThroughLooms } from "../store/exists-cases.js";
-import { expectedMemoryCases } from "../store/memory-cases.js";
 import { expectedErasure, expectedMemoryErasure, expectedPrune } from "../store/retention-cases.js";
 import { expectedMemoryApi, expectedMemoryBad } from "../memory/memory-cases.js";
 import { expectedMemoryContext } from "../memory/context-cases.js";
@@ -49,11 +48,11 @@ describe("d1Store arguments", () => {
 });
 
 describe("D1 store (workerd via miniflare)", () => {
-  it("refuses the bad calls every store refuses, with the same codes, and changes nothing; the existence check and CHAT_EXISTS; keeps memories as every store does", async () => {
+  it("passes every case of the store contract (ctxloom/store/contract); answers whether a chat exists to Looms sharing it", async () => {
     const mf = runtime();
     const out = await call(mf, { op: "contract" });
     await mf.dispose();
-    expect(out).toEqual({ codes: expectedCodes(), unchanged: true, exists: expectedExistence(), looms: expectedThroughLooms(), memory: expectedMemoryCases() });
+    expect(out).toEqual({ cases: contractPassed(), looms: expectedThroughLooms() });
   }, 120_000);
 
   it("40 writers, each its own Loom, append to one chat at once: every message once, ids dense, branches where they raced", async () => {

@@ -6,6 +6,7 @@
 import { Loom } from "../../src/index.workerd.js";
 import { durableObjectStore, type DurableObjectStorageLike } from "../../src/cloudflare.js";
 import { kitV3Sql } from "../../src/store/sql-schema.js";
+import { columnsOf } from "../../src/store/internal.js";
 import { MESSAGE_COLUMNS, messageRow, nthMessage } from "../store/long-chat.js";
 
 const CHUNK = 1024;
@@ -19,7 +20,7 @@ async function fill(storage: DurableObjectStorageLike, p: string, n: number, row
     return;
   }
   await store.createChat({ id: "long", userId: "u", title: "t", model: "gpt-4o", system: null, createdAt: 1, updatedAt: 1, messageCount: 0, head: null, options: {} });
-  for (let id = 0; id < n; id++) await store.appendMessage("u", "long", nthMessage(id), id, 100 + id);
+  for (let id = 0; id < n; id++) await store.appendMessage({ userId: "u", chatId: "long", message: nthMessage(id), head: id, updatedAt: 100 + id });
 }
 
 /** The chat opened through a Loom on a store paging from `pagedFrom`: what a user sees of it. */
@@ -36,7 +37,7 @@ export async function chunks(storage: DurableObjectStorageLike): Promise<unknown
   const rows = (p: string) => [...storage.sql.exec(`SELECT chat, chunk, length(data) FROM ${p}message_numbers ORDER BY chat, chunk`).raw()];
   const same = async (p: string) => JSON.stringify(await view(storage, p, 1000)) === JSON.stringify(await view(storage, p, 1_000_000));
   const tokensOf = async (p: string, id: number, pagedFrom: number) =>
-    (await durableObjectStore(storage, { tablePrefix: p, pagedFrom }).loadChat("u", "long"))!.columns!.tokensOf(id);
+    columnsOf((await durableObjectStore(storage, { tablePrefix: p, pagedFrom }).loadChat("u", "long"))!)!.tokensOf(id);
 
   // Appended through the store: two chunks written, the last 300 messages in rows only.
   await fill(storage, "chunks_", 2 * CHUNK + 300, false);

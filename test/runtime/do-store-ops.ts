@@ -1,13 +1,13 @@
 // What the Durable Object of do-worker.ts runs for the store's tests in workerd: a database of
 // schema version 2 (as released) migrated to the kit's schema, the shared bad calls
-// (test/store/contract-cases.ts), the limits of a row, and ctxloom/sqlite's answer here.
+// (ctxloom/store/contract), the limits of a row, and ctxloom/sqlite's answer here.
 import { Loom, type Message } from "../../src/index.workerd.js";
 import { durableObjectStore, type DurableObjectStorageLike } from "../../src/cloudflare.js";
 import { sqliteStore } from "../../src/sqlite-elsewhere.js";
 import type { LoadedChat, Store } from "../../src/store-entry.js";
-import { contractChat, contractState, existenceCases, runBadCalls } from "../store/contract-cases.js";
+import { columnsOf } from "../../src/store/internal.js";
+import { runContract } from "../store/contract-run.js";
 import { existsThroughLooms } from "../store/exists-cases.js";
-import { memoryStoreCases } from "../store/memory-cases.js";
 import { erasureCases, memoryErasureCases, openFor, pruneCases } from "../store/retention-cases.js";
 
 const error = (e: unknown) => ({ code: (e as { code?: string }).code ?? `not coded: ${String(e)}`, message: String((e as Error).message) });
@@ -81,7 +81,7 @@ export async function migrateV2(storage: DurableObjectStorageLike): Promise<unkn
     erin: (await store.loadEmbeddings("erin", "c1", { name: "e", dimension: 2 })).map((r) => [r.messageId, [...r.vector]]),
     zoe: (await store.loadEmbeddings("zoe", "c1", { name: "e", dimension: 2 })).map((r) => [r.messageId, [...r.vector]]),
   };
-  const retry = await store.appendMessage("erin", "c1", { ...erin!.messages[3]!, id: 5, parentId: 4 }, 5, 30, "k3");
+  const retry = await store.appendMessage({ userId: "erin", chatId: "c1", message: { ...erin!.messages[3]!, id: 5, parentId: 4 }, head: 5, updatedAt: 30, key: "k3" });
   // A Loom on the migrated tables: the chat restores (tool unit, summary), and appends under a key once.
   const loom = await Loom.open({ store, counter: "heuristic" });
   const chat = await loom.user("erin").open("c1");
@@ -99,22 +99,14 @@ export async function migrateV2(storage: DurableObjectStorageLike): Promise<unkn
 }
 
 /**
- * The bad calls every store refuses, on this object's store (tables "contract_"): their codes, and
- * whether anything changed; the existence check and CHAT_EXISTS (tables "exists_"), and through
- * Looms sharing the object's storage (tables "looms_"); users' working memories (tables "memory_").
+ * The store contract (ctxloom/store/contract) on this object's storage, each case in tables of its
+ * own ("contract<n>_"); the existence check through Looms sharing the storage (tables "looms_").
  */
 export async function contract(storage: DurableObjectStorageLike): Promise<unknown> {
-  const store: Store = durableObjectStore(storage, { tablePrefix: "contract_" });
-  await contractChat(store);
-  const before = await contractState(store);
-  const codes = await runBadCalls(store);
-  const unchanged = JSON.stringify(await contractState(store)) === JSON.stringify(before);
-  const existing = durableObjectStore(storage, { tablePrefix: "exists_" });
-  await contractChat(existing);
-  const exists = await existenceCases(existing);
+  let n = 0;
+  const cases = await runContract(() => durableObjectStore(storage, { tablePrefix: `contract${++n}_` }));
   const looms = await existsThroughLooms((s) => Loom.open({ store: s, counter: "heuristic" }), () => durableObjectStore(storage, { tablePrefix: "looms_" }));
-  const memory = await memoryStoreCases(durableObjectStore(storage, { tablePrefix: "memory_" }));
-  return { codes, unchanged, exists, looms, memory };
+  return { cases, looms };
 }
 
 /** Messages around a row's limit (2,000,000 bytes), through a Loom and the store (tables "big_"). */
@@ -207,7 +199,7 @@ export async function paged(storage: DurableObjectStorageLike): Promise<unknown>
   };
   const [a, b] = [await view(pagedLoom!), await view(whole!)];
   const loaded = await store(40).loadChat("u", "long");
-  const held = { paged: loaded!.columns!.columnBytes, texts: (await store(1_000_000).loadChat("u", "long"))!.columns!.columnBytes };
+  const held = { paged: columnsOf(loaded!)!.columnBytes, texts: columnsOf((await store(1_000_000).loadChat("u", "long"))!)!.columnBytes };
   const p = await pagedLoom!.user("u").open("long");
   await p.append({ role: "user", content: "appended paged" });
   await p.redact(0);

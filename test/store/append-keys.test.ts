@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { CtxloomError, Loom, memoryStore, type Message, type Store } from "../../src/index.js";
 import { postgresStore } from "../../src/postgres.js";
 import { sqliteStore } from "../../src/sqlite.js";
-import { ENGINES, expectRejectCode, snapshot } from "../helpers.js";
+import { ENGINES, expectRejectCode, snapshot, withoutFastPaths } from "../helpers.js";
 import { clusterForFile } from "./pg-file.js";
 import { record, tempFolder } from "./sqlite-helpers.js";
 import { SMALL, summaryIds, talk } from "../chat/summaries-helpers.js";
@@ -44,13 +44,13 @@ for (const [name, skip, storeFor] of STORES) {
       await store.createChat(record({ id: "b" }));
       await store.createChat(record({ id: "a", userId: "v" }));
       const m0 = msg(0, "first");
-      expect(await store.appendMessage("u", "a", m0, 0, 10, "k\u0000ey")).toEqual({ ok: true });
-      for (const id of [0, 1, 7]) expect(await store.appendMessage("u", "a", { ...msg(id, "again"), parentId: null }, id, 11, "k\u0000ey")).toEqual({ ok: false, existing: m0 });
-      expect(await store.appendMessage("u", "a", msg(1, "second"), 1, 12)).toEqual({ ok: true }); // no key: as before
-      expect(await store.appendMessage("u", "a", msg(1, "late"), 1, 12, "other")).toEqual({ ok: false, size: 2 });
+      expect(await store.appendMessage({ userId: "u", chatId: "a", message: m0, head: 0, updatedAt: 10, key: "k\u0000ey" })).toEqual({ ok: true });
+      for (const id of [0, 1, 7]) expect(await store.appendMessage({ userId: "u", chatId: "a", message: { ...msg(id, "again"), parentId: null }, head: id, updatedAt: 11, key: "k\u0000ey" })).toEqual({ ok: false, existing: m0 });
+      expect(await store.appendMessage({ userId: "u", chatId: "a", message: msg(1, "second"), head: 1, updatedAt: 12 })).toEqual({ ok: true }); // no key: as before
+      expect(await store.appendMessage({ userId: "u", chatId: "a", message: msg(1, "late"), head: 1, updatedAt: 12, key: "other" })).toEqual({ ok: false, size: 2 });
       // The same key in another chat of the user, and in another user's chat of the same id.
-      expect(await store.appendMessage("u", "b", msg(0, "b's"), 0, 13, "k\u0000ey")).toEqual({ ok: true });
-      expect(await store.appendMessage("v", "a", msg(0, "v's"), 0, 13, "k\u0000ey")).toEqual({ ok: true });
+      expect(await store.appendMessage({ userId: "u", chatId: "b", message: msg(0, "b's"), head: 0, updatedAt: 13, key: "k\u0000ey" })).toEqual({ ok: true });
+      expect(await store.appendMessage({ userId: "v", chatId: "a", message: msg(0, "v's"), head: 0, updatedAt: 13, key: "k\u0000ey" })).toEqual({ ok: true });
       const a = (await store.loadChat("u", "a"))!;
       expect(a.chat).toMatchObject({ messageCount: 2, head: 1 });
       expect(a.messages.map((m) => m.content)).toEqual(["first", "second"]);
@@ -117,9 +117,9 @@ function losingStore(lose: (m: Message) => boolean, times = 1) {
   const lost: number[] = [];
   const store: Store = {
     ...inner,
-    resident: undefined,
-    appendMessage: async (userId, chatId, m, head, updatedAt, key) => {
-      const answer = inner.appendMessage(userId, chatId, m, head, updatedAt, key);
+    ...withoutFastPaths,
+    appendMessage: async ({ userId, chatId, message: m, head, updatedAt, key }) => {
+      const answer = inner.appendMessage({ userId, chatId, message: m, head, updatedAt, key });
       if (lose(m) && lost.filter((id) => id === m.id).length < times) {
         lost.push(m.id);
         throw new CtxloomError("STORE_OUTCOME_UNKNOWN", "The connection was lost after the append was sent.");

@@ -1,37 +1,17 @@
-// Issue 34, item 1: users' working memories in every store, through the Store methods (the
-// Durable Object's in workerd: test/runtime/durable-object.test.ts): the same answers everywhere
-// (test/store/memory-cases.ts); a SQLite file of the released version 3 migrated to version 4.
+// Issue 34, item 1: users' working memories kept through a migration: a SQLite file and a
+// PostgreSQL database of the released version 3 migrated to version 4 answer the memory case of
+// the store contract (src/store/contract-memory.ts; every store runs it in test/store/contract.test.ts).
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { memoryStore } from "../../src/index.js";
 import { postgresStore } from "../../src/postgres.js";
 import { sqliteStore } from "../../src/sqlite.js";
-import type { Store } from "../../src/store-entry.js";
-import { expectedMemoryCases, memoryStoreCases } from "./memory-cases.js";
+import { expectedMemoryCases, memoryStoreCases } from "../../src/store/contract-memory.js";
 import { clusterForFile } from "./pg-file.js";
 import { V1, V2, V3 } from "./sqlite-released.js";
 import { tempFolder } from "./sqlite-helpers.js";
 
 const file = tempFolder("memory-store");
 const postgres = clusterForFile();
-let n = 0;
-
-const STORES: [string, boolean, () => Store][] = [
-  ["memory", false, () => memoryStore()],
-  ["sqlite, full durability", false, () => sqliteStore(file(`full-${++n}.db`))],
-  ["sqlite, batched durability", false, () => sqliteStore(file(`batched-${++n}.db`), { durability: "batched" })],
-  ["postgres", postgres.skip, () => postgresStore(postgres.url(), { tablePrefix: `memory${++n}_` })],
-];
-
-describe("every store keeps users' working memories the same way", () => {
-  for (const [name, skip, make] of STORES) {
-    it.skipIf(skip)(name, async () => {
-      const store = make();
-      expect(await memoryStoreCases(store)).toEqual(expectedMemoryCases());
-      await store.close();
-    });
-  }
-});
 
 describe("schema version 4", () => {
   it("a SQLite file of version 3 (as released) is migrated: its chats read back, and memories are kept", async () => {

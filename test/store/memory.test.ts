@@ -21,7 +21,7 @@ describe("memoryStore", () => {
     chat.title = "changed";
     chat.options.budget!.system = 0.9;
     const m = message({ toolCalls: undefined });
-    await store.appendMessage("u", "c1", m, 0, 2);
+    await store.appendMessage({ userId: "u", chatId: "c1", message: m, head: 0, updatedAt: 2 });
     m.content = "changed";
     const loaded = (await store.loadChat("u", "c1"))!;
     expect(loaded.chat.title).toBe("t");

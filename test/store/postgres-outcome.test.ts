@@ -46,14 +46,14 @@ describe.skipIf(skip)("an append whose answer is lost after the commit (PostgreS
     await store.createChat({ id: "c", userId: "u", title: "t", model: "gpt-4o", system: null, createdAt: 1, updatedAt: 1, messageCount: 0, head: null, options: {} });
     const m: Message = { id: 0, parentId: null, role: "user", content: "sent once", priority: "normal", tokens: 5, createdAt: 2, kind: "message" };
     const lost = proxy.loseNextReply(`${prefix}append`);
-    const e = await failure(Promise.resolve(store.appendMessage("u", "c", m, 0, 2, "k1")));
+    const e = await failure(Promise.resolve(store.appendMessage({ userId: "u", chatId: "c", message: m, head: 0, updatedAt: 2, key: "k1" })));
     await lost;
     expect(e.code).toBe("STORE_OUTCOME_UNKNOWN");
     expect(e.message).toMatch(/may or may not have been stored/);
     expect(await rowsHolding(prefix, "sent once")).toBe(1); // it was committed
     // The retry (same message, same key) finds it; so does one with a later id.
-    expect(await store.appendMessage("u", "c", m, 0, 2, "k1")).toEqual({ ok: false, existing: m });
-    expect(await store.appendMessage("u", "c", { ...m, id: 1 }, 1, 3, "k1")).toEqual({ ok: false, existing: m });
+    expect(await store.appendMessage({ userId: "u", chatId: "c", message: m, head: 0, updatedAt: 2, key: "k1" })).toEqual({ ok: false, existing: m });
+    expect(await store.appendMessage({ userId: "u", chatId: "c", message: { ...m, id: 1 }, head: 1, updatedAt: 3, key: "k1" })).toEqual({ ok: false, existing: m });
     expect(await rowsHolding(prefix, "sent once")).toBe(1);
     await store.close();
   });

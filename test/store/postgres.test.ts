@@ -58,16 +58,16 @@ describe.skipIf(skip)("postgresStore on a real server", () => {
     await s.createChat(record("b", "u", 2));
     await s.createChat(record("c", "v", 3));
     expect((await s.listChats("u")).map((c) => c.id)).toEqual(["b", "a"]);
-    expect(await s.appendMessage("u", "a", message(0, null), 0, 10)).toEqual({ ok: true });
-    expect(await s.appendMessage("u", "a", message(1, 0), 1, 11)).toEqual({ ok: true });
+    expect(await s.appendMessage({ userId: "u", chatId: "a", message: message(0, null), head: 0, updatedAt: 10 })).toEqual({ ok: true });
+    expect(await s.appendMessage({ userId: "u", chatId: "a", message: message(1, 0), head: 1, updatedAt: 11 })).toEqual({ ok: true });
     // Another writer that thought the chat had one message loses, and nothing is written.
-    expect(await s.appendMessage("u", "a", message(1, 0, "late"), 1, 12)).toEqual({ ok: false, size: 2 });
-    expect(await s.appendMessage("u", "a", message(5, 0), 5, 12)).toEqual({ ok: false, size: 2 });
+    expect(await s.appendMessage({ userId: "u", chatId: "a", message: message(1, 0, "late"), head: 1, updatedAt: 12 })).toEqual({ ok: false, size: 2 });
+    expect(await s.appendMessage({ userId: "u", chatId: "a", message: message(5, 0), head: 5, updatedAt: 12 })).toEqual({ ok: false, size: 2 });
     const withCalls: Message = {
       ...message(2, 1), role: "assistant", content: "", toolCalls: [{ id: "c1", type: "function", function: { name: "f", arguments: "{}" } }],
     };
-    expect(await s.appendMessage("u", "a", withCalls, 2, 13)).toEqual({ ok: true });
-    expect(await s.appendMessage("u", "a", { ...message(3, 2), role: "tool", toolCallId: "c1", name: "f", covers: { first: 0, last: 1 }, kind: "summary" }, 3, 14)).toEqual({ ok: true });
+    expect(await s.appendMessage({ userId: "u", chatId: "a", message: withCalls, head: 2, updatedAt: 13 })).toEqual({ ok: true });
+    expect(await s.appendMessage({ userId: "u", chatId: "a", message: { ...message(3, 2), role: "tool", toolCallId: "c1", name: "f", covers: { first: 0, last: 1 }, kind: "summary" }, head: 3, updatedAt: 14 })).toEqual({ ok: true });
     const loaded = (await s.loadChat("u", "a"))!;
     expect(loaded.chat).toMatchObject({ id: "a", head: 3, messageCount: 4, updatedAt: 14 });
     expect(loaded.messages.map((m) => m.content)).toEqual(["m0", "m1", "", "m3"]);
@@ -75,11 +75,11 @@ describe.skipIf(skip)("postgresStore on a real server", () => {
     expect(loaded.messages[3]).toMatchObject({ toolCallId: "c1", name: "f", covers: { first: 0, last: 1 }, kind: "summary" });
     expect((await s.loadChat("u", "a", 2))!.messages.map((m) => m.id)).toEqual([2, 3]);
     expect(await s.loadChat("v", "a")).toBeUndefined(); // another user's chat is not visible
-    expect(await s.setHead("u", "a", 1, 20, 0)).toBe(false);
-    expect(await s.setHead("u", "a", 1, 20, 3)).toBe(true);
-    expect(await s.setHead("u", "a", null, 21)).toBe(true);
+    expect(await s.setHead({ userId: "u", chatId: "a", head: 1, updatedAt: 20, expected: 0 })).toBe(false);
+    expect(await s.setHead({ userId: "u", chatId: "a", head: 1, updatedAt: 20, expected: 3 })).toBe(true);
+    expect(await s.setHead({ userId: "u", chatId: "a", head: null, updatedAt: 21 })).toBe(true);
     expect((await s.loadChat("u", "a"))!.chat.head).toBeNull();
-    expect(await code(s.appendMessage("u", "nope", message(0, null), 0, 1))).toBe("UNKNOWN_CHAT"); // as every store says it (checks.ts)
+    expect(await code(s.appendMessage({ userId: "u", chatId: "nope", message: message(0, null), head: 0, updatedAt: 1 }))).toBe("UNKNOWN_CHAT"); // as every store says it (checks.ts)
     expect(await s.deleteChat("u", "a")).toBe(true);
     expect(await s.deleteChat("u", "a")).toBe(false);
     expect(await s.loadChat("u", "a")).toBeUndefined();
@@ -90,15 +90,15 @@ describe.skipIf(skip)("postgresStore on a real server", () => {
     const s = fresh();
     await s.createChat(record("a"));
     await s.createChat(record("b"));
-    await s.appendMessage("u", "a", message(0, null), 0, 1);
-    await s.appendMessage("u", "b", message(0, null), 0, 1);
+    await s.appendMessage({ userId: "u", chatId: "a", message: message(0, null), head: 0, updatedAt: 1 });
+    await s.appendMessage({ userId: "u", chatId: "b", message: message(0, null), head: 0, updatedAt: 1 });
     const v = new Float32Array([0.1, -2.5, 3.4028234663852886e38, 1e-45]);
-    await s.putEmbeddings("u", "a", { name: "hash", dimension: 4 }, [{ messageId: 0, vector: v }]);
-    await s.putEmbeddings("u", "b", { name: "hash", dimension: 4 }, [{ messageId: 0, vector: v }]);
-    await s.putEmbeddings("u", "a", { name: "other", dimension: 4 }, [{ messageId: 0, vector: new Float32Array(4) }]);
+    await s.putEmbeddings({ userId: "u", chatId: "a", embedder: { name: "hash", dimension: 4 }, rows: [{ messageId: 0, vector: v }] });
+    await s.putEmbeddings({ userId: "u", chatId: "b", embedder: { name: "hash", dimension: 4 }, rows: [{ messageId: 0, vector: v }] });
+    await s.putEmbeddings({ userId: "u", chatId: "a", embedder: { name: "other", dimension: 4 }, rows: [{ messageId: 0, vector: new Float32Array(4) }] });
     expect(await s.loadEmbeddings("u", "a", { name: "hash", dimension: 4 })).toEqual([{ messageId: 0, vector: v }]);
     expect(await s.loadEmbeddings("u", "a", { name: "hash", dimension: 8 })).toEqual([]);
-    await s.putEmbeddings("u", "a", { name: "hash", dimension: 4 }, [{ messageId: 0, vector: new Float32Array([1, 1, 1, 1]) }]);
+    await s.putEmbeddings({ userId: "u", chatId: "a", embedder: { name: "hash", dimension: 4 }, rows: [{ messageId: 0, vector: new Float32Array([1, 1, 1, 1]) }] });
     expect((await s.loadEmbeddings("u", "a", { name: "hash", dimension: 4 }))[0]!.vector).toEqual(new Float32Array([1, 1, 1, 1]));
     await s.clearEmbeddings("u", "a");
     expect(await s.loadEmbeddings("u", "a", { name: "hash", dimension: 4 })).toEqual([]);
@@ -149,11 +149,11 @@ describe.skipIf(skip)("postgresStore on a real server", () => {
     expect((await s.listChats(user)).map((c) => c.id)).toEqual([chatId]);
     // What version 1 could not hold at all.
     const nul: Message = { ...message(2, 1, "\u0000a\u0000"), name: "\u0000", parts: [{ type: "reasoning", text: "\u0000" }, { type: "text", text: "\u0000a\u0000" }] };
-    expect(await s.appendMessage(user, chatId, nul, 2, 12)).toEqual({ ok: true });
+    expect(await s.appendMessage({ userId: user, chatId, message: nul, head: 2, updatedAt: 12 })).toEqual({ ok: true });
     expect((await s.loadChat(user, chatId, 2))!.messages).toEqual([nul]);
     // What version 2 did not have: an append's key, unique per chat.
-    expect(await s.appendMessage(user, chatId, message(3, 2), 3, 13, "key")).toEqual({ ok: true });
-    expect(await s.appendMessage(user, chatId, message(4, 3), 4, 14, "key")).toEqual({ ok: false, existing: message(3, 2) });
+    expect(await s.appendMessage({ userId: user, chatId, message: message(3, 2), head: 3, updatedAt: 13, key: "key" })).toEqual({ ok: true });
+    expect(await s.appendMessage({ userId: user, chatId, message: message(4, 3), head: 4, updatedAt: 14, key: "key" })).toEqual({ ok: false, existing: message(3, 2) });
     await s.createChat(record("\u0000", "\u0000"));
     expect((await s.listChats("\u0000")).map((c) => c.id)).toEqual(["\u0000"]);
     await s.close();
@@ -187,8 +187,8 @@ describe.skipIf(skip)("postgresStore on a real server", () => {
       seen.push(change);
       if (seen.length === 2) heardBoth();
     });
-    await a.appendMessage("u", "shared", message(0, null), 0, 1);
-    await a.appendMessage("u", "shared", message(1, 0), 1, 2);
+    await a.appendMessage({ userId: "u", chatId: "shared", message: message(0, null), head: 0, updatedAt: 1 });
+    await a.appendMessage({ userId: "u", chatId: "shared", message: message(1, 0), head: 1, updatedAt: 2 });
     await both;
     expect(seen).toEqual([{ userId: "u", chatId: "shared", size: 1 }, { userId: "u", chatId: "shared", size: 2 }]);
     await stop();
@@ -298,7 +298,7 @@ describe.skipIf(skip)("postgresStore on a real server", () => {
     const prefix = `t${++prefixes}_`;
     const s = postgresStore(cluster.url, { tablePrefix: prefix });
     await s.createChat(record("a"));
-    for (let i = 0; i < 200; i++) expect(await s.appendMessage("u", "a", message(i, i ? i - 1 : null), i, i)).toEqual({ ok: true });
+    for (let i = 0; i < 200; i++) expect(await s.appendMessage({ userId: "u", chatId: "a", message: message(i, i ? i - 1 : null), head: i, updatedAt: i })).toEqual({ ok: true });
     await s.close();
     cluster.restart("immediate");
     const after = postgresStore(cluster.url, { tablePrefix: prefix });

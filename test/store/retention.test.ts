@@ -87,7 +87,7 @@ describe("loom.prune() removes idle chats and those past a count per user, in ba
     await store.importChat(record({ id: "gone", updatedAt: old, createdAt: old, messageCount: 1, head: 0 }), [message({ createdAt: old })]);
     await store.flush();
     // The append is acknowledged in the open batch: the chats row is written at commit.
-    expect(await store.appendMessage("u", "old", message({ id: 1, parentId: 0, createdAt: Date.now() }), 1, Date.now())).toEqual({ ok: true });
+    expect(await store.appendMessage({ userId: "u", chatId: "old", message: message({ id: 1, parentId: 0, createdAt: Date.now() }), head: 1, updatedAt: Date.now() })).toEqual({ ok: true });
     const batch = await store.pruneChats({ idleBefore: Date.now() - 86_400_000, limit: 10 });
     expect(batch.removed.map((c) => c.chatId)).toEqual(["gone"]);
     await store.flush();

@@ -17,6 +17,7 @@ import { migrate } from "../../src/store/sqlite-schema.js";
 import { MESSAGE_COLUMNS, messageRow, nthMessage, toolCall } from "./long-chat.js";
 import { record, tempFolder } from "./sqlite-helpers.js";
 import { V1, V2, V3, V4 } from "./sqlite-released.js";
+import { columnsOf } from "../../src/store/internal.js";
 
 const file = tempFolder("numbers");
 const ST = sqlStatements("");
@@ -52,7 +53,7 @@ function both(path: string, chatId = "c1") {
   try {
     const a = paged.store.loadChat("u", chatId)!;
     const b = whole.store.loadChat("u", chatId)!;
-    return { paged: a.messages, whole: b.messages, pagedColumns: a.columns!, wholeColumns: b.columns! };
+    return { paged: a.messages, whole: b.messages, pagedColumns: columnsOf(a)!, wholeColumns: columnsOf(b)! };
   } finally {
     paged.close();
     whole.close();

@@ -37,7 +37,7 @@ describe('"batched" durability under a loop of awaited appends', () => {
     const long = () => acked.length < 50 || performance.now() - acked[0]![2] < 25 * delay;
     for (let id = 0; long(); id++) {
       const started = performance.now();
-      const r = await store.appendMessage("u", "c1", message({ id, parentId: id === 0 ? null : id - 1, content: `m${id}` }), id, 100 + id);
+      const r = await store.appendMessage({ userId: "u", chatId: "c1", message: message({ id, parentId: id === 0 ? null : id - 1, content: `m${id}` }), head: id, updatedAt: 100 + id });
       expect(r.ok).toBe(true);
       acked.push([id, started, performance.now()]);
     }
@@ -88,7 +88,7 @@ describe('"batched" durability under a loop of awaited appends', () => {
     for (let id = 0; !failure; id++) {
       const started = performance.now();
       try {
-        await store.appendMessage("u", "c1", message({ id, parentId: id === 0 ? null : id - 1, content: `${id} ${text}` }), id, 100 + id);
+        await store.appendMessage({ userId: "u", chatId: "c1", message: message({ id, parentId: id === 0 ? null : id - 1, content: `${id} ${text}` }), head: id, updatedAt: 100 + id });
         acked.push([id, started, performance.now()]);
       } catch (error) {
         failure = error as CtxloomError;

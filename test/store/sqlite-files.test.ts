@@ -9,7 +9,8 @@ import { promisify } from "node:util";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { CtxloomError, Loom } from "../../src/index.js";
-import { sqliteStore, type Durability } from "../../src/sqlite.js";
+import { sqliteStore } from "../../src/sqlite.js";
+import type { Durability } from "../../src/store-entry.js";
 import { SCHEMA_VERSION } from "../../src/store/sqlite-schema.js";
 import { expectRejectCode, snapshot } from "../helpers.js";
 import { chain, message, record, tempFolder } from "./sqlite-helpers.js";
@@ -52,8 +53,8 @@ describe("schema versions", () => {
       message({ id: 1, parentId: 0, role: "assistant", content: "", priority: "low", tokens: 9, name: "bot", createdAt: 11,
         toolCalls: [{ id: "k", type: "function", function: { name: "f", arguments: "{}" } }] }),
     ]);
-    await store.appendMessage("u", "c1", message({ id: 2, parentId: 1, role: "system", kind: "summary", covers: { first: 0, last: 1 } }), 2, 3);
-    await store.putEmbeddings("u", "c1", { name: "e", dimension: 1 }, [{ messageId: 2, vector: new Float32Array([7]) }]);
+    await store.appendMessage({ userId: "u", chatId: "c1", message: message({ id: 2, parentId: 1, role: "system", kind: "summary", covers: { first: 0, last: 1 } }), head: 2, updatedAt: 3 });
+    await store.putEmbeddings({ userId: "u", chatId: "c1", embedder: { name: "e", dimension: 1 }, rows: [{ messageId: 2, vector: new Float32Array([7]) }] });
     expect(store.database.prepare("SELECT version FROM ctxloom_schema ORDER BY version").pluck().all()).toEqual([1, 2, 3, 4, 5]);
     await store.close();
     const again = sqliteStore(path);
@@ -75,8 +76,8 @@ describe("schema versions", () => {
     expect((await store.loadChat("u", "c1"))!.messages).toEqual([message({ content: "hi", tokens: 4, createdAt: 10 })]);
     expect(store.database.prepare("SELECT version FROM ctxloom_schema ORDER BY version").pluck().all()).toEqual([1, 2, 3, 4, 5]);
     const m1 = message({ id: 1, parentId: 0, role: "assistant", content: "hello" });
-    expect(await store.appendMessage("u", "c1", m1, 1, 3, "k")).toEqual({ ok: true });
-    expect(await store.appendMessage("u", "c1", { ...m1, id: 2 }, 2, 3, "k")).toEqual({ ok: false, existing: m1 });
+    expect(await store.appendMessage({ userId: "u", chatId: "c1", message: m1, head: 1, updatedAt: 3, key: "k" })).toEqual({ ok: true });
+    expect(await store.appendMessage({ userId: "u", chatId: "c1", message: { ...m1, id: 2 }, head: 2, updatedAt: 3, key: "k" })).toEqual({ ok: false, existing: m1 });
     await store.close();
     // A Loom on the migrated file: a retried append under its key is stored once.
     const loom = await Loom.open({ store: sqliteStore(path), counter: "heuristic" });
@@ -335,7 +336,7 @@ describe("places and limits", () => {
     const pages = store.database.pragma("page_count", { simple: true }) as number;
     store.database.pragma(`max_page_count = ${pages + 2}`);
     const big = "x".repeat(40_000);
-    const error = await store.appendMessage("u", "c1", message({ id: 2, parentId: 1, content: big }), 2, 999).catch((e: CtxloomError) => e);
+    const error = await store.appendMessage({ userId: "u", chatId: "c1", message: message({ id: 2, parentId: 1, content: big }), head: 2, updatedAt: 999 }).catch((e: CtxloomError) => e);
     expect(error).toBeInstanceOf(CtxloomError);
     expect((error as CtxloomError).code).toBe("STORE_FAILED");
     expect((error as CtxloomError).message).toMatch(/full/);
@@ -345,8 +346,8 @@ describe("places and limits", () => {
     if (durability === "batched") {
       // m2 is acknowledged but not committed; a failure now loses the batch, and the store
       // says so on every call until it is opened again.
-      await store.appendMessage("u", "c1", message({ id: 3, parentId: 2, content: big }), 3, 999).catch(() => undefined);
-      for (const call of [() => store.loadChat("u", "c1"), () => store.flush(), () => store.setHead("u", "c1", 0, 1)]) {
+      await store.appendMessage({ userId: "u", chatId: "c1", message: message({ id: 3, parentId: 2, content: big }), head: 3, updatedAt: 999 }).catch(() => undefined);
+      for (const call of [() => store.loadChat("u", "c1"), () => store.flush(), () => store.setHead({ userId: "u", chatId: "c1", head: 0, updatedAt: 1 })]) {
         const e = await call().catch((x: CtxloomError) => x);
         expect((e as CtxloomError).code).toBe("STORE_FAILED");
         expect((e as CtxloomError).message).toMatch(/1 acknowledged write.*lost.*open it again/);

@@ -27,7 +27,7 @@ export const message = (over: Partial<Message> = {}): Message => ({
 /** Appends `n` messages as a linear chain after the chat's `from` messages; ids must be free. */
 export async function chain(store: Store, n: number, from = 0, chatId = "c1", userId = "u"): Promise<void> {
   for (let id = from; id < from + n; id++) {
-    const r = await store.appendMessage(userId, chatId, message({ id, parentId: id === 0 ? null : id - 1, content: `m${id}` }), id, 100 + id);
+    const r = await store.appendMessage({ userId, chatId, message: message({ id, parentId: id === 0 ? null : id - 1, content: `m${id}` }), head: id, updatedAt: 100 + id });
     if (!r.ok) throw new Error(`append ${id} conflicted: ${JSON.stringify(r)}`);
   }
 }

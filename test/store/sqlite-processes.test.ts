@@ -7,7 +7,8 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { Loom, type Message } from "../../src/index.js";
-import { sqliteStore, type Durability } from "../../src/sqlite.js";
+import { sqliteStore } from "../../src/sqlite.js";
+import type { Durability } from "../../src/store-entry.js";
 import { record, tempFolder } from "./sqlite-helpers.js";
 import { seeded } from "../seeded.js";
 

@@ -1,8 +1,9 @@
 // The SQLite store's contract: what it writes comes back exactly, the conditional append and
 // the head's compare-and-set, embeddings, both durability modes, and refusals of bad calls.
 import { describe, expect, it, onTestFinished, vi } from "vitest";
-import type { CtxloomError, Message } from "../../src/index.js";
-import { sqliteStore, type Durability } from "../../src/sqlite.js";
+import { CtxloomError, type Message } from "../../src/index.js";
+import { sqliteStore } from "../../src/sqlite.js";
+import type { Durability } from "../../src/store-entry.js";
 import { expectRejectCode, expectThrowCode } from "../helpers.js";
 import { chain, message, record, tempFolder } from "./sqlite-helpers.js";
 
@@ -21,8 +22,8 @@ describe.each(DURABILITIES)("sqliteStore, durability %s", (durability) => {
       message({ id: 2, parentId: 1, role: "tool", content: "42", priority: "low", toolCallId: "k", tokens: 2 ** 30 - 1 }),
       message({ id: 3, parentId: 0, role: "system", content: "summary", kind: "summary", priority: "critical", covers: { first: 0, last: 2 }, createdAt: 1.5e12 }),
     ];
-    for (const m of messages) expect(await store.appendMessage("u", "c1", m, m.id, 10 + m.id)).toEqual({ ok: true });
-    expect(await store.setHead("u", "c1", 2, 20)).toBe(true);
+    for (const m of messages) expect(await store.appendMessage({ userId: "u", chatId: "c1", message: m, head: m.id, updatedAt: 10 + m.id })).toEqual({ ok: true });
+    expect(await store.setHead({ userId: "u", chatId: "c1", head: 2, updatedAt: 20 })).toBe(true);
     await store.close();
     const again = sqliteStore(path, { durability });
     const loaded = (await again.loadChat("u", "c1"))!;
@@ -39,8 +40,8 @@ describe.each(DURABILITIES)("sqliteStore, durability %s", (durability) => {
     const store = sqliteStore(file("conditional.db"), { durability });
     await store.createChat(record());
     await chain(store, 3);
-    expect(await store.appendMessage("u", "c1", message({ id: 1, parentId: 0 }), 1, 500)).toEqual({ ok: false, size: 3 });
-    expect(await store.appendMessage("u", "c1", message({ id: 7, parentId: 0 }), 7, 500)).toEqual({ ok: false, size: 3 });
+    expect(await store.appendMessage({ userId: "u", chatId: "c1", message: message({ id: 1, parentId: 0 }), head: 1, updatedAt: 500 })).toEqual({ ok: false, size: 3 });
+    expect(await store.appendMessage({ userId: "u", chatId: "c1", message: message({ id: 7, parentId: 0 }), head: 7, updatedAt: 500 })).toEqual({ ok: false, size: 3 });
     const loaded = (await store.loadChat("u", "c1"))!;
     expect(loaded.messages.map((m) => m.content)).toEqual(["m0", "m1", "m2"]);
     expect(loaded.chat).toMatchObject({ head: 2, updatedAt: 102, messageCount: 3 });
@@ -50,15 +51,15 @@ describe.each(DURABILITIES)("sqliteStore, durability %s", (durability) => {
   it("moves the head, and compares-and-sets it when told what to expect", async () => {
     const store = sqliteStore(file("head.db"), { durability });
     await store.createChat(record());
-    expect(await store.setHead("u", "c1", null, 5, null)).toBe(true);
+    expect(await store.setHead({ userId: "u", chatId: "c1", head: null, updatedAt: 5, expected: null })).toBe(true);
     await chain(store, 3);
-    expect(await store.setHead("u", "c1", 0, 200, 1)).toBe(false);
+    expect(await store.setHead({ userId: "u", chatId: "c1", head: 0, updatedAt: 200, expected: 1 })).toBe(false);
     expect((await store.loadChat("u", "c1"))!.chat).toMatchObject({ head: 2, updatedAt: 102 });
-    expect(await store.setHead("u", "c1", 0, 200, 2)).toBe(true);
-    expect(await store.setHead("u", "c1", 1, 201)).toBe(true);
+    expect(await store.setHead({ userId: "u", chatId: "c1", head: 0, updatedAt: 200, expected: 2 })).toBe(true);
+    expect(await store.setHead({ userId: "u", chatId: "c1", head: 1, updatedAt: 201 })).toBe(true);
     expect((await store.loadChat("u", "c1"))!.chat).toMatchObject({ head: 1, updatedAt: 201 });
-    await expectRejectCode(() => store.setHead("u", "c1", 3, 300), "UNKNOWN_MESSAGE");
-    await expectRejectCode(() => store.setHead("u", "zz", 0, 300), "UNKNOWN_CHAT");
+    await expectRejectCode(() => store.setHead({ userId: "u", chatId: "c1", head: 3, updatedAt: 300 }), "UNKNOWN_MESSAGE");
+    await expectRejectCode(() => store.setHead({ userId: "u", chatId: "zz", head: 0, updatedAt: 300 }), "UNKNOWN_CHAT");
     await store.close();
   });
 
@@ -71,7 +72,7 @@ describe.each(DURABILITIES)("sqliteStore, durability %s", (durability) => {
     await chain(store, 2, 0, "a");
     expect((await store.listChats("u")).map((c) => [c.id, c.messageCount])).toEqual([["a", 2], ["b", 0]]);
     expect((await store.listChats("other")).map((c) => c.id)).toEqual(["c", "a"]);
-    await store.putEmbeddings("u", "a", { name: "e", dimension: 2 }, [{ messageId: 0, vector: new Float32Array([1, 2]) }]);
+    await store.putEmbeddings({ userId: "u", chatId: "a", embedder: { name: "e", dimension: 2 }, rows: [{ messageId: 0, vector: new Float32Array([1, 2]) }] });
     expect(await store.deleteChat("other", "b")).toBe(false);
     expect(await store.deleteChat("u", "a")).toBe(true);
     expect(await store.deleteChat("u", "a")).toBe(false);
@@ -92,13 +93,13 @@ describe.each(DURABILITIES)("sqliteStore, durability %s", (durability) => {
     await chain(store, 3);
     await chain(store, 1, 0, "c2");
     const e2 = { name: "hash", dimension: 2 };
-    await store.putEmbeddings("u", "c1", e2, [
+    await store.putEmbeddings({ userId: "u", chatId: "c1", embedder: e2, rows: [
       { messageId: 2, vector: new Float32Array([0.5, -1]) },
       { messageId: 0, vector: new Float32Array([1, 2]) },
-    ]);
-    await store.putEmbeddings("u", "c1", e2, [{ messageId: 0, vector: new Float32Array([3, 4]) }]);
-    await store.putEmbeddings("u", "c1", { name: "hash", dimension: 3 }, [{ messageId: 1, vector: new Float32Array([1, 1, 1]) }]);
-    await store.putEmbeddings("u", "c2", e2, [{ messageId: 0, vector: new Float32Array(new Float32Array([9, 9, 9]).buffer, 4, 2) }]);
+    ] });
+    await store.putEmbeddings({ userId: "u", chatId: "c1", embedder: e2, rows: [{ messageId: 0, vector: new Float32Array([3, 4]) }] });
+    await store.putEmbeddings({ userId: "u", chatId: "c1", embedder: { name: "hash", dimension: 3 }, rows: [{ messageId: 1, vector: new Float32Array([1, 1, 1]) }] });
+    await store.putEmbeddings({ userId: "u", chatId: "c2", embedder: e2, rows: [{ messageId: 0, vector: new Float32Array(new Float32Array([9, 9, 9]).buffer, 4, 2) }] });
     expect(await store.loadEmbeddings("u", "c1", e2)).toEqual([
       { messageId: 0, vector: new Float32Array([3, 4]) },
       { messageId: 2, vector: new Float32Array([0.5, -1]) },
@@ -111,8 +112,8 @@ describe.each(DURABILITIES)("sqliteStore, durability %s", (durability) => {
     await store.clearEmbeddings("u");
     expect(await store.loadEmbeddings("u", "c2", e2)).toEqual([]);
     expect((await store.loadChat("u", "c1"))!.messages).toHaveLength(3);
-    await expectRejectCode(() => store.putEmbeddings("u", "c1", e2, [{ messageId: 3, vector: new Float32Array(2) }]), "UNKNOWN_MESSAGE");
-    await expectRejectCode(() => store.putEmbeddings("u", "c1", e2, [{ messageId: 0, vector: new Float32Array(3) }]), "INVALID_ARGUMENT");
+    await expectRejectCode(() => store.putEmbeddings({ userId: "u", chatId: "c1", embedder: e2, rows: [{ messageId: 3, vector: new Float32Array(2) }] }), "UNKNOWN_MESSAGE");
+    await expectRejectCode(() => store.putEmbeddings({ userId: "u", chatId: "c1", embedder: e2, rows: [{ messageId: 0, vector: new Float32Array(3) }] }), "INVALID_ARGUMENT");
     await store.close();
   });
 
@@ -121,18 +122,18 @@ describe.each(DURABILITIES)("sqliteStore, durability %s", (durability) => {
     await store.createChat(record());
     await chain(store, 1);
     const cases: [() => Promise<unknown>, string][] = [
-      [() => store.appendMessage("u", "c1", message({ id: 1, role: "robot" as never }), 1, 1), "INVALID_ROLE"],
-      [() => store.appendMessage("u", "c1", message({ id: 1, priority: "urgent" as never }), 1, 1), "INVALID_PRIORITY"],
-      [() => store.appendMessage("u", "c1", message({ id: 1, content: 42 as never }), 1, 1), "INVALID_CONTENT"],
-      [() => store.appendMessage("u", "c1", message({ id: 1, parentId: 1 }), 1, 1), "INVALID_ARGUMENT"],
-      [() => store.appendMessage("u", "c1", message({ id: 1, tokens: -1 }), 1, 1), "INVALID_ARGUMENT"],
-      [() => store.appendMessage("u", "c1", message({ id: 1 }), 2, 1), "UNKNOWN_MESSAGE"],
-      [() => store.appendMessage("u", "c1", message({ id: 1 }), 1, Number.NaN), "INVALID_ARGUMENT"],
-      [() => store.appendMessage("u", "zz", message({ id: 1 }), 1, 1), "UNKNOWN_CHAT"],
+      [() => store.appendMessage({ userId: "u", chatId: "c1", message: message({ id: 1, role: "robot" as never }), head: 1, updatedAt: 1 }), "INVALID_ROLE"],
+      [() => store.appendMessage({ userId: "u", chatId: "c1", message: message({ id: 1, priority: "urgent" as never }), head: 1, updatedAt: 1 }), "INVALID_PRIORITY"],
+      [() => store.appendMessage({ userId: "u", chatId: "c1", message: message({ id: 1, content: 42 as never }), head: 1, updatedAt: 1 }), "INVALID_CONTENT"],
+      [() => store.appendMessage({ userId: "u", chatId: "c1", message: message({ id: 1, parentId: 1 }), head: 1, updatedAt: 1 }), "INVALID_ARGUMENT"],
+      [() => store.appendMessage({ userId: "u", chatId: "c1", message: message({ id: 1, tokens: -1 }), head: 1, updatedAt: 1 }), "INVALID_ARGUMENT"],
+      [() => store.appendMessage({ userId: "u", chatId: "c1", message: message({ id: 1 }), head: 2, updatedAt: 1 }), "UNKNOWN_MESSAGE"],
+      [() => store.appendMessage({ userId: "u", chatId: "c1", message: message({ id: 1 }), head: 1, updatedAt: Number.NaN }), "INVALID_ARGUMENT"],
+      [() => store.appendMessage({ userId: "u", chatId: "zz", message: message({ id: 1 }), head: 1, updatedAt: 1 }), "UNKNOWN_CHAT"],
       [() => store.loadChat("u", "c1", -1), "INVALID_ARGUMENT"],
       [() => store.listChats(""), "INVALID_ARGUMENT"],
       [() => store.createChat(record({ id: "x", head: 0 })), "INVALID_ARGUMENT"],
-      [() => store.putEmbeddings("u", "c1", { name: "", dimension: 2 }, []), "INVALID_ARGUMENT"],
+      [() => store.putEmbeddings({ userId: "u", chatId: "c1", embedder: { name: "", dimension: 2 }, rows: [] }), "INVALID_ARGUMENT"],
     ];
     for (const [call, code] of cases) await expectRejectCode(call, code);
     const loaded = (await store.loadChat("u", "c1"))!;
@@ -219,9 +220,9 @@ describe("batched durability", () => {
     await a.createChat(record());
     await chain(a, 2);
     // b needs the write lock that a's open batch holds: a commits first, then b sees its writes.
-    expect(await b.appendMessage("u", "c1", message({ id: 1 }), 1, 1)).toEqual({ ok: false, size: 2 });
+    expect(await b.appendMessage({ userId: "u", chatId: "c1", message: message({ id: 1 }), head: 1, updatedAt: 1 })).toEqual({ ok: false, size: 2 });
     await chain(b, 1, 2);
-    expect(await a.appendMessage("u", "c1", message({ id: 2 }), 2, 1)).toEqual({ ok: false, size: 3 });
+    expect(await a.appendMessage({ userId: "u", chatId: "c1", message: message({ id: 2 }), head: 2, updatedAt: 1 })).toEqual({ ok: false, size: 3 });
     await chain(a, 1, 3);
     await a.close();
     await b.close();
@@ -244,7 +245,7 @@ describe("a long chat loads in chunks of ids", () => {
       if (id % 10 === 7) m.name = `name${id}`;
       if (id % 500 === 499) Object.assign(m, { kind: "summary", role: "system", covers: { first: id - 10, last: id - 1 } });
       if (id % 333 === 0) m.content = `with a NUL \u0000 inside ${id}`;
-      const r = await store.appendMessage("u", "c1", m, id, 1);
+      const r = await store.appendMessage({ userId: "u", chatId: "c1", message: m, head: id, updatedAt: 1 });
       expect(r).toEqual({ ok: true });
       written.push(m);
     }

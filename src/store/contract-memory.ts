@@ -1,10 +1,11 @@
-// Issue 34, item 1: what every store answers of users' working memories (Store.loadMemory,
+// The store contract's case of users' working memories (ctxloom/store/contract; Store.loadMemory,
 // loadMemoryHistory, writeMemory, deleteMemory): revisions compared-and-set (ten writes on one
 // revision at once: one lands), each path's newest record, the history narrowed, a chat's own
-// memory gone with the chat, a user's erased, texts kept exactly. Run on the memory, SQLite and
-// PostgreSQL stores by test/store/memory-store.test.ts and on a Durable Object's in workerd
-// (test/runtime/do-store-ops.ts). No test framework here: the worker bundles this file.
-import type { ChatRecord, MemoryRecord, Store } from "../../src/store-entry.js";
+// memory gone with the chat, a user's deleted, texts kept exactly. No test framework here:
+// workers and pages bundle this file.
+import type { MemoryRecord } from "../memory/types.js";
+import { outcome } from "./contract-calls.js";
+import type { ChatRecord, Store } from "./types.js";
 
 const rec = (revision: number, path: string, over: Partial<MemoryRecord> = {}): MemoryRecord => ({
   revision, path, kind: "text", content: `${path} at ${revision}`, schema: null, by: "app", chatId: null, at: 1000 + revision, ...over,
@@ -20,14 +21,14 @@ export async function memoryStoreCases(store: Store): Promise<Record<string, unk
   const out: Record<string, unknown> = {};
   const s = store as Required<Store>;
   out["empty"] = await s.loadMemory("m", null);
-  out["write revision 1 (a text, an object)"] = await s.writeMemory("m", null, 0, [
+  out["write revision 1 (a text, an object)"] = await s.writeMemory({ userId: "m", chatId: null, expected: 0, records: [
     rec(1, "a.md"), rec(1, "p", { kind: "object", content: '{"name":"Ann"}', schema: '{"type":"object"}', by: "model", chatId: "c9" }),
-  ]);
+  ] });
   out["load"] = await s.loadMemory("m", null);
   out["load, revision known"] = await s.loadMemory("m", null, 1);
   out["load, an older revision known"] = (await s.loadMemory("m", null, 0)).records?.length;
-  out["write on revision 0 again"] = await s.writeMemory("m", null, 0, [rec(1, "b.md")]);
-  out["write revisions 2 and 3 at once"] = await s.writeMemory("m", null, 1, [rec(2, "a.md", { kind: "deleted", content: "" }), rec(3, "b.md"), rec(3, "c.md")]);
+  out["write on revision 0 again"] = await s.writeMemory({ userId: "m", chatId: null, expected: 0, records: [rec(1, "b.md")] });
+  out["write revisions 2 and 3 at once"] = await s.writeMemory({ userId: "m", chatId: null, expected: 1, records: [rec(2, "a.md", { kind: "deleted", content: "" }), rec(3, "b.md"), rec(3, "c.md")] });
   out["newest records"] = (await s.loadMemory("m", null)).records?.map((r) => [r.path, r.revision, r.kind]);
   out["history"] = (await s.loadMemoryHistory("m", null)).map((r) => [r.revision, r.path]);
   out["history of a.md"] = (await s.loadMemoryHistory("m", null, { path: "a.md" })).map((r) => [r.revision, r.kind]);
@@ -35,41 +36,32 @@ export async function memoryStoreCases(store: Store): Promise<Record<string, unk
   out["history, 2 at most"] = (await s.loadMemoryHistory("m", null, { limit: 2 })).map((r) => [r.revision, r.path]);
   out["another user's memory"] = await s.loadMemory("n", null);
   // Ten writes on one revision at once: one lands (truly concurrent on a store whose calls wait).
-  const racing = await Promise.all(Array.from({ length: 10 }, (_, i) => s.writeMemory("m", null, 3, [rec(4, `race${i}.md`)])));
+  const racing = await Promise.all(Array.from({ length: 10 }, (_, i) => s.writeMemory({ userId: "m", chatId: null, expected: 3, records: [rec(4, `race${i}.md`)] })));
   out["10 writes on revision 3 at once"] = racing.map((r) => (r.ok ? "ok" : `moved to ${r.revision}`)).sort();
   out["after the race"] = (await s.loadMemory("m", null)).records!.filter((r) => r.path.startsWith("race")).length;
   out["a text kept exactly"] = await (async () => {
-    await s.writeMemory("m", null, 4, [rec(5, "tricky.md", { content: TRICKY, chatId: "chat \u0000 1" })]);
+    await s.writeMemory({ userId: "m", chatId: null, expected: 4, records: [rec(5, "tricky.md", { content: TRICKY, chatId: "chat \u0000 1" })] });
     const [r] = await s.loadMemoryHistory("m", null, { path: "tricky.md" });
     return r!.content === TRICKY && r!.chatId === "chat \u0000 1";
   })();
   // A chat's own memory: the chat's, and gone with it.
   await s.createChat(chat("mc"));
-  out["a chat's memory, written"] = await s.writeMemory("m", "mc", 0, [rec(1, "plan.md", { chatId: "mc" })]);
+  out["a chat's memory, written"] = await s.writeMemory({ userId: "m", chatId: "mc", expected: 0, records: [rec(1, "plan.md", { chatId: "mc" })] });
   out["a chat's memory, and the user's apart"] = [(await s.loadMemory("m", "mc")).revision, (await s.loadMemory("m", null)).revision];
   out["deleting the chat"] = await s.deleteChat("m", "mc");
-  out["the chat's memory after"] = await outcome(() => s.loadMemory("m", "mc"));
+  out["the chat's memory after"] = await outcome(() => s.loadMemory("m", "mc"), "ok");
   await s.createChat(chat("mc"));
   out["a chat of that id again: its memory empty"] = await s.loadMemory("m", "mc");
-  await s.writeMemory("m", "mc", 0, [rec(1, "plan.md")]);
+  await s.writeMemory({ userId: "m", chatId: "mc", expected: 0, records: [rec(1, "plan.md")] });
   // Deleting: one memory, then all of a user's.
   out["delete the user's own"] = await s.deleteMemory("m", null);
   out["delete it again"] = await s.deleteMemory("m", null);
   out["the user's own after"] = await s.loadMemory("m", null);
   out["the chat's own still"] = (await s.loadMemory("m", "mc")).revision;
-  await s.writeMemory("m", null, 0, [rec(1, "again.md")]);
+  await s.writeMemory({ userId: "m", chatId: null, expected: 0, records: [rec(1, "again.md")] });
   out["delete all of the user's"] = await s.deleteMemory("m");
   out["all after"] = [(await s.loadMemory("m", null)).revision, (await s.loadMemory("m", "mc")).revision, await s.deleteMemory("m")];
   return out;
-}
-
-async function outcome(call: () => unknown): Promise<string> {
-  try {
-    await call();
-    return "ok";
-  } catch (error) {
-    return String((error as { code?: unknown }).code ?? `not coded: ${String(error)}`);
-  }
 }
 
 /** What memoryStoreCases must answer on every store. */

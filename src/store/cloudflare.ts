@@ -19,9 +19,11 @@ import { withClearMarks } from "./clear-marks.js";
 
 /** The part of a Durable Object's `ctx.storage` this store uses (SQLite-backed objects). */
 export interface DurableObjectStorageLike {
+  /** The object's SQLite database (`ctx.storage.sql`). */
   sql: {
     exec(query: string, ...bindings: unknown[]): { toArray(): Record<string, unknown>[]; raw(): Iterable<unknown[]>; readonly rowsWritten: number };
   };
+  /** Runs `body` in one transaction (`ctx.storage.transactionSync`). */
   transactionSync<T>(body: () => T): T;
 }
 

@@ -32,15 +32,19 @@ export interface PostgresStoreOptions {
   durability?: Durability;
   /** Prefix of the table names; default "ctxloom_". Letters, digits and underscores. */
   tablePrefix?: string;
-  /** For a connection string: the pool's size (default 10) and each query's time limit in ms (default 30,000). */
+  /** For a connection string: the pool's size (default 10). */
   max?: number;
+  /** For a connection string: each query's time limit in ms (default 30,000). */
   queryTimeoutMs?: number;
 }
 
 /** A change another instance made to a chat: it now holds `size` messages. */
 export interface StoreChange {
+  /** The user whose chat changed. */
   userId: string;
+  /** The chat that changed. */
   chatId: string;
+  /** How many messages it holds now. */
   size: number;
 }
 

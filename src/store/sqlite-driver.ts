@@ -7,8 +7,11 @@ import { unavailableHere } from "./elsewhere.js";
 
 /** The parts of better-sqlite3's Statement that the store uses. */
 export interface SqliteStatement {
+  /** Runs the statement; how many rows it changed and the last row id inserted. */
   run(...params: unknown[]): { changes: number; lastInsertRowid: number | bigint };
+  /** The first row, or undefined. */
   get(...params: unknown[]): unknown;
+  /** Every row. */
   all(...params: unknown[]): unknown[];
   /** Rows as arrays of column values (no object per row). */
   raw(toggle?: boolean): this;
@@ -18,13 +21,21 @@ export interface SqliteStatement {
 
 /** The parts of a better-sqlite3 Database that the store uses (`store.database` is one). */
 export interface SqliteDatabase {
+  /** The database file's path. */
   readonly name: string;
+  /** False once closed. */
   readonly open: boolean;
+  /** True inside a transaction. */
   readonly inTransaction: boolean;
+  /** A statement compiled from SQL. */
   prepare(source: string): SqliteStatement;
+  /** Runs SQL of one or more statements, with no result. */
   exec(source: string): this;
+  /** Reads or sets a pragma. */
   pragma(source: string, options?: { simple?: boolean }): unknown;
+  /** `fn` wrapped in a transaction (`.immediate` takes the write lock first). */
   transaction<F extends (...args: never[]) => unknown>(fn: F): F & { immediate: F };
+  /** Closes the connection. */
   close(): this;
 }
 

@@ -24,13 +24,14 @@ export interface SqliteStoreOptions {
   tablePrefix?: string;
 }
 
-/** A Store's methods, each answering with a promise. */
-type Promised<S> = { [K in keyof S]: S[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : S[K] };
+/** A Store's methods, each answering with a promise (what `SqliteStore` is made of). */
+export type Promised<S> = { [K in keyof S]: S[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : S[K] };
 
 /** A Store on a SQLite file. Every method answers with a promise (a failure rejects with a CtxloomError). */
 export interface SqliteStore extends Promised<Store> {
   /** The database file, as given. */
   readonly path: string;
+  /** How its writes commit: "full" (each before it answers) or "batched" (see SqliteStoreOptions). */
   readonly durability: Durability;
   /**
    * The better-sqlite3 connection, for backups, pragmas and your own tables. Do not write to

@@ -76,17 +76,25 @@ export type ChatMetadata = { [key: string]: JsonValue };
 
 /** A chat's record in a store. */
 export interface ChatRecord {
+  /** The chat's id, unique per user (the client's, or one the Loom made). */
   id: string;
+  /** The user the chat belongs to. */
   userId: string;
+  /** The chat's title ("" for none). */
   title: string;
+  /** The model name the chat was created for (its budget and counter follow it). */
   model: string;
   /** The chat's system prompt, sent at the top of every context; null for none. */
   system: string | null;
+  /** When the chat was created, in ms since the epoch. */
   createdAt: number;
+  /** When the chat last changed (an append, a checkout), in ms since the epoch: lists sort by it. */
   updatedAt: number;
+  /** How many messages the chat holds, every branch included (the next message's id). */
   messageCount: number;
   /** The head message's id, or null for an empty chat. */
   head: number | null;
+  /** The settings kept with the chat (budget, history limits, summaries, tool results...). */
   options: ChatOptions;
 }
 
@@ -211,13 +219,17 @@ export interface PutEmbeddingsRequest {
 
 /** Which embedder produced a set of vectors: vectors of different embedders never mix. */
 export interface EmbedderInfo {
+  /** The embedder's name (with its model and settings: vectors of another name never mix). */
   name: string;
+  /** The length of its vectors. */
   dimension: number;
 }
 
 /** One message's embedding. */
 export interface EmbeddingRow {
+  /** The message embedded. */
   messageId: number;
+  /** Its vector, `dimension` numbers. */
   vector: Float32Array;
 }
 
@@ -369,6 +381,8 @@ export const STORE_METHODS = [
 
 /** What `Store.loadChat` answers: the chat's record and its messages (those from `since` on). */
 export interface LoadedChat {
+  /** The chat's record. */
   chat: ChatRecord;
+  /** Its messages, in id order (those from `since` on). */
   messages: Message[];
 }

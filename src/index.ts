@@ -70,13 +70,17 @@ export type { SummaryPresentation } from "./summary/present.js";
 export type { Memory, MemoryWriteInput, MemoryWriteBase } from "./memory/memory.js";
 export type {
   MemoryDocument, MemoryDocumentBase, MemoryTextDocument, MemoryObjectDocument, MemorySnapshot, MemoryWritten, MemoryRecord, MemoryQuery,
-  MemoryAuthor, MemoryKind, JsonObject, JsonSchema, WriteMemoryRequest,
+  MemoryAuthor, MemoryKind, JsonObject, JsonSchema, WriteMemoryRequest, MemoryState, MemoryWriteResult,
 } from "./memory/types.js";
 export type { MemoryExport } from "./memory/export.js";
 
 // Stores, exports and imports.
 export { memoryStore } from "./store/memory.js";
-export type { Store, Durability, AppendMessageRequest, SetHeadRequest, PutEmbeddingsRequest, ChatSummary, ChatOptions, ChatMetadata, JsonValue, ErasedUser, PrunedChat } from "./store/types.js";
+export type {
+  Store, Durability, AppendMessageRequest, SetHeadRequest, PutEmbeddingsRequest, ChatSummary, ChatOptions, ChatMetadata, JsonValue,
+  ErasedUser, PrunedChat, ChatRecord, EmbedderInfo, EmbeddingRow, AppendResult, Awaitable, ChatPage, LoadedChat, PruneQuery,
+  PruneBatch, MessageRedaction,
+} from "./store/types.js";
 export type { ChatExport, ExportedMessage } from "./store/portable.js";
 export {
   importConversations, parseExport, parseExportStream,

@@ -1,18 +1,21 @@
-import { buildPlanned, formatPrompt, type BuildOptions, type ContextSource, type ContextWindow, type Usage } from "../context/build.js";
-import { CtxloomError, checkOptions, describe } from "../errors.js";
-import { reportedInputTokens, scriptClass } from "../models/calibration.js";
+/**
+ * A chat's context builds (ChatContexts): each one summarizing first when the summary settings
+ * say so, through the chat's queue; a provider's count asked when it matters; the prompt form;
+ * the preflight of an append; and what the last context reports to `stats()` and to the app's
+ * `onCompaction`. The source a build reads is made in chat-source.ts.
+ */
+import { formatPrompt, type BuildOptions, type ContextWindow, type Usage } from "../context/build.js";
+import { CtxloomError, checkOptions } from "../errors.js";
+import { scriptClass } from "../models/calibration.js";
 import { ChatSummaries } from "../summary/chat-summaries.js";
 import { resolveSummaryPolicy } from "../summary/policy.js";
-import { planBuild, type BuildPlan } from "../context/build-plan.js";
-import type { SummaryPresentation } from "../summary/present.js";
+import type { BuildPlan } from "../context/build-plan.js";
 import type { ModelProfile } from "../models/profiles.js";
 import type { ChatOptions } from "../store/types.js";
 import type { TokenCounter } from "../tokens/index.js";
-import type { ChatNodes } from "./nodes.js";
-import { recallHook, splitRecall } from "../recall/chat-recall.js";
 import type { RecallChat } from "../recall/port.js";
 import type { ChatSync, LoomContext } from "./sync.js";
-import { calibrationStats, chatStats, keepUsage, recentTexts, type ChatStats } from "./stats.js";
+import { calibrationStats, chatStats, keepUsage, observeUsage, recentTexts, type ChatStats } from "./stats.js";
 import { countedBuild, splitCounter } from "./provider-count.js";
 import type { ProviderCount } from "../context/types.js";
 import type { ToolResultPolicy } from "../models/tool-results.js";
@@ -20,107 +23,7 @@ import type { SummarizingChat, SummaryNotice } from "../summary/chat-summaries.j
 import { ClearedSince, checkCompactOptions, summaryEvent } from "./compaction.js";
 import { preflight } from "./preflight.js";
 import type { Message, MessageInput } from "../message.js";
-import { memoryText } from "../memory/cache.js";
-
-/** What a chat hands over to build its context. */
-export interface ChatContextState {
-  nodes: ChatNodes;
-  head: number;
-  counter: TokenCounter;
-  profile: Readonly<ModelProfile>;
-  system: string | null;
-  options: ChatOptions;
-  summaryPresentation: SummaryPresentation;
-  /** How the chat sends tool results: its own settings over its Loom's. */
-  toolResults: ToolResultPolicy;
-  /** The context goes to an SDK that sends its kept turns' reasoning (see ContextSource.sendsReasoning). */
-  sendsReasoning?: boolean;
-  /** The chat as recall reads it (asked only when the build recalls). */
-  current: () => RecallChat;
-  /** The calibration factor of a model for this build (see ContextSource.calibrate). */
-  calibrate?: (model: string) => number;
-  /** Whose chat it is, and its id: the working memory a context carries is the user's or the chat's own. */
-  userId: string;
-  chatId: string;
-}
-
-/** One call's plan, kept between its builds (a build, a summary, the build again). */
-export interface PlannedBuild {
-  plan?: BuildPlan;
-}
-
-/**
- * A chat's context: the source the context room builds from (the engine's tree, messages
- * read from the chat's columns, during the build and once the context outlives it), with
- * recall's hook when the build recalls (every option checked before anything is embedded).
- * Synchronous unless it recalls.
- */
-export function buildChatContext(
-  ctx: LoomContext, chat: ChatContextState, options: BuildOptions | undefined, planned?: PlannedBuild,
-): ContextWindow | Promise<ContextWindow> {
-  const { rest, recall } = splitRecall(ctx.recall, options);
-  const { nodes } = chat;
-  const columns = nodes.columns;
-  // The columns hold every field of a message, and outlive the nodes when the chat sleeps:
-  // one reader serves the build and the context that outlives it.
-  const read = (id: number) => columns.message(id);
-  const source: ContextSource = {
-    engine: nodes.engine,
-    tree: nodes.tree,
-    head: chat.head,
-    counter: chat.counter,
-    profile: chat.profile,
-    system: chat.system,
-    budget: chat.options.budget,
-    historyLimits: chat.options.historyLimits,
-    message: read,
-    held: read,
-    sendable: (ids, into, at) => nodes.sendable(ids, into, at),
-    sendRun: (ids) => nodes.sendRun(ids),
-    heldIds: (ids) => nodes.heldIds(ids),
-    summaryPresentation: chat.summaryPresentation,
-    criticalCalls: nodes.criticalCalls > 0,
-    strictModels: ctx.strictModels === true,
-    toolResults: chat.toolResults,
-    toolViews: nodes,
-    summaryLevels: { chat: chat.options.summaries, loom: ctx.summaries },
-    ...(chat.sendsReasoning ? { sendsReasoning: true } : {}),
-    reasoningTurns: chat.options.reasoningTurns ?? ctx.reasoningTurns,
-    ...(chat.calibrate ? { calibrate: chat.calibrate } : {}),
-  };
-  // The options resolved once (every one checked before anything is embedded, tools counted
-  // once), and once per call: a build again after a summary reuses its plan.
-  const plan = planned?.plan ?? planBuild(source, rest);
-  if (planned) planned.plan = plan;
-  const scope = plan.memoryScope ?? chat.options.memoryScope ?? ctx.memoryScope ?? "user";
-  const cache = ctx.memory.cache;
-  if (cache && scope !== "none") {
-    // The working memory, as the store holds it now: synchronous when the store answers so (the memory store's).
-    const space = cache.now(chat.userId, scope === "chat" ? chat.chatId : null);
-    if (space instanceof Promise) {
-      return space.then((s) => {
-        source.stored = { scope, revision: s.revision, text: memoryText(s, scope) };
-        return recalled(ctx, chat, source, plan, recall, rest);
-      });
-    }
-    source.stored = { scope, revision: space.revision, text: memoryText(space, scope) };
-  }
-  return recalled(ctx, chat, source, plan, recall, rest);
-}
-
-/** The build, after recall's hook when the build recalls. */
-function recalled(
-  ctx: LoomContext, chat: ChatContextState, source: ContextSource, plan: BuildPlan, recall: ReturnType<typeof splitRecall>["recall"], rest: BuildOptions | undefined,
-): ContextWindow | Promise<ContextWindow> {
-  if (!recall) return buildPlanned(source, plan); // synchronous: no await on a server's hot path
-  return recallHook(ctx.recall, chat.current(), recall, rest ?? {}).then((ready) => {
-    if (ready) {
-      source.recall = ready.recall;
-      source.recallDegraded = ready.recallDegraded;
-    }
-    return buildPlanned(source, plan);
-  });
-}
+import { buildChatContext, type PlannedBuild } from "./chat-source.js";
 
 /**
  * A build's internal settings: `sdk`, the context goes to an SDK that sends its kept turns'
@@ -310,23 +213,7 @@ export class ChatContexts implements PlannedBuild {
    * learned by its Loom for the request's model and script. @throws INVALID_ARGUMENT
    */
   observeUsage(context: object, reported: unknown): void {
-    const c = context as Partial<ContextWindow> | null;
-    const usage = c !== null && typeof c === "object" ? c.usage : undefined;
-    if (!usage || !Number.isInteger(usage.total) || typeof c!.model !== "string" || !Array.isArray(c!.conversation)) {
-      throw new CtxloomError("INVALID_ARGUMENT", `observeUsage(context, reported) takes a context buildContext returned; got ${describe(context)}.`);
-    }
-    const actual = reportedInputTokens(reported);
-    if (actual === undefined) {
-      throw new CtxloomError(
-        "INVALID_ARGUMENT",
-        `observeUsage(context, reported) takes the input tokens the provider reported: a number, or its usage ({ prompt_tokens }, ` +
-          `{ input_tokens, cache_read_input_tokens, cache_creation_input_tokens }, { inputTokens }, { promptTokenCount }); got ${describe(reported)}.`,
-      );
-    }
-    // The script of what the request sent: its system text and newest messages.
-    const sent = c!.conversation!;
-    const texts = [c!.system ?? "", ...sent.slice(-4).map((m) => m.content)];
-    if (usage.total > 0) this.#ctx.calibration.observe(c!.model!, scriptClass(texts), usage.total, actual);
+    observeUsage(this.#ctx.calibration, context, reported);
   }
 
   #built(context: ContextWindow): ContextWindow {
@@ -335,14 +222,8 @@ export class ChatContexts implements PlannedBuild {
     this.#lastEvicted = context.evicted;
     const listener = this.#ctx.onCompaction;
     if (listener && (context.cleared.count > 0 || this.#cleared)) {
-      const ids = (this.#cleared ??= new ClearedSince()).next(context.cleared.ids);
-      if (ids.length > 0) {
-        const { userId, id: chatId } = this.#sync.record;
-        const nodes = this.#sync.nodes();
-        const sent = new Map(context.conversation.map((m) => [m.id, m.tokens]));
-        const tokens = ids.reduce((n, id) => n + nodes.engine.tokens(nodes.tree, id) - sent.get(id)!, 0);
-        listener({ type: "clear", userId, chatId, ids, tokens });
-      }
+      this.#cleared ??= new ClearedSince();
+      this.#cleared.hear(context, this.#sync, listener);
     }
     return context;
   }

@@ -4,6 +4,8 @@
 import { CtxloomError, checkOptions, describe } from "../errors.js";
 import type { Message } from "../message.js";
 import type { SummaryNotice } from "../summary/chat-summaries.js";
+import type { ContextWindow } from "../context/types.js";
+import type { ChatNodes } from "./nodes.js";
 
 /** Why a summary is made: the trigger in force, passed in a build, or `chat.compact()`. */
 export type SummaryReason = "trigger" | "compact";
@@ -102,6 +104,23 @@ export class ClearedSince {
     this.#previous = new Set(cleared);
     return cleared.filter((id) => !previous.has(id));
   }
+
+  /** Tells `listener` what `context` clears that the chat's previous context did not, with the tokens that saves. */
+  hear(context: ContextWindow, chat: ClearingChat, listener: CompactionListener): void {
+    const ids = this.next(context.cleared.ids);
+    if (ids.length === 0) return;
+    const { userId, id: chatId } = chat.record;
+    const nodes = chat.nodes();
+    const sent = new Map(context.conversation.map((m) => [m.id, m.tokens]));
+    const tokens = ids.reduce((n, id) => n + nodes.engine.tokens(nodes.tree, id) - sent.get(id)!, 0);
+    listener({ type: "clear", userId, chatId, ids, tokens });
+  }
+}
+
+/** What ClearedSince reads of a chat: whose it is, and its tree. */
+export interface ClearingChat {
+  readonly record: { readonly userId: string; readonly id: string };
+  nodes(): Pick<ChatNodes, "engine" | "tree">;
 }
 
 /** A summary notice as the app hears it. */

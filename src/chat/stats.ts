@@ -1,5 +1,6 @@
-import type { ProviderCount, Usage } from "../context/build.js";
-import { scriptClass, type Calibration } from "../models/calibration.js";
+import type { ContextWindow, ProviderCount, Usage } from "../context/build.js";
+import { CtxloomError, describe } from "../errors.js";
+import { reportedInputTokens, scriptClass, type Calibration } from "../models/calibration.js";
 import type { SummaryStats } from "../summary/chat-summaries.js";
 import type { ChatSync } from "./sync.js";
 
@@ -121,4 +122,32 @@ export function recentTexts(sync: ChatSync): string[] {
     id = m.parentId ?? -1;
   }
   return texts;
+}
+
+/**
+ * `chat.observeUsage(context, reported)`: the provider's count of a request a chat built,
+ * learned by `calibration` for the request's model and script. @throws INVALID_ARGUMENT
+ */
+export function observeUsage(calibration: Calibration, context: object, reported: unknown): void {
+  const c = context as Partial<ContextWindow> | null;
+  const usage = c !== null && typeof c === "object" ? c.usage : undefined;
+  if (!usage || !Number.isInteger(usage.total) || typeof c!.model !== "string" || !Array.isArray(c!.conversation)) {
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `observeUsage(context, reported) takes a context buildContext returned; got ${describe(context)}.`,
+    );
+  }
+  const actual = reportedInputTokens(reported);
+  if (actual === undefined) {
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `observeUsage(context, reported) takes the input tokens the provider reported: a number, or its usage ({ prompt_tokens }, ` +
+        `{ input_tokens, cache_read_input_tokens, cache_creation_input_tokens }, { inputTokens }, { promptTokenCount }); ` +
+        `got ${describe(reported)}.`,
+    );
+  }
+  // The script of what the request sent: its system text and newest messages.
+  const sent = c!.conversation!;
+  const texts = [c!.system ?? "", ...sent.slice(-4).map((m) => m.content)];
+  if (usage.total > 0) calibration.observe(c!.model!, scriptClass(texts), usage.total, actual);
 }

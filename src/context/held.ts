@@ -46,7 +46,7 @@ class HeldContext {
   constructor(b: ContextBase, format: ContextWindow["format"], messages: ContextWindow["messages"], system: string, ids: HeldIds, held: (id: number) => Message) {
     this.#ids = ids;
     this.#held = held;
-    // The fields in the order of a context made in one piece (build.ts's windowOf), set one by
+    // The fields in the order of a context made in one piece (window.ts's windowOf), set one by
     // one: no context is made first to be copied.
     const o = this as unknown as Record<keyof ContextWindow, unknown>;
     o.memory = b.memory;

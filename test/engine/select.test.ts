@@ -146,6 +146,68 @@ describe("select: both engines against the reference on random chat-shaped trees
   });
 });
 
+describe("select: the WASM tight loop over plain messages against the general loop", () => {
+  // assembly/select.ts walks runs of plain messages (no tool call nor result, no summary, of the
+  // level being walked, not the forced user turn) in a tight loop when there is no maxMessages
+  // horizon and no covered turn; the JS engine walks every entry through its general loop. Plain
+  // chats at every budget take that loop for most of their entries, leave it at each message of
+  // another kind, and stop in it where a message does not fit: both engines must agree with each
+  // other and with the reference, field for field. Side branches make the chains step over ids
+  // (a chain's next entry is then not the node made just before it).
+  const engines: Record<EngineKind, Engine> = {} as Record<EngineKind, Engine>;
+  beforeAll(async () => {
+    for (const kind of ENGINES) engines[kind] = await makeEngine(kind);
+  });
+
+  /** A chat of `n` messages on one branch, with a sibling left behind every `side` messages. */
+  type Kind = Pick<Node, "role" | "priority" | "flags">;
+  function plainChat(n: number, side: number, kinds: (i: number) => Kind): { nodes: Node[]; head: number } {
+    const nodes: Node[] = [];
+    let head = -1;
+    for (let i = 0; i < n; i++) {
+      const branches = side > 0 && i % side === side - 1 && head >= 0;
+      if (branches) nodes.push({ parent: head, tokens: 3, role: ASSISTANT, priority: NORMAL, flags: 0 }); // left behind
+      nodes.push({ parent: head, tokens: 1 + ((i * 7) % 11), ...kinds(i) });
+      head = nodes.length - 1;
+    }
+    return { nodes, head };
+  }
+
+  const levels = [LOW, NORMAL, HIGH, NORMAL, NORMAL, HIGH, LOW, NORMAL];
+  const shapes: [string, (i: number) => Kind][] = [
+    ["all NORMAL", (i) => ({ role: i % 2 === 0 ? USER : ASSISTANT, priority: NORMAL, flags: 0 })],
+    ["LOW, NORMAL and HIGH mixed", (i) => ({ role: i % 2 === 0 ? USER : ASSISTANT, priority: levels[i % levels.length]!, flags: 0 })],
+    [
+      "mixed, with CRITICAL system messages and tool units among them",
+      (i) =>
+        i % 13 === 3 ? { role: ASSISTANT, priority: levels[i % levels.length]!, flags: FLAG_TOOL_CALLS }
+        : i % 13 === 4 ? { role: TOOL, priority: levels[(i - 1) % levels.length]!, flags: FLAG_UNIT_END }
+        : i % 17 === 5 ? { role: SYSTEM, priority: CRITICAL, flags: 0 }
+        : { role: i % 2 === 0 ? USER : ASSISTANT, priority: levels[i % levels.length]!, flags: 0 },
+    ],
+  ];
+
+  for (const [name, kinds] of shapes) {
+    for (const side of [0, 4]) {
+      it(`${name}${side ? ", with side branches" : ""}: every budget, the head a user turn or an answer`, () => {
+        const { nodes, head } = plainChat(160, side, kinds);
+        const total = nodes.reduce((sum, m) => sum + m.tokens, 0);
+        for (const at of [head, nodes[head]!.parent]) {
+          const trees = Object.fromEntries(ENGINES.map((k) => [k, load(engines[k], nodes)])) as Record<EngineKind, number>;
+          try {
+            for (let budget = 0; budget <= total + 5; budget += 3) {
+              const ref = reference(nodes, at, budget, 0);
+              for (const k of ENGINES) expect(plain(engines[k].select(trees[k], at, budget, 0)), `${k}, budget ${budget}`).toEqual(ref);
+            }
+          } finally {
+            for (const k of ENGINES) engines[k].dropTree(trees[k]);
+          }
+        }
+      });
+    }
+  }
+});
+
 describe("select: token counts near the 2^30 cap (sums past 2^31)", () => {
   const engines: Record<EngineKind, Engine> = {} as Record<EngineKind, Engine>;
   beforeAll(async () => {

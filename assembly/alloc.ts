@@ -29,7 +29,10 @@ export function memoryPages(): i32 {
   return memory.size();
 }
 
-/** Bytes below the bump pointer: every block handed out so far, free ones included (the pages above were never touched). O(1). */
+/**
+ * Bytes below the bump pointer: every block handed out so far, free ones included (the pages above were never touched).
+ * O(1).
+ */
 export function memoryUsed(): usize {
   return top;
 }
@@ -84,7 +87,10 @@ function take(bytes: usize): usize {
   return load<u32>(freeHeads + (<usize>list << 2)) != 0;
 }
 
-/** Grows the block at `ptr` from `bytes` to `newBytes` in place if it is the newest block; false otherwise or when memory cannot grow. */
+/**
+ * Grows the block at `ptr` from `bytes` to `newBytes` in place if it is the newest block; false otherwise or when
+ * memory cannot grow.
+ */
 export function extendTop(ptr: usize, bytes: usize, newBytes: usize): bool {
   if (endOf(ptr, bytes) != top) return false;
   const end = endOf(ptr, newBytes);

@@ -48,7 +48,10 @@
 // (a call per field would cost more than the read): scripts/build-wasm.mjs generates
 // src/engine/layout.ts from the constants below (see assembly/layout.ts).
 
-import { allocRaw, freeRaw, bufferOf, allocUnits, freeUnits, reuseUnits, reusedClass, extendTop, takeHandle, dropHandle, entryOf } from "./alloc";
+import {
+  allocRaw, freeRaw, bufferOf, allocUnits, freeUnits, reuseUnits, reusedClass, extendTop, takeHandle, dropHandle,
+  entryOf,
+} from "./alloc";
 
 export const NODE_BYTES: usize = 44;
 export const COL_PARENT: usize = 0;
@@ -252,7 +255,8 @@ export function append(tree: i32, parent: i32, tokens: i32, role: i32, priority:
   store<i32>(column(b, k, COL_USER) + i, user);
   store<i32>(child + i, -1);
   store<i32>(column(b, k, COL_TOKENS) + i, tokens);
-  store<u32>(meta + i, depth | (<u32>role << ROLE_SHIFT) | (<u32>priority << PRIORITY_SHIFT) | (<u32>flags << FLAGS_SHIFT));
+  const bits = (<u32>role << ROLE_SHIFT) | (<u32>priority << PRIORITY_SHIFT) | (<u32>flags << FLAGS_SHIFT);
+  store<u32>(meta + i, depth | bits);
   store<i32>(column(b, k, COL_SKIP) + i, -1);
   store<i32>(h + H_SIZE, id + 1);
   return id;

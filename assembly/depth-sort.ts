@@ -30,14 +30,15 @@ const scratch = memory.data(8, 8);
  * Sorts n ids at p into path order, by summarized depth ascending (entries of one path:
  * distinct depths; the column at `vdepth`, or from tree depth `top` on, when not -1, the head's
  * covered turn: the tree depth in the column at `meta`, counted from `base`). The selection
- * collects them as `nRuns` runs, each newest first (deepest first): run r starts at index `starts[r]` (i32s at `starts`,
- * ascending) and ends where the next one starts. The runs are merged from the deepest end
- * into scratch: each id costs one depth read and a comparison with the other
- * runs' next ids, and once one run is left, its ids are copied reversed with no depth read at
- * all (the usual selection: the newest user turn, then the window). O(n * runs). Where memory
- * cannot grow for the scratch, the runs reversed are merged in place by insertion.
+ * collects them as `nRuns` runs, each newest first (deepest first): run r starts at index `starts[r]` (i32s at
+ * `starts`, ascending) and ends where the next one starts. The runs are merged from the deepest end into scratch: each
+ * id costs one depth read and a comparison with the other runs' next ids, and once one run is left, its ids are copied
+ * reversed with no depth read at all (the usual selection: the newest user turn, then the window). O(n * runs). Where
+ * memory cannot grow for the scratch, the runs reversed are merged in place by insertion.
  */
-export function sortRuns(p: usize, n: i32, starts: usize, nRuns: i32, vdepth: usize, meta: usize, top: i32, base: i32): void {
+export function sortRuns(
+  p: usize, n: i32, starts: usize, nRuns: i32, vdepth: usize, meta: usize, top: i32, base: i32,
+): void {
   cVdepth = vdepth;
   cMeta = meta;
   turnTop = top;

@@ -7,8 +7,12 @@ export {
 export { walkInto, walkSummarizedInto, leavesInto } from "./walk";
 export { attachSummary } from "./summary";
 export { selectInto, selectResult } from "./select";
-export { createWindow, dropWindow, windowAdd, windowEvictUnit, windowSlotsInto, windowTokens, windowCount, evictedCount } from "./window";
-export { createIndex, dropIndex, clearIndex, indexRows, indexTable, indexBlock, reserveRows, addRows, removeRow, readRow } from "./similarity";
+export {
+  createWindow, dropWindow, windowAdd, windowEvictUnit, windowSlotsInto, windowTokens, windowCount, evictedCount,
+} from "./window";
+export {
+  createIndex, dropIndex, clearIndex, indexRows, indexTable, indexBlock, reserveRows, addRows, removeRow, readRow,
+} from "./similarity";
 export { topK, scoreRows, resultsAddress, reserveInput, readPass } from "./similarity-search";
 export {
   lexicalCreate, lexicalDrop, lexicalAdd, lexicalRemove, lexicalDocs, lexicalHas,

@@ -70,7 +70,8 @@ export function segmentScratch(h: usize): bool {
 
 /** One term's window shares: the windows of its postings' documents, each scored as one document. */
 export function scoreWindows(
-  h: usize, postings: usize, df: i32, qtf: u32, docs: f64, avgwl: f64, k1: f64, b: f64, window: f64, acc: usize, touched: usize, m: usize,
+  h: usize, postings: usize, df: i32, qtf: u32, docs: f64, avgwl: f64, k1: f64, b: f64, window: f64,
+  acc: usize, touched: usize, m: usize,
 ): usize {
   const lens = <usize>load<u32>(h + L_LENS);
   let nw: usize = 0;
@@ -125,7 +126,8 @@ export function scoreSegments(
   for (let at: usize = 0; at < ms; at++) {
     const g = load<i32>(segTouched + (at << 2));
     const slot = segAcc + (<usize>g << 3);
-    store<f64>(slot, load<f64>(slot) + bm25(ws, <f64>load<u32>(segTf + (<usize>g << 2)), <f64>segLen(h, g), avgsl, k1, b));
+    const tf = <f64>load<u32>(segTf + (<usize>g << 2));
+    store<f64>(slot, load<f64>(slot) + bm25(ws, tf, <f64>segLen(h, g), avgsl, k1, b));
     store<u32>(segTf + (<usize>g << 2), 0);
   }
 }

@@ -40,7 +40,10 @@ const MIN_SEGTAB_LOG2: i32 = 12; // 512 segments
   return <usize>load<u32>(h + L_SEGTAB) + (<usize>s << 3);
 }
 
-/** The three place tables of class `k` holding the old ones' `kept` bytes (the rest -1); false when memory cannot grow (nothing changed). */
+/**
+ * The three place tables of class `k` holding the old ones' `kept` bytes (the rest -1); false when memory cannot grow
+ * (nothing changed).
+ */
 export function coverPlaces(h: usize, k: i32, kept: usize, oldLog2: i32): bool {
   const prevs = allocRaw(k);
   const nexts: usize = prevs == 0 ? 0 : allocRaw(k);

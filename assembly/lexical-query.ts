@@ -27,7 +27,9 @@
 
 import { lexicalHeader, findTerm, T_DF, T_POSTINGS } from "./lexical";
 import { L_LENS, L_LENS_LOG2, L_LIVE, L_TOTAL, L_LINKS, L_SEG_LIVE, L_SEG_TOTAL, L_SEGS } from "./lexical-layout";
-import { clearSegment, scoreSegments, scoreWindows, segmentScore, segmentScratch, windowScratch } from "./lexical-context";
+import {
+  clearSegment, scoreSegments, scoreWindows, segmentScore, segmentScratch, windowScratch,
+} from "./lexical-context";
 import { bm25, credit, lnBm25, regrow, siftDown, siftUp, swap, worse } from "./lexical-score";
 
 export { lnBm25 } from "./lexical-score";
@@ -41,7 +43,10 @@ const workLog2 = memory.data(4);
 const accLog2 = memory.data(4);
 const touchedLog2 = memory.data(4);
 
-/** Makes room for `bytes` in the input buffer (a document's terms, ids to remove, a query); its address, or 0 when memory cannot grow. */
+/**
+ * Makes room for `bytes` in the input buffer (a document's terms, ids to remove, a query); its address, or 0 when
+ * memory cannot grow.
+ */
 export function lexicalInput(bytes: usize): usize {
   const next = regrow(input, inputLog2, bytes, false);
   if (next != 0) input = next;

@@ -4,7 +4,10 @@
 
 import { allocRaw, freeRaw } from "./alloc";
 
-/** A block of at least `bytes` replacing `ptr` of class `load(log2)` (kept when large enough); 0 when memory cannot grow. */
+/**
+ * A block of at least `bytes` replacing `ptr` of class `load(log2)` (kept when large enough); 0 when memory cannot
+ * grow.
+ */
 export function regrow(ptr: usize, log2: usize, bytes: usize, zero: bool): usize {
   const have = load<i32>(log2);
   if (ptr != 0 && bytes <= (<usize>1 << have)) return ptr;
@@ -72,14 +75,25 @@ export function lnBm25(x: f64): f64 {
   store<i32>(ids + (j << 2), d);
 }
 
+/** The heap's score at entry `k`. */
+@inline function scoreAt(scores: usize, k: usize): f64 {
+  return load<f64>(scores + (k << 3));
+}
+
+/** The heap's id at entry `k`. */
+@inline function idAt(ids: usize, k: usize): i32 {
+  return load<i32>(ids + (k << 2));
+}
+
 /** Restores the heap of `n` entries below entry `i`. O(log n). */
 export function siftDown(scores: usize, ids: usize, i: usize, n: usize): void {
   while (true) {
     const l: usize = 2 * i + 1;
     if (l >= n) return;
     let m = l;
-    if (l + 1 < n && worse(load<f64>(scores + ((l + 1) << 3)), load<i32>(ids + ((l + 1) << 2)), load<f64>(scores + (l << 3)), load<i32>(ids + (l << 2)))) m = l + 1;
-    if (!worse(load<f64>(scores + (m << 3)), load<i32>(ids + (m << 2)), load<f64>(scores + (i << 3)), load<i32>(ids + (i << 2)))) return;
+    const r = l + 1;
+    if (r < n && worse(scoreAt(scores, r), idAt(ids, r), scoreAt(scores, l), idAt(ids, l))) m = r;
+    if (!worse(scoreAt(scores, m), idAt(ids, m), scoreAt(scores, i), idAt(ids, i))) return;
     swap(scores, ids, i, m);
     i = m;
   }
@@ -88,13 +102,16 @@ export function siftDown(scores: usize, ids: usize, i: usize, n: usize): void {
 export function siftUp(scores: usize, ids: usize, i: usize): void {
   while (i > 0) {
     const p = (i - 1) >> 1;
-    if (!worse(load<f64>(scores + (i << 3)), load<i32>(ids + (i << 2)), load<f64>(scores + (p << 3)), load<i32>(ids + (p << 2)))) return;
+    if (!worse(scoreAt(scores, i), idAt(ids, i), scoreAt(scores, p), idAt(ids, p))) return;
     swap(scores, ids, i, p);
     i = p;
   }
 }
 
-/** Adds `v` (> 0) to document `doc`'s slot of the accumulator, listing it as touched on its first share; returns the touched count. */
+/**
+ * Adds `v` (> 0) to document `doc`'s slot of the accumulator, listing it as touched on its first share; returns the
+ * touched count.
+ */
 @inline export function credit(acc: usize, touched: usize, doc: usize, v: f64, m: usize): usize {
   const slot = acc + (doc << 3);
   const before = load<f64>(slot);

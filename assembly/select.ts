@@ -108,7 +108,10 @@ let keptSummaries: i32 = 0;
   return m >> FLAGS_SHIFT;
 }
 
-/** The next entry of level `level`'s chain after x (level 0: the entry above, a summary hanging on the parent or the parent). */
+/**
+ * The next entry of level `level`'s chain after x (level 0: the entry above, a summary hanging on the parent or the
+ * parent).
+ */
 @inline function next(x: i32, level: i32): i32 {
   if (turnUser >= 0 && treeDepth(x) >= turnTop) return nextInTurn(x, level);
   if (level == 0) return entryAbove(x);
@@ -131,7 +134,8 @@ let keptSummaries: i32 = 0;
 function nextInTurn(x: i32, level: i32): i32 {
   let passed = 0;
   while (x != turnUser) {
-    x = <i32>((<usize>load<u32>(cParent + (<usize>x << 2)) - cParent) >> 2); // in the turn, below its user message: a parent
+    // in the turn, below its user message: a parent
+    x = <i32>((<usize>load<u32>(cParent + (<usize>x << 2)) - cParent) >> 2);
     if (level == 0 || priorityOf(meta(x)) >= level) {
       countVisited(passed);
       return x;
@@ -338,7 +342,8 @@ export function selectInto(tree: i32, head: i32, budget: i32, maxMessages: i32, 
         let moved = 0;
         while (x >= 0) {
           const m = meta(x);
-          if (priorityOf(m) != level || roleOf(m) == ROLE_TOOL || (flagsOf(m) & (FLAG_TOOL_CALLS | FLAG_SUMMARY)) || x == user) break;
+          if (priorityOf(m) != level || roleOf(m) == ROLE_TOOL) break;
+          if (flagsOf(m) & (FLAG_TOOL_CALLS | FLAG_SUMMARY) || x == user) break;
           const cost = <i64>tokensOf(x);
           if (cost > left) break;
           left -= cost;
@@ -367,7 +372,8 @@ export function selectInto(tree: i32, head: i32, budget: i32, maxMessages: i32, 
       if (state == INCOMPLETE || q > level || x == user) {
         // Not this level's to decide: a more important message (kept, or the end of this
         // level), the forced user turn, or a unit that can never be sent.
-        if (state != INCOMPLETE && q > level && q < 3 && x != user && depthOf(x) <= (q == 2 ? stopHigh : stopNormal)) break;
+        const stopAt = q == 2 ? stopHigh : stopNormal;
+        if (state != INCOMPLETE && q > level && q < 3 && x != user && depthOf(x) <= stopAt) break;
         state = leaveUnit(state, m);
         x = next(x, level);
         passed++;
@@ -401,7 +407,8 @@ export function selectInto(tree: i32, head: i32, budget: i32, maxMessages: i32, 
   // path order, a summary where its run was
   sortRuns(out, count, runStarts, runs, cVdepth, cMeta, turnUser >= 0 ? turnTop : -1, turnBase);
   store<i32>(result + R_KEPT_TOKENS, budget - <i32>left);
-  store<i32>(result + R_EVICTED, branchLength(head) - (keptSummaries > 0 ? carried() : count)); // (originals carry themselves)
+  // (originals carry themselves)
+  store<i32>(result + R_EVICTED, branchLength(head) - (keptSummaries > 0 ? carried() : count));
   store<i32>(result, count);
   return count;
 }

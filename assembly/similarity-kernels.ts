@@ -33,10 +33,22 @@ import { headerOf, hget, matrixOf, X_BLOCK, X_CAP, X_ROWS, X_STRIDE, X_STRIDE8 }
   while (block < end) {
     const q0 = v128.load(q16);
     const q1 = v128.load(q16, 16);
-    x0 = i32x4.add(x0, i32x4.add(i32x4.dot_i16x8_s(v128.load8x8_s(block), q0), i32x4.dot_i16x8_s(v128.load8x8_s(block, 32), q1)));
-    x1 = i32x4.add(x1, i32x4.add(i32x4.dot_i16x8_s(v128.load8x8_s(block, 8), q0), i32x4.dot_i16x8_s(v128.load8x8_s(block, 40), q1)));
-    x2 = i32x4.add(x2, i32x4.add(i32x4.dot_i16x8_s(v128.load8x8_s(block, 16), q0), i32x4.dot_i16x8_s(v128.load8x8_s(block, 48), q1)));
-    x3 = i32x4.add(x3, i32x4.add(i32x4.dot_i16x8_s(v128.load8x8_s(block, 24), q0), i32x4.dot_i16x8_s(v128.load8x8_s(block, 56), q1)));
+    x0 = i32x4.add(
+      x0,
+      i32x4.add(i32x4.dot_i16x8_s(v128.load8x8_s(block), q0), i32x4.dot_i16x8_s(v128.load8x8_s(block, 32), q1)),
+    );
+    x1 = i32x4.add(
+      x1,
+      i32x4.add(i32x4.dot_i16x8_s(v128.load8x8_s(block, 8), q0), i32x4.dot_i16x8_s(v128.load8x8_s(block, 40), q1)),
+    );
+    x2 = i32x4.add(
+      x2,
+      i32x4.add(i32x4.dot_i16x8_s(v128.load8x8_s(block, 16), q0), i32x4.dot_i16x8_s(v128.load8x8_s(block, 48), q1)),
+    );
+    x3 = i32x4.add(
+      x3,
+      i32x4.add(i32x4.dot_i16x8_s(v128.load8x8_s(block, 24), q0), i32x4.dot_i16x8_s(v128.load8x8_s(block, 56), q1)),
+    );
     block += 64;
     q16 += 32;
   }

@@ -25,7 +25,10 @@ let workLog2: i32 = 0;
 let input: usize = 0;
 let inputLog2: i32 = 0;
 
-/** A buffer of at least `bytes` (a power of two, at least 4 KiB), replacing `ptr` of class `log2`; 0 when memory cannot grow. */
+/**
+ * A buffer of at least `bytes` (a power of two, at least 4 KiB), replacing `ptr` of class `log2`; 0 when memory cannot
+ * grow.
+ */
 function regrow(ptr: usize, log2: i32, bytes: usize): usize {
   if (ptr != 0 && bytes <= (<usize>1 << log2)) return ptr;
   let k = max(log2, 12);
@@ -40,7 +43,9 @@ function regrow(ptr: usize, log2: i32, bytes: usize): usize {
 
 let lastLog2: i32 = 0;
 
-/** Makes room for `bytes` in the input buffer (rows to add, a query); returns its address, or 0 when memory cannot grow. */
+/**
+ * Makes room for `bytes` in the input buffer (rows to add, a query); returns its address, or 0 when memory cannot grow.
+ */
 export function reserveInput(bytes: usize): usize {
   const next = regrow(input, inputLog2, bytes);
   if (next != 0 && next != input) {
@@ -128,7 +133,9 @@ function siftUp(scores: usize, keys: usize, rows: usize, i: usize): void {
  * Offers row `r` scoring `s` unless it is below `minScore` or the full heap's root beats it;
  * returns the new count. O(1) when it does not enter, O(log cap) when it does.
  */
-@inline function consider(scores: usize, keys: usize, rows: usize, n: i32, cap: i32, s: f32, minScore: f32, keyCol: usize, r: i32): i32 {
+@inline function consider(
+  scores: usize, keys: usize, rows: usize, n: i32, cap: i32, s: f32, minScore: f32, keyCol: usize, r: i32,
+): i32 {
   if (s < minScore) return n;
   const key = load<i32>(keyCol + (<usize>r << 2));
   if (n == cap && worse(s, key, load<f32>(scores), load<i32>(keys))) return n;
@@ -136,7 +143,9 @@ function siftUp(scores: usize, keys: usize, rows: usize, i: usize): void {
 }
 
 /** `consider` for the four rows from `r` on (scores in `s4`), those below `rows` only. */
-@inline function considerBlock(scores: usize, keys: usize, rowsOut: usize, n: i32, cap: i32, s4: v128, keyCol: usize, r: i32, rows: i32): i32 {
+@inline function considerBlock(
+  scores: usize, keys: usize, rowsOut: usize, n: i32, cap: i32, s4: v128, keyCol: usize, r: i32, rows: i32,
+): i32 {
   n = consider(scores, keys, rowsOut, n, cap, f32x4.extract_lane(s4, 0), -Infinity, keyCol, r);
   if (r + 1 < rows) n = consider(scores, keys, rowsOut, n, cap, f32x4.extract_lane(s4, 1), -Infinity, keyCol, r + 1);
   if (r + 2 < rows) n = consider(scores, keys, rowsOut, n, cap, f32x4.extract_lane(s4, 2), -Infinity, keyCol, r + 2);
@@ -231,7 +240,8 @@ export function topK(x: i32, q: usize, k: i32, c: i32, minScore: f32): i32 {
     for (let b = 0; b < half; b++) {
       const r = b << 2;
       const s4 = f32x4.mul(f32x4.convert_i32x4_s(dot8x4(code, q16, stride8)), v128.load(scaleCol + (<usize>r << 2)));
-      const t4 = f32x4.mul(f32x4.convert_i32x4_s(dot8x4(code + span, q16, stride8)), v128.load(scaleCol + (<usize>r << 2) + (<usize>half << 4)));
+      const scales = v128.load(scaleCol + (<usize>r << 2) + (<usize>half << 4));
+      const t4 = f32x4.mul(f32x4.convert_i32x4_s(dot8x4(code + span, q16, stride8)), scales);
       code += step;
       const f4 = f32x4.splat(floor);
       if (i32x4.all_true(v128.and(f32x4.lt(s4, f4), f32x4.lt(t4, f4)))) continue;
@@ -241,7 +251,8 @@ export function topK(x: i32, q: usize, k: i32, c: i32, minScore: f32): i32 {
     }
     if (blocks & 1) {
       const r = (blocks - 1) << 2;
-      const s4 = f32x4.mul(f32x4.convert_i32x4_s(dot8x4(code + span, q16, stride8)), v128.load(scaleCol + (<usize>r << 2)));
+      const scales = v128.load(scaleCol + (<usize>r << 2));
+      const s4 = f32x4.mul(f32x4.convert_i32x4_s(dot8x4(code + span, q16, stride8)), scales);
       m = considerBlock(cScores, cKeys, cRows, m, c, s4, keyCol, r, rows);
     }
     for (let i = 0; i < m; i++) {

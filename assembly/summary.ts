@@ -101,7 +101,8 @@ export function attachSummary(tree: i32, first: i32, last: i32, tokens: i32, pri
   const roleLast = (ml >> ROLE_SHIFT) & 3;
   const flagsLast = ml >> FLAGS_SHIFT;
   if (roleFirst == ROLE_TOOL) return SUMMARY_SPLITS_UNIT;
-  if ((roleLast == ROLE_ASSISTANT && (flagsLast & FLAG_TOOL_CALLS)) || (roleLast == ROLE_TOOL && !(flagsLast & FLAG_UNIT_END))) {
+  const openCall = roleLast == ROLE_ASSISTANT && (flagsLast & FLAG_TOOL_CALLS) != 0;
+  if (openCall || (roleLast == ROLE_TOOL && !(flagsLast & FLAG_UNIT_END))) {
     return SUMMARY_SPLITS_UNIT;
   }
 
@@ -128,7 +129,8 @@ export function attachSummary(tree: i32, first: i32, last: i32, tokens: i32, pri
     const inner = get(cSkip, x);
     const join = inner >= 0 ? get(cSibling, inner) : x;
     x = parentOf(inner >= 0 ? inner : x);
-    if (join != first) store<u32>(cMeta + (<usize>join << 2), load<u32>(cMeta + (<usize>join << 2)) | (FLAG_JOINED << FLAGS_SHIFT));
+    const at = cMeta + (<usize>join << 2);
+    if (join != first) store<u32>(at, load<u32>(at) | (FLAG_JOINED << FLAGS_SHIFT));
   }
 
   // Hang it on last, then re-link what lies below: links into the run now lead to the summary.

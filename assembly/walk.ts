@@ -4,7 +4,8 @@
 
 import {
   header, treeColumn, countVisited, column,
-  COL_PARENT, COL_CHILD, COL_META, COL_SKIP, COL_USER, COL_VDEPTH, H_SIZE, H_BLOCK, H_CAP_LOG2, FLAGS_SHIFT, FLAG_SUMMARY,
+  COL_PARENT, COL_CHILD, COL_META, COL_SKIP, COL_USER, COL_VDEPTH,
+  H_SIZE, H_BLOCK, H_CAP_LOG2, FLAGS_SHIFT, FLAG_SUMMARY,
   DEPTH_MASK, USER_COVERED,
 } from "./arena";
 
@@ -72,7 +73,8 @@ export function walkSummarizedInto(tree: i32, head: i32, max: i32, fromBelow: bo
   }
   // The turn's originals, from the head up to its user message, then the summarized path above.
   const u = user & ~USER_COVERED;
-  const turn = <i32>(load<u32>(meta + (<usize>head << 2)) & DEPTH_MASK) - <i32>(load<u32>(meta + (<usize>u << 2)) & DEPTH_MASK) + 1;
+  const headDepth = <i32>(load<u32>(meta + (<usize>head << 2)) & DEPTH_MASK);
+  const turn = headDepth - <i32>(load<u32>(meta + (<usize>u << 2)) & DEPTH_MASK) + 1;
   const n = min(max, load<i32>(vdepth + (<usize>u << 2)) + turn);
   let a = p + (<usize>head << 2);
   const end = out + ((n > turn ? <usize>(n - turn) : 0) << 2);
@@ -110,7 +112,10 @@ export function walkSummarizedInto(tree: i32, head: i32, max: i32, fromBelow: bo
   }
 }
 
-/** Writes the ids of all leaves (nodes with no child; summary nodes are not in the tree view), in creation order, to `out`; returns how many. O(size). */
+/**
+ * Writes the ids of all leaves (nodes with no child; summary nodes are not in the tree view), in creation order, to
+ * `out`; returns how many. O(size).
+ */
 export function leavesInto(tree: i32, out: usize): i32 {
   const h = header(tree);
   const size = load<i32>(h + H_SIZE);
@@ -118,7 +123,8 @@ export function leavesInto(tree: i32, out: usize): i32 {
   const meta = treeColumn(h, COL_META);
   let n = 0;
   for (let i = 0; i < size; i++) {
-    if (load<i32>(child + (<usize>i << 2)) < 0 && ((load<u32>(meta + (<usize>i << 2)) >> FLAGS_SHIFT) & FLAG_SUMMARY) == 0) {
+    const summary = (load<u32>(meta + (<usize>i << 2)) >> FLAGS_SHIFT) & FLAG_SUMMARY;
+    if (load<i32>(child + (<usize>i << 2)) < 0 && summary == 0) {
       store<i32>(out + (<usize>n << 2), i);
       n++;
     }

@@ -48,7 +48,11 @@ export function fromMiniSweAgent(id: string, messages: readonly MiniMessage[], m
     const callId = `call_${++calls}`;
     const text = m.content.replace(actions[0]![0], "").trim();
     const command = actions[0]![1]!;
-    steps.push({ role: "assistant", content: text, toolCalls: [{ id: callId, name: "bash", arguments: JSON.stringify({ command }) }] });
+    steps.push({
+      role: "assistant",
+      content: text,
+      toolCalls: [{ id: callId, name: "bash", arguments: JSON.stringify({ command }) }],
+    });
     const next = messages[i + 1];
     if (next && next.role === "user") {
       steps.push({ role: "tool", content: next.content, toolCallId: callId, name: "bash" });
@@ -70,12 +74,14 @@ interface TauMessage {
 export function fromTauBench(id: string, traj: readonly TauMessage[], model: string): Trajectory {
   const steps = traj.map((m): AgentMessage => {
     const content = m.content ?? "";
-    if (m.role === "tool") return { role: "tool", content, toolCallId: m.tool_call_id!, ...(m.name ? { name: m.name } : {}) };
+    if (m.role === "tool")
+      return { role: "tool", content, toolCallId: m.tool_call_id!, ...(m.name ? { name: m.name } : {}) };
     if (m.role === "assistant" && m.tool_calls?.length) {
       const toolCalls = m.tool_calls.map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments }));
       return { role: "assistant", content, toolCalls };
     }
-    if (m.role !== "system" && m.role !== "user" && m.role !== "assistant") throw new Error(`${id}: unknown role ${m.role}`);
+    if (m.role !== "system" && m.role !== "user" && m.role !== "assistant")
+      throw new Error(`${id}: unknown role ${m.role}`);
     return { role: m.role, content };
   });
   return { id, source: "tau-bench", model, steps };
@@ -86,13 +92,26 @@ function chars(messages: readonly MiniMessage[]): number {
 }
 
 function sweRuns(folder: string): Trajectory[] {
-  const runs = readdirSync(folder).filter((f) => f.endsWith(".traj.json")).sort().map((f) => {
-    const raw = JSON.parse(readFileSync(join(folder, f), "utf8")) as { instance_id?: string; messages: MiniMessage[] };
-    return { name: raw.instance_id ?? f.replace(/\.traj\.json$/, ""), messages: raw.messages, size: chars(raw.messages) };
-  });
+  const runs = readdirSync(folder)
+    .filter((f) => f.endsWith(".traj.json"))
+    .sort()
+    .map((f) => {
+      const raw = JSON.parse(readFileSync(join(folder, f), "utf8")) as {
+        instance_id?: string;
+        messages: MiniMessage[];
+      };
+      return {
+        name: raw.instance_id ?? f.replace(/\.traj\.json$/, ""),
+        messages: raw.messages,
+        size: chars(raw.messages),
+      };
+    });
   if (runs.length < SWE_COUNT) throw new Error(`${folder}: ${runs.length} runs, need ${SWE_COUNT}`);
   runs.sort((a, b) => a.size - b.size || (a.name < b.name ? -1 : 1));
-  const picked = Array.from({ length: SWE_COUNT }, (_, i) => runs[Math.round((i * (runs.length - 1)) / (SWE_COUNT - 1))]!);
+  const picked = Array.from(
+    { length: SWE_COUNT },
+    (_, i) => runs[Math.round((i * (runs.length - 1)) / (SWE_COUNT - 1))]!,
+  );
   return picked.map((r) => fromMiniSweAgent(`swe/${r.name}`, r.messages, "gemini-3-pro-preview"));
 }
 
@@ -100,13 +119,17 @@ function tauRuns(file: string): Trajectory[] {
   const raw = JSON.parse(readFileSync(file, "utf8")) as { task_id: number; trial: number; traj: TauMessage[] }[];
   const domain = /retail/.test(file) ? "retail" : "airline";
   const tools = (r: { traj: TauMessage[] }) => r.traj.filter((m) => m.role === "tool").length;
-  const picked = raw.filter((r) => r.trial === 0).sort((a, b) => tools(b) - tools(a) || a.task_id - b.task_id).slice(0, TAU_COUNT);
+  const picked = raw
+    .filter((r) => r.trial === 0)
+    .sort((a, b) => tools(b) - tools(a) || a.task_id - b.task_id)
+    .slice(0, TAU_COUNT);
   return picked.map((r) => fromTauBench(`tau/${domain}-${r.task_id}`, r.traj, "gpt-4o"));
 }
 
 function arg(name: string): string {
   const at = process.argv.indexOf(name);
-  if (at < 0 || !process.argv[at + 1]) throw new Error(`usage: agent-convert.ts --swe <folder> --tau <file> --out <folder> (missing ${name})`);
+  if (at < 0 || !process.argv[at + 1])
+    throw new Error(`usage: agent-convert.ts --swe <folder> --tau <file> --out <folder> (missing ${name})`);
   return process.argv[at + 1]!;
 }
 

@@ -9,7 +9,14 @@
 // runs. Its trigger counts the messages (approx: characters / 4), without the system prompt.
 
 import {
-  AIMessage, ClearToolUsesEdit, HumanMessage, contextEditingMiddleware, createAgent, fakeModel, tool, type BaseMessage,
+  AIMessage,
+  ClearToolUsesEdit,
+  HumanMessage,
+  contextEditingMiddleware,
+  createAgent,
+  fakeModel,
+  tool,
+  type BaseMessage,
 } from "langchain";
 import { MemorySaver } from "@langchain/langgraph";
 import { sameMessage } from "./agent-measure.js";
@@ -38,7 +45,8 @@ function back(m: BaseMessage, original: AgentMessage | undefined): AgentMessage 
   } else if (type === "ai") {
     const calls = (m as AIMessage).tool_calls ?? [];
     out = { role: "assistant", content };
-    if (calls.length) out.toolCalls = calls.map((c) => ({ id: c.id!, name: c.name, arguments: JSON.stringify(c.args) }));
+    if (calls.length)
+      out.toolCalls = calls.map((c) => ({ id: c.id!, name: c.name, arguments: JSON.stringify(c.args) }));
   } else {
     out = { role: type === "system" ? "system" : "user", content };
   }
@@ -71,7 +79,12 @@ export async function langchainRequests(t: Trajectory, trigger: number, keep: nu
       inputs[inputs.length - 1]!.push(new HumanMessage(m.content));
     } else if (m.role === "assistant") {
       if (inputs.length === 0 || (last?.role === "assistant" && !last.toolCalls?.length)) inputs.push([]);
-      const toolCalls = (m.toolCalls ?? []).map((c) => ({ id: c.id, name: c.name, args: args(c.arguments), type: "tool_call" as const }));
+      const toolCalls = (m.toolCalls ?? []).map((c) => ({
+        id: c.id,
+        name: c.name,
+        args: args(c.arguments),
+        type: "tool_call" as const,
+      }));
       for (const c of toolCalls) names.add(c.name);
       model.respond(new AIMessage({ content: m.content, tool_calls: toolCalls }));
       assistants++;
@@ -83,16 +96,26 @@ export async function langchainRequests(t: Trajectory, trigger: number, keep: nu
     last = m;
   }
   if (last?.role === "tool") model.respond(new AIMessage("")); // the agent asks once more after the last result
-  const tools = [...names].map((name) => tool(async () => outputs.shift() ?? "", { name, description: name, schema: ANY_ARGS }));
+  const tools = [...names].map((name) =>
+    tool(async () => outputs.shift() ?? "", { name, description: name, schema: ANY_ARGS }),
+  );
   const agent = createAgent({
-    model, tools, checkpointer: new MemorySaver(), ...(system !== undefined ? { systemPrompt: system } : {}),
-    middleware: [contextEditingMiddleware({ edits: [new ClearToolUsesEdit({ trigger: { tokens: trigger }, keep: { messages: keep } })] })],
+    model,
+    tools,
+    checkpointer: new MemorySaver(),
+    ...(system !== undefined ? { systemPrompt: system } : {}),
+    middleware: [
+      contextEditingMiddleware({
+        edits: [new ClearToolUsesEdit({ trigger: { tokens: trigger }, keep: { messages: keep } })],
+      }),
+    ],
   });
   const config = { configurable: { thread_id: t.id }, recursionLimit: 100_000 };
   for (const messages of last?.role === "user" ? inputs.slice(0, -1) : inputs) await agent.invoke({ messages }, config);
   if (outputs.length > 0) throw new Error(`${t.id}: ${outputs.length} recorded outputs were never asked for`);
   const calls = model.calls.slice(0, assistants);
-  if (calls.length !== assistants) throw new Error(`${t.id}: the agent called its model ${calls.length} times, the run has ${assistants} replies`);
+  if (calls.length !== assistants)
+    throw new Error(`${t.id}: the agent called its model ${calls.length} times, the run has ${assistants} replies`);
   // Call k's messages stand, position by position, for the messages before assistant reply k.
   const before = t.steps.map((m, i) => (m.role === "assistant" ? i : -1)).filter((i) => i >= 0);
   return calls.map((c, k) => {

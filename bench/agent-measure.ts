@@ -63,7 +63,10 @@ export function sameMessage(a: AgentMessage, b: AgentMessage): boolean {
   if (a.role !== b.role || a.toolCallId !== b.toolCallId || a.name !== b.name || a.content !== b.content) return false;
   const ca = a.toolCalls ?? [];
   const cb = b.toolCalls ?? [];
-  return ca.length === cb.length && ca.every((c, i) => c.id === cb[i]!.id && c.name === cb[i]!.name && c.arguments === cb[i]!.arguments);
+  return (
+    ca.length === cb.length &&
+    ca.every((c, i) => c.id === cb[i]!.id && c.name === cb[i]!.name && c.arguments === cb[i]!.arguments)
+  );
 }
 
 /** How many leading messages `cur` shares with `prev`, position by position. */
@@ -133,7 +136,16 @@ export interface Tally {
 }
 
 export const emptyTally = (): Tally => ({
-  requests: 0, sent: 0, billed: 0, sentExact: 0, billedExact: 0, notWhole: 0, orphan: 0, open: 0, over: 0, broken: 0,
+  requests: 0,
+  sent: 0,
+  billed: 0,
+  sentExact: 0,
+  billedExact: 0,
+  notWhole: 0,
+  orphan: 0,
+  open: 0,
+  over: 0,
+  broken: 0,
 });
 
 export function addTally(into: Tally, t: Tally): void {
@@ -142,7 +154,11 @@ export function addTally(into: Tally, t: Tally): void {
 
 /** Adds one request to a tally: `prev` is the request the policy sent before it in this trajectory. */
 export function measureRequest(
-  tally: Tally, counter: TokenCounter, history: readonly AgentMessage[], sent: readonly AgentMessage[], prev: readonly AgentMessage[] | undefined,
+  tally: Tally,
+  counter: TokenCounter,
+  history: readonly AgentMessage[],
+  sent: readonly AgentMessage[],
+  prev: readonly AgentMessage[] | undefined,
 ): void {
   const shared = sharedMessages(prev, sent);
   let sentEst = 0;

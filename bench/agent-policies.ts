@@ -54,7 +54,8 @@ export const slidingWindow: Policy = {
   start: () => (history) => {
     const units: AgentMessage[][] = [];
     for (const m of history) {
-      if (m.role === "tool" && units.length > 0 && units[units.length - 1]![0]!.role === "assistant") units[units.length - 1]!.push(m);
+      if (m.role === "tool" && units.length > 0 && units[units.length - 1]![0]!.role === "assistant")
+        units[units.length - 1]!.push(m);
       else units.push([m]);
     }
     const firstUser = units.findIndex((u) => u[0]!.role === "user");
@@ -152,16 +153,29 @@ export const ctxloomAgents: Policy = {
 function toInput(m: AgentMessage): MessageInput {
   if (m.role === "tool") return { role: "tool", toolCallId: m.toolCallId!, content: m.content };
   if (m.role === "assistant" && m.toolCalls?.length) {
-    return { role: "assistant", content: m.content, toolCalls: m.toolCalls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } })) };
+    return {
+      role: "assistant",
+      content: m.content,
+      toolCalls: m.toolCalls.map((c) => ({
+        id: c.id,
+        type: "function",
+        function: { name: c.name, arguments: c.arguments },
+      })),
+    };
   }
   return { role: m.role, content: m.content };
 }
 
 function fromOpenAI(m: OpenAIMessage): AgentMessage {
-  const content = typeof m.content === "string" ? m.content : m.content.map((p) => (p.type === "text" ? p.text : "")).join("\n");
+  const content =
+    typeof m.content === "string" ? m.content : m.content.map((p) => (p.type === "text" ? p.text : "")).join("\n");
   if (m.role === "tool") return { role: "tool", content, toolCallId: m.tool_call_id };
   if (m.role === "assistant" && m.tool_calls) {
-    return { role: "assistant", content, toolCalls: m.tool_calls.map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments })) };
+    return {
+      role: "assistant",
+      content,
+      toolCalls: m.tool_calls.map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments })),
+    };
   }
   return { role: m.role, content };
 }

@@ -62,11 +62,16 @@ export function loadTrajectories(smoke: boolean): LoadedTrajectories {
     return { trajectories, origin, public: false };
   }
   const file = join(folder, FILE);
-  const lines = gunzipSync(readFileSync(file)).toString("utf8").split("\n").filter((l) => l.trim());
+  const lines = gunzipSync(readFileSync(file))
+    .toString("utf8")
+    .split("\n")
+    .filter((l) => l.trim());
   const all = lines.map((l, i) => checkTrajectory(JSON.parse(l), `${file} line ${i + 1}`));
   if (!smoke) return { trajectories: all, origin: file, public: true };
   const swe = all.filter((t) => t.source === "mini-swe-agent");
-  const pick = [swe[Math.floor(swe.length / 2)], all.find((t) => t.source === "tau-bench")].filter((t): t is Trajectory => !!t);
+  const pick = [swe[Math.floor(swe.length / 2)], all.find((t) => t.source === "tau-bench")].filter(
+    (t): t is Trajectory => !!t,
+  );
   return { trajectories: pick, origin: `${file} (smoke: ${pick.map((t) => t.id).join(", ")})`, public: true };
 }
 
@@ -77,14 +82,16 @@ function checkTrajectory(t: unknown, where: string): Trajectory {
   };
   if (!t || typeof t !== "object") bad("not an object");
   const { id, source, model, steps } = t as Trajectory;
-  if (typeof id !== "string" || typeof source !== "string" || typeof model !== "string") bad("id, source and model must be strings");
+  if (typeof id !== "string" || typeof source !== "string" || typeof model !== "string")
+    bad("id, source and model must be strings");
   if (!Array.isArray(steps) || steps.length === 0) bad("steps must be a non-empty array");
   steps.forEach((m, i) => {
     if (!["system", "user", "assistant", "tool"].includes(m.role)) bad(`steps[${i}].role is ${String(m.role)}`);
     if (typeof m.content !== "string") bad(`steps[${i}].content is not a string`);
     if (m.role === "tool" && typeof m.toolCallId !== "string") bad(`steps[${i}] is a tool result without toolCallId`);
     for (const c of m.toolCalls ?? []) {
-      if (typeof c.id !== "string" || typeof c.name !== "string" || typeof c.arguments !== "string") bad(`steps[${i}] has a malformed call`);
+      if (typeof c.id !== "string" || typeof c.name !== "string" || typeof c.arguments !== "string")
+        bad(`steps[${i}] has a malformed call`);
     }
   });
   return t as Trajectory;
@@ -101,7 +108,10 @@ export function generatedTrajectories(count: number): Trajectory[] {
     state = (Math.imul(state, 1_103_515_245) + 12_345) >>> 0;
     return state % n;
   };
-  const text = (n: number) => Array.from({ length: Math.ceil(n / 48) }, (_, i) => `line ${i}: value ${next(1e6)} of a generated output`).join("\n").slice(0, n);
+  const text = (n: number) =>
+    Array.from({ length: Math.ceil(n / 48) }, (_, i) => `line ${i}: value ${next(1e6)} of a generated output`)
+      .join("\n")
+      .slice(0, n);
   return Array.from({ length: count }, (_, t) => {
     const coding = t % 2 === 0;
     const steps: AgentMessage[] = [
@@ -112,10 +122,15 @@ export function generatedTrajectories(count: number): Trajectory[] {
     for (let s = 0; s < turns; s++) {
       const id = coding ? `call_${s + 1}` : `call_${next(3)}`; // customer-service ids repeat
       const name = coding ? "bash" : "lookup";
-      steps.push({ role: "assistant", content: text(100 + next(400)), toolCalls: [{ id, name, arguments: JSON.stringify({ q: s }) }] });
+      steps.push({
+        role: "assistant",
+        content: text(100 + next(400)),
+        toolCalls: [{ id, name, arguments: JSON.stringify({ q: s }) }],
+      });
       const size = coding ? 200 + next(12_000) : next(4) === 0 ? 0 : 200 + next(2_000);
       steps.push({ role: "tool", content: text(size), toolCallId: id, name });
-      if (!coding && next(3) === 0) steps.push({ role: "assistant", content: text(200) }, { role: "user", content: text(120) });
+      if (!coding && next(3) === 0)
+        steps.push({ role: "assistant", content: text(200) }, { role: "user", content: text(120) });
     }
     steps.push({ role: "assistant", content: "done" });
     return { id: `generated/${coding ? "coding" : "service"}-${t}`, source: "generated", model: "none", steps };

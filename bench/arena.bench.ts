@@ -14,7 +14,16 @@ import { fileURLToPath } from "node:url";
 import { Bench, type FnOptions, type Task } from "tinybench";
 import { JsEngine, WasmEngine, embeddedModule } from "../src/engine/index.js";
 import { FlatEngine } from "./flat-arena.js";
-import { TS_LOADER, count, fmt, gc, machine, type Goal, type SuiteOptions, type SuiteReport as Report } from "./report.js";
+import {
+  TS_LOADER,
+  count,
+  fmt,
+  gc,
+  machine,
+  type Goal,
+  type SuiteOptions,
+  type SuiteReport as Report,
+} from "./report.js";
 import type { TailResult } from "./tail-latency.js";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -94,7 +103,11 @@ function refill(state: ChainState, create: () => number, drop: (tree: number) =>
 }
 
 function appendBatchWasm(e: WasmEngine, s: ChainState): void {
-  refill(s, () => e.createTree(), (t) => e.dropTree(t));
+  refill(
+    s,
+    () => e.createTree(),
+    (t) => e.dropTree(t),
+  );
   let head = s.head;
   let prev = s.prev;
   const tree = s.tree;
@@ -109,7 +122,11 @@ function appendBatchWasm(e: WasmEngine, s: ChainState): void {
 }
 
 function appendBatchRaw(x: RawCore, s: ChainState): void {
-  refill(s, () => x.createTree(), (t) => x.dropTree(t));
+  refill(
+    s,
+    () => x.createTree(),
+    (t) => x.dropTree(t),
+  );
   const append = x.append; // one load per batch: every instance's exports object has its own shape
   let head = s.head;
   let prev = s.prev;
@@ -125,7 +142,11 @@ function appendBatchRaw(x: RawCore, s: ChainState): void {
 }
 
 function appendBatchFlat(e: FlatEngine, s: ChainState): void {
-  refill(s, () => e.createTree(), (t) => e.dropTree(t));
+  refill(
+    s,
+    () => e.createTree(),
+    (t) => e.dropTree(t),
+  );
   let head = s.head;
   let prev = s.prev;
   const tree = s.tree;
@@ -140,7 +161,11 @@ function appendBatchFlat(e: FlatEngine, s: ChainState): void {
 }
 
 function appendBatchJs(e: JsEngine, s: ChainState): void {
-  refill(s, () => e.createTree(), (t) => e.dropTree(t));
+  refill(
+    s,
+    () => e.createTree(),
+    (t) => e.dropTree(t),
+  );
   let head = s.head;
   let prev = s.prev;
   const tree = s.tree;
@@ -217,10 +242,7 @@ export type TailKind = EngineName | "plain" | "none";
 export interface ArenaResults {
   machine: { cpu: string; cores: number; node: string; date: string; commit: string };
   append: Record<EngineName | "wasmRaw", { medianNs: number; meanNs: number; runsNs: number[] }>;
-  walk: Record<
-    number,
-    Record<EngineName | "wasmRaw", { headNs: number; spreadNs: number }>
-  >;
+  walk: Record<number, Record<EngineName | "wasmRaw", { headNs: number; spreadNs: number }>>;
   memory: {
     wasmGrowth: number; // memoryBytes() growth / n
     wasmHeap: number; // the JS heap the wrapper keeps per message (used_heap_size growth / n, after gc)
@@ -261,9 +283,17 @@ async function runRounds(
     for (const task of bench.tasks) {
       const s = stats(task);
       const b = best.get(task.name);
-      best.set(task.name, b
-        ? { p50: Math.min(b.p50, s.p50), mean: Math.min(b.mean, s.mean), roundP50: [...b.roundP50, s.p50], roundMean: [...b.roundMean, s.mean] }
-        : { ...s, roundP50: [s.p50], roundMean: [s.mean] });
+      best.set(
+        task.name,
+        b
+          ? {
+              p50: Math.min(b.p50, s.p50),
+              mean: Math.min(b.mean, s.mean),
+              roundP50: [...b.roundP50, s.p50],
+              roundMean: [...b.roundMean, s.mean],
+            }
+          : { ...s, roundP50: [s.p50], roundMean: [s.mean] },
+      );
     }
   }
   return best;
@@ -291,8 +321,7 @@ export async function runArenaSuite(options: SuiteOptions = { smoke: false }): P
   C = options.smoke ? SMOKE : FULL;
   const module = await embeddedModule();
   const wasm = (): Promise<WasmEngine> => WasmEngine.create(module);
-  const raw = async (): Promise<RawCore> =>
-    (await WebAssembly.instantiate(module, {})).exports as unknown as RawCore;
+  const raw = async (): Promise<RawCore> => (await WebAssembly.instantiate(module, {})).exports as unknown as RawCore;
 
   // (d) tail latency first, one child process per engine, while this process holds almost
   // nothing (its own GC threads would otherwise compete with the child for the 2 cores).
@@ -302,12 +331,21 @@ export async function runArenaSuite(options: SuiteOptions = { smoke: false }): P
   const tail = {} as Record<TailKind, TailResult>;
   for (let run = 0; run < C.TAIL.runs; run++) {
     for (const kind of ["wasm", "flat", "js", "plain", "none"] as const) {
-      log(`(d) tail latency, ${kind}, run ${run + 1}/${C.TAIL.runs}: ${(C.TAIL.chats * C.TAIL.perChat).toLocaleString("en")} resident, ${C.TAIL.iterations.toLocaleString("en")} iterations`);
+      log(
+        `(d) tail latency, ${kind}, run ${run + 1}/${C.TAIL.runs}: ${(C.TAIL.chats * C.TAIL.perChat).toLocaleString("en")} resident, ${C.TAIL.iterations.toLocaleString("en")} iterations`,
+      );
       const stdout = execFileSync(
         process.execPath,
         [
-          "--expose-gc", "--import", TS_LOADER, "--max-old-space-size=8192",
-          join(HERE, "tail-latency.ts"), kind, String(C.TAIL.chats), String(C.TAIL.perChat), String(C.TAIL.iterations),
+          "--expose-gc",
+          "--import",
+          TS_LOADER,
+          "--max-old-space-size=8192",
+          join(HERE, "tail-latency.ts"),
+          kind,
+          String(C.TAIL.chats),
+          String(C.TAIL.perChat),
+          String(C.TAIL.iterations),
         ],
         { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], maxBuffer: 1 << 20 },
       );
@@ -356,7 +394,9 @@ export async function runArenaSuite(options: SuiteOptions = { smoke: false }): P
   const flatBytes = flat1m.memoryBytes() / C.MEMORY_N;
 
   // (a) appends
-  log(`(a) append, batches of ${C.APPEND_BATCH.toLocaleString("en")} into trees refilled up to ${C.APPEND_HISTORY.toLocaleString("en")}`);
+  log(
+    `(a) append, batches of ${C.APPEND_BATCH.toLocaleString("en")} into trees refilled up to ${C.APPEND_HISTORY.toLocaleString("en")}`,
+  );
   let appendTimes: Map<string, RoundStats>;
   {
     // Every phase (warmup, run) of every round starts on a fresh engine, so each engine
@@ -369,30 +409,46 @@ export async function runArenaSuite(options: SuiteOptions = { smoke: false }): P
     const j = { e: new JsEngine(), s: fresh(-1) };
     appendTimes = await runRounds(
       [
-        ["append wasm", () => appendBatchWasm(w.e, w.s), {
-          beforeAll: async () => {
-            w.e = await wasm();
-            w.s = fresh(w.e.createTree());
+        [
+          "append wasm",
+          () => appendBatchWasm(w.e, w.s),
+          {
+            beforeAll: async () => {
+              w.e = await wasm();
+              w.s = fresh(w.e.createTree());
+            },
           },
-        }],
-        ["append wasm raw", () => appendBatchRaw(x.e, x.s), {
-          beforeAll: async () => {
-            x.e = await raw();
-            x.s = fresh(x.e.createTree());
+        ],
+        [
+          "append wasm raw",
+          () => appendBatchRaw(x.e, x.s),
+          {
+            beforeAll: async () => {
+              x.e = await raw();
+              x.s = fresh(x.e.createTree());
+            },
           },
-        }],
-        ["append flat", () => appendBatchFlat(f.e, f.s), {
-          beforeAll: () => {
-            f.e = new FlatEngine();
-            f.s = fresh(f.e.createTree());
+        ],
+        [
+          "append flat",
+          () => appendBatchFlat(f.e, f.s),
+          {
+            beforeAll: () => {
+              f.e = new FlatEngine();
+              f.s = fresh(f.e.createTree());
+            },
           },
-        }],
-        ["append js", () => appendBatchJs(j.e, j.s), {
-          beforeAll: () => {
-            j.e = new JsEngine();
-            j.s = fresh(j.e.createTree());
+        ],
+        [
+          "append js",
+          () => appendBatchJs(j.e, j.s),
+          {
+            beforeAll: () => {
+              j.e = new JsEngine();
+              j.s = fresh(j.e.createTree());
+            },
           },
-        }],
+        ],
       ],
       { time: 0, iterations: C.APPEND_ITERATIONS, warmupTime: 0, warmupIterations: C.APPEND_WARMUP },
     );
@@ -413,7 +469,9 @@ export async function runArenaSuite(options: SuiteOptions = { smoke: false }): P
   gc();
 
   // (b) walks
-  log(`(b) walk of ${WINDOW} at ${C.WALK_SIZES.map((n) => n.toLocaleString("en")).join(", ")} (${C.WALKS} walks per sample)`);
+  log(
+    `(b) walk of ${WINDOW} at ${C.WALK_SIZES.map((n) => n.toLocaleString("en")).join(", ")} (${C.WALKS} walks per sample)`,
+  );
   const walk: ArenaResults["walk"] = {};
   // One engine of each kind holds the three histories, as one engine per process holds
   // every chat (and the wrapper's property loads stay monomorphic).
@@ -449,7 +507,10 @@ export async function runArenaSuite(options: SuiteOptions = { smoke: false }): P
     }
     let sink = 0;
     const tasks: [string, () => void][] = [];
-    for (const [mode, heads] of [["head", head], ["spread", spread]] as const) {
+    for (const [mode, heads] of [
+      ["head", head],
+      ["spread", spread],
+    ] as const) {
       tasks.push(
         [`wasm ${mode}`, () => void (sink += walkLoopWasm(ew, tw, heads))],
         [`wasmRaw ${mode}`, () => void (sink += walkLoopRaw(xr, tr, heads, out))],
@@ -498,16 +559,34 @@ export function report(r: ArenaResults): SuiteReport {
   // the JS heap, against everything the JS engine keeps on the heap.
   const wasmTotal = r.memory.wasmGrowth + r.memory.wasmHeap;
   const memRatio = r.memory.js / wasmTotal;
-  goal(`WASM engine, metadata bytes/message at ${count(C.MEMORY_N)} (linear memory + the wrapper's JS heap)`, "<= 32 B",
-    `${f1(wasmTotal)} B (${f1(r.memory.wasmGrowth)} + ${f1(r.memory.wasmHeap)})`, wasmTotal <= 32);
+  goal(
+    `WASM engine, metadata bytes/message at ${count(C.MEMORY_N)} (linear memory + the wrapper's JS heap)`,
+    "<= 32 B",
+    `${f1(wasmTotal)} B (${f1(r.memory.wasmGrowth)} + ${f1(r.memory.wasmHeap)})`,
+    wasmTotal <= 32,
+  );
   goal("JS engine / WASM engine, metadata bytes/message", ">= 8x", fx(memRatio), memRatio >= 8);
   const appendRatio = r.append.js.medianNs / r.append.wasm.medianNs;
-  goal(`engine appends, WASM vs JS (median of ${C.ROUNDS} runs)`, ">= 10x faster",
-    `${fx(appendRatio)} (runs: JS ${r.append.js.runsNs.map(f1).join(", ")} ns; WASM ${r.append.wasm.runsNs.map(f1).join(", ")} ns)`, appendRatio >= 10);
+  goal(
+    `engine appends, WASM vs JS (median of ${C.ROUNDS} runs)`,
+    ">= 10x faster",
+    `${fx(appendRatio)} (runs: JS ${r.append.js.runsNs.map(f1).join(", ")} ns; WASM ${r.append.wasm.runsNs.map(f1).join(", ")} ns)`,
+    appendRatio >= 10,
+  );
   const p999Ratio = r.tail.js.p999Us / r.tail.wasm.p999Us;
-  goal(`p99.9 of a request under ${resident} resident, JS / WASM`, ">= 3x", `${fx(p999Ratio)} (${f1(r.tail.wasm.p999Us)} vs ${f1(r.tail.js.p999Us)} µs)`, p999Ratio >= 3);
+  goal(
+    `p99.9 of a request under ${resident} resident, JS / WASM`,
+    ">= 3x",
+    `${fx(p999Ratio)} (${f1(r.tail.wasm.p999Us)} vs ${f1(r.tail.js.p999Us)} µs)`,
+    p999Ratio >= 3,
+  );
   const maxRatio = r.tail.js.maxUs / r.tail.wasm.maxUs;
-  goal(`slowest request under ${resident} resident, JS / WASM`, ">= 3x", `${fx(maxRatio)} (${f1(r.tail.wasm.maxUs)} vs ${f1(r.tail.js.maxUs)} µs)`, maxRatio >= 3);
+  goal(
+    `slowest request under ${resident} resident, JS / WASM`,
+    ">= 3x",
+    `${fx(maxRatio)} (${f1(r.tail.wasm.maxUs)} vs ${f1(r.tail.js.maxUs)} µs)`,
+    maxRatio >= 3,
+  );
   for (const n of sizes) {
     const ratio = w[n]!.flat.headNs / w[n]!.wasm.headNs;
     goal(`walk of ${WINDOW} at ${count(n)}, WASM vs flat TS`, ">= 1.1x faster", fx(ratio), ratio >= 1.1);
@@ -517,13 +596,37 @@ export function report(r: ArenaResults): SuiteReport {
 
   const vs = (other: number, wasm: number): string => fx(other / wasm);
   const rowsMd: [string, number, number, number, string?][] = [
-    [`append while building 1M, ns/message (median of ${C.ROUNDS} runs)`, r.append.wasm.medianNs, r.append.flat.medianNs, r.append.js.medianNs],
-    [`append while building 1M, ns/message (mean, incl. growth and GC)`, r.append.wasm.meanNs, r.append.flat.meanNs, r.append.js.meanNs],
+    [
+      `append while building 1M, ns/message (median of ${C.ROUNDS} runs)`,
+      r.append.wasm.medianNs,
+      r.append.flat.medianNs,
+      r.append.js.medianNs,
+    ],
+    [
+      `append while building 1M, ns/message (mean, incl. growth and GC)`,
+      r.append.wasm.meanNs,
+      r.append.flat.meanNs,
+      r.append.js.meanNs,
+    ],
     ...sizes.map((n): [string, number, number, number] => [
-      `window of ${WINDOW} at ${count(n)} messages, ns/walk`, w[n]!.wasm.headNs, w[n]!.flat.headNs, w[n]!.js.headNs,
+      `window of ${WINDOW} at ${count(n)} messages, ns/walk`,
+      w[n]!.wasm.headNs,
+      w[n]!.flat.headNs,
+      w[n]!.js.headNs,
     ]),
-    [`window walk ${count(large)} / ${count(small)} (flatness)`, w[large]!.wasm.headNs / w[small]!.wasm.headNs, w[large]!.flat.headNs / w[small]!.flat.headNs, w[large]!.js.headNs / w[small]!.js.headNs, "ratio"],
-    [`window of ${WINDOW} from 1,024 heads spread over ${count(large)}, ns/walk`, w[large]!.wasm.spreadNs, w[large]!.flat.spreadNs, w[large]!.js.spreadNs],
+    [
+      `window walk ${count(large)} / ${count(small)} (flatness)`,
+      w[large]!.wasm.headNs / w[small]!.wasm.headNs,
+      w[large]!.flat.headNs / w[small]!.flat.headNs,
+      w[large]!.js.headNs / w[small]!.js.headNs,
+      "ratio",
+    ],
+    [
+      `window of ${WINDOW} from 1,024 heads spread over ${count(large)}, ns/walk`,
+      w[large]!.wasm.spreadNs,
+      w[large]!.flat.spreadNs,
+      w[large]!.js.spreadNs,
+    ],
     [`metadata bytes/message at ${count(C.MEMORY_N)} (incl. JS heap)`, wasmTotal, r.memory.flat, r.memory.js],
     [`${resident} resident, request p50, µs`, r.tail.wasm.p50Us, r.tail.flat.p50Us, r.tail.js.p50Us],
     [`${resident} resident, request p99, µs`, r.tail.wasm.p99Us, r.tail.flat.p99Us, r.tail.js.p99Us],
@@ -535,9 +638,15 @@ export function report(r: ArenaResults): SuiteReport {
   const md: string[] = [];
   md.push(`### Arena figures`);
   md.push("");
-  md.push(`${m.cpu} (${m.cores} cores), Node ${m.node}, ${m.date}${m.commit ? `, commit ${m.commit}` : ""}, \`npm run bench\`.`);
-  md.push(`WASM = the AssemblyScript arena through \`WasmEngine\`; flat TS = the same struct-of-arrays layout in plain`);
-  md.push(`TypeScript typed arrays (bench/flat-arena.ts); JS = \`JsEngine\`, one object per message linked to its parent.`);
+  md.push(
+    `${m.cpu} (${m.cores} cores), Node ${m.node}, ${m.date}${m.commit ? `, commit ${m.commit}` : ""}, \`npm run bench\`.`,
+  );
+  md.push(
+    `WASM = the AssemblyScript arena through \`WasmEngine\`; flat TS = the same struct-of-arrays layout in plain`,
+  );
+  md.push(
+    `TypeScript typed arrays (bench/flat-arena.ts); JS = \`JsEngine\`, one object per message linked to its parent.`,
+  );
   md.push("");
   md.push(`| | WASM | flat TS | JS objects | flat / WASM | JS / WASM |`);
   md.push(`|---|---:|---:|---:|---:|---:|`);
@@ -550,20 +659,46 @@ export function report(r: ArenaResults): SuiteReport {
   md.push(`|---|---|---|---|`);
   for (const g of goals) md.push(`| ${g.goal} | ${g.target} | ${g.measured} | ${g.pass ? "PASS" : "MISS"} |`);
   md.push("");
-  md.push(`Notes. Appends: batches of ${count(C.APPEND_BATCH)} into a chat built from empty to ${count(C.APPEND_HISTORY)}, deleted and built`);
-  md.push(`again on the same engine (growth copies, fresh pages and the GC work appends cause are included); the figure is the`);
-  md.push(`median over ${C.ROUNDS} runs of each run's median batch (runs, ns/append: JS ${r.append.js.runsNs.map(f1).join(", ")}; WASM ${r.append.wasm.runsNs.map(f1).join(", ")}).`);
-  md.push(`Walks: loops of ${count(C.WALKS)}, from the chat's head (hot) or from 1,024 heads spread over the history (cold), best of`);
-  md.push(`${C.ROUNDS} interleaved rounds; the core's \`walkInto\` called without the TypeScript wrapper takes ${f1(w[large]!.wasmRaw.headNs)} ns at ${count(large)}.`);
-  md.push(`Memory: WASM = growth of \`memoryUsedBytes()\` (${f1(r.memory.wasmGrowth)} B, the linear memory handed out, with the allocator's slack) plus the growth of`);
-  md.push(`v8's \`used_heap_size\` after \`gc()\` (${f1(r.memory.wasmHeap)} B: what the wrapper keeps per message); after that chat is deleted`);
-  md.push(`and another built on the same engine, the linear memory holds ${f1(r.memory.wasmAfterChurn)} B per live message. Flat = its typed`);
+  md.push(
+    `Notes. Appends: batches of ${count(C.APPEND_BATCH)} into a chat built from empty to ${count(C.APPEND_HISTORY)}, deleted and built`,
+  );
+  md.push(
+    `again on the same engine (growth copies, fresh pages and the GC work appends cause are included); the figure is the`,
+  );
+  md.push(
+    `median over ${C.ROUNDS} runs of each run's median batch (runs, ns/append: JS ${r.append.js.runsNs.map(f1).join(", ")}; WASM ${r.append.wasm.runsNs.map(f1).join(", ")}).`,
+  );
+  md.push(
+    `Walks: loops of ${count(C.WALKS)}, from the chat's head (hot) or from 1,024 heads spread over the history (cold), best of`,
+  );
+  md.push(
+    `${C.ROUNDS} interleaved rounds; the core's \`walkInto\` called without the TypeScript wrapper takes ${f1(w[large]!.wasmRaw.headNs)} ns at ${count(large)}.`,
+  );
+  md.push(
+    `Memory: WASM = growth of \`memoryUsedBytes()\` (${f1(r.memory.wasmGrowth)} B, the linear memory handed out, with the allocator's slack) plus the growth of`,
+  );
+  md.push(
+    `v8's \`used_heap_size\` after \`gc()\` (${f1(r.memory.wasmHeap)} B: what the wrapper keeps per message); after that chat is deleted`,
+  );
+  md.push(
+    `and another built on the same engine, the linear memory holds ${f1(r.memory.wasmAfterChurn)} B per live message. Flat = its typed`,
+  );
   md.push(`arrays. JS = \`used_heap_size\` growth after \`gc()\`.`);
-  md.push(`Requests: ${resident} messages in ${C.TAIL.chats} chats, each engine in its own process (its median run by p99.9 of ${C.TAIL.runs}),`);
-  md.push(`${count(C.TAIL.iterations)} iterations of a few small objects, one append and one window of ${WINDOW}. GC events in the loop:`);
-  md.push(`WASM ${r.tail.wasm.gcCount} (longest ${f1(r.tail.wasm.gcMaxMs)} ms), flat ${r.tail.flat.gcCount} (longest ${f1(r.tail.flat.gcMaxMs)} ms), JS ${r.tail.js.gcCount} (longest ${f1(r.tail.js.gcMaxMs)} ms).`);
-  md.push(`The same loop with no engine at all: p50 ${f1(r.tail.none.p50Us)} µs, p99 ${f1(r.tail.none.p99Us)} µs, p99.9 ${f1(r.tail.none.p999Us)} µs, slowest ${f1(r.tail.none.maxUs)} µs`);
-  md.push(`(the machine's noise floor: the p99 of every engine sits on it, which is why the goals look at p99.9 and the slowest).`);
+  md.push(
+    `Requests: ${resident} messages in ${C.TAIL.chats} chats, each engine in its own process (its median run by p99.9 of ${C.TAIL.runs}),`,
+  );
+  md.push(
+    `${count(C.TAIL.iterations)} iterations of a few small objects, one append and one window of ${WINDOW}. GC events in the loop:`,
+  );
+  md.push(
+    `WASM ${r.tail.wasm.gcCount} (longest ${f1(r.tail.wasm.gcMaxMs)} ms), flat ${r.tail.flat.gcCount} (longest ${f1(r.tail.flat.gcMaxMs)} ms), JS ${r.tail.js.gcCount} (longest ${f1(r.tail.js.gcMaxMs)} ms).`,
+  );
+  md.push(
+    `The same loop with no engine at all: p50 ${f1(r.tail.none.p50Us)} µs, p99 ${f1(r.tail.none.p99Us)} µs, p99.9 ${f1(r.tail.none.p999Us)} µs, slowest ${f1(r.tail.none.maxUs)} µs`,
+  );
+  md.push(
+    `(the machine's noise floor: the p99 of every engine sits on it, which is why the goals look at p99.9 and the slowest).`,
+  );
   md.push("");
 
   const tables: SuiteReport["tables"] = [
@@ -590,10 +725,22 @@ export function report(r: ArenaResults): SuiteReport {
     {
       title: `(c) metadata bytes/message at ${count(C.MEMORY_N)}`,
       rows: [
-        { engine: "wasm (linear memory + wrapper's JS heap)", "B/message": f1(wasmTotal), "JS / this": fx(r.memory.js / wasmTotal) },
-        { engine: "wasm, linear memory only", "B/message": f1(r.memory.wasmGrowth), "JS / this": fx(r.memory.js / r.memory.wasmGrowth) },
+        {
+          engine: "wasm (linear memory + wrapper's JS heap)",
+          "B/message": f1(wasmTotal),
+          "JS / this": fx(r.memory.js / wasmTotal),
+        },
+        {
+          engine: "wasm, linear memory only",
+          "B/message": f1(r.memory.wasmGrowth),
+          "JS / this": fx(r.memory.js / r.memory.wasmGrowth),
+        },
         { engine: "wasm, wrapper's JS heap only", "B/message": f1(r.memory.wasmHeap), "JS / this": "" },
-        { engine: "wasm, after deleting that chat and building another", "B/message": f1(r.memory.wasmAfterChurn), "JS / this": fx(r.memory.js / r.memory.wasmAfterChurn) },
+        {
+          engine: "wasm, after deleting that chat and building another",
+          "B/message": f1(r.memory.wasmAfterChurn),
+          "JS / this": fx(r.memory.js / r.memory.wasmAfterChurn),
+        },
         { engine: "flat (typed arrays)", "B/message": f1(r.memory.flat), "JS / this": fx(r.memory.js / r.memory.flat) },
         { engine: "js (used_heap_size after gc)", "B/message": f1(r.memory.js), "JS / this": fx(1) },
       ],
@@ -615,12 +762,16 @@ export function report(r: ArenaResults): SuiteReport {
     },
   ];
 
-  const readme = [{
-    title: "The arena: engine operations, no texts",
-    columns: ["", "WASM", "flat TS (bench only)", "JS engine", "JS / WASM"],
-    rows: rowsMd.filter(([, , , , kind]) => kind !== "ratio").map(([label, a, b, c]) => [label, f1(a), f1(b), f1(c), vs(c, a)]),
-    note: `Appends: median of ${C.ROUNDS} runs. Bytes per message: linear memory plus the JS heap the wrapper keeps, against the JS engine's heap. Requests: each engine in its own process; the p99 of all of them sits at the machine's noise floor (${f1(r.tail.none.p99Us)} µs with no engine at all), so p99.9 and the slowest show the difference.`,
-  }];
+  const readme = [
+    {
+      title: "The arena: engine operations, no texts",
+      columns: ["", "WASM", "flat TS (bench only)", "JS engine", "JS / WASM"],
+      rows: rowsMd
+        .filter(([, , , , kind]) => kind !== "ratio")
+        .map(([label, a, b, c]) => [label, f1(a), f1(b), f1(c), vs(c, a)]),
+      note: `Appends: median of ${C.ROUNDS} runs. Bytes per message: linear memory plus the JS heap the wrapper keeps, against the JS engine's heap. Requests: each engine in its own process; the p99 of all of them sits at the machine's noise floor (${f1(r.tail.none.p99Us)} µs with no engine at all), so p99.9 and the slowest show the difference.`,
+    },
+  ];
 
   return { name: "arena", tables, goals, markdown: md.join("\n"), readme, results: r };
 }

@@ -49,7 +49,8 @@ async function measureLoad(backend: Backend, encoding: Encoding): Promise<void> 
 function documents(texts: string[]): string[] {
   const all = texts.join("\n\n");
   const docs: string[] = [];
-  for (let at = 0; at + 100_000 <= all.length && docs.length < 20; at += 100_000) docs.push(all.slice(at, at + 100_000));
+  for (let at = 0; at + 100_000 <= all.length && docs.length < 20; at += 100_000)
+    docs.push(all.slice(at, at + 100_000));
   return docs;
 }
 
@@ -59,9 +60,14 @@ export async function runBpeSuite() {
   const self = fileURLToPath(import.meta.url);
   const load = (backend: Backend, encoding: Encoding) =>
     JSON.parse(
-      execFileSync(process.execPath, ["--expose-gc", "--import", TS_LOADER, self, "load", backend, encoding], { encoding: "utf8" }).trim(),
+      execFileSync(process.execPath, ["--expose-gc", "--import", TS_LOADER, self, "load", backend, encoding], {
+        encoding: "utf8",
+      }).trim(),
     ) as { ms: number; cpuMs: number; heapMB: number; buffersMB: number };
-  const loads = Object.fromEntries(BACKENDS.map((b) => [b, load(b, "o200k_base")])) as Record<Backend, ReturnType<typeof load>>;
+  const loads = Object.fromEntries(BACKENDS.map((b) => [b, load(b, "o200k_base")])) as Record<
+    Backend,
+    ReturnType<typeof load>
+  >;
 
   const smoke = process.env.CTXLOOM_BENCH_SMOKE === "1"; // npm run bench:smoke: a few texts, to prove the suite runs
   const texts = smoke ? corpus().slice(0, 50) : corpus();
@@ -71,17 +77,25 @@ export async function runBpeSuite() {
   const speed = new Map<string, number>(); // `${encoding} ${set} ${backend}` -> MB/s
   let mismatches = 0;
   for (const encoding of ENCODINGS) {
-    const counters = Object.fromEntries(await Promise.all(BACKENDS.map(async (b) => [b, await open(b, encoding)]))) as Record<Backend, TokenCounter>;
+    const counters = Object.fromEntries(
+      await Promise.all(BACKENDS.map(async (b) => [b, await open(b, encoding)])),
+    ) as Record<Backend, TokenCounter>;
     // gpt-tokenizer caches merges per word: cleared every round, as ctxloom counts each message once.
-    const { clearMergeCache } = await (encoding === "o200k_base" ? import("gpt-tokenizer/encoding/o200k_base") : import("gpt-tokenizer/encoding/cl100k_base"));
+    const { clearMergeCache } = await (encoding === "o200k_base"
+      ? import("gpt-tokenizer/encoding/o200k_base")
+      : import("gpt-tokenizer/encoding/cl100k_base"));
     for (const [setName, set] of Object.entries(sets)) {
       // U+FEFF aside (gpt-tokenizer drops it, tiktoken does not), all three agree.
       mismatches += set.filter((t) => {
         const w = counters.wasm.count(t);
-        return w !== counters["js-tiktoken"].count(t) || (!t.includes("\ufeff") && w !== counters["gpt-tokenizer"].count(t));
+        return (
+          w !== counters["js-tiktoken"].count(t) || (!t.includes("\ufeff") && w !== counters["gpt-tokenizer"].count(t))
+        );
       }).length;
       // bench:smoke proves the suite runs: a few rounds, not a measurement.
-      const bench = smoke ? new Bench({ time: 20, warmupTime: 0, iterations: 2 }) : new Bench({ time: set === docs ? 1500 : 2500, warmupTime: 300 });
+      const bench = smoke
+        ? new Bench({ time: 20, warmupTime: 0, iterations: 2 })
+        : new Bench({ time: set === docs ? 1500 : 2500, warmupTime: 300 });
       for (const b of BACKENDS) {
         const c = counters[b];
         const forget = b === "gpt-tokenizer" ? clearMergeCache : b === "wasm" ? forgetBpePieces : () => {}; // caches emptied every round
@@ -97,8 +111,13 @@ export async function runBpeSuite() {
         const best = mb / (r.latency.min / 1000);
         speed.set(`${encoding} ${setName} ${b}`, best);
         rows.push({
-          encoding, texts: setName, backend: b,
-          "ms (p50)": r.latency.p50.toFixed(1), "MB/s (p50)": mbs.toFixed(1), "ms (best)": r.latency.min.toFixed(1), "MB/s (best)": best.toFixed(1),
+          encoding,
+          texts: setName,
+          backend: b,
+          "ms (p50)": r.latency.p50.toFixed(1),
+          "MB/s (p50)": mbs.toFixed(1),
+          "ms (best)": r.latency.min.toFixed(1),
+          "MB/s (best)": best.toFixed(1),
         });
       }
     }
@@ -109,11 +128,21 @@ export async function runBpeSuite() {
 
   const ratio = (e: string, set: string) => speed.get(`${e} ${set} wasm`)! / speed.get(`${e} ${set} gpt-tokenizer`)!;
   const goals = [
-    { goal: "counts identical (gpt-tokenizer; tiktoken where U+FEFF)", target: "0 differences", measured: `${mismatches}`, pass: mismatches === 0 },
+    {
+      goal: "counts identical (gpt-tokenizer; tiktoken where U+FEFF)",
+      target: "0 differences",
+      measured: `${mismatches}`,
+      pass: mismatches === 0,
+    },
     ...ENCODINGS.flatMap((e) =>
       Object.keys(sets).map((set) => {
         const x = ratio(e, set);
-        return { goal: `${e}, ${set}: wasm vs gpt-tokenizer (best rounds)`, target: ">= 3x", measured: `${x.toFixed(1)}x`, pass: x >= 3 };
+        return {
+          goal: `${e}, ${set}: wasm vs gpt-tokenizer (best rounds)`,
+          target: ">= 3x",
+          measured: `${x.toFixed(1)}x`,
+          pass: x >= 3,
+        };
       }),
     ),
     {
@@ -122,7 +151,12 @@ export async function runBpeSuite() {
       measured: `${loads.wasm.ms.toFixed(1)} ms wall, ${loads.wasm.cpuMs.toFixed(1)} ms CPU`,
       pass: Math.min(loads.wasm.ms, loads.wasm.cpuMs) < 30,
     },
-    { goal: "both encodings' tables in linear memory", target: "<= 8 MiB", measured: `${(tableBytes / 2 ** 20).toFixed(2)} MiB`, pass: tableBytes <= 8 * 2 ** 20 },
+    {
+      goal: "both encodings' tables in linear memory",
+      target: "<= 8 MiB",
+      measured: `${(tableBytes / 2 ** 20).toFixed(2)} MiB`,
+      pass: tableBytes <= 8 * 2 ** 20,
+    },
   ];
   const loadRows = BACKENDS.map((b) => ({
     backend: b,
@@ -147,13 +181,22 @@ export async function runBpeSuite() {
     `Tables: ${(tableBytes / 2 ** 20).toFixed(2)} MiB of linear memory for both encodings; ` +
       `ctxloom-bpe.wasm ${(wasm.length / 2 ** 20).toFixed(2)} MiB, ${(wasmGzip / 2 ** 20).toFixed(2)} MiB gzip. Counts differ on ${mismatches} texts.`,
   ].join("\n");
-  return { name: "bpe", tables: [{ title: "exact counters, MB/s", rows }, { title: "load, o200k_base", rows: loadRows }], goals, markdown };
+  return {
+    name: "bpe",
+    tables: [
+      { title: "exact counters, MB/s", rows },
+      { title: "load, o200k_base", rows: loadRows },
+    ],
+    goals,
+    markdown,
+  };
 }
 
 if (process.argv[2] === "load") await measureLoad(process.argv[3] as Backend, process.argv[4] as Encoding);
 else if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const report = await runBpeSuite();
   for (const t of report.tables) console.table(t.rows);
-  for (const g of report.goals) console.log(`  ${g.pass ? "PASS" : "MISS"}  ${g.goal}: ${g.measured} (target ${g.target})`);
+  for (const g of report.goals)
+    console.log(`  ${g.pass ? "PASS" : "MISS"}  ${g.goal}: ${g.measured} (target ${g.target})`);
   console.log(`\n${report.markdown}`);
 }

@@ -45,15 +45,23 @@ function panel(points: ScalePoint[], spec: (typeof PANELS)[number], x0: number):
   for (let e = xMin; e <= xMax; e++) {
     const x = sx(10 ** e);
     out.push(`<line x1="${f(x)}" y1="${PAD.top}" x2="${f(x)}" y2="${PAD.top + plotH}" stroke="#ddd"/>`);
-    out.push(`<text x="${f(x)}" y="${PAD.top + plotH + 16}" font-size="11" text-anchor="middle">${decadeLabel(e)}</text>`);
+    out.push(
+      `<text x="${f(x)}" y="${PAD.top + plotH + 16}" font-size="11" text-anchor="middle">${decadeLabel(e)}</text>`,
+    );
   }
   for (let e = yMin; e <= yMax; e++) {
     const y = sy(10 ** e);
     out.push(`<line x1="${x0 + PAD.left}" y1="${f(y)}" x2="${x0 + PAD.left + plotW}" y2="${f(y)}" stroke="#ddd"/>`);
-    out.push(`<text x="${x0 + PAD.left - 6}" y="${f(y + 4)}" font-size="11" text-anchor="end">${decadeLabel(e)}</text>`);
+    out.push(
+      `<text x="${x0 + PAD.left - 6}" y="${f(y + 4)}" font-size="11" text-anchor="end">${decadeLabel(e)}</text>`,
+    );
   }
-  out.push(`<text x="${x0 + PAD.left + plotW / 2}" y="${H - 8}" font-size="11" text-anchor="middle">messages in the history (log)</text>`);
-  out.push(`<text transform="translate(${x0 + 14},${PAD.top + plotH / 2}) rotate(-90)" font-size="11" text-anchor="middle">${esc(spec.unit)} (log)</text>`);
+  out.push(
+    `<text x="${x0 + PAD.left + plotW / 2}" y="${H - 8}" font-size="11" text-anchor="middle">messages in the history (log)</text>`,
+  );
+  out.push(
+    `<text transform="translate(${x0 + 14},${PAD.top + plotH / 2}) rotate(-90)" font-size="11" text-anchor="middle">${esc(spec.unit)} (log)</text>`,
+  );
   // One polyline per engine, with a dot per measurement.
   for (const config of ["wasm", "js"] as const) {
     const series = pts.filter((p) => p.config === config).sort((a, b) => a.messages - b.messages);

@@ -31,13 +31,20 @@ const prose = (chars: number) => {
 };
 
 /** buildContext({ memory: text }) and buildContext() carrying the same text, timed together. */
-export async function memoryRows(build: (loom: Loom) => Promise<Chat>, sizes: number[], seconds: number): Promise<MemoryRow[]> {
+export async function memoryRows(
+  build: (loom: Loom) => Promise<Chat>,
+  sizes: number[],
+  seconds: number,
+): Promise<MemoryRow[]> {
   const out: MemoryRow[] = [];
   const dir = mkdtempSync(join(tmpdir(), "ctxloom-bench-memory-"));
   try {
     for (const store of ["memory", "sqlite"] as const) {
       for (const engine of ["wasm", "js"] as const) {
-        const loom = await Loom.open({ engine, ...(store === "sqlite" ? { store: sqliteStore(join(dir, `${engine}.db`)) } : {}) });
+        const loom = await Loom.open({
+          engine,
+          ...(store === "sqlite" ? { store: sqliteStore(join(dir, `${engine}.db`)) } : {}),
+        });
         const chat = await build(loom);
         const memory = loom.user("bench").memory;
         for (const chars of sizes) {
@@ -48,8 +55,15 @@ export async function memoryRows(build: (loom: Loom) => Promise<Chat>, sizes: nu
           const carriedCtx = await chat.buildContext();
           const text = carriedCtx.memory;
           const givenCtx = await chat.buildContext({ memory: text, memoryScope: "none" });
-          const same = JSON.stringify({ ...carriedCtx, memoryRevision: null }) === JSON.stringify(givenCtx) && carriedCtx.memoryRevision!.omitted === 0;
-          const bench = new Bench({ time: seconds * 1000, warmupTime: Math.min(200, seconds * 100), iterations: 5, warmupIterations: 16 });
+          const same =
+            JSON.stringify({ ...carriedCtx, memoryRevision: null }) === JSON.stringify(givenCtx) &&
+            carriedCtx.memoryRevision!.omitted === 0;
+          const bench = new Bench({
+            time: seconds * 1000,
+            warmupTime: Math.min(200, seconds * 100),
+            iterations: 5,
+            warmupIterations: 16,
+          });
           bench.add("given", () => chat.buildContext({ memory: text, memoryScope: "none" }));
           bench.add("carried", () => chat.buildContext());
           await bench.run();
@@ -66,19 +80,30 @@ export async function memoryRows(build: (loom: Loom) => Promise<Chat>, sizes: nu
 }
 
 /** The rows as a table, and the goal: on the memory store, a context carrying the memory within 1.1x of one given its text. */
-export function memoryReport(rows: MemoryRow[], history: number): { table: Record<string, string | number>[]; goals: Goal[]; markdown: string } {
+export function memoryReport(
+  rows: MemoryRow[],
+  history: number,
+): { table: Record<string, string | number>[]; goals: Goal[]; markdown: string } {
   const table = rows.map((r) => ({
-    engine: r.engine, store: r.store, "memory chars": count(r.chars),
-    "buildContext({ memory }) ms": fmt(r.given.p50), "carrying the memory ms": fmt(r.carried.p50), "carrying / given": ratio(r.carried.p50 / r.given.p50),
+    engine: r.engine,
+    store: r.store,
+    "memory chars": count(r.chars),
+    "buildContext({ memory }) ms": fmt(r.given.p50),
+    "carrying the memory ms": fmt(r.carried.p50),
+    "carrying / given": ratio(r.carried.p50 / r.given.p50),
     "same request": r.same ? "yes" : "NO",
   }));
-  const goals: Goal[] = rows.filter((r) => r.store === "memory").map((r) => {
-    const x = r.carried.p50 / r.given.p50;
-    return {
-      goal: `a context carrying the memory (${r.engine}, ${count(r.chars)} chars) vs buildContext({ memory }) with its text, ${count(history)} messages`,
-      target: "<= 1.1x, same request", measured: `${ratio(x)} (${fmt(r.carried.p50 * 1000)} vs ${fmt(r.given.p50 * 1000)} µs)`, pass: x <= 1.1 && r.same,
-    };
-  });
+  const goals: Goal[] = rows
+    .filter((r) => r.store === "memory")
+    .map((r) => {
+      const x = r.carried.p50 / r.given.p50;
+      return {
+        goal: `a context carrying the memory (${r.engine}, ${count(r.chars)} chars) vs buildContext({ memory }) with its text, ${count(history)} messages`,
+        target: "<= 1.1x, same request",
+        measured: `${ratio(x)} (${fmt(r.carried.p50 * 1000)} vs ${fmt(r.given.p50 * 1000)} µs)`,
+        pass: x <= 1.1 && r.same,
+      };
+    });
   const markdown = `#### A context carrying the user's memory vs buildContext({ memory }) with the same text (${count(history)} messages, gpt-4o, p50)`;
   return { table, goals, markdown };
 }

@@ -17,17 +17,41 @@ import { fileURLToPath } from "node:url";
 import { AIMessage, HumanMessage, trimMessages, type BaseMessage } from "@langchain/core/messages";
 import { Bench } from "tinybench";
 import { corpus } from "./corpus.js";
-import { TS_LOADER, count, fmt, latency, log, mdTable, ratio, ROOT, type Goal, type ScalePoint, type SuiteOptions, type SuiteReport } from "./report.js";
+import {
+  TS_LOADER,
+  count,
+  fmt,
+  latency,
+  log,
+  mdTable,
+  ratio,
+  ROOT,
+  type Goal,
+  type ScalePoint,
+  type SuiteOptions,
+  type SuiteReport,
+} from "./report.js";
 import { Loom, budgetFor, registerModel, type Chat, type TokenCounter } from "../src/index.js";
 import { heuristicCounter, loadEncoding, messageTokens } from "../src/tokens-entry.js";
 import { memoryReport, memoryRows, type MemoryRow } from "./context-memory.js";
 
 const FULL = {
-  sizes: [1_000, 10_000, 100_000, 1_000_000], versus: [1_000, 10_000, 100_000, 1_000_000], seconds: 2, trimSeconds: 3, trimUpTo: 100_000,
-  memoryHistory: 10_000, memorySizes: [2_000, 60_000],
+  sizes: [1_000, 10_000, 100_000, 1_000_000],
+  versus: [1_000, 10_000, 100_000, 1_000_000],
+  seconds: 2,
+  trimSeconds: 3,
+  trimUpTo: 100_000,
+  memoryHistory: 10_000,
+  memorySizes: [2_000, 60_000],
 };
 const SMOKE: typeof FULL = {
-  sizes: [100, 1_000], versus: [100, 1_000], seconds: 0.02, trimSeconds: 0.02, trimUpTo: 1_000, memoryHistory: 100, memorySizes: [2_000],
+  sizes: [100, 1_000],
+  versus: [100, 1_000],
+  seconds: 0.02,
+  trimSeconds: 0.02,
+  trimUpTo: 1_000,
+  memoryHistory: 100,
+  memorySizes: [2_000],
 };
 const SYSTEM = "You are a helpful assistant.";
 
@@ -57,8 +81,18 @@ async function buildChat(loom: Loom, model: string, texts: string[], n: number):
 
 type Timing = ReturnType<typeof latency>;
 
-async function time(tasks: [string, () => unknown][], seconds: number, iterations = 5, warmupIterations = 16): Promise<Map<string, Timing>> {
-  const bench = new Bench({ time: seconds * 1000, warmupTime: Math.min(200, seconds * 100), iterations, warmupIterations });
+async function time(
+  tasks: [string, () => unknown][],
+  seconds: number,
+  iterations = 5,
+  warmupIterations = 16,
+): Promise<Map<string, Timing>> {
+  const bench = new Bench({
+    time: seconds * 1000,
+    warmupTime: Math.min(200, seconds * 100),
+    iterations,
+    warmupIterations,
+  });
   for (const [name, fn] of tasks) bench.add(name, fn);
   await bench.run();
   return new Map(bench.tasks.map((t) => [t.name, latency(t)]));
@@ -92,9 +126,21 @@ type ScaleRow = { window: Timing; build: Timing; kept: number; total: number };
 /** Registers the bench's models: gpt-4o's window with the exact counter, and with the 4-characters estimate. */
 async function registerModels(): Promise<{ heuristic: TokenCounter }> {
   const exact = memoized(await loadEncoding("o200k_base"));
-  registerModel({ name: "bench-gpt-4o", contextWindow: 128_000, sizeClass: "xlarge", tokensPerChar: 0.25, counter: exact });
+  registerModel({
+    name: "bench-gpt-4o",
+    contextWindow: 128_000,
+    sizeClass: "xlarge",
+    tokensPerChar: 0.25,
+    counter: exact,
+  });
   const heuristic = heuristicCounter();
-  registerModel({ name: "bench-heuristic", contextWindow: 128_000, sizeClass: "xlarge", tokensPerChar: 0.25, counter: heuristic });
+  registerModel({
+    name: "bench-heuristic",
+    contextWindow: 128_000,
+    sizeClass: "xlarge",
+    tokensPerChar: 0.25,
+    counter: heuristic,
+  });
   return { heuristic };
 }
 
@@ -108,8 +154,19 @@ async function scaleOf(engine: "wasm" | "js", C: typeof FULL): Promise<Record<nu
     log(`(a) ${engine}, ${count(n)} messages: building the chat`);
     const chat = await buildChat(loom, "bench-gpt-4o", texts, n);
     const probe = await chat.buildContext();
-    const t = await time([["window", () => chat.window({ maxMessages: 40 })], ["build", () => chat.buildContext()]], C.seconds);
-    out[n] = { window: t.get("window")!, build: t.get("build")!, kept: probe.conversation.length, total: probe.usage.total };
+    const t = await time(
+      [
+        ["window", () => chat.window({ maxMessages: 40 })],
+        ["build", () => chat.buildContext()],
+      ],
+      C.seconds,
+    );
+    out[n] = {
+      window: t.get("window")!,
+      build: t.get("build")!,
+      kept: probe.conversation.length,
+      total: probe.usage.total,
+    };
     await loom.user("bench").delete(chat.id);
   }
   await loom.close();
@@ -127,7 +184,16 @@ export async function runContextSuite(options: SuiteOptions = { smoke: false }):
   for (const engine of ["wasm", "js"] as const) {
     const stdout = execFileSync(
       process.execPath,
-      ["--expose-gc", "--import", TS_LOADER, "--max-old-space-size=8192", fileURLToPath(import.meta.url), "child", engine, options.smoke ? "smoke" : "full"],
+      [
+        "--expose-gc",
+        "--import",
+        TS_LOADER,
+        "--max-old-space-size=8192",
+        fileURLToPath(import.meta.url),
+        "child",
+        engine,
+        options.smoke ? "smoke" : "full",
+      ],
       { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], maxBuffer: 1 << 20 },
     );
     scale[engine] = JSON.parse(stdout.trim().split("\n").pop()!) as Record<number, ScaleRow>;
@@ -135,9 +201,11 @@ export async function runContextSuite(options: SuiteOptions = { smoke: false }):
 
   // (b) the same conversation three ways, same counter, same conversation budget.
   const budget = budgetFor("bench-heuristic");
-  const maxTokens = budget.effective - budget.reserve - 3 - messageTokens(heuristic, { role: "system", content: SYSTEM });
+  const maxTokens =
+    budget.effective - budget.reserve - 3 - messageTokens(heuristic, { role: "system", content: SYSTEM });
   const role = (m: BaseMessage) => (m.getType() === "human" ? "user" : "assistant");
-  const tokenCounter = (ms: BaseMessage[]) => ms.reduce((sum, m) => sum + messageTokens(heuristic, { role: role(m), content: String(m.content) }), 0);
+  const tokenCounter = (ms: BaseMessage[]) =>
+    ms.reduce((sum, m) => sum + messageTokens(heuristic, { role: role(m), content: String(m.content) }), 0);
   type Versus = Record<"wasm" | "js" | "plain", Timing & { kept: number }> & { trim?: Timing & { kept: number } };
   const versus: Record<number, Versus> = {};
   for (const n of C.versus) {
@@ -152,7 +220,10 @@ export async function runContextSuite(options: SuiteOptions = { smoke: false }):
       plain.push({ role: r, content, tokens: messageTokens(heuristic, { role: r, content }) });
     }
     const looms = { wasm: await Loom.open({ engine: "wasm" }), js: await Loom.open({ engine: "js" }) };
-    const chats = { wasm: await buildChat(looms.wasm, "bench-heuristic", texts, n), js: await buildChat(looms.js, "bench-heuristic", texts, n) };
+    const chats = {
+      wasm: await buildChat(looms.wasm, "bench-heuristic", texts, n),
+      js: await buildChat(looms.js, "bench-heuristic", texts, n),
+    };
     const trim = () => trimMessages(lc, { maxTokens, strategy: "last", tokenCounter, startOn: "human" });
     // trimMessages re-counts the history on every call (its cost grows faster than the history):
     // from 100k on, one timed call is the measurement.
@@ -169,12 +240,19 @@ export async function runContextSuite(options: SuiteOptions = { smoke: false }):
       trim: trimmed.length,
       plain: plainTrim(plain, maxTokens).length,
     };
-    const fast = await time([
-      ["wasm", () => chats.wasm.buildContext(plainSelection)],
-      ["js", () => chats.js.buildContext(plainSelection)],
-      ["plain", () => plainTrim(plain, maxTokens)],
-    ], C.seconds);
-    const slow = !withTrim ? null : once ? new Map([["trim", trimOnce]]) : await time([["trim", trim]], C.trimSeconds, 3, 1);
+    const fast = await time(
+      [
+        ["wasm", () => chats.wasm.buildContext(plainSelection)],
+        ["js", () => chats.js.buildContext(plainSelection)],
+        ["plain", () => plainTrim(plain, maxTokens)],
+      ],
+      C.seconds,
+    );
+    const slow = !withTrim
+      ? null
+      : once
+        ? new Map([["trim", trimOnce]])
+        : await time([["trim", trim]], C.trimSeconds, 3, 1);
     versus[n] = {
       wasm: { ...fast.get("wasm")!, kept: kept.wasm },
       js: { ...fast.get("js")!, kept: kept.js },
@@ -186,7 +264,11 @@ export async function runContextSuite(options: SuiteOptions = { smoke: false }):
   }
 
   // (c) the user's working memory in a context, against the same text given.
-  const memory = await memoryRows((loom) => buildChat(loom, "bench-gpt-4o", texts, C.memoryHistory), C.memorySizes, C.seconds);
+  const memory = await memoryRows(
+    (loom) => buildChat(loom, "bench-gpt-4o", texts, C.memoryHistory),
+    C.memorySizes,
+    C.seconds,
+  );
 
   return report(C, scale, versus, maxTokens, memory);
 }
@@ -196,7 +278,10 @@ export async function runContextSuite(options: SuiteOptions = { smoke: false }):
 function report(
   C: typeof FULL,
   scale: Record<"wasm" | "js", Record<number, ScaleRow>>,
-  versus: Record<number, Record<"wasm" | "js" | "plain", Timing & { kept: number }> & { trim?: Timing & { kept: number } }>,
+  versus: Record<
+    number,
+    Record<"wasm" | "js" | "plain", Timing & { kept: number }> & { trim?: Timing & { kept: number } }
+  >,
   maxTokens: number,
   memory: MemoryRow[],
 ): SuiteReport {
@@ -207,17 +292,34 @@ function report(
   const goals: Goal[] = [];
   for (const e of ["wasm", "js"] as const) {
     const flat = scale[e][large]!.build.p50 / scale[e][small]!.build.p50;
-    goals.push({ goal: `buildContext flat (${e}): ${count(large)} within 1.5x of ${count(small)}`, target: "<= 1.5x", measured: ratio(flat), pass: flat <= 1.5 });
+    goals.push({
+      goal: `buildContext flat (${e}): ${count(large)} within 1.5x of ${count(small)}`,
+      target: "<= 1.5x",
+      measured: ratio(flat),
+      pass: flat <= 1.5,
+    });
     const wflat = scale[e][large]!.window.p50 / scale[e][small]!.window.p50;
-    goals.push({ goal: `window of 40 flat (${e}): ${count(large)} within 1.5x of ${count(small)}`, target: "<= 1.5x", measured: ratio(wflat), pass: wflat <= 1.5 });
+    goals.push({
+      goal: `window of 40 flat (${e}): ${count(large)} within 1.5x of ${count(small)}`,
+      target: "<= 1.5x",
+      measured: ratio(wflat),
+      pass: wflat <= 1.5,
+    });
   }
   const speedup = versus[mid]!.trim!.p50 / versus[mid]!.wasm.p50;
-  goals.push({ goal: `buildContext vs trimMessages at ${count(mid)} (WASM)`, target: ">= 1000x", measured: ratio(speedup), pass: speedup >= 1000 });
+  goals.push({
+    goal: `buildContext vs trimMessages at ${count(mid)} (WASM)`,
+    target: ">= 1000x",
+    measured: ratio(speedup),
+    pass: speedup >= 1000,
+  });
   for (const n of C.versus) {
     const plainRatio = versus[n]!.wasm.p50 / versus[n]!.plain.p50;
     goals.push({
-      goal: `buildContext (WASM) vs a plain trimming loop at ${count(n)}`, target: "<= 3x slower",
-      measured: `${ratio(plainRatio)} slower (${fmt(versus[n]!.wasm.p50 * 1000)} vs ${fmt(versus[n]!.plain.p50 * 1000)} µs)`, pass: plainRatio <= 3,
+      goal: `buildContext (WASM) vs a plain trimming loop at ${count(n)}`,
+      target: "<= 3x slower",
+      measured: `${ratio(plainRatio)} slower (${fmt(versus[n]!.wasm.p50 * 1000)} vs ${fmt(versus[n]!.plain.p50 * 1000)} µs)`,
+      pass: plainRatio <= 3,
     });
   }
 
@@ -231,17 +333,24 @@ function report(
     kept: scale.wasm[n]!.kept,
     "tokens sent": scale.wasm[n]!.total,
   }));
-  const label = { wasm: "ctxloom buildContext (WASM)", js: "ctxloom buildContext (JS engine)", plain: "plain loop over cached counts", trim: "LangChain trimMessages" } as const;
+  const label = {
+    wasm: "ctxloom buildContext (WASM)",
+    js: "ctxloom buildContext (JS engine)",
+    plain: "plain loop over cached counts",
+    trim: "LangChain trimMessages",
+  } as const;
   const trimOver = (n: number, p50: number) => (versus[n]!.trim ? ratio(versus[n]!.trim!.p50 / p50) : "-");
   const vrows = C.versus.flatMap((n) =>
-    (["wasm", "js", "plain", "trim"] as const).filter((k) => versus[n]![k]).map((k) => ({
-      history: count(n),
-      how: label[k],
-      "p50 ms": ms(versus[n]![k]!.p50),
-      "messages kept": versus[n]![k]!.kept,
-      "this / plain loop": ratio(versus[n]![k]!.p50 / versus[n]!.plain.p50),
-      "trimMessages / this": trimOver(n, versus[n]![k]!.p50),
-    })),
+    (["wasm", "js", "plain", "trim"] as const)
+      .filter((k) => versus[n]![k])
+      .map((k) => ({
+        history: count(n),
+        how: label[k],
+        "p50 ms": ms(versus[n]![k]!.p50),
+        "messages kept": versus[n]![k]!.kept,
+        "this / plain loop": ratio(versus[n]![k]!.p50 / versus[n]!.plain.p50),
+        "trimMessages / this": trimOver(n, versus[n]![k]!.p50),
+      })),
   );
   const markdown = [
     `#### window and buildContext by history size (gpt-4o, 128k window, exact counts)`,
@@ -259,10 +368,25 @@ function report(
   ].join("\n");
   const m = memoryReport(memory, C.memoryHistory);
   goals.push(...m.goals);
-  const withMemory = [markdown, "", m.markdown, "", mdTable(m.table), "", ...m.goals.map((g) => `- ${g.pass ? "PASS" : "MISS"} ${g.goal}: ${g.measured} (target ${g.target})`)].join("\n");
-  const sameKept = C.versus.every((n) => (["js", "plain", "trim"] as const).every((k) => !versus[n]![k] || versus[n]![k]!.kept === versus[n]!.wasm.kept));
+  const withMemory = [
+    markdown,
+    "",
+    m.markdown,
+    "",
+    mdTable(m.table),
+    "",
+    ...m.goals.map((g) => `- ${g.pass ? "PASS" : "MISS"} ${g.goal}: ${g.measured} (target ${g.target})`),
+  ].join("\n");
+  const sameKept = C.versus.every((n) =>
+    (["js", "plain", "trim"] as const).every((k) => !versus[n]![k] || versus[n]![k]!.kept === versus[n]!.wasm.kept),
+  );
   const scalePoints: ScalePoint[] = (["wasm", "js"] as const).flatMap((config) =>
-    C.sizes.map((messages) => ({ series: "build" as const, config, messages, value: scale[config][messages]!.build.p50 })),
+    C.sizes.map((messages) => ({
+      series: "build" as const,
+      config,
+      messages,
+      value: scale[config][messages]!.build.p50,
+    })),
   );
   return {
     name: "context",
@@ -277,12 +401,34 @@ function report(
     readme: [
       {
         title: "A request's context as the history grows (gpt-4o's 128k window, exact counts, p50)",
-        columns: ["history", "window of 40, WASM", "window of 40, JS", "buildContext, WASM", "buildContext, JS", "messages kept"],
-        rows: C.sizes.map((n) => [count(n), `${fmt(scale.wasm[n]!.window.p50 * 1000)} µs`, `${fmt(scale.js[n]!.window.p50 * 1000)} µs`, `${ms(scale.wasm[n]!.build.p50)} ms`, `${ms(scale.js[n]!.build.p50)} ms`, count(scale.wasm[n]!.kept)]),
+        columns: [
+          "history",
+          "window of 40, WASM",
+          "window of 40, JS",
+          "buildContext, WASM",
+          "buildContext, JS",
+          "messages kept",
+        ],
+        rows: C.sizes.map((n) => [
+          count(n),
+          `${fmt(scale.wasm[n]!.window.p50 * 1000)} µs`,
+          `${fmt(scale.js[n]!.window.p50 * 1000)} µs`,
+          `${ms(scale.wasm[n]!.build.p50)} ms`,
+          `${ms(scale.js[n]!.build.p50)} ms`,
+          count(scale.wasm[n]!.kept),
+        ]),
       },
       {
         title: `The same conversation, counter and ${count(maxTokens)}-token budget, three ways (p50)`,
-        columns: ["history", "buildContext, WASM", "buildContext, JS", "plain loop over cached counts", "WASM / plain loop", "LangChain trimMessages", "trimMessages / WASM"],
+        columns: [
+          "history",
+          "buildContext, WASM",
+          "buildContext, JS",
+          "plain loop over cached counts",
+          "WASM / plain loop",
+          "LangChain trimMessages",
+          "trimMessages / WASM",
+        ],
         rows: C.versus.map((n) => [
           count(n),
           `${ms(versus[n]!.wasm.p50)} ms`,

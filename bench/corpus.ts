@@ -9,7 +9,10 @@ const DATA = join(dirname(fileURLToPath(import.meta.url)), "../../shared/data/oa
 export function corpus(): string[] {
   if (!existsSync(DATA)) {
     console.warn(`(${DATA} is absent: synthetic texts)`);
-    return Array.from({ length: 500 }, (_, i) => `Message ${i}: ${"a fairly ordinary sentence about travel plans. ".repeat(1 + (i % 9))}`);
+    return Array.from(
+      { length: 500 },
+      (_, i) => `Message ${i}: ${"a fairly ordinary sentence about travel plans. ".repeat(1 + (i % 9))}`,
+    );
   }
   const texts: string[] = [];
   const visit = (node: { text: string; replies?: unknown[] }) => {

@@ -8,7 +8,10 @@ import { Loom, type Message } from "../src/index.workerd.js";
 import { durableObjectStore, type DurableObjectStorageLike } from "../src/cloudflare.js";
 import type { Store } from "../src/store-entry.js";
 
-type Namespace = { idFromName(name: string): unknown; get(id: unknown): { fetch(request: Request): Promise<Response> } };
+type Namespace = {
+  idFromName(name: string): unknown;
+  get(id: unknown): { fetch(request: Request): Promise<Response> };
+};
 
 export class BenchChats extends (DurableObject as new (ctx: unknown, env: unknown) => object) {
   readonly #storage: DurableObjectStorageLike & { sql: { databaseSize: number } };
@@ -32,12 +35,30 @@ export class BenchChats extends (DurableObject as new (ctx: unknown, env: unknow
         // (in requests of a few thousand: one import of the whole chat would hold it all in the isolate).
         const texts = body.texts!;
         const [from, to] = [body.from!, body.to!];
-        if (from === 0) this.#store.createChat({ id: body.chat, userId: "u", title: "bench", model: "gpt-4o", system: null, createdAt: 0, updatedAt: 0, messageCount: 0, head: null, options: {} });
+        if (from === 0)
+          this.#store.createChat({
+            id: body.chat,
+            userId: "u",
+            title: "bench",
+            model: "gpt-4o",
+            system: null,
+            createdAt: 0,
+            updatedAt: 0,
+            messageCount: 0,
+            head: null,
+            options: {},
+          });
         for (let id = from; id < to; id++) {
           const content = texts[id % texts.length]!;
           const m: Message = {
-            id, parentId: id === 0 ? null : id - 1, role: id % 2 ? "assistant" : "user", content, priority: "normal",
-            tokens: 4 + Math.ceil(content.length / 4), createdAt: 1_700_000_000_000 + id * 1000, kind: "message",
+            id,
+            parentId: id === 0 ? null : id - 1,
+            role: id % 2 ? "assistant" : "user",
+            content,
+            priority: "normal",
+            tokens: 4 + Math.ceil(content.length / 4),
+            createdAt: 1_700_000_000_000 + id * 1000,
+            kind: "message",
           };
           this.#store.appendMessage({ userId: "u", chatId: body.chat, message: m, head: id, updatedAt: m.createdAt });
         }
@@ -53,7 +74,12 @@ export class BenchChats extends (DurableObject as new (ctx: unknown, env: unknow
         const ctx = await chat.buildContext({ input: "And then?" });
         // The core's linear memory (the trees' nodes): WebAssembly memory, which the inspector's heap figures leave out.
         const core = loom.engineImpl.memoryBytes();
-        return Response.json({ messages: chat.messageCount, sent: ctx.messages.length, databaseSize: this.#storage.sql.databaseSize, core });
+        return Response.json({
+          messages: chat.messageCount,
+          sent: ctx.messages.length,
+          databaseSize: this.#storage.sql.databaseSize,
+          core,
+        });
       }
       default:
         return new Response("unknown op", { status: 400 });

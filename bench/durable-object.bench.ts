@@ -32,7 +32,10 @@ const call = async (mf: Miniflare, body: object) => {
 
 /** The user worker's heap after a collection (workerd's inspector answers while a request runs: `poke` sends one). */
 async function heap(poke: () => Promise<unknown>): Promise<{ usedSize: number; backingStorageSize: number }> {
-  const list = (await (await fetch(`http://127.0.0.1:${INSPECTOR}/json/list`)).json()) as { id: string; webSocketDebuggerUrl: string }[];
+  const list = (await (await fetch(`http://127.0.0.1:${INSPECTOR}/json/list`)).json()) as {
+    id: string;
+    webSocketDebuggerUrl: string;
+  }[];
   const ws = new WebSocket(list.find((t) => t.id === "core:user:")!.webSocketDebuggerUrl);
   await new Promise((resolve) => ws.addEventListener("open", resolve));
   const answers = new Map<number, (result: unknown) => void>();
@@ -47,7 +50,10 @@ async function heap(poke: () => Promise<unknown>): Promise<{ usedSize: number; b
     // Requests until one ran while the inspector took the message (a fast one may end before it does).
     for (let done = false; !done; ) {
       await poke();
-      done = await Promise.race([answered.then(() => true), new Promise<boolean>((resolve) => setTimeout(resolve, 50, false))]);
+      done = await Promise.race([
+        answered.then(() => true),
+        new Promise<boolean>((resolve) => setTimeout(resolve, 50, false)),
+      ]);
     }
     return result;
   };
@@ -59,7 +65,13 @@ async function heap(poke: () => Promise<unknown>): Promise<{ usedSize: number; b
 
 const mb = (bytes: number) => +(bytes / 2 ** 20).toFixed(1);
 
-type Cold = { opened: Record<string, number>; ping: number; open: number; before: { usedSize: number; backingStorageSize: number }; after: Cold["before"] };
+type Cold = {
+  opened: Record<string, number>;
+  ping: number;
+  open: number;
+  before: { usedSize: number; backingStorageSize: number };
+  after: Cold["before"];
+};
 
 /** The chat opened in runtime `mf` (just started: the object constructed by the first request) and its context built, the heap before and after; `mf` disposed. */
 async function openCold(mf: Miniflare): Promise<Cold> {
@@ -84,7 +96,9 @@ function markdown(rows: Record<string, string | number>[]): string {
   return [
     `| ${headers.join(" | ")} |`,
     `|${headers.map(() => "---:").join("|")}|`,
-    ...rows.map((r) => `| ${headers.map((h) => (typeof r[h] === "number" ? r[h].toLocaleString("en-US") : r[h])).join(" | ")} |`),
+    ...rows.map(
+      (r) => `| ${headers.map((h) => (typeof r[h] === "number" ? r[h].toLocaleString("en-US") : r[h])).join(" | ")} |`,
+    ),
   ].join("\n");
 }
 
@@ -92,7 +106,13 @@ export async function runDurableObjectSuite({ smoke = false }: { smoke?: boolean
   const asked = process.env.CTXLOOM_DO_SIZES?.split(",").map(Number);
   const sizes = asked ?? (smoke ? [1000] : [10_000, 25_000, 50_000, 100_000, 200_000, 1_000_000]);
   const code = await bundleWorker("bench/do-open-worker.ts");
-  const runtime = (persist: string) => workerdRuntime(code, persist, { CHATS: { className: "BenchChats", useSQLite: true } }, { inspectorPort: INSPECTOR });
+  const runtime = (persist: string) =>
+    workerdRuntime(
+      code,
+      persist,
+      { CHATS: { className: "BenchChats", useSQLite: true } },
+      { inspectorPort: INSPECTOR },
+    );
   const texts = corpus();
   const rows: Record<string, string | number>[] = [];
   const migrations: Record<string, string | number>[] = [];
@@ -104,7 +124,8 @@ export async function runDurableObjectSuite({ smoke = false }: { smoke?: boolean
       const mf = runtime(persist);
       let filled: Record<string, number> = {};
       const f0 = performance.now();
-      for (let from = 0; from < n; from += FILL) filled = await call(mf, { op: "fill", chat: "c", from, to: Math.min(n, from + FILL), texts });
+      for (let from = 0; from < n; from += FILL)
+        filled = await call(mf, { op: "fill", chat: "c", from, to: Math.min(n, from + FILL), texts });
       const append = ((performance.now() - f0) * 1000) / n; // the store's appends, FILL a request
       await mf.dispose();
       // Cold: a new runtime, the object constructed by the first request.
@@ -145,34 +166,53 @@ export async function runDurableObjectSuite({ smoke = false }: { smoke?: boolean
       rmSync(persist, { recursive: true, force: true });
     }
   }
-  const within = rows.filter((r) => (r["open + build ms"] as number) <= 1000 && (r["isolate after MB"] as number) <= 128);
+  const within = rows.filter(
+    (r) => (r["open + build ms"] as number) <= 1000 && (r["isolate after MB"] as number) <= 128,
+  );
   const largest = within.length > 0 ? (within[within.length - 1]!.messages as number) : 0;
   const million = rows.find((r) => r.messages === 1_000_000);
   return {
     name: "durable-object",
     tables: [
       { title: "A chat of n messages opened cold in a Durable Object (workerd via miniflare)", rows },
-      ...(migrations.length > 0 ? [{ title: "The same chat in an object made by version 4 (no chunks of numbers): the first open after the upgrade, and the next", rows: migrations }] : []),
+      ...(migrations.length > 0
+        ? [
+            {
+              title:
+                "The same chat in an object made by version 4 (no chunks of numbers): the first open after the upgrade, and the next",
+              rows: migrations,
+            },
+          ]
+        : []),
     ],
-    goals: [{
-      goal: "the largest chat measured that opens (and builds) within 1 s and 128 MB",
-      target: ">= 1,000,000 messages",
-      measured: `${largest.toLocaleString("en-US")} messages`,
-      pass: largest >= 1_000_000,
-    }, ...(million ? [{
-      goal: "a 1,000,000-message chat: its first context, cold",
-      target: "<= 300 ms within 128 MB",
-      measured: `${million["open + build ms"]} ms, ${million["isolate after MB"]} MB`,
-      pass: (million["open + build ms"] as number) <= 300 && (million["isolate after MB"] as number) <= 128,
-    }] : [])],
+    goals: [
+      {
+        goal: "the largest chat measured that opens (and builds) within 1 s and 128 MB",
+        target: ">= 1,000,000 messages",
+        measured: `${largest.toLocaleString("en-US")} messages`,
+        pass: largest >= 1_000_000,
+      },
+      ...(million
+        ? [
+            {
+              goal: "a 1,000,000-message chat: its first context, cold",
+              target: "<= 300 ms within 128 MB",
+              measured: `${million["open + build ms"]} ms, ${million["isolate after MB"]} MB`,
+              pass: (million["open + build ms"] as number) <= 300 && (million["isolate after MB"] as number) <= 128,
+            },
+          ]
+        : []),
+    ],
     markdown: [
       markdown(rows),
-      ...(migrations.length > 0 ? [
-        "",
-        "The same chat in an object made by version 4 (no chunks of numbers): the first open after the upgrade migrates, reads the numbers from the rows and writes the chunks; the next reads those.",
-        "",
-        markdown(migrations),
-      ] : []),
+      ...(migrations.length > 0
+        ? [
+            "",
+            "The same chat in an object made by version 4 (no chunks of numbers): the first open after the upgrade migrates, reads the numbers from the rows and writes the chunks; the next reads those.",
+            "",
+            markdown(migrations),
+          ]
+        : []),
     ].join("\n"),
   };
 }

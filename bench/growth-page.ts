@@ -7,7 +7,8 @@ async function fill(texts: string[], chats: number, perChat: number): Promise<nu
   const loom = await Loom.open({ store: indexedDBStore(), counter: "heuristic", recall: false });
   for (let c = 0; c < chats; c++) {
     const chat = await loom.user("u").create({ id: `c${c}` });
-    for (let i = 0; i < perChat; i++) await chat.append({ role: i % 2 ? "assistant" : "user", content: texts[(c * perChat + i) % texts.length]! });
+    for (let i = 0; i < perChat; i++)
+      await chat.append({ role: i % 2 ? "assistant" : "user", content: texts[(c * perChat + i) % texts.length]! });
   }
   await loom.close();
   return (await navigator.storage.estimate()).usage ?? 0;

@@ -10,7 +10,8 @@ function bytesIn(value: unknown): number {
   if (value instanceof Uint8Array) return value.byteLength;
   if (typeof value === "string") return new TextEncoder().encode(value).length;
   if (Array.isArray(value)) return value.reduce((n: number, v) => n + bytesIn(v), 0);
-  if (value !== null && typeof value === "object") return Object.values(value).reduce((n: number, v) => n + bytesIn(v), 0);
+  if (value !== null && typeof value === "object")
+    return Object.values(value).reduce((n: number, v) => n + bytesIn(v), 0);
   return 0;
 }
 
@@ -23,7 +24,10 @@ export async function langGraphBytes(texts: string[], turns: number): Promise<nu
   const saver = new MemorySaver();
   const app = graph.compile({ checkpointer: saver });
   for (; turn < turns; turn++) {
-    await app.invoke({ messages: [new HumanMessage(texts[(2 * turn) % texts.length]!)] }, { configurable: { thread_id: "t" } });
+    await app.invoke(
+      { messages: [new HumanMessage(texts[(2 * turn) % texts.length]!)] },
+      { configurable: { thread_id: "t" } },
+    );
   }
   return bytesIn(saver.storage) + bytesIn(saver.writes);
 }

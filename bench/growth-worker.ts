@@ -6,7 +6,10 @@ import { Loom } from "../src/index.workerd.js";
 import { d1Store, durableObjectStore, type D1DatabaseLike, type DurableObjectStorageLike } from "../src/cloudflare.js";
 import type { Store } from "../src/store-entry.js";
 
-type Namespace = { idFromName(name: string): unknown; get(id: unknown): { fetch(request: Request): Promise<Response> } };
+type Namespace = {
+  idFromName(name: string): unknown;
+  get(id: unknown): { fetch(request: Request): Promise<Response> };
+};
 interface Env {
   CHATS: Namespace;
   DB: D1DatabaseLike;
@@ -18,7 +21,11 @@ async function fill(store: Store, body: Fill): Promise<void> {
   const loom = await Loom.open({ store, counter: "heuristic", recall: false });
   for (let c = body.from; c < body.from + body.chats; c++) {
     const chat = await loom.user("u").create({ id: `c${c}` });
-    for (let i = 0; i < body.perChat; i++) await chat.append({ role: i % 2 ? "assistant" : "user", content: body.texts[(c * body.perChat + i) % body.texts.length]! });
+    for (let i = 0; i < body.perChat; i++)
+      await chat.append({
+        role: i % 2 ? "assistant" : "user",
+        content: body.texts[(c * body.perChat + i) % body.texts.length]!,
+      });
   }
   await loom.close();
 }

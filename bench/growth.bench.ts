@@ -30,7 +30,8 @@ async function fillLoom(store: Store, texts: string[], chats: number, perChat: n
   const loom = await Loom.open({ store, counter: "heuristic", recall: false });
   for (let c = 0; c < chats; c++) {
     const chat = await loom.user("u").create({ id: `c${c}` });
-    for (let i = 0; i < perChat; i++) await chat.append({ role: i % 2 ? "assistant" : "user", content: texts[(c * perChat + i) % texts.length]! });
+    for (let i = 0; i < perChat; i++)
+      await chat.append({ role: i % 2 ? "assistant" : "user", content: texts[(c * perChat + i) % texts.length]! });
   }
   await loom.close();
 }
@@ -44,7 +45,12 @@ export async function runGrowthSuite({ smoke = false }: { smoke?: boolean } = {}
   const dir = mkdtempSync(join(tmpdir(), "ctxloom-growth-"));
   const rows: Record<string, string | number>[] = [];
   const row = (store: string, bytes: number | null, how: string) =>
-    rows.push({ store, "bytes a message": bytes === null ? "-" : Math.round(bytes / n), "x the text": bytes === null ? "-" : +(bytes / n / textBytes).toFixed(2), measured: how });
+    rows.push({
+      store,
+      "bytes a message": bytes === null ? "-" : Math.round(bytes / n),
+      "x the text": bytes === null ? "-" : +(bytes / n / textBytes).toFixed(2),
+      measured: how,
+    });
   try {
     const file = join(dir, "growth.db");
     await fillLoom(sqliteStore(file), texts, chats, perChat);
@@ -57,15 +63,26 @@ export async function runGrowthSuite({ smoke = false }: { smoke?: boolean } = {}
         await fillLoom(postgresStore(cluster.url, { tablePrefix: "growth_" }), texts, chats, perChat);
         const pool = new pg.Pool({ connectionString: cluster.url });
         await pool.query("VACUUM ANALYZE");
-        const sizes = await pool.query("SELECT sum(pg_total_relation_size(oid))::bigint AS n FROM pg_class WHERE relname IN ('growth_chats', 'growth_messages', 'growth_embeddings')");
+        const sizes = await pool.query(
+          "SELECT sum(pg_total_relation_size(oid))::bigint AS n FROM pg_class WHERE relname IN ('growth_chats', 'growth_messages', 'growth_embeddings')",
+        );
         await pool.end();
-        row("PostgreSQL (ctxloom/postgres)", Number(sizes.rows[0].n), "tables, indexes and TOAST (pg_total_relation_size)");
+        row(
+          "PostgreSQL (ctxloom/postgres)",
+          Number(sizes.rows[0].n),
+          "tables, indexes and TOAST (pg_total_relation_size)",
+        );
       } finally {
         cluster.stop();
       }
     }
 
-    const mf = workerdRuntime(await bundleWorker("bench/growth-worker.ts"), join(dir, "workerd"), { CHATS: { className: "GrowthChats", useSQLite: true } }, { d1Databases: { DB: "growth" } });
+    const mf = workerdRuntime(
+      await bundleWorker("bench/growth-worker.ts"),
+      join(dir, "workerd"),
+      { CHATS: { className: "GrowthChats", useSQLite: true } },
+      { d1Databases: { DB: "growth" } },
+    );
     try {
       const fill = async (path: string) => {
         let bytes = 0;
@@ -86,18 +103,38 @@ export async function runGrowthSuite({ smoke = false }: { smoke?: boolean } = {}
     const found = await findChromium();
     if ("why" in found) row("browser IndexedDB (ctxloom/browser)", null, `no browser: ${found.why}`);
     else {
-      const out = await build({ entryPoints: [join(ROOT, "bench/growth-page.ts")], bundle: true, format: "esm", platform: "browser", write: false, logLevel: "silent", conditions: ["browser"] });
+      const out = await build({
+        entryPoints: [join(ROOT, "bench/growth-page.ts")],
+        bundle: true,
+        format: "esm",
+        platform: "browser",
+        write: false,
+        logLevel: "silent",
+        conditions: ["browser"],
+      });
       const server = createServer((req, res) => {
-        if (req.url === "/page.js") res.writeHead(200, { "content-type": "text/javascript" }).end(out.outputFiles[0]!.text);
-        else res.writeHead(200, { "content-type": "text/html" }).end(`<!doctype html><script type="module" src="/page.js"></script>`);
+        if (req.url === "/page.js")
+          res.writeHead(200, { "content-type": "text/javascript" }).end(out.outputFiles[0]!.text);
+        else
+          res
+            .writeHead(200, { "content-type": "text/html" })
+            .end(`<!doctype html><script type="module" src="/page.js"></script>`);
       });
       await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-      const context = await chromium.launchPersistentContext(join(dir, "profile"), { executablePath: found.executablePath, args: found.args, headless: true });
+      const context = await chromium.launchPersistentContext(join(dir, "profile"), {
+        executablePath: found.executablePath,
+        args: found.args,
+        headless: true,
+      });
       try {
         const page = await context.newPage();
         await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
         await page.waitForFunction(() => "ctxloomFill" in globalThis);
-        const bytes = await page.evaluate(([t, c, p]) => (globalThis as unknown as { ctxloomFill(...a: unknown[]): Promise<number> }).ctxloomFill(t, c, p), [texts, chats, perChat] as const);
+        const bytes = await page.evaluate(
+          ([t, c, p]) =>
+            (globalThis as unknown as { ctxloomFill(...a: unknown[]): Promise<number> }).ctxloomFill(t, c, p),
+          [texts, chats, perChat] as const,
+        );
         row("browser IndexedDB (ctxloom/browser)", bytes, "navigator.storage.estimate() (Chromium, compressed)");
       } finally {
         await context.close();
@@ -108,8 +145,10 @@ export async function runGrowthSuite({ smoke = false }: { smoke?: boolean } = {}
     for (const turns of smoke ? [10] : [50, 500]) {
       const peer = await langGraphBytes(texts, turns);
       rows.push({
-        store: `LangGraph checkpointer, a chat of ${turns * 2} messages`, "bytes a message": Math.round(peer / (turns * 2)),
-        "x the text": +(peer / (turns * 2) / textBytes).toFixed(2), measured: "MemorySaver's serialized checkpoints and pending writes",
+        store: `LangGraph checkpointer, a chat of ${turns * 2} messages`,
+        "bytes a message": Math.round(peer / (turns * 2)),
+        "x the text": +(peer / (turns * 2) / textBytes).toFixed(2),
+        measured: "MemorySaver's serialized checkpoints and pending writes",
       });
     }
   } finally {
@@ -120,17 +159,27 @@ export async function runGrowthSuite({ smoke = false }: { smoke?: boolean } = {}
   const worst = ours.reduce((a, b) => ((b["x the text"] as number) > (a["x the text"] as number) ? b : a), ours[0]!);
   return {
     name: "growth",
-    tables: [{ title: `Bytes a message takes on disk: ${n.toLocaleString("en-US")} messages (chats of ${perChat}, OASST texts of ${Math.round(textBytes)} bytes on average)`, rows }],
-    goals: [{
-      goal: "bytes a message takes on disk, in every store of ctxloom measured (the text, its numbers, its key and indexes)",
-      target: "<= 3x the text",
-      measured: `${worst["x the text"]}x (${worst.store})`,
-      pass: (worst["x the text"] as number) <= 3,
-    }],
+    tables: [
+      {
+        title: `Bytes a message takes on disk: ${n.toLocaleString("en-US")} messages (chats of ${perChat}, OASST texts of ${Math.round(textBytes)} bytes on average)`,
+        rows,
+      },
+    ],
+    goals: [
+      {
+        goal: "bytes a message takes on disk, in every store of ctxloom measured (the text, its numbers, its key and indexes)",
+        target: "<= 3x the text",
+        measured: `${worst["x the text"]}x (${worst.store})`,
+        pass: (worst["x the text"] as number) <= 3,
+      },
+    ],
     markdown: [
       `| ${headers.join(" | ")} |`,
       `|${headers.map((h) => (h === "store" || h === "measured" ? "---" : "---:")).join("|")}|`,
-      ...rows.map((r) => `| ${headers.map((h) => (typeof r[h] === "number" ? r[h].toLocaleString("en-US") : r[h])).join(" | ")} |`),
+      ...rows.map(
+        (r) =>
+          `| ${headers.map((h) => (typeof r[h] === "number" ? r[h].toLocaleString("en-US") : r[h])).join(" | ")} |`,
+      ),
     ].join("\n"),
   };
 }

@@ -15,7 +15,20 @@ import { fileURLToPath } from "node:url";
 import { getHeapStatistics, queryObjects } from "node:v8";
 import { corpus } from "./corpus.js";
 import { watchGc } from "./gc.js";
-import { TS_LOADER, count, fmt, gc, log, mdTable, ratio, ROOT, type Goal, type ScalePoint, type SuiteOptions, type SuiteReport } from "./report.js";
+import {
+  TS_LOADER,
+  count,
+  fmt,
+  gc,
+  log,
+  mdTable,
+  ratio,
+  ROOT,
+  type Goal,
+  type ScalePoint,
+  type SuiteOptions,
+  type SuiteReport,
+} from "./report.js";
 import { Loom } from "../src/index.js";
 
 const FULL = { sizes: [1_000, 10_000, 100_000, 1_000_000], requests: 20_000 };
@@ -83,7 +96,12 @@ async function child(engine: "wasm" | "js", sizes: number[], requests: number): 
     const heap = getHeapStatistics().used_heap_size - heap0;
     const objects = (queryObjects(Object, { format: "count" }) as number) - objects0;
     const engineBytes = engine === "wasm" ? engineImpl.memoryUsedBytes() - engine0 : 0;
-    out.push({ messages: n, heapPerMessage: heap / n, enginePerMessage: engineBytes / n, objectsPerMessage: objects / n });
+    out.push({
+      messages: n,
+      heapPerMessage: heap / n,
+      enginePerMessage: engineBytes / n,
+      objectsPerMessage: objects / n,
+    });
     if (last) {
       const requestWatch = observeGc();
       for (let k = 0; k < requests; k++) {
@@ -102,10 +120,23 @@ export async function runHeapSuite(options: SuiteOptions = { smoke: false }): Pr
   const C = options.smoke ? SMOKE : FULL;
   const results = {} as Record<"wasm" | "js", ChildResult>;
   for (const engine of ["wasm", "js"] as const) {
-    log(`${engine}: ${C.sizes.map(count).join(", ")} messages, then ${count(C.requests)} requests at ${count(C.sizes.at(-1)!)}`);
+    log(
+      `${engine}: ${C.sizes.map(count).join(", ")} messages, then ${count(C.requests)} requests at ${count(C.sizes.at(-1)!)}`,
+    );
     const stdout = execFileSync(
       process.execPath,
-      ["--expose-gc", "--no-warnings", "--import", TS_LOADER, "--max-old-space-size=8192", fileURLToPath(import.meta.url), "child", engine, String(C.requests), ...C.sizes.map(String)],
+      [
+        "--expose-gc",
+        "--no-warnings",
+        "--import",
+        TS_LOADER,
+        "--max-old-space-size=8192",
+        fileURLToPath(import.meta.url),
+        "child",
+        engine,
+        String(C.requests),
+        ...C.sizes.map(String),
+      ],
       { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], maxBuffer: 1 << 20 },
     );
     results[engine] = JSON.parse(stdout.trim().split("\n").pop()!) as ChildResult;
@@ -116,11 +147,26 @@ export async function runHeapSuite(options: SuiteOptions = { smoke: false }): Pr
   const large = C.sizes.at(-1)!;
   const goals: Goal[] = [];
   const memRatio = total(at("js", large)) / total(at("wasm", large));
-  goals.push({ goal: `bytes/message at ${count(large)}, JS engine / WASM engine (heap + engine memory, texts excluded)`, target: ">= 2x", measured: `${ratio(memRatio)} (${fmt(total(at("wasm", large)))} vs ${fmt(total(at("js", large)))} B)`, pass: memRatio >= 2 });
+  goals.push({
+    goal: `bytes/message at ${count(large)}, JS engine / WASM engine (heap + engine memory, texts excluded)`,
+    target: ">= 2x",
+    measured: `${ratio(memRatio)} (${fmt(total(at("wasm", large)))} vs ${fmt(total(at("js", large)))} B)`,
+    pass: memRatio >= 2,
+  });
   const objWasm = at("wasm", large).objectsPerMessage;
-  goals.push({ goal: `JS heap objects per message at ${count(large)}, WASM engine`, target: "<= 1", measured: fmt(objWasm), pass: objWasm <= 1 });
+  goals.push({
+    goal: `JS heap objects per message at ${count(large)}, WASM engine`,
+    target: "<= 1",
+    measured: fmt(objWasm),
+    pass: objWasm <= 1,
+  });
   const pauseRatio = results.js.requestPauses.maxMs / Math.max(results.wasm.requestPauses.maxMs, 1e-3);
-  goals.push({ goal: `longest GC pause during requests at ${count(large)}, JS / WASM`, target: ">= 2x", measured: `${ratio(pauseRatio)} (${fmt(results.wasm.requestPauses.maxMs)} vs ${fmt(results.js.requestPauses.maxMs)} ms)`, pass: pauseRatio >= 2 });
+  goals.push({
+    goal: `longest GC pause during requests at ${count(large)}, JS / WASM`,
+    target: ">= 2x",
+    measured: `${ratio(pauseRatio)} (${fmt(results.wasm.requestPauses.maxMs)} vs ${fmt(results.js.requestPauses.maxMs)} ms)`,
+    pass: pauseRatio >= 2,
+  });
 
   const rows = C.sizes.map((n) => ({
     messages: count(n),
@@ -132,14 +178,16 @@ export async function runHeapSuite(options: SuiteOptions = { smoke: false }): Pr
     "WASM objects/message": fmt(at("wasm", n).objectsPerMessage),
     "JS objects/message": fmt(at("js", n).objectsPerMessage),
   }));
-  const prow = (["wasm", "js"] as const).flatMap((e) => (["buildPauses", "requestPauses"] as const).map((phase) => ({
-    engine: e,
-    phase: phase === "buildPauses" ? `building ${count(large)}` : `${count(C.requests)} requests at ${count(large)}`,
-    pauses: results[e][phase].count,
-    "total ms": fmt(results[e][phase].totalMs),
-    "p99 ms": fmt(results[e][phase].p99Ms),
-    "longest ms": fmt(results[e][phase].maxMs),
-  })));
+  const prow = (["wasm", "js"] as const).flatMap((e) =>
+    (["buildPauses", "requestPauses"] as const).map((phase) => ({
+      engine: e,
+      phase: phase === "buildPauses" ? `building ${count(large)}` : `${count(C.requests)} requests at ${count(large)}`,
+      pauses: results[e][phase].count,
+      "total ms": fmt(results[e][phase].totalMs),
+      "p99 ms": fmt(results[e][phase].p99Ms),
+      "longest ms": fmt(results[e][phase].maxMs),
+    })),
+  );
   const markdown = [
     `#### Memory per resident message (one chat, texts shared so not counted)`,
     "",
@@ -156,25 +204,40 @@ export async function runHeapSuite(options: SuiteOptions = { smoke: false }): Pr
   );
   return {
     name: "heap",
-    tables: [{ title: "bytes and heap objects per message", rows }, { title: "GC pauses", rows: prow }],
+    tables: [
+      { title: "bytes and heap objects per message", rows },
+      { title: "GC pauses", rows: prow },
+    ],
     goals,
     markdown,
     scale,
-    readme: [{
-      title: "Memory per resident message, through the public API (texts not counted)",
-      columns: ["messages", "WASM engine", "JS engine", "JS heap objects per message (WASM / JS)", "GC pauses during requests, longest (WASM / JS)"],
-      rows: C.sizes.map((n) => [
-        count(n), `${fmt(total(at("wasm", n)))} B`, `${fmt(total(at("js", n)))} B`,
-        `${fmt(at("wasm", n).objectsPerMessage)} / ${fmt(at("js", n).objectsPerMessage)}`,
-        n === large ? `${fmt(results.wasm.requestPauses.maxMs)} / ${fmt(results.js.requestPauses.maxMs)} ms` : "",
-      ]),
-      note: "Bytes: v8's used_heap_size growth after gc() plus the engine's linear memory, per message, each engine in its own process. Objects: v8.queryObjects(Object) before and after. The message objects the Loom keeps for its texts are on the heap in both configurations.",
-    }],
+    readme: [
+      {
+        title: "Memory per resident message, through the public API (texts not counted)",
+        columns: [
+          "messages",
+          "WASM engine",
+          "JS engine",
+          "JS heap objects per message (WASM / JS)",
+          "GC pauses during requests, longest (WASM / JS)",
+        ],
+        rows: C.sizes.map((n) => [
+          count(n),
+          `${fmt(total(at("wasm", n)))} B`,
+          `${fmt(total(at("js", n)))} B`,
+          `${fmt(at("wasm", n).objectsPerMessage)} / ${fmt(at("js", n).objectsPerMessage)}`,
+          n === large ? `${fmt(results.wasm.requestPauses.maxMs)} / ${fmt(results.js.requestPauses.maxMs)} ms` : "",
+        ]),
+        note: "Bytes: v8's used_heap_size growth after gc() plus the engine's linear memory, per message, each engine in its own process. Objects: v8.queryObjects(Object) before and after. The message objects the Loom keeps for its texts are on the heap in both configurations.",
+      },
+    ],
     results,
   };
 }
 
 if (process.argv[2] === "child") {
   const [, , , engine, requests, ...sizes] = process.argv;
-  process.stdout.write(JSON.stringify(await child(engine as "wasm" | "js", sizes.map(Number), Number(requests))) + "\n");
+  process.stdout.write(
+    JSON.stringify(await child(engine as "wasm" | "js", sizes.map(Number), Number(requests))) + "\n",
+  );
 }

@@ -29,15 +29,19 @@ const outAt = args.indexOf("--out");
 const outDir = outAt >= 0 ? args[outAt + 1]! : smoke ? mkdtempSync(join(tmpdir(), "ctxloom-bench-")) : BENCH;
 const named = args.filter((a, i) => !a.startsWith("--") && args[i - 1] !== "--out");
 
-const all = readdirSync(BENCH).filter((f) => f.endsWith(".bench.ts")).map((f) => f.replace(/\.bench\.ts$/, "")).sort();
+const all = readdirSync(BENCH)
+  .filter((f) => f.endsWith(".bench.ts"))
+  .map((f) => f.replace(/\.bench\.ts$/, ""))
+  .sort();
 const unknown = named.filter((n) => !all.includes(n));
 if (unknown.length > 0) throw new Error(`no suite ${unknown.join(", ")}; suites: ${all.join(", ")}`);
 const run = named.length > 0 ? named : all;
 
 const resultsFile = join(outDir, "results.json");
-const results: Results = existsSync(resultsFile) && !smoke
-  ? (JSON.parse(readFileSync(resultsFile, "utf8")) as Results)
-  : { machine: machine(), suites: {} };
+const results: Results =
+  existsSync(resultsFile) && !smoke
+    ? (JSON.parse(readFileSync(resultsFile, "utf8")) as Results)
+    : { machine: machine(), suites: {} };
 mkdirSync(join(outDir, "results"), { recursive: true });
 
 const started = performance.now();
@@ -45,17 +49,28 @@ const started = performance.now();
 // two at a time (its timings are no measurement), in the order given.
 const jobs = smoke ? 2 : 1;
 const queue = [...run];
-await Promise.all(Array.from({ length: jobs }, async () => {
-  for (let name = queue.shift(); name !== undefined; name = queue.shift()) await runSuite(name);
-}));
+await Promise.all(
+  Array.from({ length: jobs }, async () => {
+    for (let name = queue.shift(); name !== undefined; name = queue.shift()) await runSuite(name);
+  }),
+);
 
 async function runSuite(name: string): Promise<void> {
   process.stderr.write(`suite ${name}${smoke ? " (smoke)" : ""}\n`);
   const t0 = performance.now();
   const before = machine(); // the load average as the suite starts
   const out = join(outDir, "results", `${name}.json.tmp`);
-  const args = ["--expose-gc", "--import", TS_LOADER, "--max-old-space-size=8192", join(BENCH, "suite.ts"), join(BENCH, `${name}.bench.ts`), out];
-  if (!smoke) execFileSync(process.execPath, args, { cwd: ROOT, stdio: ["ignore", "inherit", "inherit"] }); // its progress as it goes
+  const args = [
+    "--expose-gc",
+    "--import",
+    TS_LOADER,
+    "--max-old-space-size=8192",
+    join(BENCH, "suite.ts"),
+    join(BENCH, `${name}.bench.ts`),
+    out,
+  ];
+  if (!smoke)
+    execFileSync(process.execPath, args, { cwd: ROOT, stdio: ["ignore", "inherit", "inherit"] }); // its progress as it goes
   else {
     await new Promise<void>((done, fail) => {
       execFile(process.execPath, [...args, "--smoke"], { cwd: ROOT, maxBuffer: 64 << 20 }, (error, stdout, stderr) => {
@@ -73,7 +88,8 @@ async function runSuite(name: string): Promise<void> {
     console.table(table.rows);
   }
   console.log(`\ngoals (${report.name})`);
-  for (const g of report.goals) console.log(`  ${g.pass ? "PASS" : "MISS"}  ${g.goal}: ${g.measured} (target ${g.target})`);
+  for (const g of report.goals)
+    console.log(`  ${g.pass ? "PASS" : "MISS"}  ${g.goal}: ${g.measured} (target ${g.target})`);
   writeFileSync(join(outDir, "results", `${name}.md`), report.markdown + "\n");
   results.suites[name] = { ...report, seconds, machine: before };
   results.machine = machine();

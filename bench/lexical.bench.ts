@@ -92,7 +92,10 @@ export async function runLexicalSuite(options: SuiteOptions): Promise<SuiteRepor
       wasm.lexical.query(w.x, q.terms, q.counts, K);
     });
     const reference = new Bench({ time: options.smoke ? 20 : 1000, warmupTime: 0, iterations: 5 });
-    reference.add("plain JS BM25", () => void bm25.search(plainWords(questions[(qi = (qi + 1) % questions.length)]!), K));
+    reference.add(
+      "plain JS BM25",
+      () => void bm25.search(plainWords(questions[(qi = (qi + 1) % questions.length)]!), K),
+    );
     await bench.run();
     await reference.run();
     const p50 = (b: Bench, name: string) => latency(b.getTask(name)!).p50;
@@ -114,8 +117,18 @@ export async function runLexicalSuite(options: SuiteOptions): Promise<SuiteRepor
     rows.push(row);
     if (n === sizes[sizes.length - 1] && name.startsWith("generated")) {
       goals.push(
-        { goal: `lexical query p50 at ${n.toLocaleString("en")} messages (wasm, top ${K})`, target: "< 1 ms", measured: `${fmt(wasmMs)} ms`, pass: wasmMs < 1 },
-        { goal: "lexical index memory per message (wasm)", target: "< 200 B", measured: `${fmt(wasmBytes / n)} B`, pass: wasmBytes / n < 200 },
+        {
+          goal: `lexical query p50 at ${n.toLocaleString("en")} messages (wasm, top ${K})`,
+          target: "< 1 ms",
+          measured: `${fmt(wasmMs)} ms`,
+          pass: wasmMs < 1,
+        },
+        {
+          goal: "lexical index memory per message (wasm)",
+          target: "< 200 B",
+          measured: `${fmt(wasmBytes / n)} B`,
+          pass: wasmBytes / n < 200,
+        },
       );
     }
     wasm.lexical.drop(w.x);
@@ -140,7 +153,8 @@ export async function runLexicalSuite(options: SuiteOptions): Promise<SuiteRepor
 if (import.meta.url === `file://${process.argv[1]}`) {
   const report = await runLexicalSuite({ smoke: process.argv.includes("--smoke") });
   console.table(report.tables[0]!.rows);
-  for (const g of report.goals) console.log(`${g.pass ? "PASS" : "MISS"}  ${g.goal}: ${g.measured} (target ${g.target})`);
+  for (const g of report.goals)
+    console.log(`${g.pass ? "PASS" : "MISS"}  ${g.goal}: ${g.measured} (target ${g.target})`);
   if (!process.argv.includes("--smoke")) {
     const { writeFileSync } = await import("node:fs");
     writeFileSync(new URL("./results/lexical.md", import.meta.url), report.markdown + "\n");

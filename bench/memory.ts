@@ -45,7 +45,10 @@ async function measure(engine: "wasm" | "js"): Promise<Record<string, string | n
     "JS heap beyond text B/msg": +((heap - texts) / N).toFixed(1),
     "store columns B/msg (typed arrays)": +(columns / N).toFixed(1),
     "arena B/msg": arena < 0 ? "-" : +(arena / N).toFixed(1),
-    "all metadata B/msg (heap beyond text + columns + arena)": +((heap - texts + columns + Math.max(arena, 0)) / N).toFixed(1),
+    "all metadata B/msg (heap beyond text + columns + arena)": +(
+      (heap - texts + columns + Math.max(arena, 0)) /
+      N
+    ).toFixed(1),
     "heap objects/msg": +((objects1 - objects0) / N).toFixed(2),
   };
   if (chat.messageCount !== N) throw new Error("lost messages");
@@ -60,7 +63,10 @@ if (only) {
   process.exit(0);
 }
 const rows = (["wasm", "js"] as const).map((engine) => {
-  const out = execFileSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), String(N), engine], { encoding: "utf8", maxBuffer: 1 << 20 });
+  const out = execFileSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), String(N), engine], {
+    encoding: "utf8",
+    maxBuffer: 1 << 20,
+  });
   return JSON.parse(out.trim().split("\n").at(-1)!) as Record<string, string | number>;
 });
 console.table(rows);

@@ -20,7 +20,11 @@ export async function runOpenChatsSuite(options: SuiteOptions = { smoke: false }
   const rows: Record<string, string | number>[] = [];
   try {
     // Writing: one Loom, batched, heuristic counts (what is measured is opening, not writing).
-    const writer = await Loom.open({ store: sqliteStore(file, { durability: "batched" }), counter: "heuristic", recall: false });
+    const writer = await Loom.open({
+      store: sqliteStore(file, { durability: "batched" }),
+      counter: "heuristic",
+      recall: false,
+    });
     const ids: string[] = [];
     for (let i = 0; i < chats; i++) {
       const chat = await writer.user(`user${i % 100}`).create({ title: `chat ${i}` });
@@ -47,7 +51,9 @@ export async function runOpenChatsSuite(options: SuiteOptions = { smoke: false }
       await loom.close();
       gc();
       rows.push({
-        engine, chats, "opens/s": Math.round(chats / (ms / 1000)),
+        engine,
+        chats,
+        "opens/s": Math.round(chats / (ms / 1000)),
         "engine memory, MB (all opened)": engine === "wasm" ? mb(open.engine) : "-",
         "JS heap growth, MB (all opened)": mb(open.heap),
         "JS heap growth, MB (closed)": mb(process.memoryUsage().heapUsed - heap0),
@@ -61,19 +67,28 @@ export async function runOpenChatsSuite(options: SuiteOptions = { smoke: false }
   const keys = Object.keys(rows[0]!);
   return {
     name: "open-chats",
-    tables: [{ title: `opening ${chats.toLocaleString("en")} chats of 10 messages on SQLite (maxOpenChats 1,000)`, rows }],
-    goals: [{
-      goal: `JS heap after opening ${chats.toLocaleString("en")} chats in turn (WASM; the LRU keeps 1,000)`,
-      target: "< 100 MB (bounded by maxOpenChats, not by the number of chats)",
-      measured: `${heapMB} MB`,
-      pass: heapMB < 100,
-    }],
-    markdown: [`| ${keys.join(" | ")} |`, `| ${keys.map(() => "---").join(" | ")} |`, ...rows.map((r) => `| ${keys.map((k) => r[k]).join(" | ")} |`)].join("\n"),
+    tables: [
+      { title: `opening ${chats.toLocaleString("en")} chats of 10 messages on SQLite (maxOpenChats 1,000)`, rows },
+    ],
+    goals: [
+      {
+        goal: `JS heap after opening ${chats.toLocaleString("en")} chats in turn (WASM; the LRU keeps 1,000)`,
+        target: "< 100 MB (bounded by maxOpenChats, not by the number of chats)",
+        measured: `${heapMB} MB`,
+        pass: heapMB < 100,
+      },
+    ],
+    markdown: [
+      `| ${keys.join(" | ")} |`,
+      `| ${keys.map(() => "---").join(" | ")} |`,
+      ...rows.map((r) => `| ${keys.map((k) => r[k]).join(" | ")} |`),
+    ].join("\n"),
   };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const report = await runOpenChatsSuite({ smoke: process.argv.includes("--smoke") });
   console.table(report.tables[0]!.rows);
-  for (const g of report.goals) console.log(`  ${g.pass ? "PASS" : "MISS"}  ${g.goal}: ${g.measured} (target ${g.target})`);
+  for (const g of report.goals)
+    console.log(`  ${g.pass ? "PASS" : "MISS"}  ${g.goal}: ${g.measured} (target ${g.target})`);
 }

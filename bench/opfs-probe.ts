@@ -45,7 +45,10 @@ onmessage = async ({ data: { schema, st, texts, n } }) => {
     postMessage({ perAppendUs: ms * 1000 / n, bytes: pages * size, perMessage: pages * size / n });
   } catch (e) { postMessage({ error: String(e && e.stack || e) }); }
 };`;
-const idbPage = (await build({ stdin: { contents: `
+const idbPage = (
+  await build({
+    stdin: {
+      contents: `
 import { indexedDBStore } from "./src/browser.ts";
 globalThis.idb = async (texts, n) => {
   const store = indexedDBStore({ name: "probe" });
@@ -55,19 +58,37 @@ globalThis.idb = async (texts, n) => {
   const ms = performance.now() - t0;
   const usage = (await navigator.storage.estimate()).usageDetails?.indexedDB ?? 0;
   return { perAppendUs: ms * 1000 / n, bytes: usage, perMessage: usage / n };
-};`, resolveDir: ROOT, loader: "ts" }, bundle: true, format: "esm", platform: "browser", write: false, conditions: ["browser"] })).outputFiles[0]!.text;
+};`,
+      resolveDir: ROOT,
+      loader: "ts",
+    },
+    bundle: true,
+    format: "esm",
+    platform: "browser",
+    write: false,
+    conditions: ["browser"],
+  })
+).outputFiles[0]!.text;
 const dir = process.env.SQLITE_WASM_DIR;
-if (!dir) throw new Error("set SQLITE_WASM_DIR to an installed @sqlite.org/sqlite-wasm (its folder holding sqlite-wasm/jswasm)");
+if (!dir)
+  throw new Error(
+    "set SQLITE_WASM_DIR to an installed @sqlite.org/sqlite-wasm (its folder holding sqlite-wasm/jswasm)",
+  );
 const root = join(dir, "sqlite-wasm");
 const headers = { "cross-origin-opener-policy": "same-origin", "cross-origin-embedder-policy": "require-corp" };
 const server = createServer((req, res) => {
   const url = req.url!;
-  if (url === "/") return res.writeHead(200, { ...headers, "content-type": "text/html" }).end(`<!doctype html><script type="module" src="/idb.js"></script>`);
+  if (url === "/")
+    return res
+      .writeHead(200, { ...headers, "content-type": "text/html" })
+      .end(`<!doctype html><script type="module" src="/idb.js"></script>`);
   if (url === "/idb.js") return res.writeHead(200, { ...headers, "content-type": "text/javascript" }).end(idbPage);
   if (url === "/worker.mjs") return res.writeHead(200, { ...headers, "content-type": "text/javascript" }).end(worker);
   if (url.startsWith("/jswasm/")) {
     const file = root + url;
-    return res.writeHead(200, { ...headers, "content-type": url.endsWith(".wasm") ? "application/wasm" : "text/javascript" }).end(readFileSync(file));
+    return res
+      .writeHead(200, { ...headers, "content-type": url.endsWith(".wasm") ? "application/wasm" : "text/javascript" })
+      .end(readFileSync(file));
   }
   res.writeHead(404).end();
 });
@@ -75,19 +96,35 @@ await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
 const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
 const f = (await findChromium()) as { executablePath: string; args: string[] };
 const profile = mkdtempSync(join(tmpdir(), "ctxloom-opfs-"));
-const context = await chromium.launchPersistentContext(profile, { executablePath: f.executablePath, args: f.args, headless: true });
+const context = await chromium.launchPersistentContext(profile, {
+  executablePath: f.executablePath,
+  args: f.args,
+  headless: true,
+});
 const page = await context.newPage();
 page.on("console", (m) => console.log("page:", m.text()));
 await page.goto(origin + "/");
-const opfs = await page.evaluate(([schema, st, texts, n]) => new Promise((resolve) => {
-  const w = new Worker("/worker.mjs", { type: "module" });
-  w.onmessage = (e) => resolve(e.data);
-  w.onerror = (e) => resolve({ error: String(e.message) });
-  w.postMessage({ schema, st, texts, n });
-}), [schema, st, texts, N] as const);
+const opfs = await page.evaluate(
+  ([schema, st, texts, n]) =>
+    new Promise((resolve) => {
+      const w = new Worker("/worker.mjs", { type: "module" });
+      w.onmessage = (e) => resolve(e.data);
+      w.onerror = (e) => resolve({ error: String(e.message) });
+      w.postMessage({ schema, st, texts, n });
+    }),
+  [schema, st, texts, N] as const,
+);
 console.log("sqlite-wasm OPFS", JSON.stringify(opfs));
 await page.waitForFunction(() => "idb" in globalThis);
-console.log("IndexedDB", JSON.stringify(await page.evaluate(([t, n]) => (globalThis as unknown as { idb(...a: unknown[]): Promise<unknown> }).idb(t, n), [texts, N] as const)));
+console.log(
+  "IndexedDB",
+  JSON.stringify(
+    await page.evaluate(([t, n]) => (globalThis as unknown as { idb(...a: unknown[]): Promise<unknown> }).idb(t, n), [
+      texts,
+      N,
+    ] as const),
+  ),
+);
 await context.close();
 server.close();
 rmSync(profile, { recursive: true, force: true });

@@ -3,15 +3,25 @@
 import { Loom } from "../src/index.js";
 import { postgresStore } from "../src/postgres.js";
 
-const [url, prefix, chatsArg, appendsArg, durability] = process.argv.slice(2) as [string, string, string, string, "full" | "batched"];
-const loom = await Loom.open({ store: postgresStore(url, { tablePrefix: prefix, durability, max: 8 }), counter: "heuristic" });
+const [url, prefix, chatsArg, appendsArg, durability] = process.argv.slice(2) as [
+  string,
+  string,
+  string,
+  string,
+  "full" | "batched",
+];
+const loom = await Loom.open({
+  store: postgresStore(url, { tablePrefix: prefix, durability, max: 8 }),
+  counter: "heuristic",
+});
 const user = loom.user(`writer-${process.pid}`);
 const chats = await Promise.all(Array.from({ length: Number(chatsArg) }, () => user.create({ model: "gpt-4o" })));
 const perChat = Math.ceil(Number(appendsArg) / chats.length);
 const started = performance.now();
 await Promise.all(
   chats.map(async (chat) => {
-    for (let i = 0; i < perChat; i++) await chat.append({ role: i % 2 ? "assistant" : "user", content: `message ${i} of a conversation` });
+    for (let i = 0; i < perChat; i++)
+      await chat.append({ role: i % 2 ? "assistant" : "user", content: `message ${i} of a conversation` });
   }),
 );
 const ms = performance.now() - started;

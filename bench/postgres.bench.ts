@@ -18,18 +18,30 @@ interface SuiteReport {
   markdown: string;
 }
 
-function writer(url: string, prefix: string, appends: number, durability: string): Promise<{ appends: number; ms: number }> {
+function writer(
+  url: string,
+  prefix: string,
+  appends: number,
+  durability: string,
+): Promise<{ appends: number; ms: number }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", TS_LOADER, join(root, "bench/pg-writer.ts"), url, prefix, "8", String(appends), durability], { cwd: root });
+    const child = spawn(
+      process.execPath,
+      ["--import", TS_LOADER, join(root, "bench/pg-writer.ts"), url, prefix, "8", String(appends), durability],
+      { cwd: root },
+    );
     let out = "";
     let err = "";
     child.stdout.on("data", (d) => (out += d));
     child.stderr.on("data", (d) => (err += d));
-    child.on("exit", (status) => (status === 0 ? resolve(JSON.parse(out)) : reject(new Error(`writer exited ${status}: ${err}`))));
+    child.on("exit", (status) =>
+      status === 0 ? resolve(JSON.parse(out)) : reject(new Error(`writer exited ${status}: ${err}`)),
+    );
   });
 }
 
-const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
+const percentile = (sorted: number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
 
 export async function runPostgresSuite(options: { smoke?: boolean } = {}): Promise<SuiteReport> {
   const smoke = options.smoke === true;
@@ -49,25 +61,59 @@ export async function runPostgresSuite(options: { smoke?: boolean } = {}): Promi
         await warm.listChats("warm-up"); // create the schema once
         await warm.close();
         const started = performance.now();
-        const results = await Promise.all(Array.from({ length: processes }, () => writer(cluster.url, prefix, appends, durability)));
+        const results = await Promise.all(
+          Array.from({ length: processes }, () => writer(cluster.url, prefix, appends, durability)),
+        );
         const wall = (performance.now() - started) / 1000;
         const total = results.reduce((s, r) => s + r.appends, 0);
         const busiest = Math.max(...results.map((r) => r.ms)) / 1000;
-        rows.push({ durability, processes, appends: total, "appends/s": Math.round(total / busiest), "wall s (with start-up)": wall.toFixed(1) });
+        rows.push({
+          durability,
+          processes,
+          appends: total,
+          "appends/s": Math.round(total / busiest),
+          "wall s (with start-up)": wall.toFixed(1),
+        });
       }
     }
     // Another instance hears of a new message: append on A, time until B's watch fires.
     const prefix = `b${++n}_`;
     const a = postgresStore(cluster.url, { tablePrefix: prefix });
     const b = postgresStore(cluster.url, { tablePrefix: prefix });
-    await a.createChat({ id: "c", userId: "u", title: "", model: "gpt-4o", system: null, createdAt: 0, updatedAt: 0, messageCount: 0, head: null, options: {} });
+    await a.createChat({
+      id: "c",
+      userId: "u",
+      title: "",
+      model: "gpt-4o",
+      system: null,
+      createdAt: 0,
+      updatedAt: 0,
+      messageCount: 0,
+      head: null,
+      options: {},
+    });
     let heard: (() => void) | undefined;
     const stop = await b.watch(() => heard?.());
     const latencies: number[] = [];
     for (let i = 0; i < (smoke ? 10 : 300); i++) {
       const got = new Promise<void>((resolve) => (heard = resolve));
       const t0 = performance.now();
-      await a.appendMessage({ userId: "u", chatId: "c", message: { id: i, parentId: i ? i - 1 : null, role: "user", content: "x", priority: "normal", tokens: 4, createdAt: 0, kind: "message" }, head: i, updatedAt: 0 });
+      await a.appendMessage({
+        userId: "u",
+        chatId: "c",
+        message: {
+          id: i,
+          parentId: i ? i - 1 : null,
+          role: "user",
+          content: "x",
+          priority: "normal",
+          tokens: 4,
+          createdAt: 0,
+          kind: "message",
+        },
+        head: i,
+        updatedAt: 0,
+      });
       await got;
       latencies.push(performance.now() - t0);
     }
@@ -79,7 +125,13 @@ export async function runPostgresSuite(options: { smoke?: boolean } = {}): Promi
     const table = rows.map((r) => `| ${r.durability} | ${r.processes} | ${r["appends/s"]} |`).join("\n");
     return {
       name: "postgres",
-      tables: [{ title: "PostgreSQL appends (Loom, 8 chats per process)", rows }, { title: "another instance sees a new message (ms, append to NOTIFY)", rows: [{ p50: seen.p50.toFixed(2), p99: seen.p99.toFixed(2) }] }],
+      tables: [
+        { title: "PostgreSQL appends (Loom, 8 chats per process)", rows },
+        {
+          title: "another instance sees a new message (ms, append to NOTIFY)",
+          rows: [{ p50: seen.p50.toFixed(2), p99: seen.p99.toFixed(2) }],
+        },
+      ],
       goals: [
         {
           goal: "another instance hears of a new message (append to NOTIFY), p99",

@@ -18,12 +18,22 @@ const TURNS = smoke ? 60 : 400;
 const WINDOWS = [1_000_000, 32_000, 8_000];
 
 const words = ["route", "museum", "tram", "budget", "vegetarian", "sunset", "train", "market", "hostel", "ferry"];
-const text = (i: number, n: number) => Array.from({ length: n }, (_, k) => words[(i * 7 + k * 3) % words.length]).join(" ");
+const text = (i: number, n: number) =>
+  Array.from({ length: n }, (_, k) => words[(i * 7 + k * 3) % words.length]).join(" ");
 
 const STEPS: (false | number)[] = [false, 0.05, 0.1, 0.2];
 
-async function measure(window: number, format: "openai" | "anthropic", step: false | number): Promise<Record<string, string | number>> {
-  const model: ModelProfile = { name: `prefix-${window}`, contextWindow: window, sizeClass: window >= 32_000 ? "large" : "medium", tokensPerChar: 0.25 };
+async function measure(
+  window: number,
+  format: "openai" | "anthropic",
+  step: false | number,
+): Promise<Record<string, string | number>> {
+  const model: ModelProfile = {
+    name: `prefix-${window}`,
+    contextWindow: window,
+    sizeClass: window >= 32_000 ? "large" : "medium",
+    tokensPerChar: 0.25,
+  };
   const loom = await Loom.open();
   const chat = await loom.user("u").create({ model, system: "You are a concise travel guide." });
   let previous: string[] | null = null;
@@ -36,7 +46,11 @@ async function measure(window: number, format: "openai" | "anthropic", step: fal
   let limitTokens = 0;
   for (let i = 0; i < TURNS; i++) {
     await chat.append({ role: "user", content: `question ${i}: ${text(i, 40)}` });
-    const ctx = await chat.buildContext({ format, memory: "Alice prefers walking.", stablePrefix: step === false ? false : { step } });
+    const ctx = await chat.buildContext({
+      format,
+      memory: "Alice prefers walking.",
+      stablePrefix: step === false ? false : { step },
+    });
     sentMessages += ctx.conversation.length;
     sentTokens += ctx.usage.total;
     limitTokens += ctx.usage.limit;
@@ -55,7 +69,9 @@ async function measure(window: number, format: "openai" | "anthropic", step: fal
   }
   await loom.close();
   return {
-    window, format, stablePrefix: step === false ? "off" : `step ${step}`,
+    window,
+    format,
+    stablePrefix: step === false ? "off" : `step ${step}`,
     "prefix unchanged": `${((100 * unchanged) / builds).toFixed(1)}%`,
     "bytes repeated": `${((100 * repeatedBytes) / previousBytes).toFixed(1)}%`,
     "messages sent": (sentMessages / TURNS).toFixed(1),
@@ -67,7 +83,8 @@ async function measure(window: number, format: "openai" | "anthropic", step: fal
 const rows = [];
 for (const window of WINDOWS) {
   for (const format of ["openai", "anthropic"] as const) {
-    for (const step of window >= 1_000_000 ? [false, 0.1] : STEPS) rows.push(await measure(window, format, step as false | number));
+    for (const step of window >= 1_000_000 ? [false, 0.1] : STEPS)
+      rows.push(await measure(window, format, step as false | number));
   }
 }
 console.table(rows);

@@ -18,7 +18,8 @@ import type { SuiteReport } from "./report.js";
 const DAY = 86_400_000;
 const IN_FLIGHT = 16;
 
-const quantile = (sorted: Float64Array, q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+const quantile = (sorted: Float64Array, q: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 const us = (ms: number) => Math.round(ms * 1000);
 
 /** Requests on the active chats, `inFlight` at once, until `stop()` says so and at least `least` ran: each one's latency in ms. */
@@ -51,64 +52,98 @@ export async function runPruneSuite({ smoke = false }: { smoke?: boolean } = {})
       ["memory", () => memoryStore()],
       ["SQLite, batched", (batch) => sqliteStore(join(dir, `b${batch}.db`), { durability: "batched" })],
     ];
-    for (const [name, make] of stores) for (const batchSize of smoke ? [25] : [25, 100]) {
-      const store = make(batchSize);
-      const old = Date.now() - 100 * DAY;
-      for (let c = 0; c < idle; c++) {
-        const messages: Message[] = Array.from({ length: 4 }, (_, id) => ({
-          id, parentId: id === 0 ? null : id - 1, role: id % 2 ? "assistant" : "user", content: texts[(c * 4 + id) % texts.length]!, priority: "normal", tokens: 50,
-          createdAt: old, kind: "message",
-        }));
-        await store.importChat({ id: `idle-${c}`, userId: `user-${c % 5000}`, title: "", model: "gpt-4o", system: null, createdAt: old, updatedAt: old + c, messageCount: 4, head: 3, options: {} }, messages);
+    for (const [name, make] of stores)
+      for (const batchSize of smoke ? [25] : [25, 100]) {
+        const store = make(batchSize);
+        const old = Date.now() - 100 * DAY;
+        for (let c = 0; c < idle; c++) {
+          const messages: Message[] = Array.from({ length: 4 }, (_, id) => ({
+            id,
+            parentId: id === 0 ? null : id - 1,
+            role: id % 2 ? "assistant" : "user",
+            content: texts[(c * 4 + id) % texts.length]!,
+            priority: "normal",
+            tokens: 50,
+            createdAt: old,
+            kind: "message",
+          }));
+          await store.importChat(
+            {
+              id: `idle-${c}`,
+              userId: `user-${c % 5000}`,
+              title: "",
+              model: "gpt-4o",
+              system: null,
+              createdAt: old,
+              updatedAt: old + c,
+              messageCount: 4,
+              head: 3,
+              options: {},
+            },
+            messages,
+          );
+        }
+        await store.flush(); // (the memory store: at once)
+        const loom = await Loom.open({ store, counter: "heuristic", recall: false });
+        const active = await Promise.all(Array.from({ length: 200 }, (_, i) => loom.user(`active-${i % 50}`).create()));
+        await serve(active, texts, 2_000, () => true); // warm up
+        const alone = await serve(active, texts, smoke ? 2_000 : 20_000, () => true);
+        let done = false;
+        const t0 = performance.now();
+        const pruning = loom.prune({ idleFor: 30 * DAY, batchSize }).then((report) => {
+          done = true;
+          return report;
+        });
+        const during = await serve(active, texts, 1_000, () => done);
+        const report = await pruning;
+        const pruneS = (performance.now() - t0) / 1000;
+        await loom.close();
+        rows.push({
+          store: name,
+          "batch size": batchSize,
+          "chats pruned": report.chats,
+          "prune s": +pruneS.toFixed(1),
+          "requests alone": alone.length,
+          "p50 alone µs": us(quantile(alone, 0.5)),
+          "p99.9 alone µs": us(quantile(alone, 0.999)),
+          "requests during": during.length,
+          "p50 during µs": us(quantile(during, 0.5)),
+          "p99.9 during µs": us(quantile(during, 0.999)),
+          "p99.9 ratio": +(quantile(during, 0.999) / quantile(alone, 0.999)).toFixed(2),
+        });
       }
-      await store.flush(); // (the memory store: at once)
-      const loom = await Loom.open({ store, counter: "heuristic", recall: false });
-      const active = await Promise.all(Array.from({ length: 200 }, (_, i) => loom.user(`active-${i % 50}`).create()));
-      await serve(active, texts, 2_000, () => true); // warm up
-      const alone = await serve(active, texts, smoke ? 2_000 : 20_000, () => true);
-      let done = false;
-      const t0 = performance.now();
-      const pruning = loom.prune({ idleFor: 30 * DAY, batchSize }).then((report) => {
-        done = true;
-        return report;
-      });
-      const during = await serve(active, texts, 1_000, () => done);
-      const report = await pruning;
-      const pruneS = (performance.now() - t0) / 1000;
-      await loom.close();
-      rows.push({
-        store: name,
-        "batch size": batchSize,
-        "chats pruned": report.chats,
-        "prune s": +pruneS.toFixed(1),
-        "requests alone": alone.length,
-        "p50 alone µs": us(quantile(alone, 0.5)),
-        "p99.9 alone µs": us(quantile(alone, 0.999)),
-        "requests during": during.length,
-        "p50 during µs": us(quantile(during, 0.5)),
-        "p99.9 during µs": us(quantile(during, 0.999)),
-        "p99.9 ratio": +(quantile(during, 0.999) / quantile(alone, 0.999)).toFixed(2),
-      });
-    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
   const defaults = rows.filter((r) => r["batch size"] === 25); // loom.prune()'s default
-  const chosen = defaults.reduce((a, b) => ((b["p99.9 ratio"] as number) > (a["p99.9 ratio"] as number) ? b : a), defaults[0] ?? rows[0]!);
+  const chosen = defaults.reduce(
+    (a, b) => ((b["p99.9 ratio"] as number) > (a["p99.9 ratio"] as number) ? b : a),
+    defaults[0] ?? rows[0]!,
+  );
   const headers = Object.keys(rows[0]!);
   return {
     name: "prune",
-    tables: [{ title: `Requests while loom.prune() removes ${idle.toLocaleString("en-US")} idle chats (${IN_FLIGHT} requests at once)`, rows }],
-    goals: [{
-      goal: "the server's p99.9 during a prune of 100,000 idle chats, against without (default batch size)",
-      target: "<= 2x",
-      measured: `${chosen["p99.9 ratio"]}x (the worse store: ${chosen.store})`,
-      pass: (chosen["p99.9 ratio"] as number) <= 2,
-    }],
+    tables: [
+      {
+        title: `Requests while loom.prune() removes ${idle.toLocaleString("en-US")} idle chats (${IN_FLIGHT} requests at once)`,
+        rows,
+      },
+    ],
+    goals: [
+      {
+        goal: "the server's p99.9 during a prune of 100,000 idle chats, against without (default batch size)",
+        target: "<= 2x",
+        measured: `${chosen["p99.9 ratio"]}x (the worse store: ${chosen.store})`,
+        pass: (chosen["p99.9 ratio"] as number) <= 2,
+      },
+    ],
     markdown: [
       `| ${headers.join(" | ")} |`,
       `|${headers.map(() => "---:").join("|")}|`,
-      ...rows.map((r) => `| ${headers.map((h) => (typeof r[h] === "number" ? r[h].toLocaleString("en-US") : r[h])).join(" | ")} |`),
+      ...rows.map(
+        (r) =>
+          `| ${headers.map((h) => (typeof r[h] === "number" ? r[h].toLocaleString("en-US") : r[h])).join(" | ")} |`,
+      ),
     ].join("\n"),
   };
 }

@@ -28,7 +28,11 @@ type Row = Record<string, string | number>;
 
 function table(rows: Row[]): string {
   const keys = Object.keys(rows[0]!);
-  return [`| ${keys.join(" | ")} |`, `| ${keys.map(() => "---").join(" | ")} |`, ...rows.map((r) => `| ${keys.map((k) => r[k]).join(" | ")} |`)].join("\n");
+  return [
+    `| ${keys.join(" | ")} |`,
+    `| ${keys.map(() => "---").join(" | ")} |`,
+    ...rows.map((r) => `| ${keys.map((k) => r[k]).join(" | ")} |`),
+  ].join("\n");
 }
 
 /** R@10 sums of a channel per conversation. */
@@ -56,7 +60,12 @@ const pct = (x: number) => +(100 * x).toFixed(1);
 
 function shapeRows(set: readonly LocomoConversation[]): Row[] {
   return set.map((c) => {
-    const row: Row = { conversation: `${c.id} (${c.file})`, speakers: c.speakers.join(", "), sessions: c.sessions.length, turns: c.turns.length };
+    const row: Row = {
+      conversation: `${c.id} (${c.file})`,
+      speakers: c.speakers.join(", "),
+      sessions: c.sessions.length,
+      turns: c.turns.length,
+    };
     for (const kind of LOCOMO_KINDS) row[kind] = c.questions.filter((q) => q.kind === kind).length;
     row["left out (no evidence turn)"] = c.dropped;
     return row;
@@ -68,7 +77,9 @@ function skipped(reason: string): SuiteReport {
   return {
     name: "recall-locomo",
     tables: [{ title: "LoCoMo", rows: [{ skipped: reason }] }],
-    goals: [{ goal: "LoCoMo's conversations read (from $CTXLOOM_LOCOMO)", target: "present", measured: reason, pass: false }],
+    goals: [
+      { goal: "LoCoMo's conversations read (from $CTXLOOM_LOCOMO)", target: "present", measured: reason, pass: false },
+    ],
     markdown: `LoCoMo recall: not measured: ${reason}. Set $CTXLOOM_LOCOMO to the folder of LoCoMo's conversations (snap-research/locomo, data/locomo10.zip).`,
   };
 }
@@ -86,7 +97,11 @@ export async function runRecallLocomoSuite(options: SuiteOptions): Promise<Suite
     bm25Reference,
     lexicalCore(wasm, { stem: "none", stopWords: true }),
     ...(["appended", "as it happened"] as const).flatMap((held) =>
-      (["exchanges", "top k"] as const).flatMap((call) => [locomoChat("wasm", call, held), locomoChat("js", call, held)])),
+      (["exchanges", "top k"] as const).flatMap((call) => [
+        locomoChat("wasm", call, held),
+        locomoChat("js", call, held),
+      ]),
+    ),
     pipeline("recall's pipeline, defaults, appended (wasm)", wasm),
     pipeline("recall's pipeline, defaults, as it happened (wasm)", wasm, { names: true, times: true }),
   ];
@@ -100,8 +115,14 @@ export async function runRecallLocomoSuite(options: SuiteOptions): Promise<Suite
     return row;
   });
   chatRows.push(
-    { channel: "outside measurement: ctxloom before the levers (issue 36)", ...Object.fromEntries(KIND_COLUMNS.map((k, i) => [k, OUTSIDE.ctxloom[i]!])) },
-    { channel: "outside measurement: BM25 (issue 36)", ...Object.fromEntries(KIND_COLUMNS.map((k, i) => [k, OUTSIDE.bm25[i]!])) },
+    {
+      channel: "outside measurement: ctxloom before the levers (issue 36)",
+      ...Object.fromEntries(KIND_COLUMNS.map((k, i) => [k, OUTSIDE.ctxloom[i]!])),
+    },
+    {
+      channel: "outside measurement: BM25 (issue 36)",
+      ...Object.fromEntries(KIND_COLUMNS.map((k, i) => [k, OUTSIDE.bm25[i]!])),
+    },
   );
   const chatSeconds = (performance.now() - t0) / 1000;
 
@@ -124,26 +145,41 @@ export async function runRecallLocomoSuite(options: SuiteOptions): Promise<Suite
     ...(["appended", "as it happened"] as const).map((held) => ({
       goal: `recall's pipeline (the levers' harness) at its defaults ranks as chat.recall, ${held}`,
       target: "same R@10, every kind",
-      measured: same(`recall's pipeline, defaults, ${held} (wasm)`, name("exchanges", held, "wasm")) ? "same" : "differs",
+      measured: same(`recall's pipeline, defaults, ${held} (wasm)`, name("exchanges", held, "wasm"))
+        ? "same"
+        : "differs",
       pass: same(`recall's pipeline, defaults, ${held} (wasm)`, name("exchanges", held, "wasm")),
     })),
-    ...(["appended", "as it happened"] as const).flatMap((held) => (["exchanges", "top k"] as const).map((call) => ({
-      goal: `${call}, ${held}: both engines rank alike`,
-      target: "same R@10, every kind",
-      measured: same(name(call, held, "wasm"), name(call, held, "js")) ? "same" : "differs",
-      pass: same(name(call, held, "wasm"), name(call, held, "js")),
-    }))),
-    ...([["today's defaults (not held out: chosen with all ten in view), appended", today],
-      ["today's defaults (not held out), as it happened", happened], ["every weight chosen per fold, appended", tuned],
-      ["every weight chosen per fold, as it happened", tunedHappened], ["top k, every weight chosen per fold, appended", topK],
-      ["top k, every weight chosen per fold, as it happened", topKHappened]] as const).map(([what, f]) => ({
+    ...(["appended", "as it happened"] as const).flatMap((held) =>
+      (["exchanges", "top k"] as const).map((call) => ({
+        goal: `${call}, ${held}: both engines rank alike`,
+        target: "same R@10, every kind",
+        measured: same(name(call, held, "wasm"), name(call, held, "js")) ? "same" : "differs",
+        pass: same(name(call, held, "wasm"), name(call, held, "js")),
+      })),
+    ),
+    ...(
+      [
+        ["today's defaults (not held out: chosen with all ten in view), appended", today],
+        ["today's defaults (not held out), as it happened", happened],
+        ["every weight chosen per fold, appended", tuned],
+        ["every weight chosen per fold, as it happened", tunedHappened],
+        ["top k, every weight chosen per fold, appended", topK],
+        ["top k, every weight chosen per fold, as it happened", topKHappened],
+      ] as const
+    ).map(([what, f]) => ({
       goal: `held-out R@10 (leave-one-out, mean of the folds), ${what}`,
       target: ">= 75.0",
       measured: (100 * f.heldOut).toFixed(1),
       pass: f.heldOut >= 0.75,
     })),
-    ...([["today's defaults, appended (not held out)", today], ["weights chosen per fold, appended (held out)", tuned],
-      ["weights chosen per fold, as it happened (held out)", tunedHappened]] as const).map(([held, f]) => ({
+    ...(
+      [
+        ["today's defaults, appended (not held out)", today],
+        ["weights chosen per fold, appended (held out)", tuned],
+        ["weights chosen per fold, as it happened (held out)", tunedHappened],
+      ] as const
+    ).map(([held, f]) => ({
       goal: `every kind at least 5 points above the outside measurement's figure: ${held}`,
       target: LOCOMO_KINDS.map((_, i) => (OUTSIDE.ctxloom[i]! + 5).toFixed(1)).join(" / "),
       measured: LOCOMO_KINDS.map((k) => (100 * f.heldOutPooled[k]!).toFixed(1)).join(" / "),
@@ -176,7 +212,7 @@ export async function runRecallLocomoSuite(options: SuiteOptions): Promise<Suite
     "",
     "### the levers, leave-one-out",
     "",
-    "The exchanges call unless the row says top k. Each lever alone (added to the ranking before them, appended unless it needs names or times) and together. A lever's weight is chosen per fold among the values listed, on the nine other conversations; \"together, every weight chosen per fold\" runs a coordinate ascent over every weight (bench/recall-eval/locomo-levers.ts, GRID). Tuning: the mean over the folds of R@10 on the nine; held-out: the mean over the folds of R@10 on the tenth (per kind: every held-out question pooled); all ten: the weights chosen on all ten, measured on them (not held out).",
+    'The exchanges call unless the row says top k. Each lever alone (added to the ranking before them, appended unless it needs names or times) and together. A lever\'s weight is chosen per fold among the values listed, on the nine other conversations; "together, every weight chosen per fold" runs a coordinate ascent over every weight (bench/recall-eval/locomo-levers.ts, GRID). Tuning: the mean over the folds of R@10 on the nine; held-out: the mean over the folds of R@10 on the tenth (per kind: every held-out question pooled); all ten: the weights chosen on all ten, measured on them (not held out).',
     "",
     table(leverRows),
     "",
@@ -200,7 +236,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     console.log(`\n${t.title}`);
     console.table(t.rows);
   }
-  for (const g of report.goals) console.log(`${g.pass ? "PASS" : "MISS"}  ${g.goal}: ${g.measured} (target ${g.target})`);
+  for (const g of report.goals)
+    console.log(`${g.pass ? "PASS" : "MISS"}  ${g.goal}: ${g.measured} (target ${g.target})`);
   if (!smoke && report.tables.length > 1) {
     const { writeFileSync } = await import("node:fs");
     writeFileSync(new URL("./results/recall-locomo.md", import.meta.url), report.markdown + "\n");

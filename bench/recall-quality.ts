@@ -13,7 +13,14 @@
 //   npm run bench recall-quality
 
 import { JsEngine, WasmEngine, embeddedModule } from "../src/engine/index.js";
-import { bm25Reference, ctxloomRecall, ctxloomTopK, denseChannel, lexicalCore, type Channel } from "./recall-eval/channels.js";
+import {
+  bm25Reference,
+  ctxloomRecall,
+  ctxloomTopK,
+  denseChannel,
+  lexicalCore,
+  type Channel,
+} from "./recall-eval/channels.js";
 import { evaluate, type Part, type Tally } from "./recall-eval/evaluate.js";
 import { BUILD_MODEL, evaluateBuilds } from "./recall-eval/build.js";
 import { LEVERS, leverChannels, leverRows } from "./recall-eval/levers.js";
@@ -28,7 +35,11 @@ import type { Goal, SuiteOptions, SuiteReport } from "./report.js";
 
 function table(rows: Record<string, string | number>[]): string {
   const keys = Object.keys(rows[0]!);
-  return [`| ${keys.join(" | ")} |`, `| ${keys.map(() => "---").join(" | ")} |`, ...rows.map((r) => `| ${keys.map((k) => r[k]).join(" | ")} |`)].join("\n");
+  return [
+    `| ${keys.join(" | ")} |`,
+    `| ${keys.map(() => "---").join(" | ")} |`,
+    ...rows.map((r) => `| ${keys.map((k) => r[k]).join(" | ")} |`),
+  ].join("\n");
 }
 
 export async function runRecallQualitySuite(options: SuiteOptions): Promise<SuiteReport> {
@@ -43,7 +54,13 @@ export async function runRecallQualitySuite(options: SuiteOptions): Promise<Suit
   const plainWasm = lexicalCore(wasm, { stem: "none", stopWords: false });
   const plainJs = lexicalCore(js, { stem: "none", stopWords: false });
   const channels: Channel[] = [
-    harness, piped, topWasm, topJs, bm25Reference, plainWasm, plainJs,
+    harness,
+    piped,
+    topWasm,
+    topJs,
+    bm25Reference,
+    plainWasm,
+    plainJs,
     lexicalCore(wasm, { stem: "light", stopWords: true }),
     lexicalCore(wasm, { stem: "light", stopWords: true }, 0.3),
     lexicalCore(wasm, { stem: "snowball", stopWords: true }, 0.3),
@@ -52,7 +69,11 @@ export async function runRecallQualitySuite(options: SuiteOptions): Promise<Suit
     denseChannel(wasm, 4096, true),
   ];
   const t0 = performance.now();
-  const tally = await evaluate(set, [...channels, ...levers], new Set([harness.name, piped.name, topWasm.name, topJs.name, ...levers.map((c) => c.name)]));
+  const tally = await evaluate(
+    set,
+    [...channels, ...levers],
+    new Set([harness.name, piped.name, topWasm.name, topJs.name, ...levers.map((c) => c.name)]),
+  );
   const leverTable = leverRows(tally, levers);
   const languages = await multilingualRows(wasm);
   const standIn = options.smoke ? [] : await standInRows(wasm, set);
@@ -98,18 +119,26 @@ export async function runRecallQualitySuite(options: SuiteOptions): Promise<Suit
   ]);
   // Recall in a build, tuning conversations only: what the defaults bring into a context.
   const t1 = performance.now();
-  const builds = await evaluateBuilds(set.filter((c) => !c.heldOut), [
-    false, // no recall: what the window holds
-    { prompts: 2, answersPerPrompt: 3, recent: 5 }, // the defaults before
-    { prompts: 2, answersPerPrompt: 0, recent: 0 },
-    {}, // the defaults now
-    { prompts: 10, answersPerPrompt: 0, recent: 0 },
-    { prompts: 5, answersPerPrompt: 3, recent: 0 },
-    { prompts: 5, answersPerPrompt: 0, recent: 5 },
-  ]);
+  const builds = await evaluateBuilds(
+    set.filter((c) => !c.heldOut),
+    [
+      false, // no recall: what the window holds
+      { prompts: 2, answersPerPrompt: 3, recent: 5 }, // the defaults before
+      { prompts: 2, answersPerPrompt: 0, recent: 0 },
+      {}, // the defaults now
+      { prompts: 10, answersPerPrompt: 0, recent: 0 },
+      { prompts: 5, answersPerPrompt: 3, recent: 0 },
+      { prompts: 5, answersPerPrompt: 0, recent: 5 },
+    ],
+  );
   const buildSeconds = (performance.now() - t1) / 1000;
   const gap = Math.abs(at("held-out", harness)[1]! - at("tuning", harness)[1]!);
-  goals.push({ goal: "ctxloom recall, held-out R@10 within 2 points of tuning", target: "<= 2.0", measured: (100 * gap).toFixed(1), pass: gap <= 0.02 });
+  goals.push({
+    goal: "ctxloom recall, held-out R@10 within 2 points of tuning",
+    target: "<= 2.0",
+    measured: (100 * gap).toFixed(1),
+    pass: gap <= 0.02,
+  });
   // Issue 36: the levers together move the held-out part the same way, and by no less than the tuning part.
   const first = levers[0]!.name;
   const gain = (part: Part) => 100 * (at(part, harness)[1]! - tally.get(part, first, "all").at[1]!);
@@ -170,7 +199,10 @@ export async function runRecallQualitySuite(options: SuiteOptions): Promise<Suit
       { title: "nine languages, R@1 and R@10", rows: languages },
       ...(standIn.length > 0 ? [{ title: "an app's embedder, a stand-in's weight", rows: standIn }] : []),
       ...parts.map((part) => ({ title: `recall@k, ${part} conversations`, rows: tally.rows(part, names) })),
-      { title: "recall in a build, tuning conversations", rows: builds as unknown as Record<string, string | number>[] },
+      {
+        title: "recall in a build, tuning conversations",
+        rows: builds as unknown as Record<string, string | number>[],
+      },
     ],
     goals,
     markdown,
@@ -192,7 +224,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     console.log(`\n${t.title}`);
     console.table(t.rows);
   }
-  for (const g of report.goals) console.log(`${g.pass ? "PASS" : "MISS"}  ${g.goal}: ${g.measured} (target ${g.target})`);
+  for (const g of report.goals)
+    console.log(`${g.pass ? "PASS" : "MISS"}  ${g.goal}: ${g.measured} (target ${g.target})`);
   if (!smoke) {
     const { writeFileSync } = await import("node:fs");
     writeFileSync(new URL("./results/recall-quality.md", import.meta.url), report.markdown + "\n");

@@ -42,7 +42,10 @@ async function latency(questions: string[], run: (q: string) => Promise<unknown>
 export async function runRecallScaleSuite(options: { smoke?: boolean } = {}) {
   const set = evaluationSet();
   const turns = set.flatMap((c) => c.turns.map((t) => t.text));
-  const questions = set.flatMap((c) => c.questions.map((q) => q.question)).filter((_, i) => i % 5 === 0).slice(0, options.smoke ? 40 : 250);
+  const questions = set
+    .flatMap((c) => c.questions.map((q) => q.question))
+    .filter((_, i) => i % 5 === 0)
+    .slice(0, options.smoke ? 40 : 250);
   const rows: Record<string, string | number>[] = [];
   const goals: Goal[] = [];
   for (const engine of ["wasm", "js"] as const) {
@@ -51,20 +54,38 @@ export async function runRecallScaleSuite(options: { smoke?: boolean } = {}) {
       const loom = await Loom.open({ engine, counter: "heuristic", store });
       const chat = await loom.user("bench").create();
       let t = performance.now();
-      for (let i = 0; i < n; i++) await chat.append({ role: i % 2 ? "assistant" : "user", content: turns[i % turns.length]! });
+      for (let i = 0; i < n; i++)
+        await chat.append({ role: i % 2 ? "assistant" : "user", content: turns[i % turns.length]! });
       const append = ((performance.now() - t) * 1000) / n;
       t = performance.now();
       await chat.recall(questions[0]!, { prompts: 10, answersPerPrompt: 0, recent: 0 });
       const first = performance.now() - t;
-      const exchanges = await latency(questions, (q) => chat.recall(q, { prompts: 10, answersPerPrompt: 0, recent: 0 }));
+      const exchanges = await latency(questions, (q) =>
+        chat.recall(q, { prompts: 10, answersPerPrompt: 0, recent: 0 }),
+      );
       const topK = await latency(questions, (q) => chat.recall(q, { k: 10 }));
       if (engine === "wasm" && n === (options.smoke ? 2_000 : SIZES[SIZES.length - 1])) {
         const indexing = (first * 1000) / n;
         const allowed = 2 * (INDEXING_BEFORE_US[n] ?? INDEXING_BEFORE_US[100_000]!);
         goals.push(
-          { goal: `recall { k: 10 } p50 at ${n.toLocaleString("en")} messages (wasm)`, target: "<= 1 ms", measured: `${topK.p50.toFixed(3)} ms`, pass: topK.p50 <= 1 },
-          { goal: `recall { prompts: 10 } p50 at ${n.toLocaleString("en")} messages (wasm)`, target: "<= 1 ms", measured: `${exchanges.p50.toFixed(3)} ms`, pass: exchanges.p50 <= 1 },
-          { goal: "indexing per message (wasm), against before the hybrid ranking", target: `<= ${allowed} µs (2x)`, measured: `${indexing.toFixed(1)} µs`, pass: indexing <= allowed },
+          {
+            goal: `recall { k: 10 } p50 at ${n.toLocaleString("en")} messages (wasm)`,
+            target: "<= 1 ms",
+            measured: `${topK.p50.toFixed(3)} ms`,
+            pass: topK.p50 <= 1,
+          },
+          {
+            goal: `recall { prompts: 10 } p50 at ${n.toLocaleString("en")} messages (wasm)`,
+            target: "<= 1 ms",
+            measured: `${exchanges.p50.toFixed(3)} ms`,
+            pass: exchanges.p50 <= 1,
+          },
+          {
+            goal: "indexing per message (wasm), against before the hybrid ranking",
+            target: `<= ${allowed} µs (2x)`,
+            measured: `${indexing.toFixed(1)} µs`,
+            pass: indexing <= allowed,
+          },
         );
       }
       const stats = loom.stats().recall as unknown as Record<string, number>;
@@ -90,7 +111,11 @@ export async function runRecallScaleSuite(options: { smoke?: boolean } = {}) {
     }
   }
   const keys = Object.keys(rows[0]!);
-  const markdown = [`| ${keys.join(" | ")} |`, `| ${keys.map(() => "---").join(" | ")} |`, ...rows.map((r) => `| ${keys.map((k) => r[k]).join(" | ")} |`)].join("\n");
+  const markdown = [
+    `| ${keys.join(" | ")} |`,
+    `| ${keys.map(() => "---").join(" | ")} |`,
+    ...rows.map((r) => `| ${keys.map((k) => r[k]).join(" | ")} |`),
+  ].join("\n");
   return { name: "recall-scale", tables: [{ title: "recall at scale", rows }], goals, markdown };
 }
 

@@ -22,7 +22,15 @@ import { loadavg } from "node:os";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { GCProfiler } from "node:v8";
 import { corpus } from "./corpus.js";
-import { CONFIGS, makeHandler, requestOrder, runRequests, warmUp, type Config, type Handler } from "./server-handlers.js";
+import {
+  CONFIGS,
+  makeHandler,
+  requestOrder,
+  runRequests,
+  warmUp,
+  type Config,
+  type Handler,
+} from "./server-handlers.js";
 import { heapObjects } from "../test/heap-objects.js";
 import { ROOT } from "./report.js";
 
@@ -90,22 +98,35 @@ function tag(f: Frame): { phase?: "append" | "build" | "driver"; part?: string }
   if (file.startsWith("src/tokens/")) return { part: "counting" };
   if (file.startsWith("src/store/")) return { part: "store" };
   if (file.startsWith("src/engine/")) return { part: "engine" };
-  if (file === "src/chat/append-key.ts") return fn === "appendKey" ? { phase: "append", part: "checks" } : { phase: "append", part: "store" };
+  if (file === "src/chat/append-key.ts")
+    return fn === "appendKey" ? { phase: "append", part: "checks" } : { phase: "append", part: "store" };
   if (file === "src/chat/nodes.ts") {
-    if (fn === "unitAt" || fn === "callIdUsed" || fn === "mayOpenUnit" || fn === "isAncestor") return { part: "checks" };
+    if (fn === "unitAt" || fn === "callIdUsed" || fn === "mayOpenUnit" || fn === "isAncestor")
+      return { part: "checks" };
     if (fn === "sendable" || fn === "#sendable" || fn === "message") return { part: "output" };
     return { part: "engine" };
   }
   // (A message is checked at its append; a tool unit's fields are read when the build formats them.)
   if (file === "src/message.ts" || file === "src/context/tool-units.ts") return { phase: "append", part: "checks" };
   if (file === "src/parts.ts") return { part: "checks" };
-  if (file === "src/context/stable.ts" || file === "src/context/critical.ts") return { phase: "build", part: "selection" };
+  if (file === "src/context/stable.ts" || file === "src/context/critical.ts")
+    return { phase: "build", part: "selection" };
   if (file === "src/chat/sent-cache.ts") return { phase: "build", part: "output" };
-  if (file === "src/context/format.ts" || file === "src/context/held.ts" || file === "src/context/parts-format.ts" || file === "src/summary/present.ts") {
+  if (
+    file === "src/context/format.ts" ||
+    file === "src/context/held.ts" ||
+    file === "src/context/parts-format.ts" ||
+    file === "src/summary/present.ts"
+  ) {
     return { phase: "build", part: "output" };
   }
   if (file === "src/context/build-plan.ts" || file.startsWith("src/models/")) return { phase: "build", part: "plan" };
-  if (file === "src/context/build.ts" || file === "src/chat/chat-context.ts" || file.startsWith("src/summary/") || file === "src/chat/stats.ts") {
+  if (
+    file === "src/context/build.ts" ||
+    file === "src/chat/chat-context.ts" ||
+    file.startsWith("src/summary/") ||
+    file === "src/chat/stats.ts"
+  ) {
     return { phase: "build" };
   }
   if (file === "src/chat/sync.ts") return { phase: "append" };
@@ -172,7 +193,13 @@ interface HeapNode {
   children: HeapNode[];
 }
 
-async function measure(config: Config, chats: number, perChat: number, requests: number, inFlight: number): Promise<Omit<PartsResult, "objectsPerChat">> {
+async function measure(
+  config: Config,
+  chats: number,
+  perChat: number,
+  requests: number,
+  inFlight: number,
+): Promise<Omit<PartsResult, "objectsPerChat">> {
   const texts = corpus();
   const handler: Handler = await makeHandler(config, "exact", chats, perChat, texts);
   const chatOf = requestOrder(chats);
@@ -196,21 +223,34 @@ async function measure(config: Config, chats: number, perChat: number, requests:
   let freed = 0;
   let survived = 0;
   let scavenges = 0;
-  const space = (s: (typeof stats)[number]["beforeGC"], name: string) => s.heapSpaceStatistics.find((x) => x.spaceName === name)?.spaceUsedSize ?? 0;
+  const space = (s: (typeof stats)[number]["beforeGC"], name: string) =>
+    s.heapSpaceStatistics.find((x) => x.spaceName === name)?.spaceUsedSize ?? 0;
   for (const s of stats) {
     freed += s.beforeGC.heapStatistics.usedHeapSize - s.afterGC.heapStatistics.usedHeapSize;
     if (s.gcType === "Scavenge" || s.gcType === "MinorMarkSweep") {
       scavenges++;
-      survived += space(s.afterGC, "new_space") + Math.max(0, space(s.afterGC, "old_space") - space(s.beforeGC, "old_space"));
+      survived +=
+        space(s.afterGC, "new_space") + Math.max(0, space(s.afterGC, "old_space") - space(s.beforeGC, "old_space"));
     }
   }
   const cpuUs = (cpu.user + cpu.system) / requests;
 
   const allocatedB = (used1 - used0 + freed) / requests;
   return {
-    config, chats, perChat, requests, inFlight, cpuUs, allocatedB, survivedB: survived / requests,
-    scavengesPer1k: (scavenges / requests) * 1000, fullPer1k: ((stats.length - scavenges) / requests) * 1000,
-    us: {}, bytes: {}, samples: 0, load: Math.round(loadavg()[0]! * 10) / 10,
+    config,
+    chats,
+    perChat,
+    requests,
+    inFlight,
+    cpuUs,
+    allocatedB,
+    survivedB: survived / requests,
+    scavengesPer1k: (scavenges / requests) * 1000,
+    fullPer1k: ((stats.length - scavenges) / requests) * 1000,
+    us: {},
+    bytes: {},
+    samples: 0,
+    load: Math.round(loadavg()[0]! * 10) / 10,
   };
 }
 
@@ -234,7 +274,13 @@ function sharesOf(pairs: Iterable<[Part, number]>): { shares: Shares; total: num
  * the caller's), so this runs in a process of its own with inlining off; `main` applies the
  * shares to the time and bytes `measure` found with inlining on.
  */
-async function profileShares(config: Config, chats: number, perChat: number, requests: number, inFlight: number): Promise<{ cpu: Shares; bytes: Shares; samples: number }> {
+async function profileShares(
+  config: Config,
+  chats: number,
+  perChat: number,
+  requests: number,
+  inFlight: number,
+): Promise<{ cpu: Shares; bytes: Shares; samples: number }> {
   const texts = corpus();
   const handler = await makeHandler(config, "exact", chats, perChat, texts);
   const chatOf = requestOrder(chats);
@@ -248,26 +294,34 @@ async function profileShares(config: Config, chats: number, perChat: number, req
   await runRequests(handler, texts, chatOf, 0, requests, inFlight);
   const { profile } = await session.post("Profiler.stop");
   const stacks = stacksOf(profile.nodes as ProfileNode[]);
-  const cpu = sharesOf((function* () {
-    for (const id of profile.samples ?? []) {
-      const stack = stacks.get(id)!;
-      if (stack[0]!.functionName !== "(idle)") yield [classify(stack), 1] as [Part, number];
-    }
-  })());
+  const cpu = sharesOf(
+    (function* () {
+      for (const id of profile.samples ?? []) {
+        const stack = stacks.get(id)!;
+        if (stack[0]!.functionName !== "(idle)") yield [classify(stack), 1] as [Part, number];
+      }
+    })(),
+  );
 
   await session.post("HeapProfiler.enable");
-  await session.post("HeapProfiler.startSampling", { samplingInterval: 256, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  await session.post("HeapProfiler.startSampling", {
+    samplingInterval: 256,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
   await runRequests(handler, texts, chatOf, requests, 2 * requests, inFlight);
   const { profile: heap } = await session.post("HeapProfiler.stopSampling");
   session.disconnect();
-  const bytes = sharesOf((function* () {
-    const visit = function* (node: HeapNode, stack: Frame[]): Generator<[Part, number]> {
-      const here = [node.callFrame, ...stack];
-      if (node.selfSize > 0) yield [classify(here), node.selfSize];
-      for (const c of node.children) yield* visit(c, here);
-    };
-    yield* visit(heap.head as unknown as HeapNode, []);
-  })());
+  const bytes = sharesOf(
+    (function* () {
+      const visit = function* (node: HeapNode, stack: Frame[]): Generator<[Part, number]> {
+        const here = [node.callFrame, ...stack];
+        if (node.selfSize > 0) yield [classify(here), node.selfSize];
+        for (const c of node.children) yield* visit(c, here);
+      };
+      yield* visit(heap.head as unknown as HeapNode, []);
+    })(),
+  );
   return { cpu: cpu.shares, bytes: bytes.shares, samples: cpu.total };
 }
 
@@ -284,30 +338,51 @@ async function objectsPerChat(config: Config, chats: number, perChat: number): P
 }
 
 async function main(): Promise<void> {
-  const [config = "wasm", chats = "10000", perChat = "100", requests = "20000", inFlight = "1", mode] = process.argv.slice(2);
-  if (!(CONFIGS as readonly string[]).includes(config)) throw new Error(`unknown configuration ${config}: ${CONFIGS.join(" | ")}`);
+  const [config = "wasm", chats = "10000", perChat = "100", requests = "20000", inFlight = "1", mode] =
+    process.argv.slice(2);
+  if (!(CONFIGS as readonly string[]).includes(config))
+    throw new Error(`unknown configuration ${config}: ${CONFIGS.join(" | ")}`);
   if (mode === "profile") {
-    process.stdout.write(JSON.stringify(await profileShares(config as Config, Number(chats), Number(perChat), Number(requests), Number(inFlight))) + "\n");
+    process.stdout.write(
+      JSON.stringify(
+        await profileShares(config as Config, Number(chats), Number(perChat), Number(requests), Number(inFlight)),
+      ) + "\n",
+    );
     return;
   }
   if (mode === "objects") {
-    process.stdout.write(JSON.stringify({ objectsPerChat: await objectsPerChat(config as Config, Number(chats), Number(perChat)) }) + "\n");
+    process.stdout.write(
+      JSON.stringify({ objectsPerChat: await objectsPerChat(config as Config, Number(chats), Number(perChat)) }) + "\n",
+    );
     return;
   }
   const result = await measure(config as Config, Number(chats), Number(perChat), Number(requests), Number(inFlight));
   // The profiles and the heap snapshots in processes of their own (see profileShares).
   const child = (flags: string[], args: string[]): unknown => {
-    const out = execFileSync(process.execPath, [...process.execArgv, ...flags, fileURLToPath(import.meta.url), config, ...args], {
-      encoding: "utf8", maxBuffer: 1 << 20, stdio: ["ignore", "pipe", "inherit"],
-    });
+    const out = execFileSync(
+      process.execPath,
+      [...process.execArgv, ...flags, fileURLToPath(import.meta.url), config, ...args],
+      {
+        encoding: "utf8",
+        maxBuffer: 1 << 20,
+        stdio: ["ignore", "pipe", "inherit"],
+      },
+    );
     return JSON.parse(out.trim().split("\n").at(-1)!);
   };
-  const shares = child(["--no-turbo-inlining"], [chats, perChat, requests, inFlight, "profile"]) as { cpu: Shares; bytes: Shares; samples: number };
+  const shares = child(["--no-turbo-inlining"], [chats, perChat, requests, inFlight, "profile"]) as {
+    cpu: Shares;
+    bytes: Shares;
+    samples: number;
+  };
   for (const part of Object.keys(shares.cpu) as Part[]) result.us[part] = shares.cpu[part]! * result.cpuUs;
   for (const part of Object.keys(shares.bytes) as Part[]) result.bytes[part] = shares.bytes[part]! * result.allocatedB;
   result.samples = shares.samples;
   // Heap objects: 1,000 chats between two heap snapshots (seconds whatever the size: not in the smoke run).
-  const objects = process.env.CTXLOOM_BENCH_SMOKE === "1" ? null : (child([], ["1000", perChat, "0", "1", "objects"]) as { objectsPerChat: number }).objectsPerChat;
+  const objects =
+    process.env.CTXLOOM_BENCH_SMOKE === "1"
+      ? null
+      : (child([], ["1000", perChat, "0", "1", "objects"]) as { objectsPerChat: number }).objectsPerChat;
   process.stdout.write(JSON.stringify({ ...result, objectsPerChat: objects } satisfies PartsResult) + "\n");
 }
 

@@ -32,22 +32,40 @@ export interface Handler {
   turn(c: number, question: string, answer: string): Promise<number>;
 }
 
-export function makeHandler(config: Config, counting: Counting, chats: number, perChat: number, texts: string[]): Promise<Handler> {
+export function makeHandler(
+  config: Config,
+  counting: Counting,
+  chats: number,
+  perChat: number,
+  texts: string[],
+): Promise<Handler> {
   if (config === "wasm" || config === "ts") return loomHandler(config, counting, chats, perChat, texts);
   return plainHandler(config, counting, chats, perChat, texts);
 }
 
-async function loomHandler(config: "wasm" | "ts", counting: Counting, chats: number, perChat: number, texts: string[]): Promise<Handler> {
+async function loomHandler(
+  config: "wasm" | "ts",
+  counting: Counting,
+  chats: number,
+  perChat: number,
+  texts: string[],
+): Promise<Handler> {
   const loom = await Loom.open({ engine: config === "wasm" ? "wasm" : "js", counter: counting });
   // Engine "js" alone still counts with the WebAssembly BPE counter (the default wherever it
   // loads): the pure-TS configuration hands gpt-tokenizer to its chats through the profile.
-  const model = config === "ts" && counting === "exact" ? { ...getModelProfile(MODEL), counter: await loadEncoding("o200k_base") } : MODEL;
+  const model =
+    config === "ts" && counting === "exact"
+      ? { ...getModelProfile(MODEL), counter: await loadEncoding("o200k_base") }
+      : MODEL;
   const open: Chat[] = [];
   for (let c = 0; c < chats; c++) open.push(await loom.user(`user-${c % 1000}`).create({ model, system: SYSTEM }));
   // Appended round-robin, as a server receives them; every chat's appends are awaited once a round.
   for (let i = 0; i < perChat; i++) {
     const pending: Promise<unknown>[] = [];
-    for (let c = 0; c < chats; c++) pending.push(open[c]!.append({ role: i % 2 === 0 ? "user" : "assistant", content: texts[(c * 7 + i) % texts.length]! }));
+    for (let c = 0; c < chats; c++)
+      pending.push(
+        open[c]!.append({ role: i % 2 === 0 ? "user" : "assistant", content: texts[(c * 7 + i) % texts.length]! }),
+      );
     await Promise.all(pending);
   }
   return {
@@ -90,12 +108,19 @@ function plainOutput(history: PlainMessage[], from: number): { role: string; con
   return messages;
 }
 
-async function plainHandler(config: "plain" | "plain-wasm", counting: Counting, chats: number, perChat: number, texts: string[]): Promise<Handler> {
-  const counter: TokenCounter = counting === "heuristic"
-    ? heuristicCounter()
-    : config === "plain-wasm"
-      ? await loadTokenizer(MODEL) // ctxloom's WebAssembly BPE, as the WASM configuration counts
-      : { name: "o200k_base", exact: true, count: (text) => gptCount(text, PLAIN) };
+async function plainHandler(
+  config: "plain" | "plain-wasm",
+  counting: Counting,
+  chats: number,
+  perChat: number,
+  texts: string[],
+): Promise<Handler> {
+  const counter: TokenCounter =
+    counting === "heuristic"
+      ? heuristicCounter()
+      : config === "plain-wasm"
+        ? await loadTokenizer(MODEL) // ctxloom's WebAssembly BPE, as the WASM configuration counts
+        : { name: "o200k_base", exact: true, count: (text) => gptCount(text, PLAIN) };
   const budget = budgetFor(MODEL);
   const systemTokens = messageTokens(counter, { role: "system", content: SYSTEM });
   const limit = budget.effective - budget.reserve - 3 - systemTokens;
@@ -104,11 +129,17 @@ async function plainHandler(config: "plain" | "plain-wasm", counting: Counting, 
     plainStore(history, role, content, plainCount(counter, role, content));
   for (let c = 0; c < chats; c++) store.push([]);
   for (let i = 0; i < perChat; i++) {
-    for (let c = 0; c < chats; c++) push(store[c]!, i % 2 === 0 ? "user" : "assistant", texts[(c * 7 + i) % texts.length]!);
+    for (let c = 0; c < chats; c++)
+      push(store[c]!, i % 2 === 0 ? "user" : "assistant", texts[(c * 7 + i) % texts.length]!);
     await Promise.resolve();
   }
   return {
-    counter: counting === "heuristic" ? counter.name : config === "plain-wasm" ? `${counter.name} (ctxloom's WASM BPE)` : "o200k_base (gpt-tokenizer)",
+    counter:
+      counting === "heuristic"
+        ? counter.name
+        : config === "plain-wasm"
+          ? `${counter.name} (ctxloom's WASM BPE)`
+          : "o200k_base (gpt-tokenizer)",
     // The awaits stand where the Loom's are: every step a microtask, as an async store or model call would be.
     async turn(c, question, answer) {
       const history = store[c]!;
@@ -143,11 +174,17 @@ export function requestOrder(chats: number): (k: number) => number {
 }
 
 /** The question and answer of request k (the question made per request, as a server reads it). */
-export const question = (texts: string[], k: number): string => `${texts[k % texts.length]!.slice(0, 200)} (request ${k})`;
+export const question = (texts: string[], k: number): string =>
+  `${texts[k % texts.length]!.slice(0, 200)} (request ${k})`;
 export const answer = (texts: string[], k: number): string => texts[(k * 31) % texts.length]!;
 
 /** A warm-up: the request path compiled and optimized before anything is measured. */
-export async function warmUp(handler: Handler, texts: string[], chatOf: (k: number) => number, requests: number): Promise<void> {
+export async function warmUp(
+  handler: Handler,
+  texts: string[],
+  chatOf: (k: number) => number,
+  requests: number,
+): Promise<void> {
   const warmup = Math.min(2_000, Math.ceil(requests / 10));
   for (let k = 0; k < warmup; k++) await handler.turn(chatOf(k), `warm-up ${k}`, texts[k % texts.length]!);
 }
@@ -158,7 +195,13 @@ export async function warmUp(handler: Handler, texts: string[], chatOf: (k: numb
  * the messages sent, summed.
  */
 export async function runRequests(
-  handler: Handler, texts: string[], chatOf: (k: number) => number, from: number, to: number, inFlight: number, latencies?: Float64Array,
+  handler: Handler,
+  texts: string[],
+  chatOf: (k: number) => number,
+  from: number,
+  to: number,
+  inFlight: number,
+  latencies?: Float64Array,
 ): Promise<number> {
   let next = from;
   let sent = 0;

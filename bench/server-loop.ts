@@ -19,7 +19,15 @@ import { loadavg } from "node:os";
 import { Session } from "node:inspector/promises";
 import { corpus } from "./corpus.js";
 import { watchGc } from "./gc.js";
-import { CONFIGS, makeHandler, requestOrder, runRequests, warmUp, type Config, type Counting } from "./server-handlers.js";
+import {
+  CONFIGS,
+  makeHandler,
+  requestOrder,
+  runRequests,
+  warmUp,
+  type Config,
+  type Counting,
+} from "./server-handlers.js";
 
 export type { Config, Counting } from "./server-handlers.js";
 
@@ -55,9 +63,18 @@ export interface ServerResult {
 }
 
 async function main(): Promise<void> {
-  const [config = "wasm", counting = "exact", chatsArg = "10000", perChatArg = "100", requestsArg = "20000", inFlightArg = "64"] = process.argv.slice(2);
-  if (!(CONFIGS as readonly string[]).includes(config)) throw new Error(`unknown configuration ${config}: ${CONFIGS.join(" | ")}`);
-  if (counting !== "exact" && counting !== "heuristic") throw new Error(`unknown counting ${counting}: exact | heuristic`);
+  const [
+    config = "wasm",
+    counting = "exact",
+    chatsArg = "10000",
+    perChatArg = "100",
+    requestsArg = "20000",
+    inFlightArg = "64",
+  ] = process.argv.slice(2);
+  if (!(CONFIGS as readonly string[]).includes(config))
+    throw new Error(`unknown configuration ${config}: ${CONFIGS.join(" | ")}`);
+  if (counting !== "exact" && counting !== "heuristic")
+    throw new Error(`unknown counting ${counting}: exact | heuristic`);
   const chats = Number(chatsArg);
   const perChat = Number(perChatArg);
   const requests = Number(requestsArg);
@@ -81,7 +98,8 @@ async function main(): Promise<void> {
   const wall0 = performance.now();
   const sent = await runRequests(handler, texts, chatOf, 0, requests, inFlight, latencies);
   const wallS = (performance.now() - wall0) / 1000;
-  if (profile) writeFileSync(process.env.CTXLOOM_BENCH_PROFILE!, JSON.stringify((await profile.post("Profiler.stop")).profile));
+  if (profile)
+    writeFileSync(process.env.CTXLOOM_BENCH_PROFILE!, JSON.stringify((await profile.post("Profiler.stop")).profile));
   const gc = collector.stop();
 
   const sorted = latencies.slice().sort();

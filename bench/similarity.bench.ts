@@ -11,7 +11,12 @@
 import os from "node:os";
 import { Bench, type Task } from "tinybench";
 import { JsEngine, WasmEngine, embeddedModule } from "../src/engine/index.js";
-import { type JsSimilarity, type WasmSimilarity, similarityFor, type SimilarityIndex } from "../src/engine/similarity.js";
+import {
+  type JsSimilarity,
+  type WasmSimilarity,
+  similarityFor,
+  type SimilarityIndex,
+} from "../src/engine/similarity.js";
 import { embedTexts } from "../src/recall/embedder.js";
 import { hashingEmbedder } from "../src/recall/hashing.js";
 import { oasstExchanges, rng, syntheticExchanges } from "../test/recall/eval-set.js";
@@ -39,7 +44,8 @@ function gaussianRows(seed: number, rows: number): Float32Array {
 
 function stats(task: Task): { p50: number; min: number } {
   const r = task.result;
-  if (r.state !== "completed" && r.state !== "aborted-with-statistics") throw new Error(`task ${task.name}: ${r.state}`);
+  if (r.state !== "completed" && r.state !== "aborted-with-statistics")
+    throw new Error(`task ${task.name}: ${r.state}`);
   return { p50: r.latency.p50, min: r.latency.min };
 }
 
@@ -74,7 +80,12 @@ function recallAt10(sim: SimilarityIndex, x: number, queries: Float32Array, cand
   return found / (QUERIES * K);
 }
 
-interface Goal { goal: string; target: string; measured: string; pass: boolean }
+interface Goal {
+  goal: string;
+  target: string;
+  measured: string;
+  pass: boolean;
+}
 
 export interface SimilarityReport {
   name: string;
@@ -160,9 +171,19 @@ export async function runSimilaritySuite(): Promise<SimilarityReport> {
   const embedder = hashingEmbedder({ dimension: DIM });
   const vectors = await embedTexts(embedder, texts);
   const xt = wasm.createIndex(DIM, true);
-  wasm.addRows(xt, vectors, Int32Array.from({ length: textRows }, (_, i) => i));
-  const textQueries = await embedTexts(embedder, Array.from({ length: QUERIES }, (_, i) => pairs[(i * 7919) % pairs.length]![0]));
-  const row: Record<string, string | number> = { data: `hashing embedder, ${oasstExchanges() ? "OASST" : "synthetic"} texts`, rows: textRows.toLocaleString("en") };
+  wasm.addRows(
+    xt,
+    vectors,
+    Int32Array.from({ length: textRows }, (_, i) => i),
+  );
+  const textQueries = await embedTexts(
+    embedder,
+    Array.from({ length: QUERIES }, (_, i) => pairs[(i * 7919) % pairs.length]![0]),
+  );
+  const row: Record<string, string | number> = {
+    data: `hashing embedder, ${oasstExchanges() ? "OASST" : "synthetic"} texts`,
+    rows: textRows.toLocaleString("en"),
+  };
   for (const c of CANDIDATES) row[`recall@10, ${c} candidates`] = +recallAt10(wasm, xt, textQueries, c).toFixed(4);
   quality.push(row);
 
@@ -173,16 +194,40 @@ export async function runSimilaritySuite(): Promise<SimilarityReport> {
     const fast = (a: string, b: string) => (fastest100k.get(a)! / fastest100k.get(b)!).toFixed(2);
     const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
     goals.push(
-      { goal: `top-10 over ${over} x 384: WASM SIMD vs plain TS`, target: ">= 8x", measured: `${ratio(at100k.get("ts f32")!, f32)} (fastest runs: ${fast("ts f32", "wasm f32 SIMD")}x)`, pass: at100k.get("ts f32")! / f32 >= 8 },
-      { goal: "WASM SIMD scan vs a SIMD pass that only reads the bytes (in the scan's order)", target: "<= 1.3x", measured: `${ratio(f32, at100k.get("wasm read pass")!)} (fastest runs: ${fast("wasm f32 SIMD", "wasm read pass")}x)`, pass: f32 / at100k.get("wasm read pass")! <= 1.3 },
-      { goal: "int8 + re-rank (100 candidates) vs f32 SIMD", target: ">= 3x", measured: `${ratio(f32, at100k.get("wasm int8 + re-rank (100)")!)} (fastest runs: ${fast("wasm f32 SIMD", "wasm int8 + re-rank (100)")}x)`, pass: f32 / at100k.get("wasm int8 + re-rank (100)")! >= 3 },
-      { goal: "int8 + re-rank recall@10 vs exact (gaussian, 100 candidates)", target: ">= 0.99", measured: recall100.toFixed(4), pass: recall100 >= 0.99 },
+      {
+        goal: `top-10 over ${over} x 384: WASM SIMD vs plain TS`,
+        target: ">= 8x",
+        measured: `${ratio(at100k.get("ts f32")!, f32)} (fastest runs: ${fast("ts f32", "wasm f32 SIMD")}x)`,
+        pass: at100k.get("ts f32")! / f32 >= 8,
+      },
+      {
+        goal: "WASM SIMD scan vs a SIMD pass that only reads the bytes (in the scan's order)",
+        target: "<= 1.3x",
+        measured: `${ratio(f32, at100k.get("wasm read pass")!)} (fastest runs: ${fast("wasm f32 SIMD", "wasm read pass")}x)`,
+        pass: f32 / at100k.get("wasm read pass")! <= 1.3,
+      },
+      {
+        goal: "int8 + re-rank (100 candidates) vs f32 SIMD",
+        target: ">= 3x",
+        measured: `${ratio(f32, at100k.get("wasm int8 + re-rank (100)")!)} (fastest runs: ${fast("wasm f32 SIMD", "wasm int8 + re-rank (100)")}x)`,
+        pass: f32 / at100k.get("wasm int8 + re-rank (100)")! >= 3,
+      },
+      {
+        goal: "int8 + re-rank recall@10 vs exact (gaussian, 100 candidates)",
+        target: ">= 0.99",
+        measured: recall100.toFixed(4),
+        pass: recall100 >= 0.99,
+      },
     );
   }
   const machine = `${os.cpus()[0]?.model ?? "cpu"} (${os.cpus().length} cores), Node ${process.version}, ${new Date().toISOString().slice(0, 10)}`;
   const table = (rows: Record<string, string | number>[]) => {
     const keys = Object.keys(rows[0]!);
-    return [`| ${keys.join(" | ")} |`, `| ${keys.map(() => "---").join(" | ")} |`, ...rows.map((r) => `| ${keys.map((k) => r[k]).join(" | ")} |`)].join("\n");
+    return [
+      `| ${keys.join(" | ")} |`,
+      `| ${keys.map(() => "---").join(" | ")} |`,
+      ...rows.map((r) => `| ${keys.map((k) => r[k]).join(" | ")} |`),
+    ].join("\n");
   };
   const markdown = [
     `Top-${K} similarity search over n x ${DIM} f32 embeddings, median ms per query (lowest of ${ROUNDS} rounds), ${machine}${SMOKE ? " (smoke sizes)" : ""}.`,
@@ -197,7 +242,10 @@ export async function runSimilaritySuite(): Promise<SimilarityReport> {
   ].join("\n");
   return {
     name: "similarity",
-    tables: [{ title: "top-10 search, ms per query", rows: speed }, { title: "int8 + re-rank recall@10", rows: quality }],
+    tables: [
+      { title: "top-10 search, ms per query", rows: speed },
+      { title: "int8 + re-rank recall@10", rows: quality },
+    ],
     goals,
     markdown,
   };
@@ -209,7 +257,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     console.log(`\n${t.title}`);
     console.table(t.rows);
   }
-  for (const g of report.goals) console.log(`  ${g.pass ? "PASS" : "MISS"}  ${g.goal}: ${g.measured} (target ${g.target})`);
+  for (const g of report.goals)
+    console.log(`  ${g.pass ? "PASS" : "MISS"}  ${g.goal}: ${g.measured} (target ${g.target})`);
   if (!SMOKE) {
     const { writeFileSync } = await import("node:fs");
     writeFileSync(new URL("./results/similarity.md", import.meta.url), report.markdown + "\n");

@@ -12,7 +12,8 @@ import type { SuiteOptions, SuiteReport } from "./report.js";
 const [file, out, ...flags] = process.argv.slice(2);
 if (!file || !out) throw new Error("usage: bench/suite.ts <suite file> <out.json> [--smoke]");
 const mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
-const run = (mod.default ?? Object.entries(mod).find(([name, v]) => /^run\w*Suite$/.test(name) && typeof v === "function")?.[1]) as
+const run = (mod.default ??
+  Object.entries(mod).find(([name, v]) => /^run\w*Suite$/.test(name) && typeof v === "function")?.[1]) as
   | ((options: SuiteOptions) => Promise<SuiteReport>)
   | undefined;
 if (typeof run !== "function") throw new Error(`${file} exports no run...Suite function`);

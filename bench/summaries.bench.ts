@@ -19,13 +19,32 @@ function history(n: number): ChatExport {
   for (let id = 0; id < n; id++) {
     const t = id >> 1;
     messages[id] = {
-      id, parentId: id === 0 ? null : id - 1, role: id % 2 ? "assistant" : "user", priority: "normal", createdAt: now, kind: "message",
-      content: id % 2 ? `Answer ${t}: topic ${t % 97} is settled. The details follow in a short paragraph.` : `Question ${t} asks about topic ${t % 97}. It gives some context.`,
+      id,
+      parentId: id === 0 ? null : id - 1,
+      role: id % 2 ? "assistant" : "user",
+      priority: "normal",
+      createdAt: now,
+      kind: "message",
+      content:
+        id % 2
+          ? `Answer ${t}: topic ${t % 97} is settled. The details follow in a short paragraph.`
+          : `Question ${t} asks about topic ${t % 97}. It gives some context.`,
     };
   }
   return {
-    format: "ctxloom.chat", version: 1, head: n - 1, messages,
-    chat: { id: `bench-${n}`, title: "", model: MODEL.name, system: null, createdAt: now, updatedAt: now, options: { profile: { ...MODEL } } },
+    format: "ctxloom.chat",
+    version: 1,
+    head: n - 1,
+    messages,
+    chat: {
+      id: `bench-${n}`,
+      title: "",
+      model: MODEL.name,
+      system: null,
+      createdAt: now,
+      updatedAt: now,
+      options: { profile: { ...MODEL } },
+    },
   } as unknown as ChatExport;
 }
 
@@ -68,7 +87,14 @@ export async function runSummariesSuite(options: { smoke?: boolean } | boolean =
       const after = await p50(() => chat.buildContext(), seconds);
       const ctx = await chat.buildContext();
       if (chat.stats().compressions !== 1) throw new Error("a build after the summary summarized again");
-      results[engine]![n] = { trigger, covered, after, sent: ctx.messages.length, tokens: ctx.usage.total, limit: ctx.usage.limit };
+      results[engine]![n] = {
+        trigger,
+        covered,
+        after,
+        sent: ctx.messages.length,
+        tokens: ctx.usage.total,
+        limit: ctx.usage.limit,
+      };
       await loom.close();
     }
   }
@@ -82,16 +108,20 @@ export async function runSummariesSuite(options: { smoke?: boolean } | boolean =
   const goals = (["wasm", "js"] as const).flatMap((e) => [
     {
       goal: `builds after a summary flat: ${hi.toLocaleString("en")} within 1.5x of ${lo.toLocaleString("en")} (${e.toUpperCase()}, p50)`,
-      target: "<= 1.5x", measured: `${flat(e).toFixed(2)}x (fastest runs ${flatMin(e).toFixed(2)}x)`, pass: flat(e) <= 1.5,
+      target: "<= 1.5x",
+      measured: `${flat(e).toFixed(2)}x (fastest runs ${flatMin(e).toFixed(2)}x)`,
+      pass: flat(e) <= 1.5,
     },
     {
       goal: `the summarizing build is linear in what it covers (${e.toUpperCase()})`,
-      target: "reported", measured: `${perCovered(e).toFixed(1)} µs per covered message at ${hi.toLocaleString("en")}`, pass: true,
+      target: "reported",
+      measured: `${perCovered(e).toFixed(1)} µs per covered message at ${hi.toLocaleString("en")}`,
+      pass: true,
     },
   ]);
   const rows = sizes.map((n) => ({
     history: n.toLocaleString("en"),
-    "covered": results.wasm![n]!.covered.toLocaleString("en"),
+    covered: results.wasm![n]!.covered.toLocaleString("en"),
     "summarizing build ms (WASM)": ms(results.wasm![n]!.trigger),
     "summarizing build ms (JS)": ms(results.js![n]!.trigger),
     "build after p50 ms (WASM)": ms(results.wasm![n]!.after.p50),
@@ -110,7 +140,12 @@ export async function runSummariesSuite(options: { smoke?: boolean } | boolean =
     "",
     ...goals.map((g) => `- ${g.pass ? "PASS" : "MISS"} ${g.goal}: ${g.measured} (target ${g.target})`),
   ].join("\n");
-  return { name: "summaries", tables: [{ title: "buildContext with summaries by history size", rows }], goals, markdown };
+  return {
+    name: "summaries",
+    tables: [{ title: "buildContext with summaries by history size", rows }],
+    goals,
+    markdown,
+  };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

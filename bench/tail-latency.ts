@@ -141,7 +141,10 @@ async function main(): Promise<void> {
       user: USERS[i % USERS.length]!,
       chat: c,
       body: { role: "user", content: `message ${i}`, priority: "normal" },
-      headers: [["content-type", "application/json"], ["x-request", String(i)]],
+      headers: [
+        ["content-type", "application/json"],
+        ["x-request", String(i)],
+      ],
     };
     const id = engine.append(trees[c]!, heads[c]!, 8 + req.body.content.length, 1, 1, 0);
     heads[c] = id;

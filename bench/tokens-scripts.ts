@@ -60,7 +60,10 @@ export async function scriptRows(counters: ScriptCounters, smoke: boolean) {
   const rows: Row[] = [];
   for (const script of SCRIPT_NAMES) {
     const texts = messages(script, smoke ? 10 : MESSAGES, SEED);
-    const bench = new Bench({ now: cpuNow, ...(smoke ? { time: 10, warmupTime: 2, iterations: 2 } : { time: 600, warmupTime: 100, iterations: 8 }) });
+    const bench = new Bench({
+      now: cpuNow,
+      ...(smoke ? { time: 10, warmupTime: 2, iterations: 2 } : { time: 600, warmupTime: 100, iterations: 8 }),
+    });
     bench
       .add("wasm", () => {
         clearWasm();
@@ -121,7 +124,12 @@ function report(rows: Row[], count: number) {
     pass: met(r),
   }));
   const differ = rows.reduce((n, r) => n + r.differ, 0);
-  goals.push({ goal: "counts identical in every script (WebAssembly BPE, js-tiktoken against gpt-tokenizer)", target: "0 differences", measured: `${differ}`, pass: differ === 0 });
+  goals.push({
+    goal: "counts identical in every script (WebAssembly BPE, js-tiktoken against gpt-tokenizer)",
+    target: "0 differences",
+    measured: `${differ}`,
+    pass: differ === 0,
+  });
   const columns = Object.keys(table[0]!);
   const markdown = [
     `#### Counters per script, o200k_base (${count} messages each, µs per message, p50)`,
@@ -136,7 +144,15 @@ function report(rows: Row[], count: number) {
   const readme: ReadmeTable = {
     title: `Counters per script, o200k_base, µs per chat message (${count} messages a script)`,
     columns: ["script", "bytes", "WebAssembly BPE", "gpt-tokenizer", "js-tiktoken", "x gpt-tokenizer", "first sight"],
-    rows: rows.map((r) => [r.script, r.bytes.toFixed(0), fmt(r.wasm), fmt(r.gpt), fmt(r.tiktoken), `${ratio(r.gpt / r.wasm)}${met(r) ? "" : " (goal 4x missed)"}`, ratio(r.gptCold / r.wasmCold)]),
+    rows: rows.map((r) => [
+      r.script,
+      r.bytes.toFixed(0),
+      fmt(r.wasm),
+      fmt(r.gpt),
+      fmt(r.tiktoken),
+      `${ratio(r.gpt / r.wasm)}${met(r) ? "" : " (goal 4x missed)"}`,
+      ratio(r.gptCold / r.wasmCold),
+    ]),
     note: "Messages written for ctxloom in twelve scripts (test/tokens/multilingual.ts). The caches of merged words (gpt-tokenizer's, the WebAssembly BPE's) are emptied at the start of each round of a script's messages; \"first sight\" empties them before each message.",
   };
   return { title: "counters per script, o200k_base, µs per message", rows: table, goals, markdown, readme };

@@ -28,10 +28,14 @@ const LABELS: Record<Backend, string> = {
 
 function counterOf(backend: Backend): Promise<TokenCounter> {
   switch (backend) {
-    case "wasm": return wasmBpeCounter("o200k_base");
-    case "gpt-tokenizer": return loadEncoding("o200k_base");
-    case "js-tiktoken": return tiktokenCounter("o200k_base");
-    case "heuristic": return Promise.resolve(heuristicCounter());
+    case "wasm":
+      return wasmBpeCounter("o200k_base");
+    case "gpt-tokenizer":
+      return loadEncoding("o200k_base");
+    case "js-tiktoken":
+      return tiktokenCounter("o200k_base");
+    case "heuristic":
+      return Promise.resolve(heuristicCounter());
   }
 }
 
@@ -51,18 +55,32 @@ async function measureLoad(backend: Backend): Promise<void> {
 export async function runTokensSuite(options: SuiteOptions = { smoke: false }) {
   const load = (backend: Backend) =>
     JSON.parse(
-      execFileSync(process.execPath, ["--expose-gc", "--import", TS_LOADER, fileURLToPath(import.meta.url), "load", backend], { encoding: "utf8" }).trim(),
+      execFileSync(
+        process.execPath,
+        ["--expose-gc", "--import", TS_LOADER, fileURLToPath(import.meta.url), "load", backend],
+        { encoding: "utf8" },
+      ).trim(),
     ) as { ms: number; heapMB: number };
-  const loads = Object.fromEntries(BACKENDS.map((b) => [b, load(b)])) as Record<Backend, { ms: number; heapMB: number }>;
+  const loads = Object.fromEntries(BACKENDS.map((b) => [b, load(b)])) as Record<
+    Backend,
+    { ms: number; heapMB: number }
+  >;
 
   const texts = options.smoke ? corpus().slice(0, 50) : corpus();
   const bytes = texts.reduce((n, t) => n + new TextEncoder().encode(t).length, 0);
-  const counters = Object.fromEntries(await Promise.all(BACKENDS.map(async (b) => [b, await counterOf(b)] as const))) as Record<Backend, TokenCounter>;
+  const counters = Object.fromEntries(
+    await Promise.all(BACKENDS.map(async (b) => [b, await counterOf(b)] as const)),
+  ) as Record<Backend, TokenCounter>;
   const exact = texts.map((t) => counters["gpt-tokenizer"].count(t));
   const mismatches = (b: Backend) => texts.filter((t, i) => counters[b].count(t) !== exact[i]).length;
   const differ = { wasm: mismatches("wasm"), "js-tiktoken": mismatches("js-tiktoken") };
-  const estimateError = texts.reduce((sum, t, i) => sum + Math.abs(counters.heuristic.count(t) - exact[i]!) / Math.max(1, exact[i]!), 0) / texts.length;
-  const bench = new Bench({ now: cpuNow, ...(options.smoke ? { time: 20, warmupTime: 5, iterations: 2 } : { time: 3000, warmupTime: 300 }) });
+  const estimateError =
+    texts.reduce((sum, t, i) => sum + Math.abs(counters.heuristic.count(t) - exact[i]!) / Math.max(1, exact[i]!), 0) /
+    texts.length;
+  const bench = new Bench({
+    now: cpuNow,
+    ...(options.smoke ? { time: 20, warmupTime: 5, iterations: 2 } : { time: 3000, warmupTime: 300 }),
+  });
   // gpt-tokenizer caches merges per word, the WebAssembly BPE merged pieces: both emptied every
   // round, as ctxloom counts each message once.
   const { clearMergeCache } = await import("gpt-tokenizer/encoding/o200k_base");
@@ -81,9 +99,11 @@ export async function runTokensSuite(options: SuiteOptions = { smoke: false }) {
   };
   const mbps = (b: Backend) => bytes / 2 ** 20 / (p50(b) / 1000);
   const agreement = (b: Backend) =>
-    b === "gpt-tokenizer" ? "the reference" :
-    b === "heuristic" ? `mean error ${(estimateError * 100).toFixed(0)}%` :
-    `identical on ${texts.length - differ[b]} of ${texts.length}`;
+    b === "gpt-tokenizer"
+      ? "the reference"
+      : b === "heuristic"
+        ? `mean error ${(estimateError * 100).toFixed(0)}%`
+        : `identical on ${texts.length - differ[b]} of ${texts.length}`;
   const rows = BACKENDS.map((b) => ({
     backend: LABELS[b],
     "load ms": loads[b].ms.toFixed(0),
@@ -93,7 +113,13 @@ export async function runTokensSuite(options: SuiteOptions = { smoke: false }) {
   }));
   const speed = p50("gpt-tokenizer") / p50("wasm");
   const scripts = await scriptRows(
-    { wasm: counters.wasm, gpt: counters["gpt-tokenizer"], tiktoken: counters["js-tiktoken"], clearGpt: clearMergeCache, clearWasm: forgetBpePieces },
+    {
+      wasm: counters.wasm,
+      gpt: counters["gpt-tokenizer"],
+      tiktoken: counters["js-tiktoken"],
+      clearGpt: clearMergeCache,
+      clearWasm: forgetBpePieces,
+    },
     options.smoke,
   );
   const markdown = [
@@ -110,18 +136,35 @@ export async function runTokensSuite(options: SuiteOptions = { smoke: false }) {
   ].join("\n");
   return {
     name: "tokens",
-    tables: [{ title: "counters, o200k_base", rows }, { title: scripts.title, rows: scripts.rows }],
+    tables: [
+      { title: "counters, o200k_base", rows },
+      { title: scripts.title, rows: scripts.rows },
+    ],
     goals: [
-      { goal: "WebAssembly BPE, gpt-tokenizer and js-tiktoken counts identical", target: "0 differences", measured: `${differ.wasm + differ["js-tiktoken"]}`, pass: differ.wasm + differ["js-tiktoken"] === 0 },
+      {
+        goal: "WebAssembly BPE, gpt-tokenizer and js-tiktoken counts identical",
+        target: "0 differences",
+        measured: `${differ.wasm + differ["js-tiktoken"]}`,
+        pass: differ.wasm + differ["js-tiktoken"] === 0,
+      },
       ...scripts.goals,
     ],
     markdown,
-    readme: [{
-      title: `Counters, o200k_base, on ${texts.length} OASST texts (load in a fresh process; CPU time)`,
-      columns: ["backend", "load", "JS heap", "MB of text / s", "agreement"],
-      rows: BACKENDS.map((b) => [LABELS[b], `${fmt(loads[b].ms)} ms`, `${fmt(loads[b].heapMB)} MB`, fmt(mbps(b)), agreement(b)]),
-      note: `The WebAssembly BPE counts ${ratio(speed)} faster than gpt-tokenizer and ${ratio(p50("js-tiktoken") / p50("wasm"))} faster than js-tiktoken; its tables live in linear memory, not on the JS heap.`,
-    }, scripts.readme],
+    readme: [
+      {
+        title: `Counters, o200k_base, on ${texts.length} OASST texts (load in a fresh process; CPU time)`,
+        columns: ["backend", "load", "JS heap", "MB of text / s", "agreement"],
+        rows: BACKENDS.map((b) => [
+          LABELS[b],
+          `${fmt(loads[b].ms)} ms`,
+          `${fmt(loads[b].heapMB)} MB`,
+          fmt(mbps(b)),
+          agreement(b),
+        ]),
+        note: `The WebAssembly BPE counts ${ratio(speed)} faster than gpt-tokenizer and ${ratio(p50("js-tiktoken") / p50("wasm"))} faster than js-tiktoken; its tables live in linear memory, not on the JS heap.`,
+      },
+      scripts.readme,
+    ],
   };
 }
 

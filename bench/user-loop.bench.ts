@@ -15,7 +15,17 @@ import type { UserLoopConfig, UserLoopResult } from "./user-loop.js";
 function runOnce(config: UserLoopConfig, chats: number, perChat: number, requests: number): UserLoopResult {
   const out = execFileSync(
     process.execPath,
-    ["--expose-gc", "--import", TS_LOADER, join(ROOT, "bench/user-loop.ts"), config, String(chats), String(perChat), String(requests), "corpus"],
+    [
+      "--expose-gc",
+      "--import",
+      TS_LOADER,
+      join(ROOT, "bench/user-loop.ts"),
+      config,
+      String(chats),
+      String(perChat),
+      String(requests),
+      "corpus",
+    ],
     { cwd: ROOT, encoding: "utf8", maxBuffer: 16 << 20 },
   );
   return JSON.parse(out.trim().split("\n").pop()!) as UserLoopResult;
@@ -34,7 +44,8 @@ export async function runUserLoopSuite({ smoke = false }: { smoke?: boolean } = 
   const loom = best("loom");
   const plain = best("plain");
   const row = (r: UserLoopResult) => ({
-    configuration: r.config === "loom" ? "ctxloom (defaults: WASM engine, memory store)" : "plain loop (arrays, same counter)",
+    configuration:
+      r.config === "loom" ? "ctxloom (defaults: WASM engine, memory store)" : "plain loop (arrays, same counter)",
     "req/s": Math.round(r.reqPerS),
     "CPU µs a request": +r.cpuUs.toFixed(1),
     "p50 µs": +r.p50Us.toFixed(1),
@@ -43,7 +54,7 @@ export async function runUserLoopSuite({ smoke = false }: { smoke?: boolean } = 
     "slowest µs": Math.round(r.maxUs),
     "scavenges / major GCs": `${r.gcCount - r.gcMajor} / ${r.gcMajor}`,
     "RSS MB": Math.round(r.rssMB),
-    "load": r.load,
+    load: r.load,
   });
   const rows = [row(loom), row(plain)];
   const speed = plain.reqPerS / loom.reqPerS;
@@ -53,10 +64,26 @@ export async function runUserLoopSuite({ smoke = false }: { smoke?: boolean } = 
     name: "user-loop",
     tables: [{ title, rows }],
     goals: [
-      { goal: "requests/s, plain loop / ctxloom, one request at a time", target: "<= 1.5x", measured: `${speed.toFixed(2)}x`, pass: speed <= 1.5 },
-      { goal: "p99.9, ctxloom / plain loop", target: "<= 3x", measured: `${tail.toFixed(1)}x (${loom.p999Us.toFixed(0)} vs ${plain.p999Us.toFixed(0)} µs)`, pass: tail <= 3 },
+      {
+        goal: "requests/s, plain loop / ctxloom, one request at a time",
+        target: "<= 1.5x",
+        measured: `${speed.toFixed(2)}x`,
+        pass: speed <= 1.5,
+      },
+      {
+        goal: "p99.9, ctxloom / plain loop",
+        target: "<= 3x",
+        measured: `${tail.toFixed(1)}x (${loom.p999Us.toFixed(0)} vs ${plain.p999Us.toFixed(0)} µs)`,
+        pass: tail <= 3,
+      },
     ],
-    markdown: [`### ${title}`, "", mdTable(rows), "", `Every run: ${[...runs.plain, ...runs.loom].map((r) => `${r.config} ${Math.round(r.reqPerS)} req/s, p99.9 ${r.p999Us.toFixed(0)} µs`).join("; ")}.`].join("\n"),
+    markdown: [
+      `### ${title}`,
+      "",
+      mdTable(rows),
+      "",
+      `Every run: ${[...runs.plain, ...runs.loom].map((r) => `${r.config} ${Math.round(r.reqPerS)} req/s, p99.9 ${r.p999Us.toFixed(0)} µs`).join("; ")}.`,
+    ].join("\n"),
   };
 }
 

@@ -65,7 +65,8 @@ async function loomTurns(chats: number, perChat: number, texts: string[]): Promi
   const open: Chat[] = [];
   for (let c = 0; c < chats; c++) {
     const chat = await loom.user(`user-${c}`).create({ model: MODEL, system: SYSTEM });
-    for (let i = 0; i < perChat; i++) await chat.append({ role: i % 2 === 0 ? "user" : "assistant", content: texts[(c * 7 + i) % texts.length]! });
+    for (let i = 0; i < perChat; i++)
+      await chat.append({ role: i % 2 === 0 ? "user" : "assistant", content: texts[(c * 7 + i) % texts.length]! });
     open.push(chat);
   }
   return {
@@ -95,7 +96,8 @@ async function plainTurns(chats: number, perChat: number, texts: string[]): Prom
   };
   for (let c = 0; c < chats; c++) {
     const history: Entry[] = [];
-    for (let i = 0; i < perChat; i++) await push(history, i % 2 === 0 ? "user" : "assistant", texts[(c * 7 + i) % texts.length]!);
+    for (let i = 0; i < perChat; i++)
+      await push(history, i % 2 === 0 ? "user" : "assistant", texts[(c * 7 + i) % texts.length]!);
     histories.push(history);
   }
   const context = async (history: Entry[]) => {
@@ -119,7 +121,8 @@ async function plainTurns(chats: number, perChat: number, texts: string[]): Prom
 }
 
 async function main(): Promise<void> {
-  const [config = "loom", chatsArg = "10000", perChatArg = "100", requestsArg = "20000", textsArg = "corpus"] = process.argv.slice(2);
+  const [config = "loom", chatsArg = "10000", perChatArg = "100", requestsArg = "20000", textsArg = "corpus"] =
+    process.argv.slice(2);
   if (config !== "loom" && config !== "plain") throw new Error(`unknown configuration ${config}: loom | plain`);
   if (textsArg !== "corpus" && textsArg !== "short") throw new Error(`unknown texts ${textsArg}: corpus | short`);
   const chats = Number(chatsArg);
@@ -160,18 +163,29 @@ async function main(): Promise<void> {
   }
   const wallS = (performance.now() - wall0) / 1000;
   const cpu = process.cpuUsage(cpu0);
-  if (profile) writeFileSync(process.env.CTXLOOM_BENCH_PROFILE!, JSON.stringify((await profile.post("Profiler.stop")).profile));
+  if (profile)
+    writeFileSync(process.env.CTXLOOM_BENCH_PROFILE!, JSON.stringify((await profile.post("Profiler.stop")).profile));
   const gc = collector.stop();
   const sorted = latencies.slice().sort();
   const q = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
   const mem = process.memoryUsage();
   const result: UserLoopResult = {
-    config, texts: textsArg, chats, perChat, requests,
+    config,
+    texts: textsArg,
+    chats,
+    perChat,
+    requests,
     reqPerS: requests / wallS,
     cpuUs: (cpu.user + cpu.system) / requests,
-    p50Us: q(0.5), p99Us: q(0.99), p999Us: q(0.999), maxUs: sorted[sorted.length - 1]!,
-    gcCount: gc.durations.length, gcMajor: gc.major, gcMaxMs: Math.max(0, ...gc.durations),
-    rssMB: mem.rss / 2 ** 20, heapMB: mem.heapUsed / 2 ** 20,
+    p50Us: q(0.5),
+    p99Us: q(0.99),
+    p999Us: q(0.999),
+    maxUs: sorted[sorted.length - 1]!,
+    gcCount: gc.durations.length,
+    gcMajor: gc.major,
+    gcMaxMs: Math.max(0, ...gc.durations),
+    rssMB: mem.rss / 2 ** 20,
+    heapMB: mem.heapUsed / 2 ** 20,
     sentPerRequest: sent / requests,
     load: Math.round(loadavg()[0]! * 10) / 10,
   };

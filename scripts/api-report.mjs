@@ -15,7 +15,16 @@
 // declaration and member has JSDoc and every type a public signature names is exported: a report with a
 // forgotten export or an "(undocumented)" member fails the check, each fault named (reportFaults).
 import { spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
@@ -37,7 +46,12 @@ export function entryPoints(manifest = JSON.parse(readFileSync(join(root, "packa
     const types = typeof target === "object" && target !== null ? target.types : undefined;
     if (typeof types !== "string") continue;
     const name = subpath === "." ? "index" : subpath.slice(2).replaceAll("/", "-");
-    entries.push({ name, subpath, specifier: subpath === "." ? manifest.name : `${manifest.name}/${subpath.slice(2)}`, types: types.replace(/^\.\/dist\//, "") });
+    entries.push({
+      name,
+      subpath,
+      specifier: subpath === "." ? manifest.name : `${manifest.name}/${subpath.slice(2)}`,
+      types: types.replace(/^\.\/dist\//, ""),
+    });
   }
   return entries;
 }
@@ -45,10 +59,15 @@ export function entryPoints(manifest = JSON.parse(readFileSync(join(root, "packa
 /** Compiles the declarations of src/ into `out` (tsconfig.build.json, declarations only). */
 export function compileDeclarations(out) {
   const tsc = join(root, "node_modules/.bin/tsc");
-  const result = spawnSync(tsc, ["-p", "tsconfig.build.json", "--emitDeclarationOnly", "--outDir", out], { cwd: root, encoding: "utf8" });
-  if (result.status !== 0) throw new Error(`tsc -p tsconfig.build.json --emitDeclarationOnly failed:\n${result.stdout}${result.stderr}`);
+  const result = spawnSync(tsc, ["-p", "tsconfig.build.json", "--emitDeclarationOnly", "--outDir", out], {
+    cwd: root,
+    encoding: "utf8",
+  });
+  if (result.status !== 0)
+    throw new Error(`tsc -p tsconfig.build.json --emitDeclarationOnly failed:\n${result.stdout}${result.stderr}`);
   // Declarations the build writes itself (the .wasm files' modules) come from dist/ as scripts/build-*.mjs wrote them.
-  for (const name of readdirSync(join(root, "dist")).filter((n) => n.endsWith(".wasm.d.ts"))) copyFileSync(join(root, "dist", name), join(out, name));
+  for (const name of readdirSync(join(root, "dist")).filter((n) => n.endsWith(".wasm.d.ts")))
+    copyFileSync(join(root, "dist", name), join(out, name));
 }
 
 /** The report of every entry point and the surface's counts, written into `out`. */
@@ -56,18 +75,35 @@ function writeReports(dist, out) {
   const entries = entryPoints();
   const configs = entries.map((entry) => {
     const file = join(dist, entry.types);
-    if (!existsSync(file)) throw new Error(`${relative(root, file)} is missing: run npm run build (it writes the declarations of ${entry.specifier}).`);
+    if (!existsSync(file))
+      throw new Error(
+        `${relative(root, file)} is missing: run npm run build (it writes the declarations of ${entry.specifier}).`,
+      );
     return ExtractorConfig.prepare({
       configObject: {
         projectFolder: root,
         mainEntryPointFilePath: file,
         compiler: {
           overrideTsconfig: {
-            compilerOptions: { target: "ES2022", lib: ["ES2023", "DOM"], types: ["node"], module: "NodeNext", moduleResolution: "NodeNext", strict: true, skipLibCheck: true },
+            compilerOptions: {
+              target: "ES2022",
+              lib: ["ES2023", "DOM"],
+              types: ["node"],
+              module: "NodeNext",
+              moduleResolution: "NodeNext",
+              strict: true,
+              skipLibCheck: true,
+            },
             files: [file],
           },
         },
-        apiReport: { enabled: true, reportFileName: entry.name, reportFolder: out, reportTempFolder: join(out, "temp"), includeForgottenExports: true },
+        apiReport: {
+          enabled: true,
+          reportFileName: entry.name,
+          reportFolder: out,
+          reportTempFolder: join(out, "temp"),
+          includeForgottenExports: true,
+        },
         docModel: { enabled: false },
         dtsRollup: { enabled: false },
         tsdocMetadata: { enabled: false },
@@ -92,7 +128,9 @@ function writeReports(dist, out) {
       configObjectFullPath: undefined,
     });
   });
-  const state = CompilerState.create(configs[0], { additionalEntryPoints: configs.map((c) => c.mainEntryPointFilePath) });
+  const state = CompilerState.create(configs[0], {
+    additionalEntryPoints: configs.map((c) => c.mainEntryPointFilePath),
+  });
   const problems = [];
   for (const [i, config] of configs.entries()) {
     const result = Extractor.invoke(config, {
@@ -102,27 +140,40 @@ function writeReports(dist, out) {
         message.handled = true;
         // Console messages are its progress ("the report was created"): this script does the comparing.
         if (message.category === "console") return;
-        if (message.logLevel === "error" || message.logLevel === "warning") problems.push(`${entries[i].specifier}: ${message.formatMessageWithLocation(root)}`);
+        if (message.logLevel === "error" || message.logLevel === "warning")
+          problems.push(`${entries[i].specifier}: ${message.formatMessageWithLocation(root)}`);
       },
     });
     if (!result.succeeded) problems.push(`${entries[i].specifier}: API Extractor failed (${result.errorCount} errors)`);
   }
   rmSync(join(out, "temp"), { recursive: true, force: true });
   // Warnings API Extractor cannot attach to a declaration name their file: as dist/ names it, without line numbers.
-  const texts = new Map(entries.map((entry) => {
-    const text = readFileSync(join(out, `${entry.name}.api.md`), "utf8");
-    return [entry.name, text.split(`${dist}/`).join("dist/").replace(/^(\/\/ dist\/\S+?\.d\.ts):\d+:\d+ - /gm, "$1 - ")];
-  }));
+  const texts = new Map(
+    entries.map((entry) => {
+      const text = readFileSync(join(out, `${entry.name}.api.md`), "utf8");
+      return [
+        entry.name,
+        text
+          .split(`${dist}/`)
+          .join("dist/")
+          .replace(/^(\/\/ dist\/\S+?\.d\.ts):\d+:\d+ - /gm, "$1 - "),
+      ];
+    }),
+  );
   const main = texts.get("index");
   for (const entry of entries) {
     const text = texts.get(entry.name);
-    writeFileSync(join(out, `${entry.name}.api.md`), entry.name === "index" || main === undefined ? text : withoutMainDeclarations(text, main));
+    writeFileSync(
+      join(out, `${entry.name}.api.md`),
+      entry.name === "index" || main === undefined ? text : withoutMainDeclarations(text, main),
+    );
   }
   writeFileSync(join(out, "surface.md"), surfaceTable(state.program, entries, configs));
   return problems;
 }
 
-const FORGOTTEN = /^\s*\/\/ (?:dist\/\S+ - )?(?:Warning: )?\(ae-forgotten-export\) The symbol "([^"]+)" needs to be exported by the entry point \S+$/;
+const FORGOTTEN =
+  /^\s*\/\/ (?:dist\/\S+ - )?(?:Warning: )?\(ae-forgotten-export\) The symbol "([^"]+)" needs to be exported by the entry point \S+$/;
 
 /**
  * What a report may not hold, each fault named with its report and its symbol: a forgotten export
@@ -135,20 +186,30 @@ export function reportFaults(report, text) {
   const lines = text.split("\n");
   let declaration;
   for (const [i, line] of lines.entries()) {
-    const top = /^(?:export )?(?:declare )?(?:abstract )?(?:class|interface|type|function|const|let|enum|namespace) (\w+)/.exec(line);
+    const top =
+      /^(?:export )?(?:declare )?(?:abstract )?(?:class|interface|type|function|const|let|enum|namespace) (\w+)/.exec(
+        line,
+      );
     if (top) declaration = top[1];
     const forgotten = FORGOTTEN.exec(line);
     if (forgotten) {
-      faults.push(`api/${report}: "${forgotten[1]}" is named by a public declaration but not exported by the entry point ` +
-        "(export it from the entry, with JSDoc, or change the signature so it does not name it)");
+      faults.push(
+        `api/${report}: "${forgotten[1]}" is named by a public declaration but not exported by the entry point ` +
+          "(export it from the entry, with JSDoc, or change the signature so it does not name it)",
+      );
       continue;
     }
     if (!/^\s*\/\/ (?:@\w+ )?\(undocumented\)$/.test(line)) continue;
     let at = i + 1;
     while (at < lines.length && /^\s*\/\//.test(lines[at])) at++;
     const code = lines[at] ?? "";
-    const own = /^(?:export )?(?:declare )?(?:abstract )?(?:class|interface|type|function|const|let|enum|namespace) (\w+)/.exec(code);
-    const member = /^\s+(?:(?:readonly|static|protected|abstract|get|set) )*(\[[^\]]+\]|["']?[\w$]+["']?|\(|new)/.exec(code);
+    const own =
+      /^(?:export )?(?:declare )?(?:abstract )?(?:class|interface|type|function|const|let|enum|namespace) (\w+)/.exec(
+        code,
+      );
+    const member = /^\s+(?:(?:readonly|static|protected|abstract|get|set) )*(\[[^\]]+\]|["']?[\w$]+["']?|\(|new)/.exec(
+      code,
+    );
     const name = own ? own[1] : `${declaration ?? "?"}${member ? `.${member[1] === "(" ? "(call)" : member[1]}` : ""}`;
     faults.push(`api/${report}: ${name} is undocumented (give it a JSDoc sentence saying what it is for users)`);
   }
@@ -246,7 +307,11 @@ function surfaceTable(program, entries, configs) {
 }
 
 function reportFiles(dir) {
-  return existsSync(dir) ? readdirSync(dir).filter((n) => n.endsWith(".api.md") || n === "surface.md").sort() : [];
+  return existsSync(dir)
+    ? readdirSync(dir)
+        .filter((n) => n.endsWith(".api.md") || n === "surface.md")
+        .sort()
+    : [];
 }
 
 /**
@@ -264,23 +329,32 @@ export function apiReport({ dist, update = false, api = apiDir } = {}) {
     const out = join(work, "api");
     mkdirSync(out);
     const problems = writeReports(resolve(dist), out);
-    if (problems.length > 0) return { ok: false, text: `API Extractor reported problems in the built types:\n${problems.join("\n")}` };
+    if (problems.length > 0)
+      return { ok: false, text: `API Extractor reported problems in the built types:\n${problems.join("\n")}` };
     const fresh = reportFiles(out);
-    const faults = fresh.filter((name) => name.endsWith(".api.md")).flatMap((name) => reportFaults(name, readFileSync(join(out, name), "utf8")));
-    const faultText = faults.length === 0 ? "" :
-      `\n\n${faults.length} faults in the public API (npm run api:check fails on each):\n${faults.join("\n")}`;
+    const faults = fresh
+      .filter((name) => name.endsWith(".api.md"))
+      .flatMap((name) => reportFaults(name, readFileSync(join(out, name), "utf8")));
+    const faultText =
+      faults.length === 0
+        ? ""
+        : `\n\n${faults.length} faults in the public API (npm run api:check fails on each):\n${faults.join("\n")}`;
     if (update) {
       mkdirSync(api, { recursive: true });
       for (const name of reportFiles(api)) if (!fresh.includes(name)) rmSync(join(api, name));
       for (const name of fresh) copyFileSync(join(out, name), join(api, name));
-      return { ok: true, text: `${relative(root, api) || api}/: ${fresh.length} files written (${fresh.join(", ")})${faultText}` };
+      return {
+        ok: true,
+        text: `${relative(root, api) || api}/: ${fresh.length} files written (${fresh.join(", ")})${faultText}`,
+      };
     }
     const differences = [];
     for (const name of [...new Set([...reportFiles(api), ...fresh])].sort()) {
       const before = join(api, name);
       const after = join(out, name);
       if (!existsSync(after)) differences.push(`api/${name}: no such entry point any more (the file should go)`);
-      else if (!existsSync(before)) differences.push(`api/${name}: a new entry point, not in api/ yet\n${readFileSync(after, "utf8")}`);
+      else if (!existsSync(before))
+        differences.push(`api/${name}: a new entry point, not in api/ yet\n${readFileSync(after, "utf8")}`);
       else if (readFileSync(before, "utf8") !== readFileSync(after, "utf8")) {
         const labels = ["--label", `api/${name} (checked in)`, "--label", `api/${name} (from the build)`];
         const diff = spawnSync("diff", ["-u", ...labels, before, after], { encoding: "utf8" });
@@ -290,12 +364,20 @@ export function apiReport({ dist, update = false, api = apiDir } = {}) {
     if (differences.length > 0) {
       return {
         ok: false,
-        text: `The public API differs from the reports checked in under api/:\n\n${differences.join("\n")}\n` +
+        text:
+          `The public API differs from the reports checked in under api/:\n\n${differences.join("\n")}\n` +
           `If the change is meant, accept it with \`${UPDATE}\` and commit api/ with it (reviewers read that diff).${faultText}`,
       };
     }
-    if (faults.length > 0) return { ok: false, text: `api/: the public API matches the ${fresh.length} reports checked in, but:${faultText}` };
-    return { ok: true, text: `api/: the public API matches the ${fresh.length} reports checked in, with no forgotten export and no undocumented member.` };
+    if (faults.length > 0)
+      return {
+        ok: false,
+        text: `api/: the public API matches the ${fresh.length} reports checked in, but:${faultText}`,
+      };
+    return {
+      ok: true,
+      text: `api/: the public API matches the ${fresh.length} reports checked in, with no forgotten export and no undocumented member.`,
+    };
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

@@ -64,7 +64,10 @@ function comparisonOf(suite, t) {
 
 /** Engine and counter of a configuration such as "pure TS: JS engine + gpt-tokenizer" (none without a "+"). */
 function parts(configuration) {
-  const [engine, counter] = configuration.replace(/^[^:]*:\s*/, "").replace(/\s*\([^)]*\)\s*$/, "").split(/\s+\+\s+/);
+  const [engine, counter] = configuration
+    .replace(/^[^:]*:\s*/, "")
+    .replace(/\s*\([^)]*\)\s*$/, "")
+    .split(/\s+\+\s+/);
   return counter === undefined ? undefined : { engine, counter };
 }
 
@@ -73,7 +76,11 @@ function missingLikeForLike(t) {
   const at = t.columns.indexOf("configuration");
   if (at < 0) return undefined;
   const configs = t.rows.map((r) => parts(r[at] ?? "")).filter((c) => c !== undefined);
-  const paired = configs.some((a) => configs.some((b) => a.counter === b.counter && a.engine !== b.engine && /engine/.test(a.engine) && /engine/.test(b.engine)));
+  const paired = configs.some((a) =>
+    configs.some(
+      (b) => a.counter === b.counter && a.engine !== b.engine && /engine/.test(a.engine) && /engine/.test(b.engine),
+    ),
+  );
   if (paired) return undefined;
   const counters = [...new Set(configs.map((c) => c.counter))];
   return (
@@ -91,15 +98,21 @@ function missingLikeForLike(t) {
 const SUMMARY = [
   {
     what: "requests a second, a server holding 1,000,000 messages (64 in flight: append, build, append)",
-    suite: "server", title: /^The server loop: .*exact counts$/,
+    suite: "server",
+    title: /^The server loop: .*exact counts$/,
     where: { "resident messages": "1,000,000", requests: "30,000", "in flight": "64" },
     ours: { where: { configuration: /^WASM:/ }, column: "requests/s" },
-    against: { where: { configuration: /^pure TS:/ }, column: "requests/s", label: "all TypeScript (JS engine, gpt-tokenizer)" },
+    against: {
+      where: { configuration: /^pure TS:/ },
+      column: "requests/s",
+      label: "all TypeScript (JS engine, gpt-tokenizer)",
+    },
     better: "higher",
   },
   {
     what: "the same, against no library at all",
-    suite: "server", title: /^The server loop: .*exact counts$/,
+    suite: "server",
+    title: /^The server loop: .*exact counts$/,
     where: { "resident messages": "1,000,000", requests: "30,000", "in flight": "64" },
     ours: { where: { configuration: /^WASM:/ }, column: "requests/s" },
     against: {
@@ -111,22 +124,26 @@ const SUMMARY = [
   },
   {
     what: "a context from a chat of 10,000 messages, p50",
-    suite: "context", title: /three ways/,
+    suite: "context",
+    title: /three ways/,
     where: { history: "10,000" },
     ours: { column: "buildContext, WASM" },
     against: { column: "LangChain trimMessages", label: "LangChain's trimMessages" },
-    ratio: "trimMessages / WASM", better: "lower",
+    ratio: "trimMessages / WASM",
+    better: "lower",
   },
   {
     what: "exact token counts (o200k_base), MB of text a second",
-    suite: "tokens", title: /^Counters, o200k_base/,
+    suite: "tokens",
+    title: /^Counters, o200k_base/,
     ours: { where: { backend: /^ctxloom's WebAssembly BPE/ }, column: "MB of text / s" },
     against: { where: { backend: /^gpt-tokenizer/ }, column: "MB of text / s", label: "gpt-tokenizer" },
     better: "higher",
   },
   {
     what: "memory per resident message at 1,000,000 (texts not counted)",
-    suite: "heap", title: /^Memory per resident message/,
+    suite: "heap",
+    title: /^Memory per resident message/,
     where: { messages: "1,000,000" },
     ours: { column: "WASM engine" },
     against: { column: "JS engine", label: "the JS engine (an object per message)" },
@@ -142,7 +159,12 @@ if (start < 0 || end < start) throw new Error(`${readmeFile} has no ${START} ...
 
 const cell = (s) => String(s).replace(/\|/g, "\\|");
 const table = (t) => {
-  const right = t.rows.length > 0 ? t.columns.map((_, i) => i > 0 && t.rows.every((r) => /^[\d.,<>~ -]+(x|%| ?[µm]?s| ?[KMG]?i?B)?$/.test(r[i] ?? ""))) : [];
+  const right =
+    t.rows.length > 0
+      ? t.columns.map(
+          (_, i) => i > 0 && t.rows.every((r) => /^[\d.,<>~ -]+(x|%| ?[µm]?s| ?[KMG]?i?B)?$/.test(r[i] ?? "")),
+        )
+      : [];
   return [
     `| ${t.columns.map(cell).join(" | ")} |`,
     `|${t.columns.map((_, i) => (right[i] ? "---:" : "---")).join("|")}|`,
@@ -157,7 +179,12 @@ const names = Object.keys(results.suites).sort((a, b) => {
 });
 
 /** The number a cell shows, in the unit it shows it in ("2,050 ms" -> 2050), or NaN. */
-const numberOf = (text) => Number(String(text).replace(/,/g, "").replace(/^([-\d.]+).*$/, "$1"));
+const numberOf = (text) =>
+  Number(
+    String(text)
+      .replace(/,/g, "")
+      .replace(/^([-\d.]+).*$/, "$1"),
+  );
 /** Whether a row's cells match `where` (column name -> exact text or RegExp). */
 const matches = (t, row, where = {}) =>
   Object.entries(where).every(([column, want]) => {
@@ -184,10 +211,16 @@ function summaryRows() {
     if (!oursRow || !againstRow) continue;
     const ours = oursRow[t.columns.indexOf(s.ours.column)];
     const against = againstRow[t.columns.indexOf(s.against.column)];
-    if (ours === undefined || against === undefined || Number.isNaN(numberOf(ours)) || Number.isNaN(numberOf(against))) continue;
+    if (ours === undefined || against === undefined || Number.isNaN(numberOf(ours)) || Number.isNaN(numberOf(against)))
+      continue;
     const given = s.ratio === undefined ? undefined : oursRow[t.columns.indexOf(s.ratio)];
     const r = s.better === "higher" ? numberOf(ours) / numberOf(against) : numberOf(against) / numberOf(ours);
-    rows.push([s.what, ours, `${against}: ${s.against.label}`, given && !Number.isNaN(numberOf(given)) ? given : ratioText(r)]);
+    rows.push([
+      s.what,
+      ours,
+      `${against}: ${s.against.label}`,
+      given && !Number.isNaN(numberOf(given)) ? given : ratioText(r),
+    ]);
     used.add(s.suite);
   }
   return { rows, suites: [...used] };
@@ -213,7 +246,9 @@ if (summary.rows.length > 0) {
       "counter, as shipped. Every suite, with the commit, date and load of each run: [docs/benchmarks.md](docs/benchmarks.md).",
   );
 } else {
-  short.push("Every suite's figures, with the machine, commit and date of each run: [docs/benchmarks.md](docs/benchmarks.md).");
+  short.push(
+    "Every suite's figures, with the machine, commit and date of each run: [docs/benchmarks.md](docs/benchmarks.md).",
+  );
 }
 short.push("", END);
 writeFileSync(readmeFile, readme.slice(0, start) + short.join("\n") + readme.slice(end + END.length));
@@ -238,18 +273,28 @@ for (const n of names) {
   const key = `commit ${m.commit || "unknown"}, ${m.date}`;
   runsOf.set(key, [...(runsOf.get(key) ?? []), n]);
 }
-const when = runsOf.size === 1 ? [...runsOf.keys()][0] : [...runsOf].map(([k, ns]) => `${k} (${ns.join(", ")})`).join("; ");
-const GENERATED = "<!-- Generated from bench/results.json by `node scripts/bench-table.mjs` (npm run bench runs it). -->";
+const when =
+  runsOf.size === 1 ? [...runsOf.keys()][0] : [...runsOf].map(([k, ns]) => `${k} (${ns.join(", ")})`).join("; ");
+const GENERATED =
+  "<!-- Generated from bench/results.json by `node scripts/bench-table.mjs` (npm run bench runs it). -->";
 const out = ["# Benchmarks", "", GENERATED, "", INTRO, ""];
 out.push(`Measured by \`npm run bench\` on ${first.cpu}, nproc ${first.nproc}, Node ${first.node}; ${when}`);
-const loads = names.filter((n) => results.suites[n].machine.load !== undefined).map((n) => `${n} ${results.suites[n].machine.load}`);
-out.push(`(a machine shared with other work${loads.length ? `; its load average as each suite started: ${loads.join(", ")}` : ""}:`);
-out.push(`ratios are steadier than absolute figures). Every suite's full tables and goals are in [bench/results/](../bench/results/).`);
+const loads = names
+  .filter((n) => results.suites[n].machine.load !== undefined)
+  .map((n) => `${n} ${results.suites[n].machine.load}`);
+out.push(
+  `(a machine shared with other work${loads.length ? `; its load average as each suite started: ${loads.join(", ")}` : ""}:`,
+);
+out.push(
+  `ratios are steadier than absolute figures). Every suite's full tables and goals are in [bench/results/](../bench/results/).`,
+);
 out.push("");
 out.push(`![Build time and memory per message against history size, WASM and JS engines](../bench/scale.svg)`);
 out.push("");
 for (const [group, { heading, intro }] of Object.entries(GROUPS)) {
-  const tables = names.flatMap((name) => (results.suites[name].readme ?? []).filter((t) => comparisonOf(name, t) === group));
+  const tables = names.flatMap((name) =>
+    (results.suites[name].readme ?? []).filter((t) => comparisonOf(name, t) === group),
+  );
   if (tables.length === 0) continue;
   out.push(`## ${heading}`, "");
   if (intro) out.push(intro, "");

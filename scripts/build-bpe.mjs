@@ -24,9 +24,16 @@ const HEADER_WORDS = 16;
 const BLOCK_SHIFT = 7;
 
 // Unicode classes (assembly/bpe/layout.ts: C_*).
-const C_UPPER = 1, C_LOWER = 2, C_OTHER_LETTER = 3, C_MARK = 4, C_NUMBER = 5, C_SPACE = 6, C_PUNCT = 7;
+const C_UPPER = 1,
+  C_LOWER = 2,
+  C_OTHER_LETTER = 3,
+  C_MARK = 4,
+  C_NUMBER = 5,
+  C_SPACE = 6,
+  C_PUNCT = 7;
 /** Split patterns (assembly/bpe/layout.ts: P_*). */
-const P_O200K = 0, P_CL100K = 1;
+const P_O200K = 0,
+  P_CL100K = 1;
 
 function unicodeClasses() {
   const tests = [
@@ -88,8 +95,10 @@ async function ranks(encoding) {
     poolBytes += bytes.length;
     maxLength = Math.max(maxLength, bytes.length);
   }
-  if (decoder.length >= (1 << 20) - 1) throw new Error(`${encoding}: ${decoder.length} ranks; a hash slot holds rank + 1 in 20 bits`);
-  if (poolBytes >= 1 << 22) throw new Error(`${encoding}: ${poolBytes} bytes of tokens; a hash slot holds a pool offset in 22 bits`);
+  if (decoder.length >= (1 << 20) - 1)
+    throw new Error(`${encoding}: ${decoder.length} ranks; a hash slot holds rank + 1 in 20 bits`);
+  if (poolBytes >= 1 << 22)
+    throw new Error(`${encoding}: ${poolBytes} bytes of tokens; a hash slot holds a pool offset in 22 bits`);
   const pool = new Uint8Array(poolBytes);
   let at = 0;
   for (const bytes of parts) {
@@ -144,7 +153,9 @@ export async function tablesBlob(slots = ["o200k_base", "cl100k_base"]) {
 // --- wasm binary surgery: one more active data segment at DATA_BASE ---
 
 function readLeb(bytes, at) {
-  let value = 0, shift = 0, byte;
+  let value = 0,
+    shift = 0,
+    byte;
   do {
     byte = bytes[at++];
     value += (byte & 0x7f) * 2 ** shift;
@@ -235,7 +246,11 @@ async function main() {
   const raw = readFileSync(join(root, "build/ctxloom-bpe.raw.wasm"));
   for (const { file, slots } of MODULES) {
     const { blob, encodings } = await tablesBlob(slots);
-    const named = withCustomSection(withDataSegment(raw, blob, DATA_BASE), "ctxloom-bpe", slots.filter((e) => e).join(","));
+    const named = withCustomSection(
+      withDataSegment(raw, blob, DATA_BASE),
+      "ctxloom-bpe",
+      slots.filter((e) => e).join(","),
+    );
     const wasm = withInitialMemory(named, Math.ceil((DATA_BASE + blob.length) / 65536));
     await WebAssembly.compile(wasm); // fails the build on a malformed module
     writeFileSync(join(root, "build", file), wasm);
@@ -275,7 +290,12 @@ function withInitialMemory(wasm, pages) {
       const [, afterMin] = readLeb(wasm, body + 2);
       const rest = wasm.subarray(afterMin, body + size);
       const section = Uint8Array.from([1, flag, ...leb(pages), ...rest]);
-      return Buffer.concat([wasm.subarray(0, at), Uint8Array.from([5, ...leb(section.length)]), section, wasm.subarray(body + size)]);
+      return Buffer.concat([
+        wasm.subarray(0, at),
+        Uint8Array.from([5, ...leb(section.length)]),
+        section,
+        wasm.subarray(body + size),
+      ]);
     }
     at = body + size;
   }

@@ -11,11 +11,27 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 
 /** What the build writes: the generated sources, the WebAssembly files, the compiled entry points. */
 const OUTPUTS = [
-  "build/ctxloom.wasm", "src/engine/core-wasm.ts", "src/engine/layout.ts", "src/ctxloom-bpe.wasm",
-  "dist/ctxloom.wasm", "dist/ctxloom-bpe.wasm", "dist/ctxloom-bpe-cl100k.wasm", "dist/ctxloom-bpe-vocab.wasm", "dist/index.js", "dist/cli/main.js",
+  "build/ctxloom.wasm",
+  "src/engine/core-wasm.ts",
+  "src/engine/layout.ts",
+  "src/ctxloom-bpe.wasm",
+  "dist/ctxloom.wasm",
+  "dist/ctxloom-bpe.wasm",
+  "dist/ctxloom-bpe-cl100k.wasm",
+  "dist/ctxloom-bpe-vocab.wasm",
+  "dist/index.js",
+  "dist/cli/main.js",
 ];
 /** What it reads (the generated files in src/ aside). */
-const INPUTS = ["assembly", "src", "scripts", "asconfig.json", "tsconfig.json", "tsconfig.build.json", "package-lock.json"];
+const INPUTS = [
+  "assembly",
+  "src",
+  "scripts",
+  "asconfig.json",
+  "tsconfig.json",
+  "tsconfig.build.json",
+  "package-lock.json",
+];
 const GENERATED = new Set(OUTPUTS);
 
 /** The newest modification time under `path` (0 when it does not exist). */
@@ -34,7 +50,9 @@ const changed = Math.max(...INPUTS.map((input) => newest(join(root, input))));
 if (missing.length === 0 && changed <= built) {
   console.log("build: up to date");
 } else {
-  console.log(missing.length > 0 ? `build: ${missing.join(", ")} missing` : "build: sources changed since the last build");
+  console.log(
+    missing.length > 0 ? `build: ${missing.join(", ")} missing` : "build: sources changed since the last build",
+  );
   const npm = process.platform === "win32" ? "npm.cmd" : "npm";
   execFileSync(npm, ["run", "build"], { cwd: root, stdio: "inherit", shell: process.platform === "win32" });
 }

@@ -28,9 +28,13 @@ let constants = 0;
 // biome-ignore lint/correctness/noEmptyCharacterClassInRegex: [^] is any character, line ends included
 for (const [, doc, names] of layoutSource.matchAll(/(\/\*\*[^]*?\*\/)\s*export \{([^}]*)\}/g)) {
   layout += `\n${doc}\n`;
-  for (const name of names.split(",").map((n) => n.trim()).filter(Boolean)) {
+  for (const name of names
+    .split(",")
+    .map((n) => n.trim())
+    .filter(Boolean)) {
     const global = instance.exports[name];
-    if (!(global instanceof WebAssembly.Global)) throw new Error(`assembly/layout.ts: ${name} is not an exported constant`);
+    if (!(global instanceof WebAssembly.Global))
+      throw new Error(`assembly/layout.ts: ${name} is not an exported constant`);
     const value = name.endsWith("_MASK") ? `0x${global.value.toString(16)}` : String(global.value);
     layout += `export const ${name} = ${value};\n`;
     constants++;

@@ -106,6 +106,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     }
   } else {
     writeFileSync(PAGE, page);
-    console.log(`docs/errors.md: ${errorCodes(readFileSync(join(root, "src/errors.ts"), "utf8")).length} codes from src/errors.ts`);
+    console.log(
+      `docs/errors.md: ${errorCodes(readFileSync(join(root, "src/errors.ts"), "utf8")).length} codes from src/errors.ts`,
+    );
   }
 }

@@ -7,7 +7,11 @@ export type Deadline<T> = { ok: true; value: T } | { ok: false; why: "timeout" |
  * promise resolves at once whatever the callback does afterwards, so that no caller waits on
  * a promise that never settles. Rejects when the callback throws before that.
  */
-export function withDeadline<T>(call: (signal: AbortSignal) => T | PromiseLike<T>, timeoutMs: number, outer?: AbortSignal): Promise<Deadline<T>> {
+export function withDeadline<T>(
+  call: (signal: AbortSignal) => T | PromiseLike<T>,
+  timeoutMs: number,
+  outer?: AbortSignal,
+): Promise<Deadline<T>> {
   const controller = new AbortController();
   return new Promise<Deadline<T>>((resolve, reject) => {
     let timer: ReturnType<typeof setTimeout> | undefined;

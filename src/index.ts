@@ -10,40 +10,110 @@ export type { Chat, ChatStats } from "./chat/chat.js";
 export type { ChatView } from "./chat/chat-view.js";
 export type { AppendOptions } from "./chat/append-key.js";
 export type {
-  CompactOptions, CompactionEvent, CompactionListener, ChatEvent, SummaryStartEvent, SummaryEndEvent, ClearEvent, SummaryReason,
+  CompactOptions,
+  CompactionEvent,
+  CompactionListener,
+  ChatEvent,
+  SummaryStartEvent,
+  SummaryEndEvent,
+  ClearEvent,
+  SummaryReason,
 } from "./chat/compaction.js";
 export type { Message, MessageInput, MessageExtras, ToolCall, Role, Priority } from "./message.js";
-export type { ContentPart, TextPart, ImagePart, FilePart, ReasoningPart, RedactedReasoningPart, CompactionPart, CompactionProvider } from "./parts.js";
+export type {
+  ContentPart,
+  TextPart,
+  ImagePart,
+  FilePart,
+  ReasoningPart,
+  RedactedReasoningPart,
+  CompactionPart,
+  CompactionProvider,
+} from "./parts.js";
 export { CtxloomError, type ErrorCode } from "./errors.js";
 
 // Contexts: what buildContext takes and returns, in each provider's format.
 export type {
-  BuildOptions, BuildRecallOptions, RecallScope, ContextWindow, Usage, ViewCount, ContextFormat, ContextWindowOf, ContextWindowFor, FormatOf, FormatMessages,
+  BuildOptions,
+  BuildRecallOptions,
+  RecallScope,
+  ContextWindow,
+  Usage,
+  ViewCount,
+  ContextFormat,
+  ContextWindowOf,
+  ContextWindowFor,
+  FormatOf,
+  FormatMessages,
 } from "./context/build.js";
 export type {
-  FormatOfMessages, StablePrefixOptions, RecallDegraded, ContextPressure, ProviderCounter, ProviderCountRequest, ProviderCount, MemoryScope, MemoryRevision,
+  FormatOfMessages,
+  StablePrefixOptions,
+  RecallDegraded,
+  ContextPressure,
+  ProviderCounter,
+  ProviderCountRequest,
+  ProviderCount,
+  MemoryScope,
+  MemoryRevision,
 } from "./context/types.js";
 export type { ProviderCounterOptions } from "./context/provider-counter.js";
 export { geminiCounter, type GeminiFetchLike, type GeminiCounterOptions } from "./adapters/gemini-count.js";
 export type {
-  OpenAIMessage, OpenAISystemMessage, OpenAIUserMessage, OpenAIAssistantMessage, OpenAIToolMessage, OpenAIToolCall,
-  AnthropicMessage, AnthropicBlock, AnthropicCacheControl,
-  ResponsesItem, ResponsesMessageItem, ResponsesFunctionCallItem, ResponsesFunctionCallOutputItem, ResponsesReasoningItem, ResponsesCompactionItem,
-  OpenAIContentPart, ResponsesContentPart, AnthropicPartBlock, AnthropicToolResultBlock,
+  OpenAIMessage,
+  OpenAISystemMessage,
+  OpenAIUserMessage,
+  OpenAIAssistantMessage,
+  OpenAIToolMessage,
+  OpenAIToolCall,
+  AnthropicMessage,
+  AnthropicBlock,
+  AnthropicCacheControl,
+  ResponsesItem,
+  ResponsesMessageItem,
+  ResponsesFunctionCallItem,
+  ResponsesFunctionCallOutputItem,
+  ResponsesReasoningItem,
+  ResponsesCompactionItem,
+  OpenAIContentPart,
+  ResponsesContentPart,
+  AnthropicPartBlock,
+  AnthropicToolResultBlock,
 } from "./context/format.js";
 export type { AnthropicImageType } from "./context/parts-format.js";
 export type {
-  ToolsInput, ToolDefinition, ChatCompletionsToolLike, ResponsesToolLike, AnthropicToolLike, UncountedToolLike, ToolSetLike, ToolSetTool,
+  ToolsInput,
+  ToolDefinition,
+  ChatCompletionsToolLike,
+  ResponsesToolLike,
+  AnthropicToolLike,
+  UncountedToolLike,
+  ToolSetLike,
+  ToolSetTool,
 } from "./tokens/tools.js";
 export type { SlidingWindow, WindowOptions, WindowMessage, WindowStats } from "./context/sliding-window.js";
 export { truncateToolResult, type TruncateOptions } from "./context/tool-result.js";
-export type { ToolResultOptions, ToolResultTruncation, ToolResultClearing, ToolResultKeep, ClearTrigger } from "./models/tool-results.js";
+export type {
+  ToolResultOptions,
+  ToolResultTruncation,
+  ToolResultClearing,
+  ToolResultKeep,
+  ClearTrigger,
+} from "./models/tool-results.js";
 export type { ReasoningTurns } from "./models/reasoning.js";
 
 // Models, budgets and counts.
 export {
-  getModelProfile, registerModel, listModels,
-  type ModelProfile, type ModelInput, type ModelRef, type LanguageModelRef, type ProfileOptions, type SizeClass, type HistoryLimits,
+  getModelProfile,
+  registerModel,
+  listModels,
+  type ModelProfile,
+  type ModelInput,
+  type ModelRef,
+  type LanguageModelRef,
+  type ProfileOptions,
+  type SizeClass,
+  type HistoryLimits,
 } from "./models/profiles.js";
 export type { Encoding } from "./models/types.js";
 export { budgetFor, type Budget, type BudgetSplit, type BudgetOptions } from "./models/budget.js";
@@ -69,21 +139,60 @@ export type { SummaryPresentation } from "./summary/present.js";
 // Users' working memories.
 export type { Memory, MemoryWriteInput, MemoryWriteBase } from "./memory/memory.js";
 export type {
-  MemoryDocument, MemoryDocumentBase, MemoryTextDocument, MemoryObjectDocument, MemorySnapshot, MemoryWritten, MemoryRecord, MemoryQuery,
-  MemoryAuthor, MemoryKind, JsonObject, JsonSchema, WriteMemoryRequest, MemoryState, MemoryWriteResult,
+  MemoryDocument,
+  MemoryDocumentBase,
+  MemoryTextDocument,
+  MemoryObjectDocument,
+  MemorySnapshot,
+  MemoryWritten,
+  MemoryRecord,
+  MemoryQuery,
+  MemoryAuthor,
+  MemoryKind,
+  JsonObject,
+  JsonSchema,
+  WriteMemoryRequest,
+  MemoryState,
+  MemoryWriteResult,
 } from "./memory/types.js";
 export type { MemoryExport } from "./memory/export.js";
 
 // Stores, exports and imports.
 export { memoryStore } from "./store/memory.js";
 export type {
-  Store, Durability, AppendMessageRequest, SetHeadRequest, PutEmbeddingsRequest, ChatSummary, ChatOptions, ChatMetadata, JsonValue,
-  ErasedUser, PrunedChat, ChatRecord, EmbedderInfo, EmbeddingRow, AppendResult, Awaitable, ChatPage, LoadedChat, PruneQuery,
-  PruneBatch, MessageRedaction,
+  Store,
+  Durability,
+  AppendMessageRequest,
+  SetHeadRequest,
+  PutEmbeddingsRequest,
+  ChatSummary,
+  ChatOptions,
+  ChatMetadata,
+  JsonValue,
+  ErasedUser,
+  PrunedChat,
+  ChatRecord,
+  EmbedderInfo,
+  EmbeddingRow,
+  AppendResult,
+  Awaitable,
+  ChatPage,
+  LoadedChat,
+  PruneQuery,
+  PruneBatch,
+  MessageRedaction,
 } from "./store/types.js";
 export type { ChatExport, ExportedMessage } from "./store/portable.js";
 export {
-  importConversations, parseExport, parseExportStream,
-  type ImportTarget, type ImportResult, type ImportFormat, type ImportOptions, type StreamOptions, type ImportProgress,
-  type ConversationReport, type ParsedImport,
+  importConversations,
+  parseExport,
+  parseExportStream,
+  type ImportTarget,
+  type ImportResult,
+  type ImportFormat,
+  type ImportOptions,
+  type StreamOptions,
+  type ImportProgress,
+  type ConversationReport,
+  type ParsedImport,
 } from "./import/index.js";

@@ -8,7 +8,16 @@ import { checkToolCalls, type ToolCall } from "./tool-calls.js";
 export { checkContent, checkLabel, checkWellFormed, loneIn, loneSurrogate } from "./text-checks.js";
 export { MAX_ARGUMENT_DEPTH, TOOL_NAME, checkToolCalls, nestsDeeper, type ToolCall } from "./tool-calls.js";
 
-export type { CompactionPart, CompactionProvider, ContentPart, FilePart, ImagePart, ReasoningPart, RedactedReasoningPart, TextPart } from "./parts.js";
+export type {
+  CompactionPart,
+  CompactionProvider,
+  ContentPart,
+  FilePart,
+  ImagePart,
+  ReasoningPart,
+  RedactedReasoningPart,
+  TextPart,
+} from "./parts.js";
 
 /** Who a message is from: the system prompt, the user, the model, or a tool's result. */
 export type Role = "system" | "user" | "assistant" | "tool";
@@ -48,7 +57,10 @@ export interface Message {
   toolCalls?: ToolCall[];
   /** On a tool result: the id of the tool call it answers. */
   toolCallId?: string;
-  /** The content list, when the input had a part other than text (image, file, reasoning, compaction): every part, text ones included, in order. */
+  /**
+   * The content list, when the input had a part other than text (image, file, reasoning, compaction): every part, text
+   * ones included, in order.
+   */
   parts?: ContentPart[];
   /** For a summary (kind "summary"): the oldest and newest ids of the run of ancestors it stands for. */
   covers?: { first: number; last: number };
@@ -58,7 +70,10 @@ export interface Message {
 export interface MessageInput {
   /** Who the message is from. */
   role: Role;
-  /** A text, or a list of parts: text, image and file (user), reasoning, redacted-reasoning, compaction and file (assistant), text and image (tool). */
+  /**
+   * A text, or a list of parts: text, image and file (user), reasoning, redacted-reasoning, compaction and file
+   * (assistant), text and image (tool).
+   */
   content: string | ContentPart[];
   /** Default "normal"; "critical" for a system message. */
   priority?: Priority;
@@ -74,7 +89,19 @@ export interface MessageInput {
 export const MESSAGE_INPUT_KEYS = ["role", "content", "priority", "name", "toolCalls", "toolCallId"] as const;
 /** The keys a stored Message may have. */
 export const MESSAGE_KEYS = [
-  "id", "parentId", "role", "content", "priority", "tokens", "createdAt", "kind", "name", "toolCalls", "toolCallId", "covers", "parts",
+  "id",
+  "parentId",
+  "role",
+  "content",
+  "priority",
+  "tokens",
+  "createdAt",
+  "kind",
+  "name",
+  "toolCalls",
+  "toolCallId",
+  "covers",
+  "parts",
 ] as const;
 
 /** The optional fields of a message (its name, tool calls, tool call id and content parts), kept off the hot path. */
@@ -89,7 +116,10 @@ export interface MessageExtras {
   parts?: ContentPart[];
 }
 
-/** A validated message input: role, content (its text) and priority always set; `parts` when it has a part other than text. */
+/**
+ * A validated message input: role, content (its text) and priority always set; `parts` when it has a part other than
+ * text.
+ */
 export type CheckedInput = { role: Role; content: string; priority: Priority } & MessageExtras;
 
 export const roleCode = (role: Role): number => ROLES.indexOf(role);
@@ -127,7 +157,8 @@ function checkName(value: unknown, fresh: boolean): string {
   if (fresh && !MESSAGE_NAME.test(name)) {
     throw new CtxloomError(
       "INVALID_ARGUMENT",
-      `name ${describe(name)} is not a name OpenAI accepts: 1 to 64 characters, no white space, "<", "|", "\\", "/" or ">"; ` +
+      `name ${describe(name)} is not a name OpenAI accepts: 1 to 64 characters, no white space, "<", "|", "\\", "/" ` +
+        `or ">"; ` +
         `e.g. name.replace(/[\\s<|\\\\/>]/g, "_").slice(0, 64).`,
     );
   }
@@ -140,7 +171,10 @@ function checkName(value: unknown, fresh: boolean): string {
  */
 export function checkMessageInput(input: unknown, fresh = true): CheckedInput {
   if (input === null || typeof input !== "object" || Array.isArray(input)) {
-    throw new CtxloomError("INVALID_ARGUMENT", `A message must be an object { role, content, ... }; got ${describe(input)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `A message must be an object { role, content, ... }; got ${describe(input)}.`,
+    );
   }
   checkKeys(input, MESSAGE_INPUT_KEYS, "A message");
   const m = input as Partial<MessageInput>;
@@ -159,26 +193,36 @@ export function checkMessageInput(input: unknown, fresh = true): CheckedInput {
   if (m.name !== undefined) out.name = checkName(m.name, fresh);
   if (m.toolCalls !== undefined) {
     if (role !== "assistant") {
-      throw new CtxloomError("INVALID_TOOL_CALL", `Only assistant messages carry toolCalls; this one has role ${describe(role)}.`);
+      throw new CtxloomError(
+        "INVALID_TOOL_CALL",
+        `Only assistant messages carry toolCalls; this one has role ${describe(role)}.`,
+      );
     }
     out.toolCalls = checkToolCalls(m.toolCalls, fresh);
   }
   if (role === "tool") {
     out.toolCallId = checkText(m.toolCallId, "A tool message's toolCallId (the id of the call it answers)");
   } else if (m.toolCallId !== undefined) {
-    throw new CtxloomError("INVALID_TOOL_CALL", `Only tool messages carry toolCallId; this one has role ${describe(role)}.`);
+    throw new CtxloomError(
+      "INVALID_TOOL_CALL",
+      `Only tool messages carry toolCallId; this one has role ${describe(role)}.`,
+    );
   }
   // A tool result may be empty (a command that prints nothing, an empty record): what the tool said.
   if (content.length === 0 && !out.toolCalls && !out.parts && role !== "tool") {
     throw new CtxloomError(
       "INVALID_CONTENT",
-      "content must not be empty (only a tool result, an assistant message that carries toolCalls, or a message with an image, file, reasoning or compaction part, may have no text).",
+      "content must not be empty (only a tool result, an assistant message that carries toolCalls, or a message " +
+        "with an image, file, reasoning or compaction part, may have no text).",
     );
   }
   return out;
 }
 
-/** How storedMessageProblem reads a message: `tokens` may be left out (an export's), `fresh` (brought in: an append's rules). */
+/**
+ * How storedMessageProblem reads a message: `tokens` may be left out (an export's), `fresh` (brought in: an append's
+ * rules).
+ */
 export interface StoredCheck {
   tokensOptional?: boolean;
   fresh?: boolean;
@@ -195,17 +239,24 @@ export interface StoredCheck {
 export function storedMessageProblem(m: unknown, options: StoredCheck = {}): string | null {
   if (m === null || typeof m !== "object" || Array.isArray(m)) return `it is ${describe(m)}, not a message object`;
   const r = m as Record<string, unknown>;
-  for (const key of Object.keys(r)) if (!(MESSAGE_KEYS as readonly string[]).includes(key)) return `it has an unknown field ${describe(key)}`;
+  for (const key of Object.keys(r))
+    if (!(MESSAGE_KEYS as readonly string[]).includes(key)) return `it has an unknown field ${describe(key)}`;
   if (!Number.isInteger(r.id)) return `its id ${describe(r.id)} is not an integer`;
-  if (r.parentId !== null && !Number.isInteger(r.parentId)) return `its parentId ${describe(r.parentId)} is not an integer or null`;
-  if (!(r.tokens === undefined && options.tokensOptional) && !(Number.isInteger(r.tokens) && (r.tokens as number) >= 0 && (r.tokens as number) <= MAX_TOKENS)) {
+  if (r.parentId !== null && !Number.isInteger(r.parentId))
+    return `its parentId ${describe(r.parentId)} is not an integer or null`;
+  if (
+    !(r.tokens === undefined && options.tokensOptional) &&
+    !(Number.isInteger(r.tokens) && (r.tokens as number) >= 0 && (r.tokens as number) <= MAX_TOKENS)
+  ) {
     return `its tokens ${describe(r.tokens)} is not an integer from 0 to ${MAX_TOKENS}`;
   }
-  if (typeof r.createdAt !== "number" || !Number.isFinite(r.createdAt)) return `its createdAt ${describe(r.createdAt)} is not a finite number`;
+  if (typeof r.createdAt !== "number" || !Number.isFinite(r.createdAt))
+    return `its createdAt ${describe(r.createdAt)} is not a finite number`;
   if (r.kind !== "message" && r.kind !== "summary") return `its kind ${describe(r.kind)} is not "message" or "summary"`;
   if (r.kind === "summary") return summaryProblem(r);
   if (r.covers !== undefined) return "it has covers, which only summaries carry";
-  if (r.toolCalls !== undefined && !Array.isArray(r.toolCalls)) return `its toolCalls ${describe(r.toolCalls)} is not an array`;
+  if (r.toolCalls !== undefined && !Array.isArray(r.toolCalls))
+    return `its toolCalls ${describe(r.toolCalls)} is not an array`;
   if (r.parts !== undefined && !Array.isArray(r.parts)) return `its parts ${describe(r.parts)} is not an array`;
   const input: Record<string, unknown> = { role: r.role, content: r.parts ?? r.content, priority: r.priority };
   for (const key of ["name", "toolCalls", "toolCallId"] as const) if (r[key] !== undefined) input[key] = r[key];
@@ -214,8 +265,9 @@ export function storedMessageProblem(m: unknown, options: StoredCheck = {}): str
     if (r.priority === undefined) return "it has no priority";
     const checked = checkMessageInput(input, options.fresh === true);
     if (r.parts !== undefined) {
-      if (!checked.parts) return "its parts hold text only (a message keeps parts only when one is an image, file or reasoning)";
-      if (checked.content !== r.content) return "its content is not the text of its parts joined with \"\\n\"";
+      if (!checked.parts)
+        return "its parts hold text only (a message keeps parts only when one is an image, file or reasoning)";
+      if (checked.content !== r.content) return 'its content is not the text of its parts joined with "\\n"';
     }
   } catch (error) {
     return (error as Error).message;
@@ -223,19 +275,38 @@ export function storedMessageProblem(m: unknown, options: StoredCheck = {}): str
   return null;
 }
 
-/** What is wrong with a stored summary (kind "summary"), or null: a system text with `covers` of earlier ids, nothing else. */
+/**
+ * What is wrong with a stored summary (kind "summary"), or null: a system text with `covers` of earlier ids, nothing
+ * else.
+ */
 function summaryProblem(r: Record<string, unknown>): string | null {
   const c = r.covers as Record<string, unknown> | undefined;
-  if (c === null || typeof c !== "object" || Array.isArray(c) || Object.keys(c).some((k) => k !== "first" && k !== "last")) {
+  if (
+    c === null ||
+    typeof c !== "object" ||
+    Array.isArray(c) ||
+    Object.keys(c).some((k) => k !== "first" && k !== "last")
+  ) {
     return `it is a summary whose covers ${describe(c)} is not { first, last }`;
   }
-  if (!Number.isInteger(c.first) || !Number.isInteger(c.last) || (c.first as number) < 0 || (c.last as number) < (c.first as number) || (c.last as number) >= (r.id as number)) {
-    return `it is a summary whose covers ${describe(c)} does not name a run of earlier messages (0 <= first <= last < id)`;
+  if (
+    !Number.isInteger(c.first) ||
+    !Number.isInteger(c.last) ||
+    (c.first as number) < 0 ||
+    (c.last as number) < (c.first as number) ||
+    (c.last as number) >= (r.id as number)
+  ) {
+    return (
+      `it is a summary whose covers ${describe(c)} does not name a run of earlier messages (0 <= first <= last ` +
+      `< id)`
+    );
   }
   if (r.role !== "system") return `it is a summary with role ${describe(r.role)} (summaries are "system")`;
   if (typeof r.content !== "string" || r.content.length === 0) return "it is a summary without text";
-  if (!PRIORITIES.includes(r.priority as Priority)) return `its priority ${describe(r.priority)} is not one of ${PRIORITIES.join(", ")}`;
-  if (r.name !== undefined || r.toolCalls !== undefined || r.toolCallId !== undefined || r.parts !== undefined) return "it is a summary with a name, parts or tool fields";
+  if (!PRIORITIES.includes(r.priority as Priority))
+    return `its priority ${describe(r.priority)} is not one of ${PRIORITIES.join(", ")}`;
+  if (r.name !== undefined || r.toolCalls !== undefined || r.toolCallId !== undefined || r.parts !== undefined)
+    return "it is a summary with a name, parts or tool fields";
   return null;
 }
 
@@ -244,7 +315,8 @@ export function extrasOf(m: MessageExtras): Readonly<MessageExtras> | undefined 
   if (m.name === undefined && !m.toolCalls && m.toolCallId === undefined && !m.parts) return undefined;
   const extras: MessageExtras = {};
   if (m.name !== undefined) extras.name = m.name;
-  if (m.toolCalls) extras.toolCalls = m.toolCalls.map((c) => Object.freeze({ ...c, function: Object.freeze({ ...c.function }) }));
+  if (m.toolCalls)
+    extras.toolCalls = m.toolCalls.map((c) => Object.freeze({ ...c, function: Object.freeze({ ...c.function }) }));
   if (m.toolCallId !== undefined) extras.toolCallId = m.toolCallId;
   if (m.parts) extras.parts = copyParts(m.parts, true);
   return Object.freeze(extras);

@@ -5,21 +5,47 @@
 export { fromOpenAIMessages, type OpenAIMessageLike, type OpenAICompletionLike } from "./adapters/openai.js";
 export { fromResponseItems, type ResponsesItemLike } from "./adapters/responses.js";
 export {
-  openAIStream, fromChatCompletionChunks, fromResponseStreamEvents, CUT_MARK,
-  type OpenAIStream, type OpenAIStreamOptions, type ChatCompletionChunkLike, type ResponseStreamEventLike,
+  openAIStream,
+  fromChatCompletionChunks,
+  fromResponseStreamEvents,
+  CUT_MARK,
+  type OpenAIStream,
+  type OpenAIStreamOptions,
+  type ChatCompletionChunkLike,
+  type ResponseStreamEventLike,
 } from "./adapters/openai-stream.js";
 export {
-  openAISummarizer, openAIEmbedder,
-  type OpenAISummarizerOptions, type OpenAIEmbedderOptions, type OpenAIChatClientLike, type OpenAIEmbeddingsClientLike,
+  openAISummarizer,
+  openAIEmbedder,
+  type OpenAISummarizerOptions,
+  type OpenAIEmbedderOptions,
+  type OpenAIChatClientLike,
+  type OpenAIEmbeddingsClientLike,
 } from "./adapters/openai-hooks.js";
 export type { FromOptions, ReasoningMode } from "./adapters/common.js";
 export {
-  openAILoop, openAIReadTool,
-  type OpenAILoop, type OpenAILoopOptions, type OpenAIReadToolDefinition, type ResponsesReadToolDefinition, type OpenAIToolCallLike, type ResponseFunctionCallLike, type ResponseLike,
+  openAILoop,
+  openAIReadTool,
+  type OpenAILoop,
+  type OpenAILoopOptions,
+  type OpenAIReadToolDefinition,
+  type ResponsesReadToolDefinition,
+  type OpenAIToolCallLike,
+  type ResponseFunctionCallLike,
+  type ResponseLike,
 } from "./adapters/openai-loop.js";
 export type { ToolLoopOptions, ToolExecute, ToolResultContent } from "./adapters/tool-loop.js";
-export { readToolResult, type ReadTool, type ReadToolOptions, type ToolResultRequest, type ToolResultPage } from "./adapters/read-tool.js";
 export {
-  openAIMemoryTool, type MemoryTool, type OpenAIMemoryToolDefinition, type ResponsesMemoryToolDefinition,
+  readToolResult,
+  type ReadTool,
+  type ReadToolOptions,
+  type ToolResultRequest,
+  type ToolResultPage,
+} from "./adapters/read-tool.js";
+export {
+  openAIMemoryTool,
+  type MemoryTool,
+  type OpenAIMemoryToolDefinition,
+  type ResponsesMemoryToolDefinition,
 } from "./adapters/memory-tools.js";
 export type { MemoryToolOptions } from "./memory/commands.js";

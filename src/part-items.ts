@@ -12,7 +12,8 @@ export type ItemProblem = (item: Record<string, unknown>) => string | null;
 
 /** `value`, JSON text of an object as a provider sent it, checked by `problem`. @throws INVALID_CONTENT */
 export function providerJson(value: unknown, at: string, text: TextCheck, problem: ItemProblem): string {
-  if (typeof value !== "string") throw bad(`${at} must be the provider's item as JSON text (JSON.stringify(item)); got ${describe(value)}.`);
+  if (typeof value !== "string")
+    throw bad(`${at} must be the provider's item as JSON text (JSON.stringify(item)); got ${describe(value)}.`);
   let item: unknown;
   try {
     item = JSON.parse(text(value, at));
@@ -29,16 +30,26 @@ export function providerJson(value: unknown, at: string, text: TextCheck, proble
 /** True for a list of `{ type, text }` objects of this type. */
 function isTextList(v: unknown, type: string): boolean {
   if (!Array.isArray(v)) return false;
-  return v.every((x) => x !== null && typeof x === "object" && (x as Record<string, unknown>).type === type && typeof (x as Record<string, unknown>).text === "string");
+  return v.every(
+    (x) =>
+      x !== null &&
+      typeof x === "object" &&
+      (x as Record<string, unknown>).type === type &&
+      typeof (x as Record<string, unknown>).text === "string",
+  );
 }
 const optionalString = (v: unknown): boolean => v === undefined || v === null || typeof v === "string";
 
-/** OpenAI's ResponseReasoningItem: `{ type: "reasoning", id, summary: [{ type: "summary_text", text }], encrypted_content?, content?, status? }`. */
+/**
+ * OpenAI's ResponseReasoningItem: `{ type: "reasoning", id, summary: [{ type: "summary_text", text }],
+ * encrypted_content?, content?, status? }`.
+ */
 export function reasoningItemProblem(o: Record<string, unknown>): string | null {
   if (o.type !== "reasoning") return `its type ${describe(o.type)} is not "reasoning"`;
   if (typeof o.id !== "string" || o.id.length === 0) return "it has no id";
-  if (!isTextList(o.summary, "summary_text")) return "its summary is not a list of { type: \"summary_text\", text }";
-  if (o.content !== undefined && !isTextList(o.content, "reasoning_text")) return "its content is not a list of { type: \"reasoning_text\", text }";
+  if (!isTextList(o.summary, "summary_text")) return 'its summary is not a list of { type: "summary_text", text }';
+  if (o.content !== undefined && !isTextList(o.content, "reasoning_text"))
+    return 'its content is not a list of { type: "reasoning_text", text }';
   if (!optionalString(o.encrypted_content)) return "its encrypted_content is not a string";
   return null;
 }

@@ -1,7 +1,12 @@
 // Rich content of a message: the parts a content list may hold, their validation and text.
 // Part of the base room (with message.ts): it imports only errors.
 import { CtxloomError, closest, describe } from "./errors.js";
-import { anthropicCompactionProblem, openAICompactionProblem, providerJson, reasoningItemProblem } from "./part-items.js";
+import {
+  anthropicCompactionProblem,
+  openAICompactionProblem,
+  providerJson,
+  reasoningItemProblem,
+} from "./part-items.js";
 
 /** A text part. */
 export interface TextPart {
@@ -86,7 +91,10 @@ export interface CompactionPart {
 /** A part of a message's content (names as the AI SDK's where it has one). */
 export type ContentPart = TextPart | ImagePart | FilePart | ReasoningPart | RedactedReasoningPart | CompactionPart;
 
-/** The parts each role may carry: system messages are text only, a tool result text and images (a screenshot...); reasoning and compactions are the assistant's. */
+/**
+ * The parts each role may carry: system messages are text only, a tool result text and images (a screenshot...);
+ * reasoning and compactions are the assistant's.
+ */
 export const PART_TYPES_BY_ROLE: Readonly<Record<string, readonly ContentPart["type"][]>> = {
   system: ["text"],
   user: ["text", "image", "file"],
@@ -127,16 +135,23 @@ export function sourceKind(value: string, what: string): { kind: "url" | "data" 
   if (value.startsWith("data:")) {
     const m = DATA_URL.exec(value);
     if (!m || !/;base64$/i.test(m[2]!) || !MEDIA_TYPE.test(m[1]!) || !BASE64.test(value.slice(m[0].length))) {
-      throw bad(`${what} is a data: URL that is not "data:<media type>;base64,<bytes>"; encode the bytes as base64 with their media type.`);
+      throw bad(
+        `${what} is a data: URL that is not "data:<media type>;base64,<bytes>"; encode the bytes as base64 with ` +
+          `their media type.`,
+      );
     }
     return { kind: "data", mediaType: m[1]!.toLowerCase() };
   }
   if (value.length > 0 && value.length % 4 === 0 && BASE64.test(value)) return { kind: "base64" };
-  throw bad(`${what} must be an http(s) URL, a data: URL or base64 bytes; got ${describe(value.length > 60 ? value.slice(0, 60) + "..." : value)}.`);
+  throw bad(
+    `${what} must be an http(s) URL, a data: URL or base64 bytes; got ` +
+      `${describe(value.length > 60 ? value.slice(0, 60) + "..." : value)}.`,
+  );
 }
 
 function mediaTypeAt(value: unknown, what: string): string {
-  if (typeof value !== "string" || !MEDIA_TYPE.test(value)) throw bad(`${what} must be a media type such as "image/png" or "application/pdf"; got ${describe(value)}.`);
+  if (typeof value !== "string" || !MEDIA_TYPE.test(value))
+    throw bad(`${what} must be a media type such as "image/png" or "application/pdf"; got ${describe(value)}.`);
   return value.toLowerCase();
 }
 
@@ -161,11 +176,17 @@ export function checkParts(list: readonly unknown[], role: string, text: TextChe
     for (const key of Object.keys(p)) {
       if (keys.includes(key)) continue;
       const hint = closest(key, keys);
-      throw bad(`${at} (a ${p.type as string} part) has no key ${JSON.stringify(key)}; ` + (hint ? `did you mean ${JSON.stringify(hint)}?` : `its keys are ${keys.join(", ")}.`));
+      throw bad(
+        `${at} (a ${p.type as string} part) has no key ${JSON.stringify(key)}; ` +
+          (hint ? `did you mean ${JSON.stringify(hint)}?` : `its keys are ${keys.join(", ")}.`),
+      );
     }
     const type = p.type as ContentPart["type"];
     if (!allowed.includes(type)) {
-      throw bad(`${at} is a ${type} part in a ${role} message, which carries only ${allowed.join(", ")} parts; move it to a ${type === "image" || type === "file" ? "user" : "assistant"} message or describe it in text.`);
+      throw bad(
+        `${at} is a ${type} part in a ${role} message, which carries only ${allowed.join(", ")} parts; move it to a ` +
+          `${type === "image" || type === "file" ? "user" : "assistant"} message or describe it in text.`,
+      );
     }
     switch (type) {
       case "text": {
@@ -174,31 +195,48 @@ export function checkParts(list: readonly unknown[], role: string, text: TextChe
         return { type, text: t };
       }
       case "image": {
-        if (typeof p.image !== "string") throw bad(`${at}.image must be a string (a URL, a data: URL or base64); got ${describe(p.image)}.`);
+        if (typeof p.image !== "string")
+          throw bad(`${at}.image must be a string (a URL, a data: URL or base64); got ${describe(p.image)}.`);
         const source = sourceKind(text(p.image, `${at}.image`), `${at}.image`);
         const out: ImagePart = { type, image: p.image };
         if (p.mediaType !== undefined) {
           const mt = mediaTypeAt(p.mediaType, `${at}.mediaType`);
-          if (!mt.startsWith("image/")) throw bad(`${at}.mediaType must be an image type ("image/png", "image/jpeg"...); got ${describe(p.mediaType)}.`);
+          if (!mt.startsWith("image/"))
+            throw bad(
+              `${at}.mediaType must be an image type ("image/png", "image/jpeg"...); got ${describe(p.mediaType)}.`,
+            );
           if (source.mediaType !== undefined && source.mediaType !== mt) {
-            throw bad(`${at}.mediaType ${describe(p.mediaType)} differs from its data: URL's ${describe(source.mediaType)}; leave mediaType out or make them agree.`);
+            throw bad(
+              `${at}.mediaType ${describe(p.mediaType)} differs from its data: URL's ${describe(source.mediaType)}; ` +
+                `leave mediaType out or make them agree.`,
+            );
           }
           out.mediaType = mt;
         } else if (source.kind === "base64") {
-          throw bad(`${at} holds base64 bytes without a mediaType; give mediaType (e.g. "image/png") or pass a data: URL.`);
+          throw bad(
+            `${at} holds base64 bytes without a mediaType; give mediaType (e.g. "image/png") or pass a data: URL.`,
+          );
         } else if (source.mediaType !== undefined && !source.mediaType.startsWith("image/")) {
-          throw bad(`${at}.image is a data: URL of ${describe(source.mediaType)}, not an image; send it as a file part.`);
+          throw bad(
+            `${at}.image is a data: URL of ${describe(source.mediaType)}, not an image; send it as a file part.`,
+          );
         }
         if (p.detail !== undefined) {
-          if (p.detail !== "low" && p.detail !== "high" && p.detail !== "auto") throw bad(`${at}.detail must be "low", "high" or "auto"; got ${describe(p.detail)}.`);
+          if (p.detail !== "low" && p.detail !== "high" && p.detail !== "auto")
+            throw bad(`${at}.detail must be "low", "high" or "auto"; got ${describe(p.detail)}.`);
           out.detail = p.detail;
         }
-        if ((p.width === undefined) !== (p.height === undefined)) throw bad(`${at} gives ${p.width === undefined ? "height" : "width"} alone; give both width and height, or neither.`);
+        if ((p.width === undefined) !== (p.height === undefined))
+          throw bad(
+            `${at} gives ${p.width === undefined ? "height" : "width"} alone; give both width and height, or neither.`,
+          );
         if (p.width !== undefined) {
           for (const side of ["width", "height"] as const) {
             const v = p[side];
             if (!Number.isInteger(v) || (v as number) < 1 || (v as number) > MAX_IMAGE_SIDE) {
-              throw bad(`${at}.${side} must be a whole number of pixels from 1 to ${MAX_IMAGE_SIDE}; got ${describe(v)}.`);
+              throw bad(
+                `${at}.${side} must be a whole number of pixels from 1 to ${MAX_IMAGE_SIDE}; got ${describe(v)}.`,
+              );
             }
           }
           out.width = p.width as number;
@@ -207,15 +245,20 @@ export function checkParts(list: readonly unknown[], role: string, text: TextChe
         return out;
       }
       case "file": {
-        if (typeof p.data !== "string") throw bad(`${at}.data must be a string (a URL, a data: URL or base64); got ${describe(p.data)}.`);
+        if (typeof p.data !== "string")
+          throw bad(`${at}.data must be a string (a URL, a data: URL or base64); got ${describe(p.data)}.`);
         const source = sourceKind(text(p.data, `${at}.data`), `${at}.data`);
         const mt = mediaTypeAt(p.mediaType, `${at}.mediaType`);
         if (source.mediaType !== undefined && source.mediaType !== mt) {
-          throw bad(`${at}.mediaType ${describe(p.mediaType)} differs from its data: URL's ${describe(source.mediaType)}; make them agree.`);
+          throw bad(
+            `${at}.mediaType ${describe(p.mediaType)} differs from its data: URL's ${describe(source.mediaType)}; ` +
+              `make them agree.`,
+          );
         }
         const out: FilePart = { type, data: p.data, mediaType: mt };
         if (p.filename !== undefined) {
-          if (typeof p.filename !== "string" || p.filename.length === 0) throw bad(`${at}.filename must be a non-empty string when given; got ${describe(p.filename)}.`);
+          if (typeof p.filename !== "string" || p.filename.length === 0)
+            throw bad(`${at}.filename must be a non-empty string when given; got ${describe(p.filename)}.`);
           out.filename = text(p.filename, `${at}.filename`);
         }
         return out;
@@ -223,11 +266,15 @@ export function checkParts(list: readonly unknown[], role: string, text: TextChe
       case "reasoning": {
         const out: ReasoningPart = { type, text: text(p.text, `${at}.text`) };
         if (p.signature !== undefined) {
-          if (typeof p.signature !== "string" || p.signature.length === 0) throw bad(`${at}.signature must be a non-empty string when given; got ${describe(p.signature)}.`);
+          if (typeof p.signature !== "string" || p.signature.length === 0)
+            throw bad(`${at}.signature must be a non-empty string when given; got ${describe(p.signature)}.`);
           out.signature = text(p.signature, `${at}.signature`);
         }
         if (p.item !== undefined) {
-          if (out.signature !== undefined) throw bad(`${at} has both a signature (Anthropic's) and an item (OpenAI's); keep the one its provider sent.`);
+          if (out.signature !== undefined)
+            throw bad(
+              `${at} has both a signature (Anthropic's) and an item (OpenAI's); keep the one its provider sent.`,
+            );
           out.item = providerJson(p.item, `${at}.item`, text, reasoningItemProblem);
         }
         if (out.text.length === 0 && out.signature === undefined && out.item === undefined) {
@@ -236,12 +283,15 @@ export function checkParts(list: readonly unknown[], role: string, text: TextChe
         return out;
       }
       case "redacted-reasoning": {
-        if (typeof p.data !== "string" || p.data.length === 0) throw bad(`${at}.data must be the non-empty string the provider sent; got ${describe(p.data)}.`);
+        if (typeof p.data !== "string" || p.data.length === 0)
+          throw bad(`${at}.data must be the non-empty string the provider sent; got ${describe(p.data)}.`);
         return { type, data: text(p.data, `${at}.data`) };
       }
       case "compaction": {
         if (p.provider !== "openai" && p.provider !== "anthropic") {
-          throw bad(`${at}.provider must be "openai" or "anthropic" (who made the compaction); got ${describe(p.provider)}.`);
+          throw bad(
+            `${at}.provider must be "openai" or "anthropic" (who made the compaction); got ${describe(p.provider)}.`,
+          );
         }
         const problem = p.provider === "openai" ? openAICompactionProblem : anthropicCompactionProblem;
         return { type, provider: p.provider, data: providerJson(p.data, `${at}.data`, text, problem) };

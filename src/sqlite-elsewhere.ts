@@ -15,6 +15,10 @@ export function sqliteStore(path?: string, options?: SqliteStoreOptions): Sqlite
   void options;
   throw (
     unavailableHere("ctxloom/sqlite") ??
-    new CtxloomError("UNSUPPORTED_RUNTIME", "ctxloom/sqlite runs on Node only (better-sqlite3 is a native addon for Node); on this runtime, use the memory store or a Store of your own.")
+    new CtxloomError(
+      "UNSUPPORTED_RUNTIME",
+      "ctxloom/sqlite runs on Node only (better-sqlite3 is a native addon for Node); on this runtime, use the " +
+        "memory store or a Store of your own.",
+    )
   );
 }

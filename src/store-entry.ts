@@ -4,7 +4,34 @@
 export { memoryStore } from "./store/memory.js";
 export { storeChecks, type StoreChecks } from "./store/arguments.js";
 export type {
-  Store, Durability, ChatRecord, ChatSummary, ChatOptions, LoadedChat, AppendResult, EmbedderInfo, EmbeddingRow, Awaitable, ChatPage, MessageRedaction, ChatMetadata, JsonValue,
-  ErasedUser, PruneQuery, PruneBatch, PrunedChat, AppendMessageRequest, SetHeadRequest, PutEmbeddingsRequest,
+  Store,
+  Durability,
+  ChatRecord,
+  ChatSummary,
+  ChatOptions,
+  LoadedChat,
+  AppendResult,
+  EmbedderInfo,
+  EmbeddingRow,
+  Awaitable,
+  ChatPage,
+  MessageRedaction,
+  ChatMetadata,
+  JsonValue,
+  ErasedUser,
+  PruneQuery,
+  PruneBatch,
+  PrunedChat,
+  AppendMessageRequest,
+  SetHeadRequest,
+  PutEmbeddingsRequest,
 } from "./store/types.js";
-export type { MemoryRecord, MemoryKind, MemoryAuthor, MemoryState, MemoryQuery, MemoryWriteResult, WriteMemoryRequest } from "./memory/types.js";
+export type {
+  MemoryRecord,
+  MemoryKind,
+  MemoryAuthor,
+  MemoryState,
+  MemoryQuery,
+  MemoryWriteResult,
+  WriteMemoryRequest,
+} from "./memory/types.js";

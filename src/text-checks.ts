@@ -43,7 +43,8 @@ export function checkWellFormed(text: string, what: string, code: ErrorCode): st
   if (at >= 0) {
     throw new CtxloomError(
       code,
-      `${what} holds a lone surrogate (half of a UTF-16 pair) at index ${at}, which providers reject and stores cannot keep; ` +
+      `${what} holds a lone surrogate (half of a UTF-16 pair) at index ${at}, which providers reject and stores ` +
+        `cannot keep; ` +
         `repair the text (e.g. text.toWellFormed()) before passing it.`,
     );
   }
@@ -53,12 +54,18 @@ export function checkWellFormed(text: string, what: string, code: ErrorCode): st
 /** A text a provider accepts: a string with no lone surrogate. @throws INVALID_CONTENT */
 export function checkContent(content: unknown, what = "content"): string {
   if (typeof content !== "string") {
-    throw new CtxloomError("INVALID_CONTENT", `${what} must be a string; got ${describe(content)}. Serialize other values first.`);
+    throw new CtxloomError(
+      "INVALID_CONTENT",
+      `${what} must be a string; got ${describe(content)}. Serialize other values first.`,
+    );
   }
   return checkWellFormed(content, what, "INVALID_CONTENT");
 }
 
-/** An id or a name a store keeps (a user id, a message's name, a tool call's id): a non-empty, well-formed string. @throws `code` */
+/**
+ * An id or a name a store keeps (a user id, a message's name, a tool call's id): a non-empty, well-formed string.
+ * @throws `code`
+ */
 export function checkLabel(value: unknown, what: string, code: ErrorCode = "INVALID_ARGUMENT"): string {
   if (typeof value !== "string" || value.length === 0) {
     throw new CtxloomError(code, `${what} must be a non-empty string; got ${describe(value)}.`);

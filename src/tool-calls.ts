@@ -26,14 +26,17 @@ export const MAX_ARGUMENT_DEPTH = 100;
 
 const checkText = (value: unknown, what: string): string => checkLabel(value, what, "INVALID_TOOL_CALL");
 
-/** Throws INVALID_TOOL_CALL naming `what` when `value` has a key outside `known` (a misspelled key is never dropped). */
+/**
+ * Throws INVALID_TOOL_CALL naming `what` when `value` has a key outside `known` (a misspelled key is never dropped).
+ */
 function checkCallKeys(value: object, known: readonly string[], what: string): void {
   for (const key of Object.keys(value)) {
     if (known.includes(key)) continue;
     const hint = closest(key, known);
     throw new CtxloomError(
       "INVALID_TOOL_CALL",
-      `${what} has no key ${JSON.stringify(key)}` + (hint ? `; did you mean ${JSON.stringify(hint)}?` : `; its keys are ${known.join(", ")}.`),
+      `${what} has no key ${JSON.stringify(key)}` +
+        (hint ? `; did you mean ${JSON.stringify(hint)}?` : `; its keys are ${known.join(", ")}.`),
     );
   }
 }
@@ -49,7 +52,8 @@ export function nestsDeeper(text: string, limit: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // a backslash: the next unit is escaped
+      if (c === 0x5c)
+        i++; // a backslash: the next unit is escaped
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) {
       inString = true;
@@ -65,13 +69,18 @@ export function nestsDeeper(text: string, limit: number): boolean {
 /** What providers accept of a new call's name and arguments. @throws INVALID_TOOL_CALL */
 function checkSendable(name: string, args: string, at: string): void {
   if (!TOOL_NAME.test(name)) {
-    throw new CtxloomError("INVALID_TOOL_CALL", `${at}.function.name ${describe(name)} is not a tool name providers accept: 1 to 64 letters, digits, "_" or "-".`);
+    throw new CtxloomError(
+      "INVALID_TOOL_CALL",
+      `${at}.function.name ${describe(name)} is not a tool name providers accept: 1 to 64 letters, digits, "_" or "-".`,
+    );
   }
   if (nestsDeeper(args, MAX_ARGUMENT_DEPTH)) {
     throw new CtxloomError(
       "INVALID_TOOL_CALL",
-      `${at}.function.arguments nests arrays and objects more than ${MAX_ARGUMENT_DEPTH} levels deep, past what providers' JSON parsers ` +
-        `read (about 128 levels, the request's own included); flatten the arguments, or pass a deep structure as a JSON string inside them.`,
+      `${at}.function.arguments nests arrays and objects more than ${MAX_ARGUMENT_DEPTH} levels deep, past what ` +
+        `providers' JSON parsers ` +
+        `read (about 128 levels, the request's own included); flatten the arguments, or pass a deep structure as a ` +
+        `JSON string inside them.`,
     );
   }
   try {
@@ -79,7 +88,8 @@ function checkSendable(name: string, args: string, at: string): void {
   } catch {
     throw new CtxloomError(
       "INVALID_TOOL_CALL",
-      `${at}.function.arguments must be JSON text (e.g. "{}" or JSON.stringify(args)), as providers parse it; got ${describe(args)}.`,
+      `${at}.function.arguments must be JSON text (e.g. "{}" or JSON.stringify(args)), as providers parse it; got ` +
+        `${describe(args)}.`,
     );
   }
 }
@@ -95,28 +105,43 @@ export function checkToolCalls(calls: unknown, fresh = true): ToolCall[] {
   if (!Array.isArray(calls) || calls.length === 0) {
     throw new CtxloomError(
       "INVALID_TOOL_CALL",
-      `toolCalls must be a non-empty array of { id, type: "function", function: { name, arguments } }; got ${describe(calls)}.`,
+      `toolCalls must be a non-empty array of { id, type: "function", function: { name, arguments } }; got ` +
+        `${describe(calls)}.`,
     );
   }
   const ids = new Set<string>();
   return calls.map((call: unknown, i) => {
     if (call === null || typeof call !== "object" || Array.isArray(call)) {
-      throw new CtxloomError("INVALID_TOOL_CALL", `toolCalls[${i}] must be an object { id, type, function }; got ${describe(call)}.`);
+      throw new CtxloomError(
+        "INVALID_TOOL_CALL",
+        `toolCalls[${i}] must be an object { id, type, function }; got ${describe(call)}.`,
+      );
     }
     checkCallKeys(call, ["id", "type", "function"], `toolCalls[${i}]`);
     const c = call as Partial<ToolCall>;
     const id = checkText(c.id, `toolCalls[${i}].id`);
-    if (ids.has(id)) throw new CtxloomError("INVALID_TOOL_CALL", `toolCalls[${i}].id ${describe(id)} repeats an earlier call's id; give every call its own id.`);
+    if (ids.has(id))
+      throw new CtxloomError(
+        "INVALID_TOOL_CALL",
+        `toolCalls[${i}].id ${describe(id)} repeats an earlier call's id; give every call its own id.`,
+      );
     ids.add(id);
-    if (c.type !== "function") throw new CtxloomError("INVALID_TOOL_CALL", `toolCalls[${i}].type must be "function"; got ${describe(c.type)}.`);
+    if (c.type !== "function")
+      throw new CtxloomError("INVALID_TOOL_CALL", `toolCalls[${i}].type must be "function"; got ${describe(c.type)}.`);
     const fn = c.function as Partial<ToolCall["function"]> | undefined;
     if (fn === null || typeof fn !== "object" || Array.isArray(fn)) {
-      throw new CtxloomError("INVALID_TOOL_CALL", `toolCalls[${i}].function must be an object { name, arguments }; got ${describe(fn)}.`);
+      throw new CtxloomError(
+        "INVALID_TOOL_CALL",
+        `toolCalls[${i}].function must be an object { name, arguments }; got ${describe(fn)}.`,
+      );
     }
     checkCallKeys(fn, ["name", "arguments"], `toolCalls[${i}].function`);
     const name = checkText(fn.name, `toolCalls[${i}].function.name`);
     if (typeof fn.arguments !== "string") {
-      throw new CtxloomError("INVALID_TOOL_CALL", `toolCalls[${i}].function.arguments must be a string (JSON text); got ${describe(fn.arguments)}.`);
+      throw new CtxloomError(
+        "INVALID_TOOL_CALL",
+        `toolCalls[${i}].function.arguments must be a string (JSON text); got ${describe(fn.arguments)}.`,
+      );
     }
     checkWellFormed(fn.arguments, `toolCalls[${i}].function.arguments`, "INVALID_TOOL_CALL");
     if (fresh) checkSendable(name, fn.arguments, `toolCalls[${i}]`);

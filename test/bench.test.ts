@@ -10,27 +10,52 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const out = mkdtempSync(join(tmpdir(), "ctxloom-bench-smoke-"));
-const suites = readdirSync(join(root, "bench")).filter((f) => f.endsWith(".bench.ts")).map((f) => f.replace(/\.bench\.ts$/, "")).sort();
+const suites = readdirSync(join(root, "bench"))
+  .filter((f) => f.endsWith(".bench.ts"))
+  .map((f) => f.replace(/\.bench\.ts$/, ""))
+  .sort();
 
 interface Results {
   machine: { cpu: string; nproc: number; node: string; commit: string; date: string };
-  suites: Record<string, {
-    name: string; seconds: number; tables: { rows: unknown[] }[]; goals: { goal: string }[]; markdown: string;
-    readme?: { columns: string[]; rows: string[][]; title: string }[];
-  }>;
+  suites: Record<
+    string,
+    {
+      name: string;
+      seconds: number;
+      tables: { rows: unknown[] }[];
+      goals: { goal: string }[];
+      markdown: string;
+      readme?: { columns: string[]; rows: string[][]; title: string }[];
+    }
+  >;
 }
 let results: Results;
 
 beforeAll(() => {
-  execFileSync(process.execPath, ["--import", pathToFileURL(join(root, "bench/ts-loader.mjs")).href, join(root, "bench/index.ts"), "--smoke", "--out", out], {
-    cwd: root,
-    stdio: ["ignore", "ignore", "pipe"],
-    // About 40 s here (two suites at a time; 100 s one at a time before); a busy machine takes longer.
-    timeout: 420_000,
-  });
+  execFileSync(
+    process.execPath,
+    [
+      "--import",
+      pathToFileURL(join(root, "bench/ts-loader.mjs")).href,
+      join(root, "bench/index.ts"),
+      "--smoke",
+      "--out",
+      out,
+    ],
+    {
+      cwd: root,
+      stdio: ["ignore", "ignore", "pipe"],
+      // About 40 s here (two suites at a time; 100 s one at a time before); a busy machine takes longer.
+      timeout: 420_000,
+    },
+  );
   results = JSON.parse(readFileSync(join(out, "results.json"), "utf8")) as Results;
   // Which suites the smoke spends its time on (no test: timings are no test), to keep it small.
-  console.log(`bench:smoke seconds per suite: ${Object.entries(results.suites).map(([name, s]) => `${name} ${s.seconds.toFixed(1)}`).join(", ")}`);
+  console.log(
+    `bench:smoke seconds per suite: ${Object.entries(results.suites)
+      .map(([name, s]) => `${name} ${s.seconds.toFixed(1)}`)
+      .join(", ")}`,
+  );
 }, 430_000);
 
 afterAll(() => rmSync(out, { recursive: true, force: true }));
@@ -73,7 +98,9 @@ describe("bench:smoke", () => {
   test("scripts/bench-table.mjs writes the README's summary between its markers and nothing else, and docs/benchmarks.md whole", () => {
     const readme = join(out, "README.md");
     writeFileSync(readme, "# title\n\nbefore\n\n<!-- bench:start -->\nold\n<!-- bench:end -->\n\nafter\n");
-    execFileSync(process.execPath, [join(root, "scripts/bench-table.mjs"), join(out, "results.json"), readme], { stdio: "ignore" });
+    execFileSync(process.execPath, [join(root, "scripts/bench-table.mjs"), join(out, "results.json"), readme], {
+      stdio: "ignore",
+    });
     const text = readFileSync(readme, "utf8");
     expect(text.startsWith("# title\n\nbefore\n\n<!-- bench:start -->\n")).toBe(true);
     expect(text.endsWith("<!-- bench:end -->\n\nafter\n")).toBe(true);
@@ -81,6 +108,7 @@ describe("bench:smoke", () => {
     expect(text).toContain(`Node ${process.version}`);
     const page = readFileSync(join(out, "docs/benchmarks.md"), "utf8");
     expect(page).toContain(`Node ${process.version}`);
-    for (const s of Object.values(results.suites)) for (const t of s.readme ?? []) expect(page).toContain(`**${t.title}**`);
+    for (const s of Object.values(results.suites))
+      for (const t of s.readme ?? []) expect(page).toContain(`**${t.title}**`);
   });
 });

@@ -19,10 +19,11 @@ function sources(dir: string): string[] {
   return out;
 }
 
-const IMPORT = /(?:^|[\s;])(?:import|export)\s[^;"'`]*?from\s*["'](\.[^"']+)["']|(?:^|[\s;])import\s*["'](\.[^"']+)["']/g;
+const IMPORT =
+  /(?:^|[\s;])(?:import|export)\s[^;"'`]*?from\s*["'](\.[^"']+)["']|(?:^|[\s;])import\s*["'](\.[^"']+)["']/g;
 
 /** The files each file imports, among `files`. */
-export function importGraph(files: readonly string[], read: (file: string) => string): Map<string, string[]> {
+function importGraph(files: readonly string[], read: (file: string) => string): Map<string, string[]> {
   const known = new Set(files);
   const graph = new Map<string, string[]>();
   for (const file of files) {
@@ -38,7 +39,7 @@ export function importGraph(files: readonly string[], read: (file: string) => st
 }
 
 /** The circles of a graph: its strongly connected components of more than one file (Tarjan's). */
-export function circles(graph: Map<string, string[]>): string[][] {
+function circles(graph: Map<string, string[]>): string[][] {
   let next = 0;
   const index = new Map<string, number>();
   const low = new Map<string, number>();

@@ -1,6 +1,15 @@
 // Shared helpers of the test suite. Every behaviour test runs once per engine.
 import { describe, expect } from "vitest";
-import { CtxloomError, Loom, memoryStore, type Chat, type LoomOptions, type Message, type Store, type UserChats } from "../src/index.js";
+import {
+  CtxloomError,
+  Loom,
+  memoryStore,
+  type Chat,
+  type LoomOptions,
+  type Message,
+  type Store,
+  type UserChats,
+} from "../src/index.js";
 import { JsEngine, WasmEngine, embeddedModule, type Engine, type EngineKind } from "../src/engine/index.js";
 import { INTERNAL } from "../src/store/internal.js";
 
@@ -174,7 +183,12 @@ export async function observe(chat: Chat): Promise<unknown> {
     paths: leaves.map((leaf) => chat.path(leaf).map((m) => m.id)),
     path: chat.path(),
     windows: [1, 3, 40].map((w) => chat.window({ maxMessages: w }).map((m) => m.id)),
-    context: n === 0 ? null : await chat.buildContext({ maxMessages: 50 }).then((c) => ({ usage: c.usage, ids: c.conversation.map((m) => m.id), messages: c.messages })),
+    context:
+      n === 0
+        ? null
+        : await chat
+            .buildContext({ maxMessages: 50 })
+            .then((c) => ({ usage: c.usage, ids: c.conversation.map((m) => m.id), messages: c.messages })),
   };
 }
 

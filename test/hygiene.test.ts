@@ -46,7 +46,9 @@ describe("test hygiene", () => {
         readFileSync(join(root, file), "utf8")
           .split("\n")
           .map((line, i) => [line, i + 1] as const)
-          .filter(([line]) => line.includes("Math.random()") && !picksSeed.test(line) && !line.trimStart().startsWith("//"))
+          .filter(
+            ([line]) => line.includes("Math.random()") && !picksSeed.test(line) && !line.trimStart().startsWith("//"),
+          )
           .map(([, n]) => `${file}:${n}`),
       );
     expect(offending).toEqual([]);

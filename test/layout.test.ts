@@ -32,9 +32,21 @@ const KNOWN_VIOLATIONS: readonly string[] = [];
 // ---------------------------------------------------------------- the table
 
 type Room =
-  | "errors" | "message" | "engine" | "tokens" | "models"
-  | "context" | "summary" | "recall" | "store" | "memory" | "chat"
-  | "adapters" | "import" | "cli" | "entry";
+  | "errors"
+  | "message"
+  | "engine"
+  | "tokens"
+  | "models"
+  | "context"
+  | "summary"
+  | "recall"
+  | "store"
+  | "memory"
+  | "chat"
+  | "adapters"
+  | "import"
+  | "cli"
+  | "entry";
 
 const BASE: Room[] = ["message", "errors"];
 const CORE: Room[] = ["models", "tokens", "engine", ...BASE];
@@ -75,7 +87,14 @@ const MAY_IMPORT: Record<Room, readonly Room[]> = {
 /** The room of a path under src/ ("src/context/build.ts" -> "context"); undefined for a file in no room. */
 function roomOf(path: string): Room | undefined {
   const rest = path.replace(/^src\//, "");
-  if (rest === "message.ts" || rest === "parts.ts" || rest === "part-items.ts" || rest === "text-checks.ts" || rest === "tool-calls.ts") return "message";
+  if (
+    rest === "message.ts" ||
+    rest === "parts.ts" ||
+    rest === "part-items.ts" ||
+    rest === "text-checks.ts" ||
+    rest === "tool-calls.ts"
+  )
+    return "message";
   if (rest === "errors.ts" || rest === "deadline.ts") return "errors"; // deadline.ts: a base helper that imports nothing
   if (/^[\w.-]+\.ts$/.test(rest)) return "entry"; // entry points (index, sqlite, postgres, cloudflare...) and their declarations
   const dir = rest.split("/")[0]!;
@@ -139,7 +158,8 @@ function violations(path: string, source: string, allowed: readonly string[] = K
   for (const { specifier, typeOnly } of imports) {
     const kind = typeOnly ? "type import" : "import";
     if (specifier.startsWith("node:") || BUILTINS.has(specifier.split("/")[0]!)) {
-      if (!mayUseNode(path)) out.push(`${path}: ${kind} of Node's "${specifier}" (only store/sqlite*, store/postgres* and cli/ may)`);
+      if (!mayUseNode(path))
+        out.push(`${path}: ${kind} of Node's "${specifier}" (only store/sqlite*, store/postgres* and cli/ may)`);
       continue;
     }
     if (!specifier.startsWith(".")) continue; // a package: gpt-tokenizer, js-tiktoken
@@ -156,7 +176,9 @@ function violations(path: string, source: string, allowed: readonly string[] = K
     }
     if (to === from || MAY_IMPORT[from].includes(to)) continue;
     if (allowed.includes(`${path} -> ${target}`)) continue;
-    out.push(`${path} (${from}): ${kind} of ${target} (${to}); ${from} may import ${MAY_IMPORT[from].join(", ") || "nothing"}`);
+    out.push(
+      `${path} (${from}): ${kind} of ${target} (${to}); ${from} may import ${MAY_IMPORT[from].join(", ") || "nothing"}`,
+    );
   }
   return out;
 }
@@ -208,17 +230,39 @@ describe("layout: rooms and imports", () => {
     ]);
     expect(violations("src/message.ts", `import { X } from "./engine/types.js";`, [])).toHaveLength(1);
     expect(violations("src/tokens/a.ts", `import { T } from "../models/b.js";`, [])).toHaveLength(1);
-    expect(violations("src/tokens/a.ts", `import { T } from "../models/b.js";`, ["src/tokens/a.ts -> src/models/b.ts"])).toEqual([]);
-    expect(violations("src/chat/chat.ts", `import { f } from "../context/build.js"; import { s } from "../store/memory.js";`, [])).toEqual([]);
+    expect(
+      violations("src/tokens/a.ts", `import { T } from "../models/b.js";`, ["src/tokens/a.ts -> src/models/b.ts"]),
+    ).toEqual([]);
+    expect(
+      violations(
+        "src/chat/chat.ts",
+        `import { f } from "../context/build.js"; import { s } from "../store/memory.js";`,
+        [],
+      ),
+    ).toEqual([]);
     expect(violations("src/adapters/ai.ts", `import { Chat } from "../chat/chat.js";`, [])).toEqual([]);
-    expect(violations("src/summary/x.ts", `import type { ChatNodes } from "../chat/nodes.js"; import type { ContextWindow } from "../context/types.js";`, [])).toHaveLength(2);
-    expect(violations("src/summary/x.ts", `import { withDeadline } from "../deadline.js"; import type { Engine } from "../engine/types.js";`, [])).toEqual([]);
+    expect(
+      violations(
+        "src/summary/x.ts",
+        `import type { ChatNodes } from "../chat/nodes.js"; import type { ContextWindow } from "../context/types.js";`,
+        [],
+      ),
+    ).toHaveLength(2);
+    expect(
+      violations(
+        "src/summary/x.ts",
+        `import { withDeadline } from "../deadline.js"; import type { Engine } from "../engine/types.js";`,
+        [],
+      ),
+    ).toEqual([]);
     // The memory room: under store and chat, over the core; the context builder never reads it.
     expect(violations("src/memory/x.ts", `import type { Store } from "../store/types.js";`, [])).toHaveLength(1);
     expect(violations("src/context/x.ts", `import type { Memory } from "../memory/memory.js";`, [])).toHaveLength(1);
     expect(violations("src/store/x.ts", `import type { MemoryRecord } from "../memory/types.js";`, [])).toEqual([]);
     expect(violations("src/chat/x.ts", `import { Memory } from "../memory/memory.js";`, [])).toEqual([]);
-    expect(violations("src/cli/main.ts", `import { Loom } from "../index.js"; import { readFileSync } from "node:fs";`, [])).toEqual([]);
+    expect(
+      violations("src/cli/main.ts", `import { Loom } from "../index.js"; import { readFileSync } from "node:fs";`, []),
+    ).toEqual([]);
     expect(violations("src/index.ts", `export { main } from "./cli/main.js";`, [])).toHaveLength(1);
     expect(violations("src/misc/x.ts", ``, [])).toEqual([`src/misc/x.ts is in no room of the layout (DESIGN.md)`]);
   });
@@ -242,8 +286,11 @@ describe("layout: rooms and imports", () => {
       `import of Node's "node:fs" (only store/sqlite*, store/postgres* and cli/ may)`,
       `import of Node's "node:os" (only store/sqlite*, store/postgres* and cli/ may)`,
       `import of Node's "path" (only store/sqlite*, store/postgres* and cli/ may)`,
-      "uses Node's global Buffer", "uses Node's global __dirname", "uses Node's global global",
-      "uses Node's global process", "uses Node's global require",
+      "uses Node's global Buffer",
+      "uses Node's global __dirname",
+      "uses Node's global global",
+      "uses Node's global process",
+      "uses Node's global require",
     ]);
     expect(violations("src/store/sqlite.ts", bad, [])).toEqual([]);
     expect(violations("src/store/postgres-pool.ts", bad, [])).toEqual([]);

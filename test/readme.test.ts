@@ -16,7 +16,10 @@ test("the README's usage example runs and prints the usage it claims", async () 
 
   const dir = mkdtempSync(join(tmpdir(), "ctxloom-readme-"));
   const file = join(dir, "example.ts");
-  writeFileSync(file, code.replace(`from "ctxloom"`, `from ${JSON.stringify(pathToFileURL(join(root, "src/index.ts")).href)}`));
+  writeFileSync(
+    file,
+    code.replace(`from "ctxloom"`, `from ${JSON.stringify(pathToFileURL(join(root, "src/index.ts")).href)}`),
+  );
   const printed: unknown[] = [];
   const log = vi.spyOn(console, "log").mockImplementation((value: unknown) => void printed.push(value));
   try {

@@ -9,7 +9,10 @@ test("every fast-check property draws from the file's seed (CTXLOOM_SEED when gi
   if (process.env.CTXLOOM_SEED) expect(seed).toBe(Number(process.env.CTXLOOM_SEED) >>> 0);
   const run = () => {
     const drawn: number[] = [];
-    fc.assert(fc.property(fc.integer(), (n) => void drawn.push(n)), { numRuns: 20 });
+    fc.assert(
+      fc.property(fc.integer(), (n) => void drawn.push(n)),
+      { numRuns: 20 },
+    );
     return drawn;
   };
   expect(run()).toEqual(run());

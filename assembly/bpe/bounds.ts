@@ -6,7 +6,10 @@
 
 import { DATA_BASE, header } from "./layout";
 
-/** Per encoding: the longest token, the longest of ASCII letters only, the longest of bytes >= 0x80 only (0: not read yet). */
+/**
+ * Per encoding: the longest token, the longest of ASCII letters only, the longest of bytes >= 0x80 only (0: not read
+ * yet).
+ */
 const longests = memory.data(2 * 3 * 4);
 
 @inline function isLetter(b: u32): bool {

@@ -11,8 +11,8 @@
 // is "closed"; a piece cut at closed boundaries has the tokens of its chunks, back to back.
 //
 // A run of one letter has no closed boundary ("xx" is a token), random letters hardly any; CJK
-// text has many. The search for one is bounded (TRIES candidates a chunk, most refused by a short token), so a piece without
-// them costs a few lookups a chunk and is merged whole.
+// text has many. The search for one is bounded (TRIES candidates a chunk, most refused by a short token), so a piece
+// without them costs a few lookups a chunk and is merged whole.
 
 import { NONE, longestToken, rankOf } from "./ranks";
 
@@ -29,7 +29,9 @@ const rights = memory.data(256 * 4);
 let nl: u32 = 0;
 let nr: u32 = 0;
 
-/** Adds the lengths from..to (at most `most`) of tokens ending at p + b to lefts, and of those starting there to rights. */
+/**
+ * Adds the lengths from..to (at most `most`) of tokens ending at p + b to lefts, and of those starting there to rights.
+ */
 function collect(p: usize, b: u32, from: u32, to: u32, mostLeft: u32, mostRight: u32): void {
   for (let k = from; k <= min(to, mostLeft); k++) {
     if (k > 1 && rankOf(p + b - k, k) == NONE) continue;

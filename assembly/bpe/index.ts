@@ -8,7 +8,9 @@
 import { DATA_BASE, MAGIC, header, reach, setHeader, setUnicode } from "./layout";
 import { failed, resetSteps, setWork, steps, workEnd } from "./merge";
 import { dropRecord } from "./record";
-import { bytesAt, countCapped, cutTokens, measureText, prefixEnd, replacedSpan, span, suffixStart, unitsIn } from "./measure";
+import {
+  bytesAt, countCapped, cutTokens, measureText, prefixEnd, replacedSpan, span, suffixStart, unitsIn,
+} from "./measure";
 import { buildRanks, selectRanks } from "./ranks";
 import { scan } from "./scan";
 
@@ -95,7 +97,9 @@ export function count(e: u32, n: u32): i32 {
   return failed ? -1 : <i32>tokens;
 }
 
-/** Bytes of the small buffer: texts this short are counted there, leaving the input buffer (and a measured text) alone. */
+/**
+ * Bytes of the small buffer: texts this short are counted there, leaving the input buffer (and a measured text) alone.
+ */
 const SMALL_BYTES: u32 = 4096;
 const small = memory.data(SMALL_BYTES + 16); // 16 spare bytes: word loads may read past the end
 
@@ -104,7 +108,10 @@ export function smallInput(): usize {
   return small;
 }
 
-/** Tokens of the n bytes in the small buffer in encoding e; -1 when memory ran out, -2 if e is not ready (or no input buffer yet). */
+/**
+ * Tokens of the n bytes in the small buffer in encoding e; -1 when memory ran out, -2 if e is not ready (or no input
+ * buffer yet).
+ */
 export function countSmall(e: u32, n: u32): i32 {
   if (e > 1 || n > SMALL_BYTES || inputPtr == 0 || !selectRanks(e)) return -2;
   resetSteps();
@@ -124,7 +131,10 @@ function ready(e: u32, n: u32): bool {
   return result;
 }
 
-/** Tokens of the n bytes in the input buffer if at most cap, else a number above cap (merging stops there); -1, -2 as count(). */
+/**
+ * Tokens of the n bytes in the input buffer if at most cap, else a number above cap (merging stops there); -1, -2 as
+ * count().
+ */
 export function countUpTo(e: u32, n: u32, cap: u32): i32 {
   if (!ready(e, n)) return -2;
   resetSteps();
@@ -142,23 +152,34 @@ export function measure(e: u32, n: u32, cap: u32): i32 {
   return noted(measureText(e, inputPtr, n, cap));
 }
 
-/** Tokens of bytes [a, b) of the text measure() read (nothing else written to the input buffer since); -1 out of memory. */
+/**
+ * Tokens of bytes [a, b) of the text measure() read (nothing else written to the input buffer since); -1 out of memory.
+ */
 export function measuredSpan(a: u32, b: u32): i32 {
   return noted(span(a, b));
 }
 
-/** Tokens of the measured text with bytes [a, b) replaced by the first k bytes of the small buffer, from the record; -1 out of memory. */
+/**
+ * Tokens of the measured text with bytes [a, b) replaced by the first k bytes of the small buffer, from the record; -1
+ * out of memory.
+ */
 export function measuredReplace(a: u32, b: u32, k: u32): i32 {
   if (k > SMALL_BYTES) return -2;
   return noted(replacedSpan(a, b, small, k));
 }
 
-/** Byte offset where the longest prefix of the measured text of at most max tokens ends (its tokens: cutCount()); -1 out of memory. */
+/**
+ * Byte offset where the longest prefix of the measured text of at most max tokens ends (its tokens: cutCount()); -1 out
+ * of memory.
+ */
 export function headCut(max: u32): i32 {
   return noted(prefixEnd(max));
 }
 
-/** Byte offset where the longest suffix of the measured text of at most max tokens starts (its tokens: cutCount()); -1 out of memory. */
+/**
+ * Byte offset where the longest suffix of the measured text of at most max tokens starts (its tokens: cutCount()); -1
+ * out of memory.
+ */
 export function tailCut(max: u32): i32 {
   return noted(suffixStart(max));
 }

@@ -5,7 +5,9 @@
 
 import { failed, keep, keptEnd, recordArea, room } from "./merge";
 import { CAPPED, KNOWN, PLAIN, RECORD, setMode, setRegions, stopped, total } from "./passes";
-import { clearRecord, dropRecord, entryAt, entryCount, entryEnd, entryStart, nextEntry, recordEnd, recordFirst, tokenEnd } from "./record";
+import {
+  clearRecord, dropRecord, entryAt, entryCount, entryEnd, entryStart, nextEntry, recordEnd, recordFirst, tokenEnd,
+} from "./record";
 
 /** What tokenEnd answers when the module's memory cannot grow. */
 const LOST: u32 = 0xffffffff;

@@ -22,7 +22,9 @@ export let steps: u32 = 0;
 export function resetSteps(): void {
   steps = 0;
 }
-/** Set when the scan must stop: a merge could not get memory (the count is invalid), or a pass stopped it (passes.ts). */
+/**
+ * Set when the scan must stop: a merge could not get memory (the count is invalid), or a pass stopped it (passes.ts).
+ */
 export let failed: bool = false;
 export function setFailed(value: bool): void {
   failed = value;
@@ -121,10 +123,13 @@ function shortMerge(p: usize, n: u32, ends: usize): u32 {
     store<u32>(r + (<usize>a << 2), a + 2 < m ? rankOf(p + sa, load<u32>(s + (<usize>(a + 2) << 2)) - sa) : NONE);
     if (a > 0) {
       const sb = load<u32>(s + (<usize>(a - 1) << 2));
-      store<u32>(r + (<usize>(a - 1) << 2), a + 1 < m ? rankOf(p + sb, load<u32>(s + (<usize>(a + 1) << 2)) - sb) : NONE);
+      const right = a + 1 < m ? rankOf(p + sb, load<u32>(s + (<usize>(a + 1) << 2)) - sb) : NONE;
+      store<u32>(r + (<usize>(a - 1) << 2), right);
     }
   }
-  if (ends != 0) for (let i: u32 = 1; i < m; i++) store<u32>(ends + (<usize>(i - 1) << 2), load<u32>(s + (<usize>i << 2)));
+  if (ends != 0) {
+    for (let i: u32 = 1; i < m; i++) store<u32>(ends + (<usize>(i - 1) << 2), load<u32>(s + (<usize>i << 2)));
+  }
   return m - 1;
 }
 

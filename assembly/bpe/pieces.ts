@@ -40,7 +40,9 @@ export function cachedTokens(p: usize, n: u32, asciiWord: bool): u32 {
   if (asciiWord && hashedRankOf(p, n, h) != NONE) return 1;
   const e = cacheBase + (<usize>(h & (ENTRIES - 1)) << ENTRY_SHIFT);
   const meta = load<u32>(e, 4);
-  if (load<u32>(e) == h && (meta & 0xffff00ff) == ((generation << 16) | n) && sameBytes(e + 8, p, n)) return (meta >> 8) & 0xff;
+  if (load<u32>(e) == h && (meta & 0xffff00ff) == ((generation << 16) | n) && sameBytes(e + 8, p, n)) {
+    return (meta >> 8) & 0xff;
+  }
   const tokens = !asciiWord && hashedRankOf(p, n, h) != NONE ? 1 : pieceTokens(p, n);
   if (failed) return 0;
   store<u32>(e, h);

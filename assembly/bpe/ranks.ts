@@ -106,7 +106,9 @@ export function rankOf(p: usize, n: u32): u32 {
   let i = h & mask;
   let s = load<u64>(slots + (<usize>i << 3));
   while (s != EMPTY) {
-    if ((s & KEY_MASK) == key && sameBytes(pool + <usize>((s >> RANK_BITS) & OFFSET_MASK), p, n)) return <u32>(s & RANK_MASK) - 1;
+    if ((s & KEY_MASK) == key && sameBytes(pool + <usize>((s >> RANK_BITS) & OFFSET_MASK), p, n)) {
+      return <u32>(s & RANK_MASK) - 1;
+    }
     i = (i + 1) & mask;
     s = load<u64>(slots + (<usize>i << 3));
   }

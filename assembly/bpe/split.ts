@@ -179,7 +179,10 @@ export function countO200k(at: usize, n: u32, contractions: bool = true, digits:
   return tokens;
 }
 
-/** cl100k_base's pattern; with `hfSpaces`, Llama 3's and Qwen's (whitespace by A5-A7), numbers `digits` at most together. */
+/**
+ * cl100k_base's pattern; with `hfSpaces`, Llama 3's and Qwen's (whitespace by A5-A7), numbers `digits` at most
+ * together.
+ */
 export function countCl100k(at: usize, n: u32, hfSpaces: bool = false, digits: u32 = 3): u32 {
   buf = at;
   end = n;

@@ -20,7 +20,10 @@ export interface BuildRow {
 }
 
 /** Evidence held by the contexts built under each configuration. */
-export async function evaluateBuilds(conversations: readonly Conversation[], configs: readonly (BuildRecallOptions | false)[]): Promise<BuildRow[]> {
+export async function evaluateBuilds(
+  conversations: readonly Conversation[],
+  configs: readonly (BuildRecallOptions | false)[],
+): Promise<BuildRow[]> {
   const sums = configs.map(() => ({ n: 0, held: 0, recalled: 0, memory: 0 }));
   for (const c of conversations) {
     const loom = await Loom.open({ engine: "wasm", counter: "heuristic" });

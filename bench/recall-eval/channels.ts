@@ -101,7 +101,10 @@ export const denseChannel = (engine: Engine, dimension: number, idf: boolean): C
     const embedder = hashingEmbedder({ dimension });
     const index = EmbeddingIndex.create(engine, { dimension });
     const corpus = new CorpusStats(dimension);
-    const vectors = await embedTexts(embedder, c.turns.map((t) => t.text));
+    const vectors = await embedTexts(
+      embedder,
+      c.turns.map((t) => t.text),
+    );
     const row = (i: number) => vectors.subarray(i * dimension, (i + 1) * dimension);
     const keep = c.turns.filter((t) => row(t.id).some((v) => v !== 0));
     const rows = new Float32Array(keep.length * dimension);
@@ -109,7 +112,10 @@ export const denseChannel = (engine: Engine, dimension: number, idf: boolean): C
       rows.set(row(t.id), j * dimension);
       corpus.count(row(t.id), 1);
     });
-    index.add(keep.map((t) => t.id), rows);
+    index.add(
+      keep.map((t) => t.id),
+      rows,
+    );
     return {
       async rank(question, k) {
         const q = await embedTexts(embedder, [question]);

@@ -9,7 +9,20 @@ import type { Conversation } from "../../test/recall/eval/generate.js";
 import { recallAt } from "./evaluate.js";
 import { pipeline } from "./pipeline.js";
 
-const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+const MONTHS = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];
 
 /** A conversation whose questions are the dated ones. */
 export function datedQuestions(c: Conversation): Conversation {
@@ -17,13 +30,19 @@ export function datedQuestions(c: Conversation): Conversation {
     .filter((q) => q.kind === "single-hop" && q.evidence.length === 1)
     .map((q) => {
       const at = new Date(c.turns[q.evidence[0]!]!.at);
-      return { ...q, question: `${q.question.replace(/\?$/, "")}, in ${MONTHS[at.getUTCMonth()]} ${at.getUTCFullYear()}?` };
+      return {
+        ...q,
+        question: `${q.question.replace(/\?$/, "")}, in ${MONTHS[at.getUTCMonth()]} ${at.getUTCFullYear()}?`,
+      };
     });
   return { ...c, questions };
 }
 
 /** R@10 of the outside call on the dated questions, turns with their times and names, at several weights of the dates lever. */
-export async function datedRows(engine: Engine, conversations: readonly Conversation[]): Promise<Record<string, string | number>[]> {
+export async function datedRows(
+  engine: Engine,
+  conversations: readonly Conversation[],
+): Promise<Record<string, string | number>[]> {
   const rows: Record<string, string | number>[] = [];
   for (const part of ["tuning", "held-out"] as const) {
     const set = conversations.filter((c) => c.heldOut === (part === "held-out")).map(datedQuestions);

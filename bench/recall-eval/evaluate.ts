@@ -54,7 +54,12 @@ export function recallAt(ranked: readonly number[], evidence: readonly number[],
  * Runs every channel on every conversation; `perK` channels are asked once per k (ctxloom's
  * recall: its first k messages depend on k), the others once for the largest k.
  */
-export async function evaluate(conversations: readonly Conversation[], channels: readonly Channel[], perK: ReadonlySet<string>, tally = new Tally()): Promise<Tally> {
+export async function evaluate(
+  conversations: readonly Conversation[],
+  channels: readonly Channel[],
+  perK: ReadonlySet<string>,
+  tally = new Tally(),
+): Promise<Tally> {
   const kMax = KS[KS.length - 1]!;
   for (const c of conversations) {
     const part: Part = c.heldOut ? "held-out" : "tuning";

@@ -11,7 +11,18 @@ import { pipeline, type PipelineOptions } from "./pipeline.js";
 
 /** The ranking before the levers (commit a87be8e): light stems, b 0.3, dense 0.2, neighbours 0.15, nothing else. */
 export const BEFORE: Ranking = {
-  k1: 1.2, b: 0.3, window: 0, segment: 0, dense: 0.2, embedder: 0.2, neighbours: 0.15, reply: 0, dates: 0, question: 1, short: 1, candidates: 100,
+  k1: 1.2,
+  b: 0.3,
+  window: 0,
+  segment: 0,
+  dense: 0.2,
+  embedder: 0.2,
+  neighbours: 0.15,
+  reply: 0,
+  dates: 0,
+  question: 1,
+  short: 1,
+  candidates: 100,
 };
 const before = (o: PipelineOptions = {}): PipelineOptions => ({
   ...o,
@@ -28,9 +39,15 @@ export const LEVERS: readonly [string, PipelineOptions][] = [
   ["+ b 0.2, k1 1.0 alone", before({ ranking: { b: 0.2, k1: 1 } })],
   [`+ windows alone (window ${RANKING.window})`, before({ ranking: { window: RANKING.window } })],
   [`+ segments alone, fixed blocks (segment ${RANKING.segment})`, before({ ranking: { segment: RANKING.segment } })],
-  ["+ segments alone, sessions (turns carry their times)", before({ ranking: { segment: RANKING.segment }, times: true })],
+  [
+    "+ segments alone, sessions (turns carry their times)",
+    before({ ranking: { segment: RANKING.segment }, times: true }),
+  ],
   ["+ speakers' names alone (turns carry their name)", before({ names: true })],
-  [`+ reply lift alone (a question's reply gains ${RANKING.reply} of its score)`, before({ ranking: { reply: RANKING.reply } })],
+  [
+    `+ reply lift alone (a question's reply gains ${RANKING.reply} of its score)`,
+    before({ ranking: { reply: RANKING.reply } }),
+  ],
   [`+ prior against short turns alone (x ${RANKING.short})`, before({ ranking: { short: RANKING.short } })],
   ["+ prior against question turns alone (x 0.8; off by default)", before({ ranking: { question: 0.8 } })],
   [`dense weight ${RANKING.dense} alone (was 0.2)`, before({ ranking: { dense: RANKING.dense } })],
@@ -46,7 +63,8 @@ export const LEVERS: readonly [string, PipelineOptions][] = [
 ];
 
 /** The levers as channels of the suite. */
-export const leverChannels = (engine: Engine): Channel[] => LEVERS.map(([name, o]) => pipeline(`lever: ${name}`, engine, o));
+export const leverChannels = (engine: Engine): Channel[] =>
+  LEVERS.map(([name, o]) => pipeline(`lever: ${name}`, engine, o));
 
 /** One row per lever: R@10 on both parts (and the change from "before"), and R@10 per kind on each. */
 export function leverRows(tally: Tally, channels: readonly Channel[]): Record<string, string | number>[] {
@@ -56,7 +74,8 @@ export function leverRows(tally: Tally, channels: readonly Channel[]): Record<st
     const row: Record<string, string | number> = { lever: c.name.replace(/^lever: /, "") };
     for (const part of ["tuning", "held-out"] as const) {
       row[`${part} R@10`] = +r10(part, c.name).toFixed(1);
-      row[`${part} change`] = (r10(part, c.name) - r10(part, base) >= 0 ? "+" : "") + (r10(part, c.name) - r10(part, base)).toFixed(1);
+      row[`${part} change`] =
+        (r10(part, c.name) - r10(part, base) >= 0 ? "+" : "") + (r10(part, c.name) - r10(part, base)).toFixed(1);
     }
     for (const part of ["tuning", "held-out"] as const) {
       row[`${part}: ${KINDS.join(" / ")}`] = KINDS.map((k) => r10(part, c.name, k).toFixed(1)).join(" / ");

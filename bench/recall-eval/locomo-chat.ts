@@ -21,7 +21,13 @@ export function conversationExport(c: Conversation): ChatExport {
   return {
     format: "ctxloom.chat",
     version: 2,
-    chat: { title: `LoCoMo conversation ${c.id}`, model: "gpt-4o", system: null, createdAt: start, updatedAt: at(c.turns.length - 1) },
+    chat: {
+      title: `LoCoMo conversation ${c.id}`,
+      model: "gpt-4o",
+      system: null,
+      createdAt: start,
+      updatedAt: at(c.turns.length - 1),
+    },
     head: c.turns.length - 1,
     messages: c.turns.map((t) => ({
       id: t.id,
@@ -58,7 +64,10 @@ export const locomoChat = (engine: "wasm" | "js", call: LocomoCall, held: Locomo
     }
     return {
       async rank(question, k) {
-        const found = call === "top k" ? await chat.recall(question, { k }) : await chat.recall(question, { prompts: k, answersPerPrompt: 0, recent: 0 });
+        const found =
+          call === "top k"
+            ? await chat.recall(question, { k })
+            : await chat.recall(question, { prompts: k, answersPerPrompt: 0, recent: 0 });
         return found.slice(0, k).map((r) => r.message.id);
       },
       close: () => loom.close(),

@@ -12,7 +12,11 @@ import { ascent, bestOf, leaveOneOut, pooled, type Fold, type Runs, type Search 
 import type { PipelineOptions } from "./pipeline.js";
 
 /** The ranking before the levers (as the recall-quality suite's first row), light stems. */
-const before = (o: PipelineOptions = {}): PipelineOptions => ({ ...o, terms: { stem: "light", ...o.terms }, ranking: { ...BEFORE, ...o.ranking } });
+const before = (o: PipelineOptions = {}): PipelineOptions => ({
+  ...o,
+  terms: { stem: "light", ...o.terms },
+  ranking: { ...BEFORE, ...o.ranking },
+});
 /** Each value of one weight, on top of `base`. */
 const family = (base: PipelineOptions, name: string, values: readonly number[]) =>
   values.map((v): PipelineOptions => ({ ...base, ranking: { ...base.ranking, [name]: v } }));
@@ -21,7 +25,18 @@ const HAPPENED = { names: true, times: true } as const;
 
 /** The ranking of issue 36's first round as it shipped (commit 37cf311). */
 const ROUND_1 = {
-  k1: 1, b: 0.2, window: 0.5, segment: 0.8, dense: 0.05, embedder: 1, neighbours: 0.15, reply: 0, dates: 0.5, question: 1, short: 0.6, candidates: 100,
+  k1: 1,
+  b: 0.2,
+  window: 0.5,
+  segment: 0.8,
+  dense: 0.05,
+  embedder: 1,
+  neighbours: 0.15,
+  reply: 0,
+  dates: 0.5,
+  question: 1,
+  short: 0.6,
+  candidates: 100,
 };
 
 /** Every weight the together rows may choose, and their values. */
@@ -49,7 +64,11 @@ export function locomoLevers(smoke: boolean): Lever[] {
   const b = before();
   const one = (name: string, o: PipelineOptions): Lever => [name, bestOf([o]), "fixed"];
   // A lever alone: its weight chosen per fold among `values` (the first is the ranking before it), shown in the row.
-  const alone = (name: string, base: PipelineOptions, weight: string, values: readonly number[]): Lever => [name, bestOf(family(base, weight, values)), weight];
+  const alone = (name: string, base: PipelineOptions, weight: string, values: readonly number[]): Lever => [
+    name,
+    bestOf(family(base, weight, values)),
+    weight,
+  ];
   const times = before({ times: true });
   const [grid, rounds] = smoke ? [SMOKE_GRID, 1] : [GRID, 3];
   return [
@@ -71,12 +90,30 @@ export function locomoLevers(smoke: boolean): Lever[] {
     one("together: today's defaults (chosen with all ten in view), appended", {}),
     one("together: today's defaults (chosen with all ten in view), as it happened", HAPPENED),
     // From round 1's weights (chosen without LoCoMo), so that nothing of the held-out conversation leaks in.
-    ...([["appended", {}], ["as it happened", HAPPENED]] as const).map(([held, o]): Lever =>
-      [`together, every weight chosen per fold, ${held}`, ascent({ ranking: ROUND_1, ...o }, grid, rounds)]),
+    ...(
+      [
+        ["appended", {}],
+        ["as it happened", HAPPENED],
+      ] as const
+    ).map(
+      ([held, o]): Lever => [
+        `together, every weight chosen per fold, ${held}`,
+        ascent({ ranking: ROUND_1, ...o }, grid, rounds),
+      ],
+    ),
     one("top k: today's defaults, appended", { topK: true }),
     one("top k: today's defaults, as it happened", { topK: true, ...HAPPENED }),
-    ...([["appended", {}], ["as it happened", HAPPENED]] as const).map(([held, o]): Lever =>
-      [`top k: every weight chosen per fold, ${held}`, ascent({ ranking: ROUND_1, topK: true, ...o }, grid, rounds)]),
+    ...(
+      [
+        ["appended", {}],
+        ["as it happened", HAPPENED],
+      ] as const
+    ).map(
+      ([held, o]): Lever => [
+        `top k: every weight chosen per fold, ${held}`,
+        ascent({ ranking: ROUND_1, topK: true, ...o }, grid, rounds),
+      ],
+    ),
   ];
 }
 
@@ -86,13 +123,18 @@ function changes(o: PipelineOptions, only?: string): string {
   if (only === "fixed") return "fixed";
   if (only !== undefined) return `${only} ${r[only]}`;
   const d = RANKING as unknown as Record<string, number>;
-  const moved = Object.keys(r).filter((k) => r[k] !== d[k]).map((k) => `${k} ${r[k]}`);
+  const moved = Object.keys(r)
+    .filter((k) => r[k] !== d[k])
+    .map((k) => `${k} ${r[k]}`);
   if (o.terms?.stem && o.terms.stem !== "snowball") moved.push(`stem ${o.terms.stem}`);
   return moved.length === 0 ? "-" : moved.join(", ");
 }
 
 /** One row per lever: tuning, held out (mean of the folds, and per kind pooled), all ten; and what the folds chose. */
-export async function locomoLeverRows(runs: Runs, levers: readonly Lever[]): Promise<{ rows: Record<string, string | number>[]; folds: Fold[] }> {
+export async function locomoLeverRows(
+  runs: Runs,
+  levers: readonly Lever[],
+): Promise<{ rows: Record<string, string | number>[]; folds: Fold[] }> {
   const rows: Record<string, string | number>[] = [];
   const folds: Fold[] = [];
   const all = runs.set.map((_, i) => i);
@@ -107,10 +149,15 @@ export async function locomoLeverRows(runs: Runs, levers: readonly Lever[]): Pro
       lever: name,
       "tuning R@10": pct(fold.tuning),
       "held-out R@10": pct(fold.heldOut),
-      [`held-out: ${LOCOMO_KINDS.join(" / ")}`]: LOCOMO_KINDS.map((k) => (100 * fold.heldOutPooled[k]!).toFixed(1)).join(" / "),
+      [`held-out: ${LOCOMO_KINDS.join(" / ")}`]: LOCOMO_KINDS.map((k) =>
+        (100 * fold.heldOutPooled[k]!).toFixed(1),
+      ).join(" / "),
       "held-out, pooled": pct(fold.heldOutPooled.all!),
       "all ten R@10": pct(pooled(per, all)),
-      "weights chosen (folds; all ten)": only === "fixed" ? "fixed" : `${picked.length > 3 ? `${picked.length} choices` : picked.join(" | ")}; ${changes(whole, only)}`,
+      "weights chosen (folds; all ten)":
+        only === "fixed"
+          ? "fixed"
+          : `${picked.length > 3 ? `${picked.length} choices` : picked.join(" | ")}; ${changes(whole, only)}`,
     });
   }
   return { rows, folds };

@@ -23,7 +23,20 @@ const KIND: Record<number, Kind> = { 1: "multi-hop", 2: "temporal", 3: "open-dom
 export const LOCOMO_KINDS: readonly Kind[] = ["temporal", "open-domain", "multi-hop", "single-hop"];
 /** The outside measurement's figures (issue 36), R@10 in percent, per kind (LOCOMO_KINDS) and all: ctxloom before the levers, and BM25. */
 export const OUTSIDE = { ctxloom: [69.5, 25.6, 31.8, 75.0, 63.0], bm25: [65.3, 25.0, 23.8, 62.8, 53.9] } as const;
-const MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
+const MONTHS = [
+  "january",
+  "february",
+  "march",
+  "april",
+  "may",
+  "june",
+  "july",
+  "august",
+  "september",
+  "october",
+  "november",
+  "december",
+];
 
 interface RawTurn {
   speaker: string;
@@ -50,7 +63,9 @@ export interface LocomoConversation extends Conversation {
 export function locomoFolder(): { folder?: string; reason: string } {
   const candidates = [process.env.CTXLOOM_LOCOMO, LOCOMO_DEFAULT].filter((f): f is string => !!f);
   const folder = candidates.find((f) => existsSync(f) && readdirSync(f).some((n) => n.endsWith(".json")));
-  return folder ? { folder, reason: `read from ${folder}` } : { reason: `no LoCoMo conversations (*.json) in ${candidates.join(" nor ")}` };
+  return folder
+    ? { folder, reason: `read from ${folder}` }
+    : { reason: `no LoCoMo conversations (*.json) in ${candidates.join(" nor ")}` };
 }
 
 /** "1:56 pm on 8 May, 2023" as ms since the epoch (UTC). */
@@ -79,7 +94,9 @@ export function readConversation(path: string, id: number): LocomoConversation {
   const raw = JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
   const c = (raw.conversation ?? raw) as Record<string, unknown>;
   const speakers: [string, string] = [String(c.speaker_a), String(c.speaker_b)];
-  const numbers = Object.keys(c).flatMap((k) => (/^session_\d+$/.test(k) ? [+k.slice(8)] : [])).sort((a, b) => a - b);
+  const numbers = Object.keys(c)
+    .flatMap((k) => (/^session_\d+$/.test(k) ? [+k.slice(8)] : []))
+    .sort((a, b) => a - b);
   const turns: Turn[] = [];
   const sessions: Session[] = [];
   const ids = new Map<string, number>();
@@ -107,7 +124,14 @@ export function readConversation(path: string, id: number): LocomoConversation {
       dropped++;
       return;
     }
-    questions.push({ id: `${id}-${i}`, conversation: id, kind, question: q.question, answer: String(q.answer), evidence });
+    questions.push({
+      id: `${id}-${i}`,
+      conversation: id,
+      kind,
+      question: q.question,
+      answer: String(q.answer),
+      evidence,
+    });
   });
   const file = path.slice(path.lastIndexOf("/") + 1);
   return { id, seed: 0, heldOut: false, speakers, sessions, turns, questions, file, dropped };
@@ -115,6 +139,8 @@ export function readConversation(path: string, id: number): LocomoConversation {
 
 /** Every conversation of the folder, in the order of their files' names (numbers first). */
 export function readLocomo(folder: string): LocomoConversation[] {
-  const files = readdirSync(folder).filter((n) => n.endsWith(".json")).sort((a, b) => parseInt(a, 10) - parseInt(b, 10) || a.localeCompare(b));
+  const files = readdirSync(folder)
+    .filter((n) => n.endsWith(".json"))
+    .sort((a, b) => parseInt(a, 10) - parseInt(b, 10) || a.localeCompare(b));
   return files.map((f, i) => readConversation(join(folder, f), i));
 }

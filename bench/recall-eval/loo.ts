@@ -18,13 +18,18 @@ export type Sums = Record<string, [number, number]>;
 
 /** A stable text for a configuration (its keys sorted), the key of the runs kept. */
 function keyOf(o: unknown): string {
-  return JSON.stringify(o, (_, v: unknown) => (v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort()) : v));
+  return JSON.stringify(o, (_, v: unknown) =>
+    v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort()) : v,
+  );
 }
 
 /** Runs of configurations over a set of conversations, each configuration once. */
 export class Runs {
   readonly #kept = new Map<string, Sums[]>();
-  constructor(readonly set: readonly Conversation[], readonly engine: Engine) {}
+  constructor(
+    readonly set: readonly Conversation[],
+    readonly engine: Engine,
+  ) {}
 
   /** Configurations run so far. */
   get size(): number {
@@ -83,37 +88,41 @@ export interface Fold {
 export type Search = (runs: Runs, at: readonly number[]) => Promise<PipelineOptions>;
 
 /** The best of a fixed family, on `at` (ties: the first). */
-export const bestOf = (family: readonly PipelineOptions[]): Search => async (runs, at) => {
-  let best = family[0]!;
-  let score = -1;
-  for (const o of family) {
-    const s = pooled(await runs.of(o), at);
-    if (s > score + 1e-12) [best, score] = [o, s];
-  }
-  return best;
-};
+export const bestOf =
+  (family: readonly PipelineOptions[]): Search =>
+  async (runs, at) => {
+    let best = family[0]!;
+    let score = -1;
+    for (const o of family) {
+      const s = pooled(await runs.of(o), at);
+      if (s > score + 1e-12) [best, score] = [o, s];
+    }
+    return best;
+  };
 
 /**
  * Coordinate ascent from `start`: each weight of `grid` in turn takes the value that scores
  * best on `at` (keeping the current one unless another is better by more than 0.05 points),
  * until a round changes nothing (at most `rounds`).
  */
-export const ascent = (start: PipelineOptions, grid: Record<string, readonly number[]>, rounds = 3): Search => async (runs, at) => {
-  let current = start;
-  let score = pooled(await runs.of(current), at);
-  for (let round = 0; round < rounds; round++) {
-    let moved = false;
-    for (const [name, values] of Object.entries(grid)) {
-      for (const v of values) {
-        const next: PipelineOptions = { ...current, ranking: { ...current.ranking, [name]: v } };
-        const s = pooled(await runs.of(next), at);
-        if (s > score + 0.0005) [current, score, moved] = [next, s, true];
+export const ascent =
+  (start: PipelineOptions, grid: Record<string, readonly number[]>, rounds = 3): Search =>
+  async (runs, at) => {
+    let current = start;
+    let score = pooled(await runs.of(current), at);
+    for (let round = 0; round < rounds; round++) {
+      let moved = false;
+      for (const [name, values] of Object.entries(grid)) {
+        for (const v of values) {
+          const next: PipelineOptions = { ...current, ranking: { ...current.ranking, [name]: v } };
+          const s = pooled(await runs.of(next), at);
+          if (s > score + 0.0005) [current, score, moved] = [next, s, true];
+        }
       }
+      if (!moved) break;
     }
-    if (!moved) break;
-  }
-  return current;
-};
+    return current;
+  };
 
 /** Leave-one-out over every conversation of `runs`, with `search` choosing each fold's weights. */
 export async function leaveOneOut(runs: Runs, search: Search): Promise<Fold> {

@@ -13,15 +13,35 @@ import { pipeline, type PipelineOptions } from "./pipeline.js";
 /** A language's conversation in the evaluation set's shape (one session, questions of one kind). */
 function asConversation(c: ReturnType<typeof multilingualSet>[number], id: number): Conversation {
   return {
-    id, seed: 0, heldOut: false, speakers: ["A", "B"], sessions: [],
-    turns: c.turns.map((text, i) => ({ id: i, session: 0, speaker: (i % 2) as 0 | 1, text, at: new Date(Date.UTC(2024, 0, 1) + i * 60_000).toISOString() })),
-    questions: c.questions.map((q, i) => ({ id: `m${id}-${i}`, conversation: id, kind: "single-hop", question: q.question, answer: "", evidence: [q.evidence] })),
+    id,
+    seed: 0,
+    heldOut: false,
+    speakers: ["A", "B"],
+    sessions: [],
+    turns: c.turns.map((text, i) => ({
+      id: i,
+      session: 0,
+      speaker: (i % 2) as 0 | 1,
+      text,
+      at: new Date(Date.UTC(2024, 0, 1) + i * 60_000).toISOString(),
+    })),
+    questions: c.questions.map((q, i) => ({
+      id: `m${id}-${i}`,
+      conversation: id,
+      kind: "single-hop",
+      question: q.question,
+      answer: "",
+      evidence: [q.evidence],
+    })),
   };
 }
 
 /** One row per language: R@1 and R@10 before and now. */
 export async function multilingualRows(engine: Engine): Promise<Record<string, string | number>[]> {
-  const configs: [string, PipelineOptions][] = [["before", { terms: { stem: "light" } }], ["now", {}]];
+  const configs: [string, PipelineOptions][] = [
+    ["before", { terms: { stem: "light" } }],
+    ["now", {}],
+  ];
   const rows: Record<string, string | number>[] = [];
   const sums = configs.map(() => [0, 0, 0]);
   for (const [i, c] of multilingualSet().entries()) {

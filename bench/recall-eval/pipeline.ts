@@ -33,19 +33,27 @@ export const pipeline = (name: string, engine: Engine, o: PipelineOptions = {}):
     const embedder = o.embedder?.() ?? hashingEmbedder();
     const index = RecallIndex.create(engine, { embedder, ranking: o.ranking, terms: o.terms, segments: o.segments });
     const start = Date.parse(c.turns[0]!.at);
-    await index.add(c.turns.map((t) => ({
-      key: t.id,
-      role: t.speaker === 0 ? "user" : "assistant",
-      content: t.text,
-      ...(t.id > 0 ? { prev: t.id - 1 } : {}),
-      time: o.times ? Date.parse(t.at) : start + t.id,
-      ...(o.names ? { name: c.speakers[t.speaker] } : {}),
-    })));
-    const scope = ExchangeScope.of(c.turns.map((t) => ({ key: t.id, parent: t.id - 1, role: t.speaker === 0 ? "user" : "assistant" })));
+    await index.add(
+      c.turns.map((t) => ({
+        key: t.id,
+        role: t.speaker === 0 ? "user" : "assistant",
+        content: t.text,
+        ...(t.id > 0 ? { prev: t.id - 1 } : {}),
+        time: o.times ? Date.parse(t.at) : start + t.id,
+        ...(o.names ? { name: c.speakers[t.speaker] } : {}),
+      })),
+    );
+    const scope = ExchangeScope.of(
+      c.turns.map((t) => ({ key: t.id, parent: t.id - 1, role: t.speaker === 0 ? "user" : "assistant" })),
+    );
     return {
       async rank(question: string, k: number) {
         const vector = await embedTexts(embedder, [question]);
-        if (o.topK) return index.rank({ text: question, vector }, scope, k).slice(0, k).map((r) => r.key);
+        if (o.topK)
+          return index
+            .rank({ text: question, vector }, scope, k)
+            .slice(0, k)
+            .map((r) => r.key);
         const counts = { prompts: k, answersPerPrompt: 0, recent: 0 };
         const ranked = index.rank({ text: question, vector }, scope, rankingWant(counts));
         const result = recallExchanges({ messages: scope, ranked, answers: index.answers }, counts);

@@ -67,7 +67,10 @@ export function standInEmbedder(c: Conversation, signal: number, seed = 36): Emb
 }
 
 /** The stand-in's strength alone and fused at several weights, R@10 of the outside benchmark's call, per part. */
-export async function standInRows(engine: Engine, conversations: readonly Conversation[]): Promise<Record<string, string | number>[]> {
+export async function standInRows(
+  engine: Engine,
+  conversations: readonly Conversation[],
+): Promise<Record<string, string | number>[]> {
   const rows: Record<string, string | number>[] = [];
   for (const part of ["tuning", "held-out"] as const) {
     const set = conversations.filter((c) => c.heldOut === (part === "held-out"));
@@ -78,9 +81,18 @@ export async function standInRows(engine: Engine, conversations: readonly Conver
       for (const c of set) {
         const embedder = standInEmbedder(c, signal);
         const index = EmbeddingIndex.create(engine, { dimension: DIM });
-        index.add(c.turns.map((t) => t.id), await embedTexts(embedder, c.turns.map((t) => t.text)));
+        index.add(
+          c.turns.map((t) => t.id),
+          await embedTexts(
+            embedder,
+            c.turns.map((t) => t.text),
+          ),
+        );
         for (const q of c.questions) {
-          alone += recallAt(index.search(await embedTexts(embedder, [q.question]), { k: 10 }).map((h) => h.key), q.evidence)[1]!;
+          alone += recallAt(
+            index.search(await embedTexts(embedder, [q.question]), { k: 10 }).map((h) => h.key),
+            q.evidence,
+          )[1]!;
           n++;
         }
         index.drop();
@@ -89,11 +101,16 @@ export async function standInRows(engine: Engine, conversations: readonly Conver
       for (const weight of [0, 0.2, 0.5, 1, 2]) {
         let fused = 0;
         for (const c of set) {
-          const ranker = await pipeline("stand-in", engine, { embedder: () => standInEmbedder(c, signal), ranking: { embedder: weight } }).open(c);
+          const ranker = await pipeline("stand-in", engine, {
+            embedder: () => standInEmbedder(c, signal),
+            ranking: { embedder: weight },
+          }).open(c);
           for (const q of c.questions) fused += recallAt(await ranker.rank(q.question, 10), q.evidence)[1]!;
           await ranker.close?.();
         }
-        row[`fused, weight ${weight}${weight === RANKING.embedder ? " (default)" : ""}`] = +((100 * fused) / n).toFixed(1);
+        row[`fused, weight ${weight}${weight === RANKING.embedder ? " (default)" : ""}`] = +((100 * fused) / n).toFixed(
+          1,
+        );
       }
       rows.push(row);
     }

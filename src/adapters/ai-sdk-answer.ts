@@ -74,7 +74,10 @@ export class StreamingTurn {
   }
 }
 
-/** Waits for the chat's turns streaming in this process: each until its answer is stored, or it has been silent for its `waitMs`. */
+/**
+ * Waits for the chat's turns streaming in this process: each until its answer is stored, or it has been silent for its
+ * `waitMs`.
+ */
 export async function waitForTurns(chat: Chat): Promise<void> {
   const turns = streaming.get(chat);
   if (!turns) return;
@@ -84,7 +87,10 @@ export async function waitForTurns(chat: Chat): Promise<void> {
 /** Tool parts a stream left unfinished (aborted while the model wrote a call's input): nothing to keep. */
 const UNFINISHED = new Set(["input-streaming", "approval-requested", "approval-responded"]);
 
-/** How an answer is stored: its reasoning, the parts the stream carried over (a continued answer's), and open calls kept. */
+/**
+ * How an answer is stored: its reasoning, the parts the stream carried over (a continued answer's), and open calls
+ * kept.
+ */
 export interface StoreOptions {
   reasoning: ReasoningMode;
   /** The response's first parts already in the chat (an answer gone on with): left out. */
@@ -98,15 +104,27 @@ export interface StoreOptions {
  * each under the one before. A tool call left without a result (aborted, or a tool with no
  * execute) gets CANCELLED_RESULT, so that the next user message can go on, unless `keepOpen`.
  */
-export async function storeAnswer(chat: Chat, parentId: number, response: UIMessage, options: StoreOptions): Promise<Message[]> {
+export async function storeAnswer(
+  chat: Chat,
+  parentId: number,
+  response: UIMessage,
+  options: StoreOptions,
+): Promise<Message[]> {
   const own = response.parts.slice(options.skip);
   const parts = own.filter((p) => {
     const state = (p as { state?: string }).state;
-    return p.type !== "step-start" && !(state !== undefined && UNFINISHED.has(state)) && !(p.type === "text" && p.text.length === 0);
+    return (
+      p.type !== "step-start" &&
+      !(state !== undefined && UNFINISHED.has(state)) &&
+      !(p.type === "text" && p.text.length === 0)
+    );
   });
   if (parts.length === 0) return []; // aborted before a word
   const kept = own.filter((p) => parts.includes(p) || p.type === "step-start");
-  const inputs: MessageInput[] = fromUIMessages({ ...response, role: "assistant", parts: kept }, { reasoning: options.reasoning });
+  const inputs: MessageInput[] = fromUIMessages(
+    { ...response, role: "assistant", parts: kept },
+    { reasoning: options.reasoning },
+  );
   const out: Message[] = [];
   let parent = parentId;
   for (const input of inputs) {

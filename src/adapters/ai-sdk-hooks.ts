@@ -13,7 +13,10 @@ export type AiSdkProviderOptions = NonNullable<Parameters<typeof generateText>[0
 
 /** Options of `aiSdkSummarizer`: settings of the `generateText` call. */
 export interface AiSdkSummarizerOptions {
-  /** The most tokens the model may write (default: the model's own; the prompt asks for at most the summary's maxTokens). */
+  /**
+   * The most tokens the model may write (default: the model's own; the prompt asks for at most the summary's
+   * maxTokens).
+   */
   maxOutputTokens?: number;
   /** The sampling temperature of the call (default: the model's own). */
   temperature?: number;
@@ -31,7 +34,10 @@ export interface AiSdkEmbedderOptions {
   name?: string;
   /** Milliseconds an `embedMany` call may take before it is aborted and counted as failed (default 30,000). */
   timeoutMs?: number;
-  /** Ask the model for vectors of `dimensions` (embedMany's `dimensions`; OpenAI's text-embedding-3 models shorten theirs). Default false. */
+  /**
+   * Ask the model for vectors of `dimensions` (embedMany's `dimensions`; OpenAI's text-embedding-3 models shorten
+   * theirs). Default false.
+   */
   requestDimensions?: boolean;
   /** Provider-specific options of the call. */
   providerOptions?: AiSdkProviderOptions;
@@ -40,16 +46,24 @@ export interface AiSdkEmbedderOptions {
 }
 
 function checkModel(model: unknown, what: string, method: "doGenerate" | "doEmbed"): void {
-  const ok = (typeof model === "string" && model.length > 0) || (model !== null && typeof model === "object" && typeof (model as Record<string, unknown>)[method] === "function");
+  const ok =
+    (typeof model === "string" && model.length > 0) ||
+    (model !== null && typeof model === "object" && typeof (model as Record<string, unknown>)[method] === "function");
   if (!ok) {
-    const example = method === "doGenerate" ? 'openai("gpt-4o-mini"), or a gateway id like "openai/gpt-4o-mini"' : 'openai.embedding("text-embedding-3-small")';
+    const example =
+      method === "doGenerate"
+        ? 'openai("gpt-4o-mini"), or a gateway id like "openai/gpt-4o-mini"'
+        : 'openai.embedding("text-embedding-3-small")';
     throw new CtxloomError("INVALID_ARGUMENT", `${what} takes an AI SDK model (${example}); got ${describe(model)}.`);
   }
 }
 
 function number(value: unknown, what: string, min: number, max: number): void {
   if (value !== undefined && (typeof value !== "number" || !(value >= min && value <= max))) {
-    throw new CtxloomError("INVALID_ARGUMENT", `${what} must be a number from ${min} to ${max}; got ${describe(value)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `${what} must be a number from ${min} to ${max}; got ${describe(value)}.`,
+    );
   }
 }
 
@@ -69,13 +83,24 @@ function checkCommon(o: { providerOptions?: unknown; maxRetries?: unknown }, wha
 export function aiSdkSummarizer(model: LanguageModel, options?: AiSdkSummarizerOptions): Summarizer {
   checkModel(model, "aiSdkSummarizer(model)", "doGenerate");
   const what = "aiSdkSummarizer(model, options)";
-  const o = checkOptions<AiSdkSummarizerOptions>(options, what, ["maxOutputTokens", "temperature", "providerOptions", "maxRetries"]);
+  const o = checkOptions<AiSdkSummarizerOptions>(options, what, [
+    "maxOutputTokens",
+    "temperature",
+    "providerOptions",
+    "maxRetries",
+  ]);
   if (o.maxOutputTokens !== undefined) checkInteger(o.maxOutputTokens, `${what}.maxOutputTokens`, 1, 2 ** 30);
   number(o.temperature, `${what}.temperature`, 0, 2);
   checkCommon(o, what);
   const settings = { ...o };
   return async (request) => {
-    const result = await generateText({ model, instructions: request.prompt, prompt: summaryTranscript(request), abortSignal: request.signal, ...settings });
+    const result = await generateText({
+      model,
+      instructions: request.prompt,
+      prompt: summaryTranscript(request),
+      abortSignal: request.signal,
+      ...settings,
+    });
     return result.text;
   };
 }
@@ -90,16 +115,28 @@ export function aiSdkSummarizer(model: LanguageModel, options?: AiSdkSummarizerO
 export function aiSdkEmbedder(model: EmbeddingModel, options: AiSdkEmbedderOptions): Embedder {
   checkModel(model, "aiSdkEmbedder(model)", "doEmbed");
   const what = "aiSdkEmbedder(model, options)";
-  const o = checkOptions<AiSdkEmbedderOptions>(options, what, ["dimensions", "name", "timeoutMs", "requestDimensions", "providerOptions", "maxRetries"]);
+  const o = checkOptions<AiSdkEmbedderOptions>(options, what, [
+    "dimensions",
+    "name",
+    "timeoutMs",
+    "requestDimensions",
+    "providerOptions",
+    "maxRetries",
+  ]);
   const { dimensions, request } = embedderSize(o, what);
   checkCommon(o, what);
   const { name, timeoutMs, providerOptions, maxRetries } = o;
-  const settings = { ...(request ? { dimensions } : {}), ...(providerOptions === undefined ? {} : { providerOptions }), ...(maxRetries === undefined ? {} : { maxRetries }) };
+  const settings = {
+    ...(request ? { dimensions } : {}),
+    ...(providerOptions === undefined ? {} : { providerOptions }),
+    ...(maxRetries === undefined ? {} : { maxRetries }),
+  };
   const embedder: Embedder = {
     name: name ?? (typeof model === "string" ? model : model.modelId),
     dimension: dimensions,
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
-    embed: async (texts, signal) => (await embedMany({ model, values: texts, abortSignal: signal, ...settings })).embeddings,
+    embed: async (texts, signal) =>
+      (await embedMany({ model, values: texts, abortSignal: signal, ...settings })).embeddings,
   };
   return checkEmbedder(embedder);
 }

@@ -14,26 +14,42 @@ import { READ_TOOL_NAME, type ReadToolOptions } from "./read-tool.js";
 import type { FromOptions } from "./common.js";
 import { reportedInputTokens } from "../models/calibration.js";
 
-/** Options of `chatLoop`: the build's (its format excepted), the loop's tools, the read tool, how reasoning parts are taken. */
-export interface ChatLoopOptions<TOOLS extends ToolSet = ToolSet> extends Omit<BuildOptions, "format" | "cacheControl" | "input" | "tools" | "providerCounter">, FromOptions {
+/**
+ * Options of `chatLoop`: the build's (its format excepted), the loop's tools, the read tool, how reasoning parts are
+ * taken.
+ */
+export interface ChatLoopOptions<TOOLS extends ToolSet = ToolSet>
+  extends Omit<BuildOptions, "format" | "cacheControl" | "input" | "tools" | "providerCounter">,
+    FromOptions {
   /**
    * The ToolSet the loop's model calls offer: counted in every step's budget (with the read
    * tool) by the rule of the chat's model's provider. Give generateText `loop.tools`.
    */
   tools?: TOOLS;
-  /** The read tool (`readToolResult`, in `loop.tools`): offered by default; false leaves it out; `{ maxTokens }` sizes its pages. */
+  /**
+   * The read tool (`readToolResult`, in `loop.tools`): offered by default; false leaves it out; `{ maxTokens }` sizes
+   * its pages.
+   */
   readTool?: boolean | ReadToolOptions;
 }
 
 /** What chatLoop takes: every build option its type names, and `reasoning`, `readTool`. */
-const LOOP_KEYS = [...BUILD_KEYS.filter((k) => k !== "format" && k !== "input" && k !== "cacheControl"), "recall", "reasoning", "readTool"];
+const LOOP_KEYS = [
+  ...BUILD_KEYS.filter((k) => k !== "format" && k !== "input" && k !== "cacheControl"),
+  "recall",
+  "reasoning",
+  "readTool",
+];
 
 /**
  * What `chatLoop` returns: give generateText / streamText `tools` and `prepareStep`, start it
  * with `context()`, then `await finish(result)`.
  */
 export interface ChatLoop<TOOLS extends ToolSet = ToolSet> {
-  /** The tools for generateText / streamText: the loop's `tools` and the read tool (`readToolResult`) unless `readTool: false`. */
+  /**
+   * The tools for generateText / streamText: the loop's `tools` and the read tool (`readToolResult`) unless `readTool:
+   * false`.
+   */
   readonly tools: TOOLS;
   /** The context of the chat now, to start the call with. */
   context(): Promise<ModelContext>;
@@ -62,9 +78,15 @@ export interface ChatLoop<TOOLS extends ToolSet = ToolSet> {
  * they are first counted), so that a bad one fails before a step's messages are appended.
  * @throws INVALID_ARGUMENT (bad options; a result whose messages do not continue the loop)
  */
-export function chatLoop<TOOLS extends ToolSet = {}>(chat: Chat, options: ChatLoopOptions<TOOLS> & { readTool: false }): ChatLoop<TOOLS>;
+export function chatLoop<TOOLS extends ToolSet = {}>(
+  chat: Chat,
+  options: ChatLoopOptions<TOOLS> & { readTool: false },
+): ChatLoop<TOOLS>;
 /** `chatLoop` offering the read tool (the default): `loop.tools` has `readToolResult` beside the loop's tools. */
-export function chatLoop<TOOLS extends ToolSet = {}>(chat: Chat, options?: ChatLoopOptions<TOOLS>): ChatLoop<TOOLS & ReadToolSet>;
+export function chatLoop<TOOLS extends ToolSet = {}>(
+  chat: Chat,
+  options?: ChatLoopOptions<TOOLS>,
+): ChatLoop<TOOLS & ReadToolSet>;
 export function chatLoop(chat: Chat, options?: ChatLoopOptions): ChatLoop {
   checkChat(chat, "chatLoop");
   const what = "chatLoop(chat, options)";
@@ -74,10 +96,16 @@ export function chatLoop(chat: Chat, options?: ChatLoopOptions): ChatLoop {
   fromModelMessages([], from); // checks `reasoning` now rather than at the first step
   const read = readToolOf(readOption, what);
   if (given !== undefined && (given === null || typeof given !== "object" || Array.isArray(given))) {
-    throw new CtxloomError("INVALID_ARGUMENT", `${what}.tools is the AI SDK ToolSet the loop offers ({ weather: tool({ ... }) }); got ${describe(given)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `${what}.tools is the AI SDK ToolSet the loop offers ({ weather: tool({ ... }) }); got ${describe(given)}.`,
+    );
   }
   if (read && given && READ_TOOL_NAME in given) {
-    throw new CtxloomError("INVALID_ARGUMENT", `${what}.tools has a tool named ${READ_TOOL_NAME}, the read tool's name: rename yours, or pass readTool: false.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `${what}.tools has a tool named ${READ_TOOL_NAME}, the read tool's name: rename yours, or pass readTool: false.`,
+    );
   }
   const tools: ToolSet = read ? { ...given, [READ_TOOL_NAME]: aiSdkReadTool(chat, read) } : { ...given };
   const build: Omit<BuildOptions, "tools" | "format"> = { ...rest };
@@ -87,7 +115,11 @@ export function chatLoop(chat: Chat, options?: ChatLoopOptions): ChatLoop {
   let appended = 0;
   const catchUp = async (messages: readonly ModelMessage[]): Promise<number> => {
     if (!Array.isArray(messages) || messages.length < appended) {
-      throw new CtxloomError("INVALID_ARGUMENT", `The loop has appended ${appended} response messages, and got ${describe(messages)} with fewer: pass the same call's messages.`);
+      throw new CtxloomError(
+        "INVALID_ARGUMENT",
+        `The loop has appended ${appended} response messages, and got ${describe(messages)} with fewer: pass the ` +
+          `same call's messages.`,
+      );
     }
     const inputs = fromModelMessages(messages.slice(appended), from);
     try {
@@ -100,7 +132,8 @@ export function chatLoop(chat: Chat, options?: ChatLoopOptions): ChatLoop {
     appended = messages.length;
     return added;
   };
-  // The ToolSet is counted from the JSON schemas the AI SDK's asSchema gives (Zod 3 and promised schemas too), resolved once.
+  // The ToolSet is counted from the JSON schemas the AI SDK's asSchema gives (Zod 3 and promised schemas too), resolved
+  // once.
   let counted: Promise<BuildOptions["tools"]> | undefined;
   let last: object | undefined;
   const context = async (): Promise<ModelContext> => {
@@ -125,10 +158,16 @@ export function chatLoop(chat: Chat, options?: ChatLoopOptions): ChatLoop {
     async finish(result) {
       const r = result as { responseMessages?: unknown } | null;
       if (r === null || typeof r !== "object" || !("responseMessages" in r)) {
-        throw new CtxloomError("INVALID_ARGUMENT", `finish(result) takes the generateText or streamText result (with its responseMessages); got ${describe(result)}.`);
+        throw new CtxloomError(
+          "INVALID_ARGUMENT",
+          `finish(result) takes the generateText or streamText result (with its responseMessages); got ` +
+            `${describe(result)}.`,
+        );
       }
       observe(await (r as { steps?: unknown }).steps);
-      const added = await catchUp(await (r.responseMessages as readonly ModelMessage[] | PromiseLike<readonly ModelMessage[]>));
+      const added = await catchUp(
+        await (r.responseMessages as readonly ModelMessage[] | PromiseLike<readonly ModelMessage[]>),
+      );
       appended = 0;
       return added + (await chat.cancelToolCalls()).length;
     },

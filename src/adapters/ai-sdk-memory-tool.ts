@@ -1,12 +1,20 @@
 // The memory tool as an AI SDK tool, for a ToolSet: `{ memory: aiSdkMemoryTool(chat.memory) }`.
 import { jsonSchema, tool, type JSONSchema7, type Tool } from "ai";
 import type { CtxloomError } from "../errors.js";
-import { checkMemoryToolOptions, memoryToolSchema, MEMORY_TOOL_DESCRIPTION, type MemoryToolOptions } from "../memory/commands.js";
+import {
+  checkMemoryToolOptions,
+  memoryToolSchema,
+  MEMORY_TOOL_DESCRIPTION,
+  type MemoryToolOptions,
+} from "../memory/commands.js";
 import type { Memory } from "../memory/memory.js";
 import { answerMemoryTool, checkMemory } from "./memory-tools.js";
 
 /** A memory tool call's arguments: a command and its fields (see the tool's description). */
-export type MemoryCommand = { command: "view" | "create" | "str_replace" | "insert" | "delete" | "rename" | "update"; [key: string]: unknown };
+export type MemoryCommand = {
+  command: "view" | "create" | "str_replace" | "insert" | "delete" | "rename" | "update";
+  [key: string]: unknown;
+};
 
 /**
  * The memory tool as an AI SDK tool (put it in a ToolSet as `memory`): the model views and edits
@@ -31,7 +39,10 @@ export function aiSdkMemoryTool(memory: Memory, options?: MemoryToolOptions): To
   });
 }
 
-/** The refusal thrown: the AI SDK sends the model `error.toString()`, which is the message alone here (the app still gets the code). */
+/**
+ * The refusal thrown: the AI SDK sends the model `error.toString()`, which is the message alone here (the app still
+ * gets the code).
+ */
 function refusal(error: CtxloomError): CtxloomError {
   Object.defineProperty(error, "toString", { value: () => error.message });
   return error;

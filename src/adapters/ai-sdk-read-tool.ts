@@ -3,7 +3,14 @@ import { jsonSchema, tool, type JSONSchema7, type Tool } from "ai";
 import type { Chat } from "../chat/chat.js";
 import type { CtxloomError } from "../errors.js";
 import { checkChat } from "./agent.js";
-import { READ_TOOL_DESCRIPTION, answerReadTool, checkReadToolOptions, readToolSchema, type ReadToolOptions, type ToolResultRequest } from "./read-tool.js";
+import {
+  READ_TOOL_DESCRIPTION,
+  answerReadTool,
+  checkReadToolOptions,
+  readToolSchema,
+  type ReadToolOptions,
+  type ToolResultRequest,
+} from "./read-tool.js";
 
 /** The read tool in a ToolSet, under its name. */
 export type ReadToolSet = { readToolResult: Tool<ToolResultRequest, string> };
@@ -30,7 +37,10 @@ export function aiSdkReadTool(chat: Chat, options?: ReadToolOptions): Tool<ToolR
   });
 }
 
-/** The refusal thrown: the AI SDK sends the model `error.toString()`, which is the message alone here (the app still gets the code). */
+/**
+ * The refusal thrown: the AI SDK sends the model `error.toString()`, which is the message alone here (the app still
+ * gets the code).
+ */
 function refusal(error: CtxloomError): CtxloomError {
   Object.defineProperty(error, "toString", { value: () => error.message });
   return error;

@@ -54,7 +54,8 @@ export class Replay {
     let next = 0;
     return new ReadableStream<Uint8Array>({
       pull: async (controller) => {
-        while (next >= this.#events.length && !this.#ended) await new Promise<void>((resolve) => this.#waiting.push(resolve));
+        while (next >= this.#events.length && !this.#ended)
+          await new Promise<void>((resolve) => this.#waiting.push(resolve));
         if (next < this.#events.length) controller.enqueue(encoder.encode(this.#events[next++]!));
         else controller.close();
       },
@@ -81,10 +82,16 @@ export class Replay {
  */
 export async function resumeTurn(chats: UserChats, chatId: string): Promise<Response> {
   if (chats === null || typeof chats !== "object" || typeof (chats as Partial<UserChats>).open !== "function") {
-    throw new CtxloomError("INVALID_ARGUMENT", `resumeTurn takes a user's chats (loom.user(id)) first; got ${describe(chats)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `resumeTurn takes a user's chats (loom.user(id)) first; got ${describe(chats)}.`,
+    );
   }
   if (typeof chatId !== "string") {
-    throw new CtxloomError("INVALID_ARGUMENT", `resumeTurn takes the chat's id (a string, useChat's id); got ${describe(chatId)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `resumeTurn takes the chat's id (a string, useChat's id); got ${describe(chatId)}.`,
+    );
   }
   let chat: Chat;
   try {

@@ -23,9 +23,15 @@ import { reportedInputTokens } from "../models/calibration.js";
 
 /** Options of `chatTurn`. */
 export interface ChatTurnOptions {
-  /** How a chat the request starts is created: model, system prompt, title, metadata... (its id is the request's: `id` is refused). */
+  /**
+   * How a chat the request starts is created: model, system prompt, title, metadata... (its id is the request's: `id`
+   * is refused).
+   */
   create?: Omit<CreateChatOptions, "id">;
-  /** How the context is built (any build option but the format, the input and cacheControl): memory, maxMessages, tools, recall... */
+  /**
+   * How the context is built (any build option but the format, the input and cacheControl): memory, maxMessages, tools,
+   * recall...
+   */
   context?: Omit<BuildOptions, "format" | "cacheControl" | "input" | "providerCounter">;
   /** Reasoning parts of the answer: "keep" (default), "drop" or "refuse", as `fromUIMessages` takes them. */
   reasoning?: ReasoningMode;
@@ -45,7 +51,9 @@ export interface ChatTurnOptions {
 }
 
 /** What `toUIMessageStreamResponse` takes from a turn (`consumeSseStream` with `resumable`). */
-export type ChatTurnStream = Required<Pick<UIMessageStreamOptions<ChatUIMessage>, "originalMessages" | "generateMessageId" | "messageMetadata" | "onEnd">> & {
+export type ChatTurnStream = Required<
+  Pick<UIMessageStreamOptions<ChatUIMessage>, "originalMessages" | "generateMessageId" | "messageMetadata" | "onEnd">
+> & {
   consumeSseStream?: (options: { stream: ReadableStream<string> }) => void;
 };
 
@@ -84,7 +92,8 @@ const CREATE_OPTION_KEYS = CREATE_KEYS.filter((k) => k !== "id");
 const CONTEXT_KEYS = [...BUILD_KEYS.filter((k) => k !== "format" && k !== "input" && k !== "cacheControl"), "recall"];
 /** What the context options of a turn cannot hold, and why. */
 const NOT_IN_CONTEXT: Record<string, string> = {
-  format: "the context is built for the AI SDK ({ instructions, messages }, spread into streamText), whatever the provider",
+  format:
+    "the context is built for the AI SDK ({ instructions, messages }, spread into streamText), whatever the provider",
   input: "the user's message is the request's, appended to the chat",
   cacheControl: "set Anthropic's cache marks with the AI SDK's providerOptions",
 };
@@ -123,7 +132,10 @@ const NOT_IN_CONTEXT: Record<string, string> = {
  */
 export async function chatTurn(chats: UserChats, body: unknown, options?: ChatTurnOptions): Promise<ChatTurn> {
   if (chats === null || typeof chats !== "object" || typeof (chats as Partial<UserChats>).open !== "function") {
-    throw new CtxloomError("INVALID_ARGUMENT", `chatTurn takes a user's chats (loom.user(id)) first; got ${describe(chats)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `chatTurn takes a user's chats (loom.user(id)) first; got ${describe(chats)}.`,
+    );
   }
   const o = checkTurnOptions(options);
   const from = fromOptions(o.reasoning === undefined ? undefined : { reasoning: o.reasoning }, "chatTurn");
@@ -136,14 +148,21 @@ export async function chatTurn(chats: UserChats, body: unknown, options?: ChatTu
   if (chat === null) {
     checkNewChatId(request.id);
     // Everything the request adds and builds, checked for the chat create() would make, before it is made.
-    await chats.preflight(o.create, planTurn(null, request, from).steps.map((s) => s.input), build);
+    await chats.preflight(
+      o.create,
+      planTurn(null, request, from).steps.map((s) => s.input),
+      build,
+    );
     chat = await createChat(chats, request.id, o.create);
   }
   await waitForTurns(chat);
   // Planned and checked with nothing awaited before the first append: the chat as it is now.
   // The first message's size is append's own check (nothing is written before it): not counted twice.
   const plan = planTurn(chat, request, from);
-  chat.preflight(plan.steps.slice(1).map((s) => s.input), build);
+  chat.preflight(
+    plan.steps.slice(1).map((s) => s.input),
+    build,
+  );
   const parentId = await applyTurn(chat, plan);
   const built = await contextAt(chat, parentId, build);
   const context = toModelContext(built);
@@ -177,7 +196,11 @@ export async function chatTurn(chats: UserChats, body: unknown, options?: ChatTu
       // A normal end on tool calls without results: client-side tools, whose outputs the next request brings.
       const awaitsClient = !isAborted && outcome.status === "completed" && finishReason === "tool-calls";
       const skip = plan.continues?.parts ?? 0;
-      const storing = storeAnswer(chat, parentId, responseMessage, { reasoning: from.reasoning, skip, keepOpen: awaitsClient });
+      const storing = storeAnswer(chat, parentId, responseMessage, {
+        reasoning: from.reasoning,
+        skip,
+        keepOpen: awaitsClient,
+      });
       done(storing);
       try {
         await storing;
@@ -213,18 +236,27 @@ function checkTurnOptions(options: unknown): Partial<ChatTurnOptions> {
     const context = checkOptions<BuildOptions>(o.context, `${what}.context`);
     for (const key in context) {
       if (!Object.hasOwn(NOT_IN_CONTEXT, key)) continue;
-      throw new CtxloomError("INVALID_ARGUMENT", `${what}.context has no option ${JSON.stringify(key)}: ${NOT_IN_CONTEXT[key]}.`);
+      throw new CtxloomError(
+        "INVALID_ARGUMENT",
+        `${what}.context has no option ${JSON.stringify(key)}: ${NOT_IN_CONTEXT[key]}.`,
+      );
     }
     checkKeys(context, CONTEXT_KEYS, `${what}.context`);
   }
   if (o.waitMs !== undefined) checkInteger(o.waitMs, `${what}.waitMs`, 0, MAX_WAIT_MS);
   if (o.resumable !== undefined && typeof o.resumable !== "boolean") {
-    throw new CtxloomError("INVALID_ARGUMENT", `${what}.resumable must be true or false; got ${describe(o.resumable)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `${what}.resumable must be true or false; got ${describe(o.resumable)}.`,
+    );
   }
   return o;
 }
 
-/** The user's chat of this id (checked before: a bad id is refused, never taken for a chat the user lacks), or null when the user has none. */
+/**
+ * The user's chat of this id (checked before: a bad id is refused, never taken for a chat the user lacks), or null when
+ * the user has none.
+ */
 async function opened(chats: UserChats, id: string): Promise<Chat | null> {
   try {
     return await chats.open(id);
@@ -258,7 +290,8 @@ function answerMetadata(chat: Chat, plan: TurnPlan, parentId: number, messageId:
   }
   const steps = [];
   for (let id = parentId; id !== first; id = chat.get(id).parentId!) {
-    if (chat.get(id).role === "assistant") steps.unshift(placeOf(chat, id)); // each later step, as toUIMessages draws them
+    // each later step, as toUIMessages draws them
+    if (chat.get(id).role === "assistant") steps.unshift(placeOf(chat, id));
   }
   const question = chat.get(first).parentId;
   const out: ChatUIMetadata = { ...placeOf(chat, first), steps: [...steps, step] };
@@ -272,5 +305,8 @@ function answerMetadata(chat: Chat, plan: TurnPlan, parentId: number, messageId:
  */
 async function contextAt(chat: Chat, parentId: number, options: BuildOptions): Promise<ContextWindow<OpenAIMessage>> {
   if (chat.head !== parentId) await chat.checkout(parentId);
-  return (await chat.buildForSdk(options as BuildOptions & { format?: "openai" }, parentId)) as ContextWindow<OpenAIMessage>;
+  return (await chat.buildForSdk(
+    options as BuildOptions & { format?: "openai" },
+    parentId,
+  )) as ContextWindow<OpenAIMessage>;
 }

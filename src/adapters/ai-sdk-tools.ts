@@ -14,12 +14,20 @@ import type { ToolSetLike, ToolSetTool } from "../tokens/tools.js";
  */
 export async function resolveToolSet(tools: ToolSet): Promise<ToolSetLike> {
   if (tools === null || typeof tools !== "object" || Array.isArray(tools)) {
-    throw new CtxloomError("INVALID_ARGUMENT", `resolveToolSet takes an AI SDK ToolSet ({ weather: tool({ description, inputSchema }) }); got ${describe(tools)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `resolveToolSet takes an AI SDK ToolSet ({ weather: tool({ description, inputSchema }) }); got ` +
+        `${describe(tools)}.`,
+    );
   }
   const out: Record<string, ToolSetTool> = {};
   for (const [name, value] of Object.entries(tools) as [string, unknown][]) {
     const t = value as Record<string, unknown> | null;
-    if (t === null || typeof t !== "object" || (t.type !== undefined && t.type !== "function" && t.type !== "dynamic")) {
+    if (
+      t === null ||
+      typeof t !== "object" ||
+      (t.type !== undefined && t.type !== "function" && t.type !== "dynamic")
+    ) {
       out[name] = value as ToolSetTool; // the build says what is wrong with it
       continue;
     }
@@ -27,7 +35,11 @@ export async function resolveToolSet(tools: ToolSet): Promise<ToolSetLike> {
     try {
       jsonSchema = await asSchema(t.inputSchema as Parameters<typeof asSchema>[0]).jsonSchema;
     } catch (cause) {
-      throw new CtxloomError("INVALID_ARGUMENT", `tools.${name}.inputSchema cannot be converted to a JSON schema by the AI SDK (${String(cause)}).`, { cause });
+      throw new CtxloomError(
+        "INVALID_ARGUMENT",
+        `tools.${name}.inputSchema cannot be converted to a JSON schema by the AI SDK (${String(cause)}).`,
+        { cause },
+      );
     }
     out[name] = { description: t.description as ToolSetTool["description"], inputSchema: { jsonSchema } };
   }

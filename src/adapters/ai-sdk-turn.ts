@@ -16,7 +16,10 @@ const CHAT_ID = /^(0|[1-9][0-9]{0,9})$/;
 export interface TurnPlan {
   /** The message the first step goes under (-1: a root), or the message to answer when there are no steps. */
   parent: number;
-  /** The messages to add, in order: user messages (appended under their append key, or put beside the one edited), tool results. */
+  /**
+   * The messages to add, in order: user messages (appended under their append key, or put beside the one edited), tool
+   * results.
+   */
   steps: TurnStep[];
   /** Set when the turn goes on with an answer the client sent back: the stream continues that UIMessage. */
   continues?: Continuation;
@@ -38,9 +41,14 @@ export interface TurnPlan {
 export function planTurn(chat: Chat | null, r: TurnRequest, from: Required<FromOptions>): TurnPlan {
   const messages = r.messages;
   const lastIndex = messages.length - 1;
-  if (lastIndex < 0) throw new CtxloomError("INVALID_ARGUMENT", "The request's body.messages is empty: there is no user message to answer.");
+  if (lastIndex < 0)
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      "The request's body.messages is empty: there is no user message to answer.",
+    );
   const last = messages[lastIndex]!;
-  const editing = r.trigger === "submit-message" && r.messageId !== undefined && r.messageId === last.id && last.role === "user";
+  const editing =
+    r.trigger === "submit-message" && r.messageId !== undefined && r.messageId === last.id && last.role === "user";
   // The anchor: the last of the client's messages the chat holds (k: its index; -1: none).
   let k = -1;
   let anchor = -1;
@@ -62,7 +70,11 @@ export function planTurn(chat: Chat | null, r: TurnRequest, from: Required<FromO
     return { parent: original.parentId ?? -1, steps: [{ input, edit: true }] };
   }
   if (chat === null && r.parentId !== undefined) {
-    throw new CtxloomError("INVALID_ARGUMENT", `body.parentId ${describe(r.parentId)} names a message of a chat the user does not have yet: send null for a new chat's first message.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `body.parentId ${describe(r.parentId)} names a message of a chat the user does not have yet: send null for a ` +
+        `new chat's first message.`,
+    );
   }
   const parent = chat === null ? -1 : k >= 0 ? turnEnd(chat, anchor) : r.single ? namedParent(chat, r, editing) : -1;
   const plan: TurnPlan = { parent, steps: [] };
@@ -71,8 +83,10 @@ export function planTurn(chat: Chat | null, r: TurnRequest, from: Required<FromO
     if (ui.role !== "user") {
       throw new CtxloomError(
         "INVALID_ARGUMENT",
-        `body.messages[${i}] is ${ui.role === "assistant" ? "an answer" : "a system message"} (${describe(ui.id)}) the chat does not hold, after the messages it does: ` +
-          `chatTurn appends the user's messages only (load the chat's messages with toUIMessages(chat), so that the client shows what the chat holds).`,
+        `body.messages[${i}] is ${ui.role === "assistant" ? "an answer" : "a system message"} (${describe(ui.id)}) ` +
+          `the chat does not hold, after the messages it does: ` +
+          `chatTurn appends the user's messages only (load the chat's messages with toUIMessages(chat), so that the ` +
+          `client shows what the chat holds).`,
       );
     }
     const input = userInput(ui, i, from);
@@ -81,7 +95,11 @@ export function planTurn(chat: Chat | null, r: TurnRequest, from: Required<FromO
     else plan.steps.push(key === undefined ? { input, edit: false } : { input, key, edit: false });
   }
   if (plan.steps.length === 0 && (chat === null || plan.parent < 0 || chat.get(plan.parent).role !== "user")) {
-    throw new CtxloomError("INVALID_ARGUMENT", `The request ends with ${describe(last.role)} message ${describe(last.id)}, not a user message: there is nothing to answer.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `The request ends with ${describe(last.role)} message ${describe(last.id)}, not a user message: there is ` +
+        `nothing to answer.`,
+    );
   }
   // Client-side tool calls the user moved on from (a new message instead of their outputs): answered "cancelled" first.
   if (chat !== null && plan.steps.length > 0 && !editing) plan.steps.unshift(...cancelSteps(chat, plan.parent));
@@ -107,8 +125,10 @@ function namedParent(chat: Chat, r: TurnRequest, editing: boolean): number {
   if (n < 0 || n >= chat.messageCount || chat.get(n).kind !== "message") {
     throw new CtxloomError(
       "INVALID_ARGUMENT",
-      `body.parentId ${describe(r.parentId)} names no message of the chat: give the UIMessage id of the message the client shows before ` +
-        "body.message, as the chat gave it (toUIMessages, the stream's message id), or leave parentId out to go on from the chat's head.",
+      `body.parentId ${describe(r.parentId)} names no message of the chat: give the UIMessage id of the message the ` +
+        `client shows before ` +
+        "body.message, as the chat gave it (toUIMessages, the stream's message id), or leave parentId out to go on " +
+        "from the chat's head.",
     );
   }
   return turnEnd(chat, n);
@@ -125,7 +145,9 @@ export async function applyTurn(chat: Chat, plan: TurnPlan): Promise<number> {
     else if (step.input.role === "tool") parent = (await chat.append(step.input, { parent })).id;
     else {
       const under = parent < 0 ? null : parent;
-      parent = (await chat.append(step.input, step.key === undefined ? { parent: under } : { parent: under, key: step.key })).id;
+      parent = (
+        await chat.append(step.input, step.key === undefined ? { parent: under } : { parent: under, key: step.key })
+      ).id;
     }
   }
   return parent;
@@ -140,13 +162,19 @@ function held(chat: Chat, ui: ChatUIMessage): number | undefined {
   const size = chat.messageCount;
   const n = CHAT_ID.test(ui.id) ? Number(ui.id) : undefined;
   const meta = (ui.metadata ?? {}) as Partial<ChatUIMetadata>;
-  const parent = Number.isInteger(meta.parentId) && meta.parentId! >= 0 && meta.parentId! < size ? meta.parentId! : undefined;
+  const parent =
+    Number.isInteger(meta.parentId) && meta.parentId! >= 0 && meta.parentId! < size ? meta.parentId! : undefined;
   const fits = (id: number): boolean => {
     const m = chat.get(id);
-    return m.kind === "message" && m.role === ui.role && (ui.role !== "assistant" || parent === undefined || m.parentId === parent);
+    return (
+      m.kind === "message" &&
+      m.role === ui.role &&
+      (ui.role !== "assistant" || parent === undefined || m.parentId === parent)
+    );
   };
   if (n !== undefined && n < size && fits(n)) return n;
-  if (ui.role === "assistant" && n !== undefined && parent !== undefined) return chat.children(parent).find((c) => c >= n && fits(c));
+  if (ui.role === "assistant" && n !== undefined && parent !== undefined)
+    return chat.children(parent).find((c) => c >= n && fits(c));
   return undefined;
 }
 
@@ -179,7 +207,10 @@ const contentOf = (m: Pick<Message, "content" | "parts"> | MessageInput): string
 
 const sameContent = (m: Message, input: MessageInput): boolean => contentOf(m) === contentOf(input);
 
-/** An edited user message under `parent`: a sibling already there with the same text is taken (a retried edit), else a new one. */
+/**
+ * An edited user message under `parent`: a sibling already there with the same text is taken (a retried edit), else a
+ * new one.
+ */
 async function edit(chat: Chat, parent: number, input: MessageInput): Promise<number> {
   const siblings = parent < 0 ? chat.roots() : chat.children(parent);
   const same = siblings.find((s) => chat.get(s).role === "user" && sameContent(chat.get(s), input));

@@ -9,7 +9,10 @@ import type { ContentPart } from "../message.js";
 import { withoutCompactions } from "../parts.js";
 import { objectAt, parseArguments, type ConvertibleMessage } from "./common.js";
 
-/** What `generateText` / `streamText` take: the instructions (system prompt, memory, the chat's system messages) and the messages. */
+/**
+ * What `generateText` / `streamText` take: the instructions (system prompt, memory, the chat's system messages) and the
+ * messages.
+ */
 export interface ModelContext {
   /** Left out when the context has none (the SDK would send an empty system message). */
   instructions?: string;
@@ -29,7 +32,11 @@ export interface ModelContext {
 export function toModelContext(context: ContextWindow<OpenAIMessage>): ModelContext {
   const c = objectAt(context, "toModelContext(context)") as unknown as ContextWindow;
   if (c.format !== "openai" || !Array.isArray(c.conversation)) {
-    throw new CtxloomError("INVALID_ARGUMENT", `toModelContext(context) takes a context built in the "openai" format (the default); got format ${describe(c.format)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `toModelContext(context) takes a context built in the "openai" format (the default); got format ` +
+        `${describe(c.format)}.`,
+    );
   }
   const conversation: ConvertibleMessage[] = [...c.conversation];
   if (c.input !== null) conversation.push({ role: "user", content: c.input });
@@ -48,7 +55,10 @@ export function toModelContext(context: ContextWindow<OpenAIMessage>): ModelCont
  */
 export function toModelMessages(messages: readonly ConvertibleMessage[]): ModelMessage[] {
   if (!Array.isArray(messages)) {
-    throw new CtxloomError("INVALID_ARGUMENT", `toModelMessages takes a list of messages (chat.path(), or a context's conversation); got ${describe(messages)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `toModelMessages takes a list of messages (chat.path(), or a context's conversation); got ${describe(messages)}.`,
+    );
   }
   const names = new Map<string, string>();
   const out: ModelMessage[] = [];
@@ -56,8 +66,12 @@ export function toModelMessages(messages: readonly ConvertibleMessage[]): ModelM
     if (m.role === "tool") {
       const parts = partsToSend(m);
       const part: ToolResultPart = {
-        type: "tool-result", toolCallId: m.toolCallId!, toolName: m.name ?? names.get(m.toolCallId!) ?? "unknown",
-        output: parts ? { type: "content", value: toolContent(parts, "object") as ToolContentPart[] } : { type: "text", value: textOf(m) },
+        type: "tool-result",
+        toolCallId: m.toolCallId!,
+        toolName: m.name ?? names.get(m.toolCallId!) ?? "unknown",
+        output: parts
+          ? { type: "content", value: toolContent(parts, "object") as ToolContentPart[] }
+          : { type: "text", value: textOf(m) },
       };
       const last = out[out.length - 1];
       if (last && last.role === "tool") last.content.push(part);
@@ -65,10 +79,19 @@ export function toModelMessages(messages: readonly ConvertibleMessage[]): ModelM
     } else if (m.role === "assistant" && (m.toolCalls || partsToSend(m))) {
       const parts = partsToSend(m);
       const text = textOf(m);
-      const content: Exclude<AssistantModelMessage["content"], string> = parts ? withoutCompactions(parts).map(assistantPart) : text.length > 0 ? [{ type: "text", text }] : [];
+      const content: Exclude<AssistantModelMessage["content"], string> = parts
+        ? withoutCompactions(parts).map(assistantPart)
+        : text.length > 0
+          ? [{ type: "text", text }]
+          : [];
       for (const call of m.toolCalls ?? []) {
         names.set(call.id, call.function.name);
-        content.push({ type: "tool-call", toolCallId: call.id, toolName: call.function.name, input: parseArguments(call.function.arguments) });
+        content.push({
+          type: "tool-call",
+          toolCallId: call.id,
+          toolName: call.function.name,
+          input: parseArguments(call.function.arguments),
+        });
       }
       out.push({ role: "assistant", content });
     } else if (m.role === "user" && partsToSend(m)) {
@@ -95,8 +118,14 @@ export function toolContent(parts: readonly ContentPart[], urls: "object" | "str
   for (const p of parts) {
     if (p.type === "text") out.push({ type: "text", text: p.text });
     else if (p.type === "image") {
-      const data = isUrl(p) ? { type: "url", url: urls === "object" ? new URL(p.image) : p.image } : { type: "data", data: base64Of(p)! };
-      const item: Record<string, unknown> = { type: "file", data, mediaType: isUrl(p) ? (p.mediaType ?? "image") : mediaTypeOf(p) };
+      const data = isUrl(p)
+        ? { type: "url", url: urls === "object" ? new URL(p.image) : p.image }
+        : { type: "data", data: base64Of(p)! };
+      const item: Record<string, unknown> = {
+        type: "file",
+        data,
+        mediaType: isUrl(p) ? (p.mediaType ?? "image") : mediaTypeOf(p),
+      };
       const options: Record<string, Record<string, unknown>> = {};
       if (p.detail !== undefined) options.openai = { imageDetail: p.detail };
       if (urls === "string" && p.width !== undefined) options.ctxloom = { width: p.width, height: p.height };
@@ -109,7 +138,8 @@ export function toolContent(parts: readonly ContentPart[], urls: "object" | "str
 type AssistantPart = Exclude<AssistantModelMessage["content"], string>[number];
 
 /** The source of an image or file: a URL object for http(s), else its base64 bytes. */
-const sourceOf = (p: Extract<ContentPart, { type: "image" | "file" }>): URL | string => (isUrl(p) ? new URL(p.type === "image" ? p.image : p.data) : base64Of(p)!);
+const sourceOf = (p: Extract<ContentPart, { type: "image" | "file" }>): URL | string =>
+  isUrl(p) ? new URL(p.type === "image" ? p.image : p.data) : base64Of(p)!;
 
 function filePart(p: Extract<ContentPart, { type: "file" }>): FilePart {
   const out: FilePart = { type: "file", data: sourceOf(p), mediaType: p.mediaType };
@@ -128,14 +158,17 @@ function userPart(p: ContentPart): UserPart {
     case "file":
       return filePart(p);
     default:
-      return { type: "text", text: p.type === "text" ? p.text : "" }; // a user message holds text, images and files only
+      // a user message holds text, images and files only
+      return { type: "text", text: p.type === "text" ? p.text : "" };
   }
 }
 
 function assistantPart(p: ContentPart): AssistantPart {
   switch (p.type) {
     case "reasoning":
-      return p.signature === undefined ? { type: "reasoning", text: p.text } : { type: "reasoning", text: p.text, providerOptions: { anthropic: { signature: p.signature } } };
+      return p.signature === undefined
+        ? { type: "reasoning", text: p.text }
+        : { type: "reasoning", text: p.text, providerOptions: { anthropic: { signature: p.signature } } };
     case "redacted-reasoning":
       return { type: "reasoning", text: "", providerOptions: { anthropic: { redactedData: p.data } } };
     case "file":
@@ -144,4 +177,3 @@ function assistantPart(p: ContentPart): AssistantPart {
       return { type: "text", text: p.type === "text" ? p.text : "" }; // an assistant message holds no images
   }
 }
-

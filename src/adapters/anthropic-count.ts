@@ -45,7 +45,8 @@ export function anthropicCounter(client: AnthropicCountClientLike, options?: Pro
   if (messages === null || typeof messages !== "object" || typeof messages.countTokens !== "function") {
     throw new CtxloomError(
       "INVALID_ARGUMENT",
-      `${what} takes an Anthropic client (new Anthropic() of @anthropic-ai/sdk, whose messages.countTokens it calls); got ${describe(client)}.`,
+      `${what} takes an Anthropic client (new Anthropic() of @anthropic-ai/sdk, whose messages.countTokens it ` +
+        `calls); got ${describe(client)}.`,
     );
   }
   const { margin, timeoutMs, model } = counterOptions(options, what);

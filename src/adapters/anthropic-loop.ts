@@ -5,7 +5,15 @@ import type { AnthropicMessage } from "../context/format.js";
 import type { AnthropicToolLike } from "../tokens/tools.js";
 import { checkChat } from "./agent.js";
 import { fromAnthropicMessages, type AnthropicMessageLike } from "./anthropic.js";
-import { READ_TOOL_DESCRIPTION, READ_TOOL_NAME, checkReadToolOptions, readRunner, readToolSchema, type ReadTool, type ReadToolOptions } from "./read-tool.js";
+import {
+  READ_TOOL_DESCRIPTION,
+  READ_TOOL_NAME,
+  checkReadToolOptions,
+  readRunner,
+  readToolSchema,
+  type ReadTool,
+  type ReadToolOptions,
+} from "./read-tool.js";
 import { toolLoop, type LoopFormat, type ToolExecute, type ToolLoopOptions } from "./tool-loop.js";
 
 /** The read tool as an Anthropic tool. */
@@ -30,7 +38,11 @@ export interface AnthropicToolUseLike {
   input: unknown;
 }
 
-const definition = (): AnthropicReadToolDefinition => ({ name: READ_TOOL_NAME, description: READ_TOOL_DESCRIPTION, input_schema: readToolSchema() });
+const definition = (): AnthropicReadToolDefinition => ({
+  name: READ_TOOL_NAME,
+  description: READ_TOOL_DESCRIPTION,
+  input_schema: readToolSchema(),
+});
 
 /**
  * The read tool in Anthropic's shape: send `definition` with your tools, answer its tool_use
@@ -44,7 +56,10 @@ export function anthropicReadTool(chat: Chat, options?: ReadToolOptions): ReadTo
   return { name: READ_TOOL_NAME, definition: definition(), run: readRunner(chat, checkReadToolOptions(options, what)) };
 }
 
-/** Options of `anthropicLoop`: the agent loop's, and `cacheControl` (a prompt-caching breakpoint on the request's last block). */
+/**
+ * Options of `anthropicLoop`: the agent loop's, and `cacheControl` (a prompt-caching breakpoint on the request's last
+ * block).
+ */
 export interface AnthropicLoopOptions<T> extends ToolLoopOptions<T> {
   /** Mark the request's last block as a prompt-caching breakpoint (as buildContext's `cacheControl`). */
   cacheControl?: boolean;
@@ -71,21 +86,33 @@ export interface AnthropicLoop<T> {
  * counted in every request's budget (with the tool-use system prompt Anthropic adds).
  * @throws INVALID_ARGUMENT (not a chat; bad options; tools not in Anthropic's shape)
  */
-export function anthropicLoop<T extends AnthropicToolLike = never>(chat: Chat, options?: AnthropicLoopOptions<T>): AnthropicLoop<T> {
+export function anthropicLoop<T extends AnthropicToolLike = never>(
+  chat: Chat,
+  options?: AnthropicLoopOptions<T>,
+): AnthropicLoop<T> {
   const what = "anthropicLoop(chat, options)";
   checkChat(chat, what);
   const fmt: LoopFormat<AnthropicMessageLike, AnthropicToolUseLike> = {
-    what, format: "anthropic", readTool: definition(),
+    what,
+    format: "anthropic",
+    readTool: definition(),
     toolShape: "an Anthropic tool ({ name, description, input_schema })",
     toolName: (t) => {
       const tool = t as Partial<AnthropicToolLike> | null;
-      const custom = tool !== null && typeof tool === "object" && (tool.type === undefined || tool.type === null || tool.type === "custom");
+      const custom =
+        tool !== null &&
+        typeof tool === "object" &&
+        (tool.type === undefined || tool.type === null || tool.type === "custom");
       return custom && typeof tool.name === "string" && tool.input_schema !== undefined ? tool.name : undefined;
     },
     from: (answer, o) => fromAnthropicMessages(answer, o),
     calls: (answer) => {
       const blocks = Array.isArray(answer.content) ? (answer.content as readonly { type: string }[]) : [];
-      return new Map(blocks.filter((b) => b.type === "tool_use").map((b) => [(b as AnthropicToolUseLike).id, b as AnthropicToolUseLike]));
+      return new Map(
+        blocks
+          .filter((b) => b.type === "tool_use")
+          .map((b) => [(b as AnthropicToolUseLike).id, b as AnthropicToolUseLike]),
+      );
     },
   };
   const core = toolLoop(chat, options, fmt, ["cacheControl"]);

@@ -1,9 +1,22 @@
 // Anthropic's Messages objects to chat messages: what `chat.append` takes.
 import { CtxloomError, describe } from "../errors.js";
 import type { ContentPart, MessageInput, ToolCall } from "../message.js";
-import { argumentsText, contentOf, convertEach, fromOptions, objectAt, stringAt, textToBase64, unsupported, type FromOptions, type ReasoningMode } from "./common.js";
+import {
+  argumentsText,
+  contentOf,
+  convertEach,
+  fromOptions,
+  objectAt,
+  stringAt,
+  textToBase64,
+  unsupported,
+  type FromOptions,
+  type ReasoningMode,
+} from "./common.js";
 
-/** A content block of Anthropic's Messages API (response `ContentBlock` or request `ContentBlockParam`), structurally. */
+/**
+ * A content block of Anthropic's Messages API (response `ContentBlock` or request `ContentBlockParam`), structurally.
+ */
 export interface AnthropicBlockLike {
   /** The block's type ("text", "tool_use", "tool_result", "image", "thinking", ...). */
   type: string;
@@ -66,7 +79,10 @@ export const TOOL_ERROR_PREFIX = "Error: ";
  * refused with UNSUPPORTED_CONTENT, never dropped.
  * @throws INVALID_ARGUMENT, UNSUPPORTED_CONTENT, and append's own codes for a malformed message
  */
-export function fromAnthropicMessages(messages: AnthropicMessageLike | readonly AnthropicMessageLike[], options?: FromOptions): MessageInput[] {
+export function fromAnthropicMessages(
+  messages: AnthropicMessageLike | readonly AnthropicMessageLike[],
+  options?: FromOptions,
+): MessageInput[] {
   const { reasoning } = fromOptions(options, "fromAnthropicMessages");
   return convertEach(messages, "fromAnthropicMessages", (m, where) => convert(m, where, reasoning));
 }
@@ -74,11 +90,18 @@ export function fromAnthropicMessages(messages: AnthropicMessageLike | readonly 
 function convert(value: unknown, where: string, reasoning: ReasoningMode): MessageInput[] {
   const m = objectAt(value, where);
   if (m.role !== "user" && m.role !== "assistant") {
-    throw new CtxloomError("INVALID_ROLE", `${where}.role must be "user" or "assistant" (Anthropic keeps the system prompt apart); got ${describe(m.role)}.`);
+    throw new CtxloomError(
+      "INVALID_ROLE",
+      `${where}.role must be "user" or "assistant" (Anthropic keeps the system prompt apart); got ${describe(m.role)}.`,
+    );
   }
   const role = m.role;
   if (typeof m.content === "string") return [{ role, content: m.content }];
-  if (!Array.isArray(m.content)) throw new CtxloomError("INVALID_CONTENT", `${where}.content must be a string or a list of blocks; got ${describe(m.content)}.`);
+  if (!Array.isArray(m.content))
+    throw new CtxloomError(
+      "INVALID_CONTENT",
+      `${where}.content must be a string or a list of blocks; got ${describe(m.content)}.`,
+    );
   const parts: ContentPart[] = [];
   const calls: ToolCall[] = [];
   const results: MessageInput[] = [];
@@ -90,20 +113,38 @@ function convert(value: unknown, where: string, reasoning: ReasoningMode): Messa
         parts.push({ type: "text", text: stringAt(b.text, `${at}.text`) });
         return;
       case "tool_use":
-        if (role !== "assistant") throw new CtxloomError("INVALID_TOOL_CALL", `${at} is a tool_use block in a user message; only the assistant calls tools.`);
-        calls.push({ id: stringAt(b.id, `${at}.id`), type: "function", function: { name: stringAt(b.name, `${at}.name`), arguments: argumentsText(b.input, `${at}.input`) } });
+        if (role !== "assistant")
+          throw new CtxloomError(
+            "INVALID_TOOL_CALL",
+            `${at} is a tool_use block in a user message; only the assistant calls tools.`,
+          );
+        calls.push({
+          id: stringAt(b.id, `${at}.id`),
+          type: "function",
+          function: { name: stringAt(b.name, `${at}.name`), arguments: argumentsText(b.input, `${at}.input`) },
+        });
         return;
       case "tool_result": {
-        if (role !== "user") throw new CtxloomError("INVALID_TOOL_CALL", `${at} is a tool_result block in an assistant message; tool results come in user messages.`);
+        if (role !== "user")
+          throw new CtxloomError(
+            "INVALID_TOOL_CALL",
+            `${at} is a tool_result block in an assistant message; tool results come in user messages.`,
+          );
         const content = resultContent(b.content, `${at}.content`);
-        results.push({ role: "tool", toolCallId: stringAt(b.tool_use_id, `${at}.tool_use_id`), content: b.is_error === true ? markError(content) : content });
+        results.push({
+          role: "tool",
+          toolCallId: stringAt(b.tool_use_id, `${at}.tool_use_id`),
+          content: b.is_error === true ? markError(content) : content,
+        });
         return;
       }
       case "thinking":
       case "redacted_thinking": {
         if (reasoning === "drop") return;
-        if (reasoning === "refuse") return unsupported(at, `a ${b.type} block`, 'pass { reasoning: "keep" } or { reasoning: "drop" }.');
-        if (b.type === "redacted_thinking") return void parts.push({ type: "redacted-reasoning", data: stringAt(b.data, `${at}.data`) });
+        if (reasoning === "refuse")
+          return unsupported(at, `a ${b.type} block`, 'pass { reasoning: "keep" } or { reasoning: "drop" }.');
+        if (b.type === "redacted_thinking")
+          return void parts.push({ type: "redacted-reasoning", data: stringAt(b.data, `${at}.data`) });
         const part: ContentPart = { type: "reasoning", text: stringAt(b.thinking, `${at}.thinking`) };
         if (typeof b.signature === "string" && b.signature.length > 0) part.signature = b.signature;
         parts.push(part);
@@ -119,7 +160,11 @@ function convert(value: unknown, where: string, reasoning: ReasoningMode): Messa
         return;
       }
       default:
-        return unsupported(at, `a block of type ${describe(b.type)}`, "send it in the request yourself, or describe it in text.");
+        return unsupported(
+          at,
+          `a block of type ${describe(b.type)}`,
+          "send it in the request yourself, or describe it in text.",
+        );
     }
   });
   const out: MessageInput[] = [...results];
@@ -134,26 +179,56 @@ function mediaPart(b: Record<string, unknown>, at: string): ContentPart {
   const s = objectAt(b.source, `${at}.source`);
   const title = typeof b.title === "string" && b.title.length > 0 ? { filename: b.title } : {};
   if (b.type === "image") {
-    if (s.type === "base64") return { type: "image", image: stringAt(s.data, `${at}.source.data`), mediaType: stringAt(s.media_type, `${at}.source.media_type`) };
+    if (s.type === "base64")
+      return {
+        type: "image",
+        image: stringAt(s.data, `${at}.source.data`),
+        mediaType: stringAt(s.media_type, `${at}.source.media_type`),
+      };
     if (s.type === "url") return { type: "image", image: stringAt(s.url, `${at}.source.url`) };
   } else {
-    if (s.type === "base64") return { type: "file", data: stringAt(s.data, `${at}.source.data`), mediaType: stringAt(s.media_type, `${at}.source.media_type`), ...title };
-    if (s.type === "url") return { type: "file", data: stringAt(s.url, `${at}.source.url`), mediaType: "application/pdf", ...title };
-    if (s.type === "text") return { type: "file", data: textToBase64(stringAt(s.data, `${at}.source.data`)), mediaType: "text/plain", ...title };
+    if (s.type === "base64")
+      return {
+        type: "file",
+        data: stringAt(s.data, `${at}.source.data`),
+        mediaType: stringAt(s.media_type, `${at}.source.media_type`),
+        ...title,
+      };
+    if (s.type === "url")
+      return { type: "file", data: stringAt(s.url, `${at}.source.url`), mediaType: "application/pdf", ...title };
+    if (s.type === "text")
+      return {
+        type: "file",
+        data: textToBase64(stringAt(s.data, `${at}.source.data`)),
+        mediaType: "text/plain",
+        ...title,
+      };
   }
-  return unsupported(`${at}.source`, `a source of type ${describe(s.type)}`, "send the bytes (base64) or a URL instead of a file id or content blocks.");
+  return unsupported(
+    `${at}.source`,
+    `a source of type ${describe(s.type)}`,
+    "send the bytes (base64) or a URL instead of a file id or content blocks.",
+  );
 }
 
 /** A tool_result's content: its text blocks joined, or (with images) text and image parts. */
 function resultContent(content: unknown, where: string): string | ContentPart[] {
   if (content === undefined || content === null) return "";
   if (typeof content === "string") return content;
-  if (!Array.isArray(content)) throw new CtxloomError("INVALID_CONTENT", `${where} must be a string or a list of blocks; got ${describe(content)}.`);
+  if (!Array.isArray(content))
+    throw new CtxloomError(
+      "INVALID_CONTENT",
+      `${where} must be a string or a list of blocks; got ${describe(content)}.`,
+    );
   const parts = content.map((value: unknown, i): ContentPart => {
     const b = objectAt(value, `${where}[${i}]`);
     if (b.type === "text") return { type: "text", text: stringAt(b.text, `${where}[${i}].text`) };
     if (b.type === "image") return mediaPart(b, `${where}[${i}]`);
-    return unsupported(`${where}[${i}]`, `a tool result block of type ${describe(b.type)}`, "a tool result carries text and images only; return the rest as text.");
+    return unsupported(
+      `${where}[${i}]`,
+      `a tool result block of type ${describe(b.type)}`,
+      "a tool result carries text and images only; return the rest as text.",
+    );
   });
   return contentOf(parts, "\n\n");
 }
@@ -162,6 +237,7 @@ function resultContent(content: unknown, where: string): string | ContentPart[] 
 function markError(content: string | ContentPart[]): string | ContentPart[] {
   if (typeof content === "string") return TOOL_ERROR_PREFIX + content;
   const first = content[0];
-  if (first && first.type === "text") return [{ type: "text", text: TOOL_ERROR_PREFIX + first.text }, ...content.slice(1)];
+  if (first && first.type === "text")
+    return [{ type: "text", text: TOOL_ERROR_PREFIX + first.text }, ...content.slice(1)];
   return [{ type: "text", text: TOOL_ERROR_PREFIX.trimEnd() }, ...content];
 }

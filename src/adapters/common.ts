@@ -43,7 +43,10 @@ export function fromOptions(options: unknown, what: string): Required<FromOption
   const o = checkOptions<FromOptions>(options, `${what}(messages, options)`, ["reasoning"]);
   const reasoning = o.reasoning ?? "keep";
   if (reasoning !== "keep" && reasoning !== "refuse" && reasoning !== "drop") {
-    throw new CtxloomError("INVALID_ARGUMENT", `reasoning must be "keep", "drop" or "refuse"; got ${describe(o.reasoning)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `reasoning must be "keep", "drop" or "refuse"; got ${describe(o.reasoning)}.`,
+    );
   }
   return { reasoning };
 }
@@ -54,17 +57,22 @@ export function fromOptions(options: unknown, what: string): Required<FromOption
  * checks it. `convert` gets each message with where it sits, for error messages.
  */
 export function convertEach(
-  value: unknown, what: string, convert: (message: unknown, where: string) => MessageInput | MessageInput[], noun = "message",
+  value: unknown,
+  what: string,
+  convert: (message: unknown, where: string) => MessageInput | MessageInput[],
+  noun = "message",
 ): MessageInput[] {
   const out: MessageInput[] = [];
-  if (Array.isArray(value)) value.forEach((m: unknown, i) => out.push(...[convert(m, `${what}(${noun}s)[${i}]`)].flat()));
+  if (Array.isArray(value))
+    value.forEach((m: unknown, i) => out.push(...[convert(m, `${what}(${noun}s)[${i}]`)].flat()));
   else out.push(...[convert(value, `${what}(${noun})`)].flat());
   return checked(out);
 }
 
 /** A string at `where`, or INVALID_ARGUMENT. */
 export function stringAt(value: unknown, where: string): string {
-  if (typeof value !== "string") throw new CtxloomError("INVALID_ARGUMENT", `${where} must be a string; got ${describe(value)}.`);
+  if (typeof value !== "string")
+    throw new CtxloomError("INVALID_ARGUMENT", `${where} must be a string; got ${describe(value)}.`);
   return value;
 }
 
@@ -76,7 +84,8 @@ export function argumentsText(input: unknown, where: string): string {
   } catch (cause) {
     throw new CtxloomError("INVALID_ARGUMENT", `${where} cannot be written as JSON (${String(cause)}).`, { cause });
   }
-  if (text === undefined) throw new CtxloomError("INVALID_ARGUMENT", `${where} cannot be written as JSON; got ${describe(input)}.`);
+  if (text === undefined)
+    throw new CtxloomError("INVALID_ARGUMENT", `${where} cannot be written as JSON; got ${describe(input)}.`);
   return text;
 }
 

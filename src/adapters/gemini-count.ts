@@ -2,9 +2,9 @@
 // `buildContext({ providerCounter })` and `openAILoop`. No Gemini SDK is loaded: the app hands a
 // fetch over, and the request is made here, in the REST API's shape:
 //
-//   POST {baseURL}/models/{model}:countTokens          (baseURL default https://generativelanguage.googleapis.com/v1beta)
+// POST {baseURL}/models/{model}:countTokens          (baseURL default https://generativelanguage.googleapis.com/v1beta)
 //   x-goog-api-key: {apiKey}                           (when given; else the app's fetch authorizes)
-//   { "generateContentRequest": { "model": "models/{model}", "contents": [...], "systemInstruction"?: { "parts": [...] },
+// { "generateContentRequest": { "model": "models/{model}", "contents": [...], "systemInstruction"?: { "parts": [...] },
 //                                 "tools"?: [{ "functionDeclarations": [...] }] } }
 //   -> { "totalTokens": 1234, ... }
 //
@@ -29,7 +29,10 @@ export type GeminiFetchLike = (
 export interface GeminiCounterOptions extends ProviderCounterOptions {
   /** The Gemini API key, sent as `x-goog-api-key`; leave it out when the fetch authorizes the request itself. */
   apiKey?: string;
-  /** The API's root, to which `/models/{model}:countTokens` is added. @default "https://generativelanguage.googleapis.com/v1beta" */
+  /**
+   * The API's root, to which `/models/{model}:countTokens` is added. @default
+   * "https://generativelanguage.googleapis.com/v1beta"
+   */
   baseURL?: string;
 }
 
@@ -53,7 +56,8 @@ export function geminiCounter(fetch: GeminiFetchLike, options?: GeminiCounterOpt
   if (typeof fetch !== "function") {
     throw new CtxloomError(
       "INVALID_ARGUMENT",
-      `${what} takes a fetch function (globalThis.fetch, or your own that authorizes the request); got ${describe(fetch)}.`,
+      `${what} takes a fetch function (globalThis.fetch, or your own that authorizes the request); got ` +
+        `${describe(fetch)}.`,
     );
   }
   const { margin, timeoutMs, model } = counterOptions(options, what, ["apiKey", "baseURL"]);
@@ -65,7 +69,10 @@ export function geminiCounter(fetch: GeminiFetchLike, options?: GeminiCounterOpt
     throw new CtxloomError("INVALID_ARGUMENT", `${what}.baseURL must be an http(s) URL; got ${describe(baseURL)}.`);
   }
   const root = (baseURL ?? BASE_URL).replace(/\/+$/, "");
-  const headers: Record<string, string> = { "content-type": "application/json", ...(apiKey ? { "x-goog-api-key": apiKey } : {}) };
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    ...(apiKey ? { "x-goog-api-key": apiKey } : {}),
+  };
   return {
     name: "gemini",
     format: "openai",
@@ -75,8 +82,16 @@ export function geminiCounter(fetch: GeminiFetchLike, options?: GeminiCounterOpt
       const name = (model ?? built).replace(/^models\//, "");
       const request = { model: `models/${name}`, ...geminiRequest(context.messages as OpenAIMessage[], tools) };
       const body = JSON.stringify({ generateContentRequest: request });
-      const response = await fetch(`${root}/models/${encodeURIComponent(name)}:countTokens`, { method: "POST", headers, body, signal });
-      const answer = (await response.json().catch(() => null)) as { totalTokens?: unknown; error?: { message?: unknown } } | null;
+      const response = await fetch(`${root}/models/${encodeURIComponent(name)}:countTokens`, {
+        method: "POST",
+        headers,
+        body,
+        signal,
+      });
+      const answer = (await response.json().catch(() => null)) as {
+        totalTokens?: unknown;
+        error?: { message?: unknown };
+      } | null;
       if (!response.ok) {
         const why = typeof answer?.error?.message === "string" ? `: ${answer.error.message}` : "";
         throw new Error(`Gemini's countTokens answered ${response.status}${why}`);
@@ -87,7 +102,10 @@ export function geminiCounter(fetch: GeminiFetchLike, options?: GeminiCounterOpt
 }
 
 /** An OpenAI-format request as Gemini's `contents`, `systemInstruction` and `tools`. */
-export function geminiRequest(messages: readonly OpenAIMessage[], tools: ToolsInput | undefined): Record<string, unknown> {
+export function geminiRequest(
+  messages: readonly OpenAIMessage[],
+  tools: ToolsInput | undefined,
+): Record<string, unknown> {
   const system: GeminiPart[] = [];
   const contents: GeminiContent[] = [];
   const calls = new Map<string, string>(); // call id -> function name (a functionResponse names its function)
@@ -95,7 +113,10 @@ export function geminiRequest(messages: readonly OpenAIMessage[], tools: ToolsIn
     if (m.role === "system") {
       system.push({ text: m.content });
     } else if (m.role === "user") {
-      contents.push({ role: "user", parts: typeof m.content === "string" ? [{ text: m.content }] : m.content.map(userPart) });
+      contents.push({
+        role: "user",
+        parts: typeof m.content === "string" ? [{ text: m.content }] : m.content.map(userPart),
+      });
     } else if (m.role === "assistant") {
       const parts: GeminiPart[] = m.content.length > 0 ? [{ text: m.content }] : [];
       for (const call of m.tool_calls ?? []) {
@@ -104,18 +125,23 @@ export function geminiRequest(messages: readonly OpenAIMessage[], tools: ToolsIn
       }
       if (parts.length > 0) contents.push({ role: "model", parts });
     } else {
-      const part = { functionResponse: { name: calls.get(m.tool_call_id) ?? m.name ?? "tool", response: { content: m.content } } };
+      const part = {
+        functionResponse: { name: calls.get(m.tool_call_id) ?? m.name ?? "tool", response: { content: m.content } },
+      };
       const last = contents.at(-1);
       // The results of one turn's calls go together, in one user turn.
       if (last?.role === "user" && last.parts.every((p) => "functionResponse" in p)) last.parts.push(part);
       else contents.push({ role: "user", parts: [part] });
     }
   }
-  const declarations = tools === undefined ? [] : checkTools(tools).tools.map((t) => ({
-    name: t.name,
-    ...(t.description.length > 0 ? { description: t.description } : {}),
-    ...(isEmptySchema(t.parameters) ? {} : { parameters: schemaOf(t.parameters) }),
-  }));
+  const declarations =
+    tools === undefined
+      ? []
+      : checkTools(tools).tools.map((t) => ({
+          name: t.name,
+          ...(t.description.length > 0 ? { description: t.description } : {}),
+          ...(isEmptySchema(t.parameters) ? {} : { parameters: schemaOf(t.parameters) }),
+        }));
   return {
     contents,
     ...(system.length > 0 ? { systemInstruction: { parts: system } } : {}),
@@ -132,7 +158,12 @@ function userPart(p: OpenAIContentPart): GeminiPart {
 }
 
 const MIME: Record<string, string> = {
-  png: "image/png", jpg: "image/jpeg", jpeg: "image/jpeg", gif: "image/gif", webp: "image/webp", pdf: "application/pdf",
+  png: "image/png",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  gif: "image/gif",
+  webp: "image/webp",
+  pdf: "application/pdf",
 };
 const mimeOf = (url: string) => MIME[/\.(\w+)(?:[?#].*)?$/.exec(url)?.[1]?.toLowerCase() ?? ""] ?? "image/jpeg";
 
@@ -149,10 +180,31 @@ function argsOf(text: string): Record<string, unknown> {
 
 const isEmptySchema = (s: unknown) => s === null || typeof s !== "object" || Object.keys(s).length === 0;
 
-/** Gemini's Schema takes a subset of JSON schema: the keys it does not know are left out (the AI SDK's Google provider does the same). */
+/**
+ * Gemini's Schema takes a subset of JSON schema: the keys it does not know are left out (the AI SDK's Google provider
+ * does the same).
+ */
 const SCHEMA_KEYS = new Set([
-  "type", "format", "title", "description", "nullable", "enum", "properties", "required", "items", "minItems", "maxItems",
-  "minimum", "maximum", "minLength", "maxLength", "pattern", "anyOf", "default", "propertyOrdering", "example",
+  "type",
+  "format",
+  "title",
+  "description",
+  "nullable",
+  "enum",
+  "properties",
+  "required",
+  "items",
+  "minItems",
+  "maxItems",
+  "minimum",
+  "maximum",
+  "minLength",
+  "maxLength",
+  "pattern",
+  "anyOf",
+  "default",
+  "propertyOrdering",
+  "example",
 ]);
 
 function schemaOf(s: unknown): unknown {

@@ -9,11 +9,21 @@ import type { SummarizeRequest } from "../summary/run.js";
  * The `dimensions` of an embedder's options (required) and whether to ask the model for
  * them (`requestDimensions`, default false). @throws INVALID_ARGUMENT
  */
-export function embedderSize(o: { dimensions?: unknown; requestDimensions?: unknown }, what: string): { dimensions: number; request: boolean } {
-  if (o.dimensions === undefined) throw new CtxloomError("INVALID_ARGUMENT", `${what} needs { dimensions }: the length of the model's vectors (1536 for text-embedding-3-small).`);
+export function embedderSize(
+  o: { dimensions?: unknown; requestDimensions?: unknown },
+  what: string,
+): { dimensions: number; request: boolean } {
+  if (o.dimensions === undefined)
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `${what} needs { dimensions }: the length of the model's vectors (1536 for text-embedding-3-small).`,
+    );
   const dimensions = checkInteger(o.dimensions, `${what}.dimensions`, 1, MAX_DIMENSION);
   if (o.requestDimensions !== undefined && typeof o.requestDimensions !== "boolean") {
-    throw new CtxloomError("INVALID_ARGUMENT", `${what}.requestDimensions must be true or false; got ${describe(o.requestDimensions)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `${what}.requestDimensions must be true or false; got ${describe(o.requestDimensions)}.`,
+    );
   }
   return { dimensions, request: o.requestDimensions === true };
 }

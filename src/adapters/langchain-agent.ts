@@ -13,11 +13,26 @@ import type { ToolSetLike } from "../tokens/tool-set.js";
 import { agentToolResults, checkChat, closeCalls, readToolOf } from "./agent.js";
 import { fromOptions, type FromOptions } from "./common.js";
 import { fromLangChainMessages, toLangChainMessages } from "./langchain.js";
-import { READ_TOOL_DESCRIPTION, READ_TOOL_NAME, checkReadToolOptions, readRunner, readToolSchema, type ReadToolOptions } from "./read-tool.js";
+import {
+  READ_TOOL_DESCRIPTION,
+  READ_TOOL_NAME,
+  checkReadToolOptions,
+  readRunner,
+  readToolSchema,
+  type ReadToolOptions,
+} from "./read-tool.js";
 
-/** Options of `ctxloomMiddleware`: the build's (but its format, input and tools: the agent's are counted), the read tool, reasoning. */
-export interface MiddlewareOptions extends Omit<BuildOptions, "format" | "input" | "cacheControl" | "tools" | "providerCounter">, FromOptions {
-  /** The read tool (`readToolResult`, registered with the agent): offered by default; false leaves it out; `{ maxTokens }` sizes its pages. */
+/**
+ * Options of `ctxloomMiddleware`: the build's (but its format, input and tools: the agent's are counted), the read
+ * tool, reasoning.
+ */
+export interface MiddlewareOptions
+  extends Omit<BuildOptions, "format" | "input" | "cacheControl" | "tools" | "providerCounter">,
+    FromOptions {
+  /**
+   * The read tool (`readToolResult`, registered with the agent): offered by default; false leaves it out; `{ maxTokens
+   * }` sizes its pages.
+   */
   readTool?: boolean | ReadToolOptions;
 }
 
@@ -27,7 +42,10 @@ export interface CtxloomMiddleware {
   readonly name: string;
   /** The read tool, registered with the agent (none with `readTool: false`). */
   readonly tools: StructuredToolInterface[];
-  /** Starts a run: which of the state's messages the chat holds already (those this middleware appended in an earlier run). */
+  /**
+   * Starts a run: which of the state's messages the chat holds already (those this middleware appended in an earlier
+   * run).
+   */
   beforeAgent(state: unknown): Promise<undefined>;
   /** Appends the state's new messages to the chat, then calls the model with the chat's context. */
   wrapModelCall<R, A>(request: R, handler: (request: R) => A): Promise<Awaited<A>>;
@@ -106,12 +124,18 @@ export function ctxloomMiddleware(chat: Chat, options?: MiddlewareOptions): Ctxl
     await catchUp(r.state ?? { messages: r.messages });
     const tools = Array.isArray(r.tools) ? toolSet(r.tools, counted) : undefined;
     const agentSystem = typeof r.systemMessage?.text === "string" ? r.systemMessage.text : "";
-    const system = build.system === undefined && chat.system === null && agentSystem.length > 0 ? { system: agentSystem } : {};
+    const system =
+      build.system === undefined && chat.system === null && agentSystem.length > 0 ? { system: agentSystem } : {};
     const ctx = await chat.buildForSdk({ ...build, format: "openai", ...system, ...(tools ? { tools } : {}) });
     const all = toLangChainMessages(ctx);
     let lead = 0;
     while (lead < all.length && all[lead]!.type === "system") lead++;
-    const systemMessage = new SystemMessage(all.slice(0, lead).map((m) => m.text).join("\n\n"));
+    const systemMessage = new SystemMessage(
+      all
+        .slice(0, lead)
+        .map((m) => m.text)
+        .join("\n\n"),
+    );
     return handler({ ...request, messages: all.slice(lead), systemMessage } as R) as Awaited<A>;
   };
   return {
@@ -147,11 +171,19 @@ function toolSet(tools: readonly unknown[], counted: WeakMap<object, ToolSetLike
     if (t === null || typeof t !== "object") continue;
     let one = counted.get(t);
     if (!one) {
-      const converted = convertToOpenAITool(t as StructuredToolInterface) as { type?: string; function?: OpenAIFunction };
+      const converted = convertToOpenAITool(t as StructuredToolInterface) as {
+        type?: string;
+        function?: OpenAIFunction;
+      };
       // A provider's server tool (web search...) has no published cost: not counted.
       const f = converted.function;
       if (converted.type !== "function" || f === undefined || typeof f.name !== "string") continue;
-      one = { [f.name]: { description: f.description ?? "", inputSchema: { jsonSchema: f.parameters ?? { type: "object", properties: {} } } } };
+      one = {
+        [f.name]: {
+          description: f.description ?? "",
+          inputSchema: { jsonSchema: f.parameters ?? { type: "object", properties: {} } },
+        },
+      };
       counted.set(t, one);
     }
     Object.assign(out, one);

@@ -12,7 +12,10 @@ import type { Chat } from "../chat/chat.js";
 import { fromOptions, type FromOptions } from "./common.js";
 import { fromLangChainMessages, toLangChainMessages } from "./langchain.js";
 
-/** The build options a history's context takes: buildContext's, but the format (LangChain messages) and the input (LangChain sends it). */
+/**
+ * The build options a history's context takes: buildContext's, but the format (LangChain messages) and the input
+ * (LangChain sends it).
+ */
 export type HistoryContextOptions = Omit<BuildOptions, "format" | "input" | "cacheControl" | "providerCounter">;
 
 /** Options of `CtxloomChatMessageHistory`. */
@@ -54,16 +57,31 @@ export class CtxloomChatMessageHistory extends BaseChatMessageHistory {
 
   constructor(chat: Chat, options?: ChatHistoryOptions) {
     super();
-    if (chat === null || typeof chat !== "object" || typeof (chat as Partial<Chat>).append !== "function" || typeof (chat as Partial<Chat>).buildContext !== "function") {
-      throw new CtxloomError("INVALID_ARGUMENT", `CtxloomChatMessageHistory takes a chat (from chats.create() or chats.open()); got ${describe(chat)}.`);
+    if (
+      chat === null ||
+      typeof chat !== "object" ||
+      typeof (chat as Partial<Chat>).append !== "function" ||
+      typeof (chat as Partial<Chat>).buildContext !== "function"
+    ) {
+      throw new CtxloomError(
+        "INVALID_ARGUMENT",
+        `CtxloomChatMessageHistory takes a chat (from chats.create() or chats.open()); got ${describe(chat)}.`,
+      );
     }
-    const o = checkOptions<ChatHistoryOptions>(options, "CtxloomChatMessageHistory(chat, options)", ["context", "reasoning"]);
-    this.#from = fromOptions(o.reasoning === undefined ? undefined : { reasoning: o.reasoning }, "CtxloomChatMessageHistory");
+    const o = checkOptions<ChatHistoryOptions>(options, "CtxloomChatMessageHistory(chat, options)", [
+      "context",
+      "reasoning",
+    ]);
+    this.#from = fromOptions(
+      o.reasoning === undefined ? undefined : { reasoning: o.reasoning },
+      "CtxloomChatMessageHistory",
+    );
     if (o.context !== undefined && typeof o.context !== "boolean") {
       const what = "CtxloomChatMessageHistory(chat, options).context";
       checkOptions(o.context, what, CONTEXT_KEYS);
     }
-    this.#context = o.context === false ? undefined : o.context === true || o.context === undefined ? {} : { ...o.context };
+    this.#context =
+      o.context === false ? undefined : o.context === true || o.context === undefined ? {} : { ...o.context };
     this.chat = chat;
   }
 
@@ -74,7 +92,10 @@ export class CtxloomChatMessageHistory extends BaseChatMessageHistory {
   async getMessages(): Promise<BaseMessage[]> {
     const head = this.chat.head;
     if (this.#read && this.#read.head === head) return [...this.#read.messages];
-    const messages = this.#context === undefined ? toLangChainMessages(this.chat.path()) : toLangChainMessages(await this.chat.buildForSdk(this.#context));
+    const messages =
+      this.#context === undefined
+        ? toLangChainMessages(this.chat.path())
+        : toLangChainMessages(await this.chat.buildForSdk(this.#context));
     if (this.#question() !== undefined) messages.pop(); // the context ends with the head, the newest user turn
     this.#read = { head, messages };
     return [...messages];
@@ -106,7 +127,8 @@ export class CtxloomChatMessageHistory extends BaseChatMessageHistory {
       if (sameContent(question, inputs[0])) inputs.shift();
       else parent = question.parentId;
     }
-    for (const [i, input] of inputs.entries()) await this.chat.append(input, i === 0 && parent !== undefined ? { parent } : undefined);
+    for (const [i, input] of inputs.entries())
+      await this.chat.append(input, i === 0 && parent !== undefined ? { parent } : undefined);
   }
 
   /** Appends a user message at the head: the question the next run asks (read as its input, not its history). */
@@ -124,13 +146,15 @@ export class CtxloomChatMessageHistory extends BaseChatMessageHistory {
     return Promise.reject(
       new CtxloomError(
         "INVALID_ARGUMENT",
-        "A ctxloom chat never loses its history, so clear() cannot empty it: give the session a new chat (chats.create()), delete this one (chats.delete(id)), or move its head with chat.checkout(id).",
+        "A ctxloom chat never loses its history, so clear() cannot empty it: give the session a new chat " +
+          "(chats.create()), delete this one (chats.delete(id)), or move its head with chat.checkout(id).",
       ),
     );
   }
 }
 
-const contentOf = (m: Pick<Message, "content" | "parts"> | MessageInput): string => JSON.stringify("parts" in m && m.parts ? m.parts : m.content);
+const contentOf = (m: Pick<Message, "content" | "parts"> | MessageInput): string =>
+  JSON.stringify("parts" in m && m.parts ? m.parts : m.content);
 
 /** Whether an input says what a stored message says. */
 const sameContent = (m: Message, input: MessageInput): boolean => contentOf(m) === contentOf(input);

@@ -7,7 +7,20 @@ import { CtxloomError, describe } from "../errors.js";
 import type { ContentPart, Message, MessageInput, ToolCall } from "../message.js";
 import { withoutCompactions } from "../parts.js";
 import { TOOL_ERROR_PREFIX } from "./anthropic.js";
-import { argumentsText, bytesToBase64, contentOf, convertEach, fromOptions, objectAt, parseArguments, stringAt, unsupported, type ConvertibleMessage, type FromOptions, type ReasoningMode } from "./common.js";
+import {
+  argumentsText,
+  bytesToBase64,
+  contentOf,
+  convertEach,
+  fromOptions,
+  objectAt,
+  parseArguments,
+  stringAt,
+  unsupported,
+  type ConvertibleMessage,
+  type FromOptions,
+  type ReasoningMode,
+} from "./common.js";
 
 /**
  * A built context (the default "openai" format: system prompt and memory as system
@@ -19,15 +32,23 @@ import { argumentsText, bytesToBase64, contentOf, convertEach, fromOptions, obje
  * standard `reasoning` block.
  * @throws INVALID_ARGUMENT for a context in another format
  */
-export function toLangChainMessages(source: ContextWindow<OpenAIMessage> | readonly ConvertibleMessage[]): BaseMessage[] {
+export function toLangChainMessages(
+  source: ContextWindow<OpenAIMessage> | readonly ConvertibleMessage[],
+): BaseMessage[] {
   let messages: readonly ConvertibleMessage[];
   if (Array.isArray(source)) messages = source;
   else {
     const c = objectAt(source, "toLangChainMessages(context)") as unknown as ContextWindow;
     if (c.format !== "openai" || !Array.isArray(c.conversation)) {
-      throw new CtxloomError("INVALID_ARGUMENT", `toLangChainMessages(context) takes a context built in the "openai" format (the default), or chat messages; got format ${describe(c.format)}.`);
+      throw new CtxloomError(
+        "INVALID_ARGUMENT",
+        `toLangChainMessages(context) takes a context built in the "openai" format (the default), or chat messages; ` +
+          `got format ${describe(c.format)}.`,
+      );
     }
-    const lead = [c.system, c.memory].filter((t) => t.length > 0).map((content) => ({ role: "system" as const, content }));
+    const lead = [c.system, c.memory]
+      .filter((t) => t.length > 0)
+      .map((content) => ({ role: "system" as const, content }));
     messages = [...lead, ...c.conversation, ...(c.input === null ? [] : [{ role: "user" as const, content: c.input }])];
   }
   return messages.map((m): BaseMessage => {
@@ -42,7 +63,12 @@ export function toLangChainMessages(source: ContextWindow<OpenAIMessage> | reado
       case "tool":
         return new ToolMessage({ content, tool_call_id: m.toolCallId!, ...name }); // text, or text and image blocks
       case "assistant": {
-        const calls = (m.toolCalls ?? []).map((c) => ({ id: c.id, name: c.function.name, args: argsObject(parseArguments(c.function.arguments)), type: "tool_call" as const }));
+        const calls = (m.toolCalls ?? []).map((c) => ({
+          id: c.id,
+          name: c.function.name,
+          args: argsObject(parseArguments(c.function.arguments)),
+          type: "tool_call" as const,
+        }));
         return new AIMessage({ content, ...name, ...(calls.length > 0 ? { tool_calls: calls } : {}) });
       }
     }
@@ -54,12 +80,16 @@ function langChainBlock(p: Exclude<ContentPart, { type: "compaction" }>): Record
     case "text":
       return { type: "text", text: p.text };
     case "reasoning":
-      return p.signature === undefined ? { type: "reasoning", reasoning: p.text } : { type: "thinking", thinking: p.text, signature: p.signature };
+      return p.signature === undefined
+        ? { type: "reasoning", reasoning: p.text }
+        : { type: "thinking", thinking: p.text, signature: p.signature };
     case "redacted-reasoning":
       return { type: "redacted_thinking", data: p.data };
     case "image":
     case "file": {
-      const source = isUrl(p) ? { url: p.type === "image" ? p.image : p.data } : { data: base64Of(p)!, mimeType: mediaTypeOf(p) };
+      const source = isUrl(p)
+        ? { url: p.type === "image" ? p.image : p.data }
+        : { data: base64Of(p)!, mimeType: mediaTypeOf(p) };
       const meta = p.type === "file" && p.filename !== undefined ? { metadata: { filename: p.filename } } : {};
       return { type: p.type, ...source, ...(isUrl(p) ? { mimeType: mediaTypeOf(p) } : {}), ...meta };
     }
@@ -67,7 +97,9 @@ function langChainBlock(p: Exclude<ContentPart, { type: "compaction" }>): Record
 }
 
 function argsObject(value: unknown): Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : { value };
+  return value !== null && typeof value === "object" && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : { value };
 }
 
 const ROLE_OF: Record<string, Message["role"]> = { human: "user", ai: "assistant", system: "system", tool: "tool" };
@@ -82,7 +114,10 @@ const ROLE_OF: Record<string, Message["role"]> = { human: "user", ai: "assistant
  * types are refused with UNSUPPORTED_CONTENT.
  * @throws INVALID_ARGUMENT, UNSUPPORTED_CONTENT, and append's own codes
  */
-export function fromLangChainMessages(messages: BaseMessage | readonly BaseMessage[], options?: FromOptions): MessageInput[] {
+export function fromLangChainMessages(
+  messages: BaseMessage | readonly BaseMessage[],
+  options?: FromOptions,
+): MessageInput[] {
   const { reasoning } = fromOptions(options, "fromLangChainMessages");
   return convertEach(messages, "fromLangChainMessages", (m, where) => convert(m, where, reasoning));
 }
@@ -91,19 +126,29 @@ function convert(value: unknown, where: string, reasoning: ReasoningMode): Messa
   const m = objectAt(value, where);
   const type = typeof m.type === "string" ? m.type : undefined;
   const role = type === undefined ? undefined : ROLE_OF[type];
-  if (!role) unsupported(where, `a message of type ${describe(m.type)}`, "convert it to a human, ai, system or tool message.");
+  if (!role)
+    unsupported(where, `a message of type ${describe(m.type)}`, "convert it to a human, ai, system or tool message.");
   const out: MessageInput = { role, content: textOf(m.content, `${where}.content`, reasoning) };
   if (typeof m.name === "string" && m.name.length > 0) out.name = m.name;
   if (role === "assistant") {
     if (Array.isArray(m.invalid_tool_calls) && m.invalid_tool_calls.length > 0) {
-      unsupported(`${where}.invalid_tool_calls`, "a tool call the model wrote badly", "retry the model call, or answer the call yourself before appending.");
+      unsupported(
+        `${where}.invalid_tool_calls`,
+        "a tool call the model wrote badly",
+        "retry the model call, or answer the call yourself before appending.",
+      );
     }
     if (Array.isArray(m.tool_calls) && m.tool_calls.length > 0) {
       out.toolCalls = m.tool_calls.map((value: unknown, i): ToolCall => {
         const at = `${where}.tool_calls[${i}]`;
         const c = objectAt(value, at);
-        if (typeof c.id !== "string" || c.id.length === 0) throw new CtxloomError("INVALID_TOOL_CALL", `${at} has no id; give every tool call an id.`);
-        return { id: c.id, type: "function", function: { name: stringAt(c.name, `${at}.name`), arguments: argumentsText(c.args, `${at}.args`) } };
+        if (typeof c.id !== "string" || c.id.length === 0)
+          throw new CtxloomError("INVALID_TOOL_CALL", `${at} has no id; give every tool call an id.`);
+        return {
+          id: c.id,
+          type: "function",
+          function: { name: stringAt(c.name, `${at}.name`), arguments: argumentsText(c.args, `${at}.args`) },
+        };
       });
     }
   }
@@ -111,11 +156,19 @@ function convert(value: unknown, where: string, reasoning: ReasoningMode): Messa
     out.toolCallId = stringAt(m.tool_call_id, `${where}.tool_call_id`);
     const content = out.content;
     if (typeof content !== "string" && content.some((p) => p.type !== "text" && p.type !== "image")) {
-      unsupported(`${where}.content`, "a tool result with files or reasoning", "a tool result carries text and images only; return the rest as text.");
+      unsupported(
+        `${where}.content`,
+        "a tool result with files or reasoning",
+        "a tool result carries text and images only; return the rest as text.",
+      );
     }
     if (m.status === "error") {
       if (typeof content === "string") out.content = TOOL_ERROR_PREFIX + content;
-      else out.content = content[0]?.type === "text" ? [{ type: "text", text: TOOL_ERROR_PREFIX + content[0].text }, ...content.slice(1)] : [{ type: "text", text: TOOL_ERROR_PREFIX.trimEnd() }, ...content];
+      else
+        out.content =
+          content[0]?.type === "text"
+            ? [{ type: "text", text: TOOL_ERROR_PREFIX + content[0].text }, ...content.slice(1)]
+            : [{ type: "text", text: TOOL_ERROR_PREFIX.trimEnd() }, ...content];
     }
   }
   return out;
@@ -125,45 +178,68 @@ const REASONING = ["reasoning", "thinking", "redacted_thinking"];
 
 function textOf(content: unknown, where: string, reasoning: ReasoningMode): string | ContentPart[] {
   if (typeof content === "string") return content;
-  if (!Array.isArray(content)) throw new CtxloomError("INVALID_CONTENT", `${where} must be a string or a list of blocks; got ${describe(content)}.`);
+  if (!Array.isArray(content))
+    throw new CtxloomError(
+      "INVALID_CONTENT",
+      `${where} must be a string or a list of blocks; got ${describe(content)}.`,
+    );
   const parts: ContentPart[] = [];
   content.forEach((value: unknown, i) => {
     const at = `${where}[${i}]`;
     const b = objectAt(value, at);
     if (b.type === "text") parts.push({ type: "text", text: stringAt(b.text, `${at}.text`) });
     else if (REASONING.includes(b.type as string) && reasoning === "drop") return;
-    else if (b.type === "reasoning" && reasoning === "keep") parts.push({ type: "reasoning", text: stringAt(b.reasoning, `${at}.reasoning`) });
+    else if (b.type === "reasoning" && reasoning === "keep")
+      parts.push({ type: "reasoning", text: stringAt(b.reasoning, `${at}.reasoning`) });
     else if (b.type === "thinking" && reasoning === "keep") {
       const part: ContentPart = { type: "reasoning", text: stringAt(b.thinking, `${at}.thinking`) };
       if (typeof b.signature === "string" && b.signature.length > 0) part.signature = b.signature;
       parts.push(part);
-    } else if (b.type === "redacted_thinking" && reasoning === "keep") parts.push({ type: "redacted-reasoning", data: stringAt(b.data, `${at}.data`) });
+    } else if (b.type === "redacted_thinking" && reasoning === "keep")
+      parts.push({ type: "redacted-reasoning", data: stringAt(b.data, `${at}.data`) });
     else if (b.type === "image_url") {
       const img = typeof b.image_url === "string" ? { url: b.image_url } : objectAt(b.image_url, `${at}.image_url`);
       const part: ContentPart = { type: "image", image: stringAt(img.url, `${at}.image_url.url`) };
       if (img.detail === "low" || img.detail === "high" || img.detail === "auto") part.detail = img.detail;
       parts.push(part);
     } else if (b.type === "image" || b.type === "file") parts.push(dataBlock(b, at));
-    else if (b.type === "tool_use" || b.type === "tool_call" || b.type === "function_call") return; // the same calls as tool_calls, which carry them
+    else if (b.type === "tool_use" || b.type === "tool_call" || b.type === "function_call")
+      return; // the same calls as tool_calls, which carry them
     else {
-      const todo = REASONING.includes(b.type as string) ? 'pass { reasoning: "keep" } or { reasoning: "drop" }.' : "send it in the request yourself, or describe it in text.";
+      const todo = REASONING.includes(b.type as string)
+        ? 'pass { reasoning: "keep" } or { reasoning: "drop" }.'
+        : "send it in the request yourself, or describe it in text.";
       unsupported(at, `a block of type ${describe(b.type)}`, todo);
     }
   });
   return contentOf(parts, "");
 }
 
-/** A standard image or file block (url, or base64 data with its mimeType; the older source_type / mime_type spelling too). */
+/**
+ * A standard image or file block (url, or base64 data with its mimeType; the older source_type / mime_type spelling
+ * too).
+ */
 function dataBlock(b: Record<string, unknown>, at: string): ContentPart {
-  const mimeType = typeof b.mimeType === "string" ? b.mimeType : typeof b.mime_type === "string" ? b.mime_type : undefined;
+  const mimeType =
+    typeof b.mimeType === "string" ? b.mimeType : typeof b.mime_type === "string" ? b.mime_type : undefined;
   let source: string;
   if (typeof b.url === "string") source = b.url;
   else if (typeof b.data === "string") source = b.data;
   else if (b.data instanceof Uint8Array) source = bytesToBase64(b.data);
-  else return unsupported(at, `a ${b.type as string} block without url or data (a file id?)`, "pass its bytes or URL to keep it in the chat.");
-  if (b.type === "image") return mimeType === undefined ? { type: "image", image: source } : { type: "image", image: source, mediaType: mimeType };
+  else
+    return unsupported(
+      at,
+      `a ${b.type as string} block without url or data (a file id?)`,
+      "pass its bytes or URL to keep it in the chat.",
+    );
+  if (b.type === "image")
+    return mimeType === undefined
+      ? { type: "image", image: source }
+      : { type: "image", image: source, mediaType: mimeType };
   const meta = b.metadata as Record<string, unknown> | undefined;
-  const filename = meta && typeof meta.filename === "string" && meta.filename.length > 0 ? { filename: meta.filename } : {};
-  if (mimeType === undefined) return unsupported(at, "a file block without a mimeType", 'give its mimeType, e.g. "application/pdf".');
+  const filename =
+    meta && typeof meta.filename === "string" && meta.filename.length > 0 ? { filename: meta.filename } : {};
+  if (mimeType === undefined)
+    return unsupported(at, "a file block without a mimeType", 'give its mimeType, e.g. "application/pdf".');
   return { type: "file", data: source, mediaType: mimeType, ...filename };
 }

@@ -6,7 +6,12 @@
 // never as an exception; the app's own errors (a store down, a closed Loom) are thrown.
 import { CtxloomError, checkOptions, describe } from "../errors.js";
 import {
-  MEMORY_TOOL_DESCRIPTION, MEMORY_TOOL_NAME, checkMemoryToolOptions, memoryToolSchema, runMemoryCommand, type MemoryToolOptions,
+  MEMORY_TOOL_DESCRIPTION,
+  MEMORY_TOOL_NAME,
+  checkMemoryToolOptions,
+  memoryToolSchema,
+  runMemoryCommand,
+  type MemoryToolOptions,
 } from "../memory/commands.js";
 import type { MemoryLimits } from "../memory/changes.js";
 import { Memory } from "../memory/memory.js";
@@ -67,18 +72,35 @@ export interface AnthropicMemoryFunctionDefinition {
 }
 
 /** The refusals a model gets as the call's error result (the others are the app's). */
-const REFUSALS = new Set(["INVALID_ARGUMENT", "INVALID_PATH", "UNKNOWN_PATH", "PATH_EXISTS", "MEMORY_TOO_LARGE", "SCHEMA_MISMATCH", "MEMORY_CONFLICT", "INVALID_SCHEMA"]);
+const REFUSALS = new Set([
+  "INVALID_ARGUMENT",
+  "INVALID_PATH",
+  "UNKNOWN_PATH",
+  "PATH_EXISTS",
+  "MEMORY_TOO_LARGE",
+  "SCHEMA_MISMATCH",
+  "MEMORY_CONFLICT",
+  "INVALID_SCHEMA",
+]);
 
 /** A memory, checked; `what` names the call. @throws INVALID_ARGUMENT */
 export function checkMemory(memory: unknown, what: string): Memory {
   if (!(memory instanceof Memory)) {
-    throw new CtxloomError("INVALID_ARGUMENT", `${what} takes a memory (chat.memory, or loom.user(id).memory); got ${describe(memory)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `${what} takes a memory (chat.memory, or loom.user(id).memory); got ${describe(memory)}.`,
+    );
   }
   return memory;
 }
 
 /** Answers a call: the text, or the memory's refusal as `{ error }`; the app's errors are thrown. */
-export async function answerMemoryTool(memory: Memory, input: unknown, limits: MemoryLimits, update: boolean): Promise<{ text: string } | { error: CtxloomError }> {
+export async function answerMemoryTool(
+  memory: Memory,
+  input: unknown,
+  limits: MemoryLimits,
+  update: boolean,
+): Promise<{ text: string } | { error: CtxloomError }> {
   try {
     return { text: await runMemoryCommand(memory, input, limits, update) };
   } catch (error) {
@@ -101,23 +123,47 @@ function runner(memory: Memory, limits: MemoryLimits, update: boolean): (input: 
  * The commands are Anthropic's memory tool's, with `update` for typed objects.
  * @throws INVALID_ARGUMENT (not a memory; bad options)
  */
-export function openAIMemoryTool(memory: Memory, options: MemoryToolOptions & { format: "responses" }): MemoryTool<ResponsesMemoryToolDefinition>;
-/** The memory tool as a Chat Completions function tool (the default). */
-export function openAIMemoryTool(memory: Memory, options?: MemoryToolOptions & { format?: "openai" }): MemoryTool<OpenAIMemoryToolDefinition>;
 export function openAIMemoryTool(
-  memory: Memory, options?: MemoryToolOptions & { format?: "openai" | "responses" },
+  memory: Memory,
+  options: MemoryToolOptions & { format: "responses" },
+): MemoryTool<ResponsesMemoryToolDefinition>;
+/** The memory tool as a Chat Completions function tool (the default). */
+export function openAIMemoryTool(
+  memory: Memory,
+  options?: MemoryToolOptions & { format?: "openai" },
+): MemoryTool<OpenAIMemoryToolDefinition>;
+export function openAIMemoryTool(
+  memory: Memory,
+  options?: MemoryToolOptions & { format?: "openai" | "responses" },
 ): MemoryTool<OpenAIMemoryToolDefinition | ResponsesMemoryToolDefinition> {
   const what = "openAIMemoryTool(memory, options)";
   const m = checkMemory(memory, what);
   const limits = checkMemoryToolOptions(options, what, ["format"]);
   const format = (options as { format?: unknown } | undefined)?.format;
   if (format !== undefined && format !== "openai" && format !== "responses") {
-    throw new CtxloomError("INVALID_ARGUMENT", `${what}.format must be "openai" (Chat Completions, the default) or "responses"; got ` +
-      `${describe(format)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `${what}.format must be "openai" (Chat Completions, the default) or "responses"; got ` + `${describe(format)}.`,
+    );
   }
-  const definition = format === "responses"
-    ? { type: "function" as const, name: MEMORY_TOOL_NAME, description: MEMORY_TOOL_DESCRIPTION, parameters: memoryToolSchema(), strict: false as const }
-    : { type: "function" as const, function: { name: MEMORY_TOOL_NAME, description: MEMORY_TOOL_DESCRIPTION, parameters: memoryToolSchema(), strict: false as const } };
+  const definition =
+    format === "responses"
+      ? {
+          type: "function" as const,
+          name: MEMORY_TOOL_NAME,
+          description: MEMORY_TOOL_DESCRIPTION,
+          parameters: memoryToolSchema(),
+          strict: false as const,
+        }
+      : {
+          type: "function" as const,
+          function: {
+            name: MEMORY_TOOL_NAME,
+            description: MEMORY_TOOL_DESCRIPTION,
+            parameters: memoryToolSchema(),
+            strict: false as const,
+          },
+        };
   return { name: MEMORY_TOOL_NAME, definition, run: runner(m, limits, true) };
 }
 
@@ -130,18 +176,28 @@ export function openAIMemoryTool(
  * same commands (and `update` for typed objects), for gateways without Anthropic's own.
  * @throws INVALID_ARGUMENT (not a memory; bad options)
  */
-export function anthropicMemoryTool(memory: Memory, options: MemoryToolOptions & { native: false }): MemoryTool<AnthropicMemoryFunctionDefinition>;
-/** Anthropic's own memory tool (the default). */
-export function anthropicMemoryTool(memory: Memory, options?: MemoryToolOptions & { native?: true }): MemoryTool<AnthropicMemoryToolDefinition>;
 export function anthropicMemoryTool(
-  memory: Memory, options?: MemoryToolOptions & { native?: boolean },
+  memory: Memory,
+  options: MemoryToolOptions & { native: false },
+): MemoryTool<AnthropicMemoryFunctionDefinition>;
+/** Anthropic's own memory tool (the default). */
+export function anthropicMemoryTool(
+  memory: Memory,
+  options?: MemoryToolOptions & { native?: true },
+): MemoryTool<AnthropicMemoryToolDefinition>;
+export function anthropicMemoryTool(
+  memory: Memory,
+  options?: MemoryToolOptions & { native?: boolean },
 ): MemoryTool<AnthropicMemoryToolDefinition | AnthropicMemoryFunctionDefinition> {
   const what = "anthropicMemoryTool(memory, options)";
   const m = checkMemory(memory, what);
   const limits = checkMemoryToolOptions(options, what, ["native"]);
   const native = checkOptions<{ native?: unknown }>(options, what).native ?? true;
-  if (typeof native !== "boolean") throw new CtxloomError("INVALID_ARGUMENT", `${what}.native must be true (Anthropic's memory tool) or ` +
-    `false (a plain tool); got ${describe(native)}.`);
+  if (typeof native !== "boolean")
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `${what}.native must be true (Anthropic's memory tool) or ` + `false (a plain tool); got ${describe(native)}.`,
+    );
   const definition = native
     ? { type: "memory_20250818" as const, name: MEMORY_TOOL_NAME }
     : { name: MEMORY_TOOL_NAME, description: MEMORY_TOOL_DESCRIPTION, input_schema: memoryToolSchema() };

@@ -13,7 +13,14 @@ export interface OpenAIChatClientLike {
   chat: {
     completions: {
       create(
-        body: { model: string; messages: { role: "system" | "user"; content: string }[]; stream?: false | null; temperature?: number | null; max_completion_tokens?: number | null; reasoning_effort?: "minimal" | "low" | "medium" | "high" | null },
+        body: {
+          model: string;
+          messages: { role: "system" | "user"; content: string }[];
+          stream?: false | null;
+          temperature?: number | null;
+          max_completion_tokens?: number | null;
+          reasoning_effort?: "minimal" | "low" | "medium" | "high" | null;
+        },
         options?: { signal?: AbortSignal | null },
       ): PromiseLike<{ choices: readonly { message: { content: string | null; refusal?: string | null } }[] }>;
     };
@@ -37,7 +44,9 @@ export interface OpenAISummarizerOptions {
   model: string;
   /** The sampling temperature of the call (default: the model's own). */
   temperature?: number;
-  /** The most tokens the model may write (`max_completion_tokens`; reasoning tokens included). Default: the model's own. */
+  /**
+   * The most tokens the model may write (`max_completion_tokens`; reasoning tokens included). Default: the model's own.
+   */
   maxCompletionTokens?: number;
   /** For reasoning models: "minimal", "low", "medium", "high" (`reasoning_effort`). */
   reasoningEffort?: "minimal" | "low" | "medium" | "high";
@@ -53,7 +62,10 @@ export interface OpenAIEmbedderOptions {
   name?: string;
   /** Milliseconds a call may take before it is aborted and counted as failed (default 30,000). */
   timeoutMs?: number;
-  /** Send `dimensions` with the request (text-embedding-3 models shorten their vectors to it; others refuse it). Default false. */
+  /**
+   * Send `dimensions` with the request (text-embedding-3 models shorten their vectors to it; others refuse it). Default
+   * false.
+   */
   requestDimensions?: boolean;
 }
 
@@ -61,12 +73,16 @@ function checkClient(client: unknown, path: readonly string[], what: string): vo
   let at: unknown = client;
   for (const key of path) at = at !== null && typeof at === "object" ? (at as Record<string, unknown>)[key] : undefined;
   if (typeof at !== "function") {
-    throw new CtxloomError("INVALID_ARGUMENT", `${what} takes an OpenAI client (new OpenAI()) with ${path.join(".")}(); got ${describe(client)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `${what} takes an OpenAI client (new OpenAI()) with ${path.join(".")}(); got ${describe(client)}.`,
+    );
   }
 }
 
 function modelName(value: unknown, what: string): string {
-  if (typeof value !== "string" || value.length === 0) throw new CtxloomError("INVALID_ARGUMENT", `${what} needs { model }, e.g. "gpt-4o-mini"; got ${describe(value)}.`);
+  if (typeof value !== "string" || value.length === 0)
+    throw new CtxloomError("INVALID_ARGUMENT", `${what} needs { model }, e.g. "gpt-4o-mini"; got ${describe(value)}.`);
   return value;
 }
 
@@ -81,14 +97,29 @@ function modelName(value: unknown, what: string): string {
 export function openAISummarizer(client: OpenAIChatClientLike, options: OpenAISummarizerOptions): Summarizer {
   const what = "openAISummarizer(client, options)";
   checkClient(client, ["chat", "completions", "create"], "openAISummarizer(client)");
-  const o = checkOptions<OpenAISummarizerOptions>(options, what, ["model", "temperature", "maxCompletionTokens", "reasoningEffort"]);
+  const o = checkOptions<OpenAISummarizerOptions>(options, what, [
+    "model",
+    "temperature",
+    "maxCompletionTokens",
+    "reasoningEffort",
+  ]);
   const model = modelName(o.model, what);
-  if (o.temperature !== undefined && (typeof o.temperature !== "number" || !(o.temperature >= 0 && o.temperature <= 2))) {
-    throw new CtxloomError("INVALID_ARGUMENT", `${what}.temperature must be a number from 0 to 2; got ${describe(o.temperature)}.`);
+  if (
+    o.temperature !== undefined &&
+    (typeof o.temperature !== "number" || !(o.temperature >= 0 && o.temperature <= 2))
+  ) {
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `${what}.temperature must be a number from 0 to 2; got ${describe(o.temperature)}.`,
+    );
   }
-  if (o.maxCompletionTokens !== undefined) checkInteger(o.maxCompletionTokens, `${what}.maxCompletionTokens`, 1, 2 ** 30);
+  if (o.maxCompletionTokens !== undefined)
+    checkInteger(o.maxCompletionTokens, `${what}.maxCompletionTokens`, 1, 2 ** 30);
   if (o.reasoningEffort !== undefined && !["minimal", "low", "medium", "high"].includes(o.reasoningEffort)) {
-    throw new CtxloomError("INVALID_ARGUMENT", `${what}.reasoningEffort must be "minimal", "low", "medium" or "high"; got ${describe(o.reasoningEffort)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `${what}.reasoningEffort must be "minimal", "low", "medium" or "high"; got ${describe(o.reasoningEffort)}.`,
+    );
   }
   const settings = {
     ...(o.temperature === undefined ? {} : { temperature: o.temperature }),
@@ -96,10 +127,17 @@ export function openAISummarizer(client: OpenAIChatClientLike, options: OpenAISu
     ...(o.reasoningEffort === undefined ? {} : { reasoning_effort: o.reasoningEffort }),
   };
   return async (request) => {
-    const messages = [{ role: "system" as const, content: request.prompt }, { role: "user" as const, content: summaryTranscript(request) }];
-    const completion = await client.chat.completions.create({ model, messages, ...settings }, { signal: request.signal });
+    const messages = [
+      { role: "system" as const, content: request.prompt },
+      { role: "user" as const, content: summaryTranscript(request) },
+    ];
+    const completion = await client.chat.completions.create(
+      { model, messages, ...settings },
+      { signal: request.signal },
+    );
     const message = completion.choices[0]?.message;
-    if (!message || typeof message.content !== "string") throw new Error(`${model} gave no summary${message?.refusal ? ` (refused: ${message.refusal})` : ""}`);
+    if (!message || typeof message.content !== "string")
+      throw new Error(`${model} gave no summary${message?.refusal ? ` (refused: ${message.refusal})` : ""}`);
     return message.content;
   };
 }
@@ -114,7 +152,13 @@ export function openAISummarizer(client: OpenAIChatClientLike, options: OpenAISu
 export function openAIEmbedder(client: OpenAIEmbeddingsClientLike, options: OpenAIEmbedderOptions): Embedder {
   const what = "openAIEmbedder(client, options)";
   checkClient(client, ["embeddings", "create"], "openAIEmbedder(client)");
-  const o = checkOptions<OpenAIEmbedderOptions>(options, what, ["model", "dimensions", "name", "timeoutMs", "requestDimensions"]);
+  const o = checkOptions<OpenAIEmbedderOptions>(options, what, [
+    "model",
+    "dimensions",
+    "name",
+    "timeoutMs",
+    "requestDimensions",
+  ]);
   const model = modelName(o.model, what);
   const { dimensions, request } = embedderSize(o, what);
   const extra = request ? { dimensions } : {};

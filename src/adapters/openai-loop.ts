@@ -7,7 +7,15 @@ import { CtxloomError, checkOptions, describe } from "../errors.js";
 import type { ChatCompletionsToolLike, ResponsesToolLike } from "../tokens/tools.js";
 import { checkChat } from "./agent.js";
 import { fromOpenAIMessages, type OpenAICompletionLike, type OpenAIMessageLike } from "./openai.js";
-import { READ_TOOL_DESCRIPTION, READ_TOOL_NAME, checkReadToolOptions, readRunner, readToolSchema, type ReadTool, type ReadToolOptions } from "./read-tool.js";
+import {
+  READ_TOOL_DESCRIPTION,
+  READ_TOOL_NAME,
+  checkReadToolOptions,
+  readRunner,
+  readToolSchema,
+  type ReadTool,
+  type ReadToolOptions,
+} from "./read-tool.js";
 import { fromResponseItems, type ResponsesItemLike } from "./responses.js";
 import { toolLoop, type LoopFormat, type ToolExecute, type ToolLoopOptions } from "./tool-loop.js";
 
@@ -60,7 +68,11 @@ const openaiDefinition = (): OpenAIReadToolDefinition => ({
   function: { name: READ_TOOL_NAME, description: READ_TOOL_DESCRIPTION, parameters: readToolSchema(), strict: false },
 });
 const responsesDefinition = (): ResponsesReadToolDefinition => ({
-  type: "function", name: READ_TOOL_NAME, description: READ_TOOL_DESCRIPTION, parameters: readToolSchema(), strict: false,
+  type: "function",
+  name: READ_TOOL_NAME,
+  description: READ_TOOL_DESCRIPTION,
+  parameters: readToolSchema(),
+  strict: false,
 });
 
 /**
@@ -69,23 +81,40 @@ const responsesDefinition = (): ResponsesReadToolDefinition => ({
  * (`openAILoop` does both). See `readToolResult`.
  * @throws INVALID_ARGUMENT (not a chat; bad options)
  */
-export function openAIReadTool(chat: Chat, options: ReadToolOptions & { format: "responses" }): ReadTool<ResponsesReadToolDefinition>;
-/** The read tool as a Chat Completions function tool (the default). */
-export function openAIReadTool(chat: Chat, options?: ReadToolOptions & { format?: "openai" }): ReadTool<OpenAIReadToolDefinition>;
 export function openAIReadTool(
-  chat: Chat, options?: ReadToolOptions & { format?: "openai" | "responses" },
+  chat: Chat,
+  options: ReadToolOptions & { format: "responses" },
+): ReadTool<ResponsesReadToolDefinition>;
+/** The read tool as a Chat Completions function tool (the default). */
+export function openAIReadTool(
+  chat: Chat,
+  options?: ReadToolOptions & { format?: "openai" },
+): ReadTool<OpenAIReadToolDefinition>;
+export function openAIReadTool(
+  chat: Chat,
+  options?: ReadToolOptions & { format?: "openai" | "responses" },
 ): ReadTool<OpenAIReadToolDefinition | ResponsesReadToolDefinition> {
   const what = "openAIReadTool(chat, options)";
   checkChat(chat, what);
-  const { format, ...rest } = checkOptions<ReadToolOptions & { format?: unknown }>(options, what, ["maxTokens", "format"]);
+  const { format, ...rest } = checkOptions<ReadToolOptions & { format?: unknown }>(options, what, [
+    "maxTokens",
+    "format",
+  ]);
   const o = checkReadToolOptions(rest, what);
   const responses = checkFormat(format, what);
-  return { name: READ_TOOL_NAME, definition: responses ? responsesDefinition() : openaiDefinition(), run: readRunner(chat, o) };
+  return {
+    name: READ_TOOL_NAME,
+    definition: responses ? responsesDefinition() : openaiDefinition(),
+    run: readRunner(chat, o),
+  };
 }
 
 function checkFormat(format: unknown, what: string): boolean {
   if (format !== undefined && format !== "openai" && format !== "responses") {
-    throw new CtxloomError("INVALID_ARGUMENT", `${what}.format must be "openai" (Chat Completions, the default) or "responses"; got ${describe(format)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `${what}.format must be "openai" (Chat Completions, the default) or "responses"; got ${describe(format)}.`,
+    );
   }
   return format === "responses";
 }
@@ -98,7 +127,10 @@ export interface OpenAILoopOptions<T> extends ToolLoopOptions<T> {
 
 /** What `openAILoop` returns: `context()` for each request, `step(answer, execute)` for each answer. */
 export interface OpenAILoop<R, A, C> {
-  /** The request's context and tools, to spread into the create call: `{ messages, tools }` (Chat Completions) or `{ input, tools }` (Responses). */
+  /**
+   * The request's context and tools, to spread into the create call: `{ messages, tools }` (Chat Completions) or `{
+   * input, tools }` (Responses).
+   */
   context(): Promise<R>;
   /**
    * Appends the model's answer, runs its tool calls (the read tool's itself, the others with
@@ -118,12 +150,25 @@ export interface OpenAILoop<R, A, C> {
  * @throws INVALID_ARGUMENT (not a chat; bad options; tools not in that API's shape)
  */
 export function openAILoop<T extends ResponsesToolLike = never>(
-  chat: Chat, options: OpenAILoopOptions<T> & { format: "responses" },
-): OpenAILoop<{ input: ResponsesItem[]; tools?: (T | ResponsesReadToolDefinition)[] }, ResponseLike, ResponseFunctionCallLike>;
-/** `openAILoop` for Chat Completions (the default): `context()` gives `{ messages, tools }`, `step` takes a `ChatCompletion` or its message. */
+  chat: Chat,
+  options: OpenAILoopOptions<T> & { format: "responses" },
+): OpenAILoop<
+  { input: ResponsesItem[]; tools?: (T | ResponsesReadToolDefinition)[] },
+  ResponseLike,
+  ResponseFunctionCallLike
+>;
+/**
+ * `openAILoop` for Chat Completions (the default): `context()` gives `{ messages, tools }`, `step` takes a
+ * `ChatCompletion` or its message.
+ */
 export function openAILoop<T extends ChatCompletionsToolLike = never>(
-  chat: Chat, options?: OpenAILoopOptions<T> & { format?: "openai" },
-): OpenAILoop<{ messages: OpenAIMessage[]; tools?: (T | OpenAIReadToolDefinition)[] }, OpenAICompletionLike | OpenAIMessageLike, OpenAIToolCallLike>;
+  chat: Chat,
+  options?: OpenAILoopOptions<T> & { format?: "openai" },
+): OpenAILoop<
+  { messages: OpenAIMessage[]; tools?: (T | OpenAIReadToolDefinition)[] },
+  OpenAICompletionLike | OpenAIMessageLike,
+  OpenAIToolCallLike
+>;
 export function openAILoop(chat: Chat, options?: OpenAILoopOptions<unknown>): OpenAILoop<never, never, never> {
   const what = "openAILoop(chat, options)";
   checkChat(chat, what);
@@ -146,11 +191,19 @@ export type ResponseLike = { output: readonly ResponsesItemLike[] } | readonly R
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
-function chatFormat(what: string, readTool: unknown): LoopFormat<OpenAICompletionLike | OpenAIMessageLike, OpenAIToolCallLike> {
-  const message = (a: OpenAICompletionLike | OpenAIMessageLike) => ("choices" in a ? a.choices[0]?.message : a) as OpenAIMessageLike;
+function chatFormat(
+  what: string,
+  readTool: unknown,
+): LoopFormat<OpenAICompletionLike | OpenAIMessageLike, OpenAIToolCallLike> {
+  const message = (a: OpenAICompletionLike | OpenAIMessageLike) =>
+    ("choices" in a ? a.choices[0]?.message : a) as OpenAIMessageLike;
   return {
-    what, format: "openai", readTool,
-    toolShape: 'a Chat Completions function tool ({ type: "function", function: { name, description, parameters } }; for Responses tools pass format: "responses")',
+    what,
+    format: "openai",
+    readTool,
+    toolShape:
+      'a Chat Completions function tool ({ type: "function", function: { name, description, parameters } }; for ' +
+      'Responses tools pass format: "responses")',
     toolName: (t) => {
       const named = isObject(t) && t.type === "function" && isObject(t.function) && typeof t.function.name === "string";
       return named ? (t.function as { name: string }).name : undefined;
@@ -161,11 +214,17 @@ function chatFormat(what: string, readTool: unknown): LoopFormat<OpenAICompletio
 }
 
 function responsesFormat(what: string, readTool: unknown): LoopFormat<ResponseLike, ResponseFunctionCallLike> {
-  const items = (a: ResponseLike): readonly ResponsesItemLike[] => (isObject(a) && Array.isArray(a.output) ? a.output : (a as readonly ResponsesItemLike[]));
+  const items = (a: ResponseLike): readonly ResponsesItemLike[] =>
+    isObject(a) && Array.isArray(a.output) ? a.output : (a as readonly ResponsesItemLike[]);
   return {
-    what, format: "responses", readTool,
+    what,
+    format: "responses",
+    readTool,
     toolShape: 'a Responses function tool ({ type: "function", name, description, parameters })',
-    toolName: (t) => (isObject(t) && t.type === "function" && typeof t.name === "string" && t.function === undefined ? t.name : undefined),
+    toolName: (t) =>
+      isObject(t) && t.type === "function" && typeof t.name === "string" && t.function === undefined
+        ? t.name
+        : undefined,
     from: (answer, o) => fromResponseItems(items(answer), o),
     calls: (answer) => {
       const calls = items(answer).filter((i) => i.type === "function_call") as ResponseFunctionCallLike[];

@@ -7,7 +7,10 @@ import { objectAt } from "./common.js";
 import type { OpenAIMessageLike } from "./openai.js";
 import type { ResponsesItemLike } from "./responses.js";
 
-/** A Chat Completions stream chunk (`ChatCompletionChunk`, what `stream: true` and `chat.completions.stream()` yield), structurally. */
+/**
+ * A Chat Completions stream chunk (`ChatCompletionChunk`, what `stream: true` and `chat.completions.stream()` yield),
+ * structurally.
+ */
 export interface ChatCompletionChunkLike {
   /** "chat.completion.chunk". */
   object?: string;
@@ -18,14 +21,21 @@ export interface ChatCompletionChunkLike {
       content?: string | null;
       refusal?: string | null;
       role?: string;
-      tool_calls?: readonly { index: number; id?: string; type?: string; function?: { name?: string; arguments?: string } }[];
+      tool_calls?: readonly {
+        index: number;
+        id?: string;
+        type?: string;
+        function?: { name?: string; arguments?: string };
+      }[];
       function_call?: unknown;
     };
     finish_reason?: string | null;
   }[];
 }
 
-/** A Responses stream event (`ResponseStreamEvent`, what `stream: true` and `responses.stream()` yield), structurally. */
+/**
+ * A Responses stream event (`ResponseStreamEvent`, what `stream: true` and `responses.stream()` yield), structurally.
+ */
 export interface ResponseStreamEventLike {
   /** The event's type ("response.output_text.delta", "response.output_item.done", ...). */
   type: string;
@@ -77,7 +87,10 @@ export class CompletionState implements StreamState {
     chunk.choices.forEach((c: unknown, i) => {
       const choice = objectAt(c, `${where}.choices[${i}]`);
       if (choice.index !== 0) return; // the first choice, as fromOpenAIMessages takes a completion's
-      const delta = choice.delta === undefined || choice.delta === null ? {} : objectAt(choice.delta, `${where}.choices[${i}].delta`);
+      const delta =
+        choice.delta === undefined || choice.delta === null
+          ? {}
+          : objectAt(choice.delta, `${where}.choices[${i}].delta`);
       if (typeof delta.content === "string") this.#content += delta.content;
       if (typeof delta.refusal === "string") this.#refusal += delta.refusal;
       if (delta.function_call != null) this.#legacy = delta.function_call;
@@ -87,11 +100,15 @@ export class CompletionState implements StreamState {
   }
 
   #toolCalls(value: unknown, where: string): void {
-    if (!Array.isArray(value)) throw new CtxloomError("INVALID_TOOL_CALL", `${where} must be a list; got ${describe(value)}.`);
+    if (!Array.isArray(value))
+      throw new CtxloomError("INVALID_TOOL_CALL", `${where} must be a list; got ${describe(value)}.`);
     value.forEach((v: unknown, i) => {
       const d = objectAt(v, `${where}[${i}]`);
       if (!Number.isInteger(d.index) || (d.index as number) < 0) {
-        throw new CtxloomError("INVALID_TOOL_CALL", `${where}[${i}].index must be the call's index; got ${describe(d.index)}.`);
+        throw new CtxloomError(
+          "INVALID_TOOL_CALL",
+          `${where}[${i}].index must be the call's index; got ${describe(d.index)}.`,
+        );
       }
       const call = (this.#calls[d.index as number] ??= { id: "", name: "", args: "" });
       if (typeof d.id === "string") call.id = d.id;
@@ -104,9 +121,17 @@ export class CompletionState implements StreamState {
   answer(cut: boolean): { completion: OpenAIMessageLike } {
     const calls = cut ? [] : this.#calls.filter((c) => c !== undefined); // arguments still streaming are not a call
     const content = this.#content.length > 0 || this.#refusal.length === 0 ? this.#content : null;
-    const completion: OpenAIMessageLike = { role: "assistant", content, refusal: this.#refusal.length > 0 ? this.#refusal : null };
+    const completion: OpenAIMessageLike = {
+      role: "assistant",
+      content,
+      refusal: this.#refusal.length > 0 ? this.#refusal : null,
+    };
     if (calls.length > 0) {
-      completion.tool_calls = calls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.args } }));
+      completion.tool_calls = calls.map((c) => ({
+        id: c.id,
+        type: "function",
+        function: { name: c.name, arguments: c.args },
+      }));
     }
     if (this.#legacy !== undefined) completion.function_call = this.#legacy; // refused by the conversion
     return { completion };
@@ -122,7 +147,10 @@ export class ResponseState implements StreamState {
   push(value: unknown, where: string): void {
     const event = objectAt(value, where);
     if (typeof event.type !== "string") {
-      throw new CtxloomError("INVALID_ARGUMENT", `${where} must be a Responses stream event ({ type, ... }); got ${describe(value)}.`);
+      throw new CtxloomError(
+        "INVALID_ARGUMENT",
+        `${where} must be a Responses stream event ({ type, ... }); got ${describe(value)}.`,
+      );
     }
     const at = event.output_index as number;
     switch (event.type) {
@@ -162,7 +190,9 @@ export class ResponseState implements StreamState {
 
   answer(cut: boolean): { items: ResponsesItemLike[] } {
     // Cut: the items done, and a message still streaming with the text it has; calls still streaming are left out.
-    const items = this.#items.filter((item, i) => item !== undefined && (!cut || this.#done[i] || item.type === "message"));
+    const items = this.#items.filter(
+      (item, i) => item !== undefined && (!cut || this.#done[i] || item.type === "message"),
+    );
     return { items: items as ResponsesItemLike[] };
   }
 
@@ -187,7 +217,10 @@ export class ResponseState implements StreamState {
   #content(at: unknown, index: unknown, where: string): Record<string, unknown>[] {
     const item = this.#item(at, where);
     if (!Number.isInteger(index) || (index as number) < 0) {
-      throw new CtxloomError("INVALID_ARGUMENT", `${where}.content_index must be a part's index; got ${describe(index)}.`);
+      throw new CtxloomError(
+        "INVALID_ARGUMENT",
+        `${where}.content_index must be a part's index; got ${describe(index)}.`,
+      );
     }
     if (!Array.isArray(item.content)) item.content = [];
     return item.content as Record<string, unknown>[];
@@ -195,11 +228,13 @@ export class ResponseState implements StreamState {
 
   #part(at: unknown, index: unknown, type: string, where: string): Record<string, unknown> {
     const content = this.#content(at, index, where);
-    return (content[index as number] ??= type === "refusal" ? { type, refusal: "" } : { type, text: "", annotations: [] });
+    return (content[index as number] ??=
+      type === "refusal" ? { type, refusal: "" } : { type, text: "", annotations: [] });
   }
 
   #grow(target: Record<string, unknown>, key: string, delta: unknown, where: string): void {
-    if (typeof delta !== "string") throw new CtxloomError("INVALID_ARGUMENT", `${where}.delta must be a string; got ${describe(delta)}.`);
+    if (typeof delta !== "string")
+      throw new CtxloomError("INVALID_ARGUMENT", `${where}.delta must be a string; got ${describe(delta)}.`);
     target[key] = (typeof target[key] === "string" ? target[key] : "") + delta;
   }
 }

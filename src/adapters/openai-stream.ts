@@ -11,7 +11,11 @@ import { fromOptions, type FromOptions } from "./common.js";
 import { fromOpenAIMessages } from "./openai.js";
 import { fromResponseItems } from "./responses.js";
 import {
-  CompletionState, ResponseState, type ChatCompletionChunkLike, type ResponseStreamEventLike, type StreamState,
+  CompletionState,
+  ResponseState,
+  type ChatCompletionChunkLike,
+  type ResponseStreamEventLike,
+  type StreamState,
 } from "./openai-stream-state.js";
 
 export type { ChatCompletionChunkLike, ResponseStreamEventLike } from "./openai-stream-state.js";
@@ -63,19 +67,25 @@ const OPTION_KEYS = ["parent", "persist", "reasoning"] as const;
  * @example
  * const answer = openAIStream(chat, { persist: true });
  * try {
- *   for await (const chunk of await client.chat.completions.create({ model, messages, stream: true })) await answer.push(chunk);
- * } finally {
+ * for await (const chunk of await client.chat.completions.create({ model, messages, stream: true })) await
+ * answer.push(chunk); } finally {
  *   await answer.done();
  * }
  */
 export function openAIStream(chat: Chat, options?: OpenAIStreamOptions): OpenAIStream {
   if (chat === null || typeof chat !== "object" || typeof (chat as Partial<Chat>).append !== "function") {
-    throw new CtxloomError("INVALID_ARGUMENT", `openAIStream takes a chat (from chats.create() or chats.open()); got ${describe(chat)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `openAIStream takes a chat (from chats.create() or chats.open()); got ${describe(chat)}.`,
+    );
   }
   const o = checkOptions<OpenAIStreamOptions>(options, "openAIStream(chat, options)", OPTION_KEYS);
   const from = fromOptions(o.reasoning === undefined ? undefined : { reasoning: o.reasoning }, "openAIStream");
   if (o.persist !== undefined && typeof o.persist !== "boolean") {
-    throw new CtxloomError("INVALID_ARGUMENT", `openAIStream(chat, options).persist must be true or false; got ${describe(o.persist)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `openAIStream(chat, options).persist must be true or false; got ${describe(o.persist)}.`,
+    );
   }
   if (o.parent !== undefined && o.parent !== null) chat.get(o.parent); // UNKNOWN_MESSAGE now, not at the end
   const parent = o.parent === undefined ? chat.head : o.parent;
@@ -114,7 +124,10 @@ class StreamAnswer implements OpenAIStream {
     this.#state ??= kind === "completions" ? new CompletionState() : new ResponseState();
     if ((kind === "completions") !== this.#state instanceof CompletionState) {
       const what = kind === "completions" ? "Chat Completions chunk" : "Responses event";
-      throw new CtxloomError("INVALID_ARGUMENT", `${where} is a ${what} in a stream of the other API; read each stream into an openAIStream of its own.`);
+      throw new CtxloomError(
+        "INVALID_ARGUMENT",
+        `${where} is a ${what} in a stream of the other API; read each stream into an openAIStream of its own.`,
+      );
     }
     this.#state.push(chunk, where);
     this.#count++;
@@ -147,12 +160,14 @@ class StreamAnswer implements OpenAIStream {
 function streamKind(chunk: unknown, where: string): "completions" | "responses" {
   if (chunk !== null && typeof chunk === "object" && !Array.isArray(chunk)) {
     const c = chunk as Record<string, unknown>;
-    if (c.object === "chat.completion.chunk" || (c.object === undefined && Array.isArray(c.choices))) return "completions";
+    if (c.object === "chat.completion.chunk" || (c.object === undefined && Array.isArray(c.choices)))
+      return "completions";
     if (typeof c.type === "string" && (c.type.startsWith("response.") || c.type === "error")) return "responses";
   }
   throw new CtxloomError(
     "INVALID_ARGUMENT",
-    `${where} must be a Chat Completions chunk ({ object: "chat.completion.chunk", choices }) or a Responses stream event ({ type: "response.…" }); got ${describe(chunk)}.`,
+    `${where} must be a Chat Completions chunk ({ object: "chat.completion.chunk", choices }) or a Responses stream ` +
+      `event ({ type: "response.…" }); got ${describe(chunk)}.`,
   );
 }
 
@@ -169,12 +184,16 @@ function answerInputs(state: StreamState | undefined, cut: boolean, from: Requir
   const out: MessageInput[] = [];
   for (const input of inputs) {
     out.push(input);
-    for (const call of input.toolCalls ?? []) out.push({ role: "tool", toolCallId: call.id, content: CANCELLED_RESULT });
+    for (const call of input.toolCalls ?? [])
+      out.push({ role: "tool", toolCallId: call.id, content: CANCELLED_RESULT });
   }
   const last = out[out.length - 1];
   if (last !== undefined && last.role === "assistant") {
     const content = last.content;
-    last.content = typeof content === "string" ? `${content}\n\n${CUT_MARK}` : [...content, { type: "text", text: `\n\n${CUT_MARK}` }];
+    last.content =
+      typeof content === "string"
+        ? `${content}\n\n${CUT_MARK}`
+        : [...content, { type: "text", text: `\n\n${CUT_MARK}` }];
   }
   return out;
 }
@@ -185,7 +204,10 @@ function answerInputs(state: StreamState | undefined, cut: boolean, from: Requir
  * finish_reason give what they said, its text ending with CUT_MARK.
  * @throws INVALID_ARGUMENT, INVALID_TOOL_CALL, UNSUPPORTED_CONTENT
  */
-export function fromChatCompletionChunks(chunks: readonly ChatCompletionChunkLike[], options?: FromOptions): MessageInput[] {
+export function fromChatCompletionChunks(
+  chunks: readonly ChatCompletionChunkLike[],
+  options?: FromOptions,
+): MessageInput[] {
   return fromChunks(chunks, options, "fromChatCompletionChunks", "completions");
 }
 
@@ -195,12 +217,18 @@ export function fromChatCompletionChunks(chunks: readonly ChatCompletionChunkLik
  * response.incomplete) give the items done and the text of a message still streaming, ending
  * with CUT_MARK. @throws INVALID_ARGUMENT, UNSUPPORTED_CONTENT
  */
-export function fromResponseStreamEvents(events: readonly ResponseStreamEventLike[], options?: FromOptions): MessageInput[] {
+export function fromResponseStreamEvents(
+  events: readonly ResponseStreamEventLike[],
+  options?: FromOptions,
+): MessageInput[] {
   return fromChunks(events, options, "fromResponseStreamEvents", "responses");
 }
 
 function fromChunks(
-  chunks: readonly unknown[], options: FromOptions | undefined, what: string, kind: "completions" | "responses",
+  chunks: readonly unknown[],
+  options: FromOptions | undefined,
+  what: string,
+  kind: "completions" | "responses",
 ): MessageInput[] {
   const from = fromOptions(options, what);
   if (!Array.isArray(chunks)) {
@@ -209,7 +237,8 @@ function fromChunks(
   const state = kind === "completions" ? new CompletionState() : new ResponseState();
   chunks.forEach((chunk: unknown, i) => {
     const where = `${what}(chunks)[${i}]`;
-    if (streamKind(chunk, where) !== kind) throw new CtxloomError("INVALID_ARGUMENT", `${where} is a chunk of the other API's stream.`);
+    if (streamKind(chunk, where) !== kind)
+      throw new CtxloomError("INVALID_ARGUMENT", `${where} is a chunk of the other API's stream.`);
     state.push(chunk, where);
   });
   return answerInputs(state, !state.finished, from);

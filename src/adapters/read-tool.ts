@@ -31,7 +31,10 @@ export interface ToolResultRequest {
   page?: number;
 }
 
-/** A page of a tool result: its text and where it sits (page `page` of `pages`; the pages joined give the whole content). */
+/**
+ * A page of a tool result: its text and where it sits (page `page` of `pages`; the pages joined give the whole
+ * content).
+ */
 export interface ToolResultPage {
   /** The tool result's message id. */
   id: number;
@@ -53,7 +56,12 @@ export const READ_TOOL_DESCRIPTION =
   "one page at a time: page 1 first; each answer says which page of how many it is.";
 
 /** The JSON schema of its arguments. */
-export function readToolSchema(): { type: "object"; properties: Record<string, unknown>; required: string[]; additionalProperties: false } {
+export function readToolSchema(): {
+  type: "object";
+  properties: Record<string, unknown>;
+  required: string[];
+  additionalProperties: false;
+} {
   return {
     type: "object",
     properties: {
@@ -72,7 +80,10 @@ export function checkReadToolOptions(options: unknown, what: string): ReadToolOp
   return o.maxTokens === undefined ? {} : { maxTokens: o.maxTokens };
 }
 
-/** The pages' ends of each result read lately, per chat (a result's text is read again only when it changed: a redaction). */
+/**
+ * The pages' ends of each result read lately, per chat (a result's text is read again only when it changed: a
+ * redaction).
+ */
 const cache = new WeakMap<Chat, Map<string, { text: string; ends: number[] }>>();
 const CACHED = 64;
 
@@ -83,15 +94,26 @@ const CACHED = 64;
  * @throws INVALID_ARGUMENT (a bad request or option; a page past the last), UNKNOWN_MESSAGE (no such
  *   message, or none on the head's branch), WRONG_ROLE (not a tool result)
  */
-export async function readToolResult(chat: Chat, request: ToolResultRequest, options?: ReadToolOptions): Promise<ToolResultPage> {
+export async function readToolResult(
+  chat: Chat,
+  request: ToolResultRequest,
+  options?: ReadToolOptions,
+): Promise<ToolResultPage> {
   if (chat === null || typeof chat !== "object" || typeof (chat as Partial<Chat>).agentSettings !== "function") {
-    throw new CtxloomError("INVALID_ARGUMENT", `readToolResult takes a chat (from chats.create() or chats.open()); got ${describe(chat)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `readToolResult takes a chat (from chats.create() or chats.open()); got ${describe(chat)}.`,
+    );
   }
   const what = "readToolResult(chat, request, options)";
   const { maxTokens } = checkReadToolOptions(options, what);
   const r = checkOptions<ToolResultRequest>(request, "readToolResult(chat, request)", ["id", "page"]);
   if (typeof r.id !== "number" || !Number.isInteger(r.id) || r.id < 0) {
-    throw new CtxloomError("INVALID_ARGUMENT", `The id must be the message id a cleared or cut tool result's marker names (an integer from 0); got ${describe(r.id)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `The id must be the message id a cleared or cut tool result's marker names (an integer from 0); got ` +
+        `${describe(r.id)}.`,
+    );
   }
   const page = r.page ?? 1;
   if (typeof page !== "number" || !Number.isInteger(page) || page < 1) {
@@ -99,27 +121,48 @@ export async function readToolResult(chat: Chat, request: ToolResultRequest, opt
   }
   const { counter, limit } = chat.agentSettings();
   if (r.id >= chat.messageCount) {
-    throw new CtxloomError("UNKNOWN_MESSAGE", `This conversation has no message ${r.id}; give the id a cleared or cut tool result's marker names.`);
+    throw new CtxloomError(
+      "UNKNOWN_MESSAGE",
+      `This conversation has no message ${r.id}; give the id a cleared or cut tool result's marker names.`,
+    );
   }
   const message = chat.get(r.id);
   if (message.role !== "tool" || message.kind !== "message") {
     const role = message.kind === "summary" ? "summary" : `${message.role} message`;
     const a = role.startsWith("assistant") ? "an" : "a";
-    throw new CtxloomError("WRONG_ROLE", `Message ${r.id} is ${a} ${role}, not a tool result; give the id a cleared or cut tool result's marker names.`);
+    throw new CtxloomError(
+      "WRONG_ROLE",
+      `Message ${r.id} is ${a} ${role}, not a tool result; give the id a cleared or cut tool result's marker names.`,
+    );
   }
   if (!onBranch(chat, r.id)) {
-    throw new CtxloomError("UNKNOWN_MESSAGE", `Message ${r.id} is not on this conversation's branch; give the id a cleared or cut tool result's marker names in this conversation.`);
+    throw new CtxloomError(
+      "UNKNOWN_MESSAGE",
+      `Message ${r.id} is not on this conversation's branch; give the id a cleared or cut tool result's marker ` +
+        `names in this conversation.`,
+    );
   }
   const cap = maxTokens ?? Math.max(MIN_PAGE, Math.min(DEFAULT_PAGE, Math.floor(limit / 8)));
   const ends = pageEnds(chat, r.id, message.content, cap, counter);
   if (page > ends.length) {
     const pages = ends.length === 1 ? "1 page" : `${ends.length} pages`;
-    throw new CtxloomError("INVALID_ARGUMENT", `Tool result ${r.id} has ${pages}; ask for a page from 1 to ${ends.length}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `Tool result ${r.id} has ${pages}; ask for a page from 1 to ${ends.length}.`,
+    );
   }
-  return { id: r.id, page, pages: ends.length, text: message.content.slice(page === 1 ? 0 : ends[page - 2]!, ends[page - 1]!) };
+  return {
+    id: r.id,
+    page,
+    pages: ends.length,
+    text: message.content.slice(page === 1 ? 0 : ends[page - 2]!, ends[page - 1]!),
+  };
 }
 
-/** Whether message `id` is the head or one of its ancestors (ids grow from parent to child: the walk stops at the first id at or below it). */
+/**
+ * Whether message `id` is the head or one of its ancestors (ids grow from parent to child: the walk stops at the first
+ * id at or below it).
+ */
 function onBranch(chat: Chat, id: number): boolean {
   let x = chat.head;
   while (x !== null && x > id) x = chat.get(x).parentId;
@@ -137,7 +180,8 @@ function pageEnds(chat: Chat, id: number, text: string, cap: number, counter: To
   for (let start = 0; start < text.length; ) {
     const rest = text.slice(start);
     let end = start + headEnd(rest, cap, counter, measureOf(counter, rest, cap));
-    if (end === start) end = start + [...rest.slice(0, 2)][0]!.length; // one character larger than a page: a page of its own
+    // one character larger than a page: a page of its own
+    if (end === start) end = start + [...rest.slice(0, 2)][0]!.length;
     ends.push(end);
     start = end;
   }
@@ -160,7 +204,11 @@ const READ_ERROR_CODES = new Set(["INVALID_ARGUMENT", "UNKNOWN_MESSAGE", "WRONG_
  * text, or, for a call the chat refuses, `{ error }` saying what the model should do instead.
  * Errors of the app's side (a deleted chat, a closed Loom) are thrown.
  */
-export async function answerReadTool(chat: Chat, input: unknown, options: ReadToolOptions): Promise<{ text: string } | { error: CtxloomError }> {
+export async function answerReadTool(
+  chat: Chat,
+  input: unknown,
+  options: ReadToolOptions,
+): Promise<{ text: string } | { error: CtxloomError }> {
   const refuse = (message: string) => ({ error: new CtxloomError("INVALID_ARGUMENT", message) });
   let args = input;
   if (typeof input === "string") {
@@ -170,7 +218,8 @@ export async function answerReadTool(chat: Chat, input: unknown, options: ReadTo
       return refuse(`The arguments must be JSON such as {"id": 12, "page": 2}; got ${describe(input)}.`);
     }
   }
-  if (args === null || typeof args !== "object" || Array.isArray(args)) return refuse(`The arguments must be an object such as {"id": 12, "page": 2}; got ${describe(args)}.`);
+  if (args === null || typeof args !== "object" || Array.isArray(args))
+    return refuse(`The arguments must be an object such as {"id": 12, "page": 2}; got ${describe(args)}.`);
   const { id, page } = args as { id?: unknown; page?: unknown };
   const extra = Object.keys(args).filter((k) => k !== "id" && k !== "page");
   if (extra.length > 0) return refuse(`The arguments are id and page only; got ${describe(extra[0])}.`);
@@ -203,4 +252,3 @@ export function readRunner(chat: Chat, options: ReadToolOptions): (input: unknow
     return "text" in answer ? answer.text : TOOL_ERROR_PREFIX + answer.error.message;
   };
 }
-

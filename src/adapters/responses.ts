@@ -1,11 +1,23 @@
 // OpenAI's Responses API items to chat messages: a response's `output`, or input items.
 import { CtxloomError, describe } from "../errors.js";
 import type { ContentPart, MessageInput } from "../message.js";
-import { checked, contentOf, convertEach, dataUrlType, fromOptions, objectAt, stringAt, unsupported, type FromOptions } from "./common.js";
+import {
+  checked,
+  contentOf,
+  convertEach,
+  dataUrlType,
+  fromOptions,
+  objectAt,
+  stringAt,
+  unsupported,
+  type FromOptions,
+} from "./common.js";
 
 /** An item of the Responses API (a response's `output` item or a `ResponseInputItem`), structurally. */
 export interface ResponsesItemLike {
-  /** The item's type ("message", "function_call", "function_call_output", "reasoning", ...); a message may leave it out. */
+  /**
+   * The item's type ("message", "function_call", "function_call_output", "reasoning", ...); a message may leave it out.
+   */
   type?: string | null;
   /** A message's role. */
   role?: unknown;
@@ -38,7 +50,10 @@ export interface ResponsesItemLike {
  * built-in tools are refused with UNSUPPORTED_CONTENT.
  * @throws INVALID_ARGUMENT, UNSUPPORTED_CONTENT, and append's own codes for a malformed message
  */
-export function fromResponseItems(items: ResponsesItemLike | readonly ResponsesItemLike[], options?: FromOptions): MessageInput[] {
+export function fromResponseItems(
+  items: ResponsesItemLike | readonly ResponsesItemLike[],
+  options?: FromOptions,
+): MessageInput[] {
   const { reasoning } = fromOptions(options, "fromResponseItems");
   const out: MessageInput[] = [];
   // Reasoning and compaction items go with the item after them: kept here until it comes.
@@ -47,52 +62,74 @@ export function fromResponseItems(items: ResponsesItemLike | readonly ResponsesI
     if (pending.length > 0) out.push({ role: "assistant", content: pending });
     pending = [];
   };
-  convertEach(items, "fromResponseItems", (value, where) => {
-    const item = objectAt(value, where);
-    const type = item.type ?? (item.role !== undefined ? "message" : undefined);
-    if (type === "message") {
-      const role = item.role === "developer" ? "system" : item.role;
-      if (role !== "system" && role !== "user" && role !== "assistant") {
-        throw new CtxloomError("INVALID_ROLE", `${where}.role must be system, developer, user or assistant; got ${describe(item.role)}.`);
-      }
-      const content = textOf(item.content, `${where}.content`);
-      if (role === "assistant" && pending.length > 0) {
-        out.push({ role, content: [...pending, ...asParts(content)] });
-        pending = [];
-      } else {
+  convertEach(
+    items,
+    "fromResponseItems",
+    (value, where) => {
+      const item = objectAt(value, where);
+      const type = item.type ?? (item.role !== undefined ? "message" : undefined);
+      if (type === "message") {
+        const role = item.role === "developer" ? "system" : item.role;
+        if (role !== "system" && role !== "user" && role !== "assistant") {
+          throw new CtxloomError(
+            "INVALID_ROLE",
+            `${where}.role must be system, developer, user or assistant; got ${describe(item.role)}.`,
+          );
+        }
+        const content = textOf(item.content, `${where}.content`);
+        if (role === "assistant" && pending.length > 0) {
+          out.push({ role, content: [...pending, ...asParts(content)] });
+          pending = [];
+        } else {
+          flush();
+          out.push({ role, content });
+        }
+      } else if (type === "function_call") {
+        const call = {
+          id: stringAt(item.call_id, `${where}.call_id`),
+          type: "function" as const,
+          function: {
+            name: stringAt(item.name, `${where}.name`),
+            arguments: stringAt(item.arguments, `${where}.arguments`),
+          },
+        };
+        const last = out[out.length - 1];
+        if (last && last.role === "assistant") {
+          if (pending.length > 0) last.content = [...asParts(last.content), ...pending];
+          pending = [];
+          (last.toolCalls ??= []).push(call);
+        } else {
+          out.push({ role: "assistant", content: pending.length > 0 ? pending : "", toolCalls: [call] });
+          pending = [];
+        }
+      } else if (type === "function_call_output") {
         flush();
-        out.push({ role, content });
-      }
-    } else if (type === "function_call") {
-      const call = {
-        id: stringAt(item.call_id, `${where}.call_id`),
-        type: "function" as const,
-        function: { name: stringAt(item.name, `${where}.name`), arguments: stringAt(item.arguments, `${where}.arguments`) },
-      };
-      const last = out[out.length - 1];
-      if (last && last.role === "assistant") {
-        if (pending.length > 0) last.content = [...asParts(last.content), ...pending];
-        pending = [];
-        (last.toolCalls ??= []).push(call);
+        const output = textOf(item.output, `${where}.output`);
+        if (typeof output !== "string" && output.some((p) => p.type === "file"))
+          unsupported(
+            `${where}.output`,
+            "a tool output with files",
+            "a tool result carries text and images only; return the files' content as text.",
+          );
+        out.push({ role: "tool", toolCallId: stringAt(item.call_id, `${where}.call_id`), content: output });
+      } else if (type === "reasoning") {
+        if (reasoning === "refuse")
+          unsupported(where, "a reasoning item", 'pass { reasoning: "keep" } or { reasoning: "drop" }.');
+        if (reasoning === "keep")
+          pending.push({ type: "reasoning", text: summaryOf(item, where), item: JSON.stringify(item) });
+      } else if (type === "compaction") {
+        pending.push({ type: "compaction", provider: "openai", data: JSON.stringify(item) });
       } else {
-        out.push({ role: "assistant", content: pending.length > 0 ? pending : "", toolCalls: [call] });
-        pending = [];
+        unsupported(
+          where,
+          `an item of type ${describe(type)}`,
+          "send it in the request yourself, or describe it in text.",
+        );
       }
-    } else if (type === "function_call_output") {
-      flush();
-      const output = textOf(item.output, `${where}.output`);
-      if (typeof output !== "string" && output.some((p) => p.type === "file")) unsupported(`${where}.output`, "a tool output with files", "a tool result carries text and images only; return the files' content as text.");
-      out.push({ role: "tool", toolCallId: stringAt(item.call_id, `${where}.call_id`), content: output });
-    } else if (type === "reasoning") {
-      if (reasoning === "refuse") unsupported(where, "a reasoning item", 'pass { reasoning: "keep" } or { reasoning: "drop" }.');
-      if (reasoning === "keep") pending.push({ type: "reasoning", text: summaryOf(item, where), item: JSON.stringify(item) });
-    } else if (type === "compaction") {
-      pending.push({ type: "compaction", provider: "openai", data: JSON.stringify(item) });
-    } else {
-      unsupported(where, `an item of type ${describe(type)}`, "send it in the request yourself, or describe it in text.");
-    }
-    return [];
-  }, "item");
+      return [];
+    },
+    "item",
+  );
   flush();
   return checked(out);
 }
@@ -100,9 +137,14 @@ export function fromResponseItems(items: ResponsesItemLike | readonly ResponsesI
 /** A reasoning item's summary texts, joined with a blank line ("" without a summary). */
 function summaryOf(item: Record<string, unknown>, where: string): string {
   if (!Array.isArray(item.summary)) {
-    throw new CtxloomError("INVALID_CONTENT", `${where}.summary must be a list of { type: "summary_text", text }; got ${describe(item.summary)}.`);
+    throw new CtxloomError(
+      "INVALID_CONTENT",
+      `${where}.summary must be a list of { type: "summary_text", text }; got ${describe(item.summary)}.`,
+    );
   }
-  return item.summary.map((s: unknown, i) => stringAt(objectAt(s, `${where}.summary[${i}]`).text, `${where}.summary[${i}].text`)).join("\n\n");
+  return item.summary
+    .map((s: unknown, i) => stringAt(objectAt(s, `${where}.summary[${i}]`).text, `${where}.summary[${i}].text`))
+    .join("\n\n");
 }
 
 /** A content as a list of parts (an empty text: none). */
@@ -113,11 +155,16 @@ function asParts(content: string | ContentPart[]): ContentPart[] {
 
 function textOf(content: unknown, where: string): string | ContentPart[] {
   if (typeof content === "string") return content;
-  if (!Array.isArray(content)) throw new CtxloomError("INVALID_CONTENT", `${where} must be a string or a list of parts; got ${describe(content)}.`);
+  if (!Array.isArray(content))
+    throw new CtxloomError(
+      "INVALID_CONTENT",
+      `${where} must be a string or a list of parts; got ${describe(content)}.`,
+    );
   const parts = content.map((value: unknown, i): ContentPart => {
     const at = `${where}[${i}]`;
     const p = objectAt(value, at);
-    if (p.type === "output_text" || p.type === "input_text") return { type: "text", text: stringAt(p.text, `${at}.text`) };
+    if (p.type === "output_text" || p.type === "input_text")
+      return { type: "text", text: stringAt(p.text, `${at}.text`) };
     if (p.type === "refusal") return { type: "text", text: stringAt(p.refusal, `${at}.refusal`) };
     if (p.type === "input_image" && typeof p.image_url === "string") {
       const out: ContentPart = { type: "image", image: p.image_url };
@@ -131,8 +178,13 @@ function textOf(content: unknown, where: string): string | ContentPart[] {
       if (typeof p.filename === "string" && p.filename.length > 0) out.filename = p.filename;
       return out;
     }
-    if (p.type === "input_image" || p.type === "input_file") return unsupported(at, `an ${p.type} by upload id`, "pass its bytes or URL to keep it in the chat.");
-    return unsupported(at, `a part of type ${describe(p.type)}`, "send it in the request yourself, or describe it in text.");
+    if (p.type === "input_image" || p.type === "input_file")
+      return unsupported(at, `an ${p.type} by upload id`, "pass its bytes or URL to keep it in the chat.");
+    return unsupported(
+      at,
+      `a part of type ${describe(p.type)}`,
+      "send it in the request yourself, or describe it in text.",
+    );
   });
   return contentOf(parts, "");
 }

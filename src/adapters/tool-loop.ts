@@ -12,9 +12,17 @@ import { fromOptions, type FromOptions } from "./common.js";
 import { READ_TOOL_NAME, readRunner, type ReadToolOptions } from "./read-tool.js";
 import { reportedInputTokens } from "../models/calibration.js";
 
-/** Options every SDK's tool loop takes: the build's (but its format, input and tools), the tools, the read tool, reasoning. */
-export interface ToolLoopOptions<T> extends Omit<BuildOptions, "format" | "input" | "cacheControl" | "tools">, FromOptions {
-  /** The tool definitions the loop's requests offer, in the SDK's shape: counted in every request's budget with the read tool. */
+/**
+ * Options every SDK's tool loop takes: the build's (but its format, input and tools), the tools, the read tool,
+ * reasoning.
+ */
+export interface ToolLoopOptions<T>
+  extends Omit<BuildOptions, "format" | "input" | "cacheControl" | "tools">,
+    FromOptions {
+  /**
+   * The tool definitions the loop's requests offer, in the SDK's shape: counted in every request's budget with the read
+   * tool.
+   */
   tools?: readonly T[];
   /** The read tool (`readToolResult`): offered by default; false leaves it out; `{ maxTokens }` sizes its pages. */
   readTool?: boolean | ReadToolOptions;
@@ -26,7 +34,9 @@ export type ToolResultContent = MessageInput["content"];
 /** Runs one of the model's tool calls (the SDK's own call object) and gives its result. */
 export type ToolExecute<C> = (call: C) => ToolResultContent | PromiseLike<ToolResultContent>;
 
-/** What one SDK's loop knows: its format, its tools' shape, how its answers become chat messages, where their calls are. */
+/**
+ * What one SDK's loop knows: its format, its tools' shape, how its answers become chat messages, where their calls are.
+ */
 export interface LoopFormat<A, C> {
   readonly what: string;
   readonly format: ContextFormat;
@@ -46,13 +56,24 @@ export interface LoopCore<A, C> {
   step(answer: A, execute: ToolExecute<C>): Promise<number>;
 }
 
-const KEYS = [...BUILD_KEYS.filter((k) => k !== "format" && k !== "input" && k !== "cacheControl"), "recall", "providerCounter", "reasoning", "readTool"];
+const KEYS = [
+  ...BUILD_KEYS.filter((k) => k !== "format" && k !== "input" && k !== "cacheControl"),
+  "recall",
+  "providerCounter",
+  "reasoning",
+  "readTool",
+];
 
 /**
  * The loop of `chat` for one SDK's format; `extra` names the options this SDK's loop takes
  * besides (they reach the build as given). @throws INVALID_ARGUMENT (bad options or tools)
  */
-export function toolLoop<A, C>(chat: Chat, options: unknown, fmt: LoopFormat<A, C>, extra: readonly string[] = []): LoopCore<A, C> {
+export function toolLoop<A, C>(
+  chat: Chat,
+  options: unknown,
+  fmt: LoopFormat<A, C>,
+  extra: readonly string[] = [],
+): LoopCore<A, C> {
   checkChat(chat, fmt.what);
   const o = checkOptions<ToolLoopOptions<unknown> & Record<string, unknown>>(options, fmt.what, [...KEYS, ...extra]);
   const { reasoning, tools: given, readTool: readOption, ...rest } = o;
@@ -86,36 +107,64 @@ export function reportedUsage(answer: unknown): unknown {
 
 function checkLoopTools<A, C>(given: unknown, fmt: LoopFormat<A, C>, read: boolean): unknown[] {
   if (given === undefined) return read ? [fmt.readTool] : [];
-  if (!Array.isArray(given)) throw new CtxloomError("INVALID_ARGUMENT", `${fmt.what}.tools must be a list of ${fmt.toolShape}; got ${describe(given)}.`);
+  if (!Array.isArray(given))
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `${fmt.what}.tools must be a list of ${fmt.toolShape}; got ${describe(given)}.`,
+    );
   given.forEach((tool: unknown, i) => {
     const name = fmt.toolName(tool);
-    if (name === undefined) throw new CtxloomError("INVALID_ARGUMENT", `${fmt.what}.tools[${i}] must be ${fmt.toolShape}; got ${describe(tool)}.`);
+    if (name === undefined)
+      throw new CtxloomError(
+        "INVALID_ARGUMENT",
+        `${fmt.what}.tools[${i}] must be ${fmt.toolShape}; got ${describe(tool)}.`,
+      );
     if (read && name === READ_TOOL_NAME) {
-      throw new CtxloomError("INVALID_ARGUMENT", `${fmt.what}.tools[${i}] is named ${READ_TOOL_NAME}, the read tool's name: rename it, or pass readTool: false.`);
+      throw new CtxloomError(
+        "INVALID_ARGUMENT",
+        `${fmt.what}.tools[${i}] is named ${READ_TOOL_NAME}, the read tool's name: rename it, or pass readTool: false.`,
+      );
     }
   });
   return read ? [...given, fmt.readTool] : [...given];
 }
 
 async function step<A, C>(
-  chat: Chat, fmt: LoopFormat<A, C>, from: FromOptions, read: ReadToolOptions | null, answer: A, execute: ToolExecute<C>,
+  chat: Chat,
+  fmt: LoopFormat<A, C>,
+  from: FromOptions,
+  read: ReadToolOptions | null,
+  answer: A,
+  execute: ToolExecute<C>,
 ): Promise<number> {
   if (Array.isArray(answer) && fmt.format !== "responses") {
-    throw new CtxloomError("INVALID_ARGUMENT", `step(answer, execute) takes the model's answer, one message; got a list.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `step(answer, execute) takes the model's answer, one message; got a list.`,
+    );
   }
   const inputs = fmt.from(answer, from); // checked before anything is appended
   const other = inputs.find((input) => input.role !== "assistant");
-  if (other) throw new CtxloomError("INVALID_ARGUMENT", `step(answer, execute) takes the model's answer; got a ${other.role} message. Append it with chat.append.`);
+  if (other)
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `step(answer, execute) takes the model's answer; got a ${other.role} message. Append it with chat.append.`,
+    );
   const calls = inputs.flatMap((input) => input.toolCalls ?? []);
   const own = calls.length > 0 ? fmt.calls(answer) : new Map<string, C>();
   if (calls.some((c) => !(read && c.function.name === READ_TOOL_NAME)) && typeof execute !== "function") {
-    throw new CtxloomError("INVALID_ARGUMENT", `step(answer, execute) needs execute, a function that runs a tool call and gives its result; got ${describe(execute)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `step(answer, execute) needs execute, a function that runs a tool call and gives its result; got ` +
+        `${describe(execute)}.`,
+    );
   }
   try {
     for (const input of inputs) await chat.append(input);
     for (const call of calls) {
       let content: ToolResultContent;
-      if (read && call.function.name === READ_TOOL_NAME) content = await readRunner(chat, read)(call.function.arguments);
+      if (read && call.function.name === READ_TOOL_NAME)
+        content = await readRunner(chat, read)(call.function.arguments);
       else content = await execute(own.get(call.id) as C);
       await chat.append({ role: "tool", toolCallId: call.id, content });
     }

@@ -8,11 +8,25 @@ import { withoutCompactions } from "../parts.js";
 import { toolContent } from "./ai-sdk.js";
 import { toolContentParts } from "./ai-sdk-from.js";
 import { TOOL_ERROR_PREFIX } from "./anthropic.js";
-import { argumentsText, contentOf, convertEach, dataUrlType, fromOptions, objectAt, parseArguments, stringAt, unsupported, type FromOptions } from "./common.js";
+import {
+  argumentsText,
+  contentOf,
+  convertEach,
+  dataUrlType,
+  fromOptions,
+  objectAt,
+  parseArguments,
+  stringAt,
+  unsupported,
+  type FromOptions,
+} from "./common.js";
 
 /** Where a chat message sits in the chat's tree: a UI can show "2 / 3" and switch branches (`switchBranch`). */
 export interface ChatUIPlace {
-  /** The chat message's id (the UIMessage's `id` is its decimal string); an answer's first message when it took several steps. */
+  /**
+   * The chat message's id (the UIMessage's `id` is its decimal string); an answer's first message when it took several
+   * steps.
+   */
   messageId: number;
   /** The id of the message before it on its branch; null for a root. */
   parentId: number | null;
@@ -20,14 +34,18 @@ export interface ChatUIPlace {
   branch: { index: number; count: number; ids: number[] };
 }
 
-/** A UIMessage's metadata: its place in the chat's tree, and for an answer the places of its question and later steps. */
+/**
+ * A UIMessage's metadata: its place in the chat's tree, and for an answer the places of its question and later steps.
+ */
 export interface ChatUIMetadata extends ChatUIPlace {
   /**
    * On an answer as `chatTurn` streams it: the user message it answers, as the chat holds it (the
    * client's copy has the client's id and no metadata until a reload; draw its "2 / 2" from here).
    */
   question?: ChatUIPlace;
-  /** On an answer of several steps: the first message of each step after the first (a step regenerated has siblings). */
+  /**
+   * On an answer of several steps: the first message of each step after the first (a step regenerated has siblings).
+   */
   steps?: ChatUIPlace[];
 }
 
@@ -65,7 +83,10 @@ type ToolPart = Extract<UIPart, { type: "dynamic-tool" }>;
  */
 export function toUIMessages(chat: ChatView, options?: { leaf?: number }): ChatUIMessage[] {
   if (chat === null || typeof chat !== "object" || typeof (chat as Partial<ChatView>).path !== "function") {
-    throw new CtxloomError("INVALID_ARGUMENT", `toUIMessages takes a chat (from chats.create() or chats.open()); got ${describe(chat)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `toUIMessages takes a chat (from chats.create() or chats.open()); got ${describe(chat)}.`,
+    );
   }
   const o = checkOptions<{ leaf?: number }>(options, "toUIMessages(chat, options)", ["leaf"]);
   const path = o.leaf === undefined ? chat.path() : chat.path(o.leaf);
@@ -78,9 +99,19 @@ export function toUIMessages(chat: ChatView, options?: { leaf?: number }): ChatU
       if (part) Object.assign(part, { state: "output-available", output });
       continue;
     }
-    const parts: UIPart[] = m.parts ? withoutCompactions(m.parts).map((p) => uiPart(p, m.role)) : m.content.length > 0 ? [{ type: "text", text: m.content }] : [];
+    const parts: UIPart[] = m.parts
+      ? withoutCompactions(m.parts).map((p) => uiPart(p, m.role))
+      : m.content.length > 0
+        ? [{ type: "text", text: m.content }]
+        : [];
     for (const call of m.toolCalls ?? []) {
-      const part: ToolPart = { type: "dynamic-tool", toolName: call.function.name, toolCallId: call.id, state: "input-available", input: parseArguments(call.function.arguments) };
+      const part: ToolPart = {
+        type: "dynamic-tool",
+        toolName: call.function.name,
+        toolCallId: call.id,
+        state: "input-available",
+        input: parseArguments(call.function.arguments),
+      };
       calls.set(call.id, part);
       parts.push(part);
     }
@@ -100,7 +131,9 @@ function uiPart(p: Exclude<ContentPart, { type: "compaction" }>, role: Message["
     case "text":
       return { type: "text", text: p.text };
     case "reasoning":
-      return p.signature === undefined ? { type: "reasoning", text: p.text } : { type: "reasoning", text: p.text, providerMetadata: { anthropic: { signature: p.signature } } };
+      return p.signature === undefined
+        ? { type: "reasoning", text: p.text }
+        : { type: "reasoning", text: p.text, providerMetadata: { anthropic: { signature: p.signature } } };
     case "redacted-reasoning":
       return { type: "reasoning", text: "", providerMetadata: { anthropic: { redactedData: p.data } } };
     case "image": {
@@ -108,7 +141,12 @@ function uiPart(p: Exclude<ContentPart, { type: "compaction" }>, role: Message["
       if (p.detail !== undefined) meta.openai = { imageDetail: p.detail };
       if (p.width !== undefined) meta.ctxloom = { width: p.width, height: p.height! };
       const mediaType = p.mediaType ?? (isUrl(p) ? "image" : dataUrlType(p.image)!);
-      return { type: "file", mediaType, url: urlOf(p), ...(Object.keys(meta).length > 0 ? { providerMetadata: meta } : {}) };
+      return {
+        type: "file",
+        mediaType,
+        url: urlOf(p),
+        ...(Object.keys(meta).length > 0 ? { providerMetadata: meta } : {}),
+      };
     }
     case "file": {
       const out: UIPart = { type: "file", mediaType: p.mediaType, url: urlOf(p) };
@@ -127,12 +165,11 @@ const isImageType = (t: string): boolean => t === "image" || /^image\/[^*]/i.tes
  * outputs tool messages (an error output starting with "Error: ", a denied one "Execution
  * denied."; a `{ type: "content", value }` output its text and images); an assistant
  * message that goes on after its tool results (content after tool calls, or a `step-start`
- * after them: the steps of one answer) becomes several messages. File parts become image parts (a user's file of an image type) or file
- * parts, reasoning parts reasoning or redacted-reasoning parts: `toUIMessages`' parts come
- * back as they were (an image or file given as base64 comes back as a data: URL of the same
- * bytes). Sources, data parts, reasoning files, custom parts, files by provider reference,
- * reasoning that holds only another provider's metadata and tool calls still streaming or
- * awaiting approval are refused with UNSUPPORTED_CONTENT.
+ * after them: the steps of one answer) becomes several messages. File parts become image parts (a user's file of an
+ * image type) or file parts, reasoning parts reasoning or redacted-reasoning parts: `toUIMessages`' parts come back as
+ * they were (an image or file given as base64 comes back as a data: URL of the same bytes). Sources, data parts,
+ * reasoning files, custom parts, files by provider reference, reasoning that holds only another provider's metadata and
+ * tool calls still streaming or awaiting approval are refused with UNSUPPORTED_CONTENT.
  * @throws INVALID_ARGUMENT, INVALID_ROLE, UNSUPPORTED_CONTENT, and append's own codes
  */
 export function fromUIMessages(messages: UIMessage | readonly UIMessage[], options?: FromOptions): MessageInput[] {
@@ -141,10 +178,14 @@ export function fromUIMessages(messages: UIMessage | readonly UIMessage[], optio
     const out: MessageInput[] = [];
     const m = objectAt(value, where);
     if (m.role !== "system" && m.role !== "user" && m.role !== "assistant") {
-      throw new CtxloomError("INVALID_ROLE", `${where}.role must be system, user or assistant; got ${describe(m.role)}.`);
+      throw new CtxloomError(
+        "INVALID_ROLE",
+        `${where}.role must be system, user or assistant; got ${describe(m.role)}.`,
+      );
     }
     const role = m.role;
-    if (!Array.isArray(m.parts)) throw new CtxloomError("INVALID_CONTENT", `${where}.parts must be a list; got ${describe(m.parts)}.`);
+    if (!Array.isArray(m.parts))
+      throw new CtxloomError("INVALID_CONTENT", `${where}.parts must be a list; got ${describe(m.parts)}.`);
     let parts: ContentPart[] = [];
     let calls: ToolCall[] = [];
     let results: MessageInput[] = [];
@@ -164,9 +205,19 @@ export function fromUIMessages(messages: UIMessage | readonly UIMessage[], optio
         return;
       }
       if (type === "reasoning" && role === "assistant" && reasoning === "drop") return;
-      if (type === "text" || (type === "file" && role !== "system") || (type === "reasoning" && role === "assistant" && reasoning === "keep")) {
+      if (
+        type === "text" ||
+        (type === "file" && role !== "system") ||
+        (type === "reasoning" && role === "assistant" && reasoning === "keep")
+      ) {
         if (calls.length > 0) flush(); // content after tool calls: the next step's message
-        parts.push(type === "text" ? { type: "text", text: stringAt(p.text, `${at}.text`) } : type === "file" ? filePart(p, role, at) : reasoningPart(p, at));
+        parts.push(
+          type === "text"
+            ? { type: "text", text: stringAt(p.text, `${at}.text`) }
+            : type === "file"
+              ? filePart(p, role, at)
+              : reasoningPart(p, at),
+        );
         started = true;
       } else if (role === "assistant" && (type === "dynamic-tool" || type.startsWith("tool-"))) {
         const { call, result } = toolPart(p, type, at);
@@ -174,7 +225,10 @@ export function fromUIMessages(messages: UIMessage | readonly UIMessage[], optio
         if (result) results.push(result);
         started = true;
       } else {
-        const todo = type === "reasoning" ? 'pass { reasoning: "keep" } or { reasoning: "drop" }.' : "send it in the request yourself, or describe it in text.";
+        const todo =
+          type === "reasoning"
+            ? 'pass { reasoning: "keep" } or { reasoning: "drop" }.'
+            : "send it in the request yourself, or describe it in text.";
         unsupported(at, `a part of type ${describe(p.type)} in a ${role} message`, todo);
       }
     });
@@ -187,19 +241,33 @@ export function fromUIMessages(messages: UIMessage | readonly UIMessage[], optio
 
 /** A UI file part as an image part (a user's file of an image type, unless marked a file) or a file part. */
 function filePart(p: Record<string, unknown>, role: string, at: string): ContentPart {
-  if (p.providerReference !== undefined) unsupported(at, "a file by provider reference", "pass the file's bytes (a data: URL) or URL to keep it in the chat.");
+  if (p.providerReference !== undefined)
+    unsupported(
+      at,
+      "a file by provider reference",
+      "pass the file's bytes (a data: URL) or URL to keep it in the chat.",
+    );
   const url = stringAt(p.url, `${at}.url`);
   const mediaType = stringAt(p.mediaType, `${at}.mediaType`).toLowerCase();
-  const meta = (p.providerMetadata ?? {}) as { openai?: { imageDetail?: unknown }; ctxloom?: { width?: unknown; height?: unknown; part?: unknown } };
+  const meta = (p.providerMetadata ?? {}) as {
+    openai?: { imageDetail?: unknown };
+    ctxloom?: { width?: unknown; height?: unknown; part?: unknown };
+  };
   if (role === "user" && isImageType(mediaType) && meta.ctxloom?.part !== "file") {
     const out: ContentPart = { type: "image", image: url };
     if (mediaType !== "image" && !url.startsWith("data:")) out.mediaType = mediaType;
     const detail = meta.openai?.imageDetail;
     if (detail === "low" || detail === "high" || detail === "auto") out.detail = detail;
-    if (meta.ctxloom?.width !== undefined) Object.assign(out, { width: meta.ctxloom.width, height: meta.ctxloom.height });
+    if (meta.ctxloom?.width !== undefined)
+      Object.assign(out, { width: meta.ctxloom.width, height: meta.ctxloom.height });
     return out;
   }
-  if (!mediaType.includes("/")) unsupported(`${at}.mediaType`, `a media type without a subtype (${describe(p.mediaType)})`, 'give the full type, e.g. "application/pdf".');
+  if (!mediaType.includes("/"))
+    unsupported(
+      `${at}.mediaType`,
+      `a media type without a subtype (${describe(p.mediaType)})`,
+      'give the full type, e.g. "application/pdf".',
+    );
   const out: ContentPart = { type: "file", data: url, mediaType };
   if (typeof p.filename === "string" && p.filename.length > 0) out.filename = p.filename;
   return out;
@@ -213,7 +281,11 @@ function reasoningPart(p: Record<string, unknown>, at: string): ContentPart {
   const signature = meta?.anthropic?.signature;
   if (typeof signature === "string" && signature.length > 0) out.signature = signature;
   if (out.text.length === 0 && out.signature === undefined) {
-    unsupported(at, "reasoning with no text and no Anthropic signature (another provider's encrypted reasoning)", 'pass { reasoning: "drop" } to leave it out.');
+    unsupported(
+      at,
+      "reasoning with no text and no Anthropic signature (another provider's encrypted reasoning)",
+      'pass { reasoning: "drop" } to leave it out.',
+    );
   }
   return out;
 }
@@ -222,17 +294,36 @@ function reasoningPart(p: Record<string, unknown>, at: string): ContentPart {
 function toolPart(p: Record<string, unknown>, type: string, at: string): { call: ToolCall; result?: MessageInput } {
   const name = type === "dynamic-tool" ? stringAt(p.toolName, `${at}.toolName`) : type.slice(5);
   const id = stringAt(p.toolCallId, `${at}.toolCallId`);
-  if (p.state !== "input-available" && p.state !== "output-available" && p.state !== "output-error" && p.state !== "output-denied") {
-    unsupported(at, `a tool call in state ${describe(p.state)}`, "append the message once the call's input is complete and approved.");
+  if (
+    p.state !== "input-available" &&
+    p.state !== "output-available" &&
+    p.state !== "output-error" &&
+    p.state !== "output-denied"
+  ) {
+    unsupported(
+      at,
+      `a tool call in state ${describe(p.state)}`,
+      "append the message once the call's input is complete and approved.",
+    );
   }
-  if (p.providerExecuted === true) unsupported(at, "a provider-executed tool call", "keep provider-executed tools out of chats kept by ctxloom.");
+  if (p.providerExecuted === true)
+    unsupported(at, "a provider-executed tool call", "keep provider-executed tools out of chats kept by ctxloom.");
   const call: ToolCall = { id, type: "function", function: { name, arguments: argumentsText(p.input, `${at}.input`) } };
   if (p.state === "input-available") return { call };
   const o = p.output as Record<string, unknown> | undefined;
-  const content = p.state === "output-error" ? TOOL_ERROR_PREFIX + stringAt(p.errorText, `${at}.errorText`)
-    : p.state === "output-denied" ? "Execution denied."
-    : typeof p.output === "string" ? p.output
-    : o !== null && typeof o === "object" && o.type === "content" && Array.isArray(o.value) && Object.keys(o).length === 2 ? toolContentParts(o.value, `${at}.output.value`)
-    : argumentsText(p.output, `${at}.output`);
+  const content =
+    p.state === "output-error"
+      ? TOOL_ERROR_PREFIX + stringAt(p.errorText, `${at}.errorText`)
+      : p.state === "output-denied"
+        ? "Execution denied."
+        : typeof p.output === "string"
+          ? p.output
+          : o !== null &&
+              typeof o === "object" &&
+              o.type === "content" &&
+              Array.isArray(o.value) &&
+              Object.keys(o).length === 2
+            ? toolContentParts(o.value, `${at}.output.value`)
+            : argumentsText(p.output, `${at}.output`);
   return { call, result: { role: "tool", toolCallId: id, name, content } };
 }

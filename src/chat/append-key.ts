@@ -32,8 +32,10 @@ export function appendKey(options: unknown): string | undefined {
   if (options !== null && typeof options === "object" && "toolResults" in options) {
     throw new CtxloomError(
       "INVALID_ARGUMENT",
-      "append(message, options) has no option \"toolResults\": a chat keeps every tool result whole, and each context sends it cut " +
-        "or cleared. Set toolResults at Loom.open({ toolResults }), create({ toolResults }) or buildContext({ toolResults }).",
+      'append(message, options) has no option "toolResults": a chat keeps every tool result whole, and each context ' +
+        "sends it cut " +
+        "or cleared. Set toolResults at Loom.open({ toolResults }), create({ toolResults }) or buildContext({ " +
+        "toolResults }).",
     );
   }
   const { key } = checkOptions<AppendOptions>(options, "append(message, options)", ["key", "parent"]);
@@ -41,7 +43,8 @@ export function appendKey(options: unknown): string | undefined {
   if (typeof key !== "string" || key.length === 0 || key.length > MAX_KEY || loneSurrogate(key) >= 0) {
     throw new CtxloomError(
       "INVALID_ARGUMENT",
-      `An append's key must be a non-empty, well-formed string of at most ${MAX_KEY} characters (a request id, say); got ${describe(key)}.`,
+      `An append's key must be a non-empty, well-formed string of at most ${MAX_KEY} characters (a request id, ` +
+        `say); got ${describe(key)}.`,
     );
   }
   return key;
@@ -93,10 +96,21 @@ interface Append {
 }
 
 const what = (a: Append): string =>
-  a.kind === "lookup" ? `a lookup of key ${describe(a.key)} in chat ${a.chatId}` : `${a.kind} ${a.message.id} of chat ${a.chatId}`;
+  a.kind === "lookup"
+    ? `a lookup of key ${describe(a.key)} in chat ${a.chatId}`
+    : `${a.kind} ${a.message.id} of chat ${a.chatId}`;
 function call(a: Append): AppendResult | Promise<AppendResult> {
-  const request = { userId: a.userId, chatId: a.chatId, message: a.message, head: a.head, updatedAt: a.updatedAt, key: a.key };
-  return fromStoreNow(a.kind === "summary" ? "storing the summary" : "appending the message", () => a.store.appendMessage(request));
+  const request = {
+    userId: a.userId,
+    chatId: a.chatId,
+    message: a.message,
+    head: a.head,
+    updatedAt: a.updatedAt,
+    key: a.key,
+  };
+  return fromStoreNow(a.kind === "summary" ? "storing the summary" : "appending the message", () =>
+    a.store.appendMessage(request),
+  );
 }
 
 /**
@@ -114,7 +128,11 @@ export function storeAppend(a: Append): boolean | Message | Promise<boolean | Me
   } catch (error) {
     return retry(a, error);
   }
-  if (result instanceof Promise) return result.then((r) => answer(a, r), (error: unknown) => retry(a, error));
+  if (result instanceof Promise)
+    return result.then(
+      (r) => answer(a, r),
+      (error: unknown) => retry(a, error),
+    );
   return answer(a, result);
 }
 
@@ -122,13 +140,16 @@ function answer(a: Append, result: AppendResult): boolean | Message {
   const r = result as { ok?: unknown; size?: unknown; existing?: unknown } | null;
   if (r !== null && typeof r === "object") {
     if (r.ok === true) return true;
-    if (r.ok === false && a.key !== undefined && r.existing !== null && typeof r.existing === "object") return r.existing as Message;
+    if (r.ok === false && a.key !== undefined && r.existing !== null && typeof r.existing === "object")
+      return r.existing as Message;
     if (r.ok === false && Number.isInteger(r.size) && (r.size as number) > a.message.id) return false;
   }
   throw new CtxloomError(
     "STORE_FAILED",
-    `The store answered ${describe(result)} to appending ${what(a)}; a Store's appendMessage returns { ok: true }, { ok: false, size } ` +
-      `with the size it holds when another writer got there first, or { ok: false, existing } with the message stored under the append's key.`,
+    `The store answered ${describe(result)} to appending ${what(a)}; a Store's appendMessage returns { ok: true }, ` +
+      `{ ok: false, size } ` +
+      `with the size it holds when another writer got there first, or { ok: false, existing } with the message ` +
+      `stored under the append's key.`,
   );
 }
 
@@ -141,9 +162,12 @@ function retry(a: Append, first: unknown): Promise<boolean | Message> {
       (again: unknown) => {
         throw new CtxloomError(
           "STORE_OUTCOME_UNKNOWN",
-          `The store lost its connection after ${what(a)} was sent, and a retry failed too (${again instanceof Error ? again.message : String(again)}): ` +
-            `it may or may not have been stored. chat.refresh() shows whether it was; an append retried under the same key, ` +
-            `chat.append(message, { key: ${JSON.stringify(a.key)} }), returns it if it was, instead of appending it again.`,
+          `The store lost its connection after ${what(a)} was sent, and a retry failed too ` +
+            `(${again instanceof Error ? again.message : String(again)}): ` +
+            `it may or may not have been stored. chat.refresh() shows whether it was; an append retried under the ` +
+            `same key, ` +
+            `chat.append(message, { key: ${JSON.stringify(a.key)} }), returns it if it was, instead of appending it ` +
+            `again.`,
           { cause: first },
         );
       },
@@ -155,13 +179,43 @@ function retry(a: Append, first: unknown): Promise<boolean | Message> {
  * an append with a stale id (the last one) writes nothing, and answers with the message stored
  * under its key, or with a conflict when there is none.
  */
-export function lookUpKey(store: Store, userId: string, chatId: string, size: number, m: CheckedInput, key: string): Message | null | Promise<Message | null> {
-  const probe: Message = { id: size - 1, parentId: null, role: m.role, content: m.content, priority: m.priority, tokens: 0, createdAt: Date.now(), kind: "message" };
+export function lookUpKey(
+  store: Store,
+  userId: string,
+  chatId: string,
+  size: number,
+  m: CheckedInput,
+  key: string,
+): Message | null | Promise<Message | null> {
+  const probe: Message = {
+    id: size - 1,
+    parentId: null,
+    role: m.role,
+    content: m.content,
+    priority: m.priority,
+    tokens: 0,
+    createdAt: Date.now(),
+    kind: "message",
+  };
   const read = (answer: boolean | Message): Message | null => {
-    if (answer === true) throw new CtxloomError("STORE_FAILED", `The store appended message ${size - 1} to chat ${chatId}, which holds ${size}; a Store's appendMessage writes only the next id.`);
+    if (answer === true)
+      throw new CtxloomError(
+        "STORE_FAILED",
+        `The store appended message ${size - 1} to chat ${chatId}, which holds ${size}; a Store's appendMessage ` +
+          `writes only the next id.`,
+      );
     return answer === false ? null : answer;
   };
-  const found = storeAppend({ store, userId, chatId, message: probe, head: size - 1, updatedAt: probe.createdAt, key, kind: "lookup" });
+  const found = storeAppend({
+    store,
+    userId,
+    chatId,
+    message: probe,
+    head: size - 1,
+    updatedAt: probe.createdAt,
+    key,
+    kind: "lookup",
+  });
   return found instanceof Promise ? found.then(read) : read(found);
 }
 
@@ -173,12 +227,17 @@ export function lookUpKey(store: Store, userId: string, chatId: string, size: nu
 export function checkStored(stored: Message, m: CheckedInput | null, chatId: string): number {
   const id = stored.id;
   if (!Number.isInteger(id) || id < 0) {
-    throw new CtxloomError("STORE_FAILED", `The store answered an existing message with id ${describe(id)}; a Store's appendMessage answers { ok: false, existing } with the message as stored.`);
+    throw new CtxloomError(
+      "STORE_FAILED",
+      `The store answered an existing message with id ${describe(id)}; a Store's appendMessage answers { ok: false, ` +
+        `existing } with the message as stored.`,
+    );
   }
   if (m && (stored.role !== m.role || stored.content !== m.content)) {
     throw new CtxloomError(
       "INVALID_ARGUMENT",
-      `This append's key was given to message ${id} of chat ${chatId}, another message (a ${describe(stored.role)} message ${describe(stored.content)}); ` +
+      `This append's key was given to message ${id} of chat ${chatId}, another message (a ${describe(stored.role)} ` +
+        `message ${describe(stored.content)}); ` +
         `give each new message its own key, and the same key only to retries of the same append.`,
     );
   }

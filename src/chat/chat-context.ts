@@ -50,7 +50,9 @@ export type RunInQueue = <T>(change: () => T | Promise<T>) => Promise<T>;
  */
 export class ChatContexts implements PlannedBuild {
   readonly summaries: ChatSummaries;
-  /** Builds do not summarize by this chat's settings (its own nor its Loom's): a build that names none plans no summary. */
+  /**
+   * Builds do not summarize by this chat's settings (its own nor its Loom's): a build that names none plans no summary.
+   */
   readonly #unsummarized: boolean;
   #lastUsage: Usage | null = null;
   /** What the last context cleared, once one has (`onCompaction` hears what each clears anew). */
@@ -73,7 +75,14 @@ export class ChatContexts implements PlannedBuild {
   plan: BuildPlan | undefined = undefined;
   #plannedFactor = 0;
 
-  constructor(ctx: LoomContext, sync: ChatSync, profile: Readonly<ModelProfile>, counter: TokenCounter, options: ChatOptions, toolResults: ToolResultPolicy) {
+  constructor(
+    ctx: LoomContext,
+    sync: ChatSync,
+    profile: Readonly<ModelProfile>,
+    counter: TokenCounter,
+    options: ChatOptions,
+    toolResults: ToolResultPolicy,
+  ) {
     this.#ctx = ctx;
     this.#toolResults = toolResults;
     this.#sync = sync;
@@ -85,16 +94,28 @@ export class ChatContexts implements PlannedBuild {
   }
 
   /** `buildContext(options)`, `what` naming the call in errors; `how` the build's internal settings (see BuildHow). */
-  build(options: BuildOptions | undefined, what: string, run: RunInQueue, how: BuildHow = NO_HOW): Promise<ContextWindow> {
+  build(
+    options: BuildOptions | undefined,
+    what: string,
+    run: RunInQueue,
+    how: BuildHow = NO_HOW,
+  ): Promise<ContextWindow> {
     const o = options as { summaries?: unknown; providerCounter?: unknown } | null | undefined;
-    if (this.#unsummarized && (o === null || typeof o !== "object" || (o.summaries === undefined && !("providerCounter" in o)))) {
+    if (
+      this.#unsummarized &&
+      (o === null || typeof o !== "object" || (o.summaries === undefined && !("providerCounter" in o)))
+    ) {
       // Nothing can call for a summary nor a provider's count (a server's usual build): the build
       // alone, with no plan to make nor its closures and promises.
       return run(() => this.#build(options, undefined, how));
     }
     if (o !== null && typeof o === "object" && "providerCounter" in o) return this.#counted(options!, what, run, how);
     const planned = {}; // the second build, after a summary, reuses the first one's plan
-    return this.summaries.build(options, what, this.#summarizing(run, () => this.#build(options, planned, how), how.at));
+    return this.summaries.build(
+      options,
+      what,
+      this.#summarizing(run, () => this.#build(options, planned, how), how.at),
+    );
   }
 
   /** A build that asks the provider's count when it matters (see countedBuild). */
@@ -102,11 +123,15 @@ export class ChatContexts implements PlannedBuild {
     const { rest, counter } = splitCounter(options, what);
     if (counter === null) return this.build(rest, what, run, how); // providerCounter: undefined
     const calibration = this.#ctx.calibration;
-    const context = await countedBuild({
-      build: (factor) => this.build(rest, what, run, { ...how, factor }),
-      calibrated: (model) => calibration.has(model, scriptClass(recentTexts(this.#sync))),
-      learn: (c, tokens) => this.observeUsage(c, tokens),
-    }, counter, rest ?? {});
+    const context = await countedBuild(
+      {
+        build: (factor) => this.build(rest, what, run, { ...how, factor }),
+        calibrated: (model) => calibration.has(model, scriptClass(recentTexts(this.#sync))),
+        learn: (c, tokens) => this.observeUsage(c, tokens),
+      },
+      counter,
+      rest ?? {},
+    );
     this.#lastCount = context.providerCount!;
     return context;
   }
@@ -119,11 +144,18 @@ export class ChatContexts implements PlannedBuild {
     } catch (error) {
       return Promise.reject(error);
     }
-    return this.summaries.compact(instructions, this.#summarizing(run, () => this.#build(undefined, {}, NO_HOW)));
+    return this.summaries.compact(
+      instructions,
+      this.#summarizing(run, () => this.#build(undefined, {}, NO_HOW)),
+    );
   }
 
   /** The chat as its summaries see it. */
-  #summarizing(run: RunInQueue, build: () => ContextWindow | Promise<ContextWindow>, at?: number): SummarizingChat<ContextWindow> {
+  #summarizing(
+    run: RunInQueue,
+    build: () => ContextWindow | Promise<ContextWindow>,
+    at?: number,
+  ): SummarizingChat<ContextWindow> {
     const listener = this.#ctx.onCompaction;
     const { userId, id: chatId } = this.#sync.record;
     return {
@@ -137,10 +169,22 @@ export class ChatContexts implements PlannedBuild {
   }
 
   /** `buildPrompt(options)`: the same context as one formatted string. */
-  async prompt(options: Omit<BuildOptions, "format" | "providerCounter"> | undefined, run: RunInQueue): Promise<string> {
+  async prompt(
+    options: Omit<BuildOptions, "format" | "providerCounter"> | undefined,
+    run: RunInQueue,
+  ): Promise<string> {
     const o = checkOptions<BuildOptions>(options, "buildPrompt(options)");
-    if ("format" in o) throw new CtxloomError("INVALID_ARGUMENT", `buildPrompt(options) has no option "format"; use buildContext({ format }) for a formatted list.`);
-    if ("providerCounter" in o) throw new CtxloomError("INVALID_ARGUMENT", `buildPrompt(options) has no option "providerCounter" (a prompt is no provider's request); use buildContext({ providerCounter }).`);
+    if ("format" in o)
+      throw new CtxloomError(
+        "INVALID_ARGUMENT",
+        `buildPrompt(options) has no option "format"; use buildContext({ format }) for a formatted list.`,
+      );
+    if ("providerCounter" in o)
+      throw new CtxloomError(
+        "INVALID_ARGUMENT",
+        `buildPrompt(options) has no option "providerCounter" (a prompt is no provider's request); use ` +
+          `buildContext({ providerCounter }).`,
+      );
     return formatPrompt(await this.build({ ...o, format: "openai" }, "buildPrompt(options)", run));
   }
 
@@ -150,7 +194,14 @@ export class ChatContexts implements PlannedBuild {
     const { recall, strictModels } = this.#ctx;
     const reasoningTurns = this.#options.reasoningTurns ?? this.#ctx.reasoningTurns;
     const settings = {
-      system: this.#sync.record.system, budget, historyLimits, appendLimit, recall, strictModels: strictModels === true, toolResults: this.#toolResults, reasoningTurns,
+      system: this.#sync.record.system,
+      budget,
+      historyLimits,
+      appendLimit,
+      recall,
+      strictModels: strictModels === true,
+      toolResults: this.#toolResults,
+      reasoningTurns,
     };
     preflight({ profile: this.#profile, counter: this.#counter, ...settings }, inputs, options);
   }
@@ -175,17 +226,27 @@ export class ChatContexts implements PlannedBuild {
         contextWindow: profile.contextWindow,
         counter: this.#counter.name,
       },
-      { usage: this.#lastUsage, evicted: this.#lastEvicted, calibration: calibrationStats(this.#ctx.calibration, this.#lastModel, this.#sync), providerCount: this.#lastCount },
+      {
+        usage: this.#lastUsage,
+        evicted: this.#lastEvicted,
+        calibration: calibrationStats(this.#ctx.calibration, this.#lastModel, this.#sync),
+        providerCount: this.#lastCount,
+      },
       this.summaries.stats(nodes),
     );
   }
 
-  #build(options: BuildOptions | undefined, planned: PlannedBuild | undefined, how: BuildHow): ContextWindow | Promise<ContextWindow> {
+  #build(
+    options: BuildOptions | undefined,
+    planned: PlannedBuild | undefined,
+    how: BuildHow,
+  ): ContextWindow | Promise<ContextWindow> {
     const factor = how.factor ?? 1;
     // A model's factor by script: the script read only once a provider reported for that model
     // (and at least `factor`, for a build made again smaller: see countedBuild).
     const calibration = this.#ctx.calibration;
-    const calibrated = (name: string) => (calibration.knows(name) ? calibration.factor(name, scriptClass(recentTexts(this.#sync))) : 1);
+    const calibrated = (name: string) =>
+      calibration.knows(name) ? calibration.factor(name, scriptClass(recentTexts(this.#sync))) : 1;
     const calibrate = factor > 1 ? (name: string) => Math.max(factor, calibrated(name)) : calibrated;
     if (options === undefined && planned === undefined && factor === 1) {
       // A build with no options (a server's usual one) plans from the chat's settings alone: its
@@ -198,13 +259,26 @@ export class ChatContexts implements PlannedBuild {
       planned = this;
     }
     const { record } = this.#sync;
-    const context = buildChatContext(this.#ctx, {
-      nodes: this.#sync.nodes(), head: how.at ?? this.#sync.head, counter: this.#counter, profile: this.#profile, system: record.system,
-      options: this.#options, summaryPresentation: this.summaries.presentation, toolResults: this.#toolResults, current: () => this.current(),
-      calibrate,
-      sendsReasoning: how.sdk === true,
-      userId: record.userId, chatId: record.id,
-    }, options, planned);
+    const context = buildChatContext(
+      this.#ctx,
+      {
+        nodes: this.#sync.nodes(),
+        head: how.at ?? this.#sync.head,
+        counter: this.#counter,
+        profile: this.#profile,
+        system: record.system,
+        options: this.#options,
+        summaryPresentation: this.summaries.presentation,
+        toolResults: this.#toolResults,
+        current: () => this.current(),
+        calibrate,
+        sendsReasoning: how.sdk === true,
+        userId: record.userId,
+        chatId: record.id,
+      },
+      options,
+      planned,
+    );
     return context instanceof Promise ? context.then((c) => this.#built(c)) : this.#built(context);
   }
 

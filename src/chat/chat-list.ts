@@ -32,7 +32,11 @@ const MAX_LIMIT = 1000;
  */
 export function checkNewChatId(id: unknown): string {
   if (typeof id !== "string" || !CHAT_ID.test(id)) {
-    throw new CtxloomError("INVALID_ARGUMENT", `A chat id must be 1 to 128 letters, digits, ".", "_", ":" or "-" (useChat's ids and UUIDs are); got ${describe(id)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `A chat id must be 1 to 128 letters, digits, ".", "_", ":" or "-" (useChat's ids and UUIDs are); got ` +
+        `${describe(id)}.`,
+    );
   }
   return id;
 }
@@ -43,15 +47,36 @@ export function checkNewChatId(id: unknown): string {
  * @throws INVALID_ARGUMENT
  */
 export function checkMetadata(value: unknown): ChatMetadata {
-  if (value === null || typeof value !== "object" || Array.isArray(value) || Object.getPrototypeOf(value) !== Object.prototype) {
-    throw new CtxloomError("INVALID_ARGUMENT", `metadata must be a plain object of JSON values; got ${describe(value)}.`);
+  if (
+    value === null ||
+    typeof value !== "object" ||
+    Array.isArray(value) ||
+    Object.getPrototypeOf(value) !== Object.prototype
+  ) {
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `metadata must be a plain object of JSON values; got ${describe(value)}.`,
+    );
   }
   const problem = jsonProblem(value, "metadata", 0);
-  if (problem) throw new CtxloomError("INVALID_ARGUMENT", `${problem}; metadata holds JSON values only (strings, finite numbers, booleans, null, arrays, plain objects).`);
+  if (problem)
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `${problem}; metadata holds JSON values only (strings, finite numbers, booleans, null, arrays, plain objects).`,
+    );
   const text = JSON.stringify(value);
-  if (text.length > MAX_METADATA) throw new CtxloomError("INVALID_ARGUMENT", `metadata takes ${text.length} characters as JSON, more than ${MAX_METADATA}; keep large data in your own tables.`);
+  if (text.length > MAX_METADATA)
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `metadata takes ${text.length} characters as JSON, ` +
+        `more than ${MAX_METADATA}; keep large data in your own tables.`,
+    );
   const lone = loneIn(value);
-  if (lone !== undefined) throw new CtxloomError("INVALID_ARGUMENT", `metadata's ${lone} holds a lone surrogate, which stores cannot keep; repair it (e.g. text.toWellFormed()).`);
+  if (lone !== undefined)
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `metadata's ${lone} holds a lone surrogate, which stores cannot keep; repair it (e.g. text.toWellFormed()).`,
+    );
   return JSON.parse(text) as ChatMetadata;
 }
 
@@ -75,9 +100,16 @@ function jsonProblem(value: unknown, at: string, depth: number): string | null {
   return null;
 }
 
-/** The page a store is asked for, from `page()`'s options: one more than the limit, to know whether more follow. @throws INVALID_ARGUMENT */
+/**
+ * The page a store is asked for, from `page()`'s options: one more than the limit, to know whether more follow. @throws
+ * INVALID_ARGUMENT
+ */
 export function pageOf(options: unknown): { page: ChatPage; limit: number } {
-  if (options === undefined) throw new CtxloomError("INVALID_ARGUMENT", "page(options) needs its options: { limit, after? } (list() returns every chat).");
+  if (options === undefined)
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      "page(options) needs its options: { limit, after? } (list() returns every chat).",
+    );
   const o = checkOptions<ChatListPageOptions>(options, "page(options)", ["limit", "after"]);
   const limit = checkInteger(o.limit, "page(options).limit", 1, MAX_LIMIT);
   const page: ChatPage = { limit: limit + 1 };
@@ -85,10 +117,17 @@ export function pageOf(options: unknown): { page: ChatPage; limit: number } {
   return { page, limit };
 }
 
-/** The user's chat records from the store (a page of them with `page`), checked to be a list. @throws STORE_FAILED, STORE_CORRUPT */
+/**
+ * The user's chat records from the store (a page of them with `page`), checked to be a list. @throws STORE_FAILED,
+ * STORE_CORRUPT
+ */
 export async function chatRecords(store: Store, userId: string, page?: ChatPage): Promise<ChatRecord[]> {
   const records = await fromStore("listing chats", () => store.listChats(userId, page));
-  if (!Array.isArray(records)) throw new CtxloomError("STORE_CORRUPT", `The store listed ${describe(records)} for user ${describe(userId)}, not an array of chat records.`);
+  if (!Array.isArray(records))
+    throw new CtxloomError(
+      "STORE_CORRUPT",
+      `The store listed ${describe(records)} for user ${describe(userId)}, not an array of chat records.`,
+    );
   return records;
 }
 
@@ -106,7 +145,14 @@ export function pageFrom(records: readonly ChatRecord[], page: ChatPage, limit: 
 
 /** What `list()` and `page()` show of a record. */
 export function summaryOf(r: ChatRecord): ChatSummary {
-  const out: ChatSummary = { id: r.id, title: r.title, model: r.model, createdAt: r.createdAt, updatedAt: r.updatedAt, messageCount: r.messageCount };
+  const out: ChatSummary = {
+    id: r.id,
+    title: r.title,
+    model: r.model,
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+    messageCount: r.messageCount,
+  };
   const metadata = r.options?.metadata;
   if (metadata !== undefined) out.metadata = structuredClone(metadata);
   return out;
@@ -121,18 +167,33 @@ function encodeCursor(r: ChatRecord): string {
 }
 
 function decodeCursor(cursor: unknown): NonNullable<ChatPage["after"]> {
-  const bad = () => new CtxloomError("INVALID_ARGUMENT", `page(options).after must be the cursor of a page page() returned; got ${describe(cursor)}.`);
-  if (typeof cursor !== "string" || cursor.length === 0 || cursor.length > 1024 || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw bad();
+  const bad = () =>
+    new CtxloomError(
+      "INVALID_ARGUMENT",
+      `page(options).after must be the cursor of a page page() returned; got ${describe(cursor)}.`,
+    );
+  if (typeof cursor !== "string" || cursor.length === 0 || cursor.length > 1024 || !/^[A-Za-z0-9_-]+$/.test(cursor))
+    throw bad();
   let value: unknown;
   try {
     const binary = atob(cursor.replace(/-/g, "+").replace(/_/g, "/"));
-    value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(Uint8Array.from(binary, (c) => c.charCodeAt(0))));
+    value = JSON.parse(
+      new TextDecoder("utf-8", { fatal: true }).decode(Uint8Array.from(binary, (c) => c.charCodeAt(0))),
+    );
   } catch {
     throw bad();
   }
   if (!Array.isArray(value) || value.length !== 3) throw bad();
   const [updatedAt, createdAt, id] = value as unknown[];
-  if (typeof updatedAt !== "number" || !Number.isFinite(updatedAt) || typeof createdAt !== "number" || !Number.isFinite(createdAt) || typeof id !== "string" || id.length === 0) throw bad();
+  if (
+    typeof updatedAt !== "number" ||
+    !Number.isFinite(updatedAt) ||
+    typeof createdAt !== "number" ||
+    !Number.isFinite(createdAt) ||
+    typeof id !== "string" ||
+    id.length === 0
+  )
+    throw bad();
   return { updatedAt, createdAt, id };
 }
 
@@ -153,7 +214,11 @@ export function checkChatId(chatId: unknown): void {
 
 /** CHAT_EXISTS: create({ id }) with an id the user has. */
 export function chatExists(userId: string, chatId: string): CtxloomError {
-  return new CtxloomError("CHAT_EXISTS", `User ${describe(userId)} has a chat ${describe(chatId)} already; open it with chats.open(id), or create the chat under another id.`);
+  return new CtxloomError(
+    "CHAT_EXISTS",
+    `User ${describe(userId)} has a chat ${describe(chatId)} already; open it with chats.open(id), or create the ` +
+      `chat under another id.`,
+  );
 }
 
 /** UNKNOWN_CHAT: the user has no chat of that id. */

@@ -21,8 +21,10 @@ export function modelOf(chat: Pick<ChatRecord, "id" | "model" | "options">): str
     if (registered?.counter) return registered;
     throw new CtxloomError(
       "UNKNOWN_MODEL",
-      `Chat ${describe(chat.id)} counts tokens with its profile's own counter ${describe(o.counter)}, which no store can keep. ` +
-        `Register the model first: registerModel({ ...profile, name: ${JSON.stringify(chat.model)}, counter }), then open the chat.`,
+      `Chat ${describe(chat.id)} counts tokens with its profile's own counter ${describe(o.counter)}, which no ` +
+        `store can keep. ` +
+        `Register the model first: registerModel({ ...profile, name: ${JSON.stringify(chat.model)}, counter }), ` +
+        `then open the chat.`,
     );
   }
   if (!o.profile) return chat.model;
@@ -37,7 +39,11 @@ export function modelOf(chat: Pick<ChatRecord, "id" | "model" | "options">): str
 export function checkKept(record: Partial<ChatRecord>, what: string): void {
   const path = loneIn(record);
   if (path !== undefined) {
-    throw new CtxloomError("INVALID_ARGUMENT", `${what}: its ${path} holds a lone surrogate (half of a UTF-16 pair), which stores cannot keep; repair it (e.g. text.toWellFormed()).`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `${what}: its ${path} holds a lone surrogate (half of a UTF-16 pair), which stores cannot keep; repair it ` +
+        `(e.g. text.toWellFormed()).`,
+    );
   }
 }
 

@@ -51,7 +51,10 @@ export interface PlannedBuild {
  * Synchronous unless it recalls.
  */
 export function buildChatContext(
-  ctx: LoomContext, chat: ChatContextState, options: BuildOptions | undefined, planned?: PlannedBuild,
+  ctx: LoomContext,
+  chat: ChatContextState,
+  options: BuildOptions | undefined,
+  planned?: PlannedBuild,
 ): ContextWindow | Promise<ContextWindow> {
   const { rest, recall } = splitRecall(ctx.recall, options);
   const { nodes } = chat;
@@ -105,8 +108,12 @@ export function buildChatContext(
 
 /** The build, after recall's hook when the build recalls. */
 function recalled(
-  ctx: LoomContext, chat: ChatContextState, source: ContextSource, plan: BuildPlan,
-  recall: ReturnType<typeof splitRecall>["recall"], rest: BuildOptions | undefined,
+  ctx: LoomContext,
+  chat: ChatContextState,
+  source: ContextSource,
+  plan: BuildPlan,
+  recall: ReturnType<typeof splitRecall>["recall"],
+  rest: BuildOptions | undefined,
 ): ContextWindow | Promise<ContextWindow> {
   if (!recall) return buildPlanned(source, plan); // synchronous: no await on a server's hot path
   return recallHook(ctx.recall, chat.current(), recall, rest ?? {}).then((ready) => {

@@ -24,7 +24,9 @@ export abstract class ChatView {
   protected abstract readonly sync: ChatSync;
   /** @internal Set when a delete was called: reads and new changes throw CHAT_DELETED. */
   protected deleted = false;
-  /** @internal When the chat was last called (a count of calls on all chats): the Loom unloads the least recently used. */
+  /**
+   * @internal When the chat was last called (a count of calls on all chats): the Loom unloads the least recently used.
+   */
   lastUse = ++useClock;
 
   /** @internal */
@@ -164,7 +166,10 @@ export abstract class ChatView {
     return this.sync;
   }
 
-  /** @internal The nodes, without the live check: queued changes run after it, and land even if the Loom closed meanwhile. */
+  /**
+   * @internal The nodes, without the live check: queued changes run after it, and land even if the Loom closed
+   * meanwhile.
+   */
   protected nodes(): ChatNodes {
     return this.sync.nodes();
   }

@@ -40,7 +40,10 @@ export class Chat extends ChatView {
   readonly #ctx: LoomContext;
   /** @internal */
   protected readonly sync: ChatSync;
-  /** What one request may hold: a message costing more (with the reply priming) is refused (a tool result is kept, and sent cut). */
+  /**
+   * What one request may hold: a message costing more (with the reply priming) is refused (a tool result is kept, and
+   * sent cut).
+   */
   readonly #appendLimit: number;
   #retiring: Promise<void> | null = null;
   /** Its context builds (with their summaries and the last one's usage). */
@@ -52,7 +55,11 @@ export class Chat extends ChatView {
    * Loom's open chats) hears when this chat, unloaded, comes back into memory.
    */
   constructor(
-    ctx: LoomContext, record: ChatRecord, nodes: ChatNodes, profile: Readonly<ModelProfile>, counter: TokenCounter,
+    ctx: LoomContext,
+    record: ChatRecord,
+    nodes: ChatNodes,
+    profile: Readonly<ModelProfile>,
+    counter: TokenCounter,
     open: { woke(chat: Chat): void },
   ) {
     super(record);
@@ -77,19 +84,26 @@ export class Chat extends ChatView {
    * With `{ key }`, an append the chat holds under that key already returns that message; with
    * `{ parent }`, the message goes under that one instead of the head (see AppendOptions).
    * @throws INVALID_ROLE, INVALID_CONTENT, INVALID_PRIORITY, INVALID_TOOL_CALL, INVALID_ARGUMENT,
-   *   OPEN_TOOL_CALLS, MESSAGE_TOO_LARGE, UNKNOWN_MESSAGE (parent); STORE_OUTCOME_UNKNOWN when the store's answer was lost twice
+   * OPEN_TOOL_CALLS, MESSAGE_TOO_LARGE, UNKNOWN_MESSAGE (parent); STORE_OUTCOME_UNKNOWN when the store's answer was
+   * lost twice
    */
   append(input: MessageInput, options?: AppendOptions): Promise<Message> {
     return this.#run(() => {
       const m = checkMessageInput(input);
       const key = appendKey(options);
-      const parent = options?.parent === undefined ? undefined : options.parent === null ? -1 : this.#target(options.parent);
+      const parent =
+        options?.parent === undefined ? undefined : options.parent === null ? -1 : this.#target(options.parent);
       if (key === undefined) return this.#appendChecked(m, (input as MessageInput).priority, undefined, parent);
       return this.sync.keyed(key, m, () => this.#appendChecked(m, (input as MessageInput).priority, key, parent));
     });
   }
 
-  #appendChecked(m: CheckedInput, given: MessageInput["priority"], key?: string, parent?: number): Message | Promise<Message> {
+  #appendChecked(
+    m: CheckedInput,
+    given: MessageInput["priority"],
+    key?: string,
+    parent?: number,
+  ): Message | Promise<Message> {
     const nodes = this.nodes();
     const head = parent ?? this.sync.head;
     const unit = head < 0 ? null : nodes.unitAt(head);
@@ -118,7 +132,12 @@ export class Chat extends ChatView {
       const open = openCalls(head < 0 ? null : this.nodes().unitAt(head));
       const out: Message[] = [];
       for (const call of open) {
-        out.push(await this.#appendChecked({ role: "tool", content: CANCELLED_RESULT, priority: "normal", toolCallId: call.id }, undefined));
+        out.push(
+          await this.#appendChecked(
+            { role: "tool", content: CANCELLED_RESULT, priority: "normal", toolCallId: call.id },
+            undefined,
+          ),
+        );
       }
       return out;
     });
@@ -185,10 +204,16 @@ export class Chat extends ChatView {
     });
   }
 
-  /** `id` as a message to go on from (a checkout, an append's parent). @throws UNKNOWN_MESSAGE, WRONG_ROLE (a summary) */
+  /**
+   * `id` as a message to go on from (a checkout, an append's parent). @throws UNKNOWN_MESSAGE, WRONG_ROLE (a summary)
+   */
   #target(id: number): number {
     if (this.checkId(id).isSummary(id)) {
-      throw new CtxloomError("WRONG_ROLE", `Message ${id} is a summary; nothing is appended under a summary. Check out the last message it covers (get(${id}).covers.last) instead.`);
+      throw new CtxloomError(
+        "WRONG_ROLE",
+        `Message ${id} is a summary; nothing is appended under a summary. Check out the last message it covers ` +
+          `(get(${id}).covers.last) instead.`,
+      );
     }
     return id;
   }
@@ -207,7 +232,17 @@ export class Chat extends ChatView {
     return this.#run(() => {
       this.checkId(id);
       const { userId, id: chatId } = this.sync.record;
-      return redactMessage({ ctx: this.#ctx, userId, chatId, nodes: this.nodes(), counter: this.#counter, presentation: this.#contexts.summaries.presentation }, id);
+      return redactMessage(
+        {
+          ctx: this.#ctx,
+          userId,
+          chatId,
+          nodes: this.nodes(),
+          counter: this.#counter,
+          presentation: this.#contexts.summaries.presentation,
+        },
+        id,
+      );
     });
   }
 
@@ -230,7 +265,9 @@ export class Chat extends ChatView {
   buildContext<O extends BuildOptions | undefined = undefined>(options?: O): Promise<ContextWindowFor<O>> {
     // (Not async: the promise the queue makes is the caller's, with no second one around it.)
     try {
-      return this.#contexts.build(options, "buildContext(options)", (change) => this.#run(change)) as Promise<ContextWindowFor<O>>;
+      return this.#contexts.build(options, "buildContext(options)", (change) => this.#run(change)) as Promise<
+        ContextWindowFor<O>
+      >;
     } catch (error) {
       return Promise.reject(error);
     }
@@ -250,7 +287,9 @@ export class Chat extends ChatView {
       }
     }
     const how = at === undefined ? SDK : { sdk: true, at };
-    return this.#contexts.build(options, "buildContext(options)", (change) => this.#run(change), how) as Promise<ContextWindowFor<O>>;
+    return this.#contexts.build(options, "buildContext(options)", (change) => this.#run(change), how) as Promise<
+      ContextWindowFor<O>
+    >;
   }
 
   /** The same context as `buildContext`, as one formatted string ("Role: text" blocks). */
@@ -268,7 +307,10 @@ export class Chat extends ChatView {
     return this.#run(() => chatRecall(this.#ctx.recall, this.#contexts.current(), query, options));
   }
 
-  /** @internal Throws what appending `inputs` (user messages), then `buildContext(build)`, would throw now (see preflight). */
+  /**
+   * @internal Throws what appending `inputs` (user messages), then `buildContext(build)`, would throw now (see
+   * preflight).
+   */
   preflight(inputs: readonly MessageInput[], build: BuildOptions | undefined): void {
     this.live();
     this.#contexts.preflight(inputs, build, this.#appendLimit);
@@ -276,11 +318,11 @@ export class Chat extends ChatView {
 
   /**
    * Summarizes now, as a user's /compact: by the chat's summary settings (else its Loom's, else the
-   * defaults) as if the trigger had fired, even "manual" (`summaries: false`), the run its selection takes (the oldest share of the
-   * conversation, or all but the newest messages), never the newest user turn. The originals stay
-   * in the tree; contexts send the summary in their place. `instructions` are told to the
-   * summarizer beside its prompt. Returns the summary (its `covers` names the run), or null when
-   * nothing can be summarized. `Loom.open({ onCompaction })` hears it begin and end.
+   * defaults) as if the trigger had fired, even "manual" (`summaries: false`), the run its selection takes (the oldest
+   * share of the conversation, or all but the newest messages), never the newest user turn. The originals stay in the
+   * tree; contexts send the summary in their place. `instructions` are told to the summarizer beside its prompt.
+   * Returns the summary (its `covers` names the run), or null when nothing can be summarized. `Loom.open({ onCompaction
+   * })` hears it begin and end.
    * @throws INVALID_ARGUMENT (bad options), STORE_FAILED
    */
   compact(options?: CompactOptions): Promise<Message | null> {
@@ -300,7 +342,10 @@ export class Chat extends ChatView {
     this.#contexts.observeUsage(context, reported);
   }
 
-  /** @internal What the agent loops read: the chat's counter, what a request may hold, whether its settings (or its Loom's) clear tool results. */
+  /**
+   * @internal What the agent loops read: the chat's counter, what a request may hold, whether its settings (or its
+   * Loom's) clear tool results.
+   */
   agentSettings(): { counter: TokenCounter; limit: number; clears: boolean } {
     this.live();
     return { counter: this.#counter, limit: this.#appendLimit, clears: this.#clears };
@@ -343,7 +388,9 @@ export class Chat extends ChatView {
     return retiring;
   }
 
-  /** @internal Frees the chat's engine memory once the changes called so far have landed; it reloads on its next use. */
+  /**
+   * @internal Frees the chat's engine memory once the changes called so far have landed; it reloads on its next use.
+   */
   unload(): Promise<void> {
     return this.#queue.enqueue(() => this.sync.sleep());
   }

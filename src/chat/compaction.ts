@@ -42,15 +42,23 @@ export interface SummaryEndEvent extends ChatEvent {
   first: number;
   /** The newest message id of the run it stands for. */
   last: number;
-  /** The summary stored (`covers` names its run), or null when the run no longer applied (another branch moved on, or the text saved nothing). */
+  /**
+   * The summary stored (`covers` names its run), or null when the run no longer applied (another branch moved on, or
+   * the text saved nothing).
+   */
   summary: Message | null;
-  /** "llm" when the summarizer's text was used, else "extractive" (`fallback` says why, when a summarizer was given). */
+  /**
+   * "llm" when the summarizer's text was used, else "extractive" (`fallback` says why, when a summarizer was given).
+   */
   source: "llm" | "extractive";
   /** Why the summarizer's text was not used (it threw, timed out or returned something unusable), when it was not. */
   fallback?: string;
 }
 
-/** A context clears tool results the chat's previous context (in this Loom) sent whole: sent from now on as placeholders. */
+/**
+ * A context clears tool results the chat's previous context (in this Loom) sent whole: sent from now on as
+ * placeholders.
+ */
 export interface ClearEvent extends ChatEvent {
   /** Always "clear". */
   type: "clear";
@@ -63,14 +71,20 @@ export interface ClearEvent extends ChatEvent {
 /** What `Loom.open({ onCompaction })` hears. */
 export type CompactionEvent = SummaryStartEvent | SummaryEndEvent | ClearEvent;
 
-/** `Loom.open({ onCompaction })`: called, synchronously, at each event; what it throws fails the call that caused it (a build, `chat.compact()`). */
+/**
+ * `Loom.open({ onCompaction })`: called, synchronously, at each event; what it throws fails the call that caused it (a
+ * build, `chat.compact()`).
+ */
 export type CompactionListener = (event: CompactionEvent) => void;
 
 /** Checks `Loom.open({ onCompaction })`. @throws INVALID_ARGUMENT */
 export function checkCompactionListener(value: unknown): CompactionListener | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== "function") {
-    throw new CtxloomError("INVALID_ARGUMENT", `onCompaction must be a function (event) => void; got ${describe(value)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `onCompaction must be a function (event) => void; got ${describe(value)}.`,
+    );
   }
   return value as CompactionListener;
 }
@@ -89,7 +103,11 @@ export function checkCompactOptions(options: unknown): string | undefined {
   const o = checkOptions<CompactOptions>(options, "compact(options)", ["instructions"]);
   if (o.instructions === undefined) return undefined;
   if (typeof o.instructions !== "string" || o.instructions.trim().length === 0 || o.instructions.length > 10_000) {
-    throw new CtxloomError("INVALID_ARGUMENT", `compact(options).instructions must be a non-empty string of at most 10,000 characters; got ${describe(o.instructions)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `compact(options).instructions must be a non-empty string of at most 10,000 characters; got ` +
+        `${describe(o.instructions)}.`,
+    );
   }
   return o.instructions;
 }
@@ -127,5 +145,11 @@ export interface ClearingChat {
 export function summaryEvent(userId: string, chatId: string, n: SummaryNotice): CompactionEvent {
   const run = { userId, chatId, reason: n.reason, first: n.first, last: n.last };
   if (n.summary === undefined) return { type: "summary-start", ...run, tokens: n.tokens };
-  return { type: "summary", ...run, summary: n.summary, source: n.source!, ...(n.fallback ? { fallback: n.fallback } : {}) };
+  return {
+    type: "summary",
+    ...run,
+    summary: n.summary,
+    source: n.source!,
+    ...(n.fallback ? { fallback: n.fallback } : {}),
+  };
 }

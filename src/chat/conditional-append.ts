@@ -20,7 +20,12 @@ export interface AppendTarget {
  * with its message. At the MAX_CONFLICTS-th conflict it gives up with STORE_FAILED, whatever
  * the kind. Synchronous while the store answers at once.
  */
-export function appendConditionally(store: Store, chat: AppendTarget, a: ConditionalAppend, conflicts = 0): Message | null | Promise<Message | null> {
+export function appendConditionally(
+  store: Store,
+  chat: AppendTarget,
+  a: ConditionalAppend,
+  conflicts = 0,
+): Message | null | Promise<Message | null> {
   const { userId, id: chatId } = chat.record;
   const nodes = chat.nodes();
   const id = nodes.size;
@@ -35,7 +40,16 @@ export function appendConditionally(store: Store, chat: AppendTarget, a: Conditi
     // Another writer got there first: learn its messages, retry with the next id.
     return chat.catchUp().then(() => appendConditionally(store, chat, a, conflicts + 1));
   };
-  const answer = storeAppend({ store, userId, chatId, message, head: a.head(id), updatedAt: message.createdAt, key: a.key, kind: a.kind });
+  const answer = storeAppend({
+    store,
+    userId,
+    chatId,
+    message,
+    head: a.head(id),
+    updatedAt: message.createdAt,
+    key: a.key,
+    kind: a.kind,
+  });
   return answer instanceof Promise ? answer.then(settle) : settle(answer);
 }
 
@@ -60,8 +74,14 @@ export interface ConditionalAppend {
 /** A checked input as the message to store with id `id` under `parent` (-1: a root). */
 export function newMessage(id: number, parent: number, m: CheckedInput, tokens: number): Message {
   const message: Message = {
-    id, parentId: parent < 0 ? null : parent, role: m.role, content: m.content, priority: m.priority,
-    tokens, createdAt: Date.now(), kind: "message",
+    id,
+    parentId: parent < 0 ? null : parent,
+    role: m.role,
+    content: m.content,
+    priority: m.priority,
+    tokens,
+    createdAt: Date.now(),
+    kind: "message",
   };
   if (m.name !== undefined) message.name = m.name;
   if (m.toolCalls) message.toolCalls = m.toolCalls.map((c) => ({ ...c, function: { ...c.function } }));
@@ -73,6 +93,8 @@ export function newMessage(id: number, parent: number, m: CheckedInput, tokens: 
 const lostRace = (chatId: string, kind: "message" | "summary") =>
   new CtxloomError(
     "STORE_FAILED",
-    `${kind === "summary" ? "Storing a summary in" : "Appending to"} chat ${chatId} lost the race for the next id to other writers ` +
-      `${MAX_CONFLICTS} times in a row; nothing was written. Retry later, or let one Loom (or one request at a time) write to this chat.`,
+    `${kind === "summary" ? "Storing a summary in" : "Appending to"} chat ${chatId} lost the race for the next id ` +
+      `to other writers ` +
+      `${MAX_CONFLICTS} times in a row; nothing was written. Retry later, or let one Loom (or one request at a ` +
+      `time) write to this chat.`,
   );

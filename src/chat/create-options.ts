@@ -3,7 +3,13 @@
 import { CtxloomError, checkOptions, describe } from "../errors.js";
 import { checkLabel } from "../message.js";
 import { checkSplit, type BudgetSplit } from "../models/budget.js";
-import { checkHistoryLimits, getModelProfile, type HistoryLimits, type ModelInput, type ModelRef } from "../models/profiles.js";
+import {
+  checkHistoryLimits,
+  getModelProfile,
+  type HistoryLimits,
+  type ModelInput,
+  type ModelRef,
+} from "../models/profiles.js";
 import type { ChatMetadata, ChatOptions } from "../store/types.js";
 import { OLD_SUMMARY_KEYS, checkChatSummaries, currentSummaries } from "../summary/settings.js";
 import type { SummaryLevel, SummaryOptions } from "../summary/policy.js";
@@ -40,7 +46,10 @@ export interface CreateChatOptions {
   summaries?: boolean | Omit<SummaryOptions, "summarizer" | "prompt">;
   /** Tool results too large, for this chat, kept with it: `{ truncate }` as at Loom.open, winning over the Loom's. */
   toolResults?: ToolResultOptions;
-  /** How many of the newest turns send their reasoning in this chat's contexts, kept with it: as at Loom.open, winning over the Loom's. */
+  /**
+   * How many of the newest turns send their reasoning in this chat's contexts, kept with it: as at Loom.open, winning
+   * over the Loom's.
+   */
   reasoningTurns?: ReasoningTurns;
   /**
    * Which working memory this chat's contexts carry, kept with it: "user" (the user's, shared by
@@ -52,7 +61,17 @@ export interface CreateChatOptions {
 
 /** The keys `create()` takes. */
 export const CREATE_KEYS = [
-  "id", "metadata", "title", "model", "system", "budget", "historyLimits", "summaries", "toolResults", "reasoningTurns", "memoryScope",
+  "id",
+  "metadata",
+  "title",
+  "model",
+  "system",
+  "budget",
+  "historyLimits",
+  "summaries",
+  "toolResults",
+  "reasoningTurns",
+  "memoryScope",
 ] as const;
 
 /**
@@ -61,13 +80,17 @@ export const CREATE_KEYS = [
  * both go through. The Loom's summary presentation is create()'s to add. @throws INVALID_ARGUMENT
  */
 export function settingsOf(
-  o: Pick<CreateChatOptions, "metadata" | "budget" | "historyLimits" | "summaries" | "toolResults" | "reasoningTurns" | "memoryScope">,
+  o: Pick<
+    CreateChatOptions,
+    "metadata" | "budget" | "historyLimits" | "summaries" | "toolResults" | "reasoningTurns" | "memoryScope"
+  >,
   what: string,
 ): ChatOptions {
   const settings: ChatOptions = {};
   if (o.metadata !== undefined) settings.metadata = checkMetadata(o.metadata);
   if (o.budget !== undefined) settings.budget = { ...checkSplit(o.budget) };
-  if (o.historyLimits !== undefined) settings.historyLimits = checkHistoryLimits(o.historyLimits, `${what}.historyLimits`);
+  if (o.historyLimits !== undefined)
+    settings.historyLimits = checkHistoryLimits(o.historyLimits, `${what}.historyLimits`);
   const summaries = checkChatSummaries(o.summaries, `${what}.summaries`);
   if (summaries !== undefined) settings.summaries = summaries;
   const toolResults = checkToolResultLevel(o.toolResults, `${what}.toolResults`);
@@ -81,7 +104,16 @@ export function settingsOf(
 
 /** The keys of a chat's kept settings (an export's `chat.options`). */
 const KEPT_KEYS = [
-  "budget", "historyLimits", "profile", "counter", "summaries", "toolResults", "reasoningTurns", "source", "metadata", "memoryScope",
+  "budget",
+  "historyLimits",
+  "profile",
+  "counter",
+  "summaries",
+  "toolResults",
+  "reasoningTurns",
+  "source",
+  "metadata",
+  "memoryScope",
 ] as const satisfies readonly (keyof ChatOptions)[];
 
 /**
@@ -99,16 +131,21 @@ export function checkKeptSettings(value: unknown, model: string, loom?: SummaryL
     if (o.profile === null || typeof o.profile !== "object" || Object.hasOwn(o.profile, "counter")) {
       throw new CtxloomError(
         "INVALID_ARGUMENT",
-        `chat.options.profile must be a model profile without its counter (a function no export holds); got ${describe(o.profile)}.`,
+        `chat.options.profile must be a model profile without its counter (a function no export holds); got ` +
+          `${describe(o.profile)}.`,
       );
     }
     const profile = getModelProfile(o.profile as ModelInput);
     if (profile.name !== model) {
-      throw new CtxloomError("INVALID_ARGUMENT", `chat.options.profile is ${describe(profile.name)}'s, not the chat's model ${describe(model)}.`);
+      throw new CtxloomError(
+        "INVALID_ARGUMENT",
+        `chat.options.profile is ${describe(profile.name)}'s, not the chat's model ${describe(model)}.`,
+      );
     }
     settings.profile = { ...profile };
   }
-  if (o.counter !== undefined) settings.counter = checkLabel(o.counter, "chat.options.counter (the name of the profile's own counter)");
+  if (o.counter !== undefined)
+    settings.counter = checkLabel(o.counter, "chat.options.counter (the name of the profile's own counter)");
   if (o.source !== undefined) settings.source = checkSource(o.source);
   return settings;
 }

@@ -18,7 +18,12 @@ import type { SummaryLevel } from "../summary/policy.js";
 import { checkCompactionListener, type CompactionListener } from "./compaction.js";
 import type { Embedder } from "../recall/embedder.js";
 import { RecallHub } from "../recall/hub.js";
-import { DEFAULT_TOOL_RESULTS, checkToolResultLevel, toolResultPolicy, type ToolResultPolicy } from "../models/tool-results.js";
+import {
+  DEFAULT_TOOL_RESULTS,
+  checkToolResultLevel,
+  toolResultPolicy,
+  type ToolResultPolicy,
+} from "../models/tool-results.js";
 import { checkReasoningTurns, type ReasoningTurns } from "../models/reasoning.js";
 import type { LoomOptions, LoomRecallOptions, LoomStats } from "./loom-options.js";
 import { MemoryCache } from "../memory/cache.js";
@@ -50,19 +55,39 @@ interface LoomSettings {
 export const DEFAULT_MAX_OPEN_CHATS = 1000;
 
 const LOOM_KEYS = [
-  "engine", "wasm", "maxMemoryMB", "store", "counter", "maxOpenChats", "summaries", "recall",
-  "toolResults", "reasoningTurns", "strictModels", "bpe", "onCompaction", "calibration", "memoryScope",
+  "engine",
+  "wasm",
+  "maxMemoryMB",
+  "store",
+  "counter",
+  "maxOpenChats",
+  "summaries",
+  "recall",
+  "toolResults",
+  "reasoningTurns",
+  "strictModels",
+  "bpe",
+  "onCompaction",
+  "calibration",
+  "memoryScope",
 ] as const;
 
 const RECALL_KEYS = ["embedder"] as const;
 
-/** `Loom.open({ recall })` as the hub reads it: an Embedder, true (built in), false (off) or undefined (built in, lazily). @throws INVALID_ARGUMENT */
+/**
+ * `Loom.open({ recall })` as the hub reads it: an Embedder, true (built in), false (off) or undefined (built in,
+ * lazily). @throws INVALID_ARGUMENT
+ */
 function recallEmbedder(recall: unknown): unknown {
   if (recall === undefined || typeof recall === "boolean") return recall;
   const o = checkOptions<LoomRecallOptions>(recall, "Loom.open(options).recall", RECALL_KEYS);
   if (o.embedder === undefined) return true;
   if (o.embedder === null || typeof o.embedder !== "object") {
-    throw new CtxloomError("INVALID_ARGUMENT", `recall.embedder must be an Embedder ({ name, dimension, embed }); got ${describe(o.embedder)}. Leave it out for the built-in one, or pass recall: false to turn recall off.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `recall.embedder must be an Embedder ({ name, dimension, embed }); got ${describe(o.embedder)}. Leave it out ` +
+        `for the built-in one, or pass recall: false to turn recall off.`,
+    );
   }
   return o.embedder;
 }
@@ -84,7 +109,18 @@ export class Loom {
   // Private: Loom.open() makes Looms (the published types show `private constructor()`, no parameters).
   private constructor(engine: Engine, settings: LoomSettings) {
     const {
-      store, counter, maxOpenChats, summaries, embedder, toolResults, reasoningTurns, embedEagerly, strictModels, onCompaction, calibration, memoryScope,
+      store,
+      counter,
+      maxOpenChats,
+      summaries,
+      embedder,
+      toolResults,
+      reasoningTurns,
+      embedEagerly,
+      strictModels,
+      onCompaction,
+      calibration,
+      memoryScope,
     } = settings;
     this.#engine = engine;
     this.#counter = counter;
@@ -100,7 +136,8 @@ export class Loom {
         return { profile, counter: await counterFor(profile, counter) };
       },
       checkOpen: () => {
-        if (this.#closed) throw new CtxloomError("LOOM_CLOSED", "This Loom was closed; open a new one with Loom.open().");
+        if (this.#closed)
+          throw new CtxloomError("LOOM_CLOSED", "This Loom was closed; open a new one with Loom.open().");
       },
       summaries,
       recall: this.#recall,
@@ -108,7 +145,9 @@ export class Loom {
       reasoningTurns,
       calibration,
       memory: {
-        cache: MEMORY_METHODS.every((m) => typeof (store as unknown as Record<string, unknown>)[m] === "function") ? new MemoryCache(store as MemoryStore) : null,
+        cache: MEMORY_METHODS.every((m) => typeof (store as unknown as Record<string, unknown>)[m] === "function")
+          ? new MemoryCache(store as MemoryStore)
+          : null,
         storeName: typeof store.name === "string" ? store.name : "given",
         checkOpen: () => this.#ctx.checkOpen(),
       },
@@ -120,26 +159,41 @@ export class Loom {
   /**
    * Opens a Loom. With no options: the WASM engine (falling back to the JS engine where
    * WebAssembly cannot load) and an in-memory store.
-   * @throws INVALID_ARGUMENT for unknown option values; WASM_UNAVAILABLE when `engine: "wasm"`, or the core given as `wasm`, cannot load
+   * @throws INVALID_ARGUMENT for unknown option values; WASM_UNAVAILABLE when `engine: "wasm"`, or the core given as
+   * `wasm`, cannot load
    */
   static async open(options?: LoomOptions): Promise<Loom> {
     const o = checkOptions<LoomOptions>(options, "Loom.open(options)", LOOM_KEYS);
     if (o.engine !== undefined && o.engine !== "wasm" && o.engine !== "js") {
       throw new CtxloomError("INVALID_ARGUMENT", `engine must be "wasm" or "js"; got ${describe(o.engine)}.`);
     }
-    if (o.maxMemoryMB !== undefined && !(typeof o.maxMemoryMB === "number" && o.maxMemoryMB >= 1 && o.maxMemoryMB <= 4096)) {
-      throw new CtxloomError("INVALID_ARGUMENT", `maxMemoryMB must be a number from 1 to 4096; got ${describe(o.maxMemoryMB)}.`);
+    if (
+      o.maxMemoryMB !== undefined &&
+      !(typeof o.maxMemoryMB === "number" && o.maxMemoryMB >= 1 && o.maxMemoryMB <= 4096)
+    ) {
+      throw new CtxloomError(
+        "INVALID_ARGUMENT",
+        `maxMemoryMB must be a number from 1 to 4096; got ${describe(o.maxMemoryMB)}.`,
+      );
     }
-    if (o.wasm !== undefined && !(o.wasm instanceof WebAssembly.Module || o.wasm instanceof ArrayBuffer || ArrayBuffer.isView(o.wasm))) {
-      throw new CtxloomError("INVALID_ARGUMENT", `wasm must be a WebAssembly.Module or the bytes of ctxloom.wasm; got ${describe(o.wasm)}.`);
+    if (
+      o.wasm !== undefined &&
+      !(o.wasm instanceof WebAssembly.Module || o.wasm instanceof ArrayBuffer || ArrayBuffer.isView(o.wasm))
+    ) {
+      throw new CtxloomError(
+        "INVALID_ARGUMENT",
+        `wasm must be a WebAssembly.Module or the bytes of ctxloom.wasm; got ${describe(o.wasm)}.`,
+      );
     }
     const settings = Loom.#settings(o);
     const bpeSources = o.bpe === undefined ? [] : Array.isArray(o.bpe) ? o.bpe : [o.bpe];
-    const isSource = (b: unknown) => b instanceof WebAssembly.Module || b instanceof ArrayBuffer || ArrayBuffer.isView(b) || b instanceof URL;
+    const isSource = (b: unknown) =>
+      b instanceof WebAssembly.Module || b instanceof ArrayBuffer || ArrayBuffer.isView(b) || b instanceof URL;
     if (!bpeSources.every(isSource) || (Array.isArray(o.bpe) && o.bpe.length === 0)) {
       throw new CtxloomError(
         "INVALID_ARGUMENT",
-        `bpe must be a WebAssembly.Module, the bytes or the URL of a counter module ("ctxloom/bpe.wasm", "ctxloom/bpe-cl100k.wasm", "ctxloom/bpe-vocab.wasm"), ` +
+        `bpe must be a WebAssembly.Module, the bytes or the URL of a counter module ("ctxloom/bpe.wasm", ` +
+          `"ctxloom/bpe-cl100k.wasm", "ctxloom/bpe-vocab.wasm"), ` +
           `or a list of them; got ${describe(o.bpe)}.`,
       );
     }
@@ -163,16 +217,27 @@ export class Loom {
     const summaries = checkLoomSummaries(o.summaries);
     const given = o.maxOpenChats === undefined ? undefined : checkInteger(o.maxOpenChats, "maxOpenChats", 1);
     const embedder = RecallHub.embedderOf(recallEmbedder(o.recall));
-    const toolResults = toolResultPolicy(checkToolResultLevel(o.toolResults, "Loom.open(options).toolResults"), DEFAULT_TOOL_RESULTS);
+    const toolResults = toolResultPolicy(
+      checkToolResultLevel(o.toolResults, "Loom.open(options).toolResults"),
+      DEFAULT_TOOL_RESULTS,
+    );
     const reasoningTurns = checkReasoningTurns(o.reasoningTurns, "Loom.open(options).reasoningTurns");
     if (o.strictModels !== undefined && typeof o.strictModels !== "boolean") {
-      throw new CtxloomError("INVALID_ARGUMENT", `strictModels must be true or false; got ${describe(o.strictModels)}.`);
+      throw new CtxloomError(
+        "INVALID_ARGUMENT",
+        `strictModels must be true or false; got ${describe(o.strictModels)}.`,
+      );
     }
     const store = o.store === undefined ? memoryStore() : o.store;
     if (typeof store !== "object" || store === null) {
-      throw new CtxloomError("INVALID_ARGUMENT", `store must implement the Store interface (e.g. sqliteStore(path)); got ${describe(store)}.`);
+      throw new CtxloomError(
+        "INVALID_ARGUMENT",
+        `store must implement the Store interface (e.g. sqliteStore(path)); got ${describe(store)}.`,
+      );
     }
-    const missing = STORE_METHODS.filter((name) => typeof (store as unknown as Record<string, unknown>)[name] !== "function");
+    const missing = STORE_METHODS.filter(
+      (name) => typeof (store as unknown as Record<string, unknown>)[name] !== "function",
+    );
     if (missing.length > 0) {
       throw new CtxloomError(
         "INVALID_ARGUMENT",
@@ -184,9 +249,16 @@ export class Loom {
     // unloading would only trade the engine's memory for a rebuild on the next use.
     const maxOpenChats = given ?? (internalsOf(store) ? Infinity : DEFAULT_MAX_OPEN_CHATS);
     return {
-      store, counter: o.counter ?? "exact", maxOpenChats, summaries, embedder, toolResults, reasoningTurns,
+      store,
+      counter: o.counter ?? "exact",
+      maxOpenChats,
+      summaries,
+      embedder,
+      toolResults,
+      reasoningTurns,
       calibration: new Calibration(o.calibration === undefined ? undefined : checkState(o.calibration)),
-      // Left out, the built-in embedder works lazily (a chat is embedded once recall reads it); asked for, on every append.
+      // Left out, the built-in embedder works lazily (a chat is embedded once recall reads it); asked for, on every
+      // append.
       embedEagerly: o.recall !== undefined,
       strictModels: o.strictModels ?? false,
       onCompaction: checkCompactionListener(o.onCompaction),

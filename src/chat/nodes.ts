@@ -1,6 +1,6 @@
 import { CtxloomError } from "../errors.js";
 import type { Engine } from "../engine/types.js";
-import { CRITICAL, FLAG_SUMMARY, FLAG_TOOL_CALLS, FLAG_UNIT_END, ROLE_TOOL, } from "../engine/types.js";
+import { CRITICAL, FLAG_SUMMARY, FLAG_TOOL_CALLS, FLAG_UNIT_END, ROLE_TOOL } from "../engine/types.js";
 import { PRIORITIES, ROLES, type CompactionProvider, type ContentPart, type Message } from "../message.js";
 import { isReasoning } from "../parts.js";
 import type { ToolUnit } from "../context/tool-units.js";
@@ -57,7 +57,9 @@ export class ChatNodes implements ToolViewSource {
     return (this.#summaries ??= new SummaryLedger(this));
   }
 
-  /** Reads texts from the store's columns from now on, when they hold exactly what this chat holds (after an import). */
+  /**
+   * Reads texts from the store's columns from now on, when they hold exactly what this chat holds (after an import).
+   */
   adopt(resident: MessageColumns | undefined): void {
     if (!resident || this.#shared || resident.size !== this.#texts.size) return;
     this.#texts = resident;
@@ -77,7 +79,11 @@ export class ChatNodes implements ToolViewSource {
   /** Adds message `m` (its id is the next one). */
   link(m: Message, unitEnd: boolean): void {
     if (this.#texts.size <= m.id) {
-      if (this.#shared) throw new CtxloomError("STORE_CORRUPT", `The store does not hold message ${m.id} it acknowledged; reopen the chat.`);
+      if (this.#shared)
+        throw new CtxloomError(
+          "STORE_CORRUPT",
+          `The store does not hold message ${m.id} it acknowledged; reopen the chat.`,
+        );
       this.#texts.push(m);
     }
     this.linkHeld(m.id, unitEnd);
@@ -176,7 +182,10 @@ export class ChatNodes implements ToolViewSource {
     return call?.function.name ?? "";
   }
 
-  /** CRITICAL assistant messages with tool calls in the tree (priorities never change): with none, builds skip their check. */
+  /**
+   * CRITICAL assistant messages with tool calls in the tree (priorities never change): with none, builds skip their
+   * check.
+   */
   get criticalCalls(): number {
     return this.#criticalCalls;
   }
@@ -219,7 +228,10 @@ export class ChatNodes implements ToolViewSource {
     return ROLES[this.engine.role(this.tree, id)]!;
   }
 
-  /** False when no tool unit can be open at `id` (neither a tool result nor a message with tool calls): no unit to check. */
+  /**
+   * False when no tool unit can be open at `id` (neither a tool result nor a message with tool calls): no unit to
+   * check.
+   */
   mayOpenUnit(id: number): boolean {
     return this.engine.role(this.tree, id) === ROLE_TOOL || (this.engine.flags(this.tree, id) & FLAG_TOOL_CALLS) !== 0;
   }
@@ -231,7 +243,8 @@ export class ChatNodes implements ToolViewSource {
     const e = this.engine;
     let x = id;
     while (x >= 0 && e.role(this.tree, x) === ROLE_TOOL) x = e.parent(this.tree, x);
-    if (x < 0 || !(e.flags(this.tree, x) & FLAG_TOOL_CALLS)) return null; // (every append asks: no Set made for the usual answer)
+    // (every append asks: no Set made for the usual answer)
+    if (x < 0 || !(e.flags(this.tree, x) & FLAG_TOOL_CALLS)) return null;
     const answered = new Set<string>();
     for (let r = id; r !== x; r = e.parent(this.tree, r)) answered.add(this.#texts.extras.get(r)!.toolCallId!);
     return { calls: this.#texts.extras.get(x)!.toolCalls!, answered, priority: PRIORITIES[e.priority(this.tree, x)]! };
@@ -246,9 +259,13 @@ export class ChatNodes implements ToolViewSource {
     return this.#texts.message(id);
   }
 
-  /** Writes messages `ids` as the OpenAI format sends them into `into` from `at`; returns how many are summaries, written as null (see SentCache). */
+  /**
+   * Writes messages `ids` as the OpenAI format sends them into `into` from `at`; returns how many are summaries,
+   * written as null (see SentCache).
+   */
   sendable(ids: Int32Array, into: (OpenAIMessage | null)[], at: number): number {
-    if (ids.length >= SHARED_FROM) return (this.#sent ??= new SentCache()).send(ids, this.#texts, (id) => sendableOf(this.#texts, id), into, at);
+    if (ids.length >= SHARED_FROM)
+      return (this.#sent ??= new SentCache()).send(ids, this.#texts, (id) => sendableOf(this.#texts, id), into, at);
     // A short context: made anew, with no cache (a server's thousands of short chats keep none).
     this.#sent = null;
     let summaries = 0;
@@ -267,7 +284,10 @@ export class ChatNodes implements ToolViewSource {
     return this.engine.depth(this.tree, ids[n - 1]!) - this.engine.depth(this.tree, ids[0]!) + 1 === n;
   }
 
-  /** The messages of a long run (see isRun) as the OpenAI format sends them, sharing the last long context's: an array the caller copies (see SentCache.sendRun); null for a short one. */
+  /**
+   * The messages of a long run (see isRun) as the OpenAI format sends them, sharing the last long context's: an array
+   * the caller copies (see SentCache.sendRun); null for a short one.
+   */
   sendRun(ids: Int32Array): readonly OpenAIMessage[] | null {
     if (ids.length < SHARED_FROM || !this.isRun(ids)) return null;
     return (this.#sent ??= new SentCache()).sendRun(ids, this.#texts, (id) => sendableOf(this.#texts, id));

@@ -56,7 +56,10 @@ export class OpenChats implements ChatCache {
     this.set(key, loading);
   }
 
-  /** Ends the chat under `key`, if held (its changes called so far land first), and forgets it; the store is not written. */
+  /**
+   * Ends the chat under `key`, if held (its changes called so far land first), and forgets it; the store is not
+   * written.
+   */
   async retire(key: string): Promise<void> {
     const loading = this.#entries.get(key);
     if (!loading) return;

@@ -57,7 +57,12 @@ export function preflight(chat: PreflightChat, inputs: readonly MessageInput[], 
  * counted whole.
  * @throws MESSAGE_TOO_LARGE when a message other than a tool result cannot fit a request even alone
  */
-export function checkSize(counter: TokenCounter, profile: Readonly<ModelProfile>, appendLimit: number, m: CheckedInput): number {
+export function checkSize(
+  counter: TokenCounter,
+  profile: Readonly<ModelProfile>,
+  appendLimit: number,
+  m: CheckedInput,
+): number {
   const tool = m.role === "tool";
   const tokens = messageTokens(counter, m, imageRuleFor(profile.name), tool ? MAX_TOKENS : appendLimit - REPLY_PRIMING);
   if (!tool && tokens + REPLY_PRIMING > appendLimit) {

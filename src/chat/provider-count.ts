@@ -13,7 +13,9 @@ import type { ToolsInput } from "../tokens/tools.js";
 
 /** Builds made again at most, each smaller, before a request the provider still counts over its limit is refused. */
 const MAX_REBUILDS = 2;
-/** Taken off a rebuild beside the provider's excess: the provider's count of the smaller request may differ a little. */
+/**
+ * Taken off a rebuild beside the provider's excess: the provider's count of the smaller request may differ a little.
+ */
 const REBUILD_MARGIN = 0.01;
 
 /** What a counted build needs of its chat. */
@@ -30,13 +32,19 @@ export interface CountingChat {
  * Splits `providerCounter` (checked: a counter of the build's format; null when not given) from
  * a build's other options. @throws INVALID_ARGUMENT
  */
-export function splitCounter(options: BuildOptions | undefined, what: string): { rest: BuildOptions | undefined; counter: ProviderCounter | null } {
+export function splitCounter(
+  options: BuildOptions | undefined,
+  what: string,
+): { rest: BuildOptions | undefined; counter: ProviderCounter | null } {
   if (options === undefined || options === null || typeof options !== "object" || !("providerCounter" in options)) {
     return { rest: options, counter: null };
   }
   const { providerCounter, ...rest } = options;
   if (providerCounter === undefined) return { rest, counter: null };
-  return { rest, counter: checkProviderCounter(providerCounter, rest.format === undefined ? "openai" : rest.format, what) };
+  return {
+    rest,
+    counter: checkProviderCounter(providerCounter, rest.format === undefined ? "openai" : rest.format, what),
+  };
 }
 
 /**
@@ -46,7 +54,9 @@ export function splitCounter(options: BuildOptions | undefined, what: string): {
  *   over its limit after MAX_REBUILDS smaller builds
  */
 export async function countedBuild(
-  chat: CountingChat, counter: ProviderCounter, build: { tools?: ToolsInput | undefined; maxOutputTokens?: number | undefined },
+  chat: CountingChat,
+  counter: ProviderCounter,
+  build: { tools?: ToolsInput | undefined; maxOutputTokens?: number | undefined },
 ): Promise<ContextWindow> {
   let factor = 1;
   for (let rebuilds = 0; ; rebuilds++) {
@@ -59,14 +69,17 @@ export async function countedBuild(
       return said(context, { asked: false, tokens: null, limit, rebuilds, fallback: null });
     }
     const answer = await ask(counter, context, build.tools);
-    if (typeof answer !== "number") return said(context, { asked: true, tokens: null, limit, rebuilds, fallback: answer });
+    if (typeof answer !== "number")
+      return said(context, { asked: true, tokens: null, limit, rebuilds, fallback: answer });
     chat.learn(context, answer);
     if (answer <= limit) return said(context, { asked: true, tokens: answer, limit, rebuilds, fallback: null });
     if (rebuilds === MAX_REBUILDS) {
       throw new CtxloomError(
         "MESSAGE_TOO_LARGE",
-        `${counter.name} counts ${answer} tokens in this request to ${context.model}, over the ${limit} a request may hold, ` +
-          `after ${rebuilds} smaller builds. Lower the priority of old critical messages, shorten the system prompt, memory or tools, ` +
+        `${counter.name} counts ${answer} tokens in this request to ${context.model}, over the ${limit} a request ` +
+          `may hold, ` +
+          `after ${rebuilds} smaller builds. Lower the priority of old critical messages, shorten the system ` +
+          `prompt, memory or tools, ` +
           `or use a model with a larger window.`,
       );
     }
@@ -78,10 +91,17 @@ export async function countedBuild(
 }
 
 /** The provider's count of `context`, or why none came. */
-async function ask(counter: ProviderCounter, context: ContextWindow, tools: ToolsInput | undefined): Promise<number | Fallback> {
+async function ask(
+  counter: ProviderCounter,
+  context: ContextWindow,
+  tools: ToolsInput | undefined,
+): Promise<number | Fallback> {
   let ended: Deadline<number>;
   try {
-    ended = await withDeadline((signal) => counter.count({ model: context.model, context, tools, signal }), counter.timeoutMs);
+    ended = await withDeadline(
+      (signal) => counter.count({ model: context.model, context, tools, signal }),
+      counter.timeoutMs,
+    );
   } catch (error) {
     return { reason: "failed", message: error instanceof Error ? error.message : String(error) };
   }

@@ -31,11 +31,19 @@ export interface RedactTarget {
 export async function redactMessage(t: RedactTarget, id: number): Promise<Message> {
   const { ctx, nodes, userId, chatId } = t;
   if (nodes.isSummary(id)) {
-    throw new CtxloomError("WRONG_ROLE", `Message ${id} is a summary; redact the message it quotes (one of ${describeRun(nodes, id)}) and its summaries are redone.`);
+    throw new CtxloomError(
+      "WRONG_ROLE",
+      `Message ${id} is a summary; redact the message it quotes (one of ${describeRun(nodes, id)}) and its ` +
+        `summaries are redone.`,
+    );
   }
   const store = ctx.store;
   if (typeof store.redactMessages !== "function") {
-    throw new CtxloomError("INVALID_ARGUMENT", `The store ${describe(store.name)} cannot redact messages (it has no redactMessages method); every store of ctxloom has one.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `The store ${describe(store.name)} cannot redact messages (it has no redactMessages method); every store of ` +
+        `ctxloom has one.`,
+    );
   }
   const original = nodes.message(id);
   const message = redacted(original, t.counter);
@@ -45,18 +53,26 @@ export async function redactMessage(t: RedactTarget, id: number): Promise<Messag
     changes.push({ id: s, content: redone.text, tokens: redone.tokens });
   }
   const done = await fromStore("redacting a message", () => store.redactMessages!(userId, chatId, changes));
-  if (done === false) throw new CtxloomError("UNKNOWN_CHAT", `Chat ${chatId} is no longer in the store; it was deleted elsewhere.`);
+  if (done === false)
+    throw new CtxloomError("UNKNOWN_CHAT", `Chat ${chatId} is no longer in the store; it was deleted elsewhere.`);
   // The memory store's columns are the chat's own: the store changed them. A copy is changed here.
-  if (nodes.columns !== residentColumns(store, userId, chatId)) for (const c of changes) nodes.columns.rewrite(c.id, c.content, c.toolCalls, c.tokens);
+  if (nodes.columns !== residentColumns(store, userId, chatId))
+    for (const c of changes) nodes.columns.rewrite(c.id, c.content, c.toolCalls, c.tokens);
   // What they cost now (never more than before; the store keeps it too): selections and usage count them so.
   for (const c of changes) nodes.engine.setTokens(nodes.tree, c.id, c.tokens);
-  ctx.recall?.forgetMessages(userId, chatId, changes.map((c) => c.id));
+  ctx.recall?.forgetMessages(
+    userId,
+    chatId,
+    changes.map((c) => c.id),
+  );
   return nodes.message(id);
 }
 
 /** The fields of `m` besides its content that a count reads (its parts go with a redaction). */
 const fieldsOf = (m: Message) => ({
-  role: m.role, ...(m.name === undefined ? {} : { name: m.name }), ...(m.toolCallId === undefined ? {} : { toolCallId: m.toolCallId }),
+  role: m.role,
+  ...(m.name === undefined ? {} : { name: m.name }),
+  ...(m.toolCallId === undefined ? {} : { toolCallId: m.toolCallId }),
 });
 
 /**
@@ -67,7 +83,12 @@ const fieldsOf = (m: Message) => ({
  */
 function redacted(m: Message, counter: TokenCounter): MessageRedaction {
   const out: MessageRedaction = { id: m.id, content: REDACTED, tokens: 0 };
-  const calls = m.toolCalls?.map((c): ToolCall => ({ ...c, function: { ...c.function, arguments: c.function.arguments.length > 2 ? "{}" : c.function.arguments } }));
+  const calls = m.toolCalls?.map(
+    (c): ToolCall => ({
+      ...c,
+      function: { ...c.function, arguments: c.function.arguments.length > 2 ? "{}" : c.function.arguments },
+    }),
+  );
   if (calls) out.toolCalls = calls;
   if (m.role === "assistant" && calls) out.content = "";
   else if (messageTokens(counter, { ...fieldsOf(m), content: REDACTED }) > m.tokens) out.content = " ";
@@ -93,7 +114,12 @@ function describeRun(nodes: ChatNodes, s: number): string {
  * it reads once `change` is made (the summarizer's text may quote the message), within the
  * tokens it was counted at; REDACTED (or a space) when nothing fits.
  */
-function redoneSummary(nodes: ChatNodes, s: number, change: MessageRedaction, t: RedactTarget): { text: string; tokens: number } {
+function redoneSummary(
+  nodes: ChatNodes,
+  s: number,
+  change: MessageRedaction,
+  t: RedactTarget,
+): { text: string; tokens: number } {
   const { engine: e, tree } = nodes;
   const first = e.summaryFirst(tree, s);
   const last = e.summaryLast(tree, s);
@@ -106,7 +132,8 @@ function redoneSummary(nodes: ChatNodes, s: number, change: MessageRedaction, t:
     return out;
   });
   const limit = e.tokens(tree, s);
-  const cost = (text: string) => presentSummary(s, text, t.presentation).reduce((n, m) => n + messageTokens(t.counter, m), 0);
+  const cost = (text: string) =>
+    presentSummary(s, text, t.presentation).reduce((n, m) => n + messageTokens(t.counter, m), 0);
   let max = limit - cost("");
   for (let i = 0; i < 8 && max > 0; i++) {
     const text = extractiveSummary(run, max, t.counter);

@@ -11,11 +11,14 @@ export type Fail = (what: string) => CtxloomError;
 /** `what` ready to end a sentence the caller closes: without its own final period. */
 export const clause = (what: string): string => what.replace(/\.+$/, "");
 
-export const storeCorrupt = (chatId: string): Fail => (what) =>
-  new CtxloomError(
-    "STORE_CORRUPT",
-    `Chat ${chatId} cannot be loaded: ${clause(what)}. The store was changed outside ctxloom; restore it from a backup.`,
-  );
+export const storeCorrupt =
+  (chatId: string): Fail =>
+  (what) =>
+    new CtxloomError(
+      "STORE_CORRUPT",
+      `Chat ${chatId} cannot be loaded: ${clause(what)}. The store was changed outside ctxloom; restore it from a ` +
+        `backup.`,
+    );
 
 /**
  * Checks one message read back (from a store, or an import) against the tree as it is and
@@ -28,7 +31,8 @@ export function checkRestored(nodes: ChatNodes, m: unknown, fail: Fail, options:
   if (plainStored(m) && m.id === id) {
     // The common case, checked without allocating: what the full check below accepts.
     const parent = m.parentId ?? -1;
-    if (parent < -1 || parent >= id) throw fail(`message ${id} has parent ${describe(m.parentId)}, which is not an earlier message`);
+    if (parent < -1 || parent >= id)
+      throw fail(`message ${id} has parent ${describe(m.parentId)}, which is not an earlier message`);
     if (parent < 0 || !nodes.mayOpenUnit(parent)) return false;
   }
   const problem = storedMessageProblem(m, options);
@@ -36,13 +40,15 @@ export function checkRestored(nodes: ChatNodes, m: unknown, fail: Fail, options:
   const r = m as Message;
   const parent = r.parentId ?? -1;
   if (r.id !== id) throw fail(`message ${describe(r.id)} is out of order (expected id ${id})`);
-  if (parent < -1 || parent >= id) throw fail(`message ${id} has parent ${describe(r.parentId)}, which is not an earlier message`);
+  if (parent < -1 || parent >= id)
+    throw fail(`message ${id} has parent ${describe(r.parentId)}, which is not an earlier message`);
   if (r.kind === "summary") {
     const { first, last } = r.covers!;
     if (nodes.isSummary(first) || nodes.isSummary(last) || !nodes.isAncestor(first, last)) {
       throw fail(`summary ${id} covers ${first}..${last}, which is not a run of messages of one branch`);
     }
-    if (parent !== nodes.parent(first)) throw fail(`summary ${id} has parent ${describe(r.parentId)}, not the parent of the first message it covers`);
+    if (parent !== nodes.parent(first))
+      throw fail(`summary ${id} has parent ${describe(r.parentId)}, not the parent of the first message it covers`);
     return false;
   }
   const unit = parent < 0 ? null : nodes.unitAt(parent);
@@ -68,24 +74,48 @@ function plainStored(m: unknown): m is Message {
   for (const key in r) {
     if (!Object.hasOwn(r, key)) return false;
     switch (key) {
-      case "id": case "parentId": case "role": case "content": case "priority": case "tokens": case "createdAt": case "kind":
+      case "id":
+      case "parentId":
+      case "role":
+      case "content":
+      case "priority":
+      case "tokens":
+      case "createdAt":
+      case "kind":
         continue;
       default:
         return false;
     }
   }
   const { id, parentId, role, content, priority, tokens, createdAt } = r;
-  return r.kind === "message" && r.name === undefined && r.toolCalls === undefined && r.toolCallId === undefined && r.covers === undefined &&
-    Number.isInteger(id) && (parentId === null || Number.isInteger(parentId)) &&
-    Number.isInteger(tokens) && (tokens as number) >= 0 && (tokens as number) <= MAX_TOKENS &&
-    typeof createdAt === "number" && Number.isFinite(createdAt) &&
+  return (
+    r.kind === "message" &&
+    r.name === undefined &&
+    r.toolCalls === undefined &&
+    r.toolCallId === undefined &&
+    r.covers === undefined &&
+    Number.isInteger(id) &&
+    (parentId === null || Number.isInteger(parentId)) &&
+    Number.isInteger(tokens) &&
+    (tokens as number) >= 0 &&
+    (tokens as number) <= MAX_TOKENS &&
+    typeof createdAt === "number" &&
+    Number.isFinite(createdAt) &&
     (role === "user" || role === "assistant" || role === "system") &&
     (priority === "normal" || priority === "low" || priority === "high" || priority === "critical") &&
-    typeof content === "string" && content.length > 0 && loneSurrogate(content) < 0;
+    typeof content === "string" &&
+    content.length > 0 &&
+    loneSurrogate(content) < 0
+  );
 }
 
 /** Applies messages read back, checking each as above. Throws at the first bad one (those before it stay). */
-export function applyRestored(nodes: ChatNodes, messages: readonly unknown[], fail: Fail, options: StoredCheck = {}): void {
+export function applyRestored(
+  nodes: ChatNodes,
+  messages: readonly unknown[],
+  fail: Fail,
+  options: StoredCheck = {},
+): void {
   if (!Array.isArray(messages)) throw fail(`its messages are ${describe(messages)}, not an array`);
   for (const m of messages) {
     const unitEnd = checkRestored(nodes, m, fail, options);
@@ -110,14 +140,26 @@ export function applyHeld(nodes: ChatNodes, fail: Fail): void {
   }
 }
 
-/** What `plainStored` accepts, read from columns: no optional field, a plain role, a non-empty well-formed text, no open unit above. */
+/**
+ * What `plainStored` accepts, read from columns: no optional field, a plain role, a non-empty well-formed text, no open
+ * unit above.
+ */
 function plainHeld(nodes: ChatNodes, cols: MessageColumns, id: number): boolean {
   const parent = cols.parentOf(id);
   const tokens = cols.tokensOf(id);
-  return !cols.extras.has(id) && cols.kindOf(id) === "message" && cols.roleCodeOf(id) !== ROLE_TOOL &&
-    parent >= -1 && parent < id && (parent < 0 || !nodes.mayOpenUnit(parent)) &&
-    tokens >= 0 && tokens <= MAX_TOKENS && Number.isFinite(cols.createdAt(id)) &&
-    !cols.isEmpty(id) && (cols.utf8 || loneSurrogate(cols.text(id)) < 0); // UTF-8 cannot hold a lone surrogate
+  return (
+    !cols.extras.has(id) &&
+    cols.kindOf(id) === "message" &&
+    cols.roleCodeOf(id) !== ROLE_TOOL &&
+    parent >= -1 &&
+    parent < id &&
+    (parent < 0 || !nodes.mayOpenUnit(parent)) &&
+    tokens >= 0 &&
+    tokens <= MAX_TOKENS &&
+    Number.isFinite(cols.createdAt(id)) &&
+    !cols.isEmpty(id) &&
+    (cols.utf8 || loneSurrogate(cols.text(id)) < 0)
+  ); // UTF-8 cannot hold a lone surrogate
 }
 
 function linkChecked(nodes: ChatNodes, m: Message, unitEnd: boolean, fail: Fail): void {

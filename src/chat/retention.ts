@@ -32,7 +32,10 @@ export interface PruneReport {
 }
 
 const PRUNE_KEYS = ["idleFor", "keepNewest", "batchSize"] as const;
-/** Chats a batch removes by default: small enough that a batch costs a server about what a request does (bench/prune.bench.ts). */
+/**
+ * Chats a batch removes by default: small enough that a batch costs a server about what a request does
+ * (bench/prune.bench.ts).
+ */
 const DEFAULT_BATCH = 25;
 
 /** Ends this Loom's chat `chatId` of `userId`, if it holds it (the store is not written). */
@@ -41,7 +44,10 @@ export type DropOpen = (userId: string, chatId: string) => Promise<void>;
 function storeMethod<K extends "eraseUser" | "pruneChats">(store: Store, name: K, what: string): NonNullable<Store[K]> {
   const method = store[name];
   if (typeof method !== "function") {
-    throw new CtxloomError("INVALID_ARGUMENT", `The store ${describe(store.name)} cannot ${what} (it has no ${name} method); every store of ctxloom has one.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `The store ${describe(store.name)} cannot ${what} (it has no ${name} method); every store of ctxloom has one.`,
+    );
   }
   return method.bind(store) as NonNullable<Store[K]>;
 }
@@ -52,14 +58,18 @@ export async function eraseUser(ctx: LoomContext, userId: string, dropAll: () =>
   await dropAll();
   const erased = await fromStore("erasing the user", () => erase(userId));
   // A store of another kit whose erasure left the memories: deleted here (ctxloom's own answer false: none left).
-  if (typeof ctx.store.deleteMemory === "function") await fromStore("erasing the user's memories", () => ctx.store.deleteMemory!(userId));
+  if (typeof ctx.store.deleteMemory === "function")
+    await fromStore("erasing the user's memories", () => ctx.store.deleteMemory!(userId));
   ctx.memory.cache?.forget(userId);
   ctx.recall?.forgetUser(userId);
   forgetSystemTexts(); // counts kept by their text: the user's system prompts among them
   forgetStems(); // recall's stems of words: the user's among them
   /^/.exec(""); // V8 keeps the last text a regular expression matched (RegExp.input): not theirs
   if (!Number.isSafeInteger(erased?.chats) || !Number.isSafeInteger(erased?.messages)) {
-    throw new CtxloomError("STORE_CORRUPT", `The store answered ${describe(erased)} to eraseUser, not { chats, messages }.`);
+    throw new CtxloomError(
+      "STORE_CORRUPT",
+      `The store answered ${describe(erased)} to eraseUser, not { chats, messages }.`,
+    );
   }
   return { chats: erased.chats, messages: erased.messages };
 }
@@ -68,10 +78,16 @@ export async function eraseUser(ctx: LoomContext, userId: string, dropAll: () =>
 export async function prune(ctx: LoomContext, options: PruneOptions, dropOpen: DropOpen): Promise<PruneReport> {
   const o = checkOptions<PruneOptions>(options, "prune(options)", PRUNE_KEYS);
   if (o.idleFor === undefined && o.keepNewest === undefined) {
-    throw new CtxloomError("INVALID_ARGUMENT", "prune needs idleFor (ms since a chat was last written), keepNewest (chats kept per user), or both.");
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      "prune needs idleFor (ms since a chat was last written), keepNewest (chats kept per user), or both.",
+    );
   }
   if (o.idleFor !== undefined && !(typeof o.idleFor === "number" && Number.isFinite(o.idleFor) && o.idleFor >= 0)) {
-    throw new CtxloomError("INVALID_ARGUMENT", `idleFor must be a duration in ms (a number from 0); got ${describe(o.idleFor)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `idleFor must be a duration in ms (a number from 0); got ${describe(o.idleFor)}.`,
+    );
   }
   if (o.keepNewest !== undefined) checkInteger(o.keepNewest, "keepNewest", 1);
   const limit = o.batchSize === undefined ? DEFAULT_BATCH : checkInteger(o.batchSize, "batchSize", 1, 10_000);
@@ -80,8 +96,14 @@ export async function prune(ctx: LoomContext, options: PruneOptions, dropOpen: D
   const report: PruneReport = { chats: 0, messages: 0, removed: [] };
   for (let after: string | undefined; ; ) {
     ctx.checkOpen();
-    const query = { limit, ...(idleBefore === undefined ? {} : { idleBefore }), ...(o.keepNewest === undefined ? {} : { keepNewest: o.keepNewest }) };
-    const batch = checkBatch(await fromStore("pruning chats", () => pruneChats(after === undefined ? query : { ...query, after })));
+    const query = {
+      limit,
+      ...(idleBefore === undefined ? {} : { idleBefore }),
+      ...(o.keepNewest === undefined ? {} : { keepNewest: o.keepNewest }),
+    };
+    const batch = checkBatch(
+      await fromStore("pruning chats", () => pruneChats(after === undefined ? query : { ...query, after })),
+    );
     for (const chat of batch.removed) {
       report.removed.push(chat);
       report.chats++;
@@ -97,8 +119,18 @@ export async function prune(ctx: LoomContext, options: PruneOptions, dropOpen: D
 }
 
 function checkBatch(batch: PruneBatch): PruneBatch {
-  const ok = batch !== null && typeof batch === "object" && Array.isArray(batch.removed) && (batch.next === null || typeof batch.next === "string") &&
-    batch.removed.every((c) => typeof c?.userId === "string" && typeof c.chatId === "string" && Number.isSafeInteger(c.messageCount));
-  if (!ok) throw new CtxloomError("STORE_CORRUPT", `The store answered ${describe(batch)} to pruneChats, not { removed, next }.`);
+  const ok =
+    batch !== null &&
+    typeof batch === "object" &&
+    Array.isArray(batch.removed) &&
+    (batch.next === null || typeof batch.next === "string") &&
+    batch.removed.every(
+      (c) => typeof c?.userId === "string" && typeof c.chatId === "string" && Number.isSafeInteger(c.messageCount),
+    );
+  if (!ok)
+    throw new CtxloomError(
+      "STORE_CORRUPT",
+      `The store answered ${describe(batch)} to pruneChats, not { removed, next }.`,
+    );
   return batch;
 }

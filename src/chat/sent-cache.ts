@@ -37,10 +37,17 @@ export class SentCache {
    * `make` sends them into `into` from index `at` (null for a summary, which the caller
    * presents), reusing the last long context's objects; returns how many are null. O(ids).
    */
-  send(ids: Int32Array, columns: MessageColumns, make: (id: number) => OpenAIMessage | null, into: (OpenAIMessage | null)[], at: number): number {
+  send(
+    ids: Int32Array,
+    columns: MessageColumns,
+    make: (id: number) => OpenAIMessage | null,
+    into: (OpenAIMessage | null)[],
+    at: number,
+  ): number {
     const n = ids.length;
     const nulls = matched(ids, this.#prevIds(columns), this.#out, make, into, at);
-    this.#kept(columns, ids.slice(), -1, 0, into.slice(at, at + n)); // (copies: the ids may be the engine's, the array is the caller's)
+    // (copies: the ids may be the engine's, the array is the caller's)
+    this.#kept(columns, ids.slice(), -1, 0, into.slice(at, at + n));
     return nulls;
   }
 
@@ -51,7 +58,11 @@ export class SentCache {
    * here: the caller copies it (it never goes out as is). O(ids) at worst; O(1) per message
    * shared, in a copy.
    */
-  sendRun(ids: Int32Array, columns: MessageColumns, make: (id: number) => OpenAIMessage | null): readonly OpenAIMessage[] {
+  sendRun(
+    ids: Int32Array,
+    columns: MessageColumns,
+    make: (id: number) => OpenAIMessage | null,
+  ): readonly OpenAIMessage[] {
     const n = ids.length;
     const valid = this.#from === columns && this.#rewrites === columns.rewrites;
     // Where the last run ends in this one: ids up to there are its newest, on the same path.
@@ -77,7 +88,13 @@ export class SentCache {
     return out as OpenAIMessage[];
   }
 
-  #kept(columns: MessageColumns, ids: Int32Array | null, last: number, count: number, out: readonly (OpenAIMessage | null)[]): void {
+  #kept(
+    columns: MessageColumns,
+    ids: Int32Array | null,
+    last: number,
+    count: number,
+    out: readonly (OpenAIMessage | null)[],
+  ): void {
     this.#ids = ids;
     this.#last = last;
     this.#count = count;
@@ -98,8 +115,12 @@ export class SentCache {
  * message (`prev`, `prevOut`), else `make`'s, frozen. Returns how many are null (summaries).
  */
 function matched(
-  ids: Int32Array, prev: Int32Array | null, prevOut: readonly (OpenAIMessage | null)[], make: (id: number) => OpenAIMessage | null,
-  into: (OpenAIMessage | null)[], at: number,
+  ids: Int32Array,
+  prev: Int32Array | null,
+  prevOut: readonly (OpenAIMessage | null)[],
+  make: (id: number) => OpenAIMessage | null,
+  into: (OpenAIMessage | null)[],
+  at: number,
 ): number {
   const n = ids.length;
   let nulls = 0;
@@ -121,7 +142,10 @@ function matched(
   return nulls;
 }
 
-/** Message `id` as the OpenAI format sends it, read from the columns alone (no engine call, no Message made); null for a summary. */
+/**
+ * Message `id` as the OpenAI format sends it, read from the columns alone (no engine call, no Message made); null for a
+ * summary.
+ */
 export function sendableOf(cols: MessageColumns, id: number): OpenAIMessage | null {
   if (cols.kindOf(id) === "summary") return null;
   const role = ROLES[cols.roleCodeOf(id)]!;

@@ -29,13 +29,19 @@ export interface ChatStats {
   usagePercent: number;
   /** Messages of the branch the last context left out. */
   evicted: number;
-  /** Summaries in the chat's tree, tokens they save where they stand (what they replaced less their own), and their average compression ratio (replaced / own; 1: none). */
+  /**
+   * Summaries in the chat's tree, tokens they save where they stand (what they replaced less their own), and their
+   * average compression ratio (replaced / own; 1: none).
+   */
   compressions: number;
   /** Tokens the chat's summaries save where they stand (what they replaced less their own). */
   tokensSaved: number;
   /** The summaries' average compression ratio (tokens replaced / their own; 1: none). */
   compressionRatio: number;
-  /** Summarizer answers that were not used (it threw, timed out or returned something unusable): the extractive summary stood in. */
+  /**
+   * Summarizer answers that were not used (it threw, timed out or returned something unusable): the extractive summary
+   * stood in.
+   */
   fallbacks: number;
   /**
    * The calibration of the last context's model and script (`chat.observeUsage`): the factor its
@@ -62,14 +68,28 @@ export interface ChatCalibration {
   reports: number;
   /** Mean |error| of the uncalibrated count, a fraction of the provider's count (0.12: 12%); null before a report. */
   errorBefore: number | null;
-  /** Mean error of the calibrated count when each report came (negative: below the provider's); null before a report. */
+  /**
+   * Mean error of the calibrated count when each report came (negative: below the provider's); null before a report.
+   */
   errorAfter: number | null;
 }
 
 /** The stats of a chat from its sizes and its last context. */
 export function chatStats(
-  sizes: { messages: number; branchMessages: number; model: string; modelInferredFrom: string | null; contextWindow: number; counter: string },
-  last: { usage: Usage | null; evicted: number; calibration?: ChatCalibration | null; providerCount?: ProviderCount | null },
+  sizes: {
+    messages: number;
+    branchMessages: number;
+    model: string;
+    modelInferredFrom: string | null;
+    contextWindow: number;
+    counter: string;
+  },
+  last: {
+    usage: Usage | null;
+    evicted: number;
+    calibration?: ChatCalibration | null;
+    providerCount?: ProviderCount | null;
+  },
   summaries: SummaryStats = { compressions: 0, tokensSaved: 0, compressionRatio: 1, fallbacks: 0 },
 ): ChatStats {
   const usage = last.usage;
@@ -102,14 +122,27 @@ export function keepUsage(last: Usage | null, u: Usage): Usage {
   return last;
 }
 
-/** The calibration of the last build's model (null before one) in the script of the chat's newest messages, for stats(). */
-export function calibrationStats(calibration: Calibration, model: string | null, sync: ChatSync): ChatCalibration | null {
+/**
+ * The calibration of the last build's model (null before one) in the script of the chat's newest messages, for stats().
+ */
+export function calibrationStats(
+  calibration: Calibration,
+  model: string | null,
+  sync: ChatSync,
+): ChatCalibration | null {
   if (model === null) return null;
   const script = scriptClass(recentTexts(sync));
   const entry = calibration.of(model).find((e) => e.script === script);
   const factor = calibration.factor(model, script);
   if (!entry) return { model, script, factor, reports: 0, errorBefore: null, errorAfter: null };
-  return { model, script, factor, reports: entry.reports, errorBefore: entry.errorBefore, errorAfter: entry.errorAfter };
+  return {
+    model,
+    script,
+    factor,
+    reports: entry.reports,
+    errorBefore: entry.errorBefore,
+    errorAfter: entry.errorAfter,
+  };
 }
 
 /** The texts a build's script is read from: the system prompt and the branch's newest messages. */
@@ -141,8 +174,10 @@ export function observeUsage(calibration: Calibration, context: object, reported
   if (actual === undefined) {
     throw new CtxloomError(
       "INVALID_ARGUMENT",
-      `observeUsage(context, reported) takes the input tokens the provider reported: a number, or its usage ({ prompt_tokens }, ` +
-        `{ input_tokens, cache_read_input_tokens, cache_creation_input_tokens }, { inputTokens }, { promptTokenCount }); ` +
+      `observeUsage(context, reported) takes the input tokens the provider reported: a number, or its usage ({ ` +
+        `prompt_tokens }, ` +
+        `{ input_tokens, cache_read_input_tokens, cache_creation_input_tokens }, { inputTokens }, { ` +
+        `promptTokenCount }); ` +
         `got ${describe(reported)}.`,
     );
   }

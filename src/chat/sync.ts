@@ -35,11 +35,17 @@ export interface LoomContext {
   readonly summaries: SummaryLevel;
   /** The Loom's recall (embedder, embedding queue, indexes); null when opened with `recall: false`. */
   readonly recall: RecallHub | null;
-  /** How contexts send tool results (`Loom.open({ toolResults })`; a chat's and a build's win, key by key); absent: the defaults. */
+  /**
+   * How contexts send tool results (`Loom.open({ toolResults })`; a chat's and a build's win, key by key); absent: the
+   * defaults.
+   */
   readonly toolResults?: ToolResultPolicy;
   /** `Loom.open({ onCompaction })`: told of summaries and clearings. */
   readonly onCompaction?: CompactionListener;
-  /** How many turns send their reasoning (`Loom.open({ reasoningTurns })`; a chat's and a build's win); absent: the default. */
+  /**
+   * How many turns send their reasoning (`Loom.open({ reasoningTurns })`; a chat's and a build's win); absent: the
+   * default.
+   */
   readonly reasoningTurns?: ReasoningTurns;
   /** What providers reported of the Loom's models' counts (`chat.observeUsage`, `Loom.open({ calibration })`). */
   readonly calibration: Calibration;
@@ -59,7 +65,11 @@ export function residentColumns(store: Store, userId: string, chatId: string): M
  * A chat's nodes built from what a store handed back (its messages, or the same in columns,
  * which become the chat's own), checked whole (STORE_CORRUPT), or nothing built.
  */
-export function restoreNodes(ctx: LoomContext, record: ChatRecord, held: readonly Message[] | MessageColumns): { nodes: ChatNodes; head: number } {
+export function restoreNodes(
+  ctx: LoomContext,
+  record: ChatRecord,
+  held: readonly Message[] | MessageColumns,
+): { nodes: ChatNodes; head: number } {
   const resident = residentColumns(ctx.store, record.userId, record.id);
   const columns = held instanceof MessageColumns ? held : undefined;
   const nodes = new ChatNodes(ctx.engine, resident, columns === resident ? undefined : columns);
@@ -100,8 +110,13 @@ export class ChatSync {
   readonly #onWake: () => void;
 
   constructor(
-    ctx: LoomContext, record: ChatRecord, nodes: ChatNodes, counter: TokenCounter, appendLimit: number,
-    profile: Readonly<ModelProfile>, onWake: () => void,
+    ctx: LoomContext,
+    record: ChatRecord,
+    nodes: ChatNodes,
+    counter: TokenCounter,
+    appendLimit: number,
+    profile: Readonly<ModelProfile>,
+    onWake: () => void,
   ) {
     this.#onWake = onWake;
     this.#ctx = ctx;
@@ -144,8 +159,14 @@ export class ChatSync {
   /** Reloads an unloaded chat from the store. */
   async wake(): Promise<void> {
     if (this.#nodes) return;
-    const loaded = await fromStore("loading the chat", () => this.#ctx.store.loadChat(this.record.userId, this.record.id));
-    if (!loaded) throw new CtxloomError("UNKNOWN_CHAT", `Chat ${this.record.id} is no longer in the store; it was deleted elsewhere.`);
+    const loaded = await fromStore("loading the chat", () =>
+      this.#ctx.store.loadChat(this.record.userId, this.record.id),
+    );
+    if (!loaded)
+      throw new CtxloomError(
+        "UNKNOWN_CHAT",
+        `Chat ${this.record.id} is no longer in the store; it was deleted elsewhere.`,
+      );
     if (this.#nodes) return;
     this.#reload(heldOf(loaded), loaded.chat);
   }
@@ -181,7 +202,10 @@ export class ChatSync {
     const tokens = checkSize(this.#counter, this.#profile, this.#appendLimit, m);
     if (key === undefined) {
       // The memory store's own chat: the message made here passes its checks, and lands at once.
-      const resident = this.#resident === undefined ? (this.#resident = residentChat(this.#ctx.store, this.record.userId, this.record.id) ?? null) : this.#resident;
+      const resident =
+        this.#resident === undefined
+          ? (this.#resident = residentChat(this.#ctx.store, this.record.userId, this.record.id) ?? null)
+          : this.#resident;
       if (resident) {
         const nodes = this.nodes();
         const message = newMessage(nodes.size, parent, m, tokens);
@@ -190,7 +214,9 @@ export class ChatSync {
         try {
           took = resident.append(message, message.id, message.createdAt);
         } catch (cause) {
-          return fromStoreNow("appending the message", () => { throw cause; }); // mapped as any store failure
+          return fromStoreNow("appending the message", () => {
+            throw cause;
+          }); // mapped as any store failure
         }
         // The store copied the message: it is the caller's to keep.
         if (took) return this.#landed(nodes, message, unitEnd);
@@ -212,7 +238,8 @@ export class ChatSync {
     nodes.link(message, unitEnd);
     this.head = message.id;
     this.record.updatedAt = message.createdAt;
-    this.#ctx.recall?.appended(this.record.userId, this.record.id, message); // queued: the append never waits for embeddings
+    // queued: the append never waits for embeddings
+    this.#ctx.recall?.appended(this.record.userId, this.record.id, message);
     return message;
   }
 
@@ -228,7 +255,14 @@ export class ChatSync {
       return run();
     } catch (refusal) {
       const size = this.nodes().size;
-      if (!(refusal instanceof CtxloomError && (refusal.code === "OPEN_TOOL_CALLS" || refusal.code === "INVALID_TOOL_CALL")) || size === 0) throw refusal;
+      if (
+        !(
+          refusal instanceof CtxloomError &&
+          (refusal.code === "OPEN_TOOL_CALLS" || refusal.code === "INVALID_TOOL_CALL")
+        ) ||
+        size === 0
+      )
+        throw refusal;
       const found = lookUpKey(this.#ctx.store, this.record.userId, this.record.id, size, m, key);
       const read = (stored: Message | null) => (stored ? this.#stored(stored, m) : Promise.reject(refusal));
       return found instanceof Promise ? found.then(read) : read(found);
@@ -246,7 +280,10 @@ export class ChatSync {
     const id = checkStored(stored, m, chatId);
     const found = (): Message => {
       const nodes = this.nodes();
-      if (id >= nodes.size) throw storeCorrupt(chatId)(`the store holds message ${id} under an append's key, but only ${nodes.size} messages`);
+      if (id >= nodes.size)
+        throw storeCorrupt(chatId)(
+          `the store holds message ${id} under an append's key, but only ${nodes.size} messages`,
+        );
       this.head = id;
       return nodes.message(id);
     };
@@ -284,11 +321,14 @@ export class ChatSync {
     const { userId, id: chatId } = this.record;
     const nodes = this.nodes();
     const loaded = await fromStore("loading new messages", () => this.#ctx.store.loadChat(userId, chatId, nodes.size));
-    if (!loaded) throw new CtxloomError("UNKNOWN_CHAT", `Chat ${chatId} is no longer in the store; it was deleted elsewhere.`);
+    if (!loaded)
+      throw new CtxloomError("UNKNOWN_CHAT", `Chat ${chatId} is no longer in the store; it was deleted elsewhere.`);
     const fail = storeCorrupt(chatId);
     if (!Array.isArray(loaded.messages)) throw fail("its messages are not an array");
     // A store may hand back the messages from the first, or from `since` on: skip those already linked.
-    const fresh = loaded.messages.filter((m) => !(m !== null && typeof m === "object" && Number.isInteger(m.id) && m.id < nodes.size));
+    const fresh = loaded.messages.filter(
+      (m) => !(m !== null && typeof m === "object" && Number.isInteger(m.id) && m.id < nodes.size),
+    );
     applyRestored(nodes, fresh, fail);
     return loaded.chat;
   }
@@ -308,10 +348,12 @@ export class ChatSync {
   async moveHead(head: number): Promise<void> {
     const now = Date.now();
     const { userId, id: chatId } = this.record;
-    const written = await fromStore("moving the head", () => this.#ctx.store.setHead({ userId, chatId, head: head < 0 ? null : head, updatedAt: now }));
-    if (written === false) throw new CtxloomError("UNKNOWN_CHAT", `Chat ${chatId} is no longer in the store; it was deleted elsewhere.`);
+    const written = await fromStore("moving the head", () =>
+      this.#ctx.store.setHead({ userId, chatId, head: head < 0 ? null : head, updatedAt: now }),
+    );
+    if (written === false)
+      throw new CtxloomError("UNKNOWN_CHAT", `Chat ${chatId} is no longer in the store; it was deleted elsewhere.`);
     this.head = head;
     this.record.updatedAt = now;
   }
 }
-

@@ -6,7 +6,10 @@ import { checkReasoningTurns } from "../models/reasoning.js";
 import type { ChatRecord } from "../store/types.js";
 import { storeCorrupt } from "./restore.js";
 
-/** A chat's policy: its own settings over the Loom's. @throws STORE_CORRUPT when the ones kept with the chat are malformed */
+/**
+ * A chat's policy: its own settings over the Loom's. @throws STORE_CORRUPT when the ones kept with the chat are
+ * malformed
+ */
 export function chatToolResults(record: ChatRecord, loom: ToolResultPolicy): ToolResultPolicy {
   const kept = record.options?.toolResults;
   if (kept === undefined) return loom;

@@ -11,7 +11,17 @@ import { buildImport, checkExport } from "./chat-export.js";
 import { checkKept, currentRecord, modelOf } from "./chat-record.js";
 import { heldOf, residentColumns, restoreNodes, type LoomContext } from "./sync.js";
 import {
-  chatExists, chatRecords, checkChatId, checkNewChatId, newChatId, pageFrom, pageOf, summaryOf, unknownChat, type ChatListPage, type ChatListPageOptions,
+  chatExists,
+  chatRecords,
+  checkChatId,
+  checkNewChatId,
+  newChatId,
+  pageFrom,
+  pageOf,
+  summaryOf,
+  unknownChat,
+  type ChatListPage,
+  type ChatListPageOptions,
 } from "./chat-list.js";
 import { DEFAULT_TOOL_RESULTS, checkToolResultLevel, toolResultPolicy } from "../models/tool-results.js";
 import { CREATE_KEYS, settingsOf, type CreateChatOptions } from "./create-options.js";
@@ -61,7 +71,10 @@ export class UserChats {
     return new Memory(this.#ctx.memory, this.userId, null, null);
   }
 
-  /** `chat.export()` of a chat, with its own memory and history when it has one (what `import` takes). @throws UNKNOWN_CHAT, STORE_FAILED */
+  /**
+   * `chat.export()` of a chat, with its own memory and history when it has one (what `import` takes). @throws
+   * UNKNOWN_CHAT, STORE_FAILED
+   */
   async export(chatId: string): Promise<ChatExport> {
     const chat = await this.open(chatId);
     return withOwnMemory(this.#ctx, chat.export(), this.userId, chat.id);
@@ -69,7 +82,8 @@ export class UserChats {
 
   /**
    * Creates an empty chat and returns it, open.
-   * @throws INVALID_ARGUMENT for a non-string title, model or system prompt, a bad id or metadata, or an unknown option;
+   * @throws INVALID_ARGUMENT for a non-string title, model or system prompt, a bad id or metadata, or an unknown
+   * option;
    *   CHAT_EXISTS when the user has a chat of the id given
    */
   async create(options?: CreateChatOptions): Promise<Chat> {
@@ -77,7 +91,8 @@ export class UserChats {
     const o = checkOptions<CreateChatOptions>(options, "create(options)", CREATE_KEYS);
     const text = (value: unknown, what: string, fallback: string | null): string | null => {
       if (value === undefined) return fallback;
-      if (typeof value !== "string") throw new CtxloomError("INVALID_ARGUMENT", `${what} must be a string; got ${describe(value)}.`);
+      if (typeof value !== "string")
+        throw new CtxloomError("INVALID_ARGUMENT", `${what} must be a string; got ${describe(value)}.`);
       return checkContent(value, what);
     };
     const title = text(o.title, "title", "")!;
@@ -96,8 +111,16 @@ export class UserChats {
     }
     const now = Date.now();
     const record: ChatRecord = {
-      id, userId: this.userId, title, model: profile.name, system,
-      createdAt: now, updatedAt: now, messageCount: 0, head: null, options: settings,
+      id,
+      userId: this.userId,
+      title,
+      model: profile.name,
+      system,
+      createdAt: now,
+      updatedAt: now,
+      messageCount: 0,
+      head: null,
+      options: settings,
     };
     checkKept(record, "create(options)"); // a profile's name, its counter's
     // A chat of this id open in this Loom (or being created): CHAT_EXISTS. Elsewhere, the store decides.
@@ -107,67 +130,108 @@ export class UserChats {
     }
     this.#ctx.checkOpen(); // the Loom may have closed while the tokenizer loaded
     // (No await from the loop's last look to the registration: two creates of one id here, one is made.)
-    return this.#register(record, async () => {
-      try {
-        await fromStore("creating the chat", () => this.#ctx.store.createChat(record));
-      } catch (error) {
-        throw isChatExists(error) ? chatExists(this.userId, id) : error;
-      }
-      return new ChatNodes(this.#ctx.engine, residentColumns(this.#ctx.store, this.userId, record.id));
-    }, profile, counter);
+    return this.#register(
+      record,
+      async () => {
+        try {
+          await fromStore("creating the chat", () => this.#ctx.store.createChat(record));
+        } catch (error) {
+          throw isChatExists(error) ? chatExists(this.userId, id) : error;
+        }
+        return new ChatNodes(this.#ctx.engine, residentColumns(this.#ctx.store, this.userId, record.id));
+      },
+      profile,
+      counter,
+    );
   }
 
   /**
    * @internal As `chat.preflight(inputs, build)` for the chat `create(options)` would make (its
    * model, system prompt, budget and history limits), creating nothing.
    */
-  async preflight(options: CreateChatOptions | undefined, inputs: readonly MessageInput[], build: BuildOptions | undefined): Promise<void> {
+  async preflight(
+    options: CreateChatOptions | undefined,
+    inputs: readonly MessageInput[],
+    build: BuildOptions | undefined,
+  ): Promise<void> {
     this.#ctx.checkOpen();
     const o = checkOptions<CreateChatOptions>(options, "create(options)", CREATE_KEYS);
     const budget = o.budget === undefined ? undefined : checkSplit(o.budget);
     const historyLimits = o.historyLimits === undefined ? undefined : checkHistoryLimits(o.historyLimits);
     const { profile, counter } = await this.#ctx.prepare(o.model ?? "gpt-4o");
     const { effective, reserve } = budgetFor(profile, { budget });
-    const toolResults = toolResultPolicy(checkToolResultLevel(o.toolResults, "create(options).toolResults"), this.#ctx.toolResults ?? DEFAULT_TOOL_RESULTS);
-    const reasoningTurns = checkReasoningTurns(o.reasoningTurns, "create(options).reasoningTurns") ?? this.#ctx.reasoningTurns;
-    preflight({
-      profile, counter, system: typeof o.system === "string" ? o.system : null, budget, historyLimits,
-      appendLimit: effective - reserve, recall: this.#ctx.recall, strictModels: this.#ctx.strictModels === true, toolResults, reasoningTurns,
-    }, inputs, build);
+    const toolResults = toolResultPolicy(
+      checkToolResultLevel(o.toolResults, "create(options).toolResults"),
+      this.#ctx.toolResults ?? DEFAULT_TOOL_RESULTS,
+    );
+    const reasoningTurns =
+      checkReasoningTurns(o.reasoningTurns, "create(options).reasoningTurns") ?? this.#ctx.reasoningTurns;
+    preflight(
+      {
+        profile,
+        counter,
+        system: typeof o.system === "string" ? o.system : null,
+        budget,
+        historyLimits,
+        appendLimit: effective - reserve,
+        recall: this.#ctx.recall,
+        strictModels: this.#ctx.strictModels === true,
+        toolResults,
+        reasoningTurns,
+      },
+      inputs,
+      build,
+    );
   }
 
   /**
    * Imports a chat exported by `chat.export()` or `chats.export(id)` (or made by an importer) as a
-   * new chat of this user (with the chat's own memory, when the export carries it), in one store transaction: checked whole first (a bad file, or one of a newer
-   * version, imports nothing and says what is wrong), tokens counted with the chat's model
-   * where left out, the tree built once. Keeps the export's chat id unless this user has it.
+   * new chat of this user (with the chat's own memory, when the export carries it), in one store transaction: checked
+   * whole first (a bad file, or one of a newer version, imports nothing and says what is wrong), tokens counted with
+   * the chat's model where left out, the tree built once. Keeps the export's chat id unless this user has it.
    * @throws INVALID_ARGUMENT naming what is wrong; UNKNOWN_MODEL; STORE_FAILED
    */
   async import(data: ChatExport | string): Promise<Chat> {
     this.#ctx.checkOpen();
     const checked = checkExport(data, this.#ctx.summaries);
     checkKept({ ...checked.chat, options: checked.options }, "This chat export cannot be imported");
-    const { profile, counter } = await this.#ctx.prepare(modelOf({ id: checked.chat.id ?? "(import)", model: checked.chat.model, options: checked.options }));
+    const { profile, counter } = await this.#ctx.prepare(
+      modelOf({ id: checked.chat.id ?? "(import)", model: checked.chat.model, options: checked.options }),
+    );
     // The export's id when this user has no chat of it (open here, or in the store), else a new one.
     const wanted = checked.chat.id;
     const key = openKey(this.userId, wanted ?? "");
     let free = wanted !== undefined;
-    for (let pending = this.#open.get(key); pending && free; pending = this.#open.get(key)) free = !(await stands(pending));
+    for (let pending = this.#open.get(key); pending && free; pending = this.#open.get(key))
+      free = !(await stands(pending));
     if (free) free = !(await this.#stored(wanted!));
     this.#ctx.checkOpen();
     const { nodes, head, messages } = buildImport(this.#ctx.engine, checked, counter);
     const c = checked.chat;
     const write = (id: string) => {
       const record: ChatRecord = {
-        id, userId: this.userId, title: c.title, model: profile.name, system: c.system, createdAt: c.createdAt,
-        updatedAt: c.updatedAt, messageCount: messages.length, head: head < 0 ? null : head, options: checked.options,
+        id,
+        userId: this.userId,
+        title: c.title,
+        model: profile.name,
+        system: c.system,
+        createdAt: c.createdAt,
+        updatedAt: c.updatedAt,
+        messageCount: messages.length,
+        head: head < 0 ? null : head,
+        options: checked.options,
       };
-      return this.#register(record, async () => {
-        await fromStore("importing the chat", () => this.#ctx.store.importChat(record, messages));
-        await importOwnMemory(this.#ctx, this.userId, checked.chat.id, id, checked.memory);
-        nodes.adopt(residentColumns(this.#ctx.store, this.userId, id)); // the text is then held once
-        return nodes;
-      }, profile, counter);
+      return this.#register(
+        record,
+        async () => {
+          await fromStore("importing the chat", () => this.#ctx.store.importChat(record, messages));
+          await importOwnMemory(this.#ctx, this.userId, checked.chat.id, id, checked.memory);
+          nodes.adopt(residentColumns(this.#ctx.store, this.userId, id)); // the text is then held once
+          return nodes;
+        },
+        profile,
+        counter,
+      );
     };
     try {
       // (Made in this Loom since it was looked up: a new id.)
@@ -187,7 +251,12 @@ export class UserChats {
   }
 
   /** Registers a new chat in the cache before its store write, so that close() waits for it. */
-  #register(record: ChatRecord, write: () => Promise<ChatNodes>, profile: Readonly<ModelProfile>, counter: TokenCounter): Promise<Chat> {
+  #register(
+    record: ChatRecord,
+    write: () => Promise<ChatNodes>,
+    profile: Readonly<ModelProfile>,
+    counter: TokenCounter,
+  ): Promise<Chat> {
     const key = openKey(this.userId, record.id);
     const loading = write().then(
       (nodes) => new Chat(this.#ctx, record, nodes, profile, counter, this.#open),
@@ -203,7 +272,11 @@ export class UserChats {
   /** True when the store holds a chat of this id for the user (Store.hasChat). */
   async #stored(id: string): Promise<boolean> {
     const has = await fromStore("looking the chat up", () => this.#ctx.store.hasChat(this.userId, id));
-    if (typeof has !== "boolean") throw new CtxloomError("STORE_CORRUPT", `The store answered ${describe(has)} to hasChat for chat ${describe(id)}, not true or false.`);
+    if (typeof has !== "boolean")
+      throw new CtxloomError(
+        "STORE_CORRUPT",
+        `The store answered ${describe(has)} to hasChat for chat ${describe(id)}, not true or false.`,
+      );
     return has;
   }
 
@@ -216,7 +289,11 @@ export class UserChats {
   async list(...args: unknown[]): Promise<ChatSummary[]> {
     this.#ctx.checkOpen();
     if (args.length > 0) {
-      throw new CtxloomError("INVALID_ARGUMENT", `list() takes no argument and returns every chat; got ${describe(args[0])}. For one page, call page({ limit, after }).`);
+      throw new CtxloomError(
+        "INVALID_ARGUMENT",
+        `list() takes no argument and returns every chat; got ${describe(args[0])}. For one page, call page({ ` +
+          `limit, after }).`,
+      );
     }
     return (await chatRecords(this.#ctx.store, this.userId)).map(summaryOf);
   }
@@ -253,8 +330,16 @@ export class UserChats {
     const loading = (async () => {
       const loaded = await fromStore("loading the chat", () => this.#ctx.store.loadChat(this.userId, chatId));
       if (!loaded) throw unknownChat(this.userId, chatId);
-      if (loaded.chat === null || typeof loaded.chat !== "object" || loaded.chat.id !== chatId || loaded.chat.userId !== this.userId) {
-        throw new CtxloomError("STORE_CORRUPT", `The store handed back ${describe(loaded.chat)} as the record of chat ${describe(chatId)}.`);
+      if (
+        loaded.chat === null ||
+        typeof loaded.chat !== "object" ||
+        loaded.chat.id !== chatId ||
+        loaded.chat.userId !== this.userId
+      ) {
+        throw new CtxloomError(
+          "STORE_CORRUPT",
+          `The store handed back ${describe(loaded.chat)} as the record of chat ${describe(chatId)}.`,
+        );
       }
       const record = currentRecord(loaded.chat, this.#ctx.summaries);
       const { profile, counter } = await this.#ctx.prepare(modelOf(record));
@@ -314,7 +399,8 @@ export class UserChats {
     if (typeof this.#ctx.store.markEmbeddingsCleared !== "function") {
       throw new CtxloomError(
         "INVALID_ARGUMENT",
-        `clearRecall needs a store with markEmbeddingsCleared and loadEmbeddingsCleared, which ${this.#ctx.store.name} has not: add them to it, or call reembed() to drop the embeddings without a mark.`,
+        `clearRecall needs a store with markEmbeddingsCleared and loadEmbeddingsCleared, which ` +
+          `${this.#ctx.store.name} has not: add them to it, or call reembed() to drop the embeddings without a mark.`,
       );
     }
     const records = await fromStore("listing chats", () => this.#ctx.store.listChats(this.userId));
@@ -333,11 +419,16 @@ export class UserChats {
 }
 
 /** Whether a chat loading (or being created) in the Loom came to be: true when it did. */
-const stands = (pending: Promise<Chat>): Promise<boolean> => pending.then(() => true, () => false);
+const stands = (pending: Promise<Chat>): Promise<boolean> =>
+  pending.then(
+    () => true,
+    () => false,
+  );
 /** The store's CHAT_EXISTS: the user has a chat of that id already. */
 const isChatExists = (error: unknown): boolean => error instanceof CtxloomError && error.code === "CHAT_EXISTS";
 
 function recallOf(ctx: LoomContext) {
-  if (!ctx.recall) throw new CtxloomError("INVALID_ARGUMENT", "Recall is off: this Loom was opened with recall: false.");
+  if (!ctx.recall)
+    throw new CtxloomError("INVALID_ARGUMENT", "Recall is off: this Loom was opened with recall: false.");
   return ctx.recall;
 }

@@ -6,7 +6,10 @@ import { budgetLines } from "./render.js";
 
 type Chats = ReturnType<Loom["user"]>;
 
-/** Where the demo writes: `say` narrates (nothing with --json), `note` tells of the store, `report` gathers the figures for --json. */
+/**
+ * Where the demo writes: `say` narrates (nothing with --json), `note` tells of the store, `report` gathers the figures
+ * for --json.
+ */
 export interface DemoOut {
   say(text: string): void;
   note(text: string): void;
@@ -30,7 +33,8 @@ export async function budgetBars(chat: Chat, out: DemoOut): Promise<void> {
       ["conversation", u.conversation, b.conversation],
       ["input", u.input, b.input],
       ["total", u.total, u.limit],
-    ])) out.say(`  ${line}`);
+    ]))
+      out.say(`  ${line}`);
     budgets.push({ model: name, kept: ctx.conversation.length, evicted: ctx.evicted, usage: u, budget: b });
   }
   out.report.budgets = budgets;
@@ -48,24 +52,48 @@ export async function recallDemo(chats: Chats, out: DemoOut): Promise<void> {
   await chat.append({ role: "user", content: "Which room is my hotel room again?" });
   const small = { name: "small-demo", contextWindow: 2_000, sizeClass: "tiny" as const, tokensPerChar: 0.25 };
   const ctx = await chat.buildContext({ model: small, recall: { prompts: 1, answersPerPrompt: 0, recent: 0 } });
-  out.say(`\nrecall: "Which room is my hotel room again?" after ${chat.messageCount - 1} messages, in a 2,000-token window`);
+  out.say(
+    `\nrecall: "Which room is my hotel room again?" after ${chat.messageCount - 1} messages, in a 2,000-token window`,
+  );
   out.say(`  the window keeps #${ctx.conversation[0]?.id}..#${ctx.conversation.at(-1)?.id}; recalled into memory:`);
   for (const m of ctx.recalled) out.say(`  #${m.id} ${m.role.padEnd(9)} ${m.content}`);
   out.report.recall = {
-    messages: chat.messageCount - 1, window: small.contextWindow, query: "Which room is my hotel room again?",
-    kept: [ctx.conversation[0]?.id ?? null, ctx.conversation.at(-1)?.id ?? null], recalled: ctx.recalled.map((m) => m.id),
+    messages: chat.messageCount - 1,
+    window: small.contextWindow,
+    query: "Which room is my hotel room again?",
+    kept: [ctx.conversation[0]?.id ?? null, ctx.conversation.at(-1)?.id ?? null],
+    recalled: ctx.recalled.map((m) => m.id),
   };
 }
 
 /** Closes the Loom and opens the chat again in a second Loom on the same database: the same tree and context. */
-export async function restoreDemo(loom: Loom, chat: Chat, reopen: () => Promise<Loom>, store: Store, out: DemoOut): Promise<void> {
-  const before = { path: chat.path().map((m) => m.id), leaves: chat.leaves(), ctx: (await chat.buildContext()).messages };
+export async function restoreDemo(
+  loom: Loom,
+  chat: Chat,
+  reopen: () => Promise<Loom>,
+  store: Store,
+  out: DemoOut,
+): Promise<void> {
+  const before = {
+    path: chat.path().map((m) => m.id),
+    leaves: chat.leaves(),
+    ctx: (await chat.buildContext()).messages,
+  };
   const id = chat.id;
   await loom.close();
   const again = await reopen();
   const back = await again.user("alice").open(id);
-  const same = JSON.stringify(before) === JSON.stringify({ path: back.path().map((m) => m.id), leaves: back.leaves(), ctx: (await back.buildContext()).messages });
-  out.say(`\nrestore: a second Loom on ${store.name} opens "${back.title}": path ${before.path.map((n) => `#${n}`).join(" -> ")}, leaves [${before.leaves.join(", ")}]`);
+  const same =
+    JSON.stringify(before) ===
+    JSON.stringify({
+      path: back.path().map((m) => m.id),
+      leaves: back.leaves(),
+      ctx: (await back.buildContext()).messages,
+    });
+  out.say(
+    `\nrestore: a second Loom on ${store.name} opens "${back.title}": path ` +
+      `${before.path.map((n) => `#${n}`).join(" -> ")}, leaves [${before.leaves.join(", ")}]`,
+  );
   out.say(`  messages, branches, head and context identical to the first Loom's: ${same}`);
   out.report.restore = { store: store.name, path: before.path, leaves: before.leaves, identical: same };
   await again.close();

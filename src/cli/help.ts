@@ -33,7 +33,8 @@ export const FORMATS: Record<string, string> = {
 };
 
 /** What `--name` of `command` takes, for the usage messages. */
-export const valueOf = (command: string, name: string): string => (name === "format" ? FORMATS[command] ?? "a format" : VALUES[name] ?? "a value");
+export const valueOf = (command: string, name: string): string =>
+  name === "format" ? (FORMATS[command] ?? "a format") : (VALUES[name] ?? "a value");
 
 /** Text a user typed, as a message shows it: bare when it is one plain word, else quoted. */
 export const typed = (text: string): string => (/^[^\s"']+$/.test(text) ? text : JSON.stringify(text));
@@ -79,7 +80,9 @@ the export's current message) or, with nothing new, leaves the chat as it is.
   --copy          import conversations imported before as new chats all the same`,
   chats: "Usage: ctxloom chats\n\nLists the chats, the most recently updated first.",
   tree: "Usage: ctxloom tree <chat>\n\nDraws every branch; * marks the active branch, <- head the head.",
-  show: "Usage: ctxloom show <chat> [--at <id>]\n\nPrints the messages from the root to the head, or to message <id>.\n  --at <id>       the message to end at",
+  show:
+    "Usage: ctxloom show <chat> [--at <id>]\n\nPrints the messages from the root to the head, or to message " +
+    "<id>.\n  --at <id>       the message to end at",
   checkout: "Usage: ctxloom checkout <chat> <id>\n\nMoves the chat's head to message <id> (switches branch).",
   context: `Usage: ctxloom context <chat> [--model <m>] [--system <text>] [--input <text>] [--format openai|anthropic]
 
@@ -108,7 +111,9 @@ still have every original message.
   --keep-last <n> messages left as they are (default 20)
   --model <m>     the model whose window sets the summary's budget (default: the chat's)
   --context-window <n>  that model's window in tokens`,
-  export: "Usage: ctxloom export <chat> [--format json|openai-jsonl]\n\njson (default): the portable chat format, every branch.\nopenai-jsonl: one line { messages } per branch, root to leaf.",
+  export:
+    "Usage: ctxloom export <chat> [--format json|openai-jsonl]\n\njson (default): the portable chat format, every " +
+    "branch.\nopenai-jsonl: one line { messages } per branch, root to leaf.",
   models: "Usage: ctxloom models [filter]\n\nLists the known models whose name contains <filter>.",
   erase: `Usage: ctxloom erase --user <id>
 

@@ -4,7 +4,13 @@
 import { createHash } from "node:crypto";
 import { createReadStream, statSync } from "node:fs";
 import { CtxloomError } from "../errors.js";
-import { IMPORT_FORMATS, parseExportStream, type ConversationReport, type ImportFormat, type ParsedImport } from "../import/index.js";
+import {
+  IMPORT_FORMATS,
+  parseExportStream,
+  type ConversationReport,
+  type ImportFormat,
+  type ParsedImport,
+} from "../import/index.js";
 import type { ChatExport } from "../store/portable.js";
 import type { ChatOptions } from "../store/types.js";
 import type { Loom } from "../chat/loom.js";
@@ -15,7 +21,10 @@ import { mergeInto } from "./merge.js";
 import { clip, megabytes, plural, progressLine } from "./render.js";
 
 type Source = { format: string; id: string };
-/** What became of a conversation: a new chat, new messages added to the chat made from it before, nothing new, or not updated (why in `reason`). */
+/**
+ * What became of a conversation: a new chat, new messages added to the chat made from it before, nothing new, or not
+ * updated (why in `reason`).
+ */
 type Status = "imported" | "updated" | "unchanged" | "refused";
 
 const sourceKey = (s: Source) => `${s.format}\n${s.id}`;
@@ -28,13 +37,27 @@ function sourceOf(format: ImportFormat, exp: ChatExport, report: ConversationRep
   const carried = exp.chat.options?.source;
   if (carried) return carried;
   if (report.sourceId) return { format, id: report.sourceId };
-  const fields = exp.messages.map((m) => [m.parentId, m.role, m.content, m.name ?? null, m.toolCalls ?? null, m.toolCallId ?? null, m.parts ?? null]);
-  const digest = createHash("sha256").update(JSON.stringify([exp.chat.title, exp.chat.system, fields])).digest("hex");
+  const fields = exp.messages.map((m) => [
+    m.parentId,
+    m.role,
+    m.content,
+    m.name ?? null,
+    m.toolCalls ?? null,
+    m.toolCallId ?? null,
+    m.parts ?? null,
+  ]);
+  const digest = createHash("sha256")
+    .update(JSON.stringify([exp.chat.title, exp.chat.system, fields]))
+    .digest("hex");
   return { format, id: `sha256:${digest.slice(0, 32)}` };
 }
 
 /** Reads and checks every file before any chat is made. @throws IMPORT_FAILED naming the file */
-async function parseFiles(ctx: CommandContext, format: ImportFormat | "auto", draw: (text: string, force?: boolean) => void) {
+async function parseFiles(
+  ctx: CommandContext,
+  format: ImportFormat | "auto",
+  draw: (text: string, force?: boolean) => void,
+) {
   const files = ctx.positionals.map((file) => {
     try {
       return { file, size: statSync(file).size };
@@ -50,7 +73,15 @@ async function parseFiles(ctx: CommandContext, format: ImportFormat | "auto", dr
     try {
       const result = await parseExportStream(createReadStream(file), {
         ...options,
-        onProgress: (p) => draw(progressLine(before + p.bytesRead, total, `${megabytes(before + p.bytesRead)} read, ${p.conversations} conversations`), p.bytesRead === size),
+        onProgress: (p) =>
+          draw(
+            progressLine(
+              before + p.bytesRead,
+              total,
+              `${megabytes(before + p.bytesRead)} read, ${p.conversations} conversations`,
+            ),
+            p.bytesRead === size,
+          ),
       });
       parsed.push({ file, result });
     } catch (e) {
@@ -83,7 +114,8 @@ export async function importCommand(ctx: CommandContext, loom: Loom): Promise<vo
   const chats = loom.user(user);
   // The conversations this user's chats were imported from (the records' options: no chat is loaded).
   const bySource = new Map<string, string>();
-  for (const r of await ctx.store.listChats(user)) if (r.options?.source) bySource.set(sourceKey(r.options.source), r.id);
+  for (const r of await ctx.store.listChats(user))
+    if (r.options?.source) bySource.set(sourceKey(r.options.source), r.id);
   const count = parsed.reduce((s, p) => s + p.result.chats.length, 0);
   let done = 0;
   const out = [];
@@ -111,15 +143,26 @@ export async function importCommand(ctx: CommandContext, loom: Loom): Promise<vo
         } else {
           id = before;
           const merged = await mergeInto(await chats.open(id), exp);
-          if ("refused" in merged) [status, reason] = ["refused", `${merged.refused}; --copy imports this version as a new chat`];
+          if ("refused" in merged)
+            [status, reason] = ["refused", `${merged.refused}; --copy imports this version as a new chat`];
           else {
             [status, added] = [merged.added > 0 ? "updated" : "unchanged", merged.added];
             ids = Object.fromEntries(Object.entries(r.ids).map(([key, at]) => [key, merged.ids[at]!]));
           }
         }
         list.push({
-          id, status, ...(added !== undefined ? { added } : {}), ...(reason ? { reason } : {}), title: r.title, messages: r.messages, leaves: r.leaves,
-          sourceId: r.sourceId, skipped: r.skipped, placeholders: r.placeholders, toolResultsAsUser: r.toolResultsAsUser, ids,
+          id,
+          status,
+          ...(added !== undefined ? { added } : {}),
+          ...(reason ? { reason } : {}),
+          title: r.title,
+          messages: r.messages,
+          leaves: r.leaves,
+          sourceId: r.sourceId,
+          skipped: r.skipped,
+          placeholders: r.placeholders,
+          toolResultsAsUser: r.toolResultsAsUser,
+          ids,
         });
         draw(progressLine(++done, count, `${done} of ${count} chats stored`), done === count);
       }
@@ -136,13 +179,27 @@ export async function importCommand(ctx: CommandContext, loom: Loom): Promise<vo
   for (const f of out) printFile(ctx, f);
 }
 
-type Reported = { id: string; status: Status; added?: number; reason?: string; title: string; messages: number; leaves: number } & Pick<ConversationReport, "skipped" | "placeholders" | "toolResultsAsUser">;
+type Reported = {
+  id: string;
+  status: Status;
+  added?: number;
+  reason?: string;
+  title: string;
+  messages: number;
+  leaves: number;
+} & Pick<ConversationReport, "skipped" | "placeholders" | "toolResultsAsUser">;
 
 function printFile(ctx: CommandContext, f: { file: string; format: string; chats: Reported[] }): void {
   const fresh = f.chats.filter((c) => c.status === "imported");
   const messages = fresh.reduce((s, c) => s + c.messages, 0);
   const others = (["updated", "unchanged", "refused"] as const)
-    .map((s) => [f.chats.filter((c) => c.status === s).length, s === "unchanged" ? "unchanged (imported before)" : s === "refused" ? "not updated" : s] as const)
+    .map(
+      (s) =>
+        [
+          f.chats.filter((c) => c.status === s).length,
+          s === "unchanged" ? "unchanged (imported before)" : s === "refused" ? "not updated" : s,
+        ] as const,
+    )
     .filter(([n]) => n > 0)
     .map(([n, s]) => `, ${n} ${s}`);
   ctx.io.out(`${f.file}: ${f.format}, ${fresh.length} chat(s), ${messages} messages${others.join("")}`);
@@ -156,10 +213,13 @@ function printFile(ctx: CommandContext, f: { file: string; format: string; chats
   if (notes.size) ctx.io.out(`  ${[...notes].map(([k, v]) => `${v} ${k}`).join(", ")}`);
   for (const c of f.chats) {
     const what =
-      c.status === "imported" ? `${plural(c.messages, "message", "messages")}, ${plural(c.leaves, "branch", "branches")}`
-      : c.status === "updated" ? `updated: ${plural(c.added!, "new message", "new messages")}`
-      : c.status === "unchanged" ? "imported before, nothing new"
-      : `not updated: ${c.reason}`;
+      c.status === "imported"
+        ? `${plural(c.messages, "message", "messages")}, ${plural(c.leaves, "branch", "branches")}`
+        : c.status === "updated"
+          ? `updated: ${plural(c.added!, "new message", "new messages")}`
+          : c.status === "unchanged"
+            ? "imported before, nothing new"
+            : `not updated: ${c.reason}`;
     ctx.io.out(`  ${c.id}  ${clip(c.title, 50)}  (${what})`);
   }
 }

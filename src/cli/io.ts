@@ -27,6 +27,13 @@ export interface CommandContext {
 export function inputError(what: string, e: unknown): CtxloomError {
   if (e instanceof CtxloomError) return e;
   const code = (e as { code?: string }).code;
-  const reason = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a folder" : code === "EACCES" ? "permission denied" : (e as Error).message.replace(/[.!?]+$/, "");
+  const reason =
+    code === "ENOENT"
+      ? "no such file"
+      : code === "EISDIR"
+        ? "it is a folder"
+        : code === "EACCES"
+          ? "permission denied"
+          : (e as Error).message.replace(/[.!?]+$/, "");
   return new CtxloomError("INVALID_ARGUMENT", `cannot read ${what}: ${reason}.`, { cause: e });
 }

@@ -13,8 +13,13 @@ export interface Merged {
 
 /** The fields that make two messages the same message of a conversation (not its id, time or token count). */
 const sameMessage = (m: Message, e: ExportedMessage): boolean =>
-  m.role === e.role && m.content === e.content && m.kind === e.kind && m.name === e.name && m.toolCallId === e.toolCallId &&
-  JSON.stringify(m.toolCalls ?? null) === JSON.stringify(e.toolCalls ?? null) && JSON.stringify(m.parts ?? null) === JSON.stringify(e.parts ?? null);
+  m.role === e.role &&
+  m.content === e.content &&
+  m.kind === e.kind &&
+  m.name === e.name &&
+  m.toolCallId === e.toolCallId &&
+  JSON.stringify(m.toolCalls ?? null) === JSON.stringify(e.toolCalls ?? null) &&
+  JSON.stringify(m.parts ?? null) === JSON.stringify(e.parts ?? null);
 
 /**
  * Plans the merge without writing: each export message is matched, parents first, to a
@@ -49,7 +54,8 @@ function plan(chat: Chat, exp: ChatExport): { ids: number[]; fresh: ExportedMess
       }
     }
     if (e.kind === "summary") return { refused: `its message ${e.id} is a summary the chat lacks` };
-    if (parent !== null && parent >= 0 && chat.get(parent).kind === "summary") return { refused: `its message ${e.id} answers a summary` };
+    if (parent !== null && parent >= 0 && chat.get(parent).kind === "summary")
+      return { refused: `its message ${e.id} answers a summary` };
     if (e.parentId === null && rootToEdit(chat, e) === undefined) {
       return { refused: `its message ${e.id} is a new first message` };
     }

@@ -11,7 +11,10 @@ export function budgetLines(rows: [string, number, number][]): string[] {
   const wide = Math.max(...rows.map(([, , l]) => String(l).length));
   return rows.map(([name, used, limit]) => {
     const pct = limit > 0 ? Math.round((used / limit) * 100) : 0;
-    return `${name.padEnd(13)}${bar(used, limit)} ${String(used).padStart(wide)} / ${String(limit).padStart(wide)}  ${String(pct).padStart(3)}%`;
+    return (
+      `${name.padEnd(13)}${bar(used, limit)} ${String(used).padStart(wide)} / ${String(limit).padStart(wide)}  ` +
+      `${String(pct).padStart(3)}%`
+    );
   });
 }
 

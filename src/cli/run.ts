@@ -16,27 +16,49 @@ const COMMON: Options = {
 };
 /** Each command's own options and its positional arguments: [required, most]. */
 const SPECS: Record<string, { options: Options; positionals: [number, number] }> = {
-  import: { options: { format: { type: "string", default: "auto" }, model: { type: "string" }, copy: { type: "boolean", default: false } }, positionals: [1, Infinity] },
+  import: {
+    options: {
+      format: { type: "string", default: "auto" },
+      model: { type: "string" },
+      copy: { type: "boolean", default: false },
+    },
+    positionals: [1, Infinity],
+  },
   chats: { options: {}, positionals: [0, 0] },
   tree: { options: {}, positionals: [1, 1] },
   show: { options: { at: { type: "string" } }, positionals: [1, 1] },
   checkout: { options: {}, positionals: [2, 2] },
   context: {
     options: {
-      model: { type: "string" }, "context-window": { type: "string" }, system: { type: "string" }, memory: { type: "string" }, input: { type: "string" },
+      model: { type: "string" },
+      "context-window": { type: "string" },
+      system: { type: "string" },
+      memory: { type: "string" },
+      input: { type: "string" },
       format: { type: "string", default: "openai" },
     },
     positionals: [1, 1],
   },
   stats: { options: {}, positionals: [1, 1] },
-  summarize: { options: { "keep-last": { type: "string" }, model: { type: "string" }, "context-window": { type: "string" } }, positionals: [1, 1] },
-  recall: { options: { scope: { type: "string", default: "chat" }, prompts: { type: "string" }, recent: { type: "string" } }, positionals: [2, Infinity] },
+  summarize: {
+    options: { "keep-last": { type: "string" }, model: { type: "string" }, "context-window": { type: "string" } },
+    positionals: [1, 1],
+  },
+  recall: {
+    options: { scope: { type: "string", default: "chat" }, prompts: { type: "string" }, recent: { type: "string" } },
+    positionals: [2, Infinity],
+  },
   export: { options: { format: { type: "string", default: "json" } }, positionals: [1, 1] },
   models: { options: {}, positionals: [0, 1] },
   // No default user: the one to erase is named.
   erase: { options: { user: { type: "string" } }, positionals: [0, 0] },
   prune: {
-    options: { "idle-for": { type: "string" }, "keep-newest": { type: "string" }, "batch-size": { type: "string" }, vacuum: { type: "boolean", default: false } },
+    options: {
+      "idle-for": { type: "string" },
+      "keep-newest": { type: "string" },
+      "batch-size": { type: "string" },
+      vacuum: { type: "boolean", default: false },
+    },
     positionals: [0, 0],
   },
   demo: { options: { engine: { type: "string" } }, positionals: [0, 0] },
@@ -54,29 +76,36 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     io.err(HELP[""]!);
     return 2;
   }
-  if (first === "--version" || first === "-v") return io.out(io.version), 0;
-  if (first === "--help" || first === "-h" || first === "help") return io.out(HELP[rest[0] ?? ""] ?? HELP[""]!), 0;
+  if (first === "--version" || first === "-v") return (io.out(io.version), 0);
+  if (first === "--help" || first === "-h" || first === "help") return (io.out(HELP[rest[0] ?? ""] ?? HELP[""]!), 0);
   try {
     const spec = SPECS[first];
     if (!spec) {
       const hint = closest(first, Object.keys(SPECS));
-      throw new UsageError(`unknown command ${JSON.stringify(first)}${hint ? `; did you mean ${hint}?` : "."} Run ctxloom --help for the commands.`);
+      throw new UsageError(
+        `unknown command ${JSON.stringify(first)}${hint ? `; did you mean ${hint}?` : "."} Run ctxloom --help for ` +
+          `the commands.`,
+      );
     }
     const options = { ...COMMON, ...spec.options };
     const { values, positionals } = parse(first, rest, options);
-    if (values.help) return io.out(HELP[first]!), 0;
+    if (values.help) return (io.out(HELP[first]!), 0);
     const [least, most] = spec.positionals;
     if (positionals.length < least || positionals.length > most) {
-      throw new UsageError(`${first} takes ${least === most ? least : most === Infinity ? `${least} or more` : `${least} to ${most}`} argument(s); got ${positionals.length}.\n${HELP[first]!.split("\n")[0]}`);
+      throw new UsageError(
+        `${first} takes ${least === most ? least : most === Infinity ? `${least} or more` : `${least} to ${most}`} ` +
+          `argument(s); got ${positionals.length}.\n${HELP[first]!.split("\n")[0]}`,
+      );
     }
     if (first === "demo") {
       const engine = values.engine as string | undefined;
-      if (engine !== undefined && engine !== "wasm" && engine !== "js") throw new UsageError(`--engine takes wasm or js; got ${typed(engine)}.`);
+      if (engine !== undefined && engine !== "wasm" && engine !== "js")
+        throw new UsageError(`--engine takes wasm or js; got ${typed(engine)}.`);
       await (io.demo ?? (async () => {}))(engine as "wasm" | "js" | undefined, values.json === true);
       return 0;
     }
     const usage = (text: string) => new UsageError(text);
-    if (first === "models") return await modelsCommand({ io, values, positionals, usage }), 0;
+    if (first === "models") return (await modelsCommand({ io, values, positionals, usage }), 0);
     const store = await io.openStore(values.db as string);
     const loom = await Loom.open({ store });
     try {
@@ -104,7 +133,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
 function attachValues(command: string, args: string[], options: Options): string[] {
   const flags: string[] = [];
   const words: string[] = [];
-  const isOption = (word: string) => word === "-h" || (word.startsWith("--") && word.slice(2).split("=")[0]! in options);
+  const isOption = (word: string) =>
+    word === "-h" || (word.startsWith("--") && word.slice(2).split("=")[0]! in options);
   for (let i = 0; i < args.length; i++) {
     const word = args[i]!;
     if (word === "--") {
@@ -115,7 +145,9 @@ function attachValues(command: string, args: string[], options: Options): string
     if (options[name]?.type === "string") {
       const next = args[i + 1];
       if (next === undefined || isOption(next)) {
-        throw new UsageError(`${word} takes ${valueOf(command, name)}; got nothing${next === undefined ? "" : ` (${next} is an option)`}.`);
+        throw new UsageError(
+          `${word} takes ${valueOf(command, name)}; got nothing${next === undefined ? "" : ` (${next} is an option)`}.`,
+        );
       }
       flags.push(`${word}=${next}`);
       i++;
@@ -125,9 +157,18 @@ function attachValues(command: string, args: string[], options: Options): string
   return [...flags, "--", ...words];
 }
 
-function parse(command: string, args: string[], options: Options): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
+function parse(
+  command: string,
+  args: string[],
+  options: Options,
+): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
   try {
-    const { values, positionals } = parseArgs({ args: attachValues(command, args, options), options, allowPositionals: true, strict: true });
+    const { values, positionals } = parseArgs({
+      args: attachValues(command, args, options),
+      options,
+      allowPositionals: true,
+      strict: true,
+    });
     return { values: values as Record<string, string | boolean | undefined>, positionals };
   } catch (e) {
     const code = (e as { code?: string }).code ?? "";
@@ -135,7 +176,9 @@ function parse(command: string, args: string[], options: Options): { values: Rec
     const bad = /'(-{1,2}[^' =]+)/.exec((e as Error).message)?.[1];
     if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && bad) {
       const hint = closest(bad.replace(/^-+/, ""), Object.keys(options));
-      throw new UsageError(`unknown option ${bad}${hint ? `; did you mean --${hint}?` : "."} Run with --help for the options.`);
+      throw new UsageError(
+        `unknown option ${bad}${hint ? `; did you mean --${hint}?` : "."} Run with --help for the options.`,
+      );
     }
     if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE" && bad && options[bad.slice(2)]?.type === "boolean") {
       throw new UsageError(`${bad} takes no value; got ${typed(args.find((a) => a.startsWith(`${bad}=`)) ?? bad)}.`);

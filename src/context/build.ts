@@ -29,7 +29,10 @@ export { formatPrompt } from "./window.js";
  * conversation in the engine (one call: walk, priorities, tool units), and formats.
  * Nothing is tokenized but the system, memory and input texts of this call.
  */
-export function buildContext<O extends BuildOptions | undefined = undefined>(source: ContextSource, options?: O): ContextWindowFor<O> {
+export function buildContext<O extends BuildOptions | undefined = undefined>(
+  source: ContextSource,
+  options?: O,
+): ContextWindowFor<O> {
   return build(source, options) as ContextWindowFor<O>;
 }
 
@@ -52,7 +55,9 @@ export function buildPlanned(source: ContextSource, plan: BuildPlan): ContextWin
   const stored = plan.memoryScope === "none" ? undefined : source.stored;
   const joined = stored?.text ? (plan.memory ? `${stored.text}\n\n${plan.memory}` : stored.text) : plan.memory;
   const memory = fitted(counter, limits ? truncateToChars(joined, limits.memoryMaxChars) : joined, budget.memory);
-  const memoryRevision = stored ? { scope: stored.scope, revision: stored.revision, omitted: Math.max(0, stored.text.length - memory.length) } : null;
+  const memoryRevision = stored
+    ? { scope: stored.scope, revision: stored.revision, omitted: Math.max(0, stored.text.length - memory.length) }
+    : null;
   const systemTokens = system ? systemCost(counter, system) : 0;
   const memoryTokens = memory ? systemCost(counter, memory) : 0;
   if (input !== undefined && counter.atLeast) {
@@ -72,14 +77,33 @@ export function buildPlanned(source: ContextSource, plan: BuildPlan): ContextWin
   // Tool results, reasoning and compactions as this request sends them (cut, cleared, left
   // out): the selections count what is sent.
   const fixed = REPLY_PRIMING + tools + systemTokens + memoryTokens + inputTokens;
-  const { view: results, clearing } = source.toolViews ? toolView(source, plan.toolResults, limit - fixed, fixed, limit) : NO_TOOL_VIEW;
+  const { view: results, clearing } = source.toolViews
+    ? toolView(source, plan.toolResults, limit - fixed, fixed, limit)
+    : NO_TOOL_VIEW;
   const parts = source.toolViews
-    ? partsView(source, format, plan.reasoningTurns, input !== undefined, limit - fixed, results, source.sendsReasoning === true)
+    ? partsView(
+        source,
+        format,
+        plan.reasoningTurns,
+        input !== undefined,
+        limit - fixed,
+        results,
+        source.sendsReasoning === true,
+      )
     : null;
   const view = parts ? parts.view : results;
   if (view) source.engine.swapTokens(source.tree, view.ids, view.tokens);
   try {
-    const counted: Counted = { system, memory, memoryRevision, systemTokens, memoryTokens, inputTokens, tools, clearing };
+    const counted: Counted = {
+      system,
+      memory,
+      memoryRevision,
+      systemTokens,
+      memoryTokens,
+      inputTokens,
+      tools,
+      clearing,
+    };
     return selectAndFormat(source, plan, view, parts, counted);
   } finally {
     if (view) source.engine.swapTokens(source.tree, view.ids, view.tokens); // the chat's own counts back
@@ -91,7 +115,11 @@ export function buildPlanned(source: ContextSource, plan: BuildPlan): ContextWin
  * (selection.ts) around the conversation's budget, then the format's window (window*.ts).
  */
 function selectAndFormat(
-  source: ContextSource, plan: BuildPlan, view: ContextView | null, parts: PartsView | null, c: Counted,
+  source: ContextSource,
+  plan: BuildPlan,
+  view: ContextView | null,
+  parts: PartsView | null,
+  c: Counted,
 ): ContextWindow {
   const considered = consideredOf(plan, parts);
   const recalled = fillRecall(source, plan, c, considered);
@@ -111,14 +139,16 @@ function conversationRoom(plan: BuildPlan, c: Counted): number {
     throw new CtxloomError(
       "MESSAGE_TOO_LARGE",
       `The tool definitions (${tools} tokens) leave no room in ${profile.name}'s window (limit ${limit} tokens) ` +
-        `for the system prompt, memory and input. Send fewer tools, shorten their descriptions, or use a model with a larger window.`,
+        `for the system prompt, memory and input. Send fewer tools, shorten their descriptions, or use a model with ` +
+        `a larger window.`,
     );
   }
   if (available < 0) {
     throw new CtxloomError(
       "MESSAGE_TOO_LARGE",
       `The input (${inputTokens} tokens) does not fit ${profile.name}'s window with the system prompt and memory ` +
-        `(limit ${limit} tokens). Split or summarize the input, shorten the system prompt or memory, or use a model with a larger window.`,
+        `(limit ${limit} tokens). Split or summarize the input, shorten the system prompt or memory, or use a model ` +
+        `with a larger window.`,
     );
   }
   return available;

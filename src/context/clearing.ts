@@ -27,7 +27,10 @@ interface ClearState {
   boundary: number;
   /** Tokens old results not yet cleared would save. */
   pending: number;
-  /** The newest `keepNewest` results, oldest first: their ids, what clearing each saves (0: it cannot be), and `total` through them. */
+  /**
+   * The newest `keepNewest` results, oldest first: their ids, what clearing each saves (0: it cannot be), and `total`
+   * through them.
+   */
   recent: { id: number; saving: number; through: number }[];
   /** Tokens of the path so far. */
   total: number;
@@ -64,7 +67,12 @@ export interface ClearingSource {
  * are cleared, unless excluded or CRITICAL; every later one is sent whole. O(messages since the
  * deepest state kept on the path); the state at `head` is kept for the next build.
  */
-export function clearedThrough(source: ClearingSource, head: number, policy: ClearPolicy, cache: ClearingCache): number {
+export function clearedThrough(
+  source: ClearingSource,
+  head: number,
+  policy: ClearPolicy,
+  cache: ClearingCache,
+): number {
   const { engine: e, tree: t } = source;
   const states = cache.statesFor(policy);
   const depth = e.depth(t, head);
@@ -83,7 +91,9 @@ export function clearedThrough(source: ClearingSource, head: number, policy: Cle
     }
   }
   const base = from >= 0 ? states.get(from)! : undefined;
-  const state: ClearState = base ? { ...base, recent: [...base.recent] } : { boundary: -1, pending: 0, recent: [], total: 0 };
+  const state: ClearState = base
+    ? { ...base, recent: [...base.recent] }
+    : { boundary: -1, pending: 0, recent: [], total: 0 };
   if (n > 0) {
     const k = e.walk(t, head, n);
     const ids = e.ids.slice(0, k);
@@ -91,7 +101,7 @@ export function clearedThrough(source: ClearingSource, head: number, policy: Cle
     for (const id of ids) {
       state.total += e.tokens(t, id);
       if (e.role(t, id) !== ROLE_TOOL) continue;
-      const clearable = e.priority(t, id) !== CRITICAL && !(excluded?.has(source.toolName(id)));
+      const clearable = e.priority(t, id) !== CRITICAL && !excluded?.has(source.toolName(id));
       step(state, id, clearable ? Math.max(0, e.tokens(t, id) - PLACEHOLDER_ESTIMATE) : 0, policy);
     }
   }

@@ -42,7 +42,8 @@ function check(source: ContextSource, id: number): void {
   if (open.length === 0) return;
   throw new CtxloomError(
     "INVALID_TOOL_CALL",
-    `The CRITICAL assistant message ${x} cannot be sent: its tool calls ${open.map((c) => JSON.stringify(c)).join(", ")} ` +
+    `The CRITICAL assistant message ${x} cannot be sent: its tool calls ` +
+      `${open.map((c) => JSON.stringify(c)).join(", ")} ` +
       `have no answer on this branch, and a call is never sent without its results. Append the missing tool results ` +
       `(from message ${x}: checkout(${x}) and append them, if other messages followed it), then build again.`,
   );

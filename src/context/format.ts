@@ -1,7 +1,14 @@
 import type { ContentPart, Message } from "../message.js";
 import {
-  anthropicParts, openAIParts, openAIToolText, partNotes, partsToSend, responsesParts,
-  type AnthropicPartBlock, type OpenAIContentPart, type ResponsesContentPart,
+  anthropicParts,
+  openAIParts,
+  openAIToolText,
+  partNotes,
+  partsToSend,
+  responsesParts,
+  type AnthropicPartBlock,
+  type OpenAIContentPart,
+  type ResponsesContentPart,
 } from "./parts-format.js";
 
 export type { AnthropicPartBlock, OpenAIContentPart, ResponsesContentPart } from "./parts-format.js";
@@ -76,7 +83,12 @@ export interface AnthropicCacheControl {
 export type AnthropicBlock =
   | { type: "text"; text: string; cache_control?: AnthropicCacheControl }
   | { type: "tool_use"; id: string; name: string; input: unknown; cache_control?: AnthropicCacheControl }
-  | { type: "tool_result"; tool_use_id: string; content: string | AnthropicToolResultBlock[]; cache_control?: AnthropicCacheControl }
+  | {
+      type: "tool_result";
+      tool_use_id: string;
+      content: string | AnthropicToolResultBlock[];
+      cache_control?: AnthropicCacheControl;
+    }
   | (Extract<AnthropicPartBlock, { type: "image" | "document" }> & { cache_control?: AnthropicCacheControl })
   | Extract<AnthropicPartBlock, { type: "thinking" | "redacted_thinking" }>;
 
@@ -102,13 +114,20 @@ export interface AnthropicMessage {
  * takes neither back). A tool result with images sends its text and a line naming each
  * image (Chat Completions tool results carry text only; see openAIToolText).
  */
-export function toOpenAI(m: Pick<Message, "role" | "content" | "name" | "toolCalls" | "toolCallId" | "parts">): OpenAIMessage {
+export function toOpenAI(
+  m: Pick<Message, "role" | "content" | "name" | "toolCalls" | "toolCallId" | "parts">,
+): OpenAIMessage {
   // Fields in the order they always had: role, content, name, tool_calls, tool_call_id.
   const parts = m.role === "user" ? partsToSend(m) : undefined;
   const content = parts ? openAIParts(parts) : m.role === "tool" && m.parts ? openAIToolText(m) : m.content;
-  const out = { role: m.role, content } as OpenAIMessage & { name?: string; tool_calls?: OpenAIToolCall[]; tool_call_id?: string };
+  const out = { role: m.role, content } as OpenAIMessage & {
+    name?: string;
+    tool_calls?: OpenAIToolCall[];
+    tool_call_id?: string;
+  };
   if (m.name !== undefined) out.name = m.name;
-  if (m.toolCalls) out.tool_calls = m.toolCalls.map((c) => ({ id: c.id, type: "function", function: { ...c.function } }));
+  if (m.toolCalls)
+    out.tool_calls = m.toolCalls.map((c) => ({ id: c.id, type: "function", function: { ...c.function } }));
   if (m.toolCallId !== undefined) out.tool_call_id = m.toolCallId;
   return out;
 }
@@ -118,7 +137,9 @@ export function toOpenAI(m: Pick<Message, "role" | "content" | "name" | "toolCal
  * Anthropic's shape: tool calls become tool_use blocks, tool results user tool_result
  * blocks, consecutive messages of one role merge.
  */
-export function toAnthropic(conversation: readonly Pick<Message, "role" | "content" | "toolCalls" | "toolCallId" | "parts">[]): {
+export function toAnthropic(
+  conversation: readonly Pick<Message, "role" | "content" | "toolCalls" | "toolCallId" | "parts">[],
+): {
   messages: AnthropicMessage[];
 } {
   const merged: { role: "user" | "assistant"; blocks: AnthropicBlock[] }[] = [];
@@ -127,14 +148,23 @@ export function toAnthropic(conversation: readonly Pick<Message, "role" | "conte
     const blocks: AnthropicBlock[] = [];
     if (m.role === "tool") {
       const parts = partsToSend(m); // a tool result with images: text and image blocks
-      const content = parts ? anthropicParts(parts, "user").filter((b): b is AnthropicToolResultBlock => b.type === "text" || b.type === "image") : m.content;
+      const content = parts
+        ? anthropicParts(parts, "user").filter(
+            (b): b is AnthropicToolResultBlock => b.type === "text" || b.type === "image",
+          )
+        : m.content;
       blocks.push({ type: "tool_result", tool_use_id: m.toolCallId!, content });
     } else {
       const parts = partsToSend(m);
       if (parts) blocks.push(...anthropicParts(parts, role));
       else if (m.content.length > 0) blocks.push({ type: "text", text: m.content });
       for (const call of m.toolCalls ?? []) {
-        blocks.push({ type: "tool_use", id: call.id, name: call.function.name, input: parseArguments(call.function.arguments) });
+        blocks.push({
+          type: "tool_use",
+          id: call.id,
+          name: call.function.name,
+          input: parseArguments(call.function.arguments),
+        });
       }
     }
     const last = merged[merged.length - 1];
@@ -156,10 +186,14 @@ export function toAnthropic(conversation: readonly Pick<Message, "role" | "conte
 export function markCacheBreakpoint(messages: AnthropicMessage[]): AnthropicMessage[] {
   const last = messages[messages.length - 1];
   if (!last) return messages;
-  const blocks = typeof last.content === "string" ? [{ type: "text" as const, text: last.content }] : last.content.map((b) => ({ ...b }));
+  const blocks =
+    typeof last.content === "string"
+      ? [{ type: "text" as const, text: last.content }]
+      : last.content.map((b) => ({ ...b }));
   const end = blocks[blocks.length - 1];
   // Thinking blocks take no breakpoint (they are cached with the turn around them).
-  if (end && end.type !== "thinking" && end.type !== "redacted_thinking") blocks[blocks.length - 1] = { ...end, cache_control: { type: "ephemeral" } };
+  if (end && end.type !== "thinking" && end.type !== "redacted_thinking")
+    blocks[blocks.length - 1] = { ...end, cache_control: { type: "ephemeral" } };
   return [...messages.slice(0, -1), { role: last.role, content: blocks }];
 }
 
@@ -172,7 +206,10 @@ function parseArguments(text: string): unknown {
   }
 }
 
-/** A message item of OpenAI's Responses API input (its EasyInputMessage): text, or parts for a user message with images or files. */
+/**
+ * A message item of OpenAI's Responses API input (its EasyInputMessage): text, or parts for a user message with images
+ * or files.
+ */
 export interface ResponsesMessageItem {
   /** Always "message". */
   type: "message";
@@ -234,7 +271,12 @@ export interface ResponsesCompactionItem {
  * An input item of OpenAI's Responses API: a list of them is the `openai` package's
  * ResponseInputItem[] (`responses.create({ input })`) without a cast.
  */
-export type ResponsesItem = ResponsesMessageItem | ResponsesFunctionCallItem | ResponsesFunctionCallOutputItem | ResponsesReasoningItem | ResponsesCompactionItem;
+export type ResponsesItem =
+  | ResponsesMessageItem
+  | ResponsesFunctionCallItem
+  | ResponsesFunctionCallOutputItem
+  | ResponsesReasoningItem
+  | ResponsesCompactionItem;
 
 /**
  * Converts messages to Responses API input items: a message item per text, a function_call
@@ -243,19 +285,26 @@ export type ResponsesItem = ResponsesMessageItem | ResponsesFunctionCallItem | R
  * items they came as, where they were among its text (another provider's reasoning and
  * compactions are not sent). A tool message's name is not part of the Responses shape.
  */
-export function toResponses(messages: readonly Pick<Message, "role" | "content" | "toolCalls" | "toolCallId" | "parts">[]): ResponsesItem[] {
+export function toResponses(
+  messages: readonly Pick<Message, "role" | "content" | "toolCalls" | "toolCallId" | "parts">[],
+): ResponsesItem[] {
   const items: ResponsesItem[] = [];
   for (const m of messages) {
     if (m.role === "tool") {
       const parts = partsToSend(m);
-      items.push({ type: "function_call_output", call_id: m.toolCallId!, output: parts ? responsesParts(parts) : m.content });
+      items.push({
+        type: "function_call_output",
+        call_id: m.toolCallId!,
+        output: parts ? responsesParts(parts) : m.content,
+      });
       continue;
     }
     const parts = partsToSend(m);
     if (parts && m.role === "user") items.push({ type: "message", role: m.role, content: responsesParts(parts) });
     else if (parts && m.role === "assistant") assistantItems(parts, m.toolCalls !== undefined, items);
     else if (m.content.length > 0 || !m.toolCalls) items.push({ type: "message", role: m.role, content: m.content });
-    for (const c of m.toolCalls ?? []) items.push({ type: "function_call", call_id: c.id, name: c.function.name, arguments: c.function.arguments });
+    for (const c of m.toolCalls ?? [])
+      items.push({ type: "function_call", call_id: c.id, name: c.function.name, arguments: c.function.arguments });
   }
   return items;
 }
@@ -272,17 +321,26 @@ function assistantItems(parts: readonly ContentPart[], calls: boolean, items: Re
     if (p.type === "text") text = text === undefined ? p.text : `${text}\n${p.text}`;
     else if ((p.type === "reasoning" && p.item !== undefined) || (p.type === "compaction" && p.provider === "openai")) {
       flush();
-      items.push(JSON.parse(p.type === "reasoning" ? p.item! : p.data) as ResponsesReasoningItem | ResponsesCompactionItem);
+      items.push(
+        JSON.parse(p.type === "reasoning" ? p.item! : p.data) as ResponsesReasoningItem | ResponsesCompactionItem,
+      );
     }
   }
   flush();
   if (items.length === from && !calls) items.push({ type: "message", role: "assistant", content: "" });
 }
 
-const LABELS: Record<Message["role"], string> = { system: "System", user: "User", assistant: "Assistant", tool: "Tool" };
+const LABELS: Record<Message["role"], string> = {
+  system: "System",
+  user: "User",
+  assistant: "Assistant",
+  tool: "Tool",
+};
 
 /** One formatted string: a "Role: text" block per message, blank lines between. */
-export function toTranscript(messages: readonly Pick<Message, "role" | "content" | "name" | "toolCalls" | "toolCallId" | "parts">[]): string {
+export function toTranscript(
+  messages: readonly Pick<Message, "role" | "content" | "name" | "toolCalls" | "toolCallId" | "parts">[],
+): string {
   return messages
     .map((m) => {
       let label = LABELS[m.role];

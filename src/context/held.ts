@@ -14,7 +14,12 @@ import type { ContextWindow } from "./types.js";
  * that took a third of each minor collection's work and sent the contexts to the old space.
  */
 export function withHeldConversation(
-  base: ContextBase, format: ContextWindow["format"], messages: ContextWindow["messages"], system: string, ids: HeldIds, held: (id: number) => Message,
+  base: ContextBase,
+  format: ContextWindow["format"],
+  messages: ContextWindow["messages"],
+  system: string,
+  ids: HeldIds,
+  held: (id: number) => Message,
 ): ContextWindow {
   return new HeldContext(base, format, messages, system, ids, held) as unknown as ContextWindow;
 }
@@ -43,7 +48,14 @@ class HeldContext {
     },
   };
 
-  constructor(b: ContextBase, format: ContextWindow["format"], messages: ContextWindow["messages"], system: string, ids: HeldIds, held: (id: number) => Message) {
+  constructor(
+    b: ContextBase,
+    format: ContextWindow["format"],
+    messages: ContextWindow["messages"],
+    system: string,
+    ids: HeldIds,
+    held: (id: number) => Message,
+  ) {
     this.#ids = ids;
     this.#held = held;
     // The fields in the order of a context made in one piece (window.ts's windowOf), set one by

@@ -57,7 +57,10 @@ export function filenameOf(p: FilePart, i: number): string {
   return p.filename ?? `file-${i}.${p.mediaType.split("/")[1]!.replace(/[^a-z0-9]+/gi, "")}`;
 }
 
-/** The line a file stands as where an API cannot take it (a file by URL in Chat Completions, a file type Anthropic does not read). */
+/**
+ * The line a file stands as where an API cannot take it (a file by URL in Chat Completions, a file type Anthropic does
+ * not read).
+ */
 export function fileNote(p: FilePart, why: string): string {
   return `[file${p.filename ? ` ${p.filename}` : ""} (${p.mediaType})${isUrl(p) ? ` at ${p.data}` : ""}: ${why}]`;
 }
@@ -79,9 +82,11 @@ export function openAIParts(parts: readonly ContentPart[]): OpenAIContentPart[] 
   const out: OpenAIContentPart[] = [];
   parts.forEach((p, i) => {
     if (p.type === "text") out.push({ type: "text", text: p.text });
-    else if (p.type === "image") out.push({ type: "image_url", image_url: p.detail ? { url: urlOf(p), detail: p.detail } : { url: urlOf(p) } });
+    else if (p.type === "image")
+      out.push({ type: "image_url", image_url: p.detail ? { url: urlOf(p), detail: p.detail } : { url: urlOf(p) } });
     else if (p.type === "file") {
-      if (isUrl(p)) out.push({ type: "text", text: fileNote(p, "given by URL, which Chat Completions does not fetch") });
+      if (isUrl(p))
+        out.push({ type: "text", text: fileNote(p, "given by URL, which Chat Completions does not fetch") });
       else out.push({ type: "file", file: { file_data: urlOf(p), filename: filenameOf(p, i) } });
     }
   });
@@ -97,7 +102,11 @@ export function openAIToolText(m: WithContent): string {
   const lines: string[] = [];
   for (const p of partsToSend(m) ?? []) {
     if (p.type === "text") lines.push(p.text);
-    else if (p.type === "image") lines.push(`[image ${isUrl(p) ? `at ${p.image}` : `(${mediaTypeOf(p)})`}: not sent, a Chat Completions tool result carries text only]`);
+    else if (p.type === "image")
+      lines.push(
+        `[image ${isUrl(p) ? `at ${p.image}` : `(${mediaTypeOf(p)})`}: not sent, a Chat Completions tool result ` +
+          `carries text only]`,
+      );
   }
   return lines.length > 0 ? lines.join("\n") : textOf(m);
 }
@@ -111,14 +120,22 @@ export type ResponsesContentPart =
   | { type: "input_file"; file_data: string; filename: string }
   | { type: "input_file"; file_url: string; filename?: string };
 
-/** A user message's parts for the Responses API: input_text, input_image (detail "auto" unless given), input_file (bytes or URL). */
+/**
+ * A user message's parts for the Responses API: input_text, input_image (detail "auto" unless given), input_file (bytes
+ * or URL).
+ */
 export function responsesParts(parts: readonly ContentPart[]): ResponsesContentPart[] {
   const out: ResponsesContentPart[] = [];
   parts.forEach((p, i) => {
     if (p.type === "text") out.push({ type: "input_text", text: p.text });
     else if (p.type === "image") out.push({ type: "input_image", image_url: urlOf(p), detail: p.detail ?? "auto" });
     else if (p.type === "file") {
-      if (isUrl(p)) out.push(p.filename ? { type: "input_file", file_url: p.data, filename: p.filename } : { type: "input_file", file_url: p.data });
+      if (isUrl(p))
+        out.push(
+          p.filename
+            ? { type: "input_file", file_url: p.data, filename: p.filename }
+            : { type: "input_file", file_url: p.data },
+        );
       else out.push({ type: "input_file", file_data: urlOf(p), filename: filenameOf(p, i) });
     }
   });
@@ -134,12 +151,18 @@ const ANTHROPIC_IMAGE_TYPES: readonly string[] = ["image/jpeg", "image/png", "im
 /** The blocks parts become in Anthropic's Messages API (cache_control is added by markCacheBreakpoint). */
 export type AnthropicPartBlock =
   | { type: "text"; text: string }
-  | { type: "image"; source: { type: "base64"; media_type: AnthropicImageType; data: string } | { type: "url"; url: string } }
   | {
-    type: "document";
-    source: { type: "base64"; media_type: "application/pdf"; data: string } | { type: "text"; media_type: "text/plain"; data: string } | { type: "url"; url: string };
-    title?: string;
-  }
+      type: "image";
+      source: { type: "base64"; media_type: AnthropicImageType; data: string } | { type: "url"; url: string };
+    }
+  | {
+      type: "document";
+      source:
+        | { type: "base64"; media_type: "application/pdf"; data: string }
+        | { type: "text"; media_type: "text/plain"; data: string }
+        | { type: "url"; url: string };
+      title?: string;
+    }
   | { type: "thinking"; thinking: string; signature: string }
   | { type: "redacted_thinking"; data: string };
 
@@ -175,7 +198,8 @@ export function anthropicParts(parts: readonly ContentPart[], role: "user" | "as
         const mt = mediaTypeOf(p);
         const data = base64Of(p);
         if (data === undefined) out.push({ type: "image", source: { type: "url", url: p.image } });
-        else if (ANTHROPIC_IMAGE_TYPES.includes(mt)) out.push({ type: "image", source: { type: "base64", media_type: mt as AnthropicImageType, data } });
+        else if (ANTHROPIC_IMAGE_TYPES.includes(mt))
+          out.push({ type: "image", source: { type: "base64", media_type: mt as AnthropicImageType, data } });
         else out.push({ type: "text", text: `[image (${mt}): Anthropic reads JPEG, PNG, GIF and WebP only]` });
         break;
       }
@@ -192,14 +216,19 @@ function anthropicFile(p: FilePart): AnthropicPartBlock {
   const title = p.filename === undefined ? {} : { title: p.filename };
   const data = base64Of(p);
   if (p.mediaType === "application/pdf") {
-    return data === undefined ? { type: "document", source: { type: "url", url: p.data }, ...title } : { type: "document", source: { type: "base64", media_type: "application/pdf", data }, ...title };
+    return data === undefined
+      ? { type: "document", source: { type: "url", url: p.data }, ...title }
+      : { type: "document", source: { type: "base64", media_type: "application/pdf", data }, ...title };
   }
   if (p.mediaType.startsWith("text/") && data !== undefined) {
     const text = decodeBase64Text(data);
-    if (text !== undefined) return { type: "document", source: { type: "text", media_type: "text/plain", data: text }, ...title };
+    if (text !== undefined)
+      return { type: "document", source: { type: "text", media_type: "text/plain", data: text }, ...title };
   }
   if (ANTHROPIC_IMAGE_TYPES.includes(p.mediaType)) {
-    return data === undefined ? { type: "image", source: { type: "url", url: p.data } } : { type: "image", source: { type: "base64", media_type: p.mediaType as AnthropicImageType, data } };
+    return data === undefined
+      ? { type: "image", source: { type: "url", url: p.data } }
+      : { type: "image", source: { type: "base64", media_type: p.mediaType as AnthropicImageType, data } };
   }
   return { type: "text", text: fileNote(p, "Anthropic reads PDFs, text files and images only") };
 }

@@ -33,26 +33,35 @@ export interface ProviderCounterOptions {
    * 0.5; 0: only those at the limit). @default 0.05
    */
   margin?: number;
-  /** How long a count may take, in ms (1 to 60,000), before the build goes with its calibrated estimate. @default 1000 */
+  /**
+   * How long a count may take, in ms (1 to 60,000), before the build goes with its calibrated estimate. @default 1000
+   */
   timeoutMs?: number;
 }
 
 /** A counter's options checked, with their defaults. @throws INVALID_ARGUMENT */
 export function counterOptions(
-  options: unknown, what: string, extra: readonly string[] = [],
+  options: unknown,
+  what: string,
+  extra: readonly string[] = [],
 ): Required<Omit<ProviderCounterOptions, "model">> & { model?: string } {
   const o = checkOptions<ProviderCounterOptions>(options, what, ["model", "margin", "timeoutMs", ...extra]);
   if (o.model !== undefined && (typeof o.model !== "string" || o.model.length === 0)) {
-    throw new CtxloomError("INVALID_ARGUMENT", `${what}.model must be a model name the provider knows; got ${describe(o.model)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `${what}.model must be a model name the provider knows; got ${describe(o.model)}.`,
+    );
   }
   const margin = o.margin === undefined ? DEFAULT_COUNT_MARGIN : o.margin;
   if (typeof margin !== "number" || !(margin >= 0 && margin <= 0.5)) {
     throw new CtxloomError(
       "INVALID_ARGUMENT",
-      `${what}.margin must be a share of the limit from 0 to 0.5 (0.05: builds at 95% of it or more are counted); got ${describe(margin)}.`,
+      `${what}.margin must be a share of the limit from 0 to 0.5 (0.05: builds at 95% of it or more are counted); ` +
+        `got ${describe(margin)}.`,
     );
   }
-  const timeoutMs = o.timeoutMs === undefined ? DEFAULT_COUNT_TIMEOUT_MS : checkInteger(o.timeoutMs, `${what}.timeoutMs`, 1, 60_000);
+  const timeoutMs =
+    o.timeoutMs === undefined ? DEFAULT_COUNT_TIMEOUT_MS : checkInteger(o.timeoutMs, `${what}.timeoutMs`, 1, 60_000);
   return { margin, timeoutMs, ...(o.model !== undefined ? { model: o.model } : {}) };
 }
 
@@ -62,20 +71,30 @@ export function counterOptions(
  */
 export function checkProviderCounter(value: unknown, format: ContextFormat, what: string): ProviderCounter {
   const c = value as Partial<ProviderCounter> | null;
-  const ok = c !== null && typeof c === "object" && typeof c.count === "function" && typeof c.name === "string" &&
+  const ok =
+    c !== null &&
+    typeof c === "object" &&
+    typeof c.count === "function" &&
+    typeof c.name === "string" &&
     (c.format === "openai" || c.format === "anthropic" || c.format === "responses") &&
-    typeof c.margin === "number" && c.margin >= 0 && c.margin <= 0.5 && Number.isInteger(c.timeoutMs) && c.timeoutMs! >= 1;
+    typeof c.margin === "number" &&
+    c.margin >= 0 &&
+    c.margin <= 0.5 &&
+    Number.isInteger(c.timeoutMs) &&
+    c.timeoutMs! >= 1;
   if (!ok) {
     throw new CtxloomError(
       "INVALID_ARGUMENT",
-      `${what}.providerCounter must be a counter: anthropicCounter(client) (ctxloom/anthropic), geminiCounter(fetch), ` +
+      `${what}.providerCounter must be a counter: anthropicCounter(client) (ctxloom/anthropic), ` +
+        `geminiCounter(fetch), ` +
         `or { name, format, margin, timeoutMs, count(request) }; got ${describe(value)}.`,
     );
   }
   if (c!.format !== format) {
     throw new CtxloomError(
       "INVALID_ARGUMENT",
-      `${what}.providerCounter counts requests in the ${JSON.stringify(c!.format)} format (${c!.name}), and this build's format is ` +
+      `${what}.providerCounter counts requests in the ${JSON.stringify(c!.format)} format (${c!.name}), and this ` +
+        `build's format is ` +
         `${JSON.stringify(format)}: build with { format: ${JSON.stringify(c!.format)} }, ` +
         `or use the counter of the provider the request goes to.`,
     );

@@ -38,11 +38,16 @@ export function partsFor(parts: readonly ContentPart[], format: ContextFormat, r
     switch (p.type) {
       case "reasoning":
         // The OpenAI format sends none, but keeps the kept turns' in the conversation, for the AI SDK and LangChain.
-        return reasoning && (format === "openai" || (format === "anthropic" ? p.signature !== undefined : p.item !== undefined));
+        return (
+          reasoning &&
+          (format === "openai" || (format === "anthropic" ? p.signature !== undefined : p.item !== undefined))
+        );
       case "redacted-reasoning":
         return reasoning && format !== "responses";
       case "compaction":
-        return (format === "anthropic" && p.provider === "anthropic") || (format === "responses" && p.provider === "openai");
+        return (
+          (format === "anthropic" && p.provider === "anthropic") || (format === "responses" && p.provider === "openai")
+        );
       default:
         return true;
     }
@@ -55,7 +60,13 @@ export function partsFor(parts: readonly ContentPart[], format: ContextFormat, r
  * (`input`: the request adds a user message, so no turn is under way).
  */
 export function partsView(
-  source: ContextSource, format: ContextFormat, turns: number, input: boolean, room: number, tools: ContextView | null, sent = false,
+  source: ContextSource,
+  format: ContextFormat,
+  turns: number,
+  input: boolean,
+  room: number,
+  tools: ContextView | null,
+  sent = false,
 ): PartsView {
   const tv = source.toolViews;
   const none: PartsView = tools === null ? NO_PARTS : { view: tools, boundary: -1, horizon: 0 };
@@ -103,7 +114,9 @@ export function partsView(
           const keep = open || rank <= turns;
           const base = tools?.messages.get(id);
           const kind = keep ? keeping : leaving;
-          const out = base ? viewOf(base, format, keep, count, sent) : tv.cache.parts(kind, id, () => viewOf(source.message(id), format, keep, count, sent));
+          const out = base
+            ? viewOf(base, format, keep, count, sent)
+            : tv.cache.parts(kind, id, () => viewOf(source.message(id), format, keep, count, sent));
           if (out) made.set(id, out);
           spent += out ? out.tokens : costOf(id);
         } else spent += costOf(id);
@@ -137,7 +150,9 @@ export function partsView(
  * carries that the selection counted as evicted.
  */
 export function fromCompaction(
-  source: ContextSource, boundary: number, conversation: Message[],
+  source: ContextSource,
+  boundary: number,
+  conversation: Message[],
 ): { conversation: Message[]; tokens: number; carried: number } | null {
   const at = conversation.findIndex((m) => m.id === boundary);
   if (at < 0) return null;
@@ -155,7 +170,11 @@ export function fromCompaction(
  * which send it (`sent`: counted then).
  */
 function viewOf(
-  m: Message, format: ContextFormat, reasoning: boolean, count: (m: Message) => number, sent: boolean,
+  m: Message,
+  format: ContextFormat,
+  reasoning: boolean,
+  count: (m: Message) => number,
+  sent: boolean,
 ): { message: Message; tokens: number } | null {
   if (!m.parts) return null;
   const parts = partsFor(m.parts, format, reasoning);
@@ -175,7 +194,10 @@ function withParts(m: Message, parts: ContentPart[]): Message {
 }
 
 /** One view of both: the tool-result view's messages, those `made` here over them. */
-function merged(tools: ContextView | null, made: Map<number, { message: Message; tokens: number }>): ContextView | null {
+function merged(
+  tools: ContextView | null,
+  made: Map<number, { message: Message; tokens: number }>,
+): ContextView | null {
   if (made.size === 0) return tools;
   if (!tools) {
     // (The usual case, and a long one when every answer reasons: no map is copied.)

@@ -37,7 +37,10 @@ export interface RecallDegraded {
    * had its vector, and only `pending` messages had none yet.
    */
   lexicalOnly: boolean;
-  /** Messages of the recall's scope still waiting for their vectors (found by their words only); they are embedded in the background. */
+  /**
+   * Messages of the recall's scope still waiting for their vectors (found by their words only); they are embedded in
+   * the background.
+   */
   pending: number;
   /** The embedder's error ("EMBEDDER_FAILED: ..."), or null when it was only slow with the queued messages. */
   error: string | null;

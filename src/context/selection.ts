@@ -85,7 +85,12 @@ export function fillRecall(source: ContextSource, plan: BuildPlan, c: Counted, c
  * least one token less, and rounds are rare (a cut adds a token or two), so this ends quickly.
  */
 export function selectConversation(
-  source: ContextSource, plan: BuildPlan, view: ContextView | null, parts: PartsView | null, considered: number, available: number,
+  source: ContextSource,
+  plan: BuildPlan,
+  view: ContextView | null,
+  parts: PartsView | null,
+  considered: number,
+  available: number,
 ): Selection {
   const { profile, limits, counter, format } = plan;
   let conversation: Message[] = [];
@@ -101,9 +106,12 @@ export function selectConversation(
         throw new CtxloomError(
           "MESSAGE_TOO_LARGE",
           `The newest user turn and the chat's critical messages need ${selection.forcedTokens} tokens` +
-            (ask < available ? ` (more once cut to the history limits)` : ``) + `, but only ` +
-            `${available} are left for the conversation in ${profile.name}'s window after the system prompt, memory and input. ` +
-            `Split or summarize the message, lower the priority of old critical messages, or use a model with a larger window.`,
+            (ask < available ? ` (more once cut to the history limits)` : ``) +
+            `, but only ` +
+            `${available} are left for the conversation in ${profile.name}'s window after the system prompt, memory ` +
+            `and input. ` +
+            `Split or summarize the message, lower the priority of old critical messages, or use a model with a ` +
+            `larger window.`,
         );
       }
       const ids = selection.ids;

@@ -1,6 +1,15 @@
 import { CtxloomError, checkInteger, checkOptions, describe } from "../errors.js";
 import type { Engine } from "../engine/types.js";
-import { MAX_TOKENS, PRIORITIES, checkMessageInput, priorityCode, type MessageExtras, type MessageInput, type Priority, type ToolCall } from "../message.js";
+import {
+  MAX_TOKENS,
+  PRIORITIES,
+  checkMessageInput,
+  priorityCode,
+  type MessageExtras,
+  type MessageInput,
+  type Priority,
+  type ToolCall,
+} from "../message.js";
 import { messageTokens } from "../tokens/chat.js";
 import { heuristicCounter } from "../tokens/heuristic.js";
 import type { TokenCounter } from "../tokens/types.js";
@@ -66,7 +75,13 @@ export class SlidingWindow {
   readonly #counter: TokenCounter;
   readonly #bySlot: (WindowMessage | undefined)[] = [];
   /** The newest assistant message with tool calls still in the window, and the calls it has answers for. */
-  #open: { slot: number; calls: readonly ToolCall[]; answered: Set<string>; priority: Priority; evicted: boolean } | null = null;
+  #open: {
+    slot: number;
+    calls: readonly ToolCall[];
+    answered: Set<string>;
+    priority: Priority;
+    evicted: boolean;
+  } | null = null;
   #added = 0;
   #evicted = 0;
   #rejected = 0;
@@ -78,7 +93,10 @@ export class SlidingWindow {
     const o = checkOptions<WindowOptions>(options, "slidingWindow(options)", ["maxTokens", "counter"]);
     this.maxTokens = checkInteger(o.maxTokens, "maxTokens", 1, MAX_TOKENS);
     if (o.counter !== undefined && (o.counter === null || typeof o.counter.count !== "function")) {
-      throw new CtxloomError("INVALID_ARGUMENT", `counter must be a TokenCounter { name, exact, count(text) }; got ${describe(o.counter)}.`);
+      throw new CtxloomError(
+        "INVALID_ARGUMENT",
+        `counter must be a TokenCounter { name, exact, count(text) }; got ${describe(o.counter)}.`,
+      );
     }
     this.#counter = o.counter ?? heuristicCounter();
     this.#engine = engine;
@@ -123,7 +141,8 @@ export class SlidingWindow {
     const message: WindowMessage = { ...m, tokens };
     this.#bySlot[slot] = Object.freeze(message);
     this.#added++;
-    if (m.toolCalls) this.#open = { slot, calls: m.toolCalls, answered: new Set(), priority: m.priority, evicted: false };
+    if (m.toolCalls)
+      this.#open = { slot, calls: m.toolCalls, answered: new Set(), priority: m.priority, evicted: false };
     else if (m.role === "tool") this.#open!.answered.add(m.toolCallId!);
     else this.#open = null;
     return true;
@@ -188,6 +207,10 @@ export class SlidingWindow {
   }
 
   #checkLive(): void {
-    if (this.#closed) throw new CtxloomError("WINDOW_CLOSED", "This window was closed (or its Loom was); create a new one with loom.slidingWindow({ maxTokens }).");
+    if (this.#closed)
+      throw new CtxloomError(
+        "WINDOW_CLOSED",
+        "This window was closed (or its Loom was); create a new one with loom.slidingWindow({ maxTokens }).",
+      );
   }
 }

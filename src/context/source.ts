@@ -60,9 +60,14 @@ export interface ContextSource {
    * memory text fits the memory slice, the recalled text (appended to the memory) and messages.
    */
   recall?: (window: readonly number[], fits: (memory: string) => boolean) => RecallFill;
-  /** With `recall`: how it fell short of its embedder (the context's `recallDegraded`); null or absent when it did not. */
+  /**
+   * With `recall`: how it fell short of its embedder (the context's `recallDegraded`); null or absent when it did not.
+   */
   recallDegraded?: RecallDegraded | null;
-  /** Optional: refuse a `model` name the catalog lacks instead of reading it by its family (`Loom.open({ strictModels })`). */
+  /**
+   * Optional: refuse a `model` name the catalog lacks instead of reading it by its family (`Loom.open({ strictModels
+   * })`).
+   */
   strictModels?: boolean;
   /** How the chat sends tool results (its Loom's and its own settings); default: DEFAULT_TOOL_RESULTS. */
   toolResults?: ToolResultPolicy;
@@ -73,7 +78,10 @@ export interface ContextSource {
    * the messages (the AI SDK's and LangChain's models take it back): count it, as sent.
    */
   sendsReasoning?: boolean;
-  /** Optional: the chat's and its Loom's summary policies, for `pressure.summarizeAt` (a call's `summaries` goes over them). */
+  /**
+   * Optional: the chat's and its Loom's summary policies, for `pressure.summarizeAt` (a call's `summaries` goes over
+   * them).
+   */
   summaryLevels?: { chat: SummaryLevel; loom: SummaryLevel };
   /** The chat's `reasoningTurns` (its own, else its Loom's), as set; default: DEFAULT_REASONING_TURNS. */
   reasoningTurns?: ReasoningTurns;

@@ -30,7 +30,10 @@ export function checkStablePrefix(value: unknown): number {
   const o = checkOptions<StablePrefixOptions>(value, "stablePrefix", ["step"]);
   if (o.step === undefined) return DEFAULT_PREFIX_STEP;
   if (typeof o.step !== "number" || !(o.step >= 0 && o.step <= 0.5)) {
-    throw new CtxloomError("INVALID_ARGUMENT", `stablePrefix.step must be a fraction from 0 to 0.5 of the conversation's room; got ${describe(o.step)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `stablePrefix.step must be a fraction from 0 to 0.5 of the conversation's room; got ${describe(o.step)}.`,
+    );
   }
   return o.step;
 }
@@ -42,12 +45,24 @@ export function checkStablePrefix(value: unknown): number {
  * `room` sets the step in tokens (the conversation's room before any history-limit rounds).
  * The ids may be a view the next engine call reuses (see Engine.selectView): read or copy them first.
  */
-export function selectStable(source: ContextSource, budget: number, window: number, room: number, step: number): Selection {
+export function selectStable(
+  source: ContextSource,
+  budget: number,
+  window: number,
+  room: number,
+  step: number,
+): Selection {
   const { engine: e, tree: t, head } = source;
   const view = e.selectView(t, head, budget, window);
   if (!view.fits || view.evicted === 0 || step <= 0) return view;
   // The walks below reuse the engine's buffer: the plain selection's ids copied first.
-  const plain: Selection = { fits: view.fits, ids: view.ids.slice(), keptTokens: view.keptTokens, forcedTokens: view.forcedTokens, evicted: view.evicted };
+  const plain: Selection = {
+    fits: view.fits,
+    ids: view.ids.slice(),
+    keptTokens: view.keptTokens,
+    forcedTokens: view.forcedTokens,
+    evicted: view.evicted,
+  };
   const cut = stableHorizon(source, budget - plain.forcedTokens, window, Math.floor(step * room), plain.ids.length);
   if (cut === 0) return plain;
   const stable = e.select(t, head, budget, cut);
@@ -66,7 +81,8 @@ export function selectStable(source: ContextSource, budget: number, window: numb
  */
 function stableHorizon(source: ContextSource, left: number, window: number, slack: number, kept: number): number {
   const { engine: e, tree: t, head } = source;
-  // The plain selection kept `kept` entries: the fitting suffix is about as long, so one walk a little longer usually does.
+  // The plain selection kept `kept` entries: the fitting suffix is about as long, so one walk a little longer usually
+  // does.
   for (let max = kept + (kept >> 3) + 64; ; max *= 2) {
     const m = window > 0 ? Math.min(max, window) : max;
     const n = e.walkSummarized(t, head, m);

@@ -38,7 +38,10 @@ export function systemCost(counter: TokenCounter, content: string): number {
   return tokens;
 }
 
-/** Forgets every system text counted (a user's erasure: their system prompts leave memory); they are counted again when next built. */
+/**
+ * Forgets every system text counted (a user's erasure: their system prompts leave memory); they are counted again when
+ * next built.
+ */
 export function forgetSystemTexts(): void {
   for (const ref of countMaps) ref.deref()?.clear();
   countMaps = countMaps.filter((ref) => ref.deref() !== undefined);

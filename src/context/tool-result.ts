@@ -48,15 +48,22 @@ const TRUNCATE_KEYS = ["maxTokens", "counter", "keep"] as const;
  * @throws INVALID_CONTENT when `text` is not a string; INVALID_ARGUMENT for missing, bad or unknown options.
  */
 export function truncateToolResult(text: string, options: TruncateOptions): string {
-  if (typeof text !== "string") throw new CtxloomError("INVALID_CONTENT", `text must be a string; got ${describe(text)}.`);
+  if (typeof text !== "string")
+    throw new CtxloomError("INVALID_CONTENT", `text must be a string; got ${describe(text)}.`);
   if (options === undefined) {
-    throw new CtxloomError("INVALID_ARGUMENT", "truncateToolResult(text, options) needs its options: { maxTokens, counter, keep? }.");
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      "truncateToolResult(text, options) needs its options: { maxTokens, counter, keep? }.",
+    );
   }
   const o = checkOptions<TruncateOptions>(options, "truncateToolResult(text, options)", TRUNCATE_KEYS);
   const maxTokens = checkInteger(o.maxTokens, "maxTokens", 1, MAX_TOKENS);
   const counter = o.counter;
   if (counter === null || typeof counter !== "object" || typeof counter.count !== "function") {
-    throw new CtxloomError("INVALID_ARGUMENT", `counter must be a TokenCounter { name, exact, count(text) }; got ${describe(counter)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `counter must be a TokenCounter { name, exact, count(text) }; got ${describe(counter)}.`,
+    );
   }
   return cutToolResult(text, maxTokens, counter, checkKeep(o.keep ?? "head-tail"));
 }
@@ -66,7 +73,13 @@ export function truncateToolResult(text: string, options: TruncateOptions): stri
  * that can measure reads the text once: its total, both cuts, the omitted count and the
  * checks of nicer boundaries come from that reading; the cut text is counted once at the end.
  */
-export function cutToolResult(text: string, maxTokens: number, counter: TokenCounter, keep: ToolResultKeep, id?: number): string {
+export function cutToolResult(
+  text: string,
+  maxTokens: number,
+  counter: TokenCounter,
+  keep: ToolResultKeep,
+  id?: number,
+): string {
   const m = measureOf(counter, text);
   const total = m ? m.tokens : countText(counter, text);
   if (total <= maxTokens) return text;
@@ -87,11 +100,28 @@ export function cutToolResult(text: string, maxTokens: number, counter: TokenCou
 }
 
 /** text.slice(0, head) + marker + text.slice(tail) and its count: from the measure when it can. */
-function joined(text: string, head: number, tail: number, marker: string, counter: TokenCounter, m: TextMeasure | undefined): { cut: string; tokens: number } {
+function joined(
+  text: string,
+  head: number,
+  tail: number,
+  marker: string,
+  counter: TokenCounter,
+  m: TextMeasure | undefined,
+): { cut: string; tokens: number } {
   if (m?.replaced) {
     const r = callCounter(counter, () => m.replaced!(head, tail, marker));
-    if (r !== null && typeof r === "object" && typeof r.text === "string" && Number.isInteger(r.tokens) && r.tokens >= 0) return { cut: r.text, tokens: r.tokens };
-    throw new CtxloomError("INVALID_ARGUMENT", `The token counter ${describe(counter.name)}'s measure replaced a slice with ${describe(r)}.`);
+    if (
+      r !== null &&
+      typeof r === "object" &&
+      typeof r.text === "string" &&
+      Number.isInteger(r.tokens) &&
+      r.tokens >= 0
+    )
+      return { cut: r.text, tokens: r.tokens };
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `The token counter ${describe(counter.name)}'s measure replaced a slice with ${describe(r)}.`,
+    );
   }
   const cut = text.slice(0, head) + marker + text.slice(tail);
   return { cut, tokens: countText(counter, cut) };
@@ -113,13 +143,25 @@ export function suffixToTokens(text: string, maxTokens: number, counter: TokenCo
 }
 
 /** Where suffixToTokens' suffix starts, at or after `from` (m: the whole text's measure, if the counter has one). */
-function tailStart(text: string, maxTokens: number, counter: TokenCounter, m: TextMeasure | undefined, from: number): number {
+function tailStart(
+  text: string,
+  maxTokens: number,
+  counter: TokenCounter,
+  m: TextMeasure | undefined,
+  from: number,
+): number {
   const n = text.length;
   if (maxTokens <= 0 || from >= n) return n;
   const fits = (start: number) => tokensOf(text, start, n, counter, m) <= maxTokens;
   let lo: number; // the longest fitting start on a cluster boundary
   if (m) {
-    lo = Math.max(from, clusterAtOrAfter(text, measuredIndex(counter, () => m.tail(maxTokens).start, text)));
+    lo = Math.max(
+      from,
+      clusterAtOrAfter(
+        text,
+        measuredIndex(counter, () => m.tail(maxTokens).start, text),
+      ),
+    );
     while (lo < n && !fits(lo)) lo = clusterAtOrAfter(text, lo + 1);
   } else {
     lo = n; // a start that fits

@@ -31,7 +31,11 @@ export function unfinished(unit: ToolUnit | null): boolean {
  * result's priority and whether it answers the unit's last open call.
  * @throws INVALID_TOOL_CALL (no such open call, or answered already), INVALID_PRIORITY
  */
-export function checkToolResult(unit: ToolUnit | null, toolCallId: string, given?: Priority): { priority: Priority; completes: boolean } {
+export function checkToolResult(
+  unit: ToolUnit | null,
+  toolCallId: string,
+  given?: Priority,
+): { priority: Priority; completes: boolean } {
   if (!unit?.calls.some((c) => c.id === toolCallId)) {
     throw new CtxloomError(
       "INVALID_TOOL_CALL",
@@ -40,7 +44,10 @@ export function checkToolResult(unit: ToolUnit | null, toolCallId: string, given
     );
   }
   if (unit.answered.has(toolCallId)) {
-    throw new CtxloomError("INVALID_TOOL_CALL", `Tool call ${describe(toolCallId)} is already answered; answer each call once.`);
+    throw new CtxloomError(
+      "INVALID_TOOL_CALL",
+      `Tool call ${describe(toolCallId)} is already answered; answer each call once.`,
+    );
   }
   if (given !== undefined && given !== unit.priority) {
     throw new CtxloomError(

@@ -26,7 +26,10 @@ export function measureOf(counter: TokenCounter, text: string, upTo?: number): T
   if (!counter.measure) return undefined;
   const m = callCounter(counter, () => counter.measure!(text, upTo));
   if (m === null || typeof m !== "object" || !Number.isInteger(m.tokens) || m.tokens < 0) {
-    throw new CtxloomError("INVALID_ARGUMENT", `The token counter ${describe(counter.name)}'s measure gave ${describe(m)}; it must return a TextMeasure.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `The token counter ${describe(counter.name)}'s measure gave ${describe(m)}; it must return a TextMeasure.`,
+    );
   }
   return m;
 }
@@ -48,17 +51,30 @@ export function headEnd(text: string, maxTokens: number, counter: TokenCounter, 
 }
 
 /** Tokens of text.slice(start, end): from the measure when there is one. */
-export function tokensOf(text: string, start: number, end: number, counter: TokenCounter, m: TextMeasure | undefined): number {
+export function tokensOf(
+  text: string,
+  start: number,
+  end: number,
+  counter: TokenCounter,
+  m: TextMeasure | undefined,
+): number {
   if (!m) return countText(counter, text.slice(start, end));
   const n = callCounter(counter, () => m.count(start, end));
   if (Number.isInteger(n) && n >= 0) return n;
-  throw new CtxloomError("INVALID_ARGUMENT", `The token counter ${describe(counter.name)}'s measure counted ${describe(n)}; counts are whole and non-negative.`);
+  throw new CtxloomError(
+    "INVALID_ARGUMENT",
+    `The token counter ${describe(counter.name)}'s measure counted ${describe(n)}; counts are whole and non-negative.`,
+  );
 }
 
 /** An index a measure gave, checked and kept within the text. */
 export function measuredIndex(counter: TokenCounter, call: () => number, text: string): number {
   const i = callCounter(counter, call);
-  if (!Number.isInteger(i)) throw new CtxloomError("INVALID_ARGUMENT", `The token counter ${describe(counter.name)}'s measure gave the index ${describe(i)}.`);
+  if (!Number.isInteger(i))
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `The token counter ${describe(counter.name)}'s measure gave the index ${describe(i)}.`,
+    );
   return Math.min(text.length, Math.max(0, i));
 }
 
@@ -68,7 +84,10 @@ function trimmedEnd(text: string, end: number): number {
   return end;
 }
 
-/** The end of the longest prefix of at most `maxTokens` (any cut), by the counter's own `fit` or a binary search over code points. */
+/**
+ * The end of the longest prefix of at most `maxTokens` (any cut), by the counter's own `fit` or a binary search over
+ * code points.
+ */
 function fitEnd(text: string, maxTokens: number, counter: TokenCounter): number {
   if (counter.fit) {
     const end = callCounter(counter, () => counter.fit!(text, maxTokens));
@@ -103,13 +122,20 @@ function fitEnd(text: string, maxTokens: number, counter: TokenCounter): number 
  * tried), as the end `prefix` makes of it. Searched backwards from the limit in growing
  * windows: a long text is not scanned for every boundary it holds.
  */
-function lastFitting(text: string, limit: number, pattern: RegExp, prefix: (end: number) => number, fits: (end: number) => boolean): number | undefined {
+function lastFitting(
+  text: string,
+  limit: number,
+  pattern: RegExp,
+  prefix: (end: number) => number,
+  fits: (end: number) => boolean,
+): number | undefined {
   const scan = new RegExp(pattern.source, "g");
   let tries = 0;
   let below = limit + 1; // boundaries at or past this were tried (a boundary right at the limit still counts)
   for (let window = 1024; below > 0; window *= 4) {
     const from = Math.max(0, below - window);
-    // From a little earlier: a match is found whole (a run of spaces is one boundary), and a lookbehind sees its character.
+    // From a little earlier: a match is found whole (a run of spaces is one boundary), and a lookbehind sees its
+    // character.
     const lead = Math.max(0, from - 64);
     const ends: number[] = [];
     scan.lastIndex = lead;
@@ -137,12 +163,14 @@ const isHigh = (c: number) => c >= 0xd800 && c < 0xdc00;
 
 type Segmenter = { segment(text: string): { containing(index: number): { index: number } | undefined } };
 const segmenter: Segmenter | undefined = (() => {
-  const Ctor = (globalThis as { Intl?: { Segmenter?: new (locale?: string, options?: { granularity: string }) => Segmenter } }).Intl?.Segmenter;
+  const Ctor = (
+    globalThis as { Intl?: { Segmenter?: new (locale?: string, options?: { granularity: string }) => Segmenter } }
+  ).Intl?.Segmenter;
   return Ctor ? new Ctor(undefined, { granularity: "grapheme" }) : undefined;
 })();
 
 /** Joiners and marks that belong to the character before them: never cut before one (the fallback's rule). */
-// biome-ignore lint/suspicious/noMisleadingCharacterClass: each joiner and mark is a class member of its own, on purpose
+// biome-ignore lint/suspicious/noMisleadingCharacterClass: each joiner and mark is a member of its own
 const JOINS_PREVIOUS = /[\p{M}\u200d\ufe00-\ufe0f\u{1f3fb}-\u{1f3ff}\u{e0020}-\u{e007f}]/u;
 
 /**

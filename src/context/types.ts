@@ -40,13 +40,22 @@ export interface BuildOptions {
   memoryScope?: MemoryScope;
   /** The user's new message, when it is not appended to the chat: sent last, never truncated. */
   input?: string;
-  /** Model whose window sets the budget (a name, a profile or an AI SDK model); default: the chat's. Token counts stay the chat model's. */
+  /**
+   * Model whose window sets the budget (a name, a profile or an AI SDK model); default: the chat's. Token counts stay
+   * the chat model's.
+   */
   model?: ModelRef;
-  /** At most this many of the branch's newest messages are considered (the newest user turn and CRITICAL ones come from anywhere). */
+  /**
+   * At most this many of the branch's newest messages are considered (the newest user turn and CRITICAL ones come from
+   * anywhere).
+   */
   maxMessages?: number;
   /** Budget fractions for this call (default: the chat's, else the default 25/20/40/10/5). */
   budget?: Partial<BudgetSplit>;
-  /** Apply the history limits (turns, characters per turn, memory characters): true for the model's size class, or your own. Default: the chat's setting, else off. */
+  /**
+   * Apply the history limits (turns, characters per turn, memory characters): true for the model's size class, or your
+   * own. Default: the chat's setting, else off.
+   */
   historyLimits?: boolean | Partial<HistoryLimits>;
   /**
    * Tools sent with the request: a list in one provider's shape (OpenAI Chat Completions,
@@ -65,7 +74,10 @@ export interface BuildOptions {
   stablePrefix?: boolean | StablePrefixOptions;
   /** Anthropic format only: mark the last block as a prompt-caching breakpoint (`cache_control`). Default false. */
   cacheControl?: boolean;
-  /** "openai" (default), "anthropic" (system apart, roles alternating, the user first) or "responses" (OpenAI Responses API input items). */
+  /**
+   * "openai" (default), "anthropic" (system apart, roles alternating, the user first) or "responses" (OpenAI Responses
+   * API input items).
+   */
   format?: ContextFormat;
   /**
    * Summaries for this call: true (on, with the chat's and the Loom's settings), false (no new
@@ -130,7 +142,9 @@ export type FormatOfMessages<M> = [M] extends [OpenAIMessage]
  * The context built in format F; for a union ("openai" | "anthropic" chosen at run time),
  * a union of contexts told apart by their `format` field.
  */
-export type ContextWindowOf<F extends ContextFormat> = F extends ContextFormat ? ContextWindow<FormatMessages[F]> : never;
+export type ContextWindowOf<F extends ContextFormat> = F extends ContextFormat
+  ? ContextWindow<FormatMessages[F]>
+  : never;
 
 /** The format options ask for: their `format`, "openai" when it is left out (or may be). */
 export type FormatOf<O> = O extends undefined
@@ -166,7 +180,8 @@ export interface ContextPressure {
   readonly used: number;
   /**
    * The request size (in tokens, as `usage.total` counts) at which a build next summarizes the
-   * oldest messages: the trigger in force (see SummaryOptions); null when builds do not summarize (no level turns summaries on, or trigger "manual").
+   * oldest messages: the trigger in force (see SummaryOptions); null when builds do not summarize (no level turns
+   * summaries on, or trigger "manual").
    */
   readonly summarizeAt: number | null;
   /**
@@ -181,15 +196,20 @@ export interface ContextWindow<M = OpenAIMessage | AnthropicMessage | ResponsesI
   /** The format of `messages`: narrow on it when the format was chosen at run time. */
   format: FormatOfMessages<M>;
   /**
-   * Ready for the API: OpenAI chat messages (the `openai` package's ChatCompletionMessageParam[]), Anthropic messages (MessageParam[], with `system` apart), or Responses API input items (ResponseInputItem[]).
-   * The array is this context's own; treat the messages in it as read-only: a chat's OpenAI
-   * context of 256 messages or more hands the objects of its previous one out again, frozen
-   * (copy a message to change it).
+   * Ready for the API: OpenAI chat messages (the `openai` package's ChatCompletionMessageParam[]), Anthropic messages
+   * (MessageParam[], with `system` apart), or Responses API input items (ResponseInputItem[]). The array is this
+   * context's own; treat the messages in it as read-only: a chat's OpenAI context of 256 messages or more hands the
+   * objects of its previous one out again, frozen (copy a message to change it).
    */
   messages: M[];
-  /** The system text sent (truncated to its slice; for Anthropic it also holds memory and system messages of the chat). */
+  /**
+   * The system text sent (truncated to its slice; for Anthropic it also holds memory and system messages of the chat).
+   */
   system: string;
-  /** The memory text sent (truncated to its slice): the working memory carried, then the call's `memory`, then what recall brought. */
+  /**
+   * The memory text sent (truncated to its slice): the working memory carried, then the call's `memory`, then what
+   * recall brought.
+   */
   memory: string;
   /**
    * The working memory this context carried (see `memoryScope`): which one, its revision, and
@@ -205,7 +225,10 @@ export interface ContextWindow<M = OpenAIMessage | AnthropicMessage | ResponsesI
   pressure: ContextPressure;
   /** The chat messages kept, oldest first. */
   conversation: Message[];
-  /** Messages recalled from older exchanges, oldest first, sent in the memory message (empty: recall is off or found nothing). */
+  /**
+   * Messages recalled from older exchanges, oldest first, sent in the memory message (empty: recall is off or found
+   * nothing).
+   */
   recalled: Message[];
   /**
    * Null when recall ran with every vector it asked for (or did not run); else how a slow or
@@ -235,7 +258,10 @@ export interface ContextWindow<M = OpenAIMessage | AnthropicMessage | ResponsesI
   model: string;
   /** The budget the context was built within: each part's share in tokens. */
   budget: Budget;
-  /** With `providerCounter`: whether the provider was asked, what it counted, and the builds made again; absent without one. */
+  /**
+   * With `providerCounter`: whether the provider was asked, what it counted, and the builds made again; absent without
+   * one.
+   */
   providerCount?: ProviderCount;
 }
 
@@ -286,9 +312,15 @@ export interface ProviderCount {
    * built again, or one of a model and script whose counts nothing has calibrated yet.
    */
   asked: boolean;
-  /** The provider's count of the request this context sends; null when not asked or no count came (`usage.total`, calibrated, stands). */
+  /**
+   * The provider's count of the request this context sends; null when not asked or no count came (`usage.total`,
+   * calibrated, stands).
+   */
   tokens: number | null;
-  /** What the request may hold in the provider's tokens: the budget's effective window less the reserve (or `maxOutputTokens`). */
+  /**
+   * What the request may hold in the provider's tokens: the budget's effective window less the reserve (or
+   * `maxOutputTokens`).
+   */
   limit: number;
   /** Builds made again, each smaller, because the provider counted one over `limit`. */
   rebuilds: number;
@@ -301,6 +333,20 @@ export interface ProviderCount {
 
 /** The options buildContext knows; any other key is refused, naming the closest. */
 export const BUILD_KEYS = [
-  "system", "memory", "input", "model", "maxMessages", "budget", "historyLimits", "format", "summaries", "tools", "maxOutputTokens",
-  "cacheControl", "stablePrefix", "toolResults", "reasoningTurns", "memoryScope",
+  "system",
+  "memory",
+  "input",
+  "model",
+  "maxMessages",
+  "budget",
+  "historyLimits",
+  "format",
+  "summaries",
+  "tools",
+  "maxOutputTokens",
+  "cacheControl",
+  "stablePrefix",
+  "toolResults",
+  "reasoningTurns",
+  "memoryScope",
 ] as const;

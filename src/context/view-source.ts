@@ -10,7 +10,10 @@ export class ToolViewCache {
   #made = new Map<string, { message: Message; tokens: number }>();
 
   /** The view message under `key`, made once by `make`. */
-  made(key: string, make: () => { message: Message; tokens: number } | null): { message: Message; tokens: number } | null {
+  made(
+    key: string,
+    make: () => { message: Message; tokens: number } | null,
+  ): { message: Message; tokens: number } | null {
     const hit = this.#made.get(key);
     if (hit) return hit;
     const out = make();

@@ -17,7 +17,9 @@ import type { ContextView, ToolViewSource, ViewKind } from "./view-source.js";
 /** No view, no clearing (shared: read only). */
 const NO_VIEW: { view: ContextView | null; clearing: boolean } = Object.freeze({ view: null, clearing: false });
 
-/** What a context reports of its view: results cleared and cut among the messages it sends, and the tokens that saved. */
+/**
+ * What a context reports of its view: results cleared and cut among the messages it sends, and the tokens that saved.
+ */
 export interface ViewReport {
   cleared: { count: number; tokens: number; ids: number[] };
   truncated: { count: number; tokens: number; ids: number[] };
@@ -28,7 +30,13 @@ export interface ViewReport {
  * tokens besides and `limit` at most (null when every message goes as the chat holds it), and
  * whether clearing is under way (the request, with nothing cleared, passes its trigger).
  */
-export function toolView(source: ContextSource, policy: ToolResultPolicy, room: number, fixed: number, limit: number): { view: ContextView | null; clearing: boolean } {
+export function toolView(
+  source: ContextSource,
+  policy: ToolResultPolicy,
+  room: number,
+  fixed: number,
+  limit: number,
+): { view: ContextView | null; clearing: boolean } {
   const none = NO_VIEW;
   const tv = source.toolViews;
   if (!tv || source.head < 0 || !tv.toolCalls) return none;
@@ -38,7 +46,9 @@ export function toolView(source: ContextSource, policy: ToolResultPolicy, room: 
   const newest = policy.truncate ? newestUnitCaps(source, cap, room) : null;
   if (!clear && tv.largestResult <= cap && !newest && !tv.reusedCalls) return none;
   const { engine: e, tree: t, head } = source;
-  const boundary = clear ? clearedThrough({ engine: e, tree: t, toolName: (id) => tv.toolName(id) }, head, clear, tv.cache.clearing) : -1;
+  const boundary = clear
+    ? clearedThrough({ engine: e, tree: t, toolName: (id) => tv.toolName(id) }, head, clear, tv.cache.clearing)
+    : -1;
   const excluded = clear && clear.exclude.length > 0 ? new Set(clear.exclude) : null;
   const rule = imageRuleFor(source.profile.name);
   const count = (m: Message) => messageTokens(source.counter, m, rule);
@@ -66,7 +76,7 @@ export function toolView(source: ContextSource, policy: ToolResultPolicy, room: 
       const cutTo = isResult ? Math.min(tokens, newest?.get(id) ?? cap) : tokens;
       if (cutTo < tokens) cut.push(id);
       full += cutTo;
-      if (isResult && id <= boundary && !(excluded?.has(tv.toolName(id)))) {
+      if (isResult && id <= boundary && !excluded?.has(tv.toolName(id))) {
         clearable.push(id);
         cheapest += 1;
       } else cheapest += cutTo;
@@ -86,13 +96,22 @@ export function toolView(source: ContextSource, policy: ToolResultPolicy, room: 
   };
   const cleared = active ? new Set(clearable) : null;
   if (cleared) {
-    for (const id of clearable) put(id, "cleared", tv.cache.made(`c${id}`, () => placeholder(source.message(id), count)));
+    for (const id of clearable)
+      put(
+        id,
+        "cleared",
+        tv.cache.made(`c${id}`, () => placeholder(source.message(id), count)),
+      );
   }
   for (const id of cut) {
     if (cleared?.has(id)) continue;
     const keep = policy.truncate!.keep;
     const to = newest?.get(id) ?? cap;
-    put(id, "truncated", tv.cache.made(`t${id}:${to}:${keep}`, () => truncated(source, id, to, keep, count)));
+    put(
+      id,
+      "truncated",
+      tv.cache.made(`t${id}:${to}:${keep}`, () => truncated(source, id, to, keep, count)),
+    );
   }
   if (cleared && clear!.inputs) clearInputs(source, cleared, count, put, messages);
   if (calls.length > 0) renameCalls(source, tv, calls, messages, kinds, costs);
@@ -120,7 +139,9 @@ function newestUnitCaps(source: ContextSource, cap: number, room: number): Map<n
     break;
   }
   // Smallest first: each takes its share of what is left, or all of itself when that is less.
-  const bySize = results.map((id) => ({ id, tokens: e.tokens(t, id) })).sort((a, b) => a.tokens - b.tokens || a.id - b.id);
+  const bySize = results
+    .map((id) => ({ id, tokens: e.tokens(t, id) }))
+    .sort((a, b) => a.tokens - b.tokens || a.id - b.id);
   let caps: Map<number, number> | null = null;
   for (let i = 0; i < bySize.length; i++) {
     const r = bySize[i]!;
@@ -135,7 +156,9 @@ function newestUnitCaps(source: ContextSource, cap: number, room: number): Map<n
   return caps;
 }
 
-/** The marker a cleared result is sent as: short (a request may hold hundreds), naming the message that holds it whole. */
+/**
+ * The marker a cleared result is sent as: short (a request may hold hundreds), naming the message that holds it whole.
+ */
 export function clearedText(id: number): string {
   return `[cleared: message ${id}]`;
 }
@@ -148,7 +171,13 @@ function placeholder(m: Message, count: (m: Message) => number): { message: Mess
 }
 
 /** Tool result `id` cut to cost at most `cap`; null when not even its fields fit. */
-function truncated(source: ContextSource, id: number, cap: number, keep: "head-tail" | "head" | "tail", count: (m: Message) => number): { message: Message; tokens: number } | null {
+function truncated(
+  source: ContextSource,
+  id: number,
+  cap: number,
+  keep: "head-tail" | "head" | "tail",
+  count: (m: Message) => number,
+): { message: Message; tokens: number } | null {
   const m = source.message(id);
   const bare: Message = { ...m, content: "" };
   delete bare.parts;
@@ -170,10 +199,16 @@ function truncated(source: ContextSource, id: number, cap: number, keep: "head-t
  * them across steps. The first message to use an id keeps it, so a request's start never changes.
  */
 function renameCalls(
-  source: ContextSource, tv: ToolViewSource, ids: number[], messages: Map<number, Message>, kinds: Map<number, ViewKind>, costs: Map<number, number>,
+  source: ContextSource,
+  tv: ToolViewSource,
+  ids: number[],
+  messages: Map<number, Message>,
+  kinds: Map<number, ViewKind>,
+  costs: Map<number, number>,
 ): void {
   const { engine: e, tree: t, counter } = source;
-  const unique = (callId: string, owner: number) => (tv.firstCallOwner(callId) === owner ? callId : `${callId}-m${owner}`);
+  const unique = (callId: string, owner: number) =>
+    tv.firstCallOwner(callId) === owner ? callId : `${callId}-m${owner}`;
   for (const id of ids) {
     const owner = e.role(t, id) === ROLE_TOOL ? unitOf(source, id) : id;
     if (owner < 0) continue;
@@ -210,8 +245,11 @@ function unitOf(source: ContextSource, id: number): number {
 
 /** The calls of cleared results sent with `{}` as their arguments (`clear: { inputs: true }`). */
 function clearInputs(
-  source: ContextSource, cleared: Set<number>, count: (m: Message) => number,
-  put: (id: number, kind: ViewKind, made: { message: Message; tokens: number }) => void, messages: Map<number, Message>,
+  source: ContextSource,
+  cleared: Set<number>,
+  count: (m: Message) => number,
+  put: (id: number, kind: ViewKind, made: { message: Message; tokens: number }) => void,
+  messages: Map<number, Message>,
 ): void {
   const byCall = new Map<number, Set<string>>();
   for (const id of cleared) {
@@ -223,7 +261,12 @@ function clearInputs(
   }
   for (const [id, calls] of byCall) {
     const m = source.message(id);
-    const message: Message = { ...m, toolCalls: m.toolCalls!.map((c) => (calls.has(c.id) ? { ...c, function: { ...c.function, arguments: "{}" } } : c)) };
+    const message: Message = {
+      ...m,
+      toolCalls: m.toolCalls!.map((c) =>
+        calls.has(c.id) ? { ...c, function: { ...c.function, arguments: "{}" } } : c,
+      ),
+    };
     message.tokens = count(message);
     if (message.tokens < m.tokens) put(id, "inputs", { message, tokens: message.tokens });
   }
@@ -237,7 +280,8 @@ export function viewReport(view: ContextView | null, sent: ArrayLike<number>): V
   const report: ViewReport = { cleared: { count: 0, tokens: 0, ids: [] }, truncated: { count: 0, tokens: 0, ids: [] } };
   if (!view) return report;
   const saved = new Map<number, number>();
-  for (let k = 0; k < view.ids.length; k++) saved.set(view.ids[k]!, view.tokens[k]! - view.messages.get(view.ids[k]!)!.tokens);
+  for (let k = 0; k < view.ids.length; k++)
+    saved.set(view.ids[k]!, view.tokens[k]! - view.messages.get(view.ids[k]!)!.tokens);
   for (let k = 0; k < sent.length; k++) {
     const id = sent[k]!;
     const kind = view.kinds.get(id);

@@ -12,7 +12,13 @@ import { pressureOf, windowOf, type Base } from "./window.js";
 import type { ContextSource, ContextWindow } from "./types.js";
 
 /** The Anthropic context of a selection; `base` is this build's own (its conversation, evicted and usage change). */
-export function anthropicWindow(source: ContextSource, plan: BuildPlan, c: Counted, s: Selection, base: Base): ContextWindow {
+export function anthropicWindow(
+  source: ContextSource,
+  plan: BuildPlan,
+  c: Counted,
+  s: Selection,
+  base: Base,
+): ContextWindow {
   const input = plan.input;
   const inputMessage = input === undefined ? [] : [{ role: "user" as const, content: input }];
   const conversation = s.conversation;

@@ -14,9 +14,17 @@ import { readerOf, type Counted, type Selection } from "./selection.js";
 import { windowOf, type Base } from "./window.js";
 import type { ContextSource, ContextWindow } from "./types.js";
 
-/** The OpenAI context of a selection; `base` is this build's own (its summary is set when the conversation was not made). */
+/**
+ * The OpenAI context of a selection; `base` is this build's own (its summary is set when the conversation was not
+ * made).
+ */
 export function openAIWindow(
-  source: ContextSource, plan: BuildPlan, view: ContextView | null, c: Counted, s: Selection, base: Base,
+  source: ContextSource,
+  plan: BuildPlan,
+  view: ContextView | null,
+  c: Counted,
+  s: Selection,
+  base: Base,
 ): ContextWindow {
   const { system, memory } = c;
   const { sent, conversation } = s;
@@ -72,7 +80,11 @@ export function openAIWindow(
     // The messages sent are what the caller keeps across its request (often seconds): the
     // conversation, made when first read, costs nothing until then.
     const held = view ? (id: number) => view.messages.get(id) ?? source.held!(id) : source.held;
-    const ids = sent ? (source.heldIds ? source.heldIds(sent) : sent.slice()) : Int32Array.from(conversation, (m) => m.id);
+    const ids = sent
+      ? source.heldIds
+        ? source.heldIds(sent)
+        : sent.slice()
+      : Int32Array.from(conversation, (m) => m.id);
     return withHeldConversation(base, "openai", messages, system, ids, held);
   }
   return windowOf(base, "openai", messages, system);

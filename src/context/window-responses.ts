@@ -12,6 +12,8 @@ import type { ContextWindow } from "./types.js";
 export function responsesWindow(plan: BuildPlan, c: Counted, s: Selection, base: Base): ContextWindow {
   const input = plan.input;
   const inputMessage = input === undefined ? [] : [{ role: "user" as const, content: input }];
-  const lead = [c.system, c.memory].filter((t) => t.length > 0).map((content) => ({ role: "system" as const, content }));
+  const lead = [c.system, c.memory]
+    .filter((t) => t.length > 0)
+    .map((content) => ({ role: "system" as const, content }));
   return windowOf(base, "responses", toResponses([...lead, ...s.conversation, ...inputMessage]), c.system);
 }

@@ -63,7 +63,14 @@ function ensure(s: Scratch, x: JsLexicalState): void {
 }
 
 /** The `k` best documents of index `x` for the query, as the core computes them. */
-export function scoreQuery(x: JsLexicalState, s: Scratch, terms: Uint32Array, counts: Uint32Array, k: number, o: Required<LexicalScoring>): LexicalHits {
+export function scoreQuery(
+  x: JsLexicalState,
+  s: Scratch,
+  terms: Uint32Array,
+  counts: Uint32Array,
+  k: number,
+  o: Required<LexicalScoring>,
+): LexicalHits {
   if (k === 0 || x.live === 0) return { count: 0, docs: new Int32Array(0), scores: new Float64Array(0) };
   ensure(s, x);
   const { k1, b } = o;
@@ -144,7 +151,14 @@ export function scoreQuery(x: JsLexicalState, s: Scratch, terms: Uint32Array, co
  * score added; zeroes their accumulator slots and their segments' (every segment scored
  * holds a touched document).
  */
-function best(acc: Float64Array, touched: Int32Array, m: number, k: number, seg: Int32Array, segAcc: Float64Array): LexicalHits {
+function best(
+  acc: Float64Array,
+  touched: Int32Array,
+  m: number,
+  k: number,
+  seg: Int32Array,
+  segAcc: Float64Array,
+): LexicalHits {
   const scores = new Float64Array(Math.min(k, m));
   const docs = new Int32Array(Math.min(k, m));
   let n = 0;
@@ -167,7 +181,12 @@ function best(acc: Float64Array, touched: Int32Array, m: number, k: number, seg:
     if (n < scores.length) {
       scores[n] = s;
       docs[n] = doc;
-      for (let c = n++; c > 0 && worse(scores[c]!, docs[c]!, scores[(c - 1) >> 1]!, docs[(c - 1) >> 1]!); c = (c - 1) >> 1) swap(c, (c - 1) >> 1);
+      for (
+        let c = n++;
+        c > 0 && worse(scores[c]!, docs[c]!, scores[(c - 1) >> 1]!, docs[(c - 1) >> 1]!);
+        c = (c - 1) >> 1
+      )
+        swap(c, (c - 1) >> 1);
     } else if (!worse(s, doc, scores[0]!, docs[0]!)) {
       scores[0] = s;
       docs[0] = doc;

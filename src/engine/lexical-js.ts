@@ -1,7 +1,14 @@
 import { CtxloomError } from "../errors.js";
 import {
-  LEXICAL_MAX_TF, alreadyIndexed, checkLexicalAdd, checkLexicalQuery, checkLexicalRemove,
-  type LexicalHits, type LexicalIndex, type LexicalPlace, type LexicalScoring,
+  LEXICAL_MAX_TF,
+  alreadyIndexed,
+  checkLexicalAdd,
+  checkLexicalQuery,
+  checkLexicalRemove,
+  type LexicalHits,
+  type LexicalIndex,
+  type LexicalPlace,
+  type LexicalScoring,
 } from "./lexical.js";
 import { scoreQuery, type JsLexicalState, type Scratch } from "./lexical-js-query.js";
 
@@ -24,13 +31,32 @@ export class JsLexical implements LexicalIndex {
   readonly kind = "js" as const;
   #indexes: (JsLexicalState | undefined)[] = [];
   #free: number[] = [];
-  readonly #scratch: Scratch = { acc: new Float64Array(0), touched: new Int32Array(0), tf: new Uint32Array(0), stamp: new Int32Array(0), segTf: new Uint32Array(0), segAcc: new Float64Array(0), segTouched: new Int32Array(0), windows: new Int32Array(0) };
+  readonly #scratch: Scratch = {
+    acc: new Float64Array(0),
+    touched: new Int32Array(0),
+    tf: new Uint32Array(0),
+    stamp: new Int32Array(0),
+    segTf: new Uint32Array(0),
+    segAcc: new Float64Array(0),
+    segTouched: new Int32Array(0),
+    windows: new Int32Array(0),
+  };
 
   create(): number {
     const index = this.#free.pop() ?? this.#indexes.length;
     this.#indexes[index] = {
-      terms: new Map(), lens: new Uint32Array(0), prev: new Int32Array(0), next: new Int32Array(0), seg: new Int32Array(0),
-      live: 0, total: 0, links: 0, segLens: new Uint32Array(0), segMembers: new Uint32Array(0), segLive: 0, segTotal: 0,
+      terms: new Map(),
+      lens: new Uint32Array(0),
+      prev: new Int32Array(0),
+      next: new Int32Array(0),
+      seg: new Int32Array(0),
+      live: 0,
+      total: 0,
+      links: 0,
+      segLens: new Uint32Array(0),
+      segMembers: new Uint32Array(0),
+      segLive: 0,
+      segTotal: 0,
     };
     return index;
   }
@@ -61,7 +87,11 @@ export class JsLexical implements LexicalIndex {
         x.segMembers = grown(x.segMembers, cover(segment), 0);
       }
     } catch (cause) {
-      throw new CtxloomError("OUT_OF_MEMORY", `Could not grow a lexical index to document ${doc}; drop indexes you no longer need.`, { cause });
+      throw new CtxloomError(
+        "OUT_OF_MEMORY",
+        `Could not grow a lexical index to document ${doc}; drop indexes you no longer need.`,
+        { cause },
+      );
     }
     let length = 0;
     for (let i = 0; i < terms.length; i++) {

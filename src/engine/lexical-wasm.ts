@@ -1,7 +1,15 @@
 import { CtxloomError } from "../errors.js";
 import {
-  LEXICAL_MAX_DOCS, LEXICAL_MAX_TF, alreadyIndexed, checkLexicalAdd, checkLexicalQuery, checkLexicalRemove,
-  type LexicalHits, type LexicalIndex, type LexicalPlace, type LexicalScoring,
+  LEXICAL_MAX_DOCS,
+  LEXICAL_MAX_TF,
+  alreadyIndexed,
+  checkLexicalAdd,
+  checkLexicalQuery,
+  checkLexicalRemove,
+  type LexicalHits,
+  type LexicalIndex,
+  type LexicalPlace,
+  type LexicalScoring,
 } from "./lexical.js";
 
 /** The lexical exports of assembly/index.ts (raw bindings: numbers only). */
@@ -16,7 +24,16 @@ interface LexicalExports {
   lexicalDrop(index: number): void;
   lexicalAdd(index: number, doc: number, n: number, src: number, prev: number, segment: number): number;
   lexicalRemove(index: number, n: number, src: number): number;
-  lexicalQuery(index: number, n: number, src: number, k: number, k1: number, b: number, window: number, segment: number): number;
+  lexicalQuery(
+    index: number,
+    n: number,
+    src: number,
+    k: number,
+    k1: number,
+    b: number,
+    window: number,
+    segment: number,
+  ): number;
   lexicalInput(bytes: number): number;
   lexicalResults(): number;
   lexicalDocs(index: number): number;
@@ -50,10 +67,16 @@ export class WasmLexical implements LexicalIndex {
     this.#x = exports as unknown as LexicalExports;
     this.#moved = moved;
     const { LEXICAL_MAX_DOCS: docs, LEXICAL_MAX_TF: tf } = this.#x;
-    if (!(docs instanceof WebAssembly.Global) || docs.value !== LEXICAL_MAX_DOCS || !(tf instanceof WebAssembly.Global) || tf.value !== LEXICAL_MAX_TF) {
+    if (
+      !(docs instanceof WebAssembly.Global) ||
+      docs.value !== LEXICAL_MAX_DOCS ||
+      !(tf instanceof WebAssembly.Global) ||
+      tf.value !== LEXICAL_MAX_TF
+    ) {
       throw new CtxloomError(
         "WASM_UNAVAILABLE",
-        "This WebAssembly core has no lexical index of this package's version: pass the core this package ships (ctxloom/wasm), or use { engine: \"js\" }.",
+        "This WebAssembly core has no lexical index of this package's version: pass the core this package ships " +
+          '(ctxloom/wasm), or use { engine: "js" }.',
       );
     }
     this.#buffer = this.#x.memory.buffer;
@@ -100,8 +123,10 @@ export class WasmLexical implements LexicalIndex {
     const status = this.#x.lexicalAdd(index, doc, terms.length, at, prev, segment);
     this.#sync();
     if (status === this.#x.LEXICAL_PRESENT.value) throw alreadyIndexed(doc);
-    if (status === this.#x.LEXICAL_OUT_OF_MEMORY.value) throw outOfMemory(`index document ${doc} (${terms.length} terms)`);
-    if (status !== 0) throw new CtxloomError("INVALID_ARGUMENT", `The core refused lexical document ${doc} (status ${status}).`);
+    if (status === this.#x.LEXICAL_OUT_OF_MEMORY.value)
+      throw outOfMemory(`index document ${doc} (${terms.length} terms)`);
+    if (status !== 0)
+      throw new CtxloomError("INVALID_ARGUMENT", `The core refused lexical document ${doc} (status ${status}).`);
   }
 
   remove(index: number, docs: ArrayLike<number>): number {

@@ -28,7 +28,10 @@ export interface LexicalIndex {
    * arrays differ in length; OUT_OF_MEMORY. Nothing changes when it throws. O(terms) expected.
    */
   add(index: number, doc: number, terms: Uint32Array, counts: Uint32Array, place?: LexicalPlace): void;
-  /** Removes documents (ids not indexed are skipped); returns how many were. One sweep over the index's postings, O(postings), however many ids. */
+  /**
+   * Removes documents (ids not indexed are skipped); returns how many were. One sweep over the index's postings,
+   * O(postings), however many ids.
+   */
   remove(index: number, docs: ArrayLike<number>): number;
   /**
    * The `k` documents scoring best for the query's terms (`counts[i]`: how often `terms[i]`
@@ -94,10 +97,14 @@ function checkTerms(terms: unknown, counts: unknown, what: string): void {
   if (!(terms instanceof Uint32Array) || !(counts instanceof Uint32Array)) {
     throw invalid(`${what} takes terms and counts as Uint32Arrays; got ${describe(terms)} and ${describe(counts)}.`);
   }
-  if (terms.length !== counts.length) throw invalid(`${what}: ${terms.length} terms but ${counts.length} counts; give one count per term.`);
+  if (terms.length !== counts.length)
+    throw invalid(`${what}: ${terms.length} terms but ${counts.length} counts; give one count per term.`);
 }
 
-/** Checks `add`'s arguments but presence (each engine knows its own); the place with its defaults. @throws INVALID_ARGUMENT */
+/**
+ * Checks `add`'s arguments but presence (each engine knows its own); the place with its defaults. @throws
+ * INVALID_ARGUMENT
+ */
 export function checkLexicalAdd(doc: unknown, terms: unknown, counts: unknown, place: unknown): Required<LexicalPlace> {
   checkInteger(doc, "A lexical document id", 0, LEXICAL_MAX_DOCS - 1);
   checkTerms(terms, counts, "lexical add");
@@ -113,15 +120,26 @@ export function alreadyIndexed(doc: number): CtxloomError {
 }
 
 /** Checks `query`'s arguments; the scoring with its defaults. @throws INVALID_ARGUMENT */
-export function checkLexicalQuery(terms: unknown, counts: unknown, k: unknown, scoring: unknown): Required<LexicalScoring> {
+export function checkLexicalQuery(
+  terms: unknown,
+  counts: unknown,
+  k: unknown,
+  scoring: unknown,
+): Required<LexicalScoring> {
   checkTerms(terms, counts, "lexical query");
   checkInteger(k, "lexical query k", 0, LEXICAL_MAX_K);
   const o = checkOptions<LexicalScoring>(scoring, "lexical query scoring", ["k1", "b", "window", "segment"]);
   const { k1 = BM25_K1, b = BM25_B, window = 0, segment = 0 } = o;
-  if (typeof k1 !== "number" || !(k1 >= 0) || !Number.isFinite(k1)) throw invalid(`BM25 k1 must be a finite number >= 0; got ${describe(k1)}.`);
-  if (typeof b !== "number" || !(b >= 0 && b <= 1)) throw invalid(`BM25 b must be a number from 0 to 1; got ${describe(b)}.`);
-  for (const [name, v] of [["window", window], ["segment", segment]] as const) {
-    if (typeof v !== "number" || !(v >= 0) || !Number.isFinite(v)) throw invalid(`The lexical ${name} weight must be a finite number >= 0; got ${describe(v)}.`);
+  if (typeof k1 !== "number" || !(k1 >= 0) || !Number.isFinite(k1))
+    throw invalid(`BM25 k1 must be a finite number >= 0; got ${describe(k1)}.`);
+  if (typeof b !== "number" || !(b >= 0 && b <= 1))
+    throw invalid(`BM25 b must be a number from 0 to 1; got ${describe(b)}.`);
+  for (const [name, v] of [
+    ["window", window],
+    ["segment", segment],
+  ] as const) {
+    if (typeof v !== "number" || !(v >= 0) || !Number.isFinite(v))
+      throw invalid(`The lexical ${name} weight must be a finite number >= 0; got ${describe(v)}.`);
   }
   return { k1, b, window, segment };
 }
@@ -164,4 +182,5 @@ const SERIES = [
 ];
 
 /** BM25's weight of a query term: qtf * idf, idf = ln(1 + (N - df + 0.5) / (df + 0.5)), as the core computes it. */
-export const termWeight = (qtf: number, docs: number, df: number): number => qtf * lnBm25(1 + (docs - df + 0.5) / (df + 0.5));
+export const termWeight = (qtf: number, docs: number, df: number): number =>
+  qtf * lnBm25(1 + (docs - df + 0.5) / (df + 0.5));

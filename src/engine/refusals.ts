@@ -8,13 +8,17 @@ export function summaryRefused(code: number, first: number, last: number): Ctxlo
   const run = `the run [${first}..${last}]`;
   const why =
     code === SUMMARY_OF_SUMMARY_NODE
-      ? `${run} must start and end at messages, not at summary nodes: to summarize a summary, cover the whole run it stands for`
+      ? `${run} must start and end at messages, not at summary nodes: to summarize a summary, cover the whole run ` +
+        `it stands for`
       : code === SUMMARY_NOT_ANCESTOR
-        ? `message ${first} is not an ancestor of message ${last} (or ${last} itself): a summary covers a stretch of one branch`
+        ? `message ${first} is not an ancestor of message ${last} (or ${last} itself): a summary covers a stretch ` +
+          `of one branch`
         : code === SUMMARY_OVERLAP
-          ? `${run} shares messages with an earlier summary without holding its whole run: cover that summary's run whole, or none of it`
+          ? `${run} shares messages with an earlier summary without holding its whole run: cover that summary's run ` +
+            `whole, or none of it`
           : code === SUMMARY_SPLITS_UNIT
-            ? `${run} would cut a tool unit (an assistant message with tool calls and the results answering it): start it at no tool result and end it where no call is left open`
+            ? `${run} would cut a tool unit (an assistant message with tool calls and the results answering it): ` +
+              `start it at no tool result and end it where no call is left open`
             : `the engine refused ${run} (code ${code})`;
   return new CtxloomError("INVALID_ARGUMENT", `Cannot attach a summary: ${why}.`);
 }

@@ -19,19 +19,41 @@ export const stride8Of = (dimension: number): number => (dimension + 31) & ~31;
  * accumulators of four lanes, lanes summed (a0 + a1) + (a2 + a3), then (l0 + l1) + (l2 + l3).
  */
 export function dotF32(a: Float32Array, ai: number, b: Float32Array, bi: number, stride: number): number {
-  let a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0, a6 = 0, a7 = 0;
-  let a8 = 0, a9 = 0, a10 = 0, a11 = 0, a12 = 0, a13 = 0, a14 = 0, a15 = 0;
+  let a0 = 0,
+    a1 = 0,
+    a2 = 0,
+    a3 = 0,
+    a4 = 0,
+    a5 = 0,
+    a6 = 0,
+    a7 = 0;
+  let a8 = 0,
+    a9 = 0,
+    a10 = 0,
+    a11 = 0,
+    a12 = 0,
+    a13 = 0,
+    a14 = 0,
+    a15 = 0;
   for (let j = 0; j < stride; j += 16) {
     const x = ai + j;
     const y = bi + j;
-    a0 = f(a0 + f(a[x]! * b[y]!)); a1 = f(a1 + f(a[x + 1]! * b[y + 1]!));
-    a2 = f(a2 + f(a[x + 2]! * b[y + 2]!)); a3 = f(a3 + f(a[x + 3]! * b[y + 3]!));
-    a4 = f(a4 + f(a[x + 4]! * b[y + 4]!)); a5 = f(a5 + f(a[x + 5]! * b[y + 5]!));
-    a6 = f(a6 + f(a[x + 6]! * b[y + 6]!)); a7 = f(a7 + f(a[x + 7]! * b[y + 7]!));
-    a8 = f(a8 + f(a[x + 8]! * b[y + 8]!)); a9 = f(a9 + f(a[x + 9]! * b[y + 9]!));
-    a10 = f(a10 + f(a[x + 10]! * b[y + 10]!)); a11 = f(a11 + f(a[x + 11]! * b[y + 11]!));
-    a12 = f(a12 + f(a[x + 12]! * b[y + 12]!)); a13 = f(a13 + f(a[x + 13]! * b[y + 13]!));
-    a14 = f(a14 + f(a[x + 14]! * b[y + 14]!)); a15 = f(a15 + f(a[x + 15]! * b[y + 15]!));
+    a0 = f(a0 + f(a[x]! * b[y]!));
+    a1 = f(a1 + f(a[x + 1]! * b[y + 1]!));
+    a2 = f(a2 + f(a[x + 2]! * b[y + 2]!));
+    a3 = f(a3 + f(a[x + 3]! * b[y + 3]!));
+    a4 = f(a4 + f(a[x + 4]! * b[y + 4]!));
+    a5 = f(a5 + f(a[x + 5]! * b[y + 5]!));
+    a6 = f(a6 + f(a[x + 6]! * b[y + 6]!));
+    a7 = f(a7 + f(a[x + 7]! * b[y + 7]!));
+    a8 = f(a8 + f(a[x + 8]! * b[y + 8]!));
+    a9 = f(a9 + f(a[x + 9]! * b[y + 9]!));
+    a10 = f(a10 + f(a[x + 10]! * b[y + 10]!));
+    a11 = f(a11 + f(a[x + 11]! * b[y + 11]!));
+    a12 = f(a12 + f(a[x + 12]! * b[y + 12]!));
+    a13 = f(a13 + f(a[x + 13]! * b[y + 13]!));
+    a14 = f(a14 + f(a[x + 14]! * b[y + 14]!));
+    a15 = f(a15 + f(a[x + 15]! * b[y + 15]!));
   }
   const s0 = f(f(a0 + a4) + f(a8 + a12));
   const s1 = f(f(a1 + a5) + f(a9 + a13));
@@ -41,7 +63,14 @@ export function dotF32(a: Float32Array, ai: number, b: Float32Array, bi: number,
 }
 
 /** Writes `src[si .. si+dim)` L2-normalized to `row[ri ..]` (zero padded to `stride`), exactly as the core does. */
-export function normalizeInto(row: Float32Array, ri: number, src: Float32Array, si: number, dim: number, stride: number): void {
+export function normalizeInto(
+  row: Float32Array,
+  ri: number,
+  src: Float32Array,
+  si: number,
+  dim: number,
+  stride: number,
+): void {
   let m = 0;
   for (let j = 0; j < dim; j++) m = Math.max(m, Math.abs(src[si + j]!));
   row.fill(0, ri, ri + stride);
@@ -52,7 +81,14 @@ export function normalizeInto(row: Float32Array, ri: number, src: Float32Array, 
 }
 
 /** Writes the int8 codes of a normalized row and returns its scale, exactly as the core does. */
-export function quantizeInto(codes: Int8Array, ci: number, row: Float32Array, ri: number, dim: number, stride8: number): number {
+export function quantizeInto(
+  codes: Int8Array,
+  ci: number,
+  row: Float32Array,
+  ri: number,
+  dim: number,
+  stride8: number,
+): number {
   let m = 0;
   for (let j = 0; j < dim; j++) m = Math.max(m, Math.abs(row[ri + j]!));
   codes.fill(0, ci, ci + stride8);
@@ -184,7 +220,8 @@ export class JsSimilarity implements SimilarityIndex {
     const cap = m.keys.length;
     if (rows <= cap) return;
     const next = Math.max(rows, cap * 2, 16);
-    if (next > MAX_ROWS) throw new CtxloomError("OUT_OF_MEMORY", `An embedding index holds at most ${MAX_ROWS} rows; split the scope.`);
+    if (next > MAX_ROWS)
+      throw new CtxloomError("OUT_OF_MEMORY", `An embedding index holds at most ${MAX_ROWS} rows; split the scope.`);
     let grown: Pick<Matrix, "keys" | "scales" | "codes" | "matrix">;
     try {
       grown = {
@@ -194,7 +231,11 @@ export class JsSimilarity implements SimilarityIndex {
         matrix: new Float32Array(next * m.stride),
       };
     } catch (cause) {
-      throw new CtxloomError("OUT_OF_MEMORY", `Could not allocate an embedding index of ${next} rows; drop indexes you no longer need.`, { cause });
+      throw new CtxloomError(
+        "OUT_OF_MEMORY",
+        `Could not allocate an embedding index of ${next} rows; drop indexes you no longer need.`,
+        { cause },
+      );
     }
     grown.keys.set(m.keys.subarray(0, m.rows));
     grown.scales.set(m.scales.subarray(0, m.rows));
@@ -258,7 +299,8 @@ export class JsSimilarity implements SimilarityIndex {
         const s = f(f(d) * scales[r]!);
         if (pool.admits(s, keys[r]!)) pool.offer(s, keys[r]!, r);
       }
-      for (let i = 0; i < pool.n; i++) { // any order: the result's order is total
+      for (let i = 0; i < pool.n; i++) {
+        // any order: the result's order is total
         const r = pool.rows[i]!;
         const s = dotF32(matrix, r * stride, q, 0, stride);
         if (s >= min && best.admits(s, keys[r]!)) best.offer(s, keys[r]!, r);
@@ -270,7 +312,11 @@ export class JsSimilarity implements SimilarityIndex {
       }
     }
     best.sort();
-    return { count: best.n, scores: Float32Array.from(best.scores.subarray(0, best.n)), keys: best.keys.subarray(0, best.n) };
+    return {
+      count: best.n,
+      scores: Float32Array.from(best.scores.subarray(0, best.n)),
+      keys: best.keys.subarray(0, best.n),
+    };
   }
 
   scoreRows(index: number, query: Float32Array, rows: Int32Array): Float32Array {

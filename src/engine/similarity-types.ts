@@ -9,7 +9,10 @@ import type { EngineKind } from "./types.js";
  */
 export interface SimilarityIndex {
   readonly kind: EngineKind;
-  /** A new empty index of `dimension` floats a row; `quantized` keeps an int8 copy for approximate scans. Throws OUT_OF_MEMORY. */
+  /**
+   * A new empty index of `dimension` floats a row; `quantized` keeps an int8 copy for approximate scans. Throws
+   * OUT_OF_MEMORY.
+   */
   createIndex(dimension: number, quantized: boolean): number;
   /** Frees an index; its handle may be reused. */
   dropIndex(index: number): void;
@@ -23,7 +26,10 @@ export interface SimilarityIndex {
    * O(rows added * dimension).
    */
   addRows(index: number, vectors: Float32Array, keys: Int32Array): void;
-  /** Removes row `row` by moving the last row into it; returns the moved row's key, or -1 when `row` was the last. O(dimension). */
+  /**
+   * Removes row `row` by moving the last row into it; returns the moved row's key, or -1 when `row` was the last.
+   * O(dimension).
+   */
   removeRow(index: number, row: number): number;
   rowCount(index: number): number;
   rowKey(index: number, row: number): number;

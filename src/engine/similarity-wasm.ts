@@ -94,7 +94,8 @@ export class WasmSimilarity implements SimilarityIndex {
       const m = Math.min(chunk, n - i);
       const src = this.#x.reserveInput(m * (dim + 1) * 4);
       this.#sync();
-      if (src === 0) throw outOfMemory(`take ${m} embeddings`); // only the first chunk can get here: later ones reuse the buffer
+      // only the first chunk can get here: later ones reuse the buffer
+      if (src === 0) throw outOfMemory(`take ${m} embeddings`);
       this.#f32.set(vectors.subarray(i * dim, (i + m) * dim), src >>> 2);
       this.#i32.set(keys.subarray(i, i + m), (src >>> 2) + m * dim);
       this.#x.addRows(index, m, src); // cannot fail: the rows are reserved
@@ -144,7 +145,11 @@ export class WasmSimilarity implements SimilarityIndex {
     const dim = this.#dims[index]!;
     const n = rows.length;
     if (typeof this.#x.scoreRows !== "function") {
-      throw new CtxloomError("WASM_UNAVAILABLE", "This WebAssembly core cannot score listed embeddings (recall's ranking): pass the core this package ships (ctxloom/wasm), or use { engine: \"js\" }.");
+      throw new CtxloomError(
+        "WASM_UNAVAILABLE",
+        "This WebAssembly core cannot score listed embeddings (recall's ranking): pass the core this package ships " +
+          '(ctxloom/wasm), or use { engine: "js" }.',
+      );
     }
     const at = this.#x.reserveInput((dim + n) * 4);
     this.#sync();

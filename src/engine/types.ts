@@ -92,7 +92,10 @@ export interface Engine {
   attachSummary(tree: number, first: number, last: number, tokens: number, priority: number): number;
   /** The first (oldest) node of a summary's run; -1 for a message. O(1). */
   summaryFirst(tree: number, id: number): number;
-  /** The last (newest) node of a summary's run, the node it hangs on; -1 for a message. Originals it stands for: depth(last) - depth(first) + 1. O(1). */
+  /**
+   * The last (newest) node of a summary's run, the node it hangs on; -1 for a message. Originals it stands for:
+   * depth(last) - depth(first) + 1. O(1).
+   */
   summaryLast(tree: number, id: number): number;
 
   /**
@@ -131,7 +134,10 @@ export interface Engine {
    * evicted slots view stays valid until the next engine call.
    */
   windowAdd(window: number, tokens: number, priority: number, unit: number): { slot: number; evicted: Int32Array };
-  /** Evicts a whole tool unit (the assistant message at slot `unit` and its results); returns their slots (a view valid until the next engine call). */
+  /**
+   * Evicts a whole tool unit (the assistant message at slot `unit` and its results); returns their slots (a view valid
+   * until the next engine call).
+   */
   windowEvictUnit(window: number, unit: number): Int32Array;
   /** The window's slots, oldest first (a view valid until the next engine call). */
   windowSlots(window: number): Int32Array;
@@ -146,7 +152,10 @@ export interface Engine {
    */
   readonly visited: number;
   resetVisited(): void;
-  /** Bytes the engine holds for node metadata (WASM: linear memory, grown by doubling; JS: an estimate is not given, -1). */
+  /**
+   * Bytes the engine holds for node metadata (WASM: linear memory, grown by doubling; JS: an estimate is not given,
+   * -1).
+   */
   memoryBytes(): number;
   /**
    * Of those, the bytes its allocator has handed out (freed blocks waiting for reuse included):
@@ -154,7 +163,10 @@ export interface Engine {
    */
   memoryUsedBytes(): number;
 
-  /** Inverted indexes with BM25 scoring, one per recall scope (see src/engine/lexical.ts); the WASM one lives in this engine's memory. */
+  /**
+   * Inverted indexes with BM25 scoring, one per recall scope (see src/engine/lexical.ts); the WASM one lives in this
+   * engine's memory.
+   */
   readonly lexical: LexicalIndex;
 }
 
@@ -185,7 +197,14 @@ export interface Selection {
  * message). Generated from the core's constants (src/engine/layout.ts).
  */
 export {
-  REJECTED_TOO_LARGE, REJECTED_ORPHANED, FLAG_TOOL_CALLS, FLAG_SUMMARY, FLAG_UNIT_END, ROLE_USER, ROLE_TOOL, CRITICAL,
+  REJECTED_TOO_LARGE,
+  REJECTED_ORPHANED,
+  FLAG_TOOL_CALLS,
+  FLAG_SUMMARY,
+  FLAG_UNIT_END,
+  ROLE_USER,
+  ROLE_TOOL,
+  CRITICAL,
 } from "./layout.js";
 
 // Roles and priorities are numeric codes here: their names are in src/message.ts (ROLES, PRIORITIES).

@@ -4,8 +4,27 @@ import { WasmLexical } from "./lexical-wasm.js";
 import { instantiateCore, outOfMemory, summaryRefused } from "./refusals.js";
 import type { Engine, Selection } from "./types.js";
 import {
-  COL_CHILD, COL_META, COL_PARENT, COL_SIBLING, COL_SKIP, COL_TOKENS, FLAG_JOINED, FLAG_SUMMARY, SUMMARY_OUT_OF_MEMORY, DEPTH_MASK, FLAGS_SHIFT, PRIORITY_SHIFT, ROLE_SHIFT,
-  H_BLOCK, H_CAP_LOG2, H_NEWEST_ROOT, H_SIZE, R_EVICTED, R_FORCED_TOKENS, R_KEPT_TOKENS, TREE_HEADER_BYTES,
+  COL_CHILD,
+  COL_META,
+  COL_PARENT,
+  COL_SIBLING,
+  COL_SKIP,
+  COL_TOKENS,
+  FLAG_JOINED,
+  FLAG_SUMMARY,
+  SUMMARY_OUT_OF_MEMORY,
+  DEPTH_MASK,
+  FLAGS_SHIFT,
+  PRIORITY_SHIFT,
+  ROLE_SHIFT,
+  H_BLOCK,
+  H_CAP_LOG2,
+  H_NEWEST_ROOT,
+  H_SIZE,
+  R_EVICTED,
+  R_FORCED_TOKENS,
+  R_KEPT_TOKENS,
+  TREE_HEADER_BYTES,
   WINDOW_OUT_OF_MEMORY,
 } from "./layout.js";
 
@@ -156,7 +175,11 @@ export class WasmEngine implements Engine {
     const sibling = this.#col(tree, COL_SIBLING) >>> 2;
     const out: number[] = [];
     // The core keeps the newest child first; callers want creation order.
-    for (let c = id < 0 ? this.#i32[this.#h(tree, H_NEWEST_ROOT)]! : this.#i32[child + id]!; c >= 0; c = this.#i32[sibling + c]!) {
+    for (
+      let c = id < 0 ? this.#i32[this.#h(tree, H_NEWEST_ROOT)]! : this.#i32[child + id]!;
+      c >= 0;
+      c = this.#i32[sibling + c]!
+    ) {
       out.push(c);
     }
     return out.reverse();

@@ -14,7 +14,10 @@ import { importError, type ConversationReport, type RawConversation, type RawNod
  *   names its call must find it (else IMPORT_FAILED); one that does not is matched by tool
  *   name, or, answering no recorded call, is kept as a user message naming the tool.
  */
-export function buildChat(conv: RawConversation, defaults: { model: string; now: number }): { chat: ChatExport; report: ConversationReport } {
+export function buildChat(
+  conv: RawConversation,
+  defaults: { model: string; now: number },
+): { chat: ChatExport; report: ConversationReport } {
   const { nodes, where } = conv;
   const n = nodes.length;
   const index = new Map<string, number>();
@@ -28,11 +31,16 @@ export function buildChat(conv: RawConversation, defaults: { model: string; now:
   nodes.forEach((node, i) => {
     if (node.parent === null) return void roots.push(i);
     const p = index.get(node.parent);
-    if (p === undefined) throw importError(where, `message ${JSON.stringify(node.key)}: its parent ${JSON.stringify(node.parent)} is missing`);
+    if (p === undefined)
+      throw importError(
+        where,
+        `message ${JSON.stringify(node.key)}: its parent ${JSON.stringify(node.parent)} is missing`,
+      );
     parent[i] = p;
     children[p]!.push(i);
   });
-  if (conv.head !== null && !index.has(conv.head)) throw importError(where, `the current message ${JSON.stringify(conv.head)} is missing`);
+  if (conv.head !== null && !index.has(conv.head))
+    throw importError(where, `the current message ${JSON.stringify(conv.head)} is missing`);
 
   // Creation order, parents first: a heap of the messages whose parent has an id.
   const base = conv.createdAt ?? defaults.now;
@@ -123,7 +131,13 @@ function toMessage(node: RawNode, id: number, parentId: number | null, createdAt
 }
 
 /** Gives every tool message the call it answers (see buildChat); returns how many became user messages. */
-function matchToolResults(messages: ExportedMessage[], nodes: RawNode[], order: number[], kept: Int32Array, where: string): number {
+function matchToolResults(
+  messages: ExportedMessage[],
+  nodes: RawNode[],
+  order: number[],
+  kept: Int32Array,
+  where: string,
+): number {
   let asUser = 0;
   for (const i of order) {
     const node = nodes[i]!;
@@ -137,10 +151,14 @@ function matchToolResults(messages: ExportedMessage[], nodes: RawNode[], order: 
       answered.add(messages[up]!.toolCallId!);
       up = messages[up]!.parentId;
     }
-    const open = (up === null ? [] : messages[up]!.toolCalls ?? []).filter((c) => !answered.has(c.id));
+    const open = (up === null ? [] : (messages[up]!.toolCalls ?? [])).filter((c) => !answered.has(c.id));
     if (node.toolCallId !== undefined) {
       if (!open.some((c) => c.id === node.toolCallId)) {
-        throw importError(where, `tool message ${JSON.stringify(node.key)} answers call ${JSON.stringify(node.toolCallId)}, which the assistant message before it did not make (or was answered already)`);
+        throw importError(
+          where,
+          `tool message ${JSON.stringify(node.key)} answers call ${JSON.stringify(node.toolCallId)}, which the ` +
+            `assistant message before it did not make (or was answered already)`,
+        );
       }
       m.toolCallId = node.toolCallId;
       continue;

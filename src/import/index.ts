@@ -10,10 +10,17 @@ export { ImportParser, detectFormat, parseExport, parseExportStream, type Stream
 export { JsonSplitter, type Piece } from "./splitter.js";
 export {
   IMPORT_FORMATS,
-  type ImportFormat, type ImportOptions, type ImportProgress, type ConversationReport, type ParsedImport,
+  type ImportFormat,
+  type ImportOptions,
+  type ImportProgress,
+  type ConversationReport,
+  type ParsedImport,
 } from "./types.js";
 
-/** What importConversations needs of a Loom: `loom.user(id).import(exp)`, and `delete(chatId)` to take back a partial import. */
+/**
+ * What importConversations needs of a Loom: `loom.user(id).import(exp)`, and `delete(chatId)` to take back a partial
+ * import.
+ */
 export interface ImportTarget {
   /** The user's chats the conversations are imported into. */
   user(userId: string): { import(exp: ChatExport): Promise<{ id: string }>; delete?(chatId: string): Promise<void> };
@@ -64,14 +71,24 @@ export async function importConversations(
     // A store that fails midway: the chats made so far are taken back, when the target can.
     if (chats.delete) for (const { id } of out.chats) await chats.delete(id).catch(() => {});
     // A conversation the chat refused (a rule the parse does not know): the file is broken there.
-    if (e instanceof CtxloomError && REFUSED.has(e.code)) throw importError(at, e.message.replace(/\s*Nothing was imported;.*$/s, "").replace(/\.$/, ""), e);
+    if (e instanceof CtxloomError && REFUSED.has(e.code))
+      throw importError(at, e.message.replace(/\s*Nothing was imported;.*$/s, "").replace(/\.$/, ""), e);
     throw e;
   }
   return out;
 }
 
 /** Codes of a chat refusing what it was given (rather than of a store failing). */
-const REFUSED = new Set<string>(["INVALID_ARGUMENT", "INVALID_ROLE", "INVALID_PRIORITY", "INVALID_CONTENT", "INVALID_TOOL_CALL", "UNKNOWN_MESSAGE", "UNKNOWN_MODEL", "MESSAGE_TOO_LARGE"]);
+const REFUSED = new Set<string>([
+  "INVALID_ARGUMENT",
+  "INVALID_ROLE",
+  "INVALID_PRIORITY",
+  "INVALID_CONTENT",
+  "INVALID_TOOL_CALL",
+  "UNKNOWN_MESSAGE",
+  "UNKNOWN_MODEL",
+  "MESSAGE_TOO_LARGE",
+]);
 
 /** The options a text or bytes import passes on: progress is a stream's; a bad one is still refused. */
 function withoutStreamKeys(options: StreamOptions): StreamOptions {

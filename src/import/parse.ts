@@ -12,8 +12,16 @@ import { isOpenWebUI, openwebuiReader } from "./formats/openwebui.js";
 import { isShareGPT, sharegptReader } from "./formats/sharegpt.js";
 import { JsonSplitter, type Piece } from "./splitter.js";
 import {
-  IMPORT_FORMATS, asRecord, importError,
-  type BuiltChat, type ConversationReport, type FormatReader, type ImportFormat, type ImportOptions, type ImportProgress, type ParsedImport,
+  IMPORT_FORMATS,
+  asRecord,
+  importError,
+  type BuiltChat,
+  type ConversationReport,
+  type FormatReader,
+  type ImportFormat,
+  type ImportOptions,
+  type ImportProgress,
+  type ParsedImport,
   type RawConversation,
 } from "./types.js";
 
@@ -27,13 +35,25 @@ export interface StreamOptions extends ImportOptions {
 
 const OPTION_KEYS = ["format", "model", "now", "totalBytes", "onProgress"];
 const READERS: Record<ImportFormat, () => FormatReader> = {
-  chatgpt: chatgptReader, openwebui: openwebuiReader, librechat: librechatReader,
-  oasst: oasstReader, sharegpt: sharegptReader, openai: openaiReader, ctxloom: ctxloomReader,
+  chatgpt: chatgptReader,
+  openwebui: openwebuiReader,
+  librechat: librechatReader,
+  oasst: oasstReader,
+  sharegpt: sharegptReader,
+  openai: openaiReader,
+  ctxloom: ctxloomReader,
 };
 /** Detection, in order: the first shape a record has names its format. */
 const SHAPES: [ImportFormat, (r: Record<string, unknown>) => boolean][] = [
-  ["ctxloom", isCtxloom], ["chatgpt", isChatGPT], ["openwebui", isOpenWebUI], ["librechat", isLibreChat], ["oasst", isOasstTree],
-  ["oasst", isOasstFlat], ["sharegpt", isShareGPT], ["openai", isOpenAIChat], ["openai", isOpenAIMessage],
+  ["ctxloom", isCtxloom],
+  ["chatgpt", isChatGPT],
+  ["openwebui", isOpenWebUI],
+  ["librechat", isLibreChat],
+  ["oasst", isOasstTree],
+  ["oasst", isOasstFlat],
+  ["sharegpt", isShareGPT],
+  ["openai", isOpenAIChat],
+  ["openai", isOpenAIMessage],
 ];
 
 /** The format of a record, judged by its shape, or undefined. */
@@ -59,7 +79,10 @@ export class ImportParser {
     const o = checkOptions<StreamOptions>(options, "Import options", OPTION_KEYS);
     const format = o.format ?? "auto";
     if (format !== "auto" && !IMPORT_FORMATS.includes(format)) {
-      throw new CtxloomError("INVALID_ARGUMENT", `format must be "auto" or one of ${IMPORT_FORMATS.join(", ")}; got ${describe(format)}.`);
+      throw new CtxloomError(
+        "INVALID_ARGUMENT",
+        `format must be "auto" or one of ${IMPORT_FORMATS.join(", ")}; got ${describe(format)}.`,
+      );
     }
     if (o.model !== undefined) getModelProfile(o.model);
     if (o.totalBytes !== undefined) checkInteger(o.totalBytes, "totalBytes", 0);
@@ -99,7 +122,11 @@ export class ImportParser {
     try {
       record = JSON.parse(piece.text);
     } catch (cause) {
-      throw importError(piece.where, `it is not valid JSON (${cause instanceof Error ? cause.message : String(cause)})`, cause);
+      throw importError(
+        piece.where,
+        `it is not valid JSON (${cause instanceof Error ? cause.message : String(cause)})`,
+        cause,
+      );
     }
     if (this.#splitter.isArray === false && Array.isArray(record)) {
       throw importError(piece.where, "an array where a conversation or message object should be");
@@ -108,7 +135,10 @@ export class ImportParser {
     if (!this.#reader) {
       const format = detectFormat(record);
       if (!format) {
-        throw importError(piece.where, `its shape is none of the known formats (${IMPORT_FORMATS.join(", ")}); its keys are ${keysOf(record)}`);
+        throw importError(
+          piece.where,
+          `its shape is none of the known formats (${IMPORT_FORMATS.join(", ")}); its keys are ${keysOf(record)}`,
+        );
       }
       this.#use(format);
     }
@@ -116,9 +146,16 @@ export class ImportParser {
   }
 
   #build(conv: RawConversation | BuiltChat): void {
-    const { chat, report } = "built" in conv
-      ? { chat: this.#options.model === undefined ? conv.chat : { ...conv.chat, chat: { ...conv.chat.chat, model: this.#options.model } }, report: conv.report }
-      : buildChat(conv, { model: this.#model(conv.sourceModel), now: this.#options.now });
+    const { chat, report } =
+      "built" in conv
+        ? {
+            chat:
+              this.#options.model === undefined
+                ? conv.chat
+                : { ...conv.chat, chat: { ...conv.chat.chat, model: this.#options.model } },
+            report: conv.report,
+          }
+        : buildChat(conv, { model: this.#model(conv.sourceModel), now: this.#options.now });
     checkTexts(chat, report);
     this.#out.chats.push(chat);
     this.#out.reports.push(report);
@@ -146,7 +183,9 @@ export class ImportParser {
 function checkTexts(chat: ChatExport, report: ConversationReport): void {
   for (const m of chat.messages) {
     const lone = loneIn(m, "");
-    const problem = lone ? `its ${lone} holds a lone surrogate (half of a UTF-16 pair), which no provider accepts` : storedMessageProblem(m, { tokensOptional: true, fresh: true });
+    const problem = lone
+      ? `its ${lone} holds a lone surrogate (half of a UTF-16 pair), which no provider accepts`
+      : storedMessageProblem(m, { tokensOptional: true, fresh: true });
     if (problem === null) continue;
     const key = Object.keys(report.ids).find((k) => report.ids[k] === m.id) ?? String(m.id);
     throw importError(report.where, `message ${JSON.stringify(key)}: ${problem.replace(/\.$/, "")}`);
@@ -158,14 +197,19 @@ function checkTexts(chat: ChatExport, report: ConversationReport): void {
 function keysOf(record: unknown): string {
   const r = asRecord(record);
   if (!r) return `none (it is ${describe(record)})`;
-  const keys = Object.keys(r).slice(0, 8).map((k) => JSON.stringify(k));
+  const keys = Object.keys(r)
+    .slice(0, 8)
+    .map((k) => JSON.stringify(k));
   return keys.length ? keys.join(", ") : "none";
 }
 
 /** Parses a whole export held in memory (still one conversation at a time). */
 export function parseExport(data: string | Uint8Array, options?: ImportOptions): ParsedImport {
   if (typeof data !== "string" && !(data instanceof Uint8Array)) {
-    throw new CtxloomError("INVALID_ARGUMENT", `parseExport takes the file's text or bytes; got ${describe(data)}. For a stream use parseExportStream.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `parseExport takes the file's text or bytes; got ${describe(data)}. For a stream use parseExportStream.`,
+    );
   }
   const parser = new ImportParser(options);
   parser.feed(typeof data === "string" ? data : new TextDecoder().decode(data));
@@ -181,9 +225,14 @@ export async function parseExportStream(
   source: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>,
   options?: StreamOptions,
 ): Promise<ParsedImport> {
-  const iterable = source !== null && typeof source === "object" && (Symbol.asyncIterator in source || Symbol.iterator in source);
+  const iterable =
+    source !== null && typeof source === "object" && (Symbol.asyncIterator in source || Symbol.iterator in source);
   if (!iterable) {
-    throw new CtxloomError("INVALID_ARGUMENT", `parseExportStream takes an iterable of string or Uint8Array chunks (a file or fetch stream); got ${describe(source)}. For text in memory use parseExport.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `parseExportStream takes an iterable of string or Uint8Array chunks (a file or fetch stream); got ` +
+        `${describe(source)}. For text in memory use parseExport.`,
+    );
   }
   const parser = new ImportParser(options);
   const decoder = new TextDecoder();
@@ -196,7 +245,10 @@ export async function parseExportStream(
       bytesRead += chunk.byteLength;
       parser.feed(decoder.decode(chunk, { stream: true }));
     } else {
-      throw new CtxloomError("INVALID_ARGUMENT", `A stream to import yields strings or Uint8Arrays; got ${describe(chunk)}.`);
+      throw new CtxloomError(
+        "INVALID_ARGUMENT",
+        `A stream to import yields strings or Uint8Arrays; got ${describe(chunk)}.`,
+      );
     }
     options?.onProgress?.({ bytesRead, totalBytes: options.totalBytes, conversations: parser.conversations });
   }

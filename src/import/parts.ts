@@ -15,7 +15,8 @@ export function placeholder(counts: Record<string, number>, kind: string): strin
 export function partsText(content: unknown, counts: Record<string, number>, where: string): string {
   if (typeof content === "string") return content;
   if (content === null || content === undefined) return "";
-  if (!Array.isArray(content)) throw importError(where, `content must be a string or an array of parts; got ${typeof content}`);
+  if (!Array.isArray(content))
+    throw importError(where, `content must be a string or an array of parts; got ${typeof content}`);
   const out: string[] = [];
   for (const part of content) {
     if (typeof part === "string") {
@@ -46,6 +47,10 @@ export function toolCallsOf(value: unknown, where: string): ToolCall[] | undefin
     const name = str(fn?.name);
     const args = fn?.arguments;
     if (!id || !name) throw importError(where, `tool_calls[${i}] needs an id and a function name`);
-    return { id, type: "function", function: { name, arguments: typeof args === "string" ? args : JSON.stringify(args ?? {}) } };
+    return {
+      id,
+      type: "function",
+      function: { name, arguments: typeof args === "string" ? args : JSON.stringify(args ?? {}) },
+    };
   });
 }

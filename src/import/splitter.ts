@@ -8,8 +8,18 @@ export interface Piece {
 }
 
 enum C {
-  Tab = 9, Newline = 10, Return = 13, Space = 32, Quote = 34, Comma = 44, Backslash = 92,
-  OpenBracket = 91, CloseBracket = 93, OpenBrace = 123, CloseBrace = 125, Bom = 0xfeff,
+  Tab = 9,
+  Newline = 10,
+  Return = 13,
+  Space = 32,
+  Quote = 34,
+  Comma = 44,
+  Backslash = 92,
+  OpenBracket = 91,
+  CloseBracket = 93,
+  OpenBrace = 123,
+  CloseBrace = 125,
+  Bom = 0xfeff,
 }
 const isSpace = (c: number) => c === C.Space || c === C.Newline || c === C.Return || c === C.Tab || c === C.Bom;
 
@@ -80,7 +90,8 @@ export class JsonSplitter {
           this.#mode = "closed";
           continue;
         }
-        if (c === C.Comma || c === C.CloseBracket || c === C.CloseBrace) this.#fail(i, `an unexpected ${String.fromCharCode(c)}`);
+        if (c === C.Comma || c === C.CloseBracket || c === C.CloseBrace)
+          this.#fail(i, `an unexpected ${String.fromCharCode(c)}`);
         if (this.#needComma) this.#fail(i, "a missing comma between conversations");
         this.#inPiece = true;
         this.#pieceLine = this.#line;
@@ -102,7 +113,8 @@ export class JsonSplitter {
           continue;
         }
         const open = this.#stack.pop()!;
-        if ((open === C.OpenBrace) !== (c === C.CloseBrace)) this.#fail(i, `a ${String.fromCharCode(c)} that closes a ${String.fromCharCode(open)}`);
+        if ((open === C.OpenBrace) !== (c === C.CloseBrace))
+          this.#fail(i, `a ${String.fromCharCode(c)} that closes a ${String.fromCharCode(open)}`);
         if (this.#stack.length === this.#base) this.#end(out, chunk, start, i + 1);
       } else if (this.#scalar && (c === C.Comma || isSpace(c))) {
         this.#end(out, chunk, start, i);
@@ -122,7 +134,8 @@ export class JsonSplitter {
     if (this.#inPiece || this.#inString) {
       throw importError(this.#label(this.#count + 1, this.#pieceLine), "the file ends inside it (truncated JSON?)");
     }
-    if (this.#mode === "array") throw importError("the file", "it ends before the top-level array's closing bracket (truncated JSON?)");
+    if (this.#mode === "array")
+      throw importError("the file", "it ends before the top-level array's closing bracket (truncated JSON?)");
     if (this.#mode === "start") throw importError("the file", "it is empty");
     return out;
   }

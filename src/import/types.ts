@@ -6,7 +6,13 @@ import type { Role, ToolCall } from "../message.js";
 export type ImportFormat = "chatgpt" | "openwebui" | "librechat" | "oasst" | "sharegpt" | "openai" | "ctxloom";
 /** Every ImportFormat. */
 export const IMPORT_FORMATS = [
-  "chatgpt", "openwebui", "librechat", "oasst", "sharegpt", "openai", "ctxloom",
+  "chatgpt",
+  "openwebui",
+  "librechat",
+  "oasst",
+  "sharegpt",
+  "openai",
+  "ctxloom",
 ] as const satisfies readonly ImportFormat[];
 
 /** Options of `parseExport`, `parseExportStream` and `importConversations`. */
@@ -114,14 +120,17 @@ export interface FormatReader {
 export function importError(where: string, problem: string, cause?: unknown): CtxloomError {
   return new CtxloomError(
     "IMPORT_FAILED",
-    `${where}: ${problem}. Nothing was imported; fix the file or pick its format with --format (${IMPORT_FORMATS.join(", ")}).`,
+    `${where}: ${problem}. Nothing was imported; fix the file or pick its format with --format ` +
+      `(${IMPORT_FORMATS.join(", ")}).`,
     cause === undefined ? undefined : { cause },
   );
 }
 
 /** A plain object's fields, or undefined when `value` is not a plain object. */
 export function asRecord(value: unknown): Record<string, unknown> | undefined {
-  return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  return value !== null && typeof value === "object" && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
 }
 
 /** A non-empty string, or undefined. */
@@ -131,7 +140,8 @@ export function str(value: unknown): string | undefined {
 
 /** Milliseconds from seconds (number), milliseconds (number above 1e11) or an ISO date string. */
 export function toMillis(value: unknown): number | undefined {
-  if (typeof value === "number" && Number.isFinite(value) && value > 0) return Math.round(value > 1e11 ? value : value * 1000);
+  if (typeof value === "number" && Number.isFinite(value) && value > 0)
+    return Math.round(value > 1e11 ? value : value * 1000);
   if (typeof value === "string" && value.length > 0) {
     const t = Date.parse(value);
     return Number.isNaN(t) ? undefined : t;

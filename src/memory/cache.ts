@@ -11,7 +11,10 @@ import type { MemoryRecord, MemoryState, MemoryStore } from "./types.js";
 /** A memory as read: its revision, its newest records by path, and its text once a context asked for it. */
 export interface MemorySpace extends MemoryNow {
   readonly byPath: Map<string, MemoryRecord>;
-  /** When its newest revision was written (0: never): a memory deleted and written again to the same revision is another. */
+  /**
+   * When its newest revision was written (0: never): a memory deleted and written again to the same revision is
+   * another.
+   */
   readonly at: number;
   /** The text a context carries (made on first use; "" for a memory without documents). */
   text?: string;
@@ -21,7 +24,12 @@ const KEPT = 1000;
 const EMPTY_REVISION = 0;
 const READING = "reading a memory";
 /** Every empty memory (revision 0, no records), shared: read-only, its text made. */
-const EMPTY: MemorySpace = Object.freeze({ revision: EMPTY_REVISION, at: 0, byPath: new Map<string, MemoryRecord>(), text: "" });
+const EMPTY: MemorySpace = Object.freeze({
+  revision: EMPTY_REVISION,
+  at: 0,
+  byPath: new Map<string, MemoryRecord>(),
+  text: "",
+});
 
 /** `userId`'s memory (null) or one of its chats' (an id), as a key. */
 const keyOf = (userId: string, chatId: string | null) => `${userId}\u0000${chatId ?? ""}`;
@@ -48,18 +56,27 @@ export class MemoryCache {
       }); // mapped as any store failure
     }
     if (answer !== null && typeof (answer as { then?: unknown }).then === "function") {
-      return (fromStoreNow(READING, () => answer) as Promise<MemoryState>).then((state) => this.#answered(userId, chatId, held, state));
+      return (fromStoreNow(READING, () => answer) as Promise<MemoryState>).then((state) =>
+        this.#answered(userId, chatId, held, state),
+      );
     }
     return this.#answered(userId, chatId, held, answer as MemoryState);
   }
 
   /** The memory a store's answer makes, read whole again when it names the revision held of another memory. */
-  #answered(userId: string, chatId: string | null, held: MemorySpace | undefined, state: MemoryState): MemorySpace | Promise<MemorySpace> {
+  #answered(
+    userId: string,
+    chatId: string | null,
+    held: MemorySpace | undefined,
+    state: MemoryState,
+  ): MemorySpace | Promise<MemorySpace> {
     const space = this.#took(userId, chatId, held, state);
     if (space) return space;
     // The revision held, but not the memory held (deleted and written again since): read it whole.
     const again = fromStoreNow(READING, () => this.store.loadMemory(userId, chatId));
-    return again instanceof Promise ? again.then((s) => this.#took(userId, chatId, undefined, s)!) : this.#took(userId, chatId, undefined, again)!;
+    return again instanceof Promise
+      ? again.then((s) => this.#took(userId, chatId, undefined, s)!)
+      : this.#took(userId, chatId, undefined, again)!;
   }
 
   /** After a write landed on `before`: the memory with its records, with no store read. */
@@ -82,29 +99,57 @@ export class MemoryCache {
     for (const key of [...this.#spaces.keys()]) if (key.startsWith(prefix)) this.#spaces.delete(key);
   }
 
-  /** The memory a store's answer makes of what was held; undefined when it names the revision held of another memory. */
-  #took(userId: string, chatId: string | null, held: MemorySpace | undefined, state: MemoryState): MemorySpace | undefined {
-    if (state === null || typeof state !== "object" || !Number.isInteger(state.revision) || state.revision < 0 || typeof state.at !== "number") {
-      throw new CtxloomError("STORE_CORRUPT", `The store answered ${describe(state)} for a memory, not its state ({ revision, at, records }).`);
+  /**
+   * The memory a store's answer makes of what was held; undefined when it names the revision held of another memory.
+   */
+  #took(
+    userId: string,
+    chatId: string | null,
+    held: MemorySpace | undefined,
+    state: MemoryState,
+  ): MemorySpace | undefined {
+    if (
+      state === null ||
+      typeof state !== "object" ||
+      !Number.isInteger(state.revision) ||
+      state.revision < 0 ||
+      typeof state.at !== "number"
+    ) {
+      throw new CtxloomError(
+        "STORE_CORRUPT",
+        `The store answered ${describe(state)} for a memory, not its state ({ revision, at, records }).`,
+      );
     }
     if (state.records === undefined) {
-      if (held && held.revision === state.revision) return held.at === state.at ? this.#keep(keyOf(userId, chatId), held) : undefined;
+      if (held && held.revision === state.revision)
+        return held.at === state.at ? this.#keep(keyOf(userId, chatId), held) : undefined;
       if (state.revision === EMPTY_REVISION) return EMPTY; // (not kept: an empty memory is the same whoever asks)
-      throw new CtxloomError("STORE_CORRUPT", `The store left out the records of a memory at revision ${state.revision}, which this ` +
-        `Loom does not hold.`);
+      throw new CtxloomError(
+        "STORE_CORRUPT",
+        `The store left out the records of a memory at revision ${state.revision}, which this ` + `Loom does not hold.`,
+      );
     }
-    if (!Array.isArray(state.records)) throw new CtxloomError("STORE_CORRUPT", `The store answered ${describe(state.records)} for a ` +
-      `memory's records.`);
+    if (!Array.isArray(state.records))
+      throw new CtxloomError(
+        "STORE_CORRUPT",
+        `The store answered ${describe(state.records)} for a ` + `memory's records.`,
+      );
     const byPath = new Map<string, MemoryRecord>();
     for (const r of state.records) {
       try {
         checkRecord(r, "a record");
       } catch (error) {
-        throw new CtxloomError("STORE_CORRUPT", `The store holds a memory record ctxloom cannot read: ` +
-          `${(error as Error).message}`, { cause: error });
+        throw new CtxloomError(
+          "STORE_CORRUPT",
+          `The store holds a memory record ctxloom cannot read: ` + `${(error as Error).message}`,
+          { cause: error },
+        );
       }
-      if (r.revision > state.revision) throw new CtxloomError("STORE_CORRUPT", `A memory record of revision ${r.revision} is past the ` +
-        `memory's ${state.revision}.`);
+      if (r.revision > state.revision)
+        throw new CtxloomError(
+          "STORE_CORRUPT",
+          `A memory record of revision ${r.revision} is past the ` + `memory's ${state.revision}.`,
+        );
       byPath.set(r.path, r);
     }
     const key = keyOf(userId, chatId);
@@ -125,7 +170,9 @@ export class MemoryCache {
 
 /** The documents a memory holds now (deletions left out), by path. */
 export const documentsOf = (space: MemoryNow): MemoryRecord[] =>
-  [...space.byPath.values()].filter((r) => r.kind !== "deleted").sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  [...space.byPath.values()]
+    .filter((r) => r.kind !== "deleted")
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 
 /**
  * The text a context carries of a memory: a line saying what it is, then each document in a
@@ -135,9 +182,12 @@ export function memoryText(space: MemorySpace, scope: "user" | "chat"): string {
   if (space.text !== undefined) return space.text;
   const docs = documentsOf(space);
   const whose = scope === "user" ? "what is known of the user across chats" : "what is kept for this chat";
-  const text = docs.length === 0
-    ? ""
-    : [`Memory (revision ${space.revision}): ${whose}, in ${toToolPath("")}.`, ...docs.map((r) => fileText(r))].join("\n");
+  const text =
+    docs.length === 0
+      ? ""
+      : [`Memory (revision ${space.revision}): ${whose}, in ${toToolPath("")}.`, ...docs.map((r) => fileText(r))].join(
+          "\n",
+        );
   space.text = text;
   return text;
 }

@@ -51,21 +51,35 @@ const live = (r: MemoryRecord | undefined): r is MemoryRecord => r !== undefined
  * PATH_EXISTS, INVALID_PATH, INVALID_SCHEMA, SCHEMA_MISMATCH, INVALID_ARGUMENT
  */
 export async function planChange(
-  now: MemoryNow, expected: number, change: MemoryChange, stamp: Stamp, limits: MemoryLimits, recordAt: RecordAt,
+  now: MemoryNow,
+  expected: number,
+  change: MemoryChange,
+  stamp: Stamp,
+  limits: MemoryLimits,
+  recordAt: RecordAt,
 ): Promise<{ records: MemoryRecord[]; merged: boolean }> {
   if (expected > now.revision) {
-    throw new CtxloomError("MEMORY_CONFLICT", `Revision ${expected} is not one of this memory's: its newest is ${now.revision}. Read it ` +
-      `again (memory.read()), then redo the change.`);
+    throw new CtxloomError(
+      "MEMORY_CONFLICT",
+      `Revision ${expected} is not one of this memory's: its newest is ${now.revision}. Read it ` +
+        `again (memory.read()), then redo the change.`,
+    );
   }
   const revision = now.revision + 1;
   const record = (path: string, kind: MemoryRecord["kind"], content: string, schema: string | null): MemoryRecord => ({
-    revision, path, kind, content, schema, ...stamp,
+    revision,
+    path,
+    kind,
+    content,
+    schema,
+    ...stamp,
   });
   const since = (r: MemoryRecord | undefined) => r !== undefined && r.revision > expected;
   const conflict = (path: string, r: MemoryRecord, extra = "") =>
     new CtxloomError(
       "MEMORY_CONFLICT",
-      `${path} was ${r.kind === "deleted" ? "deleted" : "written"} at revision ${r.revision} (by the ${r.by}), after revision ` +
+      `${path} was ${r.kind === "deleted" ? "deleted" : "written"} at revision ${r.revision} (by the ${r.by}), ` +
+        `after revision ` +
         `${expected} that this change was made on${extra}. ` +
         "Nothing was written: read the memory again (memory.read()) and redo the change on what it holds now.",
     );
@@ -75,8 +89,11 @@ export async function planChange(
     case "text": {
       size(change.path, change.text, limits);
       if (live(cur) && cur.kind === "object") {
-        throw new CtxloomError("INVALID_ARGUMENT", `${change.path} is a typed object: write it a value ({ path, value }) or update it ` +
-          `({ path, patch }), not a text.`);
+        throw new CtxloomError(
+          "INVALID_ARGUMENT",
+          `${change.path} is a typed object: write it a value ({ path, value }) or update it ` +
+            `({ path, patch }), not a text.`,
+        );
       }
       if (since(cur)) throw conflict(change.path, cur!);
       placeable(now, change.path, live(cur), limits);
@@ -97,36 +114,62 @@ export async function planChange(
     }
     case "rename": {
       const to = checkPath(change.to, "to");
-      if (within(to, change.path)) throw new CtxloomError("INVALID_PATH", `${change.path} cannot move into itself (${to}).`);
+      if (within(to, change.path))
+        throw new CtxloomError("INVALID_PATH", `${change.path} cannot move into itself (${to}).`);
       const targets = documentsAt(now, change.path);
       touchedSince(now, change.path, since, conflict);
       const moved = targets.map((r) => ({ r, path: checkPath(to + r.path.slice(change.path.length), "the new path") }));
       for (const { path } of moved) {
-        if (live(now.byPath.get(path))) throw new CtxloomError("PATH_EXISTS", `${path} exists already; delete it first, or move to ` +
-          `another path. Nothing was moved.`);
+        if (live(now.byPath.get(path)))
+          throw new CtxloomError(
+            "PATH_EXISTS",
+            `${path} exists already; delete it first, or move to ` + `another path. Nothing was moved.`,
+          );
         clash(now, path, change.path);
       }
       return {
-        records: [...targets.map((r) => record(r.path, "deleted", "", null)), ...moved.map(({ r, path }) => record(path, r.kind, r.content, r.schema))],
+        records: [
+          ...targets.map((r) => record(r.path, "deleted", "", null)),
+          ...moved.map(({ r, path }) => record(path, r.kind, r.content, r.schema)),
+        ],
         merged,
       };
     }
   }
 }
 
-/** The object a value or an update leaves, checked against its schema; merged over keys written since when they are others. */
+/**
+ * The object a value or an update leaves, checked against its schema; merged over keys written since when they are
+ * others.
+ */
 async function objectAfter(
-  _now: MemoryNow, expected: number, change: Extract<MemoryChange, { op: "value" | "update" }>, cur: MemoryRecord | undefined, recordAt: RecordAt,
+  _now: MemoryNow,
+  expected: number,
+  change: Extract<MemoryChange, { op: "value" | "update" }>,
+  cur: MemoryRecord | undefined,
+  recordAt: RecordAt,
   conflict: (path: string, r: MemoryRecord, extra?: string) => CtxloomError,
 ): Promise<{ value: JsonObject; schema: string }> {
   const path = change.path;
-  if (live(cur) && cur.kind === "text") throw new CtxloomError("INVALID_ARGUMENT", `${path} is a text: write it a text ({ path, text }).`);
+  if (live(cur) && cur.kind === "text")
+    throw new CtxloomError("INVALID_ARGUMENT", `${path} is a text: write it a text ({ path, text }).`);
   if (change.op === "update" && !live(cur)) {
-    throw new CtxloomError("UNKNOWN_PATH", `The memory has no typed object at ${path}; write one first ({ path, value, schema }).`);
+    throw new CtxloomError(
+      "UNKNOWN_PATH",
+      `The memory has no typed object at ${path}; write one first ({ path, value, schema }).`,
+    );
   }
-  const schema = change.op === "value" && change.schema !== undefined ? JSON.stringify(change.schema) : cur?.kind === "object" ? cur.schema! : undefined;
-  if (schema === undefined) throw new CtxloomError("INVALID_SCHEMA", `${path} is a new typed object: give its JSON schema ({ path, ` +
-    `value, schema }).`);
+  const schema =
+    change.op === "value" && change.schema !== undefined
+      ? JSON.stringify(change.schema)
+      : cur?.kind === "object"
+        ? cur.schema!
+        : undefined;
+  if (schema === undefined)
+    throw new CtxloomError(
+      "INVALID_SCHEMA",
+      `${path} is a new typed object: give its JSON schema ({ path, ` + `value, schema }).`,
+    );
   const check = compileSchema(JSON.parse(schema));
   const current = live(cur) ? (JSON.parse(cur.content) as JsonObject) : undefined;
   let value: JsonObject;
@@ -139,7 +182,10 @@ async function objectAfter(
     const mine = change.op === "update" ? patchPaths(change.patch) : changedPaths(before, change.value);
     const met = overlap(mine, theirs);
     if (met) throw conflict(path, cur, `, to the same key ${JSON.stringify("/" + met.join("/"))}`);
-    value = change.op === "update" ? (mergePatch(current, change.patch) as JsonObject) : carryOver(current!, before, change.value);
+    value =
+      change.op === "update"
+        ? (mergePatch(current, change.patch) as JsonObject)
+        : carryOver(current!, before, change.value);
   } else {
     value = change.op === "update" ? (mergePatch(current, change.patch) as JsonObject) : change.value;
   }
@@ -155,7 +201,8 @@ function size(path: string, content: string, limits: MemoryLimits): void {
   if (content.length > limits.maxChars) {
     throw new CtxloomError(
       "MEMORY_TOO_LARGE",
-      `${path} would hold ${content.length} characters; a memory document holds at most ${limits.maxChars}. Shorten it, or split it in ` +
+      `${path} would hold ${content.length} characters; a memory document holds at most ${limits.maxChars}. Shorten ` +
+        `it, or split it in ` +
         `several documents. Nothing was written.`,
     );
   }
@@ -168,33 +215,48 @@ function placeable(now: MemoryNow, path: string, exists: boolean, limits: Memory
   let count = 0;
   for (const r of now.byPath.values()) if (live(r)) count++;
   if (count + 1 > limits.maxDocuments) {
-    throw new CtxloomError("MEMORY_TOO_LARGE", `The memory holds ${count} documents, its most; delete one (or merge two) before adding ` +
-      `${path}. Nothing was written.`);
+    throw new CtxloomError(
+      "MEMORY_TOO_LARGE",
+      `The memory holds ${count} documents, its most; delete one (or merge two) before adding ` +
+        `${path}. Nothing was written.`,
+    );
   }
 }
 
-/** PATH_EXISTS when a document stands where `path`'s folders are, or `path` is a folder of documents (those under `moving` aside). */
+/**
+ * PATH_EXISTS when a document stands where `path`'s folders are, or `path` is a folder of documents (those under
+ * `moving` aside).
+ */
 function clash(now: MemoryNow, path: string, moving?: string): void {
   for (const r of now.byPath.values()) {
     if (!live(r) || r.path === path || (moving !== undefined && within(r.path, moving))) continue;
     if (within(path, r.path) || within(r.path, path)) {
       const [doc, folder] = within(path, r.path) ? [r.path, path] : [path, r.path];
-      throw new CtxloomError("PATH_EXISTS", `${doc} is a document, so it cannot also be a folder (of ${folder}). Choose another path. ` +
-        `Nothing was written.`);
+      throw new CtxloomError(
+        "PATH_EXISTS",
+        `${doc} is a document, so it cannot also be a folder (of ${folder}). Choose another path. ` +
+          `Nothing was written.`,
+      );
     }
   }
 }
 
 /** The documents at a path: the one there, or every one under that folder. @throws UNKNOWN_PATH */
 function documentsAt(now: MemoryNow, path: string): MemoryRecord[] {
-  const found = [...now.byPath.values()].filter((r) => live(r) && within(r.path, path)).sort((a, b) => (a.path < b.path ? -1 : 1));
-  if (found.length === 0) throw new CtxloomError("UNKNOWN_PATH", `The memory has no document or folder at ${describe(path)}.`);
+  const found = [...now.byPath.values()]
+    .filter((r) => live(r) && within(r.path, path))
+    .sort((a, b) => (a.path < b.path ? -1 : 1));
+  if (found.length === 0)
+    throw new CtxloomError("UNKNOWN_PATH", `The memory has no document or folder at ${describe(path)}.`);
   return found;
 }
 
 /** MEMORY_CONFLICT when anything at or under `path` was written (or deleted) since the caller's revision. */
 function touchedSince(
-  now: MemoryNow, path: string, since: (r: MemoryRecord) => boolean, conflict: (path: string, r: MemoryRecord) => CtxloomError,
+  now: MemoryNow,
+  path: string,
+  since: (r: MemoryRecord) => boolean,
+  conflict: (path: string, r: MemoryRecord) => CtxloomError,
 ): void {
   for (const r of now.byPath.values()) if (within(r.path, path) && since(r)) throw conflict(r.path, r);
 }

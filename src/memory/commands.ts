@@ -17,30 +17,52 @@ export const MEMORY_TOOL_NAME = "memory" as const;
 
 /** What the function tools say they do, for the model. */
 export const MEMORY_TOOL_DESCRIPTION =
-  "Your memory of this user, kept across conversations as files under /memories (what is in it is also shown in your context). " +
+  "Your memory of this user, kept across conversations as files under /memories (what is in it is also shown in " +
+  "your context). " +
   "View it before you start; record what you learn that will help later (preferences, facts, the state of a task), " +
-  "and keep it tidy. Commands: view (path: /memories or a file; view_range [start, end]), create (path, file_text: a new file), " +
-  "str_replace (path, old_str: text that appears once, new_str), insert (path, insert_line: 0 for the top, insert_text), " +
-  "delete (path), rename (old_path, new_path), update (path, patch: a JSON object merged by key into a typed file; null removes a key). " +
+  "and keep it tidy. Commands: view (path: /memories or a file; view_range [start, end]), create (path, file_text: " +
+  "a new file), " +
+  "str_replace (path, old_str: text that appears once, new_str), insert (path, insert_line: 0 for the top, " +
+  "insert_text), " +
+  "delete (path), rename (old_path, new_path), update (path, patch: a JSON object merged by key into a typed file; " +
+  "null removes a key). " +
   "Paths are /memories/ then names of letters, digits, '.', '_' and '-'.";
 
 /** The JSON schema of the function tools' arguments. */
-export function memoryToolSchema(): { type: "object"; properties: Record<string, unknown>; required: string[]; additionalProperties: false } {
+export function memoryToolSchema(): {
+  type: "object";
+  properties: Record<string, unknown>;
+  required: string[];
+  additionalProperties: false;
+} {
   const str = (description: string) => ({ type: "string", description });
   return {
     type: "object",
     properties: {
       command: { type: "string", enum: Object.keys(COMMANDS), description: "What to do." },
       path: str("A path under /memories: /memories itself (view), a file, or a folder (view, delete)."),
-      view_range: { type: "array", items: { type: "integer" }, minItems: 2, maxItems: 2, description: "view: the lines [start, end] to show (end -1: to the last)." },
+      view_range: {
+        type: "array",
+        items: { type: "integer" },
+        minItems: 2,
+        maxItems: 2,
+        description: "view: the lines [start, end] to show (end -1: to the last).",
+      },
       file_text: str("create: the new file's text."),
       old_str: str("str_replace: text that appears exactly once in the file."),
       new_str: str("str_replace: the text to put in its place."),
-      insert_line: { type: "integer", minimum: 0, description: "insert: the line after which to insert (0: at the top)." },
+      insert_line: {
+        type: "integer",
+        minimum: 0,
+        description: "insert: the line after which to insert (0: at the top).",
+      },
       insert_text: str("insert: the text to insert."),
       old_path: str("rename: the file or folder to move."),
       new_path: str("rename: where to move it."),
-      patch: { type: "object", description: "update: the keys to set in a typed file (JSON Merge Patch: null removes a key)." },
+      patch: {
+        type: "object",
+        description: "update: the keys to set in a typed file (JSON Merge Patch: null removes a key).",
+      },
     },
     required: ["command"],
     additionalProperties: false,
@@ -60,7 +82,8 @@ export function checkMemoryToolOptions(options: unknown, what: string, more: rea
   const o = checkOptions<MemoryToolOptions>(options, what, ["maxChars", "maxDocuments", ...more]);
   return {
     maxChars: o.maxChars === undefined ? 20_000 : checkInteger(o.maxChars, `${what}.maxChars`, 1, MAX_DOCUMENT_CHARS),
-    maxDocuments: o.maxDocuments === undefined ? 50 : checkInteger(o.maxDocuments, `${what}.maxDocuments`, 1, MAX_DOCUMENTS),
+    maxDocuments:
+      o.maxDocuments === undefined ? 50 : checkInteger(o.maxDocuments, `${what}.maxDocuments`, 1, MAX_DOCUMENTS),
   };
 }
 
@@ -77,11 +100,16 @@ const COMMANDS: Record<string, readonly string[]> = {
 };
 
 /** A refusal the model gets as the call's error (INVALID_ARGUMENT unless a code is given). */
-const refuse = (message: string, code: "INVALID_ARGUMENT" | "UNKNOWN_PATH" | "PATH_EXISTS" | "INVALID_PATH" = "INVALID_ARGUMENT") => new CtxloomError(code, message);
+const refuse = (
+  message: string,
+  code: "INVALID_ARGUMENT" | "UNKNOWN_PATH" | "PATH_EXISTS" | "INVALID_PATH" = "INVALID_ARGUMENT",
+) => new CtxloomError(code, message);
 
 /** A file's text as the tools show and edit it: a text as it is, a typed object as indented JSON. */
-const fileText = (r: MemoryRecord): string => (r.kind === "object" ? JSON.stringify(JSON.parse(r.content), null, 2) : r.content);
-const numbered = (lines: string[], first: number) => lines.map((line, i) => `${String(i + first).padStart(6)}\t${line}`).join("\n");
+const fileText = (r: MemoryRecord): string =>
+  r.kind === "object" ? JSON.stringify(JSON.parse(r.content), null, 2) : r.content;
+const numbered = (lines: string[], first: number) =>
+  lines.map((line, i) => `${String(i + first).padStart(6)}\t${line}`).join("\n");
 const bytes = (s: string) => new TextEncoder().encode(s).length;
 const size = (n: number) => (n < 1024 ? `${n}B` : `${(n / 1024).toFixed(1).replace(/\.0$/, "")}K`);
 
@@ -91,20 +119,30 @@ const size = (n: number) => (n < 1024 ? `${n}B` : `${(n / 1024).toFixed(1).repla
  * @throws CtxloomError: INVALID_ARGUMENT, INVALID_PATH, UNKNOWN_PATH, PATH_EXISTS, MEMORY_TOO_LARGE, SCHEMA_MISMATCH,
  *   MEMORY_CONFLICT for what the model asked (send it back as the call's error), and the store's errors
  */
-export async function runMemoryCommand(memory: Memory, input: unknown, limits: MemoryLimits, update: boolean): Promise<string> {
+export async function runMemoryCommand(
+  memory: Memory,
+  input: unknown,
+  limits: MemoryLimits,
+  update: boolean,
+): Promise<string> {
   let args = input;
   if (typeof input === "string") {
     try {
       args = JSON.parse(input) as unknown;
     } catch {
-      throw refuse(`The arguments must be JSON such as {"command": "view", "path": "/memories"}; got ${describe(input)}.`);
+      throw refuse(
+        `The arguments must be JSON such as {"command": "view", "path": "/memories"}; got ${describe(input)}.`,
+      );
     }
   }
-  if (args === null || typeof args !== "object" || Array.isArray(args)) throw refuse(`The arguments must be an object such as ` +
-    `{"command": "view", "path": "/memories"}.`);
+  if (args === null || typeof args !== "object" || Array.isArray(args))
+    throw refuse(`The arguments must be an object such as ` + `{"command": "view", "path": "/memories"}.`);
   const a = args as Record<string, unknown>;
   const command = a.command;
-  const keys = typeof command === "string" && Object.hasOwn(COMMANDS, command) && (update || command !== "update") ? COMMANDS[command]! : undefined;
+  const keys =
+    typeof command === "string" && Object.hasOwn(COMMANDS, command) && (update || command !== "update")
+      ? COMMANDS[command]!
+      : undefined;
   if (!keys) {
     const known = Object.keys(COMMANDS).filter((c) => update || c !== "update");
     throw refuse(`The command must be one of ${known.join(", ")}; got ${describe(command)}.`);
@@ -112,19 +150,27 @@ export async function runMemoryCommand(memory: Memory, input: unknown, limits: M
   const extra = Object.keys(a).find((k) => k !== "command" && !keys.includes(k));
   if (extra !== undefined) throw refuse(`The ${command} command takes ${keys.join(", ")}; got ${describe(extra)}.`);
   const text = (key: string) => {
-    if (typeof a[key] !== "string") throw refuse(`The ${command} command needs ${key}, a string; got ${describe(a[key])}.`);
+    if (typeof a[key] !== "string")
+      throw refuse(`The ${command} command needs ${key}, a string; got ${describe(a[key])}.`);
     return a[key] as string;
   };
   if (command === "view") return view(await memory.now(), fromToolPath(a.path), a.view_range);
-  const edit = (make: (now: MemoryNow) => { change: MemoryChange; answer: string }) => memory.apply(make, "model", limits).then((w) => w.answer);
+  const edit = (make: (now: MemoryNow) => { change: MemoryChange; answer: string }) =>
+    memory.apply(make, "model", limits).then((w) => w.answer);
   switch (command) {
     case "create": {
       const path = documentPath(a.path);
       const content = text("file_text");
       return edit((now) => {
-        if (live(now, path)) throw refuse(`${toToolPath(path)} already exists; edit it (str_replace, insert), or delete it ` +
-          `first.`, "PATH_EXISTS");
-        return { change: { op: "text", path, text: content }, answer: `File created successfully at: ${toToolPath(path)}` };
+        if (live(now, path))
+          throw refuse(
+            `${toToolPath(path)} already exists; edit it (str_replace, insert), or delete it ` + `first.`,
+            "PATH_EXISTS",
+          );
+        return {
+          change: { op: "text", path, text: content },
+          answer: `File created successfully at: ${toToolPath(path)}`,
+        };
       });
     }
     case "str_replace": {
@@ -137,8 +183,11 @@ export async function runMemoryCommand(memory: Memory, input: unknown, limits: M
         const first = before.indexOf(from);
         if (first < 0) throw refuse(`No replacement was made: old_str did not appear verbatim in ${toToolPath(path)}.`);
         if (before.indexOf(from, first + 1) >= 0) {
-          throw refuse(`No replacement was made: old_str appears more than once in ${toToolPath(path)}; include more of the text around ` +
-            `it.`);
+          throw refuse(
+            `No replacement was made: old_str appears more than once in ${toToolPath(path)}; include more of the ` +
+              `text around ` +
+              `it.`,
+          );
         }
         const after = before.slice(0, first) + to + before.slice(first + from.length);
         // The lines around the change, as the answer shows them.
@@ -146,8 +195,12 @@ export async function runMemoryCommand(memory: Memory, input: unknown, limits: M
         const line = before.slice(0, first).split("\n").length;
         const start = Math.max(1, line - 2);
         const shown = numbered(lines.slice(start - 1, line + 1 + to.split("\n").length), start);
-        return { change: changeOf(r, path, after), answer: `The memory file has been edited. Here is the snippet showing the change ` +
-          `(with line numbers):\n${shown}` };
+        return {
+          change: changeOf(r, path, after),
+          answer:
+            `The memory file has been edited. Here is the snippet showing the change ` +
+            `(with line numbers):\n${shown}`,
+        };
       });
     }
     case "insert": {
@@ -158,8 +211,11 @@ export async function runMemoryCommand(memory: Memory, input: unknown, limits: M
         const r = file(now, path);
         const lines = fileText(r).split("\n");
         if (typeof at !== "number" || !Number.isInteger(at) || at < 0 || at > lines.length) {
-          throw refuse(`insert_line must be a line number from 0 (the top) to ${lines.length} (the end) of ${toToolPath(path)}; got ` +
-            `${describe(at)}.`);
+          throw refuse(
+            `insert_line must be a line number from 0 (the top) to ${lines.length} (the end) of ` +
+              `${toToolPath(path)}; got ` +
+              `${describe(at)}.`,
+          );
         }
         lines.splice(at, 0, added.replace(/\n$/, ""));
         return { change: changeOf(r, path, lines.join("\n")), answer: `The file ${toToolPath(path)} has been edited.` };
@@ -167,26 +223,40 @@ export async function runMemoryCommand(memory: Memory, input: unknown, limits: M
     }
     case "delete": {
       const path = fromToolPath(a.path);
-      if (path === "") throw refuse("The /memories folder itself cannot be deleted; delete the files in it.", "INVALID_PATH");
-      return edit((now) => ({ change: { op: "delete", path: present(now, path) }, answer: `Successfully deleted ${toToolPath(path)}` }));
+      if (path === "")
+        throw refuse("The /memories folder itself cannot be deleted; delete the files in it.", "INVALID_PATH");
+      return edit((now) => ({
+        change: { op: "delete", path: present(now, path) },
+        answer: `Successfully deleted ${toToolPath(path)}`,
+      }));
     }
     case "rename": {
       const [from, to] = [fromToolPath(a.old_path, "old_path"), fromToolPath(a.new_path, "new_path")];
-      if (from === "" || to === "") throw refuse("The /memories folder itself cannot be moved, nor anything moved onto it.", "INVALID_PATH");
-      return edit((now) => ({ change: { op: "rename", path: present(now, from), to }, answer: `Successfully renamed ${toToolPath(from)} ` +
-        `to ${toToolPath(to)}` }));
+      if (from === "" || to === "")
+        throw refuse("The /memories folder itself cannot be moved, nor anything moved onto it.", "INVALID_PATH");
+      return edit((now) => ({
+        change: { op: "rename", path: present(now, from), to },
+        answer: `Successfully renamed ${toToolPath(from)} ` + `to ${toToolPath(to)}`,
+      }));
     }
     default: {
       const path = documentPath(a.path);
       if (a.patch === null || typeof a.patch !== "object" || Array.isArray(a.patch)) {
-        throw refuse(`update needs patch, a JSON object of the keys to set (null removes one); got ${describe(a.patch)}.`);
+        throw refuse(
+          `update needs patch, a JSON object of the keys to set (null removes one); got ${describe(a.patch)}.`,
+        );
       }
       const patch = jsonObject(a.patch, "patch");
       return edit((now) => {
         const r = file(now, path);
-        if (r.kind !== "object") throw refuse(`${toToolPath(path)} is a text file, not a typed object: edit it with str_replace or ` +
-          `insert.`);
-        return { change: { op: "update", path, patch }, answer: `The typed object ${toToolPath(path)} has been updated.` };
+        if (r.kind !== "object")
+          throw refuse(
+            `${toToolPath(path)} is a text file, not a typed object: edit it with str_replace or ` + `insert.`,
+          );
+        return {
+          change: { op: "update", path, patch },
+          answer: `The typed object ${toToolPath(path)} has been updated.`,
+        };
       });
     }
   }
@@ -195,8 +265,10 @@ export async function runMemoryCommand(memory: Memory, input: unknown, limits: M
 /** A file's path (not the root). @throws INVALID_PATH */
 function documentPath(path: unknown): string {
   const p = fromToolPath(path);
-  if (typeof path === "string" && path.endsWith("/") && p !== "") throw refuse(`${path} names a folder; name a file, e.g. ${path}notes.md.`, "INVALID_PATH");
-  if (p === "") throw refuse("That is the /memories folder; name a file in it, e.g. /memories/notes.md.", "INVALID_PATH");
+  if (typeof path === "string" && path.endsWith("/") && p !== "")
+    throw refuse(`${path} names a folder; name a file, e.g. ${path}notes.md.`, "INVALID_PATH");
+  if (p === "")
+    throw refuse("That is the /memories folder; name a file in it, e.g. /memories/notes.md.", "INVALID_PATH");
   return p;
 }
 
@@ -210,29 +282,41 @@ function file(now: MemoryNow, path: string): MemoryRecord {
   const r = live(now, path);
   if (r) return r;
   const folder = documentsOf(now).some((d) => within(d.path, path));
-  throw refuse(folder ? `${toToolPath(path)} is a folder, not a file.` : `The path ${toToolPath(path)} does not exist; view /memories ` +
-    `to see the files.`, "UNKNOWN_PATH");
+  throw refuse(
+    folder
+      ? `${toToolPath(path)} is a folder, not a file.`
+      : `The path ${toToolPath(path)} does not exist; view /memories ` + `to see the files.`,
+    "UNKNOWN_PATH",
+  );
 }
 
 /** `path` when a file or folder is there. @throws UNKNOWN_PATH */
 function present(now: MemoryNow, path: string): string {
-  if (!documentsOf(now).some((d) => within(d.path, path))) throw refuse(`The path ${toToolPath(path)} does not exist.`, "UNKNOWN_PATH");
+  if (!documentsOf(now).some((d) => within(d.path, path)))
+    throw refuse(`The path ${toToolPath(path)} does not exist.`, "UNKNOWN_PATH");
   return path;
 }
 
-/** A text edit of a file as a change: a text's new text, or a typed object's new JSON (which must parse to an object). */
+/**
+ * A text edit of a file as a change: a text's new text, or a typed object's new JSON (which must parse to an object).
+ */
 function changeOf(r: MemoryRecord, path: string, after: string): MemoryChange {
   if (r.kind === "text") return { op: "text", path, text: after };
   let value: unknown;
   try {
     value = JSON.parse(after);
   } catch (error) {
-    throw new CtxloomError("SCHEMA_MISMATCH", `${toToolPath(path)} holds a typed object: the edit must leave JSON, and it would not ` +
-      `(${(error as Error).message}). Nothing was written.`);
+    throw new CtxloomError(
+      "SCHEMA_MISMATCH",
+      `${toToolPath(path)} holds a typed object: the edit must leave JSON, and it would not ` +
+        `(${(error as Error).message}). Nothing was written.`,
+    );
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    throw new CtxloomError("SCHEMA_MISMATCH", `${toToolPath(path)} holds a typed object: the edit must leave a JSON object. Nothing was ` +
-      `written.`);
+    throw new CtxloomError(
+      "SCHEMA_MISMATCH",
+      `${toToolPath(path)} holds a typed object: the edit must leave a JSON object. Nothing was ` + `written.`,
+    );
   }
   return { op: "value", path, value: value as JsonObject };
 }
@@ -243,28 +327,38 @@ function view(now: MemoryNow, path: string, range: unknown): string {
   const r = path === "" ? undefined : live(now, path);
   if (!r) {
     const under = docs.filter((d) => within(d.path, path));
-    if (path !== "" && under.length === 0) throw refuse(`The path ${toToolPath(path)} does not exist; view /memories to see the ` +
-      `files.`, "UNKNOWN_PATH");
+    if (path !== "" && under.length === 0)
+      throw refuse(
+        `The path ${toToolPath(path)} does not exist; view /memories to see the ` + `files.`,
+        "UNKNOWN_PATH",
+      );
     if (range !== undefined) throw refuse("view_range applies to a file, not a folder.");
     const depth = path === "" ? 0 : path.split("/").length;
     const entries = new Map<string, number>();
     for (const d of under) {
       const parts = d.path.split("/").slice(depth);
       for (let i = 1; i <= Math.min(parts.length, 2); i++) {
-        const name = [...d.path.split("/").slice(0, depth), ...parts.slice(0, i)].join("/") + (i < parts.length ? "/" : "");
+        const name =
+          [...d.path.split("/").slice(0, depth), ...parts.slice(0, i)].join("/") + (i < parts.length ? "/" : "");
         entries.set(name, (entries.get(name) ?? 0) + bytes(fileText(d)));
       }
     }
     const total = under.reduce((n, d) => n + bytes(fileText(d)), 0);
-    const lines = [`${size(total)}\t${toToolPath(path)}`, ...[...entries].sort().map(([name, n]) => `${size(n)}\t${toToolPath(name)}`)];
-    return `Here're the files and directories up to 2 levels deep in ${toToolPath(path)}, excluding hidden items:\n${lines.join("\n")}`;
+    const lines = [
+      `${size(total)}\t${toToolPath(path)}`,
+      ...[...entries].sort().map(([name, n]) => `${size(n)}\t${toToolPath(name)}`),
+    ];
+    return (
+      `Here're the files and directories up to 2 levels deep in ${toToolPath(path)}, excluding hidden ` +
+      `items:\n${lines.join("\n")}`
+    );
   }
   const lines = fileText(r).split("\n");
   let first = 1;
   let shown = lines;
   if (range !== undefined) {
-    if (!Array.isArray(range) || range.length !== 2) throw refuse(`view_range must be [start, end] (end -1: to the last line); got ` +
-      `${describe(range)}.`);
+    if (!Array.isArray(range) || range.length !== 2)
+      throw refuse(`view_range must be [start, end] (end -1: to the last line); got ` + `${describe(range)}.`);
     const start = checkInteger(range[0], "view_range[0]", 1, lines.length);
     const end = range[1] === -1 ? lines.length : checkInteger(range[1], "view_range[1]", start, lines.length);
     first = start;

@@ -22,8 +22,11 @@ export interface MemoryExport {
   records: MemoryRecord[];
 }
 
-const fail = (what: string) => new CtxloomError("INVALID_ARGUMENT", `This memory export cannot be imported: ${what}. Nothing was ` +
-  `imported; fix it and retry.`);
+const fail = (what: string) =>
+  new CtxloomError(
+    "INVALID_ARGUMENT",
+    `This memory export cannot be imported: ${what}. Nothing was ` + `imported; fix it and retry.`,
+  );
 
 /** An export (or its JSON text), checked whole. @throws INVALID_ARGUMENT naming what is wrong */
 export function checkMemoryExport(value: unknown): MemoryExport {
@@ -35,13 +38,17 @@ export function checkMemoryExport(value: unknown): MemoryExport {
       throw fail(`it is not JSON (${(error as Error).message})`);
     }
   }
-  if (data === null || typeof data !== "object" || Array.isArray(data)) throw fail(`it is ${describe(data)}, not a memory export`);
+  if (data === null || typeof data !== "object" || Array.isArray(data))
+    throw fail(`it is ${describe(data)}, not a memory export`);
   const x = data as Partial<MemoryExport>;
   checkKeys(x, ["format", "version", "revision", "records"], "A memory export");
   if (x.format !== "ctxloom.memory") throw fail(`its format is ${describe(x.format)}, not "ctxloom.memory"`);
-  if (!Number.isInteger(x.version) || (x.version as number) < 1) throw fail(`its version ${describe(x.version)} is not a version number`);
-  if ((x.version as number) > MEMORY_EXPORT_VERSION) throw fail(`it was written in version ${x.version} of the format, newer than this ` +
-    `release reads; upgrade ctxloom`);
+  if (!Number.isInteger(x.version) || (x.version as number) < 1)
+    throw fail(`its version ${describe(x.version)} is not a version number`);
+  if ((x.version as number) > MEMORY_EXPORT_VERSION)
+    throw fail(
+      `it was written in version ${x.version} of the format, newer than this ` + `release reads; upgrade ctxloom`,
+    );
   const records = checkHistory(x.records, "its records");
   const last = records.length ? records[records.length - 1]!.revision : 0;
   if (x.revision !== last) throw fail(`its revision ${describe(x.revision)} is not its last record's (${last})`);
@@ -79,6 +86,15 @@ export function checkHistory(value: unknown, what: string, refuse: (what: string
       }
       if (problem !== undefined) throw refuse(`${at} is not a typed object its schema admits: ${problem}`);
     }
-    return { revision: r.revision, path: r.path, kind: r.kind, content: r.content, schema: r.schema, by: r.by, chatId: r.chatId, at: r.at };
+    return {
+      revision: r.revision,
+      path: r.path,
+      kind: r.kind,
+      content: r.content,
+      schema: r.schema,
+      by: r.by,
+      chatId: r.chatId,
+      at: r.at,
+    };
   });
 }

@@ -5,7 +5,15 @@ import { DEFAULT_LIMITS, planChange, type MemoryChange, type MemoryLimits, type 
 import { checkMemoryExport, type MemoryExport } from "./export.js";
 import { checkPath } from "./paths.js";
 import type {
-  JsonObject, JsonSchema, MemoryAuthor, MemoryDocument, MemoryQuery, MemoryRecord, MemorySnapshot, MemoryStore, MemoryWritten,
+  JsonObject,
+  JsonSchema,
+  MemoryAuthor,
+  MemoryDocument,
+  MemoryQuery,
+  MemoryRecord,
+  MemorySnapshot,
+  MemoryStore,
+  MemoryWritten,
 } from "./types.js";
 
 /** What a Loom gives its memories: its store's memory methods and their cache (none when the store keeps no memory). */
@@ -17,7 +25,10 @@ export interface MemoryAccess {
   checkOpen(): void;
 }
 
-/** What every write names: the memory's revision it was made on (`memory.read().revision`; 0 for an empty memory), and who writes. */
+/**
+ * What every write names: the memory's revision it was made on (`memory.read().revision`; 0 for an empty memory), and
+ * who writes.
+ */
 export interface MemoryWriteBase {
   /** The memory's revision you read (`(await memory.read()).revision`): a document written since is a conflict. */
   revision: number;
@@ -25,8 +36,11 @@ export interface MemoryWriteBase {
   by?: MemoryAuthor;
 }
 
-/** `memory.write()`: a text document, or a typed object (a JSON object its schema admits; the schema is kept with it). */
-export type MemoryWriteInput = MemoryWriteBase & ({ path: string; text: string } | { path: string; value: JsonObject; schema?: JsonSchema });
+/**
+ * `memory.write()`: a text document, or a typed object (a JSON object its schema admits; the schema is kept with it).
+ */
+export type MemoryWriteInput = MemoryWriteBase &
+  ({ path: string; text: string } | { path: string; value: JsonObject; schema?: JsonSchema });
 
 /** Tries of a write whose store answered that another write landed first (each reads the memory again). */
 const TRIES = 100;
@@ -71,11 +85,18 @@ export class Memory {
   write(input: MemoryWriteInput): Promise<MemoryWritten> {
     return this.#change("memory.write(input)", input, ["path", "text", "value", "schema"], (o) => {
       const path = checkPath(o.path);
-      if (typeof o.text === "string" && o.value === undefined && o.schema === undefined) return { op: "text", path, text: o.text };
-      if (o.text !== undefined) throw new CtxloomError("INVALID_ARGUMENT", `memory.write takes { path, text } or { path, value, schema ` +
-        `}; got text ${describe(o.text)}${o.value === undefined ? "" : " and a value"}.`);
+      if (typeof o.text === "string" && o.value === undefined && o.schema === undefined)
+        return { op: "text", path, text: o.text };
+      if (o.text !== undefined)
+        throw new CtxloomError(
+          "INVALID_ARGUMENT",
+          `memory.write takes { path, text } or { path, value, schema ` +
+            `}; got text ${describe(o.text)}${o.value === undefined ? "" : " and a value"}.`,
+        );
       const value = jsonObject(o.value, "value");
-      return o.schema === undefined ? { op: "value", path, value } : { op: "value", path, value, schema: jsonObject(o.schema, "schema") };
+      return o.schema === undefined
+        ? { op: "value", path, value }
+        : { op: "value", path, value, schema: jsonObject(o.schema, "schema") };
     });
   }
 
@@ -85,7 +106,11 @@ export class Memory {
    * `revision` merge; of the same keys, MEMORY_CONFLICT. @throws UNKNOWN_PATH, SCHEMA_MISMATCH, MEMORY_TOO_LARGE
    */
   update(input: MemoryWriteBase & { path: string; patch: JsonObject }): Promise<MemoryWritten> {
-    return this.#change("memory.update(input)", input, ["path", "patch"], (o) => ({ op: "update", path: checkPath(o.path), patch: jsonObject(o.patch, "patch") }));
+    return this.#change("memory.update(input)", input, ["path", "patch"], (o) => ({
+      op: "update",
+      path: checkPath(o.path),
+      patch: jsonObject(o.patch, "patch"),
+    }));
   }
 
   /** Deletes a document, or a folder's (every document under it). @throws UNKNOWN_PATH, MEMORY_CONFLICT */
@@ -95,7 +120,11 @@ export class Memory {
 
   /** Moves a document, or a folder's, to `to`. @throws UNKNOWN_PATH, PATH_EXISTS, INVALID_PATH, MEMORY_CONFLICT */
   rename(input: MemoryWriteBase & { path: string; to: string }): Promise<MemoryWritten> {
-    return this.#change("memory.rename(input)", input, ["path", "to"], (o) => ({ op: "rename", path: checkPath(o.path), to: checkPath(o.to, "to") }));
+    return this.#change("memory.rename(input)", input, ["path", "to"], (o) => ({
+      op: "rename",
+      path: checkPath(o.path),
+      to: checkPath(o.to, "to"),
+    }));
   }
 
   /**
@@ -111,8 +140,15 @@ export class Memory {
   /** The memory and its whole history, as portable JSON for `import`. */
   async export(): Promise<MemoryExport> {
     const store = this.#store();
-    const records = await fromStore("reading a memory's history", () => store.loadMemoryHistory(this.userId, this.chatId, {}));
-    return { format: "ctxloom.memory", version: 1, revision: records.length ? records[records.length - 1]!.revision : 0, records };
+    const records = await fromStore("reading a memory's history", () =>
+      store.loadMemoryHistory(this.userId, this.chatId, {}),
+    );
+    return {
+      format: "ctxloom.memory",
+      version: 1,
+      revision: records.length ? records[records.length - 1]!.revision : 0,
+      records,
+    };
   }
 
   /**
@@ -123,10 +159,15 @@ export class Memory {
     const store = this.#store();
     const { records } = checkMemoryExport(data);
     if (records.length > 0) {
-      const r = await fromStore("importing a memory", () => store.writeMemory({ userId: this.userId, chatId: this.chatId, expected: 0, records }));
+      const r = await fromStore("importing a memory", () =>
+        store.writeMemory({ userId: this.userId, chatId: this.chatId, expected: 0, records }),
+      );
       if (!r.ok) {
-        throw new CtxloomError("MEMORY_CONFLICT", `This memory is not empty (revision ${r.revision}): an export imports into an empty ` +
-          `memory only. Nothing was imported.`);
+        throw new CtxloomError(
+          "MEMORY_CONFLICT",
+          `This memory is not empty (revision ${r.revision}): an export imports into an empty ` +
+            `memory only. Nothing was imported.`,
+        );
       }
       this.#access.cache!.forget(this.userId, this.chatId);
     }
@@ -138,11 +179,19 @@ export class Memory {
    * command): `make` reads it and says what to write; when another write lands first, it runs
    * again on the memory then. Returns what `make` returned beside the revision written.
    */
-  async apply<T>(make: (now: MemoryNow) => { change: MemoryChange; answer: T }, by: MemoryAuthor, limits: MemoryLimits): Promise<MemoryWritten & { answer: T }> {
-    return this.#write((now) => {
-      const { change, answer } = make(now);
-      return { change, expected: now.revision, answer };
-    }, by, limits);
+  async apply<T>(
+    make: (now: MemoryNow) => { change: MemoryChange; answer: T },
+    by: MemoryAuthor,
+    limits: MemoryLimits,
+  ): Promise<MemoryWritten & { answer: T }> {
+    return this.#write(
+      (now) => {
+        const { change, answer } = make(now);
+        return { change, expected: now.revision, answer };
+      },
+      by,
+      limits,
+    );
   }
 
   /** @internal The memory now, as the tools read it. */
@@ -156,7 +205,8 @@ export class Memory {
     if (!cache) {
       throw new CtxloomError(
         "INVALID_ARGUMENT",
-        `The store ${this.#access.storeName} keeps no memory (it has no loadMemory, loadMemoryHistory, writeMemory and deleteMemory); ` +
+        `The store ${this.#access.storeName} keeps no memory (it has no loadMemory, loadMemoryHistory, writeMemory ` +
+          `and deleteMemory); ` +
           `use a store of ctxloom's.`,
       );
     }
@@ -168,18 +218,29 @@ export class Memory {
     return await this.#access.cache!.now(this.userId, this.chatId);
   }
 
-  #change<O extends MemoryWriteBase>(what: string, input: O, keys: string[], make: (o: Partial<Record<string, unknown>> & O) => MemoryChange): Promise<MemoryWritten> {
+  #change<O extends MemoryWriteBase>(
+    what: string,
+    input: O,
+    keys: string[],
+    make: (o: Partial<Record<string, unknown>> & O) => MemoryChange,
+  ): Promise<MemoryWritten> {
     try {
       this.#store();
       const o = checkOptions<O>(input, what, [...keys, "revision", "by"]) as O & Partial<Record<string, unknown>>;
       if (typeof o.revision !== "number" || !Number.isInteger(o.revision) || o.revision < 0) {
-        throw new CtxloomError("INVALID_ARGUMENT", `${what} needs the revision you read (memory.read().revision; 0 for an empty ` +
-          `memory); got ${describe(o.revision)}.`);
+        throw new CtxloomError(
+          "INVALID_ARGUMENT",
+          `${what} needs the revision you read (memory.read().revision; 0 for an empty ` +
+            `memory); got ${describe(o.revision)}.`,
+        );
       }
-      if (o.by !== undefined && o.by !== "app" && o.by !== "model") throw new CtxloomError("INVALID_ARGUMENT", `by must be "app" or "model"; got ${describe(o.by)}.`);
+      if (o.by !== undefined && o.by !== "app" && o.by !== "model")
+        throw new CtxloomError("INVALID_ARGUMENT", `by must be "app" or "model"; got ${describe(o.by)}.`);
       const change = make(o);
       const expected = o.revision;
-      return this.#write(() => ({ change, expected, answer: undefined }), o.by ?? "app", DEFAULT_LIMITS).then(({ revision, merged }) => ({ revision, merged }));
+      return this.#write(() => ({ change, expected, answer: undefined }), o.by ?? "app", DEFAULT_LIMITS).then(
+        ({ revision, merged }) => ({ revision, merged }),
+      );
     } catch (error) {
       return Promise.reject(error);
     }
@@ -187,7 +248,9 @@ export class Memory {
 
   /** Plans on the memory now and writes, again on the memory then while other writes land first. */
   async #write<T>(
-    plan: (now: MemoryNow) => { change: MemoryChange; expected: number; answer: T }, by: MemoryAuthor, limits: MemoryLimits,
+    plan: (now: MemoryNow) => { change: MemoryChange; expected: number; answer: T },
+    by: MemoryAuthor,
+    limits: MemoryLimits,
   ): Promise<MemoryWritten & { answer: T }> {
     const store = this.#store();
     for (let attempt = 0; attempt < TRIES; attempt++) {
@@ -195,27 +258,45 @@ export class Memory {
       const { change, expected, answer } = plan(now);
       const stamp = { by, chatId: this.#from, at: Date.now() };
       const recordAt = async (path: string, revision: number) =>
-        (await fromStore("reading a memory's history", () => store.loadMemoryHistory(this.userId, this.chatId, { path, upTo: revision }))).pop();
+        (
+          await fromStore("reading a memory's history", () =>
+            store.loadMemoryHistory(this.userId, this.chatId, { path, upTo: revision }),
+          )
+        ).pop();
       const { records, merged } = await planChange(now, expected, change, stamp, limits, recordAt);
-      const result = await fromStore("writing a memory", () => store.writeMemory({ userId: this.userId, chatId: this.chatId, expected: now.revision, records }));
+      const result = await fromStore("writing a memory", () =>
+        store.writeMemory({ userId: this.userId, chatId: this.chatId, expected: now.revision, records }),
+      );
       if (result.ok) {
         this.#access.cache!.wrote(this.userId, this.chatId, now, records);
         return { revision: now.revision + 1, merged, answer };
       }
     }
-    throw new CtxloomError("MEMORY_CONFLICT", `The memory changed under this write ${TRIES} times in a row: too many writers at once. ` +
-      `Nothing was written; try again.`);
+    throw new CtxloomError(
+      "MEMORY_CONFLICT",
+      `The memory changed under this write ${TRIES} times in a row: too many writers at once. ` +
+        `Nothing was written; try again.`,
+    );
   }
 }
 
 /** A record as `read()` shows its document. */
 function documentOf(r: MemoryRecord): MemoryDocument {
   const base = { path: r.path, revision: r.revision, by: r.by, chatId: r.chatId, at: r.at };
-  if (r.kind === "object") return { ...base, kind: "object", value: JSON.parse(r.content) as JsonObject, schema: JSON.parse(r.schema!) as JsonSchema };
+  if (r.kind === "object")
+    return {
+      ...base,
+      kind: "object",
+      value: JSON.parse(r.content) as JsonObject,
+      schema: JSON.parse(r.schema!) as JsonSchema,
+    };
   return { ...base, kind: "text", text: r.content };
 }
 
-/** A JSON object, checked to be one (no undefined, functions, NaN, cycles or class instances), copied. @throws INVALID_ARGUMENT */
+/**
+ * A JSON object, checked to be one (no undefined, functions, NaN, cycles or class instances), copied. @throws
+ * INVALID_ARGUMENT
+ */
 export function jsonObject(value: unknown, what: string): JsonObject {
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     throw new CtxloomError("INVALID_ARGUMENT", `${what} must be a JSON object; got ${describe(value)}.`);

@@ -27,9 +27,15 @@ export function patchPaths(patch: JsonObject, prefix: string[] = [], out: string
 }
 
 /** The key paths where `a` and `b` differ (objects compared key by key, anything else whole). */
-export function changedPaths(a: JsonValue | undefined, b: JsonValue | undefined, prefix: string[] = [], out: string[][] = []): string[][] {
+export function changedPaths(
+  a: JsonValue | undefined,
+  b: JsonValue | undefined,
+  prefix: string[] = [],
+  out: string[][] = [],
+): string[][] {
   if (isObject(a) && isObject(b)) {
-    for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) changedPaths(a[key], b[key], [...prefix, key], out);
+    for (const key of new Set([...Object.keys(a), ...Object.keys(b)]))
+      changedPaths(a[key], b[key], [...prefix, key], out);
   } else if (!same(a, b)) {
     out.push(prefix);
   }

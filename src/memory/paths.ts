@@ -26,7 +26,8 @@ export function pathProblem(path: unknown): string | undefined {
     if (s.length === 0) return "it has an empty segment (a leading, trailing or double /)";
     if (s === "." || s === "..") return `it has the segment ${JSON.stringify(s)}`;
     if (s.length > MAX_SEGMENT) return `its segment ${describe(s)} has ${s.length} characters (at most ${MAX_SEGMENT})`;
-    if (!SEGMENT.test(s)) return `its segment ${describe(s)} is not made of letters, digits, "_", "-" and "." ("-" and "." never first)`;
+    if (!SEGMENT.test(s))
+      return `its segment ${describe(s)} is not made of letters, digits, "_", "-" and "." ("-" and "." never first)`;
   }
   return undefined;
 }
@@ -37,7 +38,8 @@ export function checkPath(path: unknown, what = "path"): string {
   if (problem !== undefined) {
     throw new CtxloomError(
       "INVALID_PATH",
-      `${what} ${describe(path)} is not a memory document's path: ${problem}. Give a path such as "preferences.md" or "projects/trip.md".`,
+      `${what} ${describe(path)} is not a memory document's path: ${problem}. Give a path such as "preferences.md" ` +
+        `or "projects/trip.md".`,
     );
   }
   return path as string;
@@ -48,19 +50,28 @@ export function checkPath(path: unknown, what = "path"): string {
  * root itself ("/memories", "/memories/"). @throws INVALID_PATH for anything outside, or not a safe name
  */
 export function fromToolPath(path: unknown, what = "path"): string {
-  if (typeof path !== "string") throw new CtxloomError("INVALID_PATH", `${what} must be a string under ${MEMORY_ROOT}; got ` +
-    `${describe(path)}.`);
+  if (typeof path !== "string")
+    throw new CtxloomError(
+      "INVALID_PATH",
+      `${what} must be a string under ${MEMORY_ROOT}; got ` + `${describe(path)}.`,
+    );
   if (path === MEMORY_ROOT || path === `${MEMORY_ROOT}/`) return "";
   if (!path.startsWith(`${MEMORY_ROOT}/`)) {
-    throw new CtxloomError("INVALID_PATH", `${what} ${describe(path)} is outside the memory: every path starts with ${MEMORY_ROOT}/, ` +
-      `e.g. ${MEMORY_ROOT}/notes.md.`);
+    throw new CtxloomError(
+      "INVALID_PATH",
+      `${what} ${describe(path)} is outside the memory: every path starts with ${MEMORY_ROOT}/, ` +
+        `e.g. ${MEMORY_ROOT}/notes.md.`,
+    );
   }
   const rest = path.slice(MEMORY_ROOT.length + 1);
   // A folder may be named with a trailing slash ("/memories/projects/"); a document never.
   const name = rest.endsWith("/") && rest.length > 1 ? rest.slice(0, -1) : rest;
   const problem = pathProblem(name);
   if (problem !== undefined) {
-    throw new CtxloomError("INVALID_PATH", `${what} ${describe(path)} is not a path the memory holds: ${problem}. Nothing was changed.`);
+    throw new CtxloomError(
+      "INVALID_PATH",
+      `${what} ${describe(path)} is not a path the memory holds: ${problem}. Nothing was changed.`,
+    );
   }
   return name;
 }
@@ -69,4 +80,5 @@ export function fromToolPath(path: unknown, what = "path"): string {
 export const toToolPath = (path: string): string => (path === "" ? MEMORY_ROOT : `${MEMORY_ROOT}/${path}`);
 
 /** Whether `path` is `folder` or under it ("" holds everything). */
-export const within = (path: string, folder: string): boolean => folder === "" || path === folder || path.startsWith(`${folder}/`);
+export const within = (path: string, folder: string): boolean =>
+  folder === "" || path === folder || path.startsWith(`${folder}/`);

@@ -10,7 +10,7 @@
 //   minLength, maxLength (in characters, code points)                          strings
 //   minimum, maximum, exclusiveMinimum, exclusiveMaximum (numbers)             numbers
 //   enum, const                                                                any value
-//   $schema, $id, $comment, title, description, default, examples, deprecated, readOnly, writeOnly   (read, not checked)
+// $schema, $id, $comment, title, description, default, examples, deprecated, readOnly, writeOnly   (read, not checked)
 //
 // Any other keyword ($ref, anyOf, oneOf, allOf, not, pattern, format...) makes the schema refused
 // (INVALID_SCHEMA), never ignored: a schema means what it says or is not taken. The root is an object's.
@@ -24,10 +24,34 @@ type Check = (value: JsonValue, where: string) => string | undefined;
 
 const TYPES = ["object", "array", "string", "number", "integer", "boolean", "null"] as const;
 type TypeName = (typeof TYPES)[number];
-const ANNOTATIONS = new Set(["$schema", "$id", "$comment", "title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly"]);
+const ANNOTATIONS = new Set([
+  "$schema",
+  "$id",
+  "$comment",
+  "title",
+  "description",
+  "default",
+  "examples",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+]);
 const CHECKED = new Set([
-  "type", "properties", "required", "additionalProperties", "items", "minItems", "maxItems", "minLength", "maxLength",
-  "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "enum", "const",
+  "type",
+  "properties",
+  "required",
+  "additionalProperties",
+  "items",
+  "minItems",
+  "maxItems",
+  "minLength",
+  "maxLength",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "enum",
+  "const",
 ]);
 /** Schemas nest at most this deep. */
 const MAX_DEPTH = 32;
@@ -35,7 +59,8 @@ const MAX_DEPTH = 32;
 const refuse = (at: string, what: string): CtxloomError =>
   new CtxloomError(
     "INVALID_SCHEMA",
-    `The schema does not compile: ${at || "its root"} ${what}. ctxloom reads a subset of JSON Schema (type, properties, required, ` +
+    `The schema does not compile: ${at || "its root"} ${what}. ctxloom reads a subset of JSON Schema (type, ` +
+      `properties, required, ` +
       "additionalProperties, items, enum, const, and the size and range bounds); see docs/memory.md.",
   );
 
@@ -56,10 +81,12 @@ export function compileSchema(schema: unknown): SchemaCheck {
 function compile(schema: unknown, at: string, depth: number): Check {
   if (depth > MAX_DEPTH) throw refuse(at, `nests past ${MAX_DEPTH} levels`);
   if (schema === true) return () => undefined;
-  if (schema === null || typeof schema !== "object" || Array.isArray(schema)) throw refuse(at, `is ${describe(schema)}, not a schema (an object)`);
+  if (schema === null || typeof schema !== "object" || Array.isArray(schema))
+    throw refuse(at, `is ${describe(schema)}, not a schema (an object)`);
   const s = schema as Record<string, unknown>;
   for (const key of Object.keys(s)) {
-    if (!CHECKED.has(key) && !ANNOTATIONS.has(key)) throw refuse(at, `uses ${JSON.stringify(key)}, which ctxloom's schemas do not read`);
+    if (!CHECKED.has(key) && !ANNOTATIONS.has(key))
+      throw refuse(at, `uses ${JSON.stringify(key)}, which ctxloom's schemas do not read`);
   }
   const checks: Check[] = [];
   if (s.type !== undefined) {
@@ -70,26 +97,36 @@ function compile(schema: unknown, at: string, depth: number): Check {
     const allowed = new Set(types as TypeName[]);
     checks.push((v, where) => {
       const t = typeOf(v);
-      return allowed.has(t) || (t === "integer" && allowed.has("number")) ? undefined : `${named(where)} is ${t === "integer" ? "a number" : t}, not ${[...allowed].join(" or ")}`;
+      return allowed.has(t) || (t === "integer" && allowed.has("number"))
+        ? undefined
+        : `${named(where)} is ${t === "integer" ? "a number" : t}, not ${[...allowed].join(" or ")}`;
     });
   }
   if (s.enum !== undefined) {
     if (!Array.isArray(s.enum) || s.enum.length === 0) throw refuse(at, "has an enum that is not a non-empty list");
     const options = s.enum.map((v) => canonical(v));
-    checks.push((v, where) => (options.includes(canonical(v)) ? undefined : `${named(where)} is not one of ${JSON.stringify(s.enum)}`));
+    checks.push((v, where) =>
+      options.includes(canonical(v)) ? undefined : `${named(where)} is not one of ${JSON.stringify(s.enum)}`,
+    );
   }
   if (s.const !== undefined) {
     const wanted = canonical(s.const);
-    checks.push((v, where) => (canonical(v) === wanted ? undefined : `${named(where)} is not ${JSON.stringify(s.const)}`));
+    checks.push((v, where) =>
+      canonical(v) === wanted ? undefined : `${named(where)} is not ${JSON.stringify(s.const)}`,
+    );
   }
   for (const [key, test] of [
-    ["minimum", (v: number, n: number) => v >= n], ["maximum", (v: number, n: number) => v <= n],
-    ["exclusiveMinimum", (v: number, n: number) => v > n], ["exclusiveMaximum", (v: number, n: number) => v < n],
+    ["minimum", (v: number, n: number) => v >= n],
+    ["maximum", (v: number, n: number) => v <= n],
+    ["exclusiveMinimum", (v: number, n: number) => v > n],
+    ["exclusiveMaximum", (v: number, n: number) => v < n],
   ] as const) {
     const n = s[key];
     if (n === undefined) continue;
     if (typeof n !== "number" || !Number.isFinite(n)) throw refuse(at, `has a ${key} that is not a number`);
-    checks.push((v, where) => (typeof v !== "number" || test(v, n) ? undefined : `${named(where)} (${v}) breaks ${key} ${n}`));
+    checks.push((v, where) =>
+      typeof v !== "number" || test(v, n) ? undefined : `${named(where)} (${v}) breaks ${key} ${n}`,
+    );
   }
   const count = (key: string) => {
     const n = s[key];
@@ -97,20 +134,31 @@ function compile(schema: unknown, at: string, depth: number): Check {
     if (typeof n !== "number" || !Number.isInteger(n) || n < 0) throw refuse(at, `has a ${key} that is not a count`);
     return n;
   };
-  const [minLength, maxLength, minItems, maxItems] = [count("minLength"), count("maxLength"), count("minItems"), count("maxItems")];
+  const [minLength, maxLength, minItems, maxItems] = [
+    count("minLength"),
+    count("maxLength"),
+    count("minItems"),
+    count("maxItems"),
+  ];
   if (minLength !== undefined || maxLength !== undefined) {
     checks.push((v, where) => {
       if (typeof v !== "string") return undefined;
       const n = [...v].length;
-      if (minLength !== undefined && n < minLength) return `${named(where)} has ${n} characters, fewer than ${minLength}`;
-      return maxLength !== undefined && n > maxLength ? `${named(where)} has ${n} characters, more than ${maxLength}` : undefined;
+      if (minLength !== undefined && n < minLength)
+        return `${named(where)} has ${n} characters, fewer than ${minLength}`;
+      return maxLength !== undefined && n > maxLength
+        ? `${named(where)} has ${n} characters, more than ${maxLength}`
+        : undefined;
     });
   }
   if (minItems !== undefined || maxItems !== undefined) {
     checks.push((v, where) => {
       if (!Array.isArray(v)) return undefined;
-      if (minItems !== undefined && v.length < minItems) return `${named(where)} has ${v.length} items, fewer than ${minItems}`;
-      return maxItems !== undefined && v.length > maxItems ? `${named(where)} has ${v.length} items, more than ${maxItems}` : undefined;
+      if (minItems !== undefined && v.length < minItems)
+        return `${named(where)} has ${v.length} items, fewer than ${minItems}`;
+      return maxItems !== undefined && v.length > maxItems
+        ? `${named(where)} has ${v.length} items, more than ${maxItems}`
+        : undefined;
     });
   }
   if (s.items !== undefined) {
@@ -139,12 +187,15 @@ function compile(schema: unknown, at: string, depth: number): Check {
 function objectCheck(s: Record<string, unknown>, at: string, depth: number): Check | undefined {
   const props = new Map<string, Check>();
   if (s.properties !== undefined) {
-    if (s.properties === null || typeof s.properties !== "object" || Array.isArray(s.properties)) throw refuse(at, "has properties that are not an object");
-    for (const [name, sub] of Object.entries(s.properties)) props.set(name, compile(sub, `${at}/properties/${escape(name)}`, depth + 1));
+    if (s.properties === null || typeof s.properties !== "object" || Array.isArray(s.properties))
+      throw refuse(at, "has properties that are not an object");
+    for (const [name, sub] of Object.entries(s.properties))
+      props.set(name, compile(sub, `${at}/properties/${escape(name)}`, depth + 1));
   }
   let required: string[] = [];
   if (s.required !== undefined) {
-    if (!Array.isArray(s.required) || !s.required.every((r) => typeof r === "string")) throw refuse(at, "has a required that is not a list of names");
+    if (!Array.isArray(s.required) || !s.required.every((r) => typeof r === "string"))
+      throw refuse(at, "has a required that is not a list of names");
     required = s.required as string[];
   }
   let extra: Check | false | undefined;
@@ -181,7 +232,10 @@ function typeOf(v: JsonValue): TypeName {
 function canonical(v: unknown): string {
   if (v === null || typeof v !== "object") return JSON.stringify(v);
   if (Array.isArray(v)) return `[${v.map(canonical).join(",")}]`;
-  return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(",")}}`;
+  return `{${Object.keys(v)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`)
+    .join(",")}}`;
 }
 
 const escape = (name: string) => name.replace(/~/g, "~0").replace(/\//g, "~1");

@@ -40,7 +40,10 @@ export interface MemoryRecord {
   at: number;
 }
 
-/** What `Store.loadMemory` answers: the memory's revision and, unless it is the one the caller knew, each path's newest record. */
+/**
+ * What `Store.loadMemory` answers: the memory's revision and, unless it is the one the caller knew, each path's newest
+ * record.
+ */
 export interface MemoryState {
   /** The newest revision (0 for a memory never written). */
   revision: number;
@@ -95,7 +98,12 @@ export interface MemoryStore {
 }
 
 /** The Store methods a memory needs. */
-export const MEMORY_METHODS = ["loadMemory", "loadMemoryHistory", "writeMemory", "deleteMemory"] as const satisfies readonly (keyof MemoryStore)[];
+export const MEMORY_METHODS = [
+  "loadMemory",
+  "loadMemoryHistory",
+  "writeMemory",
+  "deleteMemory",
+] as const satisfies readonly (keyof MemoryStore)[];
 
 /** A document as `memory.read()` gives it. */
 export type MemoryDocument = MemoryTextDocument | MemoryObjectDocument;
@@ -140,10 +148,15 @@ export interface MemorySnapshot {
   documents: MemoryDocument[];
 }
 
-/** What a write returns: the revision it made, and whether it was merged over revisions written since the one it named. */
+/**
+ * What a write returns: the revision it made, and whether it was merged over revisions written since the one it named.
+ */
 export interface MemoryWritten {
   /** The revision the write made. */
   revision: number;
-  /** True when the memory had moved past the revision named, and the change touched nothing written since (or only other keys of its object). */
+  /**
+   * True when the memory had moved past the revision named, and the change touched nothing written since (or only other
+   * keys of its object).
+   */
   merged: boolean;
 }

@@ -17,7 +17,13 @@ export interface BudgetSplit {
 }
 
 /** The default split: system 25%, memory 20%, conversation 40%, input 10%, reserve 5%. */
-export const DEFAULT_SPLIT: Readonly<BudgetSplit> = Object.freeze({ system: 0.25, memory: 0.2, conversation: 0.4, input: 0.1, reserve: 0.05 });
+export const DEFAULT_SPLIT: Readonly<BudgetSplit> = Object.freeze({
+  system: 0.25,
+  memory: 0.2,
+  conversation: 0.4,
+  input: 0.1,
+  reserve: 0.05,
+});
 
 /**
  * Requests use 90% of the window: the rest is a safety margin for counting differences and the
@@ -37,7 +43,10 @@ const PARTS = ["system", "memory", "conversation", "input", "reserve"] as const;
 
 /** Options of `budgetFor`. */
 export interface BudgetOptions {
-  /** Fractions of the effective window (missing parts keep the defaults), as `budget` in `create()` and `buildContext()`. */
+  /**
+   * Fractions of the effective window (missing parts keep the defaults), as `budget` in `create()` and
+   * `buildContext()`.
+   */
   budget?: Partial<BudgetSplit>;
   /** The share of the window the slices use; default 0.9. */
   effectiveFraction?: number;
@@ -56,7 +65,10 @@ export function budgetFor(model: ModelRef, options?: BudgetOptions): Budget {
   const profile = getModelProfile(model);
   const fraction = o.effectiveFraction ?? EFFECTIVE_FRACTION;
   if (typeof fraction !== "number" || !(fraction > 0 && fraction <= 1)) {
-    throw new CtxloomError("INVALID_ARGUMENT", `effectiveFraction must be a number in (0, 1]; got ${describe(fraction)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `effectiveFraction must be a number in (0, 1]; got ${describe(fraction)}.`,
+    );
   }
   return splitWindow(profile, checkSplit(o.budget), fraction);
 }
@@ -65,7 +77,11 @@ export function budgetFor(model: ModelRef, options?: BudgetOptions): Budget {
  * The budget of a model already resolved and a split already checked (what a build plan
  * uses, so that nothing passes through the model lookup twice).
  */
-export function splitWindow(model: Pick<ModelProfile, "contextWindow" | "maxInputTokens">, split: BudgetSplit, fraction = EFFECTIVE_FRACTION): Budget {
+export function splitWindow(
+  model: Pick<ModelProfile, "contextWindow" | "maxInputTokens">,
+  split: BudgetSplit,
+  fraction = EFFECTIVE_FRACTION,
+): Budget {
   return { ...sharedSplit(model, split, fraction) };
 }
 
@@ -73,7 +89,11 @@ export function splitWindow(model: Pick<ModelProfile, "contextWindow" | "maxInpu
  * `splitWindow` without the copy: the budget kept for a frozen split (the default's) is handed
  * out itself, never to be changed (a build plan holds it, and each context gets a copy).
  */
-export function sharedSplit(model: Pick<ModelProfile, "contextWindow" | "maxInputTokens">, split: BudgetSplit, fraction = EFFECTIVE_FRACTION): Readonly<Budget> {
+export function sharedSplit(
+  model: Pick<ModelProfile, "contextWindow" | "maxInputTokens">,
+  split: BudgetSplit,
+  fraction = EFFECTIVE_FRACTION,
+): Readonly<Budget> {
   const window = model.contextWindow;
   const share = Math.floor(window * fraction);
   const effective = model.maxInputTokens !== undefined && model.maxInputTokens < share ? model.maxInputTokens : share;
@@ -113,7 +133,10 @@ function computeSplit(window: number, effective: number, split: BudgetSplit): Bu
 export function checkSplit(split: Partial<BudgetSplit> | undefined): BudgetSplit {
   if (split === undefined) return DEFAULT_SPLIT;
   if (split === null || typeof split !== "object" || Array.isArray(split)) {
-    throw new CtxloomError("INVALID_ARGUMENT", `budget must be an object of fractions { system, memory, conversation, input, reserve }; got ${describe(split)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `budget must be an object of fractions { system, memory, conversation, input, reserve }; got ${describe(split)}.`,
+    );
   }
   checkKeys(split, PARTS, "budget");
   const full = { ...DEFAULT_SPLIT, ...split };
@@ -127,7 +150,8 @@ export function checkSplit(split: Partial<BudgetSplit> | undefined): BudgetSplit
   if (Math.abs(sum - 1) > 1e-9) {
     throw new CtxloomError(
       "INVALID_ARGUMENT",
-      `The budget fractions must sum to 1; these sum to ${+sum.toFixed(6)} (${PARTS.map((p) => `${p} ${full[p]}`).join(", ")}).`,
+      `The budget fractions must sum to 1; these sum to ${+sum.toFixed(6)} ` +
+        `(${PARTS.map((p) => `${p} ${full[p]}`).join(", ")}).`,
     );
   }
   return full;

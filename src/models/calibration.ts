@@ -80,11 +80,18 @@ export function reportedInputTokens(reported: unknown): number | undefined {
   if (r.usage !== undefined && r.usage !== null) return reportedInputTokens(r.usage);
   if (r.usageMetadata !== undefined && r.usageMetadata !== null) return reportedInputTokens(r.usageMetadata);
   const inputTokens = r.inputTokens;
-  const aiSdk = typeof inputTokens === "object" && inputTokens !== null ? n((inputTokens as { total?: unknown }).total) : n(inputTokens);
+  const aiSdk =
+    typeof inputTokens === "object" && inputTokens !== null
+      ? n((inputTokens as { total?: unknown }).total)
+      : n(inputTokens);
   const anthropic = n(r.input_tokens);
   const total =
-    n(r.prompt_tokens) ?? aiSdk ?? n(r.promptTokenCount) ??
-    (anthropic === undefined ? undefined : anthropic + (n(r.cache_read_input_tokens) ?? 0) + (n(r.cache_creation_input_tokens) ?? 0));
+    n(r.prompt_tokens) ??
+    aiSdk ??
+    n(r.promptTokenCount) ??
+    (anthropic === undefined
+      ? undefined
+      : anthropic + (n(r.cache_read_input_tokens) ?? 0) + (n(r.cache_creation_input_tokens) ?? 0));
   return total !== undefined && total > 0 ? Math.round(total) : undefined;
 }
 
@@ -126,7 +133,8 @@ export class Calibration {
     const k = key(model, script);
     let entry = this.#entries.get(k);
     const factor = this.factor(model, script);
-    if (!entry) this.#entries.set(k, (entry = { model, script, ratios: [], reports: 0, errorBefore: 0, errorAfter: 0 }));
+    if (!entry)
+      this.#entries.set(k, (entry = { model, script, ratios: [], reports: 0, errorBefore: 0, errorAfter: 0 }));
     this.#models.add(model);
     const before = Math.abs(estimate - actual) / actual;
     const after = (estimate * factor - actual) / actual;
@@ -154,16 +162,29 @@ const SCRIPTS: readonly ScriptClass[] = ["latin", "cyrillic-greek", "cjk", "othe
 /** A calibration state as `Loom.open({ calibration })` takes it. @throws INVALID_ARGUMENT */
 export function checkState(state: unknown): CalibrationState {
   const bad = (why: string): never => {
-    throw new CtxloomError("INVALID_ARGUMENT", `calibration must be what loom.exportCalibration() gave (${why}); got ${describe(state)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `calibration must be what loom.exportCalibration() gave (${why}); got ${describe(state)}.`,
+    );
   };
   if (state === null || typeof state !== "object" || (state as { version?: unknown }).version !== 1) bad("version 1");
   const entries = (state as { entries?: unknown }).entries;
   if (!Array.isArray(entries)) bad("a list of entries");
   for (const e of entries as CalibrationEntry[]) {
-    const ok = e !== null && typeof e === "object" && typeof e.model === "string" && SCRIPTS.includes(e.script) &&
-      Array.isArray(e.ratios) && e.ratios.length <= CALIBRATION_SAMPLES && e.ratios.every((r) => typeof r === "number" && r > 0 && r < 100) &&
-      Number.isInteger(e.reports) && e.reports >= 0 && Number.isFinite(e.errorBefore) && Number.isFinite(e.errorAfter);
-    if (!ok) bad(`entries of { model, script, ratios (at most ${CALIBRATION_SAMPLES}), reports, errorBefore, errorAfter }`);
+    const ok =
+      e !== null &&
+      typeof e === "object" &&
+      typeof e.model === "string" &&
+      SCRIPTS.includes(e.script) &&
+      Array.isArray(e.ratios) &&
+      e.ratios.length <= CALIBRATION_SAMPLES &&
+      e.ratios.every((r) => typeof r === "number" && r > 0 && r < 100) &&
+      Number.isInteger(e.reports) &&
+      e.reports >= 0 &&
+      Number.isFinite(e.errorBefore) &&
+      Number.isFinite(e.errorAfter);
+    if (!ok)
+      bad(`entries of { model, script, ratios (at most ${CALIBRATION_SAMPLES}), reports, errorBefore, errorAfter }`);
   }
   return state as CalibrationState;
 }

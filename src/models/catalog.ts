@@ -40,11 +40,20 @@ interface OpenAIOptions {
   page?: string;
 }
 const openai = (name: string, contextWindow: number, o: OpenAIOptions = {}): CatalogEntry => ({
-  name, contextWindow, ...(o.input ? { maxInputTokens: o.input } : {}), encoding: o.encoding ?? "o200k_base", tokensPerChar: 0.25,
+  name,
+  contextWindow,
+  ...(o.input ? { maxInputTokens: o.input } : {}),
+  encoding: o.encoding ?? "o200k_base",
+  tokensPerChar: 0.25,
   source: OPENAI + (o.page ?? name) + (o.inputSource ? ` + ${o.inputSource}` : ""),
 });
-const other = (name: string, contextWindow: number, source: string, tokensPerChar = 0.25, encoding?: OpenEncoding): CatalogEntry =>
-  ({ name, contextWindow, tokensPerChar, source, ...(encoding ? { encoding } : {}) });
+const other = (
+  name: string,
+  contextWindow: number,
+  source: string,
+  tokensPerChar = 0.25,
+  encoding?: OpenEncoding,
+): CatalogEntry => ({ name, contextWindow, tokensPerChar, source, ...(encoding ? { encoding } : {}) });
 
 const CL100K = { encoding: "cl100k_base" } as const;
 /** The gpt-5 family's split: a 400,000 window of which 128,000 is kept for output. */
@@ -52,7 +61,8 @@ const GPT5 = { input: 272_000, inputSource: GPT5_INPUT } as const;
 
 export const CATALOG: readonly CatalogEntry[] = [
   // OpenAI. o200k_base for gpt-4o and later and the o-series; cl100k_base for gpt-4, gpt-4-turbo, gpt-3.5-turbo.
-  openai("gpt-5.4", 1_050_000, { input: 922_000 }), // 1,050,000 context / 128,000 output; input 922,000 (the window less the output, as OpenAI's figures are quoted)
+  // 1,050,000 context / 128,000 output; input 922,000 (the window less the output, as OpenAI's figures are quoted)
+  openai("gpt-5.4", 1_050_000, { input: 922_000 }),
   openai("gpt-5.2", 400_000, GPT5), // 400,000 / 128,000; input 272,000
   openai("gpt-5.2-pro", 400_000, GPT5), // 400,000 / 128,000; input 272,000
   openai("gpt-5.2-chat-latest", 128_000), // 128,000 / 16,384
@@ -90,7 +100,8 @@ export const CATALOG: readonly CatalogEntry[] = [
   openai("o3-pro", 200_000), // 200,000 / 100,000
   openai("o3-mini", 200_000), // 200,000 / 100,000
   openai("o4-mini", 200_000), // 200,000 / 100,000 (the API's error names 200,000 as the limit)
-  openai("gpt-oss-120b", 131_072), // 131,072 / 131,072; o200k_harmony: o200k_base's ranks plus chat specials, same counts for text
+  // 131,072 / 131,072; o200k_harmony: o200k_base's ranks plus chat specials, same counts for text
+  openai("gpt-oss-120b", 131_072),
   openai("gpt-oss-20b", 131_072), // 131,072 / 131,072
 
   // Anthropic: input and output share the window (no input limit apart). 1M windows from the model
@@ -138,14 +149,23 @@ export const CATALOG: readonly CatalogEntry[] = [
 
   // Meta Llama 3.x: 128K = 131,072 positions (config max_position_embeddings); Llama 4 from its
   // model card. Open weights: the window is what the server is run with, at most these.
-  other("llama-4-scout-17b-16e-instruct", 10_000_000, "huggingface.co/meta-llama/Llama-4-Scout-17B-16E-Instruct", 0.28), // 10M
-  other("llama-4-maverick-17b-128e-instruct", 1_000_000, "huggingface.co/meta-llama/Llama-4-Maverick-17B-128E-Instruct", 0.28), // 1M
+  // 10M
+  other("llama-4-scout-17b-16e-instruct", 10_000_000, "huggingface.co/meta-llama/Llama-4-Scout-17B-16E-Instruct", 0.28),
+  other(
+    "llama-4-maverick-17b-128e-instruct",
+    1_000_000,
+    "huggingface.co/meta-llama/Llama-4-Maverick-17B-128E-Instruct",
+    0.28,
+  ), // 1M
   other("llama-3.1-8b-instruct", 131_072, "huggingface.co/meta-llama/Llama-3.1-8B-Instruct", 0.28, "llama3"), // 131,072
-  other("llama-3.1-70b-instruct", 131_072, "huggingface.co/meta-llama/Llama-3.1-70B-Instruct", 0.28, "llama3"), // 131,072
-  other("llama-3.1-405b-instruct", 131_072, "huggingface.co/meta-llama/Llama-3.1-405B-Instruct", 0.28, "llama3"), // 131,072
+  // 131,072
+  other("llama-3.1-70b-instruct", 131_072, "huggingface.co/meta-llama/Llama-3.1-70B-Instruct", 0.28, "llama3"),
+  // 131,072
+  other("llama-3.1-405b-instruct", 131_072, "huggingface.co/meta-llama/Llama-3.1-405B-Instruct", 0.28, "llama3"),
   other("llama-3.2-1b-instruct", 131_072, "huggingface.co/meta-llama/Llama-3.2-1B-Instruct", 0.28, "llama3"), // 131,072
   other("llama-3.2-3b-instruct", 131_072, "huggingface.co/meta-llama/Llama-3.2-3B-Instruct", 0.28, "llama3"), // 131,072
-  other("llama-3.3-70b-instruct", 131_072, "huggingface.co/meta-llama/Llama-3.3-70B-Instruct", 0.28, "llama3"), // 131,072
+  // 131,072
+  other("llama-3.3-70b-instruct", 131_072, "huggingface.co/meta-llama/Llama-3.3-70B-Instruct", 0.28, "llama3"),
 
   // Qwen. Qwen2.5 7B and up: "Full 131,072 tokens"; 0.5B-3B: 32,768. Qwen3: "32,768 natively"
   // (131,072 only with YaRN enabled); the 2507 updates and Qwen3-Coder: 262,144 natively.
@@ -159,8 +179,10 @@ export const CATALOG: readonly CatalogEntry[] = [
   other("qwen3-32b", 32_768, "huggingface.co/Qwen/Qwen3-32B", 0.25, "qwen2"), // 32,768
   other("qwen3-30b-a3b", 32_768, "huggingface.co/Qwen/Qwen3-30B-A3B", 0.25, "qwen2"), // 32,768
   other("qwen3-235b-a22b", 32_768, "huggingface.co/Qwen/Qwen3-235B-A22B", 0.25, "qwen2"), // 32,768
-  other("qwen3-235b-a22b-instruct-2507", 262_144, "huggingface.co/Qwen/Qwen3-235B-A22B-Instruct-2507", 0.25, "qwen2"), // 262,144
-  other("qwen3-coder-480b-a35b-instruct", 262_144, "huggingface.co/Qwen/Qwen3-Coder-480B-A35B-Instruct", 0.25, "qwen2"), // 262,144
+  // 262,144
+  other("qwen3-235b-a22b-instruct-2507", 262_144, "huggingface.co/Qwen/Qwen3-235B-A22B-Instruct-2507", 0.25, "qwen2"),
+  // 262,144
+  other("qwen3-coder-480b-a35b-instruct", 262_144, "huggingface.co/Qwen/Qwen3-Coder-480B-A35B-Instruct", 0.25, "qwen2"),
 
   // Google Gemma 3 (open weights): 128K (131,072) for 4B and up, 32K for 1B, from the model card.
   other("gemma-3-27b-it", 131_072, "huggingface.co/google/gemma-3-27b-it", 0.25, "gemma3"), // 128K
@@ -180,7 +202,8 @@ export const CATALOG: readonly CatalogEntry[] = [
   other("codestral", 256_000, MISTRAL), // 256k
   other("ministral-8b", 128_000, MISTRAL), // 128k
   other("ministral-3b", 128_000, MISTRAL), // 128k
-  other("open-mistral-nemo", 128_000, MISTRAL, 0.25, "tekken"), // 128k; Tekken (its tokenizer, mistral-common's tekken.json)
+  // 128k; Tekken (its tokenizer, mistral-common's tekken.json)
+  other("open-mistral-nemo", 128_000, MISTRAL, 0.25, "tekken"),
 ];
 
 /**

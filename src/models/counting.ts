@@ -2,9 +2,17 @@
 // tokens-per-character estimate). Models sit above tokens: this file joins the two.
 import { CtxloomError, checkOptions, describe } from "../errors.js";
 import {
-  REPLY_PRIMING, heuristicCounter, imageRuleFor, isOpenEncoding, loadExactCounter, loadedEncoding, loadedWasmCounter, messageTokens,
+  REPLY_PRIMING,
+  heuristicCounter,
+  imageRuleFor,
+  isOpenEncoding,
+  loadExactCounter,
+  loadedEncoding,
+  loadedWasmCounter,
+  messageTokens,
   registeredEncoding,
-  type CountableMessage, type TokenCounter,
+  type CountableMessage,
+  type TokenCounter,
 } from "../tokens/index.js";
 import type { ContentPart } from "../parts.js";
 
@@ -19,7 +27,9 @@ import type { ModelRef } from "./types.js";
 /** How a Loom counts: "exact" where the model's encoding is known (default), or always the heuristic. */
 export type CounterMode = "exact" | "heuristic";
 
-/** The counter for a model, loading its exact encoding first if needed (the WebAssembly counter, else gpt-tokenizer). */
+/**
+ * The counter for a model, loading its exact encoding first if needed (the WebAssembly counter, else gpt-tokenizer).
+ */
 export async function counterFor(model: ModelRef, mode: CounterMode = "exact"): Promise<TokenCounter> {
   const profile = getModelProfile(model);
   if (profile.counter) return profile.counter;
@@ -46,11 +56,17 @@ export async function loadTokenizer(model: ModelRef): Promise<TokenCounter> {
  */
 export function countTokens(messages: readonly CountableInput[], options: { model: ModelRef }): number {
   if (!Array.isArray(messages)) {
-    throw new CtxloomError("INVALID_ARGUMENT", `countTokens takes an array of messages { role, content, name? }; got ${describe(messages)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `countTokens takes an array of messages { role, content, name? }; got ${describe(messages)}.`,
+    );
   }
   const o = checkOptions<{ model: ModelRef }>(options, "countTokens(messages, options)", ["model"]);
   if (o.model === undefined) {
-    throw new CtxloomError("INVALID_ARGUMENT", `countTokens needs { model }, e.g. countTokens(messages, { model: "gpt-4o" }).`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `countTokens needs { model }, e.g. countTokens(messages, { model: "gpt-4o" }).`,
+    );
   }
   const profile = getModelProfile(o.model);
   let counter = profile.counter;
@@ -60,7 +76,8 @@ export function countTokens(messages: readonly CountableInput[], options: { mode
     if (!counter) {
       throw new CtxloomError(
         "COUNTER_NOT_LOADED",
-        `The ${profile.encoding} tokenizer of ${profile.name} loads lazily (about 20 ms; 0.3 s where it falls back to gpt-tokenizer); ` +
+        `The ${profile.encoding} tokenizer of ${profile.name} loads lazily (about 20 ms; 0.3 s where it falls back ` +
+          `to gpt-tokenizer); ` +
           `call \`await loadTokenizer(${JSON.stringify(profile.name)})\` once before counting.`,
       );
     }
@@ -73,19 +90,28 @@ export function countTokens(messages: readonly CountableInput[], options: { mode
 }
 
 /** A checked copy of messages[i], in ctxloom's camelCase or OpenAI's snake_case. @throws INVALID_ARGUMENT */
-function toCountable(m: CountableInput & { tool_calls?: unknown; tool_call_id?: unknown }, i: number): CountableMessage {
+function toCountable(
+  m: CountableInput & { tool_calls?: unknown; tool_call_id?: unknown },
+  i: number,
+): CountableMessage {
   const bad = (what: string, value: unknown): never => {
     throw new CtxloomError("INVALID_ARGUMENT", `messages[${i}]${what} must be a string; got ${describe(value)}.`);
   };
   if (m === null || typeof m !== "object") {
-    throw new CtxloomError("INVALID_ARGUMENT", `messages[${i}] must be { role, content, name?, tool_calls?, tool_call_id? }; got ${describe(m)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `messages[${i}] must be { role, content, name?, tool_calls?, tool_call_id? }; got ${describe(m)}.`,
+    );
   }
   if (typeof m.role !== "string") bad(".role", m.role);
   let content = m.content ?? "";
   let parts: ContentPart[] | undefined;
   if (Array.isArray(content)) {
     parts = content.map((p: unknown, j) => countablePart(p, `messages[${i}].content[${j}]`));
-    content = parts.filter((p) => p.type === "text").map((p) => (p as { text: string }).text).join("\n");
+    content = parts
+      .filter((p) => p.type === "text")
+      .map((p) => (p as { text: string }).text)
+      .join("\n");
   }
   if (typeof content !== "string") bad(".content (or a list of parts)", m.content);
   const out: CountableMessage = { role: m.role, content: content as string };
@@ -98,11 +124,15 @@ function toCountable(m: CountableInput & { tool_calls?: unknown; tool_call_id?: 
     if (!Array.isArray(calls)) bad(".tool_calls (an array)", calls);
     out.toolCalls = (calls as unknown[]).map((call, j) => {
       const c = (call ?? {}) as { id?: unknown; type?: unknown; function?: { name?: unknown; arguments?: unknown } };
-      const field = (path: string, value: unknown): string => (typeof value === "string" ? value : bad(`.tool_calls[${j}]${path}`, value));
+      const field = (path: string, value: unknown): string =>
+        typeof value === "string" ? value : bad(`.tool_calls[${j}]${path}`, value);
       return {
         id: field(".id", c.id),
         type: field(".type", c.type),
-        function: { name: field(".function.name", c.function?.name), arguments: field(".function.arguments", c.function?.arguments) },
+        function: {
+          name: field(".function.name", c.function?.name),
+          arguments: field(".function.arguments", c.function?.arguments),
+        },
       };
     });
   }
@@ -113,10 +143,12 @@ function toCountable(m: CountableInput & { tool_calls?: unknown; tool_call_id?: 
 function countablePart(value: unknown, where: string): ContentPart {
   const p = (value ?? {}) as Record<string, unknown>;
   const str = (v: unknown, what: string): string => {
-    if (typeof v !== "string") throw new CtxloomError("INVALID_ARGUMENT", `${where}${what} must be a string; got ${describe(v)}.`);
+    if (typeof v !== "string")
+      throw new CtxloomError("INVALID_ARGUMENT", `${where}${what} must be a string; got ${describe(v)}.`);
     return v;
   };
-  const size = (v: unknown): number | undefined => (Number.isInteger(v) && (v as number) > 0 ? (v as number) : undefined);
+  const size = (v: unknown): number | undefined =>
+    Number.isInteger(v) && (v as number) > 0 ? (v as number) : undefined;
   switch (p.type) {
     case "text":
       return { type: "text", text: str(p.text, ".text") };
@@ -132,16 +164,27 @@ function countablePart(value: unknown, where: string): ContentPart {
       return w && h ? { type: "image", image: "", detail, width: w, height: h } : { type: "image", image: "", detail };
     }
     case "file": {
-      const data = p.file !== null && typeof p.file === "object" ? (p.file as { file_data?: unknown }).file_data : p.data;
-      return { type: "file", data: str(data, p.file ? ".file.file_data" : ".data"), mediaType: "application/octet-stream" };
+      const data =
+        p.file !== null && typeof p.file === "object" ? (p.file as { file_data?: unknown }).file_data : p.data;
+      return {
+        type: "file",
+        data: str(data, p.file ? ".file.file_data" : ".data"),
+        mediaType: "application/octet-stream",
+      };
     }
     case "reasoning":
-      return p.item === undefined ? { type: "reasoning", text: str(p.text, ".text") } : { type: "reasoning", text: "", item: str(p.item, ".item") };
+      return p.item === undefined
+        ? { type: "reasoning", text: str(p.text, ".text") }
+        : { type: "reasoning", text: "", item: str(p.item, ".item") };
     case "redacted-reasoning":
       return { type: "redacted-reasoning", data: str(p.data, ".data") };
     case "compaction":
       return { type: "compaction", provider: "openai", data: str(p.data, ".data") };
     default:
-      throw new CtxloomError("INVALID_ARGUMENT", `${where} is a part of type ${describe(p.type)}; countTokens counts text, image, image_url, file, reasoning and compaction parts.`);
+      throw new CtxloomError(
+        "INVALID_ARGUMENT",
+        `${where} is a part of type ${describe(p.type)}; countTokens counts text, image, image_url, file, reasoning ` +
+          `and compaction parts.`,
+      );
   }
 }

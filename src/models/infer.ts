@@ -7,14 +7,18 @@
 import type { ModelProfile } from "./types.js";
 
 /** Bedrock's provider prefix, with its optional cross-region one: "us.anthropic.claude-...". */
-export const BEDROCK = /^(?:(?:us|eu|apac|global|us-gov)\.)?(?:anthropic|meta|mistral|deepseek|qwen|openai|amazon|cohere|ai21|writer|xai)\./;
+export const BEDROCK =
+  /^(?:(?:us|eu|apac|global|us-gov)\.)?(?:anthropic|meta|mistral|deepseek|qwen|openai|amazon|cohere|ai21|writer|xai)\./;
 
 /** An id without its provider prefix (openai/, google/, Bedrock's anthropic.), as given. */
 export function bareId(id: string): string {
   return id.slice(id.lastIndexOf("/") + 1).replace(BEDROCK, "");
 }
 
-/** Families, first match wins: [the name's start, the catalog model whose profile it takes, the family as the warning names it]. */
+/**
+ * Families, first match wins: [the name's start, the catalog model whose profile it takes, the family as the warning
+ * names it].
+ */
 const FAMILIES: readonly (readonly [RegExp, string, string])[] = [
   // OpenAI: the gpt-5 family's tiers, then the older families, then any other gpt-* as gpt-5.
   [/^gpt-5[\w.]*-chat/, "gpt-5-chat-latest", "gpt-5*-chat"],
@@ -67,9 +71,18 @@ const FAMILIES: readonly (readonly [RegExp, string, string])[] = [
 
 /** A provider's default for names of no known family, by the words providers and gateways spell it with. */
 const PROVIDERS: Readonly<Record<string, string>> = {
-  openai: "gpt-4o", anthropic: "claude-sonnet-4-5", google: "gemini-2.5-flash", gemini: "gemini-2.5-flash",
-  xai: "grok-4", "x-ai": "grok-4", mistral: "mistral-small", mistralai: "mistral-small",
-  deepseek: "deepseek-chat", "deepseek-ai": "deepseek-chat", meta: "llama-3.1-8b-instruct", "meta-llama": "llama-3.1-8b-instruct",
+  openai: "gpt-4o",
+  anthropic: "claude-sonnet-4-5",
+  google: "gemini-2.5-flash",
+  gemini: "gemini-2.5-flash",
+  xai: "grok-4",
+  "x-ai": "grok-4",
+  mistral: "mistral-small",
+  mistralai: "mistral-small",
+  deepseek: "deepseek-chat",
+  "deepseek-ai": "deepseek-chat",
+  meta: "llama-3.1-8b-instruct",
+  "meta-llama": "llama-3.1-8b-instruct",
   qwen: "qwen3-8b",
 };
 /** Hosts that serve a maker's models under their own names: their maker when no maker is named. */
@@ -116,7 +129,12 @@ const warned = new Set<string>();
  * The profile of an id read as `base`: the base's figures under the inference's name,
  * `inferredFrom` naming the base. Warns once per name.
  */
-export function inferredProfile(id: string, provider: string | undefined, base: Readonly<ModelProfile>, { name, reason }: Inference): Readonly<ModelProfile> {
+export function inferredProfile(
+  id: string,
+  provider: string | undefined,
+  base: Readonly<ModelProfile>,
+  { name, reason }: Inference,
+): Readonly<ModelProfile> {
   const key = provider === undefined ? id : `${id}\u0000${provider}`;
   let profile = inferredProfiles.get(key);
   if (profile?.inferredFrom === base.name) return profile;
@@ -127,8 +145,10 @@ export function inferredProfile(id: string, provider: string | undefined, base: 
     warned.add(name);
     const input = base.maxInputTokens ? `, input at most ${base.maxInputTokens}` : "";
     console.warn(
-      `ctxloom: the model ${JSON.stringify(name)} is not in ctxloom's catalog; it is read as ${base.name} by ${reason} ` +
-        `(a ${base.contextWindow}-token window${input}). If its window differs, pass { name, contextWindow } or call registerModel(); ` +
+      `ctxloom: the model ${JSON.stringify(name)} is not in ctxloom's catalog; ` +
+        `it is read as ${base.name} by ${reason} ` +
+        `(a ${base.contextWindow}-token window${input}). If its window differs, pass { name, contextWindow } or ` +
+        `call registerModel(); ` +
         `getModelProfile(name, { strict: true }) and Loom.open({ strictModels: true }) refuse unknown names instead.`,
     );
   }

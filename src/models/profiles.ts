@@ -4,13 +4,37 @@ import { checkCounter } from "../tokens/counter-check.js";
 import { OPEN_ENCODINGS, isOpenEncoding } from "../tokens/index.js";
 import { ALIASES, CATALOG } from "./catalog.js";
 import { bareId, inferFamily, inferredProfile } from "./infer.js";
-import type { HistoryLimits, LanguageModelRef, ModelInput, ModelProfile, ModelRef, ProfileOptions, SizeClass } from "./types.js";
+import type {
+  HistoryLimits,
+  LanguageModelRef,
+  ModelInput,
+  ModelProfile,
+  ModelRef,
+  ProfileOptions,
+  SizeClass,
+} from "./types.js";
 
-export type { SizeClass, ModelInput, LanguageModelRef, ModelRef, ProfileOptions, HistoryLimits, ModelProfile } from "./types.js";
+export type {
+  SizeClass,
+  ModelInput,
+  LanguageModelRef,
+  ModelRef,
+  ProfileOptions,
+  HistoryLimits,
+  ModelProfile,
+} from "./types.js";
 
 /** The fields a profile may have: anything else is refused (a misspelling is never ignored). */
 export const PROFILE_KEYS = [
-  "name", "contextWindow", "maxInputTokens", "sizeClass", "tokensPerChar", "encoding", "counter", "historyLimits", "inferredFrom",
+  "name",
+  "contextWindow",
+  "maxInputTokens",
+  "sizeClass",
+  "tokensPerChar",
+  "encoding",
+  "counter",
+  "historyLimits",
+  "inferredFrom",
 ] as const;
 
 /** History limits by size class. */
@@ -41,7 +65,11 @@ function add(profile: ModelProfile): void {
 
 for (const { name, contextWindow, maxInputTokens, encoding, tokensPerChar } of CATALOG) {
   add({
-    name, contextWindow, ...(maxInputTokens ? { maxInputTokens } : {}), sizeClass: sizeOfWindow(contextWindow), tokensPerChar,
+    name,
+    contextWindow,
+    ...(maxInputTokens ? { maxInputTokens } : {}),
+    sizeClass: sizeOfWindow(contextWindow),
+    tokensPerChar,
     ...(encoding ? { encoding } : {}),
   });
 }
@@ -61,13 +89,16 @@ add({ name: "gpt-4o", contextWindow: 128_000, sizeClass: "xlarge", tokensPerChar
  */
 const VERSION = /^(?:[-@](?:\d{8}|\d{4}-\d{2}-\d{2}|\d{4}|latest)(?:-v\d+(?::\d+)?)?|-v\d+(?::\d+)?|:[\w.-]+)$/;
 
-/** The ids to try for a model id: as given, lowercased, and without a provider prefix (openai/, google/, anthropic.). */
+/**
+ * The ids to try for a model id: as given, lowercased, and without a provider prefix (openai/, google/, anthropic.).
+ */
 function spellings(id: string): string[] {
   const bare = bareId(id);
   return [...new Set([id, id.toLowerCase(), bare, bare.toLowerCase()])].filter((s) => s.length > 0);
 }
 
-const known = (name: string): Readonly<ModelProfile> | undefined => profiles.get(name) ?? (ALIASES[name] ? profiles.get(ALIASES[name]!) : undefined);
+const known = (name: string): Readonly<ModelProfile> | undefined =>
+  profiles.get(name) ?? (ALIASES[name] ? profiles.get(ALIASES[name]!) : undefined);
 
 /** The profile of an id: a known name or alias, else a known name followed only by a version. */
 function resolve(id: string): Readonly<ModelProfile> | undefined {
@@ -98,7 +129,8 @@ function resolve(id: string): Readonly<ModelProfile> | undefined {
  * name given, says `inferredFrom` which model it took, and a warning says so once per name
  * (`strict: true` refuses such names instead). An AI SDK model object (`{ provider, modelId }`)
  * is read by its `modelId`. A profile object is checked and returned, its missing fields filled in.
- * @throws UNKNOWN_MODEL naming close matches and how to describe the model; INVALID_ARGUMENT for a malformed profile or options
+ * @throws UNKNOWN_MODEL naming close matches and how to describe the model; INVALID_ARGUMENT for a malformed profile or
+ * options
  */
 export function getModelProfile(model: ModelRef, options?: ProfileOptions): Readonly<ModelProfile> {
   const strict = checkOptions<ProfileOptions>(options, "getModelProfile(model, options)", ["strict"]).strict;
@@ -106,14 +138,19 @@ export function getModelProfile(model: ModelRef, options?: ProfileOptions): Read
     throw new CtxloomError("INVALID_ARGUMENT", `strict must be true or false; got ${describe(strict)}.`);
   }
   if (isLanguageModel(model)) {
-    if (model.modelId.length === 0) throw new CtxloomError("INVALID_ARGUMENT", `An AI SDK model's modelId must not be empty (provider ${describe(model.provider)}).`);
+    if (model.modelId.length === 0)
+      throw new CtxloomError(
+        "INVALID_ARGUMENT",
+        `An AI SDK model's modelId must not be empty (provider ${describe(model.provider)}).`,
+      );
     return byName(model.modelId, strict === true, model.provider);
   }
   if (typeof model === "object" && model !== null && !Array.isArray(model)) return checkProfile(model);
   if (typeof model !== "string" || model.length === 0) {
     throw new CtxloomError(
       "INVALID_ARGUMENT",
-      `A model is a name like "gpt-4o", a profile { name, contextWindow } or an AI SDK model { provider, modelId }; got ${describe(model)}.`,
+      `A model is a name like "gpt-4o", a profile { name, contextWindow } or an AI SDK model { provider, modelId }; ` +
+        `got ${describe(model)}.`,
     );
   }
   return byName(model, strict === true);
@@ -132,12 +169,14 @@ function byName(id: string, strict: boolean, provider?: string): Readonly<ModelP
   if (found) return found;
   const inference = inferFamily(id, provider);
   if (inference && !strict) return inferredProfile(id, provider, profiles.get(inference.from)!, inference);
+  const strictNote = inference ? ` (strict: it is not read as ${inference.from}, as ${inference.reason} would be)` : "";
   throw new CtxloomError(
     "UNKNOWN_MODEL",
-    `Unknown model ${describe(id)}${inference ? ` (strict: it is not read as ${inference.from}, as ${inference.reason} would be)` : ""}. ` +
+    `Unknown model ${describe(id)}${strictNote}. ` +
       `Close matches: ${closeMatches(id).join(", ")}. ` +
       `Pass the model as { name: ${JSON.stringify(id)}, contextWindow: <its window in tokens> } instead of its name ` +
-      `(optional: maxInputTokens, encoding, tokensPerChar, sizeClass), or register it once with registerModel({ name, contextWindow }).`,
+      `(optional: maxInputTokens, encoding, tokensPerChar, sizeClass), or register it once with registerModel({ ` +
+      `name, contextWindow }).`,
   );
 }
 
@@ -155,7 +194,8 @@ export function withContextWindow(name: string, contextWindow: number): Readonly
   if (base) {
     described.tokensPerChar = base.tokensPerChar;
     if (base.encoding) described.encoding = base.encoding;
-    if (base.maxInputTokens !== undefined && base.maxInputTokens < contextWindow) described.maxInputTokens = base.maxInputTokens;
+    if (base.maxInputTokens !== undefined && base.maxInputTokens < contextWindow)
+      described.maxInputTokens = base.maxInputTokens;
   }
   return checkProfile(described);
 }
@@ -183,31 +223,54 @@ export function listModels(): string[] {
 function checkProfile(input: ModelInput): Readonly<ModelProfile> {
   const p = checkOptions<ModelInput>(input, "A model profile", PROFILE_KEYS) as ModelInput;
   const bad = (what: string): never => {
-    throw new CtxloomError("INVALID_ARGUMENT", `A model profile needs ${what}; got ${describe((p as unknown as Record<string, unknown>)[what.split(" ")[0]!])}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `A model profile needs ${what}; got ${describe((p as unknown as Record<string, unknown>)[what.split(" ")[0]!])}.`,
+    );
   };
   if (typeof p.name !== "string" || p.name.length === 0) bad("name (a non-empty string)");
   if (!Number.isInteger(p.contextWindow) || p.contextWindow < 16 || p.contextWindow > MAX_TOKENS) {
     bad(`contextWindow (an integer number of tokens from 16 to ${MAX_TOKENS})`);
   }
-  if (p.maxInputTokens !== undefined && !(Number.isInteger(p.maxInputTokens) && p.maxInputTokens >= 16 && p.maxInputTokens <= p.contextWindow)) {
+  if (
+    p.maxInputTokens !== undefined &&
+    !(Number.isInteger(p.maxInputTokens) && p.maxInputTokens >= 16 && p.maxInputTokens <= p.contextWindow)
+  ) {
     bad("maxInputTokens (an integer number of tokens from 16 to the contextWindow)");
   }
-  if (p.inferredFrom !== undefined && (typeof p.inferredFrom !== "string" || p.inferredFrom.length === 0)) bad("inferredFrom (a model name)");
-  if (p.sizeClass !== undefined && !SIZE_CLASSES.includes(p.sizeClass)) bad(`sizeClass (one of ${SIZE_CLASSES.join(", ")})`);
-  if (p.tokensPerChar !== undefined && (typeof p.tokensPerChar !== "number" || !(p.tokensPerChar > 0 && p.tokensPerChar <= 4))) {
+  if (p.inferredFrom !== undefined && (typeof p.inferredFrom !== "string" || p.inferredFrom.length === 0))
+    bad("inferredFrom (a model name)");
+  if (p.sizeClass !== undefined && !SIZE_CLASSES.includes(p.sizeClass))
+    bad(`sizeClass (one of ${SIZE_CLASSES.join(", ")})`);
+  if (
+    p.tokensPerChar !== undefined &&
+    (typeof p.tokensPerChar !== "number" || !(p.tokensPerChar > 0 && p.tokensPerChar <= 4))
+  ) {
     bad("tokensPerChar (a number in (0, 4])");
   }
-  if (p.encoding !== undefined && p.encoding !== "o200k_base" && p.encoding !== "cl100k_base" && !isOpenEncoding(p.encoding)) {
+  if (
+    p.encoding !== undefined &&
+    p.encoding !== "o200k_base" &&
+    p.encoding !== "cl100k_base" &&
+    !isOpenEncoding(p.encoding)
+  ) {
     bad(`encoding ("o200k_base", "cl100k_base" or an open model's: ${OPEN_ENCODINGS.join(", ")})`);
   }
   if (p.counter !== undefined) checkCounter(p.counter, "A model profile's counter"); // tried on a few texts
   if (p.historyLimits !== undefined) {
     const limits = checkHistoryLimits(p.historyLimits, "the profile's historyLimits");
-    if (typeof limits !== "object" || Object.keys(limits).length !== 3) bad("historyLimits (all of maxTurns, maxCharsPerTurn, memoryMaxChars)");
+    if (typeof limits !== "object" || Object.keys(limits).length !== 3)
+      bad("historyLimits (all of maxTurns, maxCharsPerTurn, memoryMaxChars)");
   }
-  if (Object.isFrozen(p) && p.historyLimits && p.sizeClass && p.tokensPerChar !== undefined) return p as Readonly<ModelProfile>;
+  if (Object.isFrozen(p) && p.historyLimits && p.sizeClass && p.tokensPerChar !== undefined)
+    return p as Readonly<ModelProfile>;
   const sizeClass = p.sizeClass ?? sizeOfWindow(p.contextWindow);
-  return Object.freeze({ historyLimits: HISTORY_LIMITS[sizeClass], ...p, sizeClass, tokensPerChar: p.tokensPerChar ?? 0.25 });
+  return Object.freeze({
+    historyLimits: HISTORY_LIMITS[sizeClass],
+    ...p,
+    sizeClass,
+    tokensPerChar: p.tokensPerChar ?? 0.25,
+  });
 }
 
 /**
@@ -217,7 +280,10 @@ function checkProfile(input: ModelInput): Readonly<ModelProfile> {
 export function checkHistoryLimits(value: unknown, what = "historyLimits"): boolean | Partial<HistoryLimits> {
   if (typeof value === "boolean") return value;
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    throw new CtxloomError("INVALID_ARGUMENT", `${what} must be true, false or { maxTurns, maxCharsPerTurn, memoryMaxChars }; got ${describe(value)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `${what} must be true, false or { maxTurns, maxCharsPerTurn, memoryMaxChars }; got ${describe(value)}.`,
+    );
   }
   const limits = value as Partial<HistoryLimits>;
   checkKeys(limits, ["maxTurns", "maxCharsPerTurn", "memoryMaxChars"], what);

@@ -22,7 +22,8 @@ export function checkReasoningTurns(value: unknown, what: string): ReasoningTurn
   if (typeof value !== "number" || !Number.isInteger(value) || value < 0 || value > MAX_REASONING_TURNS) {
     throw new CtxloomError(
       "INVALID_ARGUMENT",
-      `${what} must be how many of the newest turns send their reasoning (an integer from 0 to ${MAX_REASONING_TURNS}) or "all"; got ${describe(value)}.`,
+      `${what} must be how many of the newest turns send their reasoning (an integer from 0 to ` +
+        `${MAX_REASONING_TURNS}) or "all"; got ${describe(value)}.`,
     );
   }
   return value;

@@ -21,7 +21,10 @@ export interface ToolResultTruncation {
   keep?: ToolResultKeep;
 }
 
-/** When `toolResults: { clear }` starts: once the request would hold this many tokens, or this fraction of what it may hold. */
+/**
+ * When `toolResults: { clear }` starts: once the request would hold this many tokens, or this fraction of what it may
+ * hold.
+ */
 export type ClearTrigger = { tokens: number } | { fraction: number };
 
 /** `toolResults: { clear }`: older tool results sent as a short placeholder naming their message. */
@@ -105,7 +108,13 @@ const KEEPS: readonly ToolResultKeep[] = ["head-tail", "head", "tail"];
 export const DEFAULT_TOOL_RESULTS: ToolResultPolicy = { truncate: { maxTokens: null, keep: "head-tail" }, clear: null };
 
 /** `clear: true`. */
-export const DEFAULT_CLEAR: ClearPolicy = { trigger: { tokens: 0 }, keepNewest: 3, atLeast: 500, exclude: [], inputs: false };
+export const DEFAULT_CLEAR: ClearPolicy = {
+  trigger: { tokens: 0 },
+  keepNewest: 3,
+  atLeast: 500,
+  exclude: [],
+  inputs: false,
+};
 
 /**
  * Checks `toolResults` at one level and returns a copy of what it sets (a key left out is
@@ -138,7 +147,11 @@ export function checkToolResultLevel(value: unknown, what: string): ToolResultOp
  * The policies in force at a level: each key the level sets (checked, as checkToolResultLevel
  * returns it) wins over the level above's. @throws INVALID_ARGUMENT
  */
-export function toolResultPolicy(level: ToolResultOptions | undefined, above: ToolResultPolicy, what = "toolResults"): ToolResultPolicy {
+export function toolResultPolicy(
+  level: ToolResultOptions | undefined,
+  above: ToolResultPolicy,
+  what = "toolResults",
+): ToolResultPolicy {
   if (level === undefined || (level.truncate === undefined && level.clear === undefined)) return above;
   return {
     truncate: level.truncate === undefined ? above.truncate : truncateOf(level.truncate, `${what}.truncate`),
@@ -156,10 +169,16 @@ function truncateOf(t: unknown, what: string): TruncatePolicy | null {
   if (t === false) return null;
   if (t === true) return DEFAULT_TOOL_RESULTS.truncate;
   if (t === null || typeof t !== "object" || Array.isArray(t)) {
-    throw new CtxloomError("INVALID_ARGUMENT", `${what} must be true, false or { maxTokens, keep }; got ${describe(t)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `${what} must be true, false or { maxTokens, keep }; got ${describe(t)}.`,
+    );
   }
   const p = checkOptions<ToolResultTruncation>(t, what, TRUNCATE_KEYS);
-  const maxTokens = p.maxTokens === undefined ? null : checkInteger(p.maxTokens, `${what}.maxTokens`, MIN_TOOL_RESULT_TOKENS, MAX_TOKENS);
+  const maxTokens =
+    p.maxTokens === undefined
+      ? null
+      : checkInteger(p.maxTokens, `${what}.maxTokens`, MIN_TOOL_RESULT_TOKENS, MAX_TOKENS);
   return { maxTokens, keep: checkKeep(p.keep ?? "head-tail", `${what}.keep`) };
 }
 
@@ -167,34 +186,61 @@ function clearOf(c: unknown, what: string): ClearPolicy | null {
   if (c === false) return null;
   if (c === true) return DEFAULT_CLEAR;
   if (c === null || typeof c !== "object" || Array.isArray(c)) {
-    throw new CtxloomError("INVALID_ARGUMENT", `${what} must be true, false or { trigger, keepNewest, atLeast, exclude, inputs }; got ${describe(c)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `${what} must be true, false or { trigger, keepNewest, atLeast, exclude, inputs }; got ${describe(c)}.`,
+    );
   }
   const p = checkOptions<ToolResultClearing>(c, what, CLEAR_KEYS);
-  const keepNewest = p.keepNewest === undefined ? DEFAULT_CLEAR.keepNewest : checkInteger(p.keepNewest, `${what}.keepNewest`, 0, MAX_KEEP_NEWEST);
-  const atLeast = p.atLeast === undefined ? DEFAULT_CLEAR.atLeast : checkInteger(p.atLeast, `${what}.atLeast`, 0, MAX_TOKENS);
+  const keepNewest =
+    p.keepNewest === undefined
+      ? DEFAULT_CLEAR.keepNewest
+      : checkInteger(p.keepNewest, `${what}.keepNewest`, 0, MAX_KEEP_NEWEST);
+  const atLeast =
+    p.atLeast === undefined ? DEFAULT_CLEAR.atLeast : checkInteger(p.atLeast, `${what}.atLeast`, 0, MAX_TOKENS);
   if (p.inputs !== undefined && typeof p.inputs !== "boolean") {
     throw new CtxloomError("INVALID_ARGUMENT", `${what}.inputs must be true or false; got ${describe(p.inputs)}.`);
   }
-  return { trigger: triggerOf(p.trigger, `${what}.trigger`), keepNewest, atLeast, exclude: excludeOf(p.exclude, `${what}.exclude`), inputs: p.inputs === true };
+  return {
+    trigger: triggerOf(p.trigger, `${what}.trigger`),
+    keepNewest,
+    atLeast,
+    exclude: excludeOf(p.exclude, `${what}.exclude`),
+    inputs: p.inputs === true,
+  };
 }
 
 function triggerOf(t: unknown, what: string): ClearPolicy["trigger"] {
   if (t === undefined) return DEFAULT_CLEAR.trigger;
   const o = checkOptions<{ tokens: number; fraction: number }>(t, what, ["tokens", "fraction"]);
   if ((o.tokens === undefined) === (o.fraction === undefined)) {
-    throw new CtxloomError("INVALID_ARGUMENT", `${what} must be { tokens } (a count) or { fraction } (of what a request may hold), one of them; got ${describe(t)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `${what} must be { tokens } (a count) or { fraction } (of what a request may hold), one of them; got ` +
+        `${describe(t)}.`,
+    );
   }
   if (o.tokens !== undefined) return { tokens: checkInteger(o.tokens, `${what}.tokens`, 0, MAX_TOKENS) };
   if (typeof o.fraction !== "number" || !(o.fraction >= 0 && o.fraction <= 1)) {
-    throw new CtxloomError("INVALID_ARGUMENT", `${what}.fraction must be a number from 0 to 1; got ${describe(o.fraction)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `${what}.fraction must be a number from 0 to 1; got ${describe(o.fraction)}.`,
+    );
   }
   return { fraction: o.fraction };
 }
 
 function excludeOf(list: unknown, what: string): readonly string[] {
   if (list === undefined) return [];
-  if (!Array.isArray(list) || list.length > MAX_EXCLUDED || !list.every((n) => typeof n === "string" && n.length > 0 && n.length <= 128)) {
-    throw new CtxloomError("INVALID_ARGUMENT", `${what} must be a list of at most ${MAX_EXCLUDED} tool names (non-empty strings); got ${describe(list)}.`);
+  if (
+    !Array.isArray(list) ||
+    list.length > MAX_EXCLUDED ||
+    !list.every((n) => typeof n === "string" && n.length > 0 && n.length <= 128)
+  ) {
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `${what} must be a list of at most ${MAX_EXCLUDED} tool names (non-empty strings); got ${describe(list)}.`,
+    );
   }
   return [...list];
 }

@@ -87,7 +87,10 @@ export interface CatalogEntry {
    * window (gpt-5: 272,000 of a 400,000 window, the rest kept for the reply).
    */
   maxInputTokens?: number;
-  /** Known tokenizer: OpenAI's encodings, or an open model's (exact once registered); others are counted with tokensPerChar. */
+  /**
+   * Known tokenizer: OpenAI's encodings, or an open model's (exact once registered); others are counted with
+   * tokensPerChar.
+   */
   encoding?: Encoding | OpenEncoding;
   /** Tokens per character for the heuristic counter (about 0.25 for English with most BPE vocabularies). */
   tokensPerChar: number;

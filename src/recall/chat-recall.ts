@@ -8,7 +8,11 @@ import { readyRecall } from "./request-wait.js";
 
 function hubOf(hub: RecallHub | null): RecallHub {
   if (!hub) {
-    throw new CtxloomError("INVALID_ARGUMENT", "Recall is off: this Loom was opened with recall: false. Open it with recall: { embedder } (or leave recall out for the built-in embedder).");
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      "Recall is off: this Loom was opened with recall: false. Open it with recall: { embedder } (or leave recall " +
+        "out for the built-in embedder).",
+    );
   }
   return hub;
 }
@@ -17,7 +21,12 @@ function hubOf(hub: RecallHub | null): RecallHub {
  * `chat.recall(query, options)`: waits the embedder's recallTimeoutMs at most; a query left
  * with no vector fails (EMBEDDER_FAILED), messages not embedded by then are found by their words.
  */
-export async function chatRecall(recall: RecallHub | null, chat: RecallChat, query: string, options: ChatRecallOptions | undefined): Promise<RecalledMessage[]> {
+export async function chatRecall(
+  recall: RecallHub | null,
+  chat: RecallChat,
+  query: string,
+  options: ChatRecallOptions | undefined,
+): Promise<RecalledMessage[]> {
   const o = checkChatRecall(options);
   if (typeof query !== "string" || query.trim() === "") {
     throw new CtxloomError("INVALID_ARGUMENT", `A recall query must be a non-empty text; got ${describe(query)}.`);
@@ -43,7 +52,10 @@ function newestUserText(chat: RecallChat): string | null {
 const NO_RECALL: { rest: undefined; recall: null } = Object.freeze({ rest: undefined, recall: null });
 
 /** Splits buildContext's `recall` option (checked; null when off) from the others. @throws INVALID_ARGUMENT */
-export function splitRecall(hub: RecallHub | null, options: BuildOptions | undefined): { rest: BuildOptions | undefined; recall: BuildRecallOptions | null } {
+export function splitRecall(
+  hub: RecallHub | null,
+  options: BuildOptions | undefined,
+): { rest: BuildOptions | undefined; recall: BuildRecallOptions | null } {
   if (options === undefined) return NO_RECALL; // (a server's usual build: nothing made)
   if (options === null || typeof options !== "object" || !("recall" in options)) return { rest: options, recall: null };
   const { recall, ...rest } = checkOptions<BuildOptions>(options, "buildContext(options)");
@@ -60,7 +72,10 @@ export function splitRecall(hub: RecallHub | null, options: BuildOptions | undef
  * @throws LOOM_CLOSED, STORE_FAILED (never EMBEDDER_FAILED: a build recalls with what it has)
  */
 export async function recallHook(
-  recall: RecallHub | null, chat: RecallChat, o: BuildRecallOptions, rest: BuildOptions,
+  recall: RecallHub | null,
+  chat: RecallChat,
+  o: BuildRecallOptions,
+  rest: BuildOptions,
 ): Promise<Required<Pick<ContextSource, "recall" | "recallDegraded">> | null> {
   const hub = hubOf(recall);
   const input = typeof rest.input === "string" && rest.input.trim() !== "" ? rest.input : null;
@@ -70,7 +85,14 @@ export async function recallHook(
   const { scope, query: q, degraded } = await readyRecall(hub, chat, o.scope ?? "chat", query);
   const keys = hub.user(chat.userId).keys;
   const hook: ContextSource["recall"] & {} = (window, fits) => {
-    const found = recallIn(hub, chat.userId, scope, q, counts, window.map((id) => keys.key(chat.chatId, id)));
+    const found = recallIn(
+      hub,
+      chat.userId,
+      scope,
+      q,
+      counts,
+      window.map((id) => keys.key(chat.chatId, id)),
+    );
     const kept = fitExchanges(found, fits);
     return { text: recallText(kept), messages: kept.flatMap((e) => e.messages.map((r) => r.message)) };
   };

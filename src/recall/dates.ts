@@ -11,12 +11,20 @@ export interface NamedDate {
 }
 
 const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
-const MONTH = "(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)";
+const MONTH =
+  "(january|february|march|april|may|june|july|august|september|october|november|december|" +
+  "jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)";
 const DAY = "(\\d{1,2})(?:st|nd|rd|th)?";
 const YEAR = "((?:19|20)\\d{2})";
 const PATTERNS: [RegExp, (m: RegExpExecArray) => NamedDate][] = [
-  [new RegExp(`\\b${DAY}\\s+(?:of\\s+)?${MONTH}\\b,?(?:\\s+${YEAR}\\b)?`, "giu"), (m) => ({ day: +m[1]!, month: monthOf(m[2]!), ...yearOf(m[3]) })],
-  [new RegExp(`\\b${MONTH}\\s+${DAY}\\b(?:,?\\s+${YEAR}\\b)?`, "giu"), (m) => ({ month: monthOf(m[1]!), day: +m[2]!, ...yearOf(m[3]) })],
+  [
+    new RegExp(`\\b${DAY}\\s+(?:of\\s+)?${MONTH}\\b,?(?:\\s+${YEAR}\\b)?`, "giu"),
+    (m) => ({ day: +m[1]!, month: monthOf(m[2]!), ...yearOf(m[3]) }),
+  ],
+  [
+    new RegExp(`\\b${MONTH}\\s+${DAY}\\b(?:,?\\s+${YEAR}\\b)?`, "giu"),
+    (m) => ({ month: monthOf(m[1]!), day: +m[2]!, ...yearOf(m[3]) }),
+  ],
   [new RegExp(`\\b${MONTH},?\\s+${YEAR}\\b`, "giu"), (m) => ({ month: monthOf(m[1]!), year: +m[2]! })],
   [new RegExp(`\\b(?:in|of|during|since)\\s+${MONTH}\\b`, "giu"), (m) => ({ month: monthOf(m[1]!) })],
   [new RegExp(`\\b${YEAR}\\b`, "gu"), (m) => ({ year: +m[1]! })],
@@ -49,5 +57,10 @@ export function namedDates(query: string): NamedDate[] {
 export function onDate(t: number, dates: readonly NamedDate[]): boolean {
   if (!Number.isFinite(t)) return false;
   const d = new Date(t);
-  return dates.some((n) => (n.year === undefined || n.year === d.getUTCFullYear()) && (n.month === undefined || n.month === d.getUTCMonth()) && (n.day === undefined || n.day === d.getUTCDate()));
+  return dates.some(
+    (n) =>
+      (n.year === undefined || n.year === d.getUTCFullYear()) &&
+      (n.month === undefined || n.month === d.getUTCMonth()) &&
+      (n.day === undefined || n.day === d.getUTCDate()),
+  );
 }

@@ -136,7 +136,12 @@ export class EmbedQueue {
   /** Stops: timers are cleared and nothing more is embedded; a call under way is aborted, not awaited. */
   close(): void {
     this.#closed = true;
-    this.#stop.abort(new CtxloomError("LOOM_CLOSED", "The Loom was closed while an embedding was under way; open a new one with Loom.open()."));
+    this.#stop.abort(
+      new CtxloomError(
+        "LOOM_CLOSED",
+        "The Loom was closed while an embedding was under way; open a new one with Loom.open().",
+      ),
+    );
     this.#pending = [];
     this.#head = 0;
     this.#queued.clear();
@@ -175,7 +180,11 @@ export class EmbedQueue {
     if (this.#failedInRow > 0) this.#stats.retries++;
     let vectors: Float32Array;
     try {
-      vectors = await embedTexts(this.#embedder, batch.map((item) => item.content), this.#stop.signal);
+      vectors = await embedTexts(
+        this.#embedder,
+        batch.map((item) => item.content),
+        this.#stop.signal,
+      );
     } catch (error) {
       if (this.#closed) return false; // aborted by the close: not the embedder's failure
       this.#failedInRow++;

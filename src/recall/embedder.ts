@@ -11,8 +11,8 @@ import { checkWellFormed } from "../message.js";
  *   name: "text-embedding-3-small",
  *   dimension: 1536,
  *   embed: async (texts, signal) =>
- *     (await client.embeddings.create({ model: "text-embedding-3-small", input: texts }, { signal })).data.map((d) => d.embedding),
- * };
+ * (await client.embeddings.create({ model: "text-embedding-3-small", input: texts }, { signal })).data.map((d) =>
+ * d.embedding), };
  * ```
  *
  * `embed` returns one vector per text, in order, each of `dimension` finite numbers. Vectors
@@ -57,7 +57,9 @@ export const DEFAULT_RECALL_TIMEOUT_MS = 2_000;
 
 /** How long a request waits for `embedder` (its recallTimeoutMs, see Embedder). */
 export function recallTimeoutOf(embedder: Embedder): number {
-  return embedder.recallTimeoutMs ?? Math.min(DEFAULT_RECALL_TIMEOUT_MS, embedder.timeoutMs ?? DEFAULT_EMBED_TIMEOUT_MS);
+  return (
+    embedder.recallTimeoutMs ?? Math.min(DEFAULT_RECALL_TIMEOUT_MS, embedder.timeoutMs ?? DEFAULT_EMBED_TIMEOUT_MS)
+  );
 }
 
 /** Throws INVALID_ARGUMENT unless `embedder` has a name, a dimension and an embed function. */
@@ -66,16 +68,22 @@ export function checkEmbedder(embedder: unknown): Embedder {
   if (e === null || typeof e !== "object" || typeof e.embed !== "function" || typeof e.name !== "string") {
     throw new CtxloomError(
       "INVALID_ARGUMENT",
-      `An embedder must be { name, dimension, embed(texts, signal) } (for example hashingEmbedder()); got ${describe(embedder)}.`,
+      `An embedder must be { name, dimension, embed(texts, signal) } (for example hashingEmbedder()); got ` +
+        `${describe(embedder)}.`,
     );
   }
   checkWellFormed(e.name, "An embedder's name (vectors are stored under it)", "INVALID_ARGUMENT");
   if (e.name.trim() === "") {
-    throw new CtxloomError("INVALID_ARGUMENT", `An embedder needs a non-empty name: vectors are stored under it, and a chat reopened with another embedder is embedded again.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `An embedder needs a non-empty name: vectors are stored under it, and a chat reopened with another embedder ` +
+        `is embedded again.`,
+    );
   }
   checkInteger(e.dimension, `The dimension of embedder "${e.name}"`, 1, MAX_DIMENSION);
   if (e.timeoutMs !== undefined) checkInteger(e.timeoutMs, `The timeoutMs of embedder "${e.name}"`, 1, 2 ** 30);
-  if (e.recallTimeoutMs !== undefined) checkInteger(e.recallTimeoutMs, `The recallTimeoutMs of embedder "${e.name}"`, 1, 2 ** 30);
+  if (e.recallTimeoutMs !== undefined)
+    checkInteger(e.recallTimeoutMs, `The recallTimeoutMs of embedder "${e.name}"`, 1, 2 ** 30);
   return e as Embedder;
 }
 
@@ -88,7 +96,9 @@ function failed(embedder: Embedder, what: string, cause?: unknown): CtxloomError
 }
 
 /** How an embedder call ended: its vectors packed row after row, or why not (see embedTexts). */
-export type Embedded = { ok: true; vectors: Float32Array } | { ok: false; why: "timeout" | "aborted" | "failed"; error: CtxloomError };
+export type Embedded =
+  | { ok: true; vectors: Float32Array }
+  | { ok: false; why: "timeout" | "aborted" | "failed"; error: CtxloomError };
 
 /**
  * Embeds `texts` and checks what comes back: one vector per text, each of the embedder's
@@ -97,7 +107,11 @@ export type Embedded = { ok: true; vectors: Float32Array } | { ok: false; why: "
  * its `timeoutMs`, is aborted through `signal`, or returns anything else (a call given up
  * is not waited for), INVALID_ARGUMENT when `texts` is not an array of strings.
  */
-export async function embedTexts(embedder: Embedder, texts: readonly string[], signal?: AbortSignal): Promise<Float32Array> {
+export async function embedTexts(
+  embedder: Embedder,
+  texts: readonly string[],
+  signal?: AbortSignal,
+): Promise<Float32Array> {
   const ended = await tryEmbedTexts(embedder, texts, signal);
   if (!ended.ok) throw ended.error;
   return ended.vectors;
@@ -109,7 +123,10 @@ export async function embedTexts(embedder: Embedder, texts: readonly string[], s
  * Rejects only on bad arguments (INVALID_ARGUMENT).
  */
 export async function tryEmbedTexts(
-  embedder: Embedder, texts: readonly string[], signal?: AbortSignal, limit?: { ms: number; setting: "timeoutMs" | "recallTimeoutMs" },
+  embedder: Embedder,
+  texts: readonly string[],
+  signal?: AbortSignal,
+  limit?: { ms: number; setting: "timeoutMs" | "recallTimeoutMs" },
 ): Promise<Embedded> {
   checkEmbedder(embedder);
   if (!Array.isArray(texts) || texts.some((t) => typeof t !== "string")) {
@@ -119,7 +136,11 @@ export async function tryEmbedTexts(
   const out = new Float32Array(texts.length * dim);
   if (texts.length === 0) return { ok: true, vectors: out };
   const timeoutMs = limit?.ms ?? embedder.timeoutMs ?? DEFAULT_EMBED_TIMEOUT_MS;
-  const fail = (what: string, cause?: unknown): Embedded => ({ ok: false, why: "failed", error: failed(embedder, what, cause) });
+  const fail = (what: string, cause?: unknown): Embedded => ({
+    ok: false,
+    why: "failed",
+    error: failed(embedder, what, cause),
+  });
   let ended: Deadline<unknown>;
   try {
     ended = await withDeadline((abort) => embedder.embed([...texts], abort), timeoutMs, signal);
@@ -127,9 +148,10 @@ export async function tryEmbedTexts(
     return fail(`threw (${String(cause)})`, cause);
   }
   if (!ended.ok) {
-    const what = ended.why === "timeout"
-      ? `did not answer within ${timeoutMs} ms (its ${limit?.setting ?? "timeoutMs"}), and was aborted`
-      : `was aborted (${String(ended.reason)})`;
+    const what =
+      ended.why === "timeout"
+        ? `did not answer within ${timeoutMs} ms (its ${limit?.setting ?? "timeoutMs"}), and was aborted`
+        : `was aborted (${String(ended.reason)})`;
     return { ok: false, why: ended.why, error: failed(embedder, what, ended.reason) };
   }
   const vectors = ended.value;
@@ -141,12 +163,14 @@ export async function tryEmbedTexts(
       return fail(`returned ${describe(v)} as vector ${i}, not an array of numbers`);
     }
     const row = v as ArrayLike<unknown>;
-    if (row.length !== dim) return fail(`returned a vector of ${row.length} numbers for text ${i}; its dimension is ${dim}`);
+    if (row.length !== dim)
+      return fail(`returned a vector of ${row.length} numbers for text ${i}; its dimension is ${dim}`);
     for (let j = 0; j < dim; j++) {
       const x = row[j];
       // A finite double can still overflow f32 (1e39 becomes Infinity): check what is stored.
       const stored = typeof x === "number" ? Math.fround(x) : NaN;
-      if (!Number.isFinite(stored)) return fail(`returned ${String(x)} at position ${j} of vector ${i} (numbers must be finite f32)`);
+      if (!Number.isFinite(stored))
+        return fail(`returned ${String(x)} at position ${j} of vector ${i} (numbers must be finite f32)`);
       out[i * dim + j] = stored;
     }
   }

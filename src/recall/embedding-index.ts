@@ -60,7 +60,10 @@ export class EmbeddingIndex {
     const o = checkOptions<EmbeddingIndexOptions>(options, "EmbeddingIndex options", CREATE_KEYS);
     const dimension = checkInteger(o.dimension, "EmbeddingIndex dimension", 1, MAX_DIMENSION);
     if (o.quantized !== undefined && typeof o.quantized !== "boolean") {
-      throw new CtxloomError("INVALID_ARGUMENT", `EmbeddingIndex quantized must be true or false; got ${describe(o.quantized)}.`);
+      throw new CtxloomError(
+        "INVALID_ARGUMENT",
+        `EmbeddingIndex quantized must be true or false; got ${describe(o.quantized)}.`,
+      );
     }
     const sim = similarityFor(engine);
     const quantized = o.quantized ?? false;
@@ -96,12 +99,20 @@ export class EmbeddingIndex {
    */
   add(keys: readonly number[], vectors: Float32Array | readonly ArrayLike<number>[]): void {
     const handle = this.#live();
-    if (!Array.isArray(keys)) throw new CtxloomError("INVALID_ARGUMENT", `EmbeddingIndex.add keys must be an array of integers; got ${describe(keys)}.`);
+    if (!Array.isArray(keys))
+      throw new CtxloomError(
+        "INVALID_ARGUMENT",
+        `EmbeddingIndex.add keys must be an array of integers; got ${describe(keys)}.`,
+      );
     const fresh = new Set<number>();
     for (const key of keys) {
       checkInteger(key, "An embedding key", 0, MAX_KEY);
       if (this.#rows.has(key) || fresh.has(key)) {
-        throw new CtxloomError("INVALID_ARGUMENT", `Embedding key ${key} is already in the index (or twice in this call); remove it first to replace its vector.`);
+        throw new CtxloomError(
+          "INVALID_ARGUMENT",
+          `Embedding key ${key} is already in the index (or twice in this call); ` +
+            `remove it first to replace its vector.`,
+        );
       }
       fresh.add(key);
     }
@@ -117,41 +128,66 @@ export class EmbeddingIndex {
     let packed: Float32Array;
     if (vectors instanceof Float32Array) {
       if (vectors.length !== count * dim) {
-        throw new CtxloomError("INVALID_ARGUMENT", `${what}: a packed Float32Array must hold ${count} x ${dim} floats; got ${vectors.length}.`);
+        throw new CtxloomError(
+          "INVALID_ARGUMENT",
+          `${what}: a packed Float32Array must hold ${count} x ${dim} floats; got ${vectors.length}.`,
+        );
       }
       packed = vectors;
     } else {
       if (!Array.isArray(vectors) || vectors.length !== count) {
-        throw new CtxloomError("INVALID_ARGUMENT", `${what} needs ${count} vectors (one per key); got ${Array.isArray(vectors) ? vectors.length : describe(vectors)}.`);
+        throw new CtxloomError(
+          "INVALID_ARGUMENT",
+          `${what} needs ${count} vectors (one per key); got ` +
+            `${Array.isArray(vectors) ? vectors.length : describe(vectors)}.`,
+        );
       }
       packed = new Float32Array(count * dim);
       vectors.forEach((v, i) => {
         if (v === null || typeof v !== "object" || v.length !== dim) {
-          throw new CtxloomError("INVALID_ARGUMENT", `${what}: vector ${i} must have ${dim} numbers (the index's dimension); got ${v?.length ?? describe(v)}.`);
+          throw new CtxloomError(
+            "INVALID_ARGUMENT",
+            `${what}: vector ${i} must have ${dim} numbers (the index's dimension); got ${v?.length ?? describe(v)}.`,
+          );
         }
         for (let j = 0; j < dim; j++) packed[i * dim + j] = typeof v[j] === "number" ? v[j]! : NaN;
       });
     }
     for (let i = 0; i < packed.length; i++) {
       if (!Number.isFinite(packed[i]!)) {
-        throw new CtxloomError("INVALID_ARGUMENT", `${what}: vector ${Math.floor(i / dim)} has ${packed[i]} at position ${i % dim}; every number must be finite (in f32 range).`);
+        throw new CtxloomError(
+          "INVALID_ARGUMENT",
+          `${what}: vector ${Math.floor(i / dim)} has ${packed[i]} at position ${i % dim}; every number must be ` +
+            `finite (in f32 range).`,
+        );
       }
     }
     return packed;
   }
 
-  /** Makes room for `rows` rows in all, so that a bulk load grows memory once. Throws INVALID_ARGUMENT, OUT_OF_MEMORY (nothing changed). */
+  /**
+   * Makes room for `rows` rows in all, so that a bulk load grows memory once. Throws INVALID_ARGUMENT, OUT_OF_MEMORY
+   * (nothing changed).
+   */
   reserve(rows: number): void {
     const handle = this.#live();
     this.#sim.reserveRows(handle, checkInteger(rows, "EmbeddingIndex.reserve rows", 0, MAX_KEY));
   }
 
-  /** Removes the rows of `keys` (every key must be in the index). Throws INVALID_ARGUMENT (nothing removed). O(keys * dimension). */
+  /**
+   * Removes the rows of `keys` (every key must be in the index). Throws INVALID_ARGUMENT (nothing removed). O(keys *
+   * dimension).
+   */
   remove(keys: readonly number[]): void {
     const handle = this.#live();
-    if (!Array.isArray(keys)) throw new CtxloomError("INVALID_ARGUMENT", `EmbeddingIndex.remove keys must be an array; got ${describe(keys)}.`);
+    if (!Array.isArray(keys))
+      throw new CtxloomError("INVALID_ARGUMENT", `EmbeddingIndex.remove keys must be an array; got ${describe(keys)}.`);
     for (const key of keys) {
-      if (!this.#rows.has(key)) throw new CtxloomError("INVALID_ARGUMENT", `Embedding key ${describe(key)} is not in the index; nothing was removed.`);
+      if (!this.#rows.has(key))
+        throw new CtxloomError(
+          "INVALID_ARGUMENT",
+          `Embedding key ${describe(key)} is not in the index; nothing was removed.`,
+        );
     }
     for (const key of new Set(keys)) {
       const row = this.#rows.get(key)!;
@@ -179,7 +215,8 @@ export class EmbeddingIndex {
   vector(key: number): Float32Array {
     const handle = this.#live();
     const row = this.#rows.get(key);
-    if (row === undefined) throw new CtxloomError("INVALID_ARGUMENT", `Embedding key ${describe(key)} is not in the index.`);
+    if (row === undefined)
+      throw new CtxloomError("INVALID_ARGUMENT", `Embedding key ${describe(key)} is not in the index.`);
     const out = new Float32Array(this.dimension);
     this.#sim.readRow(handle, row, out);
     return out;
@@ -193,11 +230,13 @@ export class EmbeddingIndex {
   score(query: Float32Array | ArrayLike<number>, keys: readonly number[]): Float32Array {
     const handle = this.#live();
     const q = this.#query(query);
-    if (!Array.isArray(keys)) throw new CtxloomError("INVALID_ARGUMENT", `EmbeddingIndex.score keys must be an array; got ${describe(keys)}.`);
+    if (!Array.isArray(keys))
+      throw new CtxloomError("INVALID_ARGUMENT", `EmbeddingIndex.score keys must be an array; got ${describe(keys)}.`);
     const rows = new Int32Array(keys.length);
     keys.forEach((key, i) => {
       const row = this.#rows.get(key);
-      if (row === undefined) throw new CtxloomError("INVALID_ARGUMENT", `Embedding key ${describe(key)} is not in the index.`);
+      if (row === undefined)
+        throw new CtxloomError("INVALID_ARGUMENT", `Embedding key ${describe(key)} is not in the index.`);
       rows[i] = row;
     });
     return Float32Array.from(this.#sim.scoreRows(handle, q, rows));
@@ -206,11 +245,18 @@ export class EmbeddingIndex {
   /** A query checked and packed: `dimension` finite numbers, not all zero. @throws INVALID_ARGUMENT */
   #query(query: Float32Array | ArrayLike<number>): Float32Array {
     if (query === null || typeof query !== "object" || query.length !== this.dimension) {
-      throw new CtxloomError("INVALID_ARGUMENT", `A search query must have ${this.dimension} numbers (the index's dimension); got ${(query as { length?: number } | null)?.length ?? describe(query)}.`);
+      throw new CtxloomError(
+        "INVALID_ARGUMENT",
+        `A search query must have ${this.dimension} numbers (the index's dimension); got ` +
+          `${(query as { length?: number } | null)?.length ?? describe(query)}.`,
+      );
     }
     const q = this.#pack(query instanceof Float32Array ? query : [query], 1, "EmbeddingIndex.search");
     if (q.every((x) => x === 0)) {
-      throw new CtxloomError("INVALID_ARGUMENT", "A search query of all zeros has no direction (an empty text?); give a query with content.");
+      throw new CtxloomError(
+        "INVALID_ARGUMENT",
+        "A search query of all zeros has no direction (an empty text?); give a query with content.",
+      );
     }
     return q;
   }
@@ -227,7 +273,10 @@ export class EmbeddingIndex {
     let minScore = -Infinity;
     if (o.minScore !== undefined) {
       if (typeof o.minScore !== "number" || Number.isNaN(o.minScore) || o.minScore < -1 || o.minScore > 1) {
-        throw new CtxloomError("INVALID_ARGUMENT", `search minScore must be a number from -1 to 1; got ${describe(o.minScore)}.`);
+        throw new CtxloomError(
+          "INVALID_ARGUMENT",
+          `search minScore must be a number from -1 to 1; got ${describe(o.minScore)}.`,
+        );
       }
       minScore = o.minScore;
     }
@@ -235,7 +284,10 @@ export class EmbeddingIndex {
     if (o.candidates !== undefined) {
       candidates = checkInteger(o.candidates, "search candidates", 0, MAX_KEY);
       if (candidates > 0 && !this.quantized) {
-        throw new CtxloomError("INVALID_ARGUMENT", "search candidates needs an index created with { quantized: true }; leave it out for an exact search.");
+        throw new CtxloomError(
+          "INVALID_ARGUMENT",
+          "search candidates needs an index created with { quantized: true }; leave it out for an exact search.",
+        );
       }
     }
     const exclude = o.exclude === undefined ? undefined : checkExclude(o.exclude);
@@ -255,8 +307,15 @@ export class EmbeddingIndex {
 }
 
 function checkExclude(value: unknown): Set<number> {
-  if (value === null || typeof value !== "object" || typeof (value as Iterable<number>)[Symbol.iterator] !== "function") {
-    throw new CtxloomError("INVALID_ARGUMENT", `search exclude must be an iterable of keys (an array or a Set); got ${describe(value)}.`);
+  if (
+    value === null ||
+    typeof value !== "object" ||
+    typeof (value as Iterable<number>)[Symbol.iterator] !== "function"
+  ) {
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `search exclude must be an iterable of keys (an array or a Set); got ${describe(value)}.`,
+    );
   }
   return value instanceof Set ? (value as Set<number>) : new Set(value as Iterable<number>);
 }

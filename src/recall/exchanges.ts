@@ -16,7 +16,10 @@ export interface RecallMessage {
 
 /** What the policy walks: the scope's messages grouped into exchanges (one chat, a branch, or several chats). */
 export interface PolicyScope extends RankScope {
-  /** The key of the user message opening the exchange `key` lies in; -1 for none (a summary, before any user message, out of scope). */
+  /**
+   * The key of the user message opening the exchange `key` lies in; -1 for none (a summary, before any user message,
+   * out of scope).
+   */
   exchangeOf(key: number): number;
   /** An exchange's messages in scope, in creation order (summaries left out). */
   members(start: number): readonly number[];
@@ -58,17 +61,27 @@ export class ExchangeScope implements PolicyScope {
 
   /** Adds the next message (its parent added before). @throws INVALID_ARGUMENT (nothing added) */
   add(m: RecallMessage, i = this.#list.length): void {
-    if (m === null || typeof m !== "object") throw invalid(`recall message ${i} must be an object; got ${describe(m)}.`);
+    if (m === null || typeof m !== "object")
+      throw invalid(`recall message ${i} must be an object; got ${describe(m)}.`);
     checkInteger(m.key, `recall message ${i} key`, 0, 2 ** 31 - 1);
     if (this.#at.has(m.key)) throw invalid(`recall message key ${m.key} appears twice.`);
-    if (!ROLES.has(m.role)) throw invalid(`recall message ${m.key} has role ${describe(m.role)}; expected system, user, assistant or tool.`);
-    if (m.kind !== undefined && m.kind !== "message" && m.kind !== "summary") throw invalid(`recall message ${m.key} has kind ${describe(m.kind)}; expected "message" or "summary".`);
+    if (!ROLES.has(m.role))
+      throw invalid(`recall message ${m.key} has role ${describe(m.role)}; expected system, user, assistant or tool.`);
+    if (m.kind !== undefined && m.kind !== "message" && m.kind !== "summary")
+      throw invalid(`recall message ${m.key} has kind ${describe(m.kind)}; expected "message" or "summary".`);
     const parent = m.parent === -1 ? -1 : this.#at.get(m.parent);
-    if (parent === undefined) throw invalid(`recall message ${m.key} names parent ${describe(m.parent)}, which is not an earlier message (list parents first; -1 for a root).`);
+    if (parent === undefined)
+      throw invalid(
+        `recall message ${m.key} names parent ${describe(m.parent)}, which is not an earlier message (list parents ` +
+          `first; -1 for a root).`,
+      );
     let start = m.role === "user" && m.kind !== "summary" ? m.key : parent < 0 ? -1 : this.#start[parent]!;
     if (m.unit !== undefined && !(m.unit === m.key && m.role === "assistant")) {
       const head = this.#at.get(m.unit);
-      if (head === undefined || this.#list[head]!.role !== "assistant") throw invalid(`recall message ${m.key} names unit ${describe(m.unit)}, which is not an earlier assistant message.`);
+      if (head === undefined || this.#list[head]!.role !== "assistant")
+        throw invalid(
+          `recall message ${m.key} names unit ${describe(m.unit)}, which is not an earlier assistant message.`,
+        );
       start = this.#start[head]!; // a tool unit lies in the exchange of its assistant message
     }
     this.#at.set(m.key, this.#list.length);

@@ -23,8 +23,10 @@ const GRAM_SEED = 0x2b5a8e1f;
 
 const STOP_WORDS = new Set(
   (
-    "a an the and or but if then else of to in on at by for with from into onto about as is are was were be been being " +
-    "am do does did doing have has had having i me my mine myself we us our ours you your yours he him his she her hers " +
+    "a an the and or but if then else of to in on at by for with from into onto about as is are was were " +
+    "be been being " +
+    "am do does did doing have has had having i me my mine myself we us our ours you your yours he him his she her " +
+    "hers " +
     "it its they them their theirs this that these those there here what which who whom whose when where why how " +
     "all any both each few more most other some such no nor not only own same so than too very can could will would " +
     "shall should may might must s t d ll m re ve just also again ever please tell know remember said say told let " +
@@ -79,7 +81,7 @@ function grow(): void {
 /** Adds `n` to the count of feature `h` (never 0: 0 marks an empty slot). */
 function put(h: number, n: number): void {
   const mask = table.keys.length - 1;
-  let slot = Math.imul(h, 0x9e3779b1) >>> 20 & mask;
+  let slot = (Math.imul(h, 0x9e3779b1) >>> 20) & mask;
   for (;;) {
     const k = table.keys[slot]!;
     if (k === h) {
@@ -136,7 +138,10 @@ export function hashInto(text: string, out: Float32Array, stopWords = true): voi
 /** Embedders made by hashingEmbedder(): recall weighs their queries by the scope's corpus statistics (corpus.ts). */
 const BUILT_IN = new WeakSet<Embedder>();
 
-/** Whether `embedder` is a built-in one, whose coordinates stand for hashed words (so a per-coordinate idf means something). */
+/**
+ * Whether `embedder` is a built-in one, whose coordinates stand for hashed words (so a per-coordinate idf means
+ * something).
+ */
 export const isHashingEmbedder = (embedder: Embedder): boolean => BUILT_IN.has(embedder);
 
 /**
@@ -149,9 +154,13 @@ export const isHashingEmbedder = (embedder: Embedder): boolean => BUILT_IN.has(e
  */
 export function hashingEmbedder(options?: HashingEmbedderOptions): Embedder {
   const o = checkOptions<HashingEmbedderOptions>(options, "hashingEmbedder options", KNOWN);
-  const dimension = o.dimension === undefined ? 384 : checkInteger(o.dimension, "hashingEmbedder dimension", 1, MAX_DIMENSION);
+  const dimension =
+    o.dimension === undefined ? 384 : checkInteger(o.dimension, "hashingEmbedder dimension", 1, MAX_DIMENSION);
   if (o.stopWords !== undefined && typeof o.stopWords !== "boolean") {
-    throw new CtxloomError("INVALID_ARGUMENT", `hashingEmbedder stopWords must be true or false; got ${String(o.stopWords)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `hashingEmbedder stopWords must be true or false; got ${String(o.stopWords)}.`,
+    );
   }
   const stopWords = o.stopWords ?? true;
   const embedder: Embedder = {

@@ -17,7 +17,9 @@ export interface RecallStats extends EmbedQueueStats {
   dimension: number;
   /** Messages whose vectors are loaded in this Loom's indexes (embedded here or restored from the store). */
   indexed: number;
-  /** Messages in the lexical indexes (their texts, indexed when recall first reads a chat, then as they are appended). */
+  /**
+   * Messages in the lexical indexes (their texts, indexed when recall first reads a chat, then as they are appended).
+   */
   lexical: number;
   /** Bytes the lexical indexes hold in WASM memory (0 on the JS engine, whose heap is not counted). */
   lexicalBytes: number;
@@ -45,9 +47,17 @@ const blank = (v: Float32Array) => v.every((x) => x === 0);
 const embeddable = (m: Message): m is Message & { role: "user" | "assistant" } =>
   (m.role === "user" || m.role === "assistant") && m.kind !== "summary" && m.content.trim() !== "";
 
-/** A message as the lexical channel indexes it: its text and name, after its parent (`prev`: its key, when it has one), at its time. */
+/**
+ * A message as the lexical channel indexes it: its text and name, after its parent (`prev`: its key, when it has one),
+ * at its time.
+ */
 const textOf = (key: number, m: Message & { role: "user" | "assistant" }, prev: number | undefined) => ({
-  key, role: m.role, content: m.content, time: m.createdAt, ...(m.name === undefined ? {} : { name: m.name }), ...(prev === undefined ? {} : { prev }),
+  key,
+  role: m.role,
+  content: m.content,
+  time: m.createdAt,
+  ...(m.name === undefined ? {} : { name: m.name }),
+  ...(prev === undefined ? {} : { prev }),
 });
 
 /**
@@ -74,12 +84,19 @@ export class RecallHub {
     this.queue = new EmbedQueue(embedder, (items, vectors) => this.#deliver(items, vectors));
   }
 
-  /** The Loom's `embed` option: an Embedder, true/undefined for the built-in one, false for none. @throws INVALID_ARGUMENT */
+  /**
+   * The Loom's `embed` option: an Embedder, true/undefined for the built-in one, false for none. @throws
+   * INVALID_ARGUMENT
+   */
   static embedderOf(embed: unknown): Embedder | null {
     if (embed === false) return null;
     if (embed === undefined || embed === true) return hashingEmbedder();
     if (embed === null || typeof embed !== "object") {
-      throw new CtxloomError("INVALID_ARGUMENT", `embed must be an Embedder ({ name, dimension, embed }), true, or false to turn recall off; got ${describe(embed)}.`);
+      throw new CtxloomError(
+        "INVALID_ARGUMENT",
+        `embed must be an Embedder ({ name, dimension, embed }), true, or false to turn recall off; got ` +
+          `${describe(embed)}.`,
+      );
     }
     return checkEmbedder(embed);
   }
@@ -88,14 +105,22 @@ export class RecallHub {
     return { name: this.embedder.name, dimension: this.embedder.dimension };
   }
 
-  /** The user's scope, created on first use. @throws LOOM_CLOSED once the hub is closed (a recall under way when the Loom closed) */
+  /**
+   * The user's scope, created on first use. @throws LOOM_CLOSED once the hub is closed (a recall under way when the
+   * Loom closed)
+   */
   user(userId: string): UserRecall {
     this.checkOpen();
     let u = this.#users.get(userId);
     if (!u) {
       u = {
-        memory: RecallIndex.create(this.#engine, { embedder: this.embedder }), keys: new KeyMap(), loaded: new Map(), cleared: new Map(), epoch: 0,
-        others: new Map(), exchanges: new Map(),
+        memory: RecallIndex.create(this.#engine, { embedder: this.embedder }),
+        keys: new KeyMap(),
+        loaded: new Map(),
+        cleared: new Map(),
+        epoch: 0,
+        others: new Map(),
+        exchanges: new Map(),
       };
       this.#users.set(userId, u);
     }
@@ -113,8 +138,13 @@ export class RecallHub {
     if (!this.#eager && !read) return;
     const u = this.user(userId);
     // A chat recall has read keeps its lexical index current (a few µs); others are indexed when first read.
-    if (read) u.memory.index([textOf(u.keys.key(chatId, m.id), m, m.parentId === null ? undefined : u.keys.find(chatId, m.parentId))]);
-    this.queue.push([{ userId, chatId, id: m.id, key: u.keys.key(chatId, m.id), role: m.role, content: m.content, epoch: u.epoch }]);
+    if (read)
+      u.memory.index([
+        textOf(u.keys.key(chatId, m.id), m, m.parentId === null ? undefined : u.keys.find(chatId, m.parentId)),
+      ]);
+    this.queue.push([
+      { userId, chatId, id: m.id, key: u.keys.key(chatId, m.id), role: m.role, content: m.content, epoch: u.epoch },
+    ]);
   }
 
   /**
@@ -136,7 +166,9 @@ export class RecallHub {
     const [rows, marked] = await Promise.all([
       fromStore("loading embeddings", () => store.loadEmbeddings(userId, chatId, this.#info)),
       // A store without clear marks has none: nothing of the chat was cleared.
-      typeof store.loadEmbeddingsCleared === "function" ? fromStore("loading a clear mark", () => store.loadEmbeddingsCleared!(userId, chatId)) : null,
+      typeof store.loadEmbeddingsCleared === "function"
+        ? fromStore("loading a clear mark", () => store.loadEmbeddingsCleared!(userId, chatId))
+        : null,
     ]);
     if (u !== this.#users.get(userId) || epoch !== u.epoch || u.loaded.has(chatId)) return;
     const mark = Math.max(u.cleared.get(chatId) ?? -1, Number.isInteger(marked) ? (marked as number) : -1);
@@ -145,19 +177,37 @@ export class RecallHub {
     const stored = new Set<number>();
     for (const row of Array.isArray(rows) ? rows : []) {
       const id = row?.messageId;
-      if (!Number.isInteger(id) || id < 0 || id >= source.size || !(row.vector instanceof Float32Array) || row.vector.length !== this.embedder.dimension) continue;
+      if (
+        !Number.isInteger(id) ||
+        id < 0 ||
+        id >= source.size ||
+        !(row.vector instanceof Float32Array) ||
+        row.vector.length !== this.embedder.dimension
+      )
+        continue;
       if (!row.vector.every(Number.isFinite)) continue; // a damaged vector is embedded again
       const m = source.message(id);
       const key = u.keys.key(chatId, id);
       stored.add(id);
-      if (embeddable(m) && !u.memory.has(key) && !blank(row.vector)) restored.push({ key, role: m.role, vector: row.vector });
+      if (embeddable(m) && !u.memory.has(key) && !blank(row.vector))
+        restored.push({ key, role: m.role, vector: row.vector });
     }
     u.memory.restore(restored);
     this.#queueMissing(u, userId, chatId, source, mark + 1, stored);
   }
 
-  /** Indexes the texts of the messages from `from` on and queues those that have no vector and are not queued; notes the size seen. */
-  #queueMissing(u: UserRecall, userId: string, chatId: string, source: MessageSource, from: number, stored?: Set<number>): void {
+  /**
+   * Indexes the texts of the messages from `from` on and queues those that have no vector and are not queued; notes the
+   * size seen.
+   */
+  #queueMissing(
+    u: UserRecall,
+    userId: string,
+    chatId: string,
+    source: MessageSource,
+    from: number,
+    stored?: Set<number>,
+  ): void {
     const missing: EmbedItem[] = [];
     const texts = [];
     for (let id = from; id < source.size; id++) {
@@ -166,34 +216,50 @@ export class RecallHub {
       const key = u.keys.key(chatId, id);
       texts.push(textOf(key, m, m.parentId === null ? undefined : u.keys.find(chatId, m.parentId)));
       if (stored?.has(id)) continue;
-      if (!u.memory.has(key) && !this.queue.has(userId, chatId, id)) missing.push({ userId, chatId, id, key, role: m.role, content: m.content, epoch: u.epoch });
+      if (!u.memory.has(key) && !this.queue.has(userId, chatId, id))
+        missing.push({ userId, chatId, id, key, role: m.role, content: m.content, epoch: u.epoch });
     }
     u.memory.index(texts);
     this.queue.push(missing);
     u.loaded.set(chatId, source.size);
   }
 
-  /** One chat's messages grouped into exchanges under the user's keys (all branches): grouped once, then as the chat grows. */
+  /**
+   * One chat's messages grouped into exchanges under the user's keys (all branches): grouped once, then as the chat
+   * grows.
+   */
   exchanges(userId: string, chatId: string, source: MessageSource): ExchangeScope {
     const u = this.user(userId);
     let scope = u.exchanges.get(chatId);
     if (!scope || scope.size > source.size) u.exchanges.set(chatId, (scope = new ExchangeScope()));
     for (let id = scope.size; id < source.size; id++) {
       const m = source.message(id);
-      scope.add({ key: u.keys.key(chatId, id), parent: m.parentId === null ? -1 : u.keys.key(chatId, m.parentId), role: m.role, kind: m.kind });
+      scope.add({
+        key: u.keys.key(chatId, id),
+        parent: m.parentId === null ? -1 : u.keys.key(chatId, m.parentId),
+        role: m.role,
+        kind: m.kind,
+      });
     }
     return scope;
   }
 
   /** @throws LOOM_CLOSED once the hub is closed (a recall under way when the Loom closed) */
   checkOpen(): void {
-    if (this.#closed) throw new CtxloomError("LOOM_CLOSED", "This Loom was closed while recall was under way; open a new one with Loom.open().");
+    if (this.#closed)
+      throw new CtxloomError(
+        "LOOM_CLOSED",
+        "This Loom was closed while recall was under way; open a new one with Loom.open().",
+      );
   }
 
   /** Vectors of a batch: into the users' indexes (unless cleared or deleted meanwhile), then the store. */
   async #deliver(items: EmbedItem[], vectors: Float32Array): Promise<void> {
     const dim = this.embedder.dimension;
-    const byChat = new Map<string, { userId: string; chatId: string; rows: { messageId: number; vector: Float32Array }[] }>();
+    const byChat = new Map<
+      string,
+      { userId: string; chatId: string; rows: { messageId: number; vector: Float32Array }[] }
+    >();
     const restored = new Map<UserRecall, StoredVector[]>(); // one insert per user and batch
     items.forEach((item, i) => {
       const u = this.#users.get(item.userId);
@@ -211,7 +277,9 @@ export class RecallHub {
     });
     for (const [u, list] of restored) u.memory.restore(list);
     for (const { userId, chatId, rows } of byChat.values()) {
-      await fromStore("storing embeddings", () => this.store.putEmbeddings({ userId, chatId, embedder: this.#info, rows }));
+      await fromStore("storing embeddings", () =>
+        this.store.putEmbeddings({ userId, chatId, embedder: this.#info, rows }),
+      );
     }
   }
 
@@ -258,7 +326,9 @@ export class RecallHub {
     for (const chat of chats) {
       if (chat.messageCount <= 0) continue;
       u.cleared.set(chat.id, chat.messageCount - 1);
-      await fromStore("marking cleared embeddings", () => this.store.markEmbeddingsCleared!(userId, chat.id, chat.messageCount - 1));
+      await fromStore("marking cleared embeddings", () =>
+        this.store.markEmbeddingsCleared!(userId, chat.id, chat.messageCount - 1),
+      );
     }
   }
 
@@ -282,10 +352,20 @@ export class RecallHub {
       lexical += u.memory.lexical.size;
       lexicalBytes += Math.max(0, u.memory.lexical.bytes);
     }
-    return { embedder: this.embedder.name, dimension: this.embedder.dimension, indexed, lexical, lexicalBytes, ...this.queue.stats() };
+    return {
+      embedder: this.embedder.name,
+      dimension: this.embedder.dimension,
+      indexed,
+      lexical,
+      lexicalBytes,
+      ...this.queue.stats(),
+    };
   }
 
-  /** Stops the queue (aborting an embedder call under way) and frees the indexes; recall under way then fails with LOOM_CLOSED. */
+  /**
+   * Stops the queue (aborting an embedder call under way) and frees the indexes; recall under way then fails with
+   * LOOM_CLOSED.
+   */
   close(): void {
     this.#closed = true;
     this.queue.close();

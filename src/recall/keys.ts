@@ -11,13 +11,18 @@ export class KeyMap {
 
   /** The key of (chat, id), handed out now if it has none. Throws INVALID_ARGUMENT for a bad chat or id. */
   key(chat: string, id: number): number {
-    if (typeof chat !== "string" || chat === "") throw new CtxloomError("INVALID_ARGUMENT", `A chat id must be a non-empty string; got ${describe(chat)}.`);
+    if (typeof chat !== "string" || chat === "")
+      throw new CtxloomError("INVALID_ARGUMENT", `A chat id must be a non-empty string; got ${describe(chat)}.`);
     checkInteger(id, "A message id", 0);
     let ids = this.#keys.get(chat);
     if (!ids) this.#keys.set(chat, (ids = new Map()));
     let key = ids.get(id);
     if (key === undefined) {
-      if (this.#pairs.length >= 2 ** 31 - 1) throw new CtxloomError("OUT_OF_MEMORY", "A recall scope holds at most 2^31 - 1 messages; clear it or split it.");
+      if (this.#pairs.length >= 2 ** 31 - 1)
+        throw new CtxloomError(
+          "OUT_OF_MEMORY",
+          "A recall scope holds at most 2^31 - 1 messages; clear it or split it.",
+        );
       key = this.#pairs.length;
       ids.set(id, key);
       this.#pairs.push({ chat, id });

@@ -59,7 +59,9 @@ export class LexicalScope {
     this.#handle = lexical.create();
   }
 
-  /** An empty channel on `engine`. Throws OUT_OF_MEMORY, WASM_UNAVAILABLE (a core without the index), INVALID_ARGUMENT. */
+  /**
+   * An empty channel on `engine`. Throws OUT_OF_MEMORY, WASM_UNAVAILABLE (a core without the index), INVALID_ARGUMENT.
+   */
   static create(engine: Engine, terms?: TermOptions, segments?: SegmentOptions): LexicalScope {
     return new LexicalScope(engine.lexical, checkTermOptions(terms), segments);
   }
@@ -148,11 +150,17 @@ export class LexicalScope {
     this.#lexical.drop(this.#handle);
   }
 
-  /** The `k` messages scoring best for `text` (see LexicalIndex.query), best first; none when its terms are all stop words. */
+  /**
+   * The `k` messages scoring best for `text` (see LexicalIndex.query), best first; none when its terms are all stop
+   * words.
+   */
   query(text: string, k: number, scoring: LexicalScoring): LexicalMatches {
     const t = lexicalTerms(text, this.#terms, this.#usual);
     if (t.terms.length === 0 || k === 0) return { keys: [], scores: [] };
     const hits = this.#lexical.query(this.#handle, t.terms, t.counts, Math.min(k, Math.max(1, this.size)), scoring);
-    return { keys: Array.from(hits.docs.subarray(0, hits.count)), scores: Array.from(hits.scores.subarray(0, hits.count)) };
+    return {
+      keys: Array.from(hits.docs.subarray(0, hits.count)),
+      scores: Array.from(hits.scores.subarray(0, hits.count)),
+    };
   }
 }

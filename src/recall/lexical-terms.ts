@@ -18,11 +18,17 @@ export interface TermOptions {
    * -> "reloc"; "umgezogen", "umziehen" -> "umgezog", "umzieh"), whose stop words then go.
    */
   stem?: "none" | "plural" | "light" | "snowball";
-  /** Leave out common function words ("the", "is", "what", "you"...; with "snowball", the text's language's) (default true). */
+  /**
+   * Leave out common function words ("the", "is", "what", "you"...; with "snowball", the text's language's) (default
+   * true).
+   */
   stopWords?: boolean;
 }
 
-/** A text's distinct terms (hashes, in order of first occurrence) and how often each occurs, and the language it was stemmed as. */
+/**
+ * A text's distinct terms (hashes, in order of first occurrence) and how often each occurs, and the language it was
+ * stemmed as.
+ */
 export interface Terms {
   terms: Uint32Array;
   counts: Uint32Array;
@@ -37,10 +43,16 @@ export function checkTermOptions(options: unknown): Required<TermOptions> {
   const o = checkOptions<TermOptions>(options, "lexical term options", KNOWN);
   const stem = o.stem ?? "snowball";
   if (stem !== "none" && stem !== "plural" && stem !== "light" && stem !== "snowball") {
-    throw new CtxloomError("INVALID_ARGUMENT", `lexical stem must be "none", "plural", "light" or "snowball"; got ${describe(stem)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `lexical stem must be "none", "plural", "light" or "snowball"; got ${describe(stem)}.`,
+    );
   }
   if (o.stopWords !== undefined && typeof o.stopWords !== "boolean") {
-    throw new CtxloomError("INVALID_ARGUMENT", `lexical stopWords must be true or false; got ${describe(o.stopWords)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `lexical stopWords must be true or false; got ${describe(o.stopWords)}.`,
+    );
   }
   return { stem, stopWords: o.stopWords ?? true };
 }
@@ -63,7 +75,10 @@ function plural(w: string): string {
   return w.slice(0, -1);
 }
 
-/** The plural stem, then -ing / -ed off (3+ letters kept), a doubled final consonant undoubled, a final e off (3+ letters kept). */
+/**
+ * The plural stem, then -ing / -ed off (3+ letters kept), a doubled final consonant undoubled, a final e off (3+
+ * letters kept).
+ */
 function light(word: string): string {
   let w = plural(word);
   if (!isLetters(w)) return w;
@@ -160,9 +175,13 @@ export function termHash(word: string): number {
   return (h ^ (h >>> 16)) >>> 0;
 }
 
-/** A text's terms and counts, ready for LexicalIndex.add or query (`fallback`: see lexicalWords). @throws INVALID_ARGUMENT */
+/**
+ * A text's terms and counts, ready for LexicalIndex.add or query (`fallback`: see lexicalWords). @throws
+ * INVALID_ARGUMENT
+ */
 export function lexicalTerms(text: string, options?: TermOptions, fallback: Language = "en"): Terms {
-  if (typeof text !== "string") throw new CtxloomError("INVALID_ARGUMENT", `lexical terms need a text; got ${describe(text)}.`);
+  if (typeof text !== "string")
+    throw new CtxloomError("INVALID_ARGUMENT", `lexical terms need a text; got ${describe(text)}.`);
   const { words, language } = wordsOf(text, checkTermOptions(options), fallback);
   const terms = new Uint32Array(words.length);
   const counts = new Uint32Array(words.length);

@@ -8,7 +8,15 @@ import { namedDates } from "./dates.js";
 import { LexicalScope } from "./lexical-scope.js";
 import type { TermOptions } from "./lexical-terms.js";
 import type { SegmentOptions } from "./segments.js";
-import { checkRecallOptions, rankingWant, recallExchanges, scopeGraph, type RecallMessage, type RecallOptions, type RecallResult } from "./policy.js";
+import {
+  checkRecallOptions,
+  rankingWant,
+  recallExchanges,
+  scopeGraph,
+  type RecallMessage,
+  type RecallOptions,
+  type RecallResult,
+} from "./policy.js";
 import { RANKING, rankMessages, type RankScope, type Ranked, type Ranking } from "./rank.js";
 
 export interface RecallIndexOptions {
@@ -24,7 +32,10 @@ export interface RecallIndexOptions {
   segments?: SegmentOptions;
 }
 
-/** A message to remember: its key in the scope, role and text (and its author's name, the key of its parent, its time, if any). */
+/**
+ * A message to remember: its key in the scope, role and text (and its author's name, the key of its parent, its time,
+ * if any).
+ */
 export interface MemoryItem {
   key: number;
   role: RecallMessage["role"];
@@ -67,7 +78,13 @@ export class RecallIndex {
   readonly #corpus: CorpusStats | null;
   readonly #ranking: Readonly<Ranking>;
 
-  private constructor(embedder: Embedder, prompts: EmbeddingIndex, answers: EmbeddingIndex, lexical: LexicalScope, ranking: Readonly<Ranking>) {
+  private constructor(
+    embedder: Embedder,
+    prompts: EmbeddingIndex,
+    answers: EmbeddingIndex,
+    lexical: LexicalScope,
+    ranking: Readonly<Ranking>,
+  ) {
     this.#ranking = ranking;
     this.embedder = embedder;
     this.prompts = prompts;
@@ -82,7 +99,8 @@ export class RecallIndex {
     const embedder = o.embedder === undefined ? hashingEmbedder() : checkEmbedder(o.embedder);
     const made: { drop(): void }[] = [];
     try {
-      const index = () => EmbeddingIndex.create(engine, { dimension: embedder.dimension, quantized: o.quantized ?? false });
+      const index = () =>
+        EmbeddingIndex.create(engine, { dimension: embedder.dimension, quantized: o.quantized ?? false });
       const prompts = index();
       made.push(prompts);
       const answers = index();
@@ -104,11 +122,23 @@ export class RecallIndex {
    * OUT_OF_MEMORY; on any of them nothing is stored.
    */
   async add(items: readonly MemoryItem[], signal?: AbortSignal): Promise<StoredVector[]> {
-    const kept = this.#check(items, "RecallIndex.add", (item) => typeof item.content === "string", "content: string")
-      .filter((item) => item.content.trim() !== "");
-    const vectors = await embedTexts(this.embedder, kept.map((item) => item.content), signal);
+    const kept = this.#check(
+      items,
+      "RecallIndex.add",
+      (item) => typeof item.content === "string",
+      "content: string",
+    ).filter((item) => item.content.trim() !== "");
+    const vectors = await embedTexts(
+      this.embedder,
+      kept.map((item) => item.content),
+      signal,
+    );
     const dim = this.embedder.dimension;
-    const out = kept.map((item, i) => ({ key: item.key, role: item.role, vector: vectors.slice(i * dim, (i + 1) * dim) }));
+    const out = kept.map((item, i) => ({
+      key: item.key,
+      role: item.role,
+      vector: vectors.slice(i * dim, (i + 1) * dim),
+    }));
     this.#insert(out);
     this.index(kept);
     return out;
@@ -134,20 +164,42 @@ export class RecallIndex {
    */
   restore(items: readonly StoredVector[]): void {
     const dim = this.embedder.dimension;
-    this.#insert(this.#check(items, "RecallIndex.restore", (item) => item.vector instanceof Float32Array && item.vector.length === dim, `vector: Float32Array(${dim})`));
+    this.#insert(
+      this.#check(
+        items,
+        "RecallIndex.restore",
+        (item) => item.vector instanceof Float32Array && item.vector.length === dim,
+        `vector: Float32Array(${dim})`,
+      ),
+    );
   }
 
   /** Checks items (keys new and distinct, the field `ok` tests) and keeps the user and assistant ones. */
-  #check<T extends { key: number; role: string }>(items: readonly T[], what: string, ok: (item: T) => boolean, field: string): T[] {
-    if (!Array.isArray(items)) throw new CtxloomError("INVALID_ARGUMENT", `${what} takes an array of { key, role, ${field} }; got ${describe(items)}.`);
+  #check<T extends { key: number; role: string }>(
+    items: readonly T[],
+    what: string,
+    ok: (item: T) => boolean,
+    field: string,
+  ): T[] {
+    if (!Array.isArray(items))
+      throw new CtxloomError(
+        "INVALID_ARGUMENT",
+        `${what} takes an array of { key, role, ${field} }; got ${describe(items)}.`,
+      );
     const seen = new Set<number>();
     return items.filter((item, i) => {
       if (item === null || typeof item !== "object" || !ok(item)) {
-        throw new CtxloomError("INVALID_ARGUMENT", `${what} item ${i} must be { key, role, ${field} }; got ${describe(item)}.`);
+        throw new CtxloomError(
+          "INVALID_ARGUMENT",
+          `${what} item ${i} must be { key, role, ${field} }; got ${describe(item)}.`,
+        );
       }
       checkInteger(item.key, `${what} item ${i} key`, 0, 2 ** 31 - 1);
       if (this.has(item.key) || seen.has(item.key)) {
-        throw new CtxloomError("INVALID_ARGUMENT", `Message key ${item.key} is already remembered (or twice in this call); forget it first to replace it.`);
+        throw new CtxloomError(
+          "INVALID_ARGUMENT",
+          `Message key ${item.key} is already remembered (or twice in this call); forget it first to replace it.`,
+        );
       }
       seen.add(item.key);
       return item.role === "user" || item.role === "assistant";
@@ -158,9 +210,15 @@ export class RecallIndex {
   #insert(items: readonly StoredVector[]): void {
     const user = items.filter((item) => item.role === "user");
     const assistant = items.filter((item) => item.role === "assistant");
-    this.prompts.add(user.map((item) => item.key), user.map((item) => item.vector));
+    this.prompts.add(
+      user.map((item) => item.key),
+      user.map((item) => item.vector),
+    );
     try {
-      this.answers.add(assistant.map((item) => item.key), assistant.map((item) => item.vector));
+      this.answers.add(
+        assistant.map((item) => item.key),
+        assistant.map((item) => item.vector),
+      );
     } catch (error) {
       this.prompts.remove(user.map((item) => item.key));
       throw error;
@@ -212,30 +270,42 @@ export class RecallIndex {
   rank(query: RecallQuery, scope: RankScope, want: number, minScore?: number): Ranked[] {
     const vector = query.vector && this.#weighed(query.vector);
     const R = this.#ranking;
-    return rankMessages({
-      lexical: (k) => this.lexical.query(query.text, k, { k1: R.k1, b: R.b, window: R.window, segment: R.segment }),
-      lexicalSize: this.lexical.size,
-      dense: (keys) => {
-        const out = new Float64Array(keys.length).fill(NaN);
-        if (!vector) return out;
-        for (const index of [this.prompts, this.answers]) {
-          const at = keys.flatMap((k, i) => (index.has(k) ? [i] : []));
-          if (at.length === 0) continue;
-          const scores = index.score(vector, at.map((i) => keys[i]!));
-          at.forEach((i, j) => (out[i] = scores[j]!));
-        }
-        return out;
+    return rankMessages(
+      {
+        lexical: (k) => this.lexical.query(query.text, k, { k1: R.k1, b: R.b, window: R.window, segment: R.segment }),
+        lexicalSize: this.lexical.size,
+        dense: (keys) => {
+          const out = new Float64Array(keys.length).fill(NaN);
+          if (!vector) return out;
+          for (const index of [this.prompts, this.answers]) {
+            const at = keys.flatMap((k, i) => (index.has(k) ? [i] : []));
+            if (at.length === 0) continue;
+            const scores = index.score(
+              vector,
+              at.map((i) => keys[i]!),
+            );
+            at.forEach((i, j) => (out[i] = scores[j]!));
+          }
+          return out;
+        },
+        denseSearch: (k) => {
+          if (!vector) return null;
+          const hits = [...this.prompts.search(vector, { k }), ...this.answers.search(vector, { k })];
+          return hits.sort((a, b) => b.score - a.score || a.key - b.key).slice(0, k);
+        },
+        denseFindsOwn: this.#corpus === null,
+        holds: (key) => this.has(key) || this.lexical.has(key),
+        flags: (key) => this.lexical.flags(key),
+        time: (key) => this.lexical.time(key),
       },
-      denseSearch: (k) => {
-        if (!vector) return null;
-        const hits = [...this.prompts.search(vector, { k }), ...this.answers.search(vector, { k })];
-        return hits.sort((a, b) => b.score - a.score || a.key - b.key).slice(0, k);
+      scope,
+      {
+        want,
+        minScore,
+        ranking: this.#corpus ? R : { ...R, dense: R.embedder },
+        dates: R.dates > 0 ? namedDates(query.text) : [],
       },
-      denseFindsOwn: this.#corpus === null,
-      holds: (key) => this.has(key) || this.lexical.has(key),
-      flags: (key) => this.lexical.flags(key),
-      time: (key) => this.lexical.time(key),
-    }, scope, { want, minScore, ranking: this.#corpus ? R : { ...R, dense: R.embedder }, dates: R.dates > 0 ? namedDates(query.text) : [] });
+    );
   }
 
   /**
@@ -243,7 +313,12 @@ export class RecallIndex {
    * query whose embedding is all zeros (only stop words) recalls the recent exchanges alone.
    * Throws INVALID_ARGUMENT (an empty query, bad options or messages), EMBEDDER_FAILED.
    */
-  async recall(query: string, messages: readonly RecallMessage[], options?: RecallOptions, signal?: AbortSignal): Promise<RecallResult> {
+  async recall(
+    query: string,
+    messages: readonly RecallMessage[],
+    options?: RecallOptions,
+    signal?: AbortSignal,
+  ): Promise<RecallResult> {
     if (typeof query !== "string" || query.trim() === "") {
       throw new CtxloomError("INVALID_ARGUMENT", `A recall query must be a non-empty text; got ${describe(query)}.`);
     }

@@ -55,11 +55,17 @@ export function checkChatRecall(options: unknown): ChatRecallOptions {
     checkInteger(k, "recall k", 0, 1 << 20);
     const mixed = (["prompts", "answersPerPrompt", "recent"] as const).filter((key) => counts[key] !== undefined);
     if (mixed.length > 0) {
-      throw new CtxloomError("INVALID_ARGUMENT", `recall k asks for the k best messages; ${mixed.join(", ")} ask for whole exchanges: give one or the other.`);
+      throw new CtxloomError(
+        "INVALID_ARGUMENT",
+        `recall k asks for the k best messages; ${mixed.join(", ")} ask for whole exchanges: give one or the other.`,
+      );
     }
   }
   if (scope !== undefined && scope !== "branch" && scope !== "chat" && scope !== "user") {
-    throw new CtxloomError("INVALID_ARGUMENT", `recall scope must be "branch", "chat" or "user"; got ${describe(scope)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `recall scope must be "branch", "chat" or "user"; got ${describe(scope)}.`,
+    );
   }
   return o;
 }

@@ -37,7 +37,10 @@ export interface RecallInput {
   answers?: EmbeddingIndex | null;
 }
 
-/** Why an exchange came back: it holds one of the best matches for the query, its answer resembles a matched one's, or it is recent. */
+/**
+ * Why an exchange came back: it holds one of the best matches for the query, its answer resembles a matched one's, or
+ * it is recent.
+ */
 export type RecallReason = "prompt" | "similar" | "recent";
 
 export interface RecalledExchange {
@@ -46,7 +49,10 @@ export interface RecalledExchange {
   /** Its messages' keys, in scope order (summaries left out). */
   keys: number[];
   reason: RecallReason;
-  /** "prompt": its best message's ranking score; "similar": its answer's cosine with the matched answer; null for "recent". */
+  /**
+   * "prompt": its best message's ranking score; "similar": its answer's cosine with the matched answer; null for
+   * "recent".
+   */
   score: number | null;
   /** For "similar": the key of the recalled answer it resembles. */
   via?: number;
@@ -67,18 +73,28 @@ function invalid(message: string): CtxloomError {
 
 /** The scope of a message list, grouped; a PolicyScope as it is. @throws INVALID_ARGUMENT */
 export function scopeGraph(messages: RecallInput["messages"]): PolicyScope {
-  return messages instanceof ExchangeScope || (!Array.isArray(messages) && messages !== null && typeof messages === "object")
+  return messages instanceof ExchangeScope ||
+    (!Array.isArray(messages) && messages !== null && typeof messages === "object")
     ? (messages as PolicyScope)
     : ExchangeScope.of(messages as readonly RecallMessage[]);
 }
 
-/** How many ranked messages the policy may need for these options: enough for `prompts` exchanges past the excluded ones. */
+/**
+ * How many ranked messages the policy may need for these options: enough for `prompts` exchanges past the excluded
+ * ones.
+ */
 export function rankingWant(o: RecallOptions, excluded = 0): number {
   return 2 * (o.prompts ?? RECALL_DEFAULTS.prompts) + excluded;
 }
 
 /** The best `k` hits that `allowed` accepts: searches again, asking for more, when too many were refused. */
-function similarAnswers(index: EmbeddingIndex, like: Float32Array, k: number, minScore: number | undefined, allowed: (key: number) => boolean) {
+function similarAnswers(
+  index: EmbeddingIndex,
+  like: Float32Array,
+  k: number,
+  minScore: number | undefined,
+  allowed: (key: number) => boolean,
+) {
   if (k === 0 || index.size === 0) return [];
   for (let want = k; ; want = Math.min(want * 4, index.size)) {
     const hits = index.search(like, { k: want, minScore });
@@ -124,14 +140,20 @@ export function recallExchanges(input: RecallInput, options?: RecallOptions): Re
   }
   // For each, its newest indexed answer: the k2 answers most like it, from other exchanges.
   const answers = input.answers;
-  if (k2 > 0 && answers) for (const start of matched) {
-    const answer = scope.members(start).findLast((key) => scope.role(key) === "assistant" && answers.has(key));
-    if (answer === undefined) continue;
-    const like = answers.vector(answer);
-    if (like.every((x) => x === 0)) continue; // an answer of only stop words resembles nothing
-    const open = (key: number) => scope.eligible(key) && scope.role(key) === "assistant" && !chosen.has(scope.exchangeOf(key)) && !blocked.has(scope.exchangeOf(key));
-    for (const hit of similarAnswers(answers, like, k2, o.minScore, open)) choose(scope.exchangeOf(hit.key), "similar", hit.score, answer);
-  }
+  if (k2 > 0 && answers)
+    for (const start of matched) {
+      const answer = scope.members(start).findLast((key) => scope.role(key) === "assistant" && answers.has(key));
+      if (answer === undefined) continue;
+      const like = answers.vector(answer);
+      if (like.every((x) => x === 0)) continue; // an answer of only stop words resembles nothing
+      const open = (key: number) =>
+        scope.eligible(key) &&
+        scope.role(key) === "assistant" &&
+        !chosen.has(scope.exchangeOf(key)) &&
+        !blocked.has(scope.exchangeOf(key));
+      for (const hit of similarAnswers(answers, like, k2, o.minScore, open))
+        choose(scope.exchangeOf(hit.key), "similar", hit.score, answer);
+    }
   // The newest exchanges (those in the window are there already).
   for (const start of recent > 0 ? scope.newest(recent) : []) choose(start, "recent", null);
   const exchanges = [...chosen.values()];
@@ -141,7 +163,10 @@ export function recallExchanges(input: RecallInput, options?: RecallOptions): Re
   };
 }
 
-/** Checks recall options (counts >= 0, minScore from -1 to 1, exclude iterable, no unknown key). Throws INVALID_ARGUMENT. */
+/**
+ * Checks recall options (counts >= 0, minScore from -1 to 1, exclude iterable, no unknown key). Throws
+ * INVALID_ARGUMENT.
+ */
 export function checkRecallOptions(options: unknown): RecallOptions {
   const o = checkOptions<RecallOptions>(options, "recall options", KNOWN);
   if (o.prompts !== undefined) checkInteger(o.prompts, "recall prompts", 0);
@@ -150,7 +175,10 @@ export function checkRecallOptions(options: unknown): RecallOptions {
   if (o.minScore !== undefined && (typeof o.minScore !== "number" || !(o.minScore >= -1 && o.minScore <= 1))) {
     throw invalid(`recall minScore must be a number from -1 to 1; got ${describe(o.minScore)}.`);
   }
-  if (o.exclude !== undefined && (o.exclude === null || typeof (o.exclude as Iterable<number>)[Symbol.iterator] !== "function")) {
+  if (
+    o.exclude !== undefined &&
+    (o.exclude === null || typeof (o.exclude as Iterable<number>)[Symbol.iterator] !== "function")
+  ) {
     throw invalid(`recall exclude must be an iterable of keys; got ${describe(o.exclude)}.`);
   }
   return o;

@@ -9,7 +9,14 @@ export type { EmbedderInfo, EmbeddingRow } from "../store/types.js";
 
 /** What recall needs of a store: the user's chats, their messages, vectors by embedder, and clear marks (optional). */
 export type RecallStore = Pick<
-  Store, "listChats" | "loadChat" | "putEmbeddings" | "loadEmbeddings" | "clearEmbeddings" | "markEmbeddingsCleared" | "loadEmbeddingsCleared"
+  Store,
+  | "listChats"
+  | "loadChat"
+  | "putEmbeddings"
+  | "loadEmbeddings"
+  | "clearEmbeddings"
+  | "markEmbeddingsCleared"
+  | "loadEmbeddingsCleared"
 >;
 
 /** A chat's messages as recall reads them: open chats through their nodes, others from the store. */

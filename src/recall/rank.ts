@@ -37,7 +37,10 @@ export interface Ranking {
   window: number;
   /** Weight of its segment's score (a session or block scored as one document). */
   segment: number;
-  /** Weight of the dense channel (cosine over the best cosine) beside the lexical one (lexical over the best), with the built-in embedder. */
+  /**
+   * Weight of the dense channel (cosine over the best cosine) beside the lexical one (lexical over the best), with the
+   * built-in embedder.
+   */
   dense: number;
   /** The same weight with an embedder the app passes (a model that finds meaning, not only shared words). */
   embedder: number;
@@ -69,7 +72,10 @@ export const RANKING: Readonly<Ranking> = {
   candidates: 100,
 };
 
-/** A ranked message: its scope key and its score (1 for the best lexical match with the best similarity, plus its neighbours' share). */
+/**
+ * A ranked message: its scope key and its score (1 for the best lexical match with the best similarity, plus its
+ * neighbours' share).
+ */
 export interface Ranked {
   key: number;
   score: number;
@@ -92,7 +98,10 @@ export interface RankChannels {
    * added nothing past the lexical candidates, and costs 4.8 ms at 100k messages).
    */
   readonly denseFindsOwn: boolean;
-  /** Whether a channel holds the message (a message forgotten by a memory clear is in neither: no neighbour brings it back). */
+  /**
+   * Whether a channel holds the message (a message forgotten by a memory clear is in neither: no neighbour brings it
+   * back).
+   */
   holds(key: number): boolean;
   /** QUESTION | SHORT of a message's text (lexical-scope.ts). */
   flags(key: number): number;
@@ -113,7 +122,9 @@ export interface RankScope {
 export interface RankOptions {
   /** Messages wanted: candidates are drawn until this many eligible ones scored (or every message was seen). */
   want: number;
-  /** Messages whose vector is less similar than this (cosine) are left out, and none comes back by a neighbour alone. */
+  /**
+   * Messages whose vector is less similar than this (cosine) are left out, and none comes back by a neighbour alone.
+   */
   minScore?: number;
   /** The parameters (default RANKING). */
   ranking?: Readonly<Ranking>;
@@ -147,7 +158,8 @@ export function rankMessages(channels: RankChannels, scope: RankScope, options: 
   const candidates = new Set<number>();
   for (const key of lex.keys()) if (scope.eligible(key)) candidates.add(key);
   if (channels.denseFindsOwn || (exhausted && candidates.size < Math.max(R.candidates, want))) {
-    for (const hit of channels.denseSearch(Math.max(R.candidates, 4 * want)) ?? []) if (scope.eligible(hit.key)) candidates.add(hit.key);
+    for (const hit of channels.denseSearch(Math.max(R.candidates, 4 * want)) ?? [])
+      if (scope.eligible(hit.key)) candidates.add(hit.key);
   }
   const keys = [...candidates];
   const cos = channels.dense(keys);
@@ -180,11 +192,16 @@ export function rankMessages(channels: RankChannels, scope: RankScope, options: 
   const out: Ranked[] = [];
   const dated = options.dates !== undefined && options.dates.length > 0;
   // With minScore, only messages whose own vector passed come back.
-  for (const key of new Set(minScore === undefined ? [...fused.keys(), ...lift.keys(), ...replied.keys()] : fused.keys())) {
+  for (const key of new Set(
+    minScore === undefined ? [...fused.keys(), ...lift.keys(), ...replied.keys()] : fused.keys(),
+  )) {
     const flags = channels.flags(key);
     let prior = (flags & QUESTION ? R.question : 1) * (flags & SHORT ? R.short : 1);
     if (dated && onDate(channels.time(key), options.dates!)) prior *= 1 + R.dates;
-    out.push({ key, score: prior * ((fused.get(key) ?? 0) + R.neighbours * (lift.get(key) ?? 0) + R.reply * (replied.get(key) ?? 0)) });
+    out.push({
+      key,
+      score: prior * ((fused.get(key) ?? 0) + R.neighbours * (lift.get(key) ?? 0) + R.reply * (replied.get(key) ?? 0)),
+    });
   }
   return out.sort((a, b) => b.score - a.score || a.key - b.key);
 }

@@ -22,7 +22,14 @@ export interface ExchangeHit {
 }
 
 /** The `k` messages of the scope that match the query best, best first (`chat.recall(q, { k })`). */
-export function topMessages(hub: RecallHub, userId: string, scope: Scope, query: RecallQuery, k: number, minScore?: number): RecalledMessage[] {
+export function topMessages(
+  hub: RecallHub,
+  userId: string,
+  scope: Scope,
+  query: RecallQuery,
+  k: number,
+  minScore?: number,
+): RecalledMessage[] {
   if (k === 0) return [];
   const ranked = hub.user(userId).memory.rank(query, scope.exchanges, k, minScore);
   return ranked.slice(0, k).map((r) => {
@@ -33,17 +40,26 @@ export function topMessages(hub: RecallHub, userId: string, scope: Scope, query:
 
 /** Runs the ranking and the policy over a scope: the exchanges to recall, as the policy orders them (best first). */
 export function recallIn(
-  hub: RecallHub, userId: string, scope: Scope, query: RecallQuery, options: ChatRecallOptions, exclude: readonly number[] = [],
+  hub: RecallHub,
+  userId: string,
+  scope: Scope,
+  query: RecallQuery,
+  options: ChatRecallOptions,
+  exclude: readonly number[] = [],
 ): ExchangeHit[] {
   const memory = hub.user(userId).memory;
   const { scope: _scope, k: _k, ...counts } = options;
   const ranked = memory.rank(query, scope.exchanges, rankingWant(counts, exclude.length), counts.minScore);
-  const result = recallExchanges({ messages: scope.exchanges, ranked, answers: memory.answers }, { ...counts, exclude });
+  const result = recallExchanges(
+    { messages: scope.exchanges, ranked, answers: memory.answers },
+    { ...counts, exclude },
+  );
   const anchor = new Map<number, number>(); // answer key -> its matched exchange's score
   for (const e of result.exchanges) if (e.reason === "prompt") for (const key of e.keys) anchor.set(key, e.score ?? 0);
   return result.exchanges.map((e) => ({
     score: e.score,
-    rank: e.reason === "prompt" ? e.score ?? 0 : e.reason === "similar" ? (anchor.get(e.via!) ?? 0) * (e.score ?? 0) : 0,
+    rank:
+      e.reason === "prompt" ? (e.score ?? 0) : e.reason === "similar" ? (anchor.get(e.via!) ?? 0) * (e.score ?? 0) : 0,
     reason: e.reason,
     order: scope.exchanges.order(e.start),
     messages: e.keys.map((key) => {
@@ -57,7 +73,8 @@ export function recallIn(
 export const RECALL_HEADER = "Recalled from earlier messages:";
 
 /** A message's day (UTC), as the transcript shows it: "2023-05-08". */
-const dayOf = (m: Message): string => (Number.isFinite(m.createdAt) ? new Date(m.createdAt).toISOString().slice(0, 10) : "");
+const dayOf = (m: Message): string =>
+  Number.isFinite(m.createdAt) ? new Date(m.createdAt).toISOString().slice(0, 10) : "";
 
 /**
  * The memory text: the header, then each exchange as a transcript whose lines carry their
@@ -65,7 +82,8 @@ const dayOf = (m: Message): string => (Number.isFinite(m.createdAt) ? new Date(m
  */
 export function recallText(exchanges: readonly ExchangeHit[]): string {
   if (exchanges.length === 0) return "";
-  const lines = (e: ExchangeHit) => e.messages.map((r) => `[${dayOf(r.message)}] ${toTranscript([r.message])}`).join("\n\n");
+  const lines = (e: ExchangeHit) =>
+    e.messages.map((r) => `[${dayOf(r.message)}] ${toTranscript([r.message])}`).join("\n\n");
   return `${RECALL_HEADER}\n\n${exchanges.map(lines).join("\n\n")}`;
 }
 

@@ -25,7 +25,12 @@ export interface ReadyRecall {
  * (the queued batches go on behind, with their own timeout and retries).
  * @throws LOOM_CLOSED when the Loom closes meanwhile; STORE_FAILED (loading the scope)
  */
-export async function readyRecall(hub: RecallHub, chat: RecallChat, scopeName: RecallScope, text: string): Promise<ReadyRecall> {
+export async function readyRecall(
+  hub: RecallHub,
+  chat: RecallChat,
+  scopeName: RecallScope,
+  text: string,
+): Promise<ReadyRecall> {
   const waitMs = recallTimeoutOf(hub.embedder);
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeUp = new Promise<false>((resolve) => {
@@ -35,14 +40,23 @@ export async function readyRecall(hub: RecallHub, chat: RecallChat, scopeName: R
     // Never rejects but for bad arguments (none here): a scope that fails to load leaves it to end alone.
     const asked = tryEmbedTexts(hub.embedder, [text], hub.queue.signal, { ms: waitMs, setting: "recallTimeoutMs" });
     const scope = await openScope(hub, chat, scopeName);
-    const flushing = hub.queue.flush().then(() => true, () => true);
+    const flushing = hub.queue.flush().then(
+      () => true,
+      () => true,
+    );
     const flushed = await Promise.race([flushing, timeUp]);
     const embedded = await asked;
     hub.checkOpen();
-    const pending = scopeName === "user" ? hub.queue.pendingOf(chat.userId) : hub.queue.pendingOf(chat.userId, chat.chatId);
+    const pending =
+      scopeName === "user" ? hub.queue.pendingOf(chat.userId) : hub.queue.pendingOf(chat.userId, chat.chatId);
     if (!embedded.ok) {
       const error = embedded.error;
-      const degraded: RecallDegraded = { reason: embedded.why === "timeout" ? "timeout" : "failed", lexicalOnly: true, pending, error: `${error.code}: ${error.message}` };
+      const degraded: RecallDegraded = {
+        reason: embedded.why === "timeout" ? "timeout" : "failed",
+        lexicalOnly: true,
+        pending,
+        error: `${error.code}: ${error.message}`,
+      };
       return { scope, query: { text, vector: null }, degraded, failure: error };
     }
     const v = embedded.vectors;

@@ -43,7 +43,10 @@ function branchOf(scope: ExchangeScope, path: Set<number>): PolicyScope {
   };
 }
 
-/** Several chats' scopes as one: the current chat's first for the newest exchanges, then the others, most recently updated first. */
+/**
+ * Several chats' scopes as one: the current chat's first for the newest exchanges, then the others, most recently
+ * updated first.
+ */
 function unionOf(chats: readonly ExchangeScope[], chatOf: (key: number) => ExchangeScope | undefined): PolicyScope {
   const at = new Map(chats.map((c, i) => [c, i]));
   const span = 2 ** 31;
@@ -80,7 +83,9 @@ export async function openScope(hub: RecallHub, chat: RecallChat, scope: RecallS
   if (scope === "user") {
     const listed = await fromStore("listing chats", () => store.listChats(chat.userId));
     // Most recently updated first: their newest exchanges come before older chats'.
-    const records = (Array.isArray(listed) ? [...listed] : []).sort((a, b) => b.updatedAt - a.updatedAt || b.createdAt - a.createdAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+    const records = (Array.isArray(listed) ? [...listed] : []).sort(
+      (a, b) => b.updatedAt - a.updatedAt || b.createdAt - a.createdAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0),
+    );
     for (const record of records) {
       if (record.id === chat.chatId) continue;
       // Another chat's messages are read from the store once, and again only when it changed.
@@ -103,7 +108,10 @@ export async function openScope(hub: RecallHub, chat: RecallChat, scope: RecallS
   const own = scopes.get(chat.chatId)!;
   let exchanges: PolicyScope = own;
   if (scope === "branch") {
-    exchanges = branchOf(own, new Set(chat.head < 0 ? [] : pathIds(chat.source, chat.head).map((id) => keys.key(chat.chatId, id))));
+    exchanges = branchOf(
+      own,
+      new Set(chat.head < 0 ? [] : pathIds(chat.source, chat.head).map((id) => keys.key(chat.chatId, id))),
+    );
   } else if (scope === "user") {
     exchanges = unionOf([...scopes.values()], (key) => {
       const pair = keys.pair(key);

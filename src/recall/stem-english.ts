@@ -11,24 +11,87 @@ const isVowel = (c: string | undefined): boolean => c !== undefined && VOWELS.in
 const DOUBLES = ["bb", "dd", "ff", "gg", "mm", "nn", "pp", "rr", "tt"];
 const LI_ENDINGS = "cdeghkmnrt";
 
-const EXCEPTIONS = new Map<string, string>(Object.entries({
-  skis: "ski", skies: "sky", dying: "die", lying: "lie", tying: "tie", idly: "idl", gently: "gentl", ugly: "ugli",
-  early: "earli", only: "onli", singly: "singl", sky: "sky", news: "news", howe: "howe", atlas: "atlas", cosmos: "cosmos",
-  bias: "bias", andes: "andes",
-}));
+const EXCEPTIONS = new Map<string, string>(
+  Object.entries({
+    skis: "ski",
+    skies: "sky",
+    dying: "die",
+    lying: "lie",
+    tying: "tie",
+    idly: "idl",
+    gently: "gentl",
+    ugly: "ugli",
+    early: "earli",
+    only: "onli",
+    singly: "singl",
+    sky: "sky",
+    news: "news",
+    howe: "howe",
+    atlas: "atlas",
+    cosmos: "cosmos",
+    bias: "bias",
+    andes: "andes",
+  }),
+);
 const AFTER_1A = new Set(["inning", "outing", "canning", "herring", "earring", "proceed", "exceed", "succeed"]);
 
 const STEP2: [string, string][] = [
-  ["ization", "ize"], ["ational", "ate"], ["fulness", "ful"], ["ousness", "ous"], ["iveness", "ive"], ["tional", "tion"],
-  ["biliti", "ble"], ["lessli", "less"], ["entli", "ent"], ["ation", "ate"], ["alism", "al"], ["aliti", "al"], ["ousli", "ous"],
-  ["iviti", "ive"], ["fulli", "ful"], ["enci", "ence"], ["anci", "ance"], ["abli", "able"], ["izer", "ize"], ["ator", "ate"],
-  ["alli", "al"], ["bli", "ble"], ["ogi", "og"], ["li", ""],
+  ["ization", "ize"],
+  ["ational", "ate"],
+  ["fulness", "ful"],
+  ["ousness", "ous"],
+  ["iveness", "ive"],
+  ["tional", "tion"],
+  ["biliti", "ble"],
+  ["lessli", "less"],
+  ["entli", "ent"],
+  ["ation", "ate"],
+  ["alism", "al"],
+  ["aliti", "al"],
+  ["ousli", "ous"],
+  ["iviti", "ive"],
+  ["fulli", "ful"],
+  ["enci", "ence"],
+  ["anci", "ance"],
+  ["abli", "able"],
+  ["izer", "ize"],
+  ["ator", "ate"],
+  ["alli", "al"],
+  ["bli", "ble"],
+  ["ogi", "og"],
+  ["li", ""],
 ];
 const STEP3: [string, string][] = [
-  ["ational", "ate"], ["tional", "tion"], ["alize", "al"], ["icate", "ic"], ["iciti", "ic"], ["ative", ""], ["ical", "ic"],
-  ["ness", ""], ["ful", ""],
+  ["ational", "ate"],
+  ["tional", "tion"],
+  ["alize", "al"],
+  ["icate", "ic"],
+  ["iciti", "ic"],
+  ["ative", ""],
+  ["ical", "ic"],
+  ["ness", ""],
+  ["ful", ""],
 ];
-const STEP4 = ["ement", "ance", "ence", "able", "ible", "ment", "ant", "ent", "ism", "ate", "iti", "ous", "ive", "ize", "ion", "al", "er", "ic"];
+const STEP4 = [
+  "ement",
+  "ance",
+  "ence",
+  "able",
+  "ible",
+  "ment",
+  "ant",
+  "ent",
+  "ism",
+  "ate",
+  "iti",
+  "ous",
+  "ive",
+  "ize",
+  "ion",
+  "al",
+  "er",
+  "ic",
+];
 
 /** Whether the word ends in a short syllable at `end` (exclusive): see the algorithm's definition. */
 function shortSyllable(w: string, end: number): boolean {
@@ -45,7 +108,8 @@ export function stemEnglish(word: string): string {
   if (exception !== undefined) return exception;
   let w = word[0] === "y" ? "Y" + word.slice(1) : word;
   for (let i = 1; i < w.length; i++) if (w[i] === "y" && isVowel(w[i - 1])) w = w.slice(0, i) + "Y" + w.slice(i + 1);
-  const r1 = w.startsWith("gener") || w.startsWith("arsen") ? 5 : w.startsWith("commun") ? 6 : regionAfter(w, 0, VOWELS);
+  const r1 =
+    w.startsWith("gener") || w.startsWith("arsen") ? 5 : w.startsWith("commun") ? 6 : regionAfter(w, 0, VOWELS);
   const r2 = regionAfter(w, r1, VOWELS);
 
   // Step 1a.

@@ -7,18 +7,28 @@ import { endsWithAny, endsWithAnyFrom, longestFirst, regionAfter } from "./stem-
 
 const VOWELS = "aeiouyâàëéêèïîôûù";
 const isVowel = (c: string | undefined) => c !== undefined && VOWELS.includes(c);
-const STEP1 = longestFirst((
-  "ance iqUe isme able iste eux ances iqUes ismes ables istes atrice ateur ation atrices ateurs ations logie logies usion ution " +
-  "usions utions ence ences ement ements ité ités if ive ifs ives eaux aux euse euses issement issements amment emment ment ments"
-).split(" "));
-const STEP2A = longestFirst((
-  "îmes ît îtes i ie ies ir ira irai iraIent irais irait iras irent irez iriez irions irons iront is issaIent issais issait issant " +
-  "issante issantes issants isse issent isses issez issiez issions issons it"
-).split(" "));
-const STEP2B = longestFirst((
-  "ions é ée ées és èrent er era erai eraIent erais erait eras erez eriez erions erons eront ez iez âmes ât âtes a ai aIent ais ait " +
-  "ant ante antes ants as asse assent asses assiez assions"
-).split(" "));
+const STEP1 = longestFirst(
+  (
+    "ance iqUe isme able iste eux ances iqUes ismes ables istes atrice ateur ation atrices ateurs ations logie " +
+    "logies usion ution " +
+    "usions utions ence ences ement ements ité ités if ive ifs ives eaux aux euse euses issement issements amment " +
+    "emment ment ments"
+  ).split(" "),
+);
+const STEP2A = longestFirst(
+  (
+    "îmes ît îtes i ie ies ir ira irai iraIent irais irait iras irent irez iriez irions irons iront is issaIent " +
+    "issais issait issant " +
+    "issante issantes issants isse issent isses issez issiez issions issons it"
+  ).split(" "),
+);
+const STEP2B = longestFirst(
+  (
+    "ions é ée ées és èrent er era erai eraIent erais erait eras erez eriez erions erons eront ez iez âmes ât âtes " +
+    "a ai aIent ais ait " +
+    "ant ante antes ants as asse assent asses assiez assions"
+  ).split(" "),
+);
 
 /** Marks u and i between vowels, y beside a vowel and u after q as consonants (U, I, Y). */
 function mark(word: string): string {
@@ -35,7 +45,10 @@ function mark(word: string): string {
   return out;
 }
 
-/** RV: after the third letter when the word starts with two vowels (or par, col, tap), else after the first vowel past the first letter. */
+/**
+ * RV: after the third letter when the word starts with two vowels (or par, col, tap), else after the first vowel past
+ * the first letter.
+ */
 function regionRV(w: string): number {
   if (w.length >= 3 && (/^(par|col|tap)/.test(w) || (isVowel(w[0]) && isVowel(w[1])))) return 3;
   for (let i = 1; i < w.length; i++) if (isVowel(w[i])) return i + 1;
@@ -132,7 +145,8 @@ export function stemFrench(word: string): string {
       else if (v !== null) {
         w = w.slice(0, -v.length);
         altered = true;
-        if (/^(âmes|ât|âtes|a|ai|aIent|ais|ait|ant|ante|antes|ants|as|asse|assent|asses|assiez|assions)$/.test(v)) drop("e", rv);
+        if (/^(âmes|ât|âtes|a|ai|aIent|ais|ait|ant|ante|antes|ants|as|asse|assent|asses|assiez|assions)$/.test(v))
+          drop("e", rv);
       }
     }
   }

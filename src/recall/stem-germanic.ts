@@ -64,7 +64,18 @@ export function stemGerman(word: string): string {
 }
 
 const NL_VOWELS = "aeiouyè";
-const NL_ACCENTS: Record<string, string> = { ä: "a", ë: "e", ï: "i", ö: "o", ü: "u", á: "a", é: "e", í: "i", ó: "o", ú: "u" };
+const NL_ACCENTS: Record<string, string> = {
+  ä: "a",
+  ë: "e",
+  ï: "i",
+  ö: "o",
+  ü: "u",
+  á: "a",
+  é: "e",
+  í: "i",
+  ó: "o",
+  ú: "u",
+};
 
 const isNlVowel = (c: string | undefined) => c !== undefined && NL_VOWELS.includes(c);
 
@@ -128,7 +139,13 @@ export function stemDutch(word: string): string {
   }
   // Step 4: a doubled vowel before a final consonant is undoubled.
   const n = w.length;
-  if (n >= 4 && !isNlVowel(w[n - 4]) && /^(aa|ee|oo|uu)$/.test(w.slice(n - 3, n - 1)) && !isNlVowel(w[n - 1]) && w[n - 1] !== "I") {
+  if (
+    n >= 4 &&
+    !isNlVowel(w[n - 4]) &&
+    /^(aa|ee|oo|uu)$/.test(w.slice(n - 3, n - 1)) &&
+    !isNlVowel(w[n - 1]) &&
+    w[n - 1] !== "I"
+  ) {
     w = w.slice(0, n - 2) + w[n - 1];
   }
   return w.replace(/I/g, "i").replace(/Y/g, "y");

@@ -22,7 +22,10 @@ export function endsWithAny(w: string, suffixes: readonly string[]): string | nu
   return null;
 }
 
-/** The first of `suffixes` (longest first) that `w` ends with, starting at or after `from` (Snowball's search within a region). */
+/**
+ * The first of `suffixes` (longest first) that `w` ends with, starting at or after `from` (Snowball's search within a
+ * region).
+ */
 export function endsWithAnyFrom(w: string, suffixes: readonly string[], from: number): string | null {
   for (const s of suffixes) if (w.length - s.length >= from && w.endsWith(s)) return s;
   return null;
@@ -34,7 +37,8 @@ export function firstOf(list: readonly string[], f: (s: string) => boolean): voi
 }
 
 /** `suffixes` sorted longest first (Snowball tries the longest matching suffix of a list). */
-export const longestFirst = (suffixes: readonly string[]): string[] => [...suffixes].sort((a, b) => b.length - a.length);
+export const longestFirst = (suffixes: readonly string[]): string[] =>
+  [...suffixes].sort((a, b) => b.length - a.length);
 
 /**
  * The RV region of the Romance stemmers (Spanish, Portuguese, Italian): if the second letter

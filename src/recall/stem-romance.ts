@@ -28,21 +28,33 @@ class Word {
 }
 
 const IT_VOWELS = "aeiouàèìòù";
-const IT_PRONOUNS = longestFirst((
-  "ci gli la le li lo mi ne si ti vi sene gliela gliele glieli glielo gliene mela mele meli melo mene tela tele teli telo tene " +
-  "cela cele celi celo cene vela vele veli velo vene"
-).split(" "));
-const IT_STEP1 = longestFirst((
-  "anza anze ico ici ica ice iche ichi ismo ismi abile abili ibile ibili ista iste isti istà istè istì oso osi osa ose mente atrice " +
-  "atrici ante anti azione azioni atore atori logia logie uzione uzioni usione usioni enza enze amento amenti imento imenti amente " +
-  "ità ivo ivi iva ive"
-).split(" "));
-const IT_STEP2 = longestFirst((
-  "ammo ando ano are arono asse assero assi assimo ata ate ati ato ava avamo avano avate avi avo emmo enda ende endi endo erà erai " +
-  "eranno ere erebbe erebbero erei eremmo eremo ereste eresti erete erò erono essero ete eva evamo evano evate evi evo iamo immo irà " +
-  "irai iranno ire irebbe irebbero irei iremmo iremo ireste iresti irete irò irono isca iscano isce isci isco iscono issero ita ite " +
-  "iti ito iva ivamo ivano ivate ivi ivo ono uta ute uti uto ar ir"
-).split(" "));
+const IT_PRONOUNS = longestFirst(
+  (
+    "ci gli la le li lo mi ne si ti vi sene gliela gliele glieli glielo gliene mela mele meli melo mene tela tele " +
+    "teli telo tene " +
+    "cela cele celi celo cene vela vele veli velo vene"
+  ).split(" "),
+);
+const IT_STEP1 = longestFirst(
+  (
+    "anza anze ico ici ica ice iche ichi ismo ismi abile abili ibile ibili ista iste isti istà istè istì oso osi " +
+    "osa ose mente atrice " +
+    "atrici ante anti azione azioni atore atori logia logie uzione uzioni usione usioni enza enze amento amenti " +
+    "imento imenti amente " +
+    "ità ivo ivi iva ive"
+  ).split(" "),
+);
+const IT_STEP2 = longestFirst(
+  (
+    "ammo ando ano are arono asse assero assi assimo ata ate ati ato ava avamo avano avate avi avo emmo enda ende " +
+    "endi endo erà erai " +
+    "eranno ere erebbe erebbero erei eremmo eremo ereste eresti erete erò erono essero ete eva evamo evano evate " +
+    "evi evo iamo immo irà " +
+    "irai iranno ire irebbe irebbero irei iremmo iremo ireste iresti irete irò irono isca iscano isce isci isco " +
+    "iscono issero ita ite " +
+    "iti ito iva ivamo ivano ivate ivi ivo ono uta ute uti uto ar ir"
+  ).split(" "),
+);
 const GRAVE: Record<string, string> = { á: "à", é: "è", í: "ì", ó: "ò", ú: "ù" };
 
 /** The Snowball Italian stem of a lowercase word. */
@@ -103,17 +115,27 @@ export function stemItalian(word: string): string {
 }
 
 const PT_VOWELS = "aeiouáéíóúâêô";
-const PT_STEP1 = longestFirst((
-  "eza ezas ico ica icos icas ismo ismos ável ível ista istas oso osa osos osas amento amentos imento imentos adora ador aça~o " +
-  "adoras adores aço~es ante antes ância logia logias uça~o uço~es ência ências amente mente idade idades iva ivo ivas ivos ira iras"
-).split(" "));
-const PT_STEP2 = longestFirst((
-  "ada ida ia aria eria iria ará ara erá era irá ava asse esse isse aste este iste ei arei erei irei am iam ariam eriam iriam aram " +
-  "eram iram avam em arem erem irem assem essem issem ado ido ando endo indo ara~o era~o ira~o ar er ir as adas idas ias arias erias " +
-  "irias arás aras erás eras irás avas es ardes erdes irdes ares eres ires asses esses isses astes estes istes is ais eis íeis aríeis " +
-  "eríeis iríeis áreis areis éreis ereis íreis ireis ásseis ésseis ísseis áveis ados idos ámos amos íamos aríamos eríamos iríamos " +
-  "áramos éramos íramos ávamos emos aremos eremos iremos ássemos êssemos íssemos imos armos ermos irmos eu iu ou"
-).split(" "));
+const PT_STEP1 = longestFirst(
+  (
+    "eza ezas ico ica icos icas ismo ismos ável ível ista istas oso osa osos osas amento amentos imento imentos " +
+    "adora ador aça~o " +
+    "adoras adores aço~es ante antes ância logia logias uça~o uço~es ência ências amente mente idade idades iva ivo " +
+    "ivas ivos ira iras"
+  ).split(" "),
+);
+const PT_STEP2 = longestFirst(
+  (
+    "ada ida ia aria eria iria ará ara erá era irá ava asse esse isse aste este iste ei arei erei irei am iam ariam " +
+    "eriam iriam aram " +
+    "eram iram avam em arem erem irem assem essem issem ado ido ando endo indo ara~o era~o ira~o ar er ir as adas " +
+    "idas ias arias erias " +
+    "irias arás aras erás eras irás avas es ardes erdes irdes ares eres ires asses esses isses astes estes istes is " +
+    "ais eis íeis aríeis " +
+    "eríeis iríeis áreis areis éreis ereis íreis ireis ásseis ésseis ísseis áveis ados idos ámos amos íamos aríamos " +
+    "eríamos iríamos " +
+    "áramos éramos íramos ávamos emos aremos eremos iremos ássemos êssemos íssemos imos armos ermos irmos eu iu ou"
+  ).split(" "),
+);
 
 /** The Snowball Portuguese stem of a lowercase word. */
 export function stemPortuguese(word: string): string {

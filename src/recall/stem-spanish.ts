@@ -6,22 +6,84 @@
 import { endsWithAny, endsWithAnyFrom, firstOf, longestFirst, regionAfter, romanceRV } from "./stem-kit.js";
 
 const VOWELS = "aeiouáéíóúü";
-const PRONOUNS = longestFirst(["me", "se", "sela", "selo", "selas", "selos", "la", "le", "lo", "las", "les", "los", "nos"]);
+const PRONOUNS = longestFirst([
+  "me",
+  "se",
+  "sela",
+  "selo",
+  "selas",
+  "selos",
+  "la",
+  "le",
+  "lo",
+  "las",
+  "les",
+  "los",
+  "nos",
+]);
 const BEFORE_PRONOUN = longestFirst(["iéndo", "ándo", "ár", "ér", "ír", "ando", "iendo", "ar", "er", "ir", "yendo"]);
 const UNACCENT: Record<string, string> = { iéndo: "iendo", ándo: "ando", ár: "ar", ér: "er", ír: "ir" };
 const STEP1 = longestFirst([
-  "anza", "anzas", "ico", "ica", "icos", "icas", "ismo", "ismos", "able", "ables", "ible", "ibles", "ista", "istas", "oso", "osa", "osos", "osas",
-  "amiento", "amientos", "imiento", "imientos", "adora", "ador", "ación", "adoras", "adores", "aciones", "ante", "antes", "ancia", "ancias",
-  "logía", "logías", "ución", "uciones", "encia", "encias", "amente", "mente", "idad", "idades", "iva", "ivo", "ivas", "ivos",
+  "anza",
+  "anzas",
+  "ico",
+  "ica",
+  "icos",
+  "icas",
+  "ismo",
+  "ismos",
+  "able",
+  "ables",
+  "ible",
+  "ibles",
+  "ista",
+  "istas",
+  "oso",
+  "osa",
+  "osos",
+  "osas",
+  "amiento",
+  "amientos",
+  "imiento",
+  "imientos",
+  "adora",
+  "ador",
+  "ación",
+  "adoras",
+  "adores",
+  "aciones",
+  "ante",
+  "antes",
+  "ancia",
+  "ancias",
+  "logía",
+  "logías",
+  "ución",
+  "uciones",
+  "encia",
+  "encias",
+  "amente",
+  "mente",
+  "idad",
+  "idades",
+  "iva",
+  "ivo",
+  "ivas",
+  "ivos",
 ]);
 const ADOR = new Set(["adora", "ador", "ación", "adoras", "adores", "aciones", "ante", "antes", "ancia", "ancias"]);
 const STEP2A = longestFirst(["ya", "ye", "yan", "yen", "yeron", "yendo", "yo", "yó", "yas", "yes", "yais", "yamos"]);
-const STEP2B = longestFirst((
-  "en es éis emos arían arías arán arás aríais aría aréis aríamos aremos ará aré erían erías erán erás eríais ería eréis eríamos eremos " +
-  "erá eré irían irías irán irás iríais iría iréis iríamos iremos irá iré aba ada ida ía ara iera ad ed id ase iese aste iste an aban ían " +
-  "aran ieran asen iesen aron ieron ado ido ando iendo ió ar er ir as abas adas idas ías aras ieras ases ieses ís áis abais íais arais " +
-  "ierais aseis ieseis asteis isteis ados idos amos ábamos íamos imos áramos iéramos iésemos ásemos"
-).split(" "));
+const STEP2B = longestFirst(
+  (
+    "en es éis emos arían arías arán arás aríais aría aréis aríamos aremos ará aré erían erías erán erás eríais " +
+    "ería eréis eríamos eremos " +
+    "erá eré irían irías irán irás iríais iría iréis iríamos iremos irá iré aba ada ida ía ara iera ad ed id ase " +
+    "iese aste iste an aban ían " +
+    "aran ieran asen iesen aron ieron ado ido ando iendo ió ar er ir as abas adas idas ías aras ieras ases ieses ís " +
+    "áis abais íais arais " +
+    "ierais aseis ieseis asteis isteis ados idos amos ábamos íamos imos áramos iéramos iésemos ásemos"
+  ).split(" "),
+);
 const ACUTE: Record<string, string> = { á: "a", é: "e", í: "i", ó: "o", ú: "u" };
 
 /** The Snowball Spanish stem of a lowercase word. */

@@ -6,11 +6,28 @@ import { checkLoad, checkMemoryIds, checkQuery, checkWrite } from "../memory/che
 import type { MemoryQuery, WriteMemoryRequest } from "../memory/types.js";
 import type { Message } from "../message.js";
 import {
-  checkAppend, checkChatRecord, checkEmbedder, checkEmbeddingRows, checkIds, checkImported, checkPage, checkPruneQuery, checkRedactions,
-  checkRequest, checkSetHead, checkSince,
+  checkAppend,
+  checkChatRecord,
+  checkEmbedder,
+  checkEmbeddingRows,
+  checkIds,
+  checkImported,
+  checkPage,
+  checkPruneQuery,
+  checkRedactions,
+  checkRequest,
+  checkSetHead,
+  checkSince,
 } from "./checks.js";
 import type {
-  AppendMessageRequest, ChatPage, ChatRecord, EmbedderInfo, MessageRedaction, PruneQuery, PutEmbeddingsRequest, SetHeadRequest,
+  AppendMessageRequest,
+  ChatPage,
+  ChatRecord,
+  EmbedderInfo,
+  MessageRedaction,
+  PruneQuery,
+  PutEmbeddingsRequest,
+  SetHeadRequest,
 } from "./types.js";
 
 /**
@@ -78,7 +95,10 @@ export const storeChecks: StoreChecks = Object.freeze({
     if (since !== undefined) checkSince(since);
   },
   appendMessage(request) {
-    const { userId, chatId, message, head, updatedAt, key } = checkRequest<AppendMessageRequest>(request, "appendMessage");
+    const { userId, chatId, message, head, updatedAt, key } = checkRequest<AppendMessageRequest>(
+      request,
+      "appendMessage",
+    );
     checkAppend(userId, chatId, message, head, updatedAt, key);
   },
   setHead(request) {

@@ -16,7 +16,10 @@ export function checkText(value: unknown, what: string): string {
 
 export function checkTime(value: unknown, what: string): number {
   if (typeof value !== "number" || !Number.isFinite(value)) {
-    throw new CtxloomError("INVALID_ARGUMENT", `${what} must be a time in milliseconds since the epoch; got ${describe(value)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `${what} must be a time in milliseconds since the epoch; got ${describe(value)}.`,
+    );
   }
   return value;
 }
@@ -26,7 +29,10 @@ export function checkHead(head: unknown, size: number, chatId: string): number |
   if (head === null) return null;
   checkInteger(head, "head", 0);
   if ((head as number) >= size) {
-    throw new CtxloomError("UNKNOWN_MESSAGE", `head ${String(head)} is not a message of chat ${chatId}, which holds ${size} messages.`);
+    throw new CtxloomError(
+      "UNKNOWN_MESSAGE",
+      `head ${String(head)} is not a message of chat ${chatId}, which holds ${size} messages.`,
+    );
   }
   return head as number;
 }
@@ -37,7 +43,11 @@ export const unknownChat = (store: string, userId: string, chatId: string): Ctxl
 
 /** CHAT_EXISTS: createChat or importChat of an id the user has already (nothing is written). */
 export const chatExists = (store: string, chat: ChatRecord): CtxloomError =>
-  new CtxloomError("CHAT_EXISTS", `User ${describe(chat.userId)} already has a chat ${describe(chat.id)} in ${store}; open it, or give the new chat another id.`);
+  new CtxloomError(
+    "CHAT_EXISTS",
+    `User ${describe(chat.userId)} already has a chat ${describe(chat.id)} in ${store}; open it, or give the new ` +
+      `chat another id.`,
+  );
 
 export function checkChatRecord(chat: unknown, imported = false): ChatRecord {
   if (chat === null || typeof chat !== "object") {
@@ -46,8 +56,15 @@ export function checkChatRecord(chat: unknown, imported = false): ChatRecord {
   const c = chat as ChatRecord;
   checkText(c.id, "chat.id");
   checkText(c.userId, "chat.userId");
-  if (typeof c.title !== "string" || typeof c.model !== "string" || (c.system !== null && typeof c.system !== "string")) {
-    throw new CtxloomError("INVALID_ARGUMENT", "chat.title and chat.model must be strings, and chat.system a string or null.");
+  if (
+    typeof c.title !== "string" ||
+    typeof c.model !== "string" ||
+    (c.system !== null && typeof c.system !== "string")
+  ) {
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      "chat.title and chat.model must be strings, and chat.system a string or null.",
+    );
   }
   if (c.options === null || typeof c.options !== "object" || Array.isArray(c.options)) {
     throw new CtxloomError("INVALID_ARGUMENT", `chat.options must be an object; got ${describe(c.options)}.`);
@@ -57,53 +74,86 @@ export function checkChatRecord(chat: unknown, imported = false): ChatRecord {
   if (imported) {
     checkInteger(c.messageCount, "chat.messageCount", 0);
   } else if (c.messageCount !== 0 || c.head !== null) {
-    throw new CtxloomError("INVALID_ARGUMENT", "createChat makes an empty chat: messageCount must be 0 and head null; append the messages after.");
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      "createChat makes an empty chat: messageCount must be 0 and head null; append the messages after.",
+    );
   }
   return c;
 }
 
 /** The fields a store writes, checked: a message the store would not read back is refused here. */
 export function checkMessage(m: unknown): Message {
-  if (m === null || typeof m !== "object") throw new CtxloomError("INVALID_ARGUMENT", `appendMessage takes a message; got ${describe(m)}.`);
+  if (m === null || typeof m !== "object")
+    throw new CtxloomError("INVALID_ARGUMENT", `appendMessage takes a message; got ${describe(m)}.`);
   const msg = m as Message;
   const id = checkInteger(msg.id, "message.id", 0);
   if (msg.parentId !== null) checkInteger(msg.parentId, "message.parentId", 0, id - 1);
-  if (!ROLES.includes(msg.role)) throw new CtxloomError("INVALID_ROLE", `message.role must be one of ${ROLES.join(", ")}; got ${describe(msg.role)}.`);
+  if (!ROLES.includes(msg.role))
+    throw new CtxloomError(
+      "INVALID_ROLE",
+      `message.role must be one of ${ROLES.join(", ")}; got ${describe(msg.role)}.`,
+    );
   if (!PRIORITIES.includes(msg.priority)) {
-    throw new CtxloomError("INVALID_PRIORITY", `message.priority must be one of ${PRIORITIES.join(", ")}; got ${describe(msg.priority)}.`);
+    throw new CtxloomError(
+      "INVALID_PRIORITY",
+      `message.priority must be one of ${PRIORITIES.join(", ")}; got ${describe(msg.priority)}.`,
+    );
   }
   if (typeof msg.content !== "string") {
-    throw new CtxloomError("INVALID_CONTENT", `message.content must be a string (the parts go in message.parts); got ${describe(msg.content)}.`);
+    throw new CtxloomError(
+      "INVALID_CONTENT",
+      `message.content must be a string (the parts go in message.parts); got ${describe(msg.content)}.`,
+    );
   }
   checkInteger(msg.tokens, "message.tokens", 0, MAX_TOKENS);
   checkTime(msg.createdAt, "message.createdAt");
   if (msg.kind !== "message" && msg.kind !== "summary") {
-    throw new CtxloomError("INVALID_ARGUMENT", `message.kind must be "message" or "summary"; got ${describe(msg.kind)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `message.kind must be "message" or "summary"; got ${describe(msg.kind)}.`,
+    );
   }
   for (const key of ["name", "toolCallId"] as const) {
-    if (msg[key] !== undefined && typeof msg[key] !== "string") throw new CtxloomError("INVALID_ARGUMENT", `message.${key} must be a string; got ${describe(msg[key])}.`);
+    if (msg[key] !== undefined && typeof msg[key] !== "string")
+      throw new CtxloomError("INVALID_ARGUMENT", `message.${key} must be a string; got ${describe(msg[key])}.`);
   }
   for (const key of ["toolCalls", "parts"] as const) {
-    if (msg[key] !== undefined && !Array.isArray(msg[key])) throw new CtxloomError("INVALID_ARGUMENT", `message.${key} must be an array; got ${describe(msg[key])}.`);
+    if (msg[key] !== undefined && !Array.isArray(msg[key]))
+      throw new CtxloomError("INVALID_ARGUMENT", `message.${key} must be an array; got ${describe(msg[key])}.`);
   }
   if (msg.covers !== undefined) {
-    if (msg.covers === null || typeof msg.covers !== "object") throw new CtxloomError("INVALID_ARGUMENT", `message.covers must be { first, last }; got ${describe(msg.covers)}.`);
+    if (msg.covers === null || typeof msg.covers !== "object")
+      throw new CtxloomError(
+        "INVALID_ARGUMENT",
+        `message.covers must be { first, last }; got ${describe(msg.covers)}.`,
+      );
     checkInteger(msg.covers.first, "message.covers.first", 0, id - 1);
     checkInteger(msg.covers.last, "message.covers.last", msg.covers.first, id - 1);
   }
   return msg;
 }
 
-/** A chat's messages for importChat, checked: ids 0, 1, 2, ... in order, as many as the record says, a head among them. */
+/**
+ * A chat's messages for importChat, checked: ids 0, 1, 2, ... in order, as many as the record says, a head among them.
+ */
 export function checkImported(chat: ChatRecord, messages: unknown): Message[] {
-  if (!Array.isArray(messages)) throw new CtxloomError("INVALID_ARGUMENT", `importChat takes a list of messages; got ${describe(messages)}.`);
+  if (!Array.isArray(messages))
+    throw new CtxloomError("INVALID_ARGUMENT", `importChat takes a list of messages; got ${describe(messages)}.`);
   const rows = messages.map((m, i) => {
     const checked = checkMessage(m);
-    if (checked.id !== i) throw new CtxloomError("INVALID_ARGUMENT", `importChat: message ${i} has id ${checked.id}; ids must run 0, 1, 2, ... in order.`);
+    if (checked.id !== i)
+      throw new CtxloomError(
+        "INVALID_ARGUMENT",
+        `importChat: message ${i} has id ${checked.id}; ids must run 0, 1, 2, ... in order.`,
+      );
     return checked;
   });
   if (chat.messageCount !== rows.length) {
-    throw new CtxloomError("INVALID_ARGUMENT", `importChat: the record says ${chat.messageCount} messages but ${rows.length} were given.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `importChat: the record says ${chat.messageCount} messages but ${rows.length} were given.`,
+    );
   }
   checkHead(chat.head, rows.length, chat.id);
   return rows;
@@ -113,7 +163,14 @@ export function checkImported(chat: ChatRecord, messages: unknown): Message[] {
  * appendMessage's arguments. The head must be null or a message of the chat once the append
  * landed: at most the message's own id (an append lands only as the chat's next id).
  */
-export function checkAppend(userId: unknown, chatId: unknown, message: unknown, head: unknown, updatedAt: unknown, key: unknown): Message {
+export function checkAppend(
+  userId: unknown,
+  chatId: unknown,
+  message: unknown,
+  head: unknown,
+  updatedAt: unknown,
+  key: unknown,
+): Message {
   checkText(userId, "userId");
   checkText(chatId, "chatId");
   const m = checkMessage(message);
@@ -124,7 +181,13 @@ export function checkAppend(userId: unknown, chatId: unknown, message: unknown, 
 }
 
 /** setHead's arguments but the head's range, which needs the chat's size (checkHead). */
-export function checkSetHead(userId: unknown, chatId: unknown, head: unknown, updatedAt: unknown, expected: unknown): void {
+export function checkSetHead(
+  userId: unknown,
+  chatId: unknown,
+  head: unknown,
+  updatedAt: unknown,
+  expected: unknown,
+): void {
   checkText(userId, "userId");
   checkText(chatId, "chatId");
   if (head !== null) checkInteger(head, "head", 0);
@@ -151,11 +214,18 @@ export function checkEmbedder(embedder: unknown): EmbedderInfo {
 
 /** Embedding rows of the embedder's dimension (their message ids are checked against the chat by checkEmbeddingIds). */
 export function checkEmbeddingRows(rows: unknown, dimension: number): EmbeddingRow[] {
-  if (!Array.isArray(rows)) throw new CtxloomError("INVALID_ARGUMENT", `rows must be an array of { messageId, vector }; got ${describe(rows)}.`);
+  if (!Array.isArray(rows))
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `rows must be an array of { messageId, vector }; got ${describe(rows)}.`,
+    );
   for (const [i, row] of (rows as EmbeddingRow[]).entries()) {
     checkInteger(row?.messageId, `rows[${i}].messageId`, 0);
     if (!(row.vector instanceof Float32Array) || row.vector.length !== dimension) {
-      throw new CtxloomError("INVALID_ARGUMENT", `rows[${i}].vector must be a Float32Array of the embedder's dimension ${dimension}.`);
+      throw new CtxloomError(
+        "INVALID_ARGUMENT",
+        `rows[${i}].vector must be a Float32Array of the embedder's dimension ${dimension}.`,
+      );
     }
   }
   return rows as EmbeddingRow[];
@@ -165,7 +235,10 @@ export function checkEmbeddingRows(rows: unknown, dimension: number): EmbeddingR
 export function checkEmbeddingIds(rows: readonly EmbeddingRow[], size: number, chatId: string): void {
   for (const [i, row] of rows.entries()) {
     if (row.messageId >= size) {
-      throw new CtxloomError("UNKNOWN_MESSAGE", `rows[${i}].messageId ${row.messageId} is not a message of chat ${chatId}, which holds ${size} messages.`);
+      throw new CtxloomError(
+        "UNKNOWN_MESSAGE",
+        `rows[${i}].messageId ${row.messageId} is not a message of chat ${chatId}, which holds ${size} messages.`,
+      );
     }
   }
 }
@@ -174,7 +247,8 @@ export function checkEmbeddingIds(rows: readonly EmbeddingRow[], size: number, c
 export function checkPage(page: unknown): ChatPage | undefined {
   if (page === undefined) return undefined;
   const p = (page ?? {}) as ChatPage;
-  if (page === null || typeof page !== "object") throw new CtxloomError("INVALID_ARGUMENT", `page must be { limit, after? }; got ${describe(page)}.`);
+  if (page === null || typeof page !== "object")
+    throw new CtxloomError("INVALID_ARGUMENT", `page must be { limit, after? }; got ${describe(page)}.`);
   checkInteger(p.limit, "page.limit", 1, 100_000);
   if (p.after !== undefined) {
     checkTime(p.after?.updatedAt, "page.after.updatedAt");
@@ -184,14 +258,26 @@ export function checkPage(page: unknown): ChatPage | undefined {
   return p;
 }
 
-/** The changes of `redactMessages` (ids checked against the chat by checkRedactedIds): a text each, tool calls where given. */
+/**
+ * The changes of `redactMessages` (ids checked against the chat by checkRedactedIds): a text each, tool calls where
+ * given.
+ */
 export function checkRedactions(userId: unknown, chatId: unknown, changes: unknown): MessageRedaction[] {
   checkIds(userId, chatId);
-  if (!Array.isArray(changes) || changes.length === 0) throw new CtxloomError("INVALID_ARGUMENT", `changes must be a non-empty array of { id, content, toolCalls?, tokens }; got ${describe(changes)}.`);
+  if (!Array.isArray(changes) || changes.length === 0)
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `changes must be a non-empty array of { id, content, toolCalls?, tokens }; got ${describe(changes)}.`,
+    );
   for (const [i, c] of (changes as MessageRedaction[]).entries()) {
     checkInteger(c?.id, `changes[${i}].id`, 0);
-    if (typeof c.content !== "string") throw new CtxloomError("INVALID_ARGUMENT", `changes[${i}].content must be a string; got ${describe(c.content)}.`);
-    if (c.toolCalls !== undefined && !Array.isArray(c.toolCalls)) throw new CtxloomError("INVALID_ARGUMENT", `changes[${i}].toolCalls must be an array; got ${describe(c.toolCalls)}.`);
+    if (typeof c.content !== "string")
+      throw new CtxloomError("INVALID_ARGUMENT", `changes[${i}].content must be a string; got ${describe(c.content)}.`);
+    if (c.toolCalls !== undefined && !Array.isArray(c.toolCalls))
+      throw new CtxloomError(
+        "INVALID_ARGUMENT",
+        `changes[${i}].toolCalls must be an array; got ${describe(c.toolCalls)}.`,
+      );
     checkInteger(c.tokens, `changes[${i}].tokens`, 0, MAX_TOKENS);
   }
   return changes as MessageRedaction[];
@@ -200,16 +286,25 @@ export function checkRedactions(userId: unknown, chatId: unknown, changes: unkno
 /** UNKNOWN_MESSAGE unless every change names one of the chat's `size` messages. */
 export function checkRedactedIds(changes: readonly MessageRedaction[], size: number, chatId: string): void {
   for (const [i, c] of changes.entries()) {
-    if (c.id >= size) throw new CtxloomError("UNKNOWN_MESSAGE", `changes[${i}].id ${c.id} is not a message of chat ${chatId}, which holds ${size} messages.`);
+    if (c.id >= size)
+      throw new CtxloomError(
+        "UNKNOWN_MESSAGE",
+        `changes[${i}].id ${c.id} is not a message of chat ${chatId}, which holds ${size} messages.`,
+      );
   }
 }
 
 /** A prune batch's query (see PruneQuery): at least one of idleBefore and keepNewest, a limit, a cursor. */
 export function checkPruneQuery(query: unknown): PruneQuery {
-  if (query === null || typeof query !== "object") throw new CtxloomError("INVALID_ARGUMENT", `pruneChats takes { idleBefore?, keepNewest?, limit, after? }; got ${describe(query)}.`);
+  if (query === null || typeof query !== "object")
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `pruneChats takes { idleBefore?, keepNewest?, limit, after? }; got ${describe(query)}.`,
+    );
   const q = query as PruneQuery;
   for (const key of Object.keys(q)) {
-    if (!["idleBefore", "keepNewest", "limit", "after"].includes(key)) throw new CtxloomError("INVALID_ARGUMENT", `pruneChats: unknown key ${describe(key)}.`);
+    if (!["idleBefore", "keepNewest", "limit", "after"].includes(key))
+      throw new CtxloomError("INVALID_ARGUMENT", `pruneChats: unknown key ${describe(key)}.`);
   }
   if (q.idleBefore === undefined && q.keepNewest === undefined) {
     throw new CtxloomError("INVALID_ARGUMENT", "pruneChats needs idleBefore, keepNewest or both: which chats go.");
@@ -233,10 +328,17 @@ const REQUEST_KEYS = {
 export function checkRequest<T extends object>(request: unknown, method: keyof typeof REQUEST_KEYS): T {
   const keys: readonly string[] = REQUEST_KEYS[method];
   if (request === null || typeof request !== "object" || Array.isArray(request)) {
-    throw new CtxloomError("INVALID_ARGUMENT", `${method} takes one object ({ ${keys.join(", ")} }); got ${describe(request)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `${method} takes one object ({ ${keys.join(", ")} }); got ${describe(request)}.`,
+    );
   }
   for (const key of Object.keys(request)) {
-    if (!keys.includes(key)) throw new CtxloomError("INVALID_ARGUMENT", `${method}: unknown key ${describe(key)}; it takes ${keys.join(", ")}.`);
+    if (!keys.includes(key))
+      throw new CtxloomError(
+        "INVALID_ARGUMENT",
+        `${method}: unknown key ${describe(key)}; it takes ${keys.join(", ")}.`,
+      );
   }
   return request as T;
 }

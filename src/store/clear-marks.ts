@@ -12,11 +12,18 @@ export const CLEAR_MARK: EmbedderInfo = Object.freeze({ name: "ctxloom:recall-cl
 type Embeddings = Pick<Store, "putEmbeddings" | "loadEmbeddings">;
 type Marks = Required<Pick<Store, "markEmbeddingsCleared" | "loadEmbeddingsCleared">>;
 
-/** markEmbeddingsCleared over the store's own embeddings: the mark's row (marks at other ids stay: the greatest holds). */
+/**
+ * markEmbeddingsCleared over the store's own embeddings: the mark's row (marks at other ids stay: the greatest holds).
+ */
 export async function markCleared(store: Embeddings, userId: string, chatId: string, upTo: number): Promise<void> {
   checkIds(userId, chatId);
   checkInteger(upTo, "upTo", 0);
-  await store.putEmbeddings({ userId, chatId, embedder: CLEAR_MARK, rows: [{ messageId: upTo, vector: new Float32Array(1) }] });
+  await store.putEmbeddings({
+    userId,
+    chatId,
+    embedder: CLEAR_MARK,
+    rows: [{ messageId: upTo, vector: new Float32Array(1) }],
+  });
 }
 
 /** loadEmbeddingsCleared over the store's own embeddings: the greatest mark's id, or null. */

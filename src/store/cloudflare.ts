@@ -21,7 +21,10 @@ import { withClearMarks } from "./clear-marks.js";
 export interface DurableObjectStorageLike {
   /** The object's SQLite database (`ctx.storage.sql`). */
   sql: {
-    exec(query: string, ...bindings: unknown[]): { toArray(): Record<string, unknown>[]; raw(): Iterable<unknown[]>; readonly rowsWritten: number };
+    exec(
+      query: string,
+      ...bindings: unknown[]
+    ): { toArray(): Record<string, unknown>[]; raw(): Iterable<unknown[]>; readonly rowsWritten: number };
   };
   /** Runs `body` in one transaction (`ctx.storage.transactionSync`). */
   transactionSync<T>(body: () => T): T;
@@ -66,18 +69,33 @@ export const DURABLE_OBJECT_ROW_BYTES = 2_000_000;
  * @throws INVALID_ARGUMENT when `storage` is not a SQLite-backed Durable Object's storage
  *   (a class created with `new_classes` rather than `new_sqlite_classes`), or for bad options
  */
-export function durableObjectStore(storage: DurableObjectStorageLike, options?: DurableObjectStoreOptions): DurableObjectStore {
-  const o = checkOptions<DurableObjectStoreOptions>(options, "durableObjectStore(options)", ["tablePrefix", "pagedFrom"]);
+export function durableObjectStore(
+  storage: DurableObjectStorageLike,
+  options?: DurableObjectStoreOptions,
+): DurableObjectStore {
+  const o = checkOptions<DurableObjectStoreOptions>(options, "durableObjectStore(options)", [
+    "tablePrefix",
+    "pagedFrom",
+  ]);
   const pagedFrom = o.pagedFrom === undefined ? PAGED_FROM : checkInteger(o.pagedFrom, "pagedFrom", 1);
-  if (typeof storage !== "object" || storage === null || typeof storage.sql?.exec !== "function" || typeof storage.transactionSync !== "function") {
+  if (
+    typeof storage !== "object" ||
+    storage === null ||
+    typeof storage.sql?.exec !== "function" ||
+    typeof storage.transactionSync !== "function"
+  ) {
     throw new CtxloomError(
       "INVALID_ARGUMENT",
-      `durableObjectStore takes a Durable Object's ctx.storage with SQLite (new_sqlite_classes in your wrangler migrations); got ${describe(storage)}.`,
+      `durableObjectStore takes a Durable Object's ctx.storage with SQLite (new_sqlite_classes in your wrangler ` +
+        `migrations); got ${describe(storage)}.`,
     );
   }
   const p = o.tablePrefix ?? "ctxloom_";
   if (!/^[a-z_][a-z0-9_]{0,40}$/i.test(p)) {
-    throw new CtxloomError("INVALID_ARGUMENT", `tablePrefix must be letters, digits and underscores; got ${describe(p)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `tablePrefix must be letters, digits and underscores; got ${describe(p)}.`,
+    );
   }
   try {
     storage.sql.exec("SELECT 1");
@@ -85,8 +103,10 @@ export function durableObjectStore(storage: DurableObjectStorageLike, options?: 
     // An object of a class with key-value storage has `sql`, and every statement fails.
     throw new CtxloomError(
       "INVALID_ARGUMENT",
-      `durableObjectStore needs a Durable Object with SQLite storage, and this one has none (${String((cause as Error)?.message ?? cause)}). ` +
-        "Declare the class in new_sqlite_classes (not new_classes) of a wrangler migration; a class deployed with key-value storage cannot switch, so give ctxloom a new class.",
+      `durableObjectStore needs a Durable Object with SQLite storage, and this one has none ` +
+        `(${String((cause as Error)?.message ?? cause)}). ` +
+        "Declare the class in new_sqlite_classes (not new_classes) of a wrangler migration; a class deployed with " +
+        "key-value storage cannot switch, so give ctxloom a new class.",
       { cause },
     );
   }
@@ -107,7 +127,13 @@ export function durableObjectStore(storage: DurableObjectStorageLike, options?: 
   const ready = (): SqlStore => {
     if (!migrated) {
       tx.write("migrating the tables", () =>
-        migrate(db, names, (fn) => fn(), (from) => migrateReleased(db, names, from), (what) => corruptIn(place, what)),
+        migrate(
+          db,
+          names,
+          (fn) => fn(),
+          (from) => migrateReleased(db, names, from),
+          (what) => corruptIn(place, what),
+        ),
       );
       migrated = true;
     }
@@ -121,7 +147,10 @@ export function durableObjectStore(storage: DurableObjectStorageLike, options?: 
     listChats: (userId, page) => ready().listChats(userId, page),
     loadChat: (userId, chatId, since) => ready().loadChat(userId, chatId, since),
     appendMessage(request) {
-      const { userId, chatId, message, head, updatedAt, key } = checkRequest<AppendMessageRequest>(request, "appendMessage");
+      const { userId, chatId, message, head, updatedAt, key } = checkRequest<AppendMessageRequest>(
+        request,
+        "appendMessage",
+      );
       return ready().appendMessage(userId, chatId, message, head, updatedAt, key);
     },
     setHead(request) {
@@ -156,10 +185,17 @@ function durablePlace(p: string): SqlPlace {
   return {
     label: `The Durable Object store (tables ${p}*)`,
     where: `this Durable Object (tables ${p}*)`,
-    restore: "restore the object's storage to an earlier time (point-in-time recovery), or give durableObjectStore() another tablePrefix",
+    restore:
+      "restore the object's storage to an earlier time (point-in-time recovery), or give durableObjectStore() " +
+      "another tablePrefix",
     advice(code) {
-      if (code === "SQLITE_FULL") return "the Durable Object's storage is full (Cloudflare allows 10 GB an object). Delete chats, or spread users over more objects";
-      if (code === "SQLITE_TOOBIG") return `a value is larger than a Durable Object row holds (2 MB); retrying cannot help`;
+      if (code === "SQLITE_FULL")
+        return (
+          "the Durable Object's storage is full (Cloudflare allows 10 GB an object). Delete chats, or spread " +
+          "users over more objects"
+        );
+      if (code === "SQLITE_TOOBIG")
+        return `a value is larger than a Durable Object row holds (2 MB); retrying cannot help`;
       return undefined;
     },
   };
@@ -194,7 +230,12 @@ class DurableTransactions implements Transactions {
   readonly #chats: ChatStates;
   readonly #place: SqlPlace;
 
-  constructor(storage: DurableObjectStorageLike, db: SqlConnection, st: ReturnType<typeof sqlStatements>, place: SqlPlace) {
+  constructor(
+    storage: DurableObjectStorageLike,
+    db: SqlConnection,
+    st: ReturnType<typeof sqlStatements>,
+    place: SqlPlace,
+  ) {
     this.#storage = storage;
     this.#chats = new ChatStates(db, st, place.where);
     this.#place = place;

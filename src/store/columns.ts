@@ -1,6 +1,4 @@
-import {
-  PRIORITIES, ROLES, priorityCode, roleCode, type Message, type MessageExtras,
-} from "../message.js";
+import { PRIORITIES, ROLES, priorityCode, roleCode, type Message, type MessageExtras } from "../message.js";
 import { CtxloomError, checkOptions, describe } from "../errors.js";
 import { copyParts } from "../parts.js";
 import { StringTexts, Utf8Texts, type TextColumn } from "./texts.js";
@@ -80,7 +78,10 @@ export class MessageColumns {
    * (@internal): a column of one's own (a store's, which reads them when asked). @throws INVALID_ARGUMENT
    */
   constructor(options?: { utf8?: boolean; texts?: TextColumn }) {
-    const o = checkOptions<{ utf8?: boolean; texts?: TextColumn }>(options, "new MessageColumns(options)", ["utf8", "texts"]);
+    const o = checkOptions<{ utf8?: boolean; texts?: TextColumn }>(options, "new MessageColumns(options)", [
+      "utf8",
+      "texts",
+    ]);
     if (o.utf8 !== undefined && typeof o.utf8 !== "boolean") {
       throw new CtxloomError("INVALID_ARGUMENT", `utf8 must be true or false; got ${describe(o.utf8)}.`);
     }
@@ -170,16 +171,21 @@ export class MessageColumns {
     if (this.#texts instanceof Utf8Texts) this.#texts.pushRun(bytes, lengths, adopt);
     else {
       const decoder = new TextDecoder("utf-8", { ignoreBOM: true }); // a leading U+FEFF is text, not a byte order mark
-      for (let i = 0, at = 0; i < lengths.length; at += lengths[i++]!) this.#texts.push(decoder.decode(bytes.subarray(at, at + lengths[i]!)));
+      for (let i = 0, at = 0; i < lengths.length; at += lengths[i++]!)
+        this.#texts.push(decoder.decode(bytes.subarray(at, at + lengths[i]!)));
     }
     this.reserve(this.#size + lengths.length);
-    for (let i = 0; i < lengths.length; i++) this.#pushFields(run.parents[i]!, run.codes[i]!, run.tokens[i]!, run.created[i]!, run.extras[i] ?? null);
+    for (let i = 0; i < lengths.length; i++)
+      this.#pushFields(run.parents[i]!, run.codes[i]!, run.tokens[i]!, run.created[i]!, run.extras[i] ?? null);
   }
 
-  /** @internal Adds a run of stored messages whose texts its own column was given already (a store's, read when asked). */
+  /**
+   * @internal Adds a run of stored messages whose texts its own column was given already (a store's, read when asked).
+   */
   pushFieldsRun(run: ColumnRun): void {
     this.reserve(this.#size + run.parents.length);
-    for (let i = 0; i < run.parents.length; i++) this.#pushFields(run.parents[i]!, run.codes[i]!, run.tokens[i]!, run.created[i]!, run.extras[i] ?? null);
+    for (let i = 0; i < run.parents.length; i++)
+      this.#pushFields(run.parents[i]!, run.codes[i]!, run.tokens[i]!, run.created[i]!, run.extras[i] ?? null);
   }
 
   #pushFields(parent: number, code: number, tokens: number, createdAt: number, x: ColumnExtras | null): void {
@@ -212,7 +218,8 @@ export class MessageColumns {
     if (!old) return;
     const x: ColumnExtras = { ...old };
     delete x.parts;
-    if (toolCalls) x.toolCalls = toolCalls.map((c) => Object.freeze({ ...c, function: Object.freeze({ ...c.function }) }));
+    if (toolCalls)
+      x.toolCalls = toolCalls.map((c) => Object.freeze({ ...c, function: Object.freeze({ ...c.function }) }));
     if (x.toolCalls) Object.freeze(x.toolCalls);
     if (Object.keys(x).length === 0) {
       this.#extras!.delete(id);

@@ -6,14 +6,40 @@ import type { MemoryRecord } from "../memory/types.js";
 import type { AppendMessageRequest, ChatRecord, Store } from "./types.js";
 
 export const record = (over: Partial<ChatRecord> = {}): ChatRecord => ({
-  id: "c1", userId: "u", title: "t", model: "gpt-4o", system: null, createdAt: 1, updatedAt: 1, messageCount: 0, head: null, options: {}, ...over,
+  id: "c1",
+  userId: "u",
+  title: "t",
+  model: "gpt-4o",
+  system: null,
+  createdAt: 1,
+  updatedAt: 1,
+  messageCount: 0,
+  head: null,
+  options: {},
+  ...over,
 });
 export const message = (over: Partial<Message> = {}): Message => ({
-  id: 1, parentId: 0, role: "assistant", content: "hi", priority: "normal", tokens: 5, createdAt: 2, kind: "message", ...over,
+  id: 1,
+  parentId: 0,
+  role: "assistant",
+  content: "hi",
+  priority: "normal",
+  tokens: 5,
+  createdAt: 2,
+  kind: "message",
+  ...over,
 });
 export const e2 = { name: "e", dimension: 2 };
 export const note = (over: Partial<MemoryRecord> = {}): MemoryRecord => ({
-  revision: 1, path: "notes.md", kind: "text", content: "likes tea", schema: null, by: "app", chatId: null, at: 3, ...over,
+  revision: 1,
+  path: "notes.md",
+  kind: "text",
+  content: "likes tea",
+  schema: null,
+  by: "app",
+  chatId: null,
+  at: 3,
+  ...over,
 });
 
 /**
@@ -22,11 +48,27 @@ export const note = (over: Partial<MemoryRecord> = {}): MemoryRecord => ({
  */
 export async function contractChat(store: Store, memory: boolean): Promise<void> {
   await store.createChat(record());
-  await store.appendMessage({ userId: "u", chatId: "c1", message: message({ id: 0, parentId: null, role: "user" }), head: 0, updatedAt: 100 });
-  await store.putEmbeddings({ userId: "u", chatId: "c1", embedder: e2, rows: [{ messageId: 0, vector: new Float32Array([1, 2]) }] });
+  await store.appendMessage({
+    userId: "u",
+    chatId: "c1",
+    message: message({ id: 0, parentId: null, role: "user" }),
+    head: 0,
+    updatedAt: 100,
+  });
+  await store.putEmbeddings({
+    userId: "u",
+    chatId: "c1",
+    embedder: e2,
+    rows: [{ messageId: 0, vector: new Float32Array([1, 2]) }],
+  });
   if (!memory) return;
   await store.writeMemory!({ userId: "u", chatId: null, expected: 0, records: [note()] });
-  await store.writeMemory!({ userId: "u", chatId: "c1", expected: 0, records: [note({ path: "chat.md", chatId: "c1" })] });
+  await store.writeMemory!({
+    userId: "u",
+    chatId: "c1",
+    expected: 0,
+    records: [note({ path: "chat.md", chatId: "c1" })],
+  });
 }
 
 /** [what, the call, the code it must fail with]: on a store holding contractChat's chat. */
@@ -49,28 +91,98 @@ export function badCalls(store: Store): [string, () => unknown, string][] {
     ["append: updatedAt NaN", () => append({ updatedAt: Number.NaN }), "INVALID_ARGUMENT"],
     ["append: an empty key", () => append({ key: "" }), "INVALID_ARGUMENT"],
     ["append: an empty user id", () => append({ userId: "" }), "INVALID_ARGUMENT"],
-    ["append: no such chat", () => append({ chatId: "zz", message: message({ id: 0, parentId: null }), head: 0 }), "UNKNOWN_CHAT"],
+    [
+      "append: no such chat",
+      () => append({ chatId: "zz", message: message({ id: 0, parentId: null }), head: 0 }),
+      "UNKNOWN_CHAT",
+    ],
     ["load: since -1", () => store.loadChat("u", "c1", -1), "INVALID_ARGUMENT"],
     ["load: a chat id not a string", () => store.loadChat("u", bad(5)), "INVALID_ARGUMENT"],
     ["list: an empty user id", () => store.listChats(""), "INVALID_ARGUMENT"],
     ["hasChat: an empty user id", () => store.hasChat("", "c1"), "INVALID_ARGUMENT"],
     ["hasChat: a chat id not a string", () => store.hasChat("u", bad(5)), "INVALID_ARGUMENT"],
     ["create: with a head", () => store.createChat(record({ id: "x", head: 0 })), "INVALID_ARGUMENT"],
-    ["create: options not an object", () => store.createChat(record({ id: "x", options: bad(null) })), "INVALID_ARGUMENT"],
+    [
+      "create: options not an object",
+      () => store.createChat(record({ id: "x", options: bad(null) })),
+      "INVALID_ARGUMENT",
+    ],
     ["create: an id the user has", () => store.createChat(record()), "CHAT_EXISTS"],
-    ["import: ids out of order", () => store.importChat(record({ id: "x", messageCount: 1, head: 0 }), [message({ id: 1 })]), "INVALID_ARGUMENT"],
-    ["import: a count that is not the messages'", () => store.importChat(record({ id: "x", messageCount: 2, head: 0 }), [message({ id: 0, parentId: null })]), "INVALID_ARGUMENT"],
+    [
+      "import: ids out of order",
+      () => store.importChat(record({ id: "x", messageCount: 1, head: 0 }), [message({ id: 1 })]),
+      "INVALID_ARGUMENT",
+    ],
+    [
+      "import: a count that is not the messages'",
+      () => store.importChat(record({ id: "x", messageCount: 2, head: 0 }), [message({ id: 0, parentId: null })]),
+      "INVALID_ARGUMENT",
+    ],
     ["import: an id the user has", () => store.importChat(record({ messageCount: 0 }), []), "CHAT_EXISTS"],
-    ["setHead: past the chat", () => store.setHead({ userId: "u", chatId: "c1", head: 5, updatedAt: 101 }), "UNKNOWN_MESSAGE"],
-    ["setHead: a head not an integer", () => store.setHead({ userId: "u", chatId: "c1", head: bad(0.5), updatedAt: 101 }), "INVALID_ARGUMENT"],
-    ["setHead: no such chat", () => store.setHead({ userId: "u", chatId: "zz", head: null, updatedAt: 101 }), "UNKNOWN_CHAT"],
-    ["setHead: an unknown key", () => store.setHead(bad({ userId: "u", chatId: "c1", head: 0, updatedAt: 101, when: 0 })), "INVALID_ARGUMENT"],
+    [
+      "setHead: past the chat",
+      () => store.setHead({ userId: "u", chatId: "c1", head: 5, updatedAt: 101 }),
+      "UNKNOWN_MESSAGE",
+    ],
+    [
+      "setHead: a head not an integer",
+      () => store.setHead({ userId: "u", chatId: "c1", head: bad(0.5), updatedAt: 101 }),
+      "INVALID_ARGUMENT",
+    ],
+    [
+      "setHead: no such chat",
+      () => store.setHead({ userId: "u", chatId: "zz", head: null, updatedAt: 101 }),
+      "UNKNOWN_CHAT",
+    ],
+    [
+      "setHead: an unknown key",
+      () => store.setHead(bad({ userId: "u", chatId: "c1", head: 0, updatedAt: 101, when: 0 })),
+      "INVALID_ARGUMENT",
+    ],
     ["embeddings: put without an object", () => store.putEmbeddings(bad(null)), "INVALID_ARGUMENT"],
-    ["embeddings: an embedder without a name", () => store.putEmbeddings({ userId: "u", chatId: "c1", embedder: { name: "", dimension: 2 }, rows: [] }), "INVALID_ARGUMENT"],
-    ["embeddings: a message the chat lacks", () => store.putEmbeddings({ userId: "u", chatId: "c1", embedder: e2, rows: [{ messageId: 3, vector: new Float32Array(2) }] }), "UNKNOWN_MESSAGE"],
-    ["embeddings: the wrong dimension", () => store.putEmbeddings({ userId: "u", chatId: "c1", embedder: e2, rows: [{ messageId: 0, vector: new Float32Array(3) }] }), "INVALID_ARGUMENT"],
-    ["embeddings: no such chat", () => store.putEmbeddings({ userId: "u", chatId: "zz", embedder: e2, rows: [{ messageId: 0, vector: new Float32Array(2) }] }), "UNKNOWN_CHAT"],
-    ["embeddings: load with a bad dimension", () => store.loadEmbeddings("u", "c1", { name: "e", dimension: 0 }), "INVALID_ARGUMENT"],
+    [
+      "embeddings: an embedder without a name",
+      () => store.putEmbeddings({ userId: "u", chatId: "c1", embedder: { name: "", dimension: 2 }, rows: [] }),
+      "INVALID_ARGUMENT",
+    ],
+    [
+      "embeddings: a message the chat lacks",
+      () =>
+        store.putEmbeddings({
+          userId: "u",
+          chatId: "c1",
+          embedder: e2,
+          rows: [{ messageId: 3, vector: new Float32Array(2) }],
+        }),
+      "UNKNOWN_MESSAGE",
+    ],
+    [
+      "embeddings: the wrong dimension",
+      () =>
+        store.putEmbeddings({
+          userId: "u",
+          chatId: "c1",
+          embedder: e2,
+          rows: [{ messageId: 0, vector: new Float32Array(3) }],
+        }),
+      "INVALID_ARGUMENT",
+    ],
+    [
+      "embeddings: no such chat",
+      () =>
+        store.putEmbeddings({
+          userId: "u",
+          chatId: "zz",
+          embedder: e2,
+          rows: [{ messageId: 0, vector: new Float32Array(2) }],
+        }),
+      "UNKNOWN_CHAT",
+    ],
+    [
+      "embeddings: load with a bad dimension",
+      () => store.loadEmbeddings("u", "c1", { name: "e", dimension: 0 }),
+      "INVALID_ARGUMENT",
+    ],
     ["embeddings: clear for a user id not a string", () => store.clearEmbeddings(bad(5)), "INVALID_ARGUMENT"],
     ["clear mark: upTo not a count", () => store.markEmbeddingsCleared!("u", "c1", bad(-1)), "INVALID_ARGUMENT"],
     ["clear mark: a message the chat lacks", () => store.markEmbeddingsCleared!("u", "c1", 5), "UNKNOWN_MESSAGE"],
@@ -79,40 +191,210 @@ export function badCalls(store: Store): [string, () => unknown, string][] {
     ["clear mark: load for an empty chat id", () => store.loadEmbeddingsCleared!("u", ""), "INVALID_ARGUMENT"],
     ["delete: an empty chat id", () => store.deleteChat("u", ""), "INVALID_ARGUMENT"],
     ["list: a page of 0", () => store.listChats("u", { limit: 0 }), "INVALID_ARGUMENT"],
-    ["list: a page after a chat without its id", () => store.listChats("u", { limit: 2, after: bad({ updatedAt: 1, createdAt: 1 }) }), "INVALID_ARGUMENT"],
+    [
+      "list: a page after a chat without its id",
+      () => store.listChats("u", { limit: 2, after: bad({ updatedAt: 1, createdAt: 1 }) }),
+      "INVALID_ARGUMENT",
+    ],
     ["redact: no change", () => store.redactMessages!("u", "c1", []), "INVALID_ARGUMENT"],
-    ["redact: content not a string", () => store.redactMessages!("u", "c1", [{ id: 0, content: bad(5), tokens: 1 }]), "INVALID_ARGUMENT"],
-    ["redact: tool calls not a list", () => store.redactMessages!("u", "c1", [{ id: 0, content: "x", toolCalls: bad("x"), tokens: 1 }]), "INVALID_ARGUMENT"],
-    ["redact: a message the chat lacks, after one it has (nothing is written)", () => store.redactMessages!("u", "c1", [{ id: 0, content: "x", tokens: 1 }, { id: 9, content: "x", tokens: 1 }]), "UNKNOWN_MESSAGE"],
-    ["redact: an empty chat id", () => store.redactMessages!("u", "", [{ id: 0, content: "x", tokens: 1 }]), "INVALID_ARGUMENT"],
-    ["redact: tokens not a count", () => store.redactMessages!("u", "c1", [{ id: 0, content: "x", tokens: bad(-1) }]), "INVALID_ARGUMENT"],
+    [
+      "redact: content not a string",
+      () => store.redactMessages!("u", "c1", [{ id: 0, content: bad(5), tokens: 1 }]),
+      "INVALID_ARGUMENT",
+    ],
+    [
+      "redact: tool calls not a list",
+      () => store.redactMessages!("u", "c1", [{ id: 0, content: "x", toolCalls: bad("x"), tokens: 1 }]),
+      "INVALID_ARGUMENT",
+    ],
+    [
+      "redact: a message the chat lacks, after one it has (nothing is written)",
+      () =>
+        store.redactMessages!("u", "c1", [
+          { id: 0, content: "x", tokens: 1 },
+          { id: 9, content: "x", tokens: 1 },
+        ]),
+      "UNKNOWN_MESSAGE",
+    ],
+    [
+      "redact: an empty chat id",
+      () => store.redactMessages!("u", "", [{ id: 0, content: "x", tokens: 1 }]),
+      "INVALID_ARGUMENT",
+    ],
+    [
+      "redact: tokens not a count",
+      () => store.redactMessages!("u", "c1", [{ id: 0, content: "x", tokens: bad(-1) }]),
+      "INVALID_ARGUMENT",
+    ],
     // Issue 34: a user's working memory.
     ["memory load: an empty user id", () => store.loadMemory!("", null), "INVALID_ARGUMENT"],
     ["memory load: a chat the user lacks", () => store.loadMemory!("u", "zz"), "UNKNOWN_CHAT"],
     ["memory load: another user's chat", () => store.loadMemory!("v", "c1"), "UNKNOWN_CHAT"],
     ["memory load: a known revision not a count", () => store.loadMemory!("u", null, bad(-1)), "INVALID_ARGUMENT"],
     ["memory load: a chat id left out", () => store.loadMemory!("u", bad(undefined)), "INVALID_ARGUMENT"],
-    ["memory history: an unknown key", () => store.loadMemoryHistory!("u", null, bad({ since: 1 })), "INVALID_ARGUMENT"],
-    ["memory history: a path climbing out", () => store.loadMemoryHistory!("u", null, { path: "../x" }), "INVALID_PATH"],
+    [
+      "memory history: an unknown key",
+      () => store.loadMemoryHistory!("u", null, bad({ since: 1 })),
+      "INVALID_ARGUMENT",
+    ],
+    [
+      "memory history: a path climbing out",
+      () => store.loadMemoryHistory!("u", null, { path: "../x" }),
+      "INVALID_PATH",
+    ],
     ["memory history: another user's chat", () => store.loadMemoryHistory!("v", "c1"), "UNKNOWN_CHAT"],
-    ["memory write: an unknown key", () => store.writeMemory!(bad({ userId: "u", chatId: null, expected: 1, records: [note()], force: true })), "INVALID_ARGUMENT"],
-    ["memory write: no records", () => store.writeMemory!({ userId: "u", chatId: null, expected: 1, records: [] }), "INVALID_ARGUMENT"],
-    ["memory write: a revision that does not follow", () => store.writeMemory!({ userId: "u", chatId: null, expected: 1, records: [note({ revision: 3 })] }), "INVALID_ARGUMENT"],
-    ["memory write: revisions out of order", () => store.writeMemory!({ userId: "u", chatId: null, expected: 1, records: [note({ revision: 2 }), note({ revision: 4, path: "b" })] }), "INVALID_ARGUMENT"],
-    ["memory write: a path twice in a revision", () => store.writeMemory!({ userId: "u", chatId: null, expected: 1, records: [note({ revision: 2 }), note({ revision: 2 })] }), "INVALID_ARGUMENT"],
-    ["memory write: a path climbing out", () => store.writeMemory!({ userId: "u", chatId: null, expected: 1, records: [note({ revision: 2, path: "a/../../etc" })] }), "INVALID_PATH"],
-    ["memory write: an absolute path", () => store.writeMemory!({ userId: "u", chatId: null, expected: 1, records: [note({ revision: 2, path: "/etc/passwd" })] }), "INVALID_PATH"],
-    ["memory write: a hidden name", () => store.writeMemory!({ userId: "u", chatId: null, expected: 1, records: [note({ revision: 2, path: ".env" })] }), "INVALID_PATH"],
-    ["memory write: a text past the cap", () => store.writeMemory!({ userId: "u", chatId: null, expected: 1, records: [note({ revision: 2, content: "x".repeat(100_001) })] }), "MEMORY_TOO_LARGE"],
-    ["memory write: a text with a schema", () => store.writeMemory!({ userId: "u", chatId: null, expected: 1, records: [note({ revision: 2, schema: "{}" })] }), "INVALID_ARGUMENT"],
-    ["memory write: an object without a schema", () => store.writeMemory!({ userId: "u", chatId: null, expected: 1, records: [note({ revision: 2, kind: "object", content: "{}" })] }), "INVALID_ARGUMENT"],
-    ["memory write: a deletion with content", () => store.writeMemory!({ userId: "u", chatId: null, expected: 1, records: [note({ revision: 2, kind: "deleted" })] }), "INVALID_ARGUMENT"],
-    ["memory write: a kind", () => store.writeMemory!({ userId: "u", chatId: null, expected: 1, records: [note({ revision: 2, kind: bad("file") })] }), "INVALID_ARGUMENT"],
-    ["memory write: an author", () => store.writeMemory!({ userId: "u", chatId: null, expected: 1, records: [note({ revision: 2, by: bad("robot") })] }), "INVALID_ARGUMENT"],
-    ["memory write: a time", () => store.writeMemory!({ userId: "u", chatId: null, expected: 1, records: [note({ revision: 2, at: Number.NaN })] }), "INVALID_ARGUMENT"],
-    ["memory write: a revision not a count", () => store.writeMemory!({ userId: "u", chatId: null, expected: bad(-1), records: [note({ revision: 0 })] }), "INVALID_ARGUMENT"],
-    ["memory write: a chat the user lacks", () => store.writeMemory!({ userId: "u", chatId: "zz", expected: 0, records: [note()] }), "UNKNOWN_CHAT"],
-    ["memory write: another user's chat", () => store.writeMemory!({ userId: "v", chatId: "c1", expected: 0, records: [note()] }), "UNKNOWN_CHAT"],
+    [
+      "memory write: an unknown key",
+      () => store.writeMemory!(bad({ userId: "u", chatId: null, expected: 1, records: [note()], force: true })),
+      "INVALID_ARGUMENT",
+    ],
+    [
+      "memory write: no records",
+      () => store.writeMemory!({ userId: "u", chatId: null, expected: 1, records: [] }),
+      "INVALID_ARGUMENT",
+    ],
+    [
+      "memory write: a revision that does not follow",
+      () => store.writeMemory!({ userId: "u", chatId: null, expected: 1, records: [note({ revision: 3 })] }),
+      "INVALID_ARGUMENT",
+    ],
+    [
+      "memory write: revisions out of order",
+      () =>
+        store.writeMemory!({
+          userId: "u",
+          chatId: null,
+          expected: 1,
+          records: [note({ revision: 2 }), note({ revision: 4, path: "b" })],
+        }),
+      "INVALID_ARGUMENT",
+    ],
+    [
+      "memory write: a path twice in a revision",
+      () =>
+        store.writeMemory!({
+          userId: "u",
+          chatId: null,
+          expected: 1,
+          records: [note({ revision: 2 }), note({ revision: 2 })],
+        }),
+      "INVALID_ARGUMENT",
+    ],
+    [
+      "memory write: a path climbing out",
+      () =>
+        store.writeMemory!({
+          userId: "u",
+          chatId: null,
+          expected: 1,
+          records: [note({ revision: 2, path: "a/../../etc" })],
+        }),
+      "INVALID_PATH",
+    ],
+    [
+      "memory write: an absolute path",
+      () =>
+        store.writeMemory!({
+          userId: "u",
+          chatId: null,
+          expected: 1,
+          records: [note({ revision: 2, path: "/etc/passwd" })],
+        }),
+      "INVALID_PATH",
+    ],
+    [
+      "memory write: a hidden name",
+      () =>
+        store.writeMemory!({ userId: "u", chatId: null, expected: 1, records: [note({ revision: 2, path: ".env" })] }),
+      "INVALID_PATH",
+    ],
+    [
+      "memory write: a text past the cap",
+      () =>
+        store.writeMemory!({
+          userId: "u",
+          chatId: null,
+          expected: 1,
+          records: [note({ revision: 2, content: "x".repeat(100_001) })],
+        }),
+      "MEMORY_TOO_LARGE",
+    ],
+    [
+      "memory write: a text with a schema",
+      () =>
+        store.writeMemory!({ userId: "u", chatId: null, expected: 1, records: [note({ revision: 2, schema: "{}" })] }),
+      "INVALID_ARGUMENT",
+    ],
+    [
+      "memory write: an object without a schema",
+      () =>
+        store.writeMemory!({
+          userId: "u",
+          chatId: null,
+          expected: 1,
+          records: [note({ revision: 2, kind: "object", content: "{}" })],
+        }),
+      "INVALID_ARGUMENT",
+    ],
+    [
+      "memory write: a deletion with content",
+      () =>
+        store.writeMemory!({
+          userId: "u",
+          chatId: null,
+          expected: 1,
+          records: [note({ revision: 2, kind: "deleted" })],
+        }),
+      "INVALID_ARGUMENT",
+    ],
+    [
+      "memory write: a kind",
+      () =>
+        store.writeMemory!({
+          userId: "u",
+          chatId: null,
+          expected: 1,
+          records: [note({ revision: 2, kind: bad("file") })],
+        }),
+      "INVALID_ARGUMENT",
+    ],
+    [
+      "memory write: an author",
+      () =>
+        store.writeMemory!({
+          userId: "u",
+          chatId: null,
+          expected: 1,
+          records: [note({ revision: 2, by: bad("robot") })],
+        }),
+      "INVALID_ARGUMENT",
+    ],
+    [
+      "memory write: a time",
+      () =>
+        store.writeMemory!({
+          userId: "u",
+          chatId: null,
+          expected: 1,
+          records: [note({ revision: 2, at: Number.NaN })],
+        }),
+      "INVALID_ARGUMENT",
+    ],
+    [
+      "memory write: a revision not a count",
+      () => store.writeMemory!({ userId: "u", chatId: null, expected: bad(-1), records: [note({ revision: 0 })] }),
+      "INVALID_ARGUMENT",
+    ],
+    [
+      "memory write: a chat the user lacks",
+      () => store.writeMemory!({ userId: "u", chatId: "zz", expected: 0, records: [note()] }),
+      "UNKNOWN_CHAT",
+    ],
+    [
+      "memory write: another user's chat",
+      () => store.writeMemory!({ userId: "v", chatId: "c1", expected: 0, records: [note()] }),
+      "UNKNOWN_CHAT",
+    ],
     ["memory delete: an empty chat id", () => store.deleteMemory!("u", ""), "INVALID_ARGUMENT"],
     ["memory delete: a user id not a string", () => store.deleteMemory!(bad(5)), "INVALID_ARGUMENT"],
     ["erase: an empty user id", () => store.eraseUser!(""), "INVALID_ARGUMENT"],
@@ -121,8 +403,16 @@ export function badCalls(store: Store): [string, () => unknown, string][] {
     ["prune: a limit of 0", () => store.pruneChats!({ idleBefore: 5, limit: 0 }), "INVALID_ARGUMENT"],
     ["prune: keepNewest 0", () => store.pruneChats!({ keepNewest: 0, limit: 10 }), "INVALID_ARGUMENT"],
     ["prune: idleBefore NaN", () => store.pruneChats!({ idleBefore: Number.NaN, limit: 10 }), "INVALID_ARGUMENT"],
-    ["prune: an unknown key", () => store.pruneChats!(bad({ idleBefore: 5, limit: 10, user: "u" })), "INVALID_ARGUMENT"],
-    ["prune: a cursor not a string", () => store.pruneChats!(bad({ idleBefore: 5, limit: 10, after: 3 })), "INVALID_ARGUMENT"],
+    [
+      "prune: an unknown key",
+      () => store.pruneChats!(bad({ idleBefore: 5, limit: 10, user: "u" })),
+      "INVALID_ARGUMENT",
+    ],
+    [
+      "prune: a cursor not a string",
+      () => store.pruneChats!(bad({ idleBefore: 5, limit: 10, after: 3 })),
+      "INVALID_ARGUMENT",
+    ],
   ];
 }
 
@@ -151,6 +441,10 @@ export async function contractState(store: Store, memory: boolean): Promise<unkn
     mark: typeof store.loadEmbeddingsCleared === "function" ? await store.loadEmbeddingsCleared("u", "c1") : "none",
   };
   if (!memory) return state;
-  const memories = [await store.loadMemory!("u", null), await store.loadMemory!("u", "c1"), await store.loadMemoryHistory!("u", null)];
+  const memories = [
+    await store.loadMemory!("u", null),
+    await store.loadMemory!("u", "c1"),
+    await store.loadMemoryHistory!("u", null),
+  ];
   return { ...state, memories, others: [await store.loadMemory!("v", null)] };
 }

@@ -18,35 +18,64 @@ export const loaded = async (store: Store, userId: string, chatId: string) => {
   const chat = await store.loadChat(userId, chatId);
   return chat && { chat: chat.chat, messages: chat.messages };
 };
-export const vectors = (rows: { messageId: number; vector: Float32Array }[]) => rows.map((r) => [r.messageId, [...r.vector]]);
+export const vectors = (rows: { messageId: number; vector: Float32Array }[]) =>
+  rows.map((r) => [r.messageId, [...r.vector]]);
 
-/** User "u"'s chat "c1" of `count` messages (ids 0.., each the parent of the next), head the last, updatedAt 100 + count. */
+/**
+ * User "u"'s chat "c1" of `count` messages (ids 0.., each the parent of the next), head the last, updatedAt 100 +
+ * count.
+ */
 export async function chatOf(store: Store, count: number): Promise<void> {
   await store.createChat(record());
   for (let id = 0; id < count; id++) {
-    await store.appendMessage({ userId: "u", chatId: "c1", message: message({ id, parentId: id === 0 ? null : id - 1, content: `m${id}` }), head: id, updatedAt: 101 + id });
+    await store.appendMessage({
+      userId: "u",
+      chatId: "c1",
+      message: message({ id, parentId: id === 0 ? null : id - 1, content: `m${id}` }),
+      head: id,
+      updatedAt: 101 + id,
+    });
   }
 }
 
-const TEN_RACING = ["CHAT_EXISTS", "CHAT_EXISTS", "CHAT_EXISTS", "CHAT_EXISTS", "CHAT_EXISTS", "CHAT_EXISTS", "CHAT_EXISTS", "CHAT_EXISTS", "CHAT_EXISTS", "ok"];
+const TEN_RACING = [
+  "CHAT_EXISTS",
+  "CHAT_EXISTS",
+  "CHAT_EXISTS",
+  "CHAT_EXISTS",
+  "CHAT_EXISTS",
+  "CHAT_EXISTS",
+  "CHAT_EXISTS",
+  "CHAT_EXISTS",
+  "CHAT_EXISTS",
+  "ok",
+];
 
 export const CHAT_CASES: ChatCase[] = [
   {
-    name: "createChat and loadChat: the record reads back as given; loadChat answers undefined for a chat the user lacks",
+    name:
+      "createChat and loadChat: the record reads back as given; loadChat answers undefined for a chat the user " +
+      "lacks",
     async run(store) {
       const options = { budget: { conversation: 0.5 }, metadata: { tags: ["a", "ü"], n: 1.5, none: null } };
       await store.createChat(record({ system: "be brief", options }));
       await store.createChat(record({ id: "c2", title: "" }));
       return {
-        "c1": await loaded(store, "u", "c1"),
-        "c2": (await store.loadChat("u", "c2"))?.chat,
+        c1: await loaded(store, "u", "c1"),
+        c2: (await store.loadChat("u", "c2"))?.chat,
         "another user's": await store.loadChat("v", "c1"),
         "an id the user lacks": await store.loadChat("u", "zz"),
       };
     },
     expected: {
-      "c1": { chat: record({ system: "be brief", options: { budget: { conversation: 0.5 }, metadata: { tags: ["a", "ü"], n: 1.5, none: null } } }), messages: [] },
-      "c2": record({ id: "c2", title: "" }),
+      c1: {
+        chat: record({
+          system: "be brief",
+          options: { budget: { conversation: 0.5 }, metadata: { tags: ["a", "ü"], n: 1.5, none: null } },
+        }),
+        messages: [],
+      },
+      c2: record({ id: "c2", title: "" }),
       "another user's": undefined,
       "an id the user lacks": undefined,
     },
@@ -55,36 +84,63 @@ export const CHAT_CASES: ChatCase[] = [
     name: "hasChat: true for the user's chat only",
     async run(store) {
       await store.createChat(record());
-      return { "the user's": await store.hasChat("u", "c1"), "another user's id": await store.hasChat("v", "c1"), "an id the user lacks": await store.hasChat("u", "c2") };
+      return {
+        "the user's": await store.hasChat("u", "c1"),
+        "another user's id": await store.hasChat("v", "c1"),
+        "an id the user lacks": await store.hasChat("u", "c2"),
+      };
     },
     expected: { "the user's": true, "another user's id": false, "an id the user lacks": false },
   },
   {
     name: "createChat: ten creates of one id at once make one chat; the others get CHAT_EXISTS",
     async run(store) {
-      const racing = await Promise.all(Array.from({ length: 10 }, (_, i) => outcome(() => store.createChat(record({ title: `try ${i}` })), "ok")));
+      const racing = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => outcome(() => store.createChat(record({ title: `try ${i}` })), "ok")),
+      );
       const chat = await store.loadChat("u", "c1");
-      return { "outcomes": racing.sort(), "chats": ids(await store.listChats("u")), "messages": chat?.messages.length, "count": chat?.chat.messageCount };
+      return {
+        outcomes: racing.sort(),
+        chats: ids(await store.listChats("u")),
+        messages: chat?.messages.length,
+        count: chat?.chat.messageCount,
+      };
     },
-    expected: { "outcomes": TEN_RACING, "chats": ["c1"], "messages": 0, "count": 0 },
+    expected: { outcomes: TEN_RACING, chats: ["c1"], messages: 0, count: 0 },
   },
   {
-    name: "importChat: the chat and its messages read back as imported; CHAT_EXISTS for an id the user has, writing nothing",
+    name:
+      "importChat: the chat and its messages read back as imported; CHAT_EXISTS for an id the user has, writing " +
+      "nothing",
     async run(store) {
-      const messages = [first(), message({ id: 1, parentId: 0, content: "two" }), message({ id: 2, parentId: 0, content: "sibling", role: "assistant" })];
+      const messages = [
+        first(),
+        message({ id: 1, parentId: 0, content: "two" }),
+        message({ id: 2, parentId: 0, content: "sibling", role: "assistant" }),
+      ];
       await store.importChat(record({ messageCount: 3, head: 2, updatedAt: 7 }), messages);
       await store.createChat(record({ id: "c2" }));
       return {
-        "imported": await loaded(store, "u", "c1"),
-        "import of an id the user has": await outcome(() => store.importChat(record({ id: "c2", messageCount: 1, head: 0 }), [first()]), "ok"),
+        imported: await loaded(store, "u", "c1"),
+        "import of an id the user has": await outcome(
+          () => store.importChat(record({ id: "c2", messageCount: 1, head: 0 }), [first()]),
+          "ok",
+        ),
         "that chat after": await loaded(store, "u", "c2"),
-        "that id for another user": await outcome(() => store.importChat(record({ id: "c2", userId: "v", messageCount: 1, head: 0 }), [first()]), "ok"),
+        "that id for another user": await outcome(
+          () => store.importChat(record({ id: "c2", userId: "v", messageCount: 1, head: 0 }), [first()]),
+          "ok",
+        ),
       };
     },
     expected: {
-      "imported": {
+      imported: {
         chat: record({ messageCount: 3, head: 2, updatedAt: 7 }),
-        messages: [first(), message({ id: 1, parentId: 0, content: "two" }), message({ id: 2, parentId: 0, content: "sibling", role: "assistant" })],
+        messages: [
+          first(),
+          message({ id: 1, parentId: 0, content: "two" }),
+          message({ id: 2, parentId: 0, content: "sibling", role: "assistant" }),
+        ],
       },
       "import of an id the user has": "CHAT_EXISTS",
       "that chat after": { chat: record({ id: "c2" }), messages: [] },
@@ -92,41 +148,104 @@ export const CHAT_CASES: ChatCase[] = [
     },
   },
   {
-    name: "appendMessage: lands only as the chat's next id, moving the head; otherwise answers the size and writes nothing",
+    name:
+      "appendMessage: lands only as the chat's next id, moving the head; otherwise answers the size and writes " +
+      "nothing",
     async run(store) {
       await chatOf(store, 2);
-      const ahead = await store.appendMessage({ userId: "u", chatId: "c1", message: message({ id: 3, parentId: 1 }), head: 3, updatedAt: 200 });
-      const behind = await store.appendMessage({ userId: "u", chatId: "c1", message: message({ id: 1, parentId: 0, content: "late" }), head: 1, updatedAt: 200 });
-      const next = await store.appendMessage({ userId: "u", chatId: "c1", message: message({ id: 2, parentId: 0, content: "branch" }), head: 2, updatedAt: 300 });
+      const ahead = await store.appendMessage({
+        userId: "u",
+        chatId: "c1",
+        message: message({ id: 3, parentId: 1 }),
+        head: 3,
+        updatedAt: 200,
+      });
+      const behind = await store.appendMessage({
+        userId: "u",
+        chatId: "c1",
+        message: message({ id: 1, parentId: 0, content: "late" }),
+        head: 1,
+        updatedAt: 200,
+      });
+      const next = await store.appendMessage({
+        userId: "u",
+        chatId: "c1",
+        message: message({ id: 2, parentId: 0, content: "branch" }),
+        head: 2,
+        updatedAt: 300,
+      });
       const chat = await store.loadChat("u", "c1");
-      return { ahead, behind, next, "record": chat?.chat, "contents": chat?.messages.map((m) => [m.id, m.parentId, m.content]) };
+      return {
+        ahead,
+        behind,
+        next,
+        record: chat?.chat,
+        contents: chat?.messages.map((m) => [m.id, m.parentId, m.content]),
+      };
     },
     expected: {
-      "ahead": { ok: false, size: 2 },
-      "behind": { ok: false, size: 2 },
-      "next": { ok: true },
-      "record": record({ messageCount: 3, head: 2, updatedAt: 300 }),
-      "contents": [[0, null, "m0"], [1, 0, "m1"], [2, 0, "branch"]],
+      ahead: { ok: false, size: 2 },
+      behind: { ok: false, size: 2 },
+      next: { ok: true },
+      record: record({ messageCount: 3, head: 2, updatedAt: 300 }),
+      contents: [
+        [0, null, "m0"],
+        [1, 0, "m1"],
+        [2, 0, "branch"],
+      ],
     },
   },
   {
-    name: "appendMessage: a key the chat holds answers the message stored under it, writing nothing; keys are the chat's own",
+    name:
+      "appendMessage: a key the chat holds answers the message stored under it, writing nothing; keys are the " +
+      "chat's own",
     async run(store) {
       await store.createChat(record());
       await store.createChat(record({ id: "c2" }));
-      const once = await store.appendMessage({ userId: "u", chatId: "c1", message: first({ content: "once" }), head: 0, updatedAt: 101, key: "k1" });
-      const again = await store.appendMessage({ userId: "u", chatId: "c1", message: message({ id: 1, parentId: 0, content: "twice" }), head: 1, updatedAt: 102, key: "k1" });
-      const other = await store.appendMessage({ userId: "u", chatId: "c2", message: first({ content: "other chat" }), head: 0, updatedAt: 103, key: "k1" });
-      return { once, again, "c1": (await store.loadChat("u", "c1"))?.chat.messageCount, other };
+      const once = await store.appendMessage({
+        userId: "u",
+        chatId: "c1",
+        message: first({ content: "once" }),
+        head: 0,
+        updatedAt: 101,
+        key: "k1",
+      });
+      const again = await store.appendMessage({
+        userId: "u",
+        chatId: "c1",
+        message: message({ id: 1, parentId: 0, content: "twice" }),
+        head: 1,
+        updatedAt: 102,
+        key: "k1",
+      });
+      const other = await store.appendMessage({
+        userId: "u",
+        chatId: "c2",
+        message: first({ content: "other chat" }),
+        head: 0,
+        updatedAt: 103,
+        key: "k1",
+      });
+      return { once, again, c1: (await store.loadChat("u", "c1"))?.chat.messageCount, other };
     },
-    expected: { "once": { ok: true }, "again": { ok: false, existing: first({ content: "once" }) }, "c1": 1, "other": { ok: true } },
+    expected: {
+      once: { ok: true },
+      again: { ok: false, existing: first({ content: "once" }) },
+      c1: 1,
+      other: { ok: true },
+    },
   },
   {
     name: "loadChat: the messages from since on, in id order; since past every id gives the chat and no message",
     async run(store) {
       await chatOf(store, 4);
       const from = async (since: number) => (await store.loadChat("u", "c1", since))?.messages.map((m) => m.id);
-      return { "0": await from(0), "2": await from(2), "4": await from(4), "past every id": await from(Number.MAX_SAFE_INTEGER) };
+      return {
+        "0": await from(0),
+        "2": await from(2),
+        "4": await from(4),
+        "past every id": await from(Number.MAX_SAFE_INTEGER),
+      };
     },
     expected: { "0": [0, 1, 2, 3], "2": [2, 3], "4": [], "past every id": [] },
   },
@@ -141,53 +260,125 @@ export const CHAT_CASES: ChatCase[] = [
       const swapped = await store.setHead({ userId: "u", chatId: "c1", head: 1, updatedAt: 202, expected: 0 });
       const cleared = await store.setHead({ userId: "u", chatId: "c1", head: null, updatedAt: 203, expected: 1 });
       const record = (await store.loadChat("u", "c1"))?.chat;
-      return { moved, stale, afterStale, swapped, cleared, "head": record?.head, "updatedAt": record?.updatedAt, "count": record?.messageCount };
+      return {
+        moved,
+        stale,
+        afterStale,
+        swapped,
+        cleared,
+        head: record?.head,
+        updatedAt: record?.updatedAt,
+        count: record?.messageCount,
+      };
     },
-    expected: { "moved": true, "stale": false, "afterStale": 0, "swapped": true, "cleared": true, "head": null, "updatedAt": 203, "count": 3 },
+    expected: {
+      moved: true,
+      stale: false,
+      afterStale: 0,
+      swapped: true,
+      cleared: true,
+      head: null,
+      updatedAt: 203,
+      count: 3,
+    },
   },
   {
     name: "listChats: most recently updated first (ties: created later first, then the greater id), whole or in pages",
     async run(store) {
-      const made: [string, number, number][] = [["a", 1, 5], ["b", 2, 5], ["c", 2, 5], ["d", 1, 9], ["e", 3, 1]];
+      const made: [string, number, number][] = [
+        ["a", 1, 5],
+        ["b", 2, 5],
+        ["c", 2, 5],
+        ["d", 1, 9],
+        ["e", 3, 1],
+      ];
       for (const [id, createdAt, updatedAt] of made) await store.createChat(record({ id, createdAt, updatedAt }));
       await store.createChat(record({ id: "x", userId: "v" }));
       const pages: string[][] = [];
       let after: { id: string; createdAt: number; updatedAt: number } | undefined;
-      for (let page = await store.listChats("u", { limit: 2 }); page.length; page = await store.listChats("u", { limit: 2, after })) {
+      for (
+        let page = await store.listChats("u", { limit: 2 });
+        page.length;
+        page = await store.listChats("u", { limit: 2, after })
+      ) {
         pages.push(ids(page));
         after = page[page.length - 1]!;
       }
-      return { "all": ids(await store.listChats("u")), pages, "a user with none": await store.listChats("w") };
+      return { all: ids(await store.listChats("u")), pages, "a user with none": await store.listChats("w") };
     },
-    expected: { "all": ["d", "c", "b", "a", "e"], "pages": [["d", "c"], ["b", "a"], ["e"]], "a user with none": [] },
+    expected: { all: ["d", "c", "b", "a", "e"], pages: [["d", "c"], ["b", "a"], ["e"]], "a user with none": [] },
   },
   {
     name: "deleteChat: the chat, its messages and embeddings go, and its id is free again; false when there was none",
     async run(store) {
       await chatOf(store, 2);
-      await store.putEmbeddings({ userId: "u", chatId: "c1", embedder: e2, rows: [{ messageId: 1, vector: new Float32Array([1, 2]) }] });
+      await store.putEmbeddings({
+        userId: "u",
+        chatId: "c1",
+        embedder: e2,
+        rows: [{ messageId: 1, vector: new Float32Array([1, 2]) }],
+      });
       const deleted = await store.deleteChat("u", "c1");
       const again = await store.deleteChat("u", "c1");
       const gone = [await store.hasChat("u", "c1"), await loaded(store, "u", "c1"), ids(await store.listChats("u"))];
       const made = await outcome(() => store.createChat(record()), "ok");
-      const fresh = [(await store.loadChat("u", "c1"))?.messages.length, vectors(await store.loadEmbeddings("u", "c1", e2))];
+      const fresh = [
+        (await store.loadChat("u", "c1"))?.messages.length,
+        vectors(await store.loadEmbeddings("u", "c1", e2)),
+      ];
       return { deleted, again, gone, "create the id again": made, fresh };
     },
-    expected: { "deleted": true, "again": false, "gone": [false, undefined, []], "create the id again": "ok", "fresh": [0, []] },
+    expected: {
+      deleted: true,
+      again: false,
+      gone: [false, undefined, []],
+      "create the id again": "ok",
+      fresh: [0, []],
+    },
   },
   {
-    name: "embeddings: kept per embedder (name and dimension), in message id order, replaced per message, cleared per chat or user",
+    name:
+      "embeddings: kept per embedder (name and dimension), in message id order, replaced per message, cleared " +
+      "per chat or user",
     async run(store) {
       await chatOf(store, 3);
       await store.createChat(record({ id: "c2" }));
       await store.appendMessage({ userId: "u", chatId: "c2", message: first(), head: 0, updatedAt: 101 });
       const e3 = { name: "e", dimension: 3 };
       const f2 = { name: "f", dimension: 2 };
-      await store.putEmbeddings({ userId: "u", chatId: "c1", embedder: e2, rows: [{ messageId: 2, vector: new Float32Array([2, 2]) }, { messageId: 0, vector: new Float32Array([0, 0]) }] });
-      await store.putEmbeddings({ userId: "u", chatId: "c1", embedder: e2, rows: [{ messageId: 2, vector: new Float32Array([2.5, -1]) }] });
-      await store.putEmbeddings({ userId: "u", chatId: "c1", embedder: e3, rows: [{ messageId: 1, vector: new Float32Array([1, 1, 1]) }] });
-      await store.putEmbeddings({ userId: "u", chatId: "c1", embedder: f2, rows: [{ messageId: 1, vector: new Float32Array([9, 9]) }] });
-      await store.putEmbeddings({ userId: "u", chatId: "c2", embedder: e2, rows: [{ messageId: 0, vector: new Float32Array([7, 7]) }] });
+      await store.putEmbeddings({
+        userId: "u",
+        chatId: "c1",
+        embedder: e2,
+        rows: [
+          { messageId: 2, vector: new Float32Array([2, 2]) },
+          { messageId: 0, vector: new Float32Array([0, 0]) },
+        ],
+      });
+      await store.putEmbeddings({
+        userId: "u",
+        chatId: "c1",
+        embedder: e2,
+        rows: [{ messageId: 2, vector: new Float32Array([2.5, -1]) }],
+      });
+      await store.putEmbeddings({
+        userId: "u",
+        chatId: "c1",
+        embedder: e3,
+        rows: [{ messageId: 1, vector: new Float32Array([1, 1, 1]) }],
+      });
+      await store.putEmbeddings({
+        userId: "u",
+        chatId: "c1",
+        embedder: f2,
+        rows: [{ messageId: 1, vector: new Float32Array([9, 9]) }],
+      });
+      await store.putEmbeddings({
+        userId: "u",
+        chatId: "c2",
+        embedder: e2,
+        rows: [{ messageId: 0, vector: new Float32Array([7, 7]) }],
+      });
       const out: Record<string, unknown> = {
         "e/2": vectors(await store.loadEmbeddings("u", "c1", e2)),
         "e/3": vectors(await store.loadEmbeddings("u", "c1", e3)),
@@ -195,7 +386,10 @@ export const CHAT_CASES: ChatCase[] = [
         "g/2": vectors(await store.loadEmbeddings("u", "c1", { name: "g", dimension: 2 })),
       };
       await store.clearEmbeddings("u", "c1");
-      out["c1 cleared"] = [vectors(await store.loadEmbeddings("u", "c1", e2)), vectors(await store.loadEmbeddings("u", "c1", e3))];
+      out["c1 cleared"] = [
+        vectors(await store.loadEmbeddings("u", "c1", e2)),
+        vectors(await store.loadEmbeddings("u", "c1", e3)),
+      ];
       out["c2 kept"] = vectors(await store.loadEmbeddings("u", "c2", e2));
       out["messages kept"] = (await store.loadChat("u", "c1"))?.messages.length;
       await store.clearEmbeddings("u");
@@ -203,7 +397,10 @@ export const CHAT_CASES: ChatCase[] = [
       return out;
     },
     expected: {
-      "e/2": [[0, [0, 0]], [2, [2.5, -1]]],
+      "e/2": [
+        [0, [0, 0]],
+        [2, [2.5, -1]],
+      ],
       "e/3": [[1, [1, 1, 1]]],
       "f/2": [[1, [9, 9]]],
       "g/2": [],

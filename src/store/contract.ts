@@ -8,14 +8,30 @@ import { expectedMemoryCases, memoryStoreCases } from "./contract-memory.js";
 import { RETENTION_CASES } from "./contract-retention.js";
 import { STORE_METHODS, type Awaitable, type Store } from "./types.js";
 
-/** The methods a Store may leave out (each needed by one feature: see Store); a contract case that calls one says so. */
+/**
+ * The methods a Store may leave out (each needed by one feature: see Store); a contract case that calls one says so.
+ */
 export type OptionalStoreMethod =
-  | "redactMessages" | "eraseUser" | "pruneChats" | "markEmbeddingsCleared" | "loadEmbeddingsCleared"
-  | "loadMemory" | "loadMemoryHistory" | "writeMemory" | "deleteMemory";
+  | "redactMessages"
+  | "eraseUser"
+  | "pruneChats"
+  | "markEmbeddingsCleared"
+  | "loadEmbeddingsCleared"
+  | "loadMemory"
+  | "loadMemoryHistory"
+  | "writeMemory"
+  | "deleteMemory";
 
 const OPTIONAL: readonly OptionalStoreMethod[] = [
-  "redactMessages", "eraseUser", "pruneChats", "markEmbeddingsCleared", "loadEmbeddingsCleared",
-  "loadMemory", "loadMemoryHistory", "writeMemory", "deleteMemory",
+  "redactMessages",
+  "eraseUser",
+  "pruneChats",
+  "markEmbeddingsCleared",
+  "loadEmbeddingsCleared",
+  "loadMemory",
+  "loadMemoryHistory",
+  "writeMemory",
+  "deleteMemory",
 ];
 const MARKS: readonly OptionalStoreMethod[] = ["markEmbeddingsCleared", "loadEmbeddingsCleared"];
 const MEMORY: readonly OptionalStoreMethod[] = ["loadMemory", "loadMemoryHistory", "writeMemory", "deleteMemory"];
@@ -46,23 +62,33 @@ export interface StoreContractOptions {
  * any test runner, e.g. `for (const c of storeContract(make)) test(c.name, c.run)` with vitest,
  * jest or node:test. A store without some of the optional methods names them in `without`.
  */
-export function storeContract(makeStore: () => Awaitable<Store>, options: StoreContractOptions = {}): StoreContractCase[] {
+export function storeContract(
+  makeStore: () => Awaitable<Store>,
+  options: StoreContractOptions = {},
+): StoreContractCase[] {
   if (typeof makeStore !== "function") {
-    throw new CtxloomError("INVALID_ARGUMENT", `storeContract takes a function that makes an empty store; got ${describe(makeStore)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `storeContract takes a function that makes an empty store; got ${describe(makeStore)}.`,
+    );
   }
   const without = checkOptions(options);
   const memory = !MEMORY.some((m) => without.includes(m));
   const specs: Spec[] = [
-    ...Object.entries(groupedBadCalls()).map(([group, uses]): Spec => ({
-      name: `${group}: refuses bad calls with their codes, changing nothing`,
-      uses,
-      run: (store) => refusals(store, group, memory),
-      expected: () => expectedRefusals(group),
-    })),
+    ...Object.entries(groupedBadCalls()).map(
+      ([group, uses]): Spec => ({
+        name: `${group}: refuses bad calls with their codes, changing nothing`,
+        uses,
+        run: (store) => refusals(store, group, memory),
+        expected: () => expectedRefusals(group),
+      }),
+    ),
     ...CHAT_CASES.map((c): Spec => ({ name: c.name, uses: [], run: c.run, expected: () => c.expected })),
     ...RETENTION_CASES.map((c): Spec => ({ name: c.name, uses: c.uses, run: c.run, expected: () => c.expected })),
     {
-      name: "memory: revisions compared-and-set, newest records, history, a chat's own memory, deletes, texts kept exactly",
+      name:
+        "memory: revisions compared-and-set, newest records, history, a chat's own memory, deletes, texts kept " +
+        "exactly",
       uses: MEMORY,
       run: memoryStoreCases,
       expected: expectedMemoryCases,
@@ -83,23 +109,37 @@ interface Spec {
 
 function checkOptions(options: unknown): readonly OptionalStoreMethod[] {
   if (options === null || typeof options !== "object") {
-    throw new CtxloomError("INVALID_ARGUMENT", `storeContract's options must be an object ({ without? }); got ${describe(options)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `storeContract's options must be an object ({ without? }); got ${describe(options)}.`,
+    );
   }
   for (const key of Object.keys(options)) {
-    if (key !== "without") throw new CtxloomError("INVALID_ARGUMENT", `storeContract: unknown option ${describe(key)}; the one option is without.`);
+    if (key !== "without")
+      throw new CtxloomError(
+        "INVALID_ARGUMENT",
+        `storeContract: unknown option ${describe(key)}; the one option is without.`,
+      );
   }
   const without = (options as StoreContractOptions).without ?? [];
   if (!Array.isArray(without) || without.some((m) => !OPTIONAL.includes(m))) {
-    throw new CtxloomError("INVALID_ARGUMENT", `storeContract: without lists optional Store methods (${OPTIONAL.join(", ")}); got ${describe(without)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `storeContract: without lists optional Store methods (${OPTIONAL.join(", ")}); got ${describe(without)}.`,
+    );
   }
   return without;
 }
 
 async function runCase(makeStore: () => Awaitable<Store>, spec: Spec): Promise<void> {
   const store = await makeStore();
-  const missing = [...STORE_METHODS, ...spec.uses].filter((m) => typeof (store as unknown as Record<string, unknown>)[m] !== "function");
+  const missing = [...STORE_METHODS, ...spec.uses].filter(
+    (m) => typeof (store as unknown as Record<string, unknown>)[m] !== "function",
+  );
   if (missing.length) {
-    throw new Error(`The store has no ${missing.join(", ")}: implement it, or name it in storeContract's option without.`);
+    throw new Error(
+      `The store has no ${missing.join(", ")}: implement it, or name it in storeContract's option without.`,
+    );
   }
   let seen: Record<string, unknown>;
   try {
@@ -111,12 +151,17 @@ async function runCase(makeStore: () => Awaitable<Store>, spec: Spec): Promise<v
   const keys = [...new Set([...Object.keys(expected), ...Object.keys(seen)])];
   const differ = keys.filter((k) => canonical(seen[k]) !== canonical(expected[k]));
   if (differ.length) {
-    const lines = differ.map((k) => `  ${k}: expected ${canonical(expected[k]) ?? "nothing"}, got ${canonical(seen[k]) ?? "nothing"}`);
+    const lines = differ.map(
+      (k) => `  ${k}: expected ${canonical(expected[k]) ?? "nothing"}, got ${canonical(seen[k]) ?? "nothing"}`,
+    );
     throw new Error(`${spec.name}: the store answered otherwise:\n${lines.join("\n")}`);
   }
 }
 
-/** A value as JSON with keys in order, properties set to undefined left out and typed arrays as arrays: equal when the same. */
+/**
+ * A value as JSON with keys in order, properties set to undefined left out and typed arrays as arrays: equal when the
+ * same.
+ */
 function canonical(value: unknown): string | undefined {
   return JSON.stringify(value, (_key, v: unknown) => {
     if (ArrayBuffer.isView(v) && !(v instanceof DataView)) return Array.from(v as unknown as ArrayLike<number>);
@@ -130,8 +175,14 @@ function canonical(value: unknown): string | undefined {
 /** The label's group ("memory write: a path..." -> "memory write") -> the optional methods its calls use. */
 function groupedBadCalls(): Record<string, readonly OptionalStoreMethod[]> {
   const uses: Record<string, readonly OptionalStoreMethod[]> = {
-    "redact": ["redactMessages"], "erase": ["eraseUser"], "prune": ["pruneChats"], "memory load": ["loadMemory"],
-    "memory history": ["loadMemoryHistory"], "memory write": ["writeMemory"], "memory delete": ["deleteMemory"], "clear mark": MARKS,
+    redact: ["redactMessages"],
+    erase: ["eraseUser"],
+    prune: ["pruneChats"],
+    "memory load": ["loadMemory"],
+    "memory history": ["loadMemoryHistory"],
+    "memory write": ["writeMemory"],
+    "memory delete": ["deleteMemory"],
+    "clear mark": MARKS,
   };
   const groups: Record<string, readonly OptionalStoreMethod[]> = {};
   for (const [what] of badCalls(null as unknown as Store)) {

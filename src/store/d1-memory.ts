@@ -14,12 +14,16 @@ import { RECORD_WRITE, recordOf, recordValues, scopeOf } from "./memory-rows.js"
 import { utf8Length, type Corrupt } from "./sql-rows.js";
 import type { Statements } from "./sql-statements.js";
 
-/** UTF-8 bytes of JSON per statement of a write (D1 holds a value of 2 MB at most; a record's JSON takes under 1 MB). */
+/**
+ * UTF-8 bytes of JSON per statement of a write (D1 holds a value of 2 MB at most; a record's JSON takes under 1 MB).
+ */
 const JSON_BYTES = 1_500_000;
 /** Where the chat column sits in a record's values (RECORD_WRITE). */
 const CHAT_COLUMN = 4;
 /** RECORD_WRITE's values from a JSON array's elements (json_each's `j.value`). */
-const FROM_JSON = RECORD_WRITE.split(", ").map((_, i) => `j.value ->> ${i}`).join(", ");
+const FROM_JSON = RECORD_WRITE.split(", ")
+  .map((_, i) => `j.value ->> ${i}`)
+  .join(", ");
 
 export type D1MemoryStatements = ReturnType<typeof d1MemoryStatements>;
 
@@ -41,7 +45,9 @@ export function d1MemoryStatements(p: string) {
     // A next chunk: only where the first chunk's marked row (revision ?4, path ?5, chat ?6) is.
     writeMore: `INSERT INTO ${memory} (user, scope, ${RECORD_WRITE}) SELECT ?1, ?2, ${FROM_JSON} FROM json_each(?3) j
       WHERE EXISTS (SELECT 1 FROM ${memory} WHERE user = ?1 AND scope = ?2 AND revision = ?4 AND path = ?5 AND chat = ?6)`,
-    unmark: `UPDATE ${memory} SET chat = ?6 WHERE user = ?1 AND scope = ?2 AND revision = ?3 AND path = ?4 AND chat = ?5`,
+    unmark:
+      `UPDATE ${memory} SET chat = ?6 WHERE user = ?1 AND scope = ?2 AND revision = ?3 AND path = ?4 AND chat ` +
+      `= ?5`,
     written: `SELECT ${newest} AS revision, ${owned} AS owned`,
   };
 }
@@ -78,7 +84,10 @@ export function d1Memory(db: D1Batch, st: Statements, m: D1MemoryStatements, whe
     async loadMemory(userId, chatId, known): Promise<MemoryState> {
       checkLoad(userId, chatId, known);
       const ids = [userId, scopeOf(chatId)];
-      const reads = [{ sql: m.newest, params: ids }, { sql: m.latest, params: [...ids, known ?? -1] }];
+      const reads = [
+        { sql: m.newest, params: ids },
+        { sql: m.latest, params: [...ids, known ?? -1] },
+      ];
       const [newest, latest] = await owned(userId, chatId, reads);
       const [revision, at] = (newest![0] ?? [0, 0]) as [number, number];
       if (revision === known) return { revision, at };
@@ -88,9 +97,10 @@ export function d1Memory(db: D1Batch, st: Statements, m: D1MemoryStatements, whe
       const q = checkQuery(userId, chatId, query);
       const range = [q.after ?? 0, q.upTo ?? Number.MAX_SAFE_INTEGER, q.limit ?? -1];
       const ids = [userId, scopeOf(chatId)];
-      const read = q.path === undefined
-        ? { sql: st.memoryHistory, params: [...ids, ...range] }
-        : { sql: st.memoryPathHistory, params: [...ids, q.path, ...range] };
+      const read =
+        q.path === undefined
+          ? { sql: st.memoryHistory, params: [...ids, ...range] }
+          : { sql: st.memoryPathHistory, params: [...ids, q.path, ...range] };
       const [rows] = await owned(userId, chatId, [read]);
       return records(rows!);
     },
@@ -104,7 +114,10 @@ export function d1Memory(db: D1Batch, st: Statements, m: D1MemoryStatements, whe
       if (parts.length > 1) {
         const first = rows[0]!;
         const mark = `ctxloom-write-${crypto.randomUUID()}`;
-        const [head, ...rest] = chunks([[...first.slice(0, CHAT_COLUMN), mark, ...first.slice(CHAT_COLUMN + 1)], ...rows.slice(1)]);
+        const [head, ...rest] = chunks([
+          [...first.slice(0, CHAT_COLUMN), mark, ...first.slice(CHAT_COLUMN + 1)],
+          ...rows.slice(1),
+        ]);
         calls[0] = write(head!);
         for (const json of rest) calls.push({ sql: m.writeMore, params: [...ids, json, first[0], first[1], mark] });
         calls.push({ sql: m.unmark, params: [...ids, first[0], first[1], mark, first[CHAT_COLUMN]] });
@@ -117,9 +130,10 @@ export function d1Memory(db: D1Batch, st: Statements, m: D1MemoryStatements, whe
     },
     async deleteMemory(userId, chatId) {
       checkMemoryIds(userId, chatId, true);
-      const call = chatId === undefined
-        ? { sql: st.deleteUserMemory, params: [userId] }
-        : { sql: st.deleteMemory, params: [userId, scopeOf(chatId)] };
+      const call =
+        chatId === undefined
+          ? { sql: st.deleteUserMemory, params: [userId] }
+          : { sql: st.deleteMemory, params: [userId, scopeOf(chatId)] };
       const [gone] = await db.batchWith([call]);
       return gone!.changes > 0;
     },

@@ -5,16 +5,46 @@
 import { CtxloomError } from "../errors.js";
 import type { Message } from "../message.js";
 import {
-  checkAppend, checkChatRecord, checkEmbedder, checkEmbeddingIds, checkEmbeddingRows, checkIds, checkImported, checkPage, checkRedactedIds,
-  checkRedactions, checkSetHead, checkSince, chatExists, unknownChat,
+  checkAppend,
+  checkChatRecord,
+  checkEmbedder,
+  checkEmbeddingIds,
+  checkEmbeddingRows,
+  checkIds,
+  checkImported,
+  checkPage,
+  checkRedactedIds,
+  checkRedactions,
+  checkSetHead,
+  checkSince,
+  chatExists,
+  unknownChat,
 } from "./checks.js";
 import type { D1Statements } from "./d1-statements.js";
 import type { D1Batch } from "./d1-types.js";
 import { isUniqueViolation, sqliteCode } from "./sql-errors.js";
 import { CHUNK } from "./sql-numbers.js";
-import { chatRecord, chatValues, messageOf, messagesOf, messageValues, rowBytes, type ChatRow, type Corrupt, type MessageRow } from "./sql-rows.js";
+import {
+  chatRecord,
+  chatValues,
+  messageOf,
+  messagesOf,
+  messageValues,
+  rowBytes,
+  type ChatRow,
+  type Corrupt,
+  type MessageRow,
+} from "./sql-rows.js";
 import type { Statements } from "./sql-statements.js";
-import type { AppendResult, ChatPage, ChatRecord, EmbedderInfo, EmbeddingRow, LoadedChat, MessageRedaction } from "./types.js";
+import type {
+  AppendResult,
+  ChatPage,
+  ChatRecord,
+  EmbedderInfo,
+  EmbeddingRow,
+  LoadedChat,
+  MessageRedaction,
+} from "./types.js";
 import { vectorFromBytes, vectorToBytes } from "./vectors.js";
 
 /** Messages read per statement of a load (a batch of a few reads a long chat in one round trip). */
@@ -58,7 +88,6 @@ function jsonChunks(rows: unknown[][]): string[] {
   return out;
 }
 
-
 export class D1Ops {
   readonly #db: D1Batch;
   readonly #st: Statements;
@@ -78,18 +107,29 @@ export class D1Ops {
   }
 
   #messageRow(m: Message): unknown[] {
-    return this.#row(messageValues(m), () => new CtxloomError(
-      "MESSAGE_TOO_LARGE",
-      `Message ${m.id} takes ${rowBytes(messageValues(m))} bytes (its text, parts and tool calls); a row of ${this.#s.where} holds at most ` +
-        `${this.#s.maxRowBytes}, so nothing was stored and a retry cannot succeed. Split it, or keep large files outside the chat (an image or file part can hold a URL).`,
-    ));
+    return this.#row(
+      messageValues(m),
+      () =>
+        new CtxloomError(
+          "MESSAGE_TOO_LARGE",
+          `Message ${m.id} takes ${rowBytes(messageValues(m))} bytes (its text, parts and tool calls); a row of ` +
+            `${this.#s.where} holds at most ` +
+            `${this.#s.maxRowBytes}, so nothing was stored and a retry cannot succeed. Split it, or keep large ` +
+            `files outside the chat (an image or file part can hold a URL).`,
+        ),
+    );
   }
 
   #chatRow(c: ChatRecord): unknown[] {
-    return this.#row(chatValues(c), () => new CtxloomError(
-      "INVALID_ARGUMENT",
-      `Chat ${c.id}'s record (title, model, system prompt, options) takes ${rowBytes(chatValues(c))} bytes; a row of ${this.#s.where} holds at most ${this.#s.maxRowBytes}. Shorten the system prompt.`,
-    ));
+    return this.#row(
+      chatValues(c),
+      () =>
+        new CtxloomError(
+          "INVALID_ARGUMENT",
+          `Chat ${c.id}'s record (title, model, system prompt, options) takes ${rowBytes(chatValues(c))} bytes; a ` +
+            `row of ${this.#s.where} holds at most ${this.#s.maxRowBytes}. Shorten the system prompt.`,
+        ),
+    );
   }
 
   async hasChat(userId: string, chatId: string): Promise<boolean> {
@@ -112,7 +152,11 @@ export class D1Ops {
   /** The chat's row and its user's, then `more`, in one batch; CHAT_EXISTS when the unique index refuses the chat. */
   async #create(c: ChatRecord, values: unknown[], more: { sql: string; params: unknown[] }[]): Promise<void> {
     try {
-      await this.#db.batch([{ sql: this.#st.addUser, params: [c.userId, c.createdAt] }, { sql: this.#st.addChat, params: values }, ...more]);
+      await this.#db.batch([
+        { sql: this.#st.addUser, params: [c.userId, c.createdAt] },
+        { sql: this.#st.addChat, params: values },
+        ...more,
+      ]);
     } catch (error) {
       if (isUniqueViolation(error) && (await this.hasChat(c.userId, c.id))) throw chatExists(this.#s.where, c);
       throw error;
@@ -122,9 +166,11 @@ export class D1Ops {
   async listChats(userId: string, page?: ChatPage): Promise<ChatRecord[]> {
     checkIds(userId, undefined, true);
     const p = checkPage(page);
-    const rows = !p ? await this.#db.rows(this.#st.chats, [userId])
-      : !p.after ? await this.#db.rows(this.#st.chatsFirst, [userId, p.limit])
-      : await this.#db.rows(this.#st.chatsAfter, [userId, p.after.updatedAt, p.after.createdAt, p.after.id, p.limit]);
+    const rows = !p
+      ? await this.#db.rows(this.#st.chats, [userId])
+      : !p.after
+        ? await this.#db.rows(this.#st.chatsFirst, [userId, p.limit])
+        : await this.#db.rows(this.#st.chatsAfter, [userId, p.after.updatedAt, p.after.createdAt, p.after.id, p.limit]);
     return rows.map((row) => chatRecord(row as ChatRow, this.#s.corrupt));
   }
 
@@ -137,8 +183,14 @@ export class D1Ops {
     checkIds(userId, chatId);
     checkSince(since);
     const reads = (from: number, n: number) =>
-      Array.from({ length: n }, (_, i) => ({ sql: this.#d1.messagesOf, params: [userId, chatId, from + i * LOAD_CHUNK, from + (i + 1) * LOAD_CHUNK] }));
-    const [first, ...pages] = await this.#db.batch([{ sql: this.#d1.chatOf, params: [userId, chatId] }, ...reads(since, 1)]);
+      Array.from({ length: n }, (_, i) => ({
+        sql: this.#d1.messagesOf,
+        params: [userId, chatId, from + i * LOAD_CHUNK, from + (i + 1) * LOAD_CHUNK],
+      }));
+    const [first, ...pages] = await this.#db.batch([
+      { sql: this.#d1.chatOf, params: [userId, chatId] },
+      ...reads(since, 1),
+    ]);
     if (first!.length === 0) return undefined;
     const chat = chatRecord(first![0] as ChatRow, this.#s.corrupt);
     const rows = pages[0]!;
@@ -148,15 +200,28 @@ export class D1Ops {
     }
     const messages = messagesOf(rows, this.#s.corrupt, chatId);
     const expected = Math.max(0, chat.messageCount - since);
-    if (messages.length !== expected || (messages.length > 0 && messages[0]!.id !== since) || messages.some((m, i) => m.id !== since + i)) {
+    if (
+      messages.length !== expected ||
+      (messages.length > 0 && messages[0]!.id !== since) ||
+      messages.some((m, i) => m.id !== since + i)
+    ) {
       if (!(await this.hasChat(userId, chatId))) return undefined; // deleted between the reads
-      throw this.#s.corrupt(`chat ${chatId} records ${chat.messageCount} messages but its ids from ${since} are not dense`);
+      throw this.#s.corrupt(
+        `chat ${chatId} records ${chat.messageCount} messages but its ids from ${since} are not dense`,
+      );
     }
     return { chat, messages };
   }
 
   /** The conditional append in one batch (d1-statements.ts): landed, a conflict, or the message its key names. */
-  async appendMessage(userId: string, chatId: string, message: Message, head: number, updatedAt: number, key?: string): Promise<AppendResult> {
+  async appendMessage(
+    userId: string,
+    chatId: string,
+    message: Message,
+    head: number,
+    updatedAt: number,
+    key?: string,
+  ): Promise<AppendResult> {
     const m = checkAppend(userId, chatId, message, head, updatedAt, key);
     const values = this.#messageRow(m);
     let answers: { rows: unknown[][]; changes: number }[];
@@ -172,7 +237,8 @@ export class D1Ops {
       if (sqliteCode(error)) throw error;
       throw new CtxloomError(
         "STORE_OUTCOME_UNKNOWN",
-        `${this.#s.where} did not answer an append of message ${m.id} (${String(error)}); it may or may not have been stored. Retry it under the same key.`,
+        `${this.#s.where} did not answer an append of message ${m.id} (${String(error)}); it may or may not have ` +
+          `been stored. Retry it under the same key.`,
         { cause: error },
       );
     }
@@ -180,7 +246,8 @@ export class D1Ops {
     const row = outcome!.rows[0];
     if (row === undefined) throw unknownChat(this.#s.where, userId, chatId);
     if (inserted!.changes === 1) {
-      if (bumped!.changes !== 1) throw this.#s.corrupt(`chat ${chatId}'s message ${m.id} went in but its count did not move`);
+      if (bumped!.changes !== 1)
+        throw this.#s.corrupt(`chat ${chatId}'s message ${m.id} went in but its count did not move`);
       return { ok: true };
     }
     const stored = row.slice(1) as MessageRow;
@@ -188,17 +255,30 @@ export class D1Ops {
     return { ok: false, size: row[0] as number };
   }
 
-  async setHead(userId: string, chatId: string, head: number | null, updatedAt: number, expected?: number | null): Promise<boolean> {
+  async setHead(
+    userId: string,
+    chatId: string,
+    head: number | null,
+    updatedAt: number,
+    expected?: number | null,
+  ): Promise<boolean> {
     checkSetHead(userId, chatId, head, updatedAt, expected);
     const [moved, size] = await this.#db.batchWith([
-      { sql: this.#d1.setHead, params: [head, updatedAt, userId, chatId, expected === undefined ? 0 : 1, expected ?? null] },
+      {
+        sql: this.#d1.setHead,
+        params: [head, updatedAt, userId, chatId, expected === undefined ? 0 : 1, expected ?? null],
+      },
       { sql: this.#d1.size, params: [userId, chatId] },
     ]);
     if (moved!.changes === 1) return true;
     const row = size!.rows[0];
     if (row === undefined) throw unknownChat(this.#s.where, userId, chatId);
     const count = row[0] as number;
-    if (head !== null && head >= count) throw new CtxloomError("UNKNOWN_MESSAGE", `head ${head} is not a message of chat ${chatId}, which holds ${count} messages.`);
+    if (head !== null && head >= count)
+      throw new CtxloomError(
+        "UNKNOWN_MESSAGE",
+        `head ${head} is not a message of chat ${chatId}, which holds ${count} messages.`,
+      );
     return false;
   }
 
@@ -206,8 +286,11 @@ export class D1Ops {
     checkIds(userId, chatId);
     const ids = [userId, chatId];
     const done = await this.#db.batchWith([
-      { sql: this.#d1.deleteEmbeddings, params: ids }, { sql: this.#d1.deleteMessages, params: ids }, { sql: this.#d1.deleteNumbers, params: ids },
-      { sql: this.#d1.deleteChat, params: ids }, { sql: this.#d1.deleteChatMemory, params: ids }, // its own memory goes with it
+      { sql: this.#d1.deleteEmbeddings, params: ids },
+      { sql: this.#d1.deleteMessages, params: ids },
+      { sql: this.#d1.deleteNumbers, params: ids },
+      { sql: this.#d1.deleteChat, params: ids },
+      { sql: this.#d1.deleteChatMemory, params: ids }, // its own memory goes with it
     ]);
     return done[3]!.changes === 1;
   }
@@ -216,7 +299,10 @@ export class D1Ops {
     const checked = checkRedactions(userId, chatId, changes);
     const last = Math.max(...checked.map((c) => c.id));
     const writes = checked.flatMap((c) => [
-      { sql: this.#d1.redact, params: [c.content, c.toolCalls ? JSON.stringify(c.toolCalls) : null, c.tokens, userId, chatId, last, c.id] },
+      {
+        sql: this.#d1.redact,
+        params: [c.content, c.toolCalls ? JSON.stringify(c.toolCalls) : null, c.tokens, userId, chatId, last, c.id],
+      },
       { sql: this.#d1.redactVectors, params: [userId, chatId, last, c.id] },
       { sql: this.#d1.redactNumbers, params: [userId, chatId, last, Math.floor(c.id / CHUNK)] },
     ]);
@@ -232,8 +318,10 @@ export class D1Ops {
     const e = checkEmbedder(embedder);
     checkEmbeddingRows(rows, e.dimension);
     const last = rows.length === 0 ? -1 : Math.max(...rows.map((r) => r.messageId));
-    const puts = jsonChunks(rows.map((r) => [r.messageId, hex(vectorToBytes(r.vector))]))
-      .map((json) => ({ sql: this.#d1.putEmbeddings, params: [e.name, e.dimension, json, userId, chatId, last] }));
+    const puts = jsonChunks(rows.map((r) => [r.messageId, hex(vectorToBytes(r.vector))])).map((json) => ({
+      sql: this.#d1.putEmbeddings,
+      params: [e.name, e.dimension, json, userId, chatId, last],
+    }));
     const done = await this.#db.batchWith([...puts, { sql: this.#d1.size, params: [userId, chatId] }]);
     const row = done[done.length - 1]!.rows[0];
     if (row === undefined) throw unknownChat(this.#s.where, userId, chatId);
@@ -247,7 +335,10 @@ export class D1Ops {
     return rows.map(([messageId, text]) => {
       const bytes = typeof text === "string" && /^(?:[0-9A-F]{2})*$/.test(text) ? fromHex(text) : undefined;
       if (bytes?.byteLength !== e.dimension * 4) {
-        throw this.#s.corrupt(`chat ${chatId}'s embedding of message ${String(messageId)} holds ${bytes?.byteLength ?? "no"} bytes, not ${e.dimension} floats`);
+        throw this.#s.corrupt(
+          `chat ${chatId}'s embedding of message ${String(messageId)} holds ${bytes?.byteLength ?? "no"} bytes, not ` +
+            `${e.dimension} floats`,
+        );
       }
       return { messageId: messageId as number, vector: vectorFromBytes(bytes) };
     });

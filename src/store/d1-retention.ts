@@ -9,11 +9,18 @@ import type { RetentionStatements } from "./sql-retention.js";
 import type { ErasedUser, PruneBatch } from "./types.js";
 
 /** Store.eraseUser on D1: the counts, then every row of the user, in one batch. */
-export async function eraseUserD1(db: D1Batch, d1: D1Statements, rt: RetentionStatements, userId: string): Promise<ErasedUser> {
+export async function eraseUserD1(
+  db: D1Batch,
+  d1: D1Statements,
+  rt: RetentionStatements,
+  userId: string,
+): Promise<ErasedUser> {
   checkIds(userId, undefined, true);
   const [counts] = await db.batch([
     { sql: d1.eraseCounts, params: [userId] },
-    ...[rt.eraseEmbeddings, rt.eraseMessages, rt.eraseNumbers, rt.eraseChats, rt.eraseUser, rt.eraseMemory].map((sql) => ({ sql, params: [userId] })),
+    ...[rt.eraseEmbeddings, rt.eraseMessages, rt.eraseNumbers, rt.eraseChats, rt.eraseUser, rt.eraseMemory].map(
+      (sql) => ({ sql, params: [userId] }),
+    ),
   ]);
   const [chats, messages] = counts![0] as [number, number];
   return { chats, messages };
@@ -32,7 +39,17 @@ export async function pruneD1(db: D1Batch, d1: D1Statements, query: unknown): Pr
   const next = full ? picked[picked.length - 1]![1] : ((following![0]?.[0] as string | undefined) ?? null);
   if (picked.length === 0) return { removed: [], next };
   const json = JSON.stringify(picked.map(([key, , , updated]) => [key, updated]));
-  const done = await db.batch([d1.pruneMemory, d1.pruneEmbeddings, d1.pruneMessages, d1.pruneNumbers, d1.pruneChats].map((sql) => ({ sql, params: [json] })));
-  const removed = (done[4] as [string, string, number, number][]).map(([userId, chatId, updatedAt, messageCount]) => ({ userId, chatId, updatedAt, messageCount }));
+  const done = await db.batch(
+    [d1.pruneMemory, d1.pruneEmbeddings, d1.pruneMessages, d1.pruneNumbers, d1.pruneChats].map((sql) => ({
+      sql,
+      params: [json],
+    })),
+  );
+  const removed = (done[4] as [string, string, number, number][]).map(([userId, chatId, updatedAt, messageCount]) => ({
+    userId,
+    chatId,
+    updatedAt,
+    messageCount,
+  }));
   return { removed, next };
 }

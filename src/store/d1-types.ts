@@ -48,8 +48,13 @@ const arrays = (r: D1ResultLike): unknown[][] => (r.results ?? []).map((row) => 
 export function d1Batch(db: D1DatabaseLike): D1Batch {
   const prepared = (calls: D1Call[]) => calls.map((c) => db.prepare(c.sql).bind(...c.params));
   return {
-    rows: (sql, params) => db.prepare(sql).bind(...params).raw(),
+    rows: (sql, params) =>
+      db
+        .prepare(sql)
+        .bind(...params)
+        .raw(),
     batch: async (calls) => (await db.batch(prepared(calls))).map(arrays),
-    batchWith: async (calls) => (await db.batch(prepared(calls))).map((r) => ({ rows: arrays(r), changes: r.meta.changes ?? 0 })),
+    batchWith: async (calls) =>
+      (await db.batch(prepared(calls))).map((r) => ({ rows: arrays(r), changes: r.meta.changes ?? 0 })),
   };
 }

@@ -50,11 +50,18 @@ const D1_ROW_BYTES = 2_000_000;
 export function d1Store(db: D1DatabaseLike, options?: D1StoreOptions): D1Store {
   const o = checkOptions<D1StoreOptions>(options, "d1Store(options)", ["tablePrefix"]);
   if (typeof db !== "object" || db === null || typeof db.prepare !== "function" || typeof db.batch !== "function") {
-    throw new CtxloomError("INVALID_ARGUMENT", `d1Store takes a D1 database binding (env.DB, declared in d1_databases of your wrangler config); got ${describe(db)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `d1Store takes a D1 database binding (env.DB, declared in d1_databases of your wrangler config); got ` +
+        `${describe(db)}.`,
+    );
   }
   const p = o.tablePrefix ?? "ctxloom_";
   if (!/^[a-z_][a-z0-9_]{0,40}$/i.test(p)) {
-    throw new CtxloomError("INVALID_ARGUMENT", `tablePrefix must be letters, digits and underscores; got ${describe(p)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `tablePrefix must be letters, digits and underscores; got ${describe(p)}.`,
+    );
   }
   const names: SchemaNames = { prefix: p, versions: `${p}schema` };
   const place = d1Place(p);
@@ -67,13 +74,23 @@ export function d1Store(db: D1DatabaseLike, options?: D1StoreOptions): D1Store {
   const ready = (): Promise<void> =>
     (migrated ??= replay(
       { read: (sql, params) => batch.rows(sql, params), write: (calls) => batch.batch(calls).then(() => undefined) },
-      (conn) => migrate(conn, names, (fn) => fn(), (from) => {
-        throw corruptIn(place, `its tables are at schema version ${from}, which no D1 store of ctxloom made`);
-      }, (what) => corruptIn(place, what)),
-    ).then(() => undefined, (error: unknown) => {
-      migrated = undefined; // the next call tries again
-      throw storeError(place, "making or migrating the tables", error);
-    }));
+      (conn) =>
+        migrate(
+          conn,
+          names,
+          (fn) => fn(),
+          (from) => {
+            throw corruptIn(place, `its tables are at schema version ${from}, which no D1 store of ctxloom made`);
+          },
+          (what) => corruptIn(place, what),
+        ),
+    ).then(
+      () => undefined,
+      (error: unknown) => {
+        migrated = undefined; // the next call tries again
+        throw storeError(place, "making or migrating the tables", error);
+      },
+    ));
   /** Runs `call` once the tables are ready; its failure as a CtxloomError naming `what`. */
   const run = async <T>(what: string, call: () => Promise<T>): Promise<T> => {
     await ready();
@@ -91,7 +108,10 @@ export function d1Store(db: D1DatabaseLike, options?: D1StoreOptions): D1Store {
     listChats: (userId, page) => run("listing chats", () => ops.listChats(userId, page)),
     loadChat: (userId, chatId, since) => run("loading a chat", () => ops.loadChat(userId, chatId, since)),
     appendMessage(request) {
-      const { userId, chatId, message, head, updatedAt, key } = checkRequest<AppendMessageRequest>(request, "appendMessage");
+      const { userId, chatId, message, head, updatedAt, key } = checkRequest<AppendMessageRequest>(
+        request,
+        "appendMessage",
+      );
       return run("appending a message", () => ops.appendMessage(userId, chatId, message, head, updatedAt, key));
     },
     setHead(request) {
@@ -99,17 +119,20 @@ export function d1Store(db: D1DatabaseLike, options?: D1StoreOptions): D1Store {
       return run("moving the head", () => ops.setHead(userId, chatId, head, updatedAt, expected));
     },
     deleteChat: (userId, chatId) => run("deleting a chat", () => ops.deleteChat(userId, chatId)),
-    redactMessages: (userId, chatId, changes) => run("redacting messages", () => ops.redactMessages(userId, chatId, changes)),
+    redactMessages: (userId, chatId, changes) =>
+      run("redacting messages", () => ops.redactMessages(userId, chatId, changes)),
     eraseUser: (userId) => run("erasing a user", () => eraseUserD1(batch, d1, rt, userId)),
     pruneChats: (query) => run("pruning chats", () => pruneD1(batch, d1, query)),
     putEmbeddings(request) {
       const { userId, chatId, embedder, rows } = checkRequest<PutEmbeddingsRequest>(request, "putEmbeddings");
       return run("storing embeddings", () => ops.putEmbeddings(userId, chatId, embedder, rows));
     },
-    loadEmbeddings: (userId, chatId, embedder) => run("loading embeddings", () => ops.loadEmbeddings(userId, chatId, embedder)),
+    loadEmbeddings: (userId, chatId, embedder) =>
+      run("loading embeddings", () => ops.loadEmbeddings(userId, chatId, embedder)),
     clearEmbeddings: (userId, chatId) => run("clearing embeddings", () => ops.clearEmbeddings(userId, chatId)),
     loadMemory: (userId, chatId, known) => run("loading a memory", () => memory.loadMemory(userId, chatId, known)),
-    loadMemoryHistory: (userId, chatId, query) => run("reading a memory's history", () => memory.loadMemoryHistory(userId, chatId, query)),
+    loadMemoryHistory: (userId, chatId, query) =>
+      run("reading a memory's history", () => memory.loadMemoryHistory(userId, chatId, query)),
     writeMemory: (request) => run("writing a memory", () => memory.writeMemory(request)),
     deleteMemory: (userId, chatId) => run("deleting a memory", () => memory.deleteMemory(userId, chatId)),
     flush() {},
@@ -123,7 +146,11 @@ function d1Place(p: string): SqlPlace {
     where: `this D1 database (tables ${p}*)`,
     restore: "restore the database to an earlier time (D1 Time Travel), or give d1Store() another tablePrefix",
     advice(code) {
-      if (code === "SQLITE_FULL") return "the D1 database is full (Cloudflare allows 10 GB a database). Delete or prune chats, or spread users over more databases";
+      if (code === "SQLITE_FULL")
+        return (
+          "the D1 database is full (Cloudflare allows 10 GB a database). Delete or prune chats, or spread " +
+          "users over more databases"
+        );
       if (code === "SQLITE_TOOBIG") return "a value is larger than a D1 row holds (2 MB); retrying cannot help";
       return undefined;
     },

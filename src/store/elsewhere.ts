@@ -6,16 +6,27 @@ import { CtxloomError } from "../errors.js";
 /** The runtimes ctxloom knows that are not Node, and the stores that run on each. */
 const STORES_THERE = {
   Deno: "the memory store (the default), ctxloom/postgres, or a Store of your own",
-  "Cloudflare Workers": "the memory store (one per isolate), ctxloom/cloudflare (a Durable Object's SQLite storage), or a Store of your own",
+  "Cloudflare Workers":
+    "the memory store (one per isolate), ctxloom/cloudflare (a Durable Object's SQLite storage), " +
+    "or a Store of your own",
   "a browser": "the memory store (the default), or a Store of your own",
 } as const;
 const IN = { Deno: "on Deno", "Cloudflare Workers": "on Cloudflare Workers", "a browser": "in a browser" } as const;
 
 export type OtherRuntime = keyof typeof STORES_THERE;
 
-/** The runtime `g` (globalThis) belongs to when it is not Node, or undefined on Node (and runtimes ctxloom does not know). */
+/**
+ * The runtime `g` (globalThis) belongs to when it is not Node, or undefined on Node (and runtimes ctxloom does not
+ * know).
+ */
 export function otherRuntime(g: object = globalThis): OtherRuntime | undefined {
-  const r = g as { Deno?: { version?: { deno?: unknown } }; navigator?: { userAgent?: unknown }; document?: unknown; importScripts?: unknown; process?: { versions?: { node?: unknown } } };
+  const r = g as {
+    Deno?: { version?: { deno?: unknown } };
+    navigator?: { userAgent?: unknown };
+    document?: unknown;
+    importScripts?: unknown;
+    process?: { versions?: { node?: unknown } };
+  };
   if (typeof r.Deno?.version?.deno === "string") return "Deno"; // before Node: Deno has a `process` too
   if (r.navigator?.userAgent === "Cloudflare-Workers") return "Cloudflare Workers";
   if (typeof r.process?.versions?.node === "string") return undefined;

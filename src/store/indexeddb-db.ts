@@ -3,7 +3,8 @@
 import { CtxloomError } from "../errors.js";
 
 /**
- *   chats       key [user, id]                     a record: user, id, title, model, system, options, head, created, updated, count
+ * chats       key [user, id]                     a record: user, id, title, model, system, options, head, created,
+ * updated, count
  *   messages    key [user, chat, id]               a message's fields, its append key (`key`) where it has one
  *               index byKey [user, chat, key]      unique: a retry of an append finds its message
  *   embeddings  key [user, chat, embedder, dimension, message]    vector (float32 bytes)
@@ -17,7 +18,9 @@ import { CtxloomError } from "../errors.js";
 export const DB_VERSION = 2;
 export const STORES = ["chats", "messages", "embeddings", "memory"] as const;
 
-/** Every key that starts with `prefix` (arrays sort after strings and numbers, so `[...prefix, []]` is past them all). */
+/**
+ * Every key that starts with `prefix` (arrays sort after strings and numbers, so `[...prefix, []]` is past them all).
+ */
 export const prefixRange = (...prefix: IDBValidKey[]): IDBKeyRange => IDBKeyRange.bound(prefix, [...prefix, []]);
 
 /** The request's result, as a promise. */
@@ -33,13 +36,19 @@ export function idbError(name: string, what: string, error: unknown): CtxloomErr
   if (error instanceof CtxloomError) return error;
   const e = error as { name?: string; message?: string } | null;
   const kind = e?.name ?? "Error";
-  const advice = kind === "QuotaExceededError"
-    ? "the browser's storage for this site is full (its quota). Delete or prune old chats (loom.prune()), or ask the browser to keep more " +
-      "(navigator.storage.persist() lets it grant a larger share of the disk); nothing was written"
-    : kind === "VersionError"
-      ? "another tab runs a newer ctxloom on this database; reload this page"
-      : "retry; if it keeps failing, the browser may have cleared or blocked the site's storage";
-  return new CtxloomError("STORE_FAILED", `The browser store ${name} failed while ${what} (${kind}: ${e?.message ?? String(error)}); ${advice}.`, { cause: error });
+  const advice =
+    kind === "QuotaExceededError"
+      ? "the browser's storage for this site is full (its quota). Delete or prune old chats (loom.prune()), or ask " +
+        "the browser to keep more " +
+        "(navigator.storage.persist() lets it grant a larger share of the disk); nothing was written"
+      : kind === "VersionError"
+        ? "another tab runs a newer ctxloom on this database; reload this page"
+        : "retry; if it keeps failing, the browser may have cleared or blocked the site's storage";
+  return new CtxloomError(
+    "STORE_FAILED",
+    `The browser store ${name} failed while ${what} (${kind}: ${e?.message ?? String(error)}); ${advice}.`,
+    { cause: error },
+  );
 }
 
 /**
@@ -57,7 +66,8 @@ export function openDatabase(factory: IDBFactory, name: string, closed: () => vo
         const messages = db.createObjectStore("messages", { keyPath: ["user", "chat", "id"] });
         messages.createIndex("byKey", ["user", "chat", "key"], { unique: true });
       }
-      if (!db.objectStoreNames.contains("embeddings")) db.createObjectStore("embeddings", { keyPath: ["user", "chat", "embedder", "dimension", "message"] });
+      if (!db.objectStoreNames.contains("embeddings"))
+        db.createObjectStore("embeddings", { keyPath: ["user", "chat", "embedder", "dimension", "message"] });
       if (!db.objectStoreNames.contains("memory")) {
         const memory = db.createObjectStore("memory", { keyPath: ["user", "scope", "revision", "path"] });
         memory.createIndex("byPath", ["user", "scope", "path", "revision"], { unique: true });
@@ -72,7 +82,8 @@ export function openDatabase(factory: IDBFactory, name: string, closed: () => vo
       resolve(db);
     };
     request.onerror = () => reject(request.error);
-    request.onblocked = () => reject(new DOMException("another tab holds an older version of the database open", "VersionError"));
+    request.onblocked = () =>
+      reject(new DOMException("another tab holds an older version of the database open", "VersionError"));
   });
 }
 
@@ -81,7 +92,11 @@ export function openDatabase(factory: IDBFactory, name: string, closed: () => vo
  * nothing: a failure, or a throw of `fn`, aborts it). The browser runs read-write transactions on
  * the same stores one at a time, across the site's tabs too: what `fn` reads, it writes against.
  */
-export async function transaction<T>(db: IDBDatabase, mode: IDBTransactionMode, fn: (tx: IDBTransaction) => Promise<T>): Promise<T> {
+export async function transaction<T>(
+  db: IDBDatabase,
+  mode: IDBTransactionMode,
+  fn: (tx: IDBTransaction) => Promise<T>,
+): Promise<T> {
   const tx = db.transaction([...STORES], mode, { durability: "strict" });
   const committed = new Promise<void>((resolve, reject) => {
     tx.oncomplete = () => resolve();

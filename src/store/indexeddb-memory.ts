@@ -28,11 +28,26 @@ interface MemoryRow {
 type Run = <T>(what: string, mode: IDBTransactionMode, fn: (tx: IDBTransaction) => Promise<T>) => Promise<T>;
 
 const rowOf = (userId: string, scope: string, r: MemoryRecord): MemoryRow => ({
-  user: userId, scope, revision: r.revision, path: r.path, kind: r.kind, content: r.content, schema: r.schema, by: r.by, chatId: r.chatId,
+  user: userId,
+  scope,
+  revision: r.revision,
+  path: r.path,
+  kind: r.kind,
+  content: r.content,
+  schema: r.schema,
+  by: r.by,
+  chatId: r.chatId,
   at: r.at,
 });
 const recordOf = (r: MemoryRow): MemoryRecord => ({
-  revision: r.revision, path: r.path, kind: r.kind, content: r.content, schema: r.schema, by: r.by, chatId: r.chatId, at: r.at,
+  revision: r.revision,
+  path: r.path,
+  kind: r.kind,
+  content: r.content,
+  schema: r.schema,
+  by: r.by,
+  chatId: r.chatId,
+  at: r.at,
 });
 const scopeOf = (chatId: string | null): string => chatId ?? "";
 
@@ -63,7 +78,8 @@ export function indexedDBMemory(run: Run, where: string) {
   /** UNKNOWN_CHAT for a chat's memory when the user has no such chat. */
   const owned = async (tx: IDBTransaction, userId: string, chatId: string | null) => {
     if (chatId === null) return;
-    if ((await done(tx.objectStore("chats").getKey([userId, chatId]))) === undefined) throw unknownChat(where, userId, chatId);
+    if ((await done(tx.objectStore("chats").getKey([userId, chatId]))) === undefined)
+      throw unknownChat(where, userId, chatId);
   };
   return {
     loadMemory(userId, chatId, known) {
@@ -84,9 +100,15 @@ export function indexedDBMemory(run: Run, where: string) {
         if (upTo <= after) return [];
         // Revisions after `after` up to `upTo` ([] sorts after every path), in key order: revision, then path.
         const memory = tx.objectStore("memory");
-        const rows = q.path === undefined
-          ? memory.getAll(IDBKeyRange.bound([userId, scope, after, []], [userId, scope, upTo, []], true), q.limit)
-          : memory.index("byPath").getAll(IDBKeyRange.bound([userId, scope, q.path, after], [userId, scope, q.path, upTo], true), q.limit);
+        const rows =
+          q.path === undefined
+            ? memory.getAll(IDBKeyRange.bound([userId, scope, after, []], [userId, scope, upTo, []], true), q.limit)
+            : memory
+                .index("byPath")
+                .getAll(
+                  IDBKeyRange.bound([userId, scope, q.path, after], [userId, scope, q.path, upTo], true),
+                  q.limit,
+                );
         return ((await done(rows)) as MemoryRow[]).map(recordOf);
       });
     },

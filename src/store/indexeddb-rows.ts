@@ -18,21 +18,52 @@ export interface ChatRow {
 }
 
 /** A message's row: its fields, keyed by [user, chat, id], with the key it was appended under. */
-export type MessageRow = Omit<Message, "parentId" | "createdAt"> & { user: string; chat: string; parent: number | null; created: number; key?: string };
+export type MessageRow = Omit<Message, "parentId" | "createdAt"> & {
+  user: string;
+  chat: string;
+  parent: number | null;
+  created: number;
+  key?: string;
+};
 
 export const rowOf = (c: ChatRecord): ChatRow => ({
-  user: c.userId, id: c.id, title: c.title, model: c.model, system: c.system, options: c.options ?? {}, head: c.head, created: c.createdAt, updated: c.updatedAt,
+  user: c.userId,
+  id: c.id,
+  title: c.title,
+  model: c.model,
+  system: c.system,
+  options: c.options ?? {},
+  head: c.head,
+  created: c.createdAt,
+  updated: c.updatedAt,
   count: c.messageCount,
 });
 
 export const recordOf = (r: ChatRow): ChatRecord => ({
-  id: r.id, userId: r.user, title: r.title, model: r.model, system: r.system, createdAt: r.created, updatedAt: r.updated, messageCount: r.count, head: r.head,
+  id: r.id,
+  userId: r.user,
+  title: r.title,
+  model: r.model,
+  system: r.system,
+  createdAt: r.created,
+  updatedAt: r.updated,
+  messageCount: r.count,
+  head: r.head,
   options: r.options,
 });
 
 export function toMessageRow(userId: string, chatId: string, m: Message, key?: string): MessageRow {
   const row: MessageRow = {
-    user: userId, chat: chatId, id: m.id, parent: m.parentId, role: m.role, content: m.content, priority: m.priority, tokens: m.tokens, created: m.createdAt, kind: m.kind,
+    user: userId,
+    chat: chatId,
+    id: m.id,
+    parent: m.parentId,
+    role: m.role,
+    content: m.content,
+    priority: m.priority,
+    tokens: m.tokens,
+    created: m.createdAt,
+    kind: m.kind,
   };
   if (m.name !== undefined) row.name = m.name;
   if (m.toolCalls !== undefined) row.toolCalls = m.toolCalls;
@@ -45,7 +76,14 @@ export function toMessageRow(userId: string, chatId: string, m: Message, key?: s
 
 export function fromMessageRow(r: MessageRow): Message {
   const m: Message = {
-    id: r.id, parentId: r.parent, role: r.role, content: r.content, priority: r.priority, tokens: r.tokens, createdAt: r.created, kind: r.kind,
+    id: r.id,
+    parentId: r.parent,
+    role: r.role,
+    content: r.content,
+    priority: r.priority,
+    tokens: r.tokens,
+    createdAt: r.created,
+    kind: r.kind,
   };
   if (r.name !== undefined) m.name = r.name;
   if (r.toolCalls !== undefined) m.toolCalls = r.toolCalls;

@@ -5,15 +5,37 @@
 // writes against it: two tabs appending to one chat make sibling branches, never a lost message.
 import { CtxloomError, checkOptions, describe } from "../errors.js";
 import {
-  checkAppend, checkChatRecord, checkEmbedder, checkEmbeddingIds, checkEmbeddingRows, checkHead, checkIds, checkImported, checkPage,
-  checkPruneQuery, checkRedactedIds, checkRedactions, checkRequest, checkSetHead, checkSince, chatExists, unknownChat,
+  checkAppend,
+  checkChatRecord,
+  checkEmbedder,
+  checkEmbeddingIds,
+  checkEmbeddingRows,
+  checkHead,
+  checkIds,
+  checkImported,
+  checkPage,
+  checkPruneQuery,
+  checkRedactedIds,
+  checkRedactions,
+  checkRequest,
+  checkSetHead,
+  checkSince,
+  chatExists,
+  unknownChat,
 } from "./checks.js";
 import { done, idbError, openDatabase, prefixRange, transaction } from "./indexeddb-db.js";
 import { indexedDBMemory } from "./indexeddb-memory.js";
 import { type ChatRow, fromMessageRow, recordOf, rowOf, toMessageRow, type MessageRow } from "./indexeddb-rows.js";
 import { newestFirst } from "./order.js";
 import { pruneCandidates } from "./prune.js";
-import type { AppendMessageRequest, ChatRecord, PrunedChat, PutEmbeddingsRequest, SetHeadRequest, Store } from "./types.js";
+import type {
+  AppendMessageRequest,
+  ChatRecord,
+  PrunedChat,
+  PutEmbeddingsRequest,
+  SetHeadRequest,
+  Store,
+} from "./types.js";
 import { withClearMarks } from "./clear-marks.js";
 
 /** What `indexedDBStore()` returns: a Store in the browser's IndexedDB. */
@@ -44,7 +66,11 @@ export function indexedDBStore(options?: IndexedDBStoreOptions): IndexedDBStore 
   }
   const factory = (globalThis as { indexedDB?: IDBFactory }).indexedDB;
   if (!factory) {
-    throw new CtxloomError("UNSUPPORTED_RUNTIME", "indexedDBStore needs a browser's IndexedDB, which this runtime has not; on Node use ctxloom/sqlite, on Workers ctxloom/cloudflare.");
+    throw new CtxloomError(
+      "UNSUPPORTED_RUNTIME",
+      "indexedDBStore needs a browser's IndexedDB, which this runtime has not; on Node use ctxloom/sqlite, on " +
+        "Workers ctxloom/cloudflare.",
+    );
   }
   const dbName = o.name ?? "ctxloom";
   const name = `indexeddb:${dbName}`;
@@ -63,10 +89,12 @@ export function indexedDBStore(options?: IndexedDBStoreOptions): IndexedDBStore 
     }
   };
   const where = `the browser store ${dbName}`;
-  const chatOf = async (tx: IDBTransaction, userId: string, chatId: string) => (await done(tx.objectStore("chats").get([userId, chatId]))) as ChatRow | undefined;
+  const chatOf = async (tx: IDBTransaction, userId: string, chatId: string) =>
+    (await done(tx.objectStore("chats").get([userId, chatId]))) as ChatRow | undefined;
   /** Deletes a chat's rows (messages, embeddings, its own memory, record). */
   const dropChat = (tx: IDBTransaction, userId: string, chatId: string) => {
-    for (const s of ["messages", "embeddings", "memory"] as const) tx.objectStore(s).delete(prefixRange(userId, chatId));
+    for (const s of ["messages", "embeddings", "memory"] as const)
+      tx.objectStore(s).delete(prefixRange(userId, chatId));
     tx.objectStore("chats").delete([userId, chatId]);
   };
   const create = (what: string, c: ChatRecord, messages: MessageRow[]) =>
@@ -95,7 +123,9 @@ export function indexedDBStore(options?: IndexedDBStoreOptions): IndexedDBStore 
       checkIds(userId, undefined, true);
       const p = checkPage(page);
       return run("listing chats", "readonly", async (tx) => {
-        const all = ((await done(tx.objectStore("chats").getAll(prefixRange(userId)))) as ChatRow[]).map(recordOf).sort(newestFirst);
+        const all = ((await done(tx.objectStore("chats").getAll(prefixRange(userId)))) as ChatRow[])
+          .map(recordOf)
+          .sort(newestFirst);
         if (!p) return all;
         const from = p.after ? all.findIndex((c) => newestFirst(c, p.after!) > 0) : 0;
         return from < 0 ? [] : all.slice(from, from + p.limit);
@@ -113,14 +143,19 @@ export function indexedDBStore(options?: IndexedDBStoreOptions): IndexedDBStore 
       });
     },
     appendMessage(request) {
-      const { userId, chatId, message, head, updatedAt, key } = checkRequest<AppendMessageRequest>(request, "appendMessage");
+      const { userId, chatId, message, head, updatedAt, key } = checkRequest<AppendMessageRequest>(
+        request,
+        "appendMessage",
+      );
       const m = checkAppend(userId, chatId, message, head, updatedAt, key);
       const row = toMessageRow(userId, chatId, m, key);
       return run("appending a message", "readwrite", async (tx) => {
         const chat = await chatOf(tx, userId, chatId);
         if (!chat) throw unknownChat(where, userId, chatId);
         if (key !== undefined) {
-          const found = (await done(tx.objectStore("messages").index("byKey").get([userId, chatId, key]))) as MessageRow | undefined;
+          const found = (await done(tx.objectStore("messages").index("byKey").get([userId, chatId, key]))) as
+            | MessageRow
+            | undefined;
           if (found) return { ok: false as const, existing: fromMessageRow(found) };
         }
         if (m.id !== chat.count) return { ok: false as const, size: chat.count };
@@ -176,7 +211,8 @@ export function indexedDBStore(options?: IndexedDBStoreOptions): IndexedDBStore 
       return run("erasing a user", "readwrite", async (tx) => {
         const rows = (await done(tx.objectStore("chats").getAll(prefixRange(userId)))) as ChatRow[];
         // Their chats' rows, and every memory of theirs (their own and each chat's).
-        for (const s of ["messages", "embeddings", "memory", "chats"] as const) tx.objectStore(s).delete(prefixRange(userId));
+        for (const s of ["messages", "embeddings", "memory", "chats"] as const)
+          tx.objectStore(s).delete(prefixRange(userId));
         return { chats: rows.length, messages: rows.reduce((n, c) => n + c.count, 0) };
       });
     },
@@ -185,7 +221,8 @@ export function indexedDBStore(options?: IndexedDBStoreOptions): IndexedDBStore 
       return run("pruning chats", "readwrite", async (tx) => {
         const chats = tx.objectStore("chats");
         const removed: PrunedChat[] = [];
-        const first = async (range: IDBKeyRange) => ((await done(chats.getKey(range))) as [string, string] | undefined)?.[0];
+        const first = async (range: IDBKeyRange) =>
+          ((await done(chats.getKey(range))) as [string, string] | undefined)?.[0];
         let user = await first(IDBKeyRange.lowerBound([q.after ?? ""]));
         for (let seen = 0; user !== undefined && seen < q.limit; seen++) {
           const records = ((await done(chats.getAll(prefixRange(user)))) as ChatRow[]).map(recordOf);
@@ -209,14 +246,24 @@ export function indexedDBStore(options?: IndexedDBStoreOptions): IndexedDBStore 
         if (!chat) throw unknownChat(where, userId, chatId);
         checkEmbeddingIds(rows, chat.count, chatId);
         const store = tx.objectStore("embeddings");
-        for (const r of rows) store.put({ user: userId, chat: chatId, embedder: e.name, dimension: e.dimension, message: r.messageId, vector: r.vector.slice() });
+        for (const r of rows)
+          store.put({
+            user: userId,
+            chat: chatId,
+            embedder: e.name,
+            dimension: e.dimension,
+            message: r.messageId,
+            vector: r.vector.slice(),
+          });
       });
     },
     loadEmbeddings(userId, chatId, embedder) {
       checkIds(userId, chatId);
       const e = checkEmbedder(embedder);
       return run("loading embeddings", "readonly", async (tx) => {
-        const rows = (await done(tx.objectStore("embeddings").getAll(prefixRange(userId, chatId, e.name, e.dimension)))) as { message: number; vector: Float32Array }[];
+        const rows = (await done(
+          tx.objectStore("embeddings").getAll(prefixRange(userId, chatId, e.name, e.dimension)),
+        )) as { message: number; vector: Float32Array }[];
         return rows.map((r) => ({ messageId: r.message, vector: r.vector }));
       });
     },

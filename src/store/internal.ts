@@ -32,7 +32,9 @@ export function internalsOf(store: Store): StoreInternals | undefined {
 /** The key of a LoadedChat's columns (a store that reads messages so: no object per message, texts kept as UTF-8). */
 const COLUMNS: unique symbol = Symbol("ctxloom.store.columns");
 
-/** A LoadedChat over columns: a Loom opening the chat reads these; `messages` is made from them once, when first read. */
+/**
+ * A LoadedChat over columns: a Loom opening the chat reads these; `messages` is made from them once, when first read.
+ */
 export function loadedColumns(chat: ChatRecord, columns: MessageColumns): LoadedChat {
   let messages: LoadedChat["messages"] | undefined;
   return {

@@ -1,7 +1,15 @@
 // The working memories of the in-process store (memoryStore()): each memory's records in
 // revision order and its newest record by path, copied in and out as the chats are. Arguments
 // are checked by the policy every store runs (memory/checks.ts).
-import { checkLoad, checkMemoryIds, checkQuery, checkWrite, copyRecord, queried, recordOrder } from "../memory/checks.js";
+import {
+  checkLoad,
+  checkMemoryIds,
+  checkQuery,
+  checkWrite,
+  copyRecord,
+  queried,
+  recordOrder,
+} from "../memory/checks.js";
 import type { MemoryRecord, MemoryStore, WriteMemoryRequest } from "../memory/types.js";
 import { checkRequest, unknownChat } from "./checks.js";
 
@@ -17,7 +25,10 @@ type UserMemories = Map<string, Kept>;
  * The memory methods of a store in this process; `hasChat` says whether the user has a chat
  * (a chat's memory needs one: UNKNOWN_CHAT otherwise).
  */
-export function memoryRevisions(where: string, hasChat: (userId: string, chatId: string) => boolean): MemoryStore & { deleteChatMemory(userId: string, chatId: string): void } {
+export function memoryRevisions(
+  where: string,
+  hasChat: (userId: string, chatId: string) => boolean,
+): MemoryStore & { deleteChatMemory(userId: string, chatId: string): void } {
   const users = new Map<string, UserMemories>();
   const find = (userId: string, chatId: string | null): Kept | undefined => users.get(userId)?.get(chatId ?? "");
   const owned = (userId: string, chatId: string | null): void => {

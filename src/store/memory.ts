@@ -1,12 +1,34 @@
 import {
-  checkAppend, checkChatRecord, checkEmbedder, checkEmbeddingIds, checkEmbeddingRows, checkHead, checkIds, checkImported, checkPage, checkRedactedIds,
-  checkPruneQuery, checkRedactions, checkRequest, checkSetHead, checkSince, chatExists, unknownChat,
+  checkAppend,
+  checkChatRecord,
+  checkEmbedder,
+  checkEmbeddingIds,
+  checkEmbeddingRows,
+  checkHead,
+  checkIds,
+  checkImported,
+  checkPage,
+  checkRedactedIds,
+  checkPruneQuery,
+  checkRedactions,
+  checkRequest,
+  checkSetHead,
+  checkSince,
+  chatExists,
+  unknownChat,
 } from "./checks.js";
 import { MessageColumns } from "./columns.js";
 import { memoryRevisions } from "./memory-revisions.js";
 import type { Message } from "../message.js";
 import type {
-  AppendMessageRequest, ChatRecord, EmbeddingRow, LoadedChat, PrunedChat, PutEmbeddingsRequest, SetHeadRequest, Store,
+  AppendMessageRequest,
+  ChatRecord,
+  EmbeddingRow,
+  LoadedChat,
+  PrunedChat,
+  PutEmbeddingsRequest,
+  SetHeadRequest,
+  Store,
 } from "./types.js";
 import { INTERNAL, type InternalStore } from "./internal.js";
 import { newestFirst } from "./order.js";
@@ -145,7 +167,10 @@ export function memoryStore(): Store {
       return entry && { chat: copyChat(entry.chat), messages: entry.messages.slice(since) };
     },
     appendMessage(request) {
-      const { userId, chatId, message, head, updatedAt, key } = checkRequest<AppendMessageRequest>(request, "appendMessage");
+      const { userId, chatId, message, head, updatedAt, key } = checkRequest<AppendMessageRequest>(
+        request,
+        "appendMessage",
+      );
       checkAppend(userId, chatId, message, head, updatedAt, key);
       const entry = get(userId, chatId);
       const size = entry.messages.size;
@@ -211,11 +236,20 @@ export function memoryStore(): Store {
       for (const end = i + q.limit; i < sorted.length && i < end; i++) {
         const chats = users.get(sorted[i]!);
         if (!chats) continue;
-        for (const chat of pruneCandidates([...chats.values()].map((e) => e.chat), q, q.limit - removed.length)) {
+        for (const chat of pruneCandidates(
+          [...chats.values()].map((e) => e.chat),
+          q,
+          q.limit - removed.length,
+        )) {
           chats.get(chat.id)!.gone = true;
           chats.delete(chat.id);
           memory.deleteChatMemory(chat.userId, chat.id);
-          removed.push({ userId: chat.userId, chatId: chat.id, updatedAt: chat.updatedAt, messageCount: chat.messageCount });
+          removed.push({
+            userId: chat.userId,
+            chatId: chat.id,
+            updatedAt: chat.updatedAt,
+            messageCount: chat.messageCount,
+          });
         }
         if (removed.length === q.limit) return { removed, next: sorted[i]! };
       }
@@ -238,7 +272,9 @@ export function memoryStore(): Store {
       checkEmbedder(embedder);
       const byId = find(userId, chatId)?.embeddings?.get(`${embedder.name}/${embedder.dimension}`);
       if (!byId) return [];
-      return [...byId].sort((a, b) => a[0] - b[0]).map(([messageId, vector]) => ({ messageId, vector: vector.slice() }));
+      return [...byId]
+        .sort((a, b) => a[0] - b[0])
+        .map(([messageId, vector]) => ({ messageId, vector: vector.slice() }));
     },
     clearEmbeddings(userId, chatId) {
       checkIds(userId, chatId, true);
@@ -268,7 +304,6 @@ export function memoryStore(): Store {
 const APPENDED = Object.freeze({ ok: true as const });
 /** How errors name this store. */
 const WHERE = "the memory store";
-
 
 function copyChat(chat: ChatRecord): ChatRecord {
   return { ...chat, options: structuredClone(chat.options) };

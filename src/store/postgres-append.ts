@@ -34,36 +34,57 @@ export function checkin(client: PoolClient, error?: Error): void {
 
 /** True when the server answered the statement with an error (a SQLSTATE): then nothing was written. */
 const answered = (error: unknown): boolean =>
-  typeof (error as { severity?: unknown } | null)?.severity === "string" && /^[0-9A-Z]{5}$/.test(String((error as { code?: unknown }).code));
+  typeof (error as { severity?: unknown } | null)?.severity === "string" &&
+  /^[0-9A-Z]{5}$/.test(String((error as { code?: unknown }).code));
 
 /** `keyIndex` names the unique index of keys; `store` names the store in errors. */
 export async function appendRow(
-  pool: Pool, sql: Statements, keyIndex: string, store: string,
-  userId: string, chatId: string, m: Message, head: number, updatedAt: number, key: string | undefined, corrupt: Corrupt,
+  pool: Pool,
+  sql: Statements,
+  keyIndex: string,
+  store: string,
+  userId: string,
+  chatId: string,
+  m: Message,
+  head: number,
+  updatedAt: number,
+  key: string | undefined,
+  corrupt: Corrupt,
 ): Promise<AppendResult> {
   const [user, chat] = [toText(userId), toText(chatId)];
   const stored = key === undefined ? null : toText(key);
   const client = await checkout(pool); // a failure here sent nothing
   let r: QueryResult | undefined;
   try {
-    r = await client.query({ ...sql.append, values: [chat, user, head, updatedAt, ...messageValues(m, PG_TEXT), stored] });
+    r = await client.query({
+      ...sql.append,
+      values: [chat, user, head, updatedAt, ...messageValues(m, PG_TEXT), stored],
+    });
     checkin(client);
   } catch (error) {
     if (!answered(error)) {
       checkin(client, error as Error);
       throw new CtxloomError(
         "STORE_OUTCOME_UNKNOWN",
-        `The PostgreSQL store ${store} lost its connection after message ${m.id} was sent (${String(error)}); it may or may not have been stored. Retry it under the same key.`,
+        `The PostgreSQL store ${store} lost its connection after message ${m.id} was sent (${String(error)}); it ` +
+          `may or may not have been stored. Retry it under the same key.`,
         { cause: error },
       );
     }
     checkin(client);
     // The key is the chat's already: the message is found below. Any other error wrote nothing.
-    if (!((error as { code?: unknown }).code === "23505" && (error as { constraint?: unknown }).constraint === keyIndex)) throw error;
+    if (
+      !((error as { code?: unknown }).code === "23505" && (error as { constraint?: unknown }).constraint === keyIndex)
+    )
+      throw error;
   }
   if (r?.rowCount === 1) return { ok: true };
-  const row = (await pool.query({ ...sql.appended, values: [chat, user, stored] })).rows[0] as [number, ...MessageRow] | undefined;
+  const row = (await pool.query({ ...sql.appended, values: [chat, user, stored] })).rows[0] as
+    | [number, ...MessageRow]
+    | undefined;
   if (row === undefined) throw unknownChat(store, userId, chatId);
   const [size, ...message] = row;
-  return message[0] === null ? { ok: false, size: Number(size) } : { ok: false, existing: messageOf(message as MessageRow, corrupt, chatId, PG_TEXT) };
+  return message[0] === null
+    ? { ok: false, size: Number(size) }
+    : { ok: false, existing: messageOf(message as MessageRow, corrupt, chatId, PG_TEXT) };
 }

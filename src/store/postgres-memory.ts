@@ -30,7 +30,8 @@ export function memoryTables(p: string): string[] {
       PRIMARY KEY (user_id, scope, revision, path)
     )`,
     `CREATE INDEX ${p}memory_by_path ON ${p}memory (user_id, scope, path, revision)`,
-    `CREATE TABLE ${p}memory_heads (user_id text NOT NULL, scope text NOT NULL, revision integer NOT NULL, PRIMARY KEY (user_id, scope))`,
+    `CREATE TABLE ${p}memory_heads (user_id text NOT NULL, scope text NOT NULL, revision integer NOT NULL, PRIMARY ` +
+      `KEY (user_id, scope))`,
   ];
 }
 
@@ -57,8 +58,14 @@ export function memoryStatements(p: string) {
       `SELECT ${columns} FROM ${p}memory WHERE user_id = $1 AND scope = $2 AND ($3::text IS NULL OR path = $3) AND revision > $4 AND revision <= $5
        ORDER BY revision, path LIMIT $6`,
     ),
-    headRow: s("memory_head_row", `INSERT INTO ${p}memory_heads (user_id, scope, revision) VALUES ($1, $2, 0) ON CONFLICT DO NOTHING`),
-    bump: s("memory_bump", `UPDATE ${p}memory_heads SET revision = $4 WHERE user_id = $1 AND scope = $2 AND revision = $3`),
+    headRow: s(
+      "memory_head_row",
+      `INSERT INTO ${p}memory_heads (user_id, scope, revision) VALUES ($1, $2, 0) ON CONFLICT DO NOTHING`,
+    ),
+    bump: s(
+      "memory_bump",
+      `UPDATE ${p}memory_heads SET revision = $4 WHERE user_id = $1 AND scope = $2 AND revision = $3`,
+    ),
     revision: s("memory_revision", `SELECT revision FROM ${p}memory_heads WHERE user_id = $1 AND scope = $2`),
     // All the records in one statement, from one array per column.
     add: s(
@@ -79,9 +86,11 @@ export function memoryStatements(p: string) {
 /** The PostgreSQL store's memory methods over its pool (`open`: the pool once migrated). */
 export function postgresMemory(open: () => Promise<Pool>, p: string, name: string, corrupt: Corrupt): MemoryStore {
   const st = memoryStatements(p);
-  const query = async (statement: Statement, values: unknown[]): Promise<QueryResult> => (await open()).query({ ...statement, values });
+  const query = async (statement: Statement, values: unknown[]): Promise<QueryResult> =>
+    (await open()).query({ ...statement, values });
   const owned = async (userId: string, chatId: string | null) => {
-    if (chatId !== null && (await query(st.owned, [toText(userId), toText(chatId)])).rowCount === 0) throw unknownChat(name, userId, chatId);
+    if (chatId !== null && (await query(st.owned, [toText(userId), toText(chatId)])).rowCount === 0)
+      throw unknownChat(name, userId, chatId);
   };
   const records = (rows: unknown[][]): MemoryRecord[] => rows.map((row) => recordOf(row, corrupt, PG_TEXT));
   return {
@@ -91,12 +100,23 @@ export function postgresMemory(open: () => Promise<Pool>, p: string, name: strin
       const r = await query(st.load, [toText(userId), scopeOf(chatId, PG_TEXT), known ?? -1]);
       const [revision, at] = r.rows[0] as [number, number];
       if (revision === known) return { revision, at };
-      return { revision, at, records: records((r.rows as unknown[][]).filter((row) => row[2] !== null).map((row) => row.slice(2))) };
+      return {
+        revision,
+        at,
+        records: records((r.rows as unknown[][]).filter((row) => row[2] !== null).map((row) => row.slice(2))),
+      };
     },
     async loadMemoryHistory(userId, chatId, query_) {
       const q = checkQuery(userId, chatId, query_);
       await owned(userId, chatId);
-      const values = [toText(userId), scopeOf(chatId, PG_TEXT), q.path ?? null, q.after ?? 0, q.upTo ?? 2 ** 31 - 1, q.limit ?? null];
+      const values = [
+        toText(userId),
+        scopeOf(chatId, PG_TEXT),
+        q.path ?? null,
+        q.after ?? 0,
+        q.upTo ?? 2 ** 31 - 1,
+        q.limit ?? null,
+      ];
       return records((await query(st.history, values)).rows as unknown[][]);
     },
     async writeMemory(request) {
@@ -106,11 +126,14 @@ export function postgresMemory(open: () => Promise<Pool>, p: string, name: strin
       const client = await checkout(await open());
       try {
         await client.query("BEGIN");
-        if (chatId !== null && (await client.query({ ...st.ownedLocked, values: [user, scope] })).rowCount === 0) throw unknownChat(name, userId, chatId);
+        if (chatId !== null && (await client.query({ ...st.ownedLocked, values: [user, scope] })).rowCount === 0)
+          throw unknownChat(name, userId, chatId);
         await client.query({ ...st.headRow, values: [user, scope] });
         const last = rows[rows.length - 1]![0] as number;
         if ((await client.query({ ...st.bump, values: [user, scope, expected, last] })).rowCount === 0) {
-          const now = (await client.query({ ...st.revision, values: [user, scope] })).rows[0] as { revision: number } | undefined;
+          const now = (await client.query({ ...st.revision, values: [user, scope] })).rows[0] as
+            | { revision: number }
+            | undefined;
           await client.query("ROLLBACK");
           return { ok: false, revision: now?.revision ?? 0 };
         }

@@ -14,7 +14,12 @@ export async function loadPg(): Promise<typeof import("pg")> {
 }
 
 export function isPool(value: unknown): value is Pool {
-  return typeof value === "object" && value !== null && typeof (value as Pool).query === "function" && typeof (value as Pool).connect === "function";
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as Pool).query === "function" &&
+    typeof (value as Pool).connect === "function"
+  );
 }
 
 /** The connection string without its password, for names and messages. */

@@ -11,12 +11,20 @@ import type { MessageRedaction } from "./types.js";
  * operator's to schedule. False when the user has no such chat.
  */
 export async function redactRows(
-  run: (values: unknown[]) => Promise<{ rows: unknown[] }>, userId: string, chatId: string, changes: MessageRedaction[],
+  run: (values: unknown[]) => Promise<{ rows: unknown[] }>,
+  userId: string,
+  chatId: string,
+  changes: MessageRedaction[],
 ): Promise<boolean> {
   const checked = checkRedactions(userId, chatId, changes);
   const ids = checked.map((c) => c.id);
   const r = await run([
-    toText(chatId), toText(userId), ids, checked.map((c) => toText(c.content)), checked.map((c) => (c.toolCalls ? JSON.stringify(c.toolCalls) : null)), Math.max(...ids),
+    toText(chatId),
+    toText(userId),
+    ids,
+    checked.map((c) => toText(c.content)),
+    checked.map((c) => (c.toolCalls ? JSON.stringify(c.toolCalls) : null)),
+    Math.max(...ids),
     checked.map((c) => c.tokens),
   ]);
   const [size] = r.rows[0] as [number | null, string];

@@ -13,14 +13,19 @@ export function retentionStatements(p: string) {
   const rows = (name: string, text: string): Statement => ({ name: `${p}${name}`, text, rowMode: "array" });
   return {
     // (with their working memories: their own and every chat's; a data-modifying WITH always runs)
-    eraseUser: rows("erase_user", `WITH gone AS (DELETE FROM ${p}chats WHERE user_id = $1 RETURNING message_count),
+    eraseUser: rows(
+      "erase_user",
+      `WITH gone AS (DELETE FROM ${p}chats WHERE user_id = $1 RETURNING message_count),
       memory AS (DELETE FROM ${p}memory WHERE user_id = $1), heads AS (DELETE FROM ${p}memory_heads WHERE user_id = $1)
-      SELECT count(*)::integer, coalesce(sum(message_count), 0)::bigint FROM gone`),
+      SELECT count(*)::integer, coalesce(sum(message_count), 0)::bigint FROM gone`,
+    ),
     // From the user $1 on, the next $2 users (one index seek each: a loose scan), their chats past
     // the newest $3 or idle since before $4, at most $2 of them (the first users' first), deleted
     // where their update time is still the one read; then where the next batch starts: the last
     // user picked when the batch is full (it may hold more), else the user after those looked at.
-    prune: rows("prune", `WITH RECURSIVE u (user_id, n) AS (
+    prune: rows(
+      "prune",
+      `WITH RECURSIVE u (user_id, n) AS (
         SELECT (SELECT user_id FROM ${p}chats WHERE user_id >= $1 ORDER BY user_id LIMIT 1), 1
         UNION ALL
         SELECT (SELECT c.user_id FROM ${p}chats c WHERE c.user_id > u.user_id ORDER BY c.user_id LIMIT 1), u.n + 1
@@ -40,7 +45,8 @@ export function retentionStatements(p: string) {
       heads AS (DELETE FROM ${p}memory_heads h USING gone g WHERE h.user_id = g.user_id AND h.scope = g.id)
       SELECT 0, user_id, id, updated_at, message_count FROM gone
       UNION ALL SELECT 1, user_id, NULL, NULL, NULL FROM u WHERE n = $2 + 1 AND user_id IS NOT NULL
-      UNION ALL SELECT 2, max(user_id), NULL, count(*), NULL FROM picked`),
+      UNION ALL SELECT 2, max(user_id), NULL, count(*), NULL FROM picked`,
+    ),
   };
 }
 
@@ -62,7 +68,8 @@ export async function pruneRows(query: Query, rt: RetentionStatements, q: unknow
   let full = false;
   let lastPicked: string | null = null;
   for (const [kind, user, id, updated, count] of r.rows as [number, string | null, string, number, number][]) {
-    if (kind === 0) removed.push({ userId: fromText(user!), chatId: fromText(id), updatedAt: updated, messageCount: count });
+    if (kind === 0)
+      removed.push({ userId: fromText(user!), chatId: fromText(id), updatedAt: updated, messageCount: count });
     else if (kind === 1) following = user;
     else {
       full = Number(updated) === limit;

@@ -10,7 +10,9 @@ const SOH = "\u0001";
 
 /** A string as a text column holds it (see above). */
 export function toText(s: string): string {
-  return s.indexOf("\u0000") < 0 && s.indexOf(SOH) < 0 ? s : s.replace(/[\u0000\u0001]/g, (c) => (c === SOH ? "\u00011" : "\u00010"));
+  return s.indexOf("\u0000") < 0 && s.indexOf(SOH) < 0
+    ? s
+    : s.replace(/[\u0000\u0001]/g, (c) => (c === SOH ? "\u00011" : "\u00010"));
 }
 
 /** A text column's value as the string it stands for. */

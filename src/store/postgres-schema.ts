@@ -79,10 +79,12 @@ export function migrations(p: string): string[][] {
     // U+0001 already stored becomes U+0001 "1", as texts and ids now hold it. The ids change in
     // one statement, so that the foreign keys hold at its end.
     [
-      `ALTER TABLE ${p}messages ALTER COLUMN tool_calls TYPE json USING tool_calls::json, ALTER COLUMN parts TYPE json USING parts::json`,
+      `ALTER TABLE ${p}messages ALTER COLUMN tool_calls TYPE json USING tool_calls::json, ALTER COLUMN parts TYPE ` +
+        `json USING parts::json`,
       `ALTER TABLE ${p}chats ALTER COLUMN options DROP DEFAULT, ALTER COLUMN options TYPE json USING options::json,
         ALTER COLUMN options SET DEFAULT '{}'`,
-      `UPDATE ${p}messages SET ${escaped("content", "name", "tool_call_id")} WHERE ${holdingSoh("content", "name", "tool_call_id")}`,
+      `UPDATE ${p}messages SET ${escaped("content", "name", "tool_call_id")} WHERE ` +
+        `${holdingSoh("content", "name", "tool_call_id")}`,
       `UPDATE ${p}chats SET ${escaped("title", "model", "system")} WHERE ${holdingSoh("title", "model", "system")}`,
       `WITH chats AS (UPDATE ${p}chats SET ${escaped("user_id", "id")} WHERE ${holdingSoh("user_id", "id")}),
         messages AS (UPDATE ${p}messages SET ${escaped("user_id", "chat_id")} WHERE ${holdingSoh("user_id", "chat_id")})
@@ -102,7 +104,10 @@ export function migrations(p: string): string[][] {
 const escaped = (...columns: string[]) => columns.map((c) => `${c} = replace(${c}, chr(1), chr(1) || '1')`).join(", ");
 const holdingSoh = (...columns: string[]) => columns.map((c) => `strpos(${c}, chr(1)) > 0`).join(" OR ");
 
-/** Creates or migrates the tables of prefix `p`, one version a transaction, under an advisory lock (instances starting together migrate once). */
+/**
+ * Creates or migrates the tables of prefix `p`, one version a transaction, under an advisory lock (instances starting
+ * together migrate once).
+ */
 export async function migrate(pool: Pool, prefix: string): Promise<void> {
   const client = await checkout(pool);
   try {
@@ -114,14 +119,20 @@ export async function migrate(pool: Pool, prefix: string): Promise<void> {
     if (version > SCHEMA_VERSION) {
       throw new CtxloomError(
         "STORE_CORRUPT",
-        `The database's ctxloom tables (${prefix}*) are at schema version ${version}, newer than this release's ${SCHEMA_VERSION}; upgrade ctxloom.`,
+        `The database's ctxloom tables (${prefix}*) are at schema version ${version}, newer than this release's ` +
+          `${SCHEMA_VERSION}; upgrade ctxloom.`,
       );
     }
     const steps = migrations(prefix);
     for (let v = version; v < SCHEMA_VERSION; v++) {
       await client.query("BEGIN");
       for (const statement of steps[v]!) await client.query(statement);
-      await client.query(row || v > version ? `UPDATE ${prefix}schema SET version = $1` : `INSERT INTO ${prefix}schema (version) VALUES ($1)`, [v + 1]);
+      await client.query(
+        row || v > version
+          ? `UPDATE ${prefix}schema SET version = $1`
+          : `INSERT INTO ${prefix}schema (version) VALUES ($1)`,
+        [v + 1],
+      );
       await client.query("COMMIT");
     }
   } catch (error) {

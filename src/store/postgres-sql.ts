@@ -18,7 +18,8 @@ const [ROLE, PRIORITY, KIND] = [words(ROLES), words(PRIORITIES), words(["message
 /** The code of a word (its index in the list), or null for a word ctxloom never wrote. */
 const codeOf = (list: string, column: string) => `(array_position(${list}, ${column}) - 1)`;
 /** The codec's codes in one integer (role | priority << 2 | kind << 4), -1 when one is unknown. */
-const CODES = `coalesce(${codeOf(ROLE, "role")} + (${codeOf(PRIORITY, "priority")} << 2) + ${codeOf(KIND, "kind")} * 16, -1)`;
+const CODES =
+  `coalesce(${codeOf(ROLE, "role")} + (${codeOf(PRIORITY, "priority")} << 2) + ${codeOf(KIND, "kind")} ` + `* 16, -1)`;
 
 /** The list's order (Store.listChats). */
 const CHAT_ORDER = "updated_at DESC, created_at DESC, id DESC";
@@ -27,15 +28,43 @@ const CHAT_WRITE = "user_id, id, title, model, system, options, head, created_at
 /** A ChatRow (no key here: 0). */
 const CHAT_READ = "0, user_id, id, title, model, system, options::text, head, created_at, updated_at, message_count";
 /** MESSAGE_WRITE's columns, in its order. */
-const MESSAGE_WRITE = "id, parent, role, content, priority, tokens, name, tool_calls, tool_call_id, kind, covers_first, covers_last, created_at, parts";
+const MESSAGE_WRITE =
+  "id, parent, role, content, priority, tokens, name, tool_calls, tool_call_id, kind, covers_first, covers_last, " +
+  "created_at, parts";
 /** A MessageRow, of the messages table aliased `m`. */
-const MESSAGE_READ = ["m.id", "m.parent", CODES.replace(/\b(role|priority|kind)\b/g, "m.$1"), "m.tokens", "m.created_at", "m.content", "m.name",
-  "m.tool_calls::text", "m.tool_call_id", "m.covers_first", "m.covers_last", "m.parts::text"].join(", ");
+const MESSAGE_READ = [
+  "m.id",
+  "m.parent",
+  CODES.replace(/\b(role|priority|kind)\b/g, "m.$1"),
+  "m.tokens",
+  "m.created_at",
+  "m.content",
+  "m.name",
+  "m.tool_calls::text",
+  "m.tool_call_id",
+  "m.covers_first",
+  "m.covers_last",
+  "m.parts::text",
+].join(", ");
 /** MESSAGE_WRITE's values from the parameters $n, $n+1, ... (codes made words, JSON cast). */
 const messageParams = (n: number) => {
   const $ = (i: number) => `$${n + i}`;
-  return [$(0), $(1), `${ROLE}[${$(2)}::integer + 1]`, $(3), `${PRIORITY}[${$(4)}::integer + 1]`, $(5), $(6), `${$(7)}::json`, $(8),
-    `${KIND}[${$(9)}::integer + 1]`, $(10), $(11), $(12), `${$(13)}::json`].join(", ");
+  return [
+    $(0),
+    $(1),
+    `${ROLE}[${$(2)}::integer + 1]`,
+    $(3),
+    `${PRIORITY}[${$(4)}::integer + 1]`,
+    $(5),
+    $(6),
+    `${$(7)}::json`,
+    $(8),
+    `${KIND}[${$(9)}::integer + 1]`,
+    $(10),
+    $(11),
+    $(12),
+    `${$(13)}::json`,
+  ].join(", ");
 };
 
 /** Every statement of the store, for tables named with prefix `p`. */
@@ -46,7 +75,10 @@ export function postgresStatements(p: string) {
   return {
     /** The NOTIFY channel appends announce themselves on. */
     channel,
-    createChat: s("create_chat", `INSERT INTO ${p}chats (${CHAT_WRITE}) VALUES ($1, $2, $3, $4, $5, $6::json, $7, $8, $9, $10)`),
+    createChat: s(
+      "create_chat",
+      `INSERT INTO ${p}chats (${CHAT_WRITE}) VALUES ($1, $2, $3, $4, $5, $6::json, $7, $8, $9, $10)`,
+    ),
     // A whole chat's messages in one statement, from one array per column (chats.import).
     importMessages: s(
       "import_messages",
@@ -58,13 +90,20 @@ export function postgresStatements(p: string) {
     ),
     listChats: rows("list_chats", `SELECT ${CHAT_READ} FROM ${p}chats WHERE user_id = $1 ORDER BY ${CHAT_ORDER}`),
     // A page of the list (chats.page({ limit, after })), on the index of (user_id, updated_at).
-    listChatsFirst: rows("list_chats_first", `SELECT ${CHAT_READ} FROM ${p}chats WHERE user_id = $1 ORDER BY ${CHAT_ORDER} LIMIT $2`),
+    listChatsFirst: rows(
+      "list_chats_first",
+      `SELECT ${CHAT_READ} FROM ${p}chats WHERE user_id = $1 ORDER BY ${CHAT_ORDER} LIMIT $2`,
+    ),
     listChatsAfter: rows(
       "list_chats_after",
-      `SELECT ${CHAT_READ} FROM ${p}chats WHERE user_id = $1 AND (updated_at, created_at, id) < ($2, $3, $4) ORDER BY ${CHAT_ORDER} LIMIT $5`,
+      `SELECT ${CHAT_READ} FROM ${p}chats WHERE user_id = $1 AND (updated_at, created_at, id) < ($2, $3, $4) ORDER ` +
+        `BY ${CHAT_ORDER} LIMIT $5`,
     ),
     loadChat: rows("load_chat", `SELECT ${CHAT_READ} FROM ${p}chats WHERE id = $1 AND user_id = $2`),
-    loadMessages: rows("load_messages", `SELECT ${MESSAGE_READ} FROM ${p}messages m WHERE m.user_id = $3 AND m.chat_id = $1 AND m.id >= $2 ORDER BY m.id`),
+    loadMessages: rows(
+      "load_messages",
+      `SELECT ${MESSAGE_READ} FROM ${p}messages m WHERE m.user_id = $3 AND m.chat_id = $1 AND m.id >= $2 ORDER BY m.id`,
+    ),
     // The conditional append in one statement: the chat's count moves from the message's id
     // to the next (the row lock serializes writers; a loser matches no row), the message is
     // inserted with its key (a key the chat holds already fails the unique index: nothing is
@@ -79,7 +118,8 @@ export function postgresStatements(p: string) {
        SELECT bump.user_id, bump.id, ${messageParams(5)}, $19 FROM bump
        RETURNING (SELECT pg_notify('${channel}', json_build_object('u', user_id, 'c', id, 'n', message_count)::text) FROM bump)`,
     ),
-    // Why an append wrote nothing: the chat's size, then the message stored under the key ($3) as a MessageRow (all null when none).
+    // Why an append wrote nothing: the chat's size, then the message stored under the key ($3) as a MessageRow (all
+    // null when none).
     appended: rows(
       "appended",
       `SELECT c.message_count, ${MESSAGE_READ}
@@ -101,9 +141,9 @@ export function postgresStatements(p: string) {
        DELETE FROM ${p}chats WHERE id = $1 AND user_id = $2`,
     ),
     // chat.redact in one statement: the messages ($3 ids, $4 texts, $5 tool calls or null, $7
-    // token counts) get their new texts and counts, lose their parts and embeddings, only when every id ($6: the greatest)
-    // is the chat's; answers the chat's size (null: no such chat). UPDATE writes new row versions:
-    // the old ones stay in the table's files until VACUUM (the operator's) reclaims them.
+    // token counts) get their new texts and counts, lose their parts and embeddings, only when every id ($6: the
+    // greatest) is the chat's; answers the chat's size (null: no such chat). UPDATE writes new row versions: the old
+    // ones stay in the table's files until VACUUM (the operator's) reclaims them.
     redact: rows(
       "redact",
       `WITH c AS (SELECT message_count FROM ${p}chats WHERE id = $1 AND user_id = $2 FOR UPDATE),

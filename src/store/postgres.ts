@@ -1,12 +1,29 @@
 import type { Pool, PoolClient, PoolConfig, QueryResult } from "pg";
 import { CtxloomError, checkOptions, describe } from "../errors.js";
-import type { Message } from "../message.js";
 import type {
-  AppendMessageRequest, AppendResult, ChatRecord, Durability, EmbedderInfo, EmbeddingRow, LoadedChat, PutEmbeddingsRequest, SetHeadRequest, Store,
+  AppendMessageRequest,
+  AppendResult,
+  ChatRecord,
+  Durability,
+  LoadedChat,
+  PutEmbeddingsRequest,
+  SetHeadRequest,
+  Store,
 } from "./types.js";
 import {
-  checkAppend, checkChatRecord, checkEmbedder, checkEmbeddingIds, checkEmbeddingRows, checkIds, checkImported, checkPage, checkSetHead, checkSince,
-  checkRequest, chatExists, unknownChat,
+  checkAppend,
+  checkChatRecord,
+  checkEmbedder,
+  checkEmbeddingIds,
+  checkEmbeddingRows,
+  checkIds,
+  checkImported,
+  checkPage,
+  checkSetHead,
+  checkSince,
+  checkRequest,
+  chatExists,
+  unknownChat,
 } from "./checks.js";
 import { isPool, loadPg, redact } from "./postgres-pool.js";
 import { redactRows } from "./postgres-redact.js";
@@ -76,27 +93,41 @@ const MAX_ID = 2 ** 31 - 1;
 export function postgresStore(target: string | Pool, options?: PostgresStoreOptions): PostgresStore {
   const o = checkOptions<PostgresStoreOptions>(options, "postgresStore(options)", KEYS);
   if (typeof target !== "string" && !isPool(target)) {
-    throw new CtxloomError("INVALID_ARGUMENT", `postgresStore takes a connection string ("postgres://user@host/db") or a pg Pool; got ${describe(target)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `postgresStore takes a connection string ("postgres://user@host/db") or a pg Pool; got ${describe(target)}.`,
+    );
   }
   if (typeof target === "string" && !/^\s*(postgres(ql)?:\/\/|socket:)|=/.test(target)) {
     throw new CtxloomError(
       "INVALID_ARGUMENT",
-      `postgresStore takes a connection string such as "postgres://user:password@host:5432/db" (or "host=... dbname=..."), or a pg Pool; got ${describe(target)}.`,
+      `postgresStore takes a connection string such as "postgres://user:password@host:5432/db" (or "host=... ` +
+        `dbname=..."), or a pg Pool; got ${describe(target)}.`,
     );
   }
   if (o.durability !== undefined && o.durability !== "full" && o.durability !== "batched") {
-    throw new CtxloomError("INVALID_ARGUMENT", `durability must be "full" or "batched"; got ${describe(o.durability)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `durability must be "full" or "batched"; got ${describe(o.durability)}.`,
+    );
   }
   if (o.durability === "batched" && typeof target !== "string") {
-    throw new CtxloomError("INVALID_ARGUMENT", `durability "batched" needs a connection string; for your own Pool, set synchronous_commit on its connections.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `durability "batched" needs a connection string; for your own Pool, set synchronous_commit on its connections.`,
+    );
   }
   const prefix = o.tablePrefix ?? "ctxloom_";
   if (!/^[a-z_][a-z0-9_]{0,40}$/i.test(prefix)) {
-    throw new CtxloomError("INVALID_ARGUMENT", `tablePrefix must be letters, digits and underscores (at most 41); got ${describe(prefix)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `tablePrefix must be letters, digits and underscores (at most 41); got ${describe(prefix)}.`,
+    );
   }
   for (const key of ["max", "queryTimeoutMs"] as const) {
     const v = o[key];
-    if (v !== undefined && !(Number.isInteger(v) && v >= 1)) throw new CtxloomError("INVALID_ARGUMENT", `${key} must be a positive integer; got ${describe(v)}.`);
+    if (v !== undefined && !(Number.isInteger(v) && v >= 1))
+      throw new CtxloomError("INVALID_ARGUMENT", `${key} must be a positive integer; got ${describe(v)}.`);
   }
   const sql: Statements = postgresStatements(prefix);
   const rt = retentionStatements(prefix);
@@ -109,7 +140,10 @@ export function postgresStore(target: string | Pool, options?: PostgresStoreOpti
   const name = owned ? `postgres:${redact(target)}` : "postgres";
 
   const open = (): Promise<Pool> => {
-    if (closed) return Promise.reject(new CtxloomError("STORE_FAILED", `The PostgreSQL store ${name} is closed; open a new one.`));
+    if (closed)
+      return Promise.reject(
+        new CtxloomError("STORE_FAILED", `The PostgreSQL store ${name} is closed; open a new one.`),
+      );
     ready ??= (async () => {
       if (!pool) {
         const pg = await loadPg();
@@ -132,12 +166,19 @@ export function postgresStore(target: string | Pool, options?: PostgresStoreOpti
     });
     return ready;
   };
-  const query = async (statement: Statement, values: unknown[]): Promise<QueryResult> => (await open()).query({ ...statement, values });
+  const query = async (statement: Statement, values: unknown[]): Promise<QueryResult> =>
+    (await open()).query({ ...statement, values });
   const corrupt = (what: string, cause?: unknown) =>
-    new CtxloomError("STORE_CORRUPT", `The PostgreSQL store ${name} cannot be used: ${what}; its tables were changed outside ctxloom.`, cause === undefined ? undefined : { cause });
+    new CtxloomError(
+      "STORE_CORRUPT",
+      `The PostgreSQL store ${name} cannot be used: ${what}; its tables were changed outside ctxloom.`,
+      cause === undefined ? undefined : { cause },
+    );
   /** The chat's message count, or UNKNOWN_CHAT. */
   const sizeOf = async (userId: string, chatId: string): Promise<number> => {
-    const row = (await query(sql.size, [toText(chatId), toText(userId)])).rows[0] as { message_count: number } | undefined;
+    const row = (await query(sql.size, [toText(chatId), toText(userId)])).rows[0] as
+      | { message_count: number }
+      | undefined;
     if (row === undefined) throw unknownChat(name, userId, chatId);
     return row.message_count;
   };
@@ -146,7 +187,11 @@ export function postgresStore(target: string | Pool, options?: PostgresStoreOpti
     try {
       await write();
     } catch (error) {
-      if ((error as { code?: unknown }).code === "23505" && (error as { constraint?: unknown }).constraint === `${prefix}chats_pkey`) throw chatExists(name, chat);
+      if (
+        (error as { code?: unknown }).code === "23505" &&
+        (error as { constraint?: unknown }).constraint === `${prefix}chats_pkey`
+      )
+        throw chatExists(name, chat);
       throw error;
     }
   };
@@ -187,9 +232,11 @@ export function postgresStore(target: string | Pool, options?: PostgresStoreOpti
       checkIds(userId, undefined, true);
       const p = checkPage(page);
       const user = toText(userId);
-      const r = !p ? await query(sql.listChats, [user])
-        : !p.after ? await query(sql.listChatsFirst, [user, p.limit])
-        : await query(sql.listChatsAfter, [user, p.after.updatedAt, p.after.createdAt, toText(p.after.id), p.limit]);
+      const r = !p
+        ? await query(sql.listChats, [user])
+        : !p.after
+          ? await query(sql.listChatsFirst, [user, p.limit])
+          : await query(sql.listChatsAfter, [user, p.after.updatedAt, p.after.createdAt, toText(p.after.id), p.limit]);
       return r.rows.map((row) => chatRecord(row as ChatRow, corrupt, PG_TEXT));
     },
     async loadChat(userId, chatId, since = 0): Promise<LoadedChat | undefined> {
@@ -201,10 +248,14 @@ export function postgresStore(target: string | Pool, options?: PostgresStoreOpti
       try {
         await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
         const chat = (await client.query({ ...sql.loadChat, values: [id, user] })).rows[0] as ChatRow | undefined;
-        // Ids are PostgreSQL integers: past the greatest, there is no message to read (and the server would refuse the number).
-        const rows = chat && since <= MAX_ID ? (await client.query({ ...sql.loadMessages, values: [id, since, user] })).rows : [];
+        // Ids are PostgreSQL integers: past the greatest, there is no message to read (and the server would refuse the
+        // number).
+        const rows =
+          chat && since <= MAX_ID ? (await client.query({ ...sql.loadMessages, values: [id, since, user] })).rows : [];
         await client.query("COMMIT");
-        return chat ? { chat: chatRecord(chat, corrupt, PG_TEXT), messages: messagesOf(rows, corrupt, chatId, PG_TEXT) } : undefined;
+        return chat
+          ? { chat: chatRecord(chat, corrupt, PG_TEXT), messages: messagesOf(rows, corrupt, chatId, PG_TEXT) }
+          : undefined;
       } catch (error) {
         await client.query("ROLLBACK").catch(() => undefined);
         throw error;
@@ -213,26 +264,58 @@ export function postgresStore(target: string | Pool, options?: PostgresStoreOpti
       }
     },
     async appendMessage(request): Promise<AppendResult> {
-      const { userId, chatId, message, head, updatedAt, key } = checkRequest<AppendMessageRequest>(request, "appendMessage");
+      const { userId, chatId, message, head, updatedAt, key } = checkRequest<AppendMessageRequest>(
+        request,
+        "appendMessage",
+      );
       const m = checkAppend(userId, chatId, message, head, updatedAt, key);
-      return appendRow(await open(), sql, `${prefix}messages_key`, name, userId, chatId, m, head, updatedAt, key, corrupt);
+      return appendRow(
+        await open(),
+        sql,
+        `${prefix}messages_key`,
+        name,
+        userId,
+        chatId,
+        m,
+        head,
+        updatedAt,
+        key,
+        corrupt,
+      );
     },
     async setHead(request) {
       const { userId, chatId, head, updatedAt, expected } = checkRequest<SetHeadRequest>(request, "setHead");
       checkSetHead(userId, chatId, head, updatedAt, expected);
-      const r = await query(sql.setHead, [toText(chatId), toText(userId), head, updatedAt, expected !== undefined, expected ?? null]);
+      const r = await query(sql.setHead, [
+        toText(chatId),
+        toText(userId),
+        head,
+        updatedAt,
+        expected !== undefined,
+        expected ?? null,
+      ]);
       if (r.rowCount === 1) return true;
       const size = await sizeOf(userId, chatId);
-      if (head !== null && head >= size) throw new CtxloomError("UNKNOWN_MESSAGE", `head ${head} is not a message of chat ${chatId}, which holds ${size} messages.`);
+      if (head !== null && head >= size)
+        throw new CtxloomError(
+          "UNKNOWN_MESSAGE",
+          `head ${head} is not a message of chat ${chatId}, which holds ${size} messages.`,
+        );
       return false;
     },
-    /** The chat's rows go (its messages and embeddings by the foreign keys); see postgresStore on the old row versions. */
+    /**
+     * The chat's rows go (its messages and embeddings by the foreign keys); see postgresStore on the old row versions.
+     */
     async deleteChat(userId, chatId) {
       checkIds(userId, chatId);
       return (await query(sql.deleteChat, [toText(chatId), toText(userId)])).rowCount === 1;
     },
-    redactMessages: (userId, chatId, changes) => redactRows((values) => query(sql.redact, values), userId, chatId, changes),
-    /** The user's chats go, their messages and embeddings by the foreign keys; see postgresStore on the old row versions. */
+    redactMessages: (userId, chatId, changes) =>
+      redactRows((values) => query(sql.redact, values), userId, chatId, changes),
+    /**
+     * The user's chats go, their messages and embeddings by the foreign keys; see postgresStore on the old row
+     * versions.
+     */
     eraseUser: (userId) => eraseUserRows(query, rt, userId),
     pruneChats: (q) => pruneRows(query, rt, q),
     async putEmbeddings(request) {
@@ -246,16 +329,27 @@ export function postgresStore(target: string | Pool, options?: PostgresStoreOpti
       }
       const last = Math.max(...rows.map((row) => row.messageId));
       const r = await query(sql.putEmbeddings, [
-        toText(chatId), toText(userId), toText(e.name), e.dimension, rows.map((row) => row.messageId), rows.map((row) => vectorToBytes(row.vector)), last,
+        toText(chatId),
+        toText(userId),
+        toText(e.name),
+        e.dimension,
+        rows.map((row) => row.messageId),
+        rows.map((row) => vectorToBytes(row.vector)),
+        last,
       ]);
-      if (r.rowCount === 0) checkEmbeddingIds(rows, await sizeOf(userId, chatId), chatId); // nothing was written: say why
+      // nothing was written: say why
+      if (r.rowCount === 0) checkEmbeddingIds(rows, await sizeOf(userId, chatId), chatId);
     },
     async loadEmbeddings(userId, chatId, embedder) {
       checkIds(userId, chatId);
       const e = checkEmbedder(embedder);
       const r = await query(sql.loadEmbeddings, [toText(chatId), toText(userId), toText(e.name), e.dimension]);
       return r.rows.map(([messageId, bytes]: [number, Uint8Array]) => {
-        if (bytes.byteLength !== e.dimension * 4) throw corrupt(`chat ${chatId}'s embedding of message ${messageId} holds ${bytes.byteLength} bytes, not ${e.dimension} floats`);
+        if (bytes.byteLength !== e.dimension * 4)
+          throw corrupt(
+            `chat ${chatId}'s embedding of message ${messageId} holds ${bytes.byteLength} bytes, not ${e.dimension} ` +
+              `floats`,
+          );
         return { messageId, vector: vectorFromBytes(bytes) };
       });
     },
@@ -305,7 +399,9 @@ export function postgresStore(target: string | Pool, options?: PostgresStoreOpti
 function parseChange(payload: string): StoreChange | undefined {
   try {
     const { u, c, n } = JSON.parse(payload) as { u: unknown; c: unknown; n: unknown };
-    return typeof u === "string" && typeof c === "string" && typeof n === "number" ? { userId: fromText(u), chatId: fromText(c), size: n } : undefined;
+    return typeof u === "string" && typeof c === "string" && typeof n === "number"
+      ? { userId: fromText(u), chatId: fromText(c), size: n }
+      : undefined;
   } catch {
     return undefined;
   }

@@ -5,7 +5,11 @@ import type { ChatRecord, PruneQuery } from "./types.js";
 import { newestFirst } from "./order.js";
 
 /** The records of one user's chats a prune removes, at most `limit`, past the newest first. */
-export function pruneCandidates<T extends Pick<ChatRecord, "updatedAt" | "createdAt" | "id">>(chats: readonly T[], query: PruneQuery, limit: number): T[] {
+export function pruneCandidates<T extends Pick<ChatRecord, "updatedAt" | "createdAt" | "id">>(
+  chats: readonly T[],
+  query: PruneQuery,
+  limit: number,
+): T[] {
   const out: T[] = [];
   const { keepNewest, idleBefore } = query;
   const sorted = keepNewest !== undefined && chats.length > keepNewest ? [...chats].sort(newestFirst) : undefined;

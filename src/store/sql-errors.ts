@@ -54,7 +54,13 @@ export function storeError(place: SqlPlace, what: string, error: unknown): Ctxlo
   );
 }
 
-/** SQLite's answer to a second row of a key a unique index holds (better-sqlite3's code, a Durable Object's or D1's message). */
+/**
+ * SQLite's answer to a second row of a key a unique index holds (better-sqlite3's code, a Durable Object's or D1's
+ * message).
+ */
 export function isUniqueViolation(error: unknown): boolean {
-  return (error as { code?: unknown }).code === "SQLITE_CONSTRAINT_UNIQUE" || /UNIQUE constraint failed/.test(String((error as Error)?.message));
+  return (
+    (error as { code?: unknown }).code === "SQLITE_CONSTRAINT_UNIQUE" ||
+    /UNIQUE constraint failed/.test(String((error as Error)?.message))
+  );
 }

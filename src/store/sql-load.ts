@@ -15,7 +15,14 @@ import { asBytes } from "./vectors.js";
 /** Ids per chunk of numbers. */
 const CHUNK = 1024;
 
-type Chunk = [ids: number[], parents: (number | null)[], codes: number[], tokens: number[], created: number[], extras: (Extras | null)[]];
+type Chunk = [
+  ids: number[],
+  parents: (number | null)[],
+  codes: number[],
+  tokens: number[],
+  created: number[],
+  extras: (Extras | null)[],
+];
 
 /**
  * Reads ids `lo` to `hi - 1` chunk by chunk, in order: `read(lo, hi)` answers false when the
@@ -48,7 +55,13 @@ export function eachChunk(lo: number, hi: number, read: (lo: number, hi: number)
  * reports what is wrong. Throws STORE_CORRUPT for an unknown role, priority or kind code.
  */
 export function loadChunked(
-  db: SqlConnection, st: Statements, key: number, since: number, count: number, corrupt: Corrupt, chatId: string,
+  db: SqlConnection,
+  st: Statements,
+  key: number,
+  since: number,
+  count: number,
+  corrupt: Corrupt,
+  chatId: string,
 ): Message[] | undefined {
   const n = count - since;
   if (n < CHUNK) return undefined; // a few rows cost little either way
@@ -72,8 +85,14 @@ export function loadChunked(
       const c = codes[i]!;
       if (c < 0) throw unknownCode(corrupt, chatId, id);
       const m: Message = {
-        id, parentId: parents[i]!, role: ROLES[c & 3]!, content: texts[id - since]!, priority: PRIORITIES[(c >> 2) & 3]!,
-        tokens: tokens[i]!, createdAt: created[i]!, kind: c >> 4 === 1 ? "summary" : "message",
+        id,
+        parentId: parents[i]!,
+        role: ROLES[c & 3]!,
+        content: texts[id - since]!,
+        priority: PRIORITIES[(c >> 2) & 3]!,
+        tokens: tokens[i]!,
+        createdAt: created[i]!,
+        kind: c >> 4 === 1 ? "summary" : "message",
       };
       const x = extras[i];
       if (x !== null) addExtras(m, x!, corrupt, chatId);
@@ -92,7 +111,14 @@ export function loadChunked(
  * those ids: the row-per-message read then decides and reports. Throws STORE_CORRUPT for an
  * unknown role, priority or kind code.
  */
-export function loadColumns(db: SqlConnection, st: Statements, key: number, count: number, corrupt: Corrupt, chatId: string): MessageColumns | undefined {
+export function loadColumns(
+  db: SqlConnection,
+  st: Statements,
+  key: number,
+  count: number,
+  corrupt: Corrupt,
+  chatId: string,
+): MessageColumns | undefined {
   if (db.get(st.messageFrom, key, count) !== undefined) return undefined; // rows beyond the count
   const cols = new MessageColumns({ utf8: true });
   cols.reserve(count);
@@ -106,7 +132,15 @@ export function loadColumns(db: SqlConnection, st: Statements, key: number, coun
     } catch {
       return false;
     }
-    const [ids, parents, codes, tokens, created, extras, lengths] = parsed as [number[], (number | null)[], number[], number[], number[], [number, ...Extras][], number[]];
+    const [ids, parents, codes, tokens, created, extras, lengths] = parsed as [
+      number[],
+      (number | null)[],
+      number[],
+      number[],
+      number[],
+      [number, ...Extras][],
+      number[],
+    ];
     if (lengths.length !== hi - lo) return false;
     const run = checkedRun(lo, hi, [ids, parents, codes, tokens, created, extras], corrupt, chatId);
     if (!run) return false;
@@ -126,7 +160,12 @@ export function loadColumns(db: SqlConnection, st: Statements, key: number, coun
  * construction), parents, codes, tokens, times, [id, ...Extras] of the rows that have some.
  */
 export type ChunkArrays = [
-  ArrayLike<number> | null, ArrayLike<number | null>, ArrayLike<number>, ArrayLike<number>, ArrayLike<number>, readonly [number, ...Extras][],
+  ArrayLike<number> | null,
+  ArrayLike<number | null>,
+  ArrayLike<number>,
+  ArrayLike<number>,
+  ArrayLike<number>,
+  readonly [number, ...Extras][],
 ];
 
 /**
@@ -134,7 +173,13 @@ export type ChunkArrays = [
  * it, or undefined when one is not (the row-per-message read then decides and reports). Throws
  * STORE_CORRUPT for an unknown role, priority or kind code.
  */
-export function checkedRun(lo: number, hi: number, [ids, parents, codes, tokens, created, extras]: ChunkArrays, corrupt: Corrupt, chatId: string): ColumnRun | undefined {
+export function checkedRun(
+  lo: number,
+  hi: number,
+  [ids, parents, codes, tokens, created, extras]: ChunkArrays,
+  corrupt: Corrupt,
+  chatId: string,
+): ColumnRun | undefined {
   const n = hi - lo;
   if (ids !== null && ids.length !== n) return undefined;
   if (parents.length !== n || codes.length !== n || tokens.length !== n || created.length !== n) return undefined;
@@ -143,7 +188,16 @@ export function checkedRun(lo: number, hi: number, [ids, parents, codes, tokens,
     const id = lo + i;
     const parent = parents[i] ?? -1;
     const t = tokens[i]!;
-    if ((ids !== null && ids[i] !== id) || !Number.isInteger(parent) || parent < -1 || parent >= id || !Number.isInteger(t) || t < 0 || t > MAX_TOKENS) return undefined;
+    if (
+      (ids !== null && ids[i] !== id) ||
+      !Number.isInteger(parent) ||
+      parent < -1 ||
+      parent >= id ||
+      !Number.isInteger(t) ||
+      t < 0 ||
+      t > MAX_TOKENS
+    )
+      return undefined;
     if (typeof created[i] !== "number" || !Number.isFinite(created[i])) return undefined;
     if (codes[i]! < 0) throw unknownCode(corrupt, chatId, id);
     runParents[i] = parent;

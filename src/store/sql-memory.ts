@@ -14,7 +14,9 @@ import type { SyncStore } from "./sql-store.js";
 /** SQLite's "no limit". */
 const ALL = -1;
 
-/** The memory methods, synchronous; writeMemory with the Store's request spread (the store's wrapper takes the request). */
+/**
+ * The memory methods, synchronous; writeMemory with the Store's request spread (the store's wrapper takes the request).
+ */
 type SyncMemory = Pick<SyncStore, Exclude<keyof MemoryStore, "writeMemory">> & {
   writeMemory(userId: string, chatId: string | null, expected: number, records: MemoryRecord[]): MemoryWriteResult;
 };
@@ -49,9 +51,10 @@ export class SqlMemory implements SyncMemory {
       this.#owned(userId, chatId);
       const range = [q.after ?? 0, q.upTo ?? Number.MAX_SAFE_INTEGER, q.limit ?? ALL];
       const scope = scopeOf(chatId);
-      const rows = q.path === undefined
-        ? this.#db.all(this.#st.memoryHistory, userId, scope, ...range)
-        : this.#db.all(this.#st.memoryPathHistory, userId, scope, q.path, ...range);
+      const rows =
+        q.path === undefined
+          ? this.#db.all(this.#st.memoryHistory, userId, scope, ...range)
+          : this.#db.all(this.#st.memoryPathHistory, userId, scope, q.path, ...range);
       return this.#records(rows);
     });
   }
@@ -74,7 +77,9 @@ export class SqlMemory implements SyncMemory {
     checkMemoryIds(userId, chatId, true);
     return this.#tx.write("deleting a memory", () => {
       const all = chatId === undefined;
-      const held = all ? this.#db.get(this.#st.userMemoryHeld, userId) : this.#db.get(this.#st.memoryHeld, userId, scopeOf(chatId));
+      const held = all
+        ? this.#db.get(this.#st.userMemoryHeld, userId)
+        : this.#db.get(this.#st.memoryHeld, userId, scopeOf(chatId));
       if (held === undefined) return false;
       if (all) this.#db.run(this.#st.deleteUserMemory, userId);
       else this.#db.run(this.#st.deleteMemory, userId, scopeOf(chatId));

@@ -77,7 +77,12 @@ export function decodeChunk(bytes: Uint8Array, littleEndian = LITTLE_ENDIAN): Ch
   };
   if (!littleEndian) {
     const view = new DataView(own.buffer);
-    const swapped: ChunkNumbers = { created: new Float64Array(count), parents: new Int32Array(count), tokens: new Int32Array(count), codes: n.codes };
+    const swapped: ChunkNumbers = {
+      created: new Float64Array(count),
+      parents: new Int32Array(count),
+      tokens: new Int32Array(count),
+      codes: n.codes,
+    };
     for (let i = 0; i < count; i++) {
       swapped.created[i] = view.getFloat64(i * 8, true);
       swapped.parents[i] = view.getInt32(count * 8 + i * 4, true);
@@ -92,7 +97,13 @@ export function decodeChunk(bytes: Uint8Array, littleEndian = LITTLE_ENDIAN): Ch
  * Chunks 0 to `below - 1` of chat `key` that are written, in order, READ at a time: `each(chunk,
  * bytes)` for each (a value that is not bytes comes as undefined, read as no chunk).
  */
-export function eachStoredChunk(db: SqlConnection, ns: NumbersStatements, key: number, below: number, each: (chunk: number, bytes: Uint8Array | undefined) => void): void {
+export function eachStoredChunk(
+  db: SqlConnection,
+  ns: NumbersStatements,
+  key: number,
+  below: number,
+  each: (chunk: number, bytes: Uint8Array | undefined) => void,
+): void {
   for (let from = 0; from < below; from += READ) {
     for (const [chunk, data] of db.all(ns.chunks, key, from, Math.min(below, from + READ))) {
       each(chunk as number, asBytes(data));

@@ -10,7 +10,15 @@ import { MessageColumns, type ColumnRun } from "./columns.js";
 import type { SqlConnection } from "./sql-connection.js";
 import { checkedRun, eachChunk, type ChunkArrays } from "./sql-load.js";
 import {
-  CHUNK, EMPTY_TEXT, HAS_EXTRAS, decodeChunk, eachStoredChunk, encodeChunk, numbersStatements, type ChunkNumbers, type NumbersStatements,
+  CHUNK,
+  EMPTY_TEXT,
+  HAS_EXTRAS,
+  decodeChunk,
+  eachStoredChunk,
+  encodeChunk,
+  numbersStatements,
+  type ChunkNumbers,
+  type NumbersStatements,
 } from "./sql-numbers.js";
 import type { Corrupt, Extras } from "./sql-rows.js";
 import { CODES_READ, EXTRAS_COLUMNS, NO_EXTRAS } from "./sql-statements.js";
@@ -29,14 +37,16 @@ function pagedStatements(p: string) {
     // empty, [id, text] of the rows with optional fields (a restore checks those whole), and how
     // many texts are not TEXT. Lengths and types come from the rows' headers: no text is read but those.
     numbers:
-      `SELECT json_group_array(id), json_group_array(parent), json_group_array(${CODES_READ}), json_group_array(tokens), json_group_array(created), ` +
+      `SELECT json_group_array(id), json_group_array(parent), json_group_array(${CODES_READ}), ` +
+      `json_group_array(tokens), json_group_array(created), ` +
       `'[' || group_concat(CASE WHEN ${NO_EXTRAS} THEN NULL ELSE json_array(id, ${EXTRAS_COLUMNS}) END) || ']', ` +
       `'[' || group_concat(CASE WHEN octet_length(content) = 0 THEN id END) || ']', ` +
       `'[' || group_concat(CASE WHEN ${NO_EXTRAS} THEN NULL ELSE json_array(id, content) END) || ']', ` +
       `sum(typeof(content) <> 'text') FROM ${messages} WHERE chat = ? AND id >= ? AND id < ?`,
     // The optional fields and texts of the messages a chunk names (a JSON array of ids), one seek each.
     extras:
-      `SELECT '[' || group_concat(json_array(id, ${EXTRAS_COLUMNS}, content)) || ']', count(*), sum(typeof(content) <> 'text') ` +
+      `SELECT '[' || group_concat(json_array(id, ${EXTRAS_COLUMNS}, content)) || ']', count(*), sum(typeof(content) ` +
+      `<> 'text') ` +
       `FROM ${messages} WHERE chat = ? AND id IN (SELECT value FROM json_each(?))`,
     content: `SELECT content FROM ${messages} WHERE chat = ? AND id = ?`,
     beyond: `SELECT 1 FROM ${messages} WHERE chat = ? AND id >= ? LIMIT 1`,
@@ -65,19 +75,26 @@ export class NumberChunks {
 
   /** Chat `key` holds `size` messages after an append: the chunk it filled is written. */
   appended(key: number, size: number): void {
-    if (this.#pages && size % CHUNK === 0) writeChunk(this.#db, this.#ps, this.#ns, key, size / CHUNK - 1, this.#corrupt);
+    if (this.#pages && size % CHUNK === 0)
+      writeChunk(this.#db, this.#ps, this.#ns, key, size / CHUNK - 1, this.#corrupt);
   }
 
   /** Chat `key` was imported with `count` messages: its full chunks are written. */
   imported(key: number, count: number): void {
-    if (this.#pages) for (let chunk = 0; (chunk + 1) * CHUNK <= count; chunk++) writeChunk(this.#db, this.#ps, this.#ns, key, chunk, this.#corrupt);
+    if (this.#pages)
+      for (let chunk = 0; (chunk + 1) * CHUNK <= count; chunk++)
+        writeChunk(this.#db, this.#ps, this.#ns, key, chunk, this.#corrupt);
   }
 
-  /** Messages `ids` of chat `key` (of `size` messages) were redacted: their chunks are written again, or deleted where the store pages not. */
+  /**
+   * Messages `ids` of chat `key` (of `size` messages) were redacted: their chunks are written again, or deleted where
+   * the store pages not.
+   */
   redacted(key: number, ids: readonly number[], size: number): void {
     for (const chunk of new Set(ids.map((id) => Math.floor(id / CHUNK)))) {
       this.#db.run(this.#ns.deleteChunk, key, chunk);
-      if (this.#pages && (chunk + 1) * CHUNK <= size) writeChunk(this.#db, this.#ps, this.#ns, key, chunk, this.#corrupt);
+      if (this.#pages && (chunk + 1) * CHUNK <= size)
+        writeChunk(this.#db, this.#ps, this.#ns, key, chunk, this.#corrupt);
     }
   }
 
@@ -85,7 +102,12 @@ export class NumberChunks {
    * Chat `key` of `count` messages paged (loadPaged), inside a read; a full chunk it reads from the
    * rows (a database of version 4) is written for the next open, unless that write fails: the open goes on.
    */
-  load(key: number, count: number, chatId: string, later: Pick<PagedReads, "read" | "gone">): MessageColumns | undefined {
+  load(
+    key: number,
+    count: number,
+    chatId: string,
+    later: Pick<PagedReads, "read" | "gone">,
+  ): MessageColumns | undefined {
     let keeping = true;
     const keep = (chunk: number, bytes: Uint8Array): void => {
       if (!keeping) return;
@@ -105,7 +127,10 @@ export interface PagedReads {
   ns: NumbersStatements;
   /** Writes full chunk `chunk`, read from its rows (the load goes on when it cannot). */
   keep(chunk: number, bytes: Uint8Array): void;
-  /** Message `id`'s text, read later as the store reads (its failures in the store's words); throws `gone()` for a row that is no more. */
+  /**
+   * Message `id`'s text, read later as the store reads (its failures in the store's words); throws `gone()` for a row
+   * that is no more.
+   */
   read: (sql: string, ...params: unknown[]) => unknown[] | undefined;
   gone: () => Error;
 }
@@ -116,7 +141,14 @@ export interface PagedReads {
  * those ids: the row-per-message read then decides and reports. A text whose row is gone (the
  * chat deleted meanwhile) throws `gone()` when read.
  */
-function loadPaged(db: SqlConnection, r: PagedReads, key: number, count: number, corrupt: Corrupt, chatId: string): MessageColumns | undefined {
+function loadPaged(
+  db: SqlConnection,
+  r: PagedReads,
+  key: number,
+  count: number,
+  corrupt: Corrupt,
+  chatId: string,
+): MessageColumns | undefined {
   if (db.get(r.ps.beyond, key, count) !== undefined) return undefined; // rows beyond the count
   const texts = new StoredTexts((id) => {
     const text = r.read(r.ps.content, key, id)?.[0];
@@ -142,7 +174,12 @@ function loadPaged(db: SqlConnection, r: PagedReads, key: number, count: number,
 }
 
 /** A chunk's numbers, none set yet. */
-const newChunk = (): ChunkNumbers => ({ created: new Float64Array(CHUNK), parents: new Int32Array(CHUNK), tokens: new Int32Array(CHUNK), codes: new Uint8Array(CHUNK) });
+const newChunk = (): ChunkNumbers => ({
+  created: new Float64Array(CHUNK),
+  parents: new Int32Array(CHUNK),
+  tokens: new Int32Array(CHUNK),
+  codes: new Uint8Array(CHUNK),
+});
 
 /**
  * Rows `lo` to `hi - 1` read as one row of JSON arrays (in halves where SQLite refuses it as too
@@ -150,26 +187,41 @@ const newChunk = (): ChunkNumbers => ({ created: new Float64Array(CHUNK), parent
  * is not what an append writes. Throws STORE_CORRUPT for an unknown role, priority or kind code.
  */
 function eachRowRun(
-  db: SqlConnection, ps: PagedStatements, key: number, lo: number, hi: number, corrupt: Corrupt, chatId: string,
+  db: SqlConnection,
+  ps: PagedStatements,
+  key: number,
+  lo: number,
+  hi: number,
+  corrupt: Corrupt,
+  chatId: string,
   each: (a: number, run: ColumnRun, empty: number[], warm: [number, string][]) => void,
 ): boolean {
-  return eachChunk(lo, hi, (a, b) => {
-    const row = db.get(ps.numbers, key, a, b) as [...string[], number | null];
-    if (row[8] !== 0) return false; // a text that is not TEXT (or no row at all)
-    let parsed: unknown[][];
-    try {
-      parsed = (row.slice(0, 8) as string[]).map((json) => JSON.parse(json ?? "[]") as unknown[]);
-    } catch {
-      return false;
-    }
-    const run = checkedRun(a, b, parsed.slice(0, 6) as unknown as ChunkArrays, corrupt, chatId);
-    const [empty, warm] = [parsed[6] as number[], parsed[7] as [number, string][]];
-    if (!run || !empty.every((id) => Number.isInteger(id) && id >= a && id < b) || !warm.every(([id, text]) => typeof text === "string" && id >= a && id < b)) {
-      return false;
-    }
-    each(a, run, empty, warm);
-    return true;
-  }, hi - lo);
+  return eachChunk(
+    lo,
+    hi,
+    (a, b) => {
+      const row = db.get(ps.numbers, key, a, b) as [...string[], number | null];
+      if (row[8] !== 0) return false; // a text that is not TEXT (or no row at all)
+      let parsed: unknown[][];
+      try {
+        parsed = (row.slice(0, 8) as string[]).map((json) => JSON.parse(json ?? "[]") as unknown[]);
+      } catch {
+        return false;
+      }
+      const run = checkedRun(a, b, parsed.slice(0, 6) as unknown as ChunkArrays, corrupt, chatId);
+      const [empty, warm] = [parsed[6] as number[], parsed[7] as [number, string][]];
+      if (
+        !run ||
+        !empty.every((id) => Number.isInteger(id) && id >= a && id < b) ||
+        !warm.every(([id, text]) => typeof text === "string" && id >= a && id < b)
+      ) {
+        return false;
+      }
+      each(a, run, empty, warm);
+      return true;
+    },
+    hi - lo,
+  );
 }
 
 /** Sets the numbers of messages `a` on, of the chunk from `lo`, from a run read from their rows. */
@@ -188,7 +240,14 @@ function setRun(n: ChunkNumbers, lo: number, a: number, run: ColumnRun, empty: r
  * it, an import wrote it). False, and nothing written, when a row is not what an append writes:
  * a paged open then reads the chunk from its rows, and reports what is wrong.
  */
-function writeChunk(db: SqlConnection, ps: PagedStatements, ns: NumbersStatements, key: number, chunk: number, corrupt: Corrupt): boolean {
+function writeChunk(
+  db: SqlConnection,
+  ps: PagedStatements,
+  ns: NumbersStatements,
+  key: number,
+  chunk: number,
+  corrupt: Corrupt,
+): boolean {
   const lo = chunk * CHUNK;
   const n = newChunk();
   let read: boolean;
@@ -207,7 +266,15 @@ function writeChunk(db: SqlConnection, ps: PagedStatements, ns: NumbersStatement
  * chunk too. False when a value is not what an append writes.
  */
 function pushRows(
-  db: SqlConnection, r: PagedReads, key: number, chunk: number, count: number, texts: StoredTexts, cols: MessageColumns, corrupt: Corrupt, chatId: string,
+  db: SqlConnection,
+  r: PagedReads,
+  key: number,
+  chunk: number,
+  count: number,
+  texts: StoredTexts,
+  cols: MessageColumns,
+  corrupt: Corrupt,
+  chatId: string,
 ): boolean {
   const [lo, hi] = [chunk * CHUNK, Math.min(count, chunk * CHUNK + CHUNK)];
   const kept = hi - lo === CHUNK ? newChunk() : undefined;
@@ -226,7 +293,15 @@ function pushRows(
  * they are read instead.
  */
 function pushStored(
-  db: SqlConnection, ps: PagedStatements, key: number, chunk: number, n: ChunkNumbers, texts: StoredTexts, cols: MessageColumns, corrupt: Corrupt, chatId: string,
+  db: SqlConnection,
+  ps: PagedStatements,
+  key: number,
+  chunk: number,
+  n: ChunkNumbers,
+  texts: StoredTexts,
+  cols: MessageColumns,
+  corrupt: Corrupt,
+  chatId: string,
 ): boolean {
   const lo = chunk * CHUNK;
   const codes = new Uint8Array(CHUNK);
@@ -241,18 +316,27 @@ function pushStored(
   }
   const extras: [number, ...Extras][] = [];
   const warm = new Map<number, string>();
-  const read = withExtras.length === 0 || eachChunk(0, withExtras.length, (a, b) => {
-    const [json, found, notText] = db.get(ps.extras, key, JSON.stringify(withExtras.slice(a, b)))!;
-    if (found !== b - a || notText !== 0) return false;
-    for (const [id, ...rest] of JSON.parse(json as string) as [number, ...Extras, string][]) {
-      const text = rest.pop();
-      if (typeof text !== "string") return false;
-      extras.push([id, ...(rest as unknown as Extras)]);
-      warm.set(id, text);
-    }
-    return true;
-  }, withExtras.length);
-  const run = read ? checkedRun(lo, lo + CHUNK, [null, n.parents, codes, n.tokens, n.created, extras], corrupt, chatId) : undefined;
+  const read =
+    withExtras.length === 0 ||
+    eachChunk(
+      0,
+      withExtras.length,
+      (a, b) => {
+        const [json, found, notText] = db.get(ps.extras, key, JSON.stringify(withExtras.slice(a, b)))!;
+        if (found !== b - a || notText !== 0) return false;
+        for (const [id, ...rest] of JSON.parse(json as string) as [number, ...Extras, string][]) {
+          const text = rest.pop();
+          if (typeof text !== "string") return false;
+          extras.push([id, ...(rest as unknown as Extras)]);
+          warm.set(id, text);
+        }
+        return true;
+      },
+      withExtras.length,
+    );
+  const run = read
+    ? checkedRun(lo, lo + CHUNK, [null, n.parents, codes, n.tokens, n.created, extras], corrupt, chatId)
+    : undefined;
   if (!run || withExtras.some((id) => !run.extras[id - lo])) return false;
   texts.pushStored(CHUNK, empty, warm);
   cols.pushFieldsRun(run);

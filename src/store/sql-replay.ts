@@ -27,7 +27,10 @@ const MAX_RUNS = 64;
 
 /** Statements of a text separated by semicolons (the schema's texts hold none in a string). */
 export function statementsOf(sql: string): string[] {
-  return sql.split(";").map((s) => s.trim()).filter((s) => s.length > 0);
+  return sql
+    .split(";")
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
 }
 
 /**

@@ -10,7 +10,13 @@ export type RetentionStatements = ReturnType<typeof retentionStatements>;
 
 /** The statements of erasure and prunes over tables named `${p}chats`, `${p}messages`, ... */
 export function retentionStatements(p: string) {
-  const [users, chats, messages, embeddings, memory] = [`${p}users`, `${p}chats`, `${p}messages`, `${p}embeddings`, `${p}memory`];
+  const [users, chats, messages, embeddings, memory] = [
+    `${p}users`,
+    `${p}chats`,
+    `${p}messages`,
+    `${p}embeddings`,
+    `${p}memory`,
+  ];
   const ofUser = `chat IN (SELECT key FROM ${chats} WHERE user = ?)`;
   return {
     userChats: `SELECT id FROM ${chats} WHERE user = ?`,
@@ -24,8 +30,12 @@ export function retentionStatements(p: string) {
     firstUser: `SELECT user FROM ${chats} WHERE user >= ? ORDER BY user LIMIT 1`,
     nextUser: `SELECT user FROM ${chats} WHERE user > ? ORDER BY user LIMIT 1`,
     // A user's chats past the newest n (the list's order), and those idle: both on that index.
-    beyondNewest: `SELECT key, id, updated, message_count FROM ${chats} WHERE user = ? ORDER BY updated DESC, created DESC, id DESC LIMIT ? OFFSET ?`,
-    idle: `SELECT key, id, updated, message_count FROM ${chats} WHERE user = ? AND updated < ? ORDER BY updated LIMIT ?`,
+    beyondNewest:
+      `SELECT key, id, updated, message_count FROM ${chats} WHERE user = ? ORDER BY updated DESC, ` +
+      `created DESC, id DESC LIMIT ? OFFSET ?`,
+    idle:
+      `SELECT key, id, updated, message_count FROM ${chats} WHERE user = ? AND updated < ? ` +
+      `ORDER BY updated LIMIT ?`,
   };
 }
 
@@ -36,7 +46,12 @@ type Candidate = [key: number, id: string, updated: number, messageCount: number
  * memories (their own and every chat's), in
  * one write transaction; what it removed (the message counts as the transaction sees them).
  */
-export function eraseUserRows(db: SqlConnection, rt: RetentionStatements, tx: Transactions, userId: string): ErasedUser {
+export function eraseUserRows(
+  db: SqlConnection,
+  rt: RetentionStatements,
+  tx: Transactions,
+  userId: string,
+): ErasedUser {
   return tx.write("erasing a user", () => {
     const ids = db.column(rt.userChats, userId) as string[];
     let messages = 0;
@@ -55,14 +70,21 @@ export function eraseUserRows(db: SqlConnection, rt: RetentionStatements, tx: Tr
 }
 
 /** One batch of a prune (Store.pruneChats), the query checked; its cursor is the user the next batch starts at. */
-export function pruneRows(db: SqlConnection, st: Statements, rt: RetentionStatements, tx: Transactions, q: PruneQuery): PruneBatch {
+export function pruneRows(
+  db: SqlConnection,
+  st: Statements,
+  rt: RetentionStatements,
+  tx: Transactions,
+  q: PruneQuery,
+): PruneBatch {
   return tx.write("pruning chats", () => {
     const removed: PrunedChat[] = [];
     let user = db.get(rt.firstUser, q.after ?? "")?.[0] as string | undefined;
     for (let seen = 0; user !== undefined && seen < q.limit; seen++) {
       const left = () => q.limit - removed.length;
       if (q.keepNewest !== undefined) remove(db.all(rt.beyondNewest, user, left(), q.keepNewest) as Candidate[], user);
-      if (q.idleBefore !== undefined && left() > 0) remove(db.all(rt.idle, user, q.idleBefore, left()) as Candidate[], user);
+      if (q.idleBefore !== undefined && left() > 0)
+        remove(db.all(rt.idle, user, q.idleBefore, left()) as Candidate[], user);
       if (left() === 0) return { removed, next: user }; // it may hold more
       user = db.get(rt.nextUser, user)?.[0] as string | undefined;
     }

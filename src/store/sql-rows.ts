@@ -27,42 +27,96 @@ export const CHAT_WRITE = "user, id, title, model, system, options, head, create
 export const CHAT_READ = `key, ${CHAT_WRITE}`;
 
 /** A chats row as read: the chat's key in its store (0 where it has none), then CHAT_WRITE. */
-export type ChatRow = [key: number, user: string, id: string, title: string, model: string, system: string | null, options: string,
-  head: number | null, created: number, updated: number, messageCount: number];
+export type ChatRow = [
+  key: number,
+  user: string,
+  id: string,
+  title: string,
+  model: string,
+  system: string | null,
+  options: string,
+  head: number | null,
+  created: number,
+  updated: number,
+  messageCount: number,
+];
 
 /** A chat record's values, in CHAT_WRITE's order. */
 export function chatValues(c: ChatRecord, text = PLAIN): unknown[] {
   return [
-    text.put(c.userId), text.put(c.id), text.put(c.title), text.put(c.model), c.system === null ? null : text.put(c.system),
-    JSON.stringify(c.options ?? {}), c.head, c.createdAt, c.updatedAt, c.messageCount,
+    text.put(c.userId),
+    text.put(c.id),
+    text.put(c.title),
+    text.put(c.model),
+    c.system === null ? null : text.put(c.system),
+    JSON.stringify(c.options ?? {}),
+    c.head,
+    c.createdAt,
+    c.updatedAt,
+    c.messageCount,
   ];
 }
 
 export function chatRecord(row: ChatRow, corrupt: Corrupt, text = PLAIN): ChatRecord {
   const [, userId, id, title, model, system, options, head, createdAt, updatedAt, messageCount] = row;
   return {
-    id: text.get(id), userId: text.get(userId), title: text.get(title), model: text.get(model), system: system === null ? null : text.get(system),
-    createdAt, updatedAt, messageCount, head, options: parse<ChatOptions>(options, corrupt, `chat ${id}'s options`),
+    id: text.get(id),
+    userId: text.get(userId),
+    title: text.get(title),
+    model: text.get(model),
+    system: system === null ? null : text.get(system),
+    createdAt,
+    updatedAt,
+    messageCount,
+    head,
+    options: parse<ChatOptions>(options, corrupt, `chat ${id}'s options`),
   };
 }
 
 /** The message columns an insert writes (after the chat's), in messageValues' order. */
-export const MESSAGE_WRITE = "id, parent, role, content, priority, tokens, name, tool_calls, tool_call_id, kind, covers_first, covers_last, created, parts";
+export const MESSAGE_WRITE =
+  "id, parent, role, content, priority, tokens, name, tool_calls, tool_call_id, kind, covers_first, covers_last, " +
+  "created, parts";
 
 /** A message's values, in MESSAGE_WRITE's order. */
 export function messageValues(m: Message, text = PLAIN): unknown[] {
   return [
-    m.id, m.parentId, ROLES.indexOf(m.role), text.put(m.content), PRIORITIES.indexOf(m.priority), m.tokens,
-    m.name === undefined ? null : text.put(m.name), m.toolCalls ? JSON.stringify(m.toolCalls) : null,
-    m.toolCallId === undefined ? null : text.put(m.toolCallId), m.kind === "summary" ? 1 : 0,
-    m.covers ? m.covers.first : null, m.covers ? m.covers.last : null, m.createdAt, m.parts ? JSON.stringify(m.parts) : null,
+    m.id,
+    m.parentId,
+    ROLES.indexOf(m.role),
+    text.put(m.content),
+    PRIORITIES.indexOf(m.priority),
+    m.tokens,
+    m.name === undefined ? null : text.put(m.name),
+    m.toolCalls ? JSON.stringify(m.toolCalls) : null,
+    m.toolCallId === undefined ? null : text.put(m.toolCallId),
+    m.kind === "summary" ? 1 : 0,
+    m.covers ? m.covers.first : null,
+    m.covers ? m.covers.last : null,
+    m.createdAt,
+    m.parts ? JSON.stringify(m.parts) : null,
   ];
 }
 
 /** A message's optional fields as read, in this order (null where unset). */
-export type Extras = [name: string | null, toolCalls: string | null, toolCallId: string | null, first: number | null, last: number | null, parts: string | null];
+export type Extras = [
+  name: string | null,
+  toolCalls: string | null,
+  toolCallId: string | null,
+  first: number | null,
+  last: number | null,
+  parts: string | null,
+];
 /** A messages row as read: these six values, then the Extras. */
-export type MessageRow = [id: number, parent: number | null, codes: number, tokens: number, created: number, content: string, ...extras: Extras];
+export type MessageRow = [
+  id: number,
+  parent: number | null,
+  codes: number,
+  tokens: number,
+  created: number,
+  content: string,
+  ...extras: Extras,
+];
 
 /** Messages from rows read as MessageRow; STORE_CORRUPT for a code or JSON ctxloom cannot read. */
 export function messagesOf(rows: readonly unknown[], corrupt: Corrupt, chatId: string, text = PLAIN): Message[] {
@@ -75,8 +129,14 @@ export function messageOf(r: MessageRow, corrupt: Corrupt, chatId: string, text 
   const codes = r[2];
   if (codes < 0) throw unknownCode(corrupt, chatId, r[0]);
   const m: Message = {
-    id: r[0], parentId: r[1], role: ROLES[codes & 3]!, content: text.get(r[5]), priority: PRIORITIES[(codes >> 2) & 3]!, tokens: r[3],
-    createdAt: r[4], kind: codes >> 4 === 1 ? "summary" : "message",
+    id: r[0],
+    parentId: r[1],
+    role: ROLES[codes & 3]!,
+    content: text.get(r[5]),
+    priority: PRIORITIES[(codes >> 2) & 3]!,
+    tokens: r[3],
+    createdAt: r[4],
+    kind: codes >> 4 === 1 ? "summary" : "message",
   };
   if (r[6] !== null || r[7] !== null || r[8] !== null || r[9] !== null || r[11] !== null) {
     addExtras(m, [r[6], r[7], r[8], r[9], r[10], r[11]], corrupt, chatId, text);
@@ -84,9 +144,16 @@ export function messageOf(r: MessageRow, corrupt: Corrupt, chatId: string, text 
   return m;
 }
 
-export function addExtras(m: Message, [name, toolCalls, toolCallId, first, last, parts]: Extras, corrupt: Corrupt, chatId: string, text = PLAIN): void {
+export function addExtras(
+  m: Message,
+  [name, toolCalls, toolCallId, first, last, parts]: Extras,
+  corrupt: Corrupt,
+  chatId: string,
+  text = PLAIN,
+): void {
   if (name !== null) m.name = text.get(name);
-  if (toolCalls !== null) m.toolCalls = parse<ToolCall[]>(toolCalls, corrupt, `chat ${chatId}'s message ${m.id} tool calls`);
+  if (toolCalls !== null)
+    m.toolCalls = parse<ToolCall[]>(toolCalls, corrupt, `chat ${chatId}'s message ${m.id} tool calls`);
   if (toolCallId !== null) m.toolCallId = text.get(toolCallId);
   if (first !== null && last !== null) m.covers = { first, last };
   if (parts !== null) m.parts = parse<ContentPart[]>(parts, corrupt, `chat ${chatId}'s message ${m.id} content parts`);

@@ -92,8 +92,22 @@ const COLUMNS: Record<string, string[]> = {
   users: ["id", "created"],
   chats: ["key", "user", "id", "title", "model", "system", "options", "head", "created", "updated", "message_count"],
   messages: [
-    "chat", "id", "parent", "role", "priority", "tokens", "kind", "created", "name", "tool_call_id", "tool_calls", "content",
-    "covers_first", "covers_last", "parts", "key",
+    "chat",
+    "id",
+    "parent",
+    "role",
+    "priority",
+    "tokens",
+    "kind",
+    "created",
+    "name",
+    "tool_call_id",
+    "tool_calls",
+    "content",
+    "covers_first",
+    "covers_last",
+    "parts",
+    "key",
   ],
   embeddings: ["chat", "message", "embedder", "dimension", "vector"],
   memory: ["user", "scope", "revision", "path", "kind", "author", "chat", "at", "json_schema", "content"],
@@ -163,7 +177,10 @@ export function schemaVersion(db: SchemaConnection, names: SchemaNames, problem:
     throw problem(`its ${names.versions} table names no valid version (${String(version)})`);
   }
   if (version > SCHEMA_VERSION) {
-    throw problem(`a newer ctxloom wrote it (schema version ${version}; this release reads up to ${SCHEMA_VERSION}). Upgrade ctxloom`);
+    throw problem(
+      `a newer ctxloom wrote it (schema version ${version}; this release reads up to ${SCHEMA_VERSION}). Upgrade ` +
+        `ctxloom`,
+    );
   }
   return version;
 }
@@ -176,13 +193,18 @@ export function schemaVersion(db: SchemaConnection, names: SchemaNames, problem:
  * database had before (0 for a new one).
  */
 export function migrate(
-  db: SchemaConnection, names: SchemaNames, locked: (fn: () => void) => void, legacy: (from: number) => void, problem: (what: string) => Error,
+  db: SchemaConnection,
+  names: SchemaNames,
+  locked: (fn: () => void) => void,
+  legacy: (from: number) => void,
+  problem: (what: string) => Error,
 ): number {
   let from = schemaVersion(db, names, problem);
   if (from < SCHEMA_VERSION) {
     locked(() => {
       from = schemaVersion(db, names, problem); // another process may have migrated meanwhile
-      const record = (version: number) => db.run(`INSERT INTO ${names.versions} (version, applied) VALUES (?, ?)`, version, Date.now());
+      const record = (version: number) =>
+        db.run(`INSERT INTO ${names.versions} (version, applied) VALUES (?, ?)`, version, Date.now());
       if (from === 0) {
         db.exec(schemaSql(names));
         record(SCHEMA_VERSION);

@@ -6,8 +6,21 @@
 import { CtxloomError } from "../errors.js";
 import type { Message } from "../message.js";
 import {
-  checkAppend, checkChatRecord, checkEmbedder, checkEmbeddingIds, checkEmbeddingRows, checkHead, checkIds, checkImported, checkPage, checkRedactedIds,
-  checkPruneQuery, checkRedactions, checkSetHead, checkSince, chatExists,
+  checkAppend,
+  checkChatRecord,
+  checkEmbedder,
+  checkEmbeddingIds,
+  checkEmbeddingRows,
+  checkHead,
+  checkIds,
+  checkImported,
+  checkPage,
+  checkRedactedIds,
+  checkPruneQuery,
+  checkRedactions,
+  checkSetHead,
+  checkSince,
+  chatExists,
 } from "./checks.js";
 import { eraseUserRows, pruneRows, retentionStatements, type RetentionStatements } from "./sql-retention.js";
 import type { SqlConnection, Transactions } from "./sql-connection.js";
@@ -16,20 +29,36 @@ import { loadChunked, loadColumns } from "./sql-load.js";
 import { NumberChunks } from "./sql-paged.js";
 import { chatRecord, chatValues, messagesOf, messageValues, rowBytes, type ChatRow, type Corrupt } from "./sql-rows.js";
 import type { Statements } from "./sql-statements.js";
-import {
-  type AppendResult, type ChatPage, type ChatRecord, type EmbedderInfo, type EmbeddingRow, type ErasedUser, type LoadedChat, type MessageRedaction,
-  type PruneBatch, type PruneQuery, type Store,
+import type {
+  AppendResult,
+  ChatPage,
+  ChatRecord,
+  EmbedderInfo,
+  EmbeddingRow,
+  ErasedUser,
+  LoadedChat,
+  MessageRedaction,
+  PruneBatch,
+  PruneQuery,
+  Store,
 } from "./types.js";
 import { loadedColumns } from "./internal.js";
 import { asBytes, vectorFromBytes, vectorToBytes } from "./vectors.js";
 
 /** A Store whose methods answer at once (a promise nowhere). */
-export type SyncStore = { [K in keyof Store]-?: Store[K] extends (...args: infer A) => infer R ? (...args: A) => Exclude<R, Promise<unknown>> : Store[K] };
+export type SyncStore = {
+  [K in keyof Store]-?: Store[K] extends (...args: infer A) => infer R
+    ? (...args: A) => Exclude<R, Promise<unknown>>
+    : Store[K];
+};
 
 export interface SqlStoreSettings {
   /** Where the data is, for errors. */
   place: SqlPlace;
-  /** The most bytes a row may take, where SQLite is built with a limit (a Durable Object's); a message past it is refused. */
+  /**
+   * The most bytes a row may take, where SQLite is built with a limit (a Durable Object's); a message past it is
+   * refused.
+   */
   maxRowBytes?: number;
   /** What a user does about a row past maxRowBytes (a sentence). */
   rowAdvice?: string;
@@ -85,7 +114,8 @@ export class SqlStore {
     if (bytes > this.#maxRow) {
       throw new CtxloomError(
         "INVALID_ARGUMENT",
-        `Chat ${c.id}'s record (title, model, system prompt, options) takes ${bytes} bytes; a row of ${this.#place.where} holds at most ${this.#maxRow}. Shorten the system prompt.`,
+        `Chat ${c.id}'s record (title, model, system prompt, options) takes ${bytes} bytes; a row of ` +
+          `${this.#place.where} holds at most ${this.#maxRow}. Shorten the system prompt.`,
       );
     }
     return values;
@@ -100,7 +130,8 @@ export class SqlStore {
       if (bytes > this.#maxRow) {
         throw new CtxloomError(
           "MESSAGE_TOO_LARGE",
-          `Message ${m.id} takes ${bytes} bytes (its text, parts and tool calls); a row of ${this.#place.where} holds at most ${this.#maxRow}, ` +
+          `Message ${m.id} takes ${bytes} bytes (its text, parts and tool calls); a row of ${this.#place.where} ` +
+            `holds at most ${this.#maxRow}, ` +
             `so nothing was stored and a retry cannot succeed. ${this.#rowAdvice}`,
         );
       }
@@ -113,7 +144,8 @@ export class SqlStore {
    * id: looked up under the write lock, and the unique index on (user, id) refuses it besides.
    */
   #addChat(c: ChatRecord, values: unknown[]): number {
-    if (this.#tx.touched(c.userId, c.id) || this.#db.get(this.#st.chatState, c.userId, c.id) !== undefined) throw chatExists(this.#place.where, c);
+    if (this.#tx.touched(c.userId, c.id) || this.#db.get(this.#st.chatState, c.userId, c.id) !== undefined)
+      throw chatExists(this.#place.where, c);
     this.#db.run(this.#st.addUser, c.userId, c.createdAt);
     try {
       this.#db.run(this.#st.addChat, ...values);
@@ -142,9 +174,11 @@ export class SqlStore {
     checkIds(userId, undefined, true);
     const p = checkPage(page);
     return this.#tx.read("listing chats", () => {
-      const rows = !p ? this.#db.all(this.#st.chats, userId)
-        : !p.after ? this.#db.all(this.#st.chatsFirst, userId, p.limit)
-        : this.#db.all(this.#st.chatsAfter, userId, p.after.updatedAt, p.after.createdAt, p.after.id, p.limit);
+      const rows = !p
+        ? this.#db.all(this.#st.chats, userId)
+        : !p.after
+          ? this.#db.all(this.#st.chatsFirst, userId, p.limit)
+          : this.#db.all(this.#st.chatsAfter, userId, p.after.updatedAt, p.after.createdAt, p.after.id, p.limit);
       return rows.map((row) => chatRecord(row as ChatRow, this.#corrupt));
     });
   }
@@ -164,23 +198,42 @@ export class SqlStore {
           messagesOf(this.#db.all(this.#st.messages, row[0], since), this.#corrupt, chatId);
         const expected = Math.max(0, chat.messageCount - since);
         if (messages.length !== expected || (messages.length > 0 && messages[0]!.id !== since)) {
-          throw this.#corrupt(`chat ${chatId} records ${chat.messageCount} messages but its ids from ${since} are not dense`);
+          throw this.#corrupt(
+            `chat ${chatId} records ${chat.messageCount} messages but its ids from ${since} are not dense`,
+          );
         }
         return { chat, messages };
       }),
     );
   }
 
-  /** A whole chat's columns: without its texts past pageFrom messages (sql-paged.ts), else with them; undefined: read it row by row. */
+  /**
+   * A whole chat's columns: without its texts past pageFrom messages (sql-paged.ts), else with them; undefined: read it
+   * row by row.
+   */
   #columns(key: number, count: number, userId: string, chatId: string) {
-    const paged = count < this.#pageFrom ? undefined : this.#chunks.load(key, count, chatId, {
-      read: (sql, ...params) => this.#tx.read("reading a message's text", () => this.#db.get(sql, ...params)),
-      gone: () => new CtxloomError("UNKNOWN_CHAT", `Chat ${chatId} of user ${userId} is no longer in ${this.#place.where}; it was deleted elsewhere.`),
-    });
+    const paged =
+      count < this.#pageFrom
+        ? undefined
+        : this.#chunks.load(key, count, chatId, {
+            read: (sql, ...params) => this.#tx.read("reading a message's text", () => this.#db.get(sql, ...params)),
+            gone: () =>
+              new CtxloomError(
+                "UNKNOWN_CHAT",
+                `Chat ${chatId} of user ${userId} is no longer in ${this.#place.where}; it was deleted elsewhere.`,
+              ),
+          });
     return paged ?? loadColumns(this.#db, this.#st, key, count, this.#corrupt, chatId);
   }
 
-  appendMessage(userId: string, chatId: string, message: Message, head: number, updatedAt: number, key?: string): AppendResult {
+  appendMessage(
+    userId: string,
+    chatId: string,
+    message: Message,
+    head: number,
+    updatedAt: number,
+    key?: string,
+  ): AppendResult {
     const m = checkAppend(userId, chatId, message, head, updatedAt, key);
     const row = this.#messageRow(m, key ?? null);
     return this.#tx.write("appending a message", () => {
@@ -246,7 +299,9 @@ export class SqlStore {
    */
   redactMessages(userId: string, chatId: string, changes: MessageRedaction[]): boolean {
     const checked = checkRedactions(userId, chatId, changes);
-    const rows = checked.map((c) => [c.content, c.toolCalls ? JSON.stringify(c.toolCalls) : null, c.tokens, c.id] as const);
+    const rows = checked.map(
+      (c) => [c.content, c.toolCalls ? JSON.stringify(c.toolCalls) : null, c.tokens, c.id] as const,
+    );
     return this.#tx.write("redacting messages", () => {
       const found = this.#tx.find(userId, chatId);
       if (!found) return false;
@@ -256,7 +311,11 @@ export class SqlStore {
           this.#db.run(this.#st.redact, content, calls, tokens, found.key, id);
           this.#db.run(this.#st.deleteMessageEmbeddings, found.key, id);
         }
-        this.#chunks.redacted(found.key, rows.map(([, , , id]) => id), found.size);
+        this.#chunks.redacted(
+          found.key,
+          rows.map(([, , , id]) => id),
+          found.size,
+        );
       });
       return true;
     });
@@ -281,7 +340,8 @@ export class SqlStore {
       const c = this.#tx.state(userId, chatId);
       checkEmbeddingIds(rows, c.size, chatId);
       this.#tx.atomic(() => {
-        for (const row of rows) this.#db.run(this.#st.putEmbedding, c.key, row.messageId, e.name, e.dimension, vectorToBytes(row.vector));
+        for (const row of rows)
+          this.#db.run(this.#st.putEmbedding, c.key, row.messageId, e.name, e.dimension, vectorToBytes(row.vector));
       });
     });
   }
@@ -295,7 +355,10 @@ export class SqlStore {
       return this.#db.all(this.#st.embeddings, found.key, e.name, e.dimension).map(([messageId, blob]) => {
         const bytes = asBytes(blob);
         if (bytes?.byteLength !== e.dimension * 4) {
-          throw this.#corrupt(`chat ${chatId}'s embedding of message ${String(messageId)} holds ${bytes?.byteLength ?? "no"} bytes, not ${e.dimension} floats`);
+          throw this.#corrupt(
+            `chat ${chatId}'s embedding of message ${String(messageId)} holds ${bytes?.byteLength ?? "no"} bytes, ` +
+              `not ${e.dimension} floats`,
+          );
         }
         return { messageId: messageId as number, vector: vectorFromBytes(bytes) };
       });

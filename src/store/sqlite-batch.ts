@@ -39,8 +39,12 @@ export class WriteBatch implements Transactions {
   #closed = false;
 
   constructor(
-    database: SqliteDatabase, db: SqlConnection, path: string, file: string | undefined,
-    settings: { durability: Durability; batchSize: number; batchDelayMs: number }, st: Statements,
+    database: SqliteDatabase,
+    db: SqlConnection,
+    path: string,
+    file: string | undefined,
+    settings: { durability: Durability; batchSize: number; batchDelayMs: number },
+    st: Statements,
   ) {
     this.database = database;
     this.path = path;
@@ -91,7 +95,11 @@ export class WriteBatch implements Transactions {
   }
 
   #usable(): void {
-    if (this.#closed) throw new CtxloomError("STORE_FAILED", `The SQLite store ${this.path} was closed; open it again with sqliteStore().`);
+    if (this.#closed)
+      throw new CtxloomError(
+        "STORE_FAILED",
+        `The SQLite store ${this.path} was closed; open it again with sqliteStore().`,
+      );
     if (this.#lost) throw this.#lost;
   }
 
@@ -154,7 +162,7 @@ export class WriteBatch implements Transactions {
   }
 
   #begin(what: string): void {
-    for (const peer of this.#file === undefined ? [] : openFiles.get(this.#file) ?? []) {
+    for (const peer of this.#file === undefined ? [] : (openFiles.get(this.#file) ?? [])) {
       if (peer !== this && peer.#chats.open) peer.#commitLater();
     }
     try {

@@ -39,28 +39,45 @@ export interface SqliteDatabase {
   close(): this;
 }
 
-type DatabaseConstructor = new (path: string, options?: { timeout?: number; fileMustExist?: boolean }) => SqliteDatabase;
+type DatabaseConstructor = new (
+  path: string,
+  options?: { timeout?: number; fileMustExist?: boolean },
+) => SqliteDatabase;
 
 function load(): DatabaseConstructor {
   const require = createRequire(import.meta.url);
   try {
     return require("better-sqlite3") as DatabaseConstructor;
   } catch (cause) {
-    const missing = (cause as { code?: string }).code === "MODULE_NOT_FOUND" && String((cause as Error).message).includes("'better-sqlite3'");
+    const missing =
+      (cause as { code?: string }).code === "MODULE_NOT_FOUND" &&
+      String((cause as Error).message).includes("'better-sqlite3'");
     throw new CtxloomError(
       "STORE_FAILED",
       missing
-        ? "ctxloom/sqlite needs the better-sqlite3 package, which is not installed. Install it with `npm install better-sqlite3` (version 11 or 12), then import ctxloom/sqlite again."
-        : `ctxloom/sqlite could not load better-sqlite3 (${String(cause)}). Its native part may be built for another Node version: run \`npm rebuild better-sqlite3\`.`,
+        ? "ctxloom/sqlite needs the better-sqlite3 package, which is not installed. Install it with `npm install " +
+            "better-sqlite3` (version 11 or 12), then import ctxloom/sqlite again."
+        : `ctxloom/sqlite could not load better-sqlite3 (${String(cause)}). Its native part may be built for ` +
+            `another Node version: run \`npm rebuild better-sqlite3\`.`,
       { cause },
     );
   }
 }
 
-/** Stands for the class where it cannot load (another runtime than Node): sqliteStore() says so before it would be called. */
+/**
+ * Stands for the class where it cannot load (another runtime than Node): sqliteStore() says so before it would be
+ * called.
+ */
 function unavailable(): never {
-  throw unavailableHere("ctxloom/sqlite") ?? new CtxloomError("UNSUPPORTED_RUNTIME", "ctxloom/sqlite runs on Node only.");
+  throw (
+    unavailableHere("ctxloom/sqlite") ?? new CtxloomError("UNSUPPORTED_RUNTIME", "ctxloom/sqlite runs on Node only.")
+  );
 }
 
-/** better-sqlite3's Database class, loaded on Node (on another runtime sqliteStore() throws UNSUPPORTED_RUNTIME instead). */
-export const Database: DatabaseConstructor = unavailableHere("ctxloom/sqlite") ? (unavailable as unknown as DatabaseConstructor) : load();
+/**
+ * better-sqlite3's Database class, loaded on Node (on another runtime sqliteStore() throws UNSUPPORTED_RUNTIME
+ * instead).
+ */
+export const Database: DatabaseConstructor = unavailableHere("ctxloom/sqlite")
+  ? (unavailable as unknown as DatabaseConstructor)
+  : load();

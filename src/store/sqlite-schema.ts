@@ -3,7 +3,12 @@
 // with (MIGRATIONS), recorded in ctxloom_schema, in one transaction under the write lock,
 // before anything else touches it.
 import type { SqlConnection } from "./sql-connection.js";
-import { SCHEMA_VERSION, migrate as migrateSchema, schemaVersion as versionOf, type SchemaNames } from "./sql-schema.js";
+import {
+  SCHEMA_VERSION,
+  migrate as migrateSchema,
+  schemaVersion as versionOf,
+  type SchemaNames,
+} from "./sql-schema.js";
 import type { SqliteDatabase } from "./sqlite-driver.js";
 import { corrupt } from "./sqlite-errors.js";
 
@@ -11,7 +16,8 @@ import { corrupt } from "./sqlite-errors.js";
 export const FILE_NAMES: SchemaNames = { prefix: "", versions: "ctxloom_schema" };
 
 /** The names of a store's tables: a file's own (FILE_NAMES) without a prefix; with one, as a Durable Object's. */
-export const schemaNames = (prefix: string): SchemaNames => (prefix === "" ? FILE_NAMES : { prefix, versions: `${prefix}schema` });
+export const schemaNames = (prefix: string): SchemaNames =>
+  prefix === "" ? FILE_NAMES : { prefix, versions: `${prefix}schema` };
 
 /**
  * The steps of the releases before the kit after their first (whose tables a new file no
@@ -52,14 +58,22 @@ export const MIGRATIONS: readonly { version: number; sql: string }[] = [
 export function schemaVersion(db: SqlConnection, path: string, names: SchemaNames = FILE_NAMES): number {
   const all = db.column("SELECT name FROM sqlite_schema") as string[];
   if (!all.includes(names.versions)) {
-    // Tables of ctxloom's prefixed stores (a "<prefix>schema" table and what is named after it) are not another program's.
-    const prefixes = all.filter((n) => /^[a-z_][a-z0-9_]{0,40}schema$/i.test(n) && n !== FILE_NAMES.versions).map((n) => n.slice(0, -"schema".length));
+    // Tables of ctxloom's prefixed stores (a "<prefix>schema" table and what is named after it) are not another
+    // program's.
+    const prefixes = all
+      .filter((n) => /^[a-z_][a-z0-9_]{0,40}schema$/i.test(n) && n !== FILE_NAMES.versions)
+      .map((n) => n.slice(0, -"schema".length));
     const ours = (n: string) => prefixes.some((p) => n.startsWith(p) || n.startsWith(`sqlite_autoindex_${p}`));
     // A prefixed store may share the file with anything but tables of its own prefix made by no ctxloom store.
-    const foreign = names.prefix === "" ? all.filter((n) => !ours(n)) : all.filter((n) => n.startsWith(names.prefix) && !ours(n));
+    const foreign =
+      names.prefix === "" ? all.filter((n) => !ours(n)) : all.filter((n) => n.startsWith(names.prefix) && !ours(n));
     if (foreign.length > 0) {
       const shown = foreign.slice(0, 5).join(", ") + (foreign.length > 5 ? ", ..." : "");
-      throw corrupt(path, `it is another program's database (it holds ${shown} and no ${names.versions} table); ctxloom opens only its own databases and empty files`);
+      throw corrupt(
+        path,
+        `it is another program's database (it holds ${shown} and no ${names.versions} table); ctxloom opens only ` +
+          `its own databases and empty files`,
+      );
     }
   }
   return versionOf(db, names, (what) => corrupt(path, what));
@@ -72,7 +86,8 @@ export function schemaVersion(db: SqlConnection, path: string, names: SchemaName
  */
 export function checkIntact(db: SqliteDatabase, path: string): void {
   const found = db.prepare("PRAGMA quick_check(3)").pluck().all() as string[];
-  if (found.length !== 1 || found[0] !== "ok") throw corrupt(path, `SQLite's quick_check found it damaged (${found.join("; ")})`);
+  if (found.length !== 1 || found[0] !== "ok")
+    throw corrupt(path, `SQLite's quick_check found it damaged (${found.join("; ")})`);
 }
 
 /**
@@ -80,7 +95,12 @@ export function checkIntact(db: SqliteDatabase, path: string): void {
  * transaction: the kit's schema in an empty file, the released steps in an older one; then
  * checks the columns. Returns the version the file had before (0 for a new one).
  */
-export function migrate(database: SqliteDatabase, db: SqlConnection, path: string, names: SchemaNames = FILE_NAMES): number {
+export function migrate(
+  database: SqliteDatabase,
+  db: SqlConnection,
+  path: string,
+  names: SchemaNames = FILE_NAMES,
+): number {
   schemaVersion(db, path, names); // a foreign or newer file is refused before the lock is taken
   const locked = (fn: () => void): void => {
     db.exec("BEGIN IMMEDIATE");
@@ -93,7 +113,8 @@ export function migrate(database: SqliteDatabase, db: SqlConnection, path: strin
     }
   };
   const legacy = (from: number): void => {
-    if (names !== FILE_NAMES) throw corrupt(path, `its ${names.versions} table says version ${from}, which no release wrote under a prefix`);
+    if (names !== FILE_NAMES)
+      throw corrupt(path, `its ${names.versions} table says version ${from}, which no release wrote under a prefix`);
     for (const m of MIGRATIONS) {
       if (m.version <= from) continue;
       db.exec(m.sql);

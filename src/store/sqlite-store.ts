@@ -12,10 +12,21 @@ import type { SqliteDatabase } from "./sqlite-driver.js";
 import { filePlace } from "./sqlite-errors.js";
 import type { Durability, SqliteStore } from "./sqlite-types.js";
 import type {
-  AppendMessageRequest, PutEmbeddingsRequest, SetHeadRequest, AppendResult, ChatPage, ChatRecord, EmbedderInfo, EmbeddingRow, ErasedUser, LoadedChat, MessageRedaction, PruneBatch, PruneQuery,
+  AppendMessageRequest,
+  PutEmbeddingsRequest,
+  SetHeadRequest,
+  AppendResult,
+  ChatPage,
+  ChatRecord,
+  EmbedderInfo,
+  EmbeddingRow,
+  ErasedUser,
+  LoadedChat,
+  MessageRedaction,
+  PruneBatch,
+  PruneQuery,
 } from "./types.js";
 import { loadCleared, markCleared } from "./clear-marks.js";
-
 
 export class SqliteStoreImpl implements SqliteStore {
   readonly name: string;
@@ -29,7 +40,10 @@ export class SqliteStoreImpl implements SqliteStore {
   readonly #unerased = new Set<string>();
 
   constructor(
-    db: SqliteDatabase, path: string, file: string | undefined, settings: { prefix: string; durability: Durability; batchSize: number; batchDelayMs: number },
+    db: SqliteDatabase,
+    path: string,
+    file: string | undefined,
+    settings: { prefix: string; durability: Durability; batchSize: number; batchDelayMs: number },
   ) {
     this.database = db;
     this.path = path;
@@ -63,7 +77,10 @@ export class SqliteStoreImpl implements SqliteStore {
   }
 
   async appendMessage(request: AppendMessageRequest): Promise<AppendResult> {
-    const { userId, chatId, message, head, updatedAt, key } = checkRequest<AppendMessageRequest>(request, "appendMessage");
+    const { userId, chatId, message, head, updatedAt, key } = checkRequest<AppendMessageRequest>(
+      request,
+      "appendMessage",
+    );
     return this.#ops.appendMessage(userId, chatId, message, head, updatedAt, key);
   }
 
@@ -109,7 +126,8 @@ export class SqliteStoreImpl implements SqliteStore {
     this.#tx.outside(what, () => {
       this.database.exec("VACUUM");
       const [log] = this.database.pragma("wal_checkpoint(TRUNCATE)") as { busy: number }[];
-      if (log && log.busy !== 0) throw new Error("another connection is reading the database, so its log (-wal) could not be emptied");
+      if (log && log.busy !== 0)
+        throw new Error("another connection is reading the database, so its log (-wal) could not be emptied");
     });
   }
 
@@ -175,7 +193,10 @@ export class SqliteStoreImpl implements SqliteStore {
   /** Deletes (see Store.deleteMemory), then erases the old bytes from the file and its log, as deleteChat does. */
   async deleteMemory(userId: string, chatId?: string | null): Promise<boolean> {
     if (!this.#memory.deleteMemory(userId, chatId)) return false;
-    this.#erase("erasing the deleted memory's old bytes (the memory is deleted; its old bytes may remain until the next delete or redaction)");
+    this.#erase(
+      "erasing the deleted memory's old bytes (the memory is deleted; its old bytes may remain until the next " +
+        "delete or redaction)",
+    );
     return true;
   }
 

@@ -11,7 +11,9 @@ export interface SqliteStoreOptions {
   durability?: Durability;
   /** "batched": commit at this many writes (default 1000). */
   batchSize?: number;
-  /** "batched": a batch commits at the first write this long after its first one, or by a timer then, in ms (default 5). */
+  /**
+   * "batched": a batch commits at the first write this long after its first one, or by a timer then, in ms (default 5).
+   */
   batchDelayMs?: number;
   /** How long a write waits for another connection's write lock before failing with STORE_FAILED (default 5000 ms). */
   busyTimeoutMs?: number;
@@ -25,7 +27,9 @@ export interface SqliteStoreOptions {
 }
 
 /** A Store's methods, each answering with a promise (what `SqliteStore` is made of). */
-export type Promised<S> = { [K in keyof S]: S[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : S[K] };
+export type Promised<S> = {
+  [K in keyof S]: S[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : S[K];
+};
 
 /** A Store on a SQLite file. Every method answers with a promise (a failure rejects with a CtxloomError). */
 export interface SqliteStore extends Promised<Store> {

@@ -32,7 +32,10 @@ export function sqliteStore(path = "./ctxloom.db", options?: SqliteStoreOptions)
   const elsewhere = unavailableHere("ctxloom/sqlite");
   if (elsewhere) throw elsewhere;
   if (typeof path !== "string" || path.length === 0) {
-    throw new CtxloomError("INVALID_ARGUMENT", `sqliteStore(path) takes the database file's path, e.g. "./ctxloom.db"; got ${describe(path)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `sqliteStore(path) takes the database file's path, e.g. "./ctxloom.db"; got ${describe(path)}.`,
+    );
   }
   const o = checkOptions<SqliteStoreOptions>(options, "sqliteStore(path, options)", KNOWN);
   const durability = o.durability ?? "full";
@@ -41,7 +44,10 @@ export function sqliteStore(path = "./ctxloom.db", options?: SqliteStoreOptions)
   }
   const prefix = o.tablePrefix ?? "";
   if (o.tablePrefix !== undefined && (typeof prefix !== "string" || !/^[a-z_][a-z0-9_]{0,40}$/i.test(prefix))) {
-    throw new CtxloomError("INVALID_ARGUMENT", `tablePrefix must be letters, digits and underscores (at most 41); got ${describe(o.tablePrefix)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `tablePrefix must be letters, digits and underscores (at most 41); got ${describe(o.tablePrefix)}.`,
+    );
   }
   const names = schemaNames(prefix);
   const settings = {
@@ -90,10 +96,16 @@ function checkPlace(path: string, file: string): void {
     }
   };
   if (kind(dirname(file)) !== "folder") {
-    throw new CtxloomError("INVALID_ARGUMENT", `The folder of the SQLite store ${path} (${dirname(file)}) does not exist; create it first, or give another path.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `The folder of the SQLite store ${path} (${dirname(file)}) does not exist; ` +
+        `create it first, or give another path.`,
+    );
   }
   if (kind(file) === "folder") {
-    throw new CtxloomError("INVALID_ARGUMENT", `The SQLite store's path ${path} is a folder; give the path of a file in it, e.g. ${path}/ctxloom.db.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `The SQLite store's path ${path} is a folder; give the path of a file in it, e.g. ${path}/ctxloom.db.`,
+    );
   }
 }
-

@@ -80,7 +80,7 @@ export class StoredTexts implements TextColumn {
 
   #added(empty: boolean): number {
     const id = this.#size++;
-    if ((id >> 3) >= this.#empty.length) {
+    if (id >> 3 >= this.#empty.length) {
       const bits = new Uint8Array(this.#empty.length * 2);
       bits.set(this.#empty);
       this.#empty = bits;

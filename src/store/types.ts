@@ -4,7 +4,14 @@ import type { Message } from "../message.js";
 import type { SummaryOptions } from "../summary/policy.js";
 import type { ToolResultOptions } from "../models/tool-results.js";
 import type { ReasoningTurns } from "../models/reasoning.js";
-import type { JsonValue, MemoryQuery, MemoryRecord, MemoryState, MemoryWriteResult, WriteMemoryRequest } from "../memory/types.js";
+import type {
+  JsonValue,
+  MemoryQuery,
+  MemoryRecord,
+  MemoryState,
+  MemoryWriteResult,
+  WriteMemoryRequest,
+} from "../memory/types.js";
 
 export type { JsonValue } from "../memory/types.js";
 
@@ -55,11 +62,20 @@ export interface ChatOptions {
    * A chat kept by an older release under `summarize` / `summaryPresentation` is read in this shape.
    */
   summaries?: boolean | Omit<SummaryOptions, "summarizer" | "prompt">;
-  /** How this chat's contexts send tool results (`create({ toolResults })`), kept as given: wins over the Loom's, key by key. */
+  /**
+   * How this chat's contexts send tool results (`create({ toolResults })`), kept as given: wins over the Loom's, key by
+   * key.
+   */
   toolResults?: ToolResultOptions;
-  /** How many of the newest turns send their reasoning in this chat's contexts (`create({ reasoningTurns })`): wins over the Loom's. */
+  /**
+   * How many of the newest turns send their reasoning in this chat's contexts (`create({ reasoningTurns })`): wins over
+   * the Loom's.
+   */
   reasoningTurns?: ReasoningTurns;
-  /** Which working memory this chat's contexts carry (`create({ memoryScope })`): "user", "chat" (its own) or "none"; wins over the Loom's. */
+  /**
+   * Which working memory this chat's contexts carry (`create({ memoryScope })`): "user", "chat" (its own) or "none";
+   * wins over the Loom's.
+   */
   memoryScope?: "user" | "chat" | "none";
   /**
    * The conversation an import made this chat from: the export's format and its id for it
@@ -99,7 +115,9 @@ export interface ChatRecord {
 }
 
 /** What `chats.list()` and `chats.page()` return for each chat (`metadata` when the chat has some). */
-export type ChatSummary = Pick<ChatRecord, "id" | "title" | "model" | "createdAt" | "updatedAt" | "messageCount"> & { metadata?: ChatMetadata };
+export type ChatSummary = Pick<ChatRecord, "id" | "title" | "model" | "createdAt" | "updatedAt" | "messageCount"> & {
+  metadata?: ChatMetadata;
+};
 
 /**
  * One page of a user's chats for `Store.listChats`: at most `limit` records, in the list's order
@@ -344,7 +362,10 @@ export interface Store {
    * deleteChat or eraseUser drops it. UNKNOWN_CHAT, UNKNOWN_MESSAGE as putEmbeddings.
    */
   markEmbeddingsCleared?(userId: string, chatId: string, upTo: number): Awaitable<void>;
-  /** Optional: the chat's clear mark (see markEmbeddingsCleared), or null when it has none (or the user has no such chat). */
+  /**
+   * Optional: the chat's clear mark (see markEmbeddingsCleared), or null when it has none (or the user has no such
+   * chat).
+   */
   loadEmbeddingsCleared?(userId: string, chatId: string): Awaitable<number | null>;
   /**
    * Optional (a user's working memory needs the four memory methods; every store of ctxloom has
@@ -375,8 +396,19 @@ export interface Store {
 
 /** The Store methods `Loom.open` checks for. */
 export const STORE_METHODS = [
-  "hasChat", "createChat", "importChat", "listChats", "loadChat", "appendMessage", "setHead", "deleteChat",
-  "putEmbeddings", "loadEmbeddings", "clearEmbeddings", "flush", "close",
+  "hasChat",
+  "createChat",
+  "importChat",
+  "listChats",
+  "loadChat",
+  "appendMessage",
+  "setHead",
+  "deleteChat",
+  "putEmbeddings",
+  "loadEmbeddings",
+  "clearEmbeddings",
+  "flush",
+  "close",
 ] as const satisfies readonly (keyof Store)[];
 
 /** What `Store.loadChat` answers: the chat's record and its messages (those from `since` on). */

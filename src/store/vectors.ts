@@ -26,7 +26,10 @@ export function vectorFromBytes(bytes: Uint8Array, littleEndian = LITTLE_ENDIAN)
   return vector;
 }
 
-/** A BLOB as a driver returns it (better-sqlite3 and pg: a Buffer; a Durable Object: an ArrayBuffer) as bytes, or undefined for anything else. */
+/**
+ * A BLOB as a driver returns it (better-sqlite3 and pg: a Buffer; a Durable Object: an ArrayBuffer) as bytes, or
+ * undefined for anything else.
+ */
 export function asBytes(value: unknown): Uint8Array | undefined {
   if (value instanceof Uint8Array) return value;
   if (value instanceof ArrayBuffer) return new Uint8Array(value);

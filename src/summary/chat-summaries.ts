@@ -1,6 +1,14 @@
 import type { Message } from "../message.js";
 import type { TokenCounter } from "../tokens/index.js";
-import { conversationBudget, planSummary, summaryMessage, writeSummaryText, type BuiltUsage, type SummarizedTree, type SummaryJob } from "./job.js";
+import {
+  conversationBudget,
+  planSummary,
+  summaryMessage,
+  writeSummaryText,
+  type BuiltUsage,
+  type SummarizedTree,
+  type SummaryJob,
+} from "./job.js";
 import type { SummaryCounts } from "./ledger.js";
 import { resolveSummaries, resolveSummaryPolicy, type SummaryLevel } from "./policy.js";
 import type { SummaryPresentation } from "./present.js";
@@ -30,7 +38,10 @@ export interface SummarizingChat<C extends BuiltUsage> {
 /** Why a summary is made: the trigger in force, passed in a build, or `chat.compact()`. */
 export type SummaryReason = "trigger" | "compact";
 
-/** What a chat is told of a summary: about to be written (`summary` undefined), then stored (`summary`: it, or null when it no longer applied). */
+/**
+ * What a chat is told of a summary: about to be written (`summary` undefined), then stored (`summary`: it, or null when
+ * it no longer applied).
+ */
 export interface SummaryNotice {
   reason: SummaryReason;
   first: number;
@@ -71,7 +82,10 @@ export class ChatSummaries {
     this.#counter = counter;
   }
 
-  /** The chat's own (set at its creation, from the Loom's when not given): a stored summary's tokens were counted as it sends it. */
+  /**
+   * The chat's own (set at its creation, from the Loom's when not given): a stored summary's tokens were counted as it
+   * sends it.
+   */
   get presentation(): SummaryPresentation {
     return presentationOf(this.#chat);
   }
@@ -90,7 +104,8 @@ export class ChatSummaries {
   build<C extends BuiltUsage>(options: unknown, what: string, chat: SummarizingChat<C>): Promise<C> {
     let call: SummaryLevel;
     try {
-      const given = options === null || typeof options !== "object" ? undefined : (options as { summaries?: unknown }).summaries;
+      const given =
+        options === null || typeof options !== "object" ? undefined : (options as { summaries?: unknown }).summaries;
       call = checkCallSummaries(given, `${what}.summaries`);
     } catch (error) {
       return Promise.reject(error);
@@ -121,30 +136,46 @@ export class ChatSummaries {
 
   /**
    * `chat.compact()`: a summary now, by the settings in force (the chat's, else the Loom's, else
-   * the defaults) as if the trigger had fired, whatever it is (even "manual"): the run its selection takes (the oldest share of
-   * the conversation, or all but the newest messages), never the newest user turn. With
-   * `instructions`, told to the summarizer beside its prompt. The summary stored, or null when
-   * there is nothing to summarize (or it no longer applied). After a summary being written.
+   * the defaults) as if the trigger had fired, whatever it is (even "manual"): the run its selection takes (the oldest
+   * share of the conversation, or all but the newest messages), never the newest user turn. With `instructions`, told
+   * to the summarizer beside its prompt. The summary stored, or null when there is nothing to summarize (or it no
+   * longer applied). After a summary being written.
    */
-  async compact<C extends BuiltUsage>(instructions: string | undefined, chat: SummarizingChat<C>): Promise<Message | null> {
+  async compact<C extends BuiltUsage>(
+    instructions: string | undefined,
+    chat: SummarizingChat<C>,
+  ): Promise<Message | null> {
     while (this.#writing) await this.#writing.catch(() => undefined);
     const job = await chat.run(async () => {
       if (this.#summarizing) return null;
       const { policy } = resolveSummaries(this.#chat, this.#loom);
       const context = await chat.build();
-      const now = planSummary(chat.nodes(), chat.head(), { ...policy, trigger: { tokens: 1 } }, conversationBudget(context));
+      const now = planSummary(
+        chat.nodes(),
+        chat.head(),
+        { ...policy, trigger: { tokens: 1 } },
+        conversationBudget(context),
+      );
       if (now) this.#summarizing = true;
       return now;
     });
     if (!job) return null;
     const writer = writerOf(this.#loom);
     if (instructions === undefined) return this.#summarize(job, chat, "compact", writer);
-    return this.#summarize(job, chat, "compact", { ...writer, prompt: `${writer.prompt ?? DEFAULT_SUMMARY_PROMPT}\n\n${instructions}` });
+    return this.#summarize(job, chat, "compact", {
+      ...writer,
+      prompt: `${writer.prompt ?? DEFAULT_SUMMARY_PROMPT}\n\n${instructions}`,
+    });
   }
 
-  /** Writes a planned summary outside the queue, then stores it in the queue; returns it (null: it no longer applied). */
+  /**
+   * Writes a planned summary outside the queue, then stores it in the queue; returns it (null: it no longer applied).
+   */
   #summarize<C extends BuiltUsage>(
-    job: SummaryJob, chat: SummarizingChat<C>, reason: SummaryReason, settings: SummaryWriter,
+    job: SummaryJob,
+    chat: SummarizingChat<C>,
+    reason: SummaryReason,
+    settings: SummaryWriter,
   ): Promise<Message | null> {
     const writing = (async () => {
       try {
@@ -154,7 +185,9 @@ export class ChatSummaries {
         if (text.fallback) this.fallbacks++;
         return await chat.run(async () => {
           const presentation = this.presentation;
-          const summary = await chat.add((nodes, id) => summaryMessage(nodes, chat.head(), job, text.text, id, this.#counter, presentation));
+          const summary = await chat.add((nodes, id) =>
+            summaryMessage(nodes, chat.head(), job, text.text, id, this.#counter, presentation),
+          );
           chat.heard?.({ ...run, summary, source: text.source, ...(text.fallback ? { fallback: text.fallback } : {}) });
           return summary;
         });

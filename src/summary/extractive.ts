@@ -74,7 +74,9 @@ export function extractiveSummary(
 function lineOf(m: SummarizedMessage, callNames: Map<string, string>): string {
   const who = m.name ? `${LABEL[m.role]} (${m.name})` : LABEL[m.role];
   if (m.toolCalls && m.toolCalls.length > 0) {
-    const calls = m.toolCalls.map((c) => `${c.function.name}(${clip(c.function.arguments.replace(/\s+/g, " "), 80)})`).join(", ");
+    const calls = m.toolCalls
+      .map((c) => `${c.function.name}(${clip(c.function.arguments.replace(/\s+/g, " "), 80)})`)
+      .join(", ");
     const said = m.content.trim() ? ` ${clip(firstSentences(m.content, 1), MAX_LINE_CHARS)}` : "";
     return `${who}:${said} [called ${calls}]`;
   }

@@ -59,7 +59,12 @@ export function reachesThreshold(nodes: SummaryTree, head: number, threshold: nu
  * Plans a summary over the summarized path ending at `head`, or null when the policy does
  * not call for one. O(W) under the trigger; O(path) when it fires.
  */
-export function planSummary(nodes: SummarizedTree, head: number, policy: SummaryPolicy, budget: number): SummaryJob | null {
+export function planSummary(
+  nodes: SummarizedTree,
+  head: number,
+  policy: SummaryPolicy,
+  budget: number,
+): SummaryJob | null {
   if (head < 0 || budget <= 0) return null;
   const threshold = summaryThreshold(policy, budget);
   if (!reachesThreshold(nodes, head, threshold)) return null;
@@ -70,7 +75,10 @@ export function planSummary(nodes: SummarizedTree, head: number, policy: Summary
   for (let i = 0; i < n; i++) {
     const id = ids[i]!;
     visible[i] = {
-      id, role: ROLES[e.role(nodes.tree, id)]!, priority: PRIORITIES[e.priority(nodes.tree, id)]!, tokens: e.tokens(nodes.tree, id),
+      id,
+      role: ROLES[e.role(nodes.tree, id)]!,
+      priority: PRIORITIES[e.priority(nodes.tree, id)]!,
+      tokens: e.tokens(nodes.tree, id),
       kind: nodes.isSummary(id) ? "summary" : "message",
     };
   }
@@ -96,8 +104,13 @@ export function planSummary(nodes: SummarizedTree, head: number, policy: Summary
     messages.push(s);
   }
   return {
-    first, last, messages, previousSummary, replaced: run.tokens,
-    maxTokens: summaryBudget(policy, budget, run.tokens), timeoutMs: policy.timeoutMs ?? 30_000,
+    first,
+    last,
+    messages,
+    previousSummary,
+    replaced: run.tokens,
+    maxTokens: summaryBudget(policy, budget, run.tokens),
+    timeoutMs: policy.timeoutMs ?? 30_000,
   };
 }
 
@@ -125,7 +138,9 @@ function fenceTurn(nodes: SummarizedTree, visible: PlanMessage[]): PlanMessage[]
   }
   if (fence === top) return visible;
   // An entry's depth is its first message's: entries above the fence lie wholly above it.
-  return visible.map((m) => (e.depth(t, m.id) >= fence && m.priority !== "critical" ? { ...m, priority: "critical" as const } : m));
+  return visible.map((m) =>
+    e.depth(t, m.id) >= fence && m.priority !== "critical" ? { ...m, priority: "critical" as const } : m,
+  );
 }
 
 /** Who writes a summary: the Loom's summarizer and its prompt, when it sets them. */
@@ -135,7 +150,11 @@ export interface SummaryWriter {
 }
 
 /** The summary's text: the summarizer's, or the extractive one (with the reason). Never rejects. */
-export function writeSummaryText(job: SummaryJob, counter: TokenCounter, settings: SummaryWriter): Promise<SummaryText> {
+export function writeSummaryText(
+  job: SummaryJob,
+  counter: TokenCounter,
+  settings: SummaryWriter,
+): Promise<SummaryText> {
   const options: Parameters<typeof summarizeRun>[4] = { timeoutMs: job.timeoutMs };
   if (settings.summarizer) options.summarizer = settings.summarizer;
   if (settings.prompt) options.prompt = settings.prompt;
@@ -149,15 +168,34 @@ export function writeSummaryText(job: SummaryJob, counter: TokenCounter, setting
  * that present it. O(summaries x depth).
  */
 export function summaryMessage(
-  nodes: SummarizedTree, head: number, job: SummaryJob, text: string, id: number, counter: TokenCounter, presentation: SummaryPresentation,
+  nodes: SummarizedTree,
+  head: number,
+  job: SummaryJob,
+  text: string,
+  id: number,
+  counter: TokenCounter,
+  presentation: SummaryPresentation,
 ): Message | null {
-  if (head < 0 || nodes.isSummary(head) || !nodes.isAncestor(job.last, head) || nodes.summaries.overlaps(job.first, job.last)) return null;
+  if (
+    head < 0 ||
+    nodes.isSummary(head) ||
+    !nodes.isAncestor(job.last, head) ||
+    nodes.summaries.overlaps(job.first, job.last)
+  )
+    return null;
   let tokens = 0;
   for (const m of presentSummary(id, text, presentation)) tokens += messageTokens(counter, m);
   if (tokens >= nodes.summaries.visibleRunTokens(job.first, job.last)) return null;
   const parent = nodes.parent(job.first);
   return {
-    id, parentId: parent < 0 ? null : parent, role: "system", content: text, priority: "high", tokens,
-    createdAt: Date.now(), kind: "summary", covers: { first: job.first, last: job.last },
+    id,
+    parentId: parent < 0 ? null : parent,
+    role: "system",
+    content: text,
+    priority: "high",
+    tokens,
+    createdAt: Date.now(),
+    kind: "summary",
+    covers: { first: job.first, last: job.last },
   };
 }

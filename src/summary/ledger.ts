@@ -78,12 +78,16 @@ export class SummaryLedger {
       // Two chains share a node when the deeper start lies on both.
       const deeper = e.depth(t, f) >= e.depth(t, first) ? f : first;
       const shallower = deeper === f ? first : f;
-      if (tree.isAncestor(shallower, deeper) && tree.isAncestor(deeper, l) && tree.isAncestor(deeper, last)) return true;
+      if (tree.isAncestor(shallower, deeper) && tree.isAncestor(deeper, l) && tree.isAncestor(deeper, last))
+        return true;
     }
     return false;
   }
 
-  /** What the summaries save where they stand (what they replaced less their own tokens) and their average ratio (1: none). */
+  /**
+   * What the summaries save where they stand (what they replaced less their own tokens) and their average ratio (1:
+   * none).
+   */
   counts(): SummaryCounts {
     let saved = 0;
     let ratios = 0;

@@ -27,7 +27,10 @@ export interface SummaryOptions {
   select?: { oldest: number } | { keepLast: number };
   /** Most tokens a summary may take; default: an eighth of the conversation budget, at most half of what it covers. */
   maxTokens?: number;
-  /** Milliseconds a summarizer callback may take before it is aborted and the extractive summary is used. Default 30,000. */
+  /**
+   * Milliseconds a summarizer callback may take before it is aborted and the extractive summary is used. Default
+   * 30,000.
+   */
   timeoutMs?: number;
   /**
    * How summaries are sent: "system" (default), a system message, or "tool", a summarize_history
@@ -35,9 +38,15 @@ export interface SummaryOptions {
    * by a Loom set otherwise sends its summaries as they were counted.
    */
   presentation?: SummaryPresentation;
-  /** Loom level only: writes summaries with a model; default: the extractive summary (no model). A failing one falls back to it. */
+  /**
+   * Loom level only: writes summaries with a model; default: the extractive summary (no model). A failing one falls
+   * back to it.
+   */
   summarizer?: Summarizer;
-  /** Loom level only: the instructions given to `summarizer` (default DEFAULT_SUMMARY_PROMPT; `{maxTokens}` is filled in). */
+  /**
+   * Loom level only: the instructions given to `summarizer` (default DEFAULT_SUMMARY_PROMPT; `{maxTokens}` is filled
+   * in).
+   */
   prompt?: string;
 }
 
@@ -65,15 +74,22 @@ export interface ResolvedSummaries {
   auto: boolean;
 }
 
-/** Whether a level turns summaries on when no level sets a trigger: true, or an object setting anything but `presentation`. */
+/**
+ * Whether a level turns summaries on when no level sets a trigger: true, or an object setting anything but
+ * `presentation`.
+ */
 export function givenLevel(level: SummaryLevel): boolean {
   if (level === true) return true;
   if (level === undefined || level === false) return false;
-  for (const key in level) if (key !== "presentation" && (level as Record<string, unknown>)[key] !== undefined) return true;
+  for (const key in level)
+    if (key !== "presentation" && (level as Record<string, unknown>)[key] !== undefined) return true;
   return false;
 }
 
-/** The settings in force from levels given nearest first (call, chat, Loom): each field from the nearest level setting it. */
+/**
+ * The settings in force from levels given nearest first (call, chat, Loom): each field from the nearest level setting
+ * it.
+ */
 export function resolveSummaries(...levels: SummaryLevel[]): ResolvedSummaries {
   let trigger: SummaryOptions["trigger"];
   let select: SummaryOptions["select"];
@@ -107,7 +123,10 @@ export function resolveSummaryPolicy(...levels: SummaryLevel[]): SummaryPolicy |
   return resolved.auto ? resolved.policy : null;
 }
 
-/** Which level's settings: the Loom's take every field, a chat's all but summarizer and prompt, a call's not presentation either. */
+/**
+ * Which level's settings: the Loom's take every field, a chat's all but summarizer and prompt, a call's not
+ * presentation either.
+ */
 export type SummaryLevelName = "loom" | "chat" | "call";
 
 const KEYS: Record<SummaryLevelName, readonly (keyof SummaryOptions)[]> = {
@@ -125,7 +144,8 @@ export function checkSummaryOptions(value: unknown, what: string, level: Summary
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     throw new CtxloomError(
       "INVALID_ARGUMENT",
-      `${what} must be true, false or an object of summary settings ({ trigger, select, ... }); got ${describe(value)}.`,
+      `${what} must be true, false or an object of summary settings ({ trigger, select, ... }); ` +
+        `got ${describe(value)}.`,
     );
   }
   const o = value as Record<string, unknown>;
@@ -138,12 +158,14 @@ export function checkSummaryOptions(value: unknown, what: string, level: Summary
     if ((s.oldest === undefined) === (s.keepLast === undefined)) {
       throw new CtxloomError(
         "INVALID_ARGUMENT",
-        `${what}.select takes one of { oldest } (e.g. 0.3 of the messages) or { keepLast } (e.g. 20 messages kept as they are).`,
+        `${what}.select takes one of { oldest } (e.g. 0.3 of the messages) or { keepLast } (e.g. 20 messages kept ` +
+          `as they are).`,
       );
     }
-    out.select = s.oldest !== undefined
-      ? { oldest: fraction(s.oldest, `${what}.select.oldest`) }
-      : { keepLast: whole(s.keepLast, `${what}.select.keepLast`, 0) };
+    out.select =
+      s.oldest !== undefined
+        ? { oldest: fraction(s.oldest, `${what}.select.oldest`) }
+        : { keepLast: whole(s.keepLast, `${what}.select.keepLast`, 0) };
   }
   if (o.maxTokens !== undefined) out.maxTokens = whole(o.maxTokens, `${what}.maxTokens`, 16);
   if (o.timeoutMs !== undefined) out.timeoutMs = whole(o.timeoutMs, `${what}.timeoutMs`, 1);
@@ -152,14 +174,18 @@ export function checkSummaryOptions(value: unknown, what: string, level: Summary
     if (typeof o.summarizer !== "function") {
       throw new CtxloomError(
         "INVALID_ARGUMENT",
-        `${what}.summarizer must be a function ({ messages, previousSummary, maxTokens, prompt, signal }) => string; got ${describe(o.summarizer)}.`,
+        `${what}.summarizer must be a function ({ messages, previousSummary, maxTokens, prompt, signal }) => ` +
+          `string; got ${describe(o.summarizer)}.`,
       );
     }
     out.summarizer = o.summarizer as Summarizer;
   }
   if (o.prompt !== undefined) {
     if (typeof o.prompt !== "string" || o.prompt.trim().length === 0) {
-      throw new CtxloomError("INVALID_ARGUMENT", `${what}.prompt must be a non-empty string; got ${describe(o.prompt)}.`);
+      throw new CtxloomError(
+        "INVALID_ARGUMENT",
+        `${what}.prompt must be a non-empty string; got ${describe(o.prompt)}.`,
+      );
     }
     out.prompt = o.prompt;
   }
@@ -173,7 +199,8 @@ function misplaced(o: Record<string, unknown>, what: string, level: SummaryLevel
     if (Object.hasOwn(o, key)) {
       throw new CtxloomError(
         "INVALID_ARGUMENT",
-        `${what} has no option "${key}": a summarizer and its prompt are the Loom's (Loom.open({ summaries: { ${key} } })).`,
+        `${what} has no option "${key}": a summarizer and its prompt are the Loom's (Loom.open({ summaries: { ` +
+          `${key} } })).`,
       );
     }
   }
@@ -189,13 +216,17 @@ function misplaced(o: Record<string, unknown>, what: string, level: SummaryLevel
 function checkTrigger(value: unknown, what: string): NonNullable<SummaryOptions["trigger"]> {
   if (value === "manual") return value;
   if (typeof value === "string") {
-    throw new CtxloomError("INVALID_ARGUMENT", `${what} must be { fraction }, { tokens } or "manual"; got ${describe(value)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `${what} must be { fraction }, { tokens } or "manual"; got ${describe(value)}.`,
+    );
   }
   const t = fields<{ fraction: number; tokens: number }>(value, what, ["fraction", "tokens"]);
   if ((t.fraction === undefined) === (t.tokens === undefined)) {
     throw new CtxloomError(
       "INVALID_ARGUMENT",
-      `${what} takes one of { fraction } (e.g. 0.8 of the conversation budget), { tokens } (e.g. 80000) or "manual" (only chat.compact()).`,
+      `${what} takes one of { fraction } (e.g. 0.8 of the conversation budget), { tokens } (e.g. 80000) or "manual" ` +
+        `(only chat.compact()).`,
     );
   }
   if (t.fraction !== undefined) return { fraction: fraction(t.fraction, `${what}.fraction`) };
@@ -219,7 +250,10 @@ function fraction(value: unknown, what: string): number {
 
 function whole(value: unknown, what: string, min: number): number {
   if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > 2 ** 30) {
-    throw new CtxloomError("INVALID_ARGUMENT", `${what} must be an integer from ${min} to ${2 ** 30}; got ${describe(value)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `${what} must be an integer from ${min} to ${2 ** 30}; got ${describe(value)}.`,
+    );
   }
   return value;
 }

@@ -16,12 +16,18 @@ export const SUMMARY_TOOL = "summarize_history";
 
 /** The messages that present summary `id` with `text`: what is sent and what its tokens count. */
 export function presentSummary(
-  id: number, text: string, presentation: SummaryPresentation = "system",
+  id: number,
+  text: string,
+  presentation: SummaryPresentation = "system",
 ): Pick<Message, "role" | "content" | "toolCalls" | "toolCallId">[] {
   if (presentation === "system") return [{ role: "system", content: SUMMARY_PREFIX + text }];
   const callId = `summary_${id}`;
   return [
-    { role: "assistant", content: "", toolCalls: [{ id: callId, type: "function", function: { name: SUMMARY_TOOL, arguments: "{}" } }] },
+    {
+      role: "assistant",
+      content: "",
+      toolCalls: [{ id: callId, type: "function", function: { name: SUMMARY_TOOL, arguments: "{}" } }],
+    },
     { role: "tool", content: text, toolCallId: callId },
   ];
 }
@@ -29,7 +35,11 @@ export function presentSummary(
 /** @throws INVALID_ARGUMENT unless "system" or "tool" */
 export function checkPresentation(value: unknown, what: string): SummaryPresentation {
   if (value !== "system" && value !== "tool") {
-    throw new CtxloomError("INVALID_ARGUMENT", `${what} must be "system" (a system message) or "tool" (a summarize_history call and its result); got ${describe(value)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `${what} must be "system" (a system message) or "tool" (a summarize_history call and its result); got ` +
+        `${describe(value)}.`,
+    );
   }
   return value;
 }

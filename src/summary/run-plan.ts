@@ -43,7 +43,11 @@ export function summaryThreshold(policy: SummaryPolicy, conversationBudget: numb
  * message (it stops before the first one), never splits a tool call from its results, and
  * holds at least two messages. O(visible).
  */
-export function planSummaryRun(visible: readonly PlanMessage[], policy: SummaryPolicy, threshold: number): SummaryRun | null {
+export function planSummaryRun(
+  visible: readonly PlanMessage[],
+  policy: SummaryPolicy,
+  threshold: number,
+): SummaryRun | null {
   const n = visible.length;
   let total = 0;
   for (const m of visible) total += m.tokens;
@@ -55,7 +59,8 @@ export function planSummaryRun(visible: readonly PlanMessage[], policy: SummaryP
     // The window: the newest messages within the threshold.
     let windowStart = n;
     let sum = 0;
-    while (windowStart > 0 && sum + visible[windowStart - 1]!.tokens <= threshold) sum += visible[--windowStart]!.tokens;
+    while (windowStart > 0 && sum + visible[windowStart - 1]!.tokens <= threshold)
+      sum += visible[--windowStart]!.tokens;
     start = 0;
     end = windowStart + Math.ceil(policy.select.oldest * (n - windowStart)) - 1;
   } else {

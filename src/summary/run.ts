@@ -55,7 +55,10 @@ export async function summarizeRun(
   try {
     const prompt = (options.prompt ?? DEFAULT_SUMMARY_PROMPT).replaceAll("{maxTokens}", String(maxTokens));
     const copies = messages.map((m) => ({ ...m }));
-    const ended = await withDeadline((signal) => summarizer({ messages: copies, previousSummary, maxTokens, prompt, signal }), options.timeoutMs);
+    const ended = await withDeadline(
+      (signal) => summarizer({ messages: copies, previousSummary, maxTokens, prompt, signal }),
+      options.timeoutMs,
+    );
     if (!ended.ok) return extractive("timeout");
     answer = ended.value;
   } catch {

@@ -40,7 +40,9 @@ export function writerOf(loom: SummaryLevel): { summarizer?: Summarizer; prompt?
  * one): `{ presentation }` alone would not turn summaries on.
  */
 export function keptSummaries(
-  own: KeptSummaries | undefined, presentation: SummaryPresentation | undefined, loom: SummaryLevel,
+  own: KeptSummaries | undefined,
+  presentation: SummaryPresentation | undefined,
+  loom: SummaryLevel,
 ): KeptSummaries | undefined {
   if (presentation === undefined || (typeof own === "object" && own.presentation !== undefined)) return own;
   if (own === undefined) return { presentation };

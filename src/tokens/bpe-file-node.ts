@@ -11,7 +11,9 @@ export const loadBpeFile: BpeFileLoader | undefined = async (file) => {
   const url = new URL(`../${file}`, import.meta.url);
   const host = globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } };
   if (typeof host.process?.getBuiltinModule !== "function") {
-    throw new Error("this Node has no process.getBuiltinModule to read the module's file with (Node 20.16 or later has)");
+    throw new Error(
+      "this Node has no process.getBuiltinModule to read the module's file with (Node 20.16 or later has)",
+    );
   }
   const fs = host.process.getBuiltinModule("fs") as { readFileSync(path: URL): Uint8Array<ArrayBuffer> };
   return WebAssembly.compile(fs.readFileSync(url));

@@ -39,7 +39,12 @@ export const REPLY_PRIMING = 3;
  * counter's `countUpTo` or `atLeast`), so that 10 MiB sent to a small window is refused at
  * once. Without it (or past what any model takes): MESSAGE_TOO_LARGE.
  */
-export function messageTokens(counter: TokenCounter, m: CountableMessage, images: ImageRule = "openai", max: number = MAX_TOKENS): number {
+export function messageTokens(
+  counter: TokenCounter,
+  m: CountableMessage,
+  images: ImageRule = "openai",
+  max: number = MAX_TOKENS,
+): number {
   const room = Math.min(max, MAX_TOKENS);
   let n = TOKENS_PER_MESSAGE + upTo(counter, m.role, room - TOKENS_PER_MESSAGE);
   if (m.name !== undefined) n += TOKENS_PER_NAME + upTo(counter, m.name, room - n - TOKENS_PER_NAME);
@@ -55,7 +60,11 @@ export function messageTokens(counter: TokenCounter, m: CountableMessage, images
   if (m.parts) for (const part of m.parts) n += partTokens(part, images, (text) => upTo(counter, text, room - n));
   n += upTo(counter, m.content, room - n); // last: the room left for it is what the other fields leave
   if (n > MAX_TOKENS || (n > room && room === MAX_TOKENS)) {
-    throw new CtxloomError("MESSAGE_TOO_LARGE", `A message of ${n > room ? "more than " + room : n} tokens is past what any model takes (${MAX_TOKENS}); split it.`);
+    throw new CtxloomError(
+      "MESSAGE_TOO_LARGE",
+      `A message of ${n > room ? "more than " + room : n} tokens is past what any model takes (${MAX_TOKENS}); ` +
+        `split it.`,
+    );
   }
   return n;
 }
@@ -75,7 +84,8 @@ function upTo(counter: TokenCounter, text: string, max: number): number {
     if (typeof n === "number" && Number.isInteger(n) && n >= 0) return n;
     throw new CtxloomError(
       "INVALID_ARGUMENT",
-      `The token counter ${describe(counter.name)}'s countUpTo gave ${describe(n)}; it must return a whole, non-negative count.`,
+      `The token counter ${describe(counter.name)}'s countUpTo gave ${describe(n)}; it must return a whole, ` +
+        `non-negative count.`,
     );
   }
   if (counter.atLeast) {
@@ -85,7 +95,9 @@ function upTo(counter: TokenCounter, text: string, max: number): number {
   return count(counter, text);
 }
 
-/** A counter's count of one text, checked: counters may be the user's own, and the engines store whole 32-bit counts. */
+/**
+ * A counter's count of one text, checked: counters may be the user's own, and the engines store whole 32-bit counts.
+ */
 export function countText(counter: TokenCounter, text: string): number {
   return count(counter, text);
 }

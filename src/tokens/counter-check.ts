@@ -22,14 +22,21 @@ const tried = new WeakSet<object>();
 export function checkCounter(counter: unknown, what: string): TokenCounter {
   const c = counter as Partial<TokenCounter> | null;
   if (c === null || typeof c !== "object" || typeof c.count !== "function") {
-    throw new CtxloomError("INVALID_ARGUMENT", `${what} must be a TokenCounter { name, exact, count(text) }; got ${describe(counter)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `${what} must be a TokenCounter { name, exact, count(text) }; got ${describe(counter)}.`,
+    );
   }
   if (tried.has(c)) return c as TokenCounter;
   checkLabel(c.name, `${what}.name (kept with a chat, to find the counter again)`);
-  if (typeof c.exact !== "boolean") throw new CtxloomError("INVALID_ARGUMENT", `${what}.exact must be true or false; got ${describe(c.exact)}.`);
+  if (typeof c.exact !== "boolean")
+    throw new CtxloomError("INVALID_ARGUMENT", `${what}.exact must be true or false; got ${describe(c.exact)}.`);
   for (const key of OPTIONAL) {
     if (c[key] !== undefined && typeof c[key] !== "function") {
-      throw new CtxloomError("INVALID_ARGUMENT", `${what}.${key}, when given, must be a function; got ${describe(c[key])}.`);
+      throw new CtxloomError(
+        "INVALID_ARGUMENT",
+        `${what}.${key}, when given, must be a function; got ${describe(c[key])}.`,
+      );
     }
   }
   const checked = c as TokenCounter;
@@ -55,4 +62,7 @@ export function checkCounter(counter: unknown, what: string): TokenCounter {
 }
 
 const bad = (counter: TokenCounter, what: string): CtxloomError =>
-  new CtxloomError("INVALID_ARGUMENT", `The token counter ${describe(counter.name)} is not one ctxloom can count with: ${what}.`);
+  new CtxloomError(
+    "INVALID_ARGUMENT",
+    `The token counter ${describe(counter.name)} is not one ctxloom can count with: ${what}.`,
+  );

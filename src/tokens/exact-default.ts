@@ -9,7 +9,10 @@ import type { Encoding, TokenCounter } from "./types.js";
 import { bpeFileOf } from "./bpe-files.js";
 import { provideBpeModule, wasmBpeCounter } from "./wasm-bpe.js";
 
-/** The counter's module as `Loom.open({ bpe })` takes it: compiled (`import bpe from "ctxloom/bpe.wasm"`), its bytes, or its URL. */
+/**
+ * The counter's module as `Loom.open({ bpe })` takes it: compiled (`import bpe from "ctxloom/bpe.wasm"`), its bytes, or
+ * its URL.
+ */
 export type BpeSource = WebAssembly.Module | ArrayBuffer | ArrayBufferView | URL;
 
 /** Which exact counter counts in this process: the WebAssembly one, gpt-tokenizer, or none loaded yet. */
@@ -38,12 +41,15 @@ export async function useBpeSource(source: BpeSource): Promise<void> {
       if (!response.ok) throw new Error(`${source.href}: HTTP ${response.status}`);
       module = await WebAssembly.compile(await response.arrayBuffer());
     } else module = await WebAssembly.compile(source as BufferSource);
-    if (!bpeFileOf(module)) throw new Error("it does not say which tables it carries: not ctxloom's BPE counter (of this version)");
+    if (!bpeFileOf(module))
+      throw new Error("it does not say which tables it carries: not ctxloom's BPE counter (of this version)");
   } catch (cause) {
     throw new CtxloomError(
       "WASM_UNAVAILABLE",
-      `The token counter's module passed as Loom.open({ bpe }) could not be loaded (${String(cause)}). Pass ctxloom's own: ` +
-        `the module of "ctxloom/bpe.wasm" (o200k_base), "ctxloom/bpe-cl100k.wasm" or "ctxloom/bpe-vocab.wasm", its bytes or its URL; or leave bpe out.`,
+      `The token counter's module passed as Loom.open({ bpe }) could not be loaded (${String(cause)}). Pass ` +
+        `ctxloom's own: ` +
+        `the module of "ctxloom/bpe.wasm" (o200k_base), "ctxloom/bpe-cl100k.wasm" or "ctxloom/bpe-vocab.wasm", its ` +
+        `bytes or its URL; or leave bpe out.`,
       { cause },
     );
   }

@@ -25,7 +25,10 @@ const loading = new Map<Encoding, Promise<TokenCounter>>();
 
 function checkEncoding(encoding: unknown): Encoding {
   if (encoding !== "o200k_base" && encoding !== "cl100k_base") {
-    throw new CtxloomError("INVALID_ARGUMENT", `encoding must be "o200k_base" or "cl100k_base"; got ${describe(encoding)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `encoding must be "o200k_base" or "cl100k_base"; got ${describe(encoding)}.`,
+    );
   }
   return encoding;
 }
@@ -34,8 +37,10 @@ function checkEncoding(encoding: unknown): Encoding {
 function notInstalled(cause: unknown): never {
   throw new CtxloomError(
     "WASM_UNAVAILABLE",
-    `gpt-tokenizer, ctxloom's exact counter where its WebAssembly counter cannot run, could not be imported (${String(cause)}). ` +
-      `It is an optional peer dependency: npm install gpt-tokenizer, or count with the heuristic (Loom.open({ counter: "heuristic" })).`,
+    `gpt-tokenizer, ctxloom's exact counter where its WebAssembly counter cannot run, could not be imported ` +
+      `(${String(cause)}). ` +
+      `It is an optional peer dependency: npm install gpt-tokenizer, or count with the heuristic (Loom.open({ ` +
+      `counter: "heuristic" })).`,
     { cause },
   );
 }
@@ -51,7 +56,11 @@ export function loadEncoding(encoding: Encoding): Promise<TokenCounter> {
   let pending = loading.get(encoding);
   if (!pending) {
     // Each import() carries its own .catch: bundlers then leave a missing gpt-tokenizer to run time.
-    pending = (encoding === "o200k_base" ? import("gpt-tokenizer/encoding/o200k_base").catch(notInstalled) : import("gpt-tokenizer/encoding/cl100k_base").catch(notInstalled))
+    pending = (
+      encoding === "o200k_base"
+        ? import("gpt-tokenizer/encoding/o200k_base").catch(notInstalled)
+        : import("gpt-tokenizer/encoding/cl100k_base").catch(notInstalled)
+    )
       .then((api) => {
         const counter = exactCounter(encoding, api.default, (text) => api.countTokens(text, PLAIN));
         loaded.set(encoding, counter);
@@ -71,8 +80,11 @@ export function loadEncoding(encoding: Encoding): Promise<TokenCounter> {
 function exactCounter(encoding: Encoding, api: unknown, plain: (text: string) => number): TokenCounter {
   const core = (api as { bytePairEncodingCoreProcessor?: Partial<BpeCore> }).bytePairEncodingCoreProcessor;
   if (
-    !core || !(core.tokenSplitRegex instanceof RegExp) || !Array.isArray(core.bytePairRankDecoder) ||
-    typeof core.getBpeRankFromBytes !== "function" || typeof core.getBpeRankFromString !== "function" ||
+    !core ||
+    !(core.tokenSplitRegex instanceof RegExp) ||
+    !Array.isArray(core.bytePairRankDecoder) ||
+    typeof core.getBpeRankFromBytes !== "function" ||
+    typeof core.getBpeRankFromString !== "function" ||
     typeof core.bytePairEncode !== "function"
   ) {
     return { name: encoding, exact: true, count: plain };

@@ -10,11 +10,15 @@ import type { TokenCounter } from "./types.js";
 let announced = false;
 
 /** gpt-tokenizer's counter of `encoding`; `why` says why the WebAssembly counter did not load (warned once). */
-export const loadFallback: ((encoding: Encoding, why: string) => Promise<TokenCounter>) | undefined = (encoding, why) => {
+export const loadFallback: ((encoding: Encoding, why: string) => Promise<TokenCounter>) | undefined = (
+  encoding,
+  why,
+) => {
   if (!announced) {
     announced = true;
     console.warn(
-      `ctxloom: the exact counter's WebAssembly module could not load here (${why}); counting ${encoding} with gpt-tokenizer instead ` +
+      `ctxloom: the exact counter's WebAssembly module could not load here (${why}); counting ${encoding} with ` +
+        `gpt-tokenizer instead ` +
         `(the same counts; slower to load and to count). Ship ctxloom-bpe.wasm beside your bundle, or hand it over: ` +
         `Loom.open({ bpe }) with the module of "ctxloom/bpe.wasm", its bytes or its URL.`,
     );

@@ -19,7 +19,13 @@ const made = new Map<number, TokenCounter>();
 function make(tokensPerChar: number): TokenCounter {
   if (tokensPerChar === 0.25) {
     const count = (text: string) => (text.length + 3) >>> 2;
-    return { name: "heuristic:0.25", exact: false, count, atLeast: count, fit: (text, max) => Math.min(text.length, Math.max(0, 4 * max)) };
+    return {
+      name: "heuristic:0.25",
+      exact: false,
+      count,
+      atLeast: count,
+      fit: (text, max) => Math.min(text.length, Math.max(0, 4 * max)),
+    };
   }
   const count = (text: string) => Math.ceil(text.length * tokensPerChar);
   return {

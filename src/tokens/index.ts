@@ -5,8 +5,20 @@ export { heuristicCounter } from "./heuristic.js";
 export { messageTokens, REPLY_PRIMING, TOKENS_PER_MESSAGE, TOKENS_PER_NAME, type CountableMessage } from "./chat.js";
 export { loadEncoding } from "./exact.js";
 export { provideBpeModule, wasmBpeCounter, loadedWasmCounter } from "./wasm-bpe.js";
-export { loadExactCounter, useBpeSource, exactCounterState, type BpeSource, type ExactCounterState } from "./exact-default.js";
+export {
+  loadExactCounter,
+  useBpeSource,
+  exactCounterState,
+  type BpeSource,
+  type ExactCounterState,
+} from "./exact-default.js";
 export { loadedEncoding } from "./exact.js";
 export { anthropicImageTokens, imageRuleFor, openAIImageTokens, partTokens, type ImageRule } from "./parts.js";
 
-export { registerEncoding, registeredEncoding, isOpenEncoding, OPEN_ENCODINGS, type OpenEncoding } from "./vocabulary.js";
+export {
+  registerEncoding,
+  registeredEncoding,
+  isOpenEncoding,
+  OPEN_ENCODINGS,
+  type OpenEncoding,
+} from "./vocabulary.js";

@@ -23,7 +23,10 @@ export const OPENAI_TILE = 170;
 export const OPENAI_BASE = 85;
 /** OpenAI, size unknown: the most a high-detail image can cost (2048 x 768 after scaling: 8 tiles). */
 export const OPENAI_UNKNOWN_IMAGE = 8 * OPENAI_TILE + OPENAI_BASE;
-/** Anthropic: the longest side it keeps (larger images are scaled down), and the most an image costs (about 1.2 megapixels). */
+/**
+ * Anthropic: the longest side it keeps (larger images are scaled down), and the most an image costs (about 1.2
+ * megapixels).
+ */
 export const ANTHROPIC_MAX_SIDE = 1568;
 export const ANTHROPIC_MAX_IMAGE = 1600;
 /** A file given by URL: its size is unknown here, so it counts one document page at the providers' upper figure. */
@@ -35,7 +38,11 @@ export const FILE_URL_TOKENS = 3000;
  * 2048 x 2048, then its shortest side down to 768, and cost 170 per 512-px tile plus 85.
  * Size unknown: 1445, the most a high-detail image costs.
  */
-export function openAIImageTokens(width: number | undefined, height: number | undefined, detail: "low" | "high" | "auto" = "auto"): number {
+export function openAIImageTokens(
+  width: number | undefined,
+  height: number | undefined,
+  detail: "low" | "high" | "auto" = "auto",
+): number {
   if (detail === "low") return OPENAI_LOW_DETAIL;
   if (width === undefined || height === undefined) return OPENAI_UNKNOWN_IMAGE;
   let w = width;
@@ -87,7 +94,9 @@ export function partTokens(part: ContentPart, rule: ImageRule, countText: (text:
     case "text":
       return 0;
     case "image":
-      return rule === "anthropic" ? anthropicImageTokens(part.width, part.height) : openAIImageTokens(part.width, part.height, part.detail);
+      return rule === "anthropic"
+        ? anthropicImageTokens(part.width, part.height)
+        : openAIImageTokens(part.width, part.height, part.detail);
     case "file":
       return /^https?:/i.test(part.data) ? FILE_URL_TOKENS : Math.ceil(base64Bytes(part.data) / 4);
     case "reasoning":

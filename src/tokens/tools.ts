@@ -113,7 +113,11 @@ export function checkTools(tools: unknown): CheckedTools {
     return { rule: "model", tools: readToolSet(tools).map((t) => checkTool(t, `tools.${t.name}`)) };
   }
   if (!Array.isArray(tools)) {
-    throw new CtxloomError("INVALID_ARGUMENT", `tools must be a list of tool definitions or an AI SDK ToolSet ({ weather: tool({ ... }) }); got ${describe(tools)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `tools must be a list of tool definitions or an AI SDK ToolSet ({ weather: tool({ ... }) }); got ` +
+        `${describe(tools)}.`,
+    );
   }
   let rule: ToolRule | undefined;
   const out = tools.map((tool: unknown, i) => {
@@ -127,18 +131,29 @@ export function checkTools(tools: unknown): CheckedTools {
     if (anthropic && !("input_schema" in t) && t.type === "custom") {
       throw new CtxloomError(
         "UNSUPPORTED_TOOL",
-        `${where} is an OpenAI custom tool (type "custom": free-text input, maybe a grammar), whose cost OpenAI does not publish; ` +
-          "declare it as a function tool to have it counted, or leave it out of tools and keep room for it with maxOutputTokens or the budget.",
+        `${where} is an OpenAI custom tool (type "custom": free-text input, maybe a grammar), whose cost OpenAI ` +
+          `does not publish; ` +
+          "declare it as a function tool to have it counted, or leave it out of tools and keep room for it with " +
+          "maxOutputTokens or the budget.",
       );
     }
     const fn = (t.type === "function" && t.function !== undefined ? t.function : t) as Record<string, unknown> | null;
-    if (fn === null || typeof fn !== "object") throw new CtxloomError("INVALID_ARGUMENT", `${where}.function must be an object; got ${describe(fn)}.`);
+    if (fn === null || typeof fn !== "object")
+      throw new CtxloomError("INVALID_ARGUMENT", `${where}.function must be an object; got ${describe(fn)}.`);
     const shape: ToolRule = anthropic ? "anthropic" : "openai";
     if (rule !== undefined && rule !== shape) {
-      throw new CtxloomError("INVALID_ARGUMENT", `${where} is an ${shape === "openai" ? "OpenAI" : "Anthropic"} tool among ${rule === "openai" ? "OpenAI" : "Anthropic"} ones; a request goes to one provider: pass its tools in its shape.`);
+      throw new CtxloomError(
+        "INVALID_ARGUMENT",
+        `${where} is an ${shape === "openai" ? "OpenAI" : "Anthropic"} tool among ` +
+          `${rule === "openai" ? "OpenAI" : "Anthropic"} ones; a request goes to one provider: pass its tools in ` +
+          `its shape.`,
+      );
     }
     rule = shape;
-    return checkTool({ name: fn.name, description: fn.description, parameters: fn.parameters ?? fn.input_schema }, where);
+    return checkTool(
+      { name: fn.name, description: fn.description, parameters: fn.parameters ?? fn.input_schema },
+      where,
+    );
   });
   return { rule: rule ?? "openai", tools: out };
 }
@@ -146,29 +161,45 @@ export function checkTools(tools: unknown): CheckedTools {
 function builtIn(where: string, type: unknown): never {
   throw new CtxloomError(
     "UNSUPPORTED_TOOL",
-    `${where} is a built-in tool (type ${describe(type)}), whose cost its provider does not publish; leave it out of tools, and keep room for it with maxOutputTokens or the budget.`,
+    `${where} is a built-in tool (type ${describe(type)}), whose cost its provider does not publish; leave it out ` +
+      `of tools, and keep room for it with maxOutputTokens or the budget.`,
   );
 }
 
 function checkTool(t: { name: unknown; description: unknown; parameters: unknown }, where: string): CountedTool {
   if (typeof t.name !== "string" || t.name.length === 0) {
-    throw new CtxloomError("INVALID_ARGUMENT", `${where} needs a name: { type: "function", function: { name, description, parameters } }, { type: "function", name, ... } or { name, input_schema }.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `${where} needs a name: { type: "function", function: { name, description, parameters } }, { type: ` +
+        `"function", name, ... } or { name, input_schema }.`,
+    );
   }
   if (!TOOL_NAME.test(t.name)) {
-    throw new CtxloomError("INVALID_ARGUMENT", `${where}'s name ${describe(t.name)} is not a tool name providers accept: 1 to 64 letters, digits, "_" or "-".`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `${where}'s name ${describe(t.name)} is not a tool name providers accept: 1 to 64 letters, digits, "_" or "-".`,
+    );
   }
   const description = t.description ?? "";
-  if (typeof description !== "string") throw new CtxloomError("INVALID_ARGUMENT", `${where}'s description must be a string; got ${describe(description)}.`);
+  if (typeof description !== "string")
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `${where}'s description must be a string; got ${describe(description)}.`,
+    );
   const parameters = t.parameters ?? {};
   if (parameters === null || typeof parameters !== "object" || Array.isArray(parameters)) {
-    throw new CtxloomError("INVALID_ARGUMENT", `${where}'s parameters must be a JSON schema object; got ${describe(parameters)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `${where}'s parameters must be a JSON schema object; got ${describe(parameters)}.`,
+    );
   }
   try {
     JSON.stringify(parameters); // what an SDK does to send it
   } catch (error) {
     throw new CtxloomError(
       "INVALID_ARGUMENT",
-      `${where}'s parameters cannot be sent as JSON (${String(error)}); a schema that refers to itself must use "$ref", not a cycle of objects.`,
+      `${where}'s parameters cannot be sent as JSON (${String(error)}); a schema that refers to itself must use ` +
+        `"$ref", not a cycle of objects.`,
     );
   }
   return { name: t.name, description, parameters };
@@ -209,7 +240,11 @@ export function toolTokens(counter: TokenCounter, checked: CheckedTools, model: 
   if (tools.length === 0) return 0;
   const rule = checked.rule === "model" ? (isClaude(model) ? "anthropic" : "openai") : checked.rule;
   if (rule === "anthropic") {
-    const sent = tools.map((t) => (t.description === "" ? { name: t.name, input_schema: t.parameters } : { name: t.name, description: t.description, input_schema: t.parameters }));
+    const sent = tools.map((t) =>
+      t.description === ""
+        ? { name: t.name, input_schema: t.parameters }
+        : { name: t.name, description: t.description, input_schema: t.parameters },
+    );
     return anthropicToolPrompt(model) + countText(counter, JSON.stringify(sent));
   }
   const count = (text: string) => countText(counter, text);
@@ -232,7 +267,8 @@ export function toolTokens(counter: TokenCounter, checked: CheckedTools, model: 
       if (desc.endsWith(".")) desc = desc.slice(0, -1);
       const type = typeof p.type === "string" ? p.type : Array.isArray(p.type) ? p.type.join("|") : "";
       total += count(`${key}:${type}:${desc}`);
-      if (p.properties !== undefined || p.items !== undefined) total += count(JSON.stringify({ properties: p.properties, items: p.items }));
+      if (p.properties !== undefined || p.items !== undefined)
+        total += count(JSON.stringify({ properties: p.properties, items: p.items }));
     }
   }
   return total;

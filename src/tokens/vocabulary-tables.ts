@@ -27,15 +27,30 @@ export interface VocabularyTables {
 
 /** Each encoding's split pattern (the file's must be it) and the counter's P_* for it. */
 const PATTERNS: Record<Exclude<OpenEncoding, "gemma3">, { regex: string; id: number }> = {
-  llama3: { id: 2, regex: "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+" },
-  qwen2: { id: 3, regex: "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+" },
+  llama3: {
+    id: 2,
+    regex:
+      "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}{1,3}| " +
+      "?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+",
+  },
+  qwen2: {
+    id: 3,
+    regex:
+      "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}| " +
+      "?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+",
+  },
   tekken: {
     id: 4,
-    regex: "[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]*[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]+|[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]+[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]*|\\p{N}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n/]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+",
+    regex:
+      "[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]*[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]+" +
+      "|[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]+[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]*" +
+      "|\\p{N}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n/]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+",
   },
   deepseek_v3: {
     id: 5,
-    regex: "\\p{N}{1,3}|[一-龥぀-ゟ゠-ヿ]+|[!\"#$%&'()*+,\\-./:;<=>?@\\[\\\\\\]^_`{|}~][A-Za-z]+|[^\r\n\\p{L}\\p{P}\\p{S}]?[\\p{L}\\p{M}]+| ?[\\p{P}\\p{S}]+[\r\n]*|\\s*[\r\n]+|\\s+(?!\\S)|\\s+",
+    regex:
+      "\\p{N}{1,3}|[一-龥぀-ゟ゠-ヿ]+|[!\"#$%&'()*+,\\-./:;<=>?@\\[\\\\\\]^_`{|}~][A-Za-z]+" +
+      "|[^\r\n\\p{L}\\p{P}\\p{S}]?[\\p{L}\\p{M}]+| ?[\\p{P}\\p{S}]+[\r\n]*|\\s*[\r\n]+|\\s+(?!\\S)|\\s+",
   },
 };
 const P_PIECES = 6;
@@ -43,7 +58,11 @@ const P_PIECES = 6;
 type Json = Record<string, unknown>;
 
 const refuse = (encoding: OpenEncoding, why: string): never => {
-  throw new CtxloomError("INVALID_ARGUMENT", `This tokenizer file is not ${encoding}'s: ${why}. Pass the parsed tokenizer.json (or tekken.json) of a ${encoding} model.`);
+  throw new CtxloomError(
+    "INVALID_ARGUMENT",
+    `This tokenizer file is not ${encoding}'s: ${why}. Pass the parsed tokenizer.json (or tekken.json) of a ` +
+      `${encoding} model.`,
+  );
 };
 
 /** GPT-2's table: each byte as a character (byte-level BPE writes tokens in it). */
@@ -62,7 +81,9 @@ function range(from: number, to: number): number[] {
 /** The split regex of a tokenizer.json's pre-tokenizers, joined (DeepSeek's are three). */
 function splitRegex(file: Json): string {
   const pre = file.pre_tokenizer as Json | null;
-  const list = (pre?.type === "Sequence" ? (pre.pretokenizers as Json[]) : pre ? [pre] : []).filter((p) => p.type === "Split");
+  const list = (pre?.type === "Sequence" ? (pre.pretokenizers as Json[]) : pre ? [pre] : []).filter(
+    (p) => p.type === "Split",
+  );
   return list.map((p) => String((p.pattern as Json | undefined)?.Regex ?? "")).join("|");
 }
 
@@ -70,11 +91,18 @@ function splitRegex(file: Json): string {
 function mergePairs(model: Json): [string, string][] {
   const merges = model.merges;
   if (!Array.isArray(merges)) return [];
-  return merges.map((m) => (Array.isArray(m) ? [String(m[0]), String(m[1])] : (String(m).split(" ") as [string, string])));
+  return merges.map((m) =>
+    Array.isArray(m) ? [String(m[0]), String(m[1])] : (String(m).split(" ") as [string, string]),
+  );
 }
 
 /** Tables of a sorted list of tokens (bytes), refusing what the counter cannot hold. */
-function pack(encoding: OpenEncoding, tokens: Uint8Array[], pattern: number, prepare?: (text: string) => string): VocabularyTables {
+function pack(
+  encoding: OpenEncoding,
+  tokens: Uint8Array[],
+  pattern: number,
+  prepare?: (text: string) => string,
+): VocabularyTables {
   if (tokens.length >= (1 << 20) - 1) refuse(encoding, `${tokens.length} tokens (the counter holds fewer than 2^20)`);
   const lengths = new Uint8Array(tokens.length);
   let bytes = 0;
@@ -112,7 +140,7 @@ function huggingFaceTables(encoding: OpenEncoding, file: Json): VocabularyTables
   if (encoding === "gemma3") {
     const normalizer = (file.normalizer ?? {}) as Json;
     if (model.byte_fallback !== true || normalizer.type !== "Replace" || normalizer.content !== "▁") {
-      refuse(encoding, "it is not SentencePiece merges with byte fallback and spaces as \"▁\"");
+      refuse(encoding, 'it is not SentencePiece merges with byte fallback and spaces as "▁"');
     }
     pattern = P_PIECES;
     const spaced = (token: string) => encoder.encode(token.replaceAll("▁", " "));
@@ -181,7 +209,10 @@ function tekkenTables(file: Json): VocabularyTables {
 /** The counter's tables for an open encoding's tokenizer file. @throws INVALID_ARGUMENT */
 export function vocabularyTables(encoding: OpenEncoding, file: unknown): VocabularyTables {
   if (file === null || typeof file !== "object" || Array.isArray(file)) {
-    throw new CtxloomError("INVALID_ARGUMENT", `registerEncoding takes the parsed tokenizer file (an object); got ${describe(file)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `registerEncoding takes the parsed tokenizer file (an object); got ${describe(file)}.`,
+    );
   }
   return encoding === "tekken" ? tekkenTables(file as Json) : huggingFaceTables(encoding, file as Json);
 }

@@ -33,18 +33,26 @@ export function isOpenEncoding(value: unknown): value is OpenEncoding {
  */
 export async function registerEncoding(encoding: OpenEncoding, file: object): Promise<TokenCounter> {
   if (!isOpenEncoding(encoding)) {
-    throw new CtxloomError("INVALID_ARGUMENT", `registerEncoding takes one of ${OPEN_ENCODINGS.join(", ")}; got ${describe(encoding)}.`);
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `registerEncoding takes one of ${OPEN_ENCODINGS.join(", ")}; got ${describe(encoding)}.`,
+    );
   }
   const tables = vocabularyTables(encoding, file);
   const bpe = await bpeInstance("ctxloom-bpe-vocab.wasm").catch((cause: unknown) => {
-    throw new CtxloomError("WASM_UNAVAILABLE", `The BPE counter's WebAssembly module could not load here (${String(cause)}).`, { cause });
+    throw new CtxloomError(
+      "WASM_UNAVAILABLE",
+      `The BPE counter's WebAssembly module could not load here (${String(cause)}).`,
+      { cause },
+    );
   });
   const count = tables.lengths.length;
   const at = bpe.exports.reserve(0, count, tables.pool.length, tables.longest, tables.pattern);
   if (at === 0) {
     throw new CtxloomError(
       "OUT_OF_MEMORY",
-      `The counter module for ${encoding} could not take its vocabulary (its memory could not grow, or the instance already holds one: ` +
+      `The counter module for ${encoding} could not take its vocabulary (its memory could not grow, or the instance ` +
+        `already holds one: ` +
         `on Deno, hand over "ctxloom/bpe-vocab.wasm" as a module with Loom.open({ bpe }) to register more than one).`,
     );
   }

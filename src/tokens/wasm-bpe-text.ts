@@ -38,7 +38,9 @@ const SMALL_UNITS = Math.floor(SMALL_BYTES / 3);
 const REMEMBER_UNITS = 1 << 16;
 const NO_CAP = 0xffffffff;
 
-/** One instance of a counter module (one encoding, or a vocabulary written in): its input buffer and the views on it. */
+/**
+ * One instance of a counter module (one encoding, or a vocabulary written in): its input buffer and the views on it.
+ */
 export class Bpe {
   readonly #encoder = new TextEncoder();
   #view = new Uint8Array(0);
@@ -54,8 +56,13 @@ export class Bpe {
   /** Builds an encoding's rank table (once). @throws OUT_OF_MEMORY */
   init(id: number): void {
     const ranks = this.exports.init(id);
-    if (ranks < 0) throw new CtxloomError("WASM_UNAVAILABLE", "The BPE counter's module holds no tables it can read for this encoding (a damaged ctxloom-bpe.wasm?).");
-    if (ranks === 0) throw new CtxloomError("OUT_OF_MEMORY", "The BPE counter's memory could not grow to hold its rank table.");
+    if (ranks < 0)
+      throw new CtxloomError(
+        "WASM_UNAVAILABLE",
+        "The BPE counter's module holds no tables it can read for this encoding (a damaged ctxloom-bpe.wasm?).",
+      );
+    if (ranks === 0)
+      throw new CtxloomError("OUT_OF_MEMORY", "The BPE counter's memory could not grow to hold its rank table.");
     // In slices: the engine starts on baseline code and swaps in optimized code between calls.
     for (let done = 0; done < ranks; done += RANK_SLICE) this.exports.insertRanks(id, done + RANK_SLICE);
     this.#view = new Uint8Array(0); // init may move the input buffer
@@ -88,7 +95,10 @@ export class Bpe {
     return new WasmMeasure(this, id, text, upTo, longest);
   }
 
-  /** @internal Writes `text` into the input buffer and measures it: its count (or, past `cap`, a number above it) and the write it is. */
+  /**
+   * @internal Writes `text` into the input buffer and measures it: its count (or, past `cap`, a number above it) and
+   * the write it is.
+   */
   measureNow(id: number, text: string, cap: number): { tokens: number; write: number; ascii: boolean } {
     const bytes = this.#write(text);
     const tokens = checked(this.exports.measure(id, bytes, cap), text);
@@ -105,7 +115,14 @@ export class Bpe {
    * @internal Tokens of the measured text with bytes [from, to) replaced by `insert` (a short
    * text), counted from the record; undefined when `insert` is too long for the small buffer.
    */
-  replaceMeasured(id: number, text: string, from: number, to: number, insert: string, joined: string): number | undefined {
+  replaceMeasured(
+    id: number,
+    text: string,
+    from: number,
+    to: number,
+    insert: string,
+    joined: string,
+  ): number | undefined {
     if (insert.length > SMALL_UNITS) return undefined;
     const tokens = checked(this.exports.measuredReplace(from, to, this.#intoSmall(insert)), text);
     this.#remember(id, joined, tokens);
@@ -118,7 +135,8 @@ export class Bpe {
 
   /** Writes a short text into the small buffer; returns its bytes. */
   #intoSmall(text: string): number {
-    if (this.#small.buffer !== this.exports.memory.buffer) this.#small = new Uint8Array(this.exports.memory.buffer, this.exports.smallInput(), SMALL_BYTES);
+    if (this.#small.buffer !== this.exports.memory.buffer)
+      this.#small = new Uint8Array(this.exports.memory.buffer, this.exports.smallInput(), SMALL_BYTES);
     return this.#encoder.encodeInto(text, this.#small).written;
   }
 
@@ -140,7 +158,8 @@ export class Bpe {
   #reserve(capacity: number): void {
     const wanted = Math.max(capacity, this.#view.length, 4096);
     const at = this.exports.input(wanted);
-    if (at === 0) throw new CtxloomError("OUT_OF_MEMORY", `The BPE counter could not reserve ${wanted} bytes for a text.`);
+    if (at === 0)
+      throw new CtxloomError("OUT_OF_MEMORY", `The BPE counter could not reserve ${wanted} bytes for a text.`);
     this.#view = new Uint8Array(this.exports.memory.buffer, at, wanted);
     this.#writes++; // the work area moved with it: a measure's record is gone
   }
@@ -148,7 +167,10 @@ export class Bpe {
 
 function checked(tokens: number, text: string): number {
   if (tokens < 0) {
-    throw new CtxloomError("OUT_OF_MEMORY", `The BPE counter ran out of memory on a text of ${text.length} characters (status ${tokens}).`);
+    throw new CtxloomError(
+      "OUT_OF_MEMORY",
+      `The BPE counter ran out of memory on a text of ${text.length} characters (status ${tokens}).`,
+    );
   }
   return tokens;
 }

@@ -44,7 +44,8 @@ export function provideBpeModule(module: WebAssembly.Module): void {
   if (!file) {
     throw new CtxloomError(
       "INVALID_ARGUMENT",
-      `provideBpeModule takes one of ctxloom's counter modules (import "ctxloom/bpe.wasm", "ctxloom/bpe-cl100k.wasm" or "ctxloom/bpe-vocab.wasm"); got ${describe(module)}.`,
+      `provideBpeModule takes one of ctxloom's counter modules (import "ctxloom/bpe.wasm", ` +
+        `"ctxloom/bpe-cl100k.wasm" or "ctxloom/bpe-vocab.wasm"); got ${describe(module)}.`,
     );
   }
   if (!provided.has(file)) provided.set(file, module);
@@ -67,7 +68,10 @@ export async function bpeInstance(file: BpeFile): Promise<Bpe> {
   if (handed) exports = (await WebAssembly.instantiate(handed, {})).exports;
   else {
     if (!loadBpeFile) {
-      throw new Error(`no module was handed over for ${file} ("${PACKAGE_NAMES[file]}": Loom.open({ bpe })), and this runtime loads no file`);
+      throw new Error(
+        `no module was handed over for ${file} ("${PACKAGE_NAMES[file]}": Loom.open({ bpe })), and this runtime ` +
+          `loads no file`,
+      );
     }
     const found = await loadBpeFile(file).catch((cause: unknown) => {
       throw new Error(`${file} (${PACKAGE_NAMES[file]}) did not load: ${String(cause)}`, { cause });
@@ -92,10 +96,14 @@ function sharedInstance(file: BpeFile): Promise<Bpe> {
 
 /** Lone surrogates have no UTF-8: refused, as everywhere in ctxloom. */
 function checkText(text: string): void {
-  if (typeof text !== "string") throw new CtxloomError("INVALID_ARGUMENT", `count takes a string; got ${describe(text)}.`);
+  if (typeof text !== "string")
+    throw new CtxloomError("INVALID_ARGUMENT", `count takes a string; got ${describe(text)}.`);
   const wellFormed = (text as { isWellFormed?: () => boolean }).isWellFormed;
   if (wellFormed ? !wellFormed.call(text) : /\p{Cs}/u.test(text)) {
-    throw new CtxloomError("INVALID_CONTENT", "The text holds a lone surrogate (half of a UTF-16 pair), which has no UTF-8 form; fix its encoding first.");
+    throw new CtxloomError(
+      "INVALID_CONTENT",
+      "The text holds a lone surrogate (half of a UTF-16 pair), which has no UTF-8 form; fix its encoding first.",
+    );
   }
 }
 
@@ -105,7 +113,12 @@ function checkText(text: string): void {
  */
 export function wasmBpeCounter(encoding: Encoding): Promise<TokenCounter> {
   if (typeof encoding !== "string" || !Object.hasOwn(PLACES, encoding)) {
-    return Promise.reject(new CtxloomError("INVALID_ARGUMENT", `encoding must be "o200k_base" or "cl100k_base"; got ${describe(encoding)}.`));
+    return Promise.reject(
+      new CtxloomError(
+        "INVALID_ARGUMENT",
+        `encoding must be "o200k_base" or "cl100k_base"; got ${describe(encoding)}.`,
+      ),
+    );
   }
   const { file, id } = PLACES[encoding];
   const ready = loaded.get(encoding);
@@ -114,7 +127,11 @@ export function wasmBpeCounter(encoding: Encoding): Promise<TokenCounter> {
   if (!pending) {
     pending = sharedInstance(file)
       .catch((cause: unknown) => {
-        throw new CtxloomError("WASM_UNAVAILABLE", `The BPE counter's WebAssembly module could not load here (${String(cause)}).`, { cause });
+        throw new CtxloomError(
+          "WASM_UNAVAILABLE",
+          `The BPE counter's WebAssembly module could not load here (${String(cause)}).`,
+          { cause },
+        );
       })
       .then((bpe) => {
         bpe.init(id);
@@ -151,7 +168,8 @@ export function bpeCounter(name: string, bpe: Bpe, id: number, prepare?: (text: 
   // A text rewritten before counting has other offsets than the caller's: no measures, no cuts.
   if (!prepare) {
     counter.measure = (text: string, upTo?: number) => bpe.measure(id, ready(text), upTo, longest);
-    counter.fit = (text: string, maxTokens: number) => bpe.measure(id, ready(text), maxTokens, longest).head(maxTokens).end;
+    counter.fit = (text: string, maxTokens: number) =>
+      bpe.measure(id, ready(text), maxTokens, longest).head(maxTokens).end;
   }
   return counter;
 }
@@ -161,7 +179,10 @@ export function loadedWasmCounter(encoding: Encoding): TokenCounter | undefined 
   return loaded.get(encoding);
 }
 
-/** Bytes of linear memory the tables take (data segments and rank tables built so far, every instance); 0 before loading. */
+/**
+ * Bytes of linear memory the tables take (data segments and rank tables built so far, every instance); 0 before
+ * loading.
+ */
 export function wasmBpeTableBytes(): number {
   let bytes = 0;
   for (const bpe of running) bytes += bpe.exports.tableBytes();

@@ -26,12 +26,18 @@ export function mapStore(): Store {
     return kept;
   };
   const within = (id: number, kept: Kept): void => {
-    if (id >= kept.messages.length) throw new CtxloomError("UNKNOWN_MESSAGE", `Chat ${kept.chat.id} has no message ${id}.`);
+    if (id >= kept.messages.length)
+      throw new CtxloomError("UNKNOWN_MESSAGE", `Chat ${kept.chat.id} has no message ${id}.`);
   };
   const create = (chat: ChatRecord, messages: Message[]): void => {
     const key = keyOf(chat.userId, chat.id);
     if (chats.has(key)) throw new CtxloomError("CHAT_EXISTS", `User ${chat.userId} has a chat ${chat.id} already.`);
-    chats.set(key, { chat: structuredClone(chat), messages: structuredClone(messages), keys: new Map(), vectors: new Map() });
+    chats.set(key, {
+      chat: structuredClone(chat),
+      messages: structuredClone(messages),
+      keys: new Map(),
+      vectors: new Map(),
+    });
   };
   return {
     name: "map",
@@ -49,7 +55,10 @@ export function mapStore(): Store {
     },
     listChats(userId, page) {
       storeChecks.listChats(userId, page);
-      const mine = [...chats.values()].map((kept) => kept.chat).filter((chat) => chat.userId === userId).sort(newestFirst);
+      const mine = [...chats.values()]
+        .map((kept) => kept.chat)
+        .filter((chat) => chat.userId === userId)
+        .sort(newestFirst);
       const after = page?.after;
       const rest = after ? mine.filter((chat) => newestFirst(chat, after) > 0) : mine;
       return structuredClone(page ? rest.slice(0, page.limit) : rest);
@@ -109,7 +118,15 @@ export function mapStore(): Store {
 }
 
 // The contract, without a test framework: every case on a store of its own.
-const NONE: OptionalStoreMethod[] = ["redactMessages", "eraseUser", "pruneChats", "loadMemory", "loadMemoryHistory", "writeMemory", "deleteMemory"];
+const NONE: OptionalStoreMethod[] = [
+  "redactMessages",
+  "eraseUser",
+  "pruneChats",
+  "loadMemory",
+  "loadMemoryHistory",
+  "writeMemory",
+  "deleteMemory",
+];
 const cases = storeContract(mapStore, { without: NONE });
 let passed = 0;
 for (const c of cases) {

@@ -17,7 +17,11 @@ const parameters = {
   type: "object" as const,
   properties: {
     location: { type: "string" as const, description: "The city and state, e.g. San Francisco, CA" },
-    unit: { type: "string" as const, description: "The unit of temperature to return", enum: ["celsius", "fahrenheit"] },
+    unit: {
+      type: "string" as const,
+      description: "The unit of temperature to return",
+      enum: ["celsius", "fahrenheit"],
+    },
   },
   required: ["location"],
 };
@@ -33,7 +37,9 @@ const zod3 = z3.object({
 const execute = async () => ({ celsius: 12 });
 
 async function cookbookChat(engine: "wasm" | "js", model = "gpt-4o"): Promise<Chat> {
-  const chat = await (await Loom.open({ engine })).user("u").create({ model, system: "You are a helpful assistant that can answer to questions about the weather." });
+  const chat = await (await Loom.open({ engine }))
+    .user("u")
+    .create({ model, system: "You are a helpful assistant that can answer to questions about the weather." });
   await chat.append({ role: "user", content: "What's the weather like in San Francisco?" });
   return chat;
 }
@@ -55,7 +61,9 @@ forEachEngine((engine) => {
     const chat = await cookbookChat(engine, "claude-sonnet-4-5");
     const tools = { get_current_weather: tool({ description, inputSchema: jsonSchema(parameters), execute }) };
     const set = await chat.buildContext({ tools });
-    const list = await chat.buildContext({ tools: [{ name: "get_current_weather", description, input_schema: parameters }] });
+    const list = await chat.buildContext({
+      tools: [{ name: "get_current_weather", description, input_schema: parameters }],
+    });
     expect(set.usage.tools).toBe(list.usage.tools);
     expect(set.usage.tools).toBeGreaterThan(346);
     // The same ToolSet for an OpenAI model: OpenAI's rule.
@@ -68,7 +76,13 @@ forEachEngine((engine) => {
     const expected = (await chat.buildContext({ tools: [OPENAI_TOOL] })).usage.tools;
     const sets: ToolSet[] = [
       { get_current_weather: tool({ description, inputSchema: zod3, execute }) },
-      { get_current_weather: tool({ description, inputSchema: jsonSchema(Promise.resolve(parameters) as never), execute }) },
+      {
+        get_current_weather: tool({
+          description,
+          inputSchema: jsonSchema(Promise.resolve(parameters) as never),
+          execute,
+        }),
+      },
     ];
     for (const tools of sets) {
       await expectRejectCode(() => chat.buildContext({ tools }), "INVALID_ARGUMENT");
@@ -80,7 +94,13 @@ forEachEngine((engine) => {
   it("refuses what is no ToolSet, provider tools and bad names with a code; nothing changes", async () => {
     const chat = await cookbookChat(engine);
     const before = await snapshot(chat);
-    const provider = { type: "provider", id: "anthropic.web_search_20250305", isProviderExecuted: true, args: {}, inputSchema: jsonSchema({ type: "object" }) };
+    const provider = {
+      type: "provider",
+      id: "anthropic.web_search_20250305",
+      isProviderExecuted: true,
+      args: {},
+      inputSchema: jsonSchema({ type: "object" }),
+    };
     await expectRejectCode(() => chat.buildContext({ tools: { weather: provider } as never }), "UNSUPPORTED_TOOL");
     const bad: unknown[] = [
       { weather: "a tool" },
@@ -88,9 +108,16 @@ forEachEngine((engine) => {
       { weather: tool({ description: (() => "d") as never, inputSchema: zod4, execute }) },
       { weather: { inputSchema: { "~standard": { vendor: "other", version: 1, validate: () => ({ value: 1 }) } } } },
     ];
-    for (const tools of bad) await expectRejectCode(() => chat.buildContext({ tools: tools as never }), "INVALID_ARGUMENT");
+    for (const tools of bad)
+      await expectRejectCode(() => chat.buildContext({ tools: tools as never }), "INVALID_ARGUMENT");
     await expectRejectCode(() => resolveToolSet([OPENAI_TOOL] as never), "INVALID_ARGUMENT");
-    await expectRejectCode(() => resolveToolSet({ weather: { inputSchema: { "~standard": { vendor: "other", version: 1, validate: () => ({ value: 1 }) } } } } as never), "INVALID_ARGUMENT");
+    await expectRejectCode(
+      () =>
+        resolveToolSet({
+          weather: { inputSchema: { "~standard": { vendor: "other", version: 1, validate: () => ({ value: 1 }) } } },
+        } as never),
+      "INVALID_ARGUMENT",
+    );
     expect(await snapshot(chat)).toEqual(before);
   });
 });
@@ -98,25 +125,44 @@ forEachEngine((engine) => {
 describe("what is counted is what the AI SDK sends", () => {
   it("resolveToolSet gives the JSON schema generateText hands the model", async () => {
     const tools = { get_current_weather: tool({ description, inputSchema: zod3, execute }) };
-    const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
-    const model = new MockLanguageModelV4({ doGenerate: { content: [{ type: "text", text: "ok" }], finishReason: { unified: "stop", raw: undefined }, usage, warnings: [] } });
+    const usage = {
+      inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+      outputTokens: { total: 1, text: 1, reasoning: 0 },
+    };
+    const model = new MockLanguageModelV4({
+      doGenerate: {
+        content: [{ type: "text", text: "ok" }],
+        finishReason: { unified: "stop", raw: undefined },
+        usage,
+        warnings: [],
+      },
+    });
     await generateText({ model, tools, prompt: "Weather?" });
     const sent = model.doGenerateCalls[0]!.tools![0]!;
     const resolved = await resolveToolSet(tools);
     expect(sent).toMatchObject({ type: "function", name: "get_current_weather", description });
-    expect((resolved.get_current_weather!.inputSchema as { jsonSchema: unknown }).jsonSchema).toEqual((sent as { inputSchema: unknown }).inputSchema);
+    expect((resolved.get_current_weather!.inputSchema as { jsonSchema: unknown }).jsonSchema).toEqual(
+      (sent as { inputSchema: unknown }).inputSchema,
+    );
   });
 
   it("chatLoop counts a ToolSet the build cannot read (Zod 3) through the AI SDK", async () => {
-    const chat = await (await Loom.open()).user("u").create({ model: { name: "tiny-tools", contextWindow: 700, sizeClass: "tiny", tokensPerChar: 0.25 } });
+    const chat = await (await Loom.open())
+      .user("u")
+      .create({ model: { name: "tiny-tools", contextWindow: 700, sizeClass: "tiny", tokensPerChar: 0.25 } });
     for (let i = 0; i < 30; i++) {
       await chat.append({ role: "user", content: `question ${i} ${"words ".repeat(8)}` });
       await chat.append({ role: "assistant", content: `answer ${i} ${"words ".repeat(8)}` });
     }
     await chat.append({ role: "user", content: "last question" });
     const plain = await chatLoop(chat).context();
-    const withTools = await chatLoop(chat, { tools: { get_current_weather: tool({ description, inputSchema: zod3, execute }) } }).context();
+    const withTools = await chatLoop(chat, {
+      tools: { get_current_weather: tool({ description, inputSchema: zod3, execute }) },
+    }).context();
     expect(withTools.messages.length).toBeLessThan(plain.messages.length);
-    await expectRejectCode(() => chatLoop(chat, { tools: { "bad name": tool({ description, inputSchema: zod3, execute }) } }).context(), "INVALID_ARGUMENT");
+    await expectRejectCode(
+      () => chatLoop(chat, { tools: { "bad name": tool({ description, inputSchema: zod3, execute }) } }).context(),
+      "INVALID_ARGUMENT",
+    );
   });
 });

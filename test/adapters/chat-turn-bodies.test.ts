@@ -12,12 +12,21 @@ import { recordingModel, textOf, turnApp } from "./chat-turn-app.js";
 
 /** The AI SDK's recipe, with the trigger, the edited message's id and the message before it passed on. */
 const lastOnly: PrepareSendMessagesRequest<ChatUIMessage> = ({ id, messages, trigger, messageId }) => ({
-  body: { id, message: messages[messages.length - 1], trigger, messageId, parentId: messages[messages.length - 2]?.id ?? null },
+  body: {
+    id,
+    message: messages[messages.length - 1],
+    trigger,
+    messageId,
+    parentId: messages[messages.length - 2]?.id ?? null,
+  },
 });
 /** The AI SDK's recipe as its docs write it: `{ id, message }` and nothing else. */
-const bare: PrepareSendMessagesRequest<ChatUIMessage> = ({ id, messages }) => ({ body: { id, message: messages[messages.length - 1] } });
+const bare: PrepareSendMessagesRequest<ChatUIMessage> = ({ id, messages }) => ({
+  body: { id, message: messages[messages.length - 1] },
+});
 
-const contents = (chat: { path(): { role: string; content: string }[] }) => chat.path().map((m) => `${m.role}: ${m.content}`);
+const contents = (chat: { path(): { role: string; content: string }[] }) =>
+  chat.path().map((m) => `${m.role}: ${m.content}`);
 
 describe("chatTurn with the last message alone", () => {
   it("a conversation, a regeneration and an edit: the chat grows as with the whole list, the model sees it whole", async () => {
@@ -27,7 +36,12 @@ describe("chatTurn with the last message alone", () => {
     await ui.sendMessage({ text: "one" });
     await ui.sendMessage({ text: "two" });
     const chat = await stored("last-1");
-    expect(contents(chat)).toEqual(["user: one", "assistant: Answer 1 to one", "user: two", "assistant: Answer 2 to two"]);
+    expect(contents(chat)).toEqual([
+      "user: one",
+      "assistant: Answer 1 to one",
+      "user: two",
+      "assistant: Answer 2 to two",
+    ]);
     expect(prompts[1]).toEqual(["user: one", "assistant: Answer 1 to one", "user: two"]); // not a new root of one message
     await ui.regenerate();
     expect(chat.messageCount).toBe(5);

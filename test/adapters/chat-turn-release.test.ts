@@ -22,7 +22,9 @@ function gate(): { wait: Promise<void>; open: () => void } {
 /** `promise`, or a failure naming `what` if it has not settled after 20 s (a turn waiting forever). */
 async function settles<T>(promise: Promise<T>, what: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const stuck = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} never settled`)), 20_000)));
+  const stuck = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`${what} never settled`)), 20_000)),
+  );
   try {
     return await Promise.race([promise, stuck]);
   } finally {
@@ -51,17 +53,27 @@ function app(options: ChatTurnOptions = { create: { model: "gpt-4o" } }, model =
     }
     return response;
   };
-  const post = (body: unknown) => route(new Request("http://app/api/chat", { method: "POST", body: JSON.stringify(body) }));
+  const post = (body: unknown) =>
+    route(new Request("http://app/api/chat", { method: "POST", body: JSON.stringify(body) }));
   const client = (id: string, messages: ChatUIMessage[] = []) =>
     new VanillaChat<ChatUIMessage>({
-      id, messages, transport: new DefaultChatTransport({ api: "http://app/api/chat", fetch: (url, init) => route(new Request(url, init)) }),
+      id,
+      messages,
+      transport: new DefaultChatTransport({
+        api: "http://app/api/chat",
+        fetch: (url, init) => route(new Request(url, init)),
+      }),
     });
   const chats = async () => (await loom).user("alice");
   return { loom, turns, dropped, post, client, chats, fail: (f: Failure) => (failure = f) };
 }
 
 const userMessage = (id: string, text: string) => ({ id, role: "user", parts: [{ type: "text", text }] });
-const first = (chatId: string) => ({ id: chatId, trigger: "submit-message", messages: [userMessage("client-1", "hello")] });
+const first = (chatId: string) => ({
+  id: chatId,
+  trigger: "submit-message",
+  messages: [userMessage("client-1", "hello")],
+});
 
 describe("chatTurn: no turn holds its chat forever", () => {
   it("a route that fails between chatTurn and toUIMessageStreamResponse holds no one: the same body again, a new message, answered", async () => {
@@ -70,7 +82,10 @@ describe("chatTurn: no turn holds its chat forever", () => {
     await expect(post(first("c1"))).rejects.toThrow("constructor");
     fail("none");
     // The retry: the user's message is appended once, and answered.
-    const text = await settles(post(first("c1")).then((r) => r.text()), "the retry");
+    const text = await settles(
+      post(first("c1")).then((r) => r.text()),
+      "the retry",
+    );
     expect(text).toContain("Answer");
     const chat = await (await chats()).open("c1");
     await turns[1]!.saved();
@@ -80,7 +95,12 @@ describe("chatTurn: no turn holds its chat forever", () => {
     // A new message from the client as a reload draws it.
     const ui = client("c1", toUIMessages(chat));
     await settles(ui.sendMessage({ text: "and then?" }), "the next message");
-    expect(chat.path().map((m) => [m.id, m.role])).toEqual([[0, "user"], [1, "assistant"], [2, "user"], [3, "assistant"]]);
+    expect(chat.path().map((m) => [m.id, m.role])).toEqual([
+      [0, "user"],
+      [1, "assistant"],
+      [2, "user"],
+      [3, "assistant"],
+    ]);
     expect(chat.get(2).content).toBe("and then?");
   });
 
@@ -90,7 +110,10 @@ describe("chatTurn: no turn holds its chat forever", () => {
     await expect(post(first("c2"))).rejects.toThrow("own");
     fail("none");
     const t0 = Date.now();
-    await settles(post(first("c2")).then((r) => r.text()), "the retry after a dropped response");
+    await settles(
+      post(first("c2")).then((r) => r.text()),
+      "the retry after a dropped response",
+    );
     expect(Date.now() - t0).toBeGreaterThanOrEqual(150); // it waited for the dropped turn, while that one could still be alive
     const chat = await (await chats()).open("c2");
     expect(chat.roots()).toEqual([0]); // the user's message once
@@ -103,7 +126,10 @@ describe("chatTurn: no turn holds its chat forever", () => {
     fail("after-response-cancelled");
     await expect(post(first("c3"))).rejects.toThrow("own");
     fail("none");
-    await settles(post(first("c3")).then((r) => r.text()), "the retry after a cancelled turn");
+    await settles(
+      post(first("c3")).then((r) => r.text()),
+      "the retry after a cancelled turn",
+    );
     expect(await dropped[0]!.text()).toContain("Answer"); // the cancelled turn's stream runs to its end
     expect(await turns[0]!.saved()).toEqual([]);
     const chat = await (await chats()).open("c3");
@@ -141,8 +167,16 @@ describe("chatTurn: no turn holds its chat forever", () => {
     const streaming = post(first("c4")).then((r) => r.text()); // read as a client would
     while (turns.length === 0) await new Promise((r) => setTimeout(r, 1));
     // The client stopped the answer and sends the next message, showing the answer under its id.
-    const answer = { ...userMessage(String(turns[0]!.messageId), "Ans"), role: "assistant", metadata: { messageId: 1, parentId: 0 } };
-    const next = { id: "c4", trigger: "submit-message", messages: [...first("c4").messages, answer, userMessage("client-2", "next")] };
+    const answer = {
+      ...userMessage(String(turns[0]!.messageId), "Ans"),
+      role: "assistant",
+      metadata: { messageId: 1, parentId: 0 },
+    };
+    const next = {
+      id: "c4",
+      trigger: "submit-message",
+      messages: [...first("c4").messages, answer, userMessage("client-2", "next")],
+    };
     let settled = false;
     const second = post(next).then((r) => ((settled = true), r.text()));
     for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 10));

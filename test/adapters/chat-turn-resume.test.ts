@@ -48,7 +48,10 @@ describe("chatTurn: resuming an answer after a reload", () => {
   it("a page loaded mid-stream resumes the answer from its start; the page that asked went away; the answer is stored whole", async () => {
     const rest = gate();
     const said = gate();
-    const { client, stored, turns } = turnApp(slowModel(rest.wait, said.open), { create: { model: "gpt-4o" }, resumable: true });
+    const { client, stored, turns } = turnApp(slowModel(rest.wait, said.open), {
+      create: { model: "gpt-4o" },
+      resumable: true,
+    });
     const first = client("resume-1");
     const asking = first.sendMessage({ text: "Tell me everything." });
     await said.wait;
@@ -99,7 +102,11 @@ describe("chatTurn: resuming an answer after a reload", () => {
     expect((await resumeTurn(chats, "nope")).status).toBe(204);
     await expectRejectCode(() => resumeTurn(null as never, "x"), "INVALID_ARGUMENT");
     await expectRejectCode(() => resumeTurn(chats, 42 as never), "INVALID_ARGUMENT");
-    const body = { id: "c", trigger: "submit-message", messages: [{ id: "u", role: "user", parts: [{ type: "text", text: "hi" }] }] };
+    const body = {
+      id: "c",
+      trigger: "submit-message",
+      messages: [{ id: "u", role: "user", parts: [{ type: "text", text: "hi" }] }],
+    };
     await expectRejectCode(() => chatTurn(chats, body, { resumable: "yes" as never }), "INVALID_ARGUMENT");
     await loom.close();
   });

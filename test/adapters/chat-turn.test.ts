@@ -1,16 +1,34 @@
 // The useChat route helper with the AI SDK's real parts: its chat client (AbstractChat, what
 // useChat wraps) posting through DefaultChatTransport to a route of chatTurn + streamText +
 // toUIMessageStreamResponse, in this process (the transport's fetch calls the route).
-import { DefaultChatTransport, jsonSchema, simulateReadableStream, stepCountIs, streamText, tool, type LanguageModel } from "ai";
+import {
+  DefaultChatTransport,
+  jsonSchema,
+  simulateReadableStream,
+  stepCountIs,
+  streamText,
+  tool,
+  type LanguageModel,
+} from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { describe, expect, it } from "vitest";
 import { VanillaChat } from "../../examples/chat-app/client/chat.js";
 import { cannedModel } from "../../examples/chat-app/model.js";
 import { Loom, type Chat } from "../../src/index.js";
-import { chatTurn, switchBranch, toUIMessages, type ChatTurn, type ChatTurnOptions, type ChatUIMessage } from "../../src/ai-sdk.js";
+import {
+  chatTurn,
+  switchBranch,
+  toUIMessages,
+  type ChatTurn,
+  type ChatTurnOptions,
+  type ChatUIMessage,
+} from "../../src/ai-sdk.js";
 import { expectRejectCode, snapshot } from "../helpers.js";
 
-const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
+const usage = {
+  inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 1, text: 1, reasoning: 0 },
+};
 
 /** A gate: a promise the test resolves. */
 function gate(): { wait: Promise<void>; open: () => void } {
@@ -20,7 +38,11 @@ function gate(): { wait: Promise<void>; open: () => void } {
 }
 
 /** A route as the README writes it, keeping each turn for the test to look at. */
-function app(model: LanguageModel, options: ChatTurnOptions = { create: { model: "gpt-4o" } }, tools?: Parameters<typeof streamText>[0]["tools"]) {
+function app(
+  model: LanguageModel,
+  options: ChatTurnOptions = { create: { model: "gpt-4o" } },
+  tools?: Parameters<typeof streamText>[0]["tools"],
+) {
   const loom = Loom.open();
   const turns: ChatTurn[] = [];
   const route = async (request: Request): Promise<Response> => {
@@ -30,7 +52,14 @@ function app(model: LanguageModel, options: ChatTurnOptions = { create: { model:
     return result.toUIMessageStreamResponse(turn.stream);
   };
   const client = (id: string, messages: ChatUIMessage[] = []) =>
-    new VanillaChat<ChatUIMessage>({ id, messages, transport: new DefaultChatTransport({ api: "http://app/api/chat", fetch: (url, init) => route(new Request(url, init)) }) });
+    new VanillaChat<ChatUIMessage>({
+      id,
+      messages,
+      transport: new DefaultChatTransport({
+        api: "http://app/api/chat",
+        fetch: (url, init) => route(new Request(url, init)),
+      }),
+    });
   const stored = async (id: string): Promise<Chat> => (await loom).user("alice").open(id);
   return { loom, turns, route, client, stored };
 }
@@ -43,11 +72,19 @@ describe("chatTurn: a useChat backend in one call", () => {
     const ui = client("chat-1");
     await ui.sendMessage({ text: "Where to eat in Lisbon?" });
     const chat = await stored("chat-1");
-    expect(chat.path().map((m) => [m.id, m.role])).toEqual([[0, "user"], [1, "assistant"]]);
+    expect(chat.path().map((m) => [m.id, m.role])).toEqual([
+      [0, "user"],
+      [1, "assistant"],
+    ]);
     const answer = ui.messages[1]!;
     expect(answer.id).toBe("1"); // the id it has in the chat
     // Its place, and its question's: what a reload draws on the user's message, which has the client's id until then.
-    expect(answer.metadata).toEqual({ messageId: 1, parentId: 0, branch: { index: 0, count: 1, ids: [1] }, question: { messageId: 0, parentId: null, branch: { index: 0, count: 1, ids: [0] } } });
+    expect(answer.metadata).toEqual({
+      messageId: 1,
+      parentId: 0,
+      branch: { index: 0, count: 1, ids: [1] },
+      question: { messageId: 0, parentId: null, branch: { index: 0, count: 1, ids: [0] } },
+    });
     expect(textOf(answer)).toBe(chat.get(1).content);
     expect(textOf(answer)).toMatch(/^Answer 1 to “Where to eat in Lisbon\?”/);
     expect(await turns[0]!.saved()).toEqual([chat.get(1)]);
@@ -87,31 +124,58 @@ describe("chatTurn: a useChat backend in one call", () => {
   });
 
   it("a multi-step answer (two tool steps, then the text) is one UIMessage, stored step by step, drawn again as one", async () => {
-    const step = (chunks: unknown[]) => ({ stream: simulateReadableStream({ chunks: [{ type: "stream-start", warnings: [] }, ...chunks] as never[] }) });
-    const call = (id: string, city: string) => step([
-      { type: "tool-call", toolCallId: id, toolName: "weather", input: JSON.stringify({ city }) },
-      { type: "finish", finishReason: { unified: "tool-calls", raw: undefined }, usage },
-    ]);
-    const text = (t: string) => step([{ type: "text-start", id: "t" }, { type: "text-delta", id: "t", delta: t }, { type: "text-end", id: "t" }, { type: "finish", finishReason: { unified: "stop", raw: undefined }, usage }]);
+    const step = (chunks: unknown[]) => ({
+      stream: simulateReadableStream({ chunks: [{ type: "stream-start", warnings: [] }, ...chunks] as never[] }),
+    });
+    const call = (id: string, city: string) =>
+      step([
+        { type: "tool-call", toolCallId: id, toolName: "weather", input: JSON.stringify({ city }) },
+        { type: "finish", finishReason: { unified: "tool-calls", raw: undefined }, usage },
+      ]);
+    const text = (t: string) =>
+      step([
+        { type: "text-start", id: "t" },
+        { type: "text-delta", id: "t", delta: t },
+        { type: "text-end", id: "t" },
+        { type: "finish", finishReason: { unified: "stop", raw: undefined }, usage },
+      ]);
     const script = [call("c1", "Lisbon"), call("c2", "Porto"), text("Sunny in both.")];
     const model = new MockLanguageModelV4({ doStream: async () => script.shift() ?? text("You are welcome.") });
     const weather = tool({
       description: "The weather in a city",
-      inputSchema: jsonSchema<{ city: string }>({ type: "object", properties: { city: { type: "string" } }, required: ["city"] }),
+      inputSchema: jsonSchema<{ city: string }>({
+        type: "object",
+        properties: { city: { type: "string" } },
+        required: ["city"],
+      }),
       execute: async ({ city }) => ({ city, sky: "sunny" }),
     });
-    const { client, stored } = app(model, { create: { model: "gpt-4o" }, context: { tools: { weather } } }, { weather });
+    const { client, stored } = app(
+      model,
+      { create: { model: "gpt-4o" }, context: { tools: { weather } } },
+      { weather },
+    );
     const ui = client("chat-3");
     await ui.sendMessage({ text: "Weather in Lisbon and Porto?" });
     expect(ui.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
     const chat = await stored("chat-3");
     expect(chat.path().map((m) => [m.id, m.role, m.toolCalls?.[0]?.function.name ?? m.content])).toEqual([
-      [0, "user", "Weather in Lisbon and Porto?"], [1, "assistant", "weather"], [2, "tool", '{"city":"Lisbon","sky":"sunny"}'],
-      [3, "assistant", "weather"], [4, "tool", '{"city":"Porto","sky":"sunny"}'], [5, "assistant", "Sunny in both."],
+      [0, "user", "Weather in Lisbon and Porto?"],
+      [1, "assistant", "weather"],
+      [2, "tool", '{"city":"Lisbon","sky":"sunny"}'],
+      [3, "assistant", "weather"],
+      [4, "tool", '{"city":"Porto","sky":"sunny"}'],
+      [5, "assistant", "Sunny in both."],
     ]);
     const drawn = toUIMessages(chat);
-    expect(drawn.map((m) => [m.id, m.role])).toEqual([["0", "user"], ["1", "assistant"]]);
-    const kinds = (m: ChatUIMessage) => m.parts.map((p) => (p.type === "dynamic-tool" || p.type.startsWith("tool-") ? `tool:${(p as { state: string }).state}` : p.type));
+    expect(drawn.map((m) => [m.id, m.role])).toEqual([
+      ["0", "user"],
+      ["1", "assistant"],
+    ]);
+    const kinds = (m: ChatUIMessage) =>
+      m.parts.map((p) =>
+        p.type === "dynamic-tool" || p.type.startsWith("tool-") ? `tool:${(p as { state: string }).state}` : p.type,
+      );
     // What the stream drew, step markers and all, is what toUIMessages draws again (the stream opens with a marker too).
     expect(kinds(drawn[1]!)).toEqual(kinds(ui.messages[1]!).slice(1));
     expect(ui.messages[1]!.id).toBe("1");
@@ -135,8 +199,13 @@ describe("chatTurn: a useChat backend in one call", () => {
 
   it("a request sent twice (a retry after a lost response) appends the user's message once", async () => {
     const { route, stored } = app(cannedModel(0));
-    const body = { id: "chat-5", trigger: "submit-message", messages: [{ id: "client-msg-1", role: "user", parts: [{ type: "text", text: "hello" }] }] };
-    const post = () => route(new Request("http://app/api/chat", { method: "POST", body: JSON.stringify(body) })).then((r) => r.text());
+    const body = {
+      id: "chat-5",
+      trigger: "submit-message",
+      messages: [{ id: "client-msg-1", role: "user", parts: [{ type: "text", text: "hello" }] }],
+    };
+    const post = () =>
+      route(new Request("http://app/api/chat", { method: "POST", body: JSON.stringify(body) })).then((r) => r.text());
     await post();
     await post();
     const chat = await stored("chat-5");
@@ -195,12 +264,30 @@ describe("chatTurn: a useChat backend in one call", () => {
     expect(saved.map((m) => m.content)).toEqual(["Half an ans"]);
     const chat = await stored("chat-7");
     // A turn whose stream ends inside a tool step: the call is stored with a cancelled result.
-    const turn = await chatTurn((await (await app(model).loom)).user("alice"), { id: "x", trigger: "submit-message", messages: [{ id: "u", role: "user", parts: [{ type: "text", text: "go" }] }] });
-    await turn.stream.onEnd({
-      isContinuation: false, isAborted: true, outcome: { status: "aborted" }, messages: [],
-      responseMessage: { id: "1", role: "assistant", parts: [{ type: "step-start" }, { type: "dynamic-tool", toolName: "f", toolCallId: "k", state: "input-available", input: {} }, { type: "dynamic-tool", toolName: "g", toolCallId: "j", state: "input-streaming", input: undefined }] },
+    const turn = await chatTurn((await await app(model).loom).user("alice"), {
+      id: "x",
+      trigger: "submit-message",
+      messages: [{ id: "u", role: "user", parts: [{ type: "text", text: "go" }] }],
     });
-    expect((await turn.saved()).map((m) => [m.role, m.content, m.toolCallId])).toEqual([["assistant", "", undefined], ["tool", "cancelled", "k"]]);
+    await turn.stream.onEnd({
+      isContinuation: false,
+      isAborted: true,
+      outcome: { status: "aborted" },
+      messages: [],
+      responseMessage: {
+        id: "1",
+        role: "assistant",
+        parts: [
+          { type: "step-start" },
+          { type: "dynamic-tool", toolName: "f", toolCallId: "k", state: "input-available", input: {} },
+          { type: "dynamic-tool", toolName: "g", toolCallId: "j", state: "input-streaming", input: undefined },
+        ],
+      },
+    });
+    expect((await turn.saved()).map((m) => [m.role, m.content, m.toolCallId])).toEqual([
+      ["assistant", "", undefined],
+      ["tool", "cancelled", "k"],
+    ]);
     expect(chat.messageCount).toBe(2);
   });
 
@@ -213,9 +300,14 @@ describe("chatTurn: a useChat backend in one call", () => {
     const before = await snapshot(chat, chats);
     const msg = (id: string, role: string, text = "x") => ({ id, role, parts: [{ type: "text", text }] });
     const bodies: unknown[] = [
-      null, "x", { messages: [], trigger: "submit-message" }, { id: "kept", messages: "x", trigger: "submit-message" },
-      { id: "kept", messages: [msg("u", "user")], trigger: "resume-stream" }, { id: "kept", messages: [msg("u", "user")], trigger: "submit-message", messageId: 3 },
-      { id: "kept", messages: [], trigger: "submit-message" }, { id: "kept", messages: [{ id: 1, role: "user", parts: [] }], trigger: "submit-message" },
+      null,
+      "x",
+      { messages: [], trigger: "submit-message" },
+      { id: "kept", messages: "x", trigger: "submit-message" },
+      { id: "kept", messages: [msg("u", "user")], trigger: "resume-stream" },
+      { id: "kept", messages: [msg("u", "user")], trigger: "submit-message", messageId: 3 },
+      { id: "kept", messages: [], trigger: "submit-message" },
+      { id: "kept", messages: [{ id: 1, role: "user", parts: [] }], trigger: "submit-message" },
       { id: "kept", messages: [msg("0", "user", "q"), msg("zz", "assistant")], trigger: "submit-message" }, // an answer the chat does not hold
       { id: "kept", messages: [msg("0", "user", "q"), msg("1", "assistant", "a")], trigger: "submit-message" }, // nothing to answer
     ];

@@ -16,11 +16,61 @@ type Converter = (messages: never, options?: never) => unknown[];
 // One assistant reply of each SDK, saying "Hi." (with reasoning where the SDK carries it).
 const CASES: [string, Converter, unknown][] = [
   ["fromOpenAIMessages", fromOpenAIMessages as Converter, { role: "assistant", content: "Hi.", refusal: null }],
-  ["fromResponseItems", fromResponseItems as Converter, { type: "message", role: "assistant", id: "m", status: "completed", content: [{ type: "output_text", text: "Hi.", annotations: [] }] }],
-  ["fromAnthropicMessages", fromAnthropicMessages as Converter, { role: "assistant", content: [{ type: "thinking", thinking: "Greet.", signature: "sig" }, { type: "text", text: "Hi." }] }],
-  ["fromModelMessages", fromModelMessages as Converter, { role: "assistant", content: [{ type: "reasoning", text: "Greet." }, { type: "text", text: "Hi." }] } satisfies ModelMessage],
-  ["fromUIMessages", fromUIMessages as Converter, { id: "1", role: "assistant", parts: [{ type: "reasoning", text: "Greet." }, { type: "text", text: "Hi." }] } satisfies UIMessage],
-  ["fromLangChainMessages", fromLangChainMessages as Converter, new AIMessage({ content: [{ type: "reasoning", reasoning: "Greet." }, { type: "text", text: "Hi." }] })],
+  [
+    "fromResponseItems",
+    fromResponseItems as Converter,
+    {
+      type: "message",
+      role: "assistant",
+      id: "m",
+      status: "completed",
+      content: [{ type: "output_text", text: "Hi.", annotations: [] }],
+    },
+  ],
+  [
+    "fromAnthropicMessages",
+    fromAnthropicMessages as Converter,
+    {
+      role: "assistant",
+      content: [
+        { type: "thinking", thinking: "Greet.", signature: "sig" },
+        { type: "text", text: "Hi." },
+      ],
+    },
+  ],
+  [
+    "fromModelMessages",
+    fromModelMessages as Converter,
+    {
+      role: "assistant",
+      content: [
+        { type: "reasoning", text: "Greet." },
+        { type: "text", text: "Hi." },
+      ],
+    } satisfies ModelMessage,
+  ],
+  [
+    "fromUIMessages",
+    fromUIMessages as Converter,
+    {
+      id: "1",
+      role: "assistant",
+      parts: [
+        { type: "reasoning", text: "Greet." },
+        { type: "text", text: "Hi." },
+      ],
+    } satisfies UIMessage,
+  ],
+  [
+    "fromLangChainMessages",
+    fromLangChainMessages as Converter,
+    new AIMessage({
+      content: [
+        { type: "reasoning", reasoning: "Greet." },
+        { type: "text", text: "Hi." },
+      ],
+    }),
+  ],
 ];
 
 describe.each(CASES)("%s", (name, convert, message) => {
@@ -57,17 +107,44 @@ describe.each(CASES)("%s", (name, convert, message) => {
 describe("reasoning the SDK carries", () => {
   it("Anthropic thinking: kept with its signature (default), dropped, or refused", () => {
     const [, convert, message] = CASES[2]!;
-    expect(convert(message as never)).toEqual([{ role: "assistant", content: [{ type: "reasoning", text: "Greet.", signature: "sig" }, { type: "text", text: "Hi." }] }]);
+    expect(convert(message as never)).toEqual([
+      {
+        role: "assistant",
+        content: [
+          { type: "reasoning", text: "Greet.", signature: "sig" },
+          { type: "text", text: "Hi." },
+        ],
+      },
+    ]);
     expectThrowCode(() => convert(message as never, { reasoning: "refuse" } as never), "UNSUPPORTED_CONTENT");
-    const redacted = { role: "assistant", content: [{ type: "redacted_thinking", data: "xyz" }, { type: "text", text: "Hi." }] };
-    expect(fromAnthropicMessages(redacted as never, { reasoning: "drop" })).toEqual([{ role: "assistant", content: "Hi." }]);
+    const redacted = {
+      role: "assistant",
+      content: [
+        { type: "redacted_thinking", data: "xyz" },
+        { type: "text", text: "Hi." },
+      ],
+    };
+    expect(fromAnthropicMessages(redacted as never, { reasoning: "drop" })).toEqual([
+      { role: "assistant", content: "Hi." },
+    ]);
   });
 
   it("Responses reasoning items: kept as they came with the message they go with (default), dropped, or refused", () => {
-    const reasoning = { type: "reasoning", id: "rs_1", summary: [{ type: "summary_text", text: "Greet." }], encrypted_content: "gAAA" } satisfies ResponseReasoningItem;
+    const reasoning = {
+      type: "reasoning",
+      id: "rs_1",
+      summary: [{ type: "summary_text", text: "Greet." }],
+      encrypted_content: "gAAA",
+    } satisfies ResponseReasoningItem;
     const items = [reasoning, CASES[1]![2]];
     expect(fromResponseItems(items as never)).toEqual([
-      { role: "assistant", content: [{ type: "reasoning", text: "Greet.", item: JSON.stringify(reasoning) }, { type: "text", text: "Hi." }] },
+      {
+        role: "assistant",
+        content: [
+          { type: "reasoning", text: "Greet.", item: JSON.stringify(reasoning) },
+          { type: "text", text: "Hi." },
+        ],
+      },
     ]);
     expect(fromResponseItems(items as never, { reasoning: "drop" })).toEqual([{ role: "assistant", content: "Hi." }]);
     expectThrowCode(() => fromResponseItems(items as never, { reasoning: "refuse" }), "UNSUPPORTED_CONTENT");

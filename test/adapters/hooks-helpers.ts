@@ -5,7 +5,9 @@ import { Loom, type ContextWindow, type LoomOptions } from "../../src/index.js";
 import { SMALL, talk } from "../chat/summaries-helpers.js";
 
 /** A Loom with these options and a chat of 60 turns in a small window, built once (it summarizes). */
-export async function summarizedBuild(options: LoomOptions): Promise<{ loom: Loom; ctx: ContextWindow; fallbacks: number }> {
+export async function summarizedBuild(
+  options: LoomOptions,
+): Promise<{ loom: Loom; ctx: ContextWindow; fallbacks: number }> {
   const loom = await Loom.open(options);
   const chat = await loom.user("u").create({ model: SMALL });
   await talk(chat, 60);
@@ -32,7 +34,9 @@ export async function expectQueuedAfterTimeout(loom: Loom, timeoutMs: number, an
   await chat.append({ role: "user", content: "The boat is called Seabird." });
   await loom.flush();
   expect(loom.stats().recall).toMatchObject({ pending: 1, embedded: 0 });
-  expect(loom.stats().recall!.lastError).toMatch(new RegExp(`^EMBEDDER_FAILED: .*did not answer within ${timeoutMs} ms`));
+  expect(loom.stats().recall!.lastError).toMatch(
+    new RegExp(`^EMBEDDER_FAILED: .*did not answer within ${timeoutMs} ms`),
+  );
   answerAgain();
   await loom.flush();
   expect(loom.stats().recall).toMatchObject({ pending: 0, embedded: 1 });

@@ -12,8 +12,13 @@ import { ctxloomMiddleware, langchainReadTool } from "../../src/langchain.js";
 import { expectThrowCode, snapshot } from "../helpers.js";
 
 const schema = { type: "object" as const, properties: { path: { type: "string" as const } }, required: ["path"] };
-const filler = (n: number) => Array.from({ length: n < 3 ? 500 : 100 }, (_, i) => `file ${n} line ${i} text`).join("\n"); // the three oldest larger: clearing batches pay for the cache they break
-const readFile = tool(async (input: { path: string }) => filler(Number(input.path)), { name: "readFile", description: "Reads a file", schema });
+const filler = (n: number) =>
+  Array.from({ length: n < 3 ? 500 : 100 }, (_, i) => `file ${n} line ${i} text`).join("\n"); // the three oldest larger: clearing batches pay for the cache they break
+const readFile = tool(async (input: { path: string }) => filler(Number(input.path)), {
+  name: "readFile",
+  description: "Reads a file",
+  schema,
+});
 const call = (name: string, args: object, id: string) => ({ name, args, id });
 
 /** What each model call is sent (after ctxloom's middleware), its answer's text left out (the fake model echoes what it is sent). */
@@ -23,7 +28,11 @@ function recorder(seen: BaseMessage[][]) {
     wrapModelCall: async (request, handler) => {
       seen.push([request.systemMessage, ...request.messages]);
       const answer = await handler(request);
-      return new AIMessage({ content: answer.tool_calls?.length ? "" : "Done.", id: answer.id, tool_calls: answer.tool_calls ?? [] });
+      return new AIMessage({
+        content: answer.tool_calls?.length ? "" : "Done.",
+        id: answer.id,
+        tool_calls: answer.tool_calls ?? [],
+      });
     },
   });
 }
@@ -39,20 +48,36 @@ describe("createAgent with ctxloomMiddleware", () => {
   it("keeps the run in the chat, sends the chat's context, clears older results and reads one back", async () => {
     const { loom, chat } = await agentChat();
     const model = new FakeToolCallingModel({
-      toolCalls: [...[0, 1, 2, 3, 4, 5].map((n) => [call("readFile", { path: String(n) }, `c${n}`)]), [call("readToolResult", { id: 2 }, "r1")], []],
+      toolCalls: [
+        ...[0, 1, 2, 3, 4, 5].map((n) => [call("readFile", { path: String(n) }, `c${n}`)]),
+        [call("readToolResult", { id: 2 }, "r1")],
+        [],
+      ],
     });
     const seen: BaseMessage[][] = [];
     const agent = createAgent({ model, tools: [readFile], middleware: [ctxloomMiddleware(chat), recorder(seen)] });
     await agent.invoke({ messages: [{ role: "user", content: "Summarize the files." }] });
-    expect(chat.path().map((m) => m.role)).toEqual(["user", ...Array(7).fill(["assistant", "tool"]).flat(), "assistant"]);
-    expect(chat.path().filter((m) => m.role === "tool").slice(0, 6).map((m) => m.content)).toEqual([0, 1, 2, 3, 4, 5].map(filler));
+    expect(chat.path().map((m) => m.role)).toEqual([
+      "user",
+      ...Array(7).fill(["assistant", "tool"]).flat(),
+      "assistant",
+    ]);
+    expect(
+      chat
+        .path()
+        .filter((m) => m.role === "tool")
+        .slice(0, 6)
+        .map((m) => m.content),
+    ).toEqual([0, 1, 2, 3, 4, 5].map(filler));
     expect(chat.get(14).content).toBe(`[tool result of message 2, page 1 of 1]\n${filler(0)}`);
     expect(chat.path().at(-1)!.content).toBe("Done.");
     // The seventh call: the chat's system prompt, the three oldest results cleared.
     const seventh = seen[6]!;
     expect(seventh[0]!.text).toBe("You read files.");
     const results = seventh.filter((m) => m.type === "tool").map((m) => m.text);
-    expect(results.slice(0, 3)).toEqual([2, 4, 6].map((id) => expect.stringMatching(new RegExp(`^\\[cleared: message ${id}\\]`))));
+    expect(results.slice(0, 3)).toEqual(
+      [2, 4, 6].map((id) => expect.stringMatching(new RegExp(`^\\[cleared: message ${id}\\]`))),
+    );
     expect(results.slice(3)).toEqual([3, 4, 5].map(filler));
     await loom.close();
   });
@@ -60,7 +85,12 @@ describe("createAgent with ctxloomMiddleware", () => {
   it("a second run appends only its own messages, and its model is sent the first run's too, from the chat", async () => {
     const { loom, chat } = await agentChat();
     const model = new FakeToolCallingModel({ toolCalls: [[call("readFile", { path: "1" }, "c1")], [], []] });
-    const agent = createAgent({ model, tools: [readFile], systemPrompt: "ignored: the chat has one", middleware: [ctxloomMiddleware(chat, { readTool: false })] });
+    const agent = createAgent({
+      model,
+      tools: [readFile],
+      systemPrompt: "ignored: the chat has one",
+      middleware: [ctxloomMiddleware(chat, { readTool: false })],
+    });
     await agent.invoke({ messages: [{ role: "user", content: "Read file 1." }] });
     const first = chat.path().length;
     const second = await agent.invoke({ messages: [{ role: "user", content: "And what did it say?" }] });
@@ -96,13 +126,19 @@ describe("createAgent with ctxloomMiddleware", () => {
 describe("the agent's tools", () => {
   it("are counted: on a small window they leave room for fewer messages", async () => {
     const sent = async (tools: StructuredToolInterface[]) => {
-      const chat = await (await Loom.open()).user("u").create({ model: { name: "tiny-agent", contextWindow: 1500, sizeClass: "tiny", tokensPerChar: 0.25 } });
+      const chat = await (await Loom.open())
+        .user("u")
+        .create({ model: { name: "tiny-agent", contextWindow: 1500, sizeClass: "tiny", tokensPerChar: 0.25 } });
       for (let i = 0; i < 30; i++) {
         await chat.append({ role: "user", content: `question ${i} ${"words ".repeat(8)}` });
         await chat.append({ role: "assistant", content: `answer ${i} ${"words ".repeat(8)}` });
       }
       const seen: BaseMessage[][] = [];
-      const agent = createAgent({ model: new FakeToolCallingModel({ toolCalls: [[]] }), tools, middleware: [ctxloomMiddleware(chat, { readTool: false }), recorder(seen)] });
+      const agent = createAgent({
+        model: new FakeToolCallingModel({ toolCalls: [[]] }),
+        tools,
+        middleware: [ctxloomMiddleware(chat, { readTool: false }), recorder(seen)],
+      });
       await agent.invoke({ messages: [{ role: "user", content: "last question" }] });
       expect(seen[0]!.at(-1)!.text).toBe("last question");
       return seen[0]!.length;

@@ -41,10 +41,23 @@ forEachEngine((engine) => {
     const config = { configurable: { sessionId: chat.id } };
     expect((await chain.invoke({ question: "I am Alice." }, config)).content).toBe("Hello Alice.");
     expect((await chain.invoke({ question: "Who am I?" }, config)).content).toBe("You are Alice.");
-    expect(contents(chat.path())).toEqual([["user", "I am Alice."], ["assistant", "Hello Alice."], ["user", "Who am I?"], ["assistant", "You are Alice."]]);
+    expect(contents(chat.path())).toEqual([
+      ["user", "I am Alice."],
+      ["assistant", "Hello Alice."],
+      ["user", "Who am I?"],
+      ["assistant", "You are Alice."],
+    ]);
     expect(sent).toEqual([
-      [["system", "Be brief."], ["human", "I am Alice."]],
-      [["system", "Be brief."], ["human", "I am Alice."], ["ai", "Hello Alice."], ["human", "Who am I?"]],
+      [
+        ["system", "Be brief."],
+        ["human", "I am Alice."],
+      ],
+      [
+        ["system", "Be brief."],
+        ["human", "I am Alice."],
+        ["ai", "Hello Alice."],
+        ["human", "Who am I?"],
+      ],
     ]);
     await loom.close();
   });
@@ -60,8 +73,17 @@ forEachEngine((engine) => {
     const [, hello, whoAmI] = chat.path();
     await chat.checkout(hello!.id);
     await chain.invoke({ question: "Call me Bob." }, config);
-    expect(sent[2]).toEqual([["human", "I am Alice."], ["ai", "Hello Alice."], ["human", "Call me Bob."]]);
-    expect(contents(chat.path())).toEqual([["user", "I am Alice."], ["assistant", "Hello Alice."], ["user", "Call me Bob."], ["assistant", "Hello Bob."]]);
+    expect(sent[2]).toEqual([
+      ["human", "I am Alice."],
+      ["ai", "Hello Alice."],
+      ["human", "Call me Bob."],
+    ]);
+    expect(contents(chat.path())).toEqual([
+      ["user", "I am Alice."],
+      ["assistant", "Hello Alice."],
+      ["user", "Call me Bob."],
+      ["assistant", "Hello Bob."],
+    ]);
     expect(chat.children(hello!.id)).toEqual([whoAmI!.id, chat.path()[2]!.id]); // both branches kept
     await loom.close();
   });
@@ -79,7 +101,10 @@ forEachEngine((engine) => {
     const read = await history.getMessages();
     expect(read).toEqual([]); // the question at the head is the next call's input
     await history.addMessages([question, await model.invoke([...read, question])]);
-    expect(contents(chat.path())).toEqual([["user", "Capital of France?"], ["assistant", "Paris, France."]]);
+    expect(contents(chat.path())).toEqual([
+      ["user", "Capital of France?"],
+      ["assistant", "Paris, France."],
+    ]);
     expect(chat.siblings(chat.head!)).toEqual([first.id]);
     expect(chat.messageCount).toBe(3);
     await loom.close();
@@ -96,7 +121,12 @@ forEachEngine((engine) => {
     const config = { configurable: { sessionId: chat.id } };
     await chain.invoke("Hello.", config);
     await chain.invoke([new HumanMessage("How are you?")], config);
-    expect(contents(chat.path())).toEqual([["user", "Hello."], ["assistant", "Hi."], ["user", "How are you?"], ["assistant", "Fine."]]);
+    expect(contents(chat.path())).toEqual([
+      ["user", "Hello."],
+      ["assistant", "Hi."],
+      ["user", "How are you?"],
+      ["assistant", "Fine."],
+    ]);
     await loom.close();
   });
 
@@ -124,13 +154,20 @@ forEachEngine((engine) => {
     await chain.invoke([new HumanMessage("How are you?")], { configurable: { sessionId: chat.id } });
     const path = chat.path();
     expect(path).toHaveLength(122);
-    expect(contents(path.slice(-3))).toEqual([["assistant", "Answer 59 settles topic 59. Then it explains a little."], ["user", "How are you?"], ["assistant", "Fine."]]);
+    expect(contents(path.slice(-3))).toEqual([
+      ["assistant", "Answer 59 settles topic 59. Then it explains a little."],
+      ["user", "How are you?"],
+      ["assistant", "Fine."],
+    ]);
     await loom.close();
   });
 
   it("getMessages is the context within the model's budget (or, with context: false, the whole branch)", async () => {
     const loom = await Loom.open({ engine });
-    const chat = await loom.user("alice").create({ model: { name: "lc-tiny", contextWindow: 600, sizeClass: "tiny", tokensPerChar: 0.25 }, system: "Be brief." });
+    const chat = await loom.user("alice").create({
+      model: { name: "lc-tiny", contextWindow: 600, sizeClass: "tiny", tokensPerChar: 0.25 },
+      system: "Be brief.",
+    });
     for (let i = 0; i < 30; i++) {
       await chat.append({ role: "user", content: `question ${i} ${"words ".repeat(8)}` });
       await chat.append({ role: "assistant", content: `answer ${i} ${"words ".repeat(8)}` });
@@ -151,13 +188,23 @@ forEachEngine((engine) => {
 describe("bad input", () => {
   it("refuses what is no chat and unknown or bad options with a code", async () => {
     const chat = await (await Loom.open()).user("u").create();
-    for (const bad of [null, 42, {}, { append: () => 0 }]) expectThrowCode(() => new CtxloomChatMessageHistory(bad as never), "INVALID_ARGUMENT");
+    for (const bad of [null, 42, {}, { append: () => 0 }])
+      expectThrowCode(() => new CtxloomChatMessageHistory(bad as never), "INVALID_ARGUMENT");
     expectThrowCode(() => new CtxloomChatMessageHistory(chat, { contexts: false } as never), "INVALID_ARGUMENT");
-    expectThrowCode(() => new CtxloomChatMessageHistory(chat, { context: { format: "anthropic" } } as never), "INVALID_ARGUMENT");
+    expectThrowCode(
+      () => new CtxloomChatMessageHistory(chat, { context: { format: "anthropic" } } as never),
+      "INVALID_ARGUMENT",
+    );
     expectThrowCode(() => new CtxloomChatMessageHistory(chat, { context: "all" } as never), "INVALID_ARGUMENT");
-    await expectRejectCode(() => new CtxloomChatMessageHistory(chat, { context: { toolResults: { clear: "yes" } } } as never).getMessages(), "INVALID_ARGUMENT");
+    await expectRejectCode(
+      () => new CtxloomChatMessageHistory(chat, { context: { toolResults: { clear: "yes" } } } as never).getMessages(),
+      "INVALID_ARGUMENT",
+    );
     expectThrowCode(() => new CtxloomChatMessageHistory(chat, { reasoning: "hide" } as never), "INVALID_ARGUMENT");
-    await expectRejectCode(() => new CtxloomChatMessageHistory(chat, { context: { maxMessages: 0 } }).getMessages(), "INVALID_ARGUMENT");
+    await expectRejectCode(
+      () => new CtxloomChatMessageHistory(chat, { context: { maxMessages: 0 } }).getMessages(),
+      "INVALID_ARGUMENT",
+    );
   });
 
   it("refuses clear(), and messages it cannot convert, changing nothing (none of a batch is appended)", async () => {

@@ -25,12 +25,18 @@ function chainFor(chats: UserChats, responses: string[], withKey = true) {
   const prompt = ChatPromptTemplate.fromMessages([new MessagesPlaceholder("history"), ["human", "{question}"]]);
   const getMessageHistory = async (sessionId: string) => new CtxloomChatMessageHistory(await chats.open(sessionId));
   const chain = withKey
-    ? new RunnableWithMessageHistory({ runnable: prompt.pipe(record).pipe(model), getMessageHistory, inputMessagesKey: "question", historyMessagesKey: "history" })
+    ? new RunnableWithMessageHistory({
+        runnable: prompt.pipe(record).pipe(model),
+        getMessageHistory,
+        inputMessagesKey: "question",
+        historyMessagesKey: "history",
+      })
     : new RunnableWithMessageHistory({ runnable: record.pipe(model), getMessageHistory });
   return { chain, sent };
 }
 
-const rows = (chat: { path(): { role: string; content: string }[] }) => chat.path().map((m) => `${m.role}: ${m.content}`);
+const rows = (chat: { path(): { role: string; content: string }[] }) =>
+  chat.path().map((m) => `${m.role}: ${m.content}`);
 
 forEachEngine((engine) => {
   it("a regenerate, then the same question through the runnable: asked once, the new answer beside the old one", async () => {
@@ -44,8 +50,18 @@ forEachEngine((engine) => {
     const old = chat.path()[3]!;
     await chat.regenerate(old.id);
     await chain.invoke({ question: "Capital of France?" }, session);
-    expect(sent[2]).toEqual(["system: Be brief.", "human: I am Alice.", "ai: Hello Alice.", "human: Capital of France?"]);
-    expect(rows(chat)).toEqual(["user: I am Alice.", "assistant: Hello Alice.", "user: Capital of France?", "assistant: Paris, France."]);
+    expect(sent[2]).toEqual([
+      "system: Be brief.",
+      "human: I am Alice.",
+      "ai: Hello Alice.",
+      "human: Capital of France?",
+    ]);
+    expect(rows(chat)).toEqual([
+      "user: I am Alice.",
+      "assistant: Hello Alice.",
+      "user: Capital of France?",
+      "assistant: Paris, France.",
+    ]);
     expect(chat.siblings(chat.head!)).toEqual([old.id]);
     expect(chat.messageCount).toBe(5);
     await loom.close();
@@ -58,10 +74,16 @@ forEachEngine((engine) => {
       const chat = await chats.create({ model: "gpt-4o" });
       const { chain, sent } = chainFor(chats, ["Paris.", "Rome."], withKey);
       const session = { configurable: { sessionId: chat.id } };
-      await chain.invoke(withKey ? { question: "Capital of France?" } : [new HumanMessage("Capital of France?")], session);
+      await chain.invoke(
+        withKey ? { question: "Capital of France?" } : [new HumanMessage("Capital of France?")],
+        session,
+      );
       const asked = chat.path()[0]!;
       await chat.edit(asked.id, "Capital of Italy?");
-      await chain.invoke(withKey ? { question: "Capital of Italy?" } : [new HumanMessage("Capital of Italy?")], session);
+      await chain.invoke(
+        withKey ? { question: "Capital of Italy?" } : [new HumanMessage("Capital of Italy?")],
+        session,
+      );
       expect(sent[1]).toEqual(["human: Capital of Italy?"]);
       expect(rows(chat)).toEqual(["user: Capital of Italy?", "assistant: Rome."]);
       expect(chat.roots()).toEqual([asked.id, chat.path()[0]!.id]);

@@ -58,31 +58,71 @@ export const ATTACKS: [string, unknown, string][] = [
   ["a file under a file", create("/memories/notes.md/evil"), "PATH_EXISTS"],
   ["view outside", view("/memories/../etc"), "INVALID_PATH"],
   ["view the file system root", view("/"), "INVALID_PATH"],
-  ["str_replace outside", { command: "str_replace", path: "/memories/../x", old_str: "a", new_str: "b" }, "INVALID_PATH"],
+  [
+    "str_replace outside",
+    { command: "str_replace", path: "/memories/../x", old_str: "a", new_str: "b" },
+    "INVALID_PATH",
+  ],
   ["insert outside", { command: "insert", path: "/etc/passwd", insert_line: 0, insert_text: "x" }, "INVALID_PATH"],
   ["rename out", { command: "rename", old_path: "/memories/notes.md", new_path: "/etc/passwd" }, "INVALID_PATH"],
   ["rename up", { command: "rename", old_path: "/memories/notes.md", new_path: "/memories/../x" }, "INVALID_PATH"],
   ["rename the root", { command: "rename", old_path: "/memories", new_path: "/memories/x" }, "INVALID_PATH"],
-  ["rename onto the root", { command: "rename", old_path: "/memories/notes.md", new_path: "/memories" }, "INVALID_PATH"],
-  ["rename onto a file", { command: "rename", old_path: "/memories/notes.md", new_path: "/memories/profile" }, "PATH_EXISTS"],
+  [
+    "rename onto the root",
+    { command: "rename", old_path: "/memories/notes.md", new_path: "/memories" },
+    "INVALID_PATH",
+  ],
+  [
+    "rename onto a file",
+    { command: "rename", old_path: "/memories/notes.md", new_path: "/memories/profile" },
+    "PATH_EXISTS",
+  ],
   ["delete the root", { command: "delete", path: "/memories" }, "INVALID_PATH"],
   ["delete the root, slashed", { command: "delete", path: "/memories/" }, "INVALID_PATH"],
   ["delete above the root", { command: "delete", path: "/memories/../" }, "INVALID_PATH"],
   ["a file past the cap", create("/memories/big.md", big), "MEMORY_TOO_LARGE"],
   ["a file of 10 MB", create("/memories/big.md", "B".repeat(10_000_000)), "MEMORY_TOO_LARGE"],
-  ["a replacement past the cap", { command: "str_replace", path: "/memories/notes.md", old_str: "tea", new_str: big }, "MEMORY_TOO_LARGE"],
-  ["an insertion past the cap", { command: "insert", path: "/memories/notes.md", insert_line: 1, insert_text: big }, "MEMORY_TOO_LARGE"],
-  ["an object edited past its schema", { command: "str_replace", path: "/memories/profile", old_str: '"Ann"', new_str: JSON.stringify(big) }, "SCHEMA_MISMATCH"],
+  [
+    "a replacement past the cap",
+    { command: "str_replace", path: "/memories/notes.md", old_str: "tea", new_str: big },
+    "MEMORY_TOO_LARGE",
+  ],
+  [
+    "an insertion past the cap",
+    { command: "insert", path: "/memories/notes.md", insert_line: 1, insert_text: big },
+    "MEMORY_TOO_LARGE",
+  ],
+  [
+    "an object edited past its schema",
+    { command: "str_replace", path: "/memories/profile", old_str: '"Ann"', new_str: JSON.stringify(big) },
+    "SCHEMA_MISMATCH",
+  ],
   ["a file past the count", create("/memories/third.md", "x"), "MEMORY_TOO_LARGE"],
   ["over a file", create("/memories/notes.md", "x"), "PATH_EXISTS"],
   ["an unknown command", { command: "exec", path: "/memories/x" }, "INVALID_ARGUMENT"],
-  ["update on Anthropic's own tool", { command: "update", path: "/memories/profile", patch: { name: "x" } }, "INVALID_ARGUMENT"],
+  [
+    "update on Anthropic's own tool",
+    { command: "update", path: "/memories/profile", patch: { name: "x" } },
+    "INVALID_ARGUMENT",
+  ],
   ["an unknown key", { command: "create", path: "/memories/x", file_text: "x", mode: "0777" }, "INVALID_ARGUMENT"],
   ["arguments not JSON", "{command: view", "INVALID_ARGUMENT"],
-  ["a line past the end", { command: "insert", path: "/memories/notes.md", insert_line: 1e9, insert_text: "x" }, "INVALID_ARGUMENT"],
-  ["a negative line", { command: "insert", path: "/memories/notes.md", insert_line: -1, insert_text: "x" }, "INVALID_ARGUMENT"],
+  [
+    "a line past the end",
+    { command: "insert", path: "/memories/notes.md", insert_line: 1e9, insert_text: "x" },
+    "INVALID_ARGUMENT",
+  ],
+  [
+    "a negative line",
+    { command: "insert", path: "/memories/notes.md", insert_line: -1, insert_text: "x" },
+    "INVALID_ARGUMENT",
+  ],
   ["a range past the end", { command: "view", path: "/memories/notes.md", view_range: [5, 9] }, "INVALID_ARGUMENT"],
-  ["an empty old_str", { command: "str_replace", path: "/memories/notes.md", old_str: "", new_str: "x" }, "INVALID_ARGUMENT"],
+  [
+    "an empty old_str",
+    { command: "str_replace", path: "/memories/notes.md", old_str: "", new_str: "x" },
+    "INVALID_ARGUMENT",
+  ],
 ];
 
 /** Sets up user "ann" (tables of `loom`'s store), runs every attack, and says what each answered and whether anything changed. */
@@ -93,8 +133,19 @@ export async function attackCases(loom: Loom, rows: () => unknown = () => null):
   await own.memory.write({ path: "secret.md", text: "the chat's own", revision: 0 });
   await loom.user("eve").memory.write({ path: "notes.md", text: "eve's", revision: 0 });
   await chat.memory.write({ path: "notes.md", text: "likes tea", revision: 0 });
-  await chat.memory.write({ path: "profile", value: { name: "Ann" }, schema: { type: "object", properties: { name: { type: "string", maxLength: 40 } } }, revision: 1 });
-  const all = async () => JSON.stringify([await chat.memory.history(), await own.memory.history(), await loom.user("eve").memory.history(), rows()]);
+  await chat.memory.write({
+    path: "profile",
+    value: { name: "Ann" },
+    schema: { type: "object", properties: { name: { type: "string", maxLength: 40 } } },
+    revision: 1,
+  });
+  const all = async () =>
+    JSON.stringify([
+      await chat.memory.history(),
+      await own.memory.history(),
+      await loom.user("eve").memory.history(),
+      rows(),
+    ]);
   const before = await all();
   const tool = anthropicMemoryTool(chat.memory, { maxChars: CAP, maxDocuments: 2 });
   const limits = checkMemoryToolOptions({ maxChars: CAP, maxDocuments: 2 }, "limits");
@@ -110,5 +161,7 @@ export async function attackCases(loom: Loom, rows: () => unknown = () => null):
 
 /** What attackCases must answer. */
 export const expectedAttacks = (): Record<string, unknown> => ({
-  codes: Object.fromEntries(ATTACKS.map(([what, , code]) => [what, code])), told: true, unchanged: true,
+  codes: Object.fromEntries(ATTACKS.map(([what, , code]) => [what, code])),
+  told: true,
+  unchanged: true,
 });

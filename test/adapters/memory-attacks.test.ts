@@ -24,13 +24,18 @@ describe("Anthropic's memory tool refuses every path-traversal and size attack, 
   it("the list holds at least 50 attacks", () => expect(ATTACKS.length).toBeGreaterThanOrEqual(50));
 
   for (const [name, skip, make] of STORES) {
-    it.skipIf(skip)(name, async () => {
-      const store = make();
-      const loom = await Loom.open({ store, counter: "heuristic" });
-      const db = (store as SqliteStore).database;
-      const rows = () => (db ? db.prepare("SELECT user, scope, revision, path, content FROM memory ORDER BY 1, 2, 3, 4").all() : null);
-      expect(await attackCases(loom, rows)).toEqual(expectedAttacks());
-      await loom.close();
-    }, 60_000);
+    it.skipIf(skip)(
+      name,
+      async () => {
+        const store = make();
+        const loom = await Loom.open({ store, counter: "heuristic" });
+        const db = (store as SqliteStore).database;
+        const rows = () =>
+          db ? db.prepare("SELECT user, scope, revision, path, content FROM memory ORDER BY 1, 2, 3, 4").all() : null;
+        expect(await attackCases(loom, rows)).toEqual(expectedAttacks());
+        await loom.close();
+      },
+      60_000,
+    );
   }
 });

@@ -47,12 +47,26 @@ beforeAll(async () => {
       void (async () => {
         let answer: unknown;
         if (req.url === "/v1/chat/completions") {
-          answer = { id: "c", object: "chat.completion", created: 0, model: body.model, choices: [{ index: 0, finish_reason: "stop", logprobs: null, message: { role: "assistant", ...mode.reply } }] };
+          answer = {
+            id: "c",
+            object: "chat.completion",
+            created: 0,
+            model: body.model,
+            choices: [
+              { index: 0, finish_reason: "stop", logprobs: null, message: { role: "assistant", ...mode.reply } },
+            ],
+          };
         } else {
           const input = body.input as string[];
           const vectors = await hashing.embed(input);
-          const embedding = (v: Float32Array | number[]) => (body.encoding_format === "base64" ? base64Of(v) : Array.from(v));
-          answer = { object: "list", model: body.model, usage: { prompt_tokens: 1, total_tokens: 1 }, data: vectors.map((v, index) => ({ object: "embedding", index, embedding: embedding(v) })).reverse() };
+          const embedding = (v: Float32Array | number[]) =>
+            body.encoding_format === "base64" ? base64Of(v) : Array.from(v);
+          answer = {
+            object: "list",
+            model: body.model,
+            usage: { prompt_tokens: 1, total_tokens: 1 },
+            data: vectors.map((v, index) => ({ object: "embedding", index, embedding: embedding(v) })).reverse(),
+          };
         }
         res.writeHead(200, { "content-type": "application/json" });
         res.end(JSON.stringify(answer));
@@ -60,7 +74,11 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  client = new OpenAI({ apiKey: "sk-test", baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, maxRetries: 0 });
+  client = new OpenAI({
+    apiKey: "sk-test",
+    baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    maxRetries: 0,
+  });
 });
 
 afterAll(async () => {
@@ -78,11 +96,19 @@ forEachEngine((engine) => {
   describe("openAISummarizer", () => {
     it("writes the summary with one Chat Completions request: the prompt as the system message, the transcript as the user's", async () => {
       reset();
-      const { loom, ctx, fallbacks } = await summarizedBuild({ engine, summaries: { summarizer: openAISummarizer(client, { model: "gpt-4o-mini", temperature: 0 }) } });
+      const { loom, ctx, fallbacks } = await summarizedBuild({
+        engine,
+        summaries: { summarizer: openAISummarizer(client, { model: "gpt-4o-mini", temperature: 0 }) },
+      });
       expect([ctx.summary, fallbacks]).toEqual([NOTES, 0]);
       expect(received).toHaveLength(1);
       const { path, body, authorization } = received[0]!;
-      expect([path, authorization, body.model, body.temperature]).toEqual(["/v1/chat/completions", "Bearer sk-test", "gpt-4o-mini", 0]);
+      expect([path, authorization, body.model, body.temperature]).toEqual([
+        "/v1/chat/completions",
+        "Bearer sk-test",
+        "gpt-4o-mini",
+        0,
+      ]);
       const messages = body.messages as { role: string; content: string }[];
       expect(messages.map((m) => m.role)).toEqual(["system", "user"]);
       expect(messages[0]!.content).toMatch(/^You are a context extraction assistant\./);
@@ -93,7 +119,10 @@ forEachEngine((engine) => {
     it("a request past the policy's timeoutMs is aborted (the server sees it go) and the extractive summary stands in", async () => {
       reset();
       mode.hold = true;
-      const { loom, ctx, fallbacks } = await summarizedBuild({ engine, summaries: { timeoutMs: 400, summarizer: openAISummarizer(client, { model: "gpt-4o-mini" }) } });
+      const { loom, ctx, fallbacks } = await summarizedBuild({
+        engine,
+        summaries: { timeoutMs: 400, summarizer: openAISummarizer(client, { model: "gpt-4o-mini" }) },
+      });
       expect(ctx.summary).toContain("Question 0 asks about topic 0.");
       expect(fallbacks).toBe(1);
       expect(received).toHaveLength(1);
@@ -104,7 +133,10 @@ forEachEngine((engine) => {
     it("a refusal (content null) falls back to the extractive summary", async () => {
       reset();
       mode.reply = { content: null, refusal: "I can't help with that." };
-      const { loom, fallbacks } = await summarizedBuild({ engine, summaries: { summarizer: openAISummarizer(client, { model: "gpt-4o-mini" }) } });
+      const { loom, fallbacks } = await summarizedBuild({
+        engine,
+        summaries: { summarizer: openAISummarizer(client, { model: "gpt-4o-mini" }) },
+      });
       expect(fallbacks).toBe(1);
       await loom.close();
     });
@@ -113,9 +145,18 @@ forEachEngine((engine) => {
   describe("openAIEmbedder", () => {
     it("embeds with embeddings.create (base64 decoded by the client, answers put back in order) for recall", async () => {
       reset();
-      const loom = await Loom.open({ engine, recall: { embedder: openAIEmbedder(client, { model: "text-embedding-3-small", dimensions: hashing.dimension }) } });
+      const loom = await Loom.open({
+        engine,
+        recall: {
+          embedder: openAIEmbedder(client, { model: "text-embedding-3-small", dimensions: hashing.dimension }),
+        },
+      });
       await expectBoatRecalled(loom);
-      expect(received.every((r) => r.path === "/v1/embeddings" && r.body.model === "text-embedding-3-small" && !("dimensions" in r.body))).toBe(true);
+      expect(
+        received.every(
+          (r) => r.path === "/v1/embeddings" && r.body.model === "text-embedding-3-small" && !("dimensions" in r.body),
+        ),
+      ).toBe(true);
       expect(received[0]!.body.encoding_format).toBe("base64");
       await loom.close();
     });
@@ -123,7 +164,16 @@ forEachEngine((engine) => {
     it("a request past its timeoutMs is aborted and fails with EMBEDDER_FAILED; the text stays queued", async () => {
       reset();
       mode.hold = true;
-      const loom = await Loom.open({ engine, recall: { embedder: openAIEmbedder(client, { model: "text-embedding-3-small", dimensions: hashing.dimension, timeoutMs: 400 }) } });
+      const loom = await Loom.open({
+        engine,
+        recall: {
+          embedder: openAIEmbedder(client, {
+            model: "text-embedding-3-small",
+            dimensions: hashing.dimension,
+            timeoutMs: 400,
+          }),
+        },
+      });
       await expectQueuedAfterTimeout(loom, 400, () => (mode.hold = false));
       expect(await received[0]!.closed).toBe(true);
       await loom.close();
@@ -134,7 +184,11 @@ forEachEngine((engine) => {
 describe("options and bad input", () => {
   it("requestDimensions sends dimensions; vectors of another length fail the call", async () => {
     reset();
-    const loom = await Loom.open({ recall: { embedder: openAIEmbedder(client, { model: "text-embedding-3-large", dimensions: 8, requestDimensions: true }) } });
+    const loom = await Loom.open({
+      recall: {
+        embedder: openAIEmbedder(client, { model: "text-embedding-3-large", dimensions: 8, requestDimensions: true }),
+      },
+    });
     const chat = await loom.user("u").create();
     await chat.append({ role: "user", content: "hello" });
     await expectRejectCode(() => chat.recall("hello"), "EMBEDDER_FAILED"); // this server answers 256 numbers whatever is asked
@@ -143,19 +197,36 @@ describe("options and bad input", () => {
   });
 
   it("refuses what is no client, unknown options and bad values with a code", () => {
-    for (const bad of [42, null, {}, { chat: {} }]) expectThrowCode(() => openAISummarizer(bad as never, { model: "gpt-4o-mini" }), "INVALID_ARGUMENT");
+    for (const bad of [42, null, {}, { chat: {} }])
+      expectThrowCode(() => openAISummarizer(bad as never, { model: "gpt-4o-mini" }), "INVALID_ARGUMENT");
     expectThrowCode(() => openAISummarizer(client, undefined as never), "INVALID_ARGUMENT");
     expectThrowCode(() => openAISummarizer(client, { model: "" }), "INVALID_ARGUMENT");
-    expectThrowCode(() => openAISummarizer(client, { model: "gpt-4o-mini", maxTokens: 100 } as never), "INVALID_ARGUMENT");
+    expectThrowCode(
+      () => openAISummarizer(client, { model: "gpt-4o-mini", maxTokens: 100 } as never),
+      "INVALID_ARGUMENT",
+    );
     expectThrowCode(() => openAISummarizer(client, { model: "gpt-4o-mini", temperature: -1 }), "INVALID_ARGUMENT");
-    expectThrowCode(() => openAISummarizer(client, { model: "gpt-4o-mini", maxCompletionTokens: 0 }), "INVALID_ARGUMENT");
-    expectThrowCode(() => openAISummarizer(client, { model: "gpt-4o-mini", reasoningEffort: "max" as never }), "INVALID_ARGUMENT");
-    for (const bad of [42, null, {}, { embeddings: {} }]) expectThrowCode(() => openAIEmbedder(bad as never, { model: "m", dimensions: 4 }), "INVALID_ARGUMENT");
+    expectThrowCode(
+      () => openAISummarizer(client, { model: "gpt-4o-mini", maxCompletionTokens: 0 }),
+      "INVALID_ARGUMENT",
+    );
+    expectThrowCode(
+      () => openAISummarizer(client, { model: "gpt-4o-mini", reasoningEffort: "max" as never }),
+      "INVALID_ARGUMENT",
+    );
+    for (const bad of [42, null, {}, { embeddings: {} }])
+      expectThrowCode(() => openAIEmbedder(bad as never, { model: "m", dimensions: 4 }), "INVALID_ARGUMENT");
     expectThrowCode(() => openAIEmbedder(client, { model: "m" } as never), "INVALID_ARGUMENT");
     expectThrowCode(() => openAIEmbedder(client, { dimensions: 4 } as never), "INVALID_ARGUMENT");
     expectThrowCode(() => openAIEmbedder(client, { model: "m", dimensions: 1.5 }), "INVALID_ARGUMENT");
-    expectThrowCode(() => openAIEmbedder(client, { model: "m", dimensions: 4, dimension: 4 } as never), "INVALID_ARGUMENT");
+    expectThrowCode(
+      () => openAIEmbedder(client, { model: "m", dimensions: 4, dimension: 4 } as never),
+      "INVALID_ARGUMENT",
+    );
     expectThrowCode(() => openAIEmbedder(client, { model: "m", dimensions: 4, timeoutMs: -5 }), "INVALID_ARGUMENT");
-    expectThrowCode(() => openAIEmbedder(client, { model: "m", dimensions: 4, requestDimensions: 1 as never }), "INVALID_ARGUMENT");
+    expectThrowCode(
+      () => openAIEmbedder(client, { model: "m", dimensions: 4, requestDimensions: 1 as never }),
+      "INVALID_ARGUMENT",
+    );
   });
 });

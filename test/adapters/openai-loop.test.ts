@@ -16,22 +16,41 @@ function fakeFetch(replies: unknown[]): { fetch: typeof fetch; bodies: Record<st
   const fetch = async (_url: string | URL | Request, init?: RequestInit): Promise<Response> => {
     bodies.push(JSON.parse(String(init?.body)) as Record<string, unknown>);
     const reply = replies.shift();
-    if (typeof reply === "number") return new Response(JSON.stringify({ error: { message: "overloaded", type: "server_error" } }), { status: reply });
+    if (typeof reply === "number")
+      return new Response(JSON.stringify({ error: { message: "overloaded", type: "server_error" } }), {
+        status: reply,
+      });
     return new Response(JSON.stringify(reply), { status: 200, headers: { "content-type": "application/json" } });
   };
   return { fetch: fetch as typeof globalThis.fetch, bodies };
 }
 
 const completion = (message: object) => ({
-  id: "chatcmpl-1", object: "chat.completion", created: 1, model: "gpt-4o",
-  choices: [{ index: 0, finish_reason: "stop", logprobs: null, message: { role: "assistant", content: null, refusal: null, ...message } }],
+  id: "chatcmpl-1",
+  object: "chat.completion",
+  created: 1,
+  model: "gpt-4o",
+  choices: [
+    {
+      index: 0,
+      finish_reason: "stop",
+      logprobs: null,
+      message: { role: "assistant", content: null, refusal: null, ...message },
+    },
+  ],
 });
-const callOf = (id: string, name: string, args: object) => completion({ tool_calls: [{ id, type: "function", function: { name, arguments: JSON.stringify(args) } }] });
+const callOf = (id: string, name: string, args: object) =>
+  completion({ tool_calls: [{ id, type: "function", function: { name, arguments: JSON.stringify(args) } }] });
 const readFile: ChatCompletionFunctionTool = {
   type: "function",
-  function: { name: "readFile", description: "Reads a file", parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] } },
+  function: {
+    name: "readFile",
+    description: "Reads a file",
+    parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+  },
 };
-const filler = (n: number) => Array.from({ length: n < 3 ? 500 : 100 }, (_, i) => `file ${n} line ${i} text`).join("\n"); // the three oldest larger: clearing batches pay for the cache they break
+const filler = (n: number) =>
+  Array.from({ length: n < 3 ? 500 : 100 }, (_, i) => `file ${n} line ${i} text`).join("\n"); // the three oldest larger: clearing batches pay for the cache they break
 
 async function agentChat() {
   const loom = await Loom.open();
@@ -55,37 +74,61 @@ describe("Chat Completions", () => {
     const answered: number[] = [];
     for (let step = 0; step < 12; step++) {
       const answer = await client.chat.completions.create({ model: "gpt-4o", ...(await loop.context()) });
-      const calls = await loop.step(answer, (call) => filler(Number((JSON.parse(call.function.arguments) as { path: string }).path)));
+      const calls = await loop.step(answer, (call) =>
+        filler(Number((JSON.parse(call.function.arguments) as { path: string }).path)),
+      );
       answered.push(calls);
       if (calls === 0) break;
     }
     expect(answered).toEqual([1, 1, 1, 1, 1, 1, 1, 1, 0]);
     expect(bodies[0]!.tools).toEqual([readFile, openAIReadTool(chat).definition]);
     // The request after the sixth result: the three oldest cleared, naming their messages.
-    const sent = (bodies[6]!.messages as { role: string; content: string }[]).filter((m) => m.role === "tool").map((m) => m.content);
-    expect(sent.slice(0, 3)).toEqual([2, 4, 6].map((id) => expect.stringMatching(new RegExp(`^\\[cleared: message ${id}\\]$`))));
+    const sent = (bodies[6]!.messages as { role: string; content: string }[])
+      .filter((m) => m.role === "tool")
+      .map((m) => m.content);
+    expect(sent.slice(0, 3)).toEqual(
+      [2, 4, 6].map((id) => expect.stringMatching(new RegExp(`^\\[cleared: message ${id}\\]$`))),
+    );
     expect(sent.slice(3)).toEqual([3, 4, 5].map(filler));
-    const results = chat.path().filter((m) => m.role === "tool").map((m) => m.content);
+    const results = chat
+      .path()
+      .filter((m) => m.role === "tool")
+      .map((m) => m.content);
     expect(results.slice(0, 6)).toEqual([0, 1, 2, 3, 4, 5].map(filler)); // kept whole in the chat
     expect(results[6]).toBe(`[tool result of message 2, page 1 of 1]\n${filler(0)}`);
-    expect(results[7]).toBe("Error: Message 1 is an assistant message, not a tool result; give the id a cleared or cut tool result's marker names.");
+    expect(results[7]).toBe(
+      "Error: Message 1 is an assistant message, not a tool result; give the id a cleared or cut tool result's marker names.",
+    );
     expect(chat.path().at(-1)!.content).toBe("Six files, read.");
     await loom.close();
   });
 
   it("a tool that throws: its call and the others left open are answered cancelled, the error thrown; the next turn is taken", async () => {
     const { fetch } = fakeFetch([
-      completion({ tool_calls: [1, 2].map((n) => ({ id: `call_${n}`, type: "function", function: { name: "readFile", arguments: `{"path":"${n}"}` } })) }),
+      completion({
+        tool_calls: [1, 2].map((n) => ({
+          id: `call_${n}`,
+          type: "function",
+          function: { name: "readFile", arguments: `{"path":"${n}"}` },
+        })),
+      }),
       500,
     ]);
     const client = new OpenAI({ apiKey: "test", fetch, maxRetries: 0 });
     const { loom, chat } = await agentChat();
     const loop = openAILoop(chat, { tools: [readFile] });
     const answer = await client.chat.completions.create({ model: "gpt-4o", ...(await loop.context()) });
-    await expect(loop.step(answer, () => {
-      throw new Error("permission denied");
-    })).rejects.toThrow("permission denied");
-    expect(chat.path().map((m) => [m.role, m.content])).toEqual([["user", "Summarize the files."], ["assistant", ""], ["tool", "cancelled"], ["tool", "cancelled"]]);
+    await expect(
+      loop.step(answer, () => {
+        throw new Error("permission denied");
+      }),
+    ).rejects.toThrow("permission denied");
+    expect(chat.path().map((m) => [m.role, m.content])).toEqual([
+      ["user", "Summarize the files."],
+      ["assistant", ""],
+      ["tool", "cancelled"],
+      ["tool", "cancelled"],
+    ]);
     await chat.append({ role: "user", content: "Try again." });
     // A model error: nothing is left open either.
     await expect(client.chat.completions.create({ model: "gpt-4o", ...(await loop.context()) })).rejects.toThrow();
@@ -96,22 +139,69 @@ describe("Chat Completions", () => {
 
 describe("Responses", () => {
   it("function_call items run, their outputs sent as function_call_output items, the tools in the Responses shape", async () => {
-    const response = (output: unknown[]) => ({ id: "resp_1", object: "response", created_at: 1, model: "gpt-4o", status: "completed", output, parallel_tool_calls: true, tool_choice: "auto", tools: [] });
+    const response = (output: unknown[]) => ({
+      id: "resp_1",
+      object: "response",
+      created_at: 1,
+      model: "gpt-4o",
+      status: "completed",
+      output,
+      parallel_tool_calls: true,
+      tool_choice: "auto",
+      tools: [],
+    });
     const { fetch, bodies } = fakeFetch([
-      response([{ type: "function_call", id: "fc_1", call_id: "call_9", name: "readFile", arguments: '{"path":"1"}', status: "completed" }]),
-      response([{ type: "function_call", id: "fc_2", call_id: "call_10", name: "readToolResult", arguments: '{"id":2,"page":2}', status: "completed" }]),
-      response([{ type: "message", id: "msg_1", role: "assistant", status: "completed", content: [{ type: "output_text", text: "Read.", annotations: [] }] }]),
+      response([
+        {
+          type: "function_call",
+          id: "fc_1",
+          call_id: "call_9",
+          name: "readFile",
+          arguments: '{"path":"1"}',
+          status: "completed",
+        },
+      ]),
+      response([
+        {
+          type: "function_call",
+          id: "fc_2",
+          call_id: "call_10",
+          name: "readToolResult",
+          arguments: '{"id":2,"page":2}',
+          status: "completed",
+        },
+      ]),
+      response([
+        {
+          type: "message",
+          id: "msg_1",
+          role: "assistant",
+          status: "completed",
+          content: [{ type: "output_text", text: "Read.", annotations: [] }],
+        },
+      ]),
     ]);
     const client = new OpenAI({ apiKey: "test", fetch, maxRetries: 0 });
     const { loom, chat } = await agentChat();
-    const tool: FunctionTool = { type: "function", name: "readFile", description: "Reads a file", parameters: { type: "object", properties: {} }, strict: false };
+    const tool: FunctionTool = {
+      type: "function",
+      name: "readFile",
+      description: "Reads a file",
+      parameters: { type: "object", properties: {} },
+      strict: false,
+    };
     const loop = openAILoop(chat, { format: "responses", tools: [tool] });
     for (let step = 0; step < 5; step++) {
       const answer = await client.responses.create({ model: "gpt-4o", ...(await loop.context()) });
       if ((await loop.step(answer, (call) => (call.name === "readFile" ? filler(1) : "?"))) === 0) break;
     }
     expect(bodies[0]!.tools).toEqual([tool, openAIReadTool(chat, { format: "responses" }).definition]);
-    expect((bodies[1]!.input as { type?: string }[]).map((i) => i.type ?? "message")).toEqual(["message", "message", "function_call", "function_call_output"]);
+    expect((bodies[1]!.input as { type?: string }[]).map((i) => i.type ?? "message")).toEqual([
+      "message",
+      "message",
+      "function_call",
+      "function_call_output",
+    ]);
     expect(chat.get(4).content).toBe("Error: Tool result 2 has 1 page; ask for a page from 1 to 1.");
     expect(chat.path().at(-1)!.content).toBe("Read.");
     await loom.close();
@@ -135,12 +225,16 @@ describe("bad input", () => {
     ];
     for (const bad of bads) expectThrowCode(() => openAILoop(chat, bad as never), "INVALID_ARGUMENT");
     expectThrowCode(() => openAILoop({} as never), "INVALID_ARGUMENT");
-    for (const bad of [{ format: "anthropic" }, { maxTokens: 4 }, { pages: 2 }, "responses"]) expectThrowCode(() => openAIReadTool(chat, bad as never), "INVALID_ARGUMENT");
+    for (const bad of [{ format: "anthropic" }, { maxTokens: 4 }, { pages: 2 }, "responses"])
+      expectThrowCode(() => openAIReadTool(chat, bad as never), "INVALID_ARGUMENT");
     const loop = openAILoop(chat, { tools: [readFile] });
     await expectRejectCode(() => loop.step(callOf("call_1", "readFile", {}), undefined as never), "INVALID_ARGUMENT");
     await expectRejectCode(() => loop.step({ choices: [] } as never, () => "x"), "INVALID_ARGUMENT");
     await expectRejectCode(() => loop.step({ role: "user", content: "hi" }, () => "x"), "INVALID_ARGUMENT");
-    await expectRejectCode(() => loop.step([{ role: "assistant", content: "a" }] as never, () => "x"), "INVALID_ARGUMENT");
+    await expectRejectCode(
+      () => loop.step([{ role: "assistant", content: "a" }] as never, () => "x"),
+      "INVALID_ARGUMENT",
+    );
     expect(await snapshot(chat, chats)).toEqual(before);
     // With readTool: false, a tool may take the name, and none is added.
     const own = { ...readFile, function: { ...readFile.function, name: "readToolResult" } };

@@ -10,7 +10,14 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Loom } from "../../src/index.js";
 import { sqliteStore } from "../../src/sqlite.js";
-import { CUT_MARK, fromChatCompletionChunks, fromOpenAIMessages, fromResponseItems, fromResponseStreamEvents, openAIStream } from "../../src/openai.js";
+import {
+  CUT_MARK,
+  fromChatCompletionChunks,
+  fromOpenAIMessages,
+  fromResponseItems,
+  fromResponseStreamEvents,
+  openAIStream,
+} from "../../src/openai.js";
 import { completionChunks, responseEvents, sseClient } from "./openai-stream-fixtures.js";
 
 const model = "gpt-4o";
@@ -47,7 +54,8 @@ describe("openAIStream: Chat Completions", () => {
       const answer = openAIStream(chat, { persist: true });
       await expect(async () => {
         try {
-          for await (const chunk of await client.chat.completions.create({ model, messages, stream: true })) await answer.push(chunk);
+          for await (const chunk of await client.chat.completions.create({ model, messages, stream: true }))
+            await answer.push(chunk);
         } finally {
           await answer.done();
         }
@@ -88,7 +96,9 @@ describe("openAIStream: Responses", () => {
     const final = await stream.finalResponse();
     expect(answer.messages()).toEqual(fromResponseItems(final.output));
     expect(fromResponseStreamEvents(responseEvents.whole)).toEqual(fromResponseItems(final.output));
-    expect((await answer.done()).map((m) => [m.role, m.content, m.toolCalls?.[0]?.function.arguments])).toEqual([["assistant", "Let me look.", '{"city":"Lisbon"}']]);
+    expect((await answer.done()).map((m) => [m.role, m.content, m.toolCalls?.[0]?.function.arguments])).toEqual([
+      ["assistant", "Let me look.", '{"city":"Lisbon"}'],
+    ]);
   });
 
   it("cut part-way: the items done kept, the message still streaming marked, a whole call answered 'cancelled'", async () => {
@@ -98,7 +108,9 @@ describe("openAIStream: Responses", () => {
     for (const event of responseEvents.cut) await answer.push(event);
     const stored = await answer.done();
     expect(stored.map((m) => [m.role, m.content, m.toolCallId ?? null])).toEqual([
-      ["assistant", "", null], ["tool", "cancelled", "call_1"], ["assistant", `Lisbon is sun\n\n${CUT_MARK}`, null],
+      ["assistant", "", null],
+      ["tool", "cancelled", "call_1"],
+      ["assistant", `Lisbon is sun\n\n${CUT_MARK}`, null],
     ]);
   });
 });
@@ -126,8 +138,12 @@ describe("bad input", () => {
     await expect(answer.push({ hello: 1 } as never)).rejects.toMatchObject({ code: "INVALID_ARGUMENT" });
     await answer.push(completionChunks.text[0]!);
     await expect(answer.push(responseEvents.whole[0]!)).rejects.toMatchObject({ code: "INVALID_ARGUMENT" });
-    await expect(answer.push({ object: "chat.completion.chunk", choices: [{ index: 0, delta: { tool_calls: [{ index: -1 }] } }] })).rejects.toMatchObject({ code: "INVALID_TOOL_CALL" });
-    await expect(openAIStream(chat).push({ type: "response.output_text.delta", output_index: 0, content_index: 0, delta: "x" })).rejects.toMatchObject({ code: "INVALID_ARGUMENT" });
+    await expect(
+      answer.push({ object: "chat.completion.chunk", choices: [{ index: 0, delta: { tool_calls: [{ index: -1 }] } }] }),
+    ).rejects.toMatchObject({ code: "INVALID_TOOL_CALL" });
+    await expect(
+      openAIStream(chat).push({ type: "response.output_text.delta", output_index: 0, content_index: 0, delta: "x" }),
+    ).rejects.toMatchObject({ code: "INVALID_ARGUMENT" });
     expect(await answer.done()).toEqual([]);
     await expect(answer.push(completionChunks.text[1]!)).rejects.toMatchObject({ code: "INVALID_ARGUMENT" });
     expect(chat.messageCount).toBe(1);

@@ -20,7 +20,10 @@ function fakeFetch(replies: unknown[]): { fetch: typeof fetch; bodies: unknown[]
 }
 
 const completion = (message: object) => ({
-  id: "chatcmpl-1", object: "chat.completion", created: 1, model: "gpt-4o",
+  id: "chatcmpl-1",
+  object: "chat.completion",
+  created: 1,
+  model: "gpt-4o",
   choices: [{ index: 0, finish_reason: "stop", logprobs: null, message: { refusal: null, ...message } }],
 });
 
@@ -28,7 +31,13 @@ forEachEngine((engine) => {
   describe("Chat Completions", () => {
     it("a tool loop: content null + tool_calls appended as they come back, results answered, the context sent again", async () => {
       const { fetch, bodies } = fakeFetch([
-        completion({ role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "weather", arguments: '{"city":"Paris"}' } }] }),
+        completion({
+          role: "assistant",
+          content: null,
+          tool_calls: [
+            { id: "call_1", type: "function", function: { name: "weather", arguments: '{"city":"Paris"}' } },
+          ],
+        }),
         completion({ role: "assistant", content: "12C and rain in Paris." }),
       ]);
       const client = new OpenAI({ apiKey: "test", fetch, maxRetries: 0 });
@@ -40,25 +49,64 @@ forEachEngine((engine) => {
         const message = reply.choices[0]!.message;
         for (const input of fromOpenAIMessages(message)) await chat.append(input);
         if (!message.tool_calls) break;
-        for (const call of message.tool_calls) await chat.append({ role: "tool", toolCallId: call.id, content: "12C rain" });
+        for (const call of message.tool_calls)
+          await chat.append({ role: "tool", toolCallId: call.id, content: "12C rain" });
       }
       expect(chat.path().map((m) => [m.role, m.content])).toEqual([
-        ["user", "Weather in Paris?"], ["assistant", ""], ["tool", "12C rain"], ["assistant", "12C and rain in Paris."],
+        ["user", "Weather in Paris?"],
+        ["assistant", ""],
+        ["tool", "12C rain"],
+        ["assistant", "12C and rain in Paris."],
       ]);
-      expect(chat.path()[1]!.toolCalls).toEqual([{ id: "call_1", type: "function", function: { name: "weather", arguments: '{"city":"Paris"}' } }]);
+      expect(chat.path()[1]!.toolCalls).toEqual([
+        { id: "call_1", type: "function", function: { name: "weather", arguments: '{"city":"Paris"}' } },
+      ]);
       expect((bodies[1] as { messages: unknown[] }).messages).toEqual([
         { role: "system", content: "Be brief." },
         { role: "user", content: "Weather in Paris?" },
-        { role: "assistant", content: "", tool_calls: [{ id: "call_1", type: "function", function: { name: "weather", arguments: '{"city":"Paris"}' } }] },
+        {
+          role: "assistant",
+          content: "",
+          tool_calls: [
+            { id: "call_1", type: "function", function: { name: "weather", arguments: '{"city":"Paris"}' } },
+          ],
+        },
         { role: "tool", content: "12C rain", tool_call_id: "call_1" },
       ]);
     });
 
     it("the Responses API: output items appended, the context sent as input items", async () => {
-      const response = (output: unknown[]) => ({ id: "resp_1", object: "response", created_at: 1, model: "gpt-4o", status: "completed", output, parallel_tool_calls: true, tool_choice: "auto", tools: [] });
+      const response = (output: unknown[]) => ({
+        id: "resp_1",
+        object: "response",
+        created_at: 1,
+        model: "gpt-4o",
+        status: "completed",
+        output,
+        parallel_tool_calls: true,
+        tool_choice: "auto",
+        tools: [],
+      });
       const { fetch, bodies } = fakeFetch([
-        response([{ type: "function_call", id: "fc_1", call_id: "call_9", name: "weather", arguments: '{"city":"Lyon"}', status: "completed" }]),
-        response([{ type: "message", id: "msg_1", role: "assistant", status: "completed", content: [{ type: "output_text", text: "Sunny in Lyon.", annotations: [] }] }]),
+        response([
+          {
+            type: "function_call",
+            id: "fc_1",
+            call_id: "call_9",
+            name: "weather",
+            arguments: '{"city":"Lyon"}',
+            status: "completed",
+          },
+        ]),
+        response([
+          {
+            type: "message",
+            id: "msg_1",
+            role: "assistant",
+            status: "completed",
+            content: [{ type: "output_text", text: "Sunny in Lyon.", annotations: [] }],
+          },
+        ]),
       ]);
       const client = new OpenAI({ apiKey: "test", fetch, maxRetries: 0 });
       const chat = await (await Loom.open({ engine })).user("u").create({ model: "gpt-4o", system: "Be brief." });
@@ -84,25 +132,59 @@ forEachEngine((engine) => {
 
 describe("fromOpenAIMessages", () => {
   it("converts request messages too: developer to system, text parts joined, a refusal as content, a whole completion", () => {
-    expect(fromOpenAIMessages([
-      { role: "developer", content: [{ type: "text", text: "Be " }, { type: "text", text: "brief." }] },
-      { role: "user", content: "hi", name: "ann" },
-      { role: "assistant", content: null, refusal: "I can't help with that." },
-    ])).toEqual([
+    expect(
+      fromOpenAIMessages([
+        {
+          role: "developer",
+          content: [
+            { type: "text", text: "Be " },
+            { type: "text", text: "brief." },
+          ],
+        },
+        { role: "user", content: "hi", name: "ann" },
+        { role: "assistant", content: null, refusal: "I can't help with that." },
+      ]),
+    ).toEqual([
       { role: "system", content: "Be brief." },
       { role: "user", content: "hi", name: "ann" },
       { role: "assistant", content: "I can't help with that." },
     ]);
-    expect(fromOpenAIMessages(completion({ role: "assistant", content: "ok" }) as never)).toEqual([{ role: "assistant", content: "ok" }]);
+    expect(fromOpenAIMessages(completion({ role: "assistant", content: "ok" }) as never)).toEqual([
+      { role: "assistant", content: "ok" },
+    ]);
   });
 
   it.each([
-    ["an audio input part", { role: "user", content: [{ type: "input_audio", input_audio: { data: "aGk=", format: "wav" } }] }, "UNSUPPORTED_CONTENT"],
-    ["a file by upload id", { role: "user", content: [{ type: "file", file: { file_id: "file-1" } }] }, "UNSUPPORTED_CONTENT"],
-    ["an image that is not a URL or bytes", { role: "user", content: [{ type: "image_url", image_url: { url: "ftp://x/y.png" } }] }, "INVALID_CONTENT"],
-    ["an audio reply", { role: "assistant", content: null, audio: { id: "a", data: "", expires_at: 0, transcript: "" } }, "UNSUPPORTED_CONTENT"],
-    ["a custom tool call", { role: "assistant", content: null, tool_calls: [{ id: "c", type: "custom", custom: { name: "x", input: "" } }] }, "UNSUPPORTED_CONTENT"],
-    ["a legacy function call", { role: "assistant", content: null, function_call: { name: "f", arguments: "{}" } }, "UNSUPPORTED_CONTENT"],
+    [
+      "an audio input part",
+      { role: "user", content: [{ type: "input_audio", input_audio: { data: "aGk=", format: "wav" } }] },
+      "UNSUPPORTED_CONTENT",
+    ],
+    [
+      "a file by upload id",
+      { role: "user", content: [{ type: "file", file: { file_id: "file-1" } }] },
+      "UNSUPPORTED_CONTENT",
+    ],
+    [
+      "an image that is not a URL or bytes",
+      { role: "user", content: [{ type: "image_url", image_url: { url: "ftp://x/y.png" } }] },
+      "INVALID_CONTENT",
+    ],
+    [
+      "an audio reply",
+      { role: "assistant", content: null, audio: { id: "a", data: "", expires_at: 0, transcript: "" } },
+      "UNSUPPORTED_CONTENT",
+    ],
+    [
+      "a custom tool call",
+      { role: "assistant", content: null, tool_calls: [{ id: "c", type: "custom", custom: { name: "x", input: "" } }] },
+      "UNSUPPORTED_CONTENT",
+    ],
+    [
+      "a legacy function call",
+      { role: "assistant", content: null, function_call: { name: "f", arguments: "{}" } },
+      "UNSUPPORTED_CONTENT",
+    ],
     ["a function message", { role: "function", content: "x", name: "f" }, "UNSUPPORTED_CONTENT"],
     ["an unknown role", { role: "robot", content: "x" }, "INVALID_ROLE"],
     ["a tool message without its call id", { role: "tool", content: "x" }, "INVALID_TOOL_CALL"],
@@ -117,17 +199,23 @@ describe("fromOpenAIMessages", () => {
 
 describe("fromResponseItems", () => {
   it("joins function_call items to the assistant message before them", () => {
-    expect(fromResponseItems([
-      { type: "message", role: "assistant", content: [{ type: "output_text", text: "Checking." }] },
-      { type: "function_call", call_id: "a", name: "f", arguments: "{}" },
-      { type: "function_call", call_id: "b", name: "g", arguments: "{}" },
-      { type: "function_call_output", call_id: "a", output: "1" },
-      { role: "developer", content: "Be brief." },
-    ])).toEqual([
-      { role: "assistant", content: "Checking.", toolCalls: [
-        { id: "a", type: "function", function: { name: "f", arguments: "{}" } },
-        { id: "b", type: "function", function: { name: "g", arguments: "{}" } },
-      ] },
+    expect(
+      fromResponseItems([
+        { type: "message", role: "assistant", content: [{ type: "output_text", text: "Checking." }] },
+        { type: "function_call", call_id: "a", name: "f", arguments: "{}" },
+        { type: "function_call", call_id: "b", name: "g", arguments: "{}" },
+        { type: "function_call_output", call_id: "a", output: "1" },
+        { role: "developer", content: "Be brief." },
+      ]),
+    ).toEqual([
+      {
+        role: "assistant",
+        content: "Checking.",
+        toolCalls: [
+          { id: "a", type: "function", function: { name: "f", arguments: "{}" } },
+          { id: "b", type: "function", function: { name: "g", arguments: "{}" } },
+        ],
+      },
       { role: "tool", toolCallId: "a", content: "1" },
       { role: "system", content: "Be brief." },
     ]);
@@ -138,7 +226,11 @@ describe("fromResponseItems", () => {
     ["a reasoning item whose summary is no list", { type: "reasoning", id: "r", summary: "s" }, "INVALID_CONTENT"],
     ["a compaction item without encrypted content", { type: "compaction", id: "c" }, "INVALID_CONTENT"],
     ["a web search call", { type: "web_search_call", id: "w", status: "completed" }, "UNSUPPORTED_CONTENT"],
-    ["an image input part by file id", { role: "user", content: [{ type: "input_image", file_id: "f", detail: "auto" }] }, "UNSUPPORTED_CONTENT"],
+    [
+      "an image input part by file id",
+      { role: "user", content: [{ type: "input_image", file_id: "f", detail: "auto" }] },
+      "UNSUPPORTED_CONTENT",
+    ],
     ["a function call without a name", { type: "function_call", call_id: "a", arguments: "{}" }, "INVALID_ARGUMENT"],
     ["a tool role", { type: "message", role: "tool", content: "x" }, "INVALID_ROLE"],
     ["not an object", "hi", "INVALID_ARGUMENT"],

@@ -48,7 +48,10 @@ describe("the SDKs' objects keep their parts", () => {
       },
       {
         role: "assistant",
-        content: [{ type: "reasoning", text: "Let me look.", signature: "sig" }, { type: "redacted-reasoning", data: "REDACTED" }],
+        content: [
+          { type: "reasoning", text: "Let me look.", signature: "sig" },
+          { type: "redacted-reasoning", data: "REDACTED" },
+        ],
         toolCalls: [{ id: "t1", type: "function", function: { name: "read", arguments: '{"page":1}' } }],
       },
     ]);
@@ -63,14 +66,16 @@ describe("the SDKs' objects keep their parts", () => {
         { type: "file", file: { file_data: `data:application/pdf;base64,${PDF}`, filename: "a.pdf" } },
       ],
     };
-    expect(fromOpenAIMessages(m)).toEqual([{
-      role: "user",
-      content: [
-        { type: "text", text: "What is this?" },
-        { type: "image", image: "https://example.com/a.png", detail: "high" },
-        { type: "file", data: `data:application/pdf;base64,${PDF}`, mediaType: "application/pdf", filename: "a.pdf" },
-      ],
-    }]);
+    expect(fromOpenAIMessages(m)).toEqual([
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "What is this?" },
+          { type: "image", image: "https://example.com/a.png", detail: "high" },
+          { type: "file", data: `data:application/pdf;base64,${PDF}`, mediaType: "application/pdf", filename: "a.pdf" },
+        ],
+      },
+    ]);
     const item: ResponseInputItem = {
       role: "user",
       content: [
@@ -79,14 +84,16 @@ describe("the SDKs' objects keep their parts", () => {
         { type: "input_file", file_url: "https://example.com/b.pdf" },
       ],
     };
-    expect(fromResponseItems(item)).toEqual([{
-      role: "user",
-      content: [
-        { type: "text", text: "And this?" },
-        { type: "image", image: `data:image/png;base64,${PNG}`, detail: "low" },
-        { type: "file", data: "https://example.com/b.pdf", mediaType: "application/pdf" },
-      ],
-    }]);
+    expect(fromResponseItems(item)).toEqual([
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "And this?" },
+          { type: "image", image: `data:image/png;base64,${PNG}`, detail: "low" },
+          { type: "file", data: "https://example.com/b.pdf", mediaType: "application/pdf" },
+        ],
+      },
+    ]);
   });
 
   it("AI SDK: image, file and reasoning parts both ways, the Anthropic signature in providerOptions", () => {
@@ -95,7 +102,11 @@ describe("the SDKs' objects keep their parts", () => {
         role: "user",
         content: [
           { type: "text", text: "Look." },
-          { type: "image", image: new URL("https://example.com/a.png"), providerOptions: { openai: { imageDetail: "low" } } },
+          {
+            type: "image",
+            image: new URL("https://example.com/a.png"),
+            providerOptions: { openai: { imageDetail: "low" } },
+          },
           { type: "image", image: Uint8Array.from(atob(PNG), (c) => c.charCodeAt(0)) },
           { type: "file", data: PDF, mediaType: "application/pdf", filename: "a.pdf" },
         ],
@@ -122,7 +133,11 @@ describe("the SDKs' objects keep their parts", () => {
       },
       {
         role: "assistant",
-        content: [{ type: "reasoning", text: "Thinking.", signature: "sig" }, { type: "redacted-reasoning", data: "REDACTED" }, { type: "text", text: "A cat." }],
+        content: [
+          { type: "reasoning", text: "Thinking.", signature: "sig" },
+          { type: "redacted-reasoning", data: "REDACTED" },
+          { type: "text", text: "A cat." },
+        ],
       },
     ]);
     const back: ModelMessage[] = toModelMessages(inputs);
@@ -131,7 +146,11 @@ describe("the SDKs' objects keep their parts", () => {
       role: "user",
       content: [
         { type: "text", text: "Look." },
-        { type: "image", image: new URL("https://example.com/a.png"), providerOptions: { openai: { imageDetail: "low" } } },
+        {
+          type: "image",
+          image: new URL("https://example.com/a.png"),
+          providerOptions: { openai: { imageDetail: "low" } },
+        },
         { type: "image", image: PNG, mediaType: "image/png" },
         { type: "file", data: PDF, mediaType: "application/pdf", filename: "a.pdf" },
       ],
@@ -141,12 +160,38 @@ describe("the SDKs' objects keep their parts", () => {
 
   it("LangChain: standard image and file blocks, thinking blocks, both ways", () => {
     const inputs = fromLangChainMessages([
-      new HumanMessage({ content: [{ type: "text", text: "Look." }, { type: "image_url", image_url: { url: "https://example.com/a.png", detail: "low" } }, { type: "file", data: PDF, mimeType: "application/pdf", metadata: { filename: "a.pdf" } }] }),
-      new AIMessage({ content: [{ type: "thinking", thinking: "Hmm.", signature: "sig" }, { type: "redacted_thinking", data: "R" }, { type: "text", text: "A cat." }] }),
+      new HumanMessage({
+        content: [
+          { type: "text", text: "Look." },
+          { type: "image_url", image_url: { url: "https://example.com/a.png", detail: "low" } },
+          { type: "file", data: PDF, mimeType: "application/pdf", metadata: { filename: "a.pdf" } },
+        ],
+      }),
+      new AIMessage({
+        content: [
+          { type: "thinking", thinking: "Hmm.", signature: "sig" },
+          { type: "redacted_thinking", data: "R" },
+          { type: "text", text: "A cat." },
+        ],
+      }),
     ]);
     expect(inputs).toEqual([
-      { role: "user", content: [{ type: "text", text: "Look." }, { type: "image", image: "https://example.com/a.png", detail: "low" }, { type: "file", data: PDF, mediaType: "application/pdf", filename: "a.pdf" }] },
-      { role: "assistant", content: [{ type: "reasoning", text: "Hmm.", signature: "sig" }, { type: "redacted-reasoning", data: "R" }, { type: "text", text: "A cat." }] },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "Look." },
+          { type: "image", image: "https://example.com/a.png", detail: "low" },
+          { type: "file", data: PDF, mediaType: "application/pdf", filename: "a.pdf" },
+        ],
+      },
+      {
+        role: "assistant",
+        content: [
+          { type: "reasoning", text: "Hmm.", signature: "sig" },
+          { type: "redacted-reasoning", data: "R" },
+          { type: "text", text: "A cat." },
+        ],
+      },
     ]);
     const back = toLangChainMessages(inputs);
     expect(back[0]!.content).toEqual([
@@ -154,7 +199,11 @@ describe("the SDKs' objects keep their parts", () => {
       { type: "image", url: "https://example.com/a.png", mimeType: "image/png" },
       { type: "file", data: PDF, mimeType: "application/pdf", metadata: { filename: "a.pdf" } },
     ]);
-    expect(back[1]!.content).toEqual([{ type: "thinking", thinking: "Hmm.", signature: "sig" }, { type: "redacted_thinking", data: "R" }, { type: "text", text: "A cat." }]);
+    expect(back[1]!.content).toEqual([
+      { type: "thinking", thinking: "Hmm.", signature: "sig" },
+      { type: "redacted_thinking", data: "R" },
+      { type: "text", text: "A cat." },
+    ]);
   });
 });
 
@@ -164,10 +213,17 @@ forEachEngine((engine) => {
     await chat.append({ role: "user", content: "Weather?" });
     const reply: MessageParam = {
       role: "assistant",
-      content: [{ type: "thinking", thinking: "Call it.", signature: "sig" }, { type: "tool_use", id: "t1", name: "weather", input: {} }],
+      content: [
+        { type: "thinking", thinking: "Call it.", signature: "sig" },
+        { type: "tool_use", id: "t1", name: "weather", input: {} },
+      ],
     };
     for (const m of fromAnthropicMessages(reply)) await chat.append(m);
-    for (const m of fromAnthropicMessages({ role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "sunny" }] })) await chat.append(m);
+    for (const m of fromAnthropicMessages({
+      role: "user",
+      content: [{ type: "tool_result", tool_use_id: "t1", content: "sunny" }],
+    }))
+      await chat.append(m);
     const ctx = await chat.buildContext({ format: "anthropic" });
     const sent: MessageParam[] = ctx.messages;
     expect(sent[1]).toEqual(reply);

@@ -9,7 +9,8 @@ import { answerReadTool } from "../../src/adapters/read-tool.js";
 import { expectRejectCode, forEachEngine, snapshot } from "../helpers.js";
 
 const call = (id: string) => ({ id, type: "function" as const, function: { name: "fetch", arguments: "{}" } });
-const lines = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `${tag} line ${i}: the quick brown fox jumps over the lazy dog.`).join("\n");
+const lines = (n: number, tag: string) =>
+  Array.from({ length: n }, (_, i) => `${tag} line ${i}: the quick brown fox jumps over the lazy dog.`).join("\n");
 
 async function agentChat(engine: "wasm" | "js", model = "gpt-4o") {
   const loom = await Loom.open({ engine });
@@ -56,7 +57,12 @@ forEachEngine((engine) => {
     expect(counter(chat).count(p.text)).toBeLessThanOrEqual(Math.floor(limit / 8));
     await chat.append({ role: "assistant", content: "", toolCalls: [call("c2")] });
     const empty = await chat.append({ role: "tool", toolCallId: "c2", content: "" });
-    expect(await readToolResult(chat, { id: empty.id, page: 1 })).toEqual({ id: empty.id, page: 1, pages: 1, text: "" });
+    expect(await readToolResult(chat, { id: empty.id, page: 1 })).toEqual({
+      id: empty.id,
+      page: 1,
+      pages: 1,
+      text: "",
+    });
     await loom.close();
   });
 
@@ -86,7 +92,10 @@ forEachEngine((engine) => {
       [null, undefined, "INVALID_ARGUMENT"],
     ];
     for (const [request, options, code] of cases) {
-      await expect(readToolResult(chat, request as never, options as never), JSON.stringify(request)).rejects.toMatchObject({ code });
+      await expect(
+        readToolResult(chat, request as never, options as never),
+        JSON.stringify(request),
+      ).rejects.toMatchObject({ code });
     }
     await expectRejectCode(() => readToolResult({} as never, { id: 2 }), "INVALID_ARGUMENT");
     expect(await snapshot(chat, chats)).toEqual(before);
@@ -103,7 +112,9 @@ describe("the model's side", () => {
     const { loom, chat, result } = await agentChat("wasm");
     const page = await answerReadTool(chat, `{"id":${result.id},"page":2}`, { maxTokens: 500 });
     expect("text" in page && page.text.startsWith(`[tool result of message ${result.id}, page 2 of `)).toBe(true);
-    expect(await answerReadTool(chat, { id: result.id, page: null }, {})).toMatchObject({ text: expect.stringContaining("page 1 of") });
+    expect(await answerReadTool(chat, { id: result.id, page: null }, {})).toMatchObject({
+      text: expect.stringContaining("page 1 of"),
+    });
     const refusals = [
       ["{not json", /must be JSON/],
       [[1], /must be an object/],

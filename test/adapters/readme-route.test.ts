@@ -16,9 +16,14 @@ import type { ChatUIMessage } from "../../src/ai-sdk.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
 /** The route a page shows: its block that starts `// app/api/chat/route.ts`. */
-const routeOf = (page: string) => /```ts\n(\/\/ app\/api\/chat\/route\.ts\n[\s\S]*?)```/.exec(readFileSync(join(root, page), "utf8"))?.[1];
+const routeOf = (page: string) =>
+  /```ts\n(\/\/ app\/api\/chat\/route\.ts\n[\s\S]*?)```/.exec(readFileSync(join(root, page), "utf8"))?.[1];
 const route = routeOf("docs/sdks.md")!;
-const ENTRIES: Record<string, string> = { ctxloom: "index.ts", "ctxloom/ai-sdk": "ai-sdk.ts", "ctxloom/sqlite": "sqlite.ts" };
+const ENTRIES: Record<string, string> = {
+  ctxloom: "index.ts",
+  "ctxloom/ai-sdk": "ai-sdk.ts",
+  "ctxloom/sqlite": "sqlite.ts",
+};
 
 test("the README shows the same route", () => {
   expect(route).toBeDefined();
@@ -38,18 +43,36 @@ test("the route answers useChat's client: a message, a regeneration, stored in t
   const file = join(dir, "route.ts");
   const model = `model: (globalThis as { readmeModel?: never }).readmeModel!`;
   const source = route
-    .replace(/from "(ctxloom[^"]*)"/g, (_m, name: string) => `from ${JSON.stringify(pathToFileURL(join(root, "src", ENTRIES[name]!)).href)}`)
+    .replace(
+      /from "(ctxloom[^"]*)"/g,
+      (_m, name: string) => `from ${JSON.stringify(pathToFileURL(join(root, "src", ENTRIES[name]!)).href)}`,
+    )
     .replace(`"./chats.db"`, JSON.stringify(db))
     .replace(`model: "openai/gpt-4o-mini"`, model);
   expect(source).toContain(model); // the page still names its model where the test puts the scripted one
-  writeFileSync(file, `const currentUser = async (_request: Request) => ({ id: "alice" });\n${source}\nexport { loom };\n`);
+  writeFileSync(
+    file,
+    `const currentUser = async (_request: Request) => ({ id: "alice" });\n${source}\nexport { loom };\n`,
+  );
   (globalThis as { readmeModel?: unknown }).readmeModel = cannedModel(0);
   try {
-    const { POST, loom } = (await import(pathToFileURL(file).href)) as { POST: (r: Request) => Promise<Response>; loom: Loom };
-    const ui = new VanillaChat<ChatUIMessage>({ id: "readme-chat", transport: new DefaultChatTransport({ api: "http://app/api/chat", fetch: (url, init) => POST(new Request(url, init)) }) });
+    const { POST, loom } = (await import(pathToFileURL(file).href)) as {
+      POST: (r: Request) => Promise<Response>;
+      loom: Loom;
+    };
+    const ui = new VanillaChat<ChatUIMessage>({
+      id: "readme-chat",
+      transport: new DefaultChatTransport({
+        api: "http://app/api/chat",
+        fetch: (url, init) => POST(new Request(url, init)),
+      }),
+    });
     await ui.sendMessage({ text: "Hello" });
     await ui.regenerate();
-    expect(ui.messages.map((m) => [m.role, m.id])).toEqual([["user", ui.messages[0]!.id], ["assistant", "2"]]);
+    expect(ui.messages.map((m) => [m.role, m.id])).toEqual([
+      ["user", ui.messages[0]!.id],
+      ["assistant", "2"],
+    ]);
     expect(ui.messages[1]!.metadata!.branch).toEqual({ index: 1, count: 2, ids: [1, 2] });
     await loom.close();
     // Read back from the file by another Loom.

@@ -46,13 +46,22 @@ forEachEngine((engine) => {
           const chat = await loom.user("u").create({ model: SMALL });
           await talk(chat, 60);
           if (kind.startsWith("cancel")) {
-            await chat.append({ role: "assistant", content: "", toolCalls: [{ id: "c1", type: "function", function: { name: "f", arguments: "{}" } }] });
+            await chat.append({
+              role: "assistant",
+              content: "",
+              toolCalls: [{ id: "c1", type: "function", function: { name: "f", arguments: "{}" } }],
+            });
           }
           const before = await snapshot(chat);
           state.conflicting = true;
-          const error = await run(chat).then(() => null, (e: unknown) => e);
+          const error = await run(chat).then(
+            () => null,
+            (e: unknown) => e,
+          );
           expect(error).toMatchObject({ code: "STORE_FAILED" });
-          expect((error as Error).message).toMatch(/lost the race for the next id to other writers 100 times in a row; nothing was written\. Retry later/);
+          expect((error as Error).message).toMatch(
+            /lost the race for the next id to other writers 100 times in a row; nothing was written\. Retry later/,
+          );
           expect(state.conflicts).toBe(MAX_CONFLICTS);
           expect(await snapshot(chat)).toEqual(before);
           await loom.close();

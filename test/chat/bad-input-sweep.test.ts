@@ -125,12 +125,26 @@ forEachEngine((engine) => {
     await chat.append({ role: "assistant", content: "Noted: the green bike." });
     const before = await snapshot(chat, chats);
     const recallStats = loom.stats();
-    for (const [query, options] of [[5, undefined], [null, undefined], ["", undefined], ["x", null], ["x", "chat"], ["x", { prompts: -1 }], ["x", { scope: "users" }], ["x", { minScore: "high" }], ["x", { foo: 1 }]] as const) {
+    for (const [query, options] of [
+      [5, undefined],
+      [null, undefined],
+      ["", undefined],
+      ["x", null],
+      ["x", "chat"],
+      ["x", { prompts: -1 }],
+      ["x", { scope: "users" }],
+      ["x", { minScore: "high" }],
+      ["x", { foo: 1 }],
+    ] as const) {
       await expectRejectCode(() => chat.recall(bad(query), bad(options)), "INVALID_ARGUMENT");
     }
     const good = chat.export();
     const exports: unknown[] = [
-      "not json", {}, null, 5, [good],
+      "not json",
+      {},
+      null,
+      5,
+      [good],
       { ...good, version: 99 },
       { ...good, messages: "x" },
       { ...good, head: 99 },
@@ -151,9 +165,16 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 it("sqliteStore refuses bad paths and options with INVALID_ARGUMENT and creates no file", () => {
   const file = join(dir, "never.db");
   const cases: [unknown, unknown][] = [
-    [5, undefined], ["", undefined], [join(dir, "missing", "x.db"), undefined], [dir, undefined],
-    [file, 5], [file, { foo: 1 }], [file, { durability: "fast" }], [file, { busyTimeoutMs: Number.NaN }],
-    [file, { durability: "batched", batchDelayMs: -1 }], [file, { durability: "batched", batchDelayMs: 1e12 }],
+    [5, undefined],
+    ["", undefined],
+    [join(dir, "missing", "x.db"), undefined],
+    [dir, undefined],
+    [file, 5],
+    [file, { foo: 1 }],
+    [file, { durability: "fast" }],
+    [file, { busyTimeoutMs: Number.NaN }],
+    [file, { durability: "batched", batchDelayMs: -1 }],
+    [file, { durability: "batched", batchDelayMs: 1e12 }],
     [file, { durability: "batched", batchSize: 0 }],
   ];
   for (const [path, options] of cases) expectThrowCode(() => sqliteStore(bad(path), bad(options)), "INVALID_ARGUMENT");
@@ -163,17 +184,30 @@ it("sqliteStore refuses bad paths and options with INVALID_ARGUMENT and creates 
 it("postgresStore refuses bad targets and options with INVALID_ARGUMENT before connecting", () => {
   const url = "postgres://nobody@127.0.0.1:1/none";
   const cases: [unknown, unknown][] = [
-    [5, undefined], [{}, undefined], ["", undefined], ["hello", undefined], [url, 5], [url, { foo: 1 }], [url, { durability: "x" }],
-    [url, { tablePrefix: "x; drop table y" }], [url, { queryTimeoutMs: -1 }], [url, { max: 1.5 }],
+    [5, undefined],
+    [{}, undefined],
+    ["", undefined],
+    ["hello", undefined],
+    [url, 5],
+    [url, { foo: 1 }],
+    [url, { durability: "x" }],
+    [url, { tablePrefix: "x; drop table y" }],
+    [url, { queryTimeoutMs: -1 }],
+    [url, { max: 1.5 }],
   ];
-  for (const [target, options] of cases) expectThrowCode(() => postgresStore(bad(target), bad(options)), "INVALID_ARGUMENT");
+  for (const [target, options] of cases)
+    expectThrowCode(() => postgresStore(bad(target), bad(options)), "INVALID_ARGUMENT");
 });
 
 it("an import of text or bytes refuses a bad onProgress or totalBytes, as a stream import does", async () => {
   const { importConversations } = await import("../../src/index.js");
   const loom = await Loom.open();
   const text = JSON.stringify([{ messages: [{ role: "user", content: "hi" }] }]);
-  for (const [named, options] of [["onProgress", { onProgress: 5 }], ["totalBytes", { totalBytes: -1 }], ["totalBytes", { totalBytes: Number.NaN }]] as const) {
+  for (const [named, options] of [
+    ["onProgress", { onProgress: 5 }],
+    ["totalBytes", { totalBytes: -1 }],
+    ["totalBytes", { totalBytes: Number.NaN }],
+  ] as const) {
     for (const data of [text, new TextEncoder().encode(text)]) {
       const e = await errorOf(() => importConversations(loom, "u", data, bad(options)));
       expect(e.code, JSON.stringify(options)).toBe("INVALID_ARGUMENT");

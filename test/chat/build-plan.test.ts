@@ -8,7 +8,14 @@ import { forEachEngine } from "../helpers.js";
 
 const MARK = "zebra_route_planner";
 const tools = [
-  { type: "function" as const, function: { name: MARK, description: "Plans a route between two stops.", parameters: { type: "object", properties: { from: { type: "string" } } } } },
+  {
+    type: "function" as const,
+    function: {
+      name: MARK,
+      description: "Plans a route between two stops.",
+      parameters: { type: "object", properties: { from: { type: "string" } } },
+    },
+  },
 ];
 
 /** A counter of about 4 characters a token that counts how often it saw the tool's definition. */
@@ -35,14 +42,25 @@ forEachEngine((engine) => {
 
     async function chatWith(counter: TokenCounter, options: Parameters<typeof Loom.open>[0] = {}): Promise<Chat> {
       loom = await Loom.open({ engine, ...options });
-      const model: Partial<ModelProfile> & Pick<ModelProfile, "name" | "contextWindow"> = { name: "spy-model", contextWindow: 2_000, tokensPerChar: 0.25, counter };
+      const model: Partial<ModelProfile> & Pick<ModelProfile, "name" | "contextWindow"> = {
+        name: "spy-model",
+        contextWindow: 2_000,
+        tokensPerChar: 0.25,
+        counter,
+      };
       return loom.user("u").create({ model });
     }
 
     async function talk(chat: Chat, turns: number): Promise<void> {
       for (let i = 0; i < turns; i++) {
-        await chat.append({ role: "user", content: `Question ${i}: which ferry reaches pier ${i} before noon on a weekday?` });
-        await chat.append({ role: "assistant", content: `The ${i % 3 === 0 ? "early" : "late"} ferry reaches pier ${i} at 11:40 on weekdays.` });
+        await chat.append({
+          role: "user",
+          content: `Question ${i}: which ferry reaches pier ${i} before noon on a weekday?`,
+        });
+        await chat.append({
+          role: "assistant",
+          content: `The ${i % 3 === 0 ? "early" : "late"} ferry reaches pier ${i} at 11:40 on weekdays.`,
+        });
       }
     }
 
@@ -78,11 +96,17 @@ forEachEngine((engine) => {
       const counter = spyCounter();
       const inner = hashingEmbedder();
       const embedded: string[] = [];
-      const embedder: Embedder = { name: inner.name, dimension: inner.dimension, embed: (texts, signal) => (embedded.push(...texts), inner.embed(texts, signal)) };
+      const embedder: Embedder = {
+        name: inner.name,
+        dimension: inner.dimension,
+        embed: (texts, signal) => (embedded.push(...texts), inner.embed(texts, signal)),
+      };
       const chat = await chatWith(counter, { recall: { embedder } });
       await talk(chat, 2);
       const query = "Which ferry is quiet on Sundays?";
-      await expect(chat.buildContext({ tools, recall: { query }, maxMessages: 0 })).rejects.toMatchObject({ code: "INVALID_ARGUMENT" });
+      await expect(chat.buildContext({ tools, recall: { query }, maxMessages: 0 })).rejects.toMatchObject({
+        code: "INVALID_ARGUMENT",
+      });
       expect(embedded).not.toContain(query);
       expect(counter.toolCounts).toBe(0); // maxMessages is checked before the tools are counted
       await chat.buildContext({ tools, recall: { query } });

@@ -1,7 +1,16 @@
 // What a chat product needs of ctxloom's chats: ids the client chooses, the application's
 // metadata, a list paged by last activity, appends under a given message, and redaction.
 import { expect, it } from "vitest";
-import { Loom, countTokens, memoryStore, type Chat, type ChatListPage, type ChatListPageOptions, type ChatSummary, type Summarizer } from "../../src/index.js";
+import {
+  Loom,
+  countTokens,
+  memoryStore,
+  type Chat,
+  type ChatListPage,
+  type ChatListPageOptions,
+  type ChatSummary,
+  type Summarizer,
+} from "../../src/index.js";
 import { REDACTED } from "../../src/chat/redact.js";
 import { converse, expectRejectCode, forEachEngine, setup, snapshot } from "../helpers.js";
 import { SMALL, talk } from "./summaries-helpers.js";
@@ -23,7 +32,10 @@ async function allPages(page: (o: ChatListPageOptions) => Promise<ChatListPage>,
 forEachEngine((engine) => {
   it("create({ id, metadata }): the client's id, unique per user, and the application's metadata kept", async () => {
     const { loom, chats } = await setup(engine);
-    const chat = await chats.create({ id: "useChat-Xy_1", metadata: { folder: "work", tags: ["a", 1, true, null], nested: { n: 2.5 } } });
+    const chat = await chats.create({
+      id: "useChat-Xy_1",
+      metadata: { folder: "work", tags: ["a", 1, true, null], nested: { n: 2.5 } },
+    });
     expect(chat.id).toBe("useChat-Xy_1");
     expect(chat.metadata).toEqual({ folder: "work", tags: ["a", 1, true, null], nested: { n: 2.5 } });
     chat.metadata.folder = "changed"; // a copy
@@ -54,11 +66,26 @@ forEachEngine((engine) => {
     const { loom, chats } = await setup(engine);
     const before = await chats.list();
     const long = "x".repeat(129);
-    for (const id of ["", long, "a b", "a/b", "é", 7, null]) await expectRejectCode(() => chats.create({ id: id as string }), "INVALID_ARGUMENT");
+    for (const id of ["", long, "a b", "a/b", "é", 7, null])
+      await expectRejectCode(() => chats.create({ id: id as string }), "INVALID_ARGUMENT");
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
-    const bad = [null, [], "x", new Date(0), { n: NaN }, { n: Infinity }, { f: () => 1 }, { u: undefined }, { d: new Map() }, { big: "y".repeat(70_000) }, { s: "\ud800" }, cyclic];
-    for (const metadata of bad) await expectRejectCode(() => chats.create({ metadata: metadata as never }), "INVALID_ARGUMENT");
+    const bad = [
+      null,
+      [],
+      "x",
+      new Date(0),
+      { n: NaN },
+      { n: Infinity },
+      { f: () => 1 },
+      { u: undefined },
+      { d: new Map() },
+      { big: "y".repeat(70_000) },
+      { s: "\ud800" },
+      cyclic,
+    ];
+    for (const metadata of bad)
+      await expectRejectCode(() => chats.create({ metadata: metadata as never }), "INVALID_ARGUMENT");
     expect(await chats.list()).toEqual(before);
     expect((await chats.create({ id: "a".repeat(128) })).id).toHaveLength(128); // the longest
     await loom.close();
@@ -91,7 +118,12 @@ forEachEngine((engine) => {
     expect(all).toHaveLength(23); // list() returns every chat, past any page's limit
     const first = await chats.page({ limit: 4 });
     expect(first.chats.map((c) => c.id)).toEqual(["c05", "c22", "c21", "c20"]);
-    expect((await chats.page({ limit: 4, after: first.cursor! })).chats.map((c) => c.id)).toEqual(["c19", "c18", "c17", "c16"]);
+    expect((await chats.page({ limit: 4, after: first.cursor! })).chats.map((c) => c.id)).toEqual([
+      "c19",
+      "c18",
+      "c17",
+      "c16",
+    ]);
     expect(await loom.user("nobody").page({ limit: 3 })).toEqual({ chats: [], cursor: null });
     expect(await loom.user("nobody").list()).toEqual([]);
     const before = await snapshot(made[0]!, chats);
@@ -134,9 +166,18 @@ forEachEngine((engine) => {
     expect(chat.roots()).toEqual([0, root.id]);
     const before = await snapshot(chat);
     await expectRejectCode(() => chat.append({ role: "user", content: "x" }, { parent: 99 }), "UNKNOWN_MESSAGE");
-    await expectRejectCode(() => chat.append({ role: "user", content: "x" }, { parent: "1" as never }), "UNKNOWN_MESSAGE");
-    await expectRejectCode(() => chat.append({ role: "user", content: "x" }, { parnt: 1 } as never), "INVALID_ARGUMENT");
-    await expectRejectCode(() => chat.append({ role: "tool", content: "x", toolCallId: "c" }, { parent: 1 }), "INVALID_TOOL_CALL");
+    await expectRejectCode(
+      () => chat.append({ role: "user", content: "x" }, { parent: "1" as never }),
+      "UNKNOWN_MESSAGE",
+    );
+    await expectRejectCode(
+      () => chat.append({ role: "user", content: "x" }, { parnt: 1 } as never),
+      "INVALID_ARGUMENT",
+    );
+    await expectRejectCode(
+      () => chat.append({ role: "tool", content: "x", toolCallId: "c" }, { parent: 1 }),
+      "INVALID_TOOL_CALL",
+    );
     expect(await snapshot(chat)).toEqual(before);
     await loom.close();
   });
@@ -144,11 +185,29 @@ forEachEngine((engine) => {
   it("redact erases a message's content, parts and tool arguments; the tree keeps its shape", async () => {
     const { loom, chats, chat } = await setup(engine, { recall: true });
     await chat.append({ role: "user", content: "My card number is 4111 1111 1111 1111, please remember it." });
-    await chat.append({ role: "assistant", content: "", toolCalls: [{ id: "c1", type: "function", function: { name: "save", arguments: '{"card":"4111 1111 1111 1111"}' } }] });
+    await chat.append({
+      role: "assistant",
+      content: "",
+      toolCalls: [
+        { id: "c1", type: "function", function: { name: "save", arguments: '{"card":"4111 1111 1111 1111"}' } },
+      ],
+    });
     await chat.append({ role: "tool", toolCallId: "c1", content: "saved 4111 1111 1111 1111" });
     await chat.append({ role: "assistant", content: "Saved your card." });
-    await chat.append({ role: "user", content: [{ type: "text", text: "And this photo" }, { type: "image", image: "data:image/png;base64,iVBORw0KGgo=" }] });
-    const shape = { leaves: chat.leaves(), head: chat.head, count: chat.messageCount, parents: chat.path().map((m) => m.parentId), tokens: chat.path().map((m) => m.tokens) as number[] | undefined };
+    await chat.append({
+      role: "user",
+      content: [
+        { type: "text", text: "And this photo" },
+        { type: "image", image: "data:image/png;base64,iVBORw0KGgo=" },
+      ],
+    });
+    const shape = {
+      leaves: chat.leaves(),
+      head: chat.head,
+      count: chat.messageCount,
+      parents: chat.path().map((m) => m.parentId),
+      tokens: chat.path().map((m) => m.tokens) as number[] | undefined,
+    };
     expect(JSON.stringify(await chat.recall("card number"))).toContain("4111"); // found before
 
     const r0 = await chat.redact(0);
@@ -160,7 +219,12 @@ forEachEngine((engine) => {
     const r4 = await chat.redact(4);
     expect(r4.content).toBe(REDACTED);
     expect(r4.parts).toBeUndefined();
-    expect({ leaves: chat.leaves(), head: chat.head, count: chat.messageCount, parents: chat.path().map((m) => m.parentId) }).toEqual({ ...shape, tokens: undefined });
+    expect({
+      leaves: chat.leaves(),
+      head: chat.head,
+      count: chat.messageCount,
+      parents: chat.path().map((m) => m.parentId),
+    }).toEqual({ ...shape, tokens: undefined });
     // Each redacted message counts what it sends now, never more than before (the store keeps the count).
     chat.path().forEach((m, i) => expect(m.tokens).toBeLessThanOrEqual(shape.tokens![i]!));
     expect(chat.path()[0]!.tokens).toBeLessThan(shape.tokens![0]!);
@@ -186,14 +250,24 @@ forEachEngine((engine) => {
 
   it("redact redoes the summaries whose run holds the message: their text no longer quotes it", async () => {
     // A summarizer that quotes every message (as an LLM's summary may).
-    const quoting: Summarizer = ({ messages }) => messages.map((m) => m.content).join(" | ").slice(0, 400);
+    const quoting: Summarizer = ({ messages }) =>
+      messages
+        .map((m) => m.content)
+        .join(" | ")
+        .slice(0, 400);
     const store = memoryStore();
-    const loom = await Loom.open({ engine, store, summaries: { trigger: { fraction: 0.3 }, select: { oldest: 0.5 }, summarizer: quoting } });
+    const loom = await Loom.open({
+      engine,
+      store,
+      summaries: { trigger: { fraction: 0.3 }, select: { oldest: 0.5 }, summarizer: quoting },
+    });
     const chat = await loom.user("u").create({ model: SMALL });
     await chat.append({ role: "user", content: "SECRET-PLAN is to sail at dawn." });
     await talk(chat, 30);
     await chat.buildContext();
-    const summaries = Array.from({ length: chat.messageCount }, (_, i) => chat.get(i)).filter((m) => m.kind === "summary");
+    const summaries = Array.from({ length: chat.messageCount }, (_, i) => chat.get(i)).filter(
+      (m) => m.kind === "summary",
+    );
     expect(summaries.length).toBeGreaterThan(0);
     expect(summaries.some((s) => s.content.includes("SECRET-PLAN"))).toBe(true);
     await chat.redact(0);

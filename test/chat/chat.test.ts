@@ -314,7 +314,9 @@ forEachEngine((engine) => {
   it("Message fields: name, toolCalls and toolCallId are preserved", async () => {
     const u = await chat.append({ role: "user", content: "weather?", name: "carol" });
     expect(u.name).toBe("carol");
-    const calls: ToolCall[] = [{ id: "call_1", type: "function", function: { name: "weather", arguments: '{"city":"Oslo"}' } }];
+    const calls: ToolCall[] = [
+      { id: "call_1", type: "function", function: { name: "weather", arguments: '{"city":"Oslo"}' } },
+    ];
     const a = await chat.append({ role: "assistant", content: "", toolCalls: calls });
     expect(a.content).toBe("");
     expect(a.toolCalls).toEqual(calls);
@@ -453,7 +455,8 @@ forEachEngine((engine) => {
     const list: Chat[] = [chat];
     for (let i = 0; i < 20; i++) list.push(await chats.create({ title: `c${i}` }));
     for (let round = 0; round < 40; round++) {
-      for (const [k, c] of list.entries()) await c.append({ role: round % 2 ? "assistant" : "user", content: `${k}:${round}` });
+      for (const [k, c] of list.entries())
+        await c.append({ role: round % 2 ? "assistant" : "user", content: `${k}:${round}` });
     }
     for (const [k, c] of list.entries()) {
       expect(c.messageCount).toBe(40);
@@ -464,7 +467,10 @@ forEachEngine((engine) => {
 
   it("a message with every field round-trips through get, path and window", async () => {
     const m: Omit<Message, "id" | "parentId" | "tokens" | "createdAt" | "kind"> = {
-      role: "user", content: "ünïcödé ✓ 🎉\nnew line", priority: "critical", name: "zoë",
+      role: "user",
+      content: "ünïcödé ✓ 🎉\nnew line",
+      priority: "critical",
+      name: "zoë",
     };
     const got = await chat.append(m);
     expect(got).toMatchObject(m);

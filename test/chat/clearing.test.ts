@@ -3,21 +3,41 @@
 // always whole; nothing in the chat changes; the same on both engines, in any process.
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { Loom, countTokens, memoryStore, type Chat, type ContextWindow, type LoomOptions, type Message } from "../../src/index.js";
+import {
+  Loom,
+  countTokens,
+  memoryStore,
+  type Chat,
+  type ContextWindow,
+  type LoomOptions,
+  type Message,
+} from "../../src/index.js";
 import { ENGINES, forEachEngine } from "../helpers.js";
 import { seeded } from "../seeded.js";
 import { PLACEHOLDER_ESTIMATE } from "../../src/context/clearing.js";
 
 const MODEL = "gpt-4o";
-const call = (id: string, name = "read", args = "{}") => ({ id, type: "function" as const, function: { name, arguments: args } });
+const call = (id: string, name = "read", args = "{}") => ({
+  id,
+  type: "function" as const,
+  function: { name, arguments: args },
+});
 const recount = (ctx: ContextWindow) => countTokens(ctx.messages as never, { model: MODEL });
 const isCleared = (m: Message) => m.role === "tool" && m.content.startsWith("[cleared: message ");
 const resultsOf = (ctx: ContextWindow) => ctx.conversation.filter((m) => m.role === "tool");
 
 /** Appends one agent step: a call of `name` and its result of `words` words. */
 async function step(chat: Chat, n: number, words: number, name = "read"): Promise<Message> {
-  await chat.append({ role: "assistant", content: "", toolCalls: [call(`c${n}`, name, JSON.stringify({ file: `f${n}.ts` }))] });
-  return chat.append({ role: "tool", toolCallId: `c${n}`, content: Array.from({ length: words }, (_, i) => `w${n}_${i}`).join(" ") });
+  await chat.append({
+    role: "assistant",
+    content: "",
+    toolCalls: [call(`c${n}`, name, JSON.stringify({ file: `f${n}.ts` }))],
+  });
+  return chat.append({
+    role: "tool",
+    toolCallId: `c${n}`,
+    content: Array.from({ length: words }, (_, i) => `w${n}_${i}`).join(" "),
+  });
 }
 
 async function agent(engine: "wasm" | "js", options: LoomOptions) {
@@ -50,14 +70,18 @@ forEachEngine((engine) => {
         if (previous) expect(ctx.messages.slice(0, previous.messages.length)).toEqual(previous.messages);
       } else {
         batches++;
-        const saved = [...cleared].filter((id) => !clearedBefore.has(id)).reduce((s, id) => s + chat.get(id).tokens - PLACEHOLDER_ESTIMATE, 0);
+        const saved = [...cleared]
+          .filter((id) => !clearedBefore.has(id))
+          .reduce((s, id) => s + chat.get(id).tokens - PLACEHOLDER_ESTIMATE, 0);
         expect(saved, `step ${n}: a batch of ${saved} tokens`).toBeGreaterThanOrEqual(atLeast);
         // Every result older than the newest kept is cleared once a batch is made.
         for (const m of results.slice(0, -keepNewest)) expect(isCleared(m)).toBe(true);
       }
       expect(ctx.cleared.count).toBe(cleared.size);
       expect(ctx.cleared.ids).toEqual([...cleared]);
-      expect(ctx.cleared.tokens).toBe([...cleared].reduce((s, id) => s + chat.get(id).tokens - ctx.conversation.find((m) => m.id === id)!.tokens, 0));
+      expect(ctx.cleared.tokens).toBe(
+        [...cleared].reduce((s, id) => s + chat.get(id).tokens - ctx.conversation.find((m) => m.id === id)!.tokens, 0),
+      );
       clearedBefore = cleared;
       previous = ctx;
     }
@@ -71,7 +95,10 @@ forEachEngine((engine) => {
   });
 
   it("trigger: nothing is cleared until the request, with nothing cleared, passes it (tokens or a fraction of the limit)", async () => {
-    for (const [trigger, at] of [[{ tokens: 20000 }, 20000], [{ fraction: 20000 / 109440 }, Math.floor(20000 / 109440 * 109440)]] as const) {
+    for (const [trigger, at] of [
+      [{ tokens: 20000 }, 20000],
+      [{ fraction: 20000 / 109440 }, Math.floor((20000 / 109440) * 109440)],
+    ] as const) {
       const { loom, chat } = await agent(engine, { toolResults: { clear: { atLeast: 0, keepNewest: 2, trigger } } });
       let started = -1;
       for (let n = 0; n < 30; n++) {
@@ -94,7 +121,9 @@ forEachEngine((engine) => {
   });
 
   it("exclude keeps a tool's results whole; inputs clears the arguments of cleared calls; CRITICAL results are never cleared", async () => {
-    const { loom, chat } = await agent(engine, { toolResults: { clear: { atLeast: 0, keepNewest: 1, exclude: ["todo"], inputs: true } } });
+    const { loom, chat } = await agent(engine, {
+      toolResults: { clear: { atLeast: 0, keepNewest: 1, exclude: ["todo"], inputs: true } },
+    });
     const todo = await step(chat, 0, 200, "todo");
     const read = await step(chat, 1, 200);
     await chat.append({ role: "assistant", content: "", toolCalls: [call("c2", "read", "{}")], priority: "critical" });
@@ -128,11 +157,16 @@ forEachEngine((engine) => {
       expect(m.toolCallId).toBe(owner.toolCalls![0]!.id);
     }
     const anthropic = await chat.buildContext({ format: "anthropic" });
-    const uses = anthropic.messages.flatMap((m) => (Array.isArray(m.content) ? m.content : [])).filter((b) => b.type === "tool_use").map((b) => (b as { id: string }).id);
+    const uses = anthropic.messages
+      .flatMap((m) => (Array.isArray(m.content) ? m.content : []))
+      .filter((b) => b.type === "tool_use")
+      .map((b) => (b as { id: string }).id);
     expect(new Set(uses).size).toBe(uses.length);
     expect(uses.every((id) => /^[a-zA-Z0-9_-]+$/.test(id))).toBe(true);
     const responses = await chat.buildContext({ format: "responses" });
-    const callIdsR = responses.messages.filter((i) => (i as { type?: string }).type === "function_call").map((i) => (i as { call_id: string }).call_id);
+    const callIdsR = responses.messages
+      .filter((i) => (i as { type?: string }).type === "function_call")
+      .map((i) => (i as { call_id: string }).call_id);
     expect(new Set(callIdsR).size).toBe(4);
     await loom.close();
   });
@@ -172,14 +206,31 @@ describe("the same clearing in any process and on both engines", () => {
   it("random agent runs: both engines send the same messages, clear and cut the same, and usage is the exact count (property)", async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.record({ words: fc.integer({ min: 0, max: 3000 }), tool: fc.constantFrom("read", "grep", "todo"), branch: fc.nat(40), parallel: fc.boolean() }), { minLength: 5, maxLength: 30 }),
+        fc.array(
+          fc.record({
+            words: fc.integer({ min: 0, max: 3000 }),
+            tool: fc.constantFrom("read", "grep", "todo"),
+            branch: fc.nat(40),
+            parallel: fc.boolean(),
+          }),
+          { minLength: 5, maxLength: 30 },
+        ),
         fc.record({
-          keepNewest: fc.integer({ min: 0, max: 5 }), atLeast: fc.integer({ min: 0, max: 4000 }), inputs: fc.boolean(),
-          exclude: fc.constantFrom([], ["todo"]), trigger: fc.constantFrom({ tokens: 0 }, { tokens: 3000 }, { fraction: 0.05 }),
+          keepNewest: fc.integer({ min: 0, max: 5 }),
+          atLeast: fc.integer({ min: 0, max: 4000 }),
+          inputs: fc.boolean(),
+          exclude: fc.constantFrom([], ["todo"]),
+          trigger: fc.constantFrom({ tokens: 0 }, { tokens: 3000 }, { fraction: 0.05 }),
         }),
         fc.constantFrom(1200, 4000, 16000),
         async (steps, clear, window) => {
-          const model = { name: `agent-${window}`, contextWindow: window, sizeClass: "small" as const, tokensPerChar: 0.25, encoding: "o200k_base" as const };
+          const model = {
+            name: `agent-${window}`,
+            contextWindow: window,
+            sizeClass: "small" as const,
+            tokensPerChar: 0.25,
+            encoding: "o200k_base" as const,
+          };
           const runs = [];
           for (const engine of ENGINES) {
             const loom = await Loom.open({ engine, toolResults: { clear } });
@@ -192,14 +243,21 @@ describe("the same clearing in any process and on both engines", () => {
               const calls = s.parallel ? [call(`p${n}a`, s.tool), call(`p${n}b`, s.tool)] : [call("call_1", s.tool)];
               await chat.append({ role: "assistant", content: "", toolCalls: calls });
               let last = -1;
-              for (const c of calls) last = (await chat.append({ role: "tool", toolCallId: c.id, content: `out${n} `.repeat(s.words) })).id;
+              for (const c of calls)
+                last = (await chat.append({ role: "tool", toolCallId: c.id, content: `out${n} `.repeat(s.words) })).id;
               made.push(last); // a unit's end: a checkout there can go on
               const ctx = await chat.buildContext();
               expect(ctx.usage.total).toBeLessThanOrEqual(ctx.usage.limit);
               expect(ctx.usage.total).toBe(countTokens(ctx.messages as never, { model }));
               // The unit the model is about to read is sent.
               expect(ctx.conversation.at(-1)!.id).toBe(chat.head);
-              out.push({ messages: ctx.messages, cleared: ctx.cleared, truncated: ctx.truncated, usage: ctx.usage, evicted: ctx.evicted });
+              out.push({
+                messages: ctx.messages,
+                cleared: ctx.cleared,
+                truncated: ctx.truncated,
+                usage: ctx.usage,
+                evicted: ctx.evicted,
+              });
             }
             runs.push(out);
             await loom.close();

@@ -74,11 +74,14 @@ forEachEngine((engine) => {
       const wasCalled = new Promise<void>((resolve) => (called = resolve));
       const loom = await Loom.open({
         engine,
-        summaries: { timeoutMs: 100, summarizer: (r) => {
-          r.signal.addEventListener("abort", () => log.push("summarizer aborted"));
-          called();
-          return new Promise<string>(() => {});
-        } },
+        summaries: {
+          timeoutMs: 100,
+          summarizer: (r) => {
+            r.signal.addEventListener("abort", () => log.push("summarizer aborted"));
+            called();
+            return new Promise<string>(() => {});
+          },
+        },
       });
       const chat = await loom.user("u").create({ model: SMALL });
       await talk(chat, 60);

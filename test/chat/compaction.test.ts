@@ -26,7 +26,14 @@ forEachEngine((engine) => {
       expect(ctx.conversation.map((m) => m.id)).toEqual([summary.id, 12]);
       expect(ctx.usage.total).toBe(countTokens(ctx.messages as never, { model: SMALL }));
       expect(events.map((e) => e.type)).toEqual(["summary-start", "summary"]);
-      expect(events[0]).toMatchObject({ type: "summary-start", reason: "compact", userId: "u", chatId: chat.id, first: 0, last: 11 });
+      expect(events[0]).toMatchObject({
+        type: "summary-start",
+        reason: "compact",
+        userId: "u",
+        chatId: chat.id,
+        first: 0,
+        last: 11,
+      });
       expect(events[1]).toMatchObject({ type: "summary", reason: "compact", summary, source: "extractive" });
       // Again: the summary stands for the run; nothing more to summarize but that one, rolled up with the newest answer.
       await chat.append({ role: "assistant", content: "The last answer." });
@@ -38,8 +45,12 @@ forEachEngine((engine) => {
 
     it("by the chat's policy (keepLast), with the instructions told to the summarizer beside its prompt", async () => {
       const asked: SummarizeRequest[] = [];
-      const loom = await open({ summaries: { summarizer: (r) => (asked.push(r), "The user asked about topics 0 to 3.") } });
-      const chat = await loom.user("u").create({ model: SMALL, summaries: { trigger: { fraction: 1 }, select: { keepLast: 4 } } });
+      const loom = await open({
+        summaries: { summarizer: (r) => (asked.push(r), "The user asked about topics 0 to 3.") },
+      });
+      const chat = await loom
+        .user("u")
+        .create({ model: SMALL, summaries: { trigger: { fraction: 1 }, select: { keepLast: 4 } } });
       await talk(chat, 6);
       const summary = (await chat.compact({ instructions: "Keep the topic numbers." }))!;
       expect(summary.covers).toEqual({ first: 0, last: 7 }); // all but the newest 4
@@ -64,7 +75,13 @@ forEachEngine((engine) => {
       const chat = await loom.user("u").create({ model: SMALL });
       await talk(chat, 4);
       const before = await snapshot(chat);
-      for (const bad of [5, { instruction: "x" }, { instructions: "" }, { instructions: 7 }, { instructions: "x".repeat(10_001) }]) {
+      for (const bad of [
+        5,
+        { instruction: "x" },
+        { instructions: "" },
+        { instructions: 7 },
+        { instructions: "x".repeat(10_001) },
+      ]) {
         await expectRejectCode(() => chat.compact(bad as never), "INVALID_ARGUMENT");
       }
       expect(await snapshot(chat)).toEqual(before);
@@ -82,7 +99,10 @@ forEachEngine((engine) => {
         await chat.buildContext();
       }
       expect(events.map((e) => e.type)).toEqual(["summary-start", "summary"]);
-      const [start, end] = events as [Extract<CompactionEvent, { type: "summary-start" }>, Extract<CompactionEvent, { type: "summary" }>];
+      const [start, end] = events as [
+        Extract<CompactionEvent, { type: "summary-start" }>,
+        Extract<CompactionEvent, { type: "summary" }>,
+      ];
       expect(start.reason).toBe("trigger");
       expect(end.summary!.covers).toEqual({ first: start.first, last: start.last });
       expect(start.tokens).toBeGreaterThan(end.summary!.tokens);
@@ -91,12 +111,19 @@ forEachEngine((engine) => {
 
     it("hears each clearing once: the results a context clears that the chat's previous one sent whole", async () => {
       const events: CompactionEvent[] = [];
-      const loom = await open({ toolResults: { clear: { keepNewest: 1, atLeast: 0 } }, onCompaction: (e) => events.push(e) });
+      const loom = await open({
+        toolResults: { clear: { keepNewest: 1, atLeast: 0 } },
+        onCompaction: (e) => events.push(e),
+      });
       const chat = await loom.user("u").create({ model: "gpt-4o" });
       await chat.append({ role: "user", content: "Read the files." });
       const results: number[] = [];
       for (let i = 0; i < 6; i++) {
-        await chat.append({ role: "assistant", content: "", toolCalls: [{ id: `c${i}`, type: "function", function: { name: "read", arguments: "{}" } }] });
+        await chat.append({
+          role: "assistant",
+          content: "",
+          toolCalls: [{ id: `c${i}`, type: "function", function: { name: "read", arguments: "{}" } }],
+        });
         results.push((await chat.append({ role: "tool", toolCallId: `c${i}`, content: `file ${i} `.repeat(300) })).id);
         await chat.buildContext();
         await chat.buildContext(); // the same context again: nothing new cleared, nothing heard
@@ -109,7 +136,12 @@ forEachEngine((engine) => {
     });
 
     it("what the listener throws fails the call that caused it; a bad listener is refused", async () => {
-      const loom = await open({ summaries: true, onCompaction: () => { throw new Error("listener"); } });
+      const loom = await open({
+        summaries: true,
+        onCompaction: () => {
+          throw new Error("listener");
+        },
+      });
       const chat = await loom.user("u").create({ model: SMALL });
       await talk(chat, 4);
       await expect(chat.compact()).rejects.toThrow("listener");
@@ -121,12 +153,22 @@ forEachEngine((engine) => {
   it("a summary's trigger reads what the context sends: older tool results cleared leave room, and no summary is made for them", async () => {
     const run = async (clear: boolean) => {
       const events: CompactionEvent[] = [];
-      const loom = await open({ summaries: { trigger: { fraction: 0.6 } }, toolResults: { clear: clear ? { keepNewest: 2, atLeast: 0 } : false }, onCompaction: (e) => events.push(e) });
-      const chat = await loom.user("u").create({ model: { name: "agent-4k", contextWindow: 4000, sizeClass: "small", tokensPerChar: 0.25 } });
+      const loom = await open({
+        summaries: { trigger: { fraction: 0.6 } },
+        toolResults: { clear: clear ? { keepNewest: 2, atLeast: 0 } : false },
+        onCompaction: (e) => events.push(e),
+      });
+      const chat = await loom
+        .user("u")
+        .create({ model: { name: "agent-4k", contextWindow: 4000, sizeClass: "small", tokensPerChar: 0.25 } });
       for (let i = 0; i < 12; i++) {
         // (A summary stands above the newest user turn: each file is a turn of its own.)
         await chat.append({ role: "user", content: `Read file ${i}.` });
-        await chat.append({ role: "assistant", content: "", toolCalls: [{ id: `c${i}`, type: "function", function: { name: "read", arguments: "{}" } }] });
+        await chat.append({
+          role: "assistant",
+          content: "",
+          toolCalls: [{ id: `c${i}`, type: "function", function: { name: "read", arguments: "{}" } }],
+        });
         await chat.append({ role: "tool", toolCallId: `c${i}`, content: `file ${i} `.repeat(300 - i * 10) });
         await chat.append({ role: "assistant", content: `File ${i} read.` });
         await chat.buildContext();
@@ -166,7 +208,11 @@ forEachEngine((engine) => {
       await chat.append({ role: "user", content: "Read." });
       const seen: (number | null)[] = [];
       for (let i = 0; i < 8; i++) {
-        await chat.append({ role: "assistant", content: "", toolCalls: [{ id: `c${i}`, type: "function", function: { name: "read", arguments: "{}" } }] });
+        await chat.append({
+          role: "assistant",
+          content: "",
+          toolCalls: [{ id: `c${i}`, type: "function", function: { name: "read", arguments: "{}" } }],
+        });
         await chat.append({ role: "tool", toolCallId: `c${i}`, content: `line ${i} `.repeat(200) });
         const ctx = await chat.buildContext();
         seen.push(ctx.pressure.clearAt);

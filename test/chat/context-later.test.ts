@@ -39,9 +39,24 @@ forEachEngine((engine) => {
     expect({ ...ctx }.conversation).toEqual(expected);
     expect(JSON.parse(JSON.stringify(ctx)).conversation).toEqual(JSON.parse(JSON.stringify(expected)));
     expect(Object.keys(ctx)).toEqual([
-      "memory", "memoryRevision", "input", "usage", "pressure", "conversation", "recalled", "recallDegraded", "evicted", "cleared", "truncated", "compressed", "summary",
+      "memory",
+      "memoryRevision",
+      "input",
+      "usage",
+      "pressure",
+      "conversation",
+      "recalled",
+      "recallDegraded",
+      "evicted",
+      "cleared",
+      "truncated",
+      "compressed",
+      "summary",
       "model",
-      "budget", "format", "messages", "system",
+      "budget",
+      "format",
+      "messages",
+      "system",
     ]);
     ctx.conversation = [];
     expect(ctx.conversation).toEqual([]);
@@ -54,14 +69,28 @@ forEachEngine((engine) => {
     const { toOpenAI } = await import("../../src/context/format.js");
     const loom = await Loom.open({ engine });
     const chat = await loom.user("u").create({ system: "Be brief." });
-    await chat.append({ role: "user", name: "ana", content: [{ type: "text", text: "What is in this picture?" }, { type: "image", image: "https://example.com/cat.png", detail: "low" }] });
-    await chat.append({ role: "assistant", content: "", toolCalls: [{ id: "c1", type: "function", function: { name: "look", arguments: "{\"x\":1}" } }] });
+    await chat.append({
+      role: "user",
+      name: "ana",
+      content: [
+        { type: "text", text: "What is in this picture?" },
+        { type: "image", image: "https://example.com/cat.png", detail: "low" },
+      ],
+    });
+    await chat.append({
+      role: "assistant",
+      content: "",
+      toolCalls: [{ id: "c1", type: "function", function: { name: "look", arguments: '{"x":1}' } }],
+    });
     await chat.append({ role: "tool", toolCallId: "c1", content: "a cat on a mat" });
     await chat.append({ role: "assistant", content: "A cat, on a mat.", priority: "low" });
     await chat.append({ role: "system", content: "Answer in French from now on." });
     await chat.append({ role: "user", content: "Merci 😀" });
     const ctx = await chat.buildContext();
-    expect(ctx.messages).toEqual([{ role: "system", content: "Be brief." }, ...ctx.conversation.map((m) => toOpenAI(m))]);
+    expect(ctx.messages).toEqual([
+      { role: "system", content: "Be brief." },
+      ...ctx.conversation.map((m) => toOpenAI(m)),
+    ]);
     expect(ctx.conversation).toEqual(chat.path());
     await loom.close();
   });
@@ -72,7 +101,12 @@ forEachEngine((engine) => {
     const loom = await Loom.open({ engine });
     const chat = await loom.user("u").create({ system: "Be brief." });
     await chat.append({ role: "user", content: "What is the ferry to Cacilhas?" });
-    const tools = [{ type: "function" as const, function: { name: "timetable", description: "Ferry times", parameters: { type: "object", properties: {} } } }];
+    const tools = [
+      {
+        type: "function" as const,
+        function: { name: "timetable", description: "Ferry times", parameters: { type: "object", properties: {} } },
+      },
+    ];
     const plain = await chat.buildContext();
     const first = chat.stats().lastUsage;
     expect(first).toEqual(plain.usage);

@@ -172,7 +172,12 @@ forEachEngine((engine) => {
       await expectRejectCode(() => chats.delete(c.id), "UNKNOWN_CHAT");
       await unchanged();
     });
-    for (const [label, id] of [["42", 42], ["an empty string", ""], ["null", null], ["undefined", undefined]] as const) {
+    for (const [label, id] of [
+      ["42", 42],
+      ["an empty string", ""],
+      ["null", null],
+      ["undefined", undefined],
+    ] as const) {
       it(`open / delete with a chat id that is ${label} -> INVALID_ARGUMENT`, async () => {
         await expectRejectCode(() => chats.open(id as never), "INVALID_ARGUMENT");
         await expectRejectCode(() => chats.delete(id as never), "INVALID_ARGUMENT");
@@ -185,16 +190,31 @@ forEachEngine((engine) => {
     for (const role of ["robot", "User", "function", "", 3, null, undefined]) {
       rejectsAppend(`role ${JSON.stringify(role) ?? "undefined"}`, { role, content: "x" }, "INVALID_ROLE");
     }
-    for (const [label, content] of [["42", 42], ["null", null], ["undefined", undefined], ["an object", { text: "x" }], ["an array", ["x"]]] as const) {
+    for (const [label, content] of [
+      ["42", 42],
+      ["null", null],
+      ["undefined", undefined],
+      ["an object", { text: "x" }],
+      ["an array", ["x"]],
+    ] as const) {
       rejectsAppend(`content ${label}`, { role: "user", content }, "INVALID_CONTENT");
     }
     for (const role of ["user", "assistant", "system"] as const) {
       rejectsAppend(`empty content (${role})`, { role, content: "" }, "INVALID_CONTENT");
     }
     for (const priority of ["urgent", "HIGH", "", 1, null]) {
-      rejectsAppend(`priority ${JSON.stringify(priority)}`, { role: "user", content: "x", priority }, "INVALID_PRIORITY");
+      rejectsAppend(
+        `priority ${JSON.stringify(priority)}`,
+        { role: "user", content: "x", priority },
+        "INVALID_PRIORITY",
+      );
     }
-    for (const [label, input] of [["null", null], ["a string", "hello"], ["an array", [{ role: "user", content: "x" }]], ["undefined", undefined]] as const) {
+    for (const [label, input] of [
+      ["null", null],
+      ["a string", "hello"],
+      ["an array", [{ role: "user", content: "x" }]],
+      ["undefined", undefined],
+    ] as const) {
       rejectsAppend(`${label} instead of a message`, input, "INVALID_ARGUMENT");
     }
     rejectsAppend("an empty name", { role: "user", content: "x", name: "" }, "INVALID_ARGUMENT");
@@ -202,13 +222,26 @@ forEachEngine((engine) => {
   });
 
   describe("INVALID_ARGUMENT on window", () => {
-    for (const [label, w] of [["0", 0], ["-1", -1], ["1.5", 1.5], ["NaN", NaN], ['"10"', "10"], ["Infinity", Infinity], ["null", null]] as const) {
+    for (const [label, w] of [
+      ["0", 0],
+      ["-1", -1],
+      ["1.5", 1.5],
+      ["NaN", NaN],
+      ['"10"', "10"],
+      ["Infinity", Infinity],
+      ["null", null],
+    ] as const) {
       it(`window({ maxMessages: ${label} })`, async () => {
         expectThrowCode(() => chat.window({ maxMessages: w as number }), "INVALID_ARGUMENT");
         await unchanged();
       });
     }
-    for (const [label, options] of [["null", null], ["a number", 40], ["a string", "40"], ["an array", [40]]] as const) {
+    for (const [label, options] of [
+      ["null", null],
+      ["a number", 40],
+      ["a string", "40"],
+      ["an array", [40]],
+    ] as const) {
       it(`window(${label})`, async () => {
         expectThrowCode(() => chat.window(options as never), "INVALID_ARGUMENT");
         await unchanged();
@@ -224,19 +257,47 @@ forEachEngine((engine) => {
     rejectsAppend("tool without toolCallId", { role: "tool", content: "r" }, "INVALID_TOOL_CALL");
     rejectsAppend("tool with an empty toolCallId", { role: "tool", content: "r", toolCallId: "" }, "INVALID_TOOL_CALL");
     rejectsAppend("tool with a numeric toolCallId", { role: "tool", content: "r", toolCallId: 2 }, "INVALID_TOOL_CALL");
-    rejectsAppend("toolCallId answering no pending call", { role: "tool", content: "r", toolCallId: "zzz" }, "INVALID_TOOL_CALL");
+    rejectsAppend(
+      "toolCallId answering no pending call",
+      { role: "tool", content: "r", toolCallId: "zzz" },
+      "INVALID_TOOL_CALL",
+    );
     rejectsAppend("answering c1 twice", { role: "tool", content: "r", toolCallId: "c1" }, "INVALID_TOOL_CALL");
-    rejectsAppend("toolCallId on a user message", { role: "user", content: "r", toolCallId: "c2" }, "INVALID_TOOL_CALL");
-    rejectsAppend("toolCallId on an assistant message", { role: "assistant", content: "r", toolCallId: "c2" }, "INVALID_TOOL_CALL");
+    rejectsAppend(
+      "toolCallId on a user message",
+      { role: "user", content: "r", toolCallId: "c2" },
+      "INVALID_TOOL_CALL",
+    );
+    rejectsAppend(
+      "toolCallId on an assistant message",
+      { role: "assistant", content: "r", toolCallId: "c2" },
+      "INVALID_TOOL_CALL",
+    );
     const call = { id: "x1", type: "function", function: { name: "f", arguments: "{}" } };
     for (const role of ["user", "system", "tool"]) {
-      rejectsAppend(`toolCalls on a ${role} message`, { role, content: "r", toolCalls: [call], toolCallId: "c2" }, "INVALID_TOOL_CALL");
+      rejectsAppend(
+        `toolCalls on a ${role} message`,
+        { role, content: "r", toolCalls: [call], toolCallId: "c2" },
+        "INVALID_TOOL_CALL",
+      );
     }
     rejectsAppend("toolCalls: []", { role: "assistant", content: "", toolCalls: [] }, "INVALID_TOOL_CALL");
     rejectsAppend("toolCalls: not an array", { role: "assistant", content: "", toolCalls: call }, "INVALID_TOOL_CALL");
-    rejectsAppend("toolCalls with a wrong type", { role: "assistant", content: "", toolCalls: [{ ...call, type: "fn" }] }, "INVALID_TOOL_CALL");
-    rejectsAppend("toolCalls with repeated ids", { role: "assistant", content: "", toolCalls: [call, call] }, "INVALID_TOOL_CALL");
-    rejectsAppend("toolCalls without an id", { role: "assistant", content: "", toolCalls: [{ ...call, id: "" }] }, "INVALID_TOOL_CALL");
+    rejectsAppend(
+      "toolCalls with a wrong type",
+      { role: "assistant", content: "", toolCalls: [{ ...call, type: "fn" }] },
+      "INVALID_TOOL_CALL",
+    );
+    rejectsAppend(
+      "toolCalls with repeated ids",
+      { role: "assistant", content: "", toolCalls: [call, call] },
+      "INVALID_TOOL_CALL",
+    );
+    rejectsAppend(
+      "toolCalls without an id",
+      { role: "assistant", content: "", toolCalls: [{ ...call, id: "" }] },
+      "INVALID_TOOL_CALL",
+    );
     rejectsAppend(
       "toolCalls without a function name",
       { role: "assistant", content: "", toolCalls: [{ ...call, function: { arguments: "{}" } }] },
@@ -277,13 +338,23 @@ forEachEngine((engine) => {
   });
 
   describe("WRONG_ROLE", () => {
-    for (const [id, role] of [[0, "system"], [2, "assistant"], [4, "assistant with tool calls"], [5, "tool"]] as const) {
+    for (const [id, role] of [
+      [0, "system"],
+      [2, "assistant"],
+      [4, "assistant with tool calls"],
+      [5, "tool"],
+    ] as const) {
       it(`edit of a ${role} message`, async () => {
         await expectRejectCode(() => chat.edit(id, "new"), "WRONG_ROLE");
         await unchanged();
       });
     }
-    for (const [id, role] of [[0, "system"], [1, "user"], [6, "user"], [5, "tool"]] as const) {
+    for (const [id, role] of [
+      [0, "system"],
+      [1, "user"],
+      [6, "user"],
+      [5, "tool"],
+    ] as const) {
       it(`regenerate of a ${role} message`, async () => {
         await expectRejectCode(() => chat.regenerate(id), "WRONG_ROLE");
         await unchanged();
@@ -292,7 +363,12 @@ forEachEngine((engine) => {
   });
 
   describe("INVALID_CONTENT on edit", () => {
-    for (const [label, content] of [["an empty string", ""], ["42", 42], ["null", null], ["undefined", undefined]] as const) {
+    for (const [label, content] of [
+      ["an empty string", ""],
+      ["42", 42],
+      ["null", null],
+      ["undefined", undefined],
+    ] as const) {
       it(`edit(1, ${label})`, async () => {
         await expectRejectCode(() => chat.edit(1, content as never), "INVALID_CONTENT");
         await unchanged();
@@ -402,12 +478,19 @@ forEachEngine((engine) => {
     ];
     for (const [label, options] of badOptions) {
       it(`Loom.open(${label})`, async () => {
-        const merged = options !== null && typeof options === "object" && !Array.isArray(options) ? { engine, ...options } : options;
+        const merged =
+          options !== null && typeof options === "object" && !Array.isArray(options) ? { engine, ...options } : options;
         await expectRejectCode(() => Loom.open(merged as never), "INVALID_ARGUMENT");
         await unchanged();
       });
     }
-    for (const [label, userId] of [["an empty string", ""], ["42", 42], ["null", null], ["undefined", undefined], ["an object", {}]] as const) {
+    for (const [label, userId] of [
+      ["an empty string", ""],
+      ["42", 42],
+      ["null", null],
+      ["undefined", undefined],
+      ["an object", {}],
+    ] as const) {
       it(`loom.user(${label})`, async () => {
         expectThrowCode(() => loom.user(userId as never), "INVALID_ARGUMENT");
         await unchanged();
@@ -441,7 +524,11 @@ forEachEngine((engine) => {
     });
     it("Loom.open({ wasm }) accepts the compiled module and the bytes", async () => {
       const bytes = readFileSync(join(repoRoot, "build/ctxloom.wasm"));
-      for (const wasm of [await WebAssembly.compile(bytes), new Uint8Array(bytes), bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)]) {
+      for (const wasm of [
+        await WebAssembly.compile(bytes),
+        new Uint8Array(bytes),
+        bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength),
+      ]) {
         const l = await Loom.open({ engine, wasm });
         expect(l.engine).toBe("wasm");
         const c = await l.user("u").create();

@@ -1,6 +1,16 @@
 // Hardening of the tree, the message base and the store contract: each case was a repro.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CtxloomError, Loom, memoryStore, registerModel, type Chat, type Message, type Store, type ToolCall, type UserChats } from "../../src/index.js";
+import {
+  CtxloomError,
+  Loom,
+  memoryStore,
+  registerModel,
+  type Chat,
+  type Message,
+  type Store,
+  type ToolCall,
+  type UserChats,
+} from "../../src/index.js";
 import { CANCELLED_RESULT } from "../../src/context/tool-units.js";
 import { MAX_MESSAGES } from "../../src/message.js";
 import { expectRejectCode, expectThrowCode, forEachEngine, ids, snapshot, withoutFastPaths } from "../helpers.js";
@@ -23,7 +33,12 @@ forEachEngine((engine) => {
   describe("open tool calls", () => {
     it("a non-tool message under open calls is refused with OPEN_TOOL_CALLS naming them; nothing changes", async () => {
       await chat.append({ role: "user", content: "hi" });
-      await chat.append({ role: "assistant", content: "", priority: "critical", toolCalls: [call("c1"), call("c2", "fetch")] });
+      await chat.append({
+        role: "assistant",
+        content: "",
+        priority: "critical",
+        toolCalls: [call("c1"), call("c2", "fetch")],
+      });
       await chat.append({ role: "tool", content: "r1", toolCallId: "c1" });
       const before = await snapshot(chat, chats);
       for (const role of ["user", "assistant", "system"] as const) {
@@ -41,7 +56,8 @@ forEachEngine((engine) => {
       await chat.append({ role: "assistant", content: "", priority: "critical", toolCalls: [call("c1"), call("c2")] });
       const results = await chat.cancelToolCalls();
       expect(results.map((m) => [m.role, m.toolCallId, m.content, m.priority])).toEqual([
-        ["tool", "c1", CANCELLED_RESULT, "critical"], ["tool", "c2", CANCELLED_RESULT, "critical"],
+        ["tool", "c1", CANCELLED_RESULT, "critical"],
+        ["tool", "c2", CANCELLED_RESULT, "critical"],
       ]);
       await chat.append({ role: "user", content: "next" });
       expect(ids((await chat.buildContext()).conversation)).toEqual([0, 1, 2, 3, 4]);
@@ -57,7 +73,10 @@ forEachEngine((engine) => {
       expect(second.parentId).toBe(again.id);
       const before = await snapshot(chat);
       await expectRejectCode(() => chat.append({ role: "tool", content: "r3", toolCallId: "k" }), "INVALID_TOOL_CALL"); // answered already, in its unit
-      await expectRejectCode(() => chat.append({ role: "assistant", content: "", toolCalls: [call("j"), call("j")] }), "INVALID_TOOL_CALL"); // two open calls of one id
+      await expectRejectCode(
+        () => chat.append({ role: "assistant", content: "", toolCalls: [call("j"), call("j")] }),
+        "INVALID_TOOL_CALL",
+      ); // two open calls of one id
       expect(await snapshot(chat)).toEqual(before);
       // The context sends each result after its own call.
       const ctx = await chat.buildContext();
@@ -108,15 +127,63 @@ forEachEngine((engine) => {
         ["INVALID_ARGUMENT", () => c.append({ role: "assistant", content: "x", name: `n${L}` })],
         ["INVALID_TOOL_CALL", () => c.append({ role: "assistant", content: "", toolCalls: [call(`k${L}`)] })],
         ["INVALID_TOOL_CALL", () => c.append({ role: "assistant", content: "", toolCalls: [call("k", `f${L}`)] })],
-        ["INVALID_TOOL_CALL", () => c.append({ role: "assistant", content: "", toolCalls: [{ ...call("k"), function: { name: "f", arguments: `{"q":"${L}"}` } }] })],
-        ["INVALID_CONTENT", () => c.append({ role: "assistant", content: [{ type: "reasoning", text: "t", signature: `s${L}` }, { type: "text", text: "x" }] })],
-        ["INVALID_CONTENT", () => c.append({ role: "assistant", content: [{ type: "redacted-reasoning", data: `d${L}` }, { type: "text", text: "x" }] })],
-        ["INVALID_CONTENT", () => c.append({ role: "user", content: [{ type: "image", image: `https://example.org/${L}.png` }] })],
-        ["INVALID_CONTENT", () => c.append({ role: "user", content: [{ type: "file", data: `https://example.org/${L}.pdf`, mediaType: "application/pdf" }] })],
+        [
+          "INVALID_TOOL_CALL",
+          () =>
+            c.append({
+              role: "assistant",
+              content: "",
+              toolCalls: [{ ...call("k"), function: { name: "f", arguments: `{"q":"${L}"}` } }],
+            }),
+        ],
+        [
+          "INVALID_CONTENT",
+          () =>
+            c.append({
+              role: "assistant",
+              content: [
+                { type: "reasoning", text: "t", signature: `s${L}` },
+                { type: "text", text: "x" },
+              ],
+            }),
+        ],
+        [
+          "INVALID_CONTENT",
+          () =>
+            c.append({
+              role: "assistant",
+              content: [
+                { type: "redacted-reasoning", data: `d${L}` },
+                { type: "text", text: "x" },
+              ],
+            }),
+        ],
+        [
+          "INVALID_CONTENT",
+          () => c.append({ role: "user", content: [{ type: "image", image: `https://example.org/${L}.png` }] }),
+        ],
+        [
+          "INVALID_CONTENT",
+          () =>
+            c.append({
+              role: "user",
+              content: [{ type: "file", data: `https://example.org/${L}.pdf`, mediaType: "application/pdf" }],
+            }),
+        ],
         ["INVALID_ARGUMENT", () => cs.import({ ...exported, chat: { ...exported.chat, id: `i${L}` } })],
-        ["INVALID_ARGUMENT", () => cs.import({ ...exported, chat: { ...exported.chat, options: { source: { format: "jsonl", id: `s${L}` } } } })],
+        [
+          "INVALID_ARGUMENT",
+          () =>
+            cs.import({
+              ...exported,
+              chat: { ...exported.chat, options: { source: { format: "jsonl", id: `s${L}` } } },
+            }),
+        ],
         ["INVALID_ARGUMENT", () => cs.import({ ...exported, messages: [{ ...exported.messages[0]!, name: `n${L}` }] })],
-        ["INVALID_ARGUMENT", () => Loom.open({ engine, recall: { embedder: { name: `e${L}`, dimension: 3, embed: async () => [] } } })],
+        [
+          "INVALID_ARGUMENT",
+          () => Loom.open({ engine, recall: { embedder: { name: `e${L}`, dimension: 3, embed: async () => [] } } }),
+        ],
       ];
       for (const [code, bad] of rejected) {
         await expectRejectCode(bad, code).catch((error: Error) => {
@@ -150,33 +217,91 @@ forEachEngine((engine) => {
         });
         expectThrowCode(() => win.add(input), "INVALID_TOOL_CALL");
       }
-      const error = (await chat.append({ role: "assistant", content: "", toolCalls: [{ ...call("k"), idd: "x" } as ToolCall] }).catch((e: unknown) => e)) as CtxloomError;
+      const error = (await chat
+        .append({ role: "assistant", content: "", toolCalls: [{ ...call("k"), idd: "x" } as ToolCall] })
+        .catch((e: unknown) => e)) as CtxloomError;
       expect(error.message).toContain('"id"'); // names the closest key
       expect(await snapshot(chat, chats)).toEqual(before);
       // Names of 64 characters, digits, "_" and "-", and any JSON text are accepted.
-      await chat.append({ role: "assistant", content: "", toolCalls: [call("a", `${"x".repeat(60)}_1-2`), { ...call("b"), function: { name: "f", arguments: "[1, null]" } }] });
+      await chat.append({
+        role: "assistant",
+        content: "",
+        toolCalls: [
+          call("a", `${"x".repeat(60)}_1-2`),
+          { ...call("b"), function: { name: "f", arguments: "[1, null]" } },
+        ],
+      });
     });
 
     it("tool calls a store kept before the rules are read as written; an import of them is refused, as an append is", async () => {
-      const calls = [{ id: "c1", type: "function" as const, function: { name: "dalle.text2im", arguments: "print(6 * 7)" } }];
+      const calls = [
+        { id: "c1", type: "function" as const, function: { name: "dalle.text2im", arguments: "print(6 * 7)" } },
+      ];
       const messages = [
-        { id: 0, parentId: null, role: "user", content: "draw", priority: "normal", tokens: 5, createdAt: 1, kind: "message" },
-        { id: 1, parentId: 0, role: "assistant", content: "", priority: "normal", tokens: 20, createdAt: 2, kind: "message", toolCalls: calls },
-        { id: 2, parentId: 1, role: "tool", content: "done", priority: "normal", tokens: 5, createdAt: 3, kind: "message", toolCallId: "c1" },
+        {
+          id: 0,
+          parentId: null,
+          role: "user",
+          content: "draw",
+          priority: "normal",
+          tokens: 5,
+          createdAt: 1,
+          kind: "message",
+        },
+        {
+          id: 1,
+          parentId: 0,
+          role: "assistant",
+          content: "",
+          priority: "normal",
+          tokens: 20,
+          createdAt: 2,
+          kind: "message",
+          toolCalls: calls,
+        },
+        {
+          id: 2,
+          parentId: 1,
+          role: "tool",
+          content: "done",
+          priority: "normal",
+          tokens: 5,
+          createdAt: 3,
+          kind: "message",
+          toolCallId: "c1",
+        },
       ] as Message[];
       // Written by an earlier release: straight into the store, as it kept them.
       const store = memoryStore();
-      const record = { id: "old", userId: "u", title: "", model: "gpt-4o", system: null, createdAt: 1, updatedAt: 3, messageCount: 3, head: 2, options: {} };
+      const record = {
+        id: "old",
+        userId: "u",
+        title: "",
+        model: "gpt-4o",
+        system: null,
+        createdAt: 1,
+        updatedAt: 3,
+        messageCount: 3,
+        head: 2,
+        options: {},
+      };
       await store.importChat(record, messages);
       const old = await Loom.open({ engine, store });
       const kept = await old.user("u").open("old");
       expect(kept.get(1).toolCalls).toEqual(calls);
       const ctx = await kept.buildContext({ format: "anthropic" }); // what is not JSON is sent as { arguments }
-      expect(ctx.messages[1]!.content).toEqual([{ type: "tool_use", id: "c1", name: "dalle.text2im", input: { arguments: "print(6 * 7)" } }]);
+      expect(ctx.messages[1]!.content).toEqual([
+        { type: "tool_use", id: "c1", name: "dalle.text2im", input: { arguments: "print(6 * 7)" } },
+      ]);
       // Brought in again (its export), they pass an append's rules: refused, nothing made.
       let message = "";
-      await old.user("v").import(kept.export()).catch((e: CtxloomError) => (message = `${e.code}: ${e.message}`));
-      expect(message).toMatch(/^INVALID_ARGUMENT: .*message 1 is malformed: toolCalls\[0\]\.function\.name "dalle\.text2im" is not a tool name/);
+      await old
+        .user("v")
+        .import(kept.export())
+        .catch((e: CtxloomError) => (message = `${e.code}: ${e.message}`));
+      expect(message).toMatch(
+        /^INVALID_ARGUMENT: .*message 1 is malformed: toolCalls\[0\]\.function\.name "dalle\.text2im" is not a tool name/,
+      );
       expect(await old.user("v").list()).toEqual([]);
       await old.close();
     });
@@ -192,12 +317,20 @@ forEachEngine((engine) => {
 
     const unknown: [string, () => unknown, string][] = [
       ["Loom.open({ engin })", () => Loom.open({ engin: "js" } as never), "engine"],
-      ["append({ tool_calls })", () => chat.append({ role: "assistant", content: "x", tool_calls: [call("k")] } as never), "toolCalls"],
+      [
+        "append({ tool_calls })",
+        () => chat.append({ role: "assistant", content: "x", tool_calls: [call("k")] } as never),
+        "toolCalls",
+      ],
       ["append({ priorty })", () => chat.append({ role: "user", content: "x", priorty: "high" } as never), "priority"],
       ["create({ titel })", () => chats.create({ titel: "x" } as never), "title"],
       ["window({ maxMesages })", () => chat.window({ maxMesages: 3 } as never), "maxMessages"],
       ["loom.slidingWindow({ maxToken })", () => loom.slidingWindow({ maxToken: 3 } as never), "maxTokens"],
-      ["win.add({ contnet })", () => loom.slidingWindow({ maxTokens: 50 }).add({ role: "user", contnet: "x" } as never), "content"],
+      [
+        "win.add({ contnet })",
+        () => loom.slidingWindow({ maxTokens: 50 }).add({ role: "user", contnet: "x" } as never),
+        "content",
+      ],
       ["buildPrompt({ format })", () => chat.buildPrompt({ format: "openai" } as never), "format"],
     ];
     for (const [label, call, hint] of unknown) {
@@ -245,7 +378,13 @@ forEachEngine((engine) => {
     it("the store gets a copy; messages handed out cannot change what was persisted", async () => {
       const inner = memoryStore();
       const got: Message[] = [];
-      const store: Store = { ...inner, ...withoutFastPaths, appendMessage: ({ userId: u, chatId: c, message: m, head: h, updatedAt: t }) => (got.push(m), inner.appendMessage({ userId: u, chatId: c, message: m, head: h, updatedAt: t })) };
+      const store: Store = {
+        ...inner,
+        ...withoutFastPaths,
+        appendMessage: ({ userId: u, chatId: c, message: m, head: h, updatedAt: t }) => (
+          got.push(m), inner.appendMessage({ userId: u, chatId: c, message: m, head: h, updatedAt: t })
+        ),
+      };
       const l = await Loom.open({ engine, store });
       const c = await l.user("u").create();
       const input = { role: "assistant" as const, content: "", toolCalls: [call("k")] };
@@ -267,10 +406,15 @@ forEachEngine((engine) => {
       const name = `own-counter-${engine}`;
       const counter = { name: "by-char", exact: true, count: (t: string) => t.length };
       const l1 = await Loom.open({ engine, store });
-      const c = await l1.user("u").create({ model: { name, contextWindow: 8000, sizeClass: "small", tokensPerChar: 0.25, counter } });
+      const c = await l1
+        .user("u")
+        .create({ model: { name, contextWindow: 8000, sizeClass: "small", tokensPerChar: 0.25, counter } });
       const first = await c.append({ role: "user", content: "hello world" });
       const l2 = await Loom.open({ engine, store });
-      const error = await l2.user("u").open(c.id).catch((e: CtxloomError) => e);
+      const error = await l2
+        .user("u")
+        .open(c.id)
+        .catch((e: CtxloomError) => e);
       expect((error as CtxloomError).code).toBe("UNKNOWN_MODEL");
       expect((error as CtxloomError).message).toContain("registerModel");
       registerModel({ name, contextWindow: 8000, sizeClass: "small", tokensPerChar: 0.25, counter });
@@ -284,7 +428,8 @@ forEachEngine((engine) => {
 
     it("model and system throw CHAT_DELETED after a delete, like title and head", async () => {
       await chats.delete(chat.id);
-      for (const read of [() => chat.model, () => chat.system, () => chat.title, () => chat.head]) expectThrowCode(read, "CHAT_DELETED");
+      for (const read of [() => chat.model, () => chat.system, () => chat.title, () => chat.head])
+        expectThrowCode(read, "CHAT_DELETED");
     });
   });
 });

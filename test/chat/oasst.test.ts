@@ -70,7 +70,10 @@ async function load(chat: Chat, roots: OasstMessage[]): Promise<Map<string, numb
 
 (present ? describe : describe.skip)("OpenAssistant en_100 trees", () => {
   const trees: OasstTree[] = present
-    ? readFileSync(file, "utf8").split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l) as OasstTree)
+    ? readFileSync(file, "utf8")
+        .split("\n")
+        .filter((l) => l.trim())
+        .map((l) => JSON.parse(l) as OasstTree)
     : [];
 
   it("the data set is the expected one: 100 trees, 1,167 messages", () => {
@@ -159,11 +162,13 @@ async function load(chat: Chat, roots: OasstMessage[]): Promise<Map<string, numb
     const looms = await Promise.all(ENGINES.map((engine) => Loom.open({ engine })));
     try {
       for (const tree of trees.slice(0, 25)) {
-        const [a, b] = await Promise.all(looms.map(async (l) => {
-          const chat = await l.user("x").create();
-          await load(chat, [tree.prompt]);
-          return chat;
-        }));
+        const [a, b] = await Promise.all(
+          looms.map(async (l) => {
+            const chat = await l.user("x").create();
+            await load(chat, [tree.prompt]);
+            return chat;
+          }),
+        );
         const shape = (c: Chat) =>
           Array.from({ length: c.messageCount }, (_, i) => ({ ...c.get(i), createdAt: 0, children: c.children(i) }));
         expect(shape(a!)).toEqual(shape(b!));

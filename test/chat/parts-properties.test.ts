@@ -8,7 +8,15 @@
 // through UIMessages and back builds the same contexts.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { Loom, memoryStore, type Chat, type ChatExport, type ContentPart, type MessageInput, type Store } from "../../src/index.js";
+import {
+  Loom,
+  memoryStore,
+  type Chat,
+  type ChatExport,
+  type ContentPart,
+  type MessageInput,
+  type Store,
+} from "../../src/index.js";
 import { sqliteStore } from "../../src/sqlite.js";
 import { fromUIMessages, toModelContext, toUIMessages } from "../../src/ai-sdk.js";
 import { toLangChainMessages } from "../../src/langchain.js";
@@ -20,35 +28,69 @@ const b64 = (bytes: Uint8Array): string => Buffer.from(bytes).toString("base64")
 
 const text = fc.oneof(
   fc.string({ unit: "grapheme", minLength: 1, maxLength: 14 }),
-  fc.constantFrom("naïve café", "日本語のテキスト", "👩🏽‍🚀 emoji", "עברית", "a\nb\r\n", " ", "{\"json\": true}", "\u0000nul"),
+  fc.constantFrom(
+    "naïve café",
+    "日本語のテキスト",
+    "👩🏽‍🚀 emoji",
+    "עברית",
+    "a\nb\r\n",
+    " ",
+    '{"json": true}',
+    "\u0000nul",
+  ),
 );
 const bytes = fc.uint8Array({ minLength: 1, maxLength: 24 }).map(b64);
 const imageType = fc.constantFrom("image/png", "image/jpeg", "image/gif", "image/webp", "image/bmp");
 const fileType = fc.constantFrom("application/pdf", "text/plain", "application/json", "image/png");
 const maybe = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined });
-const defined = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+const defined = <T extends object>(o: T): T =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 
 const textPart = text.map((t): ContentPart => ({ type: "text", text: t }));
 const imagePart = fc
   .record({
-    kind: fc.constantFrom("url", "data", "base64"), n: fc.nat(99), type: imageType, data: bytes, typed: fc.boolean(),
+    kind: fc.constantFrom("url", "data", "base64"),
+    n: fc.nat(99),
+    type: imageType,
+    data: bytes,
+    typed: fc.boolean(),
     detail: maybe(fc.constantFrom("low" as const, "high" as const, "auto" as const)),
     size: maybe(fc.tuple(fc.integer({ min: 1, max: 6000 }), fc.integer({ min: 1, max: 6000 }))),
   })
-  .map(({ kind, n, type, data, typed, detail, size }): ContentPart => defined({
-    type: "image" as const,
-    image: kind === "url" ? `https://img.test/${n}.png` : kind === "data" ? `data:${type};base64,${data}` : data,
-    mediaType: kind === "base64" || typed ? type : undefined,
-    detail, width: size?.[0], height: size?.[1],
-  }));
+  .map(
+    ({ kind, n, type, data, typed, detail, size }): ContentPart =>
+      defined({
+        type: "image" as const,
+        image: kind === "url" ? `https://img.test/${n}.png` : kind === "data" ? `data:${type};base64,${data}` : data,
+        mediaType: kind === "base64" || typed ? type : undefined,
+        detail,
+        width: size?.[0],
+        height: size?.[1],
+      }),
+  );
 const filePart = fc
-  .record({ kind: fc.constantFrom("url", "data", "base64"), n: fc.nat(99), type: fileType, data: bytes, filename: maybe(text) })
-  .map(({ kind, n, type, data, filename }): ContentPart => defined({
-    type: "file" as const, data: kind === "url" ? `https://files.test/${n}` : kind === "data" ? `data:${type};base64,${data}` : data, mediaType: type, filename,
-  }));
+  .record({
+    kind: fc.constantFrom("url", "data", "base64"),
+    n: fc.nat(99),
+    type: fileType,
+    data: bytes,
+    filename: maybe(text),
+  })
+  .map(
+    ({ kind, n, type, data, filename }): ContentPart =>
+      defined({
+        type: "file" as const,
+        data: kind === "url" ? `https://files.test/${n}` : kind === "data" ? `data:${type};base64,${data}` : data,
+        mediaType: type,
+        filename,
+      }),
+  );
 const reasoningPart = fc
   .record({ text: fc.oneof(text, fc.constant("")), signature: maybe(bytes) })
-  .map(({ text, signature }): ContentPart => defined({ type: "reasoning" as const, text, signature: signature ?? (text === "" ? "c2ln" : undefined) }));
+  .map(
+    ({ text, signature }): ContentPart =>
+      defined({ type: "reasoning" as const, text, signature: signature ?? (text === "" ? "c2ln" : undefined) }),
+  );
 const redactedPart = bytes.map((data): ContentPart => ({ type: "redacted-reasoning", data }));
 
 const content = (parts: fc.Arbitrary<ContentPart>) => fc.oneof(text, fc.array(parts, { minLength: 1, maxLength: 4 }));
@@ -74,9 +116,14 @@ async function build(chat: Chat, spec: Spec): Promise<void> {
     if (t.system !== undefined) await chat.append({ role: "system", content: t.system });
     await chat.append({ role: "user", content: t.user });
     if (t.calls.length > 0) {
-      const calls = t.calls.map((c) => ({ id: `call_${call++}`, type: "function" as const, function: { name: "look", arguments: JSON.stringify({ q: c.args }) } }));
+      const calls = t.calls.map((c) => ({
+        id: `call_${call++}`,
+        type: "function" as const,
+        function: { name: "look", arguments: JSON.stringify({ q: c.args }) },
+      }));
       await chat.append({ role: "assistant", content: "", toolCalls: calls });
-      for (const [i, c] of t.calls.entries()) await chat.append({ role: "tool", toolCallId: calls[i]!.id, name: "look", content: c.result });
+      for (const [i, c] of t.calls.entries())
+        await chat.append({ role: "tool", toolCallId: calls[i]!.id, name: "look", content: c.result });
     }
     const answer = await chat.append({ role: "assistant", content: t.answer });
     if (t.regenerated !== undefined) {
@@ -95,8 +142,12 @@ async function contexts(chat: Chat): Promise<Record<string, unknown>> {
   const anthropic = await chat.buildContext({ format: "anthropic" });
   const responses = await chat.buildContext({ format: "responses" });
   return json({
-    openai: openai.messages, anthropic: [anthropic.system, anthropic.messages], responses: responses.messages,
-    aiSdk: toModelContext(openai), langchain: toLangChainMessages(openai), tokens: openai.usage,
+    openai: openai.messages,
+    anthropic: [anthropic.system, anthropic.messages],
+    responses: responses.messages,
+    aiSdk: toModelContext(openai),
+    langchain: toLangChainMessages(openai),
+    tokens: openai.usage,
   }) as Record<string, unknown>;
 }
 

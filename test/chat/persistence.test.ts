@@ -15,13 +15,15 @@ function jitteryStore(options: { resident?: boolean } = {}): { store: Store; cal
   const calls: Record<string, number> = {};
   const later = <T>(name: string, f: () => T | Promise<T>): Promise<T> => {
     calls[name] = (calls[name] ?? 0) + 1;
-    return new Promise<T>((resolve, reject) => setTimeout(() => {
-      try {
-        resolve(f());
-      } catch (e) {
-        reject(e);
-      }
-    }, random() * 3));
+    return new Promise<T>((resolve, reject) =>
+      setTimeout(() => {
+        try {
+          resolve(f());
+        } catch (e) {
+          reject(e);
+        }
+      }, random() * 3),
+    );
   };
   const store: Store = {
     ...inner,
@@ -100,32 +102,43 @@ forEachEngine((engine) => {
 
     it("random interleavings of three writers: every acknowledged message stays where it was acknowledged; all agree after refresh", async () => {
       await fc.assert(
-        fc.asyncProperty(fc.array(fc.tuple(fc.nat(2), fc.nat(99), fc.nat(1000)), { minLength: 1, maxLength: 40 }), async (steps) => {
-          const { store } = jitteryStore({ resident: steps.length % 2 === 0 });
-          const looms = await Promise.all([engine, engine === "wasm" ? "js" : "wasm", engine].map((e) => Loom.open({ engine: e as "wasm" | "js", store })));
-          const first = await looms[0]!.user("u").create();
-          const chats = [first, ...(await Promise.all(looms.slice(1).map((l) => l.user("u").open(first.id))))];
-          const acked: Message[] = [];
-          await Promise.all(chats.map(async (chat, w) => {
-            for (const [who, kind, pick] of steps) {
-              if (who !== w) continue;
-              const n = chat.messageCount;
-              if (kind < 60 || n === 0) acked.push(await chat.append({ role: kind % 2 ? "user" : "assistant", content: `w${w} ${pick}` }));
-              else if (kind < 80) await chat.checkout(pick % n);
-              else if (kind < 90) await chat.refresh();
-              else if (chat.get(pick % n).role === "user") acked.push(await chat.edit(pick % n, `w${w} edit ${pick}`));
-            }
-          }));
-          await Promise.all(chats.map((c) => c.refresh()));
-          const all = sharedOf(chats[0]!);
-          for (const m of acked) expect(all[m.id]).toEqual(m);
-          expect(all).toHaveLength(acked.length);
-          const expected = await observe(chats[0]!);
-          for (const c of chats.slice(1)) expect(await observe(c)).toEqual(expected);
-          const fresh = await (await Loom.open({ engine, store })).user("u").open(first.id);
-          expect(await observe(fresh)).toEqual(expected);
-          await Promise.all(looms.map((l) => l.close()));
-        }),
+        fc.asyncProperty(
+          fc.array(fc.tuple(fc.nat(2), fc.nat(99), fc.nat(1000)), { minLength: 1, maxLength: 40 }),
+          async (steps) => {
+            const { store } = jitteryStore({ resident: steps.length % 2 === 0 });
+            const looms = await Promise.all(
+              [engine, engine === "wasm" ? "js" : "wasm", engine].map((e) =>
+                Loom.open({ engine: e as "wasm" | "js", store }),
+              ),
+            );
+            const first = await looms[0]!.user("u").create();
+            const chats = [first, ...(await Promise.all(looms.slice(1).map((l) => l.user("u").open(first.id))))];
+            const acked: Message[] = [];
+            await Promise.all(
+              chats.map(async (chat, w) => {
+                for (const [who, kind, pick] of steps) {
+                  if (who !== w) continue;
+                  const n = chat.messageCount;
+                  if (kind < 60 || n === 0)
+                    acked.push(await chat.append({ role: kind % 2 ? "user" : "assistant", content: `w${w} ${pick}` }));
+                  else if (kind < 80) await chat.checkout(pick % n);
+                  else if (kind < 90) await chat.refresh();
+                  else if (chat.get(pick % n).role === "user")
+                    acked.push(await chat.edit(pick % n, `w${w} edit ${pick}`));
+                }
+              }),
+            );
+            await Promise.all(chats.map((c) => c.refresh()));
+            const all = sharedOf(chats[0]!);
+            for (const m of acked) expect(all[m.id]).toEqual(m);
+            expect(all).toHaveLength(acked.length);
+            const expected = await observe(chats[0]!);
+            for (const c of chats.slice(1)) expect(await observe(c)).toEqual(expected);
+            const fresh = await (await Loom.open({ engine, store })).user("u").open(first.id);
+            expect(await observe(fresh)).toEqual(expected);
+            await Promise.all(looms.map((l) => l.close()));
+          },
+        ),
         { numRuns: 15 },
       );
     }, 60_000);
@@ -136,11 +149,30 @@ forEachEngine((engine) => {
       const store: Store = {
         ...inner,
         ...withoutFastPaths,
-        appendMessage: (...a) => (mode === "ok" ? inner.appendMessage(...a) : mode === "nonsense" ? (undefined as never) : { ok: false, size: a[0].message.id + 1 }),
+        appendMessage: (...a) =>
+          mode === "ok"
+            ? inner.appendMessage(...a)
+            : mode === "nonsense"
+              ? (undefined as never)
+              : { ok: false, size: a[0].message.id + 1 },
         loadChat: (u, c, since) => {
           const loaded = inner.loadChat(u, c, since) as ReturnType<typeof inner.loadChat> & object;
           if (mode !== "corrupt" || !since) return loaded;
-          return { ...loaded, messages: [{ id: since, parentId: null, role: "user", content: "", priority: "normal", tokens: 3, createdAt: 1, kind: "message" }] };
+          return {
+            ...loaded,
+            messages: [
+              {
+                id: since,
+                parentId: null,
+                role: "user",
+                content: "",
+                priority: "normal",
+                tokens: 3,
+                createdAt: 1,
+                kind: "message",
+              },
+            ],
+          };
         },
       };
       const loom = await Loom.open({ engine, store });
@@ -266,9 +298,18 @@ forEachEngine((engine) => {
 
   describe("export and import", () => {
     async function sample(loom: Loom): Promise<Chat> {
-      const chat = await loom.user("u").create({ title: "trip", system: "be brief", budget: { system: 0.2, memory: 0.2, conversation: 0.45, input: 0.1, reserve: 0.05 } });
+      const chat = await loom.user("u").create({
+        title: "trip",
+        system: "be brief",
+        budget: { system: 0.2, memory: 0.2, conversation: 0.45, input: 0.1, reserve: 0.05 },
+      });
       await chat.append({ role: "user", content: "hi", name: "alice" });
-      const a = await chat.append({ role: "assistant", content: "", toolCalls: [{ id: "k", type: "function", function: { name: "f", arguments: "{}" } }], priority: "high" });
+      const a = await chat.append({
+        role: "assistant",
+        content: "",
+        toolCalls: [{ id: "k", type: "function", function: { name: "f", arguments: "{}" } }],
+        priority: "high",
+      });
       await chat.append({ role: "tool", content: "42", toolCallId: "k" });
       await chat.append({ role: "assistant", content: "it is 42" });
       await chat.regenerate(a.id);
@@ -337,12 +378,28 @@ forEachEngine((engine) => {
         ["newer version", { ...good, version: EXPORT_VERSION + 1 }, "newer"],
         ["not JSON", "{oops", "not JSON"],
         ["wrong format", { ...good, format: "other" }, "format"],
-        ["parent after child", { ...good, messages: good.messages.map((m, i) => (i === 1 ? { ...m, parentId: 5 } : m)) }, "message 1"],
-        ["lone result", { ...good, messages: [good.messages[0], { ...good.messages[2], id: 1, parentId: 0 }] }, "message 1"],
+        [
+          "parent after child",
+          { ...good, messages: good.messages.map((m, i) => (i === 1 ? { ...m, parentId: 5 } : m)) },
+          "message 1",
+        ],
+        [
+          "lone result",
+          { ...good, messages: [good.messages[0], { ...good.messages[2], id: 1, parentId: 0 }] },
+          "message 1",
+        ],
         ["bad head", { ...good, head: 99 }, "head"],
-        ["unknown field", { ...good, messages: good.messages.map((m, i) => (i === 3 ? { ...m, extra: 1 } : m)) }, "extra"],
+        [
+          "unknown field",
+          { ...good, messages: good.messages.map((m, i) => (i === 3 ? { ...m, extra: 1 } : m)) },
+          "extra",
+        ],
         ["unknown top-level key", { ...good, mesages: [] }, "messages"],
-        ["tokens past the cap", { ...good, messages: good.messages.map((m, i) => (i === 3 ? { ...m, tokens: 2 ** 32 + 10 } : m)) }, "tokens"],
+        [
+          "tokens past the cap",
+          { ...good, messages: good.messages.map((m, i) => (i === 3 ? { ...m, tokens: 2 ** 32 + 10 } : m)) },
+          "tokens",
+        ],
       ];
       for (const [label, data, says] of bad) {
         const error = await chats.import(data as ChatExport).catch((e: Error) => e);
@@ -356,9 +413,23 @@ forEachEngine((engine) => {
     it("imports 100k messages in one bulk write", async () => {
       const messages: ChatExport["messages"] = [];
       for (let id = 0; id < 100_000; id++) {
-        messages.push({ id, parentId: id === 0 ? null : id - 1, role: id % 2 ? "assistant" : "user", content: `m${id}`, priority: "normal", createdAt: id, kind: "message" });
+        messages.push({
+          id,
+          parentId: id === 0 ? null : id - 1,
+          role: id % 2 ? "assistant" : "user",
+          content: `m${id}`,
+          priority: "normal",
+          createdAt: id,
+          kind: "message",
+        });
       }
-      const data: ChatExport = { format: "ctxloom.chat", version: 1, chat: { title: "big", model: "gpt-4o", system: null, createdAt: 0, updatedAt: 0 }, head: 99_999, messages };
+      const data: ChatExport = {
+        format: "ctxloom.chat",
+        version: 1,
+        chat: { title: "big", model: "gpt-4o", system: null, createdAt: 0, updatedAt: 0 },
+        head: 99_999,
+        messages,
+      };
       const loom = await Loom.open({ engine });
       const chat = await loom.user("u").import(data);
       expect(chat.messageCount).toBe(100_000);
@@ -371,20 +442,30 @@ forEachEngine((engine) => {
     it("random trees reopen on a new Loom, on both engines, exactly as they were", async () => {
       const store = memoryStore();
       const writer = await Loom.open({ engine, store });
-      const readers = await Promise.all(ENGINES.map((e) => Loom.open({ engine: e, store: { ...store, ...withoutFastPaths } })));
+      const readers = await Promise.all(
+        ENGINES.map((e) => Loom.open({ engine: e, store: { ...store, ...withoutFastPaths } })),
+      );
       await fc.assert(
-        fc.asyncProperty(fc.array(fc.tuple(fc.nat(99), fc.nat(1000)), { minLength: 0, maxLength: 60 }), async (steps) => {
-          const chat = await writer.user("r").create();
-          for (const [kind, pick] of steps) {
-            const n = chat.messageCount;
-            if (kind < 50) await chat.append({ role: kind % 2 ? "user" : "assistant", content: `t${pick}`, priority: (["low", "normal", "high", "critical"] as const)[pick % 4] });
-            else if (kind < 75 && n > 0) await chat.checkout(pick % n);
-            else if (kind < 90 && n > 0 && chat.get(pick % n).role === "assistant") await chat.regenerate(pick % n);
-            else if (n > 0 && chat.get(pick % n).role === "user") await chat.edit(pick % n, `e${pick}`);
-          }
-          const expected = await observe(chat);
-          for (const reader of readers) expect(await observe(await reader.user("r").open(chat.id))).toEqual(expected);
-        }),
+        fc.asyncProperty(
+          fc.array(fc.tuple(fc.nat(99), fc.nat(1000)), { minLength: 0, maxLength: 60 }),
+          async (steps) => {
+            const chat = await writer.user("r").create();
+            for (const [kind, pick] of steps) {
+              const n = chat.messageCount;
+              if (kind < 50)
+                await chat.append({
+                  role: kind % 2 ? "user" : "assistant",
+                  content: `t${pick}`,
+                  priority: (["low", "normal", "high", "critical"] as const)[pick % 4],
+                });
+              else if (kind < 75 && n > 0) await chat.checkout(pick % n);
+              else if (kind < 90 && n > 0 && chat.get(pick % n).role === "assistant") await chat.regenerate(pick % n);
+              else if (n > 0 && chat.get(pick % n).role === "user") await chat.edit(pick % n, `e${pick}`);
+            }
+            const expected = await observe(chat);
+            for (const reader of readers) expect(await observe(await reader.user("r").open(chat.id))).toEqual(expected);
+          },
+        ),
         { numRuns: 40 },
       );
       await Promise.all([writer, ...readers].map((l) => l.close()));

@@ -133,11 +133,19 @@ function checkAgainstModel(chat: Chat, model: Model, w: number): void {
 }
 
 /** Runs one op on a chat and on the model (the model only on success). */
-async function run(chat: Chat, model: Model | undefined, o: Op, ids: { assistant: number[]; user: number[]; all: number }): Promise<Outcome> {
+async function run(
+  chat: Chat,
+  model: Model | undefined,
+  o: Op,
+  ids: { assistant: number[]; user: number[]; all: number },
+): Promise<Outcome> {
   switch (o.t) {
     case "append": {
-      const r = await settle(() => chat.append({ role: o.role, content: o.text, ...(o.priority ? { priority: o.priority } : {}) }));
-      if (r.ok && model) model.add(model.head, o.role, o.text, o.priority ?? (o.role === "system" ? "critical" : "normal"));
+      const r = await settle(() =>
+        chat.append({ role: o.role, content: o.text, ...(o.priority ? { priority: o.priority } : {}) }),
+      );
+      if (r.ok && model)
+        model.add(model.head, o.role, o.text, o.priority ?? (o.role === "system" ? "critical" : "normal"));
       return r;
     }
     case "regenerate": {
@@ -223,26 +231,30 @@ describe("wasm and js Looms agree on random operation sequences (and with a refe
 
   it("long runs on few chats: many appends force block growth while other chats stay intact", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.tuple(fc.nat({ max: 2 }), op), { minLength: 100, maxLength: 300 }), async (steps) => {
-        const pairs: [Chat, Chat, Model][] = [];
-        for (let i = 0; i < 3; i++) pairs.push([await wasm.user("q").create(), await js.user("q").create(), new Model()]);
-        try {
-          for (const [k, o] of steps) {
-            const [a, b, model] = pairs[k]!;
-            const ids = { assistant: model.ids("assistant"), user: model.ids("user"), all: model.parent.length };
-            expect(strip(await run(a, model, o, ids))).toEqual(strip(await run(b, undefined, o, ids)));
+      fc.asyncProperty(
+        fc.array(fc.tuple(fc.nat({ max: 2 }), op), { minLength: 100, maxLength: 300 }),
+        async (steps) => {
+          const pairs: [Chat, Chat, Model][] = [];
+          for (let i = 0; i < 3; i++)
+            pairs.push([await wasm.user("q").create(), await js.user("q").create(), new Model()]);
+          try {
+            for (const [k, o] of steps) {
+              const [a, b, model] = pairs[k]!;
+              const ids = { assistant: model.ids("assistant"), user: model.ids("user"), all: model.parent.length };
+              expect(strip(await run(a, model, o, ids))).toEqual(strip(await run(b, undefined, o, ids)));
+            }
+            for (const [a, b, model] of pairs) {
+              expect(observe(a, 7)).toEqual(observe(b, 7));
+              checkAgainstModel(a, model, 7);
+            }
+          } finally {
+            for (const [a, b] of pairs) {
+              await wasm.user("q").delete(a.id);
+              await js.user("q").delete(b.id);
+            }
           }
-          for (const [a, b, model] of pairs) {
-            expect(observe(a, 7)).toEqual(observe(b, 7));
-            checkAgainstModel(a, model, 7);
-          }
-        } finally {
-          for (const [a, b] of pairs) {
-            await wasm.user("q").delete(a.id);
-            await js.user("q").delete(b.id);
-          }
-        }
-      }),
+        },
+      ),
       { numRuns: 30 },
     );
   });

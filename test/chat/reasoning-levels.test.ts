@@ -19,7 +19,13 @@ async function filled(chat: Chat): Promise<void> {
   const turns: MessageParam[] = [];
   for (let n = 1; n <= 3; n++) {
     turns.push({ role: "user", content: `Question ${n}?` });
-    turns.push({ role: "assistant", content: [{ type: "thinking", thinking: `Thinking about ${n}.`, signature: `sig-${n}` }, { type: "text", text: `Answer ${n}.` }] });
+    turns.push({
+      role: "assistant",
+      content: [
+        { type: "thinking", thinking: `Thinking about ${n}.`, signature: `sig-${n}` },
+        { type: "text", text: `Answer ${n}.` },
+      ],
+    });
   }
   turns.push({ role: "user", content: "Question 4?" });
   for (const input of fromAnthropicMessages(turns)) await chat.append(input);
@@ -28,18 +34,25 @@ async function filled(chat: Chat): Promise<void> {
 /** How many turns send their thinking in the chat's Anthropic context. */
 async function sent(chat: Chat, options: { reasoningTurns?: number | "all" } = {}): Promise<number> {
   const ctx = await chat.buildContext({ format: "anthropic", ...options });
-  return ctx.messages.filter((m) => typeof m.content !== "string" && m.content.some((b) => b.type === "thinking")).length;
+  return ctx.messages.filter((m) => typeof m.content !== "string" && m.content.some((b) => b.type === "thinking"))
+    .length;
 }
 
 const STORES: [string, () => () => Store][] = [
-  ["the memory store, shared by a new Loom", () => {
-    const store = memoryStore();
-    return () => store;
-  }],
-  ["a SQLite file, opened again", () => {
-    const path = file("levels.db");
-    return () => sqliteStore(path);
-  }],
+  [
+    "the memory store, shared by a new Loom",
+    () => {
+      const store = memoryStore();
+      return () => store;
+    },
+  ],
+  [
+    "a SQLite file, opened again",
+    () => {
+      const path = file("levels.db");
+      return () => sqliteStore(path);
+    },
+  ],
 ];
 
 forEachEngine((engine) => {
@@ -98,7 +111,10 @@ forEachEngine((engine) => {
     }
     const listed = await otherChats.list();
     for (const reasoningTurns of [-1, 1.5, "none", null, { turns: 1 }]) {
-      const broken = { ...exported, chat: { ...exported.chat, id: "broken", options: { ...exported.chat.options, reasoningTurns } } };
+      const broken = {
+        ...exported,
+        chat: { ...exported.chat, id: "broken", options: { ...exported.chat.options, reasoningTurns } },
+      };
       await expectRejectCode(() => otherChats.import(bad(broken)), "INVALID_ARGUMENT");
     }
     expect(await otherChats.list()).toEqual(listed);
@@ -113,7 +129,10 @@ forEachEngine((engine) => {
       ...withoutFastPaths,
       loadChat: (u, c, since) => {
         const loaded = inner.loadChat(u, c, since) as LoadedChat; // the memory store answers at once
-        return { chat: { ...loaded.chat, options: { ...loaded.chat.options, reasoningTurns: bad(-2) } }, messages: loaded.messages };
+        return {
+          chat: { ...loaded.chat, options: { ...loaded.chat.options, reasoningTurns: bad(-2) } },
+          messages: loaded.messages,
+        };
       },
     };
     const loom1 = await open({ store: inner });
@@ -129,7 +148,10 @@ forEachEngine((engine) => {
 
     it("Loom.open({ reasoningTurns }): INVALID_ARGUMENT naming the option", async () => {
       for (const reasoningTurns of BAD) {
-        const error = await open(bad({ reasoningTurns })).then(() => null, (e: unknown) => e);
+        const error = await open(bad({ reasoningTurns })).then(
+          () => null,
+          (e: unknown) => e,
+        );
         expect(error, String(reasoningTurns)).toBeInstanceOf(CtxloomError);
         expect((error as CtxloomError).code).toBe("INVALID_ARGUMENT");
         expect((error as CtxloomError).message).toContain("Loom.open(options).reasoningTurns");
@@ -140,7 +162,10 @@ forEachEngine((engine) => {
       const loom = await open();
       const chats = loom.user("u");
       for (const reasoningTurns of BAD) {
-        const error = await chats.create(bad({ reasoningTurns })).then(() => null, (e: unknown) => e);
+        const error = await chats.create(bad({ reasoningTurns })).then(
+          () => null,
+          (e: unknown) => e,
+        );
         expect((error as CtxloomError).code, String(reasoningTurns)).toBe("INVALID_ARGUMENT");
         expect((error as CtxloomError).message).toContain("create(options).reasoningTurns");
       }
@@ -154,8 +179,14 @@ forEachEngine((engine) => {
       await filled(chat);
       const before = await snapshot(chat);
       for (const reasoningTurns of BAD) {
-        for (const build of [() => chat.buildContext(bad({ reasoningTurns })), () => chat.buildPrompt(bad({ reasoningTurns }))]) {
-          const error = await build().then(() => null, (e: unknown) => e);
+        for (const build of [
+          () => chat.buildContext(bad({ reasoningTurns })),
+          () => chat.buildPrompt(bad({ reasoningTurns })),
+        ]) {
+          const error = await build().then(
+            () => null,
+            (e: unknown) => e,
+          );
           expect((error as CtxloomError).code, String(reasoningTurns)).toBe("INVALID_ARGUMENT");
           expect((error as CtxloomError).message).toContain("reasoningTurns");
         }

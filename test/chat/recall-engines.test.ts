@@ -4,9 +4,29 @@ import fc from "fast-check";
 import { expect, it, vi } from "vitest";
 import { Loom, type Chat } from "../../src/index.js";
 
-const WORDS = ["cat", "boat", "river", "name", "Seabird", "green", "dentist", "Thursday", "plan", "trip", "mountain", "password", "the", "is", "my"];
+const WORDS = [
+  "cat",
+  "boat",
+  "river",
+  "name",
+  "Seabird",
+  "green",
+  "dentist",
+  "Thursday",
+  "plan",
+  "trip",
+  "mountain",
+  "password",
+  "the",
+  "is",
+  "my",
+];
 
-type Step = { op: "turn"; user: number[]; answer: number[] } | { op: "edit"; back: number; user: number[] } | { op: "tool" } | { op: "chat" };
+type Step =
+  | { op: "turn"; user: number[]; answer: number[] }
+  | { op: "edit"; back: number; user: number[] }
+  | { op: "tool" }
+  | { op: "chat" };
 const words = fc.array(fc.integer({ min: 0, max: WORDS.length - 1 }), { minLength: 1, maxLength: 6 });
 const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 6, arbitrary: fc.record({ op: fc.constant("turn" as const), user: words, answer: words }) },
@@ -43,7 +63,11 @@ async function playSteps(loom: Loom, steps: Step[]): Promise<{ loom: Loom; chat:
     } else if (s.op === "tool") {
       if (chat.head === null || chat.get(chat.head).role !== "assistant") continue;
       const id = `call_${calls++}`;
-      await chat.append({ role: "assistant", content: "", toolCalls: [{ id, type: "function", function: { name: "lookup", arguments: "{}" } }] });
+      await chat.append({
+        role: "assistant",
+        content: "",
+        toolCalls: [{ id, type: "function", function: { name: "lookup", arguments: "{}" } }],
+      });
       await chat.append({ role: "tool", content: "river boat", toolCallId: id });
       await chat.append({ role: "assistant", content: "found the boat" });
     } else {
@@ -56,28 +80,46 @@ async function playSteps(loom: Loom, steps: Step[]): Promise<{ loom: Loom; chat:
 
 /** What is the same on both engines: chats by creation order, no creation times. */
 function plain(found: Awaited<ReturnType<Chat["recall"]>>, order: string[]) {
-  return found.map(({ message: { createdAt: _t, ...message }, chatId, ...rest }) => ({ ...rest, message, chat: order.indexOf(chatId) }));
+  return found.map(({ message: { createdAt: _t, ...message }, chatId, ...rest }) => ({
+    ...rest,
+    message,
+    chat: order.indexOf(chatId),
+  }));
 }
 
 it("random conversations recall the same on both engines, in every scope", async () => {
   await fc.assert(
-    fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 25 }), words, fc.nat({ max: 3 }), fc.nat({ max: 3 }), async (steps, query, k1, k2) => {
-      const a = await play("wasm", steps);
-      const b = await play("js", steps);
-      try {
-        for (const scope of ["branch", "chat", "user"] as const) {
-          const options = { scope, prompts: k1, answersPerPrompt: k2, recent: 2 };
-          expect(plain(await a.chat.recall(text(query), options), a.order)).toEqual(plain(await b.chat.recall(text(query), options), b.order));
+    fc.asyncProperty(
+      fc.array(step, { minLength: 1, maxLength: 25 }),
+      words,
+      fc.nat({ max: 3 }),
+      fc.nat({ max: 3 }),
+      async (steps, query, k1, k2) => {
+        const a = await play("wasm", steps);
+        const b = await play("js", steps);
+        try {
+          for (const scope of ["branch", "chat", "user"] as const) {
+            const options = { scope, prompts: k1, answersPerPrompt: k2, recent: 2 };
+            expect(plain(await a.chat.recall(text(query), options), a.order)).toEqual(
+              plain(await b.chat.recall(text(query), options), b.order),
+            );
+          }
+          if (a.chat.head !== null) {
+            const [x, y] = await Promise.all(
+              [a, b].map((p) => p.chat.buildContext({ recall: { scope: "user" }, input: text(query) })),
+            );
+            expect([y!.messages, y!.usage, y!.recalled.map((m) => [m.id, m.content])]).toEqual([
+              x!.messages,
+              x!.usage,
+              x!.recalled.map((m) => [m.id, m.content]),
+            ]);
+          }
+        } finally {
+          await a.loom.close();
+          await b.loom.close();
         }
-        if (a.chat.head !== null) {
-          const [x, y] = await Promise.all([a, b].map((p) => p.chat.buildContext({ recall: { scope: "user" }, input: text(query) })));
-          expect([y!.messages, y!.usage, y!.recalled.map((m) => [m.id, m.content])]).toEqual([x!.messages, x!.usage, x!.recalled.map((m) => [m.id, m.content])]);
-        }
-      } finally {
-        await a.loom.close();
-        await b.loom.close();
-      }
-    }),
+      },
+    ),
     { numRuns: 40 },
   );
 }, 120_000);

@@ -14,11 +14,28 @@ forEachEngine((engine) => {
 
   it("Loom.open refuses a bad embed option", async () => {
     await expectRejectCode(() => Loom.open({ engine, recall: { embedder: 3 as never } }), "INVALID_ARGUMENT");
-    await expectRejectCode(() => Loom.open({ engine, recall: { embedder: { name: "x" } as never } }), "INVALID_ARGUMENT");
-    await expectRejectCode(() => Loom.open({ engine, recall: { embedder: { name: "x", dimension: 0, embed: async () => [] } } }), "INVALID_ARGUMENT");
+    await expectRejectCode(
+      () => Loom.open({ engine, recall: { embedder: { name: "x" } as never } }),
+      "INVALID_ARGUMENT",
+    );
+    await expectRejectCode(
+      () => Loom.open({ engine, recall: { embedder: { name: "x", dimension: 0, embed: async () => [] } } }),
+      "INVALID_ARGUMENT",
+    );
     await expectRejectCode(() => Loom.open({ engine, embedder: true } as never), "INVALID_ARGUMENT");
-    await expectRejectCode(() => Loom.open({ engine, recall: { embedder: { name: "x", dimension: 3, timeoutMs: 0, embed: async () => [] } } }), "INVALID_ARGUMENT");
-    await expectRejectCode(() => Loom.open({ engine, recall: { embedder: { name: "x", dimension: 3, recallTimeoutMs: 1.5, embed: async () => [] } } }), "INVALID_ARGUMENT");
+    await expectRejectCode(
+      () =>
+        Loom.open({ engine, recall: { embedder: { name: "x", dimension: 3, timeoutMs: 0, embed: async () => [] } } }),
+      "INVALID_ARGUMENT",
+    );
+    await expectRejectCode(
+      () =>
+        Loom.open({
+          engine,
+          recall: { embedder: { name: "x", dimension: 3, recallTimeoutMs: 1.5, embed: async () => [] } },
+        }),
+      "INVALID_ARGUMENT",
+    );
     loom = await Loom.open({ engine });
   });
 
@@ -80,7 +97,12 @@ forEachEngine((engine) => {
       await expectRejectCode(() => chat.recall("hello"), "EMBEDDER_FAILED");
       // A build does not fail: it recalls with what it has and says why (it used to throw EMBEDDER_FAILED).
       const ctx = await chat.buildContext({ recall: true });
-      expect(ctx.recallDegraded).toMatchObject({ reason: "failed", lexicalOnly: true, pending: 1, error: expect.stringMatching(/^EMBEDDER_FAILED: /) });
+      expect(ctx.recallDegraded).toMatchObject({
+        reason: "failed",
+        lexicalOnly: true,
+        pending: 1,
+        error: expect.stringMatching(/^EMBEDDER_FAILED: /),
+      });
       expect(await snapshot(chat, chats)).toEqual(before);
       expect(loom.stats().recall!.indexed).toBe(0);
     });
@@ -98,7 +120,10 @@ forEachEngine((engine) => {
     expect(loom.stats().recall).toMatchObject({ pending: 20, embedded: 0, failures: 0 });
     // Building without recall does not wait either, nor a bad call that recalls; closing does not wait for the embedder.
     expect((await chat.buildContext()).conversation).toHaveLength(20);
-    await expectRejectCode(() => chat.buildContext({ recall: { scope: "chat" }, format: "xml" as never }), "INVALID_ARGUMENT");
+    await expectRejectCode(
+      () => chat.buildContext({ recall: { scope: "chat" }, format: "xml" as never }),
+      "INVALID_ARGUMENT",
+    );
     expect(stuck.calls).toBe(1);
   });
 

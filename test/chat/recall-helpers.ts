@@ -66,7 +66,18 @@ export function stuckEmbedder(): Embedder & { calls: number } {
 
 /** Filler turns with no word of the planted facts. */
 export function filler(i: number): { user: string; assistant: string } {
-  const topics = ["rivers", "volcanoes", "trains", "bread", "chess", "glaciers", "violins", "tides", "orchids", "comets"];
+  const topics = [
+    "rivers",
+    "volcanoes",
+    "trains",
+    "bread",
+    "chess",
+    "glaciers",
+    "violins",
+    "tides",
+    "orchids",
+    "comets",
+  ];
   const t = topics[i % topics.length]!;
   return {
     user: `Tell me something about ${t}, detail ${i}.`,
@@ -78,7 +89,10 @@ export function filler(i: number): { user: string; assistant: string } {
  * An embedder whose calls never settle (not even when aborted) while `stuck` is set, then
  * answers like the built-in one. Every call's signal is kept.
  */
-export function gatedEmbedder(timeoutMs?: number, recallTimeoutMs?: number): Embedder & { stuck: boolean; signals: AbortSignal[] } {
+export function gatedEmbedder(
+  timeoutMs?: number,
+  recallTimeoutMs?: number,
+): Embedder & { stuck: boolean; signals: AbortSignal[] } {
   const inner = hashingEmbedder();
   const e = {
     name: inner.name,
@@ -96,7 +110,11 @@ export function gatedEmbedder(timeoutMs?: number, recallTimeoutMs?: number): Emb
 }
 
 /** Words that share an axis of conceptEmbedder's vectors: "boat" and "vessel" meet where their words do not. */
-const CONCEPTS = [["boat", "vessel", "ship", "seabird"], ["kitten", "cat", "feline", "pebble"], ["river", "rivers", "water"]];
+const CONCEPTS = [
+  ["boat", "vessel", "ship", "seabird"],
+  ["kitten", "cat", "feline", "pebble"],
+  ["river", "rivers", "water"],
+];
 
 /** A text's vector by concepts: an axis per concept it names, and a small last one so that no vector is blank. */
 function conceptVector(text: string): number[] {

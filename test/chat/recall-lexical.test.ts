@@ -87,9 +87,15 @@ forEachEngine((engine) => {
       await imported.append({ role: "user", content: f.user });
       await imported.append({ role: "assistant", content: f.assistant });
     }
-    const ctx = await imported.buildContext({ model: { name: "small", contextWindow: 4096 }, input: "When did I adopt my puppy?", recall: { prompts: 1 } });
+    const ctx = await imported.buildContext({
+      model: { name: "small", contextWindow: 4096 },
+      input: "When did I adopt my puppy?",
+      recall: { prompts: 1 },
+    });
     expect(ctx.recalled.map((m) => m.id)).toEqual([0, 1]);
-    expect(ctx.memory).toContain("[2023-05-08] User: I adopted a puppy called Hazel.\n\n[2023-05-08] Assistant: Congratulations on Hazel!");
+    expect(ctx.memory).toContain(
+      "[2023-05-08] User: I adopted a puppy called Hazel.\n\n[2023-05-08] Assistant: Congratulations on Hazel!",
+    );
   });
 });
 
@@ -98,8 +104,25 @@ it("forgetMessages (a redaction) takes messages out of both channels and the que
   const { JsEngine } = await import("../../src/engine/index.js");
   const hub = new RecallHub(new JsEngine(), memoryStore(), flat, false);
   const texts = ["My locker code is 4711.", "Locker 4711, noted.", "And the gym opens at six."];
-  const messages = texts.map((content, id) => ({ id, parentId: id === 0 ? null : id - 1, role: id % 2 ? "assistant" : "user", content, priority: "normal", tokens: 5, createdAt: 0, kind: "message" }) as never);
-  const source = { size: 3, message: (id: number) => messages[id]!, parent: (id: number) => id - 1, roleOf: (id: number) => (id % 2 ? "assistant" : "user") as never };
+  const messages = texts.map(
+    (content, id) =>
+      ({
+        id,
+        parentId: id === 0 ? null : id - 1,
+        role: id % 2 ? "assistant" : "user",
+        content,
+        priority: "normal",
+        tokens: 5,
+        createdAt: 0,
+        kind: "message",
+      }) as never,
+  );
+  const source = {
+    size: 3,
+    message: (id: number) => messages[id]!,
+    parent: (id: number) => id - 1,
+    roleOf: (id: number) => (id % 2 ? "assistant" : "user") as never,
+  };
   await hub.ensureChat("u", "c", source);
   await hub.queue.flush();
   expect(hub.stats()).toMatchObject({ indexed: 3, lexical: 3 });

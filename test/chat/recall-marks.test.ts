@@ -20,44 +20,69 @@ let n = 0;
 const EARLIER_MARK = { name: "ctxloom:recall-cleared", dimension: 1 };
 
 const STORES: [string, boolean, () => () => Store][] = [
-  ["memory", false, () => {
-    const store = memoryStore();
-    return () => store;
-  }],
-  ["sqlite", false, () => {
-    const path = file(`marks-${++n}.db`);
-    return () => sqliteStore(path);
-  }],
-  ["postgres", postgres.skip, () => {
-    const prefix = `marks${++n}_`;
-    return () => postgresStore(postgres.url(), { tablePrefix: prefix });
-  }],
+  [
+    "memory",
+    false,
+    () => {
+      const store = memoryStore();
+      return () => store;
+    },
+  ],
+  [
+    "sqlite",
+    false,
+    () => {
+      const path = file(`marks-${++n}.db`);
+      return () => sqliteStore(path);
+    },
+  ],
+  [
+    "postgres",
+    postgres.skip,
+    () => {
+      const prefix = `marks${++n}_`;
+      return () => postgresStore(postgres.url(), { tablePrefix: prefix });
+    },
+  ],
 ];
 
 describe.each(STORES)("%s", (_name, skip, makeStore) => {
-  it.skipIf(skip)("a mark an earlier release wrote reads back as the chat's mark, and its messages are not embedded again", async () => {
-    const store = makeStore();
-    const writer = await Loom.open({ store: store(), counter: "heuristic", recall: { embedder: loggedEmbedder() } });
-    const chat = await writer.user("alice").create();
-    for (const content of ["The boat is called Seabird.", "Seabird, a fine name.", "The harbour is Brest.", "Brest, noted."]) {
-      await chat.append({ role: content.startsWith("The") ? "user" : "assistant", content });
-    }
-    await writer.close();
-    // As an earlier release's clearRecall left the store: no vectors, a mark row at message 1.
-    const raw = store();
-    await raw.clearEmbeddings("alice");
-    await raw.putEmbeddings({ userId: "alice", chatId: chat.id, embedder: EARLIER_MARK, rows: [{ messageId: 1, vector: new Float32Array(1) }] });
-    expect(await raw.loadEmbeddingsCleared!("alice", chat.id)).toBe(1);
-    await raw.close();
+  it.skipIf(skip)(
+    "a mark an earlier release wrote reads back as the chat's mark, and its messages are not embedded again",
+    async () => {
+      const store = makeStore();
+      const writer = await Loom.open({ store: store(), counter: "heuristic", recall: { embedder: loggedEmbedder() } });
+      const chat = await writer.user("alice").create();
+      for (const content of [
+        "The boat is called Seabird.",
+        "Seabird, a fine name.",
+        "The harbour is Brest.",
+        "Brest, noted.",
+      ]) {
+        await chat.append({ role: content.startsWith("The") ? "user" : "assistant", content });
+      }
+      await writer.close();
+      // As an earlier release's clearRecall left the store: no vectors, a mark row at message 1.
+      const raw = store();
+      await raw.clearEmbeddings("alice");
+      await raw.putEmbeddings({
+        userId: "alice",
+        chatId: chat.id,
+        embedder: EARLIER_MARK,
+        rows: [{ messageId: 1, vector: new Float32Array(1) }],
+      });
+      expect(await raw.loadEmbeddingsCleared!("alice", chat.id)).toBe(1);
+      await raw.close();
 
-    const embedder = loggedEmbedder();
-    const reader = await Loom.open({ store: store(), counter: "heuristic", recall: { embedder } });
-    const again = await reader.user("alice").open(chat.id);
-    const found = await again.recall("what is the boat called?", { recent: 0, prompts: 1, answersPerPrompt: 0 });
-    expect(found.map((r) => r.message.id)).toEqual([2, 3]);
-    expect(embedder.calls.flat().filter((t) => t.includes("Seabird"))).toEqual([]); // messages 0 and 1: never embedded again
-    await reader.close();
-  });
+      const embedder = loggedEmbedder();
+      const reader = await Loom.open({ store: store(), counter: "heuristic", recall: { embedder } });
+      const again = await reader.user("alice").open(chat.id);
+      const found = await again.recall("what is the boat called?", { recent: 0, prompts: 1, answersPerPrompt: 0 });
+      expect(found.map((r) => r.message.id)).toEqual([2, 3]);
+      expect(embedder.calls.flat().filter((t) => t.includes("Seabird"))).toEqual([]); // messages 0 and 1: never embedded again
+      await reader.close();
+    },
+  );
 
   it.skipIf(skip)("clearRecall marks through the store's method; reembed drops the mark", async () => {
     const store = makeStore();
@@ -78,17 +103,37 @@ describe.each(STORES)("%s", (_name, skip, makeStore) => {
 describe("a store without clear marks", () => {
   it("clearRecall refuses it with INVALID_ARGUMENT, its vectors kept; recall reads no mark from it", async () => {
     const inner = memoryStore();
-    const store = { ...inner, ...withoutFastPaths, markEmbeddingsCleared: undefined, loadEmbeddingsCleared: undefined } as Store;
+    const store = {
+      ...inner,
+      ...withoutFastPaths,
+      markEmbeddingsCleared: undefined,
+      loadEmbeddingsCleared: undefined,
+    } as Store;
     const loom = await Loom.open({ store, counter: "heuristic", recall: { embedder: loggedEmbedder() } });
     const chats = loom.user("carol");
     const chat = await chats.create();
     await chat.append({ role: "user", content: "The boat is called Seabird." });
     await chat.recall("boat", { recent: 0 });
     await loom.flush();
-    const before = (await inner.loadEmbeddings("carol", chat.id, { name: loggedEmbedder().name, dimension: loggedEmbedder().dimension })).length;
+    const before = (
+      await inner.loadEmbeddings("carol", chat.id, {
+        name: loggedEmbedder().name,
+        dimension: loggedEmbedder().dimension,
+      })
+    ).length;
     expect(before).toBe(1);
-    await expect(chats.clearRecall()).rejects.toMatchObject({ code: "INVALID_ARGUMENT", message: expect.stringMatching(/markEmbeddingsCleared/) });
-    expect((await inner.loadEmbeddings("carol", chat.id, { name: loggedEmbedder().name, dimension: loggedEmbedder().dimension })).length).toBe(1);
+    await expect(chats.clearRecall()).rejects.toMatchObject({
+      code: "INVALID_ARGUMENT",
+      message: expect.stringMatching(/markEmbeddingsCleared/),
+    });
+    expect(
+      (
+        await inner.loadEmbeddings("carol", chat.id, {
+          name: loggedEmbedder().name,
+          dimension: loggedEmbedder().dimension,
+        })
+      ).length,
+    ).toBe(1);
     expect((await chat.recall("what is the boat called?", { recent: 0 }))[0]!.message.id).toBe(0);
     await loom.close();
   });

@@ -12,20 +12,29 @@ const file = tempFolder("recall-restore");
 const SMALL = { name: "recall-small", contextWindow: 4096 };
 const QUESTION = "What is my cat's name again?";
 const STORES: [string, () => () => Store][] = [
-  ["memory store shared", () => {
-    const store = memoryStore();
-    return () => store;
-  }],
-  ["SQLite", () => {
-    const path = file("recall.db");
-    return () => sqliteStore(path);
-  }],
+  [
+    "memory store shared",
+    () => {
+      const store = memoryStore();
+      return () => store;
+    },
+  ],
+  [
+    "SQLite",
+    () => {
+      const path = file("recall.db");
+      return () => sqliteStore(path);
+    },
+  ],
 ];
 
 const texts = (calls: string[][]) => calls.reduce((n, c) => n + c.length, 0);
 
 describe.each(STORES)("%s", (_name, makeStore) => {
-  for (const [first, second] of [["wasm", "js"], ["js", "wasm"]] as const) {
+  for (const [first, second] of [
+    ["wasm", "js"],
+    ["js", "wasm"],
+  ] as const) {
     it(`a new Loom (${first} then ${second}) recalls the same without re-embedding; another embedder re-embeds`, async () => {
       const store = makeStore();
       const e1 = loggedEmbedder();
@@ -115,19 +124,27 @@ describe.each(STORES)("%s", (_name, makeStore) => {
     // New messages are recalled; the old ones are not, in this Loom or the next.
     await chat.append({ role: "user", content: "The boat's harbour is Brest." });
     await chat.append({ role: "assistant", content: "Brest, noted." });
-    expect((await chat.recall("which harbour is the boat in?", { recent: 0 })).map((r) => r.message.id)).toEqual([2, 3]);
+    expect((await chat.recall("which harbour is the boat in?", { recent: 0 })).map((r) => r.message.id)).toEqual([
+      2, 3,
+    ]);
     await loom.close();
 
     loom = await Loom.open({ engine, store: store() });
     chats = loom.user("alice");
     const again = await chats.open(chat.id);
-    expect((await again.recall("what is the boat called?", { recent: 0, prompts: 1, answersPerPrompt: 0 })).map((r) => r.message.id)).toEqual([2, 3]);
+    expect(
+      (await again.recall("what is the boat called?", { recent: 0, prompts: 1, answersPerPrompt: 0 })).map(
+        (r) => r.message.id,
+      ),
+    ).toEqual([2, 3]);
     expect(loom.stats().recall!.embedded).toBe(0);
 
     await chats.reembed();
     const back = await again.recall("what is the boat called?", { recent: 0, prompts: 1, answersPerPrompt: 0 });
     expect(back.map((r) => r.message.content)).toEqual(["The boat is called Seabird.", "Seabird, a fine name."]);
-    expect((await again.recall("what colour is my bicycle?", { recent: 0, prompts: 1, scope: "user" }))[0]!.message.content).toBe("My bicycle is green.");
+    expect(
+      (await again.recall("what colour is my bicycle?", { recent: 0, prompts: 1, scope: "user" }))[0]!.message.content,
+    ).toBe("My bicycle is green.");
     await loom.close();
   });
 });

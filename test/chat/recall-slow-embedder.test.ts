@@ -51,7 +51,10 @@ forEachEngine((engine) => {
     expect(took).toBeGreaterThanOrEqual(140);
     expect(took).toBeLessThan(BACKGROUND_MS / 4); // before: twice BACKGROUND_MS, then EMBEDDER_FAILED
     expect(ctx.recallDegraded).toEqual({
-      reason: "timeout", lexicalOnly: true, pending: 21, error: expect.stringMatching(/^EMBEDDER_FAILED: .*did not answer within 150 ms \(its recallTimeoutMs\)/),
+      reason: "timeout",
+      lexicalOnly: true,
+      pending: 21,
+      error: expect.stringMatching(/^EMBEDDER_FAILED: .*did not answer within 150 ms \(its recallTimeoutMs\)/),
     });
     const recalled = ctx.recalled.map((m) => m.content);
     expect(recalled).toEqual(expect.arrayContaining(SEABIRD)); // by its word (and the turn after it, its neighbour)...
@@ -60,7 +63,9 @@ forEachEngine((engine) => {
     expect(embedder.waiting).toBe(2); // the background batch and the query, both still held
 
     embedder.release(); // the service is back: the batch held is answered, the queue catches up
-    await vi.waitFor(() => expect(loom!.stats().recall).toMatchObject({ pending: 0, indexed: 21 }), { timeout: 10_000 });
+    await vi.waitFor(() => expect(loom!.stats().recall).toMatchObject({ pending: 0, indexed: 21 }), {
+      timeout: 10_000,
+    });
     const again = await build(chat);
     expect(again.recallDegraded).toBeNull();
     expect(again.recalled.map((m) => m.content)).toEqual([...SEABIRD, ...PEBBLE]); // the kitten found by its vector
@@ -85,7 +90,11 @@ forEachEngine((engine) => {
 
   it("the query answered but the queued messages not: the build ranks with the vectors it has, and counts those it lacks", async () => {
     const question = "Seabird or feline?";
-    const embedder = heldEmbedder({ timeoutMs: BACKGROUND_MS, recallTimeoutMs: 150, holds: (texts) => !(texts.length === 1 && texts[0] === question) });
+    const embedder = heldEmbedder({
+      timeoutMs: BACKGROUND_MS,
+      recallTimeoutMs: 150,
+      holds: (texts) => !(texts.length === 1 && texts[0] === question),
+    });
     embedder.release(); // the facts are embedded...
     let chat: Chat;
     ({ loom, chat } = await setup(engine, { recall: { embedder } }));
@@ -133,7 +142,10 @@ forEachEngine((engine) => {
     const started = performance.now();
     const error = await chat.recall("Seabird").catch((e: Error) => e);
     expect(performance.now() - started).toBeLessThan(BACKGROUND_MS / 4);
-    expect(error).toMatchObject({ code: "EMBEDDER_FAILED", message: expect.stringContaining("did not answer within 150 ms (its recallTimeoutMs)") });
+    expect(error).toMatchObject({
+      code: "EMBEDDER_FAILED",
+      message: expect.stringContaining("did not answer within 150 ms (its recallTimeoutMs)"),
+    });
     embedder.release();
   });
 });

@@ -46,7 +46,11 @@ forEachEngine((engine) => {
 
     it("loom.flush() still commits a batched store", async () => {
       const path = file(`batched-${engine}.db`);
-      const loom = await Loom.open({ engine, store: sqliteStore(path, { durability: "batched", batchDelayMs: 60_000 }), recall: { embedder: gatedEmbedder(30) } });
+      const loom = await Loom.open({
+        engine,
+        store: sqliteStore(path, { durability: "batched", batchDelayMs: 60_000 }),
+        recall: { embedder: gatedEmbedder(30) },
+      });
       const chat = await loom.user("alice").create();
       await chat.append({ role: "user", content: "hello" });
       await loom.flush();

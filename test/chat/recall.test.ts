@@ -53,7 +53,9 @@ forEachEngine((engine) => {
     expect(ctx.usage.memory).toBeGreaterThan(0);
     expect(ctx.usage.memory).toBeLessThanOrEqual(ctx.budget.memory);
     expect(ctx.usage.memory).toBe(countTokens([{ role: "system", content: ctx.memory }], { model: chat.model }) - 3);
-    expect(ctx.usage.total).toBe(countTokens(ctx.messages as { role: string; content: string }[] as never, { model: chat.model }));
+    expect(ctx.usage.total).toBe(
+      countTokens(ctx.messages as { role: string; content: string }[] as never, { model: chat.model }),
+    );
     expect(ctx.usage.total).toBeLessThanOrEqual(ctx.usage.limit);
     // The recalled messages are the chat's, in order, and what the memory text shows.
     expect(recalled).toEqual([...recalled].sort((a, b) => a - b));
@@ -72,7 +74,11 @@ forEachEngine((engine) => {
     await chatter(chat, 0, 300);
     await chat.append({ role: "user", content: QUESTION });
     const wide = await chat.buildContext({ model: SMALL, recall: { recent: 8, answersPerPrompt: 4 } });
-    const narrow = await chat.buildContext({ model: SMALL, recall: { recent: 8, answersPerPrompt: 4 }, budget: { memory: 0.02, conversation: 0.58 } });
+    const narrow = await chat.buildContext({
+      model: SMALL,
+      recall: { recent: 8, answersPerPrompt: 4 },
+      budget: { memory: 0.02, conversation: 0.58 },
+    });
     expect(narrow.usage.memory).toBeLessThanOrEqual(narrow.budget.memory);
     expect(narrow.recalled.length).toBeGreaterThan(0);
     expect(narrow.recalled.length).toBeLessThan(wide.recalled.length);
@@ -88,7 +94,13 @@ forEachEngine((engine) => {
     await chat.append({ role: "assistant", content: FACT_ANSWER });
     await chatter(chat, 0, 300);
     await chat.append({ role: "user", content: QUESTION });
-    const ctx = await chat.buildContext({ model: SMALL, format: "anthropic", system: "Be brief.", memory: "The user lives in Lyon.", recall: { recent: 0 } });
+    const ctx = await chat.buildContext({
+      model: SMALL,
+      format: "anthropic",
+      system: "Be brief.",
+      memory: "The user lives in Lyon.",
+      recall: { recent: 0 },
+    });
     expect(ctx.recalled.map((m) => m.id).slice(0, 2)).toEqual([0, 1]);
     expect(ctx.memory.startsWith("The user lives in Lyon.\n\n" + RECALL_HEADER)).toBe(true);
     expect(ctx.system).toBe(`Be brief.\n\n${ctx.memory}`);
@@ -132,7 +144,11 @@ forEachEngine((engine) => {
     const scores = all.map((r) => r.score!);
     expect(scores).toEqual([...scores].sort((a, b) => b - a)); // best first
     const top = await chat.recall("what is the vault password?", { k: 3 });
-    expect(top.map((r) => [r.message.content.includes("swordfish"), r.reason])).toEqual([[true, "match"], [true, "match"], [false, "match"]]);
+    expect(top.map((r) => [r.message.content.includes("swordfish"), r.reason])).toEqual([
+      [true, "match"],
+      [true, "match"],
+      [false, "match"],
+    ]);
 
     await chat.append({ role: "user", content: "what is the vault password?" });
     const ctx = await chat.buildContext({ model: SMALL, recall: { scope: "branch", recent: 20 } });
@@ -151,8 +167,14 @@ forEachEngine((engine) => {
     await chatter(other, 0, 10);
     await other.append({ role: "user", content: "When is my dentist appointment?" });
 
-    expect((await other.recall("When is my dentist appointment?", { recent: 0 })).some((r) => r.message.content.includes("dentist on"))).toBe(false);
-    const found = (await other.recall("When is my dentist appointment?", { scope: "user", recent: 0 })).filter((r) => r.chatId !== other.id); // the question itself matches best
+    expect(
+      (await other.recall("When is my dentist appointment?", { recent: 0 })).some((r) =>
+        r.message.content.includes("dentist on"),
+      ),
+    ).toBe(false);
+    const found = (await other.recall("When is my dentist appointment?", { scope: "user", recent: 0 })).filter(
+      (r) => r.chatId !== other.id,
+    ); // the question itself matches best
     expect(found[0]!.chatId).toBe(chat.id);
     expect(found[0]!.message.content).toContain("Thursday");
     expect(found.some((r) => r.message.content.includes("Monday"))).toBe(false);

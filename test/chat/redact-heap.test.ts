@@ -24,7 +24,9 @@ forEachEngine((engine) => {
     const needle = secretBytes();
     // A profile counted by its chars (no tokenizer cache holds words) and no recall (no index of terms).
     const loom = await Loom.open({ engine, recall: false });
-    const chat = await loom.user("u").create({ model: { name: "heap-test", contextWindow: 8000, sizeClass: "small", tokensPerChar: 0.25 } });
+    const chat = await loom
+      .user("u")
+      .create({ model: { name: "heap-test", contextWindow: 8000, sizeClass: "small", tokensPerChar: 0.25 } });
     await chat.append({ role: "user", content: `my secret is ${new TextDecoder().decode(needle)} indeed` });
     await chat.append({ role: "assistant", content: "noted" });
     expect(await onHeap(needle)).toBe(true); // held while the chat holds it

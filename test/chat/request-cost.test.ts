@@ -9,7 +9,10 @@ import { forEachEngine } from "../helpers.js";
 /** Microtask turns until `promise` settles (a caller's await resumes one turn after). */
 async function turnsUntil(promise: Promise<unknown>): Promise<number> {
   let settled = false;
-  void promise.then(() => (settled = true), () => (settled = true));
+  void promise.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
   let turns = 0;
   while (!settled) {
     await undefined;

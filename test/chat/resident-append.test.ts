@@ -34,7 +34,10 @@ forEachEngine((engine) => {
     it("a wrapper of the memory store is no memory store: its own appendMessage is called", async () => {
       const inner = memoryStore();
       let calls = 0;
-      const store = { ...inner, appendMessage: (...a: Parameters<typeof inner.appendMessage>) => (calls++, inner.appendMessage(...a)) };
+      const store = {
+        ...inner,
+        appendMessage: (...a: Parameters<typeof inner.appendMessage>) => (calls++, inner.appendMessage(...a)),
+      };
       const loom = await Loom.open({ engine, store });
       const chat = await loom.user("u").create();
       expect(residentChat(store, "u", chat.id)).toBeUndefined();
@@ -99,9 +102,29 @@ forEachEngine((engine) => {
       await expectRejectCode(() => c1.append({ role: "assistant", content: "after" }), "UNKNOWN_CHAT");
       expect(await store.loadChat("u", c1.id)).toBeUndefined();
       // The same id made again: the deleted chat's handle writes nothing there.
-      const exported = { id: c1.id, userId: "u", title: "", model: "gpt-4o", system: null, options: {}, createdAt: 1, updatedAt: 1, messageCount: 0, head: null };
+      const exported = {
+        id: c1.id,
+        userId: "u",
+        title: "",
+        model: "gpt-4o",
+        system: null,
+        options: {},
+        createdAt: 1,
+        updatedAt: 1,
+        messageCount: 0,
+        head: null,
+      };
       await store.createChat(exported);
-      const message: Message = { id: 1, parentId: 0, role: "assistant", content: "x", priority: "normal", tokens: 4, createdAt: 2, kind: "message" };
+      const message: Message = {
+        id: 1,
+        parentId: 0,
+        role: "assistant",
+        content: "x",
+        priority: "normal",
+        tokens: 4,
+        createdAt: 2,
+        kind: "message",
+      };
       expect(handle.append(message, 1, 2)).toBe(false); // (its next id, in the chat it was made for)
       expect((await store.loadChat("u", c1.id))!.messages).toEqual([]);
       await Promise.all([l1.close(), l2.close()]);

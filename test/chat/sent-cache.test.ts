@@ -30,7 +30,10 @@ function expected(ctx: ContextWindow, presentation: "system" | "tool" = "system"
 
 async function fill(chat: Chat, from: number, n: number): Promise<void> {
   for (let i = from; i < from + n; i++) {
-    await chat.append({ role: i % 2 === 0 ? "user" : "assistant", content: `message ${i}: ${"word ".repeat(1 + (i % 7))}` });
+    await chat.append({
+      role: i % 2 === 0 ? "user" : "assistant",
+      content: `message ${i}: ${"word ".repeat(1 + (i % 7))}`,
+    });
   }
 }
 
@@ -91,7 +94,9 @@ forEachEngine((engine) => {
       await chat.checkout(first.conversation[first.conversation.length - 1]!.id);
       await check();
       // A summary of the oldest messages sent: one entry stands for them.
-      const once = await chat.buildContext({ summaries: { trigger: { tokens: 100 }, select: { keepLast: SHARED_FROM + 20 } } });
+      const once = await chat.buildContext({
+        summaries: { trigger: { tokens: 100 }, select: { keepLast: SHARED_FROM + 20 } },
+      });
       expect(once.messages).toEqual(expected(once));
       const summarized = await check();
       expect(summarized.conversation.length).toBeGreaterThan(SHARED_FROM);
@@ -125,8 +130,19 @@ forEachEngine((engine) => {
     const loom = await Loom.open({ engine });
     const chat = await loom.user("u").create();
     for (let i = 0; i < SHARED_FROM / 4 + 10; i++) {
-      await chat.append({ role: "user", name: "ana", content: [{ type: "text", text: `What is in picture ${i}?` }, { type: "image", image: `https://example.com/${i}.png`, detail: "low" }] });
-      await chat.append({ role: "assistant", content: "", toolCalls: [{ id: `c${i}`, type: "function", function: { name: "look", arguments: `{"i":${i}}` } }] });
+      await chat.append({
+        role: "user",
+        name: "ana",
+        content: [
+          { type: "text", text: `What is in picture ${i}?` },
+          { type: "image", image: `https://example.com/${i}.png`, detail: "low" },
+        ],
+      });
+      await chat.append({
+        role: "assistant",
+        content: "",
+        toolCalls: [{ id: `c${i}`, type: "function", function: { name: "look", arguments: `{"i":${i}}` } }],
+      });
       await chat.append({ role: "tool", toolCallId: `c${i}`, content: `a cat, number ${i}` });
       await chat.append({ role: "assistant", content: `Cat ${i}.` });
     }

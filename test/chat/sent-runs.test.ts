@@ -26,7 +26,10 @@ function expected(ctx: ContextWindow): unknown[] {
 
 async function fill(chat: Chat, from: number, n: number): Promise<void> {
   for (let i = from; i < from + n; i++) {
-    await chat.append({ role: i % 2 === 0 ? "user" : "assistant", content: `message ${i}: ${"word ".repeat(1 + (i % 7))}` });
+    await chat.append({
+      role: i % 2 === 0 ? "user" : "assistant",
+      content: `message ${i}: ${"word ".repeat(1 + (i % 7))}`,
+    });
   }
 }
 
@@ -80,7 +83,10 @@ forEachEngine((engine) => {
   it("property: whatever comes between two builds, a context sends its conversation", async () => {
     const op = fc.oneof(
       fc.record({ kind: fc.constant("append" as const), n: fc.integer({ min: 1, max: 4 }) }),
-      fc.record({ kind: fc.constant("build" as const), max: fc.oneof(fc.constant(0), fc.integer({ min: SHARED_FROM - 20, max: SHARED_FROM + 80 })) }),
+      fc.record({
+        kind: fc.constant("build" as const),
+        max: fc.oneof(fc.constant(0), fc.integer({ min: SHARED_FROM - 20, max: SHARED_FROM + 80 })),
+      }),
       fc.record({ kind: fc.constant("checkout" as const), back: fc.integer({ min: 0, max: 60 }) }),
       fc.record({ kind: fc.constant("redact" as const), back: fc.integer({ min: 1, max: 40 }) }),
       fc.record({ kind: fc.constant("priority" as const), back: fc.integer({ min: 1, max: 30 }) }),

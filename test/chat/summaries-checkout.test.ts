@@ -9,7 +9,12 @@ import { Loom, type Chat, type ContextWindow, type Message, type ModelProfile } 
 import { ENGINES, expectRejectCode, forEachEngine } from "../helpers.js";
 import { SMALL, summaryIds, talk } from "./summaries-helpers.js";
 
-const model = (contextWindow: number): ModelProfile => ({ name: `window-${contextWindow}`, contextWindow, sizeClass: "tiny", tokensPerChar: 0.25 });
+const model = (contextWindow: number): ModelProfile => ({
+  name: `window-${contextWindow}`,
+  contextWindow,
+  sizeClass: "tiny",
+  tokensPerChar: 0.25,
+});
 
 async function summarized(engine: "wasm" | "js", summarizer?: () => string) {
   const loom = await Loom.open({ engine, ...(summarizer ? { summaries: { summarizer } } : {}) });
@@ -27,9 +32,13 @@ function expectTurnKept(chat: Chat, ctx: ContextWindow): void {
   const at = new Map(path.map((m, i) => [m.id, i]));
   const user = path.map((m) => m.role).lastIndexOf("user");
   if (user < 0) return;
-  expect(ctx.conversation.map((m) => m.id), `newest user turn ${path[user]!.id} not sent`).toContain(path[user]!.id);
+  expect(
+    ctx.conversation.map((m) => m.id),
+    `newest user turn ${path[user]!.id} not sent`,
+  ).toContain(path[user]!.id);
   for (const m of ctx.conversation) {
-    if (m.kind === "summary") expect(at.get(m.covers!.last)!, `summary ${m.id} holds the turn or what follows it`).toBeLessThan(user);
+    if (m.kind === "summary")
+      expect(at.get(m.covers!.last)!, `summary ${m.id} holds the turn or what follows it`).toBeLessThan(user);
   }
 }
 
@@ -84,7 +93,8 @@ forEachEngine((engine) => {
       });
       expect(calls).toBe(1);
       await chat.checkout(113);
-      for (let i = 0; i < 12; i++) await chat.append({ role: "assistant", content: `Step ${i} of the answer to topic 56, in a few more words.` });
+      for (let i = 0; i < 12; i++)
+        await chat.append({ role: "assistant", content: `Step ${i} of the answer to topic 56, in a few more words.` });
       for (let i = 0; i < 3; i++) {
         const ctx = await chat.buildContext({ summaries: { select: { keepLast: 4 } } });
         expectTurnKept(chat, ctx);
@@ -108,10 +118,25 @@ type Op =
 
 const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("talk" as const), turns: fc.integer({ min: 1, max: 12 }) }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant("summarize" as const), keepLast: fc.integer({ min: 0, max: 8 }) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constant("summarize" as const), keepLast: fc.integer({ min: 0, max: 8 }) }),
+  },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant("into" as const), pick: fc.nat(), at: fc.nat() }) },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant("append" as const), role: fc.constantFrom("user" as const, "assistant" as const, "tool" as const) }) },
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant("build" as const), window: fc.constantFrom(0, 2_000, 400, 200, 120, 80, 50) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant("append" as const),
+      role: fc.constantFrom("user" as const, "assistant" as const, "tool" as const),
+    }),
+  },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constant("build" as const),
+      window: fc.constantFrom(0, 2_000, 400, 200, 120, 80, 50),
+    }),
+  },
 );
 
 const SEED = Number(process.env.CTXLOOM_SEED ?? Date.now() % 2 ** 31);
@@ -152,9 +177,15 @@ async function apply(chat: Chat, o: Op, step: number, seen: { hiding: number }):
         return to;
       }
       case "append": {
-        if (o.role !== "tool") return (await chat.append({ role: o.role, content: `A ${o.role} message at step ${step}, in some words.` })).id;
+        if (o.role !== "tool")
+          return (await chat.append({ role: o.role, content: `A ${o.role} message at step ${step}, in some words.` }))
+            .id;
         const id = `call_${step}`;
-        await chat.append({ role: "assistant", content: "", toolCalls: [{ id, type: "function", function: { name: "look", arguments: `{"step":${step}}` } }] });
+        await chat.append({
+          role: "assistant",
+          content: "",
+          toolCalls: [{ id, type: "function", function: { name: "look", arguments: `{"step":${step}}` } }],
+        });
         return (await chat.append({ role: "tool", content: `Found ${step} things.`, toolCallId: id })).id;
       }
       case "build": {
@@ -179,13 +210,18 @@ describe("checkouts into summarized runs at random: both engines agree, and the 
     const seen = { hiding: 0, builds: 0 };
     await fc.assert(
       fc.asyncProperty(fc.array(op, { minLength: 8, maxLength: 40 }), async (ops) => {
-        const chats = await Promise.all(ENGINES.map(async (engine) => (await Loom.open({ engine })).user("u").create({ model: SMALL })));
+        const chats = await Promise.all(
+          ENGINES.map(async (engine) => (await Loom.open({ engine })).user("u").create({ model: SMALL })),
+        );
         for (const chat of chats) {
           await talk(chat, 60);
           await chat.buildContext({ summaries: true }); // a first summary to check out into
         }
         for (let step = 0; step < ops.length; step++) {
-          const [a, b] = [await apply(chats[0]!, ops[step]!, step, seen), await apply(chats[1]!, ops[step]!, step, { hiding: 0 })];
+          const [a, b] = [
+            await apply(chats[0]!, ops[step]!, step, seen),
+            await apply(chats[1]!, ops[step]!, step, { hiding: 0 }),
+          ];
           expect(b).toEqual(a);
           if (ops[step]!.kind === "build") seen.builds++;
         }

@@ -10,7 +10,13 @@ import { talk } from "./summaries-helpers.js";
 async function cli(args: string[], store: Store) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await run(args, { out: (t) => out.push(t), err: (t) => err.push(t), progress: false, openStore: async () => store, version: "9.9.9" });
+  const code = await run(args, {
+    out: (t) => out.push(t),
+    err: (t) => err.push(t),
+    progress: false,
+    openStore: async () => store,
+    version: "9.9.9",
+  });
   return { code, out: out.join("\n"), err: err.join("\n") };
 }
 
@@ -21,7 +27,10 @@ describe("ctxloom summarize", () => {
     const chat = await loom.user("local").create({ title: "long", model: "gpt-4o-mini" });
     await talk(chat, 30);
     const id = chat.id;
-    expect(await cli(["summarize", "--help"], store)).toMatchObject({ code: 0, out: expect.stringMatching(/^Usage: ctxloom summarize/) });
+    expect(await cli(["summarize", "--help"], store)).toMatchObject({
+      code: 0,
+      out: expect.stringMatching(/^Usage: ctxloom summarize/),
+    });
     const done = await cli(["summarize", id, "--keep-last", "4"], store);
     expect(done.code).toBe(0);
     expect(done.out).toMatch(new RegExp(`^summary #60 of ${id} covers #0\\.\\.#55;`));
@@ -38,7 +47,10 @@ describe("ctxloom summarize", () => {
     expect(built.messages).toHaveLength(3);
     const show = JSON.parse((await cli(["show", id, "--json"], store)).out);
     expect(show).toHaveLength(60);
-    expect(await cli(["summarize", id, "--keep-last", "x"], store)).toMatchObject({ code: 2, err: expect.stringContaining("--keep-last takes a number of messages (a whole number from 0); got x.") });
+    expect(await cli(["summarize", id, "--keep-last", "x"], store)).toMatchObject({
+      code: 2,
+      err: expect.stringContaining("--keep-last takes a number of messages (a whole number from 0); got x."),
+    });
     await loom.close();
   });
 

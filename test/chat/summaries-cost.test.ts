@@ -11,12 +11,31 @@ import { SMALL } from "./summaries-helpers.js";
 export function history(n: number): ChatExport {
   const now = Date.now();
   const messages = Array.from({ length: n }, (_, id) => ({
-    id, parentId: id === 0 ? null : id - 1, role: id % 2 ? "assistant" : "user", priority: "normal", createdAt: now, kind: "message",
-    content: id % 2 ? `Answer ${id >> 1} settles topic ${id >> 1}. Then it explains a little.` : `Question ${id >> 1} asks about topic ${id >> 1}. It adds a few more words.`,
+    id,
+    parentId: id === 0 ? null : id - 1,
+    role: id % 2 ? "assistant" : "user",
+    priority: "normal",
+    createdAt: now,
+    kind: "message",
+    content:
+      id % 2
+        ? `Answer ${id >> 1} settles topic ${id >> 1}. Then it explains a little.`
+        : `Question ${id >> 1} asks about topic ${id >> 1}. It adds a few more words.`,
   }));
   return {
-    format: "ctxloom.chat", version: 1, head: n - 1, messages,
-    chat: { id: `h${n}`, title: "", model: SMALL.name, system: null, createdAt: now, updatedAt: now, options: { profile: { ...SMALL } } },
+    format: "ctxloom.chat",
+    version: 1,
+    head: n - 1,
+    messages,
+    chat: {
+      id: `h${n}`,
+      title: "",
+      model: SMALL.name,
+      system: null,
+      createdAt: now,
+      updatedAt: now,
+      options: { profile: { ...SMALL } },
+    },
   } as unknown as ChatExport;
 }
 

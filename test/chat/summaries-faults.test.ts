@@ -7,7 +7,6 @@ import { Loom, type SummarizeRequest } from "../../src/index.js";
 import { forEachEngine } from "../helpers.js";
 import { SMALL, summaryIds, talk } from "./summaries-helpers.js";
 
-
 /** A summarizer that waits until released, recording its requests. */
 function slowSummarizer() {
   const requests: SummarizeRequest[] = [];
@@ -36,7 +35,10 @@ forEachEngine((engine) => {
       expect(request.prompt).toContain(`at most ${request.maxTokens} tokens`);
       expect(request.previousSummary).toBeNull();
       expect(request.signal.aborted).toBe(false);
-      expect(request.messages[0]).toEqual({ role: "user", content: "Question 0 asks about topic 0. It adds a few more words." });
+      expect(request.messages[0]).toEqual({
+        role: "user",
+        content: "Question 0 asks about topic 0. It adds a few more words.",
+      });
       // While it runs: appends land, and another build returns without summarizing again.
       await talk(chat, 3, 100);
       const concurrent = await chat.buildContext();
@@ -50,7 +52,8 @@ forEachEngine((engine) => {
       const path = chat.path();
       expect(path).toHaveLength(126);
       expect(path.slice(-2).map((m) => m.content)).toEqual([
-        "Question 102 asks about topic 102. It adds a few more words.", "Answer 102 settles topic 102. Then it explains a little.",
+        "Question 102 asks about topic 102. It adds a few more words.",
+        "Answer 102 settles topic 102. Then it explains a little.",
       ]);
       expect(ctx.conversation[ctx.conversation.length - 1]!.id).toBe(path[path.length - 1]!.id); // the build sees the appends
       const [sid] = summaryIds(chat);
@@ -79,11 +82,17 @@ forEachEngine((engine) => {
 
   describe("faulty summarizers fall back to the extractive summary", () => {
     const cases: [string, (r: SummarizeRequest) => unknown][] = [
-      ["throws", () => {
-        throw new Error("model down");
-      }],
+      [
+        "throws",
+        () => {
+          throw new Error("model down");
+        },
+      ],
       ["rejects", () => Promise.reject(new Error("rate limited"))],
-      ["times out (and is aborted)", (r) => new Promise((_, reject) => r.signal.addEventListener("abort", () => reject(r.signal.reason)))],
+      [
+        "times out (and is aborted)",
+        (r) => new Promise((_, reject) => r.signal.addEventListener("abort", () => reject(r.signal.reason))),
+      ],
       ["returns a number", () => 42],
       ["returns an empty text", () => "   "],
       ["returns a text over maxTokens", (r) => "word ".repeat(r.maxTokens * 8)],
@@ -94,10 +103,13 @@ forEachEngine((engine) => {
         let aborted = false;
         const loom = await Loom.open({
           engine,
-          summaries: { timeoutMs: 50, summarizer: (r) => {
-            r.signal.addEventListener("abort", () => (aborted = true));
-            return summarizer(r) as string;
-          } },
+          summaries: {
+            timeoutMs: 50,
+            summarizer: (r) => {
+              r.signal.addEventListener("abort", () => (aborted = true));
+              return summarizer(r) as string;
+            },
+          },
         });
         const chat = await loom.user("u").create({ model: SMALL });
         await talk(chat, 60);

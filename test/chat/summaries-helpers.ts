@@ -14,4 +14,6 @@ export async function talk(chat: Chat, turns: number, from = 0): Promise<void> {
 
 /** Ids of the chat's summaries, oldest first. O(messages). */
 export const summaryIds = (chat: Chat): number[] =>
-  Array.from({ length: chat.messageCount }, (_, i) => chat.get(i)).filter((m) => m.kind === "summary").map((m) => m.id);
+  Array.from({ length: chat.messageCount }, (_, i) => chat.get(i))
+    .filter((m) => m.kind === "summary")
+    .map((m) => m.id);

@@ -18,7 +18,9 @@ type Op =
   | { kind: "build"; summarize: boolean | SummaryOptions | undefined; format: "openai" | "anthropic" };
 
 const summarize = fc.oneof(
-  fc.constant(undefined), fc.constant(true), fc.constant(false),
+  fc.constant(undefined),
+  fc.constant(true),
+  fc.constant(false),
   fc.integer({ min: 0, max: 12 }).map((keepLast) => ({ select: { keepLast } })),
   fc.double({ min: 0.05, max: 1, noNaN: true }).map((oldest) => ({ select: { oldest } })),
   fc.integer({ min: 1, max: 1_000 }).map((tokens) => ({ trigger: { tokens } })),
@@ -26,12 +28,26 @@ const summarize = fc.oneof(
 );
 
 const op: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 5, arbitrary: fc.record({ kind: fc.constant("user" as const), text: fc.nat(1_000), critical: fc.nat(9).map((n) => n === 0) }) },
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      kind: fc.constant("user" as const),
+      text: fc.nat(1_000),
+      critical: fc.nat(9).map((n) => n === 0),
+    }),
+  },
   { weight: 5, arbitrary: fc.record({ kind: fc.constant("assistant" as const), text: fc.nat(1_000) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("tool" as const), text: fc.nat(1_000) }) },
   { weight: 1, arbitrary: fc.constant({ kind: "regenerate" as const }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("checkout" as const), at: fc.nat() }) },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant("build" as const), summarize, format: fc.constantFrom("openai" as const, "anthropic" as const) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant("build" as const),
+      summarize,
+      format: fc.constantFrom("openai" as const, "anthropic" as const),
+    }),
+  },
 );
 
 const words = (n: number) => `Point ${n} is made here. It has ${"some ".repeat(n % 7)}detail.`;
@@ -41,12 +57,18 @@ async function apply(chat: Chat, o: Op, step: number): Promise<unknown> {
   try {
     switch (o.kind) {
       case "user":
-        return (await chat.append({ role: "user", content: words(o.text), priority: o.critical ? "critical" : "normal" })).id;
+        return (
+          await chat.append({ role: "user", content: words(o.text), priority: o.critical ? "critical" : "normal" })
+        ).id;
       case "assistant":
         return (await chat.append({ role: "assistant", content: words(o.text) })).id;
       case "tool": {
         const id = `call_${step}`;
-        await chat.append({ role: "assistant", content: "", toolCalls: [{ id, type: "function", function: { name: "look", arguments: `{"n":${o.text}}` } }] });
+        await chat.append({
+          role: "assistant",
+          content: "",
+          toolCalls: [{ id, type: "function", function: { name: "look", arguments: `{"n":${o.text}}` } }],
+        });
         return (await chat.append({ role: "tool", content: words(o.text), toolCallId: id })).id;
       }
       case "regenerate": {
@@ -61,9 +83,19 @@ async function apply(chat: Chat, o: Op, step: number): Promise<unknown> {
         return (await chat.checkout(m.id)).id;
       }
       case "build": {
-        const ctx = await chat.buildContext({ format: o.format, ...(o.summarize === undefined ? {} : { summaries: o.summarize }) });
+        const ctx = await chat.buildContext({
+          format: o.format,
+          ...(o.summarize === undefined ? {} : { summaries: o.summarize }),
+        });
         expect(ctx.usage.total).toBeLessThanOrEqual(ctx.usage.limit);
-        return { messages: ctx.messages, usage: ctx.usage, compressed: ctx.compressed, summary: ctx.summary, system: ctx.system, evicted: ctx.evicted };
+        return {
+          messages: ctx.messages,
+          usage: ctx.usage,
+          compressed: ctx.compressed,
+          summary: ctx.summary,
+          system: ctx.system,
+          evicted: ctx.evicted,
+        };
       }
     }
   } catch (error) {
@@ -88,8 +120,16 @@ describe("summaries: both engines agree on random operations", () => {
       fc.asyncProperty(fc.array(op, { minLength: 10, maxLength: 90 }), fc.boolean(), async (ops, tool) => {
         const stores = [memoryStore(), memoryStore()];
         const looms = [
-          await Loom.open({ engine: "wasm", store: stores[0], summaries: { trigger: { fraction: 0.5 }, presentation: tool ? "tool" : "system" } }),
-          await Loom.open({ engine: "js", store: stores[1], summaries: { trigger: { fraction: 0.5 }, presentation: tool ? "tool" : "system" } }),
+          await Loom.open({
+            engine: "wasm",
+            store: stores[0],
+            summaries: { trigger: { fraction: 0.5 }, presentation: tool ? "tool" : "system" },
+          }),
+          await Loom.open({
+            engine: "js",
+            store: stores[1],
+            summaries: { trigger: { fraction: 0.5 }, presentation: tool ? "tool" : "system" },
+          }),
         ];
         const chats = await Promise.all(looms.map((l) => l.user("u").create({ model: TINY })));
         for (let step = 0; step < ops.length; step++) {
@@ -101,7 +141,9 @@ describe("summaries: both engines agree on random operations", () => {
         for (let i = 0; i < chats[0]!.messageCount; i++) {
           const m = chats[0]!.get(i);
           if (m.kind === "summary" && chats[0]!.get(m.covers!.first).kind === "message" && i > 0) {
-            for (let j = m.covers!.first; j < i; j++) if (chats[0]!.get(j).kind === "summary" && chats[0]!.get(j).covers!.first >= m.covers!.first) summaryOfSummaries++;
+            for (let j = m.covers!.first; j < i; j++)
+              if (chats[0]!.get(j).kind === "summary" && chats[0]!.get(j).covers!.first >= m.covers!.first)
+                summaryOfSummaries++;
           }
         }
         // Reopened on the other engine: the same tree and the same contexts.
@@ -114,9 +156,17 @@ describe("summaries: both engines agree on random operations", () => {
           const { stats: s1, ...o1 } = observe(again) as { stats: Record<string, unknown> };
           const { stats: s0, ...o0 } = observe(chats[i]!) as { stats: Record<string, unknown> };
           expect(o1).toEqual(o0);
-          expect([s1.compressions, s1.tokensSaved, s1.compressionRatio]).toEqual([s0.compressions, s0.tokensSaved, s0.compressionRatio]);
+          expect([s1.compressions, s1.tokensSaved, s1.compressionRatio]).toEqual([
+            s0.compressions,
+            s0.tokensSaved,
+            s0.compressionRatio,
+          ]);
           if (chats[i]!.head !== null) {
-            const build = (c: Chat) => c.buildContext({ summaries: false }).then((x) => x.messages, (e: { code: string }) => e.code);
+            const build = (c: Chat) =>
+              c.buildContext({ summaries: false }).then(
+                (x) => x.messages,
+                (e: { code: string }) => e.code,
+              );
             expect(await build(again)).toEqual(await build(chats[i]!));
           }
         }

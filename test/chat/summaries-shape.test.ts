@@ -8,7 +8,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
-import { CtxloomError, Loom, memoryStore, type Chat, type ChatExport, type CreateChatOptions } from "../../src/index.js";
+import {
+  CtxloomError,
+  Loom,
+  memoryStore,
+  type Chat,
+  type ChatExport,
+  type CreateChatOptions,
+} from "../../src/index.js";
 import { sqliteStore } from "../../src/sqlite.js";
 import { forEachEngine } from "../helpers.js";
 import { SMALL, summaryIds, talk } from "./summaries-helpers.js";
@@ -20,7 +27,10 @@ afterAll(() => {
 
 /** The error a call fails with (a CtxloomError), or a failure of the test. */
 async function refusal(call: () => Promise<unknown>): Promise<CtxloomError> {
-  const error = await call().then(() => null, (e: unknown) => e);
+  const error = await call().then(
+    () => null,
+    (e: unknown) => e,
+  );
   if (!(error instanceof CtxloomError)) throw new Error(`expected a CtxloomError, got ${String(error)}`);
   return error;
 }
@@ -32,13 +42,20 @@ async function behaviour(chat: Chat) {
   const compacted = await chat.compact();
   const after = await chat.buildContext({ input: "Next question." });
   return {
-    built: built.messages, compressed: built.compressed, compacted: compacted?.content ?? null, after: after.messages, summaries: summaryIds(chat),
+    built: built.messages,
+    compressed: built.compressed,
+    compacted: compacted?.content ?? null,
+    after: after.messages,
+    summaries: summaryIds(chat),
   };
 }
 
 // The older shape and the new one it reads as (under a Loom that sets no trigger).
 const OLD: { old: Record<string, unknown>; now: NonNullable<CreateChatOptions["summaries"]> }[] = [
-  { old: { summarize: { select: { keepLast: 6 } }, summaryPresentation: "tool" }, now: { select: { keepLast: 6 }, presentation: "tool" } },
+  {
+    old: { summarize: { select: { keepLast: 6 } }, summaryPresentation: "tool" },
+    now: { select: { keepLast: 6 }, presentation: "tool" },
+  },
   { old: { summarize: true, summaryPresentation: "tool" }, now: { trigger: { fraction: 0.8 }, presentation: "tool" } },
   { old: { summarize: false }, now: false },
   { old: { summaryPresentation: "tool" }, now: { presentation: "tool" } },
@@ -79,7 +96,10 @@ forEachEngine((engine) => {
         if (now === false) expect(was.compressed, "off: only compact() summarized").toBe(false);
         else if (typeof now === "object" && now.presentation === "tool") {
           const on = now.trigger !== undefined || now.select !== undefined;
-          expect(was.built.some((m) => m.role === "tool"), `case ${i}: sent as tool results when on`).toBe(on);
+          expect(
+            was.built.some((m) => m.role === "tool"),
+            `case ${i}: sent as tool results when on`,
+          ).toBe(on);
         }
       }
       await second.close();
@@ -109,7 +129,10 @@ forEachEngine((engine) => {
         const data = chat.export();
         const { summaries, ...rest } = data.chat.options!;
         expect(summaries).toEqual(now); // exports carry the new shape
-        const older: ChatExport = { ...data, chat: { ...data.chat, options: { ...rest, ...old } as ChatExport["chat"]["options"] } };
+        const older: ChatExport = {
+          ...data,
+          chat: { ...data.chat, options: { ...rest, ...old } as ChatExport["chat"]["options"] },
+        };
         const imported = await loom.user(`v${i}`).import(JSON.stringify(older));
         expect(imported.export().chat.options, `case ${i}`).toEqual(data.chat.options);
         expect(await behaviour(imported), `case ${i}`).toEqual(await behaviour(chat));
@@ -128,7 +151,9 @@ forEachEngine((engine) => {
         [{ summarize: true, summaries: true }, "summaries"],
       ] as const;
       for (const [options, named] of bad) {
-        const error = await refusal(() => loom.user("v").import({ ...data, chat: { ...data.chat, options: options as never } }));
+        const error = await refusal(() =>
+          loom.user("v").import({ ...data, chat: { ...data.chat, options: options as never } }),
+        );
         expect(error.code, named).toBe("INVALID_ARGUMENT");
         expect(error.message).toContain(named);
       }
@@ -172,25 +197,45 @@ forEachEngine((engine) => {
   describe("a bad summaries setting is refused with INVALID_ARGUMENT naming its key, and changes nothing", () => {
     // [setting, the key the message names]: each is bad at every level that takes its key.
     const everywhere: [unknown, string][] = [
-      ["often", "summaries"], [null, "summaries"], [[true], "summaries"],
-      [{ trigger: "auto" }, "trigger"], [{ trigger: { fraction: 0 } }, "trigger.fraction"],
+      ["often", "summaries"],
+      [null, "summaries"],
+      [[true], "summaries"],
+      [{ trigger: "auto" }, "trigger"],
+      [{ trigger: { fraction: 0 } }, "trigger.fraction"],
       [{ trigger: { fraction: 0.5, tokens: 9 } }, "trigger"],
-      [{ trigger: { tokens: 0 } }, "trigger.tokens"], [{ trigger: { percent: 50 } }, "percent"],
-      [{ select: { oldest: 2 } }, "select.oldest"], [{ select: {} }, "select"], [{ select: { keepLast: -1 } }, "select.keepLast"],
-      [{ select: "oldest" }, "select"], [{ maxTokens: 3 }, "maxTokens"], [{ timeoutMs: 0 }, "timeoutMs"], [{ timeoutMs: 1.5 }, "timeoutMs"],
-      [{ policy: true }, "policy"], [{ summarize: true }, "summarize"], [{ triger: { fraction: 0.5 } }, "triger"],
+      [{ trigger: { tokens: 0 } }, "trigger.tokens"],
+      [{ trigger: { percent: 50 } }, "percent"],
+      [{ select: { oldest: 2 } }, "select.oldest"],
+      [{ select: {} }, "select"],
+      [{ select: { keepLast: -1 } }, "select.keepLast"],
+      [{ select: "oldest" }, "select"],
+      [{ maxTokens: 3 }, "maxTokens"],
+      [{ timeoutMs: 0 }, "timeoutMs"],
+      [{ timeoutMs: 1.5 }, "timeoutMs"],
+      [{ policy: true }, "policy"],
+      [{ summarize: true }, "summarize"],
+      [{ triger: { fraction: 0.5 } }, "triger"],
     ];
     const withPresentation: [unknown, string][] = [[{ presentation: "user" }, "presentation"]];
-    const loomOnly: [unknown, string][] = [[{ summarizer: "gpt" }, "summarizer"], [{ prompt: " " }, "prompt"]];
-    const misplaced: [unknown, string][] = [[{ summarizer: () => "x" }, "summarizer"], [{ prompt: "Be brief." }, "prompt"]];
+    const loomOnly: [unknown, string][] = [
+      [{ summarizer: "gpt" }, "summarizer"],
+      [{ prompt: " " }, "prompt"],
+    ];
+    const misplaced: [unknown, string][] = [
+      [{ summarizer: () => "x" }, "summarizer"],
+      [{ prompt: "Be brief." }, "prompt"],
+    ];
 
-    it.each([...everywhere, ...withPresentation, ...loomOnly])("Loom.open({ summaries: %j }) names %s", async (summaries, named) => {
-      const store = memoryStore();
-      const error = await refusal(() => Loom.open({ engine, store, summaries: summaries as never }));
-      expect(error.code).toBe("INVALID_ARGUMENT");
-      expect(error.message).toContain(named);
-      expect(await store.listChats("u")).toEqual([]);
-    });
+    it.each([...everywhere, ...withPresentation, ...loomOnly])(
+      "Loom.open({ summaries: %j }) names %s",
+      async (summaries, named) => {
+        const store = memoryStore();
+        const error = await refusal(() => Loom.open({ engine, store, summaries: summaries as never }));
+        expect(error.code).toBe("INVALID_ARGUMENT");
+        expect(error.message).toContain(named);
+        expect(await store.listChats("u")).toEqual([]);
+      },
+    );
 
     const created = [...everywhere, ...withPresentation, ...misplaced];
     it.each(created)("create({ summaries: %j }) names %s and creates nothing", async (summaries, named) => {

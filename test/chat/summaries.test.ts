@@ -11,7 +11,11 @@ import { sqliteStore } from "../../src/sqlite.js";
 import { expectRejectCode, forEachEngine } from "../helpers.js";
 import { SMALL, summaryIds, talk } from "./summaries-helpers.js";
 
-async function open(engine: "wasm" | "js", options: LoomOptions = {}, create: Parameters<ReturnType<Loom["user"]>["create"]>[0] = {}) {
+async function open(
+  engine: "wasm" | "js",
+  options: LoomOptions = {},
+  create: Parameters<ReturnType<Loom["user"]>["create"]>[0] = {},
+) {
   const loom = await Loom.open({ engine, ...options });
   const chat = await loom.user("u").create({ model: SMALL, ...create });
   return { loom, chat };
@@ -40,7 +44,10 @@ forEachEngine((engine) => {
       expect((await loomOn.chat.buildContext({ summaries: { select: { keepLast: 10 } } })).compressed).toBe(false);
       expect((await loomOn.chat.buildContext({ summaries: true })).compressed).toBe(false);
       expect(summaryIds(loomOn.chat)).toEqual([]);
-      expect((await loomOn.chat.buildContext({ summaries: { trigger: { fraction: 0.8 }, select: { keepLast: 10 } } })).compressed).toBe(true);
+      expect(
+        (await loomOn.chat.buildContext({ summaries: { trigger: { fraction: 0.8 }, select: { keepLast: 10 } } }))
+          .compressed,
+      ).toBe(true);
 
       const on = await open(engine, { summaries: true });
       await talk(on.chat, 60);
@@ -51,15 +58,33 @@ forEachEngine((engine) => {
 
     it("bad options are refused with INVALID_ARGUMENT naming the key, and change nothing", async () => {
       await expectRejectCode(() => Loom.open({ engine, summaries: { trigger: { fraction: 2 } } }), "INVALID_ARGUMENT");
-      await expectRejectCode(() => Loom.open({ engine, summaries: { selct: { oldest: 0.3 } } as never }), "INVALID_ARGUMENT");
-      await expectRejectCode(() => Loom.open({ engine, summaries: { summarizer: "gpt" as never } }), "INVALID_ARGUMENT");
-      await expectRejectCode(() => Loom.open({ engine, summaries: { presentation: "user" as never } }), "INVALID_ARGUMENT");
+      await expectRejectCode(
+        () => Loom.open({ engine, summaries: { selct: { oldest: 0.3 } } as never }),
+        "INVALID_ARGUMENT",
+      );
+      await expectRejectCode(
+        () => Loom.open({ engine, summaries: { summarizer: "gpt" as never } }),
+        "INVALID_ARGUMENT",
+      );
+      await expectRejectCode(
+        () => Loom.open({ engine, summaries: { presentation: "user" as never } }),
+        "INVALID_ARGUMENT",
+      );
       await expectRejectCode(() => Loom.open({ engine, summaries: { prompt: "" } }), "INVALID_ARGUMENT");
       const { loom, chat } = await open(engine);
-      await expectRejectCode(() => loom.user("u").create({ summaries: { trigger: { tokens: 0 } } }), "INVALID_ARGUMENT");
-      await expectRejectCode(() => loom.user("u").create({ summaries: { presentation: "both" as never } }), "INVALID_ARGUMENT");
+      await expectRejectCode(
+        () => loom.user("u").create({ summaries: { trigger: { tokens: 0 } } }),
+        "INVALID_ARGUMENT",
+      );
+      await expectRejectCode(
+        () => loom.user("u").create({ summaries: { presentation: "both" as never } }),
+        "INVALID_ARGUMENT",
+      );
       await talk(chat, 60);
-      await expectRejectCode(() => chat.buildContext({ summaries: { select: { keepLast: 3, oldest: 0.3 } } as never }), "INVALID_ARGUMENT");
+      await expectRejectCode(
+        () => chat.buildContext({ summaries: { select: { keepLast: 3, oldest: 0.3 } } as never }),
+        "INVALID_ARGUMENT",
+      );
       await expectRejectCode(() => chat.buildContext({ summaries: { trigger: "yes" as never } }), "INVALID_ARGUMENT");
       await expectRejectCode(() => chat.buildPrompt({ summaries: { select: { oldest: 0 } } }), "INVALID_ARGUMENT");
       const error = await chat.buildContext({ summarise: true } as never).catch((e: Error) => e);
@@ -68,14 +93,24 @@ forEachEngine((engine) => {
     });
 
     it("the summaries group takes the same keys at every level it makes sense at, and refuses others by name", async () => {
-      const message = (p: Promise<unknown>) => p.then(() => "", (e: Error) => e.message);
+      const message = (p: Promise<unknown>) =>
+        p.then(
+          () => "",
+          (e: Error) => e.message,
+        );
       // The flat options of 0.x are gone: refused, pointing at the group.
       expect(await message(Loom.open({ engine, summarize: true } as never))).toContain(`"summaries"`);
-      expect(await message(Loom.open({ engine, summaries: { sumarizer: () => "" } as never }))).toContain(`"sumarizer"`);
+      expect(await message(Loom.open({ engine, summaries: { sumarizer: () => "" } as never }))).toContain(
+        `"sumarizer"`,
+      );
       const { loom, chat } = await open(engine);
       // A summarizer and its prompt are the Loom's (a function is not kept with a chat); a call has only a policy.
-      expect(await message(loom.user("u").create({ summaries: { summarizer: () => "" } as never }))).toContain(`"summarizer"`);
-      expect(await message(chat.buildContext({ summaries: { presentation: "tool" } as never }))).toContain(`"presentation"`);
+      expect(await message(loom.user("u").create({ summaries: { summarizer: () => "" } as never }))).toContain(
+        `"summarizer"`,
+      );
+      expect(await message(chat.buildContext({ summaries: { presentation: "tool" } as never }))).toContain(
+        `"presentation"`,
+      );
       expect(await message(chat.buildContext({ summaries: 1 as never }))).toContain("summaries");
       expect(await loom.user("u").list()).toHaveLength(1);
     });
@@ -85,7 +120,9 @@ forEachEngine((engine) => {
     it("a chat's own setting is kept with it: a Loom without summaries still summarizes it after reopening", async () => {
       const store = memoryStore();
       const first = await Loom.open({ engine, store });
-      const chat = await first.user("u").create({ model: SMALL, summaries: { select: { keepLast: 6 }, presentation: "tool" } });
+      const chat = await first
+        .user("u")
+        .create({ model: SMALL, summaries: { select: { keepLast: 6 }, presentation: "tool" } });
       await talk(chat, 60);
       const again = await (await Loom.open({ engine, store })).user("u").open(chat.id);
       const ctx = await again.buildContext();
@@ -115,7 +152,12 @@ forEachEngine((engine) => {
       ];
       // A second summary over part of the first one's run.
       const overlap = structuredClone(data);
-      overlap.messages.push({ ...overlap.messages[sid]!, id: overlap.messages.length, covers: { first: 2, last: sid + 1 }, parentId: 1 });
+      overlap.messages.push({
+        ...overlap.messages[sid]!,
+        id: overlap.messages.length,
+        covers: { first: 2, last: sid + 1 },
+        parentId: 1,
+      });
       cases.push(overlap);
       for (const c of cases) await expectRejectCode(() => loom.user("v").import(c), "INVALID_ARGUMENT");
       expect(await loom.user("v").list()).toEqual([]);
@@ -134,8 +176,19 @@ forEachEngine((engine) => {
       // Another Loom's write: a second summary over part of the first one's run.
       const record = (await store.loadChat("u", chat.id))!.chat;
       const wrong = { ...m, id: chat.messageCount, covers: { first: 2, last: m.covers!.last + 1 }, parentId: 1 };
-      expect(await store.appendMessage({ userId: "u", chatId: chat.id, message: wrong, head: record.head!, updatedAt: Date.now() })).toEqual({ ok: true });
-      await expectRejectCode(() => Loom.open({ engine, store }).then((l) => l.user("u").open(chat.id)), "STORE_CORRUPT");
+      expect(
+        await store.appendMessage({
+          userId: "u",
+          chatId: chat.id,
+          message: wrong,
+          head: record.head!,
+          updatedAt: Date.now(),
+        }),
+      ).toEqual({ ok: true });
+      await expectRejectCode(
+        () => Loom.open({ engine, store }).then((l) => l.user("u").open(chat.id)),
+        "STORE_CORRUPT",
+      );
     });
   });
 
@@ -197,7 +250,8 @@ forEachEngine((engine) => {
       expect(path).toHaveLength(4000);
       expect(path.every((m) => m.kind === "message")).toBe(true);
       expect(path.map((m) => m.content).slice(0, 2)).toEqual([
-        "Question 0 asks about topic 0. It adds a few more words.", "Answer 0 settles topic 0. Then it explains a little.",
+        "Question 0 asks about topic 0. It adds a few more words.",
+        "Answer 0 settles topic 0. Then it explains a little.",
       ]);
       const stats = chat.stats();
       expect(stats.compressions).toBe(summaryIds(chat).length);
@@ -214,19 +268,31 @@ forEachEngine((engine) => {
       const { chat } = await open(engine, { summaries: true });
       await talk(chat, 60);
       const ctx = await chat.buildContext();
-      expect(ctx.messages[0]).toEqual({ role: "system", content: `Summary of the earlier conversation:\n${ctx.summary}` });
+      expect(ctx.messages[0]).toEqual({
+        role: "system",
+        content: `Summary of the earlier conversation:\n${ctx.summary}`,
+      });
       expect(ctx.usage.total).toBe(countTokens(ctx.messages, { model: SMALL }));
-      expect(await chat.buildPrompt({ summaries: false })).toContain(`System: Summary of the earlier conversation:\n${ctx.summary}`);
+      expect(await chat.buildPrompt({ summaries: false })).toContain(
+        `System: Summary of the earlier conversation:\n${ctx.summary}`,
+      );
     });
 
     it('"tool" (per chat, over the Loom): a summarize_history call and its result with a matching id; exact usage', async () => {
-      const { chat } = await open(engine, { summaries: { trigger: { fraction: 0.8 }, presentation: "system" } }, { summaries: { presentation: "tool" } });
+      const { chat } = await open(
+        engine,
+        { summaries: { trigger: { fraction: 0.8 }, presentation: "system" } },
+        { summaries: { presentation: "tool" } },
+      );
       await talk(chat, 60);
       const ctx = await chat.buildContext();
       const [sid] = summaryIds(chat);
       expect(ctx.messages[0]).toEqual({
-        role: "assistant", content: "",
-        tool_calls: [{ id: `summary_${sid}`, type: "function", function: { name: "summarize_history", arguments: "{}" } }],
+        role: "assistant",
+        content: "",
+        tool_calls: [
+          { id: `summary_${sid}`, type: "function", function: { name: "summarize_history", arguments: "{}" } },
+        ],
       });
       expect(ctx.messages[1]).toEqual({ role: "tool", content: ctx.summary, tool_call_id: `summary_${sid}` });
       expect(ctx.usage.total).toBe(countTokens(ctx.messages, { model: SMALL }));
@@ -236,7 +302,11 @@ forEachEngine((engine) => {
       const exact = { ...SMALL, name: "sum-exact", encoding: "o200k_base" as const };
       await loadTokenizer(exact);
       for (const summaryPresentation of ["system", "tool"] as const) {
-        const { chat } = await open(engine, { summaries: { trigger: { fraction: 0.8 }, presentation: summaryPresentation } }, { model: exact });
+        const { chat } = await open(
+          engine,
+          { summaries: { trigger: { fraction: 0.8 }, presentation: summaryPresentation } },
+          { model: exact },
+        );
         await talk(chat, 60);
         const ctx = await chat.buildContext();
         expect(ctx.compressed).toBe(true);
@@ -258,20 +328,30 @@ forEachEngine((engine) => {
 
   describe("reopening", () => {
     const stores: [string, () => { store: Store; reopen: () => Store }][] = [
-      ["memory", () => {
-        const store = memoryStore();
-        return { store, reopen: () => store };
-      }],
-      ["sqlite", () => {
-        const dir = mkdtempSync(join(tmpdir(), "ctxloom-sum-"));
-        dirs.push(dir);
-        return { store: sqliteStore(join(dir, "chats.db")), reopen: () => sqliteStore(join(dir, "chats.db")) };
-      }],
+      [
+        "memory",
+        () => {
+          const store = memoryStore();
+          return { store, reopen: () => store };
+        },
+      ],
+      [
+        "sqlite",
+        () => {
+          const dir = mkdtempSync(join(tmpdir(), "ctxloom-sum-"));
+          dirs.push(dir);
+          return { store: sqliteStore(join(dir, "chats.db")), reopen: () => sqliteStore(join(dir, "chats.db")) };
+        },
+      ],
     ];
     for (const [name, make] of stores) {
       it(`a new Loom (the other engine) over the same ${name} store gives the same contexts and stats`, async () => {
         const { store, reopen } = make();
-        const first = await Loom.open({ engine, store, summaries: { trigger: { fraction: 0.8 }, presentation: "tool" } });
+        const first = await Loom.open({
+          engine,
+          store,
+          summaries: { trigger: { fraction: 0.8 }, presentation: "tool" },
+        });
         const chat = await first.user("u").create({ model: SMALL });
         await talk(chat, 120);
         for (let i = 0; i < 3; i++) {
@@ -284,14 +364,22 @@ forEachEngine((engine) => {
         const summaries = summaryIds(chat).map((id) => chat.get(id));
         const path = chat.path();
         if (name !== "memory") await first.close();
-        const second = await Loom.open({ engine: engine === "wasm" ? "js" : "wasm", store: reopen(), summaries: { presentation: "tool" } });
+        const second = await Loom.open({
+          engine: engine === "wasm" ? "js" : "wasm",
+          store: reopen(),
+          summaries: { presentation: "tool" },
+        });
         const again = await second.user("u").open(chat.id);
         expect(summaryIds(again).map((id) => again.get(id))).toEqual(summaries);
         const ctx2 = await again.buildContext();
         expect(ctx2.messages).toEqual(ctx.messages);
         expect(ctx2.usage).toEqual(ctx.usage);
         const stats2 = again.stats();
-        expect([stats2.compressions, stats2.tokensSaved, stats2.compressionRatio]).toEqual([stats.compressions, stats.tokensSaved, stats.compressionRatio]);
+        expect([stats2.compressions, stats2.tokensSaved, stats2.compressionRatio]).toEqual([
+          stats.compressions,
+          stats.tokensSaved,
+          stats.compressionRatio,
+        ]);
         expect(again.path()).toEqual(path);
         const copy = await second.user("w").import(again.export());
         expect((await copy.buildContext()).messages).toEqual(ctx.messages);

@@ -23,7 +23,11 @@ function nested(levels: number): string {
   }
   return open + "1" + close;
 }
-const callOf = (args: string): ToolCall => ({ id: "c1", type: "function", function: { name: "lookup", arguments: args } });
+const callOf = (args: string): ToolCall => ({
+  id: "c1",
+  type: "function",
+  function: { name: "lookup", arguments: args },
+});
 
 forEachEngine((engine) => {
   describe("tool call arguments nested deep", () => {
@@ -36,15 +40,28 @@ forEachEngine((engine) => {
       const before = await snapshot(chat, chats);
       for (const levels of [101, 5_000, 100_000]) {
         let message = "";
-        await chat.append({ role: "assistant", content: "", toolCalls: [callOf(nested(levels))] }).catch((e: Error) => (message = e.message));
+        await chat
+          .append({ role: "assistant", content: "", toolCalls: [callOf(nested(levels))] })
+          .catch((e: Error) => (message = e.message));
         expect(message).toMatch(/nests arrays and objects more than 100 levels deep.*flatten the arguments/);
-        await expectRejectCode(() => chat.append({ role: "assistant", content: "", toolCalls: [callOf(nested(levels))] }), "INVALID_TOOL_CALL");
+        await expectRejectCode(
+          () => chat.append({ role: "assistant", content: "", toolCalls: [callOf(nested(levels))] }),
+          "INVALID_TOOL_CALL",
+        );
       }
       expect(await snapshot(chat, chats)).toEqual(before);
       // Brackets inside strings are text, not nesting.
-      await chat.append({ role: "assistant", content: "", toolCalls: [callOf(JSON.stringify({ q: "[".repeat(500) }))] });
+      await chat.append({
+        role: "assistant",
+        content: "",
+        toolCalls: [callOf(JSON.stringify({ q: "[".repeat(500) }))],
+      });
       await chat.append({ role: "tool", content: "r", toolCallId: "c1" });
-      await chat.append({ role: "assistant", content: "", toolCalls: [{ ...callOf(nested(MAX_ARGUMENT_DEPTH)), id: "c2" }] });
+      await chat.append({
+        role: "assistant",
+        content: "",
+        toolCalls: [{ ...callOf(nested(MAX_ARGUMENT_DEPTH)), id: "c2" }],
+      });
       await chat.append({ role: "tool", content: "r", toolCallId: "c2" });
       const ctx = await chat.buildContext({ format: "anthropic" });
       expect(JSON.stringify(ctx.messages)).toContain('"input":{"a":[{"a":');
@@ -62,7 +79,10 @@ forEachEngine((engine) => {
         const copy = structuredClone(data);
         copy.messages[1]!.toolCalls![0]!.function.arguments = nested(levels);
         let message = "";
-        await loom.user("v").import(copy).catch((e: Error) => (message = e.message));
+        await loom
+          .user("v")
+          .import(copy)
+          .catch((e: Error) => (message = e.message));
         expect(message).toMatch(/message 1 is malformed: .*more than 100 levels deep/);
         await expectRejectCode(() => loom.user("v").import(copy), "INVALID_ARGUMENT");
       }
@@ -75,18 +95,63 @@ forEachEngine((engine) => {
 describe("the from* converters", () => {
   // One assistant tool call of each SDK, its input `input` (an object) or its JSON text.
   const shapes: [string, (input: unknown, text: string) => unknown[]][] = [
-    ["fromOpenAIMessages", (_, text) => fromOpenAIMessages({ role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "lookup", arguments: text } }] })],
-    ["fromResponseItems", (_, text) => fromResponseItems({ type: "function_call", call_id: "c1", name: "lookup", arguments: text })],
-    ["fromAnthropicMessages", (input) => fromAnthropicMessages({ role: "assistant", content: [{ type: "tool_use", id: "c1", name: "lookup", input }] } as never)],
-    ["fromModelMessages", (input) => fromModelMessages({ role: "assistant", content: [{ type: "tool-call", toolCallId: "c1", toolName: "lookup", input }] })],
-    ["fromUIMessages", (input) => fromUIMessages({ id: "1", role: "assistant", parts: [{ type: "tool-lookup", toolCallId: "c1", state: "input-available", input }] } as never)],
-    ["fromLangChainMessages", (input) => fromLangChainMessages(new AIMessage({ content: "", tool_calls: [{ id: "c1", name: "lookup", args: input as Record<string, unknown> }] }))],
+    [
+      "fromOpenAIMessages",
+      (_, text) =>
+        fromOpenAIMessages({
+          role: "assistant",
+          content: null,
+          tool_calls: [{ id: "c1", type: "function", function: { name: "lookup", arguments: text } }],
+        }),
+    ],
+    [
+      "fromResponseItems",
+      (_, text) => fromResponseItems({ type: "function_call", call_id: "c1", name: "lookup", arguments: text }),
+    ],
+    [
+      "fromAnthropicMessages",
+      (input) =>
+        fromAnthropicMessages({
+          role: "assistant",
+          content: [{ type: "tool_use", id: "c1", name: "lookup", input }],
+        } as never),
+    ],
+    [
+      "fromModelMessages",
+      (input) =>
+        fromModelMessages({
+          role: "assistant",
+          content: [{ type: "tool-call", toolCallId: "c1", toolName: "lookup", input }],
+        }),
+    ],
+    [
+      "fromUIMessages",
+      (input) =>
+        fromUIMessages({
+          id: "1",
+          role: "assistant",
+          parts: [{ type: "tool-lookup", toolCallId: "c1", state: "input-available", input }],
+        } as never),
+    ],
+    [
+      "fromLangChainMessages",
+      (input) =>
+        fromLangChainMessages(
+          new AIMessage({
+            content: "",
+            tool_calls: [{ id: "c1", name: "lookup", args: input as Record<string, unknown> }],
+          }),
+        ),
+    ],
   ];
 
-  it.each(shapes)("%s refuses arguments nested past 100 levels (INVALID_TOOL_CALL), as append does, and takes 100", (_, convert) => {
-    const deep = nested(MAX_ARGUMENT_DEPTH + 1);
-    expectThrowCode(() => convert(JSON.parse(deep), deep), "INVALID_TOOL_CALL");
-    const ok = nested(MAX_ARGUMENT_DEPTH);
-    expect(convert(JSON.parse(ok), ok)).toHaveLength(1);
-  });
+  it.each(shapes)(
+    "%s refuses arguments nested past 100 levels (INVALID_TOOL_CALL), as append does, and takes 100",
+    (_, convert) => {
+      const deep = nested(MAX_ARGUMENT_DEPTH + 1);
+      expectThrowCode(() => convert(JSON.parse(deep), deep), "INVALID_TOOL_CALL");
+      const ok = nested(MAX_ARGUMENT_DEPTH);
+      expect(convert(JSON.parse(ok), ok)).toHaveLength(1);
+    },
+  );
 });

@@ -21,7 +21,11 @@ async function filled(chat: Chat): Promise<void> {
   await chat.append({ role: "user", content: "Read the log." });
   for (let i = 0; i < 5; i++) {
     await chat.append({ role: "assistant", content: "", toolCalls: [call(`c${i}`)] });
-    await chat.append({ role: "tool", toolCallId: `c${i}`, content: i === 0 ? bigLog : `small result ${i} `.repeat(20) });
+    await chat.append({
+      role: "tool",
+      toolCallId: `c${i}`,
+      content: i === 0 ? bigLog : `small result ${i} `.repeat(20),
+    });
   }
   await chat.append({ role: "assistant", content: "Done." });
 }
@@ -35,14 +39,20 @@ const big = (ctx: ContextWindow): string => {
 };
 
 const STORES: [string, () => () => Store][] = [
-  ["the memory store, shared by a new Loom", () => {
-    const store = memoryStore();
-    return () => store;
-  }],
-  ["a SQLite file, opened again", () => {
-    const path = file("levels.db");
-    return () => sqliteStore(path);
-  }],
+  [
+    "the memory store, shared by a new Loom",
+    () => {
+      const store = memoryStore();
+      return () => store;
+    },
+  ],
+  [
+    "a SQLite file, opened again",
+    () => {
+      const path = file("levels.db");
+      return () => sqliteStore(path);
+    },
+  ],
 ];
 
 forEachEngine((engine) => {
@@ -77,7 +87,10 @@ forEachEngine((engine) => {
       const store = makeStore();
       const loom1 = await open({ store: store() });
       const chats1 = loom1.user("u");
-      const clearing = await chats1.create({ model: SMALL, toolResults: { ...clear, truncate: { maxTokens: 300, keep: "tail" } } });
+      const clearing = await chats1.create({
+        model: SMALL,
+        toolResults: { ...clear, truncate: { maxTokens: 300, keep: "tail" } },
+      });
       await filled(clearing);
       const off = await chats1.create({ model: SMALL, toolResults: { truncate: false } });
       await filled(off);
@@ -86,7 +99,10 @@ forEachEngine((engine) => {
       const loom2 = await open({ store: store(), toolResults: { truncate: { maxTokens: 60 } } });
       const chats2 = loom2.user("u");
       const clearing2 = await chats2.open(clearing.id);
-      expect(clearing2.export().chat.options?.toolResults).toEqual({ ...clear, truncate: { maxTokens: 300, keep: "tail" } });
+      expect(clearing2.export().chat.options?.toolResults).toEqual({
+        ...clear,
+        truncate: { maxTokens: 300, keep: "tail" },
+      });
       expect(big(await clearing2.buildContext())).toBe("cleared");
       const cut = await clearing2.buildContext({ toolResults: { clear: false } });
       expect(big(cut)).toBe("cut");
@@ -103,7 +119,10 @@ forEachEngine((engine) => {
   it("export and import keep them (as an object and as JSON); a malformed one imports nothing", async () => {
     const loom = await open();
     const chats = loom.user("u");
-    const settings = { truncate: { maxTokens: 200 }, clear: { keepNewest: 1, atLeast: 0, exclude: ["search"], trigger: { fraction: 0 } } };
+    const settings = {
+      truncate: { maxTokens: 200 },
+      clear: { keepNewest: 1, atLeast: 0, exclude: ["search"], trigger: { fraction: 0 } },
+    };
     const chat = await chats.create({ model: SMALL, toolResults: settings });
     await filled(chat);
     const exported = chat.export();
@@ -116,8 +135,18 @@ forEachEngine((engine) => {
       expect(big(await copy.buildContext())).toBe("cleared");
     }
     const listed = await otherChats.list();
-    for (const toolResults of [5, { truncate: "yes" }, { truncate: { maxTokens: 3 } }, { truncate: { keep: "both" } }, { trunc: true }, { clear: { keep: 2 } }]) {
-      const broken = { ...exported, chat: { ...exported.chat, id: "broken", options: { ...exported.chat.options, toolResults } } };
+    for (const toolResults of [
+      5,
+      { truncate: "yes" },
+      { truncate: { maxTokens: 3 } },
+      { truncate: { keep: "both" } },
+      { trunc: true },
+      { clear: { keep: 2 } },
+    ]) {
+      const broken = {
+        ...exported,
+        chat: { ...exported.chat, id: "broken", options: { ...exported.chat.options, toolResults } },
+      };
       await expectRejectCode(() => otherChats.import(bad(broken)), "INVALID_ARGUMENT");
     }
     expect(await otherChats.list()).toEqual(listed);
@@ -132,7 +161,13 @@ forEachEngine((engine) => {
       ...withoutFastPaths,
       loadChat: (u, c, since) => {
         const loaded = inner.loadChat(u, c, since) as LoadedChat; // the memory store answers at once
-        return { chat: { ...loaded.chat, options: { ...loaded.chat.options, toolResults: bad({ clear: { keepNewest: -1 } }) } }, messages: loaded.messages };
+        return {
+          chat: {
+            ...loaded.chat,
+            options: { ...loaded.chat.options, toolResults: bad({ clear: { keepNewest: -1 } }) },
+          },
+          messages: loaded.messages,
+        };
       },
     };
     const loom1 = await open({ store: inner });
@@ -171,7 +206,10 @@ forEachEngine((engine) => {
       const loom = await open();
       const chats = loom.user("u");
       for (const [named, toolResults] of BAD) {
-        const error = await chats.create(bad({ model: SMALL, toolResults })).then(() => null, (e: unknown) => e);
+        const error = await chats.create(bad({ model: SMALL, toolResults })).then(
+          () => null,
+          (e: unknown) => e,
+        );
         expect(error, named).toBeInstanceOf(CtxloomError);
         expect((error as CtxloomError).code).toBe("INVALID_ARGUMENT");
         expect((error as CtxloomError).message).toContain(named);
@@ -187,8 +225,14 @@ forEachEngine((engine) => {
       await filled(chat);
       const before = await snapshot(chat);
       for (const [named, toolResults] of BAD) {
-        for (const build of [() => chat.buildContext(bad({ toolResults })), () => chat.buildPrompt(bad({ toolResults }))]) {
-          const error = await build().then(() => null, (e: unknown) => e);
+        for (const build of [
+          () => chat.buildContext(bad({ toolResults })),
+          () => chat.buildPrompt(bad({ toolResults })),
+        ]) {
+          const error = await build().then(
+            () => null,
+            (e: unknown) => e,
+          );
           expect(error, named).toBeInstanceOf(CtxloomError);
           expect((error as CtxloomError).code).toBe("INVALID_ARGUMENT");
           expect((error as CtxloomError).message).toContain(named);
@@ -200,7 +244,10 @@ forEachEngine((engine) => {
 
     it("Loom.open({ toolResults }): INVALID_ARGUMENT naming the option", async () => {
       for (const [named, toolResults] of BAD) {
-        const error = await open(bad({ toolResults })).then(() => null, (e: unknown) => e);
+        const error = await open(bad({ toolResults })).then(
+          () => null,
+          (e: unknown) => e,
+        );
         expect(error, named).toBeInstanceOf(CtxloomError);
         expect((error as CtxloomError).message).toContain(named);
       }
@@ -214,10 +261,15 @@ forEachEngine((engine) => {
     await chat.append({ role: "assistant", content: "", toolCalls: [call("c1")] });
     const before = await snapshot(chat);
     for (const toolResults of [{ truncate: true }, {}]) {
-      const error = await chat.append({ role: "tool", toolCallId: "c1", content: bigLog }, bad({ toolResults })).then(() => null, (e: unknown) => e);
+      const error = await chat.append({ role: "tool", toolCallId: "c1", content: bigLog }, bad({ toolResults })).then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(error).toBeInstanceOf(CtxloomError);
       expect((error as CtxloomError).code).toBe("INVALID_ARGUMENT");
-      expect((error as CtxloomError).message).toMatch(/keeps every tool result whole.*Loom\.open\(\{ toolResults \}\), create\(\{ toolResults \}\) or buildContext\(\{ toolResults \}\)/);
+      expect((error as CtxloomError).message).toMatch(
+        /keeps every tool result whole.*Loom\.open\(\{ toolResults \}\), create\(\{ toolResults \}\) or buildContext\(\{ toolResults \}\)/,
+      );
     }
     expect(await snapshot(chat)).toEqual(before);
     await loom.close();

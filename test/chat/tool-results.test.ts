@@ -81,7 +81,9 @@ forEachEngine((engine) => {
     expect(big!.tokens).toBeGreaterThan(450);
     expect(small!.content).toBe("42 lines"); // a small result is left alone
     const [, , total] = MARKER.exec(big!.content)!;
-    expect(Number(total!.replace(/,/g, ""))).toBe(recount([{ role: "user", content: bigLog }], "gpt-4o") - recount([{ role: "user", content: "" }], "gpt-4o"));
+    expect(Number(total!.replace(/,/g, ""))).toBe(
+      recount([{ role: "user", content: bigLog }], "gpt-4o") - recount([{ role: "user", content: "" }], "gpt-4o"),
+    );
     expect(ctx.usage.total).toBe(recount(ctx.messages, "gpt-4o"));
     await loom.close();
     const again = await Loom.open({ engine, store, toolResults: { truncate: { maxTokens: 500 } } });
@@ -156,14 +158,26 @@ forEachEngine((engine) => {
         fc.integer({ min: 0, max: 300 }), // characters of the system prompt
         fc.boolean(), // a second call answered first, in the same unit
         async (window, counting, userWords, argChars, systemChars, twoCalls) => {
-          const model = counting === "estimate"
-            ? { name: `tool-${window}`, contextWindow: window, sizeClass: "small" as const, tokensPerChar: 0.25 }
-            : { name: `tool-o200k-${window}`, contextWindow: window, sizeClass: "small" as const, tokensPerChar: 0.25, encoding: "o200k_base" as const };
+          const model =
+            counting === "estimate"
+              ? { name: `tool-${window}`, contextWindow: window, sizeClass: "small" as const, tokensPerChar: 0.25 }
+              : {
+                  name: `tool-o200k-${window}`,
+                  contextWindow: window,
+                  sizeClass: "small" as const,
+                  tokensPerChar: 0.25,
+                  encoding: "o200k_base" as const,
+                };
           const loom = await Loom.open({ engine });
-          const chat = await loom.user("u").create({ model, ...(systemChars ? { system: "Be brief. ".repeat(systemChars / 10) } : {}) });
+          const chat = await loom
+            .user("u")
+            .create({ model, ...(systemChars ? { system: "Be brief. ".repeat(systemChars / 10) } : {}) });
           const user = await chat.append({ role: "user", content: "Please read the log. ".repeat(userWords) });
           const args = JSON.stringify({ query: "q".repeat(argChars) });
-          const calls = [{ ...call, function: { name: "read_log", arguments: args } }, ...(twoCalls ? [{ ...call, id: "c0" }] : [])];
+          const calls = [
+            { ...call, function: { name: "read_log", arguments: args } },
+            ...(twoCalls ? [{ ...call, id: "c0" }] : []),
+          ];
           const asked = await chat.append({ role: "assistant", content: "", toolCalls: calls });
           const first = twoCalls ? await chat.append({ role: "tool", toolCallId: "c0", content: "ok" }) : undefined;
           const result = await chat.append({ role: "tool", toolCallId: "c1", content: words });
@@ -196,7 +210,14 @@ forEachEngine((engine) => {
 
 describe("Loom.open({ toolResults })", () => {
   it("refuses unknown keys and bad values, naming the option", async () => {
-    for (const toolResults of [{ trunc: true }, { truncate: { maxTokens: 3 } }, { truncate: { keep: "both" } }, { truncate: { max: 9 } }, 5, { clear: { keep: 1 } }]) {
+    for (const toolResults of [
+      { trunc: true },
+      { truncate: { maxTokens: 3 } },
+      { truncate: { keep: "both" } },
+      { truncate: { max: 9 } },
+      5,
+      { clear: { keep: 1 } },
+    ]) {
       await expectRejectCode(() => Loom.open({ toolResults } as unknown as LoomOptions), "INVALID_ARGUMENT");
     }
     await expectRejectCode(() => Loom.open({ toolResult: {} } as unknown as LoomOptions), "INVALID_ARGUMENT");

@@ -51,7 +51,12 @@ forEachEngine((engine) => {
     expect(list.map((c) => c.id).sort()).toEqual([chat.id, b.id].sort());
     const entry = list.find((c) => c.id === b.id)!;
     expect(entry).toEqual({
-      id: b.id, title: "second", model: "llama3.2", createdAt: b.createdAt, updatedAt: b.updatedAt, messageCount: 4,
+      id: b.id,
+      title: "second",
+      model: "llama3.2",
+      createdAt: b.createdAt,
+      updatedAt: b.updatedAt,
+      messageCount: 4,
     });
     expect(list[0]!.id).toBe(b.id); // most recently updated first
     expect(list.find((c) => c.id === chat.id)!.messageCount).toBe(0);
@@ -189,13 +194,22 @@ forEachEngine((engine) => {
       { role: "user" as const, content: `Question ${i} asks about topic ${i}. It adds a few more words.` },
       { role: "assistant" as const, content: `Answer ${i} settles topic ${i}. Then it explains a little.` },
     ];
-    const settings = [[undefined, "tool"], ["system", "tool"], ["tool", "system"], ["tool", undefined]] as const;
+    const settings = [
+      [undefined, "tool"],
+      ["system", "tool"],
+      ["tool", "system"],
+      ["tool", undefined],
+    ] as const;
     let over = 0;
     for (const [first, second] of settings) {
       for (const contextWindow of [1000, 1250, 1500, 1750, 2000, 2500]) {
         const model = { name: `keep-${contextWindow}`, contextWindow, sizeClass: "tiny" as const, tokensPerChar: 0.25 };
         const store = { ...memoryStore(), close: () => {} }; // the second Loom reads the same memory
-        const a = await Loom.open({ engine, store, summaries: first ? { trigger: { fraction: 0.8 }, presentation: first } : true });
+        const a = await Loom.open({
+          engine,
+          store,
+          summaries: first ? { trigger: { fraction: 0.8 }, presentation: first } : true,
+        });
         const chat = await a.user("u").create({ model });
         for (let i = 0; i < 60; i++) for (const m of turn(i)) await chat.append(m);
         expect((await chat.buildContext()).compressed).toBe(true);
@@ -203,13 +217,19 @@ forEachEngine((engine) => {
         const b = await Loom.open({ engine, store, ...(second ? { summaries: { presentation: second } } : {}) });
         const again = await b.user("u").open(chat.id);
         for (let i = 60; i < 120; i++) for (const m of turn(i)) await again.append(m); // the window is full again
-        const ctx = await again.buildContext({ summaries: false, input: "x ".repeat(Math.floor(contextWindow * 0.09)) });
+        const ctx = await again.buildContext({
+          summaries: false,
+          input: "x ".repeat(Math.floor(contextWindow * 0.09)),
+        });
         const sent = countTokens(ctx.messages, { model });
         const where = `${String(first)} then ${String(second)}, window ${contextWindow}`;
         expect(ctx.compressed, where).toBe(true);
         if (sent > ctx.usage.limit) over++;
         expect(ctx.usage.total, where).toBe(sent);
-        expect(ctx.messages.some((m) => m.role === "tool"), where).toBe(first === "tool"); // sent as at its creation
+        expect(
+          ctx.messages.some((m) => m.role === "tool"),
+          where,
+        ).toBe(first === "tool"); // sent as at its creation
         await b.close();
       }
     }

@@ -13,10 +13,31 @@ import { chatgptSample } from "../import/samples.js";
 const dataDir = join(dirname(fileURLToPath(import.meta.url)), "../../../shared/data");
 const present = existsSync(dataDir);
 if (!present) console.warn(`cli/chat-io.test.ts: the shared data part is skipped, ${dataDir} is absent.`);
-const FILES = ["chatgpt/chatgpt-tree.json", "librechat/librechat-tree.json", "oasst/en_100_tree.jsonl", "oasst/realistic_seed_data.json", "sharegpt/axolotl_sharegpt_conversation.json"];
+const FILES = [
+  "chatgpt/chatgpt-tree.json",
+  "librechat/librechat-tree.json",
+  "oasst/en_100_tree.jsonl",
+  "oasst/realistic_seed_data.json",
+  "sharegpt/axolotl_sharegpt_conversation.json",
+];
 
-const shape = (m: { id: number; parentId: number | null; role: string; content: string; name?: string; toolCalls?: unknown; toolCallId?: string }) =>
-  ({ id: m.id, parentId: m.parentId, role: m.role, content: m.content, name: m.name, toolCalls: m.toolCalls, toolCallId: m.toolCallId });
+const shape = (m: {
+  id: number;
+  parentId: number | null;
+  role: string;
+  content: string;
+  name?: string;
+  toolCalls?: unknown;
+  toolCallId?: string;
+}) => ({
+  id: m.id,
+  parentId: m.parentId,
+  role: m.role,
+  content: m.content,
+  name: m.name,
+  toolCalls: m.toolCalls,
+  toolCallId: m.toolCallId,
+});
 
 describe.each(ENGINES)("imported chats in a Loom (%s engine)", (engine) => {
   async function roundTrip(text: string): Promise<number> {

@@ -19,6 +19,12 @@ export function file(name: string, text: string): string {
 export async function cli(args: string[], store: Store = memoryStore(), progress = false) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await run(args, { out: (t) => out.push(t), err: (t) => err.push(t), progress, openStore: async () => store, version: "9.9.9" });
+  const code = await run(args, {
+    out: (t) => out.push(t),
+    err: (t) => err.push(t),
+    progress,
+    openStore: async () => store,
+    version: "9.9.9",
+  });
   return { code, out: out.join("\n"), err: err.join("\n") };
 }

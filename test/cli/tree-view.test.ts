@@ -14,14 +14,16 @@ describe("drawTree", () => {
     await chat.regenerate(a1.id);
     await chat.append({ role: "assistant", content: "a1 again\n  with   space" });
     await chat.edit(0, "q1 edited");
-    expect(drawTree(chat)).toBe([
-      "├─ #0 user: q1",
-      "│ ├─ #1 assistant: a1",
-      "│ │  #2 user: q2",
-      "│ │  #3 assistant: a2",
-      "│ └─ #4 assistant: a1 again with space",
-      "└─*#5 user: q1 edited  <- head",
-    ].join("\n"));
+    expect(drawTree(chat)).toBe(
+      [
+        "├─ #0 user: q1",
+        "│ ├─ #1 assistant: a1",
+        "│ │  #2 user: q2",
+        "│ │  #3 assistant: a2",
+        "│ └─ #4 assistant: a1 again with space",
+        "└─*#5 user: q1 edited  <- head",
+      ].join("\n"),
+    );
     await loom.close();
   });
 

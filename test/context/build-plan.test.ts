@@ -10,9 +10,17 @@ import { JsEngine } from "../../src/engine/index.js";
 import { expectThrowCode } from "../helpers.js";
 
 const source = (over: Partial<ContextSource> = {}): ContextSource => ({
-  engine: new JsEngine(), tree: 0, head: -1, counter: heuristicCounter(), profile: getModelProfile("gpt-4o"),
-  system: "chat system", budget: undefined, historyLimits: undefined,
-  message: () => { throw new Error("a plan reads no message"); },
+  engine: new JsEngine(),
+  tree: 0,
+  head: -1,
+  counter: heuristicCounter(),
+  profile: getModelProfile("gpt-4o"),
+  system: "chat system",
+  budget: undefined,
+  historyLimits: undefined,
+  message: () => {
+    throw new Error("a plan reads no message");
+  },
   ...over,
 });
 
@@ -28,7 +36,13 @@ describe("planBuild", () => {
     expect(chat.format).toBe("openai");
 
     const call = planBuild(source({ historyLimits: true }), {
-      model: "gpt-4", system: "mine", memory: "m", input: "i", maxMessages: 7, historyLimits: { maxTurns: 2 }, format: "anthropic",
+      model: "gpt-4",
+      system: "mine",
+      memory: "m",
+      input: "i",
+      maxMessages: 7,
+      historyLimits: { maxTurns: 2 },
+      format: "anthropic",
     });
     expect(call.profile.name).toBe("gpt-4");
     expect(call.budget).toEqual(budgetFor("gpt-4"));
@@ -46,10 +60,17 @@ describe("planBuild", () => {
   it("every bad option is refused while planning, before the engine is asked anything", () => {
     const engine = new JsEngine();
     let asked = 0;
-    const spy = new Proxy(engine, { get: (target, key) => ((asked++, Reflect.get(target, key))) });
+    const spy = new Proxy(engine, { get: (target, key) => (asked++, Reflect.get(target, key)) });
     for (const bad of [
-      { model: "nope-1" }, { budget: { system: 2 } }, { historyLimits: { maxTurn: 1 } }, { maxMessages: 0 },
-      { format: "xml" }, { input: "" }, { memory: 3 }, { recall: true }, { sytem: "x" },
+      { model: "nope-1" },
+      { budget: { system: 2 } },
+      { historyLimits: { maxTurn: 1 } },
+      { maxMessages: 0 },
+      { format: "xml" },
+      { input: "" },
+      { memory: 3 },
+      { recall: true },
+      { sytem: "x" },
     ]) {
       let code = "";
       try {

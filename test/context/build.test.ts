@@ -10,7 +10,13 @@ import { expectRejectCode, forEachEngine, snapshot, type Fixture } from "../help
 /** Heuristic counting, (length + 3) >> 2: budget eff 900, system 225, memory 180, conversation 360, input 90, reserve 45; limit 855. */
 const SMALL: ModelProfile = { name: "ctx-small", contextWindow: 1_000, sizeClass: "tiny", tokensPerChar: 0.25 };
 /** Exact o200k counting in a small window. */
-const EXACT: ModelProfile = { name: "ctx-exact", contextWindow: 2_000, sizeClass: "tiny", tokensPerChar: 0.25, encoding: "o200k_base" };
+const EXACT: ModelProfile = {
+  name: "ctx-exact",
+  contextWindow: 2_000,
+  sizeClass: "tiny",
+  tokensPerChar: 0.25,
+  encoding: "o200k_base",
+};
 /** A window of 100: a request may use 86 tokens (90 effective less a reserve of 4). */
 const TINY: ModelProfile = { name: "ctx-tiny", contextWindow: 100, sizeClass: "tiny", tokensPerChar: 0.25 };
 
@@ -20,7 +26,11 @@ const cost = (role: string, content: string) => messageTokens(h, { role, content
 const sentences = (n: number, tag = "Sentence") =>
   Array.from({ length: n }, (_, i) => `${tag} number ${i} tells the model one more plain thing.`).join(" ");
 
-async function open(engine: "wasm" | "js", model: ModelProfile | string, options: { system?: string; historyLimits?: boolean } = {}): Promise<Fixture> {
+async function open(
+  engine: "wasm" | "js",
+  model: ModelProfile | string,
+  options: { system?: string; historyLimits?: boolean } = {},
+): Promise<Fixture> {
   const loom = await Loom.open({ engine });
   const chats = loom.user("alice");
   const chat = await chats.create({ model, ...options });
@@ -34,7 +44,11 @@ async function history(chat: Chat, turns: number, length = 40): Promise<void> {
   }
 }
 
-const toolCall = (id: string, name = "lookup", args = '{"q":"weather in Paris"}') => ({ id, type: "function" as const, function: { name, arguments: args } });
+const toolCall = (id: string, name = "lookup", args = '{"q":"weather in Paris"}') => ({
+  id,
+  type: "function" as const,
+  function: { name, arguments: args },
+});
 
 forEachEngine((engine) => {
   describe("usage", () => {
@@ -42,12 +56,19 @@ forEachEngine((engine) => {
       await loadTokenizer(EXACT);
       const { loom, chat } = await open(engine, EXACT, { system: "You are a terse assistant. Answer in one line." });
       await chat.append({ role: "user", content: "What's the weather in Paris? 🌧️", name: "alice" });
-      await chat.append({ role: "assistant", content: "", toolCalls: [toolCall("c1"), toolCall("c2", "forecast", "{}")] });
+      await chat.append({
+        role: "assistant",
+        content: "",
+        toolCalls: [toolCall("c1"), toolCall("c2", "forecast", "{}")],
+      });
       await chat.append({ role: "tool", content: "12°C, light rain", toolCallId: "c1" });
       await chat.append({ role: "tool", content: "rain until 18:00", toolCallId: "c2" });
       await chat.append({ role: "assistant", content: "12°C and rainy until six." });
       await chat.append({ role: "user", content: "Thanks! <|endoftext|> And tomorrow?" });
-      const ctx = await chat.buildContext({ memory: "The user lives in Paris. The user prefers Celsius.", input: "Also Lyon, please." });
+      const ctx = await chat.buildContext({
+        memory: "The user lives in Paris. The user prefers Celsius.",
+        input: "Also Lyon, please.",
+      });
       expect(ctx.usage.total).toBe(countTokens(ctx.messages, { model: EXACT }));
       expect(ctx.usage.total).toBeLessThanOrEqual(ctx.usage.limit);
       const { system, memory, conversation, input, total, limit } = ctx.usage;
@@ -55,9 +76,23 @@ forEachEngine((engine) => {
       expect(conversation).toBe(ctx.conversation.reduce((s, m) => s + m.tokens, 0));
       expect(limit).toBe(ctx.budget.effective - ctx.budget.reserve);
       // OpenAI shape: system, memory, the conversation, then the input
-      expect(ctx.messages.map((m) => m.role)).toEqual(["system", "system", "user", "assistant", "tool", "tool", "assistant", "user", "user"]);
+      expect(ctx.messages.map((m) => m.role)).toEqual([
+        "system",
+        "system",
+        "user",
+        "assistant",
+        "tool",
+        "tool",
+        "assistant",
+        "user",
+        "user",
+      ]);
       expect(ctx.messages[2]).toEqual({ role: "user", content: "What's the weather in Paris? 🌧️", name: "alice" });
-      expect(ctx.messages[3]).toEqual({ role: "assistant", content: "", tool_calls: [toolCall("c1"), toolCall("c2", "forecast", "{}")] });
+      expect(ctx.messages[3]).toEqual({
+        role: "assistant",
+        content: "",
+        tool_calls: [toolCall("c1"), toolCall("c2", "forecast", "{}")],
+      });
       expect(ctx.messages[4]).toEqual({ role: "tool", content: "12°C, light rain", tool_call_id: "c1" });
       expect(ctx.messages[8]).toEqual({ role: "user", content: "Also Lyon, please." });
       expect(ctx.conversation.map((m) => m.id)).toEqual([0, 1, 2, 3, 4, 5]);
@@ -92,7 +127,10 @@ forEachEngine((engine) => {
       const { loom, chat } = await open(engine, SMALL, { system: "Be brief." });
       await chat.append({ role: "user", content: "hi" });
       expect((await chat.buildContext()).messages[0]).toEqual({ role: "system", content: "Be brief." });
-      expect((await chat.buildContext({ system: "Be verbose." })).messages[0]).toEqual({ role: "system", content: "Be verbose." });
+      expect((await chat.buildContext({ system: "Be verbose." })).messages[0]).toEqual({
+        role: "system",
+        content: "Be verbose.",
+      });
       expect((await chat.buildContext({ system: "" })).messages.map((m) => m.role)).toEqual(["user"]);
       await loom.close();
     });
@@ -128,7 +166,10 @@ forEachEngine((engine) => {
       expect(ctx.usage.memory).toBeLessThanOrEqual(budget.memory);
       const next = full.indexOf(".", ctx.memory.length) + 1;
       expect(cost("system", full.slice(0, next))).toBeGreaterThan(budget.memory);
-      expect(ctx.messages.slice(0, 2)).toEqual([{ role: "system", content: "Be brief." }, { role: "system", content: ctx.memory }]);
+      expect(ctx.messages.slice(0, 2)).toEqual([
+        { role: "system", content: "Be brief." },
+        { role: "system", content: ctx.memory },
+      ]);
       await loom.close();
     });
 
@@ -263,7 +304,11 @@ forEachEngine((engine) => {
       const { loom, chat } = await open(engine, SMALL);
       await history(chat, 8, 40); // 16 messages of 13 tokens
       // maxMessages 10 and a budget for 2 of them: 14 of the 16 are left out
-      const cut = await chat.buildContext({ maxMessages: 10, model: { ...SMALL, name: "ctx-cut", contextWindow: 40 }, stablePrefix: false });
+      const cut = await chat.buildContext({
+        maxMessages: 10,
+        model: { ...SMALL, name: "ctx-cut", contextWindow: 40 },
+        stablePrefix: false,
+      });
       expect(cut.conversation.map((m) => m.id)).toEqual([14, 15]);
       expect(cut.evicted).toBe(14);
       const turns = await chat.buildContext({ historyLimits: { maxTurns: 2 } });
@@ -271,7 +316,9 @@ forEachEngine((engine) => {
       expect(turns.evicted).toBe(12);
       // a summary sent carries its run; dropped, its run is left out
       const summarizing = await Loom.open({ engine });
-      const long = await summarizing.user("alice").create({ model: { ...SMALL, name: "ctx-sum", contextWindow: 2_000 } });
+      const long = await summarizing
+        .user("alice")
+        .create({ model: { ...SMALL, name: "ctx-sum", contextWindow: 2_000 } });
       await history(long, 60, 40);
       const summarized = await long.buildContext({ summaries: { select: { keepLast: 6 } } });
       const summary = summarized.conversation[0]!;
@@ -289,7 +336,12 @@ forEachEngine((engine) => {
     });
 
     it("history limits are off by default: long turns and many turns are kept as the budget allows", async () => {
-      const { loom, chat } = await open(engine, { name: "hl-tiny", contextWindow: 100_000, sizeClass: "tiny", tokensPerChar: 0.25 });
+      const { loom, chat } = await open(engine, {
+        name: "hl-tiny",
+        contextWindow: 100_000,
+        sizeClass: "tiny",
+        tokensPerChar: 0.25,
+      });
       await history(chat, 10, 200);
       const ctx = await chat.buildContext({ memory: "m".repeat(1_000) });
       expect(ctx.conversation.length).toBe(20);
@@ -303,7 +355,10 @@ forEachEngine((engine) => {
       for (const where of ["call", "chat"] as const) {
         const { loom, chat } = await open(engine, model, where === "chat" ? { historyLimits: true } : {});
         await history(chat, 10, 200);
-        const ctx = await chat.buildContext({ memory: "m ".repeat(500), ...(where === "call" ? { historyLimits: true } : {}) });
+        const ctx = await chat.buildContext({
+          memory: "m ".repeat(500),
+          ...(where === "call" ? { historyLimits: true } : {}),
+        });
         expect(ctx.conversation.map((m) => m.id)).toEqual([14, 15, 16, 17, 18, 19]); // 3 turns
         for (const m of ctx.conversation) {
           expect(m.content.length).toBeLessThanOrEqual(100);
@@ -319,9 +374,17 @@ forEachEngine((engine) => {
     });
 
     it("historyLimits: custom limits override the class's", async () => {
-      const { loom, chat } = await open(engine, { name: "hl-x", contextWindow: 100_000, sizeClass: "xlarge", tokensPerChar: 0.25 });
+      const { loom, chat } = await open(engine, {
+        name: "hl-x",
+        contextWindow: 100_000,
+        sizeClass: "xlarge",
+        tokensPerChar: 0.25,
+      });
       await history(chat, 10, 200);
-      const ctx = await chat.buildContext({ historyLimits: { maxTurns: 2, maxCharsPerTurn: 50, memoryMaxChars: 100 }, memory: "x".repeat(500) });
+      const ctx = await chat.buildContext({
+        historyLimits: { maxTurns: 2, maxCharsPerTurn: 50, memoryMaxChars: 100 },
+        memory: "x".repeat(500),
+      });
       expect(ctx.conversation.length).toBe(4);
       expect(ctx.conversation.every((m) => m.content.length <= 50)).toBe(true);
       expect(ctx.memory.length).toBeLessThanOrEqual(100);
@@ -333,7 +396,14 @@ forEachEngine((engine) => {
   describe("stats and options", () => {
     it("chat.stats() after a build: seed 001's usage stats", async () => {
       const { loom, chat } = await open(engine, SMALL);
-      expect(chat.stats()).toMatchObject({ messages: 0, branchMessages: 0, lastUsage: null, tokens: 0, usagePercent: 0, evicted: 0 });
+      expect(chat.stats()).toMatchObject({
+        messages: 0,
+        branchMessages: 0,
+        lastUsage: null,
+        tokens: 0,
+        usagePercent: 0,
+        evicted: 0,
+      });
       await history(chat, 100);
       await chat.regenerate(199);
       await chat.append({ role: "assistant", content: "another answer" });
@@ -378,7 +448,8 @@ forEachEngine((engine) => {
       ];
       for (const [options, code] of bad) {
         await expectRejectCode(() => chat.buildContext(options as never), code);
-        if (!(options && typeof options === "object" && "format" in options)) await expectRejectCode(() => chat.buildPrompt(options as never), code);
+        if (!(options && typeof options === "object" && "format" in options))
+          await expectRejectCode(() => chat.buildPrompt(options as never), code);
       }
       await expectRejectCode(() => chat.buildPrompt({ foo: 1 } as never), "INVALID_ARGUMENT");
       expect(await snapshot(chat, chats)).toEqual(before);
@@ -389,7 +460,10 @@ forEachEngine((engine) => {
     it("an empty chat builds the system prompt, memory and input alone", async () => {
       const { loom, chat } = await open(engine, SMALL, { system: "Be brief." });
       const ctx = await chat.buildContext({ input: "hello?" });
-      expect(ctx.messages).toEqual([{ role: "system", content: "Be brief." }, { role: "user", content: "hello?" }]);
+      expect(ctx.messages).toEqual([
+        { role: "system", content: "Be brief." },
+        { role: "user", content: "hello?" },
+      ]);
       expect(ctx.conversation).toEqual([]);
       expect(ctx.usage.total).toBe(countTokens(ctx.messages, { model: SMALL }));
       await loom.close();

@@ -6,7 +6,11 @@
 // beta messages, where compaction lives).
 import { describe, expect, it } from "vitest";
 import type { BetaCompactionBlock, BetaMessageParam } from "@anthropic-ai/sdk/resources/beta/messages/messages";
-import type { ResponseCompactionItem, ResponseInputItem, ResponseOutputItem } from "openai/resources/responses/responses";
+import type {
+  ResponseCompactionItem,
+  ResponseInputItem,
+  ResponseOutputItem,
+} from "openai/resources/responses/responses";
 import { Loom, countTokens, loadTokenizer, type Chat, type ContextWindow, type MessageInput } from "../../src/index.js";
 import { fromAnthropicMessages } from "../../src/anthropic.js";
 import { fromResponseItems } from "../../src/openai.js";
@@ -25,21 +29,28 @@ const result = (n: number) => `Output of step ${n}: ` + "all tests passed, 42 fi
 
 /** What Anthropic returned when its compaction triggered: the summary block first, then the next tool call. */
 const block: BetaCompactionBlock = {
-  type: "compaction", content: "Summary: the user asked to refactor billing; steps 1-2 ran the tests, all passed.",
-  encrypted_content: "EnCrYpTeD-state-0123", signature: "compaction-sig", tool_changes: [],
+  type: "compaction",
+  content: "Summary: the user asked to refactor billing; steps 1-2 ran the tests, all passed.",
+  encrypted_content: "EnCrYpTeD-state-0123",
+  signature: "compaction-sig",
+  tool_changes: [],
 };
 
 /** An Anthropic agent loop: the task, two tool steps, a compaction, two more steps (head: the last result). */
 function anthropicRun(): BetaMessageParam[] {
   const step = (n: number, first?: BetaCompactionBlock): BetaMessageParam[] => [
-    { role: "assistant", content: [...(first ? [first] : []), { type: "tool_use", id: `t${n}`, name: "run_tests", input: { step: n } }] },
+    {
+      role: "assistant",
+      content: [...(first ? [first] : []), { type: "tool_use", id: `t${n}`, name: "run_tests", input: { step: n } }],
+    },
     { role: "user", content: [{ type: "tool_result", tool_use_id: `t${n}`, content: result(n) }] },
   ];
   return [{ role: "user", content: task }, ...step(1), ...step(2), ...step(3, block), ...step(4)];
 }
 
 /** Nothing of the compaction in a context of another format. */
-const noCompaction = (ctx: ContextWindow) => expect(JSON.stringify(ctx.messages)).not.toMatch(/compaction|EnCrYpTeD|cmp_|gAAAA-compacted/);
+const noCompaction = (ctx: ContextWindow) =>
+  expect(JSON.stringify(ctx.messages)).not.toMatch(/compaction|EnCrYpTeD|cmp_|gAAAA-compacted/);
 
 forEachEngine((engine) => {
   const open = async (model: string | typeof SMALL = MODEL) => {
@@ -65,7 +76,17 @@ forEachEngine((engine) => {
       expect(ctx.evicted).toBe(0); // carried by the compaction, not evicted
       expect(ctx.conversation.reduce((sum, m) => sum + m.tokens, 0)).toBe(ctx.usage.conversation);
       // The tree keeps the run it replaces.
-      expect(chat.path().map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant", "tool", "assistant", "tool", "assistant", "tool"]);
+      expect(chat.path().map((m) => m.role)).toEqual([
+        "user",
+        "assistant",
+        "tool",
+        "assistant",
+        "tool",
+        "assistant",
+        "tool",
+        "assistant",
+        "tool",
+      ]);
       expect(chat.path()[0]!.content).toBe(task);
       // With cache breakpoints on, the block is still first and unchanged.
       const cached = await chat.buildContext({ format: "anthropic", cacheControl: true });
@@ -104,23 +125,38 @@ forEachEngine((engine) => {
   });
 
   describe("OpenAI's compaction item", () => {
-    const compaction: ResponseCompactionItem = { type: "compaction", id: "cmp_1", encrypted_content: "gAAAA-compacted-state", created_by: "server" };
+    const compaction: ResponseCompactionItem = {
+      type: "compaction",
+      id: "cmp_1",
+      encrypted_content: "gAAAA-compacted-state",
+      created_by: "server",
+    };
     const user = (text: string): ResponseInputItem => ({ role: "user", content: text });
     const message = (text: string): ResponseOutputItem => ({
-      type: "message", id: `msg_${text.length}`, role: "assistant", status: "completed", content: [{ type: "output_text", text, annotations: [] }],
+      type: "message",
+      id: `msg_${text.length}`,
+      role: "assistant",
+      status: "completed",
+      content: [{ type: "output_text", text, annotations: [] }],
     });
 
     it("round trip: fromResponseItems, then the Responses context holds the item as it came, and what follows it", async () => {
       const { loom, chat } = await open();
       // Server-side compaction (context_management): the output holds the item before the reply.
       const items: (ResponseOutputItem | ResponseInputItem)[] = [
-        user(task), message("Looking at it."), user("Go on."), compaction, message("Refactored."), user("Thanks."),
+        user(task),
+        message("Looking at it."),
+        user("Go on."),
+        compaction,
+        message("Refactored."),
+        user("Thanks."),
       ];
       await appendAll(chat, fromResponseItems(items));
       const ctx = await chat.buildContext({ format: "responses" });
       expect(JSON.stringify(ctx.messages[0])).toBe(JSON.stringify(compaction));
       expect(ctx.messages.slice(1)).toEqual([
-        { type: "message", role: "assistant", content: "Refactored." }, { type: "message", role: "user", content: "Thanks." },
+        { type: "message", role: "assistant", content: "Refactored." },
+        { type: "message", role: "user", content: "Thanks." },
       ]);
       expect(ctx.evicted).toBe(0);
       expect(ctx.conversation.reduce((sum, m) => sum + m.tokens, 0)).toBe(ctx.usage.conversation);

@@ -5,7 +5,11 @@ import { Loom, type AnthropicBlock, type AnthropicMessage, type ModelProfile } f
 import { expectRejectCode, forEachEngine } from "../helpers.js";
 
 const SMALL: ModelProfile = { name: "fmt-small", contextWindow: 1_000, sizeClass: "tiny", tokensPerChar: 0.25 };
-const call = (id: string, args = '{"city":"Paris"}') => ({ id, type: "function" as const, function: { name: "weather", arguments: args } });
+const call = (id: string, args = '{"city":"Paris"}') => ({
+  id,
+  type: "function" as const,
+  function: { name: "weather", arguments: args },
+});
 
 /** Anthropic's rules on a message list: user first, roles alternate, every tool_result answers an earlier tool_use. */
 function checkAnthropic(messages: AnthropicMessage[]): void {
@@ -42,7 +46,11 @@ forEachEngine((engine) => {
       await chat.append({ role: "assistant", content: "Paris 12C, Lyon 15C." });
       await chat.append({ role: "user", content: "Thanks." });
       await chat.append({ role: "user", content: "And tomorrow?" });
-      const ctx = await chat.buildContext({ format: "anthropic", memory: "The user is in France.", input: "Be brief." });
+      const ctx = await chat.buildContext({
+        format: "anthropic",
+        memory: "The user is in France.",
+        input: "Be brief.",
+      });
       expect(ctx.system).toBe("You are helpful.\n\nThe user is in France.\n\nUse Celsius.");
       checkAnthropic(ctx.messages);
       expect(ctx.messages).toEqual([
@@ -138,7 +146,8 @@ forEachEngine((engine) => {
     it("holds the same selection as buildContext (truncated system, evicted history)", async () => {
       const loom = await Loom.open({ engine });
       const chat = await loom.user("u").create({ model: SMALL });
-      for (let i = 0; i < 80; i++) await chat.append({ role: i % 2 ? "assistant" : "user", content: `message ${i} `.padEnd(50, ".") });
+      for (let i = 0; i < 80; i++)
+        await chat.append({ role: i % 2 ? "assistant" : "user", content: `message ${i} `.padEnd(50, ".") });
       const system = Array.from({ length: 80 }, (_, i) => `Rule ${i} applies.`).join(" ");
       const ctx = await chat.buildContext({ system });
       const prompt = await chat.buildPrompt({ system });
@@ -172,7 +181,9 @@ forEachEngine((engine) => {
       const chat = await loom.user("u").create({ model: "claude-sonnet-4" });
       await chat.append({ role: "assistant", content: "Hello!" });
       await expectRejectCode(() => chat.buildContext({ format: "anthropic" }), "INVALID_ARGUMENT");
-      expect((await chat.buildContext({ format: "anthropic", input: "hi" })).messages).toEqual([{ role: "user", content: "hi" }]);
+      expect((await chat.buildContext({ format: "anthropic", input: "hi" })).messages).toEqual([
+        { role: "user", content: "hi" },
+      ]);
       await loom.close();
     });
   });

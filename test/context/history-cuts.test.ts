@@ -6,7 +6,12 @@ import { CtxloomError, Loom, loadTokenizer, type ModelProfile } from "../../src/
 import { forEachEngine } from "../helpers.js";
 
 const tiny = (over: Partial<ModelProfile> = {}): ModelProfile => ({
-  name: "tiny-18", contextWindow: 18, sizeClass: "tiny", tokensPerChar: 0.25, encoding: "o200k_base", ...over,
+  name: "tiny-18",
+  contextWindow: 18,
+  sizeClass: "tiny",
+  tokensPerChar: 0.25,
+  encoding: "o200k_base",
+  ...over,
 });
 
 const wellFormed = (s: string) => !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(s);
@@ -27,7 +32,15 @@ forEachEngine((engine) => {
 
     it("a system prompt of astral letters cut to its slice keeps whole letters", async () => {
       const loom = await Loom.open({ engine });
-      const chat = await loom.user("u").create({ model: { name: "small-300", contextWindow: 300, sizeClass: "tiny", tokensPerChar: 0.25, encoding: "o200k_base" } });
+      const chat = await loom.user("u").create({
+        model: {
+          name: "small-300",
+          contextWindow: 300,
+          sizeClass: "tiny",
+          tokensPerChar: 0.25,
+          encoding: "o200k_base",
+        },
+      });
       await chat.append({ role: "user", content: "hi" });
       for (const system of ["𝔸".repeat(500), "😀".repeat(500), "👍🏽".repeat(300), "e\u0301".repeat(500)]) {
         const ctx = await chat.buildContext({ system });
@@ -68,8 +81,17 @@ forEachEngine((engine) => {
       expect(ctx.usage.memory).toBeLessThanOrEqual(ctx.budget.memory);
       expect(ctx.usage.memory).toBeGreaterThan(ctx.budget.memory - 10);
       expect(ctx.usage.total).toBeLessThanOrEqual(ctx.usage.limit);
-      const model = { name: "o200k-60k", contextWindow: 60_000, sizeClass: "xlarge" as const, tokensPerChar: 0.25, encoding: "o200k_base" as const };
-      await expect(chat.buildContext({ input: huge, model })).rejects.toMatchObject({ code: "MESSAGE_TOO_LARGE", message: expect.stringContaining("at least") });
+      const model = {
+        name: "o200k-60k",
+        contextWindow: 60_000,
+        sizeClass: "xlarge" as const,
+        tokensPerChar: 0.25,
+        encoding: "o200k_base" as const,
+      };
+      await expect(chat.buildContext({ input: huge, model })).rejects.toMatchObject({
+        code: "MESSAGE_TOO_LARGE",
+        message: expect.stringContaining("at least"),
+      });
       await loom.close();
     });
 
@@ -80,7 +102,10 @@ forEachEngine((engine) => {
       let n = 0;
       await fc.assert(
         fc.asyncProperty(
-          fc.array(fc.tuple(fc.nat({ max: runs.length - 1 }), fc.integer({ min: 1, max: 80 }), fc.boolean()), { minLength: 1, maxLength: 25 }),
+          fc.array(fc.tuple(fc.nat({ max: runs.length - 1 }), fc.integer({ min: 1, max: 80 }), fc.boolean()), {
+            minLength: 1,
+            maxLength: 25,
+          }),
           fc.integer({ min: 1, max: 60 }),
           fc.integer({ min: 18, max: 400 }),
           fc.boolean(),
@@ -88,9 +113,11 @@ forEachEngine((engine) => {
             const model = tiny({ name: `p${n++}`, contextWindow, ...(exact ? {} : { encoding: undefined }) });
             const chat = await loom.user("p").create({ model });
             for (const [r, times, user] of messages) {
-              await chat.append({ role: user ? "user" : "assistant", content: runs[r]!.repeat(times) }).catch((e: CtxloomError) => {
-                expect(e.code).toBe("MESSAGE_TOO_LARGE"); // larger than the whole window: refused at append
-              });
+              await chat
+                .append({ role: user ? "user" : "assistant", content: runs[r]!.repeat(times) })
+                .catch((e: CtxloomError) => {
+                  expect(e.code).toBe("MESSAGE_TOO_LARGE"); // larger than the whole window: refused at append
+                });
             }
             if (chat.head === null) return;
             try {

@@ -5,22 +5,42 @@ import { Loom, countTokens, loadTokenizer, type ModelProfile } from "../../src/i
 import { expectRejectCode, expectThrowCode, forEachEngine } from "../helpers.js";
 
 const profile = (over: Partial<ModelProfile> = {}): ModelProfile => ({
-  name: "limits-test", contextWindow: 4_000, sizeClass: "small", tokensPerChar: 0.25, ...over,
+  name: "limits-test",
+  contextWindow: 4_000,
+  sizeClass: "small",
+  tokensPerChar: 0.25,
+  ...over,
 });
 
 forEachEngine((engine) => {
   describe("limits", () => {
     it("a counter that returns fractions is refused at create (tried on a few texts) and at append, and nothing changes", async () => {
       const loom = await Loom.open({ engine });
-      await expectRejectCode(() => loom.user("u").create({ model: profile({ counter: { name: "thirds", exact: false, count: (t) => t.length / 3 } }) }), "INVALID_ARGUMENT");
+      await expectRejectCode(
+        () =>
+          loom
+            .user("u")
+            .create({ model: profile({ counter: { name: "thirds", exact: false, count: (t) => t.length / 3 } }) }),
+        "INVALID_ARGUMENT",
+      );
       expect(await loom.user("u").list()).toEqual([]);
       // Whole on short texts, fractions on longer ones: refused where it counts one.
-      const counter = { name: "thirds-past-30", exact: false, count: (t: string) => (t.length > 30 ? t.length / 3 : t.length) };
+      const counter = {
+        name: "thirds-past-30",
+        exact: false,
+        count: (t: string) => (t.length > 30 ? t.length / 3 : t.length),
+      };
       const chat = await loom.user("u").create({ model: profile({ counter }) });
-      await expectRejectCode(() => chat.append({ role: "user", content: "hello, this text is longer than thirty" }), "INVALID_ARGUMENT");
+      await expectRejectCode(
+        () => chat.append({ role: "user", content: "hello, this text is longer than thirty" }),
+        "INVALID_ARGUMENT",
+      );
       expect(chat.messageCount).toBe(0);
       expect(chat.head).toBeNull();
-      const win = loom.slidingWindow({ maxTokens: 100, counter: { name: "thirds", exact: false, count: (t) => t.length / 3 } });
+      const win = loom.slidingWindow({
+        maxTokens: 100,
+        counter: { name: "thirds", exact: false, count: (t) => t.length / 3 },
+      });
       expectThrowCode(() => win.add({ role: "user", content: "hello" }), "INVALID_ARGUMENT");
       expect(win.messageCount).toBe(0);
       await loom.close();
@@ -34,7 +54,10 @@ forEachEngine((engine) => {
       const chat = await chats.create({ model: profile() });
       await chat.append({ role: "user", content: "hi" });
       await expectRejectCode(() => chat.buildContext({ maxMessages: 2 ** 32 + 1 }), "INVALID_ARGUMENT");
-      await expectRejectCode(() => chat.buildContext({ model: profile({ contextWindow: 2 ** 31 }) }), "INVALID_ARGUMENT");
+      await expectRejectCode(
+        () => chat.buildContext({ model: profile({ contextWindow: 2 ** 31 }) }),
+        "INVALID_ARGUMENT",
+      );
       for (const historyLimits of [{ maxTurns: -1 }, { maxTurns: 1.5 }, { turns: 3 }, "yes", null]) {
         await expectRejectCode(() => chats.create({ historyLimits: historyLimits as never }), "INVALID_ARGUMENT");
         await expectRejectCode(() => chat.buildContext({ historyLimits: historyLimits as never }), "INVALID_ARGUMENT");
@@ -68,13 +91,21 @@ forEachEngine((engine) => {
 describe("countTokens checks every field it counts", () => {
   it("a name, a tool call or a call id that is not text is INVALID_ARGUMENT", async () => {
     await loadTokenizer("gpt-4o");
-    const ok = { role: "assistant", content: "", tool_calls: [{ id: "a", type: "function", function: { name: "f", arguments: "{}" } }] };
+    const ok = {
+      role: "assistant",
+      content: "",
+      tool_calls: [{ id: "a", type: "function", function: { name: "f", arguments: "{}" } }],
+    };
     expect(countTokens([ok], { model: "gpt-4o" })).toBeGreaterThan(3);
     for (const bad of [
       { role: "user", content: "x", name: 5 },
       { role: "assistant", content: "", tool_calls: [{}] },
       { role: "assistant", content: "", tool_calls: "f()" },
-      { role: "assistant", content: "", tool_calls: [{ id: "a", type: "function", function: { name: "f", arguments: {} } }] },
+      {
+        role: "assistant",
+        content: "",
+        tool_calls: [{ id: "a", type: "function", function: { name: "f", arguments: {} } }],
+      },
       { role: "tool", content: "x", tool_call_id: 7 },
       { role: 1, content: "x" },
       { role: "user", content: ["x"] },

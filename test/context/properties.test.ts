@@ -6,7 +6,19 @@
 // the branch left out; a failed call changes nothing.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { Loom, countTokens, loadTokenizer, type BuildOptions, type Chat, type ContextWindow, type OpenAIMessage, type Message, type MessageInput, type ModelProfile, type Priority } from "../../src/index.js";
+import {
+  Loom,
+  countTokens,
+  loadTokenizer,
+  type BuildOptions,
+  type Chat,
+  type ContextWindow,
+  type OpenAIMessage,
+  type Message,
+  type MessageInput,
+  type ModelProfile,
+  type Priority,
+} from "../../src/index.js";
 import { HISTORY_LIMITS } from "../../src/models/profiles.js";
 import { ENGINES, snapshot } from "../helpers.js";
 
@@ -17,8 +29,31 @@ const MODELS: ModelProfile[] = [
 ];
 
 const WORDS = [
-  "the", "context", "window", "budget", "token", "café", "naïve", "日本語", "中文", "😀", "👍🏽", "<|endoftext|>", "fn(x)", "{\"a\":1}",
-  "Hello.", "Why?", "Yes!", "\n", "  ", "x=1;", "—", "Ωμέγα", "привет", "🌧️", "done.",
+  "the",
+  "context",
+  "window",
+  "budget",
+  "token",
+  "café",
+  "naïve",
+  "日本語",
+  "中文",
+  "😀",
+  "👍🏽",
+  "<|endoftext|>",
+  "fn(x)",
+  '{"a":1}',
+  "Hello.",
+  "Why?",
+  "Yes!",
+  "\n",
+  "  ",
+  "x=1;",
+  "—",
+  "Ωμέγα",
+  "привет",
+  "🌧️",
+  "done.",
 ];
 
 type Step =
@@ -26,11 +61,31 @@ type Step =
   | { t: "regenerate"; pick: number }
   | { t: "checkout"; pick: number }
   | { t: "edit"; pick: number; words: number[] }
-  | { t: "build"; system: number; memory: number; input: number; maxMessages: number; format: boolean; limits: boolean; split: number; prefix?: number };
+  | {
+      t: "build";
+      system: number;
+      memory: number;
+      input: number;
+      maxMessages: number;
+      format: boolean;
+      limits: boolean;
+      split: number;
+      prefix?: number;
+    };
 
 const words = fc.array(fc.nat({ max: WORDS.length - 1 }), { minLength: 0, maxLength: 40 });
 const step: fc.Arbitrary<Step> = fc.oneof(
-  { weight: 12, arbitrary: fc.record({ t: fc.constant("append" as const), role: fc.nat({ max: 99 }), prio: fc.nat({ max: 5 }), words, name: fc.boolean(), calls: fc.integer({ min: 1, max: 3 }) }) },
+  {
+    weight: 12,
+    arbitrary: fc.record({
+      t: fc.constant("append" as const),
+      role: fc.nat({ max: 99 }),
+      prio: fc.nat({ max: 5 }),
+      words,
+      name: fc.boolean(),
+      calls: fc.integer({ min: 1, max: 3 }),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ t: fc.constant("regenerate" as const), pick: fc.nat() }) },
   { weight: 1, arbitrary: fc.record({ t: fc.constant("checkout" as const), pick: fc.nat() }) },
   { weight: 1, arbitrary: fc.record({ t: fc.constant("edit" as const), pick: fc.nat(), words }) },
@@ -50,11 +105,17 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   },
 );
 
-const SPLITS = [undefined, { system: 0.1, memory: 0.1, conversation: 0.6, input: 0.15, reserve: 0.05 }, { system: 0.4, memory: 0.3, conversation: 0.2 , input: 0.05, reserve: 0.05 }, undefined];
+const SPLITS = [
+  undefined,
+  { system: 0.1, memory: 0.1, conversation: 0.6, input: 0.15, reserve: 0.05 },
+  { system: 0.4, memory: 0.3, conversation: 0.2, input: 0.05, reserve: 0.05 },
+  undefined,
+];
 const PREFIXES: BuildOptions["stablePrefix"][] = [undefined, false, { step: 0.3 }, { step: 0.5 }];
 const PRIOS: (Priority | undefined)[] = ["low", "normal", "high", "critical", undefined, undefined];
 const text = (w: number[], fallback: string) => w.map((i) => WORDS[i]).join(" ") || fallback;
-const sentences = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `${tag} ${i} is one more plain sentence.`).join(" ");
+const sentences = (n: number, tag: string) =>
+  Array.from({ length: n }, (_, i) => `${tag} ${i} is one more plain sentence.`).join(" ");
 
 /** Calls of the assistant message the head belongs to that have no result on the branch yet. */
 function pendingCalls(chat: Chat): string[] {
@@ -77,11 +138,17 @@ async function apply(chat: Chat, s: Step, serial: number, model: ModelProfile): 
         const pending = pendingCalls(chat);
         const priority = PRIOS[s.prio];
         let input: MessageInput;
-        if (pending.length > 0 && s.role < 70) input = { role: "tool", content: text(s.words, "ok"), toolCallId: pending[0]! };
-        else if (s.role < 35) input = { role: "user", content: text(s.words, "hi"), ...(s.name ? { name: "alice" } : {}) };
+        if (pending.length > 0 && s.role < 70)
+          input = { role: "tool", content: text(s.words, "ok"), toolCallId: pending[0]! };
+        else if (s.role < 35)
+          input = { role: "user", content: text(s.words, "hi"), ...(s.name ? { name: "alice" } : {}) };
         else if (s.role < 65) input = { role: "assistant", content: text(s.words, "sure") };
         else if (s.role < 88) {
-          const calls = Array.from({ length: s.calls }, (_, k) => ({ id: `call_${serial}_${k}`, type: "function" as const, function: { name: "search", arguments: JSON.stringify({ q: text(s.words, "") }) } }));
+          const calls = Array.from({ length: s.calls }, (_, k) => ({
+            id: `call_${serial}_${k}`,
+            type: "function" as const,
+            function: { name: "search", arguments: JSON.stringify({ q: text(s.words, "") }) },
+          }));
           input = { role: "assistant", content: s.words.length % 2 ? text(s.words, "") : "", toolCalls: calls };
         } else input = { role: "system", content: text(s.words, "rule") };
         if (priority && input.role !== "tool") input.priority = priority;
@@ -115,20 +182,26 @@ async function apply(chat: Chat, s: Step, serial: number, model: ModelProfile): 
           ctx = await chat.buildContext(options as BuildOptions & { format: "openai" }); // either format, typed loosely
         } catch (error) {
           // An Anthropic request needs a user message: a branch without one, and no input, is refused.
-          const noUser = options.format === "anthropic" && !options.input && !chat.path().some((m) => m.role === "user");
+          const noUser =
+            options.format === "anthropic" && !options.input && !chat.path().some((m) => m.role === "user");
           if (noUser && (error as { code?: string }).code === "INVALID_ARGUMENT") return { error: "INVALID_ARGUMENT" };
           // A critical unit whose calls are not all answered cannot be sent: the build says so.
           const path = chat.path();
           const brokenCritical = path.some((m, i) => m.priority === "critical" && !completeAt(path, i));
-          if (brokenCritical && (error as { code?: string }).code === "INVALID_TOOL_CALL") return { error: "INVALID_TOOL_CALL" };
+          if (brokenCritical && (error as { code?: string }).code === "INVALID_TOOL_CALL")
+            return { error: "INVALID_TOOL_CALL" };
           return refusal(error);
         }
         checkContext(chat, ctx, options, model);
         if (options.stablePrefix !== false) {
           // The stable prefix never drops a HIGH message that the plain selection keeps.
-          const plain = await chat.buildContext({ ...(options as BuildOptions & { format: "openai" }), stablePrefix: false });
+          const plain = await chat.buildContext({
+            ...(options as BuildOptions & { format: "openai" }),
+            stablePrefix: false,
+          });
           const kept = new Set(ctx.conversation.map((m) => m.id));
-          for (const m of plain.conversation) if (m.priority === "high") expect(kept.has(m.id), `HIGH ${m.id} dropped by the stable prefix`).toBe(true);
+          for (const m of plain.conversation)
+            if (m.priority === "high") expect(kept.has(m.id), `HIGH ${m.id} dropped by the stable prefix`).toBe(true);
         }
         const { conversation, ...rest } = ctx;
         return { ...rest, conversation: conversation.map((m) => [m.id, m.tokens, m.content]) };
@@ -179,7 +252,10 @@ function checkContext(chat: Chat, ctx: ContextWindow, options: BuildOptions, mod
   // the newest user turn among the messages considered
   const turns = options.historyLimits ? 2 * HISTORY_LIMITS[model.sizeClass].maxTurns : Infinity;
   const window = Math.min(options.maxMessages ?? Infinity, turns, path.length);
-  const newestUser = path.slice(path.length - window).reverse().find((m) => m.role === "user");
+  const newestUser = path
+    .slice(path.length - window)
+    .reverse()
+    .find((m) => m.role === "user");
   if (newestUser) expect(kept.has(newestUser.id), `newest user turn ${newestUser.id} dropped`).toBe(true);
   // every CRITICAL message of the branch, unless its tool unit is incomplete
   path.forEach((m, i) => {
@@ -211,27 +287,45 @@ describe("buildContext on random chats: both engines, exact usage, the guarantee
     let builds = 0;
     let refused = 0;
     await fc.assert(
-      fc.asyncProperty(fc.nat({ max: MODELS.length - 1 }), fc.array(step, { minLength: 1, maxLength: 60 }), async (mi, steps) => {
-        const model = MODELS[mi]!;
-        const chats = await Promise.all(looms.map((l) => l.user("p").create({ model, system: "You are a careful assistant. Keep answers short." })));
-        for (const [serial, s] of [...steps, { t: "build", system: 0, memory: 0, input: 0, maxMessages: 0, format: false, limits: false, split: 0 } as Step].entries()) {
-          const before = s.t === "build" ? await Promise.all(chats.map((c) => snapshot(c))) : undefined;
-          const outcomes = [];
-          for (const chat of chats) outcomes.push(await apply(chat, s, serial, model));
-          expect(outcomes[0]).toEqual(outcomes[1]);
-          if (s.t === "build") {
-            const o = outcomes[0] as { error?: string };
-            if (o.error) refused++;
-            else builds++;
-            // a build never changes the chat
-            expect(await Promise.all(chats.map((c) => snapshot(c)))).toEqual(before);
+      fc.asyncProperty(
+        fc.nat({ max: MODELS.length - 1 }),
+        fc.array(step, { minLength: 1, maxLength: 60 }),
+        async (mi, steps) => {
+          const model = MODELS[mi]!;
+          const chats = await Promise.all(
+            looms.map((l) => l.user("p").create({ model, system: "You are a careful assistant. Keep answers short." })),
+          );
+          for (const [serial, s] of [
+            ...steps,
+            {
+              t: "build",
+              system: 0,
+              memory: 0,
+              input: 0,
+              maxMessages: 0,
+              format: false,
+              limits: false,
+              split: 0,
+            } as Step,
+          ].entries()) {
+            const before = s.t === "build" ? await Promise.all(chats.map((c) => snapshot(c))) : undefined;
+            const outcomes = [];
+            for (const chat of chats) outcomes.push(await apply(chat, s, serial, model));
+            expect(outcomes[0]).toEqual(outcomes[1]);
+            if (s.t === "build") {
+              const o = outcomes[0] as { error?: string };
+              if (o.error) refused++;
+              else builds++;
+              // a build never changes the chat
+              expect(await Promise.all(chats.map((c) => snapshot(c)))).toEqual(before);
+            }
+            const errored = (outcomes[0] as { error?: string } | null)?.error !== undefined;
+            if (s.t === "append" && errored) expect(chats[0]!.messageCount).toBe(chats[1]!.messageCount);
           }
-          const errored = (outcomes[0] as { error?: string } | null)?.error !== undefined;
-          if (s.t === "append" && errored) expect(chats[0]!.messageCount).toBe(chats[1]!.messageCount);
-        }
-        expect(chats[0]!.path().map((m) => [m.id, m.tokens])).toEqual(chats[1]!.path().map((m) => [m.id, m.tokens]));
-        await Promise.all(chats.map((c, i) => looms[i]!.user("p").delete(c.id)));
-      }),
+          expect(chats[0]!.path().map((m) => [m.id, m.tokens])).toEqual(chats[1]!.path().map((m) => [m.id, m.tokens]));
+          await Promise.all(chats.map((c, i) => looms[i]!.user("p").delete(c.id)));
+        },
+      ),
       { numRuns: 250 },
     );
     expect(builds).toBeGreaterThan(100);

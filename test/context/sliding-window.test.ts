@@ -41,7 +41,10 @@ class RefWindow {
     return this.entries.reduce((s, e) => s + e.tokens, 0);
   }
   add(id: number, input: MessageInput): boolean {
-    const priority: Priority = input.role === "tool" ? this.entries.find((e) => e.id === this.open?.id)?.m.priority ?? "normal" : input.priority ?? (input.role === "system" ? "critical" : "normal");
+    const priority: Priority =
+      input.role === "tool"
+        ? (this.entries.find((e) => e.id === this.open?.id)?.m.priority ?? "normal")
+        : (input.priority ?? (input.role === "system" ? "critical" : "normal"));
     const m = { ...input, priority };
     if (m.role !== "tool" && this.open && this.open.answered.size < this.open.calls.length) {
       // An unfinished unit can never be completed once another message follows: it leaves first.
@@ -106,7 +109,15 @@ forEachEngine((engine) => {
       expect(win.tokenCount).toBe(6);
       expect(win.add({ role: "user", content: "y".repeat(64) })).toBe(true); // 3 + 1 + 16 = 20: exactly the window
       expect(win.messages.map((m) => m.content)).toEqual(["y".repeat(64)]);
-      expect(win.stats()).toMatchObject({ messages: 1, tokens: 20, maxTokens: 20, usagePercent: 100, added: 2, evicted: 1, rejected: 1 });
+      expect(win.stats()).toMatchObject({
+        messages: 1,
+        tokens: 20,
+        maxTokens: 20,
+        usagePercent: 100,
+        added: 2,
+        evicted: 1,
+        rejected: 1,
+      });
       await loom.close();
     });
 
@@ -141,15 +152,51 @@ forEachEngine((engine) => {
       win.add({ role: "assistant", content: "12C.", priority: "low" });
       const messages = win.messages;
       expect(messages).toEqual([
-        { role: "system", content: "Be brief.", priority: "critical", tokens: tokensOf({ role: "system", content: "Be brief." }) },
-        { role: "user", content: "Weather?", name: "alice", priority: "normal", tokens: tokensOf({ role: "user", content: "Weather?", name: "alice" }) },
-        { role: "assistant", content: "", toolCalls: [call("t1")], priority: "normal", tokens: tokensOf({ role: "assistant", content: "", toolCalls: [call("t1")] }) },
-        { role: "tool", content: "12C", toolCallId: "t1", priority: "normal", tokens: tokensOf({ role: "tool", content: "12C", toolCallId: "t1" }) },
-        { role: "assistant", content: "12C.", priority: "low", tokens: tokensOf({ role: "assistant", content: "12C." }) },
+        {
+          role: "system",
+          content: "Be brief.",
+          priority: "critical",
+          tokens: tokensOf({ role: "system", content: "Be brief." }),
+        },
+        {
+          role: "user",
+          content: "Weather?",
+          name: "alice",
+          priority: "normal",
+          tokens: tokensOf({ role: "user", content: "Weather?", name: "alice" }),
+        },
+        {
+          role: "assistant",
+          content: "",
+          toolCalls: [call("t1")],
+          priority: "normal",
+          tokens: tokensOf({ role: "assistant", content: "", toolCalls: [call("t1")] }),
+        },
+        {
+          role: "tool",
+          content: "12C",
+          toolCallId: "t1",
+          priority: "normal",
+          tokens: tokensOf({ role: "tool", content: "12C", toolCallId: "t1" }),
+        },
+        {
+          role: "assistant",
+          content: "12C.",
+          priority: "low",
+          tokens: tokensOf({ role: "assistant", content: "12C." }),
+        },
       ]);
       expect(win.tokenCount).toBe(messages.reduce((s, m) => s + m.tokens, 0));
       expect(win.messageCount).toBe(5);
-      expect(win.format()).toBe(["System: Be brief.", "User (alice): Weather?", "Assistant: -> f({}) [t1]", "Tool [t1]: 12C", "Assistant: 12C."].join("\n\n"));
+      expect(win.format()).toBe(
+        [
+          "System: Be brief.",
+          "User (alice): Weather?",
+          "Assistant: -> f({}) [t1]",
+          "Tool [t1]: 12C",
+          "Assistant: 12C.",
+        ].join("\n\n"),
+      );
       expect(win.stats()).toMatchObject({
         messages: 5,
         tokens: win.tokenCount,
@@ -189,7 +236,10 @@ forEachEngine((engine) => {
       win.add({ role: "assistant", content: "", toolCalls: [call("a"), call("b")], priority: "critical" });
       win.add({ role: "tool", content: "ra", toolCallId: "a" });
       expect(win.add({ role: "user", content: "never mind" })).toBe(true);
-      expect(win.messages.map((m) => [m.role, m.content])).toEqual([["user", "go"], ["user", "never mind"]]);
+      expect(win.messages.map((m) => [m.role, m.content])).toEqual([
+        ["user", "go"],
+        ["user", "never mind"],
+      ]);
       expect(win.stats()).toMatchObject({ evicted: 2, added: 4, messages: 2 });
       // the calls are gone: a late result for them answers nothing
       expectThrowCode(() => win.add({ role: "tool", content: "rb", toolCallId: "b" }), "INVALID_TOOL_CALL");
@@ -247,7 +297,8 @@ forEachEngine((engine) => {
 
     it("bad input: codes, and no change", async () => {
       const loom = await Loom.open({ engine });
-      for (const bad of [undefined, null, 0, -1, 1.5, "100", 2 ** 31]) expectThrowCode(() => loom.slidingWindow({ maxTokens: bad } as never), "INVALID_ARGUMENT");
+      for (const bad of [undefined, null, 0, -1, 1.5, "100", 2 ** 31])
+        expectThrowCode(() => loom.slidingWindow({ maxTokens: bad } as never), "INVALID_ARGUMENT");
       expectThrowCode(() => loom.slidingWindow(null as never), "INVALID_ARGUMENT");
       expectThrowCode(() => loom.slidingWindow({ maxTokens: 10, counter: { count: 5 } } as never), "INVALID_ARGUMENT");
       const win = loom.slidingWindow({ maxTokens: 100 });
@@ -262,7 +313,10 @@ forEachEngine((engine) => {
       expectThrowCode(() => win.add(null as never), "INVALID_ARGUMENT");
       win.add({ role: "assistant", content: "", toolCalls: [call("a")], priority: "high" });
       const mid = { messages: win.messages, stats: win.stats() };
-      expectThrowCode(() => win.add({ role: "tool", content: "x", toolCallId: "a", priority: "low" }), "INVALID_PRIORITY");
+      expectThrowCode(
+        () => win.add({ role: "tool", content: "x", toolCallId: "a", priority: "low" }),
+        "INVALID_PRIORITY",
+      );
       expect({ messages: win.messages, stats: win.stats() }).toEqual(mid);
       win.add({ role: "tool", content: "x", toolCallId: "a" });
       expectThrowCode(() => win.add({ role: "tool", content: "again", toolCallId: "a" }), "INVALID_TOOL_CALL"); // answered once
@@ -310,7 +364,12 @@ interface Op {
   calls: number;
 }
 
-const op: fc.Arbitrary<Op> = fc.record({ kind: fc.nat({ max: 99 }), prio: fc.nat({ max: 4 }), len: fc.nat({ max: 200 }), calls: fc.integer({ min: 1, max: 3 }) });
+const op: fc.Arbitrary<Op> = fc.record({
+  kind: fc.nat({ max: 99 }),
+  prio: fc.nat({ max: 4 }),
+  len: fc.nat({ max: 200 }),
+  calls: fc.integer({ min: 1, max: 3 }),
+});
 const PRIOS: (Priority | undefined)[] = ["low", "normal", "high", "critical", undefined];
 
 /** Random ops as message inputs; tool results get their call id at run time (an open call, else they become user messages). */
@@ -318,7 +377,13 @@ function toInputs(ops: Op[]): MessageInput[] {
   return ops.map((o, i) => {
     const priority = PRIOS[o.prio];
     const content = "abcdefghij klmnopqrst ".repeat(10).slice(0, o.len) || "x";
-    if (o.kind < 25) return { role: "assistant", content: o.len % 3 ? content : "", toolCalls: Array.from({ length: o.calls }, (_, k) => call(`c${i}_${k}`)), ...(priority ? { priority } : {}) };
+    if (o.kind < 25)
+      return {
+        role: "assistant",
+        content: o.len % 3 ? content : "",
+        toolCalls: Array.from({ length: o.calls }, (_, k) => call(`c${i}_${k}`)),
+        ...(priority ? { priority } : {}),
+      };
     if (o.kind < 60) return { role: "tool", content, toolCallId: "?" }; // filled in at run time
     const role = (["user", "assistant", "system"] as const)[o.kind % 3]!;
     return { role, content, ...(priority ? { priority } : {}) };
@@ -329,33 +394,44 @@ describe("loom.slidingWindow: both engines against the reference", () => {
   it("same messages, counts and answers on random sequences (with tool units)", async () => {
     const looms = await Promise.all(ENGINES.map((engine) => Loom.open({ engine })));
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 8, max: 300 }), fc.array(op, { minLength: 1, maxLength: 80 }), async (max, ops) => {
-        const wins = looms.map((l) => l.slidingWindow({ maxTokens: max }));
-        const ref = new RefWindow(max);
-        const inputs = toInputs(ops);
-        inputs.forEach((input, id) => {
-          let m = input;
-          if (m.role === "tool") {
-            const open = ref.open;
-            const pending = open ? open.calls.filter((c) => !open.answered.has(c)) : [];
-            if (pending.length === 0) m = { role: "user", content: m.content };
-            else m = { role: "tool", content: m.content, toolCallId: pending[0]! };
-          }
-          const expected = ref.add(id, m);
-          for (const win of wins) {
-            expect(win.add(m)).toBe(expected);
-            expect(win.messages.map(strip)).toEqual(ref.entries.map((e) => ({ role: e.m.role, content: e.m.content, priority: e.m.priority, tokens: e.tokens })));
-            expect(win.tokenCount).toBe(ref.total);
-            expect(win.tokenCount).toBeLessThanOrEqual(max);
-            expect(win.messageCount).toBe(ref.entries.length);
-          }
-        });
-        const stats = wins.map((w) => w.stats());
-        expect(stats[0]).toEqual(stats[1]);
-        expect(stats[0]).toMatchObject({ added: ref.added, evicted: ref.evicted, rejected: ref.rejected });
-        expect(wins[0]!.format()).toBe(wins[1]!.format());
-        for (const w of wins) w.close();
-      }),
+      fc.asyncProperty(
+        fc.integer({ min: 8, max: 300 }),
+        fc.array(op, { minLength: 1, maxLength: 80 }),
+        async (max, ops) => {
+          const wins = looms.map((l) => l.slidingWindow({ maxTokens: max }));
+          const ref = new RefWindow(max);
+          const inputs = toInputs(ops);
+          inputs.forEach((input, id) => {
+            let m = input;
+            if (m.role === "tool") {
+              const open = ref.open;
+              const pending = open ? open.calls.filter((c) => !open.answered.has(c)) : [];
+              if (pending.length === 0) m = { role: "user", content: m.content };
+              else m = { role: "tool", content: m.content, toolCallId: pending[0]! };
+            }
+            const expected = ref.add(id, m);
+            for (const win of wins) {
+              expect(win.add(m)).toBe(expected);
+              expect(win.messages.map(strip)).toEqual(
+                ref.entries.map((e) => ({
+                  role: e.m.role,
+                  content: e.m.content,
+                  priority: e.m.priority,
+                  tokens: e.tokens,
+                })),
+              );
+              expect(win.tokenCount).toBe(ref.total);
+              expect(win.tokenCount).toBeLessThanOrEqual(max);
+              expect(win.messageCount).toBe(ref.entries.length);
+            }
+          });
+          const stats = wins.map((w) => w.stats());
+          expect(stats[0]).toEqual(stats[1]);
+          expect(stats[0]).toMatchObject({ added: ref.added, evicted: ref.evicted, rejected: ref.rejected });
+          expect(wins[0]!.format()).toBe(wins[1]!.format());
+          for (const w of wins) w.close();
+        },
+      ),
       { numRuns: 200 },
     );
     await Promise.all(looms.map((l) => l.close()));

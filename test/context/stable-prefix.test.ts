@@ -3,22 +3,49 @@
 // the cost of at most `step` of the conversation's room; the same on both engines and after a
 // restore; every guarantee of the plain selection kept; O(W) nodes visited; bad options refused.
 import { describe, expect, it } from "vitest";
-import { Loom, memoryStore, type Chat, type ChatExport, type ContextWindow, type ModelProfile } from "../../src/index.js";
+import {
+  Loom,
+  memoryStore,
+  type Chat,
+  type ChatExport,
+  type ContextWindow,
+  type ModelProfile,
+} from "../../src/index.js";
 import { countingEngine } from "../engine/counting.js";
 import { ENGINES, expectRejectCode, forEachEngine, snapshot } from "../helpers.js";
 
 const MODEL: ModelProfile = { name: "prefix-small", contextWindow: 4_000, sizeClass: "small", tokensPerChar: 0.25 };
-const say = (i: number, n: number) => Array.from({ length: n }, (_, k) => ["route", "tram", "museum", "budget", "ferry"][(i + k) % 5]).join(" ");
+const say = (i: number, n: number) =>
+  Array.from({ length: n }, (_, k) => ["route", "tram", "museum", "budget", "ferry"][(i + k) % 5]).join(" ");
 
 /** A chat of `n` messages (user and assistant in turn), imported in one write. */
 function history(n: number): ChatExport {
   const messages = Array.from({ length: n }, (_, id) => ({
-    id, parentId: id === 0 ? null : id - 1, role: id % 2 ? "assistant" : "user", priority: "normal", createdAt: 0, kind: "message",
-    content: id % 2 ? `Answer ${id >> 1} settles topic ${id >> 1}. Then it explains a little.` : `Question ${id >> 1} asks about topic ${id >> 1}.`,
+    id,
+    parentId: id === 0 ? null : id - 1,
+    role: id % 2 ? "assistant" : "user",
+    priority: "normal",
+    createdAt: 0,
+    kind: "message",
+    content:
+      id % 2
+        ? `Answer ${id >> 1} settles topic ${id >> 1}. Then it explains a little.`
+        : `Question ${id >> 1} asks about topic ${id >> 1}.`,
   }));
   return {
-    format: "ctxloom.chat", version: 1, head: n - 1, messages,
-    chat: { id: `h${n}`, title: "", model: MODEL.name, system: null, createdAt: 0, updatedAt: 0, options: { profile: { ...MODEL } } },
+    format: "ctxloom.chat",
+    version: 1,
+    head: n - 1,
+    messages,
+    chat: {
+      id: `h${n}`,
+      title: "",
+      model: MODEL.name,
+      system: null,
+      createdAt: 0,
+      updatedAt: 0,
+      options: { profile: { ...MODEL } },
+    },
   } as unknown as ChatExport;
 }
 
@@ -27,12 +54,22 @@ const sent = (ctx: ContextWindow) => [ctx.system, ...ctx.messages.map((m) => JSO
 const startsWith = (next: string[], prev: string[]) => prev.every((s, i) => next[i] === s);
 
 /** Grows a chat by `turns` exchanges, building before each answer; returns how many builds repeated the previous request. */
-async function grow(chats: Chat[], turns: number, options: { stablePrefix?: boolean | { step: number } }, check?: (ctx: ContextWindow, chat: Chat) => void) {
+async function grow(
+  chats: Chat[],
+  turns: number,
+  options: { stablePrefix?: boolean | { step: number } },
+  check?: (ctx: ContextWindow, chat: Chat) => void,
+) {
   let previous: string[] | null = null;
   let unchanged = 0;
   let full = 0;
   for (let i = 0; i < turns; i++) {
-    for (const chat of chats) await chat.append({ role: "user", content: `question ${i}: ${say(i, 20 + (i % 7) * 5)}`, ...(i % 11 === 3 ? { priority: "low" as const } : {}) });
+    for (const chat of chats)
+      await chat.append({
+        role: "user",
+        content: `question ${i}: ${say(i, 20 + (i % 7) * 5)}`,
+        ...(i % 11 === 3 ? { priority: "low" as const } : {}),
+      });
     const ctxs = await Promise.all(chats.map((c) => c.buildContext({ memory: "Alice walks.", ...options })));
     for (let k = 1; k < ctxs.length; k++) expect(ctxs[k]!.messages).toEqual(ctxs[0]!.messages); // both engines alike
     const ctx = ctxs[0]!;
@@ -41,7 +78,8 @@ async function grow(chats: Chat[], turns: number, options: { stablePrefix?: bool
     const now = sent(ctx);
     if (previous && ctx.evicted > 0 && startsWith(now, previous)) unchanged++;
     previous = now;
-    for (const chat of chats) await chat.append({ role: "assistant", content: `answer ${i}: ${say(i + 2, 30 + (i % 5) * 9)}` });
+    for (const chat of chats)
+      await chat.append({ role: "assistant", content: `answer ${i}: ${say(i + 2, 30 + (i % 5) * 9)}` });
   }
   return { unchanged, full };
 }
@@ -51,7 +89,9 @@ describe("the stable prefix on a growing chat", () => {
     const looms = await Promise.all(ENGINES.map((engine) => Loom.open({ engine })));
     const chats = await Promise.all(looms.map((l) => l.user("u").create({ model: MODEL, system: "Be brief." })));
     const plainLooms = await Promise.all(ENGINES.map((engine) => Loom.open({ engine })));
-    const plainChats = await Promise.all(plainLooms.map((l) => l.user("u").create({ model: MODEL, system: "Be brief." })));
+    const plainChats = await Promise.all(
+      plainLooms.map((l) => l.user("u").create({ model: MODEL, system: "Be brief." })),
+    );
     const stable = await grow(chats, 150, {}, (ctx, chat) => {
       expect(ctx.usage.total).toBeLessThanOrEqual(ctx.usage.limit);
       const path = chat.path();
@@ -96,14 +136,19 @@ describe("the stable prefix on a growing chat", () => {
     for (const engine of ENGINES) {
       const loom = await Loom.open({ engine });
       const chat = await loom.user("u").create({ model: MODEL });
-      const pinned = await chat.append({ role: "user", content: "My name is Alice; remember it.", priority: "critical" });
+      const pinned = await chat.append({
+        role: "user",
+        content: "My name is Alice; remember it.",
+        priority: "critical",
+      });
       await chat.append({ role: "assistant", content: "Noted, Alice.", priority: "high" });
       await grow([chat], 80, {});
       const ctx = await chat.buildContext();
       const plain = await chat.buildContext({ stablePrefix: false });
       expect(ctx.conversation[0]!.id).toBe(pinned.id);
       const kept = new Set(ctx.conversation.map((m) => m.id));
-      for (const m of plain.conversation) if (m.priority !== "normal" && m.priority !== "low") expect(kept.has(m.id)).toBe(true);
+      for (const m of plain.conversation)
+        if (m.priority !== "normal" && m.priority !== "low") expect(kept.has(m.id)).toBe(true);
       await loom.close();
     }
   });
@@ -114,14 +159,21 @@ forEachEngine((engine) => {
     const visits = new Map<number, number[]>();
     for (const n of [2_000, 20_000]) {
       it(`${n} messages: O(W) nodes`, async () => {
-        const loom = Loom.withEngine(await countingEngine(engine), { store: memoryStore(), counter: "heuristic", maxOpenChats: 1000, recall: false });
+        const loom = Loom.withEngine(await countingEngine(engine), {
+          store: memoryStore(),
+          counter: "heuristic",
+          maxOpenChats: 1000,
+          recall: false,
+        });
         const chat = await loom.user("u").import(history(n));
         const e = loom.engineImpl;
         const counts: number[] = [];
         for (let i = 0; i < 5; i++) {
           await chat.append({ role: "user", content: `Follow-up ${i}. One more question.` });
           e.resetVisited();
-          const ctx = await chat.buildContext({ model: { name: "w8k", contextWindow: 8_000, sizeClass: "medium", tokensPerChar: 0.25 } });
+          const ctx = await chat.buildContext({
+            model: { name: "w8k", contextWindow: 8_000, sizeClass: "medium", tokensPerChar: 0.25 },
+          });
           counts.push(e.visited);
           expect(ctx.evicted).toBeGreaterThan(0);
           // Two selections and the walks back to a little past the horizon (doubling from 64).
@@ -143,11 +195,22 @@ forEachEngine((engine) => {
     const chat = await loom.user("u").create({ model: MODEL });
     await chat.append({ role: "user", content: "hi" });
     const before = await snapshot(chat);
-    for (const stablePrefix of ["yes", 1, null, { step: 0.6 }, { step: -0.1 }, { step: "0.1" }, { step: Number.NaN }, { stp: 0.1 }]) {
+    for (const stablePrefix of [
+      "yes",
+      1,
+      null,
+      { step: 0.6 },
+      { step: -0.1 },
+      { step: "0.1" },
+      { step: Number.NaN },
+      { stp: 0.1 },
+    ]) {
       await expectRejectCode(() => chat.buildContext({ stablePrefix } as never), "INVALID_ARGUMENT");
     }
     expect(await snapshot(chat)).toEqual(before);
-    expect((await chat.buildContext({ stablePrefix: { step: 0 } })).messages).toEqual((await chat.buildContext({ stablePrefix: false })).messages);
+    expect((await chat.buildContext({ stablePrefix: { step: 0 } })).messages).toEqual(
+      (await chat.buildContext({ stablePrefix: false })).messages,
+    );
     await loom.close();
   });
 });

@@ -24,7 +24,7 @@ describe("truncateToTokens", () => {
       expect(text.startsWith(out)).toBe(true);
     }
     expect(truncateToTokens(text, h.count("First one. Second one!"), h)).toBe("First one. Second one!");
-    expect(truncateToTokens(text, h.count("First one. Second one! Third one? Fourth one… Fifth。Sixth") , h)).toBe(
+    expect(truncateToTokens(text, h.count("First one. Second one! Third one? Fourth one… Fifth。Sixth"), h)).toBe(
       "First one. Second one! Third one? Fourth one… Fifth。Sixth",
     );
   });
@@ -73,7 +73,9 @@ describe("truncateToTokens with the WebAssembly counter", () => {
       name: "spy",
       exact: true,
       count: (t) => ((chars += t.length), o200k.count(t)),
-      ...(o200k.measure ? { measure: (t: string, upTo?: number) => (read.push(upTo ?? -1), o200k.measure!(t, upTo)) } : {}),
+      ...(o200k.measure
+        ? { measure: (t: string, upTo?: number) => (read.push(upTo ?? -1), o200k.measure!(t, upTo)) }
+        : {}),
     };
     const text = "Sentence one is here. Another follows it! ".repeat(250_000) + "x".repeat(1_000_000); // 11 MB
     const out = truncateToTokens(text, 5_000, spy);
@@ -86,7 +88,18 @@ describe("truncateToTokens with the WebAssembly counter", () => {
 
   it("property: a prefix within the budget exactly, at a sentence when one fits, never inside a character", async () => {
     const o200k = await wasmBpeCounter("o200k_base");
-    const piece = fc.constantFrom("Hello there. ", "日本語。", "😀", "é", "\n\n", "word ", "x".repeat(200), "👩‍👩‍👧 ", "Done! ", "中".repeat(70));
+    const piece = fc.constantFrom(
+      "Hello there. ",
+      "日本語。",
+      "😀",
+      "é",
+      "\n\n",
+      "word ",
+      "x".repeat(200),
+      "👩‍👩‍👧 ",
+      "Done! ",
+      "中".repeat(70),
+    );
     fc.assert(
       fc.property(fc.array(piece, { minLength: 1, maxLength: 120 }), fc.integer({ min: 0, max: 300 }), (parts, max) => {
         const text = parts.join("");
@@ -130,7 +143,9 @@ describe("cuts between characters", () => {
   it("graphemeStart never lands inside a cluster, with Intl.Segmenter and with the fallback", () => {
     for (const useSegmenter of [true, false]) {
       for (const text of samples) {
-        const clusters = [...new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(text)].map((s) => s.index);
+        const clusters = [...new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(text)].map(
+          (s) => s.index,
+        );
         for (let i = 0; i <= text.length; i++) {
           const at = graphemeStart(text, i, useSegmenter);
           expect(at).toBeLessThanOrEqual(i);

@@ -35,7 +35,9 @@ export interface Block {
 
 /** The README and every page of docs/. */
 export function pages(): string[] {
-  const docs = readdirSync(join(root, "docs")).filter((f) => f.endsWith(".md")).sort();
+  const docs = readdirSync(join(root, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .sort();
   return ["README.md", ...docs.map((f) => `docs/${f}`)];
 }
 
@@ -68,7 +70,12 @@ function preludeAbove(lines: string[], at: number, indent: string): string | und
   let k = at - 2;
   while (k >= 0 && !lines[k]!.trimStart().startsWith("<!--")) k--;
   if (k < 0 || lines[k]!.trim() !== "<!-- prelude") return undefined;
-  return lines.slice(k + 1, at - 1).map((l) => (l.startsWith(indent) ? l.slice(indent.length) : l)).join("\n") + "\n";
+  return (
+    lines
+      .slice(k + 1, at - 1)
+      .map((l) => (l.startsWith(indent) ? l.slice(indent.length) : l))
+      .join("\n") + "\n"
+  );
 }
 
 /** Whether a block's first line of code (past blank and comment lines) is an import. */

@@ -18,7 +18,8 @@ describe("docs/errors.md", () => {
     const page = readFileSync(PAGE, "utf8");
     const codes = errorCodes(source);
     expect(codes.length).toBeGreaterThanOrEqual(34);
-    for (const code of codes) expect(page).toContain(`| \`${code}\` | ${meanings(source).get(code)!.replace(/\|/g, "\\|")} |`);
+    for (const code of codes)
+      expect(page).toContain(`| \`${code}\` | ${meanings(source).get(code)!.replace(/\|/g, "\\|")} |`);
   });
 
   test("a code without an entry, or an entry for no code, is refused", () => {
@@ -29,6 +30,8 @@ describe("docs/errors.md", () => {
   });
 
   test("an entry's continuation lines belong to it", () => {
-    expect(meanings(source).get("STORE_OUTCOME_UNKNOWN")).toMatch(/^the connection to the store was lost .* never appended twice\.$/);
+    expect(meanings(source).get("STORE_OUTCOME_UNKNOWN")).toMatch(
+      /^the connection to the store was lost .* never appended twice\.$/,
+    );
   });
 });

@@ -19,7 +19,10 @@ import { expect, test, vi } from "vitest";
 import { type Block, blocksOf, pages, root, startsWithImport } from "./blocks.js";
 
 const require = createRequire(join(root, "package.json"));
-const exportsMap = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).exports as Record<string, { types?: string } | string>;
+const exportsMap = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).exports as Record<
+  string,
+  { types?: string } | string
+>;
 
 /** The source file under src/ of an import of ctxloom ("ctxloom/ai-sdk" -> "src/ai-sdk.ts"), or null for another package. */
 function source(specifier: string): string | null {
@@ -28,7 +31,8 @@ function source(specifier: string): string | null {
   const target = exportsMap[name === "ctxloom" ? "." : `./${name.slice("ctxloom/".length)}`];
   const types = typeof target === "object" ? target.types : undefined;
   const file = types === undefined ? undefined : `src/${types.replace(/^\.\/dist\//, "").replace(/\.d\.ts$/, ".ts")}`;
-  if (file === undefined || !existsSync(join(root, file))) throw new Error(`no source file under src/ for an import of ${specifier}`);
+  if (file === undefined || !existsSync(join(root, file)))
+    throw new Error(`no source file under src/ for an import of ${specifier}`);
   return file;
 }
 
@@ -46,7 +50,9 @@ function runtimeFiles(dir = join(root, "test/runtime")): Map<string, string> {
 const all = pages().flatMap(blocksOf);
 const code = all.filter((b) => b.lang === "ts" || b.lang === "js");
 const ranElsewhere = runtimeFiles();
-const checked = code.filter((b) => !(b.lang === "js" && ranElsewhere.has(b.code)) && (startsWithImport(b.code) || b.prelude !== undefined));
+const checked = code.filter(
+  (b) => !(b.lang === "js" && ranElsewhere.has(b.code)) && (startsWithImport(b.code) || b.prelude !== undefined),
+);
 const runs = checked.filter((b) => b.output !== undefined);
 const where = (b: Block) => `${b.page}:${b.line}`;
 
@@ -59,7 +65,9 @@ test("every block is code that is checked, or not code", () => {
   expect(checked.length).toBeGreaterThanOrEqual(35);
   expect(runs.length).toBeGreaterThanOrEqual(13);
   const elsewhere = code.length - checked.length;
-  console.log(`${checked.length} blocks type-checked, ${runs.length} of them run; ${elsewhere} run by the runtime tests`);
+  console.log(
+    `${checked.length} blocks type-checked, ${runs.length} of them run; ${elsewhere} run by the runtime tests`,
+  );
 });
 
 /** A stand-in for `cloudflare:workers` (the Workers runtime provides it): its DurableObject base class. */
@@ -102,10 +110,16 @@ test("every complete ts and js block type-checks under tsc --strict", () => {
     writeFileSync(join(dir, "cloudflare-workers.d.ts"), CLOUDFLARE_WORKERS);
     const include = [...files.keys(), "cloudflare-workers.d.ts"];
     const options = { strict: true, noEmit: true, allowJs: true, checkJs: true };
-    writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ extends: "../../tsconfig.json", compilerOptions: options, include }));
+    writeFileSync(
+      join(dir, "tsconfig.json"),
+      JSON.stringify({ extends: "../../tsconfig.json", compilerOptions: options, include }),
+    );
     let out = "";
     try {
-      execFileSync(join(root, "node_modules/.bin/tsc"), ["-p", join(dir, "tsconfig.json")], { encoding: "utf8", stdio: "pipe" });
+      execFileSync(join(root, "node_modules/.bin/tsc"), ["-p", join(dir, "tsconfig.json")], {
+        encoding: "utf8",
+        stdio: "pipe",
+      });
     } catch (error) {
       out = String((error as { stdout?: string }).stdout ?? error);
     }
@@ -141,30 +155,34 @@ function copyRuntimeFile(dir: string, specifier: string): void {
 /** Pages whose examples print the day they ran: they run on that day. */
 const DAY: Record<string, string> = { "docs/recall.md": "2025-03-14T10:00:00Z" };
 
-test.each(runs.map((b) => [where(b), b] as const))("%s prints what the page shows", async (_where, b) => {
-  const dir = mkdtempSync(join(tmpdir(), "ctxloom-docs-run-"));
-  const file = join(dir, "example.ts");
-  const text = ((b.prelude ?? "") + b.code).replace(/from "([^"]+)"/g, (all, s: string) => {
-    const src = source(s);
-    return src === null ? all : `from ${JSON.stringify(pathToFileURL(join(root, src)).href)}`;
-  });
-  writeFileSync(file, text);
-  const printed: string[] = [];
-  // As console.log prints (strings as they are, anything else inspected), less its format directives.
-  const log = vi.spyOn(console, "log").mockImplementation((...values: unknown[]) => {
-    printed.push(values.map((v) => (typeof v === "string" ? v : inspect(v))).join(" "));
-  });
-  const day = DAY[b.page];
-  if (day !== undefined) {
-    vi.useFakeTimers({ toFake: ["Date"] });
-    vi.setSystemTime(new Date(day));
-  }
-  try {
-    await import(pathToFileURL(file).href);
-  } finally {
-    if (day !== undefined) vi.useRealTimers();
-    log.mockRestore();
-    rmSync(dir, { recursive: true, force: true });
-  }
-  expect(printed.join("\n") + "\n").toBe(b.output);
-}, 120_000);
+test.each(runs.map((b) => [where(b), b] as const))(
+  "%s prints what the page shows",
+  async (_where, b) => {
+    const dir = mkdtempSync(join(tmpdir(), "ctxloom-docs-run-"));
+    const file = join(dir, "example.ts");
+    const text = ((b.prelude ?? "") + b.code).replace(/from "([^"]+)"/g, (all, s: string) => {
+      const src = source(s);
+      return src === null ? all : `from ${JSON.stringify(pathToFileURL(join(root, src)).href)}`;
+    });
+    writeFileSync(file, text);
+    const printed: string[] = [];
+    // As console.log prints (strings as they are, anything else inspected), less its format directives.
+    const log = vi.spyOn(console, "log").mockImplementation((...values: unknown[]) => {
+      printed.push(values.map((v) => (typeof v === "string" ? v : inspect(v))).join(" "));
+    });
+    const day = DAY[b.page];
+    if (day !== undefined) {
+      vi.useFakeTimers({ toFake: ["Date"] });
+      vi.setSystemTime(new Date(day));
+    }
+    try {
+      await import(pathToFileURL(file).href);
+    } finally {
+      if (day !== undefined) vi.useRealTimers();
+      log.mockRestore();
+      rmSync(dir, { recursive: true, force: true });
+    }
+    expect(printed.join("\n") + "\n").toBe(b.output);
+  },
+  120_000,
+);

@@ -14,7 +14,11 @@ function anchors(page: string): Set<string> {
   const seen = new Map<string, number>();
   const out = new Set<string>();
   for (const [, title] of prose(page).matchAll(/^#{1,6} (.*)$/gm)) {
-    const slug = title!.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, "").replace(/\s/g, "-");
+    const slug = title!
+      .trim()
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, "")
+      .replace(/\s/g, "-");
     const n = seen.get(slug) ?? 0;
     seen.set(slug, n + 1);
     out.add(n === 0 ? slug : `${slug}-${n}`);
@@ -37,7 +41,8 @@ test.each(pages())("every link of %s leads to a file, and to a heading it names"
   const broken: string[] = [];
   for (const [file, anchor] of links(page)) {
     if (!existsSync(join(root, file))) broken.push(`${file}: no such file`);
-    else if (anchor !== undefined && file.endsWith(".md") && !anchors(file).has(anchor)) broken.push(`${file}#${anchor}: no such heading`);
+    else if (anchor !== undefined && file.endsWith(".md") && !anchors(file).has(anchor))
+      broken.push(`${file}#${anchor}: no such heading`);
   }
   expect(broken).toEqual([]);
 });
@@ -48,7 +53,8 @@ test("every page of docs/ is reached from the README", () => {
   while (queue.length > 0) {
     const page = queue.shift()!;
     for (const [file] of links(page)) {
-      const target = existsSync(join(root, file)) && statSync(join(root, file)).isDirectory() ? join(file, "README.md") : file;
+      const target =
+        existsSync(join(root, file)) && statSync(join(root, file)).isDirectory() ? join(file, "README.md") : file;
       if (target.endsWith(".md") && existsSync(join(root, target)) && !reached.has(target)) {
         reached.add(target);
         queue.push(target);

@@ -10,7 +10,10 @@ import { memoryStore, type Store } from "../../src/store-entry.js";
 import { storeContract, type OptionalStoreMethod } from "../../src/store-contract.js";
 import { blocksOf, root } from "./blocks.js";
 
-const exportsMap = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).exports as Record<string, { types?: string }>;
+const exportsMap = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).exports as Record<
+  string,
+  { types?: string }
+>;
 /** "ctxloom/store" -> the file:// address of src/store-entry.ts. */
 const source = (specifier: string): string | null => {
   if (specifier !== "ctxloom" && !specifier.startsWith("ctxloom/")) return null;
@@ -24,13 +27,26 @@ const dir = mkdtempSync(join(root, "test", ".store-doc-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const file = join(dir, "map-store.ts");
-writeFileSync(file, block!.code.replace(/from "([^"]+)"/g, (all, s: string) => (source(s) === null ? all : `from ${JSON.stringify(source(s))}`)));
+writeFileSync(
+  file,
+  block!.code.replace(/from "([^"]+)"/g, (all, s: string) =>
+    source(s) === null ? all : `from ${JSON.stringify(source(s))}`,
+  ),
+);
 const printed: string[] = [];
 const log = vi.spyOn(console, "log").mockImplementation((...values: unknown[]) => void printed.push(values.join(" ")));
 const page = (await import(pathToFileURL(file).href).finally(() => log.mockRestore())) as { mapStore: () => Store };
 
 const NONE: OptionalStoreMethod[] = [
-  "redactMessages", "eraseUser", "pruneChats", "markEmbeddingsCleared", "loadEmbeddingsCleared", "loadMemory", "loadMemoryHistory", "writeMemory", "deleteMemory",
+  "redactMessages",
+  "eraseUser",
+  "pruneChats",
+  "markEmbeddingsCleared",
+  "loadEmbeddingsCleared",
+  "loadMemory",
+  "loadMemoryHistory",
+  "writeMemory",
+  "deleteMemory",
 ];
 
 describe("docs/writing-a-store.md: the page's store and the contract", () => {

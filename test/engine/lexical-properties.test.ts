@@ -14,28 +14,59 @@ const SEED = Number(process.env.CTXLOOM_SEED ?? Math.floor(Math.random() * 2 ** 
 console.log(`lexical-properties: fast-check seed ${SEED} (rerun with CTXLOOM_SEED=${SEED})`);
 
 /** Small vocabularies, so that queries share terms with many messages and scores tie often. */
-const WORDS = ["luna", "puppy", "caroline", "hey", "mel", "lisbon", "pottery", "class", "moved", "job", "nurse", "yesterday", "great", "dog"];
+const WORDS = [
+  "luna",
+  "puppy",
+  "caroline",
+  "hey",
+  "mel",
+  "lisbon",
+  "pottery",
+  "class",
+  "moved",
+  "job",
+  "nurse",
+  "yesterday",
+  "great",
+  "dog",
+];
 
 const message = fc.array(fc.constantFrom(...WORDS), { minLength: 0, maxLength: 12 }).map((w) => w.join(" "));
 const op = fc.oneof(
   {
     weight: 6,
     arbitrary: fc.record({
-      t: fc.constant("add" as const), text: message, id: fc.oneof(fc.nat(300), fc.nat(5000)),
-      prev: fc.oneof(fc.constant(-1), fc.nat(300)), segment: fc.oneof(fc.constant(-1), fc.nat(6), fc.nat(3000)),
+      t: fc.constant("add" as const),
+      text: message,
+      id: fc.oneof(fc.nat(300), fc.nat(5000)),
+      prev: fc.oneof(fc.constant(-1), fc.nat(300)),
+      segment: fc.oneof(fc.constant(-1), fc.nat(6), fc.nat(3000)),
     }),
   },
-  { weight: 1, arbitrary: fc.record({ t: fc.constant("remove" as const), ids: fc.array(fc.nat(300), { maxLength: 6 }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ t: fc.constant("remove" as const), ids: fc.array(fc.nat(300), { maxLength: 6 }) }),
+  },
   {
     weight: 3,
     arbitrary: fc.record({
-      t: fc.constant("query" as const), text: message, k: fc.nat(12), k1: fc.constantFrom(0, 0.5, 1.2, 2), b: fc.constantFrom(0, 0.3, 0.75, 1),
-      window: fc.constantFrom(0, 0, 0.5, 1), segment: fc.constantFrom(0, 0, 0.3, 2),
+      t: fc.constant("query" as const),
+      text: message,
+      k: fc.nat(12),
+      k1: fc.constantFrom(0, 0.5, 1.2, 2),
+      b: fc.constantFrom(0, 0.3, 0.75, 1),
+      window: fc.constantFrom(0, 0, 0.5, 1),
+      segment: fc.constantFrom(0, 0, 0.3, 2),
     }),
   },
 );
 
-interface Doc { terms: Uint32Array; counts: Uint32Array; length: number; segment: number }
+interface Doc {
+  terms: Uint32Array;
+  counts: Uint32Array;
+  length: number;
+  segment: number;
+}
 
 /** The model's links: a document's neighbours before and after (both ends of a link), kept with the index's rules. */
 class Links {
@@ -61,11 +92,19 @@ class Links {
   }
 }
 
-const tfOf = (d: Doc, term: number) => (d.terms.includes(term) ? Math.min(d.counts[d.terms.indexOf(term)]!, LEXICAL_MAX_TF) : 0);
-const bm25 = (w: number, tf: number, dl: number, avg: number, k1: number, b: number) => w * ((tf * (k1 + 1)) / (tf + k1 * (1 - b + b * (dl / avg))));
+const tfOf = (d: Doc, term: number) =>
+  d.terms.includes(term) ? Math.min(d.counts[d.terms.indexOf(term)]!, LEXICAL_MAX_TF) : 0;
+const bm25 = (w: number, tf: number, dl: number, avg: number, k1: number, b: number) =>
+  w * ((tf * (k1 + 1)) / (tf + k1 * (1 - b + b * (dl / avg))));
 
 /** Scores from scratch over the live documents, with the core's operation order: the expected bits. */
-function bruteForce(docs: Map<number, Doc>, links: Links, terms: Uint32Array, counts: Uint32Array, o: { k: number; k1: number; b: number; window: number; segment: number }) {
+function bruteForce(
+  docs: Map<number, Doc>,
+  links: Links,
+  terms: Uint32Array,
+  counts: Uint32Array,
+  o: { k: number; k1: number; b: number; window: number; segment: number },
+) {
   const { k, k1, b } = o;
   let total = 0;
   for (const d of docs.values()) total += d.length;
@@ -111,13 +150,17 @@ function bruteForce(docs: Map<number, Doc>, links: Links, terms: Uint32Array, co
   return { docs: all.map(([id]) => id), bits: bits(all.map(([, s]) => s)) };
 }
 
-const bits = (scores: ArrayLike<number>): string[] => Array.from(new BigUint64Array(Float64Array.from(scores).buffer), (v) => v.toString(16));
+const bits = (scores: ArrayLike<number>): string[] =>
+  Array.from(new BigUint64Array(Float64Array.from(scores).buffer), (v) => v.toString(16));
 
 describe("lexical index, random operation sequences", () => {
   it("both engines and the brute-force reference agree bit for bit", async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 60 }), async (ops) => {
-        const lexicals: LexicalIndex[] = [(await WasmEngine.create(await embeddedModule())).lexical, new JsEngine().lexical];
+        const lexicals: LexicalIndex[] = [
+          (await WasmEngine.create(await embeddedModule())).lexical,
+          new JsEngine().lexical,
+        ];
         const xs = lexicals.map((l) => l.create());
         const live = new Map<number, Doc>();
         const links = new Links();
@@ -149,11 +192,18 @@ describe("lexical index, random operation sequences", () => {
           } else {
             const q = lexicalTerms(o.text, { stem: "none", stopWords: false });
             const answers = lexicals.map((l, i) => {
-              const r = l.query(xs[i]!, q.terms, q.counts, o.k, { k1: o.k1, b: o.b, window: o.window, segment: o.segment });
+              const r = l.query(xs[i]!, q.terms, q.counts, o.k, {
+                k1: o.k1,
+                b: o.b,
+                window: o.window,
+                segment: o.segment,
+              });
               return { docs: Array.from(r.docs), bits: bits(r.scores) };
             });
             expect(answers[0]).toEqual(answers[1]);
-            expect(answers[0]).toEqual(live.size === 0 || o.k === 0 ? { docs: [], bits: [] } : bruteForce(live, links, q.terms, q.counts, o));
+            expect(answers[0]).toEqual(
+              live.size === 0 || o.k === 0 ? { docs: [], bits: [] } : bruteForce(live, links, q.terms, q.counts, o),
+            );
           }
           expect(lexicals.map((l, i) => l.docs(xs[i]!))).toEqual([live.size, live.size]);
           expect(lexicals[0]!.terms(xs[0]!)).toBe(lexicals[1]!.terms(xs[1]!));

@@ -25,24 +25,29 @@ function indexTurns(l: LexicalIndex, texts: readonly string[], options: typeof p
 }
 
 describe("lexical core = the bench's BM25 reference", () => {
-  it.each(ENGINES)("%s: the same top 10 for every question over the first 200 turns of a conversation", async (kind) => {
-    const c = generateConversation(4);
-    const texts = c.turns.slice(0, 200).map((t) => t.text);
-    const bm25 = new Bm25({ k1: 1.2, b: 0.75 });
-    texts.forEach((text, id) => bm25.add(id, plainWords(text)));
-    const l = (await makeEngine(kind)).lexical;
-    const x = indexTurns(l, texts);
-    let compared = 0;
-    for (const q of c.questions) {
-      const expected = bm25.search(plainWords(q.question), 10);
-      const t = lexicalTerms(q.question, plain);
-      const got = l.query(x, t.terms, t.counts, 10);
-      expect(Array.from(got.docs), q.question).toEqual(expected.map((h) => h.id));
-      got.scores.forEach((s, i) => expect(Math.abs(s - expected[i]!.score)).toBeLessThan(1e-12 * Math.max(1, expected[i]!.score)));
-      compared += expected.length;
-    }
-    expect(compared).toBeGreaterThan(500);
-  });
+  it.each(ENGINES)(
+    "%s: the same top 10 for every question over the first 200 turns of a conversation",
+    async (kind) => {
+      const c = generateConversation(4);
+      const texts = c.turns.slice(0, 200).map((t) => t.text);
+      const bm25 = new Bm25({ k1: 1.2, b: 0.75 });
+      texts.forEach((text, id) => bm25.add(id, plainWords(text)));
+      const l = (await makeEngine(kind)).lexical;
+      const x = indexTurns(l, texts);
+      let compared = 0;
+      for (const q of c.questions) {
+        const expected = bm25.search(plainWords(q.question), 10);
+        const t = lexicalTerms(q.question, plain);
+        const got = l.query(x, t.terms, t.counts, 10);
+        expect(Array.from(got.docs), q.question).toEqual(expected.map((h) => h.id));
+        got.scores.forEach((s, i) =>
+          expect(Math.abs(s - expected[i]!.score)).toBeLessThan(1e-12 * Math.max(1, expected[i]!.score)),
+        );
+        compared += expected.length;
+      }
+      expect(compared).toBeGreaterThan(500);
+    },
+  );
 });
 
 describe("both engines on generated conversations", () => {
@@ -58,7 +63,10 @@ describe("both engines on generated conversations", () => {
           const t = lexicalTerms(q.question);
           const [a, b] = lexicals.map((l, i) => {
             const r = l.query(xs[i]!, t.terms, t.counts, k);
-            return { docs: Array.from(r.docs), bits: Array.from(new BigUint64Array(Float64Array.from(r.scores).buffer)) };
+            return {
+              docs: Array.from(r.docs),
+              bits: Array.from(new BigUint64Array(Float64Array.from(r.scores).buffer)),
+            };
           });
           expect(a).toEqual(b);
         }

@@ -118,7 +118,8 @@ forEachEngine((kind) => {
       const r = l.query(x, q.terms, q.counts, 10, { b: 0.5, window: 1, segment: 2 });
       // Doc 1's window (0, 1, 2) holds luna; doc 2's (1, 2) does not. Windows: lengths 4, 5, 3, 1 (avg 13 / 4).
       expect(Array.from(r.docs)).toEqual([0, 1]);
-      const bm25 = (w: number, tf: number, dl: number, avg: number) => w * ((tf * 2.2) / (tf + 1.2 * (0.5 + 0.5 * (dl / avg))));
+      const bm25 = (w: number, tf: number, dl: number, avg: number) =>
+        w * ((tf * 2.2) / (tf + 1.2 * (0.5 + 0.5 * (dl / avg))));
       const own = bm25(termWeight(1, 4, 1), 1, 2, 6 / 4);
       const win = (dl: number) => bm25(1 * termWeight(1, 4, 2), 1, dl, 13 / 4);
       // Segments 0 (docs 0, 1: length 4) and 1 (length 2): luna is in segment 0 only.
@@ -186,7 +187,11 @@ describe("WASM memory", () => {
     for (let i = 0; i < 50; i++) engine.append(t, i - 1, i + 1, i % 2 ? 2 : 1, 1, 0);
     const s = similarityFor(engine);
     const e = s.createIndex(8, false);
-    s.addRows(e, Float32Array.from({ length: 8 }, (_, i) => i + 1), Int32Array.of(5));
+    s.addRows(
+      e,
+      Float32Array.from({ length: 8 }, (_, i) => i + 1),
+      Int32Array.of(5),
+    );
     const l = engine.lexical;
     const x = l.create();
     const before = engine.memoryBytes();
@@ -206,7 +211,13 @@ describe("WASM memory", () => {
     let doc = 0;
     let error: unknown;
     try {
-      for (; doc < 1_000_000; doc++) l.add(x, doc, Uint32Array.from({ length: 20 }, (_, i) => doc * 20 + i), new Uint32Array(20).fill(1));
+      for (; doc < 1_000_000; doc++)
+        l.add(
+          x,
+          doc,
+          Uint32Array.from({ length: 20 }, (_, i) => doc * 20 + i),
+          new Uint32Array(20).fill(1),
+        );
     } catch (e) {
       error = e;
     }
@@ -224,7 +235,7 @@ describe("the core's ln", () => {
     const engine = await makeEngine("wasm");
     const core = (engine as WasmEngine).rawExports() as unknown as { lnBm25(x: number): number };
     const xs = [1, 1.0000001, Math.SQRT2, 1.5, 2, 2.5, 3.999, 1e3, 123456.789, 2 ** 24 + 0.5, 33554431.5];
-    for (let i = 0; i < 2000; i++) xs.push(1 + (i * 7919) % 100_000 / 997);
+    for (let i = 0; i < 2000; i++) xs.push(1 + ((i * 7919) % 100_000) / 997);
     for (const x of xs) {
       expect(core.lnBm25(x)).toBe(lnBm25(x));
       expect(Math.abs(lnBm25(x) - Math.log(x))).toBeLessThanOrEqual(2 * Number.EPSILON * Math.max(1, Math.log(x)));

@@ -42,7 +42,15 @@ const op: fc.Arbitrary<Op> = fc.oneof(
     }),
   },
   { weight: 2, arbitrary: fc.record({ t: fc.constant("reserve" as const), k, n: fc.integer({ min: 1, max: 2000 }) }) },
-  { weight: 3, arbitrary: fc.record({ t: fc.constant("walk" as const), k, head: fc.nat({ max: 10_000 }), max: fc.integer({ min: 1, max: 300 }) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      t: fc.constant("walk" as const),
+      k,
+      head: fc.nat({ max: 10_000 }),
+      max: fc.integer({ min: 1, max: 300 }),
+    }),
+  },
 );
 
 interface ModelNode {
@@ -67,7 +75,15 @@ function modelDump(model: ModelNode[]) {
   model.forEach((m, id) => (m.parent < 0 ? roots : children[m.parent]!).push(id));
   const nodes = model.map((m, id) => {
     depth[id] = m.parent < 0 ? 0 : depth[m.parent]! + 1;
-    return { parent: m.parent, depth: depth[id]!, tokens: m.tokens, role: m.role, priority: m.priority, flags: m.flags, children: children[id]! };
+    return {
+      parent: m.parent,
+      depth: depth[id]!,
+      tokens: m.tokens,
+      role: m.role,
+      priority: m.priority,
+      flags: m.flags,
+      children: children[id]!,
+    };
   });
   return { size: model.length, roots, leaves: nodes.flatMap((n, i) => (n.children.length === 0 ? [i] : [])), nodes };
 }
@@ -109,10 +125,13 @@ it("WasmEngine and JsEngine agree on random operations over many trees (and with
   await fc.assert(
     fc.asyncProperty(
       fc.integer({ min: 1, max: 8 }),
-      fc.array(fc.record({ n: fc.integer({ min: 130, max: 400 }), branchy: fc.integer({ min: 0, max: 10 }), seed: fc.nat() }), {
-        minLength: 1,
-        maxLength: 2,
-      }),
+      fc.array(
+        fc.record({ n: fc.integer({ min: 130, max: 400 }), branchy: fc.integer({ min: 0, max: 10 }), seed: fc.nat() }),
+        {
+          minLength: 1,
+          maxLength: 2,
+        },
+      ),
       fc.array(op, { minLength: 1, maxLength: 40 }),
       async (initialTrees, growths, ops) => {
         const ew = await countingEngine("wasm");
@@ -158,7 +177,13 @@ it("WasmEngine and JsEngine agree on random operations over many trees (and with
                 // mostly a chain (the newest node), sometimes any node or a new root
                 const r = next() % 10;
                 const parent = size === 0 ? -1 : r < o.branchy ? (next() % (size + 1)) - 1 : size - 1;
-                appendAll(ew, ej, tr, { parent, tokens: next() % 5000, role: next() % 4, priority: next() % 4, flags: [0, 1, 4, 5][next() % 4]! });
+                appendAll(ew, ej, tr, {
+                  parent,
+                  tokens: next() % 5000,
+                  role: next() % 4,
+                  priority: next() % 4,
+                  flags: [0, 1, 4, 5][next() % 4]!,
+                });
               }
               break;
             }

@@ -57,7 +57,10 @@ export function reference(nodes: Node[], head: number, budget: number, maxMessag
  * for an original, what evicted counts); `forceUser`: whether the newest user entry is forced.
  */
 export function selectOnPath(
-  nodes: Node[], ids: number[], budget: number, maxMessages: number,
+  nodes: Node[],
+  ids: number[],
+  budget: number,
+  maxMessages: number,
   { carried = () => 1, forceUser = true }: { carried?: (id: number) => number; forceUser?: boolean } = {},
 ): Ref {
   const path = ids.map((id) => nodes[id]!);
@@ -168,7 +171,13 @@ export function buildTree(steps: Step[]): Node[] {
     let left = 0;
     if (pending > 0 && s.kind < 75) {
       left = pending - 1;
-      node = { parent, tokens: s.tokens, role: TOOL, priority: nodes[parent]!.priority, flags: left === 0 ? FLAG_UNIT_END : 0 };
+      node = {
+        parent,
+        tokens: s.tokens,
+        role: TOOL,
+        priority: nodes[parent]!.priority,
+        flags: left === 0 ? FLAG_UNIT_END : 0,
+      };
     } else if (s.kind < 40) {
       node = { parent, tokens: s.tokens, role: USER, priority: priorityOf(s.prio), flags: 0 };
     } else if (s.kind < 70) {
@@ -177,7 +186,13 @@ export function buildTree(steps: Step[]): Node[] {
       left = s.calls;
       node = { parent, tokens: s.tokens, role: ASSISTANT, priority: priorityOf(s.prio), flags: FLAG_TOOL_CALLS };
     } else {
-      node = { parent, tokens: s.tokens, role: SYSTEM, priority: s.prio < 70 ? CRITICAL : priorityOf(s.prio), flags: 0 };
+      node = {
+        parent,
+        tokens: s.tokens,
+        role: SYSTEM,
+        priority: s.prio < 70 ? CRITICAL : priorityOf(s.prio),
+        flags: 0,
+      };
     }
     nodes.push(node);
     open.push(left);

@@ -16,7 +16,8 @@ forEachEngine((kind) => {
     e.walk(t, head, 1 << 30); // the output buffer is as large as it needs to be: only the sort's scratch is left
     const need = 4 * e.size(t);
     // Other chats take the free memory (WASM), until the sort's scratch no longer fits it.
-    while (kind === "wasm" && e.memoryBytes() - e.memoryUsedBytes() >= need) e.append(e.createTree(), -1, 1, 1, NORMAL, 0);
+    while (kind === "wasm" && e.memoryBytes() - e.memoryUsedBytes() >= need)
+      e.append(e.createTree(), -1, 1, 1, NORMAL, 0);
     const before = e.memoryBytes();
     const s = e.select(t, head, 1 << 30, 1 << 30);
     expect(Array.from(s.ids)).toEqual(Array.from({ length: 301 }, (_, i) => i));

@@ -20,7 +20,14 @@ function randomRows(seed: number, rows: number, dim: number, pick?: () => number
 const bits = (scores: Float32Array): number[] => Array.from(new Uint32Array(Float32Array.from(scores).buffer));
 
 /** Brute force: normalize every row, score all, sort by (score desc, key asc), keep k. */
-function reference(vectors: Float32Array, keys: Int32Array, dim: number, query: Float32Array, k: number, minScore = -Infinity) {
+function reference(
+  vectors: Float32Array,
+  keys: Int32Array,
+  dim: number,
+  query: Float32Array,
+  k: number,
+  minScore = -Infinity,
+) {
   const stride = strideOf(dim);
   const rows = new Float32Array(keys.length * stride);
   for (let i = 0; i < keys.length; i++) normalizeInto(rows, i * stride, vectors, i * dim, dim, stride);
@@ -34,7 +41,15 @@ function reference(vectors: Float32Array, keys: Int32Array, dim: number, query: 
 }
 
 /** Brute force of the int8 path: every row's int8 score, the best `c` kept (sorted), re-ranked by the exact f32 score. */
-function referenceInt8(vectors: Float32Array, keys: Int32Array, dim: number, query: Float32Array, k: number, c: number, minScore = -Infinity) {
+function referenceInt8(
+  vectors: Float32Array,
+  keys: Int32Array,
+  dim: number,
+  query: Float32Array,
+  k: number,
+  c: number,
+  minScore = -Infinity,
+) {
   const [stride, stride8] = [strideOf(dim), stride8Of(dim)];
   const row = new Float32Array(stride);
   const codes = new Int8Array(stride8);
@@ -48,7 +63,9 @@ function referenceInt8(vectors: Float32Array, keys: Int32Array, dim: number, que
     const d = codes.reduce((a, v, j) => a + v * q8[j]!, 0);
     return { key, approx: Math.fround(Math.fround(d) * scale), score: dotF32(row, 0, q, 0, stride) };
   });
-  const picked = all.sort((a, b) => b.approx - a.approx || a.key - b.key).slice(0, c)
+  const picked = all
+    .sort((a, b) => b.approx - a.approx || a.key - b.key)
+    .slice(0, c)
     .filter((h) => h.score >= Math.fround(minScore))
     .sort((a, b) => b.score - a.score || a.key - b.key)
     .slice(0, k);
@@ -93,38 +110,46 @@ describe("top-k: SIMD, scalar and brute force agree bit for bit", () => {
     }
   });
 
-  it.each([1, 16, 33, 384])("int8 candidates + exact re-rank, dimension %i: equal to brute force, whatever the row count modulo 4", async (dim) => {
-    const sims = await indexes();
-    const n = 203;
-    const vectors = randomRows(dim + 1, n, dim);
-    const keys = shuffledKeys(dim + 2, n);
-    const handles = sims.map((s) => s.createIndex(dim, true));
-    sims.forEach((s, i) => s.addRows(handles[i]!, vectors, keys));
-    // Removals move the last rows into holes: the last block of four keeps stale codes past the count.
-    let live = Array.from({ length: n }, (_, i) => i);
-    for (const at of [5, 0, 150, 77, 3]) {
-      const moved = sims.map((s, i) => s.removeRow(handles[i]!, at));
-      expect(moved[0]).toBe(moved[1]);
-      live[at] = live[live.length - 1]!;
-      live = live.slice(0, -1);
-      const rows = Float32Array.from(live.flatMap((i) => Array.from(vectors.subarray(i * dim, (i + 1) * dim))));
-      const liveKeys = Int32Array.from(live, (i) => keys[i]!);
-      const query = randomRows(at + 500, 1, dim);
-      for (const [k, c] of [[1, 1], [10, 7], [10, 40], [25, live.length - 1]] as const) {
-        const want = referenceInt8(rows, liveKeys, dim, query, k, c);
-        sims.forEach((s, i) => expect(answer(s, handles[i]!, query, k, c), `${s.kind} k=${k} c=${c}`).toEqual(want));
+  it.each([1, 16, 33, 384])(
+    "int8 candidates + exact re-rank, dimension %i: equal to brute force, whatever the row count modulo 4",
+    async (dim) => {
+      const sims = await indexes();
+      const n = 203;
+      const vectors = randomRows(dim + 1, n, dim);
+      const keys = shuffledKeys(dim + 2, n);
+      const handles = sims.map((s) => s.createIndex(dim, true));
+      sims.forEach((s, i) => s.addRows(handles[i]!, vectors, keys));
+      // Removals move the last rows into holes: the last block of four keeps stale codes past the count.
+      let live = Array.from({ length: n }, (_, i) => i);
+      for (const at of [5, 0, 150, 77, 3]) {
+        const moved = sims.map((s, i) => s.removeRow(handles[i]!, at));
+        expect(moved[0]).toBe(moved[1]);
+        live[at] = live[live.length - 1]!;
+        live = live.slice(0, -1);
+        const rows = Float32Array.from(live.flatMap((i) => Array.from(vectors.subarray(i * dim, (i + 1) * dim))));
+        const liveKeys = Int32Array.from(live, (i) => keys[i]!);
+        const query = randomRows(at + 500, 1, dim);
+        for (const [k, c] of [
+          [1, 1],
+          [10, 7],
+          [10, 40],
+          [25, live.length - 1],
+        ] as const) {
+          const want = referenceInt8(rows, liveKeys, dim, query, k, c);
+          sims.forEach((s, i) => expect(answer(s, handles[i]!, query, k, c), `${s.kind} k=${k} c=${c}`).toEqual(want));
+        }
+        const want = referenceInt8(rows, liveKeys, dim, query, 10, 40, 0.05);
+        sims.forEach((s, i) => expect(answer(s, handles[i]!, query, 10, 40, 0.05)).toEqual(want));
       }
-      const want = referenceInt8(rows, liveKeys, dim, query, 10, 40, 0.05);
-      sims.forEach((s, i) => expect(answer(s, handles[i]!, query, 10, 40, 0.05)).toEqual(want));
-    }
-  });
+    },
+  );
 
   it("ties go to the lower key, whatever the row order", async () => {
     const sims = await indexes();
     const dim = 8;
     const base = randomRows(5, 4, dim);
     const vectors = new Float32Array(40 * dim);
-    for (let i = 0; i < 40; i++) vectors.set(base.subarray((i % 4) * dim, (i % 4 + 1) * dim), i * dim);
+    for (let i = 0; i < 40; i++) vectors.set(base.subarray((i % 4) * dim, ((i % 4) + 1) * dim), i * dim);
     const keys = shuffledKeys(9, 40);
     for (const s of sims) {
       const x = s.createIndex(dim, true);
@@ -146,7 +171,10 @@ describe("top-k: SIMD, scalar and brute force agree bit for bit", () => {
     vectors.fill(0, 0, dim); // a zero row scores 0
     vectors.fill(3.4e38, dim, 2 * dim);
     const keys = shuffledKeys(3, 200);
-    const queries = [randomRows(2, 1, dim, () => picks[Math.floor(r() * picks.length)]!), new Float32Array(dim).fill(1e-45)];
+    const queries = [
+      randomRows(2, 1, dim, () => picks[Math.floor(r() * picks.length)]!),
+      new Float32Array(dim).fill(1e-45),
+    ];
     queries.push(Float32Array.from({ length: dim }, (_, j) => (j === 3 ? 1 : 0)));
     for (const query of queries) {
       const want = reference(vectors, keys, dim, query, 25);
@@ -169,7 +197,11 @@ describe("top-k: SIMD, scalar and brute force agree bit for bit", () => {
     const norm = (v: ArrayLike<number>) => Math.sqrt(Array.from(v).reduce((a, x) => a + x * x, 0));
     for (const s of await indexes()) {
       const x = s.createIndex(dim, false);
-      s.addRows(x, vectors, Int32Array.from({ length: 50 }, (_, i) => i));
+      s.addRows(
+        x,
+        vectors,
+        Int32Array.from({ length: 50 }, (_, i) => i),
+      );
       const hits = s.search(x, query, 50, 0, -Infinity);
       for (let i = 0; i < hits.count; i++) {
         const row = vectors.subarray(hits.keys[i]! * dim, (hits.keys[i]! + 1) * dim);
@@ -186,58 +218,77 @@ describe("operations in any order: both engines stay identical", () => {
       fc.record({ t: fc.constant("add" as const), n: fc.integer({ min: 1, max: 40 }), seed: fc.nat() }),
       fc.record({ t: fc.constant("remove" as const), at: fc.nat() }),
       fc.record({ t: fc.constant("clear" as const) }),
-      fc.record({ t: fc.constant("search" as const), k: fc.integer({ min: 0, max: 30 }), c: fc.integer({ min: 0, max: 60 }), seed: fc.nat(), min: fc.constantFrom(-Infinity, -0.2, 0, 0.3) }),
+      fc.record({
+        t: fc.constant("search" as const),
+        k: fc.integer({ min: 0, max: 30 }),
+        c: fc.integer({ min: 0, max: 60 }),
+        seed: fc.nat(),
+        min: fc.constantFrom(-Infinity, -0.2, 0, 0.3),
+      }),
     );
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 1, max: 70 }), fc.boolean(), fc.array(op, { maxLength: 30 }), async (dim, quantized, ops) => {
-        const sims = await indexes();
-        const xs = sims.map((s) => s.createIndex(dim, quantized));
-        let next = 0;
-        for (const o of ops) {
-          const out = sims.map((s, i) => {
-            const x = xs[i]!;
-            if (o.t === "search" && s.rowCount(x) > 0) {
-            // The rows listed score as the search scores them (the re-ranking of recall's candidates).
-            const q = randomRows(o.seed, 1, dim);
-            const rows = Int32Array.from({ length: 1 + (o.k % 5) }, (_, j) => (o.seed + 7 * j) % s.rowCount(x));
-            const all = answer(s, x, q, s.rowCount(x)); // copied: the next call reuses the result's memory
-            const byKey = new Map(all.keys.map((key, j) => [key, all.bits[j]!]));
-            expect(bits(s.scoreRows(x, q, rows))).toEqual(Array.from(rows, (r) => byKey.get(s.rowKey(x, r))));
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 70 }),
+        fc.boolean(),
+        fc.array(op, { maxLength: 30 }),
+        async (dim, quantized, ops) => {
+          const sims = await indexes();
+          const xs = sims.map((s) => s.createIndex(dim, quantized));
+          let next = 0;
+          for (const o of ops) {
+            const out = sims.map((s, i) => {
+              const x = xs[i]!;
+              if (o.t === "search" && s.rowCount(x) > 0) {
+                // The rows listed score as the search scores them (the re-ranking of recall's candidates).
+                const q = randomRows(o.seed, 1, dim);
+                const rows = Int32Array.from({ length: 1 + (o.k % 5) }, (_, j) => (o.seed + 7 * j) % s.rowCount(x));
+                const all = answer(s, x, q, s.rowCount(x)); // copied: the next call reuses the result's memory
+                const byKey = new Map(all.keys.map((key, j) => [key, all.bits[j]!]));
+                expect(bits(s.scoreRows(x, q, rows))).toEqual(Array.from(rows, (r) => byKey.get(s.rowKey(x, r))));
+              }
+              if (o.t === "add")
+                s.addRows(
+                  x,
+                  randomRows(o.seed, o.n, dim),
+                  Int32Array.from({ length: o.n }, (_, j) => next + j),
+                );
+              else if (o.t === "remove") return s.rowCount(x) === 0 ? null : s.removeRow(x, o.at % s.rowCount(x));
+              else if (o.t === "clear") s.clearIndex(x);
+              else return answer(s, x, randomRows(o.seed, 1, dim), o.k, o.c, o.min);
+              return s.rowCount(x);
+            });
+            if (o.t === "add") next += o.n;
+            expect(out[0]).toEqual(out[1]);
           }
-          if (o.t === "add") s.addRows(x, randomRows(o.seed, o.n, dim), Int32Array.from({ length: o.n }, (_, j) => next + j));
-            else if (o.t === "remove") return s.rowCount(x) === 0 ? null : s.removeRow(x, o.at % s.rowCount(x));
-            else if (o.t === "clear") s.clearIndex(x);
-            else return answer(s, x, randomRows(o.seed, 1, dim), o.k, o.c, o.min);
-            return s.rowCount(x);
-          });
-          if (o.t === "add") next += o.n;
-          expect(out[0]).toEqual(out[1]);
-        }
-        const rows = sims.map((s, i) => Array.from({ length: s.rowCount(xs[i]!) }, (_, r) => s.rowKey(xs[i]!, r)));
-        expect(rows[0]).toEqual(rows[1]);
-      }),
+          const rows = sims.map((s, i) => Array.from({ length: s.rowCount(xs[i]!) }, (_, r) => s.rowKey(xs[i]!, r)));
+          expect(rows[0]).toEqual(rows[1]);
+        },
+      ),
       { numRuns: 60 },
     );
   });
 });
 
 describe("scoring listed rows (recall's re-ranking of candidates)", () => {
-  it.each([1, 16, 33, 384])("gives each row the score of the brute-force reference, bit for bit, on both engines: dimension %i", async (dim) => {
-    const sims = await indexes();
-    const n = 57;
-    const vectors = randomRows(dim, n, dim);
-    const keys = Int32Array.from({ length: n }, (_, i) => 1000 - i);
-    const query = randomRows(dim + 1, 1, dim);
-    const want = reference(vectors, keys, dim, query, n);
-    const byKey = new Map(want.keys.map((key, i) => [key, want.bits[i]!]));
-    const rows = Int32Array.of(56, 0, 3, 3, 41, 12);
-    for (const s of sims) {
-      const x = s.createIndex(dim, dim % 2 === 1);
-      s.addRows(x, vectors, keys);
-      expect(bits(s.scoreRows(x, query, rows)), s.kind).toEqual(Array.from(rows, (r) => byKey.get(keys[r]!)!));
-      expect(s.scoreRows(x, query, new Int32Array(0)).length).toBe(0);
-    }
-  });
+  it.each([1, 16, 33, 384])(
+    "gives each row the score of the brute-force reference, bit for bit, on both engines: dimension %i",
+    async (dim) => {
+      const sims = await indexes();
+      const n = 57;
+      const vectors = randomRows(dim, n, dim);
+      const keys = Int32Array.from({ length: n }, (_, i) => 1000 - i);
+      const query = randomRows(dim + 1, 1, dim);
+      const want = reference(vectors, keys, dim, query, n);
+      const byKey = new Map(want.keys.map((key, i) => [key, want.bits[i]!]));
+      const rows = Int32Array.of(56, 0, 3, 3, 41, 12);
+      for (const s of sims) {
+        const x = s.createIndex(dim, dim % 2 === 1);
+        s.addRows(x, vectors, keys);
+        expect(bits(s.scoreRows(x, query, rows)), s.kind).toEqual(Array.from(rows, (r) => byKey.get(keys[r]!)!));
+        expect(s.scoreRows(x, query, new Int32Array(0)).length).toBe(0);
+      }
+    },
+  );
 });
 
 describe("the read pass (the benchmark's floor)", () => {
@@ -245,7 +296,11 @@ describe("the read pass (the benchmark's floor)", () => {
     const s = similarityFor(await makeEngine("wasm")) as WasmSimilarity;
     const dim = 20; // padded to 32 floats: the padding reads as zeros
     const x = s.createIndex(dim, true);
-    s.addRows(x, randomRows(n + 3, n, dim), Int32Array.from({ length: n }, (_, i) => i));
+    s.addRows(
+      x,
+      randomRows(n + 3, n, dim),
+      Int32Array.from({ length: n }, (_, i) => i),
+    );
     const lanes = [0, 0, 0, 0];
     const row = new Float32Array(32);
     const words = new Int32Array(row.buffer);
@@ -266,7 +321,11 @@ describe("memory", () => {
     const x = s.createIndex(96, true);
     const before = engine.memoryBytes();
     const vectors = randomRows(8, 20_000, 96);
-    s.addRows(x, vectors, Int32Array.from({ length: 20_000 }, (_, i) => i));
+    s.addRows(
+      x,
+      vectors,
+      Int32Array.from({ length: 20_000 }, (_, i) => i),
+    );
     expect(engine.memoryBytes()).toBeGreaterThan(before);
     expect(engine.tokens(t, 49)).toBe(50);
     expect(engine.size(t)).toBe(50);
@@ -274,7 +333,11 @@ describe("memory", () => {
     expect(s.rowKey(x, 19_999)).toBe(19_999);
     const js = similarityFor(new JsEngine());
     const y = js.createIndex(96, true);
-    js.addRows(y, vectors, Int32Array.from({ length: 20_000 }, (_, i) => i));
+    js.addRows(
+      y,
+      vectors,
+      Int32Array.from({ length: 20_000 }, (_, i) => i),
+    );
     const q = randomRows(9, 1, 96);
     expect(answer(s, x, q, 10)).toEqual(answer(js, y, q, 10));
     expect(answer(s, x, q, 10, 100)).toEqual(answer(js, y, q, 10, 100));
@@ -287,30 +350,41 @@ describe("memory", () => {
     expect(answer(s, x, q, 10)).toEqual(answer(js, y, q, 10));
   });
 
-  it.each(ENGINES)("%s: an index past what memory can hold is OUT_OF_MEMORY, and the index still works", async (kind) => {
-    const s = similarityFor(await makeEngine(kind));
-    const x = s.createIndex(65_536, false);
-    for (const rows of [1 << 20, 1 << 26, 2 ** 31 - 1]) {
-      let error: unknown;
-      try {
-        s.reserveRows(x, rows);
-      } catch (e) {
-        error = e;
+  it.each(ENGINES)(
+    "%s: an index past what memory can hold is OUT_OF_MEMORY, and the index still works",
+    async (kind) => {
+      const s = similarityFor(await makeEngine(kind));
+      const x = s.createIndex(65_536, false);
+      for (const rows of [1 << 20, 1 << 26, 2 ** 31 - 1]) {
+        let error: unknown;
+        try {
+          s.reserveRows(x, rows);
+        } catch (e) {
+          error = e;
+        }
+        expect((error as CtxloomError).code).toBe("OUT_OF_MEMORY");
       }
-      expect((error as CtxloomError).code).toBe("OUT_OF_MEMORY");
-    }
-    s.addRows(x, randomRows(4, 2, 65_536), Int32Array.of(1, 2));
-    expect(s.rowCount(x)).toBe(2);
-  });
+      s.addRows(x, randomRows(4, 2, 65_536), Int32Array.of(1, 2));
+      expect(s.rowCount(x)).toBe(2);
+    },
+  );
 
   it("a grow that fails is OUT_OF_MEMORY and adds nothing", async () => {
     const engine = await WasmEngine.create(await embeddedModule(), { maxMemoryMB: 8 });
     const s = similarityFor(engine);
     const x = s.createIndex(384, false);
-    s.addRows(x, randomRows(1, 10, 384), Int32Array.from({ length: 10 }, (_, i) => i));
+    s.addRows(
+      x,
+      randomRows(1, 10, 384),
+      Int32Array.from({ length: 10 }, (_, i) => i),
+    );
     let error: unknown;
     try {
-      s.addRows(x, randomRows(2, 10_000, 384), Int32Array.from({ length: 10_000 }, (_, i) => 100 + i));
+      s.addRows(
+        x,
+        randomRows(2, 10_000, 384),
+        Int32Array.from({ length: 10_000 }, (_, i) => 100 + i),
+      );
     } catch (e) {
       error = e;
     }

@@ -3,8 +3,13 @@
 // maximal applicable run (on the path, above the head's newest user turn) by its summary,
 // the selection is reference.ts's over that path.
 import {
-  FLAG_SUMMARY, FLAG_TOOL_CALLS, FLAG_UNIT_END,
-  SUMMARY_NOT_ANCESTOR, SUMMARY_OF_SUMMARY_NODE, SUMMARY_OVERLAP, SUMMARY_SPLITS_UNIT,
+  FLAG_SUMMARY,
+  FLAG_TOOL_CALLS,
+  FLAG_UNIT_END,
+  SUMMARY_NOT_ANCESTOR,
+  SUMMARY_OF_SUMMARY_NODE,
+  SUMMARY_OVERLAP,
+  SUMMARY_SPLITS_UNIT,
 } from "../../src/engine/layout.js";
 import { ASSISTANT, TOOL, USER, selectOnPath, type Node, type Ref } from "./reference.js";
 
@@ -61,7 +66,9 @@ export class SummaryModel {
     const onPath = new Set(path);
     const users = path.filter((x) => this.nodes[x]!.role === USER);
     const turn = fromBelow || users.length === 0 ? Infinity : this.depth(users[users.length - 1]!);
-    const applicable = [...this.runs.keys()].filter((s) => onPath.has(this.runs.get(s)!.last) && this.depth(this.runs.get(s)!.last) < turn);
+    const applicable = [...this.runs.keys()].filter(
+      (s) => onPath.has(this.runs.get(s)!.last) && this.depth(this.runs.get(s)!.last) < turn,
+    );
     const sets = new Map(applicable.map((s) => [s, this.runSet(s)]));
     // Maximal: not inside another applicable run (of equal runs, the newest).
     const maximal = applicable.filter((s) =>
@@ -96,7 +103,8 @@ export class SummaryModel {
     const f = this.nodes[first]!;
     const l = this.nodes[last]!;
     if (f.role === TOOL) return SUMMARY_SPLITS_UNIT;
-    if ((l.role === ASSISTANT && l.flags & FLAG_TOOL_CALLS) || (l.role === TOOL && !(l.flags & FLAG_UNIT_END))) return SUMMARY_SPLITS_UNIT;
+    if ((l.role === ASSISTANT && l.flags & FLAG_TOOL_CALLS) || (l.role === TOOL && !(l.flags & FLAG_UNIT_END)))
+      return SUMMARY_SPLITS_UNIT;
     this.nodes.push({ parent: f.parent, tokens, role: 0, priority, flags: FLAG_SUMMARY });
     const id = this.nodes.length - 1;
     this.runs.set(id, { first, last });

@@ -3,11 +3,24 @@
 // (test/engine/summary-model.ts), and node counts that show walks and selections stay O(W).
 import { beforeAll, describe, expect, it } from "vitest";
 import fc from "fast-check";
-import type { Engine, } from "../../src/engine/index.js";
+import type { Engine } from "../../src/engine/index.js";
 import { FLAG_SUMMARY, FLAG_TOOL_CALLS, FLAG_UNIT_END } from "../../src/engine/types.js";
 import { ENGINES, dumpTree, expectThrowCode, forEachEngine, makeEngine, walkIds } from "../helpers.js";
 import { countingEngine } from "./counting.js";
-import { ASSISTANT, CRITICAL, HIGH, LOW, NORMAL, SYSTEM, TOOL, USER, plain, priorityOf, step, type Step } from "./reference.js";
+import {
+  ASSISTANT,
+  CRITICAL,
+  HIGH,
+  LOW,
+  NORMAL,
+  SYSTEM,
+  TOOL,
+  USER,
+  plain,
+  priorityOf,
+  step,
+  type Step,
+} from "./reference.js";
 import { SummaryModel } from "./summary-model.js";
 import { SUMMARY_OVERLAP } from "../../src/engine/layout.js";
 
@@ -56,8 +69,17 @@ forEachEngine((kind) => {
       expect(summarized(e, t, 6, 2)).toEqual([5, 6]);
       expect(summarized(e, t, 6, 3)).toEqual([s, 5, 6]);
       // the node itself
-      expect([e.parent(t, s), e.depth(t, s), e.tokens(t, s), e.role(t, s), e.priority(t, s), e.flags(t, s)]).toEqual([0, 1, 3, 0, HIGH, FLAG_SUMMARY]);
-      expect([e.summaryFirst(t, s), e.summaryLast(t, s), e.summaryFirst(t, 3), e.summaryLast(t, 3)]).toEqual([1, 4, -1, -1]);
+      expect([e.parent(t, s), e.depth(t, s), e.tokens(t, s), e.role(t, s), e.priority(t, s), e.flags(t, s)]).toEqual([
+        0,
+        1,
+        3,
+        0,
+        HIGH,
+        FLAG_SUMMARY,
+      ]);
+      expect([e.summaryFirst(t, s), e.summaryLast(t, s), e.summaryFirst(t, 3), e.summaryLast(t, 3)]).toEqual([
+        1, 4, -1, -1,
+      ]);
       // not in the tree view
       expect(e.children(t, 0)).toEqual([1]);
       expect(e.children(t, -1)).toEqual([0]);
@@ -90,11 +112,29 @@ forEachEngine((kind) => {
       expect(summarized(e, t, 8)).toEqual([0, s, 6, 7, 8]);
       expect(summarized(e, t, 9)).toEqual([0, s, 9]);
       // everything fits: the path in path order (the summary's id is the newest)
-      expect(plain(e.select(t, 8, 1000, 0))).toEqual({ fits: true, ids: [0, s, 6, 7, 8], keptTokens: 42, forcedTokens: 15, evicted: 0 });
+      expect(plain(e.select(t, 8, 1000, 0))).toEqual({
+        fits: true,
+        ids: [0, s, 6, 7, 8],
+        keptTokens: 42,
+        forcedTokens: 15,
+        evicted: 0,
+      });
       // the covered HIGH message is no candidate; the summary is dropped as one entry, and its five messages are left out
-      expect(plain(e.select(t, 8, 35, 0))).toEqual({ fits: true, ids: [0, 6, 7, 8], keptTokens: 35, forcedTokens: 15, evicted: 5 });
+      expect(plain(e.select(t, 8, 35, 0))).toEqual({
+        fits: true,
+        ids: [0, 6, 7, 8],
+        keptTokens: 35,
+        forcedTokens: 15,
+        evicted: 5,
+      });
       // maxMessages counts the summary as one: the newest 2 entries are s and 9 (the CRITICAL 0 is forced from outside)
-      expect(plain(e.select(t, 9, 1000, 2))).toEqual({ fits: true, ids: [0, s, 9], keptTokens: 22, forcedTokens: 15, evicted: 0 });
+      expect(plain(e.select(t, 9, 1000, 2))).toEqual({
+        fits: true,
+        ids: [0, s, 9],
+        keptTokens: 22,
+        forcedTokens: 15,
+        evicted: 0,
+      });
     });
 
     it("the forced user turn is the branch's newest user message: a summary that would hide it, or what follows it, does not apply", () => {
@@ -107,21 +147,46 @@ forEachEngine((kind) => {
       expect(e.select(t, 4, 10, 0).forcedTokens).toBe(10); // 2 is forced
       const s = e.attachSummary(t, 2, 3, 4, LOW); // a run holding the head's newest user turn
       expect(summarized(e, t, 4)).toEqual([0, 1, 2, 3, 4]);
-      expect(plain(e.select(t, 4, 10, 0))).toEqual({ fits: true, ids: [2], keptTokens: 10, forcedTokens: 10, evicted: 4 });
-      expect(plain(e.select(t, 4, 100, 0))).toEqual({ fits: true, ids: [0, 1, 2, 3, 4], keptTokens: 50, forcedTokens: 10, evicted: 0 });
+      expect(plain(e.select(t, 4, 10, 0))).toEqual({
+        fits: true,
+        ids: [2],
+        keptTokens: 10,
+        forcedTokens: 10,
+        evicted: 4,
+      });
+      expect(plain(e.select(t, 4, 100, 0))).toEqual({
+        fits: true,
+        ids: [0, 1, 2, 3, 4],
+        keptTokens: 50,
+        forcedTokens: 10,
+        evicted: 0,
+      });
       // a new user turn below the run: the summary applies again
       const next = e.append(t, 4, 10, USER, NORMAL, 0); // 6
       expect(summarized(e, t, next)).toEqual([0, 1, s, 4, next]);
-      expect(plain(e.select(t, next, 10, 0))).toEqual({ fits: true, ids: [next], keptTokens: 10, forcedTokens: 10, evicted: 5 });
+      expect(plain(e.select(t, next, 10, 0))).toEqual({
+        fits: true,
+        ids: [next],
+        keptTokens: 10,
+        forcedTokens: 10,
+        evicted: 5,
+      });
 
       // a run of what follows the turn only (the user message 8 above it) does not apply either
       const u = e.createTree();
-      for (const role of [USER, ASSISTANT, USER, ASSISTANT, ASSISTANT, ASSISTANT]) e.append(u, e.size(u) - 1, 10, role, NORMAL, 0); // 0..5
+      for (const role of [USER, ASSISTANT, USER, ASSISTANT, ASSISTANT, ASSISTANT])
+        e.append(u, e.size(u) - 1, 10, role, NORMAL, 0); // 0..5
       const after = e.attachSummary(u, 3, 4, 4, NORMAL); // covers 3 and 4, after the user message 2
       expect(summarized(e, u, 5)).toEqual([0, 1, 2, 3, 4, 5]);
       const older = e.attachSummary(u, 0, 1, 4, NORMAL); // one above the turn still does
       expect(summarized(e, u, 5)).toEqual([older, 2, 3, 4, 5]);
-      expect(plain(e.select(u, 5, 25, 0))).toEqual({ fits: true, ids: [2, 5], keptTokens: 20, forcedTokens: 10, evicted: 4 }); // 0 and 1 in the summary left out, 3 and 4
+      expect(plain(e.select(u, 5, 25, 0))).toEqual({
+        fits: true,
+        ids: [2, 5],
+        keptTokens: 20,
+        forcedTokens: 10,
+        evicted: 4,
+      }); // 0 and 1 in the summary left out, 3 and 4
       expect(summarized(e, u, 5, 1e9, true)).toEqual([older, 2, after, 5]);
       const again = e.append(u, 5, 10, USER, NORMAL, 0);
       expect(summarized(e, u, again)).toEqual([older, 2, after, 5, again]);
@@ -138,9 +203,21 @@ forEachEngine((kind) => {
       expect(summarized(e, t, answer)).toEqual([0, 1, 2, 3, 4, 5, answer]);
       expect(summarized(e, t, answer, 2)).toEqual([5, answer]);
       // the summary no longer fits a small budget: the user turn 4 is forced, never just the answer
-      expect(plain(e.select(t, answer, 20, 0))).toEqual({ fits: true, ids: [4, answer], keptTokens: 20, forcedTokens: 10, evicted: 5 });
+      expect(plain(e.select(t, answer, 20, 0))).toEqual({
+        fits: true,
+        ids: [4, answer],
+        keptTokens: 20,
+        forcedTokens: 10,
+        evicted: 5,
+      });
       expect(plain(e.select(t, answer, 9, 0))).toMatchObject({ fits: false, forcedTokens: 10 });
-      expect(plain(e.select(t, answer, 1000, 3))).toEqual({ fits: true, ids: [4, 5, answer], keptTokens: 30, forcedTokens: 10, evicted: 4 });
+      expect(plain(e.select(t, answer, 1000, 3))).toEqual({
+        fits: true,
+        ids: [4, 5, answer],
+        keptTokens: 30,
+        forcedTokens: 10,
+        evicted: 4,
+      });
       // a tool unit inside the turn is kept whole or not at all
       const call = e.append(t, answer, 10, ASSISTANT, NORMAL, FLAG_TOOL_CALLS);
       const result = e.append(t, call, 10, TOOL, NORMAL, FLAG_UNIT_END);
@@ -185,7 +262,8 @@ forEachEngine((kind) => {
       e.append(t, 7, 10, USER, NORMAL, 0); // 8
       const s = e.attachSummary(t, 1, 3, 5, NORMAL); // 9: covers 1, 2, 3
       const before = observe(e, t);
-      const refused = (first: number, last: number) => expectThrowCode(() => e.attachSummary(t, first, last, 5, NORMAL), "INVALID_ARGUMENT");
+      const refused = (first: number, last: number) =>
+        expectThrowCode(() => e.attachSummary(t, first, last, 5, NORMAL), "INVALID_ARGUMENT");
       refused(2, 4); // 2 is not an ancestor of 4
       refused(3, 2); // first below last
       expect(observe(e, t)).toEqual(before);
@@ -216,9 +294,19 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 6, arbitrary: step.chain((s) => big.map((tokens) => ({ t: "append" as const, s: { ...s, tokens } }))) },
   {
     weight: 3,
-    arbitrary: fc.record({ t: fc.constant("attach" as const), pick: fc.nat(), span: fc.nat({ max: 30 }), how: fc.nat({ max: 99 }), tokens: big, prio: fc.nat({ max: 3 }) }),
+    arbitrary: fc.record({
+      t: fc.constant("attach" as const),
+      pick: fc.nat(),
+      span: fc.nat({ max: 30 }),
+      how: fc.nat({ max: 99 }),
+      tokens: big,
+      prio: fc.nat({ max: 3 }),
+    }),
   },
-  { weight: 3, arbitrary: fc.record({ t: fc.constant("walk" as const), head: fc.nat(), max: fc.integer({ min: 1, max: 60 }) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({ t: fc.constant("walk" as const), head: fc.nat(), max: fc.integer({ min: 1, max: 60 }) }),
+  },
   {
     weight: 2,
     arbitrary: fc.record({
@@ -231,7 +319,10 @@ const op: fc.Arbitrary<Op> = fc.oneof(
 );
 
 /** Runs ops on the model and on every engine, checking each result; returns what happened, for the counts. */
-function runOps(engines: Engine[], ops: Op[]): { attached: number; refused: number; overlaps: number; summarizedWalks: number; coveredTurns: number } {
+function runOps(
+  engines: Engine[],
+  ops: Op[],
+): { attached: number; refused: number; overlaps: number; summarizedWalks: number; coveredTurns: number } {
   const m = new SummaryModel();
   const trees = engines.map((e) => e.createTree());
   const originals: number[] = [];
@@ -244,7 +335,12 @@ function runOps(engines: Engine[], ops: Op[]): { attached: number; refused: numb
     for (const o of ops) {
       if (o.t === "append") {
         const s = o.s;
-        const parent = originals.length === 0 || s.back >= 97 ? -1 : s.back < 80 ? lastOriginal : originals[s.back % originals.length]!;
+        const parent =
+          originals.length === 0 || s.back >= 97
+            ? -1
+            : s.back < 80
+              ? lastOriginal
+              : originals[s.back % originals.length]!;
         const pending = parent >= 0 ? open[parent]! : 0;
         let node: [number, number, number];
         let left = 0;
@@ -392,7 +488,12 @@ forEachEngine((kind) => {
     });
 
     it("selections visit O(kept): visited <= 4 * kept + 10", () => {
-      for (const [budget, max] of [[1000, 100], [100_000, 0], [2 ** 31 - 1, 0], [600, 0]] as const) {
+      for (const [budget, max] of [
+        [1000, 100],
+        [100_000, 0],
+        [2 ** 31 - 1, 0],
+        [600, 0],
+      ] as const) {
         e.resetVisited();
         const sel = e.select(t, N - 1, budget, max);
         expect(sel.fits).toBe(true);
@@ -408,7 +509,11 @@ forEachEngine((kind) => {
       e.resetVisited();
       expect(summarized(e, t, 99_001, 100)).toEqual(Array.from({ length: 100 }, (_, i) => 98_902 + i));
       expect(e.visited).toBe(100);
-      for (const [budget, max] of [[1000, 100], [1000, 0], [600, 0]] as const) {
+      for (const [budget, max] of [
+        [1000, 100],
+        [1000, 0],
+        [600, 0],
+      ] as const) {
         e.resetVisited();
         const sel = e.select(t, 99_001, budget, max);
         expect(sel.fits).toBe(true);

@@ -18,12 +18,27 @@ function preload(store: Store, userId: string): string {
   const id = "big-chat";
   const now = Date.now();
   void store.createChat({
-    id, userId, title: "big", model: "gpt-4o", system: null, createdAt: now, updatedAt: now, messageCount: 0, head: null, options: {},
+    id,
+    userId,
+    title: "big",
+    model: "gpt-4o",
+    system: null,
+    createdAt: now,
+    updatedAt: now,
+    messageCount: 0,
+    head: null,
+    options: {},
   });
   const add = (mid: number, parentId: number | null) => {
     const m: Message = {
-      id: mid, parentId, role: mid % 2 ? "assistant" : "user", content: `m${mid}`, priority: "normal",
-      tokens: 5, createdAt: now, kind: "message",
+      id: mid,
+      parentId,
+      role: mid % 2 ? "assistant" : "user",
+      content: `m${mid}`,
+      priority: "normal",
+      tokens: 5,
+      createdAt: now,
+      kind: "message",
     };
     void store.appendMessage({ userId, chatId: id, message: m, head: mid, updatedAt: now });
   };
@@ -114,7 +129,9 @@ forEachEngine((engine) => {
         const win = chat.window({ maxMessages: w });
         expect(e.visited).toBe(w);
         expect(win.map((m) => m.id)).toEqual(
-          w <= BRANCH ? range(N + BRANCH - w, N + BRANCH) : [...range(BRANCH_AT - (w - BRANCH) + 1, BRANCH_AT + 1), ...range(N, N + BRANCH)],
+          w <= BRANCH
+            ? range(N + BRANCH - w, N + BRANCH)
+            : [...range(BRANCH_AT - (w - BRANCH) + 1, BRANCH_AT + 1), ...range(N, N + BRANCH)],
         );
       }
       // and from the branch point itself, deep in the history

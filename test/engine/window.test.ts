@@ -59,7 +59,11 @@ interface Add {
   kind: number; // < 30: an assistant message with calls; < 70 and a unit open: a tool result of it
 }
 
-const add: fc.Arbitrary<Add> = fc.record({ tokens: fc.nat({ max: 60 }), prio: fc.nat({ max: 3 }), kind: fc.nat({ max: 99 }) });
+const add: fc.Arbitrary<Add> = fc.record({
+  tokens: fc.nat({ max: 60 }),
+  prio: fc.nat({ max: 3 }),
+  kind: fc.nat({ max: 99 }),
+});
 
 /** Runs the same adds on an engine and the reference; returns the engine's slots for a cross-engine check. */
 function run(e: Engine, max: number, adds: Add[]): { slots: number[]; evicted: number[][] } {
@@ -124,10 +128,14 @@ describe("windowAdd: both engines against the reference", () => {
 
   it("windows grow past their first block (16 slots) and reuse freed slots and handles", () => {
     fc.assert(
-      fc.property(fc.array(add, { minLength: 100, maxLength: 600 }), fc.integer({ min: 500, max: 5000 }), (adds, max) => {
-        const [a, b] = ENGINES.map((k) => run(engines[k], max, adds));
-        expect(a).toEqual(b);
-      }),
+      fc.property(
+        fc.array(add, { minLength: 100, maxLength: 600 }),
+        fc.integer({ min: 500, max: 5000 }),
+        (adds, max) => {
+          const [a, b] = ENGINES.map((k) => run(engines[k], max, adds));
+          expect(a).toEqual(b);
+        },
+      ),
       { numRuns: 25 },
     );
   });
@@ -135,16 +143,24 @@ describe("windowAdd: both engines against the reference", () => {
   // Counts reach the 2^30 cap: the window's total plus a new message passes 2^31, which a
   // 32-bit sum would wrap. The reference adds plain numbers (exact far beyond that).
   const huge: fc.Arbitrary<Add> = fc.record({
-    tokens: fc.oneof(fc.constantFrom(2 ** 30, 2 ** 30 - 1, 2 ** 29, 2 ** 29 + 1, 0), fc.integer({ min: 2 ** 28, max: 2 ** 30 }), fc.nat({ max: 60 })),
+    tokens: fc.oneof(
+      fc.constantFrom(2 ** 30, 2 ** 30 - 1, 2 ** 29, 2 ** 29 + 1, 0),
+      fc.integer({ min: 2 ** 28, max: 2 ** 30 }),
+      fc.nat({ max: 60 }),
+    ),
     prio: fc.nat({ max: 3 }),
     kind: fc.nat({ max: 99 }),
   });
   it("token counts near the 2^30 cap: both engines agree with the exact reference", () => {
     fc.assert(
-      fc.property(fc.oneof(fc.constant(2 ** 30), fc.integer({ min: 2 ** 29, max: 2 ** 30 })), fc.array(huge, { minLength: 1, maxLength: 60 }), (max, adds) => {
-        const [a, b] = ENGINES.map((k) => run(engines[k], max, adds));
-        expect(a).toEqual(b);
-      }),
+      fc.property(
+        fc.oneof(fc.constant(2 ** 30), fc.integer({ min: 2 ** 29, max: 2 ** 30 })),
+        fc.array(huge, { minLength: 1, maxLength: 60 }),
+        (max, adds) => {
+          const [a, b] = ENGINES.map((k) => run(engines[k], max, adds));
+          expect(a).toEqual(b);
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -189,7 +205,13 @@ forEachEngine((kind) => {
 
     it("evicts the lowest priority first, the oldest first within it", () => {
       const w = e.createWindow(10);
-      const s = [e.windowAdd(w, 2, 2, -1), e.windowAdd(w, 2, 0, -1), e.windowAdd(w, 2, 1, -1), e.windowAdd(w, 2, 0, -1), e.windowAdd(w, 2, 3, -1)].map((r) => r.slot);
+      const s = [
+        e.windowAdd(w, 2, 2, -1),
+        e.windowAdd(w, 2, 0, -1),
+        e.windowAdd(w, 2, 1, -1),
+        e.windowAdd(w, 2, 0, -1),
+        e.windowAdd(w, 2, 3, -1),
+      ].map((r) => r.slot);
       expect(slotsOf(w)).toEqual(s);
       const r1 = e.windowAdd(w, 3, 1, -1); // needs 3: evicts both LOW (oldest first)
       expect(Array.from(r1.evicted)).toEqual([s[1], s[3]]);

@@ -7,31 +7,47 @@ import { buildChat } from "../../src/import/build.js";
 import type { RawConversation, RawNode } from "../../src/import/types.js";
 import { actualView, expectedView } from "./tree-check.js";
 
-const tree = fc
-  .integer({ min: 1, max: 40 })
-  .chain((n) =>
-    fc.record({
-      parents: fc.tuple(...Array.from({ length: n }, (_, i) => (i === 0 ? fc.constant(-1) : fc.integer({ min: -1, max: i - 1 })))),
-      times: fc.array(fc.option(fc.integer({ min: 1, max: 50 }), { nil: undefined }), { minLength: n, maxLength: n }),
-      skips: fc.array(fc.boolean(), { minLength: n, maxLength: n }),
-      order: fc.shuffledSubarray(Array.from({ length: n }, (_, i) => i), { minLength: n, maxLength: n }),
-      head: fc.integer({ min: 0, max: n - 1 }),
-    }),
-  );
+const tree = fc.integer({ min: 1, max: 40 }).chain((n) =>
+  fc.record({
+    parents: fc.tuple(
+      ...Array.from({ length: n }, (_, i) => (i === 0 ? fc.constant(-1) : fc.integer({ min: -1, max: i - 1 }))),
+    ),
+    times: fc.array(fc.option(fc.integer({ min: 1, max: 50 }), { nil: undefined }), { minLength: n, maxLength: n }),
+    skips: fc.array(fc.boolean(), { minLength: n, maxLength: n }),
+    order: fc.shuffledSubarray(
+      Array.from({ length: n }, (_, i) => i),
+      { minLength: n, maxLength: n },
+    ),
+    head: fc.integer({ min: 0, max: n - 1 }),
+  }),
+);
 
 describe("buildChat", () => {
   it("keeps every branch and the head, parents first, in creation order", () => {
     fc.assert(
       fc.property(tree, ({ parents, times, skips, order, head }) => {
         const nodes: RawNode[] = order.map((i) => {
-          const node: RawNode = { key: `k${i}`, parent: parents[i]! < 0 ? null : `k${parents[i]}`, role: i % 2 ? "assistant" : "user", content: `m${i}` };
+          const node: RawNode = {
+            key: `k${i}`,
+            parent: parents[i]! < 0 ? null : `k${parents[i]}`,
+            role: i % 2 ? "assistant" : "user",
+            content: `m${i}`,
+          };
           if (times[i] !== undefined) node.createdAt = times[i];
           if (skips[i]) node.skip = "test";
           return node;
         });
         const conv: RawConversation = {
-          where: "t", sourceId: undefined, title: "t", sourceModel: undefined, system: null, createdAt: 0, updatedAt: undefined,
-          nodes, head: `k${head}`, placeholders: {},
+          where: "t",
+          sourceId: undefined,
+          title: "t",
+          sourceModel: undefined,
+          system: null,
+          createdAt: 0,
+          updatedAt: undefined,
+          nodes,
+          head: `k${head}`,
+          placeholders: {},
         };
         const { chat, report } = buildChat(conv, { model: "gpt-4o", now: 0 });
         // Creation order, by a naive reading of the rule: the next id goes to the earliest
@@ -64,7 +80,11 @@ describe("buildChat", () => {
         expect(actualView(chat)).toEqual(expected);
         if (expected.messages > 0) expect(chat.head).not.toBeNull();
         expect(report.skipped.test?.length ?? 0).toBe(skips.filter(Boolean).length);
-        expect(Object.entries(report.ids).sort((a, b) => a[1] - b[1]).map(([k]) => k)).toEqual(expectedOrder);
+        expect(
+          Object.entries(report.ids)
+            .sort((a, b) => a[1] - b[1])
+            .map(([k]) => k),
+        ).toEqual(expectedOrder);
         expect(chat.messages.map((m) => m.createdAt)).toEqual(expectedOrder.map((k) => time.get(k)));
       }),
       { numRuns: 300 },

@@ -39,7 +39,12 @@ export function expectedView(nodes: RawTreeNode[], headKey: string | null): Tree
   };
   const hasChild = new Set(kept.map((n) => keptUp(n.parent)?.key).filter((k) => k !== undefined));
   const leaves = kept.filter((n) => !hasChild.has(n.key));
-  return { messages: kept.length, leaves: leaves.length, paths: leaves.map(pathTo).sort(compare), head: pathTo(keptUp(headKey)) };
+  return {
+    messages: kept.length,
+    leaves: leaves.length,
+    paths: leaves.map(pathTo).sort(compare),
+    head: pathTo(keptUp(headKey)),
+  };
 }
 
 /** The same views of an imported chat; also checks that every parent comes before its children. */
@@ -50,14 +55,23 @@ export function actualView(exp: ChatExport): TreeView {
   });
   const pathTo = (id: number | null): string[] => {
     const out: string[] = [];
-    for (let m = id === null ? undefined : exp.messages[id]; m; m = m.parentId === null ? undefined : exp.messages[m.parentId]) {
+    for (
+      let m = id === null ? undefined : exp.messages[id];
+      m;
+      m = m.parentId === null ? undefined : exp.messages[m.parentId]
+    ) {
       out.unshift(line(m.role, m.content));
     }
     return out;
   };
   const hasChild = new Set(exp.messages.map((m) => m.parentId));
   const leaves = exp.messages.filter((m) => !hasChild.has(m.id));
-  return { messages: exp.messages.length, leaves: leaves.length, paths: leaves.map((m) => pathTo(m.id)).sort(compare), head: pathTo(exp.head) };
+  return {
+    messages: exp.messages.length,
+    leaves: leaves.length,
+    paths: leaves.map((m) => pathTo(m.id)).sort(compare),
+    head: pathTo(exp.head),
+  };
 }
 
 function compare(a: string[], b: string[]): number {

@@ -6,10 +6,12 @@
 import type { ContextWindow, Loom } from "../../src/index.js";
 
 /** A context as JSON, without what says where its memory came from. */
-const same = (a: ContextWindow, b: ContextWindow) => JSON.stringify({ ...a, memoryRevision: null }) === JSON.stringify({ ...b, memoryRevision: null });
+const same = (a: ContextWindow, b: ContextWindow) =>
+  JSON.stringify({ ...a, memoryRevision: null }) === JSON.stringify({ ...b, memoryRevision: null });
 
 /** A long text of sentences (about `n` words). */
-const prose = (n: number) => Array.from({ length: n / 8 }, (_, i) => `Sentence ${i} says the user likes item ${i} a lot.`).join(" ");
+const prose = (n: number) =>
+  Array.from({ length: n / 8 }, (_, i) => `Sentence ${i} says the user likes item ${i} a lot.`).join(" ");
 
 /** What each step answers, for users whose ids start with `u`. */
 export async function memoryContextCases(loom: Loom, u: string): Promise<Record<string, unknown>> {
@@ -22,12 +24,17 @@ export async function memoryContextCases(loom: Loom, u: string): Promise<Record<
   await chats.memory.write({ path: "preferences.md", text: "- Prefers trains.\n- Vegetarian.", revision: 0 });
   const ctx = await chat.buildContext();
   out["carried"] = ctx.memoryRevision;
-  out["its documents in the memory message"] = ctx.messages[1]!.role === "system" && ctx.memory.includes("- Prefers trains.\n- Vegetarian.") && ctx.messages[1]!.content === ctx.memory;
+  out["its documents in the memory message"] =
+    ctx.messages[1]!.role === "system" &&
+    ctx.memory.includes("- Prefers trains.\n- Vegetarian.") &&
+    ctx.messages[1]!.content === ctx.memory;
   const plain = await chat.buildContext({ memory: ctx.memory, memoryScope: "none" });
   out["the request buildContext({ memory }) makes of its text"] = same(ctx, plain);
   out["none carried"] = plain.memoryRevision;
   const beside = await chat.buildContext({ memory: "Today: rain in Porto." });
-  out["beside the call's memory"] = beside.memory === `${ctx.memory}\n\nToday: rain in Porto.` && same(beside, await chat.buildContext({ memory: beside.memory, memoryScope: "none" }));
+  out["beside the call's memory"] =
+    beside.memory === `${ctx.memory}\n\nToday: rain in Porto.` &&
+    same(beside, await chat.buildContext({ memory: beside.memory, memoryScope: "none" }));
   // A model's write is in the next context.
   await chat.memory.write({ path: "trip.md", text: "Porto, May 3-5.", revision: 1, by: "model" });
   const next = await chat.buildContext();
@@ -38,20 +45,31 @@ export async function memoryContextCases(loom: Loom, u: string): Promise<Record<
   const cut = await chat.buildContext();
   const cutPlain = await chat.buildContext({ memory: whole, memoryScope: "none" });
   out["cut"] = {
-    sameAsPlain: same(cut, cutPlain), omitted: cut.memoryRevision!.omitted === whole.length - cut.memory.length && cut.memoryRevision!.omitted > 0,
-    withinShare: cut.usage.memory <= cut.budget.memory, withinLimit: cut.usage.total <= cut.usage.limit, head: whole.startsWith(cut.memory),
+    sameAsPlain: same(cut, cutPlain),
+    omitted: cut.memoryRevision!.omitted === whole.length - cut.memory.length && cut.memoryRevision!.omitted > 0,
+    withinShare: cut.usage.memory <= cut.budget.memory,
+    withinLimit: cut.usage.total <= cut.usage.limit,
+    head: whole.startsWith(cut.memory),
   };
   await chats.memory.delete({ path: "long.md", revision: 3 });
   // Other formats carry it too.
   const anthropic = await chat.buildContext({ format: "anthropic" });
   const responses = await chat.buildContext({ format: "responses" });
-  out["anthropic and responses"] = [anthropic.system.includes("Porto, May 3-5."), anthropic.memoryRevision?.revision, responses.memoryRevision?.revision];
+  out["anthropic and responses"] = [
+    anthropic.system.includes("Porto, May 3-5."),
+    anthropic.memoryRevision?.revision,
+    responses.memoryRevision?.revision,
+  ];
   // A chat's own memory, and none.
   const own = await chats.create({ memoryScope: "chat" });
   await own.append({ role: "user", content: "hi" });
   await own.memory.write({ path: "plan.md", text: "Just this chat.", revision: 0 });
   const ownCtx = await own.buildContext();
-  out["a chat's own"] = [ownCtx.memoryRevision, ownCtx.memory.includes("Just this chat."), ownCtx.memory.includes("Prefers trains")];
+  out["a chat's own"] = [
+    ownCtx.memoryRevision,
+    ownCtx.memory.includes("Just this chat."),
+    ownCtx.memory.includes("Prefers trains"),
+  ];
   const users = await own.buildContext({ memoryScope: "user" });
   out["the user's, asked for in that chat"] = [users.memoryRevision?.scope, users.memory.includes("Prefers trains")];
   const none = await chats.create({ memoryScope: "none" });
@@ -62,13 +80,13 @@ export async function memoryContextCases(loom: Loom, u: string): Promise<Record<
 
 export const expectedMemoryContext = (): Record<string, unknown> => ({
   "an empty memory": [{ scope: "user", revision: 0, omitted: 0 }, ""],
-  "carried": { scope: "user", revision: 1, omitted: 0 },
+  carried: { scope: "user", revision: 1, omitted: 0 },
   "its documents in the memory message": true,
   "the request buildContext({ memory }) makes of its text": true,
   "none carried": null,
   "beside the call's memory": true,
   "the next revision": [{ scope: "user", revision: 2, omitted: 0 }, true],
-  "cut": { sameAsPlain: true, omitted: true, withinShare: true, withinLimit: true, head: true },
+  cut: { sameAsPlain: true, omitted: true, withinShare: true, withinLimit: true, head: true },
   "anthropic and responses": [true, 4, 4],
   "a chat's own": [{ scope: "chat", revision: 1, omitted: 0 }, true, false],
   "the user's, asked for in that chat": ["user", true],

@@ -12,14 +12,22 @@ const file = tempFolder("memory-loom");
 forEachEngine((engine) => {
   it("a write by one Loom is in the next context another Loom builds on the same file", async () => {
     const path = file("shared.db");
-    const [a, b] = [await Loom.open({ engine, store: sqliteStore(path) }), await Loom.open({ engine, store: sqliteStore(path) })];
+    const [a, b] = [
+      await Loom.open({ engine, store: sqliteStore(path) }),
+      await Loom.open({ engine, store: sqliteStore(path) }),
+    ];
     const chat = await b.user("ann").create({ id: "c" });
     await chat.append({ role: "user", content: "hi" });
     expect((await chat.buildContext()).memoryRevision).toEqual({ scope: "user", revision: 0, omitted: 0 });
     await a.user("ann").memory.write({ path: "notes.md", text: "Speaks Portuguese.", revision: 0 });
     const ctx = await chat.buildContext();
     expect([ctx.memoryRevision?.revision, ctx.memory.includes("Speaks Portuguese.")]).toEqual([1, true]);
-    await (await a.user("ann").open("c")).memory.write({ path: "notes.md", text: "Speaks Portuguese and Spanish.", revision: 1, by: "model" });
+    await (await a.user("ann").open("c")).memory.write({
+      path: "notes.md",
+      text: "Speaks Portuguese and Spanish.",
+      revision: 1,
+      by: "model",
+    });
     expect((await chat.buildContext()).memory).toMatch(/and Spanish/);
     await Promise.all([a.close(), b.close()]);
   });
@@ -37,10 +45,19 @@ describe("a memory deleted and written again", () => {
     // Another process erases the user's memory, and one is written again: revision 1 again, a later time.
     const store = sqliteStore(path);
     await store.deleteMemory!("ann");
-    await store.writeMemory!({ userId: "ann", chatId: null, expected: 0, records: [{ ...old!, content: "the new memory", at: old!.at + 1 }] });
+    await store.writeMemory!({
+      userId: "ann",
+      chatId: null,
+      expected: 0,
+      records: [{ ...old!, content: "the new memory", at: old!.at + 1 }],
+    });
     await store.close();
     const ctx = await chat.buildContext();
-    expect([ctx.memoryRevision?.revision, /the new memory/.test(ctx.memory), /the old memory/.test(ctx.memory)]).toEqual([1, true, false]);
+    expect([
+      ctx.memoryRevision?.revision,
+      /the new memory/.test(ctx.memory),
+      /the old memory/.test(ctx.memory),
+    ]).toEqual([1, true, false]);
     await Promise.all([a.close(), b.close()]);
   });
 });
@@ -75,7 +92,9 @@ describe("stores", () => {
     const chat = await loom.user("ann").create();
     await chat.append({ role: "user", content: "hi" });
     expect((await chat.buildContext()).memoryRevision).toBeNull();
-    await expect(loom.user("ann").memory.read()).rejects.toThrow(expect.objectContaining({ code: "INVALID_ARGUMENT", message: expect.stringMatching(/mine keeps no memory/) }));
+    await expect(loom.user("ann").memory.read()).rejects.toThrow(
+      expect.objectContaining({ code: "INVALID_ARGUMENT", message: expect.stringMatching(/mine keeps no memory/) }),
+    );
     await loom.close();
   });
 
@@ -106,7 +125,11 @@ describe("stores", () => {
     await own.memory.write({ path: "plan.md", text: "another secret", revision: 0 });
     await loom.user("eve").memory.write({ path: "notes.md", text: "eve's", revision: 0 });
     expect(await store.deleteMemory!("ann")).toBe(true);
-    expect([(await chats.memory.read()).revision, (await own.memory.read()).revision, (await loom.user("eve").memory.read()).revision]).toEqual([0, 0, 1]);
+    expect([
+      (await chats.memory.read()).revision,
+      (await own.memory.read()).revision,
+      (await loom.user("eve").memory.read()).revision,
+    ]).toEqual([0, 0, 1]);
     // The SQLite store erases the old bytes as a delete does: no byte of the texts in the file.
     await loom.close();
     const { readFileSync } = await import("node:fs");

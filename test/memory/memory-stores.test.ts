@@ -30,17 +30,25 @@ describe.each(ENGINES)("a user's working memory (%s engine)", (engine) => {
         await loom.close();
       });
 
-      it.skipIf(skip)("bad calls refused with their codes, nothing changed", async () => {
-        const loom = await Loom.open({ engine, store: make(), counter: "heuristic" });
-        expect(await memoryBadCases(loom, "bob")).toEqual(expectedMemoryBad());
-        await loom.close();
-      }, 60_000);
+      it.skipIf(skip)(
+        "bad calls refused with their codes, nothing changed",
+        async () => {
+          const loom = await Loom.open({ engine, store: make(), counter: "heuristic" });
+          expect(await memoryBadCases(loom, "bob")).toEqual(expectedMemoryBad());
+          await loom.close();
+        },
+        60_000,
+      );
 
-      it.skipIf(skip)("every context carries it, counted and cut as buildContext({ memory }), its revision said", async () => {
-        const loom = await Loom.open({ engine, store: make() });
-        expect(await memoryContextCases(loom, "carol")).toEqual(expectedMemoryContext());
-        await loom.close();
-      }, 60_000);
+      it.skipIf(skip)(
+        "every context carries it, counted and cut as buildContext({ memory }), its revision said",
+        async () => {
+          const loom = await Loom.open({ engine, store: make() });
+          expect(await memoryContextCases(loom, "carol")).toEqual(expectedMemoryContext());
+          await loom.close();
+        },
+        60_000,
+      );
     });
   }
 });

@@ -21,7 +21,13 @@ describe("budgetFor", () => {
 
   it("reproduces seed 001's worked example for llama3.2 exactly", () => {
     expect(budgetFor("llama3.2")).toEqual({
-      window: 8_192, effective: 7_372, system: 1_843, memory: 1_474, conversation: 2_949, input: 737, reserve: 369,
+      window: 8_192,
+      effective: 7_372,
+      system: 1_843,
+      memory: 1_474,
+      conversation: 2_949,
+      input: 737,
+      reserve: 369,
     });
   });
 
@@ -51,7 +57,10 @@ describe("budgetFor", () => {
         (window, weights, fraction) => {
           const sum = weights.reduce((a, b) => a + b, 0);
           const split = Object.fromEntries(PARTS.map((p, i) => [p, weights[i]! / sum])) as unknown as BudgetSplit;
-          const b = budgetFor({ name: "r", contextWindow: window, sizeClass: "large", tokensPerChar: 0.25 }, { budget: split, ...(fraction === undefined ? {} : { effectiveFraction: fraction }) });
+          const b = budgetFor(
+            { name: "r", contextWindow: window, sizeClass: "large", tokensPerChar: 0.25 },
+            { budget: split, ...(fraction === undefined ? {} : { effectiveFraction: fraction }) },
+          );
           expect(b.window).toBe(window);
           expect(b.effective).toBe(Math.floor(window * (fraction ?? 0.9)));
           expect(PARTS.reduce((s, p) => s + b[p], 0)).toBe(b.effective);
@@ -85,7 +94,8 @@ describe("budgetFor", () => {
       null,
       "40/60",
     ];
-    for (const split of bad) expectThrowCode(() => budgetFor("llama3.2", { budget: split as never }), "INVALID_ARGUMENT");
+    for (const split of bad)
+      expectThrowCode(() => budgetFor("llama3.2", { budget: split as never }), "INVALID_ARGUMENT");
     expectThrowCode(() => budgetFor("llama3.2", { effectiveFraction: 0 }), "INVALID_ARGUMENT");
     expectThrowCode(() => budgetFor("llama3.2", { effectiveFraction: 1.2 }), "INVALID_ARGUMENT");
     expectThrowCode(() => budgetFor("no-such-model"), "UNKNOWN_MODEL");
@@ -121,7 +131,10 @@ forEachEngine((engine) => {
       const loom = await Loom.open({ engine });
       const chats = loom.user("u");
       await expectRejectCode(() => chats.create({ model, budget: { system: 0.5 } }), "INVALID_ARGUMENT");
-      await expectRejectCode(() => chats.create({ model, budget: { ...split, extra: 0 } as never }), "INVALID_ARGUMENT");
+      await expectRejectCode(
+        () => chats.create({ model, budget: { ...split, extra: 0 } as never }),
+        "INVALID_ARGUMENT",
+      );
       expect(await chats.list()).toEqual([]);
       const chat = await chats.create({ model });
       await chat.append({ role: "user", content: "hi" });

@@ -6,7 +6,14 @@ import { MockLanguageModelV3 } from "ai/test";
 import { gateway } from "ai";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import {
-  Loom, budgetFor, countTokens, getModelProfile, loadTokenizer, memoryStore, registerModel, type ModelProfile,
+  Loom,
+  budgetFor,
+  countTokens,
+  getModelProfile,
+  loadTokenizer,
+  memoryStore,
+  registerModel,
+  type ModelProfile,
 } from "../../src/index.js";
 import { CATALOG } from "../../src/models/catalog.js";
 import { withContextWindow } from "../../src/models/profiles.js";
@@ -49,13 +56,22 @@ forEachEngine((engine) => {
 
     it("gpt-5.1-mini: not an OpenAI id, read as gpt-5-mini by its family (o200k counts, 272,000 of input)", async () => {
       const { stats, built } = await create("gpt-5.1-mini");
-      expect(stats).toMatchObject({ model: "gpt-5.1-mini", modelInferredFrom: "gpt-5-mini", contextWindow: 400_000, counter: "o200k_base" });
+      expect(stats).toMatchObject({
+        model: "gpt-5.1-mini",
+        modelInferredFrom: "gpt-5-mini",
+        contextWindow: 400_000,
+        counter: "o200k_base",
+      });
       expect(built.budget.effective).toBe(272_000);
     });
 
     it("gemini-3-pro: read as gemini-3-pro-preview by its family", async () => {
       const { stats } = await create("gemini-3-pro");
-      expect(stats).toMatchObject({ model: "gemini-3-pro", modelInferredFrom: "gemini-3-pro-preview", contextWindow: 1_048_576 });
+      expect(stats).toMatchObject({
+        model: "gemini-3-pro",
+        modelInferredFrom: "gemini-3-pro-preview",
+        contextWindow: 1_048_576,
+      });
     });
 
     it("openai/gpt-5.2: in the catalog, its input limit apart from its window", async () => {
@@ -85,8 +101,15 @@ forEachEngine((engine) => {
       expect(chat.stats()).toMatchObject({ model: "anthropic/my-house-model", modelInferredFrom: "claude-sonnet-4-5" });
       await chat.append({ role: "user", content: "kept" });
       const again = await (await Loom.open({ engine, store })).user("u").open(chat.id);
-      expect(again.stats()).toMatchObject({ model: "anthropic/my-house-model", modelInferredFrom: "claude-sonnet-4-5", contextWindow: 200_000 });
-      await expectRejectCode(async () => (await Loom.open({ engine, store, strictModels: true })).user("u").open(chat.id), "UNKNOWN_MODEL");
+      expect(again.stats()).toMatchObject({
+        model: "anthropic/my-house-model",
+        modelInferredFrom: "claude-sonnet-4-5",
+        contextWindow: 200_000,
+      });
+      await expectRejectCode(
+        async () => (await Loom.open({ engine, store, strictModels: true })).user("u").open(chat.id),
+        "UNKNOWN_MODEL",
+      );
       await loom.close();
     });
   });
@@ -116,11 +139,17 @@ forEachEngine((engine) => {
       const azure = new MockLanguageModelV3({ provider: "azure.chat", modelId: "my-deployment" });
       warnings(() => {
         expect(getModelProfile(mini)).toMatchObject({ name: "gpt-5.1-mini", inferredFrom: "gpt-5-mini" });
-        expect(getModelProfile(house)).toMatchObject({ name: "anthropic/house-model", inferredFrom: "claude-sonnet-4-5" });
+        expect(getModelProfile(house)).toMatchObject({
+          name: "anthropic/house-model",
+          inferredFrom: "claude-sonnet-4-5",
+        });
         expect(getModelProfile(azure)).toMatchObject({ name: "openai/my-deployment", inferredFrom: "gpt-4o" });
       });
       expectThrowCode(() => getModelProfile(mini, { strict: true }), "UNKNOWN_MODEL");
-      expectThrowCode(() => getModelProfile(new MockLanguageModelV3({ provider: "acme.chat", modelId: "house-model" })), "UNKNOWN_MODEL");
+      expectThrowCode(
+        () => getModelProfile(new MockLanguageModelV3({ provider: "acme.chat", modelId: "house-model" })),
+        "UNKNOWN_MODEL",
+      );
     });
   });
 });
@@ -128,26 +157,52 @@ forEachEngine((engine) => {
 describe("reading names by their family", () => {
   it("each family reads as a documented member; names of no family stay unknown", () => {
     const cases: [string, string][] = [
-      ["gpt-5.3", "gpt-5"], ["gpt-5.3-chat-latest", "gpt-5-chat-latest"], ["gpt-5.2-nano", "gpt-5-nano"], ["gpt-5.3-codex", "gpt-5-codex"],
-      ["gpt-5.5-pro", "gpt-5-pro"], ["gpt-6", "gpt-5"], ["gpt-4.1-2025-09-09-ft", "gpt-4.1"], ["gpt-4-vision-preview", "gpt-4-turbo"],
-      ["o5-mini", "o3"], ["o1-mini-high", "o1-mini"], ["claude-opus-5", "claude-opus-4-5"], ["claude-3-opus-latest-beta", "claude-opus-4-5"],
-      ["claude-haiku-5", "claude-haiku-4-5"], ["claude-sonnet-4-7", "claude-sonnet-4-5"], ["gemini-3.5-flash", "gemini-3-pro-preview"],
-      ["gemini-2.5-flash-image", "gemini-2.5-flash"], ["gemini-1.5-pro-002-exp", "gemini-1.5-pro"], ["grok-4-1-fast-reasoning", "grok-4-fast"],
-      ["grok-3-fast", "grok-3"], ["grok-5", "grok-4"], ["llama-3.3-8b-instruct", "llama-3.1-8b-instruct"],
-      ["llama-4-scout-17b-16e", "llama-4-scout-17b-16e-instruct"], ["qwen3-14b", "qwen3-8b"], ["qwen3-30b-a3b-instruct-2507", "qwen3-235b-a22b-instruct-2507"],
-      ["qwen2.5-coder-32b-instruct", "qwen2.5-7b-instruct"], ["qwen-max", "qwen3-8b"], ["mistral-large-3", "mistral-large"],
-      ["mistral-tiny", "mistral-small"], ["deepseek-v4", "deepseek-chat"], ["deepseek-r1-distill-llama-70b", "deepseek-r1"],
-      ["ft:gpt-4o-mini-2024-07-18:acme::abc123", "gpt-4o"], ["openrouter/x-ai/grok-4.20", "grok-4"],
+      ["gpt-5.3", "gpt-5"],
+      ["gpt-5.3-chat-latest", "gpt-5-chat-latest"],
+      ["gpt-5.2-nano", "gpt-5-nano"],
+      ["gpt-5.3-codex", "gpt-5-codex"],
+      ["gpt-5.5-pro", "gpt-5-pro"],
+      ["gpt-6", "gpt-5"],
+      ["gpt-4.1-2025-09-09-ft", "gpt-4.1"],
+      ["gpt-4-vision-preview", "gpt-4-turbo"],
+      ["o5-mini", "o3"],
+      ["o1-mini-high", "o1-mini"],
+      ["claude-opus-5", "claude-opus-4-5"],
+      ["claude-3-opus-latest-beta", "claude-opus-4-5"],
+      ["claude-haiku-5", "claude-haiku-4-5"],
+      ["claude-sonnet-4-7", "claude-sonnet-4-5"],
+      ["gemini-3.5-flash", "gemini-3-pro-preview"],
+      ["gemini-2.5-flash-image", "gemini-2.5-flash"],
+      ["gemini-1.5-pro-002-exp", "gemini-1.5-pro"],
+      ["grok-4-1-fast-reasoning", "grok-4-fast"],
+      ["grok-3-fast", "grok-3"],
+      ["grok-5", "grok-4"],
+      ["llama-3.3-8b-instruct", "llama-3.1-8b-instruct"],
+      ["llama-4-scout-17b-16e", "llama-4-scout-17b-16e-instruct"],
+      ["qwen3-14b", "qwen3-8b"],
+      ["qwen3-30b-a3b-instruct-2507", "qwen3-235b-a22b-instruct-2507"],
+      ["qwen2.5-coder-32b-instruct", "qwen2.5-7b-instruct"],
+      ["qwen-max", "qwen3-8b"],
+      ["mistral-large-3", "mistral-large"],
+      ["mistral-tiny", "mistral-small"],
+      ["deepseek-v4", "deepseek-chat"],
+      ["deepseek-r1-distill-llama-70b", "deepseek-r1"],
+      ["ft:gpt-4o-mini-2024-07-18:acme::abc123", "gpt-4o"],
+      ["openrouter/x-ai/grok-4.20", "grok-4"],
     ];
     warnings(() => {
       for (const [id, from] of cases) {
         const profile = getModelProfile(id);
         expect(profile.inferredFrom, id).toBe(from);
         const base = getModelProfile(from);
-        expect({ ...profile, name: base.name, inferredFrom: undefined }, id).toEqual({ ...base, inferredFrom: undefined });
+        expect({ ...profile, name: base.name, inferredFrom: undefined }, id).toEqual({
+          ...base,
+          inferredFrom: undefined,
+        });
       }
     });
-    for (const id of ["no-such-model", "llama-2-7b-chat", "olmo-2-7b", "my-finetune"]) expectThrowCode(() => getModelProfile(id), "UNKNOWN_MODEL");
+    for (const id of ["no-such-model", "llama-2-7b-chat", "olmo-2-7b", "my-finetune"])
+      expectThrowCode(() => getModelProfile(id), "UNKNOWN_MODEL");
   });
 
   it("one warning per name, naming the model it is read as and how to describe it; none for known names", () => {
@@ -177,8 +232,14 @@ describe("reading names by their family", () => {
     expectThrowCode(() => getModelProfile("gpt-4o", { strikt: true } as never), "INVALID_ARGUMENT");
     expectThrowCode(() => getModelProfile("gpt-4o", null as never), "INVALID_ARGUMENT");
     expectThrowCode(() => getModelProfile({ provider: "openai.chat", modelId: "" }), "INVALID_ARGUMENT");
-    expectThrowCode(() => getModelProfile({ name: "x", contextWindow: 1_000, maxInputTokens: 2_000 }), "INVALID_ARGUMENT");
-    expectThrowCode(() => getModelProfile({ name: "x", contextWindow: 1_000, maxInputTokens: 500.5 }), "INVALID_ARGUMENT");
+    expectThrowCode(
+      () => getModelProfile({ name: "x", contextWindow: 1_000, maxInputTokens: 2_000 }),
+      "INVALID_ARGUMENT",
+    );
+    expectThrowCode(
+      () => getModelProfile({ name: "x", contextWindow: 1_000, maxInputTokens: 500.5 }),
+      "INVALID_ARGUMENT",
+    );
     expectThrowCode(() => getModelProfile({ name: "x", contextWindow: 1_000, inferredFrom: "" }), "INVALID_ARGUMENT");
     await expectRejectCode(() => Loom.open({ strictModels: 1 as never }), "INVALID_ARGUMENT");
   });
@@ -199,7 +260,8 @@ describe("input limits apart from windows", () => {
     for (const entry of CATALOG) {
       const budget = budgetFor(entry.name);
       expect(budget.effective, entry.name).toBeLessThanOrEqual(entry.maxInputTokens ?? entry.contextWindow);
-      if (entry.maxInputTokens !== undefined) expect(entry.maxInputTokens, entry.name).toBeLessThan(entry.contextWindow);
+      if (entry.maxInputTokens !== undefined)
+        expect(entry.maxInputTokens, entry.name).toBeLessThan(entry.contextWindow);
       expect(entry.source, entry.name).toMatch(/^[a-z0-9.-]+\.[a-z]+\//);
     }
   });
@@ -227,11 +289,29 @@ describe("input limits apart from windows", () => {
 
 describe("a window given by hand (the command's --context-window)", () => {
   it("keeps a known or family-read model's counting, sets the window, and describes an unknown name", () => {
-    expect(withContextWindow("gpt-5", 128_000)).toMatchObject({ name: "gpt-5", contextWindow: 128_000, encoding: "o200k_base", sizeClass: "xlarge" });
+    expect(withContextWindow("gpt-5", 128_000)).toMatchObject({
+      name: "gpt-5",
+      contextWindow: 128_000,
+      encoding: "o200k_base",
+      sizeClass: "xlarge",
+    });
     expect(withContextWindow("gpt-5", 128_000).maxInputTokens).toBeUndefined(); // the window is below the input limit
     expect(withContextWindow("gpt-5", 1_000_000).maxInputTokens).toBe(272_000);
-    expect(warnings(() => expect(withContextWindow("gpt-5.9", 64_000)).toMatchObject({ name: "gpt-5.9", contextWindow: 64_000, encoding: "o200k_base" }))).toEqual([]);
-    expect(withContextWindow("my-llm", 8_192)).toMatchObject({ name: "my-llm", contextWindow: 8_192, sizeClass: "small", tokensPerChar: 0.25 });
+    expect(
+      warnings(() =>
+        expect(withContextWindow("gpt-5.9", 64_000)).toMatchObject({
+          name: "gpt-5.9",
+          contextWindow: 64_000,
+          encoding: "o200k_base",
+        }),
+      ),
+    ).toEqual([]);
+    expect(withContextWindow("my-llm", 8_192)).toMatchObject({
+      name: "my-llm",
+      contextWindow: 8_192,
+      sizeClass: "small",
+      tokensPerChar: 0.25,
+    });
     expectThrowCode(() => withContextWindow("my-llm", 0), "INVALID_ARGUMENT");
   });
 });

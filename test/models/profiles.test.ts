@@ -2,7 +2,15 @@
 // with close matches, custom profiles anywhere a name is, registerModel, seed 001's six models,
 // size classes and history-limit table.
 import { describe, expect, it } from "vitest";
-import { Loom, getModelProfile, listModels, memoryStore, registerModel, CtxloomError, type ModelProfile } from "../../src/index.js";
+import {
+  Loom,
+  getModelProfile,
+  listModels,
+  memoryStore,
+  registerModel,
+  CtxloomError,
+  type ModelProfile,
+} from "../../src/index.js";
 import { HISTORY_LIMITS } from "../../src/models/profiles.js";
 import { expectRejectCode, expectThrowCode, forEachEngine } from "../helpers.js";
 
@@ -18,8 +26,16 @@ describe("getModelProfile", () => {
     ] as const;
     for (const [name, contextWindow, sizeClass, tokensPerChar] of table) {
       const p = getModelProfile(name);
-      expect({ name: p.name, contextWindow: p.contextWindow, sizeClass: p.sizeClass, tokensPerChar: p.tokensPerChar }).toEqual({
-        name, contextWindow, sizeClass, tokensPerChar,
+      expect({
+        name: p.name,
+        contextWindow: p.contextWindow,
+        sizeClass: p.sizeClass,
+        tokensPerChar: p.tokensPerChar,
+      }).toEqual({
+        name,
+        contextWindow,
+        sizeClass,
+        tokensPerChar,
       });
     }
     expect(getModelProfile("gpt-4o").encoding).toBe("o200k_base");
@@ -42,7 +58,13 @@ describe("getModelProfile", () => {
     }
     expect(getModelProfile("gpt-4").encoding).toBe("cl100k_base");
     expect(getModelProfile("gpt-4.1").encoding).toBe("o200k_base");
-    for (const name of ["claude-sonnet-4", "gemini-2.5-pro", "llama-3.1-8b-instruct", "qwen2.5-7b-instruct", "mistral-large-latest"]) {
+    for (const name of [
+      "claude-sonnet-4",
+      "gemini-2.5-pro",
+      "llama-3.1-8b-instruct",
+      "qwen2.5-7b-instruct",
+      "mistral-large-latest",
+    ]) {
       const p = getModelProfile(name);
       expect(p.name).toBe(name);
       expect(p.contextWindow).toBeGreaterThanOrEqual(8_192);
@@ -84,7 +106,8 @@ describe("getModelProfile", () => {
   });
 
   it("bad names -> INVALID_ARGUMENT", () => {
-    for (const bad of ["", 42, null, undefined, ["gpt-4o"]]) expectThrowCode(() => getModelProfile(bad as never), "INVALID_ARGUMENT");
+    for (const bad of ["", 42, null, undefined, ["gpt-4o"]])
+      expectThrowCode(() => getModelProfile(bad as never), "INVALID_ARGUMENT");
   });
 
   it("a profile object is checked and accepted as is", () => {
@@ -115,7 +138,15 @@ describe("getModelProfile", () => {
     ];
     for (const change of bad) {
       expectThrowCode(() => getModelProfile({ ...good, ...change } as ModelProfile), "INVALID_ARGUMENT");
-      expectThrowCode(() => registerModel({ ...good, ...change, name: typeof change.name === "undefined" ? "bad-one" : change.name } as ModelProfile), "INVALID_ARGUMENT");
+      expectThrowCode(
+        () =>
+          registerModel({
+            ...good,
+            ...change,
+            name: typeof change.name === "undefined" ? "bad-one" : change.name,
+          } as ModelProfile),
+        "INVALID_ARGUMENT",
+      );
     }
     expect(listModels()).not.toContain("bad-one");
   });
@@ -160,7 +191,10 @@ forEachEngine((engine) => {
       const chat = await chats.create({ model: custom });
       await chat.append({ role: "user", content: "hi" });
       await expectRejectCode(() => chat.buildContext({ model: "no-such-model" }), "UNKNOWN_MODEL");
-      await expectRejectCode(() => chat.buildContext({ model: { ...custom, sizeClass: "giant" } as never }), "INVALID_ARGUMENT");
+      await expectRejectCode(
+        () => chat.buildContext({ model: { ...custom, sizeClass: "giant" } as never }),
+        "INVALID_ARGUMENT",
+      );
       expect((await chats.list()).length).toBe(1);
       await loom.close();
     });

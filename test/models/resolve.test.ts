@@ -2,7 +2,16 @@
 // ids resolve; the catalog covers the current families with a source each; an unknown
 // model's error says how to describe it; bad arguments are CtxloomErrors, never TypeErrors.
 import { describe, expect, it } from "vitest";
-import { budgetFor, getModelProfile, listModels, loadTokenizer, registerModel, countTokens, Loom, type ModelInput } from "../../src/index.js";
+import {
+  budgetFor,
+  getModelProfile,
+  listModels,
+  loadTokenizer,
+  registerModel,
+  countTokens,
+  Loom,
+  type ModelInput,
+} from "../../src/index.js";
 import { CATALOG } from "../../src/models/catalog.js";
 import { expectRejectCode, expectThrowCode, forEachEngine } from "../helpers.js";
 
@@ -13,7 +22,14 @@ describe("version boundaries", () => {
     expect(getModelProfile("o1-preview").name).toBe("o1-preview");
     expect(getModelProfile("gpt-4-0125-preview").name).toBe("gpt-4-0125-preview");
     // Not a catalog name: refused when strict, else read by its family (never as a prefix's model by mistake).
-    for (const id of ["gpt-4.7", "gpt-4-vision", "o1-ultra", "claude-sonnet-4-7", "gemini-2.5-pro-max", "gpt-4o-audio"]) {
+    for (const id of [
+      "gpt-4.7",
+      "gpt-4-vision",
+      "o1-ultra",
+      "claude-sonnet-4-7",
+      "gemini-2.5-pro-max",
+      "gpt-4o-audio",
+    ]) {
       expectThrowCode(() => getModelProfile(id, { strict: true }), "UNKNOWN_MODEL");
       expect(getModelProfile(id).inferredFrom, id).toBeDefined();
     }
@@ -65,10 +81,30 @@ describe("catalog", () => {
   it("covers the current families, each entry with its source", () => {
     const names = new Set(CATALOG.map((e) => e.name));
     for (const name of [
-      "gpt-5", "gpt-5-mini", "gpt-5.1", "gpt-4.1", "o3", "o4-mini", "claude-opus-4-5", "claude-sonnet-4-5", "claude-haiku-4-5",
-      "gemini-2.5-pro", "gemini-3-pro-preview", "grok-3", "grok-4", "deepseek-chat", "deepseek-reasoner", "llama-3.3-70b-instruct",
-      "llama-4-scout-17b-16e-instruct", "qwen2.5-7b-instruct", "qwen3-32b", "mistral-large-latest", "mistral-small-latest", "codestral",
-    ]) expect(names.has(name), name).toBe(true);
+      "gpt-5",
+      "gpt-5-mini",
+      "gpt-5.1",
+      "gpt-4.1",
+      "o3",
+      "o4-mini",
+      "claude-opus-4-5",
+      "claude-sonnet-4-5",
+      "claude-haiku-4-5",
+      "gemini-2.5-pro",
+      "gemini-3-pro-preview",
+      "grok-3",
+      "grok-4",
+      "deepseek-chat",
+      "deepseek-reasoner",
+      "llama-3.3-70b-instruct",
+      "llama-4-scout-17b-16e-instruct",
+      "qwen2.5-7b-instruct",
+      "qwen3-32b",
+      "mistral-large-latest",
+      "mistral-small-latest",
+      "codestral",
+    ])
+      expect(names.has(name), name).toBe(true);
     for (const e of CATALOG) {
       expect(e.source, e.name).toMatch(/^[a-z0-9.-]+\.[a-z]+\//);
       expect(listModels()).toContain(e.name);
@@ -100,7 +136,10 @@ describe("describing a model by hand", () => {
     expectThrowCode(() => registerModel(null as never), "INVALID_ARGUMENT");
     expectThrowCode(() => registerModel(undefined as never), "INVALID_ARGUMENT");
     expectThrowCode(() => registerModel([] as never), "INVALID_ARGUMENT");
-    expectThrowCode(() => getModelProfile({ name: "x", contextWindow: 100, counter: null } as never), "INVALID_ARGUMENT");
+    expectThrowCode(
+      () => getModelProfile({ name: "x", contextWindow: 100, counter: null } as never),
+      "INVALID_ARGUMENT",
+    );
     expectThrowCode(() => countTokens([], null as never), "INVALID_ARGUMENT");
     await expectRejectCode(() => loadTokenizer(null as never), "INVALID_ARGUMENT");
   });
@@ -112,7 +151,9 @@ describe("unknown option keys name the closest known one", () => {
     try {
       fn();
     } catch (e) {
-      expectThrowCode(() => { throw e; }, "INVALID_ARGUMENT");
+      expectThrowCode(() => {
+        throw e;
+      }, "INVALID_ARGUMENT");
       message = (e as Error).message;
     }
     expect(message).toContain(JSON.stringify(key));
@@ -124,9 +165,16 @@ describe("unknown option keys name the closest known one", () => {
     hint(() => budgetFor("gpt-4o", { budget: { sytem: 0.25 } as never }), "sytem", "system");
     const bad = { name: "m", contextWindow: 1000, contextWindows: 2 } as ModelInput;
     hint(() => getModelProfile(bad), "contextWindows", "contextWindow");
-    hint(() => registerModel({ name: "m", contextWindow: 1000, tokensPerChr: 0.3 } as ModelInput), "tokensPerChr", "tokensPerChar");
+    hint(
+      () => registerModel({ name: "m", contextWindow: 1000, tokensPerChr: 0.3 } as ModelInput),
+      "tokensPerChr",
+      "tokensPerChar",
+    );
     hint(() => countTokens([], { modle: "gpt-4o" } as never), "modle", "model");
-    await expectRejectCode(() => loadTokenizer({ name: "m", contextWindow: 1000, encodng: "o200k_base" } as never), "INVALID_ARGUMENT");
+    await expectRejectCode(
+      () => loadTokenizer({ name: "m", contextWindow: 1000, encodng: "o200k_base" } as never),
+      "INVALID_ARGUMENT",
+    );
     expect(listModels()).not.toContain("m");
   });
 });
@@ -137,14 +185,22 @@ forEachEngine((engine) => {
       const loom = await Loom.open({ engine });
       const chat = await loom.user("u").create({ model: "gpt-4o" });
       await chat.append({ role: "user", content: "hi" });
-      for (const [key, near] of [["maxMessage", "maxMessages"], ["histroyLimits", "historyLimits"], ["fromat", "format"], ["sytem", "system"]]) {
+      for (const [key, near] of [
+        ["maxMessage", "maxMessages"],
+        ["histroyLimits", "historyLimits"],
+        ["fromat", "format"],
+        ["sytem", "system"],
+      ]) {
         let message = "";
         await chat.buildContext({ [key!]: 1 } as never).catch((e: Error) => (message = e.message));
         expect(message).toContain(JSON.stringify(key));
         expect(message).toContain(JSON.stringify(near));
       }
       await expectRejectCode(() => chat.buildContext({ historyLimits: { maxTurn: 2 } as never }), "INVALID_ARGUMENT");
-      await expectRejectCode(() => chat.buildContext({ model: { name: "x", contextWindow: 500, sizeclass: "tiny" } as never }), "INVALID_ARGUMENT");
+      await expectRejectCode(
+        () => chat.buildContext({ model: { name: "x", contextWindow: 500, sizeclass: "tiny" } as never }),
+        "INVALID_ARGUMENT",
+      );
       await expectRejectCode(() => chat.buildContext({ model: "no-such-model" }), "UNKNOWN_MODEL");
       expect((await chat.buildContext({ model: "openai/gpt-4.1" })).budget.window).toBe(1_047_576);
       expect((await chat.buildContext({ model: { name: "small", contextWindow: 1_000 } })).budget.window).toBe(1_000);

@@ -30,7 +30,13 @@ describe("the API report", () => {
     const copy = join(work, "api-changed");
     cpSync(join(repoRoot, "api"), copy, { recursive: true });
     const index = join(copy, "index.api.md");
-    writeFileSync(index, readFileSync(index, "utf8").replace("static open(options?: LoomOptions): Promise<Loom>;", "static open(): Promise<Loom>;"));
+    writeFileSync(
+      index,
+      readFileSync(index, "utf8").replace(
+        "static open(options?: LoomOptions): Promise<Loom>;",
+        "static open(): Promise<Loom>;",
+      ),
+    );
     const { ok, text } = report({ dist, api: copy });
     expect(ok).toBe(false);
     expect(text).toContain("-    static open(): Promise<Loom>;");
@@ -40,11 +46,11 @@ describe("the API report", () => {
 
   test("a report's faults are named with the report and the symbol: a forgotten export, an undocumented declaration or member", () => {
     const sample = [
-      "## API Report File for \"ctxloom\"",
+      '## API Report File for "ctxloom"',
       "",
       "```ts",
       "",
-      "// Warning: (ae-forgotten-export) The symbol \"EngineOptions\" needs to be exported by the entry point index.d.ts",
+      '// Warning: (ae-forgotten-export) The symbol "EngineOptions" needs to be exported by the entry point index.d.ts',
       "//",
       "// @public",
       "export interface LoomOptions extends EngineOptions {",
@@ -54,7 +60,7 @@ describe("the API report", () => {
       "}",
       "",
       "// @public (undocumented)",
-      "export type Role = \"system\" | \"user\";",
+      'export type Role = "system" | "user";',
       "",
       "// @public",
       "export class SlidingWindow {",
@@ -66,20 +72,22 @@ describe("the API report", () => {
       "",
       "// Warnings were encountered during analysis:",
       "//",
-      "// dist/store/types.d.ts - (ae-forgotten-export) The symbol \"ChatRecord\" needs to be exported by the entry point index.d.ts",
+      '// dist/store/types.d.ts - (ae-forgotten-export) The symbol "ChatRecord" needs to be exported by the entry point index.d.ts',
       "",
       "```",
     ].join("\n");
     const faults = reportFaults("index.api.md", sample);
     expect(faults.map((f: string) => f.replace(/ \(.*$/, ""))).toEqual([
-      "api/index.api.md: \"EngineOptions\" is named by a public declaration but not exported by the entry point",
+      'api/index.api.md: "EngineOptions" is named by a public declaration but not exported by the entry point',
       "api/index.api.md: LoomOptions.store is undocumented",
       "api/index.api.md: Role is undocumented",
       "api/index.api.md: SlidingWindow.maxTokens is undocumented",
       "api/index.api.md: SlidingWindow.stats is undocumented",
-      "api/index.api.md: \"ChatRecord\" is named by a public declaration but not exported by the entry point",
+      'api/index.api.md: "ChatRecord" is named by a public declaration but not exported by the entry point',
     ]);
-    expect(reportFaults("index.api.md", sample.replace(/.*\((?:undocumented|ae-forgotten-export)\).*\n/g, ""))).toEqual([]);
+    expect(reportFaults("index.api.md", sample.replace(/.*\((?:undocumented|ae-forgotten-export)\).*\n/g, ""))).toEqual(
+      [],
+    );
   });
 
   test("the check fails on a forgotten export or an undocumented member even when the reports match api/", () => {
@@ -99,24 +107,53 @@ describe("the API report", () => {
     const { ok, text } = report({ dist: faulty, api });
     expect(ok, text).toBe(false);
     expect(text).toContain("api/index.api.md: ChatView.title is undocumented");
-    expect(text).toContain("api/index.api.md: \"EngineOptions\" is named by a public declaration but not exported by the entry point");
+    expect(text).toContain(
+      'api/index.api.md: "EngineOptions" is named by a public declaration but not exported by the entry point',
+    );
   }, 120_000);
 
   test("one report per entry point of package.json, and none for an entry that is gone", () => {
-    const names = entryPoints().map((e) => `${e.name}.api.md`).sort();
-    expect(readdirSync(join(repoRoot, "api")).filter((n) => n.endsWith(".api.md")).sort()).toEqual(names);
-    expect(names).toEqual(expect.arrayContaining(["index.api.md", "tokens.api.md", "store.api.md", "sqlite.api.md", "ai-sdk.api.md"]));
+    const names = entryPoints()
+      .map((e) => `${e.name}.api.md`)
+      .sort();
+    expect(
+      readdirSync(join(repoRoot, "api"))
+        .filter((n) => n.endsWith(".api.md"))
+        .sort(),
+    ).toEqual(names);
+    expect(names).toEqual(
+      expect.arrayContaining(["index.api.md", "tokens.api.md", "store.api.md", "sqlite.api.md", "ai-sdk.api.md"]),
+    );
   });
 
   test("nothing internal reaches the published types", () => {
     const index = api("index.api.md");
     // Looms come from Loom.open(), chats from a user's chats: no constructor to call, no engine to reach.
     expect(index).toMatch(/export class Loom \{\n {4}close\(\)/);
-    for (const internal of ["engineImpl", "withEngine", "retire(", "evict(", "lastUse", "constructor(ctx", "constructor(engine", "pushRun", "resident?("]) {
+    for (const internal of [
+      "engineImpl",
+      "withEngine",
+      "retire(",
+      "evict(",
+      "lastUse",
+      "constructor(ctx",
+      "constructor(engine",
+      "pushRun",
+      "resident?(",
+    ]) {
       expect(index, internal).not.toContain(internal);
     }
     // What left the main entry: internals, and the advanced pieces that have their own entries.
-    for (const name of ["MessageColumns", "STORE_METHODS", "EMBED_BATCH", "RECALL_HEADER", "heuristicCounter", "wasmBpeCounter", "loadEncoding", "messageTokens"]) {
+    for (const name of [
+      "MessageColumns",
+      "STORE_METHODS",
+      "EMBED_BATCH",
+      "RECALL_HEADER",
+      "heuristicCounter",
+      "wasmBpeCounter",
+      "loadEncoding",
+      "messageTokens",
+    ]) {
       expect(index, name).not.toContain(`export const ${name}`);
       expect(index, name).not.toContain(`export function ${name}`);
       expect(index, name).not.toContain(`export class ${name}`);

@@ -10,8 +10,19 @@
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
-  copyFileSync, cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync,
-  symlinkSync, utimesSync, writeFileSync,
+  copyFileSync,
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
@@ -24,8 +35,16 @@ export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "../..");
 
 /** Files and folders the package is built from (the staging copy holds exactly these). */
 const INPUTS = [
-  "package.json", "package-lock.json", "asconfig.json", "tsconfig.json", "tsconfig.build.json",
-  "README.md", "LICENSE", "src", "assembly", "scripts",
+  "package.json",
+  "package-lock.json",
+  "asconfig.json",
+  "tsconfig.json",
+  "tsconfig.build.json",
+  "README.md",
+  "LICENSE",
+  "src",
+  "assembly",
+  "scripts",
 ];
 /** What the build writes into src/; regenerated in the staging copy. */
 const GENERATED = new Set(["src/engine/core-wasm.ts"]);
@@ -65,13 +84,18 @@ export function installedPackage(): Promise<InstalledPackage> {
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (!/^npm_/i.test(key) && key !== "INIT_CWD" && key !== "NODE_OPTIONS" && !key.startsWith("VITEST")) env[key] = value;
+    if (!/^npm_/i.test(key) && key !== "INIT_CWD" && key !== "NODE_OPTIONS" && !key.startsWith("VITEST"))
+      env[key] = value;
   }
   return { ...env, ...extra };
 }
 
 /** Runs a command, failing with its output when it exits non-zero. */
-export async function sh(file: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<string> {
+export async function sh(
+  file: string,
+  args: string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number },
+): Promise<string> {
   try {
     const { stdout } = await run(file, args, {
       cwd: options.cwd,
@@ -82,7 +106,9 @@ export async function sh(file: string, args: string[], options: { cwd: string; e
     return stdout;
   } catch (error) {
     const e = error as { stdout?: string; stderr?: string; message: string };
-    throw new Error(`${file} ${args.join(" ")} failed in ${options.cwd}:\n${e.message}\n${e.stdout ?? ""}\n${e.stderr ?? ""}`);
+    throw new Error(
+      `${file} ${args.join(" ")} failed in ${options.cwd}:\n${e.message}\n${e.stdout ?? ""}\n${e.stderr ?? ""}`,
+    );
   }
 }
 
@@ -118,7 +144,11 @@ function listFiles(path: string, out: string[] = []): string[] {
 function inputsKey(): string {
   const hash = createHash("sha256");
   const here = fileURLToPath(import.meta.url);
-  const files = [...INPUTS.flatMap((p) => listFiles(join(repoRoot, p))), ...listFiles(join(repoRoot, "test/runtime")), here];
+  const files = [
+    ...INPUTS.flatMap((p) => listFiles(join(repoRoot, p))),
+    ...listFiles(join(repoRoot, "test/runtime")),
+    here,
+  ];
   for (const file of files) {
     const rel = relative(repoRoot, file);
     if (GENERATED.has(rel) || rel.endsWith(".test.ts")) continue;
@@ -204,13 +234,21 @@ async function build(work: string, dir: string): Promise<InstalledPackage> {
   await sh("npm", ["run", "build"], { cwd: stage });
 
   // 2. Pack it (the package has no lifecycle script to skip; --ignore-scripts keeps it so).
-  const packed = JSON.parse(await sh("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", work], { cwd: stage }))[0] as {
-    filename: string; size: number; unpackedSize: number; files: { path: string }[];
+  const packed = JSON.parse(
+    await sh("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", work], { cwd: stage }),
+  )[0] as {
+    filename: string;
+    size: number;
+    unpackedSize: number;
+    files: { path: string }[];
   };
   const tarball = join(work, packed.filename);
 
   // 3. Install the tarball into a fresh project, from npm's cache (CI's `npm ci` filled it).
-  writeFileSync(join(project, "package.json"), JSON.stringify({ name: "ctxloom-consumer", private: true, type: "module" }, null, 2));
+  writeFileSync(
+    join(project, "package.json"),
+    JSON.stringify({ name: "ctxloom-consumer", private: true, type: "module" }, null, 2),
+  );
   const install = ["install", tarball, "--no-audit", "--no-fund", "--loglevel=error"];
   try {
     await sh("npm", [...install, "--offline"], { cwd: project });

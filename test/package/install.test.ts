@@ -15,8 +15,19 @@ const run = promisify(execFile);
 const MB = 1_000_000;
 /** npm's install-time and publish-time lifecycle scripts: none may be in the published package.json. */
 const LIFECYCLE = [
-  "preinstall", "install", "postinstall", "prepublish", "preprepare", "prepare", "postprepare", "prepack", "postpack",
-  "prepublishOnly", "publish", "postpublish", "dependencies",
+  "preinstall",
+  "install",
+  "postinstall",
+  "prepublish",
+  "preprepare",
+  "prepare",
+  "postprepare",
+  "prepack",
+  "postpack",
+  "prepublishOnly",
+  "publish",
+  "postpublish",
+  "dependencies",
 ];
 
 let pkg: InstalledPackage;
@@ -31,7 +42,13 @@ beforeAll(async () => {
   pkg = await installedPackage();
   manifest = JSON.parse(readFileSync(join(pkg.packageDir, "package.json"), "utf8"));
   const kb = (n: number) => `${(n / 1024).toFixed(0)} KiB`;
-  console.log(`installed with its required dependencies: ${(pkg.installedBytes / MB).toFixed(2)} MB (${Object.entries(pkg.installed).map(([n, b]) => `${n} ${kb(b)}`).join(", ")})`);
+  console.log(
+    `installed with its required dependencies: ${(pkg.installedBytes / MB).toFixed(2)} MB (${Object.entries(
+      pkg.installed,
+    )
+      .map(([n, b]) => `${n} ${kb(b)}`)
+      .join(", ")})`,
+  );
 }, 240_000);
 
 /** The lowest major version of Node a range like ">=20", ">= 16.0.0" or "20.x || 22.x" admits (undefined when it says no lower bound). */
@@ -56,7 +73,10 @@ describe("the installed package", () => {
   test("every source map it ships carries its sources (or it ships none)", () => {
     const maps = pkg.files.filter((f) => f.endsWith(".map"));
     for (const file of maps) {
-      const map = JSON.parse(readFileSync(join(pkg.packageDir, file), "utf8")) as { sources: string[]; sourcesContent?: (string | null)[] };
+      const map = JSON.parse(readFileSync(join(pkg.packageDir, file), "utf8")) as {
+        sources: string[];
+        sourcesContent?: (string | null)[];
+      };
       const carried = map.sources.every((_, i) => typeof map.sourcesContent?.[i] === "string");
       expect(carried, `${file} points at ${map.sources.join(", ")} without their text`).toBe(true);
     }
@@ -66,13 +86,21 @@ describe("the installed package", () => {
     const ours = lowestNode(manifest.engines.node)!;
     const readme = readFileSync(join(repoRoot, "README.md"), "utf8").split(/\n\s*\n/);
     for (const peer of Object.keys(manifest.peerDependencies)) {
-      const engines = (JSON.parse(readFileSync(join(repoRoot, "node_modules", peer, "package.json"), "utf8")) as { engines?: { node?: string } }).engines;
+      const engines = (
+        JSON.parse(readFileSync(join(repoRoot, "node_modules", peer, "package.json"), "utf8")) as {
+          engines?: { node?: string };
+        }
+      ).engines;
       const needs = engines?.node === undefined ? undefined : lowestNode(engines.node);
       if (needs === undefined || needs <= ours) continue;
       const said = readme.some((p) => p.includes(`\`${peer}\``) && p.includes(`Node ${needs}`));
-      expect(said, `${peer} needs Node ${needs} (ctxloom's engines: ${manifest.engines.node}): the README should say so beside \`${peer}\``).toBe(true);
+      expect(
+        said,
+        `${peer} needs Node ${needs} (ctxloom's engines: ${manifest.engines.node}): the README should say so beside \`${peer}\``,
+      ).toBe(true);
     }
-    for (const peer of Object.keys(manifest.peerDependencies)) expect(manifest.peerDependenciesMeta[peer]?.optional, peer).toBe(true);
+    for (const peer of Object.keys(manifest.peerDependencies))
+      expect(manifest.peerDependenciesMeta[peer]?.optional, peer).toBe(true);
   });
 });
 
@@ -90,7 +118,11 @@ describe("a runtime without WebAssembly (node --jitless)", () => {
   /** The script's report and what it wrote to stderr. */
   const jitless = async (cwd: string) => {
     writeFileSync(join(cwd, "no-wasm.mjs"), script);
-    const { stdout, stderr } = await run(process.execPath, ["--jitless", "--no-warnings", "no-wasm.mjs"], { cwd, env: cleanEnv(), timeout: 60_000 });
+    const { stdout, stderr } = await run(process.execPath, ["--jitless", "--no-warnings", "no-wasm.mjs"], {
+      cwd,
+      env: cleanEnv(),
+      timeout: 60_000,
+    });
     return { out: JSON.parse(stdout) as Record<string, unknown>, stderr };
   };
 

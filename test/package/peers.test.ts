@@ -9,7 +9,9 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { cleanEnv, installedPackage, repoRoot, sh, type InstalledPackage } from "./fixture.js";
 
-const manifest = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { peerDependencies: Record<string, string> };
+const manifest = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as {
+  peerDependencies: Record<string, string>;
+};
 const peers = Object.keys(manifest.peerDependencies);
 
 /** Each peer's latest version by the registry (its `latest` dist-tag), or why the registry could not tell. */
@@ -17,7 +19,9 @@ async function latest(): Promise<Record<string, string> | { why: string }> {
   const out: Record<string, string> = {};
   for (const peer of peers) {
     try {
-      out[peer] = JSON.parse(await sh("npm", ["view", peer, "version", "--json"], { cwd: tmpdir(), env: cleanEnv(), timeoutMs: 60_000 })) as string;
+      out[peer] = JSON.parse(
+        await sh("npm", ["view", peer, "version", "--json"], { cwd: tmpdir(), env: cleanEnv(), timeoutMs: 60_000 }),
+      ) as string;
     } catch (error) {
       return { why: `npm view ${peer} failed (${String((error as Error).message).split("\n")[1] ?? error})` };
     }
@@ -39,11 +43,28 @@ describe("the optional peers", () => {
     try {
       writeFileSync(join(project, "package.json"), JSON.stringify({ name: "peers", private: true, type: "module" }));
       const wanted = peers.map((p) => `${p}@${(versions as Record<string, string>)[p]}`);
-      await sh("npm", ["install", pkg.tarball, ...wanted, "--package-lock-only", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"], {
-        cwd: project, timeoutMs: 180_000,
-      });
-      const lock = JSON.parse(readFileSync(join(project, "package-lock.json"), "utf8")) as { packages: Record<string, { version: string }> };
-      for (const peer of peers) expect(lock.packages[`node_modules/${peer}`]?.version, peer).toBe((versions as Record<string, string>)[peer]);
+      await sh(
+        "npm",
+        [
+          "install",
+          pkg.tarball,
+          ...wanted,
+          "--package-lock-only",
+          "--ignore-scripts",
+          "--no-audit",
+          "--no-fund",
+          "--loglevel=error",
+        ],
+        {
+          cwd: project,
+          timeoutMs: 180_000,
+        },
+      );
+      const lock = JSON.parse(readFileSync(join(project, "package-lock.json"), "utf8")) as {
+        packages: Record<string, { version: string }>;
+      };
+      for (const peer of peers)
+        expect(lock.packages[`node_modules/${peer}`]?.version, peer).toBe((versions as Record<string, string>)[peer]);
     } finally {
       rmSync(project, { recursive: true, force: true });
     }
@@ -52,14 +73,20 @@ describe("the optional peers", () => {
   test("the README names, for each peer's latest major, the Node it needs when that is newer than ctxloom's", async (context) => {
     if ("why" in versions) return context.skip();
     const readme = readFileSync(join(repoRoot, "README.md"), "utf8");
-    const table = readme.slice(readme.indexOf("| optional peer |"), readme.indexOf("\n\n", readme.indexOf("| optional peer |")));
+    const table = readme.slice(
+      readme.indexOf("| optional peer |"),
+      readme.indexOf("\n\n", readme.indexOf("| optional peer |")),
+    );
     for (const peer of peers) {
       const v = (versions as Record<string, string>)[peer]!;
-      const engines = JSON.parse(await sh("npm", ["view", `${peer}@${v}`, "engines", "--json"], { cwd: tmpdir(), timeoutMs: 60_000 }) || "{}") as { node?: string };
+      const engines = JSON.parse(
+        (await sh("npm", ["view", `${peer}@${v}`, "engines", "--json"], { cwd: tmpdir(), timeoutMs: 60_000 })) || "{}",
+      ) as { node?: string };
       const needs = /(\d+)/.exec(engines.node ?? "")?.[1];
       const row = table.split("\n").find((line) => line.startsWith(`| \`${peer}\``));
       expect(row, `the README's table of optional peers has a row for ${peer}`).toBeDefined();
-      if (needs !== undefined && Number(needs) > 20) expect(row, `${peer} ${v} needs Node ${needs}`).toContain(`Node ${needs}`);
+      if (needs !== undefined && Number(needs) > 20)
+        expect(row, `${peer} ${v} needs Node ${needs}`).toContain(`Node ${needs}`);
     }
   }, 120_000);
 });

@@ -19,11 +19,25 @@ function exportTargets(exports: unknown, conditions: string[] = []): { target: s
 
 describe("npm pack", () => {
   test("ships the build, the .wasm file and the types, and nothing of the sources or tests", () => {
-    for (const file of ["package.json", "LICENSE", "dist/index.js", "dist/index.d.ts", "dist/index.workerd.js", "dist/ctxloom.wasm", "dist/ctxloom.wasm.d.ts", "dist/cli/main.js", "dist/sqlite.js", "dist/sqlite.d.ts"]) {
+    for (const file of [
+      "package.json",
+      "LICENSE",
+      "dist/index.js",
+      "dist/index.d.ts",
+      "dist/index.workerd.js",
+      "dist/ctxloom.wasm",
+      "dist/ctxloom.wasm.d.ts",
+      "dist/cli/main.js",
+      "dist/sqlite.js",
+      "dist/sqlite.d.ts",
+    ]) {
       expect(pkg.files).toContain(file);
     }
     const stray = pkg.files.filter(
-      (f) => !/^(package\.json|README\.md|LICENSE|dist\/.+)$/.test(f) || (f.endsWith(".ts") && !f.endsWith(".d.ts")) || f.includes(".test."),
+      (f) =>
+        !/^(package\.json|README\.md|LICENSE|dist\/.+)$/.test(f) ||
+        (f.endsWith(".ts") && !f.endsWith(".d.ts")) ||
+        f.includes(".test."),
     );
     expect(stray).toEqual([]);
   });
@@ -82,8 +96,23 @@ describe("a fresh project that installed the tarball", () => {
     expect(out).toMatchObject({ engine: "wasm", code: "INVALID_ARGUMENT", bytes: pkg.wasmBytes, counts: [2, 2] });
     // What the main entry holds at run time: what users call (api/index.api.md has their types).
     expect(out.exports).toEqual([
-      "CtxloomError", "DEFAULT_SUMMARY_PROMPT", "Loom", "budgetFor", "countTokens", "geminiCounter", "getModelProfile", "hashingEmbedder", "importConversations",
-      "listModels", "loadTokenizer", "memoryStore", "parseExport", "parseExportStream", "registerEncoding", "registerModel", "truncateToolResult",
+      "CtxloomError",
+      "DEFAULT_SUMMARY_PROMPT",
+      "Loom",
+      "budgetFor",
+      "countTokens",
+      "geminiCounter",
+      "getModelProfile",
+      "hashingEmbedder",
+      "importConversations",
+      "listModels",
+      "loadTokenizer",
+      "memoryStore",
+      "parseExport",
+      "parseExportStream",
+      "registerEncoding",
+      "registerModel",
+      "truncateToolResult",
     ]);
     const demo = await sh(process.execPath, [join(pkg.packageDir, "dist/cli/main.js"), "demo"], { cwd: pkg.project });
     expect(demo).toContain("engine wasm");
@@ -119,7 +148,12 @@ describe("a fresh project that installed the tarball", () => {
     expect(without).toMatchObject({ imported: false, ours: true, code: "STORE_FAILED" });
     expect(without.message).toContain("npm install better-sqlite3");
     // With the repository's better-sqlite3 on NODE_PATH (which the store's createRequire honours).
-    const withIt = JSON.parse(await sh(process.execPath, [script], { cwd: pkg.project, env: { ...env, NODE_PATH: join(repoRoot, "node_modules") } }));
+    const withIt = JSON.parse(
+      await sh(process.execPath, [script], {
+        cwd: pkg.project,
+        env: { ...env, NODE_PATH: join(repoRoot, "node_modules") },
+      }),
+    );
     expect(withIt).toEqual({ imported: true, path: ["kept"] });
   });
 
@@ -167,10 +201,22 @@ describe("a fresh project that installed the tarball", () => {
         ``,
       ].join("\n"),
     );
-    const base = { strict: true, noEmit: true, skipLibCheck: false, target: "ES2022", lib: ["ES2022", "DOM"], types: [] };
+    const base = {
+      strict: true,
+      noEmit: true,
+      skipLibCheck: false,
+      target: "ES2022",
+      lib: ["ES2022", "DOM"],
+      types: [],
+    };
     const configs = {
       "tsconfig.nodenext.json": { ...base, module: "NodeNext", moduleResolution: "NodeNext" },
-      "tsconfig.bundler.json": { ...base, module: "ESNext", moduleResolution: "Bundler", customConditions: ["workerd"] },
+      "tsconfig.bundler.json": {
+        ...base,
+        module: "ESNext",
+        moduleResolution: "Bundler",
+        customConditions: ["workerd"],
+      },
     };
     const tsc = join(repoRoot, "node_modules/.bin/tsc");
     for (const [name, compilerOptions] of Object.entries(configs)) {

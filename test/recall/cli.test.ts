@@ -11,7 +11,13 @@ import { chatgptSample } from "../import/samples.js";
 async function cli(args: string[], store: Store) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await run(args, { out: (t) => out.push(t), err: (t) => err.push(t), progress: false, openStore: async () => store, version: "9.9.9" });
+  const code = await run(args, {
+    out: (t) => out.push(t),
+    err: (t) => err.push(t),
+    progress: false,
+    openStore: async () => store,
+    version: "9.9.9",
+  });
   return { code, out: out.join("\n"), err: err.join("\n") };
 }
 
@@ -32,7 +38,13 @@ it("recall prints the scored exchanges of an imported chat; bad options exit 2",
   expect((await store.loadEmbeddings("local", id, { name: "hashing-384", dimension: 384 })).length).toBeGreaterThan(0);
 
   expect(await cli(["recall", id], store)).toMatchObject({ code: 2 });
-  expect(await cli(["recall", id, "x", "--scope", "world"], store)).toMatchObject({ code: 2, err: expect.stringContaining("--scope takes branch, chat or user; got world.") });
+  expect(await cli(["recall", id, "x", "--scope", "world"], store)).toMatchObject({
+    code: 2,
+    err: expect.stringContaining("--scope takes branch, chat or user; got world."),
+  });
   expect(await cli(["recall", id, "x", "--prompts", "-1"], store)).toMatchObject({ code: 2 });
-  expect(await cli(["recall", "--help"], store)).toMatchObject({ code: 0, out: expect.stringMatching(/^Usage: ctxloom recall/) });
+  expect(await cli(["recall", "--help"], store)).toMatchObject({
+    code: 0,
+    out: expect.stringMatching(/^Usage: ctxloom recall/),
+  });
 });

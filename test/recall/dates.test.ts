@@ -34,9 +34,20 @@ forEachEngine((kind) => {
     const index = RecallIndex.create(await makeEngine(kind), { embedder: hashingEmbedder({ dimension: 64 }) });
     const texts = ["We hiked the ridge trail.", "Nice!", "We hiked the ridge trail.", "Nice!"];
     const times = [Date.UTC(2023, 2, 4), Date.UTC(2023, 2, 4), Date.UTC(2023, 4, 8), Date.UTC(2023, 4, 8)];
-    await index.add(texts.map((content, key) => ({ key, role: key % 2 ? "assistant" : "user", content, time: times[key]!, ...(key > 0 ? { prev: key - 1 } : {}) })));
-    const scope = ExchangeScope.of(texts.map((_, key) => ({ key, parent: key - 1, role: key % 2 ? "assistant" : "user" })));
-    const rank = async (text: string) => index.rank({ text, vector: await embedTexts(index.embedder, [text]) }, scope, 2).map((r) => r.key);
+    await index.add(
+      texts.map((content, key) => ({
+        key,
+        role: key % 2 ? "assistant" : "user",
+        content,
+        time: times[key]!,
+        ...(key > 0 ? { prev: key - 1 } : {}),
+      })),
+    );
+    const scope = ExchangeScope.of(
+      texts.map((_, key) => ({ key, parent: key - 1, role: key % 2 ? "assistant" : "user" })),
+    );
+    const rank = async (text: string) =>
+      index.rank({ text, vector: await embedTexts(index.embedder, [text]) }, scope, 2).map((r) => r.key);
     expect((await rank("Where did we hike?"))[0]).toBe(0); // no date named: the earlier one leads
     expect((await rank("Where did we hike in May 2023?"))[0]).toBe(2);
     expect((await rank("Where did we hike in March?"))[0]).toBe(0);

@@ -21,7 +21,9 @@ describe("hashingEmbedder", () => {
   it("pins its numbers (a change of hashing is a change of every stored index)", () => {
     const v = new Float32Array(16);
     hashInto("Recall planted facts", v);
-    expect(Array.from(v, (x) => Math.round(x * 1e4))).toEqual([0, 0, -1140, 1140, -2279, -3419, -1140, 0, 4558, 2279, 0, -4558, -4558, -2279, 1140, -2279]);
+    expect(Array.from(v, (x) => Math.round(x * 1e4))).toEqual([
+      0, 0, -1140, 1140, -2279, -3419, -1140, 0, 4558, 2279, 0, -4558, -4558, -2279, 1140, -2279,
+    ]);
   });
 
   it("case, punctuation and word stems bring texts together; unrelated texts stay apart", async () => {
@@ -39,11 +41,18 @@ describe("hashingEmbedder", () => {
 
   it("an empty or stop-word-only text is the zero vector; non-Latin scripts work", async () => {
     const e = hashingEmbedder({ dimension: 64 });
-    const [empty, stop, cyr, cyr2] = (await e.embed(["", "what is the", "Москва столица России", "столица России"])) as Float32Array[];
+    const [empty, stop, cyr, cyr2] = (await e.embed([
+      "",
+      "what is the",
+      "Москва столица России",
+      "столица России",
+    ])) as Float32Array[];
     expect(empty!.every((x) => x === 0)).toBe(true);
     expect(stop!.every((x) => x === 0)).toBe(true);
     expect(cosine(cyr!, cyr2!)).toBeGreaterThan(0.6);
-    const [kept] = (await hashingEmbedder({ dimension: 64, stopWords: false }).embed(["what is the"])) as Float32Array[];
+    const [kept] = (await hashingEmbedder({ dimension: 64, stopWords: false }).embed([
+      "what is the",
+    ])) as Float32Array[];
     expect(kept!.some((x) => x !== 0)).toBe(true);
   });
 
@@ -59,21 +68,64 @@ describe("hashingEmbedder", () => {
 });
 
 describe("embedTexts checks what an embedder returns", () => {
-  const fake = (out: unknown, dimension = 3): Embedder => ({ name: "fake", dimension, embed: async () => out as number[][] });
+  const fake = (out: unknown, dimension = 3): Embedder => ({
+    name: "fake",
+    dimension,
+    embed: async () => out as number[][],
+  });
 
   it("packs good vectors (number arrays or Float32Arrays) row after row", async () => {
-    expect(Array.from(await embedTexts(fake([[1, 2, 3], Float32Array.from([4, 5, 6])]), ["a", "b"]))).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(Array.from(await embedTexts(fake([[1, 2, 3], Float32Array.from([4, 5, 6])]), ["a", "b"]))).toEqual([
+      1, 2, 3, 4, 5, 6,
+    ]);
     expect(await embedTexts(fake([]), [])).toHaveLength(0);
   });
 
   it.each([
     ["wrong count", [[1, 2, 3]]],
-    ["too many", [[1, 2, 3], [1, 2, 3], [1, 2, 3]]],
-    ["wrong dimension", [[1, 2, 3], [1, 2]]],
-    ["NaN", [[1, 2, 3], [1, NaN, 3]]],
-    ["Infinity", [[1, 2, 3], [-Infinity, 2, 3]]],
-    ["beyond f32", [[1, 2, 3], [1e39, 2, 3]]],
-    ["a string inside", [[1, 2, 3], [1, "2", 3]]],
+    [
+      "too many",
+      [
+        [1, 2, 3],
+        [1, 2, 3],
+        [1, 2, 3],
+      ],
+    ],
+    [
+      "wrong dimension",
+      [
+        [1, 2, 3],
+        [1, 2],
+      ],
+    ],
+    [
+      "NaN",
+      [
+        [1, 2, 3],
+        [1, NaN, 3],
+      ],
+    ],
+    [
+      "Infinity",
+      [
+        [1, 2, 3],
+        [-Infinity, 2, 3],
+      ],
+    ],
+    [
+      "beyond f32",
+      [
+        [1, 2, 3],
+        [1e39, 2, 3],
+      ],
+    ],
+    [
+      "a string inside",
+      [
+        [1, 2, 3],
+        [1, "2", 3],
+      ],
+    ],
     ["not an array", { data: [] }],
     ["a row that is not an array", [[1, 2, 3], "1,2,3"]],
   ])("%s -> EMBEDDER_FAILED", async (_what, out) => {
@@ -81,14 +133,25 @@ describe("embedTexts checks what an embedder returns", () => {
   });
 
   it("an embedder that throws -> EMBEDDER_FAILED with the cause", async () => {
-    const boom: Embedder = { name: "boom", dimension: 3, embed: async () => { throw new TypeError("network down"); } };
+    const boom: Embedder = {
+      name: "boom",
+      dimension: 3,
+      embed: async () => {
+        throw new TypeError("network down");
+      },
+    };
     await expectRejectCode(() => embedTexts(boom, ["a"]), "EMBEDDER_FAILED");
     await embedTexts(boom, ["a"]).catch((e) => expect(String(e.cause)).toContain("network down"));
   });
 
   it("a call that does not answer is given up after timeoutMs, or when the caller aborts: EMBEDDER_FAILED, its signal aborted", async () => {
     const signals: AbortSignal[] = [];
-    const never: Embedder = { name: "never", dimension: 3, timeoutMs: 20, embed: (_texts, signal) => (signals.push(signal!), new Promise(() => {})) };
+    const never: Embedder = {
+      name: "never",
+      dimension: 3,
+      timeoutMs: 20,
+      embed: (_texts, signal) => (signals.push(signal!), new Promise(() => {})),
+    };
     await expectRejectCode(() => embedTexts(never, ["a"]), "EMBEDDER_FAILED");
     await embedTexts(never, ["a"]).catch((e) => expect(e.message).toContain("did not answer within 20 ms"));
     const caller = new AbortController();
@@ -113,8 +176,14 @@ describe("embedTexts checks what an embedder returns", () => {
 
   it("a malformed embedder or texts -> INVALID_ARGUMENT", async () => {
     for (const timeoutMs of [0, -5, 1.5, "100", 2 ** 31, NaN]) {
-      expectThrowCode(() => checkEmbedder({ name: "x", dimension: 3, timeoutMs, embed: async () => [] }), "INVALID_ARGUMENT");
-      expectThrowCode(() => checkEmbedder({ name: "x", dimension: 3, recallTimeoutMs: timeoutMs, embed: async () => [] }), "INVALID_ARGUMENT");
+      expectThrowCode(
+        () => checkEmbedder({ name: "x", dimension: 3, timeoutMs, embed: async () => [] }),
+        "INVALID_ARGUMENT",
+      );
+      expectThrowCode(
+        () => checkEmbedder({ name: "x", dimension: 3, recallTimeoutMs: timeoutMs, embed: async () => [] }),
+        "INVALID_ARGUMENT",
+      );
     }
     expectThrowCode(() => checkEmbedder({ name: "x", dimension: 0, embed: async () => [] }), "INVALID_ARGUMENT");
     expectThrowCode(() => checkEmbedder({ dimension: 3 }), "INVALID_ARGUMENT");

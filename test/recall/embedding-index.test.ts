@@ -6,7 +6,8 @@ import { hashingEmbedder } from "../../src/recall/hashing.js";
 import { embedTexts } from "../../src/recall/embedder.js";
 import { expectThrowCode, forEachEngine, makeEngine } from "../helpers.js";
 
-const unit = (dim: number, at: number, value = 1) => Float32Array.from({ length: dim }, (_, j) => (j === at ? value : 0));
+const unit = (dim: number, at: number, value = 1) =>
+  Float32Array.from({ length: dim }, (_, j) => (j === at ? value : 0));
 
 /** Everything observable about an index, to prove a rejected call changed nothing. */
 function state(index: EmbeddingIndex) {
@@ -22,7 +23,14 @@ forEachEngine((kind) => {
 
   it("finds rows by cosine similarity, best first, keyed by the caller's ids", () => {
     const index = EmbeddingIndex.create(engine, { dimension: 4 });
-    index.add([10, 20, 30], [[1, 0, 0, 0], [0.9, 0.1, 0, 0], [0, 0, 5, 0]]);
+    index.add(
+      [10, 20, 30],
+      [
+        [1, 0, 0, 0],
+        [0.9, 0.1, 0, 0],
+        [0, 0, 5, 0],
+      ],
+    );
     const hits = index.search([2, 0, 0, 0], { k: 2 });
     expect(hits.map((h) => h.key)).toEqual([10, 20]);
     expect(hits[0]!.score).toBeCloseTo(1, 6);
@@ -32,7 +40,15 @@ forEachEngine((kind) => {
 
   it("exclude leaves keys out and still returns k hits", () => {
     const index = EmbeddingIndex.create(engine, { dimension: 3, quantized: true });
-    index.add([1, 2, 3, 4], [[1, 0, 0], [0.99, 0.1, 0], [0.9, 0.3, 0], [0, 1, 0]]);
+    index.add(
+      [1, 2, 3, 4],
+      [
+        [1, 0, 0],
+        [0.99, 0.1, 0],
+        [0.9, 0.3, 0],
+        [0, 1, 0],
+      ],
+    );
     expect(index.search([1, 0, 0], { k: 2, exclude: [1, 99] }).map((h) => h.key)).toEqual([2, 3]);
     expect(index.search([1, 0, 0], { k: 2, exclude: new Set([2]), candidates: 0 }).map((h) => h.key)).toEqual([1, 3]);
   });
@@ -43,7 +59,10 @@ forEachEngine((kind) => {
     expectThrowCode(() => index.reserve(-1), "INVALID_ARGUMENT");
     expectThrowCode(() => index.reserve(2 ** 31 - 1), "OUT_OF_MEMORY");
     expect(index.size).toBe(0);
-    index.add([0, 1, 2, 3, 4], [0, 1, 2, 3, 4].map((i) => unit(8, i)));
+    index.add(
+      [0, 1, 2, 3, 4],
+      [0, 1, 2, 3, 4].map((i) => unit(8, i)),
+    );
     index.remove([1, 4]);
     expect(index.size).toBe(3);
     for (const key of [0, 2, 3]) expect(index.search(unit(8, key), { k: 1 })).toEqual([{ key, score: 1 }]);
@@ -60,14 +79,44 @@ forEachEngine((kind) => {
     const before = state(index);
     const bad: [string, () => unknown][] = [
       ["wrong dimension", () => index.add([6], [[1, 2]])],
-      ["NaN", () => index.add([6, 7], [[1, 2, 3], [1, NaN, 3]])],
+      [
+        "NaN",
+        () =>
+          index.add(
+            [6, 7],
+            [
+              [1, 2, 3],
+              [1, NaN, 3],
+            ],
+          ),
+      ],
       ["Infinity", () => index.add([6], [[1, Infinity, 3]])],
       ["beyond f32", () => index.add([6], [[1, 1e39, 3]])],
       ["a string", () => index.add([6], [[1, "2" as unknown as number, 3]])],
       ["count", () => index.add([6, 7], [[1, 2, 3]])],
       ["packed length", () => index.add([6, 7], new Float32Array(5))],
-      ["key taken", () => index.add([6, 5], [[1, 2, 3], [1, 2, 3]])],
-      ["key twice", () => index.add([6, 6], [[1, 2, 3], [1, 2, 3]])],
+      [
+        "key taken",
+        () =>
+          index.add(
+            [6, 5],
+            [
+              [1, 2, 3],
+              [1, 2, 3],
+            ],
+          ),
+      ],
+      [
+        "key twice",
+        () =>
+          index.add(
+            [6, 6],
+            [
+              [1, 2, 3],
+              [1, 2, 3],
+            ],
+          ),
+      ],
       ["negative key", () => index.add([-1], [[1, 2, 3]])],
       ["fraction key", () => index.add([1.5], [[1, 2, 3]])],
       ["remove unknown", () => index.remove([5, 9])],

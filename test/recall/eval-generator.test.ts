@@ -43,7 +43,8 @@ describe("the evaluation set", () => {
         if (q.kind === "multi-hop") expect(q.evidence.length).toBeGreaterThanOrEqual(2);
         else expect(q.evidence.length).toBeLessThanOrEqual(2);
         expect(q.question).toMatch(/\?$/);
-        for (const e of q.evidence) expect(c.turns[e]!.text.toLowerCase()).not.toContain(q.question.toLowerCase().slice(0, -1));
+        for (const e of q.evidence)
+          expect(c.turns[e]!.text.toLowerCase()).not.toContain(q.question.toLowerCase().slice(0, -1));
       }
     }
   });

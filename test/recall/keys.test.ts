@@ -48,6 +48,15 @@ it("a user's scope: two chats' messages recalled through one memory and a KeyMap
     });
   }
   await memory.add(items);
-  const r = await memory.recall("when do we arrive in Lisbon?", messages, { prompts: 1, answersPerPrompt: 0, recent: 0 });
-  expect(r.exchanges.map((e) => e.keys.map((k) => keys.pair(k)))).toEqual([[{ chat: "trip", id: 0 }, { chat: "trip", id: 1 }]]);
+  const r = await memory.recall("when do we arrive in Lisbon?", messages, {
+    prompts: 1,
+    answersPerPrompt: 0,
+    recent: 0,
+  });
+  expect(r.exchanges.map((e) => e.keys.map((k) => keys.pair(k)))).toEqual([
+    [
+      { chat: "trip", id: 0 },
+      { chat: "trip", id: 1 },
+    ],
+  ]);
 });

@@ -41,8 +41,14 @@ forEachEngine((kind) => {
   it("a question finds its sentence in Chinese, Japanese, Thai and German", async () => {
     const scope = LexicalScope.create(await makeEngine(kind));
     const texts = [
-      "我姐姐去年因为工作搬到了成都。", "今天晚饭吃什么？", "姉は去年、仕事のために札幌に引っ越しました。", "最近、天気が変ですね。",
-      "พี่สาวของฉันย้ายไปอยู่เชียงใหม่", "คืนนี้กินอะไรดี", "Meine Schwester ist nach Hamburg gezogen.", "Wie war dein Wochenende?",
+      "我姐姐去年因为工作搬到了成都。",
+      "今天晚饭吃什么？",
+      "姉は去年、仕事のために札幌に引っ越しました。",
+      "最近、天気が変ですね。",
+      "พี่สาวของฉันย้ายไปอยู่เชียงใหม่",
+      "คืนนี้กินอะไรดี",
+      "Meine Schwester ist nach Hamburg gezogen.",
+      "Wie war dein Wochenende?",
     ];
     texts.forEach((text, key) => scope.add({ key, text }));
     const top = (q: string) => scope.query(q, 1, { k1: 1.2, b: 0.3 }).keys[0];

@@ -8,22 +8,39 @@ import { RANKING, rankMessages, type RankChannels } from "../../src/recall/rank.
 import type { RecallMessage } from "../../src/recall/policy.js";
 
 /** A linear chat of `n` messages, user and assistant in turn. */
-const chat = (n: number) => ExchangeScope.of(Array.from({ length: n }, (_, key): RecallMessage => ({ key, parent: key - 1, role: key % 2 ? "assistant" : "user" })));
+const chat = (n: number) =>
+  ExchangeScope.of(
+    Array.from(
+      { length: n },
+      (_, key): RecallMessage => ({ key, parent: key - 1, role: key % 2 ? "assistant" : "user" }),
+    ),
+  );
 
 function channels(
-  lex: Record<number, number>, cos: Record<number, number>, own = false, held?: Set<number>, flags: Record<number, number> = {},
+  lex: Record<number, number>,
+  cos: Record<number, number>,
+  own = false,
+  held?: Set<number>,
+  flags: Record<number, number> = {},
 ): RankChannels & { searched: number } {
   const c = {
     searched: 0,
     lexical: (k: number) => {
-      const keys = Object.keys(lex).map(Number).sort((a, b) => lex[b]! - lex[a]! || a - b).slice(0, k);
+      const keys = Object.keys(lex)
+        .map(Number)
+        .sort((a, b) => lex[b]! - lex[a]! || a - b)
+        .slice(0, k);
       return { keys, scores: keys.map((key) => lex[key]!) };
     },
     lexicalSize: 400,
     dense: (keys: readonly number[]) => keys.map((key) => cos[key] ?? NaN),
     denseSearch: (k: number) => {
       c.searched++;
-      return Object.keys(cos).map(Number).map((key) => ({ key, score: cos[key]! })).sort((a, b) => b.score - a.score || a.key - b.key).slice(0, k);
+      return Object.keys(cos)
+        .map(Number)
+        .map((key) => ({ key, score: cos[key]! }))
+        .sort((a, b) => b.score - a.score || a.key - b.key)
+        .slice(0, k);
     },
     denseFindsOwn: own,
     holds: (key: number) => !held || held.has(key),
@@ -58,7 +75,10 @@ it("the reply to a question gains its share of the question's score; the turn be
   expect(RANKING.reply).toBeGreaterThan(0);
   expect(ranked.map((r) => r.key)).toEqual([4, 8, 5, 3, 7, 9]);
   // Without the lever, the question's neighbours are alike.
-  const off = rankMessages(channels({ 4: 6, 8: 6 }, {}, false, undefined, { 4: QUESTION }), chat(10), { want: 2, ranking: { ...RANKING, reply: 0 } });
+  const off = rankMessages(channels({ 4: 6, 8: 6 }, {}, false, undefined, { 4: QUESTION }), chat(10), {
+    want: 2,
+    ranking: { ...RANKING, reply: 0 },
+  });
   expect(off.find((r) => r.key === 5)?.score).toBe(off.find((r) => r.key === 3)?.score);
 });
 
@@ -69,10 +89,15 @@ it("minScore leaves out what its vector does not reach, and what a neighbour alo
 
 it("only eligible messages come back: in scope, user or assistant, not a summary, held by a channel", () => {
   const scope = ExchangeScope.of([
-    { key: 0, parent: -1, role: "system" }, { key: 1, parent: 0, role: "user" }, { key: 2, parent: 1, role: "assistant", kind: "summary" },
-    { key: 3, parent: 1, role: "assistant" }, { key: 4, parent: 3, role: "tool" },
+    { key: 0, parent: -1, role: "system" },
+    { key: 1, parent: 0, role: "user" },
+    { key: 2, parent: 1, role: "assistant", kind: "summary" },
+    { key: 3, parent: 1, role: "assistant" },
+    { key: 4, parent: 3, role: "tool" },
   ]);
-  const ranked = rankMessages(channels({ 0: 5, 1: 4, 2: 3, 4: 2, 99: 9 }, {}, false, new Set([1, 3])), scope, { want: 5 });
+  const ranked = rankMessages(channels({ 0: 5, 1: 4, 2: 3, 4: 2, 99: 9 }, {}, false, new Set([1, 3])), scope, {
+    want: 5,
+  });
   expect(ranked.map((r) => r.key)).toEqual([1, 3]); // 3 by its neighbour 1 only
 });
 

@@ -26,7 +26,11 @@ test("workerd: hashing embedder, SIMD and int8 search, recall policy = Node's", 
       { type: "CompiledWasm", path: join(root, "ctxloom.wasm"), contents: b.wasm.get("ctxloom.wasm")! },
     ],
   });
-  const body = (await (await mf.dispatchFetch("http://localhost/")).json()) as { userAgent: string; wasm: unknown; js: unknown };
+  const body = (await (await mf.dispatchFetch("http://localhost/")).json()) as {
+    userAgent: string;
+    wasm: unknown;
+    js: unknown;
+  };
   expect(body.userAgent).toBe("Cloudflare-Workers");
   const node = await recallScenario(await makeEngine("wasm"));
   expect(body.wasm).toEqual(node);

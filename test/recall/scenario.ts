@@ -4,15 +4,23 @@ import type { Engine } from "../../src/engine/index.js";
 import { RecallIndex, hashingEmbedder, type RecallMessage } from "../../src/recall/index.js";
 
 const TEXTS = [
-  "My sister Lucinda just moved to Reykjavik for a job at the aquarium.", "That sounds exciting for her!",
-  "How do I keep sourdough from going flat?", "Watch the hydration and the proofing time.",
-  "Which espresso grinder should I buy?", "A flat burr grinder keeps the crema consistent.",
-  "Any tips for my first half marathon?", "Build mileage slowly and taper the last week.",
+  "My sister Lucinda just moved to Reykjavik for a job at the aquarium.",
+  "That sounds exciting for her!",
+  "How do I keep sourdough from going flat?",
+  "Watch the hydration and the proofing time.",
+  "Which espresso grinder should I buy?",
+  "A flat burr grinder keeps the crema consistent.",
+  "Any tips for my first half marathon?",
+  "Build mileage slowly and taper the last week.",
 ];
 
 export async function recallScenario(engine: Engine): Promise<unknown> {
   const memory = RecallIndex.create(engine, { embedder: hashingEmbedder({ dimension: 128 }), quantized: true });
-  const messages: RecallMessage[] = TEXTS.map((_, key) => ({ key, parent: key - 1, role: key % 2 ? "assistant" : "user" }));
+  const messages: RecallMessage[] = TEXTS.map((_, key) => ({
+    key,
+    parent: key - 1,
+    role: key % 2 ? "assistant" : "user",
+  }));
   await memory.add(TEXTS.map((content, key) => ({ key, role: key % 2 ? "assistant" : "user", content })));
   const [query] = (await memory.embedder.embed(["Where does my sister live now?"])) as Float32Array[];
   const bits = (x: number) => new Uint32Array(Float32Array.of(x).buffer)[0];

@@ -14,7 +14,11 @@ const bpeBytes = readFileSync(join(src, "ctxloom-bpe.wasm"));
 const REFUSED = "compiling WebAssembly bytes is not allowed here";
 /** "Hello, world!" as a gpt-4o message: 4 tokens of o200k_base and the message's overhead. */
 const EXACT = 8;
-const code = async (promise: Promise<unknown>) => promise.then(() => "resolved", (e: { code?: string }) => e.code);
+const code = async (promise: Promise<unknown>) =>
+  promise.then(
+    () => "resolved",
+    (e: { code?: string }) => e.code,
+  );
 
 async function freshLoom() {
   vi.resetModules();
@@ -22,7 +26,9 @@ async function freshLoom() {
 }
 
 /** Opens a chat on gpt-4o (o200k_base) and appends a message: the first exact count loads the counter. */
-async function countOnce(loom: { user(id: string): { create(o: object): Promise<{ append(m: object): Promise<{ tokens: number }> }> } }) {
+async function countOnce(loom: {
+  user(id: string): { create(o: object): Promise<{ append(m: object): Promise<{ tokens: number }> }> };
+}) {
   const chat = await loom.user("u").create({ model: "gpt-4o" });
   return (await chat.append({ role: "user", content: "Hello, world!" })).tokens;
 }
@@ -107,7 +113,8 @@ describe("Loom.open({ bpe })", () => {
 
   it("refuses what is not a module, bytes or a URL (INVALID_ARGUMENT), and a module that is not the counter (WASM_UNAVAILABLE)", async () => {
     const Loom = await freshLoom();
-    for (const bad of ["ctxloom-bpe.wasm", 42, {}, null, [1, 2]]) expect(await code(Loom.open({ bpe: bad as never }))).toBe("INVALID_ARGUMENT");
+    for (const bad of ["ctxloom-bpe.wasm", 42, {}, null, [1, 2]])
+      expect(await code(Loom.open({ bpe: bad as never }))).toBe("INVALID_ARGUMENT");
     expect(await code(Loom.open({ bpe: new Uint8Array([0, 97, 115, 109]) }))).toBe("WASM_UNAVAILABLE"); // not WebAssembly
     const core = readFileSync(join(dirname(src), "dist/ctxloom.wasm")); // ctxloom's core: a module, not the counter
     expect(await code(Loom.open({ bpe: core }))).toBe("WASM_UNAVAILABLE");

@@ -12,7 +12,10 @@ import { erasureCases, memoryErasureCases, openFor, pruneCases } from "../store/
 import { makeV1, openRaw } from "./indexeddb-v1.js";
 
 const open = () => Loom.open({ store: indexedDBStore(), counter: "heuristic", recall: false });
-const error = (e: unknown) => ({ code: (e as { code?: string }).code ?? `not coded: ${String(e)}`, message: String((e as Error).message) });
+const error = (e: unknown) => ({
+  code: (e as { code?: string }).code ?? `not coded: ${String(e)}`,
+  message: String((e as Error).message),
+});
 let loom: Promise<Loom> | undefined;
 const mine = () => (loom ??= open());
 
@@ -29,7 +32,14 @@ const page = {
   },
   async dump(id: string) {
     const chat = await (await mine()).user("u").open(id);
-    return { messages: Array.from({ length: chat.messageCount }, (_, i) => chat.get(i)).map((m: Message) => [m.id, m.parentId, m.content]), head: chat.head };
+    return {
+      messages: Array.from({ length: chat.messageCount }, (_, i) => chat.get(i)).map((m: Message) => [
+        m.id,
+        m.parentId,
+        m.content,
+      ]),
+      head: chat.head,
+    };
   },
   async tooLarge(id: string, bytes: number) {
     const chat = await (await mine()).user("u").open(id);
@@ -54,14 +64,22 @@ const page = {
     const memory = await memoryErasureCases(openFor(Loom), indexedDBStore({ name: "memerase" }));
     // Every memory record left in the database itself.
     const db = await openRaw("memerase", DB_VERSION);
-    const left = await new Promise((resolve) => (db.transaction("memory").objectStore("memory").getAllKeys().onsuccess = (e) => resolve((e.target as IDBRequest).result)));
+    const left = await new Promise(
+      (resolve) =>
+        (db.transaction("memory").objectStore("memory").getAllKeys().onsuccess = (e) =>
+          resolve((e.target as IDBRequest).result)),
+    );
     db.close();
     return { erase, prune, memory, left };
   },
   /** A user's working memory through the API, every context carrying it, the memory tool's attacks. */
   async memoryApi(user: string) {
     const loom = await Loom.open({ store: indexedDBStore({ name: "memory-api" }), counter: "heuristic" });
-    const out = { api: await memoryApiCases(loom, user), bad: await memoryBadCases(loom, `${user}-bad`), context: await memoryContextCases(loom, `${user}-ctx`) };
+    const out = {
+      api: await memoryApiCases(loom, user),
+      bad: await memoryBadCases(loom, `${user}-bad`),
+      context: await memoryContextCases(loom, `${user}-ctx`),
+    };
     await loom.close();
     const attacked = await Loom.open({ store: indexedDBStore({ name: "memory-attacks" }), counter: "heuristic" });
     Object.assign(out, { attacks: await attackCases(attacked) });
@@ -75,7 +93,16 @@ const page = {
     for (let i = 0; i < n; i++) {
       for (;;) {
         const { revision } = await store.loadMemory!("u", null);
-        const record: MemoryRecord = { revision: revision + 1, path: `${tag}${i}.md`, kind: "text", content: tag, schema: null, by: "app", chatId: null, at: 1 };
+        const record: MemoryRecord = {
+          revision: revision + 1,
+          path: `${tag}${i}.md`,
+          kind: "text",
+          content: tag,
+          schema: null,
+          by: "app",
+          chatId: null,
+          at: 1,
+        };
         if ((await store.writeMemory!({ userId: "u", chatId: null, expected: revision, records: [record] })).ok) break;
         conflicts++;
       }
@@ -83,7 +110,10 @@ const page = {
     return conflicts;
   },
   async memoryHistory() {
-    return (await indexedDBStore({ name: "tabs-memory" }).loadMemoryHistory!("u", null)).map((r) => [r.revision, r.path]);
+    return (await indexedDBStore({ name: "tabs-memory" }).loadMemoryHistory!("u", null)).map((r) => [
+      r.revision,
+      r.path,
+    ]);
   },
   /** A database made by release 1 (indexeddb-v1.ts), opened by this release: what it reads back, and its memory. */
   async upgrade() {
@@ -94,10 +124,32 @@ const page = {
       return { chat: loaded.chat, messages: loaded.messages };
     };
     const [erin, zoe] = [await plain("erin"), await plain("zoe")];
-    const vectors = (await store.loadEmbeddings("erin", "c1", { name: "e", dimension: 2 })).map((r) => [r.messageId, [...r.vector]]);
-    const retry = await store.appendMessage({ userId: "erin", chatId: "c1", message: { ...erin.messages[0]!, id: 3, parentId: 2 }, head: 3, updatedAt: 30, key: "k0" });
-    const plan: MemoryRecord = { revision: 1, path: "plan.md", kind: "text", content: "the chat's plan", schema: null, by: "app", chatId: "c1", at: 40 };
-    const own = [await store.writeMemory!({ userId: "erin", chatId: "c1", expected: 0, records: [plan] }), await store.loadMemory!("erin", "c1")];
+    const vectors = (await store.loadEmbeddings("erin", "c1", { name: "e", dimension: 2 })).map((r) => [
+      r.messageId,
+      [...r.vector],
+    ]);
+    const retry = await store.appendMessage({
+      userId: "erin",
+      chatId: "c1",
+      message: { ...erin.messages[0]!, id: 3, parentId: 2 },
+      head: 3,
+      updatedAt: 30,
+      key: "k0",
+    });
+    const plan: MemoryRecord = {
+      revision: 1,
+      path: "plan.md",
+      kind: "text",
+      content: "the chat's plan",
+      schema: null,
+      by: "app",
+      chatId: "c1",
+      at: 40,
+    };
+    const own = [
+      await store.writeMemory!({ userId: "erin", chatId: "c1", expected: 0, records: [plan] }),
+      await store.loadMemory!("erin", "c1"),
+    ];
     const loom = await Loom.open({ store, counter: "heuristic" });
     const chat = await loom.user("erin").open("c1");
     await loom.user("erin").memory.write({ revision: 0, path: "prefs.md", text: "likes rain" });
@@ -105,10 +157,17 @@ const page = {
     const memory = { own, users: (await loom.user("erin").memory.read()).documents.map((d) => d.path) };
     await loom.close();
     const db = await openRaw("v1", DB_VERSION);
-    const layout = { version: db.version, stores: [...db.objectStoreNames], memoryIndexes: [...db.transaction("memory").objectStore("memory").indexNames] };
+    const layout = {
+      version: db.version,
+      stores: [...db.objectStoreNames],
+      memoryIndexes: [...db.transaction("memory").objectStore("memory").indexNames],
+    };
     db.close();
     const reopened = indexedDBStore({ name: "v1" });
-    const after = { count: (await reopened.loadChat("erin", "c1"))!.chat.messageCount, zoe: (await reopened.loadChat("zoe", "c1"))!.messages.length };
+    const after = {
+      count: (await reopened.loadChat("erin", "c1"))!.chat.messageCount,
+      zoe: (await reopened.loadChat("zoe", "c1"))!.messages.length,
+    };
     await reopened.close();
     return { erin, zoe, vectors, retry, added, memory, layout, after };
   },

@@ -22,7 +22,12 @@ export interface Bundle {
  * Bundles `entry` (a file in `project`) for the given export conditions; `nodePaths` are folders
  * searched for packages the project lacks (an optional peer the app installed, say).
  */
-export async function bundle(project: string, entry: string, conditions: string[], nodePaths: string[] = []): Promise<Bundle> {
+export async function bundle(
+  project: string,
+  entry: string,
+  conditions: string[],
+  nodePaths: string[] = [],
+): Promise<Bundle> {
   const wasm = new Map<string, Uint8Array>();
   const result = await build({
     absWorkingDir: project,
@@ -44,7 +49,12 @@ export async function bundle(project: string, entry: string, conditions: string[
         setup(b) {
           b.onResolve({ filter: /.*/ }, async (args) => {
             if (args.pluginData === INNER) return undefined;
-            const found = await b.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: INNER });
+            const found = await b.resolve(args.path, {
+              kind: args.kind,
+              importer: args.importer,
+              resolveDir: args.resolveDir,
+              pluginData: INNER,
+            });
             if (found.errors.length > 0 || !found.path.endsWith(".wasm")) return undefined;
             wasm.set(basename(found.path), readFileSync(found.path));
             return { path: `./${basename(found.path)}`, external: true };

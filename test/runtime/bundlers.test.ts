@@ -26,21 +26,41 @@ import { bundle, type Bundle } from "./bundle.js";
 const here = dirname(fileURLToPath(import.meta.url));
 /** "Hello, world!" as a gpt-4o message: 4 tokens of o200k_base and the message's overhead. */
 const EXACT = 8;
-const MIME: Record<string, string> = { ".html": "text/html; charset=utf-8", ".js": "text/javascript", ".wasm": "application/wasm" };
+const MIME: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript",
+  ".wasm": "application/wasm",
+};
 
 interface FirstRequest {
-  engine: string; counter: string | null; counterFallback: string | null; tokens: number; messages: number; ms: number;
+  engine: string;
+  counter: string | null;
+  counterFallback: string | null;
+  tokens: number;
+  messages: number;
+  ms: number;
 }
 
 /** Headless Chromium: the one @sparticuz/chromium unpacks (npm ci brings it), else Debian's; with neither, why. */
 async function launchChromium(): Promise<Browser | string> {
   const flags = ["--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update"];
-  const tries = [async () => ({ path: await sparticuz.executablePath(), args: sparticuz.args.filter((a) => a !== "--single-process") }), async () => ({ path: "/usr/bin/chromium", args: ["--no-sandbox"] })];
+  const tries = [
+    async () => ({
+      path: await sparticuz.executablePath(),
+      args: sparticuz.args.filter((a) => a !== "--single-process"),
+    }),
+    async () => ({ path: "/usr/bin/chromium", args: ["--no-sandbox"] }),
+  ];
   const why: string[] = [];
   for (const attempt of tries) {
     try {
       const { path, args } = await attempt();
-      return await chromium.launch({ executablePath: path, args: [...args, ...flags], headless: true, timeout: 60_000 });
+      return await chromium.launch({
+        executablePath: path,
+        args: [...args, ...flags],
+        headless: true,
+        timeout: 60_000,
+      });
     } catch (e) {
       why.push(String((e as Error).message ?? e).split("\n")[0]!);
     }
@@ -50,7 +70,10 @@ async function launchChromium(): Promise<Browser | string> {
 
 const launched = await launchChromium();
 const found = typeof launched === "string" ? { why: launched } : {};
-if ("why" in found) console.warn(`bundlers.test.ts: the browser bundles are skipped, no browser: ${found.why}. Enable it with: sudo apt-get install -y chromium.`);
+if ("why" in found)
+  console.warn(
+    `bundlers.test.ts: the browser bundles are skipped, no browser: ${found.why}. Enable it with: sudo apt-get install -y chromium.`,
+  );
 
 let pkg: InstalledPackage;
 let app: string;
@@ -75,7 +98,9 @@ async function serve(dir: string): Promise<string> {
 }
 
 /** Loads the page and returns the app's first request, with the wall time from navigation to its answer. */
-async function runPage(url: string): Promise<FirstRequest & { wallMs: number; requests: string[]; warnings: string[] }> {
+async function runPage(
+  url: string,
+): Promise<FirstRequest & { wallMs: number; requests: string[]; warnings: string[] }> {
   const tab = await browser!.newPage();
   try {
     const errors: string[] = [];
@@ -87,7 +112,9 @@ async function runPage(url: string): Promise<FirstRequest & { wallMs: number; re
     const started = performance.now();
     await tab.goto(url, { timeout: 30_000 });
     await tab.waitForFunction(() => "ctxloomResult" in globalThis, undefined, { timeout: 30_000 });
-    const out = (await tab.evaluate(() => (globalThis as unknown as { ctxloomResult: Promise<unknown> }).ctxloomResult)) as FirstRequest;
+    const out = (await tab.evaluate(
+      () => (globalThis as unknown as { ctxloomResult: Promise<unknown> }).ctxloomResult,
+    )) as FirstRequest;
     const wallMs = performance.now() - started;
     expect(errors).toEqual([]);
     return { ...out, wallMs, requests, warnings };
@@ -110,9 +137,15 @@ function measure(dir: string): { js: number; jsGzip: number; wasm: number; wasmG
 }
 
 const kib = (n: number) => `${(n / 1024).toFixed(0)} KiB`;
-function record(name: string, size: { js: number; jsGzip: number; wasm: number; wasmGzip: number }, run: { ms: number; wallMs?: number }) {
+function record(
+  name: string,
+  size: { js: number; jsGzip: number; wasm: number; wasmGzip: number },
+  run: { ms: number; wallMs?: number },
+) {
   const wall = run.wallMs === undefined ? "" : `, ${run.wallMs.toFixed(0)} ms as the client saw it`;
-  sizes.push(`${name}: JS ${kib(size.js)} (${kib(size.jsGzip)} gzip), .wasm ${kib(size.wasm)} (${kib(size.wasmGzip)} gzip); first request ${run.ms.toFixed(0)} ms${wall}`);
+  sizes.push(
+    `${name}: JS ${kib(size.js)} (${kib(size.jsGzip)} gzip), .wasm ${kib(size.wasm)} (${kib(size.wasmGzip)} gzip); first request ${run.ms.toFixed(0)} ms${wall}`,
+  );
 }
 
 beforeAll(async () => {
@@ -134,7 +167,10 @@ describe.skipIf("why" in found)("browser bundles in headless Chromium", () => {
     const out = join(app, "esbuild-out");
     mkdirSync(out, { recursive: true });
     writeFileSync(join(out, "app.js"), built.code);
-    writeFileSync(join(out, "index.html"), `<!doctype html><meta charset="utf-8"><script type="module" src="./app.js"></script>`);
+    writeFileSync(
+      join(out, "index.html"),
+      `<!doctype html><meta charset="utf-8"><script type="module" src="./app.js"></script>`,
+    );
     // The recipe: copy the counter's module beside the bundle (the package exports it as ctxloom/bpe.wasm).
     copyFileSync(createRequire(join(app, "app.js")).resolve("ctxloom/bpe.wasm"), join(out, "ctxloom-bpe.wasm"));
     const run = await runPage(await serve(out));
@@ -148,23 +184,38 @@ describe.skipIf("why" in found)("browser bundles in headless Chromium", () => {
 
   test("esbuild without the file beside the bundle: gpt-tokenizer (installed) counts, announced once in the console and in stats", async () => {
     // The app installed the optional peer (found through nodePaths): esbuild puts its ranks in the bundle.
-    const built: Bundle = await bundle(pkg.project, "bundlers-app/app.js", ["browser"], [join(repoRoot, "node_modules")]);
+    const built: Bundle = await bundle(
+      pkg.project,
+      "bundlers-app/app.js",
+      ["browser"],
+      [join(repoRoot, "node_modules")],
+    );
     const out = join(app, "esbuild-bare");
     mkdirSync(out, { recursive: true });
     writeFileSync(join(out, "app.js"), built.code);
-    writeFileSync(join(out, "index.html"), `<!doctype html><meta charset="utf-8"><script type="module" src="./app.js"></script>`);
+    writeFileSync(
+      join(out, "index.html"),
+      `<!doctype html><meta charset="utf-8"><script type="module" src="./app.js"></script>`,
+    );
     const run = await runPage(await serve(out));
     expect(run).toMatchObject({ engine: "wasm", counter: "gpt-tokenizer", tokens: EXACT });
     expect(run.counterFallback).toContain("ctxloom-bpe.wasm: HTTP 404");
     expect(run.warnings.filter((w) => w.includes("with gpt-tokenizer"))).toHaveLength(1);
     expect(run.requests.filter((r) => r.endsWith("ctxloom-bpe.wasm"))).toEqual(["/ctxloom-bpe.wasm"]); // looked for once, beside the bundle
-    sizes.push(`esbuild (browser) without the file, gpt-tokenizer bundled: JS ${kib(measure(out).js)}; first request ${run.ms.toFixed(0)} ms`);
+    sizes.push(
+      `esbuild (browser) without the file, gpt-tokenizer bundled: JS ${kib(measure(out).js)}; first request ${run.ms.toFixed(0)} ms`,
+    );
   });
 
   test("Vite: the build ships ctxloom-bpe.wasm as an asset by itself, and the page counts with it", async () => {
     const { build } = await import("vite");
     const outDir = join(app, "vite-out");
-    await build({ root: app, configFile: false, logLevel: "silent", build: { outDir, emptyOutDir: true, reportCompressedSize: false } });
+    await build({
+      root: app,
+      configFile: false,
+      logLevel: "silent",
+      build: { outDir, emptyOutDir: true, reportCompressedSize: false },
+    });
     const size = measure(outDir);
     // Vite ships the three counter modules as assets (each named by its own URL); a page fetches its own.
     expect(size.files.filter((f) => /^ctxloom-bpe-[\w-]+\.wasm$/.test(f))).toHaveLength(3);
@@ -194,13 +245,22 @@ describe("Workers bundles in workerd (miniflare, modules: true)", () => {
     const script = join(dir, "worker.mjs");
     // modules: true reads the bundle's imports itself; `listed` hands it the modules as an upload does.
     const modules = listed
-      ? [{ type: "ESModule" as const, path: script, contents: built.code }, ...[...built.wasm].map(([file, bytes]) => ({ type: "CompiledWasm" as const, path: join(dir, file), contents: bytes }))]
+      ? [
+          { type: "ESModule" as const, path: script, contents: built.code },
+          ...[...built.wasm].map(([file, bytes]) => ({
+            type: "CompiledWasm" as const,
+            path: join(dir, file),
+            contents: bytes,
+          })),
+        ]
       : true;
     const mf = new Miniflare({
       compatibilityDate: "2025-09-01",
       modules,
       modulesRoot: dir,
-      ...(listed ? {} : { scriptPath: script, modulesRules: [{ type: "CompiledWasm" as const, include: ["**/*.wasm"] }] }),
+      ...(listed
+        ? {}
+        : { scriptPath: script, modulesRules: [{ type: "CompiledWasm" as const, include: ["**/*.wasm"] }] }),
     });
     try {
       await mf.ready;

@@ -7,12 +7,21 @@ import { chromium } from "playwright-core";
 
 const DEBIAN = "/usr/bin/chromium";
 // Without the background-networking flags Chromium's own connections are refused on a closed network.
-const QUIET = ["--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const QUIET = [
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 
 const DROP = ["--single-process", "--disable-web-security", "--allow-running-insecure-content"];
 
 /** The browser to launch: the npm package's Chromium if it unpacks and starts here, else Debian's; the reason with neither. */
-export async function findChromium(): Promise<{ executablePath: string; args: string[]; source: string } | { why: string }> {
+export async function findChromium(): Promise<
+  { executablePath: string; args: string[]; source: string } | { why: string }
+> {
   const reasons: string[] = [];
   try {
     const executablePath = await sparticuz.executablePath();

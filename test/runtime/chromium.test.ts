@@ -14,7 +14,9 @@ import { findChromium } from "./chromium-find.js";
 
 const found = await findChromium();
 if ("why" in found) {
-  console.warn(`chromium.test.ts: skipped, no browser: ${found.why}. Enable it with: sudo apt-get install -y chromium (.ci/run does it).`);
+  console.warn(
+    `chromium.test.ts: skipped, no browser: ${found.why}. Enable it with: sudo apt-get install -y chromium (.ci/run does it).`,
+  );
 }
 
 let pkg: InstalledPackage;
@@ -29,7 +31,8 @@ beforeAll(async () => {
   pkg = await installedPackage();
   page = await bundle(pkg.project, "browser-main.js", ["browser"]);
   pageWithPeer = await bundle(pkg.project, "browser-main.js", ["browser"], [join(repoRoot, "node_modules")]);
-  const html = (script: string) => `<!doctype html><meta charset="utf-8"><title>ctxloom</title><script type="module" src="${script}"></script>`;
+  const html = (script: string) =>
+    `<!doctype html><meta charset="utf-8"><title>ctxloom</title><script type="module" src="${script}"></script>`;
   // The exact counter's module, which the bundle fetches from beside itself (a bundler that follows new URL(..., import.meta.url) ships it).
   const bpe = readFileSync(join(pkg.packageDir, "dist/ctxloom-bpe.wasm"));
   // Serves the page and its bundle only, on an ephemeral port of the loopback interface.
@@ -37,16 +40,23 @@ beforeAll(async () => {
     if (req.url === "/") res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(html("/main.js"));
     // The page under a CSP that does not allow WebAssembly ('wasm-unsafe-eval'), in the app with the fallback counter.
     else if (req.url === "/csp") {
-      res.writeHead(200, { "content-type": "text/html; charset=utf-8", "content-security-policy": "script-src 'self'" }).end(html("/main-peer.js"));
-    }
-    else if (req.url === "/main.js") res.writeHead(200, { "content-type": "text/javascript" }).end(page.code);
-    else if (req.url === "/main-peer.js") res.writeHead(200, { "content-type": "text/javascript" }).end(pageWithPeer.code);
+      res
+        .writeHead(200, { "content-type": "text/html; charset=utf-8", "content-security-policy": "script-src 'self'" })
+        .end(html("/main-peer.js"));
+    } else if (req.url === "/main.js") res.writeHead(200, { "content-type": "text/javascript" }).end(page.code);
+    else if (req.url === "/main-peer.js")
+      res.writeHead(200, { "content-type": "text/javascript" }).end(pageWithPeer.code);
     else if (req.url === "/ctxloom-bpe.wasm") res.writeHead(200, { "content-type": "application/wasm" }).end(bpe);
     else res.writeHead(404).end();
   });
   server.requestTimeout = 10_000;
   await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
-  browser = await chromium.launch({ executablePath: found.executablePath, args: found.args, headless: true, timeout: 60_000 });
+  browser = await chromium.launch({
+    executablePath: found.executablePath,
+    args: found.args,
+    headless: true,
+    timeout: 60_000,
+  });
 }, 240_000);
 
 afterAll(async () => {
@@ -68,7 +78,9 @@ async function runPage(path: string): Promise<PageResult> {
     const { port } = server!.address() as AddressInfo;
     await tab.goto(`http://127.0.0.1:${port}${path}`, { timeout: 30_000 });
     await tab.waitForFunction(() => "ctxloomResult" in globalThis, undefined, { timeout: 30_000 });
-    const out = (await tab.evaluate(() => (globalThis as unknown as { ctxloomResult: Promise<unknown> }).ctxloomResult)) as PageResult;
+    const out = (await tab.evaluate(
+      () => (globalThis as unknown as { ctxloomResult: Promise<unknown> }).ctxloomResult,
+    )) as PageResult;
     expect(errors).toEqual([]);
     return out;
   } finally {

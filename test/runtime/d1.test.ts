@@ -61,7 +61,10 @@ describe("D1 store (workerd via miniflare)", () => {
     const sent = Array.from({ length: 40 }, (_, i) => `message ${i}`);
     const answers = await Promise.all(sent.map((content) => call(mf, { op: "append", chat: "busy", content })));
     expect(answers.map((a) => a.id).sort((a, b) => (a as number) - (b as number))).toEqual(sent.map((_, i) => i));
-    const dump = (await call(mf, { op: "dump", chat: "busy" })) as { messages: [number, number | null, string][]; leaves: number };
+    const dump = (await call(mf, { op: "dump", chat: "busy" })) as {
+      messages: [number, number | null, string][];
+      leaves: number;
+    };
     expect(dump.messages.map((m) => m[0])).toEqual(sent.map((_, i) => i));
     expect(dump.messages.map((m) => m[2]).sort()).toEqual([...sent].sort());
     for (const [id, parent] of dump.messages) expect(parent === null || parent < id).toBe(true);
@@ -70,7 +73,11 @@ describe("D1 store (workerd via miniflare)", () => {
 
   it("20 appends of one id through the store at once: one lands, the others learn the size; the winner's retry finds its message", async () => {
     const mf = runtime();
-    const out = (await call(mf, { op: "race" })) as { answers: string[]; retry: { ok: boolean; existing?: { content: string } }; count: number };
+    const out = (await call(mf, { op: "race" })) as {
+      answers: string[];
+      retry: { ok: boolean; existing?: { content: string } };
+      count: number;
+    };
     await mf.dispose();
     expect(out.answers).toEqual(["ok", ...Array.from({ length: 19 }, () => "size 1")]);
     expect(out.retry.ok).toBe(false);
@@ -92,13 +99,19 @@ describe("D1 store (workerd via miniflare)", () => {
     const dir = mkdtempSync(join(tmpdir(), "ctxloom-d1-layout-"));
     try {
       const path = join(dir, "x.db");
-      await sqliteStore(path).listChats("anyone").then(() => undefined);
+      await sqliteStore(path)
+        .listChats("anyone")
+        .then(() => undefined);
       const db = new Database(path, { readonly: true });
       const file: Record<string, unknown> = {};
       for (const t of ["users", "chats", "messages", "embeddings", "memory", "message_numbers", "schema"]) {
         const table = t === "schema" ? "ctxloom_schema" : t;
         file[t] = db.prepare(`PRAGMA table_info(${table})`).raw().all();
-        file[`${t} indexes`] = db.prepare(`PRAGMA index_list(${table})`).raw().all().map((r) => [String((r as unknown[])[1]).replace("ctxloom_", ""), ...(r as unknown[]).slice(2)]);
+        file[`${t} indexes`] = db
+          .prepare(`PRAGMA index_list(${table})`)
+          .raw()
+          .all()
+          .map((r) => [String((r as unknown[])[1]).replace("ctxloom_", ""), ...(r as unknown[]).slice(2)]);
       }
       const versions = db.prepare("SELECT version FROM ctxloom_schema").raw().all();
       db.close();
@@ -122,7 +135,11 @@ describe("D1 store (workerd via miniflare)", () => {
     await mf.dispose();
     mf = runtime();
     for (const { user, id, built } of made) {
-      const read = (await call(mf, { op: "texts-read", user, chat: id, export: built.export })) as { texts: unknown; export: unknown; copy: { texts: unknown } };
+      const read = (await call(mf, { op: "texts-read", user, chat: id, export: built.export })) as {
+        texts: unknown;
+        export: unknown;
+        copy: { texts: unknown };
+      };
       expect(read.texts, `seed ${seed}`).toEqual(built.texts);
       expect(read.export, `seed ${seed}`).toEqual(built.export);
       expect(read.copy.texts, `seed ${seed}`).toEqual(built.texts);
@@ -132,7 +149,11 @@ describe("D1 store (workerd via miniflare)", () => {
 
   it("a message too large for a row is refused with MESSAGE_TOO_LARGE before the write", async () => {
     const mf = runtime();
-    const out = (await call(mf, { op: "row-limits" })) as { fits: string; over: { code: string; message: string }; count: number };
+    const out = (await call(mf, { op: "row-limits" })) as {
+      fits: string;
+      over: { code: string; message: string };
+      count: number;
+    };
     await mf.dispose();
     expect(out.fits).toBe("ok");
     expect(out.over.code).toBe("MESSAGE_TOO_LARGE");
@@ -186,7 +207,12 @@ describe("D1: a user's working memory (workerd via miniflare)", () => {
     const mf = runtime();
     const out = await call(mf, { op: "memory-api", user: "mona" });
     await mf.dispose();
-    expect(out).toEqual({ api: expectedMemoryApi("mona"), bad: expectedMemoryBad(), context: expectedMemoryContext(), attacks: expectedAttacks() });
+    expect(out).toEqual({
+      api: expectedMemoryApi("mona"),
+      bad: expectedMemoryBad(),
+      context: expectedMemoryContext(),
+      attacks: expectedAttacks(),
+    });
   }, 180_000);
 
   it("writes larger than a statement go in whole or not at all; five at once on one revision: one lands; a chat deleted meanwhile leaves no memory row", async () => {

@@ -21,16 +21,22 @@ afterAll(() => rmSync(denoDir, { recursive: true, force: true }));
 
 describe("ctxloom/sqlite on Deno", () => {
   test("sqliteStore() throws UNSUPPORTED_RUNTIME naming Deno and the stores that run there, through either entry", async () => {
-    const stdout = await sh(join(repoRoot, "node_modules/.bin/deno"), ["run", "--no-remote", "--no-lock", "--no-prompt", "deno-sqlite-main.js"], {
-      cwd: pkg.project,
-      env: cleanEnv({ DENO_DIR: denoDir, DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" }),
-      timeoutMs: 60_000,
-    });
+    const stdout = await sh(
+      join(repoRoot, "node_modules/.bin/deno"),
+      ["run", "--no-remote", "--no-lock", "--no-prompt", "deno-sqlite-main.js"],
+      {
+        cwd: pkg.project,
+        env: cleanEnv({ DENO_DIR: denoDir, DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" }),
+        timeoutMs: 60_000,
+      },
+    );
     const out = JSON.parse(stdout);
     expect(out.resolved).toBe(`file://${join(pkg.packageDir, "dist/sqlite-elsewhere.js")}`); // the "deno" export condition
     for (const said of [out.entry, out.nodeEntry]) {
       expect(said).toMatchObject({ name: "CtxloomError", code: "UNSUPPORTED_RUNTIME" });
-      expect(said.message).toMatch(/^ctxloom\/sqlite does not run on Deno: it needs better-sqlite3, a native addon that only Node loads\. On Deno, use the memory store \(the default\), ctxloom\/postgres, or a Store of your own\.$/);
+      expect(said.message).toMatch(
+        /^ctxloom\/sqlite does not run on Deno: it needs better-sqlite3, a native addon that only Node loads\. On Deno, use the memory store \(the default\), ctxloom\/postgres, or a Store of your own\.$/,
+      );
     }
   });
 });

@@ -6,7 +6,16 @@ import { DurableObject } from "cloudflare:workers";
 import { CtxloomError, Loom } from "../../src/index.workerd.js";
 import { durableObjectStore, type DurableObjectStorageLike } from "../../src/cloudflare.js";
 
-type Body = { op: string; chat?: string; id?: number; metadata?: Record<string, string | number | boolean | null>; content?: string; role?: "user" | "assistant"; limit?: number; cursor?: string };
+type Body = {
+  op: string;
+  chat?: string;
+  id?: number;
+  metadata?: Record<string, string | number | boolean | null>;
+  content?: string;
+  role?: "user" | "assistant";
+  limit?: number;
+  cursor?: string;
+};
 
 export class ProductChats extends (DurableObject as new (ctx: unknown, env: unknown) => object) {
   readonly #loom: Promise<Loom>;
@@ -72,7 +81,10 @@ export class ProductChats extends (DurableObject as new (ctx: unknown, env: unkn
 }
 
 export default {
-  async fetch(request: Request, env: { CHATS: { idFromName(name: string): unknown; get(id: unknown): { fetch(r: Request): Promise<Response> } } }) {
+  async fetch(
+    request: Request,
+    env: { CHATS: { idFromName(name: string): unknown; get(id: unknown): { fetch(r: Request): Promise<Response> } } },
+  ) {
     const user = new URL(request.url).searchParams.get("user")!;
     return env.CHATS.get(env.CHATS.idFromName(user)).fetch(request);
   },

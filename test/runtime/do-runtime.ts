@@ -14,23 +14,32 @@ export async function bundleWorker(entry: string, alias?: Record<string, string>
   const out = await build({
     entryPoints: [join(root, entry)],
     ...(alias ? { alias: Object.fromEntries(Object.entries(alias).map(([k, v]) => [k, join(root, v)])) } : {}),
-    bundle: true, format: "esm", platform: "browser", target: "es2022", write: false, logLevel: "silent",
+    bundle: true,
+    format: "esm",
+    platform: "browser",
+    target: "es2022",
+    write: false,
+    logLevel: "silent",
     conditions: ["workerd", "worker", "browser"],
     external: ["cloudflare:workers"],
-    plugins: [{
-      name: "core-module",
-      setup(b) {
-        // The workerd entry imports the core and the token counter as modules, as wrangler hands them over.
-        b.onResolve({ filter: /\.wasm$/ }, (args) => ({ path: `./${args.path.split("/").pop()}`, external: true }));
+    plugins: [
+      {
+        name: "core-module",
+        setup(b) {
+          // The workerd entry imports the core and the token counter as modules, as wrangler hands them over.
+          b.onResolve({ filter: /\.wasm$/ }, (args) => ({ path: `./${args.path.split("/").pop()}`, external: true }));
+        },
       },
-    }],
+    ],
   });
   return out.outputFiles[0]!.text;
 }
 
 /** workerd running the bundle `code`, its objects (`durableObjects`) persisted in `persist` (and D1 databases, when `more` names some, beside them). */
 export function workerdRuntime(
-  code: string, persist: string, durableObjects: MiniflareOptions["durableObjects"],
+  code: string,
+  persist: string,
+  durableObjects: MiniflareOptions["durableObjects"],
   more: { inspectorPort?: number; d1Databases?: Record<string, string>; bindings?: Record<string, string> } = {},
 ): Miniflare {
   return new Miniflare({
@@ -38,8 +47,16 @@ export function workerdRuntime(
     modulesRoot: root,
     modules: [
       { type: "ESModule", path: join(root, "worker.js"), contents: code },
-      { type: "CompiledWasm", path: join(root, "ctxloom.wasm"), contents: readFileSync(join(root, "build/ctxloom.wasm")) },
-      { type: "CompiledWasm", path: join(root, "ctxloom-bpe.wasm"), contents: readFileSync(join(root, "build/ctxloom-bpe.wasm")) },
+      {
+        type: "CompiledWasm",
+        path: join(root, "ctxloom.wasm"),
+        contents: readFileSync(join(root, "build/ctxloom.wasm")),
+      },
+      {
+        type: "CompiledWasm",
+        path: join(root, "ctxloom-bpe.wasm"),
+        contents: readFileSync(join(root, "build/ctxloom-bpe.wasm")),
+      },
     ],
     durableObjects,
     durableObjectsPersist: persist,

@@ -11,7 +11,10 @@ import { memoryApiCases, memoryBadCases } from "../memory/memory-cases.js";
 import { memoryContextCases } from "../memory/context-cases.js";
 import { attackCases } from "../adapters/memory-attack-cases.js";
 
-type Namespace = { idFromName(name: string): unknown; get(id: unknown): { fetch(request: Request): Promise<Response> } };
+type Namespace = {
+  idFromName(name: string): unknown;
+  get(id: unknown): { fetch(request: Request): Promise<Response> };
+};
 interface Env {
   CHATS: Namespace;
   KV_CHATS: Namespace;
@@ -44,26 +47,49 @@ export class UserChatsObject extends (DurableObject as new (ctx: unknown, env: E
   async fetch(request: Request): Promise<Response> {
     const user = new URL(request.url).searchParams.get("user")!;
     const body = (await request.json()) as {
-      op: string; chat?: string; content?: MessageInput["content"]; role?: "user" | "assistant"; model?: string; spec?: TextsSpec; export?: ChatExport;
+      op: string;
+      chat?: string;
+      content?: MessageInput["content"];
+      role?: "user" | "assistant";
+      model?: string;
+      spec?: TextsSpec;
+      export?: ChatExport;
       key?: string;
     };
     const loom = await this.#loom;
     const chats = loom.user(user);
-    const texts = async (chat: Chat) => Response.json({ id: chat.id, texts: textsOf(chat), export: chat.export(), list: await chats.list() });
+    const texts = async (chat: Chat) =>
+      Response.json({ id: chat.id, texts: textsOf(chat), export: chat.export(), list: await chats.list() });
     try {
       switch (body.op) {
         case "create":
-          return Response.json({ id: (await chats.create({ title: "from a Worker", model: body.model ?? "gpt-4o" })).id, engine: loom.engine });
+          return Response.json({
+            id: (await chats.create({ title: "from a Worker", model: body.model ?? "gpt-4o" })).id,
+            engine: loom.engine,
+          });
         case "append": {
           const chat = await chats.open(body.chat!);
-          const m = await chat.append({ role: body.role ?? "user", content: body.content! }, body.key === undefined ? undefined : { key: body.key });
+          const m = await chat.append(
+            { role: body.role ?? "user", content: body.content! },
+            body.key === undefined ? undefined : { key: body.key },
+          );
           return Response.json({ id: m.id, parentId: m.parentId, count: chat.messageCount });
         }
         case "dump": {
           const chat = await chats.open(body.chat!);
           const ctx = await chat.buildContext();
-          const parts = chat.path().filter((m) => m.parts).map((m) => ({ id: m.id, tokens: m.tokens, parts: m.parts }));
-          return Response.json({ count: chat.messageCount, path: chat.path().map((m) => m.content), head: chat.head, total: ctx.usage.total, list: await chats.list(), ...(parts.length ? { parts } : {}) });
+          const parts = chat
+            .path()
+            .filter((m) => m.parts)
+            .map((m) => ({ id: m.id, tokens: m.tokens, parts: m.parts }));
+          return Response.json({
+            count: chat.messageCount,
+            path: chat.path().map((m) => m.content),
+            head: chat.head,
+            total: ctx.usage.total,
+            list: await chats.list(),
+            ...(parts.length ? { parts } : {}),
+          });
         }
         // Every text of a chat (test/store/texts-spec.ts): made here, read back after a restart, exported and imported.
         case "texts-build":
@@ -75,8 +101,14 @@ export class UserChatsObject extends (DurableObject as new (ctx: unknown, env: E
         // A database of schema version 1 (tables "old_*", one chat of one message), then a Loom on it.
         case "v1": {
           for (const statement of V1) this.#storage.sql.exec(statement);
-          this.#storage.sql.exec(`INSERT INTO old_chats VALUES (?, 'c1', 'old', 'gpt-4o', NULL, '{}', 0, 1, 1, 2)`, user);
-          this.#storage.sql.exec(`INSERT INTO old_messages VALUES (?, 'c1', 0, NULL, 'user', 'hi', 'normal', 4, NULL, NULL, NULL, 'message', NULL, NULL, NULL, 10)`, user);
+          this.#storage.sql.exec(
+            `INSERT INTO old_chats VALUES (?, 'c1', 'old', 'gpt-4o', NULL, '{}', 0, 1, 1, 2)`,
+            user,
+          );
+          this.#storage.sql.exec(
+            `INSERT INTO old_messages VALUES (?, 'c1', 0, NULL, 'user', 'hi', 'normal', 4, NULL, NULL, NULL, 'message', NULL, NULL, NULL, 10)`,
+            user,
+          );
           return Response.json({ ok: true });
         }
         case "v1-append": {
@@ -107,11 +139,24 @@ export class UserChatsObject extends (DurableObject as new (ctx: unknown, env: E
           return Response.json(sqliteHere());
         // Issue 34: a user's working memory through the API, in this object's storage (tables "memory_api_").
         case "memory-api": {
-          const own = await Loom.open({ store: durableObjectStore(this.#storage, { tablePrefix: "memory_api_" }), counter: "heuristic" });
-          const out = { api: await memoryApiCases(own, user), bad: await memoryBadCases(own, `${user}-bad`), context: await memoryContextCases(loom, `${user}-ctx`) };
+          const own = await Loom.open({
+            store: durableObjectStore(this.#storage, { tablePrefix: "memory_api_" }),
+            counter: "heuristic",
+          });
+          const out = {
+            api: await memoryApiCases(own, user),
+            bad: await memoryBadCases(own, `${user}-bad`),
+            context: await memoryContextCases(loom, `${user}-ctx`),
+          };
           await own.close();
-          const attacked = await Loom.open({ store: durableObjectStore(this.#storage, { tablePrefix: "memory_attacks_" }), counter: "heuristic" });
-          const rows = () => this.#storage.sql.exec("SELECT user, scope, revision, path, content FROM memory_attacks_memory ORDER BY 1, 2, 3, 4").toArray();
+          const attacked = await Loom.open({
+            store: durableObjectStore(this.#storage, { tablePrefix: "memory_attacks_" }),
+            counter: "heuristic",
+          });
+          const rows = () =>
+            this.#storage.sql
+              .exec("SELECT user, scope, revision, path, content FROM memory_attacks_memory ORDER BY 1, 2, 3, 4")
+              .toArray();
           Object.assign(out, { attacks: await attackCases(attacked, rows) });
           await attacked.close();
           return Response.json(out);

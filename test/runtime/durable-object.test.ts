@@ -29,12 +29,16 @@ afterAll(() => rmSync(persist, { recursive: true, force: true }));
 
 function runtime(): Miniflare {
   return workerdRuntime(code, persist, {
-    CHATS: { className: "UserChatsObject", useSQLite: true }, KV_CHATS: { className: "KeyValueObject", useSQLite: false },
+    CHATS: { className: "UserChatsObject", useSQLite: true },
+    KV_CHATS: { className: "KeyValueObject", useSQLite: false },
   });
 }
 
 const call = async (mf: Miniflare, user: string, body: object, query = "") => {
-  const r = await mf.dispatchFetch(`http://localhost/?user=${encodeURIComponent(user)}${query}`, { method: "POST", body: JSON.stringify(body) });
+  const r = await mf.dispatchFetch(`http://localhost/?user=${encodeURIComponent(user)}${query}`, {
+    method: "POST",
+    body: JSON.stringify(body),
+  });
   return (await r.json()) as Record<string, unknown>;
 };
 
@@ -43,7 +47,10 @@ describe("durableObjectStore arguments", () => {
     const bad = (f: () => unknown) => expect(f).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENT" }));
     bad(() => durableObjectStore({} as never));
     bad(() => durableObjectStore(null as never));
-    const storage = { sql: { exec: () => ({ toArray: () => [], raw: () => [], rowsWritten: 0 }) }, transactionSync: <T>(f: () => T) => f() };
+    const storage = {
+      sql: { exec: () => ({ toArray: () => [], raw: () => [], rowsWritten: 0 }) },
+      transactionSync: <T>(f: () => T) => f(),
+    };
     bad(() => durableObjectStore(storage, { tablePrefx: "x" } as never));
     expect(() => durableObjectStore(storage, { tablePrefx: "x" } as never)).toThrow(/did you mean "tablePrefix"/);
     bad(() => durableObjectStore(storage, { tablePrefix: "a-b" }));
@@ -59,9 +66,13 @@ describe("Durable Object store (workerd via miniflare)", () => {
     expect(created.engine).toBe("wasm");
     const chat = created.id as string;
     const results = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => call(mf, "alice", { op: "append", chat, content: `message ${i}`, role: i % 2 ? "assistant" : "user" })),
+      Array.from({ length: 40 }, (_, i) =>
+        call(mf, "alice", { op: "append", chat, content: `message ${i}`, role: i % 2 ? "assistant" : "user" }),
+      ),
     );
-    expect(results.map((r) => r.id).sort((a, b) => (a as number) - (b as number))).toEqual(Array.from({ length: 40 }, (_, i) => i));
+    expect(results.map((r) => r.id).sort((a, b) => (a as number) - (b as number))).toEqual(
+      Array.from({ length: 40 }, (_, i) => i),
+    );
     // Another user's object is another database.
     const bob = await call(mf, "bob", { op: "create" });
     expect(await call(mf, "bob", { op: "dump", chat })).toEqual({ error: "UNKNOWN_CHAT" });
@@ -80,12 +91,22 @@ describe("Durable Object store (workerd via miniflare)", () => {
   it("keeps content parts (an image, a PDF, reasoning) across a restart", async () => {
     let mf = runtime();
     const chat = (await call(mf, "carol", { op: "create", model: "claude-sonnet-4-5" })).id as string;
-    const image = [{ type: "text", text: "What is this?" }, { type: "image", image: "https://example.com/a.png", width: 1000, height: 1000 }, { type: "file", data: "JVBERi0xLjQK", mediaType: "application/pdf" }];
-    const thought = [{ type: "reasoning", text: "A cat, surely.", signature: "sig" }, { type: "text", text: "A cat." }];
+    const image = [
+      { type: "text", text: "What is this?" },
+      { type: "image", image: "https://example.com/a.png", width: 1000, height: 1000 },
+      { type: "file", data: "JVBERi0xLjQK", mediaType: "application/pdf" },
+    ];
+    const thought = [
+      { type: "reasoning", text: "A cat, surely.", signature: "sig" },
+      { type: "text", text: "A cat." },
+    ];
     await call(mf, "carol", { op: "append", chat, content: image });
     await call(mf, "carol", { op: "append", chat, content: thought, role: "assistant" });
     const before = await call(mf, "carol", { op: "dump", chat });
-    expect(before.parts).toMatchObject([{ id: 0, parts: image }, { id: 1, parts: thought }]);
+    expect(before.parts).toMatchObject([
+      { id: 0, parts: image },
+      { id: 1, parts: thought },
+    ]);
     await mf.dispose();
     mf = runtime();
     expect(await call(mf, "carol", { op: "dump", chat })).toEqual(before);
@@ -111,7 +132,14 @@ describe("Durable Object store (workerd via miniflare)", () => {
       expect({ ...after, list: undefined }, `seed ${seed}`).toEqual({ ...before, list: undefined });
       const imported = await call(mf, user, { op: "texts-read", chat: copy });
       const exported = before.export as { chat: object };
-      expect(imported.export, `seed ${seed}`).toEqual({ ...exported, chat: { ...exported.chat, id: copy, updatedAt: (imported.export as { chat: { updatedAt: number } }).chat.updatedAt } });
+      expect(imported.export, `seed ${seed}`).toEqual({
+        ...exported,
+        chat: {
+          ...exported.chat,
+          id: copy,
+          updatedAt: (imported.export as { chat: { updatedAt: number } }).chat.updatedAt,
+        },
+      });
       // (Two cases may draw the same user: the list holds every chat made for that user.)
       const mine = made.filter((m) => m.user === user).flatMap((m) => [m.id, m.copy]);
       expect((after.list as { id: string }[]).map((c) => c.id).sort(), `seed ${seed}`).toEqual(mine.sort());
@@ -126,12 +154,21 @@ describe("Durable Object store (workerd via miniflare)", () => {
     const first = await call(mf, "dave", { op: "append", chat, content: "hi", key: "request-1" });
     expect(await call(mf, "dave", { op: "append", chat, content: "hi", key: "request-1" })).toEqual(first);
     expect(first).toEqual({ id: 0, parentId: null, count: 1 });
-    expect(await call(mf, "dave", { op: "append", chat, content: "other", key: "request-1" })).toEqual({ error: "INVALID_ARGUMENT" });
+    expect(await call(mf, "dave", { op: "append", chat, content: "other", key: "request-1" })).toEqual({
+      error: "INVALID_ARGUMENT",
+    });
     expect((await call(mf, "dave", { op: "append", chat, content: "hi again", key: "request-2" })).count).toBe(2);
     // Schema version 1 (no keys): migrated when a store opens it; its message stays.
     expect(await call(mf, "erin", { op: "v1" })).toEqual({ ok: true });
     expect(await call(mf, "erin", { op: "v1-append", key: "k" })).toEqual({
-      first: 1, retry: 1, path: ["hi", "hello"], version: 3, keys: [{ id: 0, key: null }, { id: 1, key: "k" }],
+      first: 1,
+      retry: 1,
+      path: ["hi", "hello"],
+      version: 3,
+      keys: [
+        { id: 0, key: null },
+        { id: 1, key: "k" },
+      ],
     });
     await mf.dispose();
   }, 120_000);
@@ -144,30 +181,85 @@ describe("the store kit in a Durable Object (workerd via miniflare)", () => {
     const out = await call(mf, "erin", { op: "v2-migrate" });
     await mf.dispose();
     const call1 = { id: "call_1", type: "function", function: { name: "weather", arguments: '{"city":"Porto"}' } };
-    const m = (id: number, parentId: number | null, role: string, content: string, priority: string, tokens: number, createdAt: number, extra = {}) =>
-      ({ id, parentId, role, content, priority, tokens, createdAt, kind: "message", ...extra });
+    const m = (
+      id: number,
+      parentId: number | null,
+      role: string,
+      content: string,
+      priority: string,
+      tokens: number,
+      createdAt: number,
+      extra = {},
+    ) => ({ id, parentId, role, content, priority, tokens, createdAt, kind: "message", ...extra });
     const erin = [
-      m(0, null, "user", "look", "high", 9, 10, { name: "ann", parts: [{ type: "text", text: "look" }, { type: "image", image: "https://example.com/a.png" }] }),
+      m(0, null, "user", "look", "high", 9, 10, {
+        name: "ann",
+        parts: [
+          { type: "text", text: "look" },
+          { type: "image", image: "https://example.com/a.png" },
+        ],
+      }),
       m(1, 0, "assistant", "", "normal", 7, 11, { toolCalls: [call1] }),
       m(2, 1, "tool", "sunny", "normal", 4, 12.25, { toolCallId: "call_1" }),
       m(3, 2, "assistant", "It is sunny.", "low", 5, 13),
-      { ...m(4, null, "system", "Asked the weather.", "critical", 6, 14), kind: "summary", covers: { first: 0, last: 3 } },
+      {
+        ...m(4, null, "system", "Asked the weather.", "critical", 6, 14),
+        kind: "summary",
+        covers: { first: 0, last: 3 },
+      },
     ];
     expect(out.erin).toEqual({
-      chat: { id: "c1", userId: "erin", title: "old", model: "gpt-4o", system: "be brief", createdAt: 1.5, updatedAt: 20, messageCount: 5, head: 3, options: { historyLimits: true } },
+      chat: {
+        id: "c1",
+        userId: "erin",
+        title: "old",
+        model: "gpt-4o",
+        system: "be brief",
+        createdAt: 1.5,
+        updatedAt: 20,
+        messageCount: 5,
+        head: 3,
+        options: { historyLimits: true },
+      },
       messages: erin,
     });
     expect(out.zoe).toEqual({
-      chat: { id: "c1", userId: "zoe", title: "hers", model: "gpt-4o", system: null, createdAt: 3, updatedAt: 4, messageCount: 1, head: 0, options: {} },
+      chat: {
+        id: "c1",
+        userId: "zoe",
+        title: "hers",
+        model: "gpt-4o",
+        system: null,
+        createdAt: 3,
+        updatedAt: 4,
+        messageCount: 1,
+        head: 0,
+        options: {},
+      },
       messages: [m(0, null, "user", "hers", "normal", 3, 5)],
     });
-    expect(out.embeddings).toEqual({ erin: [[0, [1, -2]], [3, [0.5, 3]]], zoe: [[0, [7, 8]]] });
+    expect(out.embeddings).toEqual({
+      erin: [
+        [0, [1, -2]],
+        [3, [0.5, 3]],
+      ],
+      zoe: [[0, [7, 8]]],
+    });
     expect(out.retry).toEqual({ ok: false, existing: erin[3] }); // the key of a migrated message
     expect([out.added, out.again, out.path]).toEqual([5, 5, [0, 1, 2, 3, 5]]);
     // The kit's version table (a row per version: an older release reads 3 and refuses), no table of version 2 left, the layout of a new database.
     expect(out.versions).toEqual([[3], [4], [5]]);
     expect(out.names).toEqual([
-      "v2_chats", "v2_chats_by_update", "v2_embeddings", "v2_memory", "v2_memory_by_path", "v2_message_numbers", "v2_messages", "v2_messages_by_key", "v2_schema", "v2_users",
+      "v2_chats",
+      "v2_chats_by_update",
+      "v2_embeddings",
+      "v2_memory",
+      "v2_memory_by_path",
+      "v2_message_numbers",
+      "v2_messages",
+      "v2_messages_by_key",
+      "v2_schema",
+      "v2_users",
     ]);
     expect(out.sameLayout).toBe(true);
   }, 120_000);
@@ -187,7 +279,12 @@ describe("a user's working memory in a Durable Object (workerd via miniflare)", 
     const mf = runtime();
     const out = await call(mf, "mona", { op: "memory-api" });
     await mf.dispose();
-    expect(out).toEqual({ api: expectedMemoryApi("mona"), bad: expectedMemoryBad(), context: expectedMemoryContext(), attacks: expectedAttacks() });
+    expect(out).toEqual({
+      api: expectedMemoryApi("mona"),
+      bad: expectedMemoryBad(),
+      context: expectedMemoryContext(),
+      attacks: expectedAttacks(),
+    });
   }, 180_000);
 });
 
@@ -195,7 +292,13 @@ describe("a user's working memory in a Durable Object (workerd via miniflare)", 
 describe("Durable Object: a user's erasure and a prune (workerd via miniflare)", () => {
   it("user(id).erase() leaves no row of the user (chats, users, texts, vectors, memories); loom.prune() removes idle chats and those past a count, and their memories", async () => {
     const mf = runtime();
-    const out = (await call(mf, "lena", { op: "retention" })) as { erase: unknown; rows: unknown; prune: unknown; memory: unknown; memoryLeft: unknown };
+    const out = (await call(mf, "lena", { op: "retention" })) as {
+      erase: unknown;
+      rows: unknown;
+      prune: unknown;
+      memory: unknown;
+      memoryLeft: unknown;
+    };
     await mf.dispose();
     expect(out.erase).toEqual(expectedErasure());
     expect(out.rows).toEqual({ chats: 1, users: 1, texts: 0, orphanVectors: 0 }); // (alice's new chat, made after the erasure)
@@ -228,7 +331,10 @@ describe("Durable Object: a long chat's chunks of numbers (workerd via miniflare
     const out = (await call(mf, "nora", { op: "chunks" })) as Record<string, unknown>;
     await mf.dispose();
     const chunk = 1024 * 17;
-    expect(out.written).toEqual([[1, 0, chunk], [1, 1, chunk]]);
+    expect(out.written).toEqual([
+      [1, 0, chunk],
+      [1, 1, chunk],
+    ]);
     expect(out.sameAppended).toBe(true);
     expect(out.fromChunk).toEqual([3 + 5, 3 + 5 + 1000]); // message 5's tokens: the chunk's, and the row changed behind the store
     expect(out.sameRedacted).toBe(true);
@@ -236,7 +342,15 @@ describe("Durable Object: a long chat's chunks of numbers (workerd via miniflare
     expect(paged).toBe(whole);
     expect(paged).not.toBe(3 + 13);
     expect(out.deleted).toEqual([]);
-    expect(out.migrated).toEqual({ versions: [4, 5], chunks: [[1, 0, chunk], [1, 1, chunk]], same: true, again: true });
+    expect(out.migrated).toEqual({
+      versions: [4, 5],
+      chunks: [
+        [1, 0, chunk],
+        [1, 1, chunk],
+      ],
+      same: true,
+      again: true,
+    });
   }, 180_000);
 });
 
@@ -253,7 +367,10 @@ describe("Durable Object limits (workerd via miniflare)", () => {
     }
     expect([out.count, out.reloaded]).toEqual([1, 1]);
     expect(out.afterImport).toBeNull(); // nothing of the chat was stored
-    expect(out.system).toMatchObject({ code: "INVALID_ARGUMENT", message: expect.stringMatching(/holds at most 2000000/) });
+    expect(out.system).toMatchObject({
+      code: "INVALID_ARGUMENT",
+      message: expect.stringMatching(/holds at most 2000000/),
+    });
   }, 120_000);
 
   it("a Durable Object without SQLite storage is refused at creation with INVALID_ARGUMENT saying how to declare it", async () => {

@@ -15,7 +15,15 @@ import { sharedStrings } from "../tokens/shared-strings.js";
 const here = dirname(fileURLToPath(import.meta.url));
 const PLAIN = { disallowedSpecial: new Set<string>() };
 const TEXTS = [
-  "", "hello world", "I'LL be there, We'Re sure", "👩‍👩‍👧‍👦 🏳️‍🌈 👍🏽", "日本語のテキスト", "مَرْحَبًا नमस्ते", "1234567890", "  \n\n\t x", "\ufeffBOM",
+  "",
+  "hello world",
+  "I'LL be there, We'Re sure",
+  "👩‍👩‍👧‍👦 🏳️‍🌈 👍🏽",
+  "日本語のテキスト",
+  "مَرْحَبًا नमस्ते",
+  "1234567890",
+  "  \n\n\t x",
+  "\ufeffBOM",
   "a".repeat(20_000),
   ...sharedStrings("node-deno-bpe.test.ts").slice(0, 300),
 ];

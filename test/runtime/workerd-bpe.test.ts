@@ -17,7 +17,15 @@ import { bundle, type Bundle } from "./bundle.js";
 const here = dirname(fileURLToPath(import.meta.url));
 const PLAIN = { disallowedSpecial: new Set<string>() };
 const TEXTS = [
-  "", "hello world", "I'LL be there, We'Re sure", "👩‍👩‍👧‍👦 🏳️‍🌈 👍🏽", "日本語のテキスト", "مَرْحَبًا नमस्ते", "1234567890", "  \n\n\t x", "\ufeffBOM",
+  "",
+  "hello world",
+  "I'LL be there, We'Re sure",
+  "👩‍👩‍👧‍👦 🏳️‍🌈 👍🏽",
+  "日本語のテキスト",
+  "مَرْحَبًا नमस्ते",
+  "1234567890",
+  "  \n\n\t x",
+  "\ufeffBOM",
   "a".repeat(20_000),
   ...sharedStrings("workerd-bpe.test.ts").slice(0, 400),
 ];
@@ -67,7 +75,12 @@ describe("the exact counter on Workers", () => {
     const response = await mf!.dispatchFetch("http://localhost/", { method: "POST", body: JSON.stringify(TEXTS) });
     const text = await response.text();
     if (!response.ok) throw new Error(text);
-    const body = JSON.parse(text) as { compilesBytes: true | string; o200k: number[]; cl100k: number[]; cookbook: Record<string, number> };
+    const body = JSON.parse(text) as {
+      compilesBytes: true | string;
+      o200k: number[];
+      cl100k: number[];
+      cookbook: Record<string, number>;
+    };
     expect(body.compilesBytes).not.toBe(true);
     const tiktoken = { o200k: await tiktokenCounter("o200k_base"), cl100k: await tiktokenCounter("cl100k_base") };
     const reference = (e: "o200k" | "cl100k", t: string) =>

@@ -20,7 +20,11 @@ function worker(name: string, b: Bundle, project: string) {
     modulesRoot: project,
     modules: [
       { type: "ESModule" as const, path: join(project, `${name}.js`), contents: b.code },
-      ...[...b.wasm].map(([file, bytes]) => ({ type: "CompiledWasm" as const, path: join(project, file), contents: bytes })),
+      ...[...b.wasm].map(([file, bytes]) => ({
+        type: "CompiledWasm" as const,
+        path: join(project, file),
+        contents: bytes,
+      })),
     ],
   };
 }
@@ -50,7 +54,11 @@ describe("Cloudflare Workers (workerd via miniflare)", () => {
   test("the Worker answers with the scenario, on the WASM engine, and the runtime is workerd", async () => {
     const response = await mf!.dispatchFetch("http://localhost/");
     const body = (await response.json()) as {
-      userAgent: string; compilesBytes: true | string; status: number; report: { engine: string }; options: unknown;
+      userAgent: string;
+      compilesBytes: true | string;
+      status: number;
+      report: { engine: string };
+      options: unknown;
     };
     expect(body.userAgent).toBe("Cloudflare-Workers");
     // workerd refuses to compile bytes at run time: the reason the workerd entry exists.
@@ -67,7 +75,12 @@ describe("Cloudflare Workers (workerd via miniflare)", () => {
     // (miniflare's Fetcher type needs @cloudflare/workers-types, which is not installed)
     const fetcher = (await mf!.getWorker("hatch")) as unknown as { fetch(url: string): Promise<Response> };
     const response = await fetcher.fetch("http://localhost/");
-    expect(await response.json()).toEqual({ userAgent: "Cloudflare-Workers", hatch: "wasm", fallback: "js", strict: "WASM_UNAVAILABLE" });
+    expect(await response.json()).toEqual({
+      userAgent: "Cloudflare-Workers",
+      hatch: "wasm",
+      fallback: "js",
+      strict: "WASM_UNAVAILABLE",
+    });
     expect(hatch.inputs).toContain("node_modules/ctxloom/dist/index.js");
   });
 });

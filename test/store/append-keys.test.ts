@@ -17,22 +17,41 @@ const postgres = clusterForFile();
 
 let n = 0;
 const STORES: [string, boolean, () => () => Store][] = [
-  ["memory", false, () => {
-    const store = memoryStore();
-    return () => store;
-  }],
-  ["sqlite", false, () => {
-    const path = file(`keys-${++n}.db`);
-    return () => sqliteStore(path);
-  }],
-  ["postgres", postgres.skip, () => {
-    const prefix = `keys${++n}_`;
-    return () => postgresStore(postgres.url(), { tablePrefix: prefix });
-  }],
+  [
+    "memory",
+    false,
+    () => {
+      const store = memoryStore();
+      return () => store;
+    },
+  ],
+  [
+    "sqlite",
+    false,
+    () => {
+      const path = file(`keys-${++n}.db`);
+      return () => sqliteStore(path);
+    },
+  ],
+  [
+    "postgres",
+    postgres.skip,
+    () => {
+      const prefix = `keys${++n}_`;
+      return () => postgresStore(postgres.url(), { tablePrefix: prefix });
+    },
+  ],
 ];
 
 const msg = (id: number, content: string, parentId: number | null = id === 0 ? null : id - 1): Message => ({
-  id, parentId, role: id % 2 ? "assistant" : "user", content, priority: "normal", tokens: 5, createdAt: 10 + id, kind: "message",
+  id,
+  parentId,
+  role: id % 2 ? "assistant" : "user",
+  content,
+  priority: "normal",
+  tokens: 5,
+  createdAt: 10 + id,
+  kind: "message",
 });
 const call = { id: "call_1", type: "function" as const, function: { name: "weather", arguments: '{"city":"Porto"}' } };
 
@@ -44,13 +63,54 @@ for (const [name, skip, storeFor] of STORES) {
       await store.createChat(record({ id: "b" }));
       await store.createChat(record({ id: "a", userId: "v" }));
       const m0 = msg(0, "first");
-      expect(await store.appendMessage({ userId: "u", chatId: "a", message: m0, head: 0, updatedAt: 10, key: "k\u0000ey" })).toEqual({ ok: true });
-      for (const id of [0, 1, 7]) expect(await store.appendMessage({ userId: "u", chatId: "a", message: { ...msg(id, "again"), parentId: null }, head: id, updatedAt: 11, key: "k\u0000ey" })).toEqual({ ok: false, existing: m0 });
-      expect(await store.appendMessage({ userId: "u", chatId: "a", message: msg(1, "second"), head: 1, updatedAt: 12 })).toEqual({ ok: true }); // no key: as before
-      expect(await store.appendMessage({ userId: "u", chatId: "a", message: msg(1, "late"), head: 1, updatedAt: 12, key: "other" })).toEqual({ ok: false, size: 2 });
+      expect(
+        await store.appendMessage({ userId: "u", chatId: "a", message: m0, head: 0, updatedAt: 10, key: "k\u0000ey" }),
+      ).toEqual({ ok: true });
+      for (const id of [0, 1, 7])
+        expect(
+          await store.appendMessage({
+            userId: "u",
+            chatId: "a",
+            message: { ...msg(id, "again"), parentId: null },
+            head: id,
+            updatedAt: 11,
+            key: "k\u0000ey",
+          }),
+        ).toEqual({ ok: false, existing: m0 });
+      expect(
+        await store.appendMessage({ userId: "u", chatId: "a", message: msg(1, "second"), head: 1, updatedAt: 12 }),
+      ).toEqual({ ok: true }); // no key: as before
+      expect(
+        await store.appendMessage({
+          userId: "u",
+          chatId: "a",
+          message: msg(1, "late"),
+          head: 1,
+          updatedAt: 12,
+          key: "other",
+        }),
+      ).toEqual({ ok: false, size: 2 });
       // The same key in another chat of the user, and in another user's chat of the same id.
-      expect(await store.appendMessage({ userId: "u", chatId: "b", message: msg(0, "b's"), head: 0, updatedAt: 13, key: "k\u0000ey" })).toEqual({ ok: true });
-      expect(await store.appendMessage({ userId: "v", chatId: "a", message: msg(0, "v's"), head: 0, updatedAt: 13, key: "k\u0000ey" })).toEqual({ ok: true });
+      expect(
+        await store.appendMessage({
+          userId: "u",
+          chatId: "b",
+          message: msg(0, "b's"),
+          head: 0,
+          updatedAt: 13,
+          key: "k\u0000ey",
+        }),
+      ).toEqual({ ok: true });
+      expect(
+        await store.appendMessage({
+          userId: "v",
+          chatId: "a",
+          message: msg(0, "v's"),
+          head: 0,
+          updatedAt: 13,
+          key: "k\u0000ey",
+        }),
+      ).toEqual({ ok: true });
       const a = (await store.loadChat("u", "a"))!;
       expect(a.chat).toMatchObject({ messageCount: 2, head: 1 });
       expect(a.messages.map((m) => m.content)).toEqual(["first", "second"]);
@@ -79,7 +139,10 @@ for (const [name, skip, storeFor] of STORES) {
         expect(chat.head).toBe(t.id);
         await chat.checkout(reply.id);
         // Without a key, the tree's rules stand.
-        await expectRejectCode(() => chat.append({ role: "tool", toolCallId: call.id, content: "21°C" }), "INVALID_TOOL_CALL");
+        await expectRejectCode(
+          () => chat.append({ role: "tool", toolCallId: call.id, content: "21°C" }),
+          "INVALID_TOOL_CALL",
+        );
         await loom.close();
         // Another Loom (another server) that never saw these appends.
         const other = await Loom.open({ engine, store: store(), counter: "heuristic" });
@@ -96,11 +159,27 @@ for (const [name, skip, storeFor] of STORES) {
       const chat = await chats.create();
       await chat.append({ role: "user", content: "hi" }, { key: "k" });
       const before = await snapshot(chat, chats);
-      await expectRejectCode(() => chat.append({ role: "user", content: "something else" }, { key: "k" }), "INVALID_ARGUMENT");
-      for (const options of [{ key: "" }, { key: 5 }, { key: "\ud800" }, { key: "x".repeat(201) }, { kye: "k" }, null, "k"]) {
-        await expectRejectCode(() => chat.append({ role: "assistant", content: "ok" }, options as never), "INVALID_ARGUMENT");
+      await expectRejectCode(
+        () => chat.append({ role: "user", content: "something else" }, { key: "k" }),
+        "INVALID_ARGUMENT",
+      );
+      for (const options of [
+        { key: "" },
+        { key: 5 },
+        { key: "\ud800" },
+        { key: "x".repeat(201) },
+        { kye: "k" },
+        null,
+        "k",
+      ]) {
+        await expectRejectCode(
+          () => chat.append({ role: "assistant", content: "ok" }, options as never),
+          "INVALID_ARGUMENT",
+        );
       }
-      await expect(chat.append({ role: "assistant", content: "ok" }, { kye: "k" } as never)).rejects.toThrow(/did you mean "key"/);
+      await expect(chat.append({ role: "assistant", content: "ok" }, { kye: "k" } as never)).rejects.toThrow(
+        /did you mean "key"/,
+      );
       expect(await snapshot(chat, chats)).toEqual(before);
       await loom.close();
     });

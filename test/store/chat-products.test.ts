@@ -24,7 +24,8 @@ async function scenario(store: () => Store, redacted: () => void = () => {}) {
   const chats = loom.user("alice");
   const chat = await chats.create({ id: "client-chat-1", title: "Bank", metadata: { pinned: true, tags: ["money"] } });
   for (let i = 0; i < 120; i++) {
-    const content = i === 40 ? `My IBAN is ${SECRET}, keep it.` : i === 41 ? LONG : `message ${i} ${"x".repeat((i * 37) % 400)}`;
+    const content =
+      i === 40 ? `My IBAN is ${SECRET}, keep it.` : i === 41 ? LONG : `message ${i} ${"x".repeat((i * 37) % 400)}`;
     await chat.append({ role: i % 2 ? "assistant" : "user", content });
   }
   for (let i = 0; i < 7; i++) await chats.create({ id: `other-${i}` });
@@ -75,10 +76,13 @@ describe("SQLite: the redacted text is gone from the file and its log", () => {
       const file = join(dir, `${durability}.db`);
       let before = false;
       let open: Buffer[] = [];
-      await scenario(() => {
-        if (existsSync(file)) before ||= bytesOf(file).some((b) => b.includes(SECRET));
-        return sqliteStore(file, { durability });
-      }, () => (open = bytesOf(file)));
+      await scenario(
+        () => {
+          if (existsSync(file)) before ||= bytesOf(file).some((b) => b.includes(SECRET));
+          return sqliteStore(file, { durability });
+        },
+        () => (open = bytesOf(file)),
+      );
       expect(before).toBe(true); // it was on disk
       expect(open.length).toBeGreaterThanOrEqual(2); // the database and its log, the connection open
       expect(open.filter((b) => b.includes(SECRET) || b.includes("private words")).length).toBe(0);
@@ -103,11 +107,17 @@ describe.skipIf(skip)("PostgreSQL: the redacted text is gone from every row the 
 
   it("messages and embeddings hold no trace of it; the old row versions are VACUUM's", async () => {
     await scenario(() => postgresStore(pool, { tablePrefix: "products_" }));
-    const texts = await pool.query("SELECT count(*)::int AS n FROM products_messages WHERE content LIKE '%SECRET-IBAN%' OR content LIKE '%private words%'");
+    const texts = await pool.query(
+      "SELECT count(*)::int AS n FROM products_messages WHERE content LIKE '%SECRET-IBAN%' OR content LIKE '%private words%'",
+    );
     expect(texts.rows[0].n).toBe(0);
-    const vectors = await pool.query("SELECT count(*)::int AS n FROM products_embeddings WHERE chat_id = 'client-chat-1' AND message_id IN (40, 41)");
+    const vectors = await pool.query(
+      "SELECT count(*)::int AS n FROM products_embeddings WHERE chat_id = 'client-chat-1' AND message_id IN (40, 41)",
+    );
     expect(vectors.rows[0].n).toBe(0);
-    const others = await pool.query("SELECT count(*)::int AS n FROM products_embeddings WHERE chat_id = 'client-chat-1'");
+    const others = await pool.query(
+      "SELECT count(*)::int AS n FROM products_embeddings WHERE chat_id = 'client-chat-1'",
+    );
     expect(others.rows[0].n).toBeGreaterThan(50); // the other messages keep theirs
     // What "gone" means here: dead row versions wait for VACUUM, which the operator runs (autovacuum, or by hand).
     await pool.query("VACUUM products_messages");
@@ -118,7 +128,8 @@ describe.skipIf(skip)("PostgreSQL: the redacted text is gone from every row the 
     const loom = await Loom.open({ store: postgresStore(pool, { tablePrefix: "deleted_" }), recall: true });
     const chats = loom.user("alice");
     const chat = await chats.create({ id: "gone", title: "TITLE-PRIVATE-8812" });
-    for (let i = 0; i < 20; i++) await chat.append({ role: i % 2 ? "assistant" : "user", content: i === 7 ? LONG : `message ${i}` });
+    for (let i = 0; i < 20; i++)
+      await chat.append({ role: i % 2 ? "assistant" : "user", content: i === 7 ? LONG : `message ${i}` });
     await (await chats.create({ id: "stays" })).append({ role: "user", content: "still here" });
     await loom.flush();
     const count = async (sql: string) => (await pool.query(sql)).rows[0].n as number;

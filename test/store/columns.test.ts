@@ -6,7 +6,15 @@ import type { Message } from "../../src/index.js";
 import { MessageColumns } from "../../src/store/columns.js";
 
 const message = (id: number, createdAt: number, over: Partial<Message> = {}): Message => ({
-  id, parentId: id === 0 ? null : id - 1, role: "user", content: `m${id}`, priority: "normal", tokens: id, createdAt, kind: "message", ...over,
+  id,
+  parentId: id === 0 ? null : id - 1,
+  role: "user",
+  content: `m${id}`,
+  priority: "normal",
+  tokens: id,
+  createdAt,
+  kind: "message",
+  ...over,
 });
 
 describe("MessageColumns", () => {
@@ -34,11 +42,27 @@ describe("MessageColumns", () => {
     cols.push(message(1, 2));
     cols.push(message(2, 3, { role: "system", kind: "summary", covers: { first: 0, last: 1 } }));
     const text = new TextEncoder().encode("abc");
-    cols.pushRun(text, [1, 2], { parents: [2, 3], codes: [1, 1], tokens: [1, 1], created: [4, 5], extras: [null, { toolCallId: "k" }] });
-    expect([0, 1, 2, 3, 4].map((id) => cols.extrasOf(id))).toEqual([{ name: "alice" }, undefined, { covers: { first: 0, last: 1 } }, undefined, { toolCallId: "k" }]);
+    cols.pushRun(text, [1, 2], {
+      parents: [2, 3],
+      codes: [1, 1],
+      tokens: [1, 1],
+      created: [4, 5],
+      extras: [null, { toolCallId: "k" }],
+    });
+    expect([0, 1, 2, 3, 4].map((id) => cols.extrasOf(id))).toEqual([
+      { name: "alice" },
+      undefined,
+      { covers: { first: 0, last: 1 } },
+      undefined,
+      { toolCallId: "k" },
+    ]);
     // The flag lives beside role, priority and kind, and changes none of them.
     expect([0, 1, 2, 3, 4].map((id) => [cols.roleCodeOf(id), cols.priorityCodeOf(id), cols.kindOf(id)])).toEqual([
-      [1, 1, "message"], [1, 1, "message"], [0, 1, "summary"], [1, 0, "message"], [1, 0, "message"],
+      [1, 1, "message"],
+      [1, 1, "message"],
+      [0, 1, "summary"],
+      [1, 0, "message"],
+      [1, 0, "message"],
     ]);
     expect(cols.message(4)).toMatchObject({ role: "user", content: "bc", toolCallId: "k" });
   });
@@ -46,7 +70,14 @@ describe("MessageColumns", () => {
   it("creation times come back exactly: in order, set back, fractional, negative, huge, across blocks", () => {
     fc.assert(
       fc.property(
-        fc.array(fc.oneof(fc.integer({ min: 0, max: 5000 }), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constant(-0)), { minLength: 1, maxLength: 9000 }),
+        fc.array(
+          fc.oneof(
+            fc.integer({ min: 0, max: 5000 }),
+            fc.double({ noNaN: true, noDefaultInfinity: true }),
+            fc.constant(-0),
+          ),
+          { minLength: 1, maxLength: 9000 },
+        ),
         fc.double({ min: -1e15, max: 1e15, noNaN: true }),
         (steps, start) => {
           const cols = new MessageColumns();

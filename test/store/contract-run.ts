@@ -10,7 +10,10 @@ import type { Store } from "../../src/store-entry.js";
 export async function runContract(make: () => Store | Promise<Store>): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   for (const c of storeContract(make)) {
-    out[c.name] = await c.run().then(() => "ok", (error: unknown) => String((error as Error)?.message ?? error));
+    out[c.name] = await c.run().then(
+      () => "ok",
+      (error: unknown) => String((error as Error)?.message ?? error),
+    );
   }
   return out;
 }

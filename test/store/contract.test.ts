@@ -40,7 +40,9 @@ describe("the contract itself", () => {
     const unordered = (): Store => {
       const store = memoryStore();
       const list = store.listChats.bind(store);
-      return Object.assign(store, { listChats: async (...args: Parameters<Store["listChats"]>) => [...(await list(...args))].reverse() });
+      return Object.assign(store, {
+        listChats: async (...args: Parameters<Store["listChats"]>) => [...(await list(...args))].reverse(),
+      });
     };
     const listing = storeContract(unordered).find((c) => c.name.startsWith("listChats:"))!;
     await expect(listing.run()).rejects.toThrow(/all: expected \["d","c","b","a","e"\], got \["e","a","b","c","d"\]/);
@@ -48,7 +50,8 @@ describe("the contract itself", () => {
       const store = memoryStore();
       const append = store.appendMessage.bind(store);
       return Object.assign(store, {
-        appendMessage: (request: Parameters<Store["appendMessage"]>[0]) => append({ ...request, message: { ...request.message, role: "user" } }),
+        appendMessage: (request: Parameters<Store["appendMessage"]>[0]) =>
+          append({ ...request, message: { ...request.message, role: "user" } }),
       });
     };
     const appending = storeContract(lax).find((c) => c.name.startsWith("append:"))!;
@@ -58,11 +61,18 @@ describe("the contract itself", () => {
   it("leaves out the cases of the optional methods a store has not, and says which one a store lacks", async () => {
     const all = storeContract(memoryStore);
     const without = storeContract(memoryStore, { without: ["redactMessages", "loadMemory"] });
-    expect(all.length - without.length).toBe(all.filter((c) => c.uses.includes("redactMessages") || c.uses.includes("loadMemory")).length);
+    expect(all.length - without.length).toBe(
+      all.filter((c) => c.uses.includes("redactMessages") || c.uses.includes("loadMemory")).length,
+    );
     expect(without.every((c) => !c.uses.includes("redactMessages") && !c.uses.includes("loadMemory"))).toBe(true);
     const bare = () => Object.assign(memoryStore(), { redactMessages: undefined });
-    await expect(storeContract(bare).find((c) => c.uses.includes("redactMessages"))!.run()).rejects.toThrow(/no redactMessages/);
-    for (const c of storeContract(memoryStore, { without: ["redactMessages", "eraseUser", "pruneChats", ...MEMORY] })) await c.run();
+    await expect(
+      storeContract(bare)
+        .find((c) => c.uses.includes("redactMessages"))!
+        .run(),
+    ).rejects.toThrow(/no redactMessages/);
+    for (const c of storeContract(memoryStore, { without: ["redactMessages", "eraseUser", "pruneChats", ...MEMORY] }))
+      await c.run();
   });
 
   it("refuses a bad call with INVALID_ARGUMENT", () => {

@@ -30,7 +30,9 @@ export async function existsThroughLooms(open: OpenLoom, store: () => Store): Pr
   const out: Record<string, unknown> = {};
   const one = await open(store());
   const chats = one.user("ann");
-  out["one Loom: 10 creates of one id at once"] = tally(await Promise.all(Array.from({ length: 10 }, () => outcome(() => chats.create({ id: "same" })))));
+  out["one Loom: 10 creates of one id at once"] = tally(
+    await Promise.all(Array.from({ length: 10 }, () => outcome(() => chats.create({ id: "same" })))),
+  );
   const others = await Promise.all(Array.from({ length: 10 }, () => open(store())));
   const ten = await Promise.all(others.map((loom) => outcome(() => loom.user("ann").create({ id: "shared" }))));
   out["ten Looms: 10 creates of one id at once"] = tally(ten);

@@ -37,7 +37,10 @@ describe("fast paths under a symbol, not on Store", () => {
     expect(Object.keys(memoryStore())).not.toContain("resident");
     const inner = memoryStore();
     const keys: (string | undefined)[] = [];
-    const store: Store = { ...inner, appendMessage: (...args) => (keys.push(args[0].key), inner.appendMessage(...args)) };
+    const store: Store = {
+      ...inner,
+      appendMessage: (...args) => (keys.push(args[0].key), inner.appendMessage(...args)),
+    };
     const loom = await Loom.open({ store, counter: "heuristic" });
     await (await loom.user("u").create()).append({ role: "user", content: "hi" });
     expect(keys).toEqual([undefined]);
@@ -46,7 +49,18 @@ describe("fast paths under a symbol, not on Store", () => {
 
   it("a SQL store's columns ride under a symbol: loadChat's answer has only chat and messages", async () => {
     const store = sqliteStore(file("columns.db"));
-    await store.createChat({ id: "c", userId: "u", title: "", model: "gpt-4o", system: null, createdAt: 1, updatedAt: 1, messageCount: 0, head: null, options: {} });
+    await store.createChat({
+      id: "c",
+      userId: "u",
+      title: "",
+      model: "gpt-4o",
+      system: null,
+      createdAt: 1,
+      updatedAt: 1,
+      messageCount: 0,
+      head: null,
+      options: {},
+    });
     const loaded = (await store.loadChat("u", "c"))!;
     expect(Object.keys(loaded).sort()).toEqual(["chat", "messages"]);
     expect(columnsOf(loaded)).toBeDefined();

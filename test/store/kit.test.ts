@@ -23,7 +23,11 @@ function layout(path: string): unknown {
   for (const t of ["ctxloom_schema", "users", "chats", "messages", "embeddings", "memory", "message_numbers"]) {
     out[t] = db.prepare(`PRAGMA table_info(${t})`).raw().all();
     out[`${t} indexes`] = (db.prepare(`PRAGMA index_list(${t})`).raw().all() as unknown[][]).map((r) => [
-      ...r.slice(1), db.prepare(`PRAGMA index_info(${String(r[1])})`).raw().all(),
+      ...r.slice(1),
+      db
+        .prepare(`PRAGMA index_info(${String(r[1])})`)
+        .raw()
+        .all(),
     ]);
   }
   db.close();
@@ -90,8 +94,17 @@ describe("the little-endian vector codec", () => {
 describe("a row's bytes", () => {
   it("counts UTF-8 as TextEncoder does (a lone surrogate as its replacement's 3 bytes)", () => {
     const encoder = new TextEncoder();
-    fc.assert(fc.property(fc.string({ unit: "binary" }), (s) => utf8Length(s) === encoder.encode(s).length), { seed: 25, numRuns: 200 });
-    fc.assert(fc.property(fc.string({ unit: fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => String.fromCharCode(c)) }), (s) => utf8Length(s) === encoder.encode(s).length), { seed: 25 });
+    fc.assert(
+      fc.property(fc.string({ unit: "binary" }), (s) => utf8Length(s) === encoder.encode(s).length),
+      { seed: 25, numRuns: 200 },
+    );
+    fc.assert(
+      fc.property(
+        fc.string({ unit: fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => String.fromCharCode(c)) }),
+        (s) => utf8Length(s) === encoder.encode(s).length,
+      ),
+      { seed: 25 },
+    );
   });
 
   it("bounds a row from above: its texts' and bytes' lengths and 9 bytes per value", () => {
@@ -106,9 +119,11 @@ describe("ctxloom/sqlite elsewhere than Node", () => {
   const webWorker = { importScripts: () => undefined, navigator: { userAgent: "Mozilla/5.0" } };
 
   it("knows Deno (which has a process too), Workers and browsers, and takes Node for Node", () => {
-    expect([deno, workers, browser, webWorker, { process: { versions: { node: "20.0.0" } } }, globalThis].map((g) => otherRuntime(g))).toEqual([
-      "Deno", "Cloudflare Workers", "a browser", "a browser", undefined, undefined,
-    ]);
+    expect(
+      [deno, workers, browser, webWorker, { process: { versions: { node: "20.0.0" } } }, globalThis].map((g) =>
+        otherRuntime(g),
+      ),
+    ).toEqual(["Deno", "Cloudflare Workers", "a browser", "a browser", undefined, undefined]);
   });
 
   it("names the runtime and the stores that run there", () => {
@@ -117,7 +132,12 @@ describe("ctxloom/sqlite elsewhere than Node", () => {
       const e = unavailableHere("ctxloom/sqlite", g)!;
       return [e.code, e.message];
     };
-    expect(said(deno)).toEqual(["UNSUPPORTED_RUNTIME", expect.stringMatching(/^ctxloom\/sqlite does not run on Deno: .*On Deno, use the memory store \(the default\), ctxloom\/postgres/)]);
+    expect(said(deno)).toEqual([
+      "UNSUPPORTED_RUNTIME",
+      expect.stringMatching(
+        /^ctxloom\/sqlite does not run on Deno: .*On Deno, use the memory store \(the default\), ctxloom\/postgres/,
+      ),
+    ]);
     expect(said(workers)[1]).toMatch(/On Cloudflare Workers, use .*ctxloom\/cloudflare/);
     expect(said(browser)[1]).toMatch(/does not run in a browser.*In a browser, use the memory store/);
   });

@@ -26,7 +26,10 @@ forEachEngine((engine) => {
     // A profile counted by its chars (no tokenizer cache holds words) and no recall (no index of terms).
     const loom = await Loom.open({ engine, recall: false });
     const chats = loom.user("u");
-    let chat: Chat | undefined = await chats.create({ title: new TextDecoder().decode(title), model: { name: "heap-test", contextWindow: 8000, sizeClass: "small", tokensPerChar: 0.25 } });
+    let chat: Chat | undefined = await chats.create({
+      title: new TextDecoder().decode(title),
+      model: { name: "heap-test", contextWindow: 8000, sizeClass: "small", tokensPerChar: 0.25 },
+    });
     await chat.append({ role: "user", content: `my secret is ${new TextDecoder().decode(text)} indeed` });
     await chat.append({ role: "assistant", content: "noted" });
     const other = await chats.create({ title: "stays" });
@@ -44,7 +47,9 @@ forEachEngine((engine) => {
     const text = secretBytes();
     const loom = await Loom.open({ engine, recall: false });
     const chats = loom.user("u");
-    const chat = await chats.create({ model: { name: "heap-test", contextWindow: 8000, sizeClass: "small", tokensPerChar: 0.25 } });
+    const chat = await chats.create({
+      model: { name: "heap-test", contextWindow: 8000, sizeClass: "small", tokensPerChar: 0.25 },
+    });
     await chat.append({ role: "user", content: `my secret is ${new TextDecoder().decode(text)} indeed` });
     expect(await onHeap(text)).toBe(true);
     await chats.delete(chat.id);

@@ -26,7 +26,13 @@ const model = { name: "heap-test", contextWindow: 8000, sizeClass: "small", toke
 
 forEachEngine((engine) => {
   it("after erase, the memory store holds none of the user's texts on the heap, recall's included; another user's stay", async () => {
-    const [message, title, system, answer, kept] = [secretBytes(), secretBytes(), secretBytes(), secretBytes(), secretBytes()];
+    const [message, title, system, answer, kept] = [
+      secretBytes(),
+      secretBytes(),
+      secretBytes(),
+      secretBytes(),
+      secretBytes(),
+    ];
     const loom = await Loom.open({ engine, recall: true });
     const alice = loom.user("alice");
     let chat: Chat | undefined = await alice.create({ title: text(title), system: text(system), model });

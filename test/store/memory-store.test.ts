@@ -23,28 +23,44 @@ describe("schema version 4", () => {
       INSERT INTO messages (chat, id, parent, role, priority, tokens, kind, created, content) VALUES (1, 0, NULL, 1, 1, 4, 0, 10, 'hi');`);
     raw.close();
     const store = sqliteStore(path);
-    expect(store.database.prepare("SELECT version FROM ctxloom_schema ORDER BY version").pluck().all()).toEqual([1, 2, 3, 4, 5]);
+    expect(store.database.prepare("SELECT version FROM ctxloom_schema ORDER BY version").pluck().all()).toEqual([
+      1, 2, 3, 4, 5,
+    ]);
     expect((await store.loadChat("m", "old"))!.messages.map((m) => m.content)).toEqual(["hi"]);
     expect(await memoryStoreCases(store)).toEqual(expectedMemoryCases());
     await store.close();
   });
 
-  it.skipIf(postgres.skip)("a PostgreSQL database of version 3 is migrated to 4: memories are kept, and its chats stay", async () => {
-    const prefix = "mv3_";
-    const old = postgresStore(postgres.url(), { tablePrefix: prefix });
-    await old.createChat({ id: "old", userId: "m", title: "t", model: "gpt-4o", system: null, createdAt: 1, updatedAt: 1, messageCount: 0, head: null, options: {} });
-    await old.close();
-    // Back to version 3 as released: no memory tables.
-    const { default: pg } = await import("pg");
-    const client = new pg.Client({ connectionString: postgres.url() });
-    await client.connect();
-    await client.query(`DROP TABLE ${prefix}memory, ${prefix}memory_heads`);
-    await client.query(`UPDATE ${prefix}schema SET version = 3`);
-    const store = postgresStore(postgres.url(), { tablePrefix: prefix });
-    expect(await store.hasChat("m", "old")).toBe(true);
-    expect((await client.query(`SELECT version FROM ${prefix}schema`)).rows).toEqual([{ version: 4 }]);
-    await client.end();
-    expect(await memoryStoreCases(store)).toEqual(expectedMemoryCases());
-    await store.close();
-  });
+  it.skipIf(postgres.skip)(
+    "a PostgreSQL database of version 3 is migrated to 4: memories are kept, and its chats stay",
+    async () => {
+      const prefix = "mv3_";
+      const old = postgresStore(postgres.url(), { tablePrefix: prefix });
+      await old.createChat({
+        id: "old",
+        userId: "m",
+        title: "t",
+        model: "gpt-4o",
+        system: null,
+        createdAt: 1,
+        updatedAt: 1,
+        messageCount: 0,
+        head: null,
+        options: {},
+      });
+      await old.close();
+      // Back to version 3 as released: no memory tables.
+      const { default: pg } = await import("pg");
+      const client = new pg.Client({ connectionString: postgres.url() });
+      await client.connect();
+      await client.query(`DROP TABLE ${prefix}memory, ${prefix}memory_heads`);
+      await client.query(`UPDATE ${prefix}schema SET version = 3`);
+      const store = postgresStore(postgres.url(), { tablePrefix: prefix });
+      expect(await store.hasChat("m", "old")).toBe(true);
+      expect((await client.query(`SELECT version FROM ${prefix}schema`)).rows).toEqual([{ version: 4 }]);
+      await client.end();
+      expect(await memoryStoreCases(store)).toEqual(expectedMemoryCases());
+      await store.close();
+    },
+  );
 });

@@ -5,18 +5,37 @@ import type { ChatRecord } from "../../src/store-entry.js";
 import { expectRejectCode, forEachEngine } from "../helpers.js";
 
 const record = (over: Partial<ChatRecord> = {}): ChatRecord => ({
-  id: "c1", userId: "u", title: "t", model: "gpt-4o", system: null,
-  createdAt: 1, updatedAt: 1, messageCount: 0, head: null, options: {}, ...over,
+  id: "c1",
+  userId: "u",
+  title: "t",
+  model: "gpt-4o",
+  system: null,
+  createdAt: 1,
+  updatedAt: 1,
+  messageCount: 0,
+  head: null,
+  options: {},
+  ...over,
 });
 
 const message = (over: Partial<Message> = {}): Message => ({
-  id: 0, parentId: null, role: "user", content: "hi", priority: "normal", tokens: 5, createdAt: 1, kind: "message", ...over,
+  id: 0,
+  parentId: null,
+  role: "user",
+  content: "hi",
+  priority: "normal",
+  tokens: 5,
+  createdAt: 1,
+  kind: "message",
+  ...over,
 });
 
 describe("memoryStore", () => {
   it("copies records in and out: callers cannot change what it holds", async () => {
     const store = memoryStore();
-    const chat = record({ options: { budget: { system: 0.2, memory: 0.2, conversation: 0.45, input: 0.1, reserve: 0.05 } } });
+    const chat = record({
+      options: { budget: { system: 0.2, memory: 0.2, conversation: 0.45, input: 0.1, reserve: 0.05 } },
+    });
     await store.createChat(chat);
     chat.title = "changed";
     chat.options.budget!.system = 0.9;
@@ -49,7 +68,10 @@ describe("memoryStore", () => {
 /** A store that hands back whatever it is given for chat "c1". */
 function storeWith(chat: ChatRecord, messages: Message[]): Store {
   const store = memoryStore();
-  return { ...store, loadChat: (userId, chatId) => (userId === "u" && chatId === "c1" ? { chat, messages } : undefined) };
+  return {
+    ...store,
+    loadChat: (userId, chatId) => (userId === "u" && chatId === "c1" ? { chat, messages } : undefined),
+  };
 }
 
 forEachEngine((engine) => {
@@ -61,13 +83,26 @@ forEachEngine((engine) => {
       ["an unknown priority", record({ head: 0 }), [message({ priority: "urgent" as never })]],
       ["negative tokens", record({ head: 0 }), [message({ tokens: -1 })]],
       ["content that is not text", record({ head: 0 }), [message({ content: 42 as never })]],
-      ["a tool result without its call id", record({ head: 1 }), [message(), message({ id: 1, parentId: 0, role: "tool" })]],
-      ["a tool result answering no call", record({ head: 1 }), [message(), message({ id: 1, parentId: 0, role: "tool", toolCallId: "k" })]],
+      [
+        "a tool result without its call id",
+        record({ head: 1 }),
+        [message(), message({ id: 1, parentId: 0, role: "tool" })],
+      ],
+      [
+        "a tool result answering no call",
+        record({ head: 1 }),
+        [message(), message({ id: 1, parentId: 0, role: "tool", toolCallId: "k" })],
+      ],
       [
         "a tool result with another priority than its call",
         record({ head: 1 }),
         [
-          message({ role: "assistant", content: "", priority: "low", toolCalls: [{ id: "k", type: "function", function: { name: "f", arguments: "{}" } }] }),
+          message({
+            role: "assistant",
+            content: "",
+            priority: "low",
+            toolCalls: [{ id: "k", type: "function", function: { name: "f", arguments: "{}" } }],
+          }),
           message({ id: 1, parentId: 0, role: "tool", content: "r", toolCallId: "k" }),
         ],
       ],
@@ -75,12 +110,20 @@ forEachEngine((engine) => {
         "a call answered twice",
         record({ head: 2 }),
         [
-          message({ role: "assistant", content: "", toolCalls: [{ id: "k", type: "function", function: { name: "f", arguments: "{}" } }] }),
+          message({
+            role: "assistant",
+            content: "",
+            toolCalls: [{ id: "k", type: "function", function: { name: "f", arguments: "{}" } }],
+          }),
           message({ id: 1, parentId: 0, role: "tool", content: "r", toolCallId: "k" }),
           message({ id: 2, parentId: 1, role: "tool", content: "r", toolCallId: "k" }),
         ],
       ],
-      ["toolCalls that is not an array", record({ head: 0 }), [message({ role: "assistant", toolCalls: "k" as never })]],
+      [
+        "toolCalls that is not an array",
+        record({ head: 0 }),
+        [message({ role: "assistant", toolCalls: "k" as never })],
+      ],
       ["toolCalls holding null", record({ head: 0 }), [message({ role: "assistant", toolCalls: [null] as never })]],
       ["a null message", record({ head: 0 }), [null as never]],
       ["a user message with empty content", record({ head: 0 }), [message({ content: "" })]],
@@ -91,7 +134,11 @@ forEachEngine((engine) => {
         "a user message under unanswered calls",
         record({ head: 1 }),
         [
-          message({ role: "assistant", content: "", toolCalls: [{ id: "k", type: "function", function: { name: "f", arguments: "{}" } }] }),
+          message({
+            role: "assistant",
+            content: "",
+            toolCalls: [{ id: "k", type: "function", function: { name: "f", arguments: "{}" } }],
+          }),
           message({ id: 1, parentId: 0 }),
         ],
       ],
@@ -100,7 +147,11 @@ forEachEngine((engine) => {
       ["a parent that is not an integer", record({ head: 1 }), [message(), message({ id: 1, parentId: 0.5 })]],
       ["a time that is not finite", record({ head: 0 }), [message({ createdAt: Infinity })]],
       ["an unknown kind", record({ head: 0 }), [message({ kind: "note" as never })]],
-      ["a name from the message's prototype", record({ head: 0 }), [Object.assign(Object.create({ name: 5 }), message()) as never]],
+      [
+        "a name from the message's prototype",
+        record({ head: 0 }),
+        [Object.assign(Object.create({ name: 5 }), message()) as never],
+      ],
       ["a system message with empty content", record({ head: 0 }), [message({ role: "system", content: "" })]],
       ["messages that are not an array", record({ head: null }), "x" as never],
       ["a head past the last message", record({ head: 3 }), [message()]],

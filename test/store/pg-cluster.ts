@@ -18,7 +18,9 @@ export interface Cluster {
 export function postgresBin(): string | undefined {
   const root = "/usr/lib/postgresql";
   if (!existsSync(root)) return undefined;
-  const versions = readdirSync(root).filter((v) => existsSync(join(root, v, "bin", "initdb"))).sort((a, b) => Number(b) - Number(a));
+  const versions = readdirSync(root)
+    .filter((v) => existsSync(join(root, v, "bin", "initdb")))
+    .sort((a, b) => Number(b) - Number(a));
   return versions[0] && join(root, versions[0], "bin");
 }
 
@@ -26,7 +28,10 @@ let warned = false;
 /** Prints, once, why the PostgreSQL tests skip. In CI the binaries must be there (.ci/run installs them). */
 export function noPostgresNotice(): boolean {
   if (postgresBin()) return false;
-  if (process.env.CI) throw new Error("CI must run the PostgreSQL tests, but no server binaries were found under /usr/lib/postgresql (.ci/run installs them).");
+  if (process.env.CI)
+    throw new Error(
+      "CI must run the PostgreSQL tests, but no server binaries were found under /usr/lib/postgresql (.ci/run installs them).",
+    );
   if (!warned) {
     warned = true;
     console.warn("[skip] PostgreSQL tests: no server binaries; run `apt-get install postgresql` to enable them.");
@@ -52,14 +57,25 @@ export async function startCluster(): Promise<Cluster> {
   const data = join(dir, "data");
   const asRoot = process.getuid?.() === 0;
   const run = (tool: string, args: string[]): void => {
-    const [cmd, argv] = asRoot ? ["runuser", ["-u", "postgres", "--", join(bin, tool), ...args]] : [join(bin, tool), args];
+    const [cmd, argv] = asRoot
+      ? ["runuser", ["-u", "postgres", "--", join(bin, tool), ...args]]
+      : [join(bin, tool), args];
     const r = spawnSync(cmd, argv, { encoding: "utf8", cwd: dir });
     if (r.status !== 0) throw new Error(`${tool} failed (${r.status}): ${r.stderr || r.stdout}`);
   };
   run("initdb", ["-D", data, "-A", "trust", "-U", "ctxloom", "--no-sync", "-E", "UTF8"]);
   const port = await freePort();
   const start = (): void =>
-    run("pg_ctl", ["-D", data, "-w", "-l", join(dir, "log"), "-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=200`, "start"]);
+    run("pg_ctl", [
+      "-D",
+      data,
+      "-w",
+      "-l",
+      join(dir, "log"),
+      "-o",
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=200`,
+      "start",
+    ]);
   start();
   execFileSync(join(bin, "createdb"), ["-h", "127.0.0.1", "-p", String(port), "-U", "ctxloom", "ctxloom"]);
   return {

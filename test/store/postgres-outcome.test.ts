@@ -25,7 +25,10 @@ async function rowsHolding(prefix: string, content: string): Promise<number> {
 }
 
 const failure = async (p: Promise<unknown>): Promise<CtxloomError> => {
-  const e = await p.then(() => undefined, (x: unknown) => x);
+  const e = await p.then(
+    () => undefined,
+    (x: unknown) => x,
+  );
   expect(e).toBeInstanceOf(CtxloomError);
   return e as CtxloomError;
 };
@@ -43,17 +46,50 @@ describe.skipIf(skip)("an append whose answer is lost after the commit (PostgreS
   it("the store says the outcome is unknown, and a retry under the same key answers with the message stored", async () => {
     const prefix = `o${++prefixes}_`;
     const store = postgresStore(proxy.url, { tablePrefix: prefix, max: 1 });
-    await store.createChat({ id: "c", userId: "u", title: "t", model: "gpt-4o", system: null, createdAt: 1, updatedAt: 1, messageCount: 0, head: null, options: {} });
-    const m: Message = { id: 0, parentId: null, role: "user", content: "sent once", priority: "normal", tokens: 5, createdAt: 2, kind: "message" };
+    await store.createChat({
+      id: "c",
+      userId: "u",
+      title: "t",
+      model: "gpt-4o",
+      system: null,
+      createdAt: 1,
+      updatedAt: 1,
+      messageCount: 0,
+      head: null,
+      options: {},
+    });
+    const m: Message = {
+      id: 0,
+      parentId: null,
+      role: "user",
+      content: "sent once",
+      priority: "normal",
+      tokens: 5,
+      createdAt: 2,
+      kind: "message",
+    };
     const lost = proxy.loseNextReply(`${prefix}append`);
-    const e = await failure(Promise.resolve(store.appendMessage({ userId: "u", chatId: "c", message: m, head: 0, updatedAt: 2, key: "k1" })));
+    const e = await failure(
+      Promise.resolve(store.appendMessage({ userId: "u", chatId: "c", message: m, head: 0, updatedAt: 2, key: "k1" })),
+    );
     await lost;
     expect(e.code).toBe("STORE_OUTCOME_UNKNOWN");
     expect(e.message).toMatch(/may or may not have been stored/);
     expect(await rowsHolding(prefix, "sent once")).toBe(1); // it was committed
     // The retry (same message, same key) finds it; so does one with a later id.
-    expect(await store.appendMessage({ userId: "u", chatId: "c", message: m, head: 0, updatedAt: 2, key: "k1" })).toEqual({ ok: false, existing: m });
-    expect(await store.appendMessage({ userId: "u", chatId: "c", message: { ...m, id: 1 }, head: 1, updatedAt: 3, key: "k1" })).toEqual({ ok: false, existing: m });
+    expect(
+      await store.appendMessage({ userId: "u", chatId: "c", message: m, head: 0, updatedAt: 2, key: "k1" }),
+    ).toEqual({ ok: false, existing: m });
+    expect(
+      await store.appendMessage({
+        userId: "u",
+        chatId: "c",
+        message: { ...m, id: 1 },
+        head: 1,
+        updatedAt: 3,
+        key: "k1",
+      }),
+    ).toEqual({ ok: false, existing: m });
     expect(await rowsHolding(prefix, "sent once")).toBe(1);
     await store.close();
   });
@@ -61,7 +97,11 @@ describe.skipIf(skip)("an append whose answer is lost after the commit (PostgreS
   for (const engine of ENGINES) {
     it(`${engine}: chat.append retries under its own key and returns the message stored, once`, async () => {
       const prefix = `o${++prefixes}_`;
-      const loom = await Loom.open({ engine, store: postgresStore(proxy.url, { tablePrefix: prefix, max: 1 }), counter: "heuristic" });
+      const loom = await Loom.open({
+        engine,
+        store: postgresStore(proxy.url, { tablePrefix: prefix, max: 1 }),
+        counter: "heuristic",
+      });
       const chat = await loom.user("u").create();
       await chat.append({ role: "user", content: "Lisbon or Porto?" });
       const lost = proxy.loseNextReply(`${prefix}append`);
@@ -72,17 +112,31 @@ describe.skipIf(skip)("an append whose answer is lost after the commit (PostgreS
       expect(await rowsHolding(prefix, "Porto.")).toBe(1);
       await chat.append({ role: "user", content: "Why?" });
       await loom.close();
-      const again = await Loom.open({ engine, store: postgresStore(cluster.url, { tablePrefix: prefix }), counter: "heuristic" });
-      expect((await again.user("u").open(chat.id)).path().map((x) => x.content)).toEqual(["Lisbon or Porto?", "Porto.", "Why?"]);
+      const again = await Loom.open({
+        engine,
+        store: postgresStore(cluster.url, { tablePrefix: prefix }),
+        counter: "heuristic",
+      });
+      expect((await again.user("u").open(chat.id)).path().map((x) => x.content)).toEqual([
+        "Lisbon or Porto?",
+        "Porto.",
+        "Why?",
+      ]);
       await again.close();
     });
   }
 
   it("a server that stays unreachable: STORE_OUTCOME_UNKNOWN naming the key, nothing applied; the caller's retry under it returns the stored message", async () => {
     const prefix = `o${++prefixes}_`;
-    const loom = await Loom.open({ store: postgresStore(proxy.url, { tablePrefix: prefix, max: 1 }), counter: "heuristic" });
+    const loom = await Loom.open({
+      store: postgresStore(proxy.url, { tablePrefix: prefix, max: 1 }),
+      counter: "heuristic",
+    });
     const chat = await loom.user("u").create();
-    for (const [content, key] of [["with my key", "request-7"], ["with the Loom's key", undefined]] as const) {
+    for (const [content, key] of [
+      ["with my key", "request-7"],
+      ["with the Loom's key", undefined],
+    ] as const) {
       const before = chat.messageCount;
       const lost = proxy.loseNextReply(`${prefix}append`, { thenRefuse: true });
       const e = await failure(chat.append({ role: "user", content }, key === undefined ? undefined : { key }));

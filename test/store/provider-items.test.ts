@@ -4,7 +4,12 @@
 // the provider made them.
 import { describe, expect, it } from "vitest";
 import type { BetaCompactionBlock, BetaMessageParam } from "@anthropic-ai/sdk/resources/beta/messages/messages";
-import type { ResponseCompactionItem, ResponseInputItem, ResponseOutputItem, ResponseReasoningItem } from "openai/resources/responses/responses";
+import type {
+  ResponseCompactionItem,
+  ResponseInputItem,
+  ResponseOutputItem,
+  ResponseReasoningItem,
+} from "openai/resources/responses/responses";
 import { Loom, memoryStore, type Store } from "../../src/index.js";
 import { fromAnthropicMessages } from "../../src/anthropic.js";
 import { fromResponseItems } from "../../src/openai.js";
@@ -19,20 +24,43 @@ const postgres = clusterForFile();
 
 // Keys in the provider's order, texts a JSON codec could change: escapes, astral characters, "\u0000".
 const reasoning: ResponseReasoningItem = {
-  id: "rs_\u00e9", type: "reasoning", summary: [{ type: "summary_text", text: "Plan: \"quote\" \\ 😀 \u2028 \u0000" }], encrypted_content: "gAAAA+/=", status: "completed",
+  id: "rs_\u00e9",
+  type: "reasoning",
+  summary: [{ type: "summary_text", text: 'Plan: "quote" \\ 😀 \u2028 \u0000' }],
+  encrypted_content: "gAAAA+/=",
+  status: "completed",
 };
-const openAICompaction: ResponseCompactionItem = { type: "compaction", id: "cmp_1", encrypted_content: "gAAAA-state", created_by: "server" };
-const block: BetaCompactionBlock = { type: "compaction", content: "Summary \u00e9 😀", encrypted_content: null, signature: "sig", tool_changes: [] };
+const openAICompaction: ResponseCompactionItem = {
+  type: "compaction",
+  id: "cmp_1",
+  encrypted_content: "gAAAA-state",
+  created_by: "server",
+};
+const block: BetaCompactionBlock = {
+  type: "compaction",
+  content: "Summary \u00e9 😀",
+  encrypted_content: null,
+  signature: "sig",
+  tool_changes: [],
+};
 
 const STORES: [string, boolean, () => () => Store][] = [
-  ["memory", false, () => {
-    const store = memoryStore();
-    return () => store;
-  }],
-  ["sqlite", false, () => {
-    const path = file("items.db");
-    return () => sqliteStore(path);
-  }],
+  [
+    "memory",
+    false,
+    () => {
+      const store = memoryStore();
+      return () => store;
+    },
+  ],
+  [
+    "sqlite",
+    false,
+    () => {
+      const path = file("items.db");
+      return () => sqliteStore(path);
+    },
+  ],
   ["postgres", postgres.skip, () => () => postgresStore(postgres.url(), { tablePrefix: "items_" })],
 ];
 
@@ -45,29 +73,58 @@ describe("provider items round-trip exactly", () => {
       const loom = await Loom.open({ engine, store: store() });
       const responses = await loom.user("u").create({ title: "responses" });
       const items: (ResponseInputItem | ResponseOutputItem)[] = [
-        { role: "user", content: "Go." }, openAICompaction, reasoning, { type: "function_call", call_id: "c1", name: "f", arguments: "{}" },
+        { role: "user", content: "Go." },
+        openAICompaction,
+        reasoning,
+        { type: "function_call", call_id: "c1", name: "f", arguments: "{}" },
         { type: "function_call_output", call_id: "c1", output: "done" },
       ];
       for (const input of fromResponseItems(items)) await responses.append(input);
       const anthropic = await loom.user("u").create({ title: "anthropic" });
       const run: BetaMessageParam[] = [
         { role: "user", content: "Go." },
-        { role: "assistant", content: [block, { type: "thinking", thinking: "Call f.", signature: "th-sig" }, { type: "tool_use", id: "c1", name: "f", input: {} }] },
+        {
+          role: "assistant",
+          content: [
+            block,
+            { type: "thinking", thinking: "Call f.", signature: "th-sig" },
+            { type: "tool_use", id: "c1", name: "f", input: {} },
+          ],
+        },
         { role: "user", content: [{ type: "tool_result", tool_use_id: "c1", content: "done" }] },
       ];
       for (const input of fromAnthropicMessages(run)) await anthropic.append(input);
       const sentResponses = JSON.stringify((await responses.buildContext({ format: "responses" })).messages);
       const sentAnthropic = JSON.stringify((await anthropic.buildContext({ format: "anthropic" })).messages);
-      expect(sentResponses).toBe(JSON.stringify([openAICompaction, reasoning, items[3], { type: "function_call_output", call_id: "c1", output: "done" }]));
-      expect(sentAnthropic).toBe(JSON.stringify([run[1], { role: "user", content: [{ type: "tool_result", tool_use_id: "c1", content: "done" }] }]));
+      expect(sentResponses).toBe(
+        JSON.stringify([
+          openAICompaction,
+          reasoning,
+          items[3],
+          { type: "function_call_output", call_id: "c1", output: "done" },
+        ]),
+      );
+      expect(sentAnthropic).toBe(
+        JSON.stringify([
+          run[1],
+          { role: "user", content: [{ type: "tool_result", tool_use_id: "c1", content: "done" }] },
+        ]),
+      );
       const exports = [responses.export(), anthropic.export()];
       await loom.close();
 
       const again = await Loom.open({ engine, store: store() });
       const chats = again.user("u");
-      expect(JSON.stringify((await (await chats.open(responses.id)).buildContext({ format: "responses" })).messages)).toBe(sentResponses);
-      expect(JSON.stringify((await (await chats.open(anthropic.id)).buildContext({ format: "anthropic" })).messages)).toBe(sentAnthropic);
-      const [r, a] = [await again.user("v").import(JSON.stringify(exports[0])), await again.user("v").import(JSON.stringify(exports[1]))];
+      expect(
+        JSON.stringify((await (await chats.open(responses.id)).buildContext({ format: "responses" })).messages),
+      ).toBe(sentResponses);
+      expect(
+        JSON.stringify((await (await chats.open(anthropic.id)).buildContext({ format: "anthropic" })).messages),
+      ).toBe(sentAnthropic);
+      const [r, a] = [
+        await again.user("v").import(JSON.stringify(exports[0])),
+        await again.user("v").import(JSON.stringify(exports[1])),
+      ];
       expect(JSON.stringify((await r.buildContext({ format: "responses" })).messages)).toBe(sentResponses);
       expect(JSON.stringify((await a.buildContext({ format: "anthropic" })).messages)).toBe(sentAnthropic);
       await again.close();

@@ -28,7 +28,11 @@ export async function erasureCases(open: OpenLoom, store: Store): Promise<Record
   const loom = await open(store);
   const alice = loom.user("alice");
   const held = await alice.create({ id: "a1", title: `title ${SECRET}`, system: `system ${SECRET}` });
-  for (let i = 0; i < 12; i++) await held.append({ role: i % 2 ? "assistant" : "user", content: i === 5 ? `my ${SECRET} ${"long ".repeat(3000)}` : `a1 ${i}` }, { key: `k${i}` });
+  for (let i = 0; i < 12; i++)
+    await held.append(
+      { role: i % 2 ? "assistant" : "user", content: i === 5 ? `my ${SECRET} ${"long ".repeat(3000)}` : `a1 ${i}` },
+      { key: `k${i}` },
+    );
   await held.regenerate(held.head!); // a branch: the next answer is a sibling
   await held.append({ role: "assistant", content: `again ${SECRET}` });
   const a2 = await alice.create({ id: "a2" });
@@ -38,13 +42,16 @@ export async function erasureCases(open: OpenLoom, store: Store): Promise<Record
   await bob.append({ role: "user", content: "bob stays" });
   await loom.flush(); // the vectors too
   const out: Record<string, unknown> = {};
-  out["alice's vectors before"] = (await store.loadEmbeddings("alice", "a1", { name: "hashing-384", dimension: 384 })).length > 0;
+  out["alice's vectors before"] =
+    (await store.loadEmbeddings("alice", "a1", { name: "hashing-384", dimension: 384 })).length > 0;
   out["erase"] = await alice.erase();
   out["alice's list"] = await alice.list();
   out["open a1"] = await code(() => alice.open("a1"));
   out["append to a chat held"] = await code(() => held.append({ role: "user", content: "more" }));
   out["the store's a1"] = (await store.loadChat("alice", "a1")) ?? null;
-  out["the store's vectors"] = (await store.loadEmbeddings("alice", "a1", { name: "hashing-384", dimension: 384 })).length;
+  out["the store's vectors"] = (
+    await store.loadEmbeddings("alice", "a1", { name: "hashing-384", dimension: 384 })
+  ).length;
   out["bob's chat"] = (await (await loom.user("bob").open("a1")).path()).map((m: Message) => m.content);
   out["bob's list"] = (await loom.user("bob").list()).map((c) => c.id);
   out["erase again"] = await alice.erase();
@@ -91,7 +98,10 @@ export async function memoryErasureCases(open: OpenLoom, store: Store): Promise<
   const revisions = async (userId: string, chatId: string | null) => (await store.loadMemory!(userId, chatId)).revision;
   const out: Record<string, unknown> = { before: [await revisions("alice", null), await revisions("alice", "a1")] };
   await alice.erase();
-  out["the store's, after the erasure"] = [await revisions("alice", null), (await store.loadMemoryHistory!("alice", null)).length];
+  out["the store's, after the erasure"] = [
+    await revisions("alice", null),
+    (await store.loadMemoryHistory!("alice", null)).length,
+  ];
   out["through the Loom"] = (await alice.memory.read()).revision;
   out["a new chat's context"] = (await (await alice.create({ id: "a1" })).buildContext()).memory;
   out["bob's"] = (await bob.memory.read()).documents.map((d) => d.path);
@@ -119,11 +129,28 @@ export const expectedMemoryErasure = (): Record<string, unknown> => ({
 });
 
 const record = (userId: string, id: string, updatedAt: number, messageCount: number): ChatRecord => ({
-  id, userId, title: id, model: "gpt-4o", system: null, createdAt: updatedAt - 1000, updatedAt, messageCount, head: messageCount - 1, options: {},
+  id,
+  userId,
+  title: id,
+  model: "gpt-4o",
+  system: null,
+  createdAt: updatedAt - 1000,
+  updatedAt,
+  messageCount,
+  head: messageCount - 1,
+  options: {},
 });
-const messages = (n: number, at: number): Message[] => Array.from({ length: n }, (_, id) => ({
-  id, parentId: id === 0 ? null : id - 1, role: id % 2 ? "assistant" : "user", content: `m${id}`, priority: "normal", tokens: 4, createdAt: at, kind: "message",
-}));
+const messages = (n: number, at: number): Message[] =>
+  Array.from({ length: n }, (_, id) => ({
+    id,
+    parentId: id === 0 ? null : id - 1,
+    role: id % 2 ? "assistant" : "user",
+    content: `m${id}`,
+    priority: "normal",
+    tokens: 4,
+    createdAt: at,
+    kind: "message",
+  }));
 
 /**
  * Seven users, each with chats written 1 to 5 days and 100 days ago; prunes by idleness, then by
@@ -137,7 +164,18 @@ export async function pruneCases(open: OpenLoom, store: Store): Promise<Record<s
       await store.importChat(record(`user${u}`, `c${c}`, at + u, 2), messages(2, at));
     }
   }
-  const old = { id: "old", userId: "user3", title: "held", model: "gpt-4o", system: null, createdAt: now - 300 * DAY, updatedAt: now - 200 * DAY, messageCount: 0, head: null, options: {} };
+  const old = {
+    id: "old",
+    userId: "user3",
+    title: "held",
+    model: "gpt-4o",
+    system: null,
+    createdAt: now - 300 * DAY,
+    updatedAt: now - 200 * DAY,
+    messageCount: 0,
+    head: null,
+    options: {},
+  };
   await store.createChat(old);
   const loom = await open(store);
   const held = await loom.user("user3").open("old");
@@ -149,7 +187,11 @@ export async function pruneCases(open: OpenLoom, store: Store): Promise<Record<s
   out["a pruned chat held"] = await code(() => held.append({ role: "user", content: "late" }));
   const counted = await loom.prune({ keepNewest: 2, batchSize: 4 });
   out["keepNewest: removed"] = names(counted.removed);
-  out["what stays"] = Object.fromEntries(await Promise.all(Array.from({ length: 7 }, async (_, u) => [`user${u}`, (await loom.user(`user${u}`).list()).map((c) => c.id)])));
+  out["what stays"] = Object.fromEntries(
+    await Promise.all(
+      Array.from({ length: 7 }, async (_, u) => [`user${u}`, (await loom.user(`user${u}`).list()).map((c) => c.id)]),
+    ),
+  );
   out["both, nothing left to remove"] = (await loom.prune({ idleFor: 30 * DAY, keepNewest: 2 })).chats;
   out["prune: no rule"] = await code(() => loom.prune({} as never));
   out["prune: idleFor negative"] = await code(() => loom.prune({ idleFor: -1 }));
@@ -177,4 +219,7 @@ export function expectedPrune(): Record<string, unknown> {
 }
 
 /** Opens the Loom the cases use (heuristic counting: no tokenizer to load; recall on, for its vectors). */
-export const openFor = (LoomClass: typeof Loom): OpenLoom => (store) => LoomClass.open({ store, counter: "heuristic", recall: true });
+export const openFor =
+  (LoomClass: typeof Loom): OpenLoom =>
+  (store) =>
+    LoomClass.open({ store, counter: "heuristic", recall: true });

@@ -45,7 +45,8 @@ function fill(store: SqlStore, from: number, to: number, chatId = "c1"): void {
   }
 }
 
-const chunks = (db: Database.Database) => db.prepare("SELECT chat, chunk, length(data) FROM message_numbers ORDER BY chat, chunk").raw().all() as number[][];
+const chunks = (db: Database.Database) =>
+  db.prepare("SELECT chat, chunk, length(data) FROM message_numbers ORDER BY chat, chunk").raw().all() as number[][];
 /** The chat read paged (pageFrom 1000) and read whole (with its texts), as messages. */
 function both(path: string, chatId = "c1") {
   const paged = kitStore(path);
@@ -61,24 +62,46 @@ function both(path: string, chatId = "c1") {
 }
 
 describe("a chunk's BLOB", () => {
-  const numbers = fc.array(fc.tuple(fc.double({ noNaN: true }), fc.integer({ min: -1, max: 2 ** 31 - 1 }), fc.integer({ min: 0, max: 2 ** 30 }), fc.integer({ min: 0, max: 127 })), {
-    minLength: CHUNK, maxLength: CHUNK,
-  }).map((rows): ChunkNumbers => ({
-    created: Float64Array.from(rows, (r) => r[0]), parents: Int32Array.from(rows, (r) => r[1]), tokens: Int32Array.from(rows, (r) => r[2]), codes: Uint8Array.from(rows, (r) => r[3]),
-  }));
+  const numbers = fc
+    .array(
+      fc.tuple(
+        fc.double({ noNaN: true }),
+        fc.integer({ min: -1, max: 2 ** 31 - 1 }),
+        fc.integer({ min: 0, max: 2 ** 30 }),
+        fc.integer({ min: 0, max: 127 }),
+      ),
+      {
+        minLength: CHUNK,
+        maxLength: CHUNK,
+      },
+    )
+    .map(
+      (rows): ChunkNumbers => ({
+        created: Float64Array.from(rows, (r) => r[0]),
+        parents: Int32Array.from(rows, (r) => r[1]),
+        tokens: Int32Array.from(rows, (r) => r[2]),
+        codes: Uint8Array.from(rows, (r) => r[3]),
+      }),
+    );
 
   it("is 17 bytes a message, little-endian, and reads back on either host order (from a shared buffer too)", () => {
-    fc.assert(fc.property(numbers, fc.nat(7), (n, offset) => {
-      const bytes = encodeChunk(n, true);
-      expect(encodeChunk(n, false)).toEqual(bytes);
-      const view = new DataView(bytes.buffer);
-      expect([view.getFloat64(8, true), view.getInt32(CHUNK * 8 + 4, true), view.getInt32(CHUNK * 12 + 4, true), bytes[CHUNK * 16 + 1]]).toEqual([
-        n.created[1], n.parents[1], n.tokens[1], n.codes[1],
-      ]);
-      const shared = new Uint8Array(bytes.length + offset);
-      shared.set(bytes, offset);
-      for (const host of [true, false]) expect(decodeChunk(shared.subarray(offset), host)).toEqual(n);
-    }), { numRuns: 20 });
+    fc.assert(
+      fc.property(numbers, fc.nat(7), (n, offset) => {
+        const bytes = encodeChunk(n, true);
+        expect(encodeChunk(n, false)).toEqual(bytes);
+        const view = new DataView(bytes.buffer);
+        expect([
+          view.getFloat64(8, true),
+          view.getInt32(CHUNK * 8 + 4, true),
+          view.getInt32(CHUNK * 12 + 4, true),
+          bytes[CHUNK * 16 + 1],
+        ]).toEqual([n.created[1], n.parents[1], n.tokens[1], n.codes[1]]);
+        const shared = new Uint8Array(bytes.length + offset);
+        shared.set(bytes, offset);
+        for (const host of [true, false]) expect(decodeChunk(shared.subarray(offset), host)).toEqual(n);
+      }),
+      { numRuns: 20 },
+    );
   });
 
   it("is no chunk at another length", () => {
@@ -95,7 +118,10 @@ describe("a long chat's chunks of numbers (kit store over a SQLite file, paging)
     fill(s.store, 0, 2 * CHUNK - 1);
     expect(chunks(s.db)).toEqual([[1, 0, CHUNK * 17]]);
     fill(s.store, 2 * CHUNK - 1, 2 * CHUNK + 600);
-    expect(chunks(s.db)).toEqual([[1, 0, CHUNK * 17], [1, 1, CHUNK * 17]]);
+    expect(chunks(s.db)).toEqual([
+      [1, 0, CHUNK * 17],
+      [1, 1, CHUNK * 17],
+    ]);
     s.close();
     const { paged, whole, pagedColumns } = both(path);
     expect(pagedColumns.columnBytes).toBeLessThan(whole.length * 15); // its numbers: the texts stayed in the file
@@ -123,13 +149,22 @@ describe("a long chat's chunks of numbers (kit store over a SQLite file, paging)
     s.store.createChat(record());
     fill(s.store, 0, CHUNK + 10);
     // Message 3 had tool calls and no text; 7 a text; 1030 is past the full chunk.
-    expect(s.store.redactMessages("u", "c1", [
-      { id: 3, content: "[redacted]", tokens: 1, toolCalls: [call(99)] }, { id: 7, content: "", tokens: 2 }, { id: CHUNK + 6, content: "gone", tokens: 3 },
-    ])).toBe(true);
+    expect(
+      s.store.redactMessages("u", "c1", [
+        { id: 3, content: "[redacted]", tokens: 1, toolCalls: [call(99)] },
+        { id: 7, content: "", tokens: 2 },
+        { id: CHUNK + 6, content: "gone", tokens: 3 },
+      ]),
+    ).toBe(true);
     s.close();
     const { paged, whole } = both(path);
     expect(paged).toEqual(whole);
-    expect([paged[3]!.content, paged[3]!.tokens, paged[3]!.toolCalls, paged[7]!.tokens]).toEqual(["[redacted]", 1, [call(99)], 2]);
+    expect([paged[3]!.content, paged[3]!.tokens, paged[3]!.toolCalls, paged[7]!.tokens]).toEqual([
+      "[redacted]",
+      1,
+      [call(99)],
+      2,
+    ]);
   });
 
   it("an import writes its full chunks", () => {
@@ -137,7 +172,10 @@ describe("a long chat's chunks of numbers (kit store over a SQLite file, paging)
     const s = kitStore(path);
     const messages = Array.from({ length: CHUNK * 2 + 3 }, (_, id) => nth(id));
     s.store.importChat(record({ messageCount: messages.length, head: messages.length - 1 }), messages);
-    expect(chunks(s.db)).toEqual([[1, 0, CHUNK * 17], [1, 1, CHUNK * 17]]);
+    expect(chunks(s.db)).toEqual([
+      [1, 0, CHUNK * 17],
+      [1, 1, CHUNK * 17],
+    ]);
     s.close();
     const { paged, whole } = both(path);
     expect(paged).toEqual(whole);
@@ -146,7 +184,12 @@ describe("a long chat's chunks of numbers (kit store over a SQLite file, paging)
   it("go with their chat: a delete, a user's erasure, a prune leave none", () => {
     const path = file("delete.db");
     const s = kitStore(path);
-    for (const [user, id] of [["u", "c1"], ["u", "c2"], ["v", "c3"], ["w", "c4"]]) {
+    for (const [user, id] of [
+      ["u", "c1"],
+      ["u", "c2"],
+      ["v", "c3"],
+      ["w", "c4"],
+    ]) {
       s.store.createChat(record({ userId: user, id, updatedAt: id === "c4" ? 1 : 1e12 }));
       for (let m = 0; m < CHUNK; m++) s.store.appendMessage(user!, id!, nth(m), m, id === "c4" ? 2 : 1e12 + m);
     }
@@ -168,7 +211,12 @@ describe("a long chat's chunks of numbers (kit store over a SQLite file, paging)
     s.db.exec("UPDATE messages SET role = 9 WHERE id = 2");
     fill(s.store, 10, CHUNK + 1);
     expect(chunks(s.db)).toEqual([]);
-    expect(() => s.store.loadChat("u", "c1")).toThrow(expect.objectContaining({ code: "STORE_CORRUPT", message: expect.stringMatching(/message 2 has an unknown role/) }));
+    expect(() => s.store.loadChat("u", "c1")).toThrow(
+      expect.objectContaining({
+        code: "STORE_CORRUPT",
+        message: expect.stringMatching(/message 2 has an unknown role/),
+      }),
+    );
     s.close();
   });
 
@@ -179,7 +227,11 @@ describe("a long chat's chunks of numbers (kit store over a SQLite file, paging)
     const n = 2 * CHUNK + 77;
     raw.prepare("INSERT INTO users VALUES ('u', 1)").run();
     raw.prepare("INSERT INTO chats VALUES (1, 'u', 'c1', 'old', 'gpt-4o', NULL, '{}', ?, 1, 2, ?)").run(n - 1, n);
-    const insert = raw.prepare(`INSERT INTO messages (chat, ${MESSAGE_COLUMNS}) VALUES (1, ${MESSAGE_COLUMNS.split(", ").map(() => "?").join(", ")})`);
+    const insert = raw.prepare(
+      `INSERT INTO messages (chat, ${MESSAGE_COLUMNS}) VALUES (1, ${MESSAGE_COLUMNS.split(", ")
+        .map(() => "?")
+        .join(", ")})`,
+    );
     raw.transaction(() => {
       for (let id = 0; id < n; id++) insert.run(...messageRow(nth(id)));
     })();
@@ -188,7 +240,10 @@ describe("a long chat's chunks of numbers (kit store over a SQLite file, paging)
     expect(first.paged).toEqual(first.whole);
     const s = kitStore(path);
     expect(s.db.prepare("SELECT version FROM ctxloom_schema ORDER BY version").pluck().all()).toEqual([1, 2, 3, 4, 5]);
-    expect(chunks(s.db)).toEqual([[1, 0, CHUNK * 17], [1, 1, CHUNK * 17]]);
+    expect(chunks(s.db)).toEqual([
+      [1, 0, CHUNK * 17],
+      [1, 1, CHUNK * 17],
+    ]);
     s.db.exec("UPDATE messages SET tokens = 999 WHERE id = 5");
     s.close();
     const next = both(path);

@@ -18,7 +18,10 @@ function asyncOf(db: Database.Database): AsyncSql & { batches: number } {
     batches: 0,
     async read(sql: string, params: unknown[]) {
       await later();
-      return db.prepare(sql).raw().all(...params) as unknown[][];
+      return db
+        .prepare(sql)
+        .raw()
+        .all(...params) as unknown[][];
     },
     async write(statements: { sql: string; params: unknown[] }[]) {
       await later();
@@ -32,7 +35,18 @@ function asyncOf(db: Database.Database): AsyncSql & { batches: number } {
 }
 
 const problem = (what: string) => new Error(what);
-const run = (sql: AsyncSql) => replay(sql, (conn) => migrate(conn, names, (fn) => fn(), () => { throw problem("legacy"); }, problem));
+const run = (sql: AsyncSql) =>
+  replay(sql, (conn) =>
+    migrate(
+      conn,
+      names,
+      (fn) => fn(),
+      () => {
+        throw problem("legacy");
+      },
+      problem,
+    ),
+  );
 
 describe("the kit's migration replayed over an asynchronous database", () => {
   it("makes the schema in one batch (its last run finds it made); a second migration writes nothing", async () => {
@@ -57,7 +71,9 @@ describe("the kit's migration replayed over an asynchronous database", () => {
 
   it("a database it cannot read (a newer version) is refused, and nothing is written", async () => {
     const db = new Database(file("newer.db"));
-    db.exec(`CREATE TABLE p_schema (version INTEGER PRIMARY KEY, applied INTEGER NOT NULL); INSERT INTO p_schema VALUES (${SCHEMA_VERSION + 1}, 0)`);
+    db.exec(
+      `CREATE TABLE p_schema (version INTEGER PRIMARY KEY, applied INTEGER NOT NULL); INSERT INTO p_schema VALUES (${SCHEMA_VERSION + 1}, 0)`,
+    );
     const sql = asyncOf(db);
     await expect(run(sql)).rejects.toThrow(/newer ctxloom/);
     expect(sql.batches).toBe(0);

@@ -20,7 +20,8 @@ type Acked = [id: number, started: number, done: number];
  * finds it batchDelayMs old, so a batch still open then began less than batchDelayMs before
  * `lastStarted`, after all of these were acknowledged.
  */
-const owed = (acked: Acked[], lastStarted: number, delay: number): Acked[] => acked.filter(([, , done]) => done <= lastStarted - delay);
+const owed = (acked: Acked[], lastStarted: number, delay: number): Acked[] =>
+  acked.filter(([, , done]) => done <= lastStarted - delay);
 
 describe('"batched" durability under a loop of awaited appends', () => {
   it("commits while the loop runs, though no timer can run: what a crash would leave is all but the last batchDelayMs", async () => {
@@ -37,7 +38,13 @@ describe('"batched" durability under a loop of awaited appends', () => {
     const long = () => acked.length < 50 || performance.now() - acked[0]![2] < 25 * delay;
     for (let id = 0; long(); id++) {
       const started = performance.now();
-      const r = await store.appendMessage({ userId: "u", chatId: "c1", message: message({ id, parentId: id === 0 ? null : id - 1, content: `m${id}` }), head: id, updatedAt: 100 + id });
+      const r = await store.appendMessage({
+        userId: "u",
+        chatId: "c1",
+        message: message({ id, parentId: id === 0 ? null : id - 1, content: `m${id}` }),
+        head: id,
+        updatedAt: 100 + id,
+      });
       expect(r.ok).toBe(true);
       acked.push([id, started, performance.now()]);
     }
@@ -54,7 +61,11 @@ describe('"batched" durability under a loop of awaited appends', () => {
   it("through a Loom, the same: its appends commit while the loop runs", async () => {
     const delay = 2;
     const path = file("loom-loop.db");
-    const loom = await Loom.open({ engine: "js", counter: "heuristic", store: sqliteStore(path, { durability: "batched", batchDelayMs: delay, batchSize: 1_000_000 }) });
+    const loom = await Loom.open({
+      engine: "js",
+      counter: "heuristic",
+      store: sqliteStore(path, { durability: "batched", batchDelayMs: delay, batchSize: 1_000_000 }),
+    });
     const chat = await loom.user("u").create({ id: "c1" });
     await loom.flush();
     const reader = new Database(path, { readonly: true });
@@ -88,7 +99,13 @@ describe('"batched" durability under a loop of awaited appends', () => {
     for (let id = 0; !failure; id++) {
       const started = performance.now();
       try {
-        await store.appendMessage({ userId: "u", chatId: "c1", message: message({ id, parentId: id === 0 ? null : id - 1, content: `${id} ${text}` }), head: id, updatedAt: 100 + id });
+        await store.appendMessage({
+          userId: "u",
+          chatId: "c1",
+          message: message({ id, parentId: id === 0 ? null : id - 1, content: `${id} ${text}` }),
+          head: id,
+          updatedAt: 100 + id,
+        });
         acked.push([id, started, performance.now()]);
       } catch (error) {
         failure = error as CtxloomError;
@@ -100,7 +117,10 @@ describe('"batched" durability under a loop of awaited appends', () => {
     const lost = Number(/could not commit (\d+) acknowledged write\(s\)/.exec(failure!.message)?.[1]);
     expect(failure!.message).toMatch(/full.*Close the Loom and open it again/s);
     for (const call of [() => store.loadChat("u", "c1"), () => store.flush(), () => store.close()]) {
-      const e = await call().then(() => undefined, (x: CtxloomError) => x);
+      const e = await call().then(
+        () => undefined,
+        (x: CtxloomError) => x,
+      );
       expect([e?.code, e?.message]).toEqual(["STORE_FAILED", failure!.message]);
     }
     const again = sqliteStore(path);

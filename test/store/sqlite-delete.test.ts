@@ -28,7 +28,8 @@ async function fill(loom: Loom): Promise<void> {
   const keep = await chats.create({ id: "keep", title: "stays" });
   const gone = await chats.create({ id: "gone", title: TITLE });
   for (let i = 0; i < 80; i++) {
-    const content = i === 30 ? `My passport is ${SECRET}.` : i === 31 ? LONG : `message ${i} ${"x".repeat((i * 37) % 400)}`;
+    const content =
+      i === 30 ? `My passport is ${SECRET}.` : i === 31 ? LONG : `message ${i} ${"x".repeat((i * 37) % 400)}`;
     await gone.append({ role: i % 2 ? "assistant" : "user", content });
     if (i % 4 === 0) await keep.append({ role: i % 8 ? "assistant" : "user", content: `kept ${i}` });
   }
@@ -49,7 +50,9 @@ describe("SQLite: a deleted chat's texts are gone from the file and its log", ()
       expect(found(path)).toEqual([]);
       // The other chat is whole; the deleted one is gone.
       const again = await Loom.open({ store: sqliteStore(path) });
-      expect((await again.user("alice").open("keep")).path().map((m) => m.content)).toEqual(Array.from({ length: 20 }, (_, k) => `kept ${k * 4}`));
+      expect((await again.user("alice").open("keep")).path().map((m) => m.content)).toEqual(
+        Array.from({ length: 20 }, (_, k) => `kept ${k * 4}`),
+      );
       await expectRejectCode(() => again.user("alice").open("gone"), "UNKNOWN_CHAT");
       await again.close();
     }, 60_000);

@@ -16,18 +16,41 @@ export function tempFolder(tag: string): (name: string) => string {
 }
 
 export const record = (over: Partial<ChatRecord> = {}): ChatRecord => ({
-  id: "c1", userId: "u", title: "t", model: "gpt-4o", system: null,
-  createdAt: 1, updatedAt: 1, messageCount: 0, head: null, options: {}, ...over,
+  id: "c1",
+  userId: "u",
+  title: "t",
+  model: "gpt-4o",
+  system: null,
+  createdAt: 1,
+  updatedAt: 1,
+  messageCount: 0,
+  head: null,
+  options: {},
+  ...over,
 });
 
 export const message = (over: Partial<Message> = {}): Message => ({
-  id: 0, parentId: null, role: "user", content: "hi", priority: "normal", tokens: 5, createdAt: 1, kind: "message", ...over,
+  id: 0,
+  parentId: null,
+  role: "user",
+  content: "hi",
+  priority: "normal",
+  tokens: 5,
+  createdAt: 1,
+  kind: "message",
+  ...over,
 });
 
 /** Appends `n` messages as a linear chain after the chat's `from` messages; ids must be free. */
 export async function chain(store: Store, n: number, from = 0, chatId = "c1", userId = "u"): Promise<void> {
   for (let id = from; id < from + n; id++) {
-    const r = await store.appendMessage({ userId, chatId, message: message({ id, parentId: id === 0 ? null : id - 1, content: `m${id}` }), head: id, updatedAt: 100 + id });
+    const r = await store.appendMessage({
+      userId,
+      chatId,
+      message: message({ id, parentId: id === 0 ? null : id - 1, content: `m${id}` }),
+      head: id,
+      updatedAt: 100 + id,
+    });
     if (!r.ok) throw new Error(`append ${id} conflicted: ${JSON.stringify(r)}`);
   }
 }

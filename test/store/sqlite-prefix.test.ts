@@ -17,19 +17,35 @@ describe("sqliteStore({ tablePrefix })", () => {
     const plain = sqliteStore(path);
     const a = sqliteStore(path, { tablePrefix: "a_" });
     const b = sqliteStore(path, { tablePrefix: "b_", durability: "batched" });
-    for (const [store, title] of [[plain, "plain"], [a, "a"], [b, "b"]] as const) {
+    for (const [store, title] of [
+      [plain, "plain"],
+      [a, "a"],
+      [b, "b"],
+    ] as const) {
       await store.createChat(record({ id: "c1", userId: "u", title }));
-      await store.appendMessage({ userId: "u", chatId: "c1", message: message({ id: 0, parentId: null, content: `said in ${title}` }), head: 0, updatedAt: 5 });
+      await store.appendMessage({
+        userId: "u",
+        chatId: "c1",
+        message: message({ id: 0, parentId: null, content: `said in ${title}` }),
+        head: 0,
+        updatedAt: 5,
+      });
     }
     await b.createChat(record({ id: "only-b", userId: "u" }));
-    const seen = async (store: typeof a) => [(await store.loadChat("u", "c1"))!.messages.map((m) => m.content), (await store.listChats("u")).map((c) => c.id)];
+    const seen = async (store: typeof a) => [
+      (await store.loadChat("u", "c1"))!.messages.map((m) => m.content),
+      (await store.listChats("u")).map((c) => c.id),
+    ];
     expect(await seen(plain)).toEqual([["said in plain"], ["c1"]]);
     expect(await seen(a)).toEqual([["said in a"], ["c1"]]);
     expect(await seen(b)).toEqual([["said in b"], ["c1", "only-b"]]);
     await Promise.all([plain.close(), a.close(), b.close()]);
 
     const raw = new Database(path, { readonly: true });
-    const names = (raw.prepare("SELECT name FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' ORDER BY name").pluck().all() as string[]);
+    const names = raw
+      .prepare("SELECT name FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' ORDER BY name")
+      .pluck()
+      .all() as string[];
     raw.close();
     const plainNames = names.filter((n) => !n.startsWith("a_") && !n.startsWith("b_"));
     expect(plainNames.length).toBeGreaterThan(5);
@@ -61,7 +77,9 @@ describe("sqliteStore({ tablePrefix })", () => {
   it("refuses a bad prefix as PostgreSQL and D1 do, creating nothing", () => {
     const path = file("refused.db");
     for (const bad of ["", "a-b", "1a", "a b", "x".repeat(42), 7, null]) {
-      expect(() => sqliteStore(path, { tablePrefix: bad as never }), String(bad)).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENT" }));
+      expect(() => sqliteStore(path, { tablePrefix: bad as never }), String(bad)).toThrow(
+        expect.objectContaining({ code: "INVALID_ARGUMENT" }),
+      );
     }
     expect(existsSync(path)).toBe(false);
   });

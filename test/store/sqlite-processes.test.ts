@@ -25,7 +25,10 @@ function runChild(
   onLine: (line: number, text: string, stdin: NodeJS.WritableStream) => "kill" | void = () => undefined,
 ): Promise<{ lines: string[]; signal: string | null; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ["--import", "tsx", CHILD, ...args], { cwd: dirname(CHILD), env: { ...process.env, NODE_OPTIONS: "", CTXLOOM_SEED: String(pauses.seed) } });
+    const proc = spawn(process.execPath, ["--import", "tsx", CHILD, ...args], {
+      cwd: dirname(CHILD),
+      env: { ...process.env, NODE_OPTIONS: "", CTXLOOM_SEED: String(pauses.seed) },
+    });
     const lines: string[] = [];
     let buffer = "";
     let stderr = "";
@@ -69,7 +72,9 @@ describe.each([
   ["full", 10],
   ["batched", 4],
 ] as [Durability, number][])("SIGKILL in the middle of appends (%s durability, %i kills)", (durability, kills) => {
-  it("every run leaves a database that opens, holds what was acknowledged, and stays consistent", { timeout: 120_000 }, async () => {
+  it("every run leaves a database that opens, holds what was acknowledged, and stays consistent", {
+    timeout: 120_000,
+  }, async () => {
     const path = file(`crash-${durability}.db`);
     const setup = sqliteStore(path);
     await setup.createChat(record({ id: "c1", model: "gpt-4o" }));
@@ -78,7 +83,9 @@ describe.each([
     const { seed, random } = seeded(`sqlite-processes.test.ts kill points (${durability})`);
     for (let run = 0; run < kills; run++) {
       const killAt = 20 + Math.floor(random() * 400);
-      const { lines, signal } = await runChild(["crash", path, durability, "c1"], (n) => (n === killAt ? "kill" : undefined));
+      const { lines, signal } = await runChild(["crash", path, durability, "c1"], (n) =>
+        n === killAt ? "kill" : undefined,
+      );
       expect(signal, `seed ${seed}, run ${run} ended by itself before ${killAt} appends`).toBe("SIGKILL");
       const acked = lines.filter((l) => l.startsWith("[")).map((l) => JSON.parse(l) as Row);
       const { messages } = await readBack(path, "c1");
@@ -107,7 +114,9 @@ describe('"batched" durability: a loop of awaited appends, killed', () => {
     type Acked = [id: number, started: number, done: number];
     // The child appends for 15 batchDelayMs, then waits without running anything: killed then.
     const out = file("timed.json");
-    const { lines, signal } = await runChild(["timed", path, String(delay), String(15 * delay), out], (_, text) => (text === '"appended"' ? "kill" : undefined));
+    const { lines, signal } = await runChild(["timed", path, String(delay), String(15 * delay), out], (_, text) =>
+      text === '"appended"' ? "kill" : undefined,
+    );
     expect([signal, lines]).toEqual(["SIGKILL", ['"appended"']]);
     const acked = JSON.parse(readFileSync(out, "utf8")) as Acked[];
     const { messages } = await readBack(path, "c1");
@@ -118,12 +127,15 @@ describe('"batched" durability: a loop of awaited appends, killed', () => {
     expect(owed.length).toBeGreaterThan(0);
     expect(messages.length).toBeGreaterThanOrEqual(owed.length);
     // A prefix of what was acknowledged, with the same ids.
-    for (const [id] of acked.filter(([id]) => id < messages.length)) expect(messages[id]!.content).toBe(`message ${id}`);
+    for (const [id] of acked.filter(([id]) => id < messages.length))
+      expect(messages[id]!.content).toBe(`message ${id}`);
   });
 });
 
 describe("two processes appending to one chat", () => {
-  it("every acknowledged row is present once, ids are dense, and each keeps the parent its writer meant", { timeout: 120_000 }, async () => {
+  it("every acknowledged row is present once, ids are dense, and each keeps the parent its writer meant", {
+    timeout: 120_000,
+  }, async () => {
     const path = file("writers.db");
     const setup = sqliteStore(path);
     await setup.createChat(record({ id: "c1" }));
@@ -136,12 +148,16 @@ describe("two processes appending to one chat", () => {
       waiting.push(stdin);
       if (waiting.length === 2) for (const s of waiting) s.write("go\n");
     };
-    const [a, b] = await Promise.all([runChild(["writer", path, "a", String(n)], onLine), runChild(["writer", path, "b", String(n)], onLine)]);
+    const [a, b] = await Promise.all([
+      runChild(["writer", path, "a", String(n)], onLine),
+      runChild(["writer", path, "b", String(n)], onLine),
+    ]);
     const rows = [...a.lines, ...b.lines].filter((l) => l !== '"ready"').map((l) => JSON.parse(l) as Row);
     expect(rows).toHaveLength(2 * n);
     const { messages } = await readBack(path, "c1");
     expect(messages).toHaveLength(2 * n);
-    for (const [id, parent, content] of rows) expect([messages[id]!.parentId, messages[id]!.content]).toEqual([parent, content]);
+    for (const [id, parent, content] of rows)
+      expect([messages[id]!.parentId, messages[id]!.content]).toEqual([parent, content]);
     expect(new Set(messages.map((m) => m.content)).size).toBe(2 * n);
     // The writers interleaved (the test would prove little otherwise): some appends conflicted and retried.
     const byA = rows.filter(([, , c]) => c.startsWith("a")).map(([id]) => id);
@@ -149,48 +165,59 @@ describe("two processes appending to one chat", () => {
   });
 });
 
-describe.each(["wasm", "js"] as const)("two processes, each with its own Loom (%s engine), appending to one chat", (engine) => {
-  it("every acknowledged append is present once, ids are dense, each keeps its writer's parent, and both Looms agree after refresh()", { timeout: 120_000 }, async () => {
-    const path = file(`loom-writers-${engine}.db`);
-    const setup = sqliteStore(path);
-    await setup.createChat(record({ id: "c1" }));
-    await setup.close();
-    const n = 150;
-    // Both start together on "go"; both refresh once both printed "done".
-    const ready: NodeJS.WritableStream[] = [];
-    const done: NodeJS.WritableStream[] = [];
-    const onLine = (_: number, text: string, stdin: NodeJS.WritableStream) => {
-      const wait = text === '"ready"' ? ready : text === '"done"' ? done : null;
-      if (!wait) return;
-      wait.push(stdin);
-      if (wait.length === 2) for (const s of wait) s.write("go\n");
-    };
-    const args = (tag: string) => ["loom-writer", path, tag, String(n), engine];
-    const [a, b] = await Promise.all([runChild(args("a"), onLine), runChild(args("b"), onLine)]);
-    const acked = (lines: string[]) => lines.filter((l) => l.startsWith("[")).map((l) => JSON.parse(l) as Row);
-    const views = [a, b].map((c) => JSON.parse(c.lines.at(-1)!) as { size: number; head: number | null; rows: Row[]; leaves: number[] });
-    const rows = [...acked(a.lines), ...acked(b.lines)];
-    expect(rows).toHaveLength(2 * n);
-    const { messages, head } = await readBack(path, "c1");
-    expect(messages).toHaveLength(2 * n);
-    expect(new Set(rows.map(([id]) => id)).size).toBe(2 * n); // no id acknowledged twice
-    for (const [id, parent, content] of rows) expect([messages[id]!.parentId, messages[id]!.content]).toEqual([parent, content]);
-    // Each writer's appends form one chain under its own head: the parent it meant is its previous message.
-    for (const [tag, lines] of [["a", a.lines], ["b", b.lines]] as const) {
-      const mine = acked(lines);
-      expect(mine.map(([, , c]) => c)).toEqual(Array.from({ length: n }, (_, i) => `${tag}${i}`));
-      mine.forEach(([, parent], i) => expect(parent).toBe(i === 0 ? null : mine[i - 1]![0])); // the chat was empty when both opened it
-    }
-    // After refresh() both Looms hold exactly what the file holds, with the stored head.
-    const stored = messages.map((m) => [m.id, m.parentId, m.content]);
-    for (const view of views) {
-      expect(view.size).toBe(2 * n);
-      expect(view.rows).toEqual(stored);
-      expect(view.head).toBe(head);
-    }
-    expect(views[0]!.leaves).toEqual(views[1]!.leaves);
-    // The writers interleaved: each had to catch up on the other's appends at least once.
-    const byA = acked(a.lines).map(([id]) => id);
-    expect(byA.some((id, i) => i > 0 && id !== byA[i - 1]! + 1)).toBe(true);
-  });
-});
+describe.each(["wasm", "js"] as const)(
+  "two processes, each with its own Loom (%s engine), appending to one chat",
+  (engine) => {
+    it("every acknowledged append is present once, ids are dense, each keeps its writer's parent, and both Looms agree after refresh()", {
+      timeout: 120_000,
+    }, async () => {
+      const path = file(`loom-writers-${engine}.db`);
+      const setup = sqliteStore(path);
+      await setup.createChat(record({ id: "c1" }));
+      await setup.close();
+      const n = 150;
+      // Both start together on "go"; both refresh once both printed "done".
+      const ready: NodeJS.WritableStream[] = [];
+      const done: NodeJS.WritableStream[] = [];
+      const onLine = (_: number, text: string, stdin: NodeJS.WritableStream) => {
+        const wait = text === '"ready"' ? ready : text === '"done"' ? done : null;
+        if (!wait) return;
+        wait.push(stdin);
+        if (wait.length === 2) for (const s of wait) s.write("go\n");
+      };
+      const args = (tag: string) => ["loom-writer", path, tag, String(n), engine];
+      const [a, b] = await Promise.all([runChild(args("a"), onLine), runChild(args("b"), onLine)]);
+      const acked = (lines: string[]) => lines.filter((l) => l.startsWith("[")).map((l) => JSON.parse(l) as Row);
+      const views = [a, b].map(
+        (c) => JSON.parse(c.lines.at(-1)!) as { size: number; head: number | null; rows: Row[]; leaves: number[] },
+      );
+      const rows = [...acked(a.lines), ...acked(b.lines)];
+      expect(rows).toHaveLength(2 * n);
+      const { messages, head } = await readBack(path, "c1");
+      expect(messages).toHaveLength(2 * n);
+      expect(new Set(rows.map(([id]) => id)).size).toBe(2 * n); // no id acknowledged twice
+      for (const [id, parent, content] of rows)
+        expect([messages[id]!.parentId, messages[id]!.content]).toEqual([parent, content]);
+      // Each writer's appends form one chain under its own head: the parent it meant is its previous message.
+      for (const [tag, lines] of [
+        ["a", a.lines],
+        ["b", b.lines],
+      ] as const) {
+        const mine = acked(lines);
+        expect(mine.map(([, , c]) => c)).toEqual(Array.from({ length: n }, (_, i) => `${tag}${i}`));
+        mine.forEach(([, parent], i) => expect(parent).toBe(i === 0 ? null : mine[i - 1]![0])); // the chat was empty when both opened it
+      }
+      // After refresh() both Looms hold exactly what the file holds, with the stored head.
+      const stored = messages.map((m) => [m.id, m.parentId, m.content]);
+      for (const view of views) {
+        expect(view.size).toBe(2 * n);
+        expect(view.rows).toEqual(stored);
+        expect(view.head).toBe(head);
+      }
+      expect(views[0]!.leaves).toEqual(views[1]!.leaves);
+      // The writers interleaved: each had to catch up on the other's appends at least once.
+      const byA = acked(a.lines).map(([id]) => id);
+      expect(byA.some((id, i) => i > 0 && id !== byA[i - 1]! + 1)).toBe(true);
+    });
+  },
+);

@@ -1,7 +1,7 @@
 // The SQLite store's contract: what it writes comes back exactly, the conditional append and
 // the head's compare-and-set, embeddings, both durability modes, and refusals of bad calls.
 import { describe, expect, it, onTestFinished, vi } from "vitest";
-import { CtxloomError, type Message } from "../../src/index.js";
+import type { CtxloomError, Message } from "../../src/index.js";
 import { sqliteStore } from "../../src/sqlite.js";
 import type { Durability } from "../../src/store-entry.js";
 import { expectRejectCode, expectThrowCode } from "../helpers.js";
@@ -18,11 +18,38 @@ describe.each(DURABILITIES)("sqliteStore, durability %s", (durability) => {
     await store.createChat(chat);
     const messages: Message[] = [
       message({ content: "héllo 👋\u0000nul", priority: "high", name: "ann" }),
-      message({ id: 1, parentId: 0, role: "assistant", content: "", priority: "low", toolCalls: [{ id: "k", type: "function", function: { name: "f", arguments: '{"a":1}' } }] }),
-      message({ id: 2, parentId: 1, role: "tool", content: "42", priority: "low", toolCallId: "k", tokens: 2 ** 30 - 1 }),
-      message({ id: 3, parentId: 0, role: "system", content: "summary", kind: "summary", priority: "critical", covers: { first: 0, last: 2 }, createdAt: 1.5e12 }),
+      message({
+        id: 1,
+        parentId: 0,
+        role: "assistant",
+        content: "",
+        priority: "low",
+        toolCalls: [{ id: "k", type: "function", function: { name: "f", arguments: '{"a":1}' } }],
+      }),
+      message({
+        id: 2,
+        parentId: 1,
+        role: "tool",
+        content: "42",
+        priority: "low",
+        toolCallId: "k",
+        tokens: 2 ** 30 - 1,
+      }),
+      message({
+        id: 3,
+        parentId: 0,
+        role: "system",
+        content: "summary",
+        kind: "summary",
+        priority: "critical",
+        covers: { first: 0, last: 2 },
+        createdAt: 1.5e12,
+      }),
     ];
-    for (const m of messages) expect(await store.appendMessage({ userId: "u", chatId: "c1", message: m, head: m.id, updatedAt: 10 + m.id })).toEqual({ ok: true });
+    for (const m of messages)
+      expect(
+        await store.appendMessage({ userId: "u", chatId: "c1", message: m, head: m.id, updatedAt: 10 + m.id }),
+      ).toEqual({ ok: true });
     expect(await store.setHead({ userId: "u", chatId: "c1", head: 2, updatedAt: 20 })).toBe(true);
     await store.close();
     const again = sqliteStore(path, { durability });
@@ -40,8 +67,24 @@ describe.each(DURABILITIES)("sqliteStore, durability %s", (durability) => {
     const store = sqliteStore(file("conditional.db"), { durability });
     await store.createChat(record());
     await chain(store, 3);
-    expect(await store.appendMessage({ userId: "u", chatId: "c1", message: message({ id: 1, parentId: 0 }), head: 1, updatedAt: 500 })).toEqual({ ok: false, size: 3 });
-    expect(await store.appendMessage({ userId: "u", chatId: "c1", message: message({ id: 7, parentId: 0 }), head: 7, updatedAt: 500 })).toEqual({ ok: false, size: 3 });
+    expect(
+      await store.appendMessage({
+        userId: "u",
+        chatId: "c1",
+        message: message({ id: 1, parentId: 0 }),
+        head: 1,
+        updatedAt: 500,
+      }),
+    ).toEqual({ ok: false, size: 3 });
+    expect(
+      await store.appendMessage({
+        userId: "u",
+        chatId: "c1",
+        message: message({ id: 7, parentId: 0 }),
+        head: 7,
+        updatedAt: 500,
+      }),
+    ).toEqual({ ok: false, size: 3 });
     const loaded = (await store.loadChat("u", "c1"))!;
     expect(loaded.messages.map((m) => m.content)).toEqual(["m0", "m1", "m2"]);
     expect(loaded.chat).toMatchObject({ head: 2, updatedAt: 102, messageCount: 3 });
@@ -58,7 +101,10 @@ describe.each(DURABILITIES)("sqliteStore, durability %s", (durability) => {
     expect(await store.setHead({ userId: "u", chatId: "c1", head: 0, updatedAt: 200, expected: 2 })).toBe(true);
     expect(await store.setHead({ userId: "u", chatId: "c1", head: 1, updatedAt: 201 })).toBe(true);
     expect((await store.loadChat("u", "c1"))!.chat).toMatchObject({ head: 1, updatedAt: 201 });
-    await expectRejectCode(() => store.setHead({ userId: "u", chatId: "c1", head: 3, updatedAt: 300 }), "UNKNOWN_MESSAGE");
+    await expectRejectCode(
+      () => store.setHead({ userId: "u", chatId: "c1", head: 3, updatedAt: 300 }),
+      "UNKNOWN_MESSAGE",
+    );
     await expectRejectCode(() => store.setHead({ userId: "u", chatId: "zz", head: 0, updatedAt: 300 }), "UNKNOWN_CHAT");
     await store.close();
   });
@@ -70,9 +116,17 @@ describe.each(DURABILITIES)("sqliteStore, durability %s", (durability) => {
     await store.createChat(record({ id: "c", userId: "other", updatedAt: 7 }));
     await store.createChat(record({ id: "a", userId: "other", updatedAt: 1 })); // chat ids are per user
     await chain(store, 2, 0, "a");
-    expect((await store.listChats("u")).map((c) => [c.id, c.messageCount])).toEqual([["a", 2], ["b", 0]]);
+    expect((await store.listChats("u")).map((c) => [c.id, c.messageCount])).toEqual([
+      ["a", 2],
+      ["b", 0],
+    ]);
     expect((await store.listChats("other")).map((c) => c.id)).toEqual(["c", "a"]);
-    await store.putEmbeddings({ userId: "u", chatId: "a", embedder: { name: "e", dimension: 2 }, rows: [{ messageId: 0, vector: new Float32Array([1, 2]) }] });
+    await store.putEmbeddings({
+      userId: "u",
+      chatId: "a",
+      embedder: { name: "e", dimension: 2 },
+      rows: [{ messageId: 0, vector: new Float32Array([1, 2]) }],
+    });
     expect(await store.deleteChat("other", "b")).toBe(false);
     expect(await store.deleteChat("u", "a")).toBe(true);
     expect(await store.deleteChat("u", "a")).toBe(false);
@@ -93,13 +147,33 @@ describe.each(DURABILITIES)("sqliteStore, durability %s", (durability) => {
     await chain(store, 3);
     await chain(store, 1, 0, "c2");
     const e2 = { name: "hash", dimension: 2 };
-    await store.putEmbeddings({ userId: "u", chatId: "c1", embedder: e2, rows: [
-      { messageId: 2, vector: new Float32Array([0.5, -1]) },
-      { messageId: 0, vector: new Float32Array([1, 2]) },
-    ] });
-    await store.putEmbeddings({ userId: "u", chatId: "c1", embedder: e2, rows: [{ messageId: 0, vector: new Float32Array([3, 4]) }] });
-    await store.putEmbeddings({ userId: "u", chatId: "c1", embedder: { name: "hash", dimension: 3 }, rows: [{ messageId: 1, vector: new Float32Array([1, 1, 1]) }] });
-    await store.putEmbeddings({ userId: "u", chatId: "c2", embedder: e2, rows: [{ messageId: 0, vector: new Float32Array(new Float32Array([9, 9, 9]).buffer, 4, 2) }] });
+    await store.putEmbeddings({
+      userId: "u",
+      chatId: "c1",
+      embedder: e2,
+      rows: [
+        { messageId: 2, vector: new Float32Array([0.5, -1]) },
+        { messageId: 0, vector: new Float32Array([1, 2]) },
+      ],
+    });
+    await store.putEmbeddings({
+      userId: "u",
+      chatId: "c1",
+      embedder: e2,
+      rows: [{ messageId: 0, vector: new Float32Array([3, 4]) }],
+    });
+    await store.putEmbeddings({
+      userId: "u",
+      chatId: "c1",
+      embedder: { name: "hash", dimension: 3 },
+      rows: [{ messageId: 1, vector: new Float32Array([1, 1, 1]) }],
+    });
+    await store.putEmbeddings({
+      userId: "u",
+      chatId: "c2",
+      embedder: e2,
+      rows: [{ messageId: 0, vector: new Float32Array(new Float32Array([9, 9, 9]).buffer, 4, 2) }],
+    });
     expect(await store.loadEmbeddings("u", "c1", e2)).toEqual([
       { messageId: 0, vector: new Float32Array([3, 4]) },
       { messageId: 2, vector: new Float32Array([0.5, -1]) },
@@ -112,8 +186,26 @@ describe.each(DURABILITIES)("sqliteStore, durability %s", (durability) => {
     await store.clearEmbeddings("u");
     expect(await store.loadEmbeddings("u", "c2", e2)).toEqual([]);
     expect((await store.loadChat("u", "c1"))!.messages).toHaveLength(3);
-    await expectRejectCode(() => store.putEmbeddings({ userId: "u", chatId: "c1", embedder: e2, rows: [{ messageId: 3, vector: new Float32Array(2) }] }), "UNKNOWN_MESSAGE");
-    await expectRejectCode(() => store.putEmbeddings({ userId: "u", chatId: "c1", embedder: e2, rows: [{ messageId: 0, vector: new Float32Array(3) }] }), "INVALID_ARGUMENT");
+    await expectRejectCode(
+      () =>
+        store.putEmbeddings({
+          userId: "u",
+          chatId: "c1",
+          embedder: e2,
+          rows: [{ messageId: 3, vector: new Float32Array(2) }],
+        }),
+      "UNKNOWN_MESSAGE",
+    );
+    await expectRejectCode(
+      () =>
+        store.putEmbeddings({
+          userId: "u",
+          chatId: "c1",
+          embedder: e2,
+          rows: [{ messageId: 0, vector: new Float32Array(3) }],
+        }),
+      "INVALID_ARGUMENT",
+    );
     await store.close();
   });
 
@@ -122,18 +214,87 @@ describe.each(DURABILITIES)("sqliteStore, durability %s", (durability) => {
     await store.createChat(record());
     await chain(store, 1);
     const cases: [() => Promise<unknown>, string][] = [
-      [() => store.appendMessage({ userId: "u", chatId: "c1", message: message({ id: 1, role: "robot" as never }), head: 1, updatedAt: 1 }), "INVALID_ROLE"],
-      [() => store.appendMessage({ userId: "u", chatId: "c1", message: message({ id: 1, priority: "urgent" as never }), head: 1, updatedAt: 1 }), "INVALID_PRIORITY"],
-      [() => store.appendMessage({ userId: "u", chatId: "c1", message: message({ id: 1, content: 42 as never }), head: 1, updatedAt: 1 }), "INVALID_CONTENT"],
-      [() => store.appendMessage({ userId: "u", chatId: "c1", message: message({ id: 1, parentId: 1 }), head: 1, updatedAt: 1 }), "INVALID_ARGUMENT"],
-      [() => store.appendMessage({ userId: "u", chatId: "c1", message: message({ id: 1, tokens: -1 }), head: 1, updatedAt: 1 }), "INVALID_ARGUMENT"],
-      [() => store.appendMessage({ userId: "u", chatId: "c1", message: message({ id: 1 }), head: 2, updatedAt: 1 }), "UNKNOWN_MESSAGE"],
-      [() => store.appendMessage({ userId: "u", chatId: "c1", message: message({ id: 1 }), head: 1, updatedAt: Number.NaN }), "INVALID_ARGUMENT"],
-      [() => store.appendMessage({ userId: "u", chatId: "zz", message: message({ id: 1 }), head: 1, updatedAt: 1 }), "UNKNOWN_CHAT"],
+      [
+        () =>
+          store.appendMessage({
+            userId: "u",
+            chatId: "c1",
+            message: message({ id: 1, role: "robot" as never }),
+            head: 1,
+            updatedAt: 1,
+          }),
+        "INVALID_ROLE",
+      ],
+      [
+        () =>
+          store.appendMessage({
+            userId: "u",
+            chatId: "c1",
+            message: message({ id: 1, priority: "urgent" as never }),
+            head: 1,
+            updatedAt: 1,
+          }),
+        "INVALID_PRIORITY",
+      ],
+      [
+        () =>
+          store.appendMessage({
+            userId: "u",
+            chatId: "c1",
+            message: message({ id: 1, content: 42 as never }),
+            head: 1,
+            updatedAt: 1,
+          }),
+        "INVALID_CONTENT",
+      ],
+      [
+        () =>
+          store.appendMessage({
+            userId: "u",
+            chatId: "c1",
+            message: message({ id: 1, parentId: 1 }),
+            head: 1,
+            updatedAt: 1,
+          }),
+        "INVALID_ARGUMENT",
+      ],
+      [
+        () =>
+          store.appendMessage({
+            userId: "u",
+            chatId: "c1",
+            message: message({ id: 1, tokens: -1 }),
+            head: 1,
+            updatedAt: 1,
+          }),
+        "INVALID_ARGUMENT",
+      ],
+      [
+        () => store.appendMessage({ userId: "u", chatId: "c1", message: message({ id: 1 }), head: 2, updatedAt: 1 }),
+        "UNKNOWN_MESSAGE",
+      ],
+      [
+        () =>
+          store.appendMessage({
+            userId: "u",
+            chatId: "c1",
+            message: message({ id: 1 }),
+            head: 1,
+            updatedAt: Number.NaN,
+          }),
+        "INVALID_ARGUMENT",
+      ],
+      [
+        () => store.appendMessage({ userId: "u", chatId: "zz", message: message({ id: 1 }), head: 1, updatedAt: 1 }),
+        "UNKNOWN_CHAT",
+      ],
       [() => store.loadChat("u", "c1", -1), "INVALID_ARGUMENT"],
       [() => store.listChats(""), "INVALID_ARGUMENT"],
       [() => store.createChat(record({ id: "x", head: 0 })), "INVALID_ARGUMENT"],
-      [() => store.putEmbeddings({ userId: "u", chatId: "c1", embedder: { name: "", dimension: 2 }, rows: [] }), "INVALID_ARGUMENT"],
+      [
+        () => store.putEmbeddings({ userId: "u", chatId: "c1", embedder: { name: "", dimension: 2 }, rows: [] }),
+        "INVALID_ARGUMENT",
+      ],
     ];
     for (const [call, code] of cases) await expectRejectCode(call, code);
     const loaded = (await store.loadChat("u", "c1"))!;
@@ -220,9 +381,13 @@ describe("batched durability", () => {
     await a.createChat(record());
     await chain(a, 2);
     // b needs the write lock that a's open batch holds: a commits first, then b sees its writes.
-    expect(await b.appendMessage({ userId: "u", chatId: "c1", message: message({ id: 1 }), head: 1, updatedAt: 1 })).toEqual({ ok: false, size: 2 });
+    expect(
+      await b.appendMessage({ userId: "u", chatId: "c1", message: message({ id: 1 }), head: 1, updatedAt: 1 }),
+    ).toEqual({ ok: false, size: 2 });
     await chain(b, 1, 2);
-    expect(await a.appendMessage({ userId: "u", chatId: "c1", message: message({ id: 2 }), head: 2, updatedAt: 1 })).toEqual({ ok: false, size: 3 });
+    expect(
+      await a.appendMessage({ userId: "u", chatId: "c1", message: message({ id: 2 }), head: 2, updatedAt: 1 }),
+    ).toEqual({ ok: false, size: 3 });
     await chain(a, 1, 3);
     await a.close();
     await b.close();
@@ -233,17 +398,31 @@ describe("batched durability", () => {
 });
 
 describe("a long chat loads in chunks of ids", () => {
-  it("gives back every message as written (optional fields, summaries, odd texts), whole and from any `since`", { timeout: 60_000 }, async () => {
+  it("gives back every message as written (optional fields, summaries, odd texts), whole and from any `since`", {
+    timeout: 60_000,
+  }, async () => {
     const path = file("long.db");
     const store = sqliteStore(path, { durability: "batched" });
     await store.createChat(record());
     const written: Message[] = [];
     for (let id = 0; id < 2600; id++) {
-      const m = message({ id, parentId: id === 0 ? null : id % 97 === 0 ? id - 3 : id - 1, content: `m${id} é 😀 ${"x".repeat(id % 300)}`, tokens: id * 7, createdAt: 1_700_000_000_000 + id * 1.5 });
-      if (id % 10 === 5) Object.assign(m, { role: "assistant", content: "", toolCalls: [{ id: `call${id}`, type: "function", function: { name: "f", arguments: `{"n":${id}}` } }] });
+      const m = message({
+        id,
+        parentId: id === 0 ? null : id % 97 === 0 ? id - 3 : id - 1,
+        content: `m${id} é 😀 ${"x".repeat(id % 300)}`,
+        tokens: id * 7,
+        createdAt: 1_700_000_000_000 + id * 1.5,
+      });
+      if (id % 10 === 5)
+        Object.assign(m, {
+          role: "assistant",
+          content: "",
+          toolCalls: [{ id: `call${id}`, type: "function", function: { name: "f", arguments: `{"n":${id}}` } }],
+        });
       if (id % 10 === 6) Object.assign(m, { role: "tool", toolCallId: `call${id - 1}`, priority: "high" });
       if (id % 10 === 7) m.name = `name${id}`;
-      if (id % 500 === 499) Object.assign(m, { kind: "summary", role: "system", covers: { first: id - 10, last: id - 1 } });
+      if (id % 500 === 499)
+        Object.assign(m, { kind: "summary", role: "system", covers: { first: id - 10, last: id - 1 } });
       if (id % 333 === 0) m.content = `with a NUL \u0000 inside ${id}`;
       const r = await store.appendMessage({ userId: "u", chatId: "c1", message: m, head: id, updatedAt: 1 });
       expect(r).toEqual({ ok: true });

@@ -34,18 +34,47 @@ export async function buildTextsChat(chats: UserChats, s: TextsSpec): Promise<Ch
 
 /** The texts a chat built from `s` holds, field by field: what `textsOf` must read. */
 export function expectedTexts(s: TextsSpec) {
-  const user: ContentPart[] = [{ type: "text", text: s.user }, { type: "file", data: "JVBERi0xLjQK", mediaType: "application/pdf", filename: s.filename }];
-  const assistant: ContentPart[] = [{ type: "reasoning", text: s.reasoning, signature: s.signature }, { type: "text", text: s.answer }];
+  const user: ContentPart[] = [
+    { type: "text", text: s.user },
+    { type: "file", data: "JVBERi0xLjQK", mediaType: "application/pdf", filename: s.filename },
+  ];
+  const assistant: ContentPart[] = [
+    { type: "reasoning", text: s.reasoning, signature: s.signature },
+    { type: "text", text: s.answer },
+  ];
   // A tool's name is ^[a-zA-Z0-9_-]{1,64}$ and its arguments JSON text (as providers take them): the text rides in a JSON string.
-  const toolCalls = [{ id: s.callId, type: "function" as const, function: { name: "look_up", arguments: JSON.stringify({ text: s.args }) } }];
-  return { title: s.title, system: s.system, name: s.name, user, assistant, toolCalls, toolCallId: s.callId, result: s.result, answer: s.answer };
+  const toolCalls = [
+    {
+      id: s.callId,
+      type: "function" as const,
+      function: { name: "look_up", arguments: JSON.stringify({ text: s.args }) },
+    },
+  ];
+  return {
+    title: s.title,
+    system: s.system,
+    name: s.name,
+    user,
+    assistant,
+    toolCalls,
+    toolCallId: s.callId,
+    result: s.result,
+    answer: s.answer,
+  };
 }
 
 /** The texts of a chat built by buildTextsChat, field by field. */
 export function textsOf(chat: Chat): ReturnType<typeof expectedTexts> {
   const [u, a, t, last] = [0, 1, 2, 3].map((id) => chat.get(id));
   return {
-    title: chat.title, system: chat.system!, name: u!.name!, user: u!.parts!, assistant: a!.parts!, toolCalls: a!.toolCalls!, toolCallId: t!.toolCallId!,
-    result: t!.content, answer: last!.content,
+    title: chat.title,
+    system: chat.system!,
+    name: u!.name!,
+    user: u!.parts!,
+    assistant: a!.parts!,
+    toolCalls: a!.toolCalls!,
+    toolCallId: t!.toolCallId!,
+    result: t!.content,
+    answer: last!.content,
   };
 }

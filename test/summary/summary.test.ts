@@ -3,7 +3,13 @@ import fc from "fast-check";
 import { CtxloomError } from "../../src/errors.js";
 import { heuristicCounter } from "../../src/tokens/index.js";
 import { loadEncoding } from "../../src/tokens/exact.js";
-import { checkSummaryOptions, resolveSummaries, resolveSummaryPolicy, DEFAULT_SUMMARY_POLICY, type SummaryPolicy } from "../../src/summary/policy.js";
+import {
+  checkSummaryOptions,
+  resolveSummaries,
+  resolveSummaryPolicy,
+  DEFAULT_SUMMARY_POLICY,
+  type SummaryPolicy,
+} from "../../src/summary/policy.js";
 import { planSummaryRun, summaryThreshold, summaryBudget, type PlanMessage } from "../../src/summary/run-plan.js";
 import { extractiveSummary, type SummarizedMessage } from "../../src/summary/extractive.js";
 import { summarizeRun } from "../../src/summary/run.js";
@@ -27,17 +33,24 @@ describe("summary policy", () => {
     expect(resolveSummaryPolicy(false, undefined, true)).toBeNull();
     expect(resolveSummaryPolicy(undefined, false, { select: { keepLast: 20 } })).toBeNull();
     // A call's trigger wins over a chat's false (its trigger "manual"); fields come from every level.
-    expect(resolveSummaryPolicy({ trigger: { tokens: 80_000 } }, false, { select: { keepLast: 20 }, timeoutMs: 5 })).toEqual({
-      trigger: { tokens: 80_000 }, select: { keepLast: 20 }, timeoutMs: 5,
+    expect(
+      resolveSummaryPolicy({ trigger: { tokens: 80_000 } }, false, { select: { keepLast: 20 }, timeoutMs: 5 }),
+    ).toEqual({
+      trigger: { tokens: 80_000 },
+      select: { keepLast: 20 },
+      timeoutMs: 5,
     });
     expect(resolveSummaryPolicy(true, { maxTokens: 100 })).toEqual({ ...DEFAULT_SUMMARY_POLICY, maxTokens: 100 });
   });
 
-  it("false is the trigger \"manual\", true sets nothing, presentation alone turns nothing on", () => {
+  it('false is the trigger "manual", true sets nothing, presentation alone turns nothing on', () => {
     // true over false: the trigger "manual" stands (true sets no field); a trigger wins.
     expect(resolveSummaryPolicy(true, false)).toBeNull();
     expect(resolveSummaryPolicy({ select: { keepLast: 4 } }, false)).toBeNull();
-    expect(resolveSummaryPolicy({ trigger: { fraction: 0.5 } }, false)).toEqual({ ...DEFAULT_SUMMARY_POLICY, trigger: { fraction: 0.5 } });
+    expect(resolveSummaryPolicy({ trigger: { fraction: 0.5 } }, false)).toEqual({
+      ...DEFAULT_SUMMARY_POLICY,
+      trigger: { fraction: 0.5 },
+    });
     expect(resolveSummaryPolicy(false, { trigger: { tokens: 9 } })).toBeNull();
     expect(resolveSummaryPolicy({ trigger: "manual" }, true)).toBeNull();
     // No trigger anywhere: on when a level is given (true, or an object setting more than presentation).
@@ -45,24 +58,38 @@ describe("summary policy", () => {
     expect(resolveSummaryPolicy({}, { presentation: "tool" })).toBeNull();
     expect(resolveSummaryPolicy(undefined, { presentation: "tool" }, true)).toEqual(DEFAULT_SUMMARY_POLICY);
     expect(resolveSummaryPolicy(undefined, undefined, { summarizer: () => "x" })).toEqual(DEFAULT_SUMMARY_POLICY);
-    expect(resolveSummaryPolicy({ timeoutMs: 9 }, { presentation: "tool" })).toEqual({ ...DEFAULT_SUMMARY_POLICY, timeoutMs: 9 });
+    expect(resolveSummaryPolicy({ timeoutMs: 9 }, { presentation: "tool" })).toEqual({
+      ...DEFAULT_SUMMARY_POLICY,
+      timeoutMs: 9,
+    });
     // A chat's trigger over the Loom's false, the Loom's selection under it.
-    expect(resolveSummaryPolicy(undefined, { trigger: { tokens: 500 } }, { trigger: "manual", select: { oldest: 0.5 } })).toEqual({
-      ...DEFAULT_SUMMARY_POLICY, trigger: { tokens: 500 }, select: { oldest: 0.5 },
+    expect(
+      resolveSummaryPolicy(undefined, { trigger: { tokens: 500 } }, { trigger: "manual", select: { oldest: 0.5 } }),
+    ).toEqual({
+      ...DEFAULT_SUMMARY_POLICY,
+      trigger: { tokens: 500 },
+      select: { oldest: 0.5 },
     });
     // compact() reads the fields whatever the trigger: "manual" keeps the selection.
     expect(resolveSummaries({ trigger: "manual", select: { keepLast: 3 } })).toEqual({
-      policy: { ...DEFAULT_SUMMARY_POLICY, select: { keepLast: 3 } }, auto: false,
+      policy: { ...DEFAULT_SUMMARY_POLICY, select: { keepLast: 3 } },
+      auto: false,
     });
   });
 
   it("refuses bad options with INVALID_ARGUMENT, naming the closest key", () => {
     expect(code(() => checkSummaryOptions({ trigger: { fraction: 0 } }, "summaries", "call"))).toBe("INVALID_ARGUMENT");
-    expect(code(() => checkSummaryOptions({ trigger: { fraction: 1.5 } }, "summaries", "call"))).toBe("INVALID_ARGUMENT");
-    expect(code(() => checkSummaryOptions({ trigger: { fraction: 0.5, tokens: 10 } }, "summaries", "call"))).toBe("INVALID_ARGUMENT");
+    expect(code(() => checkSummaryOptions({ trigger: { fraction: 1.5 } }, "summaries", "call"))).toBe(
+      "INVALID_ARGUMENT",
+    );
+    expect(code(() => checkSummaryOptions({ trigger: { fraction: 0.5, tokens: 10 } }, "summaries", "call"))).toBe(
+      "INVALID_ARGUMENT",
+    );
     expect(code(() => checkSummaryOptions({ trigger: {} }, "summaries", "call"))).toBe("INVALID_ARGUMENT");
     expect(code(() => checkSummaryOptions({ select: { keepLast: -1 } }, "summaries", "call"))).toBe("INVALID_ARGUMENT");
-    expect(code(() => checkSummaryOptions({ select: { oldest: "0.3" } }, "summaries", "call"))).toBe("INVALID_ARGUMENT");
+    expect(code(() => checkSummaryOptions({ select: { oldest: "0.3" } }, "summaries", "call"))).toBe(
+      "INVALID_ARGUMENT",
+    );
     expect(code(() => checkSummaryOptions({ maxTokens: 3 }, "summaries", "call"))).toBe("INVALID_ARGUMENT");
     expect(code(() => checkSummaryOptions("yes", "summaries", "call"))).toBe("INVALID_ARGUMENT");
     expect(code(() => checkSummaryOptions({ trigger: "auto" }, "summaries", "call"))).toBe("INVALID_ARGUMENT");
@@ -73,14 +100,28 @@ describe("summary policy", () => {
     expect(code(() => checkSummaryOptions({ prompt: " " }, "summaries", "loom"))).toBe("INVALID_ARGUMENT");
     expect(code(() => checkSummaryOptions({ presentation: "user" }, "summaries", "chat"))).toBe("INVALID_ARGUMENT");
     // A level takes the keys of the levels below it, and says where the others go.
-    expect(() => checkSummaryOptions({ prompt: "Be brief." }, "create(options).summaries", "chat")).toThrow(/"prompt".*Loom.open/);
-    expect(() => checkSummaryOptions({ summarizer: () => "" }, "buildContext(options).summaries", "call")).toThrow(/"summarizer".*Loom.open/);
-    expect(() => checkSummaryOptions({ presentation: "tool" }, "buildContext(options).summaries", "call")).toThrow(/"presentation".*kept with the chat/);
-    expect(checkSummaryOptions({ trigger: "manual", presentation: "tool" }, "summaries", "chat")).toEqual({ trigger: "manual", presentation: "tool" });
-    expect(() => checkSummaryOptions({ triger: { fraction: 0.5 } }, "summaries", "call")).toThrow(/did you mean "trigger"/);
-    expect(checkSummaryOptions({ trigger: { tokens: 80_000 }, select: { keepLast: 20 } }, "summaries", "call")).toEqual({
-      trigger: { tokens: 80_000 }, select: { keepLast: 20 },
+    expect(() => checkSummaryOptions({ prompt: "Be brief." }, "create(options).summaries", "chat")).toThrow(
+      /"prompt".*Loom.open/,
+    );
+    expect(() => checkSummaryOptions({ summarizer: () => "" }, "buildContext(options).summaries", "call")).toThrow(
+      /"summarizer".*Loom.open/,
+    );
+    expect(() => checkSummaryOptions({ presentation: "tool" }, "buildContext(options).summaries", "call")).toThrow(
+      /"presentation".*kept with the chat/,
+    );
+    expect(checkSummaryOptions({ trigger: "manual", presentation: "tool" }, "summaries", "chat")).toEqual({
+      trigger: "manual",
+      presentation: "tool",
     });
+    expect(() => checkSummaryOptions({ triger: { fraction: 0.5 } }, "summaries", "call")).toThrow(
+      /did you mean "trigger"/,
+    );
+    expect(checkSummaryOptions({ trigger: { tokens: 80_000 }, select: { keepLast: 20 } }, "summaries", "call")).toEqual(
+      {
+        trigger: { tokens: 80_000 },
+        select: { keepLast: 20 },
+      },
+    );
   });
 
   it("caps an absolute threshold by the conversation budget", () => {
@@ -92,7 +133,12 @@ describe("summary policy", () => {
 });
 
 const msg = (id: number, role: PlanMessage["role"], tokens = 10, extra: Partial<PlanMessage> = {}): PlanMessage => ({
-  id, role, priority: "normal", tokens, kind: "message", ...extra,
+  id,
+  role,
+  priority: "normal",
+  tokens,
+  kind: "message",
+  ...extra,
 });
 const chatOf = (n: number): PlanMessage[] => Array.from({ length: n }, (_, i) => msg(i, i % 2 ? "assistant" : "user"));
 const oldest = (f: number): SummaryPolicy => ({ ...DEFAULT_SUMMARY_POLICY, select: { oldest: f } });
@@ -128,7 +174,14 @@ describe("which run is summarized", () => {
     expect(planSummaryRun(v, oldest(1), 10)).toEqual({ start: 0, end: 1, tokens: 20 });
     v[0] = msg(0, "system", 10, { priority: "critical" });
     expect(planSummaryRun(v, oldest(1), 10)).toBeNull(); // only message 1 is left: not worth a summary
-    const t = [msg(0, "user"), msg(1, "assistant"), msg(2, "assistant"), msg(3, "tool"), msg(4, "tool"), msg(5, "user")];
+    const t = [
+      msg(0, "user"),
+      msg(1, "assistant"),
+      msg(2, "assistant"),
+      msg(3, "tool"),
+      msg(4, "tool"),
+      msg(5, "user"),
+    ];
     // oldest 0.5 of 6 would end at index 2, inside the unit 2-4: the run stops before it.
     expect(planSummaryRun(t, oldest(0.5), 60)).toEqual({ start: 0, end: 1, tokens: 20 });
     expect(planSummaryRun(t, oldest(0.7), 60)).toEqual({ start: 0, end: 4, tokens: 50 });
@@ -145,18 +198,23 @@ describe("which run is summarized", () => {
       { maxLength: 60 },
     );
     fc.assert(
-      fc.property(arb, fc.oneof(fc.double({ min: 0.01, max: 1, noNaN: true }).map(oldest), fc.nat(30).map(keepLast)), fc.nat(2 ** 22), (rows, policy, threshold) => {
-        const v = rows.map((r, id) => ({ id, ...r }) as PlanMessage);
-        const run = planSummaryRun(v, policy, threshold);
-        if (!run) return;
-        expect(run.end - run.start).toBeGreaterThanOrEqual(1);
-        const newestUser = v.map((m) => m.role).lastIndexOf("user");
-        expect(run.end).toBeLessThan(newestUser);
-        for (let i = run.start; i <= run.end; i++) expect(v[i]!.priority).not.toBe("critical");
-        expect(v[run.start]!.role).not.toBe("tool");
-        if (run.end + 1 < v.length) expect(v[run.end + 1]!.role).not.toBe("tool");
-        expect(run.tokens).toBe(v.slice(run.start, run.end + 1).reduce((s, m) => s + m.tokens, 0));
-      }),
+      fc.property(
+        arb,
+        fc.oneof(fc.double({ min: 0.01, max: 1, noNaN: true }).map(oldest), fc.nat(30).map(keepLast)),
+        fc.nat(2 ** 22),
+        (rows, policy, threshold) => {
+          const v = rows.map((r, id) => ({ id, ...r }) as PlanMessage);
+          const run = planSummaryRun(v, policy, threshold);
+          if (!run) return;
+          expect(run.end - run.start).toBeGreaterThanOrEqual(1);
+          const newestUser = v.map((m) => m.role).lastIndexOf("user");
+          expect(run.end).toBeLessThan(newestUser);
+          for (let i = run.start; i <= run.end; i++) expect(v[i]!.priority).not.toBe("critical");
+          expect(v[run.start]!.role).not.toBe("tool");
+          if (run.end + 1 < v.length) expect(v[run.end + 1]!.role).not.toBe("tool");
+          expect(run.tokens).toBe(v.slice(run.start, run.end + 1).reduce((s, m) => s + m.tokens, 0));
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -172,7 +230,11 @@ const talk: SummarizedMessage[] = [
   { role: "user", content: "I am planning a trip to Lisbon in May. What should I pack?" },
   { role: "assistant", content: "Pack light layers. May in Lisbon is mild, around 20°C." },
   { role: "user", content: "My budget is 1,200 euros. Is that enough for a week?" },
-  { role: "assistant", content: "Yes, if you stay in a guesthouse.", toolCalls: [{ id: "c1", function: { name: "search_hotels", arguments: '{"city":"Lisbon","max":90}' } }] },
+  {
+    role: "assistant",
+    content: "Yes, if you stay in a guesthouse.",
+    toolCalls: [{ id: "c1", function: { name: "search_hotels", arguments: '{"city":"Lisbon","max":90}' } }],
+  },
   { role: "tool", content: "Found 12 guesthouses under 90 euros. Best rated: Casa Alfama.", toolCallId: "c1" },
   { role: "assistant", content: "Casa Alfama is well rated and under 90 euros a night." },
   { role: "user", content: "Book it for May 3 to May 10, please." },
@@ -182,31 +244,40 @@ const talk: SummarizedMessage[] = [
 describe("the extractive summary", () => {
   it("keeps the first sentence of each message, tool calls by name, and fits its budget", () => {
     const text = extractiveSummary(talk, 1000, counter);
-    expect(text).toBe([
-      "User: I am planning a trip to Lisbon in May.",
-      "Assistant: Pack light layers.",
-      "User: My budget is 1,200 euros.",
-      'Assistant: Yes, if you stay in a guesthouse. [called search_hotels({"city":"Lisbon","max":90})]',
-      "Result of search_hotels: Found 12 guesthouses under 90 euros.",
-      "Assistant: Casa Alfama is well rated and under 90 euros a night.",
-      "User: Book it for May 3 to May 10, please.",
-      "Assistant: Done.",
-    ].join("\n"));
+    expect(text).toBe(
+      [
+        "User: I am planning a trip to Lisbon in May.",
+        "Assistant: Pack light layers.",
+        "User: My budget is 1,200 euros.",
+        'Assistant: Yes, if you stay in a guesthouse. [called search_hotels({"city":"Lisbon","max":90})]',
+        "Result of search_hotels: Found 12 guesthouses under 90 euros.",
+        "Assistant: Casa Alfama is well rated and under 90 euros a night.",
+        "User: Book it for May 3 to May 10, please.",
+        "Assistant: Done.",
+      ].join("\n"),
+    );
   });
 
   it("keeps the first two and last two lines, '...' where it left lines out, and never exceeds maxTokens", async () => {
     const text = extractiveSummary(talk, 60, counter);
     const lines = text.split("\n");
-    expect(lines.slice(0, 2)).toEqual(["User: I am planning a trip to Lisbon in May.", "Assistant: Pack light layers."]);
+    expect(lines.slice(0, 2)).toEqual([
+      "User: I am planning a trip to Lisbon in May.",
+      "Assistant: Pack light layers.",
+    ]);
     expect(lines.slice(-2)).toEqual(["User: Book it for May 3 to May 10, please.", "Assistant: Done."]);
     expect(lines).toContain("...");
     expect(counter.count(text)).toBeLessThanOrEqual(60);
     const o200k = await loadEncoding("o200k_base");
-    for (let max = 16; max < 200; max += 7) expect(o200k.count(extractiveSummary(talk, max, o200k))).toBeLessThanOrEqual(max);
+    for (let max = 16; max < 200; max += 7)
+      expect(o200k.count(extractiveSummary(talk, max, o200k))).toBeLessThanOrEqual(max);
   });
 
   it("is deterministic and never cuts a surrogate pair", () => {
-    const emoji: SummarizedMessage[] = Array.from({ length: 30 }, (_, i) => ({ role: i % 2 ? "assistant" : "user", content: "😀".repeat(300) }));
+    const emoji: SummarizedMessage[] = Array.from({ length: 30 }, (_, i) => ({
+      role: i % 2 ? "assistant" : "user",
+      content: "😀".repeat(300),
+    }));
     const a = extractiveSummary(emoji, 120, counter);
     expect(extractiveSummary(emoji, 120, counter)).toBe(a);
     expect(a).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/);
@@ -214,7 +285,12 @@ describe("the extractive summary", () => {
   });
 
   it("starts from the previous summary when it extends one", () => {
-    const text = extractiveSummary(talk.slice(6), 200, counter, "The user plans a week in Lisbon in May. Budget 1,200 euros. Likes quiet places. More.");
+    const text = extractiveSummary(
+      talk.slice(6),
+      200,
+      counter,
+      "The user plans a week in Lisbon in May. Budget 1,200 euros. Likes quiet places. More.",
+    );
     expect(text.split("\n")[0]).toBe("The user plans a week in Lisbon in May. Budget 1,200 euros. Likes quiet places.");
   });
 });
@@ -230,7 +306,13 @@ describe("running a summarizer", () => {
       return "  Trip to Lisbon May 3-10, Casa Alfama, ref LX-4471.  ";
     });
     expect(out).toEqual({ text: "Trip to Lisbon May 3-10, Casa Alfama, ref LX-4471.", source: "llm" });
-    const req = seen as { messages: unknown[]; maxTokens: number; prompt: string; signal: AbortSignal; previousSummary: null };
+    const req = seen as {
+      messages: unknown[];
+      maxTokens: number;
+      prompt: string;
+      signal: AbortSignal;
+      previousSummary: null;
+    };
     expect(req.messages).toHaveLength(talk.length);
     expect(req.maxTokens).toBe(40);
     expect(req.prompt).toBe(DEFAULT_SUMMARY_PROMPT.replaceAll("{maxTokens}", "40"));
@@ -239,7 +321,11 @@ describe("running a summarizer", () => {
 
   it("falls back to the extractive summary on a throw, a timeout (aborting the signal), or garbage", async () => {
     const extractive = extractiveSummary(talk, 40, counter);
-    expect(await run(() => { throw new Error("rate limited"); })).toEqual({ text: extractive, source: "extractive", fallback: "threw" });
+    expect(
+      await run(() => {
+        throw new Error("rate limited");
+      }),
+    ).toEqual({ text: extractive, source: "extractive", fallback: "threw" });
     expect(await run(() => Promise.reject(new Error("network")))).toMatchObject({ fallback: "threw" });
     let signal: AbortSignal | undefined;
     const slow = await run((req) => {
@@ -256,6 +342,9 @@ describe("running a summarizer", () => {
   });
 
   it("without a callback, summarizes extractively", async () => {
-    expect(await summarizeRun(talk, null, 40, counter, { timeoutMs: 10 })).toEqual({ text: extractiveSummary(talk, 40, counter), source: "extractive" });
+    expect(await summarizeRun(talk, null, 40, counter, { timeoutMs: 10 })).toEqual({
+      text: extractiveSummary(talk, 40, counter),
+      source: "extractive",
+    });
   });
 });

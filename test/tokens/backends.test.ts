@@ -16,18 +16,24 @@ function sharedTexts(max: number): string[] {
   const out: string[] = [];
   const oasst = join(dataDir, "oasst/en_100_tree.jsonl");
   if (existsSync(oasst)) {
-    interface M { text: string; replies?: M[] }
+    interface M {
+      text: string;
+      replies?: M[];
+    }
     const walk = (m: M) => {
       out.push(m.text);
       for (const r of m.replies ?? []) walk(r);
     };
-    for (const line of readFileSync(oasst, "utf8").split("\n")) if (line.trim()) walk((JSON.parse(line) as { prompt: M }).prompt);
+    for (const line of readFileSync(oasst, "utf8").split("\n"))
+      if (line.trim()) walk((JSON.parse(line) as { prompt: M }).prompt);
   } else {
     console.warn(`backends.test.ts: ${oasst} is absent; comparing on built-in texts only.`);
   }
   const sharegpt = join(dataDir, "sharegpt/axolotl_sharegpt_conversation.json");
   if (existsSync(sharegpt)) {
-    for (const c of (JSON.parse(readFileSync(sharegpt, "utf8")) as { conversations: { value: string }[] }).conversations) out.push(c.value);
+    for (const c of (JSON.parse(readFileSync(sharegpt, "utf8")) as { conversations: { value: string }[] })
+      .conversations)
+      out.push(c.value);
   }
   // spread the picks over the whole set
   const step = Math.max(1, Math.floor(out.length / max));
@@ -65,10 +71,24 @@ const BUILT_IN = [
 
 /** Deterministic pseudo-random strings over a varied alphabet. */
 function randomTexts(n: number): string[] {
-  const alphabet = [..."abcdefghijklmnopqrstuvwxyz ABCXYZ 0123456789 .,;:!?'\"()[]{}<>|\\/_-+=*&^%$#@~`\n\t", "é", "ß", "中", "日", "😀", "👍🏽", "<|", "|>", "endoftext", "  "];
+  const alphabet = [
+    ..."abcdefghijklmnopqrstuvwxyz ABCXYZ 0123456789 .,;:!?'\"()[]{}<>|\\/_-+=*&^%$#@~`\n\t",
+    "é",
+    "ß",
+    "中",
+    "日",
+    "😀",
+    "👍🏽",
+    "<|",
+    "|>",
+    "endoftext",
+    "  ",
+  ];
   let s = 12345;
   const next = () => ((s = (s * 1103515245 + 12345) & 0x7fffffff), s);
-  return Array.from({ length: n }, () => Array.from({ length: next() % 200 }, () => alphabet[next() % alphabet.length]).join(""));
+  return Array.from({ length: n }, () =>
+    Array.from({ length: next() % 200 }, () => alphabet[next() % alphabet.length]).join(""),
+  );
 }
 
 describe("gpt-tokenizer and js-tiktoken count alike", () => {
@@ -82,7 +102,9 @@ describe("gpt-tokenizer and js-tiktoken count alike", () => {
     it(`${encoding}: identical counts on every text`, async () => {
       const [fast, tiktoken] = await Promise.all([loadEncoding(encoding), tiktokenCounter(encoding)]);
       expect(fast.exact && tiktoken.exact).toBe(true);
-      const differing = texts.filter((t) => fast.count(t) !== tiktoken.count(t)).map((t) => JSON.stringify(t.slice(0, 60)));
+      const differing = texts
+        .filter((t) => fast.count(t) !== tiktoken.count(t))
+        .map((t) => JSON.stringify(t.slice(0, 60)));
       expect(differing).toEqual([]);
       // special-token-looking text is plain text: more than one token
       expect(fast.count("<|endoftext|>")).toBeGreaterThan(1);

@@ -6,7 +6,6 @@ import { heuristicCounter, loadEncoding, messageTokens } from "../../src/tokens-
 import { expectRejectCode, expectThrowCode } from "../helpers.js";
 import { COOKBOOK } from "./cookbook.js";
 
-
 describe("countTokens before the tokenizer is loaded", () => {
   it("throws COUNTER_NOT_LOADED in a fresh module, and counts once loadTokenizer resolved", async () => {
     vi.resetModules();
@@ -29,7 +28,12 @@ describe("countTokens before the tokenizer is loaded", () => {
 });
 
 describe("the OpenAI cookbook's example", () => {
-  for (const [model, expected] of [["gpt-4", 129], ["gpt-3.5-turbo", 129], ["gpt-4o", 124], ["gpt-4o-mini", 124]] as const) {
+  for (const [model, expected] of [
+    ["gpt-4", 129],
+    ["gpt-3.5-turbo", 129],
+    ["gpt-4o", 124],
+    ["gpt-4o-mini", 124],
+  ] as const) {
     it(`${model}: ${expected} tokens`, async () => {
       await loadTokenizer(model);
       expect(countTokens(COOKBOOK, { model })).toBe(expected);
@@ -73,16 +77,33 @@ describe("heuristic counting", () => {
       { role: "system", content: "You are Luna." },
       { role: "user", content: "x".repeat(200), name: "alice" },
     ];
-    for (const [model, perChar] of [["llama3.2", 0.28], ["gemma2:9b", 0.3], ["gemini-2.0-flash", 0.25], ["claude-sonnet-4", 0.25]] as const) {
+    for (const [model, perChar] of [
+      ["llama3.2", 0.28],
+      ["gemma2:9b", 0.3],
+      ["gemini-2.0-flash", 0.25],
+      ["claude-sonnet-4", 0.25],
+    ] as const) {
       const c = (s: string) => Math.ceil(s.length * perChar);
-      const expected = 3 + msgs.reduce((sum, m) => sum + 3 + c(m.role) + c(m.content) + (m.name ? 1 + c(m.name) : 0), 0);
+      const expected =
+        3 + msgs.reduce((sum, m) => sum + 3 + c(m.role) + c(m.content) + (m.name ? 1 + c(m.name) : 0), 0);
       expect(countTokens(msgs, { model })).toBe(expected);
     }
   });
 
   it("a profile's own counter wins over its encoding and the heuristic", () => {
-    const words: TokenCounter = { name: "words", exact: true, count: (t) => (t.length === 0 ? 0 : t.split(/\s+/).length) };
-    const profile: ModelProfile = { name: "words-model", contextWindow: 4096, sizeClass: "tiny", tokensPerChar: 0.25, encoding: "o200k_base", counter: words };
+    const words: TokenCounter = {
+      name: "words",
+      exact: true,
+      count: (t) => (t.length === 0 ? 0 : t.split(/\s+/).length),
+    };
+    const profile: ModelProfile = {
+      name: "words-model",
+      contextWindow: 4096,
+      sizeClass: "tiny",
+      tokensPerChar: 0.25,
+      encoding: "o200k_base",
+      counter: words,
+    };
     const msgs = [{ role: "user", content: "one two three" }];
     expect(countTokens(msgs, { model: profile })).toBe(3 + 1 + 3 + 3);
     registerModel(profile);
@@ -91,7 +112,11 @@ describe("heuristic counting", () => {
 });
 
 describe("tool calls and results are counted", () => {
-  const call = { id: "call_abc123", type: "function" as const, function: { name: "get_weather", arguments: '{"city":"Paris","unit":"celsius"}' } };
+  const call = {
+    id: "call_abc123",
+    type: "function" as const,
+    function: { name: "get_weather", arguments: '{"city":"Paris","unit":"celsius"}' },
+  };
 
   it("every field of a tool call and a result's tool_call_id, snake_case or camelCase", async () => {
     const enc = await loadEncoding("o200k_base");
@@ -105,7 +130,10 @@ describe("tool calls and results are counted", () => {
       { role: "tool", content: "18 degrees, sunny", toolCallId: "call_abc123" },
     ];
     const callCost = (id: string) => c(id) + c("function") + c(call.function.name) + c(call.function.arguments);
-    const expected = 3 + (3 + c("assistant") + callCost("call_abc123") + callCost("call_2")) + (3 + c("tool") + c("18 degrees, sunny") + c("call_abc123"));
+    const expected =
+      3 +
+      (3 + c("assistant") + callCost("call_abc123") + callCost("call_2")) +
+      (3 + c("tool") + c("18 degrees, sunny") + c("call_abc123"));
     expect(countTokens(snake as never, { model: "gpt-4o" })).toBe(expected);
     expect(countTokens(camel, { model: "gpt-4o" })).toBe(expected);
     const without = countTokens([{ role: "assistant", content: "" }], { model: "gpt-4o" });
@@ -126,7 +154,10 @@ describe("bad inputs", () => {
     expectThrowCode(() => countTokens([], {} as never), "INVALID_ARGUMENT");
     expectThrowCode(() => countTokens([null] as never, { model: "llama3.2" }), "INVALID_ARGUMENT");
     expectThrowCode(() => countTokens([{ role: 1, content: "x" }] as never, { model: "llama3.2" }), "INVALID_ARGUMENT");
-    expectThrowCode(() => countTokens([{ role: "user", content: 42 }] as never, { model: "llama3.2" }), "INVALID_ARGUMENT");
+    expectThrowCode(
+      () => countTokens([{ role: "user", content: 42 }] as never, { model: "llama3.2" }),
+      "INVALID_ARGUMENT",
+    );
   });
 
   it("countTokens and loadTokenizer with an unknown model -> UNKNOWN_MODEL", async () => {

@@ -9,8 +9,21 @@ const broken = (what: "count" | "fit" | "atLeast", past = 0): TokenCounter => ({
   name: `broken-${what}`,
   exact: false,
   count: (t) => (what === "count" && t.length >= past ? (null as unknown as { x: number }).x : Math.ceil(t.length / 4)),
-  ...(what === "fit" ? { fit: () => { throw new TypeError("boom"); } } : {}),
-  ...(what === "atLeast" ? { atLeast: (t: string) => { if (t.length >= past) throw new RangeError("boom"); return 0; } } : {}),
+  ...(what === "fit"
+    ? {
+        fit: () => {
+          throw new TypeError("boom");
+        },
+      }
+    : {}),
+  ...(what === "atLeast"
+    ? {
+        atLeast: (t: string) => {
+          if (t.length >= past) throw new RangeError("boom");
+          return 0;
+        },
+      }
+    : {}),
 });
 
 describe("a counter that throws", () => {
@@ -34,20 +47,56 @@ forEachEngine((engine) => {
     it("create refuses one that throws on the texts it is tried on; append and buildContext reject with INVALID_ARGUMENT and change nothing", async () => {
       const loom = await Loom.open({ engine });
       for (const what of ["count", "atLeast"] as const) {
-        const model = { name: `own-${what}`, contextWindow: 1_000, sizeClass: "tiny" as const, tokensPerChar: 0.25, counter: broken(what) };
+        const model = {
+          name: `own-${what}`,
+          contextWindow: 1_000,
+          sizeClass: "tiny" as const,
+          tokensPerChar: 0.25,
+          counter: broken(what),
+        };
         await expectRejectCode(() => loom.user("u").create({ model }), "INVALID_ARGUMENT");
       }
       expect(await loom.user("u").list()).toEqual([]);
       // Broken only on texts longer than those: found where such a text is counted.
-      const bad = await loom.user("u").create({ model: { name: "own-count", contextWindow: 1_000, sizeClass: "tiny", tokensPerChar: 0.25, counter: broken("count", 40) } });
-      await expectRejectCode(() => bad.append({ role: "user", content: "a message longer than the texts a counter is tried on" }), "INVALID_ARGUMENT");
+      const bad = await loom.user("u").create({
+        model: {
+          name: "own-count",
+          contextWindow: 1_000,
+          sizeClass: "tiny",
+          tokensPerChar: 0.25,
+          counter: broken("count", 40),
+        },
+      });
+      await expectRejectCode(
+        () => bad.append({ role: "user", content: "a message longer than the texts a counter is tried on" }),
+        "INVALID_ARGUMENT",
+      );
       expect(bad.messageCount).toBe(0);
-      const fit = await loom.user("u").create({ model: { name: "own-fit", contextWindow: 1_000, sizeClass: "tiny", tokensPerChar: 0.25, counter: broken("fit") } });
+      const fit = await loom.user("u").create({
+        model: {
+          name: "own-fit",
+          contextWindow: 1_000,
+          sizeClass: "tiny",
+          tokensPerChar: 0.25,
+          counter: broken("fit"),
+        },
+      });
       await fit.append({ role: "user", content: "hi" });
       await expectRejectCode(() => fit.buildContext({ system: "x".repeat(5_000) }), "INVALID_ARGUMENT");
-      const least = await loom.user("u").create({ model: { name: "own-least", contextWindow: 1_000, sizeClass: "tiny", tokensPerChar: 0.25, counter: broken("atLeast", 40) } });
+      const least = await loom.user("u").create({
+        model: {
+          name: "own-least",
+          contextWindow: 1_000,
+          sizeClass: "tiny",
+          tokensPerChar: 0.25,
+          counter: broken("atLeast", 40),
+        },
+      });
       await least.append({ role: "user", content: "hi" });
-      await expectRejectCode(() => least.buildContext({ input: "an input longer than the texts a counter is tried on" }), "INVALID_ARGUMENT");
+      await expectRejectCode(
+        () => least.buildContext({ input: "an input longer than the texts a counter is tried on" }),
+        "INVALID_ARGUMENT",
+      );
       await loom.close();
     });
   });

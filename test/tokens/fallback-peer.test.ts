@@ -14,7 +14,11 @@ async function withoutWasm() {
   vi.resetModules();
   vi.spyOn(WebAssembly, "compile").mockRejectedValue(new Error("compiling WebAssembly bytes is not allowed here"));
   const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
-  return { warn, counting: await import("../../src/models/counting.js"), exact: await import("../../src/tokens/exact.js") };
+  return {
+    warn,
+    counting: await import("../../src/models/counting.js"),
+    exact: await import("../../src/tokens/exact.js"),
+  };
 }
 
 describe("gpt-tokenizer, the fallback counter", () => {
@@ -44,7 +48,10 @@ describe("gpt-tokenizer, the fallback counter", () => {
       throw new Error("Cannot find package 'gpt-tokenizer' imported from ctxloom");
     });
     const { counting } = await withoutWasm();
-    const error = await counting.counterFor("gpt-4o").then(() => undefined, (e: { code?: string; message: string }) => e);
+    const error = await counting.counterFor("gpt-4o").then(
+      () => undefined,
+      (e: { code?: string; message: string }) => e,
+    );
     expect(error?.code).toBe("WASM_UNAVAILABLE");
     expect(error?.message).toContain("npm install gpt-tokenizer");
     vi.doUnmock("gpt-tokenizer/encoding/o200k_base");

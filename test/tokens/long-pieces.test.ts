@@ -15,8 +15,25 @@ const ENCODINGS = ["o200k_base", "cl100k_base"] as const;
 // some with words that are long tokens (a boundary inside them is crossed by a merge).
 const ALPHABETS: readonly (readonly string[])[] = [
   [..."的一是不了人我在有他这中大来上国个到说们为子和你地出道也时年得就那要下以生会自着去之过家学对可她里后小么心多天"],
-  ["中华人民共和国", "我们", "天天中彩票", "微信公众号", "北京", "时间", "可以", "没有", "自己", "什么", "因为", "所以", "的", "了"],
-  [..."あいうえおかきくけこさしすせそたちつてとなにぬねのはひふへほまみむめもやゆよらりるれろわをんアイウエオ日本語東京"],
+  [
+    "中华人民共和国",
+    "我们",
+    "天天中彩票",
+    "微信公众号",
+    "北京",
+    "时间",
+    "可以",
+    "没有",
+    "自己",
+    "什么",
+    "因为",
+    "所以",
+    "的",
+    "了",
+  ],
+  [
+    ..."あいうえおかきくけこさしすせそたちつてとなにぬねのはひふへほまみむめもやゆよらりるれろわをんアイウエオ日本語東京",
+  ],
   [..."가나다라마바사아자차카타파하한국어대한민국서울"],
   [..."абвгдежзийклмнопрстуфхцчшщъыьэюя"],
   [..."กขคงจฉชซญดตถทนบปผพภมยรลวศสหอฮะาิีึืุู"],
@@ -66,7 +83,10 @@ describe("a long piece merged in chunks", () => {
             expect(counter.count(text)).toBe(n);
             const m = counter.measure!(text);
             expect(m.tokens).toBe(n);
-            const [a, b] = [Math.floor(r1 * text.length), Math.floor(r2 * text.length)].sort((x, y) => x - y) as [number, number];
+            const [a, b] = [Math.floor(r1 * text.length), Math.floor(r2 * text.length)].sort((x, y) => x - y) as [
+              number,
+              number,
+            ];
             expect(m.count(a, b)).toBe(reference.count(text.slice(a, b)));
             const budget = Math.max(1, Math.floor(n * r1));
             const head = m.head(budget);

@@ -33,11 +33,16 @@ forEachEngine((engine) => {
     it("is refused by the counter's bound: 10 MB is never counted, and nothing changes", async () => {
       const { counter, chars } = spyEstimate();
       const loom = await Loom.open({ engine });
-      const chat = await loom.user("u").create({ model: { name: "spy-8k", contextWindow: 8_000, sizeClass: "small", tokensPerChar: 0.25, counter } });
+      const chat = await loom
+        .user("u")
+        .create({ model: { name: "spy-8k", contextWindow: 8_000, sizeClass: "small", tokensPerChar: 0.25, counter } });
       await chat.append({ role: "user", content: "hi" });
       const before = await snapshot(chat);
       const counted = chars();
-      await expectRejectCode(() => chat.append({ role: "user", content: "word ".repeat(2_000_000) }), "MESSAGE_TOO_LARGE");
+      await expectRejectCode(
+        () => chat.append({ role: "user", content: "word ".repeat(2_000_000) }),
+        "MESSAGE_TOO_LARGE",
+      );
       await expectRejectCode(() => chat.edit(0, "word ".repeat(2_000_000)), "MESSAGE_TOO_LARGE");
       expect(chars() - counted).toBeLessThan(100); // the role, never the text
       expect(await snapshot(chat)).toEqual(before);

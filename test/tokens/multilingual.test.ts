@@ -26,26 +26,38 @@ describe.each(ENCODINGS)("%s", (encoding) => {
   const reference = REFERENCE[encoding];
   const other = ENCODINGS.find((e) => e !== encoding)!;
 
-  it.each(SCRIPT_NAMES)("the same counts as gpt-tokenizer on %s: each sentence, and 150 messages made of them", async (script) => {
-    const counter = await wasmBpeCounter(encoding);
-    const otherCounter = await wasmBpeCounter(other);
-    const texts = [...SCRIPTS[script], ...messages(script, 150, 26)];
-    const differ = texts.filter((t) => {
-      const first = counter.count(t);
-      otherCounter.count(t); // the same pieces in the other encoding, between two counts of these
-      return first !== reference(t) || counter.count(t) !== first;
-    });
-    expect(differ.slice(0, 3)).toEqual([]);
-  });
+  it.each(SCRIPT_NAMES)(
+    "the same counts as gpt-tokenizer on %s: each sentence, and 150 messages made of them",
+    async (script) => {
+      const counter = await wasmBpeCounter(encoding);
+      const otherCounter = await wasmBpeCounter(other);
+      const texts = [...SCRIPTS[script], ...messages(script, 150, 26)];
+      const differ = texts.filter((t) => {
+        const first = counter.count(t);
+        otherCounter.count(t); // the same pieces in the other encoding, between two counts of these
+        return first !== reference(t) || counter.count(t) !== first;
+      });
+      expect(differ.slice(0, 3)).toEqual([]);
+    },
+  );
 
   it("words of 3 to 70 bytes (the cache keeps up to 56), alone, repeated, and last in the text: the same counts, remembered or forgotten", async () => {
     const counter = await wasmBpeCounter(encoding);
     const texts = ["ж", "ä", "日", "한", "ष्", "👍🏽", "ab"].flatMap((unit) =>
-      Array.from({ length: 24 }, (_, k) => unit.repeat(k + 1)).flatMap((word) => [word, ` ${word}`, `${word} ${word}`, `x${word}`, `${word}.`]),
+      Array.from({ length: 24 }, (_, k) => unit.repeat(k + 1)).flatMap((word) => [
+        word,
+        ` ${word}`,
+        `${word} ${word}`,
+        `x${word}`,
+        `${word}.`,
+      ]),
     );
     for (const round of ["first", "again", "forgotten"]) {
       if (round === "forgotten") forgetBpePieces();
-      expect(texts.filter((t) => counter.count(t) !== reference(t)), round).toEqual([]);
+      expect(
+        texts.filter((t) => counter.count(t) !== reference(t)),
+        round,
+      ).toEqual([]);
     }
   });
 

@@ -57,7 +57,8 @@ describe.each(ENCODINGS)("%s", (encoding) => {
       for (const text of [...SCRIPTS[script], ...messages(script, 60, 37)]) {
         const expected = reference(text);
         tokens += expected;
-        if (counter.count(text) !== expected || counter.count(text) !== expected) differ.push(`${script}: ${text.slice(0, 60)}`);
+        if (counter.count(text) !== expected || counter.count(text) !== expected)
+          differ.push(`${script}: ${text.slice(0, 60)}`);
       }
     }
     expect(differ.slice(0, 3)).toEqual([]);
@@ -95,7 +96,11 @@ describe("profiles name their encoding; counting for a model uses the registered
 
   it("refuses a file of another tokenizer, or an unknown encoding (INVALID_ARGUMENT)", async () => {
     const { file } = source("llama3");
-    const code = (p: Promise<unknown>) => p.then(() => "resolved", (e: { code?: string }) => e.code);
+    const code = (p: Promise<unknown>) =>
+      p.then(
+        () => "resolved",
+        (e: { code?: string }) => e.code,
+      );
     expect(await code(registerEncoding("qwen2", file))).toBe("INVALID_ARGUMENT");
     expect(await code(registerEncoding("tekken", file))).toBe("INVALID_ARGUMENT");
     expect(await code(registerEncoding("gpt2" as never, file))).toBe("INVALID_ARGUMENT");

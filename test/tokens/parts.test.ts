@@ -35,10 +35,17 @@ describe("image token estimates", () => {
     expect(base64Bytes("aGVsbG8=")).toBe(5);
     expect(base64Bytes("data:text/plain;base64,aGVsbG8sIHdvcmxk")).toBe(12);
     expect(partTokens({ type: "file", data: "aGVsbG8sIHdvcmxk", mediaType: "text/plain" }, "openai", count)).toBe(3);
-    expect(partTokens({ type: "file", data: "https://x.org/a.pdf", mediaType: "application/pdf" }, "anthropic", count)).toBe(3000);
+    expect(
+      partTokens({ type: "file", data: "https://x.org/a.pdf", mediaType: "application/pdf" }, "anthropic", count),
+    ).toBe(3000);
     expect(partTokens({ type: "reasoning", text: "abcd", signature: "s" }, "anthropic", count)).toBe(4);
     // OpenAI's reasoning item and a provider's compaction count as what is sent back: their JSON text.
-    const item = JSON.stringify({ type: "reasoning", id: "rs_1", summary: [{ type: "summary_text", text: "abcd" }], encrypted_content: "gAAAA" });
+    const item = JSON.stringify({
+      type: "reasoning",
+      id: "rs_1",
+      summary: [{ type: "summary_text", text: "abcd" }],
+      encrypted_content: "gAAAA",
+    });
     expect(partTokens({ type: "reasoning", text: "abcd", item }, "openai", count)).toBe(item.length);
     const data = JSON.stringify({ type: "compaction", encrypted_content: "gAAAA-state" });
     expect(partTokens({ type: "compaction", provider: "openai", data }, "openai", count)).toBe(data.length);

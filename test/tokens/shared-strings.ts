@@ -21,7 +21,8 @@ export function sharedStrings(who: string): string[] {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) visit(path);
-      else if (entry.name.endsWith(".jsonl")) for (const line of readFileSync(path, "utf8").split("\n")) line.trim() && walk(JSON.parse(line));
+      else if (entry.name.endsWith(".jsonl"))
+        for (const line of readFileSync(path, "utf8").split("\n")) line.trim() && walk(JSON.parse(line));
       else if (entry.name.endsWith(".json")) walk(JSON.parse(readFileSync(path, "utf8")));
     }
   };

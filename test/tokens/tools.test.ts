@@ -12,7 +12,8 @@ import { expectRejectCode, expectThrowCode, forEachEngine, snapshot } from "../h
 const WEATHER = {
   type: "function" as const,
   function: {
-    name: "get_current_weather", description: "Get the current weather in a given location",
+    name: "get_current_weather",
+    description: "Get the current weather in a given location",
     parameters: {
       type: "object",
       properties: {
@@ -24,8 +25,13 @@ const WEATHER = {
   },
 };
 
-async function cookbookChat(engine: "wasm" | "js", model: string | { name: string; contextWindow: number; sizeClass: "tiny"; tokensPerChar: number } = "gpt-4o"): Promise<Chat> {
-  const chat = await (await Loom.open({ engine })).user("u").create({ model, system: "You are a helpful assistant that can answer to questions about the weather." });
+async function cookbookChat(
+  engine: "wasm" | "js",
+  model: string | { name: string; contextWindow: number; sizeClass: "tiny"; tokensPerChar: number } = "gpt-4o",
+): Promise<Chat> {
+  const chat = await (await Loom.open({ engine }))
+    .user("u")
+    .create({ model, system: "You are a helpful assistant that can answer to questions about the weather." });
   await chat.append({ role: "user", content: "What's the weather like in San Francisco?" });
   return chat;
 }
@@ -52,7 +58,12 @@ forEachEngine((engine) => {
     const json = counter.count(JSON.stringify([{ name, description, input_schema: parameters }]));
     expect(anthropic.usage.tools).toBe(346 + json);
     // The figure follows the model the context is built for.
-    const opus3 = { name: "claude-3-opus-20240229", contextWindow: 200_000, sizeClass: "xlarge" as const, tokensPerChar: 0.25 };
+    const opus3 = {
+      name: "claude-3-opus-20240229",
+      contextWindow: 200_000,
+      sizeClass: "xlarge" as const,
+      tokensPerChar: 0.25,
+    };
     const old = await chat.buildContext({ model: opus3, tools: [{ name, description, input_schema: parameters }] });
     expect(old.usage.tools).toBe(530 + json);
   });
@@ -80,30 +91,55 @@ forEachEngine((engine) => {
     const chat = await cookbookChat(engine, tiny);
     const before = await snapshot(chat);
     await expectRejectCode(() => chat.buildContext({ tools: WEATHER as never }), "INVALID_ARGUMENT");
-    await expectRejectCode(() => chat.buildContext({ tools: [{ type: "function", function: { description: "no name" } }] as never }), "INVALID_ARGUMENT");
-    await expectRejectCode(() => chat.buildContext({ tools: [{ name: "f", input_schema: "string" }] as never }), "INVALID_ARGUMENT");
-    await expectRejectCode(() => chat.buildContext({ tools: [{ name: "f", description: 3, input_schema: {} }] as never }), "INVALID_ARGUMENT");
+    await expectRejectCode(
+      () => chat.buildContext({ tools: [{ type: "function", function: { description: "no name" } }] as never }),
+      "INVALID_ARGUMENT",
+    );
+    await expectRejectCode(
+      () => chat.buildContext({ tools: [{ name: "f", input_schema: "string" }] as never }),
+      "INVALID_ARGUMENT",
+    );
+    await expectRejectCode(
+      () => chat.buildContext({ tools: [{ name: "f", description: 3, input_schema: {} }] as never }),
+      "INVALID_ARGUMENT",
+    );
     await expectRejectCode(() => chat.buildContext({ maxOutputTokens: 0 }), "INVALID_ARGUMENT");
     await expectRejectCode(() => chat.buildContext({ maxOutputTokens: 1.5 }), "INVALID_ARGUMENT");
     await expectRejectCode(() => chat.buildContext({ maxOutputTokens: 10_000 }), "INVALID_ARGUMENT");
     await expectRejectCode(() => chat.buildContext({ maxOutputToken: 10 } as never), "INVALID_ARGUMENT");
     // Names providers refuse, and a schema that refers to itself (no SDK can send it as JSON).
     for (const name of ["get.weather", "get weather", "x".repeat(65), "météo"]) {
-      await expectRejectCode(() => chat.buildContext({ tools: [{ ...WEATHER, function: { ...WEATHER.function, name } }] }), "INVALID_ARGUMENT");
+      await expectRejectCode(
+        () => chat.buildContext({ tools: [{ ...WEATHER, function: { ...WEATHER.function, name } }] }),
+        "INVALID_ARGUMENT",
+      );
     }
     const self: Record<string, unknown> = { type: "object", properties: {} };
     self.items = self;
     const nested: Record<string, unknown> = { type: "object" };
     nested.properties = { child: nested };
     for (const schema of [self, nested]) {
-      await expectRejectCode(() => chat.buildContext({ tools: [{ name: "f", input_schema: schema }] }), "INVALID_ARGUMENT");
+      await expectRejectCode(
+        () => chat.buildContext({ tools: [{ name: "f", input_schema: schema }] }),
+        "INVALID_ARGUMENT",
+      );
     }
     // One provider's shape a request; built-in tools, whose cost no provider publishes.
-    await expectRejectCode(() => chat.buildContext({ tools: [WEATHER, { name: "f", input_schema: {} }] }), "INVALID_ARGUMENT");
-    for (const builtIn of [{ type: "web_search_20250305", name: "web_search" }, { type: "web_search" }, { type: "custom", name: "grammar", format: { type: "text" } }]) {
+    await expectRejectCode(
+      () => chat.buildContext({ tools: [WEATHER, { name: "f", input_schema: {} }] }),
+      "INVALID_ARGUMENT",
+    );
+    for (const builtIn of [
+      { type: "web_search_20250305", name: "web_search" },
+      { type: "web_search" },
+      { type: "custom", name: "grammar", format: { type: "text" } },
+    ]) {
       await expectRejectCode(() => chat.buildContext({ tools: [builtIn] }), "UNSUPPORTED_TOOL");
     }
-    const many = Array.from({ length: 20 }, (_, i) => ({ ...WEATHER, function: { ...WEATHER.function, name: `tool_${i}` } }));
+    const many = Array.from({ length: 20 }, (_, i) => ({
+      ...WEATHER,
+      function: { ...WEATHER.function, name: `tool_${i}` },
+    }));
     await expectRejectCode(() => chat.buildContext({ tools: many }), "MESSAGE_TOO_LARGE");
     expect(await snapshot(chat)).toEqual(before);
   });
@@ -116,7 +152,12 @@ describe("toolTokens", () => {
     expect(toolTokens(counter, { rule: "anthropic", tools: [] }, "claude-sonnet-4-6")).toBe(0);
     const fn = (parameters: object) => ({ type: "function" as const, function: { name: "f", parameters } });
     const flat = checkTools([fn({ type: "object", properties: { a: { type: "object" } } })]);
-    const nested = checkTools([fn({ type: "object", properties: { a: { type: "object", properties: { b: { type: "string" }, c: { type: "number" } } } } })]);
+    const nested = checkTools([
+      fn({
+        type: "object",
+        properties: { a: { type: "object", properties: { b: { type: "string" }, c: { type: "number" } } } },
+      }),
+    ]);
     expect(toolTokens(counter, nested, "gpt-4o")).toBeGreaterThan(toolTokens(counter, flat, "gpt-4o"));
   });
 

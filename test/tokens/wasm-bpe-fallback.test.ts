@@ -10,7 +10,11 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 const src = join(dirname(fileURLToPath(import.meta.url)), "../../src");
 const wasmFile = join(src, "ctxloom-bpe.wasm");
 const cl100kFile = join(src, "ctxloom-bpe-cl100k.wasm");
-const code = async (promise: Promise<unknown>) => promise.then(() => "resolved", (e: { code?: string }) => e.code);
+const code = async (promise: Promise<unknown>) =>
+  promise.then(
+    () => "resolved",
+    (e: { code?: string }) => e.code,
+  );
 
 async function freshModules() {
   vi.resetModules();

@@ -11,9 +11,37 @@ const ENCODINGS = ["o200k_base", "cl100k_base"] as const;
 // Pieces where the split and the merges are delicate, and long runs (one piece each, merged by
 // the long merge): letters, CJK, emoji, a run of spaces before a word.
 const FRAGMENTS = [
-  "a", "Hello", " world", "  ", "\n", "\n\n  ", "\r\n", "'s", "'LL", "don't", "123456", "...", "—", " über", "é", "e\u0301",
-  "日本語", "中文字。", "😀", "👍🏽", "🇫🇷", "HTTPServer", "!!\n", " \t", "\u3000", "x".repeat(300), "中".repeat(90),
-  "ab".repeat(70), " " + "y".repeat(130), "😀".repeat(40), "  \n x",
+  "a",
+  "Hello",
+  " world",
+  "  ",
+  "\n",
+  "\n\n  ",
+  "\r\n",
+  "'s",
+  "'LL",
+  "don't",
+  "123456",
+  "...",
+  "—",
+  " über",
+  "é",
+  "e\u0301",
+  "日本語",
+  "中文字。",
+  "😀",
+  "👍🏽",
+  "🇫🇷",
+  "HTTPServer",
+  "!!\n",
+  " \t",
+  "\u3000",
+  "x".repeat(300),
+  "中".repeat(90),
+  "ab".repeat(70),
+  " " + "y".repeat(130),
+  "😀".repeat(40),
+  "  \n x",
 ];
 const text = fc.array(fc.constantFrom(...FRAGMENTS), { minLength: 1, maxLength: 30 }).map((parts) => parts.join(""));
 
@@ -63,28 +91,34 @@ describe.each(ENCODINGS)("%s", (encoding) => {
   it("a measure answers like counting anew: its total, any slice, both cuts and a replaced slice (property)", async () => {
     const counter = await wasmBpeCounter(encoding);
     fc.assert(
-      fc.property(text, fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }), fc.nat({ max: 300 }), (t, r1, r2, max) => {
-        const m = counter.measure!(t);
-        const n = counter.count(t);
-        expect(m.tokens).toBe(n);
-        const [a, b] = [cutOf(t, r1), cutOf(t, r2)].sort((x, y) => x - y) as [number, number];
-        expect(m.count(a, b)).toBe(counter.count(t.slice(a, b)));
-        const head = m.head(max);
-        expect(lone.test(t.slice(0, head.end))).toBe(false);
-        expect(head.tokens).toBe(counter.count(t.slice(0, head.end)));
-        expect(head.tokens).toBeLessThanOrEqual(max);
-        if (n <= max) expect(head.end).toBe(t.length);
-        else expect(head.tokens).toBeGreaterThan(max - 4); // cut where the text's own tokens end: nothing thrown away
-        const tail = m.tail(max);
-        expect(lone.test(t.slice(tail.start))).toBe(false);
-        expect(tail.tokens).toBe(counter.count(t.slice(tail.start)));
-        expect(tail.tokens).toBeLessThanOrEqual(max);
-        if (n > max) expect(tail.tokens).toBeGreaterThan(max - 4);
-        const marker = "\n[... omitted ...]\n";
-        const replaced = m.replaced!(a, b, marker);
-        expect(replaced.text).toBe(t.slice(0, a) + marker + t.slice(b));
-        expect(replaced.tokens).toBe(counter.count(replaced.text));
-      }),
+      fc.property(
+        text,
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.nat({ max: 300 }),
+        (t, r1, r2, max) => {
+          const m = counter.measure!(t);
+          const n = counter.count(t);
+          expect(m.tokens).toBe(n);
+          const [a, b] = [cutOf(t, r1), cutOf(t, r2)].sort((x, y) => x - y) as [number, number];
+          expect(m.count(a, b)).toBe(counter.count(t.slice(a, b)));
+          const head = m.head(max);
+          expect(lone.test(t.slice(0, head.end))).toBe(false);
+          expect(head.tokens).toBe(counter.count(t.slice(0, head.end)));
+          expect(head.tokens).toBeLessThanOrEqual(max);
+          if (n <= max) expect(head.end).toBe(t.length);
+          else expect(head.tokens).toBeGreaterThan(max - 4); // cut where the text's own tokens end: nothing thrown away
+          const tail = m.tail(max);
+          expect(lone.test(t.slice(tail.start))).toBe(false);
+          expect(tail.tokens).toBe(counter.count(t.slice(tail.start)));
+          expect(tail.tokens).toBeLessThanOrEqual(max);
+          if (n > max) expect(tail.tokens).toBeGreaterThan(max - 4);
+          const marker = "\n[... omitted ...]\n";
+          const replaced = m.replaced!(a, b, marker);
+          expect(replaced.text).toBe(t.slice(0, a) + marker + t.slice(b));
+          expect(replaced.tokens).toBe(counter.count(replaced.text));
+        },
+      ),
       { numRuns: 400 },
     );
   });
@@ -101,7 +135,10 @@ describe.each(ENCODINGS)("%s", (encoding) => {
   });
 
   it("another text counted meanwhile does not change a measure's answers (it reads its text again)", async () => {
-    const [counter, other] = [await wasmBpeCounter(encoding), await wasmBpeCounter(encoding === "o200k_base" ? "cl100k_base" : "o200k_base")];
+    const [counter, other] = [
+      await wasmBpeCounter(encoding),
+      await wasmBpeCounter(encoding === "o200k_base" ? "cl100k_base" : "o200k_base"),
+    ];
     const t = "Il était une fois un texte assez long. ".repeat(2_000);
     const m = counter.measure!(t);
     const expected = counter.count(t.slice(100, 50_000));

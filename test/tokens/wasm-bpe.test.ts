@@ -33,17 +33,128 @@ const strings = sharedStrings("wasm-bpe.test.ts");
 
 // Fragments the generated texts are made of: the places split patterns and merges differ.
 const FRAGMENTS = [
-  " ", "  ", "   ", "\t", "\n", "\n\n", "\r\n", " \n ", "\u00a0", "\u3000", "\u2028", "\ufeff", "\u0085", "\u200b",
-  "'s", "'S", "'t", "'ll", "'LL", "'Ll", "'lL", "'ve", "'VE", "'re", "'Re", "'d", "'m", "'x", "'", "I'LL", "We'Re", "don't", "DON'T",
-  "a", "A", "hello", "Hello", "HELLO", "HeLLo", "camelCase", "XMLHttpRequest", "ǅungla", "ǈ", "ʰʲ", "ſ",
+  " ",
+  "  ",
+  "   ",
+  "\t",
+  "\n",
+  "\n\n",
+  "\r\n",
+  " \n ",
+  "\u00a0",
+  "\u3000",
+  "\u2028",
+  "\ufeff",
+  "\u0085",
+  "\u200b",
+  "'s",
+  "'S",
+  "'t",
+  "'ll",
+  "'LL",
+  "'Ll",
+  "'lL",
+  "'ve",
+  "'VE",
+  "'re",
+  "'Re",
+  "'d",
+  "'m",
+  "'x",
+  "'",
+  "I'LL",
+  "We'Re",
+  "don't",
+  "DON'T",
+  "a",
+  "A",
+  "hello",
+  "Hello",
+  "HELLO",
+  "HeLLo",
+  "camelCase",
+  "XMLHttpRequest",
+  "ǅungla",
+  "ǈ",
+  "ʰʲ",
+  "ſ",
   // ASCII letters that run on into other letters or marks (where the ASCII fast path hands over)
-  "café", "naïve", "Straße", "ÆON", "Éa", "HTTPÉ", "aÉ", " über", " Über", "x́y", "ABʰ", "abǅc", "HTTPServer",
-  "0", "7", "12", "123", "1234", "12345678901234567890", "٣٤٥", "१२३", "Ⅻ", "½", "①",
-  "!", "?!", "...", "—", "/", "//", "/*", "*/", "\\", "<|endoftext|>", "<|im_start|>", "{}", "[]()", "$", "€", "@#%", "```",
-  "😀", "👍🏽", "👩‍👩‍👧‍👦", "🏳️‍🌈", "🇫🇷", "❤️", "🧑🏿‍🚀", "☺︎",
-  "日本語", "中文", "한국어", "ひらがな", "カタカナー",
-  "العربية", "مَرْحَبًا", "שָׁלוֹם", "हिन्दी", "नमस्ते", "தமிழ்", "ไทย", "e\u0301", "\u0301", "\u0301\u0302", "a\u20dd",
-  "𝐀𝐁𝐂", "𝔞𝔟", "𐐀𐐨", "𠀀𠀁", "\u{1f600}\u{1f600}", "\u{e0041}", "\u{f0000}", "\u{10ffff}", "\u0000", "\u007f", "\u0080",
+  "café",
+  "naïve",
+  "Straße",
+  "ÆON",
+  "Éa",
+  "HTTPÉ",
+  "aÉ",
+  " über",
+  " Über",
+  "x́y",
+  "ABʰ",
+  "abǅc",
+  "HTTPServer",
+  "0",
+  "7",
+  "12",
+  "123",
+  "1234",
+  "12345678901234567890",
+  "٣٤٥",
+  "१२३",
+  "Ⅻ",
+  "½",
+  "①",
+  "!",
+  "?!",
+  "...",
+  "—",
+  "/",
+  "//",
+  "/*",
+  "*/",
+  "\\",
+  "<|endoftext|>",
+  "<|im_start|>",
+  "{}",
+  "[]()",
+  "$",
+  "€",
+  "@#%",
+  "```",
+  "😀",
+  "👍🏽",
+  "👩‍👩‍👧‍👦",
+  "🏳️‍🌈",
+  "🇫🇷",
+  "❤️",
+  "🧑🏿‍🚀",
+  "☺︎",
+  "日本語",
+  "中文",
+  "한국어",
+  "ひらがな",
+  "カタカナー",
+  "العربية",
+  "مَرْحَبًا",
+  "שָׁלוֹם",
+  "हिन्दी",
+  "नमस्ते",
+  "தமிழ்",
+  "ไทย",
+  "e\u0301",
+  "\u0301",
+  "\u0301\u0302",
+  "a\u20dd",
+  "𝐀𝐁𝐂",
+  "𝔞𝔟",
+  "𐐀𐐨",
+  "𠀀𠀁",
+  "\u{1f600}\u{1f600}",
+  "\u{e0041}",
+  "\u{f0000}",
+  "\u{10ffff}",
+  "\u0000",
+  "\u007f",
+  "\u0080",
 ];
 
 /** Random code points over all planes, surrogates excluded. */
@@ -55,10 +166,16 @@ const codePoint = fc.oneof(
 );
 const randomUnicode = fc.array(codePoint, { maxLength: 60 }).map((cps) => String.fromCodePoint(...cps));
 const mixed = fc
-  .array(fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...FRAGMENTS) }, { weight: 1, arbitrary: randomUnicode }), { maxLength: 40 })
+  .array(fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...FRAGMENTS) }, { weight: 1, arbitrary: randomUnicode }), {
+    maxLength: 40,
+  })
   .map((parts) => parts.join(""));
 const runs = fc
-  .tuple(fc.constantFrom("a", "A", "1", " ", "\n", "!", "é", "日", "😀", "\u0301", "ab", "'s"), fc.integer({ min: 1, max: 300 }), fc.constantFrom("", "x", " y", "\n", "1"))
+  .tuple(
+    fc.constantFrom("a", "A", "1", " ", "\n", "!", "é", "日", "😀", "\u0301", "ab", "'s"),
+    fc.integer({ min: 1, max: 300 }),
+    fc.constantFrom("", "x", " y", "\n", "1"),
+  )
   .map(([unit, n, tail]) => unit.repeat(n) + tail);
 
 describe.each(ENCODINGS)("%s", (encoding) => {
@@ -79,7 +196,10 @@ describe.each(ENCODINGS)("%s", (encoding) => {
 
   it("the same counts as gpt-tokenizer on generated text: fragments, random code points of every plane, long runs", async () => {
     const counter = await wasmBpeCounter(encoding);
-    fc.assert(fc.property(fc.oneof(mixed, randomUnicode, runs), (text) => counter.count(text) === reference(text)), { numRuns: 3000 });
+    fc.assert(
+      fc.property(fc.oneof(mixed, randomUnicode, runs), (text) => counter.count(text) === reference(text)),
+      { numRuns: 3000 },
+    );
   });
 
   it("the same counts on long documents: 1 MB of conversation text, and texts longer than the input buffer was", async () => {
@@ -93,7 +213,10 @@ describe.each(ENCODINGS)("%s", (encoding) => {
 
   it("the same counts as js-tiktoken (OpenAI's tiktoken) on generated text, U+FEFF included", async () => {
     const counter = await wasmBpeCounter(encoding);
-    fc.assert(fc.property(fc.oneof(mixed, randomUnicode), (text) => counter.count(text) === TIKTOKEN[encoding].count(text)), { numRuns: 500 });
+    fc.assert(
+      fc.property(fc.oneof(mixed, randomUnicode), (text) => counter.count(text) === TIKTOKEN[encoding].count(text)),
+      { numRuns: 500 },
+    );
     // where gpt-tokenizer parts from tiktoken: a U+FEFF it cannot look up as a string
     for (const text of ["\ufeff", "a\ufeff", "\ufeff//", " \ufeff\ufeff"]) {
       expect(counter.count(text)).toBe(TIKTOKEN[encoding].count(text));
@@ -126,7 +249,8 @@ describe.each(ENCODINGS)("%s", (encoding) => {
 
   it("refuses lone surrogates (INVALID_CONTENT) and non-strings (INVALID_ARGUMENT), and counts on after", async () => {
     const counter = await wasmBpeCounter(encoding);
-    for (const bad of ["\ud800", "a\udc00b", "😀".slice(0, 1), "x" + "😀".slice(1)]) expectThrowCode(() => counter.count(bad), "INVALID_CONTENT");
+    for (const bad of ["\ud800", "a\udc00b", "😀".slice(0, 1), "x" + "😀".slice(1)])
+      expectThrowCode(() => counter.count(bad), "INVALID_CONTENT");
     expectThrowCode(() => counter.count(42 as unknown as string), "INVALID_ARGUMENT");
     expect(counter.count("still counting")).toBe(reference("still counting"));
   });
@@ -150,6 +274,7 @@ describe("the default exact counter", () => {
   });
 
   it("refuses an unknown encoding (INVALID_ARGUMENT)", async () => {
-    for (const bad of ["p50k_base", "toString", undefined, 7]) await expectRejectCode(() => wasmBpeCounter(bad as never), "INVALID_ARGUMENT");
+    for (const bad of ["p50k_base", "toString", undefined, 7])
+      await expectRejectCode(() => wasmBpeCounter(bad as never), "INVALID_ARGUMENT");
   });
 });

@@ -1,7 +1,11 @@
 // The converters take the SDKs' own objects without a cast (checked by the root tsc): a
 // response's message or a request's message list, for each SDK. Type imports only.
 import { expectTypeOf, it } from "vitest";
-import type { ChatCompletion, ChatCompletionMessage, ChatCompletionMessageParam } from "openai/resources/chat/completions";
+import type {
+  ChatCompletion,
+  ChatCompletionMessage,
+  ChatCompletionMessageParam,
+} from "openai/resources/chat/completions";
 import type { ResponseInputItem, ResponseOutputItem } from "openai/resources/responses/responses";
 import type { Message as AnthropicResponse, MessageParam } from "@anthropic-ai/sdk/resources/messages";
 import type { MessageInput } from "../../src/index.js";
@@ -10,8 +14,13 @@ import { fromAnthropicMessages } from "../../src/anthropic.js";
 
 /** Never called: what tsc checks is the types of these calls. */
 function typeChecks(
-  completion: ChatCompletion, reply: ChatCompletionMessage, history: ChatCompletionMessageParam[],
-  output: ResponseOutputItem[], input: ResponseInputItem[], message: AnthropicResponse, params: MessageParam[],
+  completion: ChatCompletion,
+  reply: ChatCompletionMessage,
+  history: ChatCompletionMessageParam[],
+  output: ResponseOutputItem[],
+  input: ResponseInputItem[],
+  message: AnthropicResponse,
+  params: MessageParam[],
 ): void {
   expectTypeOf(fromOpenAIMessages(reply)).toEqualTypeOf<MessageInput[]>();
   expectTypeOf(fromOpenAIMessages(completion)).toEqualTypeOf<MessageInput[]>();

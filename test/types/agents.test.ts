@@ -5,10 +5,18 @@
 import { expectTypeOf, it } from "vitest";
 import type { ToolSet, Tool } from "ai";
 import type OpenAI from "openai";
-import type { ChatCompletion, ChatCompletionFunctionTool, ChatCompletionCreateParamsNonStreaming } from "openai/resources/chat/completions";
+import type {
+  ChatCompletion,
+  ChatCompletionFunctionTool,
+  ChatCompletionCreateParamsNonStreaming,
+} from "openai/resources/chat/completions";
 import type { FunctionTool, Response, ResponseCreateParamsNonStreaming } from "openai/resources/responses/responses";
 import type Anthropic from "@anthropic-ai/sdk";
-import type { Message, MessageCreateParamsNonStreaming, Tool as AnthropicTool } from "@anthropic-ai/sdk/resources/messages";
+import type {
+  Message,
+  MessageCreateParamsNonStreaming,
+  Tool as AnthropicTool,
+} from "@anthropic-ai/sdk/resources/messages";
 import type { Chat } from "../../src/index.js";
 import { chatLoop, aiSdkReadTool, type ToolResultRequest } from "../../src/ai-sdk.js";
 import { openAILoop, openAIReadTool } from "../../src/openai.js";
@@ -19,12 +27,22 @@ import type { StructuredToolInterface } from "@langchain/core/tools";
 
 /** Never called: what tsc checks is the types of these calls. */
 async function typeChecks(
-  chat: Chat, openai: OpenAI, anthropic: Anthropic, tools: ToolSet,
-  completionsTools: ChatCompletionFunctionTool[], responsesTools: FunctionTool[], anthropicTools: AnthropicTool[],
-  completion: ChatCompletion, response: Response, message: Message,
+  chat: Chat,
+  openai: OpenAI,
+  anthropic: Anthropic,
+  tools: ToolSet,
+  completionsTools: ChatCompletionFunctionTool[],
+  responsesTools: FunctionTool[],
+  anthropicTools: AnthropicTool[],
+  completion: ChatCompletion,
+  response: Response,
+  message: Message,
 ): Promise<void> {
   const completions = openAILoop(chat, { tools: completionsTools });
-  expectTypeOf({ model: "gpt-4o", ...(await completions.context()) }).toExtend<ChatCompletionCreateParamsNonStreaming>();
+  expectTypeOf({
+    model: "gpt-4o",
+    ...(await completions.context()),
+  }).toExtend<ChatCompletionCreateParamsNonStreaming>();
   await openai.chat.completions.create({ model: "gpt-4o", ...(await completions.context()) });
   await completions.step(completion, (call) => call.function.arguments);
   await completions.step(completion.choices[0]!.message, () => [{ type: "text", text: "ok" }]);
@@ -38,7 +56,11 @@ async function typeChecks(
   openAILoop(chat, { format: "responses", tools: completionsTools });
 
   const claude = anthropicLoop(chat, { tools: anthropicTools, cacheControl: true });
-  expectTypeOf({ model: "claude-sonnet-4-5", max_tokens: 1024, ...(await claude.context()) }).toExtend<MessageCreateParamsNonStreaming>();
+  expectTypeOf({
+    model: "claude-sonnet-4-5",
+    max_tokens: 1024,
+    ...(await claude.context()),
+  }).toExtend<MessageCreateParamsNonStreaming>();
   await anthropic.messages.create({ model: "claude-sonnet-4-5", max_tokens: 1024, ...(await claude.context()) });
   await claude.step(message, (call) => JSON.stringify(call.input));
   await anthropicLoop(chat).context(); // no tools: the read tool alone

@@ -7,15 +7,26 @@ import type OpenAI from "openai";
 import type { ChatCompletionTool, ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import type { ResponseInputItem, Tool as ResponsesTool } from "openai/resources/responses/responses";
 import type OpenAI6 from "openai-v6";
-import type { ChatCompletionTool as ChatCompletionTool6, ChatCompletionMessageParam as ChatCompletionMessageParam6 } from "openai-v6/resources/chat/completions";
-import type { ResponseInputItem as ResponseInputItem6, Tool as ResponsesTool6 } from "openai-v6/resources/responses/responses";
+import type {
+  ChatCompletionTool as ChatCompletionTool6,
+  ChatCompletionMessageParam as ChatCompletionMessageParam6,
+} from "openai-v6/resources/chat/completions";
+import type {
+  ResponseInputItem as ResponseInputItem6,
+  Tool as ResponsesTool6,
+} from "openai-v6/resources/responses/responses";
 import { Loom, type Chat, type OpenAIMessage, type ResponsesItem } from "../../src/index.js";
 import { expectRejectCode, snapshot } from "../helpers.js";
 
 /** Never called: what tsc checks is the types of these calls. */
 async function typeChecks(
-  chat: Chat, client: OpenAI, client6: OpenAI6,
-  completions: ChatCompletionTool[], responses: ResponsesTool[], completions6: ChatCompletionTool6[], responses6: ResponsesTool6[],
+  chat: Chat,
+  client: OpenAI,
+  client6: OpenAI6,
+  completions: ChatCompletionTool[],
+  responses: ResponsesTool[],
+  completions6: ChatCompletionTool6[],
+  responses6: ResponsesTool6[],
 ): Promise<void> {
   const ctx = await chat.buildContext({ tools: completions });
   expectTypeOf(ctx.messages).toEqualTypeOf<OpenAIMessage[]>();
@@ -47,7 +58,10 @@ describe("OpenAI tools at run time", () => {
     const loom = await Loom.open();
     const chat = await loom.user("u").create({ model: "gpt-4o" });
     await chat.append({ role: "user", content: "hi" });
-    const fn: ChatCompletionTool = { type: "function", function: { name: "weather", description: "The weather", parameters: { type: "object", properties: {} } } };
+    const fn: ChatCompletionTool = {
+      type: "function",
+      function: { name: "weather", description: "The weather", parameters: { type: "object", properties: {} } },
+    };
     expect((await chat.buildContext({ tools: [fn] })).usage.tools).toBeGreaterThan(0);
     const before = await snapshot(chat);
     const custom: ChatCompletionTool = { type: "custom", custom: { name: "sql", description: "free text" } };
@@ -55,7 +69,10 @@ describe("OpenAI tools at run time", () => {
     const search: ResponsesTool = { type: "web_search" };
     await expectRejectCode(() => chat.buildContext({ format: "responses", tools: [search] }), "UNSUPPORTED_TOOL");
     const customResponses: ResponsesTool = { type: "custom", name: "sql" };
-    await expectRejectCode(() => chat.buildContext({ format: "responses", tools: [customResponses] }), "UNSUPPORTED_TOOL");
+    await expectRejectCode(
+      () => chat.buildContext({ format: "responses", tools: [customResponses] }),
+      "UNSUPPORTED_TOOL",
+    );
     expect(await snapshot(chat)).toEqual(before);
     await loom.close();
   });

@@ -7,16 +7,24 @@ import type { BuildOptions, ChatOptions, CreateChatOptions, LoomOptions, Summary
 
 it("create({ model }) and buildContext({ model }) take the same model input", () => {
   expectTypeOf<NonNullable<CreateChatOptions["model"]>>().toEqualTypeOf<NonNullable<BuildOptions["model"]>>();
-  expectTypeOf({ name: "small-model", contextWindow: 1_000, tokensPerChar: 0.25 }).toExtend<NonNullable<CreateChatOptions["model"]>>();
+  expectTypeOf({ name: "small-model", contextWindow: 1_000, tokensPerChar: 0.25 }).toExtend<
+    NonNullable<CreateChatOptions["model"]>
+  >();
   expectTypeOf({ provider: "openai.responses", modelId: "gpt-5" }).toExtend<NonNullable<CreateChatOptions["model"]>>();
 });
 
 it("summaries is one shape, SummaryOptions, narrower at each level down, and what a chat keeps is create()'s", () => {
   expectTypeOf<NonNullable<LoomOptions["summaries"]>>().toEqualTypeOf<boolean | SummaryOptions>();
-  expectTypeOf<NonNullable<CreateChatOptions["summaries"]>>().toEqualTypeOf<boolean | Omit<SummaryOptions, "summarizer" | "prompt">>();
+  expectTypeOf<NonNullable<CreateChatOptions["summaries"]>>().toEqualTypeOf<
+    boolean | Omit<SummaryOptions, "summarizer" | "prompt">
+  >();
   expectTypeOf<NonNullable<ChatOptions["summaries"]>>().toEqualTypeOf<NonNullable<CreateChatOptions["summaries"]>>();
-  expectTypeOf<NonNullable<BuildOptions["summaries"]>>().toEqualTypeOf<boolean | Omit<SummaryOptions, "summarizer" | "prompt" | "presentation">>();
-  expectTypeOf<keyof SummaryOptions>().toEqualTypeOf<"trigger" | "select" | "maxTokens" | "timeoutMs" | "presentation" | "summarizer" | "prompt">();
+  expectTypeOf<NonNullable<BuildOptions["summaries"]>>().toEqualTypeOf<
+    boolean | Omit<SummaryOptions, "summarizer" | "prompt" | "presentation">
+  >();
+  expectTypeOf<keyof SummaryOptions>().toEqualTypeOf<
+    "trigger" | "select" | "maxTokens" | "timeoutMs" | "presentation" | "summarizer" | "prompt"
+  >();
   expectTypeOf<"manual">().toExtend<NonNullable<SummaryOptions["trigger"]>>();
   expectTypeOf<ChatOptions>().not.toHaveProperty("summarize");
   expectTypeOf<ChatOptions>().not.toHaveProperty("summaryPresentation");

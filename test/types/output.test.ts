@@ -9,14 +9,21 @@ import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
 import type { ResponseInputItem } from "openai/resources/responses/responses";
 import { buildContext, type ContextSource } from "../../src/context/build.js";
 import {
-  Loom, type AnthropicMessage, type ContextFormat, type ContextWindow, type ContextWindowFor, type OpenAIMessage,
+  Loom,
+  type AnthropicMessage,
+  type ContextFormat,
+  type ContextWindow,
+  type ContextWindowFor,
+  type OpenAIMessage,
   type ResponsesItem,
 } from "../../src/index.js";
 
 /** Never called: what tsc checks is the types of these calls. */
 function typeChecks(source: ContextSource, format: ContextFormat): void {
   expectTypeOf(buildContext(source).messages).toExtend<ChatCompletionMessageParam[]>();
-  expectTypeOf(buildContext(source, { format: "openai", maxMessages: 4 }).messages).toExtend<ChatCompletionMessageParam[]>();
+  expectTypeOf(buildContext(source, { format: "openai", maxMessages: 4 }).messages).toExtend<
+    ChatCompletionMessageParam[]
+  >();
   expectTypeOf(buildContext(source, { system: "Be brief." }).messages).toExtend<ChatCompletionMessageParam[]>();
   const anthropic = buildContext(source, { format: "anthropic" });
   expectTypeOf(anthropic.messages).toExtend<MessageParam[]>();
@@ -26,11 +33,15 @@ function typeChecks(source: ContextSource, format: ContextFormat): void {
 
   // Chosen at run time: a union, narrowed by `format`.
   const either = buildContext(source, { format });
-  expectTypeOf(either).toEqualTypeOf<ContextWindow<OpenAIMessage> | ContextWindow<AnthropicMessage> | ContextWindow<ResponsesItem>>();
+  expectTypeOf(either).toEqualTypeOf<
+    ContextWindow<OpenAIMessage> | ContextWindow<AnthropicMessage> | ContextWindow<ResponsesItem>
+  >();
   if (either.format === "anthropic") expectTypeOf(either.messages).toExtend<MessageParam[]>();
   else if (either.format === "responses") expectTypeOf(either.messages).toExtend<ResponseInputItem[]>();
   else expectTypeOf(either.messages).toExtend<ChatCompletionMessageParam[]>();
-  expectTypeOf<ContextWindowFor<{ format?: ContextFormat }>>().toEqualTypeOf<ContextWindow<OpenAIMessage> | ContextWindow<AnthropicMessage> | ContextWindow<ResponsesItem>>();
+  expectTypeOf<ContextWindowFor<{ format?: ContextFormat }>>().toEqualTypeOf<
+    ContextWindow<OpenAIMessage> | ContextWindow<AnthropicMessage> | ContextWindow<ResponsesItem>
+  >();
   expectTypeOf(buildContext(source, { format: "responses" }).messages).toExtend<ResponseInputItem[]>();
   expectTypeOf(buildContext(source, { format: "responses" }).format).toEqualTypeOf<"responses">();
   // Responses items are not chat messages
@@ -43,7 +54,10 @@ function typeChecks(source: ContextSource, format: ContextFormat): void {
 void typeChecks;
 
 /** The same through the Chat, as users call it. Never called. */
-async function chatTypeChecks(chat: Awaited<ReturnType<ReturnType<Loom["user"]>["create"]>>, format: ContextFormat): Promise<void> {
+async function chatTypeChecks(
+  chat: Awaited<ReturnType<ReturnType<Loom["user"]>["create"]>>,
+  format: ContextFormat,
+): Promise<void> {
   expectTypeOf((await chat.buildContext()).messages).toExtend<ChatCompletionMessageParam[]>();
   expectTypeOf((await chat.buildContext({ maxMessages: 4 })).messages).toExtend<ChatCompletionMessageParam[]>();
   expectTypeOf((await chat.buildContext({ format: "anthropic" })).messages).toExtend<MessageParam[]>();
@@ -52,7 +66,9 @@ async function chatTypeChecks(chat: Awaited<ReturnType<ReturnType<Loom["user"]>[
   else if (either.format === "responses") expectTypeOf(either.messages).toExtend<ResponseInputItem[]>();
   else expectTypeOf(either.messages).toExtend<ChatCompletionMessageParam[]>();
   // An Anthropic context is not OpenAI messages
-  expectTypeOf((await chat.buildContext({ format: "anthropic" })).messages).not.toExtend<ChatCompletionMessageParam[]>();
+  expectTypeOf((await chat.buildContext({ format: "anthropic" })).messages).not.toExtend<
+    ChatCompletionMessageParam[]
+  >();
 }
 void chatTypeChecks;
 
@@ -61,7 +77,11 @@ describe("typed output", () => {
     const loom = await Loom.open({ engine: "js" });
     const chat = await loom.user("u").create({ model: "gpt-4o", system: "Be brief." });
     await chat.append({ role: "user", content: "Weather in Paris?" });
-    await chat.append({ role: "assistant", content: "", toolCalls: [{ id: "c1", type: "function", function: { name: "weather", arguments: '{"city":"Paris"}' } }] });
+    await chat.append({
+      role: "assistant",
+      content: "",
+      toolCalls: [{ id: "c1", type: "function", function: { name: "weather", arguments: '{"city":"Paris"}' } }],
+    });
     await chat.append({ role: "tool", content: "sunny", toolCallId: "c1" });
     const openai: ChatCompletionMessageParam[] = (await chat.buildContext()).messages;
     expect(openai.map((m) => m.role)).toEqual(["system", "user", "assistant", "tool"]);

@@ -13,7 +13,12 @@ type Tools = NonNullable<BuildOptions["tools"]>;
 
 /** Never called: what tsc checks is the types of these calls. */
 function typeChecks(
-  toolSet: ToolSet, completions: ChatCompletionFunctionTool[], responses: FunctionTool[], anthropic: AnthropicTool[], custom: ChatCompletionTool[], union: ToolUnion[],
+  toolSet: ToolSet,
+  completions: ChatCompletionFunctionTool[],
+  responses: FunctionTool[],
+  anthropic: AnthropicTool[],
+  custom: ChatCompletionTool[],
+  union: ToolUnion[],
 ): void {
   expectTypeOf(toolSet).toExtend<Tools>();
   expectTypeOf(completions).toExtend<Tools>();

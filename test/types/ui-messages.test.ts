@@ -8,7 +8,11 @@ import type { Chat, MessageInput } from "../../src/index.js";
 import { fromUIMessages, toUIMessages, type ChatUIMessage, type ChatUIMetadata } from "../../src/ai-sdk.js";
 
 /** Never called: what tsc checks is the types of these calls. */
-function typeChecks(chat: Chat, stored: UIMessage[], typed: UIMessage<{ at: number }, { weather: { city: string } }>[]): void {
+function typeChecks(
+  chat: Chat,
+  stored: UIMessage[],
+  typed: UIMessage<{ at: number }, { weather: { city: string } }>[],
+): void {
   const ui = toUIMessages(chat);
   expectTypeOf(ui).toExtend<UIMessage<ChatUIMetadata>[]>();
   expectTypeOf(ui).toExtend<UIMessage[]>();

@@ -13,7 +13,10 @@ export interface JsNode {
   sibling: JsNode | null; // next older sibling (a summary is in no list)
   /** Nearest entries above of priority >= normal, >= high, critical: each priority level's chain. */
   up: [JsNode | null, JsNode | null, JsNode | null];
-  /** The nearest user message at or above this node on its branch, summaries ignored (itself, for a user message); null for a summary. */
+  /**
+   * The nearest user message at or above this node on its branch, summaries ignored (itself, for a user message); null
+   * for a summary.
+   */
   user: JsNode | null;
   /**
    * Whether a summary hangs on a node from `user` down to this node's parent: the summarized
@@ -25,7 +28,10 @@ export interface JsNode {
   readonly depth: number;
   /** Depth on the summarized path. */
   vdepth: number;
-  /** Set at append, and again when what the node sends is rewritten (a redaction); a context's view exchanges it for one build (Engine.swapTokens). */
+  /**
+   * Set at append, and again when what the node sends is rewritten (a redaction); a context's view exchanges it for one
+   * build (Engine.swapTokens).
+   */
   tokens: number;
   readonly role: number;
   readonly priority: number;
@@ -50,7 +56,9 @@ export const entryAt = (x: JsNode): JsNode => x.skip ?? x;
 
 /** Nearest entries of priority >= 1, 2, 3 at or above entry e (null: none). */
 const chainsFrom = (e: JsNode | null): JsNode["up"] =>
-  e ? [e.priority >= 1 ? e : e.up[0], e.priority >= 2 ? e : e.up[1], e.priority >= 3 ? e : e.up[2]] : [null, null, null];
+  e
+    ? [e.priority >= 1 ? e : e.up[0], e.priority >= 2 ? e : e.up[1], e.priority >= 3 ? e : e.up[2]]
+    : [null, null, null];
 
 /** The summarized-path links of a node whose walk goes on at original `parent`: upK, vdepth. */
 export function linksFrom(parent: JsNode | null): Pick<JsNode, "up" | "vdepth"> {
@@ -59,7 +67,14 @@ export function linksFrom(parent: JsNode | null): Pick<JsNode, "up" | "vdepth"> 
 }
 
 /** Appends a node under `parent` (-1: a new root); returns its id. O(1). */
-export function appendNode(t: JsTree, parent: number, tokens: number, role: number, priority: number, flags: number): number {
+export function appendNode(
+  t: JsTree,
+  parent: number,
+  tokens: number,
+  role: number,
+  priority: number,
+  flags: number,
+): number {
   const up = parent < 0 ? null : t.nodes[parent]!;
   const e = up ? entryAt(up) : null; // the entry above on the summarized path
   const isUser = role === ROLE_USER;

@@ -2,7 +2,7 @@
 // comment states the rules).
 import { CRITICAL, FLAG_TOOL_CALLS, FLAG_UNIT_END, ROLE_TOOL, type Selection } from "../types.js";
 import type { JsNode } from "./arena.js";
-import { depthOn, headPath, inTurn, nextOn, } from "./walk.js";
+import { depthOn, headPath, inTurn, nextOn } from "./walk.js";
 
 type UnitState = "outside" | "complete" | "incomplete";
 
@@ -18,12 +18,20 @@ const leaveUnit = (state: UnitState, x: JsNode): UnitState => (x.role === ROLE_T
 /** Messages of the branch an entry carries: itself, or a summary's run. */
 const carried = (x: JsNode): number => (x.run ? x.run.last.depth - x.run.first.depth + 1 : 1);
 
-export function selectFrom(from: JsNode, budget: number, maxMessages: number, countVisited: ((n: number) => void) | null): Selection {
+export function selectFrom(
+  from: JsNode,
+  budget: number,
+  maxMessages: number,
+  countVisited: ((n: number) => void) | null,
+): Selection {
   const path = headPath(from); // the selection runs on the head's summarized path
   const head = path.start;
   let visited = 0;
   const depth = (x: JsNode) => depthOn(x, path);
-  /** The next entry of a level's chain (level 0: the entry above); inside a covered turn, the parents one by one (the chains hold only above it). */
+  /**
+   * The next entry of a level's chain (level 0: the entry above); inside a covered turn, the parents one by one (the
+   * chains hold only above it).
+   */
   const next = (x: JsNode, level: number): JsNode | null => {
     if (!inTurn(x, path)) return level === 0 ? nextOn(x, path) : x.up[level - 1]!;
     for (let y = nextOn(x, path); y; y = nextOn(y, path)) {
@@ -61,7 +69,8 @@ export function selectFrom(from: JsNode, budget: number, maxMessages: number, co
     }
     state = leaveUnit(state, x);
   }
-  // The newest user turn of the branch (none from a summary node, or with a summary on the head of a branch with no user message).
+  // The newest user turn of the branch (none from a summary node, or with a summary on the head of a branch with no
+  // user message).
   const user = head.run ? null : head.user;
   if (user) {
     visited++;
@@ -84,7 +93,14 @@ export function selectFrom(from: JsNode, budget: number, maxMessages: number, co
       visited++;
       state = enterUnit(state, x);
       if (state === "incomplete" || x.priority > level || x === user) {
-        if (state !== "incomplete" && x.priority > level && x.priority < CRITICAL && x !== user && depth(x) <= stops[x.priority]!) break;
+        if (
+          state !== "incomplete" &&
+          x.priority > level &&
+          x.priority < CRITICAL &&
+          x !== user &&
+          depth(x) <= stops[x.priority]!
+        )
+          break;
         state = leaveUnit(state, x);
         x = next(x, level);
         continue;
@@ -106,8 +122,18 @@ export function selectFrom(from: JsNode, budget: number, maxMessages: number, co
   }
   countVisited?.(visited);
   // Path order: by summarized depth (a summary sits where its run was, though its id is newer).
-  const ids = Int32Array.from(kept.sort((a, b) => depth(a) - depth(b)), (n) => n.id);
-  // Evicted: messages of the branch (root -> head; a summary as head: root -> its run's last) neither kept nor carried by a kept summary.
+  const ids = Int32Array.from(
+    kept.sort((a, b) => depth(a) - depth(b)),
+    (n) => n.id,
+  );
+  // Evicted: messages of the branch (root -> head; a summary as head: root -> its run's last) neither kept nor carried
+  // by a kept summary.
   const branch = (head.run ? head.run.last.depth : head.depth) + 1;
-  return { fits: true, ids, keptTokens: budget - left, forcedTokens: forced, evicted: branch - kept.reduce((n, x) => n + carried(x), 0) };
+  return {
+    fits: true,
+    ids,
+    keptTokens: budget - left,
+    forcedTokens: forced,
+    evicted: branch - kept.reduce((n, x) => n + carried(x), 0),
+  };
 }

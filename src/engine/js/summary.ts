@@ -1,8 +1,15 @@
 // Summary nodes of the JS engine, step for step as assembly/summary.ts (see its header and
 // docs/summaries.md): check the run, create the node, mark the run, re-link what lies below.
 import {
-  FLAG_SUMMARY, FLAG_TOOL_CALLS, FLAG_UNIT_END, ROLE_ASSISTANT, ROLE_TOOL,
-  SUMMARY_NOT_ANCESTOR, SUMMARY_OF_SUMMARY_NODE, SUMMARY_OVERLAP, SUMMARY_SPLITS_UNIT,
+  FLAG_SUMMARY,
+  FLAG_TOOL_CALLS,
+  FLAG_UNIT_END,
+  ROLE_ASSISTANT,
+  ROLE_TOOL,
+  SUMMARY_NOT_ANCESTOR,
+  SUMMARY_OF_SUMMARY_NODE,
+  SUMMARY_OVERLAP,
+  SUMMARY_SPLITS_UNIT,
 } from "../layout.js";
 import { entryAt, linksFrom, type JsNode, type JsTree } from "./arena.js";
 
@@ -30,7 +37,10 @@ export function attachSummary(t: JsTree, first: JsNode, last: JsNode, tokens: nu
   if (top.joined) return SUMMARY_OVERLAP;
   if (top !== first) return SUMMARY_NOT_ANCESTOR;
   if (first.role === ROLE_TOOL) return SUMMARY_SPLITS_UNIT;
-  if ((last.role === ROLE_ASSISTANT && last.flags & FLAG_TOOL_CALLS) || (last.role === ROLE_TOOL && !(last.flags & FLAG_UNIT_END))) {
+  if (
+    (last.role === ROLE_ASSISTANT && last.flags & FLAG_TOOL_CALLS) ||
+    (last.role === ROLE_TOOL && !(last.flags & FLAG_UNIT_END))
+  ) {
     return SUMMARY_SPLITS_UNIT;
   }
 

@@ -37,10 +37,12 @@ export const entryAbove = (e: JsNode): JsNode | null => (e.parent ? entryAt(e.pa
 export const inTurn = (e: JsNode, path: HeadPath): boolean => path.turn !== null && e.depth >= path.turn.depth;
 
 /** The entry above e on the head's path: inside a covered turn, the parent, up to its user message. */
-export const nextOn = (e: JsNode, path: HeadPath): JsNode | null => (inTurn(e, path) && e !== path.turn ? e.parent : entryAbove(e));
+export const nextOn = (e: JsNode, path: HeadPath): JsNode | null =>
+  inTurn(e, path) && e !== path.turn ? e.parent : entryAbove(e);
 
 /** Depth of entry e on the head's path. */
-export const depthOn = (e: JsNode, path: HeadPath): number => (inTurn(e, path) ? path.turn!.vdepth + e.depth - path.turn!.depth : e.vdepth);
+export const depthOn = (e: JsNode, path: HeadPath): number =>
+  inTurn(e, path) ? path.turn!.vdepth + e.depth - path.turn!.depth : e.vdepth;
 
 /** How many entries a summarized walk of `max` writes. O(1). */
 export const summarizedLength = (path: HeadPath, max: number): number => Math.min(max, depthOn(path.start, path) + 1);

@@ -31,13 +31,25 @@ export interface JsWindow {
 
 export function newWindow(maxTokens: number): JsWindow {
   return {
-    maxTokens, total: 0, count: 0, first: null, last: null,
-    pfirst: [null, null, null, null], plast: [null, null, null, null], slots: [], freeSlots: [],
+    maxTokens,
+    total: 0,
+    count: 0,
+    first: null,
+    last: null,
+    pfirst: [null, null, null, null],
+    plast: [null, null, null, null],
+    slots: [],
+    freeSlots: [],
   };
 }
 
 /** See Engine.windowAdd. Amortized O(1 + evicted). */
-export function windowAdd(w: JsWindow, tokens: number, priority: number, unit: number): { slot: number; evicted: Int32Array } {
+export function windowAdd(
+  w: JsWindow,
+  tokens: number,
+  priority: number,
+  unit: number,
+): { slot: number; evicted: Int32Array } {
   const evicted: number[] = [];
   if (tokens > w.maxTokens) return { slot: REJECTED_TOO_LARGE, evicted: new Int32Array(0) };
   const owner = unit >= 0 ? w.slots[unit]! : null;
@@ -47,7 +59,16 @@ export function windowAdd(w: JsWindow, tokens: number, priority: number, unit: n
     evictUnit(w, victim.unit ?? victim, evicted);
   }
   const slot = w.freeSlots.pop() ?? w.slots.length;
-  const node: WindowNode = { slot, prev: w.last, next: null, pprev: w.plast[priority]!, pnext: null, tokens, priority, unit: owner };
+  const node: WindowNode = {
+    slot,
+    prev: w.last,
+    next: null,
+    pprev: w.plast[priority]!,
+    pnext: null,
+    tokens,
+    priority,
+    unit: owner,
+  };
   if (w.last) w.last.next = node;
   else w.first = node;
   w.last = node;

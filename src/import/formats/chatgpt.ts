@@ -2,7 +2,15 @@
 // { id, message | null, parent, children } and the `current_node` the user last saw.
 import { MAX_ARGUMENT_DEPTH, nestsDeeper, type Role } from "../../message.js";
 import { placeholder } from "../parts.js";
-import { asRecord, importError, str, toMillis, type FormatReader, type RawConversation, type RawNode } from "../types.js";
+import {
+  asRecord,
+  importError,
+  str,
+  toMillis,
+  type FormatReader,
+  type RawConversation,
+  type RawNode,
+} from "../types.js";
 
 const ROLES: Record<string, Role> = { user: "user", assistant: "assistant", system: "system", tool: "tool" };
 /** Content types that hold no conversation text: kept out, and reported by reason. */
@@ -32,7 +40,8 @@ function readConversation(record: unknown, where: string): RawConversation {
     const id = str(node.id) ?? key;
     if (id !== key) throw importError(at, `it carries another id, ${JSON.stringify(id)}`);
     for (const child of Array.isArray(node.children) ? node.children : []) {
-      if (typeof child !== "string" || !(child in mapping)) throw importError(at, `its child ${JSON.stringify(child)} is missing`);
+      if (typeof child !== "string" || !(child in mapping))
+        throw importError(at, `its child ${JSON.stringify(child)} is missing`);
     }
     const parent = node.parent === null || node.parent === undefined ? null : String(node.parent);
     nodes.push(readNode(key, parent, node.message, placeholders, at));
@@ -52,13 +61,23 @@ function readConversation(record: unknown, where: string): RawConversation {
   };
 }
 
-function readNode(key: string, parent: string | null, value: unknown, counts: Record<string, number>, where: string): RawNode {
+function readNode(
+  key: string,
+  parent: string | null,
+  value: unknown,
+  counts: Record<string, number>,
+  where: string,
+): RawNode {
   if (value === null || value === undefined) return { key, parent, role: "system", content: "", skip: "no message" };
   const message = asRecord(value);
   const author = asRecord(message?.author);
   if (!message || !author) throw importError(where, "its message needs an `author`");
   const role = ROLES[String(author.role)];
-  if (!role) throw importError(where, `its author's role ${JSON.stringify(author.role)} is none of user, assistant, system, tool`);
+  if (!role)
+    throw importError(
+      where,
+      `its author's role ${JSON.stringify(author.role)} is none of user, assistant, system, tool`,
+    );
   const node: RawNode = { key, parent, role, content: "" };
   const name = str(author.name);
   if (name) node.name = toolName(name); // a tool's, on its results: the call's name, as below
@@ -72,13 +91,22 @@ function readNode(key: string, parent: string | null, value: unknown, counts: Re
   const recipient = str(message.recipient);
   if (role === "assistant" && recipient && recipient !== "all") {
     // A call to a tool (python, browser, dalle...): its text is the call's arguments.
-    node.toolCalls = [{ id: `call_${key}`, type: "function", function: { name: toolName(recipient), arguments: jsonArguments(node.content) } }];
+    node.toolCalls = [
+      {
+        id: `call_${key}`,
+        type: "function",
+        function: { name: toolName(recipient), arguments: jsonArguments(node.content) },
+      },
+    ];
     node.content = "";
   }
   return node;
 }
 
-/** ChatGPT's tool names ("dalle.text2im", "canmore.create_textdoc") as providers take names: other characters become "_". */
+/**
+ * ChatGPT's tool names ("dalle.text2im", "canmore.create_textdoc") as providers take names: other characters become
+ * "_".
+ */
 const toolName = (name: string): string => name.replace(/[^a-zA-Z0-9_-]/g, "_").slice(0, 64);
 
 /**
@@ -95,7 +123,12 @@ function jsonArguments(text: string): string {
   return JSON.stringify(text);
 }
 
-function contentText(type: string, content: Record<string, unknown>, counts: Record<string, number>, where: string): string {
+function contentText(
+  type: string,
+  content: Record<string, unknown>,
+  counts: Record<string, number>,
+  where: string,
+): string {
   if (type === "tether_quote") return [str(content.title), str(content.text)].filter(Boolean).join("\n");
   if (type === "tether_browsing_display") return typeof content.result === "string" ? content.result : "";
   if (typeof content.text === "string") return content.text; // code, execution_output, system_error

@@ -17,10 +17,20 @@ function readExport(record: unknown, where: string): BuiltChat {
   if (exp?.format !== "ctxloom.chat") throw importError(where, 'a ctxloom chat has format "ctxloom.chat"');
   const version = exp.version;
   if (typeof version !== "number" || !Number.isInteger(version) || version < 1 || version > EXPORT_VERSION) {
-    throw importError(where, `its version ${JSON.stringify(version)} is not one this release reads (1 to ${EXPORT_VERSION})`);
+    throw importError(
+      where,
+      `its version ${JSON.stringify(version)} is not one this release reads (1 to ${EXPORT_VERSION})`,
+    );
   }
   const chat = asRecord(exp.chat);
-  if (!chat || typeof chat.title !== "string" || !str(chat.model) || !(chat.system === null || typeof chat.system === "string") || !isTime(chat.createdAt) || !isTime(chat.updatedAt)) {
+  if (
+    !chat ||
+    typeof chat.title !== "string" ||
+    !str(chat.model) ||
+    !(chat.system === null || typeof chat.system === "string") ||
+    !isTime(chat.createdAt) ||
+    !isTime(chat.updatedAt)
+  ) {
     throw importError(where, "its chat needs { title, model, system (a string or null), createdAt, updatedAt }");
   }
   if (!Array.isArray(exp.messages)) throw importError(where, "its messages must be an array");
@@ -34,14 +44,20 @@ function readExport(record: unknown, where: string): BuiltChat {
       throw importError(at, `its parentId ${JSON.stringify(p)} must be null or the id of an earlier message`);
     }
     if (typeof p === "number") hasChild[p] = 1;
-    if (!ROLES.includes(m.role as never)) throw importError(at, `its role ${JSON.stringify(m.role)} is none of ${ROLES.join(", ")}`);
-    if (!PRIORITIES.includes(m.priority as never)) throw importError(at, `its priority ${JSON.stringify(m.priority)} is none of ${PRIORITIES.join(", ")}`);
+    if (!ROLES.includes(m.role as never))
+      throw importError(at, `its role ${JSON.stringify(m.role)} is none of ${ROLES.join(", ")}`);
+    if (!PRIORITIES.includes(m.priority as never))
+      throw importError(at, `its priority ${JSON.stringify(m.priority)} is none of ${PRIORITIES.join(", ")}`);
     if (typeof m.content !== "string") throw importError(at, "its content must be a string");
     if (!isTime(m.createdAt)) throw importError(at, "its createdAt must be milliseconds since the epoch");
-    if (m.kind !== "message" && m.kind !== "summary") throw importError(at, `its kind ${JSON.stringify(m.kind)} is neither message nor summary`);
+    if (m.kind !== "message" && m.kind !== "summary")
+      throw importError(at, `its kind ${JSON.stringify(m.kind)} is neither message nor summary`);
   });
   const head = exp.head;
-  if (head !== null && !(typeof head === "number" && Number.isInteger(head) && head >= 0 && head < exp.messages.length)) {
+  if (
+    head !== null &&
+    !(typeof head === "number" && Number.isInteger(head) && head >= 0 && head < exp.messages.length)
+  ) {
     throw importError(where, `its head ${JSON.stringify(head)} must be null or a message id`);
   }
   const ids: Record<string, number> = {};
@@ -50,8 +66,16 @@ function readExport(record: unknown, where: string): BuiltChat {
     built: true,
     chat: exp as unknown as ChatExport,
     report: {
-      where, sourceId: str(chat.id), title: chat.title, sourceModel: chat.model as string, messages: exp.messages.length,
-      leaves: hasChild.reduce((s, h) => s + (h ? 0 : 1), 0), ids, skipped: {}, placeholders: {}, toolResultsAsUser: 0,
+      where,
+      sourceId: str(chat.id),
+      title: chat.title,
+      sourceModel: chat.model as string,
+      messages: exp.messages.length,
+      leaves: hasChild.reduce((s, h) => s + (h ? 0 : 1), 0),
+      ids,
+      skipped: {},
+      placeholders: {},
+      toolResultsAsUser: 0,
     },
   };
 }

@@ -1,12 +1,21 @@
 // LibreChat's conversation export: { conversationId, title, options, messages } where messages
 // is flat (parentMessageId links) or nested (`children`, with "recursive": true).
 import { partsText, placeholder } from "../parts.js";
-import { asRecord, importError, str, toMillis, type FormatReader, type RawConversation, type RawNode } from "../types.js";
+import {
+  asRecord,
+  importError,
+  str,
+  toMillis,
+  type FormatReader,
+  type RawConversation,
+  type RawNode,
+} from "../types.js";
 
 const NO_PARENT = "00000000-0000-0000-0000-000000000000";
 
 export const isLibreChat = (r: Record<string, unknown>) =>
-  Array.isArray(r.messages) && (typeof r.conversationId === "string" || asRecord(r.messages[0])?.messageId !== undefined);
+  Array.isArray(r.messages) &&
+  (typeof r.conversationId === "string" || asRecord(r.messages[0])?.messageId !== undefined);
 
 export function librechatReader(): FormatReader {
   return { add: (record, where) => [readConversation(record, where)], finish: () => [] };
@@ -18,7 +27,8 @@ export function librechatReader(): FormatReader {
  */
 function readConversation(record: unknown, where: string): RawConversation {
   const conv = asRecord(record);
-  if (!conv || !Array.isArray(conv.messages)) throw importError(where, "a LibreChat conversation needs a `messages` array");
+  if (!conv || !Array.isArray(conv.messages))
+    throw importError(where, "a LibreChat conversation needs a `messages` array");
   const placeholders: Record<string, number> = {};
   const nodes: RawNode[] = [];
   const visit = (list: unknown[], nestedParent: string | null | undefined): void => {
@@ -27,15 +37,26 @@ function readConversation(record: unknown, where: string): RawConversation {
       const key = str(m?.messageId);
       if (!m || !key) throw importError(where, `message ${nodes.length + 1} needs a messageId`);
       const at = `${where}, message ${JSON.stringify(key)}`;
-      const given = m.parentMessageId === undefined ? undefined : str(m.parentMessageId) ?? null;
+      const given = m.parentMessageId === undefined ? undefined : (str(m.parentMessageId) ?? null);
       const parent = given === NO_PARENT ? null : given;
       if (nestedParent !== undefined && parent !== undefined && parent !== nestedParent) {
-        throw importError(at, `its parentMessageId ${JSON.stringify(parent)} is not the message it is nested in, ${JSON.stringify(nestedParent)}`);
+        throw importError(
+          at,
+          `its parentMessageId ${JSON.stringify(parent)} is not the message it is nested in, ` +
+            `${JSON.stringify(nestedParent)}`,
+        );
       }
-      const role = typeof m.isCreatedByUser === "boolean" ? (m.isCreatedByUser ? "user" : "assistant")
-        : m.sender === "User" ? "user" : undefined;
+      const role =
+        typeof m.isCreatedByUser === "boolean"
+          ? m.isCreatedByUser
+            ? "user"
+            : "assistant"
+          : m.sender === "User"
+            ? "user"
+            : undefined;
       if (!role) throw importError(at, "it needs isCreatedByUser (or sender) to tell a user's message from an answer");
-      let content = typeof m.text === "string" && m.text.length > 0 ? m.text : partsText(m.content ?? m.text, placeholders, at);
+      let content =
+        typeof m.text === "string" && m.text.length > 0 ? m.text : partsText(m.content ?? m.text, placeholders, at);
       for (const file of Array.isArray(m.files) ? m.files : []) {
         const type = str(asRecord(file)?.type) ?? "file";
         content += (content ? "\n" : "") + placeholder(placeholders, type.startsWith("image") ? "image" : "file");

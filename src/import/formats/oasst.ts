@@ -2,13 +2,24 @@
 // replies: [...] } }, one a line in .jsonl) or flat messages with parent links
 // ({ message_id | user_message_id, parent_id | parent_message_id, text, role }).
 import type { Role } from "../../message.js";
-import { asRecord, importError, str, titleFrom, toMillis, type FormatReader, type RawConversation, type RawNode } from "../types.js";
+import {
+  asRecord,
+  importError,
+  str,
+  titleFrom,
+  toMillis,
+  type FormatReader,
+  type RawConversation,
+  type RawNode,
+} from "../types.js";
 
 const ROLES: Record<string, Role> = { prompter: "user", assistant: "assistant" };
 
-export const isOasstTree = (r: Record<string, unknown>) => asRecord(r.prompt) !== undefined && ("message_tree_id" in r || "replies" in asRecord(r.prompt)!);
+export const isOasstTree = (r: Record<string, unknown>) =>
+  asRecord(r.prompt) !== undefined && ("message_tree_id" in r || "replies" in asRecord(r.prompt)!);
 export const isOasstFlat = (r: Record<string, unknown>) =>
-  (typeof r.message_id === "string" || typeof r.user_message_id === "string") && (r.role === "prompter" || r.role === "assistant");
+  (typeof r.message_id === "string" || typeof r.user_message_id === "string") &&
+  (r.role === "prompter" || r.role === "assistant");
 
 /**
  * The head of a tree: from the prompt, follow the best-ranked reply (the lowest `rank`, 0
@@ -21,8 +32,13 @@ export function oasstReader(): FormatReader {
     add(record, where) {
       const r = asRecord(record);
       if (r && isOasstTree(r)) return [readTree(r, where)];
-      if (r && isOasstFlat(r)) return void flat.push({ record: r, where: where.replace(/^conversation /, "item ") }), [];
-      throw importError(where, "an OpenAssistant record is a tree { message_tree_id, prompt } or a message { message_id, parent_id, text, role }");
+      if (r && isOasstFlat(r))
+        return (void flat.push({ record: r, where: where.replace(/^conversation /, "item ") }), []);
+      throw importError(
+        where,
+        "an OpenAssistant record is a tree { message_tree_id, prompt } or a message { message_id, parent_id, text, " +
+          "role }",
+      );
     },
     finish: () => groupFlat(flat),
   };
@@ -30,8 +46,13 @@ export function oasstReader(): FormatReader {
 
 function node(m: Record<string, unknown>, key: string, parent: string | null, where: string): RawNode {
   const role = ROLES[String(m.role)];
-  if (!role) throw importError(`${where}, message ${JSON.stringify(key)}`, `its role ${JSON.stringify(m.role)} is neither prompter nor assistant`);
-  if (typeof m.text !== "string") throw importError(`${where}, message ${JSON.stringify(key)}`, "its text is not a string");
+  if (!role)
+    throw importError(
+      `${where}, message ${JSON.stringify(key)}`,
+      `its role ${JSON.stringify(m.role)} is neither prompter nor assistant`,
+    );
+  if (typeof m.text !== "string")
+    throw importError(`${where}, message ${JSON.stringify(key)}`, "its text is not a string");
   const out: RawNode = { key, parent, role, content: m.text };
   const createdAt = toMillis(m.created_date);
   if (createdAt !== undefined) out.createdAt = createdAt;
@@ -46,7 +67,11 @@ function readTree(tree: Record<string, unknown>, where: string): RawConversation
     const key = str(m?.message_id);
     if (!m || !key) throw importError(where, `a message under ${JSON.stringify(parent)} needs a message_id`);
     const given = m.parent_id === undefined ? parent : (m.parent_id as string | null);
-    if (given !== parent) throw importError(`${where}, message ${JSON.stringify(key)}`, `its parent_id ${JSON.stringify(given)} is not the message it replies to, ${JSON.stringify(parent)}`);
+    if (given !== parent)
+      throw importError(
+        `${where}, message ${JSON.stringify(key)}`,
+        `its parent_id ${JSON.stringify(given)} is not the message it replies to, ${JSON.stringify(parent)}`,
+      );
     nodes.push(node(m, key, parent, where));
     if (onHead) head = key;
     const replies = Array.isArray(m.replies) ? m.replies : [];
@@ -96,10 +121,18 @@ function groupFlat(flat: { record: Record<string, unknown>; where: string }[]): 
     const path: string[] = [];
     let n = start;
     while (n.parent !== null && !rootOf.has(n.key)) {
-      if (path.includes(n.key)) throw importError(byKey.get(n.key)!.where, `messages ${path.map((k) => JSON.stringify(k)).join(" -> ")} are each other's parents (a cycle)`);
+      if (path.includes(n.key))
+        throw importError(
+          byKey.get(n.key)!.where,
+          `messages ${path.map((k) => JSON.stringify(k)).join(" -> ")} are each other's parents (a cycle)`,
+        );
       path.push(n.key);
       const up = byKey.get(n.parent);
-      if (!up) throw importError(byKey.get(n.key)!.where, `message ${JSON.stringify(n.key)}: its parent ${JSON.stringify(n.parent)} is missing`);
+      if (!up)
+        throw importError(
+          byKey.get(n.key)!.where,
+          `message ${JSON.stringify(n.key)}: its parent ${JSON.stringify(n.parent)} is missing`,
+        );
       n = up.node;
     }
     const root = rootOf.get(n.key) ?? n.key;
@@ -124,8 +157,16 @@ function groupFlat(flat: { record: Record<string, unknown>; where: string }[]): 
     let head = root;
     while (kids.has(head)) head = kids.get(head)!.at(-1)!;
     return {
-      where: byKey.get(root)!.where, sourceId: root, title: titleFrom(byKey.get(root)!.node.content), sourceModel: undefined,
-      system: null, createdAt: undefined, updatedAt: undefined, nodes, head, placeholders: {},
+      where: byKey.get(root)!.where,
+      sourceId: root,
+      title: titleFrom(byKey.get(root)!.node.content),
+      sourceModel: undefined,
+      system: null,
+      createdAt: undefined,
+      updatedAt: undefined,
+      nodes,
+      head,
+      placeholders: {},
     };
   });
 }

@@ -2,9 +2,24 @@
 // fine-tuning files), or one message { role, content } a line (one chat for the file).
 import type { Role } from "../../message.js";
 import { partsText, toolCallsOf } from "../parts.js";
-import { asRecord, importError, str, titleFrom, type FormatReader, type RawConversation, type RawNode } from "../types.js";
+import {
+  asRecord,
+  importError,
+  str,
+  titleFrom,
+  type FormatReader,
+  type RawConversation,
+  type RawNode,
+} from "../types.js";
 
-const ROLES: Record<string, Role> = { user: "user", assistant: "assistant", system: "system", developer: "system", tool: "tool", function: "tool" };
+const ROLES: Record<string, Role> = {
+  user: "user",
+  assistant: "assistant",
+  system: "system",
+  developer: "system",
+  tool: "tool",
+  function: "tool",
+};
 
 export const isOpenAIChat = (r: Record<string, unknown>) =>
   Array.isArray(r.messages) && (r.messages.length === 0 || typeof asRecord(r.messages[0])?.role === "string");
@@ -17,10 +32,23 @@ export function openaiReader(): FormatReader {
     add(record, where) {
       const r = asRecord(record);
       if (r && isOpenAIChat(r)) return [readList(r.messages as unknown[], where, r)];
-      if (r && isOpenAIMessage(r)) return void single.push({ record: r, where }), [];
-      throw importError(where, "an OpenAI-format record is { messages: [{ role, content }] } or one message { role, content }");
+      if (r && isOpenAIMessage(r)) return (void single.push({ record: r, where }), []);
+      throw importError(
+        where,
+        "an OpenAI-format record is { messages: [{ role, content }] } or one message { role, content }",
+      );
     },
-    finish: () => (single.length ? [readList(single.map((s) => s.record), single[0]!.where, {}, single.map((s) => s.where))] : []),
+    finish: () =>
+      single.length
+        ? [
+            readList(
+              single.map((s) => s.record),
+              single[0]!.where,
+              {},
+              single.map((s) => s.where),
+            ),
+          ]
+        : [],
   };
 }
 
@@ -30,8 +58,14 @@ function readList(list: unknown[], where: string, chat: Record<string, unknown>,
     const at = wheres ? wheres[i]! : `${where}, message ${i + 1}`;
     const m = asRecord(value);
     const role = ROLES[String(m?.role)];
-    if (!m || !role) throw importError(at, `its role ${JSON.stringify(m?.role)} is none of ${Object.keys(ROLES).join(", ")}`);
-    const node: RawNode = { key: String(i), parent: i === 0 ? null : String(i - 1), role, content: partsText(m.content, placeholders, at) };
+    if (!m || !role)
+      throw importError(at, `its role ${JSON.stringify(m?.role)} is none of ${Object.keys(ROLES).join(", ")}`);
+    const node: RawNode = {
+      key: String(i),
+      parent: i === 0 ? null : String(i - 1),
+      role,
+      content: partsText(m.content, placeholders, at),
+    };
     const name = str(m.name);
     if (name) node.name = name;
     const calls = toolCallsOf(m.tool_calls, at);

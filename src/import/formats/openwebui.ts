@@ -2,12 +2,21 @@
 // where messages is a map of { id, parentId, childrenIds, role, content, timestamp }.
 import type { Role } from "../../message.js";
 import { partsText, placeholder } from "../parts.js";
-import { asRecord, importError, str, toMillis, type FormatReader, type RawConversation, type RawNode } from "../types.js";
+import {
+  asRecord,
+  importError,
+  str,
+  toMillis,
+  type FormatReader,
+  type RawConversation,
+  type RawNode,
+} from "../types.js";
 
 const ROLES: Record<string, Role> = { user: "user", assistant: "assistant", system: "system", tool: "tool" };
 
 export const isOpenWebUI = (r: Record<string, unknown>) =>
-  asRecord(asRecord(r.history)?.messages) !== undefined || asRecord(asRecord(asRecord(r.chat)?.history)?.messages) !== undefined;
+  asRecord(asRecord(r.history)?.messages) !== undefined ||
+  asRecord(asRecord(asRecord(r.chat)?.history)?.messages) !== undefined;
 
 export function openwebuiReader(): FormatReader {
   return { add: (record, where) => [readConversation(record, where)], finish: () => [] };
@@ -29,7 +38,8 @@ function readConversation(record: unknown, where: string): RawConversation {
     const role = ROLES[String(m.role)];
     if (!role) throw importError(at, `its role ${JSON.stringify(m.role)} is none of user, assistant, system, tool`);
     for (const child of Array.isArray(m.childrenIds) ? m.childrenIds : []) {
-      if (typeof child !== "string" || !(child in messages)) throw importError(at, `its child ${JSON.stringify(child)} is missing`);
+      if (typeof child !== "string" || !(child in messages))
+        throw importError(at, `its child ${JSON.stringify(child)} is missing`);
     }
     let content = partsText(m.content, placeholders, at);
     for (const file of Array.isArray(m.files) ? m.files : []) {

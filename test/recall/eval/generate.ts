@@ -14,7 +14,18 @@
 // Conversations 0-8 are for tuning; 9-11 are held out (see HELD_OUT): report on them, never tune on them.
 
 import { Rand } from "./rand.js";
-import { CALLBACKS, CLOSINGS, GREETING_REPLIES, LEADS, OPENERS, PROMPTS, REACTIONS, SHARED_LINES, SMALL_TALK, TAILS } from "./smalltalk.js";
+import {
+  CALLBACKS,
+  CLOSINGS,
+  GREETING_REPLIES,
+  LEADS,
+  OPENERS,
+  PROMPTS,
+  REACTIONS,
+  SHARED_LINES,
+  SMALL_TALK,
+  TAILS,
+} from "./smalltalk.js";
 import type { Kind, Slots, Topic } from "./topic-kit.js";
 import { EVENT_TOPICS } from "./topics-events.js";
 import { TRAIT_TOPICS } from "./topics-traits.js";
@@ -65,7 +76,20 @@ export const HELD_OUT: readonly number[] = [9, 10, 11];
 export const BASE_SEED = 20_231_123;
 export const KINDS: readonly Kind[] = ["single-hop", "multi-hop", "temporal", "open-domain"];
 
-const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+const MONTHS = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];
 const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
 const DAY = 86_400_000;
 const TOPICS: readonly Topic[] = [...EVENT_TOPICS, ...TRAIT_TOPICS];
@@ -79,9 +103,13 @@ const fmt = (d: Date) => `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUT
 
 /** Relative times a statement uses, with how a temporal answer reads them against the session's date. */
 const WHEN: readonly [string, (date: string) => string][] = [
-  ["yesterday", (d) => `the day before ${d}`], ["last weekend", (d) => `the weekend before ${d}`],
-  ["last Saturday", (d) => `the Saturday before ${d}`], ["this morning", (d) => d], ["two days ago", (d) => `two days before ${d}`],
-  ["last week", (d) => `the week before ${d}`], ["on Friday", (d) => `the Friday before ${d}`],
+  ["yesterday", (d) => `the day before ${d}`],
+  ["last weekend", (d) => `the weekend before ${d}`],
+  ["last Saturday", (d) => `the Saturday before ${d}`],
+  ["this morning", (d) => d],
+  ["two days ago", (d) => `two days before ${d}`],
+  ["last week", (d) => `the week before ${d}`],
+  ["on Friday", (d) => `the Friday before ${d}`],
 ];
 
 /** A fact as placed: its topic, owner, slots and the turns of its statement and detail. */
@@ -138,7 +166,8 @@ export function generateConversation(index: number): Conversation {
         const session = topic.later ? r.int(count - 3) : r.int(count);
         const laterSession = topic.later ? session + 2 + r.int(count - session - 2) : -1;
         const after = Math.max(session, laterSession) + 1;
-        const callbackSession = CALLBACKS[topic.name] && after < count && r.chance(0.6) ? after + r.int(count - after) : -1;
+        const callbackSession =
+          CALLBACKS[topic.name] && after < count && r.chance(0.6) ? after + r.int(count - after) : -1;
         placed.push({ topic, owner, slots, session, laterSession, callbackSession, state: -1, detail: -1 });
       }
     }
@@ -155,13 +184,29 @@ export function generateConversation(index: number): Conversation {
     const say = (speaker: 0 | 1, template: string, extra: Slots = {}, runs = false): number => {
       const friend = people[1 - speaker]!;
       // Friends call each other by name or short name: names fill greetings as in real chats.
-      const slots = { ...base, ...personSlots(people[speaker]!, friend), ...extra, you: r.chance(0.5) ? friend.name : friend.short };
+      const slots = {
+        ...base,
+        ...personSlots(people[speaker]!, friend),
+        ...extra,
+        you: r.chance(0.5) ? friend.name : friend.short,
+      };
       const id = turns.length;
       const tail = runs && r.chance(TAIL_SHARE) ? ` ${r.pick(TAILS)}` : "";
-      turns.push({ id, session: s, speaker, text: capital(fill(template, slots)) + tail, at: new Date(date.getTime() + (id - first) * 47_000).toISOString() });
+      turns.push({
+        id,
+        session: s,
+        speaker,
+        text: capital(fill(template, slots)) + tail,
+        at: new Date(date.getTime() + (id - first) * 47_000).toISOString(),
+      });
       return id;
     };
-    const next = (): 0 | 1 => (turns.length === 0 || turns[turns.length - 1]!.session !== s ? (r.chance(0.6) ? 0 : 1) : ((1 - turns[turns.length - 1]!.speaker) as 0 | 1));
+    const next = (): 0 | 1 =>
+      turns.length === 0 || turns[turns.length - 1]!.session !== s
+        ? r.chance(0.6)
+          ? 0
+          : 1
+        : ((1 - turns[turns.length - 1]!.speaker) as 0 | 1);
     const talk = r.shuffle([...SMALL_TALK]); // no pair twice in a session
     const smallTalk = () => {
       const [x, y] = talk.pop() ?? r.pick(SMALL_TALK);
@@ -179,7 +224,11 @@ export function generateConversation(index: number): Conversation {
       const slots = (): Slots => ({ ...f.slots, ...personSlots(people[f.owner]!, people[1 - f.owner]!) });
       // The friend hands the turn over: with the topic's lead-in or a generic prompt.
       const handTo = () => {
-        if (next() !== f.owner) say((1 - f.owner) as 0 | 1, LEADS[f.topic.name] && r.chance(LEAD_SHARE) ? r.pick(LEADS[f.topic.name]!) : r.pick(PROMPTS));
+        if (next() !== f.owner)
+          say(
+            (1 - f.owner) as 0 | 1,
+            LEADS[f.topic.name] && r.chance(LEAD_SHARE) ? r.pick(LEADS[f.topic.name]!) : r.pick(PROMPTS),
+          );
       };
       if (f.session === s) {
         blocks.push(() => {
@@ -231,7 +280,15 @@ export function generateConversation(index: number): Conversation {
     sessions.push({ label: label(date), date: date.toISOString(), first, last: turns.length - 1 });
   }
 
-  return { id: index, seed, heldOut: HELD_OUT.includes(index), speakers: [a.name, b.name], sessions, turns, questions: questionsOf(index, r, placed, people, shared) };
+  return {
+    id: index,
+    seed,
+    heldOut: HELD_OUT.includes(index),
+    speakers: [a.name, b.name],
+    sessions,
+    turns,
+    questions: questionsOf(index, r, placed, people, shared),
+  };
 }
 
 function pair(r: Rand): [Person, Person] {
@@ -247,10 +304,23 @@ function label(d: Date): string {
   return `${h % 12 === 0 ? 12 : h % 12}:${m} ${h < 12 ? "am" : "pm"} on ${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]}, ${d.getUTCFullYear()}`;
 }
 
-function questionsOf(index: number, r: Rand, placed: Placed[], people: [Person, Person], shared: { what: string; turns: number[] }): Question[] {
+function questionsOf(
+  index: number,
+  r: Rand,
+  placed: Placed[],
+  people: [Person, Person],
+  shared: { what: string; turns: number[] },
+): Question[] {
   const out: Question[] = [];
   const add = (kind: Kind, question: string, answer: string, evidence: number[]) => {
-    out.push({ id: `c${index}-q${out.length}`, conversation: index, kind, question, answer, evidence: [...new Set(evidence)].sort((x, y) => x - y) });
+    out.push({
+      id: `c${index}-q${out.length}`,
+      conversation: index,
+      kind,
+      question,
+      answer,
+      evidence: [...new Set(evidence)].sort((x, y) => x - y),
+    });
   };
   const mine = (f: Placed) => placed.filter((g) => g.topic === f.topic && g.owner === f.owner);
   for (const f of placed) {
@@ -260,7 +330,12 @@ function questionsOf(index: number, r: Rand, placed: Placed[], people: [Person, 
       if (ask.once && mine(f).length > 1) continue;
       if (ask.on.some((on) => turnOf[on] < 0)) continue;
       if (ask.kind === "open-domain" && !r.chance(OPEN_DOMAIN_KEPT)) continue;
-      add(ask.kind, capital(fill(r.pick(ask.q), slots)), fill(ask.a, slots), ask.on.map((on) => turnOf[on]));
+      add(
+        ask.kind,
+        capital(fill(r.pick(ask.q), slots)),
+        fill(ask.a, slots),
+        ask.on.map((on) => turnOf[on]),
+      );
     }
   }
   for (const owner of [0, 1] as const) {
@@ -269,7 +344,12 @@ function questionsOf(index: number, r: Rand, placed: Placed[], people: [Person, 
       if (all.length < 2) continue;
       const slots = personSlots(people[owner]!, people[1 - owner]!);
       const key = /\{all:(\w+)\}/.exec(topic.many!.a)![1]!;
-      add("multi-hop", fill(r.pick(topic.many!.q), slots), all.map((f) => f.slots[key]).join(", "), all.map((f) => f.state));
+      add(
+        "multi-hop",
+        fill(r.pick(topic.many!.q), slots),
+        all.map((f) => f.slots[key]).join(", "),
+        all.map((f) => f.state),
+      );
     }
   }
   add("multi-hop", `What hobby do ${people[0].name} and ${people[1].name} have in common?`, shared.what, shared.turns);
@@ -278,6 +358,8 @@ function questionsOf(index: number, r: Rand, placed: Placed[], people: [Person, 
 
 /** The whole set: every conversation, or those of one part. */
 export function evaluationSet(part: "all" | "tuning" | "held-out" = "all"): Conversation[] {
-  const ids = Array.from({ length: CONVERSATIONS }, (_, i) => i).filter((i) => part === "all" || (part === "held-out") === HELD_OUT.includes(i));
+  const ids = Array.from({ length: CONVERSATIONS }, (_, i) => i).filter(
+    (i) => part === "all" || (part === "held-out") === HELD_OUT.includes(i),
+  );
   return ids.map(generateConversation);
 }

@@ -29,9 +29,12 @@ export const LANGUAGES: readonly LanguageSet[] = [
       ["Our kitchen renovation was finished by a carpenter called Tomasz.", "Who finished renovating the kitchen?"],
     ],
     filler: [
-      ["How was your weekend?", "Quiet, I mostly stayed home and read."], ["Any plans for dinner tonight?", "Probably pasta, nothing fancy."],
-      ["The weather has been so strange lately.", "Right? Sun one minute, rain the next."], ["I need a holiday soon.", "Same here, work has been busy."],
-      ["Did you see the game yesterday?", "Only the second half, it was exciting."], ["I tried a new coffee place.", "Was it any good?"],
+      ["How was your weekend?", "Quiet, I mostly stayed home and read."],
+      ["Any plans for dinner tonight?", "Probably pasta, nothing fancy."],
+      ["The weather has been so strange lately.", "Right? Sun one minute, rain the next."],
+      ["I need a holiday soon.", "Same here, work has been busy."],
+      ["Did you see the game yesterday?", "Only the second half, it was exciting."],
+      ["I tried a new coffee place.", "Was it any good?"],
     ],
   },
   {
@@ -45,15 +48,21 @@ export const LANGUAGES: readonly LanguageSet[] = [
       ["Die Renovierung unserer Küche hat ein Schreiner namens Tomasz gemacht.", "Wer hat die Küche renoviert?"],
     ],
     filler: [
-      ["Wie war dein Wochenende?", "Ruhig, ich war meistens zu Hause."], ["Was gibt es heute zum Abendessen?", "Wahrscheinlich Nudeln, nichts Besonderes."],
-      ["Das Wetter ist in letzter Zeit so seltsam.", "Stimmt, erst Sonne, dann Regen."], ["Ich brauche bald Urlaub.", "Ich auch, die Arbeit ist stressig."],
-      ["Hast du gestern das Spiel gesehen?", "Nur die zweite Hälfte, es war spannend."], ["Ich habe ein neues Café ausprobiert.", "War es gut?"],
+      ["Wie war dein Wochenende?", "Ruhig, ich war meistens zu Hause."],
+      ["Was gibt es heute zum Abendessen?", "Wahrscheinlich Nudeln, nichts Besonderes."],
+      ["Das Wetter ist in letzter Zeit so seltsam.", "Stimmt, erst Sonne, dann Regen."],
+      ["Ich brauche bald Urlaub.", "Ich auch, die Arbeit ist stressig."],
+      ["Hast du gestern das Spiel gesehen?", "Nur die zweite Hälfte, es war spannend."],
+      ["Ich habe ein neues Café ausprobiert.", "War es gut?"],
     ],
   },
   {
     language: "French",
     facts: [
-      ["Ma sœur a déménagé à Bordeaux l'année dernière pour son travail.", "Dans quelle ville ma sœur déménageait-elle ?"],
+      [
+        "Ma sœur a déménagé à Bordeaux l'année dernière pour son travail.",
+        "Dans quelle ville ma sœur déménageait-elle ?",
+      ],
       ["Je suis allergique aux arachides et aux noisettes.", "Quelles allergies aux noix est-ce que j'ai ?"],
       ["Nous avons adopté deux chats, Mimi et Bruno.", "Comment s'appellent les chats que nous adoptions ?"],
       ["Je joue du violoncelle dans un orchestre chaque jeudi.", "De quel instrument jouais-je à l'orchestre ?"],
@@ -61,9 +70,12 @@ export const LANGUAGES: readonly LanguageSet[] = [
       ["La rénovation de notre cuisine a été faite par un menuisier, Tomasz.", "Qui a rénové la cuisine ?"],
     ],
     filler: [
-      ["Comment s'est passé ton week-end ?", "Tranquille, je suis resté à la maison."], ["Qu'est-ce qu'on mange ce soir ?", "Des pâtes, rien de spécial."],
-      ["Le temps est bizarre ces jours-ci.", "Oui, du soleil puis de la pluie."], ["J'ai besoin de vacances.", "Moi aussi, le travail est chargé."],
-      ["Tu as vu le match hier ?", "Seulement la deuxième mi-temps."], ["J'ai essayé un nouveau café.", "C'était bien ?"],
+      ["Comment s'est passé ton week-end ?", "Tranquille, je suis resté à la maison."],
+      ["Qu'est-ce qu'on mange ce soir ?", "Des pâtes, rien de spécial."],
+      ["Le temps est bizarre ces jours-ci.", "Oui, du soleil puis de la pluie."],
+      ["J'ai besoin de vacances.", "Moi aussi, le travail est chargé."],
+      ["Tu as vu le match hier ?", "Seulement la deuxième mi-temps."],
+      ["J'ai essayé un nouveau café.", "C'était bien ?"],
     ],
   },
   {
@@ -77,9 +89,12 @@ export const LANGUAGES: readonly LanguageSet[] = [
       ["La renovación de nuestra cocina la hizo un carpintero llamado Tomasz.", "¿Quién renovó la cocina?"],
     ],
     filler: [
-      ["¿Qué tal tu fin de semana?", "Tranquilo, me quedé en casa leyendo."], ["¿Qué hay para cenar hoy?", "Pasta, nada especial."],
-      ["El tiempo está muy raro últimamente.", "Sí, sol y luego lluvia."], ["Necesito vacaciones pronto.", "Yo también, hay mucho trabajo."],
-      ["¿Viste el partido ayer?", "Solo la segunda parte, fue emocionante."], ["Probé una cafetería nueva.", "¿Y qué tal estaba?"],
+      ["¿Qué tal tu fin de semana?", "Tranquilo, me quedé en casa leyendo."],
+      ["¿Qué hay para cenar hoy?", "Pasta, nada especial."],
+      ["El tiempo está muy raro últimamente.", "Sí, sol y luego lluvia."],
+      ["Necesito vacaciones pronto.", "Yo también, hay mucho trabajo."],
+      ["¿Viste el partido ayer?", "Solo la segunda parte, fue emocionante."],
+      ["Probé una cafetería nueva.", "¿Y qué tal estaba?"],
     ],
   },
   {
@@ -93,15 +108,21 @@ export const LANGUAGES: readonly LanguageSet[] = [
       ["La ristrutturazione della cucina l'ha fatta un falegname di nome Tomasz.", "Chi ha ristrutturato la cucina?"],
     ],
     filler: [
-      ["Com'è andato il fine settimana?", "Tranquillo, sono rimasto a casa."], ["Cosa si mangia stasera?", "Pasta, niente di speciale."],
-      ["Il tempo è strano ultimamente.", "Vero, prima sole e poi pioggia."], ["Ho bisogno di una vacanza.", "Anch'io, il lavoro è pesante."],
-      ["Hai visto la partita ieri?", "Solo il secondo tempo, bellissimo."], ["Ho provato un bar nuovo.", "Com'era?"],
+      ["Com'è andato il fine settimana?", "Tranquillo, sono rimasto a casa."],
+      ["Cosa si mangia stasera?", "Pasta, niente di speciale."],
+      ["Il tempo è strano ultimamente.", "Vero, prima sole e poi pioggia."],
+      ["Ho bisogno di una vacanza.", "Anch'io, il lavoro è pesante."],
+      ["Hai visto la partita ieri?", "Solo il secondo tempo, bellissimo."],
+      ["Ho provato un bar nuovo.", "Com'era?"],
     ],
   },
   {
     language: "Portuguese",
     facts: [
-      ["A minha irmã mudou-se para o Porto no ano passado por causa do trabalho.", "Para que cidade a minha irmã se mudava?"],
+      [
+        "A minha irmã mudou-se para o Porto no ano passado por causa do trabalho.",
+        "Para que cidade a minha irmã se mudava?",
+      ],
       ["Sou alérgico a amendoins e avelãs.", "Que alergias a nozes é que eu tenho?"],
       ["Adotámos dois gatos, Mimi e Bruno.", "Como se chamam os gatos adotados?"],
       ["Toco violoncelo numa orquestra todas as quintas-feiras.", "Que instrumento tocava na orquestra?"],
@@ -109,9 +130,12 @@ export const LANGUAGES: readonly LanguageSet[] = [
       ["A renovação da nossa cozinha foi feita por um carpinteiro chamado Tomasz.", "Quem renovou a cozinha?"],
     ],
     filler: [
-      ["Como foi o teu fim de semana?", "Calmo, fiquei em casa a ler."], ["O que há para jantar hoje?", "Massa, nada de especial."],
-      ["O tempo tem estado estranho.", "Pois é, sol e depois chuva."], ["Preciso de férias em breve.", "Eu também, há muito trabalho."],
-      ["Viste o jogo ontem?", "Só a segunda parte, foi emocionante."], ["Experimentei um café novo.", "E era bom?"],
+      ["Como foi o teu fim de semana?", "Calmo, fiquei em casa a ler."],
+      ["O que há para jantar hoje?", "Massa, nada de especial."],
+      ["O tempo tem estado estranho.", "Pois é, sol e depois chuva."],
+      ["Preciso de férias em breve.", "Eu também, há muito trabalho."],
+      ["Viste o jogo ontem?", "Só a segunda parte, foi emocionante."],
+      ["Experimentei um café novo.", "E era bom?"],
     ],
   },
   {
@@ -125,9 +149,12 @@ export const LANGUAGES: readonly LanguageSet[] = [
       ["De verbouwing van onze keuken is gedaan door een timmerman, Tomasz.", "Wie heeft de keuken verbouwd?"],
     ],
     filler: [
-      ["Hoe was je weekend?", "Rustig, ik bleef vooral thuis."], ["Wat eten we vanavond?", "Pasta, niets bijzonders."],
-      ["Het weer is de laatste tijd zo vreemd.", "Ja, eerst zon en dan regen."], ["Ik heb echt vakantie nodig.", "Ik ook, het werk is druk."],
-      ["Heb je gisteren de wedstrijd gezien?", "Alleen de tweede helft, spannend."], ["Ik heb een nieuw café geprobeerd.", "Was het lekker?"],
+      ["Hoe was je weekend?", "Rustig, ik bleef vooral thuis."],
+      ["Wat eten we vanavond?", "Pasta, niets bijzonders."],
+      ["Het weer is de laatste tijd zo vreemd.", "Ja, eerst zon en dan regen."],
+      ["Ik heb echt vakantie nodig.", "Ik ook, het werk is druk."],
+      ["Heb je gisteren de wedstrijd gezien?", "Alleen de tweede helft, spannend."],
+      ["Ik heb een nieuw café geprobeerd.", "Was het lekker?"],
     ],
   },
   {
@@ -141,9 +168,12 @@ export const LANGUAGES: readonly LanguageSet[] = [
       ["我们厨房的装修是一个叫托马斯的木匠做的。", "谁做了厨房装修？"],
     ],
     filler: [
-      ["你周末过得怎么样？", "挺安静的，我基本在家看书。"], ["今天晚饭吃什么？", "可能吃面条，没什么特别的。"],
-      ["最近天气真奇怪。", "是啊，一会儿晴一会儿下雨。"], ["我真需要放个假。", "我也是，工作太忙了。"],
-      ["你昨天看比赛了吗？", "只看了下半场，很精彩。"], ["我去了一家新咖啡店。", "好喝吗？"],
+      ["你周末过得怎么样？", "挺安静的，我基本在家看书。"],
+      ["今天晚饭吃什么？", "可能吃面条，没什么特别的。"],
+      ["最近天气真奇怪。", "是啊，一会儿晴一会儿下雨。"],
+      ["我真需要放个假。", "我也是，工作太忙了。"],
+      ["你昨天看比赛了吗？", "只看了下半场，很精彩。"],
+      ["我去了一家新咖啡店。", "好喝吗？"],
     ],
   },
   {
@@ -157,9 +187,12 @@ export const LANGUAGES: readonly LanguageSet[] = [
       ["台所のリフォームはトマスという大工さんがしてくれました。", "台所のリフォームをしたのは誰ですか？"],
     ],
     filler: [
-      ["週末はどうでしたか？", "静かでした。ほとんど家で本を読んでいました。"], ["今日の晩ご飯は何ですか？", "たぶんパスタです。"],
-      ["最近、天気が変ですね。", "そうですね。晴れたり雨が降ったり。"], ["そろそろ休みが欲しいです。", "私もです。仕事が忙しいです。"],
-      ["昨日の試合を見ましたか？", "後半だけ見ました。面白かったです。"], ["新しいカフェに行きました。", "おいしかったですか？"],
+      ["週末はどうでしたか？", "静かでした。ほとんど家で本を読んでいました。"],
+      ["今日の晩ご飯は何ですか？", "たぶんパスタです。"],
+      ["最近、天気が変ですね。", "そうですね。晴れたり雨が降ったり。"],
+      ["そろそろ休みが欲しいです。", "私もです。仕事が忙しいです。"],
+      ["昨日の試合を見ましたか？", "後半だけ見ました。面白かったです。"],
+      ["新しいカフェに行きました。", "おいしかったですか？"],
     ],
   },
   {
@@ -173,9 +206,12 @@ export const LANGUAGES: readonly LanguageSet[] = [
       ["ช่างไม้ชื่อโทมัสเป็นคนปรับปรุงห้องครัวของเรา", "ใครปรับปรุงห้องครัว"],
     ],
     filler: [
-      ["สุดสัปดาห์เป็นอย่างไรบ้าง", "เงียบๆ ส่วนใหญ่อยู่บ้านอ่านหนังสือ"], ["คืนนี้กินอะไรดี", "คงเป็นพาสต้า ไม่มีอะไรพิเศษ"],
-      ["ช่วงนี้อากาศแปลกมาก", "ใช่ แดดออกแล้วฝนก็ตก"], ["ฉันอยากไปเที่ยวพักผ่อน", "ฉันก็เหมือนกัน งานยุ่งมาก"],
-      ["เมื่อวานดูฟุตบอลไหม", "ดูแค่ครึ่งหลัง สนุกมาก"], ["ฉันไปร้านกาแฟใหม่มา", "อร่อยไหม"],
+      ["สุดสัปดาห์เป็นอย่างไรบ้าง", "เงียบๆ ส่วนใหญ่อยู่บ้านอ่านหนังสือ"],
+      ["คืนนี้กินอะไรดี", "คงเป็นพาสต้า ไม่มีอะไรพิเศษ"],
+      ["ช่วงนี้อากาศแปลกมาก", "ใช่ แดดออกแล้วฝนก็ตก"],
+      ["ฉันอยากไปเที่ยวพักผ่อน", "ฉันก็เหมือนกัน งานยุ่งมาก"],
+      ["เมื่อวานดูฟุตบอลไหม", "ดูแค่ครึ่งหลัง สนุกมาก"],
+      ["ฉันไปร้านกาแฟใหม่มา", "อร่อยไหม"],
     ],
   },
 ];
@@ -195,7 +231,8 @@ export function multilingualSet(exchanges = 150, seed = 36): MultilingualConvers
     const at = new Map<number, number>();
     set.facts.forEach((_, f) => {
       let e: number;
-      do e = Math.floor(r() * (exchanges - 10)); while (at.has(e));
+      do e = Math.floor(r() * (exchanges - 10));
+      while (at.has(e));
       at.set(e, f);
     });
     const questions: { question: string; evidence: number }[] = [];

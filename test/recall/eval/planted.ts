@@ -36,12 +36,27 @@ export interface QualityRow {
   [key: string]: string | number;
 }
 
-async function evaluate(filler: [string, string][], fillerName: string, count: number, embedder: Embedder, seed: number): Promise<QualityRow> {
+async function evaluate(
+  filler: [string, string][],
+  fillerName: string,
+  count: number,
+  embedder: Embedder,
+  seed: number,
+): Promise<QualityRow> {
   const { exchanges, where } = plant(filler, count, FACTS, seed);
   const engine = new JsEngine(); // both engines answer identically; the figure does not depend on it
   const prompts = EmbeddingIndex.create(engine, { dimension: embedder.dimension });
-  prompts.add(exchanges.map((_, e) => e), await embedTexts(embedder, exchanges.map(([u]) => u)));
-  const questions = await embedTexts(embedder, FACTS.map((f) => f.question));
+  prompts.add(
+    exchanges.map((_, e) => e),
+    await embedTexts(
+      embedder,
+      exchanges.map(([u]) => u),
+    ),
+  );
+  const questions = await embedTexts(
+    embedder,
+    FACTS.map((f) => f.question),
+  );
   const found: Record<number, number> = { 1: 0, 2: 0, 5: 0, 10: 0 };
   let lexical = 0;
   let lexicalFound = 0;

@@ -23,7 +23,10 @@ export function describeSet(set: readonly Conversation[]): Record<string, string
 export function fingerprint(set: readonly Conversation[]): string {
   let h = 0x811c9dc5;
   for (const c of set) {
-    for (const s of [...c.turns.map((t) => t.text), ...c.questions.map((q) => `${q.question}|${q.evidence.join(",")}`)]) {
+    for (const s of [
+      ...c.turns.map((t) => t.text),
+      ...c.questions.map((q) => `${q.question}|${q.evidence.join(",")}`),
+    ]) {
       for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
     }
   }

@@ -3,14 +3,20 @@
 // stating any. {you} is the person a line speaks to; {weekday} the session's day.
 
 export const OPENERS = [
-  "Hey {you}! Long time no talk. How have you been?", "Hi {you}! Happy {weekday}! What's new with you?",
-  "Good morning {you}! Hope your week is going well.", "{you}!! I have so much to tell you.", "Hey {you}, got a minute to chat?",
-  "Hi {you}, how's it going? It feels like forever since we caught up.", "Hey hey {you}! How was your week?",
+  "Hey {you}! Long time no talk. How have you been?",
+  "Hi {you}! Happy {weekday}! What's new with you?",
+  "Good morning {you}! Hope your week is going well.",
+  "{you}!! I have so much to tell you.",
+  "Hey {you}, got a minute to chat?",
+  "Hi {you}, how's it going? It feels like forever since we caught up.",
+  "Hey hey {you}! How was your week?",
 ];
 
 export const GREETING_REPLIES = [
-  "Hey {you}! Good to hear from you. I'm doing well, thanks. You?", "Hi {you}! All good here, just busy as always. What's up?",
-  "Hey! Always have time for you, {you}.", "{you}! I was just thinking about you. I'm good, how are you?",
+  "Hey {you}! Good to hear from you. I'm doing well, thanks. You?",
+  "Hi {you}! All good here, just busy as always. What's up?",
+  "Hey! Always have time for you, {you}.",
+  "{you}! I was just thinking about you. I'm good, how are you?",
   "Hi {you}! Can't complain. Tell me everything!",
 ];
 
@@ -50,14 +56,26 @@ export const SMALL_TALK: readonly (readonly [string, string])[] = [
 
 /** Short reactions, to a detail or anything. */
 export const REACTIONS = [
-  "Haha, so true!", "That's wonderful to hear!", "Wow, good for you!", "I know, right?", "Totally.", "Ha! Love it.",
-  "Oh nice, {you}!", "That makes me so happy for you.", "No way!", "Aww, that's great.", "Can't wait to hear more about it.",
+  "Haha, so true!",
+  "That's wonderful to hear!",
+  "Wow, good for you!",
+  "I know, right?",
+  "Totally.",
+  "Ha! Love it.",
+  "Oh nice, {you}!",
+  "That makes me so happy for you.",
+  "No way!",
+  "Aww, that's great.",
+  "Can't wait to hear more about it.",
 ];
 
 /** A line that hands the turn to the friend when they are about to tell something. */
 export const PROMPTS = [
-  "Anyway, enough about me. What's new with you, {you}?", "So what have you been up to?", "How about you, anything new?",
-  "Okay, your turn. Any news?", "What's going on in your world these days?",
+  "Anyway, enough about me. What's new with you, {you}?",
+  "So what have you been up to?",
+  "How about you, anything new?",
+  "Okay, your turn. Any news?",
+  "What's going on in your world these days?",
 ];
 
 /** Closing pairs. */
@@ -79,9 +97,18 @@ export const SHARED_LINES = [
  * hears how it goes; they name it again but state nothing a question asks (hard negatives).
  */
 export const CALLBACKS: Readonly<Record<string, readonly (readonly [string, string])[]>> = {
-  pet: [["How's {pet} doing these days?", "{pet} is great, getting bigger every day!"], ["Give {pet} a scratch behind the ears from me!", "Will do, {pet} says hi back."]],
-  job: [["How's the new job treating you?", "Really well, thanks for asking! Still learning names."], ["Still liking it at {company}?", "Mostly! The coffee is terrible though."]],
-  move: [["Are you all unpacked yet?", "Almost, just the kitchen boxes left."], ["How are you liking {city} so far?", "Loving it, it finally feels like home."]],
+  pet: [
+    ["How's {pet} doing these days?", "{pet} is great, getting bigger every day!"],
+    ["Give {pet} a scratch behind the ears from me!", "Will do, {pet} says hi back."],
+  ],
+  job: [
+    ["How's the new job treating you?", "Really well, thanks for asking! Still learning names."],
+    ["Still liking it at {company}?", "Mostly! The coffee is terrible though."],
+  ],
+  move: [
+    ["Are you all unpacked yet?", "Almost, just the kitchen boxes left."],
+    ["How are you liking {city} so far?", "Loving it, it finally feels like home."],
+  ],
   class: [["How's {hobby} going?", "Slowly improving! I didn't embarrass myself last week."]],
   injury: [["How's the {part} feeling?", "Much better, thanks. Almost back to normal."]],
   instrument: [["How's the {instrument} practice going?", "Getting there! My neighbours might disagree."]],
@@ -96,14 +123,31 @@ export const CALLBACKS: Readonly<Record<string, readonly (readonly [string, stri
 
 /** Sentences a turn often runs on with: real messages carry more than their point. */
 export const TAILS = [
-  "Life has been so busy lately.", "I really needed that, honestly.", "Anyway, that's my news!", "Can you believe it?",
-  "It's been a long week, to be honest.", "I'm trying to take things one day at a time.", "The weekend went by way too fast.",
-  "Work has been a lot lately, so this was a nice change.", "I keep telling everyone about it.", "It made my whole week.",
-  "My family thinks I'm a little crazy, haha.", "I'll send you some pictures later.", "Still processing it all, to be honest.",
-  "It's funny how things work out sometimes.", "I wish you could have been there.", "I've been smiling about it all day.",
-  "Not going to lie, I was nervous at first.", "We should catch up properly soon.", "It's the little things, right?",
-  "Anyway, how are things on your end?", "I've got so much going on right now.", "Honestly, it was exactly what I needed.",
-  "I'm exhausted but happy.", "Let's plan something fun soon!", "I hope your week is going better than mine.",
+  "Life has been so busy lately.",
+  "I really needed that, honestly.",
+  "Anyway, that's my news!",
+  "Can you believe it?",
+  "It's been a long week, to be honest.",
+  "I'm trying to take things one day at a time.",
+  "The weekend went by way too fast.",
+  "Work has been a lot lately, so this was a nice change.",
+  "I keep telling everyone about it.",
+  "It made my whole week.",
+  "My family thinks I'm a little crazy, haha.",
+  "I'll send you some pictures later.",
+  "Still processing it all, to be honest.",
+  "It's funny how things work out sometimes.",
+  "I wish you could have been there.",
+  "I've been smiling about it all day.",
+  "Not going to lie, I was nervous at first.",
+  "We should catch up properly soon.",
+  "It's the little things, right?",
+  "Anyway, how are things on your end?",
+  "I've got so much going on right now.",
+  "Honestly, it was exactly what I needed.",
+  "I'm exhausted but happy.",
+  "Let's plan something fun soon!",
+  "I hope your week is going better than mine.",
 ];
 
 /** Lead-ins, by topic: the friend's question that invites a statement, as chats go (often on its subject). */

@@ -38,7 +38,12 @@ export interface Topic {
 }
 
 /** The first value of `list` (from a random start) that `fresh` accepts. */
-export function pickFresh<T>(r: Rand, list: readonly T[], fresh: (value: string) => boolean, key: (v: T) => string = String): T {
+export function pickFresh<T>(
+  r: Rand,
+  list: readonly T[],
+  fresh: (value: string) => boolean,
+  key: (v: T) => string = String,
+): T {
   const start = r.int(list.length);
   for (let i = 0; i < list.length; i++) {
     const v = list[(start + i) % list.length]!;
@@ -50,7 +55,12 @@ export function pickFresh<T>(r: Rand, list: readonly T[], fresh: (value: string)
 /** Pronoun slots of a third party: {x_they} {x_They} {x_them} {x_their}. */
 export function pronouns(prefix: string, they: "he" | "she"): Slots {
   const [them, their] = they === "he" ? ["him", "his"] : ["her", "her"];
-  return { [`${prefix}_they`]: they, [`${prefix}_They`]: they === "he" ? "He" : "She", [`${prefix}_them`]: them, [`${prefix}_their`]: their };
+  return {
+    [`${prefix}_they`]: they,
+    [`${prefix}_They`]: they === "he" ? "He" : "She",
+    [`${prefix}_them`]: them,
+    [`${prefix}_their`]: their,
+  };
 }
 
 export const q = (kind: Kind, on: Ask["on"], a: string, ...qs: string[]): Ask => ({ kind, on, q: qs, a });

@@ -26,8 +26,8 @@
  *   its store can hold (a Durable Object's 2 MB); retrying cannot help.
  * - OPEN_TOOL_CALLS: a user, assistant or system message was appended while tool calls above it
  *   still have no result; append a tool result for each, or call `chat.cancelToolCalls()`.
- * - COUNTER_NOT_LOADED: a synchronous count needs an exact counter that is not loaded yet (`await loadTokenizer(model)`
- * once).
+ * - COUNTER_NOT_LOADED: a synchronous count needs an exact counter that is not loaded yet
+ *   (`await loadTokenizer(model)` once).
  * - OUT_OF_MEMORY: the engine's memory could not grow (or hit `Loom.open({ maxMemoryMB })`).
  * - WASM_UNAVAILABLE: the WebAssembly core could not be loaded (`engine: "wasm"`, or a core passed in
  *   `wasm`), or exact counting was asked where neither the WebAssembly counter nor gpt-tokenizer loads.
@@ -49,8 +49,8 @@
  *   a browser); the message names the runtime and the stores that run there.
  * - MEMORY_CONFLICT: a memory write named a revision older than the memory's, and documents it changes (or keys of
  *   its object) were written since; nothing was written: read the memory again and redo the change.
- * - MEMORY_TOO_LARGE: a memory document past its size cap, or a memory past its count of documents; nothing was
- * written.
+ * - MEMORY_TOO_LARGE: a memory document past its size cap, or a memory past its count of documents;
+ *   nothing was written.
  * - INVALID_PATH: a memory document's path (or a memory tool's, under /memories) outside the memory or not a safe name.
  * - UNKNOWN_PATH: no memory document or folder at that path; nothing was written.
  * - PATH_EXISTS: a memory document or folder at that path already; nothing was written.

@@ -2,9 +2,11 @@
 // `buildContext({ providerCounter })` and `openAILoop`. No Gemini SDK is loaded: the app hands a
 // fetch over, and the request is made here, in the REST API's shape:
 //
-// POST {baseURL}/models/{model}:countTokens          (baseURL default https://generativelanguage.googleapis.com/v1beta)
+//   POST {baseURL}/models/{model}:countTokens
+//        (baseURL default https://generativelanguage.googleapis.com/v1beta)
 //   x-goog-api-key: {apiKey}                           (when given; else the app's fetch authorizes)
-// { "generateContentRequest": { "model": "models/{model}", "contents": [...], "systemInstruction"?: { "parts": [...] },
+//   { "generateContentRequest": { "model": "models/{model}", "contents": [...],
+//                                 "systemInstruction"?: { "parts": [...] },
 //                                 "tools"?: [{ "functionDeclarations": [...] }] } }
 //   -> { "totalTokens": 1234, ... }
 //

@@ -67,8 +67,9 @@ const OPTION_KEYS = ["parent", "persist", "reasoning"] as const;
  * @example
  * const answer = openAIStream(chat, { persist: true });
  * try {
- * for await (const chunk of await client.chat.completions.create({ model, messages, stream: true })) await
- * answer.push(chunk); } finally {
+ *   const stream = await client.chat.completions.create({ model, messages, stream: true });
+ *   for await (const chunk of stream) await answer.push(chunk);
+ * } finally {
  *   await answer.done();
  * }
  */

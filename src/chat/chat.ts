@@ -84,8 +84,8 @@ export class Chat extends ChatView {
    * With `{ key }`, an append the chat holds under that key already returns that message; with
    * `{ parent }`, the message goes under that one instead of the head (see AppendOptions).
    * @throws INVALID_ROLE, INVALID_CONTENT, INVALID_PRIORITY, INVALID_TOOL_CALL, INVALID_ARGUMENT,
-   * OPEN_TOOL_CALLS, MESSAGE_TOO_LARGE, UNKNOWN_MESSAGE (parent); STORE_OUTCOME_UNKNOWN when the store's answer was
-   * lost twice
+   *   OPEN_TOOL_CALLS, MESSAGE_TOO_LARGE, UNKNOWN_MESSAGE (parent); STORE_OUTCOME_UNKNOWN when the
+   *   store's answer was lost twice
    */
   append(input: MessageInput, options?: AppendOptions): Promise<Message> {
     return this.#run(() => {

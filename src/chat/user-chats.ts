@@ -83,8 +83,7 @@ export class UserChats {
   /**
    * Creates an empty chat and returns it, open.
    * @throws INVALID_ARGUMENT for a non-string title, model or system prompt, a bad id or metadata, or an unknown
-   * option;
-   *   CHAT_EXISTS when the user has a chat of the id given
+   *   option; CHAT_EXISTS when the user has a chat of the id given
    */
   async create(options?: CreateChatOptions): Promise<Chat> {
     this.#ctx.checkOpen();

@@ -10,7 +10,8 @@
 //   minLength, maxLength (in characters, code points)                          strings
 //   minimum, maximum, exclusiveMinimum, exclusiveMaximum (numbers)             numbers
 //   enum, const                                                                any value
-// $schema, $id, $comment, title, description, default, examples, deprecated, readOnly, writeOnly   (read, not checked)
+//   $schema, $id, $comment, title, description, default, examples,
+//   deprecated, readOnly, writeOnly                                            (read, not checked)
 //
 // Any other keyword ($ref, anyOf, oneOf, allOf, not, pattern, format...) makes the schema refused
 // (INVALID_SCHEMA), never ignored: a schema means what it says or is not taken. The root is an object's.

@@ -11,8 +11,10 @@ import { checkWellFormed } from "../message.js";
  *   name: "text-embedding-3-small",
  *   dimension: 1536,
  *   embed: async (texts, signal) =>
- * (await client.embeddings.create({ model: "text-embedding-3-small", input: texts }, { signal })).data.map((d) =>
- * d.embedding), };
+ *     (await client.embeddings.create({ model: "text-embedding-3-small", input: texts }, { signal })).data.map(
+ *       (d) => d.embedding,
+ *     ),
+ * };
  * ```
  *
  * `embed` returns one vector per text, in order, each of `dimension` finite numbers. Vectors

@@ -3,8 +3,8 @@
 import { CtxloomError } from "../errors.js";
 
 /**
- * chats       key [user, id]                     a record: user, id, title, model, system, options, head, created,
- * updated, count
+ *   chats       key [user, id]                     a record: user, id, title, model, system, options, head,
+ *                                                  created, updated, count
  *   messages    key [user, chat, id]               a message's fields, its append key (`key`) where it has one
  *               index byKey [user, chat, key]      unique: a retry of an append finds its message
  *   embeddings  key [user, chat, embedder, dimension, message]    vector (float32 bytes)

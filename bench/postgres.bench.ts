@@ -3,6 +3,7 @@
 // Debian's PostgreSQL binaries: a throwaway cluster is started for the run.
 // Alone: node --import ./bench/ts-loader.mjs bench/postgres.bench.ts [--smoke]
 import { spawn } from "node:child_process";
+import { cpus } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { postgresStore } from "../src/postgres.js";
@@ -10,6 +11,18 @@ import { postgresBin, startCluster } from "../test/store/pg-cluster.js";
 import { TS_LOADER } from "./report.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+
+/** Busy and total CPU time of the machine so far, in ms (every core, every process: PostgreSQL's too). */
+function cpuTimes(): { busy: number; total: number } {
+  let busy = 0;
+  let total = 0;
+  for (const c of cpus()) {
+    const t = c.times;
+    busy += t.user + t.nice + t.sys + t.irq;
+    total += t.user + t.nice + t.sys + t.irq + t.idle;
+  }
+  return { busy, total };
+}
 
 interface SuiteReport {
   name: string;
@@ -61,10 +74,12 @@ export async function runPostgresSuite(options: { smoke?: boolean } = {}): Promi
         await warm.listChats("warm-up"); // create the schema once
         await warm.close();
         const started = performance.now();
+        const cpu0 = cpuTimes();
         const results = await Promise.all(
           Array.from({ length: processes }, () => writer(cluster.url, prefix, appends, durability)),
         );
         const wall = (performance.now() - started) / 1000;
+        const cpu1 = cpuTimes();
         const total = results.reduce((s, r) => s + r.appends, 0);
         const busiest = Math.max(...results.map((r) => r.ms)) / 1000;
         rows.push({
@@ -73,6 +88,10 @@ export async function runPostgresSuite(options: { smoke?: boolean } = {}): Promi
           appends: total,
           "appends/s": Math.round(total / busiest),
           "wall s (with start-up)": wall.toFixed(1),
+          // The machine's cores busy over the run (writers, PostgreSQL, start-up), and the CPU an
+          // append costs in all: where the cores are full at one writer, more writers only share them.
+          "cores busy %": Math.round((100 * (cpu1.busy - cpu0.busy)) / (cpu1.total - cpu0.total)),
+          "core-ms an append": +((cpu1.busy - cpu0.busy) / total).toFixed(2),
         });
       }
     }
@@ -122,7 +141,12 @@ export async function runPostgresSuite(options: { smoke?: boolean } = {}): Promi
     await b.close();
     latencies.sort((x, y) => x - y);
     const seen = { p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99) };
-    const table = rows.map((r) => `| ${r.durability} | ${r.processes} | ${r["appends/s"]} |`).join("\n");
+    const table = rows
+      .map(
+        (r) =>
+          `| ${r.durability} | ${r.processes} | ${r["appends/s"]} | ${r["cores busy %"]} | ${r["core-ms an append"]} |`,
+      )
+      .join("\n");
     return {
       name: "postgres",
       tables: [
@@ -153,9 +177,12 @@ export async function runPostgresSuite(options: { smoke?: boolean } = {}): Promi
         }),
       ],
       markdown: [
-        "| durability | writer processes | appends/s |",
-        "|---|---:|---:|",
+        "| durability | writer processes | appends/s | cores busy % | core-ms an append |",
+        "|---|---:|---:|---:|---:|",
         table,
+        "",
+        `On ${cpus().length} cores: where one writer and its PostgreSQL backend keep the cores busy, more writers share ` +
+          "the same CPU; a fleet adds appends/s as it adds cores, about 1000 / (core-ms an append) a core.",
         "",
         `Another instance hears of a new message (append to NOTIFY): p50 ${seen.p50.toFixed(2)} ms, p99 ${seen.p99.toFixed(2)} ms.`,
       ].join("\n"),

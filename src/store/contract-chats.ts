@@ -2,7 +2,7 @@
 // required methods, each case on a fresh store, as [what it did, what it saw] to compare with
 // what it must see. No test framework here: workers and pages bundle this file.
 import type { Store } from "./types.js";
-import { e2, message, outcome, record } from "./contract-calls.js";
+import { e2, message, outcome, record } from "./contract-fixtures.js";
 
 /** One case: its name, what it sees on a fresh store, and what it must see. */
 export interface ChatCase {

@@ -2,7 +2,8 @@
 // test runner. Each case makes a fresh store with the caller's factory, runs, closes the store,
 // and rejects with what differed. No test framework here: workers and pages bundle this file.
 import { CtxloomError, describe } from "../errors.js";
-import { badCalls, contractChat, contractState, outcome } from "./contract-calls.js";
+import { badCalls } from "./contract-calls.js";
+import { contractChat, contractState, outcome } from "./contract-fixtures.js";
 import { CHAT_CASES } from "./contract-chats.js";
 import { expectedMemoryCases, memoryStoreCases } from "./contract-memory.js";
 import { RETENTION_CASES } from "./contract-retention.js";

@@ -1,7 +1,8 @@
 // The D1 store's embeddings (D1Ops's putEmbeddings, loadEmbeddings and clearEmbeddings): vectors
 // cross D1 as hex (its BLOBs come back as arrays of numbers), written in one batch that reads back
 // whether the chat holds their messages.
-import { checkEmbedder, checkEmbeddingIds, checkEmbeddingRows, checkIds, unknownChat } from "./checks.js";
+import { checkIds, unknownChat } from "./checks.js";
+import { checkEmbedder, checkEmbeddingIds, checkEmbeddingRows } from "./call-checks.js";
 import type { D1Statements } from "./d1-statements.js";
 import type { D1Batch } from "./d1-types.js";
 import { jsonChunks, type D1Settings } from "./d1-rows.js";

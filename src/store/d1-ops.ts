@@ -9,14 +9,12 @@ import {
   checkChatRecord,
   checkIds,
   checkImported,
-  checkPage,
-  checkRedactedIds,
-  checkRedactions,
   checkSetHead,
   checkSince,
   chatExists,
   unknownChat,
 } from "./checks.js";
+import { checkPage, checkRedactedIds, checkRedactions } from "./call-checks.js";
 import type { D1Statements } from "./d1-statements.js";
 import type { D1Batch } from "./d1-types.js";
 import { isUniqueViolation, sqliteCode } from "./sql-errors.js";

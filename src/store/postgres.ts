@@ -12,18 +12,14 @@ import type {
 import {
   checkAppend,
   checkChatRecord,
-  checkEmbedder,
-  checkEmbeddingIds,
-  checkEmbeddingRows,
   checkIds,
   checkImported,
-  checkPage,
   checkSetHead,
   checkSince,
-  checkRequest,
   chatExists,
   unknownChat,
 } from "./checks.js";
+import { checkEmbedder, checkEmbeddingIds, checkEmbeddingRows, checkPage, checkRequest } from "./call-checks.js";
 import { loadPg, redact } from "./postgres-pool.js";
 import { redactRows } from "./postgres-redact.js";
 import { eraseUserRows, pruneRows, retentionStatements } from "./postgres-retention.js";

@@ -1,7 +1,8 @@
 // The embeddings of a SQLite-dialect store (SqlStore's putEmbeddings, loadEmbeddings and
 // clearEmbeddings): vectors kept per chat, message and embedder, as bytes, through the store's
 // transactions. Arguments are checked here (the policy of checks.ts).
-import { checkEmbedder, checkEmbeddingIds, checkEmbeddingRows, checkIds } from "./checks.js";
+import { checkIds } from "./checks.js";
+import { checkEmbedder, checkEmbeddingIds, checkEmbeddingRows } from "./call-checks.js";
 import type { SqlConnection, Transactions } from "./sql-connection.js";
 import type { Corrupt } from "./sql-rows.js";
 import type { Statements } from "./sql-statements.js";

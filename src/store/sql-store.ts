@@ -11,14 +11,11 @@ import {
   checkHead,
   checkIds,
   checkImported,
-  checkPage,
-  checkRedactedIds,
-  checkPruneQuery,
-  checkRedactions,
   checkSetHead,
   checkSince,
   chatExists,
 } from "./checks.js";
+import { checkPage, checkRedactedIds, checkPruneQuery, checkRedactions } from "./call-checks.js";
 import { eraseUserRows, pruneRows, retentionStatements, type RetentionStatements } from "./sql-retention.js";
 import type { SqlConnection, Transactions } from "./sql-connection.js";
 import { corruptIn, isUniqueViolation, type SqlPlace } from "./sql-errors.js";

@@ -7,7 +7,8 @@
 import { CtxloomError, checkInteger, describe } from "../errors.js";
 import { documentsOf } from "./cache.js";
 import { DEFAULT_LIMITS, type MemoryChange, type MemoryLimits, type MemoryNow } from "./changes.js";
-import { jsonObject, type Memory } from "./memory.js";
+import { jsonObject } from "./json-object.js";
+import type { Memory } from "./memory.js";
 import { fromToolPath, toToolPath, within } from "./paths.js";
 import type { JsonObject, MemoryRecord } from "./types.js";
 import { COMMANDS } from "./tool-schema.js";

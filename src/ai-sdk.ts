@@ -29,4 +29,4 @@ export {
   type ToolResultPage,
 } from "./adapters/read-tool.js";
 export { aiSdkMemoryTool, type MemoryCommand } from "./adapters/ai-sdk-memory-tool.js";
-export type { MemoryToolOptions } from "./memory/commands.js";
+export type { MemoryToolOptions } from "./memory/tool-schema.js";

@@ -35,4 +35,4 @@ export {
   type AnthropicMemoryToolDefinition,
   type AnthropicMemoryFunctionDefinition,
 } from "./adapters/memory-tools.js";
-export type { MemoryToolOptions } from "./memory/commands.js";
+export type { MemoryToolOptions } from "./memory/tool-schema.js";

@@ -2,10 +2,10 @@
 // It imports only errors: every other room may import it, the engine takes its numeric codes.
 import { CtxloomError, checkKeys, describe } from "./errors.js";
 import { checkParts, copyParts, hasRichPart, partsText, type ContentPart } from "./parts.js";
-import { checkContent, checkLabel } from "./text-checks.js";
+import { checkContent, checkLabel, checkMessageName } from "./text-checks.js";
 import { checkToolCalls, type ToolCall } from "./tool-calls.js";
 
-export { checkContent, checkLabel, checkWellFormed, loneIn, loneSurrogate } from "./text-checks.js";
+export { MESSAGE_NAME, checkContent, checkLabel, checkWellFormed, loneIn, loneSurrogate } from "./text-checks.js";
 export { MAX_ARGUMENT_DEPTH, TOOL_NAME, checkToolCalls, nestsDeeper, type ToolCall } from "./tool-calls.js";
 
 export type {
@@ -145,27 +145,6 @@ export function checkPriority(priority: unknown): Priority {
 const checkText = (value: unknown, what: string): string => checkLabel(value, what, "INVALID_TOOL_CALL");
 
 /**
- * A message's name OpenAI accepts (its rule for a participant's name: no white space, "<", "|",
- * "\\", "/" or ">"; white space as JavaScript's \s and Python's str.isspace() both read it), at
- * most 64 characters (its documented length). Anthropic's API has no names.
- */
-export const MESSAGE_NAME = /^[^\s\u001c-\u001f\u0085<|\\/>]{1,64}$/;
-
-/** A new message's name (`fresh`: see checkMessageInput), or one kept (well formed only). @throws INVALID_ARGUMENT */
-function checkName(value: unknown, fresh: boolean): string {
-  const name = checkLabel(value, "name (when given)");
-  if (fresh && !MESSAGE_NAME.test(name)) {
-    throw new CtxloomError(
-      "INVALID_ARGUMENT",
-      `name ${describe(name)} is not a name OpenAI accepts: 1 to 64 characters, no white space, "<", "|", "\\", "/" ` +
-        `or ">"; ` +
-        `e.g. name.replace(/[\\s<|\\\\/>]/g, "_").slice(0, 64).`,
-    );
-  }
-  return name;
-}
-
-/**
  * A validated, normalized copy of a message input; throws a CtxloomError naming the bad field.
  * `fresh` (default): a new message, whose tool calls must be what providers accept (see checkToolCalls).
  */
@@ -190,7 +169,7 @@ export function checkMessageInput(input: unknown, fresh = true): CheckedInput {
   const priority = m.priority === undefined ? (role === "system" ? "critical" : "normal") : checkPriority(m.priority);
   const out: CheckedInput = { role, content, priority };
   if (parts && hasRichPart(parts)) out.parts = parts;
-  if (m.name !== undefined) out.name = checkName(m.name, fresh);
+  if (m.name !== undefined) out.name = checkMessageName(m.name, fresh);
   if (m.toolCalls !== undefined) {
     if (role !== "assistant") {
       throw new CtxloomError(

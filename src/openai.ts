@@ -48,4 +48,4 @@ export {
   type OpenAIMemoryToolDefinition,
   type ResponsesMemoryToolDefinition,
 } from "./adapters/memory-tools.js";
-export type { MemoryToolOptions } from "./memory/commands.js";
+export type { MemoryToolOptions } from "./memory/tool-schema.js";

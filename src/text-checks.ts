@@ -1,5 +1,6 @@
 // The checks every text, id and name passes before a store keeps it: a string, well formed
-// (no lone surrogate), non-empty where an id or a name must be. Part of the message room.
+// (no lone surrogate), non-empty where an id or a name must be, and a message's name as OpenAI
+// accepts it. Part of the message room.
 import { CtxloomError, describe, type ErrorCode } from "./errors.js";
 
 /** Index of the first lone surrogate of `text` (half of a UTF-16 pair), or -1. */
@@ -71,4 +72,25 @@ export function checkLabel(value: unknown, what: string, code: ErrorCode = "INVA
     throw new CtxloomError(code, `${what} must be a non-empty string; got ${describe(value)}.`);
   }
   return checkWellFormed(value, what, code);
+}
+
+/**
+ * A message's name OpenAI accepts (its rule for a participant's name: no white space, "<", "|",
+ * "\\", "/" or ">"; white space as JavaScript's \s and Python's str.isspace() both read it), at
+ * most 64 characters (its documented length). Anthropic's API has no names.
+ */
+export const MESSAGE_NAME = /^[^\s\u001c-\u001f\u0085<|\\/>]{1,64}$/;
+
+/** A new message's name (`fresh`: see checkMessageInput), or one kept (well formed only). @throws INVALID_ARGUMENT */
+export function checkMessageName(value: unknown, fresh: boolean): string {
+  const name = checkLabel(value, "name (when given)");
+  if (fresh && !MESSAGE_NAME.test(name)) {
+    throw new CtxloomError(
+      "INVALID_ARGUMENT",
+      `name ${describe(name)} is not a name OpenAI accepts: 1 to 64 characters, no white space, "<", "|", "\\", "/" ` +
+        `or ">"; ` +
+        `e.g. name.replace(/[\\s<|\\\\/>]/g, "_").slice(0, 64).`,
+    );
+  }
+  return name;
 }

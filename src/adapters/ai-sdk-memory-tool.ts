@@ -6,7 +6,7 @@ import {
   memoryToolSchema,
   MEMORY_TOOL_DESCRIPTION,
   type MemoryToolOptions,
-} from "../memory/commands.js";
+} from "../memory/tool-schema.js";
 import type { Memory } from "../memory/memory.js";
 import { answerMemoryTool, checkMemory } from "./memory-tools.js";
 

@@ -5,14 +5,14 @@
 // from that chat. A call the memory refuses goes back to the model as a tool error ("Error: ..."),
 // never as an exception; the app's own errors (a store down, a closed Loom) are thrown.
 import { CtxloomError, checkOptions, describe } from "../errors.js";
+import { runMemoryCommand } from "../memory/commands.js";
 import {
   MEMORY_TOOL_DESCRIPTION,
   MEMORY_TOOL_NAME,
   checkMemoryToolOptions,
   memoryToolSchema,
-  runMemoryCommand,
   type MemoryToolOptions,
-} from "../memory/commands.js";
+} from "../memory/tool-schema.js";
 import type { MemoryLimits } from "../memory/changes.js";
 import { Memory } from "../memory/memory.js";
 import { TOOL_ERROR_PREFIX } from "./anthropic.js";

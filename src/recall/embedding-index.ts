@@ -2,26 +2,15 @@ import { CtxloomError, checkInteger, checkOptions, describe } from "../errors.js
 import type { Engine } from "../engine/types.js";
 import { similarityFor, type SimilarityIndex } from "../engine/similarity.js";
 import { MAX_DIMENSION } from "./embedder.js";
+import { checkSearchOptions, packVectors, type SearchOptions } from "./vector-checks.js";
+
+export type { SearchOptions } from "./vector-checks.js";
 
 export interface EmbeddingIndexOptions {
   /** Floats a vector has (the embedder's dimension). */
   dimension: number;
   /** Keep an int8 copy of every row: searches scan a quarter of the bytes, then re-rank exactly (default false). */
   quantized?: boolean;
-}
-
-export interface SearchOptions {
-  /** How many hits at most (default 10). */
-  k?: number;
-  /** Leave out hits scoring below this cosine similarity, from -1 to 1 (default: none). */
-  minScore?: number;
-  /** Keys never returned (messages already in the window, say). */
-  exclude?: Iterable<number>;
-  /**
-   * Quantized index: how many int8 candidates are re-ranked exactly (default max(100, 10 k));
-   * 0 scans the f32 rows exactly. Not allowed on an index that is not quantized.
-   */
-  candidates?: number;
 }
 
 /** A search hit: a row's key and its cosine similarity with the query. */
@@ -31,7 +20,6 @@ export interface Hit {
 }
 
 const CREATE_KEYS = ["dimension", "quantized"] as const;
-const SEARCH_KEYS = ["k", "minScore", "exclude", "candidates"] as const;
 const MAX_KEY = 2 ** 31 - 1;
 
 /**
@@ -116,53 +104,10 @@ export class EmbeddingIndex {
       }
       fresh.add(key);
     }
-    const packed = this.#pack(vectors, keys.length, "EmbeddingIndex.add");
+    const packed = packVectors(vectors, keys.length, this.dimension, "EmbeddingIndex.add");
     this.#sim.addRows(handle, packed, Int32Array.from(keys));
     const base = this.#rows.size;
     keys.forEach((key, i) => this.#rows.set(key, base + i));
-  }
-
-  /** Checks and packs vectors as floats row after row. */
-  #pack(vectors: Float32Array | readonly ArrayLike<number>[], count: number, what: string): Float32Array {
-    const dim = this.dimension;
-    let packed: Float32Array;
-    if (vectors instanceof Float32Array) {
-      if (vectors.length !== count * dim) {
-        throw new CtxloomError(
-          "INVALID_ARGUMENT",
-          `${what}: a packed Float32Array must hold ${count} x ${dim} floats; got ${vectors.length}.`,
-        );
-      }
-      packed = vectors;
-    } else {
-      if (!Array.isArray(vectors) || vectors.length !== count) {
-        throw new CtxloomError(
-          "INVALID_ARGUMENT",
-          `${what} needs ${count} vectors (one per key); got ` +
-            `${Array.isArray(vectors) ? vectors.length : describe(vectors)}.`,
-        );
-      }
-      packed = new Float32Array(count * dim);
-      vectors.forEach((v, i) => {
-        if (v === null || typeof v !== "object" || v.length !== dim) {
-          throw new CtxloomError(
-            "INVALID_ARGUMENT",
-            `${what}: vector ${i} must have ${dim} numbers (the index's dimension); got ${v?.length ?? describe(v)}.`,
-          );
-        }
-        for (let j = 0; j < dim; j++) packed[i * dim + j] = typeof v[j] === "number" ? v[j]! : NaN;
-      });
-    }
-    for (let i = 0; i < packed.length; i++) {
-      if (!Number.isFinite(packed[i]!)) {
-        throw new CtxloomError(
-          "INVALID_ARGUMENT",
-          `${what}: vector ${Math.floor(i / dim)} has ${packed[i]} at position ${i % dim}; every number must be ` +
-            `finite (in f32 range).`,
-        );
-      }
-    }
-    return packed;
   }
 
   /**
@@ -251,7 +196,7 @@ export class EmbeddingIndex {
           `${(query as { length?: number } | null)?.length ?? describe(query)}.`,
       );
     }
-    const q = this.#pack(query instanceof Float32Array ? query : [query], 1, "EmbeddingIndex.search");
+    const q = packVectors(query instanceof Float32Array ? query : [query], 1, this.dimension, "EmbeddingIndex.search");
     if (q.every((x) => x === 0)) {
       throw new CtxloomError(
         "INVALID_ARGUMENT",
@@ -268,29 +213,7 @@ export class EmbeddingIndex {
    */
   search(query: Float32Array | ArrayLike<number>, options?: SearchOptions): Hit[] {
     const handle = this.#live();
-    const o = checkOptions<SearchOptions>(options, "EmbeddingIndex.search options", SEARCH_KEYS);
-    const k = o.k === undefined ? 10 : checkInteger(o.k, "search k", 0, MAX_KEY);
-    let minScore = -Infinity;
-    if (o.minScore !== undefined) {
-      if (typeof o.minScore !== "number" || Number.isNaN(o.minScore) || o.minScore < -1 || o.minScore > 1) {
-        throw new CtxloomError(
-          "INVALID_ARGUMENT",
-          `search minScore must be a number from -1 to 1; got ${describe(o.minScore)}.`,
-        );
-      }
-      minScore = o.minScore;
-    }
-    let candidates = this.quantized ? Math.max(100, 10 * k) : 0;
-    if (o.candidates !== undefined) {
-      candidates = checkInteger(o.candidates, "search candidates", 0, MAX_KEY);
-      if (candidates > 0 && !this.quantized) {
-        throw new CtxloomError(
-          "INVALID_ARGUMENT",
-          "search candidates needs an index created with { quantized: true }; leave it out for an exact search.",
-        );
-      }
-    }
-    const exclude = o.exclude === undefined ? undefined : checkExclude(o.exclude);
+    const { k, minScore, candidates, exclude } = checkSearchOptions(options, this.quantized);
     const q = this.#query(query);
     // Excluded rows still score: ask for as many more as could be dropped.
     let extra = 0;
@@ -304,18 +227,4 @@ export class EmbeddingIndex {
     }
     return out;
   }
-}
-
-function checkExclude(value: unknown): Set<number> {
-  if (
-    value === null ||
-    typeof value !== "object" ||
-    typeof (value as Iterable<number>)[Symbol.iterator] !== "function"
-  ) {
-    throw new CtxloomError(
-      "INVALID_ARGUMENT",
-      `search exclude must be an iterable of keys (an array or a Set); got ${describe(value)}.`,
-    );
-  }
-  return value instanceof Set ? (value as Set<number>) : new Set(value as Iterable<number>);
 }

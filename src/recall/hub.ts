@@ -3,11 +3,11 @@ import type { Engine } from "../engine/types.js";
 import type { Message } from "../message.js";
 import { checkEmbedder, type Embedder } from "./embedder.js";
 import { hashingEmbedder } from "./hashing.js";
-import { KeyMap } from "./keys.js";
-import { RecallIndex, type StoredVector } from "./memory.js";
-import { ExchangeScope } from "./exchanges.js";
+import type { StoredVector } from "./memory.js";
+import type { ExchangeScope } from "./exchanges.js";
 import type { EmbedderInfo, MessageSource, RecallStore } from "./port.js";
 import { EmbedQueue, type EmbedItem, type EmbedQueueStats } from "./embed-queue.js";
+import { blank, chatExchanges, embeddable, newUserRecall, storedRows, textOf, type UserRecall } from "./user-recall.js";
 
 /** Recall's counters, from `loom.stats().recall`. */
 export interface RecallStats extends EmbedQueueStats {
@@ -24,41 +24,6 @@ export interface RecallStats extends EmbedQueueStats {
   /** Bytes the lexical indexes hold in WASM memory (0 on the JS engine, whose heap is not counted). */
   lexicalBytes: number;
 }
-
-/** One user's recall scope in a Loom: the vectors of all the chats of theirs it has seen, under KeyMap keys. */
-interface UserRecall {
-  memory: RecallIndex;
-  keys: KeyMap;
-  /** Chats whose stored vectors were loaded (and missing ones queued), with the size they had then. */
-  loaded: Map<string, number>;
-  /** Per chat: ids up to this one were cleared from memory and are not embedded again. */
-  cleared: Map<string, number>;
-  /** Bumped by clear and reembed: queued work of an older epoch is dropped. */
-  epoch: number;
-  /** Other chats' messages read from the store for scope "user", with the update time they had. */
-  others: Map<string, { updatedAt: number; list: Message[] }>;
-  /** Each chat's messages grouped into exchanges, kept as it grows. */
-  exchanges: Map<string, ExchangeScope>;
-}
-
-/** An all-zero vector (a text of stop words only) has no direction: it is stored, never indexed. */
-const blank = (v: Float32Array) => v.every((x) => x === 0);
-
-const embeddable = (m: Message): m is Message & { role: "user" | "assistant" } =>
-  (m.role === "user" || m.role === "assistant") && m.kind !== "summary" && m.content.trim() !== "";
-
-/**
- * A message as the lexical channel indexes it: its text and name, after its parent (`prev`: its key, when it has one),
- * at its time.
- */
-const textOf = (key: number, m: Message & { role: "user" | "assistant" }, prev: number | undefined) => ({
-  key,
-  role: m.role,
-  content: m.content,
-  time: m.createdAt,
-  ...(m.name === undefined ? {} : { name: m.name }),
-  ...(prev === undefined ? {} : { prev }),
-});
 
 /**
  * A Loom's recall: the embedder, the background queue that embeds appended messages, and
@@ -113,15 +78,7 @@ export class RecallHub {
     this.checkOpen();
     let u = this.#users.get(userId);
     if (!u) {
-      u = {
-        memory: RecallIndex.create(this.#engine, { embedder: this.embedder }),
-        keys: new KeyMap(),
-        loaded: new Map(),
-        cleared: new Map(),
-        epoch: 0,
-        others: new Map(),
-        exchanges: new Map(),
-      };
+      u = newUserRecall(this.#engine, this.embedder);
       this.#users.set(userId, u);
     }
     return u;
@@ -173,25 +130,7 @@ export class RecallHub {
     if (u !== this.#users.get(userId) || epoch !== u.epoch || u.loaded.has(chatId)) return;
     const mark = Math.max(u.cleared.get(chatId) ?? -1, Number.isInteger(marked) ? (marked as number) : -1);
     if (mark >= 0) u.cleared.set(chatId, mark);
-    const restored: StoredVector[] = [];
-    const stored = new Set<number>();
-    for (const row of Array.isArray(rows) ? rows : []) {
-      const id = row?.messageId;
-      if (
-        !Number.isInteger(id) ||
-        id < 0 ||
-        id >= source.size ||
-        !(row.vector instanceof Float32Array) ||
-        row.vector.length !== this.embedder.dimension
-      )
-        continue;
-      if (!row.vector.every(Number.isFinite)) continue; // a damaged vector is embedded again
-      const m = source.message(id);
-      const key = u.keys.key(chatId, id);
-      stored.add(id);
-      if (embeddable(m) && !u.memory.has(key) && !blank(row.vector))
-        restored.push({ key, role: m.role, vector: row.vector });
-    }
+    const { restored, stored } = storedRows(u, chatId, rows, source, this.embedder.dimension);
     u.memory.restore(restored);
     this.#queueMissing(u, userId, chatId, source, mark + 1, stored);
   }
@@ -229,19 +168,7 @@ export class RecallHub {
    * grows.
    */
   exchanges(userId: string, chatId: string, source: MessageSource): ExchangeScope {
-    const u = this.user(userId);
-    let scope = u.exchanges.get(chatId);
-    if (!scope || scope.size > source.size) u.exchanges.set(chatId, (scope = new ExchangeScope()));
-    for (let id = scope.size; id < source.size; id++) {
-      const m = source.message(id);
-      scope.add({
-        key: u.keys.key(chatId, id),
-        parent: m.parentId === null ? -1 : u.keys.key(chatId, m.parentId),
-        role: m.role,
-        kind: m.kind,
-      });
-    }
-    return scope;
+    return chatExchanges(this.user(userId), chatId, source);
   }
 
   /** @throws LOOM_CLOSED once the hub is closed (a recall under way when the Loom closed) */

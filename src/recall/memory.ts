@@ -1,4 +1,4 @@
-import { CtxloomError, checkInteger, checkOptions, describe } from "../errors.js";
+import { CtxloomError, checkOptions, describe } from "../errors.js";
 import type { Engine } from "../engine/types.js";
 import { checkEmbedder, embedTexts, type Embedder } from "./embedder.js";
 import { EmbeddingIndex } from "./embedding-index.js";
@@ -6,8 +6,6 @@ import { hashingEmbedder, isHashingEmbedder } from "./hashing.js";
 import { CorpusStats } from "./corpus.js";
 import { namedDates } from "./dates.js";
 import { LexicalScope } from "./lexical-scope.js";
-import type { TermOptions } from "./lexical-terms.js";
-import type { SegmentOptions } from "./segments.js";
 import {
   checkRecallOptions,
   rankingWant,
@@ -18,47 +16,15 @@ import {
   type RecallResult,
 } from "./policy.js";
 import { RANKING, rankMessages, type RankScope, type Ranked, type Ranking } from "./rank.js";
+import {
+  checkItems,
+  type MemoryItem,
+  type RecallIndexOptions,
+  type RecallQuery,
+  type StoredVector,
+} from "./memory-items.js";
 
-export interface RecallIndexOptions {
-  /** What turns texts into vectors (default: hashingEmbedder(), 384 dimensions). */
-  embedder?: Embedder;
-  /** Keep int8 copies: searches scan a quarter of the bytes and re-rank exactly (default false). */
-  quantized?: boolean;
-  /** The ranking's parameters, for measurements (default RANKING). */
-  ranking?: Partial<Ranking>;
-  /** How texts become terms, for measurements (default: stop words out, Snowball stems). */
-  terms?: TermOptions;
-  /** How messages are grouped into segments, for measurements. */
-  segments?: SegmentOptions;
-}
-
-/**
- * A message to remember: its key in the scope, role and text (and its author's name, the key of its parent, its time,
- * if any).
- */
-export interface MemoryItem {
-  key: number;
-  role: RecallMessage["role"];
-  content: string;
-  name?: string;
-  /** The key of the message it follows (its parent). */
-  prev?: number;
-  /** When it was written (ms since the epoch). */
-  time?: number;
-}
-
-/** A query as the channels take it: its text (lexical) and its embedding (dense; null when it has none). */
-export interface RecallQuery {
-  text: string;
-  vector: Float32Array | null;
-}
-
-/** A message's vector as its embedder made it: what `add` returns and `restore` takes. */
-export interface StoredVector {
-  key: number;
-  role: RecallMessage["role"];
-  vector: Float32Array;
-}
+export type { MemoryItem, RecallIndexOptions, RecallQuery, StoredVector } from "./memory-items.js";
 
 const KNOWN = ["embedder", "quantized", "ranking", "terms", "segments"] as const;
 
@@ -122,11 +88,12 @@ export class RecallIndex {
    * OUT_OF_MEMORY; on any of them nothing is stored.
    */
   async add(items: readonly MemoryItem[], signal?: AbortSignal): Promise<StoredVector[]> {
-    const kept = this.#check(
+    const kept = checkItems(
       items,
       "RecallIndex.add",
       (item) => typeof item.content === "string",
       "content: string",
+      (key) => this.has(key),
     ).filter((item) => item.content.trim() !== "");
     const vectors = await embedTexts(
       this.embedder,
@@ -165,45 +132,14 @@ export class RecallIndex {
   restore(items: readonly StoredVector[]): void {
     const dim = this.embedder.dimension;
     this.#insert(
-      this.#check(
+      checkItems(
         items,
         "RecallIndex.restore",
         (item) => item.vector instanceof Float32Array && item.vector.length === dim,
         `vector: Float32Array(${dim})`,
+        (key) => this.has(key),
       ),
     );
-  }
-
-  /** Checks items (keys new and distinct, the field `ok` tests) and keeps the user and assistant ones. */
-  #check<T extends { key: number; role: string }>(
-    items: readonly T[],
-    what: string,
-    ok: (item: T) => boolean,
-    field: string,
-  ): T[] {
-    if (!Array.isArray(items))
-      throw new CtxloomError(
-        "INVALID_ARGUMENT",
-        `${what} takes an array of { key, role, ${field} }; got ${describe(items)}.`,
-      );
-    const seen = new Set<number>();
-    return items.filter((item, i) => {
-      if (item === null || typeof item !== "object" || !ok(item)) {
-        throw new CtxloomError(
-          "INVALID_ARGUMENT",
-          `${what} item ${i} must be { key, role, ${field} }; got ${describe(item)}.`,
-        );
-      }
-      checkInteger(item.key, `${what} item ${i} key`, 0, 2 ** 31 - 1);
-      if (this.has(item.key) || seen.has(item.key)) {
-        throw new CtxloomError(
-          "INVALID_ARGUMENT",
-          `Message key ${item.key} is already remembered (or twice in this call); forget it first to replace it.`,
-        );
-      }
-      seen.add(item.key);
-      return item.role === "user" || item.role === "assistant";
-    });
   }
 
   /** Adds checked vectors to the two indexes, both or neither, and counts them in the corpus. */

@@ -5,20 +5,15 @@ import { checkInteger } from "../errors.js";
 import { checkLoad, checkMemoryIds, checkQuery, checkWrite } from "../memory/checks.js";
 import type { MemoryQuery, WriteMemoryRequest } from "../memory/types.js";
 import type { Message } from "../message.js";
+import { checkAppend, checkChatRecord, checkIds, checkImported, checkSetHead, checkSince } from "./checks.js";
 import {
-  checkAppend,
-  checkChatRecord,
   checkEmbedder,
   checkEmbeddingRows,
-  checkIds,
-  checkImported,
   checkPage,
   checkPruneQuery,
   checkRedactions,
   checkRequest,
-  checkSetHead,
-  checkSince,
-} from "./checks.js";
+} from "./call-checks.js";
 import type {
   AppendMessageRequest,
   ChatPage,

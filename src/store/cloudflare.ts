@@ -12,7 +12,7 @@ import { sqlStatements } from "./sql-statements.js";
 import { SqlStore } from "./sql-store.js";
 import { SqlMemory } from "./sql-memory.js";
 import { PAGED_FROM } from "./sql-paged.js";
-import { checkRequest } from "./checks.js";
+import { checkRequest } from "./call-checks.js";
 import type { WriteMemoryRequest } from "../memory/types.js";
 import type { AppendMessageRequest, PutEmbeddingsRequest, SetHeadRequest, Store } from "./types.js";
 import { withClearMarks } from "./clear-marks.js";

@@ -4,7 +4,7 @@
 // memory gone with the chat, a user's deleted, texts kept exactly. No test framework here:
 // workers and pages bundle this file.
 import type { MemoryRecord } from "../memory/types.js";
-import { outcome } from "./contract-calls.js";
+import { outcome } from "./contract-fixtures.js";
 import type { ChatRecord, Store } from "./types.js";
 
 const rec = (revision: number, path: string, over: Partial<MemoryRecord> = {}): MemoryRecord => ({

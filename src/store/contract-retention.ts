@@ -2,7 +2,7 @@
 // redactMessages, eraseUser, pruneChats, on the store itself. No test framework here: workers and
 // pages bundle this file.
 import type { Message } from "../message.js";
-import { e2, message, note, record } from "./contract-calls.js";
+import { e2, message, note, record } from "./contract-fixtures.js";
 import { chatOf, ids, loaded, vectors, type ChatCase } from "./contract-chats.js";
 import type { Store } from "./types.js";
 

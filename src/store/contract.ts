@@ -2,8 +2,10 @@
 // test runner. Each case makes a fresh store with the caller's factory, runs, closes the store,
 // and rejects with what differed. No test framework here: workers and pages bundle this file.
 import { CtxloomError, describe } from "../errors.js";
-import { badCalls, contractChat, contractState, outcome } from "./contract-calls.js";
+import { badCalls } from "./contract-calls.js";
+import { contractChat, contractState, outcome } from "./contract-fixtures.js";
 import { CHAT_CASES } from "./contract-chats.js";
+import { WRITE_CASES } from "./contract-writes.js";
 import { expectedMemoryCases, memoryStoreCases } from "./contract-memory.js";
 import { RETENTION_CASES } from "./contract-retention.js";
 import { STORE_METHODS, type Awaitable, type Store } from "./types.js";
@@ -83,7 +85,9 @@ export function storeContract(
         expected: () => expectedRefusals(group),
       }),
     ),
-    ...CHAT_CASES.map((c): Spec => ({ name: c.name, uses: [], run: c.run, expected: () => c.expected })),
+    ...[...CHAT_CASES, ...WRITE_CASES].map(
+      (c): Spec => ({ name: c.name, uses: [], run: c.run, expected: () => c.expected }),
+    ),
     ...RETENTION_CASES.map((c): Spec => ({ name: c.name, uses: c.uses, run: c.run, expected: () => c.expected })),
     {
       name:

@@ -8,7 +8,8 @@
 // takes the mark off. Arguments are checked by the policy every store runs (memory/checks.ts).
 import { checkLoad, checkMemoryIds, checkQuery, checkWrite } from "../memory/checks.js";
 import type { MemoryRecord, MemoryState, MemoryStore, MemoryWriteResult, WriteMemoryRequest } from "../memory/types.js";
-import { checkRequest, unknownChat } from "./checks.js";
+import { unknownChat } from "./checks.js";
+import { checkRequest } from "./call-checks.js";
 import type { D1Batch, D1Call } from "./d1-types.js";
 import { RECORD_WRITE, recordOf, recordValues, scopeOf } from "./memory-rows.js";
 import { utf8Length, type Corrupt } from "./sql-rows.js";

@@ -7,34 +7,19 @@ import type { Message } from "../message.js";
 import {
   checkAppend,
   checkChatRecord,
-  checkEmbedder,
-  checkEmbeddingIds,
-  checkEmbeddingRows,
   checkIds,
   checkImported,
-  checkPage,
-  checkRedactedIds,
-  checkRedactions,
   checkSetHead,
   checkSince,
   chatExists,
   unknownChat,
 } from "./checks.js";
+import { checkPage, checkRedactedIds, checkRedactions } from "./call-checks.js";
 import type { D1Statements } from "./d1-statements.js";
 import type { D1Batch } from "./d1-types.js";
 import { isUniqueViolation, sqliteCode } from "./sql-errors.js";
 import { CHUNK } from "./sql-numbers.js";
-import {
-  chatRecord,
-  chatValues,
-  messageOf,
-  messagesOf,
-  messageValues,
-  rowBytes,
-  type ChatRow,
-  type Corrupt,
-  type MessageRow,
-} from "./sql-rows.js";
+import { chatRecord, messageOf, messagesOf, type ChatRow, type MessageRow } from "./sql-rows.js";
 import type { Statements } from "./sql-statements.js";
 import type {
   AppendResult,
@@ -45,91 +30,27 @@ import type {
   LoadedChat,
   MessageRedaction,
 } from "./types.js";
-import { vectorFromBytes, vectorToBytes } from "./vectors.js";
+import { clearD1Embeddings, loadD1Embeddings, putD1Embeddings, type D1EmbeddingsOn } from "./d1-embeddings.js";
+import { d1ChatRow, d1MessageRow, jsonChunks, type D1Settings } from "./d1-rows.js";
 
 /** Messages read per statement of a load (a batch of a few reads a long chat in one round trip). */
 const LOAD_CHUNK = 2000;
 /** Statements per batch of a load. */
 const LOAD_BATCH = 8;
-/** JSON characters per statement of an import or of vectors (D1 holds a value of 2 MB at most). */
-const JSON_CHUNK = 1_000_000;
-
-export interface D1Settings {
-  /** The store's name in errors ("D1 database (tables ctxloom_*)"). */
-  where: string;
-  corrupt: Corrupt;
-  /** The most bytes a row may take (D1: 2 MB). */
-  maxRowBytes: number;
-}
-
-/** Hex of bytes, and back (vectors cross D1 as hex: its BLOBs come back as arrays of numbers). */
-const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-function fromHex(text: string): Uint8Array {
-  const out = new Uint8Array(text.length >> 1);
-  for (let i = 0; i < out.length; i++) out[i] = parseInt(text.slice(2 * i, 2 * i + 2), 16);
-  return out;
-}
-
-/** Values of JSON arrays, cut into texts of at most JSON_CHUNK characters (one statement each). */
-function jsonChunks(rows: unknown[][]): string[] {
-  const out: string[] = [];
-  let parts: string[] = [];
-  let size = 2;
-  for (const row of rows) {
-    const text = JSON.stringify(row);
-    if (parts.length > 0 && size + text.length + 1 > JSON_CHUNK) {
-      out.push(`[${parts.join(",")}]`);
-      [parts, size] = [[], 2];
-    }
-    parts.push(text);
-    size += text.length + 1;
-  }
-  if (parts.length > 0) out.push(`[${parts.join(",")}]`);
-  return out;
-}
 
 export class D1Ops {
   readonly #db: D1Batch;
   readonly #st: Statements;
   readonly #d1: D1Statements;
   readonly #s: D1Settings;
+  readonly #on: D1EmbeddingsOn;
 
   constructor(db: D1Batch, st: Statements, d1: D1Statements, settings: D1Settings) {
     this.#db = db;
     this.#st = st;
     this.#d1 = d1;
     this.#s = settings;
-  }
-
-  #row(values: unknown[], what: () => CtxloomError): unknown[] {
-    if (rowBytes(values) > this.#s.maxRowBytes) throw what();
-    return values;
-  }
-
-  #messageRow(m: Message): unknown[] {
-    return this.#row(
-      messageValues(m),
-      () =>
-        new CtxloomError(
-          "MESSAGE_TOO_LARGE",
-          `Message ${m.id} takes ${rowBytes(messageValues(m))} bytes (its text, parts and tool calls); a row of ` +
-            `${this.#s.where} holds at most ` +
-            `${this.#s.maxRowBytes}, so nothing was stored and a retry cannot succeed. Split it, or keep large ` +
-            `files outside the chat (an image or file part can hold a URL).`,
-        ),
-    );
-  }
-
-  #chatRow(c: ChatRecord): unknown[] {
-    return this.#row(
-      chatValues(c),
-      () =>
-        new CtxloomError(
-          "INVALID_ARGUMENT",
-          `Chat ${c.id}'s record (title, model, system prompt, options) takes ${rowBytes(chatValues(c))} bytes; a ` +
-            `row of ${this.#s.where} holds at most ${this.#s.maxRowBytes}. Shorten the system prompt.`,
-        ),
-    );
+    this.#on = { db, st, d1, settings };
   }
 
   async hasChat(userId: string, chatId: string): Promise<boolean> {
@@ -139,14 +60,14 @@ export class D1Ops {
 
   async createChat(chat: ChatRecord): Promise<void> {
     const c = checkChatRecord(chat);
-    await this.#create(c, this.#chatRow(c), []);
+    await this.#create(c, d1ChatRow(c, this.#s), []);
   }
 
   async importChat(chat: ChatRecord, messages: Message[]): Promise<void> {
     const c = checkChatRecord(chat, true);
-    const rows = checkImported(c, messages).map((m) => this.#messageRow(m));
+    const rows = checkImported(c, messages).map((m) => d1MessageRow(m, this.#s));
     const imports = jsonChunks(rows).map((json) => ({ sql: this.#d1.importMessages, params: [c.userId, c.id, json] }));
-    await this.#create(c, this.#chatRow(c), imports);
+    await this.#create(c, d1ChatRow(c, this.#s), imports);
   }
 
   /** The chat's row and its user's, then `more`, in one batch; CHAT_EXISTS when the unique index refuses the chat. */
@@ -223,7 +144,7 @@ export class D1Ops {
     key?: string,
   ): Promise<AppendResult> {
     const m = checkAppend(userId, chatId, message, head, updatedAt, key);
-    const values = this.#messageRow(m);
+    const values = d1MessageRow(m, this.#s);
     let answers: { rows: unknown[][]; changes: number }[];
     try {
       answers = await this.#db.batchWith([
@@ -313,40 +234,15 @@ export class D1Ops {
     return true;
   }
 
-  async putEmbeddings(userId: string, chatId: string, embedder: EmbedderInfo, rows: EmbeddingRow[]): Promise<void> {
-    checkIds(userId, chatId);
-    const e = checkEmbedder(embedder);
-    checkEmbeddingRows(rows, e.dimension);
-    const last = rows.length === 0 ? -1 : Math.max(...rows.map((r) => r.messageId));
-    const puts = jsonChunks(rows.map((r) => [r.messageId, hex(vectorToBytes(r.vector))])).map((json) => ({
-      sql: this.#d1.putEmbeddings,
-      params: [e.name, e.dimension, json, userId, chatId, last],
-    }));
-    const done = await this.#db.batchWith([...puts, { sql: this.#d1.size, params: [userId, chatId] }]);
-    const row = done[done.length - 1]!.rows[0];
-    if (row === undefined) throw unknownChat(this.#s.where, userId, chatId);
-    checkEmbeddingIds(rows, row[0] as number, chatId); // a message the chat lacks: nothing was written
+  putEmbeddings(userId: string, chatId: string, embedder: EmbedderInfo, rows: EmbeddingRow[]): Promise<void> {
+    return putD1Embeddings(this.#on, userId, chatId, embedder, rows);
   }
 
-  async loadEmbeddings(userId: string, chatId: string, embedder: EmbedderInfo): Promise<EmbeddingRow[]> {
-    checkIds(userId, chatId);
-    const e = checkEmbedder(embedder);
-    const rows = await this.#db.rows(this.#d1.embeddings, [userId, chatId, e.name, e.dimension]);
-    return rows.map(([messageId, text]) => {
-      const bytes = typeof text === "string" && /^(?:[0-9A-F]{2})*$/.test(text) ? fromHex(text) : undefined;
-      if (bytes?.byteLength !== e.dimension * 4) {
-        throw this.#s.corrupt(
-          `chat ${chatId}'s embedding of message ${String(messageId)} holds ${bytes?.byteLength ?? "no"} bytes, not ` +
-            `${e.dimension} floats`,
-        );
-      }
-      return { messageId: messageId as number, vector: vectorFromBytes(bytes) };
-    });
+  loadEmbeddings(userId: string, chatId: string, embedder: EmbedderInfo): Promise<EmbeddingRow[]> {
+    return loadD1Embeddings(this.#on, userId, chatId, embedder);
   }
 
-  async clearEmbeddings(userId: string, chatId?: string): Promise<void> {
-    checkIds(userId, chatId, true);
-    if (chatId === undefined) await this.#db.batch([{ sql: this.#st.deleteUserEmbeddings, params: [userId] }]);
-    else await this.#db.batch([{ sql: this.#d1.clearChatEmbeddings, params: [userId, chatId] }]);
+  clearEmbeddings(userId: string, chatId?: string): Promise<void> {
+    return clearD1Embeddings(this.#on, userId, chatId);
   }
 }

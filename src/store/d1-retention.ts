@@ -2,7 +2,8 @@
 // for a file and a Durable Object): the erasure is one batch; a prune's batch reads its candidates
 // in one, then deletes in another those whose update time is still the one read (a chat written
 // between the two is kept), and reads back what went.
-import { checkIds, checkPruneQuery } from "./checks.js";
+import { checkIds } from "./checks.js";
+import { checkPruneQuery } from "./call-checks.js";
 import type { D1Statements } from "./d1-statements.js";
 import type { D1Batch } from "./d1-types.js";
 import type { RetentionStatements } from "./sql-retention.js";

@@ -13,7 +13,7 @@ import { replay } from "./sql-replay.js";
 import { retentionStatements } from "./sql-retention.js";
 import { migrate, type SchemaNames } from "./sql-schema.js";
 import { sqlStatements } from "./sql-statements.js";
-import { checkRequest } from "./checks.js";
+import { checkRequest } from "./call-checks.js";
 import type { AppendMessageRequest, PutEmbeddingsRequest, SetHeadRequest, Store } from "./types.js";
 import { withClearMarks } from "./clear-marks.js";
 

@@ -7,7 +7,8 @@
 // (memory/checks.ts).
 import { checkLoad, checkMemoryIds, checkQuery, checkWrite } from "../memory/checks.js";
 import type { MemoryAuthor, MemoryKind, MemoryRecord, MemoryStore, WriteMemoryRequest } from "../memory/types.js";
-import { checkRequest, unknownChat } from "./checks.js";
+import { unknownChat } from "./checks.js";
+import { checkRequest } from "./call-checks.js";
 import { done, prefixRange } from "./indexeddb-db.js";
 
 /** A record as the store keeps it. */

@@ -7,22 +7,24 @@ import { CtxloomError, checkOptions, describe } from "../errors.js";
 import {
   checkAppend,
   checkChatRecord,
-  checkEmbedder,
-  checkEmbeddingIds,
-  checkEmbeddingRows,
   checkHead,
   checkIds,
   checkImported,
-  checkPage,
-  checkPruneQuery,
-  checkRedactedIds,
-  checkRedactions,
-  checkRequest,
   checkSetHead,
   checkSince,
   chatExists,
   unknownChat,
 } from "./checks.js";
+import {
+  checkEmbedder,
+  checkEmbeddingIds,
+  checkEmbeddingRows,
+  checkPage,
+  checkPruneQuery,
+  checkRedactedIds,
+  checkRedactions,
+  checkRequest,
+} from "./call-checks.js";
 import { done, idbError, openDatabase, prefixRange, transaction } from "./indexeddb-db.js";
 import { indexedDBMemory } from "./indexeddb-memory.js";
 import { type ChatRow, fromMessageRow, recordOf, rowOf, toMessageRow, type MessageRow } from "./indexeddb-rows.js";

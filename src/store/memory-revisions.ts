@@ -11,7 +11,8 @@ import {
   recordOrder,
 } from "../memory/checks.js";
 import type { MemoryRecord, MemoryStore, WriteMemoryRequest } from "../memory/types.js";
-import { checkRequest, unknownChat } from "./checks.js";
+import { unknownChat } from "./checks.js";
+import { checkRequest } from "./call-checks.js";
 
 interface Kept {
   records: MemoryRecord[];

@@ -1,22 +1,24 @@
 import {
   checkAppend,
   checkChatRecord,
-  checkEmbedder,
-  checkEmbeddingIds,
-  checkEmbeddingRows,
   checkHead,
   checkIds,
   checkImported,
-  checkPage,
-  checkRedactedIds,
-  checkPruneQuery,
-  checkRedactions,
-  checkRequest,
   checkSetHead,
   checkSince,
   chatExists,
   unknownChat,
 } from "./checks.js";
+import {
+  checkEmbedder,
+  checkEmbeddingIds,
+  checkEmbeddingRows,
+  checkPage,
+  checkRedactedIds,
+  checkPruneQuery,
+  checkRedactions,
+  checkRequest,
+} from "./call-checks.js";
 import { MessageColumns } from "./columns.js";
 import { memoryRevisions } from "./memory-revisions.js";
 import type { Message } from "../message.js";

@@ -6,7 +6,8 @@
 import type { Pool, QueryResult } from "pg";
 import { checkLoad, checkMemoryIds, checkQuery, checkWrite } from "../memory/checks.js";
 import type { MemoryRecord, MemoryStore, WriteMemoryRequest } from "../memory/types.js";
-import { checkRequest, unknownChat } from "./checks.js";
+import { unknownChat } from "./checks.js";
+import { checkRequest } from "./call-checks.js";
 import { RECORD_WRITE, recordOf, recordValues, scopeOf } from "./memory-rows.js";
 import { checkin, checkout } from "./postgres-append.js";
 import { PG_TEXT, toText } from "./postgres-rows.js";

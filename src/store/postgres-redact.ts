@@ -1,5 +1,5 @@
 // chat.redact on PostgreSQL: the messages' rows rewritten in one statement (postgres-sql.ts).
-import { checkRedactedIds, checkRedactions } from "./checks.js";
+import { checkRedactedIds, checkRedactions } from "./call-checks.js";
 import { toText } from "./postgres-rows.js";
 import type { MessageRedaction } from "./types.js";
 

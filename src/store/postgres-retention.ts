@@ -1,7 +1,8 @@
 // A user's erasure and a prune's batch on PostgreSQL, each one statement (so one transaction):
 // deleting a chat's row deletes its messages and embeddings by the foreign keys. The old row
 // versions stay until VACUUM, as after a delete (postgres.ts).
-import { checkIds, checkPruneQuery } from "./checks.js";
+import { checkIds } from "./checks.js";
+import { checkPruneQuery } from "./call-checks.js";
 import { fromText, toText } from "./postgres-rows.js";
 import type { Statement } from "./postgres-sql.js";
 import type { ErasedUser, PruneBatch, PrunedChat } from "./types.js";

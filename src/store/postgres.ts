@@ -1,10 +1,9 @@
-import type { Pool, PoolClient, PoolConfig, QueryResult } from "pg";
-import { CtxloomError, checkOptions, describe } from "../errors.js";
+import type { Pool, PoolConfig, QueryResult } from "pg";
+import { CtxloomError } from "../errors.js";
 import type {
   AppendMessageRequest,
   AppendResult,
   ChatRecord,
-  Durability,
   LoadedChat,
   PutEmbeddingsRequest,
   SetHeadRequest,
@@ -13,57 +12,30 @@ import type {
 import {
   checkAppend,
   checkChatRecord,
-  checkEmbedder,
-  checkEmbeddingIds,
-  checkEmbeddingRows,
   checkIds,
   checkImported,
-  checkPage,
   checkSetHead,
   checkSince,
-  checkRequest,
   chatExists,
   unknownChat,
 } from "./checks.js";
-import { isPool, loadPg, redact } from "./postgres-pool.js";
+import { checkEmbedder, checkEmbeddingIds, checkEmbeddingRows, checkPage, checkRequest } from "./call-checks.js";
+import { loadPg, redact } from "./postgres-pool.js";
 import { redactRows } from "./postgres-redact.js";
 import { eraseUserRows, pruneRows, retentionStatements } from "./postgres-retention.js";
 import { appendRow, checkin, checkout } from "./postgres-append.js";
 import { migrate } from "./postgres-schema.js";
 import { postgresMemory } from "./postgres-memory.js";
-import { PG_TEXT, fromText, toText } from "./postgres-rows.js";
+import { checkPostgresOptions, type PostgresStoreOptions } from "./postgres-options.js";
+import { PG_TEXT, toText } from "./postgres-rows.js";
 import { postgresStatements, type Statement, type Statements } from "./postgres-sql.js";
+import { postgresWatch, type StoreChange } from "./postgres-watch.js";
 import { chatRecord, chatValues, messagesOf, messageValues, type ChatRow } from "./sql-rows.js";
 import { vectorFromBytes, vectorToBytes } from "./vectors.js";
 import { withClearMarks } from "./clear-marks.js";
 
-/** Options of `postgresStore()`. */
-export interface PostgresStoreOptions {
-  /**
-   * "full" (default): an append resolves after PostgreSQL has flushed its commit.
-   * "batched": commits are acknowledged before the flush (`synchronous_commit = off`):
-   * a crash of the database server may lose the last few hundred milliseconds of
-   * acknowledged appends, never reorder or renumber them. Only for a connection string:
-   * a pool you pass keeps its own setting.
-   */
-  durability?: Durability;
-  /** Prefix of the table names; default "ctxloom_". Letters, digits and underscores. */
-  tablePrefix?: string;
-  /** For a connection string: the pool's size (default 10). */
-  max?: number;
-  /** For a connection string: each query's time limit in ms (default 30,000). */
-  queryTimeoutMs?: number;
-}
-
-/** A change another instance made to a chat: it now holds `size` messages. */
-export interface StoreChange {
-  /** The user whose chat changed. */
-  userId: string;
-  /** The chat that changed. */
-  chatId: string;
-  /** How many messages it holds now. */
-  size: number;
-}
+export type { PostgresStoreOptions } from "./postgres-options.js";
+export type { StoreChange } from "./postgres-watch.js";
 
 /** The PostgreSQL store: a Store, plus `watch()` to learn of other instances' appends. */
 export interface PostgresStore extends Store {
@@ -75,7 +47,6 @@ export interface PostgresStore extends Store {
   watch(listener: (change: StoreChange) => void): Promise<() => Promise<void>>;
 }
 
-const KEYS = ["durability", "tablePrefix", "max", "queryTimeoutMs"] as const;
 /** The greatest message id the messages table holds (a PostgreSQL integer). */
 const MAX_ID = 2 ** 31 - 1;
 
@@ -91,52 +62,14 @@ const MAX_ID = 2 ** 31 - 1;
  * @throws INVALID_ARGUMENT for bad options; STORE_FAILED when `pg` is not installed
  */
 export function postgresStore(target: string | Pool, options?: PostgresStoreOptions): PostgresStore {
-  const o = checkOptions<PostgresStoreOptions>(options, "postgresStore(options)", KEYS);
-  if (typeof target !== "string" && !isPool(target)) {
-    throw new CtxloomError(
-      "INVALID_ARGUMENT",
-      `postgresStore takes a connection string ("postgres://user@host/db") or a pg Pool; got ${describe(target)}.`,
-    );
-  }
-  if (typeof target === "string" && !/^\s*(postgres(ql)?:\/\/|socket:)|=/.test(target)) {
-    throw new CtxloomError(
-      "INVALID_ARGUMENT",
-      `postgresStore takes a connection string such as "postgres://user:password@host:5432/db" (or "host=... ` +
-        `dbname=..."), or a pg Pool; got ${describe(target)}.`,
-    );
-  }
-  if (o.durability !== undefined && o.durability !== "full" && o.durability !== "batched") {
-    throw new CtxloomError(
-      "INVALID_ARGUMENT",
-      `durability must be "full" or "batched"; got ${describe(o.durability)}.`,
-    );
-  }
-  if (o.durability === "batched" && typeof target !== "string") {
-    throw new CtxloomError(
-      "INVALID_ARGUMENT",
-      `durability "batched" needs a connection string; for your own Pool, set synchronous_commit on its connections.`,
-    );
-  }
-  const prefix = o.tablePrefix ?? "ctxloom_";
-  if (!/^[a-z_][a-z0-9_]{0,40}$/i.test(prefix)) {
-    throw new CtxloomError(
-      "INVALID_ARGUMENT",
-      `tablePrefix must be letters, digits and underscores (at most 41); got ${describe(prefix)}.`,
-    );
-  }
-  for (const key of ["max", "queryTimeoutMs"] as const) {
-    const v = o[key];
-    if (v !== undefined && !(Number.isInteger(v) && v >= 1))
-      throw new CtxloomError("INVALID_ARGUMENT", `${key} must be a positive integer; got ${describe(v)}.`);
-  }
+  const o = checkPostgresOptions(target, options);
+  const prefix = o.prefix;
   const sql: Statements = postgresStatements(prefix);
   const rt = retentionStatements(prefix);
   const owned = typeof target === "string";
   let pool: Pool | undefined = owned ? undefined : target;
   let ready: Promise<Pool> | undefined;
   let closed = false;
-  const listeners = new Set<(change: StoreChange) => void>();
-  let listenClient: PoolClient | undefined;
   const name = owned ? `postgres:${redact(target)}` : "postgres";
 
   const open = (): Promise<Pool> => {
@@ -197,6 +130,7 @@ export function postgresStore(target: string | Pool, options?: PostgresStoreOpti
   };
 
   const memory = postgresMemory(open, prefix, name, corrupt);
+  const watcher = postgresWatch(open, sql.channel);
   const store: PostgresStore = withClearMarks({
     name,
     async hasChat(userId, chatId) {
@@ -362,49 +296,15 @@ export function postgresStore(target: string | Pool, options?: PostgresStoreOpti
     writeMemory: memory.writeMemory,
     deleteMemory: memory.deleteMemory,
     flush() {},
-    async watch(listener) {
-      const p = await open();
-      if (!listenClient) {
-        listenClient = await checkout(p);
-        listenClient.on("notification", (n) => {
-          if (n.channel !== sql.channel || !n.payload) return;
-          const change = parseChange(n.payload);
-          if (change) for (const l of listeners) l(change);
-        });
-        await listenClient.query(`LISTEN ${sql.channel}`);
-      }
-      listeners.add(listener);
-      return async () => {
-        listeners.delete(listener);
-        if (listeners.size === 0 && listenClient) {
-          const client = listenClient;
-          listenClient = undefined;
-          await client.query(`UNLISTEN ${sql.channel}`).catch(() => undefined);
-          checkin(client);
-        }
-      };
-    },
+    watch: (listener) => watcher.watch(listener),
     async close() {
       if (closed) return;
       closed = true;
-      listeners.clear();
-      if (listenClient) checkin(listenClient);
-      listenClient = undefined;
+      watcher.close();
       if (owned && pool) await pool.end();
     },
   });
   return store;
-}
-
-function parseChange(payload: string): StoreChange | undefined {
-  try {
-    const { u, c, n } = JSON.parse(payload) as { u: unknown; c: unknown; n: unknown };
-    return typeof u === "string" && typeof c === "string" && typeof n === "number"
-      ? { userId: fromText(u), chatId: fromText(c), size: n }
-      : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 export type { ChatRecord };

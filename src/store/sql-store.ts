@@ -8,26 +8,20 @@ import type { Message } from "../message.js";
 import {
   checkAppend,
   checkChatRecord,
-  checkEmbedder,
-  checkEmbeddingIds,
-  checkEmbeddingRows,
   checkHead,
   checkIds,
   checkImported,
-  checkPage,
-  checkRedactedIds,
-  checkPruneQuery,
-  checkRedactions,
   checkSetHead,
   checkSince,
   chatExists,
 } from "./checks.js";
+import { checkPage, checkRedactedIds, checkPruneQuery, checkRedactions } from "./call-checks.js";
 import { eraseUserRows, pruneRows, retentionStatements, type RetentionStatements } from "./sql-retention.js";
 import type { SqlConnection, Transactions } from "./sql-connection.js";
 import { corruptIn, isUniqueViolation, type SqlPlace } from "./sql-errors.js";
 import { loadChunked, loadColumns } from "./sql-load.js";
 import { NumberChunks } from "./sql-paged.js";
-import { chatRecord, chatValues, messagesOf, messageValues, rowBytes, type ChatRow, type Corrupt } from "./sql-rows.js";
+import { chatRecord, messagesOf, type ChatRow, type Corrupt } from "./sql-rows.js";
 import type { Statements } from "./sql-statements.js";
 import type {
   AppendResult,
@@ -43,7 +37,8 @@ import type {
   Store,
 } from "./types.js";
 import { loadedColumns } from "./internal.js";
-import { asBytes, vectorFromBytes, vectorToBytes } from "./vectors.js";
+import { clearEmbeddingRows, loadEmbeddingRows, putEmbeddingRows, type SqlEmbeddingsOn } from "./sql-embeddings.js";
+import { RowLimit } from "./sql-row-limit.js";
 
 /** A Store whose methods answer at once (a promise nowhere). */
 export type SyncStore = {
@@ -76,8 +71,8 @@ export class SqlStore {
   readonly #st: Statements;
   readonly #tx: Transactions;
   readonly #place: SqlPlace;
-  readonly #maxRow: number;
-  readonly #rowAdvice: string;
+  readonly #rows: RowLimit;
+  readonly #on: SqlEmbeddingsOn;
   readonly #corrupt: Corrupt;
   readonly #rt: RetentionStatements;
   readonly #chunks: NumberChunks;
@@ -90,9 +85,9 @@ export class SqlStore {
     this.#st = st;
     this.#tx = tx;
     this.#place = settings.place;
-    this.#maxRow = settings.maxRowBytes ?? Infinity;
-    this.#rowAdvice = settings.rowAdvice ?? "";
+    this.#rows = new RowLimit(settings.place, settings.maxRowBytes ?? Infinity, settings.rowAdvice ?? "");
     this.#corrupt = (what, cause) => corruptIn(this.#place, what, cause);
+    this.#on = { db, st, tx, corrupt: this.#corrupt };
     this.#chunks = new NumberChunks(db, settings.prefix ?? "", this.#pageFrom !== Infinity, this.#corrupt);
   }
 
@@ -103,40 +98,8 @@ export class SqlStore {
 
   createChat(chat: ChatRecord): void {
     const c = checkChatRecord(chat);
-    const values = this.#chatRow(c);
+    const values = this.#rows.chat(c);
     this.#tx.write("creating a chat", () => this.#tx.atomic(() => this.#addChat(c, values)));
-  }
-
-  /** The chat's row values, refused when past the row limit. */
-  #chatRow(c: ChatRecord): unknown[] {
-    const values = chatValues(c);
-    const bytes = this.#maxRow === Infinity ? 0 : rowBytes(values);
-    if (bytes > this.#maxRow) {
-      throw new CtxloomError(
-        "INVALID_ARGUMENT",
-        `Chat ${c.id}'s record (title, model, system prompt, options) takes ${bytes} bytes; a row of ` +
-          `${this.#place.where} holds at most ${this.#maxRow}. Shorten the system prompt.`,
-      );
-    }
-    return values;
-  }
-
-  /** The message's row values (with its key), refused with MESSAGE_TOO_LARGE when past the row limit. */
-  #messageRow(m: Message, key: string | null): unknown[] {
-    const values = messageValues(m);
-    values.push(key);
-    if (this.#maxRow !== Infinity) {
-      const bytes = rowBytes(values);
-      if (bytes > this.#maxRow) {
-        throw new CtxloomError(
-          "MESSAGE_TOO_LARGE",
-          `Message ${m.id} takes ${bytes} bytes (its text, parts and tool calls); a row of ${this.#place.where} ` +
-            `holds at most ${this.#maxRow}, ` +
-            `so nothing was stored and a retry cannot succeed. ${this.#rowAdvice}`,
-        );
-      }
-    }
-    return values;
   }
 
   /**
@@ -158,8 +121,8 @@ export class SqlStore {
 
   importChat(chat: ChatRecord, messages: Message[]): void {
     const c = checkChatRecord(chat, true);
-    const rows = checkImported(c, messages).map((m) => this.#messageRow(m, null));
-    const values = this.#chatRow(c);
+    const rows = checkImported(c, messages).map((m) => this.#rows.message(m, null));
+    const values = this.#rows.chat(c);
     this.#tx.write("importing a chat", () => {
       // One savepoint: the chat and all its messages, or nothing.
       this.#tx.atomic(() => {
@@ -235,7 +198,7 @@ export class SqlStore {
     key?: string,
   ): AppendResult {
     const m = checkAppend(userId, chatId, message, head, updatedAt, key);
-    const row = this.#messageRow(m, key ?? null);
+    const row = this.#rows.message(m, key ?? null);
     return this.#tx.write("appending a message", () => {
       const c = this.#tx.state(userId, chatId);
       // The key is looked up only when the append cannot go in: the unique index finds it otherwise.
@@ -333,47 +296,14 @@ export class SqlStore {
   }
 
   putEmbeddings(userId: string, chatId: string, embedder: EmbedderInfo, rows: EmbeddingRow[]): void {
-    checkIds(userId, chatId);
-    const e = checkEmbedder(embedder);
-    checkEmbeddingRows(rows, e.dimension);
-    this.#tx.write("storing embeddings", () => {
-      const c = this.#tx.state(userId, chatId);
-      checkEmbeddingIds(rows, c.size, chatId);
-      this.#tx.atomic(() => {
-        for (const row of rows)
-          this.#db.run(this.#st.putEmbedding, c.key, row.messageId, e.name, e.dimension, vectorToBytes(row.vector));
-      });
-    });
+    putEmbeddingRows(this.#on, userId, chatId, embedder, rows);
   }
 
   loadEmbeddings(userId: string, chatId: string, embedder: EmbedderInfo): EmbeddingRow[] {
-    checkIds(userId, chatId);
-    const e = checkEmbedder(embedder);
-    return this.#tx.read("loading embeddings", () => {
-      const found = this.#tx.find(userId, chatId);
-      if (!found) return [];
-      return this.#db.all(this.#st.embeddings, found.key, e.name, e.dimension).map(([messageId, blob]) => {
-        const bytes = asBytes(blob);
-        if (bytes?.byteLength !== e.dimension * 4) {
-          throw this.#corrupt(
-            `chat ${chatId}'s embedding of message ${String(messageId)} holds ${bytes?.byteLength ?? "no"} bytes, ` +
-              `not ${e.dimension} floats`,
-          );
-        }
-        return { messageId: messageId as number, vector: vectorFromBytes(bytes) };
-      });
-    });
+    return loadEmbeddingRows(this.#on, userId, chatId, embedder);
   }
 
   clearEmbeddings(userId: string, chatId?: string): void {
-    checkIds(userId, chatId, true);
-    this.#tx.write("clearing embeddings", () => {
-      if (chatId === undefined) {
-        this.#db.run(this.#st.deleteUserEmbeddings, userId);
-      } else {
-        const found = this.#tx.find(userId, chatId);
-        if (found) this.#db.run(this.#st.deleteEmbeddings, found.key);
-      }
-    });
+    clearEmbeddingRows(this.#on, userId, chatId);
   }
 }

@@ -4,7 +4,7 @@ import type { Message } from "../message.js";
 import { SqlStore } from "./sql-store.js";
 import { SqlMemory } from "./sql-memory.js";
 import type { MemoryQuery, MemoryRecord, MemoryState, MemoryWriteResult, WriteMemoryRequest } from "../memory/types.js";
-import { checkRequest } from "./checks.js";
+import { checkRequest } from "./call-checks.js";
 import { sqlStatements } from "./sql-statements.js";
 import { WriteBatch } from "./sqlite-batch.js";
 import { sqliteConnection } from "./sqlite-connection.js";

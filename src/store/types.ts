@@ -1,19 +1,9 @@
-import type { BudgetSplit } from "../models/budget.js";
-import type { HistoryLimits, ModelProfile } from "../models/profiles.js";
 import type { Message } from "../message.js";
-import type { SummaryOptions } from "../summary/policy.js";
-import type { ToolResultOptions } from "../models/tool-results.js";
-import type { ReasoningTurns } from "../models/reasoning.js";
-import type {
-  JsonValue,
-  MemoryQuery,
-  MemoryRecord,
-  MemoryState,
-  MemoryWriteResult,
-  WriteMemoryRequest,
-} from "../memory/types.js";
+import type { MemoryQuery, MemoryRecord, MemoryState, MemoryWriteResult, WriteMemoryRequest } from "../memory/types.js";
 
 export type { JsonValue } from "../memory/types.js";
+export type { ChatMetadata, ChatOptions } from "./chat-options.js";
+import type { ChatMetadata, ChatOptions } from "./chat-options.js";
 
 /**
  * When a store's write is acknowledged: the SQLite and PostgreSQL stores' `durability`.
@@ -39,56 +29,6 @@ export type Durability = "full" | "batched";
 
 /** A value or a promise of it: every Store method may be synchronous or not. */
 export type Awaitable<T> = T | Promise<T>;
-
-/** Per-chat settings of the context builder, kept with the chat. */
-export interface ChatOptions {
-  /** Budget fractions for this chat's contexts. */
-  budget?: Partial<BudgetSplit>;
-  /** History limits: true for the model's size class, or your own. */
-  historyLimits?: boolean | Partial<HistoryLimits>;
-  /**
-   * The model's profile when the chat was created with a profile object rather than a
-   * known name (without its `counter`: a function cannot be stored).
-   */
-  profile?: Omit<ModelProfile, "counter">;
-  /**
-   * The name of the profile's own token counter, when it had one: no store can keep a
-   * function, so reopening the chat needs the model registered with that counter.
-   */
-  counter?: string;
-  /**
-   * Summaries for this chat's contexts (`create({ summaries })`): true, false, or its settings,
-   * with the presentation its summaries are sent with (the Loom's at its creation when it set none).
-   * A chat kept by an older release under `summarize` / `summaryPresentation` is read in this shape.
-   */
-  summaries?: boolean | Omit<SummaryOptions, "summarizer" | "prompt">;
-  /**
-   * How this chat's contexts send tool results (`create({ toolResults })`), kept as given: wins over the Loom's, key by
-   * key.
-   */
-  toolResults?: ToolResultOptions;
-  /**
-   * How many of the newest turns send their reasoning in this chat's contexts (`create({ reasoningTurns })`): wins over
-   * the Loom's.
-   */
-  reasoningTurns?: ReasoningTurns;
-  /**
-   * Which working memory this chat's contexts carry (`create({ memoryScope })`): "user", "chat" (its own) or "none";
-   * wins over the Loom's.
-   */
-  memoryScope?: "user" | "chat" | "none";
-  /**
-   * The conversation an import made this chat from: the export's format and its id for it
-   * (a fingerprint of its messages when it has none). `ctxloom import` finds chats by it, so
-   * that importing the same export again updates them instead of making copies.
-   */
-  source?: { format: string; id: string };
-  /** The application's own data about the chat (`create({ metadata })`): JSON, kept as given. */
-  metadata?: ChatMetadata;
-}
-
-/** A chat's own data for the application (a folder, tags, the client's settings): a JSON object. */
-export type ChatMetadata = { [key: string]: JsonValue };
 
 /** A chat's record in a store. */
 export interface ChatRecord {
@@ -131,125 +71,31 @@ export interface ChatPage {
   after?: Pick<ChatRecord, "updatedAt" | "createdAt" | "id">;
 }
 
-/** What `Store.redactMessages` writes for one message: its new content, and its tool calls when it has some. */
-export interface MessageRedaction {
-  /** The message's id. */
-  id: number;
-  /** Its new content (its parts are dropped). */
-  content: string;
-  /** Its new tool calls, when it has some (ids and names kept, arguments erased). */
-  toolCalls?: Message["toolCalls"];
-  /** Its new token count (what it costs as redacted; a summary redone: the new text's). */
-  tokens: number;
-}
-
-/**
- * What a conditional append answers. `ok: false` means nothing was written, because:
- * - `size`: another writer got there first: the chat already holds `size` messages (so
- *   `message.id` was not the next id). The Loom then loads the messages it has not seen and
- *   retries with the next id.
- * - `existing`: the chat already holds a message appended under the same key (an earlier
- *   attempt of this append that did land): here it is, as stored.
- */
-export type AppendResult = { ok: true } | { ok: false; size: number } | { ok: false; existing: Message };
-
-/** What `Store.eraseUser` and `user(id).erase()` removed. */
-export interface ErasedUser {
-  /** The user's chats removed. */
-  chats: number;
-  /** Their messages (summaries included) removed. */
-  messages: number;
-}
-
-/** One batch of `Store.pruneChats`. At least one of `idleBefore` and `keepNewest`. */
-export interface PruneQuery {
-  /** Chats whose `updatedAt` is before this time (ms since the epoch) are removed. */
-  idleBefore?: number;
-  /** Per user, the chats past the newest `keepNewest` (by `updatedAt`, as the list orders them) are removed. */
-  keepNewest?: number;
-  /** The most chats this batch removes (1 to 10,000). */
-  limit: number;
-  /** Where the previous batch stopped (its `next`); left out for the first. */
-  after?: string;
-}
-
-/** A chat a prune removed. */
-export interface PrunedChat {
-  /** Its user. */
-  userId: string;
-  /** Its id. */
-  chatId: string;
-  /** When it was last written. */
-  updatedAt: number;
-  /** How many messages it held. */
-  messageCount: number;
-}
-
-/** What one batch of `Store.pruneChats` removed, and where the next one starts (null: the prune is done). */
-export interface PruneBatch {
-  /** The chats this batch removed. */
-  removed: PrunedChat[];
-  /** Where the next batch starts (pass it as `after`); null when every user was gone through. */
-  next: string | null;
-}
-
-/** What `Store.appendMessage` takes (see it). */
-export interface AppendMessageRequest {
-  /** The chat's user. */
-  userId: string;
-  /** The chat's id. */
-  chatId: string;
-  /** The message, its id the chat's next one when the append is to land. */
-  message: Message;
-  /** The head after the append (the message's id, or an earlier message's for a summary). */
-  head: number;
-  /** The chat's update time after the append (ms since the epoch). */
-  updatedAt: number;
-  /** The append's key across its retries, unique per chat; left out for none. */
-  key?: string;
-}
-
-/** What `Store.setHead` takes (see it). */
-export interface SetHeadRequest {
-  /** The chat's user. */
-  userId: string;
-  /** The chat's id. */
-  chatId: string;
-  /** The new head: a message of the chat, or null for none. */
-  head: number | null;
-  /** The chat's update time after the move (ms since the epoch). */
-  updatedAt: number;
-  /** When given, a compare-and-set: the head moves only when the stored head equals this. */
-  expected?: number | null;
-}
-
-/** What `Store.putEmbeddings` takes (see it). */
-export interface PutEmbeddingsRequest {
-  /** The chat's user. */
-  userId: string;
-  /** The chat's id. */
-  chatId: string;
-  /** The embedder that made the vectors. */
-  embedder: EmbedderInfo;
-  /** The vectors, of messages of the chat. */
-  rows: EmbeddingRow[];
-}
-
-/** Which embedder produced a set of vectors: vectors of different embedders never mix. */
-export interface EmbedderInfo {
-  /** The embedder's name (with its model and settings: vectors of another name never mix). */
-  name: string;
-  /** The length of its vectors. */
-  dimension: number;
-}
-
-/** One message's embedding. */
-export interface EmbeddingRow {
-  /** The message embedded. */
-  messageId: number;
-  /** Its vector, `dimension` numbers. */
-  vector: Float32Array;
-}
+export type {
+  AppendMessageRequest,
+  AppendResult,
+  EmbedderInfo,
+  EmbeddingRow,
+  ErasedUser,
+  MessageRedaction,
+  PrunedChat,
+  PruneBatch,
+  PruneQuery,
+  PutEmbeddingsRequest,
+  SetHeadRequest,
+} from "./requests.js";
+import type {
+  AppendMessageRequest,
+  AppendResult,
+  EmbedderInfo,
+  EmbeddingRow,
+  ErasedUser,
+  MessageRedaction,
+  PruneBatch,
+  PruneQuery,
+  PutEmbeddingsRequest,
+  SetHeadRequest,
+} from "./requests.js";
 
 /**
  * Where chats persist. The store is the source of truth: it decides message ids (an append

@@ -6,7 +6,7 @@
 import type { Loom } from "../../src/index.js";
 import { anthropicMemoryTool } from "../../src/anthropic.js";
 import { answerMemoryTool } from "../../src/adapters/memory-tools.js";
-import { checkMemoryToolOptions } from "../../src/memory/commands.js";
+import { checkMemoryToolOptions } from "../../src/memory/tool-schema.js";
 
 const CAP = 2_000;
 const view = (path: unknown) => ({ command: "view", path });

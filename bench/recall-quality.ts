@@ -21,7 +21,7 @@ import {
   lexicalCore,
   type Channel,
 } from "./recall-eval/channels.js";
-import { evaluate, type Part, type Tally } from "./recall-eval/evaluate.js";
+import { evaluate, firstOfEachKind, type Part, type Tally } from "./recall-eval/evaluate.js";
 import { BUILD_MODEL, evaluateBuilds } from "./recall-eval/build.js";
 import { LEVERS, leverChannels, leverRows } from "./recall-eval/levers.js";
 import { RANKING } from "../src/recall/rank.js";
@@ -50,12 +50,7 @@ export async function runRecallQualitySuite(options: SuiteOptions): Promise<Suit
   const set = options.smoke
     ? evaluationSet()
         .filter((c) => c.id === 0 || c.id === HELD_OUT[0])
-        .map((c) => ({
-          ...c,
-          questions: c.questions.filter(
-            (q, i) => c.questions.slice(0, i).filter((p) => p.kind === q.kind).length < SMOKE_QUESTIONS,
-          ),
-        }))
+        .map((c) => firstOfEachKind(c, SMOKE_QUESTIONS))
     : evaluationSet();
   const wasm = await WasmEngine.create(await embeddedModule());
   const js = new JsEngine();

@@ -50,7 +50,7 @@ const started = performance.now();
 const jobs = smoke ? 2 : 1;
 // The smoke starts its longest suites first (seconds each here, two at a time), so that the
 // two lanes end together rather than one running the server suite alone at the end.
-const SMOKE_LONGEST = ["server", "recall-quality", "arena", "tokens", "bpe", "postgres", "growth", "recall-locomo"];
+const SMOKE_LONGEST = ["server", "growth", "postgres", "context", "tokens", "bpe", "recall-quality", "recall-locomo"];
 const rank = (name: string) => (SMOKE_LONGEST.includes(name) ? SMOKE_LONGEST.indexOf(name) : SMOKE_LONGEST.length);
 const queue = smoke ? [...run].sort((a, b) => rank(a) - rank(b)) : [...run];
 await Promise.all(

@@ -42,6 +42,7 @@ const FULL = {
   /** Every tinybench section runs this many rounds (engines interleaved). */
   ROUNDS: 5,
   WALK_TIME: 250,
+  WALK_WARMUP: 100,
 };
 const SMOKE: typeof FULL = {
   APPEND_HISTORY: 10_000,
@@ -54,6 +55,7 @@ const SMOKE: typeof FULL = {
   TAIL: { chats: 5, perChat: 1_000, iterations: 2_000, runs: 1 },
   ROUNDS: 1,
   WALK_TIME: 5,
+  WALK_WARMUP: 2,
 };
 let C = FULL;
 const WINDOW = 40;
@@ -518,7 +520,7 @@ export async function runArenaSuite(options: SuiteOptions = { smoke: false }): P
         [`js ${mode}`, () => void (sink += walkLoopJs(ej, tj, heads))],
       );
     }
-    const times = await runRounds(tasks, { time: 250, warmupTime: 100 });
+    const times = await runRounds(tasks, { time: C.WALK_TIME, warmupTime: C.WALK_WARMUP });
     if (sink === 0.5) log("unreachable"); // keeps `sink` observable
     const per = (name: string): number => (times.get(name)!.p50 * 1e6) / C.WALKS;
     const row = (e: string): { headNs: number; spreadNs: number } => ({

@@ -94,7 +94,7 @@ export async function runBpeSuite() {
       }).length;
       // bench:smoke proves the suite runs: a few rounds, not a measurement.
       const bench = smoke
-        ? new Bench({ time: 20, warmupTime: 0, iterations: 2 })
+        ? new Bench({ time: 20, warmupTime: 0, iterations: 2, warmupIterations: 1 }) // (tinybench warms up 16 by default)
         : new Bench({ time: set === docs ? 1500 : 2500, warmupTime: 300 });
       for (const b of BACKENDS) {
         const c = counters[b];

@@ -11,6 +11,8 @@ import { Loom, hashingEmbedder, type Embedder } from "../src/index.js";
 let SMOKE = process.argv.includes("--smoke");
 let TURNS = SMOKE ? 200 : 2000;
 const SMALL = { name: "bench-small", contextWindow: 8192 };
+/** tinybench's timing: the smoke's proves the suite runs (a few rounds, no warm-up to speak of), not a measurement. */
+const timing = () => (SMOKE ? { time: 20, iterations: 8, warmupTime: 5, warmupIterations: 2 } : { time: 1000 });
 const stuck: Embedder = { name: "stuck", dimension: 384, embed: () => new Promise(() => {}) };
 
 const text = (i: number, role: string) =>
@@ -35,7 +37,7 @@ export async function runRecallLoomSuite(options: { smoke?: boolean } = {}) {
   const rows: Record<string, string | number>[] = [];
   for (const engine of ["wasm", "js"] as const) {
     // Appends: recall off, the built-in embedder (queued), a stuck embedder (queued forever).
-    const bench = new Bench({ time: SMOKE ? 100 : 1000 });
+    const bench = new Bench(timing());
     const setups = [
       ["off", false],
       ["hashing", hashingEmbedder()],
@@ -66,7 +68,7 @@ export async function runRecallLoomSuite(options: { smoke?: boolean } = {}) {
     const t0 = performance.now();
     await loom.flush();
     const backlog = performance.now() - t0;
-    const builds = new Bench({ time: SMOKE ? 100 : 1000 });
+    const builds = new Bench(timing());
     builds.add("build, no recall", async () => void (await chat.buildContext({ model: SMALL })));
     builds.add(
       "build, recall (chat scope)",

@@ -21,7 +21,7 @@ import {
   lexicalCore,
   type Channel,
 } from "./recall-eval/channels.js";
-import { evaluate, type Part, type Tally } from "./recall-eval/evaluate.js";
+import { evaluate, firstOfEachKind, type Part, type Tally } from "./recall-eval/evaluate.js";
 import { BUILD_MODEL, evaluateBuilds } from "./recall-eval/build.js";
 import { LEVERS, leverChannels, leverRows } from "./recall-eval/levers.js";
 import { RANKING } from "../src/recall/rank.js";
@@ -42,8 +42,16 @@ function table(rows: Record<string, string | number>[]): string {
   ].join("\n");
 }
 
+/** Questions of each kind a conversation is asked in the smoke run (of its 10 to 67). */
+const SMOKE_QUESTIONS = 8;
+
 export async function runRecallQualitySuite(options: SuiteOptions): Promise<SuiteReport> {
-  const set = options.smoke ? evaluationSet().filter((c) => c.id === 0 || c.id === HELD_OUT[0]) : evaluationSet();
+  // The smoke: a tuning and a held-out conversation, whole, asked the first SMOKE_QUESTIONS questions of each kind.
+  const set = options.smoke
+    ? evaluationSet()
+        .filter((c) => c.id === 0 || c.id === HELD_OUT[0])
+        .map((c) => firstOfEachKind(c, SMOKE_QUESTIONS))
+    : evaluationSet();
   const wasm = await WasmEngine.create(await embeddedModule());
   const js = new JsEngine();
   const harness = ctxloomRecall("wasm");
@@ -150,7 +158,7 @@ export async function runRecallQualitySuite(options: SuiteOptions): Promise<Suit
   });
 
   const markdown = [
-    `Recall quality on the project's evaluation set (test/recall/eval/, seed ${BASE_SEED}, fingerprint ${fingerprint(set)}${options.smoke ? ", smoke: 2 conversations" : ""}).`,
+    `Recall quality on the project's evaluation set (test/recall/eval/, seed ${BASE_SEED}, fingerprint ${fingerprint(set)}${options.smoke ? `, smoke: 2 conversations, ${SMOKE_QUESTIONS} questions of each kind` : ""}).`,
     "R@k: the share of a question's evidence turns among the first k turns returned, averaged over questions, in percent.",
     "ctxloom recall, exchanges: the first k messages of chat.recall(q, { prompts: k, answersPerPrompt: 0, recent: 0 }) (the outside benchmark's call); top k: chat.recall(q, { k }).",
     "Before the hybrid ranking (commit 2d3aa82), the first form scored R@5/10/20 15.8/16.3/18.6 on the tuning part and 14.6/14.3/15.2 held out.",

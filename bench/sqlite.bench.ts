@@ -28,17 +28,33 @@ interface Sizes {
   batch: Record<Durability, number>;
   /** Messages of the chat that is opened. */
   open: number;
-  /** Seconds per task. */
+  /** Seconds per task, and its warm-up (ms, and at least this many iterations). */
   seconds: number;
+  warmup: { ms: number; iterations: number };
 }
-const FULL_SIZES: Sizes = { batch: { full: 200, batched: 2000 }, open: 100_000, seconds: 3 };
-const SMOKE_SIZES: Sizes = { batch: { full: 20, batched: 200 }, open: 2_000, seconds: 0.3 };
+const FULL_SIZES: Sizes = {
+  batch: { full: 200, batched: 2000 },
+  open: 100_000,
+  seconds: 3,
+  warmup: { ms: 200, iterations: 16 },
+};
+const SMOKE_SIZES: Sizes = {
+  batch: { full: 20, batched: 200 },
+  open: 2_000,
+  seconds: 0.05,
+  warmup: { ms: 5, iterations: 1 },
+};
 
 async function time(
   tasks: [string, () => unknown, object?][],
-  seconds: number,
+  { seconds, warmup }: Sizes,
 ): Promise<Map<string, { p50: number; mean: number; samples: number }>> {
-  const bench = new Bench({ time: seconds * 1000, warmupTime: 200, iterations: 5 });
+  const bench = new Bench({
+    time: seconds * 1000,
+    warmupTime: warmup.ms,
+    warmupIterations: warmup.iterations,
+    iterations: 5,
+  });
   for (const [name, fn, options] of tasks) bench.add(name, fn, options);
   await bench.run();
   const out = new Map<string, { p50: number; mean: number; samples: number }>();
@@ -129,7 +145,7 @@ export async function runSqliteSuite(options: { smoke?: boolean } = {}) {
       ]);
     }
     log(`(a) appends: ${sizes.batch.full} per iteration with full durability, ${sizes.batch.batched} with batched`);
-    const appends = await time(appendTasks, sizes.seconds);
+    const appends = await time(appendTasks, sizes);
     for (const loom of looms) await loom.close();
     for (const [name, r] of appends) {
       const n = sizes.batch[name.endsWith("full") ? "full" : "batched"];
@@ -199,7 +215,7 @@ export async function runSqliteSuite(options: { smoke?: boolean } = {}) {
         },
       ]);
     }
-    const opens = await time(openTasks, sizes.seconds);
+    const opens = await time(openTasks, sizes);
     // The machine is shared: CPU time says what the load costs without waiting for a core.
     const cpu0 = process.cpuUsage();
     for (let i = 0; i < 5; i++) await store.loadChat("bench", "big");

@@ -48,8 +48,17 @@ function history(n: number): ChatExport {
   } as unknown as ChatExport;
 }
 
-async function p50(fn: () => unknown, seconds: number): Promise<{ p50: number; min: number; samples: number }> {
-  const bench = new Bench({ time: seconds * 1000, warmupTime: 100, iterations: 5 });
+async function p50(
+  fn: () => unknown,
+  seconds: number,
+  smoke: boolean,
+): Promise<{ p50: number; min: number; samples: number }> {
+  const bench = new Bench({
+    time: seconds * 1000,
+    iterations: 5,
+    // The smoke proves the suite runs: tinybench's default warm-up (16 builds) is no use to it.
+    ...(smoke ? { warmupTime: 5, warmupIterations: 1 } : { warmupTime: 100 }),
+  });
   bench.add("x", fn);
   await bench.run();
   const r = bench.tasks[0]!.result;
@@ -70,7 +79,7 @@ export async function runSummariesSuite(options: { smoke?: boolean } | boolean =
   const smoke = typeof options === "boolean" ? options : options.smoke === true;
   const log = (s: string) => process.stderr.write(`  ${s}\n`);
   const sizes = smoke ? [1_000, 10_000] : [1_000, 100_000, 1_000_000];
-  const seconds = smoke ? 0.3 : 2;
+  const seconds = smoke ? 0.05 : 2;
   const results: Record<string, Record<number, Row>> = { wasm: {}, js: {} };
   for (const engine of ["wasm", "js"] as const) {
     for (const n of sizes) {
@@ -84,7 +93,7 @@ export async function runSummariesSuite(options: { smoke?: boolean } | boolean =
       const summary = first.conversation.find((m) => m.kind === "summary")!;
       const covered = summary.covers!.last - summary.covers!.first + 1;
       log(`${engine}, ${n.toLocaleString("en")}: summarizing build ${trigger.toFixed(1)} ms over ${covered} messages`);
-      const after = await p50(() => chat.buildContext(), seconds);
+      const after = await p50(() => chat.buildContext(), seconds, smoke);
       const ctx = await chat.buildContext();
       if (chat.stats().compressions !== 1) throw new Error("a build after the summary summarized again");
       results[engine]![n] = {

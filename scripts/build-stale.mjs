@@ -15,6 +15,8 @@ const OUTPUTS = [
   "src/engine/core-wasm.ts",
   "src/engine/layout.ts",
   "src/ctxloom-bpe.wasm",
+  "src/ctxloom-bpe-cl100k.wasm",
+  "src/ctxloom-bpe-vocab.wasm",
   "dist/ctxloom.wasm",
   "dist/ctxloom-bpe.wasm",
   "dist/ctxloom-bpe-cl100k.wasm",

@@ -45,7 +45,8 @@ beforeAll(() => {
     {
       cwd: root,
       stdio: ["ignore", "ignore", "pipe"],
-      // About 40 s here (two suites at a time; 100 s one at a time before); a busy machine takes longer.
+      // About 60 s of CPU here (78 s before the smoke sizes were trimmed), two suites at a time, the
+      // longest first; a busy machine takes longer.
       timeout: 420_000,
     },
   );

@@ -42,6 +42,16 @@ export class Tally {
   }
 }
 
+/** The conversation asked only its first `n` questions of each kind (the smoke runs: every kind, fewer questions). */
+export function firstOfEachKind<C extends Conversation>(c: C, n: number): C {
+  const asked = new Map<string, number>();
+  const questions = c.questions.filter((q) => {
+    asked.set(q.kind, (asked.get(q.kind) ?? 0) + 1);
+    return asked.get(q.kind)! <= n;
+  });
+  return { ...c, questions };
+}
+
 /** Share of `evidence` among the first k of `ranked`, for each k of `ks` (default KS). */
 export function recallAt(ranked: readonly number[], evidence: readonly number[], ks: readonly number[] = KS): number[] {
   return ks.map((k) => {

@@ -2,11 +2,15 @@
 // Part of the base room (with message.ts): it imports only errors.
 import { CtxloomError, closest, describe } from "./errors.js";
 import {
-  anthropicCompactionProblem,
-  openAICompactionProblem,
-  providerJson,
-  reasoningItemProblem,
+  checkCompactionPart,
+  checkReasoningPart,
+  checkRedactedReasoningPart,
+  type CompactionPart,
+  type ReasoningPart,
+  type RedactedReasoningPart,
 } from "./part-items.js";
+
+export type { CompactionPart, CompactionProvider, ReasoningPart, RedactedReasoningPart } from "./part-items.js";
 
 /** A text part. */
 export interface TextPart {
@@ -42,50 +46,6 @@ export interface FilePart {
   mediaType: string;
   /** The file's name, sent where the provider takes one. */
   filename?: string;
-}
-
-/**
- * A model's reasoning (Anthropic's `thinking` block, the AI SDK's reasoning part, OpenAI's
- * Responses reasoning item), with Anthropic's signature or OpenAI's item when it has one.
- */
-export interface ReasoningPart {
-  /** Always "reasoning". */
-  type: "reasoning";
-  /** The reasoning's text (an OpenAI item's: its summary, the summary texts joined with a blank line). */
-  text: string;
-  /** Anthropic's signature of a thinking block, sent back with it. */
-  signature?: string;
-  /**
-   * An OpenAI Responses reasoning item as the provider sent it (id, summary, encrypted_content
-   * and any other field), as JSON text: sent back, as it is, in the Responses format only.
-   */
-  item?: string;
-}
-
-/** Reasoning the provider sent encrypted (Anthropic's `redacted_thinking` block): sent back as it came. */
-export interface RedactedReasoningPart {
-  /** Always "redacted-reasoning". */
-  type: "redacted-reasoning";
-  /** The encrypted reasoning, as the provider sent it. */
-  data: string;
-}
-
-/** The providers whose compactions a chat keeps. */
-export type CompactionProvider = "openai" | "anthropic";
-
-/**
- * A compaction a provider made (OpenAI's Responses `compaction` item, Anthropic's `compaction`
- * block): the provider's own summary of everything before it in the conversation, kept as it
- * came and sent back only to that provider, in its format. Other formats never carry it: there
- * the messages before it are sent (or the chat's own summary of them), as the budget allows.
- */
-export interface CompactionPart {
-  /** Always "compaction". */
-  type: "compaction";
-  /** Who made it: "openai" (sent in the Responses format) or "anthropic" (sent in the Anthropic format). */
-  provider: CompactionProvider;
-  /** The item or block as the provider sent it, as JSON text. */
-  data: string;
 }
 
 /** A part of a message's content (names as the AI SDK's where it has one). */
@@ -263,39 +223,12 @@ export function checkParts(list: readonly unknown[], role: string, text: TextChe
         }
         return out;
       }
-      case "reasoning": {
-        const out: ReasoningPart = { type, text: text(p.text, `${at}.text`) };
-        if (p.signature !== undefined) {
-          if (typeof p.signature !== "string" || p.signature.length === 0)
-            throw bad(`${at}.signature must be a non-empty string when given; got ${describe(p.signature)}.`);
-          out.signature = text(p.signature, `${at}.signature`);
-        }
-        if (p.item !== undefined) {
-          if (out.signature !== undefined)
-            throw bad(
-              `${at} has both a signature (Anthropic's) and an item (OpenAI's); keep the one its provider sent.`,
-            );
-          out.item = providerJson(p.item, `${at}.item`, text, reasoningItemProblem);
-        }
-        if (out.text.length === 0 && out.signature === undefined && out.item === undefined) {
-          throw bad(`${at} has neither text nor a signature; leave the part out.`);
-        }
-        return out;
-      }
-      case "redacted-reasoning": {
-        if (typeof p.data !== "string" || p.data.length === 0)
-          throw bad(`${at}.data must be the non-empty string the provider sent; got ${describe(p.data)}.`);
-        return { type, data: text(p.data, `${at}.data`) };
-      }
-      case "compaction": {
-        if (p.provider !== "openai" && p.provider !== "anthropic") {
-          throw bad(
-            `${at}.provider must be "openai" or "anthropic" (who made the compaction); got ${describe(p.provider)}.`,
-          );
-        }
-        const problem = p.provider === "openai" ? openAICompactionProblem : anthropicCompactionProblem;
-        return { type, provider: p.provider, data: providerJson(p.data, `${at}.data`, text, problem) };
-      }
+      case "reasoning":
+        return checkReasoningPart(p, at, text);
+      case "redacted-reasoning":
+        return checkRedactedReasoningPart(p, at, text);
+      case "compaction":
+        return checkCompactionPart(p, at, text);
     }
   });
 }

@@ -27,7 +27,6 @@ import { withOwnMemory } from "./chat-memory.js";
 import { openKey, type ChatCache } from "./chat-cache.js";
 import { createChat, importChat, preflightCreate } from "./new-chats.js";
 
-export { openKey, type ChatCache } from "./chat-cache.js";
 export type { CreateChatOptions } from "./create-options.js";
 
 /** One user's list of chats. Get it from `loom.user(id)`. */

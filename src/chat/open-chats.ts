@@ -1,5 +1,5 @@
 import type { Chat } from "./chat.js";
-import { openKey, type ChatCache } from "./user-chats.js";
+import { openKey, type ChatCache } from "./chat-cache.js";
 
 /**
  * The chats a Loom holds in memory. Past `max`, the least recently used chats that have

@@ -1,21 +1,17 @@
-import { CtxloomError, checkOptions, describe, fromStore } from "../errors.js";
-import { checkContent, type MessageInput } from "../message.js";
-import { budgetFor, checkSplit } from "../models/budget.js";
-import { checkHistoryLimits, isLanguageModel, type ModelProfile } from "../models/profiles.js";
+/**
+ * One user's list of chats (UserChats): its memory, listing and paging, opening, deleting and erasing, and recall's
+ * clears. Making a chat (create, preflight, import) lives in new-chats.ts; the open chats' cache in chat-cache.ts.
+ */
+import { CtxloomError, describe, fromStore } from "../errors.js";
+import type { MessageInput } from "../message.js";
 import type { ChatExport } from "../store/portable.js";
-import type { ChatRecord, ChatSummary, ErasedUser } from "../store/types.js";
-import type { TokenCounter } from "../tokens/index.js";
+import type { ChatSummary, ErasedUser } from "../store/types.js";
 import { Chat } from "./chat.js";
-import { ChatNodes } from "./nodes.js";
-import { buildImport, checkExport } from "./chat-export.js";
-import { checkKept, currentRecord, modelOf } from "./chat-record.js";
-import { heldOf, residentColumns, restoreNodes, type LoomContext } from "./sync.js";
+import { currentRecord, modelOf } from "./chat-record.js";
+import { heldOf, restoreNodes, type LoomContext } from "./sync.js";
 import {
-  chatExists,
   chatRecords,
   checkChatId,
-  checkNewChatId,
-  newChatId,
   pageFrom,
   pageOf,
   summaryOf,
@@ -23,33 +19,15 @@ import {
   type ChatListPage,
   type ChatListPageOptions,
 } from "./chat-list.js";
-import { DEFAULT_TOOL_RESULTS, checkToolResultLevel, toolResultPolicy } from "../models/tool-results.js";
-import { CREATE_KEYS, settingsOf, type CreateChatOptions } from "./create-options.js";
-import { keptSummaries } from "../summary/settings.js";
-import { checkReasoningTurns } from "../models/reasoning.js";
-import { preflight } from "./preflight.js";
+import type { CreateChatOptions } from "./create-options.js";
 import { eraseUser } from "./retention.js";
 import type { BuildOptions } from "../context/types.js";
 import { Memory } from "../memory/memory.js";
-import { importOwnMemory, withOwnMemory } from "./chat-memory.js";
+import { withOwnMemory } from "./chat-memory.js";
+import { openKey, type ChatCache } from "./chat-cache.js";
+import { createChat, importChat, preflightCreate } from "./new-chats.js";
 
 export type { CreateChatOptions } from "./create-options.js";
-
-/** The Loom's open chats: a chat loading or loaded, by `openKey(userId, chatId)`, least recently used first. */
-export interface ChatCache {
-  get(key: string): Promise<Chat> | undefined;
-  /** The chat under `key` when it has finished loading. */
-  loaded(key: string): Chat | undefined;
-  /** Registers a chat (loading or loaded) as the most recently used. */
-  set(key: string, loading: Promise<Chat>): void;
-  delete(key: string, loading?: Promise<Chat>): void;
-  /** A chat unloaded earlier came back into memory through a reference its user kept. */
-  woke(chat: Chat): void;
-  /** Ends every chat of the user held here (their changes called so far land first); the store is not written. */
-  retireUser(userId: string): Promise<void>;
-}
-
-export const openKey = (userId: string, chatId: string): string => `${userId}\u0000${chatId}`;
 
 /** One user's list of chats. Get it from `loom.user(id)`. */
 export class UserChats {
@@ -86,62 +64,7 @@ export class UserChats {
    *   option; CHAT_EXISTS when the user has a chat of the id given
    */
   async create(options?: CreateChatOptions): Promise<Chat> {
-    this.#ctx.checkOpen();
-    const o = checkOptions<CreateChatOptions>(options, "create(options)", CREATE_KEYS);
-    const text = (value: unknown, what: string, fallback: string | null): string | null => {
-      if (value === undefined) return fallback;
-      if (typeof value !== "string")
-        throw new CtxloomError("INVALID_ARGUMENT", `${what} must be a string; got ${describe(value)}.`);
-      return checkContent(value, what);
-    };
-    const title = text(o.title, "title", "")!;
-    const system = text(o.system, "system", null);
-    const id = o.id === undefined ? newChatId() : checkNewChatId(o.id);
-    const settings = settingsOf(o, "create(options)");
-    // Kept with the chat: its summaries' tokens are counted as this presentation sends them.
-    const loom = this.#ctx.summaries;
-    const summaries = keptSummaries(settings.summaries, typeof loom === "object" ? loom.presentation : undefined, loom);
-    if (summaries !== undefined) settings.summaries = summaries;
-    const { profile, counter } = await this.#ctx.prepare(o.model ?? "gpt-4o");
-    if (typeof o.model === "object" && !isLanguageModel(o.model)) {
-      const { counter: own, ...stored } = profile;
-      settings.profile = stored;
-      if (own) settings.counter = own.name;
-    }
-    const now = Date.now();
-    const record: ChatRecord = {
-      id,
-      userId: this.userId,
-      title,
-      model: profile.name,
-      system,
-      createdAt: now,
-      updatedAt: now,
-      messageCount: 0,
-      head: null,
-      options: settings,
-    };
-    checkKept(record, "create(options)"); // a profile's name, its counter's
-    // A chat of this id open in this Loom (or being created): CHAT_EXISTS. Elsewhere, the store decides.
-    const key = openKey(this.userId, id);
-    for (let pending = this.#open.get(key); pending && o.id !== undefined; pending = this.#open.get(key)) {
-      if (await stands(pending)) throw chatExists(this.userId, id);
-    }
-    this.#ctx.checkOpen(); // the Loom may have closed while the tokenizer loaded
-    // (No await from the loop's last look to the registration: two creates of one id here, one is made.)
-    return this.#register(
-      record,
-      async () => {
-        try {
-          await fromStore("creating the chat", () => this.#ctx.store.createChat(record));
-        } catch (error) {
-          throw isChatExists(error) ? chatExists(this.userId, id) : error;
-        }
-        return new ChatNodes(this.#ctx.engine, residentColumns(this.#ctx.store, this.userId, record.id));
-      },
-      profile,
-      counter,
-    );
+    return createChat(this.#ctx, this.#open, this.userId, options);
   }
 
   /**
@@ -153,34 +76,7 @@ export class UserChats {
     inputs: readonly MessageInput[],
     build: BuildOptions | undefined,
   ): Promise<void> {
-    this.#ctx.checkOpen();
-    const o = checkOptions<CreateChatOptions>(options, "create(options)", CREATE_KEYS);
-    const budget = o.budget === undefined ? undefined : checkSplit(o.budget);
-    const historyLimits = o.historyLimits === undefined ? undefined : checkHistoryLimits(o.historyLimits);
-    const { profile, counter } = await this.#ctx.prepare(o.model ?? "gpt-4o");
-    const { effective, reserve } = budgetFor(profile, { budget });
-    const toolResults = toolResultPolicy(
-      checkToolResultLevel(o.toolResults, "create(options).toolResults"),
-      this.#ctx.toolResults ?? DEFAULT_TOOL_RESULTS,
-    );
-    const reasoningTurns =
-      checkReasoningTurns(o.reasoningTurns, "create(options).reasoningTurns") ?? this.#ctx.reasoningTurns;
-    preflight(
-      {
-        profile,
-        counter,
-        system: typeof o.system === "string" ? o.system : null,
-        budget,
-        historyLimits,
-        appendLimit: effective - reserve,
-        recall: this.#ctx.recall,
-        strictModels: this.#ctx.strictModels === true,
-        toolResults,
-        reasoningTurns,
-      },
-      inputs,
-      build,
-    );
+    return preflightCreate(this.#ctx, options, inputs, build);
   }
 
   /**
@@ -191,92 +87,7 @@ export class UserChats {
    * @throws INVALID_ARGUMENT naming what is wrong; UNKNOWN_MODEL; STORE_FAILED
    */
   async import(data: ChatExport | string): Promise<Chat> {
-    this.#ctx.checkOpen();
-    const checked = checkExport(data, this.#ctx.summaries);
-    checkKept({ ...checked.chat, options: checked.options }, "This chat export cannot be imported");
-    const { profile, counter } = await this.#ctx.prepare(
-      modelOf({ id: checked.chat.id ?? "(import)", model: checked.chat.model, options: checked.options }),
-    );
-    // The export's id when this user has no chat of it (open here, or in the store), else a new one.
-    const wanted = checked.chat.id;
-    const key = openKey(this.userId, wanted ?? "");
-    let free = wanted !== undefined;
-    for (let pending = this.#open.get(key); pending && free; pending = this.#open.get(key))
-      free = !(await stands(pending));
-    if (free) free = !(await this.#stored(wanted!));
-    this.#ctx.checkOpen();
-    const { nodes, head, messages } = buildImport(this.#ctx.engine, checked, counter);
-    const c = checked.chat;
-    const write = (id: string) => {
-      const record: ChatRecord = {
-        id,
-        userId: this.userId,
-        title: c.title,
-        model: profile.name,
-        system: c.system,
-        createdAt: c.createdAt,
-        updatedAt: c.updatedAt,
-        messageCount: messages.length,
-        head: head < 0 ? null : head,
-        options: checked.options,
-      };
-      return this.#register(
-        record,
-        async () => {
-          await fromStore("importing the chat", () => this.#ctx.store.importChat(record, messages));
-          await importOwnMemory(this.#ctx, this.userId, checked.chat.id, id, checked.memory);
-          nodes.adopt(residentColumns(this.#ctx.store, this.userId, id)); // the text is then held once
-          return nodes;
-        },
-        profile,
-        counter,
-      );
-    };
-    try {
-      // (Made in this Loom since it was looked up: a new id.)
-      if (free && !this.#open.get(key)) {
-        try {
-          return await write(wanted!);
-        } catch (error) {
-          if (!isChatExists(error)) throw error;
-          this.#ctx.checkOpen(); // another Loom sharing the store made a chat of that id meanwhile: a new id
-        }
-      }
-      return await write(newChatId());
-    } catch (error) {
-      nodes.drop();
-      throw error;
-    }
-  }
-
-  /** Registers a new chat in the cache before its store write, so that close() waits for it. */
-  #register(
-    record: ChatRecord,
-    write: () => Promise<ChatNodes>,
-    profile: Readonly<ModelProfile>,
-    counter: TokenCounter,
-  ): Promise<Chat> {
-    const key = openKey(this.userId, record.id);
-    const loading = write().then(
-      (nodes) => new Chat(this.#ctx, record, nodes, profile, counter, this.#open),
-      (error: unknown) => {
-        this.#open.delete(key, loading);
-        throw error;
-      },
-    );
-    this.#open.set(key, loading);
-    return loading;
-  }
-
-  /** True when the store holds a chat of this id for the user (Store.hasChat). */
-  async #stored(id: string): Promise<boolean> {
-    const has = await fromStore("looking the chat up", () => this.#ctx.store.hasChat(this.userId, id));
-    if (typeof has !== "boolean")
-      throw new CtxloomError(
-        "STORE_CORRUPT",
-        `The store answered ${describe(has)} to hasChat for chat ${describe(id)}, not true or false.`,
-      );
-    return has;
+    return importChat(this.#ctx, this.#open, this.userId, data);
   }
 
   /**
@@ -416,15 +227,6 @@ export class UserChats {
     await recallOf(this.#ctx).reembed(this.userId);
   }
 }
-
-/** Whether a chat loading (or being created) in the Loom came to be: true when it did. */
-const stands = (pending: Promise<Chat>): Promise<boolean> =>
-  pending.then(
-    () => true,
-    () => false,
-  );
-/** The store's CHAT_EXISTS: the user has a chat of that id already. */
-const isChatExists = (error: unknown): boolean => error instanceof CtxloomError && error.code === "CHAT_EXISTS";
 
 function recallOf(ctx: LoomContext) {
   if (!ctx.recall)

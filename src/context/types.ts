@@ -1,3 +1,8 @@
+/**
+ * What a context build takes and gives: BuildOptions (and the keys buildContext knows), the formats and the context
+ * types of each, ContextWindow, and what a provider's counter is asked. What a context reports of its tokens (Usage,
+ * ContextPressure, ViewCount, ProviderCount) lives in window-reports.ts, re-exported here.
+ */
 import type { Budget, BudgetSplit } from "../models/budget.js";
 import type { HistoryLimits, ModelRef } from "../models/profiles.js";
 import type { ToolsInput } from "../tokens/tools.js";
@@ -13,6 +18,9 @@ export type { ContextSource } from "./source.js";
 import type { MemoryRevision, MemoryScope } from "./memory-sent.js";
 
 export type { MemoryRevision, MemoryScope } from "./memory-sent.js";
+import type { ContextPressure, ProviderCount, Usage, ViewCount } from "./window-reports.js";
+
+export type { ContextPressure, ProviderCount, Usage, ViewCount } from "./window-reports.js";
 
 /** The options of `buildContext({ stablePrefix })`. */
 export interface StablePrefixOptions {
@@ -156,41 +164,6 @@ export type FormatOf<O> = O extends undefined
 /** What `buildContext(options)` returns for options of type O. */
 export type ContextWindowFor<O extends BuildOptions | undefined> = ContextWindowOf<FormatOf<O>>;
 
-/** Tokens per part of a built context. `total` is the cookbook count of `messages` and never exceeds `limit`. */
-export interface Usage {
-  /** Tokens of the system prompt. */
-  system: number;
-  /** Tokens of memory (the user's working memory and recalled messages). */
-  memory: number;
-  /** Tokens of the conversation's messages. */
-  conversation: number;
-  /** Tokens of the input. */
-  input: number;
-  /** Tool definitions (present when `tools` were given). */
-  tools?: number;
-  /** Tokens of the whole request: every part with each message's overhead and the reply's priming. */
-  total: number;
-  /** The effective window less the reserve (or less `maxOutputTokens` when given): what a request may use. */
-  limit: number;
-}
-
-/** How full a context is, and when the chat next compacts: what a UI meter shows. */
-export interface ContextPressure {
-  /** The share of what the request may hold that it holds: `usage.total / usage.limit`, from 0 to 1. */
-  readonly used: number;
-  /**
-   * The request size (in tokens, as `usage.total` counts) at which a build next summarizes the
-   * oldest messages: the trigger in force (see SummaryOptions); null when builds do not summarize (no level turns
-   * summaries on, or trigger "manual").
-   */
-  readonly summarizeAt: number | null;
-  /**
-   * The request size at which older tool results start being cleared (`toolResults.clear`'s
-   * trigger); null when clearing is off, or already under way (it then clears in batches).
-   */
-  readonly clearAt: number | null;
-}
-
 /** What `chat.buildContext()` returns. */
 export interface ContextWindow<M = OpenAIMessage | AnthropicMessage | ResponsesItem> {
   /** The format of `messages`: narrow on it when the format was chosen at run time. */
@@ -265,16 +238,6 @@ export interface ContextWindow<M = OpenAIMessage | AnthropicMessage | ResponsesI
   providerCount?: ProviderCount;
 }
 
-/** How many messages a context sends otherwise than the chat holds them, which, and the tokens that saved. */
-export interface ViewCount {
-  /** How many messages. */
-  readonly count: number;
-  /** The tokens that saved in this context. */
-  readonly tokens: number;
-  /** Their ids, in path order (the messages `chat.get(id)` gives whole). */
-  readonly ids: readonly number[];
-}
-
 /** What a counter is asked to count: the context a build made, for the model the counter counts. */
 export interface ProviderCountRequest {
   /** The model the context was built for (ctxloom's name of it; a counter may send its own `model` instead). */
@@ -303,32 +266,6 @@ export interface ProviderCounter {
   readonly timeoutMs: number;
   /** The provider's count of the request's input tokens; rejects when the provider cannot say. */
   count(request: ProviderCountRequest): Promise<number>;
-}
-
-/** What the provider's count said of a context built with `providerCounter` (`ctx.providerCount`). */
-export interface ProviderCount {
-  /**
-   * Whether the provider was asked: a build near its limit (within the counter's margin), one
-   * built again, or one of a model and script whose counts nothing has calibrated yet.
-   */
-  asked: boolean;
-  /**
-   * The provider's count of the request this context sends; null when not asked or no count came (`usage.total`,
-   * calibrated, stands).
-   */
-  tokens: number | null;
-  /**
-   * What the request may hold in the provider's tokens: the budget's effective window less the reserve (or
-   * `maxOutputTokens`).
-   */
-  limit: number;
-  /** Builds made again, each smaller, because the provider counted one over `limit`. */
-  rebuilds: number;
-  /**
-   * Why no count came, when one was asked for: "timeout" (none within the counter's `timeoutMs`)
-   * or "failed" (the call failed, or answered no count), with the error's message; null otherwise.
-   */
-  fallback: { reason: "timeout" | "failed"; message: string } | null;
 }
 
 /** The options buildContext knows; any other key is refused, naming the closest. */

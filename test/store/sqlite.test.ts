@@ -345,8 +345,9 @@ describe("sqliteStore options", () => {
 
 describe("batched durability", () => {
   it("commits at batchSize writes, on its timer, on flush and on close; other connections see only commits", async () => {
-    // The batch timer on a fake clock: "its timer has fired" is then a fact, not a sleep that a loaded machine outlasts.
-    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    // The batch timer and the batch's age on a fake clock: "its timer has fired" is then a fact, not a sleep that a
+    // loaded machine outlasts, and a write never finds the batch batchDelayMs old because the machine was slow.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
     onTestFinished(() => void vi.useRealTimers());
     const path = file("batch.db");
     const store = sqliteStore(path, { durability: "batched", batchSize: 10, batchDelayMs: 20 });

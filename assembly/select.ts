@@ -62,11 +62,12 @@ let turnUser: i32 = -1;
 let turnTop: i32 = 0; // tree depth of turnUser
 let turnBase: i32 = 0; // summarized depth of turnUser on the head's path
 
-// 3. The output: the ids kept so far, at `out` (the caller's buffer, room for the branch).
-let out: usize = 0;
+// 3. The output: the ids kept so far, written down from `end` (the end of the caller's buffer, which has room for the
+// branch): the i-th kept id lies at end - 4(i + 1), so each run of them lies in path order.
+let end: usize = 0;
 let count: i32 = 0;
 
-// 4. Where each run of kept ids starts in `out` (each run is newest first: see sortRuns).
+// 4. Where each run of kept ids starts: how many were kept before it (see sortRuns).
 const runStarts = memory.data(MAX_RUNS * 4);
 let runs: i32 = 0;
 
@@ -156,6 +157,11 @@ function nextInTurn(x: i32, level: i32): i32 {
 // Unit tracking while a chain is walked newest first: a run of tool results ends at the
 // assistant message that made the calls. The first member met tells whether the unit is
 // complete (its newest result carries FLAG_UNIT_END).
+/** The bits of a priority and of the flags that take a message out of the tight loop (see selectInto). */
+const PLAIN_MASK: u32 = (3 << PRIORITY_SHIFT) | ((FLAG_TOOL_CALLS | FLAG_SUMMARY) << FLAGS_SHIFT);
+const ROLE_MASK: u32 = 3 << ROLE_SHIFT;
+const ROLE_TOOL_BITS: u32 = ROLE_TOOL << ROLE_SHIFT;
+
 const OUTSIDE: i32 = 0;
 const COMPLETE: i32 = 1;
 const INCOMPLETE: i32 = 2;
@@ -178,8 +184,8 @@ const INCOMPLETE: i32 = 2;
 }
 
 @inline function keep(x: i32): void {
-  store<i32>(out + (<usize>count << 2), x);
   count++;
+  store<i32>(end - (<usize>count << 2), x);
 }
 
 /**
@@ -218,11 +224,11 @@ function keepUnit(x: i32, level: i32): i32 {
 
 /**
  * Selects the messages of the branch ending at `head` that fit `budget` tokens (see the
- * rules above), writing their ids to `out` in branch order (oldest first); `out` has room
- * for the branch. Returns how many, or -1 when the forced messages alone exceed the
- * budget (their tokens are in the result block). O(W).
+ * rules above), writing their ids in branch order (oldest first) to the end of the `room` ids
+ * at `outPtr` (room for the branch): the n kept end at outPtr + 4 room. Returns n, or -1 when
+ * the forced messages alone exceed the budget (their tokens are in the result block). O(W).
  */
-export function selectInto(tree: i32, head: i32, budget: i32, maxMessages: i32, outPtr: usize): i32 {
+export function selectInto(tree: i32, head: i32, budget: i32, maxMessages: i32, outPtr: usize, room: i32): i32 {
   const h = header(tree);
   cParent = treeColumn(h, COL_PARENT);
   cUp1 = treeColumn(h, COL_UP1);
@@ -232,7 +238,7 @@ export function selectInto(tree: i32, head: i32, budget: i32, maxMessages: i32, 
   cMeta = treeColumn(h, COL_META);
   cSkip = treeColumn(h, COL_SKIP);
   cVdepth = treeColumn(h, COL_VDEPTH);
-  out = outPtr;
+  end = outPtr + (<usize>room << 2);
   count = 0;
 
   // The selection runs on the head's summarized path (walk.ts): from the summary hanging on
@@ -338,28 +344,33 @@ export function selectInto(tree: i32, head: i32, budget: i32, maxMessages: i32, 
     const chain = turnUser < 0 && minDepth <= 0 && level > 0 ? (level == 1 ? cUp1 : cUp2) : 0;
     while (x >= 0) {
       if (chain != 0 && state == OUTSIDE) {
-        let n = count;
-        let moved = 0;
+        // The columns and the output in locals (no global read a message), and one test for
+        // the priority and the flags (this level's, no tool calls, no summary), one for the role.
+        const metaCol = cMeta;
+        const tokensCol = cTokens;
+        const want: u32 = <u32>level << PRIORITY_SHIFT;
+        const top = end - (<usize>count << 2); // past the next free place: the output grows down
+        let w = top;
         while (x >= 0) {
-          const m = meta(x);
-          if (priorityOf(m) != level || roleOf(m) == ROLE_TOOL) break;
-          if (flagsOf(m) & (FLAG_TOOL_CALLS | FLAG_SUMMARY) || x == user) break;
-          const cost = <i64>tokensOf(x);
+          const at = <usize>x << 2;
+          const m = load<u32>(metaCol + at);
+          if ((m & PLAIN_MASK) != want || (m & ROLE_MASK) == ROLE_TOOL_BITS || x == user) break;
+          const cost = <i64>load<i32>(tokensCol + at);
           if (cost > left) break;
           left -= cost;
-          store<i32>(out + (<usize>n << 2), x);
-          n++;
-          moved++;
+          w -= 4;
+          store<i32>(w, x);
           // The next entry is most often the node made just before (a chat's messages come in
           // order): taken as that, and checked by the load, which then waits on no other (see
           // walkInto). A branch, not a select: a select would wait on the load again.
-          const up = load<i32>(chain + (<usize>x << 2));
+          const up = load<i32>(chain + at);
           if (up != x - 1) {
             x = up;
             jumps++;
           } else x--;
         }
-        count = n;
+        const moved = <i32>((top - w) >> 2);
+        count += moved;
         passed += moved;
         visited += moved;
         if (x < 0) break;
@@ -405,7 +416,7 @@ export function selectInto(tree: i32, head: i32, budget: i32, maxMessages: i32, 
   countVisited(visited);
 
   // path order, a summary where its run was
-  sortRuns(out, count, runStarts, runs, cVdepth, cMeta, turnUser >= 0 ? turnTop : -1, turnBase);
+  sortRuns(end, count, runStarts, runs, cVdepth, cMeta, turnUser >= 0 ? turnTop : -1, turnBase);
   store<i32>(result + R_KEPT_TOKENS, budget - <i32>left);
   // (originals carry themselves)
   store<i32>(result + R_EVICTED, branchLength(head) - (keptSummaries > 0 ? carried() : count));
@@ -422,7 +433,7 @@ export function selectInto(tree: i32, head: i32, budget: i32, maxMessages: i32, 
 function carried(): i32 {
   let n = 0;
   for (let i = 0; i < count; i++) {
-    const x = load<i32>(out + (<usize>i << 2));
+    const x = load<i32>(end - (<usize>(i + 1) << 2));
     const m = meta(x);
     n += flagsOf(m) & FLAG_SUMMARY ? treeDepth(load<i32>(cSkip + (<usize>x << 2))) - <i32>(m & DEPTH_MASK) + 1 : 1;
   }

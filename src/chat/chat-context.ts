@@ -242,22 +242,24 @@ export class ChatContexts implements PlannedBuild {
     how: BuildHow,
   ): ContextWindow | Promise<ContextWindow> {
     const factor = how.factor ?? 1;
-    // A model's factor by script: the script read only once a provider reported for that model
-    // (and at least `factor`, for a build made again smaller: see countedBuild).
-    const calibration = this.#ctx.calibration;
-    const calibrated = (name: string) =>
-      calibration.knows(name) ? calibration.factor(name, scriptClass(recentTexts(this.#sync))) : 1;
-    const calibrate = factor > 1 ? (name: string) => Math.max(factor, calibrated(name)) : calibrated;
     if (options === undefined && planned === undefined && factor === 1) {
       // A build with no options (a server's usual one) plans from the chat's settings alone: its
       // plan is kept, and made again when the model's calibration moves.
-      const now = calibrated(this.#profile.name);
+      const now = this.#calibrated(this.#profile.name);
       if (now !== this.#plannedFactor) {
         this.plan = undefined;
         this.#plannedFactor = now;
       }
       planned = this;
     }
+    // A model's factor by script, read when a plan is made (a kept plan reads none: no closure
+    // made for it), at least `factor` for a build made again smaller (see countedBuild).
+    const calibrate =
+      planned?.plan !== undefined
+        ? undefined
+        : factor > 1
+          ? (name: string) => Math.max(factor, this.#calibrated(name))
+          : (name: string) => this.#calibrated(name);
     const { record } = this.#sync;
     const context = buildChatContext(
       this.#ctx,
@@ -270,7 +272,7 @@ export class ChatContexts implements PlannedBuild {
         options: this.#options,
         summaryPresentation: this.summaries.presentation,
         toolResults: this.#toolResults,
-        current: () => this.current(),
+        recallChat: this,
         calibrate,
         sendsReasoning: how.sdk === true,
         userId: record.userId,
@@ -280,6 +282,12 @@ export class ChatContexts implements PlannedBuild {
       planned,
     );
     return context instanceof Promise ? context.then((c) => this.#built(c)) : this.#built(context);
+  }
+
+  /** A model's calibration factor for this chat's texts: the script read only once a provider reported for it. */
+  #calibrated(name: string): number {
+    const calibration = this.#ctx.calibration;
+    return calibration.knows(name) ? calibration.factor(name, scriptClass(recentTexts(this.#sync))) : 1;
   }
 
   /**

@@ -31,7 +31,7 @@ export interface ChatContextState {
   /** The context goes to an SDK that sends its kept turns' reasoning (see ContextSource.sendsReasoning). */
   sendsReasoning?: boolean;
   /** The chat as recall reads it (asked only when the build recalls). */
-  current: () => RecallChat;
+  recallChat: { current(): RecallChat };
   /** The calibration factor of a model for this build (see ContextSource.calibrate). */
   calibrate?: (model: string) => number;
   /** Whose chat it is, and its id: the working memory a context carries is the user's or the chat's own. */
@@ -73,19 +73,18 @@ export function buildChatContext(
     historyLimits: chat.options.historyLimits,
     message: read,
     held: read,
-    sendable: (ids, into, at) => nodes.sendable(ids, into, at),
-    sendRun: (ids) => nodes.sendRun(ids),
-    heldIds: (ids) => nodes.heldIds(ids),
+    sender: nodes,
     summaryPresentation: chat.summaryPresentation,
     criticalCalls: nodes.criticalCalls > 0,
     strictModels: ctx.strictModels === true,
     toolResults: chat.toolResults,
     toolViews: nodes,
     summaryLevels: { chat: chat.options.summaries, loom: ctx.summaries },
-    ...(chat.sendsReasoning ? { sendsReasoning: true } : {}),
     reasoningTurns: chat.options.reasoningTurns ?? ctx.reasoningTurns,
-    ...(chat.calibrate ? { calibrate: chat.calibrate } : {}),
   };
+  // (set, not spread: a spread makes an object per build, and the source's fields a slower shape)
+  if (chat.sendsReasoning) source.sendsReasoning = true;
+  if (chat.calibrate) source.calibrate = chat.calibrate;
   // The options resolved once (every one checked before anything is embedded, tools counted
   // once), and once per call: a build again after a summary reuses its plan.
   const plan = planned?.plan ?? planBuild(source, rest);
@@ -116,7 +115,7 @@ function recalled(
   rest: BuildOptions | undefined,
 ): ContextWindow | Promise<ContextWindow> {
   if (!recall) return buildPlanned(source, plan); // synchronous: no await on a server's hot path
-  return recallHook(ctx.recall, chat.current(), recall, rest ?? {}).then((ready) => {
+  return recallHook(ctx.recall, chat.recallChat.current(), recall, rest ?? {}).then((ready) => {
     if (ready) {
       source.recall = ready.recall;
       source.recallDegraded = ready.recallDegraded;

@@ -405,7 +405,7 @@ export class Chat extends ChatView {
     } catch (error) {
       return Promise.reject(error);
     }
-    return this.#queue.enqueue(() => (this.sync.awake ? change() : this.sync.wake().then(change)));
+    return this.#queue.enqueue(change, this.sync);
   }
 }
 

@@ -9,13 +9,14 @@ import { MessageColumns } from "../store/columns.js";
 import { SummaryLedger } from "../summary/ledger.js";
 import { SHARED_FROM, SentCache, runIds, sendableOf } from "./sent-cache.js";
 import { ToolViewCache, type ToolViewSource } from "../context/view-source.js";
+import type { Sender } from "../context/source.js";
 
 /**
  * A chat's messages in memory: the shape and numbers in the engine (one tree), the texts and
  * optional fields in columns by id. The columns are the store's own when it keeps them in
  * this process (the memory store), so a message is held once; else the chat's.
  */
-export class ChatNodes implements ToolViewSource {
+export class ChatNodes implements ToolViewSource, Sender {
   readonly engine: Engine;
   readonly tree: number;
   #texts: MessageColumns;

@@ -36,7 +36,7 @@ export interface Selection {
   conversation: Message[];
   /** The selection's messages before any history limit cut one (a cut message is a new object). */
   uncut: Message[];
-  /** The ids selected, when the OpenAI format sends them with no Message made (see ContextSource.sendable). */
+  /** The ids selected, when the OpenAI format sends them with no Message made (see ContextSource.sender). */
   sent: Int32Array | null;
   conversationTokens: number;
   evicted: number;
@@ -118,7 +118,7 @@ export function selectConversation(
       if (ask === available) checkCriticalUnits(source, ids);
       conversationTokens = selection.keptTokens;
       evicted = selection.evicted;
-      if (!limits && format === "openai" && source.sendable && source.held) {
+      if (!limits && format === "openai" && source.sender && source.held) {
         // (Maybe the engine's view: read before its next call.) Formatted straight from the chat; the
         // conversation is made when read.
         sent = ids;

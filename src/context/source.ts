@@ -31,23 +31,10 @@ export interface ContextSource {
    */
   held?(id: number): Message;
   /**
-   * Optional, with `held`: writes messages `ids` as the OpenAI format sends them into `into`
-   * from index `at`, made with no Message on the way; null for a summary, which the build
-   * presents itself. Returns how many summaries (nulls) it wrote. A chat hands out again the
-   * (frozen) objects of its previous long context for the messages both send.
+   * Optional, with `held`: what sends the chat's messages in the OpenAI format with no Message
+   * made on the way (see Sender).
    */
-  sendable?(ids: Int32Array, into: (OpenAIMessage | null)[], at: number): number;
-  /**
-   * Optional, with `sendable`: the messages of a long selection that is a run of the chat's path
-   * (every message from its first to its last, no summary) as the OpenAI format sends them, in an
-   * array the build copies (it is the chat's); null when the chat has no such shortcut for them.
-   */
-  sendRun?(ids: Int32Array): readonly OpenAIMessage[] | null;
-  /**
-   * Optional, with `held`: a selection's ids (maybe a view the engine reuses) as the context
-   * keeps them: a copy, or what makes them when the context's conversation is first read.
-   */
-  heldIds?(ids: Int32Array): Int32Array | (() => Int32Array);
+  sender?: Sender;
   /** How summaries are sent (default "system"); their tokens were counted for it. */
   summaryPresentation?: SummaryPresentation;
   /**
@@ -92,4 +79,26 @@ export interface ContextSource {
   calibrate?: (model: string) => number;
   /** Optional: the working memory the chat carries, its text first in the memory message (the chat composes it). */
   stored?: { scope: "user" | "chat"; revision: number; text: string };
+}
+
+/** How a chat sends its messages in the OpenAI format (ContextSource.sender). */
+export interface Sender {
+  /**
+   * Writes messages `ids` as the OpenAI format sends them into `into` from index `at`, made with
+   * no Message on the way; null for a summary, which the build presents itself. Returns how many
+   * summaries (nulls) it wrote. A chat hands out again the (frozen) objects of its previous long
+   * context for the messages both send.
+   */
+  sendable(ids: Int32Array, into: (OpenAIMessage | null)[], at: number): number;
+  /**
+   * The messages of a long selection that is a run of the chat's path (every message from its
+   * first to its last, no summary) as the OpenAI format sends them, in an array the build copies
+   * (it is the chat's); null when the chat has no such shortcut for them.
+   */
+  sendRun(ids: Int32Array): readonly OpenAIMessage[] | null;
+  /**
+   * A selection's ids (maybe a view the engine reuses) as the context keeps them: a copy, or what
+   * makes them when the context's conversation is first read.
+   */
+  heldIds(ids: Int32Array): Int32Array | (() => Int32Array);
 }

@@ -1,7 +1,7 @@
 /**
  * A context in OpenAI's Chat Completions format, the hot path of a server: the system prompt
  * and the memory as system messages, the conversation, the input. The selected ids go out
- * with no Message made when the chat can send them (ContextSource.sendable), a long run of the
+ * with no Message made when the chat can send them (ContextSource.sender), a long run of the
  * chat's path comes whole from its last context (sendRun), summaries are presented in place,
  * and the conversation is made only when the caller reads it (held.ts).
  */
@@ -30,7 +30,7 @@ export function openAIWindow(
   const { sent, conversation } = s;
   const input = plan.input;
   // A long run of the chat's path comes whole from the chat, sharing its last context's objects.
-  const run = sent && !view && source.sendRun ? source.sendRun(sent) : null;
+  const run = sent && !view ? source.sender!.sendRun(sent) : null;
   // Sized once (a summary may add a message): a long context is not copied as it grows.
   let messages: OpenAIMessage[] = run ? [] : new Array<OpenAIMessage>(3 + (sent ? sent.length : conversation.length));
   let n = 0;
@@ -44,7 +44,7 @@ export function openAIWindow(
     // In place from n, then the summaries (null there) presented where they are: a summary
     // may take two messages, so the rest moves up one (summaries are few).
     const from = n;
-    const summaries = source.sendable!(sent, messages as (OpenAIMessage | null)[], from);
+    const summaries = source.sender!.sendable(sent, messages as (OpenAIMessage | null)[], from);
     if (view) {
       for (let k = 0; k < sent.length; k++) {
         const m = view.messages.get(sent[k]!);
@@ -80,11 +80,7 @@ export function openAIWindow(
     // The messages sent are what the caller keeps across its request (often seconds): the
     // conversation, made when first read, costs nothing until then.
     const held = view ? (id: number) => view.messages.get(id) ?? source.held!(id) : source.held;
-    const ids = sent
-      ? source.heldIds
-        ? source.heldIds(sent)
-        : sent.slice()
-      : Int32Array.from(conversation, (m) => m.id);
+    const ids = sent ? source.sender!.heldIds(sent) : Int32Array.from(conversation, (m) => m.id);
     return withHeldConversation(base, "openai", messages, system, ids, held);
   }
   return windowOf(base, "openai", messages, system);

@@ -20,7 +20,7 @@ export interface CoreExports {
   walkSummarizedInto(tree: number, head: number, max: number, fromBelow: number, out: number): number;
   attachSummary(tree: number, first: number, last: number, tokens: number, priority: number, stack: number): number;
   leavesInto(tree: number, out: number): number;
-  selectInto(tree: number, head: number, budget: number, maxMessages: number, out: number): number;
+  selectInto(tree: number, head: number, budget: number, maxMessages: number, out: number, room: number): number;
   selectResult(): number;
   evictedCount: WebAssembly.Global;
   createWindow(maxTokens: number): number;

@@ -233,13 +233,14 @@ export class WasmEngine implements Engine {
   }
 
   #select(tree: number, head: number, budget: number, maxMessages: number, copy: boolean): Selection {
-    const out = this.#reserve(this.depth(tree, head) + 1);
-    const count = this.#x.selectInto(tree, head, budget, maxMessages, out);
+    const room = this.depth(tree, head) + 1;
+    const out = this.#reserve(room);
+    const count = this.#x.selectInto(tree, head, budget, maxMessages, out, room);
     this.#sync(); // the sort's scratch may have grown memory (assembly/depth-sort.ts)
     const r = this.#result;
     const forcedTokens = this.#f64[(r + R_FORCED_TOKENS) >>> 3]!;
     if (count < 0) return { fits: false, ids: new Int32Array(0), keptTokens: 0, forcedTokens, evicted: 0 };
-    const from = out >>> 2;
+    const from = (out >>> 2) + room - count; // the kept ids end where the room does
     return {
       fits: true,
       // A copy is the caller's (a context keeps it); a view costs no array (an Int32Array of

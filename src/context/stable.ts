@@ -15,7 +15,7 @@
 // The engine's own selection runs at that horizon: the budget, the forced messages and whole
 // tool units are its guarantees, unchanged. O(W): the walks and selections touch the window.
 import { CtxloomError, checkOptions, describe } from "../errors.js";
-import { CRITICAL, ROLE_TOOL, ROLE_USER, type Selection } from "../engine/types.js";
+import { CRITICAL, ROLE_USER, type Selection } from "../engine/types.js";
 import type { ContextSource, StablePrefixOptions } from "./types.js";
 
 /** The default `stablePrefix.step`. */
@@ -101,13 +101,15 @@ function stableHorizon(source: ContextSource, left: number, window: number, slac
     }
     if (first === 0 && n === m && n !== window) continue; // it all fits so far: walk further back
     if (first === 0 || first >= n) return 0; // all that is considered fits, or not even the newest entry does
-    // The checkpoint: within `slack` tokens past `first`, the roundest depth that does not cut a tool unit.
+    // The checkpoint: within `slack` tokens past `first`, the roundest depth at a user message (a request that
+    // starts there cuts no tool unit, and no exchange: Anthropic's format drops what comes before the first user
+    // message, which would drop a HIGH answer the plain selection sends after its question).
     let best = -1;
     let bestZeros = -1;
     let dropped = 0;
     for (let i = first; i < n; i++) {
       const id = ids[i]!;
-      if (e.role(t, id) !== ROLE_TOOL) {
+      if (e.role(t, id) === ROLE_USER) {
         const zeros = trailingZeros(e.depth(t, id));
         if (zeros > bestZeros) [best, bestZeros] = [i, zeros];
       }

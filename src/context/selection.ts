@@ -65,7 +65,8 @@ export function fillRecall(source: ContextSource, plan: BuildPlan, c: Counted, c
   const { budget, limits, counter, limit } = plan;
   const memory = c.memory;
   const room = limit - REPLY_PRIMING - c.systemTokens - c.memoryTokens - c.inputTokens;
-  const before = room < 0 ? null : selectStable(source, room, considered, room, plan.prefixStep);
+  const before =
+    room < 0 ? null : selectStable(source, room, considered, room, plan.prefixStep, plan.format === "anthropic");
   const window = before?.fits ? before.ids.slice() : [];
   const join = (text: string) => (memory && text ? `${memory}\n\n${text}` : memory || text);
   const fill = source.recall(Array.from(window), (text) => {
@@ -101,7 +102,7 @@ export function selectConversation(
   if (source.head >= 0) {
     let ask = available;
     for (;;) {
-      const selection = selectStable(source, ask, considered, available, plan.prefixStep);
+      const selection = selectStable(source, ask, considered, available, plan.prefixStep, plan.format === "anthropic");
       if (!selection.fits) {
         throw new CtxloomError(
           "MESSAGE_TOO_LARGE",

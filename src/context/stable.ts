@@ -15,7 +15,7 @@
 // The engine's own selection runs at that horizon: the budget, the forced messages and whole
 // tool units are its guarantees, unchanged. O(W): the walks and selections touch the window.
 import { CtxloomError, checkOptions, describe } from "../errors.js";
-import { CRITICAL, ROLE_USER, type Selection } from "../engine/types.js";
+import { CRITICAL, ROLE_TOOL, ROLE_USER, type Selection } from "../engine/types.js";
 import type { ContextSource, StablePrefixOptions } from "./types.js";
 
 /** The default `stablePrefix.step`. */
@@ -42,7 +42,9 @@ export function checkStablePrefix(value: unknown): number {
  * The conversation's selection for `budget` tokens: the engine's plain selection while the
  * branch fits (or when `step` is 0), else the selection at the stable horizon, unless that
  * would drop a HIGH message the plain selection keeps (priorities win: the plain one then).
- * `room` sets the step in tokens (the conversation's room before any history-limit rounds).
+ * `room` sets the step in tokens (the conversation's room before any history-limit rounds). With
+ * `userStart` (Anthropic's format, which drops what comes before the first user message) the
+ * horizon is a user message, so that it never makes a kept answer lead the request.
  * The ids may be a view the next engine call reuses (see Engine.selectView): read or copy them first.
  */
 export function selectStable(
@@ -51,6 +53,7 @@ export function selectStable(
   window: number,
   room: number,
   step: number,
+  userStart = false,
 ): Selection {
   const { engine: e, tree: t, head } = source;
   const view = e.selectView(t, head, budget, window);
@@ -63,7 +66,8 @@ export function selectStable(
     forcedTokens: view.forcedTokens,
     evicted: view.evicted,
   };
-  const cut = stableHorizon(source, budget - plain.forcedTokens, window, Math.floor(step * room), plain.ids.length);
+  const slack = Math.floor(step * room);
+  const cut = stableHorizon(source, budget - plain.forcedTokens, window, slack, plain.ids.length, userStart);
   if (cut === 0) return plain;
   const stable = e.select(t, head, budget, cut);
   if (!stable.fits) return plain;
@@ -79,7 +83,14 @@ export function selectStable(
  * (0: no stable horizon). `left` is the budget less the forced messages, `slack` the step,
  * `kept` how many entries the plain selection kept.
  */
-function stableHorizon(source: ContextSource, left: number, window: number, slack: number, kept: number): number {
+function stableHorizon(
+  source: ContextSource,
+  left: number,
+  window: number,
+  slack: number,
+  kept: number,
+  userStart: boolean,
+): number {
   const { engine: e, tree: t, head } = source;
   // The plain selection kept `kept` entries: the fitting suffix is about as long, so one walk a little longer usually
   // does.
@@ -101,15 +112,16 @@ function stableHorizon(source: ContextSource, left: number, window: number, slac
     }
     if (first === 0 && n === m && n !== window) continue; // it all fits so far: walk further back
     if (first === 0 || first >= n) return 0; // all that is considered fits, or not even the newest entry does
-    // The checkpoint: within `slack` tokens past `first`, the roundest depth at a user message (a request that
-    // starts there cuts no tool unit, and no exchange: Anthropic's format drops what comes before the first user
-    // message, which would drop a HIGH answer the plain selection sends after its question).
+    // The checkpoint: within `slack` tokens past `first`, the roundest depth that does not cut a tool unit (with
+    // `userStart`, at a user message: Anthropic's format drops what comes before the first user message, which would
+    // drop a HIGH answer the plain selection sends after its question).
     let best = -1;
     let bestZeros = -1;
     let dropped = 0;
     for (let i = first; i < n; i++) {
       const id = ids[i]!;
-      if (e.role(t, id) === ROLE_USER) {
+      const role = e.role(t, id);
+      if (userStart ? role === ROLE_USER : role !== ROLE_TOOL) {
         const zeros = trailingZeros(e.depth(t, id));
         if (zeros > bestZeros) [best, bestZeros] = [i, zeros];
       }

@@ -3,7 +3,7 @@
 // anything is written: every record well formed, revisions dense from 1, each typed object the
 // JSON object its schema admits, each deletion of a document the memory held.
 import { CtxloomError, checkKeys, describe } from "../errors.js";
-import { checkWrite } from "./checks.js";
+import { checkWrite, copyRecord } from "./checks.js";
 import { compileSchema } from "./schema.js";
 import type { JsonValue, MemoryRecord } from "./types.js";
 
@@ -86,15 +86,6 @@ export function checkHistory(value: unknown, what: string, refuse: (what: string
       }
       if (problem !== undefined) throw refuse(`${at} is not a typed object its schema admits: ${problem}`);
     }
-    return {
-      revision: r.revision,
-      path: r.path,
-      kind: r.kind,
-      content: r.content,
-      schema: r.schema,
-      by: r.by,
-      chatId: r.chatId,
-      at: r.at,
-    };
+    return copyRecord(r);
   });
 }

@@ -5,7 +5,7 @@
 // browser runs one at a time, across tabs too: of two writes made on one revision, one lands and
 // the other reads the revision it made. Arguments are checked by the policy every store runs
 // (memory/checks.ts).
-import { checkLoad, checkMemoryIds, checkQuery, checkWrite } from "../memory/checks.js";
+import { checkLoad, checkMemoryIds, checkQuery, checkWrite, copyRecord } from "../memory/checks.js";
 import type { MemoryAuthor, MemoryKind, MemoryRecord, MemoryStore, WriteMemoryRequest } from "../memory/types.js";
 import { unknownChat } from "./checks.js";
 import { checkRequest } from "./call-checks.js";
@@ -31,25 +31,10 @@ type Run = <T>(what: string, mode: IDBTransactionMode, fn: (tx: IDBTransaction) 
 const rowOf = (userId: string, scope: string, r: MemoryRecord): MemoryRow => ({
   user: userId,
   scope,
-  revision: r.revision,
-  path: r.path,
-  kind: r.kind,
-  content: r.content,
-  schema: r.schema,
-  by: r.by,
-  chatId: r.chatId,
-  at: r.at,
+  ...copyRecord(r),
 });
-const recordOf = (r: MemoryRow): MemoryRecord => ({
-  revision: r.revision,
-  path: r.path,
-  kind: r.kind,
-  content: r.content,
-  schema: r.schema,
-  by: r.by,
-  chatId: r.chatId,
-  at: r.at,
-});
+/** A row's record: exactly the record's fields (the row's user and scope left out). */
+const recordOf = (r: MemoryRow): MemoryRecord => copyRecord(r);
 const scopeOf = (chatId: string | null): string => chatId ?? "";
 
 /** A memory's newest record (its revision's), or undefined for a memory never written. */
